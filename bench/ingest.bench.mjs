@@ -1,0 +1,78 @@
+// Issue 2 benchmark: ingest of a ~1 GB CSV (10 M rows × 12 numeric and text columns), upload to Parquet plus
+// statistics, against pandas read_csv + describe on the same file in the same run; then the first preview page
+// with its column statistics (p95 of 20 requests).
+import fs from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { percentile, python, peakRssMb, signUp, startServer, WORK, writeResult } from './lib.mjs';
+
+const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
+fs.mkdirSync(WORK, { recursive: true });
+const csv = path.join(WORK, `ingest-${ROWS}.csv`);
+
+if (!fs.existsSync(csv)) {
+  console.log(`generating ${csv} ...`);
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  await c.run(`COPY (
+    SELECT i AS id,
+      round(random() * 1000, 3) AS temperature, round(random() * 50, 4) AS pressure, round(random() * 100, 2) AS humidity,
+      (random() * 1e6)::BIGINT AS counter, round(sin(i / 1000.0) * 10 + random(), 5) AS signal,
+      ['OK', 'NG', 'HOLD'][1 + (i % 3)::INT] AS status, 'line-' || (i % 17)::VARCHAR AS line,
+      'lot-' || (i // 5000)::VARCHAR AS lot, TIMESTAMP '2024-01-01' + to_seconds(i) AS ts,
+      md5(i::VARCHAR)[1:12] AS code, round(random() * 5, 2) AS vibration
+    FROM range(${ROWS}) t(i)) TO '${csv}' (HEADER, DELIMITER ',')`);
+  c.closeSync();
+}
+const sizeMb = fs.statSync(csv).size / 2 ** 20;
+console.log(`file: ${sizeMb.toFixed(0)} MB`);
+
+// Peer: pandas, in its own process, with its own peak memory.
+const pandas = python(
+  `import sys, time, json, resource, pandas as pd
+t=time.perf_counter(); df=pd.read_csv(sys.argv[1]); d=df.describe(include='all'); s=time.perf_counter()-t
+print(json.dumps({"seconds": s, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss/1024, "rows": len(df)}))`,
+  [csv],
+);
+console.log('pandas', pandas);
+
+const server = await startServer({ MITATE_MAX_UPLOAD_MB: '4096' });
+try {
+  const auth = await signUp(server.url);
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ name: 'bench', data_type: 'training_data', type: 'supervised', training_type: 'regression' })) form.append(k, v);
+  form.append('file', await fs.openAsBlob(csv), 'ingest.csv');
+  const t0 = performance.now();
+  const res = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: auth, body: form });
+  const seconds = (performance.now() - t0) / 1000;
+  const body = await res.json();
+  if (res.status !== 201) throw new Error(JSON.stringify(body));
+  const ds = body.detail.response;
+  const peak = peakRssMb(server.pid);
+
+  const times = [];
+  for (let i = 0; i < 20; i++) {
+    const t = performance.now();
+    const [a, b] = await Promise.all([
+      fetch(`${server.url}/api/dataset/upload/${ds.id}?page=1&page_size=100`, { headers: auth }),
+      fetch(`${server.url}/api/dataset/${ds.id}/false`, { headers: auth }),
+    ]);
+    await a.json();
+    await b.json();
+    times.push(performance.now() - t);
+  }
+  const p95 = percentile(times, 95);
+  const speedup = pandas.seconds / seconds;
+  writeResult('ingest', {
+    file_mb: Math.round(sizeMb),
+    rows: ds.row_count,
+    columns: ds.column_count,
+    mitate: { seconds_upload_to_parquet_and_statistics: seconds, peak_server_rss_mb: peak },
+    pandas: { seconds_read_csv_and_describe: pandas.seconds, peak_rss_mb: pandas.peak_rss_mb },
+    speedup_vs_pandas: speedup,
+    first_preview_page_with_statistics_ms: { p50: percentile(times, 50), p95 },
+    goals: { speedup_at_least_5: speedup >= 5, peak_server_memory_under_1536_mb: peak < 1536, preview_p95_under_300_ms: p95 < 300 },
+  });
+} finally {
+  await server.stop();
+}

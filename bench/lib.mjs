@@ -1,0 +1,91 @@
+// Shared helpers for benchmarks: a real server process, its peak memory, timing and result files.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const PYTHON = path.join(ROOT, '.venv', 'bin', 'python');
+export const WORK = path.join(ROOT, 'bench', 'work');
+
+export async function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Peak resident memory (VmHWM) of a process, in MB. */
+export function peakRssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+
+export async function startServer(env = {}) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-bench-'));
+  // Run node directly (not through npx) so the pid we sample is the server's own.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: path.join(ROOT, 'server'),
+    env: { ...process.env, PORT: String(port), MITATE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${url}/api/docs/json`)).ok) break;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    pid: child.pid,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function signUp(url) {
+  const email = `bench${Date.now()}@example.com`;
+  const password = 'Bench-Pass-2026!';
+  await fetch(`${url}/account/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, first_name: 'Ben', last_name: 'Mark', organisation_name: 'Bench' }),
+  });
+  const r = await fetch(`${url}/account/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const { access_token } = (await r.json()).detail.response;
+  return { authorization: `Bearer ${access_token}` };
+}
+
+export const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+
+export function python(code, args = []) {
+  const r = spawnSync(PYTHON, ['-c', code, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+export function writeResult(name, result) {
+  const dir = path.join(ROOT, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify({ name, at: new Date().toISOString(), machine: { cpus: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30) }, ...result }, null, 2));
+  console.log(JSON.stringify(result, null, 2));
+  console.log(`written ${file}`);
+}

@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { requireAuth } from './auth/guard.js';
+import { loadSecret } from './auth/tokens.js';
+import { type Config, loadConfig } from './config.js';
+import type { AppContext } from './context.js';
+import { migrate, openDb } from './db/index.js';
+import accountRoutes from './features/account/routes.js';
+import datasetRoutes from './features/datasets/routes.js';
+import filesRoutes from './features/files/routes.js';
+import servicesRoutes from './features/services/routes.js';
+import statisticsRoutes from './features/statistics/routes.js';
+import usersRoutes from './features/users/routes.js';
+import { installErrorHandler } from './http/errors.js';
+import { JobService } from './jobs/service.js';
+import { Mailer } from './mail/mailer.js';
+import { LocalStorage } from './storage/local.js';
+
+export interface BuildOptions {
+  config?: Partial<Config>;
+  logger?: boolean;
+  pgSchema?: string;
+  /** Tests that never run a job can skip starting the worker pool. */
+  startJobs?: boolean;
+}
+
+/** Builds the whole app (no listen): tests use app.inject or a real port. */
+export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const config = loadConfig(process.env, opts.config);
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
+  await migrate(db);
+  const storage = new LocalStorage(config.dataDir);
+  storage.sweepTemporary();
+  const duckdb = await DuckDBInstance.create(':memory:', {
+    threads: String(Math.max(2, Number(process.env.MITATE_DUCKDB_THREADS) || 2)),
+    memory_limit: process.env.MITATE_DUCKDB_MEMORY || '1GB',
+    preserve_insertion_order: 'true',
+    temp_directory: path.join(config.dataDir, 'tmp', 'duckdb'),
+  });
+  const log = {
+    info: (m: string) => app.log.info(m),
+    warn: (m: string) => app.log.warn(m),
+    error: (m: string) => app.log.error(m),
+  };
+  const jobs = new JobService({ db, config, log: (level, msg) => log[level](msg) });
+  const mailer = new Mailer(config.dataDir, config.smtpUrl, undefined, log.info);
+  const ctx: AppContext = { config, db, dialect, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
+  app.decorate('ctx', ctx);
+  app.decorate('config', config);
+
+  await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Mitate API', version: '0.1.0', description: 'SPEC §7 calls. Success bodies are {detail: {response: ...}}.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', requireAuth);
+      await api.register(usersRoutes);
+      await api.register(datasetRoutes);
+      await api.register(statisticsRoutes);
+      await api.register(servicesRoutes);
+      await api.register(filesRoutes);
+    },
+    { prefix: '/api' },
+  );
+  await app.register(accountRoutes, { prefix: '/account/api' });
+
+  // The built web app; every other path gets index.html so the client router decides (and shows Not Found).
+  if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+    app.setNotFoundHandler((req, reply) => {
+      if (req.method === 'GET' && !req.url.startsWith('/api') && !req.url.startsWith('/account/api')) {
+        return reply.type('text/html').sendFile('index.html');
+      }
+      return reply.code(404).send({ detail: { response: 'Requested URL not exist', error: 'not_found' } });
+    });
+  }
+
+  if (opts.startJobs !== false) await jobs.start();
+  app.addHook('onClose', async () => {
+    await jobs.close();
+    duckdb.closeSync();
+    await close();
+  });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}

@@ -1,0 +1,76 @@
+import path from 'node:path';
+
+/** Every setting comes from the environment, each with an embedded default (README lists them). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  workers: number;
+  maxUploadMb: number;
+  smtpUrl: string | undefined;
+  oidc: { issuer?: string; clientId?: string; clientSecret?: string; tenant: string };
+  localLogin: boolean;
+  requireEmailVerification: boolean;
+  visualizerUrl: string | undefined;
+  testSiteUrl: string | undefined;
+  testSiteAllowlist: string[];
+  pythonPath: string;
+  webDist: string;
+  accessTokenTtlS: number;
+  refreshTokenTtlS: number;
+  secret: string | undefined;
+  publicUrl: string;
+  queueName: string;
+}
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+function int(v: string | undefined, d: number): number {
+  const n = v === undefined || v === '' ? NaN : Number(v);
+  return Number.isFinite(n) ? n : d;
+}
+function bool(v: string | undefined, d: boolean): boolean {
+  if (v === undefined || v === '') return d;
+  return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = int(env.PORT, 8080);
+  const host = env.HOST || '127.0.0.1';
+  return {
+    port,
+    host,
+    dataDir: path.resolve(env.MITATE_DATA_DIR || path.join(root, 'data')),
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    workers: Math.max(1, int(env.MITATE_WORKERS, 2)),
+    maxUploadMb: int(env.MITATE_MAX_UPLOAD_MB, 1024),
+    smtpUrl: env.SMTP_URL || undefined,
+    oidc: {
+      issuer: env.OIDC_ISSUER || undefined,
+      clientId: env.OIDC_CLIENT_ID || undefined,
+      clientSecret: env.OIDC_CLIENT_SECRET || undefined,
+      tenant: env.OIDC_TENANT || 'common',
+    },
+    localLogin: bool(env.MITATE_LOCAL_LOGIN, true),
+    requireEmailVerification: bool(env.MITATE_REQUIRE_EMAIL_VERIFICATION, false),
+    visualizerUrl: env.MITATE_VISUALIZER_URL || undefined,
+    testSiteUrl: env.MITATE_TEST_SITE_URL || undefined,
+    testSiteAllowlist: (env.MITATE_TEST_SITE_ALLOWLIST || '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    pythonPath: env.MITATE_PYTHON || path.join(root, '.venv', 'bin', 'python'),
+    webDist: env.MITATE_WEB_DIST || path.join(root, 'web', 'dist'),
+    accessTokenTtlS: int(env.MITATE_ACCESS_TOKEN_TTL_S, 900),
+    refreshTokenTtlS: int(env.MITATE_REFRESH_TOKEN_TTL_S, 30 * 24 * 3600),
+    secret: env.MITATE_SECRET || undefined,
+    publicUrl: env.MITATE_PUBLIC_URL || `http://localhost:${port}`,
+    queueName: env.MITATE_QUEUE_NAME || 'mitate-jobs',
+    ...overrides,
+  };
+}
+
+export const repoRoot = root;

@@ -1,0 +1,127 @@
+import iconv from 'iconv-lite';
+import type { MessageKey } from '../../i18n/messages.js';
+
+export const MAX_COLUMNS = 10_000;
+export const MAX_HEADER_BYTES = 1 << 20;
+
+export type Encoding = 'utf-8' | 'utf-8-sig' | 'cp932';
+
+export interface Sniffed {
+  encoding: Encoding;
+  delimiter: string;
+  header: string[];
+}
+
+export class SniffError extends Error {
+  constructor(
+    public key: MessageKey,
+    public params: Record<string, string | number> = {},
+  ) {
+    super(key);
+  }
+}
+
+/** True when the bytes are valid UTF-8, ignoring a character cut off at the end of the sample. */
+export function isUtf8(bytes: Buffer, truncated: boolean): boolean {
+  let end = bytes.length;
+  if (truncated) {
+    // Step back over a multi-byte sequence that the sample cut in two.
+    let i = end - 1;
+    while (i >= 0 && end - i <= 3 && (bytes[i] & 0xc0) === 0x80) i--;
+    if (i >= 0 && bytes[i] >= 0xc0) end = i;
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, end));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Splits one CSV record on the delimiter, honouring double-quoted fields with "" escapes. */
+export function splitRecord(line: string, delim: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (line[i + 1] === '"') {
+          cur += '"';
+          i++;
+        } else quoted = false;
+      } else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === delim) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** First few logical records (newlines inside quotes do not end a record). */
+function firstRecords(text: string, max: number): { records: string[]; complete: boolean } {
+  const records: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length && records.length < max; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    else if (ch === '\n' && !quoted) {
+      records.push(text.slice(start, i).replace(/\r$/, ''));
+      start = i + 1;
+    }
+  }
+  const complete = records.length > 0;
+  if (records.length < max && start < text.length) records.push(text.slice(start).replace(/\r$/, ''));
+  return { records, complete };
+}
+
+const CANDIDATES = [',', ';', '\t', '|'];
+
+export function detectDelimiter(records: string[]): string {
+  let best = ',';
+  let bestScore = 0;
+  for (const d of CANDIDATES) {
+    const counts = records.slice(0, 20).map((r) => splitRecord(r, d).length - 1);
+    const header = counts[0] ?? 0;
+    if (header === 0) continue;
+    const consistent = counts.filter((c) => c === header).length;
+    const score = header * (consistent / counts.length);
+    if (score > bestScore) {
+      best = d;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/**
+ * Looks at the first bytes of an upload: rejects what is plainly not a CSV and finds the encoding
+ * (UTF-8 with or without BOM, else Shift_JIS/CP932 as Japanese Excel writes), the delimiter and the header.
+ */
+export function sniffCsv(sample: Buffer, fileSize: number): Sniffed {
+  const truncated = sample.length < fileSize;
+  let body = sample;
+  let encoding: Encoding = 'utf-8';
+  if (sample[0] === 0xef && sample[1] === 0xbb && sample[2] === 0xbf) {
+    encoding = 'utf-8-sig';
+    body = sample.subarray(3);
+  }
+  if (body.toString('latin1').trim().length === 0) throw new SniffError('csv_empty');
+  if (body.subarray(0, 65536).includes(0)) throw new SniffError('csv_binary');
+  if (encoding === 'utf-8' && !isUtf8(body, truncated)) encoding = 'cp932';
+  const text = encoding === 'cp932' ? iconv.decode(body, 'cp932') : body.toString('utf8');
+  const { records, complete } = firstRecords(text, 50);
+  if (!complete && truncated) throw new SniffError('csv_line_too_long', { max: '1 MB' });
+  const nonEmpty = records.filter((r) => r.trim().length > 0);
+  if (nonEmpty.length === 0) throw new SniffError('csv_empty');
+  if (nonEmpty.length === 1 && !truncated) throw new SniffError('csv_header_only');
+  const delimiter = detectDelimiter(nonEmpty);
+  const header = splitRecord(nonEmpty[0], delimiter).map((h) => h.trim());
+  if (header.length > MAX_COLUMNS) throw new SniffError('csv_too_many_columns', { count: header.length, max: MAX_COLUMNS });
+  return { encoding, delimiter, header };
+}

@@ -1,0 +1,207 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import iconv from 'iconv-lite';
+import { SniffError, type Sniffed } from './csv-sniff.js';
+
+export type ColumnType = 'integer' | 'float' | 'string' | 'boolean' | 'datetime' | 'date' | 'other';
+
+export interface ColumnInfo {
+  name: string;
+  type: ColumnType;
+  dtype: string;
+  count: number;
+  missing: number;
+  unique: number;
+  min: number | string | null;
+  max: number | string | null;
+  mean: number | null;
+  std: number | null;
+}
+
+export interface IngestResult {
+  rowCount: number;
+  columns: ColumnInfo[];
+}
+
+export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+export const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+export function columnType(dtype: string): ColumnType {
+  const t = dtype.toUpperCase();
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT)$/.test(t)) return 'integer';
+  if (/^(FLOAT|DOUBLE|REAL|DECIMAL)/.test(t)) return 'float';
+  if (t === 'VARCHAR') return 'string';
+  if (t === 'BOOLEAN') return 'boolean';
+  if (t.startsWith('TIMESTAMP')) return 'datetime';
+  if (t === 'DATE') return 'date';
+  return 'other';
+}
+const isNumeric = (t: ColumnType) => t === 'integer' || t === 'float';
+
+/** DuckDB's JSON form gives 64-bit integers as strings; our figures fit a double. */
+export function jsonNumber(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  const n = typeof v === 'number' ? v : Number(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+async function transcodeCp932(src: string, dest: string): Promise<void> {
+  await pipeline(fs.createReadStream(src), iconv.decodeStream('cp932'), iconv.encodeStream('utf8'), fs.createWriteStream(dest));
+}
+
+function readCsvExpr(file: string, s: Sniffed, sampleSize: number): string {
+  return `read_csv(${sqlString(file)}, delim=${sqlString(s.delimiter)}, header=true, quote='"', escape='"', strict_mode=true, null_padding=false, max_line_size=16777216, sample_size=${sampleSize}, encoding='utf-8')`;
+}
+
+/** Turns DuckDB's CSV errors into the user's words (row and field counts where DuckDB gives them). */
+export function csvErrorToSniffError(message: string): SniffError {
+  const cols = /Expected Number of Columns:\s*(\d+)\s*Found:\s*(\d+)/i.exec(message);
+  const line = /Line:\s*(\d+)/i.exec(message);
+  if (cols) return new SniffError('csv_ragged', { row: line ? Number(line[1]) : '?', found: cols[2], expected: cols[1] });
+  if (/Maximum line size of \d+ bytes exceeded/i.test(message)) return new SniffError('csv_line_too_long', { max: '16 MB' });
+  if (/Invalid unicode|UTF-8/i.test(message)) return new SniffError('csv_unreadable', { reason: 'invalid characters for the detected encoding' });
+  const first = message.split('\n').find((l) => l.trim()) ?? message;
+  return new SniffError('csv_unreadable', { reason: first.replace(/^[A-Za-z ]+Error:\s*/, '').slice(0, 300) });
+}
+
+/**
+ * Streams the file once with a quote-aware scanner and returns the first record (1-based line of the file,
+ * header = 1) whose field count differs from the header's. Only used on the error path.
+ */
+export async function findRaggedRecord(file: string, delim: string, expected: number): Promise<{ row: number; found: number } | null> {
+  const d = delim.charCodeAt(0);
+  let quoted = false;
+  let fields = 1;
+  let line = 1;
+  let recordLine = 1;
+  let blank = true;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i];
+      if (c === 0x22) quoted = !quoted;
+      else if (c === 0x0a) {
+        line++;
+        if (quoted) continue;
+        if (!blank && fields !== expected) return { row: recordLine, found: fields };
+        fields = 1;
+        blank = true;
+        recordLine = line;
+        continue;
+      } else if (c === d && !quoted) fields++;
+      if (c !== 0x0d && c !== 0x0a) blank = false;
+    }
+  }
+  if (!blank && fields !== expected) return { row: recordLine, found: fields };
+  return null;
+}
+
+async function describe(conn: DuckDBConnection, expr: string): Promise<{ name: string; dtype: string }[]> {
+  const r = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${expr}`);
+  return r.getRowObjectsJson().map((row) => ({ name: String(row.column_name), dtype: String(row.column_type) }));
+}
+
+/** Converts a sniffed CSV to `<dir>/data.parquet` and computes the schema and quick per-column statistics. */
+export async function ingestCsv(
+  duck: DuckDBInstance,
+  opts: { src: string; dir: string; sniffed: Sniffed; datetimeColumn?: string | null },
+): Promise<IngestResult> {
+  let file = opts.src;
+  if (opts.sniffed.encoding === 'cp932') {
+    file = path.join(opts.dir, 'utf8.csv');
+    await transcodeCp932(opts.src, file);
+  }
+  const out = path.join(opts.dir, 'data.parquet');
+  const conn = await duck.connect();
+  try {
+    // Try the fast sniff (sampled types) first; a value that contradicts the sample makes us scan it all.
+    let lastError: unknown;
+    for (const sampleSize of [20480, -1]) {
+      const expr = readCsvExpr(file, opts.sniffed, sampleSize);
+      try {
+        const cols = await describe(conn, expr);
+        const select = await selectList(conn, expr, cols, opts.datetimeColumn ?? null);
+        await conn.run(`COPY (SELECT ${select} FROM ${expr}) TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+        lastError = undefined;
+        break;
+      } catch (e) {
+        if (e instanceof SniffError) throw e;
+        lastError = e;
+        if (!/Could not convert|Conversion Error|sniff/i.test(String((e as Error).message))) break;
+      }
+    }
+    if (lastError) {
+      // DuckDB's sniffer gives up on ragged files without saying where; find the row ourselves.
+      const ragged = await findRaggedRecord(file, opts.sniffed.delimiter, opts.sniffed.header.length);
+      if (ragged) throw new SniffError('csv_ragged', { row: ragged.row, found: ragged.found, expected: opts.sniffed.header.length });
+      throw csvErrorToSniffError(String((lastError as Error).message ?? lastError));
+    }
+    const result = await parquetStats(conn, out);
+    if (result.rowCount === 0) throw new SniffError('csv_header_only');
+    return result;
+  } finally {
+    conn.closeSync();
+    if (file !== opts.src) fs.rmSync(file, { force: true });
+  }
+}
+
+async function selectList(
+  conn: DuckDBConnection,
+  expr: string,
+  cols: { name: string; dtype: string }[],
+  datetimeColumn: string | null,
+): Promise<string> {
+  if (!datetimeColumn) return '*';
+  const col = cols.find((c) => c.name === datetimeColumn);
+  if (!col) throw new SniffError('datetime_column_missing', { name: datetimeColumn });
+  const t = columnType(col.dtype);
+  if (t === 'datetime') return '*';
+  const q = ident(col.name);
+  const r = await conn.runAndReadAll(
+    `SELECT count(*) FILTER (WHERE ${q} IS NOT NULL AND try_cast(${q} AS TIMESTAMP) IS NULL) AS bad FROM ${expr}`,
+  );
+  const bad = jsonNumber(r.getRowObjectsJson()[0].bad) ?? 0;
+  if (bad > 0) throw new SniffError('datetime_column_invalid', { name: datetimeColumn, count: bad });
+  return `* REPLACE (CAST(${q} AS TIMESTAMP) AS ${q})`;
+}
+
+/** Row count and per-column count, missing, distinct (approximate), min, max, mean, std in one scan. */
+export async function parquetStats(conn: DuckDBConnection, parquet: string): Promise<IngestResult> {
+  const src = `read_parquet(${sqlString(parquet)})`;
+  const cols = await describe(conn, src);
+  const parts = ['count(*) AS n'];
+  cols.forEach((c, i) => {
+    const q = ident(c.name);
+    const t = columnType(c.dtype);
+    parts.push(`count(${q}) AS c${i}`, `approx_count_distinct(${q}) AS u${i}`);
+    if (isNumeric(t)) {
+      parts.push(`min(${q})::DOUBLE AS lo${i}`, `max(${q})::DOUBLE AS hi${i}`, `avg(${q})::DOUBLE AS m${i}`, `stddev_samp(${q})::DOUBLE AS s${i}`);
+    } else if (t === 'boolean' || t === 'other') {
+      parts.push(`NULL AS lo${i}`, `NULL AS hi${i}`);
+    } else {
+      parts.push(`min(${q})::VARCHAR AS lo${i}`, `max(${q})::VARCHAR AS hi${i}`);
+    }
+  });
+  const r = await conn.runAndReadAll(`SELECT ${parts.join(', ')} FROM ${src}`);
+  const row = r.getRowObjectsJson()[0] as Record<string, unknown>;
+  const n = jsonNumber(row.n) ?? 0;
+  const columns: ColumnInfo[] = cols.map((c, i) => {
+    const type = columnType(c.dtype);
+    const count = jsonNumber(row[`c${i}`]) ?? 0;
+    const bound = (v: unknown) => (v === null || v === undefined ? null : isNumeric(type) ? jsonNumber(v) : String(v));
+    return {
+      name: c.name,
+      type,
+      dtype: c.dtype,
+      count,
+      missing: n - count,
+      unique: Math.min(jsonNumber(row[`u${i}`]) ?? 0, count),
+      min: bound(row[`lo${i}`]),
+      max: bound(row[`hi${i}`]),
+      mean: isNumeric(type) ? jsonNumber(row[`m${i}`]) : null,
+      std: isNumeric(type) ? jsonNumber(row[`s${i}`]) : null,
+    };
+  });
+  return { rowCount: n, columns };
+}

@@ -1,0 +1,104 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireWriter } from '../../auth/guard.js';
+import { AppError, ok } from '../../http/errors.js';
+import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
+import { makeDatasetService } from './service.js';
+
+const ALLOWED_EXT = ['.csv', '.tsv', '.txt'];
+
+/** SPEC §7 'Dataset' calls. */
+export default async function datasetRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const service = makeDatasetService(app.ctx);
+  const maxBytes = app.ctx.config.maxUploadMb * 1024 * 1024;
+
+  r.post(
+    '/dataset/register',
+    { preHandler: requireWriter, schema: { tags: ['dataset'], summary: 'Register a CSV or time-series CSV (multipart: fields, then file)', consumes: ['multipart/form-data'] } },
+    async (req, reply) => {
+      const tempDir = app.ctx.storage.makeTempDir();
+      try {
+        const fields: Record<string, string> = {};
+        let file: { path: string; fileName: string; size: number } | undefined;
+        for await (const part of req.parts({ limits: { fileSize: maxBytes, fields: 20, files: 1 } })) {
+          if (part.type === 'field') {
+            fields[part.fieldname] = String(part.value ?? '');
+            continue;
+          }
+          const ext = path.extname(part.filename || '').toLowerCase();
+          if (part.fieldname !== 'file' || !ALLOWED_EXT.includes(ext)) {
+            part.file.resume();
+            throw new AppError(422, 'file_not_csv', {}, 'file');
+          }
+          const dest = path.join(tempDir, `original${ext}`);
+          await pipeline(part.file, fs.createWriteStream(dest));
+          if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
+          file = { path: dest, fileName: path.basename(part.filename), size: fs.statSync(dest).size };
+        }
+        const parsed = registerFields.safeParse(fields);
+        if (!parsed.success) {
+          return reply.code(422).send({
+            detail: parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })),
+          });
+        }
+        if (!file) throw new AppError(422, 'file_missing', {}, 'file');
+        const dataset = await service.register(req.auth, parsed.data, file, tempDir);
+        return reply.code(201).send(ok(dataset));
+      } finally {
+        // After a commit the folder has moved; otherwise this removes the half-done upload.
+        fs.rmSync(tempDir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  r.get('/datasets/list/', { schema: { tags: ['dataset'], querystring: listQuery } }, async (req) =>
+    ok(await service.list(req.auth, req.query as any)),
+  );
+
+  r.get('/dataset', { schema: { tags: ['dataset'], summary: 'All datasets of the organisation (for pickers)' } }, async (req) =>
+    ok(await service.all(req.auth)),
+  );
+
+  r.get(
+    '/dataset/upload/:id',
+    { schema: { tags: ['dataset'], summary: 'One page of the rows', params: idParams, querystring: previewQuery } },
+    async (req) => ok(await service.preview(req.auth, req.params.id, req.query.page, req.query.page_size)),
+  );
+
+  r.get(
+    '/dataset/download/:id',
+    { schema: { tags: ['dataset'], summary: 'The original file as uploaded', params: idParams } },
+    async (req, reply) => {
+      const row = await service.getRow(req.auth, req.params.id);
+      const key = service.originalFile(row);
+      reply.header('content-type', 'text/csv');
+      reply.header('content-length', app.ctx.storage.size(key));
+      reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(row.file_name)}`);
+      return reply.send(app.ctx.storage.readStream(key));
+    },
+  );
+
+  r.get(
+    '/dataset/:id/:min_schema',
+    { schema: { tags: ['dataset'], summary: 'A dataset with its columns (min_schema=true: names and types only)', params: z.object({ id: z.string().max(64), min_schema: z.string().max(10) }) } },
+    async (req) => ok(await service.get(req.auth, req.params.id, req.params.min_schema === 'true')),
+  );
+
+  r.put(
+    '/dataset/:id',
+    { preHandler: requireWriter, schema: { tags: ['dataset'], params: idParams, body: updateBody } },
+    async (req) => ok(await service.update(req.auth, req.params.id, req.body)),
+  );
+
+  r.delete(
+    '/dataset/delete/:id',
+    { preHandler: requireWriter, schema: { tags: ['dataset'], params: idParams } },
+    async (req) => ok(await service.remove(req.auth, req.params.id)),
+  );
+}
+

@@ -1,0 +1,192 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuthContext } from '../../auth/guard.js';
+import type { AppContext } from '../../context.js';
+import type { DatasetTable } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
+import { type ColumnInfo, ident, ingestCsv, jsonNumber, sqlString } from './ingest.js';
+import { datasetRepo } from './repo.js';
+import type { RegisterFields } from './schemas.js';
+
+export const datasetKey = (orgId: string, id: string) => `org/${orgId}/datasets/${id}`;
+const PARQUET = 'data.parquet';
+
+export interface UploadedFile {
+  path: string;
+  fileName: string;
+  size: number;
+}
+
+export function toView(row: DatasetTable, statistics?: { state: string; job_id: string | null }) {
+  const ext = path.extname(row.file_name).toLowerCase() || '.csv';
+  return {
+    id: row.id,
+    name: row.name,
+    category: row.category,
+    training_type: row.training_type,
+    data_type: row.data_type,
+    type: row.type,
+    comment: row.comment,
+    file_name: row.file_name,
+    file_size: Number(row.file_size),
+    encoding: row.encoding,
+    delimiter: row.delimiter,
+    row_count: Number(row.row_count),
+    column_count: Number(row.column_count),
+    datetime_column: row.datetime_column,
+    preprocessed: !!row.preprocessed,
+    preprocess_history: JSON.parse(row.preprocess_history),
+    parent_dataset_name: row.parent_dataset_name,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    files: { original: `datasets/${row.id}/original${ext}`, parquet: `datasets/${row.id}/${PARQUET}` },
+    statistics: statistics ?? { state: row.statistics_job_id ? 'unknown' : 'none', job_id: row.statistics_job_id },
+  };
+}
+export type DatasetView = ReturnType<typeof toView>;
+
+async function readHead(file: string, bytes: number): Promise<Buffer> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+const asUserError = (e: unknown) => (e instanceof SniffError ? new AppError(422, e.key, e.params, 'file') : e);
+
+export function makeDatasetService(ctx: AppContext) {
+  const { db, storage, duckdb } = ctx;
+
+  async function getRow(auth: AuthContext, id: string): Promise<DatasetTable> {
+    const row = await datasetRepo.get(db, auth.orgId, id);
+    if (!row) throw new AppError(404, 'dataset_not_found');
+    return row;
+  }
+
+  async function statisticsOf(auth: AuthContext, row: DatasetTable) {
+    if (!row.statistics_job_id) return { state: 'none', job_id: null };
+    const job = await ctx.jobs.get(auth.orgId, row.statistics_job_id);
+    return { state: job?.state ?? 'none', job_id: job?.id ?? null };
+  }
+
+  return {
+    getRow,
+    parquetPath: (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`),
+
+    /**
+     * Registers an uploaded CSV: sniff, convert to Parquet and compute statistics inside the upload's
+     * temporary folder, then commit the folder and insert the row. Any failure leaves nothing behind.
+     */
+    async register(auth: AuthContext, fields: RegisterFields, file: UploadedFile, tempDir: string): Promise<DatasetView> {
+      if (fields.training_type.startsWith('time_series') && !fields.datetime_column) {
+        throw new AppError(422, 'datetime_column_required', {}, 'datetime_column');
+      }
+      const started = Date.now();
+      let sniffed;
+      let ingest;
+      try {
+        sniffed = sniffCsv(await readHead(file.path, MAX_HEADER_BYTES), file.size);
+        ingest = await ingestCsv(duckdb, { src: file.path, dir: tempDir, sniffed, datetimeColumn: fields.datetime_column });
+      } catch (e) {
+        throw asUserError(e);
+      }
+      const id = crypto.randomUUID();
+      const now = new Date().toISOString();
+      const row: DatasetTable = {
+        id,
+        organisation_id: auth.orgId,
+        name: fields.name,
+        category: fields.category,
+        training_type: fields.training_type,
+        data_type: fields.data_type,
+        type: fields.type,
+        comment: fields.comment,
+        file_name: file.fileName,
+        file_size: file.size,
+        encoding: sniffed.encoding,
+        delimiter: sniffed.delimiter,
+        row_count: ingest.rowCount,
+        column_count: ingest.columns.length,
+        schema_json: JSON.stringify(ingest.columns.map((c) => ({ name: c.name, type: c.type, dtype: c.dtype }))),
+        stats_json: JSON.stringify(ingest.columns),
+        datetime_column: fields.datetime_column,
+        preprocessed: 0,
+        preprocess_history: '[]',
+        parent_dataset_name: null,
+        statistics_job_id: null,
+        created_by: auth.userId,
+        created_at: now,
+        updated_at: now,
+      };
+      const key = datasetKey(auth.orgId, id);
+      storage.commitDir(tempDir, key);
+      try {
+        await datasetRepo.insert(db, row);
+      } catch (e) {
+        storage.remove(key);
+        throw e;
+      }
+      ctx.log.info(`dataset ${id} registered: ${ingest.rowCount} rows x ${ingest.columns.length} columns in ${Date.now() - started} ms`);
+      return toView(row);
+    },
+
+    async list(auth: AuthContext, q: Parameters<typeof datasetRepo.list>[2]) {
+      const { items, total } = await datasetRepo.list(db, auth.orgId, q);
+      return { items: items.map((r) => toView(r)), total };
+    },
+
+    async all(auth: AuthContext) {
+      return (await datasetRepo.all(db, auth.orgId)).map((r) => toView(r));
+    },
+
+    async get(auth: AuthContext, id: string, minSchema: boolean) {
+      const row = await getRow(auth, id);
+      const columns = JSON.parse(minSchema ? row.schema_json : row.stats_json) as ColumnInfo[];
+      return { ...toView(row, await statisticsOf(auth, row)), columns };
+    },
+
+    async update(auth: AuthContext, id: string, patch: Partial<DatasetTable>) {
+      await getRow(auth, id);
+      await datasetRepo.update(db, auth.orgId, id, { ...patch, updated_at: new Date().toISOString() });
+      const row = await getRow(auth, id);
+      return toView(row, await statisticsOf(auth, row));
+    },
+
+    async remove(auth: AuthContext, id: string) {
+      const row = await getRow(auth, id);
+      await datasetRepo.delete(db, auth.orgId, id);
+      storage.remove(datasetKey(row.organisation_id, row.id));
+      return { id };
+    },
+
+    originalFile(row: DatasetTable) {
+      const ext = path.extname(row.file_name).toLowerCase() || '.csv';
+      return `${datasetKey(row.organisation_id, row.id)}/original${ext}`;
+    },
+
+    /** One page of rows, read from Parquet by DuckDB; 64-bit integers become numbers. */
+    async preview(auth: AuthContext, id: string, page: number, pageSize: number) {
+      const row = await getRow(auth, id);
+      const schema = JSON.parse(row.schema_json) as { name: string; type: string }[];
+      const conn = await duckdb.connect();
+      try {
+        const file = storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
+        const r = await conn.runAndReadAll(
+          `SELECT ${schema.map((c) => ident(c.name)).join(', ')} FROM read_parquet(${sqlString(file)}) LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+        );
+        const ints = schema.map((c) => c.type === 'integer');
+        const rows = r.getRowsJson().map((vals) => vals.map((v, i) => (ints[i] ? jsonNumber(v) : v)));
+        return { columns: schema.map((c) => c.name), rows, total: Number(row.row_count), page, page_size: pageSize };
+      } finally {
+        conn.closeSync();
+      }
+    },
+  };
+}
+export type DatasetService = ReturnType<typeof makeDatasetService>;

@@ -1,0 +1,61 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { langOf, localize, type MessageKey } from '../i18n/messages.js';
+
+/** An error the user caused; the handler turns it into SPEC §8's shapes in the caller's language. */
+export class AppError extends Error {
+  constructor(
+    public status: number,
+    public key: MessageKey,
+    public params: Record<string, string | number> = {},
+    public field?: string,
+  ) {
+    super(key);
+  }
+}
+
+export const notFound = (key: MessageKey = 'not_found') => new AppError(404, key);
+export const badRequest = (key: MessageKey, params?: Record<string, string | number>) => new AppError(400, key, params);
+export const invalid = (field: string, key: MessageKey, params?: Record<string, string | number>) =>
+  new AppError(422, key, params, field);
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply) => {
+    const lang = langOf(req.headers['accept-language']);
+    if (err instanceof AppError) {
+      const msg = localize(lang, err.key, err.params);
+      if (err.status === 422) {
+        return reply.code(422).send({ detail: [{ loc: ['body', err.field ?? ''], msg, type: err.key }] });
+      }
+      return reply.code(err.status).send({ detail: { response: msg, error: err.key } });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const where = (err as any).validationContext ?? 'body';
+      return reply.code(422).send({
+        detail: err.validation.map((v) => ({
+          loc: [where, ...v.instancePath.split('/').filter(Boolean)],
+          msg: v.message ?? 'Invalid value',
+          type: 'value_error',
+        })),
+      });
+    }
+    const status = (err as FastifyError).statusCode ?? 500;
+    if (status === 413 || (err as FastifyError).code === 'FST_REQ_FILE_TOO_LARGE') {
+      const size = (req.server as any).config?.maxUploadMb ?? 0;
+      const msg = localize(lang, 'file_too_large', { size: `${size} MB` });
+      return reply.code(413).send({ detail: { response: msg, error: 'file_too_large' } });
+    }
+    if (status >= 400 && status < 500) {
+      const msg = status === 404 ? localize(lang, 'not_found') : (err.message || localize(lang, 'bad_request'));
+      return reply.code(status).send({ detail: { response: msg, error: (err as FastifyError).code ?? 'bad_request' } });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ detail: { response: localize(lang, 'server_error'), error: 'server_error' } });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const lang = langOf(req.headers['accept-language']);
+    reply.code(404).send({ detail: { response: localize(lang, 'not_found'), error: 'not_found' } });
+  });
+}
+
+export const ok = <T>(response: T) => ({ detail: { response } });

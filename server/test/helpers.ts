@@ -1,0 +1,101 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp, type BuildOptions } from '../src/app.js';
+
+export const SHARED_DATA = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data');
+
+/** The databases every API suite runs on: SQLite always, PostgreSQL when CI gives TEST_DATABASE_URL. */
+export const DATABASES = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
+export type DbKind = (typeof DATABASES)[number];
+
+export interface TestApp {
+  app: FastifyInstance;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A fresh app on a temporary data folder and either a new SQLite file or a new PostgreSQL schema. */
+export async function makeTestApp(kind: DbKind, opts: BuildOptions = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-test-'));
+  let schema: string | undefined;
+  let databaseUrl: string | undefined;
+  if (kind === 'postgres') {
+    databaseUrl = process.env.TEST_DATABASE_URL!;
+    schema = `t_${crypto.randomBytes(6).toString('hex')}`;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`CREATE SCHEMA ${schema}`);
+    await client.end();
+  }
+  const app = await buildApp({
+    ...opts,
+    pgSchema: schema,
+    config: { dataDir, databaseUrl, redisUrl: undefined, webDist: path.join(dataDir, 'no-web'), workers: 1, ...opts.config },
+  });
+  return {
+    app,
+    dataDir,
+    async close() {
+      await app.close();
+      if (schema) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA ${schema} CASCADE`);
+        await client.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const STRONG_PASSWORD = 'Kx7!mQ2#vL9p';
+
+export async function registerAndLogin(app: FastifyInstance, who = 'alice', org = 'Acme Works') {
+  const email = `${who}.${crypto.randomBytes(3).toString('hex')}@example.com`;
+  const reg = await app.inject({
+    method: 'POST',
+    url: '/account/api/auth/register',
+    payload: { email, password: STRONG_PASSWORD, first_name: who, last_name: 'Tester', organisation_name: org },
+  });
+  if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.body}`);
+  const login = await app.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email, password: STRONG_PASSWORD } });
+  const tokens = login.json().detail.response;
+  return { email, tokens, auth: { authorization: `Bearer ${tokens.access_token}` } };
+}
+
+/** A multipart body built by hand, so tests control every byte of the file. */
+export function multipart(fields: Record<string, string>, file?: { name: string; content: Buffer | string }) {
+  const boundary = `----mitate${crypto.randomBytes(8).toString('hex')}`;
+  const chunks: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n`));
+    chunks.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export async function upload(
+  app: FastifyInstance,
+  auth: Record<string, string>,
+  file: { name: string; content: Buffer | string },
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
+) {
+  const body = multipart({ name: fields.name ?? file.name, data_type: 'training_data', type: 'supervised', training_type: 'regression', ...fields }, file);
+  return app.inject({ method: 'POST', url: '/api/dataset/register', payload: body.payload, headers: { ...body.headers, ...auth, ...headers } });
+}
+
+/** Lists every file under a folder (relative paths), to prove nothing half-written stays behind. */
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
+}
