@@ -55,7 +55,7 @@ export async function startServer(env = {}) {
 
 export async function signUp(url) {
   const email = `bench${Date.now()}@example.com`;
-  const password = 'Bench-Pass-2026!';
+  const password = 'Kx7!mQ2#vL9p';
   await fetch(`${url}/account/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -18,7 +18,7 @@ import filesRoutes from './features/files/routes.js';
 import servicesRoutes from './features/services/routes.js';
 import statisticsRoutes from './features/statistics/routes.js';
 import usersRoutes from './features/users/routes.js';
-import { installErrorHandler } from './http/errors.js';
+import { installErrorHandler, installNotFound } from './http/errors.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -89,15 +89,9 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   await app.register(accountRoutes, { prefix: '/account/api' });
 
   // The built web app; every other path gets index.html so the client router decides (and shows Not Found).
-  if (fs.existsSync(path.join(config.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
-    app.setNotFoundHandler((req, reply) => {
-      if (req.method === 'GET' && !req.url.startsWith('/api') && !req.url.startsWith('/account/api')) {
-        return reply.type('text/html').sendFile('index.html');
-      }
-      return reply.code(404).send({ detail: { response: 'Requested URL not exist', error: 'not_found' } });
-    });
-  }
+  const spa = fs.existsSync(path.join(config.webDist, 'index.html'));
+  if (spa) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  installNotFound(app, spa);
 
   if (opts.startJobs !== false) await jobs.start();
   app.addHook('onClose', async () => {

@@ -45,7 +45,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir: path.resolve(env.MITATE_DATA_DIR || path.join(root, 'data')),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
-    workers: Math.max(1, int(env.MITATE_WORKERS, 2)),
+    // 0 is allowed with REDIS_URL (workers run on other hosts); the local pool always runs at least one.
+    workers: Math.max(0, int(env.MITATE_WORKERS, 2)),
     maxUploadMb: int(env.MITATE_MAX_UPLOAD_MB, 1024),
     smtpUrl: env.SMTP_URL || undefined,
     oidc: {

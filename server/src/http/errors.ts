@@ -52,9 +52,15 @@ export function installErrorHandler(app: FastifyInstance): void {
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ detail: { response: localize(lang, 'server_error'), error: 'server_error' } });
   });
+}
+
+/** Unknown API paths get the 404 message; with a built web app, other GETs get index.html (the client shows Not Found). */
+export function installNotFound(app: FastifyInstance, spa: boolean): void {
   app.setNotFoundHandler((req, reply) => {
+    const api = req.url.startsWith('/api') || req.url.startsWith('/account/api');
+    if (spa && req.method === 'GET' && !api) return reply.type('text/html').sendFile('index.html');
     const lang = langOf(req.headers['accept-language']);
-    reply.code(404).send({ detail: { response: localize(lang, 'not_found'), error: 'not_found' } });
+    return reply.code(404).send({ detail: { response: localize(lang, 'not_found'), error: 'not_found' } });
   });
 }
 

@@ -122,7 +122,7 @@ export async function ingestCsv(
       try {
         const cols = await describe(conn, expr);
         const select = await selectList(conn, expr, cols, opts.datetimeColumn ?? null);
-        await conn.run(`COPY (SELECT ${select} FROM ${expr}) TO ${sqlString(out)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`);
+        await conn.run(`COPY (SELECT ${select} FROM ${expr}) TO ${sqlString(out)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)`);
         lastError = undefined;
         break;
       } catch (e) {

@@ -36,7 +36,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
             throw new AppError(422, 'file_not_csv', {}, 'file');
           }
           const dest = path.join(tempDir, `original${ext}`);
-          await pipeline(part.file, fs.createWriteStream(dest));
+          await pipeline(part.file, fs.createWriteStream(dest, { highWaterMark: 1 << 20 }));
           if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
           file = { path: dest, fileName: path.basename(part.filename), size: fs.statSync(dest).size };
         }

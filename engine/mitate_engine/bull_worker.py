@@ -1,0 +1,143 @@
+"""Job worker for the scale-out mode: the same tasks, fed by a BullMQ queue on Redis (official `bullmq` package).
+
+    python -m mitate_engine.bull_worker --redis redis://host:6379 --queue mitate-jobs --concurrency 1
+
+Job data is {"kind", "spec"} and the job id is Mitate's job id. Events travel as job progress objects; the
+result is the job's return value; a failure is the job's failed reason. A cancel is a Redis key the server
+sets (mitate:cancel:<job id>), which the task notices at its next progress report.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+
+import redis as redis_sync
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+from bullmq import Worker
+from bullmq.custom_errors import UnrecoverableError
+
+from .encoding import dumps, to_jsonable
+from .runner import error_event, release_memory, run_task
+from .task import Cancelled, Context, task_kinds
+
+CANCEL_PREFIX = "mitate:cancel:"
+
+
+def log(message: str, error: bool = False) -> None:
+    print(f"[bull_worker {os.getpid()}] {message}", file=sys.stderr if error else sys.stdout, flush=True)
+
+
+def make_processor(redis_url: str):
+    # Cancel checks run in the task's thread, so they use their own synchronous client.
+    local = threading.local()
+
+    def cancel_requested_for(job_id: str):
+        key = CANCEL_PREFIX + job_id
+
+        def check() -> bool:
+            if time.monotonic() < getattr(local, "quiet_until", 0.0):
+                return False
+            client = getattr(local, "client", None)
+            if client is None:
+                client = local.client = redis_sync.Redis.from_url(
+                    redis_url, socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 0)
+                )
+            try:
+                return bool(client.exists(key))
+            except redis_sync.RedisError as exc:  # a blip must not fail the job, nor slow it down
+                log(f"cancel check failed: {exc}", error=True)
+                local.quiet_until = time.monotonic() + 5
+                return False
+
+        return check
+
+    async def process(job, token):
+        data = job.data or {}
+        kind, spec = str(data.get("kind")), data.get("spec") or {}
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue = asyncio.Queue()
+
+        def emit(event: dict) -> None:  # called from the task thread
+            loop.call_soon_threadsafe(events.put_nowait, to_jsonable(event))
+
+        async def forward() -> None:  # one at a time, so events keep their order
+            while (event := await events.get()) is not None:
+                try:
+                    await job.updateProgress(event)
+                except Exception as exc:  # noqa: BLE001 - progress is best effort
+                    log(f"progress update failed for job {job.id}: {exc}", error=True)
+
+        forwarder = asyncio.create_task(forward())
+        cancel_requested = cancel_requested_for(str(job.id))
+        ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None,
+                      cancel_requested=cancel_requested)
+        emit({"type": "started", "pid": os.getpid()})
+        started = time.monotonic()
+        failure: dict | None = None
+        result = None
+        try:
+            if await asyncio.to_thread(cancel_requested):  # cancelled before a worker picked it up
+                raise Cancelled("cancelled")
+            # A thread keeps the event loop free, so the job lock is renewed while the task computes.
+            result = await asyncio.to_thread(run_task, kind, spec, ctx)
+            dumps(result)  # fail here, readably, if the result cannot be JSON
+        except Exception as exc:  # noqa: BLE001 - becomes the job's failed reason
+            ctx.flush()
+            failure = error_event(exc)
+        if failure and failure.get("traceback"):
+            emit({"type": "log", "line": failure["traceback"]})
+        await asyncio.to_thread(release_memory)
+        loop.call_soon_threadsafe(events.put_nowait, None)  # behind every event still in flight
+        await forwarder
+        if failure:
+            log(f"job {job.id} ({kind}) failed: {failure['error']}")
+            raise UnrecoverableError(failure["error"])
+        log(f"job {job.id} ({kind}) done in {time.monotonic() - started:.2f}s")
+        return to_jsonable(result)
+
+    return process
+
+
+async def serve(redis_url: str, queue: str, concurrency: int, prefix: str) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    worker = Worker(
+        queue,
+        make_processor(redis_url),
+        {"connection": redis_url, "concurrency": concurrency, "prefix": prefix, "name": f"mitate-{socket.gethostname()}-{os.getpid()}"},
+    )
+    worker.on("error", lambda err, *a: log(f"worker error: {err}", error=True))
+    print(dumps({"type": "ready", "pid": os.getpid(), "queue": queue, "kinds": task_kinds()}), flush=True)
+    await stop.wait()
+    log("stopping")
+    try:
+        await asyncio.wait_for(worker.close(), timeout=5)
+    except (asyncio.TimeoutError, Exception) as exc:  # noqa: BLE001
+        log(f"close did not finish cleanly: {exc!r}", error=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mitate_engine.bull_worker")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379"))
+    parser.add_argument("--queue", default=os.environ.get("MITATE_QUEUE_NAME", "mitate-jobs"))
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--prefix", default="bull")
+    args = parser.parse_args(argv)
+    asyncio.run(serve(args.redis, args.queue, max(1, args.concurrency), args.prefix))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # A task thread still computing would keep the interpreter alive; its job is recovered as stalled.
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

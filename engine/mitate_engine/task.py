@@ -1,0 +1,139 @@
+"""The task contract: one class per job kind, one `run` method, a registry built from the subclasses."""
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, ClassVar
+
+
+class UserError(Exception):
+    """A failure the user can act on; its message is shown as is."""
+
+
+class Cancelled(Exception):
+    """Raised by `Context.check_cancelled` when the job was cancelled."""
+
+
+class UnknownTask(UserError):
+    pass
+
+
+_registry: dict[str, type["Task"]] = {}
+
+
+class Task:
+    """Base of every job kind. Subclasses set `kind` and implement `run`; defining the class registers it."""
+
+    kind: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("kind")
+        if not kind:  # an intermediate base without a kind of its own
+            return
+        known = _registry.get(kind)
+        if known is not None and (known.__module__, known.__qualname__) != (cls.__module__, cls.__qualname__):
+            raise TypeError(f"task kind {kind!r} is defined twice: {known.__module__} and {cls.__module__}")
+        _registry[kind] = cls
+
+    def run(self, spec: dict, ctx: "Context") -> dict:  # pragma: no cover - the contract
+        raise NotImplementedError
+
+
+def load_tasks() -> None:
+    importlib.import_module("mitate_engine.tasks")
+
+
+def get_task(kind: str) -> Task:
+    load_tasks()
+    cls = _registry.get(kind)
+    if cls is None:
+        raise UnknownTask(f"unknown job kind: {kind}")
+    return cls()
+
+
+def task_kinds() -> list[str]:
+    load_tasks()
+    return sorted(_registry)
+
+
+Emit = Callable[[dict], None]
+
+
+class Context:
+    """What a running task may do besides computing: report progress, log, emit typed events, notice a cancel.
+
+    Progress is throttled here (at most one event per `progress_interval`), so a task may call it per row.
+    """
+
+    def __init__(
+        self,
+        emit: Emit,
+        work_dir: str | os.PathLike | None = None,
+        cancel_requested: Callable[[], bool] | None = None,
+        progress_interval: float = 0.1,
+        cancel_interval: float = 0.5,
+    ) -> None:
+        self._emit = emit
+        self._work_dir = Path(work_dir) if work_dir else None
+        self._cancel_requested = cancel_requested
+        self._progress_interval = progress_interval
+        self._cancel_interval = cancel_interval
+        self._last_progress = 0.0
+        self._last_cancel_check = 0.0
+        self._pending: dict | None = None
+        self._cancelled = False
+        self._lock = threading.Lock()  # a task may report from its own threads
+
+    @property
+    def work_dir(self) -> Path:
+        if self._work_dir is None:
+            raise UserError("this job has no output folder (spec.output_dir)")
+        self._work_dir.mkdir(parents=True, exist_ok=True)
+        return self._work_dir
+
+    def progress(self, fraction: float, message: str = "") -> None:
+        fraction = min(1.0, max(0.0, float(fraction))) if fraction == fraction else 0.0
+        event = {"type": "progress", "progress": fraction, "message": message}
+        now = time.monotonic()
+        with self._lock:
+            if now - self._last_progress >= self._progress_interval:
+                self._last_progress = now
+                self._pending = None
+                self._emit(event)
+            else:
+                self._pending = event
+        self.check_cancelled()
+
+    def log(self, line: str) -> None:
+        with self._lock:
+            self._emit({"type": "log", "line": str(line)})
+
+    def event(self, type: str, **data: Any) -> None:
+        if type in ("started", "progress", "log", "result", "error", "ready"):
+            raise ValueError(f"event type {type!r} is reserved for the protocol")
+        with self._lock:
+            self._emit({**data, "type": type})
+
+    def check_cancelled(self) -> None:
+        if self._cancelled:
+            raise Cancelled("cancelled")
+        if self._cancel_requested is None:
+            return
+        now = time.monotonic()
+        if now - self._last_cancel_check < self._cancel_interval:
+            return
+        self._last_cancel_check = now
+        if self._cancel_requested():
+            self._cancelled = True
+            raise Cancelled("cancelled")
+
+    def flush(self) -> None:
+        """Sends the last throttled progress, so the final figure is never lost."""
+        with self._lock:
+            if self._pending is not None:
+                event, self._pending = self._pending, None
+                self._emit(event)

@@ -1,0 +1,7 @@
+"""Every module in this folder is a job kind; importing the package registers them all."""
+import importlib
+import pkgutil
+
+for _module in pkgutil.iter_modules(__path__):
+    if not _module.name.startswith("_"):
+        importlib.import_module(f"{__name__}.{_module.name}")

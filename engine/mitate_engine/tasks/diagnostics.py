@@ -1,0 +1,38 @@
+"""Kind `diagnostics`: deliberate behaviours (sleep, fail, crash, print) that prove the job machinery."""
+from __future__ import annotations
+
+import os
+import time
+
+from ..task import Context, Task, UserError
+
+
+class Diagnostics(Task):
+    kind = "diagnostics"
+
+    def run(self, spec: dict, ctx: Context) -> dict:
+        mode = spec.get("mode", "sleep")
+        if mode == "sleep":
+            seconds = float(spec.get("seconds", 1.0))
+            start = time.monotonic()
+            steps = max(1, int(round(seconds / 0.1)))
+            for i in range(steps):
+                time.sleep(0.1)
+                ctx.progress((i + 1) / steps, f"step {i + 1} of {steps}")
+                ctx.check_cancelled()
+            return {"slept": round(time.monotonic() - start, 3)}
+        if mode == "fail":
+            raise UserError("diagnostic failure")
+        if mode == "crash":
+            ctx.log("crashing on purpose")
+            os._exit(3)
+        if mode == "print":
+            # Libraries that print must not corrupt the protocol on stdout.
+            print("noise on stdout from a task")
+            os.write(1, b"raw noise on file descriptor 1\n")
+            ctx.log("after the noise")
+            ctx.event("metrics", values={"loss": 0.5, "nan": float("nan")})
+            return {"printed": True, "nan": float("nan"), "inf": float("inf")}
+        if mode == "raise":
+            raise ValueError("a programming error")
+        raise UserError(f"unknown diagnostics mode: {mode}")

@@ -1,0 +1,82 @@
+"""Persistent job worker over stdio: JSON lines in (one job each), JSON lines out (events).
+
+In:  {"id": "<job id>", "kind": "statistics", "spec": {...}}
+Out: {"type": "ready"} once, then per job {"id", "type": "started"}, any number of progress / log / typed
+     events, and exactly one terminal {"type": "result", "result": {...}} or {"type": "error", "error": "..."}.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+import threading
+import time
+
+from .encoding import dumps
+from .runner import error_event, release_memory, run_task
+from .task import Context, task_kinds
+
+
+class Protocol:
+    """Owns the real stdout; everything else that writes to fd 1 lands on stderr instead."""
+
+    def __init__(self) -> None:
+        sys.stdout.flush()
+        self._out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1, newline="\n")
+        os.dup2(2, 1)  # C extensions and print() now write to stderr, never into the protocol
+        sys.stdout = sys.stderr
+        self._lock = threading.Lock()
+
+    def send(self, event: dict) -> None:
+        line = dumps(event)
+        with self._lock:
+            self._out.write(line + "\n")
+            self._out.flush()
+
+
+def run_one(proto: Protocol, message: dict) -> None:
+    job_id = message.get("id")
+
+    def emit(event: dict) -> None:
+        proto.send({"id": job_id, **event})
+
+    spec = message.get("spec") or {}
+    ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None)
+    emit({"type": "started", "pid": os.getpid()})
+    started = time.monotonic()
+    try:
+        result = run_task(str(message.get("kind")), spec, ctx)
+    except Exception as exc:  # every failure becomes one terminal event; the worker lives on
+        ctx.flush()
+        emit(error_event(exc))
+        return
+    try:
+        emit({"type": "result", "result": result, "seconds": round(time.monotonic() - started, 3)})
+    except (TypeError, ValueError) as exc:  # a result JSON cannot hold
+        emit(error_event(exc))
+
+
+def main() -> int:
+    proto = Protocol()
+    kinds = task_kinds()  # imports every task module before we say we are ready
+    proto.send({"type": "ready", "pid": os.getpid(), "kinds": kinds})
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+    for raw in stdin:
+        raw = raw.strip()
+        if not raw:
+            continue
+        try:
+            message = json.loads(raw)
+            if not isinstance(message, dict) or "id" not in message:
+                raise ValueError("a job line needs an object with id, kind and spec")
+        except ValueError as exc:
+            proto.send({"id": None, "type": "error", "error": f"bad job line: {exc}"})
+            continue
+        run_one(proto, message)
+        release_memory()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

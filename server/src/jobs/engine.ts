@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { repoRoot, type Config } from '../config.js';
+
+/** What the engine streams for a job (engine/mitate_engine/worker.py); other `type`s are task-specific events. */
+export type EngineEvent =
+  | { type: 'started'; pid?: number }
+  | { type: 'progress'; progress: number; message?: string }
+  | { type: 'log'; line: string }
+  | { type: 'result'; result: unknown; seconds?: number }
+  | { type: 'error'; error: string; traceback?: string; cancelled?: boolean }
+  | { type: string; [key: string]: unknown };
+
+/** A job as the queue carries it: the engine needs no more than this. */
+export interface QueuedJob {
+  id: string;
+  kind: string;
+  spec: Record<string, unknown>;
+}
+
+export type LogFn = (level: 'info' | 'warn' | 'error', msg: string) => void;
+
+export const engineDir = path.join(repoRoot, 'engine');
+
+/** Starts `python -m <module>` inside engine/, with the package importable and output unbuffered. */
+export function spawnEngine(config: Config, module: string, args: string[] = []): ChildProcess {
+  const pythonPath = [engineDir, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter);
+  return spawn(config.pythonPath, ['-u', '-m', module, ...args], {
+    cwd: engineDir,
+    env: { ...process.env, PYTHONPATH: pythonPath, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+export function eachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  const rl = readline.createInterface({ input: stream, crlfDelay: Infinity });
+  rl.on('line', onLine);
+}
+
+/** Delay before starting a worker again after `streak` deaths in a row: 0, 0, 1 s, 2 s, 4 s ... 30 s. */
+export function respawnDelayMs(streak: number): number {
+  return streak <= 1 ? 0 : Math.min(30_000, 1000 * 2 ** (streak - 2));
+}
+
+/** Sends SIGTERM, then SIGKILL if the process has not gone after `graceMs`; resolves when it has exited
+ * and its output is read to the end. */
+export function stopProcess(proc: ChildProcess, graceMs: number, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (proc.pid === undefined || proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+    proc.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    proc.kill(signal);
+  });
+}

@@ -1,0 +1,491 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import type { JobState } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { localize } from '../i18n/messages.js';
+import type { BackendListener, JobBackend } from './backend.js';
+import { BullBackend } from './bullmq.js';
+import type { EngineEvent, LogFn } from './engine.js';
+import { LocalPool } from './local-pool.js';
+import { ACTIVE_STATES, JobRepo, TERMINAL_STATES, type JobPatch, type JobRow } from './repo.js';
+
+export type { JobState } from '../db/schema.js';
+export type { EngineEvent } from './engine.js';
+
+export interface JobView {
+  id: string;
+  kind: string;
+  state: JobState;
+  progress: number;
+  message: string;
+  log: string;
+  error: string | null;
+  result: unknown | null;
+  subject_type: string | null;
+  subject_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface ServiceStatus {
+  mode: 'local' | 'bullmq';
+  running: boolean;
+  workers: number;
+  busy: number;
+  queued: number;
+  active: number;
+}
+
+export type FinishedHandler = (job: JobView, orgId: string) => Promise<void>;
+/** Task-specific events (epoch, metrics ...) as they stream, for areas that keep curves of their own. */
+export type EventHandler = (job: { id: string; orgId: string; kind: string }, event: EngineEvent) => Promise<void> | void;
+
+/** The job log keeps its last ~200 KB; older lines give way. */
+export const LOG_LIMIT = 200_000;
+/** Progress and log writes of one job are coalesced to at most one per this many ms. */
+export const FLUSH_MS = 300;
+const RECONCILE_MS = 30_000;
+
+interface LiveJob {
+  chain: Promise<void>;
+  timer: NodeJS.Timeout | null;
+  lastFlush: number;
+  progress?: number;
+  message?: string;
+  lines: string[];
+  log?: string; // the stored log, loaded on first append
+  orgId?: string;
+  kind?: string;
+}
+
+const now = () => new Date().toISOString();
+
+/**
+ * Compute jobs: the `jobs` table is the one source of truth for state, progress and log; a backend (local
+ * Python pool, or BullMQ on Redis when REDIS_URL is set) runs them and reports back through a listener.
+ */
+export class JobService {
+  private readonly repo: JobRepo;
+  private readonly backend: JobBackend;
+  private readonly config: Config;
+  private readonly log: LogFn;
+  private readonly finishedHandlers = new Map<string, FinishedHandler[]>();
+  private readonly eventHandlers = new Map<string, EventHandler[]>();
+  private readonly live = new Map<string, LiveJob>();
+  private readonly finishing = new Map<string, Promise<void>>();
+  private readonly waiters = new Map<string, Set<(job: JobView) => void>>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private reconcileTimer: NodeJS.Timeout | null = null;
+  private started = false;
+
+  constructor(opts: {
+    db: Db;
+    config: Config;
+    log: (level: 'info' | 'warn' | 'error', msg: string) => void;
+    /** BullMQ mode: Python workers this server starts itself (default config.workers; MITATE_WORKERS=0 for none). */
+    bullWorkers?: number;
+  }) {
+    this.repo = new JobRepo(opts.db);
+    this.config = opts.config;
+    this.log = opts.log;
+    const listener = this.listener();
+    if (opts.config.redisUrl) {
+      const workers = opts.bullWorkers ?? opts.config.workers;
+      this.backend = new BullBackend(opts.config, listener, opts.log, workers);
+    } else {
+      this.backend = new LocalPool(opts.config, listener, opts.log);
+    }
+  }
+
+  get mode(): 'local' | 'bullmq' {
+    return this.backend.mode;
+  }
+
+  /** Recovers jobs left by a previous run, then starts the workers (or the Redis connection). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const rows = await this.repo.unfinished();
+    if (this.backend instanceof BullBackend) {
+      await this.backend.start(); // listening first, so no event falls between reconcile and listening
+      await this.backend.reconcile(rows.map((r) => ({ id: r.id, kind: r.kind, state: r.state as 'queued' | 'running', spec: parseSpec(r) })));
+      this.reconcileTimer = setInterval(() => this.track(this.reconcileStale()), RECONCILE_MS);
+      this.reconcileTimer.unref();
+    } else {
+      for (const r of rows) {
+        // The process that ran it is gone with the previous server; queued ones simply run now.
+        if (r.state === 'running') await this.finish(r.id, 'failed', { error: localize('en', 'job_interrupted') });
+        else await this.backend.enqueue({ id: r.id, kind: r.kind, spec: parseSpec(r) });
+      }
+      await this.backend.start();
+    }
+    if (rows.length) this.log('info', `jobs: recovered ${rows.length} unfinished job(s)`);
+  }
+
+  async close(): Promise<void> {
+    if (this.reconcileTimer) clearInterval(this.reconcileTimer);
+    this.reconcileTimer = null;
+    await this.backend.close();
+    for (const [id, job] of this.live) {
+      if (job.timer) clearTimeout(job.timer);
+      job.timer = null;
+      this.write(id, () => this.flush(id));
+    }
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  }
+
+  async create(input: {
+    orgId: string;
+    userId: string | null;
+    kind: string;
+    spec: Record<string, unknown>;
+    subjectType?: string;
+    subjectId?: string;
+  }): Promise<JobView> {
+    const id = uuidv7();
+    const spec = { ...input.spec };
+    if (spec.output_dir === undefined) spec.output_dir = path.join(this.config.dataDir, 'jobs', id);
+    const row = {
+      id,
+      organisation_id: input.orgId,
+      kind: input.kind,
+      state: 'queued' as const,
+      progress: 0,
+      message: '',
+      log: '',
+      spec_json: JSON.stringify(spec),
+      result_json: null,
+      error: null,
+      subject_type: input.subjectType ?? null,
+      subject_id: input.subjectId ?? null,
+      created_by: input.userId,
+      attempts: 0,
+      created_at: now(),
+      started_at: null,
+      finished_at: null,
+    };
+    await this.repo.insert(row);
+    try {
+      await this.backend.enqueue({ id, kind: input.kind, spec });
+    } catch (err) {
+      await this.finish(id, 'failed', { error: `The job could not be queued: ${(err as Error).message}` });
+      throw err;
+    }
+    return toView({ ...row, seq: 0 });
+  }
+
+  async get(orgId: string, id: string): Promise<JobView | undefined> {
+    const row = await this.repo.get(orgId, id);
+    return row && toView(row);
+  }
+
+  async latestFor(orgId: string, subjectType: string, subjectId: string, kind?: string): Promise<JobView | undefined> {
+    const row = await this.repo.latestFor(orgId, subjectType, subjectId, kind);
+    return row && toView(row);
+  }
+
+  async cancel(orgId: string, id: string): Promise<JobView> {
+    const row = await this.repo.get(orgId, id);
+    if (!row) throw new AppError(404, 'job_not_found');
+    if (TERMINAL_STATES.includes(row.state)) throw new AppError(409, 'job_not_cancellable');
+    // The row first: whatever the worker still reports after this is ignored by the state guard.
+    await this.finish(id, 'cancelled', { error: localize('en', 'job_cancelled') });
+    await this.backend.cancel(id);
+    const after = await this.repo.get(orgId, id);
+    return toView(after!);
+  }
+
+  onFinished(kind: string, handler: FinishedHandler): void {
+    const list = this.finishedHandlers.get(kind) ?? [];
+    list.push(handler);
+    this.finishedHandlers.set(kind, list);
+  }
+
+  onEvent(kind: string, handler: EventHandler): void {
+    const list = this.eventHandlers.get(kind) ?? [];
+    list.push(handler);
+    this.eventHandlers.set(kind, list);
+  }
+
+  /** Resolves with the job once it is finished and its onFinished handlers have run. */
+  waitFor(id: string, timeoutMs = 60_000): Promise<JobView> {
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const settle = (job: JobView | Error) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.waiters.get(id)?.delete(onDone);
+        if (job instanceof Error) reject(job);
+        else resolve(job);
+      };
+      const onDone = (job: JobView) => settle(job);
+      const check = async () => {
+        const row = await this.repo.getAny(id);
+        if (!row) return settle(new Error(`job ${id} does not exist`));
+        if (!TERMINAL_STATES.includes(row.state)) return;
+        await this.finishing.get(id);
+        settle(toView((await this.repo.getAny(id)) ?? row));
+      };
+      const set = this.waiters.get(id) ?? new Set();
+      set.add(onDone);
+      this.waiters.set(id, set);
+      const timer = setTimeout(() => settle(new Error(`job ${id} did not finish within ${timeoutMs} ms`)), timeoutMs);
+      // A job finished by another server (BullMQ mode) is seen by polling.
+      const poll = setInterval(() => void check().catch(() => {}), 1000);
+      void check().catch((err) => settle(err));
+    });
+  }
+
+  async status(): Promise<ServiceStatus> {
+    return { mode: this.backend.mode, ...(await this.backend.status()) };
+  }
+
+  async startWorkers(): Promise<ServiceStatus> {
+    await this.backend.startWorkers();
+    return this.status();
+  }
+
+  async stopWorkers(): Promise<ServiceStatus> {
+    await this.backend.stopWorkers();
+    return this.status();
+  }
+
+  // ---- what the backend reports ------------------------------------------------------------------
+
+  private listener(): BackendListener & { cancelled(id: string): void } {
+    return {
+      started: (id) =>
+        this.write(id, async () => {
+          const row = await this.repo.transition(id, ['queued'], { state: 'running', started_at: now(), progress: 0, message: '', error: null }, true);
+          const job = this.liveJob(id);
+          if (row) {
+            job.orgId = row.organisation_id;
+            job.kind = row.kind;
+          }
+        }),
+      event: (id, event) => this.handleEvent(id, event),
+      succeeded: (id, result) => void this.finish(id, 'succeeded', { result_json: JSON.stringify(result ?? {}), progress: 1, error: null }),
+      failed: (id, error) => void this.finish(id, 'failed', { error }),
+      interrupted: (id) => void this.finish(id, 'failed', { error: localize('en', 'job_interrupted') }),
+      cancelled: (id) => void this.finish(id, 'cancelled', { error: localize('en', 'job_cancelled') }),
+      requeued: (id) =>
+        this.write(id, async () => {
+          await this.flush(id);
+          await this.repo.transition(id, ['running'], { state: 'queued', started_at: null, progress: 0, message: '' });
+        }),
+    };
+  }
+
+  private handleEvent(id: string, event: EngineEvent): void {
+    const job = this.liveJob(id);
+    if (event.type === 'progress') {
+      const e = event as { progress: number; message?: string };
+      if (Number.isFinite(e.progress)) job.progress = Math.min(1, Math.max(0, e.progress));
+      if (typeof e.message === 'string' && e.message) job.message = e.message;
+    } else if (event.type === 'log') {
+      job.lines.push(String((event as { line: unknown }).line));
+    } else {
+      // Typed events also land in the log, so a failed run still shows how far it got.
+      const { type, ...data } = event;
+      job.lines.push(`[${type}] ${JSON.stringify(data).slice(0, 2000)}`);
+      if (this.eventHandlers.size) this.write(id, () => this.emitEvent(id, event));
+    }
+    this.scheduleFlush(id);
+  }
+
+  private async emitEvent(id: string, event: EngineEvent): Promise<void> {
+    const job = this.liveJob(id);
+    if (job.kind === undefined || job.orgId === undefined) {
+      const row = await this.repo.getAny(id);
+      if (!row) return;
+      job.kind = row.kind;
+      job.orgId = row.organisation_id;
+    }
+    for (const handler of this.eventHandlers.get(job.kind) ?? []) {
+      try {
+        await handler({ id, orgId: job.orgId!, kind: job.kind }, event);
+      } catch (err) {
+        this.log('error', `jobs: ${job.kind} event handler failed for ${id}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private scheduleFlush(id: string): void {
+    const job = this.liveJob(id);
+    if (job.timer) return;
+    const delay = Math.max(0, job.lastFlush + FLUSH_MS - Date.now());
+    job.timer = setTimeout(() => {
+      job.timer = null;
+      this.write(id, () => this.flush(id));
+    }, delay);
+  }
+
+  /** Writes what has gathered for a running job (progress, message, log lines) in one update. */
+  private async flush(id: string): Promise<void> {
+    const job = this.live.get(id);
+    if (!job) return;
+    const patch = await this.takePending(id, job);
+    job.lastFlush = Date.now();
+    if (!Object.keys(patch).length) return;
+    const row = await this.repo.transition(id, ['running'], patch);
+    if (!row) this.forget(id); // not running (finished, or never started here): nothing more to write
+  }
+
+  private async takePending(id: string, job: LiveJob): Promise<JobPatch> {
+    const patch: JobPatch = {};
+    if (job.progress !== undefined) patch.progress = job.progress;
+    if (job.message !== undefined) patch.message = job.message;
+    job.progress = job.message = undefined;
+    if (job.lines.length) {
+      if (job.log === undefined) job.log = await this.repo.logOf(id);
+      job.log = trimLog(job.log + job.lines.join('\n') + '\n');
+      job.lines = [];
+      patch.log = job.log;
+    }
+    return patch;
+  }
+
+  /** Stores a terminal state (only over queued/running), then runs the kind's handlers and wakes waiters. */
+  private finish(id: string, state: 'succeeded' | 'failed' | 'cancelled', patch: JobPatch): Promise<void> {
+    const job = this.liveJob(id);
+    if (job.timer) clearTimeout(job.timer);
+    job.timer = null;
+    let stored: JobRow | undefined;
+    const written = this.write(id, async () => {
+      const pending = await this.takePending(id, job); // a failed job keeps how far it got
+      stored = await this.repo.transition(id, ACTIVE_STATES, { ...pending, ...patch, state, finished_at: now() });
+      this.forget(id);
+    });
+    const done = written.then(async () => {
+      if (!stored) return;
+      const view = toView(stored);
+      for (const handler of this.finishedHandlers.get(stored.kind) ?? []) {
+        try {
+          await handler(view, stored.organisation_id);
+        } catch (err) {
+          this.log('error', `jobs: ${stored.kind} finished handler failed for ${id}: ${(err as Error).message}`);
+        }
+      }
+      this.finishing.delete(id);
+      for (const wake of this.waiters.get(id) ?? []) wake(view);
+      this.waiters.delete(id);
+    });
+    this.finishing.set(id, done);
+    return this.track(done);
+  }
+
+  // ---- per-job write ordering --------------------------------------------------------------------
+
+  private liveJob(id: string): LiveJob {
+    let job = this.live.get(id);
+    if (!job) {
+      job = { chain: Promise.resolve(), timer: null, lastFlush: 0, lines: [] };
+      this.live.set(id, job);
+    }
+    return job;
+  }
+
+  private forget(id: string): void {
+    const job = this.live.get(id);
+    if (job?.timer) clearTimeout(job.timer);
+    this.live.delete(id);
+  }
+
+  /** Runs `fn` after every earlier write of the same job, so updates land in the order they happened. */
+  private write(id: string, fn: () => Promise<void>): Promise<void> {
+    const job = this.liveJob(id);
+    const next = job.chain.then(fn).catch((err) => this.log('error', `jobs: could not store an update of ${id}: ${(err as Error).message}`));
+    job.chain = next;
+    return this.track(next);
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inflight.add(p);
+    void p.finally(() => this.inflight.delete(p)).catch(() => {});
+    return p;
+  }
+
+  private async reconcileStale(): Promise<void> {
+    if (!(this.backend instanceof BullBackend)) return;
+    const cutoff = new Date(Date.now() - RECONCILE_MS).toISOString();
+    const rows = (await this.repo.unfinished()).filter((r) => r.created_at < cutoff);
+    try {
+      await this.backend.reconcile(rows.map((r) => ({ id: r.id, kind: r.kind, state: r.state as 'queued' | 'running', spec: parseSpec(r) })));
+    } catch (err) {
+      this.log('warn', `jobs: reconcile with the queue failed: ${(err as Error).message}`);
+    }
+  }
+}
+
+function parseSpec(row: JobRow): Record<string, unknown> {
+  try {
+    return JSON.parse(row.spec_json);
+  } catch {
+    return {};
+  }
+}
+
+export function toView(row: JobRow): JobView {
+  let result: unknown | null = null;
+  if (row.result_json) {
+    try {
+      result = JSON.parse(row.result_json);
+    } catch {
+      result = null;
+    }
+  }
+  return {
+    id: row.id,
+    kind: row.kind,
+    state: row.state,
+    progress: Number(row.progress),
+    message: row.message,
+    log: row.log,
+    error: row.error,
+    result,
+    subject_type: row.subject_type,
+    subject_id: row.subject_id,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+  };
+}
+
+export function trimLog(log: string): string {
+  if (log.length <= LOG_LIMIT) return log;
+  const cut = log.indexOf('\n', log.length - LOG_LIMIT);
+  return '[earlier lines dropped]\n' + log.slice(cut < 0 ? log.length - LOG_LIMIT : cut + 1);
+}
+
+let lastMs = 0;
+let counter = 0;
+/** UUID version 7: time-ordered, so ids sort by creation even within one millisecond (RFC 9562, method 1). */
+export function uuidv7(): string {
+  let ms = Date.now();
+  if (ms <= lastMs) {
+    counter++;
+    if (counter > 0xfff) {
+      lastMs++;
+      counter = 0;
+    }
+    ms = lastMs;
+  } else {
+    lastMs = ms;
+    counter = 0;
+  }
+  const b = crypto.randomBytes(16);
+  for (let i = 5; i >= 0; i--) {
+    b[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  b[6] = 0x70 | (counter >> 8);
+  b[7] = counter & 0xff;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
