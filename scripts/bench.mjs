@@ -7,6 +7,12 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const dir = path.join(root, 'bench');
 fs.mkdirSync(path.join(dir, 'results'), { recursive: true });
+// Peers the benchmarks compare against (FLAML, ...) live in the engine's .venv but only benchmarks need them.
+const benchReq = path.join(dir, 'requirements.txt');
+if (fs.existsSync(benchReq)) {
+  const r = spawnSync(path.join(root, '.venv', 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', '-r', benchReq], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
 const wanted = process.argv.slice(2);
 const files = fs.readdirSync(dir).filter((f) => f.endsWith('.bench.mjs') && (!wanted.length || wanted.some((w) => f.includes(w))));
 let failed = 0;

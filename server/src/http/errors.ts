@@ -1,22 +1,27 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { langOf, localize, type MessageKey } from '../i18n/messages.js';
+import { langOf, localize, type Message } from '../i18n/messages.js';
 
 /** An error the user caused; the handler turns it into SPEC §8's shapes in the caller's language. */
 export class AppError extends Error {
   constructor(
     public status: number,
-    public key: MessageKey,
+    public key: Message,
     public params: Record<string, string | number> = {},
     public field?: string,
   ) {
-    super(key);
+    super(typeof key === 'string' ? key : key.en);
+  }
+
+  /** A stable code for clients: the catalogue key, or the English text of an area's own message. */
+  get code(): string {
+    return typeof this.key === 'string' ? this.key : 'error';
   }
 }
 
-export const notFound = (key: MessageKey = 'not_found') => new AppError(404, key);
-export const badRequest = (key: MessageKey, params?: Record<string, string | number>) => new AppError(400, key, params);
-export const invalid = (field: string, key: MessageKey, params?: Record<string, string | number>) =>
+export const notFound = (key: Message = 'not_found') => new AppError(404, key);
+export const badRequest = (key: Message, params?: Record<string, string | number>) => new AppError(400, key, params);
+export const invalid = (field: string, key: Message, params?: Record<string, string | number>) =>
   new AppError(422, key, params, field);
 
 export function installErrorHandler(app: FastifyInstance): void {
@@ -25,9 +30,9 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof AppError) {
       const msg = localize(lang, err.key, err.params);
       if (err.status === 422) {
-        return reply.code(422).send({ detail: [{ loc: ['body', err.field ?? ''], msg, type: err.key }] });
+        return reply.code(422).send({ detail: [{ loc: ['body', err.field ?? ''], msg, type: err.code }] });
       }
-      return reply.code(err.status).send({ detail: { response: msg, error: err.key } });
+      return reply.code(err.status).send({ detail: { response: msg, error: err.code } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const where = (err as any).validationContext ?? 'body';

@@ -42,12 +42,18 @@ const messages = {
 
 export type MessageKey = keyof typeof messages;
 export type Lang = 'en' | 'ja';
+/** A message an area defines in its own folder (features/<area>/messages.ts), in both languages. */
+export interface LocalText {
+  en: string;
+  ja: string;
+}
+export type Message = MessageKey | LocalText;
 
 export function langOf(acceptLanguage: string | undefined): Lang {
   return acceptLanguage && /^\s*ja/i.test(acceptLanguage) ? 'ja' : 'en';
 }
 
-export function localize(lang: Lang, key: MessageKey, params: Record<string, string | number> = {}): string {
-  const text: string = messages[key][lang];
+export function localize(lang: Lang, key: Message, params: Record<string, string | number> = {}): string {
+  const text: string = typeof key === 'string' ? messages[key][lang] : key[lang];
   return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
 }
