@@ -1,0 +1,224 @@
+import { currentLanguage } from '../i18n';
+import i18n from '../i18n';
+import { showMessage } from '../lib/feedback';
+import { currentLocation, navigateTo } from '../lib/navigation';
+import { ApiError, describeError, isRecord } from './errors';
+import { clearSession, getSession, sessionFromTokens, setSession, type Session, type TokenPair } from './session';
+
+export { ApiError } from './errors';
+
+/** Refresh the access token when fewer than this many ms remain (SPEC §7, §9: 300 s). */
+export const REFRESH_MARGIN_MS = 300_000;
+export const REFRESH_PATH = '/account/api/auth/refresh';
+
+type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** JSON body */
+  json?: unknown;
+  /** any other body (FormData…) */
+  body?: BodyInit;
+  query?: Query;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** send the bearer, refresh it, handle 401 (default true) */
+  auth?: boolean;
+  /** do not open the message dialog; the caller shows the error itself */
+  silent?: boolean;
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    params.append(k, String(v));
+  }
+  const qs = params.toString();
+  if (!qs) return path;
+  return path + (path.includes('?') ? '&' : '?') + qs;
+}
+
+/** Success bodies are `{detail: {response: X}}` (sometimes `{detail: X}`); callers get X. */
+export function unwrap<T>(data: unknown): T {
+  if (isRecord(data) && 'detail' in data) {
+    const d = data.detail;
+    if (isRecord(d) && 'response' in d) return d.response as T;
+    return d as T;
+  }
+  return data as T;
+}
+
+export function baseHeaders(token: string | null): Record<string, string> {
+  const h: Record<string, string> = { 'Accept-Language': currentLanguage(), Accept: 'application/json' };
+  if (token) h.Authorization = `Bearer ${token}`;
+  return h;
+}
+
+// ---- token refresh (single flight) -------------------------------------------------------------
+
+let inflight: Promise<Session> | null = null;
+
+/** Refreshes the session; concurrent callers share one request. Refresh tokens rotate: the new pair is stored. */
+export function refreshSession(): Promise<Session> {
+  if (!inflight) {
+    inflight = doRefresh().finally(() => {
+      inflight = null;
+    });
+  }
+  return inflight;
+}
+
+async function doRefresh(): Promise<Session> {
+  const s = getSession();
+  if (!s) throw new ApiError(401, null, true);
+  let res: Response;
+  try {
+    res = await fetch(REFRESH_PATH, {
+      method: 'POST',
+      headers: { ...baseHeaders(null), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ refresh_token: s.refresh_token }),
+    });
+  } catch {
+    // No answer: keep the session (the server may be restarting) and say the service is busy.
+    throw new ApiError(0, null);
+  }
+  if (!res.ok) throw new ApiError(res.status, await readBody(res), true);
+  const next = sessionFromTokens(unwrap<TokenPair>(await res.json()));
+  setSession(next);
+  return next;
+}
+
+/** Signed out by the server (refresh refused, token rejected): clear the session and go to /login. */
+function sessionExpired(): never {
+  clearSession();
+  if (!window.location.pathname.startsWith('/login')) {
+    navigateTo('/login', { replace: true, state: { from: currentLocation() } });
+  }
+  throw new ApiError(401, null, true);
+}
+
+async function refreshOrExpire(opts: RequestOptions): Promise<Session> {
+  try {
+    return await refreshSession();
+  } catch (e) {
+    if (e instanceof ApiError && e.status !== 0) sessionExpired();
+    if (!opts.silent) showMessage(describeError(0, null));
+    throw e;
+  }
+}
+
+/** The access token to send now: refreshed first when fewer than 300 s remain. */
+export async function accessToken(opts: RequestOptions = {}): Promise<string | null> {
+  const s = getSession();
+  if (!s) return null;
+  if (s.expires_at - Date.now() < REFRESH_MARGIN_MS) return (await refreshOrExpire(opts)).access_token;
+  return s.access_token;
+}
+
+// ---- errors ---------------------------------------------------------------------------------------
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text().catch(() => '');
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** SPEC §8: hide the loader (react-query does), show the message dialog, go home on 403. */
+export function raise(status: number, body: unknown, opts: RequestOptions): never {
+  const auth = opts.auth ?? true;
+  if (status === 403 && auth) navigateTo('/', { replace: true });
+  if (!opts.silent) showMessage(describeError(status, body));
+  throw new ApiError(status, body);
+}
+
+/** Shows an error caught from a silent call (or anything unexpected) in the message dialog. */
+export function reportError(err: unknown): void {
+  if (err instanceof ApiError) {
+    if (!err.silenced) showMessage(describeError(err.status, err.body));
+    return;
+  }
+  if (err instanceof DOMException && err.name === 'AbortError') return;
+  showMessage({ error: i18n.t('errors.unknown'), details: err instanceof Error ? err.message : undefined });
+}
+
+// ---- fetch ----------------------------------------------------------------------------------------
+
+async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
+  const headers = { ...baseHeaders(token), ...opts.headers };
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.json);
+  }
+  try {
+    return await fetch(buildUrl(path, opts.query), {
+      method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+      headers,
+      body,
+      signal: opts.signal,
+    });
+  } catch (e) {
+    if ((e as { name?: string })?.name === 'AbortError' || opts.signal?.aborted) throw new ApiError(0, null, true);
+    if (!opts.silent) showMessage(describeError(0, null));
+    throw new ApiError(0, null);
+  }
+}
+
+/** A call with the bearer, refresh and SPEC §8 handling; resolves to the successful Response. */
+export async function apiRequest(path: string, opts: RequestOptions = {}): Promise<Response> {
+  const auth = opts.auth ?? true;
+  const token = auth ? await accessToken(opts) : null;
+  let res = await send(path, opts, token);
+  if (res.status === 401 && auth) {
+    const s = getSession();
+    if (!s) sessionExpired();
+    // Someone else may already have refreshed while this call was in flight: use their token.
+    const retryToken = s.access_token !== token ? s.access_token : (await refreshOrExpire(opts)).access_token;
+    res = await send(path, opts, retryToken);
+    if (res.status === 401) sessionExpired();
+  }
+  if (!res.ok) raise(res.status, await readBody(res), opts);
+  return res;
+}
+
+/** A JSON call; returns `detail.response`. */
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const res = await apiRequest(path, opts);
+  if (res.status === 204) return undefined as T;
+  const body = await readBody(res);
+  return unwrap<T>(body);
+}
+
+export const apiGet = <T>(path: string, query?: Query, opts: RequestOptions = {}) => api<T>(path, { ...opts, query });
+export const apiPost = <T>(path: string, json?: unknown, opts: RequestOptions = {}) =>
+  api<T>(path, { ...opts, method: 'POST', json: json ?? {} });
+export const apiPut = <T>(path: string, json: unknown, opts: RequestOptions = {}) => api<T>(path, { ...opts, method: 'PUT', json });
+export const apiDelete = <T>(path: string, opts: RequestOptions = {}) => api<T>(path, { ...opts, method: 'DELETE' });
+
+/** File name from Content-Disposition (RFC 5987 `filename*` first). */
+export function fileNameFrom(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const star = /filename\*\s*=\s*([^']*)''([^;]+)/i.exec(disposition);
+  if (star) {
+    try {
+      return decodeURIComponent(star[2].trim().replace(/^"|"$/g, ''));
+    } catch {
+      /* fall through */
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
+  return plain ? plain[1].trim() : fallback;
+}
+
+/** Fetches a file with the bearer (GET, or POST with a JSON body) and returns it with its name. */
+export async function apiBlob(path: string, fallbackName: string, opts: RequestOptions = {}): Promise<{ blob: Blob; fileName: string }> {
+  const res = await apiRequest(path, opts);
+  const blob = await res.blob();
+  return { blob, fileName: fileNameFrom(res.headers.get('Content-Disposition'), fallbackName) };
+}

@@ -1,0 +1,30 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from './client';
+import type { Me, ServiceStatus } from './types';
+import { useSignedIn } from './session';
+
+/** Status and its update are polled every 30000 ms (SPEC §4, §9). */
+export const SERVICE_STATUS_INTERVAL_MS = 30_000;
+
+export function useMe() {
+  const signedIn = useSignedIn();
+  return useQuery({
+    queryKey: ['users', 'me'],
+    queryFn: () => apiGet<Me>('/api/users/me'),
+    enabled: signedIn,
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useServiceStatus() {
+  const signedIn = useSignedIn();
+  return useQuery({
+    queryKey: ['services', 'status'],
+    // Background poll: never opens the message dialog every 30 s when the server is away.
+    queryFn: () => apiGet<ServiceStatus>('/api/services/status', undefined, { silent: true }),
+    enabled: signedIn,
+    refetchInterval: SERVICE_STATUS_INTERVAL_MS,
+    staleTime: SERVICE_STATUS_INTERVAL_MS,
+    meta: { background: true },
+  });
+}

@@ -1,0 +1,83 @@
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import LogoutIcon from '@mui/icons-material/Logout';
+import PersonOutlineIcon from '@mui/icons-material/PersonOutlined';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type { Me } from '../api/types';
+import { logout } from '../features/account/auth';
+
+export function initialsOf(me: Pick<Me, 'first_name' | 'last_name' | 'name' | 'email'> | undefined): string {
+  if (!me) return '';
+  const first = me.first_name?.trim();
+  const last = me.last_name?.trim();
+  if (first || last) return `${first?.[0] ?? ''}${last?.[0] ?? ''}`.toUpperCase();
+  return (me.name || me.email || '?').trim().slice(0, 2).toUpperCase();
+}
+
+export default function UserMenu({ me }: { me: Me | undefined }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const close = () => setAnchor(null);
+  return (
+    <>
+      <Tooltip title={t('topbar.account')}>
+        <IconButton onClick={(e) => setAnchor(e.currentTarget)} aria-label={t('topbar.account')} aria-haspopup="menu" sx={{ ml: 0.5 }}>
+          <Avatar sx={{ width: 30, height: 30, fontSize: 13, bgcolor: 'secondary.main' }}>{initialsOf(me)}</Avatar>
+        </IconButton>
+      </Tooltip>
+      <Menu
+        anchorEl={anchor}
+        open={anchor !== null}
+        onClose={close}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        {me && (
+          <Box sx={{ px: 2, py: 1, maxWidth: 280 }}>
+            <Typography variant="subtitle2" noWrap>
+              {me.name || `${me.first_name} ${me.last_name}`}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" noWrap>
+              {me.email}
+            </Typography>
+          </Box>
+        )}
+        {me && <Divider />}
+        <MenuItem
+          onClick={() => {
+            close();
+            navigate('/profile');
+          }}
+        >
+          <ListItemIcon>
+            <PersonOutlineIcon fontSize="small" />
+          </ListItemIcon>
+          {t('topbar.profile')}
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            close();
+            void logout(queryClient);
+          }}
+        >
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          {t('topbar.logout')}
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}

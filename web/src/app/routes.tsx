@@ -1,0 +1,162 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { area } from './area';
+import { registerRoutes } from './Breadcrumbs';
+import { GuestOnly, RequireAuth } from './guards';
+import NotFoundRoute from './NotFoundRoute';
+import type { RouteHandle } from './pageTitle';
+import Root from './Root';
+import RouteErrorPage from './RouteErrorPage';
+import Shell from './Shell';
+
+/*
+ * The route table: every route of SPEC §2. One lazy import per area folder (web/src/features/<area>/);
+ * an area's index.tsx receives `page` and reads the path parameters with useParams().
+ * A team building an area edits its own folder (and at most its one line below).
+ */
+const Account = area(() => import('../features/account'));
+const Datasets = area(() => import('../features/datasets'));
+const Visualization = area(() => import('../features/visualization'));
+const Preprocessing = area(() => import('../features/preprocessing'));
+const Training = area(() => import('../features/training'));
+const Prediction = area(() => import('../features/prediction'));
+const Optimization = area(() => import('../features/optimization'));
+const OptimalDesign = area(() => import('../features/optimal-design'));
+const Statistics = area(() => import('../features/statistics'));
+const Members = area(() => import('../features/members'));
+const Profile = area(() => import('../features/profile'));
+
+type AreaComponent = ReturnType<typeof area>;
+
+function page(path: string, Area: AreaComponent, pageKey: string, title: string): RouteObject {
+  const handle: RouteHandle = { title };
+  return { path, element: <Area page={pageKey} />, handle };
+}
+
+export const signedInRoutes: RouteObject[] = [
+  { index: true, element: <Navigate to="/dataset" replace /> },
+
+  // Dataset
+  page('dataset', Datasets, 'list', 'pages.datasets'),
+  page('dataset/register', Datasets, 'register', 'pages.datasetRegister'),
+  page('dataset/details/:dataset_id/:data_type', Datasets, 'details', 'pages.datasetDetails'),
+
+  // Visualization and pre-processing
+  page('visualization', Visualization, 'list', 'nav.visualization'),
+  page('visualization/details/:dataset_id', Visualization, 'details', 'nav.visualization'),
+  page('pre-processing', Preprocessing, 'list', 'nav.preprocessing'),
+  page('pre-processing/details/:dataset_id', Preprocessing, 'details', 'nav.preprocessing'),
+
+  // Training: list, project registration per training type
+  page('training', Training, 'list', 'nav.training'),
+  page('training/analysis/register/:dataset_id', Training, 'register:analysis', 'nav.training'),
+  page('training/classification/register/:dataset_id', Training, 'register:classification', 'nav.training'),
+  page('training/regression/register/:dataset_id', Training, 'register:regression', 'nav.training'),
+  page('training/time_series_anomaly_detection_supervised/register/:dataset_id', Training, 'register:time_series_anomaly_detection_supervised', 'nav.training'),
+  page('training/time_series_anomaly_detection_unsupervised/register/:dataset_id', Training, 'register:time_series_anomaly_detection_unsupervised', 'nav.training'),
+  page('training/soft_sensor/register/:dataset_id', Training, 'register:soft_sensor', 'nav.training'),
+  page('training/dimensional_compression/register/:dataset_id', Training, 'register:dimensional_compression', 'nav.training'),
+  page('training/discriminant_analysis/register/:dataset_id', Training, 'register:discriminant_analysis', 'nav.training'),
+  page('training/clustering/register/:dataset_id', Training, 'register:clustering', 'nav.training'),
+  // Training: project details
+  page('training/details/:project_id', Training, 'details', 'nav.training'),
+  page('training/regress/details/:project_id', Training, 'details:regression', 'nav.training'),
+  page('training/soft-sensor/details/:project_id', Training, 'details:soft_sensor', 'nav.training'),
+  page('training/time-series/details/:project_id', Training, 'details:time_series', 'nav.training'),
+  page('training/dimensional-compression/details/:project_id', Training, 'details:dimensional_compression', 'nav.training'),
+  page('training/discriminant-analysis/details/:project_id', Training, 'details:discriminant_analysis', 'nav.training'),
+  page('training/clustering/details/:project_id', Training, 'details:clustering', 'nav.training'),
+  // Training: results and reports
+  page('training/result/threshold/:project_id/:model_key', Training, 'result:threshold', 'nav.training'),
+  page('training/result/analysis/details/:project_id/:model_key', Training, 'result:analysis', 'nav.training'),
+  page('training/result/classification/details/:project_id/:model_key', Training, 'result:classification', 'nav.training'),
+  page('training/result/report/:project_id/:model_key', Training, 'report', 'nav.training'),
+  page('training/regress/result/report/:project_id/:model', Training, 'report:regression', 'nav.training'),
+  page('training/regression/result/:project_id', Training, 'result:regression', 'nav.training'),
+  page('training/time-series/result/:project_id', Training, 'result:time_series', 'nav.training'),
+  page('training/time-series/report/:project_id/:model', Training, 'report:time_series', 'nav.training'),
+  page('training/soft-sensor/report/:project_id/:model', Training, 'report:soft_sensor', 'nav.training'),
+  page('training/dimensional_compression/result/:project_id', Training, 'result:dimensional_compression', 'nav.training'),
+  page('training/dimensional-compression/report/:project_id/:model', Training, 'report:dimensional_compression', 'nav.training'),
+  page('training/discriminant-analysis/result/:project_id', Training, 'result:discriminant_analysis', 'nav.training'),
+  page('training/discriminant-analysis/report/:project_id/:model', Training, 'report:discriminant_analysis', 'nav.training'),
+  page('training/clustering/report/:project_id/:model', Training, 'report:clustering', 'nav.training'),
+  page('training/classification/images', Training, 'classification:images', 'nav.training'),
+  page('training/classification/class', Training, 'classification:class', 'nav.training'),
+  // From a model: the optimisation and inference wizards (owned by those areas)
+  page('training/optimization/register/:project_id/:model_key', Optimization, 'register:from-model', 'nav.optimization'),
+  page('training/prediction/register/:project_id/:model_key', Prediction, 'register:from-model', 'nav.prediction'),
+
+  // Prediction
+  page('prediction', Prediction, 'list', 'nav.prediction'),
+  page('prediction/register/:project_id/:prediction_type', Prediction, 'register', 'nav.prediction'),
+  page('prediction/report/:report_type/:prediction_id', Prediction, 'report', 'nav.prediction'),
+  page('prediction/regression/report/:prediction_id', Prediction, 'report:regression', 'nav.prediction'),
+  page('prediction/time-series/report/:prediction_id', Prediction, 'report:time_series', 'nav.prediction'),
+  page('prediction/discriminant-analysis/report/:prediction_id', Prediction, 'report:discriminant_analysis', 'nav.prediction'),
+  page('prediction/clustering/report/:prediction_id', Prediction, 'report:clustering', 'nav.prediction'),
+
+  // Optimization
+  page('optimization', Optimization, 'list', 'nav.optimization'),
+  page('optimization/regress/register', Optimization, 'register', 'nav.optimization'),
+  page('optimization/regress/details/:project_id', Optimization, 'details', 'nav.optimization'),
+  page('optimization/regress/result/:project_id/:algorithm', Optimization, 'result', 'nav.optimization'),
+  page('optimization/regress/visualization/:project_id/:algorithm', Optimization, 'visualization', 'nav.optimization'),
+
+  // Optimal design (design of experiments)
+  page('optimal-design', OptimalDesign, 'list', 'nav.optimalDesign'),
+  page('optimal-design/register', OptimalDesign, 'register', 'nav.optimalDesign'),
+  page('optimal-design/details/:project_id', OptimalDesign, 'details', 'nav.optimalDesign'),
+  page('optimal-design/details/:project_id/:model', OptimalDesign, 'details:model', 'nav.optimalDesign'),
+
+  // Statistics
+  page('statistical-analysis', Statistics, 'list', 'nav.statistics'),
+  page('statistical-analysis/register/:dataset_id', Statistics, 'register', 'nav.statistics'),
+  page('statistical-analysis/details/:project_id', Statistics, 'details', 'nav.statistics'),
+
+  // Other
+  page('users', Members, 'list', 'pages.members'),
+  page('users/:member_id', Members, 'details', 'pages.member'),
+  page('profile', Profile, 'profile', 'pages.profile'),
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        path: 'login',
+        element: (
+          <GuestOnly>
+            <Account page="login" />
+          </GuestOnly>
+        ),
+        handle: { title: 'pages.login' } satisfies RouteHandle,
+        errorElement: <RouteErrorPage />,
+      },
+      {
+        path: 'register',
+        element: (
+          <GuestOnly>
+            <Account page="register" />
+          </GuestOnly>
+        ),
+        handle: { title: 'pages.register' } satisfies RouteHandle,
+        errorElement: <RouteErrorPage />,
+      },
+      { path: '404', element: <NotFoundRoute />, handle: { title: 'notFound.title' } satisfies RouteHandle },
+      {
+        element: (
+          <RequireAuth>
+            <Shell />
+          </RequireAuth>
+        ),
+        // A pathless child catches page errors (chunk timeouts…) inside the shell.
+        children: [{ errorElement: <RouteErrorPage />, children: signedInRoutes }],
+      },
+      { path: '*', element: <NotFoundRoute />, handle: { title: 'notFound.title' } satisfies RouteHandle },
+    ],
+  },
+];
+
+registerRoutes(routes);

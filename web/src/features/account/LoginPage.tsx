@@ -1,0 +1,108 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { reportError } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import type { NavigateState } from '../../lib/navigation';
+import AuthFrame from './AuthFrame';
+import { login } from './auth';
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const notice = (location.state as NavigateState | null)?.notice;
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [show, setShow] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [touched, setTouched] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!email.trim() || !password) return;
+    setBusy(true);
+    setError(null);
+    try {
+      // On success the session changes and the guard takes the user where they wanted to go.
+      await login({ email: email.trim(), password });
+    } catch (err) {
+      if (err instanceof ApiError && err.status >= 400 && err.status < 500 && (err.serverMessage || err.fieldErrors.length)) {
+        setError(err.serverMessage ?? err.fieldErrors.map((f) => f.message).join('\n'));
+      } else {
+        reportError(err);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthFrame title={t('login.title')}>
+      <Box component="form" onSubmit={submit} noValidate sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+        {notice && !error && <Alert severity="info">{notice}</Alert>}
+        {error && (
+          <Alert severity="error" sx={{ whiteSpace: 'pre-line' }}>
+            {error}
+          </Alert>
+        )}
+        <TextField
+          label={t('login.email')}
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={touched && !email.trim()}
+          helperText={touched && !email.trim() ? t('validation.required') : undefined}
+          required
+          fullWidth
+          size="medium"
+        />
+        <TextField
+          label={t('login.password')}
+          type={show ? 'text' : 'password'}
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={touched && !password}
+          helperText={touched && !password ? t('validation.required') : undefined}
+          required
+          fullWidth
+          size="medium"
+          slotProps={{
+            input: {
+              endAdornment: (
+                <InputAdornment position="end">
+                  <IconButton onClick={() => setShow((s) => !s)} edge="end" aria-label={show ? t('login.hidePassword') : t('login.showPassword')}>
+                    {show ? <VisibilityOffIcon /> : <VisibilityIcon />}
+                  </IconButton>
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <Button type="submit" variant="contained" size="large" disabled={busy} fullWidth>
+          {busy ? t('login.signingIn') : t('login.submit')}
+        </Button>
+        <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center' }}>
+          {t('login.noAccount')}{' '}
+          <Link component={RouterLink} to="/register" state={location.state}>
+            {t('login.register')}
+          </Link>
+        </Typography>
+      </Box>
+    </AuthFrame>
+  );
+}

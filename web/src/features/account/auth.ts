@@ -1,0 +1,40 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../api/client';
+import { clearSession, getSession, sessionFromTokens, setSession, type TokenPair } from '../../api/session';
+import { navigateTo } from '../../lib/navigation';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface Registration extends Credentials {
+  first_name: string;
+  last_name: string;
+  organisation_name: string;
+}
+
+/** Login errors (401 wrong credentials, 403 e-mail not verified) are shown on the form: silent here. */
+export async function login(credentials: Credentials): Promise<void> {
+  const tokens = await apiPost<TokenPair>('/account/api/auth/login', credentials, { auth: false, silent: true });
+  setSession(sessionFromTokens(tokens));
+}
+
+export function register(data: Registration): Promise<{ id: string; email: string }> {
+  return apiPost('/account/api/auth/register', data, { auth: false, silent: true });
+}
+
+/** Revokes the refresh token (best effort), forgets the session and goes to /login. */
+export async function logout(queryClient?: QueryClient): Promise<void> {
+  const s = getSession();
+  if (s) {
+    await apiPost('/account/api/auth/logout', { refresh_token: s.refresh_token }, {
+      auth: false,
+      silent: true,
+      headers: { Authorization: `Bearer ${s.access_token}` },
+    }).catch(() => undefined);
+  }
+  clearSession();
+  queryClient?.clear();
+  navigateTo('/login', { replace: true });
+}

@@ -1,0 +1,54 @@
+import EChart from '../../charts/EChart';
+import type { EChartsCoreOption } from '../../charts/echarts';
+import type { ColumnStatistics } from '../../api/types';
+import { formatNumber } from '../../lib/format';
+import { chartKind } from './chartKind';
+
+const PRIMARY = '#1f5f8b';
+const SECONDARY = '#2f7d6d';
+
+export function histogramOption(h: { edges: number[]; counts: number[] }, countLabel: string): EChartsCoreOption {
+  const labels = h.counts.map((_, i) => `${formatNumber(h.edges[i])} – ${formatNumber(h.edges[i + 1])}`);
+  return {
+    animation: false,
+    grid: { left: 8, right: 8, top: 10, bottom: 4, containLabel: true },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => `${formatNumber(v as number)}` },
+    xAxis: {
+      type: 'category',
+      data: labels,
+      axisTick: { show: false },
+      axisLabel: { fontSize: 10, color: '#5b6775', hideOverlap: true, formatter: (v: string) => v.split(' – ')[0] },
+    },
+    yAxis: { type: 'value', name: '', axisLabel: { fontSize: 10, color: '#5b6775' }, splitLine: { lineStyle: { color: '#eef1f5' } } },
+    series: [{ type: 'bar', name: countLabel, data: h.counts, barCategoryGap: '4%', itemStyle: { color: PRIMARY } }],
+  };
+}
+
+export function topValuesOption(top: { value: unknown; count: number }[], countLabel: string, emptyLabel: string): EChartsCoreOption {
+  const items = [...top].slice(0, 10).reverse();
+  return {
+    animation: false,
+    grid: { left: 8, right: 16, top: 6, bottom: 4, containLabel: true },
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    xAxis: { type: 'value', axisLabel: { fontSize: 10, color: '#5b6775' }, splitLine: { lineStyle: { color: '#eef1f5' } } },
+    yAxis: {
+      type: 'category',
+      data: items.map((i) => (i.value === null || i.value === '' ? emptyLabel : String(i.value))),
+      axisTick: { show: false },
+      axisLabel: { fontSize: 10, color: '#1d2733', width: 110, overflow: 'truncate' },
+    },
+    series: [{ type: 'bar', name: countLabel, data: items.map((i) => i.count), itemStyle: { color: SECONDARY }, barMaxWidth: 18 }],
+  };
+}
+
+/** The small chart of one column (see chartKind). */
+export default function ColumnChart({ column, countLabel, emptyLabel }: { column: ColumnStatistics; countLabel: string; emptyLabel: string }) {
+  const kind = chartKind(column);
+  if (kind === 'histogram' && column.histogram) {
+    return <EChart option={histogramOption(column.histogram, countLabel)} height={190} ariaLabel={`${column.name} histogram`} />;
+  }
+  if (kind === 'top' && column.top) {
+    return <EChart option={topValuesOption(column.top, countLabel, emptyLabel)} height={190} ariaLabel={`${column.name} top values`} />;
+  }
+  return null;
+}

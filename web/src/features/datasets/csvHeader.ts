@@ -1,0 +1,122 @@
+/**
+ * Reads the header of a CSV in the browser before upload, as the server will (server csv-sniff):
+ * UTF-8 (with or without BOM), else Shift_JIS; delimiter , ; tab or |; quoted fields with "" escapes.
+ */
+export const SNIFF_BYTES = 64 * 1024;
+
+export type SniffEncoding = 'utf-8' | 'utf-8-sig' | 'shift_jis';
+
+export interface HeaderSniff {
+  columns: string[];
+  delimiter: string;
+  encoding: SniffEncoding;
+}
+
+/** Decodes a sample; a multi-byte character cut off at the end of the sample is not an error. */
+export function decodeSample(bytes: Uint8Array): { text: string; encoding: SniffEncoding } {
+  let body = bytes;
+  let encoding: SniffEncoding = 'utf-8';
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    encoding = 'utf-8-sig';
+    body = bytes.subarray(3);
+  }
+  try {
+    // stream: true keeps an incomplete trailing sequence pending instead of failing on it.
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(body, { stream: true });
+    return { text, encoding };
+  } catch {
+    return { text: new TextDecoder('shift_jis').decode(body), encoding: 'shift_jis' };
+  }
+}
+
+export function splitRecord(line: string, delim: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (line[i + 1] === '"') {
+          cur += '"';
+          i++;
+        } else quoted = false;
+      } else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === delim) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+}
+
+/** The first logical records (a newline inside quotes does not end a record). */
+export function firstRecords(text: string, max = 20): string[] {
+  const records: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length && records.length < max; i++) {
+    const ch = text[i];
+    if (ch === '"') quoted = !quoted;
+    else if (ch === '\n' && !quoted) {
+      records.push(text.slice(start, i).replace(/\r$/, ''));
+      start = i + 1;
+    }
+  }
+  if (records.length < max && start < text.length) records.push(text.slice(start).replace(/\r$/, ''));
+  return records.filter((r) => r.trim().length > 0);
+}
+
+const CANDIDATES = [',', ';', '\t', '|'];
+
+/** The delimiter that splits the header most, consistently over the first rows. */
+export function detectDelimiter(records: string[]): string {
+  let best = ',';
+  let bestScore = 0;
+  for (const d of CANDIDATES) {
+    const counts = records.slice(0, 20).map((r) => splitRecord(r, d).length - 1);
+    const header = counts[0] ?? 0;
+    if (header === 0) continue;
+    const consistent = counts.filter((c) => c === header).length;
+    const score = header * (consistent / counts.length);
+    if (score > bestScore) {
+      best = d;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+export function sniffText(text: string): Omit<HeaderSniff, 'encoding'> {
+  const records = firstRecords(text);
+  if (!records.length) return { columns: [], delimiter: ',' };
+  const delimiter = detectDelimiter(records);
+  return { columns: splitRecord(records[0], delimiter).map((h) => h.trim()), delimiter };
+}
+
+function readBytes(blob: Blob): Promise<ArrayBuffer> {
+  if (typeof blob.arrayBuffer === 'function') return blob.arrayBuffer();
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(blob);
+  });
+}
+
+export async function sniffHeader(file: Blob): Promise<HeaderSniff> {
+  const bytes = new Uint8Array(await readBytes(file.slice(0, SNIFF_BYTES)));
+  const { text, encoding } = decodeSample(bytes);
+  return { ...sniffText(text), encoding };
+}
+
+export const ACCEPTED_EXTENSIONS = ['.csv', '.tsv', '.txt'];
+export const hasAcceptedExtension = (name: string) => ACCEPTED_EXTENSIONS.some((e) => name.toLowerCase().endsWith(e));
+
+/** A likely datetime column to preselect: by name (date, time, timestamp, 日時, 日付, 時刻). */
+export function guessDatetimeColumn(columns: string[]): string {
+  const re = /(date|time|timestamp|datetime|日時|日付|時刻|時間)/i;
+  return columns.find((c) => re.test(c)) ?? '';
+}

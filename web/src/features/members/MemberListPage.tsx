@@ -1,0 +1,74 @@
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import type { Member } from '../../api/types';
+import PageHeader from '../../components/PageHeader';
+import { useGridLocale } from '../../components/gridLocale';
+import { formatDateTime } from '../../lib/format';
+import { memberName, useMembers } from './api';
+
+export function StatusChip({ status }: { status: string }) {
+  const { t } = useTranslation();
+  const color = status === 'active' ? 'success' : status === 'invited' || status === 'pending' ? 'info' : 'default';
+  return <Chip size="small" variant="outlined" color={color} label={t(`memberStatus.${status}`, { defaultValue: status })} />;
+}
+
+export default function MemberListPage() {
+  const { t } = useTranslation();
+  const localeText = useGridLocale();
+  const { data, isFetching } = useMembers();
+  const columns: GridColDef<Member>[] = [
+    {
+      field: 'name',
+      headerName: t('members.name'),
+      flex: 1,
+      minWidth: 180,
+      valueGetter: (_v, row) => memberName(row),
+      renderCell: (p) => (
+        <Link component={RouterLink} to={`/users/${encodeURIComponent(p.row.id)}`} underline="hover">
+          {p.value}
+        </Link>
+      ),
+    },
+    { field: 'email', headerName: t('members.email'), flex: 1.2, minWidth: 220 },
+    {
+      field: 'role',
+      headerName: t('members.role'),
+      width: 150,
+      valueFormatter: (v: string) => t(`roles.${v}`, { defaultValue: v }),
+    },
+    {
+      field: 'status',
+      headerName: t('members.status'),
+      width: 130,
+      renderCell: (p) => <StatusChip status={p.row.status} />,
+    },
+    {
+      field: 'created_at',
+      headerName: t('members.createdAt'),
+      width: 170,
+      valueFormatter: (v: string) => formatDateTime(v),
+    },
+  ];
+  return (
+    <>
+      <PageHeader title={t('pages.members')} subtitle={t('members.subtitle')} />
+      <Paper variant="outlined" sx={{ height: 'calc(100vh - 210px)', minHeight: 360 }}>
+        <DataGrid
+          rows={data?.items ?? []}
+          columns={columns}
+          loading={isFetching && !data}
+          density="compact"
+          disableRowSelectionOnClick
+          localeText={{ ...localeText, noRowsLabel: t('common.noResults') }}
+          pageSizeOptions={[25, 50, 100]}
+          initialState={{ pagination: { paginationModel: { pageSize: 50 } } }}
+          sx={{ border: 0 }}
+        />
+      </Paper>
+    </>
+  );
+}

@@ -1,0 +1,56 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+import type { Reporter } from 'vitest/reporters';
+
+// The API server (SPEC: server/ on 8080). MITATE_API_URL points the dev proxy elsewhere (e.g. dev/mock-api.mjs).
+const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+const api = env.MITATE_API_URL ?? 'http://127.0.0.1:8080';
+
+/** Prints the plain closing line CI reads: 'web: N passed, N failed, N skipped'. */
+const plainSummary: Reporter = {
+  onTestRunEnd(testModules, unhandledErrors) {
+    let passed = 0;
+    let failed = unhandledErrors.length;
+    let skipped = 0;
+    for (const m of testModules) {
+      if (m.state() === 'failed' && [...m.children.allTests()].length === 0) failed++;
+      for (const t of m.children.allTests()) {
+        const state = t.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+    }
+    process.stdout.write(`\nweb: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  },
+};
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: api, changeOrigin: true },
+      '/account': { target: api, changeOrigin: true },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: api, changeOrigin: true },
+      '/account': { target: api, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    css: false,
+    testTimeout: 20000,
+    reporters: ['default', plainSummary],
+  },
+});
