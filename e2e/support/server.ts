@@ -28,7 +28,8 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-e2e-'));
-  const child: ChildProcess = spawn('npx', ['tsx', 'src/main.ts'], {
+  // node itself (not npx) so that the pid we signal is the server's own.
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(ROOT, 'server'),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', MITATE_DATA_DIR: dataDir, MITATE_WORKERS: '1', DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
