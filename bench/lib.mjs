@@ -32,7 +32,7 @@ export async function startServer(env = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: path.join(ROOT, 'server'),
     env: { ...process.env, PORT: String(port), MITATE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', fs.openSync(path.join(dataDir, 'server.log'), 'a'), 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
@@ -45,6 +45,7 @@ export async function startServer(env = {}) {
     url,
     pid: child.pid,
     dataDir,
+    log: () => fs.readFileSync(path.join(dataDir, 'server.log'), 'utf8'),
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r() : child.once('exit', r)));

@@ -191,3 +191,19 @@ describe.each(DATABASES)('datasets on %s', (kind) => {
     expect(again.statusCode).toBe(404);
   });
 });
+
+describe('a 50 MB single line under the default size limit', () => {
+  it('is refused as not a CSV, and nothing stays behind', async () => {
+    const t = await makeTestApp('sqlite', { startJobs: false });
+    try {
+      const { auth } = await registerAndLogin(t.app, 'line');
+      const res = await upload(t.app, auth, { name: 'line.csv', content: Buffer.alloc(50 * 1024 * 1024, 'x') });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().detail[0].msg).toBe('A line of the file is longer than 1 MB; is it really a CSV file?');
+      expect(filesUnder(path.join(t.dataDir, 'files'))).toEqual([]);
+      expect(filesUnder(path.join(t.dataDir, 'tmp')).filter((f) => !f.startsWith('duckdb'))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+});
