@@ -17,6 +17,7 @@ import datasetRoutes from './features/datasets/routes.js';
 import filesRoutes from './features/files/routes.js';
 import servicesRoutes from './features/services/routes.js';
 import statisticsRoutes from './features/statistics/routes.js';
+import statisticalAnalysisRoutes from './features/statistical-analysis/routes.js';
 import usersRoutes from './features/users/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
 import { JobService } from './jobs/service.js';
@@ -81,6 +82,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(usersRoutes);
       await api.register(datasetRoutes);
       await api.register(statisticsRoutes);
+      await api.register(statisticalAnalysisRoutes);
       await api.register(servicesRoutes);
       await api.register(filesRoutes);
     },

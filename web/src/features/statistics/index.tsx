@@ -1,10 +1,20 @@
+import i18n from 'i18next';
 import type { AreaProps } from '../../app/area';
-import AreaUnavailable from '../../app/AreaUnavailable';
+import DetailsPage from './DetailsPage';
+import en from './i18n/en.json';
+import ja from './i18n/ja.json';
+import ProjectListPage from './ProjectListPage';
+import RegisterPage from './RegisterPage';
+
+i18n.addResourceBundle('en', 'statistics', en, true, true);
+i18n.addResourceBundle('ja', 'statistics', ja, true, true);
 
 /**
- * The statistics area. routes.tsx sends every statistics route here with `page` naming which one
- * (see the route table); read path parameters with useParams(). Not built yet in this version.
+ * Statistical analysis (SPEC §2 'Statistics'): 'list' (/statistical-analysis), 'register'
+ * (/statistical-analysis/register/{dataset_id}) and 'details' (/statistical-analysis/details/{project_id}).
  */
-export default function Area(_props: AreaProps) {
-  return <AreaUnavailable area="statistics" />;
+export default function StatisticsArea({ page }: AreaProps) {
+  if (page === 'register') return <RegisterPage />;
+  if (page === 'details') return <DetailsPage />;
+  return <ProjectListPage />;
 }

@@ -1,0 +1,246 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import DownloadIcon from '@mui/icons-material/Download';
+import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
+import ReplayIcon from '@mui/icons-material/Replay';
+import SearchIcon from '@mui/icons-material/Search';
+import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import type { Dataset } from '../../api/types';
+import { usePageTitle } from '../../app/pageTitle';
+import PageHeader from '../../components/PageHeader';
+import { useGridLocale } from '../../components/gridLocale';
+import { showSnackbar } from '../../lib/feedback';
+import { formatDateTime, formatInteger } from '../../lib/format';
+import { useDebounced } from '../../lib/useDebounced';
+import { useAllDatasets } from '../datasets/api';
+import { downloadResult, downloadSummary, type Project, runProject, STATES, statKeys, useProjects, useStateCounts } from './api';
+import DeleteProjectDialog from './DeleteProjectDialog';
+import { DecisionChip, formatP, methodLabel, NS, StateChip, variablesText } from './labels';
+
+export const detailsPath = (id: string) => `/statistical-analysis/details/${encodeURIComponent(id)}`;
+export const registerPath = (datasetId: string) => `/statistical-analysis/register/${encodeURIComponent(datasetId)}`;
+const PAGE_SIZES = [10, 20, 50, 100];
+
+function NoProjects() {
+  const { t } = useTranslation(NS);
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: 'text.secondary', px: 2, textAlign: 'center' }}>
+      <Typography>{t('noProjects')}</Typography>
+    </Box>
+  );
+}
+
+/** Choose a dataset, then go to the register page of a test on it. */
+function NewTestCard() {
+  const { t } = useTranslation(NS);
+  const navigate = useNavigate();
+  const datasets = useAllDatasets();
+  const [chosen, setChosen] = useState<Dataset | null>(null);
+  const items = datasets.data ?? [];
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+        {t('newTest.title')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+        {t('newTest.text')}
+      </Typography>
+      {datasets.isSuccess && items.length === 0 ? (
+        <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Typography color="text.secondary">{t('newTest.noDatasets')}</Typography>
+          <Button component={RouterLink} to="/dataset/register" variant="outlined">
+            {t('newTest.toDatasets')}
+          </Button>
+        </Box>
+      ) : (
+        <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Autocomplete
+            options={items}
+            value={chosen}
+            onChange={(_, v) => setChosen(v)}
+            loading={datasets.isLoading}
+            getOptionLabel={(d) => d.name}
+            isOptionEqualToValue={(a, b) => a.id === b.id}
+            renderOption={(props, d) => (
+              <li {...props} key={d.id}>
+                <Box>
+                  <Typography variant="body2">{d.name}</Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    {t('newTest.rows', { rows: formatInteger(d.row_count), columns: formatInteger(d.column_count) })} · {d.file_name}
+                  </Typography>
+                </Box>
+              </li>
+            )}
+            renderInput={(params) => <TextField {...params} label={t('newTest.dataset')} />}
+            sx={{ flex: 1, minWidth: 280, maxWidth: 560 }}
+          />
+          <Button variant="contained" startIcon={<AddIcon />} disabled={!chosen} onClick={() => chosen && navigate(registerPath(chosen.id))}>
+            {t('newTest.button')}
+          </Button>
+        </Box>
+      )}
+    </Paper>
+  );
+}
+
+/** /statistical-analysis: the projects by state, with a way to start a test on a dataset. */
+export default function ProjectListPage() {
+  const { t, i18n } = useTranslation(NS);
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const localeText = useGridLocale();
+  usePageTitle(t('title'));
+  const [params, setParams] = useSearchParams();
+  const state = params.get('state') ?? '';
+  const page = Math.max(0, Number(params.get('page') ?? 1) - 1) || 0;
+  const pageSize = PAGE_SIZES.includes(Number(params.get('page_size'))) ? Number(params.get('page_size')) : 20;
+  const [search, setSearch] = useState(params.get('query') ?? '');
+  const query = useDebounced(search.trim(), 400);
+  const [deleting, setDeleting] = useState<Project | null>(null);
+
+  const update = (changes: Record<string, string | number | null>, resetPage = true) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === null || v === '') next.delete(k);
+          else next.set(k, String(v));
+        }
+        if (resetPage) next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+  useEffect(() => {
+    if ((params.get('query') ?? '') !== query) update({ query });
+  }, [query]);
+
+  const { data, isFetching } = useProjects({ state, query, page: page + 1, page_size: pageSize });
+  const counts = useStateCounts().data?.counts;
+  const lang = i18n.language === 'ja' ? 'ja' : 'en';
+
+  const rerun = useMutation({
+    mutationFn: (p: Project) => runProject(p.id),
+    onSuccess: () => {
+      showSnackbar(t('details.started'));
+      void queryClient.invalidateQueries({ queryKey: statKeys.all });
+    },
+  });
+  const download = useMutation({ mutationFn: (p: Project) => downloadResult(p, 'csv', lang) });
+  const summary = useMutation({ mutationFn: () => downloadSummary((data?.items ?? []).map((p) => p.id)) });
+
+  const columns: GridColDef<Project>[] = [
+    {
+      field: 'name',
+      headerName: t('columns.name'),
+      flex: 1.3,
+      minWidth: 160,
+      renderCell: (p) => (
+        <Link component={RouterLink} to={detailsPath(p.row.id)} underline="hover" sx={{ fontWeight: 500 }}>
+          {p.row.name}
+        </Link>
+      ),
+    },
+    { field: 'test_type', headerName: t('columns.test'), flex: 1.2, minWidth: 150, valueGetter: (_v, row) => methodLabel(t, row.test_type, row.summary?.method) },
+    { field: 'dataset_name', headerName: t('columns.dataset'), flex: 0.9, minWidth: 110 },
+    { field: 'variables', headerName: t('columns.variables'), flex: 1.2, minWidth: 140, valueGetter: (_v, row) => variablesText(row) },
+    { field: 'p_value', headerName: t('columns.pValue'), width: 96, align: 'right', headerAlign: 'right', valueGetter: (_v, row) => formatP(row.summary?.p_value) },
+    {
+      field: 'decision',
+      headerName: t('columns.decision'),
+      width: 130,
+      renderCell: (p) => (p.row.summary ? <DecisionChip reject={p.row.summary.reject} /> : null),
+    },
+    { field: 'state', headerName: t('columns.state'), width: 100, renderCell: (p) => <StateChip state={p.row.state} /> },
+    { field: 'created_at', headerName: t('columns.createdAt'), width: 132, valueFormatter: (v: string) => formatDateTime(v) },
+    {
+      field: 'actions',
+      type: 'actions',
+      headerName: '',
+      width: 176,
+      getActions: (p) => [
+        <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('common.open', { ns: 'translation' })} onClick={() => navigate(detailsPath(p.row.id))} />,
+        <GridActionsCellItem key="rerun" icon={<ReplayIcon />} label={t('details.rerun')} disabled={p.row.state === 'running'} onClick={() => rerun.mutate(p.row)} />,
+        <GridActionsCellItem key="csv" icon={<DownloadIcon />} label={t('details.downloadCsv')} disabled={!p.row.summary} onClick={() => download.mutate(p.row)} />,
+        <GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('details.delete')} onClick={() => setDeleting(p.row)} />,
+      ],
+    },
+  ];
+
+  const tabLabel = (key: string) => `${t(`tabs.${key || 'all'}`)}${counts ? ` (${counts[key || 'all'] ?? 0})` : ''}`;
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('listSubtitle')}
+        actions={
+          <Button variant="outlined" startIcon={<DownloadIcon />} disabled={!data?.items.length || summary.isPending} onClick={() => summary.mutate()}>
+            {t('downloadSummary')}
+          </Button>
+        }
+      />
+      <NewTestCard />
+      <Paper variant="outlined" sx={{ mb: 1.5 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', px: 1.5 }}>
+          <Tabs value={state} onChange={(_, v: string) => update({ state: v })} aria-label={t('columns.state')} variant="scrollable" sx={{ flex: 1, minWidth: 280 }}>
+            <Tab value="" label={tabLabel('')} />
+            {STATES.map((s) => (
+              <Tab key={s} value={s} label={tabLabel(s)} />
+            ))}
+          </Tabs>
+          <TextField
+            placeholder={t('search')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            sx={{ minWidth: 240, my: 1 }}
+            slotProps={{
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+              htmlInput: { 'aria-label': t('search') },
+            }}
+          />
+        </Box>
+      </Paper>
+      <Paper variant="outlined" sx={{ height: 'calc(100vh - 420px)', minHeight: 360 }}>
+        <DataGrid
+          rows={data?.items ?? []}
+          columns={columns}
+          rowCount={data?.total ?? 0}
+          loading={isFetching && !data}
+          paginationMode="server"
+          paginationModel={{ page, pageSize }}
+          onPaginationModelChange={(m) => update({ page: m.page + 1, page_size: m.pageSize }, false)}
+          pageSizeOptions={PAGE_SIZES}
+          disableColumnSorting
+          disableColumnFilter
+          density="compact"
+          disableRowSelectionOnClick
+          localeText={localeText}
+          slots={{ noRowsOverlay: NoProjects }}
+          sx={{ border: 0 }}
+        />
+      </Paper>
+      <DeleteProjectDialog project={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}
