@@ -31,6 +31,7 @@ import DeleteDatasetDialog from './DeleteDatasetDialog';
 import EditDatasetDialog from './EditDatasetDialog';
 import { dataTypeLabel, delimiterLabel, encodingLabel, trainingTypeLabel, typeLabel } from './labels';
 import StatisticsTab from './StatisticsTab';
+import UseDatasetMenu from './UseDatasetMenu';
 
 const TABS = ['data', 'columns', 'statistics'] as const;
 type TabKey = (typeof TABS)[number];
@@ -133,6 +134,7 @@ export default function DatasetDetailsPage() {
         title={dataset.name}
         actions={
           <>
+            <UseDatasetMenu dataset={dataset} />
             <Button startIcon={<EditOutlinedIcon />} variant="outlined" onClick={() => setEditing(true)}>
               {t('common.edit')}
             </Button>
