@@ -24,10 +24,24 @@ export async function requireAuth(req: FastifyRequest, _reply: FastifyReply): Pr
   if (!token) throw new AppError(401, 'unauthenticated');
   const claims = verifyAccess(req.server.ctx.secret, token);
   if (!claims) throw new AppError(401, 'token_invalid');
-  req.auth = { userId: claims.sub, orgId: claims.org, role: claims.role, email: claims.email };
+  // The role and status are read now, not from the token, so a role change or disabling applies at once.
+  const user = await req.server.ctx.db
+    .selectFrom('users')
+    .select(['organisation_id', 'role', 'status', 'email'])
+    .where('id', '=', claims.sub)
+    .executeTakeFirst();
+  if (!user || user.status !== 'active' || user.organisation_id !== claims.org) throw new AppError(401, 'token_invalid');
+  req.auth = { userId: claims.sub, orgId: user.organisation_id, role: user.role, email: user.email };
 }
 
 /** Viewers read only; every write route is guarded with this. */
 export async function requireWriter(req: FastifyRequest): Promise<void> {
-  if (req.auth?.role === 'viewer') throw new AppError(403, 'forbidden');
+  if (!req.auth || req.auth.role === 'viewer') throw new AppError(403, 'forbidden');
+}
+
+/** Only the given roles may call the route (e.g. requireRole('owner', 'admin') for member management). */
+export function requireRole(...roles: string[]) {
+  return async function roleGuard(req: FastifyRequest): Promise<void> {
+    if (!req.auth || !roles.includes(req.auth.role)) throw new AppError(403, 'forbidden');
+  };
 }

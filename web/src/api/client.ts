@@ -1,6 +1,6 @@
 import { currentLanguage } from '../i18n';
 import i18n from '../i18n';
-import { showMessage } from '../lib/feedback';
+import { showMessage, showSnackbar, type Message } from '../lib/feedback';
 import { currentLocation, navigateTo } from '../lib/navigation';
 import { ApiError, describeError, isRecord } from './errors';
 import { clearSession, getSession, sessionFromTokens, setSession, type Session, type TokenPair } from './session';
@@ -221,4 +221,55 @@ export async function apiBlob(path: string, fallbackName: string, opts: RequestO
   const res = await apiRequest(path, opts);
   const blob = await res.blob();
   return { blob, fileName: fileNameFrom(res.headers.get('Content-Disposition'), fallbackName) };
+}
+
+// ---- account client (SPEC §8 'Account client') ------------------------------------------------------
+
+/** Codes the account client never shows: the session ended (expired or revoked) or the account is not activated. */
+export const ACCOUNT_SILENCED_CODES = new Set(['token_invalid', 'unauthenticated', 'account_not_activated']);
+
+/**
+ * What the account client shows for a failed call, or null when it stays silent:
+ * the server's message (or error); 422 joins the list of errors; 'Request aborted', expired or revoked
+ * tokens and not-activated accounts are silenced; anything else is 'Unknown error occured!'.
+ */
+export function accountErrorMessage(err: unknown): Message | null {
+  if (err instanceof DOMException && err.name === 'AbortError') return null;
+  if (!(err instanceof ApiError)) {
+    if (err instanceof Error && err.message === 'Request aborted') return null;
+    return { error: i18n.t('accountClient.unknown') };
+  }
+  if (err.silenced) return null;
+  if (err.code && ACCOUNT_SILENCED_CODES.has(err.code)) return null;
+  if (err.status === 401) return null;
+  if (err.status === 422 && err.fieldErrors.length) {
+    return { error: i18n.t('accountClient.invalid'), details: err.fieldErrors.map((f) => f.message) };
+  }
+  const server = err.serverMessage ?? err.code;
+  if (server && err.status >= 400 && err.status < 500) return { error: server };
+  return { error: i18n.t('accountClient.unknown') };
+}
+
+export interface AccountCallOptions extends RequestOptions {
+  /** Show a success snackbar: the server's `message`, or this text. */
+  success?: boolean | string;
+}
+
+/** A call of the account client (/account/api): the main client's refresh and queue, its own messages. */
+export async function accountCall<T>(path: string, opts: AccountCallOptions = {}): Promise<T> {
+  const { success, silent, ...rest } = opts;
+  try {
+    const result = await api<T>(path, { ...rest, silent: true });
+    if (success) {
+      const msg = typeof success === 'string' ? success : isRecord(result) && typeof result.message === 'string' ? result.message : null;
+      if (msg) showSnackbar(msg, 'success');
+    }
+    return result;
+  } catch (err) {
+    if (!silent) {
+      const m = accountErrorMessage(err);
+      if (m) showMessage(m);
+    }
+    throw err;
+  }
 }

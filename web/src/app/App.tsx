@@ -28,7 +28,7 @@ export function AppProviders({ children, queryClient }: { children: ReactNode; q
   const theme = useMemo(() => createAppTheme(lang), [lang]);
   return (
     <QueryClientProvider client={queryClient}>
-      <ThemeProvider theme={theme}>
+      <ThemeProvider theme={theme} defaultMode="light">
         <CssBaseline />
         <ForgetOnSignOut client={queryClient} />
         <GlobalProgress />

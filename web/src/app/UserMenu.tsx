@@ -7,7 +7,11 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import Chip from '@mui/material/Chip';
+import { useColorScheme } from '@mui/material/styles';
 import LogoutIcon from '@mui/icons-material/Logout';
+import VerifiedUserIcon from '@mui/icons-material/VerifiedUserOutlined';
+import { useEffect } from 'react';
 import PersonOutlineIcon from '@mui/icons-material/PersonOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -15,6 +19,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Me } from '../api/types';
 import { logout } from '../features/account/auth';
+import { useProfile } from '../features/account/api';
+import { setDisplaySettings } from '../lib/format';
 
 export function initialsOf(me: Pick<Me, 'first_name' | 'last_name' | 'name' | 'email'> | undefined): string {
   if (!me) return '';
@@ -30,6 +36,15 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
   const queryClient = useQueryClient();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const close = () => setAnchor(null);
+  // The signed-in person's settings apply in this browser: dark theme, 12/24-hour clock, time-zone offset.
+  const { data: profile } = useProfile({ silent: true });
+  const { setMode } = useColorScheme();
+  const settings = profile?.settings;
+  useEffect(() => {
+    if (!settings) return;
+    setDisplaySettings({ clock24h: settings.clock_24h, tzOffsetMinutes: settings.tz_offset_minutes });
+    setMode(settings.dark_theme ? 'dark' : 'light');
+  }, [settings, setMode]);
   return (
     <>
       <Tooltip title={t('topbar.account')}>
@@ -52,6 +67,7 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
             <Typography variant="body2" color="text.secondary" noWrap>
               {me.email}
             </Typography>
+            <Chip size="small" variant="outlined" color="primary" label={t(`roles.${me.role}`, { defaultValue: me.role })} sx={{ mt: 0.5 }} />
           </Box>
         )}
         {me && <Divider />}
@@ -66,6 +82,19 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
           </ListItemIcon>
           {t('topbar.profile')}
         </MenuItem>
+        {profile?.platform_admin && (
+          <MenuItem
+            onClick={() => {
+              close();
+              navigate('/admin/identity');
+            }}
+          >
+            <ListItemIcon>
+              <VerifiedUserIcon fontSize="small" />
+            </ListItemIcon>
+            {t('adminIdentity.title')}
+          </MenuItem>
+        )}
         <MenuItem
           onClick={() => {
             close();

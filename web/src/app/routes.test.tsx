@@ -98,15 +98,15 @@ describe('route guards (SPEC §2)', () => {
   it('an area not built yet says so, with the area as title', async () => {
     signIn();
     signedInApi();
-    renderApp('/training/regression/register/ds-1');
-    expect(await screen.findByText('Training is not available in this version yet.')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Training' })).toBeInTheDocument();
-    await waitFor(() => expect(document.title).toBe('Training | Mitate'));
+    renderApp('/optimization/regress/details/p-1');
+    expect(await screen.findByText('Optimization is not available in this version yet.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Optimization' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Optimization | Mitate'));
     // breadcrumbs: translated labels, ids as they are
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
-    expect(crumbs).toHaveTextContent('Training');
+    expect(crumbs).toHaveTextContent('Optimization');
     expect(crumbs).toHaveTextContent('Regression');
-    expect(crumbs).toHaveTextContent('Register');
-    expect(crumbs).toHaveTextContent('ds-1');
+    expect(crumbs).toHaveTextContent('Details');
+    expect(crumbs).toHaveTextContent('p-1');
   });
 });

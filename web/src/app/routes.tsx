@@ -117,7 +117,16 @@ export const signedInRoutes: RouteObject[] = [
   page('users', Members, 'list', 'pages.members'),
   page('users/:member_id', Members, 'details', 'pages.member'),
   page('profile', Profile, 'profile', 'pages.profile'),
+  // Account (issue 6): onboarding and the platform administrators' identity review
+  page('complete-registration', Account, 'complete-registration', 'account.completeRegistration'),
+  page('admin/identity', Account, 'admin-identity', 'adminIdentity.title'),
 ];
+
+/** Account screens reached from mailed links or the login form (issue 6). */
+function accountRoute(path: string, title: string, guestOnly: boolean): RouteObject {
+  const screen = <Account page={path} />;
+  return { path, element: guestOnly ? <GuestOnly>{screen}</GuestOnly> : screen, handle: { title } satisfies RouteHandle, errorElement: <RouteErrorPage /> };
+}
 
 export const routes: RouteObject[] = [
   {
@@ -144,6 +153,10 @@ export const routes: RouteObject[] = [
         handle: { title: 'pages.register' } satisfies RouteHandle,
         errorElement: <RouteErrorPage />,
       },
+      accountRoute('forgot-password', 'account.forgotTitle', true),
+      accountRoute('reset-password', 'account.resetTitle', false),
+      accountRoute('verify-email', 'account.verifyTitle', false),
+      accountRoute('accept-invitation', 'account.acceptTitle', false),
       { path: '404', element: <NotFoundRoute />, handle: { title: 'notFound.title' } satisfies RouteHandle },
       {
         element: (

@@ -17,17 +17,34 @@ const fontFamily = [
   'sans-serif',
 ].join(',');
 
-/** Calm, dense enterprise theme. The DataGrid's own locale is applied where the grid is used. */
+/**
+ * Calm, dense enterprise theme with a light and a dark scheme (the user's 'dark theme' setting switches them at
+ * once through useColorScheme). The DataGrid's own locale is applied where the grid is used.
+ */
 export function createAppTheme(lang: 'en' | 'ja') {
   return createTheme(
     {
-      palette: {
-        mode: 'light',
-        primary: { main: '#1f5f8b', light: '#4d87b3', dark: '#154566', contrastText: '#ffffff' },
-        secondary: { main: '#2f7d6d' },
-        background: { default: '#f4f6f9', paper: '#ffffff' },
-        text: { primary: '#1d2733', secondary: '#5b6775' },
-        divider: '#e1e6ed',
+      cssVariables: { colorSchemeSelector: 'data-mitate-scheme' },
+      defaultColorScheme: 'light',
+      colorSchemes: {
+        light: {
+          palette: {
+            primary: { main: '#1f5f8b', light: '#4d87b3', dark: '#154566', contrastText: '#ffffff' },
+            secondary: { main: '#2f7d6d' },
+            background: { default: '#f4f6f9', paper: '#ffffff' },
+            text: { primary: '#1d2733', secondary: '#5b6775' },
+            divider: '#e1e6ed',
+          },
+        },
+        dark: {
+          palette: {
+            primary: { main: '#6fa8d6', light: '#9cc5e6', dark: '#3f7fb0', contrastText: '#0d1620' },
+            secondary: { main: '#5fb8a4' },
+            background: { default: '#0f161e', paper: '#16212c' },
+            text: { primary: '#e3e9f0', secondary: '#9aa8b7' },
+            divider: '#2a3846',
+          },
+        },
       },
       shape: { borderRadius: 6 },
       typography: {
@@ -46,7 +63,7 @@ export function createAppTheme(lang: 'en' | 'ja') {
         MuiSelect: { defaultProps: { size: 'small' } },
         MuiPaper: {
           defaultProps: { elevation: 0 },
-          styleOverrides: { outlined: { borderColor: '#e1e6ed' } },
+          styleOverrides: { outlined: ({ theme }) => ({ borderColor: (theme.vars ?? theme).palette.divider }) },
         },
         MuiCard: { defaultProps: { variant: 'outlined' } },
         MuiTooltip: { defaultProps: { arrow: true } },
@@ -57,12 +74,14 @@ export function createAppTheme(lang: 'en' | 'ja') {
               borderRadius: 6,
               '&.Mui-selected': { backgroundColor: 'rgba(31,95,139,0.10)', color: '#154566' },
               '&.Mui-selected .MuiListItemIcon-root': { color: '#1f5f8b' },
+              '[data-mitate-scheme=dark] &.Mui-selected': { backgroundColor: 'rgba(111,168,214,0.16)', color: '#cfe3f3' },
+              '[data-mitate-scheme=dark] &.Mui-selected .MuiListItemIcon-root': { color: '#6fa8d6' },
             },
           },
         },
         MuiDataGrid: {
           styleOverrides: {
-            root: { backgroundColor: '#ffffff', borderColor: '#e1e6ed' },
+            root: ({ theme }) => ({ backgroundColor: (theme.vars ?? theme).palette.background.paper, borderColor: (theme.vars ?? theme).palette.divider }),
             columnHeaderTitle: { fontWeight: 600 },
           },
         },

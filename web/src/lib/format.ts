@@ -2,18 +2,72 @@ import i18n from '../i18n';
 
 const locale = () => (i18n.language === 'ja' ? 'ja-JP' : 'en-GB');
 
-/** Dates are shown in the browser's local time (SPEC §9). */
+/** The user's display settings (SPEC §9): 12/24-hour clock and the time-zone offset, default +9 h. */
+export interface DisplaySettings {
+  clock24h: boolean;
+  /** minutes east of UTC */
+  tzOffsetMinutes: number;
+}
+export const DISPLAY_KEY = 'mitate.display';
+export const DEFAULT_DISPLAY: DisplaySettings = { clock24h: true, tzOffsetMinutes: 540 };
+
+function readDisplay(): DisplaySettings {
+  try {
+    const raw = typeof localStorage !== 'undefined' ? localStorage.getItem(DISPLAY_KEY) : null;
+    const v = raw ? (JSON.parse(raw) as Partial<DisplaySettings>) : {};
+    return {
+      clock24h: typeof v.clock24h === 'boolean' ? v.clock24h : DEFAULT_DISPLAY.clock24h,
+      tzOffsetMinutes: typeof v.tzOffsetMinutes === 'number' && Number.isFinite(v.tzOffsetMinutes) ? v.tzOffsetMinutes : DEFAULT_DISPLAY.tzOffsetMinutes,
+    };
+  } catch {
+    return { ...DEFAULT_DISPLAY };
+  }
+}
+
+let display = readDisplay();
+const displayListeners = new Set<() => void>();
+
+export const getDisplaySettings = (): DisplaySettings => display;
+
+/** Applies (and remembers) the settings; every date shown afterwards uses them. */
+export function setDisplaySettings(next: Partial<DisplaySettings>): void {
+  display = { ...display, ...next };
+  try {
+    localStorage.setItem(DISPLAY_KEY, JSON.stringify(display));
+  } catch {
+    /* private mode: this tab still uses them */
+  }
+  displayListeners.forEach((l) => l());
+}
+
+export function subscribeDisplay(listener: () => void): () => void {
+  displayListeners.add(listener);
+  return () => displayListeners.delete(listener);
+}
+
+/** 'UTC+09:00', 'UTC-05:30' */
+export function formatOffset(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/** Dates are shown at the user's time-zone offset (default +9 h) with their 12/24-hour choice (SPEC §9). */
 export function formatDateTime(value: string | number | Date | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   const d = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(d.getTime())) return String(value);
+  // Shift by the offset and format as UTC: the result is the wall-clock time at that offset.
+  const shifted = new Date(d.getTime() + display.tzOffsetMinutes * 60_000);
   return new Intl.DateTimeFormat(locale(), {
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
     hour: '2-digit',
     minute: '2-digit',
-  }).format(d);
+    hour12: !display.clock24h,
+    timeZone: 'UTC',
+  }).format(shifted);
 }
 
 export function formatInteger(value: number | null | undefined): string {

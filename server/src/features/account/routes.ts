@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../auth/guard.js';
-import { AppError, ok } from '../../http/errors.js';
+import { langOf, localize } from '../../i18n/messages.js';
+import { ok } from '../../http/errors.js';
+import adminRoutes from '../admin/routes.js';
+import identityRoutes from '../identity/routes.js';
+import memberRoutes from '../members/routes.js';
+import oidcRoutes, { oidcEnabled } from '../oidc/routes.js';
+import profileRoutes from '../profile/routes.js';
+import './db.js';
 import { makeAccountService } from './service.js';
 
 const required = z.string().trim().min(1, 'This field is required.');
@@ -15,44 +22,72 @@ const registerBody = z.object({
 });
 const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(256) });
 const refreshBody = z.object({ refresh_token: z.string().min(1).max(200) });
+const emailBody = z.object({ email: z.string().trim().min(1, 'This field is required.').max(254) });
+const tokenBody = z.object({ token: z.string().min(1).max(200) });
+const newPasswordBody = z.object({
+  token: z.string().min(1).max(200),
+  password: z.string().min(1, 'This field is required.').max(256),
+  confirm_password: z.string().max(256).optional(),
+});
+const changePasswordBody = z.object({
+  current_password: z.string().min(1, 'This field is required.').max(256),
+  password: z.string().min(1, 'This field is required.').max(256),
+  confirm_password: z.string().min(1, 'This field is required.').max(256),
+});
 
-/** The account client's calls (ARCHITECTURE 'Sign-in calls'), mounted under /account/api. */
+/** The account client's calls (ARCHITECTURE 'Sign-in calls', SPEC §7 'Account client'), mounted under /account/api. */
 export default async function accountRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const account = makeAccountService(app.ctx);
-  const { db } = app.ctx;
+  const { config } = app.ctx;
+  const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
+  const message = (req: { headers: Record<string, unknown> }, m: { en: string; ja: string }) => ok({ message: localize(lang(req), m) });
 
+  r.get('/auth/options', { schema: { tags: ['account'], summary: 'Which sign-in methods this server offers' } }, async () =>
+    ok({ local_login: config.localLogin, sso: oidcEnabled(config), tenant: config.oidc.tenant, email_verification_required: config.requireEmailVerification }),
+  );
   r.post('/auth/register', { schema: { tags: ['account'], body: registerBody } }, async (req, reply) => {
-    const user = await account.register(req.body);
-    return reply.code(201).send(ok({ id: user.id, email: user.email }));
+    const user = await account.register(req.body, lang(req));
+    // With verification on, a new and an already registered address get the very same answer.
+    if (user.verification_required) return reply.code(201).send(ok({ email: user.email, verification_required: true }));
+    return reply.code(201).send(ok({ id: user.id, email: user.email, verification_required: false }));
   });
   r.post('/auth/login', { schema: { tags: ['account'], body: loginBody } }, async (req) =>
-    ok(await account.login(req.body.email, req.body.password)),
+    ok(await account.login(req.body.email, req.body.password, req.ip)),
   );
   r.post('/auth/refresh', { schema: { tags: ['account'], body: refreshBody } }, async (req) => ok(await account.refresh(req.body.refresh_token)));
   r.post('/auth/logout', { schema: { tags: ['account'], body: refreshBody.partial() } }, async (req) => {
     await account.logout(req.body?.refresh_token);
     return ok(true);
   });
+  r.post('/auth/verify-email', { schema: { tags: ['account'], body: tokenBody } }, async (req) => message(req, await account.verifyEmail(req.body.token)));
+  r.post('/auth/resend-verification', { schema: { tags: ['account'], body: emailBody } }, async (req) =>
+    message(req, await account.resendVerification(req.body.email, lang(req))),
+  );
+  r.post('/auth/forgot-password', { schema: { tags: ['account'], body: emailBody } }, async (req) =>
+    message(req, await account.forgotPassword(req.body.email, lang(req))),
+  );
+  r.post('/auth/reset-password', { schema: { tags: ['account'], body: newPasswordBody } }, async (req) =>
+    message(req, await account.resetPassword(req.body.token, req.body.password, req.body.confirm_password)),
+  );
+  r.get('/auth/invitation', { schema: { tags: ['account'], querystring: tokenBody } }, async (req) => ok(await account.invitation(req.query.token)));
+  r.post('/auth/accept-invitation', { schema: { tags: ['account'], body: newPasswordBody } }, async (req) =>
+    ok(await account.acceptInvitation(req.body.token, req.body.password, req.body.confirm_password)),
+  );
 
-  // Members of the caller's organisation (SPEC §7 Account client).
-  await app.register(async (members) => {
-    members.addHook('onRequest', requireAuth);
-    const m = members.withTypeProvider<ZodTypeProvider>();
-    const cols = ['id', 'email', 'first_name', 'last_name', 'role', 'status', 'created_at'] as const;
-    m.get('/members', { schema: { tags: ['members'] } }, async (req) => {
-      const items = await db.selectFrom('users').select(cols).where('organisation_id', '=', req.auth.orgId).orderBy('created_at').execute();
-      return ok({ items, total: items.length });
-    });
-    m.get('/members/:id', { schema: { tags: ['members'], params: z.object({ id: z.string().max(64) }) } }, async (req) => {
-      const item = await db
-        .selectFrom('users')
-        .select(cols)
-        .where('organisation_id', '=', req.auth.orgId)
-        .where('id', '=', req.params.id)
-        .executeTakeFirst();
-      if (!item) throw new AppError(404, 'not_found');
-      return ok(item);
-    });
+  await app.register(oidcRoutes);
+
+  // Everything below needs a signed-in caller.
+  await app.register(async (signedIn) => {
+    signedIn.addHook('onRequest', requireAuth);
+    signedIn.withTypeProvider<ZodTypeProvider>().post(
+      '/auth/change-password',
+      { schema: { tags: ['account'], body: changePasswordBody } },
+      async (req) => message(req, await account.changePassword(req.auth.userId, req.body.current_password, req.body.password, req.body.confirm_password)),
+    );
+    await signedIn.register(memberRoutes);
+    await signedIn.register(profileRoutes);
+    await signedIn.register(identityRoutes);
+    await signedIn.register(adminRoutes);
   });
 }

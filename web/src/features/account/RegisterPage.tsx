@@ -76,8 +76,9 @@ export default function RegisterPage() {
       organisation_name: values.organisation_name.trim(),
     };
     setBusy(true);
+    let verificationRequired = false;
     try {
-      await register(data);
+      verificationRequired = !!(await register(data)).verification_required;
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.status === 422 && err.fieldErrors.length) {
@@ -96,7 +97,11 @@ export default function RegisterPage() {
       }
       return;
     }
-    // Registered: sign in directly. Where e-mail verification is required, login says so (403).
+    // Registered: where the e-mail must be verified first, say so and offer to resend; else sign in and onboard.
+    if (verificationRequired) {
+      navigate('/verify-email', { replace: true, state: { email: data.email } });
+      return;
+    }
     try {
       await login({ email: data.email, password: data.password });
     } catch (err) {

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../api/client';
 import { clearSession, getSession, sessionFromTokens, setSession, type TokenPair } from '../../api/session';
 import { navigateTo } from '../../lib/navigation';
+import { SSO_LOGOUT_KEY } from './api';
 
 export interface Credentials {
   email: string;
@@ -20,7 +21,7 @@ export async function login(credentials: Credentials): Promise<void> {
   setSession(sessionFromTokens(tokens));
 }
 
-export function register(data: Registration): Promise<{ id: string; email: string }> {
+export function register(data: Registration): Promise<{ id: string; email: string; verification_required?: boolean }> {
   return apiPost('/account/api/auth/register', data, { auth: false, silent: true });
 }
 
@@ -36,5 +37,17 @@ export async function logout(queryClient?: QueryClient): Promise<void> {
   }
   clearSession();
   queryClient?.clear();
+  // A session that came through single sign-on also ends at the directory, which sends the browser back to /login.
+  let endSession: string | null = null;
+  try {
+    endSession = localStorage.getItem(SSO_LOGOUT_KEY);
+    localStorage.removeItem(SSO_LOGOUT_KEY);
+  } catch {
+    /* ignore */
+  }
+  if (endSession) {
+    window.location.assign(endSession);
+    return;
+  }
   navigateTo('/login', { replace: true });
 }

@@ -1,4 +1,10 @@
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import { useState } from 'react';
+import { useMe } from '../../api/me';
+import InviteDialog from './InviteDialog';
+import { RoleSelect, StatusSelect, useMemberChange } from './MemberActions';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
@@ -20,6 +26,11 @@ export default function MemberListPage() {
   const { t } = useTranslation();
   const localeText = useGridLocale();
   const { data, isFetching } = useMembers();
+  const { data: me } = useMe();
+  const [inviting, setInviting] = useState(false);
+  const change = useMemberChange();
+  const manager = me?.role === 'owner' || me?.role === 'admin';
+  const isOwner = me?.role === 'owner';
   const columns: GridColDef<Member>[] = [
     {
       field: 'name',
@@ -37,14 +48,25 @@ export default function MemberListPage() {
     {
       field: 'role',
       headerName: t('members.role'),
-      width: 150,
+      width: 160,
       valueFormatter: (v: string) => t(`roles.${v}`, { defaultValue: v }),
+      renderCell: (p) =>
+        manager && p.row.id !== me?.id ? (
+          <RoleSelect member={p.row} canGrantOwner={isOwner} onChange={(c) => change.ask(p.row, c)} />
+        ) : (
+          t(`roles.${p.row.role}`, { defaultValue: p.row.role })
+        ),
     },
     {
       field: 'status',
       headerName: t('members.status'),
-      width: 130,
-      renderCell: (p) => <StatusChip status={p.row.status} />,
+      width: 150,
+      renderCell: (p) =>
+        manager && p.row.id !== me?.id && (p.row.role !== 'owner' || isOwner) ? (
+          <StatusSelect member={p.row} onChange={(c) => change.ask(p.row, c)} />
+        ) : (
+          <StatusChip status={p.row.status} />
+        ),
     },
     {
       field: 'created_at',
@@ -55,7 +77,19 @@ export default function MemberListPage() {
   ];
   return (
     <>
-      <PageHeader title={t('pages.members')} subtitle={t('members.subtitle')} />
+      <PageHeader
+        title={t('pages.members')}
+        subtitle={t('members.subtitle')}
+        actions={
+          manager ? (
+            <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setInviting(true)}>
+              {t('members.invite')}
+            </Button>
+          ) : undefined
+        }
+      />
+      <InviteDialog open={inviting} onClose={() => setInviting(false)} canGrantOwner={isOwner} />
+      {change.dialog}
       <Paper variant="outlined" sx={{ height: 'calc(100vh - 210px)', minHeight: 360 }}>
         <DataGrid
           rows={data?.items ?? []}

@@ -1,18 +1,48 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../api/client';
+import { accountCall } from '../../api/client';
 import type { Member, Page } from '../../api/types';
 
+export interface MemberDetails extends Member {
+  middle_name?: string | null;
+  birth_date?: string | null;
+  gender?: string | null;
+  phone?: string | null;
+  photo?: string | null;
+  ip_address?: string | null;
+  country_code?: string | null;
+  state_or_province?: string | null;
+  city?: string | null;
+  postal_code?: string | null;
+  address?: string | null;
+}
+
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+
 export function useMembers() {
-  return useQuery({ queryKey: ['members'], queryFn: () => apiGet<Page<Member>>('/account/api/members') });
+  return useQuery({ queryKey: ['members'], queryFn: () => accountCall<Page<Member>>('/account/api/members') });
 }
 
 export function useMember(id: string | undefined) {
   return useQuery({
     queryKey: ['members', id],
-    queryFn: () => apiGet<Member>(`/account/api/members/${encodeURIComponent(id!)}`),
+    queryFn: () => accountCall<MemberDetails>(`/account/api/members/${encodeURIComponent(id!)}`),
     enabled: !!id,
   });
 }
+
+export interface Invite {
+  email: string;
+  role: string;
+  first_name: string;
+  last_name: string;
+}
+
+/** POST members: the success message is the server's ('Invitation sent to …'). */
+export const inviteMember = (body: Invite) => accountCall<{ id: string; message: string }>('/account/api/members', { method: 'POST', json: body, silent: true, success: true });
+
+/** PUT /members/{id} with exactly one field: role or status. */
+export const updateMember = (id: string, field: { role: string } | { status: string }) =>
+  accountCall<Member & { message: string }>(`/account/api/members/${encodeURIComponent(id)}`, { method: 'PUT', json: field, success: true });
 
 export const memberName = (m: Pick<Member, 'first_name' | 'last_name' | 'email'>) =>
   [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError, ok } from '../../http/errors.js';
+import { langOf, localize } from '../../i18n/messages.js';
+import { M } from '../account/messages.js';
+import { makeIdentityService } from './service.js';
+
+/** Identity verification (SPEC §4): upload front and back images, read the state, ask whether payment may proceed. */
+export default async function identityRoutes(app: FastifyInstance) {
+  const identity = makeIdentityService(app.ctx);
+
+  app.get('/identity', { schema: { tags: ['identity'], summary: 'My identity verification state' } }, async (req) => ok(await identity.status(req.auth.userId)));
+
+  app.get('/identity/payment-check', { schema: { tags: ['identity'], summary: 'Whether payment may proceed (blocked until the identity is verified)' } }, async (req) => {
+    const s = await identity.status(req.auth.userId);
+    const lang = langOf(req.headers['accept-language']);
+    const message = s.state === 'done' ? null : s.state === 'under_review' ? localize(lang, M.idUnderReview) : localize(lang, M.verifyBeforePaying);
+    return ok({ allowed: s.state === 'done', state: s.state, message });
+  });
+
+  app.post(
+    '/identity',
+    { schema: { tags: ['identity'], summary: 'Upload the ID: multipart with the image files "front" and "back" (JPEG or PNG)', consumes: ['multipart/form-data'] } },
+    async (req, reply) => {
+      const files: Record<string, Buffer> = {};
+      const size = `${identity.maxMb} MB`;
+      if (!req.isMultipart()) throw new AppError(422, M.idImagesRequired, {}, 'front');
+      for await (const part of req.parts({ limits: { fileSize: identity.maxBytes, files: 2, fields: 5 } })) {
+        if (part.type !== 'file') continue;
+        if (part.fieldname !== 'front' && part.fieldname !== 'back') {
+          part.file.resume();
+          continue;
+        }
+        const buf = await part.toBuffer().catch((e: { code?: string }) => {
+          if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, M.idTooLarge, { size }, part.fieldname);
+          throw e;
+        });
+        if (part.file.truncated) throw new AppError(413, M.idTooLarge, { size }, part.fieldname);
+        if (buf.length) files[part.fieldname] = buf;
+      }
+      for (const side of ['front', 'back'] as const) if (!files[side]) throw new AppError(422, M.idImagesRequired, {}, side);
+      const status = await identity.submit(req.auth, files.front, files.back);
+      return reply.code(201).send(ok(status));
+    },
+  );
+}

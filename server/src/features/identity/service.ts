@@ -1,0 +1,78 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import '../account/db.js';
+import { M } from '../account/messages.js';
+import { accountSettings } from '../account/settings.js';
+
+/** Stored outside every organisation's public file space: only platform administrators read them. */
+export const identityKey = (id: string) => `private/identity/${id}`;
+
+/**
+ * Re-encodes an uploaded ID image: only JPEG or PNG (judged by content, not name), orientation applied,
+ * every metadata block (EXIF, GPS, XMP, ICC) dropped, at most 4000 px on the long side.
+ */
+export async function reencode(input: Buffer): Promise<{ data: Buffer; format: 'jpeg' | 'png' }> {
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  try {
+    meta = await sharp(input).metadata();
+  } catch {
+    throw new AppError(422, M.idNotImage, {}, 'file');
+  }
+  if (meta.format !== 'jpeg' && meta.format !== 'png') throw new AppError(422, M.idNotImage, {}, 'file');
+  const img = sharp(input, { failOn: 'error' }).rotate().resize({ width: 4000, height: 4000, fit: 'inside', withoutEnlargement: true });
+  try {
+    const data = meta.format === 'png' ? await img.png().toBuffer() : await img.jpeg({ quality: 90 }).toBuffer();
+    return { data, format: meta.format };
+  } catch {
+    throw new AppError(422, M.idNotImage, {}, 'file');
+  }
+}
+
+export function makeIdentityService(ctx: AppContext) {
+  const { db, storage } = ctx;
+  const settings = accountSettings();
+
+  async function latest(userId: string) {
+    return db.selectFrom('identity_verifications').selectAll().where('user_id', '=', userId).orderBy('submitted_at', 'desc').executeTakeFirst();
+  }
+
+  return {
+    maxBytes: settings.idMaxMb * 1024 * 1024,
+    maxMb: settings.idMaxMb,
+    latest,
+
+    /** The state of SPEC §4: not_done (payment blocked), under_review, done, or rejected with a reason. */
+    async status(userId: string) {
+      const row = await latest(userId);
+      return { state: row?.state ?? 'not_done', reason: row?.reason ?? null, submitted_at: row?.submitted_at ?? null, reviewed_at: row?.reviewed_at ?? null };
+    },
+
+    async submit(auth: { userId: string; orgId: string }, front: Buffer, back: Buffer) {
+      const current = await latest(auth.userId);
+      if (current?.state === 'done') throw new AppError(409, M.idAlreadyDone);
+      if (current?.state === 'under_review') throw new AppError(409, M.idUnderReview);
+      const [f, b] = [await reencode(front), await reencode(back)];
+      const id = crypto.randomUUID();
+      const tmp = storage.makeTempDir();
+      const front_key = `${identityKey(id)}/front.${f.format === 'png' ? 'png' : 'jpg'}`;
+      const back_key = `${identityKey(id)}/back.${b.format === 'png' ? 'png' : 'jpg'}`;
+      fs.writeFileSync(path.join(tmp, path.basename(front_key)), f.data, { mode: 0o600 });
+      fs.writeFileSync(path.join(tmp, path.basename(back_key)), b.data, { mode: 0o600 });
+      storage.commitDir(tmp, identityKey(id));
+      try {
+        await db
+          .insertInto('identity_verifications')
+          .values({ id, organisation_id: auth.orgId, user_id: auth.userId, state: 'under_review', front_key, back_key, reason: null, submitted_at: new Date().toISOString(), reviewed_at: null, reviewed_by: null })
+          .execute();
+      } catch (e) {
+        storage.remove(identityKey(id));
+        throw e;
+      }
+      return this.status(auth.userId);
+    },
+  };
+}
