@@ -28,3 +28,9 @@ export function useServiceStatus() {
     meta: { background: true },
   });
 }
+
+/** Viewers read but never create, change or delete (the server refuses them with 403 anyway). */
+export function useCanWrite(): boolean {
+  const { data: me } = useMe();
+  return !!me && me.role !== 'viewer';
+}

@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Dataset, PreprocessStep } from '../../api/types';
+import { useCanWrite } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
@@ -123,6 +124,7 @@ export default function DatasetDetailsPage() {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const download = useMutation({ mutationFn: (d: Dataset) => downloadOriginal(d) });
+  const canWrite = useCanWrite();
   usePageTitle(dataset?.name);
 
   if (isPending) return <PageLoading />;
@@ -134,16 +136,20 @@ export default function DatasetDetailsPage() {
         title={dataset.name}
         actions={
           <>
-            <UseDatasetMenu dataset={dataset} />
-            <Button startIcon={<EditOutlinedIcon />} variant="outlined" onClick={() => setEditing(true)}>
-              {t('common.edit')}
-            </Button>
+            {canWrite && <UseDatasetMenu dataset={dataset} />}
+            {canWrite && (
+              <Button startIcon={<EditOutlinedIcon />} variant="outlined" onClick={() => setEditing(true)}>
+                {t('common.edit')}
+              </Button>
+            )}
             <Button startIcon={<DownloadIcon />} variant="outlined" onClick={() => download.mutate(dataset)} disabled={download.isPending}>
               {t('dataset.downloadOriginal')}
             </Button>
-            <Button startIcon={<DeleteOutlineIcon />} variant="outlined" color="error" onClick={() => setDeleting(true)}>
-              {t('common.delete')}
-            </Button>
+            {canWrite && (
+              <Button startIcon={<DeleteOutlineIcon />} variant="outlined" color="error" onClick={() => setDeleting(true)}>
+                {t('common.delete')}
+              </Button>
+            )}
           </>
         }
       />

@@ -1,3 +1,4 @@
+import { useCanWrite } from '../../api/me';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -46,6 +47,7 @@ function NoResults() {
 }
 
 export default function DatasetListPage() {
+  const canWrite = useCanWrite();
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localeText = useGridLocale();
@@ -155,9 +157,9 @@ export default function DatasetListPage() {
       width: 140,
       getActions: (p) => [
         <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('common.open')} onClick={() => navigate(detailsPath(p.row))} />,
-        <GridActionsCellItem key="edit" icon={<EditOutlinedIcon />} label={t('common.edit')} onClick={() => setEditing(p.row)} />,
+        ...(canWrite ? [<GridActionsCellItem key="edit" icon={<EditOutlinedIcon />} label={t('common.edit')} onClick={() => setEditing(p.row)} />] : []),
         <GridActionsCellItem key="download" icon={<DownloadIcon />} label={t('common.download')} onClick={() => download.mutate(p.row)} />,
-        <GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('common.delete')} onClick={() => setDeleting(p.row)} />,
+        ...(canWrite ? [<GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('common.delete')} onClick={() => setDeleting(p.row)} />] : []),
       ],
     },
   ];
@@ -168,9 +170,11 @@ export default function DatasetListPage() {
         title={t('pages.datasets')}
         subtitle={t('dataset.listSubtitle')}
         actions={
-          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/dataset/register">
-            {t('dataset.registerButton')}
-          </Button>
+          canWrite && (
+            <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/dataset/register">
+              {t('dataset.registerButton')}
+            </Button>
+          )
         }
       />
       <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>

@@ -1,3 +1,4 @@
+import { useCanWrite } from '../../api/me';
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
@@ -111,6 +112,7 @@ function ResultView({ result }: { result: StatisticsResult }) {
  * POST /api/statistics/result/{id} every second while queued or running (SPEC §4: succeeds or fails, can be re-run).
  */
 export default function StatisticsTab({ dataset }: { dataset: Dataset }) {
+  const canWrite = useCanWrite();
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [started, setStarted] = useState(false);
@@ -147,7 +149,7 @@ export default function StatisticsTab({ dataset }: { dataset: Dataset }) {
   const data = job.data;
   const state = data?.state ?? 'none';
   const runButton = (label: string, icon = <ReplayIcon />) => (
-    <Button variant={state === 'succeeded' ? 'outlined' : 'contained'} startIcon={icon} onClick={() => start.mutate()} disabled={start.isPending || isActive(state)}>
+    canWrite && <Button variant={state === 'succeeded' ? 'outlined' : 'contained'} startIcon={icon} onClick={() => start.mutate()} disabled={start.isPending || isActive(state)}>
       {label}
     </Button>
   );

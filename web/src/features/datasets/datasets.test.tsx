@@ -96,6 +96,19 @@ describe('dataset list', () => {
   });
 });
 
+describe('a viewer', () => {
+  it('reads the list but is offered no register, edit or delete', async () => {
+    signIn();
+    mockFetch({ ...common, 'GET /api/users/me': () => ok({ ...ME, role: 'viewer' }), 'GET /api/datasets/list/': () => ok({ items: [base], total: 1 }) });
+    renderApp('/dataset');
+    await screen.findByRole('link', { name: 'Reactor 3' }, { timeout: 5000 });
+    expect(screen.getByRole('button', { name: 'Download' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Register dataset' })).toBeNull();
+  });
+});
+
 describe('dataset details', () => {
   it('shows the metadata, the history and loads the first page of rows', async () => {
     signIn();
