@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+
+const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
+const PASSWORD = 'Kx7!mQ2#vL9p';
+const CONCRETE = fs.readFileSync(path.join(SHARED_DATA, 'uci_concrete', 'concrete_data.csv'), 'utf8');
+const STEEL = fs.readFileSync(path.join(SHARED_DATA, 'uci_steel_plates_faults', 'steel_plates_faults.csv'), 'utf8');
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+
+async function shot(name: string) {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `tr-${name}.png`), fullPage: true });
+}
+
+before(async () => {
+  server = await startServer(process.env.MITATE_WEB_DIST ? { MITATE_WEB_DIST: process.env.MITATE_WEB_DIST } : {});
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB', acceptDownloads: true })).newPage();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function upload(token: string, name: string, fileName: string, csv: string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ name, data_type: 'training_data', type: 'supervised', training_type: 'regression', ...fields })) form.append(k, v);
+  form.append('file', new Blob([csv], { type: 'text/csv' }), fileName);
+  const res = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()).detail.response.id as string;
+}
+
+test('training: a regression project with auto-tune to its report, a prediction downloaded as CSV, a clustering report', async () => {
+  // An account and datasets through the API (the foundation spec covers those screens).
+  const email = `tr.${Date.now()}@example.com`;
+  await fetch(`${server.url}/account/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Yuki', last_name: 'Tanaka', organisation_name: 'Osaka Concrete' }),
+  });
+  const login = await (await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })).json();
+  const token = login.detail.response.access_token as string;
+  await upload(token, 'Concrete strength', 'concrete_data.csv', CONCRETE);
+  const lines = CONCRETE.trim().split('\n');
+  const inference = [lines[0].split(',').slice(0, 8).join(','), ...lines.slice(1, 201).map((l) => l.split(',').slice(0, 8).join(','))].join('\n');
+  await upload(token, 'New mixes', 'new_mixes.csv', inference, { data_type: 'inference_data' });
+  const steelId = await upload(token, 'Steel plates', 'steel_plates_faults.csv', STEEL, { training_type: 'clustering', type: 'unsupervised' });
+
+  await page.goto(`${server.url}/login`);
+  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dataset$/);
+
+  // The training list, then a new regression project on the concrete table.
+  await page.getByRole('navigation', { name: 'Main menu' }).getByText('Training', { exact: true }).first().click();
+  await page.waitForURL(/\/training$/);
+  await page.getByText('No training projects yet').waitFor();
+  await page.getByRole('button', { name: 'New project' }).click();
+  await page.getByRole('combobox', { name: 'Dataset' }).click();
+  await page.getByRole('option', { name: /Concrete strength/ }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL(/\/training\/regression\/register\//);
+
+  // Wizard (SPEC §2): dataset overview, training overview, preprocessing, training parameters, model selection, preview.
+  await page.getByRole('cell', { name: 'compressive_strength_mpa' }).waitFor();
+  await shot('01-dataset-overview');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click(); // nothing chosen yet: SPEC §5 messages
+  await page.getByText('Please select the target variable').waitFor();
+  await page.getByText('Please select feature variables').waitFor();
+  await page.getByRole('combobox', { name: 'Target variable' }).click();
+  await page.getByRole('option', { name: 'compressive_strength_mpa' }).click();
+  await page.getByRole('button', { name: 'Select all' }).click();
+  await shot('02-training-overview');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Variance threshold' }).waitFor();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Cross-validation folds' }).fill('1');
+  await page.getByText('Please enter default, 2 or more numbers').waitFor();
+  await page.getByRole('textbox', { name: 'Cross-validation folds' }).fill('3');
+  await page.getByLabel('Auto-tune hyper-parameters (Optuna)').check();
+  await page.getByRole('textbox', { name: 'Number of trials' }).fill('3');
+  await shot('03-parameters');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click(); // no model yet
+  await page.getByText('At least one model must be selected').waitFor();
+  for (const name of ['Ridge', 'Random forest', 'LightGBM']) await page.getByRole('checkbox', { name }).check();
+  const rf = page.getByRole('group', { name: 'Random forest Hyper-parameters' });
+  await rf.getByRole('textbox', { name: 'n_estimators' }).fill('60');
+  await shot('04-models');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText('Ridge, Random forest, LightGBM').waitFor();
+  await shot('05-preview');
+  await page.getByRole('button', { name: 'Register and train' }).click();
+
+  // Details: progress is polled until every model is done.
+  await page.waitForURL(/\/training\/regress\/details\//);
+  await page.getByRole('table', { name: 'Models' }).getByText('Done').nth(2).waitFor({ timeout: 120_000 });
+  await shot('06-details-done');
+  const rows = page.getByRole('table', { name: 'Models' }).getByRole('row');
+  assert.equal(await rows.count(), 4);
+
+  // The report of the LightGBM model.
+  await page.getByRole('button', { name: 'Report 3_lightgbm' }).click();
+  await page.waitForURL(/\/training\/regress\/result\/report\/[^/]+\/3_lightgbm$/);
+  for (const title of ['Predicted vs actual (test)', 'Residuals (test)', 'Permutation importance', 'SHAP: mean |value| per encoded feature', 'Hyper-parameters used'])
+    await page.getByRole('region', { name: title }).waitFor();
+  await page.getByRole('region', { name: 'Auto-tune trials (R²)' }).waitFor();
+  await page.getByRole('region', { name: 'Cross-validation score per fold (R²)' }).waitFor();
+  await shot('07-report');
+  const html = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download report (HTML)' }).click();
+  const htmlFile = path.join(os.tmpdir(), `report-${Date.now()}.html`);
+  await (await html).saveAs(htmlFile);
+  assert.match(fs.readFileSync(htmlFile, 'utf8'), /<svg/);
+
+  // Predict with this model on the inference dataset, then download the predictions.
+  await page.getByRole('button', { name: 'Predict with this model' }).click();
+  await page.waitForURL(/\/training\/prediction\/register\//);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('combobox', { name: 'Inference dataset' }).click();
+  await page.getByRole('option', { name: /New mixes/ }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await shot('08-prediction-preview');
+  await page.getByRole('button', { name: 'Predict', exact: true }).click();
+  await page.waitForURL(/\/prediction\/regression\/report\//);
+  await page.getByRole('columnheader', { name: 'predicted_compressive_strength_mpa' }).waitFor({ timeout: 60_000 });
+  await shot('09-prediction-report');
+  const dl = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  const csvFile = path.join(os.tmpdir(), `pred-${Date.now()}.csv`);
+  await (await dl).saveAs(csvFile);
+  const csv = fs.readFileSync(csvFile, 'utf8').trim().split('\n');
+  assert.equal(csv[0].split(',')[0], 'predicted_compressive_strength_mpa');
+  assert.equal(csv.length, 201);
+
+  // A clustering project to its report.
+  await page.goto(`${server.url}/training/clustering/register/${steelId}`);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Select all' }).click();
+  for (const f of ['Pastry', 'Z_Scratch', 'K_Scatch', 'Stains', 'Dirtiness', 'Bumps', 'Other_Faults']) await page.getByRole('checkbox', { name: f, exact: true }).uncheck();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('checkbox', { name: 'k-means' }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Register and train' }).click();
+  await page.waitForURL(/\/training\/clustering\/details\//);
+  await page.getByRole('button', { name: 'Report 1_kmeans' }).waitFor({ timeout: 120_000 });
+  await page.getByRole('button', { name: 'Report 1_kmeans' }).click();
+  await page.getByRole('region', { name: 'Clusters on the first two principal components' }).waitFor();
+  await page.getByRole('region', { name: 'Elbow and silhouette by number of clusters (k-means)' }).waitFor();
+  await shot('10-clustering-report');
+
+  // The list shows both projects.
+  await page.getByRole('navigation', { name: 'Main menu' }).getByText('Training', { exact: true }).first().click();
+  await page.getByRole('gridcell', { name: /Concrete strength/ }).first().waitFor();
+  await shot('11-list');
+});

@@ -1,0 +1,1 @@
+"""Training and prediction on tables: algorithms, auto-tune, metrics, reports and model packaging."""

@@ -1,0 +1,145 @@
+"""Tables in, feature matrices out: column kinds, soft-sensor time features, encoders, the train/test split."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pandas as pd
+
+from ..task import UserError
+
+MAX_CATEGORIES = 50  # one-hot columns per categorical feature; rarer levels share one 'infrequent' column
+
+
+def read_table(path: str, columns: list[str] | None = None) -> pd.DataFrame:
+    import pyarrow.parquet as pq
+
+    if not path or not os.path.isfile(path):
+        raise UserError(f"The data file does not exist: {path}")
+    try:
+        names = pq.ParquetFile(path).schema_arrow.names
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is the user's
+        raise UserError(f"The data file could not be read: {exc}") from exc
+    if columns is not None:
+        missing = [c for c in columns if c not in names]
+        if missing:
+            raise UserError(f'The column "{missing[0]}" is not in the data.')
+        columns = list(dict.fromkeys(columns))
+    return pd.read_parquet(path, columns=columns)
+
+
+def column_kinds(df: pd.DataFrame, features: list[str]) -> dict[str, str]:
+    """numeric or category per feature; a date/time feature is refused (derive numbers from it first)."""
+    kinds: dict[str, str] = {}
+    for c in features:
+        s = df[c]
+        if pd.api.types.is_datetime64_any_dtype(s):
+            raise UserError(f'The feature "{c}" is a date/time column; choose it as the time column or derive numeric features from it.')
+        if pd.api.types.is_bool_dtype(s) or pd.api.types.is_numeric_dtype(s):
+            kinds[c] = "numeric"
+        else:
+            kinds[c] = "category"
+        if s.notna().sum() == 0:
+            raise UserError(f'The feature "{c}" has no values.')
+        if s.nunique(dropna=True) <= 1:
+            raise UserError(f'The feature "{c}" is constant (a single value); remove it from the features.')
+    return kinds
+
+
+def as_model_frame(df: pd.DataFrame, kinds: dict[str, str]) -> pd.DataFrame:
+    """The feature columns with stable dtypes: floats for numbers, object strings (NaN kept) for categories."""
+    out = {}
+    for c, k in kinds.items():
+        s = df[c]
+        if k == "numeric":
+            out[c] = pd.to_numeric(s, errors="coerce").astype("float64")
+        else:
+            out[c] = s.astype("object").where(s.notna(), np.nan).map(lambda v: v if isinstance(v, float) else str(v))
+    return pd.DataFrame(out, index=df.index)
+
+
+def add_time_features(df: pd.DataFrame, inputs: list[str], lags: list[int], windows: list[int]) -> tuple[pd.DataFrame, list[str]]:
+    """Soft sensor inputs: each numeric input lagged by `lags` rows and averaged over trailing `windows` rows."""
+    extra = {}
+    for c in inputs:
+        s = pd.to_numeric(df[c], errors="coerce")
+        for k in lags:
+            extra[f"{c}_lag{k}"] = s.shift(k)
+        for w in windows:
+            extra[f"{c}_mean{w}"] = s.rolling(w, min_periods=w).mean()
+    if not extra:
+        return df, []
+    return pd.concat([df, pd.DataFrame(extra, index=df.index)], axis=1), list(extra)
+
+
+def warmup_rows(lags: list[int], windows: list[int]) -> int:
+    return max([0, *lags, *[w - 1 for w in windows]])
+
+
+def make_preprocessor(kinds: dict[str, str], scale: bool, variance_threshold: float):
+    from sklearn.compose import ColumnTransformer
+    from sklearn.feature_selection import VarianceThreshold
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    num = [c for c, k in kinds.items() if k == "numeric"]
+    cat = [c for c, k in kinds.items() if k == "category"]
+    steps = []
+    if num:
+        s = [("impute", SimpleImputer(strategy="median"))]
+        if variance_threshold and variance_threshold > 0:
+            s.append(("variance", VarianceThreshold(threshold=float(variance_threshold))))
+        if scale:
+            s.append(("scale", StandardScaler()))
+        steps.append(("num", Pipeline(s), num))
+    if cat:
+        steps.append(("cat", Pipeline([
+            ("impute", SimpleImputer(strategy="most_frequent")),
+            ("onehot", OneHotEncoder(handle_unknown="infrequent_if_exist", max_categories=MAX_CATEGORIES, sparse_output=False)),
+        ]), cat))
+    ct = ColumnTransformer(steps, verbose_feature_names_out=False, remainder="drop")
+    ct.set_output(transform="pandas")
+    return ct
+
+
+def categories_of(df: pd.DataFrame, kinds: dict[str, str]) -> dict[str, list[str]]:
+    return {c: sorted(map(str, df[c].dropna().unique().tolist())) for c, k in kinds.items() if k == "category"}
+
+
+def split(n: int, ratio: float, time_ordered: bool, y=None, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Row positions of train and test: the first `ratio` in time order, or a (stratified) shuffle."""
+    idx = np.arange(n)
+    n_train = int(round(n * ratio))
+    n_train = min(max(n_train, 2), n - 1)
+    if time_ordered:
+        return idx[:n_train], idx[n_train:]
+    from sklearn.model_selection import train_test_split
+
+    strat = None
+    if y is not None:
+        counts = pd.Series(y).value_counts()
+        if counts.min() >= 2 and n - n_train >= counts.size:
+            strat = y
+    tr, te = train_test_split(idx, train_size=n_train, random_state=seed, shuffle=True, stratify=strat)
+    return np.sort(tr), np.sort(te)
+
+
+def check_inference(df: pd.DataFrame, features: list[str], kinds: dict[str, str], categories: dict[str, list[str]]) -> None:
+    """A clear message naming the column, before any prediction is made."""
+    for c in features:
+        if c not in df.columns:
+            raise UserError(f'The feature column "{c}" is missing from the inference data.')
+    for c, k in kinds.items():
+        s = df[c]
+        if k == "numeric":
+            if not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)):
+                bad = s[pd.to_numeric(s, errors="coerce").isna() & s.notna()]
+                if len(bad):
+                    raise UserError(f'The feature column "{c}" must be numeric; it holds "{bad.iloc[0]}".')
+        else:
+            known = set(categories.get(c, []))
+            seen = set(map(str, s.dropna().unique().tolist()))
+            unseen = sorted(seen - known)
+            if unseen:
+                raise UserError(f'The column "{c}" holds the category "{unseen[0]}" that the training data did not have.')

@@ -1,0 +1,128 @@
+"""A trained model as one object: the manifest (features, preprocessing, classes) and the fitted pipeline.
+
+`predict(frame)` turns raw inference rows into the output columns of the project's type, so the prediction job,
+the report and a user who unzips the model all use the same code path.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from . import data as D
+
+
+@dataclass
+class TrainedModel:
+    project_type: str
+    algorithm: str
+    target: str | None
+    features: list[str]  # raw input columns the user chose
+    kinds: dict[str, str]  # model columns (incl. derived time features) -> numeric | category
+    categories: dict[str, list[str]]
+    pipeline: Any  # preprocessor + estimator (supervised); preprocessor + embedder/clusterer (unsupervised)
+    classes: list[str] = field(default_factory=list)
+    lags: list[int] = field(default_factory=list)
+    windows: list[int] = field(default_factory=list)
+    datetime_column: str | None = None
+    assigner: Any = None  # clustering without a predict of its own: nearest training point's cluster
+    assign_radius: float | None = None  # DBSCAN: farther than eps from every core point is noise (-1)
+    params: dict = field(default_factory=dict)
+    condition: dict | None = None  # the preprocessing condition of the training dataset, applied first
+
+    # ---- input --------------------------------------------------------------------------------------------
+
+    def check(self, df: pd.DataFrame) -> None:
+        D.check_inference(df, self.features, {c: k for c, k in self.kinds.items() if c in self.features}, self.categories)
+
+    def model_frame(self, df: pd.DataFrame) -> pd.DataFrame:
+        self.check(df)
+        if self.project_type == "soft_sensor" and self.datetime_column and self.datetime_column in df.columns:
+            df = df.sort_values(self.datetime_column, kind="stable")
+        if self.lags or self.windows:
+            numeric_inputs = [c for c in self.features if self.kinds.get(c) == "numeric"]
+            df, _ = D.add_time_features(df, numeric_inputs, self.lags, self.windows)
+        return D.as_model_frame(df, self.kinds)
+
+    # ---- output -------------------------------------------------------------------------------------------
+
+    def output_columns(self) -> list[str]:
+        t = self.project_type
+        if t in ("regression", "soft_sensor"):
+            return [f"predicted_{self.target}"]
+        if t == "discriminant_analysis":
+            return [f"predicted_{self.target}", *[f"probability_{c}" for c in self.classes]]
+        if t == "clustering":
+            return ["cluster"]
+        n = getattr(self.pipeline[-1], "n_components_", None) or getattr(self.pipeline[-1], "n_components", 2)
+        return [f"component_{i + 1}" for i in range(int(n))]
+
+    def predict(self, df: pd.DataFrame) -> pd.DataFrame:
+        X = self.model_frame(df)
+        t = self.project_type
+        out = pd.DataFrame(index=X.index)
+        warm = D.warmup_rows(self.lags, self.windows)
+        if t in ("regression", "soft_sensor"):
+            pred = np.full(len(X), np.nan)
+            ok = np.arange(len(X)) >= warm
+            if ok.any():
+                pred[ok] = self.pipeline.predict(X[ok])
+            out[f"predicted_{self.target}"] = pred
+        elif t == "discriminant_analysis":
+            out[f"predicted_{self.target}"] = self.pipeline.predict(X)
+            if hasattr(self.pipeline, "predict_proba"):
+                proba = self.pipeline.predict_proba(X)
+                for i, c in enumerate(self.classes):
+                    out[f"probability_{c}"] = proba[:, i]
+        elif t == "clustering":
+            out["cluster"] = self.assign(X)
+        else:
+            Z = self.pipeline[:-1].transform(X)
+            emb = self.pipeline[-1].transform(np.asarray(Z, dtype=float))
+            for i in range(emb.shape[1]):
+                out[f"component_{i + 1}"] = emb[:, i]
+        return out.reindex(df.index)
+
+    def assign(self, X: pd.DataFrame) -> np.ndarray:
+        est = self.pipeline[-1]
+        Z = np.asarray(self.pipeline[:-1].transform(X), dtype=float)
+        if hasattr(est, "predict") and self.assigner is None:
+            return np.asarray(est.predict(Z)).astype(int)
+        if self.assigner is None:
+            return np.full(len(Z), -1)
+        labels = np.asarray(self.assigner.predict(Z)).astype(int)
+        if self.assign_radius is not None:
+            dist, _ = self.assigner.kneighbors(Z, n_neighbors=1)
+            labels = np.where(dist[:, 0] <= self.assign_radius, labels, -1)
+        return labels
+
+    def manifest(self, metrics: dict | None = None) -> dict:
+        return {
+            "format": "mitate-model/1",
+            "project_type": self.project_type,
+            "algorithm": self.algorithm,
+            "target": self.target,
+            "features": self.features,
+            "model_columns": self.kinds,
+            "categories": self.categories,
+            "classes": self.classes,
+            "time_features": {"lags": self.lags, "windows": self.windows, "datetime_column": self.datetime_column},
+            "preprocessing": {
+                "numeric": "median imputation" + (", standardisation" if _scaled(self.pipeline) else ""),
+                "categorical": "most frequent imputation, one-hot encoding",
+                "condition": self.condition,
+            },
+            "hyperparameters": self.params,
+            "outputs": self.output_columns(),
+            "metrics": metrics or {},
+            "load": "joblib.load('model.joblib').predict(pandas_frame) with the mitate_engine package importable",
+        }
+
+
+def _scaled(pipeline) -> bool:
+    try:
+        return "scale" in pipeline[0].named_transformers_["num"].named_steps
+    except Exception:  # noqa: BLE001
+        return False

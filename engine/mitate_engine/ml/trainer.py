@@ -1,0 +1,750 @@
+"""Training one model of a project: auto-tune (Optuna under cross-validation), fit, evaluate, explain, package.
+
+`prepare_project` turns the table and the project settings into the shared train/test frames once; `train_model`
+then trains one algorithm on them and returns its report (metrics, charts, importances, CV folds, parameters).
+"""
+from __future__ import annotations
+
+import json
+import math
+import time
+import warnings
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from ..encoding import to_jsonable
+from ..task import UserError
+from . import data as D
+from .algorithms import SUPERVISED, THREADS, Algorithm, BuildContext, get_algorithm
+from .model import TrainedModel
+
+MAX_POINTS = 2000  # points per scatter chart in a report
+IMPORTANCE_ROWS = 2000
+SHAP_ROWS = 400
+UNSUP_SCORE_ROWS = 3000
+
+
+@dataclass
+class Project:
+    project_type: str
+    target: str | None
+    features: list[str]
+    kinds: dict[str, str]
+    categories: dict[str, list[str]]
+    X_train: pd.DataFrame
+    y_train: np.ndarray | None
+    X_test: pd.DataFrame | None
+    y_test: np.ndarray | None
+    cv_folds: int
+    auto_tune: bool
+    n_trials: int
+    balance: bool
+    variance_threshold: float
+    significance_level: float
+    classes: list[str] = field(default_factory=list)
+    lags: list[int] = field(default_factory=list)
+    windows: list[int] = field(default_factory=list)
+    datetime_column: str | None = None
+    time_train: list | None = None
+    time_test: list | None = None
+    color: np.ndarray | None = None  # dimensional compression: optional label to colour the map
+    condition: dict | None = None
+    seed: int = 0
+
+    @property
+    def supervised(self) -> bool:
+        return self.project_type in SUPERVISED
+
+    @property
+    def classification(self) -> bool:
+        return self.project_type == "discriminant_analysis"
+
+    @property
+    def time_ordered(self) -> bool:
+        return self.project_type == "soft_sensor"
+
+
+def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
+    t = spec.get("project_type")
+    if t not in ("regression", "soft_sensor", "discriminant_analysis", "clustering", "dimensional_compression"):
+        raise UserError(f"Unknown project type: {t}")
+    target = spec.get("target") or None
+    features = list(spec.get("features") or [])
+    if not features:
+        raise UserError("Please select feature variables")
+    if t in SUPERVISED and not target:
+        raise UserError("Please select the target variable")
+    if target and target in features:
+        raise UserError(f'The target "{target}" is also among the features; remove it from the features.')
+    dt_col = spec.get("datetime_column") or None
+    if df is None:
+        cols = [*features, *([target] if target else []), *([dt_col] if dt_col else [])]
+        df = D.read_table(spec["parquet"], cols)
+    for c in [*features, *([target] if target else [])]:
+        if c not in df.columns:
+            raise UserError(f'The column "{c}" is not in the data.')
+    if t == "soft_sensor" and dt_col and dt_col in df.columns:
+        df = df.sort_values(dt_col, kind="stable").reset_index(drop=True)
+    kinds = D.column_kinds(df, features)
+    lags = [int(v) for v in spec.get("lags") or []] if t == "soft_sensor" else []
+    windows = [int(v) for v in spec.get("windows") or []] if t == "soft_sensor" else []
+    if any(v < 1 for v in lags) or any(v < 2 for v in windows):
+        raise UserError("Time lags must be 1 or more rows and moving windows 2 or more rows.")
+    if lags or windows:
+        df, extra = D.add_time_features(df, [c for c in features if kinds[c] == "numeric"], lags, windows)
+        kinds.update({c: "numeric" for c in extra})
+        df = df.iloc[D.warmup_rows(lags, windows):].reset_index(drop=True)
+    y = None
+    classes: list[str] = []
+    if target and t in SUPERVISED:
+        y_raw = df[target]
+        keep = y_raw.notna().to_numpy()
+        if keep.sum() < 10:
+            raise UserError(f'The target "{target}" has fewer than 10 values; a model needs more rows.')
+        df = df.loc[keep].reset_index(drop=True)
+        y_raw = y_raw[keep].reset_index(drop=True)
+        if t == "discriminant_analysis":
+            y = y_raw.map(str).to_numpy(dtype=object)
+            counts = pd.Series(y).value_counts()
+            if len(counts) < 2:
+                raise UserError(f'The target "{target}" has a single class; discriminant analysis needs at least two.')
+            single = counts[counts < 2]
+            if len(single):
+                raise UserError(f'The class "{single.index[0]}" of "{target}" has a single row; every class needs at least two.')
+            classes = sorted(counts.index.tolist())
+        else:
+            if not (pd.api.types.is_numeric_dtype(y_raw) and not pd.api.types.is_bool_dtype(y_raw)):
+                raise UserError(f'The target "{target}" is not numeric; regression needs a numeric target.')
+            y = y_raw.astype(float).to_numpy()
+            if np.nanstd(y) == 0:
+                raise UserError(f'The target "{target}" is constant; there is nothing to predict.')
+    X = D.as_model_frame(df, kinds)
+    cats = D.categories_of(X, kinds)
+    ratio = float(spec.get("split_ratio") or 0.85)
+    folds = spec.get("cv_folds", "default")
+    folds = 5 if folds in (None, "", "default") else int(folds)
+    if folds < 2:
+        raise UserError("Please enter default, 2 or more numbers")
+    proj = Project(
+        project_type=t, target=target, features=features, kinds=kinds, categories=cats,
+        X_train=X, y_train=y, X_test=None, y_test=None, cv_folds=folds,
+        auto_tune=bool(spec.get("auto_tune")), n_trials=int(spec.get("n_trials") or 10), balance=bool(spec.get("balance")),
+        variance_threshold=float(spec.get("variance_threshold") or 0.0), significance_level=float(spec.get("significance_level") or 0.05),
+        classes=classes, lags=lags, windows=windows, datetime_column=dt_col, condition=_condition(spec), seed=int(spec.get("seed") or 0),
+    )
+    if t in SUPERVISED:
+        if len(X) < 10:
+            raise UserError("At least 10 rows with a target value are needed to train.")
+        split_time = spec.get("split_time")
+        if t == "soft_sensor" and split_time and dt_col:
+            times = pd.to_datetime(df[dt_col])
+            n_train = int((times < pd.Timestamp(split_time)).sum())
+            if n_train < 5 or n_train > len(X) - 2:
+                raise UserError("The split time leaves too few rows on one side; choose a time inside the data.")
+            tr, te = np.arange(n_train), np.arange(n_train, len(X))
+        else:
+            tr, te = D.split(len(X), ratio, proj.time_ordered, y if proj.classification else None, proj.seed)
+        proj.X_train, proj.X_test = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
+        proj.y_train, proj.y_test = y[tr], y[te]
+        if proj.classification:
+            missing = sorted(set(classes) - set(proj.y_train))
+            if missing:
+                raise UserError(f'The class "{missing[0]}" has no rows in the training part; add rows or change the split.')
+        if t == "soft_sensor":
+            axis = df[dt_col].astype(str).tolist() if dt_col and dt_col in df.columns else list(range(len(X)))
+            proj.time_train = [axis[i] for i in tr]
+            proj.time_test = [axis[i] for i in te]
+    elif t == "dimensional_compression" and target and target in df.columns:
+        proj.color = df[target].map(str).to_numpy(dtype=object)
+    return proj
+
+
+def _condition(spec: dict) -> dict | None:
+    path = spec.get("condition_path")
+    if not path:
+        return None
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+# ---- the estimator of one model ---------------------------------------------------------------------------
+
+
+class Balanced:
+    """Random over-sampling of minority classes inside fit, for classifiers without class_weight."""
+
+    _estimator_type = "classifier"
+
+    def __init__(self, estimator, seed: int = 0):
+        self.estimator = estimator
+        self.seed = seed
+
+    def get_params(self, deep=True):
+        return {"estimator": self.estimator, "seed": self.seed}
+
+    def set_params(self, **kw):
+        for k, v in kw.items():
+            setattr(self, k, v)
+        return self
+
+    def fit(self, X, y):
+        y = np.asarray(y)
+        rng = np.random.default_rng(self.seed)
+        values, counts = np.unique(y, return_counts=True)
+        top = counts.max()
+        idx = [np.flatnonzero(y == v) for v in values]
+        idx = np.concatenate([np.concatenate([i, rng.choice(i, top - len(i), replace=True)]) if len(i) < top else i for i in idx])
+        Xs = X.iloc[idx] if hasattr(X, "iloc") else X[idx]
+        self.estimator.fit(Xs, y[idx])
+        self.classes_ = self.estimator.classes_
+        return self
+
+    def predict(self, X):
+        return self.estimator.predict(X)
+
+    def predict_proba(self, X):
+        return self.estimator.predict_proba(X)
+
+    def __sklearn_tags__(self):
+        from sklearn.base import ClassifierMixin, BaseEstimator
+        class _T(ClassifierMixin, BaseEstimator):
+            pass
+        return _T().__sklearn_tags__()
+
+
+def build_pipeline(proj: Project, algo: Algorithm, params: dict, n_rows: int):
+    from sklearn.pipeline import Pipeline
+
+    n_features = sum(len(proj.categories.get(c, [])) or 1 for c in proj.kinds)
+    bctx = BuildContext(n_rows=n_rows, n_features=n_features, n_classes=len(proj.classes), balance=proj.balance, seed=proj.seed)
+    if algo.adjust:
+        params = algo.adjust(params, bctx)
+    est = algo.build(params, bctx)
+    if proj.classification and proj.balance and not algo.balance_native:
+        est = Balanced(est, proj.seed)
+    pre = D.make_preprocessor(proj.kinds, algo.scale or not proj.supervised, proj.variance_threshold)
+    return Pipeline([("preprocess", pre), ("model", est)]), params
+
+
+def _cv(proj: Project, folds: int):
+    from sklearn.model_selection import KFold, StratifiedKFold, TimeSeriesSplit
+
+    if proj.time_ordered:
+        return TimeSeriesSplit(n_splits=folds)
+    if proj.classification:
+        return StratifiedKFold(n_splits=min(folds, int(pd.Series(proj.y_train).value_counts().min())) if folds > 1 else 2, shuffle=True, random_state=proj.seed)
+    return KFold(n_splits=folds, shuffle=True, random_state=proj.seed)
+
+
+def scoring(proj: Project) -> tuple[str, str]:
+    """Scikit-learn scorer name and the label shown for the auto-tune objective (higher is better)."""
+    if proj.classification:
+        return ("balanced_accuracy", "balanced accuracy") if proj.balance else ("accuracy", "accuracy")
+    return "r2", "R²"
+
+
+class OutOfTime(Exception):
+    """A search trial ran past the auto-tune time budget; it is dropped, not counted."""
+
+
+def cv_scores(proj: Project, algo: Algorithm, params: dict, deadline: float | None = None) -> list[float]:
+    from sklearn.metrics import get_scorer
+
+    scorer = get_scorer(scoring(proj)[0])
+    cv = _cv(proj, proj.cv_folds)
+    scores = []
+    for tr, va in cv.split(proj.X_train, proj.y_train):
+        if deadline is not None and time.monotonic() > deadline:
+            raise OutOfTime()
+        pipe, _ = build_pipeline(proj, algo, params, len(tr))
+        pipe.fit(proj.X_train.iloc[tr], proj.y_train[tr])
+        scores.append(float(scorer(pipe, proj.X_train.iloc[va], proj.y_train[va])))
+    return scores
+
+
+# ---- unsupervised scores ----------------------------------------------------------------------------------
+
+
+def _sample(n: int, k: int, seed: int = 0) -> np.ndarray:
+    if n <= k:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, k, replace=False))
+
+
+def unsupervised_score(proj: Project, algo: Algorithm, params: dict, Z: np.ndarray) -> float:
+    """Silhouette for clustering, trustworthiness for maps (on a sample): the auto-tune objective."""
+    from sklearn.base import clone
+    from sklearn.metrics import silhouette_score
+    from sklearn.manifold import trustworthiness
+
+    idx = _sample(len(Z), UNSUP_SCORE_ROWS if proj.project_type == "clustering" else 1000, proj.seed)
+    Zs = Z[idx]
+    pipe, _ = build_pipeline(proj, algo, params, len(Zs))
+    est = pipe[-1]
+    if proj.project_type == "clustering":
+        labels = est.fit_predict(Zs)
+        mask = labels >= 0
+        if len(set(labels[mask])) < 2 or mask.sum() < 3:
+            return -1.0
+        # noise points count against DBSCAN: the score is scaled by the share of rows that got a cluster
+        return float(silhouette_score(Zs[mask], labels[mask])) * float(mask.mean())
+    emb = est.fit_transform(Zs)
+    return float(trustworthiness(Zs, emb, n_neighbors=min(5, len(Zs) // 2 - 1)))
+
+
+# ---- auto-tune --------------------------------------------------------------------------------------------
+
+
+def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int, float | None, float | None], None],
+         timeout: float | None = None, Z: np.ndarray | None = None) -> tuple[dict, list[dict], list[float] | None]:
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    space = [p for p in algo.params if p.tune]
+    if not space:
+        return base, [], None
+    n = proj.n_trials
+    sampler = optuna.samplers.TPESampler(seed=proj.seed, n_startup_trials=min(5, max(1, n // 2)))
+    study = optuna.create_study(direction="maximize", sampler=sampler)
+    study.enqueue_trial({p.name: base[p.name] for p in space})  # the defaults (or the user's values) are trial 1
+    trials: list[dict] = []
+    fold_scores: dict[int, list[float]] = {}
+
+    deadline = time.monotonic() + timeout if timeout else None
+
+    def objective(trial):
+        params = {**base, **{p.name: p.suggest(trial) for p in space}}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if proj.supervised:
+                # the first trial (the defaults) always completes; later ones stop at the deadline, between folds
+                try:
+                    scores = cv_scores(proj, algo, params, deadline if fold_scores else None)
+                except OutOfTime:
+                    raise optuna.TrialPruned("time budget reached") from None
+                fold_scores[trial.number] = scores
+                return float(np.mean(scores))
+            return unsupervised_score(proj, algo, params, Z)
+
+    def callback(study, trial):
+        value = trial.value if trial.state == optuna.trial.TrialState.COMPLETE else None
+        try:
+            best = study.best_value
+        except ValueError:
+            best = None
+        trials.append({"number": trial.number + 1, "value": value, "params": trial.params, "state": trial.state.name.lower()})
+        report(trial.number + 1, n, value, best)
+
+    study.optimize(objective, n_trials=n, timeout=timeout, callbacks=[callback], catch=(ValueError, np.linalg.LinAlgError, ArithmeticError))
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if not done:
+        raise UserError("No auto-tune trial succeeded; see the log.")
+    best = study.best_trial
+    return {**base, **best.params}, trials, fold_scores.get(best.number)
+
+
+# ---- one model --------------------------------------------------------------------------------------------
+
+
+def train_model(proj: Project, algorithm: str, given_params: dict | None, out_dir: Path,
+                progress: Callable[[float, str], None], event: Callable[..., None], log: Callable[[str], None],
+                time_budget: float | None = None, label: str = "", on_ready: Callable[[dict], None] | None = None) -> dict:
+    """Trains one algorithm; writes model.joblib, manifest.json, model.zip, report.json into out_dir."""
+    import joblib
+
+    algo = get_algorithm(proj.project_type, algorithm)
+    label = label or algo.label
+    try:
+        params = algo.coerce(given_params)
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
+    n_rows = len(proj.X_train)
+    if algo.max_rows and n_rows > algo.max_rows:
+        raise UserError(f"{algo.label} is limited to {algo.max_rows:,} training rows (this project has {n_rows:,}); choose another algorithm or sample the data.")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    trials: list[dict] = []
+    folds: list[float] | None = None
+    Z_all = None
+    if not proj.supervised:
+        pre = D.make_preprocessor(proj.kinds, True, proj.variance_threshold)
+        Z_all = np.asarray(pre.fit_transform(proj.X_train), dtype=float)
+    if proj.auto_tune:
+        def report(i, n, value, best):
+            v = "not scored (failed or stopped at the time budget)" if value is None else f"{value:.4f}"
+            b = "-" if best is None else f"{best:.4f}"
+            progress(0.05 + 0.7 * i / n, f"{label}: trial {i} of {n}, best so far {b}")
+            event("trial", model=label, trial=i, of=n, value=value, best=best)
+            log(f"{label}: trial {i}/{n} score {v} best {b}")
+        params, trials, folds = tune(proj, algo, params, report, timeout=time_budget, Z=Z_all)
+        log(f"{label}: best parameters {json.dumps(to_jsonable(params))}")
+    progress(0.78, f"{label}: fitting")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pipe, params = build_pipeline(proj, algo, params, n_rows)
+        if proj.supervised:
+            pipe.fit(proj.X_train, proj.y_train)
+        elif proj.project_type == "clustering":
+            pipe[0].fit(proj.X_train)
+            pipe[-1].fit(Z_all)
+        else:
+            pipe[0].fit(proj.X_train)
+            emb_train = pipe[-1].fit_transform(Z_all)
+    fit_seconds = time.monotonic() - started
+    model = TrainedModel(project_type=proj.project_type, algorithm=algorithm, target=proj.target, features=proj.features,
+                         kinds=proj.kinds, categories=proj.categories, pipeline=pipe, classes=proj.classes, lags=proj.lags,
+                         windows=proj.windows, datetime_column=proj.datetime_column, params=to_jsonable(params), condition=proj.condition)
+    progress(0.85, f"{label}: evaluating")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if proj.supervised:
+            rep = _supervised_report(proj, algo, model, log)
+        elif proj.project_type == "clustering":
+            rep = _clustering_report(proj, algo, model, Z_all, params)
+        else:
+            rep = _compression_report(proj, algo, model, Z_all, emb_train)
+    rep.update({
+        "algorithm": algorithm, "label": algo.label, "hyperparameters": to_jsonable(params), "defaults": algo.defaults(),
+        "auto_tune": {"enabled": proj.auto_tune, "trials": trials, "objective": scoring(proj)[1] if proj.supervised else
+                      ("silhouette" if proj.project_type == "clustering" else "trustworthiness")},
+        "train_rows": n_rows, "test_rows": 0 if proj.X_test is None else len(proj.X_test), "fit_seconds": fit_seconds,
+        "seconds": time.monotonic() - started, "features": proj.features, "target": proj.target,
+        "pending": proj.supervised,  # cross-validation and importances follow
+    })
+    rep = to_jsonable(rep)
+    progress(0.9, f"{label}: packaging")
+    joblib.dump(model, out_dir / "model.joblib", compress=3)
+    manifest = to_jsonable(model.manifest(rep["metrics"]))
+    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    with zipfile.ZipFile(out_dir / "model.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(out_dir / "model.joblib", "model.joblib")
+        z.write(out_dir / "manifest.json", "manifest.json")
+    (out_dir / "report.json").write_text(json.dumps(rep), encoding="utf-8")
+    if not proj.supervised:
+        return rep
+    # The model is usable from here (it predicts, its test metrics are known): say so before the slower explanations.
+    if on_ready:
+        on_ready(rep)
+    progress(0.93, f"{label}: cross-validation and feature importance")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if folds is None and proj.cv_folds >= 2:
+            folds = cv_scores(proj, algo, params)
+        rep["cv"] = {"metric": scoring(proj)[1], "folds": folds or [], "mean": float(np.mean(folds)) if folds else None,
+                     "std": float(np.std(folds)) if folds else None}
+        rep["permutation_importance"] = _permutation(proj, model.pipeline)
+        rep["shap"] = _shap(proj, algo, model.pipeline, log)
+    rep["pending"] = False
+    rep["seconds"] = time.monotonic() - started
+    rep = to_jsonable(rep)
+    (out_dir / "report.json").write_text(json.dumps(rep), encoding="utf-8")
+    return rep
+
+
+# ---- reports ----------------------------------------------------------------------------------------------
+
+
+def regression_metrics(y, p) -> dict:
+    from sklearn.metrics import mean_absolute_error, mean_squared_error, r2_score
+
+    y = np.asarray(y, dtype=float)
+    p = np.asarray(p, dtype=float)
+    nz = np.abs(y) > 1e-12
+    return {
+        "r2": float(r2_score(y, p)),
+        "rmse": float(math.sqrt(mean_squared_error(y, p))),
+        "mae": float(mean_absolute_error(y, p)),
+        "mape": float(np.mean(np.abs((y[nz] - p[nz]) / y[nz])) * 100) if nz.any() else None,
+    }
+
+
+def classification_metrics(y, pred, proba, classes) -> dict:
+    from sklearn.metrics import accuracy_score, confusion_matrix, f1_score, precision_score, recall_score, roc_auc_score
+
+    binary = len(classes) == 2
+    avg = "binary" if binary else "macro"
+    kw = {"pos_label": classes[1]} if binary else {}
+    out = {
+        "accuracy": float(accuracy_score(y, pred)),
+        "precision": float(precision_score(y, pred, average=avg, zero_division=0, **kw)),
+        "recall": float(recall_score(y, pred, average=avg, zero_division=0, **kw)),
+        "f1": float(f1_score(y, pred, average=avg, zero_division=0, **kw)),
+        "roc_auc": None,
+        "average": "binary (positive class " + classes[1] + ")" if binary else "macro",
+    }
+    if proba is not None and len(set(y)) > 1:
+        try:
+            if binary:
+                out["roc_auc"] = float(roc_auc_score(np.asarray(y) == classes[1], proba[:, 1]))
+            elif len(set(y)) == len(classes):
+                out["roc_auc"] = float(roc_auc_score(y, proba, multi_class="ovr", labels=classes))
+        except ValueError:
+            pass
+    out["confusion_matrix"] = confusion_matrix(y, pred, labels=classes).tolist()
+    return out
+
+
+def _thin(*arrays, k=MAX_POINTS):
+    n = len(arrays[0])
+    idx = _sample(n, k)
+    return [np.asarray(a)[idx].tolist() if not isinstance(a, list) else [a[i] for i in idx] for a in arrays]
+
+
+def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log) -> dict:
+    pipe = model.pipeline
+    Xte, yte = proj.X_test, proj.y_test
+    pred_te = pipe.predict(Xte)
+    pred_tr = pipe.predict(proj.X_train)
+    charts: dict[str, Any] = {}
+    if proj.classification:
+        proba = pipe.predict_proba(Xte) if hasattr(pipe, "predict_proba") else None
+        metrics = classification_metrics(yte, pred_te, proba, proj.classes)
+        train_metrics = {k: v for k, v in classification_metrics(proj.y_train, pred_tr, None, proj.classes).items() if k != "confusion_matrix"}
+        charts["confusion_matrix"] = {"labels": proj.classes, "matrix": metrics["confusion_matrix"]}
+        if proba is not None:
+            charts["roc"] = _roc_curves(yte, proba, proj.classes)
+        from sklearn.metrics import classification_report
+        charts["per_class"] = classification_report(yte, pred_te, labels=proj.classes, output_dict=True, zero_division=0)
+    else:
+        metrics = regression_metrics(yte, pred_te)
+        train_metrics = regression_metrics(proj.y_train, pred_tr)
+        a, p = _thin(yte, pred_te)
+        charts["predicted_vs_actual"] = {"actual": a, "predicted": p}
+        charts["residuals"] = {"predicted": p, "residual": (np.asarray(a) - np.asarray(p)).tolist()}
+        hist, edges = np.histogram(np.asarray(yte) - np.asarray(pred_te), bins=30)
+        charts["residual_histogram"] = {"counts": hist.tolist(), "edges": edges.tolist()}
+        if proj.project_type == "soft_sensor":
+            idx_tr = _sample(len(pred_tr), MAX_POINTS)
+            idx_te = _sample(len(pred_te), MAX_POINTS)
+            charts["time_series"] = {
+                "train": {"time": [proj.time_train[i] for i in idx_tr], "actual": proj.y_train[idx_tr].tolist(), "predicted": np.asarray(pred_tr)[idx_tr].tolist()},
+                "test": {"time": [proj.time_test[i] for i in idx_te], "actual": yte[idx_te].tolist(), "predicted": np.asarray(pred_te)[idx_te].tolist()},
+            }
+        coef = _coefficients(proj, model)
+        if coef:
+            charts["coefficients"] = coef
+    return {"metrics": metrics, "train_metrics": train_metrics, "charts": charts, "permutation_importance": [], "shap": None,
+            "cv": None}
+
+
+def _roc_curves(y, proba, classes) -> list[dict]:
+    from sklearn.metrics import auc, roc_curve
+
+    out = []
+    targets = [classes[1]] if len(classes) == 2 else classes
+    for c in targets:
+        i = classes.index(c)
+        yy = np.asarray(y) == c
+        if yy.all() or not yy.any():
+            continue
+        fpr, tpr, _ = roc_curve(yy, proba[:, i])
+        if len(fpr) > 200:
+            k = np.unique(np.linspace(0, len(fpr) - 1, 200).astype(int))
+            fpr, tpr = fpr[k], tpr[k]
+        out.append({"class": c, "fpr": fpr.tolist(), "tpr": tpr.tolist(), "auc": float(auc(fpr, tpr))})
+    return out
+
+
+def _coefficients(proj: Project, model: TrainedModel) -> list[dict] | None:
+    """Linear models: coefficients on standardised inputs; ordinary least squares adds p-values (statsmodels)."""
+    est = model.pipeline[-1]
+    inner = getattr(est, "regressor_", est)
+    coef = getattr(inner, "coef_", None)
+    if coef is None or model.algorithm not in ("linear", "ridge", "lasso", "elastic_net", "pls"):
+        return None
+    names = list(model.pipeline[0].get_feature_names_out())
+    coef = np.asarray(coef).reshape(-1)
+    rows = [{"feature": n, "coefficient": float(c)} for n, c in zip(names, coef)]
+    if model.algorithm == "linear":
+        try:
+            import statsmodels.api as sm
+            Z = np.asarray(model.pipeline[0].transform(proj.X_train), dtype=float)
+            if Z.shape[0] > Z.shape[1] + 1:
+                fit = sm.OLS(proj.y_train, sm.add_constant(Z, has_constant="add")).fit()
+                for r, p, se in zip(rows, fit.pvalues[1:], fit.bse[1:]):
+                    r["std_error"] = float(se)
+                    r["p_value"] = float(p)
+                    r["significant"] = bool(p < proj.significance_level)
+        except Exception:  # noqa: BLE001 - p-values are a bonus; the coefficients stand without them
+            pass
+    return rows
+
+
+def _permutation(proj: Project, pipe) -> list[dict]:
+    from sklearn.inspection import permutation_importance
+
+    wide = len(proj.X_test.columns) > 20
+    idx = _sample(len(proj.X_test), IMPORTANCE_ROWS // 2 if wide else IMPORTANCE_ROWS, proj.seed)
+    X, y = proj.X_test.iloc[idx], proj.y_test[idx]
+    r = permutation_importance(pipe, X, y, scoring=scoring(proj)[0], n_repeats=3 if wide else 5, random_state=proj.seed, n_jobs=1)
+    rows = [{"feature": c, "mean": float(m), "std": float(s)} for c, m, s in zip(X.columns, r.importances_mean, r.importances_std)]
+    return sorted(rows, key=lambda r: -r["mean"])
+
+
+def _shap(proj: Project, algo: Algorithm, pipe, log) -> list[dict] | None:
+    if not algo.tree:
+        return None
+    try:
+        import shap
+        est = pipe[-1]
+        if isinstance(est, Balanced):
+            est = est.estimator
+        idx = _sample(len(proj.X_test), SHAP_ROWS, proj.seed)
+        Z = pipe[0].transform(proj.X_test.iloc[idx])
+        values = shap.TreeExplainer(est).shap_values(np.asarray(Z, dtype=float), check_additivity=False)
+        arr = np.stack(values, axis=-1) if isinstance(values, list) else np.asarray(values)
+        mean = np.abs(arr).mean(axis=0)
+        if mean.ndim > 1:
+            mean = mean.sum(axis=-1)
+        rows = [{"feature": n, "mean_abs": float(v)} for n, v in zip(Z.columns, mean)]
+        return sorted(rows, key=lambda r: -r["mean_abs"])
+    except Exception as exc:  # noqa: BLE001
+        log(f"SHAP values could not be computed: {exc}")
+        return None
+
+
+def _pca2(Z: np.ndarray) -> tuple[np.ndarray, list[float]]:
+    from sklearn.decomposition import PCA
+
+    k = min(2, Z.shape[1])
+    p = PCA(n_components=k, random_state=0).fit(Z)
+    xy = p.transform(Z)
+    if k == 1:
+        xy = np.column_stack([xy[:, 0], np.zeros(len(xy))])
+    return xy, p.explained_variance_ratio_.tolist()
+
+
+def _clustering_report(proj: Project, algo: Algorithm, model: TrainedModel, Z: np.ndarray, params: dict) -> dict:
+    from sklearn.metrics import calinski_harabasz_score, davies_bouldin_score, silhouette_score
+    from sklearn.neighbors import KNeighborsClassifier
+
+    est = model.pipeline[-1]
+    labels = getattr(est, "labels_", None)
+    if labels is None:
+        labels = est.predict(Z)
+    labels = np.asarray(labels).astype(int)
+    if not hasattr(est, "predict"):
+        # hierarchical and DBSCAN have no predict: new rows join the nearest (core) training point's cluster
+        if algorithm_is_dbscan(est):
+            core = np.asarray(getattr(est, "core_sample_indices_", []), dtype=int)
+            if len(core):
+                model.assigner = KNeighborsClassifier(n_neighbors=1).fit(Z[core], labels[core])
+                model.assign_radius = float(est.eps)
+        else:
+            model.assigner = KNeighborsClassifier(n_neighbors=1).fit(Z, labels)
+    mask = labels >= 0
+    found = sorted(set(labels[mask].tolist()))
+    metrics: dict[str, Any] = {"n_clusters": len(found), "noise": int((~mask).sum())}
+    if len(found) >= 2:
+        idx = _sample(int(mask.sum()), 5000, proj.seed)
+        Zm, lm = Z[mask][idx], labels[mask][idx]
+        metrics["silhouette"] = float(silhouette_score(Zm, lm))
+        metrics["davies_bouldin"] = float(davies_bouldin_score(Zm, lm))
+        metrics["calinski_harabasz"] = float(calinski_harabasz_score(Zm, lm))
+    else:
+        metrics.update({"silhouette": None, "davies_bouldin": None, "calinski_harabasz": None})
+    sizes = pd.Series(labels).value_counts().sort_index()
+    metrics["cluster_sizes"] = {str(k): int(v) for k, v in sizes.items()}
+    xy, evr = _pca2(Z)
+    idx = _sample(len(Z), MAX_POINTS, proj.seed)
+    charts: dict[str, Any] = {"pca_scatter": {"x": xy[idx, 0].tolist(), "y": xy[idx, 1].tolist(), "cluster": labels[idx].tolist(), "explained": evr}}
+    num = [c for c, k in proj.kinds.items() if k == "numeric"]
+    prof = proj.X_train[num].assign(_c=labels).groupby("_c").mean()
+    charts["profiles"] = {"features": num, "clusters": [str(c) for c in prof.index], "means": prof.to_numpy().tolist()}
+    if algo.key == "kmeans":
+        charts["elbow"] = _elbow(Z, proj.seed)
+    if algo.key == "hierarchical":
+        charts["dendrogram"] = _dendrogram(Z, params.get("linkage", "ward"), proj.seed)
+    return {"metrics": metrics, "train_metrics": {}, "charts": charts, "permutation_importance": _cluster_importance(proj, Z, labels),
+            "shap": None}
+
+
+def algorithm_is_dbscan(est) -> bool:
+    return type(est).__name__ == "DBSCAN"
+
+
+def _cluster_importance(proj: Project, Z: np.ndarray, labels: np.ndarray) -> list[dict]:
+    """Which inputs separate the clusters: permutation importance of a forest that predicts the cluster."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.inspection import permutation_importance
+    from sklearn.pipeline import Pipeline
+
+    if len(set(labels.tolist())) < 2:
+        return []
+    idx = _sample(len(Z), IMPORTANCE_ROWS, proj.seed)
+    pre = D.make_preprocessor(proj.kinds, True, 0.0)
+    pipe = Pipeline([("p", pre), ("m", RandomForestClassifier(n_estimators=60, random_state=proj.seed, n_jobs=THREADS))])
+    X = proj.X_train.iloc[idx]
+    pipe.fit(X, labels[idx])
+    r = permutation_importance(pipe, X, labels[idx], n_repeats=3, random_state=proj.seed, n_jobs=1)
+    rows = [{"feature": c, "mean": float(m), "std": float(s)} for c, m, s in zip(X.columns, r.importances_mean, r.importances_std)]
+    return sorted(rows, key=lambda r: -r["mean"])
+
+
+def _elbow(Z: np.ndarray, seed: int) -> dict:
+    from sklearn.cluster import KMeans
+    from sklearn.metrics import silhouette_score
+
+    idx = _sample(len(Z), UNSUP_SCORE_ROWS, seed)
+    Zs = Z[idx]
+    ks, inertia, sil = [], [], []
+    for k in range(2, min(11, len(Zs))):
+        km = KMeans(n_clusters=k, n_init=4, random_state=seed).fit(Zs)
+        ks.append(k)
+        inertia.append(float(km.inertia_))
+        sil.append(float(silhouette_score(Zs, km.labels_)) if len(set(km.labels_)) > 1 else None)
+    return {"k": ks, "inertia": inertia, "silhouette": sil}
+
+
+def _dendrogram(Z: np.ndarray, linkage: str, seed: int) -> dict:
+    from scipy.cluster.hierarchy import dendrogram, linkage as link
+
+    idx = _sample(len(Z), 2000, seed)
+    L = link(Z[idx], method=linkage)
+    d = dendrogram(L, truncate_mode="lastp", p=30, no_plot=True)
+    return {"icoord": d["icoord"], "dcoord": d["dcoord"], "leaves": [str(v) for v in d["ivl"]]}
+
+
+def _compression_report(proj: Project, algo: Algorithm, model: TrainedModel, Z: np.ndarray, emb: np.ndarray) -> dict:
+    from sklearn.manifold import trustworthiness
+
+    est = model.pipeline[-1]
+    emb = np.asarray(emb)
+    idx = _sample(len(emb), MAX_POINTS, proj.seed)
+    charts: dict[str, Any] = {"map": {"x": emb[idx, 0].tolist(), "y": (emb[idx, 1] if emb.shape[1] > 1 else np.zeros(len(idx))).tolist(),
+                                      "color": None if proj.color is None else proj.color[idx].tolist(), "color_label": proj.target}}
+    metrics: dict[str, Any] = {"n_components": int(emb.shape[1]), "rows": int(len(emb))}
+    names = list(model.pipeline[0].get_feature_names_out())
+    if algo.key == "pca":
+        evr = est.explained_variance_ratio_
+        metrics["explained_variance"] = float(evr.sum())
+        metrics["explained_variance_ratio"] = evr.tolist()
+        from sklearn.decomposition import PCA
+        full = PCA(random_state=0).fit(Z)
+        charts["scree"] = {"ratio": full.explained_variance_ratio_[:30].tolist(), "cumulative": np.cumsum(full.explained_variance_ratio_)[:30].tolist()}
+        charts["loadings"] = {"features": names, "components": est.components_.tolist()}
+        # arrows reach to where most points lie (an outlier would otherwise stretch them off the cloud)
+        scale = float(np.quantile(np.abs(emb[:, :2]), 0.98)) if emb.size else 1.0
+        comp = est.components_[:2] if est.components_.shape[0] > 1 else np.vstack([est.components_, np.zeros_like(est.components_)])
+        charts["biplot"] = {"features": names, "x": (comp[0] * scale).tolist(), "y": (comp[1] * scale).tolist()}
+    s = _sample(len(Z), 1000, proj.seed)
+    if len(s) > 12:
+        metrics["trustworthiness"] = float(trustworthiness(Z[s], emb[s], n_neighbors=min(5, len(s) // 2 - 1)))
+    return {"metrics": metrics, "train_metrics": {}, "charts": charts, "permutation_importance": _loading_importance(names, est), "shap": None}
+
+
+def _loading_importance(names, est) -> list[dict]:
+    """PCA: a feature's weight is its squared loadings weighted by explained variance (maps have none)."""
+    comps = getattr(est, "components_", None)
+    if comps is None:
+        return []
+    w = np.asarray(est.explained_variance_ratio_)[:, None] * np.asarray(comps) ** 2
+    rows = [{"feature": n, "mean": float(v), "std": 0.0} for n, v in zip(names, w.sum(axis=0))]
+    return sorted(rows, key=lambda r: -r["mean"])

@@ -1,0 +1,81 @@
+"""Kind `train`: trains every model of a project on one prepared split; one failing algorithm fails only its model.
+
+Spec: project_type, parquet, target, features, datetime_column, split_ratio | split_time, cv_folds, auto_tune,
+n_trials, balance, variance_threshold, significance_level, lags, windows (soft sensor), condition, time_budget
+(seconds per model for auto-tune, optional), models: [{key, algorithm, params}]. Each model's files go to
+output_dir/<key>/ (model.joblib, manifest.json, model.zip, report.json, report.html, log.txt); a `model` event
+reports each model's state as it changes.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from pathlib import Path
+
+from ..ml import report_html
+from ..ml.trainer import prepare_project, train_model
+from ..task import Cancelled, Context, Task, UserError
+
+
+class Train(Task):
+    kind = "train"
+
+    def run(self, spec: dict, ctx: Context) -> dict:
+        models = spec.get("models") or []
+        if not models:
+            raise UserError("At least one model must be selected")
+        t0 = time.monotonic()
+        ctx.progress(0.0, "Reading the data")
+        proj = prepare_project(spec)
+        ctx.log(f"{spec.get('project_type')}: {len(proj.X_train)} training rows, "
+                f"{0 if proj.X_test is None else len(proj.X_test)} test rows, {len(proj.kinds)} model columns")
+        out = ctx.work_dir
+        results = []
+        n = len(models)
+        for i, m in enumerate(models):
+            key = str(m["key"])
+            label = str(m.get("label") or m["algorithm"])
+            lines: list[str] = []
+
+            def log(line: str, _lines=lines) -> None:
+                _lines.append(line)
+                ctx.log(line)
+
+            def progress(f: float, msg: str, _i=i) -> None:
+                ctx.progress((_i + f) / n, msg)
+
+            ctx.event("model", key=key, state="running")
+            started = time.monotonic()
+            mdir = Path(out) / key
+            try:
+                def ready(rep: dict, _key=key, _started=started) -> None:
+                    ctx.event("model", key=_key, state="done", metrics=rep["metrics"], cv=None, hyperparameters=rep["hyperparameters"],
+                              seconds=time.monotonic() - _started, error=None, pending=True, elapsed=time.monotonic() - t0)
+
+                rep = train_model(proj, m["algorithm"], m.get("params") or {}, mdir, progress,
+                                  lambda type, **d: ctx.event(type, key=key, **d), log,
+                                  time_budget=spec.get("time_budget"), label=label, on_ready=ready)
+                report_html.write(mdir / "report.html", rep, spec, label)
+                (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+                summary = {"key": key, "state": "done", "metrics": rep["metrics"], "cv": rep.get("cv"),
+                           "hyperparameters": rep["hyperparameters"], "seconds": time.monotonic() - started, "error": None}
+                ctx.event("model", **summary, elapsed=time.monotonic() - t0)
+            except Cancelled:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one algorithm's failure is reported on its model only
+                msg = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
+                log(f"{label} failed: {msg}")
+                if not isinstance(exc, UserError):
+                    lines.append(traceback.format_exc())
+                mdir.mkdir(parents=True, exist_ok=True)
+                (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+                summary = {"key": key, "state": "failed", "metrics": None, "error": msg, "log": "\n".join(lines)[-20000:],
+                           "seconds": time.monotonic() - started}
+                ctx.event("model", **summary)
+            results.append(summary)
+        ctx.progress(1.0, "Done")
+        failed = [r for r in results if r["state"] == "failed"]
+        if len(failed) == len(results):
+            raise UserError("Every model failed: " + "; ".join(f"{r['key']}: {r['error']}" for r in failed))
+        return {"models": results, "train_rows": len(proj.X_train), "test_rows": 0 if proj.X_test is None else len(proj.X_test),
+                "seconds": time.monotonic() - t0}

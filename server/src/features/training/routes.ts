@@ -1,0 +1,210 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireWriter } from '../../auth/guard.js';
+import type { AppContext } from '../../context.js';
+import { AppError, ok } from '../../http/errors.js';
+import type { JobView } from '../../jobs/service.js';
+import './db.js';
+import { M } from './messages.js';
+import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
+import { makeTrainingService } from './service.js';
+import { catalogue, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
+
+const now = () => new Date().toISOString();
+
+interface ModelEvent {
+  type: string;
+  key?: string;
+  state?: string;
+  metrics?: unknown;
+  cv?: unknown;
+  hyperparameters?: unknown;
+  seconds?: number;
+  error?: string | null;
+  log?: string;
+  pending?: boolean;
+}
+
+/** Keeps model rows in step with the engine: each `model` event as it streams, the job's result at the end. */
+function installJobHandlers(ctx: AppContext) {
+  const { db, jobs } = ctx;
+  const projectOf = (orgId: string, jobId: string) =>
+    db.selectFrom('training_projects').select(['id']).where('organisation_id', '=', orgId).where('job_id', '=', jobId).executeTakeFirst();
+
+  async function applyModel(orgId: string, projectId: string, e: ModelEvent) {
+    if (!e.key || !e.state) return;
+    const patch: Record<string, unknown> = { state: e.state === 'running' ? 'training' : e.state };
+    if (e.state === 'done') {
+      patch.metrics_json = JSON.stringify(e.metrics ?? {});
+      patch.summary_json = JSON.stringify({ cv: e.cv ?? null, hyperparameters: e.hyperparameters ?? null, seconds: e.seconds ?? null, pending: !!e.pending });
+      patch.error = null;
+      patch.log = null;
+      patch.trained_at = now();
+    } else if (e.state === 'failed') {
+      patch.error = e.error ?? 'failed';
+      patch.log = e.log ?? e.error ?? '';
+      patch.metrics_json = null;
+    }
+    await db
+      .updateTable('training_models')
+      .set(patch)
+      .where('organisation_id', '=', orgId)
+      .where('project_id', '=', projectId)
+      .where('model_key', '=', e.key)
+      .execute();
+  }
+
+  jobs.onEvent('train', async (job, event) => {
+    if (event.type !== 'model') return;
+    const p = await projectOf(job.orgId, job.id);
+    if (p) await applyModel(job.orgId, p.id, event as ModelEvent);
+  });
+
+  jobs.onFinished('train', async (job: JobView, orgId: string) => {
+    const p = await projectOf(orgId, job.id);
+    if (!p) return;
+    const result = job.result as { models?: ModelEvent[] } | null;
+    for (const m of result?.models ?? []) await applyModel(orgId, p.id, { ...m, type: 'model' });
+    if (job.state !== 'succeeded') {
+      // The whole run failed (bad data found by the engine, cancel, lost worker): every unfinished model says why.
+      const reason = job.error ?? job.state;
+      await db
+        .updateTable('training_models')
+        .set({ state: 'failed', error: reason, log: job.log || reason })
+        .where('organisation_id', '=', orgId)
+        .where('project_id', '=', p.id)
+        .where('state', 'in', ['training', 'ready'])
+        .execute();
+      await db.updateTable('training_projects').set({ error: reason, updated_at: now() }).where('organisation_id', '=', orgId).where('id', '=', p.id).execute();
+    }
+  });
+}
+
+const tags = ['training'];
+
+/** SPEC §7 'Project', 'Statistics and regression', 'Soft sensor, dimensional compression, discriminant analysis, clustering'. */
+export default async function trainingRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const svc = makeTrainingService(app.ctx);
+  installJobHandlers(app.ctx);
+
+  const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
+    if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
+    reply.header('content-type', type);
+    reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    return reply.send(fs.createReadStream(file));
+  };
+
+  // ---- catalogue and generic project calls --------------------------------------------------------------
+
+  r.get('/training/catalogue', { schema: { tags, summary: 'Algorithms of each tabular training type with their hyper-parameters and defaults' } }, async () =>
+    ok({ types: PROJECT_TYPES.map((t) => ({ type: t, prefix: TYPES[t].prefix, supervised: TYPES[t].supervised, algorithms: catalogue()[t] })) }),
+  );
+
+  r.post(
+    '/project/register/:dataset_id',
+    { preHandler: requireWriter, schema: { tags, summary: 'Register a training project of any tabular type', params: z.object({ dataset_id: z.string().max(64) }), body: genericRegisterBody } },
+    async (req) => ok(await svc.register(req.auth, req.body.project_type, req.params.dataset_id, req.body)),
+  );
+  r.get('/projects', { schema: { tags, summary: 'Every training project of the organisation' } }, async (req) =>
+    ok((await svc.list(req.auth, { query: '', page: 1, page_size: 1000 })).items),
+  );
+  r.get('/project/list/', { schema: { tags, summary: 'Training projects, searched and paged', querystring: listQuery } }, async (req) => ok(await svc.list(req.auth, req.query)));
+  r.get('/project/:id', { schema: { tags, summary: 'One training project with its models', params: z.object({ id: z.string().max(64) }) } }, async (req) =>
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
+  );
+  r.put(
+    '/project/:id',
+    { preHandler: requireWriter, schema: { tags, summary: 'Rename a project, or change its settings and models while it is not training', params: z.object({ id: z.string().max(64) }), body: updateBody } },
+    async (req) => ok(await svc.update(req.auth, req.params.id, req.body)),
+  );
+  r.get('/training/project/:id/models', { schema: { tags, summary: 'The models of a project', params: z.object({ id: z.string().max(64) }) } }, async (req) =>
+    ok((await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))).models),
+  );
+
+  // SPEC: regression trains with POST train/model/{project_id} and polls GET train/result/{id}; these serve every type.
+  r.post(
+    '/train/model/:id',
+    { preHandler: requireWriter, schema: { tags, summary: 'Train the models of a project (a job; poll train/result)', params: z.object({ id: z.string().max(64) }), body: trainBody } },
+    async (req) => ok(await svc.train(req.auth, req.params.id, req.body?.model_keys)),
+  );
+  r.get('/train/result/:id', { schema: { tags, summary: 'Training state, progress and model results of a project', params: z.object({ id: z.string().max(64) }) } }, async (req) =>
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
+  );
+
+  // ---- the same pattern under each type's prefix ---------------------------------------------------------
+
+  for (const type of PROJECT_TYPES) {
+    const { prefix } = TYPES[type];
+    const t = [`training: ${type}`];
+    const pid = z.object({ id: z.string().max(64) });
+    const get = (auth: Parameters<typeof svc.getProject>[0], id: string) => svc.getProject(auth, id, type as ProjectType);
+
+    r.post(
+      `/${prefix}/register/:id`,
+      { preHandler: requireWriter, schema: { tags: t, summary: `Register a ${TYPES[type].label.en} project on a dataset`, params: pid, body: registerBody } },
+      async (req) => ok(await svc.register(req.auth, type, req.params.id, req.body)),
+    );
+    r.get(`/${prefix}/project/:id`, { schema: { tags: t, summary: 'The project with its models', params: pid } }, async (req) =>
+      ok(await svc.view(req.auth, await get(req.auth, req.params.id))),
+    );
+    r.get(`/${prefix}/project/:id/config`, { schema: { tags: t, summary: 'Settings of the project and the algorithms with their defaults', params: pid } }, async (req) => {
+      const v = await svc.view(req.auth, await get(req.auth, req.params.id));
+      return ok({ project: v, algorithms: catalogue()[type] });
+    });
+    const list = async (auth: Parameters<typeof svc.getProject>[0], q: string, query: { page?: number; page_size?: number }) =>
+      ok(await svc.list(auth, { query: q === '*' || q === '-' ? '' : q, project_type: type, page: query.page ?? 1, page_size: query.page_size ?? 100 }));
+    const pageQuery = z.object({ page: z.coerce.number().int().min(1).optional(), page_size: z.coerce.number().int().min(1).max(200).optional() });
+    r.get(`/${prefix}/project/list/:q`, { schema: { tags: t, summary: 'Projects of this type whose name or dataset matches q (* for all)', params: z.object({ q: z.string().max(200) }), querystring: pageQuery } }, async (req) =>
+      list(req.auth, req.params.q, req.query),
+    );
+    r.get(`/${prefix}/project/list/`, { schema: { tags: t, summary: 'Every project of this type', querystring: pageQuery } }, async (req) => list(req.auth, '', req.query));
+    if (type !== 'regression') {
+      r.post(`/${prefix}/train/model/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Train the models (a job)', params: pid, body: trainBody } }, async (req) => {
+        await get(req.auth, req.params.id);
+        return ok(await svc.train(req.auth, req.params.id, req.body?.model_keys));
+      });
+      r.get(`/${prefix}/train/result/:id`, { schema: { tags: t, summary: 'Training state, progress and model results', params: pid } }, async (req) =>
+        ok(await svc.view(req.auth, await get(req.auth, req.params.id))),
+      );
+    }
+    r.post(`/${prefix}/report/:id`, { schema: { tags: t, summary: "A model's report: metrics, charts, importances, CV folds, hyper-parameters", params: pid, body: reportBody } }, async (req) => {
+      await get(req.auth, req.params.id);
+      return ok(await svc.report(req.auth, req.params.id, req.body.model_key));
+    });
+    r.get(
+      `/${prefix}/report/download/:id/:model_key`,
+      { schema: { tags: t, summary: "A model's report as one self-contained HTML file", params: z.object({ id: z.string().max(64), model_key: z.string().max(100) }) } },
+      async (req, reply) => {
+        const p = await get(req.auth, req.params.id);
+        const m = await svc.getModel(req.auth, p.id, req.params.model_key);
+        const dir = svc.runDir(m);
+        if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
+        return sendFile(reply, path.join(dir, 'report.html'), `${p.name}-${m.model_key}-report.html`, 'text/html; charset=utf-8');
+      },
+    );
+    r.get(
+      `/${prefix}/model/download/:project/:name/:index`,
+      {
+        schema: {
+          tags: t,
+          summary: 'A trained model as a zip: model.joblib and manifest.json (features, preprocessing, metrics)',
+          params: z.object({ project: z.string().max(64), name: z.string().max(64), index: z.coerce.number().int().min(1) }),
+        },
+      },
+      async (req, reply) => {
+        const p = await get(req.auth, req.params.project);
+        const m = await svc.getModel(req.auth, p.id, `${req.params.index}_${req.params.name}`);
+        const dir = svc.runDir(m);
+        if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
+        return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
+      },
+    );
+    r.delete(`/${prefix}/project/delete/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Delete the project, its models and files', params: pid } }, async (req) =>
+      ok(await svc.remove(req.auth, req.params.id, type)),
+    );
+  }
+}

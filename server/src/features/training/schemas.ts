@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { PROJECT_TYPES } from './types.js';
+
+/** SPEC §5 / §9: decimal inputs take at most 7 digits after the point. */
+export function decimalsOk(v: number): boolean {
+  if (!Number.isFinite(v)) return false;
+  const s = String(v);
+  const m = /e-(\d+)$/.exec(s);
+  if (m) {
+    const mant = s.split('e')[0];
+    return (mant.split('.')[1]?.length ?? 0) + Number(m[1]) <= 7;
+  }
+  return (s.split('.')[1]?.length ?? 0) <= 7;
+}
+const decimal = (lo: number, hi: number) =>
+  z.number().min(lo).max(hi).refine(decimalsOk, { message: 'At most 7 digits after the decimal point.' });
+
+export const modelInput = z.object({
+  algorithm: z.string().min(1).max(64),
+  params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])).optional(),
+});
+
+const fieldTypes = {
+  name: z.string().trim().min(1).max(200),
+  target_variables: z.array(z.string().max(500)).max(1),
+  feature_variables: z.array(z.string().max(500)).max(2000),
+  split_ratio: decimal(0.5, 0.95),
+  split_time: z.string().max(64).nullable(),
+  cross_validation: z.union([z.literal('default'), z.number().int(), z.string().max(16)]),
+  significance_level: decimal(0.0000001, 0.5),
+  number_of_trials: z.number().int().min(1).max(1000),
+  auto_tune: z.boolean(),
+  balance_data: z.boolean(),
+  variance_threshold: decimal(0, 1e12),
+  lags: z.array(z.number().int().min(1).max(1000)).max(20),
+  windows: z.array(z.number().int().min(2).max(10000)).max(20),
+  models: z.array(modelInput).max(30),
+};
+
+export const projectFields = z.object({
+  name: fieldTypes.name,
+  target_variables: fieldTypes.target_variables.default([]),
+  feature_variables: fieldTypes.feature_variables.default([]),
+  split_ratio: fieldTypes.split_ratio.default(0.85),
+  split_time: fieldTypes.split_time.optional(),
+  cross_validation: fieldTypes.cross_validation.default('default'),
+  significance_level: fieldTypes.significance_level.default(0.05),
+  number_of_trials: fieldTypes.number_of_trials.default(10),
+  auto_tune: fieldTypes.auto_tune.default(false),
+  balance_data: fieldTypes.balance_data.default(false),
+  variance_threshold: fieldTypes.variance_threshold.default(0),
+  lags: fieldTypes.lags.default([]),
+  windows: fieldTypes.windows.default([]),
+  models: fieldTypes.models.default([]),
+});
+export type ProjectFields = z.infer<typeof projectFields>;
+
+export const registerBody = projectFields;
+export const genericRegisterBody = projectFields.extend({ project_type: z.enum(PROJECT_TYPES) });
+export const updateBody = z.object(fieldTypes).partial();
+export const trainBody = z.object({ model_keys: z.array(z.string().max(100)).optional() }).nullish();
+export const reportBody = z.object({ model_key: z.string().max(100) });
+export const listQuery = z.object({
+  query: z.string().max(200).default(''),
+  project_type: z.enum(PROJECT_TYPES).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(200).default(20),
+});
+export const idParams = z.object({ id: z.string().max(64) });

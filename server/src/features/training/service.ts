@@ -1,0 +1,483 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuthContext } from '../../auth/guard.js';
+import type { AppContext } from '../../context.js';
+import type { DatasetTable } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import type { JobView } from '../../jobs/service.js';
+import { ident } from '../datasets/ingest.js';
+import { datasetKey, makeDatasetService } from '../datasets/service.js';
+import type { TrainingModelTable, TrainingProjectTable } from './db.js';
+import { M } from './messages.js';
+import type { ProjectFields } from './schemas.js';
+import { algorithmsOf, type ProjectType, TYPES } from './types.js';
+
+export interface ProjectConfig {
+  target: string | null;
+  features: string[];
+  split_ratio: number;
+  split_time: string | null;
+  cv_folds: 'default' | number;
+  significance_level: number;
+  n_trials: number;
+  auto_tune: boolean;
+  balance: boolean;
+  variance_threshold: number;
+  lags: number[];
+  windows: number[];
+  datetime_column: string | null;
+}
+
+const now = () => new Date().toISOString();
+const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
+export const projectKey = (orgId: string, id: string) => `org/${orgId}/training/${id}`;
+
+interface Column {
+  name: string;
+  type: string;
+  unique?: number;
+  count?: number;
+}
+
+/** Validation of the wizard's fields against the dataset, before anything is stored or queued. */
+export function validateProject(type: ProjectType, f: ProjectFields, dataset: DatasetTable): ProjectConfig {
+  const info = TYPES[type];
+  const stats = parse<Column[]>(dataset.stats_json, []);
+  const byName = new Map(stats.map((c) => [c.name, c]));
+  const target = f.target_variables[0] ?? null;
+  if (!f.models.length) throw new AppError(422, M.noModels, {}, 'models');
+  if (info.supervised && !target) throw new AppError(422, M.noTarget, {}, 'target_variables');
+  if (!f.feature_variables.length) throw new AppError(422, M.noFeatures, {}, 'feature_variables');
+  let folds: 'default' | number = 'default';
+  if (f.cross_validation !== 'default') {
+    const n = Number(f.cross_validation);
+    if (!Number.isInteger(n) || n < 2) throw new AppError(422, M.folds, {}, 'cross_validation');
+    folds = n;
+  }
+  for (const c of [...f.feature_variables, ...(target ? [target] : [])]) {
+    if (!byName.has(c)) throw new AppError(422, M.unknownColumn, { column: c }, c === target ? 'target_variables' : 'feature_variables');
+  }
+  if (target && f.feature_variables.includes(target)) throw new AppError(422, M.targetInFeatures, { column: target }, 'feature_variables');
+  if (new Set(f.feature_variables).size !== f.feature_variables.length) throw new AppError(422, M.noFeatures, {}, 'feature_variables');
+  for (const c of f.feature_variables) {
+    const col = byName.get(c)!;
+    if (col.type === 'datetime' || col.type === 'date') throw new AppError(422, M.datetimeFeature, { column: c }, 'feature_variables');
+    if ((col.count ?? 1) === 0) throw new AppError(422, M.emptyColumn, { column: c }, 'feature_variables');
+    if ((col.unique ?? 2) <= 1) throw new AppError(422, M.constantColumn, { column: c }, 'feature_variables');
+  }
+  if (target && (type === 'regression' || type === 'soft_sensor')) {
+    const col = byName.get(target)!;
+    if (col.type !== 'integer' && col.type !== 'float') {
+      throw new AppError(422, M.targetNotNumeric, { column: target, type: info.label.en }, 'target_variables');
+    }
+    if ((col.unique ?? 2) <= 1) throw new AppError(422, M.constantColumn, { column: target }, 'target_variables');
+  }
+  if (Number(dataset.row_count) < 10) throw new AppError(422, M.tooFewRows, { count: Number(dataset.row_count) }, 'dataset');
+  if (f.split_time && !dataset.datetime_column) throw new AppError(422, M.splitTime, {}, 'split_time');
+  const algos = new Map(algorithmsOf(type).map((a) => [a.key, a]));
+  for (const m of f.models) {
+    const a = algos.get(m.algorithm);
+    if (!a) throw new AppError(422, M.unknownAlgorithm, { algorithm: m.algorithm }, 'models');
+    for (const [k, v] of Object.entries(m.params ?? {})) {
+      const p = a.params.find((x) => x.name === k);
+      const bad = (problem: string) => new AppError(422, M.badParam, { algorithm: a.label, param: k, problem }, 'models');
+      if (!p) throw bad('is unknown');
+      if (v === null || v === '') continue;
+      if (p.kind === 'int' || p.kind === 'float') {
+        const n = typeof v === 'number' ? v : Number(v);
+        if (!Number.isFinite(n)) throw bad('must be a number');
+        if (p.kind === 'int' && !Number.isInteger(n)) throw bad('must be a whole number');
+        if (p.low !== undefined && n < p.low && !(p.name === 'max_depth' && n === 0)) throw bad(`must be at least ${p.low}`);
+        if (!decimalsOkLoose(n)) throw bad('takes at most 7 digits after the decimal point');
+      } else if (p.kind === 'choice' && !(p.choices ?? []).map(String).includes(String(v))) {
+        throw bad(`must be one of ${(p.choices ?? []).join(', ')}`);
+      }
+    }
+  }
+  return {
+    target,
+    features: f.feature_variables,
+    split_ratio: f.split_ratio,
+    split_time: type === 'soft_sensor' ? (f.split_time ?? null) : null,
+    cv_folds: folds,
+    significance_level: f.significance_level,
+    n_trials: f.number_of_trials,
+    auto_tune: f.auto_tune,
+    balance: type === 'discriminant_analysis' ? f.balance_data : false,
+    variance_threshold: f.variance_threshold,
+    lags: type === 'soft_sensor' ? f.lags : [],
+    windows: type === 'soft_sensor' ? f.windows : [],
+    datetime_column: dataset.datetime_column,
+  };
+}
+
+function decimalsOkLoose(n: number): boolean {
+  const s = String(n);
+  if (s.includes('e')) return true; // 1e-10 style values are typed as such, not as long decimals
+  return (s.split('.')[1]?.length ?? 0) <= 7;
+}
+
+export function makeTrainingService(ctx: AppContext) {
+  const { db, storage, jobs, duckdb } = ctx;
+  const datasets = makeDatasetService(ctx);
+
+  async function getProject(auth: AuthContext, id: string, type?: ProjectType): Promise<TrainingProjectTable> {
+    const row = await db
+      .selectFrom('training_projects')
+      .selectAll()
+      .where('organisation_id', '=', auth.orgId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw new AppError(404, M.projectNotFound);
+    if (type && row.project_type !== type) throw new AppError(404, M.projectNotFound);
+    return row;
+  }
+
+  const modelsOf = (orgId: string, projectId: string) =>
+    db
+      .selectFrom('training_models')
+      .selectAll()
+      .where('organisation_id', '=', orgId)
+      .where('project_id', '=', projectId)
+      .orderBy('model_index')
+      .execute();
+
+  async function getModel(auth: AuthContext, projectId: string, key: string): Promise<TrainingModelTable> {
+    const row = await db
+      .selectFrom('training_models')
+      .selectAll()
+      .where('organisation_id', '=', auth.orgId)
+      .where('project_id', '=', projectId)
+      .where((eb) => eb.or([eb('model_key', '=', key), eb('id', '=', key)]))
+      .executeTakeFirst();
+    if (!row) throw new AppError(404, M.modelNotFound);
+    return row;
+  }
+
+  /** Discriminant analysis: classes are counted in DuckDB on the Parquet file, before a job starts. */
+  async function checkClasses(dataset: DatasetTable, target: string): Promise<void> {
+    const c = await duckdb.connect();
+    try {
+      const file = datasets.parquetPath(dataset).replace(/'/g, "''");
+      const r = await c.runAndReadAll(
+        `SELECT CAST(${ident(target)} AS VARCHAR) AS v, COUNT(*) AS n FROM read_parquet('${file}') WHERE ${ident(target)} IS NOT NULL GROUP BY 1 ORDER BY 2, 1`,
+      );
+      const rows = r.getRowObjectsJson() as { v: string; n: string | number }[];
+      if (rows.length < 2) throw new AppError(422, M.singleClass, { column: target }, 'target_variables');
+      if (rows.length > 100) throw new AppError(422, M.tooManyClasses, { column: target, count: rows.length }, 'target_variables');
+      const single = rows.find((x) => Number(x.n) < 2);
+      if (single) throw new AppError(422, M.singleRowClass, { column: target, value: single.v }, 'target_variables');
+    } finally {
+      c.closeSync();
+    }
+  }
+
+  function projectView(p: TrainingProjectTable, models: TrainingModelTable[], job?: JobView) {
+    const cfg = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
+    const active = job && (job.state === 'queued' || job.state === 'running');
+    const done = models.filter((m) => m.state === 'done').length;
+    const failed = models.filter((m) => m.state === 'failed').length;
+    const state = active ? 'training' : done ? 'done' : failed || (job && job.state === 'failed') ? 'failed' : 'ready';
+    const best = bestModel(p.project_type as ProjectType, models);
+    return {
+      project_id: p.id,
+      id: p.id,
+      name: p.name,
+      project_type: p.project_type,
+      training_state: state,
+      dataset_id: p.dataset_id,
+      parent_dataset_name: p.dataset_name,
+      number_of_data: Number(p.number_of_data),
+      target_variables: cfg.target ? [cfg.target] : [],
+      feature_variables: cfg.features,
+      split_ratio: cfg.split_ratio,
+      split_time: cfg.split_time,
+      cross_validation: cfg.cv_folds,
+      significance_level: cfg.significance_level,
+      number_of_trials: cfg.n_trials,
+      auto_tune: cfg.auto_tune,
+      balance_data: cfg.balance,
+      variance_threshold: cfg.variance_threshold,
+      lags: cfg.lags,
+      windows: cfg.windows,
+      datetime_column: cfg.datetime_column,
+      models: models.map(modelView),
+      best_model_key: best?.model_key ?? null,
+      models_done: done,
+      models_failed: failed,
+      job: job
+        ? { id: job.id, state: job.state, progress: job.progress, message: job.message, error: job.error, started_at: job.started_at, finished_at: job.finished_at }
+        : null,
+      error: state === 'failed' ? p.error : null,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    };
+  }
+
+  async function view(auth: AuthContext, p: TrainingProjectTable) {
+    const [models, job] = await Promise.all([modelsOf(auth.orgId, p.id), p.job_id ? jobs.get(auth.orgId, p.job_id) : undefined]);
+    return projectView(p, models, job);
+  }
+
+  function runDir(m: TrainingModelTable): string | null {
+    return m.run_key ? storage.pathOf(`${m.run_key}/${m.model_key}`) : null;
+  }
+
+  function conditionPath(orgId: string, datasetId: string): string | null {
+    const key = `${datasetKey(orgId, datasetId)}/condition.json`;
+    return storage.exists(key) ? storage.pathOf(key) : null;
+  }
+
+  return {
+    getProject,
+    getModel,
+    modelsOf,
+    view,
+    projectView,
+    runDir,
+    conditionPath,
+
+    async register(auth: AuthContext, type: ProjectType, datasetId: string, f: ProjectFields) {
+      const dataset = await datasets.getRow(auth, datasetId);
+      const cfg = validateProject(type, f, dataset);
+      if (type === 'discriminant_analysis' && cfg.target) await checkClasses(dataset, cfg.target);
+      const id = crypto.randomUUID();
+      const t = now();
+      const project: TrainingProjectTable = {
+        id,
+        organisation_id: auth.orgId,
+        project_type: type,
+        name: f.name,
+        dataset_id: dataset.id,
+        dataset_name: dataset.name,
+        number_of_data: Number(dataset.row_count),
+        config_json: JSON.stringify(cfg),
+        job_id: null,
+        error: null,
+        created_by: auth.userId,
+        created_at: t,
+        updated_at: t,
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('training_projects').values(project).execute();
+        for (const [i, m] of f.models.entries()) {
+          await trx.insertInto('training_models').values(newModel(auth.orgId, id, i + 1, m.algorithm, m.params ?? {}, t)).execute();
+        }
+      });
+      return projectView(project, await modelsOf(auth.orgId, id));
+    },
+
+    async update(auth: AuthContext, id: string, f: Partial<ProjectFields>) {
+      const p = await getProject(auth, id);
+      const current = projectView(p, await modelsOf(auth.orgId, id), p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined);
+      const onlyName = Object.keys(f).every((k) => k === 'name');
+      if (!onlyName && current.training_state === 'training') throw new AppError(409, M.training);
+      if (onlyName) {
+        if (f.name) await db.updateTable('training_projects').set({ name: f.name, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
+        return view(auth, await getProject(auth, id));
+      }
+      const models = await modelsOf(auth.orgId, id);
+      const cfg0 = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
+      const merged: ProjectFields = {
+        name: f.name ?? p.name,
+        target_variables: f.target_variables ?? (cfg0.target ? [cfg0.target] : []),
+        feature_variables: f.feature_variables ?? cfg0.features,
+        split_ratio: f.split_ratio ?? cfg0.split_ratio,
+        split_time: f.split_time ?? cfg0.split_time,
+        cross_validation: f.cross_validation ?? cfg0.cv_folds,
+        significance_level: f.significance_level ?? cfg0.significance_level,
+        number_of_trials: f.number_of_trials ?? cfg0.n_trials,
+        auto_tune: f.auto_tune ?? cfg0.auto_tune,
+        balance_data: f.balance_data ?? cfg0.balance,
+        variance_threshold: f.variance_threshold ?? cfg0.variance_threshold,
+        lags: f.lags ?? cfg0.lags,
+        windows: f.windows ?? cfg0.windows,
+        models: f.models ?? models.map((m) => ({ algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
+      };
+      const dataset = await datasets.getRow(auth, p.dataset_id);
+      const cfg = validateProject(p.project_type as ProjectType, merged, dataset);
+      if (p.project_type === 'discriminant_analysis' && cfg.target) await checkClasses(dataset, cfg.target);
+      const t = now();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('training_projects')
+          .set({ name: merged.name, config_json: JSON.stringify(cfg), updated_at: t })
+          .where('organisation_id', '=', auth.orgId)
+          .where('id', '=', id)
+          .execute();
+        if (f.models) {
+          await trx.deleteFrom('training_models').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).execute();
+          for (const [i, m] of f.models.entries()) {
+            await trx.insertInto('training_models').values(newModel(auth.orgId, id, i + 1, m.algorithm, m.params ?? {}, t)).execute();
+          }
+        }
+      });
+      return view(auth, await getProject(auth, id));
+    },
+
+    /** Queues one job that trains every model of the project (or the chosen ones); a second call joins it. */
+    async train(auth: AuthContext, id: string, modelKeys?: string[]) {
+      const p = await getProject(auth, id);
+      const current = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
+      if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p);
+      const dataset = await datasets.getRow(auth, p.dataset_id);
+      const cfg = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
+      let models = await modelsOf(auth.orgId, id);
+      if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
+      if (!models.length) throw new AppError(422, M.noModels, {}, 'model_keys');
+      const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
+      const catalogue = new Map(algorithmsOf(p.project_type as ProjectType).map((a) => [a.key, a]));
+      const job = await jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: 'train',
+        subjectType: 'training_project',
+        subjectId: id,
+        spec: {
+          project_type: p.project_type,
+          project_name: p.name,
+          parquet: datasets.parquetPath(dataset),
+          condition_path: conditionPath(auth.orgId, dataset.id),
+          target: cfg.target,
+          features: cfg.features,
+          datetime_column: cfg.datetime_column,
+          split_ratio: cfg.split_ratio,
+          split_time: cfg.split_time,
+          cv_folds: cfg.cv_folds,
+          auto_tune: cfg.auto_tune,
+          n_trials: cfg.n_trials,
+          balance: cfg.balance,
+          variance_threshold: cfg.variance_threshold,
+          significance_level: cfg.significance_level,
+          lags: cfg.lags,
+          windows: cfg.windows,
+          time_budget: trainTimeBudget(),
+          output_dir: storage.pathOf(runKey),
+          run_key: runKey,
+          models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogue.get(m.algorithm)?.label ?? m.algorithm, params: JSON.parse(m.params_json) })),
+        },
+      });
+      await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
+      await db
+        .updateTable('training_models')
+        .set({ state: 'training', error: null, log: null, run_key: runKey })
+        .where('organisation_id', '=', auth.orgId)
+        .where('project_id', '=', id)
+        .where(
+          'model_key',
+          'in',
+          models.map((m) => m.model_key),
+        )
+        .execute();
+      return view(auth, await getProject(auth, id));
+    },
+
+    /** A model's report.json, with the model row's summary. */
+    async report(auth: AuthContext, projectId: string, key: string) {
+      const p = await getProject(auth, projectId);
+      const m = await getModel(auth, projectId, key);
+      const dir = runDir(m);
+      if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
+      const file = path.join(dir, 'report.json');
+      if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
+      const report = JSON.parse(await fs.promises.readFile(file, 'utf8'));
+      return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
+    },
+
+    async remove(auth: AuthContext, id: string, type?: ProjectType) {
+      const p = await getProject(auth, id, type);
+      if (p.job_id) {
+        const job = await jobs.get(auth.orgId, p.job_id);
+        if (job && (job.state === 'queued' || job.state === 'running')) await jobs.cancel(auth.orgId, job.id).catch(() => undefined);
+      }
+      await db.deleteFrom('training_models').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).execute();
+      await db.deleteFrom('training_projects').where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
+      storage.remove(projectKey(auth.orgId, id));
+      return { id };
+    },
+
+    async list(auth: AuthContext, q: { query: string; project_type?: string; page: number; page_size: number }) {
+      let sel = db.selectFrom('training_projects').where('organisation_id', '=', auth.orgId);
+      if (q.project_type) sel = sel.where('project_type', '=', q.project_type);
+      if (q.query) {
+        const like = `%${q.query.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+        sel = sel.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['dataset_name']), 'like', like)]));
+      }
+      const total = Number((await sel.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+      const rows = await sel
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .limit(q.page_size)
+        .offset((q.page - 1) * q.page_size)
+        .execute();
+      const items = await Promise.all(rows.map((p) => view(auth, p)));
+      return { items, total };
+    },
+  };
+}
+
+function newModel(orgId: string, projectId: string, index: number, algorithm: string, params: Record<string, unknown>, t: string): TrainingModelTable {
+  return {
+    id: crypto.randomUUID(),
+    organisation_id: orgId,
+    project_id: projectId,
+    model_index: index,
+    model_key: `${index}_${algorithm}`,
+    algorithm,
+    params_json: JSON.stringify(params),
+    state: 'ready',
+    metrics_json: null,
+    summary_json: null,
+    error: null,
+    log: null,
+    run_key: null,
+    trained_at: null,
+    created_at: t,
+  };
+}
+
+export function modelView(m: TrainingModelTable) {
+  const summary = parse<Record<string, unknown>>(m.summary_json, {});
+  return {
+    id: m.id,
+    model_key: m.model_key,
+    model_name: m.algorithm,
+    model_index: m.model_index,
+    algorithm: m.algorithm,
+    params: JSON.parse(m.params_json),
+    hyperparameters: summary.hyperparameters ?? null,
+    cv: summary.cv ?? null,
+    seconds: summary.seconds ?? null,
+    /** trained and usable; cross-validation and importances are still being computed */
+    pending: !!summary.pending,
+    state: m.state,
+    metrics: parse<Record<string, unknown> | null>(m.metrics_json, null),
+    error: m.error,
+    log: m.state === 'failed' ? m.log : null,
+    trained_at: m.trained_at,
+  };
+}
+
+/** The model a person would pick first: highest R² / accuracy / silhouette among the finished ones. */
+export function bestModel(type: ProjectType, models: TrainingModelTable[]) {
+  const metric = type === 'discriminant_analysis' ? 'accuracy' : type === 'clustering' ? 'silhouette' : type === 'dimensional_compression' ? 'trustworthiness' : 'r2';
+  let best: TrainingModelTable | undefined;
+  let score = -Infinity;
+  for (const m of models) {
+    if (m.state !== 'done') continue;
+    const v = Number(parse<Record<string, unknown>>(m.metrics_json, {})[metric]);
+    if (Number.isFinite(v) && v > score) {
+      score = v;
+      best = m;
+    }
+  }
+  return best;
+}
+
+/** MITATE_TRAIN_TIME_BUDGET: seconds of auto-tune per model at most (unset: the number of trials alone decides). */
+export function trainTimeBudget(): number | null {
+  const v = Number(process.env.MITATE_TRAIN_TIME_BUDGET);
+  return Number.isFinite(v) && v > 0 ? v : null;
+}

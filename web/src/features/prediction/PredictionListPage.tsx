@@ -1,0 +1,178 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import DownloadIcon from '@mui/icons-material/Download';
+import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
+import SearchIcon from '@mui/icons-material/Search';
+import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import ConfirmDialog from '../../components/ConfirmDialog';
+import PageHeader from '../../components/PageHeader';
+import { useGridLocale } from '../../components/gridLocale';
+import { showSnackbar } from '../../lib/feedback';
+import { formatDateTime } from '../../lib/format';
+import { useDebounced } from '../../lib/useDebounced';
+import { type Project, useProjectList } from '../training/api';
+import { deletePrediction, downloadPredictions, type Prediction, reportPath, usePredictions } from './api';
+
+export const NS = 'prediction';
+const COLORS = { queued: 'default', running: 'info', failed: 'error', done: 'success' } as const;
+
+export function PredictionState({ state }: { state: Prediction['state'] }) {
+  const { t } = useTranslation(NS);
+  return <Chip size="small" color={COLORS[state]} label={t(`states.${state}`)} />;
+}
+
+function NewPredictionDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation(NS);
+  const navigate = useNavigate();
+  const projects = useProjectList('', '', 1, 200);
+  const [project, setProject] = useState<Project | null>(null);
+  const items = (projects.data?.items ?? []).filter((p) => p.models_done > 0);
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="new-prediction-title">
+      <DialogTitle id="new-prediction-title">{t('wizard.title')}</DialogTitle>
+      <DialogContent sx={{ pt: '8px !important' }}>
+        <Autocomplete
+          options={items}
+          value={project}
+          onChange={(_, v) => setProject(v)}
+          getOptionLabel={(p) => `${p.name} (${t(`types.${p.project_type}`, { ns: 'training' })})`}
+          isOptionEqualToValue={(a, b) => a.project_id === b.project_id}
+          renderInput={(p) => <TextField {...p} label={t('wizard.project')} required />}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel', { ns: 'translation' })}</Button>
+        <Button variant="contained" disabled={!project} onClick={() => project && navigate(`/prediction/register/${encodeURIComponent(project.project_id)}/${project.project_type}`)}>
+          {t('wizard.next')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+export default function PredictionListPage() {
+  const { t } = useTranslation(NS);
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const localeText = useGridLocale();
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 400);
+  const [pagination, setPagination] = useState({ page: 0, pageSize: 20 });
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Prediction | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { data, isFetching } = usePredictions(query, pagination.page + 1, pagination.pageSize);
+
+  const columns: GridColDef<Prediction>[] = [
+    {
+      field: 'name',
+      headerName: t('fields.name'),
+      flex: 1.3,
+      minWidth: 180,
+      renderCell: (p) => (
+        <Link component={RouterLink} to={reportPath(p.row)} underline="hover" sx={{ fontWeight: 500 }}>
+          {p.row.name}
+        </Link>
+      ),
+    },
+    { field: 'project_name', headerName: t('fields.project'), flex: 1, minWidth: 130 },
+    { field: 'project_type', headerName: t('fields.type'), width: 160, valueFormatter: (v: string) => t(`types.${v}`, { ns: 'training' }) },
+    { field: 'model_key', headerName: t('fields.model'), width: 150 },
+    { field: 'test_dataset', headerName: t('fields.dataset'), flex: 1, minWidth: 130 },
+    { field: 'state', headerName: t('fields.state'), width: 110, renderCell: (p) => <PredictionState state={p.row.state} /> },
+    { field: 'created_at', headerName: t('fields.created'), width: 150, valueFormatter: (v: string) => formatDateTime(v) },
+    {
+      field: 'actions',
+      type: 'actions',
+      width: 120,
+      getActions: (p) => [
+        <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('actions.open')} onClick={() => navigate(reportPath(p.row))} />,
+        <GridActionsCellItem key="dl" icon={<DownloadIcon />} label={t('actions.download')} disabled={p.row.state !== 'done'} onClick={() => void downloadPredictions(p.row)} />,
+        <GridActionsCellItem key="del" icon={<DeleteOutlineIcon />} label={t('actions.delete')} onClick={() => setDeleting(p.row)} />,
+      ],
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+            {t('new')}
+          </Button>
+        }
+      />
+      <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5 }}>
+        <TextField
+          fullWidth
+          placeholder={t('search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> }, htmlInput: { 'aria-label': t('search') } }}
+        />
+      </Paper>
+      <Paper variant="outlined" sx={{ height: 560 }}>
+        <DataGrid
+          rows={data?.items ?? []}
+          columns={columns}
+          loading={isFetching && !data}
+          rowCount={data?.total ?? 0}
+          paginationMode="server"
+          paginationModel={pagination}
+          onPaginationModelChange={setPagination}
+          pageSizeOptions={[10, 20, 50, 100]}
+          disableRowSelectionOnClick
+          localeText={localeText}
+          slots={{
+            noRowsOverlay: () => (
+              <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: 'text.secondary' }}>
+                <Typography>{t('empty')}</Typography>
+              </Box>
+            ),
+          }}
+        />
+      </Paper>
+      {creating && <NewPredictionDialog onClose={() => setCreating(false)} />}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t('report.deleteTitle')}
+        text={t('report.deleteText', { name: deleting?.name ?? '' })}
+        confirmLabel={t('actions.delete')}
+        destructive
+        busy={busy}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          setBusy(true);
+          try {
+            await deletePrediction(deleting.id);
+            showSnackbar(t('report.deleted'));
+            await qc.invalidateQueries({ queryKey: ['prediction'] });
+            setDeleting(null);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      />
+    </>
+  );
+}

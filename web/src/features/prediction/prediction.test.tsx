@@ -1,0 +1,61 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setSession } from '../../api/session';
+import { ME, STATUS, ok, mockFetch, renderApp, signIn } from '../../test/utils';
+import type { Prediction } from './api';
+
+vi.mock('../../charts/EChart', () => ({ default: ({ ariaLabel }: { ariaLabel?: string }) => <div role="img" aria-label={ariaLabel} /> }));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setSession(null);
+});
+
+const common = { 'GET /api/users/me': () => ok(ME), 'GET /api/services/status': () => ok(STATUS) };
+
+const prediction: Prediction = {
+  id: 'pr1', name: 'Concrete · New mixes', project_id: 'p1', project_name: 'Concrete', project_type: 'discriminant_analysis', report_type: 'discriminant-analysis',
+  model_key: '2_lightgbm', dataset_id: 'ds2', test_dataset: 'New mixes', state: 'done', progress: 1, message: 'Done', error: null, log: '',
+  result: { rows: 2, columns: ['predicted_grade', 'probability_A', 'probability_B', 'x'], outputs: ['predicted_grade', 'probability_A', 'probability_B'], counts: { A: 1, B: 1 } },
+  created_at: '2025-05-20T02:00:00Z', finished_at: '2025-05-20T02:00:03Z',
+};
+
+describe('prediction pages', () => {
+  it('shows the predictions beside the input rows, the counts, and deletes', async () => {
+    signIn();
+    let deleted = false;
+    mockFetch({
+      ...common,
+      'GET /api/inference/pr1': () => ok(prediction),
+      'GET /api/inference/pr1/rows': () =>
+        ok({ columns: prediction.result!.columns, outputs: prediction.result!.outputs, rows: [['A', 0.91234567, 0.08765433, 1.5], ['B', 0.2, 0.8, 2.25]], total: 2, page: 1, page_size: 50 }),
+      'DELETE /api/inference/delete/pr1': () => {
+        deleted = true;
+        return ok({ id: 'pr1' });
+      },
+      'GET /api/inference/list/': () => ok({ items: [], total: 0 }),
+    });
+    const { router } = renderApp('/prediction/discriminant-analysis/report/pr1');
+    expect(await screen.findByRole('columnheader', { name: 'predicted_grade' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('gridcell', { name: '0.9123' })).toBeInTheDocument(); // outputs are rounded
+    expect(screen.getByRole('gridcell', { name: '2.25' })).toBeInTheDocument(); // inputs are shown as they are
+    expect(screen.getByRole('img', { name: 'Rows per predicted value' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeEnabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/prediction'));
+    expect(deleted).toBe(true);
+  });
+
+  it('shows a failed prediction with its reason', async () => {
+    signIn();
+    mockFetch({
+      ...common,
+      'GET /api/inference/pr1': () => ok({ ...prediction, state: 'failed', result: null, error: 'The column "grade" holds the category "C" that the training data did not have.' }),
+    });
+    renderApp('/prediction/discriminant-analysis/report/pr1');
+    expect(await screen.findByText(/holds the category "C"/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
+  });
+});

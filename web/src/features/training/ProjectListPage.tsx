@@ -1,0 +1,204 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import InputAdornment from '@mui/material/InputAdornment';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
+import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
+import SearchIcon from '@mui/icons-material/Search';
+import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import type { Dataset } from '../../api/types';
+import ConfirmDialog from '../../components/ConfirmDialog';
+import PageHeader from '../../components/PageHeader';
+import { useGridLocale } from '../../components/gridLocale';
+import { showSnackbar } from '../../lib/feedback';
+import { formatDateTime, formatInteger } from '../../lib/format';
+import { useDebounced } from '../../lib/useDebounced';
+import { useAllDatasets } from '../datasets/api';
+import { deleteProject, detailsPath, PROJECT_TYPES, type Project, type ProjectType, registerPath, useProjectList } from './api';
+import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
+
+/** Choose a dataset and a training type, then open that type's wizard. */
+export function NewProjectDialog({ open, onClose, initialType }: { open: boolean; onClose: () => void; initialType?: ProjectType }) {
+  const { t } = useTranslation(NS);
+  const navigate = useNavigate();
+  const datasets = useAllDatasets();
+  const [dataset, setDataset] = useState<Dataset | null>(null);
+  const [type, setType] = useState<ProjectType>(initialType ?? 'regression');
+  const items = (datasets.data ?? []).filter((d) => d.data_type !== 'inference_data');
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="new-project-title">
+      <DialogTitle id="new-project-title">{t('newDialog.title')}</DialogTitle>
+      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: '8px !important' }}>
+        <Autocomplete
+          options={items}
+          value={dataset}
+          onChange={(_, v) => setDataset(v)}
+          getOptionLabel={(d) => `${d.name} (${formatInteger(d.row_count)} × ${d.column_count})`}
+          isOptionEqualToValue={(a, b) => a.id === b.id}
+          loading={datasets.isLoading}
+          renderInput={(p) => <TextField {...p} label={t('newDialog.dataset')} required />}
+        />
+        <TextField select label={t('newDialog.type')} value={type} onChange={(e) => setType(e.target.value as ProjectType)} helperText={t(`typeHelp.${type}`)}>
+          {PROJECT_TYPES.map((ty) => (
+            <MenuItem key={ty} value={ty}>
+              {t(`types.${ty}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel', { ns: 'translation' })}</Button>
+        <Button variant="contained" disabled={!dataset} onClick={() => dataset && navigate(registerPath(type, dataset.id))}>
+          {t('newDialog.next')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+export default function ProjectListPage() {
+  const { t } = useTranslation(NS);
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const localeText = useGridLocale();
+  const [search, setSearch] = useState('');
+  const query = useDebounced(search.trim(), 400);
+  const [type, setType] = useState('');
+  const [pagination, setPagination] = useState({ page: 0, pageSize: 20 });
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Project | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { data, isFetching } = useProjectList(query, type, pagination.page + 1, pagination.pageSize);
+
+  const columns: GridColDef<Project>[] = [
+    {
+      field: 'name',
+      headerName: t('list.name'),
+      flex: 1.3,
+      minWidth: 160,
+      renderCell: (p) => (
+        <Link component={RouterLink} to={detailsPath(p.row.project_type, p.row.project_id)} underline="hover" sx={{ fontWeight: 500 }}>
+          {p.row.name}
+        </Link>
+      ),
+    },
+    { field: 'project_type', headerName: t('list.type'), width: 170, valueFormatter: (v: string) => t(`types.${v}`) },
+    { field: 'parent_dataset_name', headerName: t('list.dataset'), flex: 1, minWidth: 130 },
+    { field: 'training_state', headerName: t('list.state'), width: 130, renderCell: (p) => <StateChip state={p.row.training_state} /> },
+    { field: 'models', headerName: t('list.models'), width: 90, type: 'number', valueGetter: (_v, row) => row.models.length },
+    {
+      field: 'best_model_key',
+      headerName: t('list.best'),
+      flex: 1,
+      minWidth: 170,
+      valueGetter: (_v, row) => {
+        const m = row.models.find((x) => x.model_key === row.best_model_key);
+        if (!m) return '';
+        const k = PRIMARY_METRICS[row.project_type][row.project_type === 'clustering' ? 1 : row.project_type === 'dimensional_compression' ? 2 : 0];
+        return `${m.model_key} · ${t(`metrics.${k}`)} ${formatMetric(m.metrics?.[k])}`;
+      },
+    },
+    { field: 'created_at', headerName: t('list.created'), width: 150, valueFormatter: (v: string) => formatDateTime(v) },
+    {
+      field: 'actions',
+      type: 'actions',
+      width: 90,
+      getActions: (p) => [
+        <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('list.open')} onClick={() => navigate(detailsPath(p.row.project_type, p.row.project_id))} />,
+        <GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('list.delete')} onClick={() => setDeleting(p.row)} />,
+      ],
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+            {t('list.new')}
+          </Button>
+        }
+      />
+      <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5, display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
+        <TextField
+          placeholder={t('list.search')}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          sx={{ flex: 1, minWidth: 240 }}
+          slotProps={{
+            input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+            htmlInput: { 'aria-label': t('list.search') },
+          }}
+        />
+        <TextField select value={type} onChange={(e) => setType(e.target.value)} sx={{ minWidth: 220 }} label={t('list.type')}>
+          <MenuItem value="">{t('list.allTypes')}</MenuItem>
+          {PROJECT_TYPES.map((ty) => (
+            <MenuItem key={ty} value={ty}>
+              {t(`types.${ty}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Paper>
+      <Paper variant="outlined" sx={{ height: 560 }}>
+        <DataGrid
+          rows={data?.items ?? []}
+          getRowId={(r) => r.project_id}
+          columns={columns}
+          loading={isFetching && !data}
+          rowCount={data?.total ?? 0}
+          paginationMode="server"
+          paginationModel={pagination}
+          onPaginationModelChange={setPagination}
+          pageSizeOptions={[10, 20, 50, 100]}
+          disableRowSelectionOnClick
+          localeText={localeText}
+          slots={{
+            noRowsOverlay: () => (
+              <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: 'text.secondary' }}>
+                <Typography>{t('list.empty')}</Typography>
+              </Box>
+            ),
+          }}
+        />
+      </Paper>
+      {creating && <NewProjectDialog open onClose={() => setCreating(false)} />}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t('details.deleteTitle')}
+        text={t('details.deleteText', { name: deleting?.name ?? '' })}
+        confirmLabel={t('list.delete')}
+        destructive
+        busy={busy}
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          setBusy(true);
+          try {
+            await deleteProject(deleting.project_type, deleting.project_id);
+            showSnackbar(t('details.deleted'));
+            await qc.invalidateQueries({ queryKey: ['training'] });
+            setDeleting(null);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      />
+    </>
+  );
+}

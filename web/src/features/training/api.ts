@@ -1,0 +1,187 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
+import { saveBlob } from '../../lib/browser';
+
+export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
+export type ProjectType = (typeof PROJECT_TYPES)[number];
+
+/** SPEC §7 prefix and SPEC §2 web routes of each type. */
+export const TYPE_INFO: Record<ProjectType, { prefix: string; details: string; report: string; result?: string; supervised: boolean; targetOptional?: boolean; predictionReport: string }> = {
+  regression: { prefix: 'regress', details: 'regress/details', report: 'regress/result/report', result: 'regression/result', supervised: true, predictionReport: 'regression/report' },
+  soft_sensor: { prefix: 'softsensor', details: 'soft-sensor/details', report: 'soft-sensor/report', supervised: true, predictionReport: 'report/soft-sensor' },
+  discriminant_analysis: {
+    prefix: 'discriminant/analysis',
+    details: 'discriminant-analysis/details',
+    report: 'discriminant-analysis/report',
+    result: 'discriminant-analysis/result',
+    supervised: true,
+    predictionReport: 'discriminant-analysis/report',
+  },
+  clustering: { prefix: 'clustering', details: 'clustering/details', report: 'clustering/report', supervised: false, predictionReport: 'clustering/report' },
+  dimensional_compression: {
+    prefix: 'dimensional/compression',
+    details: 'dimensional-compression/details',
+    report: 'dimensional-compression/report',
+    result: 'dimensional_compression/result',
+    supervised: false,
+    targetOptional: true,
+    predictionReport: 'report/dimensional-compression',
+  },
+};
+
+const enc = encodeURIComponent;
+export const isProjectType = (t: string | undefined): t is ProjectType => !!t && (PROJECT_TYPES as readonly string[]).includes(t);
+export const registerPath = (type: ProjectType, datasetId: string) => `/training/${type}/register/${enc(datasetId)}`;
+export const detailsPath = (type: string, id: string) => `/training/${TYPE_INFO[type as ProjectType]?.details ?? 'details'}/${enc(id)}`;
+export const reportPath = (type: string, id: string, model: string) => `/training/${TYPE_INFO[type as ProjectType]?.report ?? 'result/report'}/${enc(id)}/${enc(model)}`;
+
+export interface ParamSpec {
+  name: string;
+  kind: 'int' | 'float' | 'choice' | 'bool';
+  default: number | string | boolean | null;
+  low?: number;
+  high?: number;
+  log?: boolean;
+  choices?: (string | number)[];
+  tune?: boolean;
+  help?: string;
+}
+export interface AlgorithmSpec {
+  key: string;
+  label: string;
+  tree: boolean;
+  params: ParamSpec[];
+}
+export interface Catalogue {
+  types: { type: ProjectType; prefix: string; supervised: boolean; algorithms: AlgorithmSpec[] }[];
+}
+
+export type Metrics = Record<string, number | string | null | number[][] | Record<string, number> | number[]>;
+
+export interface Model {
+  id: string;
+  model_key: string;
+  model_name: string;
+  model_index: number;
+  algorithm: string;
+  params: Record<string, unknown>;
+  hyperparameters: Record<string, unknown> | null;
+  cv: { metric: string; folds: number[]; mean: number | null; std: number | null } | null;
+  seconds: number | null;
+  pending?: boolean;
+  state: 'ready' | 'training' | 'failed' | 'done';
+  metrics: Metrics | null;
+  error: string | null;
+  log: string | null;
+  trained_at: string | null;
+}
+
+export interface Project {
+  project_id: string;
+  id: string;
+  name: string;
+  project_type: ProjectType;
+  training_state: 'ready' | 'training' | 'failed' | 'done';
+  dataset_id: string;
+  parent_dataset_name: string;
+  number_of_data: number;
+  target_variables: string[];
+  feature_variables: string[];
+  split_ratio: number;
+  split_time: string | null;
+  cross_validation: 'default' | number;
+  significance_level: number;
+  number_of_trials: number;
+  auto_tune: boolean;
+  balance_data: boolean;
+  variance_threshold: number;
+  lags: number[];
+  windows: number[];
+  datetime_column: string | null;
+  models: Model[];
+  best_model_key: string | null;
+  models_done: number;
+  models_failed: number;
+  job: { id: string; state: string; progress: number; message: string; error: string | null; started_at: string | null; finished_at: string | null } | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RegisterBody {
+  name: string;
+  target_variables: string[];
+  feature_variables: string[];
+  split_ratio: number;
+  split_time?: string | null;
+  cross_validation: string | number;
+  significance_level: number;
+  number_of_trials: number;
+  auto_tune: boolean;
+  balance_data: boolean;
+  variance_threshold: number;
+  lags: number[];
+  windows: number[];
+  models: { algorithm: string; params: Record<string, number | string | boolean | null> }[];
+}
+
+export interface ReportData {
+  project: Project;
+  model: Model;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  report: any;
+}
+
+export const trainingKeys = {
+  catalogue: ['training', 'catalogue'] as const,
+  list: (q: string, type: string, page: number, size: number) => ['training', 'list', q, type, page, size] as const,
+  project: (id: string) => ['training', 'project', id] as const,
+  report: (id: string, key: string) => ['training', 'report', id, key] as const,
+};
+
+export function useCatalogue() {
+  return useQuery({ queryKey: trainingKeys.catalogue, queryFn: ({ signal }) => apiGet<Catalogue>('/api/training/catalogue', undefined, { signal }), staleTime: Infinity });
+}
+
+export function useProjectList(query: string, type: string, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: trainingKeys.list(query, type, page, pageSize),
+    queryFn: ({ signal }) => apiGet<{ items: Project[]; total: number }>('/api/project/list/', { query, project_type: type || undefined, page, page_size: pageSize }, { signal }),
+    refetchInterval: (q) => (q.state.data?.items.some((p) => p.training_state === 'training') ? 3000 : false),
+  });
+}
+
+/** The project, polled every 1.5 s while it trains (SPEC §4: progress is polled by task id). */
+export function useProject(id: string | undefined) {
+  return useQuery({
+    queryKey: trainingKeys.project(id ?? ''),
+    queryFn: ({ signal }) => apiGet<Project>(`/api/train/result/${enc(id!)}`, undefined, { signal }),
+    enabled: !!id,
+    refetchInterval: (q) => (q.state.data?.training_state === 'training' ? 1500 : false),
+  });
+}
+
+export function useReport(type: ProjectType | undefined, id: string | undefined, key: string | undefined) {
+  return useQuery({
+    queryKey: trainingKeys.report(id ?? '', key ?? ''),
+    queryFn: ({ signal }) => apiPost<ReportData>(`/api/${TYPE_INFO[type ?? 'regression'].prefix}/report/${enc(id!)}`, { model_key: key }, { signal }),
+    enabled: !!id && !!key && !!type,
+    refetchInterval: (q) => (q.state.data?.report?.pending ? 2000 : false),
+  });
+}
+
+export const registerProject = (type: ProjectType, datasetId: string, body: RegisterBody) =>
+  apiPost<Project>(`/api/${TYPE_INFO[type].prefix}/register/${enc(datasetId)}`, body);
+export const trainProject = (id: string) => apiPost<Project>(`/api/train/model/${enc(id)}`, {});
+export const renameProject = (id: string, name: string) => apiPut<Project>(`/api/project/${enc(id)}`, { name });
+export const deleteProject = (type: ProjectType, id: string) => apiDelete<{ id: string }>(`/api/${TYPE_INFO[type].prefix}/project/delete/${enc(id)}`);
+
+export async function downloadModel(p: Project, m: Model) {
+  const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/model/download/${enc(p.project_id)}/${enc(m.algorithm)}/${m.model_index}`, `${p.name}-${m.model_key}.zip`);
+  saveBlob(blob, fileName);
+}
+
+export async function downloadReport(p: Project, m: Model) {
+  const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/report/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}-report.html`);
+  saveBlob(blob, fileName);
+}

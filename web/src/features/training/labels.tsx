@@ -1,0 +1,32 @@
+import Chip from '@mui/material/Chip';
+import { useTranslation } from 'react-i18next';
+import type { Metrics, ProjectType } from './api';
+
+export const NS = 'training';
+
+/** The metrics shown in model tables, per type (SPEC §3 'Training results'). */
+export const PRIMARY_METRICS: Record<ProjectType, string[]> = {
+  regression: ['r2', 'rmse', 'mae', 'mape'],
+  soft_sensor: ['r2', 'rmse', 'mae', 'mape'],
+  discriminant_analysis: ['accuracy', 'precision', 'recall', 'f1', 'roc_auc'],
+  clustering: ['n_clusters', 'silhouette', 'davies_bouldin', 'noise'],
+  dimensional_compression: ['n_components', 'explained_variance', 'trustworthiness'],
+};
+
+export function formatMetric(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v !== 'number') return String(v);
+  if (Number.isInteger(v)) return v.toLocaleString();
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return v.toExponential(3);
+  return v.toFixed(a >= 100 ? 2 : 4);
+}
+
+export const metricValue = (m: Metrics | null, k: string) => (m ? (m[k] as number | null | undefined) : undefined);
+
+const COLORS = { ready: 'default', training: 'info', failed: 'error', done: 'success' } as const;
+
+export function StateChip({ state }: { state: string }) {
+  const { t } = useTranslation(NS);
+  return <Chip size="small" color={COLORS[state as keyof typeof COLORS] ?? 'default'} label={t(`states.${state}`, { defaultValue: state })} variant={state === 'ready' ? 'outlined' : 'filled'} />;
+}

@@ -1,0 +1,144 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setSession } from '../../api/session';
+import { ME, STATUS, ok, mockFetch, renderApp, signIn } from '../../test/utils';
+import type { Catalogue, Project } from './api';
+
+vi.mock('../../charts/EChart', () => ({ default: ({ ariaLabel }: { ariaLabel?: string }) => <div role="img" aria-label={ariaLabel} /> }));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setSession(null);
+});
+
+const common = {
+  'GET /api/users/me': () => ok(ME),
+  'GET /api/services/status': () => ok(STATUS),
+};
+
+const dataset = {
+  id: 'ds1', name: 'Concrete', category: '', training_type: 'regression', data_type: 'training_data', type: 'supervised', comment: '', file_name: 'c.csv',
+  file_size: 300, encoding: 'utf-8', delimiter: ',', row_count: 1030, column_count: 3, datetime_column: null, preprocessed: false, preprocess_history: [],
+  parent_dataset_name: null, created_at: '2025-05-20T02:00:00Z', updated_at: '2025-05-20T02:00:00Z', files: { original: '', parquet: '' }, statistics: { state: 'none', job_id: null },
+  columns: [
+    { name: 'cement', type: 'float', dtype: 'DOUBLE', missing: 0, unique: 200 },
+    { name: 'water', type: 'float', dtype: 'DOUBLE', missing: 0, unique: 150 },
+    { name: 'strength', type: 'float', dtype: 'DOUBLE', missing: 0, unique: 900 },
+    { name: 'grade', type: 'string', dtype: 'VARCHAR', missing: 0, unique: 3 },
+  ],
+};
+
+const catalogue: Catalogue = {
+  types: [
+    {
+      type: 'regression',
+      prefix: 'regress',
+      supervised: true,
+      algorithms: [
+        { key: 'ridge', label: 'Ridge', tree: false, params: [{ name: 'alpha', kind: 'float', default: 1, low: 0.0001, high: 1000, log: true, tune: true }] },
+        { key: 'lightgbm', label: 'LightGBM', tree: true, params: [{ name: 'n_estimators', kind: 'int', default: 100, low: 20, high: 1000, tune: true }] },
+      ],
+    },
+  ],
+};
+
+const model = (key: string, state: 'done' | 'failed', r2: number | null) => ({
+  id: key, model_key: key, model_name: key.split('_')[1], model_index: Number(key[0]), algorithm: key.split('_')[1], params: {}, hyperparameters: {},
+  cv: state === 'done' ? { metric: 'R²', folds: [0.9, 0.91], mean: 0.905, std: 0.005 } : null, seconds: 1.2, state,
+  metrics: r2 === null ? null : { r2, rmse: 4.2, mae: 3.1, mape: 10 }, error: state === 'failed' ? 'LightGBM is limited to 3,000 training rows' : null,
+  log: state === 'failed' ? 'trial 1/2 ...\nfailed' : null, trained_at: null,
+});
+
+const project: Project = {
+  project_id: 'p1', id: 'p1', name: 'Concrete regression', project_type: 'regression', training_state: 'done', dataset_id: 'ds1', parent_dataset_name: 'Concrete',
+  number_of_data: 1030, target_variables: ['strength'], feature_variables: ['cement', 'water'], split_ratio: 0.85, split_time: null, cross_validation: 3,
+  significance_level: 0.05, number_of_trials: 3, auto_tune: true, balance_data: false, variance_threshold: 0, lags: [], windows: [], datetime_column: null,
+  models: [model('1_ridge', 'done', 0.61), model('2_lightgbm', 'failed', null)], best_model_key: '1_ridge', models_done: 1, models_failed: 1,
+  job: null, error: null, created_at: '2025-05-20T02:00:00Z', updated_at: '2025-05-20T02:00:00Z',
+};
+
+describe('training pages', () => {
+  it('walks the six wizard steps, shows the SPEC §5 messages, and posts only changed hyper-parameters', async () => {
+    signIn();
+    let posted: any = null;
+    let trained = false;
+    mockFetch({
+      ...common,
+      'GET /api/dataset/ds1/false': () => ok(dataset),
+      'GET /api/training/catalogue': () => ok(catalogue),
+      'POST /api/regress/register/ds1': (c) => {
+        posted = c.body;
+        return ok(project);
+      },
+      'POST /api/train/model/p1': () => {
+        trained = true;
+        return ok({ ...project, training_state: 'training' });
+      },
+      'GET /api/train/result/p1': () => ok(project),
+    });
+    const { router } = renderApp('/training/regression/register/ds1');
+    expect(await screen.findByRole('cell', { name: 'strength' }, { timeout: 5000 })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('Please select the target variable')).toBeInTheDocument();
+    expect(screen.getByText('Please select feature variables')).toBeInTheDocument();
+    // a regression target must be numeric: the text column is not offered
+    await userEvent.click(screen.getByRole('combobox', { name: /Target variable/ }));
+    expect(screen.queryByRole('option', { name: 'grade' })).toBeNull();
+    await userEvent.click(await screen.findByRole('option', { name: 'strength' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Select all' }));
+    const features = screen.getByRole('group', { name: 'Feature variables' });
+    expect(within(features).queryByRole('checkbox', { name: 'strength' })).toBeNull();
+    expect(within(features).getAllByRole('checkbox', { checked: true })).toHaveLength(3);
+    await userEvent.click(within(features).getByRole('checkbox', { name: 'grade' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const cv = screen.getByRole('textbox', { name: 'Cross-validation folds' });
+    await userEvent.clear(cv);
+    await userEvent.type(cv, '1');
+    expect(screen.getByText('Please enter default, 2 or more numbers')).toBeInTheDocument();
+    await userEvent.clear(cv);
+    await userEvent.type(cv, '4');
+    const split = screen.getByRole('textbox', { name: 'Training share' });
+    await userEvent.clear(split);
+    await userEvent.type(split, '0.812345678');
+    expect(screen.getByText('At most 7 digits after the decimal point.')).toBeInTheDocument();
+    await userEvent.clear(split);
+    await userEvent.type(split, '0.8');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('At least one model must be selected')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Ridge' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'LightGBM' }));
+    expect(screen.getByText(/default 100/)).toBeInTheDocument();
+    const trees = screen.getByRole('textbox', { name: 'n_estimators' });
+    await userEvent.clear(trees);
+    await userEvent.type(trees, '300');
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByText('Ridge, LightGBM')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Register and train' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/training/regress/details/p1'));
+    expect(posted).toMatchObject({
+      target_variables: ['strength'],
+      feature_variables: ['cement', 'water'],
+      cross_validation: 4,
+      split_ratio: 0.8,
+      models: [{ algorithm: 'ridge', params: {} }, { algorithm: 'lightgbm', params: { n_estimators: 300 } }],
+    });
+    expect(trained).toBe(true);
+  });
+
+  it('lists models with metrics, links the report, and shows a failed model its log', async () => {
+    signIn();
+    mockFetch({ ...common, 'GET /api/train/result/p1': () => ok(project) });
+    renderApp('/training/regress/details/p1');
+    const table = await screen.findByRole('table', { name: 'Models' }, { timeout: 5000 });
+    expect(within(table).getByText('0.6100')).toBeInTheDocument();
+    expect(within(table).getByRole('button', { name: 'Report 1_ridge' })).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: 'Report 2_lightgbm' })).toBeNull();
+    await userEvent.click(within(table).getByRole('button', { name: 'Log' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Log of 2_lightgbm' });
+    expect(within(dialog).getByText('LightGBM is limited to 3,000 training rows')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,51 @@
+/** The wizard's rules (SPEC §5, §9), pure so they are tested alone; messages are i18n keys of the 'training' namespace. */
+
+export const decimalsOk = (text: string) => !/\.\d{8,}$/.test(text.trim()) && !/\.\d{8,}e/i.test(text.trim());
+
+export function parseFolds(text: string): 'default' | number | null {
+  const s = text.trim().toLowerCase();
+  if (s === '' || s === 'default') return 'default';
+  if (!/^\d+$/.test(s)) return null;
+  const n = Number(s);
+  return n >= 2 ? n : null;
+}
+
+export function parseIntList(text: string, min: number): number[] | null {
+  const s = text.trim();
+  if (!s) return [];
+  const parts = s.split(/[,\s、]+/).filter(Boolean);
+  const out = parts.map(Number);
+  if (out.some((n) => !Number.isInteger(n) || n < min)) return null;
+  return [...new Set(out)].sort((a, b) => a - b);
+}
+
+export function parseDecimal(text: string, lo: number, hi: number): { value?: number; error?: string; params?: Record<string, number> } {
+  const s = text.trim();
+  if (s === '' || !Number.isFinite(Number(s))) return { error: 'validation.number' };
+  if (!decimalsOk(s)) return { error: 'validation.decimals' };
+  const v = Number(s);
+  if (v < lo || v > hi) return { error: 'validation.range', params: { lo, hi } };
+  return { value: v };
+}
+
+export interface WizardState {
+  name: string;
+  target: string | null;
+  features: string[];
+  models: string[];
+  cv: string;
+  supervised: boolean;
+  targetOptional: boolean;
+}
+
+/** Errors by step: 1 overview, 3 parameters, 4 models. */
+export function stepErrors(s: WizardState): Record<number, string[]> {
+  const e: Record<number, string[]> = {};
+  const push = (step: number, key: string) => (e[step] ??= []).push(key);
+  if (!s.name.trim()) push(1, 'validation.name');
+  if (s.supervised && !s.target) push(1, 'validation.noTarget');
+  if (!s.features.length) push(1, 'validation.noFeatures');
+  if (s.supervised && parseFolds(s.cv) === null) push(3, 'validation.cv');
+  if (!s.models.length) push(4, 'validation.noModels');
+  return e;
+}
