@@ -19,6 +19,8 @@ import servicesRoutes from './features/services/routes.js';
 import statisticsRoutes from './features/statistics/routes.js';
 import statisticalAnalysisRoutes from './features/statistical-analysis/routes.js';
 import usersRoutes from './features/users/routes.js';
+import visualizationRoutes from './features/visualization/routes.js';
+import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
@@ -87,6 +89,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(statisticalAnalysisRoutes);
       await api.register(servicesRoutes);
       await api.register(filesRoutes);
+      await api.register(visualizationRoutes);
+      await api.register(preprocessingRoutes);
       await api.register(trainingRoutes);
       await api.register(predictionRoutes);
     },

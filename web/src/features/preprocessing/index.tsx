@@ -1,10 +1,35 @@
+import Box from '@mui/material/Box';
+import i18n from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { AreaProps } from '../../app/area';
-import AreaUnavailable from '../../app/AreaUnavailable';
+import { usePageTitle } from '../../app/pageTitle';
+import PageHeader from '../../components/PageHeader';
+import '../visualization/i18nBundle';
+import DatasetPicker from '../visualization/DatasetPicker';
+import ConditionsPanel from './ConditionsPanel';
+import en from './i18n/en.json';
+import ja from './i18n/ja.json';
+import PreprocessingDetailsPage from './PreprocessingDetailsPage';
 
-/**
- * The preprocessing area. routes.tsx sends every preprocessing route here with `page` naming which one
- * (see the route table); read path parameters with useParams(). Not built yet in this version.
- */
-export default function Area(_props: AreaProps) {
-  return <AreaUnavailable area="preprocessing" />;
+i18n.addResourceBundle('en', 'preprocessing', en, true, true);
+i18n.addResourceBundle('ja', 'preprocessing', ja, true, true);
+
+function PreprocessingListPage() {
+  const { t } = useTranslation('preprocessing');
+  usePageTitle(t('title'));
+  return (
+    <>
+      <PageHeader title={t('title')} subtitle={t('listSubtitle')} />
+      <ConditionsPanel />
+      <Box sx={{ mt: 2 }}>
+        <DatasetPicker basePath="/pre-processing" />
+      </Box>
+    </>
+  );
+}
+
+/** Pre-processing area: 'list' (/pre-processing) and 'details' (/pre-processing/details/{dataset_id}). */
+export default function PreprocessingArea({ page }: AreaProps) {
+  if (page === 'details') return <PreprocessingDetailsPage />;
+  return <PreprocessingListPage />;
 }

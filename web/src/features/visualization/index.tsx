@@ -1,10 +1,24 @@
+import { useTranslation } from 'react-i18next';
 import type { AreaProps } from '../../app/area';
-import AreaUnavailable from '../../app/AreaUnavailable';
+import { usePageTitle } from '../../app/pageTitle';
+import PageHeader from '../../components/PageHeader';
+import DatasetPicker from './DatasetPicker';
+import './i18nBundle';
+import VisualizationDetailsPage from './VisualizationDetailsPage';
 
-/**
- * The visualization area. routes.tsx sends every visualization route here with `page` naming which one
- * (see the route table); read path parameters with useParams(). Not built yet in this version.
- */
-export default function Area(_props: AreaProps) {
-  return <AreaUnavailable area="visualization" />;
+function VisualizationListPage() {
+  const { t } = useTranslation('visualization');
+  usePageTitle(t('title'));
+  return (
+    <>
+      <PageHeader title={t('title')} subtitle={t('listSubtitle')} />
+      <DatasetPicker basePath="/visualization" />
+    </>
+  );
+}
+
+/** Visualization area: 'list' (/visualization) and 'details' (/visualization/details/{dataset_id}). */
+export default function VisualizationArea({ page }: AreaProps) {
+  if (page === 'details') return <VisualizationDetailsPage />;
+  return <VisualizationListPage />;
 }

@@ -1,0 +1,201 @@
+// Issue 3 benchmark: exploration queries and a 5-step preprocessing condition on 10 M rows × 12 columns, each
+// beside pandas doing the same work in the same run.
+//   histogram, sampled scatter (≤ 50,000 points), binned scatter, Pearson correlation: p95 < 300 ms
+//   (answers are cached per dataset and question, so the timed requests ask a different question each time)
+//   a zoom of the time-series chart (window query + min/max per bucket): p95 < 200 ms
+//   a 5-step condition applied and registered as a new dataset: < 20 s
+// The dataset is bench/work/ingest-<ROWS>.csv (made by ingest.bench.mjs; generated here the same way if absent).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { percentile, python, signUp, startServer, WORK, writeResult } from './lib.mjs';
+
+const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
+const REPEAT = Number(process.env.BENCH_REPEAT || 20);
+fs.mkdirSync(WORK, { recursive: true });
+const csv = path.join(WORK, `ingest-${ROWS}.csv`);
+
+if (!fs.existsSync(csv)) {
+  console.log(`generating ${csv} ...`);
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  await c.run(`COPY (
+    SELECT i AS id,
+      round(random() * 1000, 3) AS temperature, round(random() * 50, 4) AS pressure, round(random() * 100, 2) AS humidity,
+      (random() * 1e6)::BIGINT AS counter, round(sin(i / 1000.0) * 10 + random(), 5) AS signal,
+      ['OK', 'NG', 'HOLD'][1 + (i % 3)::INT] AS status, 'line-' || (i % 17)::VARCHAR AS line,
+      'lot-' || (i // 5000)::VARCHAR AS lot, TIMESTAMP '2024-01-01' + to_seconds(i) AS ts,
+      md5(i::VARCHAR)[1:12] AS code, round(random() * 5, 2) AS vibration
+    FROM range(${ROWS}) t(i)) TO '${csv}' (HEADER, DELIMITER ',')`);
+  c.closeSync();
+}
+
+const NUMERIC = ['temperature', 'pressure', 'humidity', 'counter', 'signal', 'vibration'];
+const STEPS = [
+  { process_type: 'missing', method: 'mean', columns: ['temperature'] },
+  { process_type: 'outliers', method: 'iqr', columns: ['pressure'], params: { action: 'clip', k: 1.5 } },
+  { process_type: 'scaling', method: 'standard', columns: ['humidity'] },
+  { process_type: 'computed', method: 'expression', params: { name: 'load', expression: 'temperature * pressure / 100' } },
+  { process_type: 'window', method: 'mean', columns: ['signal'], params: { window: 10 } },
+];
+
+async function timed(n, fn) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    times.push(performance.now() - t);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95), max: Math.max(...times) };
+}
+
+const server = await startServer({ MITATE_MAX_UPLOAD_MB: '4096', MITATE_WORKERS: '1' });
+let result;
+try {
+  const auth = await signUp(server.url);
+  const json = { ...auth, 'content-type': 'application/json' };
+  const post = async (url, body) => {
+    const r = await fetch(`${server.url}${url}`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    const b = await r.json();
+    if (!r.ok) throw new Error(`${url}: ${JSON.stringify(b)}`);
+    return b.detail.response;
+  };
+  console.log('registering the dataset (time series on ts) ...');
+  const out = execFileSync('curl', ['-sS', '-X', 'POST', `${server.url}/api/dataset/register`, '-H', `authorization: ${auth.authorization}`,
+    '-F', 'name=bench', '-F', 'data_type=training_data', '-F', 'type=supervised', '-F', 'training_type=regression', '-F', 'datetime_column=ts', '-F', `file=@${csv};type=text/csv`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const ds = JSON.parse(out).detail.response;
+  const id = ds.id;
+  const parquet = path.join(server.dataDir, 'files', 'org', fs.readdirSync(path.join(server.dataDir, 'files', 'org'))[0], 'datasets', id, 'data.parquet');
+
+  // Warm-up: the first query pays for the file's footer and the OS cache.
+  await post(`/api/visualization/histogram/${id}`, { columns: ['id'], bins: 10 });
+  const loadBefore = os.loadavg()[0];
+  // Answers are cached per dataset and question, so "cold" runs ask a different question every time
+  // (another column, bin count, pair or sample size) and "repeat" asks the same one again.
+  const hist = await timed(REPEAT, (i) => post(`/api/visualization/histogram/${id}`, { columns: [NUMERIC[i % NUMERIC.length]], bins: 20 + Math.floor(i / NUMERIC.length) * 5 }));
+  const histRepeat = await timed(REPEAT, () => post(`/api/visualization/histogram/${id}`, { columns: ['temperature'], bins: 20 }));
+  const pairs = NUMERIC.flatMap((a) => NUMERIC.filter((b) => b !== a).map((b) => [a, b]));
+  let sampled;
+  const scatter = await timed(REPEAT, async (i) => {
+    sampled = await post(`/api/visualization/scatter/${id}`, { x: pairs[i % pairs.length][0], y: pairs[i % pairs.length][1], color: 'humidity', max_points: 50000 - i });
+  });
+  if (!sampled.sample || sampled.returned < 49000) throw new Error('scatter was not sampled to about 50,000 points');
+  const binned = await timed(REPEAT, (i) => post(`/api/visualization/scatter/${id}`, { x: pairs[i % pairs.length][0], y: pairs[i % pairs.length][1], mode: 'bin', bins: 100 }));
+  // Pearson: the first question computes the moments of every complete numeric column in one pass; any later
+  // choice of columns is derived from them.
+  const t1 = performance.now();
+  await post(`/api/visualization/correlation/${id}`, { columns: NUMERIC, method: 'pearson' });
+  const pearsonFirst = performance.now() - t1;
+  const pearson = await timed(REPEAT, (i) => post(`/api/visualization/correlation/${id}`, { columns: NUMERIC.filter((_, k) => k !== i % NUMERIC.length), method: 'pearson' }));
+  const spearman = await timed(Math.min(REPEAT, 5), (i) => post(`/api/visualization/correlation/${id}`, { columns: NUMERIC.filter((_, k) => k !== i), method: 'spearman' }));
+  const overview = await post(`/api/statistics/timeseries/${id}`, { columns: ['signal', 'temperature'], buckets: 1000 });
+  const span = overview.full_end - overview.full_start;
+  // Zooms (never cached): windows from 50 % down to 0.01 % of the series at varying positions, as wheel and drag make.
+  const zoom = await timed(REPEAT, (i) => {
+    const width = span * [0.5, 0.2, 0.05, 0.01, 0.001, 0.0001][i % 6];
+    const start = overview.full_start + ((span - width) * ((i * 37) % 100)) / 100;
+    return post(`/api/statistics/timeseries/${id}`, { columns: ['signal', 'temperature'], start, end: start + width, buckets: 1000 });
+  });
+  const loadAfter = os.loadavg()[0];
+
+  console.log('running the 5-step condition ...');
+  const t0 = performance.now();
+  const run = await post(`/api/preprocess/dataset/${id}`, { steps: STEPS });
+  let state;
+  for (;;) {
+    const r = await fetch(`${server.url}/api/preprocess/result/${run.temp_id}`, { headers: auth });
+    state = (await r.json()).detail.response;
+    if (!['queued', 'running'].includes(state.state)) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  if (state.state !== 'succeeded') throw new Error(`condition failed: ${state.error}`);
+  const tApplied = performance.now();
+  const registered = await post(`/api/new_dataset/register/${run.temp_id}`, { name: 'bench preprocessed' });
+  const conditionSeconds = (performance.now() - t0) / 1000;
+  const applySeconds = (tApplied - t0) / 1000;
+
+  // Peer: pandas on the same Parquet file, same work; loading is timed apart (the server reads from disk each time).
+  console.log('pandas peer ...');
+  const pandas = process.env.BENCH_SKIP_PEER ? {} : python(
+    `import sys, time, json, numpy as np, pandas as pd
+path, steps = sys.argv[1], json.loads(sys.argv[2])
+num = ${JSON.stringify(NUMERIC)}
+t=time.perf_counter(); df=pd.read_parquet(path); load=time.perf_counter()-t
+def rep(f, n=5):
+    ts=[]
+    for _ in range(n):
+        t=time.perf_counter(); f(); ts.append((time.perf_counter()-t)*1000)
+    return max(ts)
+out={"load_s": load}
+out["histogram_ms"]=rep(lambda: np.histogram(df["temperature"].dropna(), 30))
+out["scatter_sample_ms"]=rep(lambda: df[["temperature","pressure","humidity"]].dropna().sample(50000, random_state=1))
+def binned():
+    d=df[["temperature","pressure"]].dropna()
+    np.histogram2d(d["temperature"], d["pressure"], 100)
+out["scatter_binned_ms"]=rep(binned)
+out["pearson_ms"]=rep(lambda: df[num].corr())
+out["spearman_ms"]=rep(lambda: df[num].corr(method="spearman"), 1)
+ts=df["ts"].astype("int64")//1_000_000
+lo, hi = ts.min(), ts.max()
+def zoom(frac):
+    w=(hi-lo)*frac; s=lo+(hi-lo-w)/2
+    m=(ts>=s)&(ts<=s+w); part=df.loc[m,["signal","temperature"]]; b=((ts[m]-s)//max(w/1000,1e-9)).clip(upper=999)
+    part.groupby(b.values).agg(["min","max","idxmin","idxmax"])
+out["zoom_ms"]=max(rep(lambda: zoom(f), 2) for f in [0.5,0.05,0.001])
+t=time.perf_counter()
+d=pd.read_parquet(path)
+d["temperature"]=d["temperature"].fillna(d["temperature"].mean())
+q1,q3=d["pressure"].quantile([.25,.75]); d["pressure"]=d["pressure"].clip(q1-1.5*(q3-q1), q3+1.5*(q3-q1))
+d["humidity"]=(d["humidity"]-d["humidity"].mean())/d["humidity"].std(ddof=0)
+d["load"]=d["temperature"]*d["pressure"]/100
+d["signal_mean_10"]=d["signal"].rolling(10).mean()
+d.to_parquet(path+".pandas.parquet")
+out["condition_s"]=time.perf_counter()-t
+print(json.dumps(out))`,
+    [parquet, JSON.stringify(STEPS)],
+  );
+  console.log('pandas', pandas);
+
+  result = {
+    // Other work on the machine slows every figure; the 1-minute load averages around the queries say how much.
+    load_average_1min: { before_queries: loadBefore, after_queries: loadAfter, cpus: os.cpus().length },
+    rows: ds.row_count,
+    columns: ds.column_count,
+    mitate_ms: {
+      histogram_cold_30_bins_each_time_another_question: hist,
+      histogram_repeat: histRepeat,
+      scatter_sample_50000_cold: scatter,
+      scatter_binned_100x100_cold: binned,
+      correlation_pearson_first_request_all_numeric_columns: pearsonFirst,
+      correlation_pearson_other_column_choices: pearson,
+      correlation_spearman_on_200000_sample_cold: spearman,
+      timeseries_zoom_1000_buckets_2_columns: zoom,
+    },
+    condition_5_steps: { applied_s: applySeconds, applied_and_registered_s: conditionSeconds, rows_out: registered.row_count, columns_out: registered.column_count },
+    pandas: {
+      load_parquet_s: pandas.load_s,
+      in_memory_max_of_5_ms: {
+        histogram: pandas.histogram_ms,
+        scatter_sample_50000: pandas.scatter_sample_ms,
+        scatter_binned_100x100: pandas.scatter_binned_ms,
+        correlation_pearson: pandas.pearson_ms,
+        correlation_spearman_full_data: pandas.spearman_ms,
+        timeseries_zoom: pandas.zoom_ms,
+      },
+      condition_5_steps_read_apply_write_s: pandas.condition_s,
+    },
+    goals: {
+      histogram_cold_p95_under_300_ms: hist.p95 < 300,
+      scatter_cold_p95_under_300_ms: scatter.p95 < 300 && binned.p95 < 300,
+      correlation_p95_under_300_ms: pearson.p95 < 300,
+      correlation_first_request_under_300_ms: pearsonFirst < 300,
+      timeseries_zoom_p95_under_200_ms: zoom.p95 < 200,
+      condition_applied_and_registered_under_20_s: conditionSeconds < 20,
+    },
+  };
+} finally {
+  await server.stop();
+}
+writeResult('explore', result);

@@ -1,0 +1,118 @@
+import { AppError } from '../../http/errors.js';
+import { M } from './messages.js';
+import { METHODS, PROCESS_TYPES, type ProcessType, type Step } from './schemas.js';
+
+/**
+ * condition_setting_file.csv (SPEC §9): one row per step, in order.
+ *
+ *   condition_name,step,process_type,method,columns,params
+ *   my condition,1,outliers,iqr,flow|temp,"{""k"":1.5,""action"":""clip""}"
+ *
+ * `columns` are separated by '|'; `params` is a JSON object. UTF-8 with a BOM so spreadsheet programs open it
+ * in the right encoding.
+ */
+export const HEADER = ['condition_name', 'step', 'process_type', 'method', 'columns', 'params'] as const;
+
+const cell = (v: string) => (/[",\r\n|]/.test(v) || /^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+export function toConditionCsv(name: string, steps: Step[]): string {
+  const lines = [HEADER.join(',')];
+  steps.forEach((s, i) => {
+    lines.push([name, String(i + 1), s.process_type, s.method, s.columns.join('|'), Object.keys(s.params).length ? JSON.stringify(s.params) : ''].map(cell).join(','));
+  });
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}
+
+/** RFC 4180 records (quotes, doubled quotes, CRLF or LF); returns records with their 1-based starting line. */
+export function parseCsv(text: string): { line: number; fields: string[] }[] {
+  const out: { line: number; fields: string[] }[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  let any = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else {
+        if (ch === '\n') line++;
+        field += ch;
+      }
+      continue;
+    }
+    if (ch === '"' && field === '') {
+      quoted = true;
+      any = true;
+    } else if (ch === ',') {
+      fields.push(field);
+      field = '';
+      any = true;
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      fields.push(field);
+      if (any || field !== '') out.push({ line: start, fields });
+      fields = [];
+      field = '';
+      any = false;
+      line++;
+      start = line;
+    } else {
+      field += ch;
+      any = true;
+    }
+  }
+  if (quoted) throw new AppError(422, M.fileRow, { row: start, reason: 'a quoted value is not closed' }, 'file');
+  if (any || field !== '') {
+    fields.push(field);
+    out.push({ line: start, fields });
+  }
+  return out;
+}
+
+/** Reads a condition file back into a name and steps; a bad row is a 422 naming the row and what is wrong. */
+export function fromConditionCsv(text: string): { name: string; steps: Step[] } {
+  const records = parseCsv(text.replace(/^\uFEFF/, ''));
+  if (!records.length) throw new AppError(422, M.fileEmpty, {}, 'file');
+  const head = records[0].fields.map((f) => f.trim().toLowerCase());
+  if (head.length !== HEADER.length || HEADER.some((h, i) => head[i] !== h)) throw new AppError(422, M.fileHeader, { header: HEADER.join(',') }, 'file');
+  if (records.length < 2) throw new AppError(422, M.fileEmpty, {}, 'file');
+  const bad = (row: number, reason: string) => new AppError(422, M.fileRow, { row, reason }, 'file');
+  let name = '';
+  const rows: { order: number; step: Step }[] = [];
+  for (const { line, fields } of records.slice(1)) {
+    if (fields.length !== HEADER.length) throw bad(line, `expected ${HEADER.length} values, found ${fields.length}`);
+    const [cname, order, ptype, method, cols, params] = fields.map((f) => f.trim());
+    if (!cname) throw bad(line, 'condition_name is empty');
+    if (name && cname !== name) throw bad(line, `all rows must have the same condition_name ("${name}")`);
+    name = cname;
+    const n = Number(order);
+    if (!Number.isInteger(n) || n < 1) throw bad(line, `step must be a whole number from 1, not "${order}"`);
+    if (!PROCESS_TYPES.includes(ptype as ProcessType)) throw bad(line, `unknown process_type "${ptype}" (allowed: ${PROCESS_TYPES.join(', ')})`);
+    const allowed = METHODS[ptype as ProcessType] as readonly string[];
+    if (!allowed.includes(method)) throw bad(line, `unknown method "${method}" for ${ptype} (allowed: ${allowed.join(', ')})`);
+    let p: unknown = {};
+    if (params) {
+      try {
+        p = JSON.parse(params);
+      } catch {
+        throw bad(line, 'params is not valid JSON');
+      }
+      if (!p || typeof p !== 'object' || Array.isArray(p)) throw bad(line, 'params must be a JSON object');
+    }
+    rows.push({
+      order: n,
+      step: { process_type: ptype as ProcessType, method, columns: cols ? cols.split('|').map((c) => c.trim()).filter(Boolean) : [], params: p as Record<string, unknown> },
+    });
+  }
+  rows.sort((a, b) => a.order - b.order);
+  rows.forEach((r, i) => {
+    if (i && r.order === rows[i - 1].order) throw bad(0, `step ${r.order} appears twice`);
+  });
+  return { name, steps: rows.map((r) => r.step) };
+}

@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireWriter } from '../../auth/guard.js';
+import { AppError, ok } from '../../http/errors.js';
+import { fromConditionCsv, toConditionCsv } from './conditionFile.js';
+import './db.js';
+import { M } from './messages.js';
+import { previewBody, registerBody, runBody, saveConditionBody, type Step } from './schemas.js';
+import { conditionView, makePreprocessService } from './service.js';
+
+const tags = ['preprocessing'];
+const datasetParams = z.object({ id: z.string().max(64) });
+const idParams = z.object({ id: z.string().max(64) });
+
+/** SPEC §2/§3/§7 pre-processing: conditions (named step lists), previews, runs (temporary datasets) and registration. */
+export default async function preprocessingRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const svc = makePreprocessService(app.ctx);
+
+  r.post('/load/dataset/:id', { schema: { tags, summary: 'Load a dataset for pre-processing: columns with statistics and the first rows', params: datasetParams } }, async (req) =>
+    ok(await svc.load(req.auth, req.params.id)),
+  );
+
+  r.post(
+    '/manual/process/dataset/:id',
+    {
+      preHandler: requireWriter,
+      schema: {
+        tags,
+        summary: 'Preview one step (default the last) after the steps before it: rows removed/changed, affected rows, before/after chart data',
+        params: datasetParams,
+        body: previewBody,
+      },
+    },
+    async (req) => ok(await svc.preview(req.auth, req.params.id, req.body as { steps: Step[]; index?: number; sample_rows: number })),
+  );
+
+  r.post(
+    '/preprocess/dataset/:id',
+    {
+      preHandler: requireWriter,
+      schema: {
+        tags,
+        summary: 'Run a condition (steps, or a saved condition_id) on the dataset; answers the temp_id of the temporary dataset (409 on a duplicate condition_name without confirm_overwrite)',
+        params: datasetParams,
+        body: runBody,
+      },
+    },
+    async (req) => ok(await svc.run(req.auth, req.params.id, req.body as { steps?: Step[]; condition_id?: string; condition_name?: string; confirm_overwrite: boolean })),
+  );
+
+  r.get('/preprocess/result/:id', { schema: { tags, summary: 'State, progress and summary of a run (id = temp_id)', params: idParams } }, async (req) =>
+    ok(await svc.result(req.auth, req.params.id)),
+  );
+
+  r.post(
+    '/new_dataset/register/:temp_id',
+    {
+      preHandler: requireWriter,
+      schema: { tags, summary: 'Register a temporary dataset as a new (preprocessed) dataset', params: z.object({ temp_id: z.string().max(64) }), body: registerBody },
+    },
+    async (req, reply) => reply.code(201).send(ok(await svc.register(req.auth, req.params.temp_id, req.body))),
+  );
+
+  r.get('/preprocess/dataset/:id/condition', { schema: { tags, summary: 'The condition with fitted parameters that produced a preprocessed dataset', params: datasetParams } }, async (req) =>
+    ok(await svc.conditionOfDataset(req.auth, req.params.id)),
+  );
+
+  // ---- named conditions ----------------------------------------------------------------------
+
+  r.get('/preprocess/conditions', { schema: { tags, summary: 'Saved preprocessing conditions of the organisation' } }, async (req) =>
+    ok((await svc.conditions.list(req.auth.orgId)).map(conditionView)),
+  );
+
+  r.get('/preprocess/conditions/:id', { schema: { tags, params: idParams } }, async (req) => ok(conditionView(await svc.getCondition(req.auth, req.params.id))));
+
+  r.post(
+    '/preprocess/conditions',
+    { preHandler: requireWriter, schema: { tags, summary: 'Save a named condition; 409 when the name exists unless confirm_overwrite is true (SPEC §5)', body: saveConditionBody } },
+    async (req, reply) => {
+      const { condition, created } = await svc.saveCondition(req.auth, req.body as Parameters<typeof svc.saveCondition>[1]);
+      return reply.code(created ? 201 : 200).send(ok(conditionView(condition)));
+    },
+  );
+
+  r.delete('/preprocess/conditions/:id', { preHandler: requireWriter, schema: { tags, params: idParams } }, async (req) =>
+    ok(await svc.deleteCondition(req.auth, req.params.id)),
+  );
+
+  r.get('/preprocess/conditions/:id/download', { schema: { tags, summary: 'The condition as condition_setting_file.csv (SPEC §9)', params: idParams } }, async (req, reply) => {
+    const c = conditionView(await svc.getCondition(req.auth, req.params.id));
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="condition_setting_file.csv"')
+      .send(toConditionCsv(c.name, c.steps));
+  });
+
+  r.post(
+    '/preprocess/conditions/upload',
+    { preHandler: requireWriter, schema: { tags, summary: 'Read a condition_setting_file.csv (multipart field "file"); answers its name and steps, saves nothing', consumes: ['multipart/form-data'] } },
+    async (req) => {
+      const file = await req.file({ limits: { fileSize: 1024 * 1024, files: 1 } });
+      if (!file) throw new AppError(422, M.fileMissing, {}, 'file');
+      const buf = await file.toBuffer();
+      return ok(fromConditionCsv(buf.toString('utf8')));
+    },
+  );
+}

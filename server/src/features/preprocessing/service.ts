@@ -1,0 +1,315 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuthContext } from '../../auth/guard.js';
+import type { AppContext } from '../../context.js';
+import type { DatasetTable } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { parquetStats, sqlString } from '../datasets/ingest.js';
+import { datasetRepo } from '../datasets/repo.js';
+import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
+import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
+import { M } from './messages.js';
+import type { Step } from './schemas.js';
+
+const now = () => new Date().toISOString();
+/** How long a preview may take before the caller is told so (the engine job keeps its own limits). */
+export const PREVIEW_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) || 120_000;
+
+/** Where the condition with fitted parameters of a preprocessed dataset is kept (see engine preprocessing/__init__.py). */
+/** Up to this many rows the CSV copy of a registered dataset is written before answering; larger ones after. */
+const SYNC_CSV_ROWS = 1_000_000;
+
+const writeCsv = (conn: { run(sql: string): Promise<unknown> }, parquet: string, dest: string) =>
+  conn.run(`COPY (SELECT * FROM read_parquet(${sqlString(parquet)})) TO ${sqlString(dest)} (HEADER, DELIMITER ',')`);
+
+export const conditionKey = (orgId: string, datasetId: string) => `${datasetKey(orgId, datasetId)}/condition.json`;
+
+export function conditionView(c: PreprocessConditionTable) {
+  return {
+    id: c.id,
+    name: c.name,
+    steps: JSON.parse(c.steps_json) as Step[],
+    datetime_column: c.datetime_column,
+    source_dataset_id: c.source_dataset_id,
+    fitted: c.fitted_json ? JSON.parse(c.fitted_json) : null,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+}
+
+export function makePreprocessService(ctx: AppContext) {
+  const { db, jobs, storage } = ctx;
+  const datasets = makeDatasetService(ctx);
+
+  const conditions = {
+    list: (orgId: string) => db.selectFrom('preprocess_conditions').selectAll().where('organisation_id', '=', orgId).orderBy('updated_at', 'desc').execute(),
+    get: (orgId: string, id: string) =>
+      db.selectFrom('preprocess_conditions').selectAll().where('organisation_id', '=', orgId).where('id', '=', id).executeTakeFirst(),
+    byName: (orgId: string, name: string) =>
+      db.selectFrom('preprocess_conditions').selectAll().where('organisation_id', '=', orgId).where('name', '=', name).executeTakeFirst(),
+  };
+
+  async function getCondition(auth: AuthContext, id: string) {
+    const c = await conditions.get(auth.orgId, id);
+    if (!c) throw new AppError(404, M.conditionNotFound);
+    return c;
+  }
+
+  /** Saves a named condition. An existing name answers 409 (SPEC §5) unless confirmOverwrite. */
+  async function saveCondition(
+    auth: AuthContext,
+    b: { name: string; steps: Step[]; datetime_column?: string | null; source_dataset_id?: string | null; confirm_overwrite: boolean },
+  ): Promise<{ condition: PreprocessConditionTable; created: boolean }> {
+    const existing = await conditions.byName(auth.orgId, b.name);
+    if (existing && !b.confirm_overwrite) throw new AppError(409, M.conditionExists, { name: b.name }, 'name');
+    const t = now();
+    if (existing) {
+      const patch = { steps_json: JSON.stringify(b.steps), datetime_column: b.datetime_column ?? null, source_dataset_id: b.source_dataset_id ?? null, fitted_json: null, updated_at: t };
+      await db.updateTable('preprocess_conditions').set(patch).where('organisation_id', '=', auth.orgId).where('id', '=', existing.id).execute();
+      return { condition: { ...existing, ...patch }, created: false };
+    }
+    const row: PreprocessConditionTable = {
+      id: crypto.randomUUID(),
+      organisation_id: auth.orgId,
+      name: b.name,
+      steps_json: JSON.stringify(b.steps),
+      fitted_json: null,
+      datetime_column: b.datetime_column ?? null,
+      source_dataset_id: b.source_dataset_id ?? null,
+      created_by: auth.userId,
+      created_at: t,
+      updated_at: t,
+    };
+    try {
+      await db.insertInto('preprocess_conditions').values(row).execute();
+    } catch (e) {
+      // Two saves of one new name at once: the unique index decides, the loser hears 409 like any duplicate.
+      if (await conditions.byName(auth.orgId, b.name)) throw new AppError(409, M.conditionExists, { name: b.name }, 'name');
+      throw e;
+    }
+    return { condition: row, created: true };
+  }
+
+  /** Writes the CSV of a large registered dataset in the background: a partial file is never visible. */
+  async function exportCsv(orgId: string, id: string, key: string) {
+    const dest = storage.pathOf(`${key}/original.csv`);
+    const part = `${dest}.part`;
+    try {
+      const conn = await ctx.duckdb.connect();
+      try {
+        await writeCsv(conn, storage.pathOf(`${key}/data.parquet`), part);
+      } finally {
+        conn.closeSync();
+      }
+      fs.renameSync(part, dest);
+      await datasetRepo.update(db, orgId, id, { file_size: fs.statSync(dest).size });
+    } catch (e) {
+      fs.rmSync(part, { force: true });
+      ctx.log.warn(`dataset ${id}: the CSV copy could not be written: ${(e as Error).message}`);
+    }
+  }
+
+  async function getRun(auth: AuthContext, id: string) {
+    const run = await db.selectFrom('preprocess_runs').selectAll().where('organisation_id', '=', auth.orgId).where('id', '=', id).executeTakeFirst();
+    if (!run) throw new AppError(404, M.runNotFound);
+    return run;
+  }
+
+  return {
+    conditions,
+    getCondition,
+    saveCondition,
+
+    async deleteCondition(auth: AuthContext, id: string) {
+      await getCondition(auth, id);
+      await db.deleteFrom('preprocess_conditions').where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
+      return { id };
+    },
+
+    /** POST load/dataset/{id}: what the pre-processing page needs to start: the dataset, its columns and first rows. */
+    async load(auth: AuthContext, id: string) {
+      const row = await datasets.getRow(auth, id);
+      const page = await datasets.preview(auth, id, 1, 50);
+      const stats = JSON.parse(row.stats_json) as Record<string, unknown>[];
+      return { dataset: toView(row), columns: stats, rows: page.rows, row_count: Number(row.row_count) };
+    },
+
+    /** POST manual/process/dataset/{id}: what one step changes, computed by the engine on (a sample of) the data. */
+    async preview(auth: AuthContext, id: string, b: { steps: Step[]; index?: number; sample_rows: number }) {
+      const row = await datasets.getRow(auth, id);
+      const index = b.index ?? b.steps.length - 1;
+      if (index >= b.steps.length) throw new AppError(422, M.stepInvalid, { step: index + 1, reason: 'no such step' }, 'index');
+      const job = await jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: 'preprocess_preview',
+        subjectType: 'dataset',
+        subjectId: row.id,
+        spec: { parquet: datasets.parquetPath(row), steps: b.steps, index, datetime_column: row.datetime_column, sample_rows: b.sample_rows },
+      });
+      let done;
+      try {
+        done = await jobs.waitFor(job.id, PREVIEW_TIMEOUT_MS);
+      } catch {
+        await jobs.cancel(auth.orgId, job.id).catch(() => undefined);
+        throw new AppError(504, M.previewTimeout);
+      }
+      fs.rmSync(path.join(ctx.config.dataDir, 'jobs', job.id), { recursive: true, force: true });
+      if (done.state !== 'succeeded') throw new AppError(422, M.previewFailed, { reason: done.error ?? done.state }, 'steps');
+      return done.result;
+    },
+
+    /** POST preprocess/dataset/{id}: runs a condition (steps, or a saved one) as an engine job; its id is the temp_id. */
+    async run(auth: AuthContext, id: string, b: { steps?: Step[]; condition_id?: string; condition_name?: string; confirm_overwrite: boolean }) {
+      const row = await datasets.getRow(auth, id);
+      let condition: PreprocessConditionTable | undefined;
+      let steps = b.steps;
+      if (b.condition_id) {
+        condition = await getCondition(auth, b.condition_id);
+        steps = steps ?? (JSON.parse(condition.steps_json) as Step[]);
+      } else if (b.condition_name && steps) {
+        condition = (await saveCondition(auth, { name: b.condition_name, steps, datetime_column: row.datetime_column, source_dataset_id: row.id, confirm_overwrite: b.confirm_overwrite })).condition;
+      }
+      const name = condition?.name ?? b.condition_name ?? `${row.name} (preprocessed)`;
+      const job = await jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: 'preprocess',
+        subjectType: 'dataset',
+        subjectId: row.id,
+        spec: { parquet: datasets.parquetPath(row), steps, datetime_column: row.datetime_column, name },
+      });
+      const run: PreprocessRunTable = {
+        id: job.id,
+        organisation_id: auth.orgId,
+        source_dataset_id: row.id,
+        condition_id: condition?.id ?? null,
+        condition_name: name,
+        steps_json: JSON.stringify(steps),
+        dataset_id: null,
+        condition_json: null,
+        created_by: auth.userId,
+        created_at: now(),
+        registered_at: null,
+      };
+      await db.insertInto('preprocess_runs').values(run).execute();
+      return { temp_id: job.id, job_id: job.id, state: job.state, condition_id: condition?.id ?? null, condition_name: name };
+    },
+
+    async result(auth: AuthContext, tempId: string) {
+      const run = await getRun(auth, tempId);
+      const job = await jobs.get(auth.orgId, tempId);
+      const r = (job?.result ?? null) as Record<string, unknown> | null;
+      return {
+        temp_id: run.id,
+        source_dataset_id: run.source_dataset_id,
+        condition_id: run.condition_id,
+        condition_name: run.condition_name,
+        steps: JSON.parse(run.steps_json),
+        state: job?.state ?? 'failed',
+        progress: job?.progress ?? 0,
+        message: job?.message ?? '',
+        error: job?.error ?? null,
+        dataset_id: run.dataset_id,
+        result: r && job?.state === 'succeeded'
+          ? { row_count: r.row_count, column_count: r.column_count, rows_before: r.rows_before, columns_before: r.columns_before, columns: r.columns, datetime_column: r.datetime_column, history: r.history, head: r.head, condition: r.condition }
+          : null,
+      };
+    },
+
+    /**
+     * POST new_dataset/register/{temp_id}: the run's output becomes a dataset (preprocessed, parent name, history);
+     * the condition with its fitted parameters is stored beside the data (condition.json), on the run row and on
+     * the named condition, so the same transformation can be applied unchanged to inference data.
+     */
+    async register(auth: AuthContext, tempId: string, b: { name: string; comment: string; category?: string; data_type?: string; type?: string; training_type?: string }) {
+      const run = await getRun(auth, tempId);
+      if (run.dataset_id) throw new AppError(409, M.runRegistered);
+      const job = await jobs.get(auth.orgId, tempId);
+      if (!job || job.state !== 'succeeded') throw new AppError(409, M.runNotReady, { state: job?.state ?? 'unknown' });
+      const result = job.result as { parquet: string; output_dir: string; condition: Record<string, unknown>; history: unknown[]; datetime_column: string | null };
+      if (!fs.existsSync(result.parquet)) throw new AppError(410, M.runOutputGone);
+      const parent = await datasetRepo.get(db, auth.orgId, run.source_dataset_id);
+      const tempDir = storage.makeTempDir();
+      const id = crypto.randomUUID();
+      const parquet = path.join(tempDir, 'data.parquet');
+      let committed = false;
+      try {
+        fs.renameSync(result.parquet, parquet);
+        const conn = await ctx.duckdb.connect();
+        let stats;
+        try {
+          stats = await parquetStats(conn, parquet);
+          // The "original file" of a preprocessed dataset is its data as CSV, so downloads work alike. Large ones
+          // are written after the answer (see exportCsv); small ones before it.
+          if (stats.rowCount <= SYNC_CSV_ROWS) await writeCsv(conn, parquet, path.join(tempDir, 'original.csv'));
+        } finally {
+          conn.closeSync();
+        }
+        const condition = { ...result.condition, dataset_id: id, source_dataset_id: run.source_dataset_id, condition_id: run.condition_id };
+        fs.writeFileSync(path.join(tempDir, 'condition.json'), JSON.stringify(condition));
+        const t = now();
+        const history = [...(parent ? (JSON.parse(parent.preprocess_history) as unknown[]) : []), ...result.history];
+        const row: DatasetTable = {
+          id,
+          organisation_id: auth.orgId,
+          name: b.name,
+          category: b.category ?? parent?.category ?? '',
+          training_type: b.training_type ?? parent?.training_type ?? 'regression',
+          data_type: b.data_type ?? parent?.data_type ?? 'training_data',
+          type: b.type ?? parent?.type ?? 'supervised',
+          comment: b.comment,
+          file_name: `${b.name.replace(/[\\/:*?"<>|]/g, '_')}.csv`,
+          file_size: fs.existsSync(path.join(tempDir, 'original.csv')) ? fs.statSync(path.join(tempDir, 'original.csv')).size : fs.statSync(parquet).size,
+          encoding: 'utf-8',
+          delimiter: ',',
+          row_count: stats.rowCount,
+          column_count: stats.columns.length,
+          schema_json: JSON.stringify(stats.columns.map((c) => ({ name: c.name, type: c.type, dtype: c.dtype }))),
+          stats_json: JSON.stringify(stats.columns),
+          datetime_column: result.datetime_column ?? null,
+          preprocessed: 1,
+          preprocess_history: JSON.stringify(history),
+          parent_dataset_name: parent?.name ?? null,
+          statistics_job_id: null,
+          created_by: auth.userId,
+          created_at: t,
+          updated_at: t,
+        };
+        const key = datasetKey(auth.orgId, id);
+        storage.commitDir(tempDir, key);
+        committed = true;
+        try {
+          await datasetRepo.insert(db, row);
+        } catch (e) {
+          // Put the run's output back so registering can be tried again.
+          fs.renameSync(storage.pathOf(`${key}/data.parquet`), result.parquet);
+          storage.remove(key);
+          throw e;
+        }
+        const conditionJson = JSON.stringify(condition);
+        await db.updateTable('preprocess_runs').set({ dataset_id: id, condition_json: conditionJson, registered_at: t }).where('organisation_id', '=', auth.orgId).where('id', '=', run.id).execute();
+        if (run.condition_id) {
+          await db.updateTable('preprocess_conditions').set({ fitted_json: conditionJson, updated_at: t }).where('organisation_id', '=', auth.orgId).where('id', '=', run.condition_id).execute();
+        }
+        fs.rmSync(result.output_dir, { recursive: true, force: true });
+        if (stats.rowCount > SYNC_CSV_ROWS) void exportCsv(auth.orgId, id, key);
+        return toView(row);
+      } catch (e) {
+        if (!committed && fs.existsSync(parquet) && !fs.existsSync(result.parquet)) fs.renameSync(parquet, result.parquet);
+        throw e;
+      } finally {
+        fs.rmSync(tempDir, { recursive: true, force: true });
+      }
+    },
+
+    /** The condition (with fitted parameters) that produced a preprocessed dataset. */
+    async conditionOfDataset(auth: AuthContext, datasetId: string) {
+      const row = await datasets.getRow(auth, datasetId);
+      const key = conditionKey(row.organisation_id, row.id);
+      if (!storage.exists(key)) throw new AppError(404, M.noCondition);
+      return JSON.parse(fs.readFileSync(storage.pathOf(key), 'utf8'));
+    },
+  };
+}

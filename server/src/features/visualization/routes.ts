@@ -1,0 +1,125 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ok } from '../../http/errors.js';
+import { MAX_SCATTER_POINTS, makeVisualizationService } from './service.js';
+
+const params = z.object({ dataset_id: z.string().max(64) });
+const name = z.string().min(1).max(512);
+const tags = ['visualization'];
+
+/**
+ * Exploration queries, answered by DuckDB on the dataset's Parquet file (no job): histograms, box plots,
+ * scatter (sampled or binned), scatter matrix, correlation, time-series downsampling. Read-only, so any
+ * member of the organisation may call them.
+ */
+export default async function visualizationRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const vis = makeVisualizationService(app.ctx);
+
+  r.post(
+    '/visualization/histogram/:dataset_id',
+    {
+      schema: {
+        tags,
+        summary: 'Histogram (numeric, datetime) or bar counts (categorical) of columns',
+        params,
+        body: z.object({ columns: z.array(name).min(1).max(50), bins: z.number().int().min(1).max(500).default(30), top: z.number().int().min(1).max(100).default(20) }),
+      },
+    },
+    async (req) => ok(await vis.histogram(req.auth, req.params.dataset_id, req.body.columns, req.body.bins, req.body.top)),
+  );
+
+  r.post(
+    '/visualization/boxplot/:dataset_id',
+    { schema: { tags, summary: 'Box plots (quartiles, 1.5 IQR whiskers, outliers) of numeric columns', params, body: z.object({ columns: z.array(name).min(1).max(50) }) } },
+    async (req) => ok(await vis.boxplot(req.auth, req.params.dataset_id, req.body.columns)),
+  );
+
+  r.post(
+    '/visualization/scatter/:dataset_id',
+    {
+      schema: {
+        tags,
+        summary: `Scatter of two columns, coloured by a third; at most ${MAX_SCATTER_POINTS} points (sample: true when sampled) or a binned grid`,
+        params,
+        body: z.object({
+          x: name,
+          y: name,
+          color: name.nullish(),
+          max_points: z.number().int().min(100).max(MAX_SCATTER_POINTS).default(MAX_SCATTER_POINTS),
+          mode: z.enum(['sample', 'bin']).default('sample'),
+          bins: z.number().int().min(10).max(200).default(100),
+        }),
+      },
+    },
+    async (req) => ok(await vis.scatter(req.auth, req.params.dataset_id, req.body)),
+  );
+
+  r.post(
+    '/visualization/matrix/:dataset_id',
+    {
+      schema: {
+        tags,
+        summary: 'Scatter-plot matrix data: a sample of complete rows of 2 to 8 numeric columns',
+        params,
+        body: z.object({ columns: z.array(name).min(2).max(8), max_points: z.number().int().min(100).max(20_000).default(3000) }),
+      },
+    },
+    async (req) => ok(await vis.matrix(req.auth, req.params.dataset_id, req.body.columns, req.body.max_points)),
+  );
+
+  r.post(
+    '/visualization/correlation/:dataset_id',
+    {
+      schema: {
+        tags,
+        summary: 'Correlation matrix (Pearson or Spearman) of numeric columns (default: all numeric, up to 50)',
+        params,
+        body: z.object({ columns: z.array(name).max(50).optional(), method: z.enum(['pearson', 'spearman']).default('pearson') }),
+      },
+    },
+    async (req) => ok(await vis.correlation(req.auth, req.params.dataset_id, req.body.columns, req.body.method)),
+  );
+
+  const tsBody = z.object({
+    columns: z.array(name).max(12).optional(),
+    start: z.number().nullish(),
+    end: z.number().nullish(),
+    buckets: z.number().int().min(10).max(5000).default(1000),
+    method: z.enum(['minmax', 'lttb']).default('minmax'),
+  });
+
+  r.post(
+    '/statistics/timeseries/:dataset_id',
+    {
+      schema: {
+        tags,
+        summary: 'Time series of chosen columns for a window [start, end] (epoch ms), downsampled per bucket (min/max or LTTB)',
+        params,
+        body: tsBody,
+      },
+    },
+    async (req) => ok(await vis.timeseries(req.auth, req.params.dataset_id, req.body)),
+  );
+
+  r.get(
+    '/statistics/timeseries/result/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Overview of a time-series dataset (id = dataset id): the whole range of its first numeric columns, downsampled',
+        params: z.object({ id: z.string().max(64) }),
+        querystring: z.object({ columns: z.string().max(4000).optional(), buckets: z.coerce.number().int().min(10).max(5000).default(1000) }),
+      },
+    },
+    async (req) =>
+      ok(
+        await vis.timeseries(req.auth, req.params.id, {
+          columns: req.query.columns ? req.query.columns.split(',').filter(Boolean) : undefined,
+          buckets: req.query.buckets,
+          method: 'minmax',
+        }),
+      ),
+  );
+}

@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromConditionCsv, parseCsv, toConditionCsv } from '../src/features/preprocessing/conditionFile.js';
+import { DATABASES, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
+
+const STEPS = [
+  { process_type: 'missing', method: 'linear', columns: ['Pressure'] },
+  { process_type: 'outliers', method: 'iqr', columns: ['Pressure'], params: { action: 'clip', k: 1.5 } },
+  { process_type: 'scaling', method: 'standard', columns: ['Temperature'] },
+  { process_type: 'computed', method: 'expression', params: { name: 'power', expression: 'Current * Voltage' } },
+];
+
+describe.each(DATABASES)('pre-processing on %s', (kind) => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<typeof registerAndLogin>>;
+  let id: string;
+  let parquet: string;
+
+  beforeAll(async () => {
+    t = await makeTestApp(kind);
+    alice = await registerAndLogin(t.app, 'pre');
+    const res = await upload(t.app, alice.auth, { name: 'valve1.csv', content: fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv')) }, { name: 'valve1', datetime_column: 'datetime' });
+    id = res.json().detail.response.id;
+    const row = await t.app.ctx.db.selectFrom('datasets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    parquet = path.join(t.dataDir, 'files', 'org', row.organisation_id, 'datasets', id, 'data.parquet');
+  });
+  afterAll(() => t.close());
+
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, auth = alice.auth) =>
+    t.app.inject({ method, url, payload: payload as object, headers: auth });
+
+  it('loads a dataset for pre-processing', async () => {
+    const r = await call('POST', `/api/load/dataset/${id}`);
+    expect(r.statusCode).toBe(200);
+    const b = r.json().detail.response;
+    expect(b.row_count).toBe(1147);
+    expect(b.columns.map((c: { name: string }) => c.name)).toContain('Pressure');
+    expect(b.rows).toHaveLength(50);
+  });
+
+  it('previews a step: rows changed, the affected rows and before/after chart data', async () => {
+    const r = await call('POST', `/api/manual/process/dataset/${id}`, { steps: STEPS.slice(0, 2) });
+    expect(r.statusCode, r.body).toBe(200);
+    const p = r.json().detail.response;
+    expect(p.rows_before).toBe(1147);
+    expect(p.rows_after).toBe(1147);
+    expect(p.rows_changed).toBeGreaterThan(0);
+    expect(p.cells_changed).toEqual({ Pressure: p.rows_changed });
+    expect(p.chart.column).toBe('Pressure');
+    expect(p.chart.histogram.before.reduce((a: number, b: number) => a + b, 0)).toBe(1147);
+    expect(p.chart.series.x).toBe('datetime');
+    const upper = p.step.fitted.bounds.Pressure.upper;
+    for (const row of p.affected_rows) expect(row.after.Pressure).toBeLessThanOrEqual(upper + 1e-9);
+  });
+
+  it('explains a bad step by its number and column, and leaves the source alone', async () => {
+    const before = fs.readFileSync(parquet);
+    const r = await call('POST', `/api/manual/process/dataset/${id}`, {
+      steps: [{ process_type: 'computed', method: 'expression', params: { name: 'bad', expression: 'Pressure / (Current - Current)' } }],
+    });
+    expect(r.statusCode).toBe(422);
+    expect(r.json().detail[0].msg).toContain('Step 1 (Computed column, expression): column "bad": division by zero');
+    const w = await call('POST', `/api/manual/process/dataset/${id}`, { steps: [{ process_type: 'window', method: 'mean', columns: ['Pressure'], params: { window: 5000 } }] });
+    expect(w.json().detail[0].msg).toContain('longer than the data');
+    const m = await call('POST', `/api/manual/process/dataset/${id}`, { steps: [{ process_type: 'scaling', method: 'cubic', columns: ['Pressure'] }] });
+    expect(m.statusCode).toBe(422);
+    expect(m.json().detail[0].msg).toContain('unknown method "cubic"');
+    expect(fs.readFileSync(parquet).equals(before)).toBe(true);
+  });
+
+  it('saves named conditions; a duplicate name answers 409 until confirmed (SPEC §5)', async () => {
+    const first = await call('POST', '/api/preprocess/conditions', { name: 'valve clean', steps: STEPS.slice(0, 1) });
+    expect(first.statusCode).toBe(201);
+    const dup = await call('POST', '/api/preprocess/conditions', { name: 'valve clean', steps: STEPS });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().detail.response).toContain('already exists');
+    const list1 = (await call('GET', '/api/preprocess/conditions')).json().detail.response;
+    expect(list1.find((c: { name: string }) => c.name === 'valve clean').steps).toHaveLength(1);
+    const ok = await call('POST', '/api/preprocess/conditions', { name: 'valve clean', steps: STEPS, confirm_overwrite: true });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().detail.response.id).toBe(first.json().detail.response.id);
+    expect(ok.json().detail.response.steps).toHaveLength(4);
+  });
+
+  it('runs a condition, registers the temporary dataset with history, and stores the fitted parameters', async () => {
+    const dup = await call('POST', `/api/preprocess/dataset/${id}`, { steps: STEPS, condition_name: 'valve clean' });
+    expect(dup.statusCode).toBe(409);
+    const run = await call('POST', `/api/preprocess/dataset/${id}`, { steps: STEPS, condition_name: 'valve clean', confirm_overwrite: true });
+    expect(run.statusCode, run.body).toBe(200);
+    const { temp_id, condition_id } = run.json().detail.response;
+    const early = await call('POST', `/api/new_dataset/register/${temp_id}`, { name: 'too early' });
+    expect([201, 409]).toContain(early.statusCode);
+    let registered = early.statusCode === 201 ? early.json().detail.response : null;
+    await t.app.ctx.jobs.waitFor(temp_id, 60_000);
+    const res = (await call('GET', `/api/preprocess/result/${temp_id}`)).json().detail.response;
+    expect(res.state).toBe('succeeded');
+    expect(res.result.row_count).toBe(1147);
+    expect(res.result.columns).toContain('power');
+    if (!registered) {
+      const reg = await call('POST', `/api/new_dataset/register/${temp_id}`, { name: 'valve1 clean', comment: 'cleaned' });
+      expect(reg.statusCode, reg.body).toBe(201);
+      registered = reg.json().detail.response;
+    }
+    expect(registered).toMatchObject({ preprocessed: true, parent_dataset_name: 'valve1', datetime_column: 'datetime', row_count: 1147, column_count: 12 });
+    expect(registered.preprocess_history.map((h: { process_type: string }) => h.process_type)).toEqual(['missing', 'outliers', 'scaling', 'computed']);
+    expect(registered.preprocess_history[2]).toMatchObject({ action_name: 'standard' });
+    expect(registered.preprocess_history[2].modified_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const again = await call('POST', `/api/new_dataset/register/${temp_id}`, { name: 'twice' });
+    expect(again.statusCode).toBe(409);
+
+    // The new dataset reads like any other; the scaled column has mean 0.
+    const rows = (await call('GET', `/api/dataset/upload/${registered.id}?page=1&page_size=5`)).json().detail.response;
+    expect(rows.columns).toContain('power');
+    const cond = (await call('GET', `/api/preprocess/dataset/${registered.id}/condition`)).json().detail.response;
+    expect(cond.steps[2].fitted.columns.Temperature.scale).toBeGreaterThan(0);
+    expect(cond.condition_id).toBe(condition_id);
+    const row = await t.app.ctx.db.selectFrom('datasets').selectAll().where('id', '=', registered.id).executeTakeFirstOrThrow();
+    expect(fs.existsSync(path.join(t.dataDir, 'files', 'org', row.organisation_id, 'datasets', registered.id, 'condition.json'))).toBe(true);
+    const saved = (await call('GET', `/api/preprocess/conditions/${condition_id}`)).json().detail.response;
+    expect(saved.fitted.steps[1].fitted.bounds.Pressure.upper).toBeTypeOf('number');
+    const stats = (await call('GET', `/api/dataset/${registered.id}/false`)).json().detail.response;
+    const temp = stats.columns.find((c: { name: string }) => c.name === 'Temperature');
+    expect(Math.abs(temp.mean)).toBeLessThan(1e-9);
+
+    // Reused on another dataset: the saved condition by id.
+    const other = (await upload(t.app, alice.auth, { name: 'valve1b.csv', content: fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '1.csv')) }, { datetime_column: 'datetime' })).json().detail.response.id;
+    const run2 = (await call('POST', `/api/preprocess/dataset/${other}`, { condition_id })).json().detail.response;
+    expect((await t.app.ctx.jobs.waitFor(run2.temp_id, 60_000)).state).toBe('succeeded');
+  });
+
+  it('downloads and uploads condition_setting_file.csv (round trip) and rejects a bad file by row', async () => {
+    const list = (await call('GET', '/api/preprocess/conditions')).json().detail.response;
+    const c = list.find((x: { name: string }) => x.name === 'valve clean');
+    const dl = await call('GET', `/api/preprocess/conditions/${c.id}/download`);
+    expect(dl.headers['content-disposition']).toContain('condition_setting_file.csv');
+    const body = multipart({}, { name: 'condition_setting_file.csv', content: dl.rawPayload });
+    const up = await t.app.inject({ method: 'POST', url: '/api/preprocess/conditions/upload', payload: body.payload, headers: { ...body.headers, ...alice.auth } });
+    expect(up.statusCode, up.body).toBe(200);
+    expect(up.json().detail.response).toEqual({ name: 'valve clean', steps: c.steps });
+    const bad = multipart({}, { name: 'c.csv', content: 'condition_name,step,process_type,method,columns,params\nx,1,scaling,cubic,a,\n' });
+    const r = await t.app.inject({ method: 'POST', url: '/api/preprocess/conditions/upload', payload: bad.payload, headers: { ...bad.headers, ...alice.auth, 'accept-language': 'ja' } });
+    expect(r.statusCode).toBe(422);
+    expect(r.json().detail[0].msg).toContain('2 行目');
+    expect(r.json().detail[0].msg).toContain('cubic');
+  });
+
+  it('keeps conditions and runs within the organisation', async () => {
+    const bob = await registerAndLogin(t.app, 'bob', 'Elsewhere');
+    expect((await call('POST', `/api/load/dataset/${id}`, undefined, bob.auth)).statusCode).toBe(404);
+    const list = (await call('GET', '/api/preprocess/conditions')).json().detail.response;
+    expect((await call('GET', `/api/preprocess/conditions/${list[0].id}`, undefined, bob.auth)).statusCode).toBe(404);
+    expect((await call('GET', '/api/preprocess/conditions', undefined, bob.auth)).json().detail.response).toEqual([]);
+    expect((await call('DELETE', `/api/preprocess/conditions/${list[0].id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('condition file', () => {
+  it('quotes JSON and separators, and reads its own output back', () => {
+    const steps = [
+      { process_type: 'columns' as const, method: 'rename', columns: [], params: { mapping: { 'a,b': 'c "d"' } } },
+      { process_type: 'missing' as const, method: 'mean', columns: ['x', 'y z'], params: {} },
+    ];
+    const csv = toConditionCsv('名前, with comma', steps);
+    expect(fromConditionCsv(csv)).toEqual({ name: '名前, with comma', steps });
+    expect(parseCsv('a,"b\nc",d\r\ne,f,g\n')).toEqual([{ line: 1, fields: ['a', 'b\nc', 'd'] }, { line: 3, fields: ['e', 'f', 'g'] }]);
+  });
+  it.each([
+    ['name,step\n', 'header'],
+    ['condition_name,step,process_type,method,columns,params\nx,1,scaling,standard,a\n', 'expected 6 values'],
+    ['condition_name,step,process_type,method,columns,params\nx,1,nothing,standard,a,\n', 'unknown process_type'],
+    ['condition_name,step,process_type,method,columns,params\nx,1,scaling,standard,a,{oops\n', 'not valid JSON'],
+  ])('rejects %j', (text, msg) => {
+    expect(() => fromConditionCsv(text)).toThrow();
+    try {
+      fromConditionCsv(text);
+    } catch (e) {
+      const err = e as { key: { en: string }; params: Record<string, string> };
+      expect(err.key.en.replace(/\{(\w+)\}/g, (_, k) => String(err.params[k]))).toContain(msg);
+    }
+  });
+});

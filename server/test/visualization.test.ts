@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lttb } from '../src/features/visualization/service.js';
+import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
+
+/** Exploration queries in DuckDB, checked against numpy / pandas figures of the same files. */
+describe.each(DATABASES)('visualization on %s', (kind) => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<typeof registerAndLogin>>;
+  let ccpp: string;
+  let skab: string;
+  let small: string;
+
+  beforeAll(async () => {
+    t = await makeTestApp(kind, { startJobs: false });
+    alice = await registerAndLogin(t.app, 'vis');
+    ccpp = (await upload(t.app, alice.auth, { name: 'ccpp.csv', content: fs.readFileSync(path.join(SHARED_DATA, 'uci_ccpp', 'ccpp.csv')) })).json().detail.response.id;
+    const s = await upload(t.app, alice.auth, { name: 'valve1.csv', content: fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv')) }, { datetime_column: 'datetime' });
+    expect(s.statusCode).toBe(201);
+    skab = s.json().detail.response.id;
+    small = (await upload(t.app, alice.auth, { name: 'small.csv', content: 'g,v\na,1\nb,2\na,3\nc,\na,10\n' })).json().detail.response.id;
+  });
+  afterAll(() => t.close());
+
+  const post = async (url: string, payload: unknown, auth = alice.auth) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: auth });
+  const body = async (url: string, payload: unknown) => {
+    const res = await post(url, payload);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().detail.response;
+  };
+
+  it('histograms agree with numpy and count categories', async () => {
+    const r = await body(`/api/visualization/histogram/${ccpp}`, { columns: ['AT'], bins: 10 });
+    // numpy.histogram(AT, 10) on the same file
+    expect(r.columns[0].counts).toEqual([120, 703, 1173, 1391, 1078, 1353, 1721, 1311, 652, 66]);
+    expect(r.columns[0].edges).toHaveLength(11);
+    const c = await body(`/api/visualization/histogram/${small}`, { columns: ['g', 'v'], bins: 3 });
+    expect(c.columns[0]).toMatchObject({ kind: 'categorical', values: [{ value: 'a', count: 3 }, { value: 'b', count: 1 }, { value: 'c', count: 1 }], missing: 0 });
+    // v = 1, 2, 3, 10 over [1, 10] in 3 bins of width 3: [1,4) [4,7) [7,10]
+    expect(c.columns[1]).toMatchObject({ kind: 'numeric', counts: [3, 0, 1], missing: 1, count: 4 });
+  });
+
+  it('box plots give pandas quartiles and Tukey whiskers', async () => {
+    const r = await body(`/api/visualization/boxplot/${ccpp}`, { columns: ['AT'] });
+    expect(r.columns[0].q1).toBeCloseTo(13.51, 9);
+    expect(r.columns[0].median).toBeCloseTo(20.345, 9);
+    expect(r.columns[0].q3).toBeCloseTo(25.72, 9);
+    const s = await body(`/api/visualization/boxplot/${small}`, { columns: ['v'] });
+    // v = 1, 2, 3, 10: q1 1.75, q3 4.75, upper fence 9.25 → 10 is an outlier, the whisker ends at 3
+    expect(s.columns[0]).toMatchObject({ q1: 1.75, median: 2.5, q3: 4.75, upper_whisker: 3, lower_whisker: 1, outlier_count: 1, outliers: [10] });
+  });
+
+  it('correlation matches pandas (Pearson and Spearman)', async () => {
+    const p = await body(`/api/visualization/correlation/${ccpp}`, { method: 'pearson' });
+    expect(p.columns).toEqual(['AT', 'V', 'AP', 'RH', 'EP']);
+    expect(p.matrix[0][4]).toBeCloseTo(-0.948128470417, 9);
+    expect(p.matrix[2][3]).toBeCloseTo(0.099574315263, 9);
+    expect(p.matrix[3][3]).toBe(1);
+    const s = await body(`/api/visualization/correlation/${ccpp}`, { method: 'spearman', columns: ['AT', 'AP', 'RH', 'EP'] });
+    expect(s.sample).toBe(false);
+    expect(s.matrix[0][3]).toBeCloseTo(-0.9444115990524774, 9);
+    expect(s.matrix[1][2]).toBeCloseTo(0.08677629228969695, 9);
+    // With a missing value: pairwise complete rows, as pandas (DataFrame.corr on a,b,c below).
+    const holes = (await upload(t.app, alice.auth, { name: 'holes.csv', content: 'a,b,c\n1,2,5\n2,1,3\n3,4,4\n4,3,1\n5,,2.5\n' })).json().detail.response.id;
+    const hp = await body(`/api/visualization/correlation/${holes}`, { method: 'pearson' });
+    expect(hp.matrix[0][1]).toBeCloseTo(0.6, 9);
+    expect(hp.matrix[0][2]).toBeCloseTo(-0.7298004492, 9);
+    expect(hp.matrix[1][2]).toBeCloseTo(-0.075592894602, 9);
+    const hs = await body(`/api/visualization/correlation/${holes}`, { method: 'spearman' });
+    expect(hs.matrix[0][2]).toBeCloseTo(-0.8, 9);
+    expect(hs.matrix[1][2]).toBeCloseTo(0, 9);
+  });
+
+  it('scatter sends every point when few, a flagged sample or a binned grid when many', async () => {
+    const all = await body(`/api/visualization/scatter/${ccpp}`, { x: 'AT', y: 'EP', color: 'V' });
+    expect(all).toMatchObject({ total: 9568, returned: 9568, sample: false, color_kind: 'numeric' });
+    expect(all.points[0]).toEqual([8.34, 480.48, 40.77]);
+    const some = await body(`/api/visualization/scatter/${ccpp}`, { x: 'AT', y: 'EP', max_points: 1000 });
+    expect(some).toMatchObject({ total: 9568, returned: 1000, sample: true });
+    const again = await body(`/api/visualization/scatter/${ccpp}`, { x: 'AT', y: 'EP', max_points: 1000 });
+    expect(again.points).toEqual(some.points); // a reproducible sample
+    const bins = await body(`/api/visualization/scatter/${ccpp}`, { x: 'AT', y: 'EP', mode: 'bin', bins: 20 });
+    expect(bins.cells.reduce((a: number, c: number[]) => a + c[2], 0)).toBe(9568);
+    expect(bins.cells.every((c: number[]) => c[0] >= 0 && c[0] < 20 && c[1] >= 0 && c[1] < 20)).toBe(true);
+    const cat = await body(`/api/visualization/scatter/${small}`, { x: 'v', y: 'v', color: 'g' });
+    expect(cat).toMatchObject({ total: 4, color_kind: 'categorical' });
+    expect(cat.points.map((p: unknown[]) => p[2])).toEqual(['a', 'b', 'a', 'a']);
+  });
+
+  it('scatter matrix samples complete rows of up to 8 columns', async () => {
+    const m = await body(`/api/visualization/matrix/${ccpp}`, { columns: ['AT', 'V', 'EP'], max_points: 500 });
+    expect(m).toMatchObject({ columns: ['AT', 'V', 'EP'], total: 9568, returned: 500, sample: true });
+    expect(m.rows[0]).toHaveLength(3);
+    const tooMany = await post(`/api/visualization/matrix/${ccpp}`, { columns: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] });
+    expect(tooMany.statusCode).toBe(422);
+  });
+
+  it('time series: raw rows for a short window, min/max per bucket (keeping extremes) or LTTB for a long one', async () => {
+    const overview = (await t.app.inject({ method: 'GET', url: `/api/statistics/timeseries/result/${skab}?buckets=100`, headers: alice.auth })).json().detail.response;
+    expect(overview).toMatchObject({ datetime_column: 'datetime', total_rows: 1147, window_rows: 1147, downsampled: true });
+    expect(overview.full_start).toBe(Date.UTC(2020, 2, 9, 10, 14, 33));
+    expect(overview.series).toHaveLength(4);
+    const pressure = await body(`/api/statistics/timeseries/${skab}`, { columns: ['Pressure'], buckets: 100 });
+    const raw = await body(`/api/statistics/timeseries/${skab}`, { columns: ['Pressure'], buckets: 5000 });
+    expect(raw.downsampled).toBe(false);
+    expect(raw.series[0].points).toHaveLength(1147);
+    const values = raw.series[0].points.map((p: number[]) => p[1]);
+    const down = pressure.series[0].points.map((p: number[]) => p[1]);
+    expect(down.length).toBeLessThanOrEqual(200);
+    expect(Math.max(...down)).toBe(Math.max(...values));
+    expect(Math.min(...down)).toBe(Math.min(...values));
+    const start = overview.full_start + 60_000;
+    const zoom = await body(`/api/statistics/timeseries/${skab}`, { columns: ['Pressure'], start, end: start + 120_000, buckets: 1000 });
+    expect(zoom.window_rows).toBe(115); // pandas: rows with start <= datetime <= start + 120 s
+    expect(zoom.series[0].points[0][0]).toBe(start);
+    const l = await body(`/api/statistics/timeseries/${skab}`, { columns: ['Pressure'], buckets: 50, method: 'lttb' });
+    expect(l.series[0].points).toHaveLength(50);
+    // The min/max pyramid (used for long series; forced here) gives the same extremes and row count.
+    process.env.MITATE_PYRAMID_MIN_ROWS = '1';
+    try {
+      const viaPyramid = await body(`/api/statistics/timeseries/${skab}`, { columns: ['Pressure', 'Temperature'], buckets: 100 });
+      const p = viaPyramid.series[0].points.map((x: number[]) => x[1]);
+      expect(viaPyramid.window_rows).toBe(1147);
+      expect(Math.max(...p)).toBe(Math.max(...values));
+      expect(Math.min(...p)).toBe(Math.min(...values));
+      expect(viaPyramid.series[0].points.every((x: number[], i: number, a: number[][]) => i === 0 || x[0] >= a[i - 1][0])).toBe(true);
+      const zoomed = await body(`/api/statistics/timeseries/${skab}`, { columns: ['Pressure'], start, end: start + 600_000, buckets: 50 });
+      const inWindow = raw.series[0].points.filter((x: number[]) => x[0] >= start && x[0] <= start + 600_000).map((x: number[]) => x[1]);
+      expect(Math.max(...zoomed.series[0].points.map((x: number[]) => x[1]))).toBe(Math.max(...inWindow));
+    } finally {
+      delete process.env.MITATE_PYRAMID_MIN_ROWS;
+    }
+    const notTs = await post(`/api/statistics/timeseries/${ccpp}`, {});
+    expect(notTs.statusCode).toBe(422);
+  });
+
+  it('names a missing column, and hides another organisation’s dataset', async () => {
+    const bad = await post(`/api/visualization/histogram/${ccpp}`, { columns: ['nope'] });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().detail[0].msg).toContain('"nope"');
+    const ja = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${small}`, payload: { x: 'g', y: 'v' }, headers: { ...alice.auth, 'accept-language': 'ja' } });
+    expect(ja.json().detail[0].msg).toContain('数値ではありません');
+    const bob = await registerAndLogin(t.app, 'bob', 'Other Org');
+    expect((await post(`/api/visualization/histogram/${ccpp}`, { columns: ['AT'] }, bob.auth)).statusCode).toBe(404);
+    // Answers are kept for repeated questions, but never for a dataset that is gone.
+    const gone = (await upload(t.app, alice.auth, { name: 'gone.csv', content: 'v\n1\n2\n' })).json().detail.response.id;
+    const first = await body(`/api/visualization/histogram/${gone}`, { columns: ['v'], bins: 2 });
+    expect(await body(`/api/visualization/histogram/${gone}`, { columns: ['v'], bins: 2 })).toEqual(first);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/dataset/delete/${gone}`, headers: alice.auth })).statusCode).toBe(200);
+    expect((await post(`/api/visualization/histogram/${gone}`, { columns: ['v'], bins: 2 })).statusCode).toBe(404);
+  });
+});
+
+describe('lttb', () => {
+  it('keeps the ends and the spike, and returns the threshold count', () => {
+    const pts: [number, number][] = Array.from({ length: 1000 }, (_, i) => [i, i === 500 ? 100 : Math.sin(i / 50)]);
+    const out = lttb(pts, 20);
+    expect(out).toHaveLength(20);
+    expect(out[0]).toEqual([0, 0]);
+    expect(out[19]).toEqual(pts[999]);
+    expect(out.some((p) => p[1] === 100)).toBe(true);
+  });
+});
