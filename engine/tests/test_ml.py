@@ -167,6 +167,22 @@ def test_soft_sensor_time_features_and_time_ordered_split(tmp_path):
     assert proj.X_train["u1_lag1"].iloc[5] == pytest.approx(df["u1"].iloc[3 + 5 - 1])
     rep = train_model(proj, "pls", {"n_components": 4}, tmp_path / "m", quiet, quiet, quiet)
     assert len(rep["charts"]["time_series"]["test"]["actual"]) == len(proj.X_test)
+    # validation goes forward in time and ranks by Q², the R² of all forward predictions pooled (not the fold mean)
+    from sklearn.cross_decomposition import PLSRegression
+    from sklearn.metrics import r2_score
+    from sklearn.model_selection import TimeSeriesSplit
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    ys, ps, per_fold = [], [], []
+    for tr, va in TimeSeriesSplit(n_splits=3).split(proj.X_train):
+        ref = make_pipeline(StandardScaler(), PLSRegression(n_components=4, scale=False)).fit(proj.X_train.iloc[tr], proj.y_train[tr])
+        p = np.ravel(ref.predict(proj.X_train.iloc[va]))
+        ys.append(proj.y_train[va]), ps.append(p), per_fold.append(r2_score(proj.y_train[va], p))
+    assert rep["cv"]["aggregate"] == "pooled_forward"
+    assert rep["cv"]["folds"] == pytest.approx(per_fold, abs=1e-9)
+    assert rep["cv"]["mean"] == pytest.approx(r2_score(np.concatenate(ys), np.concatenate(ps)), abs=1e-9)
+    assert rep["cv"]["fold_mean"] == pytest.approx(np.mean(per_fold), abs=1e-9)
     model = joblib.load(tmp_path / "m" / "model.joblib")
     out = model.predict(df.head(10))
     assert out["predicted_y"].isna().sum() == 3  # the warm-up rows have no lagged inputs

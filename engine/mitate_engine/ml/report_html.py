@@ -118,7 +118,9 @@ def render(rep: dict, spec: dict, label: str) -> str:
     cv = rep.get("cv")
     if cv and cv.get("folds"):
         parts.append(f"<h2>Cross-validation ({html.escape(cv['metric'])})</h2>" +
-                     table(["fold", "score"], [[i + 1, v] for i, v in enumerate(cv["folds"])] + [["mean", cv.get("mean")], ["std", cv.get("std")]]))
+                     table(["fold", "score"], [[i + 1, v] for i, v in enumerate(cv["folds"])] + (
+                         [["fold mean", cv.get("fold_mean")], ["pooled forward Q² (ranks the models)", cv.get("mean")]]
+                         if cv.get("aggregate") == "pooled_forward" else [["mean", cv.get("mean")]]) + [["std", cv.get("std")]]))
     if "predicted_vs_actual" in ch:
         c = ch["predicted_vs_actual"]
         parts.append(scatter("Predicted vs actual (test)", c["actual"], c["predicted"], "actual", "predicted", diagonal=True))

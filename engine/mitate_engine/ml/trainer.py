@@ -255,18 +255,51 @@ class OutOfTime(Exception):
 
 
 def cv_scores(proj: Project, algo: Algorithm, params: dict, deadline: float | None = None) -> list[float]:
+    """The score of each validation fold (see cv_evaluate)."""
+    return cv_evaluate(proj, algo, params, deadline)[0]
+
+
+def cv_evaluate(proj: Project, algo: Algorithm, params: dict, deadline: float | None = None) -> tuple[list[float], float]:
+    """Validation of one configuration: (score of each fold, the one score that ranks configurations).
+
+    Shuffled K-fold (regression, classification) ranks by the mean of the fold scores. A soft sensor is validated
+    forward in time (TimeSeriesSplit: each fold trains on the past and predicts the block that follows) and ranks by
+    Q², the R² of all forward predictions pooled (1 - PRESS / total sum of squares, the chemometrics criterion for
+    PLS components). Averaging per-fold R² there misleads: a process drifts, a short validation block can have a
+    tiny target variance, and its R² then swings to large negative values that dominate the mean whatever the model
+    does. The pooled score weighs every forward-predicted row equally, as the coming production period will.
+    """
     from sklearn.metrics import get_scorer
 
     scorer = get_scorer(scoring(proj)[0])
     cv = _cv(proj, proj.cv_folds)
-    scores = []
+    scores: list[float] = []
+    pooled_y: list[np.ndarray] = []
+    pooled_p: list[np.ndarray] = []
     for tr, va in cv.split(proj.X_train, proj.y_train):
         if deadline is not None and time.monotonic() > deadline:
             raise OutOfTime()
         pipe, _ = build_pipeline(proj, algo, params, len(tr))
         pipe.fit(proj.X_train.iloc[tr], proj.y_train[tr])
-        scores.append(float(scorer(pipe, proj.X_train.iloc[va], proj.y_train[va])))
-    return scores
+        if proj.time_ordered:
+            pred = np.ravel(pipe.predict(proj.X_train.iloc[va])).astype(float)
+            yv = np.asarray(proj.y_train[va], dtype=float)
+            scores.append(_r2(yv, pred))
+            pooled_y.append(yv)
+            pooled_p.append(pred)
+        else:
+            scores.append(float(scorer(pipe, proj.X_train.iloc[va], proj.y_train[va])))
+    if proj.time_ordered and pooled_y:
+        return scores, _r2(np.concatenate(pooled_y), np.concatenate(pooled_p))
+    return scores, float(np.mean(scores))
+
+
+def _r2(y: np.ndarray, p: np.ndarray) -> float:
+    from sklearn.metrics import r2_score
+
+    if not np.all(np.isfinite(p)):
+        raise ArithmeticError("non-finite predictions")  # the trial fails (tune catches ArithmeticError)
+    return float(r2_score(y, p))
 
 
 # ---- unsupervised scores ----------------------------------------------------------------------------------
@@ -303,7 +336,7 @@ def unsupervised_score(proj: Project, algo: Algorithm, params: dict, Z: np.ndarr
 
 
 def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int, float | None, float | None], None],
-         timeout: float | None = None, Z: np.ndarray | None = None) -> tuple[dict, list[dict], list[float] | None]:
+         timeout: float | None = None, Z: np.ndarray | None = None) -> tuple[dict, list[dict], tuple[list[float], float] | None]:
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.ERROR)
@@ -315,7 +348,7 @@ def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int,
     study = optuna.create_study(direction="maximize", sampler=sampler)
     study.enqueue_trial({p.name: base[p.name] for p in space})  # the defaults (or the user's values) are trial 1
     trials: list[dict] = []
-    fold_scores: dict[int, list[float]] = {}
+    fold_scores: dict[int, tuple[list[float], float]] = {}
 
     deadline = time.monotonic() + timeout if timeout else None
 
@@ -326,11 +359,11 @@ def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int,
             if proj.supervised:
                 # the first trial (the defaults) always completes; later ones stop at the deadline, between folds
                 try:
-                    scores = cv_scores(proj, algo, params, deadline if fold_scores else None)
+                    result = cv_evaluate(proj, algo, params, deadline if fold_scores else None)
                 except OutOfTime:
                     raise optuna.TrialPruned("time budget reached") from None
-                fold_scores[trial.number] = scores
-                return float(np.mean(scores))
+                fold_scores[trial.number] = result
+                return result[1]
             return unsupervised_score(proj, algo, params, Z)
 
     def callback(study, trial):
@@ -371,7 +404,7 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     trials: list[dict] = []
-    folds: list[float] | None = None
+    folds: tuple[list[float], float] | None = None  # (fold scores, ranking score) from cv_evaluate
     Z_all = None
     if not proj.supervised:
         pre = D.make_preprocessor(proj.kinds, True, proj.variance_threshold)
@@ -436,9 +469,14 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if folds is None and proj.cv_folds >= 2:
-            folds = cv_scores(proj, algo, params)
-        rep["cv"] = {"metric": scoring(proj)[1], "folds": folds or [], "mean": float(np.mean(folds)) if folds else None,
-                     "std": float(np.std(folds)) if folds else None}
+            folds = cv_evaluate(proj, algo, params)
+        fold_list, cv_score = folds if folds else ([], None)
+        # "mean" is the score that ranked the configurations: the fold mean, or for a soft sensor the pooled forward Q²
+        # ("aggregate" says which); "fold_mean" is always the plain mean of the fold scores.
+        rep["cv"] = {"metric": scoring(proj)[1], "folds": fold_list, "mean": cv_score,
+                     "aggregate": "pooled_forward" if proj.time_ordered else "mean",
+                     "fold_mean": float(np.mean(fold_list)) if fold_list else None,
+                     "std": float(np.std(fold_list)) if fold_list else None}
         rep["permutation_importance"] = _permutation(proj, model.pipeline)
         rep["shap"] = _shap(proj, algo, model.pipeline, log)
     rep["pending"] = False
