@@ -135,7 +135,7 @@ export default function DetailsPage() {
                   {t(`metrics.${m}`)}
                 </TableCell>
               ))}
-              {p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression' && <TableCell align="right">{t('details.cvMean')}</TableCell>}
+              {p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression' && <TableCell align="right">{p.project_type === 'soft_sensor' ? t('details.cvPooled') : t('details.cvMean')}</TableCell>}
               <TableCell align="right">{t('details.time')}</TableCell>
               <TableCell align="right" />
             </TableRow>

@@ -452,7 +452,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
           tooltip: { trigger: 'axis' },
           xAxis: { type: 'category', data: r.cv.folds.map((_: number, i: number) => `${t('report.fold')} ${i + 1}`) },
           yAxis: { type: 'value', scale: true },
-          series: [{ type: 'bar', data: r.cv.folds, itemStyle: { color: PALETTE[2] }, markLine: { symbol: 'none', data: [{ yAxis: r.cv.mean, name: t('report.mean') }], label: { position: 'insideEndTop', formatter: `${t('report.mean')} ${formatMetric(r.cv.mean)}` } } }],
+          series: [{ type: 'bar', data: r.cv.folds, itemStyle: { color: PALETTE[2] }, markLine: { symbol: 'none', data: [{ yAxis: r.cv.mean, name: t('report.mean') }], label: { position: 'insideEndTop', formatter: `${r.cv.aggregate === 'pooled_forward' ? t('report.pooled') : t('report.mean')} ${formatMetric(r.cv.mean)}` } } }],
         })}
       </Section>,
     );
