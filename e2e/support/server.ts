@@ -53,7 +53,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     dataDir,
     async stop() {
       child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+      clearTimeout(killer);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

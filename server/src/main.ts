@@ -6,6 +6,11 @@ const app = await buildApp({ logger: true });
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.once(sig, () => {
     app.log.info(`${sig}: shutting down`);
+    // A request or job that does not let go must not keep the process alive: jobs are in the database.
+    setTimeout(() => {
+      app.log.warn('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000).unref();
     app.close().then(() => process.exit(0), () => process.exit(1));
   });
 }
