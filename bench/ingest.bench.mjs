@@ -4,27 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { percentile, python, peakRssMb, signUp, startServer, WORK, writeResult } from './lib.mjs';
+import { benchCsv, percentile, python, peakRssMb, signUp, startServer, writeResult } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
-fs.mkdirSync(WORK, { recursive: true });
-const csv = path.join(WORK, `ingest-${ROWS}.csv`);
+const csv = await benchCsv(ROWS);
 
-if (!fs.existsSync(csv)) {
-  console.log(`generating ${csv} ...`);
-  const db = await DuckDBInstance.create(':memory:');
-  const c = await db.connect();
-  await c.run(`COPY (
-    SELECT i AS id,
-      round(random() * 1000, 3) AS temperature, round(random() * 50, 4) AS pressure, round(random() * 100, 2) AS humidity,
-      (random() * 1e6)::BIGINT AS counter, round(sin(i / 1000.0) * 10 + random(), 5) AS signal,
-      ['OK', 'NG', 'HOLD'][1 + (i % 3)::INT] AS status, 'line-' || (i % 17)::VARCHAR AS line,
-      'lot-' || (i // 5000)::VARCHAR AS lot, TIMESTAMP '2024-01-01' + to_seconds(i) AS ts,
-      md5(i::VARCHAR)[1:12] AS code, round(random() * 5, 2) AS vibration
-    FROM range(${ROWS}) t(i)) TO '${csv}' (HEADER, DELIMITER ',')`);
-  c.closeSync();
-}
 const sizeMb = fs.statSync(csv).size / 2 ** 20;
 console.log(`file: ${sizeMb.toFixed(0)} MB`);
 

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const PYTHON = path.join(ROOT, '.venv', 'bin', 'python');
@@ -89,4 +90,24 @@ export function writeResult(name, result) {
   fs.writeFileSync(file, JSON.stringify({ name, at: new Date().toISOString(), machine: { cpus: os.cpus().length, memory_gb: Math.round(os.totalmem() / 2 ** 30) }, ...result }, null, 2));
   console.log(JSON.stringify(result, null, 2));
   console.log(`written ${file}`);
+}
+
+/** The benchmark table: `rows` × 12 numeric and text columns (~97 bytes a row), generated once by DuckDB into bench/work/. */
+export async function benchCsv(rows) {
+  fs.mkdirSync(WORK, { recursive: true });
+  const csv = path.join(WORK, `ingest-${rows}.csv`);
+  if (fs.existsSync(csv)) return csv;
+  console.log(`generating ${csv} ...`);
+  const db = await DuckDBInstance.create(':memory:');
+  const c = await db.connect();
+  await c.run(`COPY (
+    SELECT i AS id,
+      round(random() * 1000, 3) AS temperature, round(random() * 50, 4) AS pressure, round(random() * 100, 2) AS humidity,
+      (random() * 1e6)::BIGINT AS counter, round(sin(i / 1000.0) * 10 + random(), 5) AS signal,
+      ['OK', 'NG', 'HOLD'][1 + (i % 3)::INT] AS status, 'line-' || (i % 17)::VARCHAR AS line,
+      'lot-' || (i // 5000)::VARCHAR AS lot, TIMESTAMP '2024-01-01' + to_seconds(i) AS ts,
+      md5(i::VARCHAR)[1:12] AS code, round(random() * 5, 2) AS vibration
+    FROM range(${rows}) t(i)) TO '${csv}' (HEADER, DELIMITER ',')`);
+  c.closeSync();
+  return csv;
 }
