@@ -54,7 +54,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   storage.sweepTemporary();
   const duckdb = await DuckDBInstance.create(':memory:', {
     threads: String(Math.max(2, Number(process.env.MITATE_DUCKDB_THREADS) || 2)),
-    memory_limit: process.env.MITATE_DUCKDB_MEMORY || '1GB',
+    // 768 MB keeps the whole server under 1.5 GB while a 1 GB CSV converts (DuckDB spills beyond it).
+    memory_limit: process.env.MITATE_DUCKDB_MEMORY || '768MB',
     preserve_insertion_order: 'true',
     temp_directory: path.join(config.dataDir, 'tmp', 'duckdb'),
   });
