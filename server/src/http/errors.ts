@@ -19,11 +19,6 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (key: Message = 'not_found') => new AppError(404, key);
-export const badRequest = (key: Message, params?: Record<string, string | number>) => new AppError(400, key, params);
-export const invalid = (field: string, key: Message, params?: Record<string, string | number>) =>
-  new AppError(422, key, params, field);
-
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply) => {
     const lang = langOf(req.headers['accept-language']);
