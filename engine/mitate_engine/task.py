@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 import os
 import threading
 import time
@@ -24,7 +25,7 @@ class UnknownTask(UserError):
 _registry: dict[str, type["Task"]] = {}
 
 
-class Task:
+class Task(ABC):
     """Base of every job kind. Subclasses set `kind` and implement `run`; defining the class registers it."""
 
     kind: ClassVar[str] = ""
@@ -39,8 +40,9 @@ class Task:
             raise TypeError(f"task kind {kind!r} is defined twice: {known.__module__} and {cls.__module__}")
         _registry[kind] = cls
 
-    def run(self, spec: dict, ctx: "Context") -> dict:  # pragma: no cover - the contract
-        raise NotImplementedError
+    @abstractmethod
+    def run(self, spec: dict, ctx: "Context") -> dict:
+        """The one method a task implements: the JSON result of the job."""
 
 
 def load_tasks() -> None:

@@ -10,6 +10,7 @@ A step is described by a dict ``{"process_type", "method", "columns", "params", 
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -45,7 +46,7 @@ def is_numeric(s: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
 
 
-class Step:
+class Step(ABC):
     process_type: ClassVar[str] = ""
     methods: ClassVar[tuple[str, ...]] = ()
     #: whether fit learns figures from the data (they are stored and reused unchanged on new data)
@@ -71,8 +72,9 @@ class Step:
         self.fitted_ = {}
         return self
 
-    def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:  # pragma: no cover - the contract
-        raise NotImplementedError
+    @abstractmethod
+    def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
+        """Applies the fitted parameters unchanged."""
 
     def changes(self) -> dict:
         """What this step did, for the dataset's preprocess history."""

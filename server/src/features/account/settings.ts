@@ -7,9 +7,9 @@ export interface AccountSettings {
   /** Days an invitation link stays valid. */
   inviteLinkTtlDays: number;
   /** Failed sign-ins per e-mail within the window before it is throttled. */
-  maxFailuresPerEmail: number;
+  loginLimitPerEmail: number;
   /** Failed sign-ins per IP address within the window before it is throttled. */
-  maxFailuresPerIp: number;
+  loginLimitPerIp: number;
   loginWindowMin: number;
   /** E-mail addresses allowed to review identity documents. */
   platformAdmins: string[];
@@ -27,8 +27,8 @@ export function accountSettings(env: NodeJS.ProcessEnv = process.env): AccountSe
     verifyLinkTtlH: int(env.MITATE_VERIFY_LINK_TTL_H, 24),
     resetLinkTtlMin: int(env.MITATE_RESET_LINK_TTL_MIN, 60),
     inviteLinkTtlDays: int(env.MITATE_INVITE_LINK_TTL_DAYS, 7),
-    maxFailuresPerEmail: int(env.MITATE_LOGIN_MAX_FAILURES, 5),
-    maxFailuresPerIp: int(env.MITATE_LOGIN_MAX_FAILURES_IP, 50),
+    loginLimitPerEmail: int(env.MITATE_LOGIN_MAX_FAILURES, 5),
+    loginLimitPerIp: int(env.MITATE_LOGIN_MAX_FAILURES_IP, 50),
     loginWindowMin: int(env.MITATE_LOGIN_WINDOW_MIN, 15),
     platformAdmins: (env.MITATE_PLATFORM_ADMINS || '')
       .split(',')

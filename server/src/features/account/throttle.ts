@@ -27,8 +27,8 @@ export function makeThrottle(db: Kysely<Database>, s: AccountSettings) {
   return {
     async check(email: string, ip: string) {
       for (const [scope, subject, max] of [
-        ['email', email, s.maxFailuresPerEmail],
-        ['ip', ip, s.maxFailuresPerIp],
+        ['email', email, s.loginLimitPerEmail],
+        ['ip', ip, s.loginLimitPerIp],
       ] as const) {
         const rows = await count(scope, subject);
         if (rows.length >= max) {
