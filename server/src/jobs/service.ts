@@ -144,6 +144,8 @@ export class JobService {
     spec: Record<string, unknown>;
     subjectType?: string;
     subjectId?: string;
+    /** Links the caller's rows to the job before it can start, so even an instant failure finds them. */
+    beforeEnqueue?: (job: JobView) => Promise<void>;
   }): Promise<JobView> {
     const id = uuidv7();
     const spec = { ...input.spec };
@@ -169,6 +171,7 @@ export class JobService {
     };
     await this.repo.insert(row);
     try {
+      await input.beforeEnqueue?.(toView({ ...row, seq: 0 }));
       await this.backend.enqueue({ id, kind: input.kind, spec });
     } catch (err) {
       await this.finish(id, 'failed', { error: `The job could not be queued: ${(err as Error).message}` });

@@ -328,7 +328,7 @@ export function makeTrainingService(ctx: AppContext) {
       if (!models.length) throw new AppError(422, M.noModels, {}, 'model_keys');
       const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
       const catalogue = new Map(algorithmsOf(p.project_type as ProjectType).map((a) => [a.key, a]));
-      const job = await jobs.create({
+      await jobs.create({
         orgId: auth.orgId,
         userId: auth.userId,
         kind: 'train',
@@ -357,19 +357,22 @@ export function makeTrainingService(ctx: AppContext) {
           run_key: runKey,
           models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogue.get(m.algorithm)?.label ?? m.algorithm, params: JSON.parse(m.params_json) })),
         },
+        // Before the job can run: a run that fails at once must find its project and models.
+        beforeEnqueue: async (job) => {
+          await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
+          await db
+            .updateTable('training_models')
+            .set({ state: 'training', error: null, log: null, run_key: runKey })
+            .where('organisation_id', '=', auth.orgId)
+            .where('project_id', '=', id)
+            .where(
+              'model_key',
+              'in',
+              models.map((m) => m.model_key),
+            )
+            .execute();
+        },
       });
-      await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
-      await db
-        .updateTable('training_models')
-        .set({ state: 'training', error: null, log: null, run_key: runKey })
-        .where('organisation_id', '=', auth.orgId)
-        .where('project_id', '=', id)
-        .where(
-          'model_key',
-          'in',
-          models.map((m) => m.model_key),
-        )
-        .execute();
       return view(auth, await getProject(auth, id));
     },
 
