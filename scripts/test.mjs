@@ -61,6 +61,15 @@ const suites = [
     },
   },
   {
+    // The first-route bundle budget (issue 19), from the web build that set-up made.
+    name: 'bundle',
+    async run() {
+      const r = await exec('node', [path.join(root, 'scripts', 'bundle-budget.mjs')], root);
+      const m = /bundle: (\d+) passed, (\d+) failed/.exec(r.out);
+      return { ...r, counts: m ? { passed: Number(m[1]), failed: Number(m[2]) } : null };
+    },
+  },
+  {
     name: 'e2e',
     async run() {
       const specs = fs.readdirSync(path.join(root, 'e2e', 'specs')).filter((f) => f.endsWith('.test.ts')).map((f) => `specs/${f}`);

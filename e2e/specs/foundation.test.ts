@@ -86,11 +86,11 @@ test('foundation: register, sign in, upload, list, details with statistics, Japa
 
   // The list shows it; the search finds it.
   await page.goto(`${server.url}/dataset`);
-  await page.getByRole('gridcell', { name: 'Concrete strength' }).waitFor();
+  await page.getByRole('cell', { name: 'Concrete strength' }).waitFor();
   await page.getByLabel('Search datasets').fill('nothing-like-this');
   await page.getByText('No results found').waitFor();
   await page.getByLabel('Search datasets').fill('concrete');
-  await page.getByRole('gridcell', { name: 'Concrete strength' }).waitFor();
+  await page.getByRole('cell', { name: 'Concrete strength' }).waitFor();
   await shot('06-list');
 
   // Japanese: the choice is saved and the page reloads with Japanese labels.

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -24,6 +22,7 @@ import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
+import { registerCompression, registerWebApp } from './http/web-app.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -70,6 +69,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.decorate('ctx', ctx);
   app.decorate('config', config);
 
+  await registerCompression(app);
   await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {
@@ -100,9 +100,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   await app.register(accountRoutes, { prefix: '/account/api' });
 
   // The built web app; every other path gets index.html so the client router decides (and shows Not Found).
-  const spa = fs.existsSync(path.join(config.webDist, 'index.html'));
-  if (spa) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
-  installNotFound(app, spa);
+  installNotFound(app, await registerWebApp(app, config.webDist));
 
   if (opts.startJobs !== false) await jobs.start();
   app.addHook('onClose', async () => {

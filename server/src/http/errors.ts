@@ -58,7 +58,7 @@ export function installErrorHandler(app: FastifyInstance): void {
 export function installNotFound(app: FastifyInstance, spa: boolean): void {
   app.setNotFoundHandler((req, reply) => {
     const api = req.url.startsWith('/api') || req.url.startsWith('/account/api');
-    if (spa && req.method === 'GET' && !api) return reply.type('text/html').sendFile('index.html');
+    if (spa && req.method === 'GET' && !api) return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
     const lang = langOf(req.headers['accept-language']);
     return reply.code(404).send({ detail: { response: localize(lang, 'not_found'), error: 'not_found' } });
   });

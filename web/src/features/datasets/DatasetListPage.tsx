@@ -14,14 +14,13 @@ import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import SearchIcon from '@mui/icons-material/Search';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
-import { DataGrid, GridActionsCellItem, type GridColDef, type GridSortModel } from '@mui/x-data-grid';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { DATA_TYPES, DATASET_TYPES, type Dataset } from '../../api/types';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
+import ListTable, { type ListAction, type ListColumn, type SortDirection } from '../../components/ListTable';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
 import { downloadOriginal, useDatasetList, type ListParams } from './api';
@@ -50,7 +49,6 @@ export default function DatasetListPage() {
   const canWrite = useCanWrite();
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const localeText = useGridLocale();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('query') ?? '');
   const query = useDebounced(search.trim(), 400);
@@ -87,81 +85,42 @@ export default function DatasetListPage() {
 
   const download = useMutation({ mutationFn: (d: Dataset) => downloadOriginal(d) });
 
-  const sortModel: GridSortModel = useMemo(() => {
+  const sortState = useMemo(() => {
     const m = /^(.*)_(asc|desc)$/.exec(sort);
-    return m && SORTABLE.has(m[1]) ? [{ field: m[1], sort: m[2] as 'asc' | 'desc' }] : [];
+    return m && SORTABLE.has(m[1]) ? { field: m[1], direction: m[2] as SortDirection } : null;
   }, [sort]);
 
-  const columns: GridColDef<Dataset>[] = [
+  const columns: ListColumn<Dataset>[] = [
     {
       field: 'name',
       headerName: t('dataset.fields.name'),
-      flex: 1.4,
+      sortable: true,
       minWidth: 150,
-      renderCell: (p) => (
-        <Link component={RouterLink} to={detailsPath(p.row)} underline="hover" sx={{ fontWeight: 500 }}>
-          {p.row.name}
+      render: (d) => (
+        <Link component={RouterLink} to={detailsPath(d)} underline="hover" sx={{ fontWeight: 500 }}>
+          {d.name}
         </Link>
       ),
     },
-    {
-      field: 'data_type',
-      headerName: t('dataset.fields.dataType'),
-      width: 105,
-      sortable: false,
-      valueFormatter: (v: string) => dataTypeLabel(t, v),
-    },
-    { field: 'type', headerName: t('dataset.fields.type'), width: 100, sortable: false, valueFormatter: (v: string) => typeLabel(t, v) },
-    {
-      field: 'training_type',
-      headerName: t('dataset.fields.trainingType'),
-      flex: 1,
-      minWidth: 120,
-      sortable: false,
-      valueFormatter: (v: string) => trainingTypeLabel(t, v),
-    },
+    { field: 'data_type', headerName: t('dataset.fields.dataType'), render: (d) => dataTypeLabel(t, d.data_type) },
+    { field: 'type', headerName: t('dataset.fields.type'), render: (d) => typeLabel(t, d.type) },
+    { field: 'training_type', headerName: t('dataset.fields.trainingType'), minWidth: 120, render: (d) => trainingTypeLabel(t, d.training_type) },
     {
       field: 'category',
       headerName: t('dataset.fields.category'),
-      width: 100,
-      sortable: false,
-      renderCell: (p) => (p.row.category ? <Chip size="small" label={p.row.category} variant="outlined" /> : null),
+      render: (d) => (d.category ? <Chip size="small" label={d.category} variant="outlined" /> : null),
     },
-    {
-      field: 'row_count',
-      headerName: t('dataset.fields.rows'),
-      type: 'number',
-      width: 74,
-      sortable: false,
-      valueFormatter: (v: number) => formatInteger(v),
-    },
-    {
-      field: 'column_count',
-      headerName: t('dataset.fields.columns'),
-      type: 'number',
-      width: 80,
-      sortable: false,
-      valueFormatter: (v: number) => formatInteger(v),
-    },
-    { field: 'file_name', headerName: t('dataset.fields.fileName'), flex: 0.8, minWidth: 105, sortable: false },
-    {
-      field: 'created_at',
-      headerName: t('dataset.fields.createdAt'),
-      width: 132,
-      valueFormatter: (v: string) => formatDateTime(v),
-    },
-    {
-      field: 'actions',
-      type: 'actions',
-      headerName: t('common.actions'),
-      width: 140,
-      getActions: (p) => [
-        <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('common.open')} onClick={() => navigate(detailsPath(p.row))} />,
-        ...(canWrite ? [<GridActionsCellItem key="edit" icon={<EditOutlinedIcon />} label={t('common.edit')} onClick={() => setEditing(p.row)} />] : []),
-        <GridActionsCellItem key="download" icon={<DownloadIcon />} label={t('common.download')} onClick={() => download.mutate(p.row)} />,
-        ...(canWrite ? [<GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('common.delete')} onClick={() => setDeleting(p.row)} />] : []),
-      ],
-    },
+    { field: 'row_count', headerName: t('dataset.fields.rows'), numeric: true, render: (d) => formatInteger(d.row_count) },
+    { field: 'column_count', headerName: t('dataset.fields.columns'), numeric: true, render: (d) => formatInteger(d.column_count) },
+    { field: 'file_name', headerName: t('dataset.fields.fileName'), minWidth: 105 },
+    { field: 'created_at', headerName: t('dataset.fields.createdAt'), sortable: true, width: 140, render: (d) => formatDateTime(d.created_at) },
+  ];
+
+  const actions = (d: Dataset): ListAction<Dataset>[] => [
+    { key: 'open', icon: <OpenInBrowserIcon fontSize="small" />, label: t('common.open'), onClick: () => navigate(detailsPath(d)) },
+    ...(canWrite ? [{ key: 'edit', icon: <EditOutlinedIcon fontSize="small" />, label: t('common.edit'), onClick: () => setEditing(d) }] : []),
+    { key: 'download', icon: <DownloadIcon fontSize="small" />, label: t('common.download'), onClick: () => download.mutate(d) },
+    ...(canWrite ? [{ key: 'delete', icon: <DeleteOutlineIcon fontSize="small" />, label: t('common.delete'), onClick: () => setDeleting(d) }] : []),
   ];
 
   return (
@@ -216,25 +175,21 @@ export default function DatasetListPage() {
         />
       </Paper>
       <Paper variant="outlined" sx={{ height: 'calc(100vh - 262px)', minHeight: 380 }}>
-        <DataGrid
+        <ListTable
+          label={t('pages.datasets')}
           rows={data?.items ?? []}
+          rowKey={(d) => d.id}
           columns={columns}
-          rowCount={data?.total ?? 0}
+          actions={actions}
+          total={data?.total ?? 0}
           loading={isFetching}
-          paginationMode="server"
-          sortingMode="server"
-          filterMode="server"
-          disableColumnFilter
-          paginationModel={{ page, pageSize }}
-          onPaginationModelChange={(m) => update({ page: m.page + 1, page_size: m.pageSize }, false)}
-          pageSizeOptions={PAGE_SIZES}
-          sortModel={sortModel}
-          onSortModelChange={(m) => update({ sort: m[0] ? `${m[0].field}_${m[0].sort}` : 'created_at_desc' })}
-          density="compact"
-          disableRowSelectionOnClick
-          localeText={localeText}
-          slots={{ noRowsOverlay: NoResults, noResultsOverlay: NoResults }}
-          sx={{ border: 0 }}
+          page={page}
+          pageSize={pageSize}
+          pageSizes={PAGE_SIZES}
+          onPage={(p, size) => update({ page: p + 1, page_size: size }, false)}
+          sort={sortState}
+          onSort={(s) => update({ sort: s ? `${s.field}_${s.direction}` : 'created_at_desc' })}
+          empty={<NoResults />}
         />
       </Paper>
       <EditDatasetDialog dataset={editing} onClose={() => setEditing(null)} />

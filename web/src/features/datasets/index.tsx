@@ -1,7 +1,11 @@
 import type { AreaProps } from '../../app/area';
-import DatasetDetailsPage from './DatasetDetailsPage';
+import { lazyWithTimeout } from '../../app/lazy';
 import DatasetListPage from './DatasetListPage';
-import DatasetRegisterPage from './DatasetRegisterPage';
+
+// The list is the first page most people open: the details and register pages (the DataGrid, the upload form)
+// load only when visited.
+const DatasetDetailsPage = lazyWithTimeout(() => import('./DatasetDetailsPage'));
+const DatasetRegisterPage = lazyWithTimeout(() => import('./DatasetRegisterPage'));
 
 /** Dataset area: 'list' (/dataset), 'register' (/dataset/register), 'details' (/dataset/details/{id}/{data_type}). */
 export default function DatasetsArea({ page }: AreaProps) {
