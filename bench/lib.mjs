@@ -26,12 +26,13 @@ export function peakRssMb(pid) {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
-export async function startServer(env = {}) {
+/** A real server on a free port; `serverDir` runs another checkout's server (e.g. a baseline build). */
+export async function startServer(env = {}, serverDir = path.join(ROOT, 'server')) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-bench-'));
   // Run node directly (not through npx) so the pid we sample is the server's own.
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: path.join(ROOT, 'server'),
+    cwd: serverDir,
     env: { ...process.env, PORT: String(port), MITATE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', fs.openSync(path.join(dataDir, 'server.log'), 'a'), 'inherit'],
   });
