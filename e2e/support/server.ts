@@ -61,8 +61,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 }
 
-export function launchBrowser(): Promise<Browser> {
+/** Debian's Chromium; `env` reaches the browser process (e.g. FONTCONFIG_FILE to hide the machine's fonts). */
+export function launchBrowser(env?: Record<string, string>): Promise<Browser> {
   return chromium.launch({
+    ...(env ? { env: { ...process.env, ...env } as Record<string, string> } : {}),
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

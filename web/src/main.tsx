@@ -1,3 +1,4 @@
+import '@fontsource-variable/noto-sans-jp/wght.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
