@@ -4,6 +4,7 @@ import Typography from '@mui/material/Typography';
 import NavigateNextIcon from '@mui/icons-material/NavigateNext';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, matchRoutes, useLocation, type RouteObject } from 'react-router';
+import { useCrumbNames } from './crumbNames';
 
 let registered: RouteObject[] = [];
 /** routes.tsx registers its table so that crumbs link only to prefixes that are real pages. */
@@ -44,6 +45,12 @@ export default function Breadcrumbs() {
   const { t, i18n } = useTranslation();
   const { pathname } = useLocation();
   const crumbs = crumbsFor(pathname, (s) => (i18n.exists(`crumbs.${s}`) ? t(`crumbs.${s}`) : null));
+  // Ids become the dataset's, project's or prediction's name once the page has loaded it.
+  const unknown = crumbs.filter((c) => !c.known);
+  const names = useCrumbNames(unknown.map((c) => c.label));
+  unknown.forEach((c, i) => {
+    if (names[i]) Object.assign(c, { label: names[i], known: true });
+  });
   if (!crumbs.length) return null;
   return (
     <MuiBreadcrumbs

@@ -75,9 +75,44 @@ export function makeDatasetService(ctx: AppContext) {
     return { state: job?.state ?? 'none', job_id: job?.id ?? null };
   }
 
+  const parquetPath = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
+
+  /** The engine's full statistics of a dataset; while one runs, asking again joins it instead of starting another. */
+  async function startStatistics(auth: AuthContext, row: DatasetTable) {
+    const current = row.statistics_job_id ? await ctx.jobs.get(auth.orgId, row.statistics_job_id) : undefined;
+    if (current && (current.state === 'queued' || current.state === 'running')) return current;
+    const job = await ctx.jobs.create({
+      orgId: auth.orgId,
+      userId: auth.userId,
+      kind: 'statistics',
+      subjectType: 'dataset',
+      subjectId: row.id,
+      spec: {
+        parquet: parquetPath(row),
+        output_dir: storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/statistics`),
+        datetime_column: row.datetime_column,
+        max_categories: 20,
+        bins: 20,
+      },
+    });
+    await datasetRepo.update(db, auth.orgId, row.id, { statistics_job_id: job.id });
+    return job;
+  }
+
+  /** Every new dataset gets its statistics at once (issue 21); a failure to queue them never undoes the registration. */
+  async function statisticsOnRegistration(auth: AuthContext, row: DatasetTable) {
+    try {
+      row.statistics_job_id = (await startStatistics(auth, row)).id;
+    } catch (e) {
+      ctx.log.warn(`dataset ${row.id}: statistics not started: ${(e as Error).message}`);
+    }
+  }
+
   return {
     getRow,
-    parquetPath: (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`),
+    parquetPath,
+    startStatistics,
+    statisticsOnRegistration,
 
     /**
      * Registers an uploaded CSV: sniff, convert to Parquet and compute statistics inside the upload's
@@ -133,6 +168,7 @@ export function makeDatasetService(ctx: AppContext) {
         throw e;
       }
       ctx.log.info(`dataset ${id} registered: ${ingest.rowCount} rows x ${ingest.columns.length} columns in ${Date.now() - started} ms`);
+      await statisticsOnRegistration(auth, row);
       return toView(row);
     },
 

@@ -295,6 +295,7 @@ export function makePreprocessService(ctx: AppContext) {
         }
         fs.rmSync(result.output_dir, { recursive: true, force: true });
         if (stats.rowCount > SYNC_CSV_ROWS) void exportCsv(auth.orgId, id, key);
+        await datasets.statisticsOnRegistration(auth, row);
         return toView(row);
       } catch (e) {
         if (!committed && fs.existsSync(parquet) && !fs.existsSync(result.parquet)) fs.renameSync(parquet, result.parquet);

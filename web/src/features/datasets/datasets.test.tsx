@@ -120,6 +120,9 @@ describe('dataset details', () => {
     renderApp('/dataset/details/ds1/training_data');
     expect(await screen.findByRole('heading', { name: 'Reactor 3' })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe('Reactor 3 | Mitate'));
+    // The breadcrumb shows the dataset's name, not its id (issue 21).
+    await waitFor(() => expect(screen.getByRole('navigation', { name: 'Breadcrumbs' })).toHaveTextContent('Reactor 3'));
+    expect(screen.getByRole('navigation', { name: 'Breadcrumbs' })).not.toHaveTextContent('ds1');
     expect(screen.getByText('Shift_JIS (CP932)')).toBeInTheDocument();
     expect(screen.getByText('Semicolon (;)')).toBeInTheDocument();
     expect(screen.getByText('1,234 rows × 2 columns')).toBeInTheDocument();
