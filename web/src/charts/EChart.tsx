@@ -1,14 +1,16 @@
 import EChartsReactCore from 'echarts-for-react/esm/core';
-import type { CSSProperties } from 'react';
+import { type CSSProperties, useMemo } from 'react';
 import { echarts, type EChartsCoreOption } from './echarts';
+import { localiseNumbers } from './numbers';
 
 /** A chart from the modular ECharts build (SVG renderer: crisp, light for many small charts). */
 export default function EChart({ option, height = 200, style, ariaLabel }: { option: EChartsCoreOption; height?: number; style?: CSSProperties; ariaLabel?: string }) {
+  const localised = useMemo(() => localiseNumbers(option), [option]);
   return (
     <div role="img" aria-label={ariaLabel}>
       <EChartsReactCore
         echarts={echarts}
-        option={option}
+        option={localised}
         notMerge
         lazyUpdate
         opts={{ renderer: 'svg' }}

@@ -101,3 +101,14 @@ export function formatBytes(bytes: number | null | undefined): string {
 export function formatMegabytes(mb: number): string {
   return `${mb} MB`;
 }
+
+/**
+ * An axis tick: ECharts already picks round steps; this writes them in the user's locale, with as many decimals
+ * as the step needs (float noise such as 0.30000000000000004 removed), and exponents only for extreme values.
+ */
+export function formatAxisNumber(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  const abs = Math.abs(value);
+  if (abs !== 0 && (abs < 1e-6 || abs >= 1e15)) return value.toExponential(1);
+  return new Intl.NumberFormat(locale(), { maximumSignificantDigits: 10 }).format(Number(value.toPrecision(10)));
+}

@@ -162,10 +162,18 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
         <Section key="hist" title={t('report.residualHistogram')}>
           {chart(t('report.residualHistogram'), {
             grid: { left: 45, right: 20, top: 20, bottom: 40 },
-            tooltip: { trigger: 'axis' },
-            xAxis: { type: 'category', data: h.counts.map((_: number, i: number) => formatMetric((h.edges[i] + h.edges[i + 1]) / 2)) },
+            tooltip: { trigger: 'item' },
+            // A value axis: round ticks, and each bar stands at its bin's centre.
+            xAxis: { type: 'value', name: t('report.residual'), nameLocation: 'middle', nameGap: 26, scale: true },
             yAxis: { type: 'value' },
-            series: [{ type: 'bar', data: h.counts, itemStyle: { color: PALETTE[2] }, barCategoryGap: '5%' }],
+            series: [
+              {
+                type: 'bar',
+                data: h.counts.map((c: number, i: number) => [(h.edges[i] + h.edges[i + 1]) / 2, c]),
+                barWidth: `${Math.max(1, 90 / h.counts.length)}%`,
+                itemStyle: { color: PALETTE[2] },
+              },
+            ],
           })}
         </Section>,
       );

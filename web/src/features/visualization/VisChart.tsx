@@ -1,6 +1,7 @@
 import EChartsReactCore from 'echarts-for-react/esm/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { localiseNumbers } from '../../charts/numbers';
 import { echarts, type EChartsCoreOption } from './echarts';
 
 export interface VisChartProps {
@@ -24,7 +25,7 @@ export default function VisChart({ option, height = 360, fileName, ariaLabel, te
   const { t } = useTranslation('visualization');
   const full = useMemo(
     () => ({
-      ...option,
+      ...localiseNumbers(option),
       toolbox: {
         right: 8,
         top: 0,
