@@ -7,7 +7,9 @@ import CheckIcon from '@mui/icons-material/Check';
 import TranslateIcon from '@mui/icons-material/Translate';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { saveLanguage, storedLanguage, type AppLanguage } from '../i18n';
+import { getSession } from '../api/session';
+import { saveSettings } from '../features/account/api';
+import { LANGUAGE_PENDING_KEY, saveLanguage, storedLanguage, type AppLanguage } from '../i18n';
 import { reloadPage } from '../lib/browser';
 
 const LANGUAGES: { value: AppLanguage; label: string }[] = [
@@ -20,10 +22,13 @@ export default function LanguageSwitcher({ color = 'inherit' }: { color?: 'inher
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const current = storedLanguage();
-  const choose = (lang: AppLanguage) => {
+  const choose = async (lang: AppLanguage) => {
     setAnchor(null);
     if (lang === current && localStorage.getItem('mitate.lang') === lang) return;
     saveLanguage(lang);
+    // Signed in: the profile keeps it for every browser. Signed out: saved at the next sign-in (LanguageSync).
+    if (getSession()) await saveSettings({ language: lang }, { quiet: true }).catch(() => localStorage.setItem(LANGUAGE_PENDING_KEY, '1'));
+    else localStorage.setItem(LANGUAGE_PENDING_KEY, '1');
     reloadPage();
   };
   return (
@@ -40,7 +45,7 @@ export default function LanguageSwitcher({ color = 'inherit' }: { color?: 'inher
       </Button>
       <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
         {LANGUAGES.map((l) => (
-          <MenuItem key={l.value} onClick={() => choose(l.value)} selected={l.value === current} lang={l.value === 'ja-jp' ? 'ja' : 'en'}>
+          <MenuItem key={l.value} onClick={() => void choose(l.value)} selected={l.value === current} lang={l.value === 'ja-jp' ? 'ja' : 'en'}>
             <ListItemIcon>{l.value === current && <CheckIcon fontSize="small" />}</ListItemIcon>
             <ListItemText>{l.label}</ListItemText>
           </MenuItem>

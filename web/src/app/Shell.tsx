@@ -12,6 +12,7 @@ import { useMe } from '../api/me';
 import PageLoading from '../components/PageLoading';
 import Breadcrumbs from './Breadcrumbs';
 import LanguageSwitcher from './LanguageSwitcher';
+import LanguageSync from './LanguageSync';
 import Logo from './Logo';
 import NavDrawer, { DRAWER_WIDTH } from './NavDrawer';
 import ServiceStatusChip from './ServiceStatusChip';
@@ -26,6 +27,7 @@ export default function Shell({ children }: { children?: ReactNode }) {
   const { data: me } = useMe();
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <LanguageSync />
       <AppBar position="fixed" elevation={0} sx={{ zIndex: (th) => th.zIndex.drawer + 1, bgcolor: 'primary.dark' }}>
         <Toolbar variant="dense" sx={{ gap: 1 }}>
           {narrow && (

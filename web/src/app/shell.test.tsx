@@ -59,16 +59,54 @@ describe('the shell (SPEC §2)', () => {
     expect(drawer.queryByRole('link', { name: /Visualizer/ })).toBeNull();
   });
 
-  it('switching the language saves ja-jp and reloads the page', async () => {
+  it('switching the language saves ja-jp here and in the profile, then reloads the page', async () => {
     const reload = vi.spyOn(browser, 'reloadPage').mockImplementation(() => undefined);
     signIn();
-    api();
+    const calls = mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/datasets/list/': () => ok({ items: [], total: 0 }),
+      'PUT /account/api/settings': () => ok({ language: 'ja-jp', message: 'ok' }),
+    });
     renderApp('/dataset');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Language' }));
     await user.click(screen.getByRole('menuitem', { name: '日本語' }));
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
     expect(localStorage.getItem('mitate.lang')).toBe('ja-jp');
-    expect(reload).toHaveBeenCalledTimes(1);
+    const put = calls.find((c) => c.method === 'PUT' && c.path === '/account/api/settings')!;
+    expect(put.body).toEqual({ language: 'ja-jp' });
+    expect(localStorage.getItem('mitate.lang.pending')).toBeNull();
+  });
+
+  it("applies the profile's saved language in a browser that shows another", async () => {
+    const reload = vi.spyOn(browser, 'reloadPage').mockImplementation(() => undefined);
+    localStorage.setItem('mitate.lang', 'en-gb');
+    signIn();
+    api({ ...ME, language: 'ja-jp' });
+    renderApp('/dataset');
+    await waitFor(() => expect(reload).toHaveBeenCalledTimes(1));
+    expect(localStorage.getItem('mitate.lang')).toBe('ja-jp');
+    localStorage.removeItem('mitate.lang');
+  });
+
+  it('saves a language chosen while signed out to the profile at the next sign-in, without reloading', async () => {
+    const reload = vi.spyOn(browser, 'reloadPage').mockImplementation(() => undefined);
+    localStorage.setItem('mitate.lang', 'en-gb');
+    localStorage.setItem('mitate.lang.pending', '1');
+    signIn();
+    const calls = mockFetch({
+      'GET /api/users/me': () => ok({ ...ME, language: 'ja-jp' }),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/datasets/list/': () => ok({ items: [], total: 0 }),
+      'PUT /account/api/settings': () => ok({ language: 'en-gb', message: 'ok' }),
+    });
+    renderApp('/dataset');
+    await waitFor(() => expect(calls.some((c) => c.method === 'PUT' && c.path === '/account/api/settings')).toBe(true));
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ language: 'en-gb' });
+    expect(localStorage.getItem('mitate.lang.pending')).toBeNull();
+    expect(reload).not.toHaveBeenCalled();
+    localStorage.removeItem('mitate.lang');
   });
 
   it('the avatar menu has Profile and Log Out; Log Out revokes the refresh token and goes to /login', async () => {

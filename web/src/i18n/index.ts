@@ -31,6 +31,21 @@ export function saveLanguage(lang: AppLanguage): void {
   localStorage.setItem(LANGUAGE_KEY, lang);
 }
 
+/** Set when a person picks a language while signed out: the next sign-in saves it to their profile. */
+export const LANGUAGE_PENDING_KEY = 'mitate.lang.pending';
+
+export const isAppLanguage = (v: unknown): v is AppLanguage => v === 'en-gb' || v === 'ja-jp';
+
+/**
+ * Pure: what the signed-in app does about the language. A choice made while signed out is saved to the profile;
+ * otherwise the profile's saved language is applied here (so it follows the person to another browser).
+ */
+export function languageSync(local: AppLanguage, saved: string | null | undefined, pending: boolean): { push?: AppLanguage; apply?: AppLanguage } {
+  if (pending) return saved === local ? {} : { push: local };
+  if (isAppLanguage(saved) && saved !== local) return { apply: saved };
+  return {};
+}
+
 function applyHtmlLang(lng: string) {
   if (typeof document !== 'undefined') document.documentElement.lang = lng === 'ja' ? 'ja' : 'en';
 }

@@ -113,7 +113,8 @@ export function makeAccountService(ctx: AppContext) {
             role: 'owner',
             status: 'active',
             email_verified_at: config.requireEmailVerification ? null : now(),
-            language: 'en-gb',
+            // The language the person registered in is their saved language until they change it.
+            language: lang === 'ja' ? 'ja-jp' : 'en-gb',
             department: null,
             office_location: null,
             created_at: now(),

@@ -83,7 +83,9 @@ export const saveSetup = (values: Record<string, string | null | boolean>, opts:
   accountCall<{ message: string; profile: Profile }>('/account/api/members/setup', { method: 'PUT', json: values, silent: opts.silent ?? true, success: true });
 
 export type Settings = Profile['settings'];
-export const saveSettings = (s: Partial<Settings>) => accountCall<Settings & { message: string }>('/account/api/settings', { method: 'PUT', json: s, success: true });
+/** `quiet`: no success snackbar and no error dialog (a save the person did not ask for on this page). */
+export const saveSettings = (s: Partial<Settings>, opts: { quiet?: boolean } = {}) =>
+  accountCall<Settings & { message: string }>('/account/api/settings', { method: 'PUT', json: s, success: !opts.quiet, silent: opts.quiet });
 
 export const uploadIdentity = (front: File, back: File) => {
   const body = new FormData();
