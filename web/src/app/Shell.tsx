@@ -15,6 +15,7 @@ import LanguageSwitcher from './LanguageSwitcher';
 import LanguageSync from './LanguageSync';
 import Logo from './Logo';
 import NavDrawer, { DRAWER_WIDTH } from './NavDrawer';
+import RegistrationReminder from './RegistrationReminder';
 import ServiceStatusChip from './ServiceStatusChip';
 import UserMenu from './UserMenu';
 
@@ -52,6 +53,7 @@ export default function Shell({ children }: { children?: ReactNode }) {
         <Toolbar variant="dense" />
         <Box sx={{ pt: 1.5 }}>
           <Breadcrumbs />
+          <RegistrationReminder />
           <Suspense fallback={<PageLoading />}>{children ?? <Outlet />}</Suspense>
         </Box>
       </Box>

@@ -109,6 +109,24 @@ describe('the shell (SPEC §2)', () => {
     localStorage.removeItem('mitate.lang');
   });
 
+  it('leads a person whose registration is not complete to /complete-registration from any page, until closed', async () => {
+    signIn();
+    const profile = { settings: { language: 'en-gb' }, registration_complete: false, missing: ['phone'], values: {}, identity: { state: 'not_done' } };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/datasets/list/': () => ok({ items: [], total: 0 }),
+      'GET /account/api/profile': () => ok(profile),
+    });
+    renderApp('/dataset');
+    const reminder = await screen.findByText('Your registration is not complete yet.', {}, { timeout: 5000 });
+    expect(within(reminder.closest('[role="alert"]') as HTMLElement).getByRole('link', { name: 'Complete registration' })).toHaveAttribute('href', '/complete-registration');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.queryByText('Your registration is not complete yet.')).toBeNull();
+    expect(sessionStorage.getItem('mitate.registrationReminder.dismissed')).toBe('1');
+    sessionStorage.clear();
+  });
+
   it('the avatar menu has Profile and Log Out; Log Out revokes the refresh token and goes to /login', async () => {
     const s = signIn();
     const calls = api();
