@@ -99,3 +99,20 @@ export function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
 }
+
+/** The address mails link to in tests that read links from the outbox. */
+export const PUBLIC_URL = 'http://mitate.test';
+
+/** The token of the newest `page` link (e.g. accept-invitation) in the outbox mails addressed to `to`. */
+export function outboxLink(dataDir: string, to: string, page: string): string {
+  const dir = path.join(dataDir, 'outbox');
+  const files = fs.readdirSync(dir).sort().reverse();
+  for (const f of files) {
+    const raw = fs.readFileSync(path.join(dir, f), 'utf8');
+    if (!raw.includes(`To: ${to}`)) continue;
+    const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const m = new RegExp(`${PUBLIC_URL}/${page}\\?token=([A-Za-z0-9_%-]+)`).exec(text);
+    if (m) return decodeURIComponent(m[1]);
+  }
+  throw new Error(`no ${page} mail to ${to}`);
+}

@@ -1,23 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, makeTestApp, registerAndLogin, STRONG_PASSWORD, upload, type TestApp } from './helpers.js';
-
-const PUBLIC_URL = 'http://mitate.test';
-
-/** The invitation link of the newest .eml in the outbox addressed to `to`. */
-export function outboxLink(dataDir: string, to: string, page: string): string {
-  const dir = path.join(dataDir, 'outbox');
-  const files = fs.readdirSync(dir).sort().reverse();
-  for (const f of files) {
-    const raw = fs.readFileSync(path.join(dir, f), 'utf8');
-    if (!raw.includes(`To: ${to}`)) continue;
-    const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-    const m = new RegExp(`${PUBLIC_URL}/${page}\\?token=([A-Za-z0-9_%-]+)`).exec(text);
-    if (m) return decodeURIComponent(m[1]);
-  }
-  throw new Error(`no ${page} mail to ${to}`);
-}
+import { DATABASES, makeTestApp, outboxLink, PUBLIC_URL, registerAndLogin, STRONG_PASSWORD, upload, type TestApp } from './helpers.js';
 
 describe.each(DATABASES)('members and roles on %s', (kind) => {
   let t: TestApp;

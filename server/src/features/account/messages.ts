@@ -26,6 +26,8 @@ export const M = {
   alreadyMember: { en: 'This person is already a member of an organisation.', ja: 'この方はすでに組織のメンバーです。' },
   invited: { en: 'Invitation sent to {email}.', ja: '{email} に招待を送信しました。' },
   memberUpdated: { en: 'Member updated successfully.', ja: 'メンバーを更新しました。' },
+  invitationCancelled: { en: 'The invitation to {email} was cancelled.', ja: '{email} への招待を取り消しました。' },
+  notAnInvitation: { en: 'Only an invitation that has not been accepted can be cancelled.', ja: '取り消せるのは、まだ承諾されていない招待だけです。' },
   accountUpdated: { en: 'Account Updated Successfully', ja: 'アカウントを更新しました' },
   lastOwner: { en: 'The organisation must keep at least one active owner.', ja: '組織には有効なオーナーが少なくとも1人必要です。' },
   notYourself: { en: 'You cannot change your own role or status.', ja: '自分自身のロールやステータスは変更できません。' },

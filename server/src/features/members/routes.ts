@@ -114,6 +114,19 @@ export default async function memberRoutes(app: FastifyInstance) {
     return reply.code(201).send(ok({ id: user.id, email, message: localize(lang(req), M.invited, { email }) }));
   });
 
+  // Cancelling an invitation removes the invited person (they have no data yet); the link they were sent stops working.
+  r.delete('/members/:id', { preHandler: manage, schema: { tags: ['members'], summary: 'Cancel an invitation that has not been accepted', params: idParams } }, async (req) => {
+    const target = await db.selectFrom('users').select(['id', 'email', 'status', 'role']).where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();
+    if (!target) throw new AppError(404, 'not_found');
+    if (target.status !== 'invited') throw new AppError(409, M.notAnInvitation);
+    if (target.role === 'owner' && req.auth.role !== 'owner') throw new AppError(403, M.onlyOwnerGrantsOwner);
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('account_tokens').where('user_id', '=', target.id).execute();
+      await trx.deleteFrom('users').where('id', '=', target.id).where('status', '=', 'invited').execute();
+    });
+    return ok({ id: target.id, message: localize(lang(req), M.invitationCancelled, { email: target.email }) });
+  });
+
   r.put('/members/:id', { preHandler: manage, schema: { tags: ['members'], summary: 'Change one field of a member: role or status', params: idParams, body: updateBody } }, async (req) => {
     const fields = Object.keys(req.body).filter((k) => (req.body as Record<string, unknown>)[k] !== undefined);
     if (fields.length !== 1) throw new AppError(422, M.oneField, {}, fields[1] ?? 'role');

@@ -1,20 +1,23 @@
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import PersonRemoveIcon from '@mui/icons-material/PersonRemoveOutlined';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useMe } from '../../api/me';
 import InviteDialog from './InviteDialog';
 import { RoleSelect, StatusSelect, useMemberChange } from './MemberActions';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { DataGrid, GridActionsCellItem, type GridColDef, type GridRowParams } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Member } from '../../api/types';
+import ConfirmDialog from '../../components/ConfirmDialog';
 import PageHeader from '../../components/PageHeader';
 import { useGridLocale } from '../../components/gridLocale';
 import { formatDateTime } from '../../lib/format';
-import { memberName, useMembers } from './api';
+import { cancelInvitation, memberName, useMembers } from './api';
 
 export function StatusChip({ status }: { status: string }) {
   const { t } = useTranslation();
@@ -29,6 +32,9 @@ export default function MemberListPage() {
   const { data: me } = useMe();
   const [inviting, setInviting] = useState(false);
   const change = useMemberChange();
+  const queryClient = useQueryClient();
+  const [cancelling, setCancelling] = useState<Member | null>(null);
+  const [busy, setBusy] = useState(false);
   const manager = me?.role === 'owner' || me?.role === 'admin';
   const isOwner = me?.role === 'owner';
   const columns: GridColDef<Member>[] = [
@@ -74,7 +80,41 @@ export default function MemberListPage() {
       width: 170,
       valueFormatter: (v: string) => formatDateTime(v),
     },
+    ...(manager
+      ? [
+          {
+            field: 'actions',
+            type: 'actions' as const,
+            headerName: t('common.actions'),
+            width: 90,
+            getActions: (p: GridRowParams<Member>) =>
+              p.row.status === 'invited' && (p.row.role !== 'owner' || isOwner)
+                ? [
+                    <GridActionsCellItem
+                      key="cancel"
+                      icon={<PersonRemoveIcon />}
+                      label={t('members.cancelInvitationOf', { name: memberName(p.row) })}
+                      onClick={() => setCancelling(p.row)}
+                    />,
+                  ]
+                : [],
+          },
+        ]
+      : []),
   ];
+  const confirmCancel = async () => {
+    if (!cancelling) return;
+    setBusy(true);
+    try {
+      await cancelInvitation(cancelling.id);
+      await queryClient.invalidateQueries({ queryKey: ['members'] });
+    } catch {
+      /* the account client showed it */
+    } finally {
+      setBusy(false);
+      setCancelling(null);
+    }
+  };
   return (
     <>
       <PageHeader
@@ -90,6 +130,16 @@ export default function MemberListPage() {
       />
       <InviteDialog open={inviting} onClose={() => setInviting(false)} canGrantOwner={isOwner} />
       {change.dialog}
+      <ConfirmDialog
+        open={!!cancelling}
+        title={t('members.confirmCancelTitle')}
+        text={cancelling ? t('members.confirmCancel', { name: memberName(cancelling), email: cancelling.email }) : ''}
+        confirmLabel={t('members.cancelInvitation')}
+        destructive
+        busy={busy}
+        onConfirm={() => void confirmCancel()}
+        onClose={() => setCancelling(null)}
+      />
       <Paper variant="outlined" sx={{ height: 'calc(100vh - 210px)', minHeight: 360 }}>
         <DataGrid
           rows={data?.items ?? []}

@@ -46,3 +46,7 @@ export const updateMember = (id: string, field: { role: string } | { status: str
 
 export const memberName = (m: Pick<Member, 'first_name' | 'last_name' | 'email'>) =>
   [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
+
+/** DELETE /members/{id}: cancels an invitation that has not been accepted (the server's message is shown). */
+export const cancelInvitation = (id: string) =>
+  accountCall<{ id: string; message: string }>(`/account/api/members/${encodeURIComponent(id)}`, { method: 'DELETE', success: true });

@@ -87,6 +87,30 @@ describe('members (/users)', () => {
     expect(screen.queryByRole('combobox', { name: 'Role of Hanako Yamada' })).toBeNull();
   });
 
+  it('cancels an invitation that has not been accepted, after confirmation', async () => {
+    signIn();
+    const invited = { id: 'u3', email: 'jiro@example.com', first_name: 'Jiro', last_name: 'Ito', role: 'member', status: 'invited', created_at: '2026-01-03T00:00:00Z' };
+    let items = [...MEMBERS, invited];
+    const calls = routes({
+      'GET /account/api/members': () => ok({ items, total: items.length }),
+      'DELETE /account/api/members/u3': () => {
+        items = [...MEMBERS];
+        return ok({ id: 'u3', message: 'The invitation to jiro@example.com was cancelled.' });
+      },
+    });
+    renderApp('/users');
+    const user = userEvent.setup();
+    // Only the invitation has the action; members who joined do not.
+    await user.click(await screen.findByRole('button', { name: 'Cancel the invitation of Jiro Ito' }, { timeout: 5000 }));
+    expect(screen.queryByRole('button', { name: 'Cancel the invitation of Taro Sato' })).toBeNull();
+    const confirm = await screen.findByRole('dialog', { name: 'Cancel invitation' });
+    expect(confirm).toHaveTextContent('jiro@example.com');
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel invitation' }));
+    expect(await screen.findByText('The invitation to jiro@example.com was cancelled.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Jiro Ito')).toBeNull());
+  });
+
   it('viewers see the list without invite or change controls', async () => {
     signIn();
     mockFetch({
