@@ -68,14 +68,14 @@ export async function registerAndLogin(app: FastifyInstance, who = 'alice', org 
 }
 
 /** A multipart body built by hand, so tests control every byte of the file. */
-export function multipart(fields: Record<string, string>, file?: { name: string; content: Buffer | string }) {
+export function multipart(fields: Record<string, string>, file?: { name: string; content: Buffer | string; field?: string; type?: string }) {
   const boundary = `----mitate${crypto.randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const [k, v] of Object.entries(fields)) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   if (file) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n`));
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'text/csv'}\r\n\r\n`));
     chunks.push(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content));
     chunks.push(Buffer.from('\r\n'));
   }

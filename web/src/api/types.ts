@@ -14,6 +14,8 @@ export interface Me {
   department: string | null;
   office_location: string | null;
   organisation: { id: string; name: string } | null;
+  /** where to load my photo from (with the bearer), or null */
+  photo?: string | null;
   links: { visualizer_url: string | null; test_site_url: string | null; show_test_site: boolean };
 }
 
@@ -25,6 +27,7 @@ export interface Member {
   role: Role | string;
   status: string;
   created_at: string;
+  photo?: string | null;
 }
 
 export interface Page<T> {

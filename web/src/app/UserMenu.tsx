@@ -1,4 +1,3 @@
-import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
@@ -18,17 +17,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Me } from '../api/types';
+import MemberAvatar from '../components/MemberAvatar';
 import { logout } from '../features/account/auth';
 import { useProfile } from '../features/account/api';
 import { setDisplaySettings } from '../lib/format';
-
-export function initialsOf(me: Pick<Me, 'first_name' | 'last_name' | 'name' | 'email'> | undefined): string {
-  if (!me) return '';
-  const first = me.first_name?.trim();
-  const last = me.last_name?.trim();
-  if (first || last) return `${first?.[0] ?? ''}${last?.[0] ?? ''}`.toUpperCase();
-  return (me.name || me.email || '?').trim().slice(0, 2).toUpperCase();
-}
 
 export default function UserMenu({ me }: { me: Me | undefined }) {
   const { t } = useTranslation();
@@ -49,7 +41,7 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
     <>
       <Tooltip title={t('topbar.account')}>
         <IconButton onClick={(e) => setAnchor(e.currentTarget)} aria-label={t('topbar.account')} aria-haspopup="menu" sx={{ ml: 0.5 }}>
-          <Avatar sx={{ width: 30, height: 30, fontSize: 13, bgcolor: 'secondary.main' }}>{initialsOf(me)}</Avatar>
+          <MemberAvatar person={me} size={30} />
         </IconButton>
       </Tooltip>
       <Menu

@@ -1,7 +1,11 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import '../i18n';
+
+// findBy*/waitFor wait for conditions, never for a time: on a busy 2-core machine a lazy route can take
+// seconds to render, so the default 1 s is far too short (issue 15).
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();

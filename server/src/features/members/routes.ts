@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import { M } from '../account/messages.js';
 import { MEMBER_STATUSES, ROLES, SETUP_FIELDS, setupProblems, type SetupValues } from '../account/rules.js';
 import { makeAccountService } from '../account/service.js';
 import { loadProfile, saveSetup, touchesOrganisation } from '../profile/repo.js';
+import { makePhotoService, PHOTO_MAX_MB } from './photo.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 const inviteBody = z.object({
@@ -38,10 +40,12 @@ export default async function memberRoutes(app: FastifyInstance) {
   const account = makeAccountService(app.ctx);
   const cols = ['id', 'email', 'first_name', 'last_name', 'role', 'status', 'created_at'] as const;
   const lang = (req: FastifyRequest) => langOf(req.headers['accept-language']);
+  const photos = makePhotoService(app.ctx);
+  const withPhoto = <T extends { id: string }>(orgId: string, m: T) => ({ ...m, photo: photos.urlOf(orgId, m.id) });
 
   r.get('/members', { schema: { tags: ['members'] } }, async (req) => {
     const items = await db.selectFrom('users').select(cols).where('organisation_id', '=', req.auth.orgId).orderBy('created_at').execute();
-    return ok({ items, total: items.length });
+    return ok({ items: items.map((m) => withPhoto(req.auth.orgId, m)), total: items.length });
   });
 
   r.put('/members/setup', { schema: { tags: ['members'], summary: 'Complete registration / update my profile (SPEC §3 Member, Account, Organisation fields)', body: setupBody } }, async (req, reply) => {
@@ -59,7 +63,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     const item = await db.selectFrom('users').select(cols).where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();
     if (!item) throw new AppError(404, 'not_found');
     // Personal details are for the person and those who manage members.
-    if (item.id !== req.auth.userId && !['owner', 'admin'].includes(req.auth.role)) return ok(item);
+    if (item.id !== req.auth.userId && !['owner', 'admin'].includes(req.auth.role)) return ok(withPhoto(req.auth.orgId, item));
     const p = await db.selectFrom('member_profiles').selectAll().where('user_id', '=', item.id).executeTakeFirst();
     return ok({
       ...item,
@@ -67,7 +71,7 @@ export default async function memberRoutes(app: FastifyInstance) {
       birth_date: p?.birth_date ?? null,
       gender: p?.gender ?? null,
       phone: p?.phone ?? null,
-      photo: null,
+      photo: photos.urlOf(req.auth.orgId, item.id),
       ip_address: p?.ip_address ?? null,
       country_code: p?.country_code ?? null,
       state_or_province: p?.state_or_province ?? null,
@@ -112,6 +116,43 @@ export default async function memberRoutes(app: FastifyInstance) {
     await db.insertInto('users').values(user).execute();
     await account.sendInvitation(user, inviterName, lang(req));
     return reply.code(201).send(ok({ id: user.id, email, message: localize(lang(req), M.invited, { email }) }));
+  });
+
+  // My photo (SPEC §3 Member 'photo'): anyone may set their own, members of the organisation see it.
+  r.put(
+    '/members/photo',
+    { schema: { tags: ['members'], summary: `Set my photo: multipart with the image file "photo" (JPEG, PNG or WebP, under ${PHOTO_MAX_MB} MB)`, consumes: ['multipart/form-data'] } },
+    async (req) => {
+      const size = `${PHOTO_MAX_MB} MB`;
+      if (!req.isMultipart()) throw new AppError(422, M.photoRequired, {}, 'photo');
+      let data: Buffer | null = null;
+      for await (const part of req.parts({ limits: { fileSize: PHOTO_MAX_MB * 1024 * 1024, files: 1, fields: 2 } })) {
+        if (part.type !== 'file') continue;
+        if (part.fieldname !== 'photo') {
+          part.file.resume();
+          continue;
+        }
+        data = await part.toBuffer().catch((e: { code?: string }) => {
+          if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, M.idTooLarge, { size }, 'photo');
+          throw e;
+        });
+        if (part.file.truncated) throw new AppError(413, M.idTooLarge, { size }, 'photo');
+      }
+      if (!data?.length) throw new AppError(422, M.photoRequired, {}, 'photo');
+      await photos.save(req.auth.orgId, req.auth.userId, data);
+      return ok({ photo: photos.urlOf(req.auth.orgId, req.auth.userId), message: localize(lang(req), M.photoSaved) });
+    },
+  );
+  r.delete('/members/photo', { schema: { tags: ['members'], summary: 'Remove my photo' } }, async (req) => {
+    photos.remove(req.auth.orgId, req.auth.userId);
+    return ok({ photo: null, message: localize(lang(req), M.photoRemoved) });
+  });
+  r.get('/members/:id/photo', { schema: { tags: ['members'], summary: "A member's photo (JPEG)", params: idParams } }, async (req, reply) => {
+    const member = await db.selectFrom('users').select('id').where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();
+    const file = member ? photos.file(req.auth.orgId, member.id) : null;
+    if (!file) throw new AppError(404, 'not_found');
+    // The URL carries a version, so the browser may keep it; private: it is behind sign-in.
+    return reply.type('image/jpeg').header('Cache-Control', 'private, max-age=86400').send(fs.createReadStream(file));
   });
 
   // Cancelling an invitation removes the invited person (they have no data yet); the link they were sent stops working.

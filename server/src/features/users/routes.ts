@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, ok } from '../../http/errors.js';
+import { makePhotoService } from '../members/photo.js';
 
 /** GET users/me: the signed-in person, their organisation and the menu links they may see. */
 export default async function usersRoutes(app: FastifyInstance) {
   const { db, config } = app.ctx;
+  const photos = makePhotoService(app.ctx);
   app.get('/users/me', { schema: { tags: ['users'] } }, async (req) => {
     const user = await db
       .selectFrom('users')
@@ -26,6 +28,7 @@ export default async function usersRoutes(app: FastifyInstance) {
       department: user.department,
       office_location: user.office_location,
       organisation: { id: user.organisation_id, name: user.organisation_name },
+      photo: photos.urlOf(user.organisation_id, user.id),
       links: { visualizer_url: config.visualizerUrl ?? null, test_site_url: showTestSite ? config.testSiteUrl : null, show_test_site: showTestSite },
     });
   });

@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
@@ -14,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Member } from '../../api/types';
 import ConfirmDialog from '../../components/ConfirmDialog';
+import MemberAvatar from '../../components/MemberAvatar';
 import PageHeader from '../../components/PageHeader';
 import { useGridLocale } from '../../components/gridLocale';
 import { formatDateTime } from '../../lib/format';
@@ -45,9 +47,12 @@ export default function MemberListPage() {
       minWidth: 180,
       valueGetter: (_v, row) => memberName(row),
       renderCell: (p) => (
-        <Link component={RouterLink} to={`/users/${encodeURIComponent(p.row.id)}`} underline="hover">
-          {p.value}
-        </Link>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, height: '100%' }}>
+          <MemberAvatar person={p.row} size={24} />
+          <Link component={RouterLink} to={`/users/${encodeURIComponent(p.row.id)}`} underline="hover">
+            {p.value}
+          </Link>
+        </Box>
       ),
     },
     { field: 'email', headerName: t('members.email'), flex: 1.2, minWidth: 220 },

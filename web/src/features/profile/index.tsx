@@ -1,5 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -14,7 +13,6 @@ import { Link as RouterLink, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { useMe } from '../../api/me';
 import type { AreaProps } from '../../app/area';
-import { initialsOf } from '../../app/UserMenu';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import TextField from '@mui/material/TextField';
@@ -22,6 +20,7 @@ import { changePassword, useProfile, type Profile } from '../account/api';
 import PasswordFields, { newPasswordProblem } from '../account/PasswordFields';
 import SetupForm from '../account/SetupForm';
 import IdentityTab from './IdentityTab';
+import PhotoControl from './PhotoControl';
 import SettingsTab from './SettingsTab';
 
 const TABS = ['basic', 'account', 'identity', 'settings'] as const;
@@ -112,7 +111,7 @@ export default function ProfileArea(_props: AreaProps) {
       )}
       <Paper variant="outlined" sx={{ p: 3 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
-          <Avatar sx={{ width: 56, height: 56, bgcolor: 'secondary.main', fontSize: 20 }}>{initialsOf(me ?? { first_name: '', last_name: '', name: fullName, email })}</Avatar>
+          <PhotoControl me={me} fallbackName={fullName || email} />
           <Box>
             <Typography variant="h6" component="p">
               {fullName || email}
