@@ -1,26 +1,20 @@
 import EChart from '../../charts/EChart';
 import type { EChartsCoreOption } from '../../charts/echarts';
+import { histogramParts } from '../../charts/histogram';
 import type { ColumnStatistics } from '../../api/types';
-import { formatNumber } from '../../lib/format';
 import { chartKind } from './chartKind';
 
 const PRIMARY = '#1f5f8b';
 const SECONDARY = '#2f7d6d';
 
 export function histogramOption(h: { edges: number[]; counts: number[] }, countLabel: string): EChartsCoreOption {
-  const labels = h.counts.map((_, i) => `${formatNumber(h.edges[i])} – ${formatNumber(h.edges[i + 1])}`);
+  const parts = histogramParts(h.edges, h.counts, { color: PRIMARY, name: countLabel });
   return {
     animation: false,
     grid: { left: 8, right: 8, top: 10, bottom: 4, containLabel: true },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => `${formatNumber(v as number)}` },
-    xAxis: {
-      type: 'category',
-      data: labels,
-      axisTick: { show: false },
-      axisLabel: { fontSize: 10, color: '#5b6775', hideOverlap: true, formatter: (v: string) => v.split(' – ')[0] },
-    },
+    ...parts,
+    xAxis: { ...parts.xAxis, axisLabel: { ...parts.xAxis.axisLabel, fontSize: 10, color: '#5b6775' } },
     yAxis: { type: 'value', name: '', axisLabel: { fontSize: 10, color: '#5b6775' }, splitLine: { lineStyle: { color: '#eef1f5' } } },
-    series: [{ type: 'bar', name: countLabel, data: h.counts, barCategoryGap: '4%', itemStyle: { color: PRIMARY } }],
   };
 }
 

@@ -8,7 +8,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { formatInteger, formatNumber } from '../../lib/format';
+import { formatAxisNumber, formatInteger, formatNumber } from '../../lib/format';
 import { CsvButton, Panel } from '../visualization/sections';
 import { downloadCsv } from '../visualization/csv';
 import type { EChartsCoreOption } from '../visualization/echarts';
@@ -19,7 +19,8 @@ import type { Preview } from './api';
 const show = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'number' ? formatNumber(v) : String(v));
 
 function histOption(h: NonNullable<NonNullable<Preview['chart']>['histogram']>, labels: { before: string; after: string }): EChartsCoreOption {
-  const names = h.before.map((_, i) => formatNumber(h.edges[i]));
+  // Bin starts as short labels (3 significant digits); the tooltip gives the exact bin.
+  const names = h.before.map((_, i) => formatAxisNumber(Number(h.edges[i].toPrecision(3))));
   return {
     animation: false,
     legend: { top: 0, left: 0 },

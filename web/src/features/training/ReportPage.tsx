@@ -15,6 +15,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import EChart from '../../charts/EChart';
+import { histogramParts } from '../../charts/histogram';
 import type { EChartsCoreOption } from '../../charts/echarts';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
@@ -162,18 +163,8 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
         <Section key="hist" title={t('report.residualHistogram')}>
           {chart(t('report.residualHistogram'), {
             grid: { left: 45, right: 20, top: 20, bottom: 40 },
-            tooltip: { trigger: 'item' },
-            // A value axis: round ticks, and each bar stands at its bin's centre.
-            xAxis: { type: 'value', name: t('report.residual'), nameLocation: 'middle', nameGap: 26, scale: true },
+            ...histogramParts(h.edges, h.counts, { color: PALETTE[2], xName: t('report.residual') }),
             yAxis: { type: 'value' },
-            series: [
-              {
-                type: 'bar',
-                data: h.counts.map((c: number, i: number) => [(h.edges[i] + h.edges[i + 1]) / 2, c]),
-                barWidth: `${Math.max(1, 90 / h.counts.length)}%`,
-                itemStyle: { color: PALETTE[2] },
-              },
-            ],
           })}
         </Section>,
       );

@@ -1,4 +1,5 @@
 import { formatNumber } from '../../lib/format';
+import { histogramParts } from '../../charts/histogram';
 import type { BoxStats, CorrelationResult, Histogram, MatrixResult, ScatterResult, TimeSeriesResult } from './api';
 import type { EChartsCoreOption } from './echarts';
 
@@ -31,15 +32,13 @@ export function histogramOption(h: Histogram, labels: { count: string; other: st
       series: [{ type: 'bar', name: labels.count, data, itemStyle: { color: '#2f7d6d' }, barMaxWidth: 40 }],
     };
   }
-  const f = h.kind === 'datetime' ? fmtTime : (v: number) => formatNumber(v);
-  const names = h.counts.map((_, i) => `${f(h.edges[i])} – ${f(h.edges[i + 1])}`);
+  const parts = histogramParts(h.edges, h.counts, { color: PRIMARY, name: labels.count, ...(h.kind === 'datetime' ? { xFormatter: fmtTime } : {}) });
   return {
     animation: false,
     grid: { left: 8, right: 24, top: 36, bottom: 8, containLabel: true },
-    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-    xAxis: { type: 'category', data: names, axisTick: { show: false }, axisLabel: { ...AXIS, hideOverlap: true, formatter: (v: string) => v.split(' – ')[0] } },
+    ...parts,
+    xAxis: { ...parts.xAxis, axisLabel: { ...AXIS, ...parts.xAxis.axisLabel } },
     yAxis: { type: 'value', name: labels.count, axisLabel: AXIS, splitLine: SPLIT },
-    series: [{ type: 'bar', name: labels.count, data: h.counts, barCategoryGap: '3%', itemStyle: { color: PRIMARY } }],
   };
 }
 
