@@ -4,9 +4,10 @@ import { boxplotOption, correlationOption, histogramOption, scatterOption, times
 const series = (o: unknown) => (o as { series: { type: string; data: unknown[] }[] }).series;
 
 describe('chart options', () => {
-  it('histogram: one bar per bin; categories keep their order and add "other"', () => {
+  it('histogram: one bar per bin from edge to edge on a value axis; categories keep their order and add "other"', () => {
     const h = histogramOption({ name: 'x', type: 'float', kind: 'numeric', edges: [0, 1, 2], counts: [3, 4], count: 7, missing: 0 }, { count: 'Count', other: 'Other' });
-    expect(series(h)[0].data).toEqual([3, 4]);
+    expect(series(h)[0].data).toEqual([[0, 1, 3], [1, 2, 4]]);
+    expect((h as { xAxis: { type: string } }).xAxis.type).toBe('value');
     const c = histogramOption({ name: 'g', type: 'string', kind: 'categorical', values: [{ value: 'a', count: 5 }, { value: 'b', count: 2 }], other: 1, distinct: 3, count: 8, missing: 0 }, { count: 'Count', other: 'Other' });
     expect((c as { xAxis: { data: string[] } }).xAxis.data).toEqual(['a', 'b', 'Other']);
     expect(series(c)[0].data).toEqual([5, 2, 1]);
