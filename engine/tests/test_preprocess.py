@@ -188,6 +188,38 @@ def test_preview_counts_and_chart(df):
     assert p0["rows_changed"] == 1 and p0["cells_changed"] == {"x": 1} and p0["affected_rows"][0]["after"]["x"] == 3.0
 
 
+def assembled(res: dict) -> pd.DataFrame:
+    """The new dataset as registered."""
+    return pd.read_parquet(res["parquet"])
+
+
+def test_column_subset_path_equals_the_whole_table(tmp_path):
+    """Issue 20: a condition that keeps every row reads and writes only its columns; the result is exactly the
+    whole-table result (values and column order), and a row-removing condition still takes the whole table."""
+    rng = np.random.default_rng(7)
+    n = 5000
+    x = rng.normal(50, 10, n)
+    x[rng.random(n) < 0.05] = np.nan
+    frame = pd.DataFrame({"id": np.arange(n), "temperature": x, "pressure": rng.random(n) * 50, "humidity": rng.random(n) * 100,
+                          "status": np.array(["OK", "NG", "HOLD"])[np.arange(n) % 3], "signal": np.sin(np.arange(n) / 50) + rng.random(n)})
+    src = tmp_path / "in.parquet"
+    frame.to_parquet(src, index=False)
+    steps = [{"process_type": "missing", "method": "mean", "columns": ["temperature"]},
+             {"process_type": "outliers", "method": "iqr", "columns": ["pressure"], "params": {"action": "clip", "k": 1.5}},
+             {"process_type": "scaling", "method": "standard", "columns": ["humidity"]},
+             {"process_type": "computed", "method": "expression", "params": {"name": "load", "expression": "temperature * pressure / 100"}},
+             {"process_type": "window", "method": "mean", "columns": ["load"], "params": {"window": 10}}]
+    res = get_task("preprocess").run({"parquet": str(src), "steps": steps, "output_dir": str(tmp_path / "a")}, Context(lambda e: None, tmp_path / "a"))
+    assert res["timings"]["columns_read"] < frame.shape[1]
+    assert list(pd.read_parquet(res["changes_parquet"]).columns) == ["temperature", "pressure", "humidity", "load", "load_mean_10"]
+    expected = Condition(steps).fit_transform(pd.read_parquet(src)).reset_index(drop=True)
+    pd.testing.assert_frame_equal(assembled(res), expected, check_exact=True)
+    assert list(pd.DataFrame(res["head"]).columns) == list(expected.columns)
+    removing = [{"process_type": "outliers", "method": "iqr", "columns": ["pressure"], "params": {"action": "remove"}}]
+    res = get_task("preprocess").run({"parquet": str(src), "steps": removing, "output_dir": str(tmp_path / "b")}, Context(lambda e: None, tmp_path / "b"))
+    assert res["parquet"] and res.get("changes_parquet") is None
+
+
 def test_tasks_write_dataset_and_condition(df, tmp_path):
     src = tmp_path / "in.parquet"
     df.to_parquet(src, index=False)
@@ -195,7 +227,7 @@ def test_tasks_write_dataset_and_condition(df, tmp_path):
     out = tmp_path / "out"
     events = []
     res = get_task("preprocess").run({"parquet": str(src), "steps": steps, "datetime_column": "t", "output_dir": str(out)}, Context(events.append, out))
-    written = pd.read_parquet(out / "data.parquet")
+    written = assembled(res)
     assert res["row_count"] == 8 and written.x.isna().sum() == 0 and written.y.mean() == pytest.approx(0)
     cond = json.loads((out / "condition.json").read_text())
     assert cond["steps"][0]["fitted"]["values"]["x"] == df.x.median()

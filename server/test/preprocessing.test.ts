@@ -112,6 +112,14 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     // The new dataset reads like any other; the scaled column has mean 0.
     const rows = (await call('GET', `/api/dataset/upload/${registered.id}?page=1&page_size=5`)).json().detail.response;
     expect(rows.columns).toContain('power');
+    // Untouched columns pass through as they were, in their place; the new column comes last (issue 20).
+    const source = (await call('GET', `/api/dataset/upload/${id}?page=1&page_size=5`)).json().detail.response;
+    expect(rows.columns).toEqual([...source.columns, 'power']);
+    const ci = source.columns.indexOf('Accelerometer1RMS');
+    expect(rows.rows.map((r: unknown[]) => r[ci])).toEqual(source.rows.map((r: unknown[]) => r[ci]));
+    const pi = source.columns.indexOf('Current');
+    const vi = source.columns.indexOf('Voltage');
+    rows.rows.forEach((r: number[], k: number) => expect(r[rows.columns.indexOf('power')]).toBeCloseTo(Number(source.rows[k][pi]) * Number(source.rows[k][vi]), 9));
     const cond = (await call('GET', `/api/preprocess/dataset/${registered.id}/condition`)).json().detail.response;
     expect(cond.steps[2].fitted.columns.Temperature.scale).toBeGreaterThan(0);
     expect(cond.condition_id).toBe(condition_id);

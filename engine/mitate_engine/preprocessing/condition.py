@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from typing import Any, Callable
 
 import numpy as np
@@ -32,6 +33,16 @@ def build_steps(specs: list[dict]) -> list[Step]:
     return steps
 
 
+#: steps that keep every row in place, with the methods that do (None: all of them)
+ROW_KEEPING: dict[str, set[str] | None] = {
+    "missing": {"mean", "median", "mode", "constant", "ffill", "bfill", "linear", "time"},
+    "outliers": None,
+    "scaling": None,
+    "computed": None,
+    "window": None,
+}
+
+
 class Condition:
     """Pipeline of steps with the scikit-learn verbs: fit_transform learns, transform reuses what was learnt."""
 
@@ -48,7 +59,9 @@ class Condition:
         state = State(self.datetime_column if self.datetime_column in df.columns else None)
         steps = self.steps if upto is None else self.steps[:upto]
         self.step_effects_: list[dict] = []
+        self.step_seconds_: list[float] = []
         for i, step in enumerate(steps):
+            started = time.perf_counter()
             before_rows, before_cols = len(df), list(df.columns)
             if progress:
                 progress(i, len(self.steps))
@@ -76,8 +89,40 @@ class Condition:
             if dropped:
                 effect["columns_dropped"] = dropped
             self.step_effects_.append(effect)
+            self.step_seconds_.append(time.perf_counter() - started)
         self.output_datetime_column_ = state.datetime_column
         return df
+
+    def column_plan(self) -> tuple[list[str], list[str]] | None:
+        """(the source columns the condition reads, the columns it changes or adds) when it keeps every row in
+        place and touches only columns it names, so every other column can pass through untouched (issue 20);
+        None when a step may remove, reorder, rename or drop, or works on columns it does not name."""
+        read: list[str] = []
+        changed: list[str] = []
+        made: set[str] = set()
+        for step in self.steps:
+            kind = step.process_type
+            if kind not in ROW_KEEPING or (ROW_KEEPING[kind] and step.method not in ROW_KEEPING[kind]):
+                return None
+            if kind == "outliers" and step.params.get("action") == "remove":
+                return None
+            source = step.source_columns() if kind == "computed" else step.columns
+            if not source and kind != "computed":
+                return None
+            read += [c for c in source if c not in made and c not in read]
+            # Columns a step creates are read by later steps from the frame, not from the file.
+            if kind == "computed":
+                targets = [str(step.params.get("name") or "")]
+                made.update(targets)
+            elif kind == "window":
+                targets = [step.out_name(c) for c in step.columns]
+                made.update(targets)
+            else:
+                targets = list(step.columns)
+            changed += [c for c in targets if c not in changed]
+        if self.datetime_column and self.datetime_column not in read:
+            read.append(self.datetime_column)
+        return read, changed
 
     def fit_transform(self, df: pd.DataFrame, progress: Callable[[int, int], None] | None = None) -> pd.DataFrame:
         return self._run(df, True, progress)

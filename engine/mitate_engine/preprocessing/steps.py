@@ -222,7 +222,7 @@ class Outliers(Step):
             for m in masks.values():
                 drop |= m
             return df.loc[~drop]
-        df = df.copy()
+        df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         for c, m in masks.items():
             if not m.any():
                 continue
@@ -303,7 +303,7 @@ class Missing(Step):
             return df.dropna(subset=self._cols(df, state))
         if self.method == "drop_columns":
             return df.drop(columns=[c for c in self.need_fit()["drop"] if c in df.columns])
-        df = df.copy()
+        df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         if self.method in ("mean", "median", "mode"):
             for c, v in self.need_fit()["values"].items():
                 if c not in df.columns:
@@ -384,7 +384,7 @@ class Scaling(Step):
         return self
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
-        df = df.copy()
+        df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         for c, p in self.need_fit()["columns"].items():
             if c not in df.columns:
                 raise StepError(f'the column "{c}" does not exist')
@@ -415,7 +415,7 @@ class Computed(Step):
             raise StepError(f"expression: {exc}") from None
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
-        df = df.copy()
+        df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         try:
             df[self.params["name"]] = compute(str(self.params["expression"]), df)
         except ExpressionError as exc:
@@ -471,7 +471,7 @@ class Window(Step):
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
         cols = self.require_columns(df, numeric=True)
-        df = df.copy()
+        df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         if self.method == "lag":
             n = int(self.params["lag"])
             if n >= len(df):
@@ -547,7 +547,7 @@ class Columns(Step):
             return df.rename(columns=mapping)
         cols = self.require_columns(df)
         dtype = self.params["dtype"]
-        df = df.copy()
+        df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         for c in cols:
             s = df[c]
             try:

@@ -5,7 +5,8 @@ import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { parquetStats, sqlString } from '../datasets/ingest.js';
+import { type ColumnInfo, type IngestResult, parquetStats, sqlString } from '../datasets/ingest.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { datasetRepo } from '../datasets/repo.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
@@ -36,6 +37,31 @@ export function conditionView(c: PreprocessConditionTable) {
     created_at: c.created_at,
     updated_at: c.updated_at,
   };
+}
+
+/** What a preprocess job leaves: the new table, and (rows kept in place) its changed and added columns apart. */
+interface RunOutput {
+  parquet: string;
+  changes_parquet?: string;
+  columns: string[];
+  output_dir: string;
+  condition: Record<string, unknown>;
+  history: unknown[];
+  datetime_column: string | null;
+}
+
+/**
+ * Statistics of a new dataset whose rows are the source's, in place: the source's figures for the columns the
+ * condition left alone (same values), fresh ones for the changed columns only (issue 20). Anything that does
+ * not line up is computed over the whole new file.
+ */
+async function statisticsBesideSource(conn: DuckDBConnection, run: RunOutput, source: DatasetTable | undefined, parquet: string): Promise<IngestResult> {
+  const changed = await parquetStats(conn, run.changes_parquet!);
+  const fresh = new Map(changed.columns.map((c) => [c.name, c]));
+  const inherited = new Map((source ? (JSON.parse(source.stats_json) as ColumnInfo[]) : []).map((c) => [c.name, c]));
+  const columns = run.columns.map((c) => fresh.get(c) ?? inherited.get(c));
+  if (!source || Number(source.row_count) !== changed.rowCount || columns.some((c) => !c)) return parquetStats(conn, parquet);
+  return { rowCount: changed.rowCount, columns: columns as ColumnInfo[] };
 }
 
 export function makePreprocessService(ctx: AppContext) {
@@ -213,7 +239,7 @@ export function makePreprocessService(ctx: AppContext) {
         error: job?.error ?? null,
         dataset_id: run.dataset_id,
         result: r && job?.state === 'succeeded'
-          ? { row_count: r.row_count, column_count: r.column_count, rows_before: r.rows_before, columns_before: r.columns_before, columns: r.columns, datetime_column: r.datetime_column, history: r.history, head: r.head, condition: r.condition }
+          ? { row_count: r.row_count, column_count: r.column_count, rows_before: r.rows_before, columns_before: r.columns_before, columns: r.columns, datetime_column: r.datetime_column, history: r.history, head: r.head, condition: r.condition, timings: r.timings ?? null }
           : null,
       };
     },
@@ -228,7 +254,7 @@ export function makePreprocessService(ctx: AppContext) {
       if (run.dataset_id) throw new AppError(409, M.runRegistered);
       const job = await jobs.get(auth.orgId, tempId);
       if (!job || job.state !== 'succeeded') throw new AppError(409, M.runNotReady, { state: job?.state ?? 'unknown' });
-      const result = job.result as { parquet: string; output_dir: string; condition: Record<string, unknown>; history: unknown[]; datetime_column: string | null };
+      const result = job.result as RunOutput;
       if (!fs.existsSync(result.parquet)) throw new AppError(410, M.runOutputGone);
       const parent = await datasetRepo.get(db, auth.orgId, run.source_dataset_id);
       const tempDir = storage.makeTempDir();
@@ -240,7 +266,7 @@ export function makePreprocessService(ctx: AppContext) {
         const conn = await ctx.duckdb.connect();
         let stats;
         try {
-          stats = await parquetStats(conn, parquet);
+          stats = result.changes_parquet && fs.existsSync(result.changes_parquet) ? await statisticsBesideSource(conn, result, parent, parquet) : await parquetStats(conn, parquet);
           // The "original file" of a preprocessed dataset is its data as CSV, so downloads work alike. Large ones
           // are written after the answer (see exportCsv); small ones before it.
           if (stats.rowCount <= SYNC_CSV_ROWS) await writeCsv(conn, parquet, path.join(tempDir, 'original.csv'));
