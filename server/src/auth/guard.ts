@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { accountSettings } from '../features/account/settings.js';
 import { AppError } from '../http/errors.js';
 import { verifyAccess } from './tokens.js';
 
@@ -44,4 +45,13 @@ export function requireRole(...roles: string[]) {
   return async function roleGuard(req: FastifyRequest): Promise<void> {
     if (!req.auth || !roles.includes(req.auth.role)) throw new AppError(403, 'forbidden');
   };
+}
+
+/** Platform administrators (MITATE_PLATFORM_ADMINS) act across organisations, e.g. on the shared worker pool. */
+export function isPlatformAdmin(email: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  return accountSettings(env).platformAdmins.includes(email.toLowerCase());
+}
+
+export async function requirePlatformAdmin(req: FastifyRequest): Promise<void> {
+  if (!req.auth || !isPlatformAdmin(req.auth.email)) throw new AppError(403, 'platform_admin_only');
 }

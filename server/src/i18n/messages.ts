@@ -37,6 +37,8 @@ const messages = {
   job_cancelled: { en: 'The job was cancelled.', ja: 'ジョブはキャンセルされました。' },
   statistics_running: { en: 'Statistics are already being generated for this dataset.', ja: 'このデータセットの統計量はすでに生成中です。' },
   statistics_not_ready: { en: 'Statistics have not been generated for this dataset yet.', ja: 'このデータセットの統計量はまだ生成されていません。' },
+  method_not_allowed: { en: 'This call needs the {method} method.', ja: 'この呼び出しには{method}メソッドが必要です。' },
+  platform_admin_only: { en: 'Only platform administrators can start or stop the shared compute pool.', ja: '共有の計算プールを開始・停止できるのはプラットフォーム管理者のみです。' },
   server_error: { en: 'An unexpected error occurred on the server.', ja: 'サーバーで予期しないエラーが発生しました。' },
 } as const;
 
