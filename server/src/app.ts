@@ -24,6 +24,7 @@ import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -70,6 +71,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.decorate('ctx', ctx);
   app.decorate('config', config);
 
+  await installSecurityHeaders(app);
   await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {
