@@ -24,6 +24,7 @@ const messages = {
   csv_binary: { en: 'The file is not a text CSV file (it contains binary data).', ja: 'このファイルはテキストのCSVではありません（バイナリデータを含みます）。' },
   csv_header_only: { en: 'The file has a header but no data rows.', ja: 'ファイルにはヘッダーのみがあり、データ行がありません。' },
   csv_too_many_columns: { en: 'The file has {count} columns; at most {max} columns are supported.', ja: 'ファイルの列数は{count}です。扱える列数は最大{max}です。' },
+  csv_out_of_memory: { en: 'The file is too wide to convert within the server\'s memory limit ({count} columns). Please split it into files with fewer columns.', ja: 'ファイルの列数（{count}）が多すぎるため、サーバーのメモリ上限内で変換できません。列数の少ないファイルに分割してください。' },
   csv_line_too_long: { en: 'A line of the file is longer than {max}; is it really a CSV file?', ja: 'ファイルの行が{max}を超えています。CSVファイルか確認してください。' },
   csv_ragged: { en: 'Row {row} has {found} fields but the header has {expected}.', ja: '{row}行目のフィールド数は{found}ですが、ヘッダーは{expected}です。' },
   csv_duplicate_header: { en: 'The column name "{name}" appears more than once in the header.', ja: 'ヘッダーに列名「{name}」が重複しています。' },
