@@ -24,6 +24,7 @@ import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
+import { requestSerializer } from './http/redact.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
@@ -32,6 +33,8 @@ import { LocalStorage } from './storage/local.js';
 export interface BuildOptions {
   config?: Partial<Config>;
   logger?: boolean;
+  /** Where the log goes when `logger` is on (tests read it); stdout by default. */
+  logStream?: { write(line: string): void };
   pgSchema?: string;
   /** Tests that never run a job can skip starting the worker pool. */
   startJobs?: boolean;
@@ -41,9 +44,11 @@ export interface BuildOptions {
 export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = loadConfig(process.env, opts.config);
   const app = Fastify({
-    logger: opts.logger ?? false,
+    // Tokens must never reach the log: secret query parameters are redacted from every logged URL.
+    logger: opts.logger ? { serializers: { req: requestSerializer }, ...(opts.logStream ? { stream: opts.logStream } : {}) } : false,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // Per-address sign-in limits rely on req.ip: X-Forwarded-For counts only from configured proxies.
+    trustProxy: config.trustProxy as boolean | string, // a hop count is accepted too (proxy-addr), though not in the type
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import './db.js';
 import { accountSettings } from '../features/account/settings.js';
 import { AppError } from '../http/errors.js';
 import { verifyAccess } from './tokens.js';
@@ -18,20 +19,21 @@ declare module 'fastify' {
 
 /** onRequest hook: every /api call needs a valid bearer token; the tenancy context comes from it. */
 export async function requireAuth(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  // The bearer header only: a token in the query string ends up in logs, browser history and Referer headers.
   const h = req.headers.authorization;
-  const query = req.query as Record<string, unknown> | undefined;
-  // Downloads opened as plain links carry the token in the query string.
-  const token = h?.startsWith('Bearer ') ? h.slice(7) : typeof query?.access_token === 'string' ? query.access_token : undefined;
+  const token = h?.startsWith('Bearer ') ? h.slice(7) : undefined;
   if (!token) throw new AppError(401, 'unauthenticated');
   const claims = verifyAccess(req.server.ctx.secret, token);
   if (!claims) throw new AppError(401, 'token_invalid');
   // The role and status are read now, not from the token, so a role change or disabling applies at once.
-  const user = await req.server.ctx.db
-    .selectFrom('users')
-    .select(['organisation_id', 'role', 'status', 'email'])
-    .where('id', '=', claims.sub)
-    .executeTakeFirst();
+  const { db } = req.server.ctx;
+  const [user, session] = await Promise.all([
+    db.selectFrom('users').select(['organisation_id', 'role', 'status', 'email']).where('id', '=', claims.sub).executeTakeFirst(),
+    db.selectFrom('auth_sessions').select(['user_id', 'ended_at']).where('id', '=', claims.sid).executeTakeFirst(),
+  ]);
   if (!user || user.status !== 'active' || user.organisation_id !== claims.org) throw new AppError(401, 'token_invalid');
+  // A token outlives its session only until it expires; an ended session (logout, reset) refuses it now.
+  if (!session || session.user_id !== claims.sub || session.ended_at) throw new AppError(401, 'token_invalid');
   req.auth = { userId: claims.sub, orgId: user.organisation_id, role: user.role, email: user.email };
 }
 
