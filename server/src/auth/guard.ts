@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import './db.js';
 import { accountSettings } from '../features/account/settings.js';
 import { AppError } from '../http/errors.js';
@@ -37,16 +37,39 @@ export async function requireAuth(req: FastifyRequest, _reply: FastifyReply): Pr
   req.auth = { userId: claims.sub, orgId: user.organisation_id, role: user.role, email: user.email };
 }
 
-/** Viewers read only; every write route is guarded with this. */
-export async function requireWriter(req: FastifyRequest): Promise<void> {
-  if (!req.auth || req.auth.role === 'viewer') throw new AppError(403, 'forbidden');
+type Guard = (req: FastifyRequest) => Promise<void>;
+const GUARD = Symbol('guard');
+
+/**
+ * Marks a role check. Routes list guards as `preHandler`; hoistGuards runs them before the body is
+ * validated, so a caller without the right gets 403 whatever they send, never a 422 about the body.
+ */
+export function asGuard(fn: Guard): Guard {
+  return Object.assign(fn, { [GUARD]: true });
 }
+
+/** onRoute hook: moves marked guards from preHandler to the front of preValidation; answers whether there were any. */
+export function hoistGuards(route: RouteOptions): boolean {
+  const pre = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+  const guards = pre.filter((h) => (h as unknown as Record<symbol, unknown>)[GUARD]);
+  if (!guards.length) return false;
+  const rest = pre.filter((h) => !guards.includes(h));
+  route.preHandler = rest.length ? rest : undefined;
+  const validation = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+  route.preValidation = [...(guards as never[]), ...(validation as never[])];
+  return true;
+}
+
+/** Viewers read only; every write route is guarded with this. */
+export const requireWriter = asGuard(async (req: FastifyRequest) => {
+  if (!req.auth || req.auth.role === 'viewer') throw new AppError(403, 'forbidden');
+});
 
 /** Only the given roles may call the route (e.g. requireRole('owner', 'admin') for member management). */
 export function requireRole(...roles: string[]) {
-  return async function roleGuard(req: FastifyRequest): Promise<void> {
+  return asGuard(async function roleGuard(req: FastifyRequest): Promise<void> {
     if (!req.auth || !roles.includes(req.auth.role)) throw new AppError(403, 'forbidden');
-  };
+  });
 }
 
 /** Platform administrators (MITATE_PLATFORM_ADMINS) act across organisations, e.g. on the shared worker pool. */
@@ -54,6 +77,6 @@ export function isPlatformAdmin(email: string, env: NodeJS.ProcessEnv = process.
   return accountSettings(env).platformAdmins.includes(email.toLowerCase());
 }
 
-export async function requirePlatformAdmin(req: FastifyRequest): Promise<void> {
+export const requirePlatformAdmin = asGuard(async (req: FastifyRequest) => {
   if (!req.auth || !isPlatformAdmin(req.auth.email)) throw new AppError(403, 'platform_admin_only');
-}
+});

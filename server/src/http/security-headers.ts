@@ -35,3 +35,13 @@ export async function installSecurityHeaders(app: FastifyInstance): Promise<void
     strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
   });
 }
+
+/** The same headers as a plain map, for answers written before any hook runs (framework and client errors). */
+export function securityHeaders(): Record<string, string> {
+  return {
+    'content-security-policy': Object.entries(CONTENT_SECURITY_POLICY).map(([k, v]) => `${k} ${v.join(' ')}`).join(';'),
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  };
+}
