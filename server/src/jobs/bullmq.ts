@@ -184,7 +184,7 @@ export class BullBackend implements JobBackend {
   private spawn(): void {
     const started = Date.now();
     const proc = spawnEngine(this.config, 'mitate_engine.bull_worker', [
-      '--redis', this.config.redisUrl!, '--queue', this.config.queueName, '--concurrency', '1',
+      '--redis', this.config.redisUrl!, '--queue', this.config.queueName, '--concurrency', '1', '--exit-with-parent',
     ]);
     this.procs.add(proc);
     proc.stdin?.end();
