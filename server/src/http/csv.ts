@@ -1,22 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { neutraliseCell } from './csv-rule.js';
 
-/**
- * Every CSV the server writes goes through here, so a spreadsheet never runs a formula a user typed into
- * their data (OWASP "CSV injection"): a text cell starting with = + - @ tab or carriage return gets a
- * leading single quote. Plain numbers (-3, +1.5e3) stay as they are: they are not formulas. Original
- * uploads are never rewritten; they download byte for byte.
- */
-const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-
-export function neutraliseCell(s: string): string {
-  return FORMULA_START.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
-}
-
-/** Undoes neutraliseCell when our own file is read back (condition files), so names round-trip. */
-export function restoreCell(s: string): string {
-  return s.startsWith("'") && FORMULA_START.test(s.slice(1)) && !PLAIN_NUMBER.test(s.slice(1)) ? s.slice(1) : s;
-}
+/** Every CSV the server writes goes through here (the rule itself: csv-rule.ts). */
+export { neutraliseCell, restoreCell } from './csv-rule.js';
 
 /** One RFC 4180 field: neutralised, then quoted when it holds a delimiter, quote, line break or edge spaces. */
 export function csvCell(v: unknown, opts: { infinity?: [string, string] } = {}): string {
