@@ -1,7 +1,13 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { migrate, openDb } from '../src/db/index.js';
+import { JobService } from '../src/jobs/service.js';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
 
 /**
@@ -98,8 +104,8 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
   }, 120_000);
 
   it('keeps the SPEC GET paths answering 405 in our envelope, changing nothing', async () => {
-    for (const path of ['/api/services/stop', '/api/services/start']) {
-      const res = await call('GET', path, b.auth, 'ja');
+    for (const url of ['/api/services/stop', '/api/services/start']) {
+      const res = await call('GET', url, b.auth, 'ja');
       expect(res.statusCode).toBe(405);
       expect(res.headers.allow).toBe('POST');
       expect(res.json()).toEqual({ detail: { response: 'この呼び出しにはPOSTメソッドが必要です。', error: 'method_not_allowed' } });
@@ -127,5 +133,34 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
     expect(await status(b.auth)).toMatchObject({ running: false, paused: false, pool_running: false });
     expect((await call('POST', '/api/services/pool/start', a.auth)).json().detail.response.running).toBe(true);
     expect(await status(b.auth)).toMatchObject({ running: true, pool_running: true });
+  }, 120_000);
+});
+
+describe('a paused organisation across a restart (local pool)', () => {
+  it('keeps its held jobs queued when the server starts again, and runs them on resume', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-held-'));
+    const handle = openDb({ dataDir: dir });
+    await migrate(handle.db);
+    const config = loadConfig({ MITATE_DATA_DIR: dir, MITATE_WORKERS: '1' }, { redisUrl: undefined });
+    const make = () => new JobService({ db: handle.db, config, log: () => {} });
+    let s = make();
+    try {
+      await s.start();
+      await s.pauseOrg('org-b', null);
+      const held = await s.create({ orgId: 'org-b', userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.1 } });
+      await s.close();
+      s = make();
+      await s.start();
+      const other = await s.create({ orgId: 'org-a', userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.1 } });
+      expect((await s.waitFor(other.id, 60_000)).state).toBe('succeeded');
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await s.get('org-b', held.id))?.state).toBe('queued');
+      await s.resumeOrg('org-b', null);
+      expect((await s.waitFor(held.id, 60_000)).state).toBe('succeeded');
+    } finally {
+      await s.close();
+      await handle.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
