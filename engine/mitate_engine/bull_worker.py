@@ -24,6 +24,7 @@ from bullmq import Worker
 from bullmq.custom_errors import UnrecoverableError
 
 from .encoding import dumps, to_jsonable
+from .lifeline import exit_with_parent
 from .runner import error_event, release_memory, run_task
 from .task import Cancelled, Context, task_kinds
 
@@ -131,7 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queue", default=os.environ.get("MITATE_QUEUE_NAME", "mitate-jobs"))
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--prefix", default="bull")
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="end when the process that started this worker ends (a Mitate server starting its own workers)")
     args = parser.parse_args(argv)
+    if args.exit_with_parent:
+        exit_with_parent()
     asyncio.run(serve(args.redis, args.queue, max(1, args.concurrency), args.prefix))
     sys.stdout.flush()
     sys.stderr.flush()

@@ -9,11 +9,13 @@ from __future__ import annotations
 import io
 import json
 import os
+import queue
 import sys
 import threading
 import time
 
 from .encoding import dumps
+from .lifeline import exit_with_parent
 from .runner import error_event, release_memory, run_task
 from .task import Context, task_kinds
 
@@ -57,12 +59,29 @@ def run_one(proto: Protocol, message: dict) -> None:
         emit(error_event(exc))
 
 
+def read_jobs(lines: "queue.Queue[str | None]") -> None:
+    """Reads stdin on its own thread, so the end of input is seen even while a job runs."""
+    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
+    for raw in stdin:
+        lines.put(raw)
+    lines.put(None)
+    if busy.is_set():
+        # Input ended mid-job: the server is gone (a stopping server kills busy workers itself), and no one
+        # will read the result. Stop now rather than run on as an orphan.
+        os._exit(71)
+
+
+busy = threading.Event()
+
+
 def main() -> int:
+    exit_with_parent()
     proto = Protocol()
     kinds = task_kinds()  # imports every task module before we say we are ready
     proto.send({"type": "ready", "pid": os.getpid(), "kinds": kinds})
-    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
-    for raw in stdin:
+    lines: "queue.Queue[str | None]" = queue.Queue()
+    threading.Thread(target=read_jobs, args=(lines,), name="stdin", daemon=True).start()
+    while (raw := lines.get()) is not None:
         raw = raw.strip()
         if not raw:
             continue
@@ -73,7 +92,11 @@ def main() -> int:
         except ValueError as exc:
             proto.send({"id": None, "type": "error", "error": f"bad job line: {exc}"})
             continue
-        run_one(proto, message)
+        busy.set()
+        try:
+            run_one(proto, message)
+        finally:
+            busy.clear()
         release_memory()
     return 0
 

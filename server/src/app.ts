@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { requireAuth } from './auth/guard.js';
+import { hoistGuards, requireAuth } from './auth/guard.js';
 import { loadSecret } from './auth/tokens.js';
 import { type Config, loadConfig } from './config.js';
 import type { AppContext } from './context.js';
@@ -21,7 +21,9 @@ import visualizationRoutes from './features/visualization/routes.js';
 import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
-import { installErrorHandler, installNotFound } from './http/errors.js';
+import { installErrorHandler, installNotFound, JSON_BODY_LIMIT_MB, MAX_PARAM_LENGTH, onClientError, onFrameworkError } from './http/errors.js';
+import { requestSerializer } from './http/redact.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { registerCompression, registerWebApp } from './http/web-app.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
@@ -30,6 +32,8 @@ import { LocalStorage } from './storage/local.js';
 export interface BuildOptions {
   config?: Partial<Config>;
   logger?: boolean;
+  /** Where the log goes when `logger` is on (tests read it); stdout by default. */
+  logStream?: { write(line: string): void };
   pgSchema?: string;
   /** Tests that never run a job can skip starting the worker pool. */
   startJobs?: boolean;
@@ -39,13 +43,24 @@ export interface BuildOptions {
 export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance> {
   const config = loadConfig(process.env, opts.config);
   const app = Fastify({
-    logger: opts.logger ?? false,
-    bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // Tokens must never reach the log: secret query parameters are redacted from every logged URL.
+    logger: opts.logger ? { serializers: { req: requestSerializer }, ...(opts.logStream ? { stream: opts.logStream } : {}) } : false,
+    bodyLimit: JSON_BODY_LIMIT_MB * 1024 * 1024,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: onFrameworkError,
+    clientErrorHandler: onClientError,
+    // Per-address sign-in limits rely on req.ip: X-Forwarded-For counts only from configured proxies.
+    trustProxy: config.trustProxy as boolean | string, // a hop count is accepted too (proxy-addr), though not in the type
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // Role checks run before body validation; the guarded routes are listed for tests and audits.
+  const guardedRoutes: { method: string; url: string }[] = [];
+  app.decorate('guardedRoutes', guardedRoutes);
+  app.addHook('onRoute', (route) => {
+    if (hoistGuards(route)) for (const method of [route.method].flat()) guardedRoutes.push({ method, url: route.url });
+  });
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
   await migrate(db);
@@ -69,6 +84,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.decorate('ctx', ctx);
   app.decorate('config', config);
 
+  await installSecurityHeaders(app);
   await registerCompression(app);
   await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024 } });
   await app.register(swagger, {
@@ -114,5 +130,6 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    guardedRoutes: { method: string; url: string }[];
   }
 }

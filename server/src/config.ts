@@ -23,6 +23,8 @@ export interface Config {
   secret: string | undefined;
   publicUrl: string;
   queueName: string;
+  /** Whose X-Forwarded-For to believe (Fastify trustProxy): nobody by default, so a client cannot pick its own address. */
+  trustProxy: boolean | number | string;
 }
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -34,6 +36,15 @@ function int(v: string | undefined, d: number): number {
 function bool(v: string | undefined, d: boolean): boolean {
   if (v === undefined || v === '') return d;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+/** MITATE_TRUST_PROXY: unset (trust nobody), 'true', a hop count, or proxy addresses/CIDRs separated by commas. */
+function trustProxy(v: string | undefined): boolean | number | string {
+  if (!v) return false;
+  if (/^(true|yes|on)$/i.test(v)) return true;
+  if (/^(false|no|off|0)$/i.test(v)) return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -70,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secret: env.MITATE_SECRET || undefined,
     publicUrl: env.MITATE_PUBLIC_URL || `http://localhost:${port}`,
     queueName: env.MITATE_QUEUE_NAME || 'mitate-jobs',
+    trustProxy: trustProxy(env.MITATE_TRUST_PROXY),
     ...overrides,
   };
 }

@@ -48,6 +48,7 @@ describe.each(DATABASES)('account flows on %s', (kind) => {
   beforeAll(async () => {
     process.env.MITATE_LOGIN_MAX_FAILURES = '4';
     process.env.MITATE_LOGIN_MAX_FAILURES_IP = '12';
+    process.env.MITATE_MAIL_MAX_REQUESTS_IP = '100'; // these flows test the per-account mail limit; auth-hardening tests the per-address one
     smtp = await startSmtp();
     t = await makeTestApp(kind, { startJobs: false, config: { smtpUrl: smtp.url, publicUrl: PUBLIC_URL, requireEmailVerification: true } });
   });
@@ -175,7 +176,7 @@ describe.each(DATABASES)('account flows on %s', (kind) => {
     expect((await post('/auth/login', { email, password: 'New-Passw0rd!' })).statusCode).toBe(200);
   });
 
-  it('throttles repeated failed sign-ins per e-mail, even with the right password, and it survives a restart', async () => {
+  it('throttles repeated failed sign-ins per e-mail from the failing address, even with the right password, and it survives a restart', async () => {
     const email = 'throttle@example.com';
     await register(email);
     await post('/auth/verify-email', { token: linkIn(smtp.inbox, email, 'verify-email') });
@@ -189,7 +190,9 @@ describe.each(DATABASES)('account flows on %s', (kind) => {
     if (kind === 'sqlite') {
       const again = await buildApp({ startJobs: false, config: { dataDir: t.dataDir, databaseUrl: undefined, webDist: '/nonexistent', requireEmailVerification: true } });
       try {
-        expect((await again.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email, password: STRONG_PASSWORD }, remoteAddress: '10.0.0.9' })).statusCode).toBe(429);
+        expect((await again.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email, password: STRONG_PASSWORD } })).statusCode).toBe(429);
+        // The owner, from an address that has not failed, is not locked out by someone else's guesses.
+        expect((await again.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email, password: STRONG_PASSWORD }, remoteAddress: '10.0.0.9' })).statusCode).toBe(200);
       } finally {
         await again.close();
       }

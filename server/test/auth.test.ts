@@ -68,8 +68,8 @@ describe.each(DATABASES)('sign-in on %s', (kind) => {
   it('answers 401 to a missing, malformed, forged or expired token', async () => {
     const { tokens } = await registerAndLogin(t.app, 'tok');
     const forged = tokens.access_token.slice(0, -4) + 'AAAA';
-    const expired = signAccess(t.app.ctx.secret, { sub: 'x', org: 'y', role: 'owner', email: 'e' }, -10);
-    const otherKey = signAccess(Buffer.from('not-the-key'), { sub: 'x', org: 'y', role: 'owner', email: 'e' }, 600);
+    const expired = signAccess(t.app.ctx.secret, { sub: 'x', sid: 'x', org: 'y', role: 'owner', email: 'e' }, -10);
+    const otherKey = signAccess(Buffer.from('not-the-key'), { sub: 'x', sid: 'x', org: 'y', role: 'owner', email: 'e' }, 600);
     for (const h of [{}, { authorization: 'Bearer nonsense' }, { authorization: `Bearer ${forged}` }, { authorization: `Bearer ${expired}` }, { authorization: `Bearer ${otherKey}` }]) {
       const res = await t.app.inject({ method: 'GET', url: '/api/dataset', headers: h });
       expect(res.statusCode).toBe(401);

@@ -123,7 +123,9 @@ describe.each(DATABASES)('complete registration, profile and settings on %s', (k
     expect(inv.statusCode).toBe(201);
     await t.app.ctx.db.updateTable('users').set({ status: 'active' }).where('email', '=', 'mem@acme.example').execute();
     const { signAccess } = await import('../src/auth/tokens.js');
-    const token = signAccess(t.app.ctx.secret, { sub: inv.json().detail.response.id, org: me.organisation.id, role: 'member', email: 'mem@acme.example' }, 600);
+    const sid = `s-${inv.json().detail.response.id}`;
+    await t.app.ctx.db.insertInto('auth_sessions').values({ id: sid, user_id: inv.json().detail.response.id, created_at: new Date().toISOString(), ended_at: null }).execute();
+    const token = signAccess(t.app.ctx.secret, { sub: inv.json().detail.response.id, sid, org: me.organisation.id, role: 'member', email: 'mem@acme.example' }, 600);
     const auth = { authorization: `Bearer ${token}` };
     expect((await setup(auth, { phone: '090-1111-2222' })).statusCode).toBe(200);
     expect((await setup(auth, { organisation_name: 'Hijacked' })).statusCode).toBe(403);

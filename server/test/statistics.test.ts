@@ -66,8 +66,9 @@ describe.each(DATABASES)('statistics generation on %s', (kind) => {
     const status = await get('/api/services/status');
     expect(status).toMatchObject({ mode: 'local', running: true, max_upload_mb: 1024 });
     expect(status.workers).toBeGreaterThanOrEqual(1);
-    expect((await get('/api/services/stop')).running).toBe(false);
+    const post = async (url: string) => (await t.app.inject({ method: 'POST', url, headers: alice.auth })).json().detail.response;
+    expect((await post('/api/services/stop')).running).toBe(false);
     expect((await get('/api/service/count')).count).toBe(0);
-    expect((await get('/api/services/start')).running).toBe(true);
+    expect((await post('/api/services/start')).running).toBe(true);
   });
 });

@@ -21,6 +21,10 @@ class Diagnostics(Task):
                 ctx.progress((i + 1) / steps, f"step {i + 1} of {steps}")
                 ctx.check_cancelled()
             return {"slept": round(time.monotonic() - start, 3)}
+        if mode == "block":
+            # One long call that reports nothing, as a native fit does: only a signal ends it early.
+            time.sleep(float(spec.get("seconds", 1.0)))
+            return {"blocked": True}
         if mode == "fail":
             raise UserError("diagnostic failure")
         if mode == "crash":

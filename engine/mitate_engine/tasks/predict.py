@@ -11,6 +11,7 @@ import os
 import joblib
 import pandas as pd
 
+from ..csvsafe import write_csv
 from ..ml.data import read_table
 from ..task import Context, Task, UserError
 
@@ -69,7 +70,7 @@ class Predict(Task):
         table = pd.concat([out, inputs], axis=1)
         work = ctx.work_dir
         table.to_parquet(work / "predictions.parquet", index=False)
-        table.to_csv(work / "predictions.csv", index=False)
+        write_csv(table, work / "predictions.csv")
         summary: dict = {"rows": len(table), "columns": list(table.columns), "outputs": list(out.columns),
                          "condition_applied": (condition or {}).get("name") if condition else None}
         first = out.columns[0]

@@ -1,4 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import './db.js';
+import { accountSettings } from '../features/account/settings.js';
 import { AppError } from '../http/errors.js';
 import { verifyAccess } from './tokens.js';
 
@@ -17,31 +19,64 @@ declare module 'fastify' {
 
 /** onRequest hook: every /api call needs a valid bearer token; the tenancy context comes from it. */
 export async function requireAuth(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  // The bearer header only: a token in the query string ends up in logs, browser history and Referer headers.
   const h = req.headers.authorization;
-  const query = req.query as Record<string, unknown> | undefined;
-  // Downloads opened as plain links carry the token in the query string.
-  const token = h?.startsWith('Bearer ') ? h.slice(7) : typeof query?.access_token === 'string' ? query.access_token : undefined;
+  const token = h?.startsWith('Bearer ') ? h.slice(7) : undefined;
   if (!token) throw new AppError(401, 'unauthenticated');
   const claims = verifyAccess(req.server.ctx.secret, token);
   if (!claims) throw new AppError(401, 'token_invalid');
   // The role and status are read now, not from the token, so a role change or disabling applies at once.
-  const user = await req.server.ctx.db
-    .selectFrom('users')
-    .select(['organisation_id', 'role', 'status', 'email'])
-    .where('id', '=', claims.sub)
-    .executeTakeFirst();
+  const { db } = req.server.ctx;
+  const [user, session] = await Promise.all([
+    db.selectFrom('users').select(['organisation_id', 'role', 'status', 'email']).where('id', '=', claims.sub).executeTakeFirst(),
+    db.selectFrom('auth_sessions').select(['user_id', 'ended_at']).where('id', '=', claims.sid).executeTakeFirst(),
+  ]);
   if (!user || user.status !== 'active' || user.organisation_id !== claims.org) throw new AppError(401, 'token_invalid');
+  // A token outlives its session only until it expires; an ended session (logout, reset) refuses it now.
+  if (!session || session.user_id !== claims.sub || session.ended_at) throw new AppError(401, 'token_invalid');
   req.auth = { userId: claims.sub, orgId: user.organisation_id, role: user.role, email: user.email };
 }
 
-/** Viewers read only; every write route is guarded with this. */
-export async function requireWriter(req: FastifyRequest): Promise<void> {
-  if (!req.auth || req.auth.role === 'viewer') throw new AppError(403, 'forbidden');
+type Guard = (req: FastifyRequest) => Promise<void>;
+const GUARD = Symbol('guard');
+
+/**
+ * Marks a role check. Routes list guards as `preHandler`; hoistGuards runs them before the body is
+ * validated, so a caller without the right gets 403 whatever they send, never a 422 about the body.
+ */
+export function asGuard(fn: Guard): Guard {
+  return Object.assign(fn, { [GUARD]: true });
 }
+
+/** onRoute hook: moves marked guards from preHandler to the front of preValidation; answers whether there were any. */
+export function hoistGuards(route: RouteOptions): boolean {
+  const pre = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+  const guards = pre.filter((h) => (h as unknown as Record<symbol, unknown>)[GUARD]);
+  if (!guards.length) return false;
+  const rest = pre.filter((h) => !guards.includes(h));
+  route.preHandler = rest.length ? rest : undefined;
+  const validation = route.preValidation === undefined ? [] : Array.isArray(route.preValidation) ? route.preValidation : [route.preValidation];
+  route.preValidation = [...(guards as never[]), ...(validation as never[])];
+  return true;
+}
+
+/** Viewers read only; every write route is guarded with this. */
+export const requireWriter = asGuard(async (req: FastifyRequest) => {
+  if (!req.auth || req.auth.role === 'viewer') throw new AppError(403, 'forbidden');
+});
 
 /** Only the given roles may call the route (e.g. requireRole('owner', 'admin') for member management). */
 export function requireRole(...roles: string[]) {
-  return async function roleGuard(req: FastifyRequest): Promise<void> {
+  return asGuard(async function roleGuard(req: FastifyRequest): Promise<void> {
     if (!req.auth || !roles.includes(req.auth.role)) throw new AppError(403, 'forbidden');
-  };
+  });
 }
+
+/** Platform administrators (MITATE_PLATFORM_ADMINS) act across organisations, e.g. on the shared worker pool. */
+export function isPlatformAdmin(email: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  return accountSettings(env).platformAdmins.includes(email.toLowerCase());
+}
+
+export const requirePlatformAdmin = asGuard(async (req: FastifyRequest) => {
+  if (!req.auth || !isPlatformAdmin(req.auth.email)) throw new AppError(403, 'platform_admin_only');
+});

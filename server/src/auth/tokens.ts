@@ -4,6 +4,8 @@ import path from 'node:path';
 
 export interface AccessClaims {
   sub: string;
+  /** The sign-in session (refresh-token family) the token belongs to; refused once that session ends. */
+  sid: string;
   org: string;
   role: string;
   email: string;
@@ -47,6 +49,7 @@ export function verifyAccess(secret: Buffer, token: string): AccessClaims | null
     if (head.alg !== 'HS256') return null;
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString()) as AccessClaims;
     if (typeof claims.exp !== 'number' || claims.exp <= Math.floor(Date.now() / 1000)) return null;
+    if (typeof claims.sid !== 'string' || !claims.sid) return null; // tokens from before sessions were named
     return claims;
   } catch {
     return null;

@@ -42,7 +42,8 @@ export function openDb(opts: { databaseUrl?: string; dataDir: string; pgSchema?:
 }
 
 export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Areas append migrations under their own name prefixes, so a later one may sort before one already run.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`database migration failed: ${failed?.migrationName ?? ''} ${String(error)}`);

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { langOf, localize, type Message } from '../i18n/messages.js';
+import type { Socket } from 'node:net';
+import { langOf, localize, type Message, type MessageKey } from '../i18n/messages.js';
+import { securityHeaders } from './security-headers.js';
 
 /** An error the user caused; the handler turns it into SPEC §8's shapes in the caller's language. */
 export class AppError extends Error {
@@ -40,14 +42,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       });
     }
     const status = (err as FastifyError).statusCode ?? 500;
-    if (status === 413 || (err as FastifyError).code === 'FST_REQ_FILE_TOO_LARGE') {
-      const size = (req.server as any).config?.maxUploadMb ?? 0;
-      const msg = localize(lang, 'file_too_large', { size: `${size} MB` });
-      return reply.code(413).send({ detail: { response: msg, error: 'file_too_large' } });
-    }
     if (status >= 400 && status < 500) {
-      const msg = status === 404 ? localize(lang, 'not_found') : (err.message || localize(lang, 'bad_request'));
-      return reply.code(status).send({ detail: { response: msg, error: (err as FastifyError).code ?? 'bad_request' } });
+      const f = frameworkError(err as FastifyError, (req.server as any).config?.maxUploadMb ?? 0);
+      return reply.code(f.status).send({ detail: { response: localize(lang, f.key, f.params), error: f.key } });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ detail: { response: localize(lang, 'server_error'), error: 'server_error' } });
@@ -65,3 +62,64 @@ export function installNotFound(app: FastifyInstance, spa: boolean): void {
 }
 
 export const ok = <T>(response: T) => ({ detail: { response } });
+
+/** The JSON body limit (Fastify bodyLimit); uploads have their own, MITATE_MAX_UPLOAD_MB. */
+export const JSON_BODY_LIMIT_MB = 10;
+/** Longest path part (an id, a search text) the router accepts; longer ones answer 414. */
+export const MAX_PARAM_LENGTH = 256;
+
+const BY_STATUS: Record<number, MessageKey> = {
+  404: 'not_found',
+  406: 'not_acceptable',
+  408: 'request_timeout',
+  413: 'body_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  431: 'headers_too_large',
+};
+
+/** Fastify's and its plugins' own errors in our words: the status, a catalogue key (also the stable code) and its values. */
+export function frameworkError(err: Partial<FastifyError>, maxUploadMb: number): { status: number; key: MessageKey; params: Record<string, string | number> } {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, key: 'json_too_large', params: { size: `${JSON_BODY_LIMIT_MB} MB` } };
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return { status: 413, key: 'file_too_large', params: { size: `${maxUploadMb} MB` } };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, key: 'invalid_json', params: {} };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, key: 'empty_json', params: {} };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { status: 415, key: 'unsupported_media_type', params: {} };
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { status: 414, key: 'uri_too_long', params: { max: MAX_PARAM_LENGTH } };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, key: 'bad_url', params: {} };
+  }
+  const key = BY_STATUS[status] ?? 'bad_request';
+  return { status, key, params: key === 'uri_too_long' ? { max: MAX_PARAM_LENGTH } : {} };
+}
+
+/** Fastify's frameworkErrors option: errors raised before routing (bad URL encoding, a path part too long). */
+export function onFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const f = frameworkError(err, (req.server as any).config?.maxUploadMb ?? 0);
+  const lang = langOf(req.headers['accept-language']);
+  void reply.code(f.status).headers(securityHeaders()).send({ detail: { response: localize(lang, f.key, f.params), error: f.key } });
+}
+
+/** Requests Node itself cannot parse (no route, no language known): our envelope, in English. */
+export function onClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const key = BY_STATUS[status] ?? 'bad_request';
+  const body = JSON.stringify({ detail: { response: localize('en', key), error: key } });
+  const headers = Object.entries({ ...securityHeaders(), 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), connection: 'close' })
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n');
+  socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n${headers}\r\n\r\n${body}`);
+}

@@ -25,7 +25,10 @@ export interface JobBackend {
   readonly mode: 'local' | 'bullmq';
   start(): Promise<void>;
   close(): Promise<void>;
+  /** Adds a job; a job already waiting or running under the same id is left as it is. */
   enqueue(job: QueuedJob): Promise<void>;
+  /** Takes a job that is still waiting out of the queue (its organisation paused); false once a worker has it. */
+  withdraw(id: string): Promise<boolean>;
   /** Stops the job wherever it is: dropped from the queue, or its task stopped. */
   cancel(id: string): Promise<void>;
   status(): Promise<BackendStatus>;

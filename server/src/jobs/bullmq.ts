@@ -77,6 +77,20 @@ export class BullBackend implements JobBackend {
     );
   }
 
+  async withdraw(id: string): Promise<boolean> {
+    if (!this.queue) return false;
+    const job = await this.queue.getJob(id);
+    if (!job) return false;
+    const state = await job.getState();
+    if (!['waiting', 'delayed', 'prioritized', 'paused', 'waiting-children'].includes(state)) return false;
+    try {
+      await job.remove();
+      return true;
+    } catch {
+      return false; // a worker took it between our look and the removal: it runs to its end
+    }
+  }
+
   async cancel(id: string): Promise<void> {
     if (!this.queue) return;
     const job = await this.queue.getJob(id);
@@ -170,7 +184,7 @@ export class BullBackend implements JobBackend {
   private spawn(): void {
     const started = Date.now();
     const proc = spawnEngine(this.config, 'mitate_engine.bull_worker', [
-      '--redis', this.config.redisUrl!, '--queue', this.config.queueName, '--concurrency', '1',
+      '--redis', this.config.redisUrl!, '--queue', this.config.queueName, '--concurrency', '1', '--exit-with-parent',
     ]);
     this.procs.add(proc);
     proc.stdin?.end();

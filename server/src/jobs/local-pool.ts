@@ -53,8 +53,16 @@ export class LocalPool implements JobBackend {
   }
 
   async enqueue(job: QueuedJob): Promise<void> {
+    if (this.queue.some((j) => j.id === job.id) || [...this.workers].some((w) => w.job?.id === job.id)) return;
     this.queue.push(job);
     this.dispatch();
+  }
+
+  async withdraw(id: string): Promise<boolean> {
+    const at = this.queue.findIndex((j) => j.id === id);
+    if (at < 0) return false;
+    this.queue.splice(at, 1);
+    return true;
   }
 
   async cancel(id: string): Promise<void> {

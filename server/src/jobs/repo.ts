@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { JobState, JobTable } from '../db/schema.js';
+import './db.js';
 
 export type JobRow = Selectable<JobTable>;
 /** Columns a state change may set (`seq` and `attempts` move by themselves). */
@@ -56,6 +57,50 @@ export class JobRepo {
       .where('state', 'in', from)
       .returningAll()
       .executeTakeFirst();
+  }
+
+  /** Queued rows of one organisation, oldest first. */
+  queuedOf(orgId: string): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('organisation_id', '=', orgId)
+      .where('state', '=', 'queued')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** How many of one organisation's jobs wait and run. */
+  async countsOf(orgId: string): Promise<{ queued: number; active: number }> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('organisation_id', '=', orgId)
+      .where('state', 'in', ACTIVE_STATES)
+      .groupBy('state')
+      .execute();
+    const n = (s: JobState) => Number(rows.find((r) => r.state === s)?.n ?? 0);
+    return { queued: n('queued'), active: n('running') };
+  }
+
+  async isPaused(orgId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('org_compute').select('paused').where('organisation_id', '=', orgId).executeTakeFirst();
+    return Number(row?.paused ?? 0) === 1;
+  }
+
+  async pausedOrgs(): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('org_compute').select('organisation_id').where('paused', '=', 1).execute();
+    return new Set(rows.map((r) => r.organisation_id));
+  }
+
+  async setPaused(orgId: string, paused: boolean, by: string | null): Promise<void> {
+    const values = { paused: paused ? 1 : 0, changed_by: by, changed_at: new Date().toISOString() };
+    await this.db
+      .insertInto('org_compute')
+      .values({ organisation_id: orgId, ...values })
+      .onConflict((oc) => oc.column('organisation_id').doUpdateSet(values))
+      .execute();
   }
 
   async logOf(id: string): Promise<string> {

@@ -39,6 +39,21 @@ export interface ServiceStatus {
   active: number;
 }
 
+/** One organisation's view of compute: its own share of the pool, and the pool's capacity. */
+export interface OrgServiceStatus {
+  mode: 'local' | 'bullmq';
+  /** Its jobs run: the pool runs and the organisation has not paused its share. */
+  running: boolean;
+  /** The organisation paused its own share (its queued jobs are held). */
+  paused: boolean;
+  /** The shared pool runs (platform administrators start and stop it). */
+  pool_running: boolean;
+  workers: number;
+  /** The organisation's own jobs only. */
+  queued: number;
+  active: number;
+}
+
 export type FinishedHandler = (job: JobView, orgId: string) => Promise<void>;
 /** Task-specific events (epoch, metrics ...) as they stream, for areas that keep curves of their own. */
 export type EventHandler = (job: { id: string; orgId: string; kind: string }, event: EngineEvent) => Promise<void> | void;
@@ -108,7 +123,7 @@ export class JobService {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const rows = await this.repo.unfinished();
+    const rows = await this.withoutHeld(await this.repo.unfinished());
     if (this.backend instanceof BullBackend) {
       await this.backend.start(); // listening first, so no event falls between reconcile and listening
       await this.backend.reconcile(rows.map((r) => ({ id: r.id, kind: r.kind, state: r.state as 'queued' | 'running', spec: parseSpec(r) })));
@@ -172,7 +187,12 @@ export class JobService {
     await this.repo.insert(row);
     try {
       await input.beforeEnqueue?.(toView({ ...row, seq: 0 }));
-      await this.backend.enqueue({ id, kind: input.kind, spec });
+      // A paused organisation's job stays queued in the table only; resume hands it to the queue.
+      if (!(await this.repo.isPaused(input.orgId))) {
+        await this.backend.enqueue({ id, kind: input.kind, spec });
+        // A pause that landed meanwhile swept the queue before this job reached it: take it back out.
+        if (await this.repo.isPaused(input.orgId)) await this.backend.withdraw(id);
+      }
     } catch (err) {
       await this.finish(id, 'failed', { error: `The job could not be queued: ${(err as Error).message}` });
       throw err;
@@ -244,18 +264,49 @@ export class JobService {
     });
   }
 
+  /** The whole pool (platform administrators, tests). */
   async status(): Promise<ServiceStatus> {
     return { mode: this.backend.mode, ...(await this.backend.status()) };
   }
 
+  /** Starts the whole pool for every organisation: platform administrators only. */
   async startWorkers(): Promise<ServiceStatus> {
     await this.backend.startWorkers();
     return this.status();
   }
 
+  /** Stops the whole pool for every organisation: platform administrators only. */
   async stopWorkers(): Promise<ServiceStatus> {
     await this.backend.stopWorkers();
     return this.status();
+  }
+
+  async orgStatus(orgId: string): Promise<OrgServiceStatus> {
+    const [pool, paused, counts] = await Promise.all([this.backend.status(), this.repo.isPaused(orgId), this.repo.countsOf(orgId)]);
+    return { mode: this.backend.mode, running: pool.running && !paused, paused, pool_running: pool.running, workers: pool.workers, ...counts };
+  }
+
+  /**
+   * Pauses one organisation's share: its waiting jobs leave the queue (the rows stay 'queued') and new ones
+   * are held; its running jobs finish. Other organisations' jobs are not touched.
+   */
+  async pauseOrg(orgId: string, userId: string | null): Promise<OrgServiceStatus> {
+    await this.repo.setPaused(orgId, true, userId);
+    for (const row of await this.repo.queuedOf(orgId)) await this.backend.withdraw(row.id);
+    return this.orgStatus(orgId);
+  }
+
+  /** Resumes one organisation's share: its held jobs go to the queue, oldest first. */
+  async resumeOrg(orgId: string, userId: string | null): Promise<OrgServiceStatus> {
+    await this.repo.setPaused(orgId, false, userId);
+    for (const row of await this.repo.queuedOf(orgId)) await this.backend.enqueue({ id: row.id, kind: row.kind, spec: parseSpec(row) });
+    return this.orgStatus(orgId);
+  }
+
+  /** Leaves out queued rows of paused organisations: they are held, not lost or run. */
+  private async withoutHeld(rows: JobRow[]): Promise<JobRow[]> {
+    const paused = await this.repo.pausedOrgs();
+    return rows.filter((r) => !(r.state === 'queued' && paused.has(r.organisation_id)));
   }
 
   // ---- what the backend reports ------------------------------------------------------------------
@@ -416,7 +467,7 @@ export class JobService {
   private async reconcileStale(): Promise<void> {
     if (!(this.backend instanceof BullBackend)) return;
     const cutoff = new Date(Date.now() - RECONCILE_MS).toISOString();
-    const rows = (await this.repo.unfinished()).filter((r) => r.created_at < cutoff);
+    const rows = (await this.withoutHeld(await this.repo.unfinished())).filter((r) => r.created_at < cutoff);
     try {
       await this.backend.reconcile(rows.map((r) => ({ id: r.id, kind: r.kind, state: r.state as 'queued' | 'running', spec: parseSpec(r) })));
     } catch (err) {

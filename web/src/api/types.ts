@@ -163,11 +163,18 @@ export interface StatisticsJob {
   result: StatisticsResult | null;
 }
 
+/** The organisation's compute service: its own share of the shared worker pool. */
 export interface ServiceStatus {
   mode: 'local' | 'bullmq';
+  /** Its jobs run: the pool runs and the organisation has not paused its share. */
   running: boolean;
+  /** The organisation paused its share (POST /api/services/stop; resumed by POST /api/services/start). */
+  paused?: boolean;
+  /** The shared pool runs (platform administrators start and stop it). */
+  pool_running?: boolean;
   workers: number;
-  busy: number;
+  busy?: number;
+  /** The organisation's own jobs. */
   queued: number;
   active: number;
   max_upload_mb: number;

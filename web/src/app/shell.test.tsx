@@ -148,6 +148,25 @@ describe('the shell (SPEC §2)', () => {
     expect(await screen.findByText('Compute service stopped')).toBeInTheDocument();
   });
 
+  it("lets a writer resume the organisation's paused compute with a POST", async () => {
+    signIn();
+    let status = { ...STATUS, running: false, paused: true, pool_running: true };
+    const calls = mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(status),
+      'GET /api/datasets/list/': () => ok({ items: [], total: 0 }),
+      'POST /api/services/start': () => {
+        status = { ...status, running: true, paused: false };
+        return ok(status);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/dataset');
+    await user.click(await screen.findByText('Compute paused for your organisation'));
+    await waitFor(() => expect(screen.queryByText('Compute paused for your organisation')).toBeNull());
+    expect(calls.filter((c) => c.path === '/api/services/start').map((c) => c.method)).toEqual(['POST']);
+  });
+
   it('shows no chip while it runs', async () => {
     signIn();
     const calls = api();

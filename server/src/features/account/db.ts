@@ -12,10 +12,10 @@ export interface AccountTokenTable {
   created_at: string;
 }
 
-/** Failed sign-ins, per e-mail and per IP address, kept in the database so throttling survives restarts. */
+/** Failed sign-ins (per e-mail, IP address, and the pair) and mail requests per IP, kept so throttling survives restarts. */
 export interface LoginFailureTable {
   id: string;
-  scope: 'email' | 'ip';
+  scope: 'email' | 'ip' | 'pair' | 'mail';
   subject: string;
   created_at: string;
 }

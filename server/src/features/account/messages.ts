@@ -21,6 +21,10 @@ export const M = {
     en: 'Too many failed sign-in attempts. Please try again in {minutes} minutes or reset your password.',
     ja: 'サインインの失敗が多すぎます。{minutes}分後にもう一度お試しいただくか、パスワードを再設定してください。',
   },
+  tooManyRequests: {
+    en: 'Too many requests from your network. Please try again in {minutes} minutes.',
+    ja: 'お使いのネットワークからのリクエストが多すぎます。{minutes}分後にもう一度お試しください。',
+  },
   accountNotActivated: { en: 'This account has not been activated yet. Please use the link in your invitation e-mail.', ja: 'このアカウントはまだ有効化されていません。招待メールのリンクをご利用ください。' },
   accountDisabled: { en: 'This account has been disabled. Please contact an administrator of your organisation.', ja: 'このアカウントは無効化されています。組織の管理者にお問い合わせください。' },
   alreadyMember: { en: 'This person is already a member of an organisation.', ja: 'この方はすでに組織のメンバーです。' },

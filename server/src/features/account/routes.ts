@@ -62,10 +62,10 @@ export default async function accountRoutes(app: FastifyInstance) {
   });
   r.post('/auth/verify-email', { schema: { tags: ['account'], body: tokenBody } }, async (req) => message(req, await account.verifyEmail(req.body.token)));
   r.post('/auth/resend-verification', { schema: { tags: ['account'], body: emailBody } }, async (req) =>
-    message(req, await account.resendVerification(req.body.email, lang(req))),
+    message(req, await account.resendVerification(req.body.email, lang(req), req.ip)),
   );
   r.post('/auth/forgot-password', { schema: { tags: ['account'], body: emailBody } }, async (req) =>
-    message(req, await account.forgotPassword(req.body.email, lang(req))),
+    message(req, await account.forgotPassword(req.body.email, lang(req), req.ip)),
   );
   r.post('/auth/reset-password', { schema: { tags: ['account'], body: newPasswordBody } }, async (req) =>
     message(req, await account.resetPassword(req.body.token, req.body.password, req.body.confirm_password)),

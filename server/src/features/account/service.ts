@@ -56,24 +56,32 @@ export function makeAccountService(ctx: AppContext) {
   /** Refresh tokens are random, stored only as a hash, and rotate on every use within one family. */
   async function issueTokens(user: { id: string; organisation_id: string; role: Role; email: string }, familyId?: string): Promise<Tokens> {
     const refresh = newOpaqueToken();
+    // The family is the session: a new sign-in starts one; a refresh continues it (and names it, for families
+    // begun before sessions were recorded).
+    const sid = familyId ?? crypto.randomUUID();
+    const known = familyId ? await db.selectFrom('auth_sessions').select('id').where('id', '=', sid).executeTakeFirst() : undefined;
+    if (!known) await db.insertInto('auth_sessions').values({ id: sid, user_id: user.id, created_at: now(), ended_at: null }).execute();
     await db
       .insertInto('refresh_tokens')
       .values({
         id: crypto.randomUUID(),
         user_id: user.id,
         token_hash: sha256(refresh),
-        family_id: familyId ?? crypto.randomUUID(),
+        family_id: sid,
         expires_at: new Date(Date.now() + config.refreshTokenTtlS * 1000).toISOString(),
         revoked_at: null,
         created_at: now(),
       })
       .execute();
-    const access = signAccess(secret, { sub: user.id, org: user.organisation_id, role: user.role, email: user.email }, config.accessTokenTtlS);
+    const access = signAccess(secret, { sub: user.id, sid, org: user.organisation_id, role: user.role, email: user.email }, config.accessTokenTtlS);
     return { access_token: access, refresh_token: refresh, expires_in: config.accessTokenTtlS, token_type: 'Bearer' };
   }
 
-  const revokeFamily = (familyId: string) =>
-    db.updateTable('refresh_tokens').set({ revoked_at: now() }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+  /** Ends a session: its refresh tokens are revoked and its access tokens refused from now on. */
+  const revokeFamily = async (familyId: string) => {
+    await db.updateTable('refresh_tokens').set({ revoked_at: now() }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
+    await db.updateTable('auth_sessions').set({ ended_at: now() }).where('id', '=', familyId).where('ended_at', 'is', null).execute();
+  };
 
   return {
     /** The first user of a new organisation is its owner. */
@@ -142,12 +150,13 @@ export function makeAccountService(ctx: AppContext) {
       if (user.status === 'disabled') throw new AccountError(403, 'accountDisabled');
       if (user.status === 'invited') throw new AccountError(403, 'accountNotActivated');
       if (config.requireEmailVerification && !user.email_verified_at) throw new AppError(403, 'email_not_verified');
-      await throttle.clear(email);
+      await throttle.clear(email, ip);
       return issueTokens(user);
     },
 
     /** Always the same answer; a mail goes out only to an active, unverified account. */
-    async resendVerification(emailRaw: string, lang: Lang) {
+    async resendVerification(emailRaw: string, lang: Lang, ip = 'unknown') {
+      await throttle.mailRequest(ip);
       const email = emailRaw.trim().toLowerCase();
       const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
       if (user && user.status === 'active' && !user.email_verified_at && (await links.mayMail(user.id))) await sendVerification(user, lang);
@@ -161,7 +170,8 @@ export function makeAccountService(ctx: AppContext) {
     },
 
     /** Always the same answer; a reset link goes out only to an existing account that may sign in. */
-    async forgotPassword(emailRaw: string, lang: Lang) {
+    async forgotPassword(emailRaw: string, lang: Lang, ip = 'unknown') {
+      await throttle.mailRequest(ip);
       const email = emailRaw.trim().toLowerCase();
       const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
       if (user && user.status === 'active' && (await links.mayMail(user.id))) {
@@ -182,6 +192,7 @@ export function makeAccountService(ctx: AppContext) {
         // Following the link proves the mailbox, so it also verifies the address.
         await trx.updateTable('users').set({ password_hash: passwordHash, email_verified_at: user.email_verified_at ?? now() }).where('id', '=', user.id).execute();
         await trx.updateTable('refresh_tokens').set({ revoked_at: now() }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+        await trx.updateTable('auth_sessions').set({ ended_at: now() }).where('user_id', '=', user.id).where('ended_at', 'is', null).execute();
       });
       await throttle.clear(user.email);
       return M.passwordReset;
@@ -237,6 +248,8 @@ export function makeAccountService(ctx: AppContext) {
         throw new AppError(401, 'token_invalid');
       }
       if (row.expires_at <= now()) throw new AppError(401, 'token_invalid');
+      const session = await db.selectFrom('auth_sessions').select('ended_at').where('id', '=', row.family_id).executeTakeFirst();
+      if (session?.ended_at) throw new AppError(401, 'token_invalid');
       const user = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
       if (!user || user.status === 'disabled') throw new AppError(401, 'token_invalid');
       const res = await db

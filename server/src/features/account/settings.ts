@@ -11,6 +11,8 @@ export interface AccountSettings {
   /** Failed sign-ins per IP address within the window before it is throttled. */
   loginLimitPerIp: number;
   loginWindowMin: number;
+  /** Forgot-password and resend-verification calls per IP address within the window. */
+  mailLimitPerIp: number;
   /** E-mail addresses allowed to review identity documents. */
   platformAdmins: string[];
   /** Largest ID image accepted. */
@@ -28,7 +30,8 @@ export function accountSettings(env: NodeJS.ProcessEnv = process.env): AccountSe
     resetLinkTtlMin: int(env.MITATE_RESET_LINK_TTL_MIN, 60),
     inviteLinkTtlDays: int(env.MITATE_INVITE_LINK_TTL_DAYS, 7),
     loginLimitPerEmail: int(env.MITATE_LOGIN_MAX_FAILURES, 5),
-    loginLimitPerIp: int(env.MITATE_LOGIN_MAX_FAILURES_IP, 50),
+    loginLimitPerIp: int(env.MITATE_LOGIN_MAX_FAILURES_IP, 10),
+    mailLimitPerIp: int(env.MITATE_MAIL_MAX_REQUESTS_IP, 5),
     loginWindowMin: int(env.MITATE_LOGIN_WINDOW_MIN, 15),
     platformAdmins: (env.MITATE_PLATFORM_ADMINS || '')
       .split(',')

@@ -5,15 +5,26 @@ import { AccountError } from './messages.js';
 import type { AccountSettings } from './settings.js';
 
 /**
- * Repeated failed sign-ins are throttled per e-mail and per IP address. Failures are rows in the database,
- * so a restart does not reset the count and several server instances share it.
+ * Sign-in and mail-sending throttles, kept as rows in the database so a restart does not reset them and
+ * several server instances share them. Within the window:
+ * - an address (IP) with loginLimitPerIp failed sign-ins, whatever the e-mails, is refused;
+ * - an e-mail is refused only to the address that failed on it loginLimitPerEmail times: anyone who knows
+ *   an e-mail cannot lock its owner out, who signs in from an address that has not failed;
+ * - an e-mail failed from many addresses (EMAIL_HARD_CAP times its limit) is refused to all: a spread-out
+ *   guessing attack stops, at the price of a lock only a large botnet can cause;
+ * - an address asking for mails (forgot-password, resend-verification) more than mailLimitPerIp times.
  */
+const EMAIL_HARD_CAP = 10;
+
+type Scope = 'email' | 'ip' | 'pair' | 'mail';
+
 export function makeThrottle(db: Kysely<Database>, s: AccountSettings) {
   const windowMs = s.loginWindowMin * 60_000;
   const since = () => new Date(Date.now() - windowMs).toISOString();
+  const pair = (email: string, ip: string) => `${email}\n${ip}`;
 
-  async function count(scope: 'email' | 'ip', subject: string) {
-    const rows = await db
+  async function count(scope: Scope, subject: string) {
+    return db
       .selectFrom('login_failures')
       .select('created_at')
       .where('scope', '=', scope)
@@ -21,38 +32,44 @@ export function makeThrottle(db: Kysely<Database>, s: AccountSettings) {
       .where('created_at', '>', since())
       .orderBy('created_at')
       .execute();
-    return rows;
+  }
+
+  /** 429 when `rows` reached `max`, saying when the oldest counted one leaves the window. */
+  function refuseAt(rows: { created_at: string }[], max: number, message: 'tooManyAttempts' | 'tooManyRequests') {
+    if (rows.length < max) return;
+    const freeAt = new Date(rows[rows.length - max].created_at).getTime() + windowMs;
+    const minutes = Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000));
+    throw new AccountError(429, message, { minutes });
+  }
+
+  async function record(scopes: [Scope, string][]) {
+    const created_at = new Date().toISOString();
+    await db
+      .insertInto('login_failures')
+      .values(scopes.map(([scope, subject]) => ({ id: crypto.randomUUID(), scope, subject, created_at })))
+      .execute();
+    // Keep the table small: rows older than a day no longer matter.
+    await db.deleteFrom('login_failures').where('created_at', '<', new Date(Date.now() - Math.max(windowMs, 86_400_000)).toISOString()).execute();
   }
 
   return {
     async check(email: string, ip: string) {
-      for (const [scope, subject, max] of [
-        ['email', email, s.loginLimitPerEmail],
-        ['ip', ip, s.loginLimitPerIp],
-      ] as const) {
-        const rows = await count(scope, subject);
-        if (rows.length >= max) {
-          // The window frees up when the oldest counted failure leaves it.
-          const freeAt = new Date(rows[rows.length - max].created_at).getTime() + windowMs;
-          const minutes = Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000));
-          throw new AccountError(429, 'tooManyAttempts', { minutes });
-        }
-      }
+      refuseAt(await count('ip', ip), s.loginLimitPerIp, 'tooManyAttempts');
+      refuseAt(await count('pair', pair(email, ip)), s.loginLimitPerEmail, 'tooManyAttempts');
+      refuseAt(await count('email', email), s.loginLimitPerEmail * EMAIL_HARD_CAP, 'tooManyAttempts');
     },
     async fail(email: string, ip: string) {
-      const created_at = new Date().toISOString();
-      await db
-        .insertInto('login_failures')
-        .values([
-          { id: crypto.randomUUID(), scope: 'email', subject: email, created_at },
-          { id: crypto.randomUUID(), scope: 'ip', subject: ip, created_at },
-        ])
-        .execute();
-      // Keep the table small: failures older than a day no longer matter.
-      await db.deleteFrom('login_failures').where('created_at', '<', new Date(Date.now() - Math.max(windowMs, 86_400_000)).toISOString()).execute();
+      await record([['email', email], ['ip', ip], ['pair', pair(email, ip)]]);
     },
-    async clear(email: string) {
+    /** A right password: the e-mail's count and this address's count for it start again. */
+    async clear(email: string, ip?: string) {
       await db.deleteFrom('login_failures').where('scope', '=', 'email').where('subject', '=', email).execute();
+      if (ip) await db.deleteFrom('login_failures').where('scope', '=', 'pair').where('subject', '=', pair(email, ip)).execute();
+    },
+    /** Every forgot-password and resend-verification call counts against its address. */
+    async mailRequest(ip: string) {
+      refuseAt(await count('mail', ip), s.mailLimitPerIp, 'tooManyRequests');
+      await record([['mail', ip]]);
     },
   };
 }

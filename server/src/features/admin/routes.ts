@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { asGuard } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import '../account/db.js';
@@ -19,9 +20,9 @@ export default async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db, storage, mailer, config } = app.ctx;
   const admins = accountSettings().platformAdmins;
-  const platformAdmin = async (req: FastifyRequest) => {
+  const platformAdmin = asGuard(async (req: FastifyRequest) => {
     if (!admins.includes(req.auth.email.toLowerCase())) throw new AppError(403, M.notPlatformAdmin);
-  };
+  });
 
   r.get(
     '/admin/identity',

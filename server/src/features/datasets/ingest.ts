@@ -122,11 +122,12 @@ export async function ingestCsv(
       try {
         const cols = await describe(conn, expr);
         const select = await selectList(conn, expr, cols, opts.datetimeColumn ?? null);
-        await conn.run(`COPY (SELECT ${select} FROM ${expr}) TO ${sqlString(out)} (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)`);
+        await writeParquet(conn, `SELECT ${select} FROM ${expr}`, out, cols.length);
         lastError = undefined;
         break;
       } catch (e) {
         if (e instanceof SniffError) throw e;
+        if (isOutOfMemory(e)) throw new SniffError('csv_out_of_memory', { count: opts.sniffed.header.length });
         lastError = e;
         if (!/Could not convert|Conversion Error|sniff/i.test(String((e as Error).message))) break;
       }
@@ -137,12 +138,49 @@ export async function ingestCsv(
       if (ragged) throw new SniffError('csv_ragged', { row: ragged.row, found: ragged.found, expected: opts.sniffed.header.length });
       throw csvErrorToSniffError(String((lastError as Error).message ?? lastError));
     }
-    const result = await parquetStats(conn, out);
+    let result: IngestResult;
+    try {
+      result = await parquetStats(conn, out);
+    } catch (e) {
+      if (isOutOfMemory(e)) throw new SniffError('csv_out_of_memory', { count: opts.sniffed.header.length });
+      throw e;
+    }
+    if (result.rowCount === 0 || result.columns.length !== opts.sniffed.header.length) {
+      // DuckDB's sniffer may settle on another column count (a long row) and read no rows instead of failing.
+      const ragged = await findRaggedRecord(file, opts.sniffed.delimiter, opts.sniffed.header.length);
+      if (ragged) throw new SniffError('csv_ragged', { row: ragged.row, found: ragged.found, expected: opts.sniffed.header.length });
+    }
     if (result.rowCount === 0) throw new SniffError('csv_header_only');
     return result;
   } finally {
     conn.closeSync();
     if (file !== opts.src) fs.rmSync(file, { force: true });
+  }
+}
+
+/** Tables wider than this are read into a temporary table first (see writeParquet). */
+const WIDE_COLUMNS = 500;
+/** Columns per statistics query: one SELECT over thousands of columns exhausts DuckDB's memory cap. */
+export const STATS_BATCH_COLUMNS = 250;
+
+const isOutOfMemory = (e: unknown) => /Out of Memory/i.test(String((e as Error)?.message ?? e));
+
+/**
+ * Writes the query to Parquet. Streaming a wide CSV straight into the Parquet writer keeps both the reader's
+ * and the writer's per-column buffers alive in every thread (3,000 text columns exceed 768 MB); going
+ * through a temporary table (which DuckDB spills to disk when it must) keeps only one side alive at a time.
+ */
+async function writeParquet(conn: DuckDBConnection, query: string, out: string, columns: number): Promise<void> {
+  const options = '(FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)';
+  if (columns <= WIDE_COLUMNS) {
+    await conn.run(`COPY (${query}) TO ${sqlString(out)} ${options}`);
+    return;
+  }
+  await conn.run(`CREATE OR REPLACE TEMP TABLE wide_ingest AS ${query}`);
+  try {
+    await conn.run(`COPY wide_ingest TO ${sqlString(out)} ${options}`);
+  } finally {
+    await conn.run('DROP TABLE IF EXISTS wide_ingest');
   }
 }
 
@@ -166,11 +204,25 @@ async function selectList(
   return `* REPLACE (CAST(${q} AS TIMESTAMP) AS ${q})`;
 }
 
-/** Row count and per-column count, missing, distinct (approximate), min, max, mean, std in one scan. */
+/**
+ * Row count and per-column count, missing, distinct (approximate), min, max, mean, std: one scan per batch
+ * of STATS_BATCH_COLUMNS columns, so wide tables stay within the memory cap.
+ */
 export async function parquetStats(conn: DuckDBConnection, parquet: string): Promise<IngestResult> {
   const src = `read_parquet(${sqlString(parquet)})`;
   const cols = await describe(conn, src);
-  const parts = ['count(*) AS n'];
+  const nRow = (await conn.runAndReadAll(`SELECT count(*) AS n FROM ${src}`)).getRowObjectsJson()[0] as Record<string, unknown>;
+  const n = jsonNumber(nRow.n) ?? 0;
+  const columns: ColumnInfo[] = [];
+  for (let start = 0; start < cols.length; start += STATS_BATCH_COLUMNS) {
+    columns.push(...(await statsBatch(conn, src, cols.slice(start, start + STATS_BATCH_COLUMNS), n)));
+  }
+  return { rowCount: n, columns };
+}
+
+async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: string; dtype: string }[], n: number): Promise<ColumnInfo[]> {
+  if (cols.length === 0) return [];
+  const parts: string[] = [];
   cols.forEach((c, i) => {
     const q = ident(c.name);
     const t = columnType(c.dtype);
@@ -185,8 +237,7 @@ export async function parquetStats(conn: DuckDBConnection, parquet: string): Pro
   });
   const r = await conn.runAndReadAll(`SELECT ${parts.join(', ')} FROM ${src}`);
   const row = r.getRowObjectsJson()[0] as Record<string, unknown>;
-  const n = jsonNumber(row.n) ?? 0;
-  const columns: ColumnInfo[] = cols.map((c, i) => {
+  return cols.map((c, i) => {
     const type = columnType(c.dtype);
     const count = jsonNumber(row[`c${i}`]) ?? 0;
     const bound = (v: unknown) => (v === null || v === undefined ? null : isNumeric(type) ? jsonNumber(v) : String(v));
@@ -203,5 +254,4 @@ export async function parquetStats(conn: DuckDBConnection, parquet: string): Pro
       std: isNumeric(type) ? jsonNumber(row[`s${i}`]) : null,
     };
   });
-  return { rowCount: n, columns };
 }

@@ -186,7 +186,11 @@ export default async function memberRoutes(app: FastifyInstance) {
       }
       await db.updateTable('users').set({ status: req.body.status }).where('id', '=', target.id).execute();
       // Disabling ends the member's sessions now; their access tokens are refused by the guard at once.
-      if (req.body.status === 'disabled') await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', target.id).where('revoked_at', 'is', null).execute();
+      if (req.body.status === 'disabled') {
+        await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('user_id', '=', target.id).where('revoked_at', 'is', null).execute();
+        // Its sessions end too, so re-enabling the account does not revive tokens issued before.
+        await db.updateTable('auth_sessions').set({ ended_at: now }).where('user_id', '=', target.id).where('ended_at', 'is', null).execute();
+      }
     }
     const item = await db.selectFrom('users').select(cols).where('id', '=', target.id).executeTakeFirstOrThrow();
     return ok({ ...item, message: localize(lang(req), M.memberUpdated) });

@@ -1,3 +1,4 @@
+import { csvCell, restoreCell } from '../../http/csv.js';
 import { AppError } from '../../http/errors.js';
 import { M } from './messages.js';
 import { METHODS, PROCESS_TYPES, type ProcessType, type Step } from './schemas.js';
@@ -13,7 +14,11 @@ import { METHODS, PROCESS_TYPES, type ProcessType, type Step } from './schemas.j
  */
 export const HEADER = ['condition_name', 'step', 'process_type', 'method', 'columns', 'params'] as const;
 
-const cell = (v: string) => (/[",\r\n|]/.test(v) || /^\s|\s$/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+/** csvCell (formulas neutralised, RFC 4180 quoting); a '|' list is quoted too, as before. */
+const cell = (v: string) => {
+  const out = csvCell(v);
+  return out.includes('|') && !out.startsWith('"') ? `"${out}"` : out;
+};
 
 export function toConditionCsv(name: string, steps: Step[]): string {
   const lines = [HEADER.join(',')];
@@ -87,7 +92,7 @@ export function fromConditionCsv(text: string): { name: string; steps: Step[] } 
   const rows: { order: number; step: Step }[] = [];
   for (const { line, fields } of records.slice(1)) {
     if (fields.length !== HEADER.length) throw bad(line, `expected ${HEADER.length} values, found ${fields.length}`);
-    const [cname, order, ptype, method, cols, params] = fields.map((f) => f.trim());
+    const [cname, order, ptype, method, cols, params] = fields.map((f) => restoreCell(f.trim()));
     if (!cname) throw bad(line, 'condition_name is empty');
     if (name && cname !== name) throw bad(line, `all rows must have the same condition_name ("${name}")`);
     name = cname;

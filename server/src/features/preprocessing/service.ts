@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { copyParquetToCsv } from '../../http/csv.js';
 import { AppError } from '../../http/errors.js';
 import { type ColumnInfo, type IngestResult, parquetStats, sqlString } from '../datasets/ingest.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -21,8 +23,7 @@ export const PREVIEW_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) 
 /** Up to this many rows the CSV copy of a registered dataset is written before answering; larger ones after. */
 const SYNC_CSV_ROWS = 1_000_000;
 
-const writeCsv = (conn: { run(sql: string): Promise<unknown> }, parquet: string, dest: string) =>
-  conn.run(`COPY (SELECT * FROM read_parquet(${sqlString(parquet)})) TO ${sqlString(dest)} (HEADER, DELIMITER ',')`);
+const writeCsv = (conn: DuckDBConnection, parquet: string, dest: string) => copyParquetToCsv(conn, parquet, dest);
 
 export const conditionKey = (orgId: string, datasetId: string) => `${datasetKey(orgId, datasetId)}/condition.json`;
 

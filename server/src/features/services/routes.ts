@@ -1,24 +1,50 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireWriter } from '../../auth/guard.js';
-import { ok } from '../../http/errors.js';
+import { isPlatformAdmin, requirePlatformAdmin, requireWriter } from '../../auth/guard.js';
+import { AppError, ok } from '../../http/errors.js';
 
-/** SPEC §7 'Services': report and control the engine worker pool; plus the job calls every area polls. */
+/**
+ * SPEC §7 'Services'. A tenant's compute service is its own share of the shared worker pool: start and stop
+ * resume and pause that organisation's jobs only. The pool itself is started and stopped by platform
+ * administrators. Calls that change state are POST; the SPEC's GET paths answer 405 saying so.
+ */
 export default async function servicesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { jobs, config } = app.ctx;
-  const withLimits = async (p: Promise<object>) => ({ ...(await p), max_upload_mb: config.maxUploadMb });
+  const limits = { max_upload_mb: config.maxUploadMb };
 
-  r.get('/services/status', { schema: { tags: ['services'] } }, async () => ok(await withLimits(jobs.status())));
-  r.get('/services/start', { preHandler: requireWriter, schema: { tags: ['services'] } }, async () => ok(await withLimits(jobs.startWorkers())));
-  r.get('/services/stop', { preHandler: requireWriter, schema: { tags: ['services'] } }, async () => ok(await withLimits(jobs.stopWorkers())));
-  const count = async () => {
-    const s = await jobs.status();
+  r.get('/services/status', { schema: { tags: ['services'], summary: "The organisation's compute service" } }, async (req) => {
+    const status = await jobs.orgStatus(req.auth.orgId);
+    // Administrators also see the whole pool's load; tenants see only their own jobs.
+    const pool = isPlatformAdmin(req.auth.email) ? { pool: await jobs.status() } : {};
+    return ok({ ...status, ...limits, ...pool });
+  });
+  r.post('/services/start', { preHandler: requireWriter, schema: { tags: ['services'], summary: "Resume the organisation's jobs" } }, async (req) =>
+    ok({ ...(await jobs.resumeOrg(req.auth.orgId, req.auth.userId)), ...limits }),
+  );
+  r.post('/services/stop', { preHandler: requireWriter, schema: { tags: ['services'], summary: "Pause the organisation's jobs (running ones finish)" } }, async (req) =>
+    ok({ ...(await jobs.pauseOrg(req.auth.orgId, req.auth.userId)), ...limits }),
+  );
+  for (const path of ['/services/start', '/services/stop']) {
+    r.get(path, { schema: { tags: ['services'], summary: 'Answers 405: use POST' } }, async (_req, reply) => {
+      reply.header('Allow', 'POST');
+      throw new AppError(405, 'method_not_allowed', { method: 'POST' });
+    });
+  }
+  r.post('/services/pool/start', { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Start the shared worker pool (platform administrators)' } }, async () =>
+    ok(await jobs.startWorkers()),
+  );
+  r.post('/services/pool/stop', { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Stop the shared worker pool (platform administrators)' } }, async () =>
+    ok(await jobs.stopWorkers()),
+  );
+
+  const count = async (req: { auth: { orgId: string } }) => {
+    const s = await jobs.orgStatus(req.auth.orgId);
     return ok({ count: s.active + s.queued, active: s.active, queued: s.queued, workers: s.workers, running: s.running });
   };
-  r.get('/service/count', { schema: { tags: ['services'], summary: 'Jobs running and waiting' } }, count);
-  r.get('/image/service/count', { schema: { tags: ['services'], summary: 'Jobs running and waiting (image work shares the pool)' } }, count);
+  r.get('/service/count', { schema: { tags: ['services'], summary: "The organisation's jobs running and waiting" } }, count);
+  r.get('/image/service/count', { schema: { tags: ['services'], summary: "The organisation's jobs running and waiting (image work shares the pool)" } }, count);
 
   const jobParams = z.object({ id: z.string().max(64) });
   r.get('/jobs/:id', { schema: { tags: ['jobs'], params: jobParams } }, async (req, reply) => {

@@ -1,5 +1,6 @@
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import { alternativeNames, effectNames, estimateNames, fill, labels, magnitudes, say, testNames, warningTexts } from './messages.js';
+import { csvRow as sharedCsvRow } from '../../http/csv.js';
 
 /** The parts of a stored engine result that the sentences, CSV and report read. */
 export interface TestResult {
@@ -237,12 +238,8 @@ export function evaluation(r: TestResult) {
 
 // ---- files ----------------------------------------------------------------------------------------
 
-const csvCell = (v: unknown) => {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : v > 0 ? 'Inf' : '-Inf') : String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-const csvRow = (cells: unknown[]) => cells.map(csvCell).join(',');
+/** Shared CSV writer (formulas neutralised); infinite figures as Inf / -Inf. */
+const csvRow = (cells: unknown[]) => sharedCsvRow(cells, { infinity: ['Inf', '-Inf'] });
 
 export interface ProjectInfo {
   name: string;

@@ -1,8 +1,10 @@
+import { neutraliseCell } from '../../../../server/src/http/csv-rule';
 import { saveBlob } from '../../lib/browser';
 
 const cell = (v: unknown): string => {
   if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
+  // Text from the user's data (category names, labels) must not become a live spreadsheet formula.
+  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : neutraliseCell(String(v));
   return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
