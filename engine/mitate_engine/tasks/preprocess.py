@@ -51,6 +51,29 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     pq.write_table(table, str(path), compression="snappy", use_dictionary=text, row_group_size=1 << 20)
 
 
+def write_beside(source: pq.ParquetFile, fresh: pa.Table, columns: list[str], path: Path) -> None:
+    """The new table written slice by slice: the source's untouched columns streamed from its file beside the
+    matching rows of the changed ones, so memory holds the changed columns and one slice, not the whole table."""
+    untouched = [c for c in columns if c not in fresh.column_names]
+    step = 1 << 20
+    writer = None
+    offset = 0
+    try:
+        for batch in source.iter_batches(batch_size=step, columns=untouched, use_threads=True):
+            part = fresh.slice(offset, batch.num_rows)
+            table = pa.table({c: (part[c] if c in fresh.column_names else batch.column(c)) for c in columns})
+            if writer is None:
+                text = [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type) or pa.types.is_dictionary(f.type)]
+                writer = pq.ParquetWriter(str(path), table.schema, compression="snappy", use_dictionary=text)
+            writer.write_table(table, row_group_size=step)
+            offset += batch.num_rows
+    finally:
+        if writer is not None:
+            writer.close()
+    if offset != fresh.num_rows:
+        raise UserError("The dataset file changed while the condition ran; please run it again.")
+
+
 class Preprocess(Task):
     kind = "preprocess"
 
@@ -72,7 +95,8 @@ class Preprocess(Task):
         ctx.progress(0.02, "Reading the dataset")
         started = time.perf_counter()
         if partial:
-            df = pf.read(columns=wanted, use_threads=True).to_pandas()
+            # self_destruct frees each Arrow column as pandas takes it: the peak stays near one copy.
+            df = pf.read(columns=wanted, use_threads=True).to_pandas(self_destruct=True, split_blocks=True)
         else:
             df, _ = read_frame(spec["parquet"])
         read_s = time.perf_counter() - started
@@ -97,18 +121,19 @@ class Preprocess(Task):
             columns = names + [str(c) for c in out.columns if c not in names]
             written = [c for c in out.columns if c in changed]
             fresh = pa.Table.from_pandas(out[written], preserve_index=False)
-            untouched = pf.read(columns=[c for c in names if c not in written], use_threads=True)
-            table = pa.table({c: (fresh[c] if c in written else untouched[c]) for c in columns})
-            write_parquet(table, work / "data.parquet")
+            del out
+            write_beside(pf, fresh, columns, work / "data.parquet")
             write_parquet(fresh, work / "changes.parquet")
-            head = table.slice(0, 20).to_pandas()
+            head = pq.ParquetFile(work / "data.parquet").read_row_group(0).slice(0, 20).to_pandas()
             files = {"parquet": str(work / "data.parquet"), "changes_parquet": str(work / "changes.parquet")}
-            del table, untouched, fresh
+            row_count = fresh.num_rows
+            del fresh
         else:
             columns = [str(c) for c in out.columns]
             write_parquet(pa.Table.from_pandas(out, preserve_index=False), work / "data.parquet")
             head = out.head(20)
             files = {"parquet": str(work / "data.parquet")}
+            row_count = len(out)
         write_s = time.perf_counter() - started
         condition = cond.to_dict()
         history = cond.history()
@@ -119,7 +144,7 @@ class Preprocess(Task):
             **files,
             "rows_before": total,
             "columns_before": cols_in,
-            "row_count": len(out),
+            "row_count": row_count,
             "column_count": len(columns),
             "columns": columns,
             "datetime_column": cond.output_datetime_column_,

@@ -8,7 +8,6 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { copyParquetToCsv } from '../../http/csv.js';
 import { AppError } from '../../http/errors.js';
 import { type ColumnInfo, type IngestResult, parquetStats, sqlString } from '../datasets/ingest.js';
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { datasetRepo } from '../datasets/repo.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
