@@ -7,6 +7,7 @@ folder as a new dataset on request (POST new_dataset/register/{temp_id}).
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 import resource
 import time
 from pathlib import Path
@@ -47,8 +48,11 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     """Dictionary encoding only where it pays (text); measured numbers and times rarely repeat, and trying a
     dictionary on them first made writing 2x slower. Row groups of 1 Mi rows: half the time of 122,880 and still
     ten groups for DuckDB's threads on a 10 M-row table (issue 20)."""
-    text = [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type) or pa.types.is_dictionary(f.type)]
-    pq.write_table(table, str(path), compression="snappy", use_dictionary=text, row_group_size=1 << 20)
+    pq.write_table(table, str(path), compression="snappy", use_dictionary=text_columns(table.schema), row_group_size=1 << 20)
+
+
+def text_columns(schema: pa.Schema) -> list[str]:
+    return [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type) or pa.types.is_dictionary(f.type)]
 
 
 def write_beside(source: pq.ParquetFile, fresh: pa.Table, columns: list[str], path: Path) -> None:
@@ -58,18 +62,22 @@ def write_beside(source: pq.ParquetFile, fresh: pa.Table, columns: list[str], pa
     step = 1 << 20
     writer = None
     offset = 0
-    try:
-        for batch in source.iter_batches(batch_size=step, columns=untouched, use_threads=True):
-            part = fresh.slice(offset, batch.num_rows)
-            table = pa.table({c: (part[c] if c in fresh.column_names else batch.column(c)) for c in columns})
-            if writer is None:
-                text = [f.name for f in table.schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type) or pa.types.is_dictionary(f.type)]
-                writer = pq.ParquetWriter(str(path), table.schema, compression="snappy", use_dictionary=text)
-            writer.write_table(table, row_group_size=step)
-            offset += batch.num_rows
-    finally:
-        if writer is not None:
-            writer.close()
+    batches = source.iter_batches(batch_size=step, columns=untouched, use_threads=True)
+    # Decoding the next slice overlaps encoding this one (both release the GIL): two cores, both busy.
+    with ThreadPoolExecutor(max_workers=1) as reader:
+        ahead = reader.submit(next, batches, None)
+        try:
+            while (batch := ahead.result()) is not None:
+                ahead = reader.submit(next, batches, None)
+                part = fresh.slice(offset, batch.num_rows)
+                table = pa.table({c: (part[c] if c in fresh.column_names else batch.column(c)) for c in columns})
+                if writer is None:  # the same encodings as write_parquet
+                    writer = pq.ParquetWriter(str(path), table.schema, compression="snappy", use_dictionary=text_columns(table.schema))
+                writer.write_table(table, row_group_size=step)
+                offset += batch.num_rows
+        finally:
+            if writer is not None:
+                writer.close()
     if offset != fresh.num_rows:
         raise UserError("The dataset file changed while the condition ran; please run it again.")
 
@@ -123,16 +131,16 @@ class Preprocess(Task):
             fresh = pa.Table.from_pandas(out[written], preserve_index=False)
             del out
             write_beside(pf, fresh, columns, work / "data.parquet")
-            write_parquet(fresh, work / "changes.parquet")
             head = pq.ParquetFile(work / "data.parquet").read_row_group(0).slice(0, 20).to_pandas()
-            files = {"parquet": str(work / "data.parquet"), "changes_parquet": str(work / "changes.parquet")}
+            # The server computes statistics for these alone and keeps the source's for the others.
+            files = {"parquet": str(work / "data.parquet"), "changed_columns": written}
             row_count = fresh.num_rows
             del fresh
         else:
             columns = [str(c) for c in out.columns]
             write_parquet(pa.Table.from_pandas(out, preserve_index=False), work / "data.parquet")
             head = out.head(20)
-            files = {"parquet": str(work / "data.parquet")}
+            files = {"parquet": str(work / "data.parquet"), "changed_columns": None}
             row_count = len(out)
         write_s = time.perf_counter() - started
         condition = cond.to_dict()

@@ -208,9 +208,10 @@ async function selectList(
  * Row count and per-column count, missing, distinct (approximate), min, max, mean, std: one scan per batch
  * of STATS_BATCH_COLUMNS columns, so wide tables stay within the memory cap.
  */
-export async function parquetStats(conn: DuckDBConnection, parquet: string): Promise<IngestResult> {
+/** Column statistics of a Parquet file; `only` limits them to some columns (the rest are known already). */
+export async function parquetStats(conn: DuckDBConnection, parquet: string, only?: string[]): Promise<IngestResult> {
   const src = `read_parquet(${sqlString(parquet)})`;
-  const cols = await describe(conn, src);
+  const cols = (await describe(conn, src)).filter((c) => !only || only.includes(c.name));
   const nRow = (await conn.runAndReadAll(`SELECT count(*) AS n FROM ${src}`)).getRowObjectsJson()[0] as Record<string, unknown>;
   const n = jsonNumber(nRow.n) ?? 0;
   const columns: ColumnInfo[] = [];

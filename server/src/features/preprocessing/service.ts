@@ -39,10 +39,10 @@ export function conditionView(c: PreprocessConditionTable) {
   };
 }
 
-/** What a preprocess job leaves: the new table, and (rows kept in place) its changed and added columns apart. */
+/** What a preprocess job leaves: the new table and, when its rows are the source's in place, which columns changed. */
 interface RunOutput {
   parquet: string;
-  changes_parquet?: string;
+  changed_columns?: string[] | null;
   columns: string[];
   output_dir: string;
   condition: Record<string, unknown>;
@@ -56,7 +56,7 @@ interface RunOutput {
  * not line up is computed over the whole new file.
  */
 async function statisticsBesideSource(conn: DuckDBConnection, run: RunOutput, source: DatasetTable | undefined, parquet: string): Promise<IngestResult> {
-  const changed = await parquetStats(conn, run.changes_parquet!);
+  const changed = await parquetStats(conn, parquet, run.changed_columns ?? []);
   const fresh = new Map(changed.columns.map((c) => [c.name, c]));
   const inherited = new Map((source ? (JSON.parse(source.stats_json) as ColumnInfo[]) : []).map((c) => [c.name, c]));
   const columns = run.columns.map((c) => fresh.get(c) ?? inherited.get(c));
@@ -266,7 +266,7 @@ export function makePreprocessService(ctx: AppContext) {
         const conn = await ctx.duckdb.connect();
         let stats;
         try {
-          stats = result.changes_parquet && fs.existsSync(result.changes_parquet) ? await statisticsBesideSource(conn, result, parent, parquet) : await parquetStats(conn, parquet);
+          stats = result.changed_columns ? await statisticsBesideSource(conn, result, parent, parquet) : await parquetStats(conn, parquet);
           // The "original file" of a preprocessed dataset is its data as CSV, so downloads work alike. Large ones
           // are written after the answer (see exportCsv); small ones before it.
           if (stats.rowCount <= SYNC_CSV_ROWS) await writeCsv(conn, parquet, path.join(tempDir, 'original.csv'));
