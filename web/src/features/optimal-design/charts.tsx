@@ -31,7 +31,7 @@ export function TernaryPlot({ result, previous }: { result: DesignResult; previo
     series: [
       { type: 'line', data: [[0, 0], [1, 0], [0.5, H], [0, 0]], symbol: 'none', lineStyle: { color: '#888' }, silent: true, tooltip: { show: false } },
       {
-        type: 'scatter', symbol: 'none', silent: true,
+        type: 'scatter', symbol: 'circle', symbolSize: 3, itemStyle: { color: '#888' }, silent: true, label: { show: true, color: '#333', fontWeight: 'bold' },
         data: [
           { value: [0, 0], label: { show: true, formatter: mix[0], position: 'left' } },
           { value: [1, 0], label: { show: true, formatter: mix[1], position: 'right' } },
