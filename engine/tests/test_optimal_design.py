@@ -209,3 +209,23 @@ def test_job_writes_result_and_csv(tmp_path):
                                          "user_design": r["runs"][:8] + r["runs"][:2]}, Context(events.append, out))
     assert ev["ours"]["d_efficiency"] > ev["user"]["d_efficiency"]
     assert ev["ours"]["i_efficiency"] == 1.0
+
+
+def test_bayesian_batch_with_a_trained_mitate_model_as_the_mean(tmp_path):
+    """The trained model is loaded and run through the prediction job's code; a GP on its residuals gives the sd."""
+    from mitate_engine.ml.trainer import prepare_project, train_model
+
+    rng = np.random.default_rng(5)
+    train = pd.DataFrame({"A": rng.uniform(0, 10, 200), "B": rng.uniform(0, 10, 200)})
+    train["y"] = 2 * train.A - train.B + rng.normal(0, 0.1, 200)
+    proj = prepare_project({"project_type": "regression", "target": "y", "features": ["A", "B"], "cv_folds": 2}, train)
+    train_model(proj, "linear", {}, tmp_path / "m", lambda *a: None, lambda *a, **k: None, lambda s: None)
+    variables = [{"name": "A", "type": "continuous", "low": 0, "high": 10}, {"name": "B", "type": "continuous", "low": 0, "high": 10}]
+    runs = [{"A": a, "B": b, "y": 2 * a - b + 0.5} for a, b in [(1, 1), (3, 7), (5, 5), (8, 2), (2, 9)]]
+    r = make_design({"variables": variables, "model": {"kind": "linear"}, "algorithm": "bayesian", "n_runs": 3, "seed": 0,
+                     "existing": runs, "responses": ["y"],
+                     "bo": {"response": "y", "direction": "maximize", "model_path": str(tmp_path / "m" / "model.joblib")}})
+    assert r["bo"]["surrogate"] == "gp_residual"
+    best = max(r["runs"], key=lambda x: 2 * x["A"] - x["B"])
+    assert 2 * best["A"] - best["B"] > 15  # the model's maximum is at A = 10, B = 0 (value 20)
+    assert r["bo"]["mean"][0] > 15

@@ -7,10 +7,12 @@ believer (each pick is added at its predicted mean before the next one is chosen
 """
 from __future__ import annotations
 
+import warnings
 from typing import Callable
 
 import numpy as np
 from scipy.stats import norm
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.gaussian_process import GaussianProcessRegressor
 from sklearn.gaussian_process.kernels import ConstantKernel, Matern, WhiteKernel
 
@@ -30,7 +32,9 @@ def _gp(Z: np.ndarray, y: np.ndarray, seed: int) -> GaussianProcessRegressor:
     kernel = ConstantKernel(1.0, (1e-3, 1e3)) * Matern(length_scale=np.ones(Z.shape[1]), length_scale_bounds=(1e-2, 1e2), nu=2.5) \
         + WhiteKernel(1e-2, (1e-8, 1e1))
     gp = GaussianProcessRegressor(kernel, normalize_y=True, n_restarts_optimizer=3, random_state=seed)
-    return gp.fit(Z, y)
+    with warnings.catch_warnings():  # a length scale at its bound is an answer (the response is flat or rough), not a fault
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return gp.fit(Z, y)
 
 
 def propose_batch(coded: Callable[[np.ndarray], np.ndarray], X_runs: np.ndarray, y: np.ndarray, pool: np.ndarray, batch: int,

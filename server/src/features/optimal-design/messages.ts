@@ -15,6 +15,7 @@ export const errors = {
   results_missing_response: { en: 'The results file has no column for the result "{response}".', ja: '結果ファイルに結果「{response}」の列がありません。' },
   existing_project_variables: { en: 'The project "{project}" has no variable "{variable}", so its runs cannot be reused here.', ja: 'プロジェクト「{project}」には変数「{variable}」がないため、その実験をここで使えません。' },
   model_not_ready: { en: 'The chosen trained model is not finished; choose a trained model.', ja: '選択した学習済みモデルは完成していません。学習済みのモデルを選択してください。' },
+  model_not_regression: { en: 'Only a trained regression model can predict the result to optimise.', ja: '最適化する結果を予測できるのは学習済みの回帰モデルだけです。' },
   // engine codes
   no_variables: { en: 'Please add at least one variable.', ja: '変数を少なくとも1つ追加してください。' },
   variable_name_required: { en: 'Every variable needs a name.', ja: 'すべての変数に名前が必要です。' },

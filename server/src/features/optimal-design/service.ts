@@ -154,6 +154,7 @@ export function makeDesignService(ctx: AppContext) {
     let condition_path: string | null = null;
     if (bo.model) {
       const project = await training.getProject(auth, bo.model.project_id);
+      if (project.project_type !== 'regression') throw bad('bo.model', 'model_not_regression');
       const model = await training.getModel(auth, bo.model.project_id, bo.model.model_key);
       const dir = training.runDir(model);
       if (model.state !== 'done' || !dir) throw bad('bo.model', 'model_not_ready');

@@ -28,6 +28,7 @@ import {
   type Algorithm, type Criteria, deleteProject, type DesignResult, doeKeys, downloadDesign, downloadExperimentSheet, evaluateDesign, nextRound,
   type Project, type Round, type Row, useEvaluation, useProject,
 } from './api';
+import { useProjectList } from '../training/api';
 import { PairwisePlots, TernaryPlot, VarianceProfile } from './charts';
 import FileField from './FileField';
 import { detailsPath, StateChip } from './ProjectListPage';
@@ -144,11 +145,19 @@ function NextRound({ project, round }: { project: Project; round: Round }) {
   const [n, setN] = useState('4');
   const [response, setResponse] = useState(project.settings.responses[0] ?? '');
   const [direction, setDirection] = useState<'maximize' | 'minimize'>('maximize');
+  const [surrogate, setSurrogate] = useState('gp');
   const [busy, setBusy] = useState(false);
+  // trained regression models whose features are this project's variables can serve as the BO mean
+  const trained = useProjectList('', 'regression', 1, 100);
+  const models = (trained.data?.items ?? []).flatMap((tp) =>
+    tp.models.filter((m) => m.state === 'done').map((m) => ({ key: `${tp.project_id}|${m.model_key}`, label: `${tp.name} · ${m.model_name}` })),
+  );
   async function go() {
     setBusy(true);
     try {
-      const p = await nextRound(project.id, { algorithm, n_runs: Number(n), bo: algorithm === 'bayesian' ? { response, direction } : null }, file);
+      const [project_id, model_key] = surrogate.split('|');
+      const bo = algorithm === 'bayesian' ? { response, direction, model: surrogate === 'gp' ? null : { project_id, model_key } } : null;
+      const p = await nextRound(project.id, { algorithm, n_runs: Number(n), bo }, file);
       await qc.invalidateQueries({ queryKey: doeKeys.all });
       navigate(detailsPath(p.id, p.rounds));
     } catch {
@@ -177,6 +186,12 @@ function NextRound({ project, round }: { project: Project; round: Round }) {
             <TextField size="small" select label={t('direction')} value={direction} onChange={(e) => setDirection(e.target.value as 'maximize' | 'minimize')} sx={{ minWidth: 140 }}>
               <MenuItem value="maximize">{t('maximize')}</MenuItem>
               <MenuItem value="minimize">{t('minimize')}</MenuItem>
+            </TextField>
+            <TextField size="small" select label={t('surrogate')} value={surrogate} onChange={(e) => setSurrogate(e.target.value)} sx={{ minWidth: 260 }}>
+              <MenuItem value="gp">{t('bo.surrogate_gp')}</MenuItem>
+              {models.map((m) => (
+                <MenuItem key={m.key} value={m.key}>{m.label}</MenuItem>
+              ))}
             </TextField>
           </>
         )}

@@ -28,7 +28,7 @@ export interface RoundSettings {
   n_runs: number;
   seed?: number;
   parameters?: { resolution?: number; center?: number; degree?: number };
-  bo?: { response: string; direction: 'maximize' | 'minimize' } | null;
+  bo?: { response: string; direction: 'maximize' | 'minimize'; model?: { project_id: string; model_key: string } | null } | null;
 }
 export interface RegisterSettings extends RoundSettings {
   name: string;
