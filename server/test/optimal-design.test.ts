@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
+import { DATABASES, makeTestApp, registerAndLogin, STRONG_PASSWORD, type TestApp } from './helpers.js';
 
 /** A multipart body with the JSON `settings` field and any number of CSV files. */
 function form(settings: unknown, files: Record<string, string> = {}) {
@@ -11,6 +13,17 @@ function form(settings: unknown, files: Record<string, string> = {}) {
   }
   parts.push(`--${boundary}--\r\n`);
   return { payload: Buffer.from(parts.join('')), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** The invitation token mailed to `to` (the embedded default writes each mail to the outbox). */
+function invitationToken(dataDir: string, to: string): string {
+  const dir = path.join(dataDir, 'outbox');
+  for (const f of fs.readdirSync(dir).sort().reverse()) {
+    const text = fs.readFileSync(path.join(dir, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const m = text.includes(`To: ${to}`) && /accept-invitation\?token=([A-Za-z0-9_%-]+)/.exec(text);
+    if (m) return decodeURIComponent(m[1]);
+  }
+  throw new Error(`no invitation to ${to}`);
 }
 
 const MIXTURE = {
@@ -146,6 +159,17 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
   });
 
   it('keeps organisations apart and lets viewers only read', async () => {
+    const email = `viewer.${crypto.randomBytes(3).toString('hex')}@example.com`;
+    const inv = await t.app.inject({ method: 'POST', url: '/account/api/members', headers: alice.auth, payload: { email, role: 'viewer', first_name: 'Yui', last_name: 'Ito' } });
+    expect(inv.statusCode).toBe(201);
+    const token = invitationToken(t.dataDir, email);
+    const accepted = await t.app.inject({ method: 'POST', url: '/account/api/auth/accept-invitation', payload: { token, password: STRONG_PASSWORD, confirm_password: STRONG_PASSWORD } });
+    const viewer = { ...alice, auth: { authorization: `Bearer ${accepted.json().detail.response.access_token}` } };
+    expect((await send('GET', `project/${projectId}`, undefined, viewer)).statusCode).toBe(200);
+    expect((await send('POST', 'register', form(MIXTURE), viewer)).statusCode).toBe(403);
+    expect((await send('DELETE', `project/delete/${projectId}`, undefined, viewer)).statusCode).toBe(403);
+    expect((await send('POST', `round/${projectId}`, form({ algorithm: 'd_optimal', n_runs: 2 }), viewer)).statusCode).toBe(403);
+
     expect((await send('GET', `project/${projectId}`, undefined, bob)).statusCode).toBe(404);
     expect((await send('DELETE', `project/delete/${projectId}`, undefined, bob)).statusCode).toBe(404);
     expect((await send('GET', 'projects', undefined, bob)).json().detail.response.total).toBe(0);
