@@ -315,7 +315,7 @@ function RoundView({ project, round }: { project: Project; round: Round }) {
           </Table>
         </Section>
       ))}
-      {round.round === project.rounds && <NextRound project={project} round={round} />}
+      {round.round === project.rounds && <NextRound key={round.round} project={project} round={round} />}
     </Box>
   );
 }
