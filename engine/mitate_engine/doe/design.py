@@ -65,7 +65,7 @@ def parse_problem(spec: dict) -> Problem:
     ex_rows = ex.get("rows") or []
     excluded = points_from_rows(space, ex_rows, "Exclude file") if ex_rows else np.zeros((0, space.k))
     for r, x in enumerate(excluded):
-        outside = [b for b in space.violations(x, RUN_TOL) if "<=" in b and "+" not in b and "·" not in b]
+        outside = space.outside_ranges(x, RUN_TOL)
         if outside:
             raise design_error("exclude_outside", f"Exclude file: row {r + 1} is outside the ranges ({'; '.join(outside)}).", row=r + 1, constraints="; ".join(outside))
     tol = float(ex.get("tolerance") or 0.0)

@@ -103,6 +103,18 @@ class Space:
             out += [self.ub_labels[j] for j in np.flatnonzero(r > tol * np.maximum(1.0, np.abs(self.b_ub)))]
         return out
 
+    def outside_ranges(self, x: np.ndarray, tol: float = TOL) -> list[str]:
+        """The variables whose value lies outside their range or levels (constraints between variables aside)."""
+        out = []
+        for i, v in enumerate(self.variables):
+            if v.kind == "categorical" or not np.isfinite(x[i]):
+                continue
+            if x[i] < v.low - tol * max(1.0, abs(v.low)) or x[i] > v.high + tol * max(1.0, abs(v.high)):
+                out.append(f"{v.low:g} <= {v.name} <= {v.high:g}")
+            elif v.kind == "discrete" and not any(abs(x[i] - lv) <= tol * max(1.0, abs(lv)) for lv in v.levels):
+                out.append(f"{v.name} in {v.levels}")
+        return out
+
     def feasible_mask(self, X: np.ndarray, tol: float = TOL) -> np.ndarray:
         X = np.atleast_2d(X)
         ok = np.all(np.isfinite(X), axis=1)

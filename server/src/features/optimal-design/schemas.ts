@@ -97,7 +97,7 @@ export const projectView = z.object({
   settings: z.record(z.string(), z.unknown()), round_list: z.array(roundView), eval_state: z.string().nullable(), eval_error: z.string().nullable(),
   created_at: z.string(), updated_at: z.string(),
 });
-export const projectSummary = z.object({ id: z.string(), name: z.string(), state: z.string(), rounds: z.number(), algorithm: z.string().nullable(), variables: z.number(), created_at: z.string(), updated_at: z.string() });
+export const projectSummary = z.object({ id: z.string(), name: z.string(), state: z.string(), rounds: z.number(), variables: z.number(), created_at: z.string(), updated_at: z.string() });
 const wrap = <T extends z.ZodTypeAny>(t: T) => z.object({ detail: z.object({ response: t }) });
 export const responses = {
   project: wrap(projectView),

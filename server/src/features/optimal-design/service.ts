@@ -382,5 +382,5 @@ export function makeDesignService(ctx: AppContext) {
 
 function summary(p: OptimalDesignProjectTable) {
   const s = JSON.parse(p.settings_json) as Settings;
-  return { id: p.id, name: p.name, state: p.state, rounds: p.rounds, algorithm: null as string | null, variables: s.variables.length, created_at: p.created_at, updated_at: p.updated_at };
+  return { id: p.id, name: p.name, state: p.state, rounds: p.rounds, variables: s.variables.length, created_at: p.created_at, updated_at: p.updated_at };
 }
