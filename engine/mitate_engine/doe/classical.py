@@ -13,7 +13,7 @@ from .space import Space
 CLASSICAL = ("full_factorial", "fractional_factorial", "central_composite", "box_behnken", "simplex_lattice", "simplex_centroid")
 
 
-def _process_levels(space: Space, idx: list[int]) -> list[np.ndarray]:
+def _process_levels(space: Space, idx: list[int], continuous_levels: int = 2) -> list[np.ndarray]:
     out = []
     for i in idx:
         v = space.variables[i]
@@ -22,7 +22,7 @@ def _process_levels(space: Space, idx: list[int]) -> list[np.ndarray]:
         elif v.kind == "discrete":
             out.append(np.asarray(v.levels, dtype=float))
         else:
-            out.append(np.array([v.low, v.high]))
+            out.append(np.linspace(v.low, v.high, continuous_levels))
     return out
 
 
@@ -56,7 +56,7 @@ def simplex_points(q: int, kind: str, degree: int) -> np.ndarray:
     return np.array(pts)
 
 
-def classical(space: Space, kind: str, resolution: int = 4, center: int = 1, degree: int = 2) -> np.ndarray:
+def classical(space: Space, kind: str, resolution: int = 4, center: int = 1, degree: int = 2, factorial_levels: int = 2) -> np.ndarray:
     mix = space.mixture
     process = [i for i in range(space.k) if i not in mix]
     if kind in ("simplex_lattice", "simplex_centroid"):
@@ -77,7 +77,7 @@ def classical(space: Space, kind: str, resolution: int = 4, center: int = 1, deg
             raise design_error("classical_mixture", "Factorial, central composite and Box–Behnken designs do not apply to mixture components; choose a simplex design.")
         if kind == "full_factorial":
             X = np.zeros((0, space.k))
-            grid = np.array(list(itertools.product(*_process_levels(space, process))))
+            grid = np.array(list(itertools.product(*_process_levels(space, process, max(2, factorial_levels)))))
             X = np.zeros((grid.shape[0], space.k))
             X[:, process] = grid
         elif kind == "fractional_factorial":

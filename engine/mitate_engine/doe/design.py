@@ -183,7 +183,10 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
             pool = pool[sp.feasible_mask(pool) & ~excluded_mask(sp, pool, p.excluded, p.tolerance)]
             X, method = pool[maximin_select(sp, pool, n, p.rng, p.existing)], "maximin_constrained"
     elif algorithm in CLASSICAL:
-        X = classical(sp, algorithm, int(params.get("resolution") or 4), int(params.get("center") or 1), int(params.get("degree") or 2))
+        # a quadratic model needs three levels of each continuous variable to estimate its squares
+        square = any(len(t) == 2 and t[0] == t[1] for t in model.terms)
+        X = classical(sp, algorithm, int(params.get("resolution") or 4), int(params.get("center") or 1), int(params.get("degree") or 2),
+                      int(params.get("factorial_levels") or (3 if square else 2)))
         hits = excluded_mask(sp, X, p.excluded, p.tolerance)
         if hits.any():
             raise design_error("classical_excluded", f"{int(hits.sum())} points of this design are in the exclude file; choose an optimal or space-filling design.",

@@ -32,7 +32,7 @@ export const roundSettings = z.object({
   seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
   starts: z.number().int().min(1).max(200).optional().describe('Random starts of the exchange algorithms (default 10)'),
   parameters: z
-    .object({ resolution: z.number().int().min(3).max(8).optional(), center: z.number().int().min(0).max(20).optional(), degree: z.number().int().min(1).max(6).optional(), levels: z.number().int().min(2).max(11).optional() })
+    .object({ resolution: z.number().int().min(3).max(8).optional(), center: z.number().int().min(0).max(20).optional(), degree: z.number().int().min(1).max(6).optional(), levels: z.number().int().min(2).max(11).optional(), factorial_levels: z.number().int().min(2).max(5).optional() })
     .default({}),
   bo: z
     .object({
