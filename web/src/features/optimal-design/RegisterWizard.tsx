@@ -82,6 +82,7 @@ export default function RegisterWizard() {
   const [name, setName] = useState('');
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
+  const [direction, setDirection] = useState<'maximize' | 'minimize'>('maximize');
 
   const hasMixture = vars.some((v) => v.type === 'mixture');
   const numbers = [total, tolerance, ...vars.flatMap((v) => [v.low, v.high]), ...constraints.map((c) => c.total)];
@@ -91,7 +92,8 @@ export default function RegisterWizard() {
     !vars.length ||
     vars.some((v) => !v.name.trim() || ((v.type === 'continuous' || v.type === 'mixture') && (parseNumber(v.low) === undefined || parseNumber(v.high) === undefined))) ||
     constraints.some((c) => !parseCoefficients(c.coefficients) || parseNumber(c.total) === undefined) ||
-    (!CLASSICAL_SIZE.includes(algorithm) && !(Number(nRuns) >= 1));
+    (!CLASSICAL_SIZE.includes(algorithm) && !(Number(nRuns) >= 1)) ||
+    (algorithm === 'bayesian' && !runsFile); // BO proposes from measured runs
 
   const settings = (): RegisterSettings => ({
     name: name.trim(),
@@ -111,7 +113,7 @@ export default function RegisterWizard() {
     responses: responses.split(',').map((s) => s.trim()).filter(Boolean),
     exclude_tolerance: Number(tolerance) || 0,
     existing_project_ids: existing.map((e) => e.id),
-    bo: null,
+    bo: algorithm === 'bayesian' ? { response: responses.split(',')[0].trim(), direction } : null,
   });
 
   async function create() {
@@ -144,7 +146,7 @@ export default function RegisterWizard() {
       <Paper variant="outlined" sx={{ p: 2 }}>
         {step === 0 && (
           <RadioGroup value={algorithm} onChange={(e) => setAlgorithm(e.target.value as Algorithm)} aria-label={t('steps.algorithm')}>
-            {ALGORITHMS.filter((a) => a !== 'bayesian').map((a) => (
+            {ALGORITHMS.map((a) => (
               <FormControlLabel
                 key={a}
                 value={a}
@@ -239,6 +241,12 @@ export default function RegisterWizard() {
               <FileField label={t('excludeFile')} file={excludeFile} onChange={setExcludeFile} testId="exclude-file" />
               <TextField size="small" label={t('tolerance')} value={tolerance} error={!decimalsOk(tolerance)} onChange={(e) => setTolerance(e.target.value)} sx={{ width: 300 }} />
               <FileField label={t('runsFile')} file={runsFile} onChange={setRunsFile} testId="runs-file" />
+              {algorithm === 'bayesian' && (
+                <TextField size="small" select label={t('direction')} value={direction} onChange={(e) => setDirection(e.target.value as 'maximize' | 'minimize')} sx={{ minWidth: 160, my: 1 }} helperText={t('boNeedsRuns')}>
+                  <MenuItem value="maximize">{t('maximize')}</MenuItem>
+                  <MenuItem value="minimize">{t('minimize')}</MenuItem>
+                </TextField>
+              )}
               <Autocomplete
                 multiple
                 size="small"
