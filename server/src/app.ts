@@ -25,6 +25,7 @@ import { installErrorHandler, installNotFound, JSON_BODY_LIMIT_MB, MAX_PARAM_LEN
 import { requestSerializer } from './http/redact.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { registerCompression, registerWebApp } from './http/web-app.js';
+import optimalDesignRoutes from './features/optimal-design/routes.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -63,7 +64,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   });
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
-  await migrate(db);
+  await migrate(db, opts.pgSchema);
   const storage = new LocalStorage(config.dataDir);
   storage.sweepTemporary();
   const duckdb = await DuckDBInstance.create(':memory:', {
@@ -110,6 +111,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(preprocessingRoutes);
       await api.register(trainingRoutes);
       await api.register(predictionRoutes);
+      await api.register(optimalDesignRoutes);
     },
     { prefix: '/api' },
   );

@@ -91,7 +91,7 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ name, url }
       await client.end();
     }
     handle = openDb({ databaseUrl: url, dataDir: dir, pgSchema });
-    await migrate(handle.db);
+    await migrate(handle.db, pgSchema);
   }, TIMEOUT);
 
   afterEach(async () => {

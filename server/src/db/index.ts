@@ -41,9 +41,13 @@ export function openDb(opts: { databaseUrl?: string; dataDir: string; pgSchema?:
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-export async function migrate(db: Db): Promise<void> {
-  // Areas append migrations under their own name prefixes, so a later one may sort before one already run.
-  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
+/**
+ * Areas append migrations under their own name prefixes, so a later one may sort before one already run.
+ * With a PostgreSQL schema, Kysely must look for its own tables in that schema: by default it finds them in any
+ * schema of the database (another test's, say) and then fails to lock a table that is not on the search path.
+ */
+export async function migrate(db: Db, pgSchema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`database migration failed: ${failed?.migrationName ?? ''} ${String(error)}`);

@@ -1,10 +1,20 @@
+import i18n from 'i18next';
 import type { AreaProps } from '../../app/area';
-import AreaUnavailable from '../../app/AreaUnavailable';
+import DetailsPage from './DetailsPage';
+import en from './i18n/en.json';
+import ja from './i18n/ja.json';
+import ProjectListPage from './ProjectListPage';
+import RegisterWizard from './RegisterWizard';
+
+i18n.addResourceBundle('en', 'doe', en, true, true);
+i18n.addResourceBundle('ja', 'doe', ja, true, true);
 
 /**
- * The optimal-design area. routes.tsx sends every optimal-design route here with `page` naming which one
- * (see the route table); read path parameters with useParams(). Not built yet in this version.
+ * Optimal design (SPEC §2): 'list' (/optimal-design), 'register' (/optimal-design/register), 'details'
+ * (/optimal-design/details/{project_id}, the newest round) and 'details:model' (…/{model}: one round by number).
  */
-export default function Area(_props: AreaProps) {
-  return <AreaUnavailable area="optimalDesign" />;
+export default function Area({ page }: AreaProps) {
+  if (page === 'register') return <RegisterWizard />;
+  if (page === 'details' || page === 'details:model') return <DetailsPage />;
+  return <ProjectListPage />;
 }
