@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .models import predict_targets, uncertainty
+from .models import predict_targets, uncertainty  # noqa: F401 - re-exported for the tasks
 from .objective import overall, pareto_mask
 from .problem import Problem
 from .search import History

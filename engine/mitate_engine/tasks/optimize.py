@@ -101,3 +101,46 @@ def _bound(p, f: str, which: int):
         i = s.cont.index(f)
         return float(s.lower[i] if which == 0 else s.upper[i])
     return None
+
+
+class OptimizeCheck(Task):
+    """Kind `optimize_check`: the same spec, only built (models loaded, rules and constraint feasibility checked),
+    so the server can refuse bad settings before storing them."""
+
+    kind = "optimize_check"
+
+    def run(self, spec: dict, ctx: Context) -> dict:
+        p = build_problem(spec)
+        return {"features": p.features, "targets": [t.name for t in p.targets], "range_features": p.space.cont,
+                "center": dict(zip(p.space.cont, map(float, p.space.center)))}
+
+
+class OptimizePredict(Task):
+    """Kind `optimize_predict`: given conditions (one dict of feature values each) through the project's models,
+    with uncertainty, extrapolation flags and constraint values."""
+
+    kind = "optimize_predict"
+
+    def run(self, spec: dict, ctx: Context) -> dict:
+        p = build_problem(spec)
+        rows = spec.get("conditions") or []
+        frame = pd.DataFrame([{f: r.get(f, p.space.fixed.get(f)) for f in p.features} for r in rows])
+        for f in p.features:
+            if f not in p.categories:
+                bad = frame[f][pd.to_numeric(frame[f], errors="coerce").isna()]
+                if len(bad):
+                    from ..optimization.errors import opt_error
+
+                    raise opt_error("not_number", f'A value of "{f}" must be a number; it is "{bad.iloc[0]}".', feature=f, value=str(bad.iloc[0]))
+                frame[f] = pd.to_numeric(frame[f])
+        Y = R.predictions(p, frame)
+        sds = {m.target: R.uncertainty(m, frame) for m in p.models}
+        extra = R.extrapolated(p, frame)
+        X = frame[p.space.cont].to_numpy(dtype=float) if p.space.cont else np.zeros((len(frame), 0))
+        viol = p.space.violation(X) if p.space.cont else np.zeros(len(frame))
+        cons = p.space.constraint_values(X) if p.space.cont else {}
+        return {"predictions": [{"features": {f: R._plain(frame[f].iloc[i]) for f in p.features},
+                                 "predictions": {t.name: float(Y[i, j]) for j, t in enumerate(p.targets)},
+                                 "uncertainty": {t.name: (float(sds[t.name][i]) if sds.get(t.name) is not None else None) for t in p.targets},
+                                 "extrapolation": extra[i], "feasible": bool(viol[i] <= 1e-9),
+                                 "constraints": {k: float(v[i]) for k, v in cons.items()}} for i in range(len(frame))]}
