@@ -9,8 +9,14 @@ import joblib
 import numpy as np
 import pandas as pd
 
-from ..tasks.predict import apply_training_condition, load_condition, predict_frame
 from .errors import opt_error
+
+
+def _prediction():
+    # imported when used: the tasks package imports every task, this one included
+    from ..tasks import predict
+
+    return predict
 
 
 @dataclass
@@ -38,7 +44,7 @@ def load_models(raw: list[dict]) -> list[LoadedModel]:
         if model.lags or model.windows:
             raise opt_error("model_time_features", f'The model "{m.get("key")}" uses lagged or moving-window inputs, which a single condition cannot set.',
                             model=m.get("key"))
-        out.append(LoadedModel(str(m.get("key")), model, load_condition(m.get("condition_path"))))
+        out.append(LoadedModel(str(m.get("key")), model, _prediction().load_condition(m.get("condition_path"))))
     return out
 
 
@@ -46,7 +52,7 @@ def predict_targets(models: list[LoadedModel], targets: list[str], frame: pd.Dat
     """One column per target, in `targets` order."""
     by_target = {}
     for m in models:
-        out = predict_frame(m.model, frame.copy(), m.condition)
+        out = _prediction().predict_frame(m.model, frame.copy(), m.condition)
         by_target[m.target] = out[f"predicted_{m.target}"].to_numpy(dtype=float)
     return np.column_stack([by_target[t] for t in targets])
 
@@ -59,7 +65,7 @@ def uncertainty(m: LoadedModel, frame: pd.DataFrame) -> np.ndarray | None:
     if hasattr(est, "regressor_"):  # TransformedTargetRegressor(StandardScaler): back to the target's units
         scale = float(getattr(est.transformer_, "scale_", [1.0])[0])
         est = est.regressor_
-    df = apply_training_condition(frame.copy(), m.condition, m.target) if m.condition else frame
+    df = _prediction().apply_training_condition(frame.copy(), m.condition, m.target) if m.condition else frame
     Z = pipe[:-1].transform(m.model.model_frame(df))
     if hasattr(est, "estimators_") and hasattr(est, "n_outputs_") and not hasattr(est, "learning_rate"):
         per_tree = np.stack([t.predict(np.asarray(Z, dtype=float)) for t in est.estimators_])
