@@ -70,6 +70,7 @@ ours_mean, opt_mean = ours_curves.mean(axis=0), opt_curves.mean(axis=0)
 target_value = float(opt_mean[-1])
 reach = [int(np.argmax(c >= opt_curves[i, -1]) + 1) if (c >= opt_curves[i, -1]).any() else None for i, c in enumerate(ours_curves)]
 mean_reach = np.argmax(ours_mean >= target_value) + 1 if (ours_mean >= target_value).any() else None
+fin = lambda v: float(v) if np.isfinite(v) else None  # no feasible point yet
 marks = sorted({m for m in (10, 25, 50, 100, 150, 200) if m <= n} | {n})
 
 spec_speed = {**spec, "algorithm": "random", "n_trials": speed_n, "seed": 0, "output_dir": str(tmp / "speed")}
@@ -79,14 +80,14 @@ print(json.dumps({
     "problem": "maximise compressive strength; every input within its data range; 0.1*cement + 0.05*slag + superplasticizer <= 40",
     "seeds": seeds, "evaluations": n, "our_algorithm": DEFAULT_ALGORITHM + " (multivariate, constraint repair)",
     "peer": "optuna.samplers.TPESampler defaults, constraint as constraints_func",
-    "best_by_evaluations": {str(m): {"ours": float(ours_mean[m - 1]), "optuna_default": float(opt_mean[m - 1])} for m in marks},
-    "optuna_default_final": target_value, "ours_final": float(ours_mean[-1]),
+    "best_by_evaluations": {str(m): {"ours": fin(ours_mean[m - 1]), "optuna_default": fin(opt_mean[m - 1])} for m in marks},
+    "optuna_default_final": fin(target_value), "ours_final": fin(ours_mean[-1]),
     "ours_evaluations_to_reach_optuna_final_mean_curve": None if mean_reach is None else int(mean_reach),
     "ours_evaluations_to_reach_optuna_final_per_seed": reach,
-    "goal_quarter_met": mean_reach is not None and mean_reach <= n / 4,
+    "goal_quarter_met": bool(mean_reach is not None and mean_reach <= n / 4),
     "seconds": {"ours": t_ours, "optuna_default": t_opt},
     "speed": {"evaluations": res["evaluations"], "search_seconds": res["search_seconds"], "evaluations_per_second": res["evaluations_per_second"],
-              "model_seconds": res["model_seconds"], "max_violation": res["max_violation"], "goal_5000_per_s_met": res["evaluations_per_second"] >= 5000},
+              "model_seconds": res["model_seconds"], "max_violation": res["max_violation"], "goal_5000_per_s_met": bool(res["evaluations_per_second"] >= 5000)},
 }))
 `;
 

@@ -102,7 +102,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   // The details page follows the runs until both are done.
   await page.waitForURL(/\/optimization\/regress\/details\/[^/]+$/);
   const projectId = page.url().split('/').pop()!;
-  await page.getByRole('link', { name: 'Result' }).nth(1).waitFor({ timeout: 180_000 });
+  await page.getByRole('main').getByRole('link', { name: 'Result' }).nth(1).waitFor({ timeout: 180_000 });
   await shot('04-details');
 
   // The best condition of TPE: inside the bounds and the cost limit, its prediction shown.
@@ -115,7 +115,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   const table = page.getByRole('table', { name: 'Best conditions' });
   await table.waitFor();
   const firstRow = table.getByRole('row').nth(1);
-  const strengthCell = (await firstRow.getByRole('cell').nth(1).textContent()) ?? '';
+  const strengthCell = (await firstRow.getByRole('cell').nth(2).textContent()) ?? '';
   assert.ok(strengthCell.startsWith(best.predictions[TARGET].toFixed(1).slice(0, 3)), `${strengthCell} vs ${best.predictions[TARGET]}`);
   await page.getByRole('img', { name: 'Convergence' }).waitFor();
   // send the condition to prediction: the same figure comes back
@@ -126,7 +126,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   await shot('05-result');
 
   // The Pareto view: strength against cement.
-  await page.getByRole('link', { name: 'Visualization' }).click();
+  await page.getByRole('main').getByRole('link', { name: 'Visualization' }).click();
   await page.waitForURL(/\/optimization\/regress\/visualization\/[^/]+\/tpe$/);
   await page.getByRole('img', { name: 'Pareto front' }).waitFor();
   assert.equal(await page.getByRole('combobox', { name: 'Horizontal axis' }).textContent(), 'cement');

@@ -73,17 +73,18 @@ function BestTable({ result, project, onPredict }: { result: Result; project: Pr
         <TableHead>
           <TableRow>
             <TableCell>{t('result.rank')}</TableCell>
+            <TableCell />
             {names.map((n) => <TableCell key={n}>{t('result.predicted', { name: n })}</TableCell>)}
             {result.features.map((f) => <TableCell key={f.name}>{f.name}{units[f.name] ? ` (${units[f.name]})` : ''}</TableCell>)}
             {result.constraints.map((c) => <TableCell key={c.name}>{c.name}</TableCell>)}
             <TableCell>{t('result.warnings')}</TableCell>
-            <TableCell />
           </TableRow>
         </TableHead>
         <TableBody>
           {result.best.map((b) => (
             <TableRow key={b.rank}>
               <TableCell>{b.rank}</TableCell>
+              <TableCell><Button size="small" onClick={() => onPredict(b)}>{t('result.predict')}</Button></TableCell>
               {names.map((n) => (
                 <TableCell key={n} sx={{ fontWeight: 600 }}>
                   {formatNumber(b.predictions[n])}
@@ -91,9 +92,8 @@ function BestTable({ result, project, onPredict }: { result: Result; project: Pr
                 </TableCell>
               ))}
               {result.features.map((f) => <TableCell key={f.name}>{value(b.features[f.name])}</TableCell>)}
-              {result.constraints.map((c) => <TableCell key={c.name}>{formatNumber(b.constraints[c.name])} {c.operator} {formatNumber(c.value)}</TableCell>)}
+              {result.constraints.map((c) => <TableCell key={c.name} sx={{ whiteSpace: 'nowrap' }}>{formatNumber(b.constraints[c.name])} {c.operator} {formatNumber(c.value)}</TableCell>)}
               <TableCell>{b.extrapolation.length ? <Chip size="small" color="warning" label={t('result.extrapolation', { features: b.extrapolation.join(', ') })} /> : ''}</TableCell>
-              <TableCell><Button size="small" onClick={() => onPredict(b)}>{t('result.predict')}</Button></TableCell>
             </TableRow>
           ))}
         </TableBody>
