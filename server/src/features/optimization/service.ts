@@ -147,7 +147,7 @@ export function makeOptimizationService(ctx: AppContext) {
   function engineSpec(auth: AuthContext, models: ResolvedModel[], s: Settings, datasetParquet: string) {
     return {
       // candidates are set in the units of the training dataset's columns, which already carry its condition,
-      // so no condition is applied again here (condition_path stays null; see README)
+      // so no condition is applied again here (condition_path stays null; README, Optimisation)
       models: models.map((m) => ({ key: `${m.project_name}/${m.model_key}`, path: path.join(m.dir, 'model.joblib'), condition_path: null })),
       parquet: datasetParquet,
       targets: s.targets,
