@@ -26,6 +26,7 @@ import { requestSerializer } from './http/redact.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { registerCompression, registerWebApp } from './http/web-app.js';
 import optimalDesignRoutes from './features/optimal-design/routes.js';
+import optimizationRoutes from './features/optimization/routes.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -112,6 +113,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(trainingRoutes);
       await api.register(predictionRoutes);
       await api.register(optimalDesignRoutes);
+      await api.register(optimizationRoutes);
     },
     { prefix: '/api' },
   );

@@ -47,6 +47,15 @@ def apply_training_condition(df: pd.DataFrame, condition: dict | None, target: s
     return apply_condition(df, {**condition, "steps": steps})
 
 
+def predict_frame(model, df: pd.DataFrame, condition: dict | None) -> pd.DataFrame:
+    """Raw rows through the training dataset's condition and the model: the one path every caller predicts by
+    (the prediction job, optimisation candidates)."""
+    if condition:
+        df = apply_training_condition(df, condition, model.target)
+    model.check(df)
+    return model.predict(df)
+
+
 class Predict(Task):
     kind = "predict"
 

@@ -98,14 +98,13 @@ describe('route guards (SPEC §2)', () => {
   it('an area not built yet says so, with the area as title', async () => {
     signIn();
     signedInApi();
-    renderApp('/optimization/regress/details/p-1');
-    expect(await screen.findByText('Optimization is not available in this version yet.')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Optimization' })).toBeInTheDocument();
-    await waitFor(() => expect(document.title).toBe('Optimization | Mitate'));
+    renderApp('/optimal-design/details/p-1');
+    expect(await screen.findByText('Design of Experiments is not available in this version yet.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Design of Experiments' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Design of Experiments | Mitate'));
     // breadcrumbs: translated labels, ids as they are
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
-    expect(crumbs).toHaveTextContent('Optimization');
-    expect(crumbs).toHaveTextContent('Regression');
+    expect(crumbs).toHaveTextContent('Design of Experiments');
     expect(crumbs).toHaveTextContent('Details');
     expect(crumbs).toHaveTextContent('p-1');
   });

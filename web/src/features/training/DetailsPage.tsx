@@ -180,6 +180,15 @@ export default function DetailsPage() {
                       >
                         {t('details.predict')}
                       </Button>
+                      {(p.project_type === 'regression' || p.project_type === 'soft_sensor') && !p.lags.length && !p.windows.length && (
+                        <Button
+                          size="small"
+                          aria-label={`${t('details.optimize')} ${m.model_key}`}
+                          onClick={() => navigate(`/training/optimization/register/${encodeURIComponent(p.project_id)}/${encodeURIComponent(m.model_key)}`)}
+                        >
+                          {t('details.optimize')}
+                        </Button>
+                      )}
                     </Box>
                   )}
                   {m.state === 'failed' && (

@@ -508,6 +508,11 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
             <Button variant="contained" startIcon={<TimelineIcon />} onClick={() => navigate(`/training/prediction/register/${encodeURIComponent(p.project_id)}/${encodeURIComponent(m.model_key)}`)}>
               {t('report.predict')}
             </Button>
+            {(p.project_type === 'regression' || p.project_type === 'soft_sensor') && !p.lags.length && !p.windows.length && (
+              <Button variant="outlined" onClick={() => navigate(`/training/optimization/register/${encodeURIComponent(p.project_id)}/${encodeURIComponent(m.model_key)}`)}>
+                {t('report.optimize')}
+              </Button>
+            )}
           </>
         }
       />

@@ -1,0 +1,1 @@
+"""Optimisation over trained models: search space with exact constraints, objectives, algorithms, report."""
