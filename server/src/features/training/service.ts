@@ -204,6 +204,8 @@ export function makeTrainingService(ctx: AppContext) {
       datetime_column: cfg.datetime_column,
       models: models.map(modelView),
       best_model_key: best?.model_key ?? null,
+      /** what chose best_model_key (never the test score) */
+      best_model_basis: selectionBasis(p.project_type as ProjectType),
       models_done: done,
       models_failed: failed,
       job: job
@@ -463,15 +465,35 @@ export function modelView(m: TrainingModelTable) {
   };
 }
 
-/** The model a person would pick first: highest R² / accuracy / silhouette among the finished ones. */
+/**
+ * What chooses the best model of a type. Supervised models are chosen on validation (cross-validated mean; a soft
+ * sensor's pooled forward-validation Q²), never on the test set: the test score stays the untouched estimate of the
+ * chosen model. Unsupervised ones have no test set; their own score on the training rows decides.
+ */
+export function selectionBasis(type: ProjectType): 'cross_validation' | 'forward_validation' | 'silhouette' | 'trustworthiness' {
+  if (type === 'clustering') return 'silhouette';
+  if (type === 'dimensional_compression') return 'trustworthiness';
+  return type === 'soft_sensor' ? 'forward_validation' : 'cross_validation';
+}
+
+/** The score that chooses a finished model (see selectionBasis), or null while it is unknown (validation pending). */
+export function selectionScore(type: ProjectType, m: TrainingModelTable): number | null {
+  if (m.state !== 'done') return null;
+  const basis = selectionBasis(type);
+  const v =
+    basis === 'silhouette' || basis === 'trustworthiness'
+      ? parse<Record<string, unknown>>(m.metrics_json, {})[basis]
+      : parse<{ cv?: { mean?: unknown } | null }>(m.summary_json, {}).cv?.mean;
+  return v == null || !Number.isFinite(Number(v)) ? null : Number(v);
+}
+
+/** The model a person would pick first: the highest selection score among the finished ones. */
 export function bestModel(type: ProjectType, models: TrainingModelTable[]) {
-  const metric = type === 'discriminant_analysis' ? 'accuracy' : type === 'clustering' ? 'silhouette' : type === 'dimensional_compression' ? 'trustworthiness' : 'r2';
   let best: TrainingModelTable | undefined;
   let score = -Infinity;
   for (const m of models) {
-    if (m.state !== 'done') continue;
-    const v = Number(parse<Record<string, unknown>>(m.metrics_json, {})[metric]);
-    if (Number.isFinite(v) && v > score) {
+    const v = selectionScore(type, m);
+    if (v != null && v > score) {
       score = v;
       best = m;
     }

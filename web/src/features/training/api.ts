@@ -100,6 +100,7 @@ export interface Project {
   datetime_column: string | null;
   models: Model[];
   best_model_key: string | null;
+  best_model_basis: 'cross_validation' | 'forward_validation' | 'silhouette' | 'trustworthiness';
   models_done: number;
   models_failed: number;
   job: { id: string; state: string; progress: number; message: string; error: string | null; started_at: string | null; finished_at: string | null } | null;

@@ -54,7 +54,7 @@ const project: Project = {
   project_id: 'p1', id: 'p1', name: 'Concrete regression', project_type: 'regression', training_state: 'done', dataset_id: 'ds1', parent_dataset_name: 'Concrete',
   number_of_data: 1030, target_variables: ['strength'], feature_variables: ['cement', 'water'], split_ratio: 0.85, split_time: null, cross_validation: 3,
   significance_level: 0.05, number_of_trials: 3, auto_tune: true, balance_data: false, variance_threshold: 0, lags: [], windows: [], datetime_column: null,
-  models: [model('1_ridge', 'done', 0.61), model('2_lightgbm', 'failed', null)], best_model_key: '1_ridge', models_done: 1, models_failed: 1,
+  models: [model('1_ridge', 'done', 0.61), model('2_lightgbm', 'failed', null)], best_model_key: '1_ridge', best_model_basis: 'cross_validation', models_done: 1, models_failed: 1,
   job: null, error: null, created_at: '2025-05-20T02:00:00Z', updated_at: '2025-05-20T02:00:00Z',
 };
 
@@ -135,6 +135,9 @@ describe('training pages', () => {
     renderApp('/training/regress/details/p1');
     const table = await screen.findByRole('table', { name: 'Models' }, { timeout: 5000 });
     expect(within(table).getByText('0.6100')).toBeInTheDocument();
+    // issue 15: the test columns are labelled as such and the page says the best model was chosen on validation
+    expect(within(table).getByRole('columnheader', { name: 'R² (test)' })).toBeInTheDocument();
+    expect(screen.getByText(/chosen by the cross-validated score/)).toBeInTheDocument();
     expect(within(table).getByRole('button', { name: 'Report 1_ridge' })).toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: 'Report 2_lightgbm' })).toBeNull();
     await userEvent.click(within(table).getByRole('button', { name: 'Log' }));
