@@ -66,7 +66,8 @@ def test_regression_matches_scikit_learn_reference(diabetes, tmp_path):
     assert rep["charts"]["coefficients"][0]["feature"] == "age"
     # the package: a zip with the model and a manifest, and the model predicts raw rows
     with zipfile.ZipFile(tmp_path / "m" / "model.zip") as z:
-        assert sorted(z.namelist()) == ["manifest.json", "model.joblib"]
+        names = z.namelist()
+        assert {"manifest.json", "model.joblib", "requirements.txt", "mitate_engine/ml/model.py"} <= set(names)
         manifest = json.loads(z.read("manifest.json"))
     assert manifest["features"] == feats and manifest["metrics"]["r2"] == rep["metrics"]["r2"]
     model = joblib.load(tmp_path / "m" / "model.joblib")

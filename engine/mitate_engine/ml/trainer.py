@@ -9,7 +9,6 @@ import json
 import math
 import time
 import warnings
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -22,6 +21,7 @@ from ..task import UserError
 from . import data as D
 from .algorithms import SUPERVISED, THREADS, Algorithm, BuildContext, get_algorithm
 from .model import TrainedModel
+from .model_io import save_model
 
 MAX_POINTS = 2000  # points per scatter chart in a report
 IMPORTANCE_ROWS = 2000
@@ -390,7 +390,6 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
                 progress: Callable[[float, str], None], event: Callable[..., None], log: Callable[[str], None],
                 time_budget: float | None = None, label: str = "", on_ready: Callable[[dict], None] | None = None) -> dict:
     """Trains one algorithm; writes model.joblib, manifest.json, model.zip, report.json into out_dir."""
-    import joblib
 
     algo = get_algorithm(proj.project_type, algorithm)
     label = label or algo.label
@@ -453,12 +452,7 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
     })
     rep = to_jsonable(rep)
     progress(0.9, f"{label}: packaging")
-    joblib.dump(model, out_dir / "model.joblib", compress=3)
-    manifest = to_jsonable(model.manifest(rep["metrics"]))
-    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-    with zipfile.ZipFile(out_dir / "model.zip", "w", zipfile.ZIP_DEFLATED) as z:
-        z.write(out_dir / "model.joblib", "model.joblib")
-        z.write(out_dir / "manifest.json", "manifest.json")
+    save_model(model, out_dir, rep["metrics"])
     (out_dir / "report.json").write_text(json.dumps(rep), encoding="utf-8")
     if not proj.supervised:
         return rep

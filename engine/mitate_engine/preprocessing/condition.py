@@ -108,7 +108,7 @@ class Condition:
         return out
 
 
-def apply_condition(df: pd.DataFrame, condition: dict, skip_missing_columns: bool = False) -> pd.DataFrame:
+def apply_condition(df: pd.DataFrame, condition: dict, skip_missing_columns: bool = False, keep_index: bool = False) -> pd.DataFrame:
     """Applies a stored condition to new data (e.g. inference data) with its stored fitted parameters.
 
     `condition` is the dict stored with a preprocessed dataset (``condition.json`` in the dataset's storage
@@ -119,6 +119,7 @@ def apply_condition(df: pd.DataFrame, condition: dict, skip_missing_columns: boo
     (e.g. a column the condition needs is missing). With ``skip_missing_columns=True`` the parts of steps that
     concern absent columns are left out instead (typical for inference data without the target column): a scaling
     of [x, target] scales x alone; a computed column or row filter that reads an absent column is skipped.
+    With ``keep_index=True`` the input's row labels are kept (a model meets each output with its input row).
     """
     cond = Condition(condition.get("steps") or [], condition.get("datetime_column"), condition.get("name") or "")
     for i, step in enumerate(cond.steps):
@@ -126,7 +127,8 @@ def apply_condition(df: pd.DataFrame, condition: dict, skip_missing_columns: boo
             raise UserError(f"{_label(i, step.to_dict())}: the condition carries no fitted parameters")
         if step.fitted_ is None:
             step.fitted_ = {}
-    return cond._run(df, False, lenient=skip_missing_columns).reset_index(drop=True)
+    out = cond._run(df, False, lenient=skip_missing_columns)
+    return out if keep_index else out.reset_index(drop=True)
 
 
 # ---- preview ------------------------------------------------------------------------------------
