@@ -254,3 +254,25 @@ def test_every_algorithm_trains_on_small_data(t, tmp_path):
         rep = train_model(proj, key, params, tmp_path / key, quiet, quiet, quiet)
         assert rep["metrics"], key
         assert (tmp_path / key / "model.zip").exists()
+
+
+def test_auto_tune_starts_from_the_library_defaults_even_with_user_values(tmp_path):
+    """Issue 15 (breast cancer, logistic): tuning must never end below the default configuration under validation.
+    Trial 1 is the algorithm's defaults, trial 2 the user's own values; the chosen one's CV is at least both."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    df = load_breast_cancer(as_frame=True).frame
+    feats = [c for c in df.columns if c != "target"]
+    proj = prepare_project({"project_type": "discriminant_analysis", "target": "target", "features": feats, "cv_folds": 5,
+                            "auto_tune": True, "n_trials": 4}, df)
+    rep = train_model(proj, "logistic", {"C": 0.001}, tmp_path / "m", quiet, quiet, quiet)
+    trials = rep["auto_tune"]["trials"]
+    assert trials[0]["params"] == {"C": 1.0} and trials[1]["params"] == {"C": 0.001}
+    default_cv = cross_val_score(make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)), proj.X_train, proj.y_train,
+                                 cv=StratifiedKFold(5, shuffle=True, random_state=0), scoring="accuracy").mean()
+    assert trials[0]["value"] == pytest.approx(default_cv, abs=1e-9)
+    assert rep["cv"]["mean"] >= max(trials[0]["value"], trials[1]["value"]) - 1e-12

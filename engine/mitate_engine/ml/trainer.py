@@ -346,7 +346,14 @@ def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int,
     n = proj.n_trials
     sampler = optuna.samplers.TPESampler(seed=proj.seed, n_startup_trials=min(5, max(1, n // 2)))
     study = optuna.create_study(direction="maximize", sampler=sampler)
-    study.enqueue_trial({p.name: base[p.name] for p in space})  # the defaults (or the user's values) are trial 1
+    # The algorithm's defaults are trial 1 and the user's own values (if any differ) trial 2, so tuning never returns
+    # something the validation score ranks below either.
+    defaults = algo.defaults()
+    first = {p.name: defaults.get(p.name, base[p.name]) for p in space}
+    study.enqueue_trial(first)
+    given = {p.name: base[p.name] for p in space}
+    if given != first:
+        study.enqueue_trial(given)
     trials: list[dict] = []
     fold_scores: dict[int, tuple[list[float], float]] = {}
 
