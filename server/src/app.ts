@@ -22,6 +22,8 @@ import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
+import { installEngineErrorLocalization } from './i18n/engine-errors.js';
+import { langOf } from './i18n/messages.js';
 import { registerCompression, registerWebApp } from './http/web-app.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
@@ -46,6 +48,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installEngineErrorLocalization(app, langOf);
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
   await migrate(db);

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..encoding import to_jsonable
-from ..task import UserError
+from ..task import EngineError
 from .model import TrainedModel
 
 PACKAGE = Path(__file__).resolve().parents[1]  # mitate_engine/
@@ -44,10 +44,10 @@ def load_model(path: str | os.PathLike) -> TrainedModel:
     import joblib
 
     if not path or not os.path.isfile(path):
-        raise UserError("The trained model file is missing; train the model again.")
+        raise EngineError("model_file_missing")
     model = joblib.load(path)
     if not isinstance(model, TrainedModel):
-        raise UserError("The file is not a Mitate model.")
+        raise EngineError("not_a_model")
     return model
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..encoding import to_jsonable
-from ..task import UserError
+from ..task import EngineError, UserError
 from . import data as D
 from .algorithms import SUPERVISED, THREADS, Algorithm, BuildContext, get_algorithm
 from .model import TrainedModel
@@ -72,29 +72,29 @@ class Project:
 def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     t = spec.get("project_type")
     if t not in ("regression", "soft_sensor", "discriminant_analysis", "clustering", "dimensional_compression"):
-        raise UserError(f"Unknown project type: {t}")
+        raise EngineError("unknown_project_type", type=str(t))
     target = spec.get("target") or None
     features = list(spec.get("features") or [])
     if not features:
-        raise UserError("Please select feature variables")
+        raise EngineError("no_features")
     if t in SUPERVISED and not target:
-        raise UserError("Please select the target variable")
+        raise EngineError("no_target")
     if target and target in features:
-        raise UserError(f'The target "{target}" is also among the features; remove it from the features.')
+        raise EngineError("target_in_features", column=target)
     dt_col = spec.get("datetime_column") or None
     if df is None:
         cols = [*features, *([target] if target else []), *([dt_col] if dt_col else [])]
         df = D.read_table(spec["parquet"], cols)
     for c in [*features, *([target] if target else [])]:
         if c not in df.columns:
-            raise UserError(f'The column "{c}" is not in the data.')
+            raise EngineError("column_not_in_data", column=c)
     if t == "soft_sensor" and dt_col and dt_col in df.columns:
         df = df.sort_values(dt_col, kind="stable").reset_index(drop=True)
     kinds = D.column_kinds(df, features)
     lags = [int(v) for v in spec.get("lags") or []] if t == "soft_sensor" else []
     windows = [int(v) for v in spec.get("windows") or []] if t == "soft_sensor" else []
     if any(v < 1 for v in lags) or any(v < 2 for v in windows):
-        raise UserError("Time lags must be 1 or more rows and moving windows 2 or more rows.")
+        raise EngineError("bad_time_features")
     if lags or windows:
         df, extra = D.add_time_features(df, [c for c in features if kinds[c] == "numeric"], lags, windows)
         kinds.update({c: "numeric" for c in extra})
@@ -105,31 +105,31 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         y_raw = df[target]
         keep = y_raw.notna().to_numpy()
         if keep.sum() < 10:
-            raise UserError(f'The target "{target}" has fewer than 10 values; a model needs more rows.')
+            raise EngineError("target_too_few", column=target)
         df = df.loc[keep].reset_index(drop=True)
         y_raw = y_raw[keep].reset_index(drop=True)
         if t == "discriminant_analysis":
             y = y_raw.map(str).to_numpy(dtype=object)
             counts = pd.Series(y).value_counts()
             if len(counts) < 2:
-                raise UserError(f'The target "{target}" has a single class; discriminant analysis needs at least two.')
+                raise EngineError("single_class", column=target)
             single = counts[counts < 2]
             if len(single):
-                raise UserError(f'The class "{single.index[0]}" of "{target}" has a single row; every class needs at least two.')
+                raise EngineError("single_row_class", column=target, value=str(single.index[0]))
             classes = sorted(counts.index.tolist())
         else:
             if not (pd.api.types.is_numeric_dtype(y_raw) and not pd.api.types.is_bool_dtype(y_raw)):
-                raise UserError(f'The target "{target}" is not numeric; regression needs a numeric target.')
+                raise EngineError("target_not_numeric", column=target)
             y = y_raw.astype(float).to_numpy()
             if np.nanstd(y) == 0:
-                raise UserError(f'The target "{target}" is constant; there is nothing to predict.')
+                raise EngineError("target_constant", column=target)
     X = D.as_model_frame(df, kinds)
     cats = D.categories_of(X, kinds)
     ratio = float(spec.get("split_ratio") or 0.85)
     folds = spec.get("cv_folds", "default")
     folds = 5 if folds in (None, "", "default") else int(folds)
     if folds < 2:
-        raise UserError("Please enter default, 2 or more numbers")
+        raise EngineError("bad_folds")
     proj = Project(
         project_type=t, target=target, features=features, kinds=kinds, categories=cats,
         X_train=X, y_train=y, X_test=None, y_test=None, cv_folds=folds,
@@ -139,13 +139,13 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     )
     if t in SUPERVISED:
         if len(X) < 10:
-            raise UserError("At least 10 rows with a target value are needed to train.")
+            raise EngineError("too_few_rows")
         split_time = spec.get("split_time")
         if t == "soft_sensor" and split_time and dt_col:
             times = pd.to_datetime(df[dt_col])
             n_train = int((times < pd.Timestamp(split_time)).sum())
             if n_train < 5 or n_train > len(X) - 2:
-                raise UserError("The split time leaves too few rows on one side; choose a time inside the data.")
+                raise EngineError("split_time_edge")
             tr, te = np.arange(n_train), np.arange(n_train, len(X))
         else:
             tr, te = D.split(len(X), ratio, proj.time_ordered, y if proj.classification else None, proj.seed)
@@ -154,7 +154,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         if proj.classification:
             missing = sorted(set(classes) - set(proj.y_train))
             if missing:
-                raise UserError(f'The class "{missing[0]}" has no rows in the training part; add rows or change the split.')
+                raise EngineError("class_missing_in_training", value=str(missing[0]))
         if t == "soft_sensor":
             axis = df[dt_col].astype(str).tolist() if dt_col and dt_col in df.columns else list(range(len(X)))
             proj.time_train = [axis[i] for i in tr]
@@ -385,7 +385,7 @@ def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int,
     study.optimize(objective, n_trials=n, timeout=timeout, callbacks=[callback], catch=(ValueError, np.linalg.LinAlgError, ArithmeticError))
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if not done:
-        raise UserError("No auto-tune trial succeeded; see the log.")
+        raise EngineError("no_trial_succeeded")
     best = study.best_trial
     return {**base, **best.params}, trials, fold_scores.get(best.number)
 
@@ -403,10 +403,10 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
     try:
         params = algo.coerce(given_params)
     except ValueError as exc:
-        raise UserError(str(exc)) from exc
+        raise EngineError("bad_hyperparameter", reason=str(exc)) from exc
     n_rows = len(proj.X_train)
     if algo.max_rows and n_rows > algo.max_rows:
-        raise UserError(f"{algo.label} is limited to {algo.max_rows:,} training rows (this project has {n_rows:,}); choose another algorithm or sample the data.")
+        raise EngineError("algorithm_row_limit", algorithm=algo.label, max=algo.max_rows, rows=n_rows)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     trials: list[dict] = []

@@ -14,14 +14,14 @@ import pandas as pd
 
 from ..ml.data import read_table
 from ..ml.model_io import load_model, predict
-from ..task import Context, Task, UserError
+from ..task import Context, EngineError, Task
 
 
 def load_condition(path: str | None) -> dict | None:
     if not path:
         return None
     if not os.path.isfile(path):
-        raise UserError("The preprocessing condition of the training dataset is missing; it cannot be applied.")
+        raise EngineError("condition_missing")
     with open(path, encoding="utf-8") as f:
         return json.load(f)
 

@@ -14,14 +14,14 @@ import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
 from ..preprocessing import Condition
-from ..task import Context, Task, UserError
+from ..task import Context, EngineError, Task, UserError
 
 
 def read_frame(path: str, rows: int | None = None):
     try:
         pf = pq.ParquetFile(path)
     except (OSError, pa.ArrowException) as exc:
-        raise UserError(f"The dataset file could not be read: {exc}") from exc
+        raise EngineError("data_file_unreadable", reason=str(exc)) from exc
     if rows is None or pf.metadata.num_rows <= rows:
         table = pf.read(use_threads=True)
     else:
@@ -41,7 +41,7 @@ class Preprocess(Task):
 
     def run(self, spec: dict, ctx: Context) -> dict:
         if not spec.get("parquet"):
-            raise UserError("spec.parquet (the dataset to pre-process) is required")
+            raise EngineError("spec_parquet_required")
         cond = Condition(spec.get("steps") or [], spec.get("datetime_column"), spec.get("name") or "")
         ctx.progress(0.02, "Reading the dataset")
         df, total = read_frame(spec["parquet"])
@@ -54,7 +54,7 @@ class Preprocess(Task):
         out = cond.fit_transform(df, progress).reset_index(drop=True)
         del df
         if len(out) == 0:
-            raise UserError("No row is left after the condition; nothing to register.")
+            raise EngineError("no_row_left")
         ctx.progress(0.82, "Writing the new dataset")
         work = ctx.work_dir
         table = pa.Table.from_pandas(out, preserve_index=False)
