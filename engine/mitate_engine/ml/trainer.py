@@ -26,6 +26,7 @@ from .model_io import save_model
 MAX_POINTS = 2000  # points per scatter chart in a report
 IMPORTANCE_ROWS = 2000
 SHAP_ROWS = 400
+SMALL_TEST = 30  # below this many test rows a hold-out score is too noisy to be the headline
 UNSUP_SCORE_ROWS = 3000
 
 
@@ -55,6 +56,11 @@ class Project:
     color: np.ndarray | None = None  # dimensional compression: optional label to colour the map
     condition: dict | None = None
     seed: int = 0
+    cv_only: bool = False  # no hold-out: every row trains; repeated cross-validation is the estimate
+
+    @property
+    def test_rows(self) -> int:
+        return 0 if self.X_test is None else len(self.X_test)
 
     @property
     def supervised(self) -> bool:
@@ -137,9 +143,17 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         variance_threshold=float(spec.get("variance_threshold") or 0.0), significance_level=float(spec.get("significance_level") or 0.05),
         classes=classes, lags=lags, windows=windows, datetime_column=dt_col, condition=_condition(spec), seed=int(spec.get("seed") or 0),
     )
+    evaluation = spec.get("evaluation") or "holdout"
+    if evaluation == "cv_only" and t not in ("regression", "discriminant_analysis"):
+        raise EngineError("cv_only_type")
     if t in SUPERVISED:
         if len(X) < 10:
             raise EngineError("too_few_rows")
+        if evaluation == "cv_only":
+            if len(X) > CV_ONLY_MAX_ROWS:
+                raise EngineError("cv_only_too_large", max=CV_ONLY_MAX_ROWS, rows=len(X))
+            proj.cv_only = True
+            return proj
         split_time = spec.get("split_time")
         if t == "soft_sensor" and split_time and dt_col:
             times = pd.to_datetime(df[dt_col])
@@ -162,6 +176,9 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     elif t == "dimensional_compression" and target and target in df.columns:
         proj.color = df[target].map(str).to_numpy(dtype=object)
     return proj
+
+
+CV_ONLY_MAX_ROWS = 2000  # as the server's CV_ONLY_MAX_ROWS
 
 
 def _condition(spec: dict) -> dict | None:
@@ -444,7 +461,7 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if proj.supervised:
-            rep = _supervised_report(proj, algo, model, log)
+            rep = _supervised_report(proj, algo, model, log, params)
         elif proj.project_type == "clustering":
             rep = _clustering_report(proj, algo, model, Z_all, params)
         else:
@@ -478,6 +495,7 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
                      "aggregate": "pooled_forward" if proj.time_ordered else "mean",
                      "fold_mean": float(np.mean(fold_list)) if fold_list else None,
                      "std": float(np.std(fold_list)) if fold_list else None}
+        rep["evaluation"] = evaluation(proj, algo, params)
         rep["permutation_importance"] = _permutation(proj, model.pipeline)
         rep["shap"] = _shap(proj, algo, model.pipeline, log)
     rep["pending"] = False
@@ -488,6 +506,48 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
 
 
 # ---- reports ----------------------------------------------------------------------------------------------
+
+
+def evaluation(proj: Project, algo: Algorithm, params: dict) -> dict:
+    """How far the report's figures can be trusted, and which is the headline. A hold-out of fewer than SMALL_TEST rows
+    (or none: cross-validation only) makes repeated cross-validation the headline: every row is validated several
+    times over different splits, so its mean and spread say more than a few test rows. A soft sensor's headline is
+    then its forward validation (shuffled repeats would look into the future)."""
+    n = proj.test_rows
+    small = proj.cv_only or n < SMALL_TEST
+    out: dict[str, Any] = {"mode": "cv_only" if proj.cv_only else "holdout", "test_rows": n, "threshold": SMALL_TEST,
+                           "small_test": bool(small and not proj.cv_only), "headline": "test", "repeated_cv": None}
+    if not small:
+        return out
+    if proj.time_ordered:
+        out["headline"] = "forward_validation"
+        return out
+    out["headline"] = "repeated_cv"
+    out["repeated_cv"] = repeated_cv(proj, algo, params)
+    return out
+
+
+def repeated_cv(proj: Project, algo: Algorithm, params: dict) -> dict:
+    from sklearn.metrics import get_scorer
+    from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
+
+    n = len(proj.X_train)
+    repeats = 10 if n <= 1000 else 3
+    if proj.classification:
+        folds = max(2, min(proj.cv_folds, int(pd.Series(proj.y_train).value_counts().min())))
+        cv = RepeatedStratifiedKFold(n_splits=folds, n_repeats=repeats, random_state=proj.seed)
+    else:
+        folds = min(proj.cv_folds, n // 2)
+        cv = RepeatedKFold(n_splits=folds, n_repeats=repeats, random_state=proj.seed)
+    scorer = get_scorer(scoring(proj)[0])
+    scores = []
+    for tr, va in cv.split(proj.X_train, proj.y_train):
+        pipe, _ = build_pipeline(proj, algo, params, len(tr))
+        pipe.fit(proj.X_train.iloc[tr], proj.y_train[tr])
+        scores.append(float(scorer(pipe, proj.X_train.iloc[va], proj.y_train[va])))
+    a = np.asarray(scores)
+    return {"metric": scoring(proj)[1], "mean": float(a.mean()), "std": float(a.std()), "folds": folds, "repeats": repeats,
+            "low": float(np.quantile(a, 0.1)), "high": float(np.quantile(a, 0.9))}
 
 
 def regression_metrics(y, p) -> dict:
@@ -536,14 +596,34 @@ def _thin(*arrays, k=MAX_POINTS):
     return [np.asarray(a)[idx].tolist() if not isinstance(a, list) else [a[i] for i in idx] for a in arrays]
 
 
-def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log) -> dict:
+def _out_of_fold(proj: Project, algo: Algorithm, params: dict) -> tuple[np.ndarray, np.ndarray | None]:
+    """Cross-validation-only evaluation: each row predicted by the model of the fold that did not train on it."""
+    from sklearn.model_selection import cross_val_predict
+
+    est, _ = build_pipeline(proj, algo, params, len(proj.X_train))
+    cv = _cv(proj, proj.cv_folds)
+    pred = cross_val_predict(est, proj.X_train, proj.y_train, cv=cv)
+    proba = None
+    if proj.classification and hasattr(est, "predict_proba"):
+        proba = cross_val_predict(est, proj.X_train, proj.y_train, cv=cv, method="predict_proba")
+    return pred, proba
+
+
+def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log, params: dict | None = None) -> dict:
     pipe = model.pipeline
-    Xte, yte = proj.X_test, proj.y_test
-    pred_te = pipe.predict(Xte)
+    if proj.cv_only:  # the out-of-fold predictions of every row stand where a test set would
+        Xte, yte = proj.X_train, proj.y_train
+        pred_te, oof_proba = _out_of_fold(proj, algo, params or {})
+    else:
+        Xte, yte = proj.X_test, proj.y_test
+        pred_te = pipe.predict(Xte)
     pred_tr = pipe.predict(proj.X_train)
     charts: dict[str, Any] = {}
     if proj.classification:
-        proba = pipe.predict_proba(Xte) if hasattr(pipe, "predict_proba") else None
+        if proj.cv_only:
+            proba = oof_proba
+        else:
+            proba = pipe.predict_proba(Xte) if hasattr(pipe, "predict_proba") else None
         metrics = classification_metrics(yte, pred_te, proba, proj.classes)
         train_metrics = {k: v for k, v in classification_metrics(proj.y_train, pred_tr, None, proj.classes).items() if k != "confusion_matrix"}
         charts["confusion_matrix"] = {"labels": proj.classes, "matrix": metrics["confusion_matrix"]}
@@ -619,6 +699,9 @@ def _coefficients(proj: Project, model: TrainedModel) -> list[dict] | None:
 def _permutation(proj: Project, pipe) -> list[dict]:
     from sklearn.inspection import permutation_importance
 
+    if proj.cv_only:
+        return []  # no rows the model has not seen: importance on training rows would flatter it
+
     wide = len(proj.X_test.columns) > 20
     idx = _sample(len(proj.X_test), IMPORTANCE_ROWS // 2 if wide else IMPORTANCE_ROWS, proj.seed)
     X, y = proj.X_test.iloc[idx], proj.y_test[idx]
@@ -635,8 +718,9 @@ def _shap(proj: Project, algo: Algorithm, pipe, log) -> list[dict] | None:
         est = pipe[-1]
         if isinstance(est, Balanced):
             est = est.estimator
-        idx = _sample(len(proj.X_test), SHAP_ROWS, proj.seed)
-        Z = pipe[0].transform(proj.X_test.iloc[idx])
+        X = proj.X_train if proj.cv_only else proj.X_test  # SHAP explains the model, on rows of the data
+        idx = _sample(len(X), SHAP_ROWS, proj.seed)
+        Z = pipe[0].transform(X.iloc[idx])
         values = shap.TreeExplainer(est).shap_values(np.asarray(Z, dtype=float), check_additivity=False)
         arr = np.stack(values, axis=-1) if isinstance(values, list) else np.asarray(values)
         mean = np.abs(arr).mean(axis=0)

@@ -57,7 +57,7 @@ class Train(Task):
                                   time_budget=spec.get("time_budget"), label=label, on_ready=ready)
                 report_html.write(mdir / "report.html", rep, spec, label)
                 (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-                summary = {"key": key, "state": "done", "metrics": rep["metrics"], "cv": rep.get("cv"),
+                summary = {"key": key, "state": "done", "metrics": rep["metrics"], "cv": rep.get("cv"), "evaluation": rep.get("evaluation"),
                            "hyperparameters": rep["hyperparameters"], "seconds": time.monotonic() - started, "error": None}
                 ctx.event("model", **summary, elapsed=time.monotonic() - t0)
             except Cancelled:

@@ -21,6 +21,7 @@ interface ModelEvent {
   state?: string;
   metrics?: unknown;
   cv?: unknown;
+  evaluation?: unknown;
   hyperparameters?: unknown;
   seconds?: number;
   error?: string | null;
@@ -39,7 +40,7 @@ function installJobHandlers(ctx: AppContext) {
     const patch: Record<string, unknown> = { state: e.state === 'running' ? 'training' : e.state };
     if (e.state === 'done') {
       patch.metrics_json = JSON.stringify(e.metrics ?? {});
-      patch.summary_json = JSON.stringify({ cv: e.cv ?? null, hyperparameters: e.hyperparameters ?? null, seconds: e.seconds ?? null, pending: !!e.pending });
+      patch.summary_json = JSON.stringify({ cv: e.cv ?? null, evaluation: e.evaluation ?? null, hyperparameters: e.hyperparameters ?? null, seconds: e.seconds ?? null, pending: !!e.pending });
       patch.error = null;
       patch.log = null;
       patch.trained_at = now();

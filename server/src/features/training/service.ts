@@ -27,6 +27,8 @@ export interface ProjectConfig {
   lags: number[];
   windows: number[];
   datetime_column: string | null;
+  /** holdout: a test set is kept apart; cv_only: every row trains, repeated cross-validation estimates (small tables) */
+  evaluation?: 'holdout' | 'cv_only';
 }
 
 const now = () => new Date().toISOString();
@@ -75,6 +77,11 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
   }
   if (Number(dataset.row_count) < 10) throw new AppError(422, M.tooFewRows, { count: Number(dataset.row_count) }, 'dataset');
   if (f.split_time && !dataset.datetime_column) throw new AppError(422, M.splitTime, {}, 'split_time');
+  const evaluation = f.evaluation ?? 'holdout';
+  if (evaluation === 'cv_only') {
+    if (type !== 'regression' && type !== 'discriminant_analysis') throw new AppError(422, M.cvOnlyType, {}, 'evaluation');
+    if (Number(dataset.row_count) > CV_ONLY_MAX_ROWS) throw new AppError(422, M.cvOnlyTooLarge, { max: CV_ONLY_MAX_ROWS, rows: Number(dataset.row_count) }, 'evaluation');
+  }
   const algos = new Map(algorithmsOf(type).map((a) => [a.key, a]));
   for (const m of f.models) {
     const a = algos.get(m.algorithm);
@@ -109,8 +116,12 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
     lags: type === 'soft_sensor' ? f.lags : [],
     windows: type === 'soft_sensor' ? f.windows : [],
     datetime_column: dataset.datetime_column,
+    evaluation,
   };
 }
+
+/** Cross-validation-only evaluation is offered for small tables, where a hold-out test set would be a handful of rows. */
+export const CV_ONLY_MAX_ROWS = 2000;
 
 function decimalsOkLoose(n: number): boolean {
   const s = String(n);
@@ -194,6 +205,7 @@ export function makeTrainingService(ctx: AppContext) {
       split_ratio: cfg.split_ratio,
       split_time: cfg.split_time,
       cross_validation: cfg.cv_folds,
+      evaluation: cfg.evaluation ?? 'holdout',
       significance_level: cfg.significance_level,
       number_of_trials: cfg.n_trials,
       auto_tune: cfg.auto_tune,
@@ -288,6 +300,7 @@ export function makeTrainingService(ctx: AppContext) {
         split_ratio: f.split_ratio ?? cfg0.split_ratio,
         split_time: f.split_time ?? cfg0.split_time,
         cross_validation: f.cross_validation ?? cfg0.cv_folds,
+        evaluation: f.evaluation ?? cfg0.evaluation ?? 'holdout',
         significance_level: f.significance_level ?? cfg0.significance_level,
         number_of_trials: f.number_of_trials ?? cfg0.n_trials,
         auto_tune: f.auto_tune ?? cfg0.auto_tune,
@@ -347,6 +360,7 @@ export function makeTrainingService(ctx: AppContext) {
           split_ratio: cfg.split_ratio,
           split_time: cfg.split_time,
           cv_folds: cfg.cv_folds,
+          evaluation: cfg.evaluation ?? 'holdout',
           auto_tune: cfg.auto_tune,
           n_trials: cfg.n_trials,
           balance: cfg.balance,
@@ -454,6 +468,8 @@ export function modelView(m: TrainingModelTable) {
     params: JSON.parse(m.params_json),
     hyperparameters: summary.hyperparameters ?? null,
     cv: summary.cv ?? null,
+    /** hold-out or cross-validation only, small test set, and which score is the headline (repeated CV when small) */
+    evaluation: summary.evaluation ?? null,
     seconds: summary.seconds ?? null,
     /** trained and usable; cross-validation and importances are still being computed */
     pending: !!summary.pending,
