@@ -52,7 +52,7 @@ const model = (key: string, state: 'done' | 'failed', r2: number | null) => ({
 
 const project: Project = {
   project_id: 'p1', id: 'p1', name: 'Concrete regression', project_type: 'regression', training_state: 'done', dataset_id: 'ds1', parent_dataset_name: 'Concrete',
-  number_of_data: 1030, target_variables: ['strength'], feature_variables: ['cement', 'water'], split_ratio: 0.85, split_time: null, cross_validation: 3,
+  number_of_data: 1030, target_variables: ['strength'], feature_variables: ['cement', 'water'], split_ratio: 0.85, split_time: null, cross_validation: 3, evaluation: 'holdout',
   significance_level: 0.05, number_of_trials: 3, auto_tune: true, balance_data: false, variance_threshold: 0, lags: [], windows: [], datetime_column: null,
   models: [model('1_ridge', 'done', 0.61), model('2_lightgbm', 'failed', null)], best_model_key: '1_ridge', best_model_basis: 'cross_validation', models_done: 1, models_failed: 1,
   job: null, error: null, created_at: '2025-05-20T02:00:00Z', updated_at: '2025-05-20T02:00:00Z',
