@@ -117,7 +117,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
   const rcv = ev?.repeated_cv;
   if (ev && (ev.mode === 'cv_only' || ev.small_test)) {
     sections.push(
-      <Alert key="evaluation" severity={ev.mode === 'cv_only' ? 'info' : 'warning'} sx={{ mb: 2 }} role="note">
+      <Alert key="evaluation" severity={ev.mode === 'cv_only' ? 'info' : 'warning'} sx={{ mb: 2, alignSelf: 'start' }} role="note">
         {ev.mode === 'cv_only'
           ? t('report.cvOnly')
           : t(ev.headline === 'forward_validation' ? 'report.smallTestForward' : 'report.smallTest', { rows: ev.test_rows, min: ev.threshold })}

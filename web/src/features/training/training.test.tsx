@@ -144,4 +144,20 @@ describe('training pages', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Log of 2_lightgbm' });
     expect(within(dialog).getByText('LightGBM is limited to 3,000 training rows')).toBeInTheDocument();
   });
+
+  it('a report with a small test set says so and leads with repeated cross-validation (issue 15)', async () => {
+    signIn();
+    const report = {
+      metrics: { r2: -18.07, rmse: 6.18 }, train_metrics: { r2: 0.95, rmse: 2.3 }, charts: {}, permutation_importance: [], shap: null,
+      cv: { metric: 'R²', folds: [0.9, 0.93, 0.92], mean: 0.92, std: 0.01 }, train_rows: 18, test_rows: 3, seconds: 2, hyperparameters: {}, defaults: {},
+      auto_tune: { enabled: false, trials: [] }, pending: false,
+      evaluation: { mode: 'holdout', test_rows: 3, threshold: 30, small_test: true, headline: 'repeated_cv',
+        repeated_cv: { metric: 'R²', mean: 0.8435, std: 0.1667, folds: 3, repeats: 10, low: 0.7373, high: 0.9582 } },
+    };
+    mockFetch({ ...common, 'POST /api/regress/report/p1': () => ok({ project, model: project.models[0], report }) });
+    renderApp('/training/regress/result/report/p1/1_ridge');
+    expect(await screen.findByText(/Small test set: only 3 test rows \(fewer than 30\)/)).toBeInTheDocument();
+    expect(screen.getByText('Repeated cross-validation (R²) — headline')).toBeInTheDocument();
+    expect(screen.getByText('0.8435')).toBeInTheDocument();
+  });
 });
