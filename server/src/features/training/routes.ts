@@ -192,7 +192,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
       {
         schema: {
           tags: t,
-          summary: 'A trained model as a zip: model.joblib and manifest.json (features, preprocessing, metrics)',
+          summary: 'A self-contained trained model as a zip: model.joblib (condition, time features and fitted pipeline in one object), manifest.json with the two lines that predict raw rows, requirements.txt and the engine code it needs',
           params: z.object({ project: z.string().max(64), name: z.string().max(64), index: z.coerce.number().int().min(1) }),
         },
       },
