@@ -6,12 +6,12 @@ import sys
 import traceback
 from typing import Any
 
-from .task import Cancelled, Context, UserError, get_task
+from .task import Cancelled, Context, EngineError, UserError, encoded, get_task
 
 
 def run_task(kind: str, spec: dict, ctx: Context) -> dict:
     if not isinstance(spec, dict):
-        raise UserError("the job spec must be a JSON object")
+        raise EngineError("spec_not_object")
     result = get_task(kind).run(spec, ctx)
     ctx.flush()
     if result is None:
@@ -26,7 +26,7 @@ def error_event(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, Cancelled):
         return {"type": "error", "error": "cancelled", "cancelled": True}
     if isinstance(exc, UserError):
-        return {"type": "error", "error": str(exc) or type(exc).__name__}
+        return {"type": "error", "error": encoded(exc) or type(exc).__name__}
     text = str(exc)
     return {
         "type": "error",

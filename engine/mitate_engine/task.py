@@ -14,6 +14,62 @@ class UserError(Exception):
     """A failure the user can act on; its message is shown as is."""
 
 
+_MESSAGES: dict | None = None
+
+
+def messages() -> dict:
+    """The engine's message catalogue {code: {en, ja}} (messages.json), which the server also renders from."""
+    global _MESSAGES
+    if _MESSAGES is None:
+        import json
+
+        _MESSAGES = json.loads((Path(__file__).parent / "messages.json").read_text(encoding="utf-8"))
+    return _MESSAGES
+
+
+class EngineError(UserError):
+    """A user error with a stable code and parameters; str() is the English text (logs, tests). A job's failure
+    carries it as JSON {code, params, message} (see `encoded`) and the server says it in the caller's language from the
+    same catalogue. A parameter may be another EngineError (e.g. the reason inside a preprocessing step's error); it
+    nests as {code, params, message}."""
+
+    def __init__(self, code: str, message: str | None = None, **params: Any):
+        self.code = code
+        self.params = {k: (v.as_dict() if isinstance(v, EngineError) else v) for k, v in params.items()}
+        template = (messages().get(code) or {}).get("en")
+        self.message = message or (fill(template, params) if template else code)
+        super().__init__(self.message)
+
+    def as_dict(self) -> dict:
+        return {"code": self.code, "params": self.params, "message": self.message}
+
+
+def fill(template: str, params: dict) -> str:
+    """{name} placeholders, as the server's localize does; a nested error gives its English message."""
+    import re
+
+    def one(m: "re.Match[str]") -> str:
+        v = params.get(m.group(1))
+        if v is None:
+            return m.group(0)
+        if isinstance(v, EngineError):
+            return v.message
+        if isinstance(v, dict) and "message" in v:
+            return str(v["message"])
+        return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+
+    return re.sub(r"\{(\w+)\}", one, template)
+
+
+def encoded(exc: BaseException) -> str:
+    """How a user error travels to the server: JSON {code, params, message} for an EngineError, else its text."""
+    if isinstance(exc, EngineError):
+        import json
+
+        return json.dumps(exc.as_dict(), ensure_ascii=False, default=str)
+    return str(exc)
+
+
 class Cancelled(Exception):
     """Raised by `Context.check_cancelled` when the job was cancelled."""
 

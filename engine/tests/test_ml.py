@@ -66,7 +66,8 @@ def test_regression_matches_scikit_learn_reference(diabetes, tmp_path):
     assert rep["charts"]["coefficients"][0]["feature"] == "age"
     # the package: a zip with the model and a manifest, and the model predicts raw rows
     with zipfile.ZipFile(tmp_path / "m" / "model.zip") as z:
-        assert sorted(z.namelist()) == ["manifest.json", "model.joblib"]
+        names = z.namelist()
+        assert {"manifest.json", "model.joblib", "requirements.txt", "mitate_engine/ml/model.py"} <= set(names)
         manifest = json.loads(z.read("manifest.json"))
     assert manifest["features"] == feats and manifest["metrics"]["r2"] == rep["metrics"]["r2"]
     model = joblib.load(tmp_path / "m" / "model.joblib")
@@ -253,3 +254,57 @@ def test_every_algorithm_trains_on_small_data(t, tmp_path):
         rep = train_model(proj, key, params, tmp_path / key, quiet, quiet, quiet)
         assert rep["metrics"], key
         assert (tmp_path / key / "model.zip").exists()
+
+
+def test_auto_tune_starts_from_the_library_defaults_even_with_user_values(tmp_path):
+    """Issue 15 (breast cancer, logistic): tuning must never end below the default configuration under validation.
+    Trial 1 is the algorithm's defaults, trial 2 the user's own values; the chosen one's CV is at least both."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    df = load_breast_cancer(as_frame=True).frame
+    feats = [c for c in df.columns if c != "target"]
+    proj = prepare_project({"project_type": "discriminant_analysis", "target": "target", "features": feats, "cv_folds": 5,
+                            "auto_tune": True, "n_trials": 4}, df)
+    rep = train_model(proj, "logistic", {"C": 0.001}, tmp_path / "m", quiet, quiet, quiet)
+    trials = rep["auto_tune"]["trials"]
+    assert trials[0]["params"] == {"C": 1.0} and trials[1]["params"] == {"C": 0.001}
+    default_cv = cross_val_score(make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)), proj.X_train, proj.y_train,
+                                 cv=StratifiedKFold(5, shuffle=True, random_state=0), scoring="accuracy").mean()
+    assert trials[0]["value"] == pytest.approx(default_cv, abs=1e-9)
+    assert rep["cv"]["mean"] >= max(trials[0]["value"], trials[1]["value"]) - 1e-12
+
+
+def test_small_test_sets_make_repeated_cross_validation_the_headline(tmp_path):
+    """Issue 15 (statsmodels stackloss, 21 rows): 85/15 leaves 3 test rows, whose R² swings wildly; the report says so
+    and repeated cross-validation becomes the headline. Cross-validation only uses every row and has no test set."""
+    import statsmodels.api as sm
+    from sklearn.linear_model import LinearRegression
+    from sklearn.model_selection import RepeatedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    df = sm.datasets.stackloss.load_pandas().data
+    feats = ["AIRFLOW", "WATERTEMP", "ACIDCONC"]
+    spec = {"project_type": "regression", "target": "STACKLOSS", "features": feats, "cv_folds": 3}
+    rep = train_model(prepare_project(spec, df), "linear", {}, tmp_path / "h", quiet, quiet, quiet)
+    ev = rep["evaluation"]
+    assert rep["test_rows"] == 3 and ev["small_test"] and ev["headline"] == "repeated_cv" and ev["threshold"] == 30
+    proj = prepare_project({**spec, "evaluation": "cv_only"}, df)
+    assert len(proj.X_train) == 21 and proj.X_test is None
+    rep = train_model(proj, "linear", {}, tmp_path / "c", quiet, quiet, quiet)
+    ev = rep["evaluation"]
+    assert ev["mode"] == "cv_only" and not ev["small_test"] and ev["headline"] == "repeated_cv" and rep["test_rows"] == 0
+    ref = cross_val_score(make_pipeline(StandardScaler(), LinearRegression()), df[feats], df["STACKLOSS"],
+                          cv=RepeatedKFold(n_splits=3, n_repeats=10, random_state=0), scoring="r2")
+    assert ev["repeated_cv"]["mean"] == pytest.approx(ref.mean(), abs=1e-9) and ev["repeated_cv"]["repeats"] == 10
+    assert 0.5 < ev["repeated_cv"]["mean"] < 0.95  # the honest figure, not the 3-row test R² of -4.6 to -85
+    assert rep["permutation_importance"] == []  # no unseen rows to measure it on
+    # the metrics are those of out-of-fold predictions of all 21 rows
+    assert len(rep["charts"]["predicted_vs_actual"]["actual"]) == 21
+    big = pd.concat([df] * 100, ignore_index=True)
+    with pytest.raises(UserError, match="at most 2,000 rows"):
+        prepare_project({**spec, "evaluation": "cv_only"}, big)

@@ -27,6 +27,7 @@ def test_condition_is_applied_with_its_fitted_parameters_and_target_steps_are_sk
                                    "condition_path": str(tmp_path / "condition.json"), "output_dir": str(out_dir)}, Context(lambda e: None, out_dir))
     assert res["condition_applied"] == "standardise"
     out = pd.read_csv(out_dir / "predictions.csv")
-    # raw x 10, 12, 14 -> standardised 0, 1, 2 -> the model's standardised y = x (3 * 2 / 6)
-    assert out["x"].tolist() == [0.0, 1.0, 2.0]
-    assert np.allclose(out["predicted_y"], [0.0, 1.0, 2.0], atol=0.05)
+    # raw x 10, 12, 14 -> standardised 0, 1, 2 -> the model's standardised y = x (3 * 2 / 6) -> y in its own units
+    # (issue 15: 30, 36, 42, not the scaled 0, 1, 2); the table shows x as uploaded, not the transformed inputs
+    assert out["x"].tolist() == [10.0, 12.0, 14.0]
+    assert np.allclose(out["predicted_y"], [30.0, 36.0, 42.0], atol=0.3)

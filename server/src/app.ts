@@ -24,6 +24,8 @@ import predictionRoutes from './features/prediction/routes.js';
 import { installErrorHandler, installNotFound, JSON_BODY_LIMIT_MB, MAX_PARAM_LENGTH, onClientError, onFrameworkError } from './http/errors.js';
 import { requestSerializer } from './http/redact.js';
 import { installSecurityHeaders } from './http/security-headers.js';
+import { installEngineErrorLocalization } from './i18n/engine-errors.js';
+import { langOf } from './i18n/messages.js';
 import { registerCompression, registerWebApp } from './http/web-app.js';
 import optimalDesignRoutes from './features/optimal-design/routes.js';
 import optimizationRoutes from './features/optimization/routes.js';
@@ -63,6 +65,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.addHook('onRoute', (route) => {
     if (hoistGuards(route)) for (const method of [route.method].flat()) guardedRoutes.push({ method, url: route.url });
   });
+  installEngineErrorLocalization(app, langOf);
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
   await migrate(db, opts.pgSchema);

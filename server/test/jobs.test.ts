@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDb, type DbHandle } from '../src/db/index.js';
 import { AppError } from '../src/http/errors.js';
+import { engineErrorText } from '../src/i18n/engine-errors.js';
 import { localize } from '../src/i18n/messages.js';
 import { JobService, type JobView } from '../src/jobs/service.js';
 
@@ -193,7 +194,8 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ name, url }
     const r = await s.waitFor(raised.id);
     expect(r).toMatchObject({ state: 'failed', error: 'ValueError: a programming error' });
     expect(r.log).toContain('Traceback');
-    expect((await s.waitFor(bad.id)).error).toMatch(/^The data file does not exist/);
+    // stored with its code, said in the reader's language when shown
+    expect(engineErrorText((await s.waitFor(bad.id)).error, 'en')).toMatch(/^The data file does not exist/);
   }, TIMEOUT);
 
   it('keeps logs, typed events and stderr; coalesces progress writes', async () => {

@@ -131,7 +131,7 @@ def _trained_mean(bo: dict, space: Space) -> Callable[[np.ndarray], np.ndarray] 
     import joblib
     import pandas as pd
 
-    from ..tasks.predict import apply_training_condition, load_condition
+    from ..tasks.predict import load_condition, predict_frame
 
     model = joblib.load(path)
     condition = load_condition(bo.get("condition_path"))
@@ -141,9 +141,7 @@ def _trained_mean(bo: dict, space: Space) -> Callable[[np.ndarray], np.ndarray] 
 
     def predict(X: np.ndarray) -> np.ndarray:
         df = pd.DataFrame({v.name: [format_value(v, x) for x in X[:, i]] for i, v in enumerate(space.variables)})
-        df = apply_training_condition(df, condition, model.target)
-        model.check(df)
-        return model.predict(df).iloc[:, 0].to_numpy(dtype=float)
+        return predict_frame(model, df, condition).iloc[:, 0].to_numpy(dtype=float)
 
     return predict
 

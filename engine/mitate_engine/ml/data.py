@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from ..task import UserError
+from ..task import EngineError
 
 MAX_CATEGORIES = 50  # one-hot columns per categorical feature; rarer levels share one 'infrequent' column
 
@@ -15,15 +15,15 @@ def read_table(path: str, columns: list[str] | None = None) -> pd.DataFrame:
     import pyarrow.parquet as pq
 
     if not path or not os.path.isfile(path):
-        raise UserError(f"The data file does not exist: {path}")
+        raise EngineError("data_file_missing", path=path)
     try:
         names = pq.ParquetFile(path).schema_arrow.names
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the user's
-        raise UserError(f"The data file could not be read: {exc}") from exc
+        raise EngineError("data_file_unreadable", reason=str(exc)) from exc
     if columns is not None:
         missing = [c for c in columns if c not in names]
         if missing:
-            raise UserError(f'The column "{missing[0]}" is not in the data.')
+            raise EngineError("column_not_in_data", column=missing[0])
         columns = list(dict.fromkeys(columns))
     return pd.read_parquet(path, columns=columns)
 
@@ -34,15 +34,15 @@ def column_kinds(df: pd.DataFrame, features: list[str]) -> dict[str, str]:
     for c in features:
         s = df[c]
         if pd.api.types.is_datetime64_any_dtype(s):
-            raise UserError(f'The feature "{c}" is a date/time column; choose it as the time column or derive numeric features from it.')
+            raise EngineError("feature_datetime", column=c)
         if pd.api.types.is_bool_dtype(s) or pd.api.types.is_numeric_dtype(s):
             kinds[c] = "numeric"
         else:
             kinds[c] = "category"
         if s.notna().sum() == 0:
-            raise UserError(f'The feature "{c}" has no values.')
+            raise EngineError("feature_empty", column=c)
         if s.nunique(dropna=True) <= 1:
-            raise UserError(f'The feature "{c}" is constant (a single value); remove it from the features.')
+            raise EngineError("feature_constant", column=c)
     return kinds
 
 
@@ -129,17 +129,17 @@ def check_inference(df: pd.DataFrame, features: list[str], kinds: dict[str, str]
     """A clear message naming the column, before any prediction is made."""
     for c in features:
         if c not in df.columns:
-            raise UserError(f'The feature column "{c}" is missing from the inference data.')
+            raise EngineError("inference_feature_missing", column=c)
     for c, k in kinds.items():
         s = df[c]
         if k == "numeric":
             if not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)):
                 bad = s[pd.to_numeric(s, errors="coerce").isna() & s.notna()]
                 if len(bad):
-                    raise UserError(f'The feature column "{c}" must be numeric; it holds "{bad.iloc[0]}".')
+                    raise EngineError("inference_not_numeric", column=c, value=str(bad.iloc[0]))
         else:
             known = set(categories.get(c, []))
             seen = set(map(str, s.dropna().unique().tolist()))
             unseen = sorted(seen - known)
             if unseen:
-                raise UserError(f'The column "{c}" holds the category "{unseen[0]}" that the training data did not have.')
+                raise EngineError("inference_unseen_category", column=c, value=unseen[0])

@@ -1,7 +1,10 @@
 """A trained model as one object: the manifest (features, preprocessing, classes) and the fitted pipeline.
 
-`predict(frame)` turns raw inference rows into the output columns of the project's type, so the prediction job,
-the report and a user who unzips the model all use the same code path.
+`predict(frame)` turns raw inference rows (as uploaded, before the training dataset's preprocessing condition) into
+the output columns of the project's type: it applies the condition with its stored fitted parameters, derives the
+soft-sensor time features, runs the fitted pipeline and returns a target in its original units (the condition's
+fitted target scaling undone). The prediction job and a user who unzips the model run this same method
+(see model_io). `predict(frame, raw=False)` is for rows that are already in the condition's output form.
 """
 from __future__ import annotations
 
@@ -59,7 +62,33 @@ class TrainedModel:
         n = getattr(self.pipeline[-1], "n_components_", None) or getattr(self.pipeline[-1], "n_components", 2)
         return [f"component_{i + 1}" for i in range(int(n))]
 
-    def predict(self, df: pd.DataFrame) -> pd.DataFrame:
+    def prepare(self, df: pd.DataFrame) -> pd.DataFrame:
+        """Raw rows through the training condition; the row labels are kept so each output meets its input row
+        (rows the condition removes, e.g. outliers, get no prediction)."""
+        if not self.condition or not self.condition.get("steps"):
+            return df
+        from ..preprocessing.condition import apply_condition
+
+        # the parts of steps about absent columns (the target, in inference data) are left out
+        return apply_condition(df, self.condition, skip_missing_columns=True, keep_index=True)
+
+    def target_inverse(self, pred: np.ndarray) -> np.ndarray:
+        """A regression output in the target's original units: the condition's fitted scalings of the target,
+        undone last to first (other steps do not change its units)."""
+        for step in reversed((self.condition or {}).get("steps") or []):
+            fitted = (step.get("fitted") or {}).get("columns") or {}
+            if step.get("process_type") == "scaling" and self.target in fitted:
+                p = fitted[self.target]
+                pred = pred * p["scale"] + p["center"]
+        return pred
+
+    def predict(self, df: pd.DataFrame, raw: bool = True) -> pd.DataFrame:
+        """Output columns, one row per row of `df` (same index)."""
+        if raw:
+            return self._predict(self.prepare(df)).reindex(df.index)
+        return self._predict(df)
+
+    def _predict(self, df: pd.DataFrame) -> pd.DataFrame:
         X = self.model_frame(df)
         t = self.project_type
         out = pd.DataFrame(index=X.index)
@@ -69,7 +98,7 @@ class TrainedModel:
             ok = np.arange(len(X)) >= warm
             if ok.any():
                 pred[ok] = self.pipeline.predict(X[ok])
-            out[f"predicted_{self.target}"] = pred
+            out[f"predicted_{self.target}"] = self.target_inverse(pred)
         elif t == "discriminant_analysis":
             out[f"predicted_{self.target}"] = self.pipeline.predict(X)
             if hasattr(self.pipeline, "predict_proba"):
@@ -117,8 +146,19 @@ class TrainedModel:
             "hyperparameters": self.params,
             "outputs": self.output_columns(),
             "metrics": metrics or {},
-            "load": "joblib.load('model.joblib').predict(pandas_frame) with the mitate_engine package importable",
+            "load": LOAD_LINES,
+            "load_notes": ("Unzip into a folder named model, then run the two lines from the folder that holds it, with Python and the "
+                           "packages of requirements.txt (the zip carries the mitate_engine code the model needs). predict takes the "
+                           "raw rows as uploaded: it applies the preprocessing condition above, then returns "
+                           + ", ".join(self.output_columns()) + (" in the target's original units" if self.target and self.project_type in ("regression", "soft_sensor") else "")
+                           + "; rows the condition removes get no prediction."),
         }
+
+
+LOAD_LINES = [
+    "import sys, joblib, pandas as pd; sys.path.insert(0, 'model')",
+    "predictions = joblib.load('model/model.joblib').predict(pd.read_csv('raw.csv'))",
+]
 
 
 def _scaled(pipeline) -> bool:

@@ -9,7 +9,6 @@ import json
 import math
 import time
 import warnings
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -18,14 +17,16 @@ import numpy as np
 import pandas as pd
 
 from ..encoding import to_jsonable
-from ..task import UserError
+from ..task import EngineError, UserError
 from . import data as D
 from .algorithms import SUPERVISED, THREADS, Algorithm, BuildContext, get_algorithm
 from .model import TrainedModel
+from .model_io import save_model
 
 MAX_POINTS = 2000  # points per scatter chart in a report
 IMPORTANCE_ROWS = 2000
 SHAP_ROWS = 400
+SMALL_TEST = 30  # below this many test rows a hold-out score is too noisy to be the headline
 UNSUP_SCORE_ROWS = 3000
 
 
@@ -55,6 +56,11 @@ class Project:
     color: np.ndarray | None = None  # dimensional compression: optional label to colour the map
     condition: dict | None = None
     seed: int = 0
+    cv_only: bool = False  # no hold-out: every row trains; repeated cross-validation is the estimate
+
+    @property
+    def test_rows(self) -> int:
+        return 0 if self.X_test is None else len(self.X_test)
 
     @property
     def supervised(self) -> bool:
@@ -72,29 +78,29 @@ class Project:
 def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     t = spec.get("project_type")
     if t not in ("regression", "soft_sensor", "discriminant_analysis", "clustering", "dimensional_compression"):
-        raise UserError(f"Unknown project type: {t}")
+        raise EngineError("unknown_project_type", type=str(t))
     target = spec.get("target") or None
     features = list(spec.get("features") or [])
     if not features:
-        raise UserError("Please select feature variables")
+        raise EngineError("no_features")
     if t in SUPERVISED and not target:
-        raise UserError("Please select the target variable")
+        raise EngineError("no_target")
     if target and target in features:
-        raise UserError(f'The target "{target}" is also among the features; remove it from the features.')
+        raise EngineError("target_in_features", column=target)
     dt_col = spec.get("datetime_column") or None
     if df is None:
         cols = [*features, *([target] if target else []), *([dt_col] if dt_col else [])]
         df = D.read_table(spec["parquet"], cols)
     for c in [*features, *([target] if target else [])]:
         if c not in df.columns:
-            raise UserError(f'The column "{c}" is not in the data.')
+            raise EngineError("column_not_in_data", column=c)
     if t == "soft_sensor" and dt_col and dt_col in df.columns:
         df = df.sort_values(dt_col, kind="stable").reset_index(drop=True)
     kinds = D.column_kinds(df, features)
     lags = [int(v) for v in spec.get("lags") or []] if t == "soft_sensor" else []
     windows = [int(v) for v in spec.get("windows") or []] if t == "soft_sensor" else []
     if any(v < 1 for v in lags) or any(v < 2 for v in windows):
-        raise UserError("Time lags must be 1 or more rows and moving windows 2 or more rows.")
+        raise EngineError("bad_time_features")
     if lags or windows:
         df, extra = D.add_time_features(df, [c for c in features if kinds[c] == "numeric"], lags, windows)
         kinds.update({c: "numeric" for c in extra})
@@ -105,31 +111,31 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         y_raw = df[target]
         keep = y_raw.notna().to_numpy()
         if keep.sum() < 10:
-            raise UserError(f'The target "{target}" has fewer than 10 values; a model needs more rows.')
+            raise EngineError("target_too_few", column=target)
         df = df.loc[keep].reset_index(drop=True)
         y_raw = y_raw[keep].reset_index(drop=True)
         if t == "discriminant_analysis":
             y = y_raw.map(str).to_numpy(dtype=object)
             counts = pd.Series(y).value_counts()
             if len(counts) < 2:
-                raise UserError(f'The target "{target}" has a single class; discriminant analysis needs at least two.')
+                raise EngineError("single_class", column=target)
             single = counts[counts < 2]
             if len(single):
-                raise UserError(f'The class "{single.index[0]}" of "{target}" has a single row; every class needs at least two.')
+                raise EngineError("single_row_class", column=target, value=str(single.index[0]))
             classes = sorted(counts.index.tolist())
         else:
             if not (pd.api.types.is_numeric_dtype(y_raw) and not pd.api.types.is_bool_dtype(y_raw)):
-                raise UserError(f'The target "{target}" is not numeric; regression needs a numeric target.')
+                raise EngineError("target_not_numeric", column=target)
             y = y_raw.astype(float).to_numpy()
             if np.nanstd(y) == 0:
-                raise UserError(f'The target "{target}" is constant; there is nothing to predict.')
+                raise EngineError("target_constant", column=target)
     X = D.as_model_frame(df, kinds)
     cats = D.categories_of(X, kinds)
     ratio = float(spec.get("split_ratio") or 0.85)
     folds = spec.get("cv_folds", "default")
     folds = 5 if folds in (None, "", "default") else int(folds)
     if folds < 2:
-        raise UserError("Please enter default, 2 or more numbers")
+        raise EngineError("bad_folds")
     proj = Project(
         project_type=t, target=target, features=features, kinds=kinds, categories=cats,
         X_train=X, y_train=y, X_test=None, y_test=None, cv_folds=folds,
@@ -137,15 +143,23 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         variance_threshold=float(spec.get("variance_threshold") or 0.0), significance_level=float(spec.get("significance_level") or 0.05),
         classes=classes, lags=lags, windows=windows, datetime_column=dt_col, condition=_condition(spec), seed=int(spec.get("seed") or 0),
     )
+    evaluation = spec.get("evaluation") or "holdout"
+    if evaluation == "cv_only" and t not in ("regression", "discriminant_analysis"):
+        raise EngineError("cv_only_type")
     if t in SUPERVISED:
         if len(X) < 10:
-            raise UserError("At least 10 rows with a target value are needed to train.")
+            raise EngineError("too_few_rows")
+        if evaluation == "cv_only":
+            if len(X) > CV_ONLY_MAX_ROWS:
+                raise EngineError("cv_only_too_large", max=CV_ONLY_MAX_ROWS, rows=len(X))
+            proj.cv_only = True
+            return proj
         split_time = spec.get("split_time")
         if t == "soft_sensor" and split_time and dt_col:
             times = pd.to_datetime(df[dt_col])
             n_train = int((times < pd.Timestamp(split_time)).sum())
             if n_train < 5 or n_train > len(X) - 2:
-                raise UserError("The split time leaves too few rows on one side; choose a time inside the data.")
+                raise EngineError("split_time_edge")
             tr, te = np.arange(n_train), np.arange(n_train, len(X))
         else:
             tr, te = D.split(len(X), ratio, proj.time_ordered, y if proj.classification else None, proj.seed)
@@ -154,7 +168,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         if proj.classification:
             missing = sorted(set(classes) - set(proj.y_train))
             if missing:
-                raise UserError(f'The class "{missing[0]}" has no rows in the training part; add rows or change the split.')
+                raise EngineError("class_missing_in_training", value=str(missing[0]))
         if t == "soft_sensor":
             axis = df[dt_col].astype(str).tolist() if dt_col and dt_col in df.columns else list(range(len(X)))
             proj.time_train = [axis[i] for i in tr]
@@ -162,6 +176,9 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     elif t == "dimensional_compression" and target and target in df.columns:
         proj.color = df[target].map(str).to_numpy(dtype=object)
     return proj
+
+
+CV_ONLY_MAX_ROWS = 2000  # as the server's CV_ONLY_MAX_ROWS
 
 
 def _condition(spec: dict) -> dict | None:
@@ -346,7 +363,14 @@ def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int,
     n = proj.n_trials
     sampler = optuna.samplers.TPESampler(seed=proj.seed, n_startup_trials=min(5, max(1, n // 2)))
     study = optuna.create_study(direction="maximize", sampler=sampler)
-    study.enqueue_trial({p.name: base[p.name] for p in space})  # the defaults (or the user's values) are trial 1
+    # The algorithm's defaults are trial 1 and the user's own values (if any differ) trial 2, so tuning never returns
+    # something the validation score ranks below either.
+    defaults = algo.defaults()
+    first = {p.name: defaults.get(p.name, base[p.name]) for p in space}
+    study.enqueue_trial(first)
+    given = {p.name: base[p.name] for p in space}
+    if given != first:
+        study.enqueue_trial(given)
     trials: list[dict] = []
     fold_scores: dict[int, tuple[list[float], float]] = {}
 
@@ -378,7 +402,7 @@ def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int,
     study.optimize(objective, n_trials=n, timeout=timeout, callbacks=[callback], catch=(ValueError, np.linalg.LinAlgError, ArithmeticError))
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if not done:
-        raise UserError("No auto-tune trial succeeded; see the log.")
+        raise EngineError("no_trial_succeeded")
     best = study.best_trial
     return {**base, **best.params}, trials, fold_scores.get(best.number)
 
@@ -390,17 +414,16 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
                 progress: Callable[[float, str], None], event: Callable[..., None], log: Callable[[str], None],
                 time_budget: float | None = None, label: str = "", on_ready: Callable[[dict], None] | None = None) -> dict:
     """Trains one algorithm; writes model.joblib, manifest.json, model.zip, report.json into out_dir."""
-    import joblib
 
     algo = get_algorithm(proj.project_type, algorithm)
     label = label or algo.label
     try:
         params = algo.coerce(given_params)
     except ValueError as exc:
-        raise UserError(str(exc)) from exc
+        raise EngineError("bad_hyperparameter", reason=str(exc)) from exc
     n_rows = len(proj.X_train)
     if algo.max_rows and n_rows > algo.max_rows:
-        raise UserError(f"{algo.label} is limited to {algo.max_rows:,} training rows (this project has {n_rows:,}); choose another algorithm or sample the data.")
+        raise EngineError("algorithm_row_limit", algorithm=algo.label, max=algo.max_rows, rows=n_rows)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     trials: list[dict] = []
@@ -438,7 +461,7 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if proj.supervised:
-            rep = _supervised_report(proj, algo, model, log)
+            rep = _supervised_report(proj, algo, model, log, params)
         elif proj.project_type == "clustering":
             rep = _clustering_report(proj, algo, model, Z_all, params)
         else:
@@ -453,12 +476,7 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
     })
     rep = to_jsonable(rep)
     progress(0.9, f"{label}: packaging")
-    joblib.dump(model, out_dir / "model.joblib", compress=3)
-    manifest = to_jsonable(model.manifest(rep["metrics"]))
-    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-    with zipfile.ZipFile(out_dir / "model.zip", "w", zipfile.ZIP_DEFLATED) as z:
-        z.write(out_dir / "model.joblib", "model.joblib")
-        z.write(out_dir / "manifest.json", "manifest.json")
+    save_model(model, out_dir, rep["metrics"])
     (out_dir / "report.json").write_text(json.dumps(rep), encoding="utf-8")
     if not proj.supervised:
         return rep
@@ -477,6 +495,7 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
                      "aggregate": "pooled_forward" if proj.time_ordered else "mean",
                      "fold_mean": float(np.mean(fold_list)) if fold_list else None,
                      "std": float(np.std(fold_list)) if fold_list else None}
+        rep["evaluation"] = evaluation(proj, algo, params)
         rep["permutation_importance"] = _permutation(proj, model.pipeline)
         rep["shap"] = _shap(proj, algo, model.pipeline, log)
     rep["pending"] = False
@@ -487,6 +506,48 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
 
 
 # ---- reports ----------------------------------------------------------------------------------------------
+
+
+def evaluation(proj: Project, algo: Algorithm, params: dict) -> dict:
+    """How far the report's figures can be trusted, and which is the headline. A hold-out of fewer than SMALL_TEST rows
+    (or none: cross-validation only) makes repeated cross-validation the headline: every row is validated several
+    times over different splits, so its mean and spread say more than a few test rows. A soft sensor's headline is
+    then its forward validation (shuffled repeats would look into the future)."""
+    n = proj.test_rows
+    small = proj.cv_only or n < SMALL_TEST
+    out: dict[str, Any] = {"mode": "cv_only" if proj.cv_only else "holdout", "test_rows": n, "threshold": SMALL_TEST,
+                           "small_test": bool(small and not proj.cv_only), "headline": "test", "repeated_cv": None}
+    if not small:
+        return out
+    if proj.time_ordered:
+        out["headline"] = "forward_validation"
+        return out
+    out["headline"] = "repeated_cv"
+    out["repeated_cv"] = repeated_cv(proj, algo, params)
+    return out
+
+
+def repeated_cv(proj: Project, algo: Algorithm, params: dict) -> dict:
+    from sklearn.metrics import get_scorer
+    from sklearn.model_selection import RepeatedKFold, RepeatedStratifiedKFold
+
+    n = len(proj.X_train)
+    repeats = 10 if n <= 1000 else 3
+    if proj.classification:
+        folds = max(2, min(proj.cv_folds, int(pd.Series(proj.y_train).value_counts().min())))
+        cv = RepeatedStratifiedKFold(n_splits=folds, n_repeats=repeats, random_state=proj.seed)
+    else:
+        folds = min(proj.cv_folds, n // 2)
+        cv = RepeatedKFold(n_splits=folds, n_repeats=repeats, random_state=proj.seed)
+    scorer = get_scorer(scoring(proj)[0])
+    scores = []
+    for tr, va in cv.split(proj.X_train, proj.y_train):
+        pipe, _ = build_pipeline(proj, algo, params, len(tr))
+        pipe.fit(proj.X_train.iloc[tr], proj.y_train[tr])
+        scores.append(float(scorer(pipe, proj.X_train.iloc[va], proj.y_train[va])))
+    a = np.asarray(scores)
+    return {"metric": scoring(proj)[1], "mean": float(a.mean()), "std": float(a.std()), "folds": folds, "repeats": repeats,
+            "low": float(np.quantile(a, 0.1)), "high": float(np.quantile(a, 0.9))}
 
 
 def regression_metrics(y, p) -> dict:
@@ -535,14 +596,34 @@ def _thin(*arrays, k=MAX_POINTS):
     return [np.asarray(a)[idx].tolist() if not isinstance(a, list) else [a[i] for i in idx] for a in arrays]
 
 
-def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log) -> dict:
+def _out_of_fold(proj: Project, algo: Algorithm, params: dict) -> tuple[np.ndarray, np.ndarray | None]:
+    """Cross-validation-only evaluation: each row predicted by the model of the fold that did not train on it."""
+    from sklearn.model_selection import cross_val_predict
+
+    est, _ = build_pipeline(proj, algo, params, len(proj.X_train))
+    cv = _cv(proj, proj.cv_folds)
+    pred = cross_val_predict(est, proj.X_train, proj.y_train, cv=cv)
+    proba = None
+    if proj.classification and hasattr(est, "predict_proba"):
+        proba = cross_val_predict(est, proj.X_train, proj.y_train, cv=cv, method="predict_proba")
+    return pred, proba
+
+
+def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log, params: dict | None = None) -> dict:
     pipe = model.pipeline
-    Xte, yte = proj.X_test, proj.y_test
-    pred_te = pipe.predict(Xte)
+    if proj.cv_only:  # the out-of-fold predictions of every row stand where a test set would
+        Xte, yte = proj.X_train, proj.y_train
+        pred_te, oof_proba = _out_of_fold(proj, algo, params or {})
+    else:
+        Xte, yte = proj.X_test, proj.y_test
+        pred_te = pipe.predict(Xte)
     pred_tr = pipe.predict(proj.X_train)
     charts: dict[str, Any] = {}
     if proj.classification:
-        proba = pipe.predict_proba(Xte) if hasattr(pipe, "predict_proba") else None
+        if proj.cv_only:
+            proba = oof_proba
+        else:
+            proba = pipe.predict_proba(Xte) if hasattr(pipe, "predict_proba") else None
         metrics = classification_metrics(yte, pred_te, proba, proj.classes)
         train_metrics = {k: v for k, v in classification_metrics(proj.y_train, pred_tr, None, proj.classes).items() if k != "confusion_matrix"}
         charts["confusion_matrix"] = {"labels": proj.classes, "matrix": metrics["confusion_matrix"]}
@@ -618,6 +699,9 @@ def _coefficients(proj: Project, model: TrainedModel) -> list[dict] | None:
 def _permutation(proj: Project, pipe) -> list[dict]:
     from sklearn.inspection import permutation_importance
 
+    if proj.cv_only:
+        return []  # no rows the model has not seen: importance on training rows would flatter it
+
     wide = len(proj.X_test.columns) > 20
     idx = _sample(len(proj.X_test), IMPORTANCE_ROWS // 2 if wide else IMPORTANCE_ROWS, proj.seed)
     X, y = proj.X_test.iloc[idx], proj.y_test[idx]
@@ -634,8 +718,9 @@ def _shap(proj: Project, algo: Algorithm, pipe, log) -> list[dict] | None:
         est = pipe[-1]
         if isinstance(est, Balanced):
             est = est.estimator
-        idx = _sample(len(proj.X_test), SHAP_ROWS, proj.seed)
-        Z = pipe[0].transform(proj.X_test.iloc[idx])
+        X = proj.X_train if proj.cv_only else proj.X_test  # SHAP explains the model, on rows of the data
+        idx = _sample(len(X), SHAP_ROWS, proj.seed)
+        Z = pipe[0].transform(X.iloc[idx])
         values = shap.TreeExplainer(est).shap_values(np.asarray(Z, dtype=float), check_additivity=False)
         arr = np.stack(values, axis=-1) if isinstance(values, list) else np.asarray(values)
         mean = np.abs(arr).mean(axis=0)

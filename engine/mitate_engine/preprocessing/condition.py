@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..encoding import to_jsonable
-from ..task import UserError
+from ..task import EngineError, UserError
 from .expression import ExpressionError
 from .steps import LABELS, State, Step, StepError, is_numeric, make_step
 
@@ -20,16 +20,30 @@ def _label(i: int, spec: dict) -> str:
     return f"Step {i + 1} ({LABELS.get(str(kind), str(kind))}{', ' + str(method) if method else ''})"
 
 
+def step_error(i: int, spec: dict, exc: BaseException) -> EngineError:
+    """A step's failure: which step (number and kind) with the reason nested, each with its code when it has one."""
+    kind = spec.get("process_type") if isinstance(spec, dict) else None
+    method = spec.get("method") if isinstance(spec, dict) else None
+    if isinstance(exc, EngineError):
+        reason = exc
+    elif getattr(exc, "code", None):
+        reason = EngineError(exc.code, str(exc), **getattr(exc, "params", {}))
+    else:  # a step's own detail (English) inside a localized frame
+        reason = EngineError("step_detail", str(exc), detail=str(exc))
+    return EngineError("step_failed", f"{_label(i, spec)}: {reason}", step=i + 1,
+                       kind=LABELS.get(str(kind), str(kind)) + (f", {method}" if method else ""), reason=reason)
+
+
 def build_steps(specs: list[dict]) -> list[Step]:
     """Builds (and validates without data) every step; a bad one raises UserError naming it."""
     if not isinstance(specs, list) or not specs:
-        raise UserError("The condition has no steps.")
+        raise EngineError("condition_no_steps")
     steps = []
     for i, spec in enumerate(specs):
         try:
             steps.append(make_step(spec))
         except (StepError, ExpressionError) as exc:
-            raise UserError(f"{_label(i, spec)}: {exc}") from None
+            raise step_error(i, spec, exc) from None
     return steps
 
 
@@ -75,12 +89,12 @@ class Condition:
                 if fit:
                     step.fit(df, state)
                 elif step.fitted_ is None:
-                    raise StepError("this step has no fitted parameters; run the condition on training data first")
+                    raise StepError("this step has no fitted parameters; run the condition on training data first", code="step_unfitted")
                 df = step.transform(df, state)
             except (StepError, ExpressionError) as exc:
-                raise UserError(f"{_label(i, step.to_dict())}: {exc}") from None
+                raise step_error(i, step.to_dict(), exc) from None
             if df.shape[1] == 0:
-                raise UserError(f"{_label(i, step.to_dict())}: no column is left")
+                raise step_error(i, step.to_dict(), EngineError("step_no_column_left"))
             effect = {"rows_before": before_rows, "rows_after": len(df)}
             added = [str(c) for c in df.columns if c not in before_cols]
             dropped = [str(c) for c in before_cols if c not in df.columns]
@@ -153,7 +167,7 @@ class Condition:
         return out
 
 
-def apply_condition(df: pd.DataFrame, condition: dict, skip_missing_columns: bool = False) -> pd.DataFrame:
+def apply_condition(df: pd.DataFrame, condition: dict, skip_missing_columns: bool = False, keep_index: bool = False) -> pd.DataFrame:
     """Applies a stored condition to new data (e.g. inference data) with its stored fitted parameters.
 
     `condition` is the dict stored with a preprocessed dataset (``condition.json`` in the dataset's storage
@@ -164,14 +178,16 @@ def apply_condition(df: pd.DataFrame, condition: dict, skip_missing_columns: boo
     (e.g. a column the condition needs is missing). With ``skip_missing_columns=True`` the parts of steps that
     concern absent columns are left out instead (typical for inference data without the target column): a scaling
     of [x, target] scales x alone; a computed column or row filter that reads an absent column is skipped.
+    With ``keep_index=True`` the input's row labels are kept (a model meets each output with its input row).
     """
     cond = Condition(condition.get("steps") or [], condition.get("datetime_column"), condition.get("name") or "")
     for i, step in enumerate(cond.steps):
         if step.learns and step.fitted_ is None:
-            raise UserError(f"{_label(i, step.to_dict())}: the condition carries no fitted parameters")
+            raise step_error(i, step.to_dict(), EngineError("step_not_fitted"))
         if step.fitted_ is None:
             step.fitted_ = {}
-    return cond._run(df, False, lenient=skip_missing_columns).reset_index(drop=True)
+    out = cond._run(df, False, lenient=skip_missing_columns)
+    return out if keep_index else out.reset_index(drop=True)
 
 
 # ---- preview ------------------------------------------------------------------------------------
@@ -219,7 +235,7 @@ def preview_step(df: pd.DataFrame, steps: list[dict], index: int, datetime_colum
         step.fit(before, state)
         after = step.transform(before, state)
     except (StepError, ExpressionError) as exc:
-        raise UserError(f"{_label(index, step.to_dict())}: {exc}") from None
+        raise step_error(index, step.to_dict(), exc) from None
     removed_idx = before.index.difference(after.index)
     kept = after.index.intersection(before.index)
     targets = [c for c in step.target_columns(before if step.process_type != "computed" else after) if c in before.columns or c in after.columns]

@@ -21,7 +21,13 @@ from .expression import ExpressionError, compute, parse, columns_of
 
 
 class StepError(ValueError):
-    """A readable problem with one step; the pipeline prefixes it with the step's number and name."""
+    """A readable problem with one step; the pipeline prefixes it with the step's number and name. With a `code`
+    (and params) from the engine's message catalogue the server says it in the user's language."""
+
+    def __init__(self, message: str, code: str | None = None, **params):
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @dataclass
@@ -131,12 +137,12 @@ class Step(ABC):
                 return []
             if numeric:
                 return [c for c in df.columns if is_numeric(df[c])]
-            raise StepError("choose at least one column")
+            raise StepError("choose at least one column", code="step_no_columns")
         for c in cols:
             if c not in df.columns:
-                raise StepError(f'the column "{c}" does not exist')
+                raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
             if numeric and not is_numeric(df[c]):
-                raise StepError(f'the column "{c}" is not numeric')
+                raise StepError(f'the column "{c}" is not numeric', code="step_not_numeric", column=c)
         return cols
 
     def need_fit(self) -> dict:
@@ -199,7 +205,7 @@ class Outliers(Step):
             w, t = int(self.params["window"]), float(self.params["threshold"])
             for c in f["columns"]:
                 if c not in df.columns:
-                    raise StepError(f'the column "{c}" does not exist')
+                    raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
                 s = df[c].astype("float64")
                 med = s.rolling(w, center=True, min_periods=1).median()
                 mad = (s - med).abs().rolling(w, center=True, min_periods=1).median() * 1.4826
@@ -207,7 +213,7 @@ class Outliers(Step):
             return masks
         for c, b in f["bounds"].items():
             if c not in df.columns:
-                raise StepError(f'the column "{c}" does not exist')
+                raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
             s = df[c].astype("float64")
             lo = -np.inf if b["lower"] is None else b["lower"]
             hi = np.inf if b["upper"] is None else b["upper"]
@@ -295,7 +301,7 @@ class Missing(Step):
         cols = self.columns or [c for c in df.columns if c != state.datetime_column]
         for c in cols:
             if c not in df.columns:
-                raise StepError(f'the column "{c}" does not exist')
+                raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
         return cols
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
@@ -307,7 +313,7 @@ class Missing(Step):
         if self.method in ("mean", "median", "mode"):
             for c, v in self.need_fit()["values"].items():
                 if c not in df.columns:
-                    raise StepError(f'the column "{c}" does not exist')
+                    raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
                 df[c] = df[c].fillna(v)
             return df
         if self.method == "constant":
@@ -370,7 +376,7 @@ class Scaling(Step):
         for c in cols:
             s = df[c].astype("float64")
             if s.notna().sum() == 0:
-                raise StepError(f'the column "{c}" has no values')
+                raise StepError(f'the column "{c}" has no values', code="step_column_empty", column=c)
             if self.method == "standard":
                 center, scale = s.mean(), s.std(ddof=0)
             elif self.method == "minmax":
@@ -378,7 +384,7 @@ class Scaling(Step):
             else:
                 center, scale = s.median(), s.quantile(0.75) - s.quantile(0.25)
             if not scale or not math.isfinite(scale):
-                raise StepError(f'the column "{c}" is constant (or nearly), so it cannot be scaled')
+                raise StepError(f'the column "{c}" is constant (or nearly), so it cannot be scaled', code="step_constant", column=c)
             out[c] = {"center": float(center), "scale": float(scale)}
         self.fitted_ = {"columns": out}
         return self
@@ -387,7 +393,7 @@ class Scaling(Step):
         df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         for c, p in self.need_fit()["columns"].items():
             if c not in df.columns:
-                raise StepError(f'the column "{c}" does not exist')
+                raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
             df[c] = (df[c].astype("float64") - p["center"]) / p["scale"]
         return df
 
@@ -619,7 +625,7 @@ class Filter(Step):
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
         c = str(self.params["column"])
         if c not in df.columns:
-            raise StepError(f'the column "{c}" does not exist')
+            raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
         s, op = df[c], self.params["op"]
         if op == "is_missing":
             keep = s.isna()
@@ -656,7 +662,7 @@ class Sort(Step):
         else:
             c = self.columns[0] if self.columns else ""
         if c not in df.columns:
-            raise StepError(f'the column "{c}" does not exist')
+            raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
         asc = str(self.params.get("ascending", True)).lower() not in ("false", "0", "no")
         return df.sort_values(c, ascending=asc, kind="stable", na_position="last")
 

@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..task import UserError
+from ..task import EngineError, UserError
 from .errors import input_error
 
 
@@ -40,11 +40,11 @@ class Table:
 def read_table(path: str, numeric: list[str], other: list[str] = ()) -> Table:
     """Reads `numeric` (must be numbers) and `other` columns (categories, keys) and nothing else."""
     if not path or not os.path.isfile(path):
-        raise UserError(f"The data file does not exist: {path}")
+        raise EngineError("data_file_missing", path=path)
     try:
         schema = pq.read_schema(path)
     except (pa.ArrowException, OSError) as exc:
-        raise UserError(f"The data file could not be read as Parquet: {exc}") from exc
+        raise EngineError("data_file_unreadable", reason=str(exc)) from exc
     names = []
     for n in [*numeric, *other]:
         if n and n not in names:
@@ -59,7 +59,7 @@ def read_table(path: str, numeric: list[str], other: list[str] = ()) -> Table:
     try:
         table = pq.read_table(path, columns=names, use_threads=True, read_dictionary=dictionary or None)
     except (pa.ArrowException, OSError) as exc:
-        raise UserError(f"The data file could not be read: {exc}") from exc
+        raise EngineError("data_file_unreadable", reason=str(exc)) from exc
     cols = {n: table.column(n) for n in names}
     return Table(cols, table.num_rows, {n: schema.field(n).type for n in names})
 

@@ -1,82 +1,69 @@
 """Kind `predict`: a trained model on an inference table; writes predictions.parquet and predictions.csv.
 
-Spec: model (path of model.joblib), parquet (inference data), condition_path (optional condition.json of the
-training dataset, applied first with its stored fitted parameters, when the inference data is raw), output_dir.
+Spec: model (path of model.joblib), parquet (inference data), condition_path (set when the inference data is raw:
+the training dataset's preprocessing condition is then applied first — the model carries it, with its fitted
+parameters; the file is the fallback for a model saved without it), output_dir. The result table holds the
+predictions (a regression target in its original units) beside the values as uploaded.
 """
 from __future__ import annotations
 
 import json
 import os
 
-import joblib
 import pandas as pd
 
 from ..csvsafe import write_csv
 from ..ml.data import read_table
-from ..task import Context, Task, UserError
+from ..ml.model_io import load_model, predict
+from ..task import Context, EngineError, Task
 
 
 def load_condition(path: str | None) -> dict | None:
     if not path:
         return None
     if not os.path.isfile(path):
-        raise UserError("The preprocessing condition of the training dataset is missing; it cannot be applied.")
+        raise EngineError("condition_missing")
     with open(path, encoding="utf-8") as f:
         return json.load(f)
 
 
-def apply_training_condition(df: pd.DataFrame, condition: dict | None, target: str | None) -> pd.DataFrame:
-    """The training dataset's condition with its stored fitted parameters; steps on the target alone are skipped
-    (inference data has no target)."""
-    if not condition:
+def apply_training_condition(df: pd.DataFrame, condition: dict | None, target: str | None = None) -> pd.DataFrame:
+    """The training dataset's condition on raw rows, with its stored fitted parameters; the parts of steps about
+    absent columns (the target, in inference data) are left out. The same as TrainedModel.prepare."""
+    if not condition or not condition.get("steps"):
         return df
-    from ..preprocessing import apply_condition
+    from ..preprocessing.condition import apply_condition
 
-    steps = []
-    for step in condition.get("steps") or []:
-        cols = step.get("columns")
-        if cols and target and target in cols and target not in df.columns:
-            cols = [c for c in cols if c != target]
-            if not cols:
-                continue
-            fitted = step.get("fitted")
-            if isinstance(fitted, dict) and isinstance(fitted.get("columns"), dict):
-                fitted = {**fitted, "columns": {k: v for k, v in fitted["columns"].items() if k != target}}
-            step = {**step, "columns": cols, "fitted": fitted}
-        steps.append(step)
-    return apply_condition(df, {**condition, "steps": steps})
+    return apply_condition(df, condition, skip_missing_columns=True, keep_index=True)
 
 
 def predict_frame(model, df: pd.DataFrame, condition: dict | None) -> pd.DataFrame:
-    """Raw rows through the training dataset's condition and the model: the one path every caller predicts by
-    (the prediction job, optimisation candidates)."""
-    if condition:
-        df = apply_training_condition(df, condition, model.target)
-    model.check(df)
-    return model.predict(df)
+    """Rows through a trained model for other areas (optimisation candidates, design points): with a condition the
+    rows are raw and go through it first; without one they are already in the training dataset's units."""
+    if condition and not model.condition:
+        model.condition = condition
+    return predict(model, df, raw=bool(condition))
 
 
 class Predict(Task):
     kind = "predict"
 
     def run(self, spec: dict, ctx: Context) -> dict:
-        path = spec.get("model")
-        if not path or not os.path.isfile(path):
-            raise UserError("The trained model file is missing; train the model again.")
         ctx.progress(0.05, "Loading the model")
-        model = joblib.load(path)
+        model = load_model(spec.get("model"))
         ctx.progress(0.15, "Reading the inference data")
         df = read_table(spec["parquet"])
-        condition = load_condition(spec.get("condition_path"))
+        raw = bool(spec.get("condition_path"))
+        if raw and not model.condition:
+            model.condition = load_condition(spec.get("condition_path"))
+        condition = model.condition if raw else None
         if condition:
             ctx.progress(0.2, f"Applying the preprocessing condition {condition.get('name') or ''}".strip())
-            df = apply_training_condition(df, condition, model.target)
-        model.check(df)
         ctx.progress(0.3, f"Predicting {len(df):,} rows")
-        out = model.predict(df)
+        out = predict(model, df, raw=raw)
         ctx.progress(0.85, "Writing the predictions")
         inputs = df.drop(columns=[c for c in out.columns if c in df.columns])
-        table = pd.concat([out, inputs], axis=1)
+        table = pd.concat([out, inputs], axis=1).reset_index(drop=True)
         work = ctx.work_dir
         table.to_parquet(work / "predictions.parquet", index=False)
         write_csv(table, work / "predictions.csv")

@@ -17,14 +17,14 @@ import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
 from ..preprocessing import Condition
-from ..task import Context, Task, UserError
+from ..task import Context, EngineError, Task, UserError
 
 
 def read_frame(path: str, rows: int | None = None):
     try:
         pf = pq.ParquetFile(path)
     except (OSError, pa.ArrowException) as exc:
-        raise UserError(f"The dataset file could not be read: {exc}") from exc
+        raise EngineError("data_file_unreadable", reason=str(exc)) from exc
     if rows is None or pf.metadata.num_rows <= rows:
         table = pf.read(use_threads=True)
     else:
@@ -79,7 +79,7 @@ def write_beside(source: pq.ParquetFile, fresh: pa.Table, columns: list[str], pa
             if writer is not None:
                 writer.close()
     if offset != fresh.num_rows:
-        raise UserError("The dataset file changed while the condition ran; please run it again.")
+        raise EngineError("data_file_changed")
 
 
 class Preprocess(Task):
@@ -87,12 +87,12 @@ class Preprocess(Task):
 
     def run(self, spec: dict, ctx: Context) -> dict:
         if not spec.get("parquet"):
-            raise UserError("spec.parquet (the dataset to pre-process) is required")
+            raise EngineError("spec_parquet_required")
         cond = Condition(spec.get("steps") or [], spec.get("datetime_column"), spec.get("name") or "")
         try:
             pf = pq.ParquetFile(spec["parquet"])
         except (OSError, pa.ArrowException) as exc:
-            raise UserError(f"The dataset file could not be read: {exc}") from exc
+            raise EngineError("data_file_unreadable", reason=str(exc)) from exc
         names = pf.schema_arrow.names
         total, cols_in = pf.metadata.num_rows, len(names)
         # Most conditions change a few named columns and keep every row: then only those columns are read and
@@ -116,9 +116,9 @@ class Preprocess(Task):
         out = cond.fit_transform(df, progress).reset_index(drop=True)
         del df
         if len(out) == 0:
-            raise UserError("No row is left after the condition; nothing to register.")
+            raise EngineError("no_row_left")
         if partial and len(out) != total:  # a step removed rows after all: the untouched columns no longer line up
-            raise UserError("The condition changed the number of rows unexpectedly; please report this.")
+            raise EngineError("rows_changed_unexpectedly")
         ctx.progress(0.82, "Writing the new dataset")
         work = ctx.work_dir
         started = time.perf_counter()

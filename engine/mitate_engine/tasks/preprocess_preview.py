@@ -6,7 +6,7 @@ then step `index` is fitted and compared before/after; see preprocessing.conditi
 from __future__ import annotations
 
 from ..preprocessing import preview_step
-from ..task import Context, Task, UserError
+from ..task import Context, EngineError, Task, UserError
 from .preprocess import read_frame
 
 
@@ -15,11 +15,11 @@ class PreprocessPreview(Task):
 
     def run(self, spec: dict, ctx: Context) -> dict:
         if not spec.get("parquet"):
-            raise UserError("spec.parquet (the dataset to preview on) is required")
+            raise EngineError("spec_parquet_required")
         steps = spec.get("steps") or []
         index = int(spec.get("index", len(steps) - 1))
         if not 0 <= index < len(steps):
-            raise UserError("There is no step to preview.")
+            raise EngineError("no_step_to_preview")
         sample_rows = int(spec.get("sample_rows") or 200_000)
         df, total = read_frame(spec["parquet"], sample_rows)
         result = preview_step(df, steps, index, spec.get("datetime_column"))

@@ -18,7 +18,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
-from ..task import Context, Task, UserError
+from ..task import Context, EngineError, Task, UserError
 
 CHUNK = 1 << 20  # elements per slice for central moments: bounds temporary memory
 
@@ -29,11 +29,11 @@ class Statistics(Task):
     def run(self, spec: dict, ctx: Context) -> dict:
         path = spec.get("parquet")
         if not path:
-            raise UserError("spec.parquet (the Parquet file to describe) is required")
+            raise EngineError("spec_parquet_required")
         max_categories = int(spec.get("max_categories") or 20)
         bins = int(spec.get("bins") or 20)
         if bins < 1 or max_categories < 1:
-            raise UserError("bins and max_categories must be at least 1")
+            raise EngineError("bad_bins")
         datetime_column = spec.get("datetime_column") or None
         out_dir = ctx.work_dir
 
@@ -42,7 +42,7 @@ class Statistics(Task):
         row_count = parquet.metadata.num_rows
         names = schema.names
         if datetime_column and datetime_column not in names:
-            raise UserError(f'The datetime column "{datetime_column}" is not in the data.')
+            raise EngineError("datetime_column_missing", column=datetime_column)
 
         columns: list[dict] = []
         for i, name in enumerate(names):
@@ -50,7 +50,7 @@ class Statistics(Task):
             try:
                 data = parquet.read(columns=[name], use_threads=True).column(0)
             except (pa.ArrowException, OSError) as exc:
-                raise UserError(f'The column "{name}" could not be read: {exc}') from exc
+                raise EngineError("column_unreadable", column=name, reason=str(exc)) from exc
             columns.append(describe_column(name, data, bins, max_categories, name == datetime_column))
             del data
         ctx.progress(1.0, "Writing statistics")
@@ -68,11 +68,11 @@ class Statistics(Task):
 
 def open_parquet(path: str) -> pq.ParquetFile:
     if not os.path.isfile(path):
-        raise UserError(f"The data file does not exist: {path}")
+        raise EngineError("data_file_missing", path=path)
     try:
         return pq.ParquetFile(path)
     except (pa.ArrowException, OSError) as exc:
-        raise UserError(f"The data file could not be read as Parquet: {exc}") from exc
+        raise EngineError("parquet_unreadable", reason=str(exc)) from exc
 
 
 def write_json(target: Path, value: Any) -> None:

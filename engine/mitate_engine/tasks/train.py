@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..ml import report_html
 from ..ml.trainer import prepare_project, train_model
-from ..task import Cancelled, Context, Task, UserError
+from ..task import Cancelled, Context, EngineError, Task, UserError, encoded
 
 
 class Train(Task):
@@ -23,7 +23,7 @@ class Train(Task):
     def run(self, spec: dict, ctx: Context) -> dict:
         models = spec.get("models") or []
         if not models:
-            raise UserError("At least one model must be selected")
+            raise EngineError("no_models")
         t0 = time.monotonic()
         ctx.progress(0.0, "Reading the data")
         proj = prepare_project(spec)
@@ -57,14 +57,14 @@ class Train(Task):
                                   time_budget=spec.get("time_budget"), label=label, on_ready=ready)
                 report_html.write(mdir / "report.html", rep, spec, label)
                 (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-                summary = {"key": key, "state": "done", "metrics": rep["metrics"], "cv": rep.get("cv"),
+                summary = {"key": key, "state": "done", "metrics": rep["metrics"], "cv": rep.get("cv"), "evaluation": rep.get("evaluation"),
                            "hyperparameters": rep["hyperparameters"], "seconds": time.monotonic() - started, "error": None}
                 ctx.event("model", **summary, elapsed=time.monotonic() - t0)
             except Cancelled:
                 raise
             except Exception as exc:  # noqa: BLE001 - one algorithm's failure is reported on its model only
-                msg = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
-                log(f"{label} failed: {msg}")
+                msg = encoded(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
+                log(f"{label} failed: {exc if isinstance(exc, UserError) else msg}")
                 if not isinstance(exc, UserError):
                     lines.append(traceback.format_exc())
                 mdir.mkdir(parents=True, exist_ok=True)
@@ -76,6 +76,6 @@ class Train(Task):
         ctx.progress(1.0, "Done")
         failed = [r for r in results if r["state"] == "failed"]
         if len(failed) == len(results):
-            raise UserError("Every model failed: " + "; ".join(f"{r['key']}: {r['error']}" for r in failed))
+            raise EngineError("every_model_failed", count=len(failed))
         return {"models": results, "train_rows": len(proj.X_train), "test_rows": 0 if proj.X_test is None else len(proj.X_test),
                 "seconds": time.monotonic() - t0}

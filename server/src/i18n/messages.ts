@@ -1,3 +1,4 @@
+import { engineErrorText } from './engine-errors.js';
 /** Server-side messages in both UI languages. Keys are stable error codes the web app may also read. */
 const messages = {
   bad_request: { en: 'Bad request.', ja: '不正なリクエストです。' },
@@ -68,5 +69,6 @@ export function langOf(acceptLanguage: string | undefined): Lang {
 
 export function localize(lang: Lang, key: Message, params: Record<string, string | number> = {}): string {
   const text: string = typeof key === 'string' ? messages[key][lang] : key[lang];
-  return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? String(params[k]) : `{${k}}`));
+  // a parameter may be an engine error (e.g. the reason a preview job failed): it is said in the same language
+  return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in params ? (engineErrorText(String(params[k]), lang) ?? '') : `{${k}}`));
 }

@@ -3,13 +3,14 @@ import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import type { Lang } from '../../i18n/messages.js';
+import { engineErrorText } from '../../i18n/engine-errors.js';
+import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import { type ColumnType, ident, jsonNumber, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
 import type { StatisticalProjectTable } from './db.js';
 import { evaluation, type ProjectInfo, resultCsv, summaryCsv, type TestResult } from './interpret.js';
-import { type ErrorCode, errors, fill } from './messages.js';
+import { type ErrorCode, errors } from './messages.js';
 import { projectRepo } from './repo.js';
 import { reportHtml } from './report.js';
 import type { ProjectSettings, RegisterBody, TestType } from './schemas.js';
@@ -27,17 +28,9 @@ export const projectKey = (orgId: string, id: string) => `org/${orgId}/statistic
 const bad = (field: string, code: ErrorCode, params: Record<string, string | number> = {}) => new AppError(422, errors[code], params, field);
 const now = () => new Date().toISOString();
 
-/** The engine's input errors are JSON {code, params, message}: said in the reader's language when the code is known. */
+/** The engine's input errors, said in the reader's language (this area's catalogue first, then the engine's). */
 export function jobErrorText(error: string | null, lang: Lang): string | null {
-  if (!error) return null;
-  try {
-    const e = JSON.parse(error) as { code?: string; params?: Record<string, unknown>; message?: string };
-    const known = e.code ? (errors as Record<string, { en: string; ja: string }>)[e.code] : undefined;
-    if (known) return fill(known[lang], e.params ?? {});
-    return e.message ?? error;
-  } catch {
-    return error;
-  }
+  return engineErrorText(error, lang, errors as Record<string, LocalText>);
 }
 
 type Settings = Omit<ProjectSettings, 'groups'> & { groups: string[] };

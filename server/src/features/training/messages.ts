@@ -24,4 +24,6 @@ export const M = {
   splitTime: { en: 'A split time needs the dataset\'s time column.', ja: '分割時刻を使うにはデータセットの時刻列が必要です。' },
   wrongType: { en: 'This project is a {type} project.', ja: 'このプロジェクトは{type}のプロジェクトです。' },
   reportMissing: { en: 'The report of this model is missing; train the project again.', ja: 'このモデルのレポートがありません。もう一度学習してください。' },
+  cvOnlyType: { en: 'Cross-validation only is available for regression and discriminant analysis.', ja: '交差検証のみの評価は回帰と判別分析で使えます。' },
+  cvOnlyTooLarge: { en: 'Cross-validation only is for small tables (at most {max} rows); this one has {rows}. Keep a test set.', ja: '交差検証のみの評価は小さな表（{max}行まで）向けです。この表は{rows}行あります。テスト用データを残してください。' },
 } as const;

@@ -21,6 +21,7 @@ interface ModelEvent {
   state?: string;
   metrics?: unknown;
   cv?: unknown;
+  evaluation?: unknown;
   hyperparameters?: unknown;
   seconds?: number;
   error?: string | null;
@@ -39,7 +40,7 @@ function installJobHandlers(ctx: AppContext) {
     const patch: Record<string, unknown> = { state: e.state === 'running' ? 'training' : e.state };
     if (e.state === 'done') {
       patch.metrics_json = JSON.stringify(e.metrics ?? {});
-      patch.summary_json = JSON.stringify({ cv: e.cv ?? null, hyperparameters: e.hyperparameters ?? null, seconds: e.seconds ?? null, pending: !!e.pending });
+      patch.summary_json = JSON.stringify({ cv: e.cv ?? null, evaluation: e.evaluation ?? null, hyperparameters: e.hyperparameters ?? null, seconds: e.seconds ?? null, pending: !!e.pending });
       patch.error = null;
       patch.log = null;
       patch.trained_at = now();
@@ -191,7 +192,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
       {
         schema: {
           tags: t,
-          summary: 'A trained model as a zip: model.joblib and manifest.json (features, preprocessing, metrics)',
+          summary: 'A self-contained trained model as a zip: model.joblib (condition, time features and fitted pipeline in one object), manifest.json with the two lines that predict raw rows, requirements.txt and the engine code it needs',
           params: z.object({ project: z.string().max(64), name: z.string().max(64), index: z.coerce.number().int().min(1) }),
         },
       },

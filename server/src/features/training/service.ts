@@ -27,6 +27,8 @@ export interface ProjectConfig {
   lags: number[];
   windows: number[];
   datetime_column: string | null;
+  /** holdout: a test set is kept apart; cv_only: every row trains, repeated cross-validation estimates (small tables) */
+  evaluation?: 'holdout' | 'cv_only';
 }
 
 const now = () => new Date().toISOString();
@@ -75,6 +77,11 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
   }
   if (Number(dataset.row_count) < 10) throw new AppError(422, M.tooFewRows, { count: Number(dataset.row_count) }, 'dataset');
   if (f.split_time && !dataset.datetime_column) throw new AppError(422, M.splitTime, {}, 'split_time');
+  const evaluation = f.evaluation ?? 'holdout';
+  if (evaluation === 'cv_only') {
+    if (type !== 'regression' && type !== 'discriminant_analysis') throw new AppError(422, M.cvOnlyType, {}, 'evaluation');
+    if (Number(dataset.row_count) > CV_ONLY_MAX_ROWS) throw new AppError(422, M.cvOnlyTooLarge, { max: CV_ONLY_MAX_ROWS, rows: Number(dataset.row_count) }, 'evaluation');
+  }
   const algos = new Map(algorithmsOf(type).map((a) => [a.key, a]));
   for (const m of f.models) {
     const a = algos.get(m.algorithm);
@@ -109,8 +116,12 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
     lags: type === 'soft_sensor' ? f.lags : [],
     windows: type === 'soft_sensor' ? f.windows : [],
     datetime_column: dataset.datetime_column,
+    evaluation,
   };
 }
+
+/** Cross-validation-only evaluation is offered for small tables, where a hold-out test set would be a handful of rows. */
+export const CV_ONLY_MAX_ROWS = 2000;
 
 function decimalsOkLoose(n: number): boolean {
   const s = String(n);
@@ -194,6 +205,7 @@ export function makeTrainingService(ctx: AppContext) {
       split_ratio: cfg.split_ratio,
       split_time: cfg.split_time,
       cross_validation: cfg.cv_folds,
+      evaluation: cfg.evaluation ?? 'holdout',
       significance_level: cfg.significance_level,
       number_of_trials: cfg.n_trials,
       auto_tune: cfg.auto_tune,
@@ -204,6 +216,8 @@ export function makeTrainingService(ctx: AppContext) {
       datetime_column: cfg.datetime_column,
       models: models.map(modelView),
       best_model_key: best?.model_key ?? null,
+      /** what chose best_model_key (never the test score) */
+      best_model_basis: selectionBasis(p.project_type as ProjectType),
       models_done: done,
       models_failed: failed,
       job: job
@@ -286,6 +300,7 @@ export function makeTrainingService(ctx: AppContext) {
         split_ratio: f.split_ratio ?? cfg0.split_ratio,
         split_time: f.split_time ?? cfg0.split_time,
         cross_validation: f.cross_validation ?? cfg0.cv_folds,
+        evaluation: f.evaluation ?? cfg0.evaluation ?? 'holdout',
         significance_level: f.significance_level ?? cfg0.significance_level,
         number_of_trials: f.number_of_trials ?? cfg0.n_trials,
         auto_tune: f.auto_tune ?? cfg0.auto_tune,
@@ -345,6 +360,7 @@ export function makeTrainingService(ctx: AppContext) {
           split_ratio: cfg.split_ratio,
           split_time: cfg.split_time,
           cv_folds: cfg.cv_folds,
+          evaluation: cfg.evaluation ?? 'holdout',
           auto_tune: cfg.auto_tune,
           n_trials: cfg.n_trials,
           balance: cfg.balance,
@@ -452,6 +468,8 @@ export function modelView(m: TrainingModelTable) {
     params: JSON.parse(m.params_json),
     hyperparameters: summary.hyperparameters ?? null,
     cv: summary.cv ?? null,
+    /** hold-out or cross-validation only, small test set, and which score is the headline (repeated CV when small) */
+    evaluation: summary.evaluation ?? null,
     seconds: summary.seconds ?? null,
     /** trained and usable; cross-validation and importances are still being computed */
     pending: !!summary.pending,
@@ -463,15 +481,35 @@ export function modelView(m: TrainingModelTable) {
   };
 }
 
-/** The model a person would pick first: highest R² / accuracy / silhouette among the finished ones. */
+/**
+ * What chooses the best model of a type. Supervised models are chosen on validation (cross-validated mean; a soft
+ * sensor's pooled forward-validation Q²), never on the test set: the test score stays the untouched estimate of the
+ * chosen model. Unsupervised ones have no test set; their own score on the training rows decides.
+ */
+export function selectionBasis(type: ProjectType): 'cross_validation' | 'forward_validation' | 'silhouette' | 'trustworthiness' {
+  if (type === 'clustering') return 'silhouette';
+  if (type === 'dimensional_compression') return 'trustworthiness';
+  return type === 'soft_sensor' ? 'forward_validation' : 'cross_validation';
+}
+
+/** The score that chooses a finished model (see selectionBasis), or null while it is unknown (validation pending). */
+export function selectionScore(type: ProjectType, m: TrainingModelTable): number | null {
+  if (m.state !== 'done') return null;
+  const basis = selectionBasis(type);
+  const v =
+    basis === 'silhouette' || basis === 'trustworthiness'
+      ? parse<Record<string, unknown>>(m.metrics_json, {})[basis]
+      : parse<{ cv?: { mean?: unknown } | null }>(m.summary_json, {}).cv?.mean;
+  return v == null || !Number.isFinite(Number(v)) ? null : Number(v);
+}
+
+/** The model a person would pick first: the highest selection score among the finished ones. */
 export function bestModel(type: ProjectType, models: TrainingModelTable[]) {
-  const metric = type === 'discriminant_analysis' ? 'accuracy' : type === 'clustering' ? 'silhouette' : type === 'dimensional_compression' ? 'trustworthiness' : 'r2';
   let best: TrainingModelTable | undefined;
   let score = -Infinity;
   for (const m of models) {
-    if (m.state !== 'done') continue;
-    const v = Number(parse<Record<string, unknown>>(m.metrics_json, {})[metric]);
-    if (Number.isFinite(v) && v > score) {
+    const v = selectionScore(type, m);
+    if (v != null && v > score) {
       score = v;
       best = m;
     }

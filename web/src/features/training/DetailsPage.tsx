@@ -53,6 +53,7 @@ export default function DetailsPage() {
   if (!p) return null;
 
   const metrics = PRIMARY_METRICS[p.project_type];
+  const supervised = p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression';
   const training = p.training_state === 'training';
   const train = async () => {
     setBusy(true);
@@ -111,7 +112,7 @@ export default function DetailsPage() {
             ...(p.target_variables.length ? [{ label: t('details.target'), value: p.target_variables.join(', ') }] : []),
             ...(p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression'
               ? [
-                  { label: t('details.split'), value: p.split_time ?? `${Math.round(p.split_ratio * 100)} / ${100 - Math.round(p.split_ratio * 100)}` },
+                  { label: t('details.split'), value: p.evaluation === 'cv_only' ? t('wizard.cvOnly') : (p.split_time ?? `${Math.round(p.split_ratio * 100)} / ${100 - Math.round(p.split_ratio * 100)}`) },
                   { label: t('details.cv'), value: String(p.cross_validation) },
                 ]
               : []),
@@ -125,6 +126,9 @@ export default function DetailsPage() {
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, p: 2, pb: 1 }}>
           {t('details.models')}
         </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
+          {t(`details.chosenBy.${p.best_model_basis}`)}
+        </Typography>
         <Table size="small" aria-label={t('details.models')}>
           <TableHead>
             <TableRow>
@@ -132,10 +136,10 @@ export default function DetailsPage() {
               <TableCell>{t('details.state')}</TableCell>
               {metrics.map((m) => (
                 <TableCell key={m} align="right">
-                  {t(`metrics.${m}`)}
+                  {supervised ? t('details.testOf', { metric: t(`metrics.${m}`) }) : t(`metrics.${m}`)}
                 </TableCell>
               ))}
-              {p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression' && <TableCell align="right">{p.project_type === 'soft_sensor' ? t('details.cvPooled') : t('details.cvMean')}</TableCell>}
+              {supervised && <TableCell align="right">{p.project_type === 'soft_sensor' ? t('details.cvPooled') : t('details.cvMean')}</TableCell>}
               <TableCell align="right">{t('details.time')}</TableCell>
               <TableCell align="right" />
             </TableRow>
@@ -161,7 +165,7 @@ export default function DetailsPage() {
                     {formatMetric(m.metrics?.[k])}
                   </TableCell>
                 ))}
-                {p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression' && <TableCell align="right">{formatMetric(m.cv?.mean)}</TableCell>}
+                {supervised && <TableCell align="right">{formatMetric(m.cv?.mean)}</TableCell>}
                 <TableCell align="right">{m.seconds != null ? m.seconds.toFixed(1) : '—'}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   {m.state === 'done' && (

@@ -21,6 +21,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+
+/** Below this many test rows the report makes repeated cross-validation the headline (engine trainer.SMALL_TEST). */
+const SMALL_TEST = 30;
+const CV_ONLY_MAX_ROWS = 2000;
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
@@ -116,6 +120,7 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
   const [split, setSplit] = useState('0.85');
   const [splitTime, setSplitTime] = useState('');
   const [cv, setCv] = useState('default');
+  const [cvOnly, setCvOnly] = useState(false);
   const [autoTune, setAutoTune] = useState(false);
   const [trials, setTrials] = useState('10');
   const [significance, setSignificance] = useState('0.05');
@@ -147,6 +152,9 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
   const errors = stepErrors({ name, target, features, models: chosen, cv, supervised: info.supervised, targetOptional: !!info.targetOptional });
   if (varParsed.error || lagList === null || windowList === null) (errors[2] ??= []).push('validation.number');
   if ((info.supervised && splitParsed.error) || sigParsed.error || !trialsOk) (errors[3] ??= []).push('validation.number');
+  // Cross-validation only is offered for small regression / discriminant tables (as the server allows: CV_ONLY_MAX_ROWS).
+  const cvOnlyOffered = (type === 'regression' || type === 'discriminant_analysis') && !!d && d.row_count <= CV_ONLY_MAX_ROWS;
+  const testRows = d && splitParsed.value != null && !splitTime ? d.row_count - Math.round(d.row_count * splitParsed.value) : null;
   const stepHasError = (i: number) => shown.has(i) && !!errors[i]?.length;
 
   const go = (next: number) => {
@@ -171,6 +179,7 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
       split_ratio: splitParsed.value ?? 0.85,
       split_time: type === 'soft_sensor' && splitTime ? splitTime : null,
       cross_validation: parseFolds(cv) ?? 'default',
+      evaluation: cvOnlyOffered && cvOnly ? 'cv_only' : 'holdout',
       significance_level: sigParsed.value ?? 0.05,
       number_of_trials: trialsN,
       auto_tune: autoTune,
@@ -327,10 +336,20 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
         return (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 640 }}>
             {errorBox(3)}
+            {cvOnlyOffered && (
+              <FormControlLabel
+                control={<Switch checked={cvOnly} onChange={(e) => setCvOnly(e.target.checked)} />}
+                label={t('wizard.cvOnly')}
+              />
+            )}
+            {info.supervised && testRows !== null && testRows < SMALL_TEST && !(cvOnlyOffered && cvOnly) && (
+              <Alert severity="warning">{t(cvOnlyOffered ? 'wizard.smallTestCvOnly' : 'wizard.smallTest', { rows: testRows, min: SMALL_TEST })}</Alert>
+            )}
             {info.supervised && (
               <TextField
                 label={t('wizard.splitRatio')}
                 value={split}
+                disabled={cvOnlyOffered && cvOnly}
                 onChange={(e) => setSplit(e.target.value)}
                 error={!!splitParsed.error}
                 helperText={splitParsed.error ? t(splitParsed.error, splitParsed.params) : `${t('wizard.splitHelp')} ${type === 'soft_sensor' ? t('wizard.splitHelpTime') : ''}`}
@@ -406,7 +425,9 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
                 { label: t('list.dataset'), value: d.name },
                 ...(info.supervised || target ? [{ label: info.supervised ? t('wizard.target') : t('wizard.targetOptional'), value: target ?? '' }] : []),
                 { label: t('wizard.features'), value: features.join(', '), wide: true },
-                ...(info.supervised ? [{ label: t('wizard.splitRatio'), value: splitTime || split }, { label: t('wizard.cv'), value: cv }] : []),
+                ...(info.supervised
+                  ? [{ label: t('wizard.splitRatio'), value: cvOnlyOffered && cvOnly ? t('wizard.cvOnly') : splitTime || split }, { label: t('wizard.cv'), value: cv }]
+                  : []),
                 { label: t('wizard.autoTune'), value: autoTune ? `${t('wizard.yes')} (${trials})` : t('wizard.no') },
                 ...(type === 'soft_sensor' ? [{ label: t('wizard.lags'), value: lags }, { label: t('wizard.windows'), value: windows }] : []),
                 ...(type === 'discriminant_analysis' ? [{ label: t('wizard.balance'), value: balance ? t('wizard.yes') : t('wizard.no') }] : []),

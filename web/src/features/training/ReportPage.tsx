@@ -20,7 +20,7 @@ import type { EChartsCoreOption } from '../../charts/echarts';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import { detailsPath, downloadModel, downloadReport, type ProjectType, useReport } from './api';
+import { detailsPath, downloadModel, downloadReport, type Evaluation, type ProjectType, useReport } from './api';
 import { PALETTE } from './charts';
 import { formatMetric, NS } from './labels';
 
@@ -113,10 +113,31 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
   const metricRows = Object.entries(r.metrics ?? {}).filter(([, v]) => typeof v === 'number' || v === null);
   const sections: ReactNode[] = [];
 
+  const ev = r.evaluation as Evaluation | null | undefined;
+  const rcv = ev?.repeated_cv;
+  if (ev && (ev.mode === 'cv_only' || ev.small_test)) {
+    sections.push(
+      <Alert key="evaluation" severity={ev.mode === 'cv_only' ? 'info' : 'warning'} sx={{ mb: 2, alignSelf: 'start' }} role="note">
+        {ev.mode === 'cv_only'
+          ? t('report.cvOnly')
+          : t(ev.headline === 'forward_validation' ? 'report.smallTestForward' : 'report.smallTest', { rows: ev.test_rows, min: ev.threshold })}
+      </Alert>,
+    );
+  }
+  if (rcv) {
+    sections.push(
+      <Section key="repeated" title={t('report.repeatedCv', { metric: t(`metrics.${rcv.metric === 'R²' ? 'r2' : rcv.metric.replace(/ /g, '_')}`, { defaultValue: rcv.metric }) })}>
+        <SimpleTable
+          head={[t('report.mean'), t('report.std'), t('report.p10'), t('report.p90'), t('report.foldsRepeats')]}
+          rows={[[rcv.mean, rcv.std, rcv.low, rcv.high, `${rcv.folds} × ${rcv.repeats}`]]}
+        />
+      </Section>,
+    );
+  }
   sections.push(
     <Section key="metrics" title={t('report.metrics')}>
       <SimpleTable
-        head={['', r.test_rows ? t('report.test') : t('report.value'), ...(Object.keys(r.train_metrics ?? {}).length ? [t('report.train')] : [])]}
+        head={['', ev?.mode === 'cv_only' ? t('report.outOfFold') : r.test_rows ? t('report.test') : t('report.value'), ...(Object.keys(r.train_metrics ?? {}).length ? [t('report.train')] : [])]}
         rows={metricRows.map(([k, v]) => [t(`metrics.${k}`, { defaultValue: k }), v as number, ...(Object.keys(r.train_metrics ?? {}).length ? [r.train_metrics[k] as number] : [])])}
       />
     </Section>,

@@ -67,6 +67,7 @@ export interface Model {
   params: Record<string, unknown>;
   hyperparameters: Record<string, unknown> | null;
   cv: { metric: string; folds: number[]; mean: number | null; std: number | null } | null;
+  evaluation?: Evaluation | null;
   seconds: number | null;
   pending?: boolean;
   state: 'ready' | 'training' | 'failed' | 'done';
@@ -90,6 +91,7 @@ export interface Project {
   split_ratio: number;
   split_time: string | null;
   cross_validation: 'default' | number;
+  evaluation: 'holdout' | 'cv_only';
   significance_level: number;
   number_of_trials: number;
   auto_tune: boolean;
@@ -100,6 +102,7 @@ export interface Project {
   datetime_column: string | null;
   models: Model[];
   best_model_key: string | null;
+  best_model_basis: 'cross_validation' | 'forward_validation' | 'silhouette' | 'trustworthiness';
   models_done: number;
   models_failed: number;
   job: { id: string; state: string; progress: number; message: string; error: string | null; started_at: string | null; finished_at: string | null } | null;
@@ -115,6 +118,7 @@ export interface RegisterBody {
   split_ratio: number;
   split_time?: string | null;
   cross_validation: string | number;
+  evaluation?: 'holdout' | 'cv_only';
   significance_level: number;
   number_of_trials: number;
   auto_tune: boolean;
@@ -184,4 +188,15 @@ export async function downloadModel(p: Project, m: Model) {
 export async function downloadReport(p: Project, m: Model) {
   const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/report/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}-report.html`);
   saveBlob(blob, fileName);
+}
+
+/** How far a model's figures can be trusted (engine trainer.evaluation): below `threshold` test rows, or with no test
+ * set, repeated cross-validation is the headline. */
+export interface Evaluation {
+  mode: 'holdout' | 'cv_only';
+  test_rows: number;
+  threshold: number;
+  small_test: boolean;
+  headline: 'test' | 'repeated_cv' | 'forward_validation';
+  repeated_cv: { metric: string; mean: number; std: number; folds: number; repeats: number; low: number; high: number } | null;
 }

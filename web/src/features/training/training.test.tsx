@@ -52,9 +52,9 @@ const model = (key: string, state: 'done' | 'failed', r2: number | null) => ({
 
 const project: Project = {
   project_id: 'p1', id: 'p1', name: 'Concrete regression', project_type: 'regression', training_state: 'done', dataset_id: 'ds1', parent_dataset_name: 'Concrete',
-  number_of_data: 1030, target_variables: ['strength'], feature_variables: ['cement', 'water'], split_ratio: 0.85, split_time: null, cross_validation: 3,
+  number_of_data: 1030, target_variables: ['strength'], feature_variables: ['cement', 'water'], split_ratio: 0.85, split_time: null, cross_validation: 3, evaluation: 'holdout',
   significance_level: 0.05, number_of_trials: 3, auto_tune: true, balance_data: false, variance_threshold: 0, lags: [], windows: [], datetime_column: null,
-  models: [model('1_ridge', 'done', 0.61), model('2_lightgbm', 'failed', null)], best_model_key: '1_ridge', models_done: 1, models_failed: 1,
+  models: [model('1_ridge', 'done', 0.61), model('2_lightgbm', 'failed', null)], best_model_key: '1_ridge', best_model_basis: 'cross_validation', models_done: 1, models_failed: 1,
   job: null, error: null, created_at: '2025-05-20T02:00:00Z', updated_at: '2025-05-20T02:00:00Z',
 };
 
@@ -135,10 +135,29 @@ describe('training pages', () => {
     renderApp('/training/regress/details/p1');
     const table = await screen.findByRole('table', { name: 'Models' }, { timeout: 5000 });
     expect(within(table).getByText('0.6100')).toBeInTheDocument();
+    // issue 15: the test columns are labelled as such and the page says the best model was chosen on validation
+    expect(within(table).getByRole('columnheader', { name: 'R² (test)' })).toBeInTheDocument();
+    expect(screen.getByText(/chosen by the cross-validated score/)).toBeInTheDocument();
     expect(within(table).getByRole('button', { name: 'Report 1_ridge' })).toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: 'Report 2_lightgbm' })).toBeNull();
     await userEvent.click(within(table).getByRole('button', { name: 'Log' }));
     const dialog = await screen.findByRole('dialog', { name: 'Log of 2_lightgbm' });
     expect(within(dialog).getByText('LightGBM is limited to 3,000 training rows')).toBeInTheDocument();
+  });
+
+  it('a report with a small test set says so and leads with repeated cross-validation (issue 15)', async () => {
+    signIn();
+    const report = {
+      metrics: { r2: -18.07, rmse: 6.18 }, train_metrics: { r2: 0.95, rmse: 2.3 }, charts: {}, permutation_importance: [], shap: null,
+      cv: { metric: 'R²', folds: [0.9, 0.93, 0.92], mean: 0.92, std: 0.01 }, train_rows: 18, test_rows: 3, seconds: 2, hyperparameters: {}, defaults: {},
+      auto_tune: { enabled: false, trials: [] }, pending: false,
+      evaluation: { mode: 'holdout', test_rows: 3, threshold: 30, small_test: true, headline: 'repeated_cv',
+        repeated_cv: { metric: 'R²', mean: 0.8435, std: 0.1667, folds: 3, repeats: 10, low: 0.7373, high: 0.9582 } },
+    };
+    mockFetch({ ...common, 'POST /api/regress/report/p1': () => ok({ project, model: project.models[0], report }) });
+    renderApp('/training/regress/result/report/p1/1_ridge');
+    expect(await screen.findByText(/Small test set: only 3 test rows \(fewer than 30\)/)).toBeInTheDocument();
+    expect(screen.getByText('Repeated cross-validation (R²) — headline')).toBeInTheDocument();
+    expect(screen.getByText('0.8435')).toBeInTheDocument();
   });
 });

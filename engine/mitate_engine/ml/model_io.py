@@ -1,0 +1,57 @@
+"""The one way a trained model is saved, loaded and asked for predictions (training, the prediction job, and any
+other area that uses a trained tabular model call these; a downloaded zip runs the same TrainedModel.predict).
+
+The zip is self-contained: model.joblib (the TrainedModel: condition, time features, fitted pipeline), manifest.json,
+requirements.txt and the mitate_engine code the pickled objects refer to, so the manifest's two `load` lines work
+in a plain Python with those packages and nothing else.
+"""
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+
+from ..encoding import to_jsonable
+from ..task import EngineError
+from .model import TrainedModel
+
+PACKAGE = Path(__file__).resolve().parents[1]  # mitate_engine/
+REQUIREMENTS = PACKAGE.parent / "requirements.txt"
+
+
+def save_model(model: TrainedModel, out_dir: Path, metrics: dict | None = None) -> None:
+    """Writes model.joblib, manifest.json and model.zip into out_dir."""
+    import joblib
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    joblib.dump(model, out_dir / "model.joblib", compress=3)
+    manifest = to_jsonable(model.manifest(metrics))
+    (out_dir / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    with zipfile.ZipFile(out_dir / "model.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(out_dir / "model.joblib", "model.joblib")
+        z.write(out_dir / "manifest.json", "manifest.json")
+        if REQUIREMENTS.is_file():
+            z.write(REQUIREMENTS, "requirements.txt")
+        for path in sorted(PACKAGE.rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                z.write(path, str(Path("mitate_engine") / path.relative_to(PACKAGE)))
+
+
+def load_model(path: str | os.PathLike) -> TrainedModel:
+    import joblib
+
+    if not path or not os.path.isfile(path):
+        raise EngineError("model_file_missing")
+    model = joblib.load(path)
+    if not isinstance(model, TrainedModel):
+        raise EngineError("not_a_model")
+    return model
+
+
+def predict(model: TrainedModel, df: pd.DataFrame, raw: bool = True) -> pd.DataFrame:
+    """Output columns for each row of df (same index). raw: df is as uploaded, before the training dataset's
+    preprocessing condition (the model applies it); False: df is already the condition's output."""
+    return model.predict(df, raw=raw)
