@@ -25,7 +25,7 @@ MIX3 = [
 
 
 def code(err: DesignInputError) -> str:
-    return json.loads(str(err))["code"]
+    return err.code
 
 
 def test_meyer_nachtsheim_six_run_quadratic_det_267_74():
@@ -136,7 +136,7 @@ def test_snee_marquardt_runs_satisfy_their_bounds_and_gallant_row_6_is_flagged()
           {"name": "Binder", "type": "mixture", "low": 0.13, "high": 0.21}, {"name": "z", "type": "continuous", "low": -1, "high": 1}]
     with pytest.raises(DesignInputError) as e:
         parse_problem({"variables": bv, "existing": burn.to_dict("records"), "responses": ["y"]})
-    assert code(e.value) == "run_outside" and json.loads(str(e.value))["params"]["row"] == 4
+    assert code(e.value) == "run_outside" and e.value.params["row"] == 4
 
 
 def test_simplex_lattice_in_pseudocomponents_and_fits_etch_data():
@@ -174,7 +174,7 @@ def test_infeasible_constraints_are_named():
         build_space(BOX2, [{"type": "linear", "coefficients": {"A": 1}, "op": "<=", "total": 0.5},
                            {"type": "linear", "coefficients": {"A": 1, "B": 1}, "op": ">=", "total": 1.8},
                            {"type": "linear", "coefficients": {"B": 1}, "op": "<=", "total": 0.9}])
-    msg = json.loads(str(e.value))["params"]["constraints"]
+    msg = e.value.params["constraints"]
     assert "A + B >= 1.8" in msg and "A <= 0.5" in msg
 
 
