@@ -239,3 +239,8 @@ def test_magnetic_tile_zip_registers(tmp_path):
     m = unpack(z, tmp_path / "d", "analysis")
     assert m["total"] == 200 and m["classes"] == ["OK", "NG"] and not m["skipped"]
     assert m["counts"]["test"] == {"OK": 15, "NG": 15}
+
+
+def test_inference_zip_takes_flat_images(tmp_path):
+    m = unpack(make_zip(tmp_path / "i.zip", {"a.png": png(True, 1), "sub/b.png": png(False, 2), "c.txt": b"x"}), tmp_path / "o", "inference")
+    assert m["total"] == 2 and [s["entry"] for s in m["skipped"]] == ["c.txt"]

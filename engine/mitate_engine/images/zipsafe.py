@@ -97,7 +97,7 @@ def unpack(zip_path: str | Path, dest: str | Path, kind: str, seed: int = 0, tes
                 skip("symbolic link"); continue
             base = PurePosixPath(name).name
             split, cls, problem = _classify_path(name)
-            if not problem and not name.startswith("__MACOSX/"):
+            if not problem and cls and not name.startswith("__MACOSX/"):
                 folders.add((split, cls))  # a class folder counts even when none of its files is usable
             if name.startswith("__MACOSX/") or base.startswith("._") or base in (".DS_Store", "Thumbs.db"):
                 skip("system file"); continue
@@ -112,6 +112,8 @@ def unpack(zip_path: str | Path, dest: str | Path, kind: str, seed: int = 0, tes
                 skip("compression ratio too high (zip bomb)"); continue
             if total + info.file_size > budget:
                 raise image_error("zip_too_large", limit_mb=lim["max_total_mb"])
+            if problem and kind == "inference":  # images to predict need no class folders
+                split, cls, problem = None, None, None
             if problem:
                 skip(problem); continue
             try:
@@ -145,6 +147,13 @@ def _canonical(kind: str, label: str) -> str:
 def _finish(dest: Path, kind: str, items: list[dict], skipped: list[dict], folders, seed, test_share, val_share) -> dict:
     if not items:
         raise image_error("zip_no_images")
+    if kind == "inference":
+        for it in items:
+            it["split"] = "test"
+        manifest = {"kind": kind, "classes": sorted({it["label"] for it in items if it["label"]}), "presplit": False, "items": items,
+                    "skipped": skipped, "counts": {"test": dict(Counter(it["label"] or "" for it in items))}, "total": len(items)}
+        (dest / "manifest.json").write_text(json.dumps(manifest))
+        return manifest
     for it in items:
         it["label"] = _canonical(kind, it["label"])
     have = Counter(it["label"] for it in items)
