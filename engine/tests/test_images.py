@@ -162,6 +162,7 @@ def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
     assert m["state"] == "done", m
     assert m["metrics"]["roc_auc"] >= 0.9
     rep = json.loads((tmp_path / "run" / "1_patchcore" / "report.json").read_text())
+    assert (tmp_path / "run" / "1_patchcore" / "report.html").exists()
     assert rep["gallery"] and all((tmp_path / "run" / "1_patchcore" / g["heatmap"]).exists() for g in rep["gallery"])
     assert {s["split"] for s in rep["scores"]} == {"validation", "test"}
     # prediction through the saved object gives the same scores

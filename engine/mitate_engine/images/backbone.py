@@ -14,6 +14,13 @@ MEAN, STD = 0.5, 0.5
 PATCH_BLOCKS = (4, 10)  # mid-level blocks: stride 8 (40 channels) and stride 16 (112 channels)
 
 
+def configure_threads() -> None:
+    """MITATE_TORCH_THREADS caps torch's threads (the machine may be shared); unset leaves torch's default."""
+    n = int(os.environ.get("MITATE_TORCH_THREADS", "0") or 0)
+    if n > 0:
+        torch.set_num_threads(n)
+
+
 def weights_path(folder: str | None = None) -> Path:
     folder = folder or os.environ.get("MITATE_IMAGE_WEIGHTS_DIR")
     if folder:

@@ -9,6 +9,7 @@ import csv
 import json
 from pathlib import Path
 
+from ..images.backbone import configure_threads
 from ..images.errors import image_error
 from ..images.model import ImageModel
 from ..task import Context, Task
@@ -18,6 +19,7 @@ class ImagePredict(Task):
     kind = "image_predict"
 
     def run(self, spec: dict, ctx: Context) -> dict:
+        configure_threads()
         model = ImageModel.load(spec["model"], spec.get("weights_dir"))
         if spec.get("threshold") is not None:
             model.threshold = float(spec["threshold"])
@@ -37,7 +39,7 @@ class ImagePredict(Task):
             result.append({"name": f["name"], "label": f.get("label"), "predicted": r["predicted"], "score": r["score"],
                            "heatmap": f"heatmaps/{r['heatmap']}", **({"probabilities": r["probabilities"]} if "probabilities" in r else {})})
         with open(out / "predictions.csv", "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh)
+            w = csv.writer(fh, lineterminator="\n")
             w.writerow(["file", "predicted", "score", *(["label"] if any(r["label"] for r in result) else [])])
             for r in result:
                 w.writerow([r["name"], r["predicted"], f"{r['score']:.6f}", *([r["label"]] if any(x["label"] for x in result) else [])])

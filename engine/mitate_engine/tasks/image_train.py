@@ -12,9 +12,8 @@ import time
 import traceback
 from pathlib import Path
 
-import torch
-
-from ..images import trainer
+from ..images import report_html, trainer
+from ..images.backbone import configure_threads
 from ..images.errors import ImageError, image_error
 from ..images.model import ALGORITHMS
 from ..task import Cancelled, Context, Task
@@ -24,9 +23,7 @@ class ImageTrain(Task):
     kind = "image_train"
 
     def run(self, spec: dict, ctx: Context) -> dict:
-        threads = int(os.environ.get("MITATE_TORCH_THREADS", "0") or 0)
-        if threads:
-            torch.set_num_threads(threads)
+        configure_threads()
         settings = {**trainer.SETTINGS, **(spec.get("settings") or {})}
         manifest, splits = trainer.read_dataset(spec["dataset_dir"])
         kind = spec.get("project_type", manifest["kind"])
@@ -63,6 +60,7 @@ class ImageTrain(Task):
                 report["training"] = info
                 model.save(mdir / "model.pt")
                 (mdir / "report.json").write_text(json.dumps(report))
+                report_html.write(report, f"{spec.get('project_name') or ''} {key}".strip(), mdir)
                 ev = {"key": key, "state": "done", "metrics": report["metrics"], "threshold": report.get("threshold"),
                       "stopped": info["stopped"], "seconds": info["seconds"], "epochs": info["epochs"]}
                 results.append(ev)
@@ -71,8 +69,9 @@ class ImageTrain(Task):
             except Cancelled:
                 raise
             except ImageError as e:
-                results.append({"key": key, "state": "failed", "error": str(e), "code": e.code})
-                ctx.event("model", key=key, state="failed", error=str(e), code=e.code)
+                ev = {"key": key, "state": "failed", "error": str(e), "code": e.code, "params": {k: str(v) for k, v in e.params.items()}}
+                results.append(ev)
+                ctx.event("model", **ev)
             except Exception as e:  # noqa: BLE001 - one failing model fails only itself
                 log = traceback.format_exc()
                 results.append({"key": key, "state": "failed", "error": f"{type(e).__name__}: {e}", "log": log})
