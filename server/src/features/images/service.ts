@@ -194,7 +194,6 @@ export function makeImageService(ctx: AppContext) {
       if (kind !== 'inference' && kind !== 'analysis' && kind !== 'classification') throw new AppError(422, M.zipNeedsImageType, {}, 'training_type');
       const outDir = path.join(tempDir, IMAGE_DIR);
       const manifest = await unpackZip(auth, file.path, kind, outDir);
-      fs.rmSync(file.path, { force: true }); // the images are kept unpacked; the archive itself is not needed again
       const id = crypto.randomUUID();
       const t = now();
       const row: DatasetTable = {
@@ -213,7 +212,7 @@ export function makeImageService(ctx: AppContext) {
         row_count: manifest.total,
         column_count: manifest.classes.length,
         schema_json: '[]',
-        stats_json: JSON.stringify({ image: true, classes: manifest.classes, counts: manifest.counts, skipped: manifest.skipped.length }),
+        stats_json: '[]', // no columns: classes and counts live in the manifest
         datetime_column: null,
         preprocessed: 0,
         preprocess_history: '[]',
