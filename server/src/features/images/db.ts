@@ -28,7 +28,7 @@ registerMigration('0105_images', {
       .createTable('image_epochs')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('organisation_id', 'text', (c) => c.notNull())
-      .addColumn('project_id', 'text', (c) => c.notNull().references('training_projects.id').onDelete('cascade'))
+      .addColumn('project_id', 'text', (c) => c.notNull()) // no foreign key: this migration sorts before 0400_training
       .addColumn('model_key', 'text', (c) => c.notNull())
       .addColumn('run_key', 'text', (c) => c.notNull())
       .addColumn('epoch', 'integer', (c) => c.notNull())
