@@ -156,10 +156,16 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
 
   // Japanese.
   if (SHOTS) {
-    await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja'));
+    await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
     await page.goto(detailsUrl);
-    await page.getByText('学習曲線').first().waitFor().catch(() => undefined);
+    await page.getByRole('button', { name: '再学習' }).waitFor();
     await shot(page, 'ja-04-details');
+    await page.goto(registerUrl);
+    await page.getByText('データ拡張').waitFor();
+    await shot(page, 'ja-02-register');
+    await page.goto(detailsUrl.replace('/training/details/', '/training/result/analysis/details/') + '/1_patchcore');
+    await page.getByRole('table', { name: 'テストの評価指標' }).waitFor();
+    await shot(page, 'ja-05-results');
     await page.goto(detailsUrl.replace('/training/details/', '/training/result/threshold/') + '/1_patchcore');
     await page.getByTestId('miss-rate').waitFor();
     await shot(page, 'ja-06-threshold');

@@ -24,7 +24,7 @@ def overlay(image: Image.Image, amap: torch.Tensor, lo: float, hi: float, path: 
     v = np.clip((m - lo) / (hi - lo if hi > lo else 1.0), 0, 1)
     heat = _colormap(v)
     base = np.asarray(image.convert("RGB"), dtype=np.float32)
-    alpha = (0.25 + 0.5 * v)[..., None]
+    alpha = (0.65 * v)[..., None]  # low scores leave the image as it is
     out = (base * (1 - alpha) + heat * alpha).astype(np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
     Image.fromarray(out).save(path)

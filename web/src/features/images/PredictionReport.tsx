@@ -45,7 +45,7 @@ export default function PredictionReport() {
     <Box sx={{ maxWidth: 1200 }}>
       <PageHeader
         title={`${t('prediction.title')} · ${data.name}`}
-        subtitle={data.result?.threshold != null ? t('result.thresholdRule', { t: fmt(data.result.threshold, 4), rule: '' }) : undefined}
+        subtitle={data.result?.threshold != null ? t('prediction.threshold', { t: fmt(data.result.threshold, 4) }) : undefined}
         actions={data.state === 'done' && <Button variant="outlined" onClick={() => download(`/api/image/prediction/${enc(data.id)}/csv`, `prediction-${data.id}.csv`)}>{t('prediction.csv')}</Button>}
       />
       {(data.state === 'queued' || data.state === 'running') && (
