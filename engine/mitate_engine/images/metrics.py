@@ -48,15 +48,6 @@ def percentile_threshold(ok_scores: list[float], percentile: float) -> float:
     return float(np.percentile(np.asarray(ok_scores, dtype=float), percentile))
 
 
-def threshold_for_miss_rate(labels: list[str], scores: list[float], target: float) -> float:
-    """The highest threshold whose miss rate on these scores is at most `target` (fewest over-detections)."""
-    ng = sorted(s for l, s in zip(labels, scores) if l == "NG")
-    if not ng:
-        raise ValueError("no NG scores")
-    allowed = int(np.floor(target * len(ng) + 1e-9))  # NG images that may pass
-    return float(ng[min(allowed, len(ng) - 1)])
-
-
 def multiclass(classes: list[str], labels: list[str], probs: np.ndarray) -> dict:
     idx = {c: i for i, c in enumerate(classes)}
     y = np.array([idx[l] for l in labels])
