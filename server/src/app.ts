@@ -29,6 +29,7 @@ import { langOf } from './i18n/messages.js';
 import { registerCompression, registerWebApp } from './http/web-app.js';
 import optimalDesignRoutes from './features/optimal-design/routes.js';
 import optimizationRoutes from './features/optimization/routes.js';
+import imageRoutes from './features/images/routes.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -117,6 +118,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(predictionRoutes);
       await api.register(optimalDesignRoutes);
       await api.register(optimizationRoutes);
+      await api.register(imageRoutes);
     },
     { prefix: '/api' },
   );

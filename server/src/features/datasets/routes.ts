@@ -8,13 +8,15 @@ import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
 import { makeDatasetService } from './service.js';
+import { makeImageService } from '../images/service.js';
 
-const ALLOWED_EXT = ['.csv', '.tsv', '.txt'];
+const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
 
 /** SPEC §7 'Dataset' calls. */
 export default async function datasetRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = makeDatasetService(app.ctx);
+  const images = makeImageService(app.ctx);
   const maxBytes = app.ctx.config.maxUploadMb * 1024 * 1024;
 
   r.post(
@@ -47,7 +49,11 @@ export default async function datasetRoutes(app: FastifyInstance) {
           });
         }
         if (!file) throw new AppError(422, 'file_missing', {}, 'file');
-        const dataset = await service.register(req.auth, parsed.data, file, tempDir);
+        // A ZIP is an image dataset (OK/NG analysis, classification, or images to predict); CSVs are tables.
+        const dataset =
+          path.extname(file.fileName).toLowerCase() === '.zip'
+            ? await images.registerZip(req.auth, parsed.data, file, tempDir)
+            : await service.register(req.auth, parsed.data, file, tempDir);
         return reply.code(201).send(ok(dataset));
       } finally {
         // After a commit the folder has moved; otherwise this removes the half-done upload.

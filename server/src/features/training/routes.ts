@@ -11,6 +11,8 @@ import './db.js';
 import { M } from './messages.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
 import { makeTrainingService } from './service.js';
+import { imageRegisterBody, type ImageRegister } from '../images/schemas.js';
+import { makeImageService } from '../images/service.js';
 import { catalogue, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
 
 const now = () => new Date().toISOString();
@@ -90,6 +92,7 @@ const tags = ['training'];
 export default async function trainingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const svc = makeTrainingService(app.ctx);
+  const images = makeImageService(app.ctx);
   installJobHandlers(app.ctx);
 
   const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
@@ -107,8 +110,20 @@ export default async function trainingRoutes(app: FastifyInstance) {
 
   r.post(
     '/project/register/:dataset_id',
-    { preHandler: requireWriter, schema: { tags, summary: 'Register a training project of any tabular type', params: z.object({ dataset_id: z.string().max(64) }), body: genericRegisterBody } },
-    async (req) => ok(await svc.register(req.auth, req.body.project_type, req.params.dataset_id, req.body)),
+    {
+      preHandler: requireWriter,
+      schema: {
+        tags,
+        summary: 'Register a training project: a tabular type, or analysis / classification on an image dataset',
+        params: z.object({ dataset_id: z.string().max(64) }),
+        body: z.union([genericRegisterBody, imageRegisterBody]),
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      if (b.project_type === 'analysis' || b.project_type === 'classification') return ok(await images.register(req.auth, req.params.dataset_id, b as ImageRegister));
+      return ok(await svc.register(req.auth, b.project_type, req.params.dataset_id, b as z.infer<typeof genericRegisterBody>));
+    },
   );
   r.get('/projects', { schema: { tags, summary: 'Every training project of the organisation' } }, async (req) =>
     ok((await svc.list(req.auth, { query: '', page: 1, page_size: 1000 })).items),

@@ -15,7 +15,7 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { Dataset, PreprocessStep } from '../../api/types';
@@ -114,6 +114,10 @@ function Metadata({ dataset }: { dataset: Dataset }) {
   );
 }
 
+/** A ZIP of images: counts, gallery and viewer come from the images area (its own lazy chunk). */
+const DatasetImages = lazy(() => import('../images/DatasetImages'));
+const isImageDataset = (d: Dataset) => d.file_name.toLowerCase().endsWith('.zip');
+
 export default function DatasetDetailsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -154,6 +158,12 @@ export default function DatasetDetailsPage() {
         }
       />
       <Metadata dataset={dataset} />
+      {isImageDataset(dataset) ? (
+        <Suspense fallback={<PageLoading />}>
+          <DatasetImages id={dataset.id} />
+        </Suspense>
+      ) : (
+      <>
       <Tabs
         value={tab}
         onChange={(_, v: TabKey) =>
@@ -176,6 +186,8 @@ export default function DatasetDetailsPage() {
       {tab === 'data' && <DataTab datasetId={dataset.id} columnTypes={dataset.columns} />}
       {tab === 'columns' && <ColumnsTab columns={dataset.columns ?? []} />}
       {tab === 'statistics' && <StatisticsTab dataset={dataset} />}
+      </>
+      )}
       <EditDatasetDialog dataset={editing ? dataset : null} onClose={() => setEditing(false)} />
       <DeleteDatasetDialog dataset={deleting ? dataset : null} onClose={() => setDeleting(false)} onDeleted={() => navigate('/dataset', { replace: true })} />
     </>

@@ -24,7 +24,7 @@ import PageHeader from '../../components/PageHeader';
 import { showSnackbar } from '../../lib/feedback';
 import { formatBytes, formatMegabytes } from '../../lib/format';
 import { datasetKeys, registerDataset, type RegisterFields } from './api';
-import { guessDatetimeColumn, hasAcceptedExtension, sniffHeader, type HeaderSniff } from './csvHeader';
+import { guessDatetimeColumn, hasAcceptedExtension, isZip, sniffHeader, type HeaderSniff } from './csvHeader';
 import { detailsPath } from './DatasetListPage';
 import EnumSelect from './EnumSelect';
 import FileDropZone from './FileDropZone';
@@ -107,6 +107,11 @@ export default function DatasetRegisterPage() {
     setFile(f);
     sniffing.current = f;
     if (!name.trim()) setName(f.name.replace(/\.[^.]+$/, ''));
+    if (isZip(f.name)) {
+      // images: the server unpacks and checks the ZIP; an image training type is the natural choice
+      if (trainingType !== 'analysis' && trainingType !== 'classification') changeTrainingType('analysis');
+      return;
+    }
     sniffHeader(f)
       .then((s) => {
         if (sniffing.current !== f) return; // another file was chosen meanwhile

@@ -112,7 +112,9 @@ export async function sniffHeader(file: Blob): Promise<HeaderSniff> {
   return { ...sniffText(text), encoding };
 }
 
-export const ACCEPTED_EXTENSIONS = ['.csv', '.tsv', '.txt'];
+/** Tables as CSV; a ZIP holds images (OK/NG analysis, classification, or images to predict). */
+export const ACCEPTED_EXTENSIONS = ['.csv', '.tsv', '.txt', '.zip'];
+export const isZip = (name: string) => name.toLowerCase().endsWith('.zip');
 export const hasAcceptedExtension = (name: string) => ACCEPTED_EXTENSIONS.some((e) => name.toLowerCase().endsWith(e));
 
 /** A likely datetime column to preselect: by name (date, time, timestamp, 日時, 日付, 時刻). */

@@ -6,6 +6,17 @@ import ja from './i18n/ja.json';
 import PredictionListPage from './PredictionListPage';
 import PredictionReport from './PredictionReport';
 import PredictionWizard from './PredictionWizard';
+import { useParams } from 'react-router';
+import { area } from '../../app/area';
+
+const Images = area(() => import('../images'));
+
+/** /prediction/report/{report_type}/{id}: image reports (analysis, classification) are drawn by features/images. */
+function Report() {
+  const { report_type } = useParams();
+  if (report_type === 'analysis' || report_type === 'classification') return <Images page="prediction-report" />;
+  return <PredictionReport />;
+}
 
 i18n.addResourceBundle('en', 'prediction', en, true, true);
 i18n.addResourceBundle('ja', 'prediction', ja, true, true);
@@ -16,6 +27,7 @@ i18n.addResourceBundle('ja', 'prediction', ja, true, true);
  */
 export default function PredictionArea({ page }: AreaProps) {
   if (page === 'register' || page === 'register:from-model') return <PredictionWizard />;
+  if (page === 'report') return <Report />;
   if (page.startsWith('report')) return <PredictionReport />;
   return <PredictionListPage />;
 }

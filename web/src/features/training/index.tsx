@@ -8,23 +8,40 @@ import './i18nBundle';
 import ProjectListPage from './ProjectListPage';
 import RegisterWizard from './RegisterWizard';
 import ReportPage from './ReportPage';
+import { area } from '../../app/area';
+
+/** Image analysis and classification pages live in their own lazily loaded area (features/images). */
+const Images = area(() => import('../images'));
+const IMAGE_TYPES = ['analysis', 'classification'];
 
 /** /training/result/report/{project_id}/{model_key}: the type comes from the project. */
 function GenericReport() {
   const { project_id: id } = useParams();
   const { data } = useProject(id);
   if (!data) return <PageLoading />;
+  if (IMAGE_TYPES.includes(data.project_type)) return <Images page="report" />;
   return <ReportPage type={data.project_type} />;
+}
+
+/** /training/details/{project_id} serves every type: image projects get the image page. */
+function GenericDetails() {
+  const { project_id: id } = useParams();
+  const { data } = useProject(id);
+  if (!data) return <PageLoading />;
+  if (IMAGE_TYPES.includes(data.project_type)) return <Images page="details" />;
+  return <DetailsPage />;
 }
 
 /**
  * Training on tables (SPEC §2 'Training'): 'list', 'register:<type>', 'details[:<type>]', 'result:<type>' and
  * 'report[:<type>]' for regression, soft sensor, discriminant analysis, clustering and dimensional compression.
- * Image and time-series pages belong to other areas of work and show as unavailable here.
+ * Image pages are handed to features/images; time-series pages show as unavailable here.
  */
 export default function TrainingArea({ page }: AreaProps) {
   const [kind, type] = page.split(':');
   if (kind === 'list') return <ProjectListPage />;
+  if ((kind === 'register' || kind === 'result') && (IMAGE_TYPES.includes(type) || type === 'threshold')) return <Images page={page} />;
+  if (kind === 'details' && !type) return <GenericDetails />;
   if (kind === 'register' && isProjectType(type)) return <RegisterWizard key={type} type={type} />;
   if ((kind === 'details' || kind === 'result') && (!type || isProjectType(type))) return <DetailsPage />;
   if (kind === 'report' && !type) return <GenericReport />;

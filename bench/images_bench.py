@@ -1,0 +1,93 @@
+"""Issue 10 benchmark body: PatchCore (OK only), fine-tuned classifier and compact CNN vs logistic regression on pixels.
+
+Same fixed split for all (the platform's own 85/15 stratified split with seed 0, validation taken from train); each
+threshold is chosen on validation by the same rule (best F1) and scored on test. Prints one JSON line.
+"""
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import torch
+from PIL import Image
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import f1_score, roc_auc_score
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from mitate_engine.images import metrics, trainer  # noqa: E402
+from mitate_engine.images.zipsafe import unpack  # noqa: E402
+
+QUICK = "--quick" in sys.argv
+torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "2")))
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "magnetic_tile_okng"
+
+work = Path(tempfile.mkdtemp(prefix="mitate-img-bench-"))
+zp = work / "tiles.zip"
+with zipfile.ZipFile(zp, "w") as z:
+    for p in sorted(SHARED.glob("*/*.jpg")):
+        z.write(p, f"{p.parent.name}/{p.name}")
+unpack(zp, work / "data", "analysis", seed=0)
+manifest, splits = trainer.read_dataset(work / "data")
+counts = manifest["counts"]
+
+
+def scored(model, s):
+    val, test = splits["validation"], splits["test"]
+    vs = [r["score"] for r in model.predict(val.paths, 16)]
+    ts = [r["score"] for r in model.predict(test.paths, 16)]
+    t = metrics.best_f1_threshold(val.labels, vs)
+    b = metrics.binary(test.labels, ts, t)
+    return {"auroc": b["roc_auc"], "f1": b["f1"], "miss_rate": b["miss_rate"], "over_detection_rate": b["over_detection_rate"]}
+
+
+def latency(model, n=20):
+    paths = splits["test"].paths[:n]
+    model.predict(paths[:1], 1)  # warm-up
+    times = []
+    for p in paths:
+        t0 = time.perf_counter()
+        model.predict([p], 1)
+        times.append((time.perf_counter() - t0) * 1000)
+    return {"median_ms": statistics.median(times), "p95_ms": float(np.percentile(times, 95))}
+
+
+hooks = trainer.Hooks()
+out = {"quick": QUICK, "threads": torch.get_num_threads(), "split": counts, "models": {}}
+
+size_pc = 128 if QUICK else 224
+s = {**trainer.SETTINGS, "image_size": size_pc, "batch_size": 16, "coreset_ratio": 0.1}
+model, info = trainer.train_patchcore("analysis", ["OK", "NG"], splits, s, hooks)
+out["models"]["patchcore"] = {"image_size": size_pc, "ok_images": sum(1 for l in splits["train"].labels if l == "OK"), **scored(model, s),
+                              "train_images_per_s": info["images_per_second"], "latency": latency(model), "bank": model.extra["bank_size"]}
+
+for algo, epochs, size in (("finetune", 3 if QUICK else 12, 96 if QUICK else 160), ("compact_cnn", 3 if QUICK else 20, 96 if QUICK else 128)):
+    s = {**trainer.SETTINGS, "image_size": size, "epochs": epochs, "batch_size": 16, "learning_rate": 0.001 if algo == "finetune" else 0.003,
+         "early_stopping": 0, "augmentation": {"hflip": True, "vflip": True}}
+    model, info = trainer.train_classifier(algo, "analysis", ["OK", "NG"], splits, s, hooks, {"width": 32})
+    out["models"][algo] = {"image_size": size, "epochs": epochs, "best_epoch": info["best_epoch"], **scored(model, s),
+                           "train_images_per_s": info["images_per_second"], "latency": latency(model)}
+
+# Baseline: logistic regression on 32×32 grayscale pixels, C chosen on validation AUROC.
+def pixels(paths):
+    return np.stack([np.asarray(Image.open(p).convert("L").resize((32, 32), Image.BILINEAR), dtype=np.float32).ravel() / 255 for p in paths])
+
+t0 = time.perf_counter()
+Xtr, Xva, Xte = (pixels(splits[k].paths) for k in ("train", "validation", "test"))
+ytr, yva, yte = ([1 if l == "NG" else 0 for l in splits[k].labels] for k in ("train", "validation", "test"))
+best = None
+for C in (0.01, 0.1, 1, 10):
+    clf = LogisticRegression(C=C, max_iter=2000).fit(Xtr, ytr)
+    auc = roc_auc_score(yva, clf.predict_proba(Xva)[:, 1])
+    if best is None or auc > best[0]:
+        best = (auc, C, clf)
+clf = best[2]
+vs, ts = clf.predict_proba(Xva)[:, 1].tolist(), clf.predict_proba(Xte)[:, 1].tolist()
+th = metrics.best_f1_threshold(["NG" if y else "OK" for y in yva], vs)
+out["models"]["logreg_pixels"] = {"image_size": 32, "C": best[1], "auroc": roc_auc_score(yte, ts), "f1": f1_score(yte, [int(v >= th) for v in ts], zero_division=0),
+                                  "seconds": time.perf_counter() - t0}
+print(json.dumps(out))

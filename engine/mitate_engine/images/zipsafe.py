@@ -1,0 +1,204 @@
+"""Safe unpacking of an image ZIP into a dataset folder, with thumbnails made once and a report of every skip.
+
+Nothing is written outside `dest`: names are never used as paths (each image gets a generated file name), entries
+are read through a counting stream so a lying header cannot exceed the byte budget, and memory stays bounded
+(one entry at a time, capped in size).
+"""
+from __future__ import annotations
+
+import io
+import json
+import random
+import stat
+import zipfile
+from collections import Counter, defaultdict
+from pathlib import Path, PurePosixPath
+
+from PIL import Image, UnidentifiedImageError
+
+from .errors import image_error
+
+IMAGE_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff"}
+SPLITS = {"train": "train", "training": "train", "val": "validation", "valid": "validation", "validation": "validation", "test": "test"}
+LIMITS = {"max_entries": 50_000, "max_total_mb": 2048, "max_entry_mb": 64, "max_ratio": 200, "max_pixels": 40_000_000}
+THUMB = 160
+
+Image.MAX_IMAGE_PIXELS = LIMITS["max_pixels"]
+
+
+def _read_capped(zf: zipfile.ZipFile, info: zipfile.ZipInfo, cap: int) -> bytes | None:
+    """The entry's bytes, or None when it inflates past `cap` (the header's size is not trusted)."""
+    buf = io.BytesIO()
+    with zf.open(info) as f:
+        while True:
+            chunk = f.read(1 << 16)
+            if not chunk:
+                break
+            buf.write(chunk)
+            if buf.tell() > cap:
+                return None
+    return buf.getvalue()
+
+
+def _classify_path(name: str) -> tuple[str | None, str | None, str | None]:
+    """(split, class, problem) from an entry name: [root/][split/]class/file."""
+    parts = [p for p in PurePosixPath(name).parts if p not in ("", ".")]
+    if len(parts) < 2:
+        return None, None, "not inside a class folder"
+    dirs = parts[:-1]
+    # A single wrapping folder (the archive's own name) is tolerated.
+    for start in range(len(dirs)):
+        rest = dirs[start:]
+        if len(rest) == 2 and rest[0].lower() in SPLITS:
+            return SPLITS[rest[0].lower()], rest[1], None
+        if len(rest) == 1 and rest[0].lower() not in SPLITS:
+            return None, rest[0], None
+        if start >= 1:
+            break
+    return None, None, "folder layout not understood"
+
+
+def unpack(zip_path: str | Path, dest: str | Path, kind: str, seed: int = 0, test_share: float = 0.15, val_share: float = 0.15,
+           limits: dict | None = None, progress=None) -> dict:
+    lim = {**LIMITS, **(limits or {})}
+    dest = Path(dest)
+    (dest / "images").mkdir(parents=True, exist_ok=True)
+    (dest / "thumbs").mkdir(parents=True, exist_ok=True)
+    try:
+        zf = zipfile.ZipFile(zip_path)
+    except (zipfile.BadZipFile, OSError):
+        raise image_error("zip_unreadable")
+    skipped: list[dict] = []
+    items: list[dict] = []
+    folders: set[tuple[str | None, str]] = set()
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > lim["max_entries"]:
+            raise image_error("zip_too_many_entries", count=len(infos), limit=lim["max_entries"])
+        total = 0
+        budget = lim["max_total_mb"] * 1024 * 1024
+        entry_cap = lim["max_entry_mb"] * 1024 * 1024
+        for n, info in enumerate(infos):
+            if progress and n % 20 == 0:
+                progress(n / max(1, len(infos)))
+            name = info.filename
+            skip = lambda reason: skipped.append({"entry": name, "reason": reason})  # noqa: E731
+            mode = info.external_attr >> 16
+            if info.is_dir():
+                split, cls, _ = _classify_path(name.rstrip("/") + "/x")
+                if cls:
+                    folders.add((split, cls))
+                continue
+            if name.startswith("/") or name.startswith("\\") or (len(name) > 1 and name[1] == ":"):
+                skip("absolute path"); continue
+            if ".." in PurePosixPath(name.replace("\\", "/")).parts:
+                skip("path escapes the folder (zip-slip)"); continue
+            if stat.S_ISLNK(mode):
+                skip("symbolic link"); continue
+            base = PurePosixPath(name).name
+            split, cls, problem = _classify_path(name)
+            if not problem and cls and not name.startswith("__MACOSX/"):
+                folders.add((split, cls))  # a class folder counts even when none of its files is usable
+            if name.startswith("__MACOSX/") or base.startswith("._") or base in (".DS_Store", "Thumbs.db"):
+                skip("system file"); continue
+            ext = PurePosixPath(base).suffix.lower()
+            if ext == ".zip":
+                skip("nested ZIP"); continue
+            if ext not in IMAGE_EXT:
+                skip("not an image (JPEG, PNG, BMP or TIFF)"); continue
+            if info.file_size > entry_cap:
+                skip(f"larger than {lim['max_entry_mb']} MB"); continue
+            if info.compress_size and info.file_size / info.compress_size > lim["max_ratio"]:
+                skip("compression ratio too high (zip bomb)"); continue
+            if total + info.file_size > budget:
+                raise image_error("zip_too_large", limit_mb=lim["max_total_mb"])
+            if problem and kind == "inference":  # images to predict need no class folders
+                split, cls, problem = None, None, None
+            if problem:
+                skip(problem); continue
+            try:
+                data = _read_capped(zf, info, min(entry_cap, budget - total))
+            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError):
+                skip("corrupt ZIP entry"); continue
+            if data is None:
+                skip("inflates beyond its declared size (zip bomb)"); continue
+            total += len(data)
+            try:
+                with Image.open(io.BytesIO(data)) as im:
+                    im.load()  # decodes fully: truncated files fail here
+                    w, h, mode_ = im.width, im.height, im.mode
+                    thumb = im.convert("L" if im.mode in ("L", "I;16", "I", "1") else "RGB")
+                    thumb.thumbnail((THUMB, THUMB))
+            except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+                skip(f"corrupt or truncated image ({type(e).__name__})"); continue
+            iid = f"{len(items):06d}"
+            fname = f"{iid}{'.jpg' if ext == '.jpeg' else ext}"
+            (dest / "images" / fname).write_bytes(data)
+            thumb.save(dest / "thumbs" / f"{iid}.jpg", quality=85)
+            items.append({"id": iid, "file": f"images/{fname}", "thumb": f"thumbs/{iid}.jpg", "name": name, "label": cls,
+                          "split": split, "width": w, "height": h, "mode": mode_})
+    return _finish(dest, kind, items, skipped, folders, seed, test_share, val_share)
+
+
+def _canonical(kind: str, label: str) -> str:
+    return label.upper() if kind == "analysis" and label.upper() in ("OK", "NG") else label
+
+
+def _finish(dest: Path, kind: str, items: list[dict], skipped: list[dict], folders, seed, test_share, val_share) -> dict:
+    if not items:
+        raise image_error("zip_no_images")
+    if kind == "inference":
+        for it in items:
+            it["split"] = "test"
+        manifest = {"kind": kind, "classes": sorted({it["label"] for it in items if it["label"]}), "presplit": False, "items": items,
+                    "skipped": skipped, "counts": {"test": dict(Counter(it["label"] or "" for it in items))}, "total": len(items)}
+        (dest / "manifest.json").write_text(json.dumps(manifest))
+        return manifest
+    for it in items:
+        it["label"] = _canonical(kind, it["label"])
+    have = Counter(it["label"] for it in items)
+    for _, cls in folders:
+        c = _canonical(kind, cls)
+        if have[c] == 0:
+            raise image_error("empty_class", name=cls)
+    classes = sorted(have)
+    if kind == "analysis":
+        if "OK" not in have or set(classes) - {"OK", "NG"}:
+            raise image_error("analysis_classes", found=", ".join(classes))
+        classes = [c for c in ("OK", "NG") if c in have]
+    elif len(classes) < 2:
+        raise image_error("classification_classes", found=", ".join(classes))
+    presplit = any(it["split"] for it in items)
+    if presplit and any(not it["split"] for it in items):
+        raise image_error("zip_layout")
+    rng = random.Random(seed)
+    if not presplit:
+        _assign(items, rng, "test", test_share, lambda it: True)
+    if not any(it["split"] == "validation" for it in items):
+        _assign(items, rng, "validation", val_share, lambda it: it["split"] in (None, "train"))
+    for it in items:
+        it["split"] = it["split"] or "train"
+    counts: dict = defaultdict(lambda: defaultdict(int))
+    for it in items:
+        counts[it["split"]][it["label"]] += 1
+    manifest = {"kind": kind, "classes": classes, "presplit": presplit, "items": items, "skipped": skipped,
+                "counts": {s: dict(c) for s, c in counts.items()}, "total": len(items)}
+    (dest / "manifest.json").write_text(json.dumps(manifest))
+    return manifest
+
+
+def _assign(items: list[dict], rng: random.Random, split: str, share: float, eligible) -> None:
+    """Stratified: `share` of each class's eligible items (at least one when a class has 3 or more)."""
+    by: dict[str, list[dict]] = defaultdict(list)
+    for it in items:
+        if eligible(it):
+            by[it["label"]].append(it)
+    for group in by.values():
+        rng.shuffle(group)
+        k = int(round(len(group) * share))
+        if k == 0 and len(group) >= 3:
+            k = 1
+        for it in group[:k]:
+            it["split"] = split
+        for it in group[k:]:
+            it["split"] = it["split"] or None

@@ -1,0 +1,246 @@
+"""Image area: ZIP safety, dataset splits, PatchCore, classifiers with stop, prediction — on tiny generated images."""
+import io
+import json
+import socket
+import stat
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from PIL import Image
+
+from mitate_engine.images import metrics
+from mitate_engine.images.backbone import load_backbone
+from mitate_engine.images.errors import ImageError
+from mitate_engine.images.model import ImageModel
+from mitate_engine.images.zipsafe import unpack
+from mitate_engine.task import Context, get_task
+
+torch.set_num_threads(1)
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+def png(ok: bool, seed: int, size=48, mode="L") -> bytes:
+    rng = np.random.default_rng(seed)
+    a = (128 + rng.normal(0, 6, (size, size))).clip(0, 255)
+    if not ok:  # a dark scratch
+        r = rng.integers(8, size - 16)
+        a[r:r + 4, 8:size - 8] = 20
+    im = Image.fromarray(a.astype(np.uint8), "L").convert(mode)
+    b = io.BytesIO()
+    im.save(b, "PNG")
+    return b.getvalue()
+
+
+def bright(seed: int) -> bytes:
+    a = np.random.default_rng(seed).normal(220, 6, (48, 48, 3)).clip(0, 255).astype(np.uint8)
+    b = io.BytesIO()
+    Image.fromarray(a, "RGB").save(b, "PNG")
+    return b.getvalue()
+
+
+def make_zip(path: Path, entries: dict[str, bytes], symlinks=()) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in entries.items():
+            z.writestr(name, data)
+        for name in symlinks:
+            info = zipfile.ZipInfo(name)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            z.writestr(info, "/etc/passwd")
+    return path
+
+
+def okng(n_ok=20, n_ng=12, **extra):
+    e = {f"OK/ok_{i}.png": png(True, i) for i in range(n_ok)}
+    e.update({f"NG/ng_{i}.png": png(False, 100 + i) for i in range(n_ng)})
+    e.update(extra)
+    return e
+
+
+def test_zip_safety_cases_are_skipped_and_named(tmp_path):
+    bomb = b"\0" * (5 * 1024 * 1024)
+    trunc = png(True, 7)[:60]
+    z = make_zip(tmp_path / "a.zip", okng(6, 4, **{
+        "../evil.png": png(True, 1), "OK/../../evil2.png": png(True, 2), "/abs.png": png(True, 3),
+        "OK/inner.zip": b"PK", "OK/readme.txt": b"hi", "OK/broken.png": trunc, "OK/bomb.png": bomb,
+        "__MACOSX/OK/._ok_1.png": b"x"}), symlinks=["OK/link.png"])
+    dest = tmp_path / "out"
+    m = unpack(z, dest, "analysis", limits={"max_ratio": 100})
+    reasons = {s["entry"]: s["reason"] for s in m["skipped"]}
+    assert "zip-slip" in reasons["../evil.png"] and "zip-slip" in reasons["OK/../../evil2.png"]
+    assert reasons["/abs.png"] == "absolute path"
+    assert reasons["OK/inner.zip"] == "nested ZIP"
+    assert reasons["OK/readme.txt"].startswith("not an image")
+    assert reasons["OK/broken.png"].startswith("corrupt or truncated")
+    assert "zip bomb" in reasons["OK/bomb.png"]
+    assert reasons["OK/link.png"] == "symbolic link"
+    assert m["total"] == 10
+    # nothing outside the dataset folder, and generated names only
+    assert not (tmp_path / "evil.png").exists() and not (tmp_path / "evil2.png").exists()
+    files = {p.relative_to(dest).parts[0] for p in dest.rglob("*") if p.is_file()}
+    assert files == {"images", "thumbs", "manifest.json"}
+    assert all(Image.open(dest / it["thumb"]).size[0] <= 160 for it in m["items"])
+
+
+def test_zip_total_budget_and_lying_header(tmp_path):
+    z = make_zip(tmp_path / "b.zip", okng(4, 2))
+    with pytest.raises(ImageError) as e:
+        unpack(z, tmp_path / "o1", "analysis", limits={"max_total_mb": 0})
+    assert e.value.code == "zip_too_large"
+
+
+def test_empty_class_and_layout_refused(tmp_path):
+    e = okng(4, 0)
+    z = make_zip(tmp_path / "c.zip", {**e, "NG/notes.txt": b"x"})
+    with pytest.raises(ImageError) as err:
+        unpack(z, tmp_path / "o", "analysis")
+    assert err.value.code == "empty_class" and "NG" in str(err.value)
+    z2 = make_zip(tmp_path / "d.zip", {"a/b/c/d.png": png(True, 1)})
+    with pytest.raises(ImageError):
+        unpack(z2, tmp_path / "o2", "classification")
+    with pytest.raises(ImageError) as err:
+        unpack(make_zip(tmp_path / "e.zip", {"cats/a.png": png(True, 1)}), tmp_path / "o3", "classification")
+    assert err.value.code == "classification_classes"
+    with pytest.raises(ImageError):
+        unpack(tmp_path / "c.zip.missing", tmp_path / "o4", "analysis")
+
+
+def test_split_stratified_and_presplit(tmp_path):
+    m = unpack(make_zip(tmp_path / "s.zip", okng(40, 20)), tmp_path / "o", "analysis")
+    c = m["counts"]
+    assert c["test"] == {"OK": 6, "NG": 3}
+    assert c["validation"]["OK"] == 5 and c["validation"]["NG"] == 3
+    assert sum(sum(v.values()) for v in c.values()) == 60
+    pre = {f"dataset/{s}/{k}/{k}{i}.png": png(k == "OK", i) for s in ("train", "test") for k in ("OK", "NG") for i in range(5)}
+    m2 = unpack(make_zip(tmp_path / "p.zip", pre), tmp_path / "o2", "analysis")
+    assert m2["presplit"] and m2["counts"]["test"] == {"OK": 5, "NG": 5}
+    assert m2["counts"]["validation"] == {"OK": 1, "NG": 1}  # taken from train
+
+
+def test_backbone_loads_without_network(monkeypatch):
+    def no_net(*a, **k):
+        raise OSError("network disabled in this test")
+    monkeypatch.setattr(socket, "create_connection", no_net)
+    monkeypatch.setattr(socket.socket, "connect", no_net)
+    net = load_backbone().eval()
+    with torch.no_grad():
+        assert net(torch.zeros(1, 3, 64, 64)).shape == (1, 1000)
+
+
+def test_threshold_rules():
+    labels = ["OK"] * 5 + ["NG"] * 4
+    scores = [0.1, 0.2, 0.3, 0.4, 0.5, 0.35, 0.6, 0.7, 0.8]
+    r = metrics.rates(labels, scores, 0.6)
+    assert r["miss_rate"] == 0.25 and r["over_detection_rate"] == 0.0
+    assert metrics.rates(labels, scores, 0.0)["over_detection_rate"] == 1.0
+    assert metrics.best_f1_threshold(labels, scores) in scores
+
+
+def run(kind, spec):
+    events = []
+    res = get_task(kind).run(spec, Context(events.append, work_dir=spec["output_dir"], progress_interval=0))
+    return res, events
+
+
+@pytest.fixture(scope="module")
+def okng_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ds")
+    unpack(make_zip(d / "x.zip", okng(24, 16)), d / "data", "analysis", seed=1)
+    return d / "data"
+
+
+SMALL = {"image_size": 48, "batch_size": 8, "epochs": 3, "learning_rate": 0.003}
+
+
+def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
+    res, events = run("image_train", {"project_type": "analysis", "dataset_dir": str(okng_dir), "output_dir": str(tmp_path / "run"),
+                                      "settings": {**SMALL, "coreset_ratio": 0.2}, "models": [{"key": "1_patchcore", "algorithm": "patchcore"}]})
+    m = res["models"][0]
+    assert m["state"] == "done", m
+    assert m["metrics"]["roc_auc"] >= 0.9
+    rep = json.loads((tmp_path / "run" / "1_patchcore" / "report.json").read_text())
+    assert (tmp_path / "run" / "1_patchcore" / "report.html").exists()
+    assert rep["gallery"] and all((tmp_path / "run" / "1_patchcore" / g["heatmap"]).exists() for g in rep["gallery"])
+    assert {s["split"] for s in rep["scores"]} == {"validation", "test"}
+    # prediction through the saved object gives the same scores
+    model = ImageModel.load(tmp_path / "run" / "1_patchcore" / "model.pt")
+    assert model.threshold == pytest.approx(rep["threshold"])
+    pred, _ = run("image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "dataset_dir": str(okng_dir),
+                                    "output_dir": str(tmp_path / "pred")})
+    assert len(pred["rows"]) == 40 and (tmp_path / "pred" / "predictions.csv").exists()
+    by_name = {r["name"]: r for r in pred["rows"]}
+    items = {it["id"]: it["name"] for it in json.loads((okng_dir / "manifest.json").read_text())["items"]}
+    g = rep["gallery"][0]
+    assert by_name[items[g["id"]]]["score"] == pytest.approx(g["score"], rel=1e-4)
+
+
+def test_classifier_epochs_stream_and_stop_keeps_best(okng_dir, tmp_path):
+    stop = tmp_path / "STOP"
+    seen = []
+
+    def emit(e):
+        seen.append(e)
+        if e.get("type") == "epoch" and e["epoch"] == 2:
+            stop.write_text("stop")  # asked to stop during epoch 3: it ends within one batch
+
+    spec = {"project_type": "analysis", "dataset_dir": str(okng_dir), "output_dir": str(tmp_path / "run"), "stop_file": str(stop),
+            "settings": {**SMALL, "epochs": 30, "early_stopping": 0},
+            "models": [{"key": "1_compact_cnn", "algorithm": "compact_cnn", "params": {"width": 8}}, {"key": "2_finetune", "algorithm": "finetune"}]}
+    res = get_task("image_train").run(spec, Context(emit, work_dir=spec["output_dir"], progress_interval=0))
+    epochs = [e for e in seen if e["type"] == "epoch"]
+    assert [e["epoch"] for e in epochs][:2] == [1, 2] and len(epochs) <= 3
+    assert all(k in epochs[0] for k in ("train_loss", "train_accuracy", "val_loss", "val_accuracy", "learning_rate"))
+    m = res["models"][0]
+    assert m["state"] == "done" and m["stopped"]
+    assert (tmp_path / "run" / "1_compact_cnn" / "model.pt").exists()
+    rep = json.loads((tmp_path / "run" / "1_compact_cnn" / "report.json").read_text())
+    best = min(epochs, key=lambda e: e["val_loss"])["epoch"]
+    assert rep["training"]["best_epoch"] == best
+    assert res["models"][1]["state"] == "failed"  # not started after a stop
+
+
+def test_finetune_classification_with_gradcam(tmp_path):
+    e = {f"{c}/{c}{i}.png": png(c == "plain", i + (0 if c == "plain" else 50)) for c in ("plain", "scratch") for i in range(10)}
+    e.update({f"bright/b{i}.png": bright(i) for i in range(10)})
+    d = tmp_path / "data"
+    m = unpack(make_zip(tmp_path / "c.zip", e), d, "classification")
+    assert m["classes"] == ["bright", "plain", "scratch"]
+    res, events = run("image_train", {"project_type": "classification", "dataset_dir": str(d), "output_dir": str(tmp_path / "run"),
+                                      "settings": {**SMALL, "epochs": 2}, "models": [{"key": "1_finetune", "algorithm": "finetune"}]})
+    mm = res["models"][0]
+    assert mm["state"] == "done", mm
+    assert set(mm["metrics"]) >= {"accuracy", "precision", "recall", "f1", "confusion_matrix"}
+    rep = json.loads((tmp_path / "run" / "1_finetune" / "report.json").read_text())
+    assert all(set(g["probabilities"]) == set(m["classes"]) for g in rep["gallery"])
+    assert all((tmp_path / "run" / "1_finetune" / g["heatmap"]).exists() for g in rep["gallery"])
+
+
+def test_ok_only_dataset_patchcore_threshold_from_percentile(tmp_path):
+    d = tmp_path / "data"
+    unpack(make_zip(tmp_path / "o.zip", okng(20, 0)), d, "analysis")
+    res, _ = run("image_train", {"project_type": "analysis", "dataset_dir": str(d), "output_dir": str(tmp_path / "run"),
+                                 "settings": SMALL, "models": [{"key": "1_patchcore", "algorithm": "patchcore"},
+                                                               {"key": "2_finetune", "algorithm": "finetune"}]})
+    assert res["models"][0]["state"] == "done"
+    rep = json.loads((tmp_path / "run" / "1_patchcore" / "report.json").read_text())
+    assert "percentile" in rep["threshold_rule"]
+    assert res["models"][1]["state"] == "failed" and res["models"][1]["code"] == "need_both_classes"
+
+
+@pytest.mark.skipif(not (SHARED / "magnetic_tile_okng").exists(), reason="shared data missing")
+def test_magnetic_tile_zip_registers(tmp_path):
+    src = SHARED / "magnetic_tile_okng"
+    z = tmp_path / "mt.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        for p in sorted(src.glob("*/*.jpg")):
+            zf.write(p, f"{p.parent.name}/{p.name}")
+    m = unpack(z, tmp_path / "d", "analysis")
+    assert m["total"] == 200 and m["classes"] == ["OK", "NG"] and not m["skipped"]
+    assert m["counts"]["test"] == {"OK": 15, "NG": 15}
+
+
+def test_inference_zip_takes_flat_images(tmp_path):
+    m = unpack(make_zip(tmp_path / "i.zip", {"a.png": png(True, 1), "sub/b.png": png(False, 2), "c.txt": b"x"}), tmp_path / "o", "inference")
+    assert m["total"] == 2 and [s["entry"] for s in m["skipped"]] == ["c.txt"]

@@ -1,0 +1,224 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireWriter } from '../../auth/guard.js';
+import { AppError, ok } from '../../http/errors.js';
+import type { PredictionTable } from '../prediction/db.js';
+import '../prediction/db.js';
+import { M } from './messages.js';
+import { anyObject, galleryQuery, modelParams, projectIdParams, thresholdBody } from './schemas.js';
+import { engineError, makeImageService } from './service.js';
+
+const tags = ['image'];
+const IMAGE_EXT = ['.jpg', '.jpeg', '.png', '.bmp', '.tif', '.tiff'];
+const CONTENT: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.bmp': 'image/bmp', '.tif': 'image/tiff', '.tiff': 'image/tiff' };
+const idParams = z.object({ id: z.string().max(64) });
+/** Every answer is SPEC §8's envelope; the inner objects are described loosely and keep all their fields. */
+const envelope = (inner: z.ZodType) => ({ 200: z.object({ detail: z.object({ response: inner }) }) });
+const modelShape = z.looseObject({ model_key: z.string(), algorithm: z.string(), state: z.string(), metrics: z.unknown(), threshold: z.number().nullable(), epochs: z.array(anyObject) });
+const projectShape = z.looseObject({ project_id: z.string(), name: z.string(), project_type: z.string(), training_state: z.string(), stopping: z.boolean(), models: z.array(modelShape), job: z.unknown() });
+const detailShape = z.looseObject({ project: projectShape, model: modelShape, report: anyObject, threshold: z.number().nullable(), rates: z.unknown() });
+const datasetShape = z.looseObject({ id: z.string(), name: z.string(), image: z.looseObject({ classes: z.array(z.string()), counts: anyObject, total: z.number() }) });
+const predictionShape = z.looseObject({ id: z.string(), state: z.string(), project_id: z.string(), model_key: z.string(), report_type: z.string() });
+
+export default async function imageRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db, jobs, storage } = app.ctx;
+  const svc = makeImageService(app.ctx);
+  svc.installJobHandlers();
+
+  const sendFile = (reply: FastifyReply, file: string, type: string, download?: string) => {
+    if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
+    reply.header('content-type', type);
+    reply.header('cache-control', 'private, max-age=3600');
+    if (download) reply.header('content-disposition', `attachment; filename="${download.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(download)}`);
+    return reply.send(fs.createReadStream(file));
+  };
+
+  // ---- datasets --------------------------------------------------------------------------------------------
+  r.get('/image/dataset/:id', { schema: { tags, summary: 'An image dataset: classes, counts per class and split, skipped ZIP entries', params: idParams, response: envelope(datasetShape) } }, async (req) =>
+    ok(await svc.summary(req.auth, req.params.id)),
+  );
+  r.get(
+    '/image/dataset/:id/gallery',
+    { schema: { tags, summary: 'A page of the images (thumbnails at /image/dataset/{id}/image/{image_id}?thumb=1)', params: idParams, querystring: galleryQuery, response: envelope(z.object({ total: z.number(), items: z.array(anyObject) })) } },
+    async (req) => ok(await svc.gallery(req.auth, req.params.id, req.query)),
+  );
+  r.get(
+    '/image/dataset/:id/image/:image_id',
+    { schema: { tags, summary: 'One image at full size, or its thumbnail', params: z.object({ id: z.string().max(64), image_id: z.string().regex(/^\d{1,9}$/) }), querystring: z.object({ thumb: z.coerce.number().int().min(0).max(1).default(0) }) } },
+    async (req, reply) => {
+      const file = await svc.imageFile(req.auth, req.params.id, req.params.image_id, req.query.thumb === 1);
+      return sendFile(reply, file, CONTENT[path.extname(file).toLowerCase()] ?? 'application/octet-stream');
+    },
+  );
+
+  // ---- training --------------------------------------------------------------------------------------------
+  const trainBody = z.object({ model_keys: z.array(z.string().max(100)).optional() }).nullish();
+  r.post('/train/:project_id', { preHandler: requireWriter, schema: { tags, summary: 'Train the image models of a project (a job; poll image/train/result)', params: projectIdParams, body: trainBody, response: envelope(projectShape) } }, async (req) =>
+    ok(await svc.train(req.auth, req.params.project_id, req.body?.model_keys)),
+  );
+  r.post(
+    '/train/progress/:task_id',
+    { schema: { tags, summary: 'State and progress of a training job, with the epoch curves so far', params: z.object({ task_id: z.string().max(64) }), response: envelope(z.looseObject({ task_id: z.string(), state: z.string(), progress: z.number() })) } },
+    async (req) => {
+      const job = await jobs.get(req.auth.orgId, req.params.task_id);
+      if (!job || job.kind !== 'image_train' || !job.subject_id) throw new AppError(404, 'job_not_found');
+      const v = await svc.view(req.auth, await svc.getProject(req.auth, job.subject_id));
+      return ok({ task_id: job.id, state: job.state, progress: job.progress, message: job.message, error: job.error, project: v });
+    },
+  );
+  r.get('/training/model_list/:project_id', { schema: { tags, summary: 'The models of an image project', params: projectIdParams, response: envelope(z.array(modelShape)) } }, async (req) =>
+    ok((await svc.view(req.auth, await svc.getProject(req.auth, req.params.project_id))).models),
+  );
+  r.get('/image/train/result/:project_id', { schema: { tags, summary: 'Training state, progress, epoch curves and model results', params: projectIdParams, response: envelope(projectShape) } }, async (req) =>
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.project_id))),
+  );
+  r.get('/stop/image/train/:id', { preHandler: requireWriter, schema: { tags, summary: 'Stop training within one batch, keeping the best checkpoint (id: the project)', params: idParams, response: envelope(projectShape) } }, async (req) =>
+    ok(await svc.stop(req.auth, req.params.id)),
+  );
+  r.delete('/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete an image project (analysis, classification), its models and files', params: idParams, response: envelope(z.object({ id: z.string() })) } }, async (req) => {
+    const p = await svc.getProject(req.auth, req.params.id);
+    const job = p.job_id ? await jobs.get(req.auth.orgId, p.job_id) : undefined;
+    if (job && (job.state === 'queued' || job.state === 'running')) await jobs.cancel(req.auth.orgId, job.id).catch(() => undefined);
+    await db.deleteFrom('image_epochs').where('organisation_id', '=', req.auth.orgId).where('project_id', '=', p.id).execute();
+    await db.deleteFrom('training_models').where('organisation_id', '=', req.auth.orgId).where('project_id', '=', p.id).execute();
+    await db.deleteFrom('training_projects').where('organisation_id', '=', req.auth.orgId).where('id', '=', p.id).execute();
+    storage.remove(`org/${req.auth.orgId}/training/${p.id}`);
+    return ok({ id: p.id });
+  });
+
+  // ---- results ---------------------------------------------------------------------------------------------
+  r.get('/detail/:project_id/:model_key', { schema: { tags, summary: 'Metrics, confusion matrix, gallery, held-out scores and threshold of a model', params: modelParams, response: envelope(detailShape) } }, async (req) =>
+    ok(await svc.detail(req.auth, req.params.project_id, req.params.model_key)),
+  );
+  r.post(
+    '/update/threshold/:project_id/:model_key',
+    { preHandler: requireWriter, schema: { tags, summary: 'Save the OK/NG threshold: a value, a target miss rate or a percentile of validation OK scores', params: modelParams, body: thresholdBody, response: envelope(detailShape) } },
+    async (req) => ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body)),
+  );
+  const modelFile = async (req: { auth: any; params: { project_id: string; model_key: string } }, name: string) => {
+    await svc.getProject(req.auth, req.params.project_id);
+    const m = await svc.getModel(req.auth, req.params.project_id, req.params.model_key);
+    const dir = svc.runDir(m);
+    if (m.state !== 'done' || !dir) throw new AppError(409, { en: 'The model "{model}" has not been trained yet.', ja: 'モデル「{model}」はまだ学習されていません。' }, { model: m.model_key });
+    return path.join(dir, name);
+  };
+  r.get(
+    '/image/train/heatmap/:project_id/:model_key/:image_id',
+    { schema: { tags, summary: 'Heat-map of a test image (Grad-CAM or PatchCore patch distances)', params: modelParams.extend({ image_id: z.string().regex(/^\d{1,9}$/) }) } },
+    async (req, reply) => sendFile(reply, await modelFile(req, `heatmaps/${req.params.image_id}.png`), 'image/png'),
+  );
+  r.get('/report/:project_id/:model_key', { schema: { tags, summary: "A model's report as one self-contained HTML file", params: modelParams } }, async (req, reply) =>
+    sendFile(reply, await modelFile(req, 'report.html'), 'text/html; charset=utf-8', `${req.params.model_key}-report.html`),
+  );
+  r.get('/image/model/download/:project_id/:model_key', { schema: { tags, summary: 'The trained model (model.pt: weights, classes, image size, threshold)', params: modelParams } }, async (req, reply) =>
+    sendFile(reply, await modelFile(req, 'model.pt'), 'application/octet-stream', `${req.params.model_key}.pt`),
+  );
+
+  // ---- prediction ------------------------------------------------------------------------------------------
+  r.post(
+    '/prediction/result/:project_id/:model_key',
+    { preHandler: requireWriter, schema: { tags, summary: 'Predict images: multipart files (images or one ZIP), or JSON {dataset_id} of an image dataset', params: modelParams, consumes: ['multipart/form-data', 'application/json'], response: envelope(predictionShape) } },
+    async (req) => {
+      const p = await svc.getProject(req.auth, req.params.project_id);
+      const m = await svc.getModel(req.auth, p.id, req.params.model_key);
+      const dir = svc.runDir(m);
+      if (m.state !== 'done' || !dir) throw new AppError(422, { en: 'Select a trained model.', ja: '学習済みのモデルを選択してください。' }, {}, 'model_key');
+      const id = crypto.randomUUID();
+      const resultKey = `org/${req.auth.orgId}/predictions/${id}`;
+      const spec: Record<string, unknown> = { model: path.join(dir, 'model.pt'), output_dir: storage.pathOf(resultKey), threshold: (await svc.view(req.auth, p)).models.find((x) => x.model_key === m.model_key)?.threshold ?? null };
+      let datasetId = '';
+      let datasetName = '';
+      if (req.isMultipart()) {
+        const inputs = storage.pathOf(`${resultKey}-inputs`);
+        fs.mkdirSync(inputs, { recursive: true });
+        const files: { path: string; name: string }[] = [];
+        let zip: string | null = null;
+        try {
+          for await (const part of req.parts({ limits: { fileSize: app.ctx.config.maxUploadMb * 1024 * 1024, files: 500 } })) {
+            if (part.type !== 'file') continue;
+            const ext = path.extname(part.filename || '').toLowerCase();
+            if (ext !== '.zip' && !IMAGE_EXT.includes(ext)) {
+              part.file.resume();
+              throw new AppError(422, M.notImageFile, { name: part.filename }, 'files');
+            }
+            const dest = path.join(inputs, `${String(files.length).padStart(6, '0')}${ext}`);
+            await pipeline(part.file, fs.createWriteStream(dest));
+            if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
+            if (ext === '.zip') zip = dest;
+            else files.push({ path: dest, name: path.basename(part.filename) });
+          }
+          if (zip) {
+            const out = path.join(inputs, 'unpacked');
+            const job = await jobs.create({ orgId: req.auth.orgId, userId: req.auth.userId, kind: 'image_ingest', spec: { zip, kind: 'inference', output_dir: out } });
+            const done = await jobs.waitFor(job.id, 15 * 60_000);
+            const res = done.result as { error?: { code: string; params: Record<string, unknown> } } | null;
+            if (done.state !== 'succeeded') throw new AppError(422, M.ingestFailed, { reason: done.error ?? done.state }, 'files');
+            if (res?.error) throw engineError(res.error.code, res.error.params, 422, 'files');
+            spec.dataset_dir = out;
+            datasetName = path.basename(zip);
+          } else {
+            if (!files.length) throw new AppError(422, M.noImages, {}, 'files');
+            spec.files = files;
+            datasetName = files.length === 1 ? files[0].name : `${files.length} images`;
+          }
+        } catch (e) {
+          fs.rmSync(inputs, { recursive: true, force: true });
+          throw e;
+        }
+      } else {
+        const b = z.object({ dataset_id: z.string().max(64) }).safeParse(req.body);
+        if (!b.success) throw new AppError(422, M.noImages, {}, 'dataset_id');
+        const { row } = await svc.getImageDataset(req.auth, b.data.dataset_id);
+        spec.dataset_dir = svc.datasetDir(row);
+        datasetId = row.id;
+        datasetName = row.name;
+      }
+      const row: PredictionTable = {
+        id,
+        organisation_id: req.auth.orgId,
+        name: `${p.name} / ${datasetName}`,
+        project_id: p.id,
+        project_name: p.name,
+        project_type: p.project_type,
+        model_key: m.model_key,
+        dataset_id: datasetId,
+        dataset_name: datasetName,
+        job_id: null,
+        result_key: resultKey,
+        created_by: req.auth.userId,
+        created_at: new Date().toISOString(),
+      };
+      await db.insertInto('predictions').values(row).execute();
+      const job = await jobs.create({
+        orgId: req.auth.orgId,
+        userId: req.auth.userId,
+        kind: 'image_predict',
+        subjectType: 'prediction',
+        subjectId: id,
+        spec,
+        beforeEnqueue: async (j) => {
+          await db.updateTable('predictions').set({ job_id: j.id }).where('organisation_id', '=', req.auth.orgId).where('id', '=', id).execute();
+        },
+      });
+      return ok({ id, state: job.state === 'queued' ? 'queued' : job.state, project_id: p.id, model_key: m.model_key, report_type: p.project_type, job_id: job.id });
+    },
+  );
+  const predictionDir = async (orgId: string, id: string) => {
+    const p = await db.selectFrom('predictions').selectAll().where('organisation_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    if (!p) throw new AppError(404, M.predictionNotFound);
+    return storage.pathOf(p.result_key);
+  };
+  r.get('/image/prediction/:id/heatmap/:index', { schema: { tags, summary: 'Heat-map of one predicted image', params: z.object({ id: z.string().max(64), index: z.string().regex(/^\d{1,9}$/) }) } }, async (req, reply) =>
+    sendFile(reply, path.join(await predictionDir(req.auth.orgId, req.params.id), 'heatmaps', `${req.params.index}.png`), 'image/png'),
+  );
+  r.get('/image/prediction/:id/csv', { schema: { tags, summary: 'Predictions as CSV: file, predicted class, score', params: idParams } }, async (req, reply) =>
+    sendFile(reply, path.join(await predictionDir(req.auth.orgId, req.params.id), 'predictions.csv'), 'text/csv', `prediction-${req.params.id}.csv`),
+  );
+
+}

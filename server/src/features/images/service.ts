@@ -1,0 +1,485 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuthContext } from '../../auth/guard.js';
+import type { AppContext } from '../../context.js';
+import type { DatasetTable } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import type { JobView } from '../../jobs/service.js';
+import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
+import type { RegisterFields } from '../datasets/schemas.js';
+import { projectKey } from '../training/service.js';
+import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
+import { engineMessage, M } from './messages.js';
+import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageSettings, type ImageType } from './schemas.js';
+import { percentile, rates, thresholdForMissRate } from './thresholds.js';
+import './db.js';
+
+export interface ImageItem {
+  id: string;
+  file: string;
+  thumb: string;
+  name: string;
+  label: string | null;
+  split: string;
+  width: number;
+  height: number;
+  mode: string;
+}
+interface Manifest {
+  kind: string;
+  classes: string[];
+  items: ImageItem[];
+  skipped: { entry: string; reason: string }[];
+  counts: Record<string, Record<string, number>>;
+  total: number;
+  presplit: boolean;
+}
+interface ImageConfig {
+  image: true;
+  settings: ImageSettings;
+  classes: string[];
+  dataset_dir: string;
+}
+
+const now = () => new Date().toISOString();
+const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
+export const isImageType = (t: string): t is ImageType => (IMAGE_TYPES as readonly string[]).includes(t);
+export const IMAGE_DIR = 'images';
+/** ZIP registration waits this long for the engine to unpack (8 MB of JPEGs take a few seconds). */
+const INGEST_TIMEOUT_MS = 15 * 60_000;
+
+/** An engine refusal ({code, params}) as an AppError in the caller's language. */
+export function engineError(code: string, params: Record<string, unknown> = {}, status = 422, field = 'file'): AppError {
+  const msg = engineMessage(code);
+  const p = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  return msg ? new AppError(status, msg, p, field) : new AppError(status, M.ingestFailed, { reason: code }, field);
+}
+
+function localizedBoth(code: string, params: Record<string, string>) {
+  const msg = engineMessage(code);
+  if (!msg) return null;
+  const fill = (t: string) => t.replace(/\{(\w+)\}/g, (_, k) => params[k] ?? `{${k}}`);
+  return { en: fill(msg.en), ja: fill(msg.ja) };
+}
+
+export function makeImageService(ctx: AppContext) {
+  const { db, storage, jobs } = ctx;
+  const datasets = makeDatasetService(ctx);
+
+  const datasetDir = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${IMAGE_DIR}`);
+
+  async function manifestOf(row: DatasetTable): Promise<Manifest> {
+    const file = path.join(datasetDir(row), 'manifest.json');
+    if (!fs.existsSync(file)) throw new AppError(422, M.notImageDataset, {}, 'dataset_id');
+    return JSON.parse(await fs.promises.readFile(file, 'utf8')) as Manifest;
+  }
+
+  /** Unpacks a ZIP with the engine into a temporary folder, then commits it as a dataset (nothing kept on refusal). */
+  async function unpackZip(auth: AuthContext, zipPath: string, kind: string, outDir: string): Promise<Manifest> {
+    const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: 'image_ingest', spec: { zip: zipPath, kind, output_dir: outDir } });
+    const done = await jobs.waitFor(job.id, INGEST_TIMEOUT_MS);
+    if (done.state !== 'succeeded') throw new AppError(422, M.ingestFailed, { reason: done.error ?? done.state }, 'file');
+    const res = done.result as { error?: { code: string; params: Record<string, unknown> } };
+    if (res?.error) throw engineError(res.error.code, res.error.params);
+    return JSON.parse(await fs.promises.readFile(path.join(outDir, 'manifest.json'), 'utf8')) as Manifest;
+  }
+
+  async function getImageDataset(auth: AuthContext, id: string) {
+    const row = await datasets.getRow(auth, id);
+    return { row, manifest: await manifestOf(row) };
+  }
+
+  async function getProject(auth: AuthContext, id: string): Promise<TrainingProjectTable> {
+    const p = await db.selectFrom('training_projects').selectAll().where('organisation_id', '=', auth.orgId).where('id', '=', id).executeTakeFirst();
+    if (!p || !isImageType(p.project_type)) throw new AppError(404, M.notImageProject);
+    return p;
+  }
+
+  const modelsOf = (orgId: string, projectId: string) =>
+    db.selectFrom('training_models').selectAll().where('organisation_id', '=', orgId).where('project_id', '=', projectId).orderBy('model_index').execute();
+
+  async function getModel(auth: AuthContext, projectId: string, key: string): Promise<TrainingModelTable> {
+    const m = await db
+      .selectFrom('training_models')
+      .selectAll()
+      .where('organisation_id', '=', auth.orgId)
+      .where('project_id', '=', projectId)
+      .where('model_key', '=', key)
+      .executeTakeFirst();
+    if (!m) throw new AppError(404, { en: 'The model does not exist.', ja: 'モデルが見つかりません。' });
+    return m;
+  }
+
+  const runDir = (m: TrainingModelTable) => (m.run_key ? storage.pathOf(`${m.run_key}/${m.model_key}`) : null);
+  const stopFile = (runKey: string) => storage.pathOf(`${runKey}/STOP`);
+
+  async function epochsOf(orgId: string, projectId: string, runKeys: Map<string, string | null>) {
+    const rows = await db.selectFrom('image_epochs').selectAll().where('organisation_id', '=', orgId).where('project_id', '=', projectId).orderBy('epoch').execute();
+    const by: Record<string, unknown[]> = {};
+    for (const r of rows) {
+      if (runKeys.get(r.model_key) !== r.run_key) continue; // curves of the latest run only
+      (by[r.model_key] ??= []).push({
+        epoch: r.epoch,
+        train_loss: r.train_loss,
+        train_accuracy: r.train_accuracy,
+        val_loss: r.val_loss,
+        val_accuracy: r.val_accuracy,
+        learning_rate: r.learning_rate,
+      });
+    }
+    return by;
+  }
+
+  function modelView(m: TrainingModelTable, epochs: unknown[]) {
+    const s = parse<Record<string, unknown>>(m.summary_json, {});
+    return {
+      id: m.id,
+      model_key: m.model_key,
+      algorithm: m.algorithm,
+      params: parse(m.params_json, {}),
+      state: m.state,
+      metrics: parse<Record<string, unknown> | null>(m.metrics_json, null),
+      threshold: (s.threshold as number | undefined) ?? null,
+      stopped: !!s.stopped,
+      seconds: (s.seconds as number | undefined) ?? null,
+      error: m.error,
+      /** the engine's refusal in both languages when it gave a code */
+      error_message: m.state === 'failed' && s.error_code ? localizedBoth(String(s.error_code), (s.error_params ?? {}) as Record<string, string>) : null,
+      log: m.state === 'failed' ? m.log : null,
+      trained_at: m.trained_at,
+      epochs,
+    };
+  }
+
+  async function view(auth: AuthContext, p: TrainingProjectTable) {
+    const [models, job] = await Promise.all([modelsOf(auth.orgId, p.id), p.job_id ? jobs.get(auth.orgId, p.job_id) : undefined]);
+    const cfg = parse<ImageConfig>(p.config_json, {} as ImageConfig);
+    const epochs = await epochsOf(auth.orgId, p.id, new Map(models.map((m) => [m.model_key, m.run_key])));
+    const active = job && (job.state === 'queued' || job.state === 'running');
+    const done = models.filter((m) => m.state === 'done').length;
+    const state = active ? 'training' : done ? 'done' : models.some((m) => m.state === 'failed') || job?.state === 'failed' ? 'failed' : 'ready';
+    const stopping = !!(active && models[0]?.run_key && fs.existsSync(stopFile(models[0].run_key)));
+    return {
+      project_id: p.id,
+      name: p.name,
+      project_type: p.project_type,
+      training_state: state,
+      stopping,
+      dataset_id: p.dataset_id,
+      parent_dataset_name: p.dataset_name,
+      number_of_data: Number(p.number_of_data),
+      classes: cfg.classes ?? [],
+      settings: cfg.settings,
+      models: models.map((m) => modelView(m, epochs[m.model_key] ?? [])),
+      job: job ? { id: job.id, state: job.state, progress: job.progress, message: job.message, error: job.error, started_at: job.started_at, finished_at: job.finished_at } : null,
+      error: state === 'failed' ? p.error : null,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    };
+  }
+
+  return {
+    datasetDir,
+    manifestOf,
+    getImageDataset,
+    getProject,
+    getModel,
+    runDir,
+    view,
+
+    /** POST /dataset/register with a ZIP: images, thumbnails and manifest in the dataset's folder. */
+    async registerZip(auth: AuthContext, fields: RegisterFields, file: { path: string; fileName: string; size: number }, tempDir: string) {
+      const kind = fields.data_type === 'inference_data' ? 'inference' : fields.training_type;
+      if (kind !== 'inference' && kind !== 'analysis' && kind !== 'classification') throw new AppError(422, M.zipNeedsImageType, {}, 'training_type');
+      const outDir = path.join(tempDir, IMAGE_DIR);
+      const manifest = await unpackZip(auth, file.path, kind, outDir);
+      const id = crypto.randomUUID();
+      const t = now();
+      const row: DatasetTable = {
+        id,
+        organisation_id: auth.orgId,
+        name: fields.name,
+        category: fields.category,
+        training_type: kind === 'inference' ? fields.training_type : kind,
+        data_type: fields.data_type,
+        type: fields.type,
+        comment: fields.comment,
+        file_name: file.fileName,
+        file_size: file.size,
+        encoding: 'binary',
+        delimiter: '',
+        row_count: manifest.total,
+        column_count: manifest.classes.length,
+        schema_json: '[]',
+        stats_json: '[]', // no columns: classes and counts live in the manifest
+        datetime_column: null,
+        preprocessed: 0,
+        preprocess_history: '[]',
+        parent_dataset_name: null,
+        statistics_job_id: null,
+        created_by: auth.userId,
+        created_at: t,
+        updated_at: t,
+      };
+      const key = datasetKey(auth.orgId, id);
+      storage.commitDir(tempDir, key);
+      try {
+        await db.insertInto('datasets').values(row).execute();
+      } catch (e) {
+        storage.remove(key);
+        throw e;
+      }
+      return { ...toView(row), image: { classes: manifest.classes, counts: manifest.counts, skipped: manifest.skipped, total: manifest.total } };
+    },
+
+    async summary(auth: AuthContext, id: string) {
+      const { row, manifest } = await getImageDataset(auth, id);
+      return { ...toView(row), image: { kind: manifest.kind, classes: manifest.classes, counts: manifest.counts, skipped: manifest.skipped, total: manifest.total, presplit: manifest.presplit } };
+    },
+
+    async gallery(auth: AuthContext, id: string, q: { page: number; page_size: number; split?: string; label?: string }) {
+      const { manifest } = await getImageDataset(auth, id);
+      const items = manifest.items.filter((it) => (!q.split || it.split === q.split) && (!q.label || it.label === q.label));
+      const start = (q.page - 1) * q.page_size;
+      return {
+        total: items.length,
+        items: items.slice(start, start + q.page_size).map((it) => ({ id: it.id, name: it.name, label: it.label, split: it.split, width: it.width, height: it.height, mode: it.mode })),
+      };
+    },
+
+    /** The absolute path of an image or its thumbnail, found through the manifest only (ids never become paths). */
+    async imageFile(auth: AuthContext, datasetId: string, imageId: string, thumb: boolean) {
+      const { row, manifest } = await getImageDataset(auth, datasetId);
+      const it = manifest.items.find((x) => x.id === imageId);
+      if (!it) throw new AppError(404, M.imageNotFound);
+      return path.join(datasetDir(row), thumb ? it.thumb : it.file);
+    },
+
+    async register(auth: AuthContext, datasetId: string, body: ImageRegister) {
+      const { row, manifest } = await getImageDataset(auth, datasetId);
+      const type = body.project_type;
+      if (manifest.kind !== type) throw new AppError(422, M.wrongDatasetType, { type: type === 'analysis' ? 'OK/NG analysis' : 'image classification' }, 'dataset_id');
+      const models = body.models.length ? body.models : type === 'analysis' ? [{ algorithm: 'patchcore' }] : [{ algorithm: 'finetune' }];
+      const allowed = IMAGE_ALGORITHMS[type] as readonly string[];
+      for (const m of models) if (!allowed.includes(m.algorithm)) throw engineError('unknown_algorithm', { algorithm: m.algorithm }, 422, 'models');
+      const id = crypto.randomUUID();
+      const t = now();
+      const cfg: ImageConfig = { image: true, settings: body.settings, classes: manifest.classes, dataset_dir: '' };
+      const project: TrainingProjectTable = {
+        id,
+        organisation_id: auth.orgId,
+        project_type: type,
+        name: body.name,
+        dataset_id: row.id,
+        dataset_name: row.name,
+        number_of_data: manifest.total,
+        config_json: JSON.stringify(cfg),
+        job_id: null,
+        error: null,
+        created_by: auth.userId,
+        created_at: t,
+        updated_at: t,
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('training_projects').values(project).execute();
+        for (const [i, m] of models.entries()) {
+          await trx
+            .insertInto('training_models')
+            .values({
+              id: crypto.randomUUID(),
+              organisation_id: auth.orgId,
+              project_id: id,
+              model_index: i + 1,
+              model_key: `${i + 1}_${m.algorithm}`,
+              algorithm: m.algorithm,
+              params_json: JSON.stringify(m.params ?? {}),
+              state: 'ready',
+              metrics_json: null,
+              summary_json: null,
+              error: null,
+              log: null,
+              run_key: null,
+              trained_at: null,
+              created_at: t,
+            })
+            .execute();
+        }
+      });
+      return view(auth, project);
+    },
+
+    async train(auth: AuthContext, id: string, modelKeys?: string[]) {
+      const p = await getProject(auth, id);
+      const current = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
+      if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p);
+      const dataset = await datasets.getRow(auth, p.dataset_id);
+      const cfg = parse<ImageConfig>(p.config_json, {} as ImageConfig);
+      let models = await modelsOf(auth.orgId, id);
+      if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
+      if (!models.length) throw new AppError(422, { en: 'At least one model must be selected', ja: 'モデルを1つ以上選択してください' }, {}, 'model_keys');
+      const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
+      await jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: 'image_train',
+        subjectType: 'training_project',
+        subjectId: id,
+        spec: {
+          project_type: p.project_type,
+          dataset_dir: datasetDir(dataset),
+          output_dir: storage.pathOf(runKey),
+          stop_file: stopFile(runKey),
+          project_name: p.name,
+          settings: { ...cfg.settings, weights_dir: process.env.MITATE_IMAGE_WEIGHTS_DIR || null },
+          models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
+        },
+        beforeEnqueue: async (job) => {
+          await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
+          await db
+            .updateTable('training_models')
+            .set({ state: 'training', error: null, log: null, run_key: runKey, metrics_json: null })
+            .where('organisation_id', '=', auth.orgId)
+            .where('project_id', '=', id)
+            .where('model_key', 'in', models.map((m) => m.model_key))
+            .execute();
+        },
+      });
+      return view(auth, await getProject(auth, id));
+    },
+
+    /** Asks the running training to stop: the engine ends within one batch and keeps the best checkpoint. */
+    async stop(auth: AuthContext, id: string) {
+      const p = await getProject(auth, id);
+      const job = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
+      if (!job || (job.state !== 'queued' && job.state !== 'running')) throw new AppError(409, M.notTraining);
+      const models = await modelsOf(auth.orgId, id);
+      const runKey = models.find((m) => m.state === 'training')?.run_key;
+      if (!runKey) throw new AppError(409, M.notTraining);
+      if (job.state === 'queued') {
+        await jobs.cancel(auth.orgId, job.id); // nothing trained yet: nothing to keep
+      } else {
+        fs.mkdirSync(path.dirname(stopFile(runKey)), { recursive: true });
+        fs.writeFileSync(stopFile(runKey), now());
+      }
+      return view(auth, p);
+    },
+
+    async detail(auth: AuthContext, projectId: string, key: string) {
+      const p = await getProject(auth, projectId);
+      const m = await getModel(auth, projectId, key);
+      const dir = runDir(m);
+      if (m.state !== 'done' || !dir || !fs.existsSync(path.join(dir, 'report.json'))) {
+        throw new AppError(409, { en: 'The model "{model}" has not been trained yet.', ja: 'モデル「{model}」はまだ学習されていません。' }, { model: m.model_key });
+      }
+      const report = JSON.parse(await fs.promises.readFile(path.join(dir, 'report.json'), 'utf8'));
+      const v = await view(auth, p);
+      const model = v.models.find((x) => x.model_key === key)!;
+      const threshold = model.threshold ?? report.threshold ?? null;
+      const held = (report.scores ?? []) as { label: string; score: number; split: string }[];
+      const test = held.filter((s) => s.split === 'test');
+      return {
+        project: v,
+        model,
+        report,
+        threshold,
+        rates: p.project_type === 'analysis' && threshold !== null ? rates(test.map((s) => s.label), test.map((s) => s.score), threshold) : null,
+      };
+    },
+
+    /** POST update/threshold: a threshold, or one derived from a target miss rate / an OK percentile on validation scores. */
+    async updateThreshold(auth: AuthContext, projectId: string, key: string, b: { threshold?: number; target_miss_rate?: number; ok_percentile?: number }) {
+      const p = await getProject(auth, projectId);
+      if (p.project_type !== 'analysis') throw new AppError(422, M.thresholdNeedsAnalysis, {}, 'threshold');
+      const d = await this.detail(auth, projectId, key);
+      const val = (d.report.scores as { label: string; score: number; split: string }[]).filter((s) => s.split === 'validation');
+      let t: number;
+      let rule: string;
+      if (b.threshold !== undefined) {
+        t = b.threshold;
+        rule = 'manual';
+      } else if (b.target_miss_rate !== undefined) {
+        const ng = val.filter((s) => s.label === 'NG');
+        if (!ng.length) throw new AppError(422, M.noNgScores, {}, 'target_miss_rate');
+        t = thresholdForMissRate(val.map((s) => s.label), val.map((s) => s.score), b.target_miss_rate);
+        rule = `target miss rate ${b.target_miss_rate}`;
+      } else if (b.ok_percentile !== undefined) {
+        const ok = val.filter((s) => s.label === 'OK').map((s) => s.score);
+        if (!ok.length) throw new AppError(422, M.thresholdInput, {}, 'ok_percentile');
+        t = percentile(ok, b.ok_percentile);
+        rule = `${b.ok_percentile}th percentile of validation OK scores`;
+      } else throw new AppError(422, M.thresholdInput, {}, 'threshold');
+      const m = await getModel(auth, projectId, key);
+      const summary = { ...parse<Record<string, unknown>>(m.summary_json, {}), threshold: t, threshold_rule: rule };
+      await db.updateTable('training_models').set({ summary_json: JSON.stringify(summary) }).where('organisation_id', '=', auth.orgId).where('id', '=', m.id).execute();
+      return this.detail(auth, projectId, key);
+    },
+
+    /** Keeps model rows and epoch curves in step with the engine's events. */
+    installJobHandlers() {
+      const projectOf = (orgId: string, jobId: string) =>
+        db.selectFrom('training_projects').select(['id']).where('organisation_id', '=', orgId).where('job_id', '=', jobId).executeTakeFirst();
+      const apply = async (orgId: string, projectId: string, e: Record<string, any>) => {
+        if (!e.key || !e.state) return;
+        const patch: Record<string, unknown> = { state: e.state === 'running' ? 'training' : e.state };
+        if (e.state === 'done') {
+          patch.metrics_json = JSON.stringify(e.metrics ?? {});
+          patch.summary_json = JSON.stringify({ threshold: e.threshold ?? null, stopped: !!e.stopped, seconds: e.seconds ?? null });
+          patch.trained_at = now();
+          patch.error = null;
+        } else if (e.state === 'failed') {
+          patch.error = e.error ?? 'failed';
+          patch.log = e.log ?? e.error ?? '';
+          patch.summary_json = JSON.stringify({ error_code: e.code ?? null, error_params: e.params ?? {} });
+        }
+        await db.updateTable('training_models').set(patch).where('organisation_id', '=', orgId).where('project_id', '=', projectId).where('model_key', '=', e.key).execute();
+      };
+      jobs.onEvent('image_train', async (job, event) => {
+        const e = event as Record<string, any>;
+        const p = await projectOf(job.orgId, job.id);
+        if (!p) return;
+        if (e.type === 'model') return apply(job.orgId, p.id, e);
+        if (e.type === 'epoch' && e.key) {
+          const m = await db.selectFrom('training_models').select(['run_key']).where('organisation_id', '=', job.orgId).where('project_id', '=', p.id).where('model_key', '=', e.key).executeTakeFirst();
+          if (!m?.run_key) return;
+          const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+          await db
+            .insertInto('image_epochs')
+            .values({
+              id: crypto.randomUUID(),
+              organisation_id: job.orgId,
+              project_id: p.id,
+              model_key: e.key,
+              run_key: m.run_key,
+              epoch: Number(e.epoch),
+              train_loss: num(e.train_loss),
+              train_accuracy: num(e.train_accuracy),
+              val_loss: num(e.val_loss),
+              val_accuracy: num(e.val_accuracy),
+              learning_rate: num(e.learning_rate),
+              created_at: now(),
+            })
+            .execute();
+        }
+      });
+      jobs.onFinished('image_train', async (job: JobView, orgId: string) => {
+        const p = await projectOf(orgId, job.id);
+        if (!p) return;
+        const result = job.result as { models?: Record<string, unknown>[] } | null;
+        for (const m of result?.models ?? []) await apply(orgId, p.id, m);
+        if (job.state !== 'succeeded') {
+          const reason = job.error ?? job.state;
+          await db
+            .updateTable('training_models')
+            .set({ state: 'failed', error: reason, log: job.log || reason })
+            .where('organisation_id', '=', orgId)
+            .where('project_id', '=', p.id)
+            .where('state', 'in', ['training', 'ready'])
+            .execute();
+          await db.updateTable('training_projects').set({ error: reason, updated_at: now() }).where('organisation_id', '=', orgId).where('id', '=', p.id).execute();
+        }
+      });
+    },
+  };
+}
+export type ImageService = ReturnType<typeof makeImageService>;

@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import yazl from 'yazl';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
+
+process.env.MITATE_TORCH_THREADS = '1'; // the machine is shared
+
+const TILES = path.join(SHARED_DATA, 'magnetic_tile_okng');
+
+function zipOf(entries: { name: string; file?: string; data?: Buffer }[]): Promise<Buffer> {
+  const z = new yazl.ZipFile();
+  for (const e of entries) e.file ? z.addFile(e.file, e.name) : z.addBuffer(e.data!, e.name);
+  z.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    z.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    z.outputStream.on('error', reject);
+  });
+}
+
+/** Every 2nd OK and NG tile: 100 images keep the suite quick on a shared machine. */
+const tiles = (folder: string, every = 2) =>
+  fs.readdirSync(path.join(TILES, folder)).sort().filter((_, i) => i % every === 0).map((f) => ({ name: `${folder}/${f}`, file: path.join(TILES, folder, f) }));
+
+function multiFiles(files: { name: string; content: Buffer }[]) {
+  const boundary = `----mitateimg${Date.now()}`;
+  const chunks: Buffer[] = [];
+  for (const f of files) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), f.content, Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe.each(DATABASES)('images on %s', (kind) => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<typeof registerAndLogin>>;
+  let bob: Awaited<ReturnType<typeof registerAndLogin>>;
+  let datasetId = '';
+  let projectId = '';
+  const call = (method: string, url: string, payload?: unknown, who = alice, lang = 'en') =>
+    t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
+  const body = (res: { json(): any }) => res.json().detail.response;
+
+  async function trained(id: string) {
+    const v = body(await call('GET', `/api/image/train/result/${id}`));
+    if (v.job) await t.app.ctx.jobs.waitFor(v.job.id, 600_000);
+    return body(await call('GET', `/api/image/train/result/${id}`));
+  }
+
+  beforeAll(async () => {
+    t = await makeTestApp(kind, { config: { workers: 1 } });
+    alice = await registerAndLogin(t.app, 'inspector');
+    bob = await registerAndLogin(t.app, 'stranger', 'Other Org');
+  }, 120_000);
+  afterAll(() => t?.close());
+
+  it('registers an OK/NG ZIP with counts per class and split, a gallery and thumbnails', async () => {
+    const zip = await zipOf([...tiles('OK'), ...tiles('NG'), { name: 'OK/readme.txt', data: Buffer.from('hello') }, { name: 'NG/inner.zip', data: Buffer.from('PK') }]);
+    const top = fs.readdirSync(t.dataDir).sort();
+    const res = await upload(t.app, alice.auth, { name: 'tiles.zip', content: zip }, { training_type: 'analysis' });
+    expect(res.statusCode, res.body).toBe(201);
+    const d = body(res);
+    datasetId = d.id;
+    expect(d.image.total).toBe(100);
+    expect(d.image.classes).toEqual(['OK', 'NG']);
+    expect(d.image.counts.test).toEqual({ OK: 8, NG: 8 });
+    expect(d.image.skipped.map((s: any) => s.entry).sort()).toEqual(['NG/inner.zip', 'OK/readme.txt']);
+    expect(fs.readdirSync(t.dataDir).sort()).toEqual(top); // nothing written beside the storage folders
+    const g = body(await call('GET', `/api/image/dataset/${datasetId}/gallery?page=2&page_size=10&split=train`));
+    expect(g.items).toHaveLength(10);
+    const thumb = await call('GET', `/api/image/dataset/${datasetId}/image/${g.items[0].id}?thumb=1`);
+    expect(thumb.statusCode).toBe(200);
+    expect(thumb.headers['content-type']).toBe('image/jpeg');
+    expect((await call('GET', `/api/image/dataset/${datasetId}`, undefined, bob)).statusCode).toBe(404);
+    expect((await call('GET', `/api/image/dataset/${datasetId}/image/${g.items[0].id}`, undefined, bob)).statusCode).toBe(404);
+  }, 300_000);
+
+  it('refuses a ZIP without usable images, in the caller language, keeping nothing', async () => {
+    const zip = await zipOf([{ name: 'OK/a.txt', data: Buffer.from('x') }]);
+    const before = (await call('GET', '/api/dataset')).json().detail.response.length;
+    for (const [lang, text] of [['en', 'no readable images'], ['ja', '読み取れる画像がありません']]) {
+      const res = await upload(t.app, alice.auth, { name: 'bad.zip', content: zip }, { training_type: 'analysis' }, { 'accept-language': lang });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().detail[0].msg).toContain(text);
+    }
+    const tab = await upload(t.app, alice.auth, { name: 'tab.zip', content: zip }, { training_type: 'regression' });
+    expect(tab.json().detail[0].msg).toContain('image analysis');
+    expect((await call('GET', '/api/dataset')).json().detail.response.length).toBe(before);
+  }, 120_000);
+
+  it('trains PatchCore and a compact CNN with epochs streamed, then moves the threshold', async () => {
+    const settings = { image_size: 64, epochs: 2, batch_size: 16, coreset_ratio: 0.1 };
+    const bad = await call('POST', `/api/project/register/${datasetId}`, { project_type: 'classification', name: 'x', settings });
+    expect(bad.statusCode).toBe(422);
+    const reg = await call('POST', `/api/project/register/${datasetId}`, { project_type: 'analysis', name: 'tiles', settings, models: [{ algorithm: 'patchcore' }, { algorithm: 'compact_cnn', params: { width: 8 } }] });
+    expect(reg.statusCode, reg.body).toBe(200);
+    projectId = body(reg).project_id;
+    expect((await call('POST', `/api/train/${projectId}`, {}, bob)).statusCode).toBe(404);
+    const started = body(await call('POST', `/api/train/${projectId}`, {}));
+    expect(started.training_state).toBe('training');
+    const v = await trained(projectId);
+    const [pc, cnn] = v.models;
+    expect(pc.state, JSON.stringify(pc)).toBe('done');
+    expect(pc.metrics.roc_auc).toBeGreaterThan(0.6);
+    expect(cnn.state, JSON.stringify(cnn)).toBe('done');
+    expect(cnn.epochs.map((e: any) => e.epoch)).toEqual([1, 2]);
+    expect(cnn.epochs[0]).toMatchObject({ train_loss: expect.any(Number), val_accuracy: expect.any(Number), learning_rate: expect.any(Number) });
+    const prog = body(await call('POST', `/api/train/progress/${started.job.id}`));
+    expect(prog.state).toBe('succeeded');
+
+    const d = body(await call('GET', `/api/detail/${projectId}/${pc.model_key}`));
+    expect(d.report.gallery).toHaveLength(16);
+    expect(d.report.scores.filter((s: any) => s.split === 'validation').length).toBeGreaterThan(0);
+    const heat = await call('GET', `/api/image/train/heatmap/${projectId}/${pc.model_key}/${d.report.gallery[0].id}`);
+    expect(heat.headers['content-type']).toBe('image/png');
+    const upd = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { target_miss_rate: 0 }));
+    const val = d.report.scores.filter((s: any) => s.split === 'validation');
+    const missed = val.filter((s: any) => s.label === 'NG' && s.score < upd.threshold).length;
+    expect(missed).toBe(0);
+    expect(upd.model.threshold).toBe(upd.threshold);
+    const manual = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: -1 }));
+    expect(manual.rates.over_detection_rate).toBe(1);
+    expect((await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: 1, ok_percentile: 90 })).statusCode).toBe(422);
+    const report = await call('GET', `/api/report/${projectId}/${pc.model_key}`);
+    expect(report.body).toContain('<h1>');
+  }, 900_000);
+
+  it('predicts two single images with scores, classes, heat-maps and CSV', async () => {
+    const files = tiles('NG', 50).concat(tiles('OK', 100)).map((f) => ({ name: path.basename(f.file), content: fs.readFileSync(f.file) }));
+    expect(files).toHaveLength(3);
+    const m = multiFiles(files.slice(0, 2));
+    const res = await t.app.inject({ method: 'POST', url: `/api/prediction/result/${projectId}/1_patchcore`, payload: m.payload, headers: { ...m.headers, ...alice.auth } });
+    expect(res.statusCode, res.body).toBe(200);
+    const p = body(res);
+    await t.app.ctx.jobs.waitFor(p.job_id, 300_000);
+    const done = body(await call('GET', `/api/inference/${p.id}`));
+    expect(done.state).toBe('done');
+    expect(done.result.rows.map((r: any) => r.name)).toEqual(files.slice(0, 2).map((f) => f.name));
+    expect(done.result.rows.every((r: any) => ['OK', 'NG'].includes(r.predicted))).toBe(true);
+    expect((await call('GET', `/api/image/prediction/${p.id}/heatmap/000001`)).headers['content-type']).toBe('image/png');
+    const csv = (await call('GET', `/api/image/prediction/${p.id}/csv`)).body;
+    expect(csv.split('\n')[0]).toBe('file,predicted,score');
+    const txt = multiFiles([{ name: 'a.txt', content: Buffer.from('x') }]);
+    const refused = await t.app.inject({ method: 'POST', url: `/api/prediction/result/${projectId}/1_patchcore`, payload: txt.payload, headers: { ...txt.headers, ...alice.auth, 'accept-language': 'ja' } });
+    expect(refused.json().detail[0].msg).toContain('a.txt');
+  }, 600_000);
+
+  it('stops a run within one batch keeping the best checkpoint', async () => {
+    const reg = body(await call('POST', `/api/project/register/${datasetId}`, { project_type: 'analysis', name: 'stop me', settings: { image_size: 48, epochs: 200, batch_size: 8, early_stopping: 0 }, models: [{ algorithm: 'compact_cnn', params: { width: 8 } }] }));
+    expect((await call('GET', `/api/stop/image/train/${reg.project_id}`)).statusCode).toBe(409);
+    await call('POST', `/api/train/${reg.project_id}`, {});
+    const deadline = Date.now() + 300_000;
+    while (Date.now() < deadline) {
+      const v = body(await call('GET', `/api/image/train/result/${reg.project_id}`));
+      if (v.models[0].epochs.length >= 1) break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const stopping = body(await call('GET', `/api/stop/image/train/${reg.project_id}`));
+    expect(stopping.stopping).toBe(true);
+    const v = await trained(reg.project_id);
+    expect(v.models[0].state).toBe('done');
+    expect(v.models[0].stopped).toBe(true);
+    expect(v.models[0].epochs.length).toBeLessThan(200);
+    expect(body(await call("GET", "/api/image/service/count")).count).toBe(0);
+  }, 600_000);
+
+  it('documents the SPEC §7 image calls', async () => {
+    const docs = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const p of ['/api/train/{project_id}', '/api/train/progress/{task_id}', '/api/training/model_list/{project_id}', '/api/prediction/result/{project_id}/{model_key}',
+      '/api/update/threshold/{project_id}/{model_key}', '/api/detail/{project_id}/{model_key}', '/api/report/{project_id}/{model_key}', '/api/image/train/result/{project_id}',
+      '/api/stop/image/train/{id}', '/api/image/service/count', '/api/project/delete/{id}']) {
+      expect(docs.paths[p], p).toBeTruthy();
+    }
+  });
+});
+

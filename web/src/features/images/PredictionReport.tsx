@@ -1,0 +1,78 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { apiGet } from '../../api/client';
+import { usePageTitle } from '../../app/pageTitle';
+import PageHeader from '../../components/PageHeader';
+import PageLoading from '../../components/PageLoading';
+import { download } from './api';
+import { AuthImage, fmt, NS } from './shared';
+
+interface Row {
+  name: string;
+  label: string | null;
+  predicted: string;
+  score: number;
+  probabilities?: Record<string, number>;
+}
+interface Prediction {
+  id: string;
+  name: string;
+  state: string;
+  progress: number;
+  error: string | null;
+  result: { rows: Row[]; threshold: number | null; kind: string } | null;
+}
+
+/** /prediction/report/{analysis|classification}/{prediction_id}: each image with its class, score and heat-map; CSV. */
+export default function PredictionReport() {
+  const { t } = useTranslation(NS);
+  const { prediction_id: id } = useParams();
+  const { data } = useQuery({
+    queryKey: ['images', 'prediction', id],
+    queryFn: ({ signal }) => apiGet<Prediction>(`/api/inference/${encodeURIComponent(id!)}`, undefined, { signal }),
+    refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1000 : false),
+  });
+  usePageTitle(t('prediction.title'));
+  if (!data) return <PageLoading />;
+  const enc = encodeURIComponent;
+  return (
+    <Box sx={{ maxWidth: 1200 }}>
+      <PageHeader
+        title={`${t('prediction.title')} · ${data.name}`}
+        subtitle={data.result?.threshold != null ? t('prediction.threshold', { t: fmt(data.result.threshold, 4) }) : undefined}
+        actions={data.state === 'done' && <Button variant="outlined" onClick={() => download(`/api/image/prediction/${enc(data.id)}/csv`, `prediction-${data.id}.csv`)}>{t('prediction.csv')}</Button>}
+      />
+      {(data.state === 'queued' || data.state === 'running') && (
+        <Box>
+          <LinearProgress variant="determinate" value={Math.round(data.progress * 100)} />
+          <Typography variant="caption">{t('prediction.running')}</Typography>
+        </Box>
+      )}
+      {data.state === 'failed' && <Alert severity="error">{data.error ?? t('prediction.failed')}</Alert>}
+      <Box role="list" aria-label={t('prediction.title')} sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 1.5 }}>
+        {data.result?.rows.map((r, i) => (
+          <Box role="listitem" key={i} sx={{ border: 1, borderColor: r.predicted === 'NG' ? 'error.main' : 'divider', borderRadius: 1, p: 0.5 }}>
+            <AuthImage size={170} alt={r.name} path={`/api/image/prediction/${enc(data.id)}/heatmap/${String(i).padStart(6, '0')}`} />
+            <Typography variant="body2" noWrap title={r.name}>
+              {r.name}
+            </Typography>
+            <Typography variant="body2">
+              {t('prediction.predicted')}: <b>{r.predicted}</b> · {t('prediction.score')} {fmt(r.score)}
+            </Typography>
+            {r.label && (
+              <Typography variant="caption" color="text.secondary">
+                {t('prediction.label')}: {r.label}
+              </Typography>
+            )}
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}

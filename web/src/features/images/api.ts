@@ -1,0 +1,199 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { apiBlob, apiGet, apiPost } from '../../api/client';
+import { uploadMultipart } from '../../api/upload';
+import { saveBlob } from '../../lib/browser';
+
+const enc = encodeURIComponent;
+export const IMAGE_TYPES = ['analysis', 'classification'] as const;
+export type ImageType = (typeof IMAGE_TYPES)[number];
+export const isImageType = (t: string | undefined): t is ImageType => !!t && (IMAGE_TYPES as readonly string[]).includes(t);
+export const ALGORITHMS: Record<ImageType, string[]> = { analysis: ['patchcore', 'finetune', 'compact_cnn'], classification: ['finetune', 'compact_cnn'] };
+
+export interface Augmentation {
+  hflip: boolean;
+  vflip: boolean;
+  rotate: number;
+  brightness: number;
+  contrast: number;
+  crop: number;
+}
+export interface Settings {
+  image_size: number;
+  epochs: number;
+  batch_size: number;
+  learning_rate: number;
+  schedule: 'cosine' | 'step' | 'constant';
+  early_stopping: number;
+  balance: boolean;
+  coreset_ratio: number;
+  ok_percentile: number;
+  train_layers: 'head' | 'top' | 'all';
+  augmentation: Augmentation;
+}
+export const DEFAULT_SETTINGS: Settings = {
+  image_size: 128,
+  epochs: 10,
+  batch_size: 16,
+  learning_rate: 0.001,
+  schedule: 'cosine',
+  early_stopping: 5,
+  balance: true,
+  coreset_ratio: 0.1,
+  ok_percentile: 99,
+  train_layers: 'top',
+  augmentation: { hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 },
+};
+
+export interface Epoch {
+  epoch: number;
+  train_loss: number | null;
+  train_accuracy: number | null;
+  val_loss: number | null;
+  val_accuracy: number | null;
+  learning_rate: number | null;
+}
+export type Metrics = Record<string, unknown> & { confusion_matrix?: { labels: string[]; matrix: number[][] } };
+export interface ImageModel {
+  model_key: string;
+  algorithm: string;
+  state: string;
+  metrics: Metrics | null;
+  threshold: number | null;
+  stopped: boolean;
+  seconds: number | null;
+  error: string | null;
+  error_message: { en: string; ja: string } | null;
+  epochs: Epoch[];
+}
+export interface ImageProject {
+  project_id: string;
+  name: string;
+  project_type: ImageType;
+  training_state: 'ready' | 'training' | 'done' | 'failed';
+  stopping: boolean;
+  dataset_id: string;
+  parent_dataset_name: string;
+  number_of_data: number;
+  classes: string[];
+  settings: Settings;
+  models: ImageModel[];
+  job: { id: string; state: string; progress: number; message: string; error: string | null } | null;
+  error: string | null;
+}
+export interface GalleryItem {
+  id: string;
+  label: string;
+  predicted: string;
+  score: number;
+  heatmap: string | null;
+  probabilities?: Record<string, number>;
+}
+export interface HeldScore {
+  id: string;
+  split: 'validation' | 'test';
+  label: string;
+  score: number;
+}
+export interface Detail {
+  project: ImageProject;
+  model: ImageModel;
+  report: { gallery: GalleryItem[]; scores: HeldScore[]; metrics: Metrics; threshold?: number; threshold_rule?: string; classes: string[]; training: { epochs: Epoch[]; best_epoch?: number; stopped: boolean; images_per_second: number } };
+  threshold: number | null;
+  rates: { miss_rate: number | null; over_detection_rate: number | null } | null;
+}
+export interface ImageDataset {
+  id: string;
+  name: string;
+  training_type: string;
+  data_type: string;
+  image: { kind?: string; classes: string[]; counts: Record<string, Record<string, number>>; skipped: { entry: string; reason: string }[]; total: number };
+}
+
+export const imageKeys = {
+  project: (id: string) => ['images', 'project', id] as const,
+  detail: (id: string, key: string) => ['images', 'detail', id, key] as const,
+  dataset: (id: string) => ['images', 'dataset', id] as const,
+  gallery: (id: string, page: number, split: string, label: string) => ['images', 'gallery', id, page, split, label] as const,
+};
+
+/** The project, polled every second while it trains so the epoch chart moves. */
+export function useImageProject(id: string | undefined) {
+  return useQuery({
+    queryKey: imageKeys.project(id ?? ''),
+    queryFn: ({ signal }) => apiGet<ImageProject>(`/api/image/train/result/${enc(id!)}`, undefined, { signal }),
+    enabled: !!id,
+    refetchInterval: (q) => (q.state.data?.training_state === 'training' ? 1000 : false),
+  });
+}
+export function useDetail(id: string | undefined, key: string | undefined) {
+  return useQuery({
+    queryKey: imageKeys.detail(id ?? '', key ?? ''),
+    queryFn: ({ signal }) => apiGet<Detail>(`/api/detail/${enc(id!)}/${enc(key!)}`, undefined, { signal }),
+    enabled: !!id && !!key,
+  });
+}
+export function useImageDataset(id: string | undefined) {
+  return useQuery({ queryKey: imageKeys.dataset(id ?? ''), queryFn: ({ signal }) => apiGet<ImageDataset>(`/api/image/dataset/${enc(id!)}`, undefined, { signal }), enabled: !!id });
+}
+export function useGallery(id: string, page: number, pageSize: number, split: string, label: string) {
+  return useQuery({
+    queryKey: imageKeys.gallery(id, page, split, label),
+    queryFn: ({ signal }) =>
+      apiGet<{ total: number; items: { id: string; name: string; label: string | null; split: string; width: number; height: number }[] }>(
+        `/api/image/dataset/${enc(id)}/gallery`,
+        { page, page_size: pageSize, split: split || undefined, label: label || undefined },
+        { signal },
+      ),
+  });
+}
+
+export const registerImageProject = (datasetId: string, body: { project_type: ImageType; name: string; models: { algorithm: string }[]; settings: Settings }) =>
+  apiPost<ImageProject>(`/api/project/register/${enc(datasetId)}`, body);
+export const trainImageProject = (id: string) => apiPost<ImageProject>(`/api/train/${enc(id)}`, {});
+export const stopTraining = (id: string) => apiGet<ImageProject>(`/api/stop/image/train/${enc(id)}`);
+export const saveThreshold = (id: string, key: string, body: { threshold?: number; target_miss_rate?: number; ok_percentile?: number }) =>
+  apiPost<Detail>(`/api/update/threshold/${enc(id)}/${enc(key)}`, body);
+export async function download(path: string, name: string) {
+  const { blob, fileName } = await apiBlob(path, name);
+  saveBlob(blob, fileName);
+}
+export const predictImages = (id: string, key: string, files: File[]) => {
+  const form = new FormData();
+  for (const f of files) form.append('files', f, f.name);
+  return uploadMultipart<{ id: string; report_type: string }>(`/api/prediction/result/${enc(id)}/${enc(key)}`, form);
+};
+
+/** An image behind the bearer: fetched as a blob and shown through an object URL. */
+export function useAuthedImage(path: string | null) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!path) return;
+    let revoke: string | null = null;
+    let live = true;
+    apiBlob(path, 'image', { silent: true })
+      .then(({ blob }) => {
+        if (!live) return;
+        revoke = URL.createObjectURL(blob);
+        setUrl(revoke);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      if (revoke) URL.revokeObjectURL(revoke);
+    };
+  }, [path]);
+  return url;
+}
+
+/** Miss rate (NG passed as OK) and over-detection rate (OK flagged) of held-out scores at a threshold, for the live slider. */
+export function ratesAt(scores: HeldScore[], threshold: number) {
+  const ng = scores.filter((s) => s.label === 'NG');
+  const ok = scores.filter((s) => s.label === 'OK');
+  return {
+    miss_rate: ng.length ? ng.filter((s) => s.score < threshold).length / ng.length : null,
+    over_detection_rate: ok.length ? ok.filter((s) => s.score >= threshold).length / ok.length : null,
+    ng: ng.length,
+    ok: ok.length,
+  };
+}

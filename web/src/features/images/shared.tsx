@@ -1,0 +1,89 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Skeleton from '@mui/material/Skeleton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import i18n from 'i18next';
+import type { CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAuthedImage, type Metrics } from './api';
+import en from './i18n/en.json';
+import ja from './i18n/ja.json';
+
+export const NS = 'images';
+i18n.addResourceBundle('en', NS, en, true, true);
+i18n.addResourceBundle('ja', NS, ja, true, true);
+
+export const fmt = (v: unknown, digits = 3) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : '—');
+export const pct = (v: number | null | undefined) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : '—');
+
+export function AuthImage({ path, alt, size = 140, style }: { path: string | null; alt: string; size?: number; style?: CSSProperties }) {
+  const url = useAuthedImage(path);
+  if (!url) return <Skeleton variant="rectangular" width={size} height={size} />;
+  return <img src={url} alt={alt} style={{ width: size, height: size, objectFit: 'contain', background: '#222', display: 'block', ...style }} />;
+}
+
+export function StateChip({ state }: { state: string }) {
+  const { t } = useTranslation(NS);
+  const color = state === 'done' ? 'success' : state === 'failed' ? 'error' : state === 'training' ? 'info' : 'default';
+  return <Chip size="small" color={color} label={t(`state.${state}`, { defaultValue: state })} />;
+}
+
+const METRICS = ['accuracy', 'precision', 'recall', 'f1', 'roc_auc', 'miss_rate', 'over_detection_rate'];
+
+export function MetricsTable({ metrics }: { metrics: Metrics | null }) {
+  const { t } = useTranslation(NS);
+  if (!metrics) return null;
+  const keys = METRICS.filter((k) => k in metrics);
+  return (
+    <Table size="small" aria-label={t('result.metrics')} sx={{ maxWidth: 420 }}>
+      <TableBody>
+        {keys.map((k) => (
+          <TableRow key={k}>
+            <TableCell component="th">{t(`metric.${k}`)}</TableCell>
+            <TableCell align="right">{k.endsWith('_rate') ? pct(metrics[k] as number) : fmt(metrics[k])}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+export function ConfusionMatrix({ cm }: { cm?: { labels: string[]; matrix: number[][] } }) {
+  const { t } = useTranslation(NS);
+  if (!cm) return null;
+  const max = Math.max(1, ...cm.matrix.flat());
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label={t('result.confusion')} sx={{ width: 'auto' }}>
+        <TableHead>
+          <TableRow>
+            <TableCell>
+              {t('result.actual')} \ {t('result.predicted')}
+            </TableCell>
+            {cm.labels.map((l) => (
+              <TableCell key={l} align="center">
+                {l}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {cm.matrix.map((row, i) => (
+            <TableRow key={cm.labels[i]}>
+              <TableCell component="th">{cm.labels[i]}</TableCell>
+              {row.map((v, j) => (
+                <TableCell key={j} align="center" sx={{ bgcolor: `rgba(25,118,210,${(0.6 * v) / max})`, fontWeight: i === j ? 600 : 400 }}>
+                  {v}
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
