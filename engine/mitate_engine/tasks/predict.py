@@ -1,7 +1,8 @@
 """Kind `predict`: a trained model on an inference table; writes predictions.parquet and predictions.csv.
 
 Spec: model (path of model.joblib), parquet (inference data), condition_path (optional condition.json of the
-training dataset, applied first with its stored fitted parameters, when the inference data is raw), output_dir.
+training dataset, applied first with its stored fitted parameters, when the inference data is raw), output_dir,
+threshold (optional: an anomaly detector's threshold saved after training, which replaces the trained one).
 """
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ class Predict(Task):
             raise UserError("The trained model file is missing; train the model again.")
         ctx.progress(0.05, "Loading the model")
         model = joblib.load(path)
+        if spec.get("threshold") is not None and hasattr(model, "threshold"):
+            model.threshold = float(spec["threshold"])
         ctx.progress(0.15, "Reading the inference data")
         df = read_table(spec["parquet"])
         condition = load_condition(spec.get("condition_path"))
@@ -79,5 +82,12 @@ class Predict(Task):
             s = out[first].dropna()
             summary["stats"] = {"mean": float(s.mean()) if len(s) else None, "min": float(s.min()) if len(s) else None,
                                 "max": float(s.max()) if len(s) else None, "missing": int(out[first].isna().sum())}
+        elif model.project_type.startswith("time_series_anomaly_detection"):
+            from ..tsad.metrics import runs
+
+            alarm = out["alarm"].fillna(0).to_numpy() > 0
+            first = int(alarm.argmax()) if alarm.any() else None
+            summary["anomaly"] = {"threshold": model.threshold, "alarm_rows": int(alarm.sum()), "alarms": len(runs(alarm)),
+                                  "first_alarm_row": first, "scored_rows": int(out["anomaly_score"].notna().sum())}
         ctx.progress(1.0, "Done")
         return summary
