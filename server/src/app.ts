@@ -23,6 +23,7 @@ import visualizationRoutes from './features/visualization/routes.js';
 import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
+import timeSeriesRoutes from './features/timeseries/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
@@ -94,6 +95,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(preprocessingRoutes);
       await api.register(trainingRoutes);
       await api.register(predictionRoutes);
+      await api.register(timeSeriesRoutes);
     },
     { prefix: '/api' },
   );

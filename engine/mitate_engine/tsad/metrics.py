@@ -60,11 +60,3 @@ def alarms_per_day(alarm: np.ndarray, times: np.ndarray | None) -> float | None:
     days = float((times[-1] - times[0]) / np.timedelta64(1, "D"))
     return len(runs(alarm)) / days if days > 0 else None
 
-
-def threshold_for_far(scores: np.ndarray, target_far: float) -> float:
-    """The threshold whose false-alarm rate on these normal scores is at most `target_far`."""
-    s = np.sort(np.asarray(scores, dtype=float)[~np.isnan(scores)])
-    if not len(s):
-        return float("nan")
-    k = int(np.floor(target_far * len(s)))
-    return float(s[len(s) - k - 1]) if k < len(s) else float(s[0])

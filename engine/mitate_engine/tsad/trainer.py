@@ -14,6 +14,7 @@ import pandas as pd
 from ..ml.data import read_table
 from . import detectors as DET
 from . import metrics as MET
+from . import report_html
 from .errors import fail
 from .features import warmup, window_features
 from .model import TsadModel, binarize, order_by_time
@@ -139,7 +140,9 @@ def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict) -> tuple
         # the threshold is chosen on the validation part (the end of the training period), never on the test part
         va = prep.split == "validation"
         best, best_f1 = 0.5, -1.0
-        for t in np.unique(np.quantile(score[va], np.linspace(0.5, 0.999, 60))):
+        # without both classes in the validation part there is nothing to choose on: 0.5 stays
+        candidates = np.unique(np.quantile(score[va], np.linspace(0.5, 0.999, 60))) if len(np.unique(prep.label[va])) == 2 else []
+        for t in candidates:
             f1 = MET.pointwise(score[va] > t, prep.label[va])["f1"] or 0.0
             if f1 > best_f1:
                 best, best_f1 = float(t), f1
@@ -206,6 +209,7 @@ def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray,
         "overview": {"score": _downsample(score), "signals_scaled_std": {s: float(sig_std[s]) for s in model.features[:100]}},
     }
     (mdir / "report.json").write_text(json.dumps(report, default=_json_default), encoding="utf-8")
+    report_html.write(mdir / "report.html", json.loads(json.dumps(report, default=_json_default)), str(spec.get("project_name") or ""))
     return {"metrics": summary, "report": report}
 
 
