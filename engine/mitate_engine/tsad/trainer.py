@@ -109,10 +109,15 @@ def _downsample(values: np.ndarray, points: int = 2000) -> list:
     return out
 
 
+def evaluated_part(split: np.ndarray) -> str:
+    """Metrics are on the test part; when the normal period is the whole series, on it (in sample)."""
+    return "test" if (split == "test").any() else "train"
+
+
 def evaluate(score: np.ndarray, threshold: float, label: np.ndarray | None, split: np.ndarray, times: np.ndarray) -> dict:
-    ev = (split == "test") & ~np.isnan(score)
+    ev = (split == evaluated_part(split)) & ~np.isnan(score)
     alarm = np.nan_to_num(score, nan=-np.inf) > threshold
-    out = {"threshold": threshold, "evaluated_rows": int(ev.sum()), "alarms": len(MET.runs(alarm[ev])),
+    out = {"threshold": threshold, "evaluated_part": evaluated_part(split), "evaluated_rows": int(ev.sum()), "alarms": len(MET.runs(alarm[ev])),
            "alarms_per_day": MET.alarms_per_day(alarm[ev], times[ev])}
     tr = (split == "train") & ~np.isnan(score)
     out["train_alarm_rate"] = float(alarm[tr].mean()) if tr.any() else None

@@ -57,6 +57,7 @@ export const thresholdView = loose({
   threshold: z.number(),
   trained_threshold: z.number(),
   saved_threshold: z.number().nullable(),
+  evaluated_part: z.enum(['test', 'train']),
   evaluated_rows: z.number(),
   labelled: z.boolean(),
   counts: z.object({ tp: z.number(), fp: z.number(), fn: z.number(), tn: z.number() }).nullable(),

@@ -16,6 +16,7 @@ export interface Scores {
 }
 
 export interface ThresholdStats {
+  evaluated_part: 'test' | 'train';
   evaluated_rows: number;
   labelled: boolean;
   counts: { tp: number; fp: number; fn: number; tn: number } | null;
@@ -31,9 +32,12 @@ export interface ThresholdStats {
 
 const ratio = (a: number, b: number) => (b ? a / b : null);
 const TEST = SPLIT_CODES.indexOf('test');
+const TRAIN = SPLIT_CODES.indexOf('train');
 
 /** Point-wise metrics on the evaluated part (test), alarm spans over the whole series (at most `maxSpans`). */
 export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): ThresholdStats {
+  // the test part; when the normal period is the whole series, the training part (in sample), as the engine's report
+  const EVAL = s.split.includes(TEST) ? TEST : TRAIN;
   let tp = 0, fp = 0, fn = 0, tn = 0, evaluated = 0, labelled = false, alarms = 0;
   let tMin = Infinity, tMax = -Infinity;
   const spans: [number, number][] = [];
@@ -46,9 +50,9 @@ export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): T
       if (spans.length < maxSpans) spans.push([open, i - 1]);
       open = -1;
     }
-    if (s.split[i] !== TEST || Number.isNaN(v)) continue;
+    if (s.split[i] !== EVAL || Number.isNaN(v)) continue;
     evaluated++;
-    if (on && (i === 0 || !(s.score[i - 1] > threshold) || s.split[i - 1] !== TEST)) alarms++;
+    if (on && (i === 0 || !(s.score[i - 1] > threshold) || s.split[i - 1] !== EVAL)) alarms++;
     if (s.timeMs) {
       tMin = Math.min(tMin, s.timeMs[i]);
       tMax = Math.max(tMax, s.timeMs[i]);
@@ -67,6 +71,7 @@ export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): T
   const f1 = p !== null && r !== null && p + r > 0 ? (2 * p * r) / (p + r) : labelled ? 0 : null;
   const days = s.timeMs && tMax > tMin ? (tMax - tMin) / 86_400_000 : 0;
   return {
+    evaluated_part: EVAL === TEST ? 'test' : 'train',
     evaluated_rows: evaluated,
     labelled,
     counts: labelled ? { tp, fp, fn, tn } : null,
