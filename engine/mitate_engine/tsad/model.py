@@ -106,8 +106,10 @@ class TsadModel:
         out["anomaly_score"] = score
         out["alarm"] = np.where(np.isnan(score), np.nan, (score > self.threshold).astype(float))
         if contrib is not None:
-            top = np.where(np.isnan(contrib).all(axis=1), -1, np.nanargmax(np.nan_to_num(np.abs(contrib), nan=-1), axis=1))
-            out["top_signal"] = [self.features[i] if i >= 0 else None for i in top]
+            top = np.argmax(np.nan_to_num(np.abs(contrib), nan=-1), axis=1)
+            names = np.asarray(self.features, dtype=object)[top]
+            names[np.isnan(contrib).all(axis=1)] = None  # warm-up rows have no contributions
+            out["top_signal"] = names
             for i, s in enumerate(self.features):
                 out[f"contribution_{s}"] = contrib[:, i]
         else:
