@@ -29,6 +29,7 @@ VARIANTS = {
     "pca_mspc_raw": {"algorithm": "pca_mspc", "params": {"confidence": 0.99}, "windows": [], "stats": ("mean",)},
     "isolation_forest_w5": {"algorithm": "isolation_forest", "params": {}, "windows": [5], "stats": ("mean",)},
     "robust_z_w5": {"algorithm": "robust_z", "params": {}, "windows": [5], "stats": ("mean",)},
+    "autoencoder_w5": {"algorithm": "autoencoder", "params": {"epochs": 40}, "windows": [5], "stats": ("mean",)},
 }
 
 

@@ -172,3 +172,16 @@ def test_bad_input(tmp_path):
     spec.update(project_type="time_series_anomaly_detection_supervised", target="y", windows=[], models=[{"key": "1_lightgbm", "algorithm": "lightgbm"}])
     with pytest.raises(UserError, match="single class"):
         run("tsad_train", spec)
+
+
+def test_autoencoder_scores_the_fault_above_normal(tmp_path):
+    d00 = pd.read_csv(DATA / "tep_braatz_subset" / "d00.csv")
+    d01 = pd.read_csv(DATA / "tep_braatz_subset" / "d01_te.csv")
+    cols = [c for c in d00.columns if c.startswith("XM")]
+    det, _ = make("autoencoder", {"epochs": 30})
+    det.fit(d00[cols].to_numpy(float))
+    s = det.score(d01[cols].to_numpy(float))
+    thr = det.default_threshold(det.score(d00[cols].to_numpy(float)))
+    assert (s[:160] > thr).mean() < 0.2 and (s[200:] > thr).mean() > 0.9
+    c = det.contributions(d01[cols].to_numpy(float))
+    assert np.allclose(c.mean(axis=1), s)

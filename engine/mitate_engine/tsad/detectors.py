@@ -158,6 +158,50 @@ class RobustZ(_Percentile):
         return self.contributions(X).max(axis=1)
 
 
+class Autoencoder(_Percentile):
+    """A small fully connected autoencoder on the (windowed) standardised features; the score is the mean squared
+    reconstruction error, each feature's squared error its contribution. CPU, one thread, seeded."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def fit(self, X, y=None):
+        import torch
+
+        torch.manual_seed(0)
+        torch.set_num_threads(1)
+        self.std = _Standard().fit(X)
+        Z = torch.tensor(self.std(X), dtype=torch.float32)
+        m = Z.shape[1]
+        h = int(self.p["hidden"]) or max(2, m // 2)
+        b = int(self.p["bottleneck"]) or max(1, m // 4)
+        self.net = torch.nn.Sequential(torch.nn.Linear(m, h), torch.nn.ReLU(), torch.nn.Linear(h, b), torch.nn.ReLU(),
+                                       torch.nn.Linear(b, h), torch.nn.ReLU(), torch.nn.Linear(h, m))
+        opt = torch.optim.Adam(self.net.parameters(), lr=1e-3)
+        gen = torch.Generator().manual_seed(0)
+        for _ in range(int(self.p["epochs"])):
+            for idx in torch.randperm(len(Z), generator=gen).split(256):
+                opt.zero_grad()
+                loss = torch.mean((self.net(Z[idx]) - Z[idx]) ** 2)
+                loss.backward()
+                opt.step()
+        self.net.eval()
+        return self
+
+    def contributions(self, X):
+        import torch
+
+        Z = torch.tensor(self.std(X), dtype=torch.float32)
+        out = []
+        with torch.no_grad():
+            for part in Z.split(65536):
+                out.append(((self.net(part) - part) ** 2).numpy())
+        return np.concatenate(out).astype(float) if out else np.zeros((0, X.shape[1]))
+
+    def score(self, X):
+        return self.contributions(X).mean(axis=1)
+
+
 class Supervised:
     def __init__(self, key, p):
         self.key, self.p = key, p
@@ -207,4 +251,4 @@ def make(algorithm: str, params: dict):
     p = params_of(algorithm, params)
     if algorithm in SUPERVISED:
         return Supervised(algorithm, p), p
-    return {"pca_mspc": Mspc, "isolation_forest": IForest, "lof": Lof, "ocsvm": OcSvm, "robust_z": RobustZ}[algorithm](p), p
+    return {"pca_mspc": Mspc, "isolation_forest": IForest, "lof": Lof, "ocsvm": OcSvm, "robust_z": RobustZ, "autoencoder": Autoencoder}[algorithm](p), p
