@@ -30,6 +30,7 @@ import { registerCompression, registerWebApp } from './http/web-app.js';
 import optimalDesignRoutes from './features/optimal-design/routes.js';
 import optimizationRoutes from './features/optimization/routes.js';
 import imageRoutes from './features/images/routes.js';
+import timeSeriesRoutes from './features/timeseries/routes.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -119,6 +120,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(optimalDesignRoutes);
       await api.register(optimizationRoutes);
       await api.register(imageRoutes);
+      await api.register(timeSeriesRoutes);
     },
     { prefix: '/api' },
   );

@@ -46,7 +46,8 @@ def load_model(path: str | os.PathLike) -> TrainedModel:
     if not path or not os.path.isfile(path):
         raise EngineError("model_file_missing")
     model = joblib.load(path)
-    if not isinstance(model, TrainedModel):
+    # Tabular models are TrainedModel; other areas' models (time-series detectors) keep the same verbs.
+    if not callable(getattr(model, "predict", None)) or not callable(getattr(model, "check", None)):
         raise EngineError("not_a_model")
     return model
 
@@ -54,4 +55,12 @@ def load_model(path: str | os.PathLike) -> TrainedModel:
 def predict(model: TrainedModel, df: pd.DataFrame, raw: bool = True) -> pd.DataFrame:
     """Output columns for each row of df (same index). raw: df is as uploaded, before the training dataset's
     preprocessing condition (the model applies it); False: df is already the condition's output."""
-    return model.predict(df, raw=raw)
+    if isinstance(model, TrainedModel):
+        return model.predict(df, raw=raw)
+    # A model that takes rows already through the training condition (time-series detectors): apply it here.
+    if raw and getattr(model, "condition", None):
+        from ..preprocessing.condition import apply_condition
+
+        df = apply_condition(df, model.condition, skip_missing_columns=True, keep_index=True)
+    model.check(df)
+    return model.predict(df)

@@ -2,8 +2,9 @@
 
 Spec: model (path of model.joblib), parquet (inference data), condition_path (set when the inference data is raw:
 the training dataset's preprocessing condition is then applied first — the model carries it, with its fitted
-parameters; the file is the fallback for a model saved without it), output_dir. The result table holds the
-predictions (a regression target in its original units) beside the values as uploaded.
+parameters; the file is the fallback for a model saved without it), output_dir, threshold (optional: an anomaly
+detector's threshold saved after training, which replaces the trained one). The result table holds the predictions
+(a regression target in its original units) beside the values as uploaded.
 """
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ class Predict(Task):
     def run(self, spec: dict, ctx: Context) -> dict:
         ctx.progress(0.05, "Loading the model")
         model = load_model(spec.get("model"))
+        if spec.get("threshold") is not None and hasattr(model, "threshold"):
+            model.threshold = float(spec["threshold"])
         ctx.progress(0.15, "Reading the inference data")
         df = read_table(spec["parquet"])
         raw = bool(spec.get("condition_path"))
@@ -76,5 +79,12 @@ class Predict(Task):
             s = out[first].dropna()
             summary["stats"] = {"mean": float(s.mean()) if len(s) else None, "min": float(s.min()) if len(s) else None,
                                 "max": float(s.max()) if len(s) else None, "missing": int(out[first].isna().sum())}
+        elif model.project_type.startswith("time_series_anomaly_detection"):
+            from ..tsad.metrics import runs
+
+            alarm = out["alarm"].fillna(0).to_numpy() > 0
+            first = int(alarm.argmax()) if alarm.any() else None
+            summary["anomaly"] = {"threshold": model.threshold, "alarm_rows": int(alarm.sum()), "alarms": len(runs(alarm)),
+                                  "first_alarm_row": first, "scored_rows": int(out["anomaly_score"].notna().sum())}
         ctx.progress(1.0, "Done")
         return summary

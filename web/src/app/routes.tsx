@@ -19,6 +19,7 @@ const Visualization = area(() => import('../features/visualization'));
 const Preprocessing = area(() => import('../features/preprocessing'));
 const Training = area(() => import('../features/training'));
 const Prediction = area(() => import('../features/prediction'));
+const TimeSeries = area(() => import('../features/timeseries'));
 const Optimization = area(() => import('../features/optimization'));
 const OptimalDesign = area(() => import('../features/optimal-design'));
 const Statistics = area(() => import('../features/statistics'));
@@ -51,8 +52,8 @@ export const signedInRoutes: RouteObject[] = [
   page('training/analysis/register/:dataset_id', Training, 'register:analysis', 'nav.training'),
   page('training/classification/register/:dataset_id', Training, 'register:classification', 'nav.training'),
   page('training/regression/register/:dataset_id', Training, 'register:regression', 'nav.training'),
-  page('training/time_series_anomaly_detection_supervised/register/:dataset_id', Training, 'register:time_series_anomaly_detection_supervised', 'nav.training'),
-  page('training/time_series_anomaly_detection_unsupervised/register/:dataset_id', Training, 'register:time_series_anomaly_detection_unsupervised', 'nav.training'),
+  page('training/time_series_anomaly_detection_supervised/register/:dataset_id', TimeSeries, 'register:time_series_anomaly_detection_supervised', 'nav.training'),
+  page('training/time_series_anomaly_detection_unsupervised/register/:dataset_id', TimeSeries, 'register:time_series_anomaly_detection_unsupervised', 'nav.training'),
   page('training/soft_sensor/register/:dataset_id', Training, 'register:soft_sensor', 'nav.training'),
   page('training/dimensional_compression/register/:dataset_id', Training, 'register:dimensional_compression', 'nav.training'),
   page('training/discriminant_analysis/register/:dataset_id', Training, 'register:discriminant_analysis', 'nav.training'),
@@ -61,19 +62,20 @@ export const signedInRoutes: RouteObject[] = [
   page('training/details/:project_id', Training, 'details', 'nav.training'),
   page('training/regress/details/:project_id', Training, 'details:regression', 'nav.training'),
   page('training/soft-sensor/details/:project_id', Training, 'details:soft_sensor', 'nav.training'),
-  page('training/time-series/details/:project_id', Training, 'details:time_series', 'nav.training'),
+  page('training/time-series/details/:project_id', TimeSeries, 'details', 'nav.training'),
   page('training/dimensional-compression/details/:project_id', Training, 'details:dimensional_compression', 'nav.training'),
   page('training/discriminant-analysis/details/:project_id', Training, 'details:discriminant_analysis', 'nav.training'),
   page('training/clustering/details/:project_id', Training, 'details:clustering', 'nav.training'),
   // Training: results and reports
+  // One path for the threshold pages of image and time-series models: the training area hands it on by project type.
   page('training/result/threshold/:project_id/:model_key', Training, 'result:threshold', 'nav.training'),
   page('training/result/analysis/details/:project_id/:model_key', Training, 'result:analysis', 'nav.training'),
   page('training/result/classification/details/:project_id/:model_key', Training, 'result:classification', 'nav.training'),
   page('training/result/report/:project_id/:model_key', Training, 'report', 'nav.training'),
   page('training/regress/result/report/:project_id/:model', Training, 'report:regression', 'nav.training'),
   page('training/regression/result/:project_id', Training, 'result:regression', 'nav.training'),
-  page('training/time-series/result/:project_id', Training, 'result:time_series', 'nav.training'),
-  page('training/time-series/report/:project_id/:model', Training, 'report:time_series', 'nav.training'),
+  page('training/time-series/result/:project_id', TimeSeries, 'result', 'nav.training'),
+  page('training/time-series/report/:project_id/:model', TimeSeries, 'report', 'nav.training'),
   page('training/soft-sensor/report/:project_id/:model', Training, 'report:soft_sensor', 'nav.training'),
   page('training/dimensional_compression/result/:project_id', Training, 'result:dimensional_compression', 'nav.training'),
   page('training/dimensional-compression/report/:project_id/:model', Training, 'report:dimensional_compression', 'nav.training'),
@@ -91,7 +93,7 @@ export const signedInRoutes: RouteObject[] = [
   page('prediction/register/:project_id/:prediction_type', Prediction, 'register', 'nav.prediction'),
   page('prediction/report/:report_type/:prediction_id', Prediction, 'report', 'nav.prediction'),
   page('prediction/regression/report/:prediction_id', Prediction, 'report:regression', 'nav.prediction'),
-  page('prediction/time-series/report/:prediction_id', Prediction, 'report:time_series', 'nav.prediction'),
+  page('prediction/time-series/report/:prediction_id', TimeSeries, 'prediction-report', 'nav.prediction'),
   page('prediction/discriminant-analysis/report/:prediction_id', Prediction, 'report:discriminant_analysis', 'nav.prediction'),
   page('prediction/clustering/report/:prediction_id', Prediction, 'report:clustering', 'nav.prediction'),
 

@@ -11,6 +11,8 @@ import { AppError, ok } from '../../http/errors.js';
 import { ident, jsonNumber, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
 import { makeTrainingService } from '../training/service.js';
+import { TS_TYPES } from '../timeseries/schemas.js';
+import { isTsType, makeTimeSeriesService } from '../timeseries/service.js';
 import { type ProjectType, TYPES } from '../training/types.js';
 import type { PredictionTable } from './db.js';
 import './db.js';
@@ -28,6 +30,7 @@ interface Manifest {
   model_columns: Record<string, string>;
   categories: Record<string, string[]>;
   outputs: string[];
+  time_column?: string;
 }
 
 const tags = ['prediction'];
@@ -38,6 +41,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
   const { db, jobs, storage, duckdb } = app.ctx;
   const training = makeTrainingService(app.ctx);
   const datasets = makeDatasetService(app.ctx);
+  const timeSeries = makeTimeSeriesService(app.ctx);
 
   async function getRow(auth: AuthContext, id: string): Promise<PredictionTable> {
     const row = await db.selectFrom('predictions').selectAll().where('organisation_id', '=', auth.orgId).where('id', '=', id).executeTakeFirst();
@@ -54,7 +58,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
       project_id: p.project_id,
       project_name: p.project_name,
       project_type: p.project_type,
-      report_type: TYPES[p.project_type as ProjectType]?.predictionReport ?? p.project_type,
+      report_type: TYPES[p.project_type as ProjectType]?.predictionReport ?? (isTsType(p.project_type) ? 'time-series' : p.project_type),
       model_key: p.model_key,
       dataset_id: p.dataset_id,
       test_dataset: p.dataset_name,
@@ -73,6 +77,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
   async function checkInput(manifest: Manifest, dataset: DatasetTable) {
     const schema = JSON.parse(dataset.schema_json) as { name: string; type: string }[];
     const cols = new Map(schema.map((c) => [c.name, c.type]));
+    if (manifest.time_column && !cols.has(manifest.time_column)) throw new AppError(422, M.missingColumn, { column: manifest.time_column }, 'dataset_id');
     for (const f of manifest.features) {
       if (!cols.has(f)) throw new AppError(422, M.missingColumn, { column: f }, 'dataset_id');
       const kind = manifest.model_columns[f];
@@ -97,8 +102,8 @@ export default async function predictionRoutes(app: FastifyInstance) {
     }
   }
 
-  async function start(auth: AuthContext, projectId: string, modelKey: string, datasetId: string, name?: string, type?: ProjectType) {
-    const project = await training.getProject(auth, projectId, type);
+  async function start(auth: AuthContext, projectId: string, modelKey: string, datasetId: string, name?: string, type?: ProjectType | 'time_series') {
+    const project = type === 'time_series' ? await timeSeries.getProject(auth, projectId) : await training.getProject(auth, projectId, type);
     const model = await training.getModel(auth, projectId, modelKey);
     const dir = training.runDir(model);
     if (model.state !== 'done' || !dir) throw new AppError(422, M.noModel, {}, 'model_key');
@@ -117,7 +122,14 @@ export default async function predictionRoutes(app: FastifyInstance) {
       kind: 'predict',
       subjectType: 'prediction',
       subjectId: id,
-      spec: { model: path.join(dir, 'model.joblib'), parquet: datasets.parquetPath(dataset), condition_path: condition, output_dir: storage.pathOf(resultKey) },
+      spec: {
+        model: path.join(dir, 'model.joblib'),
+        parquet: datasets.parquetPath(dataset),
+        condition_path: condition,
+        output_dir: storage.pathOf(resultKey),
+        // an anomaly detector's saved threshold replaces the trained one
+        threshold: isTsType(project.project_type) ? ((await timeSeries.savedThresholds(auth.orgId, project.id)).get(model.model_key) ?? null) : null,
+      },
     });
     const row: PredictionTable = {
       id,
@@ -237,4 +249,77 @@ export default async function predictionRoutes(app: FastifyInstance) {
       return ok(await view(req.auth, p));
     });
   }
+
+  // ---- time series (SPEC §7 'Time series') -------------------------------------------------------------------
+
+  const ts = ['time series'];
+  r.post(
+    '/timeseries/prediction/:id',
+    { preHandler: requireWriter, schema: { tags: ts, summary: 'Score an inference dataset with a detector of the project (id = project id; a job); the saved threshold applies', params: idParams, body: predictBody } },
+    async (req) => ok(await start(req.auth, req.params.id, req.body.model_key, req.body.dataset_id, req.body.name, 'time_series')),
+  );
+  async function tsPrediction(auth: AuthContext, id: string) {
+    const p = await getRow(auth, id);
+    if (!(TS_TYPES as readonly string[]).includes(p.project_type)) throw new AppError(404, M.notFound);
+    return p;
+  }
+  r.get('/timeseries/prediction/result/:id', { schema: { tags: ts, summary: 'State, progress and result summary (alarms) of a time-series prediction', params: idParams } }, async (req) =>
+    ok(await view(req.auth, await tsPrediction(req.auth, req.params.id))),
+  );
+  r.get(
+    '/timeseries/prediction/series/:id',
+    {
+      schema: {
+        tags: ts,
+        summary: 'The anomaly score of a prediction over row positions, min/max per bucket, its alarm spans and the mean contributions of each span',
+        params: idParams,
+        querystring: z.object({ points: z.coerce.number().int().min(10).max(5000).default(1000) }),
+      },
+    },
+    async (req) => {
+      const p = await tsPrediction(req.auth, req.params.id);
+      const v = await view(req.auth, p);
+      if (v.state !== 'done') throw new AppError(409, M.notDone);
+      const conn = await duckdb.connect();
+      try {
+        const file = sqlString(resultFile(p, 'predictions.parquet'));
+        const names = (await conn.runAndReadAll(`SELECT * FROM read_parquet(${file}) LIMIT 0`)).columnNames();
+        const contrib = names.filter((c) => c.startsWith('contribution_'));
+        const res = await conn.runAndReadAll(`SELECT anomaly_score, alarm${contrib.map((c) => `, ${ident(c)}`).join('')} FROM read_parquet(${file})`);
+        const cols = res.getColumnsJS() as unknown[][];
+        const score = Float64Array.from(cols[0], (x) => (x === null ? NaN : Number(x)));
+        const n = score.length;
+        const points = req.query.points;
+        const out: [number, number | null, number | null][] = [];
+        for (let b = 0; b < Math.min(points, n); b++) {
+          const a = Math.floor((b * n) / Math.min(points, n));
+          const z2 = Math.floor(((b + 1) * n) / Math.min(points, n));
+          let lo = Infinity;
+          let hi = -Infinity;
+          for (let i = a; i < z2; i++) {
+            if (score[i] < lo) lo = score[i];
+            if (score[i] > hi) hi = score[i];
+          }
+          out.push([a, Number.isFinite(lo) ? lo : null, Number.isFinite(hi) ? hi : null]);
+        }
+        const alarm = cols[1].map((x) => Number(x) > 0);
+        const spans: { start: number; end: number; contributions: { signal: string; value: number }[] }[] = [];
+        for (let i = 0; i < n && spans.length < 500; i++) {
+          if (!alarm[i] || (i > 0 && alarm[i - 1])) continue;
+          let e = i;
+          while (e + 1 < n && alarm[e + 1]) e++;
+          const items = contrib.map((c, j) => {
+            let sum = 0;
+            for (let k = i; k <= e; k++) sum += Number(cols[2 + j][k] ?? 0);
+            return { signal: c.slice('contribution_'.length), value: sum / (e - i + 1) };
+          });
+          items.sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
+          spans.push({ start: i, end: e, contributions: items.slice(0, 10) });
+        }
+        return ok({ rows: n, points: out, spans, threshold: (v.result as { anomaly?: { threshold?: number } } | null)?.anomaly?.threshold ?? null });
+      } finally {
+        conn.closeSync();
+      }
+    },
+  );
 }

@@ -31,8 +31,9 @@ interface ModelEvent {
   pending?: boolean;
 }
 
-/** Keeps model rows in step with the engine: each `model` event as it streams, the job's result at the end. */
-function installJobHandlers(ctx: AppContext) {
+/** Keeps model rows in step with the engine: each `model` event as it streams, the job's result at the end.
+ * Any job kind that trains the models of a training project (train, tsad_train) streams the same events. */
+export function installModelEventHandlers(ctx: AppContext, kind = 'train') {
   const { db, jobs } = ctx;
   const projectOf = (orgId: string, jobId: string) =>
     db.selectFrom('training_projects').select(['id']).where('organisation_id', '=', orgId).where('job_id', '=', jobId).executeTakeFirst();
@@ -60,13 +61,13 @@ function installJobHandlers(ctx: AppContext) {
       .execute();
   }
 
-  jobs.onEvent('train', async (job, event) => {
+  jobs.onEvent(kind, async (job, event) => {
     if (event.type !== 'model') return;
     const p = await projectOf(job.orgId, job.id);
     if (p) await applyModel(job.orgId, p.id, event as ModelEvent);
   });
 
-  jobs.onFinished('train', async (job: JobView, orgId: string) => {
+  jobs.onFinished(kind, async (job: JobView, orgId: string) => {
     const p = await projectOf(orgId, job.id);
     if (!p) return;
     const result = job.result as { models?: ModelEvent[] } | null;
@@ -93,7 +94,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const svc = makeTrainingService(app.ctx);
   const images = makeImageService(app.ctx);
-  installJobHandlers(app.ctx);
+  installModelEventHandlers(app.ctx);
 
   const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
     if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);

@@ -334,6 +334,8 @@ export function makeTrainingService(ctx: AppContext) {
     /** Queues one job that trains every model of the project (or the chosen ones); a second call joins it. */
     async train(auth: AuthContext, id: string, modelKeys?: string[]) {
       const p = await getProject(auth, id);
+      // time-series projects train through their own job kind (timeseries/train/model)
+      if (!(p.project_type in TYPES)) throw new AppError(409, M.wrongType, { type: p.project_type });
       const current = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
       if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p);
       const dataset = await datasets.getRow(auth, p.dataset_id);

@@ -73,7 +73,7 @@ export default function PredictionWizard() {
     }
   };
 
-  const metrics = PRIMARY_METRICS[project.project_type];
+  const metrics = PRIMARY_METRICS[project.project_type] ?? ['f1', 'far', 'threshold'];
   return (
     <>
       <PageHeader title={t('wizard.title')} subtitle={`${project.name} · ${t(`types.${project.project_type}`, { ns: 'training' })}`} />

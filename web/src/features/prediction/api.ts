@@ -45,6 +45,9 @@ export function reportPath(p: Pick<Prediction, 'project_type' | 'id'>): string {
       return `/prediction/clustering/report/${id}`;
     case 'soft_sensor':
       return `/prediction/report/soft-sensor/${id}`;
+    case 'time_series_anomaly_detection_supervised':
+    case 'time_series_anomaly_detection_unsupervised':
+      return `/prediction/time-series/report/${id}`;
     default:
       return `/prediction/report/dimensional-compression/${id}`;
   }

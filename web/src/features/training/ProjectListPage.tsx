@@ -28,7 +28,7 @@ import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
 import { useAllDatasets } from '../datasets/api';
-import { deleteProject, detailsPath, PROJECT_TYPES, type Project, type ProjectType, registerPath, useProjectList } from './api';
+import { deleteProject, detailsPath, NEW_PROJECT_TYPES, PROJECT_TYPES, type Project, type ProjectType, registerPath, useProjectList } from './api';
 import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
 
 /** Choose a dataset and a training type, then open that type's wizard. */
@@ -37,7 +37,7 @@ export function NewProjectDialog({ open, onClose, initialType }: { open: boolean
   const navigate = useNavigate();
   const datasets = useAllDatasets();
   const [dataset, setDataset] = useState<Dataset | null>(null);
-  const [type, setType] = useState<ProjectType>(initialType ?? 'regression');
+  const [type, setType] = useState<string>(initialType ?? 'regression');
   const items = (datasets.data ?? []).filter((d) => d.data_type !== 'inference_data');
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="new-project-title">
@@ -52,8 +52,8 @@ export function NewProjectDialog({ open, onClose, initialType }: { open: boolean
           loading={datasets.isLoading}
           renderInput={(p) => <TextField {...p} label={t('newDialog.dataset')} required />}
         />
-        <TextField select label={t('newDialog.type')} value={type} onChange={(e) => setType(e.target.value as ProjectType)} helperText={t(`typeHelp.${type}`)}>
-          {PROJECT_TYPES.map((ty) => (
+        <TextField select label={t('newDialog.type')} value={type} onChange={(e) => setType(e.target.value)} helperText={t(`typeHelp.${type}`)}>
+          {NEW_PROJECT_TYPES.map((ty) => (
             <MenuItem key={ty} value={ty}>
               {t(`types.${ty}`)}
             </MenuItem>
@@ -108,7 +108,7 @@ export default function ProjectListPage() {
       valueGetter: (_v, row) => {
         const m = row.models.find((x) => x.model_key === row.best_model_key);
         if (!m) return '';
-        const k = PRIMARY_METRICS[row.project_type][row.project_type === 'clustering' ? 1 : row.project_type === 'dimensional_compression' ? 2 : 0];
+        const k = (PRIMARY_METRICS[row.project_type] ?? ['f1'])[row.project_type === 'clustering' ? 1 : row.project_type === 'dimensional_compression' ? 2 : 0];
         return `${m.model_key} · ${t(`metrics.${k}`)} ${formatMetric(m.metrics?.[k])}`;
       },
     },

@@ -1,0 +1,57 @@
+"""Kind `tsad_train`: time-series anomaly detection, every model of a project on one prepared series.
+
+Spec: project_type (time_series_anomaly_detection_supervised | _unsupervised), parquet, time_column, features
+(signals), target (label column, optional when unsupervised), lags, windows, normal ({mode: rows, rows} |
+{mode: range, start, end}) or split_ratio, models: [{key, algorithm, label, params}], output_dir, condition_path.
+Events: `model` per model state, as the `train` kind, so the server keeps model rows with the same handler.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from pathlib import Path
+
+from ..task import Cancelled, Context, Task, UserError
+from ..tsad.trainer import fit_model, prepare, write_model
+from .predict import load_condition
+
+
+class TsadTrain(Task):
+    kind = "tsad_train"
+
+    def run(self, spec: dict, ctx: Context) -> dict:
+        models = spec.get("models") or []
+        if not models:
+            raise UserError("At least one model must be selected")
+        t0 = time.monotonic()
+        ctx.progress(0.0, "Reading the series")
+        prep = prepare(spec)
+        condition = load_condition(spec.get("condition_path"))
+        for note in prep.notes:
+            ctx.log(note)
+        ctx.log(f"{len(prep.X)} rows, {prep.X.shape[1]} feature columns, {int((prep.split == 'train').sum())} training rows")
+        results = []
+        for i, m in enumerate(models):
+            key, label = str(m["key"]), str(m.get("label") or m["algorithm"])
+            ctx.event("model", key=key, state="running")
+            ctx.progress(i / len(models), f"Training {label}")
+            started = time.monotonic()
+            try:
+                model, score, contrib = fit_model(prep, spec, m["algorithm"], m.get("params") or {})
+                model.condition = condition
+                out = write_model(Path(ctx.work_dir) / key, model, prep, score, contrib, spec, label)
+                summary = {"key": key, "state": "done", "metrics": out["metrics"], "cv": None, "hyperparameters": model.params,
+                           "seconds": time.monotonic() - started, "error": None}
+            except Cancelled:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one detector's failure is reported on its model only
+                msg = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
+                log = msg if isinstance(exc, UserError) else traceback.format_exc()
+                ctx.log(f"{label} failed: {msg}")
+                summary = {"key": key, "state": "failed", "metrics": None, "error": msg, "log": log[-20000:], "seconds": time.monotonic() - started}
+            ctx.event("model", **summary)
+            results.append(summary)
+        ctx.progress(1.0, "Done")
+        if all(r["state"] == "failed" for r in results):
+            raise UserError("Every model failed: " + "; ".join(f"{r['key']}: {r['error']}" for r in results))
+        return {"models": results, "rows": len(prep.X), "notes": prep.notes, "seconds": time.monotonic() - t0}

@@ -1,0 +1,254 @@
+"""Detectors on a time-ordered feature matrix. Each has fit(X[, y]), score(X) (higher = more anomalous) and,
+where it has them, contributions(X) per feature column."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .errors import fail
+from .mspc import PcaMspc
+
+CATALOGUE = json.loads(Path(__file__).with_name("catalogue.json").read_text(encoding="utf-8"))
+SUPERVISED = {a["key"] for a in CATALOGUE["supervised"]}
+UNSUPERVISED = {a["key"] for a in CATALOGUE["unsupervised"]}
+
+
+def params_of(algorithm: str, given: dict) -> dict:
+    """The catalogue's defaults overlaid with the given values (checked against the catalogue's ranges)."""
+    spec = next((a for mode in CATALOGUE.values() for a in mode if a["key"] == algorithm), None)
+    if spec is None:
+        raise fail('The algorithm "{algorithm}" is not available for time-series anomaly detection.', algorithm=algorithm)
+    out = {}
+    for p in spec["params"]:
+        v = given.get(p["name"], p["default"])
+        if v is None or v == "":
+            v = p["default"]
+        v = int(v) if p["kind"] == "int" else float(v)
+        if not (p["low"] <= v <= p["high"]):
+            raise fail('{label}: "{param}" must be between {low} and {high}.', label=spec["label"], param=p["name"], low=p["low"], high=p["high"])
+        out[p["name"]] = v
+    return out
+
+
+class _Standard:
+    def fit(self, X):
+        self.mean_ = X.mean(axis=0)
+        sd = X.std(axis=0, ddof=1) if len(X) > 1 else np.ones(X.shape[1])
+        self.scale_ = np.where(sd > 0, sd, 1.0)
+        return self
+
+    def __call__(self, X):
+        return (X - self.mean_) / self.scale_
+
+
+class Mspc:
+    def __init__(self, p):
+        self.m = PcaMspc(p["n_components"] or None, p["explained_variance"], p["confidence"])
+
+    def fit(self, X, y=None):
+        self.m.fit(X)
+        return self
+
+    def score(self, X):
+        return self.m.score(X)
+
+    def contributions(self, X):
+        ct2, cq = self.m.contributions(X)
+        # each statistic relative to its own limit, so the bars say which variables pushed the row past a limit
+        return ct2 / self.m.t2_limit_ + (cq / self.m.q_limit_ if self.m.q_limit_ > 0 else 0)
+
+    def default_threshold(self, train_scores):
+        return 1.0
+
+    def info(self):
+        return {"components": self.m.a_, "explained_variance": self.m.explained_, "t2_limit": self.m.t2_limit_,
+                "q_limit": self.m.q_limit_, "confidence": self.m.confidence}
+
+
+class _Percentile:
+    def default_threshold(self, train_scores):
+        s = train_scores[~np.isnan(train_scores)]
+        return float(np.percentile(s, self.p["percentile"]))
+
+    def info(self):
+        return {"percentile": self.p["percentile"]}
+
+
+class IForest(_Percentile):
+    def __init__(self, p):
+        self.p = p
+
+    def fit(self, X, y=None):
+        from sklearn.ensemble import IsolationForest
+
+        self.std = _Standard().fit(X)
+        self.m = IsolationForest(n_estimators=self.p["n_estimators"], max_samples=min(self.p["max_samples"], len(X)), random_state=0, n_jobs=1)
+        self.m.fit(self.std(X))
+        return self
+
+    def score(self, X):
+        return -self.m.score_samples(self.std(X))
+
+
+class Lof(_Percentile):
+    def __init__(self, p):
+        self.p = p
+
+    def fit(self, X, y=None):
+        from sklearn.neighbors import LocalOutlierFactor
+
+        self.std = _Standard().fit(X)
+        self.m = LocalOutlierFactor(n_neighbors=min(self.p["n_neighbors"], len(X) - 1), novelty=True)
+        self.m.fit(self.std(X))
+        return self
+
+    def score(self, X):
+        return -self.m.score_samples(self.std(X))
+
+
+class OcSvm(_Percentile):
+    def __init__(self, p):
+        self.p = p
+
+    def fit(self, X, y=None):
+        from sklearn.svm import OneClassSVM
+
+        self.std = _Standard().fit(X)
+        self.m = OneClassSVM(nu=self.p["nu"], gamma="scale")
+        self.m.fit(self.std(X))
+        return self
+
+    def score(self, X):
+        return -self.m.decision_function(self.std(X))
+
+
+class RobustZ(_Percentile):
+    """|x - median| / (1.4826 MAD) per column, the largest across columns. With a window, the median and MAD are
+    those of the previous `window` rows (Hampel), so row t never sees itself or later rows."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def fit(self, X, y=None):
+        self.med_ = np.median(X, axis=0)
+        mad = 1.4826 * np.median(np.abs(X - self.med_), axis=0)
+        sd = X.std(axis=0)
+        self.mad_ = np.where(mad > 0, mad, np.where(sd > 0, sd, 1.0))
+        return self
+
+    def contributions(self, X):
+        w = int(self.p["window"])
+        if w <= 0:
+            return np.abs(X - self.med_) / self.mad_
+        import pandas as pd
+
+        df = pd.DataFrame(X)
+        prev = df.shift(1).rolling(w, min_periods=max(3, w // 2))
+        med = prev.median()
+        mad = 1.4826 * (df.shift(1) - med).abs().rolling(w, min_periods=max(3, w // 2)).median()
+        med = med.to_numpy()
+        mad = mad.to_numpy()
+        med = np.where(np.isnan(med), self.med_, med)
+        mad = np.where(np.isnan(mad) | (mad <= 0), self.mad_, mad)
+        return np.abs(X - med) / mad
+
+    def score(self, X):
+        return self.contributions(X).max(axis=1)
+
+
+class Autoencoder(_Percentile):
+    """A small fully connected autoencoder on the (windowed) standardised features; the score is the mean squared
+    reconstruction error, each feature's squared error its contribution. CPU, one thread, seeded."""
+
+    def __init__(self, p):
+        self.p = p
+
+    def fit(self, X, y=None):
+        import torch
+
+        torch.manual_seed(0)
+        torch.set_num_threads(1)
+        self.std = _Standard().fit(X)
+        Z = torch.tensor(self.std(X), dtype=torch.float32)
+        m = Z.shape[1]
+        h = int(self.p["hidden"]) or max(2, m // 2)
+        b = int(self.p["bottleneck"]) or max(1, m // 4)
+        self.net = torch.nn.Sequential(torch.nn.Linear(m, h), torch.nn.ReLU(), torch.nn.Linear(h, b), torch.nn.ReLU(),
+                                       torch.nn.Linear(b, h), torch.nn.ReLU(), torch.nn.Linear(h, m))
+        opt = torch.optim.Adam(self.net.parameters(), lr=1e-3)
+        gen = torch.Generator().manual_seed(0)
+        for _ in range(int(self.p["epochs"])):
+            for idx in torch.randperm(len(Z), generator=gen).split(256):
+                opt.zero_grad()
+                loss = torch.mean((self.net(Z[idx]) - Z[idx]) ** 2)
+                loss.backward()
+                opt.step()
+        self.net.eval()
+        return self
+
+    def contributions(self, X):
+        import torch
+
+        Z = torch.tensor(self.std(X), dtype=torch.float32)
+        out = []
+        with torch.no_grad():
+            for part in Z.split(65536):
+                out.append(((self.net(part) - part) ** 2).numpy())
+        return np.concatenate(out).astype(float) if out else np.zeros((0, X.shape[1]))
+
+    def score(self, X):
+        return self.contributions(X).mean(axis=1)
+
+
+class Supervised:
+    def __init__(self, key, p):
+        self.key, self.p = key, p
+
+    def fit(self, X, y):
+        y = np.asarray(y, dtype=int)
+        if self.key == "lightgbm":
+            import lightgbm as lgb
+
+            pos = max(int(y.sum()), 1)
+            self.m = lgb.LGBMClassifier(n_estimators=self.p["n_estimators"], learning_rate=self.p["learning_rate"], num_leaves=self.p["num_leaves"],
+                                        scale_pos_weight=(len(y) - pos) / pos, random_state=0, n_jobs=1, verbose=-1)
+            self.m.fit(X, y)
+        elif self.key == "random_forest":
+            from sklearn.ensemble import RandomForestClassifier
+
+            self.m = RandomForestClassifier(n_estimators=self.p["n_estimators"], max_depth=self.p["max_depth"] or None,
+                                            class_weight="balanced", random_state=0, n_jobs=1)
+            self.m.fit(X, y)
+        else:
+            from sklearn.linear_model import LogisticRegression
+
+            self.std = _Standard().fit(X)
+            self.m = LogisticRegression(C=self.p["C"], class_weight="balanced", max_iter=2000)
+            self.m.fit(self.std(X), y)
+        return self
+
+    def score(self, X):
+        Xs = self.std(X) if self.key == "logistic" else X
+        return self.m.predict_proba(Xs)[:, 1]
+
+    def contributions(self, X):
+        if self.key == "lightgbm":  # TreeSHAP values in log-odds, LightGBM's own implementation
+            return np.asarray(self.m.predict(X, pred_contrib=True))[:, :-1]
+        if self.key == "logistic":
+            return self.std(X) * self.m.coef_[0]
+        return None
+
+    def default_threshold(self, train_scores):
+        return 0.5
+
+    def info(self):
+        return {}
+
+
+def make(algorithm: str, params: dict):
+    p = params_of(algorithm, params)
+    if algorithm in SUPERVISED:
+        return Supervised(algorithm, p), p
+    return {"pca_mspc": Mspc, "isolation_forest": IForest, "lof": Lof, "ocsvm": OcSvm, "robust_z": RobustZ, "autoencoder": Autoencoder}[algorithm](p), p

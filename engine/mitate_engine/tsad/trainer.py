@@ -1,0 +1,226 @@
+"""Training of one project: read and order the series, build windowed features, fit each detector on the
+normal period (unsupervised) or the earlier part (supervised, time-ordered), score everything, write files."""
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pandas as pd
+
+from ..ml.data import read_table
+from . import detectors as DET
+from . import metrics as MET
+from . import report_html
+from .errors import fail
+from .features import warmup, window_features
+from .model import TsadModel, binarize, order_by_time
+
+SUPERVISED = "time_series_anomaly_detection_supervised"
+UNSUPERVISED = "time_series_anomaly_detection_unsupervised"
+MAX_ALARMS = 200  # alarms listed with contributions in the report
+
+
+@dataclass
+class Prepared:
+    df: pd.DataFrame
+    times: np.ndarray
+    X: np.ndarray
+    feature_columns: list[str]
+    medians: np.ndarray
+    label: np.ndarray | None
+    split: np.ndarray  # warmup | train | validation | test
+    notes: list[str]
+
+
+def prepare(spec: dict) -> Prepared:
+    signals = list(spec.get("features") or [])
+    time_col = spec.get("time_column")
+    label_col = spec.get("target")
+    if not time_col:
+        raise fail("A time column is needed: the dataset has no datetime column and none was chosen.")
+    if not signals:
+        raise fail("Please select feature variables")
+    cols = [time_col, *signals, *([label_col] if label_col else [])]
+    df = read_table(spec["parquet"], cols)
+    for c in signals:
+        if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
+            raise fail('The signal "{column}" is not numeric.', column=c)
+    df, order = order_by_time(df, time_col)
+    df = df.reset_index(drop=True)
+    notes = ["The rows were not in time order; they were sorted by the time column."] if order["sorted"] else []
+    lags, windows = list(spec.get("lags") or []), list(spec.get("windows") or [])
+    time = df[time_col] if pd.api.types.is_datetime64_any_dtype(df[time_col]) else None
+    F = window_features(df, signals, lags, windows, time=time)
+    warm = warmup(lags, windows)
+    n = len(df)
+    split = np.full(n, "test", dtype=object)
+    split[:warm] = "warmup"
+    label = binarize(df[label_col]) if label_col else None
+    if spec["project_type"] == SUPERVISED:
+        if label is None:
+            raise fail("Please select the target variable")
+        n_train = int(round(n * float(spec.get("split_ratio") or 0.85)))
+        n_val = max(1, int(round((n_train - warm) * 0.2)))
+        split[warm:n_train - n_val] = "train"
+        split[n_train - n_val:n_train] = "validation"
+        tr = split == "train"
+        if len(np.unique(label[tr])) < 2:
+            raise fail('The label "{column}" has a single class in the training part; it needs normal and anomalous rows.', column=label_col)
+    else:
+        normal = spec.get("normal") or {"mode": "rows", "rows": max(warm + 10, n // 2)}
+        if normal.get("mode") == "range":
+            t = pd.to_datetime(df[time_col]) if time is not None else df[time_col]
+            lo = pd.Timestamp(normal["start"]) if time is not None else float(normal["start"])
+            hi = pd.Timestamp(normal["end"]) if time is not None else float(normal["end"])
+            mask = ((t >= lo) & (t <= hi)).to_numpy()
+        else:
+            mask = np.arange(n) < int(normal["rows"])
+        mask &= np.arange(n) >= warm
+        split[mask] = "train"
+        if mask.sum() < max(10, len(F.columns) // 10 + 2):
+            raise fail("The normal period has {count} usable rows after the window warm-up of {warm} rows; choose a longer period or shorter windows.",
+                       count=int(mask.sum()), warm=warm)
+    tr = split == "train"
+    Xdf = F.ffill()
+    medians = np.nanmedian(Xdf.to_numpy(dtype=float)[tr], axis=0)
+    medians = np.where(np.isnan(medians), 0.0, medians)
+    X = np.where(np.isnan(Xdf.to_numpy(dtype=float)), medians, Xdf.to_numpy(dtype=float))
+    const = [c for c, sd in zip(F.columns, X[tr].std(axis=0)) if not sd > 0]
+    if const and len(const) == len(F.columns):
+        raise fail("Every selected signal is constant over the training period.")
+    return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, notes)
+
+
+def _downsample(values: np.ndarray, points: int = 2000) -> list:
+    """[position, min, max] per bucket, so no spike is lost in the report's overview."""
+    n = len(values)
+    if n <= points:
+        return [[i, v, v] for i, v in enumerate(values.tolist())]
+    edges = np.linspace(0, n, points + 1).astype(int)
+    out = []
+    for a, b in zip(edges[:-1], edges[1:]):
+        seg = values[a:b]
+        ok = seg[~np.isnan(seg)]
+        out.append([int(a), float(ok.min()) if len(ok) else None, float(ok.max()) if len(ok) else None])
+    return out
+
+
+def evaluated_part(split: np.ndarray) -> str:
+    """Metrics are on the test part; when the normal period is the whole series, on it (in sample)."""
+    return "test" if (split == "test").any() else "train"
+
+
+def evaluate(score: np.ndarray, threshold: float, label: np.ndarray | None, split: np.ndarray, times: np.ndarray) -> dict:
+    ev = (split == evaluated_part(split)) & ~np.isnan(score)
+    alarm = np.nan_to_num(score, nan=-np.inf) > threshold
+    out = {"threshold": threshold, "evaluated_part": evaluated_part(split), "evaluated_rows": int(ev.sum()), "alarms": len(MET.runs(alarm[ev])),
+           "alarms_per_day": MET.alarms_per_day(alarm[ev], times[ev])}
+    tr = (split == "train") & ~np.isnan(score)
+    out["train_alarm_rate"] = float(alarm[tr].mean()) if tr.any() else None
+    if label is not None and ev.any():
+        out["pointwise"] = MET.pointwise(alarm[ev], label[ev])
+        out["event"] = MET.event_level(alarm[ev], label[ev], times[ev])
+    return out
+
+
+def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict) -> tuple[TsadModel, np.ndarray, np.ndarray | None]:
+    det, p = DET.make(algorithm, params)
+    tr = prep.split == "train"
+    supervised = algorithm in DET.SUPERVISED
+    if supervised:
+        det.fit(prep.X[tr], prep.label[tr])
+    else:
+        det.fit(prep.X[tr])
+    model = TsadModel(project_type=spec["project_type"], algorithm=algorithm, target=spec.get("target"), features=list(spec["features"]),
+                      time_column=spec["time_column"], lags=list(spec.get("lags") or []), windows=list(spec.get("windows") or []),
+                      detector=det, feature_columns=prep.feature_columns, medians=prep.medians, threshold=0.0, params=p,
+                      info=det.info())
+    score = np.asarray(det.score(prep.X), dtype=float)
+    score[prep.split == "warmup"] = np.nan
+    if supervised:
+        # the threshold is chosen on the validation part (the end of the training period), never on the test part
+        va = prep.split == "validation"
+        best, best_f1 = 0.5, -1.0
+        # without both classes in the validation part there is nothing to choose on: 0.5 stays
+        candidates = np.unique(np.quantile(score[va], np.linspace(0.5, 0.999, 60))) if len(np.unique(prep.label[va])) == 2 else []
+        for t in candidates:
+            f1 = MET.pointwise(score[va] > t, prep.label[va])["f1"] or 0.0
+            if f1 > best_f1:
+                best, best_f1 = float(t), f1
+        model.threshold = best
+        # then refit on train + validation with the same settings, as the final model
+        both = tr | va
+        det.fit(prep.X[both], prep.label[both])
+        score = np.asarray(det.score(prep.X), dtype=float)
+        score[prep.split == "warmup"] = np.nan
+    else:
+        model.threshold = float(det.default_threshold(score[tr]))
+    c = det.contributions(prep.X) if hasattr(det, "contributions") else None
+    contrib = model.per_signal(np.asarray(c, dtype=float)) if c is not None else None
+    return model, score, contrib
+
+
+def alarm_list(score: np.ndarray, threshold: float, contrib: np.ndarray | None, signals: list[str], times: np.ndarray, split: np.ndarray) -> list[dict]:
+    alarm = np.nan_to_num(score, nan=-np.inf) > threshold
+    items = []
+    for s, e in MET.runs(alarm)[:MAX_ALARMS]:
+        peak = s + int(np.nanargmax(score[s:e + 1]))
+        item = {"start": s, "end": e, "start_time": _t(times[s]), "end_time": _t(times[e]), "peak": peak, "peak_score": float(score[peak]),
+                "part": str(split[s])}
+        if contrib is not None:
+            mean = np.nanmean(contrib[s:e + 1], axis=0)
+            order = np.argsort(-np.abs(mean))[:10]
+            item["contributions"] = [{"signal": signals[i], "value": float(mean[i])} for i in order]
+        items.append(item)
+    return items
+
+
+def _t(v):
+    return str(pd.Timestamp(v)) if isinstance(v, (np.datetime64, pd.Timestamp)) else (v.item() if hasattr(v, "item") else v)
+
+
+def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray, contrib: np.ndarray | None, spec: dict, label: str) -> dict:
+    mdir.mkdir(parents=True, exist_ok=True)
+    metrics = evaluate(score, model.threshold, prep.label, prep.split, prep.times)
+    series = pd.DataFrame({"pos": np.arange(len(score)), "time": prep.df[spec["time_column"]].to_numpy(), "score": score,
+                           "label": prep.label.astype(np.int8) if prep.label is not None else np.full(len(score), -1, np.int8),
+                           "split": prep.split.astype(str)})
+    if contrib is not None:
+        for i, s in enumerate(model.features):
+            series[f"c_{i}"] = contrib[:, i]
+    series.to_parquet(mdir / "series.parquet", index=False)
+    joblib.dump(model, mdir / "model.joblib")
+    summary = {"f1": (metrics.get("pointwise") or {}).get("f1"), "far": (metrics.get("pointwise") or {}).get("far"),
+               "mar": (metrics.get("pointwise") or {}).get("mar"), "precision": (metrics.get("pointwise") or {}).get("precision"),
+               "recall": (metrics.get("pointwise") or {}).get("recall"), "event_f1": (metrics.get("event") or {}).get("f1"),
+               "alarms": metrics["alarms"], "threshold": model.threshold}
+    manifest = model.manifest(summary)
+    (mdir / "manifest.json").write_text(json.dumps(manifest, indent=1, default=str), encoding="utf-8")
+    with zipfile.ZipFile(mdir / "model.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(mdir / "model.joblib", "model.joblib")
+        z.write(mdir / "manifest.json", "manifest.json")
+    sig_std = prep.df[model.features].std().replace(0, 1)
+    report = {
+        "algorithm": model.algorithm, "label": label, "project_type": model.project_type, "threshold": model.threshold,
+        "detector": model.info, "hyperparameters": model.params, "metrics": metrics, "notes": prep.notes,
+        "signals": model.features, "time_column": model.time_column, "label_column": model.target,
+        "rows": len(score), "parts": {k: int((prep.split == k).sum()) for k in ("warmup", "train", "validation", "test")},
+        "contributions": contrib is not None,
+        "alarms": alarm_list(score, model.threshold, contrib, model.features, prep.times, prep.split),
+        "overview": {"score": _downsample(score), "signals_scaled_std": {s: float(sig_std[s]) for s in model.features[:100]}},
+    }
+    (mdir / "report.json").write_text(json.dumps(report, default=_json_default), encoding="utf-8")
+    report_html.write(mdir / "report.html", json.loads(json.dumps(report, default=_json_default)), str(spec.get("project_name") or ""))
+    return {"metrics": summary, "report": report}
+
+
+def _json_default(o):
+    if isinstance(o, (np.integer,)):
+        return int(o)
+    if isinstance(o, (np.floating,)):
+        return None if np.isnan(o) else float(o)
+    return str(o)

@@ -1,0 +1,187 @@
+"""Time-series anomaly detection: MSPC limits and contributions by hand, detectors against scikit-learn,
+metrics against hand counts, no look-ahead in windowed features, and the training + prediction jobs on TEP."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from mitate_engine.task import Context, UserError
+from mitate_engine.tsad import metrics as MET
+from mitate_engine.tsad.detectors import make
+from mitate_engine.tsad.features import window_features
+from mitate_engine.tsad.mspc import PcaMspc
+
+DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"  # ../shared/data from the repo root
+
+
+def small():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(40, 2))
+    return np.column_stack([base[:, 0], base[:, 0] * 0.8 + 0.2 * base[:, 1], base[:, 1], rng.normal(size=40)])
+
+
+def test_t2_q_limits_and_contributions_by_hand():
+    X = small()
+    m = PcaMspc(n_components=2, confidence=0.99).fit(X)
+    n, k = X.shape
+    Z = (X - X.mean(0)) / X.std(0, ddof=1)
+    lam, vec = np.linalg.eigh(np.cov(Z, rowvar=False))
+    lam, vec = lam[::-1], vec[:, ::-1]
+    P = vec[:, :2]
+    T = Z @ P
+    t2 = (T**2 / lam[:2]).sum(1)
+    q = ((Z - T @ P.T) ** 2).sum(1)
+    got_t2, got_q = m.t2_q(X)
+    assert np.allclose(got_t2, t2) and np.allclose(got_q, q)
+    assert m.t2_limit_ == pytest.approx(2 * (n - 1) * (n + 1) / (n * (n - 2)) * stats.f.ppf(0.99, 2, n - 2))
+    th = [np.sum(lam[2:] ** i) for i in (1, 2, 3)]
+    h0 = 1 - 2 * th[0] * th[2] / (3 * th[1] ** 2)
+    c = stats.norm.ppf(0.99)
+    qlim = th[0] * (c * np.sqrt(2 * th[1] * h0**2) / th[0] + 1 + th[1] * h0 * (h0 - 1) / th[0] ** 2) ** (1 / h0)
+    assert m.q_limit_ == pytest.approx(qlim)
+    ct2, cq = m.contributions(X)
+    assert np.allclose(ct2.sum(1), t2) and np.allclose(cq.sum(1), q)
+    # a fault on variable 3 alone shows in its Q contribution
+    x = X.mean(0, keepdims=True).copy()
+    x[0, 3] += 8 * X[:, 3].std(ddof=1)
+    _, cqx = m.contributions(x)
+    assert int(np.argmax(cqx[0])) == 3 or int(np.argmax(m.contributions(x)[0][0])) == 3
+
+
+def test_components_by_explained_variance():
+    m = PcaMspc(explained_variance=0.7).fit(small())
+    lam = m.eigenvalues_
+    cum = np.cumsum(lam) / lam.sum()
+    assert cum[m.a_ - 1] >= 0.7 and (m.a_ == 1 or cum[m.a_ - 2] < 0.7)
+
+
+def test_detectors_match_sklearn():
+    from sklearn.ensemble import IsolationForest
+    from sklearn.neighbors import LocalOutlierFactor
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 3))
+    Xt = rng.normal(size=(50, 3)) * 2
+    Zs = (X - X.mean(0)) / X.std(0, ddof=1)
+    Zt = (Xt - X.mean(0)) / X.std(0, ddof=1)
+    d, _ = make("isolation_forest", {"n_estimators": 50, "max_samples": 128})
+    ref = IsolationForest(n_estimators=50, max_samples=128, random_state=0).fit(Zs)
+    assert np.allclose(d.fit(X).score(Xt), -ref.score_samples(Zt))
+    d, _ = make("lof", {"n_neighbors": 15})
+    ref = LocalOutlierFactor(n_neighbors=15, novelty=True).fit(Zs)
+    assert np.allclose(d.fit(X).score(Xt), -ref.score_samples(Zt))
+    d, _ = make("robust_z", {})
+    d.fit(X)
+    med = np.median(X, 0)
+    mad = 1.4826 * np.median(np.abs(X - med), 0)
+    assert np.allclose(d.score(Xt), (np.abs(Xt - med) / mad).max(1))
+
+
+def test_pointwise_and_event_metrics_by_hand():
+    label = np.array([0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0], bool)
+    alarm = np.array([1, 0, 0, 1, 1, 1, 0, 0, 0, 0, 1, 1], bool)
+    p = MET.pointwise(alarm, label)
+    assert (p["tp"], p["fp"], p["fn"], p["tn"]) == (2, 4, 3, 3)
+    assert p["precision"] == pytest.approx(2 / 6) and p["recall"] == pytest.approx(2 / 5)
+    assert p["far"] == pytest.approx(4 / 7) and p["mar"] == pytest.approx(3 / 5)
+    e = MET.event_level(alarm, label)
+    # events [2,4] (detected, 1 row late) and [7,8] (missed); alarm spans [0], [3,5], [10,11]: one hits an event
+    assert (e["events"], e["events_detected"], e["alarm_spans"], e["alarm_spans_true"]) == (2, 1, 3, 1)
+    assert e["per_event"][0]["delay_rows"] == 1 and e["per_event"][1]["delay_rows"] is None
+
+
+def test_windowed_features_never_look_ahead():
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"a": rng.normal(size=50), "b": rng.normal(size=50)})
+    f1 = window_features(df, ["a", "b"], [1, 3], [5])
+    changed = df.copy()
+    changed.loc[30:, :] += 100.0  # the future changes from row 30 on
+    f2 = window_features(changed, ["a", "b"], [1, 3], [5])
+    assert np.allclose(f1.iloc[:30].to_numpy(), f2.iloc[:30].to_numpy(), equal_nan=True)
+    assert not np.allclose(f1.iloc[30].to_numpy(), f2.iloc[30].to_numpy(), equal_nan=True)
+
+
+def _tep(tmp_path, name):
+    df = pd.read_csv(DATA / "tep_braatz_subset" / name)
+    p = tmp_path / name.replace(".csv", ".parquet")
+    df.to_parquet(p, index=False)
+    return p, df
+
+
+def run(kind, spec):
+    from mitate_engine.task import get_task
+
+    events = []
+    return get_task(kind).run(spec, Context(events.append, work_dir=spec["output_dir"])), events
+
+
+def test_tep_mspc_train_then_predict_alarms_after_onset(tmp_path):
+    train, df = _tep(tmp_path, "d00.csv")
+    test, _ = _tep(tmp_path, "d01_te.csv")
+    signals = [c for c in df.columns if c.startswith("XM")]
+    spec = {"project_type": "time_series_anomaly_detection_unsupervised", "parquet": str(train), "time_column": "sample", "features": signals,
+            "target": None, "lags": [], "windows": [], "normal": {"mode": "rows", "rows": 500}, "output_dir": str(tmp_path / "run"),
+            "models": [{"key": "1_pca_mspc", "algorithm": "pca_mspc", "params": {"confidence": 0.99}},
+                       {"key": "2_isolation_forest", "algorithm": "isolation_forest", "params": {}}]}
+    res, events = run("tsad_train", spec)
+    assert [m["state"] for m in res["models"]] == ["done", "done"]
+    out, _ = run("predict", {"model": str(tmp_path / "run" / "1_pca_mspc" / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / "pred")})
+    pred = pd.read_parquet(tmp_path / "pred" / "predictions.parquet")
+    alarm = pred["alarm"].to_numpy() > 0
+    assert alarm[:160].mean() < 0.1 and alarm[170:].mean() > 0.95
+    first_run = next(i for i in range(160, 960) if alarm[i:i + 5].all())
+    assert 160 <= first_run < 180
+    assert out["anomaly"]["alarms"] >= 1 and "contribution_XMEAS_1" in pred.columns
+    # a saved threshold replaces the trained one
+    out2, _ = run("predict", {"model": str(tmp_path / "run" / "1_pca_mspc" / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / "p2"), "threshold": 1e9})
+    assert out2["anomaly"]["alarm_rows"] == 0
+
+
+def test_supervised_time_ordered_with_labels(tmp_path):
+    p, df = _tep(tmp_path, "d01_te.csv")
+    signals = [c for c in df.columns if c.startswith("XM")][:12]
+    spec = {"project_type": "time_series_anomaly_detection_supervised", "parquet": str(p), "time_column": "sample", "features": signals,
+            "target": "fault", "lags": [1], "windows": [5], "split_ratio": 0.6, "output_dir": str(tmp_path / "run"),
+            "models": [{"key": "1_lightgbm", "algorithm": "lightgbm", "params": {"n_estimators": 50}},
+                       {"key": "2_logistic", "algorithm": "logistic", "params": {}}]}
+    res, _ = run("tsad_train", spec)
+    assert all(m["state"] == "done" for m in res["models"])
+    for m in res["models"]:
+        assert m["metrics"]["recall"] > 0.8
+    series = pd.read_parquet(tmp_path / "run" / "1_lightgbm" / "series.parquet")
+    # time-ordered: every training row comes before every test row
+    assert series.loc[series.split == "train", "pos"].max() < series.loc[series.split == "test", "pos"].min()
+
+
+def test_bad_input(tmp_path):
+    df = pd.DataFrame({"t": [1, 2, 2, 3], "a": [1.0, 2, 3, 4]})
+    df.to_parquet(tmp_path / "d.parquet")
+    spec = {"project_type": "time_series_anomaly_detection_unsupervised", "parquet": str(tmp_path / "d.parquet"), "time_column": "t",
+            "features": ["a"], "output_dir": str(tmp_path / "o"), "models": [{"key": "1_lof", "algorithm": "lof"}]}
+    with pytest.raises(UserError, match="duplicate"):
+        run("tsad_train", spec)
+    df = pd.DataFrame({"t": range(100), "a": np.random.default_rng(0).normal(size=100), "y": 0})
+    df.to_parquet(tmp_path / "e.parquet")
+    spec.update(parquet=str(tmp_path / "e.parquet"), windows=[20], normal={"mode": "rows", "rows": 25})
+    with pytest.raises(UserError, match="normal period"):
+        run("tsad_train", spec)
+    spec.update(project_type="time_series_anomaly_detection_supervised", target="y", windows=[], models=[{"key": "1_lightgbm", "algorithm": "lightgbm"}])
+    with pytest.raises(UserError, match="single class"):
+        run("tsad_train", spec)
+
+
+def test_autoencoder_scores_the_fault_above_normal(tmp_path):
+    d00 = pd.read_csv(DATA / "tep_braatz_subset" / "d00.csv")
+    d01 = pd.read_csv(DATA / "tep_braatz_subset" / "d01_te.csv")
+    cols = [c for c in d00.columns if c.startswith("XM")]
+    det, _ = make("autoencoder", {"epochs": 30})
+    det.fit(d00[cols].to_numpy(float))
+    s = det.score(d01[cols].to_numpy(float))
+    thr = det.default_threshold(det.score(d00[cols].to_numpy(float)))
+    assert (s[:160] > thr).mean() < 0.2 and (s[200:] > thr).mean() > 0.9
+    c = det.contributions(d01[cols].to_numpy(float))
+    assert np.allclose(c.mean(axis=1), s)

@@ -1,0 +1,25 @@
+/** Messages of time-series anomaly detection, in both languages ({name} placeholders are filled by the error handler). */
+export const M = {
+  noTime: {
+    en: 'A time column is needed: the dataset has no datetime column. Choose a datetime column or an increasing numeric index (such as a sample number).',
+    ja: '時刻列が必要です。データセットに日時列がありません。日時列または増加する数値の通し番号（サンプル番号など）を選択してください。',
+  },
+  badTime: { en: 'The column "{column}" cannot order the series: it is neither a date/time nor a number.', ja: '列「{column}」では系列を並べられません。日時でも数値でもありません。' },
+  timeNulls: { en: 'The time column "{column}" has {count} empty or unparsable values.', ja: '時刻列「{column}」に空または読み取れない値が{count}件あります。' },
+  duplicateTimes: { en: 'The time column "{column}" has {count} duplicate timestamps (first: {first}); remove or aggregate them.', ja: '時刻列「{column}」に重複した時刻が{count}件あります（最初: {first}）。削除するか集約してください。' },
+  notNumeric: { en: 'The signal "{column}" is not numeric; only numeric signals can be monitored.', ja: '信号「{column}」は数値ではありません。監視できるのは数値の信号のみです。' },
+  timeAsSignal: { en: 'The time column "{column}" cannot also be a signal.', ja: '時刻列「{column}」は信号として選択できません。' },
+  labelAsSignal: { en: 'The label "{column}" is also among the signals; remove it from the signals.', ja: 'ラベル「{column}」が信号にも含まれています。信号から外してください。' },
+  singleClass: { en: 'The label "{column}" has a single class; supervised detection needs normal and anomalous rows.', ja: 'ラベル「{column}」のクラスが1つしかありません。教師ありの検知には正常と異常の両方の行が必要です。' },
+  shortNormal: {
+    en: 'The normal period has {count} rows, but the windows need {warm} rows of warm-up and at least 10 more; choose a longer period or shorter windows.',
+    ja: '正常期間は{count}行ですが、ウィンドウのウォームアップに{warm}行とさらに10行以上が必要です。期間を長くするかウィンドウを短くしてください。',
+  },
+  spanNeedsDatetime: { en: 'The window "{window}" is a time span; it needs a date/time column (use a number of rows instead).', ja: 'ウィンドウ「{window}」は時間幅です。日時列が必要です（行数で指定してください）。' },
+  badWindow: { en: 'The window "{window}" is neither a number of rows (2 or more) nor a time span such as 30s, 5min, 1h.', ja: 'ウィンドウ「{window}」は行数（2以上）でも、30s・5min・1h のような時間幅でもありません。' },
+  badRange: { en: 'The normal period needs a start before its end.', ja: '正常期間の開始は終了より前にしてください。' },
+  notTimeSeries: { en: 'This project is not a time-series anomaly detection project.', ja: 'このプロジェクトは時系列異常検知のプロジェクトではありません。' },
+  seriesMissing: { en: 'The scores of this model are missing; train the project again.', ja: 'このモデルのスコアがありません。もう一度学習してください。' },
+  badThreshold: { en: 'The threshold must be a finite number.', ja: 'しきい値は有限の数値にしてください。' },
+  sorted: { en: 'The rows are not in time order; training sorts them by "{column}".', ja: '行が時刻順ではありません。学習時に「{column}」で並べ替えます。' },
+} as const;

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireWriter } from '../../auth/guard.js';
+import { AppError, ok } from '../../http/errors.js';
+import { installModelEventHandlers } from '../training/routes.js';
+import { M as TM } from '../training/messages.js';
+import { trainBody } from '../training/schemas.js';
+import { makeTrainingService } from '../training/service.js';
+import { pid, pm, projectView, rangeQuery, registerBody, seriesView, thresholdBody, thresholdQuery, thresholdView, TS_TYPES, wrap } from './schemas.js';
+import { makeTimeSeriesService, tsCatalogue } from './service.js';
+
+const tags = ['time series'];
+const anyObject = z.looseObject({});
+
+/** SPEC §7 'Time series' (GET timseseries/project/{id} spelt so, with a correctly spelt alias) and POST update/threshold. */
+export default async function timeSeriesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const svc = makeTimeSeriesService(app.ctx);
+  const training = makeTrainingService(app.ctx);
+  installModelEventHandlers(app.ctx, 'tsad_train');
+
+  const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
+    if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
+    reply.header('content-type', type);
+    reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    return reply.send(fs.createReadStream(file));
+  };
+
+  r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters', response: wrap(z.looseObject({ supervised: z.array(z.looseObject({ key: z.string(), label: z.string() })), unsupervised: z.array(z.looseObject({ key: z.string(), label: z.string() })) })) } }, async () =>
+    ok(tsCatalogue()),
+  );
+  r.post(
+    '/timeseries/register/:id',
+    {
+      preHandler: requireWriter,
+      schema: { tags, summary: 'Register a time-series anomaly detection project on a dataset (id = dataset id); every rule is checked first', params: pid, body: registerBody, response: wrap(projectView) },
+    },
+    async (req) => ok(await svc.register(req.auth, req.params.id, req.body)),
+  );
+  const projectSchema = { tags, summary: 'The project with its models, states, metrics and thresholds', params: pid, response: wrap(projectView) };
+  r.get('/timseseries/project/:id', { schema: projectSchema }, async (req) => ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))));
+  r.get('/timeseries/project/:id', { schema: { ...projectSchema, summary: 'Correctly spelt alias of GET timseseries/project/{id}' } }, async (req) =>
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
+  );
+  r.get(
+    '/timeseries/project/list/',
+    { schema: { tags, summary: 'Time-series projects of the organisation', querystring: z.object({ page: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(200).default(100) }), response: wrap(z.looseObject({ items: z.array(projectView), total: z.number() })) } },
+    async (req) => {
+      const lists = await Promise.all(TS_TYPES.map((t) => training.list(req.auth, { query: '', project_type: t, page: 1, page_size: 1000 })));
+      const rows = lists.flatMap((l) => l.items).sort((a, b) => b.created_at.localeCompare(a.created_at));
+      const page = rows.slice((req.query.page - 1) * req.query.page_size, req.query.page * req.query.page_size);
+      return ok({ items: await Promise.all(page.map(async (p) => svc.view(req.auth, await svc.getProject(req.auth, p.id)))), total: rows.length });
+    },
+  );
+  r.post('/timeseries/train/model/:id', { preHandler: requireWriter, schema: { tags, summary: 'Train the models of the project (a job)', params: pid, body: trainBody, response: wrap(projectView) } }, async (req) =>
+    ok(await svc.train(req.auth, req.params.id, req.body?.model_keys)),
+  );
+  r.get('/timeseries/train/model/:id', { schema: { tags, summary: 'Training state and progress of the project', params: pid, response: wrap(projectView) } }, async (req) =>
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
+  );
+  r.get('/timeseries/train/result/:id', { schema: { tags, summary: 'Training results: every model with its metrics and threshold', params: pid, response: wrap(projectView) } }, async (req) =>
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
+  );
+  r.post(
+    '/timeseries/report/:id',
+    { schema: { tags, summary: "A model's report: metrics (point-wise, event-level, time to detect), alarms with contributions, score overview", params: pid, body: z.object({ model_key: z.string().max(100) }), response: wrap(z.looseObject({ project: projectView, model: anyObject, report: anyObject })) } },
+    async (req) => ok(await svc.report(req.auth, req.params.id, req.body.model_key)),
+  );
+  r.get(
+    '/timeseries/report/download/:project_id/:model_key',
+    { schema: { tags, summary: "A model's report as one self-contained HTML file", params: pm } },
+    async (req, reply) => {
+      const { p, m, dir } = await svc.modelFiles(req.auth, req.params.project_id, req.params.model_key);
+      return sendFile(reply, path.join(dir, 'report.html'), `${p.name}-${m.model_key}-report.html`, 'text/html; charset=utf-8');
+    },
+  );
+  r.get(
+    '/timeseries/model/download/:project/:model',
+    { schema: { tags, summary: 'A trained detector as a zip: model.joblib and manifest.json (signals, windows, threshold, metrics)', params: z.object({ project: z.string().max(64), model: z.string().max(100) }) } },
+    async (req, reply) => {
+      const { p, m, dir } = await svc.modelFiles(req.auth, req.params.project, req.params.model);
+      return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
+    },
+  );
+  r.delete('/timeseries/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete the project, its models, thresholds and files', params: pid, response: wrap(z.object({ id: z.string() })) } }, async (req) => {
+    const p = await svc.getProject(req.auth, req.params.id);
+    await app.ctx.db.deleteFrom('model_thresholds').where('organisation_id', '=', req.auth.orgId).where('project_id', '=', p.id).execute();
+    return ok(await training.remove(req.auth, p.id));
+  });
+
+  // ---- threshold ---------------------------------------------------------------------------------------------
+
+  r.get(
+    '/timeseries/threshold/:project_id/:model_key',
+    { schema: { tags, summary: 'Exact metrics at a threshold (or at the threshold meeting a target false-alarm rate on the normal period): counts, precision, recall, F1, FAR, MAR, alarms, alarm spans', params: pm, querystring: thresholdQuery, response: wrap(thresholdView) } },
+    async (req) => ok(await svc.threshold(req.auth, req.params.project_id, req.params.model_key, req.query)),
+  );
+  r.post(
+    '/update/threshold/:project_id/:model_key',
+    { preHandler: requireWriter, schema: { tags, summary: "Save a model's threshold; predictions after this use it", params: pm, body: thresholdBody, response: wrap(anyObject) } },
+    async (req) => ok(await svc.saveThreshold(req.auth, req.params.project_id, req.params.model_key, req.body.threshold)),
+  );
+  r.get(
+    '/timeseries/series/:project_id/:model_key',
+    { schema: { tags, summary: 'The anomaly score over row positions [start, end], min/max per bucket, with labelled events and the training/test parts', params: pm, querystring: rangeQuery, response: wrap(seriesView) } },
+    async (req) => ok(await svc.series(req.auth, req.params.project_id, req.params.model_key, req.query)),
+  );
+  r.get(
+    '/timeseries/signals/:project_id/:model_key',
+    { schema: { tags, summary: 'Raw signals (columns, comma separated) in time order over row positions [start, end], min/max per bucket', params: pm, querystring: rangeQuery, response: wrap(z.looseObject({ columns: z.array(z.string()) })) } },
+    async (req) => ok(await svc.signals(req.auth, req.params.project_id, req.params.model_key, req.query)),
+  );
+  r.get(
+    '/timeseries/contributions/:project_id/:model_key',
+    { schema: { tags, summary: 'Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP or coefficient × value)', params: pm, querystring: z.object({ start: z.coerce.number().int().min(0), end: z.coerce.number().int().min(0) }), response: wrap(z.looseObject({ available: z.boolean(), items: z.array(z.object({ signal: z.string(), value: z.number() })) })) } },
+    async (req) => ok(await svc.contributions(req.auth, req.params.project_id, req.params.model_key, req.query.start, req.query.end)),
+  );
+}

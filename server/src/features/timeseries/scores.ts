@@ -1,0 +1,127 @@
+/**
+ * A model's scores held in memory (typed arrays), so moving the threshold is answered exactly over every row in
+ * milliseconds: confusion counts, alarm spans, alarms per day; the chart itself gets a min/max downsample.
+ */
+export const SPLIT_CODES = ['warmup', 'train', 'validation', 'test'] as const;
+
+export interface Scores {
+  n: number;
+  pos: Float64Array;
+  score: Float64Array; // NaN during the window warm-up
+  label: Int8Array; // 1 anomaly, 0 normal, -1 unlabelled
+  split: Uint8Array; // index into SPLIT_CODES
+  timeMs: Float64Array | null; // epoch ms when the time column is a date/time
+  time: (string | number | null)[];
+  contrib: Float64Array[]; // per signal, empty when the detector has no contributions
+}
+
+export interface ThresholdStats {
+  evaluated_part: 'test' | 'train';
+  evaluated_rows: number;
+  labelled: boolean;
+  counts: { tp: number; fp: number; fn: number; tn: number } | null;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  far: number | null;
+  mar: number | null;
+  alarms: number;
+  alarms_per_day: number | null;
+  spans: [number, number][];
+}
+
+const ratio = (a: number, b: number) => (b ? a / b : null);
+const TEST = SPLIT_CODES.indexOf('test');
+const TRAIN = SPLIT_CODES.indexOf('train');
+
+/** Point-wise metrics on the evaluated part (test), alarm spans over the whole series (at most `maxSpans`). */
+export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): ThresholdStats {
+  // the test part; when the normal period is the whole series, the training part (in sample), as the engine's report
+  const EVAL = s.split.includes(TEST) ? TEST : TRAIN;
+  let tp = 0, fp = 0, fn = 0, tn = 0, evaluated = 0, labelled = false, alarms = 0;
+  let tMin = Infinity, tMax = -Infinity;
+  const spans: [number, number][] = [];
+  let open = -1;
+  for (let i = 0; i < s.n; i++) {
+    const v = s.score[i];
+    const on = v > threshold; // NaN is never an alarm
+    if (on && open < 0) open = i;
+    if (!on && open >= 0) {
+      if (spans.length < maxSpans) spans.push([open, i - 1]);
+      open = -1;
+    }
+    if (s.split[i] !== EVAL || Number.isNaN(v)) continue;
+    evaluated++;
+    if (on && (i === 0 || !(s.score[i - 1] > threshold) || s.split[i - 1] !== EVAL)) alarms++;
+    if (s.timeMs) {
+      tMin = Math.min(tMin, s.timeMs[i]);
+      tMax = Math.max(tMax, s.timeMs[i]);
+    }
+    const y = s.label[i];
+    if (y < 0) continue;
+    labelled = true;
+    if (on && y) tp++;
+    else if (on) fp++;
+    else if (y) fn++;
+    else tn++;
+  }
+  if (open >= 0 && spans.length < maxSpans) spans.push([open, s.n - 1]);
+  const p = ratio(tp, tp + fp);
+  const r = ratio(tp, tp + fn);
+  const f1 = p !== null && r !== null && p + r > 0 ? (2 * p * r) / (p + r) : labelled ? 0 : null;
+  const days = s.timeMs && tMax > tMin ? (tMax - tMin) / 86_400_000 : 0;
+  return {
+    evaluated_part: EVAL === TEST ? 'test' : 'train',
+    evaluated_rows: evaluated,
+    labelled,
+    counts: labelled ? { tp, fp, fn, tn } : null,
+    precision: labelled ? p : null,
+    recall: labelled ? r : null,
+    f1: labelled ? f1 : null,
+    far: labelled ? ratio(fp, fp + tn) : null,
+    mar: labelled ? ratio(fn, fn + tp) : null,
+    alarms,
+    alarms_per_day: days > 0 ? alarms / days : null,
+    spans,
+  };
+}
+
+/**
+ * The threshold whose false-alarm rate on the reference rows is at most `far`: the training part (the normal
+ * period, or train + validation when supervised) without labelled anomalies.
+ */
+export function thresholdForFar(s: Scores, far: number): number {
+  const ref: number[] = [];
+  for (let i = 0; i < s.n; i++) {
+    const part = SPLIT_CODES[s.split[i]];
+    if ((part === 'train' || part === 'validation') && s.label[i] !== 1 && !Number.isNaN(s.score[i])) ref.push(s.score[i]);
+  }
+  if (!ref.length) return NaN;
+  ref.sort((a, b) => a - b);
+  const k = Math.floor(far * ref.length);
+  return k >= ref.length ? ref[0] : ref[ref.length - 1 - k];
+}
+
+/** [first position, min, max] per bucket of positions [start, end]; every row when there are few. */
+export function downsample(values: Float64Array, start: number, end: number, points: number): [number, number | null, number | null][] {
+  const out: [number, number | null, number | null][] = [];
+  const len = end - start + 1;
+  if (len <= 0) return out;
+  const fin = (v: number) => (Number.isFinite(v) ? v : null);
+  if (len <= points) {
+    for (let i = start; i <= end; i++) out.push([i, fin(values[i]), fin(values[i])]);
+    return out;
+  }
+  for (let b = 0; b < points; b++) {
+    const a = start + Math.floor((b * len) / points);
+    const z = start + Math.floor(((b + 1) * len) / points);
+    let lo = Infinity, hi = -Infinity;
+    for (let i = a; i < z; i++) {
+      const v = values[i];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    out.push([a, Number.isFinite(lo) ? lo : null, Number.isFinite(hi) ? hi : null]);
+  }
+  return out;
+}

@@ -1,0 +1,504 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuthContext } from '../../auth/guard.js';
+import type { AppContext } from '../../context.js';
+import type { DatasetTable } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { ident, sqlString } from '../datasets/ingest.js';
+import { makeDatasetService } from '../datasets/service.js';
+import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
+import { M as TM } from '../training/messages.js';
+import { makeTrainingService, projectKey } from '../training/service.js';
+import type { ParamSpec } from '../training/types.js';
+import './db.js';
+import { M } from './messages.js';
+import type { RegisterBody, TsType } from './schemas.js';
+import { TS_TYPES } from './schemas.js';
+import { downsample, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
+
+export type TsAlgorithm = {
+  key: string;
+  label: string;
+  contributions: boolean;
+  params: (ParamSpec & { low: number; high: number })[];
+};
+let cachedCatalogue: { supervised: TsAlgorithm[]; unsupervised: TsAlgorithm[] } | null = null;
+/** The engine's detector catalogue (engine/mitate_engine/tsad/catalogue.json): one list for engine, server and web. */
+export function tsCatalogue() {
+  if (!cachedCatalogue) {
+    const file = path.resolve(import.meta.dirname, '../../../../engine/mitate_engine/tsad/catalogue.json');
+    cachedCatalogue = JSON.parse(fs.readFileSync(file, 'utf8'));
+  }
+  return cachedCatalogue!;
+}
+export const modeOf = (type: string) => (type === 'time_series_anomaly_detection_supervised' ? 'supervised' : 'unsupervised');
+export const isTsType = (type: string): type is TsType => (TS_TYPES as readonly string[]).includes(type);
+
+/** Settings of a time-series project; the keys shared with tabular projects keep the training views working. */
+export interface TsConfig {
+  target: string | null;
+  features: string[];
+  time_column: string;
+  time_is_datetime: boolean;
+  lags: number[];
+  windows: (number | string)[];
+  normal: { mode: 'rows'; rows: number } | { mode: 'range'; start: string | number; end: string | number } | null;
+  split_ratio: number;
+  split_time: null;
+  cv_folds: 'default';
+  significance_level: number;
+  n_trials: number;
+  auto_tune: boolean;
+  balance: boolean;
+  variance_threshold: number;
+  datetime_column: string | null;
+  notes: string[];
+}
+
+const SPAN = /^(\d+)\s*(ms|s|min|h|d|D)$/;
+const warmupOf = (lags: number[], windows: (number | string)[]) => Math.max(0, ...lags, ...windows.filter((w): w is number => typeof w === 'number').map((w) => w - 1));
+const now = () => new Date().toISOString();
+const MAX_CACHED = 6;
+
+export function makeTimeSeriesService(ctx: AppContext) {
+  const { db, duckdb, storage, jobs } = ctx;
+  const datasets = makeDatasetService(ctx);
+  const training = makeTrainingService(ctx);
+  const cache = new Map<string, Scores>(); // run folder -> scores, least recently used first
+
+  async function query(sql: string): Promise<Record<string, unknown>[]> {
+    const c = await duckdb.connect();
+    try {
+      return (await c.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+    } finally {
+      c.closeSync();
+    }
+  }
+
+  /** Every rule on the wizard's fields, checked against the dataset before anything is stored or queued. */
+  async function validate(body: RegisterBody, dataset: DatasetTable): Promise<TsConfig> {
+    const mode = modeOf(body.project_type);
+    const schema = JSON.parse(dataset.schema_json) as { name: string; type: string }[];
+    const types = new Map(schema.map((c) => [c.name, c.type]));
+    const cat = tsCatalogue()[mode];
+    if (!body.models.length) throw new AppError(422, TM.noModels, {}, 'models');
+    for (const m of body.models) {
+      const a = cat.find((x) => x.key === m.algorithm);
+      if (!a) throw new AppError(422, TM.unknownAlgorithm, { algorithm: m.algorithm }, 'models');
+      for (const [k, v] of Object.entries(m.params ?? {})) {
+        const p = a.params.find((x) => x.name === k);
+        const bad = (problem: string) => new AppError(422, TM.badParam, { algorithm: a.label, param: k, problem }, 'models');
+        if (!p) throw bad('is unknown');
+        if (v === null || v === '') continue;
+        const n = Number(v);
+        if (!Number.isFinite(n)) throw bad('must be a number');
+        if (p.kind === 'int' && !Number.isInteger(n)) throw bad('must be a whole number');
+        if (n < p.low || n > p.high) throw bad(`must be between ${p.low} and ${p.high}`);
+      }
+    }
+    const time = body.time_column || dataset.datetime_column;
+    if (!time) throw new AppError(422, M.noTime, {}, 'time_column');
+    const tType = types.get(time);
+    if (!tType) throw new AppError(422, TM.unknownColumn, { column: time }, 'time_column');
+    const isDatetime = tType === 'datetime' || tType === 'date';
+    if (!isDatetime && tType !== 'integer' && tType !== 'float') throw new AppError(422, M.badTime, { column: time }, 'time_column');
+    if (!body.feature_variables.length) throw new AppError(422, TM.noFeatures, {}, 'feature_variables');
+    const target = body.target_variables[0] ?? null;
+    if (mode === 'supervised' && !target) throw new AppError(422, TM.noTarget, {}, 'target_variables');
+    for (const c of body.feature_variables) {
+      const t = types.get(c);
+      if (!t) throw new AppError(422, TM.unknownColumn, { column: c }, 'feature_variables');
+      if (c === time) throw new AppError(422, M.timeAsSignal, { column: c }, 'feature_variables');
+      if (t !== 'integer' && t !== 'float' && t !== 'boolean') throw new AppError(422, M.notNumeric, { column: c }, 'feature_variables');
+    }
+    if (target && !types.has(target)) throw new AppError(422, TM.unknownColumn, { column: target }, 'target_variables');
+    if (target && body.feature_variables.includes(target)) throw new AppError(422, M.labelAsSignal, { column: target }, 'feature_variables');
+    const windows = body.windows.map((w) => {
+      if (typeof w === 'number') return w;
+      if (/^\d+$/.test(w) && Number(w) >= 2) return Number(w);
+      const m = SPAN.exec(w);
+      if (!m) throw new AppError(422, M.badWindow, { window: w }, 'windows');
+      if (!isDatetime) throw new AppError(422, M.spanNeedsDatetime, { window: w }, 'windows');
+      return `${m[1]}${m[2] === 'd' ? 'D' : m[2]}`;
+    });
+    const warm = warmupOf(body.lags, windows);
+
+    // one scan of the data: time gaps, duplicates, order, label classes, rows of the normal period
+    const file = `read_parquet(${sqlString(datasets.parquetPath(dataset))})`;
+    const t = ident(time);
+    const lit = (v: string | number) => (isDatetime ? `TIMESTAMP ${sqlString(normalTime(v))}` : String(Number(v)));
+    let normal: TsConfig['normal'] = null;
+    if (mode === 'unsupervised') {
+      normal = body.normal ?? { mode: 'rows', rows: Math.max(warm + 10, Math.floor(Number(dataset.row_count) / 2)) };
+      if (normal.mode === 'range') {
+        if (!isDatetime && !(Number.isFinite(Number(normal.start)) && Number.isFinite(Number(normal.end)))) throw new AppError(422, M.badRange, {}, 'normal');
+        normal = { mode: 'range', start: isDatetime ? normalTime(normal.start) : Number(normal.start), end: isDatetime ? normalTime(normal.end) : Number(normal.end) };
+      }
+    }
+    // anomaly = any label other than 0 / false / normal / ok (the engine's tsad.model.binarize reads labels the same way)
+    const anomalous = target
+      ? types.get(target) === 'string'
+        ? `lower(trim(CAST(${ident(target)} AS VARCHAR))) NOT IN ('0', '0.0', 'false', 'normal', 'ok', '')`
+        : `coalesce(CAST(${ident(target)} AS DOUBLE), 0) <> 0`
+      : 'NULL';
+    const inNormal = normal?.mode === 'range' ? `${t} BETWEEN ${lit(normal.start)} AND ${lit(normal.end)}` : 'false';
+    const [r] = await query(`
+      WITH d AS (SELECT ${t} AS t, ${anomalous} AS y, ${inNormal} AS n FROM ${file}),
+      o AS (SELECT t, lag(t) OVER () AS prev FROM d)
+      SELECT (SELECT count(*) FROM d WHERE t IS NULL) AS nulls,
+             (SELECT count(*) - count(DISTINCT t) FROM d WHERE t IS NOT NULL) AS dups,
+             (SELECT min(CAST(t AS VARCHAR)) FROM (SELECT t FROM d WHERE t IS NOT NULL GROUP BY t HAVING count(*) > 1)) AS first_dup,
+             (SELECT count(*) FROM o WHERE t < prev) AS unsorted,
+             (SELECT count(DISTINCT y) FROM d WHERE y IS NOT NULL) AS classes,
+             (SELECT count(*) FROM d WHERE n) AS normal_rows`);
+    if (Number(r.nulls) > 0) throw new AppError(422, M.timeNulls, { column: time, count: Number(r.nulls) }, 'time_column');
+    if (Number(r.dups) > 0) throw new AppError(422, M.duplicateTimes, { column: time, count: Number(r.dups), first: String(r.first_dup) }, 'time_column');
+    if (mode === 'supervised' && Number(r.classes) < 2) throw new AppError(422, M.singleClass, { column: target! }, 'target_variables');
+    if (normal) {
+      const rows = normal.mode === 'rows' ? Math.min(normal.rows, Number(dataset.row_count)) : Number(r.normal_rows);
+      // rows mode: the first N rows include the warm-up; range mode: a range after the start loses nothing
+      const usable = normal.mode === 'rows' ? rows - warm : rows;
+      if (usable < 10) throw new AppError(422, M.shortNormal, { count: rows, warm }, 'normal');
+    }
+    const notes: string[] = Number(r.unsorted) > 0 ? [`sorted:${time}`] : [];
+    return {
+      target,
+      features: body.feature_variables,
+      time_column: time,
+      time_is_datetime: isDatetime,
+      lags: body.lags,
+      windows,
+      normal,
+      split_ratio: body.split_ratio,
+      split_time: null,
+      cv_folds: 'default',
+      significance_level: 0.05,
+      n_trials: 1,
+      auto_tune: false,
+      balance: mode === 'supervised',
+      variance_threshold: 0,
+      datetime_column: dataset.datetime_column,
+      notes,
+    };
+  }
+
+  async function getProject(auth: AuthContext, id: string): Promise<TrainingProjectTable> {
+    const p = await training.getProject(auth, id);
+    if (!isTsType(p.project_type)) throw new AppError(404, TM.projectNotFound);
+    return p;
+  }
+
+  async function savedThresholds(orgId: string, projectId: string): Promise<Map<string, number>> {
+    const rows = await db.selectFrom('model_thresholds').select(['model_key', 'threshold']).where('organisation_id', '=', orgId).where('project_id', '=', projectId).execute();
+    return new Map(rows.map((r) => [r.model_key, Number(r.threshold)]));
+  }
+
+  const trainedThreshold = (m: TrainingModelTable): number | null => {
+    const v = m.metrics_json ? (JSON.parse(m.metrics_json) as { threshold?: number }).threshold : undefined;
+    return typeof v === 'number' ? v : null;
+  };
+
+  async function view(auth: AuthContext, p: TrainingProjectTable) {
+    const base = await training.view(auth, p);
+    const cfg = JSON.parse(p.config_json) as TsConfig;
+    const saved = await savedThresholds(auth.orgId, p.id);
+    const rows = await training.modelsOf(auth.orgId, p.id);
+    const cat = tsCatalogue()[modeOf(p.project_type)];
+    const models = base.models.map((m) => {
+      const row = rows.find((x) => x.model_key === m.model_key)!;
+      const trained = trainedThreshold(row);
+      return { ...m, label: cat.find((a) => a.key === m.algorithm)?.label ?? m.algorithm, trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
+    });
+    // the model a person would pick first: best point-wise F1 when there are labels, else the first finished one
+    const done = models.filter((m) => m.state === 'done');
+    const f1 = (m: (typeof models)[number]) => Number((m.metrics as { f1?: number } | null)?.f1 ?? -1);
+    const best = done.length ? done.reduce((a, b) => (f1(b) > f1(a) ? b : a)) : null;
+    return {
+      ...base,
+      mode: modeOf(p.project_type),
+      time_column: cfg.time_column,
+      time_is_datetime: cfg.time_is_datetime,
+      normal: cfg.normal,
+      notes: cfg.notes,
+      models,
+      best_model_key: best?.model_key ?? null,
+    };
+  }
+
+  async function doneModel(auth: AuthContext, projectId: string, key: string) {
+    const p = await getProject(auth, projectId);
+    const m = await training.getModel(auth, p.id, key);
+    const dir = training.runDir(m);
+    if (m.state !== 'done' || !dir) throw new AppError(409, TM.modelNotTrained, { model: m.model_key });
+    return { p, m, dir, cfg: JSON.parse(p.config_json) as TsConfig };
+  }
+
+  async function loadScores(dir: string, cfg: TsConfig): Promise<Scores> {
+    const hit = cache.get(dir);
+    if (hit) {
+      cache.delete(dir);
+      cache.set(dir, hit);
+      return hit;
+    }
+    const file = path.join(dir, 'series.parquet');
+    if (!fs.existsSync(file)) throw new AppError(404, M.seriesMissing);
+    const c = await duckdb.connect();
+    try {
+      const res = await c.runAndReadAll(`SELECT * FROM read_parquet(${sqlString(file)}) ORDER BY pos`);
+      const cols = res.getColumnsObjectJS() as Record<string, unknown[]>;
+      const n = (cols.pos ?? []).length;
+      const f64 = (a: unknown[]) => Float64Array.from(a, (v) => (v === null || v === undefined ? NaN : Number(v)));
+      const times = cols.time ?? [];
+      const s: Scores = {
+        n,
+        pos: f64(cols.pos),
+        score: f64(cols.score),
+        label: Int8Array.from(cols.label as number[], (v) => Number(v ?? -1)),
+        split: Uint8Array.from(cols.split as string[], (v) => Math.max(0, SPLIT_CODES.indexOf(v as (typeof SPLIT_CODES)[number]))),
+        timeMs: cfg.time_is_datetime ? Float64Array.from(times, (v) => (v instanceof Date ? v.getTime() : Date.parse(String(v)))) : null,
+        time: times.map((v) => (v instanceof Date ? v.toISOString().replace('Z', '') : typeof v === 'bigint' ? Number(v) : (v as string | number | null))),
+        contrib: Object.keys(cols)
+          .filter((k) => /^c_\d+$/.test(k))
+          .sort((a, b) => Number(a.slice(2)) - Number(b.slice(2)))
+          .map((k) => f64(cols[k])),
+      };
+      cache.set(dir, s);
+      while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+      return s;
+    } finally {
+      c.closeSync();
+    }
+  }
+
+  return {
+    getProject,
+    view,
+    validate,
+    savedThresholds,
+
+    async register(auth: AuthContext, datasetId: string, body: RegisterBody) {
+      const dataset = await datasets.getRow(auth, datasetId);
+      const cfg = await validate(body, dataset);
+      const id = crypto.randomUUID();
+      const t = now();
+      const project: TrainingProjectTable = {
+        id,
+        organisation_id: auth.orgId,
+        project_type: body.project_type,
+        name: body.name,
+        dataset_id: dataset.id,
+        dataset_name: dataset.name,
+        number_of_data: Number(dataset.row_count),
+        config_json: JSON.stringify(cfg),
+        job_id: null,
+        error: null,
+        created_by: auth.userId,
+        created_at: t,
+        updated_at: t,
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('training_projects').values(project).execute();
+        for (const [i, m] of body.models.entries()) {
+          await trx
+            .insertInto('training_models')
+            .values({
+              id: crypto.randomUUID(),
+              organisation_id: auth.orgId,
+              project_id: id,
+              model_index: i + 1,
+              model_key: `${i + 1}_${m.algorithm}`,
+              algorithm: m.algorithm,
+              params_json: JSON.stringify(m.params ?? {}),
+              state: 'ready',
+              metrics_json: null,
+              summary_json: null,
+              error: null,
+              log: null,
+              run_key: null,
+              trained_at: null,
+              created_at: t,
+            })
+            .execute();
+        }
+      });
+      return view(auth, project);
+    },
+
+    /** One `tsad_train` job for every model; the training area's handlers keep the model rows in step. */
+    async train(auth: AuthContext, id: string, modelKeys?: string[]) {
+      const p = await getProject(auth, id);
+      const current = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
+      if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p);
+      const dataset = await datasets.getRow(auth, p.dataset_id);
+      const cfg = JSON.parse(p.config_json) as TsConfig;
+      let models = await training.modelsOf(auth.orgId, id);
+      if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
+      if (!models.length) throw new AppError(422, TM.noModels, {}, 'model_keys');
+      const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
+      const cat = tsCatalogue()[modeOf(p.project_type)];
+      await jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: 'tsad_train',
+        subjectType: 'training_project',
+        subjectId: id,
+        spec: {
+          project_type: p.project_type,
+          project_name: p.name,
+          parquet: datasets.parquetPath(dataset),
+          condition_path: training.conditionPath(auth.orgId, dataset.id),
+          time_column: cfg.time_column,
+          features: cfg.features,
+          target: cfg.target,
+          lags: cfg.lags,
+          windows: cfg.windows,
+          normal: cfg.normal,
+          split_ratio: cfg.split_ratio,
+          output_dir: storage.pathOf(runKey),
+          models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: cat.find((a) => a.key === m.algorithm)?.label ?? m.algorithm, params: JSON.parse(m.params_json) })),
+        },
+        beforeEnqueue: async (job) => {
+          await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
+          await db
+            .updateTable('training_models')
+            .set({ state: 'training', error: null, log: null, run_key: runKey })
+            .where('organisation_id', '=', auth.orgId)
+            .where('project_id', '=', id)
+            .where(
+              'model_key',
+              'in',
+              models.map((m) => m.model_key),
+            )
+            .execute();
+          // a new run has new scores: a threshold saved for the old ones no longer means the same
+          await db.deleteFrom('model_thresholds').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).where('model_key', 'in', models.map((m) => m.model_key)).execute();
+        },
+      });
+      return view(auth, await getProject(auth, id));
+    },
+
+    async report(auth: AuthContext, projectId: string, key: string) {
+      const { p, m, dir } = await doneModel(auth, projectId, key);
+      const file = path.join(dir, 'report.json');
+      if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
+      const v = await view(auth, p);
+      return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report: JSON.parse(await fs.promises.readFile(file, 'utf8')) };
+    },
+
+    async modelFiles(auth: AuthContext, projectId: string, key: string) {
+      const { p, m, dir } = await doneModel(auth, projectId, key);
+      return { p, m, dir };
+    },
+
+    /** Exact metrics at a threshold (given, or from a target false-alarm rate, or the saved/trained one). */
+    async threshold(auth: AuthContext, projectId: string, key: string, q: { threshold?: number; target_far?: number }) {
+      const started = performance.now();
+      const { p, m, dir, cfg } = await doneModel(auth, projectId, key);
+      const s = await loadScores(dir, cfg);
+      const trained = trainedThreshold(m) ?? NaN;
+      const saved = (await savedThresholds(auth.orgId, p.id)).get(m.model_key) ?? null;
+      let threshold = q.threshold ?? saved ?? trained;
+      if (q.target_far !== undefined) threshold = thresholdForFar(s, q.target_far);
+      if (!Number.isFinite(threshold)) throw new AppError(422, M.badThreshold, {}, 'threshold');
+      const stats = thresholdStats(s, threshold);
+      return { threshold, trained_threshold: trained, saved_threshold: saved, ...stats, seconds: (performance.now() - started) / 1000 };
+    },
+
+    async saveThreshold(auth: AuthContext, projectId: string, key: string, threshold: number) {
+      const { p, m } = await doneModel(auth, projectId, key);
+      if (!Number.isFinite(threshold)) throw new AppError(422, M.badThreshold, {}, 'threshold');
+      const t = now();
+      const existing = await db
+        .selectFrom('model_thresholds')
+        .select('id')
+        .where('organisation_id', '=', auth.orgId)
+        .where('project_id', '=', p.id)
+        .where('model_key', '=', m.model_key)
+        .executeTakeFirst();
+      if (existing) await db.updateTable('model_thresholds').set({ threshold, updated_by: auth.userId, updated_at: t }).where('id', '=', existing.id).execute();
+      else await db.insertInto('model_thresholds').values({ id: crypto.randomUUID(), organisation_id: auth.orgId, project_id: p.id, model_key: m.model_key, threshold, updated_by: auth.userId, updated_at: t }).execute();
+      const v = await view(auth, p);
+      return v.models.find((x) => x.model_key === m.model_key)!;
+    },
+
+    /** The score over [start, end] downsampled (min/max per bucket), with the labelled events as spans. */
+    async series(auth: AuthContext, projectId: string, key: string, q: { start?: number; end?: number; points: number }) {
+      const { dir, cfg } = await doneModel(auth, projectId, key);
+      const s = await loadScores(dir, cfg);
+      const start = Math.min(q.start ?? 0, Math.max(0, s.n - 1));
+      const end = Math.min(q.end ?? s.n - 1, s.n - 1);
+      const points = downsample(s.score, start, end, q.points);
+      const events: [number, number][] = [];
+      let open = -1;
+      for (let i = 0; i <= s.n; i++) {
+        const y = i < s.n && s.label[i] === 1;
+        if (y && open < 0) open = i;
+        if (!y && open >= 0) {
+          events.push([open, i - 1]);
+          open = -1;
+        }
+      }
+      const parts: { part: string; start: number; end: number }[] = [];
+      for (let i = 0; i < s.n; i++) {
+        const part = SPLIT_CODES[s.split[i]];
+        if (!parts.length || parts[parts.length - 1].part !== part) parts.push({ part, start: i, end: i });
+        else parts[parts.length - 1].end = i;
+      }
+      return { rows: s.n, start, end, points, times: points.map(([i]) => s.time[i] ?? null), events: events.slice(0, 2000), parts };
+    },
+
+    /** Mean contribution of each signal over rows [start, end] (an alarm span), largest first. */
+    async contributions(auth: AuthContext, projectId: string, key: string, start: number, end: number) {
+      const { dir, cfg } = await doneModel(auth, projectId, key);
+      const s = await loadScores(dir, cfg);
+      if (!s.contrib.length) return { available: false, start, end, items: [] };
+      const a = Math.max(0, start);
+      const b = Math.min(s.n - 1, end);
+      const items = cfg.features.map((signal, j) => {
+        let sum = 0, n = 0;
+        for (let i = a; i <= b; i++) {
+          const v = s.contrib[j][i];
+          if (!Number.isNaN(v)) {
+            sum += v;
+            n++;
+          }
+        }
+        return { signal, value: n ? sum / n : 0 };
+      });
+      items.sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
+      return { available: true, start: a, end: b, items: items.slice(0, 20) };
+    },
+
+    /** Raw signals in time order over positions [start, end], downsampled, beside the score. */
+    async signals(auth: AuthContext, projectId: string, key: string, q: { columns?: string; start?: number; end?: number; points: number }) {
+      const { p, cfg } = await doneModel(auth, projectId, key);
+      const dataset = await datasets.getRow(auth, p.dataset_id);
+      const wanted = (q.columns ? q.columns.split(',') : cfg.features.slice(0, 4)).filter((c) => cfg.features.includes(c)).slice(0, 8);
+      if (!wanted.length) return { columns: [], series: {} };
+      const file = `read_parquet(${sqlString(datasets.parquetPath(dataset))})`;
+      const start = q.start ?? 0;
+      const end = q.end ?? Number(dataset.row_count) - 1;
+      const len = end - start + 1;
+      const nb = Math.max(1, Math.min(q.points, len));
+      const sel = wanted.map((c, i) => `min(${ident(c)}) AS lo${i}, max(${ident(c)}) AS hi${i}`).join(', ');
+      const rows = await query(`
+        WITH d AS (SELECT row_number() OVER (ORDER BY ${ident(cfg.time_column)}) - 1 AS pos, ${wanted.map(ident).join(', ')} FROM ${file})
+        SELECT min(pos) AS pos, ${sel} FROM d WHERE pos BETWEEN ${start} AND ${end}
+        GROUP BY floor((pos - ${start}) * ${nb} / ${len}) ORDER BY 1`);
+      const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+      const series: Record<string, [number, number | null, number | null][]> = {};
+      wanted.forEach((c, i) => {
+        series[c] = rows.map((r) => [Number(r.pos), num(r[`lo${i}`]), num(r[`hi${i}`])]);
+      });
+      return { columns: wanted, series };
+    },
+  };
+}
+
+/** Date/time given as epoch ms or text, as the naive ISO text DuckDB and pandas compare with stored timestamps. */
+function normalTime(v: string | number): string {
+  const d = typeof v === 'number' || /^\d+$/.test(String(v)) ? new Date(Number(v)) : new Date(String(v).endsWith('Z') || /[+-]\d\d:\d\d$/.test(String(v)) ? String(v) : `${v}Z`);
+  if (Number.isNaN(d.getTime())) throw new AppError(422, M.badRange, {}, 'normal');
+  return d.toISOString().replace('Z', '').replace('T', ' ');
+}

@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
+
+const read = (...p: string[]) => fs.readFileSync(path.join(SHARED_DATA, ...p), 'utf8');
+const D01 = read('tep_braatz_subset', 'd01_te.csv');
+const D00 = read('tep_braatz_subset', 'd00.csv');
+const SKAB = read('skab_subset', 'valve1', '0.csv');
+const TEP_SIGNALS = D01.split('\n')[0].split(',').filter((c) => c.startsWith('XM'));
+const SKAB_SIGNALS = ['Accelerometer1RMS', 'Accelerometer2RMS', 'Current', 'Pressure', 'Temperature', 'Thermocouple', 'Voltage', 'Volume Flow RateRMS'];
+
+/** SPEC §7 'Time series' and POST update/threshold: register, train, threshold, report, predict; bad input; tenancy. */
+describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<typeof registerAndLogin>>;
+  let bob: Awaited<ReturnType<typeof registerAndLogin>>;
+  const ids: Record<string, string> = {};
+  const call = (method: string, url: string, payload?: unknown, who: { auth: Record<string, string> } = alice, lang = 'en') =>
+    t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
+  const body = (res: { json(): any }) => res.json().detail.response;
+  const msg = (res: { json(): any }) => res.json().detail[0].msg as string;
+
+  async function trained(id: string) {
+    const p = body(await call('POST', `/api/timeseries/train/model/${id}`));
+    await t.app.ctx.jobs.waitFor(p.job.id, 180_000);
+    return body(await call('GET', `/api/timseseries/project/${id}`));
+  }
+
+  beforeAll(async () => {
+    t = await makeTestApp(kind, { config: { workers: 2 } });
+    alice = await registerAndLogin(t.app, 'plant');
+    bob = await registerAndLogin(t.app, 'other', 'Other Org');
+    const up = async (name: string, content: string, fields: Record<string, string> = {}) => {
+      const res = await upload(t.app, alice.auth, { name, content }, fields);
+      if (res.statusCode >= 300) throw new Error(res.body);
+      return body(res).id as string;
+    };
+    // TEP has a sample number, not a datetime: registered as a plain table, the project orders it by `sample`
+    ids.d01 = await up('d01_te.csv', D01, { type: 'unsupervised' });
+    ids.d00 = await up('d00.csv', D00, { type: 'unsupervised' });
+    ids.d01new = await up('d01_new.csv', D01, { data_type: 'inference_data' });
+    ids.skab = await up('skab.csv', SKAB, { training_type: 'time_series_anomaly_detection_supervised', datetime_column: 'datetime' });
+    const lines = D00.trim().split('\n');
+    ids.dup = await up('dup.csv', [lines[0], ...lines.slice(1, 100), lines[5]].join('\n'));
+    ids.words = await up('words.csv', 'sample,x,word\n' + Array.from({ length: 40 }, (_, i) => `${i},${i % 7},${i % 2 ? 'a' : 'b'}`).join('\n'));
+  }, 180_000);
+  afterAll(() => t?.close());
+
+  const tep = { name: 'TEP fault 1', project_type: 'time_series_anomaly_detection_unsupervised', time_column: 'sample', feature_variables: TEP_SIGNALS, target_variables: ['fault'] };
+
+  it('every SPEC §7 time-series call is in the OpenAPI document, with response schemas', async () => {
+    const docs = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    for (const p of [
+      '/api/timeseries/register/{id}', '/api/timeseries/train/model/{id}', '/api/timseseries/project/{id}', '/api/timeseries/train/result/{id}',
+      '/api/timeseries/report/{id}', '/api/timeseries/prediction/{id}', '/api/timeseries/prediction/result/{id}', '/api/timeseries/model/download/{project}/{model}',
+      '/api/update/threshold/{project_id}/{model_key}', '/api/timeseries/project/delete/{id}', '/api/statistics/timeseries/{dataset_id}',
+    ]) expect(docs.paths[p], p).toBeTruthy();
+    expect(docs.paths['/api/timseseries/project/{id}'].get.responses['200']).toBeTruthy();
+  });
+
+  it('refuses bad input before anything is stored, in the caller\'s language', async () => {
+    const before = body(await call('GET', '/api/timeseries/project/list/')).total;
+    const reg = (payload: object, id = ids.d01, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, payload, alice, lang);
+    expect(msg(await reg({ ...tep, models: [] }))).toBe('At least one model must be selected');
+    expect(msg(await reg({ ...tep, time_column: null, models: [{ algorithm: 'pca_mspc' }] }))).toContain('no datetime column');
+    expect(msg(await reg({ ...tep, time_column: null, models: [{ algorithm: 'pca_mspc' }] }, ids.d01, 'ja'))).toContain('日時列がありません');
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'pca_mspc' }] }, ids.dup))).toMatch(/1 duplicate timestamps \(first: 5\)/);
+    expect(msg(await reg({ ...tep, feature_variables: ['x', 'word'], target_variables: [], models: [{ algorithm: 'lof' }] }, ids.words))).toContain('"word" is not numeric');
+    expect(msg(await reg({ ...tep, windows: [50], normal: { mode: 'rows', rows: 40 }, models: [{ algorithm: 'pca_mspc' }] }))).toContain('warm-up');
+    expect(msg(await reg({ ...tep, windows: ['5min'], models: [{ algorithm: 'pca_mspc' }] }))).toContain('time span');
+    expect(msg(await reg({ ...tep, project_type: 'time_series_anomaly_detection_supervised', target_variables: ['fault'], models: [{ algorithm: 'lightgbm' }] }, ids.d00))).toContain('single class');
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'pca_mspc', params: { confidence: 2 } }] }))).toContain('between');
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'lightgbm' }] }))).toContain('not available');
+    expect(body(await call('GET', '/api/timeseries/project/list/')).total).toBe(before);
+  });
+
+  it('trains PCA-MSPC on the normal period, alarms after the fault onset, moves and saves the threshold, predicts with it', async () => {
+    const p = body(
+      await call('POST', `/api/timeseries/register/${ids.d01}`, {
+        ...tep,
+        normal: { mode: 'rows', rows: 160 },
+        models: [{ algorithm: 'pca_mspc', params: { confidence: 0.99 } }, { algorithm: 'isolation_forest' }],
+      }),
+    );
+    ids.tep = p.project_id;
+    const done = await trained(p.project_id);
+    expect(done.training_state).toBe('done');
+    const m = done.models[0];
+    expect(m).toMatchObject({ model_key: '1_pca_mspc', state: 'done', trained_threshold: 1, saved_threshold: null });
+    expect(m.metrics.recall).toBeGreaterThan(0.95);
+
+    const at = async (q: string) => body(await call('GET', `/api/timeseries/threshold/${p.project_id}/1_pca_mspc?${q}`));
+    const base = await at('');
+    expect(base.threshold).toBe(1);
+    expect(base.counts.tp + base.counts.fn).toBe(800); // samples 161-960 are faulty
+    expect(base.counts.tp + base.counts.fp + base.counts.fn + base.counts.tn).toBe(base.evaluated_rows);
+    expect(base.spans.length).toBeGreaterThan(0);
+    const high = await at('threshold=1000000');
+    expect(high.counts.tp).toBe(0);
+    expect(high.recall).toBe(0);
+    const far = await at('target_far=0.05');
+    expect(far.threshold).toBeGreaterThan(0);
+    expect(far.threshold).not.toBe(base.threshold);
+
+    const series = body(await call('GET', `/api/timeseries/series/${p.project_id}/1_pca_mspc?points=100`));
+    expect(series.rows).toBe(960);
+    expect(series.points.length).toBe(100);
+    expect(series.events).toEqual([[160, 959]]);
+    const contrib = body(await call('GET', `/api/timeseries/contributions/${p.project_id}/1_pca_mspc?start=200&end=400`));
+    expect(contrib.available).toBe(true);
+    expect(contrib.items[0].signal).toMatch(/^XM/);
+    const signals = body(await call('GET', `/api/timeseries/signals/${p.project_id}/1_pca_mspc?columns=XMEAS_1,XMV_4&points=50`));
+    expect(signals.series.XMEAS_1.length).toBe(50);
+
+    const report = body(await call('POST', `/api/timeseries/report/${p.project_id}`, { model_key: '1_pca_mspc' }));
+    expect(report.report.detector.t2_limit).toBeGreaterThan(0);
+    expect(report.report.alarms[0].contributions.length).toBeGreaterThan(0);
+    expect(report.report.metrics.event.events_detected).toBe(1);
+    const html = await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`);
+    expect(html.body).toContain('<svg');
+    const zip = await call('GET', `/api/timeseries/model/download/${p.project_id}/1_pca_mspc`);
+    expect(zip.headers['content-type']).toBe('application/zip');
+
+    // a saved threshold is shown and used by predictions after it
+    expect((await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }, bob)).statusCode).toBe(404);
+    const saved = body(await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }));
+    expect(saved).toMatchObject({ saved_threshold: 1e9, threshold: 1e9 });
+    const pred = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
+    expect(pred.report_type).toBe('time-series');
+    const job = await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 120_000);
+    expect(job.state).toBe('succeeded');
+    const res = body(await call('GET', `/api/timeseries/prediction/result/${pred.id}`));
+    expect(res.result.anomaly).toMatchObject({ threshold: 1e9, alarm_rows: 0 });
+    await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1 });
+    const pred2 = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
+    await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred2.id).executeTakeFirstOrThrow()).job_id!, 120_000);
+    const r2 = body(await call('GET', `/api/timeseries/prediction/result/${pred2.id}`));
+    expect(r2.result.anomaly.alarm_rows).toBeGreaterThan(700);
+    const ps = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?points=100`));
+    // the first sustained alarm (5 rows or more) starts just after the fault onset at sample 161
+    const sustained = ps.spans.find((s: any) => s.end - s.start >= 4);
+    expect(sustained.start).toBeGreaterThanOrEqual(155);
+    expect(sustained.start).toBeLessThan(180);
+    expect(sustained.contributions.length).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('supervised on SKAB with its anomaly label and a time-ordered split', async () => {
+    const p = body(
+      await call('POST', `/api/timeseries/register/${ids.skab}`, {
+        name: 'SKAB valve1',
+        project_type: 'time_series_anomaly_detection_supervised',
+        feature_variables: SKAB_SIGNALS,
+        target_variables: ['anomaly'],
+        windows: [5, '30s'],
+        split_ratio: 0.75,
+        models: [{ algorithm: 'lightgbm', params: { n_estimators: 100 } }, { algorithm: 'logistic' }],
+      }),
+    );
+    expect(p.time_column).toBe('datetime');
+    const done = await trained(p.project_id);
+    expect(done.models.map((m: any) => m.state)).toEqual(['done', 'done']);
+    const th = body(await call('GET', `/api/timeseries/threshold/${p.project_id}/1_lightgbm?threshold=0.5`));
+    expect(th.labelled).toBe(true);
+    expect(th.alarms_per_day).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('another organisation sees nothing; viewers cannot write', async () => {
+    expect((await call('GET', `/api/timseseries/project/${ids.tep}`, undefined, bob)).statusCode).toBe(404);
+    expect((await call('GET', `/api/timeseries/threshold/${ids.tep}/1_pca_mspc`, undefined, bob)).statusCode).toBe(404);
+    expect((await call('POST', `/api/timeseries/train/model/${ids.tep}`, {}, bob)).statusCode).toBe(404);
+    // a viewer of Alice's organisation
+    const carol = await registerAndLogin(t.app, 'carol', 'Tmp Org');
+    const org = await t.app.ctx.db.selectFrom('users').select('organisation_id').where('email', '=', alice.email).executeTakeFirstOrThrow();
+    await t.app.ctx.db.updateTable('users').set({ organisation_id: org.organisation_id, role: 'viewer' }).where('email', '=', carol.email).execute();
+    const login = await t.app.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email: carol.email, password: STRONG_PASSWORD } });
+    const viewer = { auth: { authorization: `Bearer ${login.json().detail.response.access_token}` } };
+    expect((await call('GET', `/api/timseseries/project/${ids.tep}`, undefined, viewer)).statusCode).toBe(200);
+    expect((await call('POST', `/api/update/threshold/${ids.tep}/1_pca_mspc`, { threshold: 2 }, viewer)).statusCode).toBe(403);
+    expect((await call('DELETE', `/api/timeseries/project/delete/${ids.tep}`, undefined, viewer)).statusCode).toBe(403);
+    expect((await call('DELETE', `/api/timeseries/project/delete/${ids.tep}`)).statusCode).toBe(200);
+    expect((await call('GET', `/api/timseseries/project/${ids.tep}`)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,173 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { usePageTitle } from '../../app/pageTitle';
+import ConfirmDialog from '../../components/ConfirmDialog';
+import InfoGrid from '../../components/InfoGrid';
+import PageHeader from '../../components/PageHeader';
+import PageLoading from '../../components/PageLoading';
+import { StateChip } from '../training/labels';
+import { deleteTs, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, useTsProject } from './api';
+
+const pct = (v: unknown) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : '—');
+const num = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)).toString() : '—');
+
+/** /training/time-series/details|result/{project_id}: settings, Train, progress, detectors with metrics and thresholds. */
+export default function DetailsPage() {
+  const { t } = useTranslation('timeseries');
+  const { project_id: id = '' } = useParams();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const { data: p, isLoading } = useTsProject(id);
+  const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  usePageTitle(p?.name);
+  if (isLoading || !p) return <PageLoading />;
+  const training = p.training_state === 'training';
+  const labelled = p.target_variables.length > 0;
+  const train = async () => {
+    setBusy(true);
+    try {
+      qc.setQueryData(tsKeys.project(id), await trainTs(id));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const sorted = p.notes.find((n) => n.startsWith('sorted:'));
+  return (
+    <Box>
+      <PageHeader
+        title={p.name}
+        subtitle={`${t(`types.${p.project_type}`)} · ${p.parent_dataset_name}`}
+        actions={
+          <>
+            <Button variant="contained" onClick={train} disabled={training || busy}>
+              {p.models_done ? t('details.retrain') : t('details.train')}
+            </Button>
+            <Button color="error" onClick={() => setDeleting(true)}>
+              {t('details.delete')}
+            </Button>
+          </>
+        }
+      />
+      {sorted && <Alert severity="info" sx={{ mb: 2 }}>{t('details.sorted', { column: sorted.slice(7) })}</Alert>}
+      {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
+      {training && (
+        <Box sx={{ mb: 2 }}>
+          <LinearProgress variant="determinate" value={(p.job?.progress ?? 0) * 100} />
+          <Typography variant="body2" color="text.secondary">
+            {p.job?.message}
+          </Typography>
+        </Box>
+      )}
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+        <InfoGrid
+          items={[
+            { label: t('details.timeColumn'), value: p.time_column },
+            { label: t('details.signals'), value: `${p.feature_variables.length}: ${p.feature_variables.slice(0, 8).join(', ')}${p.feature_variables.length > 8 ? ' …' : ''}` },
+            { label: t('details.label'), value: p.target_variables[0] ?? '—' },
+            { label: t('details.lags'), value: p.lags.join(', ') || '—' },
+            { label: t('details.windows'), value: (p.windows as (number | string)[]).join(', ') || '—' },
+            p.mode === 'unsupervised'
+              ? { label: t('details.normal'), value: p.normal?.mode === 'rows' ? t('details.firstRows', { rows: p.normal.rows }) : p.normal ? `${p.normal.start} – ${p.normal.end}` : '—' }
+              : { label: t('details.split'), value: `${Math.round(p.split_ratio * 100)} %` },
+          ]}
+        />
+      </Paper>
+      <Typography variant="h6" gutterBottom>
+        {t('details.models')}
+      </Typography>
+      <Paper variant="outlined">
+        <Table size="small" aria-label={t('details.models')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('details.models')}</TableCell>
+              <TableCell>{t('details.state')}</TableCell>
+              <TableCell>{t('details.threshold')}</TableCell>
+              {labelled && (
+                <>
+                  <TableCell>{t('metrics.f1')}</TableCell>
+                  <TableCell>{t('metrics.far')}</TableCell>
+                  <TableCell>{t('metrics.mar')}</TableCell>
+                  <TableCell>{t('metrics.event_f1')}</TableCell>
+                </>
+              )}
+              <TableCell>{t('metrics.alarms')}</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {p.models.map((m) => {
+              const mt = (m.metrics ?? {}) as Record<string, unknown>;
+              const done = m.state === 'done';
+              return (
+                <TableRow key={m.model_key}>
+                  <TableCell>{m.label}</TableCell>
+                  <TableCell>
+                    <StateChip state={m.state} />
+                    {m.error && (
+                      <Typography variant="caption" color="error" sx={{ display: 'block', maxWidth: 380 }}>
+                        {m.error}
+                      </Typography>
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    {num(m.threshold)}
+                    {m.saved_threshold !== null && ` (${t('details.saved')})`}
+                  </TableCell>
+                  {labelled && (
+                    <>
+                      <TableCell>{num(mt.f1)}</TableCell>
+                      <TableCell>{pct(mt.far)}</TableCell>
+                      <TableCell>{pct(mt.mar)}</TableCell>
+                      <TableCell>{num(mt.event_f1)}</TableCell>
+                    </>
+                  )}
+                  <TableCell>{num(mt.alarms)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    <Button size="small" disabled={!done} component={RouterLink} to={thresholdPath(id, m.model_key)}>
+                      {t('details.thresholdPage')}
+                    </Button>
+                    <Button size="small" disabled={!done} component={RouterLink} to={reportPath(id, m.model_key)}>
+                      {t('details.report')}
+                    </Button>
+                    <Button size="small" disabled={!done} component={RouterLink} to={`/training/prediction/register/${encodeURIComponent(id)}/${encodeURIComponent(m.model_key)}`}>
+                      {t('details.predict')}
+                    </Button>
+                    <Button size="small" disabled={!done} onClick={() => downloadTsModel(p, m)}>
+                      {t('details.download')}
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </Paper>
+      <ConfirmDialog
+        open={deleting}
+        title={t('details.delete')}
+        text={t('details.deleteConfirm', { name: p.name })}
+        confirmLabel={t('details.delete')}
+        destructive
+        onClose={() => setDeleting(false)}
+        onConfirm={async () => {
+          await deleteTs(id);
+          navigate('/training');
+        }}
+      />
+    </Box>
+  );
+}

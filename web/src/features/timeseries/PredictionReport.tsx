@@ -1,0 +1,107 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { apiBlob, apiGet } from '../../api/client';
+import { usePageTitle } from '../../app/pageTitle';
+import PageHeader from '../../components/PageHeader';
+import PageLoading from '../../components/PageLoading';
+import { saveBlob } from '../../lib/browser';
+import type { Bucket } from './api';
+import { ContributionBars } from './Metrics';
+import ScoreChart from './ScoreChart';
+
+interface PredictionView {
+  id: string;
+  name: string;
+  project_id: string;
+  state: string;
+  progress: number;
+  message: string;
+  error: string | null;
+  result: { rows: number; anomaly?: { threshold: number; alarm_rows: number; alarms: number; first_alarm_row: number | null; scored_rows: number } } | null;
+}
+interface PredSeries {
+  rows: number;
+  points: Bucket[];
+  spans: { start: number; end: number; contributions: { signal: string; value: number }[] }[];
+  threshold: number | null;
+}
+const enc = encodeURIComponent;
+
+/** /prediction/time-series/report/{prediction_id}: scores, alarms and contributions on new data; CSV download. */
+export default function PredictionReport() {
+  const { t } = useTranslation('timeseries');
+  const { prediction_id: id = '' } = useParams();
+  const [span, setSpan] = useState(0);
+  const pred = useQuery({
+    queryKey: ['timeseries', 'prediction', id],
+    queryFn: ({ signal }) => apiGet<PredictionView>(`/api/timeseries/prediction/result/${enc(id)}`, undefined, { signal }),
+    refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1500 : false),
+  });
+  const done = pred.data?.state === 'done';
+  const series = useQuery({
+    queryKey: ['timeseries', 'prediction-series', id],
+    queryFn: ({ signal }) => apiGet<PredSeries>(`/api/timeseries/prediction/series/${enc(id)}`, { points: 800 }, { signal }),
+    enabled: done,
+  });
+  usePageTitle(pred.data?.name);
+  if (!pred.data) return <PageLoading />;
+  const p = pred.data;
+  const a = p.result?.anomaly;
+  return (
+    <Box>
+      <PageHeader
+        title={`${t('prediction.title')}: ${p.name}`}
+        actions={
+          done && (
+            <Button
+              onClick={async () => {
+                const { blob, fileName } = await apiBlob(`/api/inference/download/${enc(p.project_id)}/${enc(p.id)}`, `${p.name}-predictions.csv`);
+                saveBlob(blob, fileName);
+              }}
+            >
+              {t('prediction.download')}
+            </Button>
+          )
+        }
+      />
+      {!done && p.state !== 'failed' && <LinearProgress variant="determinate" value={p.progress * 100} />}
+      {p.state === 'failed' && <Typography color="error">{p.error}</Typography>}
+      {a && (
+        <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+          <Typography data-testid="prediction-summary">
+            {t('prediction.alarms', { count: a.alarms, rows: a.alarm_rows, scored: a.scored_rows, threshold: Number(a.threshold.toPrecision(6)) })}
+          </Typography>
+          {a.first_alarm_row !== null && <Typography variant="body2">{t('prediction.firstAlarm', { row: a.first_alarm_row + 1 })}</Typography>}
+        </Paper>
+      )}
+      {series.data && (
+        <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+          <ScoreChart
+            label={t('threshold.score')}
+            points={series.data.points}
+            start={0}
+            end={series.data.rows - 1}
+            threshold={series.data.threshold ?? NaN}
+            spans={series.data.spans.map((s) => [s.start, s.end])}
+            onSpanClick={(s) => setSpan(Math.max(0, series.data!.spans.findIndex((x) => x.start === s[0])))}
+          />
+          {series.data.spans[span]?.contributions.length ? (
+            <Box sx={{ mt: 2 }}>
+              <Typography variant="subtitle2">
+                {t('prediction.spans')}: {series.data.spans[span].start + 1}–{series.data.spans[span].end + 1}
+              </Typography>
+              <ContributionBars items={series.data.spans[span].contributions} />
+            </Box>
+          ) : null}
+        </Paper>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,249 @@
+import Alert from '@mui/material/Alert';
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
+import Step from '@mui/material/Step';
+import StepLabel from '@mui/material/StepLabel';
+import Stepper from '@mui/material/Stepper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { usePageTitle } from '../../app/pageTitle';
+import PageHeader from '../../components/PageHeader';
+import PageLoading from '../../components/PageLoading';
+import { showSnackbar } from '../../lib/feedback';
+import { useDataset } from '../datasets/api';
+import { detailsPath, modeOf, registerTs, type RegisterBody, type TsType, useTsCatalogue } from './api';
+
+const STEPS = ['data', 'features', 'training', 'models', 'preview'] as const;
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** /training/time_series_anomaly_detection_{supervised,unsupervised}/register/{dataset_id}. */
+export default function RegisterWizard({ type }: { type: TsType }) {
+  const { t } = useTranslation('timeseries');
+  const { dataset_id: datasetId = '' } = useParams();
+  const navigate = useNavigate();
+  const mode = modeOf(type);
+  usePageTitle(t('wizard.title'));
+  const dataset = useDataset(datasetId);
+  const catalogue = useTsCatalogue();
+  const algorithms = useMemo(() => catalogue.data?.[mode] ?? [], [catalogue.data, mode]);
+  const d = dataset.data;
+  const columns = useMemo(() => d?.columns ?? [], [d]);
+  const timeChoices = columns.filter((c) => ['datetime', 'date', 'integer', 'float'].includes(c.type)).map((c) => c.name);
+
+  const [step, setStep] = useState(0);
+  const [name, setName] = useState('');
+  const [time, setTime] = useState('');
+  const [signals, setSignals] = useState<string[]>([]);
+  const [label, setLabel] = useState('');
+  const [lags, setLags] = useState('');
+  const [windows, setWindows] = useState('');
+  const [normalMode, setNormalMode] = useState<'rows' | 'range'>('rows');
+  const [rows, setRows] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [split, setSplit] = useState('0.7');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [params, setParams] = useState<Record<string, Record<string, string>>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!d) return;
+    setName(`${d.name} · ${t(`types.${type}`)}`);
+    const tc = d.datetime_column ?? timeChoices[0] ?? '';
+    setTime(tc);
+    setSignals(columns.filter((c) => ['integer', 'float'].includes(c.type) && c.name !== tc && !/^(anomaly|label|fault|changepoint)$/i.test(c.name)).map((c) => c.name));
+    const guess = columns.find((c) => /^(anomaly|label|fault)$/i.test(c.name));
+    if (guess) setLabel(guess.name);
+    setRows(String(Math.max(20, Math.floor(Number(d.row_count) / 2))));
+    // defaults are set once, when the dataset arrives
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [d]);
+  useEffect(() => {
+    if (algorithms.length && !chosen.length) setChosen([algorithms[0].key]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [algorithms]);
+
+  if (!d || !catalogue.data) return <PageLoading />;
+  const signalChoices = columns.filter((c) => c.name !== time && c.name !== label && c.type !== 'datetime' && c.type !== 'date').map((c) => c.name);
+
+  const body = (): RegisterBody => ({
+    name,
+    project_type: type,
+    time_column: time || null,
+    feature_variables: signals,
+    target_variables: label ? [label] : [],
+    lags: list(lags).map(Number),
+    windows: list(windows).map((w) => (/^\d+$/.test(w) ? Number(w) : w)),
+    normal: mode === 'unsupervised' ? (normalMode === 'rows' ? { mode: 'rows', rows: Number(rows) } : { mode: 'range', start: from, end: to }) : null,
+    split_ratio: Number(split),
+    models: chosen.map((k) => ({
+      algorithm: k,
+      params: Object.fromEntries(Object.entries(params[k] ?? {}).filter(([, v]) => v.trim() !== '').map(([n, v]) => [n, Number(v)])),
+    })),
+  });
+
+  const stepError = (i: number): string | null => {
+    if (i === 0 && (!name.trim() || !time || !signals.length || (mode === 'supervised' && !label))) return t('wizard.required');
+    if (i === 1 && list(lags).some((x) => !/^\d+$/.test(x))) return t('wizard.lags');
+    if (i === 2 && mode === 'unsupervised' && normalMode === 'rows' && !(Number(rows) >= 1)) return t('wizard.required');
+    if (i === 2 && mode === 'unsupervised' && normalMode === 'range' && (!from || !to)) return t('wizard.required');
+    if (i === 3 && !chosen.length) return t('wizard.required');
+    return null;
+  };
+  const next = () => {
+    const e = stepError(step);
+    setError(e);
+    if (!e) setStep(step + 1);
+  };
+  const create = async () => {
+    setBusy(true);
+    try {
+      const p = await registerTs(datasetId, body());
+      showSnackbar(t('wizard.created'), 'success');
+      navigate(detailsPath(p.project_id));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Box>
+      <PageHeader title={t('wizard.title')} subtitle={`${t(`types.${type}`)} · ${d.name} · ${t('wizard.rowsCount', { count: Number(d.row_count) })}`} />
+      <Stepper activeStep={step} sx={{ mb: 3 }} alternativeLabel>
+        {STEPS.map((s) => (
+          <Step key={s}>
+            <StepLabel>{t(`wizard.steps.${s}`)}</StepLabel>
+          </Step>
+        ))}
+      </Stepper>
+      <Paper variant="outlined" sx={{ p: 3 }}>
+        {step === 0 && (
+          <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
+            <TextField label={t('wizard.name')} value={name} onChange={(e) => setName(e.target.value)} required />
+            {!timeChoices.length && <Alert severity="error">{t('wizard.noTimeColumn')}</Alert>}
+            <TextField select label={t('wizard.timeColumn')} helperText={t('wizard.timeHelp')} value={time} onChange={(e) => setTime(e.target.value)} required>
+              {timeChoices.map((c) => (
+                <MenuItem key={c} value={c}>
+                  {c}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField select label={mode === 'supervised' ? t('wizard.label') : t('wizard.labelOptional')} helperText={t('wizard.labelHelp')} value={label} onChange={(e) => setLabel(e.target.value)} required={mode === 'supervised'}>
+              {mode === 'unsupervised' && <MenuItem value="">{t('wizard.none')}</MenuItem>}
+              {columns
+                .filter((c) => c.name !== time)
+                .map((c) => (
+                  <MenuItem key={c.name} value={c.name}>
+                    {c.name}
+                  </MenuItem>
+                ))}
+            </TextField>
+            <Autocomplete
+              multiple
+              disableCloseOnSelect
+              options={signalChoices}
+              value={signals.filter((s) => signalChoices.includes(s))}
+              onChange={(_, v) => setSignals(v)}
+              limitTags={12}
+              renderInput={(params) => <TextField {...params} label={t('wizard.signals')} helperText={t('wizard.signalsHelp')} />}
+            />
+          </Box>
+        )}
+        {step === 1 && (
+          <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
+            <TextField label={t('wizard.lags')} value={lags} onChange={(e) => setLags(e.target.value)} placeholder="1, 2" />
+            <TextField label={t('wizard.windows')} helperText={t('wizard.windowsHelp')} value={windows} onChange={(e) => setWindows(e.target.value)} placeholder="10, 5min" />
+          </Box>
+        )}
+        {step === 2 && mode === 'unsupervised' && (
+          <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
+            <Typography variant="subtitle2">{t('wizard.normalMode')}</Typography>
+            <RadioGroup row value={normalMode} onChange={(e) => setNormalMode(e.target.value as 'rows' | 'range')}>
+              <FormControlLabel value="rows" control={<Radio />} label={t('wizard.firstRows')} />
+              <FormControlLabel value="range" control={<Radio />} label={t('wizard.range')} />
+            </RadioGroup>
+            {normalMode === 'rows' ? (
+              <TextField label={t('wizard.rows')} value={rows} onChange={(e) => setRows(e.target.value)} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
+            ) : (
+              <Box sx={{ display: 'flex', gap: 2 }}>
+                <TextField label={t('wizard.from')} value={from} onChange={(e) => setFrom(e.target.value)} placeholder="2020-03-09 10:14:33" />
+                <TextField label={t('wizard.to')} value={to} onChange={(e) => setTo(e.target.value)} />
+              </Box>
+            )}
+          </Box>
+        )}
+        {step === 2 && mode === 'supervised' && (
+          <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
+            <TextField label={t('wizard.splitRatio')} helperText={t('wizard.splitHelp')} value={split} onChange={(e) => setSplit(e.target.value)} />
+          </Box>
+        )}
+        {step === 3 && (
+          <Box sx={{ display: 'grid', gap: 1 }}>
+            {algorithms.map((a) => (
+              <Box key={a.key} sx={{ border: '1px solid #eee', borderRadius: 1, p: 1 }}>
+                <FormControlLabel
+                  control={<Checkbox checked={chosen.includes(a.key)} onChange={(e) => setChosen(e.target.checked ? [...chosen, a.key] : chosen.filter((k) => k !== a.key))} />}
+                  label={a.label}
+                />
+                {chosen.includes(a.key) && (
+                  <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', pl: 4 }}>
+                    {a.params.map((p) => (
+                      <TextField
+                        key={p.name}
+                        size="small"
+                        label={p.name}
+                        helperText={p.help ?? `${p.low} – ${p.high}`}
+                        placeholder={String(p.default)}
+                        value={params[a.key]?.[p.name] ?? ''}
+                        onChange={(e) => setParams({ ...params, [a.key]: { ...(params[a.key] ?? {}), [p.name]: e.target.value } })}
+                      />
+                    ))}
+                  </Box>
+                )}
+              </Box>
+            ))}
+          </Box>
+        )}
+        {step === 4 && (
+          <Box component="pre" sx={{ fontSize: 12, bgcolor: '#fafafa', p: 2, overflow: 'auto', maxHeight: 400 }}>
+            {JSON.stringify({ ...body(), feature_variables: `${signals.length}: ${signals.slice(0, 10).join(', ')}${signals.length > 10 ? ' …' : ''}` }, null, 2)}
+          </Box>
+        )}
+        {error && (
+          <Alert severity="error" sx={{ mt: 2 }}>
+            {error}
+          </Alert>
+        )}
+        <Box sx={{ display: 'flex', gap: 1, mt: 3 }}>
+          <Button disabled={step === 0} onClick={() => setStep(step - 1)}>
+            {t('wizard.back')}
+          </Button>
+          {step < STEPS.length - 1 ? (
+            <Button variant="contained" onClick={next}>
+              {t('wizard.next')}
+            </Button>
+          ) : (
+            <Button variant="contained" onClick={create} disabled={busy}>
+              {t('wizard.create')}
+            </Button>
+          )}
+        </Box>
+      </Paper>
+    </Box>
+  );
+}

@@ -1,0 +1,165 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useParams } from 'react-router';
+import { usePageTitle } from '../../app/pageTitle';
+import InfoGrid from '../../components/InfoGrid';
+import PageHeader from '../../components/PageHeader';
+import PageLoading from '../../components/PageLoading';
+import { formatMetric } from '../training/labels';
+import { downloadTsModel, downloadTsReport, signals, thresholdPath, thresholdStats, useSeries, useTsReport } from './api';
+import { ContributionBars, MetricCards } from './Metrics';
+import ScoreChart from './ScoreChart';
+
+/** /training/time-series/report/{project_id}/{model}: score and alarms over time, signals, metrics, contributions. */
+export default function ReportPage() {
+  const { t } = useTranslation('timeseries');
+  const { project_id: id = '', model: key = '' } = useParams();
+  const rep = useTsReport(id, key);
+  const [zoom, setZoom] = useState<[number, number] | null>(null);
+  const series = useSeries(id, key, zoom?.[0], zoom?.[1]);
+  const stats = useQuery({ queryKey: ['timeseries', 'stats', id, key], queryFn: ({ signal }) => thresholdStats(id, key, {}, signal) });
+  const [alarm, setAlarm] = useState(0);
+  const data = rep.data;
+  const r = data?.report;
+  const shown: string[] = r ? (r.alarms[alarm]?.contributions ?? []).slice(0, 4).map((c: { signal: string }) => c.signal) : [];
+  const sig = useQuery({
+    queryKey: ['timeseries', 'signals', id, key, shown.join(','), zoom?.[0], zoom?.[1]],
+    queryFn: () => signals(id, key, shown.length ? shown : (r?.signals ?? []).slice(0, 4), zoom?.[0], zoom?.[1]),
+    enabled: !!r,
+  });
+  usePageTitle(data ? `${data.project.name} · ${data.model.label}` : undefined);
+  if (!data || !series.data || !stats.data) return <PageLoading />;
+  const m = r.metrics;
+  const s = series.data;
+  return (
+    <Box>
+      <PageHeader
+        title={`${t('report.title')}: ${data.model.label}`}
+        subtitle={`${data.project.name} · ${t(`types.${data.project.project_type}`)}`}
+        actions={
+          <>
+            <Button component={RouterLink} to={thresholdPath(id, key)}>
+              {t('details.thresholdPage')}
+            </Button>
+            <Button onClick={() => downloadTsReport(data.project, data.model)}>{t('report.downloadHtml')}</Button>
+            <Button onClick={() => downloadTsModel(data.project, data.model)}>{t('details.download')}</Button>
+          </>
+        }
+      />
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+        <ScoreChart
+          label={t('threshold.score')}
+          points={s.points}
+          times={s.times}
+          start={s.start}
+          end={s.end}
+          threshold={stats.data.threshold}
+          spans={stats.data.spans}
+          events={s.events}
+          trainPart={s.parts.filter((x) => x.part === 'train')}
+          onZoom={setZoom}
+          onSpanClick={(span) => {
+            const i = r.alarms.findIndex((a: { start: number }) => a.start === span[0]);
+            if (i >= 0) setAlarm(i);
+          }}
+        />
+        <Typography variant="caption" color="text.secondary">
+          {t('threshold.drag').split('; ')[1] ?? ''}
+        </Typography>
+        {sig.data && (
+          <Box sx={{ mt: 1 }}>
+            <Typography variant="subtitle2">{t('report.signals')}</Typography>
+            {sig.data.columns.map((c) => (
+              <Box key={c}>
+                <Typography variant="caption">{c}</Typography>
+                <ScoreChart label={c} points={sig.data.series[c]} start={s.start} end={s.end} threshold={NaN} spans={stats.data.spans} />
+              </Box>
+            ))}
+          </Box>
+        )}
+      </Paper>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2, mb: 2 }}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography variant="h6" gutterBottom>
+            {t('report.metrics')}
+          </Typography>
+          <MetricCards s={stats.data} />
+          {m.event && (
+            <>
+              <Typography variant="subtitle2" sx={{ mt: 2 }}>
+                {t('report.event')}
+              </Typography>
+              <InfoGrid
+                items={[
+                  { label: t('metrics.events'), value: `${m.event.events_detected} / ${m.event.events}` },
+                  { label: t('metrics.precision'), value: formatMetric(m.event.precision) },
+                  { label: t('metrics.recall'), value: formatMetric(m.event.recall) },
+                  { label: t('metrics.f1'), value: formatMetric(m.event.f1) },
+                ]}
+              />
+              <Typography variant="subtitle2" sx={{ mt: 1 }}>
+                {t('report.perEvent')}
+              </Typography>
+              {m.event.per_event.slice(0, 20).map((e: { start: number; end: number; detected: boolean; delay_rows: number | null; delay_seconds?: number }) => (
+                <Typography key={e.start} variant="body2">
+                  {e.start}–{e.end}: {e.detected ? `${t('report.detected')}, ${t('metrics.delay')} ${e.delay_rows} ${t('report.rows')}${e.delay_seconds !== undefined ? ` (${e.delay_seconds} s)` : ''}` : t('report.missed')}
+                </Typography>
+              ))}
+            </>
+          )}
+        </Paper>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography variant="h6" gutterBottom>
+            {t('report.detector')}
+          </Typography>
+          <InfoGrid items={Object.entries({ ...r.detector, ...r.hyperparameters }).map(([k, v]) => ({ label: k, value: formatMetric(v) }))} />
+          {r.alarms[alarm]?.contributions && (
+            <>
+              <Typography variant="subtitle2" sx={{ mt: 2 }}>
+                {t('threshold.contributions')} ({r.alarms[alarm].start_time} – {r.alarms[alarm].end_time})
+              </Typography>
+              <ContributionBars items={r.alarms[alarm].contributions} />
+            </>
+          )}
+        </Paper>
+      </Box>
+      <Paper variant="outlined">
+        <Typography variant="h6" sx={{ p: 2, pb: 0 }}>
+          {t('report.alarms')} ({r.alarms.length})
+        </Typography>
+        <Table size="small" aria-label={t('report.alarms')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('report.start')}</TableCell>
+              <TableCell>{t('report.end')}</TableCell>
+              <TableCell>{t('report.peak')}</TableCell>
+              <TableCell>{t('report.part')}</TableCell>
+              <TableCell>{t('report.top')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {r.alarms.slice(0, 50).map((a: { start: number; start_time: string; end_time: string; peak_score: number; part: string; contributions?: { signal: string; value: number }[] }, i: number) => (
+              <TableRow key={a.start} hover selected={i === alarm} onClick={() => setAlarm(i)} sx={{ cursor: 'pointer' }}>
+                <TableCell>{String(a.start_time)}</TableCell>
+                <TableCell>{String(a.end_time)}</TableCell>
+                <TableCell>{formatMetric(a.peak_score)}</TableCell>
+                <TableCell>{a.part}</TableCell>
+                <TableCell>{(a.contributions ?? []).slice(0, 3).map((c) => c.signal).join(', ') || '—'}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Paper>
+    </Box>
+  );
+}

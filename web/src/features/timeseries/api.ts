@@ -1,0 +1,141 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
+import { saveBlob } from '../../lib/browser';
+import type { Model, Project } from '../training/api';
+
+export const TS_TYPES = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'] as const;
+export type TsType = (typeof TS_TYPES)[number];
+export const isTsType = (t: string | undefined): t is TsType => !!t && (TS_TYPES as readonly string[]).includes(t);
+export const modeOf = (t: string) => (t === 'time_series_anomaly_detection_supervised' ? 'supervised' : 'unsupervised');
+
+const enc = encodeURIComponent;
+export const detailsPath = (id: string) => `/training/time-series/details/${enc(id)}`;
+export const resultPath = (id: string) => `/training/time-series/result/${enc(id)}`;
+export const reportPath = (id: string, model: string) => `/training/time-series/report/${enc(id)}/${enc(model)}`;
+export const thresholdPath = (id: string, model: string) => `/training/result/threshold/${enc(id)}/${enc(model)}`;
+
+export interface TsParam {
+  name: string;
+  kind: 'int' | 'float';
+  default: number;
+  low: number;
+  high: number;
+  help?: string;
+}
+export interface TsAlgorithm {
+  key: string;
+  label: string;
+  contributions: boolean;
+  params: TsParam[];
+}
+export type TsModel = Model & { label: string; threshold: number | null; trained_threshold: number | null; saved_threshold: number | null };
+export type TsProject = Omit<Project, 'project_type' | 'models'> & {
+  project_type: TsType;
+  mode: 'supervised' | 'unsupervised';
+  time_column: string;
+  time_is_datetime: boolean;
+  normal: { mode: 'rows'; rows: number } | { mode: 'range'; start: string | number; end: string | number } | null;
+  notes: string[];
+  models: TsModel[];
+};
+export interface RegisterBody {
+  name: string;
+  project_type: TsType;
+  time_column: string | null;
+  feature_variables: string[];
+  target_variables: string[];
+  lags: number[];
+  windows: (number | string)[];
+  normal?: { mode: 'rows'; rows: number } | { mode: 'range'; start: string; end: string } | null;
+  split_ratio: number;
+  models: { algorithm: string; params: Record<string, number> }[];
+}
+export interface ThresholdStats {
+  threshold: number;
+  trained_threshold: number;
+  saved_threshold: number | null;
+  evaluated_part: 'test' | 'train';
+  evaluated_rows: number;
+  labelled: boolean;
+  counts: { tp: number; fp: number; fn: number; tn: number } | null;
+  precision: number | null;
+  recall: number | null;
+  f1: number | null;
+  far: number | null;
+  mar: number | null;
+  alarms: number;
+  alarms_per_day: number | null;
+  spans: [number, number][];
+  seconds: number;
+}
+export type Bucket = [number, number | null, number | null];
+export interface Series {
+  rows: number;
+  start: number;
+  end: number;
+  points: Bucket[];
+  times: (string | number | null)[];
+  events: [number, number][];
+  parts: { part: string; start: number; end: number }[];
+}
+
+export const tsKeys = {
+  catalogue: ['timeseries', 'catalogue'] as const,
+  project: (id: string) => ['timeseries', 'project', id] as const,
+  report: (id: string, key: string) => ['timeseries', 'report', id, key] as const,
+  series: (id: string, key: string, start?: number, end?: number) => ['timeseries', 'series', id, key, start ?? -1, end ?? -1] as const,
+};
+
+export function useTsCatalogue() {
+  return useQuery({
+    queryKey: tsKeys.catalogue,
+    queryFn: ({ signal }) => apiGet<{ supervised: TsAlgorithm[]; unsupervised: TsAlgorithm[] }>('/api/timeseries/catalogue', undefined, { signal }),
+    staleTime: Infinity,
+  });
+}
+
+/** GET timseseries/project/{id} (SPEC §7 spelling), polled while the project trains. */
+export function useTsProject(id: string | undefined) {
+  return useQuery({
+    queryKey: tsKeys.project(id ?? ''),
+    queryFn: ({ signal }) => apiGet<TsProject>(`/api/timseseries/project/${enc(id!)}`, undefined, { signal }),
+    enabled: !!id,
+    refetchInterval: (q) => (q.state.data?.training_state === 'training' ? 1500 : false),
+  });
+}
+
+export function useSeries(id: string, key: string, start?: number, end?: number) {
+  return useQuery({
+    queryKey: tsKeys.series(id, key, start, end),
+    queryFn: ({ signal }) => apiGet<Series>(`/api/timeseries/series/${enc(id)}/${enc(key)}`, { start, end, points: 800 }, { signal }),
+    placeholderData: (prev) => prev,
+  });
+}
+
+export function useTsReport(id: string, key: string) {
+  return useQuery({
+    queryKey: tsKeys.report(id, key),
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    queryFn: ({ signal }) => apiPost<{ project: TsProject; model: TsModel; report: any }>(`/api/timeseries/report/${enc(id)}`, { model_key: key }, { signal }),
+  });
+}
+
+export const thresholdStats = (id: string, key: string, q: { threshold?: number; target_far?: number }, signal?: AbortSignal) =>
+  apiGet<ThresholdStats>(`/api/timeseries/threshold/${enc(id)}/${enc(key)}`, q, { signal });
+export const saveThreshold = (id: string, key: string, threshold: number) => apiPost<TsModel>(`/api/update/threshold/${enc(id)}/${enc(key)}`, { threshold });
+export const contributions = (id: string, key: string, start: number, end: number) =>
+  apiGet<{ available: boolean; items: { signal: string; value: number }[] }>(`/api/timeseries/contributions/${enc(id)}/${enc(key)}`, { start, end });
+export const signals = (id: string, key: string, columns: string[], start?: number, end?: number) =>
+  apiGet<{ columns: string[]; series: Record<string, Bucket[]> }>(`/api/timeseries/signals/${enc(id)}/${enc(key)}`, { columns: columns.join(','), start, end, points: 400 });
+export const registerTs = (datasetId: string, body: RegisterBody) => apiPost<TsProject>(`/api/timeseries/register/${enc(datasetId)}`, body);
+export const trainTs = (id: string) => apiPost<TsProject>(`/api/timeseries/train/model/${enc(id)}`, {});
+export const deleteTs = (id: string) => apiDelete<{ id: string }>(`/api/timeseries/project/delete/${enc(id)}`);
+
+export async function downloadTsModel(p: TsProject, m: TsModel) {
+  const { blob, fileName } = await apiBlob(`/api/timeseries/model/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}.zip`);
+  saveBlob(blob, fileName);
+}
+export async function downloadTsReport(p: TsProject, m: TsModel) {
+  const { blob, fileName } = await apiBlob(`/api/timeseries/report/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}-report.html`);
+  saveBlob(blob, fileName);
+}

@@ -1,0 +1,50 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setSession } from '../../api/session';
+import { ME, STATUS, ok, mockFetch, renderApp, signIn } from '../../test/utils';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setSession(null);
+});
+
+const model = { id: 'm1', model_key: '1_pca_mspc', model_name: 'pca_mspc', model_index: 1, algorithm: 'pca_mspc', label: 'PCA-MSPC (Hotelling T² and Q)', params: {}, hyperparameters: {}, cv: null, seconds: 1, state: 'done', metrics: { f1: 0.9, far: 0.01, threshold: 1 }, error: null, log: null, trained_at: null, threshold: 1, trained_threshold: 1, saved_threshold: null };
+const project = {
+  project_id: 'p1', id: 'p1', name: 'TEP', project_type: 'time_series_anomaly_detection_unsupervised', mode: 'unsupervised', training_state: 'done', dataset_id: 'd1', parent_dataset_name: 'd01',
+  number_of_data: 10, target_variables: ['fault'], feature_variables: ['a', 'b'], time_column: 'sample', time_is_datetime: false, normal: { mode: 'rows', rows: 4 }, notes: [], lags: [], windows: [],
+  split_ratio: 0.7, models: [model], models_done: 1, models_failed: 0, job: null, error: null, best_model_key: '1_pca_mspc', created_at: '', updated_at: '',
+};
+const stats = (threshold: number) => ({
+  threshold, trained_threshold: 1, saved_threshold: null, evaluated_part: 'test', evaluated_rows: 6, labelled: true,
+  counts: threshold > 1 ? { tp: 1, fp: 0, fn: 2, tn: 3 } : { tp: 3, fp: 1, fn: 0, tn: 2 }, precision: threshold > 1 ? 1 : 0.75, recall: threshold > 1 ? 1 / 3 : 1, f1: 0.5,
+  far: threshold > 1 ? 0 : 0.25, mar: threshold > 1 ? 2 / 3 : 0, alarms: 1, alarms_per_day: null, spans: [[6, 9]], seconds: 0.001,
+});
+
+describe('time-series threshold page', () => {
+  it('asks the server for exact metrics at a typed threshold and saves it', async () => {
+    signIn();
+    let saved: unknown = null;
+    const calls = mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/timseseries/project/p1': () => ok(project),
+      'GET /api/timeseries/series/p1/1_pca_mspc': () => ok({ rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), times: Array.from({ length: 10 }, (_, i) => i), events: [[6, 9]], parts: [{ part: 'train', start: 0, end: 3 }, { part: 'test', start: 4, end: 9 }] }),
+      'GET /api/timeseries/threshold/p1/1_pca_mspc': (c) => ok(stats(Number(c.url.searchParams.get('threshold') ?? 1))),
+      'POST /api/update/threshold/p1/1_pca_mspc': (c) => {
+        saved = c.body;
+        return ok({ ...model, saved_threshold: 1.5, threshold: 1.5 });
+      },
+    });
+    renderApp('/training/result/threshold/p1/1_pca_mspc');
+    expect(await screen.findByTestId('metric-far', undefined, { timeout: 5000 })).toHaveTextContent('25.0 %');
+    expect(screen.getByTestId('threshold-line')).toBeInTheDocument();
+    expect(screen.getAllByTestId('alarm-span')).toHaveLength(1);
+    const input = screen.getByRole('textbox', { name: 'Threshold' });
+    fireEvent.change(input, { target: { value: '1.5' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await waitFor(() => expect(screen.getByTestId('metric-far')).toHaveTextContent('0.0 %'));
+    expect(calls.some((c) => c.url.searchParams.get('threshold') === '1.5')).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Save threshold' }));
+    await waitFor(() => expect(saved).toEqual({ threshold: 1.5 }));
+  });
+});
