@@ -46,6 +46,15 @@ def apply_training_condition(df: pd.DataFrame, condition: dict | None, target: s
     return apply_condition(df, {**condition, "steps": steps})
 
 
+def predict_frame(model, df: pd.DataFrame, condition: dict | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The one prediction path for raw rows (batch jobs and hosted APIs): the training condition, the input
+    check (missing column, wrong type, unseen category), the model. Returns (inputs after the condition, outputs)."""
+    if condition:
+        df = apply_training_condition(df, condition, model.target)
+    model.check(df)
+    return df, model.predict(df)
+
+
 class Predict(Task):
     kind = "predict"
 
@@ -60,10 +69,8 @@ class Predict(Task):
         condition = load_condition(spec.get("condition_path"))
         if condition:
             ctx.progress(0.2, f"Applying the preprocessing condition {condition.get('name') or ''}".strip())
-            df = apply_training_condition(df, condition, model.target)
-        model.check(df)
         ctx.progress(0.3, f"Predicting {len(df):,} rows")
-        out = model.predict(df)
+        df, out = predict_frame(model, df, condition)
         ctx.progress(0.85, "Writing the predictions")
         inputs = df.drop(columns=[c for c in out.columns if c in df.columns])
         table = pd.concat([out, inputs], axis=1)
