@@ -83,3 +83,10 @@ def test_the_process_speaks_json_lines(model_dir):
     finally:
         p.stdin.close()
         p.wait(20)
+
+
+def test_batches_never_fill_a_missing_column_from_other_requests(model_dir):
+    a, missing, b = ask(model_dir, {"rows": [{"x": 1.0, "g": "a"}]}, {"rows": [{"g": "a"}]}, {"rows": [{"x": 0.0, "g": "b"}]})
+    assert (missing["status"], missing["column"]) == (422, "x")
+    assert a["predictions"][0]["predicted_y"] == pytest.approx(2.0, abs=0.05)
+    assert b["predictions"][0]["predicted_y"] == pytest.approx(3.0, abs=0.05)

@@ -23,6 +23,7 @@ import visualizationRoutes from './features/visualization/routes.js';
 import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
+import platformRoutes from './features/platform/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
@@ -98,6 +99,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     { prefix: '/api' },
   );
   await app.register(accountRoutes, { prefix: '/account/api' });
+  // Hosted model APIs: /api/platform/... (signed in) and /serve/{key}/predict (API key).
+  await app.register(platformRoutes);
 
   // The built web app; every other path gets index.html so the client router decides (and shows Not Found).
   const spa = fs.existsSync(path.join(config.webDist, 'index.html'));

@@ -88,6 +88,22 @@ def records(out: pd.DataFrame) -> list[dict]:
     return [{c: (None if isinstance(v, float) and not np.isfinite(v) else v) for c, v in zip(cols, row)} for row in values]
 
 
+def batch(model, condition, frames: list, members: list[int], results: list) -> bool:
+    """One frame for the requests of a group (pandas and scikit-learn cost per call, not per row); False when
+    some request's rows are bad, so each is then answered on its own."""
+    try:
+        whole = pd.concat([frames[i] for i in members], ignore_index=True)
+        _, out = predict_frame(model, whole, condition)
+    except BaseException:  # noqa: BLE001
+        return False
+    start = 0
+    for i in members:
+        n = len(frames[i])
+        results[i] = {"outputs": list(out.columns), "predictions": records(out.iloc[start:start + n])}
+        start += n
+    return True
+
+
 def answer(cache: ModelCache, message: dict) -> list[dict]:
     spec = message.get("model") or {}
     requests = message.get("requests") or []
@@ -104,21 +120,17 @@ def answer(cache: ModelCache, message: dict) -> list[dict]:
         except BaseException as exc:  # noqa: BLE001
             frames.append(None)
             results.append(error_result(exc))
-    good = [i for i, f in enumerate(frames) if f is not None]
-    if len(good) > 1:
-        try:  # one frame for every request of the batch: pandas and scikit-learn cost per call, not per row
-            whole = pd.concat([frames[i] for i in good], ignore_index=True)
-            _, out = predict_frame(model, whole, condition)
-            start = 0
-            for i in good:
-                n = len(frames[i])
-                part = out.iloc[start:start + n]
-                results[i] = {"outputs": list(out.columns), "predictions": records(part)}
-                start += n
-            return results  # type: ignore[return-value]
-        except BaseException:  # noqa: BLE001 - someone's rows are bad: answer each request on its own
-            pass
-    for i in good:
+    # Requests are batched only with others of the same columns: concatenating would fill a missing column with
+    # empty values and hide the error from its caller.
+    groups: dict[tuple, list[int]] = {}
+    for i, f in enumerate(frames):
+        if f is not None:
+            groups.setdefault(tuple(f.columns), []).append(i)
+    alone: list[int] = []
+    for members in groups.values():
+        if len(members) == 1 or not batch(model, condition, frames, members, results):
+            alone.extend(members)
+    for i in alone:
         try:
             _, out = predict_frame(model, frames[i], condition)
             results[i] = {"outputs": list(out.columns), "predictions": records(out)}
