@@ -240,3 +240,17 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(await t.app.ctx.db.selectFrom('platform_credentials').selectAll().where('project_id', '=', id).execute()).toEqual([]);
   });
 });
+
+describe('hosted model APIs in the OpenAPI document', () => {
+  it('lists the platform routes and the serving call', async () => {
+    const t = await makeTestApp('sqlite', { startJobs: false });
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+      expect(res.statusCode).toBe(200);
+      const paths = res.json().paths;
+      for (const p of ['/api/platform/projects', '/api/platform/projects/{id}/credentials', '/api/platform/projects/{id}/statistics', '/serve/{key}/predict']) expect(paths[p], p).toBeTruthy();
+    } finally {
+      await t.close();
+    }
+  });
+});

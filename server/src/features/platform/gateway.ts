@@ -155,7 +155,6 @@ export function makeGateway(ctx: AppContext) {
               tags: ['hosted APIs'],
               summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer',
               params: z.object({ key: z.string().max(60) }),
-              security: [{ apiKey: [] }],
             },
           },
           handle,
