@@ -124,7 +124,7 @@ test('hosted APIs: publish a regression model, approve as administrator, create 
   await shot(adminPage, '02-review');
   await row.getByRole('button', { name: 'Approve' }).click();
   await confirm(adminPage, 'Approve');
-  await row.locator('[data-status="approved"]').waitFor();
+  await row.waitFor({ state: 'detached' }); // it leaves the queue of projects under review
   await adminCtx.close();
 
   // The publisher starts it and creates a key: shown once, with the download.

@@ -69,9 +69,10 @@ export default async function platformRoutes(app: FastifyInstance) {
         return ok({ id: res.id });
       });
 
-      r.get('/platform/projects/:id/credentials', { schema: { tags, summary: 'API keys of the project (prefixes only)', params: idParams, response: { 200: envelope(z.array(credentialView)) } } }, async (req) =>
-        ok((await svc.credentials(req.auth, req.params.id)).map((c) => svc.credentialView(c))),
-      );
+      r.get('/platform/projects/:id/credentials', { schema: { tags, summary: 'API keys of the project (prefixes only)', params: idParams, response: { 200: envelope(z.array(credentialView)) } } }, async (req) => {
+        await gateway.stats.flush(); // 'last used' includes the calls still buffered
+        return ok((await svc.credentials(req.auth, req.params.id)).map((c) => svc.credentialView(c)));
+      });
       r.post(
         '/platform/projects/:id/credentials',
         { preHandler: manage, schema: { tags, summary: 'A new API key; the secret is in this answer only', params: idParams, body: credentialBody, response: { 201: envelope(credentialView) } } },
