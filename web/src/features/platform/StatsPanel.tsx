@@ -24,6 +24,7 @@ function RatioChart({ title, items }: { title: string; items: Ratio[] }) {
         height={Math.max(120, items.length * 28 + 40)}
         ariaLabel={title}
         option={{
+          animation: false,
           grid: { left: 110, right: 40, top: 10, bottom: 20 },
           tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${(Number(v) * 100).toFixed(1)} %` },
           xAxis: { type: 'value', max: 1, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
@@ -84,6 +85,7 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
             height={220}
             ariaLabel={t('stats.count')}
             option={{
+              animation: false,
               grid: { left: 50, right: 50, top: 20, bottom: 40 },
               tooltip: { trigger: 'axis' },
               xAxis: { type: 'category', data: s.series.map((x) => x.time) },
