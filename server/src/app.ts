@@ -50,7 +50,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   installErrorHandler(app);
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
-  await migrate(db);
+  await migrate(db, dialect === 'postgres' ? opts.pgSchema : undefined);
   const storage = new LocalStorage(config.dataDir);
   storage.sweepTemporary();
   const duckdb = await DuckDBInstance.create(':memory:', {

@@ -41,8 +41,10 @@ export function openDb(opts: { databaseUrl?: string; dataDir: string; pgSchema?:
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+/** `pgSchema`: the migration tables live in that schema; otherwise Kysely may find another schema's tables
+ * (tests and servers sharing one PostgreSQL database) and skip creating its own. */
+export async function migrate(db: Db, pgSchema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(pgSchema ? { migrationTableSchema: pgSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`database migration failed: ${failed?.migrationName ?? ''} ${String(error)}`);
