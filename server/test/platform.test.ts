@@ -90,7 +90,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(created.statusCode).toBe(201);
     const p = body(created);
     ({ id, key } = p);
-    expect(p).toMatchObject({ status: 'draft', key: f.key, features: ['AT', 'V', 'AP', 'RH'], outputs: ['predicted_EP'], currency: 'JPY' });
+    expect(p).toMatchObject({ status: 'draft', actions: ['submit'], key: f.key, features: ['AT', 'V', 'AP', 'RH'], outputs: ['predicted_EP'], currency: 'JPY' });
     expect(p.endpoint).toMatch(new RegExp(`/serve/${f.key}/predict$`));
     expect((await call('POST', '/api/platform/projects', { ...fields(), key: f.key })).statusCode).toBe(409); // keys are unique
     // not approved yet: no credentials, start refused
@@ -122,7 +122,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(body(await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' }, admin)).status).toBe('approved');
     expect((await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' }, admin)).statusCode).toBe(409); // reviewed once
     expect((await call('POST', `/api/platform/projects/${id}/stop`)).statusCode).toBe(409);
-    expect(body(await call('POST', `/api/platform/projects/${id}/start`)).status).toBe('running');
+    expect(body(await call('POST', `/api/platform/projects/${id}/start`))).toMatchObject({ status: 'running', actions: ['stop'] });
     expect(body(await call('GET', `/api/platform/projects?status=running`)).items.map((x: any) => x.id)).toEqual([id]);
   });
 

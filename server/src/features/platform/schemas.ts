@@ -58,6 +58,7 @@ export const projectView = z.object({
   name: z.string(),
   key: z.string(),
   status: z.string(),
+  actions: z.array(z.enum(['submit', 'draft', 'start', 'stop'])),
   reason: nullableText,
   model: z.object({ project_id: z.string(), project_name: z.string(), model_key: z.string(), type: z.string() }),
   settings: z.record(z.string(), z.unknown()),

@@ -76,6 +76,8 @@ export function makePlatformService(ctx: AppContext) {
       name: p.name,
       key: p.key,
       status: p.status,
+      // the actions this status offers, so the web app shows exactly what the server allows
+      actions: (Object.keys(TRANSITIONS) as Action[]).filter((a) => TRANSITIONS[a].from.includes(p.status)),
       reason: p.reason,
       model: { project_id: p.model_project_id, project_name: p.model_project_name, model_key: p.model_key, type: p.model_type },
       settings: JSON.parse(p.settings_json) as Record<string, unknown>,

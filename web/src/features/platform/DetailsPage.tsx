@@ -15,7 +15,7 @@ import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
-import { ACTIONS, act, deleteProject, money, type PlatformProject, projectsKey, useProject } from './api';
+import { act, deleteProject, money, type PlatformProject, projectsKey, useProject } from './api';
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
 import StatsPanel from './StatsPanel';
@@ -86,7 +86,7 @@ export default function DetailsPage() {
         actions={
           manage && (
             <>
-              {ACTIONS[p.status].map((a) => (
+              {p.actions.map((a) => (
                 <Button key={a} variant={a === 'start' || a === 'submit' ? 'contained' : 'outlined'} onClick={() => ask({ label: t(`action.${a}`), text: t(`confirm.${a}`, { name: p.name }), done: t(`done.${a}`), run: () => act(p.id, a).then(refresh) })}>
                   {t(`action.${a}`)}
                 </Button>

@@ -7,15 +7,6 @@ import { saveBlob } from '../../lib/browser';
 export type Status = 'draft' | 'under_review' | 'approved' | 'rejected' | 'running' | 'stopped';
 export const STATUSES: Status[] = ['draft', 'under_review', 'approved', 'rejected', 'running', 'stopped'];
 export type Action = 'submit' | 'draft' | 'start' | 'stop';
-/** Which actions a status offers (the server enforces the same table). */
-export const ACTIONS: Record<Status, Action[]> = {
-  draft: ['submit'],
-  under_review: ['draft'],
-  approved: ['start'],
-  rejected: ['submit', 'draft'],
-  running: ['stop'],
-  stopped: ['start'],
-};
 
 export interface Settings {
   content_language: string;
@@ -47,6 +38,8 @@ export interface PlatformProject {
   name: string;
   key: string;
   status: Status;
+  /** the life-cycle actions the server allows from this status */
+  actions: Action[];
   reason: string | null;
   model: { project_id: string; project_name: string; model_key: string; type: string };
   settings: Settings;
