@@ -31,6 +31,7 @@ import optimalDesignRoutes from './features/optimal-design/routes.js';
 import optimizationRoutes from './features/optimization/routes.js';
 import imageRoutes from './features/images/routes.js';
 import timeSeriesRoutes from './features/timeseries/routes.js';
+import platformRoutes from './features/platform/routes.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -71,6 +72,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
   await migrate(db, opts.pgSchema);
+  await migrate(db, dialect === 'postgres' ? opts.pgSchema : undefined);
   const storage = new LocalStorage(config.dataDir);
   storage.sweepTemporary();
   const duckdb = await DuckDBInstance.create(':memory:', {
@@ -125,6 +127,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     { prefix: '/api' },
   );
   await app.register(accountRoutes, { prefix: '/account/api' });
+  // Hosted model APIs: /api/platform/... (signed in) and /serve/{key}/predict (API key).
+  await app.register(platformRoutes);
 
   // The built web app; every other path gets index.html so the client router decides (and shows Not Found).
   installNotFound(app, await registerWebApp(app, config.webDist));

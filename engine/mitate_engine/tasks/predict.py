@@ -39,8 +39,9 @@ def apply_training_condition(df: pd.DataFrame, condition: dict | None, target: s
 
 
 def predict_frame(model, df: pd.DataFrame, condition: dict | None) -> pd.DataFrame:
-    """Rows through a trained model for other areas (optimisation candidates, design points): with a condition the
-    rows are raw and go through it first; without one they are already in the training dataset's units."""
+    """Rows through a trained model for other areas (optimisation candidates, design points, hosted APIs): with a
+    condition the rows are raw and go through it first; without one they are already in the training dataset's units.
+    The input check (missing column, wrong type, unseen category) is the batch prediction's."""
     if condition and not model.condition:
         model.condition = condition
     return predict(model, df, raw=bool(condition))

@@ -25,6 +25,7 @@ const OptimalDesign = area(() => import('../features/optimal-design'));
 const Statistics = area(() => import('../features/statistics'));
 const Members = area(() => import('../features/members'));
 const Profile = area(() => import('../features/profile'));
+const Platform = area(() => import('../features/platform'));
 
 type AreaComponent = ReturnType<typeof area>;
 
@@ -122,6 +123,11 @@ export const signedInRoutes: RouteObject[] = [
   // Account (issue 6): onboarding and the platform administrators' identity review
   page('complete-registration', Account, 'complete-registration', 'account.completeRegistration'),
   page('admin/identity', Account, 'admin-identity', 'adminIdentity.title'),
+  // Hosted model APIs (issue 13): the projects list of SPEC §2 'Other', a project, publishing, the admins' review
+  page('platform', Platform, 'list', 'nav.platform'),
+  page('platform/new', Platform, 'new', 'nav.platform'),
+  page('platform/details/:id', Platform, 'details', 'nav.platform'),
+  page('admin/platform', Platform, 'admin', 'nav.platform'),
 ];
 
 /** Account screens reached from mailed links or the login form (issue 6). */

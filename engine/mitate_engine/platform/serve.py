@@ -1,0 +1,163 @@
+"""A serving process over stdio: JSON lines in (a batch of prediction requests for one model), JSON lines out.
+
+In:  {"id": n, "model": {"key": "<cache key>", "dir": "<folder with model.joblib [, condition.json]>"},
+      "requests": [{"rows": [{column: value, ...}, ...]} | {"csv": "<CSV text with a header>"}, ...]}
+Out: {"type": "ready"} once, then per line {"id": n, "results": [{"outputs": [...], "predictions": [{...}]}
+      | {"error": "<message>", "column": "<column or null>", "status": 422}, ...]} in the order of the requests.
+
+Models stay loaded (a small LRU cache), so a request costs a prediction, not a load. Concurrent requests for the
+same model arrive as one line and are predicted as one frame; if that frame fails validation, each request is
+predicted alone so every caller gets its own answer.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import sys
+from collections import OrderedDict
+from typing import Any
+
+import joblib
+import numpy as np
+import pandas as pd
+
+from ..encoding import dumps
+from ..task import UserError
+from ..tasks.predict import load_condition, predict_frame
+
+CACHE_SIZE = int(os.environ.get("MITATE_SERVE_CACHE", "16"))
+MAX_ROWS = int(os.environ.get("MITATE_SERVE_MAX_ROWS", "10000"))
+
+
+def error_result(exc: BaseException) -> dict:
+    """One place that turns an engine error into the serving answer (422 naming the column when known)."""
+    if isinstance(exc, UserError):
+        params = getattr(exc, "params", None) or {}
+        column = params.get("column")
+        if column is None:  # today's messages quote the column first: 'The feature column "x" is missing ...'
+            m = re.search(r'"([^"]+)"', str(exc))
+            column = m.group(1) if m else None
+        return {"error": str(exc), "code": getattr(exc, "code", None), "column": column, "status": 422}
+    return {"error": f"{type(exc).__name__}: {exc}", "column": None, "status": 500}
+
+
+class ModelCache:
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._items: OrderedDict[str, tuple[Any, dict | None]] = OrderedDict()
+
+    def get(self, key: str, folder: str) -> tuple[Any, dict | None]:
+        hit = self._items.get(key)
+        if hit is not None:
+            self._items.move_to_end(key)
+            return hit
+        path = os.path.join(folder, "model.joblib")
+        if not os.path.isfile(path):
+            raise UserError("The model of this API is missing; publish it again.")
+        cond_path = os.path.join(folder, "condition.json")
+        item = (joblib.load(path), load_condition(cond_path) if os.path.isfile(cond_path) else None)
+        self._items[key] = item
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+        return item
+
+
+def to_frame(request: dict) -> pd.DataFrame:
+    if "csv" in request:
+        try:
+            df = pd.read_csv(io.StringIO(str(request["csv"])))
+        except Exception as exc:  # noqa: BLE001 - an unreadable body is the caller's
+            raise UserError(f"The CSV body could not be read: {exc}") from exc
+    else:
+        rows = request.get("rows")
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise UserError('The body must be {"rows": [{"column": value, ...}, ...]} or CSV text.')
+        df = pd.DataFrame.from_records(rows)
+    if len(df) == 0:
+        raise UserError("The request has no rows.")
+    if len(df) > MAX_ROWS:
+        raise UserError(f"A request may hold at most {MAX_ROWS} rows; it has {len(df)}.")
+    return df
+
+
+def records(out: pd.DataFrame) -> list[dict]:
+    cols = list(out.columns)
+    values = out.to_numpy(dtype=object)
+    return [{c: (None if isinstance(v, float) and not np.isfinite(v) else v) for c, v in zip(cols, row)} for row in values]
+
+
+def batch(model, condition, frames: list, members: list[int], results: list) -> bool:
+    """One frame for the requests of a group (pandas and scikit-learn cost per call, not per row); False when
+    some request's rows are bad, so each is then answered on its own."""
+    try:
+        whole = pd.concat([frames[i] for i in members], ignore_index=True)
+        out = predict_frame(model, whole, condition)
+    except BaseException:  # noqa: BLE001
+        return False
+    start = 0
+    for i in members:
+        n = len(frames[i])
+        results[i] = {"outputs": list(out.columns), "predictions": records(out.iloc[start:start + n])}
+        start += n
+    return True
+
+
+def answer(cache: ModelCache, message: dict) -> list[dict]:
+    spec = message.get("model") or {}
+    requests = message.get("requests") or []
+    try:
+        model, condition = cache.get(str(spec.get("key")), str(spec.get("dir")))
+    except BaseException as exc:  # noqa: BLE001
+        return [error_result(exc)] * len(requests)
+    frames: list[pd.DataFrame | None] = []
+    results: list[dict | None] = []
+    for r in requests:
+        try:
+            frames.append(to_frame(r))
+            results.append(None)
+        except BaseException as exc:  # noqa: BLE001
+            frames.append(None)
+            results.append(error_result(exc))
+    # Requests are batched only with others of the same columns: concatenating would fill a missing column with
+    # empty values and hide the error from its caller.
+    groups: dict[tuple, list[int]] = {}
+    for i, f in enumerate(frames):
+        if f is not None:
+            groups.setdefault(tuple(f.columns), []).append(i)
+    alone: list[int] = []
+    for members in groups.values():
+        if len(members) == 1 or not batch(model, condition, frames, members, results):
+            alone.extend(members)
+    for i in alone:
+        try:
+            out = predict_frame(model, frames[i], condition)
+            results[i] = {"outputs": list(out.columns), "predictions": records(out)}
+        except BaseException as exc:  # noqa: BLE001
+            results[i] = error_result(exc)
+    return results  # type: ignore[return-value]
+
+
+def main() -> int:
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1, newline="\n")
+    os.dup2(2, 1)  # stray prints from libraries go to stderr, never into the protocol
+    sys.stdout = sys.stderr
+    cache = ModelCache()
+    out.write(dumps({"type": "ready", "pid": os.getpid()}) + "\n")
+    out.flush()
+    for raw in io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"):
+        if not raw.strip():
+            continue
+        try:
+            message = json.loads(raw)
+            reply = {"id": message.get("id"), "results": answer(cache, message)}
+        except Exception as exc:  # noqa: BLE001 - the process lives on
+            reply = {"id": None, "error": f"bad line: {exc}"}
+        out.write(dumps(reply) + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

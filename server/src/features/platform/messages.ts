@@ -1,0 +1,46 @@
+/** Messages of the hosted model APIs, in both languages ({name} placeholders are filled by the error handler). */
+export const M = {
+  notFound: { en: 'The platform project does not exist.', ja: 'プラットフォームプロジェクトが見つかりません。' },
+  credentialNotFound: { en: 'The credential does not exist.', ja: '認証情報が見つかりません。' },
+  keyTaken: { en: 'The key "{key}" is already used by another API; choose another.', ja: 'キー「{key}」は別のAPIで使われています。別のキーを選んでください。' },
+  keyFormat: { en: 'The key may hold lowercase letters, digits and hyphens (3 to 40 characters).', ja: 'キーには英小文字・数字・ハイフンを使えます（3〜40文字）。' },
+  contentLanguageRequired: { en: 'Content language is required.', ja: 'コンテンツ言語は必須です。' },
+  nameRequired: { en: 'Name is required.', ja: '名前は必須です。' },
+  credentialNameRequired: { en: 'Credential name is required.', ja: '認証情報の名前は必須です。' },
+  requestCount: { en: 'Expected request count must be below 2,147,483,647.', ja: '想定リクエスト数は2,147,483,647未満にしてください。' },
+  decimals: { en: 'At most 7 digits after the decimal point.', ja: '小数点以下は7桁までです。' },
+  badUrl: { en: 'Please enter a valid URL.', ja: '有効なURLを入力してください。' },
+  modelNotTrained: { en: 'Please choose a trained model.', ja: '学習済みのモデルを選択してください。' },
+  modelFilesMissing: { en: 'The model files are missing; train the model again.', ja: 'モデルのファイルがありません。もう一度学習してください。' },
+  badTransition: { en: 'A project that is {status} cannot be {action}.', ja: '状態が「{status}」のプロジェクトは「{action}」できません。' },
+  notEditable: { en: 'Only a draft or rejected project can be edited.', ja: '編集できるのは下書きか却下されたプロジェクトのみです。' },
+  underReviewNoCredentials: { en: 'A project under review cannot get credentials until it is approved.', ja: '審査中のプロジェクトは承認されるまで認証情報を発行できません。' },
+  notApprovedNoCredentials: { en: 'Credentials can be created once the project is approved.', ja: '認証情報はプロジェクトの承認後に発行できます。' },
+  rejectReasonRequired: { en: 'Please give the reason for the rejection.', ja: '却下の理由を入力してください。' },
+  identityNotVerified: { en: 'The organisation has not verified its identity; its projects cannot be approved.', ja: 'この組織は本人確認が完了していないため、プロジェクトを承認できません。' },
+  notPlatformAdmin: { en: 'Only platform administrators can review platform projects.', ja: 'プラットフォームプロジェクトを審査できるのはプラットフォーム管理者のみです。' },
+  // hosted API answers
+  apiKeyMissing: { en: 'An API key is required (header X-API-Key or Authorization: Bearer).', ja: 'APIキーが必要です（ヘッダー X-API-Key または Authorization: Bearer）。' },
+  apiKeyInvalid: { en: 'The API key is invalid or revoked.', ja: 'APIキーが無効か、失効しています。' },
+  apiNotFound: { en: 'There is no API with this key.', ja: 'このキーのAPIはありません。' },
+  apiStopped: { en: 'This API is stopped; its owner can start it again.', ja: 'このAPIは停止中です。所有者が再開できます。' },
+  apiNotApproved: { en: 'This API has not been approved yet.', ja: 'このAPIはまだ承認されていません。' },
+  rateLimited: { en: 'Too many requests for a sandbox key (at most {rps} per second); slow down or use a production key.', ja: 'サンドボックスキーのリクエストが多すぎます（毎秒{rps}件まで）。間隔を空けるか本番キーを使ってください。' },
+  badBody: { en: 'Send JSON {"rows": [{...}]} or CSV text (Content-Type: text/csv).', ja: 'JSON {"rows": [{...}]} か CSV テキスト（Content-Type: text/csv）を送ってください。' },
+  servingBusy: { en: 'The API is busy; please try again.', ja: 'APIが混み合っています。もう一度お試しください。' },
+} as const;
+
+/** Words for statuses and actions used inside badTransition. */
+export const STATUS_WORDS: Record<string, { en: string; ja: string }> = {
+  draft: { en: 'draft', ja: '下書き' },
+  under_review: { en: 'under review', ja: '審査中' },
+  approved: { en: 'approved', ja: '承認済み' },
+  rejected: { en: 'rejected', ja: '却下' },
+  running: { en: 'running', ja: '稼働中' },
+  stopped: { en: 'stopped', ja: '停止中' },
+  submit: { en: 'submitted for review', ja: '審査に提出' },
+  draft_action: { en: 'moved back to draft', ja: '下書きに戻す' },
+  start: { en: 'started', ja: '開始' },
+  stop: { en: 'stopped', ja: '停止' },
+  review: { en: 'reviewed', ja: '審査' },
+};

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { M } from './messages.js';
+
+const MAX_COUNT = 2_147_483_647;
+const dec7 = (v: number) => Number.isFinite(v) && Math.abs(v * 1e7 - Math.round(v * 1e7)) < 1e-6;
+const decimal = (max: number) => z.coerce.number().min(0).max(max).refine(dec7, M.decimals.en);
+const count = z.coerce.number().int().min(0).lt(MAX_COUNT, M.requestCount.en);
+const url = z.union([z.literal(''), z.url(M.badUrl.en).max(500)]).default('');
+
+/** SPEC §3 'Platform project' fields a person fills in (prices come from the price list, status from the life cycle). */
+export const settingsFields = z.object({
+  content_language: z.string().trim().min(1, M.contentLanguageRequired.en).max(20),
+  industry: z.string().trim().max(100).default(''),
+  use_case: z.string().trim().max(500).default(''),
+  language: z.string().trim().max(50).default(''),
+  version: z.string().trim().max(30).default('1.0'),
+  documentation_url: url,
+  tutorial_url: url,
+  source_code_url: url,
+  sandbox_url: url,
+  cover_image_url: url,
+  cpu_cores: decimal(256).default(1),
+  memory_gb: decimal(4096).default(1),
+  gpu_gb: decimal(1024).default(0),
+  expected_requests_per_month: count.default(0),
+  expected_rps: decimal(1_000_000).default(0),
+  expected_unique_users: count.default(0),
+  expected_item_count: count.default(0),
+  subscription_type: z.enum(['free', 'standard', 'premium']).default('standard'),
+  billing_cycle: z.enum(['monthly', 'yearly']).default('monthly'),
+  auto_scaling: z.boolean().default(false),
+  cloud_provider: z.string().trim().max(50).default('mitate'),
+  region: z.string().trim().max(50).default('ap-northeast-1'),
+});
+export type Settings = z.infer<typeof settingsFields>;
+
+export const createBody = settingsFields.extend({
+  name: z.string().trim().min(1, M.nameRequired.en).max(200),
+  key: z.string().trim().regex(/^[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9]$/, M.keyFormat.en),
+  project_id: z.string().max(64),
+  model_key: z.string().max(100),
+});
+export const updateBody = settingsFields.partial().extend({ name: z.string().trim().min(1, M.nameRequired.en).max(200).optional() });
+export const quoteBody = settingsFields.pick({ subscription_type: true, billing_cycle: true, cpu_cores: true, memory_gb: true, gpu_gb: true, auto_scaling: true, expected_requests_per_month: true });
+export const credentialBody = z.object({ name: z.string().trim().min(1, M.credentialNameRequired.en).max(100), kind: z.enum(['production', 'sandbox']).default('production') });
+export const reviewBody = z.object({ decision: z.enum(['approve', 'reject']), reason: z.string().trim().max(500).optional() });
+export const listQuery = z.object({
+  status: z.enum(['all', 'draft', 'under_review', 'approved', 'rejected', 'running', 'stopped']).default('all'),
+  page: z.coerce.number().int().min(1).default(1),
+  page_size: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const statsQuery = z.object({ bucket: z.enum(['hour', 'day']).default('hour'), days: z.coerce.number().int().min(1).max(366).default(7) });
+export const idParams = z.object({ id: z.string().max(64) });
+
+const nullableText = z.string().nullable();
+export const projectView = z.object({
+  id: z.string(),
+  name: z.string(),
+  key: z.string(),
+  status: z.string(),
+  actions: z.array(z.enum(['submit', 'draft', 'start', 'stop'])),
+  reason: nullableText,
+  model: z.object({ project_id: z.string(), project_name: z.string(), model_key: z.string(), type: z.string() }),
+  settings: z.record(z.string(), z.unknown()),
+  currency: z.string(),
+  subscription_price: z.number(),
+  infrastructure_price: z.number(),
+  endpoint: z.string(),
+  features: z.array(z.string()),
+  outputs: z.array(z.string()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  reviewed_at: nullableText,
+  organisation_name: z.string().optional(),
+});
+export const credentialView = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: nullableText,
+  revoked_at: nullableText,
+  secret: z.string().optional(),
+});
+export const envelope = <T extends z.ZodType>(t: T) => z.object({ detail: z.object({ response: t }) });

@@ -1,0 +1,301 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuthContext } from '../../auth/guard.js';
+import { sha256 } from '../../auth/tokens.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import type { LocalText } from '../../i18n/messages.js';
+import '../account/db.js';
+import { makeTrainingService } from '../training/service.js';
+import type { PlatformCredentialTable, PlatformProjectTable, PlatformStatus } from './db.js';
+import './db.js';
+import { M, STATUS_WORDS } from './messages.js';
+import { loadPrices, quote } from './prices.js';
+import type { Settings } from './schemas.js';
+import type { QuoteInput } from './prices.js';
+
+const now = () => new Date().toISOString();
+export const modelFolderKey = (orgId: string, id: string) => `org/${orgId}/platform/${id}/model`;
+
+export type Action = 'submit' | 'draft' | 'start' | 'stop';
+
+/** The life cycle (SPEC §4): which statuses each action leaves from, and where it goes. Review is the admins'. */
+export const TRANSITIONS: Record<Action, { from: PlatformStatus[]; to: PlatformStatus }> = {
+  submit: { from: ['draft', 'rejected'], to: 'under_review' },
+  draft: { from: ['under_review', 'rejected'], to: 'draft' },
+  start: { from: ['approved', 'stopped'], to: 'running' },
+  stop: { from: ['running'], to: 'stopped' },
+};
+
+const word = (k: string) => STATUS_WORDS[k] ?? { en: k, ja: k };
+function transitionError(status: string, action: string): AppError {
+  const s = word(status);
+  const a = word(action === 'draft' ? 'draft_action' : action);
+  const text: LocalText = { en: M.badTransition.en.replace('{status}', s.en).replace('{action}', a.en), ja: M.badTransition.ja.replace('{status}', s.ja).replace('{action}', a.ja) };
+  return new AppError(409, text);
+}
+
+/** A fresh API key: its kind in the text, 32 random bytes; only its SHA-256 is stored. */
+export function newApiKey(kind: 'production' | 'sandbox'): { secret: string; prefix: string; hash: string } {
+  const secret = `mk_${kind === 'sandbox' ? 'test' : 'live'}_${crypto.randomBytes(32).toString('base64url')}`;
+  return { secret, prefix: secret.slice(0, 16), hash: sha256(secret) };
+}
+
+/** Compares two hex digests in constant time. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && x.length > 0 && crypto.timingSafeEqual(x, y);
+}
+
+export function makePlatformService(ctx: AppContext) {
+  const { db, storage, config } = ctx;
+  const training = makeTrainingService(ctx);
+  const prices = loadPrices();
+
+  async function get(auth: Pick<AuthContext, 'orgId'>, id: string): Promise<PlatformProjectTable> {
+    const row = await db.selectFrom('platform_projects').selectAll().where('organisation_id', '=', auth.orgId).where('id', '=', id).executeTakeFirst();
+    if (!row) throw new AppError(404, M.notFound);
+    return row;
+  }
+
+  function manifestOf(p: PlatformProjectTable): { features: string[]; outputs: string[] } {
+    try {
+      const m = JSON.parse(fs.readFileSync(path.join(storage.pathOf(p.model_dir), 'manifest.json'), 'utf8'));
+      return { features: m.features ?? [], outputs: m.outputs ?? [] };
+    } catch {
+      return { features: [], outputs: [] };
+    }
+  }
+
+  function view(p: PlatformProjectTable, extra: { organisation_name?: string } = {}) {
+    const { features, outputs } = manifestOf(p);
+    return {
+      id: p.id,
+      name: p.name,
+      key: p.key,
+      status: p.status,
+      // the actions this status offers, so the web app shows exactly what the server allows
+      actions: (Object.keys(TRANSITIONS) as Action[]).filter((a) => TRANSITIONS[a].from.includes(p.status)),
+      reason: p.reason,
+      model: { project_id: p.model_project_id, project_name: p.model_project_name, model_key: p.model_key, type: p.model_type },
+      settings: JSON.parse(p.settings_json) as Record<string, unknown>,
+      currency: prices.currency,
+      subscription_price: Number(p.subscription_price),
+      infrastructure_price: Number(p.infrastructure_price),
+      endpoint: `${config.publicUrl.replace(/\/$/, '')}/serve/${p.key}/predict`,
+      features,
+      outputs,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+      reviewed_at: p.reviewed_at,
+      ...extra,
+    };
+  }
+
+  const priced = (s: QuoteInput) => quote(prices, s);
+
+  /** Whether the organisation has verified its identity (SPEC §4: otherwise its projects are not approved). */
+  async function identityVerified(orgId: string): Promise<boolean> {
+    const row = await db.selectFrom('identity_verifications').select('id').where('organisation_id', '=', orgId).where('state', '=', 'done').executeTakeFirst();
+    return !!row;
+  }
+
+  async function move(auth: Pick<AuthContext, 'orgId'>, id: string, action: Action) {
+    const p = await get(auth, id);
+    const t = TRANSITIONS[action];
+    if (!t.from.includes(p.status)) throw transitionError(p.status, action);
+    // Guarded by the status read, so two concurrent clicks move it once.
+    const res = await db
+      .updateTable('platform_projects')
+      .set({ status: t.to, updated_at: now(), ...(action === 'submit' || action === 'draft' ? { reason: null } : {}) })
+      .where('organisation_id', '=', auth.orgId)
+      .where('id', '=', id)
+      .where('status', '=', p.status)
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) !== 1) throw transitionError(p.status, action);
+    return view(await get(auth, id));
+  }
+
+  return {
+    prices,
+    priced,
+    get,
+    view,
+    identityVerified,
+    move,
+
+    async list(auth: AuthContext, q: { status: string; page: number; page_size: number }) {
+      let s = db.selectFrom('platform_projects').where('organisation_id', '=', auth.orgId);
+      if (q.status !== 'all') s = s.where('status', '=', q.status as PlatformStatus);
+      const total = Number((await s.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+      const rows = await s.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(q.page_size).offset((q.page - 1) * q.page_size).execute();
+      return { items: rows.map((r) => view(r)), total };
+    },
+
+    /** Trained models of the organisation that can be published (tabular types now). */
+    async publishable(auth: AuthContext) {
+      const rows = await db
+        .selectFrom('training_models as m')
+        .innerJoin('training_projects as p', 'p.id', 'm.project_id')
+        .select(['p.id as project_id', 'p.name as project_name', 'p.project_type', 'm.model_key', 'm.algorithm', 'm.metrics_json', 'm.trained_at'])
+        .where('m.organisation_id', '=', auth.orgId)
+        .where('p.organisation_id', '=', auth.orgId)
+        .where('m.state', '=', 'done')
+        .orderBy('m.trained_at', 'desc')
+        .execute();
+      return rows.map((r) => ({ ...r, metrics: r.metrics_json ? JSON.parse(r.metrics_json) : null, metrics_json: undefined }));
+    },
+
+    /** A draft from a trained model: the model's files are copied, so retraining never changes a published API. */
+    async create(auth: AuthContext, body: Settings & { name: string; key: string; project_id: string; model_key: string }) {
+      const project = await training.getProject(auth, body.project_id);
+      const model = await training.getModel(auth, project.id, body.model_key);
+      const dir = training.runDir(model);
+      if (model.state !== 'done' || !dir) throw new AppError(422, M.modelNotTrained, {}, 'model_key');
+      if (!fs.existsSync(path.join(dir, 'model.joblib'))) throw new AppError(409, M.modelFilesMissing);
+      const taken = await db.selectFrom('platform_projects').select('id').where('key', '=', body.key).executeTakeFirst();
+      if (taken) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
+      const id = crypto.randomUUID();
+      const tmp = storage.makeTempDir();
+      for (const f of ['model.joblib', 'manifest.json']) if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(tmp, f));
+      const condition = training.conditionPath(auth.orgId, project.dataset_id);
+      if (condition) fs.copyFileSync(condition, path.join(tmp, 'condition.json'));
+      const key = modelFolderKey(auth.orgId, id);
+      storage.commitDir(tmp, key);
+      const { name, key: apiKey, project_id: _p, model_key: _m, ...settings } = body;
+      const q = priced(settings);
+      const row: PlatformProjectTable = {
+        id,
+        organisation_id: auth.orgId,
+        name,
+        key: apiKey,
+        status: 'draft',
+        reason: null,
+        model_project_id: project.id,
+        model_project_name: project.name,
+        model_key: model.model_key,
+        model_type: project.project_type,
+        model_dir: key,
+        settings_json: JSON.stringify(settings),
+        subscription_price: q.subscription_price,
+        infrastructure_price: q.infrastructure_price,
+        created_by: auth.userId,
+        created_at: now(),
+        updated_at: now(),
+        reviewed_at: null,
+        reviewed_by: null,
+      };
+      try {
+        await db.insertInto('platform_projects').values(row).execute();
+      } catch (e) {
+        storage.remove(key);
+        const again = await db.selectFrom('platform_projects').select('id').where('key', '=', body.key).executeTakeFirst();
+        if (again) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
+        throw e;
+      }
+      return view(row);
+    },
+
+    async update(auth: AuthContext, id: string, body: Partial<Settings> & { name?: string }) {
+      const p = await get(auth, id);
+      if (p.status !== 'draft' && p.status !== 'rejected') throw new AppError(409, M.notEditable);
+      const { name, ...rest } = body;
+      const settings = { ...(JSON.parse(p.settings_json) as Settings), ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) } as Settings;
+      const q = priced(settings);
+      await db
+        .updateTable('platform_projects')
+        .set({ name: name ?? p.name, settings_json: JSON.stringify(settings), subscription_price: q.subscription_price, infrastructure_price: q.infrastructure_price, updated_at: now() })
+        .where('organisation_id', '=', auth.orgId)
+        .where('id', '=', id)
+        .execute();
+      return view(await get(auth, id));
+    },
+
+    async remove(auth: AuthContext, id: string) {
+      const p = await get(auth, id);
+      await db.deleteFrom('platform_request_stats').where('project_id', '=', p.id).execute();
+      await db.deleteFrom('platform_credentials').where('project_id', '=', p.id).execute();
+      await db.deleteFrom('platform_projects').where('organisation_id', '=', auth.orgId).where('id', '=', p.id).execute();
+      storage.remove(`org/${auth.orgId}/platform/${p.id}`);
+      return { id: p.id, key: p.key };
+    },
+
+    /** A platform administrator's decision; an organisation whose identity is not verified is not approved. */
+    async review(adminId: string, id: string, decision: 'approve' | 'reject', reason: string | undefined) {
+      const p = await db.selectFrom('platform_projects').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!p) throw new AppError(404, M.notFound);
+      if (p.status !== 'under_review') throw transitionError(p.status, 'review');
+      if (decision === 'reject' && !reason?.trim()) throw new AppError(422, M.rejectReasonRequired, {}, 'reason');
+      if (decision === 'approve' && !(await identityVerified(p.organisation_id))) throw new AppError(409, M.identityNotVerified);
+      const res = await db
+        .updateTable('platform_projects')
+        .set({ status: decision === 'approve' ? 'approved' : 'rejected', reason: decision === 'reject' ? reason!.trim() : null, reviewed_at: now(), reviewed_by: adminId, updated_at: now() })
+        .where('id', '=', id)
+        .where('status', '=', 'under_review')
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw transitionError(p.status, 'review');
+      return view((await db.selectFrom('platform_projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow()));
+    },
+
+    async reviewQueue(status: string) {
+      let q = db.selectFrom('platform_projects as p').innerJoin('organisations as o', 'o.id', 'p.organisation_id').selectAll('p').select('o.name as organisation_name');
+      if (status !== 'all') q = q.where('p.status', '=', status as PlatformStatus);
+      const rows = await q.orderBy('p.updated_at', 'desc').execute();
+      const items = [];
+      for (const r of rows) items.push({ ...view(r, { organisation_name: r.organisation_name }), identity_verified: await identityVerified(r.organisation_id) });
+      return { items, total: items.length };
+    },
+
+    // ---- credentials ------------------------------------------------------------------------------------
+
+    credentialView(c: PlatformCredentialTable, secret?: string) {
+      return { id: c.id, name: c.name, kind: c.kind, prefix: c.prefix, created_at: c.created_at, last_used_at: c.last_used_at, revoked_at: c.revoked_at, ...(secret ? { secret } : {}) };
+    },
+
+    async credentials(auth: AuthContext, projectId: string) {
+      await get(auth, projectId);
+      return db.selectFrom('platform_credentials').selectAll().where('organisation_id', '=', auth.orgId).where('project_id', '=', projectId).orderBy('created_at', 'desc').execute();
+    },
+
+    /** The secret is in this answer only; afterwards the prefix is all anyone sees. */
+    async createCredential(auth: AuthContext, projectId: string, name: string, kind: 'production' | 'sandbox') {
+      const p = await get(auth, projectId);
+      if (p.status === 'under_review') throw new AppError(409, M.underReviewNoCredentials);
+      if (!['approved', 'running', 'stopped'].includes(p.status)) throw new AppError(409, M.notApprovedNoCredentials);
+      const k = newApiKey(kind);
+      const row: PlatformCredentialTable = {
+        id: crypto.randomUUID(),
+        organisation_id: auth.orgId,
+        project_id: p.id,
+        name,
+        kind,
+        prefix: k.prefix,
+        key_hash: k.hash,
+        created_by: auth.userId,
+        created_at: now(),
+        last_used_at: null,
+        revoked_at: null,
+      };
+      await db.insertInto('platform_credentials').values(row).execute();
+      return { row, secret: k.secret };
+    },
+
+    async revokeCredential(auth: AuthContext, projectId: string, credentialId: string) {
+      await get(auth, projectId);
+      const c = await db
+        .selectFrom('platform_credentials')
+        .selectAll()
+        .where('organisation_id', '=', auth.orgId)
+        .where('project_id', '=', projectId)
+        .where('id', '=', credentialId)
+        .executeTakeFirst();
+      if (!c) throw new AppError(404, M.credentialNotFound);
+      if (!c.revoked_at) await db.updateTable('platform_credentials').set({ revoked_at: now() }).where('id', '=', c.id).execute();
+      return db.selectFrom('platform_credentials').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow();
+    },
+  };
+}
+
+export type PlatformService = ReturnType<typeof makePlatformService>;

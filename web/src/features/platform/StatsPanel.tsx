@@ -1,0 +1,126 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import EChart from '../../charts/EChart';
+import { formatInteger } from '../../lib/format';
+import { downloadStats, type PlatformProject, type Ratio, useStats } from './api';
+import { NS } from './common';
+
+function RatioChart({ title, items }: { title: string; items: Ratio[] }) {
+  return (
+    <Box sx={{ flex: 1, minWidth: 220 }}>
+      <Typography variant="subtitle2">{title}</Typography>
+      <EChart
+        height={Math.max(120, items.length * 28 + 40)}
+        ariaLabel={title}
+        option={{
+          animation: false,
+          grid: { left: 110, right: 40, top: 10, bottom: 20 },
+          tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => `${(Number(v) * 100).toFixed(1)} %` },
+          xAxis: { type: 'value', max: 1, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
+          yAxis: { type: 'category', data: items.map((i) => i.name), inverse: true },
+          series: [{ type: 'bar', data: items.map((i) => i.ratio), label: { show: true, position: 'right', formatter: (p: { value: number }) => `${(p.value * 100).toFixed(0)}%` } }],
+        }}
+      />
+    </Box>
+  );
+}
+
+export default function StatsPanel({ project }: { project: PlatformProject }) {
+  const { t } = useTranslation(NS);
+  const [bucket, setBucket] = useState<'hour' | 'day'>('hour');
+  const stats = useStats(project.id, bucket);
+  const s = stats.data;
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1, flexWrap: 'wrap' }}>
+        <Typography variant="h6" component="h2" sx={{ flex: 1 }}>
+          {t('stats.title')}
+        </Typography>
+        <ToggleButtonGroup size="small" exclusive value={bucket} onChange={(_, v) => v && setBucket(v)}>
+          <ToggleButton value="hour">{t('stats.hour')}</ToggleButton>
+          <ToggleButton value="day">{t('stats.day')}</ToggleButton>
+        </ToggleButtonGroup>
+        <Button variant="outlined" size="small" onClick={() => downloadStats(project, bucket)}>
+          {t('stats.download')}
+        </Button>
+      </Box>
+      {!s || s.total === 0 ? (
+        <Typography color="text.secondary">{t('stats.empty')}</Typography>
+      ) : (
+        <>
+          <Box sx={{ display: 'flex', gap: 4, mb: 2 }}>
+            <Box>
+              <Typography variant="caption" color="text.secondary">
+                {t('stats.total')}
+              </Typography>
+              <Typography variant="h5" data-testid="stats-total">
+                {formatInteger(s.total)}
+              </Typography>
+            </Box>
+            <Box>
+              <Typography variant="caption" color="text.secondary">
+                {t('stats.errors')}
+              </Typography>
+              <Typography variant="h5">{formatInteger(s.errors)}</Typography>
+            </Box>
+            <Box>
+              <Typography variant="caption" color="text.secondary">
+                {t('stats.avg')}
+              </Typography>
+              <Typography variant="h5">{s.average_ms?.toFixed(1)} ms</Typography>
+            </Box>
+          </Box>
+          <EChart
+            height={220}
+            ariaLabel={t('stats.count')}
+            option={{
+              animation: false,
+              grid: { left: 50, right: 50, top: 20, bottom: 40 },
+              tooltip: { trigger: 'axis' },
+              xAxis: { type: 'category', data: s.series.map((x) => x.time) },
+              yAxis: [{ type: 'value', name: t('stats.count') }, { type: 'value', name: 'ms' }],
+              series: [
+                { type: 'bar', name: t('stats.count'), data: s.series.map((x) => x.count) },
+                { type: 'bar', name: t('stats.avgMs'), yAxisIndex: 1, data: s.series.map((x) => x.average_ms) },
+              ],
+            }}
+          />
+          <Table size="small" sx={{ my: 2 }} aria-label={t('stats.path')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('stats.path')}</TableCell>
+                <TableCell align="right">{t('stats.count')}</TableCell>
+                <TableCell align="right">{t('stats.avgMs')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {s.paths.map((p) => (
+                <TableRow key={p.path}>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{p.path}</TableCell>
+                  <TableCell align="right">{formatInteger(p.count)}</TableCell>
+                  <TableCell align="right">{p.average_ms.toFixed(2)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+            <RatioChart title={t('stats.devices')} items={s.devices} />
+            <RatioChart title={t('stats.browsers')} items={s.browsers} />
+            <RatioChart title={t('stats.os')} items={s.os} />
+          </Box>
+        </>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,154 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
+import { SERVICE_STATUS_INTERVAL_MS } from '../../api/me';
+import { saveBlob } from '../../lib/browser';
+
+/** Shapes of the hosted model APIs (server/src/features/platform is the source of truth). */
+export type Status = 'draft' | 'under_review' | 'approved' | 'rejected' | 'running' | 'stopped';
+export const STATUSES: Status[] = ['draft', 'under_review', 'approved', 'rejected', 'running', 'stopped'];
+export type Action = 'submit' | 'draft' | 'start' | 'stop';
+
+export interface Settings {
+  content_language: string;
+  industry: string;
+  use_case: string;
+  language: string;
+  version: string;
+  documentation_url: string;
+  tutorial_url: string;
+  source_code_url: string;
+  sandbox_url: string;
+  cover_image_url: string;
+  cpu_cores: number;
+  memory_gb: number;
+  gpu_gb: number;
+  expected_requests_per_month: number;
+  expected_rps: number;
+  expected_unique_users: number;
+  expected_item_count: number;
+  subscription_type: 'free' | 'standard' | 'premium';
+  billing_cycle: 'monthly' | 'yearly';
+  auto_scaling: boolean;
+  cloud_provider: string;
+  region: string;
+}
+
+export interface PlatformProject {
+  id: string;
+  name: string;
+  key: string;
+  status: Status;
+  /** the life-cycle actions the server allows from this status */
+  actions: Action[];
+  reason: string | null;
+  model: { project_id: string; project_name: string; model_key: string; type: string };
+  settings: Settings;
+  currency: string;
+  subscription_price: number;
+  infrastructure_price: number;
+  endpoint: string;
+  features: string[];
+  outputs: string[];
+  created_at: string;
+  updated_at: string;
+  reviewed_at: string | null;
+  organisation_name?: string;
+  identity_verified?: boolean;
+}
+
+export interface Credential {
+  id: string;
+  name: string;
+  kind: 'production' | 'sandbox';
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  secret?: string;
+}
+
+export interface Quote {
+  currency: string;
+  subscription_price: number;
+  infrastructure_price: number;
+  total: number;
+  billing_cycle: string;
+  lines: { item: string; amount: number }[];
+}
+
+export interface PublishableModel {
+  project_id: string;
+  project_name: string;
+  project_type: string;
+  model_key: string;
+  algorithm: string;
+  metrics: Record<string, number> | null;
+  trained_at: string | null;
+}
+
+export interface Ratio {
+  name: string;
+  count: number;
+  ratio: number;
+}
+export interface Stats {
+  total: number;
+  errors: number;
+  average_ms: number | null;
+  paths: { path: string; count: number; average_ms: number }[];
+  devices: Ratio[];
+  browsers: Ratio[];
+  os: Ratio[];
+  series: { time: string; count: number; average_ms: number; errors: number }[];
+  bucket: 'hour' | 'day';
+}
+
+const enc = encodeURIComponent;
+export const projectsKey = ['platform', 'projects'] as const;
+
+/** The status of every project is polled every 30000 ms (SPEC §9). */
+export function useProjects(status: Status | 'all') {
+  return useQuery({
+    queryKey: [...projectsKey, status],
+    queryFn: () => apiGet<{ items: PlatformProject[]; total: number }>('/api/platform/projects', { status, page_size: 200 }),
+    refetchInterval: SERVICE_STATUS_INTERVAL_MS,
+  });
+}
+export function useProject(id: string) {
+  return useQuery({ queryKey: [...projectsKey, 'one', id], queryFn: () => apiGet<PlatformProject>(`/api/platform/projects/${enc(id)}`), refetchInterval: SERVICE_STATUS_INTERVAL_MS });
+}
+export function useCredentials(id: string) {
+  return useQuery({ queryKey: [...projectsKey, 'credentials', id], queryFn: () => apiGet<Credential[]>(`/api/platform/projects/${enc(id)}/credentials`) });
+}
+export function useStats(id: string, bucket: 'hour' | 'day') {
+  return useQuery({
+    queryKey: [...projectsKey, 'stats', id, bucket],
+    queryFn: () => apiGet<Stats>(`/api/platform/projects/${enc(id)}/statistics`, { bucket, days: bucket === 'day' ? 30 : 2 }),
+    refetchInterval: SERVICE_STATUS_INTERVAL_MS,
+  });
+}
+export const usePublishable = () => useQuery({ queryKey: ['platform', 'models'], queryFn: () => apiGet<PublishableModel[]>('/api/platform/models') });
+export const useIsPlatformAdmin = () =>
+  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<{ platform_admin: boolean }>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
+export const useReviewQueue = (status: Status | 'all') =>
+  useQuery({ queryKey: ['platform', 'review', status], queryFn: () => apiGet<{ items: PlatformProject[] }>('/api/platform/admin/projects', { status }) });
+
+export const quote = (s: Pick<Settings, 'subscription_type' | 'billing_cycle' | 'cpu_cores' | 'memory_gb' | 'gpu_gb' | 'auto_scaling' | 'expected_requests_per_month'>) =>
+  apiPost<Quote>('/api/platform/quote', s, { silent: true });
+export const createProject = (body: Partial<Settings> & { name: string; key: string; project_id: string; model_key: string }) => apiPost<PlatformProject>('/api/platform/projects', body);
+export const updateProject = (id: string, body: Partial<Settings> & { name?: string }) => apiPut<PlatformProject>(`/api/platform/projects/${enc(id)}`, body);
+export const act = (id: string, action: Action) => apiPost<PlatformProject>(`/api/platform/projects/${enc(id)}/${action}`);
+export const deleteProject = (id: string) => apiDelete<{ id: string }>(`/api/platform/projects/${enc(id)}`);
+export const createCredential = (id: string, name: string, kind: 'production' | 'sandbox') => apiPost<Credential>(`/api/platform/projects/${enc(id)}/credentials`, { name, kind });
+export const revokeCredential = (id: string, cid: string) => apiDelete<Credential>(`/api/platform/projects/${enc(id)}/credentials/${enc(cid)}`);
+export const review = (id: string, decision: 'approve' | 'reject', reason?: string) => apiPost<PlatformProject>(`/api/platform/admin/projects/${enc(id)}/review`, { decision, reason });
+export async function downloadStats(p: PlatformProject, bucket: 'hour' | 'day') {
+  const { blob, fileName } = await apiBlob(`/api/platform/projects/${enc(p.id)}/statistics/download?bucket=${bucket}&days=${bucket === 'day' ? 30 : 2}`, `${p.key}-request_statistics.csv`);
+  saveBlob(blob, fileName);
+}
+
+/** Amounts are integer minor units; JPY has none, most currencies two. */
+export function money(amount: number, currency: string, lang: string): string {
+  const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return new Intl.NumberFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', { style: 'currency', currency }).format(amount / 10 ** digits);
+}

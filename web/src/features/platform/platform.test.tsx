@@ -1,0 +1,58 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { setSession } from '../../api/session';
+import { ME, STATUS, mockFetch, ok, renderApp, signIn } from '../../test/utils';
+import type { PlatformProject } from './api';
+
+vi.mock('../../charts/EChart', () => ({ default: ({ ariaLabel }: { ariaLabel?: string }) => <div role="img" aria-label={ariaLabel} /> }));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setSession(null);
+});
+
+const project: PlatformProject = {
+  id: 'pp1', name: 'Power API', key: 'power', status: 'approved', actions: ['start'], reason: null,
+  model: { project_id: 'p1', project_name: 'Power', model_key: '1_lightgbm', type: 'regression' },
+  settings: { content_language: 'en-gb', industry: '', use_case: '', language: '', version: '1.0', documentation_url: '', tutorial_url: '', source_code_url: '', sandbox_url: '', cover_image_url: '',
+    cpu_cores: 1, memory_gb: 1, gpu_gb: 0, expected_requests_per_month: 0, expected_rps: 0, expected_unique_users: 0, expected_item_count: 0, subscription_type: 'standard', billing_cycle: 'monthly',
+    auto_scaling: false, cloud_provider: 'mitate', region: 'ap-northeast-1' },
+  currency: 'JPY', subscription_price: 9800, infrastructure_price: 6100, endpoint: 'http://localhost/serve/power/predict', features: ['AT', 'V'], outputs: ['predicted_EP'],
+  created_at: '2026-11-23T01:00:00Z', updated_at: '2026-11-23T01:00:00Z', reviewed_at: null,
+};
+
+describe('hosted API page', () => {
+  it('offers the actions the server allows, asks before each, and shows a new key once with its warning', async () => {
+    signIn();
+    const calls = mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/platform/projects/pp1': () => ok(project),
+      'GET /api/platform/projects/pp1/credentials': () => ok([]),
+      'GET /api/platform/projects/pp1/statistics': () => ok({ total: 0, errors: 0, average_ms: null, paths: [], devices: [], browsers: [], os: [], series: [], bucket: 'hour' }),
+      'POST /api/platform/projects/pp1/start': () => ok({ ...project, status: 'running', actions: ['stop'] }),
+      'POST /api/platform/projects/pp1/credentials': () => ok({ id: 'c1', name: 'line 1', kind: 'production', prefix: 'mk_live_abcdefgh', created_at: '2026-11-23T01:00:00Z', last_used_at: null, revoked_at: null, secret: 'mk_live_abcdefghSECRET' }, 201),
+    });
+    const user = userEvent.setup();
+    renderApp('/platform/details/pp1');
+    await screen.findByText('Power API', {}, { timeout: 10_000 });
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Start' }));
+    const confirm = await screen.findByRole('dialog');
+    expect(calls.some((c) => c.path.endsWith('/start'))).toBe(false); // nothing before the confirmation
+    await user.click(within(confirm).getByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path.endsWith('/start'))).toBe(true));
+
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 });
+    await user.click(await screen.findByRole('button', { name: 'New credential' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(within(dialog).getByText('This field is required.')).toBeTruthy(); // SPEC §5: credential name required
+    await user.type(within(dialog).getByRole('textbox', { name: /Credential name/ }), 'line 1');
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await screen.findByText('Download credentials before closing because they cannot be downloaded again.', {}, { timeout: 10_000 });
+    expect((screen.getByTestId('api-secret') as HTMLInputElement).value).toBe('mk_live_abcdefghSECRET');
+    expect(screen.getByRole('button', { name: 'Close without downloading' })).toBeTruthy();
+  });
+});
