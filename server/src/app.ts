@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { requireAuth } from './auth/guard.js';
 import { loadSecret } from './auth/tokens.js';
 import { type Config, loadConfig } from './config.js';
@@ -24,6 +24,8 @@ import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
 import predictionRoutes from './features/prediction/routes.js';
 import { installErrorHandler, installNotFound } from './http/errors.js';
+import { openApiTransform, openApiTransformObject } from './http/openapi.js';
+import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -34,6 +36,8 @@ export interface BuildOptions {
   pgSchema?: string;
   /** Tests that never run a job can skip starting the worker pool. */
   startJobs?: boolean;
+  /** Refuse an answer that loses a key its response schema does not declare (default: under vitest or MITATE_STRICT_RESPONSES=1). */
+  strictResponses?: boolean;
 }
 
 /** Builds the whole app (no listen): tests use app.inject or a real port. */
@@ -45,7 +49,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     trustProxy: true,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Tests and the contract fuzzing run refuse answers that lose a key their schema does not declare.
+  app.setSerializerCompiler(responseSerializer(opts.strictResponses ?? (!!process.env.VITEST || process.env.MITATE_STRICT_RESPONSES === '1')));
   installErrorHandler(app);
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
@@ -77,7 +82,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
