@@ -9,6 +9,8 @@ import { M } from '../account/messages.js';
 import { MEMBER_STATUSES, ROLES, SETUP_FIELDS, setupProblems, type SetupValues } from '../account/rules.js';
 import { makeAccountService } from '../account/service.js';
 import { loadProfile, saveSetup, touchesOrganisation } from '../profile/repo.js';
+import { replies } from '../../http/responses.js';
+import { Invited, Member, MemberDetails, MemberPage, MemberUpdated, SetupSaved } from '../account/responses.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 const inviteBody = z.object({
@@ -39,12 +41,12 @@ export default async function memberRoutes(app: FastifyInstance) {
   const cols = ['id', 'email', 'first_name', 'last_name', 'role', 'status', 'created_at'] as const;
   const lang = (req: FastifyRequest) => langOf(req.headers['accept-language']);
 
-  r.get('/members', { schema: { tags: ['members'] } }, async (req) => {
+  r.get('/members', { schema: { tags: ['members'], response: replies({ 200: MemberPage }) } }, async (req) => {
     const items = await db.selectFrom('users').select(cols).where('organisation_id', '=', req.auth.orgId).orderBy('created_at').execute();
     return ok({ items, total: items.length });
   });
 
-  r.put('/members/setup', { schema: { tags: ['members'], summary: 'Complete registration / update my profile (SPEC §3 Member, Account, Organisation fields)', body: setupBody } }, async (req, reply) => {
+  r.put('/members/setup', { schema: { tags: ['members'], summary: 'Complete registration / update my profile (SPEC §3 Member, Account, Organisation fields)', body: setupBody, response: replies({ 200: SetupSaved }) } }, async (req, reply) => {
     const { complete, ...values } = req.body;
     if (touchesOrganisation(values) && !['owner', 'admin'].includes(req.auth.role)) throw new AppError(403, 'forbidden');
     const current = await loadProfile(db, req.auth.userId, req.auth.orgId);
@@ -55,7 +57,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     return ok({ message: localize(lang(req), M.accountUpdated), profile });
   });
 
-  r.get('/members/:id', { schema: { tags: ['members'], params: idParams } }, async (req) => {
+  r.get('/members/:id', { schema: { tags: ['members'], params: idParams, response: replies({ 200: z.union([MemberDetails, Member]) }) } }, async (req) => {
     const item = await db.selectFrom('users').select(cols).where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();
     if (!item) throw new AppError(404, 'not_found');
     // Personal details are for the person and those who manage members.
@@ -77,7 +79,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     });
   });
 
-  r.post('/members', { preHandler: manage, schema: { tags: ['members'], summary: 'Invite a member (e-mail, role, first and last name)', body: inviteBody } }, async (req, reply) => {
+  r.post('/members', { preHandler: manage, schema: { tags: ['members'], summary: 'Invite a member (e-mail, role, first and last name)', body: inviteBody, response: replies({ 200: Invited, 201: Invited }) } }, async (req, reply) => {
     const email = req.body.email.trim().toLowerCase();
     if (req.body.role === 'owner' && req.auth.role !== 'owner') throw new AppError(403, M.onlyOwnerGrantsOwner);
     const existing = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
@@ -114,7 +116,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     return reply.code(201).send(ok({ id: user.id, email, message: localize(lang(req), M.invited, { email }) }));
   });
 
-  r.put('/members/:id', { preHandler: manage, schema: { tags: ['members'], summary: 'Change one field of a member: role or status', params: idParams, body: updateBody } }, async (req) => {
+  r.put('/members/:id', { preHandler: manage, schema: { tags: ['members'], summary: 'Change one field of a member: role or status', params: idParams, body: updateBody, response: replies({ 200: MemberUpdated }) } }, async (req) => {
     const fields = Object.keys(req.body).filter((k) => (req.body as Record<string, unknown>)[k] !== undefined);
     if (fields.length !== 1) throw new AppError(422, M.oneField, {}, fields[1] ?? 'role');
     const target = await db.selectFrom('users').selectAll().where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();
