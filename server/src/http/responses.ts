@@ -64,6 +64,10 @@ export const MessageView = z.object({ message: z.string() });
 export const IdView = z.object({ id: z.string() });
 export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
 
+/** A value stored as text in the database but always one of `values`: documented (and checked) as that enum. */
+// Typed as a string on the server side, where the database row's column is a string.
+export const storedEnum = <const V extends readonly [string, ...string[]]>(values: V) => z.enum(values) as unknown as z.ZodString;
+
 /** A JSON value the engine wrote (its shape is the engine task's, not the server's). */
 export const EngineJson = z.unknown();
 

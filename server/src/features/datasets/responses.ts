@@ -60,3 +60,50 @@ export const DatasetPage = page(DatasetView).meta({ id: 'DatasetPage' });
 export const DataPage = z
   .object({ columns: z.array(z.string()), rows: z.array(z.array(Cell)), total: z.number().int(), page: z.number().int(), page_size: z.number().int() })
   .meta({ id: 'DataPage' });
+
+/** The statistics job's result (engine task 'statistics'). */
+/** Which figures a column has depends on its kind (numeric, categorical, boolean, datetime). */
+export const ColumnStatistics = z
+  .looseObject({
+    name: z.string(),
+    dtype: z.string(),
+    kind: z.enum(['numeric', 'categorical', 'boolean', 'datetime']),
+    count: z.number().nullable(),
+    missing: z.number().nullable(),
+    unique: z.number().nullable(),
+    mean: z.number().nullable().optional(),
+    std: z.number().nullable().optional(),
+    min: z.union([z.number(), z.string()]).nullable().optional(),
+    q1: z.number().nullable().optional(),
+    median: z.number().nullable().optional(),
+    q3: z.number().nullable().optional(),
+    max: z.union([z.number(), z.string()]).nullable().optional(),
+    skewness: z.number().nullable().optional(),
+    kurtosis: z.number().nullable().optional(),
+    zeros: z.number().nullable().optional(),
+    infinite: z.number().nullable().optional(),
+    other: z.number().nullable().optional().describe('Rows outside the top categories'),
+    top: z.array(z.object({ value: z.union([z.string(), z.number(), z.boolean(), z.null()]), count: z.number() })).nullable().optional(),
+    histogram: z.object({ edges: z.array(z.number()), counts: z.array(z.number()) }).nullable().optional(),
+  })
+  .meta({ id: 'ColumnStatistics' });
+
+export const StatisticsResult = z
+  .object({ row_count: z.number(), column_count: z.number(), generated_at: z.string(), columns: z.array(ColumnStatistics) })
+  .meta({ id: 'StatisticsResult' });
+
+export const StatisticsStarted = z.object({ job_id: z.string(), state: z.string() });
+
+export const StatisticsJob = z
+  .object({
+    job_id: z.string().nullable(),
+    state: z.enum(['none', 'queued', 'running', 'succeeded', 'failed', 'cancelled']),
+    progress: z.number(),
+    message: z.string().nullable(),
+    error: z.string().nullable(),
+    log: z.string().optional(),
+    result: StatisticsResult.nullable(),
+    started_at: z.string().nullable().optional(),
+    finished_at: z.string().nullable().optional(),
+  })
+  .meta({ id: 'StatisticsJob' });
