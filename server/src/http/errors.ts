@@ -49,7 +49,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       const msg = status === 404 ? localize(lang, 'not_found') : (err.message || localize(lang, 'bad_request'));
       return reply.code(status).send({ detail: { response: msg, error: (err as FastifyError).code ?? 'bad_request' } });
     }
-    req.log.error({ err }, 'unhandled error');console.error('DEBUG500', err?.message, JSON.stringify((err as any)?.cause?.issues ?? null).slice(0, 1500));
+    req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ detail: { response: localize(lang, 'server_error'), error: 'server_error' } });
   });
 }
