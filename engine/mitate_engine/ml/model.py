@@ -3,6 +3,7 @@
 `predict(frame)` turns raw inference rows into the output columns of the project's type, so the prediction job,
 the report and a user who unzips the model all use the same code path.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -3,6 +3,7 @@
 `prepare_project` turns the table and the project settings into the shared train/test frames once; `train_model`
 then trains one algorithm on them and returns its report (metrics, charts, importances, CV folds, parameters).
 """
+
 from __future__ import annotations
 
 import json
@@ -10,9 +11,10 @@ import math
 import time
 import warnings
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -98,7 +100,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     if lags or windows:
         df, extra = D.add_time_features(df, [c for c in features if kinds[c] == "numeric"], lags, windows)
         kinds.update({c: "numeric" for c in extra})
-        df = df.iloc[D.warmup_rows(lags, windows):].reset_index(drop=True)
+        df = df.iloc[D.warmup_rows(lags, windows) :].reset_index(drop=True)
     y = None
     classes: list[str] = []
     if target and t in SUPERVISED:
@@ -131,11 +133,27 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     if folds < 2:
         raise UserError("Please enter default, 2 or more numbers")
     proj = Project(
-        project_type=t, target=target, features=features, kinds=kinds, categories=cats,
-        X_train=X, y_train=y, X_test=None, y_test=None, cv_folds=folds,
-        auto_tune=bool(spec.get("auto_tune")), n_trials=int(spec.get("n_trials") or 10), balance=bool(spec.get("balance")),
-        variance_threshold=float(spec.get("variance_threshold") or 0.0), significance_level=float(spec.get("significance_level") or 0.05),
-        classes=classes, lags=lags, windows=windows, datetime_column=dt_col, condition=_condition(spec), seed=int(spec.get("seed") or 0),
+        project_type=t,
+        target=target,
+        features=features,
+        kinds=kinds,
+        categories=cats,
+        X_train=X,
+        y_train=y,
+        X_test=None,
+        y_test=None,
+        cv_folds=folds,
+        auto_tune=bool(spec.get("auto_tune")),
+        n_trials=int(spec.get("n_trials") or 10),
+        balance=bool(spec.get("balance")),
+        variance_threshold=float(spec.get("variance_threshold") or 0.0),
+        significance_level=float(spec.get("significance_level") or 0.05),
+        classes=classes,
+        lags=lags,
+        windows=windows,
+        datetime_column=dt_col,
+        condition=_condition(spec),
+        seed=int(spec.get("seed") or 0),
     )
     if t in SUPERVISED:
         if len(X) < 10:
@@ -213,9 +231,11 @@ class Balanced:
         return self.estimator.predict_proba(X)
 
     def __sklearn_tags__(self):
-        from sklearn.base import ClassifierMixin, BaseEstimator
+        from sklearn.base import BaseEstimator, ClassifierMixin
+
         class _T(ClassifierMixin, BaseEstimator):
             pass
+
         return _T().__sklearn_tags__()
 
 
@@ -313,9 +333,8 @@ def _sample(n: int, k: int, seed: int = 0) -> np.ndarray:
 
 def unsupervised_score(proj: Project, algo: Algorithm, params: dict, Z: np.ndarray) -> float:
     """Silhouette for clustering, trustworthiness for maps (on a sample): the auto-tune objective."""
-    from sklearn.base import clone
-    from sklearn.metrics import silhouette_score
     from sklearn.manifold import trustworthiness
+    from sklearn.metrics import silhouette_score
 
     idx = _sample(len(Z), UNSUP_SCORE_ROWS if proj.project_type == "clustering" else 1000, proj.seed)
     Zs = Z[idx]
@@ -335,8 +354,14 @@ def unsupervised_score(proj: Project, algo: Algorithm, params: dict, Z: np.ndarr
 # ---- auto-tune --------------------------------------------------------------------------------------------
 
 
-def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int, float | None, float | None], None],
-         timeout: float | None = None, Z: np.ndarray | None = None) -> tuple[dict, list[dict], tuple[list[float], float] | None]:
+def tune(
+    proj: Project,
+    algo: Algorithm,
+    base: dict,
+    report: Callable[[int, int, float | None, float | None], None],
+    timeout: float | None = None,
+    Z: np.ndarray | None = None,
+) -> tuple[dict, list[dict], tuple[list[float], float] | None]:
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.ERROR)
@@ -386,9 +411,18 @@ def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int,
 # ---- one model --------------------------------------------------------------------------------------------
 
 
-def train_model(proj: Project, algorithm: str, given_params: dict | None, out_dir: Path,
-                progress: Callable[[float, str], None], event: Callable[..., None], log: Callable[[str], None],
-                time_budget: float | None = None, label: str = "", on_ready: Callable[[dict], None] | None = None) -> dict:
+def train_model(
+    proj: Project,
+    algorithm: str,
+    given_params: dict | None,
+    out_dir: Path,
+    progress: Callable[[float, str], None],
+    event: Callable[..., None],
+    log: Callable[[str], None],
+    time_budget: float | None = None,
+    label: str = "",
+    on_ready: Callable[[dict], None] | None = None,
+) -> dict:
     """Trains one algorithm; writes model.joblib, manifest.json, model.zip, report.json into out_dir."""
     import joblib
 
@@ -400,7 +434,9 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
         raise UserError(str(exc)) from exc
     n_rows = len(proj.X_train)
     if algo.max_rows and n_rows > algo.max_rows:
-        raise UserError(f"{algo.label} is limited to {algo.max_rows:,} training rows (this project has {n_rows:,}); choose another algorithm or sample the data.")
+        raise UserError(
+            f"{algo.label} is limited to {algo.max_rows:,} training rows (this project has {n_rows:,}); choose another algorithm or sample the data."
+        )
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     trials: list[dict] = []
@@ -410,12 +446,14 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
         pre = D.make_preprocessor(proj.kinds, True, proj.variance_threshold)
         Z_all = np.asarray(pre.fit_transform(proj.X_train), dtype=float)
     if proj.auto_tune:
+
         def report(i, n, value, best):
             v = "not scored (failed or stopped at the time budget)" if value is None else f"{value:.4f}"
             b = "-" if best is None else f"{best:.4f}"
             progress(0.05 + 0.7 * i / n, f"{label}: trial {i} of {n}, best so far {b}")
             event("trial", model=label, trial=i, of=n, value=value, best=best)
             log(f"{label}: trial {i}/{n} score {v} best {b}")
+
         params, trials, folds = tune(proj, algo, params, report, timeout=time_budget, Z=Z_all)
         log(f"{label}: best parameters {json.dumps(to_jsonable(params))}")
     progress(0.78, f"{label}: fitting")
@@ -431,9 +469,21 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
             pipe[0].fit(proj.X_train)
             emb_train = pipe[-1].fit_transform(Z_all)
     fit_seconds = time.monotonic() - started
-    model = TrainedModel(project_type=proj.project_type, algorithm=algorithm, target=proj.target, features=proj.features,
-                         kinds=proj.kinds, categories=proj.categories, pipeline=pipe, classes=proj.classes, lags=proj.lags,
-                         windows=proj.windows, datetime_column=proj.datetime_column, params=to_jsonable(params), condition=proj.condition)
+    model = TrainedModel(
+        project_type=proj.project_type,
+        algorithm=algorithm,
+        target=proj.target,
+        features=proj.features,
+        kinds=proj.kinds,
+        categories=proj.categories,
+        pipeline=pipe,
+        classes=proj.classes,
+        lags=proj.lags,
+        windows=proj.windows,
+        datetime_column=proj.datetime_column,
+        params=to_jsonable(params),
+        condition=proj.condition,
+    )
     progress(0.85, f"{label}: evaluating")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -443,14 +493,26 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
             rep = _clustering_report(proj, algo, model, Z_all, params)
         else:
             rep = _compression_report(proj, algo, model, Z_all, emb_train)
-    rep.update({
-        "algorithm": algorithm, "label": algo.label, "hyperparameters": to_jsonable(params), "defaults": algo.defaults(),
-        "auto_tune": {"enabled": proj.auto_tune, "trials": trials, "objective": scoring(proj)[1] if proj.supervised else
-                      ("silhouette" if proj.project_type == "clustering" else "trustworthiness")},
-        "train_rows": n_rows, "test_rows": 0 if proj.X_test is None else len(proj.X_test), "fit_seconds": fit_seconds,
-        "seconds": time.monotonic() - started, "features": proj.features, "target": proj.target,
-        "pending": proj.supervised,  # cross-validation and importances follow
-    })
+    rep.update(
+        {
+            "algorithm": algorithm,
+            "label": algo.label,
+            "hyperparameters": to_jsonable(params),
+            "defaults": algo.defaults(),
+            "auto_tune": {
+                "enabled": proj.auto_tune,
+                "trials": trials,
+                "objective": scoring(proj)[1] if proj.supervised else ("silhouette" if proj.project_type == "clustering" else "trustworthiness"),
+            },
+            "train_rows": n_rows,
+            "test_rows": 0 if proj.X_test is None else len(proj.X_test),
+            "fit_seconds": fit_seconds,
+            "seconds": time.monotonic() - started,
+            "features": proj.features,
+            "target": proj.target,
+            "pending": proj.supervised,  # cross-validation and importances follow
+        }
+    )
     rep = to_jsonable(rep)
     progress(0.9, f"{label}: packaging")
     joblib.dump(model, out_dir / "model.joblib", compress=3)
@@ -473,10 +535,14 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
         fold_list, cv_score = folds if folds else ([], None)
         # "mean" is the score that ranked the configurations: the fold mean, or for a soft sensor the pooled forward Q²
         # ("aggregate" says which); "fold_mean" is always the plain mean of the fold scores.
-        rep["cv"] = {"metric": scoring(proj)[1], "folds": fold_list, "mean": cv_score,
-                     "aggregate": "pooled_forward" if proj.time_ordered else "mean",
-                     "fold_mean": float(np.mean(fold_list)) if fold_list else None,
-                     "std": float(np.std(fold_list)) if fold_list else None}
+        rep["cv"] = {
+            "metric": scoring(proj)[1],
+            "folds": fold_list,
+            "mean": cv_score,
+            "aggregate": "pooled_forward" if proj.time_ordered else "mean",
+            "fold_mean": float(np.mean(fold_list)) if fold_list else None,
+            "std": float(np.std(fold_list)) if fold_list else None,
+        }
         rep["permutation_importance"] = _permutation(proj, model.pipeline)
         rep["shap"] = _shap(proj, algo, model.pipeline, log)
     rep["pending"] = False
@@ -549,6 +615,7 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log)
         if proba is not None:
             charts["roc"] = _roc_curves(yte, proba, proj.classes)
         from sklearn.metrics import classification_report
+
         charts["per_class"] = classification_report(yte, pred_te, labels=proj.classes, output_dict=True, zero_division=0)
     else:
         metrics = regression_metrics(yte, pred_te)
@@ -562,14 +629,17 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log)
             idx_tr = _sample(len(pred_tr), MAX_POINTS)
             idx_te = _sample(len(pred_te), MAX_POINTS)
             charts["time_series"] = {
-                "train": {"time": [proj.time_train[i] for i in idx_tr], "actual": proj.y_train[idx_tr].tolist(), "predicted": np.asarray(pred_tr)[idx_tr].tolist()},
+                "train": {
+                    "time": [proj.time_train[i] for i in idx_tr],
+                    "actual": proj.y_train[idx_tr].tolist(),
+                    "predicted": np.asarray(pred_tr)[idx_tr].tolist(),
+                },
                 "test": {"time": [proj.time_test[i] for i in idx_te], "actual": yte[idx_te].tolist(), "predicted": np.asarray(pred_te)[idx_te].tolist()},
             }
         coef = _coefficients(proj, model)
         if coef:
             charts["coefficients"] = coef
-    return {"metrics": metrics, "train_metrics": train_metrics, "charts": charts, "permutation_importance": [], "shap": None,
-            "cv": None}
+    return {"metrics": metrics, "train_metrics": train_metrics, "charts": charts, "permutation_importance": [], "shap": None, "cv": None}
 
 
 def _roc_curves(y, proba, classes) -> list[dict]:
@@ -603,6 +673,7 @@ def _coefficients(proj: Project, model: TrainedModel) -> list[dict] | None:
     if model.algorithm == "linear":
         try:
             import statsmodels.api as sm
+
             Z = np.asarray(model.pipeline[0].transform(proj.X_train), dtype=float)
             if Z.shape[0] > Z.shape[1] + 1:
                 fit = sm.OLS(proj.y_train, sm.add_constant(Z, has_constant="add")).fit()
@@ -631,6 +702,7 @@ def _shap(proj: Project, algo: Algorithm, pipe, log) -> list[dict] | None:
         return None
     try:
         import shap
+
         est = pipe[-1]
         if isinstance(est, Balanced):
             est = est.estimator
@@ -700,8 +772,7 @@ def _clustering_report(proj: Project, algo: Algorithm, model: TrainedModel, Z: n
         charts["elbow"] = _elbow(Z, proj.seed)
     if algo.key == "hierarchical":
         charts["dendrogram"] = _dendrogram(Z, params.get("linkage", "ward"), proj.seed)
-    return {"metrics": metrics, "train_metrics": {}, "charts": charts, "permutation_importance": _cluster_importance(proj, Z, labels),
-            "shap": None}
+    return {"metrics": metrics, "train_metrics": {}, "charts": charts, "permutation_importance": _cluster_importance(proj, Z, labels), "shap": None}
 
 
 def algorithm_is_dbscan(est) -> bool:
@@ -742,7 +813,8 @@ def _elbow(Z: np.ndarray, seed: int) -> dict:
 
 
 def _dendrogram(Z: np.ndarray, linkage: str, seed: int) -> dict:
-    from scipy.cluster.hierarchy import dendrogram, linkage as link
+    from scipy.cluster.hierarchy import dendrogram
+    from scipy.cluster.hierarchy import linkage as link
 
     idx = _sample(len(Z), 2000, seed)
     L = link(Z[idx], method=linkage)
@@ -756,8 +828,14 @@ def _compression_report(proj: Project, algo: Algorithm, model: TrainedModel, Z: 
     est = model.pipeline[-1]
     emb = np.asarray(emb)
     idx = _sample(len(emb), MAX_POINTS, proj.seed)
-    charts: dict[str, Any] = {"map": {"x": emb[idx, 0].tolist(), "y": (emb[idx, 1] if emb.shape[1] > 1 else np.zeros(len(idx))).tolist(),
-                                      "color": None if proj.color is None else proj.color[idx].tolist(), "color_label": proj.target}}
+    charts: dict[str, Any] = {
+        "map": {
+            "x": emb[idx, 0].tolist(),
+            "y": (emb[idx, 1] if emb.shape[1] > 1 else np.zeros(len(idx))).tolist(),
+            "color": None if proj.color is None else proj.color[idx].tolist(),
+            "color_label": proj.target,
+        }
+    }
     metrics: dict[str, Any] = {"n_components": int(emb.shape[1]), "rows": int(len(emb))}
     names = list(model.pipeline[0].get_feature_names_out())
     if algo.key == "pca":
@@ -765,6 +843,7 @@ def _compression_report(proj: Project, algo: Algorithm, model: TrainedModel, Z: 
         metrics["explained_variance"] = float(evr.sum())
         metrics["explained_variance_ratio"] = evr.tolist()
         from sklearn.decomposition import PCA
+
         full = PCA(random_state=0).fit(Z)
         charts["scree"] = {"ratio": full.explained_variance_ratio_[:30].tolist(), "cumulative": np.cumsum(full.explained_variance_ratio_)[:30].tolist()}
         charts["loadings"] = {"features": names, "components": est.components_.tolist()}

@@ -3,6 +3,7 @@
 Spec: model (path of model.joblib), parquet (inference data), condition_path (optional condition.json of the
 training dataset, applied first with its stored fitted parameters, when the inference data is raw), output_dir.
 """
+
 from __future__ import annotations
 
 import json
@@ -70,14 +71,22 @@ class Predict(Task):
         work = ctx.work_dir
         table.to_parquet(work / "predictions.parquet", index=False)
         table.to_csv(work / "predictions.csv", index=False)
-        summary: dict = {"rows": len(table), "columns": list(table.columns), "outputs": list(out.columns),
-                         "condition_applied": (condition or {}).get("name") if condition else None}
+        summary: dict = {
+            "rows": len(table),
+            "columns": list(table.columns),
+            "outputs": list(out.columns),
+            "condition_applied": (condition or {}).get("name") if condition else None,
+        }
         first = out.columns[0]
         if model.project_type in ("discriminant_analysis", "clustering"):
             summary["counts"] = {str(k): int(v) for k, v in out[first].value_counts(dropna=False).sort_index().items()}
         elif model.project_type in ("regression", "soft_sensor"):
             s = out[first].dropna()
-            summary["stats"] = {"mean": float(s.mean()) if len(s) else None, "min": float(s.min()) if len(s) else None,
-                                "max": float(s.max()) if len(s) else None, "missing": int(out[first].isna().sum())}
+            summary["stats"] = {
+                "mean": float(s.mean()) if len(s) else None,
+                "min": float(s.min()) if len(s) else None,
+                "max": float(s.max()) if len(s) else None,
+                "missing": int(out[first].isna().sum()),
+            }
         ctx.progress(1.0, "Done")
         return summary

@@ -4,10 +4,10 @@ Spec: {parquet, steps, datetime_column?, name?, output_dir}. Writes `data.parque
 `condition.json` (the condition with every step's fitted parameters) to output_dir; the server registers the
 folder as a new dataset on request (POST new_dataset/register/{temp_id}).
 """
+
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
