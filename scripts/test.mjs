@@ -78,6 +78,8 @@ const suites = [
       return { ...r, counts: line ? { passed: n('passed'), failed: n('failed') + n('error') } : null };
     },
   },
+  // The API against its own OpenAPI document (no 5xx, answers as declared).
+  check('schemathesis', 'node', ['scripts/schemathesis.mjs'], '.'),
   {
     name: 'e2e',
     async run() {

@@ -39,6 +39,10 @@ export function installErrorHandler(app: FastifyInstance): void {
         })),
       });
     }
+    // A malformed multipart body (no boundary, cut short) is the caller's fault, not ours.
+    if (!(err as FastifyError).statusCode && /^(Multipart: |Malformed part header|Unexpected end of form|Part terminated early)/.test(err.message)) {
+      return reply.code(400).send({ detail: { response: localize(lang, 'bad_request'), error: 'bad_request' } });
+    }
     const status = (err as FastifyError).statusCode ?? 500;
     if (status === 413 || (err as FastifyError).code === 'FST_REQ_FILE_TOO_LARGE') {
       const size = (req.server as any).config?.maxUploadMb ?? 0;

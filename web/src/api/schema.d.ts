@@ -16759,15 +16759,6 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Redirect */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": null;
-                    };
-                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -16867,15 +16858,6 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Redirect */
-                302: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": null;
-                    };
-                };
                 /** @description Default Response */
                 400: {
                     headers: {

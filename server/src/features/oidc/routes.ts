@@ -13,7 +13,8 @@ import { makeAccountService } from '../account/service.js';
 import { errorReplies, replies } from '../../http/responses.js';
 import { Tokens } from '../account/responses.js';
 
-const redirectReplies = { 302: z.null().describe('Redirect'), ...errorReplies };
+// The 302 redirect has no body to describe (a JSON 'null' schema would claim one); only the errors are listed.
+const redirectReplies = errorReplies;
 
 export const oidcEnabled = (config: Config) => !!(config.oidc.issuer && config.oidc.clientId);
 
