@@ -54,14 +54,16 @@ function findPython() {
 const venv = path.join(root, '.venv');
 const req = path.join(root, 'engine', 'requirements.txt');
 const pyStamp = path.join(venv, '.mitate-stamp');
-const pyHash = hashOf(req);
+// Test tools (ruff, Schemathesis) are pinned apart from what the engine runs with.
+const devReq = path.join(root, 'engine', 'requirements-dev.txt');
+const pyHash = hashOf(req, devReq);
 if (!fs.existsSync(path.join(venv, 'bin', 'python'))) {
   say('creating the engine virtual environment (.venv) ...');
   run(findPython(), ['-m', 'venv', venv]);
 }
 if (!fs.existsSync(pyStamp) || fs.readFileSync(pyStamp, 'utf8') !== pyHash) {
-  say('installing the engine packages (engine/requirements.txt) ...');
-  run(path.join(venv, 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', '-r', req]);
+  say('installing the engine packages (engine/requirements.txt, requirements-dev.txt) ...');
+  run(path.join(venv, 'bin', 'python'), ['-m', 'pip', 'install', '--disable-pip-version-check', '-q', '-r', req, '-r', devReq]);
   fs.writeFileSync(pyStamp, pyHash);
 }
 

@@ -6,6 +6,7 @@ Job data is {"kind", "spec"} and the job id is Mitate's job id. Events travel as
 result is the job's return value; a failure is the job's failed reason. A cancel is a Redis key the server
 sets (mitate:cancel:<job id>), which the task notices at its next progress report.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,10 +19,10 @@ import threading
 import time
 
 import redis as redis_sync
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 from bullmq import Worker
 from bullmq.custom_errors import UnrecoverableError
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from .encoding import dumps, to_jsonable
 from .lifeline import exit_with_parent
@@ -47,9 +48,7 @@ def make_processor(redis_url: str):
                 return False
             client = getattr(local, "client", None)
             if client is None:
-                client = local.client = redis_sync.Redis.from_url(
-                    redis_url, socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 0)
-                )
+                client = local.client = redis_sync.Redis.from_url(redis_url, socket_connect_timeout=2, socket_timeout=2, retry=Retry(NoBackoff(), 0))
             try:
                 return bool(client.exists(key))
             except redis_sync.RedisError as exc:  # a blip must not fail the job, nor slow it down
@@ -77,8 +76,7 @@ def make_processor(redis_url: str):
 
         forwarder = asyncio.create_task(forward())
         cancel_requested = cancel_requested_for(str(job.id))
-        ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None,
-                      cancel_requested=cancel_requested)
+        ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None, cancel_requested=cancel_requested)
         emit({"type": "started", "pid": os.getpid()})
         started = time.monotonic()
         failure: dict | None = None
@@ -122,7 +120,7 @@ async def serve(redis_url: str, queue: str, concurrency: int, prefix: str) -> No
     log("stopping")
     try:
         await asyncio.wait_for(worker.close(), timeout=5)
-    except (asyncio.TimeoutError, Exception) as exc:  # noqa: BLE001
+    except (TimeoutError, Exception) as exc:  # noqa: BLE001
         log(f"close did not finish cleanly: {exc!r}", error=True)
 
 

@@ -1,4 +1,5 @@
 """What crosses the process boundary: plain JSON, with NaN and infinities as null."""
+
 from __future__ import annotations
 
 import datetime as dt

@@ -1,4 +1,5 @@
 """Runs one job and turns its outcome into the protocol's terminal event; shared by both worker front ends."""
+
 from __future__ import annotations
 
 import gc

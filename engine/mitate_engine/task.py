@@ -1,13 +1,15 @@
 """The task contract: one class per job kind, one `run` method, a registry built from the subclasses."""
+
 from __future__ import annotations
 
 import importlib
-from abc import ABC, abstractmethod
 import os
 import threading
 import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 
 class UserError(Exception):
@@ -78,7 +80,7 @@ class UnknownTask(UserError):
     pass
 
 
-_registry: dict[str, type["Task"]] = {}
+_registry: dict[str, type[Task]] = {}
 
 
 class Task(ABC):
@@ -97,7 +99,7 @@ class Task(ABC):
         _registry[kind] = cls
 
     @abstractmethod
-    def run(self, spec: dict, ctx: "Context") -> dict:
+    def run(self, spec: dict, ctx: Context) -> dict:
         """The one method a task implements: the JSON result of the job."""
 
 

@@ -4,6 +4,7 @@ In:  {"id": "<job id>", "kind": "statistics", "spec": {...}}
 Out: {"type": "ready"} once, then per job {"id", "type": "started"}, any number of progress / log / typed
      events, and exactly one terminal {"type": "result", "result": {...}} or {"type": "error", "error": "..."}.
 """
+
 from __future__ import annotations
 
 import io

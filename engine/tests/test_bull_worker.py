@@ -1,11 +1,11 @@
 """The BullMQ front end's processor, with a stand-in job (no queue needed); the cancel flag needs Redis."""
+
 import asyncio
 import os
 import uuid
 
 import pytest
 from bullmq.custom_errors import UnrecoverableError
-
 from mitate_engine.bull_worker import CANCEL_PREFIX, make_processor
 
 REDIS = os.environ.get("TEST_REDIS_URL")

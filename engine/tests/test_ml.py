@@ -1,4 +1,5 @@
 """Training and prediction on tables: each algorithm family against scikit-learn references on bundled and shared data."""
+
 import json
 import zipfile
 from pathlib import Path
@@ -7,12 +8,11 @@ import joblib
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn import datasets
-
 from mitate_engine.ml import catalogue as cat
 from mitate_engine.ml.algorithms import REGISTRY
 from mitate_engine.ml.trainer import prepare_project, train_model
 from mitate_engine.task import Context, UserError, get_task
+from sklearn import datasets
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 
@@ -44,8 +44,20 @@ def wine():
 def test_catalogue_json_is_current():
     assert cat.PATH.read_text(encoding="utf-8") == cat.render(), "run: python -m mitate_engine.ml.catalogue"
     data = json.loads(cat.render())
-    assert [a["key"] for a in data["regression"]] == ["linear", "ridge", "lasso", "elastic_net", "pls", "svr", "knn", "random_forest",
-                                                       "extra_trees", "lightgbm", "gaussian_process", "mlp"]
+    assert [a["key"] for a in data["regression"]] == [
+        "linear",
+        "ridge",
+        "lasso",
+        "elastic_net",
+        "pls",
+        "svr",
+        "knn",
+        "random_forest",
+        "extra_trees",
+        "lightgbm",
+        "gaussian_process",
+        "mlp",
+    ]
     assert {a["key"] for a in data["soft_sensor"]} == {"pls", "ridge", "lasso", "random_forest", "lightgbm", "gaussian_process"}
 
 
@@ -143,8 +155,9 @@ def test_unseen_category_and_missing_column_are_refused_at_prediction(tmp_path):
     proj = prepare_project({"project_type": "regression", "target": "y", "features": ["x", "grade"], "cv_folds": 2}, df)
     train_model(proj, "ridge", {"alpha": 0.01}, tmp_path / "m", quiet, quiet, quiet)
     model_path = str(tmp_path / "m" / "model.joblib")
-    run = lambda frame: get_task("predict").run({"model": model_path, "parquet": parquet(frame, tmp_path, "inf.parquet"), "output_dir": str(tmp_path / "p")},
-                                                 Context(quiet, tmp_path / "p"))
+    run = lambda frame: get_task("predict").run(
+        {"model": model_path, "parquet": parquet(frame, tmp_path, "inf.parquet"), "output_dir": str(tmp_path / "p")}, Context(quiet, tmp_path / "p")
+    )
     with pytest.raises(UserError, match='"grade" holds the category "C"'):
         run(pd.DataFrame({"x": [0.0], "grade": ["C"]}))
     with pytest.raises(UserError, match='"grade" is missing'):
@@ -192,9 +205,15 @@ def test_soft_sensor_time_features_and_time_ordered_split(tmp_path):
 def test_one_failing_algorithm_fails_only_its_model(diabetes, tmp_path):
     feats = [c for c in diabetes.columns if c != "target"]
     events = []
-    spec = {"project_type": "regression", "parquet": parquet(diabetes, tmp_path), "target": "target", "features": feats, "cv_folds": 2,
-            "output_dir": str(tmp_path / "out"),
-            "models": [{"key": "1_ridge", "algorithm": "ridge"}, {"key": "2_knn", "algorithm": "knn", "params": {"weights": "nonsense"}}]}
+    spec = {
+        "project_type": "regression",
+        "parquet": parquet(diabetes, tmp_path),
+        "target": "target",
+        "features": feats,
+        "cv_folds": 2,
+        "output_dir": str(tmp_path / "out"),
+        "models": [{"key": "1_ridge", "algorithm": "ridge"}, {"key": "2_knn", "algorithm": "knn", "params": {"weights": "nonsense"}}],
+    }
     result = get_task("train").run(spec, Context(events.append, tmp_path / "out"))
     states = {m["key"]: m["state"] for m in result["models"]}
     assert states == {"1_ridge": "done", "2_knn": "failed"}
@@ -202,7 +221,12 @@ def test_one_failing_algorithm_fails_only_its_model(diabetes, tmp_path):
     assert "weights" in failed["error"] and failed["log"]
     assert (tmp_path / "out" / "1_ridge" / "report.html").read_text().startswith("<!doctype html>")
     assert [(e["state"], e.get("pending", False)) for e in events if e["type"] == "model"] == [
-        ("running", False), ("done", True), ("done", False), ("running", False), ("failed", False)]
+        ("running", False),
+        ("done", True),
+        ("done", False),
+        ("running", False),
+        ("failed", False),
+    ]
 
 
 def test_clustering_kmeans_matches_reference_and_assigns_new_rows(tmp_path):

@@ -4,11 +4,10 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.preprocessing import MinMaxScaler, RobustScaler, StandardScaler
-
 from mitate_engine.preprocessing import Condition, apply_condition, compute, parse, preview_step
 from mitate_engine.preprocessing.expression import ExpressionError
 from mitate_engine.task import Context, UserError, get_task
+from sklearn.preprocessing import MinMaxScaler, RobustScaler, StandardScaler
 
 
 @pytest.fixture
@@ -30,6 +29,7 @@ def run(df, steps, dt="t"):
 
 # ---- expression ---------------------------------------------------------------------------------
 
+
 def test_expression_hand_values(df):
     out = compute("x * 2 + y ^ 2 / 4 - abs(-1)", df)
     assert out.iloc[0] == 1 * 2 + 4 / 4 - 1
@@ -43,10 +43,17 @@ def test_expression_hand_values(df):
     np.testing.assert_allclose(compute("log(y) + sqrt(y) + exp(0)", df), np.log(df.y) + np.sqrt(df.y) + 1)
 
 
-@pytest.mark.parametrize("text,msg", [
-    ("x +", "ends too early"), ("nope + 1", 'column "nope" does not exist'), ("y / (x - x)", "division by zero"),
-    ("__import__(x)", "unknown function"), ("x; 1", "unexpected character"), ("s * 2", "not numeric"),
-])
+@pytest.mark.parametrize(
+    "text,msg",
+    [
+        ("x +", "ends too early"),
+        ("nope + 1", 'column "nope" does not exist'),
+        ("y / (x - x)", "division by zero"),
+        ("__import__(x)", "unknown function"),
+        ("x; 1", "unexpected character"),
+        ("s * 2", "not numeric"),
+    ],
+)
 def test_expression_errors(df, text, msg):
     with pytest.raises(ExpressionError, match=msg):
         compute(text, df)
@@ -58,6 +65,7 @@ def test_parse_is_a_tree_not_eval():
 
 
 # ---- steps against pandas / scikit-learn ---------------------------------------------------------
+
 
 def test_outliers_iqr_clip_and_remove(df):
     q1, q3 = df.x.quantile(0.25), df.x.quantile(0.75)
@@ -71,6 +79,7 @@ def test_outliers_iqr_clip_and_remove(df):
 
 def test_outliers_zscore_matches_scipy(df):
     from scipy import stats
+
     d = df.dropna(subset=["x"])
     z = np.abs(stats.zscore(d.x))
     _, out = run(d, [{"process_type": "outliers", "method": "zscore", "columns": ["x"], "params": {"threshold": 2, "action": "set_missing"}}])
@@ -104,8 +113,13 @@ def test_scaling_constant_column_names_step_and_column():
 @pytest.mark.parametrize("method", ["mean", "median", "ffill", "bfill", "linear"])
 def test_missing_fill_matches_pandas(df, method):
     _, out = run(df, [{"process_type": "missing", "method": method, "columns": ["x"]}])
-    ref = {"mean": df.x.fillna(df.x.mean()), "median": df.x.fillna(df.x.median()), "ffill": df.x.ffill(),
-           "bfill": df.x.bfill(), "linear": df.x.interpolate(limit_direction="both")}[method]
+    ref = {
+        "mean": df.x.fillna(df.x.mean()),
+        "median": df.x.fillna(df.x.median()),
+        "ffill": df.x.ffill(),
+        "bfill": df.x.bfill(),
+        "linear": df.x.interpolate(limit_direction="both"),
+    }[method]
     pd.testing.assert_series_equal(out.x, ref, check_names=False)
 
 
@@ -128,9 +142,14 @@ def test_missing_time_mode_constant_drop(df):
 
 
 def test_windows_match_pandas(df):
-    _, out = run(df, [{"process_type": "window", "method": "mean", "columns": ["y"], "params": {"window": 3}},
-                      {"process_type": "window", "method": "lag", "columns": ["y"], "params": {"lag": 2}},
-                      {"process_type": "window", "method": "max", "columns": ["y"], "params": {"span": "2h"}}])
+    _, out = run(
+        df,
+        [
+            {"process_type": "window", "method": "mean", "columns": ["y"], "params": {"window": 3}},
+            {"process_type": "window", "method": "lag", "columns": ["y"], "params": {"lag": 2}},
+            {"process_type": "window", "method": "max", "columns": ["y"], "params": {"span": "2h"}},
+        ],
+    )
     pd.testing.assert_series_equal(out.y_mean_3, df.y.rolling(3).mean(), check_names=False)
     pd.testing.assert_series_equal(out.y_lag2, df.y.shift(2), check_names=False)
     assert out.y_max_2h.tolist() == df.set_index("t").y.rolling("2h").max().tolist()
@@ -139,14 +158,17 @@ def test_windows_match_pandas(df):
 
 
 def test_columns_filter_sort(df):
-    c, out = run(df, [
-        {"process_type": "columns", "method": "rename", "params": {"mapping": {"t": "time", "y": "why"}}},
-        {"process_type": "sort", "method": "datetime", "params": {"ascending": False}},
-        {"process_type": "filter", "method": "keep", "params": {"column": "why", "op": "between", "value": 4, "value2": 12}},
-        {"process_type": "columns", "method": "retype", "columns": ["why"], "params": {"dtype": "integer"}},
-        {"process_type": "columns", "method": "drop", "columns": ["s"]},
-        {"process_type": "computed", "method": "expression", "params": {"name": "z", "expression": "why * 10"}},
-    ])
+    c, out = run(
+        df,
+        [
+            {"process_type": "columns", "method": "rename", "params": {"mapping": {"t": "time", "y": "why"}}},
+            {"process_type": "sort", "method": "datetime", "params": {"ascending": False}},
+            {"process_type": "filter", "method": "keep", "params": {"column": "why", "op": "between", "value": 4, "value2": 12}},
+            {"process_type": "columns", "method": "retype", "columns": ["why"], "params": {"dtype": "integer"}},
+            {"process_type": "columns", "method": "drop", "columns": ["s"]},
+            {"process_type": "computed", "method": "expression", "params": {"name": "z", "expression": "why * 10"}},
+        ],
+    )
     assert c.output_datetime_column_ == "time"
     assert list(out.why) == [12, 10, 8, 6, 4] and str(out.why.dtype) == "Int64"
     assert list(out.columns) == ["time", "x", "why", "z"] and out.z.iloc[0] == 120
@@ -156,14 +178,24 @@ def test_bad_method_and_missing_column_are_named(df):
     with pytest.raises(UserError, match=r'Step 1 \(Scaling, zz\): unknown method "zz"'):
         Condition([{"process_type": "scaling", "method": "zz"}])
     with pytest.raises(UserError, match=r'Step 2 \(Computed column, expression\): column "w": the column "q" does not exist'):
-        run(df, [{"process_type": "sort", "method": "datetime"},
-                 {"process_type": "computed", "method": "expression", "params": {"name": "w", "expression": "q + 1"}}])
+        run(
+            df,
+            [
+                {"process_type": "sort", "method": "datetime"},
+                {"process_type": "computed", "method": "expression", "params": {"name": "w", "expression": "q + 1"}},
+            ],
+        )
 
 
 def test_apply_condition_reuses_fitted_and_refuses_unfitted(df):
-    c, out = run(df, [{"process_type": "missing", "method": "mean", "columns": ["x"]},
-                      {"process_type": "outliers", "method": "iqr", "columns": ["x"], "params": {"action": "clip"}},
-                      {"process_type": "scaling", "method": "minmax", "columns": ["y"]}])
+    c, out = run(
+        df,
+        [
+            {"process_type": "missing", "method": "mean", "columns": ["x"]},
+            {"process_type": "outliers", "method": "iqr", "columns": ["x"], "params": {"action": "clip"}},
+            {"process_type": "scaling", "method": "minmax", "columns": ["y"]},
+        ],
+    )
     stored = json.loads(json.dumps(c.to_dict()))
     again = apply_condition(df, stored)
     pd.testing.assert_frame_equal(again, out.reset_index(drop=True))
@@ -178,8 +210,10 @@ def test_apply_condition_reuses_fitted_and_refuses_unfitted(df):
 
 
 def test_preview_counts_and_chart(df):
-    steps = [{"process_type": "missing", "method": "linear", "columns": ["x"]},
-             {"process_type": "outliers", "method": "iqr", "columns": ["x"], "params": {"action": "remove"}}]
+    steps = [
+        {"process_type": "missing", "method": "linear", "columns": ["x"]},
+        {"process_type": "outliers", "method": "iqr", "columns": ["x"], "params": {"action": "remove"}},
+    ]
     p = preview_step(df, steps, 1, "t")
     assert p["rows_before"] == 8 and p["rows_after"] == 7 and p["rows_removed"] == 1
     assert p["affected_rows"][0]["status"] == "removed" and p["affected_rows"][0]["before"]["x"] == 100.0
@@ -233,15 +267,22 @@ def test_tasks_write_dataset_and_condition(df, tmp_path):
     assert cond["steps"][0]["fitted"]["values"]["x"] == df.x.median()
     assert [h["process_type"] for h in res["history"]] == ["missing", "scaling"] and res["history"][0]["action_name"] == "median"
     assert res["history"][0]["changes"] == {"rows_before": 8, "rows_after": 8, "columns": ["x"], "fitted": {"values": {"x": df.x.median()}}}
-    prev = get_task("preprocess_preview").run({"parquet": str(src), "steps": steps, "index": 0, "sample_rows": 4, "datetime_column": "t"}, Context(events.append, out))
+    prev = get_task("preprocess_preview").run(
+        {"parquet": str(src), "steps": steps, "index": 0, "sample_rows": 4, "datetime_column": "t"}, Context(events.append, out)
+    )
     assert prev["sample"] is True and prev["rows_before"] == 4
 
 
 def test_apply_condition_can_skip_absent_columns(df):
-    c, _ = run(df, [{"process_type": "scaling", "method": "standard", "columns": ["x", "y"]},
-                    {"process_type": "computed", "method": "expression", "params": {"name": "z", "expression": "y * 2"}},
-                    {"process_type": "filter", "method": "keep", "params": {"column": "y", "op": ">", "value": 0}},
-                    {"process_type": "missing", "method": "mean", "columns": ["x"]}])
+    c, _ = run(
+        df,
+        [
+            {"process_type": "scaling", "method": "standard", "columns": ["x", "y"]},
+            {"process_type": "computed", "method": "expression", "params": {"name": "z", "expression": "y * 2"}},
+            {"process_type": "filter", "method": "keep", "params": {"column": "y", "op": ">", "value": 0}},
+            {"process_type": "missing", "method": "mean", "columns": ["x"]},
+        ],
+    )
     stored = c.to_dict()
     new = pd.DataFrame({"t": pd.date_range("2025-01-01", periods=2, freq="h"), "x": [np.nan, 5.0]})  # no "y" (the target)
     with pytest.raises(UserError, match='Step 1 \\(Scaling, standard\\): the column "y" does not exist'):

@@ -1,5 +1,4 @@
 import pytest
-
 from mitate_engine.runner import error_event, run_task
 from mitate_engine.task import Cancelled, Context, Task, UnknownTask, UserError, get_task, task_kinds
 

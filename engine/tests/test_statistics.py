@@ -1,12 +1,10 @@
 import json
-import math
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-
 from mitate_engine.task import Context, UserError, get_task
 
 
@@ -48,8 +46,7 @@ def test_figures_match_pandas(frame, tmp_path):
         assert c["kind"] == "numeric"
         assert c["count"] == d["count"] and c["missing"] == s.isna().sum()
         assert c["unique"] == s.nunique()
-        for key, ref in [("mean", "mean"), ("std", "std"), ("min", "min"), ("q1", "25%"),
-                         ("median", "50%"), ("q3", "75%"), ("max", "max")]:
+        for key, ref in [("mean", "mean"), ("std", "std"), ("min", "min"), ("q1", "25%"), ("median", "50%"), ("q3", "75%"), ("max", "max")]:
             assert c[key] == pytest.approx(d[ref], rel=1e-12), key
         assert c["skewness"] == pytest.approx(s.skew(), rel=1e-9)
         assert c["kurtosis"] == pytest.approx(s.kurt(), rel=1e-9)

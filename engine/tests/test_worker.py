@@ -1,4 +1,5 @@
 """The stdio protocol end to end, through a real worker process."""
+
 import json
 import os
 import subprocess
@@ -16,8 +17,13 @@ class Worker:
     def __init__(self):
         env = {**os.environ, "PYTHONPATH": str(ENGINE), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "mitate_engine.worker"], cwd=ENGINE, env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [sys.executable, "-m", "mitate_engine.worker"],
+            cwd=ENGINE,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
 
     def send(self, job_id, kind, spec):

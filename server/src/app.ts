@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { hoistGuards, requireAuth } from './auth/guard.js';
 import { loadSecret } from './auth/tokens.js';
 import { type Config, loadConfig } from './config.js';
@@ -32,6 +32,8 @@ import optimizationRoutes from './features/optimization/routes.js';
 import imageRoutes from './features/images/routes.js';
 import timeSeriesRoutes from './features/timeseries/routes.js';
 import platformRoutes from './features/platform/routes.js';
+import { openApiTransform, openApiTransformObject } from './http/openapi.js';
+import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
@@ -44,6 +46,8 @@ export interface BuildOptions {
   pgSchema?: string;
   /** Tests that never run a job can skip starting the worker pool. */
   startJobs?: boolean;
+  /** Refuse an answer that loses a key its response schema does not declare (default: under vitest or MITATE_STRICT_RESPONSES=1). */
+  strictResponses?: boolean;
 }
 
 /** Builds the whole app (no listen): tests use app.inject or a real port. */
@@ -60,7 +64,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     trustProxy: config.trustProxy as boolean | string, // a hop count is accepted too (proxy-addr), though not in the type
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Tests and the contract fuzzing run refuse answers that lose a key their schema does not declare.
+  app.setSerializerCompiler(responseSerializer(opts.strictResponses ?? (!!process.env.VITEST || process.env.MITATE_STRICT_RESPONSES === '1')));
   installErrorHandler(app);
   // Role checks run before body validation; the guarded routes are listed for tests and audits.
   const guardedRoutes: { method: string; url: string }[] = [];
@@ -71,7 +76,6 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   installEngineErrorLocalization(app, langOf);
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
-  await migrate(db, opts.pgSchema);
   await migrate(db, dialect === 'postgres' ? opts.pgSchema : undefined);
   const storage = new LocalStorage(config.dataDir);
   storage.sweepTemporary();
@@ -102,7 +106,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

@@ -3,14 +3,13 @@
 One `Algorithm` per (type, key): `params` lists what the wizard shows (with the library default) and what Optuna
 searches; `build(params, ctx)` returns an unfitted estimator that takes the already-encoded feature matrix.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
-
 import os
-
-import numpy as np
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 TYPES = ("regression", "soft_sensor", "discriminant_analysis", "clustering", "dimensional_compression")
 SUPERVISED = ("regression", "soft_sensor", "discriminant_analysis")
@@ -119,6 +118,7 @@ def _pls_adjust(p: dict, c: BuildContext) -> dict:
 def _clusters_adjust(name: str):
     def f(p: dict, c: BuildContext) -> dict:
         return {**p, name: max(1, min(int(p[name]), max(1, c.n_rows - 1)))}
+
     return f
 
 
@@ -127,26 +127,31 @@ def _clusters_adjust(name: str):
 
 def _linear(p, c):
     from sklearn.linear_model import LinearRegression
+
     return LinearRegression(fit_intercept=p["fit_intercept"])
 
 
 def _ridge(p, c):
     from sklearn.linear_model import Ridge
+
     return Ridge(alpha=p["alpha"], random_state=c.seed)
 
 
 def _lasso(p, c):
     from sklearn.linear_model import Lasso
+
     return Lasso(alpha=p["alpha"], max_iter=int(p["max_iter"]), random_state=c.seed)
 
 
 def _enet(p, c):
     from sklearn.linear_model import ElasticNet
+
     return ElasticNet(alpha=p["alpha"], l1_ratio=p["l1_ratio"], max_iter=int(p["max_iter"]), random_state=c.seed)
 
 
 def _pls(p, c):
     from sklearn.cross_decomposition import PLSRegression
+
     return PLSRegression(n_components=int(p["n_components"]), scale=False)
 
 
@@ -154,36 +159,61 @@ def _svr(p, c):
     from sklearn.compose import TransformedTargetRegressor
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import SVR
+
     return TransformedTargetRegressor(SVR(C=p["C"], epsilon=p["epsilon"], kernel=p["kernel"], gamma=p["gamma"]), transformer=StandardScaler())
 
 
 def _knn_reg(p, c):
     from sklearn.neighbors import KNeighborsRegressor
+
     return KNeighborsRegressor(n_neighbors=min(int(p["n_neighbors"]), max(1, c.n_rows - 1)), weights=p["weights"], p=int(p["p"]))
 
 
 def _rf_reg(p, c):
     from sklearn.ensemble import RandomForestRegressor
-    return RandomForestRegressor(n_estimators=int(p["n_estimators"]), max_depth=_none_if_zero(p["max_depth"]),
-                                 min_samples_leaf=int(p["min_samples_leaf"]), max_features=p["max_features"],
-                                 random_state=c.seed, n_jobs=THREADS)
+
+    return RandomForestRegressor(
+        n_estimators=int(p["n_estimators"]),
+        max_depth=_none_if_zero(p["max_depth"]),
+        min_samples_leaf=int(p["min_samples_leaf"]),
+        max_features=p["max_features"],
+        random_state=c.seed,
+        n_jobs=THREADS,
+    )
 
 
 def _et_reg(p, c):
     from sklearn.ensemble import ExtraTreesRegressor
-    return ExtraTreesRegressor(n_estimators=int(p["n_estimators"]), max_depth=_none_if_zero(p["max_depth"]),
-                               min_samples_leaf=int(p["min_samples_leaf"]), max_features=p["max_features"],
-                               random_state=c.seed, n_jobs=THREADS)
+
+    return ExtraTreesRegressor(
+        n_estimators=int(p["n_estimators"]),
+        max_depth=_none_if_zero(p["max_depth"]),
+        min_samples_leaf=int(p["min_samples_leaf"]),
+        max_features=p["max_features"],
+        random_state=c.seed,
+        n_jobs=THREADS,
+    )
 
 
 def _lgbm_params(p, c):
-    return dict(n_estimators=int(p["n_estimators"]), learning_rate=p["learning_rate"], num_leaves=int(p["num_leaves"]),
-                min_child_samples=int(p["min_child_samples"]), subsample=p["subsample"], subsample_freq=1 if p["subsample"] < 1 else 0,
-                colsample_bytree=p["colsample_bytree"], reg_lambda=p["reg_lambda"], random_state=c.seed, n_jobs=THREADS, verbose=-1)
+    return dict(
+        n_estimators=int(p["n_estimators"]),
+        learning_rate=p["learning_rate"],
+        num_leaves=int(p["num_leaves"]),
+        min_child_samples=int(p["min_child_samples"]),
+        subsample=p["subsample"],
+        subsample_freq=1 if p["subsample"] < 1 else 0,
+        colsample_bytree=p["colsample_bytree"],
+        reg_lambda=p["reg_lambda"],
+        random_state=c.seed,
+        n_jobs=THREADS,
+        verbose=-1,
+    )
 
 
 def _lgbm_reg(p, c):
     from lightgbm import LGBMRegressor
+
     return LGBMRegressor(**_lgbm_params(p, c))
 
 
@@ -191,11 +221,12 @@ def _gp_reg(p, c):
     from sklearn.compose import TransformedTargetRegressor
     from sklearn.gaussian_process import GaussianProcessRegressor
     from sklearn.gaussian_process.kernels import RBF, ConstantKernel, Matern, WhiteKernel
+
     base = RBF(length_scale=p["length_scale"]) if p["kernel"] == "rbf" else Matern(length_scale=p["length_scale"], nu=1.5)
     kernel = ConstantKernel(1.0) * base + WhiteKernel(noise_level=p["noise_level"])
-    gp = GaussianProcessRegressor(kernel=kernel, alpha=p["alpha"], n_restarts_optimizer=int(p["n_restarts_optimizer"]),
-                                  normalize_y=False, random_state=c.seed)
+    gp = GaussianProcessRegressor(kernel=kernel, alpha=p["alpha"], n_restarts_optimizer=int(p["n_restarts_optimizer"]), normalize_y=False, random_state=c.seed)
     from sklearn.preprocessing import StandardScaler
+
     return TransformedTargetRegressor(gp, transformer=StandardScaler())
 
 
@@ -203,8 +234,15 @@ def _mlp_reg(p, c):
     from sklearn.compose import TransformedTargetRegressor
     from sklearn.neural_network import MLPRegressor
     from sklearn.preprocessing import StandardScaler
-    m = MLPRegressor(hidden_layer_sizes=_hidden(p["hidden_layer_sizes"]), alpha=p["alpha"], learning_rate_init=p["learning_rate_init"],
-                     max_iter=int(p["max_iter"]), early_stopping=c.n_rows >= 200, random_state=c.seed)
+
+    m = MLPRegressor(
+        hidden_layer_sizes=_hidden(p["hidden_layer_sizes"]),
+        alpha=p["alpha"],
+        learning_rate_init=p["learning_rate_init"],
+        max_iter=int(p["max_iter"]),
+        early_stopping=c.n_rows >= 200,
+        random_state=c.seed,
+    )
     return TransformedTargetRegressor(m, transformer=StandardScaler())
 
 
@@ -238,22 +276,50 @@ REGRESSION = [
     Algorithm("linear", "Linear regression", [Param("fit_intercept", "bool", True, tune=False)], _linear),
     Algorithm("ridge", "Ridge", _RIDGE, _ridge),
     Algorithm("lasso", "Lasso", _LASSO, _lasso),
-    Algorithm("elastic_net", "Elastic net", [Param("alpha", "float", 1.0, 1e-5, 10.0, log=True), Param("l1_ratio", "float", 0.5, 0.0, 1.0),
-                                             Param("max_iter", "int", 1000, 100, 100000, tune=False)], _enet),
+    Algorithm(
+        "elastic_net",
+        "Elastic net",
+        [
+            Param("alpha", "float", 1.0, 1e-5, 10.0, log=True),
+            Param("l1_ratio", "float", 0.5, 0.0, 1.0),
+            Param("max_iter", "int", 1000, 100, 100000, tune=False),
+        ],
+        _enet,
+    ),
     Algorithm("pls", "PLS", _PLS, _pls, adjust=_pls_adjust),
-    Algorithm("svr", "SVR", [Param("C", "float", 1.0, 1e-2, 1e3, log=True), Param("epsilon", "float", 0.1, 1e-3, 1.0, log=True),
-                             Param("kernel", "choice", "rbf", choices=["rbf", "linear", "poly", "sigmoid"]),
-                             Param("gamma", "choice", "scale", choices=["scale", "auto"])], _svr, max_rows=20000),
-    Algorithm("knn", "k-nearest neighbours", [Param("n_neighbors", "int", 5, 1, 50), Param("weights", "choice", "uniform", choices=["uniform", "distance"]),
-                                              Param("p", "int", 2, 1, 2)], _knn_reg),
+    Algorithm(
+        "svr",
+        "SVR",
+        [
+            Param("C", "float", 1.0, 1e-2, 1e3, log=True),
+            Param("epsilon", "float", 0.1, 1e-3, 1.0, log=True),
+            Param("kernel", "choice", "rbf", choices=["rbf", "linear", "poly", "sigmoid"]),
+            Param("gamma", "choice", "scale", choices=["scale", "auto"]),
+        ],
+        _svr,
+        max_rows=20000,
+    ),
+    Algorithm(
+        "knn",
+        "k-nearest neighbours",
+        [Param("n_neighbors", "int", 5, 1, 50), Param("weights", "choice", "uniform", choices=["uniform", "distance"]), Param("p", "int", 2, 1, 2)],
+        _knn_reg,
+    ),
     Algorithm("random_forest", "Random forest", _TREE, _rf_reg, scale=False, tree=True),
     Algorithm("extra_trees", "Extra trees", _TREE, _et_reg, scale=False, tree=True),
     Algorithm("lightgbm", "LightGBM", _LGBM, _lgbm_reg, scale=False, tree=True),
     Algorithm("gaussian_process", "Gaussian process", _GP, _gp_reg, max_rows=3000),
-    Algorithm("mlp", "MLP (neural network)", [Param("hidden_layer_sizes", "choice", "100", choices=["50", "100", "100,50", "200,100", "64,64,64"]),
-                                              Param("alpha", "float", 1e-4, 1e-6, 1e-1, log=True),
-                                              Param("learning_rate_init", "float", 1e-3, 1e-4, 1e-1, log=True),
-                                              Param("max_iter", "int", 500, 50, 2000, tune=False)], _mlp_reg),
+    Algorithm(
+        "mlp",
+        "MLP (neural network)",
+        [
+            Param("hidden_layer_sizes", "choice", "100", choices=["50", "100", "100,50", "200,100", "64,64,64"]),
+            Param("alpha", "float", 1e-4, 1e-6, 1e-1, log=True),
+            Param("learning_rate_init", "float", 1e-3, 1e-4, 1e-1, log=True),
+            Param("max_iter", "int", 500, 50, 2000, tune=False),
+        ],
+        _mlp_reg,
+    ),
 ]
 
 SOFT_SENSOR = [a for a in REGRESSION if a.key in ("pls", "ridge", "lasso", "random_forest", "lightgbm", "gaussian_process")]
@@ -268,6 +334,7 @@ def _cw(c: BuildContext):
 
 def _lda(p, c):
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+
     if p["solver"] == "svd":
         return LinearDiscriminantAnalysis(solver="svd")
     return LinearDiscriminantAnalysis(solver=p["solver"], shrinkage="auto" if p["shrinkage"] else None)
@@ -275,46 +342,84 @@ def _lda(p, c):
 
 def _qda(p, c):
     from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
+
     return QuadraticDiscriminantAnalysis(reg_param=p["reg_param"])
 
 
 def _logistic(p, c):
     from sklearn.linear_model import LogisticRegression
+
     return LogisticRegression(C=p["C"], max_iter=int(p["max_iter"]), class_weight=_cw(c))
 
 
 def _svc(p, c):
     from sklearn.svm import SVC
+
     return SVC(C=p["C"], kernel=p["kernel"], gamma=p["gamma"], probability=True, class_weight=_cw(c), random_state=c.seed)
 
 
 def _knn_clf(p, c):
     from sklearn.neighbors import KNeighborsClassifier
+
     return KNeighborsClassifier(n_neighbors=min(int(p["n_neighbors"]), max(1, c.n_rows - 1)), weights=p["weights"], p=int(p["p"]))
 
 
 def _rf_clf(p, c):
     from sklearn.ensemble import RandomForestClassifier
-    return RandomForestClassifier(n_estimators=int(p["n_estimators"]), max_depth=_none_if_zero(p["max_depth"]),
-                                  min_samples_leaf=int(p["min_samples_leaf"]), max_features=p["max_features"],
-                                  class_weight=_cw(c), random_state=c.seed, n_jobs=THREADS)
+
+    return RandomForestClassifier(
+        n_estimators=int(p["n_estimators"]),
+        max_depth=_none_if_zero(p["max_depth"]),
+        min_samples_leaf=int(p["min_samples_leaf"]),
+        max_features=p["max_features"],
+        class_weight=_cw(c),
+        random_state=c.seed,
+        n_jobs=THREADS,
+    )
 
 
 def _lgbm_clf(p, c):
     from lightgbm import LGBMClassifier
+
     return LGBMClassifier(**_lgbm_params(p, c), class_weight=_cw(c))
 
 
 DISCRIMINANT = [
-    Algorithm("lda", "Linear discriminant analysis", [Param("solver", "choice", "svd", choices=["svd", "lsqr", "eigen"]),
-                                                      Param("shrinkage", "bool", False, help="automatic Ledoit-Wolf shrinkage (lsqr, eigen)")], _lda),
+    Algorithm(
+        "lda",
+        "Linear discriminant analysis",
+        [
+            Param("solver", "choice", "svd", choices=["svd", "lsqr", "eigen"]),
+            Param("shrinkage", "bool", False, help="automatic Ledoit-Wolf shrinkage (lsqr, eigen)"),
+        ],
+        _lda,
+    ),
     Algorithm("qda", "Quadratic discriminant analysis", [Param("reg_param", "float", 0.0, 0.0, 1.0)], _qda),
-    Algorithm("logistic", "Logistic regression", [Param("C", "float", 1.0, 1e-3, 1e3, log=True), Param("max_iter", "int", 1000, 100, 10000, tune=False)],
-              _logistic, balance_native=True),
-    Algorithm("svm", "Support vector machine", [Param("C", "float", 1.0, 1e-2, 1e3, log=True), Param("kernel", "choice", "rbf", choices=["rbf", "linear", "poly"]),
-                                                 Param("gamma", "choice", "scale", choices=["scale", "auto"])], _svc, max_rows=20000, balance_native=True),
-    Algorithm("knn", "k-nearest neighbours", [Param("n_neighbors", "int", 5, 1, 50), Param("weights", "choice", "uniform", choices=["uniform", "distance"]),
-                                              Param("p", "int", 2, 1, 2)], _knn_clf),
+    Algorithm(
+        "logistic",
+        "Logistic regression",
+        [Param("C", "float", 1.0, 1e-3, 1e3, log=True), Param("max_iter", "int", 1000, 100, 10000, tune=False)],
+        _logistic,
+        balance_native=True,
+    ),
+    Algorithm(
+        "svm",
+        "Support vector machine",
+        [
+            Param("C", "float", 1.0, 1e-2, 1e3, log=True),
+            Param("kernel", "choice", "rbf", choices=["rbf", "linear", "poly"]),
+            Param("gamma", "choice", "scale", choices=["scale", "auto"]),
+        ],
+        _svc,
+        max_rows=20000,
+        balance_native=True,
+    ),
+    Algorithm(
+        "knn",
+        "k-nearest neighbours",
+        [Param("n_neighbors", "int", 5, 1, 50), Param("weights", "choice", "uniform", choices=["uniform", "distance"]), Param("p", "int", 2, 1, 2)],
+        _knn_clf,
+    ),
     Algorithm("random_forest", "Random forest", _TREE, _rf_clf, scale=False, tree=True, balance_native=True),
     Algorithm("lightgbm", "LightGBM", _LGBM, _lgbm_clf, scale=False, tree=True, balance_native=True),
 ]
@@ -325,34 +430,52 @@ DISCRIMINANT = [
 
 def _kmeans(p, c):
     from sklearn.cluster import KMeans
+
     return KMeans(n_clusters=int(p["n_clusters"]), n_init=int(p["n_init"]), random_state=c.seed)
 
 
 def _agglo(p, c):
     from sklearn.cluster import AgglomerativeClustering
+
     return AgglomerativeClustering(n_clusters=int(p["n_clusters"]), linkage=p["linkage"])
 
 
 def _dbscan(p, c):
     from sklearn.cluster import DBSCAN
+
     return DBSCAN(eps=p["eps"], min_samples=int(p["min_samples"]))
 
 
 def _gmm(p, c):
     from sklearn.mixture import GaussianMixture
+
     return GaussianMixture(n_components=int(p["n_components"]), covariance_type=p["covariance_type"], random_state=c.seed)
 
 
 CLUSTERING = [
-    Algorithm("kmeans", "k-means", [Param("n_clusters", "int", 3, 2, 12), Param("n_init", "int", 10, 1, 50, tune=False)], _kmeans,
-              adjust=_clusters_adjust("n_clusters")),
-    Algorithm("hierarchical", "Hierarchical (Ward)", [Param("n_clusters", "int", 3, 2, 12),
-                                                      Param("linkage", "choice", "ward", choices=["ward", "complete", "average", "single"])],
-              _agglo, max_rows=20000, adjust=_clusters_adjust("n_clusters")),
+    Algorithm(
+        "kmeans",
+        "k-means",
+        [Param("n_clusters", "int", 3, 2, 12), Param("n_init", "int", 10, 1, 50, tune=False)],
+        _kmeans,
+        adjust=_clusters_adjust("n_clusters"),
+    ),
+    Algorithm(
+        "hierarchical",
+        "Hierarchical (Ward)",
+        [Param("n_clusters", "int", 3, 2, 12), Param("linkage", "choice", "ward", choices=["ward", "complete", "average", "single"])],
+        _agglo,
+        max_rows=20000,
+        adjust=_clusters_adjust("n_clusters"),
+    ),
     Algorithm("dbscan", "DBSCAN", [Param("eps", "float", 0.5, 0.05, 5.0, log=True), Param("min_samples", "int", 5, 2, 50)], _dbscan, max_rows=100000),
-    Algorithm("gaussian_mixture", "Gaussian mixture", [Param("n_components", "int", 3, 2, 12),
-                                                        Param("covariance_type", "choice", "full", choices=["full", "tied", "diag", "spherical"])],
-              _gmm, adjust=_clusters_adjust("n_components")),
+    Algorithm(
+        "gaussian_mixture",
+        "Gaussian mixture",
+        [Param("n_components", "int", 3, 2, 12), Param("covariance_type", "choice", "full", choices=["full", "tied", "diag", "spherical"])],
+        _gmm,
+        adjust=_clusters_adjust("n_components"),
+    ),
 ]
 
 
@@ -361,27 +484,49 @@ CLUSTERING = [
 
 def _pca(p, c):
     from sklearn.decomposition import PCA
+
     return PCA(n_components=max(1, min(int(p["n_components"]), c.n_features, c.n_rows)), random_state=c.seed)
 
 
 def _tsne(p, c):
     from .embedders import OpenTSNE
-    return OpenTSNE(n_components=int(p["n_components"]), perplexity=min(float(p["perplexity"]), max(2.0, (c.n_rows - 1) / 3)),
-                    learning_rate=p["learning_rate"], n_iter=int(p["n_iter"]), seed=c.seed)
+
+    return OpenTSNE(
+        n_components=int(p["n_components"]),
+        perplexity=min(float(p["perplexity"]), max(2.0, (c.n_rows - 1) / 3)),
+        learning_rate=p["learning_rate"],
+        n_iter=int(p["n_iter"]),
+        seed=c.seed,
+    )
 
 
 def _umap(p, c):
     from .embedders import Umap
+
     return Umap(n_components=int(p["n_components"]), n_neighbors=min(int(p["n_neighbors"]), max(2, c.n_rows - 1)), min_dist=p["min_dist"], seed=c.seed)
 
 
 DIMENSIONAL = [
     Algorithm("pca", "PCA", [Param("n_components", "int", 2, 1, 20, tune=False)], _pca),
-    Algorithm("tsne", "t-SNE (openTSNE)", [Param("n_components", "int", 2, 2, 3, tune=False), Param("perplexity", "float", 30.0, 5.0, 100.0),
-                                          Param("learning_rate", "choice", "auto", choices=["auto", "200", "500", "1000"], tune=False),
-                                          Param("n_iter", "int", 500, 250, 2000, tune=False)], _tsne, max_rows=100000),
-    Algorithm("umap", "UMAP", [Param("n_components", "int", 2, 2, 3, tune=False), Param("n_neighbors", "int", 15, 2, 100),
-                               Param("min_dist", "float", 0.1, 0.0, 0.99)], _umap, max_rows=200000),
+    Algorithm(
+        "tsne",
+        "t-SNE (openTSNE)",
+        [
+            Param("n_components", "int", 2, 2, 3, tune=False),
+            Param("perplexity", "float", 30.0, 5.0, 100.0),
+            Param("learning_rate", "choice", "auto", choices=["auto", "200", "500", "1000"], tune=False),
+            Param("n_iter", "int", 500, 250, 2000, tune=False),
+        ],
+        _tsne,
+        max_rows=100000,
+    ),
+    Algorithm(
+        "umap",
+        "UMAP",
+        [Param("n_components", "int", 2, 2, 3, tune=False), Param("n_neighbors", "int", 15, 2, 100), Param("min_dist", "float", 0.1, 0.0, 0.99)],
+        _umap,
+        max_rows=200000,
+    ),
 ]
 
 REGISTRY: dict[str, dict[str, Algorithm]] = {

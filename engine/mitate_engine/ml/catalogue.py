@@ -1,7 +1,8 @@
 """Writes catalogue.json (algorithms, hyper-parameters, defaults, search ranges) for the server and the web app.
 
-    ../.venv/bin/python -m mitate_engine.ml.catalogue      # a test fails while the file is stale
+../.venv/bin/python -m mitate_engine.ml.catalogue      # a test fails while the file is stale
 """
+
 from __future__ import annotations
 
 import json

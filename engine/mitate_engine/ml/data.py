@@ -1,4 +1,5 @@
 """Tables in, feature matrices out: column kinds, soft-sensor time features, encoders, the train/test split."""
+
 from __future__ import annotations
 
 import os
@@ -94,10 +95,18 @@ def make_preprocessor(kinds: dict[str, str], scale: bool, variance_threshold: fl
             s.append(("scale", StandardScaler()))
         steps.append(("num", Pipeline(s), num))
     if cat:
-        steps.append(("cat", Pipeline([
-            ("impute", SimpleImputer(strategy="most_frequent")),
-            ("onehot", OneHotEncoder(handle_unknown="infrequent_if_exist", max_categories=MAX_CATEGORIES, sparse_output=False)),
-        ]), cat))
+        steps.append(
+            (
+                "cat",
+                Pipeline(
+                    [
+                        ("impute", SimpleImputer(strategy="most_frequent")),
+                        ("onehot", OneHotEncoder(handle_unknown="infrequent_if_exist", max_categories=MAX_CATEGORIES, sparse_output=False)),
+                    ]
+                ),
+                cat,
+            )
+        )
     ct = ColumnTransformer(steps, verbose_feature_names_out=False, remainder="drop")
     ct.set_output(transform="pandas")
     return ct

@@ -1,4 +1,5 @@
 """t-SNE (openTSNE) and UMAP with the scikit-learn verbs, so new rows can be embedded into a trained map."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,9 +25,17 @@ class OpenTSNE:
 
     def fit(self, X, y=None):
         from openTSNE import TSNE
+
         lr = self.learning_rate if self.learning_rate == "auto" else float(self.learning_rate)
-        self.embedding_ = TSNE(n_components=self.n_components, perplexity=self.perplexity, learning_rate=lr,
-                               n_iter=self.n_iter, random_state=self.seed, n_jobs=THREADS, verbose=False).fit(np.asarray(X, dtype=float))
+        self.embedding_ = TSNE(
+            n_components=self.n_components,
+            perplexity=self.perplexity,
+            learning_rate=lr,
+            n_iter=self.n_iter,
+            random_state=self.seed,
+            n_jobs=THREADS,
+            verbose=False,
+        ).fit(np.asarray(X, dtype=float))
         return self
 
     def fit_transform(self, X, y=None):
@@ -54,8 +63,10 @@ class Umap:
 
     def fit(self, X, y=None):
         import umap
-        self.model_ = umap.UMAP(n_components=self.n_components, n_neighbors=self.n_neighbors, min_dist=self.min_dist,
-                                random_state=self.seed, n_jobs=1).fit(np.asarray(X, dtype=float))
+
+        self.model_ = umap.UMAP(n_components=self.n_components, n_neighbors=self.n_neighbors, min_dist=self.min_dist, random_state=self.seed, n_jobs=1).fit(
+            np.asarray(X, dtype=float)
+        )
         return self
 
     def fit_transform(self, X, y=None):

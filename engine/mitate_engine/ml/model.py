@@ -6,6 +6,7 @@ soft-sensor time features, runs the fitted pipeline and returns a target in its 
 fitted target scaling undone). The prediction job and a user who unzips the model run this same method
 (see model_io). `predict(frame, raw=False)` is for rows that are already in the condition's output form.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

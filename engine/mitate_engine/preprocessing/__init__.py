@@ -24,6 +24,7 @@ drop_rows|drop_columns|mean|median|mode|constant|ffill|bfill|linear|time; scalin
 computed expression (safe parser, see expression.py); window mean|std|min|max|median|lag (rows or time span);
 columns drop|rename|retype; filter keep; sort datetime|column.
 """
+
 from .condition import Condition, apply_condition, build_steps, preview_step
 from .expression import ExpressionError, compute, parse
 from .steps import STEP_TYPES, State, Step, StepError, make_step

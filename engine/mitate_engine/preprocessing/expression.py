@@ -11,12 +11,12 @@ Grammar (precedence low → high)::
 
 Functions: log (natural), log10, exp, sqrt, abs, lag(x, n=1), diff(x, n=1).
 """
+
 from __future__ import annotations
 
 import math
 import re
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 import pandas as pd
@@ -39,23 +39,23 @@ class Col:
 @dataclass(frozen=True)
 class Unary:
     op: str
-    operand: "Node"
+    operand: Node
 
 
 @dataclass(frozen=True)
 class Binary:
     op: str
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
 
 
 @dataclass(frozen=True)
 class Call:
     func: str
-    args: tuple["Node", ...]
+    args: tuple[Node, ...]
 
 
-Node = Union[Num, Col, Unary, Binary, Call]
+Node = Num | Col | Unary | Binary | Call
 
 FUNCTIONS = {"log": (1, 1), "log10": (1, 1), "exp": (1, 1), "sqrt": (1, 1), "abs": (1, 1), "lag": (1, 2), "diff": (1, 2)}
 

@@ -7,6 +7,7 @@ before and after a step. `state.datetime_column` follows renames and drops.
 
 A step is described by a dict ``{"process_type", "method", "columns", "params", "fitted"?}``.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,7 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from .expression import ExpressionError, compute, parse, columns_of
+from .expression import ExpressionError, columns_of, compute, parse
 
 
 class StepError(ValueError):
@@ -74,7 +75,7 @@ class Step(ABC):
     def check_params(self) -> None:
         """Validates the parameters without data (raises StepError)."""
 
-    def fit(self, df: pd.DataFrame, state: State) -> "Step":
+    def fit(self, df: pd.DataFrame, state: State) -> Step:
         self.fitted_ = {}
         return self
 
@@ -99,7 +100,7 @@ class Step(ABC):
     def to_dict(self) -> dict:
         return {"process_type": self.process_type, "method": self.method, "columns": self.columns, "params": self.params, "fitted": self.fitted_}
 
-    def restricted_to(self, available: list[str]) -> "Step | None":
+    def restricted_to(self, available: list[str]) -> Step | None:
         """A copy limited to the columns present (for inference data without e.g. the target column), or None
         when nothing of the step applies. Fitted figures of absent columns are left out, never re-fitted."""
         import copy
@@ -176,7 +177,7 @@ class Outliers(Step):
             self.params["window"] = _num(self.params.get("window", 7), "window", lo=3, integer=True)
             self.params["threshold"] = _num(self.params.get("threshold", 3), "threshold", lo=0)
 
-    def fit(self, df: pd.DataFrame, state: State) -> "Step":
+    def fit(self, df: pd.DataFrame, state: State) -> Step:
         cols = self.require_columns(df, numeric=True)
         fitted: dict[str, dict] = {}
         if self.method == "hampel":
@@ -268,7 +269,7 @@ class Missing(Step):
         if self.method == "constant" and ("value" not in self.params or self.params["value"] in (None, "")):
             raise StepError('the parameter "value" (the constant to fill with) is required')
 
-    def fit(self, df: pd.DataFrame, state: State) -> "Step":
+    def fit(self, df: pd.DataFrame, state: State) -> Step:
         if self.method == "drop_columns":
             share = df.isna().mean()
             t = float(self.params["threshold"])
@@ -370,7 +371,7 @@ class Scaling(Step):
     methods = ("standard", "minmax", "robust")
     learns = True
 
-    def fit(self, df: pd.DataFrame, state: State) -> "Step":
+    def fit(self, df: pd.DataFrame, state: State) -> Step:
         cols = self.require_columns(df, numeric=True)
         out: dict[str, dict] = {}
         for c in cols:
@@ -431,7 +432,7 @@ class Computed(Step):
     def target_columns(self, df: pd.DataFrame) -> list[str]:
         return [self.params["name"]]
 
-    def restricted_to(self, available: list[str]) -> "Step | None":
+    def restricted_to(self, available: list[str]) -> Step | None:
         return self if all(c in available for c in self.source_columns()) else None
 
     def source_columns(self) -> list[str]:

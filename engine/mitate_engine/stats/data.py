@@ -4,6 +4,7 @@ Only the columns a test needs are read (column projection), a string category co
 so that a split by group compares small integer codes instead of text, and values become float64 NumPy arrays
 with missing values dropped and counted. 10 M rows per group read in a few hundred milliseconds.
 """
+
 from __future__ import annotations
 
 import os

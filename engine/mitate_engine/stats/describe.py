@@ -1,4 +1,5 @@
 """Descriptives, assumption checks and chart data shared by every test."""
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """Input errors with a stable code, so the server can say them in the user's language."""
+
 from __future__ import annotations
 
 from ..task import EngineError

@@ -4,6 +4,7 @@ Figures follow SciPy (and R, which SciPy matches): t-tests, Welch's df, confiden
 Wilcoxon signed-rank, one-way ANOVA with Tukey HSD, chi-square with Yates' correction for 2x2 tables,
 Pearson and Spearman correlation, Shapiro-Wilk and the F-test of equal variances (R's var.test).
 """
+
 from __future__ import annotations
 
 import math
@@ -23,7 +24,9 @@ def _need(s: Sample, at_least: int = 2) -> None:
         raise input_error(
             "too_few_values",
             f'The group "{s.label}" has {s.values.size} value(s) after dropping missing ones; at least {at_least} are needed.',
-            group=s.label, count=int(s.values.size), min=at_least,
+            group=s.label,
+            count=int(s.values.size),
+            min=at_least,
         )
 
 
@@ -86,7 +89,9 @@ def _finish(r: dict, samples: list[Sample]) -> dict:
             not_normal.append(a)
         else:
             several = a["check"] == "equal_variance" and r["test_type"] == "anova"
-            r["warnings"].append({"code": f"{a['check']}_failed{'_groups' if several else ''}", "params": {"target": a.get("target") or "", "p": a.get("p_value")}})
+            r["warnings"].append(
+                {"code": f"{a['check']}_failed{'_groups' if several else ''}", "params": {"target": a.get("target") or "", "p": a.get("p_value")}}
+            )
     if not_normal:  # one warning for every group that fails, with the largest p among them
         r["warnings"].insert(
             1 if missing else 0,
@@ -178,11 +183,17 @@ def two_sample_t(a: Sample, b: Sample, equal_variance: str, alternative: str, al
         equal_variance={"mode": equal_variance, "levene_statistic": lev_w, "levene_p": lev_p, "pooled": pooled},
     )
     r["assumptions"].extend(x for x in (normality(s, s.label) for s in (a, b)) if x)
-    r["assumptions"].append({
-        "check": "equal_variance", "method": "levene_median", "target": "", "statistic": lev_w, "p_value": lev_p,
-        # Welch does not assume equal variances, so a rejection is no failure there.
-        "passed": bool(lev_p >= alpha or not pooled),
-    })
+    r["assumptions"].append(
+        {
+            "check": "equal_variance",
+            "method": "levene_median",
+            "target": "",
+            "statistic": lev_w,
+            "p_value": lev_p,
+            # Welch does not assume equal variances, so a rejection is no failure there.
+            "passed": bool(lev_p >= alpha or not pooled),
+        }
+    )
     r["charts"] = {"box": _boxes([a, b], [da, db]), "reference": reference("t", {"df": float(df)}, t, alternative, alpha)}
     return _finish(r, [a, b])
 
@@ -314,10 +325,17 @@ def anova(samples: list[Sample], alpha: float) -> dict:
     for i in range(k):
         for j in range(i + 1, k):
             p = float(tk.pvalue[i, j])
-            pairs.append({
-                "a": samples[i].label, "b": samples[j].label, "difference": float(tk.statistic[i, j]),
-                "low": float(ci.low[i, j]), "high": float(ci.high[i, j]), "p_value": p, "reject": bool(p < alpha),
-            })
+            pairs.append(
+                {
+                    "a": samples[i].label,
+                    "b": samples[j].label,
+                    "difference": float(tk.statistic[i, j]),
+                    "low": float(ci.low[i, j]),
+                    "high": float(ci.high[i, j]),
+                    "p_value": p,
+                    "reject": bool(p < alpha),
+                }
+            )
     lev_w, lev_p = levene(arrays, [d["median"] for d in descs])
     r = _base("anova", "one_way_anova", "two-sided", alpha)
     r.update(
@@ -339,13 +357,19 @@ def anova(samples: list[Sample], alpha: float) -> dict:
     return _finish(r, samples)
 
 
-def chi_square_codes(x: np.ndarray, y: np.ndarray, x_labels: list[str], y_labels: list[str], x_name: str, y_name: str, missing: int, alpha: float, max_levels: int = 50) -> dict:
+def chi_square_codes(
+    x: np.ndarray, y: np.ndarray, x_labels: list[str], y_labels: list[str], x_name: str, y_name: str, missing: int, alpha: float, max_levels: int = 50
+) -> dict:
     """Chi-square test of independence from integer codes of two columns (rows, columns sorted by label)."""
     if x.size < 2:
-        raise input_error("too_few_values", "Fewer than two rows have both values; at least 2 are needed.", group=f"{x_name} × {y_name}", count=int(x.size), min=2)
+        raise input_error(
+            "too_few_values", "Fewer than two rows have both values; at least 2 are needed.", group=f"{x_name} × {y_name}", count=int(x.size), min=2
+        )
     for name, labels in ((x_name, x_labels), (y_name, y_labels)):
         if len(labels) > max_levels:
-            raise input_error("too_many_groups", f'"{name}" has {len(labels)} distinct values; at most {max_levels} are supported.', count=len(labels), max=max_levels)
+            raise input_error(
+                "too_many_groups", f'"{name}" has {len(labels)} distinct values; at most {max_levels} are supported.', count=len(labels), max=max_levels
+            )
         if len(labels) < 2:
             raise input_error("one_level", f'"{name}" has only one distinct value; the test needs at least two.', column=name)
     nx, ny = len(x_labels), len(y_labels)
@@ -357,6 +381,7 @@ def chi_square_codes(x: np.ndarray, y: np.ndarray, x_labels: list[str], y_labels
 
 def _label_order(labels: list[str]) -> list[int]:
     """Numbers in numeric order, then text in text order: the order a person expects in a table."""
+
     def key(i: int):
         try:
             return (0, float(labels[i]), "")
@@ -385,17 +410,27 @@ def _chi_square_table(observed: np.ndarray, rows: list[str], cols: list[str], x_
         p_value=float(res.pvalue),
         effect_size=_es("cramers_v", v),
         table={
-            "rows": rows, "columns": cols,
-            "row_variable": x_name, "column_variable": y_name,
-            "observed": observed.tolist(), "expected": expected.tolist(),
+            "rows": rows,
+            "columns": cols,
+            "row_variable": x_name,
+            "column_variable": y_name,
+            "observed": observed.tolist(),
+            "expected": expected.tolist(),
         },
         n=int(observed.sum()),
     )
-    r["assumptions"].append({
-        "check": "expected_counts", "method": "expected_at_least_5", "target": "", "statistic": small, "p_value": None,
-        "passed": bool(small <= 0.2 * expected.size and float(expected.min()) >= 1),
-        "cells": int(expected.size), "min_expected": float(expected.min()),
-    })
+    r["assumptions"].append(
+        {
+            "check": "expected_counts",
+            "method": "expected_at_least_5",
+            "target": "",
+            "statistic": small,
+            "p_value": None,
+            "passed": bool(small <= 0.2 * expected.size and float(expected.min()) >= 1),
+            "cells": int(expected.size),
+            "min_expected": float(expected.min()),
+        }
+    )
     r["charts"] = {"reference": reference("chi2", {"df": int(res.dof)}, float(res.statistic), "greater", alpha)}
     r = _finish(r, [])
     r["n_missing"] = missing
@@ -408,7 +443,7 @@ def correlation(x: Sample, y: Sample, method: str, alternative: str, alpha: floa
     """Pearson or Spearman on complete pairs (x, y have equal length)."""
     n = x.values.size
     if n < 3:
-        raise input_error("too_few_values", f"Fewer than three complete pairs; at least 3 are needed.", group=x.label, count=n, min=3)
+        raise input_error("too_few_values", "Fewer than three complete pairs; at least 3 are needed.", group=x.label, count=n, min=3)
     for s in (x, y):
         if np.ptp(s.values) == 0:
             raise input_error("zero_variance", f'All values of "{s.label}" are the same (zero variance); the test cannot be computed.', group=s.label)

@@ -1,4 +1,5 @@
 """Every module in this folder is a job kind; importing the package registers them all."""
+
 import importlib
 import pkgutil
 

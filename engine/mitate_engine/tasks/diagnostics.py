@@ -1,4 +1,5 @@
 """Kind `diagnostics`: deliberate behaviours (sleep, fail, crash, print) that prove the job machinery."""
+
 from __future__ import annotations
 
 import os

@@ -3,6 +3,7 @@
 Spec: {parquet, steps, index, datetime_column?, sample_rows?}. The earlier steps are fitted and applied first,
 then step `index` is fitted and compared before/after; see preprocessing.condition.preview_step.
 """
+
 from __future__ import annotations
 
 from ..preprocessing import preview_step

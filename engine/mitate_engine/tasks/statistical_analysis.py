@@ -6,6 +6,7 @@ equal_variance ('auto' | 'student' | 'welch'). Two groups come from two columns 
 variable1 split by the category column (group1, group2). For a paired split, variable2 is an optional key
 column that pairs the rows; without it the rows pair in their order within each group (as R does).
 """
+
 from __future__ import annotations
 
 import json
@@ -23,8 +24,17 @@ from ..stats.errors import input_error
 from ..task import Context, Task, UserError
 
 TEST_TYPES = (
-    "one_sample_t", "two_sample_t", "paired_t", "mann_whitney", "wilcoxon", "anova",
-    "chi_square", "pearson", "spearman", "shapiro", "f_test",
+    "one_sample_t",
+    "two_sample_t",
+    "paired_t",
+    "mann_whitney",
+    "wilcoxon",
+    "anova",
+    "chi_square",
+    "pearson",
+    "spearman",
+    "shapiro",
+    "f_test",
 )
 TWO_GROUPS = ("two_sample_t", "mann_whitney", "f_test")
 PAIRED = ("paired_t",)
@@ -53,8 +63,11 @@ class StatisticalAnalysis(Task):
         result = self.dispatch(spec, ctx, test, v1, v2, cat, alpha, alternative, mu)
         ctx.progress(0.95, "Writing the result")
         result["variables"] = {
-            "variable1": v1, "variable2": v2, "category": cat,
-            "group1": spec.get("group1"), "group2": spec.get("group2"),
+            "variable1": v1,
+            "variable2": v2,
+            "category": cat,
+            "group1": spec.get("group1"),
+            "group2": spec.get("group2"),
         }
         result["seconds"] = time.perf_counter() - started
         result = to_jsonable(result)
@@ -93,7 +106,7 @@ class StatisticalAnalysis(Task):
             values = to_float(t.columns[v1])
             labels = [str(g) for g in (spec.get("groups") or [])] or category_labels(t.columns[cat], MAX_GROUPS)
             samples = []
-            for i, g in enumerate(labels):
+            for g in labels:
                 ctx.check_cancelled()
                 m = group_mask(t.columns[cat], g)
                 if not m.any():
@@ -164,13 +177,25 @@ class StatisticalAnalysis(Task):
                 right = pd.DataFrame({"k": keys[m2], "b": values[m2]}).dropna(subset=["k"])
                 for side, name in ((left, g1), (right, g2)):
                     if side["k"].duplicated().any():
-                        raise input_error("pair_key_duplicate", f'The key column "{key}" repeats a key within group "{name}"; each key must appear once per group.', column=key, group=name)
+                        raise input_error(
+                            "pair_key_duplicate",
+                            f'The key column "{key}" repeats a key within group "{name}"; each key must appear once per group.',
+                            column=key,
+                            group=name,
+                        )
                 merged = left.merge(right, on="k", how="outer")
                 a_raw, b_raw = merged["a"].to_numpy(dtype=float), merged["b"].to_numpy(dtype=float)
             else:
                 a_raw, b_raw = values[m1], values[m2]
                 if a_raw.size != b_raw.size:
-                    raise input_error("pair_count_mismatch", f'Groups "{g1}" ({a_raw.size} rows) and "{g2}" ({b_raw.size} rows) differ in size, so rows cannot be paired in order; choose a key column that pairs them.', group1=g1, group2=g2, n1=int(a_raw.size), n2=int(b_raw.size))
+                    raise input_error(
+                        "pair_count_mismatch",
+                        f'Groups "{g1}" ({a_raw.size} rows) and "{g2}" ({b_raw.size} rows) differ in size, so rows cannot be paired in order; choose a key column that pairs them.',
+                        group1=g1,
+                        group2=g2,
+                        n1=int(a_raw.size),
+                        n2=int(b_raw.size),
+                    )
             la, lb = g1, g2
         else:
             if not v2:

@@ -3,6 +3,7 @@
 Columns are read one at a time, so memory follows the largest column, not the table (10 M rows × 12 columns
 fit in a few hundred MB). Skewness and kurtosis use the bias-corrected formulas of pandas .skew()/.kurt().
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -59,7 +60,7 @@ class Statistics(Task):
             "row_count": row_count,
             "column_count": len(names),
             "columns": columns,
-            "generated_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         }
         result = to_jsonable(result)
         write_json(out_dir / "statistics.json", result)
@@ -237,7 +238,6 @@ def parse_datetime_strings(data: pa.ChunkedArray) -> pa.ChunkedArray | None:
 
 def describe_datetime(data: pa.ChunkedArray, bins: int) -> dict:
     typ = data.type
-    total = len(data)
     missing = data.null_count
     is_date = pa.types.is_date(typ)
     if is_date:

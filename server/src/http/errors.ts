@@ -41,6 +41,10 @@ export function installErrorHandler(app: FastifyInstance): void {
         })),
       });
     }
+    // A malformed multipart body (no boundary, cut short) is the caller's fault, not ours.
+    if (!(err as FastifyError).statusCode && /^(Multipart: |Malformed part header|Unexpected end of form|Part terminated early)/.test(err.message)) {
+      return reply.code(400).send({ detail: { response: localize(lang, 'bad_request'), error: 'bad_request' } });
+    }
     const status = (err as FastifyError).statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const f = frameworkError(err as FastifyError, (req.server as any).config?.maxUploadMb ?? 0);

@@ -51,6 +51,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number = CHUNK_TIMEOUT_M
 }
 
 /** React.lazy whose import fails with a ChunkLoadError after 120 s or on a download error. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy itself takes ComponentType<any>
 export function lazyWithTimeout<T extends ComponentType<any>>(load: () => Promise<{ default: T }>, ms: number = CHUNK_TIMEOUT_MS) {
   return lazy(() => withTimeout(load(), ms));
 }

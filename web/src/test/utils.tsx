@@ -70,6 +70,7 @@ export const ME: Me = {
   department: 'Process Engineering',
   office_location: 'Kawasaki',
   organisation: { id: 'o1', name: 'Acme Chemicals' },
+  photo: null,
   links: { visualizer_url: null, test_site_url: null, show_test_site: false },
 };
 

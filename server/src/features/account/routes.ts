@@ -11,6 +11,8 @@ import oidcRoutes, { oidcEnabled } from '../oidc/routes.js';
 import profileRoutes from '../profile/routes.js';
 import './db.js';
 import { makeAccountService } from './service.js';
+import { MessageView, replies } from '../../http/responses.js';
+import { AuthOptions, Invitation, Registered, Tokens } from './responses.js';
 
 const required = z.string().trim().min(1, 'This field is required.');
 const registerBody = z.object({
@@ -43,35 +45,35 @@ export default async function accountRoutes(app: FastifyInstance) {
   const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
   const message = (req: { headers: Record<string, unknown> }, m: { en: string; ja: string }) => ok({ message: localize(lang(req), m) });
 
-  r.get('/auth/options', { schema: { tags: ['account'], summary: 'Which sign-in methods this server offers' } }, async () =>
+  r.get('/auth/options', { schema: { tags: ['account'], summary: 'Which sign-in methods this server offers', response: replies({ 200: AuthOptions }) } }, async () =>
     ok({ local_login: config.localLogin, sso: oidcEnabled(config), tenant: config.oidc.tenant, email_verification_required: config.requireEmailVerification }),
   );
-  r.post('/auth/register', { schema: { tags: ['account'], body: registerBody } }, async (req, reply) => {
+  r.post('/auth/register', { schema: { tags: ['account'], body: registerBody, response: replies({ 201: Registered }) } }, async (req, reply) => {
     const user = await account.register(req.body, lang(req));
     // With verification on, a new and an already registered address get the very same answer.
     if (user.verification_required) return reply.code(201).send(ok({ email: user.email, verification_required: true }));
     return reply.code(201).send(ok({ id: user.id, email: user.email, verification_required: false }));
   });
-  r.post('/auth/login', { schema: { tags: ['account'], body: loginBody } }, async (req) =>
+  r.post('/auth/login', { schema: { tags: ['account'], body: loginBody, response: replies({ 200: Tokens }) } }, async (req) =>
     ok(await account.login(req.body.email, req.body.password, req.ip)),
   );
-  r.post('/auth/refresh', { schema: { tags: ['account'], body: refreshBody } }, async (req) => ok(await account.refresh(req.body.refresh_token)));
-  r.post('/auth/logout', { schema: { tags: ['account'], body: refreshBody.partial() } }, async (req) => {
+  r.post('/auth/refresh', { schema: { tags: ['account'], body: refreshBody, response: replies({ 200: Tokens }) } }, async (req) => ok(await account.refresh(req.body.refresh_token)));
+  r.post('/auth/logout', { schema: { tags: ['account'], body: refreshBody.partial(), response: replies({ 200: z.boolean() }) } }, async (req) => {
     await account.logout(req.body?.refresh_token);
     return ok(true);
   });
-  r.post('/auth/verify-email', { schema: { tags: ['account'], body: tokenBody } }, async (req) => message(req, await account.verifyEmail(req.body.token)));
-  r.post('/auth/resend-verification', { schema: { tags: ['account'], body: emailBody } }, async (req) =>
+  r.post('/auth/verify-email', { schema: { tags: ['account'], body: tokenBody, response: replies({ 200: MessageView }) } }, async (req) => message(req, await account.verifyEmail(req.body.token)));
+  r.post('/auth/resend-verification', { schema: { tags: ['account'], body: emailBody, response: replies({ 200: MessageView }) } }, async (req) =>
     message(req, await account.resendVerification(req.body.email, lang(req), req.ip)),
   );
-  r.post('/auth/forgot-password', { schema: { tags: ['account'], body: emailBody } }, async (req) =>
+  r.post('/auth/forgot-password', { schema: { tags: ['account'], body: emailBody, response: replies({ 200: MessageView }) } }, async (req) =>
     message(req, await account.forgotPassword(req.body.email, lang(req), req.ip)),
   );
-  r.post('/auth/reset-password', { schema: { tags: ['account'], body: newPasswordBody } }, async (req) =>
+  r.post('/auth/reset-password', { schema: { tags: ['account'], body: newPasswordBody, response: replies({ 200: MessageView }) } }, async (req) =>
     message(req, await account.resetPassword(req.body.token, req.body.password, req.body.confirm_password)),
   );
-  r.get('/auth/invitation', { schema: { tags: ['account'], querystring: tokenBody } }, async (req) => ok(await account.invitation(req.query.token)));
-  r.post('/auth/accept-invitation', { schema: { tags: ['account'], body: newPasswordBody } }, async (req) =>
+  r.get('/auth/invitation', { schema: { tags: ['account'], querystring: tokenBody, response: replies({ 200: Invitation }) } }, async (req) => ok(await account.invitation(req.query.token)));
+  r.post('/auth/accept-invitation', { schema: { tags: ['account'], body: newPasswordBody, response: replies({ 200: Tokens }) } }, async (req) =>
     ok(await account.acceptInvitation(req.body.token, req.body.password, req.body.confirm_password)),
   );
 
@@ -82,7 +84,7 @@ export default async function accountRoutes(app: FastifyInstance) {
     signedIn.addHook('onRequest', requireAuth);
     signedIn.withTypeProvider<ZodTypeProvider>().post(
       '/auth/change-password',
-      { schema: { tags: ['account'], body: changePasswordBody } },
+      { schema: { tags: ['account'], body: changePasswordBody, response: replies({ 200: MessageView }) } },
       async (req) => message(req, await account.changePassword(req.auth.userId, req.body.current_password, req.body.password, req.body.confirm_password)),
     );
     await signedIn.register(memberRoutes);

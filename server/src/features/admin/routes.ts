@@ -8,6 +8,8 @@ import '../account/db.js';
 import { mails } from '../account/mails.js';
 import { M } from '../account/messages.js';
 import { accountSettings } from '../account/settings.js';
+import { fileReplies, replies } from '../../http/responses.js';
+import { IdentityReviewed, IdentityReviewPage } from '../account/responses.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 const reviewBody = z.object({ decision: z.enum(['approve', 'reject']), reason: z.string().max(500).optional() });
@@ -26,7 +28,7 @@ export default async function adminRoutes(app: FastifyInstance) {
 
   r.get(
     '/admin/identity',
-    { preHandler: platformAdmin, schema: { tags: ['admin'], querystring: z.object({ state: z.enum(['under_review', 'done', 'rejected', 'all']).default('under_review') }) } },
+    { preHandler: platformAdmin, schema: { tags: ['admin'], querystring: z.object({ state: z.enum(['under_review', 'done', 'rejected', 'all']).default('under_review') }), response: replies({ 200: IdentityReviewPage }) } },
     async (req) => {
       let q = db
         .selectFrom('identity_verifications as v')
@@ -40,7 +42,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     },
   );
 
-  r.get('/admin/identity/:id/:side', { preHandler: platformAdmin, schema: { tags: ['admin'], params: idParams.extend({ side: z.enum(['front', 'back']) }) } }, async (req, reply) => {
+  r.get('/admin/identity/:id/:side', { preHandler: platformAdmin, schema: { tags: ['admin'], params: idParams.extend({ side: z.enum(['front', 'back']) }), response: fileReplies('image/*', 'The JPEG or PNG image') } }, async (req, reply) => {
     const row = await db.selectFrom('identity_verifications').selectAll().where('id', '=', req.params.id).executeTakeFirst();
     if (!row) throw new AppError(404, M.identityNotFound);
     const key = req.params.side === 'front' ? row.front_key : row.back_key;
@@ -50,7 +52,7 @@ export default async function adminRoutes(app: FastifyInstance) {
     return reply.send(storage.readStream(key));
   });
 
-  r.post('/admin/identity/:id/review', { preHandler: platformAdmin, schema: { tags: ['admin'], params: idParams, body: reviewBody } }, async (req) => {
+  r.post('/admin/identity/:id/review', { preHandler: platformAdmin, schema: { tags: ['admin'], params: idParams, body: reviewBody, response: replies({ 200: IdentityReviewed }) } }, async (req) => {
     const reason = req.body.reason?.trim() || null;
     if (req.body.decision === 'reject' && !reason) throw new AppError(422, M.rejectReasonRequired, {}, 'reason');
     const row = await db.selectFrom('identity_verifications').selectAll().where('id', '=', req.params.id).executeTakeFirst();

@@ -6,6 +6,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
+import { filePart } from '../../http/openapi.js';
+import { fileReplies, IdView, replies } from '../../http/responses.js';
+import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
 import { makeDatasetService } from './service.js';
 import { makeImageService } from '../images/service.js';
@@ -21,7 +24,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
 
   r.post(
     '/dataset/register',
-    { preHandler: requireWriter, schema: { tags: ['dataset'], summary: 'Register a CSV or time-series CSV (multipart: fields, then file)', consumes: ['multipart/form-data'] } },
+    { preHandler: requireWriter, schema: { tags: ['dataset'], summary: 'Register a CSV or time-series CSV (multipart: fields, then file)', consumes: ['multipart/form-data'], multipart: registerFields.extend({ file: filePart() }), response: replies({ 201: DatasetView }) } },
     async (req, reply) => {
       const tempDir = app.ctx.storage.makeTempDir();
       try {
@@ -62,23 +65,23 @@ export default async function datasetRoutes(app: FastifyInstance) {
     },
   );
 
-  r.get('/datasets/list/', { schema: { tags: ['dataset'], querystring: listQuery } }, async (req) =>
+  r.get('/datasets/list/', { schema: { tags: ['dataset'], querystring: listQuery, response: replies({ 200: DatasetPage }) } }, async (req) =>
     ok(await service.list(req.auth, req.query as any)),
   );
 
-  r.get('/dataset', { schema: { tags: ['dataset'], summary: 'All datasets of the organisation (for pickers)' } }, async (req) =>
+  r.get('/dataset', { schema: { tags: ['dataset'], summary: 'All datasets of the organisation (for pickers)', response: replies({ 200: z.array(DatasetView) }) } }, async (req) =>
     ok(await service.all(req.auth)),
   );
 
   r.get(
     '/dataset/upload/:id',
-    { schema: { tags: ['dataset'], summary: 'One page of the rows', params: idParams, querystring: previewQuery } },
+    { schema: { tags: ['dataset'], summary: 'One page of the rows', params: idParams, querystring: previewQuery, response: replies({ 200: DataPage }) } },
     async (req) => ok(await service.preview(req.auth, req.params.id, req.query.page, req.query.page_size)),
   );
 
   r.get(
     '/dataset/download/:id',
-    { schema: { tags: ['dataset'], summary: 'The original file as uploaded', params: idParams } },
+    { schema: { tags: ['dataset'], summary: 'The original file as uploaded', params: idParams, response: fileReplies('text/csv', 'The original file') } },
     async (req, reply) => {
       const row = await service.getRow(req.auth, req.params.id);
       const key = service.originalFile(row);
@@ -91,19 +94,19 @@ export default async function datasetRoutes(app: FastifyInstance) {
 
   r.get(
     '/dataset/:id/:min_schema',
-    { schema: { tags: ['dataset'], summary: 'A dataset with its columns (min_schema=true: names and types only)', params: z.object({ id: z.string().max(64), min_schema: z.string().max(10) }) } },
+    { schema: { tags: ['dataset'], summary: 'A dataset with its columns (min_schema=true: names and types only)', params: z.object({ id: z.string().max(64), min_schema: z.string().max(10) }), response: replies({ 200: DatasetWithColumns }) } },
     async (req) => ok(await service.get(req.auth, req.params.id, req.params.min_schema === 'true')),
   );
 
   r.put(
     '/dataset/:id',
-    { preHandler: requireWriter, schema: { tags: ['dataset'], params: idParams, body: updateBody } },
+    { preHandler: requireWriter, schema: { tags: ['dataset'], params: idParams, body: updateBody, response: replies({ 200: DatasetView }) } },
     async (req) => ok(await service.update(req.auth, req.params.id, req.body)),
   );
 
   r.delete(
     '/dataset/delete/:id',
-    { preHandler: requireWriter, schema: { tags: ['dataset'], params: idParams } },
+    { preHandler: requireWriter, schema: { tags: ['dataset'], params: idParams, response: replies({ 200: IdView }) } },
     async (req) => ok(await service.remove(req.auth, req.params.id)),
   );
 }

@@ -10,6 +10,8 @@ import { type ColumnInfo, ident, ingestCsv, jsonNumber, sqlString } from './inge
 import { datasetRepo } from './repo.js';
 import type { RegisterFields } from './schemas.js';
 
+export type CellValue = string | number | boolean | null;
+
 export const datasetKey = (orgId: string, id: string) => `org/${orgId}/datasets/${id}`;
 const PARQUET = 'data.parquet';
 
@@ -217,7 +219,8 @@ export function makeDatasetService(ctx: AppContext) {
           `SELECT ${schema.map((c) => ident(c.name)).join(', ')} FROM read_parquet(${sqlString(file)}) LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
         );
         const ints = schema.map((c) => c.type === 'integer');
-        const rows = r.getRowsJson().map((vals) => vals.map((v, i) => (ints[i] ? jsonNumber(v) : v)));
+        // CSV columns hold scalars only, so every cell is one.
+        const rows = r.getRowsJson().map((vals) => vals.map((v, i) => (ints[i] ? jsonNumber(v) : v))) as CellValue[][];
         return { columns: schema.map((c) => c.name), rows, total: Number(row.row_count), page, page_size: pageSize };
       } finally {
         conn.closeSync();

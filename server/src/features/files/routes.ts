@@ -4,6 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import yazl from 'yazl';
 import { z } from 'zod';
 import { AppError } from '../../http/errors.js';
+import { fileReplies } from '../../http/responses.js';
+
+const binary = fileReplies('application/octet-stream', '')[200].content['application/octet-stream'];
 
 const body = z.object({ paths: z.array(z.string().min(1).max(500)).min(1).max(200) });
 
@@ -20,7 +23,7 @@ export function orgKey(orgId: string, publicPath: string): string {
 export default async function filesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { storage } = app.ctx;
-  r.post('/download/file', { schema: { tags: ['files'], body } }, async (req, reply) => {
+  r.post('/download/file', { schema: { tags: ['files'], body, response: { ...fileReplies('application/octet-stream', 'One file as stored, or a zip of several'), 200: { description: 'One file as stored (CSV or other), or a zip of several', content: { 'text/csv': binary, 'application/octet-stream': binary, 'application/zip': binary } } } } }, async (req, reply) => {
     const keys = req.body.paths.map((p) => ({ p, key: orgKey(req.auth.orgId, p) }));
     for (const { p, key } of keys) if (!storage.exists(key)) throw new AppError(404, 'file_not_found', { path: p });
     if (keys.length === 1) {

@@ -3,14 +3,18 @@ import { AppError, ok } from '../../http/errors.js';
 import { langOf, localize } from '../../i18n/messages.js';
 import { M } from '../account/messages.js';
 import { makeIdentityService } from './service.js';
+import { z } from 'zod';
+import { filePart } from '../../http/openapi.js';
+import { replies } from '../../http/responses.js';
+import { IdentityStatus, PaymentCheck } from '../account/responses.js';
 
 /** Identity verification (SPEC §4): upload front and back images, read the state, ask whether payment may proceed. */
 export default async function identityRoutes(app: FastifyInstance) {
   const identity = makeIdentityService(app.ctx);
 
-  app.get('/identity', { schema: { tags: ['identity'], summary: 'My identity verification state' } }, async (req) => ok(await identity.status(req.auth.userId)));
+  app.get('/identity', { schema: { tags: ['identity'], summary: 'My identity verification state', response: replies({ 200: IdentityStatus }) } }, async (req) => ok(await identity.status(req.auth.userId)));
 
-  app.get('/identity/payment-check', { schema: { tags: ['identity'], summary: 'Whether payment may proceed (blocked until the identity is verified)' } }, async (req) => {
+  app.get('/identity/payment-check', { schema: { tags: ['identity'], summary: 'Whether payment may proceed (blocked until the identity is verified)', response: replies({ 200: PaymentCheck }) } }, async (req) => {
     const s = await identity.status(req.auth.userId);
     const lang = langOf(req.headers['accept-language']);
     const message = s.state === 'done' ? null : s.state === 'under_review' ? localize(lang, M.idUnderReview) : localize(lang, M.verifyBeforePaying);
@@ -19,7 +23,7 @@ export default async function identityRoutes(app: FastifyInstance) {
 
   app.post(
     '/identity',
-    { schema: { tags: ['identity'], summary: 'Upload the ID: multipart with the image files "front" and "back" (JPEG or PNG)', consumes: ['multipart/form-data'] } },
+    { schema: { tags: ['identity'], summary: 'Upload the ID: multipart with the image files "front" and "back" (JPEG or PNG)', consumes: ['multipart/form-data'], multipart: z.object({ front: filePart(), back: filePart() }), response: replies({ 201: IdentityStatus }) } },
     async (req, reply) => {
       const files: Record<string, Buffer> = {};
       const size = `${identity.maxMb} MB`;

@@ -12,6 +12,7 @@ import '../prediction/db.js';
 import { M } from './messages.js';
 import { anyObject, galleryQuery, modelParams, projectIdParams, thresholdBody } from './schemas.js';
 import { engineError, makeImageService } from './service.js';
+import { makeTimeSeriesService } from '../timeseries/service.js';
 
 const tags = ['image'];
 const IMAGE_EXT = ['.jpg', '.jpeg', '.png', '.bmp', '.tif', '.tiff'];
@@ -29,6 +30,7 @@ export default async function imageRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db, jobs, storage } = app.ctx;
   const svc = makeImageService(app.ctx);
+  const timeSeries = makeTimeSeriesService(app.ctx);
   svc.installJobHandlers();
 
   const sendFile = (reply: FastifyReply, file: string, type: string, download?: string) => {
@@ -98,8 +100,30 @@ export default async function imageRoutes(app: FastifyInstance) {
   );
   r.post(
     '/update/threshold/:project_id/:model_key',
-    { preHandler: requireWriter, schema: { tags, summary: 'Save the OK/NG threshold: a value, a target miss rate or a percentile of validation OK scores', params: modelParams, body: thresholdBody, response: envelope(detailShape) } },
-    async (req) => ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body)),
+    {
+      preHandler: requireWriter,
+      schema: {
+        tags,
+        summary: "Save a model's threshold. OK/NG images: a value, a target miss rate or a percentile of validation OK scores; time-series detectors: a value (predictions after this use it)",
+        params: modelParams,
+        body: thresholdBody,
+        response: envelope(z.union([detailShape, anyObject])),
+      },
+    },
+    async (req) => {
+      // SPEC §7 has one path for every model with a threshold: the project's type says whose it is.
+      const project = await app.ctx.db
+        .selectFrom('training_projects')
+        .select('project_type')
+        .where('organisation_id', '=', req.auth.orgId)
+        .where('id', '=', req.params.project_id)
+        .executeTakeFirst();
+      if (project?.project_type.startsWith('time_series')) {
+        if (req.body.threshold === undefined) throw new AppError(422, { en: 'Give the threshold as a number.', ja: 'しきい値を数値で指定してください。' }, {}, 'threshold');
+        return ok(await timeSeries.saveThreshold(req.auth, req.params.project_id, req.params.model_key, req.body.threshold));
+      }
+      return ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body));
+    },
   );
   const modelFile = async (req: { auth: any; params: { project_id: string; model_key: string } }, name: string) => {
     await svc.getProject(req.auth, req.params.project_id);

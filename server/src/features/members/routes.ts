@@ -11,6 +11,8 @@ import { MEMBER_STATUSES, ROLES, SETUP_FIELDS, setupProblems, type SetupValues }
 import { makeAccountService } from '../account/service.js';
 import { loadProfile, saveSetup, touchesOrganisation } from '../profile/repo.js';
 import { makePhotoService, PHOTO_MAX_MB } from './photo.js';
+import { fileReplies, replies } from '../../http/responses.js';
+import { InvitationCancelled, Invited, Member, MemberDetails, MemberPage, MemberUpdated, PhotoSaved, SetupSaved } from '../account/responses.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 const inviteBody = z.object({
@@ -43,12 +45,12 @@ export default async function memberRoutes(app: FastifyInstance) {
   const photos = makePhotoService(app.ctx);
   const withPhoto = <T extends { id: string }>(orgId: string, m: T) => ({ ...m, photo: photos.urlOf(orgId, m.id) });
 
-  r.get('/members', { schema: { tags: ['members'] } }, async (req) => {
+  r.get('/members', { schema: { tags: ['members'], response: replies({ 200: MemberPage }) } }, async (req) => {
     const items = await db.selectFrom('users').select(cols).where('organisation_id', '=', req.auth.orgId).orderBy('created_at').execute();
     return ok({ items: items.map((m) => withPhoto(req.auth.orgId, m)), total: items.length });
   });
 
-  r.put('/members/setup', { schema: { tags: ['members'], summary: 'Complete registration / update my profile (SPEC §3 Member, Account, Organisation fields)', body: setupBody } }, async (req, reply) => {
+  r.put('/members/setup', { schema: { tags: ['members'], summary: 'Complete registration / update my profile (SPEC §3 Member, Account, Organisation fields)', body: setupBody, response: replies({ 200: SetupSaved }) } }, async (req, reply) => {
     const { complete, ...values } = req.body;
     if (touchesOrganisation(values) && !['owner', 'admin'].includes(req.auth.role)) throw new AppError(403, 'forbidden');
     const current = await loadProfile(db, req.auth.userId, req.auth.orgId);
@@ -59,7 +61,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     return ok({ message: localize(lang(req), M.accountUpdated), profile });
   });
 
-  r.get('/members/:id', { schema: { tags: ['members'], params: idParams } }, async (req) => {
+  r.get('/members/:id', { schema: { tags: ['members'], params: idParams, response: replies({ 200: z.union([MemberDetails, Member]) }) } }, async (req) => {
     const item = await db.selectFrom('users').select(cols).where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();
     if (!item) throw new AppError(404, 'not_found');
     // Personal details are for the person and those who manage members.
@@ -81,7 +83,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     });
   });
 
-  r.post('/members', { preHandler: manage, schema: { tags: ['members'], summary: 'Invite a member (e-mail, role, first and last name)', body: inviteBody } }, async (req, reply) => {
+  r.post('/members', { preHandler: manage, schema: { tags: ['members'], summary: 'Invite a member (e-mail, role, first and last name)', body: inviteBody, response: replies({ 200: Invited, 201: Invited }) } }, async (req, reply) => {
     const email = req.body.email.trim().toLowerCase();
     if (req.body.role === 'owner' && req.auth.role !== 'owner') throw new AppError(403, M.onlyOwnerGrantsOwner);
     const existing = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
@@ -121,7 +123,7 @@ export default async function memberRoutes(app: FastifyInstance) {
   // My photo (SPEC §3 Member 'photo'): anyone may set their own, members of the organisation see it.
   r.put(
     '/members/photo',
-    { schema: { tags: ['members'], summary: `Set my photo: multipart with the image file "photo" (JPEG, PNG or WebP, under ${PHOTO_MAX_MB} MB)`, consumes: ['multipart/form-data'] } },
+    { schema: { tags: ['members'], summary: `Set my photo: multipart with the image file "photo" (JPEG, PNG or WebP, under ${PHOTO_MAX_MB} MB)`, consumes: ['multipart/form-data'], response: replies({ 200: PhotoSaved }) } },
     async (req) => {
       const size = `${PHOTO_MAX_MB} MB`;
       if (!req.isMultipart()) throw new AppError(422, M.photoRequired, {}, 'photo');
@@ -143,11 +145,11 @@ export default async function memberRoutes(app: FastifyInstance) {
       return ok({ photo: photos.urlOf(req.auth.orgId, req.auth.userId), message: localize(lang(req), M.photoSaved) });
     },
   );
-  r.delete('/members/photo', { schema: { tags: ['members'], summary: 'Remove my photo' } }, async (req) => {
+  r.delete('/members/photo', { schema: { tags: ['members'], summary: 'Remove my photo', response: replies({ 200: PhotoSaved }) } }, async (req) => {
     photos.remove(req.auth.orgId, req.auth.userId);
     return ok({ photo: null, message: localize(lang(req), M.photoRemoved) });
   });
-  r.get('/members/:id/photo', { schema: { tags: ['members'], summary: "A member's photo (JPEG)", params: idParams } }, async (req, reply) => {
+  r.get('/members/:id/photo', { schema: { tags: ['members'], summary: "A member's photo (JPEG)", params: idParams, response: fileReplies('image/jpeg', 'The photo, a 256 px square JPEG') } }, async (req, reply) => {
     const member = await db.selectFrom('users').select('id').where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();
     const file = member ? photos.file(req.auth.orgId, member.id) : null;
     if (!file) throw new AppError(404, 'not_found');
@@ -156,7 +158,7 @@ export default async function memberRoutes(app: FastifyInstance) {
   });
 
   // Cancelling an invitation removes the invited person (they have no data yet); the link they were sent stops working.
-  r.delete('/members/:id', { preHandler: manage, schema: { tags: ['members'], summary: 'Cancel an invitation that has not been accepted', params: idParams } }, async (req) => {
+  r.delete('/members/:id', { preHandler: manage, schema: { tags: ['members'], summary: 'Cancel an invitation that has not been accepted', params: idParams, response: replies({ 200: InvitationCancelled }) } }, async (req) => {
     const target = await db.selectFrom('users').select(['id', 'email', 'status', 'role']).where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();
     if (!target) throw new AppError(404, 'not_found');
     if (target.status !== 'invited') throw new AppError(409, M.notAnInvitation);
@@ -168,7 +170,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     return ok({ id: target.id, message: localize(lang(req), M.invitationCancelled, { email: target.email }) });
   });
 
-  r.put('/members/:id', { preHandler: manage, schema: { tags: ['members'], summary: 'Change one field of a member: role or status', params: idParams, body: updateBody } }, async (req) => {
+  r.put('/members/:id', { preHandler: manage, schema: { tags: ['members'], summary: 'Change one field of a member: role or status', params: idParams, body: updateBody, response: replies({ 200: MemberUpdated }) } }, async (req) => {
     const fields = Object.keys(req.body).filter((k) => (req.body as Record<string, unknown>)[k] !== undefined);
     if (fields.length !== 1) throw new AppError(422, M.oneField, {}, fields[1] ?? 'role');
     const target = await db.selectFrom('users').selectAll().where('organisation_id', '=', req.auth.orgId).where('id', '=', req.params.id).executeTakeFirst();

@@ -10,6 +10,11 @@ import { langOf, localize } from '../../i18n/messages.js';
 import '../account/db.js';
 import { M } from '../account/messages.js';
 import { makeAccountService } from '../account/service.js';
+import { errorReplies, replies } from '../../http/responses.js';
+import { Tokens } from '../account/responses.js';
+
+// The 302 redirect has no body to describe (a JSON 'null' schema would claim one); only the errors are listed.
+const redirectReplies = errorReplies;
 
 export const oidcEnabled = (config: Config) => !!(config.oidc.issuer && config.oidc.clientId);
 
@@ -48,7 +53,7 @@ export default async function oidcRoutes(app: FastifyInstance) {
 
   const fail = (reason: string) => `${base}/login?sso_error=${encodeURIComponent(reason)}`;
 
-  r.get('/oidc/login', { schema: { tags: ['oidc'], summary: 'Start single sign-on (redirects to the directory)', querystring: z.object({ return_to: z.string().max(500).optional() }) } }, async (req, reply) => {
+  r.get('/oidc/login', { schema: { tags: ['oidc'], summary: 'Start single sign-on (redirects to the directory)', querystring: z.object({ return_to: z.string().max(500).optional() }), response: redirectReplies } }, async (req, reply) => {
     const cfg = await configuration();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -70,7 +75,7 @@ export default async function oidcRoutes(app: FastifyInstance) {
     return reply.redirect(url.href);
   });
 
-  r.get('/oidc/callback', { schema: { tags: ['oidc'], summary: 'The directory returns here with the authorization code' } }, async (req, reply) => {
+  r.get('/oidc/callback', { schema: { tags: ['oidc'], summary: 'The directory returns here with the authorization code', response: redirectReplies } }, async (req, reply) => {
     const lang = langOf(req.headers['accept-language']);
     const q = req.query as Record<string, string | undefined>;
     const row = q.state ? await db.selectFrom('oidc_logins').selectAll().where('state', '=', q.state).executeTakeFirst() : undefined;
@@ -107,7 +112,7 @@ export default async function oidcRoutes(app: FastifyInstance) {
     }
   });
 
-  r.post('/oidc/exchange', { schema: { tags: ['oidc'], summary: 'Trade the one-time hand-over code for tokens', body: z.object({ code: z.string().min(1).max(200) }) } }, async (req) => {
+  r.post('/oidc/exchange', { schema: { tags: ['oidc'], summary: 'Trade the one-time hand-over code for tokens', body: z.object({ code: z.string().min(1).max(200) }), response: replies({ 200: Tokens.extend({ end_session_url: z.string().nullable() }) }) } }, async (req) => {
     const row = await db.selectFrom('oidc_logins').selectAll().where('handover_hash', '=', sha256(req.body.code)).executeTakeFirst();
     if (!row || row.used_at || !row.user_id || Date.parse(row.created_at) < Date.now() - HANDOVER_TTL_MS) throw new AppError(400, M.linkInvalid);
     const res = await db.updateTable('oidc_logins').set({ used_at: new Date().toISOString() }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();

@@ -9,14 +9,16 @@ import { requireWriter } from '../../auth/guard.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError, ok } from '../../http/errors.js';
 import { ident, jsonNumber, sqlString } from '../datasets/ingest.js';
-import { makeDatasetService } from '../datasets/service.js';
+import { type CellValue, makeDatasetService } from '../datasets/service.js';
 import { makeTrainingService } from '../training/service.js';
 import { TS_TYPES } from '../timeseries/schemas.js';
 import { isTsType, makeTimeSeriesService } from '../timeseries/service.js';
 import { type ProjectType, TYPES } from '../training/types.js';
 import type { PredictionTable } from './db.js';
 import './db.js';
+import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { M } from './messages.js';
+import { Prediction, PredictionPage, PredictionProgress, PredictionRows } from './responses.js';
 
 const executeBody = z.object({ dataset_id: z.string().max(64), name: z.string().trim().max(200).optional() });
 const predictBody = executeBody.extend({ model_key: z.string().max(100) });
@@ -169,24 +171,24 @@ export default async function predictionRoutes(app: FastifyInstance) {
     '/inference/execute/:project_id/:key',
     {
       preHandler: requireWriter,
-      schema: { tags, summary: 'Predict with a trained model (key) on an inference dataset (a job)', params: z.object({ project_id: z.string().max(64), key: z.string().max(100) }), body: executeBody },
+      schema: { tags, summary: 'Predict with a trained model (key) on an inference dataset (a job)', params: z.object({ project_id: z.string().max(64), key: z.string().max(100) }), body: executeBody, response: replies({ 200: Prediction }) },
     },
     async (req) => ok(await start(req.auth, req.params.project_id, req.params.key, req.body.dataset_id, req.body.name)),
   );
-  r.get('/inference/list/', { schema: { tags, summary: 'Predictions, searched and paged', querystring: listQuery } }, async (req) =>
+  r.get('/inference/list/', { schema: { tags, summary: 'Predictions, searched and paged', querystring: listQuery, response: replies({ 200: PredictionPage }) } }, async (req) =>
     ok(await list(req.auth, req.query.query ?? '', req.query.page, req.query.page_size)),
   );
-  r.get('/inference/list/:query', { schema: { tags, summary: 'Predictions whose name, project or dataset matches (* for all)', params: z.object({ query: z.string().max(200) }), querystring: listQuery } }, async (req) =>
+  r.get('/inference/list/:query', { schema: { tags, summary: 'Predictions whose name, project or dataset matches (* for all)', params: z.object({ query: z.string().max(200) }), querystring: listQuery, response: replies({ 200: PredictionPage }) } }, async (req) =>
     ok(await list(req.auth, req.params.query, req.query.page, req.query.page_size)),
   );
-  r.get('/inference/progress/:id', { schema: { tags, summary: 'State and progress of a prediction', params: idParams } }, async (req) => {
+  r.get('/inference/progress/:id', { schema: { tags, summary: 'State and progress of a prediction', params: idParams, response: replies({ 200: PredictionProgress }) } }, async (req) => {
     const v = await view(req.auth, await getRow(req.auth, req.params.id));
     return ok({ id: v.id, state: v.state, progress: v.progress, message: v.message, error: v.error });
   });
-  r.get('/inference/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams } }, async (req) =>
+  r.get('/inference/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
     ok(await view(req.auth, await getRow(req.auth, req.params.id))),
   );
-  r.get('/inference/:id/rows', { schema: { tags, summary: 'A page of the result table: predictions beside the input rows', params: idParams, querystring: rowsQuery } }, async (req) => {
+  r.get('/inference/:id/rows', { schema: { tags, summary: 'A page of the result table: predictions beside the input rows', params: idParams, querystring: rowsQuery, response: replies({ 200: PredictionRows }) } }, async (req) => {
     const p = await getRow(req.auth, req.params.id);
     const v = await view(req.auth, p);
     if (v.state !== 'done') throw new AppError(409, M.notDone);
@@ -196,7 +198,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
       const { page, page_size } = req.query;
       const res = await conn.runAndReadAll(`SELECT * FROM read_parquet(${file}) LIMIT ${page_size} OFFSET ${(page - 1) * page_size}`);
       const columns = res.columnNames();
-      const rows = res.getRowsJson().map((vals) => vals.map((x) => (typeof x === 'string' && /^-?\d+$/.test(x) ? (jsonNumber(x) ?? x) : x)));
+      const rows = res.getRowsJson().map((vals) => vals.map((x) => (typeof x === 'string' && /^-?\d+$/.test(x) ? (jsonNumber(x) ?? x) : x))) as CellValue[][]; // result tables hold scalars only
       const total = (v.result as { rows?: number } | null)?.rows ?? rows.length;
       return ok({ columns, outputs: (v.result as { outputs?: string[] })?.outputs ?? [], rows, total, page, page_size });
     } finally {
@@ -205,7 +207,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
   });
   r.get(
     '/inference/download/:project_id/:key',
-    { schema: { tags, summary: 'The result table as CSV (key: the prediction id)', params: z.object({ project_id: z.string().max(64), key: z.string().max(64) }) } },
+    { schema: { tags, summary: 'The result table as CSV (key: the prediction id)', params: z.object({ project_id: z.string().max(64), key: z.string().max(64) }), response: fileReplies('text/csv', 'The predictions beside the input rows') } },
     async (req, reply) => {
       const p = await getRow(req.auth, req.params.key);
       if (p.project_id !== req.params.project_id) throw new AppError(404, M.notFound);
@@ -217,7 +219,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
       return reply.send(fs.createReadStream(file));
     },
   );
-  r.delete('/inference/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete a prediction and its result files', params: idParams } }, async (req) => {
+  r.delete('/inference/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete a prediction and its result files', params: idParams, response: replies({ 200: IdView }) } }, async (req) => {
     const p = await getRow(req.auth, req.params.id);
     const job = p.job_id ? await jobs.get(req.auth.orgId, p.job_id) : undefined;
     if (job && (job.state === 'queued' || job.state === 'running')) await jobs.cancel(req.auth.orgId, job.id).catch(() => undefined);
@@ -230,20 +232,20 @@ export default async function predictionRoutes(app: FastifyInstance) {
 
   r.post(
     '/prediction/:project_id',
-    { preHandler: requireWriter, schema: { tags, summary: 'Predict with a model of a project (regression and every type)', params: z.object({ project_id: z.string().max(64) }), body: predictBody } },
+    { preHandler: requireWriter, schema: { tags, summary: 'Predict with a model of a project (regression and every type)', params: z.object({ project_id: z.string().max(64) }), body: predictBody, response: replies({ 200: Prediction }) } },
     async (req) => ok(await start(req.auth, req.params.project_id, req.body.model_key, req.body.dataset_id, req.body.name)),
   );
-  r.get('/prediction/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams } }, async (req) =>
+  r.get('/prediction/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
     ok(await view(req.auth, await getRow(req.auth, req.params.id))),
   );
   for (const type of ['dimensional_compression', 'discriminant_analysis', 'clustering', 'soft_sensor'] as const) {
     const { prefix } = TYPES[type];
     r.post(
       `/${prefix}/prediction/:project_id`,
-      { preHandler: requireWriter, schema: { tags: [`training: ${type}`], summary: 'Predict with a model of this project (a job)', params: z.object({ project_id: z.string().max(64) }), body: predictBody } },
+      { preHandler: requireWriter, schema: { tags: [`training: ${type}`], summary: 'Predict with a model of this project (a job)', params: z.object({ project_id: z.string().max(64) }), body: predictBody, response: replies({ 200: Prediction }) } },
       async (req) => ok(await start(req.auth, req.params.project_id, req.body.model_key, req.body.dataset_id, req.body.name, type)),
     );
-    r.get(`/${prefix}/prediction/result/:id`, { schema: { tags: [`training: ${type}`], summary: 'State, progress and result summary of a prediction', params: idParams } }, async (req) => {
+    r.get(`/${prefix}/prediction/result/:id`, { schema: { tags: [`training: ${type}`], summary: 'State, progress and result summary of a prediction', params: idParams, response: replies({ 200: Prediction }) } }, async (req) => {
       const p = await getRow(req.auth, req.params.id);
       if (p.project_type !== type) throw new AppError(404, M.notFound);
       return ok(await view(req.auth, p));

@@ -7,6 +7,8 @@ import { M } from '../account/messages.js';
 import { CURRENCIES, LANGUAGES } from '../account/rules.js';
 import { accountSettings } from '../account/settings.js';
 import { ensureSettings, loadProfile } from './repo.js';
+import { replies } from '../../http/responses.js';
+import { ProfileWithAdmin, Settings, SettingsSaved } from '../account/responses.js';
 
 const settingsBody = z
   .object({
@@ -31,14 +33,14 @@ export default async function profileRoutes(app: FastifyInstance) {
   const { db } = app.ctx;
   const admins = accountSettings().platformAdmins;
 
-  r.get('/profile', { schema: { tags: ['profile'], summary: 'My profile: member, account and organisation fields, settings, identity state' } }, async (req) => {
+  r.get('/profile', { schema: { tags: ['profile'], summary: 'My profile: member, account and organisation fields, settings, identity state', response: replies({ 200: ProfileWithAdmin }) } }, async (req) => {
     const p = await loadProfile(db, req.auth.userId, req.auth.orgId);
     return ok({ ...p, platform_admin: admins.includes(req.auth.email.toLowerCase()) });
   });
 
-  r.get('/settings', { schema: { tags: ['profile'] } }, async (req) => ok((await loadProfile(db, req.auth.userId, req.auth.orgId)).settings));
+  r.get('/settings', { schema: { tags: ['profile'], response: replies({ 200: Settings }) } }, async (req) => ok((await loadProfile(db, req.auth.userId, req.auth.orgId)).settings));
 
-  r.put('/settings', { schema: { tags: ['profile'], summary: 'Language, currency, dark theme, 12/24-hour clock, time-zone offset', body: settingsBody } }, async (req) => {
+  r.put('/settings', { schema: { tags: ['profile'], summary: 'Language, currency, dark theme, 12/24-hour clock, time-zone offset', body: settingsBody, response: replies({ 200: SettingsSaved }) } }, async (req) => {
     const { language, ...rest } = req.body;
     const now = new Date().toISOString();
     if (language) await db.updateTable('users').set({ language }).where('id', '=', req.auth.userId).execute();

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isPlatformAdmin, requirePlatformAdmin, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
+import { replies } from '../../http/responses.js';
+import { Job, JobCount, OrgServiceStatus, ServiceStatus } from '../../jobs/responses.js';
 
 /**
  * SPEC §7 'Services'. A tenant's compute service is its own share of the shared worker pool: start and stop
@@ -14,16 +16,16 @@ export default async function servicesRoutes(app: FastifyInstance) {
   const { jobs, config } = app.ctx;
   const limits = { max_upload_mb: config.maxUploadMb };
 
-  r.get('/services/status', { schema: { tags: ['services'], summary: "The organisation's compute service" } }, async (req) => {
+  r.get('/services/status', { schema: { tags: ['services'], summary: "The organisation's compute service", response: replies({ 200: OrgServiceStatus }) } }, async (req) => {
     const status = await jobs.orgStatus(req.auth.orgId);
     // Administrators also see the whole pool's load; tenants see only their own jobs.
     const pool = isPlatformAdmin(req.auth.email) ? { pool: await jobs.status() } : {};
     return ok({ ...status, ...limits, ...pool });
   });
-  r.post('/services/start', { preHandler: requireWriter, schema: { tags: ['services'], summary: "Resume the organisation's jobs" } }, async (req) =>
+  r.post('/services/start', { preHandler: requireWriter, schema: { tags: ['services'], summary: "Resume the organisation's jobs", response: replies({ 200: OrgServiceStatus }) } }, async (req) =>
     ok({ ...(await jobs.resumeOrg(req.auth.orgId, req.auth.userId)), ...limits }),
   );
-  r.post('/services/stop', { preHandler: requireWriter, schema: { tags: ['services'], summary: "Pause the organisation's jobs (running ones finish)" } }, async (req) =>
+  r.post('/services/stop', { preHandler: requireWriter, schema: { tags: ['services'], summary: "Pause the organisation's jobs (running ones finish)", response: replies({ 200: OrgServiceStatus }) } }, async (req) =>
     ok({ ...(await jobs.pauseOrg(req.auth.orgId, req.auth.userId)), ...limits }),
   );
   for (const path of ['/services/start', '/services/stop']) {
@@ -32,10 +34,10 @@ export default async function servicesRoutes(app: FastifyInstance) {
       throw new AppError(405, 'method_not_allowed', { method: 'POST' });
     });
   }
-  r.post('/services/pool/start', { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Start the shared worker pool (platform administrators)' } }, async () =>
+  r.post('/services/pool/start', { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Start the shared worker pool (platform administrators)', response: replies({ 200: ServiceStatus.omit({ max_upload_mb: true }) }) } }, async () =>
     ok(await jobs.startWorkers()),
   );
-  r.post('/services/pool/stop', { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Stop the shared worker pool (platform administrators)' } }, async () =>
+  r.post('/services/pool/stop', { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Stop the shared worker pool (platform administrators)', response: replies({ 200: ServiceStatus.omit({ max_upload_mb: true }) }) } }, async () =>
     ok(await jobs.stopWorkers()),
   );
 
@@ -43,16 +45,16 @@ export default async function servicesRoutes(app: FastifyInstance) {
     const s = await jobs.orgStatus(req.auth.orgId);
     return ok({ count: s.active + s.queued, active: s.active, queued: s.queued, workers: s.workers, running: s.running });
   };
-  r.get('/service/count', { schema: { tags: ['services'], summary: "The organisation's jobs running and waiting" } }, count);
-  r.get('/image/service/count', { schema: { tags: ['services'], summary: "The organisation's jobs running and waiting (image work shares the pool)" } }, count);
+  r.get('/service/count', { schema: { tags: ['services'], summary: "The organisation's jobs running and waiting", response: replies({ 200: JobCount }) } }, count);
+  r.get('/image/service/count', { schema: { tags: ['services'], summary: "The organisation's jobs running and waiting (image work shares the pool)", response: replies({ 200: JobCount }) } }, count);
 
   const jobParams = z.object({ id: z.string().max(64) });
-  r.get('/jobs/:id', { schema: { tags: ['jobs'], params: jobParams } }, async (req, reply) => {
+  r.get('/jobs/:id', { schema: { tags: ['jobs'], params: jobParams, response: replies({ 200: Job }) } }, async (req, reply) => {
     const job = await jobs.get(req.auth.orgId, req.params.id);
     if (!job) return reply.callNotFound();
     return ok(job);
   });
-  r.post('/jobs/:id/cancel', { preHandler: requireWriter, schema: { tags: ['jobs'], params: jobParams } }, async (req) =>
+  r.post('/jobs/:id/cancel', { preHandler: requireWriter, schema: { tags: ['jobs'], params: jobParams, response: replies({ 200: Job }) } }, async (req) =>
     ok(await jobs.cancel(req.auth.orgId, req.params.id)),
   );
 }

@@ -1,50 +1,12 @@
+import type { z } from 'zod';
 import type { Lang, LocalText } from '../../i18n/messages.js';
+import type { GroupStats as GroupStatsSchema, TestResult as TestResultSchema } from './responses.js';
 import { alternativeNames, effectNames, estimateNames, fill, labels, magnitudes, say, testNames, warningTexts } from './messages.js';
 import { csvRow as sharedCsvRow } from '../../http/csv.js';
 
-/** The parts of a stored engine result that the sentences, CSV and report read. */
-export interface TestResult {
-  test_type: string;
-  method: string;
-  alternative: string;
-  alpha: number;
-  confidence_level: number;
-  statistic: { symbol: string; value: number | null } | null;
-  df: number | null;
-  df2: number | null;
-  p_value: number | null;
-  reject: boolean;
-  hypothetical_mean?: number;
-  z?: number;
-  estimate: { kind: string; value: number | null } | null;
-  ci: { kind: string; level: number; low: number | null; high: number | null; approximate?: boolean } | null;
-  effect_size: { kind: string; value: number | null; magnitude: string | null; hedges_g?: number | null } | null;
-  groups: GroupStats[];
-  differences?: GroupStats;
-  assumptions: { check: string; method: string; target: string; statistic: number | null; p_value: number | null; passed: boolean }[];
-  warnings: { code: string; params: Record<string, unknown> }[];
-  post_hoc?: { method: string; pairs: { a: string; b: string; difference: number; low: number; high: number; p_value: number; reject: boolean }[] };
-  table?: { rows: string[]; columns: string[]; row_variable: string; column_variable: string; observed: number[][]; expected: number[][] };
-  charts: Record<string, any>;
-  variables: { variable1: string; variable2: string | null; category: string | null; group1: string | null; group2: string | null };
-  n_missing?: number;
-}
-
-export interface GroupStats {
-  label: string;
-  n: number;
-  missing: number;
-  mean: number | null;
-  sd: number | null;
-  se: number | null;
-  median: number | null;
-  q1: number | null;
-  q3: number | null;
-  min: number | null;
-  max: number | null;
-  ci_low: number | null;
-  ci_high: number | null;
-}
+/** A stored engine result: its schema (responses.ts) is the one description, shared with the web app through OpenAPI. */
+export type TestResult = z.infer<typeof TestResultSchema>;
+export type GroupStats = z.infer<typeof GroupStatsSchema>;
 
 /** Numbers for sentences: 5 significant digits, exponent for the very small and very large. */
 export function num(x: number | null | undefined): string {

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
 import { makeDatasetService } from '../datasets/service.js';
+import { replies } from '../../http/responses.js';
+import { StatisticsJob, StatisticsResult, StatisticsStarted } from '../datasets/responses.js';
 
 const params = z.object({ dataset_id: z.string().max(64) });
 
@@ -15,7 +17,7 @@ export default async function statisticsRoutes(app: FastifyInstance) {
 
   r.post(
     '/statistics/:dataset_id',
-    { preHandler: requireWriter, schema: { tags: ['statistics'], summary: 'Generate (or generate again) the statistics of a dataset', params } },
+    { preHandler: requireWriter, schema: { tags: ['statistics'], summary: 'Generate (or generate again) the statistics of a dataset', params, response: replies({ 200: StatisticsStarted }) } },
     async (req) => {
       const job = await datasets.startStatistics(req.auth, await datasets.getRow(req.auth, req.params.dataset_id));
       return ok({ job_id: job.id, state: job.state });
@@ -24,11 +26,11 @@ export default async function statisticsRoutes(app: FastifyInstance) {
 
   r.post(
     '/statistics/result/:dataset_id',
-    { schema: { tags: ['statistics'], summary: 'State, progress and result of the latest statistics job', params } },
+    { schema: { tags: ['statistics'], summary: 'State, progress and result of the latest statistics job', params, response: replies({ 200: StatisticsJob }) } },
     async (req) => {
       const row = await datasets.getRow(req.auth, req.params.dataset_id);
       const job = row.statistics_job_id ? await jobs.get(req.auth.orgId, row.statistics_job_id) : undefined;
-      if (!job) return ok({ job_id: null, state: 'none', progress: 0, message: '', error: null, result: null });
+      if (!job) return ok({ job_id: null, state: 'none' as const, progress: 0, message: '', error: null, result: null });
       return ok({
         job_id: job.id,
         state: job.state,
@@ -36,7 +38,7 @@ export default async function statisticsRoutes(app: FastifyInstance) {
         message: job.message,
         error: job.error,
         log: job.state === 'failed' ? job.log : '',
-        result: job.state === 'succeeded' ? job.result : null,
+        result: job.state === 'succeeded' ? (job.result as z.infer<typeof StatisticsResult>) : null,
         started_at: job.started_at,
         finished_at: job.finished_at,
       });

@@ -98,11 +98,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
     { schema: { tags, summary: 'Exact metrics at a threshold (or at the threshold meeting a target false-alarm rate on the normal period): counts, precision, recall, F1, FAR, MAR, alarms, alarm spans', params: pm, querystring: thresholdQuery, response: wrap(thresholdView) } },
     async (req) => ok(await svc.threshold(req.auth, req.params.project_id, req.params.model_key, req.query)),
   );
-  r.post(
-    '/update/threshold/:project_id/:model_key',
-    { preHandler: requireWriter, schema: { tags, summary: "Save a model's threshold; predictions after this use it", params: pm, body: thresholdBody, response: wrap(anyObject) } },
-    async (req) => ok(await svc.saveThreshold(req.auth, req.params.project_id, req.params.model_key, req.body.threshold)),
-  );
+  // POST update/threshold/{project_id}/{model_key} is one route for image and time-series models: see images/routes.ts.
   r.get(
     '/timeseries/series/:project_id/:model_key',
     { schema: { tags, summary: 'The anomaly score over row positions [start, end], min/max per bucket, with labelled events and the training/test parts', params: pm, querystring: rangeQuery, response: wrap(seriesView) } },

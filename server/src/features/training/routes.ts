@@ -8,7 +8,9 @@ import type { AppContext } from '../../context.js';
 import { AppError, ok } from '../../http/errors.js';
 import type { JobView } from '../../jobs/service.js';
 import './db.js';
+import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { M } from './messages.js';
+import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
 import { makeTrainingService } from './service.js';
 import { imageRegisterBody, type ImageRegister } from '../images/schemas.js';
@@ -105,7 +107,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
 
   // ---- catalogue and generic project calls --------------------------------------------------------------
 
-  r.get('/training/catalogue', { schema: { tags, summary: 'Algorithms of each tabular training type with their hyper-parameters and defaults' } }, async () =>
+  r.get('/training/catalogue', { schema: { tags, summary: 'Algorithms of each tabular training type with their hyper-parameters and defaults', response: replies({ 200: Catalogue }) } }, async () =>
     ok({ types: PROJECT_TYPES.map((t) => ({ type: t, prefix: TYPES[t].prefix, supervised: TYPES[t].supervised, algorithms: catalogue()[t] })) }),
   );
 
@@ -118,6 +120,8 @@ export default async function trainingRoutes(app: FastifyInstance) {
         summary: 'Register a training project: a tabular type, or analysis / classification on an image dataset',
         params: z.object({ dataset_id: z.string().max(64) }),
         body: z.union([genericRegisterBody, imageRegisterBody]),
+        // An image project answers with its own (looser) shape.
+        response: replies({ 200: z.union([TrainingProject, z.looseObject({ project_id: z.string(), project_type: z.string() })]) }),
       },
     },
     async (req) => {
@@ -126,29 +130,29 @@ export default async function trainingRoutes(app: FastifyInstance) {
       return ok(await svc.register(req.auth, b.project_type, req.params.dataset_id, b as z.infer<typeof genericRegisterBody>));
     },
   );
-  r.get('/projects', { schema: { tags, summary: 'Every training project of the organisation' } }, async (req) =>
+  r.get('/projects', { schema: { tags, summary: 'Every training project of the organisation', response: replies({ 200: z.array(TrainingProject) }) } }, async (req) =>
     ok((await svc.list(req.auth, { query: '', page: 1, page_size: 1000 })).items),
   );
-  r.get('/project/list/', { schema: { tags, summary: 'Training projects, searched and paged', querystring: listQuery } }, async (req) => ok(await svc.list(req.auth, req.query)));
-  r.get('/project/:id', { schema: { tags, summary: 'One training project with its models', params: z.object({ id: z.string().max(64) }) } }, async (req) =>
+  r.get('/project/list/', { schema: { tags, summary: 'Training projects, searched and paged', querystring: listQuery, response: replies({ 200: TrainingProjectPage }) } }, async (req) => ok(await svc.list(req.auth, req.query)));
+  r.get('/project/:id', { schema: { tags, summary: 'One training project with its models', params: z.object({ id: z.string().max(64) }), response: replies({ 200: TrainingProject }) } }, async (req) =>
     ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
   );
   r.put(
     '/project/:id',
-    { preHandler: requireWriter, schema: { tags, summary: 'Rename a project, or change its settings and models while it is not training', params: z.object({ id: z.string().max(64) }), body: updateBody } },
+    { preHandler: requireWriter, schema: { tags, summary: 'Rename a project, or change its settings and models while it is not training', params: z.object({ id: z.string().max(64) }), body: updateBody, response: replies({ 200: TrainingProject }) } },
     async (req) => ok(await svc.update(req.auth, req.params.id, req.body)),
   );
-  r.get('/training/project/:id/models', { schema: { tags, summary: 'The models of a project', params: z.object({ id: z.string().max(64) }) } }, async (req) =>
+  r.get('/training/project/:id/models', { schema: { tags, summary: 'The models of a project', params: z.object({ id: z.string().max(64) }), response: replies({ 200: z.array(TrainingModel) }) } }, async (req) =>
     ok((await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))).models),
   );
 
   // SPEC: regression trains with POST train/model/{project_id} and polls GET train/result/{id}; these serve every type.
   r.post(
     '/train/model/:id',
-    { preHandler: requireWriter, schema: { tags, summary: 'Train the models of a project (a job; poll train/result)', params: z.object({ id: z.string().max(64) }), body: trainBody } },
+    { preHandler: requireWriter, schema: { tags, summary: 'Train the models of a project (a job; poll train/result)', params: z.object({ id: z.string().max(64) }), body: trainBody, response: replies({ 200: TrainingProject }) } },
     async (req) => ok(await svc.train(req.auth, req.params.id, req.body?.model_keys)),
   );
-  r.get('/train/result/:id', { schema: { tags, summary: 'Training state, progress and model results of a project', params: z.object({ id: z.string().max(64) }) } }, async (req) =>
+  r.get('/train/result/:id', { schema: { tags, summary: 'Training state, progress and model results of a project', params: z.object({ id: z.string().max(64) }), response: replies({ 200: TrainingProject }) } }, async (req) =>
     ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
   );
 
@@ -162,39 +166,39 @@ export default async function trainingRoutes(app: FastifyInstance) {
 
     r.post(
       `/${prefix}/register/:id`,
-      { preHandler: requireWriter, schema: { tags: t, summary: `Register a ${TYPES[type].label.en} project on a dataset`, params: pid, body: registerBody } },
+      { preHandler: requireWriter, schema: { tags: t, summary: `Register a ${TYPES[type].label.en} project on a dataset`, params: pid, body: registerBody, response: replies({ 200: TrainingProject }) } },
       async (req) => ok(await svc.register(req.auth, type, req.params.id, req.body)),
     );
-    r.get(`/${prefix}/project/:id`, { schema: { tags: t, summary: 'The project with its models', params: pid } }, async (req) =>
+    r.get(`/${prefix}/project/:id`, { schema: { tags: t, summary: 'The project with its models', params: pid, response: replies({ 200: TrainingProject }) } }, async (req) =>
       ok(await svc.view(req.auth, await get(req.auth, req.params.id))),
     );
-    r.get(`/${prefix}/project/:id/config`, { schema: { tags: t, summary: 'Settings of the project and the algorithms with their defaults', params: pid } }, async (req) => {
+    r.get(`/${prefix}/project/:id/config`, { schema: { tags: t, summary: 'Settings of the project and the algorithms with their defaults', params: pid, response: replies({ 200: ProjectConfigView }) } }, async (req) => {
       const v = await svc.view(req.auth, await get(req.auth, req.params.id));
       return ok({ project: v, algorithms: catalogue()[type] });
     });
     const list = async (auth: Parameters<typeof svc.getProject>[0], q: string, query: { page?: number; page_size?: number }) =>
       ok(await svc.list(auth, { query: q === '*' || q === '-' ? '' : q, project_type: type, page: query.page ?? 1, page_size: query.page_size ?? 100 }));
     const pageQuery = z.object({ page: z.coerce.number().int().min(1).optional(), page_size: z.coerce.number().int().min(1).max(200).optional() });
-    r.get(`/${prefix}/project/list/:q`, { schema: { tags: t, summary: 'Projects of this type whose name or dataset matches q (* for all)', params: z.object({ q: z.string().max(200) }), querystring: pageQuery } }, async (req) =>
+    r.get(`/${prefix}/project/list/:q`, { schema: { tags: t, summary: 'Projects of this type whose name or dataset matches q (* for all)', params: z.object({ q: z.string().max(200) }), querystring: pageQuery, response: replies({ 200: TrainingProjectPage }) } }, async (req) =>
       list(req.auth, req.params.q, req.query),
     );
-    r.get(`/${prefix}/project/list/`, { schema: { tags: t, summary: 'Every project of this type', querystring: pageQuery } }, async (req) => list(req.auth, '', req.query));
+    r.get(`/${prefix}/project/list/`, { schema: { tags: t, summary: 'Every project of this type', querystring: pageQuery, response: replies({ 200: TrainingProjectPage }) } }, async (req) => list(req.auth, '', req.query));
     if (type !== 'regression') {
-      r.post(`/${prefix}/train/model/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Train the models (a job)', params: pid, body: trainBody } }, async (req) => {
+      r.post(`/${prefix}/train/model/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Train the models (a job)', params: pid, body: trainBody, response: replies({ 200: TrainingProject }) } }, async (req) => {
         await get(req.auth, req.params.id);
         return ok(await svc.train(req.auth, req.params.id, req.body?.model_keys));
       });
-      r.get(`/${prefix}/train/result/:id`, { schema: { tags: t, summary: 'Training state, progress and model results', params: pid } }, async (req) =>
+      r.get(`/${prefix}/train/result/:id`, { schema: { tags: t, summary: 'Training state, progress and model results', params: pid, response: replies({ 200: TrainingProject }) } }, async (req) =>
         ok(await svc.view(req.auth, await get(req.auth, req.params.id))),
       );
     }
-    r.post(`/${prefix}/report/:id`, { schema: { tags: t, summary: "A model's report: metrics, charts, importances, CV folds, hyper-parameters", params: pid, body: reportBody } }, async (req) => {
+    r.post(`/${prefix}/report/:id`, { schema: { tags: t, summary: "A model's report: metrics, charts, importances, CV folds, hyper-parameters", params: pid, body: reportBody, response: replies({ 200: ModelReport }) } }, async (req) => {
       await get(req.auth, req.params.id);
       return ok(await svc.report(req.auth, req.params.id, req.body.model_key));
     });
     r.get(
       `/${prefix}/report/download/:id/:model_key`,
-      { schema: { tags: t, summary: "A model's report as one self-contained HTML file", params: z.object({ id: z.string().max(64), model_key: z.string().max(100) }) } },
+      { schema: { tags: t, summary: "A model's report as one self-contained HTML file", params: z.object({ id: z.string().max(64), model_key: z.string().max(100) }), response: fileReplies('text/html', 'The report') } },
       async (req, reply) => {
         const p = await get(req.auth, req.params.id);
         const m = await svc.getModel(req.auth, p.id, req.params.model_key);
@@ -210,6 +214,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
           tags: t,
           summary: 'A self-contained trained model as a zip: model.joblib (condition, time features and fitted pipeline in one object), manifest.json with the two lines that predict raw rows, requirements.txt and the engine code it needs',
           params: z.object({ project: z.string().max(64), name: z.string().max(64), index: z.coerce.number().int().min(1) }),
+          response: fileReplies('application/zip', 'model.joblib and manifest.json'),
         },
       },
       async (req, reply) => {
@@ -220,7 +225,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
         return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
       },
     );
-    r.delete(`/${prefix}/project/delete/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Delete the project, its models and files', params: pid } }, async (req) =>
+    r.delete(`/${prefix}/project/delete/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Delete the project, its models and files', params: pid, response: replies({ 200: IdView }) } }, async (req) =>
       ok(await svc.remove(req.auth, req.params.id, type)),
     );
   }

@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, ok } from '../../http/errors.js';
 import { makePhotoService } from '../members/photo.js';
+import { replies } from '../../http/responses.js';
+import { Me } from '../account/responses.js';
 
 /** GET users/me: the signed-in person, their organisation and the menu links they may see. */
 export default async function usersRoutes(app: FastifyInstance) {
   const { db, config } = app.ctx;
   const photos = makePhotoService(app.ctx);
-  app.get('/users/me', { schema: { tags: ['users'] } }, async (req) => {
+  app.get('/users/me', { schema: { tags: ['users'], response: replies({ 200: Me }) } }, async (req) => {
     const user = await db
       .selectFrom('users')
       .innerJoin('organisations', 'organisations.id', 'users.organisation_id')

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/errors.js';
 import { MAX_SCATTER_POINTS, makeVisualizationService } from './service.js';
+import { replies } from '../../http/responses.js';
+import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';
 
 const params = z.object({ dataset_id: z.string().max(64) });
 const name = z.string().min(1).max(512);
@@ -25,6 +27,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         summary: 'Histogram (numeric, datetime) or bar counts (categorical) of columns',
         params,
         body: z.object({ columns: z.array(name).min(1).max(50), bins: z.number().int().min(1).max(500).default(30), top: z.number().int().min(1).max(100).default(20) }),
+        response: replies({ 200: HistogramView }),
       },
     },
     async (req) => ok(await vis.histogram(req.auth, req.params.dataset_id, req.body.columns, req.body.bins, req.body.top)),
@@ -32,7 +35,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
 
   r.post(
     '/visualization/boxplot/:dataset_id',
-    { schema: { tags, summary: 'Box plots (quartiles, 1.5 IQR whiskers, outliers) of numeric columns', params, body: z.object({ columns: z.array(name).min(1).max(50) }) } },
+    { schema: { tags, summary: 'Box plots (quartiles, 1.5 IQR whiskers, outliers) of numeric columns', params, body: z.object({ columns: z.array(name).min(1).max(50) }), response: replies({ 200: BoxplotView }) } },
     async (req) => ok(await vis.boxplot(req.auth, req.params.dataset_id, req.body.columns)),
   );
 
@@ -51,6 +54,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
           mode: z.enum(['sample', 'bin']).default('sample'),
           bins: z.number().int().min(10).max(200).default(100),
         }),
+        response: replies({ 200: ScatterView }),
       },
     },
     async (req) => ok(await vis.scatter(req.auth, req.params.dataset_id, req.body)),
@@ -64,6 +68,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         summary: 'Scatter-plot matrix data: a sample of complete rows of 2 to 8 numeric columns',
         params,
         body: z.object({ columns: z.array(name).min(2).max(8), max_points: z.number().int().min(100).max(20_000).default(3000) }),
+        response: replies({ 200: MatrixView }),
       },
     },
     async (req) => ok(await vis.matrix(req.auth, req.params.dataset_id, req.body.columns, req.body.max_points)),
@@ -77,6 +82,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         summary: 'Correlation matrix (Pearson or Spearman) of numeric columns (default: all numeric, up to 50)',
         params,
         body: z.object({ columns: z.array(name).max(50).optional(), method: z.enum(['pearson', 'spearman']).default('pearson') }),
+        response: replies({ 200: CorrelationView }),
       },
     },
     async (req) => ok(await vis.correlation(req.auth, req.params.dataset_id, req.body.columns, req.body.method)),
@@ -98,6 +104,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         summary: 'Time series of chosen columns for a window [start, end] (epoch ms), downsampled per bucket (min/max or LTTB)',
         params,
         body: tsBody,
+        response: replies({ 200: TimeseriesView }),
       },
     },
     async (req) => ok(await vis.timeseries(req.auth, req.params.dataset_id, req.body)),
@@ -111,6 +118,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         summary: 'Overview of a time-series dataset (id = dataset id): the whole range of its first numeric columns, downsampled',
         params: z.object({ id: z.string().max(64) }),
         querystring: z.object({ columns: z.string().max(4000).optional(), buckets: z.coerce.number().int().min(10).max(5000).default(1000) }),
+        response: replies({ 200: TimeseriesView }),
       },
     },
     async (req) =>

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet, apiPost, type RequestOptions } from '../../api/client';
+import type { components } from '../../api/schema';
 import type { Page } from '../../api/types';
 import { saveBlob } from '../../lib/browser';
 
@@ -21,6 +22,18 @@ export type TestType = (typeof TEST_TYPES)[number];
 export type Alternative = 'two-sided' | 'less' | 'greater';
 export type EqualVariance = 'auto' | 'student' | 'welch';
 export type ProjectState = 'ready' | 'running' | 'done' | 'failed';
+type Schemas = components['schemas'];
+// Answers, as the server declares them (server/src/features/statistical-analysis/responses.ts).
+export type Project = Schemas['StatisticalProject'];
+export type GroupStats = Schemas['GroupStats'];
+export type BoxData = Schemas['BoxData'];
+export type ReferenceCurve = Schemas['ReferenceCurve'];
+export type Assumption = Schemas['Assumption'];
+export type TestResult = Schemas['TestResult'];
+export type RunState = Schemas['StatisticalRunState'];
+export type Evaluation = Schemas['StatisticalEvaluation'];
+export type ColumnValues = Schemas['ColumnValues'];
+
 export const STATES: ProjectState[] = ['done', 'running', 'failed', 'ready'];
 
 export interface ProjectSettings {
@@ -35,149 +48,6 @@ export interface ProjectSettings {
   significance_level: number;
   alternative: Alternative;
   equal_variance: EqualVariance;
-}
-
-export interface Project extends ProjectSettings {
-  id: string;
-  name: string;
-  comment: string;
-  dataset_id: string;
-  dataset_name: string;
-  state: ProjectState;
-  job_id: string | null;
-  error: string | null;
-  summary: { statistic: string | null; value: number | null; p_value: number | null; reject: boolean; method: string } | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
-
-export interface GroupStats {
-  label: string;
-  n: number;
-  missing: number;
-  mean: number | null;
-  sd: number | null;
-  se: number | null;
-  median: number | null;
-  q1: number | null;
-  q3: number | null;
-  min: number | null;
-  max: number | null;
-  ci_low: number | null;
-  ci_high: number | null;
-  skewness?: number | null;
-  kurtosis?: number | null;
-}
-
-export interface BoxData {
-  label: string;
-  q1: number;
-  median: number;
-  q3: number;
-  low: number;
-  high: number;
-  mean: number;
-  outliers: number[];
-  outlier_count: number;
-  points: number[];
-}
-
-export interface ReferenceCurve {
-  dist: 't' | 'normal' | 'f' | 'chi2';
-  params: Record<string, number>;
-  x: number[];
-  y: number[];
-  observed: number | null;
-  observed_off_chart: boolean;
-  critical_low: number | null;
-  critical_high: number | null;
-  alternative: Alternative;
-}
-
-export interface Assumption {
-  check: 'normality' | 'equal_variance' | 'expected_counts' | string;
-  method: string;
-  target: string;
-  statistic: number | null;
-  p_value: number | null;
-  passed: boolean;
-  subsampled?: boolean;
-  n_tested?: number;
-  min_expected?: number;
-  cells?: number;
-}
-
-export interface TestResult {
-  test_type: TestType;
-  method: string;
-  alternative: Alternative;
-  alpha: number;
-  confidence_level: number;
-  statistic: { symbol: string; value: number | null } | null;
-  df: number | null;
-  df2: number | null;
-  p_value: number | null;
-  reject: boolean;
-  hypothetical_mean?: number;
-  z?: number;
-  estimate: { kind: string; value: number | null } | null;
-  ci: { kind: string; level: number; low: number | null; high: number | null; approximate?: boolean } | null;
-  effect_size: { kind: string; value: number | null; magnitude: string | null; hedges_g?: number | null } | null;
-  groups: GroupStats[];
-  differences?: GroupStats;
-  pairs?: number;
-  n_missing?: number;
-  equal_variance?: { mode: EqualVariance; levene_statistic: number; levene_p: number; pooled: boolean };
-  assumptions: Assumption[];
-  warnings: { code: string; params: Record<string, unknown> }[];
-  post_hoc?: { method: string; pairs: { a: string; b: string; difference: number; low: number; high: number; p_value: number; reject: boolean }[] };
-  anova_table?: { ss_between: number; ss_within: number; ms_between: number; ms_within: number };
-  table?: { rows: string[]; columns: string[]; row_variable: string; column_variable: string; observed: number[][]; expected: number[][] };
-  charts: {
-    box?: BoxData[];
-    reference?: ReferenceCurve;
-    reference_line?: number;
-    scatter?: { x: number[]; y: number[]; slope: number | null; intercept: number | null; shown: number; n: number };
-    qq?: { theoretical: number[]; sample: number[]; slope: number; intercept: number };
-  };
-  variables: { variable1: string; variable2: string | null; category: string | null; group1: string | null; group2: string | null };
-  seconds?: number;
-}
-
-export interface RunState {
-  project_id: string;
-  state: ProjectState;
-  job_id: string | null;
-  job_state: string;
-  progress: number;
-  message: string;
-  error: string | null;
-  log: string;
-  started_at: string | null;
-  finished_at: string | null;
-  result: TestResult | null;
-}
-
-type Both = { en: string; ja: string };
-export interface Evaluation {
-  project_id: string;
-  reject: boolean;
-  p_value: number | null;
-  alpha: number;
-  statistic_text: string;
-  p_text: string;
-  method_name: Both;
-  sentence: Both;
-  effect_size: (NonNullable<TestResult['effect_size']> & { name: Both; magnitude_text: Both | null }) | null;
-  warnings: { code: string; params: Record<string, unknown>; text: Both }[];
-}
-
-export interface ColumnValues {
-  column: string;
-  type: string;
-  distinct: number;
-  values: { value: string; count: number }[];
 }
 
 const enc = encodeURIComponent;

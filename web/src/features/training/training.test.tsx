@@ -61,7 +61,7 @@ const project: Project = {
 describe('training pages', () => {
   it('walks the six wizard steps, shows the SPEC §5 messages, and posts only changed hyper-parameters', async () => {
     signIn();
-    let posted: any = null;
+    let posted: unknown = null;
     let trained = false;
     mockFetch({
       ...common,

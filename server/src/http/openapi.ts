@@ -1,0 +1,30 @@
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/** A file part of a multipart body, for the OpenAPI document. */
+export const filePart = () => z.string().meta({ format: 'binary' });
+
+/**
+ * Multipart routes read their parts themselves (fields, then a streamed file), so fastify must not validate
+ * a body. They declare the parts under `multipart` instead, and this transform documents them as the body.
+ */
+export const openApiTransform: typeof jsonSchemaTransform = (doc) => {
+  const { multipart, ...schema } = (doc.schema ?? {}) as { multipart?: z.ZodType } & Record<string, unknown>;
+  const out = jsonSchemaTransform({ ...doc, schema } as typeof doc);
+  if (multipart && out.schema && !(out.schema as { hide?: boolean }).hide) {
+    const body = z.toJSONSchema(multipart, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete body.$schema;
+    (out.schema as Record<string, unknown>).body = body;
+    (out.schema as Record<string, unknown>).consumes = ['multipart/form-data'];
+  }
+  return out;
+};
+
+export const openApiTransformObject = jsonSchemaTransformObject;
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The parts of a multipart body (documentation only; the route parses them). */
+    multipart?: unknown;
+  }
+}

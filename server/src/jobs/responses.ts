@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { EngineJson } from '../http/responses.js';
+
+/** Answers about jobs and the engine worker pool (SPEC §4 Services). */
+
+export const JobStateEnum = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']).meta({ id: 'JobState' });
+
+export const Job = z
+  .object({
+    id: z.string(),
+    kind: z.string(),
+    state: JobStateEnum,
+    progress: z.number(),
+    message: z.string(),
+    log: z.string(),
+    error: z.string().nullable(),
+    result: EngineJson.describe("The engine task's result (its shape depends on the kind)"),
+    subject_type: z.string().nullable(),
+    subject_id: z.string().nullable(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    finished_at: z.string().nullable(),
+  })
+  .meta({ id: 'Job' });
+
+export const ServiceStatus = z
+  .object({
+    mode: z.enum(['local', 'bullmq']),
+    running: z.boolean(),
+    workers: z.number().int(),
+    busy: z.number().int(),
+    queued: z.number().int(),
+    active: z.number().int(),
+    max_upload_mb: z.number(),
+  })
+  .meta({ id: 'ServiceStatus' });
+
+/** A tenant's compute service: its own share of the shared pool (issue 18). */
+export const OrgServiceStatus = z
+  .object({
+    mode: z.enum(['local', 'bullmq']),
+    running: z.boolean().describe("The organisation's jobs run: the pool runs and the organisation has not paused its share"),
+    paused: z.boolean(),
+    pool_running: z.boolean(),
+    workers: z.number().int(),
+    queued: z.number().int(),
+    active: z.number().int(),
+    max_upload_mb: z.number(),
+    pool: ServiceStatus.omit({ max_upload_mb: true }).optional().describe('The whole pool (platform administrators only)'),
+  })
+  .meta({ id: 'OrgServiceStatus' });
+
+export const JobCount = z.object({ count: z.number().int(), active: z.number().int(), queued: z.number().int(), workers: z.number().int(), running: z.boolean() });

@@ -1,0 +1,62 @@
+import Fastify from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { replies, responseSerializer } from '../src/http/responses.js';
+import { makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
+
+describe('the response serializer', () => {
+  async function appWith(strict: boolean) {
+    const app = Fastify();
+    app.setSerializerCompiler(responseSerializer(strict));
+    app.withTypeProvider<ZodTypeProvider>().get('/x', { schema: { response: replies({ 200: z.object({ a: z.number() }) }) } }, async () => ({ detail: { response: { a: 1, b: 2 } } }) as never);
+    await app.ready();
+    return app;
+  }
+
+  it('refuses, when strict, an answer that loses a key its schema does not declare', async () => {
+    const app = await appWith(true);
+    expect((await app.inject({ url: '/x' })).statusCode).toBe(500);
+    await app.close();
+  });
+
+  it('drops the key silently when not strict (production)', async () => {
+    const app = await appWith(false);
+    const res = await app.inject({ url: '/x' });
+    expect(res.json()).toEqual({ detail: { response: { a: 1 } } });
+    await app.close();
+  });
+});
+
+describe('the OpenAPI document', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await makeTestApp('sqlite', { startJobs: false });
+    token = (await registerAndLogin(t.app)).tokens.access_token;
+  });
+  afterAll(() => t.close());
+
+  it('declares a success answer and the SPEC §8 errors for every operation under /api and /account/api', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const ops = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/') || p.startsWith('/account/api/'));
+    expect(ops.length).toBeGreaterThan(100);
+    for (const [p, methods] of ops) {
+      for (const [method, op] of Object.entries(methods)) {
+        const codes = Object.keys(op.responses);
+        const redirect = p.startsWith('/account/api/oidc/') && method === 'get';
+        if (!redirect) expect(codes.some((c) => /^2\d\d$/.test(c)), `${method} ${p}: ${codes}`).toBe(true);
+        for (const c of ['401', '403', '404', '422']) expect(codes, `${method} ${p}`).toContain(c);
+      }
+    }
+    expect(Object.keys(doc.paths['/api/dataset/register'].post as object)).toContain('requestBody');
+  });
+
+  it('answers a multipart body without a boundary with 400, not 500', async () => {
+    for (const url of ['/api/dataset/register', '/api/preprocess/conditions/upload', '/account/api/identity']) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, 'content-type': 'multipart/form-data' }, payload: 'x' });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().detail.error).toBe('bad_request');
+    }
+  });
+});
