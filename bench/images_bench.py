@@ -3,6 +3,7 @@
 Same fixed split for all (the platform's own 85/15 stratified split with seed 0, validation taken from train); each
 threshold is chosen on validation by the same rule (best F1) and scored on test. Prints one JSON line.
 """
+
 import json
 import os
 import statistics
@@ -62,19 +63,40 @@ out = {"quick": QUICK, "threads": torch.get_num_threads(), "split": counts, "mod
 size_pc = 128 if QUICK else 224
 s = {**trainer.SETTINGS, "image_size": size_pc, "batch_size": 16, "coreset_ratio": 0.1}
 model, info = trainer.train_patchcore("analysis", ["OK", "NG"], splits, s, hooks)
-out["models"]["patchcore"] = {"image_size": size_pc, "ok_images": sum(1 for l in splits["train"].labels if l == "OK"), **scored(model, s),
-                              "train_images_per_s": info["images_per_second"], "latency": latency(model), "bank": model.extra["bank_size"]}
+out["models"]["patchcore"] = {
+    "image_size": size_pc,
+    "ok_images": sum(1 for l in splits["train"].labels if l == "OK"),
+    **scored(model, s),
+    "train_images_per_s": info["images_per_second"],
+    "latency": latency(model),
+    "bank": model.extra["bank_size"],
+}
 
 for algo, epochs, size in (("finetune", 3 if QUICK else 12, 96 if QUICK else 160), ("compact_cnn", 3 if QUICK else 20, 96 if QUICK else 128)):
-    s = {**trainer.SETTINGS, "image_size": size, "epochs": epochs, "batch_size": 16, "learning_rate": 0.001 if algo == "finetune" else 0.003,
-         "early_stopping": 0, "augmentation": {"hflip": True, "vflip": True}}
+    s = {
+        **trainer.SETTINGS,
+        "image_size": size,
+        "epochs": epochs,
+        "batch_size": 16,
+        "learning_rate": 0.001 if algo == "finetune" else 0.003,
+        "early_stopping": 0,
+        "augmentation": {"hflip": True, "vflip": True},
+    }
     model, info = trainer.train_classifier(algo, "analysis", ["OK", "NG"], splits, s, hooks, {"width": 32})
-    out["models"][algo] = {"image_size": size, "epochs": epochs, "best_epoch": info["best_epoch"], **scored(model, s),
-                           "train_images_per_s": info["images_per_second"], "latency": latency(model)}
+    out["models"][algo] = {
+        "image_size": size,
+        "epochs": epochs,
+        "best_epoch": info["best_epoch"],
+        **scored(model, s),
+        "train_images_per_s": info["images_per_second"],
+        "latency": latency(model),
+    }
+
 
 # Baseline: logistic regression on 32×32 grayscale pixels, C chosen on validation AUROC.
 def pixels(paths):
     return np.stack([np.asarray(Image.open(p).convert("L").resize((32, 32), Image.BILINEAR), dtype=np.float32).ravel() / 255 for p in paths])
+
 
 t0 = time.perf_counter()
 Xtr, Xva, Xte = (pixels(splits[k].paths) for k in ("train", "validation", "test"))
@@ -88,6 +110,11 @@ for C in (0.01, 0.1, 1, 10):
 clf = best[2]
 vs, ts = clf.predict_proba(Xva)[:, 1].tolist(), clf.predict_proba(Xte)[:, 1].tolist()
 th = metrics.best_f1_threshold(["NG" if y else "OK" for y in yva], vs)
-out["models"]["logreg_pixels"] = {"image_size": 32, "C": best[1], "auroc": roc_auc_score(yte, ts), "f1": f1_score(yte, [int(v >= th) for v in ts], zero_division=0),
-                                  "seconds": time.perf_counter() - t0}
+out["models"]["logreg_pixels"] = {
+    "image_size": 32,
+    "C": best[1],
+    "auroc": roc_auc_score(yte, ts),
+    "f1": f1_score(yte, [int(v >= th) for v in ts], zero_division=0),
+    "seconds": time.perf_counter() - t0,
+}
 print(json.dumps(out))

@@ -6,6 +6,7 @@ Case 2: a constrained 4-component mixture (bounds plus x1 + x2 <= 0.8), Scheffé
 a random search over the same candidate points (pyDOE3's models carry an intercept and cannot fit a Scheffé model).
 Every design is scored by the same function (mitate_engine.doe.criteria.evaluate) on the same region sample.
 """
+
 import itertools
 import json
 import sys
@@ -31,8 +32,13 @@ def score_all(spec: dict, designs: dict) -> dict:
     out = {}
     for name, (X, seconds) in designs.items():
         c = evaluate(p.model, X, cand, region)
-        out[name] = {"d_efficiency": c["d_efficiency"], "a_efficiency": c["a_efficiency"], "g_efficiency": c["g_efficiency"],
-                     "i_value": c["i_value"], "seconds": seconds}
+        out[name] = {
+            "d_efficiency": c["d_efficiency"],
+            "a_efficiency": c["a_efficiency"],
+            "g_efficiency": c["g_efficiency"],
+            "i_value": c["i_value"],
+            "seconds": seconds,
+        }
     best_i = min(v["i_value"] for v in out.values() if v["i_value"])
     for v in out.values():
         v["i_efficiency"] = best_i / v["i_value"] if v["i_value"] else None
@@ -65,8 +71,8 @@ def random_search(spec: dict, candidates: np.ndarray, n: int, rng: np.random.Gen
 
 def case_box() -> dict:
     from pyDOE3.doe_optimal import optimal_design
-    spec = {"variables": [{"name": f"x{i + 1}", "type": "continuous", "low": -1, "high": 1} for i in range(4)],
-            "model": {"kind": "quadratic"}, "n_runs": 16}
+
+    spec = {"variables": [{"name": f"x{i + 1}", "type": "continuous", "low": -1, "high": 1} for i in range(4)], "model": {"kind": "quadratic"}, "n_runs": 16}
     designs = {}
     for algorithm in ("d_optimal", "i_optimal"):
         runs = ours(spec, algorithm)
@@ -85,9 +91,12 @@ def case_box() -> dict:
 
 def case_mixture() -> dict:
     bounds = [(0.1, 0.5), (0.1, 0.6), (0.05, 0.3), (0.0, 0.2)]
-    spec = {"variables": [{"name": f"x{i + 1}", "type": "mixture", "low": lo, "high": hi} for i, (lo, hi) in enumerate(bounds)],
-            "constraints": [{"type": "linear", "coefficients": {"x1": 1, "x2": 1}, "op": "<=", "total": 0.8}],
-            "model": {"kind": "scheffe_quadratic"}, "n_runs": 16}
+    spec = {
+        "variables": [{"name": f"x{i + 1}", "type": "mixture", "low": lo, "high": hi} for i, (lo, hi) in enumerate(bounds)],
+        "constraints": [{"type": "linear", "coefficients": {"x1": 1, "x2": 1}, "op": "<=", "total": 0.8}],
+        "model": {"kind": "scheffe_quadratic"},
+        "n_runs": 16,
+    }
     designs = {}
     for algorithm in ("d_optimal", "i_optimal"):
         runs = ours(spec, algorithm)
@@ -101,5 +110,8 @@ def case_mixture() -> dict:
     return out
 
 
-print(json.dumps({"box_4factor_quadratic_16runs": case_box(), "mixture_4component_constrained_16runs": case_mixture(),
-                  "random_tries": RANDOM_TRIES, "seeds": SEEDS}))
+print(
+    json.dumps(
+        {"box_4factor_quadratic_16runs": case_box(), "mixture_4component_constrained_16runs": case_mixture(), "random_tries": RANDOM_TRIES, "seeds": SEEDS}
+    )
+)

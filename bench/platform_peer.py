@@ -1,10 +1,10 @@
 """The peer: a minimal FastAPI + uvicorn server (one worker) serving the same frozen model through the same
 engine prediction path (mitate_engine.platform.serve), so the comparison is the serving architecture alone."""
+
 import sys
 
 import uvicorn
 from fastapi import FastAPI, HTTPException, Request
-
 from mitate_engine.platform.serve import ModelCache, answer
 
 folder, port = sys.argv[1], int(sys.argv[2])

@@ -1,5 +1,6 @@
 """Issue 9 benchmark (run by tsad.bench.mjs): SKAB protocol, Tennessee Eastman missed/false-alarm rates, scoring speed.
 Peers in the same run: PyOD IsolationForest with its defaults and a plain scikit-learn PCA T²+Q."""
+
 from __future__ import annotations
 
 import json
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
 from mitate_engine.tsad import metrics as MET  # noqa: E402
 from mitate_engine.tsad.detectors import make  # noqa: E402
-from mitate_engine.tsad.features import warmup, window_features  # noqa: E402
+from mitate_engine.tsad.features import window_features  # noqa: E402
 from mitate_engine.tsad.model import TsadModel  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
@@ -37,8 +38,13 @@ def pooled(rows):
     tp, fp, fn, tn = (sum(r[k] for r in rows) for k in ("tp", "fp", "fn", "tn"))
     p = tp / (tp + fp) if tp + fp else 0.0
     r = tp / (tp + fn) if tp + fn else 0.0
-    return {"f1": 2 * p * r / (p + r) if p + r else 0.0, "far": fp / (fp + tn) if fp + tn else 0.0, "mar": fn / (fn + tp) if fn + tp else 0.0,
-            "precision": p, "recall": r}
+    return {
+        "f1": 2 * p * r / (p + r) if p + r else 0.0,
+        "far": fp / (fp + tn) if fp + tn else 0.0,
+        "mar": fn / (fn + tp) if fn + tp else 0.0,
+        "precision": p,
+        "recall": r,
+    }
 
 
 def ours_on(df, cfg):
@@ -77,8 +83,12 @@ def plain_t2q(train, test, a=None, conf=0.99):
 def skab():
     from pyod.models.iforest import IForest
 
-    out = {"files": SKAB_FILES, "protocol": "first 400 rows train, the rest scored; point-wise metrics pooled over all files",
-           "ours_rule": {**OURS, "stats": list(OURS["stats"])}, "per_file": {}}
+    out = {
+        "files": SKAB_FILES,
+        "protocol": "first 400 rows train, the rest scored; point-wise metrics pooled over all files",
+        "ours_rule": {**OURS, "stats": list(OURS["stats"])},
+        "per_file": {},
+    }
     rows = {k: [] for k in ["ours", "pyod_iforest_defaults", "plain_t2_q", *VARIANTS]}
     for f in SKAB_FILES:
         df = pd.read_csv(DATA / "skab_subset" / f, sep=";")
@@ -117,7 +127,11 @@ def tep():
             if name == "d00_te":
                 out[key]["far_d00_te"] = {"t2": float(a2.mean()), "q": float(aq.mean())}
             else:
-                out[key][f"missed_{name}"] = {"t2": float(1 - a2[160:].mean()), "q": float(1 - aq[160:].mean()), "far_first_160": {"t2": float(a2[:160].mean()), "q": float(aq[:160].mean())}}
+                out[key][f"missed_{name}"] = {
+                    "t2": float(1 - a2[160:].mean()),
+                    "q": float(1 - aq[160:].mean()),
+                    "far_first_160": {"t2": float(a2[:160].mean()), "q": float(aq[:160].mean())},
+                }
     out["reference_in_issue"] = {"t2_missed": [0.007, 0.901, 0.009], "q_missed": [0.003, 0.005, 0.0], "far": [0.021, 0.052]}
     return out
 
@@ -132,8 +146,7 @@ def speed():
     df.insert(0, "t", np.arange(n))
     det, p = make("pca_mspc", {})
     det.fit(X[:10_000])
-    model = TsadModel("time_series_anomaly_detection_unsupervised", "pca_mspc", None, sig, "t", [], [], det, sig,
-                      np.median(X[:10_000], 0), 1.0, p)
+    model = TsadModel("time_series_anomaly_detection_unsupervised", "pca_mspc", None, sig, "t", [], [], det, sig, np.median(X[:10_000], 0), 1.0, p)
     t0 = time.perf_counter()
     out = model.predict(df)
     sec = time.perf_counter() - t0

@@ -130,8 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queue", default=os.environ.get("MITATE_QUEUE_NAME", "mitate-jobs"))
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--prefix", default="bull")
-    parser.add_argument("--exit-with-parent", action="store_true",
-                        help="end when the process that started this worker ends (a Mitate server starting its own workers)")
+    parser.add_argument(
+        "--exit-with-parent", action="store_true", help="end when the process that started this worker ends (a Mitate server starting its own workers)"
+    )
     args = parser.parse_args(argv)
     if args.exit_with_parent:
         exit_with_parent()

@@ -4,6 +4,7 @@ OWASP "CSV injection": a text cell starting with = + - @ tab or carriage return 
 quote. Plain numbers ("-3", "+1.5e3") and numeric columns stay as they are: they are not formulas. The
 server applies the same rule to the CSVs it writes (server/src/http/csv.ts).
 """
+
 from __future__ import annotations
 
 import re

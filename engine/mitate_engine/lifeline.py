@@ -5,6 +5,7 @@ immediate, but only on Linux) and a watch thread that notices the parent has cha
 system, within a second). Without them a busy worker outlives its server, and the next server start
 runs a second pool beside it.
 """
+
 from __future__ import annotations
 
 import ctypes

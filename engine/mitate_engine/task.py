@@ -50,7 +50,7 @@ def fill(template: str, params: dict) -> str:
     """{name} placeholders, as the server's localize does; a nested error gives its English message."""
     import re
 
-    def one(m: "re.Match[str]") -> str:
+    def one(m: re.Match[str]) -> str:
         v = params.get(m.group(1))
         if v is None:
             return m.group(0)

@@ -60,7 +60,7 @@ def run_one(proto: Protocol, message: dict) -> None:
         emit(error_event(exc))
 
 
-def read_jobs(lines: "queue.Queue[str | None]") -> None:
+def read_jobs(lines: queue.Queue[str | None]) -> None:
     """Reads stdin on its own thread, so the end of input is seen even while a job runs."""
     stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8")
     for raw in stdin:
@@ -80,7 +80,7 @@ def main() -> int:
     proto = Protocol()
     kinds = task_kinds()  # imports every task module before we say we are ready
     proto.send({"type": "ready", "pid": os.getpid(), "kinds": kinds})
-    lines: "queue.Queue[str | None]" = queue.Queue()
+    lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_jobs, args=(lines,), name="stdin", daemon=True).start()
     while (raw := lines.get()) is not None:
         raw = raw.strip()

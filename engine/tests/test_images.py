@@ -1,4 +1,5 @@
 """Image area: ZIP safety, dataset splits, PatchCore, classifiers with stop, prediction — on tiny generated images."""
+
 import io
 import json
 import socket
@@ -9,14 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from PIL import Image
-
 from mitate_engine.images import metrics
 from mitate_engine.images.backbone import load_backbone
 from mitate_engine.images.errors import ImageError
 from mitate_engine.images.model import ImageModel
 from mitate_engine.images.zipsafe import unpack
 from mitate_engine.task import Context, get_task
+from PIL import Image
 
 torch.set_num_threads(1)
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -27,7 +27,7 @@ def png(ok: bool, seed: int, size=48, mode="L") -> bytes:
     a = (128 + rng.normal(0, 6, (size, size))).clip(0, 255)
     if not ok:  # a dark scratch
         r = rng.integers(8, size - 16)
-        a[r:r + 4, 8:size - 8] = 20
+        a[r : r + 4, 8 : size - 8] = 20
     im = Image.fromarray(a.astype(np.uint8), "L").convert(mode)
     b = io.BytesIO()
     im.save(b, "PNG")
@@ -62,10 +62,24 @@ def okng(n_ok=20, n_ng=12, **extra):
 def test_zip_safety_cases_are_skipped_and_named(tmp_path):
     bomb = b"\0" * (5 * 1024 * 1024)
     trunc = png(True, 7)[:60]
-    z = make_zip(tmp_path / "a.zip", okng(6, 4, **{
-        "../evil.png": png(True, 1), "OK/../../evil2.png": png(True, 2), "/abs.png": png(True, 3),
-        "OK/inner.zip": b"PK", "OK/readme.txt": b"hi", "OK/broken.png": trunc, "OK/bomb.png": bomb,
-        "__MACOSX/OK/._ok_1.png": b"x"}), symlinks=["OK/link.png"])
+    z = make_zip(
+        tmp_path / "a.zip",
+        okng(
+            6,
+            4,
+            **{
+                "../evil.png": png(True, 1),
+                "OK/../../evil2.png": png(True, 2),
+                "/abs.png": png(True, 3),
+                "OK/inner.zip": b"PK",
+                "OK/readme.txt": b"hi",
+                "OK/broken.png": trunc,
+                "OK/bomb.png": bomb,
+                "__MACOSX/OK/._ok_1.png": b"x",
+            },
+        ),
+        symlinks=["OK/link.png"],
+    )
     dest = tmp_path / "out"
     m = unpack(z, dest, "analysis", limits={"max_ratio": 100})
     reasons = {s["entry"]: s["reason"] for s in m["skipped"]}
@@ -122,6 +136,7 @@ def test_split_stratified_and_presplit(tmp_path):
 def test_backbone_loads_without_network(monkeypatch):
     def no_net(*a, **k):
         raise OSError("network disabled in this test")
+
     monkeypatch.setattr(socket, "create_connection", no_net)
     monkeypatch.setattr(socket.socket, "connect", no_net)
     net = load_backbone().eval()
@@ -155,8 +170,16 @@ SMALL = {"image_size": 48, "batch_size": 8, "epochs": 3, "learning_rate": 0.003}
 
 
 def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
-    res, events = run("image_train", {"project_type": "analysis", "dataset_dir": str(okng_dir), "output_dir": str(tmp_path / "run"),
-                                      "settings": {**SMALL, "coreset_ratio": 0.2}, "models": [{"key": "1_patchcore", "algorithm": "patchcore"}]})
+    res, events = run(
+        "image_train",
+        {
+            "project_type": "analysis",
+            "dataset_dir": str(okng_dir),
+            "output_dir": str(tmp_path / "run"),
+            "settings": {**SMALL, "coreset_ratio": 0.2},
+            "models": [{"key": "1_patchcore", "algorithm": "patchcore"}],
+        },
+    )
     m = res["models"][0]
     assert m["state"] == "done", m
     assert m["metrics"]["roc_auc"] >= 0.9
@@ -167,8 +190,9 @@ def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
     # prediction through the saved object gives the same scores
     model = ImageModel.load(tmp_path / "run" / "1_patchcore" / "model.pt")
     assert model.threshold == pytest.approx(rep["threshold"])
-    pred, _ = run("image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "dataset_dir": str(okng_dir),
-                                    "output_dir": str(tmp_path / "pred")})
+    pred, _ = run(
+        "image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "dataset_dir": str(okng_dir), "output_dir": str(tmp_path / "pred")}
+    )
     assert len(pred["rows"]) == 40 and (tmp_path / "pred" / "predictions.csv").exists()
     by_name = {r["name"]: r for r in pred["rows"]}
     items = {it["id"]: it["name"] for it in json.loads((okng_dir / "manifest.json").read_text())["items"]}
@@ -185,9 +209,14 @@ def test_classifier_epochs_stream_and_stop_keeps_best(okng_dir, tmp_path):
         if e.get("type") == "epoch" and e["epoch"] == 2:
             stop.write_text("stop")  # asked to stop during epoch 3: it ends within one batch
 
-    spec = {"project_type": "analysis", "dataset_dir": str(okng_dir), "output_dir": str(tmp_path / "run"), "stop_file": str(stop),
-            "settings": {**SMALL, "epochs": 30, "early_stopping": 0},
-            "models": [{"key": "1_compact_cnn", "algorithm": "compact_cnn", "params": {"width": 8}}, {"key": "2_finetune", "algorithm": "finetune"}]}
+    spec = {
+        "project_type": "analysis",
+        "dataset_dir": str(okng_dir),
+        "output_dir": str(tmp_path / "run"),
+        "stop_file": str(stop),
+        "settings": {**SMALL, "epochs": 30, "early_stopping": 0},
+        "models": [{"key": "1_compact_cnn", "algorithm": "compact_cnn", "params": {"width": 8}}, {"key": "2_finetune", "algorithm": "finetune"}],
+    }
     res = get_task("image_train").run(spec, Context(emit, work_dir=spec["output_dir"], progress_interval=0))
     epochs = [e for e in seen if e["type"] == "epoch"]
     assert [e["epoch"] for e in epochs][:2] == [1, 2] and len(epochs) <= 3
@@ -207,8 +236,16 @@ def test_finetune_classification_with_gradcam(tmp_path):
     d = tmp_path / "data"
     m = unpack(make_zip(tmp_path / "c.zip", e), d, "classification")
     assert m["classes"] == ["bright", "plain", "scratch"]
-    res, events = run("image_train", {"project_type": "classification", "dataset_dir": str(d), "output_dir": str(tmp_path / "run"),
-                                      "settings": {**SMALL, "epochs": 2}, "models": [{"key": "1_finetune", "algorithm": "finetune"}]})
+    res, events = run(
+        "image_train",
+        {
+            "project_type": "classification",
+            "dataset_dir": str(d),
+            "output_dir": str(tmp_path / "run"),
+            "settings": {**SMALL, "epochs": 2},
+            "models": [{"key": "1_finetune", "algorithm": "finetune"}],
+        },
+    )
     mm = res["models"][0]
     assert mm["state"] == "done", mm
     assert set(mm["metrics"]) >= {"accuracy", "precision", "recall", "f1", "confusion_matrix"}
@@ -220,9 +257,16 @@ def test_finetune_classification_with_gradcam(tmp_path):
 def test_ok_only_dataset_patchcore_threshold_from_percentile(tmp_path):
     d = tmp_path / "data"
     unpack(make_zip(tmp_path / "o.zip", okng(20, 0)), d, "analysis")
-    res, _ = run("image_train", {"project_type": "analysis", "dataset_dir": str(d), "output_dir": str(tmp_path / "run"),
-                                 "settings": SMALL, "models": [{"key": "1_patchcore", "algorithm": "patchcore"},
-                                                               {"key": "2_finetune", "algorithm": "finetune"}]})
+    res, _ = run(
+        "image_train",
+        {
+            "project_type": "analysis",
+            "dataset_dir": str(d),
+            "output_dir": str(tmp_path / "run"),
+            "settings": SMALL,
+            "models": [{"key": "1_patchcore", "algorithm": "patchcore"}, {"key": "2_finetune", "algorithm": "finetune"}],
+        },
+    )
     assert res["models"][0]["state"] == "done"
     rep = json.loads((tmp_path / "run" / "1_patchcore" / "report.json").read_text())
     assert "percentile" in rep["threshold_rule"]

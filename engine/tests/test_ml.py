@@ -291,13 +291,19 @@ def test_auto_tune_starts_from_the_library_defaults_even_with_user_values(tmp_pa
 
     df = load_breast_cancer(as_frame=True).frame
     feats = [c for c in df.columns if c != "target"]
-    proj = prepare_project({"project_type": "discriminant_analysis", "target": "target", "features": feats, "cv_folds": 5,
-                            "auto_tune": True, "n_trials": 4}, df)
+    proj = prepare_project(
+        {"project_type": "discriminant_analysis", "target": "target", "features": feats, "cv_folds": 5, "auto_tune": True, "n_trials": 4}, df
+    )
     rep = train_model(proj, "logistic", {"C": 0.001}, tmp_path / "m", quiet, quiet, quiet)
     trials = rep["auto_tune"]["trials"]
     assert trials[0]["params"] == {"C": 1.0} and trials[1]["params"] == {"C": 0.001}
-    default_cv = cross_val_score(make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)), proj.X_train, proj.y_train,
-                                 cv=StratifiedKFold(5, shuffle=True, random_state=0), scoring="accuracy").mean()
+    default_cv = cross_val_score(
+        make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+        proj.X_train,
+        proj.y_train,
+        cv=StratifiedKFold(5, shuffle=True, random_state=0),
+        scoring="accuracy",
+    ).mean()
     assert trials[0]["value"] == pytest.approx(default_cv, abs=1e-9)
     assert rep["cv"]["mean"] >= max(trials[0]["value"], trials[1]["value"]) - 1e-12
 
@@ -322,8 +328,13 @@ def test_small_test_sets_make_repeated_cross_validation_the_headline(tmp_path):
     rep = train_model(proj, "linear", {}, tmp_path / "c", quiet, quiet, quiet)
     ev = rep["evaluation"]
     assert ev["mode"] == "cv_only" and not ev["small_test"] and ev["headline"] == "repeated_cv" and rep["test_rows"] == 0
-    ref = cross_val_score(make_pipeline(StandardScaler(), LinearRegression()), df[feats], df["STACKLOSS"],
-                          cv=RepeatedKFold(n_splits=3, n_repeats=10, random_state=0), scoring="r2")
+    ref = cross_val_score(
+        make_pipeline(StandardScaler(), LinearRegression()),
+        df[feats],
+        df["STACKLOSS"],
+        cv=RepeatedKFold(n_splits=3, n_repeats=10, random_state=0),
+        scoring="r2",
+    )
     assert ev["repeated_cv"]["mean"] == pytest.approx(ref.mean(), abs=1e-9) and ev["repeated_cv"]["repeats"] == 10
     assert 0.5 < ev["repeated_cv"]["mean"] < 0.95  # the honest figure, not the 3-row test R² of -4.6 to -85
     assert rep["permutation_importance"] == []  # no unseen rows to measure it on

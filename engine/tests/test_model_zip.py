@@ -1,6 +1,7 @@
 """Issue 15: a downloaded model zip is self-contained. In a fresh Python process (the venv's packages and the unzipped
 folder, nothing else on the path) the manifest's two `load` lines on the raw CSV give exactly the prediction job's
 output on the same raw rows, for every tabular type; a scaled target comes back in its original units."""
+
 import json
 import os
 import subprocess
@@ -10,7 +11,6 @@ import zipfile
 import numpy as np
 import pandas as pd
 import pytest
-
 from mitate_engine.ml.trainer import prepare_project, train_model
 from mitate_engine.preprocessing.condition import Condition
 from mitate_engine.task import Context, get_task
@@ -38,8 +38,10 @@ def condition_of(raw: pd.DataFrame, steps: list[dict], tmp_path, datetime_column
 def api_predictions(model_dir, raw: pd.DataFrame, condition_path: str, tmp_path) -> pd.DataFrame:
     raw.to_parquet(tmp_path / "raw.parquet", index=False)
     out = tmp_path / "api"
-    get_task("predict").run({"model": str(model_dir / "model.joblib"), "parquet": str(tmp_path / "raw.parquet"),
-                             "condition_path": condition_path, "output_dir": str(out)}, Context(lambda e: None, out))
+    get_task("predict").run(
+        {"model": str(model_dir / "model.joblib"), "parquet": str(tmp_path / "raw.parquet"), "condition_path": condition_path, "output_dir": str(out)},
+        Context(lambda e: None, out),
+    )
     return pd.read_parquet(out / "predictions.parquet")
 
 
@@ -53,8 +55,7 @@ def zip_predictions(model_dir, raw: pd.DataFrame, tmp_path) -> pd.DataFrame:
     raw.to_csv(work / "raw.csv", index=False)
     code = "\n".join([*lines, "predictions.to_csv('out.csv', index=False)"])
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    r = subprocess.run([sys.executable, "-I", "-c", code],
-                       cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run([sys.executable, "-I", "-c", code], cwd=work, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     return pd.read_csv(work / "out.csv")
 
@@ -77,10 +78,14 @@ def test_zip_has_no_access_to_the_repository_engine(tmp_path):
 def test_regression_with_a_scaled_target_predicts_in_original_units(tmp_path):
     raw = fair()
     feats = [c for c in raw.columns if c != "affairs"]
-    prepared, cpath = condition_of(raw, [
-        {"process_type": "outliers", "method": "zscore", "columns": ["age"], "params": {"threshold": 3, "action": "clip"}},
-        {"process_type": "scaling", "method": "standard", "columns": [*feats, "affairs"], "params": {}},
-    ], tmp_path)
+    prepared, cpath = condition_of(
+        raw,
+        [
+            {"process_type": "outliers", "method": "zscore", "columns": ["age"], "params": {"threshold": 3, "action": "clip"}},
+            {"process_type": "scaling", "method": "standard", "columns": [*feats, "affairs"], "params": {}},
+        ],
+        tmp_path,
+    )
     proj = prepare_project({"project_type": "regression", "target": "affairs", "features": feats, "cv_folds": 2, "condition_path": cpath}, prepared)
     train_model(proj, "ridge", {}, tmp_path / "m", quiet, quiet, quiet)
     new = raw[feats].head(400)  # raw rows without the target
@@ -114,8 +119,19 @@ def test_soft_sensor_zip_carries_its_lags_and_windows(tmp_path):
     raw = pd.DataFrame({"time": t, "x": x, "z": rng.normal(0, 1, n)})
     raw["y"] = 2 * pd.Series(x).shift(2).fillna(0) + rng.normal(0, 0.1, n)
     prepared, cpath = condition_of(raw, [{"process_type": "scaling", "method": "minmax", "columns": ["x", "z", "y"], "params": {}}], tmp_path, "time")
-    proj = prepare_project({"project_type": "soft_sensor", "target": "y", "features": ["x", "z"], "datetime_column": "time", "lags": [1, 2],
-                            "windows": [3], "cv_folds": 2, "condition_path": cpath}, prepared)
+    proj = prepare_project(
+        {
+            "project_type": "soft_sensor",
+            "target": "y",
+            "features": ["x", "z"],
+            "datetime_column": "time",
+            "lags": [1, 2],
+            "windows": [3],
+            "cv_folds": 2,
+            "condition_path": cpath,
+        },
+        prepared,
+    )
     train_model(proj, "pls", {}, tmp_path / "m", quiet, quiet, quiet)
     new = raw[["time", "x", "z"]].tail(120).reset_index(drop=True)
     new["time"] = new["time"].astype(str)  # as a CSV carries it

@@ -1,4 +1,5 @@
 """Kind `optimal_design`: published reference values, constraints to 1e-9, exclusions, mixture fits, BO."""
+
 import itertools
 import json
 from pathlib import Path
@@ -6,8 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
-from mitate_engine.doe.design import compare, make_design, parse_problem
+from mitate_engine.doe.design import make_design, parse_problem
 from mitate_engine.doe.errors import DesignInputError
 from mitate_engine.doe.exchange import Search, coordinate_exchange, fedorov
 from mitate_engine.doe.fit import fit
@@ -48,9 +48,17 @@ def test_algdesign_fourteen_runs_from_three_level_grid_d_0_4630447():
 
 
 def mixture_spec(**kw):
-    return {"variables": MIX3, "mixture_total": 1, "model": {"kind": "scheffe_quadratic"}, "algorithm": "d_optimal",
-            "n_runs": 10, "seed": 3, "exclude": {"rows": [{"A": 0.6, "B": 0.3, "C": 0.1}, {"A": 0.1, "B": 0.7, "C": 0.2}], "tolerance": 0.01},
-            "constraints": [{"type": "linear", "coefficients": {"A": 1, "B": -1}, "op": "<=", "total": 0.3}], **kw}
+    return {
+        "variables": MIX3,
+        "mixture_total": 1,
+        "model": {"kind": "scheffe_quadratic"},
+        "algorithm": "d_optimal",
+        "n_runs": 10,
+        "seed": 3,
+        "exclude": {"rows": [{"A": 0.6, "B": 0.3, "C": 0.1}, {"A": 0.1, "B": 0.7, "C": 0.2}], "tolerance": 0.01},
+        "constraints": [{"type": "linear", "coefficients": {"A": 1, "B": -1}, "op": "<=", "total": 0.3}],
+        **kw,
+    }
 
 
 @pytest.mark.parametrize("algorithm", ["d_optimal", "i_optimal", "space_filling"])
@@ -83,6 +91,7 @@ def test_d_optimal_beats_random_designs_from_the_same_candidates():
     r = make_design(mixture_spec(exclude=None, constraints=[]))
     p = parse_problem(mixture_spec(exclude=None, constraints=[]))
     from mitate_engine.doe.region import candidate_set
+
     cand = candidate_set(p.space, np.random.default_rng(0))
     rng = np.random.default_rng(1)
     m = p.model
@@ -132,19 +141,35 @@ def test_snee_marquardt_runs_satisfy_their_bounds_and_gallant_row_6_is_flagged()
     X = points_from_rows(p.space, r["runs"], "runs")
     assert np.all(np.abs(X.sum(axis=1) - 1) <= 1e-9)
     burn = pd.read_csv(MIX / "gallant2008_burn_rate.csv")
-    bv = [{"name": "Course", "type": "mixture", "low": 0.4, "high": 0.71}, {"name": "Fine", "type": "mixture", "low": 0.16, "high": 0.42},
-          {"name": "Binder", "type": "mixture", "low": 0.13, "high": 0.21}, {"name": "z", "type": "continuous", "low": -1, "high": 1}]
+    bv = [
+        {"name": "Course", "type": "mixture", "low": 0.4, "high": 0.71},
+        {"name": "Fine", "type": "mixture", "low": 0.16, "high": 0.42},
+        {"name": "Binder", "type": "mixture", "low": 0.13, "high": 0.21},
+        {"name": "z", "type": "continuous", "low": -1, "high": 1},
+    ]
     with pytest.raises(DesignInputError) as e:
         parse_problem({"variables": bv, "existing": burn.to_dict("records"), "responses": ["y"]})
     assert code(e.value) == "run_outside" and e.value.params["row"] == 4
 
 
 def test_simplex_lattice_in_pseudocomponents_and_fits_etch_data():
-    r = make_design({"variables": [{"name": n, "type": "mixture", "low": 0, "high": 1} for n in "ABC"], "algorithm": "simplex_centroid",
-                     "model": {"kind": "scheffe_special_cubic"}, "seed": 0})
+    r = make_design(
+        {
+            "variables": [{"name": n, "type": "mixture", "low": 0, "high": 1} for n in "ABC"],
+            "algorithm": "simplex_centroid",
+            "model": {"kind": "scheffe_special_cubic"},
+            "seed": 0,
+        }
+    )
     assert len(r["runs"]) == 7 and r["criteria"]["d_efficiency"] > 0
-    lat = make_design({"variables": MIX3[:2] + [{"name": "C", "type": "mixture", "low": 0.05, "high": 0.8}], "algorithm": "simplex_lattice",
-                       "model": {"kind": "scheffe_quadratic"}, "parameters": {"degree": 2}})
+    lat = make_design(
+        {
+            "variables": MIX3[:2] + [{"name": "C", "type": "mixture", "low": 0.05, "high": 0.8}],
+            "algorithm": "simplex_lattice",
+            "model": {"kind": "scheffe_quadratic"},
+            "parameters": {"degree": 2},
+        }
+    )
     assert len(lat["runs"]) == 6
 
 
@@ -155,14 +180,20 @@ def test_classical_designs(algorithm, runs):
     assert len(r["runs"]) == runs
 
 
-@pytest.mark.parametrize("spec,expected", [
-    ({"variables": [{"name": "A", "type": "mixture", "low": 0, "high": 0.3}, {"name": "B", "type": "mixture", "low": 0, "high": 0.3}]}, "mixture_unreachable"),
-    ({"variables": BOX2, "constraints": [{"type": "linear", "coefficients": {"A": 1, "B": 1}, "op": ">=", "total": 3}]}, "infeasible"),
-    ({"variables": BOX2, "model": {"kind": "quadratic"}, "n_runs": 4}, "too_few_runs"),
-    ({"variables": BOX2, "existing": [{"A": 2, "B": 0}]}, "run_outside"),
-    ({"variables": BOX2, "existing": [{"A": 0}]}, "file_missing_value"),
-    ({"variables": BOX2, "exclude": {"rows": [{"A": 5, "B": 0}]}}, "exclude_outside"),
-])
+@pytest.mark.parametrize(
+    "spec,expected",
+    [
+        (
+            {"variables": [{"name": "A", "type": "mixture", "low": 0, "high": 0.3}, {"name": "B", "type": "mixture", "low": 0, "high": 0.3}]},
+            "mixture_unreachable",
+        ),
+        ({"variables": BOX2, "constraints": [{"type": "linear", "coefficients": {"A": 1, "B": 1}, "op": ">=", "total": 3}]}, "infeasible"),
+        ({"variables": BOX2, "model": {"kind": "quadratic"}, "n_runs": 4}, "too_few_runs"),
+        ({"variables": BOX2, "existing": [{"A": 2, "B": 0}]}, "run_outside"),
+        ({"variables": BOX2, "existing": [{"A": 0}]}, "file_missing_value"),
+        ({"variables": BOX2, "exclude": {"rows": [{"A": 5, "B": 0}]}}, "exclude_outside"),
+    ],
+)
 def test_bad_input_is_said_clearly(spec, expected):
     with pytest.raises(DesignInputError) as e:
         make_design({"algorithm": "d_optimal", "n_runs": 6, **spec})
@@ -171,9 +202,14 @@ def test_bad_input_is_said_clearly(spec, expected):
 
 def test_infeasible_constraints_are_named():
     with pytest.raises(DesignInputError) as e:
-        build_space(BOX2, [{"type": "linear", "coefficients": {"A": 1}, "op": "<=", "total": 0.5},
-                           {"type": "linear", "coefficients": {"A": 1, "B": 1}, "op": ">=", "total": 1.8},
-                           {"type": "linear", "coefficients": {"B": 1}, "op": "<=", "total": 0.9}])
+        build_space(
+            BOX2,
+            [
+                {"type": "linear", "coefficients": {"A": 1}, "op": "<=", "total": 0.5},
+                {"type": "linear", "coefficients": {"A": 1, "B": 1}, "op": ">=", "total": 1.8},
+                {"type": "linear", "coefficients": {"B": 1}, "op": "<=", "total": 0.9},
+            ],
+        )
     msg = e.value.params["constraints"]
     assert "A + B >= 1.8" in msg and "A <= 0.5" in msg
 
@@ -182,6 +218,7 @@ def test_bayesian_batch_proposes_feasible_new_points_near_the_optimum():
     rng = np.random.default_rng(0)
     sp = parse_problem(mixture_spec()).space
     from mitate_engine.doe.region import uniform_sample
+
     X = uniform_sample(sp, 12, rng)
     y = 10 - 40 * (X[:, 0] - 0.45) ** 2 - 30 * (X[:, 2] - 0.3) ** 2
     runs = [{"A": a, "B": b, "C": c, "y": v} for (a, b, c), v in zip(X, y)]
@@ -205,8 +242,10 @@ def test_job_writes_result_and_csv(tmp_path):
     assert json.loads((out / "result.json").read_text())["runs"] == r["runs"]
     lines = (out / "design.csv").read_text().strip().splitlines()
     assert lines[0] == "run,A,B,C" and len(lines) == 11
-    ev = get_task("optimal_design").run({"output_dir": str(out), "mode": "evaluate", **mixture_spec(), "our_design": r["runs"],
-                                         "user_design": r["runs"][:8] + r["runs"][:2]}, Context(events.append, out))
+    ev = get_task("optimal_design").run(
+        {"output_dir": str(out), "mode": "evaluate", **mixture_spec(), "our_design": r["runs"], "user_design": r["runs"][:8] + r["runs"][:2]},
+        Context(events.append, out),
+    )
     assert ev["ours"]["d_efficiency"] > ev["user"]["d_efficiency"]
     assert ev["ours"]["i_efficiency"] == 1.0
 
@@ -222,9 +261,18 @@ def test_bayesian_batch_with_a_trained_mitate_model_as_the_mean(tmp_path):
     train_model(proj, "linear", {}, tmp_path / "m", lambda *a: None, lambda *a, **k: None, lambda s: None)
     variables = [{"name": "A", "type": "continuous", "low": 0, "high": 10}, {"name": "B", "type": "continuous", "low": 0, "high": 10}]
     runs = [{"A": a, "B": b, "y": 2 * a - b + 0.5} for a, b in [(1, 1), (3, 7), (5, 5), (8, 2), (2, 9)]]
-    r = make_design({"variables": variables, "model": {"kind": "linear"}, "algorithm": "bayesian", "n_runs": 3, "seed": 0,
-                     "existing": runs, "responses": ["y"],
-                     "bo": {"response": "y", "direction": "maximize", "model_path": str(tmp_path / "m" / "model.joblib")}})
+    r = make_design(
+        {
+            "variables": variables,
+            "model": {"kind": "linear"},
+            "algorithm": "bayesian",
+            "n_runs": 3,
+            "seed": 0,
+            "existing": runs,
+            "responses": ["y"],
+            "bo": {"response": "y", "direction": "maximize", "model_path": str(tmp_path / "m" / "model.joblib")},
+        }
+    )
     assert r["bo"]["surrogate"] == "gp_residual"
     best = max(r["runs"], key=lambda x: 2 * x["A"] - x["B"])
     assert 2 * best["A"] - best["B"] > 15  # the model's maximum is at A = 10, B = 0 (value 20)

@@ -1,4 +1,5 @@
 """Hosted API serving: models stay loaded, batches predicted as one frame, bad rows answered 422 naming the column."""
+
 import json
 import os
 import subprocess
@@ -8,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from mitate_engine.ml.trainer import prepare_project, train_model
 from mitate_engine.platform.serve import ModelCache, answer
 
@@ -58,9 +58,13 @@ def test_the_condition_saved_beside_the_model_is_applied(model_dir, tmp_path):
     d = tmp_path / "with_condition"
     d.mkdir()
     (d / "model.joblib").write_bytes((model_dir / "model.joblib").read_bytes())
-    cond = {"name": "shift", "datetime_column": None, "steps": [{
-        "process_type": "scaling", "method": "standard", "columns": ["x"], "params": {},
-        "fitted": {"columns": {"x": {"center": 10.0, "scale": 1.0}}}}]}
+    cond = {
+        "name": "shift",
+        "datetime_column": None,
+        "steps": [
+            {"process_type": "scaling", "method": "standard", "columns": ["x"], "params": {}, "fitted": {"columns": {"x": {"center": 10.0, "scale": 1.0}}}}
+        ],
+    }
     (d / "condition.json").write_text(json.dumps(cond))
     (r,) = ask(d, {"rows": [{"x": 11.0, "g": "a"}]})  # raw 11 -> 1 after the condition -> 2
     assert r["predictions"][0]["predicted_y"] == pytest.approx(2.0, abs=0.05)
@@ -68,8 +72,7 @@ def test_the_condition_saved_beside_the_model_is_applied(model_dir, tmp_path):
 
 def test_the_process_speaks_json_lines(model_dir):
     env = {**os.environ, "PYTHONPATH": str(ENGINE)}
-    p = subprocess.Popen([sys.executable, "-m", "mitate_engine.platform.serve"], cwd=ENGINE, env=env,
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    p = subprocess.Popen([sys.executable, "-m", "mitate_engine.platform.serve"], cwd=ENGINE, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert json.loads(p.stdout.readline())["type"] == "ready"
         for i in range(2):  # the second answer comes from the cache

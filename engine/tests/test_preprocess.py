@@ -234,15 +234,25 @@ def test_column_subset_path_equals_the_whole_table(tmp_path):
     n = 5000
     x = rng.normal(50, 10, n)
     x[rng.random(n) < 0.05] = np.nan
-    frame = pd.DataFrame({"id": np.arange(n), "temperature": x, "pressure": rng.random(n) * 50, "humidity": rng.random(n) * 100,
-                          "status": np.array(["OK", "NG", "HOLD"])[np.arange(n) % 3], "signal": np.sin(np.arange(n) / 50) + rng.random(n)})
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(n),
+            "temperature": x,
+            "pressure": rng.random(n) * 50,
+            "humidity": rng.random(n) * 100,
+            "status": np.array(["OK", "NG", "HOLD"])[np.arange(n) % 3],
+            "signal": np.sin(np.arange(n) / 50) + rng.random(n),
+        }
+    )
     src = tmp_path / "in.parquet"
     frame.to_parquet(src, index=False)
-    steps = [{"process_type": "missing", "method": "mean", "columns": ["temperature"]},
-             {"process_type": "outliers", "method": "iqr", "columns": ["pressure"], "params": {"action": "clip", "k": 1.5}},
-             {"process_type": "scaling", "method": "standard", "columns": ["humidity"]},
-             {"process_type": "computed", "method": "expression", "params": {"name": "load", "expression": "temperature * pressure / 100"}},
-             {"process_type": "window", "method": "mean", "columns": ["load"], "params": {"window": 10}}]
+    steps = [
+        {"process_type": "missing", "method": "mean", "columns": ["temperature"]},
+        {"process_type": "outliers", "method": "iqr", "columns": ["pressure"], "params": {"action": "clip", "k": 1.5}},
+        {"process_type": "scaling", "method": "standard", "columns": ["humidity"]},
+        {"process_type": "computed", "method": "expression", "params": {"name": "load", "expression": "temperature * pressure / 100"}},
+        {"process_type": "window", "method": "mean", "columns": ["load"], "params": {"window": 10}},
+    ]
     res = get_task("preprocess").run({"parquet": str(src), "steps": steps, "output_dir": str(tmp_path / "a")}, Context(lambda e: None, tmp_path / "a"))
     assert res["timings"]["columns_read"] < frame.shape[1]
     assert res["changed_columns"] == ["temperature", "pressure", "humidity", "load", "load_mean_10"]

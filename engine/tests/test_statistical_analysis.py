@@ -1,4 +1,5 @@
 """Kind `statistical_analysis`: figures against SciPy / statsmodels (1e-9) and the published sleep-data example."""
+
 import json
 from pathlib import Path
 
@@ -7,10 +8,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from scipy import stats
-
 from mitate_engine.stats.errors import StatsInputError
 from mitate_engine.task import Context, encoded, get_task
+from scipy import stats
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 SLEEP = SHARED / "ttest_student_sleep"
@@ -66,7 +66,10 @@ def test_paired_t_on_student_sleep_data_matches_r_and_scipy(sleep, sleep_df, exp
 @pytest.mark.parametrize("mode,key", [("welch", "welch_two_sample_t_test"), ("student", "student_pooled_two_sample_t_test")])
 def test_two_sample_t_matches_r(sleep, sleep_df, expected, tmp_path, mode, key):
     e = expected[key]["full_precision"]
-    r = run({"parquet": sleep, "test_type": "two_sample_t", "variable1": "extra", "category": "group", "group1": "1", "group2": "2", "equal_variance": mode}, tmp_path)
+    r = run(
+        {"parquet": sleep, "test_type": "two_sample_t", "variable1": "extra", "category": "group", "group1": "1", "group2": "2", "equal_variance": mode},
+        tmp_path,
+    )
     a, b = sleep_df.extra[sleep_df.group == 1], sleep_df.extra[sleep_df.group == 2]
     ref = stats.ttest_ind(a, b, equal_var=mode == "student")
     assert r["method"] == mode
@@ -90,11 +93,17 @@ def test_one_sample_t_and_one_sided_alternatives(sleep, sleep_df, expected, tmp_
     assert [r["ci"]["low"], r["ci"]["high"]] == pytest.approx(e["conf_int_95"], rel=1e-6)
     x = sleep_df.extra.to_numpy()
     for alt in ("less", "greater"):
-        r = run({"parquet": sleep, "test_type": "one_sample_t", "variable1": "extra", "hypothetical_mean": 1.2, "alternative": alt, "significance_level": 0.1}, tmp_path)
+        r = run(
+            {"parquet": sleep, "test_type": "one_sample_t", "variable1": "extra", "hypothetical_mean": 1.2, "alternative": alt, "significance_level": 0.1},
+            tmp_path,
+        )
         ref = stats.ttest_1samp(x, 1.2, alternative=alt)
         ci = ref.confidence_interval(0.9)
         assert r["p_value"] == pytest.approx(ref.pvalue, **TOL)
-        assert (r["ci"]["low"], r["ci"]["high"]) == (pytest.approx(ci.low, **TOL) if np.isfinite(ci.low) else None, pytest.approx(ci.high, **TOL) if np.isfinite(ci.high) else None)
+        assert (r["ci"]["low"], r["ci"]["high"]) == (
+            pytest.approx(ci.low, **TOL) if np.isfinite(ci.low) else None,
+            pytest.approx(ci.high, **TOL) if np.isfinite(ci.high) else None,
+        )
         ref_curve = r["charts"]["reference"]
         assert (ref_curve["critical_low"] is None) == (alt == "greater")
 
@@ -103,11 +112,15 @@ def test_one_sample_t_and_one_sided_alternatives(sleep, sleep_df, expected, tmp_
 def mixed(tmp_path):
     rng = np.random.default_rng(11)
     n = 300
-    df = pd.DataFrame({
-        "a": rng.normal(10, 2, n), "b": rng.normal(10.6, 3, n), "y": rng.gamma(2, 2, n),
-        "line": rng.choice(["L1", "L2", "L3", "L4"], n),
-        "shift": rng.choice(["day", "night"], n, p=[0.6, 0.4]),
-    })
+    df = pd.DataFrame(
+        {
+            "a": rng.normal(10, 2, n),
+            "b": rng.normal(10.6, 3, n),
+            "y": rng.gamma(2, 2, n),
+            "line": rng.choice(["L1", "L2", "L3", "L4"], n),
+            "shift": rng.choice(["day", "night"], n, p=[0.6, 0.4]),
+        }
+    )
     df.loc[rng.choice(n, 15, replace=False), "a"] = np.nan
     df["y"] = df["y"] + df["line"].map({"L1": 0, "L2": 0.5, "L3": 1.0, "L4": 0.2})
     p = tmp_path / "mixed.parquet"
@@ -123,7 +136,10 @@ def test_two_columns_and_rank_tests_match_scipy(mixed, tmp_path):
     assert r["method"] == ("welch" if stats.levene(a, b).pvalue < 0.05 else "student")
     assert r["p_value"] == pytest.approx(stats.ttest_ind(a, b, equal_var=r["method"] == "student").pvalue, **TOL)
 
-    r = run({"parquet": path, "test_type": "mann_whitney", "variable1": "y", "category": "shift", "group1": "day", "group2": "night", "alternative": "greater"}, tmp_path)
+    r = run(
+        {"parquet": path, "test_type": "mann_whitney", "variable1": "y", "category": "shift", "group1": "day", "group2": "night", "alternative": "greater"},
+        tmp_path,
+    )
     y1, y2 = df.y[df["shift"] == "day"], df.y[df["shift"] == "night"]
     ref = stats.mannwhitneyu(y1, y2, alternative="greater")
     assert r["statistic"]["value"] == pytest.approx(ref.statistic, **TOL) and r["p_value"] == pytest.approx(ref.pvalue, **TOL)
@@ -159,8 +175,10 @@ def test_anova_tukey_match_scipy_and_statsmodels(mixed, tmp_path):
     tk = stats.tukey_hsd(*[df.y[df.line == g] for g in labels])
     ci = tk.confidence_interval(0.95)
     sm = pairwise_tukeyhsd(df.y, df.line, alpha=0.05)
-    sm_pairs = {(str(a), str(b)): (md, p) for (a, b), md, p in zip(
-        [(sm.groupsunique[i], sm.groupsunique[j]) for i, j in zip(*sm._multicomp.pairindices)], sm.meandiffs, sm.pvalues)}
+    sm_pairs = {
+        (str(a), str(b)): (md, p)
+        for (a, b), md, p in zip([(sm.groupsunique[i], sm.groupsunique[j]) for i, j in zip(*sm._multicomp.pairindices)], sm.meandiffs, sm.pvalues)
+    }
     for pair in r["post_hoc"]["pairs"]:
         i, j = labels.index(pair["a"]), labels.index(pair["b"])
         assert pair["difference"] == pytest.approx(tk.statistic[i, j], **TOL)
@@ -217,7 +235,9 @@ def test_large_split_reads_dictionary_category(tmp_path):
     val = rng.normal(0, 1, n) + (np.asarray(grp.indices) == 1) * 0.01
     p = tmp_path / "big.parquet"
     pq.write_table(pa.table({"v": val, "g": grp.cast(pa.string())}), p, row_group_size=50_000)
-    r = run({"parquet": str(p), "test_type": "two_sample_t", "variable1": "v", "category": "g", "group1": "A", "group2": "B", "equal_variance": "welch"}, tmp_path)
+    r = run(
+        {"parquet": str(p), "test_type": "two_sample_t", "variable1": "v", "category": "g", "group1": "A", "group2": "B", "equal_variance": "welch"}, tmp_path
+    )
     g = np.asarray(grp.cast(pa.string()))
     ref = stats.ttest_ind(val[g == "A"], val[g == "B"], equal_var=False)
     assert r["p_value"] == pytest.approx(ref.pvalue, **TOL) and r["statistic"]["value"] == pytest.approx(ref.statistic, **TOL)
@@ -225,16 +245,19 @@ def test_large_split_reads_dictionary_category(tmp_path):
     assert r["assumptions"][0]["subsampled"] is True
 
 
-@pytest.mark.parametrize("spec,code", [
-    ({"test_type": "two_sample_t", "variable1": "extra", "category": "group", "group1": "1", "group2": "7"}, "group_missing"),
-    ({"test_type": "one_sample_t", "variable1": "nope"}, "column_missing"),
-    ({"test_type": "one_sample_t", "variable1": "txt"}, "not_numeric"),
-    ({"test_type": "one_sample_t", "variable1": "const"}, "zero_variance"),
-    ({"test_type": "one_sample_t", "variable1": "one"}, "too_few_values"),
-    ({"test_type": "two_sample_t", "variable1": "extra", "category": "group", "group1": "1", "group2": "1"}, "groups_same"),
-    ({"test_type": "paired_t", "variable1": "extra", "category": "group", "group1": "1", "group2": "3"}, "pair_count_mismatch"),
-    ({"test_type": "one_sample_t", "variable1": "extra", "significance_level": 1.0}, "alpha_range"),
-])
+@pytest.mark.parametrize(
+    "spec,code",
+    [
+        ({"test_type": "two_sample_t", "variable1": "extra", "category": "group", "group1": "1", "group2": "7"}, "group_missing"),
+        ({"test_type": "one_sample_t", "variable1": "nope"}, "column_missing"),
+        ({"test_type": "one_sample_t", "variable1": "txt"}, "not_numeric"),
+        ({"test_type": "one_sample_t", "variable1": "const"}, "zero_variance"),
+        ({"test_type": "one_sample_t", "variable1": "one"}, "too_few_values"),
+        ({"test_type": "two_sample_t", "variable1": "extra", "category": "group", "group1": "1", "group2": "1"}, "groups_same"),
+        ({"test_type": "paired_t", "variable1": "extra", "category": "group", "group1": "1", "group2": "3"}, "pair_count_mismatch"),
+        ({"test_type": "one_sample_t", "variable1": "extra", "significance_level": 1.0}, "alpha_range"),
+    ],
+)
 def test_bad_input_has_a_code(tmp_path, sleep_df, spec, code):
     df = sleep_df.assign(txt="x", const=1.0, one=[1.0] + [None] * 19)
     df.loc[0, "group"] = 3
@@ -254,8 +277,14 @@ def _parquet(tmp_path, name, frame):
 
 def test_textbook_examples_from_r_documentation(tmp_path):
     # ?chisq.test (Agresti 2007): gender x party -> X-squared = 30.07, df = 2, p-value = 2.954e-07
-    counts = {("F", "Democrat"): 762, ("F", "Independent"): 327, ("F", "Republican"): 468,
-              ("M", "Democrat"): 484, ("M", "Independent"): 239, ("M", "Republican"): 477}
+    counts = {
+        ("F", "Democrat"): 762,
+        ("F", "Independent"): 327,
+        ("F", "Republican"): 468,
+        ("M", "Democrat"): 484,
+        ("M", "Independent"): 239,
+        ("M", "Republican"): 477,
+    }
     rows = [(g, p) for (g, p), n in counts.items() for _ in range(n)]
     path = _parquet(tmp_path, "party", pd.DataFrame(rows, columns=["gender", "party"]))
     r = run({"parquet": path, "test_type": "chi_square", "variable1": "gender", "variable2": "party"}, tmp_path)

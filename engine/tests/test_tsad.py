@@ -1,5 +1,6 @@
 """Time-series anomaly detection: MSPC limits and contributions by hand, detectors against scikit-learn,
 metrics against hand counts, no look-ahead in windowed features, and the training + prediction jobs on TEP."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,13 +8,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
-
 from mitate_engine.task import Context, UserError
 from mitate_engine.tsad import metrics as MET
 from mitate_engine.tsad.detectors import make
 from mitate_engine.tsad.features import window_features
 from mitate_engine.tsad.mspc import PcaMspc
+from scipy import stats
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"  # ../shared/data from the repo root
 
@@ -123,31 +123,55 @@ def test_tep_mspc_train_then_predict_alarms_after_onset(tmp_path):
     train, df = _tep(tmp_path, "d00.csv")
     test, _ = _tep(tmp_path, "d01_te.csv")
     signals = [c for c in df.columns if c.startswith("XM")]
-    spec = {"project_type": "time_series_anomaly_detection_unsupervised", "parquet": str(train), "time_column": "sample", "features": signals,
-            "target": None, "lags": [], "windows": [], "normal": {"mode": "rows", "rows": 500}, "output_dir": str(tmp_path / "run"),
-            "models": [{"key": "1_pca_mspc", "algorithm": "pca_mspc", "params": {"confidence": 0.99}},
-                       {"key": "2_isolation_forest", "algorithm": "isolation_forest", "params": {}}]}
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(train),
+        "time_column": "sample",
+        "features": signals,
+        "target": None,
+        "lags": [],
+        "windows": [],
+        "normal": {"mode": "rows", "rows": 500},
+        "output_dir": str(tmp_path / "run"),
+        "models": [
+            {"key": "1_pca_mspc", "algorithm": "pca_mspc", "params": {"confidence": 0.99}},
+            {"key": "2_isolation_forest", "algorithm": "isolation_forest", "params": {}},
+        ],
+    }
     res, events = run("tsad_train", spec)
     assert [m["state"] for m in res["models"]] == ["done", "done"]
     out, _ = run("predict", {"model": str(tmp_path / "run" / "1_pca_mspc" / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / "pred")})
     pred = pd.read_parquet(tmp_path / "pred" / "predictions.parquet")
     alarm = pred["alarm"].to_numpy() > 0
     assert alarm[:160].mean() < 0.1 and alarm[170:].mean() > 0.95
-    first_run = next(i for i in range(160, 960) if alarm[i:i + 5].all())
+    first_run = next(i for i in range(160, 960) if alarm[i : i + 5].all())
     assert 160 <= first_run < 180
     assert out["anomaly"]["alarms"] >= 1 and "contribution_XMEAS_1" in pred.columns
     # a saved threshold replaces the trained one
-    out2, _ = run("predict", {"model": str(tmp_path / "run" / "1_pca_mspc" / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / "p2"), "threshold": 1e9})
+    out2, _ = run(
+        "predict", {"model": str(tmp_path / "run" / "1_pca_mspc" / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / "p2"), "threshold": 1e9}
+    )
     assert out2["anomaly"]["alarm_rows"] == 0
 
 
 def test_supervised_time_ordered_with_labels(tmp_path):
     p, df = _tep(tmp_path, "d01_te.csv")
     signals = [c for c in df.columns if c.startswith("XM")][:12]
-    spec = {"project_type": "time_series_anomaly_detection_supervised", "parquet": str(p), "time_column": "sample", "features": signals,
-            "target": "fault", "lags": [1], "windows": [5], "split_ratio": 0.6, "output_dir": str(tmp_path / "run"),
-            "models": [{"key": "1_lightgbm", "algorithm": "lightgbm", "params": {"n_estimators": 50}},
-                       {"key": "2_logistic", "algorithm": "logistic", "params": {}}]}
+    spec = {
+        "project_type": "time_series_anomaly_detection_supervised",
+        "parquet": str(p),
+        "time_column": "sample",
+        "features": signals,
+        "target": "fault",
+        "lags": [1],
+        "windows": [5],
+        "split_ratio": 0.6,
+        "output_dir": str(tmp_path / "run"),
+        "models": [
+            {"key": "1_lightgbm", "algorithm": "lightgbm", "params": {"n_estimators": 50}},
+            {"key": "2_logistic", "algorithm": "logistic", "params": {}},
+        ],
+    }
     res, _ = run("tsad_train", spec)
     assert all(m["state"] == "done" for m in res["models"])
     for m in res["models"]:
@@ -160,8 +184,14 @@ def test_supervised_time_ordered_with_labels(tmp_path):
 def test_bad_input(tmp_path):
     df = pd.DataFrame({"t": [1, 2, 2, 3], "a": [1.0, 2, 3, 4]})
     df.to_parquet(tmp_path / "d.parquet")
-    spec = {"project_type": "time_series_anomaly_detection_unsupervised", "parquet": str(tmp_path / "d.parquet"), "time_column": "t",
-            "features": ["a"], "output_dir": str(tmp_path / "o"), "models": [{"key": "1_lof", "algorithm": "lof"}]}
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "d.parquet"),
+        "time_column": "t",
+        "features": ["a"],
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_lof", "algorithm": "lof"}],
+    }
     with pytest.raises(UserError, match="duplicate"):
         run("tsad_train", spec)
     df = pd.DataFrame({"t": range(100), "a": np.random.default_rng(0).normal(size=100), "y": 0})

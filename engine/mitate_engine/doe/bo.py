@@ -5,10 +5,11 @@ noise), or a trained Mitate model as the mean with a GP on its residuals giving 
 improvement picks each proposal from feasible, not excluded candidate points; the batch uses the kriging
 believer (each pick is added at its predicted mean before the next one is chosen).
 """
+
 from __future__ import annotations
 
 import warnings
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 from scipy.stats import norm
@@ -29,22 +30,35 @@ def expected_improvement(mu: np.ndarray, sd: np.ndarray, best: float, xi: float 
 
 
 def _gp(Z: np.ndarray, y: np.ndarray, seed: int) -> GaussianProcessRegressor:
-    kernel = ConstantKernel(1.0, (1e-3, 1e3)) * Matern(length_scale=np.ones(Z.shape[1]), length_scale_bounds=(1e-2, 1e2), nu=2.5) \
-        + WhiteKernel(1e-2, (1e-8, 1e1))
+    kernel = ConstantKernel(1.0, (1e-3, 1e3)) * Matern(length_scale=np.ones(Z.shape[1]), length_scale_bounds=(1e-2, 1e2), nu=2.5) + WhiteKernel(
+        1e-2, (1e-8, 1e1)
+    )
     gp = GaussianProcessRegressor(kernel, normalize_y=True, n_restarts_optimizer=3, random_state=seed)
     with warnings.catch_warnings():  # a length scale at its bound is an answer (the response is flat or rough), not a fault
         warnings.simplefilter("ignore", ConvergenceWarning)
         return gp.fit(Z, y)
 
 
-def propose_batch(coded: Callable[[np.ndarray], np.ndarray], X_runs: np.ndarray, y: np.ndarray, pool: np.ndarray, batch: int,
-                  maximize: bool, seed: int, prior_mean: Callable[[np.ndarray], np.ndarray] | None = None) -> dict:
+def propose_batch(
+    coded: Callable[[np.ndarray], np.ndarray],
+    X_runs: np.ndarray,
+    y: np.ndarray,
+    pool: np.ndarray,
+    batch: int,
+    maximize: bool,
+    seed: int,
+    prior_mean: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> dict:
     """Indices into the pool of the batch, with the predicted mean, standard deviation and EI of each."""
     ok = np.isfinite(y)
     X_runs, y = X_runs[ok], y[ok]
     if X_runs.shape[0] < MIN_RUNS:
-        raise design_error("bo_too_few_runs", f"Bayesian optimisation needs at least {MIN_RUNS} runs with measured results; {X_runs.shape[0]} have one.",
-                           min=MIN_RUNS, count=int(X_runs.shape[0]))
+        raise design_error(
+            "bo_too_few_runs",
+            f"Bayesian optimisation needs at least {MIN_RUNS} runs with measured results; {X_runs.shape[0]} have one.",
+            min=MIN_RUNS,
+            count=int(X_runs.shape[0]),
+        )
     if np.ptp(y) == 0:
         raise design_error("bo_constant", "All measured results are equal; Bayesian optimisation needs results that differ.")
     sign = 1.0 if maximize else -1.0
@@ -71,7 +85,14 @@ def propose_batch(coded: Callable[[np.ndarray], np.ndarray], X_runs: np.ndarray,
         available[j] = False
         # near-duplicates of a pick are not proposed twice in one batch
         available &= np.linalg.norm(Zp - Zp[j], axis=1) > 1e-6
-        Zb, tb = np.vstack([Zb, Zp[j:j + 1]]), np.append(tb, mu[j])  # kriging believer
+        Zb, tb = np.vstack([Zb, Zp[j : j + 1]]), np.append(tb, mu[j])  # kriging believer
         model = fixed.fit(Zb, tb)
-    return {"indices": picks, "mean": means, "sd": sds, "ei": eis, "best_observed": float(sign * best),
-            "kernel": str(gp.kernel_), "surrogate": "gp_residual" if prior_mean else "gp"}
+    return {
+        "indices": picks,
+        "mean": means,
+        "sd": sds,
+        "ei": eis,
+        "best_observed": float(sign * best),
+        "kernel": str(gp.kernel_),
+        "surrogate": "gp_residual" if prior_mean else "gp",
+    }

@@ -1,5 +1,6 @@
 """Classical designs (pyDOE3 for factorials, central composite and Box–Behnken; simplex designs here), in the
 variables' natural units. Each is offered only where every point satisfies the constraints."""
+
 from __future__ import annotations
 
 import itertools
@@ -37,8 +38,12 @@ def _decode(space: Space, idx: list[int], coded: np.ndarray) -> np.ndarray:
 def _two_level_only(space: Space, idx: list[int], name: str) -> None:
     for i in idx:
         if space.variables[i].kind != "continuous":
-            raise design_error("classical_continuous_only", f'{name} designs need continuous variables; "{space.variables[i].name}" is not.',
-                               design=name, variable=space.variables[i].name)
+            raise design_error(
+                "classical_continuous_only",
+                f'{name} designs need continuous variables; "{space.variables[i].name}" is not.',
+                design=name,
+                variable=space.variables[i].name,
+            )
 
 
 def simplex_points(q: int, kind: str, degree: int) -> np.ndarray:
@@ -74,7 +79,9 @@ def classical(space: Space, kind: str, resolution: int = 4, center: int = 1, deg
             X[:, process] = np.tile(proc, (M.shape[0], 1))
     else:
         if mix:
-            raise design_error("classical_mixture", "Factorial, central composite and Box–Behnken designs do not apply to mixture components; choose a simplex design.")
+            raise design_error(
+                "classical_mixture", "Factorial, central composite and Box–Behnken designs do not apply to mixture components; choose a simplex design."
+            )
         if kind == "full_factorial":
             X = np.zeros((0, space.k))
             grid = np.array(list(itertools.product(*_process_levels(space, process, max(2, factorial_levels)))))
@@ -94,8 +101,12 @@ def classical(space: Space, kind: str, resolution: int = 4, center: int = 1, deg
                 letters = "abcdefghijklmnopqrstuvwxyz"[: k - 1]
                 coded = pyDOE3.fracfact(" ".join([*letters, letters]))
             if coded is None:
-                raise design_error("fraction_resolution", f"No fractional factorial of resolution {resolution} exists for {len(process)} variables.",
-                                   resolution=resolution, count=len(process)) from None
+                raise design_error(
+                    "fraction_resolution",
+                    f"No fractional factorial of resolution {resolution} exists for {len(process)} variables.",
+                    resolution=resolution,
+                    count=len(process),
+                ) from None
             X = _decode(space, process, coded)
         elif kind == "central_composite":
             _two_level_only(space, process, "Central composite")
@@ -115,7 +126,11 @@ def classical(space: Space, kind: str, resolution: int = 4, center: int = 1, deg
     bad = ~space.feasible_mask(X)
     if bad.any():
         broken = sorted({b for x in X[bad] for b in space.violations(x)})
-        raise design_error("classical_infeasible",
-                           f"{int(bad.sum())} of {X.shape[0]} points of this design break the constraints ({'; '.join(broken)}); choose an optimal or space-filling design.",
-                           count=int(bad.sum()), total=int(X.shape[0]), constraints="; ".join(broken))
+        raise design_error(
+            "classical_infeasible",
+            f"{int(bad.sum())} of {X.shape[0]} points of this design break the constraints ({'; '.join(broken)}); choose an optimal or space-filling design.",
+            count=int(bad.sum()),
+            total=int(X.shape[0]),
+            constraints="; ".join(broken),
+        )
     return X

@@ -7,6 +7,7 @@ With N runs, p terms and information XᵀX:
   I = the average of d(x) over the region (σ² units), estimated on uniform points of the region (Monte Carlo)
 I-efficiency is relative: the lower I of a reference design over this design's I.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -62,8 +63,7 @@ def evaluate(model: Model, X: np.ndarray, candidates: np.ndarray, region: np.nda
     out: dict = {"runs": int(n), "terms": int(p), "det_xtx": float(np.linalg.det(M)), "singular": False}
     inv = safe_inverse(M)
     if inv is None or n < p:
-        out.update(singular=True, d_efficiency=0.0, a_efficiency=0.0, g_efficiency=0.0, i_value=None,
-                   vif={}, variance_profile=None, max_variance=None)
+        out.update(singular=True, d_efficiency=0.0, a_efficiency=0.0, g_efficiency=0.0, i_value=None, vif={}, variance_profile=None, max_variance=None)
         return out
     sign, logdet = np.linalg.slogdet(M / n)
     out["d_efficiency"] = float(np.exp(logdet / p)) if sign > 0 else 0.0

@@ -2,10 +2,11 @@
 
 Used by the `optimal_design` job (design and evaluate) and the benchmark, so every number comes from one place.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -67,7 +68,9 @@ def parse_problem(spec: dict) -> Problem:
     for r, x in enumerate(excluded):
         outside = space.outside_ranges(x, RUN_TOL)
         if outside:
-            raise design_error("exclude_outside", f"Exclude file: row {r + 1} is outside the ranges ({'; '.join(outside)}).", row=r + 1, constraints="; ".join(outside))
+            raise design_error(
+                "exclude_outside", f"Exclude file: row {r + 1} is outside the ranges ({'; '.join(outside)}).", row=r + 1, constraints="; ".join(outside)
+            )
     tol = float(ex.get("tolerance") or 0.0)
     if not 0 <= tol < 1:
         raise design_error("tolerance_range", "The exclusion tolerance must be between 0 and 1 (a fraction of each variable's range).")
@@ -90,9 +93,14 @@ def excluded_mask(space: Space, X: np.ndarray, excluded: np.ndarray, tol: float)
 
 def _need_runs(model: Model, n_new: int, n_old: int) -> None:
     if n_new + n_old < model.p:
-        raise design_error("too_few_runs", f"The model has {model.p} terms, so the design needs at least {model.p} runs; "
-                           f"{n_new + n_old} were asked for. Ask for at least {max(1, model.p - n_old)} new runs or choose a smaller model.",
-                           terms=model.p, runs=n_new + n_old, needed=max(1, model.p - n_old))
+        raise design_error(
+            "too_few_runs",
+            f"The model has {model.p} terms, so the design needs at least {model.p} runs; "
+            f"{n_new + n_old} were asked for. Ask for at least {max(1, model.p - n_old)} new runs or choose a smaller model.",
+            terms=model.p,
+            runs=n_new + n_old,
+            needed=max(1, model.p - n_old),
+        )
 
 
 def _polish(p: Problem, X: np.ndarray, search: Search) -> np.ndarray:
@@ -110,8 +118,16 @@ def _polish(p: Problem, X: np.ndarray, search: Search) -> np.ndarray:
     return Xp
 
 
-def optimal(p: Problem, n: int, criterion: str, candidates: np.ndarray, W: np.ndarray | None, starts: int, polish: bool = True,
-            progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, str]:
+def optimal(
+    p: Problem,
+    n: int,
+    criterion: str,
+    candidates: np.ndarray,
+    W: np.ndarray | None,
+    starts: int,
+    polish: bool = True,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[np.ndarray, str]:
     search = Search(criterion, W)
     if candidates.shape[0] == 0:
         raise design_error("no_candidates", "Every candidate point is excluded; loosen the exclusions or the constraints.")
@@ -183,12 +199,21 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
     elif algorithm in CLASSICAL:
         # a quadratic model needs three levels of each continuous variable to estimate its squares
         square = any(len(t) == 2 and t[0] == t[1] for t in model.terms)
-        X = classical(sp, algorithm, int(params.get("resolution") or 4), int(params.get("center") or 1), int(params.get("degree") or 2),
-                      int(params.get("factorial_levels") or (3 if square else 2)))
+        X = classical(
+            sp,
+            algorithm,
+            int(params.get("resolution") or 4),
+            int(params.get("center") or 1),
+            int(params.get("degree") or 2),
+            int(params.get("factorial_levels") or (3 if square else 2)),
+        )
         hits = excluded_mask(sp, X, p.excluded, p.tolerance)
         if hits.any():
-            raise design_error("classical_excluded", f"{int(hits.sum())} points of this design are in the exclude file; choose an optimal or space-filling design.",
-                               count=int(hits.sum()))
+            raise design_error(
+                "classical_excluded",
+                f"{int(hits.sum())} points of this design are in the exclude file; choose an optimal or space-filling design.",
+                count=int(hits.sum()),
+            )
         n = X.shape[0]
     else:  # bayesian
         bo = spec.get("bo") or {}
@@ -203,8 +228,7 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
         if pool.shape[0] == 0:
             raise design_error("no_candidates", "Every candidate point is excluded; loosen the exclusions or the constraints.")
         progress(0.3, "Fitting the surrogate")
-        out = propose_batch(model.coded, p.existing, p.responses[target], pool, n, bo.get("direction", "maximize") != "minimize",
-                            p.seed, _trained_mean(bo, sp))
+        out = propose_batch(model.coded, p.existing, p.responses[target], pool, n, bo.get("direction", "maximize") != "minimize", p.seed, _trained_mean(bo, sp))
         X = pool[out.pop("indices")]
         extra["bo"] = {**out, "response": target, "direction": bo.get("direction", "maximize")}
         method = "expected_improvement_kriging_believer"
@@ -276,7 +300,9 @@ def compare(spec: dict) -> dict:
         if s:
             s["i_efficiency"] = i_efficiency(s["i_value"], ref)
     return {
-        "user": a, "ours": b, "user_runs": len(rows),
+        "user": a,
+        "ours": b,
+        "user_runs": len(rows),
         "user_outside": [{"row": r, "constraints": c} for r, c in outside[:20]],
         "model": {"terms": model.names},
     }

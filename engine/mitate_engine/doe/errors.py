@@ -2,6 +2,7 @@
 
 The server says it in the reader's language by the code (the same JSON shape as the statistics engine's errors).
 """
+
 from __future__ import annotations
 
 from ..stats.errors import StatsInputError, input_error

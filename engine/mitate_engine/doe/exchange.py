@@ -4,10 +4,11 @@ Both improve one run at a time with rank-one updates of (XᵀX)⁻¹ and restart
 done (augmentation) stay in the information matrix and are never exchanged. The criterion is log det(XᵀX)
 (D) or trace(W (XᵀX)⁻¹) with W the region's moment matrix (I). A tiny ridge lets a singular start improve.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from scipy.optimize import minimize_scalar
@@ -69,9 +70,18 @@ def _start(F: np.ndarray, pool: np.ndarray, n: int, M0: np.ndarray, rng: np.rand
     return np.array(idx)
 
 
-def fedorov(F_cand: np.ndarray, n: int, search: Search, rng: np.random.Generator, F_fixed: np.ndarray | None = None,
-            starts: int = 10, max_passes: int = 50, kicks: int = 10, allowed: np.ndarray | None = None,
-            progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, float]:
+def fedorov(
+    F_cand: np.ndarray,
+    n: int,
+    search: Search,
+    rng: np.random.Generator,
+    F_fixed: np.ndarray | None = None,
+    starts: int = 10,
+    max_passes: int = 50,
+    kicks: int = 10,
+    allowed: np.ndarray | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[np.ndarray, float]:
     """Indices (into the candidates) of the best n-run design found, and its criterion value."""
     p = F_cand.shape[1]
     M0 = F_fixed.T @ F_fixed if F_fixed is not None and F_fixed.size else np.zeros((p, p))
@@ -106,7 +116,7 @@ def fedorov(F_cand: np.ndarray, n: int, search: Search, rng: np.random.Generator
             trial[rng.choice(n, min(2, n), replace=False)] = rng.choice(pool, min(2, n))
             trial, M_t, val_t = local(trial)
             if val_t < val - 1e-12 * max(1.0, abs(val)):
-                idx, M, val = trial, M_t, val_t
+                idx, _M, val = trial, M_t, val_t
         if val < best_val:
             best_idx, best_val = idx.copy(), val
         if progress:
@@ -114,10 +124,20 @@ def fedorov(F_cand: np.ndarray, n: int, search: Search, rng: np.random.Generator
     return best_idx, best_val
 
 
-def coordinate_exchange(make_row: Callable[[np.ndarray], np.ndarray], levels: list[np.ndarray], continuous: list[bool],
-                        n: int, search: Search, rng: np.random.Generator, F_fixed: np.ndarray | None = None,
-                        starts: int = 10, max_passes: int = 30, polish: int = 3, start: np.ndarray | None = None,
-                        progress: Callable[[float], None] | None = None) -> tuple[np.ndarray, float]:
+def coordinate_exchange(
+    make_row: Callable[[np.ndarray], np.ndarray],
+    levels: list[np.ndarray],
+    continuous: list[bool],
+    n: int,
+    search: Search,
+    rng: np.random.Generator,
+    F_fixed: np.ndarray | None = None,
+    starts: int = 10,
+    max_passes: int = 30,
+    polish: int = 3,
+    start: np.ndarray | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[np.ndarray, float]:
     """Meyer–Nachtsheim coordinate exchange on a box: each coordinate of each run tries its levels; the best few
     designs are then polished by bounded 1-D searches of the continuous coordinates around their values."""
     k = len(levels)
@@ -133,7 +153,7 @@ def coordinate_exchange(make_row: Callable[[np.ndarray], np.ndarray], levels: li
             for i in range(n):
                 for c in range(k):
                     Minv = _inv(M)
-                    trials = np.repeat(X[i:i + 1], len(levels[c]), axis=0)
+                    trials = np.repeat(X[i : i + 1], len(levels[c]), axis=0)
                     trials[:, c] = levels[c]
                     scores = search.exchange_scores(Minv, F[i], make_row(trials))
                     j = int(np.argmin(scores))

@@ -3,6 +3,7 @@
 R² is taken about the mean even for no-intercept mixture models (JMP's and Cornell's mixture R²), because the
 Scheffé linear terms carry the intercept.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,6 +35,11 @@ def fit(model: Model, X: np.ndarray, y: np.ndarray) -> dict | None:
             {"term": name, "estimate": float(b), "std_error": float(s), "t": float(tt), "p_value": float(pp)}
             for name, b, s, tt, pp in zip(model.names, beta, se, t, pv)
         ],
-        "r2": r2, "r2_adj": r2_adj, "rmse": float(np.sqrt(mse)), "error_df": int(df), "error_ss": sse,
-        "mean_response": float(y.mean()), "runs": int(n),
+        "r2": r2,
+        "r2_adj": r2_adj,
+        "rmse": float(np.sqrt(mse)),
+        "error_df": int(df),
+        "error_ss": sse,
+        "mean_response": float(y.mean()),
+        "runs": int(n),
     }

@@ -4,6 +4,7 @@ Numeric non-mixture variables are coded to [-1, 1] (the usual scale for design c
 become proportions of the mixture total, categorical variables get effect coding (levels − 1 columns).
 A term is a tuple of coded-column indices multiplied together; () is the intercept.
 """
+
 from __future__ import annotations
 
 import itertools

@@ -4,6 +4,7 @@ Candidate sets for point exchange: a grid for a box, and for a constrained regio
 (XVERT-style: every point where enough constraints are active), edge midpoints, face centroids, the overall
 centroid and interior points, crossed with the levels of categorical variables.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -11,7 +12,7 @@ import itertools
 import numpy as np
 from scipy.optimize import linprog
 
-from .space import TOL, Space
+from .space import Space
 
 MAX_COMBINATIONS = 300_000
 MAX_CANDIDATES = 6000
@@ -37,8 +38,15 @@ def _lp_vertices(space: Space, num: list[int], count: int, rng: np.random.Genera
     a_ub = space.a_ub[:, num] if space.a_ub.shape[0] else None
     out = []
     for _ in range(count):
-        res = linprog(rng.normal(size=len(num)), A_ub=a_ub, b_ub=space.b_ub if a_ub is not None else None,
-                      A_eq=a_eq, b_eq=space.b_eq if a_eq is not None else None, bounds=bounds, method="highs")
+        res = linprog(
+            rng.normal(size=len(num)),
+            A_ub=a_ub,
+            b_ub=space.b_ub if a_ub is not None else None,
+            A_eq=a_eq,
+            b_eq=space.b_eq if a_eq is not None else None,
+            bounds=bounds,
+            method="highs",
+        )
         if res.status == 0:
             out.append(res.x)
     return np.unique(np.round(np.array(out), 12), axis=0) if out else np.zeros((0, len(num)))
@@ -101,7 +109,7 @@ def hit_and_run(space: Space, start: np.ndarray, count: int, rng: np.random.Gene
     E = space.a_eq[:, num] if space.a_eq.shape[0] else np.zeros((0, n))
     if E.shape[0]:
         _, s, vt = np.linalg.svd(E)
-        basis = vt[int(np.sum(s > 1e-12)):].T  # directions that keep the equalities
+        basis = vt[int(np.sum(s > 1e-12)) :].T  # directions that keep the equalities
     else:
         basis = np.eye(n)
     if basis.shape[1] == 0:

@@ -4,6 +4,7 @@ A point is a float vector in natural units with one entry per variable; a catego
 of its level. Numeric variables (continuous, discrete, mixture) span a polytope:
     lo <= x <= hi,  A_eq x = b_eq (sum constraints, the mixture total),  A_ub x <= b_ub (linear inequalities).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -163,7 +164,7 @@ def _linear_text(coefs: dict) -> str:
         a = float(a)
         sign = "-" if a < 0 else "+"
         mag = "" if abs(a) == 1 else f"{abs(a):g}·"
-        out += (f"{'-' if a < 0 else ''}{mag}{n}" if not out else f" {sign} {mag}{n}")
+        out += f"{'-' if a < 0 else ''}{mag}{n}" if not out else f" {sign} {mag}{n}"
     return out
 
 
@@ -220,7 +221,9 @@ def build_space(spec_vars: list[dict], constraints: list[dict] | None = None, mi
             raise design_error(
                 "mixture_unreachable",
                 f"The mixture bounds cannot reach the total {total:g}: the lower bounds add up to {lo_sum:g} and the upper bounds to {hi_sum:g}.",
-                total=f"{total:g}", low_sum=f"{lo_sum:g}", high_sum=f"{hi_sum:g}",
+                total=f"{total:g}",
+                low_sum=f"{lo_sum:g}",
+                high_sum=f"{hi_sum:g}",
             )
         row = np.zeros(k)
         row[mix] = 1.0
@@ -268,8 +271,9 @@ def _lp_feasible(space: Space, eq: list[int], ub: list[int]) -> bool:
     bounds = [(space.variables[i].low, space.variables[i].high) for i in num]
     a_eq = space.a_eq[np.ix_(eq, num)] if eq else None
     a_ub = space.a_ub[np.ix_(ub, num)] if ub else None
-    res = linprog(np.zeros(len(num)), A_ub=a_ub, b_ub=space.b_ub[ub] if ub else None,
-                  A_eq=a_eq, b_eq=space.b_eq[eq] if eq else None, bounds=bounds, method="highs")
+    res = linprog(
+        np.zeros(len(num)), A_ub=a_ub, b_ub=space.b_ub[ub] if ub else None, A_eq=a_eq, b_eq=space.b_eq[eq] if eq else None, bounds=bounds, method="highs"
+    )
     return res.status == 0
 
 
@@ -304,7 +308,14 @@ def points_from_rows(space: Space, rows: list[dict], what: str) -> np.ndarray:
             if v.kind == "categorical":
                 label = str(val)
                 if label not in v.levels:
-                    raise design_error("file_unknown_level", f'{what}: row {r + 1} has "{label}" for "{v.name}", which is not one of its levels.', file=what, row=r + 1, variable=v.name, value=label)
+                    raise design_error(
+                        "file_unknown_level",
+                        f'{what}: row {r + 1} has "{label}" for "{v.name}", which is not one of its levels.',
+                        file=what,
+                        row=r + 1,
+                        variable=v.name,
+                        value=label,
+                    )
                 X[r, i] = v.levels.index(label)
             else:
                 X[r, i] = _num(val, f'{what}: row {r + 1}, "{v.name}"')
@@ -344,7 +355,7 @@ def round_points(space: Space, X: np.ndarray) -> np.ndarray:
             out[r] = x
             continue
         if len(num) <= 12:
-            step = 10.0 ** -MAX_DECIMALS
+            step = 10.0**-MAX_DECIMALS
             base = np.floor(out[r, num] / step) * step
             for mask in range(1 << len(num)):
                 y = out[r].copy()

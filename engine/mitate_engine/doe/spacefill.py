@@ -1,4 +1,5 @@
 """Space-filling designs: maximin Latin hypercubes in a box, maximin point sets inside constrained regions."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -39,8 +40,7 @@ def maximin_lhs(space: Space, n: int, rng: np.random.Generator, iterations: int 
     return X
 
 
-def maximin_select(space: Space, pool: np.ndarray, n: int, rng: np.random.Generator, fixed: np.ndarray | None = None,
-                   sweeps: int = 30) -> np.ndarray:
+def maximin_select(space: Space, pool: np.ndarray, n: int, rng: np.random.Generator, fixed: np.ndarray | None = None, sweeps: int = 30) -> np.ndarray:
     """n points of a feasible pool that keep far from each other and from runs already done: a greedy
     farthest-point start, then swaps that raise the smallest distance. Indices into the pool."""
     Z = scaled(space, pool)

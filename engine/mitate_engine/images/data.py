@@ -1,4 +1,5 @@
 """Image loading, resizing and augmentation with Pillow and torch (no torchvision)."""
+
 from __future__ import annotations
 
 import random

@@ -1,4 +1,5 @@
 """Every user-facing engine error of the images area goes through `image_error`, so codes can be rendered bilingual."""
+
 from __future__ import annotations
 
 from ..task import UserError
@@ -11,7 +12,7 @@ MESSAGES = {
     "zip_layout": "Put the images in one folder per class (OK/ and NG/ for OK/NG analysis), optionally under train/, validation/ and test/.",
     "analysis_classes": "An OK/NG dataset needs an OK folder (and optionally NG); found: {found}.",
     "classification_classes": "Image classification needs at least two class folders with images; found: {found}.",
-    "empty_class": "The class folder \"{name}\" has no readable images.",
+    "empty_class": 'The class folder "{name}" has no readable images.',
     "no_ok_images": "There are no OK images to train on.",
     "need_both_classes": "{model} needs OK and NG images in the training split.",
     "too_few_images": "The training split has {count} images; at least {minimum} are needed.",

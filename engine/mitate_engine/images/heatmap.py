@@ -1,4 +1,5 @@
 """Heat-maps as PNG overlays (a small built-in colour map; no matplotlib)."""
+
 from __future__ import annotations
 
 from pathlib import Path

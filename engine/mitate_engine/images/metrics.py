@@ -1,4 +1,5 @@
 """Metrics of OK/NG (NG is the positive class) and multi-class results, and thresholds from held-out scores."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,8 +25,10 @@ def rates(labels: list[str], scores: list[float], threshold: float) -> dict:
     """Miss rate: NG passed as OK; over-detection rate: OK flagged as NG."""
     ok = [s for l, s in zip(labels, scores) if l == "OK"]
     ng = [s for l, s in zip(labels, scores) if l == "NG"]
-    return {"miss_rate": (sum(s < threshold for s in ng) / len(ng)) if ng else None,
-            "over_detection_rate": (sum(s >= threshold for s in ok) / len(ok)) if ok else None}
+    return {
+        "miss_rate": (sum(s < threshold for s in ng) / len(ng)) if ng else None,
+        "over_detection_rate": (sum(s >= threshold for s in ok) / len(ok)) if ok else None,
+    }
 
 
 def best_f1_threshold(labels: list[str], scores: list[float]) -> float:
@@ -52,15 +55,19 @@ def multiclass(classes: list[str], labels: list[str], probs: np.ndarray) -> dict
     idx = {c: i for i, c in enumerate(classes)}
     y = np.array([idx[l] for l in labels])
     p = probs.argmax(axis=1)
-    out = {"n": int(len(y)), "accuracy": float((p == y).mean()) if len(y) else None,
-           "precision": float(precision_score(y, p, average="macro", zero_division=0)),
-           "recall": float(recall_score(y, p, average="macro", zero_division=0)),
-           "f1": float(f1_score(y, p, average="macro", zero_division=0))}
+    out = {
+        "n": int(len(y)),
+        "accuracy": float((p == y).mean()) if len(y) else None,
+        "precision": float(precision_score(y, p, average="macro", zero_division=0)),
+        "recall": float(recall_score(y, p, average="macro", zero_division=0)),
+        "f1": float(f1_score(y, p, average="macro", zero_division=0)),
+    }
     try:
         present = sorted(set(y.tolist()))
         if len(present) == len(classes):
-            out["roc_auc"] = float(roc_auc_score(y, probs, multi_class="ovr", labels=list(range(len(classes)))) if len(classes) > 2
-                                   else roc_auc_score(y, probs[:, 1]))
+            out["roc_auc"] = float(
+                roc_auc_score(y, probs, multi_class="ovr", labels=list(range(len(classes)))) if len(classes) > 2 else roc_auc_score(y, probs[:, 1])
+            )
         else:
             out["roc_auc"] = None
     except ValueError:

@@ -2,6 +2,7 @@
 
 `predict` is the one implementation used by evaluation after training, by the prediction task and the benchmark.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -33,8 +34,15 @@ class ImageModel:
 
     # ---- persistence -----------------------------------------------------------------------------------------
     def save(self, path: Path) -> None:
-        blob = {"algorithm": self.algorithm, "kind": self.kind, "classes": list(self.classes), "image_size": int(self.image_size),
-                "threshold": self.threshold, "score_range": list(self.score_range), "extra": self.extra}
+        blob = {
+            "algorithm": self.algorithm,
+            "kind": self.kind,
+            "classes": list(self.classes),
+            "image_size": int(self.image_size),
+            "threshold": self.threshold,
+            "score_range": list(self.score_range),
+            "extra": self.extra,
+        }
         if self.algorithm == "patchcore":
             blob["bank"] = self.bank
         else:
@@ -42,13 +50,20 @@ class ImageModel:
         torch.save(blob, path)
 
     @classmethod
-    def load(cls, path: str | Path, weights: str | None = None) -> "ImageModel":
+    def load(cls, path: str | Path, weights: str | None = None) -> ImageModel:
         try:
             blob = torch.load(path, map_location="cpu", weights_only=True)
         except Exception as e:  # noqa: BLE001
-            raise image_error("model_unreadable", reason=str(e)[:200])
-        m = cls(blob["algorithm"], blob["kind"], blob["classes"], blob["image_size"], blob.get("threshold"),
-                score_range=tuple(blob.get("score_range", (0.0, 1.0))), extra=blob.get("extra", {}))
+            raise image_error("model_unreadable", reason=str(e)[:200]) from e
+        m = cls(
+            blob["algorithm"],
+            blob["kind"],
+            blob["classes"],
+            blob["image_size"],
+            blob.get("threshold"),
+            score_range=tuple(blob.get("score_range", (0.0, 1.0))),
+            extra=blob.get("extra", {}),
+        )
         if m.algorithm == "patchcore":
             m.bank = blob["bank"]
             m.net = load_backbone(weights).eval()
@@ -77,13 +92,14 @@ class ImageModel:
             s = probs.max(dim=1).values
         return s, probs, maps
 
-    def predict(self, paths: list[str], batch_size: int = 8, heatmap_dir: Path | None = None, names: list[str] | None = None,
-                progress=None, check=None) -> list[dict]:
+    def predict(
+        self, paths: list[str], batch_size: int = 8, heatmap_dir: Path | None = None, names: list[str] | None = None, progress=None, check=None
+    ) -> list[dict]:
         rows: list[dict] = []
         for i in range(0, len(paths), batch_size):
             if check:
                 check()
-            chunk = paths[i:i + batch_size]
+            chunk = paths[i : i + batch_size]
             x = load_batch(chunk, self.image_size)
             s, probs, maps = self.scores(x, want_maps=heatmap_dir is not None)
             for j, p in enumerate(chunk):

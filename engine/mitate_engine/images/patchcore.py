@@ -3,6 +3,7 @@
 An image's score is the largest distance of one of its patches to the nearest bank patch; the per-patch distances
 form the heat-map.
 """
+
 from __future__ import annotations
 
 import torch
@@ -26,24 +27,24 @@ def coreset(features: torch.Tensor, n: int, seed: int = 0, proj_dim: int = 64) -
         return torch.arange(m)
     g = torch.Generator().manual_seed(seed)
     if features.shape[1] > proj_dim:
-        proj = torch.randn(features.shape[1], proj_dim, generator=g) / proj_dim ** 0.5
+        proj = torch.randn(features.shape[1], proj_dim, generator=g) / proj_dim**0.5
         z = features @ proj
     else:
         z = features
     start = int(torch.randint(m, (1,), generator=g))
     chosen = [start]
-    dist = torch.cdist(z, z[start:start + 1]).squeeze(1)
+    dist = torch.cdist(z, z[start : start + 1]).squeeze(1)
     for _ in range(n - 1):
         i = int(torch.argmax(dist))
         chosen.append(i)
-        dist = torch.minimum(dist, torch.cdist(z, z[i:i + 1]).squeeze(1))
+        dist = torch.minimum(dist, torch.cdist(z, z[i : i + 1]).squeeze(1))
     return torch.tensor(chosen)
 
 
 def nearest_distance(patches: torch.Tensor, bank: torch.Tensor, chunk: int = 4096) -> torch.Tensor:
     out = []
     for i in range(0, patches.shape[0], chunk):
-        out.append(torch.cdist(patches[i:i + chunk], bank).min(dim=1).values)
+        out.append(torch.cdist(patches[i : i + chunk], bank).min(dim=1).values)
     return torch.cat(out)
 
 

@@ -3,6 +3,7 @@
 Stopping: the server writes `stop_file`; it is checked before every batch, so training ends within one batch and the
 best checkpoint so far (lowest validation loss) is kept and evaluated.
 """
+
 from __future__ import annotations
 
 import copy
@@ -10,9 +11,9 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import torch
@@ -24,9 +25,21 @@ from .data import load_batch
 from .errors import image_error
 from .model import ImageModel, build_net
 
-SETTINGS = {"image_size": 128, "epochs": 10, "batch_size": 16, "learning_rate": 0.001, "schedule": "cosine",
-            "early_stopping": 5, "balance": True, "augmentation": {}, "coreset_ratio": 0.1, "seed": 0,
-            "ok_percentile": 99.0, "weights_dir": None, "train_layers": "top"}
+SETTINGS = {
+    "image_size": 128,
+    "epochs": 10,
+    "batch_size": 16,
+    "learning_rate": 0.001,
+    "schedule": "cosine",
+    "early_stopping": 5,
+    "balance": True,
+    "augmentation": {},
+    "coreset_ratio": 0.1,
+    "seed": 0,
+    "ok_percentile": 99.0,
+    "weights_dir": None,
+    "train_layers": "top",
+}
 
 
 @dataclass
@@ -49,9 +62,14 @@ def read_dataset(folder: str | Path) -> tuple[dict, dict[str, Split]]:
 class Hooks:
     """What the trainer tells the outside: epochs, progress, log; and whether to stop."""
 
-    def __init__(self, epoch: Callable[[dict], None] | None = None, progress: Callable[[float, str], None] | None = None,
-                 log: Callable[[str], None] | None = None, should_stop: Callable[[], bool] | None = None,
-                 check: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        epoch: Callable[[dict], None] | None = None,
+        progress: Callable[[float, str], None] | None = None,
+        log: Callable[[str], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        check: Callable[[], None] | None = None,
+    ):
         self.epoch = epoch or (lambda e: None)
         self.progress = progress or (lambda f, m: None)
         self.log = log or (lambda s: None)
@@ -69,7 +87,7 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
     t0 = time.monotonic()
     for i in range(0, len(train), bs):
         hooks.check()
-        x = load_batch([p for p, _ in train[i:i + bs]], int(s["image_size"]))
+        x = load_batch([p for p, _ in train[i : i + bs]], int(s["image_size"]))
         f = patchcore.embed(backbone, x)
         feats.append(f.permute(0, 2, 3, 1).reshape(-1, f.shape[1]))
         hooks.progress(0.6 * min(1.0, (i + bs) / len(train)), "Extracting patch features of OK images")
@@ -79,8 +97,9 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
     idx = patchcore.coreset(allf, n, seed=int(s["seed"]))
     bank = allf[idx].contiguous()
     seconds = time.monotonic() - t0
-    model = ImageModel("patchcore", kind, classes, int(s["image_size"]), bank=bank, net=backbone,
-                       extra={"bank_size": int(bank.shape[0]), "patches": int(allf.shape[0])})
+    model = ImageModel(
+        "patchcore", kind, classes, int(s["image_size"]), bank=bank, net=backbone, extra={"bank_size": int(bank.shape[0]), "patches": int(allf.shape[0])}
+    )
     hooks.log(f"PatchCore: memory bank of {bank.shape[0]} patches from {len(train)} OK images in {seconds:.1f} s")
     return model, {"images_per_second": len(train) / max(seconds, 1e-9), "epochs": [], "stopped": False, "seconds": seconds}
 
@@ -103,8 +122,9 @@ def _freeze(net: nn.Module, algorithm: str, layers: str) -> None:
             p.requires_grad = True
 
 
-def train_classifier(algorithm: str, kind: str, classes: list[str], splits: dict[str, Split], s: dict, hooks: Hooks,
-                     params: dict | None = None) -> tuple[ImageModel, dict]:
+def train_classifier(
+    algorithm: str, kind: str, classes: list[str], splits: dict[str, Split], s: dict, hooks: Hooks, params: dict | None = None
+) -> tuple[ImageModel, dict]:
     params = params or {}
     tr, va = splits["train"], splits["validation"]
     present = set(tr.labels)
@@ -147,7 +167,7 @@ def train_classifier(algorithm: str, kind: str, classes: list[str], splits: dict
             if hooks.should_stop():
                 stopped = True
                 break
-            ids = order[b * bs:(b + 1) * bs]
+            ids = order[b * bs : (b + 1) * bs]
             if len(ids) < 2 and count:  # a batch of one breaks batch norm statistics
                 continue
             x = load_batch([tr.paths[i] for i in ids], size, s["augmentation"], rng)
@@ -167,13 +187,21 @@ def train_classifier(algorithm: str, kind: str, classes: list[str], splits: dict
         if stopped and count == 0:
             break
         val = evaluate_loss(net, va, classes, size, bs, eval_loss, hooks) if va.paths else None
-        row = {"epoch": epoch, "train_loss": tot_loss / max(count, 1), "train_accuracy": correct / max(count, 1),
-               "val_loss": val[0] if val else None, "val_accuracy": val[1] if val else None,
-               "learning_rate": opt.param_groups[0]["lr"], "partial": stopped}
+        row = {
+            "epoch": epoch,
+            "train_loss": tot_loss / max(count, 1),
+            "train_accuracy": correct / max(count, 1),
+            "val_loss": val[0] if val else None,
+            "val_accuracy": val[1] if val else None,
+            "learning_rate": opt.param_groups[0]["lr"],
+            "partial": stopped,
+        }
         history.append(row)
         hooks.epoch(row)
-        hooks.log(f"epoch {epoch}: loss {row['train_loss']:.4f} acc {row['train_accuracy']:.3f}"
-                  + (f" val loss {row['val_loss']:.4f} val acc {row['val_accuracy']:.3f}" if val else ""))
+        hooks.log(
+            f"epoch {epoch}: loss {row['train_loss']:.4f} acc {row['train_accuracy']:.3f}"
+            + (f" val loss {row['val_loss']:.4f} val acc {row['val_accuracy']:.3f}" if val else "")
+        )
         crit = val[0] if val else row["train_loss"]
         if crit < best_val:
             best_val, best_epoch, since_best = crit, epoch, 0
@@ -190,8 +218,7 @@ def train_classifier(algorithm: str, kind: str, classes: list[str], splits: dict
         net.load_state_dict(best_state)
     net.eval()
     model = ImageModel(algorithm, kind, classes, size, net=net, extra={"width": width, "best_epoch": best_epoch})
-    return model, {"epochs": history, "best_epoch": best_epoch, "stopped": stopped, "seconds": seconds,
-                   "images_per_second": seen / max(seconds, 1e-9)}
+    return model, {"epochs": history, "best_epoch": best_epoch, "stopped": stopped, "seconds": seconds, "images_per_second": seen / max(seconds, 1e-9)}
 
 
 def evaluate_loss(net, split: Split, classes, size, bs, loss_fn, hooks: Hooks) -> tuple[float, float]:
@@ -201,8 +228,8 @@ def evaluate_loss(net, split: Split, classes, size, bs, loss_fn, hooks: Hooks) -
     with torch.no_grad():
         for i in range(0, len(split.paths), bs):
             hooks.check()
-            x = load_batch(split.paths[i:i + bs], size)
-            y = torch.tensor([cidx[l] for l in split.labels[i:i + bs]])
+            x = load_batch(split.paths[i : i + bs], size)
+            y = torch.tensor([cidx[l] for l in split.labels[i : i + bs]])
             out = net(x)
             tot += float(loss_fn(out, y)) * len(y)
             correct += int((out.argmax(1) == y).sum())
@@ -235,11 +262,20 @@ def evaluate(model: ImageModel, splits: dict[str, Split], s: dict, out_dir: Path
     latency = (time.monotonic() - t0) / max(1, len(vrows) + len(trows))
     gallery = []
     for r, iid, label in zip(trows, test.ids, test.labels):
-        gallery.append({"id": iid, "label": label, "predicted": r["predicted"], "score": r["score"], "heatmap": f"heatmaps/{r['heatmap']}" if r.get("heatmap") else None,
-                        **({"probabilities": r["probabilities"]} if "probabilities" in r else {})})
+        gallery.append(
+            {
+                "id": iid,
+                "label": label,
+                "predicted": r["predicted"],
+                "score": r["score"],
+                "heatmap": f"heatmaps/{r['heatmap']}" if r.get("heatmap") else None,
+                **({"probabilities": r["probabilities"]} if "probabilities" in r else {}),
+            }
+        )
     report["gallery"] = gallery
-    report["scores"] = [{"id": i, "split": "validation", "label": l, "score": sc} for i, l, sc in zip(val.ids, val.labels, vscores)] + \
-                       [{"id": g["id"], "split": "test", "label": g["label"], "score": g["score"]} for g in gallery]
+    report["scores"] = [{"id": i, "split": "validation", "label": l, "score": sc} for i, l, sc in zip(val.ids, val.labels, vscores)] + [
+        {"id": g["id"], "split": "test", "label": g["label"], "score": g["score"]} for g in gallery
+    ]
     if model.kind == "analysis":
         report["threshold"] = model.threshold
         report["metrics"] = metrics.binary(test.labels, [g["score"] for g in gallery], model.threshold) if gallery else {}

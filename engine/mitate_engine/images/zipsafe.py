@@ -4,6 +4,7 @@ Nothing is written outside `dest`: names are never used as paths (each image get
 are read through a counting stream so a lying header cannot exceed the byte budget, and memory stays bounded
 (one entry at a time, capped in size).
 """
+
 from __future__ import annotations
 
 import io
@@ -58,8 +59,16 @@ def _classify_path(name: str) -> tuple[str | None, str | None, str | None]:
     return None, None, "folder layout not understood"
 
 
-def unpack(zip_path: str | Path, dest: str | Path, kind: str, seed: int = 0, test_share: float = 0.15, val_share: float = 0.15,
-           limits: dict | None = None, progress=None) -> dict:
+def unpack(
+    zip_path: str | Path,
+    dest: str | Path,
+    kind: str,
+    seed: int = 0,
+    test_share: float = 0.15,
+    val_share: float = 0.15,
+    limits: dict | None = None,
+    progress=None,
+) -> dict:
     lim = {**LIMITS, **(limits or {})}
     dest = Path(dest)
     (dest / "images").mkdir(parents=True, exist_ok=True)
@@ -67,7 +76,7 @@ def unpack(zip_path: str | Path, dest: str | Path, kind: str, seed: int = 0, tes
     try:
         zf = zipfile.ZipFile(zip_path)
     except (zipfile.BadZipFile, OSError):
-        raise image_error("zip_unreadable")
+        raise image_error("zip_unreadable") from None
     skipped: list[dict] = []
     items: list[dict] = []
     folders: set[tuple[str | None, str]] = set()
@@ -82,7 +91,7 @@ def unpack(zip_path: str | Path, dest: str | Path, kind: str, seed: int = 0, tes
             if progress and n % 20 == 0:
                 progress(n / max(1, len(infos)))
             name = info.filename
-            skip = lambda reason: skipped.append({"entry": name, "reason": reason})  # noqa: E731
+            skip = lambda reason, name=name: skipped.append({"entry": name, "reason": reason})  # noqa: E731
             mode = info.external_attr >> 16
             if info.is_dir():
                 split, cls, _ = _classify_path(name.rstrip("/") + "/x")
@@ -90,38 +99,49 @@ def unpack(zip_path: str | Path, dest: str | Path, kind: str, seed: int = 0, tes
                     folders.add((split, cls))
                 continue
             if name.startswith("/") or name.startswith("\\") or (len(name) > 1 and name[1] == ":"):
-                skip("absolute path"); continue
+                skip("absolute path")
+                continue
             if ".." in PurePosixPath(name.replace("\\", "/")).parts:
-                skip("path escapes the folder (zip-slip)"); continue
+                skip("path escapes the folder (zip-slip)")
+                continue
             if stat.S_ISLNK(mode):
-                skip("symbolic link"); continue
+                skip("symbolic link")
+                continue
             base = PurePosixPath(name).name
             split, cls, problem = _classify_path(name)
             if not problem and cls and not name.startswith("__MACOSX/"):
                 folders.add((split, cls))  # a class folder counts even when none of its files is usable
             if name.startswith("__MACOSX/") or base.startswith("._") or base in (".DS_Store", "Thumbs.db"):
-                skip("system file"); continue
+                skip("system file")
+                continue
             ext = PurePosixPath(base).suffix.lower()
             if ext == ".zip":
-                skip("nested ZIP"); continue
+                skip("nested ZIP")
+                continue
             if ext not in IMAGE_EXT:
-                skip("not an image (JPEG, PNG, BMP or TIFF)"); continue
+                skip("not an image (JPEG, PNG, BMP or TIFF)")
+                continue
             if info.file_size > entry_cap:
-                skip(f"larger than {lim['max_entry_mb']} MB"); continue
+                skip(f"larger than {lim['max_entry_mb']} MB")
+                continue
             if info.compress_size and info.file_size / info.compress_size > lim["max_ratio"]:
-                skip("compression ratio too high (zip bomb)"); continue
+                skip("compression ratio too high (zip bomb)")
+                continue
             if total + info.file_size > budget:
                 raise image_error("zip_too_large", limit_mb=lim["max_total_mb"])
             if problem and kind == "inference":  # images to predict need no class folders
                 split, cls, problem = None, None, None
             if problem:
-                skip(problem); continue
+                skip(problem)
+                continue
             try:
                 data = _read_capped(zf, info, min(entry_cap, budget - total))
             except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError):
-                skip("corrupt ZIP entry"); continue
+                skip("corrupt ZIP entry")
+                continue
             if data is None:
-                skip("inflates beyond its declared size (zip bomb)"); continue
+                skip("inflates beyond its declared size (zip bomb)")
+                continue
             total += len(data)
             try:
                 with Image.open(io.BytesIO(data)) as im:
@@ -130,13 +150,25 @@ def unpack(zip_path: str | Path, dest: str | Path, kind: str, seed: int = 0, tes
                     thumb = im.convert("L" if im.mode in ("L", "I;16", "I", "1") else "RGB")
                     thumb.thumbnail((THUMB, THUMB))
             except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
-                skip(f"corrupt or truncated image ({type(e).__name__})"); continue
+                skip(f"corrupt or truncated image ({type(e).__name__})")
+                continue
             iid = f"{len(items):06d}"
             fname = f"{iid}{'.jpg' if ext == '.jpeg' else ext}"
             (dest / "images" / fname).write_bytes(data)
             thumb.save(dest / "thumbs" / f"{iid}.jpg", quality=85)
-            items.append({"id": iid, "file": f"images/{fname}", "thumb": f"thumbs/{iid}.jpg", "name": name, "label": cls,
-                          "split": split, "width": w, "height": h, "mode": mode_})
+            items.append(
+                {
+                    "id": iid,
+                    "file": f"images/{fname}",
+                    "thumb": f"thumbs/{iid}.jpg",
+                    "name": name,
+                    "label": cls,
+                    "split": split,
+                    "width": w,
+                    "height": h,
+                    "mode": mode_,
+                }
+            )
     return _finish(dest, kind, items, skipped, folders, seed, test_share, val_share)
 
 
@@ -150,8 +182,15 @@ def _finish(dest: Path, kind: str, items: list[dict], skipped: list[dict], folde
     if kind == "inference":
         for it in items:
             it["split"] = "test"
-        manifest = {"kind": kind, "classes": sorted({it["label"] for it in items if it["label"]}), "presplit": False, "items": items,
-                    "skipped": skipped, "counts": {"test": dict(Counter(it["label"] or "" for it in items))}, "total": len(items)}
+        manifest = {
+            "kind": kind,
+            "classes": sorted({it["label"] for it in items if it["label"]}),
+            "presplit": False,
+            "items": items,
+            "skipped": skipped,
+            "counts": {"test": dict(Counter(it["label"] or "" for it in items))},
+            "total": len(items),
+        }
         (dest / "manifest.json").write_text(json.dumps(manifest))
         return manifest
     for it in items:
@@ -181,8 +220,15 @@ def _finish(dest: Path, kind: str, items: list[dict], skipped: list[dict], folde
     counts: dict = defaultdict(lambda: defaultdict(int))
     for it in items:
         counts[it["split"]][it["label"]] += 1
-    manifest = {"kind": kind, "classes": classes, "presplit": presplit, "items": items, "skipped": skipped,
-                "counts": {s: dict(c) for s, c in counts.items()}, "total": len(items)}
+    manifest = {
+        "kind": kind,
+        "classes": classes,
+        "presplit": presplit,
+        "items": items,
+        "skipped": skipped,
+        "counts": {s: dict(c) for s, c in counts.items()},
+        "total": len(items),
+    }
     (dest / "manifest.json").write_text(json.dumps(manifest))
     return manifest
 

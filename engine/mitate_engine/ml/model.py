@@ -148,11 +148,14 @@ class TrainedModel:
             "outputs": self.output_columns(),
             "metrics": metrics or {},
             "load": LOAD_LINES,
-            "load_notes": ("Unzip into a folder named model, then run the two lines from the folder that holds it, with Python and the "
-                           "packages of requirements.txt (the zip carries the mitate_engine code the model needs). predict takes the "
-                           "raw rows as uploaded: it applies the preprocessing condition above, then returns "
-                           + ", ".join(self.output_columns()) + (" in the target's original units" if self.target and self.project_type in ("regression", "soft_sensor") else "")
-                           + "; rows the condition removes get no prediction."),
+            "load_notes": (
+                "Unzip into a folder named model, then run the two lines from the folder that holds it, with Python and the "
+                "packages of requirements.txt (the zip carries the mitate_engine code the model needs). predict takes the "
+                "raw rows as uploaded: it applies the preprocessing condition above, then returns "
+                + ", ".join(self.output_columns())
+                + (" in the target's original units" if self.target and self.project_type in ("regression", "soft_sensor") else "")
+                + "; rows the condition removes get no prediction."
+            ),
         }
 
 

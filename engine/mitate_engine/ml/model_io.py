@@ -5,6 +5,7 @@ The zip is self-contained: model.joblib (the TrainedModel: condition, time featu
 requirements.txt and the mitate_engine code the pickled objects refer to, so the manifest's two `load` lines work
 in a plain Python with those packages and nothing else.
 """
+
 from __future__ import annotations
 
 import json

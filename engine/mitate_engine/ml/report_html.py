@@ -130,16 +130,25 @@ def render(rep: dict, spec: dict, label: str) -> str:
     ev = rep.get("evaluation") or {}
     rcv = ev.get("repeated_cv")
     if ev.get("mode") == "cv_only":
-        parts.append("<p><strong>Cross-validation only:</strong> no test set was kept; every row trained the model. The metrics "
-                     "below come from out-of-fold predictions; the headline is repeated cross-validation.</p>")
+        parts.append(
+            "<p><strong>Cross-validation only:</strong> no test set was kept; every row trained the model. The metrics "
+            "below come from out-of-fold predictions; the headline is repeated cross-validation.</p>"
+        )
     elif ev.get("small_test"):
-        parts.append(f"<p><strong>Small test set:</strong> only {ev.get('test_rows')} test rows (fewer than {ev.get('threshold')}); "
-                     "the test score is too noisy to judge the model by. The headline is "
-                     + ("forward validation." if ev.get("headline") == "forward_validation" else "repeated cross-validation.") + "</p>")
+        parts.append(
+            f"<p><strong>Small test set:</strong> only {ev.get('test_rows')} test rows (fewer than {ev.get('threshold')}); "
+            "the test score is too noisy to judge the model by. The headline is "
+            + ("forward validation." if ev.get("headline") == "forward_validation" else "repeated cross-validation.")
+            + "</p>"
+        )
     if rcv:
-        parts.append(f"<h2>Repeated cross-validation ({html.escape(rcv['metric'])}, headline)</h2>" + table(
-            ["mean", "std", "10th percentile", "90th percentile", "folds × repeats"],
-            [[rcv["mean"], rcv["std"], rcv["low"], rcv["high"], f"{rcv['folds']} × {rcv['repeats']}"]]))
+        parts.append(
+            f"<h2>Repeated cross-validation ({html.escape(rcv['metric'])}, headline)</h2>"
+            + table(
+                ["mean", "std", "10th percentile", "90th percentile", "folds × repeats"],
+                [[rcv["mean"], rcv["std"], rcv["low"], rcv["high"], f"{rcv['folds']} × {rcv['repeats']}"]],
+            )
+        )
     first = "out-of-fold" if ev.get("mode") == "cv_only" else "test"
     parts.append("<h2>Metrics</h2>" + table(["metric", first, "train"], [[k, v, train.get(k)] for k, v in metrics.items()]))
     cv = rep.get("cv")

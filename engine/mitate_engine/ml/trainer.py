@@ -3,21 +3,23 @@
 `prepare_project` turns the table and the project settings into the shared train/test frames once; `train_model`
 then trains one algorithm on them and returns its report (metrics, charts, importances, CV folds, parameters).
 """
+
 from __future__ import annotations
 
 import json
 import math
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..encoding import to_jsonable
-from ..task import EngineError, UserError
+from ..task import EngineError
 from . import data as D
 from .algorithms import SUPERVISED, THREADS, Algorithm, BuildContext, get_algorithm
 from .model import TrainedModel
@@ -104,7 +106,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     if lags or windows:
         df, extra = D.add_time_features(df, [c for c in features if kinds[c] == "numeric"], lags, windows)
         kinds.update({c: "numeric" for c in extra})
-        df = df.iloc[D.warmup_rows(lags, windows):].reset_index(drop=True)
+        df = df.iloc[D.warmup_rows(lags, windows) :].reset_index(drop=True)
     y = None
     classes: list[str] = []
     if target and t in SUPERVISED:
@@ -137,11 +139,27 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     if folds < 2:
         raise EngineError("bad_folds")
     proj = Project(
-        project_type=t, target=target, features=features, kinds=kinds, categories=cats,
-        X_train=X, y_train=y, X_test=None, y_test=None, cv_folds=folds,
-        auto_tune=bool(spec.get("auto_tune")), n_trials=int(spec.get("n_trials") or 10), balance=bool(spec.get("balance")),
-        variance_threshold=float(spec.get("variance_threshold") or 0.0), significance_level=float(spec.get("significance_level") or 0.05),
-        classes=classes, lags=lags, windows=windows, datetime_column=dt_col, condition=_condition(spec), seed=int(spec.get("seed") or 0),
+        project_type=t,
+        target=target,
+        features=features,
+        kinds=kinds,
+        categories=cats,
+        X_train=X,
+        y_train=y,
+        X_test=None,
+        y_test=None,
+        cv_folds=folds,
+        auto_tune=bool(spec.get("auto_tune")),
+        n_trials=int(spec.get("n_trials") or 10),
+        balance=bool(spec.get("balance")),
+        variance_threshold=float(spec.get("variance_threshold") or 0.0),
+        significance_level=float(spec.get("significance_level") or 0.05),
+        classes=classes,
+        lags=lags,
+        windows=windows,
+        datetime_column=dt_col,
+        condition=_condition(spec),
+        seed=int(spec.get("seed") or 0),
     )
     evaluation = spec.get("evaluation") or "holdout"
     if evaluation == "cv_only" and t not in ("regression", "discriminant_analysis"):
@@ -230,9 +248,11 @@ class Balanced:
         return self.estimator.predict_proba(X)
 
     def __sklearn_tags__(self):
-        from sklearn.base import ClassifierMixin, BaseEstimator
+        from sklearn.base import BaseEstimator, ClassifierMixin
+
         class _T(ClassifierMixin, BaseEstimator):
             pass
+
         return _T().__sklearn_tags__()
 
 
@@ -330,9 +350,8 @@ def _sample(n: int, k: int, seed: int = 0) -> np.ndarray:
 
 def unsupervised_score(proj: Project, algo: Algorithm, params: dict, Z: np.ndarray) -> float:
     """Silhouette for clustering, trustworthiness for maps (on a sample): the auto-tune objective."""
-    from sklearn.base import clone
-    from sklearn.metrics import silhouette_score
     from sklearn.manifold import trustworthiness
+    from sklearn.metrics import silhouette_score
 
     idx = _sample(len(Z), UNSUP_SCORE_ROWS if proj.project_type == "clustering" else 1000, proj.seed)
     Zs = Z[idx]
@@ -352,8 +371,14 @@ def unsupervised_score(proj: Project, algo: Algorithm, params: dict, Z: np.ndarr
 # ---- auto-tune --------------------------------------------------------------------------------------------
 
 
-def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int, float | None, float | None], None],
-         timeout: float | None = None, Z: np.ndarray | None = None) -> tuple[dict, list[dict], tuple[list[float], float] | None]:
+def tune(
+    proj: Project,
+    algo: Algorithm,
+    base: dict,
+    report: Callable[[int, int, float | None, float | None], None],
+    timeout: float | None = None,
+    Z: np.ndarray | None = None,
+) -> tuple[dict, list[dict], tuple[list[float], float] | None]:
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.ERROR)
@@ -410,9 +435,18 @@ def tune(proj: Project, algo: Algorithm, base: dict, report: Callable[[int, int,
 # ---- one model --------------------------------------------------------------------------------------------
 
 
-def train_model(proj: Project, algorithm: str, given_params: dict | None, out_dir: Path,
-                progress: Callable[[float, str], None], event: Callable[..., None], log: Callable[[str], None],
-                time_budget: float | None = None, label: str = "", on_ready: Callable[[dict], None] | None = None) -> dict:
+def train_model(
+    proj: Project,
+    algorithm: str,
+    given_params: dict | None,
+    out_dir: Path,
+    progress: Callable[[float, str], None],
+    event: Callable[..., None],
+    log: Callable[[str], None],
+    time_budget: float | None = None,
+    label: str = "",
+    on_ready: Callable[[dict], None] | None = None,
+) -> dict:
     """Trains one algorithm; writes model.joblib, manifest.json, model.zip, report.json into out_dir."""
 
     algo = get_algorithm(proj.project_type, algorithm)
@@ -433,12 +467,14 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
         pre = D.make_preprocessor(proj.kinds, True, proj.variance_threshold)
         Z_all = np.asarray(pre.fit_transform(proj.X_train), dtype=float)
     if proj.auto_tune:
+
         def report(i, n, value, best):
             v = "not scored (failed or stopped at the time budget)" if value is None else f"{value:.4f}"
             b = "-" if best is None else f"{best:.4f}"
             progress(0.05 + 0.7 * i / n, f"{label}: trial {i} of {n}, best so far {b}")
             event("trial", model=label, trial=i, of=n, value=value, best=best)
             log(f"{label}: trial {i}/{n} score {v} best {b}")
+
         params, trials, folds = tune(proj, algo, params, report, timeout=time_budget, Z=Z_all)
         log(f"{label}: best parameters {json.dumps(to_jsonable(params))}")
     progress(0.78, f"{label}: fitting")
@@ -454,9 +490,21 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
             pipe[0].fit(proj.X_train)
             emb_train = pipe[-1].fit_transform(Z_all)
     fit_seconds = time.monotonic() - started
-    model = TrainedModel(project_type=proj.project_type, algorithm=algorithm, target=proj.target, features=proj.features,
-                         kinds=proj.kinds, categories=proj.categories, pipeline=pipe, classes=proj.classes, lags=proj.lags,
-                         windows=proj.windows, datetime_column=proj.datetime_column, params=to_jsonable(params), condition=proj.condition)
+    model = TrainedModel(
+        project_type=proj.project_type,
+        algorithm=algorithm,
+        target=proj.target,
+        features=proj.features,
+        kinds=proj.kinds,
+        categories=proj.categories,
+        pipeline=pipe,
+        classes=proj.classes,
+        lags=proj.lags,
+        windows=proj.windows,
+        datetime_column=proj.datetime_column,
+        params=to_jsonable(params),
+        condition=proj.condition,
+    )
     progress(0.85, f"{label}: evaluating")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -466,14 +514,26 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
             rep = _clustering_report(proj, algo, model, Z_all, params)
         else:
             rep = _compression_report(proj, algo, model, Z_all, emb_train)
-    rep.update({
-        "algorithm": algorithm, "label": algo.label, "hyperparameters": to_jsonable(params), "defaults": algo.defaults(),
-        "auto_tune": {"enabled": proj.auto_tune, "trials": trials, "objective": scoring(proj)[1] if proj.supervised else
-                      ("silhouette" if proj.project_type == "clustering" else "trustworthiness")},
-        "train_rows": n_rows, "test_rows": 0 if proj.X_test is None else len(proj.X_test), "fit_seconds": fit_seconds,
-        "seconds": time.monotonic() - started, "features": proj.features, "target": proj.target,
-        "pending": proj.supervised,  # cross-validation and importances follow
-    })
+    rep.update(
+        {
+            "algorithm": algorithm,
+            "label": algo.label,
+            "hyperparameters": to_jsonable(params),
+            "defaults": algo.defaults(),
+            "auto_tune": {
+                "enabled": proj.auto_tune,
+                "trials": trials,
+                "objective": scoring(proj)[1] if proj.supervised else ("silhouette" if proj.project_type == "clustering" else "trustworthiness"),
+            },
+            "train_rows": n_rows,
+            "test_rows": 0 if proj.X_test is None else len(proj.X_test),
+            "fit_seconds": fit_seconds,
+            "seconds": time.monotonic() - started,
+            "features": proj.features,
+            "target": proj.target,
+            "pending": proj.supervised,  # cross-validation and importances follow
+        }
+    )
     rep = to_jsonable(rep)
     progress(0.9, f"{label}: packaging")
     save_model(model, out_dir, rep["metrics"])
@@ -491,10 +551,14 @@ def train_model(proj: Project, algorithm: str, given_params: dict | None, out_di
         fold_list, cv_score = folds if folds else ([], None)
         # "mean" is the score that ranked the configurations: the fold mean, or for a soft sensor the pooled forward Q²
         # ("aggregate" says which); "fold_mean" is always the plain mean of the fold scores.
-        rep["cv"] = {"metric": scoring(proj)[1], "folds": fold_list, "mean": cv_score,
-                     "aggregate": "pooled_forward" if proj.time_ordered else "mean",
-                     "fold_mean": float(np.mean(fold_list)) if fold_list else None,
-                     "std": float(np.std(fold_list)) if fold_list else None}
+        rep["cv"] = {
+            "metric": scoring(proj)[1],
+            "folds": fold_list,
+            "mean": cv_score,
+            "aggregate": "pooled_forward" if proj.time_ordered else "mean",
+            "fold_mean": float(np.mean(fold_list)) if fold_list else None,
+            "std": float(np.std(fold_list)) if fold_list else None,
+        }
         rep["evaluation"] = evaluation(proj, algo, params)
         rep["permutation_importance"] = _permutation(proj, model.pipeline)
         rep["shap"] = _shap(proj, algo, model.pipeline, log)
@@ -515,8 +579,14 @@ def evaluation(proj: Project, algo: Algorithm, params: dict) -> dict:
     then its forward validation (shuffled repeats would look into the future)."""
     n = proj.test_rows
     small = proj.cv_only or n < SMALL_TEST
-    out: dict[str, Any] = {"mode": "cv_only" if proj.cv_only else "holdout", "test_rows": n, "threshold": SMALL_TEST,
-                           "small_test": bool(small and not proj.cv_only), "headline": "test", "repeated_cv": None}
+    out: dict[str, Any] = {
+        "mode": "cv_only" if proj.cv_only else "holdout",
+        "test_rows": n,
+        "threshold": SMALL_TEST,
+        "small_test": bool(small and not proj.cv_only),
+        "headline": "test",
+        "repeated_cv": None,
+    }
     if not small:
         return out
     if proj.time_ordered:
@@ -546,8 +616,15 @@ def repeated_cv(proj: Project, algo: Algorithm, params: dict) -> dict:
         pipe.fit(proj.X_train.iloc[tr], proj.y_train[tr])
         scores.append(float(scorer(pipe, proj.X_train.iloc[va], proj.y_train[va])))
     a = np.asarray(scores)
-    return {"metric": scoring(proj)[1], "mean": float(a.mean()), "std": float(a.std()), "folds": folds, "repeats": repeats,
-            "low": float(np.quantile(a, 0.1)), "high": float(np.quantile(a, 0.9))}
+    return {
+        "metric": scoring(proj)[1],
+        "mean": float(a.mean()),
+        "std": float(a.std()),
+        "folds": folds,
+        "repeats": repeats,
+        "low": float(np.quantile(a, 0.1)),
+        "high": float(np.quantile(a, 0.9)),
+    }
 
 
 def regression_metrics(y, p) -> dict:
@@ -630,6 +707,7 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log,
         if proba is not None:
             charts["roc"] = _roc_curves(yte, proba, proj.classes)
         from sklearn.metrics import classification_report
+
         charts["per_class"] = classification_report(yte, pred_te, labels=proj.classes, output_dict=True, zero_division=0)
     else:
         metrics = regression_metrics(yte, pred_te)
@@ -643,14 +721,17 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log,
             idx_tr = _sample(len(pred_tr), MAX_POINTS)
             idx_te = _sample(len(pred_te), MAX_POINTS)
             charts["time_series"] = {
-                "train": {"time": [proj.time_train[i] for i in idx_tr], "actual": proj.y_train[idx_tr].tolist(), "predicted": np.asarray(pred_tr)[idx_tr].tolist()},
+                "train": {
+                    "time": [proj.time_train[i] for i in idx_tr],
+                    "actual": proj.y_train[idx_tr].tolist(),
+                    "predicted": np.asarray(pred_tr)[idx_tr].tolist(),
+                },
                 "test": {"time": [proj.time_test[i] for i in idx_te], "actual": yte[idx_te].tolist(), "predicted": np.asarray(pred_te)[idx_te].tolist()},
             }
         coef = _coefficients(proj, model)
         if coef:
             charts["coefficients"] = coef
-    return {"metrics": metrics, "train_metrics": train_metrics, "charts": charts, "permutation_importance": [], "shap": None,
-            "cv": None}
+    return {"metrics": metrics, "train_metrics": train_metrics, "charts": charts, "permutation_importance": [], "shap": None, "cv": None}
 
 
 def _roc_curves(y, proba, classes) -> list[dict]:
@@ -684,6 +765,7 @@ def _coefficients(proj: Project, model: TrainedModel) -> list[dict] | None:
     if model.algorithm == "linear":
         try:
             import statsmodels.api as sm
+
             Z = np.asarray(model.pipeline[0].transform(proj.X_train), dtype=float)
             if Z.shape[0] > Z.shape[1] + 1:
                 fit = sm.OLS(proj.y_train, sm.add_constant(Z, has_constant="add")).fit()
@@ -715,6 +797,7 @@ def _shap(proj: Project, algo: Algorithm, pipe, log) -> list[dict] | None:
         return None
     try:
         import shap
+
         est = pipe[-1]
         if isinstance(est, Balanced):
             est = est.estimator
@@ -785,8 +868,7 @@ def _clustering_report(proj: Project, algo: Algorithm, model: TrainedModel, Z: n
         charts["elbow"] = _elbow(Z, proj.seed)
     if algo.key == "hierarchical":
         charts["dendrogram"] = _dendrogram(Z, params.get("linkage", "ward"), proj.seed)
-    return {"metrics": metrics, "train_metrics": {}, "charts": charts, "permutation_importance": _cluster_importance(proj, Z, labels),
-            "shap": None}
+    return {"metrics": metrics, "train_metrics": {}, "charts": charts, "permutation_importance": _cluster_importance(proj, Z, labels), "shap": None}
 
 
 def algorithm_is_dbscan(est) -> bool:
@@ -827,7 +909,8 @@ def _elbow(Z: np.ndarray, seed: int) -> dict:
 
 
 def _dendrogram(Z: np.ndarray, linkage: str, seed: int) -> dict:
-    from scipy.cluster.hierarchy import dendrogram, linkage as link
+    from scipy.cluster.hierarchy import dendrogram
+    from scipy.cluster.hierarchy import linkage as link
 
     idx = _sample(len(Z), 2000, seed)
     L = link(Z[idx], method=linkage)
@@ -841,8 +924,14 @@ def _compression_report(proj: Project, algo: Algorithm, model: TrainedModel, Z: 
     est = model.pipeline[-1]
     emb = np.asarray(emb)
     idx = _sample(len(emb), MAX_POINTS, proj.seed)
-    charts: dict[str, Any] = {"map": {"x": emb[idx, 0].tolist(), "y": (emb[idx, 1] if emb.shape[1] > 1 else np.zeros(len(idx))).tolist(),
-                                      "color": None if proj.color is None else proj.color[idx].tolist(), "color_label": proj.target}}
+    charts: dict[str, Any] = {
+        "map": {
+            "x": emb[idx, 0].tolist(),
+            "y": (emb[idx, 1] if emb.shape[1] > 1 else np.zeros(len(idx))).tolist(),
+            "color": None if proj.color is None else proj.color[idx].tolist(),
+            "color_label": proj.target,
+        }
+    }
     metrics: dict[str, Any] = {"n_components": int(emb.shape[1]), "rows": int(len(emb))}
     names = list(model.pipeline[0].get_feature_names_out())
     if algo.key == "pca":
@@ -850,6 +939,7 @@ def _compression_report(proj: Project, algo: Algorithm, model: TrainedModel, Z: 
         metrics["explained_variance"] = float(evr.sum())
         metrics["explained_variance_ratio"] = evr.tolist()
         from sklearn.decomposition import PCA
+
         full = PCA(random_state=0).fit(Z)
         charts["scree"] = {"ratio": full.explained_variance_ratio_[:30].tolist(), "cumulative": np.cumsum(full.explained_variance_ratio_)[:30].tolist()}
         charts["loadings"] = {"features": names, "components": est.components_.tolist()}

@@ -1,4 +1,5 @@
 """Optimisation input errors: one function, a stable code and parameters, so the server can say them in en/ja."""
+
 from __future__ import annotations
 
 from ..stats.errors import StatsInputError

@@ -1,5 +1,6 @@
 """The trained models as one function of a candidate frame: each model predicts its target through the engine's
 prediction path (its training dataset's condition first), batched; plus the training ranges and uncertainty."""
+
 from __future__ import annotations
 
 import os
@@ -42,8 +43,11 @@ def load_models(raw: list[dict]) -> list[LoadedModel]:
         if model.project_type not in ("regression", "soft_sensor"):
             raise opt_error("model_type", f'The model "{m.get("key")}" is not a regression or soft-sensor model.', model=m.get("key"))
         if model.lags or model.windows:
-            raise opt_error("model_time_features", f'The model "{m.get("key")}" uses lagged or moving-window inputs, which a single condition cannot set.',
-                            model=m.get("key"))
+            raise opt_error(
+                "model_time_features",
+                f'The model "{m.get("key")}" uses lagged or moving-window inputs, which a single condition cannot set.',
+                model=m.get("key"),
+            )
         out.append(LoadedModel(str(m.get("key")), model, _prediction().load_condition(m.get("condition_path"))))
     return out
 

@@ -4,6 +4,7 @@ Each target is a goal (maximize, minimize, target value, range) with a weight. F
 the prediction itself (oriented); for several, the weighted geometric mean of Derringer–Suich desirabilities,
 each scaled over the target's span in the training data, and NSGA-II uses the oriented scores as its objectives.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,5 @@
 """From a job spec to a problem: the models, the targets, the feature settings and constraints as a Space."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,8 +46,15 @@ def build_problem(spec: dict) -> Problem:
     for t in targets:
         lo, hi = ranges.get(t.name, (0.0, 1.0))
         t.low, t.high = lo, hi
-    space = build_space(spec.get("features") or [], features, kinds, categories, ranges, bool(spec.get("forbid_extrapolation")),
-                        parse_constraints(spec.get("constraints") or []))
+    space = build_space(
+        spec.get("features") or [],
+        features,
+        kinds,
+        categories,
+        ranges,
+        bool(spec.get("forbid_extrapolation")),
+        parse_constraints(spec.get("constraints") or []),
+    )
     return Problem(models, targets, space, features, ranges, categories)
 
 
@@ -60,8 +68,15 @@ def _num(v, name: str, what: str) -> float:
     return x
 
 
-def build_space(settings: list[dict], features: list[str], kinds: dict[str, str], categories: dict[str, list[str]],
-                ranges: dict[str, tuple[float, float]], forbid_extrapolation: bool, constraints) -> Space:
+def build_space(
+    settings: list[dict],
+    features: list[str],
+    kinds: dict[str, str],
+    categories: dict[str, list[str]],
+    ranges: dict[str, tuple[float, float]],
+    forbid_extrapolation: bool,
+    constraints,
+) -> Space:
     by_name = {str(s.get("name")): s for s in settings}
     unknown = [n for n in by_name if n not in features]
     if unknown:
@@ -99,7 +114,9 @@ def build_space(settings: list[dict], features: list[str], kinds: dict[str, str]
             if forbid_extrapolation and seen:
                 vals = [v for v in vals if seen[0] <= v <= seen[1]]
             if not vals:
-                raise opt_error("discrete_empty", f'Enter at least one value for "{f}"' + (" inside the training data's range." if forbid_extrapolation else "."), feature=f)
+                raise opt_error(
+                    "discrete_empty", f'Enter at least one value for "{f}"' + (" inside the training data's range." if forbid_extrapolation else "."), feature=f
+                )
             if len(vals) == 1:
                 fixed[f] = vals[0]
             else:
@@ -113,8 +130,13 @@ def build_space(settings: list[dict], features: list[str], kinds: dict[str, str]
             if forbid_extrapolation and seen:
                 lo, hi = max(lo, seen[0]), min(hi, seen[1])
                 if lo >= hi:
-                    raise opt_error("range_outside_data", f'The range of "{f}" lies outside the training data ({seen[0]:g} to {seen[1]:g}).', feature=f,
-                                    lower=seen[0], upper=seen[1])
+                    raise opt_error(
+                        "range_outside_data",
+                        f'The range of "{f}" lies outside the training data ({seen[0]:g} to {seen[1]:g}).',
+                        feature=f,
+                        lower=seen[0],
+                        upper=seen[1],
+                    )
             cont.append(f)
             lower.append(lo)
             upper.append(hi)

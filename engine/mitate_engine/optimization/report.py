@@ -1,4 +1,5 @@
 """What a person reads after a search: ranked conditions, convergence, Pareto front, profiler and sensitivity."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -34,8 +35,7 @@ def extrapolated(p: Problem, frame: pd.DataFrame) -> list[list[str]]:
 
 
 def _row(p: Problem, frame: pd.DataFrame, Y: np.ndarray, i: int) -> dict:
-    return {"features": {c: _plain(frame[c].iloc[i]) for c in p.features},
-            "predictions": {t.name: float(Y[i, j]) for j, t in enumerate(p.targets)}}
+    return {"features": {c: _plain(frame[c].iloc[i]) for c in p.features}, "predictions": {t.name: float(Y[i, j]) for j, t in enumerate(p.targets)}}
 
 
 def _plain(v):
@@ -66,15 +66,17 @@ def ranked(p: Problem, h: History, top_k: int) -> list[dict]:
     out = []
     for r, i in enumerate(rows):
         item = _row(p, frame, Y, r)
-        item.update({
-            "rank": r + 1,
-            "evaluation": int(i) + 1,
-            "objective": float(h.objective[i]),
-            "uncertainty": {t.name: (float(sds[t.name][r]) if sds.get(t.name) is not None else None) for t in p.targets},
-            "desirability": {t.name: float(t.desirability(Y[r:r + 1, j])[0]) for j, t in enumerate(p.targets)} if len(p.targets) > 1 else None,
-            "extrapolation": extra[r],
-            "constraints": {k: float(v[r]) for k, v in cons.items()},
-        })
+        item.update(
+            {
+                "rank": r + 1,
+                "evaluation": int(i) + 1,
+                "objective": float(h.objective[i]),
+                "uncertainty": {t.name: (float(sds[t.name][r]) if sds.get(t.name) is not None else None) for t in p.targets},
+                "desirability": {t.name: float(t.desirability(Y[r : r + 1, j])[0]) for j, t in enumerate(p.targets)} if len(p.targets) > 1 else None,
+                "extrapolation": extra[r],
+                "constraints": {k: float(v[r]) for k, v in cons.items()},
+            }
+        )
         out.append(item)
     return out
 
@@ -127,8 +129,7 @@ def profiler(p: Problem, best: dict) -> dict:
             feasible = (s.violation(X) <= 1e-9).tolist()
         else:
             feasible = [True] * len(xs)
-        profiles[f] = {"x": [_plain(x) for x in xs], "feasible": feasible,
-                       "targets": {t.name: [float(v) for v in Y[:, j]] for j, t in enumerate(p.targets)}}
+        profiles[f] = {"x": [_plain(x) for x in xs], "feasible": feasible, "targets": {t.name: [float(v) for v in Y[:, j]] for j, t in enumerate(p.targets)}}
         sensitivity[f] = {t.name: float(np.nanmax(Y[:, j]) - np.nanmin(Y[:, j])) for j, t in enumerate(p.targets)}
     return {"profiles": profiles, "sensitivity": sensitivity}
 

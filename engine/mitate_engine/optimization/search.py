@@ -4,11 +4,12 @@ Every algorithm works on the same box parameterisation (Optuna's ask/tell for TP
 vectorised for random and grid) and every proposal is repaired into the feasible polytope before it is
 evaluated, so the history an algorithm learns from holds only feasible, evaluated points. Seeded throughout.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -30,8 +31,9 @@ class History:
     scores: np.ndarray
 
 
-def run_search(space: Space, algorithm: str, n_trials: int, seed: int, evaluate: Evaluate, n_objectives: int,
-               progress: Callable[[int], None] = lambda done: None) -> History:
+def run_search(
+    space: Space, algorithm: str, n_trials: int, seed: int, evaluate: Evaluate, n_objectives: int, progress: Callable[[int], None] = lambda done: None
+) -> History:
     if algorithm not in ALGORITHMS:
         raise opt_error("algorithm", f'Unknown algorithm "{algorithm}"; choose one of {", ".join(ALGORITHMS)}.', algorithm=algorithm)
     if n_trials < 1:
@@ -45,8 +47,12 @@ def run_search(space: Space, algorithm: str, n_trials: int, seed: int, evaluate:
 
 def _collect(parts: list[History]) -> History:
     keys = parts[0].choices.keys() if parts else []
-    return History(np.vstack([p.X for p in parts]), {k: sum((p.choices[k] for p in parts), []) for k in keys},
-                   np.concatenate([p.objective for p in parts]), np.vstack([p.scores for p in parts]))
+    return History(
+        np.vstack([p.X for p in parts]),
+        {k: sum((p.choices[k] for p in parts), []) for k in keys},
+        np.concatenate([p.objective for p in parts]),
+        np.vstack([p.scores for p in parts]),
+    )
 
 
 CHUNK = 4096  # candidates per model call: large enough to amortise the call, small enough for memory
@@ -87,8 +93,11 @@ def grid_points(space: Space, n: int) -> tuple[np.ndarray, dict[str, list]]:
         X = X[pick]
         choices = {c: [v[i] for i in pick] for c, v in choices.items()}
     key = np.round(X, 9)
-    _, first = np.unique(np.column_stack([key, *[np.unique(np.asarray(v, dtype=str), return_inverse=True)[1] for v in choices.values()]])
-                         if choices else key, axis=0, return_index=True)
+    _, first = np.unique(
+        np.column_stack([key, *[np.unique(np.asarray(v, dtype=str), return_inverse=True)[1] for v in choices.values()]]) if choices else key,
+        axis=0,
+        return_index=True,
+    )
     first = np.sort(first)
     return X[first], {c: [v[i] for i in first] for c, v in choices.items()}
 
@@ -112,8 +121,12 @@ def _sampler(algorithm: str, seed: int, n_trials: int, space: Space):
         # multivariate TPE models the features jointly (they interact through the constraints); a liar lets a batch differ
         return optuna.samplers.TPESampler(seed=seed, multivariate=True, constant_liar=True, n_startup_trials=min(10, max(3, n_trials // 5)))
     if algorithm == "cmaes":
-        return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=min(10, max(1, n_trials // 10)), warn_independent_sampling=False,
-                                            independent_sampler=optuna.samplers.RandomSampler(seed=seed))
+        return optuna.samplers.CmaEsSampler(
+            seed=seed,
+            n_startup_trials=min(10, max(1, n_trials // 10)),
+            warn_independent_sampling=False,
+            independent_sampler=optuna.samplers.RandomSampler(seed=seed),
+        )
     if algorithm == "nsga2":
         return optuna.samplers.NSGAIISampler(seed=seed, population_size=_population(n_trials))
     return optuna.samplers.GPSampler(seed=seed, n_startup_trials=min(10, max(2, n_trials // 5)))

@@ -6,6 +6,7 @@ orthogonally onto the equality subspace, then pulled along the segment towards a
 centre, from scipy's linprog) just far enough to satisfy every inequality. Both steps are closed-form and
 vectorised, so 10,000 candidates are repaired in milliseconds, and a feasible proposal is left unchanged.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -49,10 +50,18 @@ class Space:
                 if f not in idx:
                     kind = "discrete" if f in self.discrete else "categorical" if f in self.categorical else "fixed" if f in self.fixed else None
                     if kind is None:
-                        raise opt_error("constraint_unknown_feature", f'The constraint "{c.name}" uses "{f}", which is not a feature of the models.',
-                                        constraint=c.name, feature=f)
-                    raise opt_error("constraint_not_range", f'The constraint "{c.name}" uses "{f}", a {kind} feature; constraints apply to range features only.',
-                                    constraint=c.name, feature=f)
+                        raise opt_error(
+                            "constraint_unknown_feature",
+                            f'The constraint "{c.name}" uses "{f}", which is not a feature of the models.',
+                            constraint=c.name,
+                            feature=f,
+                        )
+                    raise opt_error(
+                        "constraint_not_range",
+                        f'The constraint "{c.name}" uses "{f}", a {kind} feature; constraints apply to range features only.',
+                        constraint=c.name,
+                        feature=f,
+                    )
                 row[idx[f]] += float(a)
             if not np.any(row):
                 raise opt_error("constraint_empty", f'The constraint "{c.name}" has no non-zero coefficient.', constraint=c.name)
@@ -84,9 +93,15 @@ class Space:
         from scipy.optimize import linprog
 
         d = len(self.cont)
-        res = linprog(np.zeros(d), A_ub=self.A_ub[keep_ub] if keep_ub else None, b_ub=self.b_ub[keep_ub] if keep_ub else None,
-                      A_eq=self.A_eq[keep_eq] if keep_eq else None, b_eq=self.b_eq[keep_eq] if keep_eq else None,
-                      bounds=list(zip(self.lower, self.upper)), method="highs")
+        res = linprog(
+            np.zeros(d),
+            A_ub=self.A_ub[keep_ub] if keep_ub else None,
+            b_ub=self.b_ub[keep_ub] if keep_ub else None,
+            A_eq=self.A_eq[keep_eq] if keep_eq else None,
+            b_eq=self.b_eq[keep_eq] if keep_eq else None,
+            bounds=list(zip(self.lower, self.upper)),
+            method="highs",
+        )
         return res.status == 0
 
     def _check_feasible(self) -> None:
@@ -103,8 +118,9 @@ class Space:
             if not self._lp_feasible(eqs, [j for j in ubs if j != i]):
                 ubs.remove(i)
         names = [self.eq_names[i] for i in eqs] + [self.ub_names[i] for i in ubs]
-        raise opt_error("infeasible", "No condition satisfies these constraints within the feature ranges: " + ", ".join(f'"{n}"' for n in names) + ".",
-                        constraints=names)
+        raise opt_error(
+            "infeasible", "No condition satisfies these constraints within the feature ranges: " + ", ".join(f'"{n}"' for n in names) + ".", constraints=names
+        )
 
     def _prepare_repair(self) -> None:
         from scipy.optimize import linprog

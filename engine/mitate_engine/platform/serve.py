@@ -9,6 +9,7 @@ Models stay loaded (a small LRU cache), so a request costs a prediction, not a l
 same model arrive as one line and are predicted as one frame; if that frame fails validation, each request is
 predicted alone so every caller gets its own answer.
 """
+
 from __future__ import annotations
 
 import io
@@ -99,7 +100,7 @@ def batch(model, condition, frames: list, members: list[int], results: list) -> 
     start = 0
     for i in members:
         n = len(frames[i])
-        results[i] = {"outputs": list(out.columns), "predictions": records(out.iloc[start:start + n])}
+        results[i] = {"outputs": list(out.columns), "predictions": records(out.iloc[start : start + n])}
         start += n
     return True
 

@@ -1,15 +1,16 @@
 """A preprocessing condition: an ordered pipeline of steps (SPEC §3), fitted once and applied unchanged after."""
+
 from __future__ import annotations
 
 import datetime as dt
 import time
-from typing import Any, Callable
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 
 from ..encoding import to_jsonable
-from ..task import EngineError, UserError
+from ..task import EngineError
 from .expression import ExpressionError
 from .steps import LABELS, State, Step, StepError, is_numeric, make_step
 
@@ -30,8 +31,9 @@ def step_error(i: int, spec: dict, exc: BaseException) -> EngineError:
         reason = EngineError(exc.code, str(exc), **getattr(exc, "params", {}))
     else:  # a step's own detail (English) inside a localized frame
         reason = EngineError("step_detail", str(exc), detail=str(exc))
-    return EngineError("step_failed", f"{_label(i, spec)}: {reason}", step=i + 1,
-                       kind=LABELS.get(str(kind), str(kind)) + (f", {method}" if method else ""), reason=reason)
+    return EngineError(
+        "step_failed", f"{_label(i, spec)}: {reason}", step=i + 1, kind=LABELS.get(str(kind), str(kind)) + (f", {method}" if method else ""), reason=reason
+    )
 
 
 def build_steps(specs: list[dict]) -> list[Step]:
@@ -156,7 +158,7 @@ class Condition:
 
     def history(self, before: pd.DataFrame | None = None, when: str | None = None) -> list[dict]:
         """One preprocess-history entry per step: {process_type, action_name, changes, modified_at}."""
-        when = when or dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+        when = when or dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
         out = []
         effects = getattr(self, "step_effects_", [])
         for i, step in enumerate(self.steps):
@@ -264,12 +266,23 @@ def preview_step(df: pd.DataFrame, steps: list[dict], index: int, datetime_colum
     show_cols = list(dict.fromkeys(([dt_col] if dt_col and dt_col in before.columns else []) + targets + list(changed)))[:8]
     rows = []
     for idx in list(removed_idx[:max_rows]):
-        rows.append({"row": int(idx) if isinstance(idx, (int, np.integer)) else str(idx), "status": "removed",
-                     "before": {c: to_jsonable(before.at[idx, c]) for c in show_cols if c in before.columns}, "after": None})
+        rows.append(
+            {
+                "row": int(idx) if isinstance(idx, (int, np.integer)) else str(idx),
+                "status": "removed",
+                "before": {c: to_jsonable(before.at[idx, c]) for c in show_cols if c in before.columns},
+                "after": None,
+            }
+        )
     for idx in list(row_mask[row_mask].index[: max(0, max_rows - len(rows))]):
-        rows.append({"row": int(idx) if isinstance(idx, (int, np.integer)) else str(idx), "status": "changed",
-                     "before": {c: to_jsonable(before.at[idx, c]) for c in show_cols if c in before.columns},
-                     "after": {c: to_jsonable(after.at[idx, c]) for c in show_cols if c in after.columns}})
+        rows.append(
+            {
+                "row": int(idx) if isinstance(idx, (int, np.integer)) else str(idx),
+                "status": "changed",
+                "before": {c: to_jsonable(before.at[idx, c]) for c in show_cols if c in before.columns},
+                "after": {c: to_jsonable(after.at[idx, c]) for c in show_cols if c in after.columns},
+            }
+        )
 
     chart = None
     if focus is not None:
@@ -282,8 +295,7 @@ def preview_step(df: pd.DataFrame, steps: list[dict], index: int, datetime_colum
             chart = {
                 "column": focus,
                 "histogram": _hist(bcol, acol),
-                "series": {"x": "datetime" if x_before is not None else "row",
-                           "before": _series(bcol, x_before), "after": _series(acol, x_after)},
+                "series": {"x": "datetime" if x_before is not None else "row", "before": _series(bcol, x_before), "after": _series(acol, x_after)},
             }
     return to_jsonable(
         {

@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ..task import EngineError, UserError
+from ..task import EngineError
 from .errors import input_error
 
 

@@ -2,6 +2,7 @@
 
 Spec: zip, kind (analysis | classification), output_dir, seed, limits (optional overrides of zipsafe.LIMITS).
 """
+
 from __future__ import annotations
 
 from ..images.errors import ImageError
@@ -14,8 +15,14 @@ class ImageIngest(Task):
 
     def run(self, spec: dict, ctx: Context) -> dict:
         try:
-            m = unpack(spec["zip"], ctx.work_dir, spec.get("kind", "analysis"), seed=int(spec.get("seed", 0)),
-                       limits=spec.get("limits"), progress=lambda f: ctx.progress(f, "Unpacking images"))
+            m = unpack(
+                spec["zip"],
+                ctx.work_dir,
+                spec.get("kind", "analysis"),
+                seed=int(spec.get("seed", 0)),
+                limits=spec.get("limits"),
+                progress=lambda f: ctx.progress(f, "Unpacking images"),
+            )
         except ImageError as e:
             # A refused archive is an answer, not a crash: the server renders the code in the user's language.
             return {"error": {"code": e.code, "params": e.params, "message": str(e)}}

@@ -3,6 +3,7 @@
 Spec: model (model.pt), dataset_dir | files: [{path, name}], threshold (optional override), output_dir.
 Writes predictions.csv and heatmaps/ in output_dir; the result lists every image.
 """
+
 from __future__ import annotations
 
 import csv
@@ -32,12 +33,25 @@ class ImagePredict(Task):
         if not files:
             raise image_error("no_input_images")
         out = ctx.work_dir
-        rows = model.predict([f["path"] for f in files], heatmap_dir=out / "heatmaps", names=[f"{i:06d}" for i in range(len(files))],
-                             progress=lambda f: ctx.progress(f, "Predicting"), check=ctx.check_cancelled)
+        rows = model.predict(
+            [f["path"] for f in files],
+            heatmap_dir=out / "heatmaps",
+            names=[f"{i:06d}" for i in range(len(files))],
+            progress=lambda f: ctx.progress(f, "Predicting"),
+            check=ctx.check_cancelled,
+        )
         result = []
         for f, r in zip(files, rows):
-            result.append({"name": f["name"], "label": f.get("label"), "predicted": r["predicted"], "score": r["score"],
-                           "heatmap": f"heatmaps/{r['heatmap']}", **({"probabilities": r["probabilities"]} if "probabilities" in r else {})})
+            result.append(
+                {
+                    "name": f["name"],
+                    "label": f.get("label"),
+                    "predicted": r["predicted"],
+                    "score": r["score"],
+                    "heatmap": f"heatmaps/{r['heatmap']}",
+                    **({"probabilities": r["probabilities"]} if "probabilities" in r else {}),
+                }
+            )
         with open(out / "predictions.csv", "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh, lineterminator="\n")
             w.writerow(["file", "predicted", "score", *(["label"] if any(r["label"] for r in result) else [])])

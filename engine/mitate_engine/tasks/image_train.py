@@ -4,11 +4,11 @@ Spec: project_type (analysis | classification), dataset_dir, output_dir, stop_fi
 models: [{key, algorithm, params}]. Events: `model` (state of each model), `epoch` (key + one row of the curve).
 Files per model in output_dir/<key>/: model.pt, report.json, heatmaps/.
 """
+
 from __future__ import annotations
 
 import json
 import os
-import time
 import traceback
 from pathlib import Path
 
@@ -61,8 +61,15 @@ class ImageTrain(Task):
                 model.save(mdir / "model.pt")
                 (mdir / "report.json").write_text(json.dumps(report))
                 report_html.write(report, f"{spec.get('project_name') or ''} {key}".strip(), mdir)
-                ev = {"key": key, "state": "done", "metrics": report["metrics"], "threshold": report.get("threshold"),
-                      "stopped": info["stopped"], "seconds": info["seconds"], "epochs": info["epochs"]}
+                ev = {
+                    "key": key,
+                    "state": "done",
+                    "metrics": report["metrics"],
+                    "threshold": report.get("threshold"),
+                    "stopped": info["stopped"],
+                    "seconds": info["seconds"],
+                    "epochs": info["epochs"],
+                }
                 results.append(ev)
                 ctx.event("model", **ev)
                 stop_all = info["stopped"]

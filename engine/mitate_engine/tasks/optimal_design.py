@@ -7,6 +7,7 @@ degree, levels}, existing (rows of runs already done, with responses), responses
 tolerance}, bo {response, direction, model_path, condition_path}; evaluate: user_design, our_design (rows).
 Writes result.json and, for a design, design.csv (the new runs).
 """
+
 from __future__ import annotations
 
 import csv

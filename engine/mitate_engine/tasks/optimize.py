@@ -6,6 +6,7 @@ values, value, unit}], constraints [{name, type: sum|linear, features | coeffici
 algorithm (tpe|cmaes|nsga2|gp|random|grid), n_trials, seed, forbid_extrapolation, top_k, output_dir.
 Writes trials.csv (every evaluation) and best.csv (the ranked conditions) to output_dir.
 """
+
 from __future__ import annotations
 
 import time
@@ -41,11 +42,15 @@ class Optimize(Task):
             model_seconds[0] += time.monotonic() - s
             return overall(p.targets, Y), scores(p.targets, Y)
 
-        ctx.log(f"{algorithm}: {n} evaluations of {len(p.models)} model(s), {len(p.space.cont)} range, "
-                f"{len(p.space.discrete) + len(p.space.categorical)} discrete/categorical and {len(p.space.fixed)} fixed features, "
-                f"{len(p.space.constraints)} constraint(s)")
+        ctx.log(
+            f"{algorithm}: {n} evaluations of {len(p.models)} model(s), {len(p.space.cont)} range, "
+            f"{len(p.space.discrete) + len(p.space.categorical)} discrete/categorical and {len(p.space.fixed)} fixed features, "
+            f"{len(p.space.constraints)} constraint(s)"
+        )
         t_search = time.monotonic()
-        h = run_search(p.space, algorithm, n, seed, evaluate, len(p.targets), lambda done: ctx.progress(0.05 + 0.8 * done / n, f"{done:,} of {n:,} evaluations"))
+        h = run_search(
+            p.space, algorithm, n, seed, evaluate, len(p.targets), lambda done: ctx.progress(0.05 + 0.8 * done / n, f"{done:,} of {n:,} evaluations")
+        )
         search_seconds = time.monotonic() - t_search
         ctx.progress(0.87, "Ranking the conditions")
         violation = float(p.space.violation(h.X).max()) if p.space.cont and len(h.X) else 0.0
@@ -55,11 +60,25 @@ class Optimize(Task):
         out = ctx.work_dir
         frame = R.candidate_frame(p, h, np.arange(len(h.X)))
         Y = R.predictions(p, frame)
-        trials = pd.concat([pd.DataFrame({"evaluation": np.arange(1, len(h.X) + 1), "objective": h.objective}), frame,
-                            pd.DataFrame({f"predicted_{t}": Y[:, j] for j, t in enumerate(names)})], axis=1)
+        trials = pd.concat(
+            [
+                pd.DataFrame({"evaluation": np.arange(1, len(h.X) + 1), "objective": h.objective}),
+                frame,
+                pd.DataFrame({f"predicted_{t}": Y[:, j] for j, t in enumerate(names)}),
+            ],
+            axis=1,
+        )
         trials.to_csv(out / "trials.csv", index=False)
-        best_rows = [{"rank": b["rank"], **b["features"], **{f"predicted_{k}": v for k, v in b["predictions"].items()},
-                      **{f"uncertainty_{k}": v for k, v in b["uncertainty"].items()}, "extrapolation": ";".join(b["extrapolation"])} for b in best]
+        best_rows = [
+            {
+                "rank": b["rank"],
+                **b["features"],
+                **{f"predicted_{k}": v for k, v in b["predictions"].items()},
+                **{f"uncertainty_{k}": v for k, v in b["uncertainty"].items()},
+                "extrapolation": ";".join(b["extrapolation"]),
+            }
+            for b in best
+        ]
         pd.DataFrame(best_rows).to_csv(out / "best.csv", index=False)
         extrap = R.extrapolated(p, frame)
         ctx.progress(1.0, "Done")
@@ -75,12 +94,33 @@ class Optimize(Task):
             "max_violation": violation,
             "extrapolated_share": float(np.mean([bool(e) for e in extrap])) if extrap else 0.0,
             "objective": "prediction" if len(p.targets) == 1 else "desirability",
-            "targets": [{"name": t.name, "goal": t.goal, "value": t.value, "lower": t.lower, "upper": t.upper, "weight": t.weight,
-                         "training_min": t.low, "training_max": t.high} for t in p.targets],
-            "features": [{"name": f, "kind": _kind(p, f), "lower": _bound(p, f, 0), "upper": _bound(p, f, 1),
-                          "values": p.space.discrete.get(f) or p.space.categorical.get(f), "value": p.space.fixed.get(f),
-                          "unit": p.space.units.get(f), "training_min": p.ranges.get(f, (None, None))[0],
-                          "training_max": p.ranges.get(f, (None, None))[1]} for f in p.features],
+            "targets": [
+                {
+                    "name": t.name,
+                    "goal": t.goal,
+                    "value": t.value,
+                    "lower": t.lower,
+                    "upper": t.upper,
+                    "weight": t.weight,
+                    "training_min": t.low,
+                    "training_max": t.high,
+                }
+                for t in p.targets
+            ],
+            "features": [
+                {
+                    "name": f,
+                    "kind": _kind(p, f),
+                    "lower": _bound(p, f, 0),
+                    "upper": _bound(p, f, 1),
+                    "values": p.space.discrete.get(f) or p.space.categorical.get(f),
+                    "value": p.space.fixed.get(f),
+                    "unit": p.space.units.get(f),
+                    "training_min": p.ranges.get(f, (None, None))[0],
+                    "training_max": p.ranges.get(f, (None, None))[1],
+                }
+                for f in p.features
+            ],
             "constraints": [{"name": c.name, "coefficients": c.coefficients, "operator": c.operator, "value": c.value} for c in p.space.constraints],
             "best": best,
             "convergence": R.convergence(h),
@@ -111,8 +151,12 @@ class OptimizeCheck(Task):
 
     def run(self, spec: dict, ctx: Context) -> dict:
         p = build_problem(spec)
-        return {"features": p.features, "targets": [t.name for t in p.targets], "range_features": p.space.cont,
-                "center": dict(zip(p.space.cont, map(float, p.space.center)))}
+        return {
+            "features": p.features,
+            "targets": [t.name for t in p.targets],
+            "range_features": p.space.cont,
+            "center": dict(zip(p.space.cont, map(float, p.space.center))),
+        }
 
 
 class OptimizePredict(Task):
@@ -139,8 +183,16 @@ class OptimizePredict(Task):
         X = frame[p.space.cont].to_numpy(dtype=float) if p.space.cont else np.zeros((len(frame), 0))
         viol = p.space.violation(X) if p.space.cont else np.zeros(len(frame))
         cons = p.space.constraint_values(X) if p.space.cont else {}
-        return {"predictions": [{"features": {f: R._plain(frame[f].iloc[i]) for f in p.features},
-                                 "predictions": {t.name: float(Y[i, j]) for j, t in enumerate(p.targets)},
-                                 "uncertainty": {t.name: (float(sds[t.name][i]) if sds.get(t.name) is not None else None) for t in p.targets},
-                                 "extrapolation": extra[i], "feasible": bool(viol[i] <= 1e-9),
-                                 "constraints": {k: float(v[i]) for k, v in cons.items()}} for i in range(len(frame))]}
+        return {
+            "predictions": [
+                {
+                    "features": {f: R._plain(frame[f].iloc[i]) for f in p.features},
+                    "predictions": {t.name: float(Y[i, j]) for j, t in enumerate(p.targets)},
+                    "uncertainty": {t.name: (float(sds[t.name][i]) if sds.get(t.name) is not None else None) for t in p.targets},
+                    "extrapolation": extra[i],
+                    "feasible": bool(viol[i] <= 1e-9),
+                    "constraints": {k: float(v[i]) for k, v in cons.items()},
+                }
+                for i in range(len(frame))
+            ]
+        }

@@ -6,6 +6,7 @@ parameters; the file is the fallback for a model saved without it), output_dir, 
 detector's threshold saved after training, which replaces the trained one). The result table holds the predictions
 (a regression target in its original units) beside the values as uploaded.
 """
+
 from __future__ import annotations
 
 import json
@@ -71,21 +72,34 @@ class Predict(Task):
         work = ctx.work_dir
         table.to_parquet(work / "predictions.parquet", index=False)
         write_csv(table, work / "predictions.csv")
-        summary: dict = {"rows": len(table), "columns": list(table.columns), "outputs": list(out.columns),
-                         "condition_applied": (condition or {}).get("name") if condition else None}
+        summary: dict = {
+            "rows": len(table),
+            "columns": list(table.columns),
+            "outputs": list(out.columns),
+            "condition_applied": (condition or {}).get("name") if condition else None,
+        }
         first = out.columns[0]
         if model.project_type in ("discriminant_analysis", "clustering"):
             summary["counts"] = {str(k): int(v) for k, v in out[first].value_counts(dropna=False).sort_index().items()}
         elif model.project_type in ("regression", "soft_sensor"):
             s = out[first].dropna()
-            summary["stats"] = {"mean": float(s.mean()) if len(s) else None, "min": float(s.min()) if len(s) else None,
-                                "max": float(s.max()) if len(s) else None, "missing": int(out[first].isna().sum())}
+            summary["stats"] = {
+                "mean": float(s.mean()) if len(s) else None,
+                "min": float(s.min()) if len(s) else None,
+                "max": float(s.max()) if len(s) else None,
+                "missing": int(out[first].isna().sum()),
+            }
         elif model.project_type.startswith("time_series_anomaly_detection"):
             from ..tsad.metrics import runs
 
             alarm = out["alarm"].fillna(0).to_numpy() > 0
             first = int(alarm.argmax()) if alarm.any() else None
-            summary["anomaly"] = {"threshold": model.threshold, "alarm_rows": int(alarm.sum()), "alarms": len(runs(alarm)),
-                                  "first_alarm_row": first, "scored_rows": int(out["anomaly_score"].notna().sum())}
+            summary["anomaly"] = {
+                "threshold": model.threshold,
+                "alarm_rows": int(alarm.sum()),
+                "alarms": len(runs(alarm)),
+                "first_alarm_row": first,
+                "scored_rows": int(out["anomaly_score"].notna().sum()),
+            }
         ctx.progress(1.0, "Done")
         return summary

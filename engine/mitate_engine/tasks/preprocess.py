@@ -4,12 +4,13 @@ Spec: {parquet, steps, datetime_column?, name?, output_dir}. Writes `data.parque
 `condition.json` (the condition with every step's fitted parameters) to output_dir; the server registers the
 folder as a new dataset on request (POST new_dataset/register/{temp_id}).
 """
+
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 import resource
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow as pa
@@ -17,7 +18,7 @@ import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
 from ..preprocessing import Condition
-from ..task import Context, EngineError, Task, UserError
+from ..task import Context, EngineError, Task
 
 
 def read_frame(path: str, rows: int | None = None):
@@ -160,5 +161,11 @@ class Preprocess(Task):
             "history": history,
             "head": to_jsonable(head.to_dict(orient="records")),
             # Where the time went (benchmarks read it): reading, each step, writing; and the worker's peak memory.
-            "timings": {"read_s": read_s, "steps_s": list(cond.step_seconds_), "write_s": write_s, "peak_rss_mb": peak_rss_mb(), "columns_read": len(wanted) if partial else cols_in},
+            "timings": {
+                "read_s": read_s,
+                "steps_s": list(cond.step_seconds_),
+                "write_s": write_s,
+                "peak_rss_mb": peak_rss_mb(),
+                "columns_read": len(wanted) if partial else cols_in,
+            },
         }

@@ -7,7 +7,7 @@ then step `index` is fitted and compared before/after; see preprocessing.conditi
 from __future__ import annotations
 
 from ..preprocessing import preview_step
-from ..task import Context, EngineError, Task, UserError
+from ..task import Context, EngineError, Task
 from .preprocess import read_frame
 
 

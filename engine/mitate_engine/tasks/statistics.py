@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
-from ..task import Context, EngineError, Task, UserError
+from ..task import Context, EngineError, Task
 
 CHUNK = 1 << 20  # elements per slice for central moments: bounds temporary memory
 

@@ -6,6 +6,7 @@ n_trials, balance, variance_threshold, significance_level, lags, windows (soft s
 output_dir/<key>/ (model.joblib, manifest.json, model.zip, report.json, report.html, log.txt); a `model` event
 reports each model's state as it changes.
 """
+
 from __future__ import annotations
 
 import time
@@ -27,8 +28,10 @@ class Train(Task):
         t0 = time.monotonic()
         ctx.progress(0.0, "Reading the data")
         proj = prepare_project(spec)
-        ctx.log(f"{spec.get('project_type')}: {len(proj.X_train)} training rows, "
-                f"{0 if proj.X_test is None else len(proj.X_test)} test rows, {len(proj.kinds)} model columns")
+        ctx.log(
+            f"{spec.get('project_type')}: {len(proj.X_train)} training rows, "
+            f"{0 if proj.X_test is None else len(proj.X_test)} test rows, {len(proj.kinds)} model columns"
+        )
         out = ctx.work_dir
         results = []
         n = len(models)
@@ -48,17 +51,45 @@ class Train(Task):
             started = time.monotonic()
             mdir = Path(out) / key
             try:
-                def ready(rep: dict, _key=key, _started=started) -> None:
-                    ctx.event("model", key=_key, state="done", metrics=rep["metrics"], cv=None, hyperparameters=rep["hyperparameters"],
-                              seconds=time.monotonic() - _started, error=None, pending=True, elapsed=time.monotonic() - t0)
 
-                rep = train_model(proj, m["algorithm"], m.get("params") or {}, mdir, progress,
-                                  lambda type, **d: ctx.event(type, key=key, **d), log,
-                                  time_budget=spec.get("time_budget"), label=label, on_ready=ready)
+                def ready(rep: dict, _key=key, _started=started) -> None:
+                    ctx.event(
+                        "model",
+                        key=_key,
+                        state="done",
+                        metrics=rep["metrics"],
+                        cv=None,
+                        hyperparameters=rep["hyperparameters"],
+                        seconds=time.monotonic() - _started,
+                        error=None,
+                        pending=True,
+                        elapsed=time.monotonic() - t0,
+                    )
+
+                rep = train_model(
+                    proj,
+                    m["algorithm"],
+                    m.get("params") or {},
+                    mdir,
+                    progress,
+                    lambda type, _key=key, **d: ctx.event(type, key=_key, **d),
+                    log,
+                    time_budget=spec.get("time_budget"),
+                    label=label,
+                    on_ready=ready,
+                )
                 report_html.write(mdir / "report.html", rep, spec, label)
                 (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-                summary = {"key": key, "state": "done", "metrics": rep["metrics"], "cv": rep.get("cv"), "evaluation": rep.get("evaluation"),
-                           "hyperparameters": rep["hyperparameters"], "seconds": time.monotonic() - started, "error": None}
+                summary = {
+                    "key": key,
+                    "state": "done",
+                    "metrics": rep["metrics"],
+                    "cv": rep.get("cv"),
+                    "evaluation": rep.get("evaluation"),
+                    "hyperparameters": rep["hyperparameters"],
+                    "seconds": time.monotonic() - started,
+                    "error": None,
+                }
                 ctx.event("model", **summary, elapsed=time.monotonic() - t0)
             except Cancelled:
                 raise
@@ -69,13 +100,23 @@ class Train(Task):
                     lines.append(traceback.format_exc())
                 mdir.mkdir(parents=True, exist_ok=True)
                 (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-                summary = {"key": key, "state": "failed", "metrics": None, "error": msg, "log": "\n".join(lines)[-20000:],
-                           "seconds": time.monotonic() - started}
+                summary = {
+                    "key": key,
+                    "state": "failed",
+                    "metrics": None,
+                    "error": msg,
+                    "log": "\n".join(lines)[-20000:],
+                    "seconds": time.monotonic() - started,
+                }
                 ctx.event("model", **summary)
             results.append(summary)
         ctx.progress(1.0, "Done")
         failed = [r for r in results if r["state"] == "failed"]
         if len(failed) == len(results):
             raise EngineError("every_model_failed", count=len(failed))
-        return {"models": results, "train_rows": len(proj.X_train), "test_rows": 0 if proj.X_test is None else len(proj.X_test),
-                "seconds": time.monotonic() - t0}
+        return {
+            "models": results,
+            "train_rows": len(proj.X_train),
+            "test_rows": 0 if proj.X_test is None else len(proj.X_test),
+            "seconds": time.monotonic() - t0,
+        }

@@ -5,6 +5,7 @@ Spec: project_type (time_series_anomaly_detection_supervised | _unsupervised), p
 {mode: range, start, end}) or split_ratio, models: [{key, algorithm, label, params}], output_dir, condition_path.
 Events: `model` per model state, as the `train` kind, so the server keeps model rows with the same handler.
 """
+
 from __future__ import annotations
 
 import time
@@ -40,8 +41,15 @@ class TsadTrain(Task):
                 model, score, contrib = fit_model(prep, spec, m["algorithm"], m.get("params") or {})
                 model.condition = condition
                 out = write_model(Path(ctx.work_dir) / key, model, prep, score, contrib, spec, label)
-                summary = {"key": key, "state": "done", "metrics": out["metrics"], "cv": None, "hyperparameters": model.params,
-                           "seconds": time.monotonic() - started, "error": None}
+                summary = {
+                    "key": key,
+                    "state": "done",
+                    "metrics": out["metrics"],
+                    "cv": None,
+                    "hyperparameters": model.params,
+                    "seconds": time.monotonic() - started,
+                    "error": None,
+                }
             except Cancelled:
                 raise
             except Exception as exc:  # noqa: BLE001 - one detector's failure is reported on its model only

@@ -1,5 +1,6 @@
 """Detectors on a time-ordered feature matrix. Each has fit(X[, y]), score(X) (higher = more anomalous) and,
 where it has them, contributions(X) per feature column."""
+
 from __future__ import annotations
 
 import json
@@ -63,8 +64,13 @@ class Mspc:
         return 1.0
 
     def info(self):
-        return {"components": self.m.a_, "explained_variance": self.m.explained_, "t2_limit": self.m.t2_limit_,
-                "q_limit": self.m.q_limit_, "confidence": self.m.confidence}
+        return {
+            "components": self.m.a_,
+            "explained_variance": self.m.explained_,
+            "t2_limit": self.m.t2_limit_,
+            "q_limit": self.m.q_limit_,
+            "confidence": self.m.confidence,
+        }
 
 
 class _Percentile:
@@ -175,8 +181,9 @@ class Autoencoder(_Percentile):
         m = Z.shape[1]
         h = int(self.p["hidden"]) or max(2, m // 2)
         b = int(self.p["bottleneck"]) or max(1, m // 4)
-        self.net = torch.nn.Sequential(torch.nn.Linear(m, h), torch.nn.ReLU(), torch.nn.Linear(h, b), torch.nn.ReLU(),
-                                       torch.nn.Linear(b, h), torch.nn.ReLU(), torch.nn.Linear(h, m))
+        self.net = torch.nn.Sequential(
+            torch.nn.Linear(m, h), torch.nn.ReLU(), torch.nn.Linear(h, b), torch.nn.ReLU(), torch.nn.Linear(b, h), torch.nn.ReLU(), torch.nn.Linear(h, m)
+        )
         opt = torch.optim.Adam(self.net.parameters(), lr=1e-3)
         gen = torch.Generator().manual_seed(0)
         for _ in range(int(self.p["epochs"])):
@@ -212,14 +219,22 @@ class Supervised:
             import lightgbm as lgb
 
             pos = max(int(y.sum()), 1)
-            self.m = lgb.LGBMClassifier(n_estimators=self.p["n_estimators"], learning_rate=self.p["learning_rate"], num_leaves=self.p["num_leaves"],
-                                        scale_pos_weight=(len(y) - pos) / pos, random_state=0, n_jobs=1, verbose=-1)
+            self.m = lgb.LGBMClassifier(
+                n_estimators=self.p["n_estimators"],
+                learning_rate=self.p["learning_rate"],
+                num_leaves=self.p["num_leaves"],
+                scale_pos_weight=(len(y) - pos) / pos,
+                random_state=0,
+                n_jobs=1,
+                verbose=-1,
+            )
             self.m.fit(X, y)
         elif self.key == "random_forest":
             from sklearn.ensemble import RandomForestClassifier
 
-            self.m = RandomForestClassifier(n_estimators=self.p["n_estimators"], max_depth=self.p["max_depth"] or None,
-                                            class_weight="balanced", random_state=0, n_jobs=1)
+            self.m = RandomForestClassifier(
+                n_estimators=self.p["n_estimators"], max_depth=self.p["max_depth"] or None, class_weight="balanced", random_state=0, n_jobs=1
+            )
             self.m.fit(X, y)
         else:
             from sklearn.linear_model import LogisticRegression

@@ -1,4 +1,5 @@
 """One function makes every user-facing error of this area, so messages can later become codes in one place."""
+
 from __future__ import annotations
 
 from ..task import UserError

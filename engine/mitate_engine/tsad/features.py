@@ -1,4 +1,5 @@
 """Windowed features that only look back: a value at row t is computed from rows <= t, never t+1."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +12,9 @@ def _window_arg(w: int | str) -> int | str:
     return int(w) if isinstance(w, (int, np.integer)) or str(w).isdigit() else str(w)
 
 
-def window_features(df: pd.DataFrame, signals: list[str], lags: list[int], windows: list[int | str],
-                    stats: tuple[str, ...] = STATS, time: pd.Series | None = None) -> pd.DataFrame:
+def window_features(
+    df: pd.DataFrame, signals: list[str], lags: list[int], windows: list[int | str], stats: tuple[str, ...] = STATS, time: pd.Series | None = None
+) -> pd.DataFrame:
     """The raw signals, each lagged by `lags` rows and summarised over trailing `windows` (rows, or a time span
     such as '5min' when `time` is given). Rolling windows are right-aligned (pandas default): no look-ahead."""
     base = df[signals].apply(pd.to_numeric, errors="coerce").astype("float64")

@@ -1,5 +1,6 @@
 """Point-wise and event-level metrics of alarms against labels. An event is a run of consecutive anomalous
 labels; an alarm span overlapping it counts once."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,12 +24,14 @@ def _ratio(a: float, b: float) -> float | None:
 def pointwise(alarm: np.ndarray, label: np.ndarray) -> dict:
     a = np.asarray(alarm, dtype=bool)
     y = np.asarray(label, dtype=bool)
-    tp = int(np.sum(a & y)); fp = int(np.sum(a & ~y)); fn = int(np.sum(~a & y)); tn = int(np.sum(~a & ~y))
+    tp = int(np.sum(a & y))
+    fp = int(np.sum(a & ~y))
+    fn = int(np.sum(~a & y))
+    tn = int(np.sum(~a & ~y))
     p = _ratio(tp, tp + fp)
     r = _ratio(tp, tp + fn)
-    f1 = (2 * p * r / (p + r) if (p is not None and r is not None and p + r > 0) else (0.0 if tp + fp + fn else None))
-    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": p, "recall": r, "f1": f1,
-            "far": _ratio(fp, fp + tn), "mar": _ratio(fn, fn + tp)}
+    f1 = 2 * p * r / (p + r) if (p is not None and r is not None and p + r > 0) else (0.0 if tp + fp + fn else None)
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": p, "recall": r, "f1": f1, "far": _ratio(fp, fp + tn), "mar": _ratio(fn, fn + tp)}
 
 
 def event_level(alarm: np.ndarray, label: np.ndarray, times: np.ndarray | None = None) -> dict:
@@ -39,19 +42,27 @@ def event_level(alarm: np.ndarray, label: np.ndarray, times: np.ndarray | None =
     spans = runs(a)
     detected, delays = 0, []
     for s, e in events:
-        hit = np.flatnonzero(a[s:e + 1])
+        hit = np.flatnonzero(a[s : e + 1])
         item = {"start": s, "end": e, "detected": bool(len(hit)), "delay_rows": int(hit[0]) if len(hit) else None}
         if len(hit) and times is not None and np.issubdtype(np.asarray(times).dtype, np.datetime64):
             item["delay_seconds"] = float((times[s + hit[0]] - times[s]) / np.timedelta64(1, "s"))
         detected += bool(len(hit))
         delays.append(item)
     y = np.asarray(label, dtype=bool)
-    true_spans = sum(1 for s, e in spans if y[s:e + 1].any())
+    true_spans = sum(1 for s, e in spans if y[s : e + 1].any())
     p = _ratio(true_spans, len(spans))
     r = _ratio(detected, len(events))
     f1 = 2 * p * r / (p + r) if (p and r) else (0.0 if (p is not None or r is not None) else None)
-    return {"events": len(events), "events_detected": detected, "alarm_spans": len(spans), "alarm_spans_true": true_spans,
-            "precision": p, "recall": r, "f1": f1, "per_event": delays}
+    return {
+        "events": len(events),
+        "events_detected": detected,
+        "alarm_spans": len(spans),
+        "alarm_spans_true": true_spans,
+        "precision": p,
+        "recall": r,
+        "f1": f1,
+        "per_event": delays,
+    }
 
 
 def alarms_per_day(alarm: np.ndarray, times: np.ndarray | None) -> float | None:
@@ -59,4 +70,3 @@ def alarms_per_day(alarm: np.ndarray, times: np.ndarray | None) -> float | None:
         return None
     days = float((times[-1] - times[0]) / np.timedelta64(1, "D"))
     return len(runs(alarm)) / days if days > 0 else None
-

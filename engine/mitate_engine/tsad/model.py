@@ -1,5 +1,6 @@
 """A trained anomaly detector as one object with the interface of ml.model.TrainedModel (check, predict,
 manifest), so the existing `predict` job and a user who unzips the model run the same code path."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,8 +21,12 @@ def order_by_time(df: pd.DataFrame, time_column: str) -> tuple[pd.DataFrame, dic
         raise fail('The time column "{column}" has {count} empty or unparsable values.', column=time_column, count=int(t.isna().sum()))
     dup = int(t.duplicated().sum())
     if dup:
-        raise fail('The time column "{column}" has {count} duplicate timestamps (first: {first}); remove or aggregate them.',
-                   column=time_column, count=dup, first=str(t[t.duplicated()].iloc[0]))
+        raise fail(
+            'The time column "{column}" has {count} duplicate timestamps (first: {first}); remove or aggregate them.',
+            column=time_column,
+            count=dup,
+            first=str(t[t.duplicated()].iloc[0]),
+        )
     sorted_already = bool(t.is_monotonic_increasing)
     if not sorted_already:
         df = df.sort_values(time_column, kind="stable")

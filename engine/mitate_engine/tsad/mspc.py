@@ -1,5 +1,6 @@
 """PCA-based multivariate statistical process control: Hotelling T² and Q (SPE) with control limits and
 per-variable contributions (Chiang, Russell & Braatz 2001; Jackson & Mudholkar 1979)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,7 +16,7 @@ class PcaMspc:
         self.explained_variance = explained_variance
         self.confidence = confidence
 
-    def fit(self, X: np.ndarray) -> "PcaMspc":
+    def fit(self, X: np.ndarray) -> PcaMspc:
         X = np.asarray(X, dtype=float)
         n, m = X.shape
         self.mean_ = X.mean(axis=0)

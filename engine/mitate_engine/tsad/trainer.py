@@ -1,5 +1,6 @@
 """Training of one project: read and order the series, build windowed features, fit each detector on the
 normal period (unsupervised) or the earlier part (supervised, time-ordered), score everything, write files."""
+
 from __future__ import annotations
 
 import json
@@ -65,8 +66,8 @@ def prepare(spec: dict) -> Prepared:
             raise fail("Please select the target variable")
         n_train = int(round(n * float(spec.get("split_ratio") or 0.85)))
         n_val = max(1, int(round((n_train - warm) * 0.2)))
-        split[warm:n_train - n_val] = "train"
-        split[n_train - n_val:n_train] = "validation"
+        split[warm : n_train - n_val] = "train"
+        split[n_train - n_val : n_train] = "validation"
         tr = split == "train"
         if len(np.unique(label[tr])) < 2:
             raise fail('The label "{column}" has a single class in the training part; it needs normal and anomalous rows.', column=label_col)
@@ -82,8 +83,11 @@ def prepare(spec: dict) -> Prepared:
         mask &= np.arange(n) >= warm
         split[mask] = "train"
         if mask.sum() < max(10, len(F.columns) // 10 + 2):
-            raise fail("The normal period has {count} usable rows after the window warm-up of {warm} rows; choose a longer period or shorter windows.",
-                       count=int(mask.sum()), warm=warm)
+            raise fail(
+                "The normal period has {count} usable rows after the window warm-up of {warm} rows; choose a longer period or shorter windows.",
+                count=int(mask.sum()),
+                warm=warm,
+            )
     tr = split == "train"
     Xdf = F.ffill()
     medians = np.nanmedian(Xdf.to_numpy(dtype=float)[tr], axis=0)
@@ -117,8 +121,13 @@ def evaluated_part(split: np.ndarray) -> str:
 def evaluate(score: np.ndarray, threshold: float, label: np.ndarray | None, split: np.ndarray, times: np.ndarray) -> dict:
     ev = (split == evaluated_part(split)) & ~np.isnan(score)
     alarm = np.nan_to_num(score, nan=-np.inf) > threshold
-    out = {"threshold": threshold, "evaluated_part": evaluated_part(split), "evaluated_rows": int(ev.sum()), "alarms": len(MET.runs(alarm[ev])),
-           "alarms_per_day": MET.alarms_per_day(alarm[ev], times[ev])}
+    out = {
+        "threshold": threshold,
+        "evaluated_part": evaluated_part(split),
+        "evaluated_rows": int(ev.sum()),
+        "alarms": len(MET.runs(alarm[ev])),
+        "alarms_per_day": MET.alarms_per_day(alarm[ev], times[ev]),
+    }
     tr = (split == "train") & ~np.isnan(score)
     out["train_alarm_rate"] = float(alarm[tr].mean()) if tr.any() else None
     if label is not None and ev.any():
@@ -135,10 +144,21 @@ def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict) -> tuple
         det.fit(prep.X[tr], prep.label[tr])
     else:
         det.fit(prep.X[tr])
-    model = TsadModel(project_type=spec["project_type"], algorithm=algorithm, target=spec.get("target"), features=list(spec["features"]),
-                      time_column=spec["time_column"], lags=list(spec.get("lags") or []), windows=list(spec.get("windows") or []),
-                      detector=det, feature_columns=prep.feature_columns, medians=prep.medians, threshold=0.0, params=p,
-                      info=det.info())
+    model = TsadModel(
+        project_type=spec["project_type"],
+        algorithm=algorithm,
+        target=spec.get("target"),
+        features=list(spec["features"]),
+        time_column=spec["time_column"],
+        lags=list(spec.get("lags") or []),
+        windows=list(spec.get("windows") or []),
+        detector=det,
+        feature_columns=prep.feature_columns,
+        medians=prep.medians,
+        threshold=0.0,
+        params=p,
+        info=det.info(),
+    )
     score = np.asarray(det.score(prep.X), dtype=float)
     score[prep.split == "warmup"] = np.nan
     if supervised:
@@ -168,11 +188,18 @@ def alarm_list(score: np.ndarray, threshold: float, contrib: np.ndarray | None, 
     alarm = np.nan_to_num(score, nan=-np.inf) > threshold
     items = []
     for s, e in MET.runs(alarm)[:MAX_ALARMS]:
-        peak = s + int(np.nanargmax(score[s:e + 1]))
-        item = {"start": s, "end": e, "start_time": _t(times[s]), "end_time": _t(times[e]), "peak": peak, "peak_score": float(score[peak]),
-                "part": str(split[s])}
+        peak = s + int(np.nanargmax(score[s : e + 1]))
+        item = {
+            "start": s,
+            "end": e,
+            "start_time": _t(times[s]),
+            "end_time": _t(times[e]),
+            "peak": peak,
+            "peak_score": float(score[peak]),
+            "part": str(split[s]),
+        }
         if contrib is not None:
-            mean = np.nanmean(contrib[s:e + 1], axis=0)
+            mean = np.nanmean(contrib[s : e + 1], axis=0)
             order = np.argsort(-np.abs(mean))[:10]
             item["contributions"] = [{"signal": signals[i], "value": float(mean[i])} for i in order]
         items.append(item)
@@ -186,18 +213,30 @@ def _t(v):
 def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray, contrib: np.ndarray | None, spec: dict, label: str) -> dict:
     mdir.mkdir(parents=True, exist_ok=True)
     metrics = evaluate(score, model.threshold, prep.label, prep.split, prep.times)
-    series = pd.DataFrame({"pos": np.arange(len(score)), "time": prep.df[spec["time_column"]].to_numpy(), "score": score,
-                           "label": prep.label.astype(np.int8) if prep.label is not None else np.full(len(score), -1, np.int8),
-                           "split": prep.split.astype(str)})
+    series = pd.DataFrame(
+        {
+            "pos": np.arange(len(score)),
+            "time": prep.df[spec["time_column"]].to_numpy(),
+            "score": score,
+            "label": prep.label.astype(np.int8) if prep.label is not None else np.full(len(score), -1, np.int8),
+            "split": prep.split.astype(str),
+        }
+    )
     if contrib is not None:
-        for i, s in enumerate(model.features):
+        for i, _s in enumerate(model.features):
             series[f"c_{i}"] = contrib[:, i]
     series.to_parquet(mdir / "series.parquet", index=False)
     joblib.dump(model, mdir / "model.joblib")
-    summary = {"f1": (metrics.get("pointwise") or {}).get("f1"), "far": (metrics.get("pointwise") or {}).get("far"),
-               "mar": (metrics.get("pointwise") or {}).get("mar"), "precision": (metrics.get("pointwise") or {}).get("precision"),
-               "recall": (metrics.get("pointwise") or {}).get("recall"), "event_f1": (metrics.get("event") or {}).get("f1"),
-               "alarms": metrics["alarms"], "threshold": model.threshold}
+    summary = {
+        "f1": (metrics.get("pointwise") or {}).get("f1"),
+        "far": (metrics.get("pointwise") or {}).get("far"),
+        "mar": (metrics.get("pointwise") or {}).get("mar"),
+        "precision": (metrics.get("pointwise") or {}).get("precision"),
+        "recall": (metrics.get("pointwise") or {}).get("recall"),
+        "event_f1": (metrics.get("event") or {}).get("f1"),
+        "alarms": metrics["alarms"],
+        "threshold": model.threshold,
+    }
     manifest = model.manifest(summary)
     (mdir / "manifest.json").write_text(json.dumps(manifest, indent=1, default=str), encoding="utf-8")
     with zipfile.ZipFile(mdir / "model.zip", "w", zipfile.ZIP_DEFLATED) as z:
@@ -205,10 +244,19 @@ def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray,
         z.write(mdir / "manifest.json", "manifest.json")
     sig_std = prep.df[model.features].std().replace(0, 1)
     report = {
-        "algorithm": model.algorithm, "label": label, "project_type": model.project_type, "threshold": model.threshold,
-        "detector": model.info, "hyperparameters": model.params, "metrics": metrics, "notes": prep.notes,
-        "signals": model.features, "time_column": model.time_column, "label_column": model.target,
-        "rows": len(score), "parts": {k: int((prep.split == k).sum()) for k in ("warmup", "train", "validation", "test")},
+        "algorithm": model.algorithm,
+        "label": label,
+        "project_type": model.project_type,
+        "threshold": model.threshold,
+        "detector": model.info,
+        "hyperparameters": model.params,
+        "metrics": metrics,
+        "notes": prep.notes,
+        "signals": model.features,
+        "time_column": model.time_column,
+        "label_column": model.target,
+        "rows": len(score),
+        "parts": {k: int((prep.split == k).sum()) for k in ("warmup", "train", "validation", "test")},
         "contributions": contrib is not None,
         "alarms": alarm_list(score, model.threshold, contrib, model.features, prep.times, prep.split),
         "overview": {"score": _downsample(score), "signals_scaled_std": {s: float(sig_std[s]) for s in model.features[:100]}},

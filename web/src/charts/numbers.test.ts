@@ -5,6 +5,9 @@ import { localiseNumbers } from './numbers';
 
 afterEach(() => i18n.changeLanguage('en'));
 
+type Axis = { axisLabel: { formatter: (v: number) => string } };
+type Opt = { xAxis: Axis; yAxis: Axis & Axis[]; tooltip: { valueFormatter: (v: unknown) => string } };
+
 describe('chart numbers (issue 21)', () => {
   it('writes ticks in the locale without float noise', () => {
     expect(formatAxisNumber(0.1 + 0.2)).toBe('0.3');
@@ -19,12 +22,12 @@ describe('chart numbers (issue 21)', () => {
       tooltip: { trigger: 'axis' },
       xAxis: { type: 'category', data: ['a'] },
       yAxis: [{ type: 'value' }, { type: 'value', axisLabel: { formatter: own } }],
-    }) as any;
+    }) as unknown as Opt;
     expect(o.xAxis.axisLabel).toBeUndefined();
     expect(o.yAxis[0].axisLabel.formatter(1234.5)).toBe('1,234.5');
     expect(o.yAxis[1].axisLabel.formatter).toBe(own);
     expect(o.tooltip.valueFormatter(0.30000000000000004)).toBe('0.3');
-    const bare = localiseNumbers({ xAxis: {}, yAxis: {} }) as any;
+    const bare = localiseNumbers({ xAxis: {}, yAxis: {} }) as unknown as Opt;
     expect(bare.xAxis.axisLabel).toBeUndefined(); // x defaults to a category axis
     expect(typeof bare.yAxis.axisLabel.formatter).toBe('function');
   });
