@@ -1,5 +1,6 @@
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorReplies } from './responses.js';
 
 /** A file part of a multipart body, for the OpenAPI document. */
 export const filePart = () => z.string().meta({ format: 'binary' });
@@ -10,6 +11,8 @@ export const filePart = () => z.string().meta({ format: 'binary' });
  */
 export const openApiTransform: typeof jsonSchemaTransform = (doc) => {
   const { multipart, ...schema } = (doc.schema ?? {}) as { multipart?: z.ZodType } & Record<string, unknown>;
+  // Every route answers the SPEC §8 errors alike: the document lists them wherever a route did not say so itself.
+  schema.response = { ...errorReplies, ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   const out = jsonSchemaTransform({ ...doc, schema } as typeof doc);
   if (multipart && out.schema && !(out.schema as { hide?: boolean }).hide) {
     const body = z.toJSONSchema(multipart, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }) as Record<string, unknown>;

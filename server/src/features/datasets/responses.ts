@@ -12,7 +12,8 @@ export const PreprocessStep = z
   .meta({ id: 'PreprocessStep' });
 
 export const DatasetView = z
-  .object({
+  // Loose: an image dataset adds its summary (classes, counts per split).
+  .looseObject({
     id: z.string(),
     name: z.string(),
     category: z.string().nullable(),

@@ -61,6 +61,7 @@ export const RunResult = z
         history: EngineJson,
         head: EngineJson,
         condition: EngineJson,
+        timings: EngineJson.nullable().describe('Where the time went: read, each step, write (seconds); the engine peak memory (MB)'),
       })
       .nullable(),
   })

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isPlatformAdmin, requirePlatformAdmin, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
-import { replies } from '../../http/responses.js';
+import { ErrorBody, replies } from '../../http/responses.js';
 import { Job, JobCount, OrgServiceStatus, ServiceStatus } from '../../jobs/responses.js';
 
 /**
@@ -29,7 +29,7 @@ export default async function servicesRoutes(app: FastifyInstance) {
     ok({ ...(await jobs.pauseOrg(req.auth.orgId, req.auth.userId)), ...limits }),
   );
   for (const path of ['/services/start', '/services/stop']) {
-    r.get(path, { schema: { tags: ['services'], summary: 'Answers 405: use POST' } }, async (_req, reply) => {
+    r.get(path, { schema: { tags: ['services'], summary: 'Answers 405: use POST', response: { 405: ErrorBody } } }, async (_req, reply) => {
       reply.header('Allow', 'POST');
       throw new AppError(405, 'method_not_allowed', { method: 'POST' });
     });

@@ -4,7 +4,8 @@ import { EngineJson, page } from '../../http/responses.js';
 /** Answers of the training calls. Metrics, CV figures and reports are the engine's (EngineJson). */
 
 export const TrainingModel = z
-  .object({
+  // Loose: the engine adds evaluation details (repeated CV, small-test flags) a client may read but need not know.
+  .looseObject({
     id: z.string(),
     model_key: z.string(),
     model_name: z.string(),
@@ -24,7 +25,7 @@ export const TrainingModel = z
   .meta({ id: 'TrainingModel' });
 
 export const TrainingProject = z
-  .object({
+  .looseObject({
     project_id: z.string(),
     id: z.string(),
     name: z.string(),
@@ -48,6 +49,8 @@ export const TrainingProject = z
     datetime_column: EngineJson,
     models: z.array(TrainingModel),
     best_model_key: z.string().nullable(),
+    best_model_basis: z.string().describe('What chose the best model: cross_validation, forward_validation, silhouette or trustworthiness'),
+    evaluation: z.enum(['holdout', 'cv_only']).describe('holdout: a test set was kept; cv_only: every row trained, metrics out of fold'),
     models_done: z.number(),
     models_failed: z.number(),
     job: z
