@@ -28,6 +28,8 @@ describe('time-series threshold page', () => {
       'GET /api/users/me': () => ok(ME),
       'GET /api/services/status': () => ok(STATUS),
       'GET /api/timseseries/project/p1': () => ok(project),
+      // the shared threshold path looks the project's type up first
+      'GET /api/train/result/p1': () => ok(project),
       'GET /api/timeseries/series/p1/1_pca_mspc': () => ok({ rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), times: Array.from({ length: 10 }, (_, i) => i), events: [[6, 9]], parts: [{ part: 'train', start: 0, end: 3 }, { part: 'test', start: 4, end: 9 }] }),
       'GET /api/timeseries/threshold/p1/1_pca_mspc': (c) => ok(stats(Number(c.url.searchParams.get('threshold') ?? 1))),
       'POST /api/update/threshold/p1/1_pca_mspc': (c) => {
