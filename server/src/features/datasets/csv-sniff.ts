@@ -1,5 +1,6 @@
 import iconv from 'iconv-lite';
 import type { MessageKey } from '../../i18n/messages.js';
+import { detectDelimiter, leadingRecords, splitRecord } from './csv-records.js';
 
 /**
  * Widest table accepted. DuckDB's CSV reader keeps a 2,048-row vector per column (about 200 KB per text
@@ -43,67 +44,6 @@ export function isUtf8(bytes: Buffer, truncated: boolean): boolean {
   }
 }
 
-/** Splits one CSV record on the delimiter, honouring double-quoted fields with "" escapes. */
-export function splitRecord(line: string, delim: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (line[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else quoted = false;
-      } else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delim) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
-
-/** First few logical records (newlines inside quotes do not end a record). */
-function firstRecords(text: string, max: number): { records: string[]; complete: boolean } {
-  const records: string[] = [];
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < text.length && records.length < max; i++) {
-    const ch = text[i];
-    if (ch === '"') quoted = !quoted;
-    else if (ch === '\n' && !quoted) {
-      records.push(text.slice(start, i).replace(/\r$/, ''));
-      start = i + 1;
-    }
-  }
-  const complete = records.length > 0;
-  if (records.length < max && start < text.length) records.push(text.slice(start).replace(/\r$/, ''));
-  return { records, complete };
-}
-
-const CANDIDATES = [',', ';', '\t', '|'];
-
-export function detectDelimiter(records: string[]): string {
-  let best = ',';
-  let bestScore = 0;
-  for (const d of CANDIDATES) {
-    const counts = records.slice(0, 20).map((r) => splitRecord(r, d).length - 1);
-    const header = counts[0] ?? 0;
-    if (header === 0) continue;
-    const consistent = counts.filter((c) => c === header).length;
-    const score = header * (consistent / counts.length);
-    if (score > bestScore) {
-      best = d;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
 /**
  * Looks at the first bytes of an upload: rejects what is plainly not a CSV and finds the encoding
  * (UTF-8 with or without BOM, else Shift_JIS/CP932 as Japanese Excel writes), the delimiter and the header.
@@ -120,7 +60,7 @@ export function sniffCsv(sample: Buffer, fileSize: number): Sniffed {
   if (body.subarray(0, 65536).includes(0)) throw new SniffError('csv_binary');
   if (encoding === 'utf-8' && !isUtf8(body, truncated)) encoding = 'cp932';
   const text = encoding === 'cp932' ? iconv.decode(body, 'cp932') : body.toString('utf8');
-  const { records, complete } = firstRecords(text, 50);
+  const { records, complete } = leadingRecords(text, 50);
   if (!complete && truncated) throw new SniffError('csv_line_too_long', { max: '1 MB' });
   const nonEmpty = records.filter((r) => r.trim().length > 0);
   if (nonEmpty.length === 0) throw new SniffError('csv_empty');

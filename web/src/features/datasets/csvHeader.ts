@@ -2,6 +2,10 @@
  * Reads the header of a CSV in the browser before upload, as the server will (server csv-sniff):
  * UTF-8 (with or without BOM), else Shift_JIS; delimiter , ; tab or |; quoted fields with "" escapes.
  */
+import { detectDelimiter, leadingRecords, splitRecord } from '../../../../server/src/features/datasets/csv-records';
+
+export { detectDelimiter, splitRecord };
+
 export const SNIFF_BYTES = 64 * 1024;
 
 export type SniffEncoding = 'utf-8' | 'utf-8-sig' | 'shift_jis';
@@ -29,64 +33,9 @@ export function decodeSample(bytes: Uint8Array): { text: string; encoding: Sniff
   }
 }
 
-export function splitRecord(line: string, delim: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (line[i + 1] === '"') {
-          cur += '"';
-          i++;
-        } else quoted = false;
-      } else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === delim) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
-}
-
 /** The first logical records (a newline inside quotes does not end a record). */
 export function firstRecords(text: string, max = 20): string[] {
-  const records: string[] = [];
-  let quoted = false;
-  let start = 0;
-  for (let i = 0; i < text.length && records.length < max; i++) {
-    const ch = text[i];
-    if (ch === '"') quoted = !quoted;
-    else if (ch === '\n' && !quoted) {
-      records.push(text.slice(start, i).replace(/\r$/, ''));
-      start = i + 1;
-    }
-  }
-  if (records.length < max && start < text.length) records.push(text.slice(start).replace(/\r$/, ''));
-  return records.filter((r) => r.trim().length > 0);
-}
-
-const CANDIDATES = [',', ';', '\t', '|'];
-
-/** The delimiter that splits the header most, consistently over the first rows. */
-export function detectDelimiter(records: string[]): string {
-  let best = ',';
-  let bestScore = 0;
-  for (const d of CANDIDATES) {
-    const counts = records.slice(0, 20).map((r) => splitRecord(r, d).length - 1);
-    const header = counts[0] ?? 0;
-    if (header === 0) continue;
-    const consistent = counts.filter((c) => c === header).length;
-    const score = header * (consistent / counts.length);
-    if (score > bestScore) {
-      best = d;
-      bestScore = score;
-    }
-  }
-  return best;
+  return leadingRecords(text, max).records.filter((r) => r.trim().length > 0);
 }
 
 export function sniffText(text: string): Omit<HeaderSniff, 'encoding'> {
