@@ -5,9 +5,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
+import { signIn, signUp } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'doe-e2e-'));
 
 let server: RunningServer;
@@ -31,17 +31,8 @@ after(async () => {
 });
 
 test('optimal design: a constrained 3-component mixture with an exclude file → 10 D-optimal runs on a ternary plot → experiment sheet → results → next 4 by BO', async () => {
-  const email = `doe.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Aiko', last_name: 'Mori', organisation_name: 'Osaka Coatings' }),
-  });
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  const { email } = await signUp(server, { prefix: 'doe', first_name: 'Aiko', last_name: 'Mori', organisation_name: 'Osaka Coatings' });
+  await signIn(page, server, email);
 
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Design of Experiments', { exact: true }).first().click();
   await page.waitForURL(/\/optimal-design$/);

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { callApi, signIn, signUp, uploadDataset } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const CSV = path.join(SHARED_DATA, 'uci_concrete', 'concrete_data.csv');
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const TARGET = 'compressive_strength_mpa';
 
 let server: RunningServer;
@@ -19,10 +19,7 @@ async function shot(name: string) {
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `opt-${name}.png`), fullPage: true });
 }
 
-async function api(method: string, url: string, body?: unknown) {
-  const res = await fetch(`${server.url}${url}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return (await res.json()).detail.response;
-}
+const api = (method: string, url: string, body?: unknown) => callApi(server, token, method, url, body);
 
 before(async () => {
   server = await startServer(process.env.MITATE_WEB_DIST ? { MITATE_WEB_DIST: process.env.MITATE_WEB_DIST } : {});
@@ -37,19 +34,9 @@ after(async () => {
 
 test('optimisation: maximum concrete strength under a cost limit with cement bounded, from a trained model to the Pareto view, in English and Japanese', async () => {
   // An account, the dataset and a trained random forest through the API (the training spec covers those screens).
-  const email = `opt.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Mika', last_name: 'Tanaka', organisation_name: 'Osaka Concrete' }),
-  });
-  token = (await (await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })).json()).detail.response.access_token;
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name: 'Concrete', data_type: 'training_data', type: 'supervised', training_type: 'regression' })) form.append(k, v);
-  form.append('file', new Blob([fs.readFileSync(CSV)], { type: 'text/csv' }), 'concrete_data.csv');
-  const up = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  assert.equal(up.status, 201);
-  const datasetId = (await up.json()).detail.response.id;
+  const account = await signUp(server, { prefix: 'opt', first_name: 'Mika', last_name: 'Tanaka', organisation_name: 'Osaka Concrete' });
+  token = account.token;
+  const datasetId = await uploadDataset(server, token, 'Concrete', 'concrete_data.csv', fs.readFileSync(CSV));
   const features = fs.readFileSync(CSV, 'utf8').split('\n')[0].trim().split(',').filter((c) => c !== TARGET);
   const project = await api('POST', `/api/regress/register/${datasetId}`, { name: 'Concrete strength', target_variables: [TARGET], feature_variables: features, cross_validation: 2, auto_tune: false, models: [{ algorithm: 'random_forest', params: { n_estimators: 40 } }] });
   const started = await api('POST', `/api/train/model/${project.project_id}`, {});
@@ -62,11 +49,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
     await new Promise((r) => setTimeout(r, 500));
   }
 
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  await signIn(page, server, account.email);
 
   // From the trained model: 'Optimise' opens the wizard with the model chosen.
   await page.goto(`${server.url}/training/regress/details/${project.project_id}`);

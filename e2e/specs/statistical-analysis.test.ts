@@ -5,10 +5,10 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, ROOT, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { signIn, signUp, uploadDataset } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const CSV = path.join(SHARED_DATA, 'uci_steel_plates_faults', 'steel_plates_faults.csv');
-const PASSWORD = 'Kx7!mQ2#vL9p';
 
 let server: RunningServer;
 let browser: Browser;
@@ -46,24 +46,9 @@ after(async () => {
 
 test("statistical analysis: Welch's t-test with a category split, from the list to the result, in English and Japanese", async () => {
   // An account and a dataset through the API (the foundation spec covers those screens).
-  const email = `sa.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Kenji', last_name: 'Sato', organisation_name: 'Kobe Steelworks' }),
-  });
-  const login = await (await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })).json();
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name: 'Steel plates', data_type: 'training_data', type: 'supervised', training_type: 'statistical_analysis' })) form.append(k, v);
-  form.append('file', new Blob([fs.readFileSync(CSV)], { type: 'text/csv' }), 'steel_plates_faults.csv');
-  const up = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${login.detail.response.access_token}` }, body: form });
-  assert.equal(up.status, 201);
-
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  const { email, token } = await signUp(server, { prefix: 'sa', first_name: 'Kenji', last_name: 'Sato', organisation_name: 'Kobe Steelworks' });
+  await uploadDataset(server, token, 'Steel plates', 'steel_plates_faults.csv', fs.readFileSync(CSV), { training_type: 'statistical_analysis' });
+  await signIn(page, server, email);
 
   // The list: pick the dataset there, then the register page.
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Statistics', { exact: true }).first().click();

@@ -5,9 +5,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { signIn, signUp, uploadDataset } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const CONCRETE = fs.readFileSync(path.join(SHARED_DATA, 'uci_concrete', 'concrete_data.csv'), 'utf8');
 const STEEL = fs.readFileSync(path.join(SHARED_DATA, 'uci_steel_plates_faults', 'steel_plates_faults.csv'), 'utf8');
 
@@ -30,36 +30,18 @@ after(async () => {
   await server?.stop();
 });
 
-async function upload(token: string, name: string, fileName: string, csv: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name, data_type: 'training_data', type: 'supervised', training_type: 'regression', ...fields })) form.append(k, v);
-  form.append('file', new Blob([csv], { type: 'text/csv' }), fileName);
-  const res = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).detail.response.id as string;
-}
+const upload = (token: string, name: string, fileName: string, csv: string, fields: Record<string, string> = {}) => uploadDataset(server, token, name, fileName, csv, fields);
 
 test('training: a regression project with auto-tune to its report, a prediction downloaded as CSV, a clustering report', async () => {
   // An account and datasets through the API (the foundation spec covers those screens).
-  const email = `tr.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Yuki', last_name: 'Tanaka', organisation_name: 'Osaka Concrete' }),
-  });
-  const login = await (await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })).json();
-  const token = login.detail.response.access_token as string;
+  const { email, token } = await signUp(server, { prefix: 'tr', first_name: 'Yuki', last_name: 'Tanaka', organisation_name: 'Osaka Concrete' });
   await upload(token, 'Concrete strength', 'concrete_data.csv', CONCRETE);
   const lines = CONCRETE.trim().split('\n');
   const inference = [lines[0].split(',').slice(0, 8).join(','), ...lines.slice(1, 201).map((l) => l.split(',').slice(0, 8).join(','))].join('\n');
   await upload(token, 'New mixes', 'new_mixes.csv', inference, { data_type: 'inference_data' });
   const steelId = await upload(token, 'Steel plates', 'steel_plates_faults.csv', STEEL, { training_type: 'clustering', type: 'unsupervised' });
 
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  await signIn(page, server, email);
 
   // The training list, then a new regression project on the concrete table.
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Training', { exact: true }).first().click();
