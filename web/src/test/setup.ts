@@ -4,8 +4,8 @@ import { afterEach, vi } from 'vitest';
 import '../i18n';
 
 // findBy*/waitFor wait for conditions, never for a time: on a busy 2-core machine a lazy route can take
-// seconds to render, so the default 1 s is far too short (issue 15).
-configure({ asyncUtilTimeout: 15_000 });
+// seconds to render, so the default 1 s is far too short (issue 15); tests never pass their own shorter limit.
+configure({ asyncUtilTimeout: 30_000 });
 
 afterEach(() => {
   cleanup();

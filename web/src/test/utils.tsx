@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { vi } from 'vitest';
+import { beforeAll, vi } from 'vitest';
 import { setSession, type Session } from '../api/session';
 import type { Me } from '../api/types';
 import { AppProviders } from '../app/App';
@@ -94,4 +94,14 @@ export function renderApp(path: string) {
     </AppProviders>,
   );
   return { ...utils, router, queryClient };
+}
+
+/**
+ * Loads an area's lazy chunks before its tests start: on a busy machine transforming a chunk on first import
+ * can take longer than any wait inside a test, so the waits are left to measure the page, not the compiler.
+ */
+export function warmUp(...loads: Array<() => Promise<unknown>>) {
+  beforeAll(async () => {
+    await Promise.all(loads.map((load) => load()));
+  }, 600_000);
 }

@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import i18n from '../../i18n';
 import { setSession } from '../../api/session';
-import { ME, STATUS, mockFetch, ok, renderApp, signIn } from '../../test/utils';
+import { ME, STATUS, mockFetch, ok, renderApp, signIn, warmUp } from '../../test/utils';
+
+warmUp(() => import('./index'), () => import('./DatasetRegisterPage'));
 
 function api(maxUploadMb = 1024) {
   return mockFetch({

@@ -3,8 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
 import i18n from '../../i18n';
-import { json, ME, mockFetch, ok, renderApp, signIn, STATUS } from '../../test/utils';
+import { json, ME, mockFetch, ok, renderApp, signIn, STATUS, warmUp } from '../../test/utils';
 import { inviteProblems } from './InviteDialog';
+
+warmUp(() => import('./index'));
 
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -101,7 +103,7 @@ describe('members (/users)', () => {
     renderApp('/users');
     const user = userEvent.setup();
     // Only the invitation has the action; members who joined do not.
-    await user.click(await screen.findByRole('button', { name: 'Cancel the invitation of Jiro Ito' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel the invitation of Jiro Ito' }));
     expect(screen.queryByRole('button', { name: 'Cancel the invitation of Taro Sato' })).toBeNull();
     const confirm = await screen.findByRole('dialog', { name: 'Cancel invitation' });
     expect(confirm).toHaveTextContent('jiro@example.com');

@@ -2,8 +2,10 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
-import { ME, STATUS, mockFetch, ok, renderApp, signIn } from '../../test/utils';
+import { ME, STATUS, mockFetch, ok, renderApp, signIn, warmUp } from '../../test/utils';
 import type { Project } from './api';
+
+warmUp(() => import('./index'));
 
 vi.mock('../../charts/EChart', () => ({ default: ({ ariaLabel }: { ariaLabel?: string }) => <div role="img" aria-label={ariaLabel} /> }));
 
@@ -42,10 +44,10 @@ describe('optimal design pages', () => {
       'GET /api/project/list/': () => ok({ items: [], total: 0 }),
     });
     renderApp('/optimal-design');
-    const link = await screen.findByRole('link', { name: 'Blend' }, { timeout: 5000 });
+    const link = await screen.findByRole('link', { name: 'Blend' });
     expect(link).toHaveAttribute('href', '/optimal-design/details/p1');
     await userEvent.click(link);
-    const table = await screen.findByRole('table', { name: 'Design' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Design' });
     expect(within(table).getAllByRole('row')).toHaveLength(7);
     const quality = screen.getByRole('table', { name: 'Design quality' });
     expect(within(quality).getByText('1.23%')).toBeInTheDocument();

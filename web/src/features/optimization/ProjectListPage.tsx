@@ -5,18 +5,17 @@ import Link from '@mui/material/Link';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import SearchIcon from '@mui/icons-material/Search';
-import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
+import PagedGrid from '../../components/PagedGrid';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
@@ -30,7 +29,6 @@ export default function ProjectListPage() {
   const { t } = useTranslation(NS);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const localeText = useGridLocale();
   usePageTitle(t('title'));
   const [state, setState] = useState('');
   const [search, setSearch] = useState('');
@@ -104,18 +102,14 @@ export default function ProjectListPage() {
         />
       </Box>
       <Box sx={{ height: 560 }}>
-        <DataGrid
-          rows={data?.items ?? []}
+        <PagedGrid
+          rows={data?.items}
           columns={columns}
           loading={isFetching && !data}
-          rowCount={data?.total ?? 0}
-          paginationMode="server"
-          paginationModel={paging}
-          onPaginationModelChange={setPaging}
-          pageSizeOptions={[10, 20, 50, 100]}
-          disableRowSelectionOnClick
-          localeText={localeText}
-          slots={{ noRowsOverlay: () => <Box sx={{ p: 4, textAlign: 'center' }}><Typography color="text.secondary">{t('list.empty')}</Typography></Box> }}
+          total={data?.total}
+          paging={paging}
+          onPaging={setPaging}
+          empty={t('list.empty')}
         />
       </Box>
     </Box>

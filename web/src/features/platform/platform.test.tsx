@@ -2,8 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
-import { ME, STATUS, mockFetch, ok, renderApp, signIn } from '../../test/utils';
+import { ME, STATUS, mockFetch, ok, renderApp, signIn, warmUp } from '../../test/utils';
 import type { PlatformProject } from './api';
+
+warmUp(() => import('./index'));
 
 vi.mock('../../charts/EChart', () => ({ default: ({ ariaLabel }: { ariaLabel?: string }) => <div role="img" aria-label={ariaLabel} /> }));
 
@@ -36,7 +38,7 @@ describe('hosted API page', () => {
     });
     const user = userEvent.setup();
     renderApp('/platform/details/pp1');
-    await screen.findByText('Power API', {}, { timeout: 10_000 });
+    await screen.findByText('Power API', {});
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Start' }));
     const confirm = await screen.findByRole('dialog');
@@ -44,14 +46,14 @@ describe('hosted API page', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Start' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path.endsWith('/start'))).toBe(true));
 
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull(), { timeout: 10_000 });
-    await user.click(await screen.findByRole('button', { name: 'New credential' }, { timeout: 10_000 }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(await screen.findByRole('button', { name: 'New credential' }));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(within(dialog).getByText('This field is required.')).toBeTruthy(); // SPEC §5: credential name required
     await user.type(within(dialog).getByRole('textbox', { name: /Credential name/ }), 'line 1');
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
-    await screen.findByText('Download credentials before closing because they cannot be downloaded again.', {}, { timeout: 10_000 });
+    await screen.findByText('Download credentials before closing because they cannot be downloaded again.', {});
     expect((screen.getByTestId('api-secret') as HTMLInputElement).value).toBe('mk_live_abcdefghSECRET');
     expect(screen.getByRole('button', { name: 'Close without downloading' })).toBeTruthy();
   });

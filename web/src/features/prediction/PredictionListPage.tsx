@@ -1,5 +1,4 @@
 import Autocomplete from '@mui/material/Autocomplete';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
@@ -10,20 +9,19 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import SearchIcon from '@mui/icons-material/Search';
-import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import ConfirmDialog from '../../components/ConfirmDialog';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
+import PagedGrid from '../../components/PagedGrid';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
@@ -71,7 +69,6 @@ export default function PredictionListPage() {
   const { t } = useTranslation(NS);
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const localeText = useGridLocale();
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 400);
   const [pagination, setPagination] = useState({ page: 0, pageSize: 20 });
@@ -131,24 +128,14 @@ export default function PredictionListPage() {
         />
       </Paper>
       <Paper variant="outlined" sx={{ height: 560 }}>
-        <DataGrid
-          rows={data?.items ?? []}
+        <PagedGrid
+          rows={data?.items}
           columns={columns}
           loading={isFetching && !data}
-          rowCount={data?.total ?? 0}
-          paginationMode="server"
-          paginationModel={pagination}
-          onPaginationModelChange={setPagination}
-          pageSizeOptions={[10, 20, 50, 100]}
-          disableRowSelectionOnClick
-          localeText={localeText}
-          slots={{
-            noRowsOverlay: () => (
-              <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: 'text.secondary' }}>
-                <Typography>{t('empty')}</Typography>
-              </Box>
-            ),
-          }}
+          total={data?.total}
+          paging={pagination}
+          onPaging={setPagination}
+          empty={t('empty')}
         />
       </Paper>
       {creating && <NewPredictionDialog onClose={() => setCreating(false)} />}

@@ -2,7 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
-import { json, ME, mockFetch, ok, renderApp, signIn, STATUS } from '../../test/utils';
+import { json, ME, mockFetch, ok, renderApp, signIn, STATUS, warmUp } from '../../test/utils';
+
+warmUp(() => import('./index'));
 
 const DATASET = {
   id: 'ds-1', name: 'valve', category: '', training_type: 'regression', data_type: 'training_data', type: 'supervised', comment: '',
@@ -46,7 +48,7 @@ describe('pre-processing details page', () => {
     });
     const user = userEvent.setup();
     renderApp('/pre-processing/details/ds-1');
-    await user.click(await screen.findByRole('button', { name: 'Next' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
     await user.click(screen.getAllByRole('button', { name: 'Add step' })[0]);
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('combobox', { name: 'Process type' }));

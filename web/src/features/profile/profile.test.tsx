@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
 import i18n from '../../i18n';
 import { getDisplaySettings, setDisplaySettings } from '../../lib/format';
-import { json, ME, mockFetch, ok, renderApp, signIn, STATUS } from '../../test/utils';
+import { json, ME, mockFetch, ok, renderApp, signIn, STATUS, warmUp } from '../../test/utils';
+
+warmUp(() => import('./index'));
 
 afterEach(async () => {
   vi.unstubAllGlobals();

@@ -14,7 +14,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import ReplayIcon from '@mui/icons-material/Replay';
 import SearchIcon from '@mui/icons-material/Search';
-import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import type { Dataset } from '../../api/types';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
+import PagedGrid, { PAGE_SIZES } from '../../components/PagedGrid';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
@@ -33,17 +33,6 @@ import { DecisionChip, formatP, methodLabel, NS, StateChip, variablesText } from
 
 export const detailsPath = (id: string) => `/statistical-analysis/details/${encodeURIComponent(id)}`;
 export const registerPath = (datasetId: string) => `/statistical-analysis/register/${encodeURIComponent(datasetId)}`;
-const PAGE_SIZES = [10, 20, 50, 100];
-
-function NoProjects() {
-  const { t } = useTranslation(NS);
-  return (
-    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: 'text.secondary', px: 2, textAlign: 'center' }}>
-      <Typography>{t('noProjects')}</Typography>
-    </Box>
-  );
-}
-
 /** Choose a dataset, then go to the register page of a test on it. */
 function NewTestCard() {
   const { t } = useTranslation(NS);
@@ -102,7 +91,6 @@ export default function ProjectListPage() {
   const { t, i18n } = useTranslation(NS);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const localeText = useGridLocale();
   usePageTitle(t('title'));
   const [params, setParams] = useSearchParams();
   const state = params.get('state') ?? '';
@@ -222,21 +210,17 @@ export default function ProjectListPage() {
         </Box>
       </Paper>
       <Paper variant="outlined" sx={{ height: 'calc(100vh - 420px)', minHeight: 360 }}>
-        <DataGrid
-          rows={data?.items ?? []}
+        <PagedGrid
+          rows={data?.items}
           columns={columns}
-          rowCount={data?.total ?? 0}
+          total={data?.total}
           loading={isFetching && !data}
-          paginationMode="server"
-          paginationModel={{ page, pageSize }}
-          onPaginationModelChange={(m) => update({ page: m.page + 1, page_size: m.pageSize }, false)}
-          pageSizeOptions={PAGE_SIZES}
+          paging={{ page, pageSize }}
+          onPaging={(m) => update({ page: m.page + 1, page_size: m.pageSize }, false)}
           disableColumnSorting
           disableColumnFilter
           density="compact"
-          disableRowSelectionOnClick
-          localeText={localeText}
-          slots={{ noRowsOverlay: NoProjects }}
+          empty={t('noProjects')}
           sx={{ border: 0 }}
         />
       </Paper>

@@ -1,7 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
-import { ME, STATUS, ok, mockFetch, renderApp, signIn } from '../../test/utils';
+import { ME, STATUS, ok, mockFetch, renderApp, signIn, warmUp } from '../../test/utils';
+
+warmUp(() => import('./index'));
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -38,7 +40,7 @@ describe('time-series threshold page', () => {
       },
     });
     renderApp('/training/result/threshold/p1/1_pca_mspc');
-    expect(await screen.findByTestId('metric-far', undefined, { timeout: 5000 })).toHaveTextContent('25.0 %');
+    expect(await screen.findByTestId('metric-far', undefined)).toHaveTextContent('25.0 %');
     expect(screen.getByTestId('threshold-line')).toBeInTheDocument();
     expect(screen.getAllByTestId('alarm-span')).toHaveLength(1);
     const input = screen.getByRole('textbox', { name: 'Threshold' });

@@ -1,5 +1,4 @@
 import Autocomplete from '@mui/material/Autocomplete';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -10,12 +9,11 @@ import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import SearchIcon from '@mui/icons-material/Search';
-import { DataGrid, GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
+import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +21,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import type { Dataset } from '../../api/types';
 import ConfirmDialog from '../../components/ConfirmDialog';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
+import PagedGrid from '../../components/PagedGrid';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
@@ -74,7 +72,6 @@ export default function ProjectListPage() {
   const { t } = useTranslation(NS);
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const localeText = useGridLocale();
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 400);
   const [type, setType] = useState('');
@@ -156,25 +153,15 @@ export default function ProjectListPage() {
         </TextField>
       </Paper>
       <Paper variant="outlined" sx={{ height: 560 }}>
-        <DataGrid
-          rows={data?.items ?? []}
+        <PagedGrid
+          rows={data?.items}
           getRowId={(r) => r.project_id}
           columns={columns}
           loading={isFetching && !data}
-          rowCount={data?.total ?? 0}
-          paginationMode="server"
-          paginationModel={pagination}
-          onPaginationModelChange={setPagination}
-          pageSizeOptions={[10, 20, 50, 100]}
-          disableRowSelectionOnClick
-          localeText={localeText}
-          slots={{
-            noRowsOverlay: () => (
-              <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', color: 'text.secondary' }}>
-                <Typography>{t('list.empty')}</Typography>
-              </Box>
-            ),
-          }}
+          total={data?.total}
+          paging={pagination}
+          onPaging={setPagination}
+          empty={t('list.empty')}
         />
       </Paper>
       {creating && <NewProjectDialog open onClose={() => setCreating(false)} />}

@@ -2,8 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
-import { ME, STATUS, ok, mockFetch, renderApp, signIn } from '../../test/utils';
+import { ME, STATUS, ok, mockFetch, renderApp, signIn, warmUp } from '../../test/utils';
 import type { Catalogue, Project } from './api';
+
+warmUp(() => import('./index'));
 
 vi.mock('../../charts/EChart', () => ({ default: ({ ariaLabel }: { ariaLabel?: string }) => <div role="img" aria-label={ariaLabel} /> }));
 
@@ -78,7 +80,7 @@ describe('training pages', () => {
       'GET /api/train/result/p1': () => ok(project),
     });
     const { router } = renderApp('/training/regression/register/ds1');
-    expect(await screen.findByRole('cell', { name: 'strength' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('cell', { name: 'strength' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText('Please select the target variable')).toBeInTheDocument();
@@ -133,7 +135,7 @@ describe('training pages', () => {
     signIn();
     mockFetch({ ...common, 'GET /api/train/result/p1': () => ok(project) });
     renderApp('/training/regress/details/p1');
-    const table = await screen.findByRole('table', { name: 'Models' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Models' });
     expect(within(table).getByText('0.6100')).toBeInTheDocument();
     // issue 15: the test columns are labelled as such and the page says the best model was chosen on validation
     expect(within(table).getByRole('columnheader', { name: 'R² (test)' })).toBeInTheDocument();
