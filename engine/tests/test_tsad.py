@@ -3,6 +3,8 @@ metrics against hand counts, no look-ahead in windowed features, and the trainin
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +17,8 @@ from mitate_engine.tsad.features import window_features
 from mitate_engine.tsad.mspc import PcaMspc
 from scipy import stats
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"  # ../shared/data from the repo root
+DATA = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[2] / ".." / "shared" / "data")  # ../shared/data from the repo root
+ROOT_ENGINE = Path(__file__).resolve().parents[1]
 
 
 def small():
@@ -215,3 +218,50 @@ def test_autoencoder_scores_the_fault_above_normal(tmp_path):
     assert (s[:160] > thr).mean() < 0.2 and (s[200:] > thr).mean() > 0.9
     c = det.contributions(d01[cols].to_numpy(float))
     assert np.allclose(c.mean(axis=1), s)
+
+
+def test_every_error_of_the_area_is_a_catalogued_code_in_both_languages(tmp_path):
+    import re
+
+    from mitate_engine.task import EngineError, messages
+
+    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT_ENGINE / "mitate_engine" / "tsad").glob("*.py"))
+    src += (ROOT_ENGINE / "mitate_engine" / "tasks" / "tsad_train.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'(?:fail|EngineError)\(\s*"([a-z_]+)"', src))
+    assert {"tsad_time_duplicates", "tsad_normal_too_short", "tsad_label_single_class", "no_models"} <= codes
+    cat = messages()
+    for code in codes:
+        assert cat[code]["en"] and cat[code]["ja"], code
+    assert not re.search(r"fail\(\s*['\"][A-Z]", src), "an English sentence passed to fail() instead of a code"
+    df = pd.DataFrame({"t": [1, 2, 2, 3], "a": [1.0, 2, 3, 4]})
+    df.to_parquet(tmp_path / "d.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "d.parquet"),
+        "time_column": "t",
+        "features": ["a"],
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_lof", "algorithm": "lof"}],
+    }
+    with pytest.raises(EngineError) as err:
+        run("tsad_train", spec)
+    assert err.value.code == "tsad_time_duplicates"
+    assert err.value.params == {"column": "t", "count": 1, "first": "2"}
+    with pytest.raises(EngineError) as err:
+        run("tsad_train", {**spec, "models": []})
+    assert err.value.code == "no_models"
+    df = pd.DataFrame({"t": range(200), "a": np.random.default_rng(0).normal(size=200), "b": np.random.default_rng(1).normal(size=200)})
+    df.to_parquet(tmp_path / "ok.parquet")
+    out, _ = run(
+        "tsad_train",
+        {
+            **spec,
+            "parquet": str(tmp_path / "ok.parquet"),
+            "features": ["a", "b"],
+            "normal": {"mode": "rows", "rows": 100},
+            "models": [{"key": "1_lof", "algorithm": "lof", "params": {"n_neighbors": 0}}, {"key": "2_lof", "algorithm": "lof"}],
+        },
+    )
+    failed = out["models"][0]
+    assert failed["state"] == "failed" and json.loads(failed["error"])["code"] == "tsad_param_range"
+    assert out["models"][1]["state"] == "done"

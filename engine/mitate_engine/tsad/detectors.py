@@ -20,7 +20,7 @@ def params_of(algorithm: str, given: dict) -> dict:
     """The catalogue's defaults overlaid with the given values (checked against the catalogue's ranges)."""
     spec = next((a for mode in CATALOGUE.values() for a in mode if a["key"] == algorithm), None)
     if spec is None:
-        raise fail('The algorithm "{algorithm}" is not available for time-series anomaly detection.', algorithm=algorithm)
+        raise fail("tsad_algorithm_unknown", algorithm=algorithm)
     out = {}
     for p in spec["params"]:
         v = given.get(p["name"], p["default"])
@@ -28,7 +28,7 @@ def params_of(algorithm: str, given: dict) -> dict:
             v = p["default"]
         v = int(v) if p["kind"] == "int" else float(v)
         if not (p["low"] <= v <= p["high"]):
-            raise fail('{label}: "{param}" must be between {low} and {high}.', label=spec["label"], param=p["name"], low=p["low"], high=p["high"])
+            raise fail("tsad_param_range", label=spec["label"], param=p["name"], low=p["low"], high=p["high"])
         out[p["name"]] = v
     return out
 

@@ -18,11 +18,11 @@ def order_by_time(df: pd.DataFrame, time_column: str) -> tuple[pd.DataFrame, dic
     """Rows sorted by time (stable); duplicates are refused, sorting is reported."""
     t = df[time_column]
     if t.isna().any():
-        raise fail('The time column "{column}" has {count} empty or unparsable values.', column=time_column, count=int(t.isna().sum()))
+        raise fail("tsad_time_empty", column=time_column, count=int(t.isna().sum()))
     dup = int(t.duplicated().sum())
     if dup:
         raise fail(
-            'The time column "{column}" has {count} duplicate timestamps (first: {first}); remove or aggregate them.',
+            "tsad_time_duplicates",
             column=time_column,
             count=dup,
             first=str(t[t.duplicated()].iloc[0]),
@@ -67,7 +67,7 @@ class TsadModel:
 
     def check(self, df: pd.DataFrame) -> None:
         if self.time_column not in df.columns:
-            raise fail('The time column "{column}" is missing from the data.', column=self.time_column)
+            raise fail("tsad_time_missing", column=self.time_column)
         D.check_inference(df, self.features, self.kinds, {})
 
     def matrix(self, df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:

@@ -42,14 +42,14 @@ def prepare(spec: dict) -> Prepared:
     time_col = spec.get("time_column")
     label_col = spec.get("target")
     if not time_col:
-        raise fail("A time column is needed: the dataset has no datetime column and none was chosen.")
+        raise fail("tsad_no_time_column")
     if not signals:
-        raise fail("Please select feature variables")
+        raise fail("no_features")
     cols = [time_col, *signals, *([label_col] if label_col else [])]
     df = read_table(spec["parquet"], cols)
     for c in signals:
         if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
-            raise fail('The signal "{column}" is not numeric.', column=c)
+            raise fail("tsad_signal_not_numeric", column=c)
     df, order = order_by_time(df, time_col)
     df = df.reset_index(drop=True)
     notes = ["The rows were not in time order; they were sorted by the time column."] if order["sorted"] else []
@@ -63,14 +63,14 @@ def prepare(spec: dict) -> Prepared:
     label = binarize(df[label_col]) if label_col else None
     if spec["project_type"] == SUPERVISED:
         if label is None:
-            raise fail("Please select the target variable")
+            raise fail("no_target")
         n_train = int(round(n * float(spec.get("split_ratio") or 0.85)))
         n_val = max(1, int(round((n_train - warm) * 0.2)))
         split[warm : n_train - n_val] = "train"
         split[n_train - n_val : n_train] = "validation"
         tr = split == "train"
         if len(np.unique(label[tr])) < 2:
-            raise fail('The label "{column}" has a single class in the training part; it needs normal and anomalous rows.', column=label_col)
+            raise fail("tsad_label_single_class", column=label_col)
     else:
         normal = spec.get("normal") or {"mode": "rows", "rows": max(warm + 10, n // 2)}
         if normal.get("mode") == "range":
@@ -84,7 +84,7 @@ def prepare(spec: dict) -> Prepared:
         split[mask] = "train"
         if mask.sum() < max(10, len(F.columns) // 10 + 2):
             raise fail(
-                "The normal period has {count} usable rows after the window warm-up of {warm} rows; choose a longer period or shorter windows.",
+                "tsad_normal_too_short",
                 count=int(mask.sum()),
                 warm=warm,
             )
@@ -95,7 +95,7 @@ def prepare(spec: dict) -> Prepared:
     X = np.where(np.isnan(Xdf.to_numpy(dtype=float)), medians, Xdf.to_numpy(dtype=float))
     const = [c for c, sd in zip(F.columns, X[tr].std(axis=0)) if not sd > 0]
     if const and len(const) == len(F.columns):
-        raise fail("Every selected signal is constant over the training period.")
+        raise fail("tsad_all_constant")
     return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, notes)
 
 
