@@ -16009,6 +16009,19 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["Prediction"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -16107,6 +16120,19 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["Prediction"];
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -16210,6 +16236,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    rows: number;
+                                    /** @description [row position, min, max] per bucket */
+                                    points: (number | (number | null) | (number | null))[][];
+                                    spans: {
+                                        start: number;
+                                        end: number;
+                                        contributions: {
+                                            signal: string;
+                                            value: number;
+                                        }[];
+                                    }[];
+                                    threshold: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -23341,6 +23393,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description The model's report (HTML) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -23443,6 +23504,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description The trained detector (zip) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
