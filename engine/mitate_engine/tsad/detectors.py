@@ -253,13 +253,35 @@ class Supervised:
             return np.asarray(self.m.predict(X, pred_contrib=True))[:, :-1]
         if self.key == "logistic":
             return self.std(X) * self.m.coef_[0]
-        return None
+        return forest_contributions(self.m, X)
 
     def default_threshold(self, train_scores):
         return 0.5
 
     def info(self):
         return {}
+
+
+def forest_contributions(forest, X) -> np.ndarray:
+    """Path contributions of a scikit-learn random forest (Saabas; the `treeinterpreter` decomposition) from the
+    trees' own structure: along each row's path, every split moves the anomaly probability from the parent node's
+    value to the child's, and that change is credited to the split's feature. Per row, the contributions plus the
+    forest's mean root value equal predict_proba's anomaly probability exactly."""
+    X = np.asarray(X, dtype=np.float32)
+    out = np.zeros(X.shape, dtype=float)
+    for est in forest.estimators_:
+        tr = est.tree_
+        v = tr.value[:, 0, :]
+        v = v[:, 1] / np.where(v.sum(axis=1) > 0, v.sum(axis=1), 1.0)
+        parent = np.full(tr.node_count, -1)
+        for side in (tr.children_left, tr.children_right):
+            inner = side >= 0
+            parent[side[inner]] = np.flatnonzero(inner)
+        D = np.zeros((tr.node_count, X.shape[1]))
+        child = np.flatnonzero(parent >= 0)
+        D[child, tr.feature[parent[child]]] = v[child] - v[parent[child]]
+        out += np.asarray(est.decision_path(X) @ D)
+    return out / len(forest.estimators_)
 
 
 def make(algorithm: str, params: dict):

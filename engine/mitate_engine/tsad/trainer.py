@@ -18,7 +18,7 @@ from . import metrics as MET
 from . import report_html
 from .errors import fail
 from .features import warmup, window_features
-from .model import TsadModel, binarize, order_by_time
+from .model import TsadModel, binarize, order_by_time, resample
 
 SUPERVISED = "time_series_anomaly_detection_supervised"
 UNSUPERVISED = "time_series_anomaly_detection_unsupervised"
@@ -50,9 +50,18 @@ def prepare(spec: dict) -> Prepared:
     for c in signals:
         if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
             raise fail("tsad_signal_not_numeric", column=c)
+    rule = spec.get("resample") or None
+    notes = []
+    if rule:
+        before = len(df)
+        df, _ = resample(df, time_col, rule, signals, label_col)
+        notes.append(
+            f"Resampled to regular periods of {rule}: {before} rows became {len(df)} (signals averaged, a period anomalous when any of its rows is; empty periods left out)."
+        )
     df, order = order_by_time(df, time_col)
     df = df.reset_index(drop=True)
-    notes = ["The rows were not in time order; they were sorted by the time column."] if order["sorted"] else []
+    if order["sorted"]:
+        notes.append("The rows were not in time order; they were sorted by the time column.")
     lags, windows = list(spec.get("lags") or []), list(spec.get("windows") or [])
     time = df[time_col] if pd.api.types.is_datetime64_any_dtype(df[time_col]) else None
     F = window_features(df, signals, lags, windows, time=time)
@@ -80,7 +89,7 @@ def prepare(spec: dict) -> Prepared:
             mask = ((t >= lo) & (t <= hi)).to_numpy()
         else:
             mask = np.arange(n) < int(normal["rows"])
-        mask &= np.arange(n) >= warm
+        mask = mask & (np.arange(n) >= warm)  # to_numpy() of a pandas result may be read-only (copy-on-write)
         split[mask] = "train"
         if mask.sum() < max(10, len(F.columns) // 10 + 2):
             raise fail(
@@ -158,6 +167,7 @@ def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict) -> tuple
         threshold=0.0,
         params=p,
         info=det.info(),
+        resample_rule=spec.get("resample") or None,
     )
     score = np.asarray(det.score(prep.X), dtype=float)
     score[prep.split == "warmup"] = np.nan

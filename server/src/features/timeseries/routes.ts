@@ -112,7 +112,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   );
   r.get(
     '/timeseries/contributions/:project_id/:model_key',
-    { schema: { tags, summary: 'Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP or coefficient × value)', params: pm, querystring: z.object({ start: z.coerce.number().int().min(0), end: z.coerce.number().int().min(0) }), response: wrap(z.looseObject({ available: z.boolean(), items: z.array(z.object({ signal: z.string(), value: z.number() })) })) } },
+    { schema: { tags, summary: 'Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP for LightGBM, path contributions for the random forest, coefficient × value)', params: pm, querystring: z.object({ start: z.coerce.number().int().min(0), end: z.coerce.number().int().min(0) }), response: wrap(z.looseObject({ available: z.boolean(), items: z.array(z.object({ signal: z.string(), value: z.number() })) })) } },
     async (req) => ok(await svc.contributions(req.auth, req.params.project_id, req.params.model_key, req.query.start, req.query.end)),
   );
 }

@@ -22,6 +22,7 @@ import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { useDataset } from '../datasets/api';
 import { detailsPath, modeOf, registerTs, type RegisterBody, type TsType, useTsCatalogue } from './api';
+import NormalPeriodChart from './NormalPeriodChart';
 
 const STEPS = ['data', 'features', 'training', 'models', 'preview'] as const;
 const list = (s: string) =>
@@ -171,19 +172,36 @@ export default function RegisterWizard({ type }: { type: TsType }) {
           </Box>
         )}
         {step === 2 && mode === 'unsupervised' && (
-          <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
+          <Box sx={{ display: 'grid', gap: 2, maxWidth: 1100 }}>
             <Typography variant="subtitle2">{t('wizard.normalMode')}</Typography>
             <RadioGroup row value={normalMode} onChange={(e) => setNormalMode(e.target.value as 'rows' | 'range')}>
               <FormControlLabel value="rows" control={<Radio />} label={t('wizard.firstRows')} />
               <FormControlLabel value="range" control={<Radio />} label={t('wizard.range')} />
             </RadioGroup>
             {normalMode === 'rows' ? (
-              <TextField label={t('wizard.rows')} value={rows} onChange={(e) => setRows(e.target.value)} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
+              <TextField label={t('wizard.rows')} value={rows} onChange={(e) => setRows(e.target.value)} slotProps={{ htmlInput: { inputMode: 'numeric' } }} sx={{ maxWidth: 320 }} />
             ) : (
               <Box sx={{ display: 'flex', gap: 2 }}>
                 <TextField label={t('wizard.from')} value={from} onChange={(e) => setFrom(e.target.value)} placeholder="2020-03-09 10:14:33" />
                 <TextField label={t('wizard.to')} value={to} onChange={(e) => setTo(e.target.value)} />
               </Box>
+            )}
+            {time && time === d.datetime_column ? (
+              <NormalPeriodChart
+                datasetId={datasetId}
+                columns={signals}
+                from={normalMode === 'range' ? from : ''}
+                to={normalMode === 'range' ? to : ''}
+                onRange={(a, b) => {
+                  setNormalMode('range');
+                  setFrom(a);
+                  setTo(b);
+                }}
+              />
+            ) : (
+              <Typography variant="body2" color="text.secondary">
+                {t('wizard.chartNeedsDatetime')}
+              </Typography>
             )}
           </Box>
         )}
