@@ -22279,6 +22279,8 @@ export interface paths {
                         lags?: number[];
                         /** @default [] */
                         windows?: (number | string)[];
+                        /** @description Regular periods to resample an irregular series to (e.g. 1s, 5min): signals averaged, a period anomalous when any of its rows is */
+                        resample?: string | null;
                         normal?: ({
                             /** @enum {string} */
                             mode: "rows";
@@ -24113,7 +24115,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP or coefficient × value) */
+        /** Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP for LightGBM, path contributions for the random forest, coefficient × value) */
         get: {
             parameters: {
                 query: {

@@ -52,6 +52,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const [label, setLabel] = useState('');
   const [lags, setLags] = useState('');
   const [windows, setWindows] = useState('');
+  const [resample, setResample] = useState('');
   const [normalMode, setNormalMode] = useState<'rows' | 'range'>('rows');
   const [rows, setRows] = useState('');
   const [from, setFrom] = useState('');
@@ -90,6 +91,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
     target_variables: label ? [label] : [],
     lags: list(lags).map(Number),
     windows: list(windows).map((w) => (/^\d+$/.test(w) ? Number(w) : w)),
+    resample: resample.trim() || null,
     normal: mode === 'unsupervised' ? (normalMode === 'rows' ? { mode: 'rows', rows: Number(rows) } : { mode: 'range', start: from, end: to }) : null,
     split_ratio: Number(split),
     models: chosen.map((k) => ({
@@ -169,6 +171,14 @@ export default function RegisterWizard({ type }: { type: TsType }) {
           <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
             <TextField label={t('wizard.lags')} value={lags} onChange={(e) => setLags(e.target.value)} placeholder="1, 2" />
             <TextField label={t('wizard.windows')} helperText={t('wizard.windowsHelp')} value={windows} onChange={(e) => setWindows(e.target.value)} placeholder="10, 5min" />
+            <TextField
+              label={t('wizard.resample')}
+              helperText={time && time === d.datetime_column ? t('wizard.resampleHelp') : t('wizard.resampleNeedsDatetime')}
+              disabled={!(time && time === d.datetime_column)}
+              value={resample}
+              onChange={(e) => setResample(e.target.value)}
+              placeholder="1s, 5min"
+            />
           </Box>
         )}
         {step === 2 && mode === 'unsupervised' && (
