@@ -206,12 +206,16 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
   await page.reload();
   await page.getByRole('button', { name: '次へ' }).click();
+  await page.getByRole('textbox', { name: /リサンプリング/ }).waitFor();
+  await shot('12a-wizard-windows-resample-ja');
   await page.getByRole('button', { name: '次へ' }).click();
   await page.getByTestId('normal-period-chart').locator('path').first().waitFor();
   await shot('12-wizard-drag-normal-period-ja');
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
   await page.reload();
   await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: /Resample to regular periods/ }).fill('1s');
+  await shot('11a-wizard-windows-resample');
   await page.getByRole('button', { name: 'Next' }).click();
   const chart2 = page.getByTestId('normal-period-chart');
   await chart2.locator('path').first().waitFor();
@@ -222,7 +226,9 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   await page.mouse.up();
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
-  assert.match(await page.locator('pre').innerText(), /"mode": "range"/);
+  const preview = await page.locator('pre').innerText();
+  assert.match(preview, /"mode": "range"/);
+  assert.match(preview, /"resample": "1s"/);
   await page.getByRole('button', { name: 'Create project' }).click();
   await page.waitForURL(/\/training\/time-series\/details\//);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
@@ -231,4 +237,5 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   await table.getByText(/^(Done|Train failed)$/).first().waitFor({ timeout: 240_000 });
   await shot('13-skab-unsupervised-trained');
   assert.equal(await table.getByText('Train failed', { exact: true }).count(), 0, await table.innerText());
+  await page.getByText('Resampling').waitFor();
 });
