@@ -351,3 +351,11 @@ def test_a_normal_period_given_as_a_datetime_range(tmp_path):
     assert result["models"][0]["state"] == "done", result["models"][0].get("error")
     series = pd.read_parquet(tmp_path / "o" / "1_pca" / "series.parquet")
     assert (series["split"] == "train").sum() == 100 - 4  # the first 4 rows are the 5-row window's warm-up
+
+
+def test_mspc_score_from_its_contributions_equals_its_score():
+    X = small()
+    det, _ = make("pca_mspc", {"n_components": 2})
+    det.fit(X[:30])
+    s, c = det.score_and_contributions(X)
+    assert np.allclose(s, det.score(X)) and np.allclose(c, det.contributions(X))

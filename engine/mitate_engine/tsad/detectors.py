@@ -56,9 +56,16 @@ class Mspc:
         return self.m.score(X)
 
     def contributions(self, X):
+        return self.score_and_contributions(X)[1]
+
+    def score_and_contributions(self, X):
+        """Both from one projection: T² and Q are the sums of their contributions."""
         ct2, cq = self.m.contributions(X)
+        t2, q = ct2.sum(axis=1), cq.sum(axis=1)
+        ql = self.m.q_limit_
+        score = np.maximum(t2 / self.m.t2_limit_, q / ql if ql > 0 else 0.0)
         # each statistic relative to its own limit, so the bars say which variables pushed the row past a limit
-        return ct2 / self.m.t2_limit_ + (cq / self.m.q_limit_ if self.m.q_limit_ > 0 else 0)
+        return score, ct2 / self.m.t2_limit_ + (cq / ql if ql > 0 else 0)
 
     def default_threshold(self, train_scores):
         return 1.0

@@ -114,11 +114,14 @@ class TsadModel:
 
     def score_frame(self, df: pd.DataFrame, contributions: bool = True) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
         ordered, X, warm = self.matrix(df)
-        score = np.asarray(self.detector.score(X), dtype=float)
+        both = contributions and hasattr(self.detector, "score_and_contributions")
+        score, c = self.detector.score_and_contributions(X) if both else (self.detector.score(X), None)
+        score = np.asarray(score, dtype=float)
         score[warm] = np.nan
         contrib = None
         if contributions and hasattr(self.detector, "contributions"):
-            c = self.detector.contributions(X)
+            if c is None:
+                c = self.detector.contributions(X)
             if c is not None:
                 contrib = self.per_signal(np.asarray(c, dtype=float))
                 contrib[warm] = np.nan
