@@ -4,6 +4,7 @@ Peers in the same run: PyOD IsolationForest with its defaults and a plain scikit
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -19,7 +20,7 @@ from mitate_engine.tsad.detectors import make  # noqa: E402
 from mitate_engine.tsad.features import window_features  # noqa: E402
 from mitate_engine.tsad.model import TsadModel  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
+DATA = Path(os.environ.get("MITATE_SHARED_DATA") or ROOT.parent / "shared" / "data")  # a worktree may set it
 QUICK = "--quick" in sys.argv
 SKAB_FILES = ["valve1/0.csv", "valve1/1.csv", "valve2/0.csv", "other/9.csv", "other/13.csv"]
 SIGNALS = ["Accelerometer1RMS", "Accelerometer2RMS", "Current", "Pressure", "Temperature", "Thermocouple", "Voltage", "Volume Flow RateRMS"]
@@ -80,6 +81,50 @@ def plain_t2q(train, test, a=None, conf=0.99):
     return t2 > t2lim, q > qlim
 
 
+def skab_reference_t2q(train, test, explained=0.85, p=0.999, median_rows=5):
+    """The SKAB leaderboard's own T²+Q settings (waico/SKAB notebooks/t2_with_q_SKAB.ipynb with core/t2.py), written
+    here from their description: constant training columns dropped, standardised on the training rows, PCA keeping
+    85 % of the variance, limits at p = 0.999 (the F quantile and the normal quantile read off a 0..15 grid of
+    10,000 points, as there), the Q limit's θ_i taken as (Σ residual eigenvalues)^i as there (not Σ λ^i), the
+    residual eigenvalues taken in numpy.linalg.eig's order, T² and Q each smoothed by a trailing 5-row median; an
+    alarm when either exceeds its limit (rows whose median is incomplete are not alarms)."""
+    keep = np.ptp(train, axis=0) > 0
+    train, test = train[:, keep], test[:, keep]
+    mu, sd = train.mean(0), train.std(0)
+    Z, Zt = (train - mu) / sd, (test - mu) / sd
+    cov = np.cov(Z.T)
+    lam, vec = np.linalg.eigh(cov)
+    order = np.argsort(lam)[::-1]
+    lam, vec = lam[order], vec[:, order]
+    a = int(np.searchsorted(np.cumsum(lam) / lam.sum(), explained, side="right") + 1)
+    n = len(Z)
+    grid = np.linspace(0, 15, 10000)
+    t2lim = a * (n - 1) * (n + 1) / (n * (n - a)) * grid[stats.f.cdf(grid, a, n - a) < p][-1]
+    w = np.linalg.eig(cov)[0].real
+    s = float(np.sum(w[a:]))
+    th1, th2, th3 = s, s**2, s**3
+    h0 = 1 - 2 * th1 * th3 / (3 * th2**2)
+    c = grid[stats.norm.cdf(grid) < p][-1]
+    qlim = th1 * (1 + c * h0 * np.sqrt(2 * th2) / th1 + th2 * h0 * (h0 - 1) / th1**2) ** (1 / h0)
+    P = vec[:, :a]
+    T = Zt @ P
+    t2 = pd.Series((T**2 / lam[:a]).sum(1)).rolling(median_rows).median().to_numpy()
+    q = pd.Series(((Zt - T @ P.T) ** 2).sum(1)).rolling(median_rows).median().to_numpy()
+    return (np.nan_to_num(t2) > t2lim) | (np.nan_to_num(q) > qlim)
+
+
+def where_false_alarms(alarm, y):
+    """False-alarm rate in the normal rows before the file's anomaly and in those after it."""
+    i0 = int(np.argmax(y))
+    i1 = len(y) - int(np.argmax(y[::-1]))
+    return {
+        "before_anomaly": float(alarm[:i0].mean()) if i0 else None,
+        "after_anomaly": float(alarm[i1:].mean()) if i1 < len(y) else None,
+        "rows_before": i0,
+        "rows_after": len(y) - i1,
+    }
+
+
 def skab():
     from pyod.models.iforest import IForest
 
@@ -89,7 +134,7 @@ def skab():
         "ours_rule": {**OURS, "stats": list(OURS["stats"])},
         "per_file": {},
     }
-    rows = {k: [] for k in ["ours", "pyod_iforest_defaults", "plain_t2_q", *VARIANTS]}
+    rows = {k: [] for k in ["ours", "pyod_iforest_defaults", "plain_t2_q", "skab_reference_t2q", *VARIANTS]}
     for f in SKAB_FILES:
         df = pd.read_csv(DATA / "skab_subset" / f, sep=";")
         y = df["anomaly"].to_numpy()[400:] > 0
@@ -101,12 +146,44 @@ def skab():
         res["pyod_iforest_defaults"] = pyod.predict(X[400:]) > 0
         t2, q = plain_t2q(X[:400], X[400:])
         res["plain_t2_q"] = t2 | q
+        res["skab_reference_t2q"] = skab_reference_t2q(X[:400], X[400:])
         out["per_file"][f] = {}
         for k, alarm in res.items():
             m = MET.pointwise(alarm, y)
             rows[k].append(m)
-            out["per_file"][f][k] = {"f1": m["f1"], "far": m["far"], "mar": m["mar"]}
+            out["per_file"][f][k] = {"f1": m["f1"], "far": m["far"], "mar": m["mar"], "false_alarms": where_false_alarms(np.asarray(alarm, bool), y)}
     out["pooled"] = {k: pooled(v) for k, v in rows.items()}
+    # The anomaly-free recording under the same protocol (first 400 rows train, the other 9,005 scored): every alarm
+    # is false.
+    free = pd.read_csv(DATA / "skab_subset" / "anomaly-free" / "anomaly-free.csv", sep=";")
+    Xf = free[SIGNALS].to_numpy(float)
+    t2, q = plain_t2q(Xf[:400], Xf[400:])
+    out["anomaly_free_far"] = {
+        "ours": float(np.mean(ours_on(free, OURS))),
+        "plain_t2_q": float(np.mean(t2 | q)),
+        "skab_reference_t2q": float(np.mean(skab_reference_t2q(Xf[:400], Xf[400:]))),
+    }
+    fa = {}
+    for k in rows:
+        b = [(v[k]["false_alarms"]["before_anomaly"], v[k]["false_alarms"]["rows_before"]) for v in out["per_file"].values()]
+        c = [(v[k]["false_alarms"]["after_anomaly"], v[k]["false_alarms"]["rows_after"]) for v in out["per_file"].values()]
+        fa[k] = {
+            "far_before_anomaly": sum(r * n for r, n in b if r is not None) / sum(n for _, n in b),
+            "far_after_anomaly": sum(r * n for r, n in c if r is not None) / sum(n for _, n in c),
+        }
+    out["false_alarms_before_after"] = fa
+    out["finding"] = (
+        "About half of each file's scored normal rows (~170) come after its anomaly, and there the rig does not return"
+        " to the state of the first 400 rows: every PCA detector here (ours, plain T²+Q, the leaderboard's own T²+Q"
+        " settings) alarms on 82-100 % of them in 4 of the 5 files (false_alarms_before_after; per_file.*.false_alarms),"
+        " while the leaderboard's T²+Q settings raise no alarm at all in the normal rows before the anomaly. So the"
+        " 40-50 % FAR is the protocol on these 5 files, not our T²+Q: the leaderboard's own settings get F1 0.60 /"
+        " FAR 40 % here (26.6 % is its figure pooled over all 34 files). The anomaly-free recording under the same"
+        " protocol is alarmed almost everywhere (anomaly_free_far): 400 rows (under 7 min) do not cover the rig's"
+        " normal drift. The leaderboard's Conv-AE (window 60, limit 4/3 x the 99.9 % quantile, alarm only after 59"
+        " windows over it) and MSET (a centred 60-row moving mean) also use rows after t to decide row t; our rules"
+        " are causal. Not met, and not tuned on these files."
+    )
     out["goal"] = "F1 above 0.78 (leaderboard best, Conv-AE / MSET) with FAR under 15 %"
     return out
 

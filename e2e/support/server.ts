@@ -6,7 +6,7 @@ import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
-export const SHARED_DATA = path.resolve(ROOT, '..', 'shared', 'data');
+export const SHARED_DATA = process.env.MITATE_SHARED_DATA ?? path.resolve(ROOT, '..', 'shared', 'data'); // a worktree may set it
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -3,6 +3,8 @@ metrics against hand counts, no look-ahead in windowed features, and the trainin
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +17,8 @@ from mitate_engine.tsad.features import window_features
 from mitate_engine.tsad.mspc import PcaMspc
 from scipy import stats
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"  # ../shared/data from the repo root
+DATA = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[2] / ".." / "shared" / "data")  # ../shared/data from the repo root
+ROOT_ENGINE = Path(__file__).resolve().parents[1]
 
 
 def small():
@@ -215,3 +218,144 @@ def test_autoencoder_scores_the_fault_above_normal(tmp_path):
     assert (s[:160] > thr).mean() < 0.2 and (s[200:] > thr).mean() > 0.9
     c = det.contributions(d01[cols].to_numpy(float))
     assert np.allclose(c.mean(axis=1), s)
+
+
+def test_every_error_of_the_area_is_a_catalogued_code_in_both_languages(tmp_path):
+    import re
+
+    from mitate_engine.task import EngineError, messages
+
+    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT_ENGINE / "mitate_engine" / "tsad").glob("*.py"))
+    src += (ROOT_ENGINE / "mitate_engine" / "tasks" / "tsad_train.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'(?:fail|EngineError)\(\s*"([a-z_]+)"', src))
+    assert {"tsad_time_duplicates", "tsad_normal_too_short", "tsad_label_single_class", "no_models"} <= codes
+    cat = messages()
+    for code in codes:
+        assert cat[code]["en"] and cat[code]["ja"], code
+    assert not re.search(r"fail\(\s*['\"][A-Z]", src), "an English sentence passed to fail() instead of a code"
+    df = pd.DataFrame({"t": [1, 2, 2, 3], "a": [1.0, 2, 3, 4]})
+    df.to_parquet(tmp_path / "d.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "d.parquet"),
+        "time_column": "t",
+        "features": ["a"],
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_lof", "algorithm": "lof"}],
+    }
+    with pytest.raises(EngineError) as err:
+        run("tsad_train", spec)
+    assert err.value.code == "tsad_time_duplicates"
+    assert err.value.params == {"column": "t", "count": 1, "first": "2"}
+    with pytest.raises(EngineError) as err:
+        run("tsad_train", {**spec, "models": []})
+    assert err.value.code == "no_models"
+    df = pd.DataFrame({"t": range(200), "a": np.random.default_rng(0).normal(size=200), "b": np.random.default_rng(1).normal(size=200)})
+    df.to_parquet(tmp_path / "ok.parquet")
+    out, _ = run(
+        "tsad_train",
+        {
+            **spec,
+            "parquet": str(tmp_path / "ok.parquet"),
+            "features": ["a", "b"],
+            "normal": {"mode": "rows", "rows": 100},
+            "models": [{"key": "1_lof", "algorithm": "lof", "params": {"n_neighbors": 0}}, {"key": "2_lof", "algorithm": "lof"}],
+        },
+    )
+    failed = out["models"][0]
+    assert failed["state"] == "failed" and json.loads(failed["error"])["code"] == "tsad_param_range"
+    assert out["models"][1]["state"] == "done"
+
+
+def test_random_forest_path_contributions_add_up_to_its_probability():
+    from mitate_engine.tsad.detectors import Supervised, forest_contributions
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 4))
+    y = ((X[:, 2] > 1.0) | (X[:, 0] * X[:, 2] > 1.5)).astype(int)  # only columns 0 and 2 matter
+    det = Supervised("random_forest", {"n_estimators": 30, "max_depth": 6}).fit(X, y)
+    c = det.contributions(X)
+    bias = np.mean([e.tree_.value[0, 0, 1] / e.tree_.value[0, 0].sum() for e in det.m.estimators_])
+    assert np.allclose(c.sum(axis=1) + bias, det.score(X), atol=1e-9)
+    top = np.abs(c[y == 1]).mean(axis=0)
+    assert set(np.argsort(top)[-2:]) == {0, 2}
+    assert forest_contributions(det.m, X[:1]).shape == (1, 4)
+
+
+def test_an_irregular_series_is_resampled_in_training_and_prediction_alike(tmp_path):
+    from mitate_engine.task import EngineError
+    from mitate_engine.tsad.model import resample
+
+    rng = np.random.default_rng(0)
+    # irregular: 1 to 3 rows per second, with a duplicate timestamp and a missing second
+    secs = np.sort(np.concatenate([np.arange(300), rng.integers(0, 300, 200)]))
+    secs = secs[secs != 150]
+    t = pd.Timestamp("2024-01-01") + pd.to_timedelta(secs, unit="s")
+    a = rng.normal(size=len(secs))
+    a[secs >= 250] += 8  # a fault in the last 50 seconds
+    df = pd.DataFrame({"t": t, "a": a, "b": rng.normal(size=len(secs)), "y": (secs >= 250).astype(int)})
+    out, pos = resample(df, "t", "1s", ["a", "b"], "y")
+    assert len(out) == 299 and out["t"].is_monotonic_increasing and not out["t"].duplicated().any()
+    first = df[df["t"] == df["t"].iloc[0]]
+    assert out["a"].iloc[0] == pytest.approx(first["a"].mean())
+    assert (out["t"].iloc[pos].to_numpy() == df["t"].dt.floor("1s").to_numpy()).all()
+    with pytest.raises(EngineError) as err:
+        resample(df, "t", "1 fortnight", ["a"])
+    assert err.value.code == "tsad_bad_resample"
+    with pytest.raises(EngineError) as err:
+        resample(df.assign(t=secs), "t", "1s", ["a"])
+    assert err.value.code == "tsad_resample_needs_datetime"
+
+    df.to_parquet(tmp_path / "irr.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "irr.parquet"),
+        "time_column": "t",
+        "features": ["a", "b"],
+        "target": "y",
+        "resample": "1s",
+        "normal": {"mode": "rows", "rows": 200},
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_pca", "algorithm": "pca_mspc"}],
+    }
+    result, _ = run("tsad_train", spec)
+    assert result["rows"] == 299 and any("Resampled" in n for n in result["notes"])
+    import joblib
+
+    model = joblib.load(tmp_path / "o" / "1_pca" / "model.joblib")
+    assert model.resample_rule == "1s"
+    pred = model.predict(df)
+    assert len(pred) == len(df) and (pred.index == df.index).all()
+    assert pred["alarm"][df["y"] == 1].mean() > 0.9
+    # rows of the same second share their period's score
+    same = df["t"].dt.floor("1s")
+    assert pred.groupby(same.to_numpy())["anomaly_score"].nunique().max() == 1
+
+
+def test_a_normal_period_given_as_a_datetime_range(tmp_path):
+    rng = np.random.default_rng(0)
+    t = pd.Timestamp("2024-01-01") + pd.to_timedelta(np.arange(300), unit="s")
+    df = pd.DataFrame({"t": t, "a": rng.normal(size=300), "b": rng.normal(size=300)})
+    df.to_parquet(tmp_path / "r.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "r.parquet"),
+        "time_column": "t",
+        "features": ["a", "b"],
+        "windows": [5],
+        "normal": {"mode": "range", "start": "2024-01-01 00:00:00", "end": "2024-01-01 00:01:39"},
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_pca", "algorithm": "pca_mspc"}],
+    }
+    result, _ = run("tsad_train", spec)
+    assert result["models"][0]["state"] == "done", result["models"][0].get("error")
+    series = pd.read_parquet(tmp_path / "o" / "1_pca" / "series.parquet")
+    assert (series["split"] == "train").sum() == 100 - 4  # the first 4 rows are the 5-row window's warm-up
+
+
+def test_mspc_score_from_its_contributions_equals_its_score():
+    X = small()
+    det, _ = make("pca_mspc", {"n_components": 2})
+    det.fit(X[:30])
+    s, c = det.score_and_contributions(X)
+    assert np.allclose(s, det.score(X)) and np.allclose(c, det.contributions(X))

@@ -43,9 +43,6 @@ describe('the OpenAPI document', () => {
    * and leave this list; a new operation without one fails the test.
    */
   const UNDECLARED_SUCCESS = new Set([
-    'post /api/timeseries/prediction/{id}',
-    'get /api/timeseries/prediction/result/{id}',
-    'get /api/timeseries/prediction/series/{id}',
     'post /api/optimal/experiment/download',
     'get /api/optimal/result/download/{id}',
     'post /api/opt/feature/download/{dataset_id}',
@@ -55,8 +52,6 @@ describe('the OpenAPI document', () => {
     'get /api/image/model/download/{project_id}/{model_key}',
     'get /api/image/prediction/{id}/heatmap/{index}',
     'get /api/image/prediction/{id}/csv',
-    'get /api/timeseries/report/download/{project_id}/{model_key}',
-    'get /api/timeseries/model/download/{project}/{model}',
     'get /api/platform/prices',
     'post /api/platform/quote',
     'get /api/platform/models',

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, type BuildOptions } from '../src/app.js';
 
-export const SHARED_DATA = path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data');
+export const SHARED_DATA = process.env.MITATE_SHARED_DATA ?? path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data'); // a worktree may set it
 
 /** The databases every API suite runs on: SQLite always, PostgreSQL when CI gives TEST_DATABASE_URL. */
 export const DATABASES = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;

@@ -165,6 +165,30 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(th.alarms_per_day).toBeGreaterThan(0);
   }, 300_000);
 
+  it('resamples an irregular series (duplicate timestamps averaged) when asked, and refuses a bad period', async () => {
+    const lines = SKAB.trim().split(/\r?\n/);
+    // every 3rd second missing and a repeated timestamp: irregular
+    const irregular = [lines[0], ...lines.slice(1).filter((_, i) => i % 3 !== 2), lines[10]].join('\n');
+    const res = await upload(t.app, alice.auth, { name: 'irregular.csv', content: irregular }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = body(res).id as string;
+    const reg = (payload: object, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, { name: 'SKAB irregular', project_type: 'time_series_anomaly_detection_unsupervised', feature_variables: SKAB_SIGNALS, models: [{ algorithm: 'pca_mspc' }], ...payload }, alice, lang);
+    expect(msg(await reg({}))).toMatch(/duplicate timestamps/);
+    expect(msg(await reg({ resample: '1 fortnight' }))).toContain('not understood');
+    expect(msg(await reg({ resample: '1 fortnight' }, 'ja'))).toContain('解釈できません');
+    const p = body(await reg({ resample: '2s', normal: { mode: 'rows', rows: 150 } }));
+    expect(p.resample).toBe('2s');
+    const done = await trained(p.project_id);
+    expect(done.models[0].state).toBe('done');
+    const series = body(await call('GET', `/api/timeseries/series/${p.project_id}/1_pca_mspc?points=2000`));
+    // one row per 2-second period that has rows (counted here from the CSV's own timestamps)
+    const periods = new Set(irregular.split('\n').slice(1).map((l) => Math.floor(Date.parse(`${l.split(';')[0].replace(' ', 'T')}Z`) / 2000)));
+    expect(series.rows).toBe(periods.size);
+    expect(series.rows).toBeLessThan(lines.length - 1);
+    const sig = body(await call('GET', `/api/timeseries/signals/${p.project_id}/1_pca_mspc?points=5000&columns=Pressure`));
+    expect(sig.series.Pressure.length).toBe(series.rows);
+  }, 300_000);
+
   it('another organisation sees nothing; viewers cannot write', async () => {
     expect((await call('GET', `/api/timseseries/project/${ids.tep}`, undefined, bob)).statusCode).toBe(404);
     expect((await call('GET', `/api/timeseries/threshold/${ids.tep}/1_pca_mspc`, undefined, bob)).statusCode).toBe(404);

@@ -12,7 +12,7 @@ import time
 import traceback
 from pathlib import Path
 
-from ..task import Cancelled, Context, Task, UserError
+from ..task import Cancelled, Context, EngineError, Task, UserError, encoded
 from ..tsad.trainer import fit_model, prepare, write_model
 from .predict import load_condition
 
@@ -23,7 +23,7 @@ class TsadTrain(Task):
     def run(self, spec: dict, ctx: Context) -> dict:
         models = spec.get("models") or []
         if not models:
-            raise UserError("At least one model must be selected")
+            raise EngineError("no_models")
         t0 = time.monotonic()
         ctx.progress(0.0, "Reading the series")
         prep = prepare(spec)
@@ -53,13 +53,13 @@ class TsadTrain(Task):
             except Cancelled:
                 raise
             except Exception as exc:  # noqa: BLE001 - one detector's failure is reported on its model only
-                msg = str(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
-                log = msg if isinstance(exc, UserError) else traceback.format_exc()
-                ctx.log(f"{label} failed: {msg}")
+                msg = encoded(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
+                log = str(exc) if isinstance(exc, UserError) else traceback.format_exc()
+                ctx.log(f"{label} failed: {exc if isinstance(exc, UserError) else msg}")
                 summary = {"key": key, "state": "failed", "metrics": None, "error": msg, "log": log[-20000:], "seconds": time.monotonic() - started}
             ctx.event("model", **summary)
             results.append(summary)
         ctx.progress(1.0, "Done")
         if all(r["state"] == "failed" for r in results):
-            raise UserError("Every model failed: " + "; ".join(f"{r['key']}: {r['error']}" for r in results))
+            raise EngineError("every_model_failed", count=len(results))
         return {"models": results, "rows": len(prep.X), "notes": prep.notes, "seconds": time.monotonic() - t0}

@@ -20,7 +20,7 @@ def params_of(algorithm: str, given: dict) -> dict:
     """The catalogue's defaults overlaid with the given values (checked against the catalogue's ranges)."""
     spec = next((a for mode in CATALOGUE.values() for a in mode if a["key"] == algorithm), None)
     if spec is None:
-        raise fail('The algorithm "{algorithm}" is not available for time-series anomaly detection.', algorithm=algorithm)
+        raise fail("tsad_algorithm_unknown", algorithm=algorithm)
     out = {}
     for p in spec["params"]:
         v = given.get(p["name"], p["default"])
@@ -28,7 +28,7 @@ def params_of(algorithm: str, given: dict) -> dict:
             v = p["default"]
         v = int(v) if p["kind"] == "int" else float(v)
         if not (p["low"] <= v <= p["high"]):
-            raise fail('{label}: "{param}" must be between {low} and {high}.', label=spec["label"], param=p["name"], low=p["low"], high=p["high"])
+            raise fail("tsad_param_range", label=spec["label"], param=p["name"], low=p["low"], high=p["high"])
         out[p["name"]] = v
     return out
 
@@ -56,9 +56,16 @@ class Mspc:
         return self.m.score(X)
 
     def contributions(self, X):
+        return self.score_and_contributions(X)[1]
+
+    def score_and_contributions(self, X):
+        """Both from one projection: T² and Q are the sums of their contributions."""
         ct2, cq = self.m.contributions(X)
+        t2, q = ct2.sum(axis=1), cq.sum(axis=1)
+        ql = self.m.q_limit_
+        score = np.maximum(t2 / self.m.t2_limit_, q / ql if ql > 0 else 0.0)
         # each statistic relative to its own limit, so the bars say which variables pushed the row past a limit
-        return ct2 / self.m.t2_limit_ + (cq / self.m.q_limit_ if self.m.q_limit_ > 0 else 0)
+        return score, ct2 / self.m.t2_limit_ + (cq / ql if ql > 0 else 0)
 
     def default_threshold(self, train_scores):
         return 1.0
@@ -253,13 +260,35 @@ class Supervised:
             return np.asarray(self.m.predict(X, pred_contrib=True))[:, :-1]
         if self.key == "logistic":
             return self.std(X) * self.m.coef_[0]
-        return None
+        return forest_contributions(self.m, X)
 
     def default_threshold(self, train_scores):
         return 0.5
 
     def info(self):
         return {}
+
+
+def forest_contributions(forest, X) -> np.ndarray:
+    """Path contributions of a scikit-learn random forest (Saabas; the `treeinterpreter` decomposition) from the
+    trees' own structure: along each row's path, every split moves the anomaly probability from the parent node's
+    value to the child's, and that change is credited to the split's feature. Per row, the contributions plus the
+    forest's mean root value equal predict_proba's anomaly probability exactly."""
+    X = np.asarray(X, dtype=np.float32)
+    out = np.zeros(X.shape, dtype=float)
+    for est in forest.estimators_:
+        tr = est.tree_
+        v = tr.value[:, 0, :]
+        v = v[:, 1] / np.where(v.sum(axis=1) > 0, v.sum(axis=1), 1.0)
+        parent = np.full(tr.node_count, -1)
+        for side in (tr.children_left, tr.children_right):
+            inner = side >= 0
+            parent[side[inner]] = np.flatnonzero(inner)
+        D = np.zeros((tr.node_count, X.shape[1]))
+        child = np.flatnonzero(parent >= 0)
+        D[child, tr.feature[parent[child]]] = v[child] - v[parent[child]]
+        out += np.asarray(est.decision_path(X) @ D)
+    return out / len(forest.estimators_)
 
 
 def make(algorithm: str, params: dict):

@@ -1,10 +1,11 @@
-"""One function makes every user-facing error of this area, so messages can later become codes in one place."""
+"""One function makes every user-facing error of this area: an EngineError with a code of the catalogue
+(engine/mitate_engine/messages.json, en + ja), so the server says it in the caller's language."""
 
 from __future__ import annotations
 
-from ..task import UserError
+from ..task import EngineError
 
 
-def fail(message: str, **params: object) -> UserError:
-    """A UserError whose text is `message` with {name} placeholders filled."""
-    return UserError(message.format(**params) if params else message)
+def fail(code: str, **params: object) -> EngineError:
+    """EngineError(code, **params); the code must be in the catalogue (a test checks every call)."""
+    return EngineError(code, **params)

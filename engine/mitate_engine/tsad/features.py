@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .errors import fail
+
 STATS = ("mean", "std", "min", "max")
 
 
@@ -27,7 +29,7 @@ def window_features(
             w = _window_arg(w)
             if isinstance(w, str):
                 if time is None:
-                    raise ValueError("a time-span window needs a datetime column")
+                    raise fail("tsad_span_needs_datetime", window=w)
                 r = pd.Series(s.to_numpy(), index=pd.DatetimeIndex(time.to_numpy())).rolling(w, min_periods=1)
                 for st in stats:
                     cols[f"{c}__{st}{w}"] = pd.Series(getattr(r, st)().to_numpy(), index=s.index)

@@ -3,6 +3,7 @@ manifest), so the existing `predict` job and a user who unzips the model run the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,11 +19,11 @@ def order_by_time(df: pd.DataFrame, time_column: str) -> tuple[pd.DataFrame, dic
     """Rows sorted by time (stable); duplicates are refused, sorting is reported."""
     t = df[time_column]
     if t.isna().any():
-        raise fail('The time column "{column}" has {count} empty or unparsable values.', column=time_column, count=int(t.isna().sum()))
+        raise fail("tsad_time_empty", column=time_column, count=int(t.isna().sum()))
     dup = int(t.duplicated().sum())
     if dup:
         raise fail(
-            'The time column "{column}" has {count} duplicate timestamps (first: {first}); remove or aggregate them.',
+            "tsad_time_duplicates",
             column=time_column,
             count=dup,
             first=str(t[t.duplicated()].iloc[0]),
@@ -31,6 +32,32 @@ def order_by_time(df: pd.DataFrame, time_column: str) -> tuple[pd.DataFrame, dic
     if not sorted_already:
         df = df.sort_values(time_column, kind="stable")
     return df, {"sorted": not sorted_already}
+
+
+RESAMPLE_RULE = re.compile(r"^(\d{1,6})?(ms|s|min|h)$")
+
+
+def resample(df: pd.DataFrame, time_column: str, rule: str, signals: list[str], label: str | None = None) -> tuple[pd.DataFrame, np.ndarray]:
+    """Rows grouped into regular periods of `rule` (e.g. '1s', '5min'): signals averaged, the label anomalous when
+    any row of the period is (as 0/1). Periods without rows stay absent (gaps are not invented). Also gives, for
+    each input row (in the input's order), the position of its period in the result."""
+    if not RESAMPLE_RULE.match(str(rule)):
+        raise fail("tsad_bad_resample", rule=rule)
+    t = df[time_column]
+    if not pd.api.types.is_datetime64_any_dtype(t):
+        raise fail("tsad_resample_needs_datetime", rule=rule, column=time_column)
+    bucket = t.dt.floor(str(rule))
+    cols = {c: pd.to_numeric(df[c], errors="coerce").astype("float64") for c in signals}
+    if label:
+        cols[label] = pd.Series(binarize(df[label]).astype(float), index=df.index)
+    g = pd.DataFrame(cols, index=df.index).groupby(bucket.to_numpy(), sort=True)
+    agg = g.mean()
+    if label:
+        agg[label] = g[label].max()
+    agg.index.name = time_column
+    out = agg.reset_index()
+    pos = np.searchsorted(out[time_column].to_numpy(), bucket.to_numpy())
+    return out, pos
 
 
 def binarize(label: pd.Series) -> np.ndarray:
@@ -64,15 +91,18 @@ class TsadModel:
         return {c: "numeric" for c in self.features}
 
     categories: dict = field(default_factory=dict)
+    resample_rule: str | None = None  # rows grouped into regular periods before the windows (see `resample`)
 
     def check(self, df: pd.DataFrame) -> None:
         if self.time_column not in df.columns:
-            raise fail('The time column "{column}" is missing from the data.', column=self.time_column)
+            raise fail("tsad_time_missing", column=self.time_column)
         D.check_inference(df, self.features, self.kinds, {})
 
     def matrix(self, df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
         """(time-ordered frame, feature matrix with training medians for gaps, warm-up mask)."""
         self.check(df)
+        if self.resample_rule:
+            df, _ = resample(df, self.time_column, self.resample_rule, self.features)
         df, _ = order_by_time(df, self.time_column)
         time = df[self.time_column] if pd.api.types.is_datetime64_any_dtype(df[self.time_column]) else None
         F = window_features(df, self.features, self.lags, self.windows, time=time)[self.feature_columns]
@@ -84,11 +114,14 @@ class TsadModel:
 
     def score_frame(self, df: pd.DataFrame, contributions: bool = True) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
         ordered, X, warm = self.matrix(df)
-        score = np.asarray(self.detector.score(X), dtype=float)
+        both = contributions and hasattr(self.detector, "score_and_contributions")
+        score, c = self.detector.score_and_contributions(X) if both else (self.detector.score(X), None)
+        score = np.asarray(score, dtype=float)
         score[warm] = np.nan
         contrib = None
         if contributions and hasattr(self.detector, "contributions"):
-            c = self.detector.contributions(X)
+            if c is None:
+                c = self.detector.contributions(X)
             if c is not None:
                 contrib = self.per_signal(np.asarray(c, dtype=float))
                 contrib[warm] = np.nan
@@ -108,6 +141,14 @@ class TsadModel:
     def predict(self, df: pd.DataFrame) -> pd.DataFrame:
         ordered, score, contrib = self.score_frame(df)
         out = pd.DataFrame(index=ordered.index)
+        if self.resample_rule:
+            # one answer per input row: the score, alarm and contributions of the period it fell in
+            _, pos = resample(df, self.time_column, self.resample_rule, self.features)
+            return self._answer(score, contrib).iloc[pos].set_index(df.index)
+        return self._answer(score, contrib, out.index).reindex(df.index)
+
+    def _answer(self, score: np.ndarray, contrib: np.ndarray | None, index=None) -> pd.DataFrame:
+        out = pd.DataFrame(index=index if index is not None else pd.RangeIndex(len(score)))
         out["anomaly_score"] = score
         out["alarm"] = np.where(np.isnan(score), np.nan, (score > self.threshold).astype(float))
         if contrib is not None:
@@ -119,7 +160,7 @@ class TsadModel:
                 out[f"contribution_{s}"] = contrib[:, i]
         else:
             out["top_signal"] = None
-        return out.reindex(df.index)
+        return out
 
     def manifest(self, metrics: dict | None = None) -> dict:
         return {
@@ -131,7 +172,7 @@ class TsadModel:
             "model_columns": self.kinds,
             "categories": {},
             "time_column": self.time_column,
-            "time_features": {"lags": self.lags, "windows": self.windows, "feature_columns": self.feature_columns},
+            "time_features": {"lags": self.lags, "windows": self.windows, "feature_columns": self.feature_columns, "resample": self.resample_rule},
             "threshold": self.threshold,
             "preprocessing": {"gaps": "carried forward, then the training median", "condition": self.condition},
             "hyperparameters": self.params,

@@ -18,7 +18,7 @@ from . import metrics as MET
 from . import report_html
 from .errors import fail
 from .features import warmup, window_features
-from .model import TsadModel, binarize, order_by_time
+from .model import TsadModel, binarize, order_by_time, resample
 
 SUPERVISED = "time_series_anomaly_detection_supervised"
 UNSUPERVISED = "time_series_anomaly_detection_unsupervised"
@@ -42,17 +42,26 @@ def prepare(spec: dict) -> Prepared:
     time_col = spec.get("time_column")
     label_col = spec.get("target")
     if not time_col:
-        raise fail("A time column is needed: the dataset has no datetime column and none was chosen.")
+        raise fail("tsad_no_time_column")
     if not signals:
-        raise fail("Please select feature variables")
+        raise fail("no_features")
     cols = [time_col, *signals, *([label_col] if label_col else [])]
     df = read_table(spec["parquet"], cols)
     for c in signals:
         if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
-            raise fail('The signal "{column}" is not numeric.', column=c)
+            raise fail("tsad_signal_not_numeric", column=c)
+    rule = spec.get("resample") or None
+    notes = []
+    if rule:
+        before = len(df)
+        df, _ = resample(df, time_col, rule, signals, label_col)
+        notes.append(
+            f"Resampled to regular periods of {rule}: {before} rows became {len(df)} (signals averaged, a period anomalous when any of its rows is; empty periods left out)."
+        )
     df, order = order_by_time(df, time_col)
     df = df.reset_index(drop=True)
-    notes = ["The rows were not in time order; they were sorted by the time column."] if order["sorted"] else []
+    if order["sorted"]:
+        notes.append("The rows were not in time order; they were sorted by the time column.")
     lags, windows = list(spec.get("lags") or []), list(spec.get("windows") or [])
     time = df[time_col] if pd.api.types.is_datetime64_any_dtype(df[time_col]) else None
     F = window_features(df, signals, lags, windows, time=time)
@@ -63,14 +72,14 @@ def prepare(spec: dict) -> Prepared:
     label = binarize(df[label_col]) if label_col else None
     if spec["project_type"] == SUPERVISED:
         if label is None:
-            raise fail("Please select the target variable")
+            raise fail("no_target")
         n_train = int(round(n * float(spec.get("split_ratio") or 0.85)))
         n_val = max(1, int(round((n_train - warm) * 0.2)))
         split[warm : n_train - n_val] = "train"
         split[n_train - n_val : n_train] = "validation"
         tr = split == "train"
         if len(np.unique(label[tr])) < 2:
-            raise fail('The label "{column}" has a single class in the training part; it needs normal and anomalous rows.', column=label_col)
+            raise fail("tsad_label_single_class", column=label_col)
     else:
         normal = spec.get("normal") or {"mode": "rows", "rows": max(warm + 10, n // 2)}
         if normal.get("mode") == "range":
@@ -80,11 +89,11 @@ def prepare(spec: dict) -> Prepared:
             mask = ((t >= lo) & (t <= hi)).to_numpy()
         else:
             mask = np.arange(n) < int(normal["rows"])
-        mask &= np.arange(n) >= warm
+        mask = mask & (np.arange(n) >= warm)  # to_numpy() of a pandas result may be read-only (copy-on-write)
         split[mask] = "train"
         if mask.sum() < max(10, len(F.columns) // 10 + 2):
             raise fail(
-                "The normal period has {count} usable rows after the window warm-up of {warm} rows; choose a longer period or shorter windows.",
+                "tsad_normal_too_short",
                 count=int(mask.sum()),
                 warm=warm,
             )
@@ -95,7 +104,7 @@ def prepare(spec: dict) -> Prepared:
     X = np.where(np.isnan(Xdf.to_numpy(dtype=float)), medians, Xdf.to_numpy(dtype=float))
     const = [c for c, sd in zip(F.columns, X[tr].std(axis=0)) if not sd > 0]
     if const and len(const) == len(F.columns):
-        raise fail("Every selected signal is constant over the training period.")
+        raise fail("tsad_all_constant")
     return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, notes)
 
 
@@ -158,6 +167,7 @@ def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict) -> tuple
         threshold=0.0,
         params=p,
         info=det.info(),
+        resample_rule=spec.get("resample") or None,
     )
     score = np.asarray(det.score(prep.X), dtype=float)
     score[prep.split == "warmup"] = np.nan

@@ -16009,6 +16009,19 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["Prediction"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -16107,6 +16120,19 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["Prediction"];
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -16210,6 +16236,32 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    rows: number;
+                                    /** @description [row position, min, max] per bucket */
+                                    points: (number | (number | null) | (number | null))[][];
+                                    spans: {
+                                        start: number;
+                                        end: number;
+                                        contributions: {
+                                            signal: string;
+                                            value: number;
+                                        }[];
+                                    }[];
+                                    threshold: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -22227,6 +22279,8 @@ export interface paths {
                         lags?: number[];
                         /** @default [] */
                         windows?: (number | string)[];
+                        /** @description Regular periods to resample an irregular series to (e.g. 1s, 5min): signals averaged, a period anomalous when any of its rows is */
+                        resample?: string | null;
                         normal?: ({
                             /** @enum {string} */
                             mode: "rows";
@@ -23341,6 +23395,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description The model's report (HTML) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -23443,6 +23506,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description The trained detector (zip) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/zip": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -24043,7 +24115,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP or coefficient × value) */
+        /** Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP for LightGBM, path contributions for the random forest, coefficient × value) */
         get: {
             parameters: {
                 query: {

@@ -257,7 +257,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
   const ts = ['time series'];
   r.post(
     '/timeseries/prediction/:id',
-    { preHandler: requireWriter, schema: { tags: ts, summary: 'Score an inference dataset with a detector of the project (id = project id; a job); the saved threshold applies', params: idParams, body: predictBody } },
+    { preHandler: requireWriter, schema: { tags: ts, summary: 'Score an inference dataset with a detector of the project (id = project id; a job); the saved threshold applies', params: idParams, body: predictBody, response: replies({ 200: Prediction }) } },
     async (req) => ok(await start(req.auth, req.params.id, req.body.model_key, req.body.dataset_id, req.body.name, 'time_series')),
   );
   async function tsPrediction(auth: AuthContext, id: string) {
@@ -265,7 +265,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
     if (!(TS_TYPES as readonly string[]).includes(p.project_type)) throw new AppError(404, M.notFound);
     return p;
   }
-  r.get('/timeseries/prediction/result/:id', { schema: { tags: ts, summary: 'State, progress and result summary (alarms) of a time-series prediction', params: idParams } }, async (req) =>
+  r.get('/timeseries/prediction/result/:id', { schema: { tags: ts, summary: 'State, progress and result summary (alarms) of a time-series prediction', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
     ok(await view(req.auth, await tsPrediction(req.auth, req.params.id))),
   );
   r.get(
@@ -276,6 +276,14 @@ export default async function predictionRoutes(app: FastifyInstance) {
         summary: 'The anomaly score of a prediction over row positions, min/max per bucket, its alarm spans and the mean contributions of each span',
         params: idParams,
         querystring: z.object({ points: z.coerce.number().int().min(10).max(5000).default(1000) }),
+        response: replies({
+          200: z.object({
+            rows: z.number().int(),
+            points: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable()])).describe('[row position, min, max] per bucket'),
+            spans: z.array(z.object({ start: z.number().int(), end: z.number().int(), contributions: z.array(z.object({ signal: z.string(), value: z.number() })) })),
+            threshold: z.number().nullable(),
+          }),
+        }),
       },
     },
     async (req) => {

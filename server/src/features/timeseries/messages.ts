@@ -17,6 +17,8 @@ export const M = {
   },
   spanNeedsDatetime: { en: 'The window "{window}" is a time span; it needs a date/time column (use a number of rows instead).', ja: 'ウィンドウ「{window}」は時間幅です。日時列が必要です（行数で指定してください）。' },
   badWindow: { en: 'The window "{window}" is neither a number of rows (2 or more) nor a time span such as 30s, 5min, 1h.', ja: 'ウィンドウ「{window}」は行数（2以上）でも、30s・5min・1h のような時間幅でもありません。' },
+  badResample: { en: 'The resampling period "{rule}" is not understood; write a number and a unit: ms, s, min or h (e.g. 1s, 5min).', ja: 'リサンプリングの周期「{rule}」を解釈できません。数値と単位（ms、s、min、h）で指定してください（例: 1s、5min）。' },
+  resampleNeedsDatetime: { en: 'Resampling needs a date/time column; "{column}" is not one.', ja: 'リサンプリングには日時列が必要です。「{column}」は日時列ではありません。' },
   badRange: { en: 'The normal period needs a start before its end.', ja: '正常期間の開始は終了より前にしてください。' },
   notTimeSeries: { en: 'This project is not a time-series anomaly detection project.', ja: 'このプロジェクトは時系列異常検知のプロジェクトではありません。' },
   seriesMissing: { en: 'The scores of this model are missing; train the project again.', ja: 'このモデルのスコアがありません。もう一度学習してください。' },

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
+import { fileReplies } from '../../http/responses.js';
 import { installModelEventHandlers } from '../training/routes.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
@@ -71,7 +72,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   );
   r.get(
     '/timeseries/report/download/:project_id/:model_key',
-    { schema: { tags, summary: "A model's report as one self-contained HTML file", params: pm } },
+    { schema: { tags, summary: "A model's report as one self-contained HTML file", params: pm, response: fileReplies('text/html', "The model's report (HTML)") } },
     async (req, reply) => {
       const { p, m, dir } = await svc.modelFiles(req.auth, req.params.project_id, req.params.model_key);
       return sendFile(reply, path.join(dir, 'report.html'), `${p.name}-${m.model_key}-report.html`, 'text/html; charset=utf-8');
@@ -79,7 +80,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   );
   r.get(
     '/timeseries/model/download/:project/:model',
-    { schema: { tags, summary: 'A trained detector as a zip: model.joblib and manifest.json (signals, windows, threshold, metrics)', params: z.object({ project: z.string().max(64), model: z.string().max(100) }) } },
+    { schema: { tags, summary: 'A trained detector as a zip: model.joblib and manifest.json (signals, windows, threshold, metrics)', params: z.object({ project: z.string().max(64), model: z.string().max(100) }), response: fileReplies('application/zip', 'The trained detector (zip)') } },
     async (req, reply) => {
       const { p, m, dir } = await svc.modelFiles(req.auth, req.params.project, req.params.model);
       return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
@@ -111,7 +112,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   );
   r.get(
     '/timeseries/contributions/:project_id/:model_key',
-    { schema: { tags, summary: 'Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP or coefficient × value)', params: pm, querystring: z.object({ start: z.coerce.number().int().min(0), end: z.coerce.number().int().min(0) }), response: wrap(z.looseObject({ available: z.boolean(), items: z.array(z.object({ signal: z.string(), value: z.number() })) })) } },
+    { schema: { tags, summary: 'Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP for LightGBM, path contributions for the random forest, coefficient × value)', params: pm, querystring: z.object({ start: z.coerce.number().int().min(0), end: z.coerce.number().int().min(0) }), response: wrap(z.looseObject({ available: z.boolean(), items: z.array(z.object({ signal: z.string(), value: z.number() })) })) } },
     async (req) => ok(await svc.contributions(req.auth, req.params.project_id, req.params.model_key, req.query.start, req.query.end)),
   );
 }

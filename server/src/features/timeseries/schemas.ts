@@ -19,6 +19,7 @@ export const registerBody = z.object({
   target_variables: z.array(z.string().max(500)).max(1).default([]),
   lags: z.array(z.number().int().min(1).max(10000)).max(20).default([]),
   windows: z.array(windowItem).max(20).default([]),
+  resample: z.string().trim().max(16).nullish().describe('Regular periods to resample an irregular series to (e.g. 1s, 5min): signals averaged, a period anomalous when any of its rows is'),
   normal: normalPeriod.nullish(),
   split_ratio: z.number().min(0.5).max(0.95).refine(decimalsOk, { message: 'At most 7 digits after the decimal point.' }).default(0.7),
   models: z.array(modelInput).max(20).default([]),

@@ -43,6 +43,8 @@ export interface TsConfig {
   time_is_datetime: boolean;
   lags: number[];
   windows: (number | string)[];
+  /** Regular periods (pandas rule such as 1s, 5min) the series is resampled to before the windows, or null. */
+  resample?: string | null;
   normal: { mode: 'rows'; rows: number } | { mode: 'range'; start: string | number; end: string | number } | null;
   split_ratio: number;
   split_time: null;
@@ -57,6 +59,14 @@ export interface TsConfig {
 }
 
 const SPAN = /^(\d+)\s*(ms|s|min|h|d|D)$/;
+/** The engine's tsad.model.RESAMPLE_RULE: a fixed period pandas floors timestamps to. */
+const RESAMPLE = /^(\d{1,6})?(ms|s|min|h)$/;
+const INTERVAL_UNIT = { ms: 'milliseconds', s: 'seconds', min: 'minutes', h: 'hours' } as const;
+/** The DuckDB time bucket of a resampling rule, aligned as pandas' floor (from the epoch). */
+export const bucketSql = (rule: string, column: string) => {
+  const m = RESAMPLE.exec(rule)!;
+  return `time_bucket(INTERVAL '${Number(m[1] ?? 1)} ${INTERVAL_UNIT[m[2] as keyof typeof INTERVAL_UNIT]}', CAST(${column} AS TIMESTAMP), TIMESTAMP '1970-01-01')`;
+};
 const warmupOf = (lags: number[], windows: (number | string)[]) => Math.max(0, ...lags, ...windows.filter((w): w is number => typeof w === 'number').map((w) => w - 1));
 const now = () => new Date().toISOString();
 const MAX_CACHED = 6;
@@ -123,6 +133,9 @@ export function makeTimeSeriesService(ctx: AppContext) {
       return `${m[1]}${m[2] === 'd' ? 'D' : m[2]}`;
     });
     const warm = warmupOf(body.lags, windows);
+    const resample = body.resample ? body.resample.replace(/\s+/g, '') : null;
+    if (resample && !RESAMPLE.test(resample)) throw new AppError(422, M.badResample, { rule: resample }, 'resample');
+    if (resample && !isDatetime) throw new AppError(422, M.resampleNeedsDatetime, { column: time }, 'resample');
 
     // one scan of the data: time gaps, duplicates, order, label classes, rows of the normal period
     const file = `read_parquet(${sqlString(datasets.parquetPath(dataset))})`;
@@ -153,7 +166,8 @@ export function makeTimeSeriesService(ctx: AppContext) {
              (SELECT count(DISTINCT y) FROM d WHERE y IS NOT NULL) AS classes,
              (SELECT count(*) FROM d WHERE n) AS normal_rows`);
     if (Number(r.nulls) > 0) throw new AppError(422, M.timeNulls, { column: time, count: Number(r.nulls) }, 'time_column');
-    if (Number(r.dups) > 0) throw new AppError(422, M.duplicateTimes, { column: time, count: Number(r.dups), first: String(r.first_dup) }, 'time_column');
+    // resampling averages the rows of one period, duplicates included
+    if (Number(r.dups) > 0 && !resample) throw new AppError(422, M.duplicateTimes, { column: time, count: Number(r.dups), first: String(r.first_dup) }, 'time_column');
     if (mode === 'supervised' && Number(r.classes) < 2) throw new AppError(422, M.singleClass, { column: target! }, 'target_variables');
     if (normal) {
       const rows = normal.mode === 'rows' ? Math.min(normal.rows, Number(dataset.row_count)) : Number(r.normal_rows);
@@ -169,6 +183,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       time_is_datetime: isDatetime,
       lags: body.lags,
       windows,
+      resample,
       normal,
       split_ratio: body.split_ratio,
       split_time: null,
@@ -220,6 +235,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       time_column: cfg.time_column,
       time_is_datetime: cfg.time_is_datetime,
       normal: cfg.normal,
+      resample: cfg.resample ?? null,
       notes: cfg.notes,
       models,
       best_model_key: best?.model_key ?? null,
@@ -353,6 +369,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
           target: cfg.target,
           lags: cfg.lags,
           windows: cfg.windows,
+          resample: cfg.resample ?? null,
           normal: cfg.normal,
           split_ratio: cfg.split_ratio,
           output_dir: storage.pathOf(runKey),
@@ -478,12 +495,19 @@ export function makeTimeSeriesService(ctx: AppContext) {
       if (!wanted.length) return { columns: [], series: {} };
       const file = `read_parquet(${sqlString(datasets.parquetPath(dataset))})`;
       const start = q.start ?? 0;
-      const end = q.end ?? Number(dataset.row_count) - 1;
+      const rowsOf = async () =>
+        cfg.resample ? Number((await query(`SELECT count(DISTINCT ${bucketSql(cfg.resample, ident(cfg.time_column))}) AS n FROM ${file}`))[0].n) : Number(dataset.row_count);
+      const end = q.end ?? (await rowsOf()) - 1;
       const len = end - start + 1;
       const nb = Math.max(1, Math.min(q.points, len));
       const sel = wanted.map((c, i) => `min(${ident(c)}) AS lo${i}, max(${ident(c)}) AS hi${i}`).join(', ');
       const rows = await query(`
-        WITH d AS (SELECT row_number() OVER (ORDER BY ${ident(cfg.time_column)}) - 1 AS pos, ${wanted.map(ident).join(', ')} FROM ${file})
+        WITH d AS (${
+          cfg.resample
+            ? // the model's rows are periods: the signals averaged per period, as the engine resampled them
+              `SELECT row_number() OVER (ORDER BY b) - 1 AS pos, * EXCLUDE (b) FROM (SELECT ${bucketSql(cfg.resample, ident(cfg.time_column))} AS b, ${wanted.map((c) => `avg(${ident(c)}) AS ${ident(c)}`).join(', ')} FROM ${file} GROUP BY b)`
+            : `SELECT row_number() OVER (ORDER BY ${ident(cfg.time_column)}) - 1 AS pos, ${wanted.map(ident).join(', ')} FROM ${file}`
+        })
         SELECT min(pos) AS pos, ${sel} FROM d WHERE pos BETWEEN ${start} AND ${end}
         GROUP BY floor((pos - ${start}) * ${nb} / ${len}) ORDER BY 1`);
       const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));

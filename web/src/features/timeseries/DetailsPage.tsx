@@ -80,6 +80,7 @@ export default function DetailsPage() {
             { label: t('details.label'), value: p.target_variables[0] ?? '—' },
             { label: t('details.lags'), value: p.lags.join(', ') || '—' },
             { label: t('details.windows'), value: (p.windows as (number | string)[]).join(', ') || '—' },
+            { label: t('details.resample'), value: p.resample || t('details.noResample') },
             p.mode === 'unsupervised'
               ? { label: t('details.normal'), value: p.normal?.mode === 'rows' ? t('details.firstRows', { rows: p.normal.rows }) : p.normal ? `${p.normal.start} – ${p.normal.end}` : '—' }
               : { label: t('details.split'), value: `${Math.round(p.split_ratio * 100)} %` },

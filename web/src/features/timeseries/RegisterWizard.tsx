@@ -22,6 +22,7 @@ import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { useDataset } from '../datasets/api';
 import { detailsPath, modeOf, registerTs, type RegisterBody, type TsType, useTsCatalogue } from './api';
+import NormalPeriodChart from './NormalPeriodChart';
 
 const STEPS = ['data', 'features', 'training', 'models', 'preview'] as const;
 const list = (s: string) =>
@@ -51,6 +52,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const [label, setLabel] = useState('');
   const [lags, setLags] = useState('');
   const [windows, setWindows] = useState('');
+  const [resample, setResample] = useState('');
   const [normalMode, setNormalMode] = useState<'rows' | 'range'>('rows');
   const [rows, setRows] = useState('');
   const [from, setFrom] = useState('');
@@ -89,6 +91,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
     target_variables: label ? [label] : [],
     lags: list(lags).map(Number),
     windows: list(windows).map((w) => (/^\d+$/.test(w) ? Number(w) : w)),
+    resample: resample.trim() || null,
     normal: mode === 'unsupervised' ? (normalMode === 'rows' ? { mode: 'rows', rows: Number(rows) } : { mode: 'range', start: from, end: to }) : null,
     split_ratio: Number(split),
     models: chosen.map((k) => ({
@@ -168,22 +171,47 @@ export default function RegisterWizard({ type }: { type: TsType }) {
           <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
             <TextField label={t('wizard.lags')} value={lags} onChange={(e) => setLags(e.target.value)} placeholder="1, 2" />
             <TextField label={t('wizard.windows')} helperText={t('wizard.windowsHelp')} value={windows} onChange={(e) => setWindows(e.target.value)} placeholder="10, 5min" />
+            <TextField
+              label={t('wizard.resample')}
+              helperText={time && time === d.datetime_column ? t('wizard.resampleHelp') : t('wizard.resampleNeedsDatetime')}
+              disabled={!(time && time === d.datetime_column)}
+              value={resample}
+              onChange={(e) => setResample(e.target.value)}
+              placeholder="1s, 5min"
+            />
           </Box>
         )}
         {step === 2 && mode === 'unsupervised' && (
-          <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
+          <Box sx={{ display: 'grid', gap: 2, maxWidth: 1100 }}>
             <Typography variant="subtitle2">{t('wizard.normalMode')}</Typography>
             <RadioGroup row value={normalMode} onChange={(e) => setNormalMode(e.target.value as 'rows' | 'range')}>
               <FormControlLabel value="rows" control={<Radio />} label={t('wizard.firstRows')} />
               <FormControlLabel value="range" control={<Radio />} label={t('wizard.range')} />
             </RadioGroup>
             {normalMode === 'rows' ? (
-              <TextField label={t('wizard.rows')} value={rows} onChange={(e) => setRows(e.target.value)} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
+              <TextField label={t('wizard.rows')} value={rows} onChange={(e) => setRows(e.target.value)} slotProps={{ htmlInput: { inputMode: 'numeric' } }} sx={{ maxWidth: 320 }} />
             ) : (
               <Box sx={{ display: 'flex', gap: 2 }}>
                 <TextField label={t('wizard.from')} value={from} onChange={(e) => setFrom(e.target.value)} placeholder="2020-03-09 10:14:33" />
                 <TextField label={t('wizard.to')} value={to} onChange={(e) => setTo(e.target.value)} />
               </Box>
+            )}
+            {time && time === d.datetime_column ? (
+              <NormalPeriodChart
+                datasetId={datasetId}
+                columns={signals}
+                from={normalMode === 'range' ? from : ''}
+                to={normalMode === 'range' ? to : ''}
+                onRange={(a, b) => {
+                  setNormalMode('range');
+                  setFrom(a);
+                  setTo(b);
+                }}
+              />
+            ) : (
+              <Typography variant="body2" color="text.secondary">
+                {t('wizard.chartNeedsDatetime')}
+              </Typography>
             )}
           </Box>
         )}

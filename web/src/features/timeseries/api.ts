@@ -36,6 +36,7 @@ export type TsProject = Omit<Project, 'project_type' | 'models'> & {
   time_is_datetime: boolean;
   normal: { mode: 'rows'; rows: number } | { mode: 'range'; start: string | number; end: string | number } | null;
   notes: string[];
+  resample?: string | null;
   models: TsModel[];
 };
 export interface RegisterBody {
@@ -46,6 +47,7 @@ export interface RegisterBody {
   target_variables: string[];
   lags: number[];
   windows: (number | string)[];
+  resample?: string | null;
   normal?: { mode: 'rows'; rows: number } | { mode: 'range'; start: string; end: string } | null;
   split_ratio: number;
   models: { algorithm: string; params: Record<string, number> }[];

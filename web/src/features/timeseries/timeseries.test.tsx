@@ -40,15 +40,15 @@ describe('time-series threshold page', () => {
       },
     });
     renderApp('/training/result/threshold/p1/1_pca_mspc');
-    expect(await screen.findByTestId('metric-far', undefined)).toHaveTextContent('25.0 %');
+    expect(await screen.findByTestId('metric-far')).toHaveTextContent('25.0 %');
     expect(screen.getByTestId('threshold-line')).toBeInTheDocument();
     expect(screen.getAllByTestId('alarm-span')).toHaveLength(1);
     const input = screen.getByRole('textbox', { name: 'Threshold' });
     fireEvent.change(input, { target: { value: '1.5' } });
     fireEvent.keyDown(input, { key: 'Enter' });
-    await waitFor(() => expect(screen.getByTestId('metric-far')).toHaveTextContent('0.0 %'));
+    await waitFor(() => expect(screen.getByTestId('metric-far')).toHaveTextContent('0.0 %'), { timeout: 15_000 });
     expect(calls.some((c) => c.url.searchParams.get('threshold') === '1.5')).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Save threshold' }));
-    await waitFor(() => expect(saved).toEqual({ threshold: 1.5 }));
-  });
+    await waitFor(() => expect(saved).toEqual({ threshold: 1.5 }), { timeout: 15_000 });
+  }, 90_000);
 });
