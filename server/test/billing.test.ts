@@ -5,6 +5,7 @@ import { clockOf } from '../src/features/billing/clock.js';
 import { projectLocked } from '../src/features/billing/lock.js';
 import { makeBillingService, periodStart, transferReference } from '../src/features/billing/service.js';
 import { billingSettings } from '../src/features/billing/settings.js';
+import { pdfPages } from './pdf-text.js';
 import { DATABASES, makeTestApp, registerAndLogin, STRONG_PASSWORD, type TestApp } from './helpers.js';
 
 const ADMIN = `billing.admin.${crypto.randomBytes(3).toString('hex')}@example.com`;
@@ -298,6 +299,20 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     expect(runs.filter((r) => r.ran)).toHaveLength(1);
     clock().set('2026-04-10T06:00:00Z');
     expect((await b.scheduledSweep()).ran).toBe(true);
+  });
+
+  it('the invoice PDF is a real PDF of the page\'s data, Japanese text read back with pdftotext; another organisation 404', async () => {
+    const inv = body(await call('GET', '/api/billing/invoices?state=billed')).items[0];
+    const ja = await call('GET', `/api/billing/invoices/${inv.id}/pdf?lang=ja`);
+    expect(ja.statusCode).toBe(200);
+    expect(ja.headers['content-type']).toBe('application/pdf');
+    expect(ja.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfPages(ja.rawPayload).join('\n');
+    for (const s of ['請求書', inv.number, '発電量API', 'Kobe Power', '明細', 'サブスクリプション', 'インフラ（基本）', '合計', 'お振込先', 'Mitate Bank', transferReference(aliceOrg), '2026-04-10']) expect(text).toContain(s);
+    expect(text).toContain(`￥${inv.amount.toLocaleString('en')}`);
+    const en = pdfPages((await call('GET', `/api/billing/invoices/${inv.id}/pdf`, undefined, alice, 'en')).rawPayload).join('\n');
+    for (const s of ['Invoice', 'Line items', 'Subscription', 'Total', 'Amount due', 'Bank transfer']) expect(en).toContain(s);
+    expect((await call('GET', `/api/billing/invoices/${inv.id}/pdf`, undefined, bob)).statusCode).toBe(404);
   });
 
   it('payment info: the platform bank account from the settings and the transfer reference; none configured → transfer refused', async () => {

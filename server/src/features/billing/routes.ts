@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requirePlatformAdmin, requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
-import { replies } from '../../http/responses.js';
+import { fileReplies, replies } from '../../http/responses.js';
+import { langOf } from '../../i18n/messages.js';
+import { invoicePdf } from './pdf.js';
 import {
   decisionBody,
   idParams,
@@ -10,6 +12,7 @@ import {
   InvoicePage,
   Invoice,
   listQuery,
+  pdfQuery,
   PaymentInfo,
   PendingPayments,
   ProjectLock,
@@ -51,6 +54,18 @@ export default async function billingRoutes(app: FastifyInstance) {
   );
   r.get('/billing/invoices/:id', { schema: { tags, summary: 'One invoice with its line items and history', params: idParams, response: replies({ 200: InvoiceDetail }) } }, async (req) =>
     ok(await svc.detail(req.auth.orgId, req.params.id)),
+  );
+  r.get(
+    '/billing/invoices/:id/pdf',
+    { schema: { tags, summary: 'The invoice as a PDF (the same data as the page; lang en or ja, else Accept-Language)', params: idParams, querystring: pdfQuery, response: fileReplies('application/pdf', 'The invoice PDF') } },
+    async (req, reply) => {
+      const inv = await svc.detail(req.auth.orgId, req.params.id);
+      const lang = req.query.lang ?? langOf(req.headers['accept-language']);
+      const pdf = await invoicePdf(inv, svc.settings.bank, lang);
+      reply.header('content-type', 'application/pdf');
+      reply.header('content-disposition', `attachment; filename="${inv.number}.pdf"`);
+      return reply.send(pdf);
+    },
   );
   r.get('/billing/payment-info', { schema: { tags, summary: 'Transfer reference, platform bank account, wallet balance and identity state', response: replies({ 200: PaymentInfo }) } }, async (req) =>
     ok(await svc.paymentInfo(req.auth.orgId)),

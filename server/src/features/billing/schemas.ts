@@ -8,6 +8,7 @@ export const listQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(200).default(50),
 });
+export const pdfQuery = z.object({ lang: z.enum(['en', 'ja']).optional() });
 export const decisionBody = z.object({ decision: z.enum(['confirm', 'return']) });
 export const topupBody = z.object({ amount: z.coerce.number() });
 

@@ -28,7 +28,7 @@ export const usePaymentInfo = () => useQuery({ queryKey: [...billingKey, 'paymen
 export const useWallet = () => useQuery({ queryKey: [...billingKey, 'wallet'], queryFn: () => apiGet<Wallet>('/api/billing/wallet') });
 export const usePending = () => useQuery({ queryKey: [...billingKey, 'pending'], queryFn: () => apiGet<PendingPayments>('/api/billing/admin/pending') });
 export const useProjectLock = (projectId: string) =>
-  useQuery({ queryKey: [...billingKey, 'lock', projectId], queryFn: () => apiGet<ProjectLock>(`/api/billing/projects/${enc(projectId)}/lock`), enabled: !!projectId });
+  useQuery({ queryKey: [...billingKey, 'lock', projectId], queryFn: () => apiGet<ProjectLock>(`/api/billing/projects/${enc(projectId)}/lock`, undefined, { silent: true }), enabled: !!projectId });
 export const useIsPlatformAdmin = () =>
   useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<{ platform_admin: boolean }>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
 
