@@ -6,6 +6,8 @@ import { fileReplies, replies } from '../../http/responses.js';
 import { langOf } from '../../i18n/messages.js';
 import { invoicePdf } from './pdf.js';
 import {
+  ClockView,
+  clockBody,
   decisionBody,
   idParams,
   InvoiceDetail,
@@ -98,6 +100,17 @@ export default async function billingRoutes(app: FastifyInstance) {
     { preHandler: requirePlatformAdmin, schema: { tags, summary: 'Confirm a wallet top-up (→ wallet credited) or return it', params: idParams, body: decisionBody, response: replies({ 200: Topup }) } },
     async (req) => ok(await svc.decideTopup(req.auth.userId, req.params.id, req.body.decision)),
   );
+  // End-to-end tests move the billing clock of a running server; only with MITATE_TEST_CLOCK=1 (never in production).
+  if (process.env.MITATE_TEST_CLOCK === '1') {
+    r.post(
+      '/billing/admin/test-clock',
+      { preHandler: requirePlatformAdmin, schema: { tags, summary: 'Tests only: move the billing clock forward', body: clockBody, response: replies({ 200: ClockView }) } },
+      async (req) => {
+        svc.clock.advance(req.body.advance_hours * 3600_000);
+        return ok({ now: svc.clock.now().toISOString() });
+      },
+    );
+  }
   r.post('/billing/admin/sweep', { preHandler: requirePlatformAdmin, schema: { tags, summary: 'Run the billing sweep now (generate invoices, mark overdue)', response: replies({ 200: SweepResult }) } }, async () =>
     ok(await svc.sweep()),
   );

@@ -9,6 +9,8 @@ export const listQuery = z.object({
   page_size: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const pdfQuery = z.object({ lang: z.enum(['en', 'ja']).optional() });
+export const clockBody = z.object({ advance_hours: z.number().min(0).max(24 * 400) });
+export const ClockView = z.object({ now: z.string() });
 export const decisionBody = z.object({ decision: z.enum(['confirm', 'return']) });
 export const topupBody = z.object({ amount: z.coerce.number() });
 
