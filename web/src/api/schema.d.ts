@@ -32976,6 +32976,8 @@ export interface components {
         InvoiceInput: {
             id: string;
             number: string;
+            /** @description the invoice number again, as pages name things */
+            name: string;
             project_id: string;
             project_name: string;
             /** @enum {string} */
@@ -33011,6 +33013,8 @@ export interface components {
         InvoiceDetailInput: {
             id: string;
             number: string;
+            /** @description the invoice number again, as pages name things */
+            name: string;
             project_id: string;
             project_name: string;
             /** @enum {string} */
@@ -33111,6 +33115,8 @@ export interface components {
             invoices: {
                 id: string;
                 number: string;
+                /** @description the invoice number again, as pages name things */
+                name: string;
                 project_id: string;
                 project_name: string;
                 /** @enum {string} */
@@ -34017,6 +34023,8 @@ export interface components {
         Invoice: {
             id: string;
             number: string;
+            /** @description the invoice number again, as pages name things */
+            name: string;
             project_id: string;
             project_name: string;
             /** @enum {string} */
@@ -34052,6 +34060,8 @@ export interface components {
         InvoiceDetail: {
             id: string;
             number: string;
+            /** @description the invoice number again, as pages name things */
+            name: string;
             project_id: string;
             project_name: string;
             /** @enum {string} */
@@ -34152,6 +34162,8 @@ export interface components {
             invoices: {
                 id: string;
                 number: string;
+                /** @description the invoice number again, as pages name things */
+                name: string;
                 project_id: string;
                 project_name: string;
                 /** @enum {string} */

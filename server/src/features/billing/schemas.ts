@@ -31,6 +31,7 @@ export const Invoice = z
   .object({
     id: z.string(),
     number: z.string(),
+    name: z.string().describe('the invoice number again, as pages name things'),
     project_id: z.string(),
     project_name: z.string(),
     billing_cycle: storedEnum(['monthly', 'yearly'] as const),

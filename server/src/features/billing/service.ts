@@ -31,7 +31,15 @@ let ledgerSeq = 0;
 /** Ledger ids sort in the order rows were written (real time, then a counter), whatever the billing clock says. */
 const ledgerId = () => `${String(Date.now()).padStart(14, '0')}-${String(ledgerSeq++ % 1e8).padStart(8, '0')}-${crypto.randomBytes(4).toString('hex')}`;
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
+/** Billing days are calendar days at the display offset (SPEC §9: default UTC+9), so periods match the dates people see. */
+const OFFSET_MIN = (() => {
+  const v = Number(process.env.MITATE_BILLING_UTC_OFFSET_MIN);
+  return process.env.MITATE_BILLING_UTC_OFFSET_MIN && Number.isFinite(v) ? v : 540;
+})();
+const day = (d: Date) => new Date(d.getTime() + OFFSET_MIN * 60_000).toISOString().slice(0, 10);
+const utc = (d: Date) => d.toISOString().slice(0, 10);
+/** The UTC hour (as the request statistics store it) in which a billing day starts. */
+const dayStartHour = (iso: string) => new Date(new Date(`${iso}T00:00:00Z`).getTime() - OFFSET_MIN * 60_000).toISOString().slice(0, 13);
 
 /** The first day of the `k`-th billing period after `anchor` (a day of month past the month's end is its last day). */
 export function periodStart(anchor: string, cycle: 'monthly' | 'yearly', k: number): string {
@@ -40,9 +48,11 @@ export function periodStart(anchor: string, cycle: 'monthly' | 'yearly', k: numb
   const y = a.getUTCFullYear() + Math.floor(months / 12);
   const m = ((months % 12) + 12) % 12;
   const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return day(new Date(Date.UTC(y, m, Math.min(a.getUTCDate(), last))));
+  return utc(new Date(Date.UTC(y, m, Math.min(a.getUTCDate(), last))));
 }
-const dayBefore = (iso: string) => day(new Date(new Date(`${iso}T00:00:00Z`).getTime() - 86400_000));
+const dayBefore = (iso: string) => utc(new Date(new Date(`${iso}T00:00:00Z`).getTime() - 86400_000));
+
+const dayAfter = (iso: string) => utc(new Date(new Date(`${iso}T00:00:00Z`).getTime() + 86400_000));
 
 /** The organisation's reference for bank transfers: written as the transferor name so the payment is matched. */
 export function transferReference(orgId: string): string {
@@ -81,8 +91,8 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
       .selectFrom('platform_request_stats')
       .select((eb) => [eb.fn.sum<number>('count').as('requests'), eb.fn.sum<number>('total_ms').as('ms')])
       .where('project_id', '=', projectId)
-      .where('hour', '>=', `${from}T00`)
-      .where('hour', '<=', `${to}T23`)
+      .where('hour', '>=', dayStartHour(from))
+      .where('hour', '<', dayStartHour(dayAfter(to)))
       .executeTakeFirst();
     return { requests: Number(r?.requests ?? 0), ms: Number(r?.ms ?? 0) };
   }
@@ -112,7 +122,7 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
 
   async function generateFor(p: PlatformProjectTable): Promise<number> {
     const cycle = (JSON.parse(p.settings_json) as { billing_cycle?: string }).billing_cycle === 'yearly' ? 'yearly' : 'monthly';
-    const anchor = (p.reviewed_at ?? p.created_at).slice(0, 10);
+    const anchor = day(new Date(p.reviewed_at ?? p.created_at));
     const today = day(clock.now());
     let created = 0;
     for (let k = 0; k < 1200; k++) {
@@ -252,6 +262,7 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
     return {
       id: r.id,
       number: r.number,
+      name: r.number, // what the breadcrumbs call it
       project_id: r.project_id,
       project_name: r.project_name,
       billing_cycle: r.billing_cycle,

@@ -25,14 +25,14 @@ export default function ListPage() {
   const admin = useIsPlatformAdmin();
   const m = (v: number, row: Invoice) => money(v, row.currency, i18n.language);
   const columns: GridColDef<Invoice>[] = [
-    { field: 'number', headerName: t('col.number'), width: 190 },
-    { field: 'project_name', headerName: t('col.project'), flex: 1, minWidth: 160 },
-    { field: 'period', headerName: t('col.period'), width: 200, valueGetter: (_v, row) => `${row.bill_from} – ${row.bill_to}` },
-    { field: 'date', headerName: t('col.date'), width: 160, valueFormatter: (v) => formatDateTime(v as string) },
-    { field: 'due_date', headerName: t('col.due'), width: 160, valueFormatter: (v) => formatDateTime(v as string) },
-    { field: 'amount', headerName: t('col.amount'), width: 130, align: 'right', headerAlign: 'right', renderCell: (p) => m(p.row.amount, p.row) },
-    { field: 'amount_due', headerName: t('col.due_amount'), width: 130, align: 'right', headerAlign: 'right', renderCell: (p) => m(p.row.amount_due, p.row) },
-    { field: 'state', headerName: t('col.state'), width: 170, renderCell: (p) => <StateChip state={p.row.state} /> },
+    { field: 'number', headerName: t('col.number'), width: 170 },
+    { field: 'project_name', headerName: t('col.project'), flex: 1, minWidth: 140 },
+    { field: 'period', headerName: t('col.period'), width: 190, valueGetter: (_v, row) => `${row.bill_from} – ${row.bill_to}` },
+    { field: 'date', headerName: t('col.date'), width: 140, valueFormatter: (v) => formatDateTime(v as string) },
+    { field: 'due_date', headerName: t('col.due'), width: 140, valueFormatter: (v) => formatDateTime(v as string) },
+    { field: 'amount', headerName: t('col.amount'), width: 110, align: 'right', headerAlign: 'right', renderCell: (p) => m(p.row.amount, p.row) },
+    { field: 'amount_due', headerName: t('col.due_amount'), width: 110, align: 'right', headerAlign: 'right', renderCell: (p) => m(p.row.amount_due, p.row) },
+    { field: 'state', headerName: t('col.state'), width: 160, renderCell: (p) => <StateChip state={p.row.state} /> },
   ];
   return (
     <>

@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 const invoice: InvoiceDetail = {
-  id: 'i1', number: 'INV-202611-ABCDEF', project_id: 'pp1', project_name: 'Power API', billing_cycle: 'monthly', subscription_type: 'standard', currency: 'JPY',
+  id: 'i1', number: 'INV-202611-ABCDEF', name: 'INV-202611-ABCDEF', project_id: 'pp1', project_name: 'Power API', billing_cycle: 'monthly', subscription_type: 'standard', currency: 'JPY',
   bill_from: '2026-11-10', bill_to: '2026-12-09', date: '2026-11-10T00:00:00Z', due_date: '2026-11-24T00:00:00Z', payment_date: null,
   subscription_fee: 9800, infrastructure_fee: 6100, amount: 15900, amount_due: 15900, state: 'overdue', payment_method: null, reported_at: null, overdue: true,
   lines: [
