@@ -324,4 +324,19 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     const orgUser = await t.app.ctx.db.selectFrom('users').select(['id', 'organisation_id', 'role', 'email']).where('email', '=', alice.email).executeTakeFirstOrThrow();
     await expect(svc.transferCompleted({ userId: orgUser.id, orgId: orgUser.organisation_id, role: orgUser.role, email: orgUser.email }, billed.id)).rejects.toMatchObject({ status: 409 });
   });
+
+  it('billing days are calendar days at UTC+9: an API approved at 20:00 UTC on 31 January starts its period on 1 February', async () => {
+    const bobOrg = await orgOf(bob.email);
+    const id = crypto.randomUUID();
+    const at = '2026-01-31T20:00:00.000Z';
+    await t.app.ctx.db
+      .insertInto('platform_projects')
+      .values({ id, organisation_id: bobOrg, name: 'Night API', key: `night-${crypto.randomBytes(3).toString('hex')}`, status: 'stopped', reason: null, model_project_id: 'p', model_project_name: 'P', model_key: 'm', model_type: 'regression', model_dir: 'x', settings_json: JSON.stringify(SETTINGS), subscription_price: 100, infrastructure_price: 200, created_by: null, created_at: at, updated_at: at, reviewed_at: at, reviewed_by: null })
+      .execute();
+    clock().set('2026-01-31T21:00:00Z');
+    await sweep();
+    const inv = body(await call('GET', '/api/billing/invoices', undefined, bob)).items;
+    expect(inv).toHaveLength(1);
+    expect(inv[0]).toMatchObject({ bill_from: '2026-02-01', bill_to: '2026-02-28', amount: 300 });
+  });
 });
