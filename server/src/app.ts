@@ -32,6 +32,7 @@ import optimizationRoutes from './features/optimization/routes.js';
 import imageRoutes from './features/images/routes.js';
 import timeSeriesRoutes from './features/timeseries/routes.js';
 import platformRoutes from './features/platform/routes.js';
+import billingRoutes from './features/billing/routes.js';
 import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
@@ -128,6 +129,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(optimizationRoutes);
       await api.register(imageRoutes);
       await api.register(timeSeriesRoutes);
+      await api.register(billingRoutes);
     },
     { prefix: '/api' },
   );

@@ -19,6 +19,7 @@ import StorageIcon from '@mui/icons-material/Storage';
 import TuneIcon from '@mui/icons-material/Tune';
 import DashboardCustomizeIcon from '@mui/icons-material/DashboardCustomize';
 import CloudQueueIcon from '@mui/icons-material/CloudQueue';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
@@ -94,6 +95,7 @@ function DrawerContent({ me, onNavigate }: { me: Me | undefined; onNavigate?: ()
       <Divider sx={{ my: 1 }} />
       <List dense disablePadding>
         {internal({ key: 'platform', label: t('nav.platform'), path: '/platform', icon: <CloudQueueIcon /> })}
+        {internal({ key: 'invoices', label: t('nav.invoices'), path: '/invoices', icon: <ReceiptLongIcon /> })}
         {internal({ key: 'users', label: t('nav.users'), path: '/users', icon: <ManageAccountsIcon /> })}
         {testSite && external(testSite, t('nav.testSite'), <BiotechIcon />, 'testSite')}
       </List>

@@ -26,6 +26,7 @@ const Statistics = area(() => import('../features/statistics'));
 const Members = area(() => import('../features/members'));
 const Profile = area(() => import('../features/profile'));
 const Platform = area(() => import('../features/platform'));
+const Billing = area(() => import('../features/billing'));
 
 type AreaComponent = ReturnType<typeof area>;
 
@@ -128,6 +129,12 @@ export const signedInRoutes: RouteObject[] = [
   page('platform/new', Platform, 'new', 'nav.platform'),
   page('platform/details/:id', Platform, 'details', 'nav.platform'),
   page('admin/platform', Platform, 'admin', 'nav.platform'),
+  // Invoices and payments (issue 14): list, detail, payment steps, wallet, the admins' confirmations
+  page('invoices', Billing, 'list', 'nav.invoices'),
+  page('invoices/:invoice_id', Billing, 'details', 'nav.invoices'),
+  page('invoices/:invoice_id/payment', Billing, 'payment', 'nav.invoices'),
+  page('wallet', Billing, 'wallet', 'nav.invoices'),
+  page('admin/billing', Billing, 'admin', 'nav.invoices'),
 ];
 
 /** Account screens reached from mailed links or the login form (issue 6). */

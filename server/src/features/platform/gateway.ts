@@ -4,6 +4,7 @@ import { sha256 } from '../../auth/tokens.js';
 import type { AppContext } from '../../context.js';
 import { AppError, ok } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
+import { lockCheck } from '../billing/gate.js';
 import { M as P } from '../prediction/messages.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
 import { M } from './messages.js';
@@ -118,6 +119,7 @@ export function makeGateway(ctx: AppContext) {
       if (!credential) throw new AppError(401, M.apiKeyInvalid);
       if (r.project.status === 'stopped' || r.project.status === 'approved') throw new AppError(503, M.apiStopped);
       if (r.project.status !== 'running') throw new AppError(403, M.apiNotApproved);
+      await lockCheck(ctx.db, r.project.id); // 402 while an invoice of the project is overdue and unpaid
       if (credential.kind === 'sandbox' && !allow(credential.id)) {
         reply.header('retry-after', '1');
         throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });

@@ -15,6 +15,7 @@ import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
+import ProjectLockNotice from '../billing/ProjectLockNotice';
 import { act, deleteProject, money, type PlatformProject, projectsKey, useProject } from './api';
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
@@ -113,6 +114,7 @@ export default function DetailsPage() {
           )
         }
       />
+      <ProjectLockNotice projectId={p.id} />
       {p.status === 'rejected' && p.reason && (
         <Alert severity="error" sx={{ mb: 2 }}>
           {t('details.rejected', { reason: p.reason })}

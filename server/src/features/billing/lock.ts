@@ -1,0 +1,23 @@
+import type { Db } from '../../db/index.js';
+import './db.js';
+
+/**
+ * Whether a platform project is locked for an unpaid invoice (SPEC §4). Serving asks on every request, so the
+ * answer is cached for a second per project; this server's own payments and locks clear the cache at once,
+ * other servers see them within the second.
+ */
+const cache = new Map<string, { locked: boolean; at: number }>();
+const TTL_MS = 1000;
+
+export async function projectLocked(db: Db, projectId: string): Promise<boolean> {
+  const hit = cache.get(projectId);
+  if (hit && Date.now() - hit.at < TTL_MS) return hit.locked;
+  const row = await db.selectFrom('billing_locks').select('invoice_id').where('project_id', '=', projectId).executeTakeFirst();
+  cache.set(projectId, { locked: !!row, at: Date.now() });
+  if (cache.size > 10_000) cache.clear();
+  return !!row;
+}
+
+export function forgetLock(projectId: string): void {
+  cache.delete(projectId);
+}

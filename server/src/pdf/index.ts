@@ -1,0 +1,3 @@
+export type { PdfBlock, PdfDocument, PdfLanguage, PdfTableColumn } from './document.js';
+export { defaultPageLabel } from './document.js';
+export { renderPdf } from './render.js';

@@ -1,0 +1,52 @@
+import { useQuery } from '@tanstack/react-query';
+import { apiBlob, apiGet, apiPost } from '../../api/client';
+import type { components } from '../../api/schema';
+import { saveBlob } from '../../lib/browser';
+
+/** Shapes come from the server's OpenAPI document (server/src/features/billing/schemas.ts). */
+type S = components['schemas'];
+export type Invoice = S['Invoice'];
+export type InvoiceDetail = S['InvoiceDetail'];
+export type InvoiceLine = S['InvoiceLine'];
+export type PaymentInfo = S['PaymentInfo'];
+export type Wallet = S['Wallet'];
+export type Topup = S['Topup'];
+export type BankAccount = S['BankAccount'];
+export type PendingPayments = S['PendingPayments'];
+export type ProjectLock = S['ProjectLock'];
+export type InvoiceState = Invoice['state'];
+
+export const STATES: InvoiceState[] = ['billed', 'pending_confirmation', 'cleared', 'overdue'];
+
+const enc = encodeURIComponent;
+export const billingKey = ['billing'] as const;
+
+export const useInvoices = (state: InvoiceState | 'all') =>
+  useQuery({ queryKey: [...billingKey, 'invoices', state], queryFn: () => apiGet<S['InvoicePage']>('/api/billing/invoices', { state, page_size: 200 }) });
+export const useInvoice = (id: string) => useQuery({ queryKey: [...billingKey, 'invoice', id], queryFn: () => apiGet<InvoiceDetail>(`/api/billing/invoices/${enc(id)}`) });
+export const usePaymentInfo = () => useQuery({ queryKey: [...billingKey, 'payment-info'], queryFn: () => apiGet<PaymentInfo>('/api/billing/payment-info') });
+export const useWallet = () => useQuery({ queryKey: [...billingKey, 'wallet'], queryFn: () => apiGet<Wallet>('/api/billing/wallet') });
+export const usePending = () => useQuery({ queryKey: [...billingKey, 'pending'], queryFn: () => apiGet<PendingPayments>('/api/billing/admin/pending') });
+export const useProjectLock = (projectId: string) =>
+  useQuery({ queryKey: [...billingKey, 'lock', projectId], queryFn: () => apiGet<ProjectLock>(`/api/billing/projects/${enc(projectId)}/lock`, undefined, { silent: true }), enabled: !!projectId });
+export const useIsPlatformAdmin = () =>
+  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<{ platform_admin: boolean }>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
+
+export const transferCompleted = (id: string) => apiPost<Invoice>(`/api/billing/invoices/${enc(id)}/transfer-completed`);
+export const payByWallet = (id: string) => apiPost<Invoice>(`/api/billing/invoices/${enc(id)}/pay-wallet`);
+export const reportTopup = (amount: number) => apiPost<Topup>('/api/billing/wallet/topups', { amount });
+export const decideInvoice = (id: string, decision: 'confirm' | 'return') => apiPost<Invoice>(`/api/billing/admin/invoices/${enc(id)}/decision`, { decision });
+export const decideTopup = (id: string, decision: 'confirm' | 'return') => apiPost<Topup>(`/api/billing/admin/topups/${enc(id)}/decision`, { decision });
+export const runSweep = () => apiPost<S['BillingSweep']>('/api/billing/admin/sweep');
+export async function downloadPdf(inv: Invoice, lang: string) {
+  const { blob, fileName } = await apiBlob(`/api/billing/invoices/${enc(inv.id)}/pdf?lang=${lang === 'ja' ? 'ja' : 'en'}`, `${inv.number}.pdf`);
+  saveBlob(blob, fileName);
+}
+
+/** Digits after the decimal point of a currency (JPY 0, most 2): amounts travel as integer minor units. */
+export function minorDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+export function money(amount: number, currency: string, lang: string): string {
+  return new Intl.NumberFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', { style: 'currency', currency }).format(amount / 10 ** minorDigits(currency));
+}
