@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..encoding import dumps
-from ..task import UserError
+from ..task import EngineError, UserError
 from ..tasks.predict import load_condition, predict_frame
 from .fast import FastPredictor, compile_model
 
@@ -36,14 +36,14 @@ MAX_ROWS = int(os.environ.get("MITATE_SERVE_MAX_ROWS", "10000"))
 
 
 def error_result(exc: BaseException) -> dict:
-    """One place that turns an engine error into the serving answer (422 naming the column when known)."""
-    if isinstance(exc, UserError):
-        params = getattr(exc, "params", None) or {}
-        column = params.get("column")
-        if column is None:  # today's messages quote the column first: 'The feature column "x" is missing ...'
-            m = re.search(r'"([^"]+)"', str(exc))
-            column = m.group(1) if m else None
-        return {"error": str(exc), "code": getattr(exc, "code", None), "column": column, "status": 422}
+    """One place that turns an engine error into the serving answer: 422 with the catalogue code and parameters
+    (the server says it in the caller's language) and the column when the error names one."""
+    if isinstance(exc, EngineError):
+        column = exc.params.get("column")
+        return {"error": str(exc), "code": exc.code, "params": exc.params, "column": None if column is None else str(column), "status": 422}
+    if isinstance(exc, UserError):  # an uncoded user error (a step outside the catalogue): its English text
+        m = re.search(r'"([^"]+)"', str(exc))
+        return {"error": str(exc), "code": None, "column": m.group(1) if m else None, "status": 422}
     return {"error": f"{type(exc).__name__}: {exc}", "column": None, "status": 500}
 
 
@@ -59,7 +59,7 @@ class ModelCache:
             return hit
         path = os.path.join(folder, "model.joblib")
         if not os.path.isfile(path):
-            raise UserError("The model of this API is missing; publish it again.")
+            raise EngineError("serve_model_missing")
         cond_path = os.path.join(folder, "condition.json")
         model = joblib.load(path)
         condition = load_condition(cond_path) if os.path.isfile(cond_path) else None
@@ -75,16 +75,16 @@ def to_frame(request: dict) -> pd.DataFrame:
         try:
             df = pd.read_csv(io.StringIO(str(request["csv"])))
         except Exception as exc:  # noqa: BLE001 - an unreadable body is the caller's
-            raise UserError(f"The CSV body could not be read: {exc}") from exc
+            raise EngineError("serve_csv_unreadable", reason=str(exc)) from exc
     else:
         rows = request.get("rows")
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-            raise UserError('The body must be {"rows": [{"column": value, ...}, ...]} or CSV text.')
+            raise EngineError("serve_bad_body")
         df = pd.DataFrame.from_records(rows)
     if len(df) == 0:
-        raise UserError("The request has no rows.")
+        raise EngineError("serve_no_rows")
     if len(df) > MAX_ROWS:
-        raise UserError(f"A request may hold at most {MAX_ROWS} rows; it has {len(df)}.")
+        raise EngineError("serve_too_many_rows", max=MAX_ROWS, rows=len(df))
     return df
 
 

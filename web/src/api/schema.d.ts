@@ -28149,6 +28149,19 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformPriceList"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -28275,6 +28288,19 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformQuote"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -28371,6 +28397,19 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PublishableModel"][];
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -28474,6 +28513,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    items: components["schemas"]["PlatformProject"][];
+                                    total: number;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -28625,33 +28680,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -28763,33 +28792,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -28943,33 +28946,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -29061,6 +29038,21 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    id: string;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -29169,33 +29161,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -29309,33 +29275,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -29449,33 +29389,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -29589,33 +29503,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -29727,16 +29615,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    kind: string;
-                                    prefix: string;
-                                    created_at: string;
-                                    last_used_at: string | null;
-                                    revoked_at: string | null;
-                                    secret?: string;
-                                }[];
+                                response: components["schemas"]["PlatformCredential"][];
                             };
                         };
                     };
@@ -29847,16 +29726,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    kind: string;
-                                    prefix: string;
-                                    created_at: string;
-                                    last_used_at: string | null;
-                                    revoked_at: string | null;
-                                    secret?: string;
-                                };
+                                response: components["schemas"]["PlatformCredential"];
                             };
                         };
                     };
@@ -29972,16 +29842,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    kind: string;
-                                    prefix: string;
-                                    created_at: string;
-                                    last_used_at: string | null;
-                                    revoked_at: string | null;
-                                    secret?: string;
-                                };
+                                response: components["schemas"]["PlatformCredential"];
                             };
                         };
                     };
@@ -30088,6 +29949,19 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformStats"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -30191,6 +30065,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Request statistics as CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -30292,6 +30175,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    items: components["schemas"]["PlatformProjectUnderReview"][];
+                                    total: number;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -30411,33 +30310,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -30539,6 +30412,21 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    platform_admin: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -31470,6 +31358,169 @@ export interface components {
             page: number;
             page_size: number;
         };
+        PlatformSettingsInput: {
+            content_language: string;
+            industry: string;
+            use_case: string;
+            language: string;
+            version: string;
+            documentation_url: string;
+            tutorial_url: string;
+            source_code_url: string;
+            sandbox_url: string;
+            cover_image_url: string;
+            cpu_cores: number;
+            memory_gb: number;
+            gpu_gb: number;
+            expected_requests_per_month: number;
+            expected_rps: number;
+            expected_unique_users: number;
+            expected_item_count: number;
+            /** @enum {string} */
+            subscription_type: "free" | "standard" | "premium";
+            /** @enum {string} */
+            billing_cycle: "monthly" | "yearly";
+            auto_scaling: boolean;
+            cloud_provider: string;
+            region: string;
+        };
+        PlatformProjectInput: {
+            id: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "approved" | "rejected" | "running" | "stopped";
+            actions: ("submit" | "draft" | "start" | "stop")[];
+            reason: string | null;
+            model: {
+                project_id: string;
+                project_name: string;
+                model_key: string;
+                type: string;
+            };
+            settings: components["schemas"]["PlatformSettingsInput"];
+            currency: string;
+            subscription_price: number;
+            infrastructure_price: number;
+            endpoint: string;
+            features: string[];
+            outputs: string[];
+            created_at: string;
+            updated_at: string;
+            reviewed_at: string | null;
+            organisation_name?: string;
+        };
+        PlatformCredentialInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "production" | "sandbox";
+            prefix: string;
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            secret?: string;
+        };
+        PlatformPriceListInput: {
+            currency: string;
+            /** @description Per subscription type, per month, in minor units of the currency */
+            subscription: {
+                [key: string]: number;
+            };
+            infrastructure: {
+                base: number;
+                cpu_core: number;
+                memory_gb: number;
+                gpu_gb: number;
+                auto_scaling: number;
+                per_million_requests: number;
+            };
+            yearly_discount_percent: number;
+        };
+        PlatformQuoteInput: {
+            currency: string;
+            /** @enum {string} */
+            billing_cycle: "monthly" | "yearly";
+            subscription_price: number;
+            infrastructure_price: number;
+            total: number;
+            lines: {
+                item: string;
+                amount: number;
+            }[];
+        };
+        PublishableModelInput: {
+            project_id: string;
+            project_name: string;
+            project_type: string;
+            model_key: string;
+            algorithm: string;
+            /** @description The training's scores (the engine's shape) */
+            metrics: {
+                [key: string]: unknown;
+            } | null;
+            trained_at: string | null;
+        };
+        PlatformProjectUnderReviewInput: {
+            id: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "approved" | "rejected" | "running" | "stopped";
+            actions: ("submit" | "draft" | "start" | "stop")[];
+            reason: string | null;
+            model: {
+                project_id: string;
+                project_name: string;
+                model_key: string;
+                type: string;
+            };
+            settings: components["schemas"]["PlatformSettingsInput"];
+            currency: string;
+            subscription_price: number;
+            infrastructure_price: number;
+            endpoint: string;
+            features: string[];
+            outputs: string[];
+            created_at: string;
+            updated_at: string;
+            reviewed_at: string | null;
+            organisation_name?: string;
+            identity_verified: boolean;
+        };
+        PlatformStatsInput: {
+            total: number;
+            errors: number;
+            average_ms: number | null;
+            paths: {
+                path: string;
+                count: number;
+                average_ms: number;
+            }[];
+            devices: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            browsers: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            os: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            series: {
+                time: string;
+                count: number;
+                average_ms: number;
+                errors: number;
+            }[];
+            /** @enum {string} */
+            bucket: "hour" | "day";
+        };
         Error: {
             detail: {
                 response: string;
@@ -32314,6 +32365,169 @@ export interface components {
             total: number;
             page: number;
             page_size: number;
+        };
+        PlatformSettings: {
+            content_language: string;
+            industry: string;
+            use_case: string;
+            language: string;
+            version: string;
+            documentation_url: string;
+            tutorial_url: string;
+            source_code_url: string;
+            sandbox_url: string;
+            cover_image_url: string;
+            cpu_cores: number;
+            memory_gb: number;
+            gpu_gb: number;
+            expected_requests_per_month: number;
+            expected_rps: number;
+            expected_unique_users: number;
+            expected_item_count: number;
+            /** @enum {string} */
+            subscription_type: "free" | "standard" | "premium";
+            /** @enum {string} */
+            billing_cycle: "monthly" | "yearly";
+            auto_scaling: boolean;
+            cloud_provider: string;
+            region: string;
+        };
+        PlatformProject: {
+            id: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "approved" | "rejected" | "running" | "stopped";
+            actions: ("submit" | "draft" | "start" | "stop")[];
+            reason: string | null;
+            model: {
+                project_id: string;
+                project_name: string;
+                model_key: string;
+                type: string;
+            };
+            settings: components["schemas"]["PlatformSettings"];
+            currency: string;
+            subscription_price: number;
+            infrastructure_price: number;
+            endpoint: string;
+            features: string[];
+            outputs: string[];
+            created_at: string;
+            updated_at: string;
+            reviewed_at: string | null;
+            organisation_name?: string;
+        };
+        PlatformCredential: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "production" | "sandbox";
+            prefix: string;
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            secret?: string;
+        };
+        PlatformPriceList: {
+            currency: string;
+            /** @description Per subscription type, per month, in minor units of the currency */
+            subscription: {
+                [key: string]: number;
+            };
+            infrastructure: {
+                base: number;
+                cpu_core: number;
+                memory_gb: number;
+                gpu_gb: number;
+                auto_scaling: number;
+                per_million_requests: number;
+            };
+            yearly_discount_percent: number;
+        };
+        PlatformQuote: {
+            currency: string;
+            /** @enum {string} */
+            billing_cycle: "monthly" | "yearly";
+            subscription_price: number;
+            infrastructure_price: number;
+            total: number;
+            lines: {
+                item: string;
+                amount: number;
+            }[];
+        };
+        PublishableModel: {
+            project_id: string;
+            project_name: string;
+            project_type: string;
+            model_key: string;
+            algorithm: string;
+            /** @description The training's scores (the engine's shape) */
+            metrics: {
+                [key: string]: unknown;
+            } | null;
+            trained_at: string | null;
+        };
+        PlatformProjectUnderReview: {
+            id: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "approved" | "rejected" | "running" | "stopped";
+            actions: ("submit" | "draft" | "start" | "stop")[];
+            reason: string | null;
+            model: {
+                project_id: string;
+                project_name: string;
+                model_key: string;
+                type: string;
+            };
+            settings: components["schemas"]["PlatformSettings"];
+            currency: string;
+            subscription_price: number;
+            infrastructure_price: number;
+            endpoint: string;
+            features: string[];
+            outputs: string[];
+            created_at: string;
+            updated_at: string;
+            reviewed_at: string | null;
+            organisation_name?: string;
+            identity_verified: boolean;
+        };
+        PlatformStats: {
+            total: number;
+            errors: number;
+            average_ms: number | null;
+            paths: {
+                path: string;
+                count: number;
+                average_ms: number;
+            }[];
+            devices: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            browsers: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            os: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            series: {
+                time: string;
+                count: number;
+                average_ms: number;
+                errors: number;
+            }[];
+            /** @enum {string} */
+            bucket: "hour" | "day";
         };
     };
     responses: never;
