@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 from ..encoding import dumps
+from ..ml.model_io import load_condition, predict_frame
 from ..task import EngineError, UserError
-from ..tasks.predict import load_condition, predict_frame
 from .fast import FastPredictor, compile_model
 
 CACHE_SIZE = int(os.environ.get("MITATE_SERVE_CACHE", "16"))

@@ -36,7 +36,7 @@ describe('hosted API page', () => {
     });
     const user = userEvent.setup();
     renderApp('/platform/details/pp1');
-    await screen.findByText('Power API', {}, { timeout: 10_000 });
+    await screen.findByText('Power API', {}, { timeout: 30_000 }); // a loaded machine renders slowly
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Start' }));
     const confirm = await screen.findByRole('dialog');
@@ -54,5 +54,5 @@ describe('hosted API page', () => {
     await screen.findByText('Download credentials before closing because they cannot be downloaded again.', {}, { timeout: 10_000 });
     expect((screen.getByTestId('api-secret') as HTMLInputElement).value).toBe('mk_live_abcdefghSECRET');
     expect(screen.getByRole('button', { name: 'Close without downloading' })).toBeTruthy();
-  });
+  }, 60_000);
 });
