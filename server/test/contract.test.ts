@@ -52,15 +52,6 @@ describe('the OpenAPI document', () => {
     'get /api/image/model/download/{project_id}/{model_key}',
     'get /api/image/prediction/{id}/heatmap/{index}',
     'get /api/image/prediction/{id}/csv',
-    'get /api/platform/prices',
-    'post /api/platform/quote',
-    'get /api/platform/models',
-    'get /api/platform/projects',
-    'delete /api/platform/projects/{id}',
-    'get /api/platform/projects/{id}/statistics',
-    'get /api/platform/projects/{id}/statistics/download',
-    'get /api/platform/admin/projects',
-    'get /api/platform/admin/me',
   ]);
 
   it('declares a success answer and the SPEC §8 errors for every operation under /api and /account/api', async () => {

@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeGateway, makeLimiter } from '../src/features/platform/gateway.js';
+import { installErrorHandler } from '../src/http/errors.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
 const CCPP = fs.readFileSync(path.join(SHARED_DATA, 'uci_ccpp', 'ccpp.csv'), 'utf8').trim().split('\n').slice(0, 801).join('\n') + '\n';
@@ -166,10 +171,13 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(body(csv).predictions[0].predicted_EP).toBeCloseTo(out.predictions[0].predicted_EP, 6);
     const missing = await serve(secret, { rows: [{ AT: 8.34, V: 40.77, AP: 1010.84 }] });
     expect(missing.statusCode).toBe(422);
-    expect(missing.json().detail[0]).toMatchObject({ loc: ['body', 'RH'], msg: 'The feature column "RH" is missing from the inference dataset.' });
-    const wrong = await serve(secret, { rows: [{ AT: 'hot', V: 40.77, AP: 1010.84, RH: 90 }] });
+    // the engine catalogue's text and code (the batch prediction's check), in the caller's language
+    expect(missing.json().detail[0]).toMatchObject({ loc: ['body', 'RH'], msg: 'The feature column "RH" is missing from the inference data.', type: 'inference_feature_missing' });
+    const wrong = await serve(secret, { rows: [{ AT: 'hot', V: 40.77, AP: 1010.84, RH: 90 }] }, key, { 'accept-language': 'ja' });
     expect(wrong.statusCode).toBe(422);
-    expect(wrong.json().detail[0].loc).toEqual(['body', 'AT']);
+    expect(wrong.json().detail[0]).toMatchObject({ loc: ['body', 'AT'], msg: '説明変数の列「AT」は数値である必要がありますが、「hot」が含まれています。', type: 'inference_not_numeric' });
+    const empty = await serve(secret, { rows: [] }, key, { 'accept-language': 'ja' });
+    expect(empty.json().detail[0]).toMatchObject({ msg: 'リクエストに行がありません。', type: 'serve_no_rows' });
     // concurrent requests, some bad: each caller gets its own answer
     const many = await Promise.all(Array.from({ length: 12 }, (_, i) => serve(secret, { rows: [i % 4 === 0 ? { AT: 1 } : { AT: 8 + i, V: 40, AP: 1010, RH: 80 }] })));
     expect(many.map((r) => r.statusCode)).toEqual(Array.from({ length: 12 }, (_, i) => (i % 4 === 0 ? 422 : 200)));
@@ -232,6 +240,65 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(cred.last_used_at).toBeTruthy();
     expect((await call('GET', `/api/platform/projects/${id}/statistics`, undefined, bob)).statusCode).toBe(404);
   });
+
+  it.skipIf(!process.env.TEST_REDIS_URL)('with Redis, another server refuses a revoked key at once and shares the sandbox rate limit', async () => {
+    // Two more servers on the same database and Redis, with a key cache far longer than the test: only the
+    // published change can make the second one refuse.
+    Object.assign(process.env, { MITATE_SERVE_CACHE_MS: '600000', MITATE_SERVE_WORKERS: '1' });
+    const ctx = { ...t.app.ctx, config: { ...t.app.ctx.config, redisUrl: process.env.TEST_REDIS_URL } };
+    const servers = await Promise.all(
+      [0, 1].map(async () => {
+        const app = Fastify();
+        app.setValidatorCompiler(validatorCompiler);
+        app.setSerializerCompiler(serializerCompiler);
+        installErrorHandler(app);
+        const gw = makeGateway(ctx);
+        gw.register(app);
+        await app.ready();
+        await gw.ready();
+        return { app, gw };
+      }),
+    );
+    delete process.env.MITATE_SERVE_CACHE_MS;
+    delete process.env.MITATE_SERVE_WORKERS;
+    try {
+      const c = body(await call('POST', `/api/platform/projects/${id}/credentials`, { name: 'two servers' }));
+      const ask = (i: number) => servers[i].app.inject({ method: 'POST', url: `/serve/${key}/predict`, payload: { rows: [{ AT: 8, V: 40, AP: 1010, RH: 80 }] }, headers: { 'x-api-key': c.secret } });
+      for (const i of [0, 1]) {
+        const first = await ask(i); // both now hold the key in their cache
+        expect(first.statusCode, first.body).toBe(200);
+      }
+      await t.app.ctx.db.updateTable('platform_credentials').set({ revoked_at: new Date().toISOString() }).where('id', '=', c.id).execute();
+      expect((await ask(1)).statusCode).toBe(200); // cached: without the message it would serve for ten minutes
+      servers[0].gw.forget(key); // what the revoke route does on the server that revoked it
+      const until = Date.now() + 10_000;
+      let code = 200;
+      while (code === 200 && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 50));
+        code = (await ask(1)).statusCode;
+      }
+      expect(code).toBe(401);
+      expect((await ask(0)).statusCode).toBe(401);
+
+      // the sandbox bucket is one for all servers: burst 2 with (almost) no refill, three calls over two servers
+      const [a, b] = [new Redis(process.env.TEST_REDIS_URL!), new Redis(process.env.TEST_REDIS_URL!)];
+      try {
+        const one = makeLimiter(0.001, 2, a);
+        const two = makeLimiter(0.001, 2, b);
+        const bucket = `test-${crypto.randomBytes(4).toString('hex')}`;
+        expect([await one(bucket), await two(bucket), await one(bucket), await two(bucket)]).toEqual([true, true, false, false]);
+        const alone = makeLimiter(0.001, 2); // without Redis each server counts its own
+        expect([await alone(bucket), await alone(bucket), await alone(bucket)]).toEqual([true, true, false]);
+      } finally {
+        await Promise.all([a.quit(), b.quit()]);
+      }
+    } finally {
+      for (const s of servers) {
+        await s.gw.close();
+        await s.app.close();
+      }
+    }
+  }, 120_000);
 
   it('deletes a project with its keys; the API is gone at once', async () => {
     expect((await call('DELETE', `/api/platform/projects/${id}`, undefined, viewer)).statusCode).toBe(403);

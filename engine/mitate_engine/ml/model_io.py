@@ -65,3 +65,22 @@ def predict(model: TrainedModel, df: pd.DataFrame, raw: bool = True) -> pd.DataF
         df = apply_condition(df, model.condition, skip_missing_columns=True, keep_index=True)
     model.check(df)
     return model.predict(df)
+
+
+def predict_frame(model, df: pd.DataFrame, condition: dict | None) -> pd.DataFrame:
+    """Rows through a trained model for other areas (optimisation candidates, design points, hosted APIs): with a
+    condition the rows are raw and go through it first; without one they are already in the training dataset's units.
+    The input check (missing column, wrong type, unseen category) is the batch prediction's. (Here rather than in
+    tasks/predict.py so a hosted-API serving process need not import every job kind; that module re-exports it.)"""
+    if condition and not model.condition:
+        model.condition = condition
+    return predict(model, df, raw=bool(condition))
+
+
+def load_condition(path: str | None) -> dict | None:
+    if not path:
+        return None
+    if not os.path.isfile(path):
+        raise EngineError("condition_missing")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)

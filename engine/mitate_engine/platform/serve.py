@@ -5,9 +5,11 @@ In:  {"id": n, "model": {"key": "<cache key>", "dir": "<folder with model.joblib
 Out: {"type": "ready"} once, then per line {"id": n, "results": [{"outputs": [...], "predictions": [{...}]}
       | {"error": "<message>", "column": "<column or null>", "status": 422}, ...]} in the order of the requests.
 
-Models stay loaded (a small LRU cache), so a request costs a prediction, not a load. Concurrent requests for the
-same model arrive as one line and are predicted as one frame; if that frame fails validation, each request is
-predicted alone so every caller gets its own answer.
+Models stay loaded (a small LRU cache), so a request costs a prediction, not a load. Each model is also compiled at
+load into a cheap array predictor (platform/fast.py, checked equal to the shared path); JSON rows it can take go
+through it, everything else (CSV, a condition with steps, lags, a value the shared check must refuse) through the
+shared model path. Concurrent requests for the same model arrive as one line and are predicted together; if that
+fails, each request is predicted alone so every caller gets its own answer.
 """
 
 from __future__ import annotations
@@ -25,40 +27,43 @@ import numpy as np
 import pandas as pd
 
 from ..encoding import dumps
-from ..task import UserError
-from ..tasks.predict import load_condition, predict_frame
+from ..ml.model_io import load_condition, predict_frame
+from ..task import EngineError, UserError
+from .fast import FastPredictor, compile_model
 
 CACHE_SIZE = int(os.environ.get("MITATE_SERVE_CACHE", "16"))
 MAX_ROWS = int(os.environ.get("MITATE_SERVE_MAX_ROWS", "10000"))
 
 
 def error_result(exc: BaseException) -> dict:
-    """One place that turns an engine error into the serving answer (422 naming the column when known)."""
-    if isinstance(exc, UserError):
-        params = getattr(exc, "params", None) or {}
-        column = params.get("column")
-        if column is None:  # today's messages quote the column first: 'The feature column "x" is missing ...'
-            m = re.search(r'"([^"]+)"', str(exc))
-            column = m.group(1) if m else None
-        return {"error": str(exc), "code": getattr(exc, "code", None), "column": column, "status": 422}
+    """One place that turns an engine error into the serving answer: 422 with the catalogue code and parameters
+    (the server says it in the caller's language) and the column when the error names one."""
+    if isinstance(exc, EngineError):
+        column = exc.params.get("column")
+        return {"error": str(exc), "code": exc.code, "params": exc.params, "column": None if column is None else str(column), "status": 422}
+    if isinstance(exc, UserError):  # an uncoded user error (a step outside the catalogue): its English text
+        m = re.search(r'"([^"]+)"', str(exc))
+        return {"error": str(exc), "code": None, "column": m.group(1) if m else None, "status": 422}
     return {"error": f"{type(exc).__name__}: {exc}", "column": None, "status": 500}
 
 
 class ModelCache:
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
-        self._items: OrderedDict[str, tuple[Any, dict | None]] = OrderedDict()
+        self._items: OrderedDict[str, tuple[Any, dict | None, FastPredictor | None]] = OrderedDict()
 
-    def get(self, key: str, folder: str) -> tuple[Any, dict | None]:
+    def get(self, key: str, folder: str) -> tuple[Any, dict | None, FastPredictor | None]:
         hit = self._items.get(key)
         if hit is not None:
             self._items.move_to_end(key)
             return hit
         path = os.path.join(folder, "model.joblib")
         if not os.path.isfile(path):
-            raise UserError("The model of this API is missing; publish it again.")
+            raise EngineError("serve_model_missing")
         cond_path = os.path.join(folder, "condition.json")
-        item = (joblib.load(path), load_condition(cond_path) if os.path.isfile(cond_path) else None)
+        model = joblib.load(path)
+        condition = load_condition(cond_path) if os.path.isfile(cond_path) else None
+        item = (model, condition, compile_model(model, condition))
         self._items[key] = item
         while len(self._items) > self.size:
             self._items.popitem(last=False)
@@ -70,16 +75,16 @@ def to_frame(request: dict) -> pd.DataFrame:
         try:
             df = pd.read_csv(io.StringIO(str(request["csv"])))
         except Exception as exc:  # noqa: BLE001 - an unreadable body is the caller's
-            raise UserError(f"The CSV body could not be read: {exc}") from exc
+            raise EngineError("serve_csv_unreadable", reason=str(exc)) from exc
     else:
         rows = request.get("rows")
         if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-            raise UserError('The body must be {"rows": [{"column": value, ...}, ...]} or CSV text.')
+            raise EngineError("serve_bad_body")
         df = pd.DataFrame.from_records(rows)
     if len(df) == 0:
-        raise UserError("The request has no rows.")
+        raise EngineError("serve_no_rows")
     if len(df) > MAX_ROWS:
-        raise UserError(f"A request may hold at most {MAX_ROWS} rows; it has {len(df)}.")
+        raise EngineError("serve_too_many_rows", max=MAX_ROWS, rows=len(df))
     return df
 
 
@@ -105,22 +110,53 @@ def batch(model, condition, frames: list, members: list[int], results: list) -> 
     return True
 
 
+def fast_answers(fast: FastPredictor, requests: list, results: list) -> None:
+    """The JSON-row requests through the compiled predictor, all together when they can be; a request it cannot
+    take (or that fails) keeps None and goes the shared way."""
+    mine = [i for i, r in enumerate(requests) if isinstance(r, dict) and isinstance(r.get("rows"), list) and 0 < len(r["rows"]) <= MAX_ROWS]
+    if not mine:
+        return
+    try:
+        together = fast.predict_rows([row for i in mine for row in requests[i]["rows"]]) if len(mine) > 1 else None
+    except Exception:  # noqa: BLE001
+        together = None
+    if together is not None:
+        names, preds = together
+        start = 0
+        for i in mine:
+            n = len(requests[i]["rows"])
+            results[i] = {"outputs": names, "predictions": preds[start : start + n]}
+            start += n
+        return
+    for i in mine:
+        try:
+            got = fast.predict_rows(requests[i]["rows"])
+        except Exception:  # noqa: BLE001
+            got = None
+        if got is not None:
+            results[i] = {"outputs": got[0], "predictions": got[1]}
+
+
 def answer(cache: ModelCache, message: dict) -> list[dict]:
     spec = message.get("model") or {}
     requests = message.get("requests") or []
     try:
-        model, condition = cache.get(str(spec.get("key")), str(spec.get("dir")))
+        model, condition, fast = cache.get(str(spec.get("key")), str(spec.get("dir")))
     except BaseException as exc:  # noqa: BLE001
         return [error_result(exc)] * len(requests)
+    results: list[dict | None] = [None] * len(requests)
+    if fast is not None:
+        fast_answers(fast, requests, results)
     frames: list[pd.DataFrame | None] = []
-    results: list[dict | None] = []
-    for r in requests:
+    for i, r in enumerate(requests):
+        if results[i] is not None:
+            frames.append(None)
+            continue
         try:
             frames.append(to_frame(r))
-            results.append(None)
         except BaseException as exc:  # noqa: BLE001
             frames.append(None)
-            results.append(error_result(exc))
+            results[i] = error_result(exc)
     # Requests are batched only with others of the same columns: concatenating would fill a missing column with
     # empty values and hide the error from its caller.
     groups: dict[tuple, list[int]] = {}

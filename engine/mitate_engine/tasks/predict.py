@@ -9,24 +9,14 @@ detector's threshold saved after training, which replaces the trained one). The 
 
 from __future__ import annotations
 
-import json
-import os
-
 import pandas as pd
 
 from ..csvsafe import write_csv
 from ..ml.data import read_table
-from ..ml.model_io import load_model, predict
-from ..task import Context, EngineError, Task
+from ..ml.model_io import load_condition, load_model, predict, predict_frame
+from ..task import Context, Task
 
-
-def load_condition(path: str | None) -> dict | None:
-    if not path:
-        return None
-    if not os.path.isfile(path):
-        raise EngineError("condition_missing")
-    with open(path, encoding="utf-8") as f:
-        return json.load(f)
+__all__ = ["Predict", "apply_training_condition", "load_condition", "predict_frame"]  # the last two live in model_io
 
 
 def apply_training_condition(df: pd.DataFrame, condition: dict | None, target: str | None = None) -> pd.DataFrame:
@@ -37,15 +27,6 @@ def apply_training_condition(df: pd.DataFrame, condition: dict | None, target: s
     from ..preprocessing.condition import apply_condition
 
     return apply_condition(df, condition, skip_missing_columns=True, keep_index=True)
-
-
-def predict_frame(model, df: pd.DataFrame, condition: dict | None) -> pd.DataFrame:
-    """Rows through a trained model for other areas (optimisation candidates, design points, hosted APIs): with a
-    condition the rows are raw and go through it first; without one they are already in the training dataset's units.
-    The input check (missing column, wrong type, unseen category) is the batch prediction's."""
-    if condition and not model.condition:
-        model.condition = condition
-    return predict(model, df, raw=bool(condition))
 
 
 class Predict(Task):

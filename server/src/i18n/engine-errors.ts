@@ -50,6 +50,11 @@ export function engineErrorText(error: string | null | undefined, lang: Lang, ex
   return e ? render(e, lang, extra) : error;
 }
 
+/** An engine error (code and parameters from the catalogue) in both languages, for an AppError's message. */
+export function engineErrorMessage(e: Encoded): LocalText {
+  return { en: render(e, 'en'), ja: render(e, 'ja') };
+}
+
 const ERROR_KEYS = new Set(['error', 'reason']);
 const MAX_DEPTH = 6; // errors sit near the top of an answer (detail.response.models[i].error); reports are not walked
 

@@ -29713,6 +29713,19 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformPriceList"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -29839,6 +29852,19 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformQuote"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -29935,6 +29961,19 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PublishableModel"][];
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -30038,6 +30077,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    items: components["schemas"]["PlatformProject"][];
+                                    total: number;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -30189,33 +30244,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -30327,33 +30356,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -30507,33 +30510,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -30625,6 +30602,21 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    id: string;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -30733,33 +30725,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -30873,33 +30839,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -31013,33 +30953,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -31153,33 +31067,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -31291,16 +31179,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    kind: string;
-                                    prefix: string;
-                                    created_at: string;
-                                    last_used_at: string | null;
-                                    revoked_at: string | null;
-                                    secret?: string;
-                                }[];
+                                response: components["schemas"]["PlatformCredential"][];
                             };
                         };
                     };
@@ -31411,16 +31290,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    kind: string;
-                                    prefix: string;
-                                    created_at: string;
-                                    last_used_at: string | null;
-                                    revoked_at: string | null;
-                                    secret?: string;
-                                };
+                                response: components["schemas"]["PlatformCredential"];
                             };
                         };
                     };
@@ -31536,16 +31406,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    kind: string;
-                                    prefix: string;
-                                    created_at: string;
-                                    last_used_at: string | null;
-                                    revoked_at: string | null;
-                                    secret?: string;
-                                };
+                                response: components["schemas"]["PlatformCredential"];
                             };
                         };
                     };
@@ -31652,6 +31513,19 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformStats"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -31755,6 +31629,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Request statistics as CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -31856,6 +31739,22 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    items: components["schemas"]["PlatformProjectUnderReview"][];
+                                    total: number;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -31975,33 +31874,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    key: string;
-                                    status: string;
-                                    actions: ("submit" | "draft" | "start" | "stop")[];
-                                    reason: string | null;
-                                    model: {
-                                        project_id: string;
-                                        project_name: string;
-                                        model_key: string;
-                                        type: string;
-                                    };
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    currency: string;
-                                    subscription_price: number;
-                                    infrastructure_price: number;
-                                    endpoint: string;
-                                    features: string[];
-                                    outputs: string[];
-                                    created_at: string;
-                                    updated_at: string;
-                                    reviewed_at: string | null;
-                                    organisation_name?: string;
-                                };
+                                response: components["schemas"]["PlatformProject"];
                             };
                         };
                     };
@@ -32103,6 +31976,21 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    platform_admin: boolean;
+                                };
+                            };
+                        };
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -33033,6 +32921,169 @@ export interface components {
             total: number;
             page: number;
             page_size: number;
+        };
+        PlatformSettingsInput: {
+            content_language: string;
+            industry: string;
+            use_case: string;
+            language: string;
+            version: string;
+            documentation_url: string;
+            tutorial_url: string;
+            source_code_url: string;
+            sandbox_url: string;
+            cover_image_url: string;
+            cpu_cores: number;
+            memory_gb: number;
+            gpu_gb: number;
+            expected_requests_per_month: number;
+            expected_rps: number;
+            expected_unique_users: number;
+            expected_item_count: number;
+            /** @enum {string} */
+            subscription_type: "free" | "standard" | "premium";
+            /** @enum {string} */
+            billing_cycle: "monthly" | "yearly";
+            auto_scaling: boolean;
+            cloud_provider: string;
+            region: string;
+        };
+        PlatformProjectInput: {
+            id: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "approved" | "rejected" | "running" | "stopped";
+            actions: ("submit" | "draft" | "start" | "stop")[];
+            reason: string | null;
+            model: {
+                project_id: string;
+                project_name: string;
+                model_key: string;
+                type: string;
+            };
+            settings: components["schemas"]["PlatformSettingsInput"];
+            currency: string;
+            subscription_price: number;
+            infrastructure_price: number;
+            endpoint: string;
+            features: string[];
+            outputs: string[];
+            created_at: string;
+            updated_at: string;
+            reviewed_at: string | null;
+            organisation_name?: string;
+        };
+        PlatformCredentialInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "production" | "sandbox";
+            prefix: string;
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            secret?: string;
+        };
+        PlatformPriceListInput: {
+            currency: string;
+            /** @description Per subscription type, per month, in minor units of the currency */
+            subscription: {
+                [key: string]: number;
+            };
+            infrastructure: {
+                base: number;
+                cpu_core: number;
+                memory_gb: number;
+                gpu_gb: number;
+                auto_scaling: number;
+                per_million_requests: number;
+            };
+            yearly_discount_percent: number;
+        };
+        PlatformQuoteInput: {
+            currency: string;
+            /** @enum {string} */
+            billing_cycle: "monthly" | "yearly";
+            subscription_price: number;
+            infrastructure_price: number;
+            total: number;
+            lines: {
+                item: string;
+                amount: number;
+            }[];
+        };
+        PublishableModelInput: {
+            project_id: string;
+            project_name: string;
+            project_type: string;
+            model_key: string;
+            algorithm: string;
+            /** @description The training's scores (the engine's shape) */
+            metrics: {
+                [key: string]: unknown;
+            } | null;
+            trained_at: string | null;
+        };
+        PlatformProjectUnderReviewInput: {
+            id: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "approved" | "rejected" | "running" | "stopped";
+            actions: ("submit" | "draft" | "start" | "stop")[];
+            reason: string | null;
+            model: {
+                project_id: string;
+                project_name: string;
+                model_key: string;
+                type: string;
+            };
+            settings: components["schemas"]["PlatformSettingsInput"];
+            currency: string;
+            subscription_price: number;
+            infrastructure_price: number;
+            endpoint: string;
+            features: string[];
+            outputs: string[];
+            created_at: string;
+            updated_at: string;
+            reviewed_at: string | null;
+            organisation_name?: string;
+            identity_verified: boolean;
+        };
+        PlatformStatsInput: {
+            total: number;
+            errors: number;
+            average_ms: number | null;
+            paths: {
+                path: string;
+                count: number;
+                average_ms: number;
+            }[];
+            devices: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            browsers: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            os: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            series: {
+                time: string;
+                count: number;
+                average_ms: number;
+                errors: number;
+            }[];
+            /** @enum {string} */
+            bucket: "hour" | "day";
         };
         InvoiceLineInput: {
             /** @enum {string} */
@@ -34080,6 +34131,169 @@ export interface components {
             total: number;
             page: number;
             page_size: number;
+        };
+        PlatformSettings: {
+            content_language: string;
+            industry: string;
+            use_case: string;
+            language: string;
+            version: string;
+            documentation_url: string;
+            tutorial_url: string;
+            source_code_url: string;
+            sandbox_url: string;
+            cover_image_url: string;
+            cpu_cores: number;
+            memory_gb: number;
+            gpu_gb: number;
+            expected_requests_per_month: number;
+            expected_rps: number;
+            expected_unique_users: number;
+            expected_item_count: number;
+            /** @enum {string} */
+            subscription_type: "free" | "standard" | "premium";
+            /** @enum {string} */
+            billing_cycle: "monthly" | "yearly";
+            auto_scaling: boolean;
+            cloud_provider: string;
+            region: string;
+        };
+        PlatformProject: {
+            id: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "approved" | "rejected" | "running" | "stopped";
+            actions: ("submit" | "draft" | "start" | "stop")[];
+            reason: string | null;
+            model: {
+                project_id: string;
+                project_name: string;
+                model_key: string;
+                type: string;
+            };
+            settings: components["schemas"]["PlatformSettings"];
+            currency: string;
+            subscription_price: number;
+            infrastructure_price: number;
+            endpoint: string;
+            features: string[];
+            outputs: string[];
+            created_at: string;
+            updated_at: string;
+            reviewed_at: string | null;
+            organisation_name?: string;
+        };
+        PlatformCredential: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "production" | "sandbox";
+            prefix: string;
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            secret?: string;
+        };
+        PlatformPriceList: {
+            currency: string;
+            /** @description Per subscription type, per month, in minor units of the currency */
+            subscription: {
+                [key: string]: number;
+            };
+            infrastructure: {
+                base: number;
+                cpu_core: number;
+                memory_gb: number;
+                gpu_gb: number;
+                auto_scaling: number;
+                per_million_requests: number;
+            };
+            yearly_discount_percent: number;
+        };
+        PlatformQuote: {
+            currency: string;
+            /** @enum {string} */
+            billing_cycle: "monthly" | "yearly";
+            subscription_price: number;
+            infrastructure_price: number;
+            total: number;
+            lines: {
+                item: string;
+                amount: number;
+            }[];
+        };
+        PublishableModel: {
+            project_id: string;
+            project_name: string;
+            project_type: string;
+            model_key: string;
+            algorithm: string;
+            /** @description The training's scores (the engine's shape) */
+            metrics: {
+                [key: string]: unknown;
+            } | null;
+            trained_at: string | null;
+        };
+        PlatformProjectUnderReview: {
+            id: string;
+            name: string;
+            key: string;
+            /** @enum {string} */
+            status: "draft" | "under_review" | "approved" | "rejected" | "running" | "stopped";
+            actions: ("submit" | "draft" | "start" | "stop")[];
+            reason: string | null;
+            model: {
+                project_id: string;
+                project_name: string;
+                model_key: string;
+                type: string;
+            };
+            settings: components["schemas"]["PlatformSettings"];
+            currency: string;
+            subscription_price: number;
+            infrastructure_price: number;
+            endpoint: string;
+            features: string[];
+            outputs: string[];
+            created_at: string;
+            updated_at: string;
+            reviewed_at: string | null;
+            organisation_name?: string;
+            identity_verified: boolean;
+        };
+        PlatformStats: {
+            total: number;
+            errors: number;
+            average_ms: number | null;
+            paths: {
+                path: string;
+                count: number;
+                average_ms: number;
+            }[];
+            devices: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            browsers: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            os: {
+                name: string;
+                count: number;
+                ratio: number;
+            }[];
+            series: {
+                time: string;
+                count: number;
+                average_ms: number;
+                errors: number;
+            }[];
+            /** @enum {string} */
+            bucket: "hour" | "day";
         };
         InvoiceLine: {
             /** @enum {string} */

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { sha256 } from '../../auth/tokens.js';
 import type { AppContext } from '../../context.js';
 import { AppError, ok } from '../../http/errors.js';
-import type { LocalText } from '../../i18n/messages.js';
+import { engineErrorMessage } from '../../i18n/engine-errors.js';
 import { lockCheck } from '../billing/gate.js';
-import { M as P } from '../prediction/messages.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
 import { M } from './messages.js';
 import { sameHash } from './service.js';
@@ -23,23 +23,57 @@ export function servingSettings(env: NodeJS.ProcessEnv = process.env) {
   };
 }
 
-/** The engine's input check messages in both languages (the column is named in the message and in loc). */
-function engineMessage(r: { error: string; column: string | null }): LocalText {
-  const column = r.column ?? '';
-  const fill = (m: LocalText, extra: Record<string, string> = {}): LocalText => {
-    const f = (s: string) => s.replace(/\{(\w+)\}/g, (_, k: string) => (k === 'column' ? column : (extra[k] ?? `{${k}}`)));
-    return { en: f(m.en), ja: f(m.ja) };
+/** A request the engine refused (missing column, wrong type, unseen category, bad body): the engine catalogue's text
+ * in the caller's language, the column in loc, and the catalogue code as the error type clients can rely on. */
+class EngineInputError extends AppError {
+  constructor(
+    r: { error: string; code?: string | null; params?: Record<string, unknown>; column: string | null },
+    private engineCode = r.code ?? 'engine_error',
+  ) {
+    super(422, r.code ? engineErrorMessage({ code: r.code, params: r.params, message: r.error }) : { en: r.error, ja: r.error }, {}, r.column ?? 'body');
+  }
+
+  override get code(): string {
+    return this.engineCode;
+  }
+}
+
+const FORGET_CHANNEL = 'mitate:platform:forget';
+// A token bucket in Redis, so every server counts a sandbox key's calls together (the time is Redis's own).
+const BUCKET_SCRIPT = `
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens, at = tonumber(b[1]) or burst, tonumber(b[2]) or now
+tokens = math.min(burst, tokens + (now - at) / 1000 * rate)
+local allowed = 0
+if tokens >= 1 then tokens = tokens - 1; allowed = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return allowed`;
+
+/** Token bucket per sandbox key: `rate` a second, bursts of `burst`; in Redis when given (shared by all servers),
+ * in this process otherwise. */
+export function makeLimiter(rate: number, burst: number, redis?: Redis) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return async function allow(id: string): Promise<boolean> {
+    if (redis) return (await redis.eval(BUCKET_SCRIPT, 1, `mitate:platform:bucket:${id}`, String(rate), String(burst))) === 1;
+    const now = Date.now();
+    const b = buckets.get(id) ?? { tokens: burst, at: now };
+    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * rate);
+    b.at = now;
+    buckets.set(id, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
   };
-  if (/is missing/.test(r.error)) return fill(P.missingColumn);
-  if (/must be numeric/.test(r.error)) return fill(P.notNumeric);
-  const cat = /category "([^"]*)"/.exec(r.error);
-  if (cat) return fill(P.unseenCategory, { value: cat[1] });
-  return { en: r.error, ja: r.error };
 }
 
 interface Resolved {
   project: PlatformProjectTable;
   credentials: PlatformCredentialTable[];
+  version: string;
   at: number;
 }
 
@@ -52,9 +86,22 @@ export function makeGateway(ctx: AppContext) {
   const pool = new ServingPool(ctx.config, s.workers, (level, msg) => ctx.log[level](msg));
   const stats = new StatsRecorder(ctx.db, s.statsFlushMs, (e) => ctx.log.error(`request statistics not written: ${e.message}`));
   // A short cache of project and keys per project key, cleared at once by this server's own changes (revoke,
-  // stop, delete); other servers see such a change within cacheMs.
+  // stop, delete). With REDIS_URL the change is published and every other server clears it too; without, another
+  // server (there is none without Redis) would see it within cacheMs.
   const cache = new Map<string, Resolved>();
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  const redisUrl = ctx.config.redisUrl;
+  const pub = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const sub = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: null }) : undefined;
+  for (const r of [pub, sub]) r?.on('error', (e: Error) => ctx.log.warn(`hosted APIs: Redis: ${e.message}`));
+  const subscribed =
+    sub
+      ?.subscribe(FORGET_CHANNEL)
+      .then(() => undefined)
+      .catch((e: Error) => ctx.log.error(`hosted APIs: no revocation channel: ${e.message}`)) ?? Promise.resolve();
+  sub?.on('message', (channel: string, key: string) => {
+    if (channel === FORGET_CHANNEL) cache.delete(key);
+  });
+  const allow = makeLimiter(s.sandboxRps, s.sandboxRps * 2, pub);
 
   async function resolve(key: string): Promise<Resolved | null> {
     const hit = cache.get(key);
@@ -65,24 +112,10 @@ export function makeGateway(ctx: AppContext) {
       return null;
     }
     const credentials = await ctx.db.selectFrom('platform_credentials').selectAll().where('project_id', '=', project.id).where('revoked_at', 'is', null).execute();
-    const r = { project, credentials, at: Date.now() };
+    const version = String((JSON.parse(project.settings_json) as { version?: string }).version ?? '');
+    const r = { project, credentials, version, at: Date.now() };
     cache.set(key, r);
     return r;
-  }
-
-  /** Token bucket per sandbox key: `sandboxRps` a second, bursts of twice that. */
-  function allow(credentialId: string): boolean {
-    const now = Date.now();
-    const b = buckets.get(credentialId) ?? { tokens: s.sandboxRps * 2, at: now };
-    b.tokens = Math.min(s.sandboxRps * 2, b.tokens + ((now - b.at) / 1000) * s.sandboxRps);
-    b.at = now;
-    if (b.tokens < 1) {
-      buckets.set(credentialId, b);
-      return false;
-    }
-    b.tokens -= 1;
-    buckets.set(credentialId, b);
-    return true;
   }
 
   function apiKeyOf(req: FastifyRequest): string | undefined {
@@ -120,18 +153,18 @@ export function makeGateway(ctx: AppContext) {
       if (r.project.status === 'stopped' || r.project.status === 'approved') throw new AppError(503, M.apiStopped);
       if (r.project.status !== 'running') throw new AppError(403, M.apiNotApproved);
       await lockCheck(ctx.db, r.project.id); // 402 while an invoice of the project is overdue and unpaid
-      if (credential.kind === 'sandbox' && !allow(credential.id)) {
+      if (credential.kind === 'sandbox' && !(await allow(credential.id))) {
         reply.header('retry-after', '1');
         throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });
       }
       const result: ServeResult = await pool.predict({ key: `${r.project.id}:${r.project.model_dir}`, dir: ctx.storage.pathOf(r.project.model_dir) }, inputOf(req));
       if ('error' in result) {
-        if (result.status === 422) throw new AppError(422, engineMessage(result), {}, result.column ?? 'body');
+        if (result.status === 422) throw new EngineInputError(result);
         if (result.status === 503 || result.status === 504) throw new AppError(503, M.servingBusy);
         throw new Error(result.error);
       }
       status = 200;
-      return ok({ model: r.project.model_key, version: String((JSON.parse(r.project.settings_json) as { version?: string }).version ?? ''), ...result });
+      return ok({ model: r.project.model_key, version: r.version, ...result });
     } catch (e) {
       status = e instanceof AppError ? e.status : 500;
       throw e;
@@ -144,15 +177,22 @@ export function makeGateway(ctx: AppContext) {
   return {
     pool,
     stats,
+    /** A change of this project (revoke, stop, delete, review): every server's cache drops it now. */
     forget(key: string) {
       cache.delete(key);
+      pub?.publish(FORGET_CHANNEL, key).catch((e: Error) => ctx.log.error(`hosted APIs: revocation not published: ${e.message}`));
     },
+    /** Resolves once this server listens to other servers' changes (at once without Redis). */
+    ready: () => subscribed,
     register(app: FastifyInstance) {
       app.register(async (serve) => {
         serve.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
         serve.post<{ Params: { key: string } }>(
           '/serve/:key/predict',
           {
+            // Each call is counted in the request statistics; a line per call in the log would cost more than the
+            // prediction at the rates an API serves.
+            logLevel: 'warn',
             schema: {
               tags: ['hosted APIs'],
               summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer',
@@ -166,6 +206,7 @@ export function makeGateway(ctx: AppContext) {
     async close() {
       await stats.close();
       await pool.close();
+      await Promise.all([pub, sub].map((r) => r?.quit().catch(() => undefined)));
     },
   };
 }

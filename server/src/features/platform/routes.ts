@@ -3,20 +3,27 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth, requireRole } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
+import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { accountSettings } from '../account/settings.js';
 import { makeGateway } from './gateway.js';
 import { M } from './messages.js';
 import {
+  adminMeView,
   createBody,
   credentialBody,
   credentialView,
-  envelope,
   idParams,
   listQuery,
+  priceListView,
+  projectPage,
   projectView,
+  publishableView,
   quoteBody,
+  quoteView,
   reviewBody,
+  reviewPage,
   statsQuery,
+  statsView,
   updateBody,
 } from './schemas.js';
 import { makePlatformService } from './service.js';
@@ -41,41 +48,41 @@ export default async function platformRoutes(app: FastifyInstance) {
     async (api) => {
       api.addHook('onRequest', requireAuth);
       const r = api.withTypeProvider<ZodTypeProvider>();
-      const projectAnswer = envelope(projectView);
+      const projectAnswer = replies({ 200: projectView });
 
-      r.get('/platform/prices', { schema: { tags, summary: 'The price list (MITATE_PLATFORM_PRICES or the embedded default)' } }, async () => ok(svc.prices));
-      r.post('/platform/quote', { schema: { tags, summary: 'Subscription and base infrastructure prices of the given settings', body: quoteBody } }, async (req) => ok(svc.priced(req.body)));
-      r.get('/platform/models', { schema: { tags, summary: 'Trained models that can be published' } }, async (req) => ok(await svc.publishable(req.auth)));
-      r.get('/platform/projects', { schema: { tags, summary: 'Platform projects of the organisation, filtered by status', querystring: listQuery } }, async (req) => ok(await svc.list(req.auth, req.query)));
-      r.post('/platform/projects', { preHandler: manage, schema: { tags, summary: 'A draft API from a trained model', body: createBody, response: { 201: projectAnswer } } }, async (req, reply) =>
+      r.get('/platform/prices', { schema: { tags, summary: 'The price list (MITATE_PLATFORM_PRICES or the embedded default)', response: replies({ 200: priceListView }) } }, async () => ok(svc.prices));
+      r.post('/platform/quote', { schema: { tags, summary: 'Subscription and base infrastructure prices of the given settings', body: quoteBody, response: replies({ 200: quoteView }) } }, async (req) => ok(svc.priced(req.body)));
+      r.get('/platform/models', { schema: { tags, summary: 'Trained models that can be published', response: replies({ 200: z.array(publishableView) }) } }, async (req) => ok(await svc.publishable(req.auth)));
+      r.get('/platform/projects', { schema: { tags, summary: 'Platform projects of the organisation, filtered by status', querystring: listQuery, response: replies({ 200: projectPage }) } }, async (req) => ok(await svc.list(req.auth, req.query)));
+      r.post('/platform/projects', { preHandler: manage, schema: { tags, summary: 'A draft API from a trained model', body: createBody, response: replies({ 201: projectView }) } }, async (req, reply) =>
         reply.code(201).send(ok(await svc.create(req.auth, req.body))),
       );
-      r.get('/platform/projects/:id', { schema: { tags, summary: 'One platform project', params: idParams, response: { 200: projectAnswer } } }, async (req) =>
+      r.get('/platform/projects/:id', { schema: { tags, summary: 'One platform project', params: idParams, response: projectAnswer } }, async (req) =>
         ok(svc.view(await svc.get(req.auth, req.params.id))),
       );
-      r.put('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Edit a draft or rejected project', params: idParams, body: updateBody, response: { 200: projectAnswer } } }, async (req) =>
+      r.put('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Edit a draft or rejected project', params: idParams, body: updateBody, response: projectAnswer } }, async (req) =>
         ok(await svc.update(req.auth, req.params.id, req.body)),
       );
       for (const action of ['submit', 'draft', 'start', 'stop'] as const) {
-        r.post(`/platform/projects/:id/${action}`, { preHandler: manage, schema: { tags, summary: `Life cycle: ${action}`, params: idParams, response: { 200: projectAnswer } } }, async (req) => {
+        r.post(`/platform/projects/:id/${action}`, { preHandler: manage, schema: { tags, summary: `Life cycle: ${action}`, params: idParams, response: projectAnswer } }, async (req) => {
           const v = await svc.move(req.auth, req.params.id, action);
           gateway.forget(v.key);
           return ok(v);
         });
       }
-      r.delete('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Delete the project, its keys and statistics', params: idParams } }, async (req) => {
+      r.delete('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Delete the project, its keys and statistics', params: idParams, response: replies({ 200: IdView }) } }, async (req) => {
         const res = await svc.remove(req.auth, req.params.id);
         gateway.forget(res.key);
         return ok({ id: res.id });
       });
 
-      r.get('/platform/projects/:id/credentials', { schema: { tags, summary: 'API keys of the project (prefixes only)', params: idParams, response: { 200: envelope(z.array(credentialView)) } } }, async (req) => {
+      r.get('/platform/projects/:id/credentials', { schema: { tags, summary: 'API keys of the project (prefixes only)', params: idParams, response: replies({ 200: z.array(credentialView) }) } }, async (req) => {
         await gateway.stats.flush(); // 'last used' includes the calls still buffered
         return ok((await svc.credentials(req.auth, req.params.id)).map((c) => svc.credentialView(c)));
       });
       r.post(
         '/platform/projects/:id/credentials',
-        { preHandler: manage, schema: { tags, summary: 'A new API key; the secret is in this answer only', params: idParams, body: credentialBody, response: { 201: envelope(credentialView) } } },
+        { preHandler: manage, schema: { tags, summary: 'A new API key; the secret is in this answer only', params: idParams, body: credentialBody, response: replies({ 201: credentialView }) } },
         async (req, reply) => {
           const { row, secret } = await svc.createCredential(req.auth, req.params.id, req.body.name, req.body.kind);
           const p = await svc.get(req.auth, req.params.id);
@@ -85,7 +92,7 @@ export default async function platformRoutes(app: FastifyInstance) {
       );
       r.delete(
         '/platform/projects/:id/credentials/:credential_id',
-        { preHandler: manage, schema: { tags, summary: 'Revoke an API key (refused at once)', params: idParams.extend({ credential_id: z.string().max(64) }), response: { 200: envelope(credentialView) } } },
+        { preHandler: manage, schema: { tags, summary: 'Revoke an API key (refused at once)', params: idParams.extend({ credential_id: z.string().max(64) }), response: replies({ 200: credentialView }) } },
         async (req) => {
           const c = await svc.revokeCredential(req.auth, req.params.id, req.params.credential_id);
           gateway.forget((await svc.get(req.auth, req.params.id)).key);
@@ -93,12 +100,12 @@ export default async function platformRoutes(app: FastifyInstance) {
         },
       );
 
-      r.get('/platform/projects/:id/statistics', { schema: { tags, summary: 'Request statistics: per path, device/browser/OS ratios, by hour or day', params: idParams, querystring: statsQuery } }, async (req) => {
+      r.get('/platform/projects/:id/statistics', { schema: { tags, summary: 'Request statistics: per path, device/browser/OS ratios, by hour or day', params: idParams, querystring: statsQuery, response: replies({ 200: statsView }) } }, async (req) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();
         return ok(await readStats(app.ctx.db, req.auth.orgId, p.id, fromHour(req.query.days), req.query.bucket));
       });
-      r.get('/platform/projects/:id/statistics/download', { schema: { tags, summary: 'Request statistics as CSV', params: idParams, querystring: statsQuery } }, async (req, reply) => {
+      r.get('/platform/projects/:id/statistics/download', { schema: { tags, summary: 'Request statistics as CSV', params: idParams, querystring: statsQuery, response: fileReplies('text/csv', 'Request statistics as CSV') } }, async (req, reply) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();
         const csv = statsCsv(await readStats(app.ctx.db, req.auth.orgId, p.id, fromHour(req.query.days), req.query.bucket));
@@ -110,15 +117,15 @@ export default async function platformRoutes(app: FastifyInstance) {
       // ---- platform administrators (MITATE_PLATFORM_ADMINS), across organisations by design --------------
       r.get(
         '/platform/admin/projects',
-        { preHandler: platformAdmin, schema: { tags, summary: 'Projects waiting for review (or any status)', querystring: z.object({ status: listQuery.shape.status.default('under_review') }) } },
+        { preHandler: platformAdmin, schema: { tags, summary: 'Projects waiting for review (or any status)', querystring: z.object({ status: listQuery.shape.status.default('under_review') }), response: replies({ 200: reviewPage }) } },
         async (req) => ok(await svc.reviewQueue(req.query.status)),
       );
-      r.post('/platform/admin/projects/:id/review', { preHandler: platformAdmin, schema: { tags, summary: 'Approve, or reject with a reason', params: idParams, body: reviewBody, response: { 200: projectAnswer } } }, async (req) => {
+      r.post('/platform/admin/projects/:id/review', { preHandler: platformAdmin, schema: { tags, summary: 'Approve, or reject with a reason', params: idParams, body: reviewBody, response: projectAnswer } }, async (req) => {
         const v = await svc.review(req.auth.userId, req.params.id, req.body.decision, req.body.reason);
         gateway.forget(v.key);
         return ok(v);
       });
-      r.get('/platform/admin/me', { schema: { tags, summary: 'Whether the caller is a platform administrator' } }, async (req) => ok({ platform_admin: admins.includes(req.auth.email.toLowerCase()) }));
+      r.get('/platform/admin/me', { schema: { tags, summary: 'Whether the caller is a platform administrator', response: replies({ 200: adminMeView }) } }, async (req) => ok({ platform_admin: admins.includes(req.auth.email.toLowerCase()) }));
     },
     { prefix: '/api' },
   );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedEnum } from '../../http/responses.js';
 import { M } from './messages.js';
 
 const MAX_COUNT = 2_147_483_647;
@@ -53,15 +54,44 @@ export const statsQuery = z.object({ bucket: z.enum(['hour', 'day']).default('ho
 export const idParams = z.object({ id: z.string().max(64) });
 
 const nullableText = z.string().nullable();
+const text = z.string();
+const num = z.number();
+/** The SPEC §3 fields as saved (every field present: the defaults were applied when they were given). */
+export const settingsView = z
+  .object({
+    content_language: text,
+    industry: text,
+    use_case: text,
+    language: text,
+    version: text,
+    documentation_url: text,
+    tutorial_url: text,
+    source_code_url: text,
+    sandbox_url: text,
+    cover_image_url: text,
+    cpu_cores: num,
+    memory_gb: num,
+    gpu_gb: num,
+    expected_requests_per_month: num,
+    expected_rps: num,
+    expected_unique_users: num,
+    expected_item_count: num,
+    subscription_type: z.enum(['free', 'standard', 'premium']),
+    billing_cycle: z.enum(['monthly', 'yearly']),
+    auto_scaling: z.boolean(),
+    cloud_provider: text,
+    region: text,
+  })
+  .meta({ id: 'PlatformSettings' });
 export const projectView = z.object({
   id: z.string(),
   name: z.string(),
   key: z.string(),
-  status: z.string(),
+  status: storedEnum(['draft', 'under_review', 'approved', 'rejected', 'running', 'stopped'] as const),
   actions: z.array(z.enum(['submit', 'draft', 'start', 'stop'])),
   reason: nullableText,
   model: z.object({ project_id: z.string(), project_name: z.string(), model_key: z.string(), type: z.string() }),
-  settings: z.record(z.string(), z.unknown()),
+  settings: settingsView,
   currency: z.string(),
   subscription_price: z.number(),
   infrastructure_price: z.number(),
@@ -72,15 +102,56 @@ export const projectView = z.object({
   updated_at: z.string(),
   reviewed_at: nullableText,
   organisation_name: z.string().optional(),
-});
+}).meta({ id: 'PlatformProject' });
 export const credentialView = z.object({
   id: z.string(),
   name: z.string(),
-  kind: z.string(),
+  kind: storedEnum(['production', 'sandbox'] as const),
   prefix: z.string(),
   created_at: z.string(),
   last_used_at: nullableText,
   revoked_at: nullableText,
   secret: z.string().optional(),
-});
+}).meta({ id: 'PlatformCredential' });
 export const envelope = <T extends z.ZodType>(t: T) => z.object({ detail: z.object({ response: t }) });
+
+// ---- answers of the management operations (declared so the OpenAPI document and the web types carry them) ----
+const amounts = z.record(z.string(), z.number());
+export const priceListView = z.object({
+  currency: z.string(),
+  subscription: amounts.describe('Per subscription type, per month, in minor units of the currency'),
+  infrastructure: z.object({ base: z.number(), cpu_core: z.number(), memory_gb: z.number(), gpu_gb: z.number(), auto_scaling: z.number(), per_million_requests: z.number() }),
+  yearly_discount_percent: z.number(),
+}).meta({ id: 'PlatformPriceList' });
+export const quoteView = z.object({
+  currency: z.string(),
+  billing_cycle: z.enum(['monthly', 'yearly']),
+  subscription_price: z.number(),
+  infrastructure_price: z.number(),
+  total: z.number(),
+  lines: z.array(z.object({ item: z.string(), amount: z.number() })),
+}).meta({ id: 'PlatformQuote' });
+export const publishableView = z.object({
+  project_id: z.string(),
+  project_name: z.string(),
+  project_type: z.string(),
+  model_key: z.string(),
+  algorithm: z.string(),
+  metrics: z.record(z.string(), z.unknown()).nullable().describe("The training's scores (the engine's shape)"),
+  trained_at: nullableText,
+}).meta({ id: 'PublishableModel' });
+export const projectPage = z.object({ items: z.array(projectView), total: z.number().int() });
+export const reviewPage = z.object({ items: z.array(projectView.extend({ identity_verified: z.boolean() }).meta({ id: 'PlatformProjectUnderReview' })), total: z.number().int() });
+const share = z.object({ name: z.string(), count: z.number(), ratio: z.number() });
+export const statsView = z.object({
+  total: z.number(),
+  errors: z.number(),
+  average_ms: z.number().nullable(),
+  paths: z.array(z.object({ path: z.string(), count: z.number(), average_ms: z.number() })),
+  devices: z.array(share),
+  browsers: z.array(share),
+  os: z.array(share),
+  series: z.array(z.object({ time: z.string(), count: z.number(), average_ms: z.number(), errors: z.number() })),
+  bucket: z.enum(['hour', 'day']),
+}).meta({ id: 'PlatformStats' });
+export const adminMeView = z.object({ platform_admin: z.boolean() });

@@ -80,7 +80,7 @@ export function makePlatformService(ctx: AppContext) {
       actions: (Object.keys(TRANSITIONS) as Action[]).filter((a) => TRANSITIONS[a].from.includes(p.status)),
       reason: p.reason,
       model: { project_id: p.model_project_id, project_name: p.model_project_name, model_key: p.model_key, type: p.model_type },
-      settings: JSON.parse(p.settings_json) as Record<string, unknown>,
+      settings: JSON.parse(p.settings_json) as Settings,
       currency: prices.currency,
       subscription_price: Number(p.subscription_price),
       infrastructure_price: Number(p.infrastructure_price),
@@ -145,7 +145,7 @@ export function makePlatformService(ctx: AppContext) {
         .where('m.state', '=', 'done')
         .orderBy('m.trained_at', 'desc')
         .execute();
-      return rows.map((r) => ({ ...r, metrics: r.metrics_json ? JSON.parse(r.metrics_json) : null, metrics_json: undefined }));
+      return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: metrics_json ? (JSON.parse(metrics_json) as Record<string, unknown>) : null }));
     },
 
     /** A draft from a trained model: the model's files are copied, so retraining never changes a published API. */

@@ -5,7 +5,7 @@ import { eachLine, spawnEngine, stopProcess, type LogFn } from '../../jobs/engin
 export type ServeInput = { rows: Record<string, unknown>[] } | { csv: string };
 export type ServeResult =
   | { outputs: string[]; predictions: Record<string, unknown>[] }
-  | { error: string; code?: string | null; column: string | null; status: number };
+  | { error: string; code?: string | null; params?: Record<string, unknown>; column: string | null; status: number };
 
 interface Pending {
   input: ServeInput;
@@ -42,6 +42,9 @@ export class ServingPool {
     private size: number,
     private log: LogFn,
     private timeoutMs = 30_000,
+    // Waiting for a process: a process that starts loads Python, pandas and scikit-learn, which on a loaded machine
+    // takes far longer than a prediction; the prediction's own limit starts when a process takes the request.
+    private queueTimeoutMs = 180_000,
   ) {}
 
   /** Processes start with the first request, so a server that hosts nothing spends nothing. */
@@ -81,8 +84,8 @@ export class ServingPool {
         resolve,
         timer: setTimeout(() => {
           this.drop(model.key, item);
-          this.settle(item, { error: 'The prediction took too long.', column: null, status: 504 });
-        }, this.timeoutMs),
+          this.settle(item, { error: 'No serving process was free in time.', column: null, status: 503 });
+        }, this.queueTimeoutMs),
       };
       let q = this.queues.get(model.key);
       if (!q) {
@@ -119,6 +122,10 @@ export class ServingPool {
       if (q.waiting.length) this.order.push(key);
       else this.queues.delete(key);
       const id = ++this.seq;
+      for (const item of items) {
+        clearTimeout(item.timer);
+        item.timer = setTimeout(() => this.settle(item, { error: 'The prediction took too long.', column: null, status: 504 }), this.timeoutMs);
+      }
       p.batch = { id, items };
       p.proc.stdin?.write(JSON.stringify({ id, model: { key: q.key, dir: q.dir }, requests: items.map((i) => i.input) }) + '\n');
     }

@@ -2,106 +2,21 @@ import { useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
 import { SERVICE_STATUS_INTERVAL_MS } from '../../api/me';
 import { saveBlob } from '../../lib/browser';
+import type { components } from '../../api/schema';
 
-/** Shapes of the hosted model APIs (server/src/features/platform is the source of truth). */
+/** Shapes of the hosted model APIs: the answers come from the server's OpenAPI document (schema.d.ts). */
 export type Status = 'draft' | 'under_review' | 'approved' | 'rejected' | 'running' | 'stopped';
 export const STATUSES: Status[] = ['draft', 'under_review', 'approved', 'rejected', 'running', 'stopped'];
 export type Action = 'submit' | 'draft' | 'start' | 'stop';
 
-export interface Settings {
-  content_language: string;
-  industry: string;
-  use_case: string;
-  language: string;
-  version: string;
-  documentation_url: string;
-  tutorial_url: string;
-  source_code_url: string;
-  sandbox_url: string;
-  cover_image_url: string;
-  cpu_cores: number;
-  memory_gb: number;
-  gpu_gb: number;
-  expected_requests_per_month: number;
-  expected_rps: number;
-  expected_unique_users: number;
-  expected_item_count: number;
-  subscription_type: 'free' | 'standard' | 'premium';
-  billing_cycle: 'monthly' | 'yearly';
-  auto_scaling: boolean;
-  cloud_provider: string;
-  region: string;
-}
-
-export interface PlatformProject {
-  id: string;
-  name: string;
-  key: string;
-  status: Status;
-  /** the life-cycle actions the server allows from this status */
-  actions: Action[];
-  reason: string | null;
-  model: { project_id: string; project_name: string; model_key: string; type: string };
-  settings: Settings;
-  currency: string;
-  subscription_price: number;
-  infrastructure_price: number;
-  endpoint: string;
-  features: string[];
-  outputs: string[];
-  created_at: string;
-  updated_at: string;
-  reviewed_at: string | null;
-  organisation_name?: string;
-  identity_verified?: boolean;
-}
-
-export interface Credential {
-  id: string;
-  name: string;
-  kind: 'production' | 'sandbox';
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  secret?: string;
-}
-
-export interface Quote {
-  currency: string;
-  subscription_price: number;
-  infrastructure_price: number;
-  total: number;
-  billing_cycle: string;
-  lines: { item: string; amount: number }[];
-}
-
-export interface PublishableModel {
-  project_id: string;
-  project_name: string;
-  project_type: string;
-  model_key: string;
-  algorithm: string;
-  metrics: Record<string, number> | null;
-  trained_at: string | null;
-}
-
-export interface Ratio {
-  name: string;
-  count: number;
-  ratio: number;
-}
-export interface Stats {
-  total: number;
-  errors: number;
-  average_ms: number | null;
-  paths: { path: string; count: number; average_ms: number }[];
-  devices: Ratio[];
-  browsers: Ratio[];
-  os: Ratio[];
-  series: { time: string; count: number; average_ms: number; errors: number }[];
-  bucket: 'hour' | 'day';
-}
+type Schemas = components['schemas'];
+export type Settings = Schemas['PlatformSettings'];
+export type PlatformProject = Schemas['PlatformProject'] & { identity_verified?: boolean };
+export type Credential = Schemas['PlatformCredential'];
+export type Quote = Schemas['PlatformQuote'];
+export type PublishableModel = Schemas['PublishableModel'];
+export type Stats = Schemas['PlatformStats'];
+export type Ratio = Stats['devices'][number];
 
 const enc = encodeURIComponent;
 export const projectsKey = ['platform', 'projects'] as const;

@@ -56,5 +56,5 @@ describe('hosted API page', () => {
     await screen.findByText('Download credentials before closing because they cannot be downloaded again.', {});
     expect((screen.getByTestId('api-secret') as HTMLInputElement).value).toBe('mk_live_abcdefghSECRET');
     expect(screen.getByRole('button', { name: 'Close without downloading' })).toBeTruthy();
-  });
+  }, 60_000);
 });
