@@ -78,7 +78,7 @@ describe('training pages', () => {
       'GET /api/train/result/p1': () => ok(project),
     });
     const { router } = renderApp('/training/regression/register/ds1');
-    expect(await screen.findByRole('cell', { name: 'strength' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('cell', { name: 'strength' })).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText('Please select the target variable')).toBeInTheDocument();
@@ -127,13 +127,13 @@ describe('training pages', () => {
       models: [{ algorithm: 'ridge', params: {} }, { algorithm: 'lightgbm', params: { n_estimators: 300 } }],
     });
     expect(trained).toBe(true);
-  });
+  }, 90_000);
 
   it('lists models with metrics, links the report, and shows a failed model its log', async () => {
     signIn();
     mockFetch({ ...common, 'GET /api/train/result/p1': () => ok(project) });
     renderApp('/training/regress/details/p1');
-    const table = await screen.findByRole('table', { name: 'Models' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Models' });
     expect(within(table).getByText('0.6100')).toBeInTheDocument();
     // issue 15: the test columns are labelled as such and the page says the best model was chosen on validation
     expect(within(table).getByRole('columnheader', { name: 'R² (test)' })).toBeInTheDocument();
