@@ -119,7 +119,7 @@ describe('the shell (SPEC §2)', () => {
       'GET /account/api/profile': () => ok(profile),
     });
     renderApp('/dataset');
-    const reminder = await screen.findByText('Your registration is not complete yet.', {}, { timeout: 5000 });
+    const reminder = await screen.findByText('Your registration is not complete yet.', {});
     expect(within(reminder.closest('[role="alert"]') as HTMLElement).getByRole('link', { name: 'Complete registration' })).toHaveAttribute('href', '/complete-registration');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByText('Your registration is not complete yet.')).toBeNull();

@@ -61,7 +61,7 @@ describe('dataset list', () => {
     signIn();
     const calls = mockFetch({ ...common, 'GET /api/datasets/list/': () => ok({ items: [base], total: 1 }) });
     renderApp('/dataset');
-    expect(await screen.findByRole('link', { name: 'Reactor 3' }, { timeout: 5000 })).toHaveAttribute('href', '/dataset/details/ds1/training_data');
+    expect(await screen.findByRole('link', { name: 'Reactor 3' })).toHaveAttribute('href', '/dataset/details/ds1/training_data');
     const first = calls.find((c) => c.path === '/api/datasets/list/')!;
     expect(Object.fromEntries(first.url.searchParams)).toEqual({ query: '', page: '1', page_size: '20', data_type: '', type: '', sort: 'created_at_desc' });
     await userEvent.type(screen.getByRole('textbox', { name: 'Search datasets' }), 'reac');
@@ -73,7 +73,7 @@ describe('dataset list', () => {
     signIn();
     mockFetch({ ...common, 'GET /api/datasets/list/': () => ok({ items: [], total: 0 }) });
     renderApp('/dataset');
-    expect(await screen.findByText('No results found', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('No results found', {})).toBeInTheDocument();
   });
 
   it('deletes after confirmation', async () => {
@@ -84,7 +84,7 @@ describe('dataset list', () => {
       'DELETE /api/dataset/delete/ds1': () => ok({ id: 'ds1' }),
     });
     renderApp('/dataset');
-    await screen.findByRole('link', { name: 'Reactor 3' }, { timeout: 5000 });
+    await screen.findByRole('link', { name: 'Reactor 3' });
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete dataset' });
@@ -101,7 +101,7 @@ describe('a viewer', () => {
     signIn();
     mockFetch({ ...common, 'GET /api/users/me': () => ok({ ...ME, role: 'viewer' }), 'GET /api/datasets/list/': () => ok({ items: [base], total: 1 }) });
     renderApp('/dataset');
-    await screen.findByRole('link', { name: 'Reactor 3' }, { timeout: 5000 });
+    await screen.findByRole('link', { name: 'Reactor 3' });
     expect(screen.getByRole('button', { name: 'Download' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
@@ -178,8 +178,8 @@ describe('dataset details', () => {
     renderApp('/dataset/details/ds1/training_data?tab=statistics');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Generate statistics' }));
-    expect(await screen.findByText('Column 1 of 2', {}, { timeout: 4000 })).toBeInTheDocument();
-    const card = await screen.findByRole('table', { name: 'Statistics of temperature' }, { timeout: 4000 });
+    expect(await screen.findByText('Column 1 of 2', {})).toBeInTheDocument();
+    const card = await screen.findByRole('table', { name: 'Statistics of temperature' });
     expect(card).toHaveTextContent('Median');
     expect(card).toHaveTextContent('Kurtosis');
     expect(screen.getByRole('table', { name: 'Statistics of valve' })).toBeInTheDocument();

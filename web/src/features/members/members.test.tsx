@@ -101,7 +101,7 @@ describe('members (/users)', () => {
     renderApp('/users');
     const user = userEvent.setup();
     // Only the invitation has the action; members who joined do not.
-    await user.click(await screen.findByRole('button', { name: 'Cancel the invitation of Jiro Ito' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel the invitation of Jiro Ito' }));
     expect(screen.queryByRole('button', { name: 'Cancel the invitation of Taro Sato' })).toBeNull();
     const confirm = await screen.findByRole('dialog', { name: 'Cancel invitation' });
     expect(confirm).toHaveTextContent('jiro@example.com');

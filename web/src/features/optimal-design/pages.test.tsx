@@ -42,10 +42,10 @@ describe('optimal design pages', () => {
       'GET /api/project/list/': () => ok({ items: [], total: 0 }),
     });
     renderApp('/optimal-design');
-    const link = await screen.findByRole('link', { name: 'Blend' }, { timeout: 5000 });
+    const link = await screen.findByRole('link', { name: 'Blend' });
     expect(link).toHaveAttribute('href', '/optimal-design/details/p1');
     await userEvent.click(link);
-    const table = await screen.findByRole('table', { name: 'Design' }, { timeout: 5000 });
+    const table = await screen.findByRole('table', { name: 'Design' });
     expect(within(table).getAllByRole('row')).toHaveLength(7);
     const quality = screen.getByRole('table', { name: 'Design quality' });
     expect(within(quality).getByText('1.23%')).toBeInTheDocument();

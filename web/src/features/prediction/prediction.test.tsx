@@ -37,7 +37,7 @@ describe('prediction pages', () => {
       'GET /api/inference/list/': () => ok({ items: [], total: 0 }),
     });
     const { router } = renderApp('/prediction/discriminant-analysis/report/pr1');
-    expect(await screen.findByRole('columnheader', { name: 'predicted_grade' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByRole('columnheader', { name: 'predicted_grade' })).toBeInTheDocument();
     expect(screen.getByRole('gridcell', { name: '0.9123' })).toBeInTheDocument(); // outputs are rounded
     expect(screen.getByRole('gridcell', { name: '2.25' })).toBeInTheDocument(); // inputs are shown as they are
     expect(screen.getByRole('img', { name: 'Rows per predicted value' })).toBeInTheDocument();
@@ -55,7 +55,7 @@ describe('prediction pages', () => {
       'GET /api/inference/pr1': () => ok({ ...prediction, state: 'failed', result: null, error: 'The column "grade" holds the category "C" that the training data did not have.' }),
     });
     renderApp('/prediction/discriminant-analysis/report/pr1');
-    expect(await screen.findByText(/holds the category "C"/, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText(/holds the category "C"/, {})).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
   });
 });

@@ -46,7 +46,7 @@ describe('pre-processing details page', () => {
     });
     const user = userEvent.setup();
     renderApp('/pre-processing/details/ds-1');
-    await user.click(await screen.findByRole('button', { name: 'Next' }, { timeout: 10_000 }));
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
     await user.click(screen.getAllByRole('button', { name: 'Add step' })[0]);
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('combobox', { name: 'Process type' }));

@@ -74,7 +74,7 @@ describe('statistical analysis pages', () => {
       'GET /api/dataset/ds1/true': () => ok(schema),
     });
     const { router } = renderApp('/statistical-analysis');
-    expect(await screen.findByRole('link', { name: 'Sleep, Welch' }, { timeout: 5000 })).toHaveAttribute('href', '/statistical-analysis/details/p1');
+    expect(await screen.findByRole('link', { name: 'Sleep, Welch' })).toHaveAttribute('href', '/statistical-analysis/details/p1');
     expect(screen.getByRole('gridcell', { name: '0.07939' })).toBeInTheDocument();
     expect(screen.getByText("Welch's two-sample t-test")).toBeInTheDocument();
     await userEvent.click(screen.getByRole('tab', { name: 'Failed (1)' }));
@@ -100,7 +100,7 @@ describe('statistical analysis pages', () => {
       'GET /api/statistical/analysis/train/result/p1': () => ok({ project_id: 'p1', state: 'running', job_state: 'running', progress: 0.4, message: 'Testing', error: null, log: '', result: null, job_id: 'j1', started_at: null, finished_at: null }),
     });
     const { router } = renderApp('/statistical-analysis/register/ds1');
-    await screen.findByText('Dataset: Sleep', {}, { timeout: 5000 });
+    await screen.findByText('Dataset: Sleep', {});
     await userEvent.click(screen.getByRole('combobox', { name: /Value column/ }));
     await userEvent.click(await screen.findByRole('option', { name: /extra/ }));
     await userEvent.click(screen.getByRole('combobox', { name: /Category/ }));
@@ -134,7 +134,7 @@ describe('statistical analysis pages', () => {
       'POST /api/statistical/analysis/register/ds1': () => json({ detail: [{ loc: ['body', 'variable1'], msg: 'All values of "extra" are the same (zero variance); the test cannot be computed.', type: 'error' }] }, 422),
     });
     renderApp('/statistical-analysis/register/ds1');
-    await screen.findByText('Dataset: Sleep', {}, { timeout: 5000 });
+    await screen.findByText('Dataset: Sleep', {});
     await userEvent.click(screen.getByRole('combobox', { name: /Test/ }));
     await userEvent.click(await screen.findByRole('option', { name: 'One-sample t-test' }));
     await userEvent.click(screen.getByRole('combobox', { name: /Variable 1/ }));
@@ -153,7 +153,7 @@ describe('statistical analysis pages', () => {
       'GET /api/statistical/analysis/eval/result/p1': () => ok(evaluation),
     });
     renderApp('/statistical-analysis/details/p1');
-    expect(await screen.findByTestId('decision-sentence', {}, { timeout: 5000 })).toHaveTextContent(evaluation.sentence.en);
+    expect(await screen.findByTestId('decision-sentence', {})).toHaveTextContent(evaluation.sentence.en);
     expect(screen.getByText('Null hypothesis not rejected')).toBeInTheDocument();
     expect(screen.getByTestId('p-value')).toHaveTextContent('0.07939');
     expect(screen.getByText('t(17.776) = -1.8608')).toBeInTheDocument();
@@ -174,7 +174,7 @@ describe('statistical analysis pages', () => {
       'GET /api/statistical/analysis/train/result/p1': () => ok({ project_id: 'p1', state: 'failed', job_id: 'j1', job_state: 'failed', progress: 0.4, message: '', error: 'The key column "k" repeats a key within group "a".', log: 'line', started_at: null, finished_at: null, result: null }),
     });
     renderApp('/statistical-analysis/details/p1');
-    expect(await screen.findByText('The key column "k" repeats a key within group "a".', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(await screen.findByText('The key column "k" repeats a key within group "a".', {})).toBeInTheDocument();
     await userEvent.click(screen.getAllByRole('button', { name: 'Run again' })[0]);
     expect(await screen.findByRole('dialog', { name: 'Run the test again' })).toBeInTheDocument();
   });

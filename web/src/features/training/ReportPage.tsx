@@ -125,6 +125,14 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
       </Alert>,
     );
   }
+  const units = r.target_units as { scaled: boolean; target: string; method: string | null } | undefined;
+  if (units?.scaled) {
+    sections.push(
+      <Alert key="units" severity="info" sx={{ mb: 2, alignSelf: 'start' }} role="note">
+        {t('report.targetUnits', { target: units.target, method: units.method })}
+      </Alert>,
+    );
+  }
   if (rcv) {
     sections.push(
       <Section key="repeated" title={t('report.repeatedCv', { metric: t(`metrics.${rcv.metric === 'R²' ? 'r2' : rcv.metric.replace(/ /g, '_')}`, { defaultValue: rcv.metric }) })}>
