@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -105,6 +106,18 @@ test('training: a regression project with auto-tune to its report, a prediction 
   const htmlFile = path.join(os.tmpdir(), `report-${Date.now()}.html`);
   await (await html).saveAs(htmlFile);
   assert.match(fs.readFileSync(htmlFile, 'utf8'), /<svg/);
+  // The same report as a PDF (issue 15), read back as text.
+  const reportUrl = page.url();
+  const pdfText = async (button: string) => {
+    const dl = page.waitForEvent('download');
+    await page.getByRole('button', { name: button }).click();
+    const file = path.join(os.tmpdir(), `report-${Date.now()}.pdf`);
+    await (await dl).saveAs(file);
+    assert.equal(fs.readFileSync(file).subarray(0, 5).toString(), '%PDF-');
+    return execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+  };
+  const en = await pdfText('Download report (PDF)');
+  for (const s of ['Training report', 'Leaderboard', 'chosen by the cross-validated score', '3_lightgbm', 'Predicted vs actual (test)', 'Hyper-parameters used']) assert.ok(en.includes(s), s);
 
   // Predict with this model on the inference dataset, then download the predictions.
   await page.getByRole('button', { name: 'Predict with this model' }).click();
@@ -148,4 +161,14 @@ test('training: a regression project with auto-tune to its report, a prediction 
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Training', { exact: true }).first().click();
   await page.getByRole('gridcell', { name: /Concrete strength/ }).first().waitFor();
   await shot('11-list');
+
+  // The report page and its PDF in Japanese.
+  await page.goto(reportUrl);
+  await page.getByRole('button', { name: 'Language' }).click();
+  await page.getByRole('menuitem', { name: '日本語' }).click();
+  await page.getByRole('button', { name: 'レポートをダウンロード（PDF）' }).waitFor();
+  await page.getByRole('region', { name: '予測値と実測値（テスト）' }).waitFor();
+  await shot('12-report-ja');
+  const ja = await pdfText('レポートをダウンロード（PDF）');
+  for (const s of ['学習レポート', 'モデルの比較', '最良モデルは交差検証スコアで選んでいます', '予測値と実測値（テスト）', '使用したハイパーパラメータ']) assert.ok(ja.includes(s), s);
 });

@@ -152,3 +152,27 @@ def test_unsupervised_zip(kind, algorithm, tmp_path):
     new = raw[feats].iloc[2000:2300].reset_index(drop=True)
     api = api_predictions(tmp_path / "m", new, cpath, tmp_path)
     assert_same(api, zip_predictions(tmp_path / "m", new, tmp_path))
+
+
+def test_report_metrics_of_a_scaled_target_are_in_its_original_units(tmp_path):
+    """Issue 15: ridge is equivariant under an affine change of the target, so a run whose condition standardises the
+    target must report the same RMSE/MAE/MAPE and charts as a run on the target as it is; the report says it scaled."""
+    raw = fair()
+    feats = [c for c in raw.columns if c != "affairs"]
+    reports = {}
+    for name, cols in (("scaled", [*feats, "affairs"]), ("plain", feats)):
+        (tmp_path / name).mkdir()
+        prepared, cpath = condition_of(raw, [{"process_type": "scaling", "method": "standard", "columns": cols, "params": {}}], tmp_path / name)
+        proj = prepare_project({"project_type": "regression", "target": "affairs", "features": feats, "cv_folds": 2, "condition_path": cpath}, prepared)
+        reports[name] = train_model(proj, "ridge", {"alpha": 1.0}, tmp_path / name / "m", quiet, quiet, quiet)
+    scaled, plain = reports["scaled"], reports["plain"]
+    assert scaled["target_units"] == {"scaled": True, "target": "affairs", "method": "standard"}
+    assert plain["target_units"]["scaled"] is False
+    for k in ("rmse", "mae", "r2"):
+        assert scaled["metrics"][k] == pytest.approx(plain["metrics"][k], rel=1e-6), k
+        assert scaled["train_metrics"][k] == pytest.approx(plain["train_metrics"][k], rel=1e-6), k
+    # in the scaled units the RMSE would be about RMSE / σ(affairs) ≈ RMSE / 2.2
+    assert scaled["metrics"]["rmse"] > 1.5
+    pva = scaled["charts"]["predicted_vs_actual"]
+    assert np.allclose(pva["actual"], plain["charts"]["predicted_vs_actual"]["actual"])
+    assert 0.4 < float(np.mean(pva["actual"])) < 1.0

@@ -141,6 +141,12 @@ def render(rep: dict, spec: dict, label: str) -> str:
             + ("forward validation." if ev.get("headline") == "forward_validation" else "repeated cross-validation.")
             + "</p>"
         )
+    tu = rep.get("target_units") or {}
+    if tu.get("scaled"):
+        parts.append(
+            f"<p>The preprocessing condition scaled the target {html.escape(str(tu.get('target')))} ({html.escape(str(tu.get('method')))}); "
+            "every metric and chart here is in the target's original units (the scaling undone).</p>"
+        )
     if rcv:
         parts.append(
             f"<h2>Repeated cross-validation ({html.escape(rcv['metric'])}, headline)</h2>"

@@ -710,8 +710,13 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log,
 
         charts["per_class"] = classification_report(yte, pred_te, labels=proj.classes, output_dict=True, zero_division=0)
     else:
+        ytr = proj.y_train
+        if _target_scalings(model):
+            # The condition scaled the target: figures a person reads (RMSE, MAE, MAPE, charts) in its own units.
+            yte, pred_te = model.target_inverse(np.asarray(yte, dtype=float)), model.target_inverse(np.asarray(pred_te, dtype=float))
+            ytr, pred_tr = model.target_inverse(np.asarray(ytr, dtype=float)), model.target_inverse(np.asarray(pred_tr, dtype=float))
         metrics = regression_metrics(yte, pred_te)
-        train_metrics = regression_metrics(proj.y_train, pred_tr)
+        train_metrics = regression_metrics(ytr, pred_tr)
         a, p = _thin(yte, pred_te)
         charts["predicted_vs_actual"] = {"actual": a, "predicted": p}
         charts["residuals"] = {"predicted": p, "residual": (np.asarray(a) - np.asarray(p)).tolist()}
@@ -723,15 +728,40 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log,
             charts["time_series"] = {
                 "train": {
                     "time": [proj.time_train[i] for i in idx_tr],
-                    "actual": proj.y_train[idx_tr].tolist(),
+                    "actual": np.asarray(ytr)[idx_tr].tolist(),
                     "predicted": np.asarray(pred_tr)[idx_tr].tolist(),
                 },
-                "test": {"time": [proj.time_test[i] for i in idx_te], "actual": yte[idx_te].tolist(), "predicted": np.asarray(pred_te)[idx_te].tolist()},
+                "test": {
+                    "time": [proj.time_test[i] for i in idx_te],
+                    "actual": np.asarray(yte)[idx_te].tolist(),
+                    "predicted": np.asarray(pred_te)[idx_te].tolist(),
+                },
             }
         coef = _coefficients(proj, model)
         if coef:
             charts["coefficients"] = coef
-    return {"metrics": metrics, "train_metrics": train_metrics, "charts": charts, "permutation_importance": [], "shap": None, "cv": None}
+    scalings = [] if proj.classification else _target_scalings(model)
+    target_units = {"scaled": bool(scalings), "target": proj.target, "method": ", ".join(scalings) or None}
+    return {
+        "metrics": metrics,
+        "train_metrics": train_metrics,
+        "charts": charts,
+        "permutation_importance": [],
+        "shap": None,
+        "cv": None,
+        "target_units": target_units,
+    }
+
+
+def _target_scalings(model: TrainedModel) -> list[str]:
+    """The methods of the condition's fitted scalings of the target (none: the target keeps its units).
+    Cross-validated R² is the same in either unit (an affine change), so only the report's other figures move."""
+    out = []
+    for step in (model.condition or {}).get("steps") or []:
+        fitted = (step.get("fitted") or {}).get("columns") or {}
+        if step.get("process_type") == "scaling" and model.target in fitted:
+            out.append(str(step.get("method") or "scaling"))
+    return out
 
 
 def _roc_curves(y, proba, classes) -> list[dict]:

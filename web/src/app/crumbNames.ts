@@ -48,7 +48,10 @@ export function useCrumbNames(ids: string[]): (string | null)[] {
   const key = ids.join('\u0000');
   const subscribe = useCallback((onChange: () => void) => client.getQueryCache().subscribe(onChange), [client]);
   // A string snapshot, so React re-renders only when a resolved name changes.
-  const snapshot = useCallback(() => (key ? ids.map((id) => nameFromCache(client, id) ?? '').join('\u0000') : ''), [client, key]);
+  const snapshot = useCallback(
+    () => (key ? key.split('\u0000').map((id) => nameFromCache(client, id) ?? '').join('\u0000') : ''),
+    [client, key],
+  );
   const joined = useSyncExternalStore(subscribe, snapshot, snapshot);
   return key ? joined.split('\u0000').map((n) => n || null) : [];
 }

@@ -9,7 +9,10 @@ import { AppError, ok } from '../../http/errors.js';
 import type { JobView } from '../../jobs/service.js';
 import './db.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
+import { langOf } from '../../i18n/messages.js';
+import { renderPdf } from '../../pdf/index.js';
 import { M } from './messages.js';
+import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
 import { makeTrainingService } from './service.js';
@@ -205,6 +208,28 @@ export default async function trainingRoutes(app: FastifyInstance) {
         const dir = svc.runDir(m);
         if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
         return sendFile(reply, path.join(dir, 'report.html'), `${p.name}-${m.model_key}-report.html`, 'text/html; charset=utf-8');
+      },
+    );
+    r.get(
+      `/${prefix}/report/pdf/:id/:model_key`,
+      {
+        schema: {
+          tags: t,
+          summary: "A model's report as a PDF: leaderboard (test and validation columns, what chose the best model), metrics, charts, importances and settings, in the caller's language",
+          params: z.object({ id: z.string().max(64), model_key: z.string().max(100) }),
+          querystring: z.object({ lang: z.enum(['en', 'ja']).optional().describe('Language of the file (default: Accept-Language)') }),
+          response: fileReplies('application/pdf', 'The report'),
+        },
+      },
+      async (req, reply) => {
+        await get(req.auth, req.params.id);
+        const view = await svc.report(req.auth, req.params.id, req.params.model_key);
+        const lang = req.query.lang ?? langOf(req.headers['accept-language']);
+        const pdf = await renderPdf(trainingReportPdf(view, lang));
+        const name = `${view.project.name}-${view.model.model_key}-report.pdf`;
+        reply.header('content-type', 'application/pdf');
+        reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+        return reply.send(pdf);
       },
     );
     r.get(

@@ -15,7 +15,7 @@ import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import SearchIcon from '@mui/icons-material/Search';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { DATA_TYPES, DATASET_TYPES, type Dataset } from '../../api/types';
@@ -75,10 +75,11 @@ export default function DatasetListPage() {
     );
   };
 
-  useEffect(() => {
-    if ((params.get('query') ?? '') !== query) update({ query });
-    // Only the debounced text drives this; `update` and `params` change on every render.
-  }, [query]);
+  // Only the debounced text drives this effect; it reads the current URL when it runs.
+  const syncQuery = useEffectEvent((q: string) => {
+    if ((params.get('query') ?? '') !== q) update({ query: q });
+  });
+  useEffect(() => syncQuery(query), [query]);
 
   const listParams: ListParams = { query, page: page + 1, page_size: pageSize, data_type: dataType, type, sort };
   const { data, isFetching } = useDatasetList(listParams);

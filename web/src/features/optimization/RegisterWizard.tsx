@@ -72,7 +72,8 @@ export default function RegisterWizard() {
     if (!info.data) return;
     setFeatures((prev) => info.data.features.map((f) => prev.find((p) => p.name === f.name) ?? defaultFeature(f)));
     setTargets((prev) => info.data.targets.map((tg) => prev.find((p) => p.name === tg.name) ?? defaultTarget(tg.name)));
-    if (!name && info.data.targets.length) setName(`${info.data.targets.map((x) => x.name).join(', ')} · ${info.data.dataset_name}`);
+    const { targets, dataset_name } = info.data;
+    if (targets.length) setName((prev) => prev || `${targets.map((x) => x.name).join(', ')} · ${dataset_name}`);
   }, [info.data]);
 
   const toggle = (ref: ModelRef) => setModels((prev) => (prev.some((r) => same(r, ref)) ? prev.filter((r) => !same(r, ref)) : [...prev, ref]));

@@ -73,7 +73,7 @@ export default function VisualizationPage() {
   const { project, run, result, algorithm } = useRun();
   const [target, setTarget] = useState('');
   useEffect(() => {
-    if (result && !target) setTarget(result.targets[0].name);
+    if (result) setTarget((prev) => prev || result.targets[0].name);
   }, [result]);
   usePageTitle(project ? `${project.name} · ${t('details.visualization')}` : t('title'));
   if (!project) return <PageLoading />;

@@ -16,7 +16,7 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import SearchIcon from '@mui/icons-material/Search';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import type { Dataset } from '../../api/types';
@@ -113,9 +113,11 @@ export default function ProjectListPage() {
       },
       { replace: true },
     );
-  useEffect(() => {
-    if ((params.get('query') ?? '') !== query) update({ query });
-  }, [query]);
+  // Only the debounced text drives this effect; it reads the current URL when it runs.
+  const syncQuery = useEffectEvent((q: string) => {
+    if ((params.get('query') ?? '') !== q) update({ query: q });
+  });
+  useEffect(() => syncQuery(query), [query]);
 
   const { data, isFetching } = useProjects({ state, query, page: page + 1, page_size: pageSize });
   const counts = useStateCounts().data?.counts;

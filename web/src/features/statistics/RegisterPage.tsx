@@ -117,7 +117,7 @@ export default function RegisterPage() {
   const [comment, setComment] = useState('');
   const [errors, setErrors] = useState<Errors>({});
 
-  const columns = schema.data?.columns ?? [];
+  const columns = useMemo(() => schema.data?.columns ?? [], [schema.data]);
   const numeric = useMemo(() => columns.filter((c) => NUMERIC.includes(c.type)), [columns]);
   const categorical = useMemo(() => columns.filter((c) => CATEGORY.includes(c.type) && c.name !== variable1), [columns, variable1]);
   const sources = sourcesOf(testType);

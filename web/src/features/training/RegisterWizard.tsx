@@ -130,10 +130,10 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
 
   const d = dataset.data;
   const columns = d?.columns ?? [];
+  // the default name is set once, when the dataset arrives (a name typed before then stays)
   useEffect(() => {
-    if (d && !name) setName(`${d.name} · ${typeLabel}`);
-    // the default name is set once, when the dataset arrives
-  }, [d]);
+    if (d) setName((prev) => prev || `${d.name} · ${typeLabel}`);
+  }, [d, typeLabel]);
   const numeric = (c: string) => ['integer', 'float'].includes(columns.find((x) => x.name === c)?.type ?? '');
   const featureChoices = columns.filter((c) => c.name !== target && c.name !== d?.datetime_column && c.type !== 'datetime' && c.type !== 'date').map((c) => c.name);
   const targetChoices = columns

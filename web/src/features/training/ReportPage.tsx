@@ -10,6 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DownloadIcon from '@mui/icons-material/Download';
+import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import TimelineIcon from '@mui/icons-material/Timeline';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +21,7 @@ import type { EChartsCoreOption } from '../../charts/echarts';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import { detailsPath, downloadModel, downloadReport, type Evaluation, type ProjectType, useReport } from './api';
+import { detailsPath, downloadModel, downloadReport, downloadReportPdf, type Evaluation, type ProjectType, useReport } from './api';
 import { PALETTE } from './charts';
 import { formatMetric, NS } from './labels';
 
@@ -121,6 +122,14 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
         {ev.mode === 'cv_only'
           ? t('report.cvOnly')
           : t(ev.headline === 'forward_validation' ? 'report.smallTestForward' : 'report.smallTest', { rows: ev.test_rows, min: ev.threshold })}
+      </Alert>,
+    );
+  }
+  const units = r.target_units as { scaled: boolean; target: string; method: string | null } | undefined;
+  if (units?.scaled) {
+    sections.push(
+      <Alert key="units" severity="info" sx={{ mb: 2, alignSelf: 'start' }} role="note">
+        {t('report.targetUnits', { target: units.target, method: units.method })}
       </Alert>,
     );
   }
@@ -522,6 +531,9 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
             </Button>
             <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => void downloadReport(p, m)}>
               {t('report.downloadHtml')}
+            </Button>
+            <Button variant="outlined" startIcon={<PictureAsPdfIcon />} onClick={() => void downloadReportPdf(p, m)}>
+              {t('report.downloadPdf')}
             </Button>
             <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => void downloadModel(p, m)}>
               {t('report.downloadModel')}

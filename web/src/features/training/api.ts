@@ -193,6 +193,12 @@ export async function downloadReport(p: Project, m: Model) {
   saveBlob(blob, fileName);
 }
 
+/** The report as a PDF in the reader's language (Accept-Language follows the app's language). */
+export async function downloadReportPdf(p: Project, m: Model) {
+  const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/report/pdf/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}-report.pdf`);
+  saveBlob(blob, fileName);
+}
+
 /** How far a model's figures can be trusted (engine trainer.evaluation): below `threshold` test rows, or with no test
  * set, repeated cross-validation is the headline. */
 export interface Evaluation {

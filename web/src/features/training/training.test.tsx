@@ -129,7 +129,7 @@ describe('training pages', () => {
       models: [{ algorithm: 'ridge', params: {} }, { algorithm: 'lightgbm', params: { n_estimators: 300 } }],
     });
     expect(trained).toBe(true);
-  });
+  }, 90_000);
 
   it('lists models with metrics, links the report, and shows a failed model its log', async () => {
     signIn();

@@ -1,0 +1,449 @@
+import type { Lang } from '../../i18n/messages.js';
+import { barsSvg, heatmapSvg, linesSvg, scatterSvg } from '../../pdf/charts.js';
+import type { PdfBlock, PdfDocument } from '../../pdf/index.js';
+
+/**
+ * A model's report as a PDF document model: the same content as the report page and the HTML report (leaderboard
+ * with test and validation columns and what chose the best model, metrics, charts, importances, settings), in the
+ * reader's language. Figures come from the engine's report.json; nothing is computed here but layout.
+ */
+
+/* The engine's report.json and the model rows are loose JSON (EngineJson in the response schema). */
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const T = {
+  en: {
+    types: { regression: 'Regression', soft_sensor: 'Soft sensor', discriminant_analysis: 'Discriminant analysis', clustering: 'Clustering', dimensional_compression: 'Dimensional compression' } as Record<string, string>,
+    metrics: {
+      r2: 'R²', rmse: 'RMSE', mae: 'MAE', mape: 'MAPE (%)', accuracy: 'Accuracy', precision: 'Precision', recall: 'Recall', f1: 'F1', roc_auc: 'ROC AUC', silhouette: 'Silhouette',
+      davies_bouldin: 'Davies–Bouldin', calinski_harabasz: 'Calinski–Harabasz', n_clusters: 'Clusters', noise: 'Noise rows', explained_variance: 'Explained variance',
+      trustworthiness: 'Trustworthiness', n_components: 'Components', rows: 'Rows', balanced_accuracy: 'Balanced accuracy',
+    } as Record<string, string>,
+    report: 'Training report',
+    subtitle: (type: string, dataset: string, date: string) => `${type} · dataset ${dataset} · trained ${date}`,
+    generated: (d: string) => `Created by Mitate ${d}`,
+    settings: 'Settings',
+    project: 'Project',
+    dataset: 'Dataset',
+    rowsOf: (n: number) => `${n.toLocaleString('en')} rows`,
+    type: 'Type',
+    target: 'Target',
+    features: 'Features',
+    split: 'Split (train / test)',
+    cvOnlySplit: 'Cross-validation only (no test set)',
+    cvFolds: 'CV folds',
+    autoTune: 'Auto-tune',
+    trialsN: (n: number) => `${n} trials`,
+    off: 'off',
+    lagsWindows: 'Lags / windows',
+    rowsUsed: 'Rows (train / test)',
+    time: 'Training time',
+    seconds: (s: number) => `${s.toFixed(1)} s`,
+    leaderboard: 'Leaderboard',
+    model: 'Model',
+    state: 'State',
+    states: { done: 'done', failed: 'failed', training: 'training', ready: 'not trained' } as Record<string, string>,
+    testOf: (m: string) => `${m} (test)`,
+    cvMean: 'CV mean',
+    cvPooled: 'Pooled forward Q²',
+    timeS: 'Time (s)',
+    chosenBy: {
+      cross_validation: '★ The best model is chosen by the cross-validated score; the test columns are the untouched estimate of each model.',
+      forward_validation: '★ The best model is chosen by the pooled forward-validation Q²; the test columns are the untouched estimate of each model.',
+      silhouette: '★ The best model is the one with the highest silhouette.',
+      trustworthiness: '★ The best model is the one with the highest trustworthiness.',
+    } as Record<string, string>,
+    cvOnly: 'Cross-validation only: no test set was kept and every row trained the model. The metrics below come from out-of-fold predictions; repeated cross-validation is the headline.',
+    smallTest: (rows: number, min: number, forward: boolean) =>
+      `Small test set: only ${rows} test rows (fewer than ${min}). The test score is too noisy to judge the model by; ${forward ? 'the forward validation (pooled Q²)' : 'repeated cross-validation'} is the headline.`,
+    targetUnits: (target: string, how: string) => `The preprocessing condition scaled the target "${target}" (${how}); every metric and chart here is in the target's original units (the scaling undone).`,
+    repeatedCv: (m: string) => `Repeated cross-validation (${m}) — headline`,
+    mean: 'Mean',
+    std: 'Std',
+    p10: '10th percentile',
+    p90: '90th percentile',
+    foldsRepeats: 'Folds × repeats',
+    metricsTitle: 'Metrics',
+    metric: 'Metric',
+    test: 'Test',
+    outOfFold: 'Out-of-fold',
+    value: 'Value',
+    train: 'Train',
+    cvTitle: (m: string) => `Cross-validation score per fold (${m})`,
+    fold: 'Fold',
+    pooled: 'Pooled forward Q² (ranks the models)',
+    charts: 'Charts',
+    predictedVsActual: 'Predicted vs actual (test)',
+    residuals: 'Residuals (test)',
+    actual: 'Actual',
+    predicted: 'Predicted',
+    residual: 'Actual − predicted',
+    timeSeries: 'Actual and predicted over time (test part)',
+    timeOrder: 'Time order',
+    confusion: 'Confusion matrix (test)',
+    roc: 'ROC curve (test)',
+    fpr: 'False positive rate',
+    tpr: 'True positive rate',
+    perClass: 'Per class',
+    class: 'Class',
+    support: 'Rows',
+    clusters: 'Clusters on the first two principal components',
+    clusterSizes: 'Cluster sizes',
+    cluster: 'Cluster',
+    elbow: 'Elbow and silhouette by number of clusters',
+    inertia: 'Inertia',
+    map: 'Map',
+    scree: 'Explained variance ratio by component',
+    component: 'Component',
+    ratio: 'Ratio',
+    cumulative: 'Cumulative',
+    importance: 'Feature importance',
+    permutation: 'Permutation importance (how much the test score drops when a column is shuffled)',
+    clusterImportance: 'Which inputs separate the clusters (permutation importance)',
+    pcaImportance: 'Contribution of each input (squared loadings weighted by explained variance)',
+    shap: 'SHAP: mean |value| per encoded feature',
+    coefficients: 'Coefficients (standardised inputs)',
+    feature: 'Feature',
+    coefficient: 'Coefficient',
+    stdError: 'Std. error',
+    pValue: 'p-value',
+    hyperparameters: 'Hyper-parameters used',
+    name: 'Name',
+    defaultValue: 'Default',
+    trials: (o: string) => `Auto-tune trials (${o})`,
+    trial: 'Trial',
+    score: 'Score',
+    parameters: 'Parameters',
+    pending: 'Cross-validation and feature importance were still being computed when this file was made.',
+  },
+  ja: {
+    types: { regression: '回帰', soft_sensor: 'ソフトセンサー', discriminant_analysis: '判別分析', clustering: 'クラスタリング', dimensional_compression: '次元圧縮' } as Record<string, string>,
+    metrics: {
+      r2: 'R²', rmse: 'RMSE', mae: 'MAE', mape: 'MAPE（％）', accuracy: '正解率', precision: '適合率', recall: '再現率', f1: 'F1', roc_auc: 'ROC AUC', silhouette: 'シルエット係数',
+      davies_bouldin: 'Davies–Bouldin指数', calinski_harabasz: 'Calinski–Harabasz指数', n_clusters: 'クラスタ数', noise: 'ノイズ行', explained_variance: '説明分散',
+      trustworthiness: '信頼度（trustworthiness）', n_components: '成分数', rows: '行数', balanced_accuracy: 'バランス正解率',
+    } as Record<string, string>,
+    report: '学習レポート',
+    subtitle: (type: string, dataset: string, date: string) => `${type}・データセット ${dataset}・学習日時 ${date}`,
+    generated: (d: string) => `Mitate で作成 ${d}`,
+    settings: '設定',
+    project: 'プロジェクト',
+    dataset: 'データセット',
+    rowsOf: (n: number) => `${n.toLocaleString('ja')}行`,
+    type: '種類',
+    target: '目的変数',
+    features: '説明変数',
+    split: '分割（学習 / テスト）',
+    cvOnlySplit: '交差検証のみ（テスト用データなし）',
+    cvFolds: '交差検証の分割数',
+    autoTune: '自動調整',
+    trialsN: (n: number) => `${n}回`,
+    off: 'なし',
+    lagsWindows: 'ラグ / 窓',
+    rowsUsed: '行数（学習 / テスト）',
+    time: '学習時間',
+    seconds: (s: number) => `${s.toFixed(1)}秒`,
+    leaderboard: 'モデルの比較',
+    model: 'モデル',
+    state: '状態',
+    states: { done: '完了', failed: '失敗', training: '学習中', ready: '未学習' } as Record<string, string>,
+    testOf: (m: string) => `${m}（テスト）`,
+    cvMean: '交差検証の平均',
+    cvPooled: '時系列順検証の Q²',
+    timeS: '時間（秒）',
+    chosenBy: {
+      cross_validation: '★ 最良モデルは交差検証スコアで選んでいます。テスト列は各モデルの選択に使っていない評価値です。',
+      forward_validation: '★ 最良モデルは時系列順検証の Q² で選んでいます。テスト列は各モデルの選択に使っていない評価値です。',
+      silhouette: '★ 最良モデルはシルエット係数が最も高いモデルです。',
+      trustworthiness: '★ 最良モデルは trustworthiness が最も高いモデルです。',
+    } as Record<string, string>,
+    cvOnly: '交差検証のみ: テスト用データは残さず、全行で学習しました。下の指標は交差検証の予測（学習に使っていない分割での予測）によるもので、主な評価値は繰り返し交差検証です。',
+    smallTest: (rows: number, min: number, forward: boolean) =>
+      `テスト用データが少なすぎます: テストは${rows}行のみです（${min}行未満）。テストスコアはばらつきが大きく、モデルの判断には使えません。主な評価値は${forward ? '時系列順検証（Q²）' : '繰り返し交差検証'}です。`,
+    targetUnits: (target: string, how: string) => `前処理条件が目的変数「${target}」をスケーリングしています（${how}）。このレポートの指標とグラフはすべて元の単位（スケーリングを戻した値）です。`,
+    repeatedCv: (m: string) => `繰り返し交差検証（${m}）— 主な評価値`,
+    mean: '平均',
+    std: '標準偏差',
+    p10: '10パーセンタイル',
+    p90: '90パーセンタイル',
+    foldsRepeats: '分割数 × 繰り返し',
+    metricsTitle: '評価指標',
+    metric: '指標',
+    test: 'テスト',
+    outOfFold: '交差検証の予測',
+    value: '値',
+    train: '学習',
+    cvTitle: (m: string) => `交差検証の分割ごとのスコア（${m}）`,
+    fold: '分割',
+    pooled: '時系列順検証の Q²（モデルの順位付けに使用）',
+    charts: 'グラフ',
+    predictedVsActual: '予測値と実測値（テスト）',
+    residuals: '残差（テスト）',
+    actual: '実測値',
+    predicted: '予測値',
+    residual: '実測値 − 予測値',
+    timeSeries: '実測値と予測値の推移（テスト部分）',
+    timeOrder: '時間順',
+    confusion: '混同行列（テスト）',
+    roc: 'ROC曲線（テスト）',
+    fpr: '偽陽性率',
+    tpr: '真陽性率',
+    perClass: 'クラス別',
+    class: 'クラス',
+    support: '行数',
+    clusters: '第1・第2主成分上のクラスタ',
+    clusterSizes: 'クラスタの大きさ',
+    cluster: 'クラスタ',
+    elbow: 'クラスタ数ごとのエルボーとシルエット',
+    inertia: '慣性（inertia）',
+    map: 'マップ',
+    scree: '成分ごとの寄与率',
+    component: '成分',
+    ratio: '寄与率',
+    cumulative: '累積',
+    importance: '特徴量の重要度',
+    permutation: 'Permutation importance（列をシャッフルしたときにテストのスコアが下がる量）',
+    clusterImportance: 'クラスタを分ける入力（並べ替え重要度）',
+    pcaImportance: '各入力の寄与（説明分散で重み付けした負荷量の二乗）',
+    shap: 'SHAP：符号化後の特徴量ごとの平均|値|',
+    coefficients: '係数（標準化した入力）',
+    feature: '特徴量',
+    coefficient: '係数',
+    stdError: '標準誤差',
+    pValue: 'p値',
+    hyperparameters: '使用したハイパーパラメータ',
+    name: '名前',
+    defaultValue: '既定値',
+    trials: (o: string) => `自動調整の試行（${o}）`,
+    trial: '試行',
+    score: 'スコア',
+    parameters: 'パラメータ',
+    pending: 'このファイルの作成時点では、交差検証と特徴量の重要度を計算中でした。',
+  },
+};
+
+/** The metrics of the leaderboard per type (the same as the project page's model table). */
+const PRIMARY: Record<string, string[]> = {
+  regression: ['r2', 'rmse', 'mae', 'mape'],
+  soft_sensor: ['r2', 'rmse', 'mae', 'mape'],
+  discriminant_analysis: ['accuracy', 'precision', 'recall', 'f1', 'roc_auc'],
+  clustering: ['n_clusters', 'silhouette', 'davies_bouldin', 'noise'],
+  dimensional_compression: ['n_components', 'explained_variance', 'trustworthiness'],
+};
+
+export function fmt(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v !== 'number') return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  if (!Number.isFinite(v)) return '—';
+  if (Number.isInteger(v)) return v.toLocaleString('en');
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 1e-3 || a >= 1e6)) return v.toExponential(3);
+  return v.toFixed(a >= 100 ? 2 : 4);
+}
+
+export interface ReportInput {
+  project: Json;
+  model: Json;
+  report: Json;
+}
+
+export function trainingReportPdf({ project: p, model: m, report: r }: ReportInput, lang: Lang, now = new Date()): PdfDocument {
+  const t = T[lang];
+  const metricName = (k: string) => t.metrics[k === 'R²' ? 'r2' : k.replace(/ /g, '_')] ?? k;
+  const supervised = p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression';
+  const ch: Json = r.charts ?? {};
+  const ev: Json | null = r.evaluation ?? null;
+  const label = String(r.label ?? m.model_key);
+  const stamp = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '—');
+  const blocks: PdfBlock[] = [];
+  const h = (text: string, level: 1 | 2 = 1) => blocks.push({ kind: 'heading', text, level });
+  const chart = (svg: string, caption: string, width = 400) => blocks.push({ kind: 'image', format: 'svg', data: svg, width, caption });
+
+  // ---- notes on how far the figures can be trusted ----------------------------------------------------------
+  if (r.pending) blocks.push({ kind: 'paragraph', text: t.pending, tone: 'warning' });
+  if (ev?.mode === 'cv_only') blocks.push({ kind: 'paragraph', text: t.cvOnly, tone: 'warning' });
+  else if (ev?.small_test) blocks.push({ kind: 'paragraph', text: t.smallTest(Number(ev.test_rows), Number(ev.threshold), ev.headline === 'forward_validation'), tone: 'warning' });
+  const tu: Json | null = r.target_units ?? null;
+  if (tu?.scaled) blocks.push({ kind: 'paragraph', text: t.targetUnits(String(tu.target ?? p.target_variables?.[0] ?? ''), String(tu.method ?? 'scaling')), tone: 'muted' });
+
+  // ---- settings ---------------------------------------------------------------------------------------------
+  h(t.settings);
+  const settings: Array<{ label: string; value: string }> = [
+    { label: t.project, value: String(p.name) },
+    { label: t.model, value: `${m.model_key} (${label})` },
+    { label: t.type, value: t.types[p.project_type] ?? String(p.project_type) },
+    { label: t.dataset, value: `${p.parent_dataset_name} (${t.rowsOf(Number(p.number_of_data))})` },
+  ];
+  if (p.target_variables?.length) settings.push({ label: t.target, value: p.target_variables.join(', ') });
+  settings.push({ label: t.features, value: (p.feature_variables ?? []).join(', ') });
+  if (supervised) {
+    const ratio = Number(p.split_ratio);
+    settings.push({
+      label: t.split,
+      value: p.evaluation === 'cv_only' ? t.cvOnlySplit : p.split_time ? String(p.split_time) : `${Math.round(ratio * 100)} / ${100 - Math.round(ratio * 100)}`,
+    });
+    settings.push({ label: t.cvFolds, value: String(p.cross_validation ?? '—') });
+  }
+  settings.push({ label: t.autoTune, value: p.auto_tune ? t.trialsN(Number(p.number_of_trials)) : t.off });
+  if (p.lags?.length || p.windows?.length) settings.push({ label: t.lagsWindows, value: `${p.lags.join(', ') || '—'} / ${p.windows.join(', ') || '—'}` });
+  settings.push({ label: t.rowsUsed, value: r.test_rows ? `${fmt(r.train_rows)} / ${fmt(r.test_rows)}` : fmt(r.train_rows) });
+  settings.push({ label: t.time, value: r.seconds != null ? t.seconds(Number(r.seconds)) : '—' });
+  blocks.push({ kind: 'keyValue', rows: settings });
+
+  // ---- leaderboard ------------------------------------------------------------------------------------------
+  h(t.leaderboard);
+  blocks.push({ kind: 'paragraph', text: t.chosenBy[p.best_model_basis] ?? '', tone: 'muted' });
+  const keys = PRIMARY[p.project_type] ?? [];
+  const models: Json[] = p.models ?? [];
+  blocks.push({
+    kind: 'table',
+    columns: [
+      { label: t.model },
+      { label: t.state },
+      ...keys.map((k) => ({ label: supervised ? t.testOf(t.metrics[k] ?? k) : (t.metrics[k] ?? k), align: 'right' as const })),
+      ...(supervised ? [{ label: p.project_type === 'soft_sensor' ? t.cvPooled : t.cvMean, align: 'right' as const }] : []),
+      { label: t.timeS, align: 'right' },
+    ],
+    rows: models.map((x) => [
+      `${x.model_key === p.best_model_key ? '★ ' : ''}${x.model_key}`,
+      t.states[x.state] ?? String(x.state),
+      ...keys.map((k) => fmt(x.metrics?.[k])),
+      ...(supervised ? [fmt(x.cv?.mean)] : []),
+      x.seconds != null ? Number(x.seconds).toFixed(1) : '—',
+    ]),
+    emphasisRows: models.flatMap((x, i) => (x.model_key === p.best_model_key ? [i] : [])),
+    fontSize: 7.5,
+  });
+
+  // ---- figures ----------------------------------------------------------------------------------------------
+  const rcv: Json | null = ev?.repeated_cv ?? null;
+  if (rcv) {
+    h(t.repeatedCv(metricName(String(rcv.metric))), 2);
+    blocks.push({
+      kind: 'table',
+      columns: [t.mean, t.std, t.p10, t.p90, t.foldsRepeats].map((label) => ({ label, align: 'right' as const })),
+      rows: [[fmt(rcv.mean), fmt(rcv.std), fmt(rcv.low), fmt(rcv.high), `${rcv.folds} × ${rcv.repeats}`]],
+    });
+  }
+  const metricRows = Object.entries(r.metrics ?? {}).filter(([, v]) => typeof v === 'number' || v === null);
+  if (metricRows.length) {
+    h(t.metricsTitle, 2);
+    const train: Json = r.train_metrics ?? {};
+    const hasTrain = Object.keys(train).length > 0;
+    blocks.push({
+      kind: 'table',
+      columns: [
+        { label: t.metric },
+        { label: ev?.mode === 'cv_only' ? t.outOfFold : r.test_rows ? t.test : t.value, align: 'right' },
+        ...(hasTrain ? [{ label: t.train, align: 'right' as const }] : []),
+      ],
+      rows: metricRows.map(([k, v]) => [metricName(k), fmt(v), ...(hasTrain ? [fmt(train[k])] : [])]),
+    });
+  }
+  if (r.cv?.folds?.length) {
+    h(t.cvTitle(metricName(String(r.cv.metric))), 2);
+    const rows = (r.cv.folds as number[]).map((v, i) => [`${t.fold} ${i + 1}`, fmt(v)]);
+    if (r.cv.aggregate === 'pooled_forward') rows.push([t.mean, fmt(r.cv.fold_mean)], [t.pooled, fmt(r.cv.mean)]);
+    else rows.push([t.mean, fmt(r.cv.mean)]);
+    rows.push([t.std, fmt(r.cv.std)]);
+    blocks.push({ kind: 'table', columns: [{ label: t.fold }, { label: t.score, align: 'right' }], rows });
+  }
+
+  const chartStart = blocks.length;
+  if (ch.predicted_vs_actual) {
+    chart(scatterSvg(ch.predicted_vs_actual.actual, ch.predicted_vs_actual.predicted, { xLabel: t.actual, yLabel: t.predicted, diagonal: true }), t.predictedVsActual);
+    if (ch.residuals) chart(scatterSvg(ch.residuals.predicted, ch.residuals.residual, { xLabel: t.predicted, yLabel: t.residual, zeroLine: true }), t.residuals);
+  }
+  if (ch.time_series?.test) {
+    const te = ch.time_series.test;
+    const xs = (te.actual as unknown[]).map((_, i) => i);
+    chart(linesSvg([{ name: t.actual, x: xs, y: te.actual }, { name: t.predicted, x: xs, y: te.predicted }], { xLabel: t.timeOrder, yLabel: String(p.target_variables?.[0] ?? '') }), t.timeSeries, 480);
+  }
+  if (ch.confusion_matrix) {
+    const { labels, matrix } = ch.confusion_matrix;
+    chart(heatmapSvg(labels.map(String), labels.map(String), matrix, { rowTitle: t.actual, colTitle: t.predicted }), t.confusion, 260);
+  }
+  if (ch.roc?.length) {
+    chart(
+      linesSvg(
+        [...(ch.roc as Json[]).slice(0, 9).map((c) => ({ name: `${c.class} (AUC ${Number(c.auc).toFixed(3)})`, x: c.fpr, y: c.tpr })), { name: '', x: [0, 1], y: [0, 1], dashed: true }],
+        { xLabel: t.fpr, yLabel: t.tpr, xRange: [0, 1], yRange: [0, 1] },
+      ),
+      t.roc,
+      360,
+    );
+  }
+  if (ch.per_class) {
+    const classes = Object.keys(ch.per_class).filter((k) => typeof ch.per_class[k] === 'object' && !['macro avg', 'weighted avg', 'micro avg'].includes(k));
+    h(t.perClass, 2);
+    blocks.push({
+      kind: 'table',
+      columns: [{ label: t.class }, ...[t.metrics.precision!, t.metrics.recall!, t.metrics.f1!, t.support].map((label) => ({ label, align: 'right' as const }))],
+      rows: classes.map((c) => [c, fmt(ch.per_class[c].precision), fmt(ch.per_class[c].recall), fmt(ch.per_class[c]['f1-score']), fmt(ch.per_class[c].support)]),
+    });
+  }
+  if (ch.pca_scatter) chart(scatterSvg(ch.pca_scatter.x, ch.pca_scatter.y, { xLabel: 'PC1', yLabel: 'PC2', groups: ch.pca_scatter.cluster }), t.clusters);
+  const sizes = r.metrics?.cluster_sizes as Record<string, number> | undefined;
+  if (sizes && typeof sizes === 'object') chart(barsSvg(Object.keys(sizes).map((k) => `${t.cluster} ${k}`), Object.values(sizes)), t.clusterSizes, 380);
+  if (ch.elbow) {
+    chart(linesSvg([{ name: t.inertia, x: ch.elbow.k, y: ch.elbow.inertia }], { xLabel: 'k', yLabel: t.inertia }), `${t.elbow} — ${t.inertia}`, 360);
+    chart(linesSvg([{ name: t.metrics.silhouette!, x: ch.elbow.k, y: ch.elbow.silhouette }], { xLabel: 'k', yLabel: t.metrics.silhouette! }), `${t.elbow} — ${t.metrics.silhouette}`, 360);
+  }
+  if (ch.map) chart(scatterSvg(ch.map.x, ch.map.y, { xLabel: '1', yLabel: '2', groups: ch.map.color ?? null }), `${t.map}${ch.map.color_label ? ` (${ch.map.color_label})` : ''}`);
+  if (ch.scree?.ratio) {
+    const comps = (ch.scree.ratio as number[]).map((_, i) => i + 1);
+    chart(linesSvg([{ name: t.ratio, x: comps, y: ch.scree.ratio }, { name: t.cumulative, x: comps, y: ch.scree.cumulative ?? [] }], { xLabel: t.component, yLabel: t.ratio, yRange: [0, 1] }), t.scree, 360);
+  }
+  if (blocks.length > chartStart) blocks.splice(chartStart, 0, { kind: 'heading', text: t.charts, level: 1 });
+
+  const pi: Json[] = r.permutation_importance ?? [];
+  const shap: Json[] = r.shap ?? [];
+  if (pi.length || shap.length) h(t.importance);
+  if (pi.length) {
+    const top = pi.slice(0, 25);
+    const title = p.project_type === 'clustering' ? t.clusterImportance : p.project_type === 'dimensional_compression' ? t.pcaImportance : t.permutation;
+    chart(barsSvg(top.map((x) => String(x.feature)), top.map((x) => x.mean)), title, 440);
+  }
+  if (shap.length) {
+    const top = shap.slice(0, 25);
+    chart(barsSvg(top.map((x) => String(x.feature)), top.map((x) => x.mean_abs)), t.shap, 440);
+  }
+  if (ch.coefficients?.length) {
+    h(t.coefficients, 2);
+    const c: Json[] = ch.coefficients;
+    const withP = c[0]?.p_value !== undefined;
+    blocks.push({
+      kind: 'table',
+      columns: [{ label: t.feature }, { label: t.coefficient, align: 'right' }, ...(withP ? [{ label: t.stdError, align: 'right' as const }, { label: t.pValue, align: 'right' as const }] : [])],
+      rows: c.map((x) => [String(x.feature), fmt(x.coefficient), ...(withP ? [fmt(x.std_error), fmt(x.p_value)] : [])]),
+    });
+  }
+
+  h(t.hyperparameters);
+  const defaults: Json = r.defaults ?? {};
+  blocks.push({
+    kind: 'table',
+    columns: [{ label: t.name }, { label: t.value }, { label: t.defaultValue }],
+    rows: Object.entries(r.hyperparameters ?? {}).map(([k, v]) => [k, fmt(v), fmt(defaults[k])]),
+  });
+  const trials: Json[] = r.auto_tune?.trials ?? [];
+  if (trials.length) {
+    h(t.trials(metricName(String(r.auto_tune.objective))), 2);
+    blocks.push({
+      kind: 'table',
+      columns: [{ label: t.trial, align: 'right', weight: 1 }, { label: t.score, align: 'right', weight: 1.5 }, { label: t.parameters, weight: 6 }],
+      rows: trials.map((x) => [String(x.number), fmt(x.value), Object.entries(x.params ?? {}).map(([k, v]) => `${k}=${fmt(v)}`).join(', ')]),
+    });
+  }
+
+  return {
+    title: `${p.name} — ${label}`,
+    subtitle: t.subtitle(t.types[p.project_type] ?? String(p.project_type), String(p.parent_dataset_name), stamp(m.trained_at)),
+    language: lang,
+    header: t.report,
+    footer: t.generated(stamp(now.toISOString())),
+    subject: t.report,
+    blocks,
+  };
+}
