@@ -15,5 +15,10 @@ const pc = res.models.patchcore;
 writeResult(quick ? 'images-quick' : 'images', {
   ...res,
   seconds: (Date.now() - t0) / 1000,
-  goals: { patchcore_auroc_ge_0_95: pc.auroc >= 0.95, patchcore_latency_lt_200ms: pc.latency.median_ms < 200 },
+  note: 'The machine is shared (other engineers build and test on its 2 cores): see load_average_start/end; latencies and images/s are pessimistic under load.',
+  goals: {
+    patchcore_auroc_ge_0_95: pc.auroc >= 0.95,
+    patchcore_latency_median_lt_200ms: pc.latency.median_ms < 200,
+    patchcore_latency_p95_lt_200ms: pc.latency.p95_ms < 200,
+  },
 });
