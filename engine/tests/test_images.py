@@ -271,6 +271,7 @@ def test_ok_only_dataset_patchcore_threshold_from_percentile(tmp_path):
     rep = json.loads((tmp_path / "run" / "1_patchcore" / "report.json").read_text())
     assert "percentile" in rep["threshold_rule"]
     assert res["models"][1]["state"] == "failed" and res["models"][1]["code"] == "need_both_classes"
+    assert json.loads(res["models"][1]["error"])["code"] == "need_both_classes"  # the server renders it in the reader's language
 
 
 @pytest.mark.skipif(not (SHARED / "magnetic_tile_okng").exists(), reason="shared data missing")
