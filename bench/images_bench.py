@@ -24,6 +24,8 @@ from mitate_engine.images import metrics, trainer  # noqa: E402
 from mitate_engine.images.zipsafe import unpack  # noqa: E402
 
 QUICK = "--quick" in sys.argv
+# --part NAME runs one model (the .mjs runs the parts side by side on a loaded machine and merges them); default: all.
+PART = sys.argv[sys.argv.index("--part") + 1] if "--part" in sys.argv else None
 torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "2")))
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "magnetic_tile_okng"
 
@@ -69,21 +71,29 @@ def heldout_all_ng(model):
 hooks = trainer.Hooks()
 out = {"quick": QUICK, "threads": torch.get_num_threads(), "load_average_start": list(os.getloadavg()), "split": counts, "models": {}}
 
-size_pc = int(trainer.SETTINGS["image_size"])  # the platform's default setting
-s = {**trainer.SETTINGS, "batch_size": 16}
-model, info = trainer.train_patchcore("analysis", ["OK", "NG"], splits, s, hooks)
-out["models"]["patchcore"] = {
-    "image_size": size_pc,
-    "coreset_ratio": s["coreset_ratio"],
-    "ok_images": sum(1 for l in splits["train"].labels if l == "OK"),
-    **scored(model, s),
-    **({} if QUICK else heldout_all_ng(model)),
-    "train_images_per_s": info["images_per_second"],
-    "latency": latency(model),
-    "bank": model.extra["bank_size"],
-}
 
-for algo, epochs, size in (("finetune", 3 if QUICK else 8, 96 if QUICK else 128), ("compact_cnn", 3 if QUICK else 15, 96)):
+def wanted(name):
+    return PART is None or PART == name
+
+
+if wanted("patchcore"):
+    size_pc = int(trainer.SETTINGS["image_size"])  # the platform's default setting
+    s = {**trainer.SETTINGS, "batch_size": 16}
+    model, info = trainer.train_patchcore("analysis", ["OK", "NG"], splits, s, hooks)
+    out["models"]["patchcore"] = {
+        "image_size": size_pc,
+        "coreset_ratio": s["coreset_ratio"],
+        "ok_images": sum(1 for l in splits["train"].labels if l == "OK"),
+        **scored(model, s),
+        **({} if QUICK else heldout_all_ng(model)),
+        "train_images_per_s": info["images_per_second"],
+        "latency": latency(model),
+        "bank": model.extra["bank_size"],
+    }
+
+for algo, epochs, size in (("finetune", 3 if QUICK else 8, 96 if QUICK else 128), ("compact_cnn", 3 if QUICK else 10, 64)):
+    if not wanted(algo):
+        continue
     s = {
         **trainer.SETTINGS,
         "image_size": size,
@@ -109,6 +119,10 @@ def pixels(paths):
     return np.stack([np.asarray(Image.open(p).convert("L").resize((32, 32), Image.BILINEAR), dtype=np.float32).ravel() / 255 for p in paths])
 
 
+if not wanted("logreg_pixels"):
+    out["load_average_end"] = list(os.getloadavg())
+    print(json.dumps(out))
+    sys.exit(0)
 t0 = time.perf_counter()
 Xtr, Xva, Xte = (pixels(splits[k].paths) for k in ("train", "validation", "test"))
 ytr, yva, yte = ([1 if l == "NG" else 0 for l in splits[k].labels] for k in ("train", "validation", "test"))
