@@ -10,23 +10,34 @@ const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1
 const t0 = Date.now();
 // The models run side by side (one process each, same fixed split): on a shared 2-core machine one process alone gets a
 // small share of the CPU. Latency and images/s are therefore measured while the peers also run.
+// --minutes N: a part still running after N minutes is stopped and recorded as unfinished (the others are kept).
+const mi = process.argv.indexOf('--minutes');
+const limitMs = mi > 0 ? Number(process.argv[mi + 1]) * 60_000 : 0;
 const run = (part) =>
   new Promise((resolve, reject) => {
     const p = spawn(PYTHON, [path.join(import.meta.dirname, 'images_bench.py'), '--part', part, ...(quick ? ['--quick'] : [])]);
     let out = '';
     let err = '';
+    const timer = limitMs ? setTimeout(() => p.kill('SIGTERM'), limitMs) : null;
     p.stdout.on('data', (d) => (out += d));
     p.stderr.on('data', (d) => (err += d));
-    p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`${part}: ${err}`))));
+    p.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()));
+      else reject(new Error(signal ? `not finished within ${limitMs / 60_000} min` : err.trim().split('\n').slice(-3).join(' ')));
+    });
   });
-const parts = await Promise.all(['patchcore', 'finetune', 'compact_cnn', 'logreg_pixels'].map(run));
+const names = ['patchcore', 'finetune', 'compact_cnn', 'logreg_pixels'];
+const settled = await Promise.allSettled(names.map(run));
+const parts = settled.filter((s) => s.status === 'fulfilled').map((s) => s.value);
 const res = {
   ...parts[0],
   load_average_start: parts.map((p) => p.load_average_start),
   load_average_end: parts.map((p) => p.load_average_end),
   models: Object.assign({}, ...parts.map((p) => p.models)),
+  unfinished: Object.fromEntries(settled.flatMap((s, i) => (s.status === 'rejected' ? [[names[i], s.reason.message]] : []))),
 };
-const pc = res.models.patchcore;
+const pc = res.models.patchcore ?? { auroc: NaN, latency: { median_ms: NaN, p95_ms: NaN } };
 writeResult(quick ? 'images-quick' : 'images', {
   ...res,
   seconds: (Date.now() - t0) / 1000,
