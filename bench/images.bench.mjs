@@ -3,17 +3,48 @@
 // 32×32 pixels) in the same run; training images per second and single-image prediction latency on CPU.
 // Goals: PatchCore AUROC ≥ 0.95; prediction < 200 ms per image on 2 cores.  `--quick`: smaller images, fewer epochs.
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { PYTHON, writeResult } from './lib.mjs';
 
 const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const t0 = Date.now();
-const r = spawnSync(PYTHON, [path.join(import.meta.dirname, 'images_bench.py'), ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 64 << 20 });
-if (r.status !== 0) throw new Error(r.stderr);
-const res = JSON.parse(r.stdout.trim().split('\n').pop());
-const pc = res.models.patchcore;
+// The models run side by side (one process each, same fixed split): on a shared 2-core machine one process alone gets a
+// small share of the CPU. Latency and images/s are therefore measured while the peers also run.
+// --minutes N: a part still running after N minutes is stopped and recorded as unfinished (the others are kept).
+const mi = process.argv.indexOf('--minutes');
+const limitMs = mi > 0 ? Number(process.argv[mi + 1]) * 60_000 : 0;
+const run = (part) =>
+  new Promise((resolve, reject) => {
+    const p = spawn(PYTHON, [path.join(import.meta.dirname, 'images_bench.py'), '--part', part, ...(quick ? ['--quick'] : [])]);
+    let out = '';
+    let err = '';
+    const timer = limitMs ? setTimeout(() => p.kill('SIGTERM'), limitMs) : null;
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      if (code === 0) resolve(JSON.parse(out.trim().split('\n').pop()));
+      else reject(new Error(signal ? `not finished within ${limitMs / 60_000} min` : err.trim().split('\n').slice(-3).join(' ')));
+    });
+  });
+const names = ['patchcore', 'finetune', 'compact_cnn', 'logreg_pixels'];
+const settled = await Promise.allSettled(names.map(run));
+const parts = settled.filter((s) => s.status === 'fulfilled').map((s) => s.value);
+const res = {
+  ...parts[0],
+  load_average_start: parts.map((p) => p.load_average_start),
+  load_average_end: parts.map((p) => p.load_average_end),
+  models: Object.assign({}, ...parts.map((p) => p.models)),
+  unfinished: Object.fromEntries(settled.flatMap((s, i) => (s.status === 'rejected' ? [[names[i], s.reason.message]] : []))),
+};
+const pc = res.models.patchcore ?? { auroc: NaN, latency: { median_ms: NaN, p95_ms: NaN } };
 writeResult(quick ? 'images-quick' : 'images', {
   ...res,
   seconds: (Date.now() - t0) / 1000,
-  goals: { patchcore_auroc_ge_0_95: pc.auroc >= 0.95, patchcore_latency_lt_200ms: pc.latency.median_ms < 200 },
+  note: 'The machine is shared (other engineers build and test on its 2 cores): see load_average_start/end; latencies and images/s are pessimistic under load.',
+  goals: {
+    patchcore_auroc_ge_0_95: pc.auroc >= 0.95,
+    patchcore_latency_median_lt_200ms: pc.latency.median_ms < 200,
+    patchcore_latency_p95_lt_200ms: pc.latency.p95_ms < 200,
+  },
 });

@@ -271,6 +271,7 @@ def test_ok_only_dataset_patchcore_threshold_from_percentile(tmp_path):
     rep = json.loads((tmp_path / "run" / "1_patchcore" / "report.json").read_text())
     assert "percentile" in rep["threshold_rule"]
     assert res["models"][1]["state"] == "failed" and res["models"][1]["code"] == "need_both_classes"
+    assert json.loads(res["models"][1]["error"])["code"] == "need_both_classes"  # the server renders it in the reader's language
 
 
 @pytest.mark.skipif(not (SHARED / "magnetic_tile_okng").exists(), reason="shared data missing")
@@ -288,3 +289,25 @@ def test_magnetic_tile_zip_registers(tmp_path):
 def test_inference_zip_takes_flat_images(tmp_path):
     m = unpack(make_zip(tmp_path / "i.zip", {"a.png": png(True, 1), "sub/b.png": png(False, 2), "c.txt": b"x"}), tmp_path / "o", "inference")
     assert m["total"] == 2 and [s["entry"] for s in m["skipped"]] == ["c.txt"]
+
+
+def test_image_errors_are_engine_errors_with_both_languages(tmp_path):
+    import re
+
+    from mitate_engine.images.data import load_batch
+    from mitate_engine.images.errors import CODES, image_error
+    from mitate_engine.task import EngineError, encoded, messages
+
+    cat = messages()
+    for code in CODES:
+        assert cat[code]["en"] and cat[code]["ja"], code
+        assert set(re.findall(r"\{(\w+)\}", cat[code]["en"])) == set(re.findall(r"\{(\w+)\}", cat[code]["ja"])), code
+    e = image_error("too_few_images", count=3, minimum=4)
+    assert isinstance(e, EngineError) and json.loads(encoded(e)) == {"code": "too_few_images", "params": {"count": 3, "minimum": 4}, "message": str(e)}
+    with pytest.raises(KeyError):
+        image_error("no_such_code")
+    bad = tmp_path / "broken.png"
+    bad.write_bytes(png(True, 1)[:40])  # truncated
+    with pytest.raises(ImageError) as info:
+        load_batch([str(bad)], 32)
+    assert info.value.code == "image_unreadable" and info.value.params["name"] == "broken.png"

@@ -10,11 +10,19 @@ import torch
 from PIL import Image, ImageEnhance, ImageOps
 
 from .backbone import MEAN, STD
+from .errors import image_error
 
 DEFAULT_AUG = {"hflip": False, "vflip": False, "rotate": 0, "brightness": 0.0, "contrast": 0.0, "crop": 0.0}
 
 
 def open_rgb(path: str | Path) -> Image.Image:
+    try:
+        return _open_rgb(path)
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
+        raise image_error("image_unreadable", name=Path(path).name, reason=f"{type(e).__name__}: {e}"[:200]) from e
+
+
+def _open_rgb(path: str | Path) -> Image.Image:
     with Image.open(path) as im:
         im = ImageOps.exif_transpose(im)
         if im.mode in ("I;16", "I", "F"):

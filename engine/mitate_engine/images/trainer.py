@@ -122,6 +122,23 @@ def _freeze(net: nn.Module, algorithm: str, layers: str) -> None:
             p.requires_grad = True
 
 
+def _bn_setup(net: nn.Module, algorithm: str) -> None:
+    """The wheel's batch norms keep TensorFlow's momentum (0.01): after a few dozen steps the running statistics would
+    still be ImageNet's while training used the batch's, so evaluation would see other features than training did."""
+    if algorithm == "finetune":
+        for m in net.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.momentum = 0.1
+
+
+def _train_mode(net: nn.Module) -> None:
+    """Training mode, except for batch norms whose parameters are frozen: they keep their (ImageNet) statistics."""
+    net.train()
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d) and not any(p.requires_grad for p in m.parameters()):
+            m.eval()
+
+
 def train_classifier(
     algorithm: str, kind: str, classes: list[str], splits: dict[str, Split], s: dict, hooks: Hooks, params: dict | None = None
 ) -> tuple[ImageModel, dict]:
@@ -138,6 +155,7 @@ def train_classifier(
     width = int(params.get("width", 32))
     net = build_net(algorithm, len(classes), s["weights_dir"], pretrained=True, width=width)
     _freeze(net, algorithm, s.get("train_layers", "top"))
+    _bn_setup(net, algorithm)
     opt = torch.optim.AdamW([p for p in net.parameters() if p.requires_grad], lr=float(s["learning_rate"]), weight_decay=1e-4)
     epochs, bs, size = int(s["epochs"]), int(s["batch_size"]), int(s["image_size"])
     steps = max(1, math.ceil(len(tr.paths) / bs))
@@ -158,7 +176,7 @@ def train_classifier(
     seen, t0 = 0, time.monotonic()
     patience = int(s["early_stopping"] or 0)
     for epoch in range(1, epochs + 1):
-        net.train()
+        _train_mode(net)
         order = list(range(len(tr.paths)))
         rng.shuffle(order)
         tot_loss, correct, count = 0.0, 0, 0

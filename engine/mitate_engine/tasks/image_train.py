@@ -16,7 +16,7 @@ from ..images import report_html, trainer
 from ..images.backbone import configure_threads
 from ..images.errors import ImageError, image_error
 from ..images.model import ALGORITHMS
-from ..task import Cancelled, Context, Task
+from ..task import Cancelled, Context, Task, encoded
 
 
 class ImageTrain(Task):
@@ -76,7 +76,8 @@ class ImageTrain(Task):
             except Cancelled:
                 raise
             except ImageError as e:
-                ev = {"key": key, "state": "failed", "error": str(e), "code": e.code, "params": {k: str(v) for k, v in e.params.items()}}
+                # error: the encoded EngineError, which the server says in the reader's language (codes it lacks too)
+                ev = {"key": key, "state": "failed", "error": encoded(e), "log": str(e), "code": e.code, "params": {k: str(v) for k, v in e.params.items()}}
                 results.append(ev)
                 ctx.event("model", **ev)
             except Exception as e:  # noqa: BLE001 - one failing model fails only itself
