@@ -44,8 +44,8 @@ const previewShape = z.object({
       after: z.string().describe('PNG data URL, at most 320 pixels'),
     }),
   ),
-});
-const runStarted = z.object({ temp_id: z.string(), job_id: z.string(), state: z.string(), source_dataset_id: z.string() });
+}).meta({ id: 'ImagePreprocessPreview' });
+const runStarted = z.object({ temp_id: z.string(), job_id: z.string(), state: z.string(), source_dataset_id: z.string() }).meta({ id: 'ImagePreprocessStarted' });
 const countsShape = z.record(z.string(), z.record(z.string(), z.number()));
 const runShape = z.object({
   temp_id: z.string(),
@@ -58,7 +58,7 @@ const runShape = z.object({
     .object({ total: z.number(), counts: countsShape, classes: z.array(z.string()), skipped: z.array(z.object({ entry: z.string(), reason: z.string() })), operations: anyObject })
     .nullable(),
   sample: z.array(z.object({ id: z.string(), label: z.string().nullable(), split: z.string(), width: z.number(), height: z.number() })),
-});
+}).meta({ id: 'ImagePreprocessRun' });
 const predictionShape = z.looseObject({ id: z.string(), state: z.string(), project_id: z.string(), model_key: z.string(), report_type: z.string() });
 
 export default async function imageRoutes(app: FastifyInstance) {

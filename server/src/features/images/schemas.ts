@@ -64,7 +64,7 @@ export const imageOperations = z.object({
   brightness: dec(0.1, 3).default(1),
   contrast: dec(0.1, 3).default(1),
   normalize: z.enum(['none', 'autocontrast', 'equalize']).default('none'),
-});
+}).meta({ id: 'ImageOperations' });
 export type ImageOperations = z.infer<typeof imageOperations>;
 export const imagePreprocessBody = z.object({
   operations: imageOperations.default(imageOperations.parse({})),
