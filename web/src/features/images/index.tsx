@@ -4,6 +4,7 @@ import { isImageType } from './api';
 import DatasetImages from './DatasetImages';
 import DetailsPage from './DetailsPage';
 import PredictionReport from './PredictionReport';
+import PreprocessPage from './PreprocessPage';
 import RegisterPage from './RegisterPage';
 import ResultPage from './ResultPage';
 import './shared';
@@ -11,7 +12,7 @@ import ThresholdPage from './ThresholdPage';
 
 /**
  * Image OK/NG analysis and image classification (one lazily loaded chunk). Pages: 'register:<type>', 'details',
- * 'result:<type>', 'result:threshold', 'report', 'prediction-report', and 'dataset:<id>' (embedded in the dataset page).
+ * 'result:<type>', 'result:threshold', 'report', 'prediction-report', 'preprocess' (/pre-processing/details/{id} of an image dataset), and 'dataset:<id>' (embedded in the dataset page).
  */
 export default function ImagesArea({ page, datasetId }: AreaProps & { datasetId?: string }) {
   const [kind, type] = page.split(':');
@@ -21,5 +22,6 @@ export default function ImagesArea({ page, datasetId }: AreaProps & { datasetId?
   if ((kind === 'result' && isImageType(type)) || kind === 'report') return <ResultPage />;
   if (kind === 'prediction-report') return <PredictionReport />;
   if (kind === 'dataset' && datasetId) return <DatasetImages id={datasetId} />;
+  if (kind === 'preprocess') return <PreprocessPage />;
   return <AreaUnavailable area="training" />;
 }
