@@ -253,7 +253,7 @@ export default function PreprocessPage() {
   const [step, setStep] = useState(0);
   const [ops, setOps] = useState<ImageOperations>(DEFAULT_OPERATIONS);
   const [tempId, setTempId] = useState<string | null>(null);
-  const [name, setName] = useState('');
+  const [typedName, setName] = useState<string | null>(null); // null: the suggested name
   const [comment, setComment] = useState('');
   const [saving, setSaving] = useState(false);
   const [nameError, setNameError] = useState('');
@@ -264,14 +264,12 @@ export default function PreprocessPage() {
     enabled: !!tempId,
     refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1000 : false),
   });
-  useEffect(() => {
-    if (data && !name) setName(`${data.name} (${t('pre.suffix')})`);
-  }, [data, name, t]);
 
   if (error) return <Alert severity="error">{error instanceof ApiError ? error.message : String(error)}</Alert>;
   if (!data) return <PageLoading />;
   const img = data.image;
   const r = run.data;
+  const name = typedName ?? `${data.name} (${t('pre.suffix')})`;
   const start = async () => {
     try {
       const s = await startImagePreprocess(id, ops);
