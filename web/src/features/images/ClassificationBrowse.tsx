@@ -108,12 +108,16 @@ export default function ClassificationBrowse({ view }: { view: 'images' | 'class
   usePageTitle(t(view === 'images' ? 'browse.imagesTitle' : 'browse.classTitle'));
 
   const report = detail.data?.report;
-  const classes = report?.classes ?? project.data?.classes ?? [];
+  const projectClasses = project.data?.classes;
+  const classes = useMemo(() => report?.classes ?? projectClasses ?? [], [report, projectClasses]);
   const gallery = useMemo(() => report?.gallery ?? [], [report]);
   const rows = useMemo(() => classRows(classes, gallery), [classes, gallery]);
   const choose = (patch: Record<string, string>) => {
     const next = new URLSearchParams(params);
-    for (const [k, v] of Object.entries(patch)) (v ? next.set(k, v) : next.delete(k));
+    for (const [k, v] of Object.entries(patch)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
     setParams(next, { replace: true });
   };
   const go = (to: 'images' | 'class') => navigate(`/training/classification/${to}?${params.toString()}`);

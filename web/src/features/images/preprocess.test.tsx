@@ -23,8 +23,8 @@ const dataset = {
 describe('image pre-processing page', () => {
   it('previews the operations on real images, runs them over every image and registers a new dataset', async () => {
     signIn();
-    const previews: any[] = [];
-    let registered: any = null;
+    const previews: Record<string, unknown>[] = [];
+    let registered: unknown = null;
     let polls = 0;
     const calls = mockFetch({
       'GET /api/users/me': () => ok(ME),
@@ -33,7 +33,7 @@ describe('image pre-processing page', () => {
       'GET /api/image/dataset/ds1': () => ok(dataset),
       'GET /api/image/dataset/ds1/image/000000': () => new Response(new Blob(['x'], { type: 'image/jpeg' })),
       'POST /api/image/preprocess/ds1': (c) => {
-        const b = c.body as any;
+        const b = c.body as { preview: boolean; operations: { rotate: number } };
         if (b.preview) {
           previews.push(b.operations);
           return ok({ items: [{ id: '000000', name: 'OK/a.png', label: 'OK', before_size: [200, 100], after_size: b.operations.rotate === 90 ? [100, 200] : [200, 100], mode: 'RGB', before: PNG, after: PNG }] });
@@ -58,7 +58,7 @@ describe('image pre-processing page', () => {
       'GET /api/image/preprocess/result/run1/thumb/000000': () => new Response(new Blob(['x'], { type: 'image/jpeg' })),
       'POST /api/image/new_dataset/register/run1': (c) => {
         registered = c.body;
-        return ok({ ...dataset, id: 'ds2', name: (c.body as any).name });
+        return ok({ ...dataset, id: 'ds2', name: (c.body as { name: string }).name });
       },
       'GET /api/dataset/ds2/false': () => ok({ ...dataset, id: 'ds2' }),
       'GET /api/image/dataset/ds2': () => ok({ ...dataset, id: 'ds2' }),
