@@ -120,6 +120,10 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     // the new dataset trains like any other: a project can be registered on it
     const p = await call('POST', `/api/project/register/${d.id}`, { project_type: 'analysis', name: 'on preprocessed', models: [{ algorithm: 'patchcore' }] });
     expect([200, 201], p.body).toContain(p.statusCode);
+    const listed = body(await call('GET', '/api/image/project/list?project_type=analysis'));
+    expect(listed.map((x: any) => x.name)).toEqual(['on preprocessed']);
+    expect(body(await call('GET', '/api/image/project/list?project_type=classification'))).toEqual([]);
+    expect(body(await call('GET', '/api/image/project/list', undefined, bob))).toEqual([]);
 
     const again = await call('POST', `/api/image/new_dataset/register/${tempId}`, { name: 'twice' }, alice, 'ja');
     expect(again.statusCode).toBe(409);

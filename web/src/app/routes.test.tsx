@@ -100,7 +100,7 @@ describe('route guards (SPEC §2)', () => {
     mockFetch({
       'GET /api/users/me': () => ok(ME),
       'GET /api/services/status': () => ok(STATUS),
-      'GET /api/project/list/': () => ok({ items: [], total: 0 }),
+      'GET /api/image/project/list': () => ok([]),
     });
     renderApp('/training/classification/images');
     expect(await screen.findByText(/There are no image classification projects yet/)).toBeInTheDocument();

@@ -59,11 +59,11 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
   }
 
   return {
-    /** Before/after of up to eight images of the dataset, as PNG data URLs (nothing is kept). */
+    /** Before/after of up to eight images of the dataset (default: four, from every class), as PNG data URLs (nothing is kept). */
     async preview(auth: AuthContext, datasetId: string, operations: ImageOperations, ids: string[]) {
       const { row, manifest } = await svc.getImageDataset(auth, datasetId);
       const known = new Set(manifest.items.map((i) => i.id));
-      const chosen = (ids.length ? ids.filter((i) => known.has(i)) : manifest.items.slice(0, 4).map((i) => i.id)).slice(0, 8);
+      const chosen = (ids.length ? ids.filter((i) => known.has(i)) : spread(manifest.items, 4)).slice(0, 8);
       if (!chosen.length) throw new AppError(422, M.imageNotFound, {}, 'ids');
       const job = await jobs.create({
         orgId: auth.orgId,
@@ -222,6 +222,16 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       return dest;
     },
   };
+}
+
+/** `n` images taken in turn from each class, so a preview shows every class. */
+function spread(items: { id: string; label: string | null }[], n: number): string[] {
+  const by = new Map<string, string[]>();
+  for (const it of items) by.set(it.label ?? '', [...(by.get(it.label ?? '') ?? []), it.id]);
+  const lists = [...by.values()];
+  const out: string[] = [];
+  for (let i = 0; out.length < n && lists.some((l) => l.length > i); i++) for (const l of lists) if (l[i] && out.length < n) out.push(l[i]);
+  return out;
 }
 
 function dirSize(dir: string): number {

@@ -157,6 +157,18 @@ export default async function imageRoutes(app: FastifyInstance) {
   r.get('/training/model_list/:project_id', { schema: { tags, summary: 'The models of an image project', params: projectIdParams, response: envelope(z.array(modelShape)) } }, async (req) =>
     ok((await svc.view(req.auth, await svc.getProject(req.auth, req.params.project_id))).models),
   );
+  r.get(
+    '/image/project/list',
+    {
+      schema: {
+        tags,
+        summary: 'The image projects of the organisation (newest first), optionally of one type',
+        querystring: z.object({ project_type: z.enum(['analysis', 'classification']).optional() }),
+        response: replies({ 200: z.array(z.object({ project_id: z.string(), name: z.string(), project_type: z.string(), training_state: z.string(), dataset_id: z.string(), created_at: z.string() })) }),
+      },
+    },
+    async (req) => ok(await svc.list(req.auth, req.query.project_type)),
+  );
   r.get('/image/train/result/:project_id', { schema: { tags, summary: 'Training state, progress, epoch curves and model results', params: projectIdParams, response: envelope(projectShape) } }, async (req) =>
     ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.project_id))),
   );

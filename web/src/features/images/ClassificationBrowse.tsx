@@ -36,7 +36,7 @@ function useClassificationProjects() {
   return useQuery({
     queryKey: ['images', 'classification-projects'],
     queryFn: ({ signal }) =>
-      apiGet<{ items: { project_id: string; name: string; training_state: string }[]; total: number }>('/api/project/list/', { project_type: 'classification', page: 1, page_size: 100 }, { signal }),
+      apiGet<{ project_id: string; name: string; training_state: string }[]>('/api/image/project/list', { project_type: 'classification' }, { signal }),
   });
 }
 
@@ -133,7 +133,7 @@ export default function ClassificationBrowse({ view }: { view: 'images' | 'class
       </Tabs>
       <Paper variant="outlined" sx={{ p: 2, mb: 2, display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
         <TextField select size="small" label={t('browse.project')} value={projectId} onChange={(e) => choose({ project_id: e.target.value, model_key: '' })} sx={{ minWidth: 280 }}>
-          {(projects.data?.items ?? []).map((x) => (
+          {(projects.data ?? []).map((x) => (
             <MenuItem key={x.project_id} value={x.project_id}>
               {x.name}
             </MenuItem>
@@ -152,8 +152,8 @@ export default function ClassificationBrowse({ view }: { view: 'images' | 'class
           </Button>
         )}
       </Paper>
-      {projects.data && !projects.data.items.length && <Alert severity="info">{t('browse.noProjects')}</Alert>}
-      {projects.data && projects.data.items.length > 0 && !projectId && <Alert severity="info">{t('browse.chooseProject')}</Alert>}
+      {projects.data && !projects.data.length && <Alert severity="info">{t('browse.noProjects')}</Alert>}
+      {projects.data && projects.data.length > 0 && !projectId && <Alert severity="info">{t('browse.chooseProject')}</Alert>}
       {p && !doneModels.length && <Alert severity="info">{t('browse.noModel')}</Alert>}
       {projectId && project.isPending && <PageLoading />}
       {detail.data && p && view === 'images' && (
