@@ -107,6 +107,9 @@ def test_whole_dataset_keeps_labels_and_splits(tmp_path, dataset):
         assert (tmp_path / "out" / it["thumb"]).exists()
         assert Path(it["file"]).suffix in (".jpg", ".png")  # the TIFF became a PNG
     assert out["preprocess"]["grayscale"] is True
+    with zipfile.ZipFile(tmp_path / "out" / "dataset.zip") as z:  # the new dataset's original file, in the upload layout
+        names = z.namelist()
+    assert len(names) == 16 and all(n.split("/")[0] in ("train", "validation", "test") and n.split("/")[1] in ("OK", "NG") for n in names)
 
 
 def test_preview_before_and_after(tmp_path, dataset):

@@ -115,6 +115,9 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     expect(summary.image.classes).toEqual(['OK', 'NG']);
     const g = body(await call('GET', `/api/image/dataset/${d.id}/gallery?page_size=5`));
     expect(g.items[0]).toMatchObject({ width: 64, height: 48, mode: 'L' });
+    const original = await call('GET', `/api/dataset/download/${d.id}`);
+    expect(original.statusCode, original.body).toBe(200);
+    expect(original.rawPayload.subarray(0, 2).toString()).toBe('PK');
     const full = await call('GET', `/api/image/dataset/${d.id}/image/${g.items[0].id}`);
     expect(full.statusCode).toBe(200);
     // the new dataset trains like any other: a project can be registered on it

@@ -8,7 +8,8 @@ mixed sizes. A processed dataset keeps the labels and the train/validation/test 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import zipfile
+from pathlib import Path, PurePosixPath
 
 from PIL import Image, ImageEnhance, ImageOps
 
@@ -16,6 +17,7 @@ from .zipsafe import THUMB
 
 RESIZE_MODES = ("stretch", "fit", "pad")
 NORMALIZE = ("none", "autocontrast", "equalize")
+ZIP_NAME = "dataset.zip"
 
 DEFAULTS: dict = {
     "crop": {"left": 0.0, "top": 0.0, "right": 0.0, "bottom": 0.0},
@@ -174,7 +176,21 @@ def process_dataset(source_dir: str | Path, dest: str | Path, ops: dict, progres
         "preprocess": s,
     }
     (dest / "manifest.json").write_text(json.dumps(result))
+    write_zip(dest, result)
     return result
+
+
+def write_zip(dest: Path, manifest: dict) -> None:
+    """The processed images as a ZIP in the upload layout (split/class/name), the new dataset's "original file"."""
+    seen: set[str] = set()
+    with zipfile.ZipFile(dest / ZIP_NAME, "w", zipfile.ZIP_STORED) as z:  # images are compressed already
+        for it in manifest["items"]:
+            stem = PurePosixPath(it["name"]).stem
+            name = f"{it['split']}/{it['label'] or 'images'}/{stem}{Path(it['file']).suffix}"
+            if name in seen:  # two source folders may hold the same file name
+                name = f"{it['split']}/{it['label'] or 'images'}/{stem}_{it['id']}{Path(it['file']).suffix}"
+            seen.add(name)
+            z.write(dest / it["file"], name)
 
 
 def preview(source_dir: str | Path, dest: str | Path, ops: dict, ids: list[str], size: int = 320) -> list[dict]:

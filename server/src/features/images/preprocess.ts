@@ -170,7 +170,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
         name: b.name,
         comment: b.comment,
         file_name: `${b.name.replace(/[\\/:*?"<>|]/g, '_')}.zip`,
-        file_size: dirSize(out),
+        file_size: fs.existsSync(path.join(out, 'dataset.zip')) ? fs.statSync(path.join(out, 'dataset.zip')).size : dirSize(out),
         row_count: r.total,
         column_count: r.classes.length,
         schema_json: '[]',
@@ -186,6 +186,9 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       };
       const tempDir = storage.makeTempDir();
       fs.renameSync(out, path.join(tempDir, IMAGE_DIR));
+      // the processed images as a ZIP in the upload layout: the dataset's "original file" for downloads
+      const zip = path.join(tempDir, IMAGE_DIR, 'dataset.zip');
+      if (fs.existsSync(zip)) fs.renameSync(zip, path.join(tempDir, 'original.zip'));
       const key = datasetKey(auth.orgId, id);
       try {
         storage.commitDir(tempDir, key);
@@ -194,6 +197,8 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
         // put the run's output back, so registering can be tried again
         const images = fs.existsSync(storage.pathOf(`${key}/${IMAGE_DIR}`)) ? storage.pathOf(`${key}/${IMAGE_DIR}`) : path.join(tempDir, IMAGE_DIR);
         if (fs.existsSync(images)) fs.renameSync(images, out);
+        const orig = fs.existsSync(storage.pathOf(`${key}/original.zip`)) ? storage.pathOf(`${key}/original.zip`) : path.join(tempDir, 'original.zip');
+        if (fs.existsSync(orig) && fs.existsSync(out)) fs.renameSync(orig, path.join(out, 'dataset.zip'));
         storage.remove(key);
         fs.rmSync(tempDir, { recursive: true, force: true });
         throw e;

@@ -107,7 +107,7 @@ function OperationsForm({ ops, onChange }: { ops: ImageOperations; onChange: (o:
       <Typography variant="subtitle2" sx={{ mt: 1 }}>
         {t('pre.geometry')}
       </Typography>
-      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mt: 1.5, mb: 1 }}>
         <TextField select size="small" label={t('pre.rotate')} value={[0, 90, 180, 270].includes(ops.rotate) ? ops.rotate : 'free'} onChange={(e) => set({ rotate: e.target.value === 'free' ? 15 : Number(e.target.value) })} sx={{ minWidth: 170 }}>
           {[0, 90, 180, 270].map((a) => (
             <MenuItem key={a} value={a}>
