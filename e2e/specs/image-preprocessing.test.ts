@@ -119,7 +119,7 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
   for (const [k, v] of Object.entries({ name: 'tiles classes', data_type: 'training_data', type: 'supervised', training_type: 'classification' })) form.append(k, v);
   form.append('file', new Blob([fs.readFileSync(zip)]), 'tiles-classes.zip');
   const ds = await (await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: auth, body: form })).json();
-  const settings = { image_size: 48, epochs: 2, batch_size: 16, early_stopping: 0 };
+  const settings = { image_size: 32, epochs: 1, batch_size: 16, early_stopping: 0 };
   const proj = await (
     await fetch(`${server.url}/api/project/register/${ds.detail.response.id}`, {
       method: 'POST',
