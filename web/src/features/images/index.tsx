@@ -5,6 +5,7 @@ import ClassificationBrowse from './ClassificationBrowse';
 import DatasetImages from './DatasetImages';
 import DetailsPage from './DetailsPage';
 import PredictionReport from './PredictionReport';
+import PredictionWizard from './PredictionWizard';
 import PreprocessPage from './PreprocessPage';
 import RegisterPage from './RegisterPage';
 import ResultPage from './ResultPage';
@@ -13,7 +14,7 @@ import ThresholdPage from './ThresholdPage';
 
 /**
  * Image OK/NG analysis and image classification (one lazily loaded chunk). Pages: 'register:<type>', 'details',
- * 'result:<type>', 'result:threshold', 'report', 'prediction-report', 'classification:images|class', 'preprocess' (/pre-processing/details/{id} of an image dataset), and 'dataset:<id>' (embedded in the dataset page).
+ * 'result:<type>', 'result:threshold', 'report', 'prediction-report', 'classification:images|class', 'predict' (the inference wizard), 'preprocess' (/pre-processing/details/{id} of an image dataset), and 'dataset:<id>' (embedded in the dataset page).
  */
 export default function ImagesArea({ page, datasetId }: AreaProps & { datasetId?: string }) {
   const [kind, type] = page.split(':');
@@ -24,6 +25,7 @@ export default function ImagesArea({ page, datasetId }: AreaProps & { datasetId?
   if (kind === 'prediction-report') return <PredictionReport />;
   if (kind === 'dataset' && datasetId) return <DatasetImages id={datasetId} />;
   if (kind === 'preprocess') return <PreprocessPage />;
+  if (kind === 'predict') return <PredictionWizard />;
   if (kind === 'classification' && (type === 'images' || type === 'class')) return <ClassificationBrowse key={type} view={type} />;
   return <AreaUnavailable area="training" />;
 }
