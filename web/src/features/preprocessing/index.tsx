@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { area, type AreaProps } from '../../app/area';
 import PageLoading from '../../components/PageLoading';
-import { useDataset } from '../datasets/api';
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../api/client';
+import type { Dataset } from '../../api/types';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import '../visualization/i18nBundle';
@@ -36,7 +38,12 @@ const Images = area(() => import('../images'));
 
 function DetailsByKind() {
   const { dataset_id = '' } = useParams();
-  const { data, isPending } = useDataset(dataset_id);
+  // silent: a missing dataset is the details page's own message to give
+  const { data, isPending } = useQuery({
+    queryKey: ['preprocessing', 'dataset-kind', dataset_id],
+    queryFn: ({ signal }) => apiGet<Dataset>(`/api/dataset/${encodeURIComponent(dataset_id)}/false`, undefined, { signal, silent: true }),
+    retry: false,
+  });
   if (isPending) return <PageLoading />;
   if (data?.file_name.toLowerCase().endsWith('.zip')) return <Images page="preprocess" />;
   return <PreprocessingDetailsPage />;
