@@ -154,7 +154,7 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
   await page.waitForURL(/\/training\/classification\/class\?project_id=/);
   const table = page.getByRole('table', { name: 'Per-class results on the test images' });
   await table.getByRole('row', { name: /^OK/ }).click();
-  await page.getByRole('list', { name: 'OK: predicted correctly' }).waitFor();
+  await page.getByText(/^OK: predicted correctly \(\d+\)$/).waitFor(); // the list itself may be empty after one epoch
   await shot(page, '06-classification-class');
 
   // The inference wizard takes image projects: two image files from this computer.
