@@ -173,10 +173,11 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
   // Japanese.
   if (SHOTS) {
     await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
-    await page.reload();
+    const classUrl = `${server.url}/training/classification/class?project_id=${projectId}&model_key=1_compact_cnn`;
+    await page.goto(classUrl);
     await page.getByRole('table', { name: 'テスト画像でのクラス別の結果' }).getByRole('row', { name: /^OK/ }).click();
     await shot(page, 'ja-06-classification-class');
-    await page.goto(page.url().replace('/class?', '/images?'));
+    await page.goto(classUrl.replace('/class?', '/images?'));
     await page.getByRole('list', { name: 'テスト画像' }).getByRole('img').first().waitFor({ timeout: 60_000 });
     await shot(page, 'ja-05-classification-images');
     await page.goto(preUrl);
