@@ -46,12 +46,6 @@ describe('the OpenAPI document', () => {
     'post /api/optimal/experiment/download',
     'get /api/optimal/result/download/{id}',
     'post /api/opt/feature/download/{dataset_id}',
-    'get /api/image/dataset/{id}/image/{image_id}',
-    'get /api/image/train/heatmap/{project_id}/{model_key}/{image_id}',
-    'get /api/report/{project_id}/{model_key}',
-    'get /api/image/model/download/{project_id}/{model_key}',
-    'get /api/image/prediction/{id}/heatmap/{index}',
-    'get /api/image/prediction/{id}/csv',
   ]);
 
   it('declares a success answer and the SPEC §8 errors for every operation under /api and /account/api', async () => {

@@ -20862,11 +20862,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One image at full size, or its thumbnail */
+        /** One image at full size (a TIFF as PNG for the browser; original=1 for the file as uploaded), or its thumbnail */
         get: {
             parameters: {
                 query?: {
                     thumb?: number;
+                    original?: number;
                 };
                 header?: never;
                 path: {
@@ -20877,6 +20878,18 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description The image */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                        "image/png": string;
+                        "image/bmp": string;
+                        "image/tiff": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -20953,6 +20966,515 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/image/preprocess/{dataset_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pre-process every image of a dataset (crop, rotate, flip, resize, grayscale, brightness, contrast, normalise): a job whose id is the temp_id. With preview: true, before/after of a few images at once. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    dataset_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @default {
+                         *       "crop": {
+                         *         "left": 0,
+                         *         "top": 0,
+                         *         "right": 0,
+                         *         "bottom": 0
+                         *       },
+                         *       "rotate": 0,
+                         *       "hflip": false,
+                         *       "vflip": false,
+                         *       "resize": null,
+                         *       "grayscale": false,
+                         *       "brightness": 1,
+                         *       "contrast": 1,
+                         *       "normalize": "none"
+                         *     }
+                         */
+                        operations?: components["schemas"]["ImageOperationsInput"];
+                        /**
+                         * @description true: before/after of a few images at once, nothing kept
+                         * @default false
+                         */
+                        preview?: boolean;
+                        /**
+                         * @description Images to preview (default: the first four)
+                         * @default []
+                         */
+                        ids?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["ImagePreprocessStarted"] | components["schemas"]["ImagePreprocessPreview"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/image/preprocess/result/{temp_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** State of a pre-processing run, its counts and a sample of the processed images */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    temp_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["ImagePreprocessRun"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/image/preprocess/result/{temp_id}/thumb/{image_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Thumbnail of a processed image (before registering) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    temp_id: string;
+                    image_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description JPEG thumbnail */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/jpeg": string;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/image/new_dataset/register/{temp_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Register the pre-processed images as a new image dataset (labels and splits kept) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    temp_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @default  */
+                        comment?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    id: string;
+                                    name: string;
+                                    image: {
+                                        classes: string[];
+                                        counts: {
+                                            [key: string]: unknown;
+                                        };
+                                        total: number;
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -21259,6 +21781,127 @@ export interface paths {
                                 } & {
                                     [key: string]: unknown;
                                 })[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/image/project/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The image projects of the organisation (newest first), optionally of one type */
+        get: {
+            parameters: {
+                query?: {
+                    project_type?: "analysis" | "classification";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: {
+                                    project_id: string;
+                                    name: string;
+                                    project_type: string;
+                                    training_state: string;
+                                    dataset_id: string;
+                                    created_at: string;
+                                }[];
                             };
                         };
                     };
@@ -22076,6 +22719,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Heat-map PNG */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -22178,6 +22830,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description report.html */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -22280,6 +22941,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description model.pt */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -22505,6 +23175,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Heat-map PNG */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -22606,6 +23285,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description predictions.csv */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -32927,6 +33615,56 @@ export interface components {
             started_at?: string | null;
             finished_at?: string | null;
         };
+        ImageOperationsInput: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
+            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
+        };
         /** @enum {string} */
         JobStateInput: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         JobInput: {
@@ -33491,6 +34229,60 @@ export interface components {
             total: number;
             page: number;
             page_size: number;
+        };
+        ImagePreprocessPreviewInput: {
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                /** @description [width, height] of the original */
+                before_size: number[];
+                /** @description [width, height] after the operations */
+                after_size: number[];
+                mode: string;
+                /** @description PNG data URL, at most 320 pixels */
+                before: string;
+                /** @description PNG data URL, at most 320 pixels */
+                after: string;
+            }[];
+        };
+        ImagePreprocessStartedInput: {
+            temp_id: string;
+            job_id: string;
+            state: string;
+            source_dataset_id: string;
+        };
+        ImagePreprocessRunInput: {
+            temp_id: string;
+            source_dataset_id: string;
+            state: string;
+            progress: number;
+            error: string | null;
+            /** @description The dataset it was registered as, once registered */
+            dataset_id: string | null;
+            result: {
+                total: number;
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                classes: string[];
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                operations: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            sample: {
+                id: string;
+                label: string | null;
+                split: string;
+                width: number;
+                height: number;
+            }[];
         };
         PlatformSettingsInput: {
             content_language: string;
@@ -34137,6 +34929,56 @@ export interface components {
             started_at?: string | null;
             finished_at?: string | null;
         };
+        ImageOperations: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
+            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
+        };
         /** @enum {string} */
         JobState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         Job: {
@@ -34701,6 +35543,60 @@ export interface components {
             total: number;
             page: number;
             page_size: number;
+        };
+        ImagePreprocessPreview: {
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                /** @description [width, height] of the original */
+                before_size: number[];
+                /** @description [width, height] after the operations */
+                after_size: number[];
+                mode: string;
+                /** @description PNG data URL, at most 320 pixels */
+                before: string;
+                /** @description PNG data URL, at most 320 pixels */
+                after: string;
+            }[];
+        };
+        ImagePreprocessStarted: {
+            temp_id: string;
+            job_id: string;
+            state: string;
+            source_dataset_id: string;
+        };
+        ImagePreprocessRun: {
+            temp_id: string;
+            source_dataset_id: string;
+            state: string;
+            progress: number;
+            error: string | null;
+            /** @description The dataset it was registered as, once registered */
+            dataset_id: string | null;
+            result: {
+                total: number;
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                classes: string[];
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                operations: {
+                    [key: string]: unknown;
+                };
+            } | null;
+            sample: {
+                id: string;
+                label: string | null;
+                split: string;
+                width: number;
+                height: number;
+            }[];
         };
         PlatformSettings: {
             content_language: string;

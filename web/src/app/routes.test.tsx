@@ -95,13 +95,16 @@ describe('route guards (SPEC §2)', () => {
     expect(paths.length).toBeGreaterThanOrEqual(62);
   });
 
-  it('an area not built yet says so, with the area as title', async () => {
+  it('the image classification browsing page opens under Training, saying what to do with no project yet', async () => {
     signIn();
-    signedInApi();
-    // The image classification browsing pages are the part of SPEC §2 still to come.
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/image/project/list': () => ok([]),
+    });
     renderApp('/training/classification/images');
-    expect(await screen.findByText('Training is not available in this version yet.')).toBeInTheDocument();
-    expect(screen.getByRole('heading', { name: 'Training' })).toBeInTheDocument();
+    expect(await screen.findByText(/There are no image classification projects yet/)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Image classification: test images' })).toBeInTheDocument();
     // breadcrumbs: translated labels
     const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
     expect(crumbs).toHaveTextContent('Training');

@@ -16,6 +16,12 @@ export const M = {
   notImageFile: { en: 'The file "{name}" is not an image (JPEG, PNG, BMP, TIFF) or ZIP.', ja: 'ファイル「{name}」は画像（JPEG、PNG、BMP、TIFF）またはZIPではありません。' },
   ingestFailed: { en: 'The ZIP could not be unpacked: {reason}', ja: 'ZIPを展開できませんでした: {reason}' },
   predictionNotFound: { en: 'The prediction does not exist.', ja: '予測が存在しません。' },
+  preprocessRunNotFound: { en: 'The pre-processing run does not exist.', ja: '前処理の実行結果が見つかりません。' },
+  previewTimeout: { en: 'The preview took too long; the server is busy. Try again in a moment.', ja: 'プレビューに時間がかかりすぎました。サーバーが混み合っています。しばらくしてからもう一度お試しください。' },
+  preprocessRegistered: { en: 'This pre-processing result is already registered as a dataset.', ja: 'この前処理結果はすでにデータセットとして登録されています。' },
+  preprocessNotReady: { en: 'The pre-processing is not finished (state: {state}).', ja: '前処理が完了していません（状態: {state}）。' },
+  preprocessGone: { en: 'The pre-processed images are no longer available; run the pre-processing again.', ja: '前処理済みの画像はもう残っていません。前処理をもう一度実行してください。' },
+  displayFailed: { en: 'The image could not be converted for display: {reason}', ja: '表示用に画像を変換できませんでした: {reason}' },
   // engine codes
   zip_unreadable: { en: 'The file is not a readable ZIP archive.', ja: 'ファイルは読み取り可能なZIPアーカイブではありません。' },
   zip_too_many_entries: { en: 'The ZIP has {count} entries; at most {limit} are accepted.', ja: 'ZIPのエントリー数は{count}です。最大{limit}までです。' },

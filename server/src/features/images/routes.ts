@@ -7,10 +7,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
+import { errorReplies, fileReplies, replies } from '../../http/responses.js';
 import type { PredictionTable } from '../prediction/db.js';
 import '../prediction/db.js';
 import { M } from './messages.js';
-import { anyObject, galleryQuery, modelParams, projectIdParams, thresholdBody } from './schemas.js';
+import { makeImagePreprocess } from './preprocess.js';
+import { anyObject, galleryQuery, imageDatasetRegisterBody, imagePreprocessBody, modelParams, projectIdParams, thresholdBody } from './schemas.js';
 import { engineError, makeImageService } from './service.js';
 import { makeTimeSeriesService } from '../timeseries/service.js';
 
@@ -24,12 +26,46 @@ const modelShape = z.looseObject({ model_key: z.string(), algorithm: z.string(),
 const projectShape = z.looseObject({ project_id: z.string(), name: z.string(), project_type: z.string(), training_state: z.string(), stopping: z.boolean(), models: z.array(modelShape), job: z.unknown() });
 const detailShape = z.looseObject({ project: projectShape, model: modelShape, report: anyObject, threshold: z.number().nullable(), rates: z.unknown() });
 const datasetShape = z.looseObject({ id: z.string(), name: z.string(), image: z.looseObject({ classes: z.array(z.string()), counts: anyObject, total: z.number() }) });
+/** An image answer: whichever of the types a browser shows (TIFF originals come as PNG unless asked for as they are). */
+const imageReplies = (description: string, types = ['image/jpeg', 'image/png', 'image/bmp', 'image/tiff']) => ({
+  200: { description, content: Object.fromEntries(types.map((t) => [t, { schema: z.any().meta({ type: 'string', format: 'binary' }) }])) },
+  ...errorReplies,
+});
+const previewShape = z.object({
+  items: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      label: z.string().nullable(),
+      before_size: z.array(z.number()).describe('[width, height] of the original'),
+      after_size: z.array(z.number()).describe('[width, height] after the operations'),
+      mode: z.string(),
+      before: z.string().describe('PNG data URL, at most 320 pixels'),
+      after: z.string().describe('PNG data URL, at most 320 pixels'),
+    }),
+  ),
+}).meta({ id: 'ImagePreprocessPreview' });
+const runStarted = z.object({ temp_id: z.string(), job_id: z.string(), state: z.string(), source_dataset_id: z.string() }).meta({ id: 'ImagePreprocessStarted' });
+const countsShape = z.record(z.string(), z.record(z.string(), z.number()));
+const runShape = z.object({
+  temp_id: z.string(),
+  source_dataset_id: z.string(),
+  state: z.string(),
+  progress: z.number(),
+  error: z.string().nullable(),
+  dataset_id: z.string().nullable().describe('The dataset it was registered as, once registered'),
+  result: z
+    .object({ total: z.number(), counts: countsShape, classes: z.array(z.string()), skipped: z.array(z.object({ entry: z.string(), reason: z.string() })), operations: anyObject })
+    .nullable(),
+  sample: z.array(z.object({ id: z.string(), label: z.string().nullable(), split: z.string(), width: z.number(), height: z.number() })),
+}).meta({ id: 'ImagePreprocessRun' });
 const predictionShape = z.looseObject({ id: z.string(), state: z.string(), project_id: z.string(), model_key: z.string(), report_type: z.string() });
 
 export default async function imageRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db, jobs, storage } = app.ctx;
   const svc = makeImageService(app.ctx);
+  const pre = makeImagePreprocess(app.ctx, svc);
   const timeSeries = makeTimeSeriesService(app.ctx);
   svc.installJobHandlers();
 
@@ -52,11 +88,55 @@ export default async function imageRoutes(app: FastifyInstance) {
   );
   r.get(
     '/image/dataset/:id/image/:image_id',
-    { schema: { tags, summary: 'One image at full size, or its thumbnail', params: z.object({ id: z.string().max(64), image_id: z.string().regex(/^\d{1,9}$/) }), querystring: z.object({ thumb: z.coerce.number().int().min(0).max(1).default(0) }) } },
+    {
+      schema: {
+        tags,
+        summary: 'One image at full size (a TIFF as PNG for the browser; original=1 for the file as uploaded), or its thumbnail',
+        params: z.object({ id: z.string().max(64), image_id: z.string().regex(/^\d{1,9}$/) }),
+        querystring: z.object({ thumb: z.coerce.number().int().min(0).max(1).default(0), original: z.coerce.number().int().min(0).max(1).default(0) }),
+        response: imageReplies('The image'),
+      },
+    },
     async (req, reply) => {
-      const file = await svc.imageFile(req.auth, req.params.id, req.params.image_id, req.query.thumb === 1);
+      const { id, image_id } = req.params;
+      const file = req.query.thumb === 1 || req.query.original === 1 ? await svc.imageFile(req.auth, id, image_id, req.query.thumb === 1) : await pre.displayFile(req.auth, id, image_id);
       return sendFile(reply, file, CONTENT[path.extname(file).toLowerCase()] ?? 'application/octet-stream');
     },
+  );
+
+  // ---- pre-processing (SPEC §7 'Image') ---------------------------------------------------------------------
+  r.post(
+    '/image/preprocess/:dataset_id',
+    {
+      preHandler: requireWriter,
+      schema: {
+        tags,
+        summary: 'Pre-process every image of a dataset (crop, rotate, flip, resize, grayscale, brightness, contrast, normalise): a job whose id is the temp_id. With preview: true, before/after of a few images at once.',
+        params: z.object({ dataset_id: z.string().max(64) }),
+        body: imagePreprocessBody,
+        response: replies({ 200: z.union([runStarted, previewShape]) }),
+      },
+    },
+    async (req) => {
+      const b = req.body;
+      return ok(b.preview ? await pre.preview(req.auth, req.params.dataset_id, b.operations, b.ids) : await pre.start(req.auth, req.params.dataset_id, b.operations));
+    },
+  );
+  r.get('/image/preprocess/result/:temp_id', { schema: { tags, summary: 'State of a pre-processing run, its counts and a sample of the processed images', params: z.object({ temp_id: z.string().max(64) }), response: replies({ 200: runShape }) } }, async (req) =>
+    ok(await pre.result(req.auth, req.params.temp_id)),
+  );
+  r.get(
+    '/image/preprocess/result/:temp_id/thumb/:image_id',
+    { schema: { tags, summary: 'Thumbnail of a processed image (before registering)', params: z.object({ temp_id: z.string().max(64), image_id: z.string().regex(/^\d{1,9}$/) }), response: imageReplies('JPEG thumbnail', ['image/jpeg']) } },
+    async (req, reply) => sendFile(reply, await pre.thumbFile(req.auth, req.params.temp_id, req.params.image_id), 'image/jpeg'),
+  );
+  r.post(
+    '/image/new_dataset/register/:temp_id',
+    {
+      preHandler: requireWriter,
+      schema: { tags, summary: 'Register the pre-processed images as a new image dataset (labels and splits kept)', params: z.object({ temp_id: z.string().max(64) }), body: imageDatasetRegisterBody, response: replies({ 200: datasetShape }) },
+    },
+    async (req) => ok(await pre.register(req.auth, req.params.temp_id, req.body)),
   );
 
   // ---- training --------------------------------------------------------------------------------------------
@@ -76,6 +156,18 @@ export default async function imageRoutes(app: FastifyInstance) {
   );
   r.get('/training/model_list/:project_id', { schema: { tags, summary: 'The models of an image project', params: projectIdParams, response: envelope(z.array(modelShape)) } }, async (req) =>
     ok((await svc.view(req.auth, await svc.getProject(req.auth, req.params.project_id))).models),
+  );
+  r.get(
+    '/image/project/list',
+    {
+      schema: {
+        tags,
+        summary: 'The image projects of the organisation (newest first), optionally of one type',
+        querystring: z.object({ project_type: z.enum(['analysis', 'classification']).optional() }),
+        response: replies({ 200: z.array(z.object({ project_id: z.string(), name: z.string(), project_type: z.string(), training_state: z.string(), dataset_id: z.string(), created_at: z.string() })) }),
+      },
+    },
+    async (req) => ok(await svc.list(req.auth, req.query.project_type)),
   );
   r.get('/image/train/result/:project_id', { schema: { tags, summary: 'Training state, progress, epoch curves and model results', params: projectIdParams, response: envelope(projectShape) } }, async (req) =>
     ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.project_id))),
@@ -134,13 +226,13 @@ export default async function imageRoutes(app: FastifyInstance) {
   };
   r.get(
     '/image/train/heatmap/:project_id/:model_key/:image_id',
-    { schema: { tags, summary: 'Heat-map of a test image (Grad-CAM or PatchCore patch distances)', params: modelParams.extend({ image_id: z.string().regex(/^\d{1,9}$/) }) } },
+    { schema: { tags, summary: 'Heat-map of a test image (Grad-CAM or PatchCore patch distances)', params: modelParams.extend({ image_id: z.string().regex(/^\d{1,9}$/) }), response: fileReplies('image/png', 'Heat-map PNG') } },
     async (req, reply) => sendFile(reply, await modelFile(req, `heatmaps/${req.params.image_id}.png`), 'image/png'),
   );
-  r.get('/report/:project_id/:model_key', { schema: { tags, summary: "A model's report as one self-contained HTML file", params: modelParams } }, async (req, reply) =>
+  r.get('/report/:project_id/:model_key', { schema: { tags, summary: "A model's report as one self-contained HTML file", params: modelParams, response: fileReplies('text/html', 'report.html') } }, async (req, reply) =>
     sendFile(reply, await modelFile(req, 'report.html'), 'text/html; charset=utf-8', `${req.params.model_key}-report.html`),
   );
-  r.get('/image/model/download/:project_id/:model_key', { schema: { tags, summary: 'The trained model (model.pt: weights, classes, image size, threshold)', params: modelParams } }, async (req, reply) =>
+  r.get('/image/model/download/:project_id/:model_key', { schema: { tags, summary: 'The trained model (model.pt: weights, classes, image size, threshold)', params: modelParams, response: fileReplies('application/octet-stream', 'model.pt') } }, async (req, reply) =>
     sendFile(reply, await modelFile(req, 'model.pt'), 'application/octet-stream', `${req.params.model_key}.pt`),
   );
 
@@ -238,10 +330,10 @@ export default async function imageRoutes(app: FastifyInstance) {
     if (!p) throw new AppError(404, M.predictionNotFound);
     return storage.pathOf(p.result_key);
   };
-  r.get('/image/prediction/:id/heatmap/:index', { schema: { tags, summary: 'Heat-map of one predicted image', params: z.object({ id: z.string().max(64), index: z.string().regex(/^\d{1,9}$/) }) } }, async (req, reply) =>
+  r.get('/image/prediction/:id/heatmap/:index', { schema: { tags, summary: 'Heat-map of one predicted image', params: z.object({ id: z.string().max(64), index: z.string().regex(/^\d{1,9}$/) }), response: fileReplies('image/png', 'Heat-map PNG') } }, async (req, reply) =>
     sendFile(reply, path.join(await predictionDir(req.auth.orgId, req.params.id), 'heatmaps', `${req.params.index}.png`), 'image/png'),
   );
-  r.get('/image/prediction/:id/csv', { schema: { tags, summary: 'Predictions as CSV: file, predicted class, score', params: idParams } }, async (req, reply) =>
+  r.get('/image/prediction/:id/csv', { schema: { tags, summary: 'Predictions as CSV: file, predicted class, score', params: idParams, response: fileReplies('text/csv', 'predictions.csv') } }, async (req, reply) =>
     sendFile(reply, path.join(await predictionDir(req.auth.orgId, req.params.id), 'predictions.csv'), 'text/csv', `prediction-${req.params.id}.csv`),
   );
 

@@ -51,6 +51,28 @@ export const galleryQuery = z.object({
   label: z.string().max(200).optional(),
 });
 
+/** Image pre-processing (engine images/preprocess.py), applied in this order: crop, rotate, flip, resize, grayscale,
+ * brightness, contrast, normalise. Crops are the share of each side removed. */
+const cropSide = dec(0, 0.45).default(0);
+export const imageOperations = z.object({
+  crop: z.object({ left: cropSide, top: cropSide, right: cropSide, bottom: cropSide }).default({ left: 0, top: 0, right: 0, bottom: 0 }),
+  rotate: z.number().int().min(-359).max(359).default(0).describe('Degrees clockwise; quarter turns are lossless'),
+  hflip: z.boolean().default(false),
+  vflip: z.boolean().default(false),
+  resize: z.object({ width: z.number().int().min(8).max(4096), height: z.number().int().min(8).max(4096), mode: z.enum(['stretch', 'fit', 'pad']).default('stretch') }).nullable().default(null),
+  grayscale: z.boolean().default(false),
+  brightness: dec(0.1, 3).default(1),
+  contrast: dec(0.1, 3).default(1),
+  normalize: z.enum(['none', 'autocontrast', 'equalize']).default('none'),
+}).meta({ id: 'ImageOperations' });
+export type ImageOperations = z.infer<typeof imageOperations>;
+export const imagePreprocessBody = z.object({
+  operations: imageOperations.default(imageOperations.parse({})),
+  preview: z.boolean().default(false).describe('true: before/after of a few images at once, nothing kept'),
+  ids: z.array(z.string().regex(/^\d{1,9}$/)).max(8).default([]).describe('Images to preview (default: the first four)'),
+});
+export const imageDatasetRegisterBody = z.object({ name: z.string().trim().min(1).max(200), comment: z.string().max(2000).default('') });
+
 export const anyObject = z.record(z.string(), z.unknown());
 export const projectIdParams = z.object({ project_id: z.string().max(64) });
 export const modelParams = z.object({ project_id: z.string().max(64), model_key: z.string().max(100) });

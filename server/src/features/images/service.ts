@@ -188,6 +188,24 @@ export function makeImageService(ctx: AppContext) {
     runDir,
     view,
 
+    /** Image projects, newest first (the training list holds the table types). */
+    async list(auth: AuthContext, type?: ImageType) {
+      const rows = await db
+        .selectFrom('training_projects')
+        .selectAll()
+        .where('organisation_id', '=', auth.orgId)
+        .where('project_type', 'in', type ? [type] : [...IMAGE_TYPES])
+        .orderBy('created_at', 'desc')
+        .limit(500)
+        .execute();
+      return Promise.all(
+        rows.map(async (p) => {
+          const v = await view(auth, p);
+          return { project_id: v.project_id, name: v.name, project_type: v.project_type, training_state: v.training_state, dataset_id: v.dataset_id, created_at: v.created_at };
+        }),
+      );
+    },
+
     /** POST /dataset/register with a ZIP: images, thumbnails and manifest in the dataset's folder. */
     async registerZip(auth: AuthContext, fields: RegisterFields, file: { path: string; fileName: string; size: number }, tempDir: string) {
       const kind = fields.data_type === 'inference_data' ? 'inference' : fields.training_type;

@@ -17,6 +17,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { useCanWrite } from '../../api/me';
 import PageLoading from '../../components/PageLoading';
 import { useGallery, useImageDataset } from './api';
 import { AuthImage, NS } from './shared';
@@ -34,6 +35,7 @@ export default function DatasetImages({ id }: { id: string }) {
   const [open, setOpen] = useState<{ id: string; name: string } | null>(null);
   const [showSkipped, setShowSkipped] = useState(false);
   const gallery = useGallery(id, page, PAGE, split, label);
+  const canWrite = useCanWrite();
   if (!data) return <PageLoading />;
   const img = data.image;
   const splits = SPLITS.filter((s) => img.counts[s]);
@@ -45,6 +47,11 @@ export default function DatasetImages({ id }: { id: string }) {
           <Typography variant="h6" sx={{ flex: 1 }}>
             {t('dataset.counts')}
           </Typography>
+          {canWrite && (
+            <Button variant="outlined" component={RouterLink} to={`/pre-processing/details/${encodeURIComponent(id)}`}>
+              {t('pre.open')}
+            </Button>
+          )}
           {(kind === 'analysis' || kind === 'classification') && (
             <Button variant="contained" component={RouterLink} to={`/training/${kind}/register/${encodeURIComponent(id)}`}>
               {t(kind === 'analysis' ? 'dataset.useAnalysis' : 'dataset.useClassification')}

@@ -49,6 +49,14 @@ export default function ResultPage() {
                 {t('result.openThreshold')}
               </Button>
             )}
+            <Button variant="outlined" component={RouterLink} to={`/training/prediction/register/${enc(p.project_id)}/${enc(key!)}`}>
+              {t('wizard.title')}
+            </Button>
+            {p.project_type === 'classification' && (
+              <Button variant="outlined" component={RouterLink} to={`/training/classification/class?project_id=${enc(p.project_id)}&model_key=${enc(key!)}`}>
+                {t('browse.byClass')}
+              </Button>
+            )}
             <Button variant="outlined" onClick={() => download(`/api/report/${enc(p.project_id)}/${enc(key!)}`, `${key}-report.html`)}>
               {t('result.downloadReport')}
             </Button>

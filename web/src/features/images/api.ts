@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import type { components } from '../../api/schema';
 import { useEffect, useState } from 'react';
 import { apiBlob, apiGet, apiPost } from '../../api/client';
 import { uploadMultipart } from '../../api/upload';
@@ -197,3 +198,27 @@ export function ratesAt(scores: HeldScore[], threshold: number) {
     ok: ok.length,
   };
 }
+
+// ---- pre-processing (SPEC §7 'Image') ------------------------------------------------------------------------
+type Schemas = components['schemas'];
+export type ImageOperations = Schemas['ImageOperations'];
+export type PreprocessPreview = Schemas['ImagePreprocessPreview'];
+export type PreprocessRun = Schemas['ImagePreprocessRun'];
+export const DEFAULT_OPERATIONS: ImageOperations = {
+  crop: { left: 0, top: 0, right: 0, bottom: 0 },
+  rotate: 0,
+  hflip: false,
+  vflip: false,
+  resize: null,
+  grayscale: false,
+  brightness: 1,
+  contrast: 1,
+  normalize: 'none',
+};
+export const previewImagePreprocess = (datasetId: string, operations: ImageOperations, ids: string[], signal?: AbortSignal) =>
+  apiPost<PreprocessPreview>(`/api/image/preprocess/${enc(datasetId)}`, { operations, preview: true, ids }, { signal, silent: true });
+export const startImagePreprocess = (datasetId: string, operations: ImageOperations) =>
+  apiPost<Schemas['ImagePreprocessStarted']>(`/api/image/preprocess/${enc(datasetId)}`, { operations, preview: false });
+export const imagePreprocessResult = (tempId: string, signal?: AbortSignal) => apiGet<PreprocessRun>(`/api/image/preprocess/result/${enc(tempId)}`, undefined, { signal });
+export const registerPreprocessed = (tempId: string, name: string, comment: string) =>
+  apiPost<ImageDataset & { data_type: string }>(`/api/image/new_dataset/register/${enc(tempId)}`, { name, comment });

@@ -8,6 +8,9 @@ import PredictionReport from './PredictionReport';
 import PredictionWizard from './PredictionWizard';
 import { useParams } from 'react-router';
 import { area } from '../../app/area';
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../api/client';
+import PageLoading from '../../components/PageLoading';
 
 const Images = area(() => import('../images'));
 
@@ -18,6 +21,20 @@ function Report() {
   return <PredictionReport />;
 }
 
+/** The inference wizard: image projects (analysis, classification) get the images area's wizard. */
+function Wizard({ fromModel }: { fromModel: boolean }) {
+  const { project_id = '', prediction_type } = useParams();
+  // From a model the path has no type: ask the images area whether the project is one of its own (404 if not).
+  const image = useQuery({
+    queryKey: ['images', 'is-image-project', project_id],
+    queryFn: ({ signal }) => apiGet<unknown>(`/api/image/train/result/${encodeURIComponent(project_id)}`, undefined, { signal, silent: true }).then(() => true, () => false),
+    enabled: fromModel,
+  });
+  if (!fromModel) return prediction_type === 'analysis' || prediction_type === 'classification' ? <Images page="predict" /> : <PredictionWizard />;
+  if (image.isPending) return <PageLoading />;
+  return image.data ? <Images page="predict" /> : <PredictionWizard />;
+}
+
 i18n.addResourceBundle('en', 'prediction', en, true, true);
 i18n.addResourceBundle('ja', 'prediction', ja, true, true);
 
@@ -26,7 +43,7 @@ i18n.addResourceBundle('ja', 'prediction', ja, true, true);
  * 'register:from-model' (/training/prediction/register/{project_id}/{model_key}) and the report routes of each type.
  */
 export default function PredictionArea({ page }: AreaProps) {
-  if (page === 'register' || page === 'register:from-model') return <PredictionWizard />;
+  if (page === 'register' || page === 'register:from-model') return <Wizard fromModel={page === 'register:from-model'} />;
   if (page === 'report') return <Report />;
   if (page.startsWith('report')) return <PredictionReport />;
   return <PredictionListPage />;

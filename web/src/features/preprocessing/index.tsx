@@ -1,7 +1,12 @@
 import Box from '@mui/material/Box';
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { AreaProps } from '../../app/area';
+import { useParams } from 'react-router';
+import { area, type AreaProps } from '../../app/area';
+import PageLoading from '../../components/PageLoading';
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from '../../api/client';
+import type { Dataset } from '../../api/types';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import '../visualization/i18nBundle';
@@ -28,8 +33,24 @@ function PreprocessingListPage() {
   );
 }
 
-/** Pre-processing area: 'list' (/pre-processing) and 'details' (/pre-processing/details/{dataset_id}). */
+/** A ZIP of images is pre-processed by the images area (crop, resize, rotate, ...), in its own lazy chunk. */
+const Images = area(() => import('../images'));
+
+function DetailsByKind() {
+  const { dataset_id = '' } = useParams();
+  // silent: a missing dataset is the details page's own message to give
+  const { data, isPending } = useQuery({
+    queryKey: ['preprocessing', 'dataset-kind', dataset_id],
+    queryFn: ({ signal }) => apiGet<Dataset>(`/api/dataset/${encodeURIComponent(dataset_id)}/false`, undefined, { signal, silent: true }),
+    retry: false,
+  });
+  if (isPending) return <PageLoading />;
+  if (data?.file_name.toLowerCase().endsWith('.zip')) return <Images page="preprocess" />;
+  return <PreprocessingDetailsPage />;
+}
+
+/** Pre-processing area: 'list' (/pre-processing) and 'details' (/pre-processing/details/{dataset_id}; image datasets go to the images area). */
 export default function PreprocessingArea({ page }: AreaProps) {
-  if (page === 'details') return <PreprocessingDetailsPage />;
+  if (page === 'details') return <DetailsByKind />;
   return <PreprocessingListPage />;
 }

@@ -51,6 +51,7 @@ function GenericDetails() {
 export default function TrainingArea({ page }: AreaProps) {
   const [kind, type] = page.split(':');
   if (kind === 'list') return <ProjectListPage />;
+  if (kind === 'classification' && (type === 'images' || type === 'class')) return <Images page={page} />;
   if (kind === 'result' && type === 'threshold') return <GenericThreshold />;
   if ((kind === 'register' || kind === 'result') && IMAGE_TYPES.includes(type)) return <Images page={page} />;
   if (kind === 'details' && !type) return <GenericDetails />;

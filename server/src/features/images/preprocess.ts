@@ -1,0 +1,249 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuthContext } from '../../auth/guard.js';
+import type { AppContext } from '../../context.js';
+import type { DatasetTable } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { engineErrorText } from '../../i18n/engine-errors.js';
+import type { LocalText } from '../../i18n/messages.js';
+import { datasetKey, toView } from '../datasets/service.js';
+import { M } from './messages.js';
+import type { ImageOperations } from './schemas.js';
+import { IMAGE_DIR, type ImageService } from './service.js';
+
+/**
+ * Image pre-processing (SPEC §7 'Image'): POST image/preprocess/{dataset_id} runs the engine task
+ * `image_preprocess` over every image into the job's folder (its id is the temp_id); POST
+ * image/new_dataset/register/{temp_id} makes that folder a new image dataset. Previews run the same task on a few
+ * images and answer at once. The job row (organisation, kind, subject = source dataset) is the run's record.
+ */
+const PREVIEW_TIMEOUT_MS = 120_000;
+const DISPLAY_TIMEOUT_MS = 120_000;
+const KIND = 'image_preprocess';
+const now = () => new Date().toISOString();
+
+/** An engine failure (JSON {code, params} or plain text) as a message in both languages. */
+export function engineFailure(error: string | null | undefined, fallback: string): LocalText {
+  return { en: engineErrorText(error, 'en') ?? fallback, ja: engineErrorText(error, 'ja') ?? fallback };
+}
+
+interface RunResult {
+  total: number;
+  counts: Record<string, Record<string, number>>;
+  classes: string[];
+  skipped: { entry: string; reason: string }[];
+  kind: string;
+  operations: Record<string, unknown>;
+}
+
+export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
+  const { jobs, storage, db } = ctx;
+  const jobDir = (id: string) => path.join(ctx.config.dataDir, 'jobs', id); // where jobs.create puts a job's output
+  const registeredFile = (id: string) => path.join(jobDir(id), 'registered.json');
+
+  async function getRun(auth: AuthContext, tempId: string) {
+    const job = await jobs.get(auth.orgId, tempId);
+    if (!job || job.kind !== KIND || job.subject_type !== 'image_preprocess_run' || !job.subject_id) throw new AppError(404, M.preprocessRunNotFound);
+    return job;
+  }
+
+  async function outputItem(auth: AuthContext, tempId: string, imageId: string) {
+    await getRun(auth, tempId);
+    const file = path.join(jobDir(tempId), 'manifest.json');
+    if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
+    const m = JSON.parse(await fs.promises.readFile(file, 'utf8')) as { items: { id: string; thumb: string; file: string }[] };
+    const it = m.items.find((x) => x.id === imageId);
+    if (!it) throw new AppError(404, M.imageNotFound);
+    return { thumb: path.join(jobDir(tempId), it.thumb), file: path.join(jobDir(tempId), it.file) };
+  }
+
+  return {
+    /** Before/after of up to eight images of the dataset (default: four, from every class), as PNG data URLs (nothing is kept). */
+    async preview(auth: AuthContext, datasetId: string, operations: ImageOperations, ids: string[]) {
+      const { row, manifest } = await svc.getImageDataset(auth, datasetId);
+      const known = new Set(manifest.items.map((i) => i.id));
+      const chosen = (ids.length ? ids.filter((i) => known.has(i)) : spread(manifest.items, 4)).slice(0, 8);
+      if (!chosen.length) throw new AppError(422, M.imageNotFound, {}, 'ids');
+      const job = await jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: KIND,
+        subjectType: 'dataset',
+        subjectId: row.id,
+        spec: { mode: 'preview', dataset_dir: svc.datasetDir(row), operations, ids: chosen },
+      });
+      let done;
+      try {
+        done = await jobs.waitFor(job.id, PREVIEW_TIMEOUT_MS);
+      } catch {
+        await jobs.cancel(auth.orgId, job.id).catch(() => undefined);
+        throw new AppError(504, M.previewTimeout);
+      }
+      const dir = jobDir(job.id);
+      try {
+        if (done.state !== 'succeeded') throw new AppError(422, engineFailure(done.error, done.state), {}, 'operations');
+        const items = (done.result as { items: { id: string; name: string; label: string | null; before: number[]; after: number[]; mode: string }[] }).items;
+        const dataUrl = (f: string) => `data:image/png;base64,${fs.readFileSync(path.join(dir, f)).toString('base64')}`;
+        return {
+          items: items.map((it) => ({
+            id: it.id,
+            name: it.name,
+            label: it.label,
+            before_size: it.before,
+            after_size: it.after,
+            mode: it.mode,
+            before: dataUrl(`${it.id}-before.png`),
+            after: dataUrl(`${it.id}-after.png`),
+          })),
+        };
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+
+    /** Starts the run over every image; the answer's temp_id is polled with GET image/preprocess/result/{temp_id}. */
+    async start(auth: AuthContext, datasetId: string, operations: ImageOperations) {
+      const { row } = await svc.getImageDataset(auth, datasetId);
+      const job = await jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: KIND,
+        subjectType: 'image_preprocess_run',
+        subjectId: row.id,
+        spec: { mode: 'apply', dataset_dir: svc.datasetDir(row), operations },
+      });
+      return { temp_id: job.id, job_id: job.id, state: job.state, source_dataset_id: row.id };
+    },
+
+    async result(auth: AuthContext, tempId: string) {
+      const job = await getRun(auth, tempId);
+      const r = job.state === 'succeeded' ? (job.result as RunResult) : null;
+      let datasetId: string | null = null;
+      if (fs.existsSync(registeredFile(tempId))) datasetId = (JSON.parse(fs.readFileSync(registeredFile(tempId), 'utf8')) as { dataset_id: string }).dataset_id;
+      let sample: { id: string; label: string | null; split: string; width: number; height: number }[] = [];
+      const manifestFile = path.join(jobDir(tempId), 'manifest.json');
+      if (r && !datasetId && fs.existsSync(manifestFile)) {
+        const m = JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as { items: { id: string; label: string | null; split: string; width: number; height: number }[] };
+        // a few of each class, so the result shows every class
+        const by = new Map<string, typeof sample>();
+        for (const it of m.items) {
+          const list = by.get(it.label ?? '') ?? [];
+          if (list.length < 6) list.push({ id: it.id, label: it.label, split: it.split, width: it.width, height: it.height });
+          by.set(it.label ?? '', list);
+        }
+        sample = [...by.values()].flat().slice(0, 24);
+      }
+      return {
+        temp_id: job.id,
+        source_dataset_id: job.subject_id!,
+        state: job.state,
+        progress: job.progress,
+        error: job.error,
+        dataset_id: datasetId,
+        result: r ? { total: r.total, counts: r.counts, classes: r.classes, skipped: r.skipped, operations: r.operations } : null,
+        sample,
+      };
+    },
+
+    thumbFile: async (auth: AuthContext, tempId: string, imageId: string) => (await outputItem(auth, tempId, imageId)).thumb,
+
+    /** The run's folder becomes the images of a new dataset (preprocessed, with its parent's name and the operations). */
+    async register(auth: AuthContext, tempId: string, b: { name: string; comment: string }) {
+      const job = await getRun(auth, tempId);
+      if (fs.existsSync(registeredFile(tempId))) throw new AppError(409, M.preprocessRegistered);
+      if (job.state !== 'succeeded') throw new AppError(409, M.preprocessNotReady, { state: job.state });
+      const out = jobDir(tempId);
+      if (!fs.existsSync(path.join(out, 'manifest.json'))) throw new AppError(410, M.preprocessGone);
+      const parent = await svc.getImageDataset(auth, job.subject_id!).catch(() => null);
+      if (!parent) throw new AppError(404, 'dataset_not_found');
+      const r = job.result as RunResult;
+      const id = crypto.randomUUID();
+      const t = now();
+      const history = [
+        ...(JSON.parse(parent.row.preprocess_history) as unknown[]),
+        { process_type: 'image', action_name: 'image_preprocess', changes: r.operations, modified_at: t },
+      ];
+      const row: DatasetTable = {
+        ...parent.row,
+        id,
+        name: b.name,
+        comment: b.comment,
+        file_name: `${b.name.replace(/[\\/:*?"<>|]/g, '_')}.zip`,
+        file_size: fs.existsSync(path.join(out, 'dataset.zip')) ? fs.statSync(path.join(out, 'dataset.zip')).size : dirSize(out),
+        row_count: r.total,
+        column_count: r.classes.length,
+        schema_json: '[]',
+        stats_json: '[]',
+        datetime_column: null,
+        preprocessed: 1,
+        preprocess_history: JSON.stringify(history),
+        parent_dataset_name: parent.row.name,
+        statistics_job_id: null,
+        created_by: auth.userId,
+        created_at: t,
+        updated_at: t,
+      };
+      const tempDir = storage.makeTempDir();
+      fs.renameSync(out, path.join(tempDir, IMAGE_DIR));
+      // the processed images as a ZIP in the upload layout: the dataset's "original file" for downloads
+      const zip = path.join(tempDir, IMAGE_DIR, 'dataset.zip');
+      if (fs.existsSync(zip)) fs.renameSync(zip, path.join(tempDir, 'original.zip'));
+      const key = datasetKey(auth.orgId, id);
+      try {
+        storage.commitDir(tempDir, key);
+        await db.insertInto('datasets').values(row).execute();
+      } catch (e) {
+        // put the run's output back, so registering can be tried again
+        const images = fs.existsSync(storage.pathOf(`${key}/${IMAGE_DIR}`)) ? storage.pathOf(`${key}/${IMAGE_DIR}`) : path.join(tempDir, IMAGE_DIR);
+        if (fs.existsSync(images)) fs.renameSync(images, out);
+        const orig = fs.existsSync(storage.pathOf(`${key}/original.zip`)) ? storage.pathOf(`${key}/original.zip`) : path.join(tempDir, 'original.zip');
+        if (fs.existsSync(orig) && fs.existsSync(out)) fs.renameSync(orig, path.join(out, 'dataset.zip'));
+        storage.remove(key);
+        fs.rmSync(tempDir, { recursive: true, force: true });
+        throw e;
+      }
+      fs.mkdirSync(out, { recursive: true });
+      fs.writeFileSync(registeredFile(tempId), JSON.stringify({ dataset_id: id }));
+      return { ...toView(row), image: { classes: r.classes, counts: r.counts, skipped: r.skipped, total: r.total } };
+    },
+
+    /**
+     * A browser cannot show TIFF: the viewer gets a PNG made once by the engine beside the dataset's images
+     * (display/{image_id}.png); the original stays as uploaded.
+     */
+    async displayFile(auth: AuthContext, datasetId: string, imageId: string) {
+      const { row, manifest } = await svc.getImageDataset(auth, datasetId);
+      const it = manifest.items.find((x) => x.id === imageId);
+      if (!it) throw new AppError(404, M.imageNotFound);
+      const source = path.join(svc.datasetDir(row), it.file);
+      if (!/\.tiff?$/i.test(it.file)) return source;
+      const dest = path.join(svc.datasetDir(row), 'display', `${it.id}.png`);
+      if (fs.existsSync(dest)) return dest;
+      const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: KIND, subjectType: 'dataset', subjectId: row.id, spec: { mode: 'display', files: [{ source, dest }] } });
+      const done = await jobs.waitFor(job.id, DISPLAY_TIMEOUT_MS).catch(() => null);
+      fs.rmSync(jobDir(job.id), { recursive: true, force: true });
+      if (!done || done.state !== 'succeeded' || !fs.existsSync(dest)) throw new AppError(422, M.displayFailed, { reason: engineErrorText(done?.error, 'en') ?? 'timeout' });
+      return dest;
+    },
+  };
+}
+
+/** `n` images taken in turn from each class, so a preview shows every class. */
+function spread(items: { id: string; label: string | null }[], n: number): string[] {
+  const by = new Map<string, string[]>();
+  for (const it of items) by.set(it.label ?? '', [...(by.get(it.label ?? '') ?? []), it.id]);
+  const lists = [...by.values()];
+  const out: string[] = [];
+  for (let i = 0; out.length < n && lists.some((l) => l.length > i); i++) for (const l of lists) if (l[i] && out.length < n) out.push(l[i]);
+  return out;
+}
+
+function dirSize(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    n += e.isDirectory() ? dirSize(p) : fs.statSync(p).size;
+  }
+  return n;
+}
