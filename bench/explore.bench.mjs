@@ -59,7 +59,9 @@ try {
   const tRegistered = performance.now();
   let statsJob;
   for (;;) {
-    const r = await fetch(`${server.url}/api/statistics/result/${id}`, { method: 'POST', headers: auth });
+    // Once more on a failed connection: an idle keep-alive socket may have been closed by the server meanwhile.
+    const ask = () => fetch(`${server.url}/api/statistics/result/${id}`, { method: 'POST', headers: auth });
+    const r = await ask().catch(ask);
     statsJob = (await r.json()).detail.response;
     if (!['queued', 'running'].includes(statsJob.state)) break;
     await new Promise((res) => setTimeout(res, 250));
@@ -247,6 +249,9 @@ print(json.dumps(out))`,
       condition_applied_and_registered_under_20_s: conditionSeconds < 20,
     },
   };
+} catch (e) {
+  console.error(server.log().split('\n').slice(-15).join('\n'));
+  throw e;
 } finally {
   await server.stop();
 }
