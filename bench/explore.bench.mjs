@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
+import { benchCsv, logIn, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
 const REPEAT = Number(process.env.BENCH_REPEAT || 20);
@@ -42,10 +42,19 @@ async function timed(n, fn) {
 const server = await startServer({ MITATE_MAX_UPLOAD_MB: '4096', MITATE_WORKERS: '1' });
 let result;
 try {
-  const auth = await signUp(server.url);
+  const email = `bench${Date.now()}@example.com`;
+  const auth = await signUp(server.url, email);
   const json = { ...auth, 'content-type': 'application/json' };
+  // Access tokens last 15 minutes; ingest and statistics on a loaded machine can take longer.
+  const fresh = async () => {
+    auth.authorization = json.authorization = await logIn(server.url, email);
+  };
   const post = async (url, body) => {
-    const r = await fetch(`${server.url}${url}`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    let r = await fetch(`${server.url}${url}`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    if (r.status === 401) {
+      await fresh();
+      r = await fetch(`${server.url}${url}`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    }
     const b = await r.json();
     if (!r.ok) throw new Error(`${url}: ${JSON.stringify(b)}`);
     return b.detail.response;
@@ -57,12 +66,17 @@ try {
   const id = ds.id;
   const parquet = path.join(server.dataDir, 'files', 'org', fs.readdirSync(path.join(server.dataDir, 'files', 'org'))[0], 'datasets', id, 'data.parquet');
   const tRegistered = performance.now();
+  await fresh();
   let statsJob;
   for (;;) {
     // Once more on a failed connection: an idle keep-alive socket may have been closed by the server meanwhile.
     const ask = () => fetch(`${server.url}/api/statistics/result/${id}`, { method: 'POST', headers: auth });
     const r = await ask().catch(ask);
-    statsJob = (await r.json()).detail.response;
+    statsJob = (await r.json()).detail?.response ?? {};
+    if (r.status === 401) {
+      await fresh();
+      statsJob = { state: 'running' };
+    }
     if (!['queued', 'running'].includes(statsJob.state)) break;
     await new Promise((res) => setTimeout(res, 250));
   }
@@ -72,6 +86,7 @@ try {
   const sketchMb = fs.readdirSync(sketchDir).reduce((a, f) => a + fs.statSync(path.join(sketchDir, f)).size, 0) / 2 ** 20;
   console.log(`statistics and sketch: ${statisticsSeconds.toFixed(1)} s, sketch ${sketchMb.toFixed(0)} MB`);
 
+  await fresh();
   // Warm-up: the first query pays for the file's footer and the OS cache.
   await post(`/api/visualization/histogram/${id}`, { columns: ['id'], bins: 10 });
   const loadBefore = os.loadavg()[0];
@@ -136,6 +151,11 @@ try {
   }
   duck.closeSync();
 
+  let conditionSeconds = null;
+  let applySeconds = null;
+  let registered = {};
+  if (!process.env.BENCH_SKIP_CONDITION) {
+  await fresh();
   console.log('running the 5-step condition ...');
   const t0 = performance.now();
   const run = await post(`/api/preprocess/dataset/${id}`, { steps: STEPS });
@@ -148,9 +168,10 @@ try {
   }
   if (state.state !== 'succeeded') throw new Error(`condition failed: ${state.error}`);
   const tApplied = performance.now();
-  const registered = await post(`/api/new_dataset/register/${run.temp_id}`, { name: 'bench preprocessed' });
-  const conditionSeconds = (performance.now() - t0) / 1000;
-  const applySeconds = (tApplied - t0) / 1000;
+  registered = await post(`/api/new_dataset/register/${run.temp_id}`, { name: 'bench preprocessed' });
+  conditionSeconds = (performance.now() - t0) / 1000;
+  applySeconds = (tApplied - t0) / 1000;
+  }
 
   // Peer: pandas on the same Parquet file, same work; loading is timed apart (the server reads from disk each time).
   console.log('pandas peer ...');
@@ -246,7 +267,7 @@ print(json.dumps(out))`,
       correlation_p95_under_300_ms: pearson.p95 < 300,
       correlation_first_request_under_300_ms: pearsonFirst < 300,
       timeseries_zoom_p95_under_200_ms: zoom.p95 < 200,
-      condition_applied_and_registered_under_20_s: conditionSeconds < 20,
+      condition_applied_and_registered_under_20_s: conditionSeconds === null ? 'not run (BENCH_SKIP_CONDITION)' : conditionSeconds < 20,
     },
   };
 } catch (e) {
