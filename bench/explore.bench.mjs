@@ -15,6 +15,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchCsv, logIn, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
 
+// Once more on a failed connection: a keep-alive socket left idle during the long upload may have been closed.
+const plainFetch = globalThis.fetch;
+globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
+
 const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
 const REPEAT = Number(process.env.BENCH_REPEAT || 20);
 const csv = await benchCsv(ROWS);
