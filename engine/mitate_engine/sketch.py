@@ -30,6 +30,7 @@ import pyarrow.parquet as pq
 
 SAMPLE_ROWS = 200_000
 MAX_COLUMNS = 60  # numeric columns kept (files are 16 bytes a row each)
+MAX_BYTES = int(os.environ.get("MITATE_SKETCH_MAX_MB") or 2048) * 2**20  # disk budget of the column files
 CHUNK = 1 << 20  # rows per block when summing products
 
 
@@ -43,8 +44,8 @@ class SketchWriter:
 
     def add_numeric(self, name: str, data: pa.ChunkedArray, sorted_valid: np.ndarray) -> None:
         """Keeps a numeric column: its sorted non-missing values (as the statistics job sorted them) and its values."""
-        if len(self.columns) >= MAX_COLUMNS:
-            return
+        if len(self.columns) >= MAX_COLUMNS or (len(self.columns) + 1) * self.row_count * 16 > MAX_BYTES:
+            return  # the exploration pages scan the Parquet file for the columns left out
         k = len(self.columns)
         np.ascontiguousarray(sorted_valid, dtype="<f8").tofile(self.tmp / f"c{k}.sorted.f64")
         values = pc.cast(data, pa.float64(), safe=False).to_numpy(zero_copy_only=False).astype("<f8", copy=False)

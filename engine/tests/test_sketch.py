@@ -70,3 +70,12 @@ def test_a_new_sketch_replaces_the_old_one(tmp_path):
     _, second = run(frame(seed=2), tmp_path)
     assert first["build_id"] != second["build_id"]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("sketch")] == ["sketch"]
+
+
+def test_columns_beyond_the_disk_budget_are_left_out(tmp_path, monkeypatch):
+    import mitate_engine.sketch as sk
+
+    monkeypatch.setattr(sk, "MAX_BYTES", 5000 * 16 * 2)
+    _, m = run(frame(), tmp_path)
+    assert [c["name"] for c in m["columns"]] == ["x", "y"]
+    assert m["pearson"]["names"] == ["x", "y"]
