@@ -157,7 +157,7 @@ describe('exploration with and without the sketch', () => {
   });
 
   it('a rebuilt sketch replaces the cached columns; a deleted dataset leaves none', async () => {
-    await ask('histogram', withSketch, { columns: ['y'], bins: 3 });
+    await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 10 });
     const before = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
     const keys = () => [...(columnCache as unknown as { entries: Map<string, unknown> }).entries.keys()].filter((k) => k.startsWith(`${withSketch}:`));
     expect(keys().some((k) => k.includes(before))).toBe(true);
@@ -165,7 +165,7 @@ describe('exploration with and without the sketch', () => {
     await t.app.ctx.jobs.waitFor(again.json().detail.response.job_id, 120_000);
     const after = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
     expect(after).not.toBe(before);
-    await ask('histogram', withSketch, { columns: ['y'], bins: 4 });
+    await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 11 });
     expect(keys().length).toBeGreaterThan(0);
     expect(keys().every((k) => k.includes(after))).toBe(true);
     const del = await t.app.inject({ method: 'DELETE', url: `/api/dataset/delete/${withSketch}`, headers: alice.auth });

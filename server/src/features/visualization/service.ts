@@ -215,11 +215,15 @@ export function makeVisualizationService(ctx: AppContext) {
         const out = [];
         for (const col of cols) {
           const q = ident(col.name);
-          const sorted = isNumericType(col.type) ? await sketch?.sorted(col.name) : null;
+          const sorted = isNumericType(col.type) ? sketch?.sorted(col.name) : null;
           if (sorted) {
             // Binary searches of the edges in the sorted values: the same counts as the scan below.
             const total = Number(row.row_count);
-            out.push({ name: col.name, type: col.type, kind: 'numeric', ...histogramOfSorted(sorted, bins), count: sorted.length, missing: total - sorted.length });
+            try {
+              out.push({ name: col.name, type: col.type, kind: 'numeric', ...histogramOfSorted(sorted, bins), count: sorted.length, missing: total - sorted.length });
+            } finally {
+              sorted.close();
+            }
           } else if (isNumericType(col.type) || col.type === 'datetime' || col.type === 'date') {
             const v = asNumber(col);
             const [lo, hi, n, total] = (await rows(c, `SELECT min(${v}), max(${v}), count(${q}), count(*) FROM ${src}`))[0].map(num);
@@ -269,9 +273,11 @@ export function makeVisualizationService(ctx: AppContext) {
         const out = [];
         for (const col of cols) {
           const q = ident(col.name);
-          const s = await sketch?.sorted(col.name);
+          const s = sketch?.sorted(col.name);
           const knownMean = statsOf.get(col.name)?.mean;
+          if (s && typeof knownMean !== 'number') s.close();
           if (s && typeof knownMean === 'number') {
+            try {
             // Quartiles, whiskers and outliers are index reads and binary searches in the sorted values.
             const [q1, med, q3] = [0.25, 0.5, 0.75].map((p) => quantileOfSorted(s, p));
             const lo = q1 - 1.5 * (q3 - q1);
@@ -284,9 +290,12 @@ export function makeVisualizationService(ctx: AppContext) {
             const take = Math.min(200, oc);
             for (let k = 0; k < take; k++) {
               const r = Math.floor((k * oc) / take);
-              outliers.push(r < below ? s[r] : s[above + r - below]);
+              outliers.push(s.at(r < below ? r : above + r - below));
             }
-            out.push({ name: col.name, count: s.length, min: s[0], q1, median: med, q3, max: s[s.length - 1], mean: knownMean, lower_whisker: s[below], upper_whisker: s[above - 1], outlier_count: oc, outliers });
+            out.push({ name: col.name, count: s.length, min: s.at(0), q1, median: med, q3, max: s.at(s.length - 1), mean: knownMean, lower_whisker: s.at(below), upper_whisker: s.at(above - 1), outlier_count: oc, outliers });
+            } finally {
+              s.close();
+            }
             continue;
           }
           const v = `${q}::DOUBLE`;
