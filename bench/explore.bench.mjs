@@ -1,5 +1,9 @@
-// Issue 3 benchmark: exploration queries and a 5-step preprocessing condition on 10 M rows × 12 columns, each
-// beside pandas doing the same work in the same run.
+// Issues 3 and 17 benchmark: exploration queries and a 5-step preprocessing condition on 10 M rows × 12 columns,
+// each beside pandas doing the same work in the same run.
+//   The statistics job that starts on registration also writes the exploration sketch (sorted and row-order values
+//   of the numeric columns, Pearson sums and Spearman on all rows, a row sample); the queries are timed once it has
+//   finished (its duration is recorded), so "cold" means the first question about a column to the server, whose
+//   in-memory column cache is empty, not a server without the sketch.
 //   histogram, sampled scatter (≤ 50,000 points), binned scatter, Pearson correlation: p95 < 300 ms
 //   (answers are cached per dataset and question, so the timed requests ask a different question each time)
 //   a zoom of the time-series chart (window query + min/max per bucket): p95 < 200 ms
@@ -9,7 +13,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
+import { benchCsv, logIn, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
+
+// Once more on a failed connection: a keep-alive socket left idle during the long upload may have been closed.
+const plainFetch = globalThis.fetch;
+globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
 
 const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
 const REPEAT = Number(process.env.BENCH_REPEAT || 20);
@@ -38,10 +46,19 @@ async function timed(n, fn) {
 const server = await startServer({ MITATE_MAX_UPLOAD_MB: '4096', MITATE_WORKERS: '1' });
 let result;
 try {
-  const auth = await signUp(server.url);
+  const email = `bench${Date.now()}@example.com`;
+  const auth = await signUp(server.url, email);
   const json = { ...auth, 'content-type': 'application/json' };
+  // Access tokens last 15 minutes; ingest and statistics on a loaded machine can take longer.
+  const fresh = async () => {
+    auth.authorization = json.authorization = await logIn(server.url, email);
+  };
   const post = async (url, body) => {
-    const r = await fetch(`${server.url}${url}`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    let r = await fetch(`${server.url}${url}`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    if (r.status === 401) {
+      await fresh();
+      r = await fetch(`${server.url}${url}`, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    }
     const b = await r.json();
     if (!r.ok) throw new Error(`${url}: ${JSON.stringify(b)}`);
     return b.detail.response;
@@ -52,13 +69,44 @@ try {
   const ds = JSON.parse(out).detail.response;
   const id = ds.id;
   const parquet = path.join(server.dataDir, 'files', 'org', fs.readdirSync(path.join(server.dataDir, 'files', 'org'))[0], 'datasets', id, 'data.parquet');
+  const tRegistered = performance.now();
+  await fresh();
+  let statsJob;
+  for (;;) {
+    // Once more on a failed connection: an idle keep-alive socket may have been closed by the server meanwhile.
+    const ask = () => fetch(`${server.url}/api/statistics/result/${id}`, { method: 'POST', headers: auth });
+    const r = await ask().catch(ask);
+    statsJob = (await r.json()).detail?.response ?? {};
+    if (r.status === 401) {
+      await fresh();
+      statsJob = { state: 'running' };
+    }
+    if (!['queued', 'running'].includes(statsJob.state)) break;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+  if (statsJob.state !== 'succeeded') throw new Error(`statistics job: ${statsJob.state} ${statsJob.error}`);
+  const statisticsSeconds = (performance.now() - tRegistered) / 1000;
+  const sketchDir = path.join(path.dirname(parquet), 'sketch');
+  const sketchMb = fs.readdirSync(sketchDir).reduce((a, f) => a + fs.statSync(path.join(sketchDir, f)).size, 0) / 2 ** 20;
+  console.log(`statistics and sketch: ${statisticsSeconds.toFixed(1)} s, sketch ${sketchMb.toFixed(0)} MB`);
 
+  await fresh();
   // Warm-up: the first query pays for the file's footer and the OS cache.
   await post(`/api/visualization/histogram/${id}`, { columns: ['id'], bins: 10 });
   const loadBefore = os.loadavg()[0];
   // Answers are cached per dataset and question, so "cold" runs ask a different question every time
   // (another column, bin count, pair or sample size) and "repeat" asks the same one again.
-  const hist = await timed(REPEAT, (i) => post(`/api/visualization/histogram/${id}`, { columns: [NUMERIC[i % NUMERIC.length]], bins: 20 + Math.floor(i / NUMERIC.length) * 5 }));
+  const histTimes = [];
+  const hist = await timed(REPEAT, async (i) => {
+    const t = performance.now();
+    await post(`/api/visualization/histogram/${id}`, { columns: [NUMERIC[i % NUMERIC.length]], bins: 20 + Math.floor(i / NUMERIC.length) * 5 });
+    histTimes.push(performance.now() - t);
+  });
+  // The first six are the first question about each column (its sorted values are read from the sketch file).
+  const histFirst = { max: Math.max(...histTimes.slice(0, NUMERIC.length)), p50: percentile(histTimes.slice(0, NUMERIC.length), 50) };
+  const boxSets = NUMERIC.map((c) => [c]).concat(NUMERIC.flatMap((a, k) => NUMERIC.slice(k + 1).map((b) => [a, b])));
+  const box = await timed(REPEAT, (i) => post(`/api/visualization/boxplot/${id}`, { columns: boxSets[i % boxSets.length] }));
+  const boxRepeat = await timed(REPEAT, () => post(`/api/visualization/boxplot/${id}`, { columns: ['temperature'] }));
   const histRepeat = await timed(REPEAT, () => post(`/api/visualization/histogram/${id}`, { columns: ['temperature'], bins: 20 }));
   const pairs = NUMERIC.flatMap((a) => NUMERIC.filter((b) => b !== a).map((b) => [a, b]));
   let sampled;
@@ -67,13 +115,18 @@ try {
   });
   if (!sampled.sample || sampled.returned < 49000) throw new Error('scatter was not sampled to about 50,000 points');
   const binned = await timed(REPEAT, (i) => post(`/api/visualization/scatter/${id}`, { x: pairs[i % pairs.length][0], y: pairs[i % pairs.length][1], mode: 'bin', bins: 100 }));
+  const scatterRepeat = await timed(REPEAT, () => post(`/api/visualization/scatter/${id}`, { x: 'temperature', y: 'pressure', mode: 'bin', bins: 100 }));
   // Pearson: the first question computes the moments of every complete numeric column in one pass; any later
   // choice of columns is derived from them.
   const t1 = performance.now();
   await post(`/api/visualization/correlation/${id}`, { columns: NUMERIC, method: 'pearson' });
   const pearsonFirst = performance.now() - t1;
   const pearson = await timed(REPEAT, (i) => post(`/api/visualization/correlation/${id}`, { columns: NUMERIC.filter((_, k) => k !== i % NUMERIC.length), method: 'pearson' }));
-  const spearman = await timed(Math.min(REPEAT, 5), (i) => post(`/api/visualization/correlation/${id}`, { columns: NUMERIC.filter((_, k) => k !== i), method: 'spearman' }));
+  let spearmanAnswer;
+  const spearman = await timed(Math.min(REPEAT, 5), async (i) => {
+    spearmanAnswer = await post(`/api/visualization/correlation/${id}`, { columns: NUMERIC.filter((_, k) => k !== i), method: 'spearman' });
+  });
+  if (spearmanAnswer.sample) throw new Error('Spearman was computed on a sample');
   const overview = await post(`/api/statistics/timeseries/${id}`, { columns: ['signal', 'temperature'], buckets: 1000 });
   const span = overview.full_end - overview.full_start;
   // Zooms (never cached): windows from 50 % down to 0.01 % of the series at varying positions, as wheel and drag make.
@@ -84,6 +137,29 @@ try {
   });
   const loadAfter = os.loadavg()[0];
 
+  // Breakdown of a cold question: what the scan over the Parquet file costs (the path without a sketch) against
+  // reading one column's sorted values from the sketch (the path with it).
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const duck = await (await DuckDBInstance.create(':memory:', { threads: '2' })).connect();
+  const scanMs = [];
+  for (const c of NUMERIC) {
+    const t = performance.now();
+    await duck.runAndReadAll(`SELECT min(${c}), max(${c}), count(${c}) FROM read_parquet('${parquet}')`);
+    scanMs.push(performance.now() - t);
+  }
+  const readMs = [];
+  for (const f of fs.readdirSync(sketchDir).filter((f) => f.endsWith('.sorted.f64'))) {
+    const t = performance.now();
+    fs.readFileSync(path.join(sketchDir, f));
+    readMs.push(performance.now() - t);
+  }
+  duck.closeSync();
+
+  let conditionSeconds = null;
+  let applySeconds = null;
+  let registered = {};
+  if (!process.env.BENCH_SKIP_CONDITION) {
+  await fresh();
   console.log('running the 5-step condition ...');
   const t0 = performance.now();
   const run = await post(`/api/preprocess/dataset/${id}`, { steps: STEPS });
@@ -96,9 +172,10 @@ try {
   }
   if (state.state !== 'succeeded') throw new Error(`condition failed: ${state.error}`);
   const tApplied = performance.now();
-  const registered = await post(`/api/new_dataset/register/${run.temp_id}`, { name: 'bench preprocessed' });
-  const conditionSeconds = (performance.now() - t0) / 1000;
-  const applySeconds = (tApplied - t0) / 1000;
+  registered = await post(`/api/new_dataset/register/${run.temp_id}`, { name: 'bench preprocessed' });
+  conditionSeconds = (performance.now() - t0) / 1000;
+  applySeconds = (tApplied - t0) / 1000;
+  }
 
   // Peer: pandas on the same Parquet file, same work; loading is timed apart (the server reads from disk each time).
   console.log('pandas peer ...');
@@ -114,6 +191,7 @@ def rep(f, n=5):
     return max(ts)
 out={"load_s": load}
 out["histogram_ms"]=rep(lambda: np.histogram(df["temperature"].dropna(), 30))
+out["boxplot_ms"]=rep(lambda: df["temperature"].quantile([.25,.5,.75]))
 out["scatter_sample_ms"]=rep(lambda: df[["temperature","pressure","humidity"]].dropna().sample(50000, random_state=1))
 def binned():
     d=df[["temperature","pressure"]].dropna()
@@ -149,19 +227,33 @@ print(json.dumps(out))`,
     columns: ds.column_count,
     mitate_ms: {
       histogram_cold_30_bins_each_time_another_question: hist,
+      histogram_first_question_per_column: histFirst,
       histogram_repeat: histRepeat,
+      boxplot_cold_each_time_another_column_choice: box,
+      boxplot_repeat: boxRepeat,
       scatter_sample_50000_cold: scatter,
       scatter_binned_100x100_cold: binned,
+      scatter_binned_100x100_repeat: scatterRepeat,
       correlation_pearson_first_request_all_numeric_columns: pearsonFirst,
       correlation_pearson_other_column_choices: pearson,
-      correlation_spearman_on_200000_sample_cold: spearman,
+      correlation_spearman_all_rows: spearman,
       timeseries_zoom_1000_buckets_2_columns: zoom,
+    },
+    sketch: {
+      statistics_job_with_sketch_after_registration_s: statisticsSeconds,
+      statistics_job_run_s: (Date.parse(statsJob.finished_at) - Date.parse(statsJob.started_at)) / 1000,
+      sketch_mb_on_disk: sketchMb,
+    },
+    breakdown_cold_ms: {
+      parquet_scan_min_max_count_one_column: { p50: percentile(scanMs, 50), max: Math.max(...scanMs) },
+      sketch_sorted_column_file_read_80_mb: { p50: percentile(readMs, 50), max: Math.max(...readMs) },
     },
     condition_5_steps: { applied_s: applySeconds, applied_and_registered_s: conditionSeconds, rows_out: registered.row_count, columns_out: registered.column_count },
     pandas: {
       load_parquet_s: pandas.load_s,
       in_memory_max_of_5_ms: {
         histogram: pandas.histogram_ms,
+        boxplot_quartiles: pandas.boxplot_ms,
         scatter_sample_50000: pandas.scatter_sample_ms,
         scatter_binned_100x100: pandas.scatter_binned_ms,
         correlation_pearson: pandas.pearson_ms,
@@ -172,13 +264,19 @@ print(json.dumps(out))`,
     },
     goals: {
       histogram_cold_p95_under_300_ms: hist.p95 < 300,
+      boxplot_cold_p95_under_300_ms: box.p95 < 300,
       scatter_cold_p95_under_300_ms: scatter.p95 < 300 && binned.p95 < 300,
+      repeated_p95_under_20_ms: Math.max(histRepeat.p95, boxRepeat.p95, scatterRepeat.p95) < 20,
+      spearman_all_rows_under_2_s: spearman.max < 2000,
       correlation_p95_under_300_ms: pearson.p95 < 300,
       correlation_first_request_under_300_ms: pearsonFirst < 300,
       timeseries_zoom_p95_under_200_ms: zoom.p95 < 200,
-      condition_applied_and_registered_under_20_s: conditionSeconds < 20,
+      condition_applied_and_registered_under_20_s: conditionSeconds === null ? 'not run (BENCH_SKIP_CONDITION)' : conditionSeconds < 20,
     },
   };
+} catch (e) {
+  console.error(server.log().split('\n').slice(-15).join('\n'));
+  throw e;
 } finally {
   await server.stop();
 }

@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
+from ..sketch import SketchWriter
 from ..task import Context, EngineError, Task
 
 CHUNK = 1 << 20  # elements per slice for central moments: bounds temporary memory
@@ -45,15 +46,28 @@ class Statistics(Task):
         if datetime_column and datetime_column not in names:
             raise EngineError("datetime_column_missing", column=datetime_column)
 
+        sketch_dir = spec.get("sketch_dir") or None
+        sketch = SketchWriter(sketch_dir, row_count) if sketch_dir else None
+        keep = None
         columns: list[dict] = []
-        for i, name in enumerate(names):
-            ctx.progress(i / max(1, len(names)), f"Column {i + 1} of {len(names)}: {name}")
-            try:
-                data = parquet.read(columns=[name], use_threads=True).column(0)
-            except (pa.ArrowException, OSError) as exc:
-                raise EngineError("column_unreadable", column=name, reason=str(exc)) from exc
-            columns.append(describe_column(name, data, bins, max_categories, name == datetime_column))
-            del data
+        try:
+            for i, name in enumerate(names):
+                ctx.progress(i / max(1, len(names)), f"Column {i + 1} of {len(names)}: {name}")
+                try:
+                    data = parquet.read(columns=[name], use_threads=True).column(0)
+                except (pa.ArrowException, OSError) as exc:
+                    raise EngineError("column_unreadable", column=name, reason=str(exc)) from exc
+                if sketch is not None:
+                    keep = lambda valid, name=name, data=data: sketch.add_numeric(name, data, valid)  # noqa: E731
+                columns.append(describe_column(name, data, bins, max_categories, name == datetime_column, keep))
+                del data
+            if sketch is not None:
+                ctx.progress(0.99, "Writing exploration sketches")
+                sketch.finish(parquet)
+        except BaseException:
+            if sketch is not None:
+                sketch.abandon()
+            raise
         ctx.progress(1.0, "Writing statistics")
 
         result = {
@@ -83,7 +97,7 @@ def write_json(target: Path, value: Any) -> None:
     os.replace(tmp, target)  # readers never see half a file
 
 
-def describe_column(name: str, data: pa.ChunkedArray, bins: int, max_categories: int, is_datetime_column: bool) -> dict:
+def describe_column(name: str, data: pa.ChunkedArray, bins: int, max_categories: int, is_datetime_column: bool, keep=None) -> dict:
     typ = data.type
     base = {"name": name, "dtype": str(typ)}
     if pa.types.is_dictionary(typ):
@@ -92,7 +106,7 @@ def describe_column(name: str, data: pa.ChunkedArray, bins: int, max_categories:
     if pa.types.is_boolean(typ):
         return {**base, "kind": "boolean", **describe_categorical(data, max_categories)}
     if pa.types.is_integer(typ) or pa.types.is_floating(typ) or pa.types.is_decimal(typ):
-        return {**base, "kind": "numeric", **describe_numeric(data, bins)}
+        return {**base, "kind": "numeric", **describe_numeric(data, bins, keep)}
     if pa.types.is_timestamp(typ) or pa.types.is_date(typ):
         return {**base, "kind": "datetime", **describe_datetime(data, bins)}
     if is_datetime_column and (pa.types.is_string(typ) or pa.types.is_large_string(typ)):
@@ -120,7 +134,8 @@ def distinct_sorted(sorted_values: np.ndarray) -> int:
     return 1 + int(np.count_nonzero(sorted_values[1:] != sorted_values[:-1]))
 
 
-def describe_numeric(data: pa.ChunkedArray, bins: int) -> dict:
+def describe_numeric(data: pa.ChunkedArray, bins: int, keep=None) -> dict:
+    """`keep(sorted_values)` receives the sorted non-missing values (float64), e.g. for the exploration sketch."""
     total = len(data)
     is_float = pa.types.is_floating(data.type)
     if pa.types.is_integer(data.type):
@@ -137,6 +152,8 @@ def describe_numeric(data: pa.ChunkedArray, bins: int) -> dict:
         lo, hi = (float(valid[0]), float(valid[-1])) if valid.size else (None, None)
         unique = distinct_sorted(valid)
     n = int(valid.size)
+    if keep is not None and not pa.types.is_decimal(data.type):
+        keep(valid)
     out: dict[str, Any] = {"count": n, "missing": total - n, "unique": unique}
     empty = {k: None for k in ("mean", "std", "min", "q1", "median", "q3", "max", "skewness", "kurtosis")}
     if n == 0:

@@ -5,6 +5,7 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { ident, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
+import { histogramOfSorted, lowerBound, quantileOfSorted, readSketch, upperBound } from '../datasets/sketch.js';
 import { M } from './messages.js';
 
 export interface SchemaColumn {
@@ -115,6 +116,36 @@ export function fromPyramids(pyrs: Pyramid[], fullStart: number, wp: number, sta
   return [...out.values()].sort((a, b) => (a[0] as number) - (b[0] as number));
 }
 
+/**
+ * Cells of a binned scatter from columns in memory, with the arithmetic of the SQL version
+ * (least(floor((x - x0) / wx), bins - 1)); the colour is averaged over the rows where it is present.
+ */
+export function binCells(x: Float64Array, y: Float64Array, color: Float64Array | null, x0: number, wx: number, y0: number, wy: number, bins: number): [number, number, number, number | null][] {
+  const counts = new Float64Array(bins * bins);
+  const sums = color ? new Float64Array(bins * bins) : null;
+  const present = color ? new Float64Array(bins * bins) : null;
+  const last = bins - 1;
+  for (let r = 0; r < x.length; r++) {
+    const i = Math.min(Math.floor((x[r] - x0) / wx), last);
+    const j = Math.min(Math.floor((y[r] - y0) / wy), last);
+    const k = i * bins + j;
+    counts[k]++;
+    if (color) {
+      const v = color[r];
+      if (v === v) {
+        sums![k] += v;
+        present![k]++;
+      }
+    }
+  }
+  const out: [number, number, number, number | null][] = [];
+  for (let k = 0; k < counts.length; k++) {
+    if (counts[k] === 0) continue;
+    out.push([Math.floor(k / bins), k % bins, counts[k], sums && present![k] > 0 ? sums[k] / present![k] : null]);
+  }
+  return out;
+}
+
 export function makeVisualizationService(ctx: AppContext) {
   const datasets = makeDatasetService(ctx);
   // Least-recently-used results of this app instance, keyed by dataset and question; the dataset is looked up
@@ -146,8 +177,12 @@ export function makeVisualizationService(ctx: AppContext) {
   async function open(auth: AuthContext, id: string) {
     const row = await datasets.getRow(auth, id);
     const schema = JSON.parse(row.schema_json) as SchemaColumn[];
-    const src = `read_parquet(${sqlString(datasets.parquetPath(row))})`;
-    return { row, schema, src };
+    const parquet = datasets.parquetPath(row);
+    const src = `read_parquet(${sqlString(parquet)})`;
+    // The exploration sketch (sorted and row-order values of numeric columns, correlations, a sample), when the
+    // statistics job has written it; every answer below is the same with or without it.
+    const sketch = readSketch(row.id, parquet);
+    return { row, schema, src, sketch };
   }
 
   function column(schema: SchemaColumn[], name: string, field: string, numeric = false): SchemaColumn {
@@ -174,13 +209,22 @@ export function makeVisualizationService(ctx: AppContext) {
   return {
     /** Histogram (numeric, datetime: equal-width bins, last bin closed as numpy) or bar counts (others). */
     async histogram(auth: AuthContext, id: string, names: string[], bins: number, top: number) {
-      const { row, schema, src } = await open(auth, id);
+      const { row, schema, src, sketch } = await open(auth, id);
       const cols = names.map((n) => column(schema, n, 'columns'));
       return cached(`${row.id}:histogram:${JSON.stringify([names, bins, top])}`, () => withConn(async (c) => {
         const out = [];
         for (const col of cols) {
           const q = ident(col.name);
-          if (isNumericType(col.type) || col.type === 'datetime' || col.type === 'date') {
+          const sorted = isNumericType(col.type) ? sketch?.sorted(col.name) : null;
+          if (sorted) {
+            // Binary searches of the edges in the sorted values: the same counts as the scan below.
+            const total = Number(row.row_count);
+            try {
+              out.push({ name: col.name, type: col.type, kind: 'numeric', ...histogramOfSorted(sorted, bins), count: sorted.length, missing: total - sorted.length });
+            } finally {
+              sorted.close();
+            }
+          } else if (isNumericType(col.type) || col.type === 'datetime' || col.type === 'date') {
             const v = asNumber(col);
             const [lo, hi, n, total] = (await rows(c, `SELECT min(${v}), max(${v}), count(${q}), count(*) FROM ${src}`))[0].map(num);
             const counts = new Array<number>(bins).fill(0);
@@ -222,12 +266,38 @@ export function makeVisualizationService(ctx: AppContext) {
 
     /** Tukey box plots: quartiles (linear interpolation, as pandas), whiskers at 1.5 IQR, a sample of outliers. */
     async boxplot(auth: AuthContext, id: string, names: string[]) {
-      const { row, schema, src } = await open(auth, id);
+      const { row, schema, src, sketch } = await open(auth, id);
       const cols = names.map((n) => column(schema, n, 'columns', true));
+      const statsOf = new Map((JSON.parse(row.stats_json) as { name: string; mean: number | null }[]).map((s) => [s.name, s]));
       return cached(`${row.id}:boxplot:${JSON.stringify(names)}`, () => withConn(async (c) => {
         const out = [];
         for (const col of cols) {
           const q = ident(col.name);
+          const s = sketch?.sorted(col.name);
+          const knownMean = statsOf.get(col.name)?.mean;
+          if (s && typeof knownMean !== 'number') s.close();
+          if (s && typeof knownMean === 'number') {
+            try {
+            // Quartiles, whiskers and outliers are index reads and binary searches in the sorted values.
+            const [q1, med, q3] = [0.25, 0.5, 0.75].map((p) => quantileOfSorted(s, p));
+            const lo = q1 - 1.5 * (q3 - q1);
+            const hi = q3 + 1.5 * (q3 - q1);
+            const below = lowerBound(s, lo);
+            const above = upperBound(s, hi);
+            const oc = below + (s.length - above);
+            // Up to 200 outliers spread evenly over their sorted order (all of them when fewer).
+            const outliers: number[] = [];
+            const take = Math.min(200, oc);
+            for (let k = 0; k < take; k++) {
+              const r = Math.floor((k * oc) / take);
+              outliers.push(s.at(r < below ? r : above + r - below));
+            }
+            out.push({ name: col.name, count: s.length, min: s.at(0), q1, median: med, q3, max: s.at(s.length - 1), mean: knownMean, lower_whisker: s.at(below), upper_whisker: s.at(above - 1), outlier_count: oc, outliers });
+            } finally {
+              s.close();
+            }
+            continue;
+          }
           const v = `${q}::DOUBLE`;
           const [qs, mn, mx, mean, n] = (await rows(c, `SELECT quantile_cont(${v}, [0.25, 0.5, 0.75]), min(${v}), max(${v}), avg(${v}), count(${q}) FROM ${src}`))[0];
           const quart = ((qs as { items?: unknown[] } | null)?.items ?? (qs as unknown[]) ?? []).map(num);
@@ -252,7 +322,7 @@ export function makeVisualizationService(ctx: AppContext) {
      * counts (with the mean colour per cell for a numeric colour).
      */
     async scatter(auth: AuthContext, id: string, b: { x: string; y: string; color?: string | null; max_points: number; mode: 'sample' | 'bin'; bins: number }) {
-      const { row, schema, src } = await open(auth, id);
+      const { row, schema, src, sketch } = await open(auth, id);
       const xc = column(schema, b.x, 'x');
       const yc = column(schema, b.y, 'y');
       const cc = b.color ? column(schema, b.color, 'color') : null;
@@ -278,6 +348,17 @@ export function makeVisualizationService(ctx: AppContext) {
           };
           const kx = known(xc);
           const ky = known(yc);
+          const vx = kx && ky ? await sketch?.values(xc.name) : null;
+          const vy = vx ? await sketch?.values(yc.name) : null;
+          const vc = vy && colorNumeric ? await sketch?.values(cc!.name) : null;
+          if (kx && ky && vx && vy && (!colorNumeric || vc)) {
+            // Complete numeric columns held in memory: the same cells and counts as the GROUP BY below.
+            const [x0, x1, y0, y1] = [kx[0], kx[1], ky[0], ky[1]];
+            const wx = x1 > x0 ? (x1 - x0) / b.bins : 1;
+            const wy = y1 > y0 ? (y1 - y0) / b.bins : 1;
+            const cells = binCells(vx, vy, vc ?? null, x0, wx, y0, wy, b.bins);
+            return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: { nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins }, cells };
+          }
           const [x0, x1, y0, y1] =
             kx && ky
               ? [kx[0], kx[1], ky[0], ky[1]]
@@ -300,8 +381,14 @@ export function makeVisualizationService(ctx: AppContext) {
         }
         const sample = total > b.max_points;
         const inner = `SELECT ${asNumber(xc)} AS __x, ${asNumber(yc)} AS __y, ${colorExpr} AS __c FROM ${src} WHERE ${where}`;
-        const sql = sample ? `SELECT * FROM (${inner}) USING SAMPLE reservoir(${b.max_points} ROWS) REPEATABLE (42)` : inner;
-        const r = await rows(c, sql);
+        let r: unknown[][] | null = null;
+        if (sample && sketch && sketch.manifest.sample_rows >= b.max_points) {
+          // The sketch's sample is a seeded uniform sample of whole rows in random order: its first complete rows
+          // are a uniform random sample of the complete rows, as the reservoir below would draw.
+          const fromSample = await rows(c, `SELECT ${asNumber(xc)} AS __x, ${asNumber(yc)} AS __y, ${colorExpr} AS __c FROM read_parquet(${sqlString(sketch.samplePath)}) WHERE ${where} LIMIT ${b.max_points}`);
+          if (fromSample.length === b.max_points) r = fromSample;
+        }
+        r ??= await rows(c, sample ? `SELECT * FROM (${inner}) USING SAMPLE reservoir(${b.max_points} ROWS) REPEATABLE (42)` : inner);
         const points = r.map(([x, y, col]) => (cc ? [Number(x), Number(y), colorNumeric ? num(col) : (col as string | null)] : [Number(x), Number(y)]));
         return { ...base, mode: 'sample', sample, returned: points.length, points };
       }));
@@ -323,9 +410,17 @@ export function makeVisualizationService(ctx: AppContext) {
 
     /** Pearson (pairwise complete rows, as pandas) or Spearman (average ranks; on a sample above SPEARMAN_MAX_ROWS). */
     async correlation(auth: AuthContext, id: string, names: string[] | undefined, method: 'pearson' | 'spearman') {
-      const { row, schema, src } = await open(auth, id);
+      const { row, schema, src, sketch } = await open(auth, id);
       const cols = names?.length ? names.map((n) => column(schema, n, 'columns', true)) : schema.filter((s) => isNumericType(s.type)).slice(0, 50);
       if (cols.length < 2) throw new AppError(422, M.tooFewColumns, { min: 2 }, 'columns');
+      const spearman = sketch?.manifest.spearman;
+      if (method === 'spearman' && spearman && cols.every((col) => spearman.names.includes(col.name))) {
+        // Spearman on all rows of complete columns, computed by the statistics job from the sorted values.
+        const at = cols.map((col) => spearman.names.indexOf(col.name));
+        const matrix = at.map((i) => at.map((j) => (i === j ? 1 : spearman.matrix[i][j])));
+        const total = Number(row.row_count);
+        return { method, columns: cols.map((x) => x.name), matrix, rows: total, sample: false, sample_rows: total };
+      }
       return cached(`${row.id}:correlation:${JSON.stringify([cols.map((x) => x.name), method])}`, () => withConn(async (c) => {
         let from = src;
         let sample = false;
@@ -371,7 +466,9 @@ export function makeVisualizationService(ctx: AppContext) {
           const usable = (s: SchemaColumn) => isNumericType(s.type) && stats.get(s.name)?.missing === 0 && typeof stats.get(s.name)?.mean === 'number';
           const all = schema.filter(usable).slice(0, 60);
           const basis = cols.every((col) => all.some((a) => a.name === col.name)) ? all : cols;
-          const mom = await cached(`${row.id}:moments:${JSON.stringify(basis.map((b) => b.name))}`, async () => {
+          const pearson = sketch?.manifest.pearson;
+          const fromSketch = pearson && cols.every((col) => pearson.names.includes(col.name)) ? pearson : null;
+          const mom = fromSketch ?? await cached(`${row.id}:moments:${JSON.stringify(basis.map((b) => b.name))}`, async () => {
             const d = basis.map((col) => `(${ident(col.name)}::DOUBLE - ${stats.get(col.name)!.mean}::DOUBLE)`);
             const prods: [number, number][] = [];
             for (let i = 0; i < basis.length; i++) for (let j = i; j < basis.length; j++) prods.push([i, j]);

@@ -173,6 +173,13 @@ export function DistributionSection({ dataset, columns }: { dataset: Dataset; co
       <Panel title={t('boxplot')} actions={<CsvButton onClick={boxCsv} />}>
         <ColumnsSelect label={t('columns')} options={numeric} value={boxCols} onChange={setBoxCols} max={20} />
         <Loading active={box.isFetching} />
+        {box.data?.columns
+          .filter((c) => c.outlier_count > c.outliers.length)
+          .map((c) => (
+            <Typography key={c.name} variant="body2" color="text.secondary" data-testid="boxplot-outliers-note">
+              {t('outliersNote', { name: c.name, shown: formatInteger(c.outliers.length), count: formatInteger(c.outlier_count) })}
+            </Typography>
+          ))}
         {box.data && box.data.columns.length > 0 && (
           <VisChart
             testId="boxplot-chart"

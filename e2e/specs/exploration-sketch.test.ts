@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
+
+// Issue 17: once the statistics job has written the exploration sketch, the visualization page answers from it —
+// Spearman on all rows (no sampling note above 200,000 rows), box plots saying how many outliers are drawn.
+const SHOTS = process.env.E2E_SCREENSHOTS;
+const PASSWORD = 'Kx7!mQ2#vL9p';
+const ROWS = 250_000;
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let email: string;
+let token: string;
+let datasetId: string;
+
+async function shot(name: string) {
+  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function chartData(testId: string): Promise<any> {
+  const el = page.getByTestId(testId);
+  await el.waitFor();
+  await page.waitForFunction((id) => !!document.querySelector(`[data-testid="${id}"] canvas, [data-testid="${id}"] svg`), testId);
+  return JSON.parse((await el.getAttribute('data-chart'))!);
+}
+
+const api = async (url: string, body?: unknown) => {
+  const r = await fetch(`${server.url}${url}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+  assert.equal(r.status, 200, await r.clone().text());
+  return (await r.json()).detail.response;
+};
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' })).newPage();
+  email = `sketch.${Date.now()}@example.com`;
+  await fetch(`${server.url}/account/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Hana', last_name: 'Sato', organisation_name: 'Sketch Works' }),
+  });
+  const login = await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  token = (await login.json()).detail.response.access_token;
+  // A heavy-tailed column (thousands of Tukey outliers) and two correlated ones, generated reproducibly.
+  let seed = 17;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const lines = ['heavy,a,b'];
+  for (let i = 0; i < ROWS; i++) {
+    const a = Math.round(rnd() * 1e6) / 1e3;
+    lines.push(`${Math.round((rnd() - 0.5) ** 5 * 1e7) / 100},${a},${Math.round((a + rnd() * 300) * 1000) / 1000}`);
+  }
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ name: 'Heavy tails', data_type: 'training_data', type: 'supervised', training_type: 'regression', category: '', comment: '' })) form.append(k, v);
+  form.append('file', new Blob([lines.join('\n') + '\n']), 'heavy.csv');
+  const up = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  assert.equal(up.status, 201, await up.clone().text());
+  datasetId = (await up.json()).detail.response.id;
+  // The statistics job starts on registration and writes the sketch in the same pass.
+  for (let i = 0; i < 600; i++) {
+    const s = await api(`/api/statistics/result/${datasetId}`);
+    if (s.state === 'succeeded') break;
+    assert.ok(['queued', 'running'].includes(s.state), JSON.stringify(s));
+    await new Promise((r) => setTimeout(r, 500));
+  }
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('exploration from the sketch: outliers note and Spearman on all rows, in English and Japanese', async () => {
+  const box = await api(`/api/visualization/boxplot/${datasetId}`, { columns: ['heavy'] });
+  const heavy = box.columns[0];
+  assert.ok(heavy.outlier_count > 1000, `outliers: ${heavy.outlier_count}`);
+  assert.equal(heavy.outliers.length, 200);
+
+  await page.goto(`${server.url}/login`);
+  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dataset$/);
+  await page.goto(`${server.url}/visualization/details/${datasetId}`);
+  await page.getByRole('tab', { name: 'Distributions' }).click();
+  await chartData('boxplot-chart');
+  const count = heavy.outlier_count.toLocaleString('en-GB');
+  await page.getByText(`heavy: 200 of ${count} outliers are drawn; the quartiles, whiskers and the count use every row.`).waitFor();
+  await shot('s01-boxplot-outliers-note');
+
+  await page.getByRole('tab', { name: 'Correlation' }).click();
+  await page.getByRole('button', { name: 'Spearman' }).click();
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="correlation-chart"]')?.getAttribute('data-chart') ?? '{}').method === 'spearman');
+  const corr = await chartData('correlation-chart');
+  assert.deepEqual(corr.columns, ['heavy', 'a', 'b']);
+  const answer = await api(`/api/visualization/correlation/${datasetId}`, { method: 'spearman' });
+  assert.deepEqual([answer.sample, answer.sample_rows, answer.rows], [false, ROWS, ROWS]);
+  assert.deepEqual(corr.matrix, answer.matrix);
+  assert.equal(await page.getByText(/Spearman ranks computed on a random sample/).count(), 0);
+  await shot('s02-spearman-all-rows');
+
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+  await page.reload();
+  await page.getByRole('tab', { name: '分布' }).click();
+  await page.getByText(`heavy: 外れ値 ${heavy.outlier_count.toLocaleString('ja-JP')} 点のうち 200 点を描画しています。`, { exact: false }).waitFor();
+  await shot('s03-boxplot-outliers-note-ja');
+  await page.getByRole('tab', { name: '相関' }).click();
+  await page.getByRole('button', { name: 'スピアマン' }).click();
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="correlation-chart"]')?.getAttribute('data-chart') ?? '{}').method === 'spearman');
+  await shot('s04-spearman-all-rows-ja');
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
+});

@@ -1,0 +1,243 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Exploration sketches of a dataset (issue 17), written beside its Parquet file by the statistics job
+ * (engine/mitate_engine/sketch.py): per numeric column its sorted non-missing values and its values in row order
+ * (float64 files), the Pearson covariance sums and the Spearman matrix of the complete numeric columns on all
+ * rows, and a seeded random sample of whole rows. None of them is approximate: histograms and box plots are
+ * binary searches and index reads on the sorted values, binned scatter counts every row.
+ */
+export interface SketchColumn {
+  name: string;
+  file: string;
+  count: number;
+  complete: boolean;
+  mean?: number;
+}
+export interface SketchManifest {
+  version: number;
+  build_id: string;
+  row_count: number;
+  columns: SketchColumn[];
+  pearson: { names: string[]; cov: number[][] } | null;
+  spearman: { names: string[]; matrix: (number | null)[][] } | null;
+  sample_rows: number;
+}
+
+export const sketchDirOf = (parquet: string) => path.join(path.dirname(parquet), 'sketch');
+
+/**
+ * Least-recently-used float64 columns held in memory, bounded in bytes (MITATE_COLUMN_CACHE_MB, default 512).
+ * Keys start with the dataset id and the sketch's build id, so a rebuilt sketch is never answered from the old
+ * one, and deleting a dataset drops its columns at once.
+ */
+export class ColumnCache {
+  private entries = new Map<string, Float64Array>();
+  private loading = new Map<string, Promise<Float64Array>>();
+  bytes = 0;
+  constructor(readonly limitBytes: number) {}
+
+  get size() {
+    return this.entries.size;
+  }
+
+  has(key: string) {
+    return this.entries.has(key);
+  }
+
+  async get(key: string, load: () => Promise<Float64Array>): Promise<Float64Array> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const p = load().finally(() => this.loading.delete(key));
+    this.loading.set(key, p);
+    const value = await p;
+    if (value.byteLength <= this.limitBytes && !this.entries.has(key)) {
+      this.entries.set(key, value);
+      this.bytes += value.byteLength;
+      for (const [k, v] of this.entries) {
+        if (this.bytes <= this.limitBytes) break;
+        this.entries.delete(k);
+        this.bytes -= v.byteLength;
+      }
+    }
+    return value;
+  }
+
+  /** Drops every column of a dataset (all builds) or, with `keepBuild`, those of its other builds. */
+  invalidate(datasetId: string, keepBuild?: string) {
+    for (const [k, v] of this.entries) {
+      if (!k.startsWith(`${datasetId}:`)) continue;
+      if (keepBuild && k.startsWith(`${datasetId}:${keepBuild}:`)) continue;
+      this.entries.delete(k);
+      this.bytes -= v.byteLength;
+    }
+  }
+}
+
+export const columnCache = new ColumnCache((Number(process.env.MITATE_COLUMN_CACHE_MB) || 512) * 1024 * 1024);
+
+const manifests = new Map<string, { stamp: string; manifest: SketchManifest }>();
+
+/** The dataset's sketch, or null while none is built (the statistics job writes it); re-read when replaced. */
+export function readSketch(datasetId: string, parquet: string): Sketch | null {
+  const dir = sketchDirOf(parquet);
+  const file = path.join(dir, 'manifest.json');
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    manifests.delete(dir);
+    return null;
+  }
+  const stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
+  let entry = manifests.get(dir);
+  if (!entry || entry.stamp !== stamp) {
+    try {
+      entry = { stamp, manifest: JSON.parse(fs.readFileSync(file, 'utf8')) as SketchManifest };
+    } catch {
+      return null;
+    }
+    if (entry.manifest.version !== 1) return null;
+    manifests.set(dir, entry);
+    columnCache.invalidate(datasetId, entry.manifest.build_id);
+  }
+  return new Sketch(datasetId, dir, entry.manifest);
+}
+
+/** Forgets a dataset's sketch and its cached columns (the dataset was deleted). */
+export function forgetSketch(datasetId: string, parquet: string) {
+  manifests.delete(sketchDirOf(parquet));
+  columnCache.invalidate(datasetId);
+}
+
+async function readFloat64(file: string): Promise<Float64Array> {
+  const buf = await fs.promises.readFile(file);
+  if (buf.byteOffset % 8 === 0) return new Float64Array(buf.buffer, buf.byteOffset, buf.byteLength / 8);
+  return new Float64Array(new Uint8Array(buf).buffer);
+}
+
+export class Sketch {
+  constructor(
+    readonly datasetId: string,
+    readonly dir: string,
+    readonly manifest: SketchManifest,
+  ) {}
+
+  column(name: string): SketchColumn | undefined {
+    return this.manifest.columns.find((c) => c.name === name);
+  }
+
+  private load(col: SketchColumn, kind: 'sorted' | 'values') {
+    return columnCache.get(`${this.datasetId}:${this.manifest.build_id}:${col.file}.${kind}`, () => readFloat64(path.join(this.dir, `${col.file}.${kind}.f64`)));
+  }
+
+  /**
+   * Sorted non-missing values, read in place (a histogram needs ~25 reads of 8 bytes per edge, not the whole
+   * file), or null when the column has none or non-finite ones (the scan then answers). Close it after use.
+   */
+  sorted(name: string): SortedFile | null {
+    const col = this.column(name);
+    if (!col || col.count === 0) return null;
+    const file = path.join(this.dir, `${col.file}.sorted.f64`);
+    let f: SortedFile;
+    try {
+      f = new SortedFile(file);
+    } catch {
+      return null;
+    }
+    if (f.length !== col.count || !Number.isFinite(f.at(0)) || !Number.isFinite(f.at(f.length - 1))) {
+      f.close();
+      return null;
+    }
+    return f;
+  }
+
+  /** Values in row order (NaN where missing) of a complete, finite column; otherwise null. */
+  async values(name: string): Promise<Float64Array | null> {
+    const col = this.column(name);
+    if (!col?.complete) return null;
+    const v = await this.load(col, 'values');
+    return v.length === this.manifest.row_count ? v : null;
+  }
+
+  get samplePath() {
+    return path.join(this.dir, 'sample.parquet');
+  }
+}
+
+/** Sorted float64 values read from their file by offset (pread), a few bytes per question. */
+export class SortedFile {
+  private fd: number;
+  private buf = Buffer.alloc(8);
+  readonly length: number;
+  constructor(file: string) {
+    this.fd = fs.openSync(file, 'r');
+    this.length = fs.fstatSync(this.fd).size / 8;
+  }
+  at(i: number): number {
+    fs.readSync(this.fd, this.buf, 0, 8, i * 8);
+    return this.buf.readDoubleLE(0);
+  }
+  close() {
+    fs.closeSync(this.fd);
+  }
+}
+
+/** Sorted values: in memory or in their file. */
+export type Sorted = Float64Array | SortedFile;
+const valueAt = (a: Sorted, i: number) => (a instanceof Float64Array ? a[i] : a.at(i));
+
+/** First index whose value is >= x (a sorted array). */
+export function lowerBound(a: Sorted, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (valueAt(a, m) < x) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
+/** First index whose value is > x (a sorted array). */
+export function upperBound(a: Sorted, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const m = (lo + hi) >>> 1;
+    if (valueAt(a, m) <= x) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
+/**
+ * Histogram of sorted values with numpy's rule (bins [e_i, e_{i+1}), the last one closed), the same edges as the
+ * scan over the Parquet file (lo + i × width): counts by binary search, exact.
+ */
+export function histogramOfSorted(s: Sorted, bins: number): { edges: number[]; counts: number[] } {
+  const lo = valueAt(s, 0);
+  const hi = valueAt(s, s.length - 1);
+  const width = hi > lo ? (hi - lo) / bins : 1;
+  const edges = Array.from({ length: bins + 1 }, (_, i) => (i === bins ? (hi > lo ? hi : lo + 1) : lo + i * width));
+  const at = Array.from({ length: bins }, (_, i) => (i === 0 ? 0 : lowerBound(s, lo + i * width)));
+  const counts = at.map((a, i) => (i === bins - 1 ? s.length : at[i + 1]) - a);
+  return { edges, counts };
+}
+
+/** quantile_cont (linear interpolation between the two nearest ranks, as DuckDB and pandas). */
+export function quantileOfSorted(s: Sorted, q: number): number {
+  const pos = (s.length - 1) * q;
+  const i = Math.floor(pos);
+  const j = Math.ceil(pos);
+  if (i === j) return valueAt(s, i);
+  const [a, b] = [valueAt(s, i), valueAt(s, j)];
+  return a + (pos - i) * (b - a);
+}

@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ColumnCache, columnCache, histogramOfSorted, quantileOfSorted } from '../src/features/datasets/sketch.js';
+import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
+
+/** Issue 17: answers from the exploration sketch equal the exact answers of the scans over the Parquet file. */
+
+describe('column cache', () => {
+  const col = (n: number, v = 0) => new Float64Array(n).fill(v);
+  it('stays within its byte bound, dropping the least recently used column', async () => {
+    const cache = new ColumnCache(3 * 80);
+    await cache.get('d1:b:c0', async () => col(10, 1));
+    await cache.get('d1:b:c1', async () => col(10, 2));
+    await cache.get('d1:b:c2', async () => col(10, 3));
+    expect(cache.bytes).toBe(240);
+    await cache.get('d1:b:c0', async () => col(10, 9)); // a hit: c0 becomes the most recent, not reloaded
+    await cache.get('d2:b:c0', async () => col(10, 4));
+    expect(cache.bytes).toBeLessThanOrEqual(240);
+    expect(cache.has('d1:b:c1')).toBe(false);
+    expect(cache.has('d1:b:c0') && cache.has('d1:b:c2') && cache.has('d2:b:c0')).toBe(true);
+    expect((await cache.get('d1:b:c0', async () => col(10, 9)))[0]).toBe(1);
+    // A column larger than the whole bound is answered but never kept.
+    expect((await cache.get('d3:b:big', async () => col(100, 5))).length).toBe(100);
+    expect(cache.has('d3:b:big')).toBe(false);
+    expect(cache.bytes).toBeLessThanOrEqual(240);
+  });
+
+  it('drops a deleted dataset, and the other builds of a replaced sketch', async () => {
+    const cache = new ColumnCache(1000);
+    await cache.get('d1:old:c0', async () => col(4));
+    await cache.get('d1:new:c0', async () => col(4));
+    await cache.get('d2:x:c0', async () => col(4));
+    cache.invalidate('d1', 'new');
+    expect([cache.has('d1:old:c0'), cache.has('d1:new:c0'), cache.has('d2:x:c0')]).toEqual([false, true, true]);
+    cache.invalidate('d1');
+    expect([cache.has('d1:new:c0'), cache.has('d2:x:c0')]).toEqual([false, true]);
+    expect(cache.bytes).toBe(32);
+  });
+});
+
+describe('sorted-value histograms and quantiles', () => {
+  it('count exactly as the rule [e_i, e_i+1) with the last bin closed, edge values included', () => {
+    let seed = 5;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const xs = Array.from({ length: 5000 }, (_, i) => (i % 10 === 0 ? Math.round(rnd() * 20) / 2 : rnd() * 10));
+    xs.push(0, 10);
+    const s = Float64Array.from(xs).sort();
+    for (const bins of [1, 3, 7, 20, 64]) {
+      const { edges, counts } = histogramOfSorted(s, bins);
+      const brute = new Array(bins).fill(0);
+      for (const x of s) {
+        let b = bins - 1;
+        for (let i = 0; i < bins - 1; i++) if (x < edges[i + 1]) { b = i; break; }
+        brute[b]++;
+      }
+      expect(counts).toEqual(brute);
+    }
+    expect(histogramOfSorted(Float64Array.from([4, 4, 4]), 5).counts).toEqual([3, 0, 0, 0, 0]);
+    expect(quantileOfSorted(Float64Array.from([1, 2, 3, 10]), 0.25)).toBe(1.75);
+  });
+});
+
+describe('exploration with and without the sketch', () => {
+  let t: TestApp;
+  let alice: Awaited<ReturnType<typeof registerAndLogin>>;
+  let withSketch: string;
+  let exact: string;
+  const sketchDir = async (id: string) => {
+    const row = await t.app.ctx.db.selectFrom('datasets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return path.join(t.dataDir, 'files', 'org', row.organisation_id, 'datasets', id, 'sketch');
+  };
+  const waitStatistics = async (id: string) => {
+    const r = (await t.app.inject({ method: 'POST', url: `/api/statistics/result/${id}`, headers: alice.auth })).json().detail.response;
+    await t.app.ctx.jobs.waitFor(r.job_id, 120_000);
+  };
+
+  beforeAll(async () => {
+    t = await makeTestApp('sqlite');
+    alice = await registerAndLogin(t.app, 'sketch');
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const lines = ['x,y,z,gap,g'];
+    for (let i = 0; i < 3000; i++) {
+      const x = i % 7 === 0 ? Math.round(rnd() * 8) : Math.round(rnd() * 1e6) / 1e5; // ties and values on bin edges
+      const y = Math.round((x * 0.7 + rnd() * 3) * 1e4) / 1e4;
+      lines.push(`${x},${y},${Math.floor(rnd() * 9)},${i % 13 === 0 ? '' : Math.round(rnd() * 1e3) / 10},${['a', 'b', 'c'][i % 3]}`);
+    }
+    const csv = lines.join('\n') + '\n';
+    withSketch = (await upload(t.app, alice.auth, { name: 'a.csv', content: csv })).json().detail.response.id;
+    exact = (await upload(t.app, alice.auth, { name: 'b.csv', content: csv })).json().detail.response.id;
+    await waitStatistics(withSketch);
+    await waitStatistics(exact);
+    fs.rmSync(await sketchDir(exact), { recursive: true });
+  }, 240_000);
+  afterAll(() => t.close());
+
+  const ask = async (kind: string, id: string, payload: object) => {
+    const res = await t.app.inject({ method: 'POST', url: `/api/visualization/${kind}/${id}`, payload, headers: alice.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().detail.response;
+  };
+
+  it('the statistics job wrote the sketch beside the Parquet file', async () => {
+    const m = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8'));
+    expect(m.columns.map((c: { name: string }) => c.name)).toEqual(['x', 'y', 'z', 'gap']);
+    expect(m.pearson.names).toEqual(['x', 'y', 'z']);
+    expect(m.sample_rows).toBe(3000);
+  });
+
+  it('histograms: the same edges and counts for any bin count', async () => {
+    for (const bins of [1, 4, 10, 33, 100]) {
+      const a = await ask('histogram', withSketch, { columns: ['x', 'z', 'gap', 'g'], bins });
+      const b = await ask('histogram', exact, { columns: ['x', 'z', 'gap', 'g'], bins });
+      expect(a).toEqual(b);
+    }
+  });
+
+  it('box plots: the same quartiles, whiskers and outlier count', async () => {
+    const a = await ask('boxplot', withSketch, { columns: ['x', 'y', 'gap'] });
+    const b = await ask('boxplot', exact, { columns: ['x', 'y', 'gap'] });
+    a.columns.forEach((c: Record<string, number>, i: number) => {
+      const e = b.columns[i];
+      for (const k of ['count', 'min', 'max', 'lower_whisker', 'upper_whisker', 'outlier_count', 'mean']) expect(c[k], k).toBe(e[k]);
+      for (const k of ['q1', 'median', 'q3']) expect(Math.abs(c[k] - e[k]), k).toBeLessThan(1e-12 * Math.max(1, Math.abs(e[k])));
+    });
+  });
+
+  it('binned scatter: the same cells and counts; colour means equal', async () => {
+    const a = await ask('scatter', withSketch, { x: 'x', y: 'y', color: 'z', mode: 'bin', bins: 25 });
+    const b = await ask('scatter', exact, { x: 'x', y: 'y', color: 'z', mode: 'bin', bins: 25 });
+    const key = (c: number[]) => c[0] * 1000 + c[1];
+    const sa = [...a.cells].sort((p: number[], q: number[]) => key(p) - key(q));
+    const sb = [...b.cells].sort((p: number[], q: number[]) => key(p) - key(q));
+    expect(sa.map((c: number[]) => c.slice(0, 3))).toEqual(sb.map((c: number[]) => c.slice(0, 3)));
+    sa.forEach((c: number[], i: number) => expect(Math.abs(c[3] - sb[i][3])).toBeLessThan(1e-12));
+    expect({ ...a, cells: null }).toEqual({ ...b, cells: null });
+  });
+
+  it('Pearson to 1e-12 and Spearman on all rows', async () => {
+    for (const method of ['pearson', 'spearman']) {
+      const a = await ask('correlation', withSketch, { columns: ['x', 'y', 'z'], method });
+      const b = await ask('correlation', exact, { columns: ['x', 'y', 'z'], method });
+      expect(a.sample).toBe(false);
+      expect(a.sample_rows).toBe(3000);
+      a.matrix.forEach((r: number[], i: number) => r.forEach((v, j) => expect(Math.abs(v - b.matrix[i][j])).toBeLessThan(1e-12)));
+    }
+  });
+
+  it('sampled scatter: whole rows of the data, flagged as a sample', async () => {
+    const a = await ask('scatter', withSketch, { x: 'x', y: 'y', color: 'g', max_points: 500 });
+    expect(a).toMatchObject({ sample: true, returned: 500, total: 3000 });
+    const b = await ask('scatter', exact, { x: 'x', y: 'y', color: 'g', max_points: 3000 });
+    const rows = new Set(b.points.map((p: unknown[]) => JSON.stringify(p)));
+    for (const p of a.points) expect(rows.has(JSON.stringify(p))).toBe(true);
+    expect(new Set(a.points.map((p: unknown[]) => JSON.stringify(p))).size).toBeGreaterThan(450);
+  });
+
+  it('a rebuilt sketch replaces the cached columns; a deleted dataset leaves none', async () => {
+    await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 10 });
+    const before = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
+    const keys = () => [...(columnCache as unknown as { entries: Map<string, unknown> }).entries.keys()].filter((k) => k.startsWith(`${withSketch}:`));
+    expect(keys().some((k) => k.includes(before))).toBe(true);
+    const again = await t.app.inject({ method: 'POST', url: `/api/statistics/${withSketch}`, headers: alice.auth });
+    await t.app.ctx.jobs.waitFor(again.json().detail.response.job_id, 120_000);
+    const after = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
+    expect(after).not.toBe(before);
+    await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 11 });
+    expect(keys().length).toBeGreaterThan(0);
+    expect(keys().every((k) => k.includes(after))).toBe(true);
+    const del = await t.app.inject({ method: 'DELETE', url: `/api/dataset/delete/${withSketch}`, headers: alice.auth });
+    expect(del.statusCode).toBe(200);
+    expect(keys()).toEqual([]);
+    const gone = await t.app.inject({ method: 'POST', url: `/api/visualization/histogram/${withSketch}`, payload: { columns: ['y'], bins: 4 }, headers: alice.auth });
+    expect(gone.statusCode).toBe(404);
+  });
+});
