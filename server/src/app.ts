@@ -37,6 +37,7 @@ import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import { LocalStorage } from './storage/local.js';
+import { S3Storage } from './storage/s3.js';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -77,7 +78,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
   await migrate(db, dialect === 'postgres' ? opts.pgSchema : undefined);
-  const storage = new LocalStorage(config.dataDir);
+  const storage = config.s3 ? new S3Storage(config.dataDir, config.s3, (m) => app.log.warn(m)) : new LocalStorage(config.dataDir);
+  if (storage instanceof S3Storage) await storage.open();
   storage.sweepTemporary();
   const duckdb = await DuckDBInstance.create(':memory:', {
     threads: String(Math.max(2, Number(process.env.MITATE_DUCKDB_THREADS) || 2)),
@@ -91,7 +93,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     warn: (m: string) => app.log.warn(m),
     error: (m: string) => app.log.error(m),
   };
-  const jobs = new JobService({ db, config, log: (level, msg) => log[level](msg) });
+  const jobs = new JobService({ db, config, log: (level, msg) => log[level](msg), storage });
   const mailer = new Mailer(config.dataDir, config.smtpUrl, undefined, log.info);
   const ctx: AppContext = { config, db, dialect, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
   app.decorate('ctx', ctx);
@@ -141,6 +143,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   if (opts.startJobs !== false) await jobs.start();
   app.addHook('onClose', async () => {
     await jobs.close();
+    await storage.close();
     duckdb.closeSync();
     await close();
   });

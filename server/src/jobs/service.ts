@@ -5,6 +5,7 @@ import type { Db } from '../db/index.js';
 import type { JobState } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { localize } from '../i18n/messages.js';
+import type { LocalStorage } from '../storage/local.js';
 import type { BackendListener, JobBackend } from './backend.js';
 import { BullBackend } from './bullmq.js';
 import type { EngineEvent, LogFn } from './engine.js';
@@ -95,6 +96,7 @@ export class JobService {
   private readonly inflight = new Set<Promise<unknown>>();
   private reconcileTimer: NodeJS.Timeout | null = null;
   private started = false;
+  private readonly storage: LocalStorage | undefined;
 
   constructor(opts: {
     db: Db;
@@ -102,7 +104,10 @@ export class JobService {
     log: (level: 'info' | 'warn' | 'error', msg: string) => void;
     /** BullMQ mode: Python workers this server starts itself (default config.workers; MITATE_WORKERS=0 for none). */
     bullWorkers?: number;
+    /** With object storage, a job's outputs are synchronised with the store before its success is applied. */
+    storage?: LocalStorage;
   }) {
+    this.storage = opts.storage;
     this.repo = new JobRepo(opts.db);
     this.config = opts.config;
     this.log = opts.log;
@@ -323,7 +328,13 @@ export class JobService {
           }
         }),
       event: (id, event) => this.handleEvent(id, event),
-      succeeded: (id, result) => void this.finish(id, 'succeeded', { result_json: JSON.stringify(result ?? {}), progress: 1, error: null }),
+      succeeded: (id, result) =>
+        void this.track(
+          this.syncOutputs(id).then(
+            () => this.finish(id, 'succeeded', { result_json: JSON.stringify(result ?? {}), progress: 1, error: null }),
+            (err) => this.finish(id, 'failed', { error: `The job's outputs could not be stored: ${(err as Error).message}` }),
+          ),
+        ),
       failed: (id, error) => void this.finish(id, 'failed', { error }),
       interrupted: (id) => void this.finish(id, 'failed', { error: localize('en', 'job_interrupted') }),
       cancelled: (id) => void this.finish(id, 'cancelled', { error: localize('en', 'job_cancelled') }),
@@ -333,6 +344,17 @@ export class JobService {
           await this.repo.transition(id, ['running'], { state: 'queued', started_at: null, progress: 0, message: '' });
         }),
     };
+  }
+
+  /** Object storage: the output folder of a job that is still active ends in the store and in this host's cache. */
+  private async syncOutputs(id: string): Promise<void> {
+    if (!this.storage) return;
+    const row = await this.repo.getAny(id);
+    if (!row || !ACTIVE_STATES.includes(row.state)) return; // finished already: nothing more to apply
+    const dir = parseSpec(row).output_dir;
+    if (typeof dir !== 'string') return;
+    const moved = await this.storage.syncPath(dir);
+    if (moved.uploaded || moved.downloaded) this.log('info', `jobs: ${id} outputs: ${moved.uploaded} uploaded, ${moved.downloaded} downloaded`);
   }
 
   private handleEvent(id: string, event: EngineEvent): void {
