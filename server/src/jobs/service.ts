@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
@@ -64,6 +65,7 @@ export const LOG_LIMIT = 200_000;
 /** Progress and log writes of one job are coalesced to at most one per this many ms. */
 export const FLUSH_MS = 300;
 const RECONCILE_MS = 30_000;
+const SWEEP_MS = 3600_000;
 
 interface LiveJob {
   chain: Promise<void>;
@@ -95,6 +97,7 @@ export class JobService {
   private readonly waiters = new Map<string, Set<(job: JobView) => void>>();
   private readonly inflight = new Set<Promise<unknown>>();
   private reconcileTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
   private started = false;
   private readonly storage: LocalStorage | undefined;
 
@@ -143,9 +146,15 @@ export class JobService {
       await this.backend.start();
     }
     if (rows.length) this.log('info', `jobs: recovered ${rows.length} unfinished job(s)`);
+    const sweep = () => this.track(this.sweepOutputs().catch((err) => this.log('warn', `jobs: sweep failed: ${(err as Error).message}`)));
+    void sweep();
+    this.sweepTimer = setInterval(sweep, SWEEP_MS);
+    this.sweepTimer.unref();
   }
 
   async close(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
     if (this.reconcileTimer) clearInterval(this.reconcileTimer);
     this.reconcileTimer = null;
     await this.backend.close();
@@ -344,6 +353,36 @@ export class JobService {
           await this.repo.transition(id, ['running'], { state: 'queued', started_at: null, progress: 0, message: '' });
         }),
     };
+  }
+
+  /**
+   * Removes output folders under <data>/jobs that nobody will read: those of jobs finished more than `graceMs`
+   * ago (an unregistered preprocessing run, a preview) and those without a job row (a crash between creating the
+   * folder and storing the row) older than that. Folders of queued or running jobs stay.
+   */
+  async sweepOutputs(graceMs = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H || 24) * 3600_000): Promise<string[]> {
+    const root = path.join(this.config.dataDir, 'jobs');
+    if (!fs.existsSync(root)) return [];
+    const swept: string[] = [];
+    const cutoff = Date.now() - graceMs;
+    for (const name of fs.readdirSync(root)) {
+      const dir = path.join(root, name);
+      let mtime: number;
+      try {
+        mtime = fs.statSync(dir).mtimeMs;
+      } catch {
+        continue;
+      }
+      const row = await this.repo.getAny(name);
+      if (row && ACTIVE_STATES.includes(row.state)) continue;
+      const since = row?.finished_at ? Date.parse(row.finished_at) : mtime;
+      if (!(since < cutoff) || mtime >= cutoff) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+      await this.storage?.removePath(dir);
+      swept.push(name);
+    }
+    if (swept.length) this.log('info', `jobs: swept ${swept.length} unused output folder(s)`);
+    return swept;
   }
 
   /** Object storage: the output folder of a job that is still active ends in the store and in this host's cache. */

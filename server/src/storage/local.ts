@@ -67,6 +67,12 @@ export class LocalStorage {
     return Promise.resolve({ uploaded: 0, downloaded: 0 });
   }
 
+  /** Removes the objects of a folder of the data folder outside `files` (a job's outputs); local: nothing more to do. */
+  removePath(dir: string): Promise<void> {
+    void dir;
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {}
 
   readStream(key: string): fs.ReadStream {

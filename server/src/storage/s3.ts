@@ -116,6 +116,11 @@ export class S3Storage extends LocalStorage {
     return p;
   }
 
+  override async removePath(dir: string): Promise<void> {
+    const key = this.objectKeyOfPath(dir);
+    if (key) await this.deletePrefix(key);
+  }
+
   /**
    * After a job: every file under `dir` (an absolute path in the data folder) ends both in the store and here.
    * Files only here are uploaded, objects only in the store (written by a worker on another host) downloaded.
