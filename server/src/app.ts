@@ -36,6 +36,7 @@ import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
+import auditRoutes, { installAudit } from './features/audit/index.js';
 import { LocalStorage } from './storage/local.js';
 import { S3Storage } from './storage/s3.js';
 
@@ -99,6 +100,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.decorate('ctx', ctx);
   app.decorate('config', config);
 
+  installAudit(app);
   await installSecurityHeaders(app);
   await registerCompression(app);
   await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024 } });
@@ -121,6 +123,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(statisticsRoutes);
       await api.register(statisticalAnalysisRoutes);
       await api.register(servicesRoutes);
+      await api.register(auditRoutes);
       await api.register(filesRoutes);
       await api.register(visualizationRoutes);
       await api.register(preprocessingRoutes);
