@@ -37,6 +37,7 @@ import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
 import auditRoutes, { installAudit } from './features/audit/index.js';
+import { installMetrics } from './features/audit/metrics.js';
 import { LocalStorage } from './storage/local.js';
 import { S3Storage } from './storage/s3.js';
 
@@ -101,6 +102,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   app.decorate('config', config);
 
   installAudit(app);
+  installMetrics(app);
   await installSecurityHeaders(app);
   await registerCompression(app);
   await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024 } });
