@@ -14,7 +14,7 @@ import { JobService } from '../src/jobs/service.js';
 const redisUrl = process.env.TEST_REDIS_URL;
 const ORG = 'org-a';
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 240_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -95,7 +95,7 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
     const second = workers.find((w) => w.pid !== pid)!;
     expect(first).toBeTruthy();
     first.kill('SIGKILL'); // mid-job, as a host that loses power
-    const done = await service.waitFor(job.id, 120_000);
+    const done = await service.waitFor(job.id, 300_000);
     expect(done.state).toBe('succeeded');
     expect(done.result).toEqual({ blocked: true });
     expect(logs.get(second)!.join('')).toContain(`job ${job.id} (diagnostics) done`);
@@ -113,24 +113,24 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
     const after = await service.get(ORG, job.id);
     expect(after).toEqual(before);
     expect(finished).toBe(1);
-  }, 180_000);
+  }, 900_000);
 
   it('fails a job whose worker dies twice, and does not leave it running', async () => {
     const a = startWorker();
     await ready(a);
-    const job = await service.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'sleep', seconds: 30 } });
+    const job = await service.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'sleep', seconds: 120 } });
     await until('running on a', async () => (await service.get(ORG, job.id))?.state === 'running' && (await queue.getJob(job.id))?.progress);
     const b = startWorker();
     await ready(b);
     a.kill('SIGKILL');
-    await until('running again', async () => (await (await queue.getJob(job.id))?.getState()) === 'active' && logs.get(b)!.join('').length > 0 && (await queue.getJob(job.id))!.attemptsStarted >= 2, 60_000);
+    await until('running again', async () => (await (await queue.getJob(job.id))?.getState()) === 'active' && logs.get(b)!.join('').length > 0 && (await queue.getJob(job.id))!.attemptsStarted >= 2);
     b.kill('SIGKILL');
     const c = startWorker(); // the stalled-job check runs on a live worker
     await ready(c);
-    const done = await service.waitFor(job.id, 120_000);
+    const done = await service.waitFor(job.id, 300_000);
     expect(done.state).toBe('failed');
     expect(done.error).toMatch(/stalled/i);
-  }, 240_000);
+  }, 900_000);
 });
 
 describe('sweep of unused job outputs', () => {
