@@ -17,6 +17,7 @@ import socket
 import sys
 import threading
 import time
+from pathlib import Path
 
 import redis as redis_sync
 from bullmq import Worker
@@ -26,6 +27,7 @@ from redis.retry import Retry
 
 from .encoding import dumps, to_jsonable
 from .lifeline import exit_with_parent
+from .objectstore import JobFiles, ObjectStore, settings_from_env
 from .runner import error_event, release_memory, run_task
 from .task import Cancelled, Context, task_kinds
 
@@ -36,7 +38,11 @@ def log(message: str, error: bool = False) -> None:
     print(f"[bull_worker {os.getpid()}] {message}", file=sys.stderr if error else sys.stdout, flush=True)
 
 
-def make_processor(redis_url: str):
+def make_processor(redis_url: str, data_dir: str | None = None):
+    s3 = settings_from_env()
+    store = ObjectStore(s3) if s3 else None
+    local_root = data_dir or os.environ.get("MITATE_DATA_DIR") or os.path.join(os.path.dirname(__file__), "..", "..", "data")
+
     # Cancel checks run in the task's thread, so they use their own synchronous client.
     local = threading.local()
 
@@ -61,6 +67,9 @@ def make_processor(redis_url: str):
     async def process(job, token):
         data = job.data or {}
         kind, spec = str(data.get("kind")), data.get("spec") or {}
+        # Object storage: the server's paths become this host's cache, inputs downloaded, outputs uploaded after.
+        files = JobFiles(store, str(data["data_dir"]), local_root) if store and isinstance(spec, dict) and data.get("data_dir") else None
+        server_spec = spec
         loop = asyncio.get_running_loop()
         events: asyncio.Queue = asyncio.Queue()
 
@@ -84,9 +93,16 @@ def make_processor(redis_url: str):
         try:
             if await asyncio.to_thread(cancel_requested):  # cancelled before a worker picked it up
                 raise Cancelled("cancelled")
+            if files:
+                spec = await asyncio.to_thread(files.localize, server_spec)
+                ctx._work_dir = Path(spec["output_dir"]) if spec.get("output_dir") else None
             # A thread keeps the event loop free, so the job lock is renewed while the task computes.
             result = await asyncio.to_thread(run_task, kind, spec, ctx)
             dumps(result)  # fail here, readably, if the result cannot be JSON
+            if files:
+                uploaded = await asyncio.to_thread(files.publish, server_spec)
+                log(f"job {job.id}: {uploaded} output file(s) uploaded")
+                result = files.result_back(result)
         except Exception as exc:  # noqa: BLE001 - becomes the job's failed reason
             ctx.flush()
             failure = error_event(exc)
@@ -104,15 +120,25 @@ def make_processor(redis_url: str):
     return process
 
 
-async def serve(redis_url: str, queue: str, concurrency: int, prefix: str) -> None:
+async def serve(redis_url: str, queue: str, concurrency: int, prefix: str, data_dir: str | None = None, lock_ms: int = 30000) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     worker = Worker(
         queue,
-        make_processor(redis_url),
-        {"connection": redis_url, "concurrency": concurrency, "prefix": prefix, "name": f"mitate-{socket.gethostname()}-{os.getpid()}"},
+        make_processor(redis_url, data_dir),
+        {
+            "connection": redis_url,
+            "concurrency": concurrency,
+            "prefix": prefix,
+            "name": f"mitate-{socket.gethostname()}-{os.getpid()}",
+            # A worker that dies loses its lock after lock_ms; the next stalled-job check hands its job to another
+            # worker once (maxStalledCount 1), and a second death fails it.
+            "lockDuration": lock_ms,
+            "stalledInterval": lock_ms,
+            "maxStalledCount": 1,
+        },
     )
     worker.on("error", lambda err, *a: log(f"worker error: {err}", error=True))
     print(dumps({"type": "ready", "pid": os.getpid(), "queue": queue, "kinds": task_kinds()}), flush=True)
@@ -130,13 +156,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queue", default=os.environ.get("MITATE_QUEUE_NAME", "mitate-jobs"))
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--prefix", default="bull")
+    parser.add_argument("--data-dir", default=None, help="this host's cache of the data folder (object storage; default MITATE_DATA_DIR)")
+    parser.add_argument(
+        "--lock-ms",
+        type=int,
+        default=int(os.environ.get("MITATE_WORKER_LOCK_MS", "30000")),
+        help="job lock; a dead worker's job is retried after about twice this",
+    )
     parser.add_argument(
         "--exit-with-parent", action="store_true", help="end when the process that started this worker ends (a Mitate server starting its own workers)"
     )
     args = parser.parse_args(argv)
     if args.exit_with_parent:
         exit_with_parent()
-    asyncio.run(serve(args.redis, args.queue, max(1, args.concurrency), args.prefix))
+    asyncio.run(serve(args.redis, args.queue, max(1, args.concurrency), args.prefix, args.data_dir, max(1000, args.lock_ms)))
     sys.stdout.flush()
     sys.stderr.flush()
     # A task thread still computing would keep the interpreter alive; its job is recovered as stalled.

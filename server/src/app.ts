@@ -37,7 +37,10 @@ import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
+import auditRoutes, { installAudit } from './features/audit/index.js';
+import { installMetrics } from './features/audit/metrics.js';
 import { LocalStorage } from './storage/local.js';
+import { S3Storage } from './storage/s3.js';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -78,7 +81,8 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
 
   const { db, dialect, close } = openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: opts.pgSchema });
   await migrate(db, dialect === 'postgres' ? opts.pgSchema : undefined);
-  const storage = new LocalStorage(config.dataDir);
+  const storage = config.s3 ? new S3Storage(config.dataDir, config.s3, (m) => app.log.warn(m)) : new LocalStorage(config.dataDir);
+  if (storage instanceof S3Storage) await storage.open();
   storage.sweepTemporary();
   const duckdb = await DuckDBInstance.create(':memory:', {
     threads: String(Math.max(2, Number(process.env.MITATE_DUCKDB_THREADS) || 2)),
@@ -92,12 +96,14 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     warn: (m: string) => app.log.warn(m),
     error: (m: string) => app.log.error(m),
   };
-  const jobs = new JobService({ db, config, log: (level, msg) => log[level](msg) });
+  const jobs = new JobService({ db, config, log: (level, msg) => log[level](msg), storage });
   const mailer = new Mailer(config.dataDir, config.smtpUrl, undefined, log.info);
   const ctx: AppContext = { config, db, dialect, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
   app.decorate('ctx', ctx);
   app.decorate('config', config);
 
+  installAudit(app);
+  installMetrics(app);
   await installSecurityHeaders(app);
   await registerCompression(app);
   await app.register(multipart, { limits: { fileSize: config.maxUploadMb * 1024 * 1024 } });
@@ -120,6 +126,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(statisticsRoutes);
       await api.register(statisticalAnalysisRoutes);
       await api.register(servicesRoutes);
+      await api.register(auditRoutes);
       await api.register(filesRoutes);
       await api.register(visualizationRoutes);
       await api.register(preprocessingRoutes);
@@ -143,6 +150,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   if (opts.startJobs !== false) await jobs.start();
   app.addHook('onClose', async () => {
     await jobs.close();
+    await storage.close();
     duckdb.closeSync();
     await close();
   });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { S3Settings } from './storage/s3.js';
 
 /** Every setting comes from the environment, each with an embedded default (README lists them). */
 export interface Config {
@@ -25,6 +26,8 @@ export interface Config {
   queueName: string;
   /** Whose X-Forwarded-For to believe (Fastify trustProxy): nobody by default, so a client cannot pick its own address. */
   trustProxy: boolean | number | string;
+  /** S3-compatible object storage (MITATE_S3_BUCKET set), else the local folder. */
+  s3: S3Settings | undefined;
 }
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -45,6 +48,20 @@ function trustProxy(v: string | undefined): boolean | number | string {
   if (/^(false|no|off|0)$/i.test(v)) return false;
   if (/^\d+$/.test(v)) return Number(v);
   return v;
+}
+
+/** MITATE_S3_*: only MITATE_S3_BUCKET is required; keys fall back to the AWS SDK's own chain (AWS_* variables, roles). */
+export function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
+  if (!env.MITATE_S3_BUCKET) return undefined;
+  return {
+    endpoint: env.MITATE_S3_ENDPOINT || undefined,
+    bucket: env.MITATE_S3_BUCKET,
+    region: env.MITATE_S3_REGION || 'us-east-1',
+    accessKeyId: env.MITATE_S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.MITATE_S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: bool(env.MITATE_S3_PATH_STYLE, Boolean(env.MITATE_S3_ENDPOINT)),
+    prefix: env.MITATE_S3_PREFIX ? env.MITATE_S3_PREFIX.replace(/\/*$/, '/') : '',
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -82,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: env.MITATE_PUBLIC_URL || `http://localhost:${port}`,
     queueName: env.MITATE_QUEUE_NAME || 'mitate-jobs',
     trustProxy: trustProxy(env.MITATE_TRUST_PROXY),
+    s3: s3Settings(env),
     ...overrides,
   };
 }

@@ -72,7 +72,8 @@ export class BullBackend implements JobBackend {
     if (!this.queue) throw new Error('the job queue is not started');
     await this.queue.add(
       job.kind,
-      { kind: job.kind, spec: job.spec },
+      // data_dir: the server's data folder, which a worker on another host maps onto its own (object storage).
+      { kind: job.kind, spec: job.spec, data_dir: this.config.dataDir },
       { jobId: job.id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED },
     );
   }

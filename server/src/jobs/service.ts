@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { JobState } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { localize } from '../i18n/messages.js';
+import type { LocalStorage } from '../storage/local.js';
 import type { BackendListener, JobBackend } from './backend.js';
 import { BullBackend } from './bullmq.js';
 import type { EngineEvent, LogFn } from './engine.js';
@@ -63,6 +65,7 @@ export const LOG_LIMIT = 200_000;
 /** Progress and log writes of one job are coalesced to at most one per this many ms. */
 export const FLUSH_MS = 300;
 const RECONCILE_MS = 30_000;
+const SWEEP_MS = 3600_000;
 
 interface LiveJob {
   chain: Promise<void>;
@@ -94,7 +97,9 @@ export class JobService {
   private readonly waiters = new Map<string, Set<(job: JobView) => void>>();
   private readonly inflight = new Set<Promise<unknown>>();
   private reconcileTimer: NodeJS.Timeout | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
   private started = false;
+  private readonly storage: LocalStorage | undefined;
 
   constructor(opts: {
     db: Db;
@@ -102,7 +107,10 @@ export class JobService {
     log: (level: 'info' | 'warn' | 'error', msg: string) => void;
     /** BullMQ mode: Python workers this server starts itself (default config.workers; MITATE_WORKERS=0 for none). */
     bullWorkers?: number;
+    /** With object storage, a job's outputs are synchronised with the store before its success is applied. */
+    storage?: LocalStorage;
   }) {
+    this.storage = opts.storage;
     this.repo = new JobRepo(opts.db);
     this.config = opts.config;
     this.log = opts.log;
@@ -138,9 +146,15 @@ export class JobService {
       await this.backend.start();
     }
     if (rows.length) this.log('info', `jobs: recovered ${rows.length} unfinished job(s)`);
+    const sweep = () => this.track(this.sweepOutputs().catch((err) => this.log('warn', `jobs: sweep failed: ${(err as Error).message}`)));
+    void sweep();
+    this.sweepTimer = setInterval(sweep, SWEEP_MS);
+    this.sweepTimer.unref();
   }
 
   async close(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
     if (this.reconcileTimer) clearInterval(this.reconcileTimer);
     this.reconcileTimer = null;
     await this.backend.close();
@@ -323,7 +337,13 @@ export class JobService {
           }
         }),
       event: (id, event) => this.handleEvent(id, event),
-      succeeded: (id, result) => void this.finish(id, 'succeeded', { result_json: JSON.stringify(result ?? {}), progress: 1, error: null }),
+      succeeded: (id, result) =>
+        void this.track(
+          this.syncOutputs(id).then(
+            () => this.finish(id, 'succeeded', { result_json: JSON.stringify(result ?? {}), progress: 1, error: null }),
+            (err) => this.finish(id, 'failed', { error: `The job's outputs could not be stored: ${(err as Error).message}` }),
+          ),
+        ),
       failed: (id, error) => void this.finish(id, 'failed', { error }),
       interrupted: (id) => void this.finish(id, 'failed', { error: localize('en', 'job_interrupted') }),
       cancelled: (id) => void this.finish(id, 'cancelled', { error: localize('en', 'job_cancelled') }),
@@ -333,6 +353,47 @@ export class JobService {
           await this.repo.transition(id, ['running'], { state: 'queued', started_at: null, progress: 0, message: '' });
         }),
     };
+  }
+
+  /**
+   * Removes output folders under <data>/jobs that nobody will read: those of jobs finished more than `graceMs`
+   * ago (an unregistered preprocessing run, a preview) and those without a job row (a crash between creating the
+   * folder and storing the row) older than that. Folders of queued or running jobs stay.
+   */
+  async sweepOutputs(graceMs = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H || 24) * 3600_000): Promise<string[]> {
+    const root = path.join(this.config.dataDir, 'jobs');
+    if (!fs.existsSync(root)) return [];
+    const swept: string[] = [];
+    const cutoff = Date.now() - graceMs;
+    for (const name of fs.readdirSync(root)) {
+      const dir = path.join(root, name);
+      let mtime: number;
+      try {
+        mtime = fs.statSync(dir).mtimeMs;
+      } catch {
+        continue;
+      }
+      const row = await this.repo.getAny(name);
+      if (row && ACTIVE_STATES.includes(row.state)) continue;
+      const since = row?.finished_at ? Date.parse(row.finished_at) : mtime;
+      if (!(since < cutoff) || mtime >= cutoff) continue;
+      fs.rmSync(dir, { recursive: true, force: true });
+      await this.storage?.removePath(dir);
+      swept.push(name);
+    }
+    if (swept.length) this.log('info', `jobs: swept ${swept.length} unused output folder(s)`);
+    return swept;
+  }
+
+  /** Object storage: the output folder of a job that is still active ends in the store and in this host's cache. */
+  private async syncOutputs(id: string): Promise<void> {
+    if (!this.storage) return;
+    const row = await this.repo.getAny(id);
+    if (!row || !ACTIVE_STATES.includes(row.state)) return; // finished already: nothing more to apply
+    const dir = parseSpec(row).output_dir;
+    if (typeof dir !== 'string') return;
+    const moved = await this.storage.syncPath(dir);
+    if (moved.uploaded || moved.downloaded) this.log('info', `jobs: ${id} outputs: ${moved.uploaded} uploaded, ${moved.downloaded} downloaded`);
   }
 
   private handleEvent(id: string, event: EngineEvent): void {

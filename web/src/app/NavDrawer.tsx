@@ -20,6 +20,7 @@ import TuneIcon from '@mui/icons-material/Tune';
 import DashboardCustomizeIcon from '@mui/icons-material/DashboardCustomize';
 import CloudQueueIcon from '@mui/icons-material/CloudQueue';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import HistoryIcon from '@mui/icons-material/History';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useLocation } from 'react-router';
@@ -97,6 +98,7 @@ function DrawerContent({ me, onNavigate }: { me: Me | undefined; onNavigate?: ()
         {internal({ key: 'platform', label: t('nav.platform'), path: '/platform', icon: <CloudQueueIcon /> })}
         {internal({ key: 'invoices', label: t('nav.invoices'), path: '/invoices', icon: <ReceiptLongIcon /> })}
         {internal({ key: 'users', label: t('nav.users'), path: '/users', icon: <ManageAccountsIcon /> })}
+        {(me?.role === 'owner' || me?.role === 'admin') && internal({ key: 'audit', label: t('nav.audit'), path: '/audit', icon: <HistoryIcon /> })}
         {testSite && external(testSite, t('nav.testSite'), <BiotechIcon />, 'testSite')}
       </List>
     </Box>

@@ -27,6 +27,7 @@ const Members = area(() => import('../features/members'));
 const Profile = area(() => import('../features/profile'));
 const Platform = area(() => import('../features/platform'));
 const Billing = area(() => import('../features/billing'));
+const Audit = area(() => import('../features/audit'));
 
 type AreaComponent = ReturnType<typeof area>;
 
@@ -121,6 +122,7 @@ export const signedInRoutes: RouteObject[] = [
   page('users', Members, 'list', 'pages.members'),
   page('users/:member_id', Members, 'details', 'pages.member'),
   page('profile', Profile, 'profile', 'pages.profile'),
+  page('audit', Audit, 'list', 'pages.audit'),
   // Account (issue 6): onboarding and the platform administrators' identity review
   page('complete-registration', Account, 'complete-registration', 'account.completeRegistration'),
   page('admin/identity', Account, 'admin-identity', 'adminIdentity.title'),

@@ -165,7 +165,7 @@ export function makeDatasetService(ctx: AppContext) {
         updated_at: now,
       };
       const key = datasetKey(auth.orgId, id);
-      storage.commitDir(tempDir, key);
+      await storage.commitDir(tempDir, key);
       try {
         await datasetRepo.insert(db, row);
       } catch (e) {

@@ -62,7 +62,7 @@ export function makeIdentityService(ctx: AppContext) {
       const back_key = `${identityKey(id)}/back.${b.format === 'png' ? 'png' : 'jpg'}`;
       fs.writeFileSync(path.join(tmp, path.basename(front_key)), f.data, { mode: 0o600 });
       fs.writeFileSync(path.join(tmp, path.basename(back_key)), b.data, { mode: 0o600 });
-      storage.commitDir(tmp, identityKey(id));
+      await storage.commitDir(tmp, identityKey(id));
       try {
         await db
           .insertInto('identity_verifications')

@@ -241,7 +241,7 @@ export function makeImageService(ctx: AppContext) {
         updated_at: t,
       };
       const key = datasetKey(auth.orgId, id);
-      storage.commitDir(tempDir, key);
+      await storage.commitDir(tempDir, key);
       try {
         await db.insertInto('datasets').values(row).execute();
       } catch (e) {

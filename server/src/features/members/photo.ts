@@ -42,7 +42,7 @@ export function makePhotoService({ storage }: Pick<AppContext, 'storage'>) {
       const tmp = storage.makeTempDir();
       fs.writeFileSync(path.join(tmp, 'photo.jpg'), data);
       storage.remove(photoDir(orgId, userId));
-      storage.commitDir(tmp, photoDir(orgId, userId));
+      await storage.commitDir(tmp, photoDir(orgId, userId));
     },
     remove(orgId: string, userId: string) {
       storage.remove(photoDir(orgId, userId));

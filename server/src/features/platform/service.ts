@@ -163,7 +163,7 @@ export function makePlatformService(ctx: AppContext) {
       const condition = training.conditionPath(auth.orgId, project.dataset_id);
       if (condition) fs.copyFileSync(condition, path.join(tmp, 'condition.json'));
       const key = modelFolderKey(auth.orgId, id);
-      storage.commitDir(tmp, key);
+      await storage.commitDir(tmp, key);
       const { name, key: apiKey, project_id: _p, model_key: _m, ...settings } = body;
       const q = priced(settings);
       const row: PlatformProjectTable = {

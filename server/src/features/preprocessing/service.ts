@@ -129,6 +129,7 @@ export function makePreprocessService(ctx: AppContext) {
         conn.closeSync();
       }
       fs.renameSync(part, dest);
+      await storage.persist(`${key}/original.csv`);
       await datasetRepo.update(db, orgId, id, { file_size: fs.statSync(dest).size });
     } catch (e) {
       fs.rmSync(part, { force: true });
@@ -304,7 +305,7 @@ export function makePreprocessService(ctx: AppContext) {
           updated_at: t,
         };
         const key = datasetKey(auth.orgId, id);
-        storage.commitDir(tempDir, key);
+        await storage.commitDir(tempDir, key);
         committed = true;
         try {
           await datasetRepo.insert(db, row);
