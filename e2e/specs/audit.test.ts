@@ -3,9 +3,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
+import { PASSWORD, signIn } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 let server: RunningServer;
 let browser: Browser;
 
@@ -18,14 +18,6 @@ after(async () => {
   await server?.stop();
 });
 
-async function signIn(page: Page, email: string, button: string, emailLabel: string, passwordLabel: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: emailLabel, exact: true }).fill(email);
-  await page.getByRole('textbox', { name: passwordLabel, exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: button }).click();
-  await page.waitForURL(/\/dataset$/);
-}
-
 test('an owner reads the audit log: sign-ins, a failed sign-in and an invitation, filtered by action, in English and Japanese', async () => {
   const email = `audit.${Date.now()}@example.com`;
   const post = (url: string, body: unknown, token?: string) =>
@@ -36,7 +28,7 @@ test('an owner reads the audit log: sign-ins, a failed sign-in and an invitation
   assert.ok([200, 201].includes((await post('/account/api/members', { email: `new.${Date.now()}@example.com`, role: 'member', first_name: 'Ren', last_name: 'Sato' }, token)).status));
 
   const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' })).newPage();
-  await signIn(page, email, 'Sign in', 'E-mail address', 'Password');
+  await signIn(page, server, email);
   await page.getByRole('link', { name: 'Audit log' }).click();
   await page.waitForURL(/\/audit$/);
   await page.getByRole('heading', { name: 'Audit log' }).waitFor();
@@ -60,7 +52,7 @@ test('an owner reads the audit log: sign-ins, a failed sign-in and an invitation
     localStorage.setItem('mitate.lang', 'ja-jp');
     localStorage.setItem('mitate.lang.pending', '1');
   });
-  await signIn(ja, email, 'サインイン', 'メールアドレス', 'パスワード');
+  await signIn(ja, server, email, 'ja');
   await ja.goto(`${server.url}/audit`);
   await ja.getByRole('heading', { name: '監査ログ' }).waitFor();
   await ja.getByRole('grid').getByText('メンバー招待').waitFor();

@@ -4,12 +4,11 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { apiJson, confirmDialog, signIn, signUp, trainRegression, uploadDataset, verifyIdentity } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const ADMIN = `billing.admin.${Date.now()}@example.com`;
 const CCPP = fs.readFileSync(path.join(SHARED_DATA, 'uci_ccpp', 'ccpp.csv'), 'utf8').trim().split('\n').slice(0, 301).join('\n') + '\n';
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 let server: RunningServer;
 let browser: Browser;
@@ -35,39 +34,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function json(method: string, url: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${url}: ${res.status} ${text}`);
-  return JSON.parse(text).detail.response;
-}
-
-async function account(email: string, org: string) {
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Aiko', last_name: 'Sato', organisation_name: org }),
-  });
-  return (await json('POST', '/account/api/auth/login', undefined, { email, password: PASSWORD })).access_token as string;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
-}
-
-async function confirm(page: Page, label: string) {
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: label }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
+const json = (method: string, url: string, token?: string, body?: unknown) => apiJson(server, method, url, token, body);
+const account = async (email: string, org: string) => (await signUp(server, { email, first_name: 'Aiko', last_name: 'Sato', organisation_name: org })).token;
 
 test('invoices: receive an invoice, overdue locks the API, pay by transfer, administrator confirms, cleared and unlocked; a wallet payment', async () => {
   const email = `payer.${Date.now()}@example.com`;
@@ -76,30 +44,9 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
 
   // Set-up through the API (the platform and account specs cover those screens): a trained model, identity verified,
   // two hosted APIs approved and running.
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name: 'Power plant', data_type: 'training_data', type: 'supervised', training_type: 'regression' })) form.append(k, v);
-  form.append('file', new Blob([CCPP], { type: 'text/csv' }), 'ccpp.csv');
-  const ds = await (await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json();
-  const project = await json('POST', `/api/regress/register/${ds.detail.response.id}`, token, { name: 'Power output', target_variables: ['EP'], feature_variables: ['AT', 'V', 'AP', 'RH'], models: [{ algorithm: 'linear' }] });
-  const pid = project.project_id ?? project.id;
-  await json('POST', `/api/train/model/${pid}`, token, {});
-  let modelKey = '';
-  for (let i = 0; ; i++) {
-    const v = await json('GET', `/api/regress/project/${pid}`, token);
-    const m = v.models.find((x: { state: string }) => x.state === 'done');
-    if (m) {
-      modelKey = m.model_key;
-      break;
-    }
-    assert.ok(i < 240, 'training did not finish');
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  const id = new FormData();
-  id.append('front', new Blob([PNG], { type: 'image/png' }), 'front.png');
-  id.append('back', new Blob([PNG], { type: 'image/png' }), 'back.png');
-  assert.equal((await fetch(`${server.url}/account/api/identity`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: id })).status, 201);
-  const pending = await json('GET', '/account/api/admin/identity', adminToken);
-  await json('POST', `/account/api/admin/identity/${pending.items[0].id}/review`, adminToken, { decision: 'approve' });
+  const datasetId = await uploadDataset(server, token, 'Power plant', 'ccpp.csv', CCPP);
+  const { pid, modelKey } = await trainRegression(server, token, datasetId, { name: 'Power output', target_variables: ['EP'], feature_variables: ['AT', 'V', 'AP', 'RH'], models: [{ algorithm: 'linear' }] });
+  await verifyIdentity(server, token, adminToken);
   const apis: { id: string; key: string }[] = [];
   for (const [name, key] of [
     ['Power output API', `power-${Date.now()}`],
@@ -129,7 +76,7 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB', acceptDownloads: true });
   const page = await ctx.newPage();
   const shot = async (p: Page, name: string) => SHOTS && (await p.screenshot({ path: path.join(SHOTS, `inv-${name}.png`), fullPage: true }));
-  await signIn(page, email);
+  await signIn(page, server, email);
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Invoices', { exact: true }).click();
   await page.waitForURL(/\/invoices$/);
   await page.getByRole('gridcell', { name: 'Power output API' }).waitFor();
@@ -172,7 +119,7 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   assert.match((await page.getByTestId('transfer-reference').textContent()) ?? '', /^MITATE [0-9A-F]{8}$/);
   await shot(page, '05-pay-transfer');
   await page.getByRole('button', { name: 'Transfer completed' }).click();
-  await confirm(page, 'Transfer completed');
+  await confirmDialog(page, 'Transfer completed');
   await page.waitForURL(invoiceUrl);
   await page.locator('[data-state="pending_confirmation"]').waitFor();
   assert.equal((await serve()).status, 402); // locked until the payment is confirmed
@@ -180,13 +127,13 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   // A platform administrator confirms the transfer.
   const adminCtx = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' });
   const adminPage = await adminCtx.newPage();
-  await signIn(adminPage, ADMIN);
+  await signIn(adminPage, server, ADMIN);
   await adminPage.goto(`${server.url}/admin/billing`);
   const row = adminPage.locator('tr[data-invoice]').filter({ hasText: 'Power output API' });
   await row.waitFor();
   await shot(adminPage, '06-admin');
   await row.getByRole('button', { name: 'Confirm' }).click();
-  await confirm(adminPage, 'Confirm');
+  await confirmDialog(adminPage, 'Confirm');
   await row.waitFor({ state: 'detached' });
 
   // Cleared, and the API answers again at once.
@@ -211,12 +158,12 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   await page.getByRole('textbox', { name: /Amount/ }).fill(String(second.amount_due));
   await shot(page, '08-wallet-topup');
   await page.getByRole('button', { name: 'Transfer completed' }).click();
-  await confirm(page, 'Transfer completed');
+  await confirmDialog(page, 'Transfer completed');
   await page.locator('tr[data-topup="pending_confirmation"]').waitFor();
   await adminPage.reload();
   const top = adminPage.locator('tr[data-topup]').filter({ hasText: 'Kobe Power' });
   await top.getByRole('button', { name: 'Confirm' }).click();
-  await confirm(adminPage, 'Confirm');
+  await confirmDialog(adminPage, 'Confirm');
   await top.waitFor({ state: 'detached' });
   await adminCtx.close();
   await page.reload();
@@ -229,7 +176,7 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   await page.getByText('The wallet holds enough').waitFor();
   await shot(page, '09-pay-wallet');
   await page.getByRole('button', { name: 'Pay from the wallet' }).click();
-  await confirm(page, 'Pay from the wallet');
+  await confirmDialog(page, 'Pay from the wallet');
   await page.waitForURL(/\/invoices\/[^/]+$/);
   await page.locator('[data-state="cleared"]').waitFor();
   await page.locator('[data-history="wallet_debit"]').waitFor();

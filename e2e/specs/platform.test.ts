@@ -4,13 +4,11 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { apiJson, confirmDialog, signIn, signUp, trainRegression, uploadDataset, verifyIdentity } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const ADMIN = `platform.admin.${Date.now()}@example.com`;
 const CCPP = fs.readFileSync(path.join(SHARED_DATA, 'uci_ccpp', 'ccpp.csv'), 'utf8').trim().split('\n').slice(0, 1001).join('\n') + '\n';
-// a valid 1×1 PNG for the identity upload (the account spec covers those screens)
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 let server: RunningServer;
 let browser: Browser;
@@ -24,39 +22,8 @@ after(async () => {
   await server?.stop();
 });
 
-async function json(method: string, url: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  assert.ok(res.ok, `${method} ${url}: ${res.status} ${text}`);
-  return JSON.parse(text).detail.response;
-}
-
-async function account(email: string, org: string) {
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Aiko', last_name: 'Sato', organisation_name: org }),
-  });
-  return (await json('POST', '/account/api/auth/login', undefined, { email, password: PASSWORD })).access_token as string;
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
-}
-
-async function confirm(page: Page, label: string) {
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: label }).click();
-  await dialog.waitFor({ state: 'detached' });
-}
+const json = (method: string, url: string, token?: string, body?: unknown) => apiJson(server, method, url, token, body);
+const account = async (email: string, org: string) => (await signUp(server, { email, first_name: 'Aiko', last_name: 'Sato', organisation_name: org })).token;
 
 test('hosted APIs: publish a regression model, approve as administrator, create a key, call the API, see the statistics', async () => {
   const email = `publisher.${Date.now()}@example.com`;
@@ -64,32 +31,16 @@ test('hosted APIs: publish a regression model, approve as administrator, create 
   const adminToken = await account(ADMIN, 'Mitate Platform');
 
   // A trained regression model through the API (the training spec covers those screens).
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name: 'Power plant', data_type: 'training_data', type: 'supervised', training_type: 'regression' })) form.append(k, v);
-  form.append('file', new Blob([CCPP], { type: 'text/csv' }), 'ccpp.csv');
-  const ds = await (await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json();
-  const project = await json('POST', `/api/regress/register/${ds.detail.response.id}`, token, { name: 'Power output', target_variables: ['EP'], feature_variables: ['AT', 'V', 'AP', 'RH'], models: [{ algorithm: 'lightgbm' }] });
-  const pid = project.project_id ?? project.id;
-  await json('POST', `/api/train/model/${pid}`, token, {});
-  for (let i = 0; ; i++) {
-    const v = await json('GET', `/api/regress/project/${pid}`, token);
-    if (v.models.some((m: { state: string }) => m.state === 'done')) break;
-    assert.ok(i < 240, 'training did not finish');
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  const datasetId = await uploadDataset(server, token, 'Power plant', 'ccpp.csv', CCPP);
+  await trainRegression(server, token, datasetId, { name: 'Power output', target_variables: ['EP'], feature_variables: ['AT', 'V', 'AP', 'RH'], models: [{ algorithm: 'lightgbm' }] });
   // The organisation's identity, verified by the administrator (SPEC §4: otherwise not approved).
-  const id = new FormData();
-  id.append('front', new Blob([PNG], { type: 'image/png' }), 'front.png');
-  id.append('back', new Blob([PNG], { type: 'image/png' }), 'back.png');
-  assert.equal((await fetch(`${server.url}/account/api/identity`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: id })).status, 201);
-  const pending = await json('GET', '/account/api/admin/identity', adminToken);
-  await json('POST', `/account/api/admin/identity/${pending.items[0].id}/review`, adminToken, { decision: 'approve' });
+  await verifyIdentity(server, token, adminToken);
 
   // The publisher: the hosted APIs list, publishing form with prices, a draft submitted for review.
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB', acceptDownloads: true });
   const page = await ctx.newPage();
   const shot = async (p: Page, name: string) => SHOTS && (await p.screenshot({ path: path.join(SHOTS, `pl-${name}.png`), fullPage: true }));
-  await signIn(page, email);
+  await signIn(page, server, email);
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Hosted APIs', { exact: true }).click();
   await page.waitForURL(/\/platform$/);
   await page.getByText('No hosted APIs yet').waitFor();
@@ -111,26 +62,26 @@ test('hosted APIs: publish a regression model, approve as administrator, create 
   await page.waitForURL(/\/platform\/details\//);
   await page.getByText('Credentials can be created once the project is approved.').waitFor();
   await page.getByRole('button', { name: 'Submit for review' }).click();
-  await confirm(page, 'Submit for review');
+  await confirmDialog(page, 'Submit for review');
   await page.locator('[data-status="under_review"]').first().waitFor();
 
   // The administrator approves it.
   const adminCtx = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' });
   const adminPage = await adminCtx.newPage();
-  await signIn(adminPage, ADMIN);
+  await signIn(adminPage, server, ADMIN);
   await adminPage.goto(`${server.url}/admin/platform`);
   const row = adminPage.locator('tr[data-project="power-output"]');
   await row.getByText('Verified').waitFor();
   await shot(adminPage, '02-review');
   await row.getByRole('button', { name: 'Approve' }).click();
-  await confirm(adminPage, 'Approve');
+  await confirmDialog(adminPage, 'Approve');
   await row.waitFor({ state: 'detached' }); // it leaves the queue of projects under review
   await adminCtx.close();
 
   // The publisher starts it and creates a key: shown once, with the download.
   await page.reload();
   await page.getByRole('button', { name: 'Start' }).click();
-  await confirm(page, 'Start');
+  await confirmDialog(page, 'Start');
   await page.locator('[data-status="running"]').first().waitFor();
   await page.getByRole('button', { name: 'New credential' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Create' }).click();
