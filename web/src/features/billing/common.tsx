@@ -1,11 +1,9 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import ConfirmDialog from '../../components/ConfirmDialog';
-import { showSnackbar } from '../../lib/feedback';
+import { useConfirmedAction } from '../../components/useConfirmedAction';
 import type { InvoiceState, PaymentInfo } from './api';
 
 export const NS = 'billing';
@@ -39,31 +37,4 @@ export function IdentityGate({ identity }: { identity: PaymentInfo['identity'] |
 }
 
 /** Every payment step asks first. */
-export function useConfirm() {
-  const [pending, setPending] = useState<{ title: string; text: string; run: () => Promise<unknown>; done: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const dialog = (
-    <ConfirmDialog
-      open={!!pending}
-      title={pending?.title ?? ''}
-      text={pending?.text ?? ''}
-      confirmLabel={pending?.title ?? ''}
-      busy={busy}
-      onClose={() => setPending(null)}
-      onConfirm={async () => {
-        if (!pending) return;
-        setBusy(true);
-        try {
-          await pending.run();
-          showSnackbar(pending.done);
-          setPending(null);
-        } catch {
-          /* the error dialog already shows why */
-        } finally {
-          setBusy(false);
-        }
-      }}
-    />
-  );
-  return { dialog, ask: setPending };
-}
+export const useConfirm = useConfirmedAction;

@@ -1,8 +1,6 @@
 import Chip from '@mui/material/Chip';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import ConfirmDialog from '../../components/ConfirmDialog';
-import { showSnackbar } from '../../lib/feedback';
+import { type PendingAction, useConfirmedAction } from '../../components/useConfirmedAction';
 import type { Status } from './api';
 
 export const NS = 'platform';
@@ -22,34 +20,9 @@ export function StatusChip({ status }: { status: Status }) {
   return <Chip size="small" color={COLOURS[status]} label={t(`status.${status}`)} data-status={status} />;
 }
 
-/** Every life-cycle action asks first (SPEC §4). */
+/** Every life-cycle action asks first (SPEC §4); the button says the action. */
 export function useConfirm() {
   const { t } = useTranslation(NS);
-  const [pending, setPending] = useState<{ text: string; label: string; destructive?: boolean; run: () => Promise<unknown>; done: string } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const dialog = (
-    <ConfirmDialog
-      open={!!pending}
-      title={pending?.label ?? ''}
-      text={pending?.text ?? ''}
-      confirmLabel={pending?.label ?? ''}
-      destructive={pending?.destructive}
-      busy={busy}
-      onClose={() => setPending(null)}
-      onConfirm={async () => {
-        if (!pending) return;
-        setBusy(true);
-        try {
-          await pending.run();
-          showSnackbar(pending.done);
-          setPending(null);
-        } catch {
-          /* the error dialog already shows why */
-        } finally {
-          setBusy(false);
-        }
-      }}
-    />
-  );
-  return { dialog, ask: setPending, t };
+  const { dialog, ask } = useConfirmedAction();
+  return { dialog, ask: (a: { label: string } & Omit<PendingAction, 'title'>) => ask({ ...a, title: a.label }), t };
 }
