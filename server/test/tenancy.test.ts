@@ -21,7 +21,7 @@ const SELF_SERVICE = [
 ];
 
 /** Operations that answer a caller who is not a platform administrator 403 (not 404) by design. */
-const PLATFORM_ADMIN = [/^\/api\/admin\//, /^\/admin\//, /^\/account\/api\/admin\//, /^\/api\/services\/pool\//, /^\/api\/platform\/admin/];
+const PLATFORM_ADMIN = [/^\/api\/admin\//, /^\/admin\//, /^\/account\/api\/admin\//, /^\/api\/services\/pool\//, /^\/api\/platform\/admin/, /^\/api\/billing\/admin\//];
 
 /**
  * POST operations that only read (queries with a body, downloads, quotes, progress): a viewer may call them.

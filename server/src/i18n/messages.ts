@@ -50,7 +50,7 @@ const messages = {
   request_timeout: { en: 'The request took too long to arrive.', ja: 'リクエストの受信に時間がかかりすぎました。' },
   headers_too_large: { en: 'The request headers are too large.', ja: 'リクエストヘッダーが大きすぎます。' },
   method_not_allowed: { en: 'This call needs the {method} method.', ja: 'この呼び出しには{method}メソッドが必要です。' },
-  platform_admin_only: { en: 'Only platform administrators can start or stop the shared compute pool.', ja: '共有の計算プールを開始・停止できるのはプラットフォーム管理者のみです。' },
+  platform_admin_only: { en: 'Only platform administrators can do this.', ja: 'この操作はプラットフォーム管理者のみが行えます。' },
   server_error: { en: 'An unexpected error occurred on the server.', ja: 'サーバーで予期しないエラーが発生しました。' },
 } as const;
 

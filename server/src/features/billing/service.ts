@@ -13,6 +13,7 @@ import { type Clock, clockOf } from './clock.js';
 import type { BillingInvoiceTable, InvoiceState } from './db.js';
 import './db.js';
 import { forgetLock } from './lock.js';
+import { M as P } from '../platform/messages.js';
 import { M, STATE_WORDS } from './messages.js';
 import { billingSettings, type BillingSettings } from './settings.js';
 
@@ -342,9 +343,9 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
 
     /** 'Transfer completed': billed or overdue → pending confirmation (once, even when sent twice at once). */
     async transferCompleted(auth: AuthContext, id: string) {
+      const inv = await get(auth.orgId, id); // another organisation's invoice: 404 before anything else
       await requireIdentity(auth);
       if (!settings.bank) throw new AppError(409, M.bankNotConfigured);
-      const inv = await get(auth.orgId, id);
       if (inv.state !== 'billed' && inv.state !== 'overdue') throw new AppError(409, withState(M.notPayable, inv.state));
       const at = nowIso();
       const ok = await db.transaction().execute(async (tx) => {
@@ -365,8 +366,8 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
 
     /** Pays from the wallet at once when the balance covers the amount due (one debit, even when sent twice at once). */
     async payByWallet(auth: AuthContext, id: string) {
+      const inv = await get(auth.orgId, id); // another organisation's invoice: 404 before anything else
       await requireIdentity(auth);
-      const inv = await get(auth.orgId, id);
       if (inv.state !== 'billed' && inv.state !== 'overdue') throw new AppError(409, withState(M.notPayable, inv.state));
       const due = Number(inv.amount_due);
       const at = nowIso();
@@ -435,6 +436,8 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
     },
 
     async lockOf(orgId: string, projectId: string) {
+      const project = await db.selectFrom('platform_projects').select('id').where('id', '=', projectId).where('organisation_id', '=', orgId).executeTakeFirst();
+      if (!project) throw new AppError(404, P.notFound); // another organisation's project is not ours to describe
       const rows = await db
         .selectFrom('billing_locks as l')
         .innerJoin('billing_invoices as i', 'i.id', 'l.invoice_id')
