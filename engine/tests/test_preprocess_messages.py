@@ -9,15 +9,18 @@ from mitate_engine.preprocessing import Condition, compute
 from mitate_engine.preprocessing.expression import ExpressionError
 from mitate_engine.task import EngineError, messages
 
-SOURCES = Path(__file__).resolve().parents[1] / "mitate_engine" / "preprocessing"
-CODE = re.compile(r'(?:code=|EngineError\(|StepError\(|code = )"([a-z0-9_]+)"|"(step_param_[a-z_]+)"')
+ENGINE = Path(__file__).resolve().parents[1] / "mitate_engine"
+SOURCES = ENGINE / "preprocessing"
+#: every preprocessing module: the steps and expressions, the image operations and the jobs that run them
+ALL_SOURCES = [*SOURCES.glob("*.py"), ENGINE / "images" / "preprocess.py", *(ENGINE / "tasks").glob("*preprocess*.py")]
+CODE = re.compile(r'(?:code=|EngineError\(|StepError\(|code = )"([a-z0-9_]+)"|"(step_param_[a-z_]+)"|SettingsError\(f?"[^"]*", "([a-z0-9_]+)"')
 
 
 def used_codes() -> set[str]:
     codes: set[str] = set()
-    for path in SOURCES.glob("*.py"):
+    for path in ALL_SOURCES:
         for m in CODE.finditer(path.read_text(encoding="utf-8")):
-            codes.add(m.group(1) or m.group(2))
+            codes.add(m.group(1) or m.group(2) or m.group(3))
     return codes
 
 
@@ -28,6 +31,7 @@ def placeholders(text: str) -> set[str]:
 def test_every_preprocessing_code_is_in_the_catalogue_in_both_languages():
     codes = used_codes()
     assert len(codes) >= 50, sorted(codes)  # the scan itself works
+    assert {"expr_ends_early", "step_param_between", "image_crop_range", "image_factor_range", "image_unknown_mode"} <= codes
     cat = messages()
     for code in sorted(codes):
         assert code in cat, f"{code} is raised but not in messages.json"
@@ -108,3 +112,14 @@ def test_bad_parameters_are_coded_and_the_english_is_unchanged(step, code):
     reason = info.value.params["reason"]
     assert reason["code"] == code
     assert EngineError(reason["code"], **reason["params"]).message == reason["message"]
+
+
+def test_bad_image_settings_are_coded_and_nested_in_the_job_error():
+    from mitate_engine.images import preprocess as pp
+
+    with pytest.raises(pp.SettingsError) as info:
+        pp.settings({"brightness": 9})
+    exc = info.value
+    assert (exc.code, exc.params) == ("image_factor_range", {"name": "brightness"})
+    assert EngineError(exc.code, **exc.params).message == str(exc) == "brightness must be in [0, 5]"
+    assert "raise ValueError(" not in (ENGINE / "images" / "preprocess.py").read_text(encoding="utf-8")
