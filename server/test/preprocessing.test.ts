@@ -66,6 +66,18 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     const m = await call('POST', `/api/manual/process/dataset/${id}`, { steps: [{ process_type: 'scaling', method: 'cubic', columns: ['Pressure'] }] });
     expect(m.statusCode).toBe(422);
     expect(m.json().detail[0].msg).toContain('unknown method "cubic"');
+    // the same failures in Japanese: every part (step, reason, nested expression error) from the engine's catalogue
+    const ja = (steps: unknown) =>
+      t.app.inject({ method: 'POST', url: `/api/manual/process/dataset/${id}`, payload: { steps } as object, headers: { ...alice.auth, 'accept-language': 'ja' } });
+    const rj = await ja([{ process_type: 'computed', method: 'expression', params: { name: 'bad', expression: 'Pressure / (Current - Current)' } }]);
+    expect(rj.statusCode).toBe(422);
+    expect(rj.json().detail[0].msg).toContain('ステップ1（Computed column, expression）: 列「bad」: 0で割っています');
+    const uj = await ja([{ process_type: 'computed', method: 'expression', params: { name: 'u', expression: 'nope + 1' } }]);
+    expect(uj.json().detail[0].msg).toContain('列「nope」がありません');
+    const kj = await ja([{ process_type: 'outliers', method: 'iqr', columns: ['Pressure'], params: { k: 'abc' } }]);
+    expect(kj.statusCode).toBe(422);
+    expect(kj.json().detail[0].msg).toContain('パラメータ「k」は数値にしてください（「abc」は数値ではありません）');
+    expect(kj.json().detail[0].msg).not.toMatch(/parameter|must be/);
     expect(fs.readFileSync(parquet).equals(before)).toBe(true);
   });
 

@@ -40,12 +40,13 @@ def _num(v: Any, name: str, lo: float | None = None, hi: float | None = None, in
     try:
         f = float(v)
     except (TypeError, ValueError):
-        raise StepError(f'the parameter "{name}" must be a number, not "{v}"') from None
+        raise StepError(f'the parameter "{name}" must be a number, not "{v}"', code="step_param_not_number", name=name, value=str(v)) from None
     if not math.isfinite(f) or (lo is not None and f < lo) or (hi is not None and f > hi):
         rng = f"between {lo} and {hi}" if lo is not None and hi is not None else f"at least {lo}" if lo is not None else f"at most {hi}"
-        raise StepError(f'the parameter "{name}" must be {rng}, not {v}')
+        code = "step_param_between" if lo is not None and hi is not None else "step_param_at_least" if lo is not None else "step_param_at_most"
+        raise StepError(f'the parameter "{name}" must be {rng}, not {v}', code=code, name=name, value=str(v), lo=str(lo), hi=str(hi))
     if integer and not f.is_integer():
-        raise StepError(f'the parameter "{name}" must be a whole number, not {v}')
+        raise StepError(f'the parameter "{name}" must be a whole number, not {v}', code="step_param_not_integer", name=name, value=str(v))
     return int(f) if integer else f
 
 
@@ -62,7 +63,12 @@ class Step(ABC):
     def __init__(self, spec: dict):
         self.method = str(spec.get("method") or "")
         if self.method not in self.methods:
-            raise StepError(f'unknown method "{self.method}" (allowed: {", ".join(self.methods)})')
+            raise StepError(
+                f'unknown method "{self.method}" (allowed: {", ".join(self.methods)})',
+                code="step_unknown_method",
+                method=str(self.method),
+                allowed=", ".join(self.methods),
+            )
         cols = spec.get("columns") or []
         if isinstance(cols, str):
             cols = [c for c in cols.split("|") if c]
@@ -148,7 +154,7 @@ class Step(ABC):
 
     def need_fit(self) -> dict:
         if self.fitted_ is None:
-            raise StepError("this step has not been fitted")
+            raise StepError("this step has not been fitted", code="step_not_fitted_yet")
         return self.fitted_
 
 
@@ -167,7 +173,7 @@ class Outliers(Step):
     def check_params(self) -> None:
         self.action = str(self.params.get("action") or "remove")
         if self.action not in ("remove", "set_missing", "clip"):
-            raise StepError(f'unknown action "{self.action}" (allowed: remove, set_missing, clip)')
+            raise StepError(f'unknown action "{self.action}" (allowed: remove, set_missing, clip)', code="step_unknown_action", action=str(self.action))
         self.params["action"] = self.action
         if self.method == "iqr":
             self.params["k"] = _num(self.params.get("k", 1.5), "k", lo=0)
@@ -182,7 +188,12 @@ class Outliers(Step):
         fitted: dict[str, dict] = {}
         if self.method == "hampel":
             if int(self.params["window"]) > len(df):
-                raise StepError(f"the window ({self.params['window']} rows) is longer than the data ({len(df)} rows)")
+                raise StepError(
+                    f"the window ({self.params['window']} rows) is longer than the data ({len(df)} rows)",
+                    code="step_window_too_long",
+                    window=str(self.params["window"]),
+                    rows=str(len(df)),
+                )
             self.fitted_ = {"columns": cols}
             return self
         for c in cols:
@@ -267,7 +278,7 @@ class Missing(Step):
         if self.method == "drop_columns":
             self.params["threshold"] = _num(self.params.get("threshold", 0.5), "threshold", lo=0, hi=1)
         if self.method == "constant" and ("value" not in self.params or self.params["value"] in (None, "")):
-            raise StepError('the parameter "value" (the constant to fill with) is required')
+            raise StepError('the parameter "value" (the constant to fill with) is required', code="step_fill_value_required")
 
     def fit(self, df: pd.DataFrame, state: State) -> Step:
         if self.method == "drop_columns":
@@ -288,12 +299,17 @@ class Missing(Step):
                 else:
                     v = getattr(s.astype("float64"), self.method)()
                 if v is None or (isinstance(v, float) and math.isnan(v)):
-                    raise StepError(f'the column "{c}" has no values to compute the {self.method} from')
+                    raise StepError(
+                        f'the column "{c}" has no values to compute the {self.method} from',
+                        code="step_no_values_for_statistic",
+                        column=c,
+                        method=str(self.method),
+                    )
                 values[c] = v.item() if hasattr(v, "item") else v
             self.fitted_ = {"values": values}
             return self
         if self.method == "time" and not state.datetime_column:
-            raise StepError("time interpolation needs a datetime column")
+            raise StepError("time interpolation needs a datetime column", code="step_time_interpolation_no_datetime")
         self.require_columns(df, allow_empty=True)
         self.fitted_ = {}
         return self
@@ -324,7 +340,9 @@ class Missing(Step):
                     try:
                         df[c] = df[c].fillna(float(v))
                     except ValueError:
-                        raise StepError(f'the value "{v}" is not a number but the column "{c}" is numeric') from None
+                        raise StepError(
+                            f'the value "{v}" is not a number but the column "{c}" is numeric', code="step_fill_value_not_number", value=str(v), column=c
+                        ) from None
                 else:
                     df[c] = df[c].fillna(v)
             return df
@@ -338,13 +356,13 @@ class Missing(Step):
             if self.columns:
                 for c in self.columns:
                     if c not in num:
-                        raise StepError(f'the column "{c}" is not numeric and cannot be interpolated')
+                        raise StepError(f'the column "{c}" is not numeric and cannot be interpolated', code="step_not_numeric_interpolate", column=c)
             if self.method == "linear":
                 df[num] = df[num].astype("float64").interpolate(method="linear", limit_direction="both")
             else:
                 t = state.datetime_column
                 if t not in df.columns:
-                    raise StepError(f'the datetime column "{t}" does not exist')
+                    raise StepError(f'the datetime column "{t}" does not exist', code="step_datetime_column_missing", column=t)
                 part = df[num].astype("float64")
                 part.index = pd.DatetimeIndex(df[t])
                 filled = part.interpolate(method="time", limit_direction="both")
@@ -414,19 +432,21 @@ class Computed(Step):
     def check_params(self) -> None:
         name = str(self.params.get("name") or "").strip()
         if not name:
-            raise StepError('the parameter "name" (the new column) is required')
+            raise StepError('the parameter "name" (the new column) is required', code="step_new_column_name_required")
         self.params["name"] = name
         try:
             parse(str(self.params.get("expression") or ""))
         except ExpressionError as exc:
-            raise StepError(f"expression: {exc}") from None
+            raise StepError(f"expression: {exc}", code="step_expression_invalid", reason=exc.as_engine_error()) from None
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
         df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         try:
             df[self.params["name"]] = compute(str(self.params["expression"]), df)
         except ExpressionError as exc:
-            raise StepError(f'column "{self.params["name"]}": {exc}') from None
+            raise StepError(
+                f'column "{self.params["name"]}": {exc}', code="step_expression_failed", column=str(self.params["name"]), reason=exc.as_engine_error()
+            ) from None
         return df
 
     def target_columns(self, df: pd.DataFrame) -> list[str]:
@@ -458,7 +478,7 @@ class Window(Step):
             try:
                 pd.Timedelta(span)
             except ValueError:
-                raise StepError(f'the time span "{span}" is not understood (examples: 30s, 10min, 1h, 7D)') from None
+                raise StepError(f'the time span "{span}" is not understood (examples: 30s, 10min, 1h, 7D)', code="step_bad_time_span", span=span) from None
             self.params["span"] = span
         else:
             self.params["window"] = _num(self.params.get("window", 3), "window", lo=1, integer=True)
@@ -482,7 +502,7 @@ class Window(Step):
         if self.method == "lag":
             n = int(self.params["lag"])
             if n >= len(df):
-                raise StepError(f"the lag ({n} rows) is longer than the data ({len(df)} rows)")
+                raise StepError(f"the lag ({n} rows) is longer than the data ({len(df)} rows)", code="step_lag_too_long", lag=str(n), rows=str(len(df)))
             for c in cols:
                 df[self.out_name(c)] = df[c].shift(n)
             return df
@@ -491,10 +511,10 @@ class Window(Step):
         if span:
             t = state.datetime_column
             if not t or t not in df.columns:
-                raise StepError("a time span needs the datetime column")
+                raise StepError("a time span needs the datetime column", code="step_time_span_no_datetime")
             times = pd.DatetimeIndex(df[t])
             if not times.is_monotonic_increasing:
-                raise StepError(f'a time span needs the rows sorted by "{t}" (add a sort step first)')
+                raise StepError(f'a time span needs the rows sorted by "{t}" (add a sort step first)', code="step_time_span_unsorted", column=t)
             part = df[cols].astype("float64")
             part.index = times
             rolled = getattr(part.rolling(span, min_periods=int(mp) if mp else 1), self.method)()
@@ -502,7 +522,9 @@ class Window(Step):
         else:
             w = int(self.params["window"])
             if w > len(df):
-                raise StepError(f"the window ({w} rows) is longer than the data ({len(df)} rows)")
+                raise StepError(
+                    f"the window ({w} rows) is longer than the data ({len(df)} rows)", code="step_window_too_long", window=str(w), rows=str(len(df))
+                )
             rolled = getattr(df[cols].astype("float64").rolling(w, min_periods=int(mp) if mp else w), self.method)()
         for c in cols:
             df[self.out_name(c)] = rolled[c]
@@ -528,13 +550,18 @@ class Columns(Step):
         if self.method == "rename":
             mapping = self.params.get("mapping") or {}
             if not isinstance(mapping, dict) or not mapping:
-                raise StepError('the parameter "mapping" (old name → new name) is required')
+                raise StepError('the parameter "mapping" (old name → new name) is required', code="step_mapping_required")
             for k, v in mapping.items():
                 if not str(v).strip():
-                    raise StepError(f'the new name of "{k}" is empty')
+                    raise StepError(f'the new name of "{k}" is empty', code="step_new_name_empty", column=str(k))
             self.params["mapping"] = {str(k): str(v).strip() for k, v in mapping.items()}
         if self.method == "retype" and self.params.get("dtype") not in RETYPES:
-            raise StepError(f'unknown type "{self.params.get("dtype")}" (allowed: {", ".join(RETYPES)})')
+            raise StepError(
+                f'unknown type "{self.params.get("dtype")}" (allowed: {", ".join(RETYPES)})',
+                code="step_unknown_type",
+                dtype=str(self.params.get("dtype")),
+                allowed=", ".join(RETYPES),
+            )
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
         if self.method == "drop":
@@ -546,9 +573,9 @@ class Columns(Step):
             mapping = self.params["mapping"]
             for old, new in mapping.items():
                 if old not in df.columns:
-                    raise StepError(f'the column "{old}" does not exist')
+                    raise StepError(f'the column "{old}" does not exist', code="step_column_missing", column=str(old))
                 if new in df.columns and new not in mapping:
-                    raise StepError(f'a column named "{new}" already exists')
+                    raise StepError(f'a column named "{new}" already exists', code="step_column_exists", column=str(new))
             if state.datetime_column in mapping:
                 state.datetime_column = mapping[state.datetime_column]
             return df.rename(columns=mapping)
@@ -564,7 +591,12 @@ class Columns(Step):
                     num = pd.to_numeric(s, errors="coerce")
                     bad = num.notna() & (num != num.round())
                     if bad.any():
-                        raise StepError(f'the column "{c}" has a value that is not a whole number: {s[bad].iloc[0]}')
+                        raise StepError(
+                            f'the column "{c}" has a value that is not a whole number: {s[bad].iloc[0]}',
+                            code="step_value_not_integer",
+                            column=c,
+                            value=str(s[bad].iloc[0]),
+                        )
                     out = num.astype("Int64")
                 elif dtype == "string":
                     out = s.astype("string")
@@ -575,10 +607,18 @@ class Columns(Step):
                     mapping = {"true": True, "1": True, "yes": True, "1.0": True, "false": False, "0": False, "no": False, "0.0": False}
                     out = lowered.map(mapping).astype("boolean")
             except (TypeError, ValueError) as exc:
-                raise StepError(f'the column "{c}" cannot be converted to {dtype}: {exc}') from None
+                raise StepError(
+                    f'the column "{c}" cannot be converted to {dtype}: {exc}', code="step_convert_failed", column=c, dtype=str(dtype), detail=str(exc)
+                ) from None
             bad = out.isna() & s.notna()
             if bad.any():
-                raise StepError(f'the column "{c}" has a value that cannot be converted to {dtype}: "{s[bad].iloc[0]}"')
+                raise StepError(
+                    f'the column "{c}" has a value that cannot be converted to {dtype}: "{s[bad].iloc[0]}"',
+                    code="step_value_not_convertible",
+                    column=c,
+                    dtype=str(dtype),
+                    value=str(s[bad].iloc[0]),
+                )
             df[c] = out
         return df
 
@@ -601,26 +641,31 @@ class Filter(Step):
 
     def check_params(self) -> None:
         if not self.params.get("column"):
-            raise StepError('the parameter "column" is required')
+            raise StepError('the parameter "column" is required', code="step_column_param_required")
         if self.params.get("op") not in OPERATORS:
-            raise StepError(f'unknown operator "{self.params.get("op")}" (allowed: {", ".join(OPERATORS)})')
+            raise StepError(
+                f'unknown operator "{self.params.get("op")}" (allowed: {", ".join(OPERATORS)})',
+                code="step_unknown_operator",
+                op=str(self.params.get("op")),
+                allowed=", ".join(OPERATORS),
+            )
         op = self.params["op"]
         if op not in ("is_missing", "not_missing") and self.params.get("value") in (None, ""):
-            raise StepError('the parameter "value" is required')
+            raise StepError('the parameter "value" is required', code="step_value_required")
         if op == "between" and self.params.get("value2") in (None, ""):
-            raise StepError('the parameter "value2" (upper end) is required')
+            raise StepError('the parameter "value2" (upper end) is required', code="step_value2_required")
 
     def _value(self, s: pd.Series, v: Any, c: str) -> Any:
         if is_numeric(s):
             try:
                 return float(v)
             except (TypeError, ValueError):
-                raise StepError(f'the column "{c}" is numeric but "{v}" is not a number') from None
+                raise StepError(f'the column "{c}" is numeric but "{v}" is not a number', code="step_filter_value_not_number", column=c, value=str(v)) from None
         if pd.api.types.is_datetime64_any_dtype(s):
             try:
                 return pd.Timestamp(v)
             except ValueError:
-                raise StepError(f'the column "{c}" holds dates but "{v}" is not a date') from None
+                raise StepError(f'the column "{c}" holds dates but "{v}" is not a date', code="step_filter_value_not_date", column=c, value=str(v)) from None
         return str(v)
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
@@ -659,7 +704,7 @@ class Sort(Step):
         if self.method == "datetime":
             c = state.datetime_column
             if not c:
-                raise StepError("the dataset has no datetime column")
+                raise StepError("the dataset has no datetime column", code="step_no_datetime_column")
         else:
             c = self.columns[0] if self.columns else ""
         if c not in df.columns:
@@ -687,9 +732,14 @@ LABELS = {
 
 def make_step(spec: dict) -> Step:
     if not isinstance(spec, dict):
-        raise StepError("a step must be an object")
+        raise StepError("a step must be an object", code="step_not_object")
     kind = spec.get("process_type")
     cls = STEP_TYPES.get(str(kind))
     if cls is None:
-        raise StepError(f'unknown process type "{kind}" (allowed: {", ".join(STEP_TYPES)})')
+        raise StepError(
+            f'unknown process type "{kind}" (allowed: {", ".join(STEP_TYPES)})',
+            code="step_unknown_type_of_process",
+            kind=str(kind),
+            allowed=", ".join(STEP_TYPES),
+        )
     return cls(spec)
