@@ -1,20 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { accountCall } from '../../api/client';
 import type { Member, Page } from '../../api/types';
+import type { components } from '../../api/schema';
 
-export interface MemberDetails extends Member {
-  middle_name?: string | null;
-  birth_date?: string | null;
-  gender?: string | null;
-  phone?: string | null;
-  photo?: string | null;
-  ip_address?: string | null;
-  country_code?: string | null;
-  state_or_province?: string | null;
-  city?: string | null;
-  postal_code?: string | null;
-  address?: string | null;
-}
+/** The answer of GET /members/{id} (generated from the server's OpenAPI document). */
+export type MemberDetails = components['schemas']['MemberDetails'];
 
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 
