@@ -34334,29 +34334,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        PredictionSummaryInput: {
-            rows: number;
-            columns: string[];
-            outputs: string[];
-            condition_applied?: string | null;
-            /** @description Rows per predicted class or cluster */
-            counts?: {
-                [key: string]: number;
-            };
-            stats?: {
-                mean: number | null;
-                min: number | null;
-                max: number | null;
-                missing: number;
-            };
-            anomaly?: {
-                threshold: number | null;
-                alarm_rows: number;
-                alarms: number;
-                first_alarm_row: number | null;
-                scored_rows: number;
-            };
-        };
         PredictionInput: {
             id: string;
             name: string;
@@ -34374,7 +34351,7 @@ export interface components {
             error: string | null;
             log: string;
             /** @description Summary of the predictions (engine task predict) when done */
-            result: components["schemas"]["PredictionSummaryInput"] | null;
+            result: unknown;
             created_at: string;
             finished_at: string | null;
         };
@@ -35671,29 +35648,6 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        PredictionSummary: {
-            rows: number;
-            columns: string[];
-            outputs: string[];
-            condition_applied?: string | null;
-            /** @description Rows per predicted class or cluster */
-            counts?: {
-                [key: string]: number;
-            };
-            stats?: {
-                mean: number | null;
-                min: number | null;
-                max: number | null;
-                missing: number;
-            };
-            anomaly?: {
-                threshold: number | null;
-                alarm_rows: number;
-                alarms: number;
-                first_alarm_row: number | null;
-                scored_rows: number;
-            };
-        };
         Prediction: {
             id: string;
             name: string;
@@ -35711,7 +35665,7 @@ export interface components {
             error: string | null;
             log: string;
             /** @description Summary of the predictions (engine task predict) when done */
-            result: components["schemas"]["PredictionSummary"] | null;
+            result: unknown;
             created_at: string;
             finished_at: string | null;
         };

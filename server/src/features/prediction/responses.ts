@@ -1,23 +1,8 @@
 import { z } from 'zod';
-import { page, storedEnum } from '../../http/responses.js';
+import { EngineJson, page, storedEnum } from '../../http/responses.js';
 import { Cell } from '../datasets/responses.js';
 
 /** Answers of the prediction calls (SPEC §7 'Inference' and each type's prediction calls). */
-
-/** The summary the engine task `predict` writes (engine/mitate_engine/tasks/predict.py). */
-export const PredictionSummary = z
-  .object({
-    rows: z.number(),
-    columns: z.array(z.string()),
-    outputs: z.array(z.string()),
-    condition_applied: z.string().nullable().optional(),
-    counts: z.record(z.string(), z.number()).optional().describe('Rows per predicted class or cluster'),
-    stats: z.object({ mean: z.number().nullable(), min: z.number().nullable(), max: z.number().nullable(), missing: z.number() }).optional(),
-    anomaly: z
-      .object({ threshold: z.number().nullable(), alarm_rows: z.number(), alarms: z.number(), first_alarm_row: z.number().nullable(), scored_rows: z.number() })
-      .optional(),
-  })
-  .meta({ id: 'PredictionSummary' });
 
 export const Prediction = z
   .object({
@@ -35,7 +20,7 @@ export const Prediction = z
     message: z.string(),
     error: z.string().nullable(),
     log: z.string(),
-    result: PredictionSummary.nullable().describe('Summary of the predictions (engine task predict) when done'),
+    result: EngineJson.describe('Summary of the predictions (engine task predict) when done'),
     created_at: z.string(),
     finished_at: z.string().nullable(),
   })

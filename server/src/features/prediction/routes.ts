@@ -18,7 +18,7 @@ import type { PredictionTable } from './db.js';
 import './db.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { M } from './messages.js';
-import { Prediction, PredictionPage, PredictionProgress, PredictionRows, PredictionSummary } from './responses.js';
+import { Prediction, PredictionPage, PredictionProgress, PredictionRows } from './responses.js';
 
 const executeBody = z.object({ dataset_id: z.string().max(64), name: z.string().trim().max(200).optional() });
 const predictBody = executeBody.extend({ model_key: z.string().max(100) });
@@ -69,7 +69,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
       message: job?.message ?? '',
       error: job?.error ?? null,
       log: state === 'failed' ? (job?.log ?? '') : '',
-      result: state === 'done' ? ((job?.result ?? null) as z.infer<typeof PredictionSummary> | null) : null, // written by the engine task predict
+      result: state === 'done' ? job?.result : null,
       created_at: p.created_at,
       finished_at: job?.finished_at ?? null,
     };

@@ -1,13 +1,37 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
 import { saveBlob } from '../../lib/browser';
-import type { components } from '../../api/schema';
 
 const enc = encodeURIComponent;
 
-/** Answers of the prediction calls, generated from the server's OpenAPI document (schema.d.ts). */
-export type Prediction = components['schemas']['Prediction'];
-export type ResultPage = components['schemas']['PredictionRows'];
+export interface Prediction {
+  id: string;
+  name: string;
+  project_id: string;
+  project_name: string;
+  project_type: string;
+  report_type: string;
+  model_key: string;
+  dataset_id: string;
+  test_dataset: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  progress: number;
+  message: string;
+  error: string | null;
+  log: string;
+  result: { rows: number; columns: string[]; outputs: string[]; counts?: Record<string, number>; stats?: Record<string, number | null>; condition_applied?: string | null } | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface ResultPage {
+  columns: string[];
+  outputs: string[];
+  rows: (string | number | boolean | null)[][];
+  total: number;
+  page: number;
+  page_size: number;
+}
 
 /** SPEC §2 prediction report routes by project type. */
 export function reportPath(p: Pick<Prediction, 'project_type' | 'id'>): string {
