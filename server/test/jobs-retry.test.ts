@@ -14,7 +14,7 @@ import { JobService } from '../src/jobs/service.js';
 const redisUrl = process.env.TEST_REDIS_URL;
 const ORG = 'org-a';
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 240_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 600_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
