@@ -57,6 +57,12 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
     return proc;
   };
   const ready = (proc: ChildProcess) => until('worker ready', async () => logs.get(proc)!.join('').includes('"type":"ready"'));
+  /** Every worker started so far stopped, so the next test's job can only go to the workers it starts itself. */
+  const stopAll = async () => {
+    await Promise.all(
+      procs.map((p) => (p.exitCode !== null || p.signalCode !== null ? undefined : new Promise((r) => (p.once('exit', r), p.kill('SIGKILL'))))),
+    );
+  };
 
   beforeAll(async () => {
     ({ dir, handle } = fresh('mitate-retry-'));
@@ -116,6 +122,7 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
   }, 900_000);
 
   it('fails a job whose worker dies twice, and does not leave it running', async () => {
+    await stopAll(); // the survivor of the test before would otherwise take the job from b
     const a = startWorker();
     await ready(a);
     const job = await service.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'sleep', seconds: 120 } });
