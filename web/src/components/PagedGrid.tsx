@@ -5,7 +5,7 @@ import { useGridLocale } from './gridLocale';
 
 export const PAGE_SIZES = [10, 20, 50, 100];
 
-type Props<R extends GridValidRowModel> = Pick<DataGridProps<R>, 'columns' | 'getRowId' | 'density' | 'sx' | 'disableColumnSorting' | 'disableColumnFilter'> & {
+type Props<R extends GridValidRowModel> = Pick<DataGridProps<R>, 'columns' | 'getRowId' | 'density' | 'sx' | 'disableColumnSorting' | 'disableColumnFilter' | 'disableColumnMenu'> & {
   rows: R[] | undefined;
   total: number | undefined;
   /** True while the first page is on its way (later pages keep the rows shown). */
@@ -32,13 +32,16 @@ export default function PagedGrid<R extends GridValidRowModel>({ rows, total, lo
       pageSizeOptions={pageSizes}
       disableRowSelectionOnClick
       localeText={localeText}
-      slots={{
-        noRowsOverlay: () => (
-          <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', p: 4, color: 'text.secondary' }}>
-            <Typography color="text.secondary">{empty}</Typography>
-          </Box>
-        ),
-      }}
+      slots={{ noRowsOverlay: () => <EmptyOverlay text={empty} /> }}
     />
+  );
+}
+
+/** What a grid with no rows says, centred in the grid. */
+export function EmptyOverlay({ text }: { text: string }) {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '100%', p: 4 }}>
+      <Typography color="text.secondary">{text}</Typography>
+    </Box>
   );
 }

@@ -1,16 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { DataGrid, type GridColDef, type GridPaginationModel } from '@mui/x-data-grid';
+import type { GridColDef, GridPaginationModel } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
+import FilterSelect from '../../components/FilterSelect';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
+import PagedGrid from '../../components/PagedGrid';
 import { formatDateTime } from '../../lib/format';
 import { ACTIONS, type AuditEvent, useAudit } from './api';
 
@@ -25,7 +23,6 @@ function ActionChip({ action }: { action: string }) {
 export default function AuditPage() {
   const { t } = useTranslation(NS);
   usePageTitle(t('title'));
-  const localeText = useGridLocale();
   const { data: me } = useMe();
   const allowed = me?.role === 'owner' || me?.role === 'admin';
   const [action, setAction] = useState('');
@@ -51,39 +48,32 @@ export default function AuditPage() {
   return (
     <>
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <TextField
-        select
-        size="small"
+      <FilterSelect
         label={t('filter')}
+        allLabel={t('all')}
+        allValue=""
         value={action}
-        onChange={(e) => {
-          setAction(e.target.value);
+        values={ACTIONS}
+        labelOf={(a) => t(`action.${a}`)}
+        onChange={(a) => {
+          setAction(a);
           setPagination((p) => ({ ...p, page: 0 }));
         }}
-        sx={{ mb: 2, minWidth: 240 }}
-        slotProps={{ select: { inputProps: { 'data-testid': 'audit-filter' } } }}
-      >
-        <MenuItem value="">{t('all')}</MenuItem>
-        {ACTIONS.map((a) => (
-          <MenuItem key={a} value={a}>
-            {t(`action.${a}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+        minWidth={240}
+        testId="audit-filter"
+      />
       <Paper variant="outlined" sx={{ height: 620 }}>
-        <DataGrid
-          rows={list.data?.items ?? []}
+        <PagedGrid
+          rows={list.data?.items}
+          total={list.data?.total}
           columns={columns}
           loading={list.isFetching}
-          localeText={localeText}
-          paginationMode="server"
-          rowCount={list.data?.total ?? 0}
-          paginationModel={pagination}
-          onPaginationModelChange={setPagination}
-          pageSizeOptions={[25, 50, 100]}
+          paging={pagination}
+          onPaging={setPagination}
+          pageSizes={[25, 50, 100]}
           disableColumnMenu
           sx={{ border: 0 }}
-          slots={{ noRowsOverlay: () => <Typography sx={{ p: 3, color: 'text.secondary', textAlign: 'center' }}>{t('empty')}</Typography> }}
+          empty={t('empty')}
         />
       </Paper>
     </>

@@ -1,15 +1,12 @@
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
+import ClientGrid from '../../components/ClientGrid';
+import FilterSelect from '../../components/FilterSelect';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
 import { formatDateTime } from '../../lib/format';
 import { type Invoice, type InvoiceState, money, STATES, useInvoices, useIsPlatformAdmin } from './api';
 import { invoicePath, NS, StateChip } from './common';
@@ -19,7 +16,6 @@ export default function ListPage() {
   const { t, i18n } = useTranslation(NS);
   usePageTitle(t('title'));
   const navigate = useNavigate();
-  const localeText = useGridLocale();
   const [state, setState] = useState<InvoiceState | 'all'>('all');
   const list = useInvoices(state);
   const admin = useIsPlatformAdmin();
@@ -52,25 +48,17 @@ export default function ListPage() {
           </>
         }
       />
-      <TextField select size="small" label={t('filter')} value={state} onChange={(e) => setState(e.target.value as InvoiceState | 'all')} sx={{ mb: 2, minWidth: 220 }} data-testid="state-filter">
-        <MenuItem value="all">{t('all')}</MenuItem>
-        {STATES.map((s) => (
-          <MenuItem key={s} value={s}>
-            {t(`state.${s}`)}
-          </MenuItem>
-        ))}
-      </TextField>
-      <Paper variant="outlined" sx={{ height: 520 }}>
-        <DataGrid
-          rows={list.data?.items ?? []}
-          columns={columns}
-          loading={list.isLoading}
-          localeText={localeText}
-          onRowClick={(p) => navigate(invoicePath(String(p.id)))}
-          sx={{ border: 0, '& .MuiDataGrid-row': { cursor: 'pointer' } }}
-          slots={{ noRowsOverlay: () => <Typography sx={{ p: 3, color: 'text.secondary', textAlign: 'center' }}>{t('empty')}</Typography> }}
-        />
-      </Paper>
+      <FilterSelect
+        label={t('filter')}
+        allLabel={t('all')}
+        allValue="all"
+        value={state}
+        values={STATES}
+        labelOf={(s) => t(`state.${s}`)}
+        onChange={setState}
+        testId="state-filter"
+      />
+      <ClientGrid rows={list.data?.items} columns={columns} loading={list.isLoading} empty={t('empty')} onOpen={(row) => navigate(invoicePath(String(row.id)))} />
     </>
   );
 }

@@ -1,17 +1,14 @@
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useCanWrite } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
+import ClientGrid from '../../components/ClientGrid';
+import FilterSelect from '../../components/FilterSelect';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
 import { formatDateTime } from '../../lib/format';
 import { type PlatformProject, type Status, STATUSES, useIsPlatformAdmin, useProjects } from './api';
 import { detailsPath, NS, StatusChip } from './common';
@@ -21,7 +18,6 @@ export default function ListPage() {
   usePageTitle(t('title'));
   const navigate = useNavigate();
   const canWrite = useCanWrite();
-  const localeText = useGridLocale();
   const [status, setStatus] = useState<Status | 'all'>('all');
   const list = useProjects(status);
   const admin = useIsPlatformAdmin();
@@ -54,25 +50,17 @@ export default function ListPage() {
           </>
         }
       />
-      <TextField select size="small" label={t('filter')} value={status} onChange={(e) => setStatus(e.target.value as Status | 'all')} sx={{ mb: 2, minWidth: 200 }}>
-        <MenuItem value="all">{t('all')}</MenuItem>
-        {STATUSES.map((s) => (
-          <MenuItem key={s} value={s}>
-            {t(`status.${s}`)}
-          </MenuItem>
-        ))}
-      </TextField>
-      <Paper variant="outlined" sx={{ height: 520 }}>
-        <DataGrid
-          rows={list.data?.items ?? []}
-          columns={columns}
-          loading={list.isLoading}
-          localeText={localeText}
-          onRowClick={(p) => navigate(detailsPath(String(p.id)))}
-          sx={{ border: 0, '& .MuiDataGrid-row': { cursor: 'pointer' } }}
-          slots={{ noRowsOverlay: () => <Typography sx={{ p: 3, color: 'text.secondary', textAlign: 'center' }}>{t('empty')}</Typography> }}
-        />
-      </Paper>
+      <FilterSelect
+        label={t('filter')}
+        allLabel={t('all')}
+        allValue="all"
+        value={status}
+        values={STATUSES}
+        labelOf={(s) => t(`status.${s}`)}
+        onChange={setStatus}
+        minWidth={200}
+      />
+      <ClientGrid rows={list.data?.items} columns={columns} loading={list.isLoading} empty={t('empty')} onOpen={(row) => navigate(detailsPath(String(row.id)))} />
     </>
   );
 }
