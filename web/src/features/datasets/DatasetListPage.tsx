@@ -15,14 +15,14 @@ import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import SearchIcon from '@mui/icons-material/Search';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { DATA_TYPES, DATASET_TYPES, type Dataset } from '../../api/types';
 import PageHeader from '../../components/PageHeader';
 import ListTable, { type ListAction, type ListColumn, type SortDirection } from '../../components/ListTable';
 import { formatDateTime, formatInteger } from '../../lib/format';
-import { useDebounced } from '../../lib/useDebounced';
+import { useUrlListState } from '../../lib/useUrlListState';
 import { downloadOriginal, useDatasetList, type ListParams } from './api';
 import DeleteDatasetDialog from './DeleteDatasetDialog';
 import EditDatasetDialog from './EditDatasetDialog';
@@ -49,37 +49,12 @@ export default function DatasetListPage() {
   const canWrite = useCanWrite();
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
-  const [search, setSearch] = useState(params.get('query') ?? '');
-  const query = useDebounced(search.trim(), 400);
+  const { params, search, setSearch, query, page, pageSize, update } = useUrlListState(PAGE_SIZES);
   const dataType = params.get('data_type') ?? '';
   const type = params.get('type') ?? '';
-  const page = Math.max(0, Number(params.get('page') ?? 1) - 1) || 0;
-  const pageSize = PAGE_SIZES.includes(Number(params.get('page_size'))) ? Number(params.get('page_size')) : 20;
   const sort = params.get('sort') ?? 'created_at_desc';
   const [editing, setEditing] = useState<Dataset | null>(null);
   const [deleting, setDeleting] = useState<Dataset | null>(null);
-
-  const update = (changes: Record<string, string | number | null>, resetPage = true) => {
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, String(v));
-        }
-        if (resetPage) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
-  };
-
-  // Only the debounced text drives this effect; it reads the current URL when it runs.
-  const syncQuery = useEffectEvent((q: string) => {
-    if ((params.get('query') ?? '') !== q) update({ query: q });
-  });
-  useEffect(() => syncQuery(query), [query]);
 
   const listParams: ListParams = { query, page: page + 1, page_size: pageSize, data_type: dataType, type, sort };
   const { data, isFetching } = useDatasetList(listParams);

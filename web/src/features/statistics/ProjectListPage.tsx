@@ -16,16 +16,16 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import SearchIcon from '@mui/icons-material/Search';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import type { Dataset } from '../../api/types';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PagedGrid, { PAGE_SIZES } from '../../components/PagedGrid';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
-import { useDebounced } from '../../lib/useDebounced';
+import { useUrlListState } from '../../lib/useUrlListState';
 import { useAllDatasets } from '../datasets/api';
 import { downloadResult, downloadSummary, type Project, runProject, STATES, statKeys, useProjects, useStateCounts } from './api';
 import DeleteProjectDialog from './DeleteProjectDialog';
@@ -92,32 +92,9 @@ export default function ProjectListPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   usePageTitle(t('title'));
-  const [params, setParams] = useSearchParams();
+  const { params, search, setSearch, query, page, pageSize, update } = useUrlListState(PAGE_SIZES);
   const state = params.get('state') ?? '';
-  const page = Math.max(0, Number(params.get('page') ?? 1) - 1) || 0;
-  const pageSize = PAGE_SIZES.includes(Number(params.get('page_size'))) ? Number(params.get('page_size')) : 20;
-  const [search, setSearch] = useState(params.get('query') ?? '');
-  const query = useDebounced(search.trim(), 400);
   const [deleting, setDeleting] = useState<Project | null>(null);
-
-  const update = (changes: Record<string, string | number | null>, resetPage = true) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, String(v));
-        }
-        if (resetPage) next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
-  // Only the debounced text drives this effect; it reads the current URL when it runs.
-  const syncQuery = useEffectEvent((q: string) => {
-    if ((params.get('query') ?? '') !== q) update({ query: q });
-  });
-  useEffect(() => syncQuery(query), [query]);
 
   const { data, isFetching } = useProjects({ state, query, page: page + 1, page_size: pageSize });
   const counts = useStateCounts().data?.counts;
