@@ -145,8 +145,9 @@ def evaluate(score: np.ndarray, threshold: float, label: np.ndarray | None, spli
     return out
 
 
-def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict) -> tuple[TsadModel, np.ndarray, np.ndarray | None]:
-    det, p = DET.make(algorithm, params)
+def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict, check=None) -> tuple[TsadModel, np.ndarray, np.ndarray | None]:
+    """`check` (the job's cancel check) is called between the epochs of the neural detectors."""
+    det, p = DET.make(algorithm, params, check)
     tr = prep.split == "train"
     supervised = algorithm in DET.SUPERVISED
     if supervised:
