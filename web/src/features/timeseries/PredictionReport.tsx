@@ -96,6 +96,7 @@ export default function PredictionReport() {
             points={series.data.points as Bucket[] /* [position, min, max]: the generated schema widens the tuple */}
             start={series.data.start}
             end={series.data.end}
+            times={series.data.points.map((b) => (b[0] as number) + 1) /* axis labels as row numbers from 1, as the text above */}
             threshold={series.data.threshold ?? NaN}
             spans={series.data.spans.map((s) => [s.start, s.end])}
             onZoom={(r) => setZoom(r && r[1] > r[0] ? r : null)}
