@@ -71,7 +71,21 @@ async function trainAndWait() {
 
 test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, drag the threshold, predict on d01_te, zoom, and see the alarm after sample 161 with its contributions', async () => {
   // TEP has no dates: the dataset is a time series ordered by its whole-number `sample` column
-  await upload('TEP normal d00', 'd00.csv', D00, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' });
+  const d00 = await upload('TEP normal d00', 'd00.csv', D00, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' });
+  // its time-series chart runs along the sample numbers 1..500 (not dates), in English and Japanese
+  await page.goto(`${server.url}/visualization/details/${d00}?tab=timeseries`);
+  const tsChart = page.getByTestId('timeseries-chart');
+  await tsChart.waitFor({ timeout: 60_000 });
+  const tsData = JSON.parse((await tsChart.getAttribute('data-chart'))!);
+  assert.deepEqual([tsData.start, tsData.end, tsData.window_rows], [1, 500, 500]);
+  await shot('00-visualization-by-sample');
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+  await page.reload();
+  await page.getByTestId('timeseries-chart').waitFor({ timeout: 60_000 });
+  await shot('00a-visualization-by-sample-ja');
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
+  await page.reload();
+  await page.getByTestId('timeseries-chart').waitFor({ timeout: 60_000 });
   await upload('TEP fault 1 test', 'd01_te.csv', D01, { data_type: 'inference_data' });
 
   await newProject(/TEP normal d00/, 'Time-series anomaly detection (unsupervised)');

@@ -556,7 +556,7 @@ export function makeVisualizationService(ctx: AppContext) {
     if (!row.datetime_column) throw new AppError(422, M.notTimeSeries, {}, 'dataset_id');
     const t = schema.find((s) => s.name === row.datetime_column);
     if (!t) throw new AppError(422, M.columnMissing, { name: row.datetime_column }, 'datetime_column');
-    const cols = b.columns?.length ? b.columns.map((n) => column(schema, n, 'columns', true)) : schema.filter((s) => isNumericType(s.type)).slice(0, 4);
+    const cols = b.columns?.length ? b.columns.map((n) => column(schema, n, 'columns', true)) : schema.filter((s) => isNumericType(s.type) && s.name !== t.name).slice(0, 4);
     if (cols.length > 12) throw new AppError(422, M.tooManyColumns, { max: 12 }, 'columns');
     // A date/time column gives epoch ms; a whole-number order column (a sample number) is its own axis.
     const order = t.type === 'integer';

@@ -342,7 +342,8 @@ interface ZoomState {
  */
 export function TimeSeriesSection({ dataset, columns }: { dataset: Dataset; columns: DatasetColumn[] }) {
   const { t } = useTranslation('visualization');
-  const numeric = numericColumns(columns);
+  // a whole-number order column (a sample number) is the axis, not a line to draw
+  const numeric = numericColumns(columns).filter((c) => c !== dataset.datetime_column);
   const [cols, setCols] = useState<string[]>(numeric.slice(0, 3));
   const [method, setMethod] = useState<'minmax' | 'lttb'>('minmax');
   const [zoom, setZoom] = useState<ZoomState>({ start: null, end: null });
