@@ -113,6 +113,32 @@ def skab_reference_t2q(train, test, explained=0.85, p=0.999, median_rows=5):
     return (np.nan_to_num(t2) > t2lim) | (np.nan_to_num(q) > qlim)
 
 
+def sequence_ae_on(df):
+    """The sequence autoencoder with the SKAB leaderboard's Conv-AE settings (window 60, threshold = 4/3 x the
+    99.9 % quantile of the training windows' errors), trained once per file on the first 400 rows, read three ways:
+    causal with every row on its own; causal needing 59 consecutive windows over the line (the leaderboard's "all
+    59 windows" rule turned to look back only); and the leaderboard's rule itself, which labels row i from the
+    windows that start at i-59..i-1 (so it sees 58 rows after i) and can never alarm on the first 59 or the last
+    118 scored rows."""
+    from mitate_engine.tsad.detectors import persist
+
+    X = df[SIGNALS].to_numpy(float)
+    det, _ = make("sequence_autoencoder", {"window": 60, "quantile": 0.999, "factor": 4 / 3, "persistence": 1})
+    det.fit(X[:400])
+    thr = det.default_threshold()
+    raw = det.score(X)  # row t: the window ending at t
+    causal = np.nan_to_num(raw, nan=-np.inf)[400:] > thr
+    causal59 = np.nan_to_num(persist(raw, 59), nan=-np.inf)[400:] > thr
+    # the leaderboard's reading: windows of the scored part only, window k = rows k..k+59 of it
+    w = 60
+    over = det.window_errors(X[400:]).sum(axis=1)[w - 1 :] > thr  # by first row of the window
+    n = len(X) - 400
+    board = np.zeros(n, dtype=bool)
+    for i in range(w - 1, len(over) - w + 1):
+        board[i] = bool(np.all(over[i - w + 1 : i]))
+    return {"sequence_ae": causal, "sequence_ae_persist59": causal59, "sequence_ae_leaderboard_rule_uses_later_rows": board}, det.epochs_run_
+
+
 def where_false_alarms(alarm, y):
     """False-alarm rate in the normal rows before the file's anomaly and in those after it."""
     i0 = int(np.argmax(y))
@@ -134,7 +160,9 @@ def skab():
         "ours_rule": {**OURS, "stats": list(OURS["stats"])},
         "per_file": {},
     }
-    rows = {k: [] for k in ["ours", "pyod_iforest_defaults", "plain_t2_q", "skab_reference_t2q", *VARIANTS]}
+    seq_keys = ["sequence_ae", "sequence_ae_persist59", "sequence_ae_leaderboard_rule_uses_later_rows"]
+    rows = {k: [] for k in ["ours", "pyod_iforest_defaults", "plain_t2_q", "skab_reference_t2q", *VARIANTS, *seq_keys]}
+    out["sequence_ae_epochs"] = {}
     for f in SKAB_FILES:
         df = pd.read_csv(DATA / "skab_subset" / f, sep=";")
         y = df["anomaly"].to_numpy()[400:] > 0
@@ -147,6 +175,9 @@ def skab():
         t2, q = plain_t2q(X[:400], X[400:])
         res["plain_t2_q"] = t2 | q
         res["skab_reference_t2q"] = skab_reference_t2q(X[:400], X[400:])
+        seq, epochs = sequence_ae_on(df)
+        res.update(seq)
+        out["sequence_ae_epochs"][f] = epochs
         out["per_file"][f] = {}
         for k, alarm in res.items():
             m = MET.pointwise(alarm, y)
@@ -182,7 +213,14 @@ def skab():
         " protocol is alarmed almost everywhere (anomaly_free_far): 400 rows (under 7 min) do not cover the rig's"
         " normal drift. The leaderboard's Conv-AE (window 60, limit 4/3 x the 99.9 % quantile, alarm only after 59"
         " windows over it) and MSET (a centred 60-row moving mean) also use rows after t to decide row t; our rules"
-        " are causal. Not met, and not tuned on these files."
+        " are causal. Not met, and not tuned on these files. The sequence autoencoder (the leaderboard's Conv-AE"
+        " architecture and threshold, 4/3 x the 99.9 % quantile of the training windows' errors) shows where the"
+        " leaderboard's 13.6 % FAR comes from: read by the leaderboard's own rule (row i alarmed when the 59 windows"
+        " starting at i-59..i-1 are all over the limit, i.e. using 58 rows after i, and the first 59 and last 118"
+        " scored rows never alarmed, which removes most of the ~170 normal rows after each anomaly) the same trained"
+        " network gives sequence_ae_leaderboard_rule_uses_later_rows; read causally (the window ending at t, alone or"
+        " 59 in a row) it gives sequence_ae / sequence_ae_persist59, with the after-anomaly rows alarmed as every"
+        " other detector here. The pre-declared rule (ours) is unchanged."
     )
     out["goal"] = "F1 above 0.78 (leaderboard best, Conv-AE / MSET) with FAR under 15 %"
     return out

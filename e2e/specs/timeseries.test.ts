@@ -69,8 +69,23 @@ async function trainAndWait() {
   await page.getByRole('table', { name: 'Detectors' }).getByText('Done', { exact: true }).first().waitFor({ timeout: 120_000 });
 }
 
-test('unsupervised PCA-MSPC on TEP: train on d00, drag the threshold, predict on d01_te and see the alarm after sample 161 with its contributions', async () => {
-  await upload('TEP normal d00', 'd00.csv', D00);
+test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, drag the threshold, predict on d01_te, zoom, and see the alarm after sample 161 with its contributions', async () => {
+  // TEP has no dates: the dataset is a time series ordered by its whole-number `sample` column
+  const d00 = await upload('TEP normal d00', 'd00.csv', D00, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' });
+  // its time-series chart runs along the sample numbers 1..500 (not dates), in English and Japanese
+  await page.goto(`${server.url}/visualization/details/${d00}?tab=timeseries`);
+  const tsChart = page.getByTestId('timeseries-chart');
+  await tsChart.waitFor({ timeout: 60_000 });
+  const tsData = JSON.parse((await tsChart.getAttribute('data-chart'))!);
+  assert.deepEqual([tsData.start, tsData.end, tsData.window_rows], [1, 500, 500]);
+  await shot('00-visualization-by-sample');
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+  await page.reload();
+  await page.getByTestId('timeseries-chart').waitFor({ timeout: 60_000 });
+  await shot('00a-visualization-by-sample-ja');
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
+  await page.reload();
+  await page.getByTestId('timeseries-chart').waitFor({ timeout: 60_000 });
   await upload('TEP fault 1 test', 'd01_te.csv', D01, { data_type: 'inference_data' });
 
   await newProject(/TEP normal d00/, 'Time-series anomaly detection (unsupervised)');
@@ -80,6 +95,21 @@ test('unsupervised PCA-MSPC on TEP: train on d00, drag the threshold, predict on
   await shot('01-wizard-series');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
+  // the normal period is picked on the series drawn against the sample numbers: From/To are sample numbers
+  const chart = page.getByTestId('normal-period-chart');
+  await chart.locator('path').first().waitFor();
+  assert.match(await chart.locator('text').first().innerHTML(), /^\d+$/);
+  const cb = (await chart.boundingBox())!;
+  await page.mouse.move(cb.x + cb.width * 0.1, cb.y + cb.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(cb.x + cb.width * 0.5, cb.y + cb.height / 2, { steps: 8 });
+  await page.mouse.up();
+  const from = Number(await page.getByRole('textbox', { name: 'From' }).inputValue());
+  const to = Number(await page.getByRole('textbox', { name: 'To' }).inputValue());
+  assert.ok(Number.isInteger(from) && Number.isInteger(to) && from >= 1 && to <= 500 && to - from > 100, `${from} .. ${to}`);
+  await page.getByTestId('normal-period-band').waitFor();
+  await shot('02a-wizard-normal-by-sample');
+  await page.getByRole('radio', { name: 'The first N rows' }).check();
   await page.getByRole('textbox', { name: 'N rows' }).fill('500');
   await shot('02-wizard-normal');
   await page.getByRole('button', { name: 'Next' }).click();
@@ -136,6 +166,30 @@ test('unsupervised PCA-MSPC on TEP: train on d00, drag the threshold, predict on
   assert.ok(sustained.start + 1 >= 158 && sustained.start + 1 <= 180, `sustained alarm from sample ${sustained.start + 1}`);
   assert.ok(first >= 1);
   await shot('06-prediction');
+  // zoom on the prediction report: drag across the score chart; the server sends that window downsampled again
+  const window = page.getByTestId('prediction-window');
+  assert.equal(await window.innerText(), 'Rows 1–960 of 960');
+  const score = page.getByRole('img', { name: 'Anomaly score' });
+  const sb = (await score.boundingBox())!;
+  await page.mouse.move(sb.x + sb.width * 0.15, sb.y + sb.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(sb.x + sb.width * 0.35, sb.y + sb.height / 2, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForFunction(() => !/^Rows 1–960 /.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
+  const [, a, b] = /^Rows (\d+)–(\d+) of 960$/.exec(await window.innerText())!.map(Number);
+  assert.ok(a > 1 && b < 960 && b - a < 400, `zoomed to rows ${a}–${b}`);
+  await shot('06a-prediction-zoomed');
+  await page.getByRole('button', { name: 'Reset zoom' }).click();
+  await page.waitForFunction(() => /^Rows 1–960 /.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
+  // in Japanese
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+  await page.reload();
+  await page.getByTestId('prediction-window').filter({ hasText: '960 行のうち 1–960 行目' }).waitFor();
+  await page.getByRole('button', { name: '拡大を戻す' }).waitFor();
+  await shot('06b-prediction-ja');
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
+  await page.reload();
+  await page.getByTestId('prediction-window').waitFor();
 
   // The report in Japanese too.
   await page.goto(details);
@@ -151,6 +205,9 @@ test('unsupervised PCA-MSPC on TEP: train on d00, drag the threshold, predict on
   await page.goto(page.url().replace('/training/time-series/report/', '/training/result/threshold/'));
   await page.getByTestId('metric-far').waitFor();
   await page.getByText('誤報率（FAR）').waitFor();
+  // no dates on a series ordered by sample number: alarms per 1,000 rows instead of per day
+  await page.getByTestId('metric-alarms_per_1000_rows').getByText('1,000行あたりのアラーム').waitFor();
+  assert.equal(await page.getByTestId('metric-alarms_per_day').count(), 0);
   await shot('09-threshold-ja');
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
   await page.reload();

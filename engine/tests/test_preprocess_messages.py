@@ -123,3 +123,18 @@ def test_bad_image_settings_are_coded_and_nested_in_the_job_error():
     assert (exc.code, exc.params) == ("image_factor_range", {"name": "brightness"})
     assert EngineError(exc.code, **exc.params).message == str(exc) == "brightness must be in [0, 5]"
     assert "raise ValueError(" not in (ENGINE / "images" / "preprocess.py").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"process_type": "missing", "method": "time", "columns": ["x"]},
+        {"process_type": "window", "method": "mean", "columns": ["x"], "params": {"span": "5min"}},
+    ],
+)
+def test_a_time_step_on_a_whole_number_order_column_is_refused_with_its_code(step):
+    data = pd.DataFrame({"sample": [1, 2, 3, 4], "x": [1.0, None, 3.0, 4.0]})
+    with pytest.raises(EngineError) as info:
+        Condition([step], "sample").fit_transform(data)
+    reason = info.value.params["reason"]
+    assert reason["code"] == "step_order_column_not_datetime" and reason["params"] == {"column": "sample"}

@@ -359,3 +359,102 @@ def test_mspc_score_from_its_contributions_equals_its_score():
     det.fit(X[:30])
     s, c = det.score_and_contributions(X)
     assert np.allclose(s, det.score(X)) and np.allclose(c, det.contributions(X))
+
+
+def _seq_series(n=420, seed=0):
+    rng = np.random.default_rng(seed)
+    t = np.arange(n)
+    base = np.sin(t / 6.0)
+    return np.column_stack([base + 0.05 * rng.normal(size=n), 0.5 * base + 0.05 * rng.normal(size=n), np.cos(t / 6.0) + 0.05 * rng.normal(size=n)])
+
+
+def test_sequence_autoencoder_never_looks_ahead_and_is_reproducible():
+    X = _seq_series()
+    p = {"window": 20, "epochs": 8, "filters": 8}
+    a, _ = make("sequence_autoencoder", p)
+    a.fit(X[:300])
+    b, _ = make("sequence_autoencoder", p)
+    b.fit(X[:300])
+    sa, sb = a.score(X), b.score(X)
+    assert np.array_equal(np.isnan(sa), np.isnan(sb)) and np.allclose(sa, sb, equal_nan=True)  # seeded
+    assert np.isnan(sa[:19]).all() and not np.isnan(sa[19:]).any()  # a score from the first full window on
+    # changing rows after t never changes the score at t
+    Y = X.copy()
+    Y[350:] += 5.0
+    sy = a.score(Y)
+    assert np.allclose(sy[:350], sa[:350], equal_nan=True)
+    assert (sy[350:] > sa[350:]).all()
+    # the score is the sum of the per-column errors of the window ending at t
+    s, c = a.score_and_contributions(X)
+    assert np.allclose(c[19:].sum(axis=1), s[19:])
+    V = a.std(X[100:120])
+    import torch
+
+    with torch.no_grad():
+        rec = a._out(torch.tensor(V.T[None], dtype=torch.float32)).numpy()[0].T
+    assert np.allclose(np.abs(rec - V).mean(axis=0), c[119], atol=1e-5)
+
+
+def test_sequence_autoencoder_threshold_persistence_and_fault():
+    X = _seq_series(600)
+    X[450:, 2] += 4.0  # a fault on the third signal from row 450
+    det, p = make("sequence_autoencoder", {"window": 20, "epochs": 15, "filters": 8, "quantile": 0.99, "factor": 1.5, "persistence": 5})
+    det.fit(X[:300])
+    assert det.default_threshold() == pytest.approx(np.quantile(det.train_errors_, 0.99) * 1.5)
+    raw = det.contributions(X).sum(axis=1)
+    s = det.score(X)
+    thr = det.default_threshold()
+    # persistence: an alarm at t exactly when the last 5 windows are all over the line
+    want = np.array([i >= 23 and bool((raw[i - 4 : i + 1] > thr).all()) for i in range(len(X))])
+    assert np.array_equal(np.nan_to_num(s, nan=-np.inf) > thr, want)
+    assert (s[300:440] > thr).mean() < 0.05 and (s[480:] > thr).mean() > 0.9
+    assert int(np.argmax(np.nanmean(det.contributions(X)[480:], axis=0))) == 2
+    assert det.info()["persistence"] == 5 and det.info()["epochs_run"] >= 1
+
+
+def test_sequence_autoencoder_stops_when_the_job_is_cancelled_and_refuses_a_short_normal_period():
+    from mitate_engine.task import Cancelled
+
+    calls = []
+
+    def check():
+        calls.append(1)
+        if len(calls) == 3:
+            raise Cancelled("cancelled")
+
+    det, _ = make("sequence_autoencoder", {"window": 20, "epochs": 50, "patience": 50, "filters": 8}, check=check)
+    with pytest.raises(Cancelled):
+        det.fit(_seq_series())
+    assert len(calls) == 3 and det.epochs_run_ == 2
+    det, _ = make("sequence_autoencoder", {"window": 60})
+    with pytest.raises(UserError) as e:
+        det.fit(_seq_series(65))
+    assert e.value.code == "tsad_window_longer_than_normal"
+
+
+def test_sequence_autoencoder_through_training_and_prediction(tmp_path):
+    import joblib
+
+    X = _seq_series(500)
+    X[420:, 0] += 2.0
+    df = pd.DataFrame({"t": np.arange(500), "a": X[:, 0], "b": X[:, 1], "c": X[:, 2], "y": (np.arange(500) >= 420).astype(int)})
+    df.to_parquet(tmp_path / "s.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "s.parquet"),
+        "time_column": "t",
+        "features": ["a", "b", "c"],
+        "target": "y",
+        "normal": {"mode": "rows", "rows": 300},
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_seq", "algorithm": "sequence_autoencoder", "params": {"window": 20, "epochs": 10, "filters": 8}}],
+    }
+    result, _ = run("tsad_train", spec)
+    assert result["models"][0]["state"] == "done", result["models"][0].get("error")
+    model = joblib.load(tmp_path / "o" / "1_seq" / "model.joblib")  # saved without the job's cancel check
+    out = model.predict(df.drop(columns=["y"]))
+    assert out["anomaly_score"].iloc[:19].isna().all()
+    assert out["alarm"].iloc[440:].mean() > 0.75 and out["alarm"].iloc[300:400].mean() < 0.1
+    assert (out["top_signal"].iloc[440:] == "a").mean() > 0.9
+    report = json.loads((tmp_path / "o" / "1_seq" / "report.json").read_text())
+    assert report["detector"]["window"] == 20 and report["threshold"] > 0

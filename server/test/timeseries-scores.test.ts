@@ -26,6 +26,9 @@ describe('threshold metrics over every row', () => {
     expect(r.spans).toEqual([[3, 3], [5, 6], [9, 10]]);
     expect(r.alarms).toBe(2); // spans starting in the test part
     expect(r.evaluated_part).toBe('test');
+    // row numbers, not dates: no alarms per day, 2 alarms over 8 evaluated rows = 250 per 1,000 rows
+    expect(r.alarms_per_day).toBeNull();
+    expect(r.alarms_per_1000_rows).toBe(250);
   });
   it('turns a target false-alarm rate into a threshold on the normal training rows', () => {
     // training scores 0.1, 0.2, 0.9: 0 % false alarms needs the largest, 34 % allows one above

@@ -72,6 +72,9 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(msg(await reg({ ...tep, project_type: 'time_series_anomaly_detection_supervised', target_variables: ['fault'], models: [{ algorithm: 'lightgbm' }] }, ids.d00))).toContain('single class');
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'pca_mspc', params: { confidence: 2 } }] }))).toContain('between');
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'lightgbm' }] }))).toContain('not available');
+    expect(msg(await reg({ ...tep, normal: { mode: 'rows', rows: 60 }, models: [{ algorithm: 'sequence_autoencoder' }] }))).toBe(
+      "The sequence autoencoder's window of 60 rows needs at least 70 rows of normal period; it has 60. Choose a longer period or a shorter window.",
+    );
     expect(body(await call('GET', '/api/timeseries/project/list/')).total).toBe(before);
   });
 
@@ -143,6 +146,71 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(sustained.start).toBeGreaterThanOrEqual(155);
     expect(sustained.start).toBeLessThan(180);
     expect(sustained.contributions.length).toBeGreaterThan(0);
+    // zoom: the server downsamples only the window asked for, every row when it is short
+    expect(ps).toMatchObject({ rows: 960, start: 0, end: 959 });
+    const zoomed = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=150&end=449&points=60`));
+    expect(zoomed).toMatchObject({ rows: 960, start: 150, end: 449 });
+    expect(zoomed.points.length).toBe(60);
+    expect(zoomed.points[0][0]).toBe(150);
+    expect(zoomed.points.at(-1)[0]).toBeLessThanOrEqual(449);
+    const rows = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=155&end=174&points=100`));
+    expect(rows.points.map((b: number[]) => b[0])).toEqual(Array.from({ length: 20 }, (_, i) => 155 + i));
+    for (const b of rows.points) expect(b[1]).toBe(b[2]);
+    // the widest bucket's max over rows 150-449 is the max of those rows read one by one
+    const one = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=150&end=449&points=1000`));
+    expect(Math.max(...zoomed.points.map((b: number[]) => b[2]))).toBe(Math.max(...one.points.map((b: number[]) => b[2])));
+    const end = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=950&end=5000&points=100`));
+    expect(end).toMatchObject({ start: 950, end: 959 });
+  }, 300_000);
+
+  it('a time series ordered by a whole-number column (no dates): registered, charted, checked and trained by rows', async () => {
+    const datasets = async () => (await t.app.ctx.db.selectFrom('datasets').select('id').execute()).length;
+    const before = await datasets();
+    // a float column, or text, does not order a time series: refused in the caller's language, nothing stored
+    const floatRes = await upload(t.app, alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 float', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'XMEAS_1' });
+    expect(floatRes.statusCode).toBe(422);
+    expect(msg(floatRes)).toContain('neither dates and times nor whole numbers');
+    const ja = await upload(t.app, alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 float', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'XMEAS_1' }, { 'accept-language': 'ja' });
+    expect(msg(ja)).toContain('行の順序を表す整数');
+    expect(await datasets()).toBe(before);
+
+    const res = await upload(t.app, alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 ordered', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'sample' });
+    expect(res.statusCode).toBe(201);
+    const ds = body(res);
+    expect(ds.datetime_column).toBe('sample');
+    const schema = await t.app.ctx.db.selectFrom('datasets').select('schema_json').where('id', '=', ds.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(schema.schema_json).find((c: { name: string }) => c.name === 'sample').type).toBe('integer');
+
+    // the series chart uses the sample numbers as its axis, and zooms on them
+    const whole = body(await call('POST', `/api/statistics/timeseries/${ds.id}`, { columns: ['XMEAS_1'], buckets: 50 }));
+    expect(whole).toMatchObject({ datetime_column: 'sample', time_kind: 'order', full_start: 1, full_end: 500, window_rows: 500 });
+    const win = body(await call('POST', `/api/statistics/timeseries/${ds.id}`, { columns: ['XMEAS_1'], start: 101, end: 150, buckets: 100 }));
+    expect(win).toMatchObject({ start: 101, end: 150, window_rows: 50, downsampled: false });
+    const d00 = D00.trim().split('\n').slice(1).map((l) => l.split(','));
+    const col = D00.split('\n')[0].split(',').indexOf('XMEAS_1');
+    expect(win.series[0].points).toEqual(d00.slice(100, 150).map((r) => [Number(r[0]), Number(r[col])]));
+
+    // the project takes the order column as its time axis; windows count rows, time spans and resampling are refused
+    const reg = (payload: object, id = ds.id) => call('POST', `/api/timeseries/register/${id}`, { ...tep, time_column: null, name: 'ordered', ...payload });
+    expect(msg(await reg({ windows: ['5min'], models: [{ algorithm: 'pca_mspc' }] }))).toContain('time span');
+    expect(msg(await reg({ resample: '1s', models: [{ algorithm: 'pca_mspc' }] }))).toMatch(/resampl/i);
+    // duplicate or unsorted order numbers: duplicates refused naming the first, unsorted rows sorted and said so
+    const lines = D00.trim().split('\n');
+    const dupRes = await upload(t.app, alice.auth, { name: 'dup.csv', content: [lines[0], ...lines.slice(1, 100), lines[5]].join('\n') }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' });
+    expect(dupRes.statusCode).toBe(201);
+    expect(msg(await reg({ models: [{ algorithm: 'pca_mspc' }] }, body(dupRes).id))).toMatch(/1 duplicate timestamps \(first: 5\)/);
+    const shuffled = [lines[0], ...lines.slice(1).reverse()].join('\n');
+    const unsorted = body(await upload(t.app, alice.auth, { name: 'reversed.csv', content: shuffled }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' }));
+    const p = body(await reg({ target_variables: [], windows: [5], normal: { mode: 'range', start: 1, end: 300 }, models: [{ algorithm: 'pca_mspc' }, { algorithm: 'sequence_autoencoder', params: { window: 20, epochs: 3, filters: 8 } }] }, unsorted.id));
+    expect(p.time_column).toBe('sample');
+    expect(p.notes).toContain('sorted:sample');
+    const done = await trained(p.project_id);
+    expect(done.models.map((m: { state: string }) => m.state)).toEqual(['done', 'done']);
+    expect(done.models[1].trained_threshold).toBeGreaterThan(0);
+    const th = body(await call('GET', `/api/timeseries/threshold/${p.project_id}/1_pca_mspc`));
+    expect(th.alarms_per_day).toBeNull();
+    expect(th.alarms_per_1000_rows).toBeCloseTo((th.alarms * 1000) / th.evaluated_rows, 9);
+    expect(th.evaluated_rows).toBe(200); // samples 301-500 after the normal range 1-300
   }, 300_000);
 
   it('supervised on SKAB with its anomaly label and a time-ordered split', async () => {

@@ -50,6 +50,15 @@ def _num(v: Any, name: str, lo: float | None = None, hi: float | None = None, in
     return int(f) if integer else f
 
 
+def datetime_index(df: pd.DataFrame, t: str) -> pd.DatetimeIndex:
+    """The time column as dates and times; a whole-number order column (a sample number) has no durations, so a
+    step measuring time refuses it rather than reading the numbers as nanoseconds."""
+    s = df[t]
+    if not (pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_object_dtype(s) or pd.api.types.is_string_dtype(s)):
+        raise StepError(f'the column "{t}" orders the rows by number, not by date and time', code="step_order_column_not_datetime", column=t)
+    return pd.DatetimeIndex(s)
+
+
 def is_numeric(s: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
 
@@ -364,7 +373,7 @@ class Missing(Step):
                 if t not in df.columns:
                     raise StepError(f'the datetime column "{t}" does not exist', code="step_datetime_column_missing", column=t)
                 part = df[num].astype("float64")
-                part.index = pd.DatetimeIndex(df[t])
+                part.index = datetime_index(df, t)
                 filled = part.interpolate(method="time", limit_direction="both")
                 filled.index = df.index
                 df[num] = filled
@@ -512,7 +521,7 @@ class Window(Step):
             t = state.datetime_column
             if not t or t not in df.columns:
                 raise StepError("a time span needs the datetime column", code="step_time_span_no_datetime")
-            times = pd.DatetimeIndex(df[t])
+            times = datetime_index(df, t)
             if not times.is_monotonic_increasing:
                 raise StepError(f'a time span needs the rows sorted by "{t}" (add a sort step first)', code="step_time_span_unsorted", column=t)
             part = df[cols].astype("float64")

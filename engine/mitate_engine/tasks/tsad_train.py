@@ -38,7 +38,7 @@ class TsadTrain(Task):
             ctx.progress(i / len(models), f"Training {label}")
             started = time.monotonic()
             try:
-                model, score, contrib = fit_model(prep, spec, m["algorithm"], m.get("params") or {})
+                model, score, contrib = fit_model(prep, spec, m["algorithm"], m.get("params") or {}, check=ctx.check_cancelled)
                 model.condition = condition
                 out = write_model(Path(ctx.work_dir) / key, model, prep, score, contrib, spec, label)
                 summary = {

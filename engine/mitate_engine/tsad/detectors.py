@@ -216,6 +216,156 @@ class Autoencoder(_Percentile):
         return self.contributions(X).mean(axis=1)
 
 
+def persist(score: np.ndarray, rows: int) -> np.ndarray:
+    """The smallest score of the last `rows` rows (row t and the rows before it): above a threshold exactly when
+    every one of those rows is, so an alarm needs `rows` consecutive rows over the line and never waits for later
+    rows. NaN (no score yet) keeps the rows it covers without a score."""
+    if rows <= 1 or len(score) == 0:
+        return score
+    import pandas as pd
+
+    return pd.Series(score).rolling(rows, min_periods=rows).min().to_numpy()
+
+
+class SequenceAutoencoder:
+    """A 1-D convolutional autoencoder over windows of `window` consecutive rows (the architecture of the SKAB
+    leaderboard's Conv-AE, in PyTorch on the CPU): two strided convolutions down, two transposed ones up. Trained on
+    the windows lying inside the normal period (the last tenth of them, in time order, for early stopping). The
+    score of row t is the reconstruction error of the window that ends at t (rows t-window+1..t, never later
+    rows): the sum over feature columns of the mean absolute error over the window's time steps, so each column's
+    share is its contribution. The default threshold is a quantile of the training windows' scores times a factor;
+    with `persistence` > 1 a row is an alarm only when the last `persistence` windows all exceed it. Seeded."""
+
+    def __init__(self, p, check=None):
+        self.p = p
+        self.check = check or (lambda: None)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("check", None)  # the job's cancel check belongs to the job, not to the saved model
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.check = lambda: None
+
+    def _net(self, m: int):
+        import torch
+        from torch import nn
+
+        f1, f2 = int(self.p["filters"]), max(1, int(self.p["filters"]) // 2)
+        k = int(self.p["kernel"])
+        pad = k // 2
+        return nn.Sequential(
+            nn.Conv1d(m, f1, k, stride=2, padding=pad),
+            nn.ReLU(),
+            nn.Dropout(0.2),
+            nn.Conv1d(f1, f2, k, stride=2, padding=pad),
+            nn.ReLU(),
+            nn.ConvTranspose1d(f2, f2, k, stride=2, padding=pad, output_padding=1),
+            nn.ReLU(),
+            nn.Dropout(0.2),
+            nn.ConvTranspose1d(f2, f1, k, stride=2, padding=pad, output_padding=1),
+            nn.ReLU(),
+            nn.ConvTranspose1d(f1, m, k, padding=pad),
+        ), torch
+
+    def _windows(self, Z: np.ndarray) -> np.ndarray:
+        """(windows, columns, steps) for every window of consecutive rows, in order of their last row."""
+        w = int(self.p["window"])
+        return np.lib.stride_tricks.sliding_window_view(Z, w, axis=0)
+
+    def fit(self, X, y=None):
+        import torch
+
+        w = int(self.p["window"])
+        if len(X) < w + 10:
+            raise fail("tsad_window_longer_than_normal", window=w, rows=len(X))
+        torch.manual_seed(0)
+        torch.set_num_threads(1)
+        self.std = _Standard().fit(X)
+        W = torch.tensor(np.ascontiguousarray(self._windows(self.std(X))), dtype=torch.float32)
+        self.net, _ = self._net(X.shape[1])
+        n_val = max(1, len(W) // 10)
+        train, val = W[:-n_val], W[-n_val:]
+        opt = torch.optim.Adam(self.net.parameters(), lr=1e-3)
+        gen = torch.Generator().manual_seed(0)
+        best, best_state, waited, self.epochs_run_ = np.inf, None, 0, 0
+        for _ in range(int(self.p["epochs"])):
+            self.check()
+            self.net.train()
+            for idx in torch.randperm(len(train), generator=gen).split(32):
+                opt.zero_grad()
+                loss = torch.mean((self._out(train[idx]) - train[idx]) ** 2)
+                loss.backward()
+                opt.step()
+            self.epochs_run_ += 1
+            self.net.eval()
+            with torch.no_grad():
+                v = float(torch.mean((self._out(val) - val) ** 2))
+            if v < best - 1e-7:
+                best, waited = v, 0
+                best_state = {k: t.clone() for k, t in self.net.state_dict().items()}
+            else:
+                waited += 1
+                if waited >= int(self.p["patience"]):
+                    break
+        if best_state is not None:
+            self.net.load_state_dict(best_state)
+        self.net.eval()
+        self.val_loss_ = best
+        self.train_errors_ = self.window_errors(X).sum(axis=1)[w - 1 :]
+        return self
+
+    def _out(self, batch):
+        return self.net(batch)[..., : batch.shape[-1]]
+
+    def window_errors(self, X) -> np.ndarray:
+        """Per row t (from window-1 on) and feature column: mean absolute reconstruction error over the window
+        ending at t; NaN before the first full window."""
+        import torch
+
+        w = int(self.p["window"])
+        out = np.full(X.shape, np.nan)
+        if len(X) < w:
+            return out
+        Z = self.std(X)
+        V = self._windows(Z)
+        errs = []
+        with torch.no_grad():
+            for a in range(0, len(V), 8192):
+                b = torch.tensor(np.ascontiguousarray(V[a : a + 8192]), dtype=torch.float32)
+                errs.append(torch.mean(torch.abs(self._out(b) - b), dim=2).numpy())
+        out[w - 1 :] = np.concatenate(errs).astype(float)
+        return out
+
+    def contributions(self, X):
+        return self.window_errors(X)
+
+    def score_and_contributions(self, X):
+        c = self.window_errors(X)
+        return persist(c.sum(axis=1), int(self.p["persistence"])), c
+
+    def score(self, X):
+        return self.score_and_contributions(X)[0]
+
+    def default_threshold(self, train_scores=None):
+        """The quantile of the training windows' reconstruction errors times the factor, taken on the errors
+        themselves (before persistence: the filtered score is above the line exactly when every window it covers
+        is)."""
+        return float(np.quantile(self.train_errors_, self.p["quantile"]) * self.p["factor"])
+
+    def info(self):
+        return {
+            "window": int(self.p["window"]),
+            "quantile": self.p["quantile"],
+            "factor": self.p["factor"],
+            "persistence": int(self.p["persistence"]),
+            "epochs_run": getattr(self, "epochs_run_", None),
+            "validation_loss": getattr(self, "val_loss_", None),
+        }
+
+
 class Supervised:
     def __init__(self, key, p):
         self.key, self.p = key, p
@@ -291,8 +441,12 @@ def forest_contributions(forest, X) -> np.ndarray:
     return out / len(forest.estimators_)
 
 
-def make(algorithm: str, params: dict):
+def make(algorithm: str, params: dict, check=None):
+    """The detector and its checked parameters; `check` is called between training epochs of the neural
+    detectors (the job's cancel check)."""
     p = params_of(algorithm, params)
     if algorithm in SUPERVISED:
         return Supervised(algorithm, p), p
+    if algorithm == "sequence_autoencoder":
+        return SequenceAutoencoder(p, check), p
     return {"pca_mspc": Mspc, "isolation_forest": IForest, "lof": Lof, "ocsvm": OcSvm, "robust_z": RobustZ, "autoencoder": Autoencoder}[algorithm](p), p

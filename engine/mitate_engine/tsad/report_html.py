@@ -40,7 +40,7 @@ def write(path: Path, report: dict, project_name: str) -> None:
         ("Threshold", report["threshold"]),
         ("Evaluated rows", m["evaluated_rows"]),
         ("Alarms", m["alarms"]),
-        ("Alarms per day", m.get("alarms_per_day")),
+        ("Alarms per day", m.get("alarms_per_day")) if m.get("alarms_per_day") is not None else ("Alarms per 1,000 rows", m.get("alarms_per_1000_rows")),
         ("Precision", pw.get("precision")),
         ("Recall", pw.get("recall")),
         ("F1", pw.get("f1")),

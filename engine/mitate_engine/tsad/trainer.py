@@ -136,6 +136,7 @@ def evaluate(score: np.ndarray, threshold: float, label: np.ndarray | None, spli
         "evaluated_rows": int(ev.sum()),
         "alarms": len(MET.runs(alarm[ev])),
         "alarms_per_day": MET.alarms_per_day(alarm[ev], times[ev]),
+        "alarms_per_1000_rows": len(MET.runs(alarm[ev])) * 1000 / int(ev.sum()) if ev.any() else None,
     }
     tr = (split == "train") & ~np.isnan(score)
     out["train_alarm_rate"] = float(alarm[tr].mean()) if tr.any() else None
@@ -145,8 +146,9 @@ def evaluate(score: np.ndarray, threshold: float, label: np.ndarray | None, spli
     return out
 
 
-def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict) -> tuple[TsadModel, np.ndarray, np.ndarray | None]:
-    det, p = DET.make(algorithm, params)
+def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict, check=None) -> tuple[TsadModel, np.ndarray, np.ndarray | None]:
+    """`check` (the job's cancel check) is called between the epochs of the neural detectors."""
+    det, p = DET.make(algorithm, params, check)
     tr = prep.split == "train"
     supervised = algorithm in DET.SUPERVISED
     if supervised:

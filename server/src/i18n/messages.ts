@@ -31,7 +31,10 @@ const messages = {
   csv_duplicate_header: { en: 'The column name "{name}" appears more than once in the header.', ja: 'ヘッダーに列名「{name}」が重複しています。' },
   csv_unreadable: { en: 'The file could not be read as CSV: {reason}', ja: 'ファイルをCSVとして読み込めませんでした: {reason}' },
   datetime_column_missing: { en: 'The datetime column "{name}" is not in the file.', ja: '日時列「{name}」がファイルにありません。' },
-  datetime_column_invalid: { en: 'The column "{name}" does not hold dates and times that can be read ({count} values could not be read).', ja: '列「{name}」に読み取れない日時があります（{count}件）。' },
+  datetime_column_invalid: {
+    en: 'The column "{name}" holds neither dates and times nor whole numbers giving the order of the rows ({count} values could not be read).',
+    ja: '列「{name}」は日時でも行の順序を表す整数でもありません（読み取れない値が{count}件）。',
+  },
   datetime_column_required: { en: 'Please choose the datetime column of the time series.', ja: '時系列の日時列を選択してください。' },
   paths_forbidden: { en: 'You cannot download this file: {path}', ja: 'このファイルはダウンロードできません: {path}' },
   job_not_cancellable: { en: 'The job has already finished.', ja: 'ジョブはすでに終了しています。' },

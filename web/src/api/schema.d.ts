@@ -16925,10 +16925,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The anomaly score of a prediction over row positions, min/max per bucket, its alarm spans and the mean contributions of each span */
+        /** The anomaly score of a prediction over row positions [start, end] (the whole series by default; a zoom asks for its window), min/max per bucket, its alarm spans and the mean contributions of each span */
         get: {
             parameters: {
                 query?: {
+                    start?: number;
+                    end?: number;
                     points?: number;
                 };
                 header?: never;
@@ -16949,6 +16951,10 @@ export interface paths {
                             detail: {
                                 response: {
                                     rows: number;
+                                    /** @description first row position shown */
+                                    start: number;
+                                    /** @description last row position shown */
+                                    end: number;
                                     /** @description [row position, min, max] per bucket */
                                     points: (number | (number | null) | (number | null))[][];
                                     spans: {
@@ -25155,7 +25161,9 @@ export interface paths {
                                     far: number | null;
                                     mar: number | null;
                                     alarms: number;
+                                    /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
                                     alarms_per_day: number | null;
+                                    alarms_per_1000_rows: number | null;
                                     spans: (number)[][];
                                     seconds: number;
                                 } & {
@@ -34197,6 +34205,11 @@ export interface components {
         };
         TimeseriesViewInput: {
             datetime_column: string;
+            /**
+             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
+             * @enum {string}
+             */
+            time_kind: "datetime" | "order";
             full_start: number | null;
             full_end: number | null;
             start: number | null;
@@ -34209,7 +34222,7 @@ export interface components {
             buckets?: number;
             series: {
                 name: string;
-                /** @description [epoch ms, value] */
+                /** @description [epoch ms or order number, value] */
                 points: (number | null)[][];
             }[];
         } & {
@@ -35511,6 +35524,11 @@ export interface components {
         };
         TimeseriesView: {
             datetime_column: string;
+            /**
+             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
+             * @enum {string}
+             */
+            time_kind: "datetime" | "order";
             full_start: number | null;
             full_end: number | null;
             start: number | null;
@@ -35523,7 +35541,7 @@ export interface components {
             buckets?: number;
             series: {
                 name: string;
-                /** @description [epoch ms, value] */
+                /** @description [epoch ms or order number, value] */
                 points: (number | null)[][];
             }[];
         } & {

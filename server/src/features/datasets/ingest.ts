@@ -200,7 +200,8 @@ async function selectList(
   const col = cols.find((c) => c.name === datetimeColumn);
   if (!col) throw new SniffError('datetime_column_missing', { name: datetimeColumn });
   const t = columnType(col.dtype);
-  if (t === 'datetime') return '*';
+  // a date/time, or whole numbers giving the rows' order (a sample number): both order a time series
+  if (t === 'datetime' || t === 'integer') return '*';
   const q = ident(col.name);
   const r = await conn.runAndReadAll(
     `SELECT count(*) FILTER (WHERE ${q} IS NOT NULL AND try_cast(${q} AS TIMESTAMP) IS NULL) AS bad FROM ${expr}`,

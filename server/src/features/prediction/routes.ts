@@ -11,7 +11,8 @@ import { AppError, ok } from '../../http/errors.js';
 import { ident, jsonNumber, sqlString } from '../datasets/ingest.js';
 import { type CellValue, makeDatasetService } from '../datasets/service.js';
 import { makeTrainingService } from '../training/service.js';
-import { TS_TYPES } from '../timeseries/schemas.js';
+import { downsample } from '../timeseries/scores.js';
+import { rangeQuery, TS_TYPES } from '../timeseries/schemas.js';
 import { isTsType, makeTimeSeriesService } from '../timeseries/service.js';
 import { type ProjectType, TYPES } from '../training/types.js';
 import type { PredictionTable } from './db.js';
@@ -273,12 +274,15 @@ export default async function predictionRoutes(app: FastifyInstance) {
     {
       schema: {
         tags: ts,
-        summary: 'The anomaly score of a prediction over row positions, min/max per bucket, its alarm spans and the mean contributions of each span',
+        summary:
+          'The anomaly score of a prediction over row positions [start, end] (the whole series by default; a zoom asks for its window), min/max per bucket, its alarm spans and the mean contributions of each span',
         params: idParams,
-        querystring: z.object({ points: z.coerce.number().int().min(10).max(5000).default(1000) }),
+        querystring: rangeQuery.pick({ start: true, end: true, points: true }),
         response: replies({
           200: z.object({
             rows: z.number().int(),
+            start: z.number().int().describe('first row position shown'),
+            end: z.number().int().describe('last row position shown'),
             points: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable()])).describe('[row position, min, max] per bucket'),
             spans: z.array(z.object({ start: z.number().int(), end: z.number().int(), contributions: z.array(z.object({ signal: z.string(), value: z.number() })) })),
             threshold: z.number().nullable(),
@@ -299,19 +303,10 @@ export default async function predictionRoutes(app: FastifyInstance) {
         const cols = res.getColumnsJS() as unknown[][];
         const score = Float64Array.from(cols[0], (x) => (x === null ? NaN : Number(x)));
         const n = score.length;
-        const points = req.query.points;
-        const out: [number, number | null, number | null][] = [];
-        for (let b = 0; b < Math.min(points, n); b++) {
-          const a = Math.floor((b * n) / Math.min(points, n));
-          const z2 = Math.floor(((b + 1) * n) / Math.min(points, n));
-          let lo = Infinity;
-          let hi = -Infinity;
-          for (let i = a; i < z2; i++) {
-            if (score[i] < lo) lo = score[i];
-            if (score[i] > hi) hi = score[i];
-          }
-          out.push([a, Number.isFinite(lo) ? lo : null, Number.isFinite(hi) ? hi : null]);
-        }
+        // the visible window, downsampled here as the training report's (one implementation: timeseries/scores.ts)
+        const start = Math.min(req.query.start ?? 0, Math.max(0, n - 1));
+        const end = Math.max(start, Math.min(req.query.end ?? n - 1, n - 1));
+        const out = downsample(score, start, end, req.query.points);
         const alarm = cols[1].map((x) => Number(x) > 0);
         const spans: { start: number; end: number; contributions: { signal: string; value: number }[] }[] = [];
         for (let i = 0; i < n && spans.length < 500; i++) {
@@ -326,7 +321,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
           items.sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
           spans.push({ start: i, end: e, contributions: items.slice(0, 10) });
         }
-        return ok({ rows: n, points: out, spans, threshold: (v.result as { anomaly?: { threshold?: number } } | null)?.anomaly?.threshold ?? null });
+        return ok({ rows: n, start, end, points: out, spans, threshold: (v.result as { anomaly?: { threshold?: number } } | null)?.anomaly?.threshold ?? null });
       } finally {
         conn.closeSync();
       }

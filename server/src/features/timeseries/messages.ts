@@ -15,6 +15,10 @@ export const M = {
     en: 'The normal period has {count} rows, but the windows need {warm} rows of warm-up and at least 10 more; choose a longer period or shorter windows.',
     ja: '正常期間は{count}行ですが、ウィンドウのウォームアップに{warm}行とさらに10行以上が必要です。期間を長くするかウィンドウを短くしてください。',
   },
+  shortSequence: {
+    en: 'The sequence autoencoder\'s window of {window} rows needs at least {needed} rows of normal period; it has {count}. Choose a longer period or a shorter window.',
+    ja: 'シーケンス自己符号化器の{window}行の窓には、少なくとも{needed}行の正常期間が必要です（現在{count}行）。期間を長くするか窓を短くしてください。',
+  },
   spanNeedsDatetime: { en: 'The window "{window}" is a time span; it needs a date/time column (use a number of rows instead).', ja: 'ウィンドウ「{window}」は時間幅です。日時列が必要です（行数で指定してください）。' },
   badWindow: { en: 'The window "{window}" is neither a number of rows (2 or more) nor a time span such as 30s, 5min, 1h.', ja: 'ウィンドウ「{window}」は行数（2以上）でも、30s・5min・1h のような時間幅でもありません。' },
   badResample: { en: 'The resampling period "{rule}" is not understood; write a number and a unit: ms, s, min or h (e.g. 1s, 5min).', ja: 'リサンプリングの周期「{rule}」を解釈できません。数値と単位（ms、s、min、h）で指定してください（例: 1s、5min）。' },

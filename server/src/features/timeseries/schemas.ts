@@ -68,7 +68,8 @@ export const thresholdView = loose({
   far: z.number().nullable(),
   mar: z.number().nullable(),
   alarms: z.number(),
-  alarms_per_day: z.number().nullable(),
+  alarms_per_day: z.number().nullable().describe('null when the time column is not a date/time (see alarms_per_1000_rows)'),
+  alarms_per_1000_rows: z.number().nullable(),
   spans: z.array(z.tuple([z.number(), z.number()])),
   seconds: z.number(),
 });

@@ -27,6 +27,8 @@ export interface ThresholdStats {
   mar: number | null;
   alarms: number;
   alarms_per_day: number | null;
+  /** alarms per 1,000 evaluated rows: the rate when the time column is an order number (no days to count) */
+  alarms_per_1000_rows: number | null;
   spans: [number, number][];
 }
 
@@ -82,6 +84,7 @@ export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): T
     mar: labelled ? ratio(fn, fn + tp) : null,
     alarms,
     alarms_per_day: days > 0 ? alarms / days : null,
+    alarms_per_1000_rows: evaluated > 0 ? (alarms * 1000) / evaluated : null,
     spans,
   };
 }

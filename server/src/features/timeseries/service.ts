@@ -174,6 +174,13 @@ export function makeTimeSeriesService(ctx: AppContext) {
       // rows mode: the first N rows include the warm-up; range mode: a range after the start loses nothing
       const usable = normal.mode === 'rows' ? rows - warm : rows;
       if (usable < 10) throw new AppError(422, M.shortNormal, { count: rows, warm }, 'normal');
+      // the engine's rule (tsad/detectors.py SequenceAutoencoder.fit): its windows lie inside the normal period
+      for (const m of body.models.filter((x) => x.algorithm === 'sequence_autoencoder')) {
+        const def = cat.find((x) => x.key === m.algorithm)?.params.find((x) => x.name === 'window')?.default;
+        const given = m.params?.window;
+        const window = Number(given === null || given === undefined || given === '' ? def : given);
+        if (usable < window + 10) throw new AppError(422, M.shortSequence, { window, needed: window + 10, count: usable }, 'normal');
+      }
     }
     const notes: string[] = Number(r.unsorted) > 0 ? [`sorted:${time}`] : [];
     return {

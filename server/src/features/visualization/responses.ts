@@ -41,6 +41,7 @@ export const CorrelationView = z
 export const TimeseriesView = z
   .looseObject({
     datetime_column: z.string(),
+    time_kind: storedEnum(['datetime', 'order']).describe('datetime: positions are epoch ms; order: the whole numbers of the order column'),
     full_start: n,
     full_end: n,
     start: n,
@@ -50,6 +51,6 @@ export const TimeseriesView = z
     method: storedEnum(['minmax', 'lttb']),
     downsampled: z.boolean(),
     buckets: z.number().optional(),
-    series: z.array(z.object({ name: z.string(), points: z.array(z.array(n)).describe('[epoch ms, value]') })),
+    series: z.array(z.object({ name: z.string(), points: z.array(z.array(n)).describe('[epoch ms or order number, value]') })),
   })
   .meta({ id: 'TimeseriesView' });

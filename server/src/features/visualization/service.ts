@@ -556,16 +556,20 @@ export function makeVisualizationService(ctx: AppContext) {
     if (!row.datetime_column) throw new AppError(422, M.notTimeSeries, {}, 'dataset_id');
     const t = schema.find((s) => s.name === row.datetime_column);
     if (!t) throw new AppError(422, M.columnMissing, { name: row.datetime_column }, 'datetime_column');
-    const cols = b.columns?.length ? b.columns.map((n) => column(schema, n, 'columns', true)) : schema.filter((s) => isNumericType(s.type)).slice(0, 4);
+    const cols = b.columns?.length ? b.columns.map((n) => column(schema, n, 'columns', true)) : schema.filter((s) => isNumericType(s.type) && s.name !== t.name).slice(0, 4);
     if (cols.length > 12) throw new AppError(422, M.tooManyColumns, { max: 12 }, 'columns');
-    const ts = `epoch_ms(${ident(t.name)}::TIMESTAMP)`;
+    // A date/time column gives epoch ms; a whole-number order column (a sample number) is its own axis.
+    const order = t.type === 'integer';
+    const ts = order ? `${ident(t.name)}::DOUBLE` : `epoch_ms(${ident(t.name)}::TIMESTAMP)`;
     return withConn(async (c) => {
       const [fullStart, fullEnd] = (await rows(c, `SELECT min(${ts})::DOUBLE, max(${ts})::DOUBLE FROM ${src}`))[0].map(num);
       const start = b.start ?? fullStart ?? 0;
       const end = b.end ?? fullEnd ?? 0;
       if (end < start) throw new AppError(422, M.badWindow, {}, 'end');
       // On the timestamp itself (not epoch_ms of it), so Parquet row-group statistics skip what lies outside.
-      const range = `${ident(t.name)}::TIMESTAMP BETWEEN make_timestamp(${Math.floor(start) * 1000}::BIGINT) AND make_timestamp(${Math.ceil(end) * 1000}::BIGINT)`;
+      const range = order
+        ? `${ident(t.name)} BETWEEN ${Math.floor(start)} AND ${Math.ceil(end)}`
+        : `${ident(t.name)}::TIMESTAMP BETWEEN make_timestamp(${Math.floor(start) * 1000}::BIGINT) AND make_timestamp(${Math.ceil(end) * 1000}::BIGINT)`;
       const target = b.buckets;
       const nb = b.method === 'lttb' ? target * 4 : target;
       const width = Math.max(1e-9, (end - start) / nb);
@@ -592,7 +596,7 @@ export function makeVisualizationService(ctx: AppContext) {
         );
       }
       const windowRows = r.reduce((a, x) => a + Number(x[1]), 0);
-      const base = { datetime_column: t.name, full_start: fullStart, full_end: fullEnd, start, end, total_rows: Number(row.row_count), window_rows: windowRows, method: b.method };
+      const base = { datetime_column: t.name, time_kind: order ? ('order' as const) : ('datetime' as const), full_start: fullStart, full_end: fullEnd, start, end, total_rows: Number(row.row_count), window_rows: windowRows, method: b.method };
       if (windowRows <= target * 2) {
         const raw = await rows(c, `SELECT ${ts}::DOUBLE, ${cols.map((col) => `${ident(col.name)}::DOUBLE`).join(', ')} FROM ${src} WHERE ${range} ORDER BY 1`);
         return {

@@ -7,12 +7,15 @@ import type { ThresholdStats } from './api';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)} %`);
 
-/** Metrics at a threshold: confusion counts on the test part, the rates, alarms (per day when times are dates). */
+/** Metrics at a threshold: confusion counts on the test part, the rates, alarms (per day when times are dates,
+ * else per 1,000 rows). */
 export function MetricCards({ s }: { s: ThresholdStats }) {
   const { t } = useTranslation('timeseries');
   const items: [string, string][] = [
     ['alarms', formatMetric(s.alarms)],
-    ['alarms_per_day', s.alarms_per_day === null ? '—' : s.alarms_per_day.toFixed(2)],
+    s.alarms_per_day !== null
+      ? ['alarms_per_day', s.alarms_per_day.toFixed(2)]
+      : ['alarms_per_1000_rows', s.alarms_per_1000_rows === null || s.alarms_per_1000_rows === undefined ? '—' : s.alarms_per_1000_rows.toFixed(2)],
     ...(s.labelled
       ? ([
           ['precision', pct(s.precision)],

@@ -18,7 +18,8 @@ const textToMs = (s: string) => {
 
 /**
  * The chosen signals over the whole series (each in its own lane, downsampled on the server), on which a
- * person drags across the normal period; the selection is shown as a blue band and given back as from/to texts.
+ * person drags across the normal period; the selection is shown as a blue band and given back as from/to texts:
+ * date-times, or whole numbers when the series is ordered by a number column (a sample number).
  */
 export default function NormalPeriodChart({ datasetId, columns, from, to, onRange }: { datasetId: string; columns: string[]; from: string; to: string; onRange: (from: string, to: string) => void }) {
   const { t } = useTranslation('timeseries');
@@ -27,6 +28,9 @@ export default function NormalPeriodChart({ datasetId, columns, from, to, onRang
   const svg = useRef<SVGSVGElement>(null);
   const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
   const data = q.data;
+  const order = data?.time_kind === 'order';
+  const toText = (v: number) => (order ? String(Math.round(v)) : msToText(v));
+  const fromText = (s: string) => (order ? (s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : null) : textToMs(s));
   const t0 = data?.full_start ?? data?.start ?? 0;
   const t1 = data?.full_end ?? data?.end ?? 1;
   const x = (ms: number) => PAD.l + ((ms - t0) / Math.max(1, t1 - t0)) * (W - PAD.l - PAD.r);
@@ -54,8 +58,8 @@ export default function NormalPeriodChart({ datasetId, columns, from, to, onRang
 
   if (q.isError) return <Typography color="text.secondary">{t('wizard.chartUnavailable')}</Typography>;
   if (!data) return <Box sx={{ height: 120 }} />;
-  const a = textToMs(from);
-  const b = textToMs(to);
+  const a = fromText(from);
+  const b = fromText(to);
   const sel = drag ? [Math.min(drag.a, drag.b), Math.max(drag.a, drag.b)] : a !== null && b !== null && b > a ? [x(a), x(b)] : null;
   const ticks = Array.from({ length: 5 }, (_, i) => t0 + ((t1 - t0) * i) / 4);
 
@@ -76,7 +80,7 @@ export default function NormalPeriodChart({ datasetId, columns, from, to, onRang
         }}
         onPointerMove={(e) => drag && setDrag({ a: drag.a, b: svgX(e) })}
         onPointerUp={() => {
-          if (drag && Math.abs(drag.b - drag.a) > 4) onRange(msToText(toMs(Math.min(drag.a, drag.b))), msToText(toMs(Math.max(drag.a, drag.b))));
+          if (drag && Math.abs(drag.b - drag.a) > 4) onRange(toText(toMs(Math.min(drag.a, drag.b))), toText(toMs(Math.max(drag.a, drag.b))));
           setDrag(null);
         }}
         onDoubleClick={() => onRange('', '')}
@@ -88,7 +92,7 @@ export default function NormalPeriodChart({ datasetId, columns, from, to, onRang
         ))}
         {ticks.map((v) => (
           <text key={v} x={Math.min(Math.max(x(v), 70), W - 70)} y={H - 6} fontSize={10} textAnchor="middle" fill="#555">
-            {msToText(v)}
+            {toText(v)}
           </text>
         ))}
       </svg>

@@ -3,16 +3,17 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { apiBlob, apiGet } from '../../api/client';
+import type { paths } from '../../api/schema';
+import type { Bucket } from './api';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { saveBlob } from '../../lib/browser';
-import type { Bucket } from './api';
 import { ContributionBars } from './Metrics';
 import ScoreChart from './ScoreChart';
 
@@ -26,12 +27,8 @@ interface PredictionView {
   error: string | null;
   result: { rows: number; anomaly?: { threshold: number; alarm_rows: number; alarms: number; first_alarm_row: number | null; scored_rows: number } } | null;
 }
-interface PredSeries {
-  rows: number;
-  points: Bucket[];
-  spans: { start: number; end: number; contributions: { signal: string; value: number }[] }[];
-  threshold: number | null;
-}
+/** GET timeseries/prediction/series/{id} as the server declares it. */
+type PredSeries = paths['/api/timeseries/prediction/series/{id}']['get']['responses'][200]['content']['application/json']['detail']['response'];
 const enc = encodeURIComponent;
 
 /** /prediction/time-series/report/{prediction_id}: scores, alarms and contributions on new data; CSV download. */
@@ -39,6 +36,8 @@ export default function PredictionReport() {
   const { t } = useTranslation('timeseries');
   const { prediction_id: id = '' } = useParams();
   const [span, setSpan] = useState(0);
+  // [first, last] row shown: a drag across the chart zooms, the server downsamples that window again
+  const [zoom, setZoom] = useState<[number, number] | null>(null);
   const pred = useQuery({
     queryKey: ['timeseries', 'prediction', id],
     queryFn: ({ signal }) => apiGet<PredictionView>(`/api/timeseries/prediction/result/${enc(id)}`, undefined, { signal }),
@@ -46,9 +45,10 @@ export default function PredictionReport() {
   });
   const done = pred.data?.state === 'done';
   const series = useQuery({
-    queryKey: ['timeseries', 'prediction-series', id],
-    queryFn: ({ signal }) => apiGet<PredSeries>(`/api/timeseries/prediction/series/${enc(id)}`, { points: 800 }, { signal }),
+    queryKey: ['timeseries', 'prediction-series', id, zoom?.[0], zoom?.[1]],
+    queryFn: ({ signal }) => apiGet<PredSeries>(`/api/timeseries/prediction/series/${enc(id)}`, { points: 800, ...(zoom ? { start: zoom[0], end: zoom[1] } : {}) }, { signal }),
     enabled: done,
+    placeholderData: keepPreviousData,
   });
   usePageTitle(pred.data?.name);
   if (!pred.data) return <PageLoading />;
@@ -83,15 +83,28 @@ export default function PredictionReport() {
       )}
       {series.data && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
+            <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }} data-testid="prediction-window">
+              {t('prediction.window', { start: series.data.start + 1, end: series.data.end + 1, rows: series.data.rows })}
+            </Typography>
+            <Button size="small" onClick={() => setZoom(null)} disabled={!zoom}>
+              {t('prediction.resetZoom')}
+            </Button>
+          </Box>
           <ScoreChart
             label={t('threshold.score')}
-            points={series.data.points}
-            start={0}
-            end={series.data.rows - 1}
+            points={series.data.points as Bucket[] /* [position, min, max]: the generated schema widens the tuple */}
+            start={series.data.start}
+            end={series.data.end}
+            times={series.data.points.map((b) => (b[0] as number) + 1) /* axis labels as row numbers from 1, as the text above */}
             threshold={series.data.threshold ?? NaN}
             spans={series.data.spans.map((s) => [s.start, s.end])}
+            onZoom={(r) => setZoom(r && r[1] > r[0] ? r : null)}
             onSpanClick={(s) => setSpan(Math.max(0, series.data!.spans.findIndex((x) => x.start === s[0])))}
           />
+          <Typography variant="caption" color="text.secondary">
+            {t('threshold.zoomHelp')}
+          </Typography>
           {series.data.spans[span]?.contributions.length ? (
             <Box sx={{ mt: 2 }}>
               <Typography variant="subtitle2">

@@ -48,6 +48,8 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const [step, setStep] = useState(0);
   const [name, setName] = useState('');
   const [time, setTime] = useState('');
+  // resampling and time spans need dates and times; a whole-number order column (a sample number) counts rows
+  const timeIsDatetime = ['datetime', 'date'].includes(columns.find((c) => c.name === time)?.type ?? '');
   const [signals, setSignals] = useState<string[]>([]);
   const [label, setLabel] = useState('');
   const [lags, setLags] = useState('');
@@ -173,8 +175,8 @@ export default function RegisterWizard({ type }: { type: TsType }) {
             <TextField label={t('wizard.windows')} helperText={t('wizard.windowsHelp')} value={windows} onChange={(e) => setWindows(e.target.value)} placeholder="10, 5min" />
             <TextField
               label={t('wizard.resample')}
-              helperText={time && time === d.datetime_column ? t('wizard.resampleHelp') : t('wizard.resampleNeedsDatetime')}
-              disabled={!(time && time === d.datetime_column)}
+              helperText={timeIsDatetime ? t('wizard.resampleHelp') : t('wizard.resampleNeedsDatetime')}
+              disabled={!timeIsDatetime}
               value={resample}
               onChange={(e) => setResample(e.target.value)}
               placeholder="1s, 5min"
@@ -192,7 +194,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
               <TextField label={t('wizard.rows')} value={rows} onChange={(e) => setRows(e.target.value)} slotProps={{ htmlInput: { inputMode: 'numeric' } }} sx={{ maxWidth: 320 }} />
             ) : (
               <Box sx={{ display: 'flex', gap: 2 }}>
-                <TextField label={t('wizard.from')} value={from} onChange={(e) => setFrom(e.target.value)} placeholder="2020-03-09 10:14:33" />
+                <TextField label={t('wizard.from')} value={from} onChange={(e) => setFrom(e.target.value)} placeholder={timeIsDatetime ? '2020-03-09 10:14:33' : '1'} />
                 <TextField label={t('wizard.to')} value={to} onChange={(e) => setTo(e.target.value)} />
               </Box>
             )}

@@ -74,7 +74,7 @@ export default function ReportPage() {
           }}
         />
         <Typography variant="caption" color="text.secondary">
-          {t('threshold.drag').split('; ')[1] ?? ''}
+          {t('threshold.zoomHelp')}
         </Typography>
         {sig.data && (
           <Box sx={{ mt: 1 }}>

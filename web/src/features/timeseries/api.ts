@@ -67,6 +67,7 @@ export interface ThresholdStats {
   mar: number | null;
   alarms: number;
   alarms_per_day: number | null;
+  alarms_per_1000_rows: number | null;
   spans: [number, number][];
   seconds: number;
 }

@@ -19,7 +19,7 @@ const project = {
 const stats = (threshold: number) => ({
   threshold, trained_threshold: 1, saved_threshold: null, evaluated_part: 'test', evaluated_rows: 6, labelled: true,
   counts: threshold > 1 ? { tp: 1, fp: 0, fn: 2, tn: 3 } : { tp: 3, fp: 1, fn: 0, tn: 2 }, precision: threshold > 1 ? 1 : 0.75, recall: threshold > 1 ? 1 / 3 : 1, f1: 0.5,
-  far: threshold > 1 ? 0 : 0.25, mar: threshold > 1 ? 2 / 3 : 0, alarms: 1, alarms_per_day: null, spans: [[6, 9]], seconds: 0.001,
+  far: threshold > 1 ? 0 : 0.25, mar: threshold > 1 ? 2 / 3 : 0, alarms: 1, alarms_per_day: null, alarms_per_1000_rows: 250, spans: [[6, 9]], seconds: 0.001,
 });
 
 describe('time-series threshold page', () => {

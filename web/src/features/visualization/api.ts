@@ -75,6 +75,8 @@ export interface CorrelationResult {
 
 export interface TimeSeriesResult {
   datetime_column: string;
+  /** datetime: positions are epoch ms; order: the whole numbers of an order column (a sample number) */
+  time_kind: 'datetime' | 'order';
   full_start: number | null;
   full_end: number | null;
   start: number;

@@ -28,10 +28,17 @@ describe('chart options', () => {
     expect(series(bin)[0].data).toEqual([[1.5, 0.5, 5]]);
   });
   it('time series: panels give each column its own axes, zoomed together', () => {
-    const r = { datetime_column: 't', full_start: 0, full_end: 10, start: 0, end: 10, total_rows: 3, window_rows: 3, downsampled: false, method: 'minmax' as const, series: [{ name: 'a', points: [[0, 1]] as [number, number][] }, { name: 'b', points: [[0, 2]] as [number, number][] }] };
+    const r = { datetime_column: 't', time_kind: 'datetime' as const, full_start: 0, full_end: 10, start: 0, end: 10, total_rows: 3, window_rows: 3, downsampled: false, method: 'minmax' as const, series: [{ name: 'a', points: [[0, 1]] as [number, number][] }, { name: 'b', points: [[0, 2]] as [number, number][] }] };
     const o = timeseriesOption(r, { start: 2, end: 5 }, true) as { grid: unknown[]; dataZoom: { xAxisIndex: number[]; startValue: number }[]; series: { xAxisIndex: number }[] };
     expect(o.grid).toHaveLength(2);
     expect(o.dataZoom[0]).toMatchObject({ xAxisIndex: [0, 1], startValue: 2 });
     expect(o.series.map((s) => s.xAxisIndex)).toEqual([0, 1]);
+    expect((o as unknown as { xAxis: { type: string }[] }).xAxis[0].type).toBe('time');
+  });
+  it('time series ordered by a whole-number column: a value axis labelled with the numbers, not dates', () => {
+    const r = { datetime_column: 'sample', time_kind: 'order' as const, full_start: 1, full_end: 500, start: 1, end: 500, total_rows: 500, window_rows: 500, downsampled: false, method: 'minmax' as const, series: [{ name: 'a', points: [[1, 1], [500, 2]] as [number, number][] }] };
+    const o = timeseriesOption(r, { start: null, end: null }) as unknown as { xAxis: { type: string; min: number }[]; dataZoom: { labelFormatter?: (v: number) => string }[] };
+    expect(o.xAxis[0]).toMatchObject({ type: 'value', min: 1 });
+    expect(o.dataZoom[1].labelFormatter!(161.2)).toBe('161');
   });
 });

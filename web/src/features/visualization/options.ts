@@ -245,9 +245,10 @@ export function timeseriesOption(r: TimeSeriesResult, window: { start: number | 
   const top = 40;
   const bottom = 70;
   const zoomWindow = { startValue: window.start ?? undefined, endValue: window.end ?? undefined };
+  const order = r.time_kind === 'order';
   const xAxis = Array.from({ length: n }, (_, i) => ({
     gridIndex: i,
-    type: 'time',
+    type: order ? 'value' : 'time',
     min: r.full_start ?? undefined,
     max: r.full_end ?? undefined,
     axisLabel: { ...AXIS, show: i === n - 1 },
@@ -282,7 +283,7 @@ export function timeseriesOption(r: TimeSeriesResult, window: { start: number | 
     yAxis,
     dataZoom: [
       { type: 'inside', xAxisIndex: all, filterMode: 'none', ...zoomWindow },
-      { type: 'slider', xAxisIndex: all, filterMode: 'none', ...zoomWindow, bottom: 16, height: 28, labelFormatter: (v: number) => fmtTime(v) },
+      { type: 'slider', xAxisIndex: all, filterMode: 'none', ...zoomWindow, bottom: 16, height: 28, labelFormatter: (v: number) => (order ? String(Math.round(v)) : fmtTime(v)) },
     ],
     series: r.series.map((s, i) => ({
       type: 'line',

@@ -342,7 +342,8 @@ interface ZoomState {
  */
 export function TimeSeriesSection({ dataset, columns }: { dataset: Dataset; columns: DatasetColumn[] }) {
   const { t } = useTranslation('visualization');
-  const numeric = numericColumns(columns);
+  // a whole-number order column (a sample number) is the axis, not a line to draw
+  const numeric = numericColumns(columns).filter((c) => c !== dataset.datetime_column);
   const [cols, setCols] = useState<string[]>(numeric.slice(0, 3));
   const [method, setMethod] = useState<'minmax' | 'lttb'>('minmax');
   const [zoom, setZoom] = useState<ZoomState>({ start: null, end: null });
@@ -369,7 +370,7 @@ export function TimeSeriesSection({ dataset, columns }: { dataset: Dataset; colu
     if (!r) return;
     const times = Array.from(new Set(r.series.flatMap((s) => s.points.map((p) => p[0])))).sort((a, b) => a - b);
     const maps = r.series.map((s) => new Map(s.points.map((p) => [p[0], p[1]])));
-    downloadCsv(`${dataset.name}_timeseries.csv`, [r.datetime_column, ...r.series.map((s) => s.name)], times.map((tm) => [new Date(tm).toISOString(), ...maps.map((m) => m.get(tm) ?? null)]));
+    downloadCsv(`${dataset.name}_timeseries.csv`, [r.datetime_column, ...r.series.map((s) => s.name)], times.map((tm) => [r.time_kind === 'order' ? tm : new Date(tm).toISOString(), ...maps.map((m) => m.get(tm) ?? null)]));
   };
   return (
     <Panel title={t('timeseries')} actions={<CsvButton onClick={csv} />}>
