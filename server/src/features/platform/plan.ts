@@ -94,6 +94,8 @@ export class PlanEvaluator {
   private known: Set<string>[];
   private width: number;
   private trees: Tree[] = [];
+  /** Per numeric block: for each output column, its input column's index and its imputation value. */
+  private numPlans = new Map<PlanNumericBlock, { source: number[]; fill: number[] | null }>();
 
   private constructor(private plan: ServingPlan) {
     plan.numeric.forEach((c, i) => this.numIndex.set(c, i));
@@ -114,6 +116,10 @@ export class PlanEvaluator {
         }
         if ((b.mean && b.mean.length !== n) || (b.scale && b.scale.length !== n)) throw new Error('scaling');
         if (!b.columns.every((c) => this.numIndex.has(c))) throw new Error('numeric column');
+        // imputation applies to the kept columns, then the variance selection picks some of them
+        const kept = b.columns.map((c) => this.numIndex.get(c)!).filter((_, i) => !b.keep || b.keep[i]);
+        const chosen = kept.map((src, i) => ({ src, fill: b.fill ? b.fill[i] : NaN })).filter((_, i) => !b.select || b.select[i]);
+        this.numPlans.set(b, { source: chosen.map((c) => c.src), fill: b.fill ? chosen.map((c) => c.fill) : null });
         width += n;
       } else {
         for (const c of b.columns) {
@@ -217,19 +223,18 @@ export class PlanEvaluator {
     return X;
   }
 
-  /** SimpleImputer → [VarianceThreshold] → [StandardScaler] with scikit-learn's arithmetic (x − mean) / scale. */
+  /** SimpleImputer → [VarianceThreshold] → [StandardScaler] with scikit-learn's arithmetic (x − mean) / scale, on
+   * the columns kept by the imputer and the variance selection (index lists made once per plan). */
   private numeric(b: PlanNumericBlock, nums: Float64Array, X: Float64Array, at: number): number {
-    let v = b.columns.map((c) => nums[this.numIndex.get(c)!]);
-    if (b.keep) v = v.filter((_, i) => b.keep![i]);
-    if (b.fill) v = v.map((x, i) => (Number.isNaN(x) ? b.fill![i] : x));
-    if (b.select) v = v.filter((_, i) => b.select![i]);
-    for (let i = 0; i < v.length; i++) {
-      let x = v[i];
+    const n = this.numPlans.get(b)!;
+    for (let i = 0; i < n.source.length; i++) {
+      let x = nums[n.source[i]];
+      if (n.fill && Number.isNaN(x)) x = n.fill[i];
       if (b.mean) x = x - b.mean[i];
       if (b.scale) x = x / b.scale[i];
       X[at + i] = x;
     }
-    return at + v.length;
+    return at + n.source.length;
   }
 
   private row(x: Float64Array): Record<string, unknown> {
