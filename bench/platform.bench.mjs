@@ -71,24 +71,27 @@ async function run(send, concurrency, seconds) {
 
 /** Mitate and the peer measured in alternating rounds (the machine's load changes by the second), SECONDS each in
  * all; the load average (1 min) is recorded before and after. */
-async function compare(sends, concurrency, pids) {
+async function compare(sends, concurrency, pids, { warm, measuring } = {}) {
   for (const send of Object.values(sends)) for (let i = 0; i < 50; i++) await send(); // warm-up: models loaded, connections open
+  if (warm) for (const until = performance.now() + 120_000; !warm() && performance.now() < until; ) await sends.mitate(); // the plan checked out
+  measuring?.();
   const ROUNDS = 4;
   const got = Object.fromEntries(Object.keys(sends).map((k) => [k, { lat: [], errors: 0 }]));
   const loadBefore = load1();
   const cpu = Object.fromEntries(Object.keys(sends).map((k) => [k, 0]));
+  const idle = Object.fromEntries(Object.keys(sends).map((k) => [k, 0])); // CPU ms while the other one is measured
   for (let r = 0; r < ROUNDS; r++) {
     for (const [k, send] of Object.entries(sends)) {
-      const c0 = cpuMs(pids[k]);
+      const c0 = Object.fromEntries(Object.keys(sends).map((j) => [j, cpuMs(pids[j])]));
       const x = await run(send, concurrency, SECONDS / ROUNDS);
-      cpu[k] += cpuMs(pids[k]) - c0;
+      for (const j of Object.keys(sends)) (j === k ? cpu : idle)[j] += cpuMs(pids[j]) - c0[j];
       got[k].lat.push(...x.lat);
       got[k].errors += x.errors;
     }
   }
   const r2 = (v) => Math.round(v * 100) / 100;
   const out = Object.fromEntries(
-    Object.entries(got).map(([k, { lat, errors }]) => [k, { requests: lat.length, errors, rps: r2(lat.length / SECONDS), p50_ms: r2(percentile(lat, 50)), p99_ms: r2(percentile(lat, 99)), server_cpu_ms_per_request: r2(cpu[k] / Math.max(1, lat.length)) }]),
+    Object.entries(got).map(([k, { lat, errors }]) => [k, { requests: lat.length, errors, rps: r2(lat.length / SECONDS), p50_ms: r2(percentile(lat, 50)), p99_ms: r2(percentile(lat, 99)), server_cpu_ms_per_request: r2(cpu[k] / Math.max(1, lat.length)), server_idle_cpu_ms_per_s: r2(idle[k] / (SECONDS * (Object.keys(sends).length - 1))) }]),
   );
   return { ...out, load_average_1min: { before: loadBefore, after: load1() } };
 }
@@ -144,17 +147,22 @@ try {
     const body = JSON.stringify(ROW);
     // how each answer was made (Server-Timing: in-process serving plan or a Python serving process)
     const servedBy = {};
+    let lastServedBy = '';
     const mitate = async () =>
       await fetch(`${server.url}/serve/bench-${algorithm}/predict`, { method: 'POST', headers: { 'x-api-key': secret, 'content-type': 'application/json' }, body }).then((r) => {
         const how = /desc="([^"]+)"/.exec(r.headers.get('server-timing') ?? '')?.[1] ?? 'unknown';
         servedBy[how] = (servedBy[how] ?? 0) + 1;
+        lastServedBy = how;
         return r.arrayBuffer().then(() => r.ok);
       });
     const fastapi = async () => (await fetch(peerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.arrayBuffer().then(() => r.ok)));
     cases[algorithm] = {};
     for (const c of [1, 8]) {
-      for (const k of Object.keys(servedBy)) delete servedBy[k];
-      cases[algorithm][`c${c}`] = { ...(await compare({ mitate, fastapi_uvicorn_1_worker: fastapi }, c, { mitate: server.pid, fastapi_uvicorn_1_worker: peer.pid })), mitate_answered_by: { ...servedBy } };
+      // with in-process plans on, measuring starts once the server answers in-process (the plan is fetched and
+      // checked after the model's first request, which under load can take a serving process some seconds)
+      const options = { warm: IN_PROCESS ? () => lastServedBy === 'in-process' : null, measuring: () => Object.keys(servedBy).forEach((k) => delete servedBy[k]) };
+      const got = await compare({ mitate, fastapi_uvicorn_1_worker: fastapi }, c, { mitate: server.pid, fastapi_uvicorn_1_worker: peer.pid }, options);
+      cases[algorithm][`c${c}`] = { ...got, mitate_answered_by: { ...servedBy } };
       console.log(algorithm, `c=${c}`, JSON.stringify(cases[algorithm][`c${c}`]));
     }
     peer.kill('SIGTERM');
@@ -165,11 +173,13 @@ try {
     load_average_at_start: startLoad,
     load_average_at_end: os.loadavg().map((v) => Math.round(v * 100) / 100),
     seconds_per_case: SECONDS,
-    note: 'Single-row JSON predictions on loopback; the load generator (Node fetch, keep-alive) runs on the same 2 cores. Mitate: Fastify; JSON rows of models with a checked serving plan (LightGBM, linear, logistic) evaluated in the server process (server/src/features/platform/plan.ts; MITATE_SERVE_IN_PROCESS=0 turns it off), everything else by 2 persistent Python serving processes (requests for the same model batched while a process is busy, never waiting when one is idle), each model compiled at load into an array predictor (engine/mitate_engine/platform/fast.py); peer: FastAPI + uvicorn, 1 worker, the same frozen model through the same engine prediction code (so the peer gains the compiled predictor too). Mitate and the peer alternate in 4 rounds per case. The machine is shared by other engineers\' builds and tests: see load_average_1min per case (2 cores). server_cpu_ms_per_request: CPU time of the server and its serving processes (or the peer process) per request, which the machine\'s load does not inflate the way it inflates latency; mitate_answered_by counts the Server-Timing answers.',
+    note: 'Single-row JSON predictions on loopback; the load generator (Node fetch, keep-alive) runs on the same 2 cores. Mitate: Fastify; JSON rows of models with a checked serving plan (LightGBM, linear, logistic) evaluated in the server process (server/src/features/platform/plan.ts; MITATE_SERVE_IN_PROCESS=0 turns it off), everything else by 2 persistent Python serving processes (requests for the same model batched while a process is busy, never waiting when one is idle), each model compiled at load into an array predictor (engine/mitate_engine/platform/fast.py); peer: FastAPI + uvicorn, 1 worker, the same frozen model through the same engine prediction code (so the peer gains the compiled predictor too). Mitate and the peer alternate in 4 rounds per case. The machine is shared by other engineers\' builds and tests: see load_average_1min per case (2 cores). server_cpu_ms_per_request: CPU time of the server and its child processes (serving processes, job worker) or of the peer process per request (server_idle_cpu_ms_per_s: the same family\'s CPU per second while the other one is measured), which the machine\'s load does not inflate the way it inflates latency; mitate_answered_by counts the Server-Timing answers.',
     goal: 'at least the peer throughput, p99 < 10 ms at concurrency 8',
     cases,
   });
 } finally {
+  // the server's own word on its serving processes and plans (a plan that did not check out says so)
+  for (const line of server.log().split('\n')) if (/serving plan|serving process/.test(line)) console.error(line.slice(0, 400));
   for (const p of peers) p.kill('SIGTERM');
   await server.stop();
 }
