@@ -109,11 +109,15 @@ export function makeGateway(ctx: AppContext) {
   // Serving plans per model (the key names a copied, never-changing model): null while asked for or when the model
   // has none (every request then goes to a serving process); a process error asks again a minute later.
   const plans = new Map<string, { ev: PlanEvaluator | null; retryAt: number }>();
-  const MAX_PLANS = 512;
+  const MAX_PLANS = 64; // a large LightGBM plan is a few MB
 
   function planOf(model: { key: string; dir: string }): PlanEvaluator | null {
     const hit = plans.get(model.key);
-    if (hit && (hit.ev || Date.now() < hit.retryAt)) return hit.ev;
+    if (hit && (hit.ev || Date.now() < hit.retryAt)) {
+      plans.delete(model.key); // least recently used first out
+      plans.set(model.key, hit);
+      return hit.ev;
+    }
     if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value!);
     plans.set(model.key, { ev: null, retryAt: Infinity });
     void pool.predict(model, { plan: true }).then((r) => {
