@@ -31,6 +31,27 @@ async function account(url, email) {
 
 const load1 = () => Math.round(os.loadavg()[0] * 100) / 100;
 
+/** CPU time (user + system, ms) of a process and its descendants: the cost of a request, whatever the load. */
+function cpuMs(rootPid) {
+  const stat = (pid) => {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const rest = f.slice(f.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
+      return { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) };
+    } catch {
+      return null;
+    }
+  };
+  const all = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => [Number(d), stat(d)]).filter(([, s]) => s);
+  const family = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, s] of all) if (!family.has(pid) && family.has(s.ppid)) family.add(pid), (grew = true);
+  }
+  const hz = 100; // USER_HZ on Linux
+  return all.filter(([pid]) => family.has(pid)).reduce((a, [, s]) => a + s.ticks, 0) * (1000 / hz);
+}
+
 /** `concurrency` callers in a loop for `seconds`; each request's latency in ms. */
 async function run(send, concurrency, seconds) {
   const lat = [];
@@ -50,26 +71,33 @@ async function run(send, concurrency, seconds) {
 
 /** Mitate and the peer measured in alternating rounds (the machine's load changes by the second), SECONDS each in
  * all; the load average (1 min) is recorded before and after. */
-async function compare(sends, concurrency) {
+async function compare(sends, concurrency, pids, { warm, measuring } = {}) {
   for (const send of Object.values(sends)) for (let i = 0; i < 50; i++) await send(); // warm-up: models loaded, connections open
+  if (warm) for (const until = performance.now() + 120_000; !warm() && performance.now() < until; ) await sends.mitate(); // the plan checked out
+  measuring?.();
   const ROUNDS = 4;
   const got = Object.fromEntries(Object.keys(sends).map((k) => [k, { lat: [], errors: 0 }]));
   const loadBefore = load1();
+  const cpu = Object.fromEntries(Object.keys(sends).map((k) => [k, 0]));
+  const idle = Object.fromEntries(Object.keys(sends).map((k) => [k, 0])); // CPU ms while the other one is measured
   for (let r = 0; r < ROUNDS; r++) {
     for (const [k, send] of Object.entries(sends)) {
+      const c0 = Object.fromEntries(Object.keys(sends).map((j) => [j, cpuMs(pids[j])]));
       const x = await run(send, concurrency, SECONDS / ROUNDS);
+      for (const j of Object.keys(sends)) (j === k ? cpu : idle)[j] += cpuMs(pids[j]) - c0[j];
       got[k].lat.push(...x.lat);
       got[k].errors += x.errors;
     }
   }
   const r2 = (v) => Math.round(v * 100) / 100;
   const out = Object.fromEntries(
-    Object.entries(got).map(([k, { lat, errors }]) => [k, { requests: lat.length, errors, rps: r2(lat.length / SECONDS), p50_ms: r2(percentile(lat, 50)), p99_ms: r2(percentile(lat, 99)) }]),
+    Object.entries(got).map(([k, { lat, errors }]) => [k, { requests: lat.length, errors, rps: r2(lat.length / SECONDS), p50_ms: r2(percentile(lat, 50)), p99_ms: r2(percentile(lat, 99)), server_cpu_ms_per_request: r2(cpu[k] / Math.max(1, lat.length)), server_idle_cpu_ms_per_s: r2(idle[k] / (SECONDS * (Object.keys(sends).length - 1))) }]),
   );
   return { ...out, load_average_1min: { before: loadBefore, after: load1() } };
 }
 
 const startLoad = os.loadavg().map((v) => Math.round(v * 100) / 100);
+const IN_PROCESS = process.env.MITATE_SERVE_IN_PROCESS !== '0';
 const server = await startServer({ MITATE_PLATFORM_ADMINS: ADMIN, MITATE_SERVE_WORKERS: '2', MITATE_WORKERS: '1' });
 const peers = [];
 try {
@@ -117,25 +145,41 @@ try {
       await new Promise((r) => setTimeout(r, 250));
     }
     const body = JSON.stringify(ROW);
-    const mitate = async () => (await fetch(`${server.url}/serve/bench-${algorithm}/predict`, { method: 'POST', headers: { 'x-api-key': secret, 'content-type': 'application/json' }, body }).then((r) => r.arrayBuffer().then(() => r.ok)));
+    // how each answer was made (Server-Timing: in-process serving plan or a Python serving process)
+    const servedBy = {};
+    let lastServedBy = '';
+    const mitate = async () =>
+      await fetch(`${server.url}/serve/bench-${algorithm}/predict`, { method: 'POST', headers: { 'x-api-key': secret, 'content-type': 'application/json' }, body }).then((r) => {
+        const how = /desc="([^"]+)"/.exec(r.headers.get('server-timing') ?? '')?.[1] ?? 'unknown';
+        servedBy[how] = (servedBy[how] ?? 0) + 1;
+        lastServedBy = how;
+        return r.arrayBuffer().then(() => r.ok);
+      });
     const fastapi = async () => (await fetch(peerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then((r) => r.arrayBuffer().then(() => r.ok)));
     cases[algorithm] = {};
     for (const c of [1, 8]) {
-      cases[algorithm][`c${c}`] = await compare({ mitate, fastapi_uvicorn_1_worker: fastapi }, c);
+      // with in-process plans on, measuring starts once the server answers in-process (the plan is fetched and
+      // checked after the model's first request, which under load can take a serving process some seconds)
+      const options = { warm: IN_PROCESS ? () => lastServedBy === 'in-process' : null, measuring: () => Object.keys(servedBy).forEach((k) => delete servedBy[k]) };
+      const got = await compare({ mitate, fastapi_uvicorn_1_worker: fastapi }, c, { mitate: server.pid, fastapi_uvicorn_1_worker: peer.pid }, options);
+      cases[algorithm][`c${c}`] = { ...got, mitate_answered_by: { ...servedBy } };
       console.log(algorithm, `c=${c}`, JSON.stringify(cases[algorithm][`c${c}`]));
     }
     peer.kill('SIGTERM');
   }
-  writeResult('platform', {
+  writeResult(IN_PROCESS ? 'platform' : 'platform-engine-only', {
     quick: QUICK,
+    in_process_plans: IN_PROCESS,
     load_average_at_start: startLoad,
     load_average_at_end: os.loadavg().map((v) => Math.round(v * 100) / 100),
     seconds_per_case: SECONDS,
-    note: 'Single-row JSON predictions on loopback; the load generator (Node fetch, keep-alive) runs on the same 2 cores. Mitate: Fastify + 2 persistent Python serving processes (requests for the same model batched while a process is busy, never waiting when one is idle), each model compiled at load into an array predictor (engine/mitate_engine/platform/fast.py); peer: FastAPI + uvicorn, 1 worker, the same frozen model through the same engine prediction code (so the peer gains the compiled predictor too). Mitate and the peer alternate in 4 rounds per case. The machine is shared by other engineers\' builds and tests: see load_average_1min per case (2 cores).',
+    note: 'Single-row JSON predictions on loopback; the load generator (Node fetch, keep-alive) runs on the same 2 cores. Mitate: Fastify; JSON rows of models with a checked serving plan (LightGBM, linear, logistic) evaluated in the server process (server/src/features/platform/plan.ts; MITATE_SERVE_IN_PROCESS=0 turns it off), everything else by 2 persistent Python serving processes (requests for the same model batched while a process is busy, never waiting when one is idle), each model compiled at load into an array predictor (engine/mitate_engine/platform/fast.py); peer: FastAPI + uvicorn, 1 worker, the same frozen model through the same engine prediction code (so the peer gains the compiled predictor too). Mitate and the peer alternate in 4 rounds per case. The machine is shared by other engineers\' builds and tests: see load_average_1min per case (2 cores). server_cpu_ms_per_request: CPU time of the server and its child processes (serving processes, job worker) or of the peer process per request (server_idle_cpu_ms_per_s: the same family\'s CPU per second while the other one is measured), which the machine\'s load does not inflate the way it inflates latency; mitate_answered_by counts the Server-Timing answers.',
     goal: 'at least the peer throughput, p99 < 10 ms at concurrency 8',
     cases,
   });
 } finally {
+  // the server's own word on its serving processes and plans (a plan that did not check out says so)
+  for (const line of server.log().split('\n')) if (/serving plan|serving process/.test(line)) console.error(line.slice(0, 400));
   for (const p of peers) p.kill('SIGTERM');
   await server.stop();
 }

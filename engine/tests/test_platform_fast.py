@@ -148,3 +148,106 @@ def test_batched_requests_get_their_own_rows_back(tmp_path_factory):
     for r, want in zip(results[:20], expected):
         assert_equal(r["predictions"], [want])
     assert (results[20]["status"], results[20]["column"]) == (422, "g")
+
+
+# ---- serving plans: the compiled predictor as JSON data for the server (server/src/features/platform/plan.ts) -----
+
+
+def plan_matrix(plan: dict, rows: list[dict]) -> np.ndarray:
+    """The model matrix from the plan's arrays alone (a reference for this test)."""
+    out = []
+    for row in rows:
+        parts = []
+        for b in plan["blocks"]:
+            if b["kind"] == "num":
+                v = np.array([np.nan if row[c] is None else float(row[c]) for c in b["columns"]])
+                if b["keep"] is not None:
+                    v = v[np.array(b["keep"])]
+                if b["fill"] is not None:
+                    v = np.where(np.isnan(v), b["fill"], v)
+                if b["select"] is not None:
+                    v = v[np.array(b["select"])]
+                if b["mean"] is not None:
+                    v = v - np.array(b["mean"])
+                if b["scale"] is not None:
+                    v = v / np.array(b["scale"])
+                parts.append(v)
+            else:
+                for c in b["columns"]:
+                    vec = b["vectors"][c]
+                    parts.append(np.array(vec["missing"] if row[c] is None else vec["values"][row[c]]))
+        out.append(np.concatenate(parts))
+    return np.array(out)
+
+
+def plan_scores(est: dict, X: np.ndarray) -> np.ndarray:
+    """Raw scores per row (and class) from the plan's estimator data."""
+    if est["kind"] == "linear":
+        return X @ np.array(est["coef"]) + est["intercept"]
+    if est["kind"] == "logistic":
+        return X @ np.array(est["coef"]).T + np.array(est["intercept"])
+    k = est["num_tree_per_iteration"]
+    raw = np.zeros((len(X), k))
+    for t, tree in enumerate(est["trees"]):
+        for i, x in enumerate(X):
+            node = 0 if tree["threshold"] else -1
+            while node >= 0:
+                f = x[tree["split_feature"][node]]
+                node = tree["left"][node] if f <= tree["threshold"][node] else tree["right"][node]
+            raw[i, t % k] += tree["leaf_value"][~node]
+    return raw
+
+
+PLANNED = [
+    ("regression", "lightgbm"),
+    ("regression", "linear"),
+    ("regression", "ridge"),
+    ("regression", "lasso"),
+    ("discriminant_analysis", "lightgbm"),
+    ("discriminant_analysis", "logistic"),
+]
+
+
+@pytest.mark.parametrize(("project_type", "algorithm"), PLANNED)
+def test_the_serving_plan_reproduces_the_model(tmp_path_factory, project_type, algorithm):
+    d, model = train(tmp_path_factory, project_type, algorithm)
+    fast = compile_model(model)
+    plan = fast.plan()
+    assert plan is not None
+    assert json.loads(json.dumps(plan, allow_nan=False)) == plan  # plain JSON
+    rows = request_rows()
+    # the arrays rebuild the pipeline's own matrix exactly
+    assert np.array_equal(plan_matrix(plan, rows), fast.matrix(rows))
+    X = fast.matrix(rows)
+    scores = plan_scores(plan["estimator"], X)
+    _, expected = shared_rows(model, rows)
+    est = fast.estimator
+    if project_type == "regression":
+        want = np.array([r["predicted_y"] for r in expected])
+        assert np.allclose(scores.ravel(), want, rtol=0, atol=1e-9)
+        assert plan["output"] == {"type": "regression", "columns": ["predicted_y"], "target_affine": []}
+    else:
+        raw = est.booster_.predict(X, raw_score=True) if algorithm == "lightgbm" else est.decision_function(X)
+        assert np.allclose(scores, raw, rtol=0, atol=1e-9)
+        assert plan["output"]["labels"] == [str(c) for c in est.classes_] and len(plan["output"]["labels"]) == 3
+        assert plan["output"]["columns"] == list(expected[0])
+    # the samples the server checks its evaluation against are the shared path's answers
+    assert fast.samples["outputs"] == list(expected[0])
+    names, want = shared_rows(model, fast.samples["rows"])
+    assert names == fast.samples["outputs"]
+    assert_equal(fast.samples["predictions"], want)
+    # and the serving process hands both out on request
+    (got,) = answer(ModelCache(), {"model": {"key": "k", "dir": str(d)}, "requests": [{"plan": True}]})
+    assert got["plan"] == plan and got["samples"]["outputs"] == names
+
+
+def test_models_without_a_plan_say_so(tmp_path_factory):
+    d, model = train(tmp_path_factory, "regression", "svr")
+    fast = compile_model(model)
+    assert fast is not None and fast.plan() is None  # compiled for this process, no plan for the server
+    (got,) = answer(ModelCache(), {"model": {"key": "k", "dir": str(d)}, "requests": [{"plan": True}]})
+    assert got == {"plan": None, "samples": None}
+    d2, _ = train(tmp_path_factory, "soft_sensor", "ridge", lags=[1], windows=[2])
+    plan_answer, prediction = answer(ModelCache(), {"model": {"key": "s", "dir": str(d2)}, "requests": [{"plan": True}, {"rows": request_rows()[:5]}]})
+    assert plan_answer == {"plan": None, "samples": None}  # not compiled at all
+    assert len(prediction["predictions"]) == 5

@@ -169,6 +169,17 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(out.predictions[1].predicted_EP).toBeLessThan(455);
     const csv = await t.app.inject({ method: 'POST', url: `/serve/${key}/predict`, payload: 'AT,V,AP,RH\n8.34,40.77,1010.84,90.01\n', headers: { 'x-api-key': secret, 'content-type': 'text/csv' } });
     expect(body(csv).predictions[0].predicted_EP).toBeCloseTo(out.predictions[0].predicted_EP, 6);
+    expect(csv.headers['server-timing']).toMatch(/desc="engine"/); // CSV bodies always go to the serving process
+    // JSON rows: once the model's serving plan has checked out, answered in the server's own process, equal to the
+    // serving process's answer for the same row (the CSV one above) within 1e-9
+    let local = await serve(secret, { rows: [{ AT: 8.34, V: 40.77, AP: 1010.84, RH: 90.01 }] });
+    for (const until = Date.now() + 120_000; !/desc="in-process"/.test(String(local.headers['server-timing'])) && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 200));
+      local = await serve(secret, { rows: [{ AT: 8.34, V: 40.77, AP: 1010.84, RH: 90.01 }] });
+    }
+    expect(local.headers['server-timing']).toMatch(/desc="in-process"/);
+    expect(Math.abs(body(local).predictions[0].predicted_EP - body(csv).predictions[0].predicted_EP)).toBeLessThanOrEqual(1e-9);
+    expect(body(local)).toMatchObject({ model: out.model, version: out.version, outputs: ['predicted_EP'] });
     const missing = await serve(secret, { rows: [{ AT: 8.34, V: 40.77, AP: 1010.84 }] });
     expect(missing.statusCode).toBe(422);
     // the engine catalogue's text and code (the batch prediction's check), in the caller's language

@@ -16,6 +16,12 @@ layout, a value that is not a plain number or a known category (the shared path 
 makes `compile_model` answer None or `predict_rows` answer None, and the caller uses the shared path. A compiled
 model is checked against the shared path on synthetic rows before it is used: any difference above 1e-9 and it is
 not used.
+
+`FastPredictor.plan()` exports the same compiled arithmetic as plain JSON data (a "serving plan": the numeric arrays,
+the one-hot vector of every known category, the estimator as data — LightGBM trees from the booster's dump, or a
+linear/logistic model's coefficients — and the output columns). The server evaluates such a plan in its own process
+(server/src/features/platform/plan.ts) after checking it against the shared path's answers on `sample_rows`; what the
+plan cannot take goes to this process as before. This module is the one place that decides what is compilable.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from ..ml.model import TrainedModel
 from ..ml.model_io import predict as shared_predict
 
 TOLERANCE = 1e-9
+PLAN_VERSION = 1
 MAX_FAST_ROWS = 256  # beyond this the shared path's per-call cost no longer matters
 _CAT_CACHE = 4096
 
@@ -123,6 +130,7 @@ class FastPredictor:
         self.outputs = model.output_columns()
         self._cat_cache: dict[tuple, np.ndarray] = {}
         self._direct = _lightgbm_booster(self.estimator) or _linear(self.estimator)
+        self.samples: dict | None = None  # sample_rows and the shared path's answers (set by compile_model)
 
     # ---- input --------------------------------------------------------------------------------------------
 
@@ -237,6 +245,85 @@ class FastPredictor:
         preds = [{name: _plain(vals[i]) for name, vals in zip(names, values)} for i in range(len(rows))]
         return names, preds
 
+    # ---- serving plan -------------------------------------------------------------------------------------
+
+    def plan(self) -> dict | None:
+        """This predictor as JSON data for an evaluator outside Python, or None when its estimator or layout has
+        no such form (the server then keeps asking this process). With it, the shared path's answers on
+        `sample_rows` (the server checks its own evaluation against them before using the plan)."""
+        try:
+            est = _estimator_plan(self.estimator, self.model.project_type)
+            if est is None:
+                return None
+            blocks = [self._num_plan(trans, cols) if kind == "num" else self._cat_plan(trans, cols) for kind, trans, cols in self.blocks]
+            m = self.model
+            output: dict[str, Any] = {"type": m.project_type, "columns": list(self.outputs)}
+            if m.project_type in ("regression", "soft_sensor"):
+                if est["kind"] not in ("lightgbm", "linear") or est.get("num_class", 1) != 1:
+                    return None
+                output["target_affine"] = _target_affine(m)
+            elif m.project_type == "discriminant_analysis":
+                labels = _json(list(getattr(self.estimator, "classes_", [])))
+                if est["kind"] not in ("lightgbm", "logistic") or len(labels) != len(m.classes) or len(labels) < 2:
+                    return None
+                output["labels"] = labels
+                output["probability_columns"] = [f"probability_{c}" for c in m.classes]
+            else:
+                return None
+            plan = {
+                "version": PLAN_VERSION,
+                "max_rows": MAX_FAST_ROWS,
+                "numeric": list(self.num_cols),
+                "category": list(self.cat_cols),
+                "categories": {c: sorted(self.categories[c]) for c in self.cat_cols},
+                "blocks": blocks,
+                "estimator": est,
+                "output": output,
+            }
+        except _NotCompilable:
+            return None
+        if not _finite(plan):
+            return None
+        return plan
+
+    @staticmethod
+    def _num_plan(trans: _Numeric, cols: list[str]) -> dict:
+        arr = lambda a, t=float: None if a is None else [t(v) for v in np.asarray(a).tolist()]  # noqa: E731
+        return {
+            "kind": "num",
+            "columns": cols,
+            "keep": arr(trans.keep, bool),
+            "fill": arr(trans.fill),
+            "select": arr(trans.select, bool),
+            "mean": arr(trans.mean),
+            "scale": arr(trans.scale),
+        }
+
+    def _cat_plan(self, trans, cols: list[str]) -> dict:
+        """Per column, the block each known category (and a missing value) becomes, by the pipeline's own
+        transformer: imputation and one-hot encoding treat each column on its own, so a row's block is these
+        per-column pieces side by side."""
+        from sklearn.pipeline import Pipeline
+        from sklearn.preprocessing import OneHotEncoder
+
+        enc = trans.steps[-1][1] if isinstance(trans, Pipeline) else trans
+        widths = getattr(enc, "_n_features_outs", None)
+        if not isinstance(enc, OneHotEncoder) or widths is None or len(widths) != len(cols):
+            raise _NotCompilable
+        known = [sorted(self.categories[c]) for c in cols]
+        n = max(len(k) for k in known) + 1
+        frame = pd.DataFrame([[k[i] if i < len(k) else np.nan for k in known] for i in range(n)], columns=cols, dtype=object)
+        out = np.asarray(trans.transform(frame), dtype=float)
+        if out.shape[1] != sum(widths):
+            raise _NotCompilable
+        vectors = {}
+        start = 0
+        for c, k, w in zip(cols, known, widths):
+            piece = out[:, start : start + w]
+            vectors[c] = {"values": {v: piece[i].tolist() for i, v in enumerate(k)}, "missing": piece[len(k)].tolist()}
+            start += w
+        return {"kind": "cat", "columns": cols, "vectors": vectors}
+
 
 def _plain(v):
     if isinstance(v, float) and not math.isfinite(v):
@@ -275,6 +362,115 @@ def _linear(est):
         return X @ coef + intercept
 
     return run
+
+
+# ---- the estimator as data (serving plan) ---------------------------------------------------------------------
+
+_MISSING_TYPES = {"None": 0, "Zero": 1, "NaN": 2}
+# objectives whose raw score is the prediction (regression) or whose transform the plan knows
+_IDENTITY_OBJECTIVES = {"regression", "regression_l1", "huber", "fair", "quantile", "mape"}
+
+
+def _estimator_plan(est, project_type: str) -> dict | None:
+    if _is_lightgbm(est) and type(est).__name__ in ("LGBMRegressor", "LGBMClassifier"):
+        return _lightgbm_plan(est.booster_)
+    from sklearn.linear_model import ElasticNet, Lasso, LinearRegression, LogisticRegression, Ridge
+
+    if type(est) in (LinearRegression, Ridge, Lasso, ElasticNet):
+        coef = np.asarray(est.coef_, dtype=float)
+        if coef.ndim != 1:
+            return None
+        return {"kind": "linear", "coef": coef.tolist(), "intercept": float(est.intercept_)}
+    if type(est) is LogisticRegression:
+        coef = np.asarray(est.coef_, dtype=float)
+        if coef.ndim != 2 or len(est.classes_) < 2 or coef.shape[0] != (1 if len(est.classes_) == 2 else len(est.classes_)):
+            return None
+        return {"kind": "logistic", "coef": coef.tolist(), "intercept": np.asarray(est.intercept_, dtype=float).tolist()}
+    return None
+
+
+def _lightgbm_plan(booster) -> dict | None:
+    """The booster's trees as flat arrays, the way LightGBM holds them: an internal node's child is its index, a
+    leaf is ~leaf_index (negative); numerical splits only (the pipeline one-hot encodes categories)."""
+    dump = booster.dump_model()
+    objective = str(dump.get("objective", "")).split()
+    if not objective:
+        return None
+    name, options = objective[0], dict(o.split(":", 1) for o in objective[1:] if ":" in o)
+    per_iteration = int(dump["num_tree_per_iteration"])
+    num_class = int(dump["num_class"])
+    if name in _IDENTITY_OBJECTIVES and not any(o in ("sqrt",) for o in objective[1:]) and num_class == 1:
+        transform, sigmoid = "identity", 1.0
+    elif name == "binary" and num_class == 1:
+        transform, sigmoid = "sigmoid", float(options.get("sigmoid", 1.0))
+    elif name == "multiclass" and num_class == per_iteration > 1:
+        transform, sigmoid = "softmax", 1.0
+    else:
+        return None
+    trees = []
+    for info in dump["tree_info"]:
+        if info.get("num_cat", 0):
+            return None
+        tree: dict[str, list] = {"split_feature": [], "threshold": [], "default_left": [], "missing_type": [], "left": [], "right": [], "leaf_value": []}
+        try:
+            _flatten(info["tree_structure"], tree)
+        except _NotCompilable:
+            return None
+        trees.append(tree)
+    if not trees or len(trees) % per_iteration:
+        return None
+    return {
+        "kind": "lightgbm",
+        "num_class": num_class,
+        "num_tree_per_iteration": per_iteration,
+        "transform": transform,
+        "sigmoid": sigmoid,
+        "average_output": bool(dump.get("average_output", False)),
+        "num_features": int(dump["max_feature_idx"]) + 1,
+        "trees": trees,
+    }
+
+
+def _flatten(node: dict, tree: dict[str, list]) -> int:
+    """Appends `node` (and below) to the tree's arrays; its index, or ~leaf index for a leaf."""
+    if "split_index" not in node:
+        if set(node) - {"leaf_index", "leaf_value", "leaf_weight", "leaf_count"}:
+            raise _NotCompilable  # linear trees and anything else unknown
+        tree["leaf_value"].append(float(node["leaf_value"]))
+        return ~(len(tree["leaf_value"]) - 1)
+    if node.get("decision_type") != "<=" or node.get("missing_type") not in _MISSING_TYPES:
+        raise _NotCompilable
+    i = len(tree["threshold"])
+    tree["split_feature"].append(int(node["split_feature"]))
+    tree["threshold"].append(float(node["threshold"]))
+    tree["default_left"].append(bool(node["default_left"]))
+    tree["missing_type"].append(_MISSING_TYPES[node["missing_type"]])
+    tree["left"].append(0)
+    tree["right"].append(0)
+    tree["left"][i] = _flatten(node["left_child"], tree)
+    tree["right"][i] = _flatten(node["right_child"], tree)
+    return i
+
+
+def _target_affine(m: TrainedModel) -> list[list[float]]:
+    """TrainedModel.target_inverse as (scale, centre) pairs applied in order."""
+    pairs = []
+    for step in reversed((m.condition or {}).get("steps") or []):
+        fitted = (step.get("fitted") or {}).get("columns") or {}
+        if step.get("process_type") == "scaling" and m.target in fitted:
+            p = fitted[m.target]
+            pairs.append([float(p["scale"]), float(p["center"])])
+    return pairs
+
+
+def _finite(value) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite(v) for v in value)
+    return True
 
 
 def _assign(m: TrainedModel, est, Z: np.ndarray) -> np.ndarray:
@@ -355,6 +551,7 @@ def compile_model(model: Any, condition: dict | None = None) -> FastPredictor | 
         names, preds = shared_rows(model, rows)
         if names != mine[0] or not same(_json(preds), _json(mine[1])):
             return None
+        fast.samples = {"rows": rows, "outputs": names, "predictions": _json(preds)}
         return fast
     except Exception:  # noqa: BLE001 - not compilable means the shared path, never a failed request
         return None

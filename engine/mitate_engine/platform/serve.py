@@ -1,14 +1,17 @@
 """A serving process over stdio: JSON lines in (a batch of prediction requests for one model), JSON lines out.
 
 In:  {"id": n, "model": {"key": "<cache key>", "dir": "<folder with model.joblib [, condition.json]>"},
-      "requests": [{"rows": [{column: value, ...}, ...]} | {"csv": "<CSV text with a header>"}, ...]}
+      "requests": [{"rows": [{column: value, ...}, ...]} | {"csv": "<CSV text with a header>"} | {"plan": true}, ...]}
 Out: {"type": "ready"} once, then per line {"id": n, "results": [{"outputs": [...], "predictions": [{...}]}
-      | {"error": "<message>", "column": "<column or null>", "status": 422}, ...]} in the order of the requests.
+      | {"error": "<message>", "column": "<column or null>", "status": 422}
+      | {"plan": <serving plan or null>, "samples": {"rows", "outputs", "predictions"} or null}, ...]}
+      in the order of the requests.
 
 Models stay loaded (a small LRU cache), so a request costs a prediction, not a load. Each model is also compiled at
 load into a cheap array predictor (platform/fast.py, checked equal to the shared path); JSON rows it can take go
 through it, everything else (CSV, a condition with steps, lags, a value the shared check must refuse) through the
-shared model path. Concurrent requests for the same model arrive as one line and are predicted together; if that
+shared model path. {"plan": true} asks for the compiled predictor as JSON data (fast.FastPredictor.plan) with the
+shared path's answers on its sample rows, for the server to evaluate in its own process. Concurrent requests for the same model arrive as one line and are predicted together; if that
 fails, each request is predicted alone so every caller gets its own answer.
 """
 
@@ -137,6 +140,14 @@ def fast_answers(fast: FastPredictor, requests: list, results: list) -> None:
             results[i] = {"outputs": got[0], "predictions": got[1]}
 
 
+def plan_result(fast: FastPredictor | None) -> dict:
+    try:
+        plan = fast.plan() if fast is not None else None
+    except Exception:  # noqa: BLE001 - no plan means this process keeps serving the model
+        plan = None
+    return {"plan": plan, "samples": fast.samples if plan is not None else None}
+
+
 def answer(cache: ModelCache, message: dict) -> list[dict]:
     spec = message.get("model") or {}
     requests = message.get("requests") or []
@@ -145,6 +156,9 @@ def answer(cache: ModelCache, message: dict) -> list[dict]:
     except BaseException as exc:  # noqa: BLE001
         return [error_result(exc)] * len(requests)
     results: list[dict | None] = [None] * len(requests)
+    for i, r in enumerate(requests):
+        if isinstance(r, dict) and r.get("plan") is True:
+            results[i] = plan_result(fast)
     if fast is not None:
         fast_answers(fast, requests, results)
     frames: list[pd.DataFrame | None] = []

@@ -8,6 +8,7 @@ import { engineErrorMessage } from '../../i18n/engine-errors.js';
 import { lockCheck } from '../billing/gate.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
 import { M } from './messages.js';
+import { agrees, PlanEvaluator } from './plan.js';
 import { sameHash } from './service.js';
 import { type ServeInput, type ServeResult, ServingPool } from './serving.js';
 import { StatsRecorder } from './stats.js';
@@ -20,6 +21,8 @@ export function servingSettings(env: NodeJS.ProcessEnv = process.env) {
     sandboxRps: num(env.MITATE_SANDBOX_RPS, 5),
     statsFlushMs: num(env.MITATE_STATS_FLUSH_MS, 2000),
     cacheMs: num(env.MITATE_SERVE_CACHE_MS, 1000),
+    // Models whose serving plan checks out are evaluated in this process (plan.ts); 0 sends every request to Python.
+    inProcess: env.MITATE_SERVE_IN_PROCESS !== '0',
   };
 }
 
@@ -103,6 +106,30 @@ export function makeGateway(ctx: AppContext) {
   });
   const allow = makeLimiter(s.sandboxRps, s.sandboxRps * 2, pub);
 
+  // Serving plans per model (the key names a copied, never-changing model): null while asked for or when the model
+  // has none (every request then goes to a serving process); a process error asks again a minute later.
+  const plans = new Map<string, { ev: PlanEvaluator | null; retryAt: number }>();
+  const MAX_PLANS = 64; // a large LightGBM plan is a few MB
+
+  function planOf(model: { key: string; dir: string }): PlanEvaluator | null {
+    const hit = plans.get(model.key);
+    if (hit && (hit.ev || Date.now() < hit.retryAt)) {
+      plans.delete(model.key); // least recently used first out
+      plans.set(model.key, hit);
+      return hit.ev;
+    }
+    if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value!);
+    plans.set(model.key, { ev: null, retryAt: Infinity });
+    void pool.predict(model, { plan: true }).then((r) => {
+      if (!('plan' in r)) return plans.set(model.key, { ev: null, retryAt: Date.now() + 60_000 });
+      const ev = r.plan ? PlanEvaluator.from(r.plan) : null;
+      const good = !!ev && agrees(ev, r.samples);
+      if (r.plan && !good) ctx.log.warn(`hosted APIs: the serving plan of ${model.key} did not reproduce the engine's answers; its requests stay with the serving processes`);
+      plans.set(model.key, { ev: good ? ev : null, retryAt: Infinity });
+    });
+    return null;
+  }
+
   async function resolve(key: string): Promise<Resolved | null> {
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < s.cacheMs) return hit;
@@ -157,7 +184,15 @@ export function makeGateway(ctx: AppContext) {
         reply.header('retry-after', '1');
         throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });
       }
-      const result: ServeResult = await pool.predict({ key: `${r.project.id}:${r.project.model_dir}`, dir: ctx.storage.pathOf(r.project.model_dir) }, inputOf(req));
+      const model = { key: `${r.project.id}:${r.project.model_dir}`, dir: ctx.storage.pathOf(r.project.model_dir) };
+      const input = inputOf(req);
+      // JSON rows the model's checked plan takes are answered here; everything else by a serving process
+      const t0 = performance.now();
+      const ev = s.inProcess ? planOf(model) : null;
+      const local = ev && 'rows' in input ? ev.predict(input.rows) : null;
+      const result: ServeResult = local ?? (await pool.predict(model, input));
+      reply.header('server-timing', `predict;desc="${local ? 'in-process' : 'engine'}";dur=${(performance.now() - t0).toFixed(3)}`);
+      if ('plan' in result) throw new Error('a serving plan where a prediction was expected');
       if ('error' in result) {
         if (result.status === 422) throw new EngineInputError(result);
         if (result.status === 503 || result.status === 504) throw new AppError(503, M.servingBusy);

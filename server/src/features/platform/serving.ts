@@ -1,10 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Config } from '../../config.js';
 import { eachLine, spawnEngine, stopProcess, type LogFn } from '../../jobs/engine.js';
+import type { PlanSamples } from './plan.js';
 
-export type ServeInput = { rows: Record<string, unknown>[] } | { csv: string };
+/** A prediction request, or {plan: true}: the model's serving plan (plan.ts) with the shared path's sample answers. */
+export type ServeInput = { rows: Record<string, unknown>[] } | { csv: string } | { plan: true };
 export type ServeResult =
   | { outputs: string[]; predictions: Record<string, unknown>[] }
+  | { plan: unknown; samples: PlanSamples | null }
   | { error: string; code?: string | null; params?: Record<string, unknown>; column: string | null; status: number };
 
 interface Pending {
