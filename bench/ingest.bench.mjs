@@ -36,7 +36,7 @@ try {
   const ds = body.detail.response;
   const peak = peakRssMb(server.pid);
   const ingestMs = Number(/registered: .*? in (\d+) ms/.exec(server.log())?.[1] ?? NaN);
-  const steps = /re-encoding (\d+) ms, CSV to Parquet (\d+) ms[^,]*, statistics (\d+) ms/.exec(server.log());
+  const steps = /re-encoding (\d+) ms, CSV to Parquet (\d+) ms, statistics (\d+) ms/.exec(server.log());
   const loadAfter = os.loadavg()[0];
   // The full statistics job (and the exploration sketch written in its pass) runs after the dataset is listed.
   const tListed = performance.now();

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import iconv from 'iconv-lite';
-import { MAX_HEADER_BYTES, SniffError, sniffCsv, type Sniffed } from './csv-sniff.js';
+import { SniffError, type Sniffed } from './csv-sniff.js';
 
 export type ColumnType = 'integer' | 'float' | 'string' | 'boolean' | 'datetime' | 'date' | 'other';
 
@@ -25,7 +24,7 @@ export interface IngestResult {
   rowCount: number;
   columns: ColumnInfo[];
   /** Where the time went (ms): re-encoding to UTF-8, CSV to Parquet, the statistics scan (issue 17 profile). */
-  timings?: { transcode_ms: number; parquet_ms: number; stats_ms: number; streamed?: boolean };
+  timings?: { transcode_ms: number; parquet_ms: number; stats_ms: number };
 }
 
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -177,10 +176,8 @@ const isOutOfMemory = (e: unknown) => /Out of Memory/i.test(String((e as Error)?
  * and the writer's per-column buffers alive in every thread (3,000 text columns exceed 768 MB); going
  * through a temporary table (which DuckDB spills to disk when it must) keeps only one side alive at a time.
  */
-const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)';
-
 async function writeParquet(conn: DuckDBConnection, query: string, out: string, columns: number): Promise<void> {
-  const options = PARQUET_OPTIONS;
+  const options = '(FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)';
   if (columns <= WIDE_COLUMNS) {
     await conn.run(`COPY (${query}) TO ${sqlString(out)} ${options}`);
     return;
@@ -264,166 +261,4 @@ async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: str
       std: isNumeric(type) ? jsonNumber(row[`s${i}`]) : null,
     };
   });
-}
-
-/**
- * Converts a CSV to Parquet while it is still being uploaded (issue 17): the route hands every chunk of the
- * upload to `write()` (after writing it to the original file, which stays the byte-for-byte copy), and DuckDB
- * reads the same bytes from a named pipe in the upload's temporary folder, so parsing overlaps the transfer
- * instead of starting after it.
- *
- * It is only a faster way to the same answer: anything unusual — an upload under 1 MB, Shift_JIS, a table
- * wider than WIDE_COLUMNS, any DuckDB error (a value contradicting the sampled types, a ragged row, a bad
- * datetime value) — and `finish()` answers null, leaving nothing behind, and the registration converts the
- * saved file with `ingestCsv` as before (which also words the errors). The same options and the same SELECT
- * as `ingestCsv`'s first attempt, so the Parquet file is the same.
- */
-export class StreamingIngest {
-  private head: Buffer[] = [];
-  private headBytes = 0;
-  private started = false;
-  private failed = false;
-  private header = 0;
-  private writer?: fs.promises.FileHandle;
-  private opening?: Promise<unknown>;
-  private copy?: Promise<void>;
-  private uploadEnded = 0;
-  readonly fifo: string;
-  readonly out: string;
-
-  constructor(
-    private duck: DuckDBInstance,
-    private dir: string,
-    private datetimeColumn: string | null,
-  ) {
-    this.fifo = path.join(dir, 'upload.pipe');
-    this.out = path.join(dir, 'data.parquet');
-  }
-
-  /** Takes the next chunk of the upload; resolves when DuckDB has it (the upload goes at the parser's pace). */
-  async write(chunk: Buffer): Promise<void> {
-    if (this.failed) return;
-    if (!this.started) {
-      this.head.push(chunk);
-      this.headBytes += chunk.length;
-      if (this.headBytes >= MAX_HEADER_BYTES) await this.start();
-      return;
-    }
-    await this.send(chunk);
-  }
-
-  private async start() {
-    this.started = true;
-    const head = Buffer.concat(this.head);
-    this.head = [];
-    let sniffed: Sniffed;
-    try {
-      sniffed = sniffCsv(head.subarray(0, MAX_HEADER_BYTES), Infinity);
-    } catch {
-      this.failed = true; // the registration sniffs the saved file again and says what is wrong
-      return;
-    }
-    if (sniffed.encoding === 'cp932' || sniffed.header.length > WIDE_COLUMNS) {
-      this.failed = true;
-      return;
-    }
-    this.header = sniffed.header.length;
-    try {
-      execFileSync('mkfifo', ['-m', '600', this.fifo]);
-    } catch {
-      this.failed = true;
-      return;
-    }
-    const dt = this.datetimeColumn;
-    // As ingestCsv: a datetime column is cast to TIMESTAMP; a value that does not cast fails here and the
-    // registration's own pass over the file reports how many.
-    const select = dt ? `* REPLACE (CAST(${ident(dt)} AS TIMESTAMP) AS ${ident(dt)})` : '*';
-    const conn = await this.duck.connect();
-    this.copy = conn
-      .run(`COPY (SELECT ${select} FROM ${readCsvExpr(this.fifo, sniffed, 20480)}) TO ${sqlString(this.out)} ${PARQUET_OPTIONS}`)
-      .then(
-        () => undefined,
-        async () => {
-          this.failed = true;
-          await this.release();
-        },
-      )
-      .finally(() => conn.closeSync());
-    // Opening a pipe for writing waits for its reader (DuckDB), or for release() if DuckDB fails first.
-    this.opening = fs.promises.open(this.fifo, 'w').then(
-      (fh) => (this.writer = fh),
-      () => (this.failed = true),
-    );
-    await this.opening;
-    await this.send(head);
-  }
-
-  private async send(chunk: Buffer) {
-    if (this.failed || !this.writer) return;
-    try {
-      let done = 0;
-      while (done < chunk.length) done += (await this.writer.write(chunk, done, chunk.length - done)).bytesWritten;
-    } catch {
-      this.failed = true; // EPIPE: DuckDB stopped reading (its error is handled by the copy's promise)
-    }
-  }
-
-  /** Unblocks a writer waiting for a reader that will never come; later writes fail with EPIPE. */
-  private async release() {
-    if (!this.opening) return;
-    let reader: number | undefined;
-    try {
-      reader = fs.openSync(this.fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-    } catch {
-      return;
-    }
-    try {
-      await this.opening;
-    } finally {
-      fs.closeSync(reader);
-    }
-  }
-
-  private async settle() {
-    this.failed ||= !this.copy;
-    if (this.writer) {
-      await this.writer.close().catch(() => undefined); // end of file for DuckDB
-      this.writer = undefined;
-    }
-    await this.copy;
-    fs.rmSync(this.fifo, { force: true });
-  }
-
-  /**
-   * The upload has ended: the Parquet file and its statistics, or null when the saved file must be converted
-   * the usual way (nothing of this attempt is left in the folder then).
-   */
-  async finish(): Promise<IngestResult | null> {
-    this.uploadEnded = Date.now();
-    if (!this.started) return null;
-    await this.settle();
-    if (this.failed) {
-      fs.rmSync(this.out, { force: true });
-      return null;
-    }
-    const t1 = Date.now();
-    const conn = await this.duck.connect();
-    try {
-      const result = await parquetStats(conn, this.out);
-      if (result.rowCount === 0 || result.columns.length !== this.header) throw new Error('not the sniffed table');
-      result.timings = { transcode_ms: 0, parquet_ms: t1 - this.uploadEnded, stats_ms: Date.now() - t1, streamed: true };
-      return result;
-    } catch {
-      fs.rmSync(this.out, { force: true });
-      return null;
-    } finally {
-      conn.closeSync();
-    }
-  }
-
-  /** The upload failed: stops DuckDB (it reads to the end of what came) and removes the pipe. */
-  async abort(): Promise<void> {
-    this.failed = true;
-    if (this.started) await this.settle();
-  }
 }

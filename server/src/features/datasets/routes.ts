@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,19 +10,10 @@ import { filePart } from '../../http/openapi.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
-import { StreamingIngest } from './ingest.js';
 import { makeDatasetService } from './service.js';
 import { makeImageService } from '../images/service.js';
 
 const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
-
-/** Passes each chunk on once the streaming converter has it, so the saved file and the parser see the same bytes. */
-const teeTo = (streamed: StreamingIngest) =>
-  new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      streamed.write(chunk).then(() => done(null, chunk), done);
-    },
-  });
 
 /** SPEC §7 'Dataset' calls. */
 export default async function datasetRoutes(app: FastifyInstance) {
@@ -37,7 +27,6 @@ export default async function datasetRoutes(app: FastifyInstance) {
     { preHandler: requireWriter, schema: { tags: ['dataset'], summary: 'Register a CSV or time-series CSV (multipart: fields, then file)', consumes: ['multipart/form-data'], multipart: registerFields.extend({ file: filePart() }), response: replies({ 201: DatasetView }) } },
     async (req, reply) => {
       const tempDir = app.ctx.storage.makeTempDir();
-      let streamed: StreamingIngest | undefined;
       try {
         const fields: Record<string, string> = {};
         let file: { path: string; fileName: string; size: number } | undefined;
@@ -52,13 +41,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
             throw new AppError(422, 'file_not_csv', {}, 'file');
           }
           const dest = path.join(tempDir, `original${ext}`);
-          if (ext === '.zip') {
-            await pipeline(part.file, fs.createWriteStream(dest, { highWaterMark: 1 << 20 }));
-          } else {
-            // A table is parsed while it arrives (issue 17); the file written here stays the original.
-            streamed = new StreamingIngest(app.ctx.duckdb, tempDir, fields.datetime_column || null);
-            await pipeline(part.file, teeTo(streamed), fs.createWriteStream(dest, { highWaterMark: 1 << 20 }));
-          }
+          await pipeline(part.file, fs.createWriteStream(dest, { highWaterMark: 1 << 20 }));
           if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
           file = { path: dest, fileName: path.basename(part.filename), size: fs.statSync(dest).size };
         }
@@ -73,10 +56,9 @@ export default async function datasetRoutes(app: FastifyInstance) {
         const dataset =
           path.extname(file.fileName).toLowerCase() === '.zip'
             ? await images.registerZip(req.auth, parsed.data, file, tempDir)
-            : await service.register(req.auth, parsed.data, file, tempDir, streamed);
+            : await service.register(req.auth, parsed.data, file, tempDir);
         return reply.code(201).send(ok(dataset));
       } finally {
-        await streamed?.abort();
         // After a commit the folder has moved; otherwise this removes the half-done upload.
         fs.rmSync(tempDir, { recursive: true, force: true });
       }

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
-import { type ColumnInfo, ident, ingestCsv, jsonNumber, sqlString, type StreamingIngest } from './ingest.js';
+import { type ColumnInfo, ident, ingestCsv, jsonNumber, sqlString } from './ingest.js';
 import { datasetRepo } from './repo.js';
 import { forgetSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
@@ -123,7 +123,7 @@ export function makeDatasetService(ctx: AppContext) {
      * Registers an uploaded CSV: sniff, convert to Parquet and compute statistics inside the upload's
      * temporary folder, then commit the folder and insert the row. Any failure leaves nothing behind.
      */
-    async register(auth: AuthContext, fields: RegisterFields, file: UploadedFile, tempDir: string, streamed?: StreamingIngest): Promise<DatasetView> {
+    async register(auth: AuthContext, fields: RegisterFields, file: UploadedFile, tempDir: string): Promise<DatasetView> {
       if (fields.training_type.startsWith('time_series') && !fields.datetime_column) {
         throw new AppError(422, 'datetime_column_required', {}, 'datetime_column');
       }
@@ -132,9 +132,7 @@ export function makeDatasetService(ctx: AppContext) {
       let ingest;
       try {
         sniffed = sniffCsv(await readHead(file.path, MAX_HEADER_BYTES), file.size);
-        // Converted while it was uploaded when that went through; otherwise (or on any doubt) from the saved file.
-        ingest =
-          (await streamed?.finish()) ?? (await ingestCsv(duckdb, { src: file.path, dir: tempDir, sniffed, datetimeColumn: fields.datetime_column }));
+        ingest = await ingestCsv(duckdb, { src: file.path, dir: tempDir, sniffed, datetimeColumn: fields.datetime_column });
       } catch (e) {
         throw asUserError(e);
       }
@@ -175,9 +173,7 @@ export function makeDatasetService(ctx: AppContext) {
         throw e;
       }
       const tm = ingest.timings;
-      const parts = tm
-        ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms${tm.streamed ? ' after the upload ended, parsed while uploading' : ''}, statistics ${tm.stats_ms} ms)`
-        : '';
+      const parts = tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms)` : '';
       ctx.log.info(`dataset ${id} registered: ${ingest.rowCount} rows x ${ingest.columns.length} columns in ${Date.now() - started} ms${parts}`);
       await statisticsOnRegistration(auth, row);
       return toView(row);
