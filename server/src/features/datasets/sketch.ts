@@ -169,10 +169,11 @@ export class Sketch {
 
   /**
    * Reads the row-order values of complete columns into the column cache while they fit in what the cache has
-   * free (MITATE_SKETCH_WARM_MB caps it, 0 turns it off; by default the whole cache), in the manifest's order. Run once the sketch is
-   * written, so the first binned scatter about those columns is a pass over memory, not a file read.
+   * free, at most MITATE_SKETCH_WARM_MB (default 256: three 10 M-row columns; 0 turns it off), in the manifest's
+   * order, so reading ahead adds at most that much to the server's memory. Run once the sketch is written, so the
+   * first binned scatter about those columns is a pass over memory, not a file read.
    */
-  async warm(limitBytes = process.env.MITATE_SKETCH_WARM_MB === undefined ? columnCache.limitBytes : Number(process.env.MITATE_SKETCH_WARM_MB) * 1024 * 1024): Promise<string[]> {
+  async warm(limitBytes = (process.env.MITATE_SKETCH_WARM_MB === undefined ? 256 : Number(process.env.MITATE_SKETCH_WARM_MB) || 0) * 1024 * 1024): Promise<string[]> {
     const warmed: string[] = [];
     let budget = Math.min(limitBytes, columnCache.limitBytes - columnCache.bytes);
     for (const col of this.manifest.columns) {
