@@ -79,3 +79,12 @@ def test_columns_beyond_the_disk_budget_are_left_out(tmp_path, monkeypatch):
     _, m = run(frame(), tmp_path)
     assert [c["name"] for c in m["columns"]] == ["x", "y"]
     assert m["pearson"]["names"] == ["x", "y"]
+
+
+def test_average_ranks_equal_pandas_with_ties():
+    from mitate_engine.sketch import average_ranks
+
+    rng = np.random.default_rng(5)
+    for values in (rng.integers(0, 30, 20_000).astype(float), rng.normal(size=5_000), np.array([2.0]), np.array([1.0, 1.0, 1.0])):
+        ranks = average_ranks(values, np.sort(values))
+        np.testing.assert_array_equal(ranks, pd.Series(values).rank(method="average").to_numpy())

@@ -108,6 +108,16 @@ describe('exploration with and without the sketch', () => {
     expect(m.sample_rows).toBe(3000);
   });
 
+  it('the end of the statistics job reads the complete columns into memory', async () => {
+    const m = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8'));
+    const want = m.columns.filter((c: { complete: boolean }) => c.complete).map((c: { file: string }) => `${withSketch}:${m.build_id}:${c.file}.values`);
+    expect(want).toHaveLength(3);
+    // It runs in the background once the job has finished: wait for it (the suite's 30 s at most).
+    const deadline = Date.now() + 30_000;
+    while (!want.every((k: string) => columnCache.has(k)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(want.filter((k: string) => !columnCache.has(k))).toEqual([]);
+  });
+
   it('histograms: the same edges and counts for any bin count', async () => {
     for (const bins of [1, 4, 10, 33, 100]) {
       const a = await ask('histogram', withSketch, { columns: ['x', 'z', 'gap', 'g'], bins });

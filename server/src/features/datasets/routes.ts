@@ -10,7 +10,9 @@ import { filePart } from '../../http/openapi.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
+import { datasetRepo } from './repo.js';
 import { makeDatasetService } from './service.js';
+import { readSketch } from './sketch.js';
 import { makeImageService } from '../images/service.js';
 
 const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
@@ -21,6 +23,15 @@ export default async function datasetRoutes(app: FastifyInstance) {
   const service = makeDatasetService(app.ctx);
   const images = makeImageService(app.ctx);
   const maxBytes = app.ctx.config.maxUploadMb * 1024 * 1024;
+
+  // The statistics job writes the exploration sketch; its first columns go to memory at once (issue 17), in the
+  // background: the job is finished for everyone meanwhile.
+  app.ctx.jobs.onFinished('statistics', async (job, orgId) => {
+    if (job.state !== 'succeeded' || job.subject_type !== 'dataset' || !job.subject_id) return;
+    const row = await datasetRepo.get(app.ctx.db, orgId, job.subject_id);
+    const sketch = row ? readSketch(row.id, service.parquetPath(row)) : null;
+    sketch?.warm().catch((e: Error) => app.log.warn(`dataset ${row!.id}: sketch columns not read ahead: ${e.message}`));
+  });
 
   r.post(
     '/dataset/register',

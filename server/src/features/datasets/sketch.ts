@@ -167,6 +167,25 @@ export class Sketch {
     return v.length === this.manifest.row_count ? v : null;
   }
 
+  /**
+   * Reads the row-order values of complete columns into the column cache while they fit in what the cache has
+   * free, at most MITATE_SKETCH_WARM_MB (default 256: three 10 M-row columns; 0 turns it off), in the manifest's
+   * order, so reading ahead adds at most that much to the server's memory. Run once the sketch is written, so the
+   * first binned scatter about those columns is a pass over memory, not a file read.
+   */
+  async warm(limitBytes = (process.env.MITATE_SKETCH_WARM_MB === undefined ? 256 : Number(process.env.MITATE_SKETCH_WARM_MB) || 0) * 1024 * 1024): Promise<string[]> {
+    const warmed: string[] = [];
+    let budget = Math.min(limitBytes, columnCache.limitBytes - columnCache.bytes);
+    for (const col of this.manifest.columns) {
+      const bytes = this.manifest.row_count * 8;
+      if (!col.complete || bytes > budget) continue;
+      if ((await this.values(col.name)) === null) continue;
+      budget -= bytes;
+      warmed.push(col.name);
+    }
+    return warmed;
+  }
+
   get samplePath() {
     return path.join(this.dir, 'sample.parquet');
   }
