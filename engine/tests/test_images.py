@@ -2,6 +2,7 @@
 
 import io
 import json
+import os
 import socket
 import stat
 import zipfile
@@ -19,7 +20,7 @@ from mitate_engine.task import Context, get_task
 from PIL import Image
 
 torch.set_num_threads(1)
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+SHARED = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data")  # a worktree may set it
 
 
 def png(ok: bool, seed: int, size=48, mode="L") -> bytes:
