@@ -27,8 +27,10 @@ QUICK = "--quick" in sys.argv
 # --part NAME runs one model (the .mjs runs the parts side by side on a loaded machine and merges them); default: all.
 PART = sys.argv[sys.argv.index("--part") + 1] if "--part" in sys.argv else None
 torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "2")))
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "data" / "magnetic_tile_okng"
+SHARED = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data") / "magnetic_tile_okng"  # a worktree may set it
 
+if not SHARED.is_dir():
+    sys.exit(f"no data at {SHARED}: set MITATE_SHARED_DATA to the shared data folder")
 work = Path(tempfile.mkdtemp(prefix="mitate-img-bench-"))
 zp = work / "tiles.zip"
 with zipfile.ZipFile(zp, "w") as z:

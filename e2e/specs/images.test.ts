@@ -154,6 +154,15 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   await page.getByText('stopped early (best checkpoint kept)').waitFor({ timeout: 240_000 });
   await shot(page, '08-stopped');
 
+  // The training list shows the image projects beside the table ones, with their type and state.
+  await page.goto(`${server.url}/training`);
+  for (const name of ['Tiles', 'Long run']) {
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+    await row.getByText('Image analysis (OK/NG)').waitFor();
+    await row.getByText('Done').waitFor();
+  }
+  await shot(page, '09-training-list');
+
   // Japanese.
   if (SHOTS) {
     await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
@@ -169,6 +178,9 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
     await page.goto(detailsUrl.replace('/training/details/', '/training/result/threshold/') + '/1_patchcore');
     await page.getByTestId('miss-rate').waitFor();
     await shot(page, 'ja-06-threshold');
+    await page.goto(`${server.url}/training`);
+    await page.getByText('画像分析（OK/NG）').first().waitFor();
+    await shot(page, 'ja-09-training-list');
   }
 
 });

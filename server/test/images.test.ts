@@ -108,6 +108,11 @@ describe.each(DATABASES)('images on %s', (kind) => {
     expect(cnn.state, JSON.stringify(cnn)).toBe('done');
     expect(cnn.epochs.map((e: any) => e.epoch)).toEqual([1, 2]);
     expect(cnn.epochs[0]).toMatchObject({ train_loss: expect.any(Number), val_accuracy: expect.any(Number), learning_rate: expect.any(Number) });
+    // the training list (/training) shows image projects beside the table types, filterable by their type
+    const listed = body(await call('GET', '/api/project/list/?project_type=analysis&page=1&page_size=20'));
+    expect(listed.items.find((x: any) => x.project_id === projectId)).toMatchObject({ project_type: 'analysis', training_state: 'done', name: 'tiles' });
+    expect(listed.items.find((x: any) => x.project_id === projectId).models).toHaveLength(2);
+    expect(body(await call('GET', '/api/project/list/?page=1&page_size=20', undefined, bob)).items).toHaveLength(0);
     const prog = body(await call('POST', `/api/train/progress/${started.job.id}`));
     expect(prog.state).toBe('succeeded');
 

@@ -68,7 +68,9 @@ class ImageModel:
             m.bank = blob["bank"]
             m.net = load_backbone(weights).eval()
         else:
-            m.net = build_net(m.algorithm, len(m.classes), weights, pretrained=False, width=m.extra.get("width", 32))
+            # models saved before the compact CNN's standardised input and mean+max head have no "pooling" entry
+            legacy = {"pooling": m.extra.get("pooling", "avg"), "standardise": m.extra.get("standardise", False)}
+            m.net = build_net(m.algorithm, len(m.classes), weights, pretrained=False, width=m.extra.get("width", 32), **legacy)
             m.net.load_state_dict(blob["state_dict"])
             m.net.eval()
         return m
@@ -122,11 +124,13 @@ class ImageModel:
         return rows
 
 
-def build_net(algorithm: str, n_classes: int, weights: str | None = None, pretrained: bool = True, width: int = 32) -> nn.Module:
+def build_net(
+    algorithm: str, n_classes: int, weights: str | None = None, pretrained: bool = True, width: int = 32, pooling: str = "avgmax", standardise: bool = True
+) -> nn.Module:
     if algorithm == "finetune":
         return FineTuned(n_classes, weights, pretrained)
     if algorithm == "compact_cnn":
-        return CompactCNN(n_classes, width)
+        return CompactCNN(n_classes, width, pooling, standardise)
     raise image_error("unknown_algorithm", algorithm=algorithm)
 
 

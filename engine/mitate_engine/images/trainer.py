@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from . import metrics, patchcore
-from .backbone import load_backbone
+from .backbone import CompactCNN, load_backbone
 from .data import load_batch
 from .errors import image_error
 from .model import ImageModel, build_net
@@ -235,7 +235,10 @@ def train_classifier(
     if best_state is not None:
         net.load_state_dict(best_state)
     net.eval()
-    model = ImageModel(algorithm, kind, classes, size, net=net, extra={"width": width, "best_epoch": best_epoch})
+    extra = {"width": width, "best_epoch": best_epoch}
+    if isinstance(net, CompactCNN):
+        extra.update(pooling=net.pooling, standardise=net.standardise)
+    model = ImageModel(algorithm, kind, classes, size, net=net, extra=extra)
     return model, {"epochs": history, "best_epoch": best_epoch, "stopped": stopped, "seconds": seconds, "images_per_second": seen / max(seconds, 1e-9)}
 
 

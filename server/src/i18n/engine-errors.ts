@@ -50,6 +50,9 @@ export function engineErrorText(error: string | null | undefined, lang: Lang, ex
   return e ? render(e, lang, extra) : error;
 }
 
+/** Whether the engine catalogue holds `code`. */
+export const isEngineCode = (code: string): boolean => Object.hasOwn(catalogue, code);
+
 /** An engine error (code and parameters from the catalogue) in both languages, for an AppError's message. */
 export function engineErrorMessage(e: Encoded): LocalText {
   return { en: render(e, 'en'), ja: render(e, 'ja') };

@@ -6921,7 +6921,8 @@ export interface paths {
             parameters: {
                 query?: {
                     query?: string;
-                    project_type?: "regression" | "soft_sensor" | "discriminant_analysis" | "clustering" | "dimensional_compression";
+                    /** @description regression, soft_sensor, discriminant_analysis, clustering, dimensional_compression, time_series_anomaly_detection_supervised, time_series_anomaly_detection_unsupervised, analysis or classification */
+                    project_type?: string;
                     page?: number;
                     page_size?: number;
                 };

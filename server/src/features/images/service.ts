@@ -5,12 +5,13 @@ import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import { engineErrorMessage, isEngineCode } from '../../i18n/engine-errors.js';
 import type { JobView } from '../../jobs/service.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { RegisterFields } from '../datasets/schemas.js';
 import { projectKey } from '../training/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
-import { engineMessage, M } from './messages.js';
+import { M } from './messages.js';
 import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageSettings, type ImageType } from './schemas.js';
 import { percentile, rates, thresholdForMissRate } from './thresholds.js';
 import './db.js';
@@ -49,18 +50,9 @@ export const IMAGE_DIR = 'images';
 /** ZIP registration waits this long for the engine to unpack (8 MB of JPEGs take a few seconds). */
 const INGEST_TIMEOUT_MS = 15 * 60_000;
 
-/** An engine refusal ({code, params}) as an AppError in the caller's language. */
+/** An engine refusal ({code, params}) as an AppError in the caller's language (texts from the engine catalogue). */
 export function engineError(code: string, params: Record<string, unknown> = {}, status = 422, field = 'file'): AppError {
-  const msg = engineMessage(code);
-  const p = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  return msg ? new AppError(status, msg, p, field) : new AppError(status, M.ingestFailed, { reason: code }, field);
-}
-
-function localizedBoth(code: string, params: Record<string, string>) {
-  const msg = engineMessage(code);
-  if (!msg) return null;
-  const fill = (t: string) => t.replace(/\{(\w+)\}/g, (_, k) => params[k] ?? `{${k}}`);
-  return { en: fill(msg.en), ja: fill(msg.ja) };
+  return isEngineCode(code) ? new AppError(status, engineErrorMessage({ code, params }), {}, field) : new AppError(status, M.ingestFailed, { reason: code }, field);
 }
 
 export function makeImageService(ctx: AppContext) {
@@ -145,7 +137,7 @@ export function makeImageService(ctx: AppContext) {
       seconds: (s.seconds as number | undefined) ?? null,
       error: m.error,
       /** the engine's refusal in both languages when it gave a code */
-      error_message: m.state === 'failed' && s.error_code ? localizedBoth(String(s.error_code), (s.error_params ?? {}) as Record<string, string>) : null,
+      error_message: m.state === 'failed' && s.error_code && isEngineCode(String(s.error_code)) ? engineErrorMessage({ code: String(s.error_code), params: (s.error_params ?? {}) as Record<string, unknown> }) : null,
       log: m.state === 'failed' ? m.log : null,
       trained_at: m.trained_at,
       epochs,

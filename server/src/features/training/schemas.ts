@@ -64,7 +64,8 @@ export const trainBody = z.object({ model_keys: z.array(z.string().max(100)).opt
 export const reportBody = z.object({ model_key: z.string().max(100) });
 export const listQuery = z.object({
   query: z.string().max(200).default(''),
-  project_type: z.enum(PROJECT_TYPES).optional(),
+  // every kind of project the list holds: table types, time series (features/timeseries) and images (features/images)
+  project_type: z.string().max(64).optional().describe('regression, soft_sensor, discriminant_analysis, clustering, dimensional_compression, time_series_anomaly_detection_supervised, time_series_anomaly_detection_unsupervised, analysis or classification'),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(200).default(20),
 });

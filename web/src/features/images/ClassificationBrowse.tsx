@@ -48,6 +48,9 @@ export interface ClassRow {
   precision: number | null;
   recall: number | null;
   f1: number | null;
+  /** never predicted (precision) or absent from the test images (recall): 0/0, counted as 0 like scikit-learn's zero_division=0 */
+  undefinedPrecision: boolean;
+  undefinedRecall: boolean;
   confusedWith: { label: string; n: number } | null;
 }
 
@@ -57,13 +60,16 @@ export function classRows(classes: string[], gallery: GalleryItem[]): ClassRow[]
     const actual = gallery.filter((g) => g.label === c);
     const predicted = gallery.filter((g) => g.predicted === c);
     const correct = actual.filter((g) => g.predicted === c).length;
-    const precision = predicted.length ? correct / predicted.length : null;
-    const recall = actual.length ? correct / actual.length : null;
-    const f1 = precision !== null && recall !== null && precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : precision !== null && recall !== null ? 0 : null;
+    // 0/0 is 0, as the engine's macro averages compute it (scikit-learn zero_division=0); the page says which is which
+    const undefinedPrecision = !predicted.length;
+    const undefinedRecall = !actual.length;
+    const precision = undefinedPrecision ? 0 : correct / predicted.length;
+    const recall = undefinedRecall ? 0 : correct / actual.length;
+    const f1 = undefinedPrecision && undefinedRecall ? null : precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
     const wrong = new Map<string, number>();
     for (const g of actual) if (g.predicted !== c) wrong.set(g.predicted, (wrong.get(g.predicted) ?? 0) + 1);
     const top = [...wrong.entries()].sort((a, b) => b[1] - a[1])[0];
-    return { label: c, support: actual.length, predicted: predicted.length, correct, precision, recall, f1, confusedWith: top ? { label: top[0], n: top[1] } : null };
+    return { label: c, support: actual.length, predicted: predicted.length, correct, precision, recall, f1, undefinedPrecision, undefinedRecall, confusedWith: top ? { label: top[0], n: top[1] } : null };
   });
 }
 
@@ -211,14 +217,25 @@ export default function ClassificationBrowse({ view }: { view: 'images' | 'class
                     <TableCell component="th">{r.label}</TableCell>
                     <TableCell align="right">{r.support}</TableCell>
                     <TableCell align="right">{r.predicted}</TableCell>
-                    <TableCell align="right">{pct(r.precision)}</TableCell>
-                    <TableCell align="right">{pct(r.recall)}</TableCell>
+                    <TableCell align="right" title={r.undefinedPrecision ? t('browse.zeroDivision') : undefined}>
+                      {pct(r.precision)}
+                      {r.undefinedPrecision && '*'}
+                    </TableCell>
+                    <TableCell align="right" title={r.undefinedRecall ? t('browse.zeroDivision') : undefined}>
+                      {pct(r.recall)}
+                      {r.undefinedRecall && '*'}
+                    </TableCell>
                     <TableCell align="right">{fmt(r.f1)}</TableCell>
                     <TableCell>{r.confusedWith ? t('browse.confusion', { label: r.confusedWith.label, n: r.confusedWith.n }) : '—'}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>
             </Table>
+            {rows.some((r) => r.undefinedPrecision || r.undefinedRecall) && (
+              <Typography variant="caption" color="text.secondary" component="p">
+                * {t('browse.zeroDivision')}
+              </Typography>
+            )}
             <Typography variant="caption" color="text.secondary">
               {t('browse.classHelp')}
             </Typography>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isImageType, ratesAt } from './api';
+import { classRows } from './ClassificationBrowse';
 import en from './i18n/en.json';
 import ja from './i18n/ja.json';
 
@@ -16,6 +17,17 @@ describe('images area', () => {
     expect(ratesAt(s, 0.55)).toEqual({ miss_rate: 0.5, over_detection_rate: 0.5, ng: 2, ok: 2 });
     expect(ratesAt(s, 0)).toMatchObject({ miss_rate: 0, over_detection_rate: 1 });
     expect(ratesAt(s.slice(0, 2), 0.5).miss_rate).toBeNull();
+  });
+  it('per-class figures: a class never predicted has precision 0 (undefined, as zero_division=0) and F1 0, not a dash', () => {
+    const g = (label: string, predicted: string) => ({ id: `${label}${predicted}${Math.random()}`, label, predicted, score: 0.9, heatmap: null });
+    const rows = classRows(['cat', 'dog', 'fox'], [g('cat', 'cat'), g('cat', 'dog'), g('dog', 'dog'), g('fox', 'dog')]);
+    const by = Object.fromEntries(rows.map((r) => [r.label, r]));
+    expect(by.fox).toMatchObject({ support: 1, predicted: 0, precision: 0, recall: 0, f1: 0, undefinedPrecision: true, undefinedRecall: false });
+    expect(by.cat).toMatchObject({ precision: 1, recall: 0.5, undefinedPrecision: false });
+    expect(by.cat.f1).toBeCloseTo(2 / 3, 10);
+    expect(by.dog).toMatchObject({ precision: 1 / 3, recall: 1, f1: 0.5 });
+    // a class neither in the test images nor predicted has no figures at all
+    expect(classRows(['cat', 'owl'], [g('cat', 'cat')])[1]).toMatchObject({ precision: 0, recall: 0, f1: null, undefinedPrecision: true, undefinedRecall: true });
   });
   it('knows the image training types', () => {
     expect(isImageType('analysis') && isImageType('classification')).toBe(true);

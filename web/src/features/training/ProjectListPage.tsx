@@ -26,7 +26,7 @@ import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
 import { useAllDatasets } from '../datasets/api';
-import { deleteProject, detailsPath, NEW_PROJECT_TYPES, PROJECT_TYPES, type Project, type ProjectType, registerPath, useProjectList } from './api';
+import { deleteProject, detailsPath, isImageProject, NEW_PROJECT_TYPES, type Project, type ProjectType, registerPath, useProjectList } from './api';
 import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
 
 /** Choose a dataset and a training type, then open that type's wizard. */
@@ -36,7 +36,13 @@ export function NewProjectDialog({ open, onClose, initialType }: { open: boolean
   const datasets = useAllDatasets();
   const [dataset, setDataset] = useState<Dataset | null>(null);
   const [type, setType] = useState<string>(initialType ?? 'regression');
-  const items = (datasets.data ?? []).filter((d) => d.data_type !== 'inference_data');
+  // an image project takes an image dataset registered for its type; the table types take table datasets
+  const fits = (d: Dataset, ty: string) => d.data_type !== 'inference_data' && (isImageProject(ty) ? d.training_type === ty : !isImageProject(d.training_type ?? ''));
+  const items = (datasets.data ?? []).filter((d) => fits(d, type));
+  const chooseType = (v: string) => {
+    setType(v);
+    if (dataset && !fits(dataset, v)) setDataset(null);
+  };
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="new-project-title">
       <DialogTitle id="new-project-title">{t('newDialog.title')}</DialogTitle>
@@ -45,12 +51,12 @@ export function NewProjectDialog({ open, onClose, initialType }: { open: boolean
           options={items}
           value={dataset}
           onChange={(_, v) => setDataset(v)}
-          getOptionLabel={(d) => `${d.name} (${formatInteger(d.row_count)} × ${d.column_count})`}
+          getOptionLabel={(d) => (isImageProject(d.training_type ?? '') ? `${d.name} (${t('newDialog.images', { n: formatInteger(d.row_count) })})` : `${d.name} (${formatInteger(d.row_count)} × ${d.column_count})`)}
           isOptionEqualToValue={(a, b) => a.id === b.id}
           loading={datasets.isLoading}
           renderInput={(p) => <TextField {...p} label={t('newDialog.dataset')} required />}
         />
-        <TextField select label={t('newDialog.type')} value={type} onChange={(e) => setType(e.target.value)} helperText={t(`typeHelp.${type}`)}>
+        <TextField select label={t('newDialog.type')} value={type} onChange={(e) => chooseType(e.target.value)} helperText={t(`typeHelp.${type}`)}>
           {NEW_PROJECT_TYPES.map((ty) => (
             <MenuItem key={ty} value={ty}>
               {t(`types.${ty}`)}
@@ -145,7 +151,7 @@ export default function ProjectListPage() {
         />
         <TextField select value={type} onChange={(e) => setType(e.target.value)} sx={{ minWidth: 220 }} label={t('list.type')}>
           <MenuItem value="">{t('list.allTypes')}</MenuItem>
-          {PROJECT_TYPES.map((ty) => (
+          {NEW_PROJECT_TYPES.map((ty) => (
             <MenuItem key={ty} value={ty}>
               {t(`types.${ty}`)}
             </MenuItem>

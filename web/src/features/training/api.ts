@@ -34,7 +34,10 @@ export const isProjectType = (t: string | undefined): t is ProjectType => !!t &&
 export const registerPath = (type: string, datasetId: string) => `/training/${type}/register/${enc(datasetId)}`;
 // time-series projects live in their own area (features/timeseries) but share this list
 const isTimeSeries = (type: string) => type.startsWith('time_series_anomaly_detection');
-export const NEW_PROJECT_TYPES = [...PROJECT_TYPES, 'time_series_anomaly_detection_unsupervised', 'time_series_anomaly_detection_supervised'] as const;
+// image projects (features/images) too: OK/NG analysis and classification of an image dataset
+export const IMAGE_PROJECT_TYPES = ['analysis', 'classification'] as const;
+export const isImageProject = (type: string) => (IMAGE_PROJECT_TYPES as readonly string[]).includes(type);
+export const NEW_PROJECT_TYPES = [...PROJECT_TYPES, 'time_series_anomaly_detection_unsupervised', 'time_series_anomaly_detection_supervised', ...IMAGE_PROJECT_TYPES] as const;
 export const detailsPath = (type: string, id: string) => `/training/${TYPE_INFO[type as ProjectType]?.details ?? (isTimeSeries(type) ? 'time-series/details' : 'details')}/${enc(id)}`;
 export const reportPath = (type: string, id: string, model: string) => `/training/${TYPE_INFO[type as ProjectType]?.report ?? 'result/report'}/${enc(id)}/${enc(model)}`;
 
@@ -181,7 +184,9 @@ export const registerProject = (type: ProjectType, datasetId: string, body: Regi
   apiPost<Project>(`/api/${TYPE_INFO[type].prefix}/register/${enc(datasetId)}`, body);
 export const trainProject = (id: string) => apiPost<Project>(`/api/train/model/${enc(id)}`, {});
 export const renameProject = (id: string, name: string) => apiPut<Project>(`/api/project/${enc(id)}`, { name });
-export const deleteProject = (type: ProjectType, id: string) => apiDelete<{ id: string }>(`/api/${TYPE_INFO[type]?.prefix ?? 'timeseries'}/project/delete/${enc(id)}`);
+/** Each area deletes its own projects: the table types under their SPEC §7 prefix, images at project/delete, time series under timeseries/. */
+const deletePrefix = (type: string) => (TYPE_INFO[type as ProjectType] ? `${TYPE_INFO[type as ProjectType].prefix}/` : isImageProject(type) ? '' : 'timeseries/');
+export const deleteProject = (type: string, id: string) => apiDelete<{ id: string }>(`/api/${deletePrefix(type)}project/delete/${enc(id)}`);
 
 export async function downloadModel(p: Project, m: Model) {
   const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/model/download/${enc(p.project_id)}/${enc(m.algorithm)}/${m.model_index}`, `${p.name}-${m.model_key}.zip`);

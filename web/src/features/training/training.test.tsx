@@ -131,6 +131,38 @@ describe('training pages', () => {
     expect(trained).toBe(true);
   }, 90_000);
 
+  it('lists image projects beside the table ones: type, state, link to the image page, delete at the images area', async () => {
+    signIn();
+    const image = {
+      ...project, project_id: 'img1', id: 'img1', name: 'Tiles OK/NG', project_type: 'analysis', training_state: 'training', parent_dataset_name: 'tiles.zip',
+      target_variables: [], feature_variables: undefined, models: [model('1_patchcore', 'done', null)], best_model_key: null, models_done: 0, models_failed: 0,
+    } as unknown as Project;
+    let items: Project[] = [image, project];
+    const calls = mockFetch({
+      ...common,
+      'GET /api/project/list/': (c) => ok({ items: items.filter((p) => !c.url.searchParams.get('project_type') || p.project_type === c.url.searchParams.get('project_type')), total: items.length }),
+      'DELETE /api/project/delete/img1': () => {
+        items = items.filter((p) => p.project_id !== 'img1');
+        return ok({ id: 'img1' });
+      },
+      'GET /api/dataset': () => ok([]),
+    });
+    renderApp('/training');
+    const link = await screen.findByRole('link', { name: 'Tiles OK/NG' });
+    expect(link).toHaveAttribute('href', '/training/details/img1');
+    const row = link.closest('[role="row"]') as HTMLElement;
+    expect(within(row).getByText('Image analysis (OK/NG)')).toBeInTheDocument();
+    expect(within(row).getByText('Training ongoing')).toBeInTheDocument();
+    // the type filter offers the image types
+    await userEvent.click(screen.getByRole('combobox', { name: 'Type' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Image analysis (OK/NG)' }));
+    await waitFor(() => expect(calls.some((c) => c.url.searchParams.get('project_type') === 'analysis')).toBe(true), { timeout: 30_000 });
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Concrete regression' })).toBeNull(), { timeout: 30_000 });
+    await userEvent.click(within(screen.getByRole('link', { name: 'Tiles OK/NG' }).closest('[role="row"]') as HTMLElement).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/project/delete/img1')).toBe(true), { timeout: 30_000 });
+  });
+
   it('lists models with metrics, links the report, and shows a failed model its log', async () => {
     signIn();
     mockFetch({ ...common, 'GET /api/train/result/p1': () => ok(project) });
