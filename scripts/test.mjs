@@ -51,8 +51,14 @@ const vitestSlowest = (file, n = 10) => {
   }
 };
 
+/** A workspace tool straight from node_modules/.bin (npx would start npm first for each one). */
+const tool = (name, argv) => {
+  const bin = path.join(root, 'node_modules', '.bin', name);
+  return fs.existsSync(bin) ? [bin, argv] : ['npx', [name, ...argv]];
+};
+
 /** A check that passes or fails as a whole counts as one test. */
-const check = (name, cmd, argv, cwd) => ({
+const check = (name, [cmd, argv], cwd) => ({
   name,
   async run(live) {
     const r = await exec(cmd, argv, path.join(root, cwd), live);
@@ -66,7 +72,7 @@ const vitest = (name) => ({
   name,
   async run(live) {
     const json = path.join(tmp, `${name}.json`);
-    const r = await exec('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`], path.join(root, name), live);
+    const r = await exec(...tool('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]), path.join(root, name), live);
     const slowest = vitestSlowest(json);
     if (live) process.stdout.write(slowest);
     return { ...r, out: r.out + slowest, counts: vitestCounts(json) };
@@ -74,13 +80,13 @@ const vitest = (name) => ({
 });
 
 const suites = {
-  openapi: check('openapi', 'npx', ['tsx', 'scripts/openapi.ts', '--check'], 'server'),
-  'tsc-server': check('tsc-server', 'npx', ['tsc', '--noEmit'], 'server'),
-  'tsc-web': check('tsc-web', 'npx', ['tsc', '--noEmit'], 'web'),
-  'tsc-e2e': check('tsc-e2e', 'npx', ['tsc', '--noEmit'], 'e2e'),
-  'eslint-web': check('eslint-web', 'npx', ['eslint', '.'], 'web'),
-  ruff: check('ruff', py, ['-m', 'ruff', 'check', ...pyTargets], '.'),
-  'ruff-format': check('ruff-format', py, ['-m', 'ruff', 'format', '--check', ...pyTargets], '.'),
+  openapi: check('openapi', tool('tsx', ['scripts/openapi.ts', '--check']), 'server'),
+  'tsc-server': check('tsc-server', tool('tsc', ['--noEmit']), 'server'),
+  'tsc-web': check('tsc-web', tool('tsc', ['--noEmit']), 'web'),
+  'tsc-e2e': check('tsc-e2e', tool('tsc', ['--noEmit']), 'e2e'),
+  'eslint-web': check('eslint-web', tool('eslint', ['.']), 'web'),
+  ruff: check('ruff', [py, ['-m', 'ruff', 'check', ...pyTargets]], '.'),
+  'ruff-format': check('ruff-format', [py, ['-m', 'ruff', 'format', '--check', ...pyTargets]], '.'),
   server: vitest('server'),
   web: vitest('web'),
   engine: {
@@ -93,7 +99,7 @@ const suites = {
     },
   },
   // The API against its own OpenAPI document (no 5xx, answers as declared).
-  schemathesis: check('schemathesis', 'node', ['scripts/schemathesis.mjs'], '.'),
+  schemathesis: check('schemathesis', ['node', ['scripts/schemathesis.mjs']], '.'),
   bundle: {
     // The first-route bundle budget (issue 19), from the web build that set-up made.
     name: 'bundle',
