@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 // Runs every suite (server, web, engine, end-to-end) and ends with one line CI reads: "N passed, N failed".
+// Two lanes run side by side (a 2-core machine; most suites wait on a Python worker, a browser or a single-threaded
+// compiler much of the time): the first lane streams its output, the other prints each suite's output whole when
+// it ends. Each summary line says how long its suite took. MITATE_TEST_LANES=1 runs one suite at a time.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,19 +11,22 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-tests-'));
+const lanes = process.env.MITATE_TEST_LANES === '1' ? 1 : 2;
 
-function exec(cmd, argv, cwd) {
+/** Runs a command; `live` streams its output, otherwise the output is only collected (printed whole later). */
+function exec(cmd, argv, cwd, live) {
   return new Promise((resolve) => {
     let out = '';
     const p = spawn(cmd, argv, { cwd, env: { ...process.env, FORCE_COLOR: '0', CI: process.env.CI ?? 'true' } });
     p.stdout.on('data', (d) => {
       out += d;
-      process.stdout.write(d);
+      if (live) process.stdout.write(d);
     });
     p.stderr.on('data', (d) => {
       out += d;
-      process.stderr.write(d);
+      if (live) process.stderr.write(d);
     });
+    p.on('error', (e) => (out += `\n${e}\n`));
     p.on('close', (code) => resolve({ code: code ?? 1, out }));
   });
 }
@@ -34,88 +40,127 @@ const vitestCounts = (file) => {
   }
 };
 
+/** The slowest test files of a vitest JSON report, one line each (where CI time goes). */
+const vitestSlowest = (file, n = 10) => {
+  try {
+    const j = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const files = j.testResults.map((t) => ({ name: path.relative(root, t.name), s: (t.endTime - t.startTime) / 1000 })).sort((a, b) => b.s - a.s);
+    return `slowest files:\n${files.slice(0, n).map((f) => `  ${f.s.toFixed(1).padStart(7)} s  ${f.name}`).join('\n')}\n`;
+  } catch {
+    return '';
+  }
+};
+
+/** A workspace tool straight from node_modules/.bin (npx would start npm first for each one). */
+const tool = (name, argv) => {
+  const bin = path.join(root, 'node_modules', '.bin', name);
+  return fs.existsSync(bin) ? [bin, argv] : ['npx', [name, ...argv]];
+};
+
 /** A check that passes or fails as a whole counts as one test. */
-const check = (name, cmd, argv, cwd) => ({
+const check = (name, [cmd, argv], cwd) => ({
   name,
-  async run() {
-    const r = await exec(cmd, argv, path.join(root, cwd));
+  async run(live) {
+    const r = await exec(cmd, argv, path.join(root, cwd), live);
     return { ...r, counts: r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 } };
   },
 });
 const py = path.join(root, '.venv', 'bin', 'python');
 const pyTargets = ['engine', 'bench', 'scripts'];
 
-const suites = [
-  check('openapi', 'npx', ['tsx', 'scripts/openapi.ts', '--check'], 'server'),
-  check('tsc-server', 'npx', ['tsc', '--noEmit'], 'server'),
-  check('tsc-web', 'npx', ['tsc', '--noEmit'], 'web'),
-  check('tsc-e2e', 'npx', ['tsc', '--noEmit'], 'e2e'),
-  check('eslint-web', 'npx', ['eslint', '.'], 'web'),
-  check('ruff', py, ['-m', 'ruff', 'check', ...pyTargets], '.'),
-  check('ruff-format', py, ['-m', 'ruff', 'format', '--check', ...pyTargets], '.'),
-  {
-    name: 'server',
-    async run() {
-      const json = path.join(tmp, 'server.json');
-      const r = await exec('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`], path.join(root, 'server'));
-      return { ...r, counts: vitestCounts(json) };
-    },
+const vitest = (name) => ({
+  name,
+  async run(live) {
+    const json = path.join(tmp, `${name}.json`);
+    const r = await exec(...tool('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]), path.join(root, name), live);
+    const slowest = vitestSlowest(json);
+    if (live) process.stdout.write(slowest);
+    return { ...r, out: r.out + slowest, counts: vitestCounts(json) };
   },
-  {
-    name: 'web',
-    async run() {
-      const json = path.join(tmp, 'web.json');
-      const r = await exec('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`], path.join(root, 'web'));
-      return { ...r, counts: vitestCounts(json) };
-    },
-  },
-  {
+});
+
+const suites = {
+  openapi: check('openapi', tool('tsx', ['scripts/openapi.ts', '--check']), 'server'),
+  'tsc-server': check('tsc-server', tool('tsc', ['--noEmit']), 'server'),
+  'tsc-web': check('tsc-web', tool('tsc', ['--noEmit']), 'web'),
+  'tsc-e2e': check('tsc-e2e', tool('tsc', ['--noEmit']), 'e2e'),
+  'eslint-web': check('eslint-web', tool('eslint', ['.']), 'web'),
+  ruff: check('ruff', [py, ['-m', 'ruff', 'check', ...pyTargets]], '.'),
+  'ruff-format': check('ruff-format', [py, ['-m', 'ruff', 'format', '--check', ...pyTargets]], '.'),
+  server: vitest('server'),
+  web: vitest('web'),
+  engine: {
     name: 'engine',
-    async run() {
-      const r = await exec(path.join(root, '.venv', 'bin', 'python'), ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], path.join(root, 'engine'));
+    async run(live) {
+      const r = await exec(py, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--durations=10'], path.join(root, 'engine'), live);
       const line = r.out.split('\n').reverse().find((l) => /\b(passed|failed|error)/.test(l) && /=|in \d/.test(l)) ?? '';
       const n = (w) => Number(new RegExp(`(\\d+) ${w}`).exec(line)?.[1] ?? 0);
       return { ...r, counts: line ? { passed: n('passed'), failed: n('failed') + n('error') } : null };
     },
   },
   // The API against its own OpenAPI document (no 5xx, answers as declared).
-  check('schemathesis', 'node', ['scripts/schemathesis.mjs'], '.'),
-  {
+  schemathesis: check('schemathesis', ['node', ['scripts/schemathesis.mjs']], '.'),
+  bundle: {
     // The first-route bundle budget (issue 19), from the web build that set-up made.
     name: 'bundle',
-    async run() {
-      const r = await exec('node', [path.join(root, 'scripts', 'bundle-budget.mjs')], root);
+    async run(live) {
+      const r = await exec('node', [path.join(root, 'scripts', 'bundle-budget.mjs')], root, live);
       const m = /bundle: (\d+) passed, (\d+) failed/.exec(r.out);
       return { ...r, counts: m ? { passed: Number(m[1]), failed: Number(m[2]) } : null };
     },
   },
-  {
+  e2e: {
     name: 'e2e',
-    async run() {
+    async run(live) {
       const specs = fs.readdirSync(path.join(root, 'e2e', 'specs')).filter((f) => f.endsWith('.test.ts')).map((f) => `specs/${f}`);
-      const r = await exec('node', ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...specs], path.join(root, 'e2e'));
+      const r = await exec('node', ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...specs], path.join(root, 'e2e'), live);
       const n = (w) => Number(new RegExp(`ℹ ${w} (\\d+)`).exec(r.out)?.[1] ?? NaN);
       const counts = Number.isNaN(n('pass')) ? null : { passed: n('pass'), failed: n('fail') + (n('cancelled') || 0) };
       return { ...r, counts };
     },
   },
-];
+};
+
+// One queue, taken in this order by two lanes: the server suite (the longest) starts at once in lane 1, the
+// checks and the end-to-end suite beside it; whichever lane is free takes the next suite.
+const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'eslint-web', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'bundle'];
+const queue = order.filter((name) => !only.length || only.includes(name));
+
+const started = Date.now();
+const results = new Map();
+async function lane(live) {
+  for (let name = queue.shift(); name; name = queue.shift()) {
+    const s = suites[name];
+    if (live) console.log(`\n===== ${name} =====`);
+    const t0 = Date.now();
+    let r;
+    try {
+      r = await s.run(live);
+    } catch (e) {
+      r = { code: 1, out: String(e?.stack ?? e), counts: null };
+    }
+    const seconds = Math.round((Date.now() - t0) / 1000);
+    if (!live) process.stdout.write(`\n===== ${name} (${seconds} s, beside the other lane) =====\n${r.out}${r.out.endsWith('\n') ? '' : '\n'}===== end of ${name} =====\n`);
+    // A suite that crashed before reporting counts as one failure, never as a pass.
+    const c = r.counts ?? { passed: 0, failed: 1 };
+    if (r.code !== 0 && c.failed === 0) c.failed = 1;
+    results.set(name, { ...c, seconds });
+  }
+}
+await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i === 0)));
+fs.rmSync(tmp, { recursive: true, force: true });
 
 let passed = 0;
 let failed = 0;
 const summary = [];
-for (const s of suites) {
-  if (only.length && !only.includes(s.name)) continue;
-  console.log(`\n===== ${s.name} =====`);
-  const r = await s.run();
-  // A suite that crashed before reporting counts as one failure, never as a pass.
-  const c = r.counts ?? { passed: 0, failed: 1 };
-  if (r.code !== 0 && c.failed === 0) c.failed = 1;
+for (const name of order) {
+  const c = results.get(name);
+  if (!c) continue;
   passed += c.passed;
   failed += c.failed;
-  summary.push(`${s.name}: ${c.passed} passed, ${c.failed} failed`);
+  summary.push(`${name}: ${c.passed} passed, ${c.failed} failed (${c.seconds} s)`);
 }
-fs.rmSync(tmp, { recursive: true, force: true });
 console.log('\n' + summary.join('\n'));
+console.log(`all suites: ${Math.round((Date.now() - started) / 1000)} s in ${lanes} lane${lanes > 1 ? 's' : ''}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

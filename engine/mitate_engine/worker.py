@@ -52,8 +52,10 @@ def run_one(proto: Protocol, message: dict) -> None:
         result = run_task(str(message.get("kind")), spec, ctx)
     except Exception as exc:  # every failure becomes one terminal event; the worker lives on
         ctx.flush()
+        busy.clear()  # the job is over before its last event leaves: an end of input after it is a clean end
         emit(error_event(exc))
         return
+    busy.clear()
     try:
         emit({"type": "result", "result": result, "seconds": round(time.monotonic() - started, 3)})
     except (TypeError, ValueError) as exc:  # a result JSON cannot hold

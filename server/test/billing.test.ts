@@ -70,7 +70,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     process.env.MITATE_PLATFORM_ADMINS = ADMIN;
     process.env.MITATE_BILLING_SWEEP = '0'; // the tests run the sweep themselves, with the clock where they want it
     Object.assign(process.env, BANK);
-    t = await makeTestApp(kind);
+    t = await makeTestApp(kind, { startJobs: false }); // no engine job here: no worker to start
     alice = await registerAndLogin(t.app, 'payer', 'Kobe Power');
     bob = await registerAndLogin(t.app, 'other', 'Other Org');
     carol = await registerAndLogin(t.app, 'unverified', 'Unverified Org');

@@ -10,9 +10,7 @@ import csv
 import json
 from pathlib import Path
 
-from ..images.backbone import configure_threads
 from ..images.errors import image_error
-from ..images.model import ImageModel
 from ..task import Context, Task
 
 
@@ -20,6 +18,10 @@ class ImagePredict(Task):
     kind = "image_predict"
 
     def run(self, spec: dict, ctx: Context) -> dict:
+        # PyTorch is imported by the first image job, not by every worker as it starts (about 3 s of CPU).
+        from ..images.backbone import configure_threads
+        from ..images.model import ImageModel
+
         configure_threads()
         model = ImageModel.load(spec["model"], spec.get("weights_dir"))
         if spec.get("threshold") is not None:

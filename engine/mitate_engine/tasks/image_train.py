@@ -12,10 +12,8 @@ import os
 import traceback
 from pathlib import Path
 
-from ..images import report_html, trainer
-from ..images.backbone import configure_threads
+from ..images import report_html
 from ..images.errors import ImageError, image_error
-from ..images.model import ALGORITHMS
 from ..task import Cancelled, Context, Task, encoded
 
 
@@ -23,6 +21,11 @@ class ImageTrain(Task):
     kind = "image_train"
 
     def run(self, spec: dict, ctx: Context) -> dict:
+        # PyTorch is imported by the first image job, not by every worker as it starts (about 3 s of CPU).
+        from ..images import trainer
+        from ..images.backbone import configure_threads
+        from ..images.model import ALGORITHMS
+
         configure_threads()
         settings = {**trainer.SETTINGS, **(spec.get("settings") or {})}
         manifest, splits = trainer.read_dataset(spec["dataset_dir"])
