@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: 900_000,
+    hookTimeout: 900_000,
     // Suites start Python worker processes; on two cores, one file at a time is fastest and steadiest.
     fileParallelism: false,
     pool: 'forks',

@@ -62,7 +62,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
-    testTimeout: 120_000,
+    testTimeout: 300_000,
     reporters: ['default', plainSummary],
   },
 });

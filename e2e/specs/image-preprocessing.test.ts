@@ -45,7 +45,7 @@ after(async () => {
   await server?.stop();
 });
 
-test('image pre-processing: live preview, a run over every image, a new dataset; image classification by image and by class', { timeout: 300_000 }, async () => {
+test('image pre-processing: live preview, a run over every image, a new dataset; image classification by image and by class', { timeout: 900_000 }, async () => {
   assert.ok(TILES, 'the magnetic tile images are needed');
   const email = `imgp.${Date.now()}@example.com`;
   await fetch(`${server.url}/account/api/auth/register`, {
@@ -65,7 +65,7 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
   await page.goto(`${server.url}/dataset/register`);
   await page.getByTestId('file-input').setInputFiles(zip);
   await page.getByRole('button', { name: 'Register', exact: true }).click();
-  await page.waitForURL(/\/dataset\/details\//, { timeout: 120_000 });
+  await page.waitForURL(/\/dataset\/details\//, { timeout: 240_000 });
   const sourceCounts = await page.getByRole('table', { name: 'Counts per class and split' }).innerText();
 
   // The dataset page leads to the image pre-processing wizard.
@@ -79,7 +79,7 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
 
   // Live preview on real tiles: a quarter turn swaps the after size, grayscale and normalisation change the pixels.
   const preview = page.getByRole('list', { name: 'Preview on images of this dataset (before → after)' });
-  await preview.getByRole('img').first().waitFor({ timeout: 60_000 });
+  await preview.getByRole('img').first().waitFor({ timeout: 180_000 });
   const firstCaption = async () => (await preview.getByRole('listitem').first().innerText()).match(/After · (\d+) × (\d+) px/)!;
   const [, w0, h0] = await firstCaption();
   await page.getByRole('combobox', { name: 'Rotate (clockwise)' }).click();
@@ -87,17 +87,17 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
   await page.getByRole('checkbox', { name: 'Grayscale' }).check();
   await page.getByRole('combobox', { name: 'Normalise' }).click();
   await page.getByRole('option', { name: 'Equalise histogram' }).click();
-  await preview.getByText(`After · ${h0} × ${w0} px`).first().waitFor({ timeout: 60_000 });
+  await preview.getByText(`After · ${h0} × ${w0} px`).first().waitFor({ timeout: 180_000 });
   await page.getByRole('checkbox', { name: 'Resize' }).check();
   await page.getByRole('spinbutton', { name: 'Width (px)' }).fill('128');
   await page.getByRole('spinbutton', { name: 'Height (px)' }).fill('128');
-  await preview.getByText('After · 128 × 128 px').first().waitFor({ timeout: 60_000 });
-  await page.getByRole('progressbar', { name: 'Updating the preview' }).waitFor({ state: 'detached', timeout: 60_000 });
+  await preview.getByText('After · 128 × 128 px').first().waitFor({ timeout: 180_000 });
+  await page.getByRole('progressbar', { name: 'Updating the preview' }).waitFor({ state: 'detached', timeout: 180_000 });
   await shot(page, '02-preview');
 
   // Every image, then a new dataset with the same classes and splits.
   await page.getByRole('button', { name: /^Process all \d+ images$/ }).click();
-  await page.getByText(/images processed/).waitFor({ timeout: 120_000 });
+  await page.getByText(/images processed/).waitFor({ timeout: 240_000 });
   await page.getByRole('list', { name: 'Processed images (a few of each class)' }).getByRole('img').first().waitFor();
   await shot(page, '03-processed');
   await page.getByRole('textbox', { name: 'New dataset name' }).fill('tiles 128 grey');
@@ -139,7 +139,7 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
   await page.getByRole('combobox', { name: 'Project' }).click();
   await page.getByRole('option', { name: 'Tile classes' }).click();
   const gallery = page.getByRole('list', { name: 'Test images' });
-  await gallery.getByRole('img').first().waitFor({ timeout: 60_000 });
+  await gallery.getByRole('img').first().waitFor({ timeout: 180_000 });
   const all = await gallery.getByRole('listitem').count();
   assert.ok(all > 0);
   await page.getByRole('combobox', { name: 'True class' }).click();
@@ -168,7 +168,7 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
   await page.getByRole('button', { name: 'Next' }).click();
   await shot(page, '07-prediction-wizard');
   await page.getByRole('button', { name: 'Predict' }).click();
-  await page.waitForURL(/\/prediction\/report\/classification\//, { timeout: 60_000 });
+  await page.waitForURL(/\/prediction\/report\/classification\//, { timeout: 180_000 });
 
   // Japanese.
   if (SHOTS) {
@@ -178,7 +178,7 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
     await page.getByRole('table', { name: 'テスト画像でのクラス別の結果' }).getByRole('row', { name: /^OK/ }).click();
     await shot(page, 'ja-06-classification-class');
     await page.goto(classUrl.replace('/class?', '/images?'));
-    await page.getByRole('list', { name: 'テスト画像' }).getByRole('img').first().waitFor({ timeout: 60_000 });
+    await page.getByRole('list', { name: 'テスト画像' }).getByRole('img').first().waitFor({ timeout: 180_000 });
     await shot(page, 'ja-05-classification-images');
     await page.goto(preUrl);
     await page.getByRole('heading', { name: '画像前処理' }).waitFor();
@@ -186,11 +186,11 @@ test('image pre-processing: live preview, a run over every image, a new dataset;
     await shot(page, 'ja-01-dataset');
     await page.getByRole('button', { name: '次へ' }).click();
     await page.getByRole('checkbox', { name: 'グレースケール' }).check();
-    await page.getByRole('list', { name: 'このデータセットの画像でプレビュー（前 → 後）' }).getByRole('img').first().waitFor({ timeout: 60_000 });
+    await page.getByRole('list', { name: 'このデータセットの画像でプレビュー（前 → 後）' }).getByRole('img').first().waitFor({ timeout: 180_000 });
     await page.waitForTimeout(1500);
     await shot(page, 'ja-02-preview');
     await page.getByRole('button', { name: /^全\d+枚を処理$/ }).click();
-    await page.getByText(/枚の画像を処理しました/).waitFor({ timeout: 120_000 });
+    await page.getByText(/枚の画像を処理しました/).waitFor({ timeout: 240_000 });
     await shot(page, 'ja-03-processed');
   }
   fs.rmSync(dir, { recursive: true, force: true });

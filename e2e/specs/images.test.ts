@@ -54,7 +54,7 @@ async function trainAndWait(p: Page, timeoutMs = 240_000) {
   await p.getByRole('button', { name: /^(Train|Train again)$/ }).waitFor({ timeout: timeoutMs });
 }
 
-test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, stop a run, gallery, threshold, predict two images', { timeout: 600_000 }, async () => {
+test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, stop a run, gallery, threshold, predict two images', { timeout: 1_200_000 }, async () => {
   const email = `img.${Date.now()}@example.com`;
   await fetch(`${server.url}/account/api/auth/register`, {
     method: 'POST',
@@ -132,7 +132,7 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   await page.getByTestId('predict-files').setInputFiles([path.join(TILES, 'NG', ng), path.join(TILES, 'OK', ok)]);
   await page.getByRole('button', { name: 'Predict', exact: true }).click();
   await page.waitForURL(/\/prediction\/report\/analysis\//);
-  await page.getByRole('list', { name: 'Image prediction' }).getByRole('listitem').nth(1).waitFor({ timeout: 120_000 });
+  await page.getByRole('list', { name: 'Image prediction' }).getByRole('listitem').nth(1).waitFor({ timeout: 240_000 });
   await page.getByText(ng).waitFor();
   await page.getByRole('list', { name: 'Image prediction' }).getByRole('img').nth(1).waitFor();
   await shot(page, '07-prediction');

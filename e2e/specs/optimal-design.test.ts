@@ -67,11 +67,11 @@ test('optimal design: a constrained 3-component mixture with an exclude file →
   await page.getByText('exclude.csv (±0.01)').waitFor();
   await shot('03-preview');
   await page.getByRole('button', { name: 'Create design' }).click();
-  await page.waitForURL(/\/optimal-design\/details\/[^/]+$/, { timeout: 150_000 });
+  await page.waitForURL(/\/optimal-design\/details\/[^/]+$/, { timeout: 240_000 });
   const projectUrl = page.url();
 
   const table = page.getByRole('table', { name: 'Design', exact: true });
-  await table.waitFor({ timeout: 120_000 });
+  await table.waitFor({ timeout: 240_000 });
   assert.equal(await table.locator('tbody tr').count(), 10);
   const runs = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].slice(1, 4).map((c) => Number(c.textContent))));
   for (const [a, b, c] of runs) {
@@ -97,9 +97,9 @@ test('optimal design: a constrained 3-component mixture with an exclude file →
   await page.getByTestId('results-file').setInputFiles(results);
   await page.getByRole('textbox', { name: 'Number of output conditions' }).fill('4');
   await page.getByRole('button', { name: 'Propose next runs' }).click();
-  await page.waitForURL(/\/optimal-design\/details\/[^/]+\/2$/, { timeout: 150_000 });
+  await page.waitForURL(/\/optimal-design\/details\/[^/]+\/2$/, { timeout: 240_000 });
   const next = page.getByRole('table', { name: 'Design', exact: true });
-  await next.getByText('Predicted mean').waitFor({ timeout: 120_000 });
+  await next.getByText('Predicted mean').waitFor({ timeout: 240_000 });
   assert.equal(await next.locator('tbody tr').count(), 4);
   await page.getByRole('img', { name: 'Ternary plot' }).waitFor();
   await shot('05-bo-en');
@@ -107,7 +107,7 @@ test('optimal design: a constrained 3-component mixture with an exclude file →
   // Japanese
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
   await page.goto(`${projectUrl}/2`);
-  await page.getByRole('table', { name: '計画', exact: true }).getByText('予測平均').waitFor({ timeout: 60_000 });
+  await page.getByRole('table', { name: '計画', exact: true }).getByText('予測平均').waitFor({ timeout: 180_000 });
   await page.getByRole('img', { name: '三角図' }).waitFor();
   await shot('06-bo-ja');
   await page.goto(projectUrl.replace(/\/details\/.*$/, ''));

@@ -104,7 +104,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   // send the condition to prediction: the same figure comes back
   await firstRow.getByRole('button', { name: 'Predict' }).click();
   const predicted = page.getByRole('alert', { name: 'Prediction for this condition' });
-  await predicted.waitFor({ timeout: 120_000 });
+  await predicted.waitFor({ timeout: 240_000 });
   assert.match((await predicted.textContent()) ?? '', new RegExp(`${TARGET} = `));
   await shot('05-result');
 
@@ -121,7 +121,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   // Japanese.
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
   await page.reload();
-  await page.getByRole('img', { name: 'パレートフロント' }).waitFor({ timeout: 30_000 });
+  await page.getByRole('img', { name: 'パレートフロント' }).waitFor({ timeout: 180_000 });
   await shot('07-visualization-ja');
   await page.goto(`${server.url}/optimization/regress/result/${projectId}/tpe`);
   await page.getByRole('table', { name: '最良の条件' }).waitFor();

@@ -76,7 +76,7 @@ test('the web app signs in and draws ECharts under the policy without a violatio
   await page.getByRole('gridcell', { name: 'Valve CSP' }).click();
   await page.waitForURL(/\/visualization\/details\//);
   await page.getByRole('tab', { name: 'Distributions' }).click();
-  await page.getByTestId('histogram-chart').locator('canvas').first().waitFor({ timeout: 60_000 });
+  await page.getByTestId('histogram-chart').locator('canvas').first().waitFor({ timeout: 180_000 });
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'csp-histogram.png') });
   // MUI's emotion styles applied: the app bar is not an unstyled block.
   const position = await page.locator('header').first().evaluate((el) => getComputedStyle(el).position);

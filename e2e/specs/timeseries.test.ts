@@ -66,7 +66,7 @@ async function newProject(dataset: RegExp, type: string) {
 async function trainAndWait() {
   await page.waitForURL(/\/training\/time-series\/details\//);
   await page.getByRole('button', { name: 'Train', exact: true }).click();
-  await page.getByRole('table', { name: 'Detectors' }).getByText('Done', { exact: true }).first().waitFor({ timeout: 120_000 });
+  await page.getByRole('table', { name: 'Detectors' }).getByText('Done', { exact: true }).first().waitFor({ timeout: 240_000 });
 }
 
 test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, drag the threshold, predict on d01_te, zoom, and see the alarm after sample 161 with its contributions', async () => {
@@ -75,17 +75,17 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   // its time-series chart runs along the sample numbers 1..500 (not dates), in English and Japanese
   await page.goto(`${server.url}/visualization/details/${d00}?tab=timeseries`);
   const tsChart = page.getByTestId('timeseries-chart');
-  await tsChart.waitFor({ timeout: 60_000 });
+  await tsChart.waitFor({ timeout: 180_000 });
   const tsData = JSON.parse((await tsChart.getAttribute('data-chart'))!);
   assert.deepEqual([tsData.start, tsData.end, tsData.window_rows], [1, 500, 500]);
   await shot('00-visualization-by-sample');
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
   await page.reload();
-  await page.getByTestId('timeseries-chart').waitFor({ timeout: 60_000 });
+  await page.getByTestId('timeseries-chart').waitFor({ timeout: 180_000 });
   await shot('00a-visualization-by-sample-ja');
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
   await page.reload();
-  await page.getByTestId('timeseries-chart').waitFor({ timeout: 60_000 });
+  await page.getByTestId('timeseries-chart').waitFor({ timeout: 180_000 });
   await upload('TEP fault 1 test', 'd01_te.csv', D01, { data_type: 'inference_data' });
 
   await newProject(/TEP normal d00/, 'Time-series anomaly detection (unsupervised)');
@@ -135,7 +135,7 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 + 120, { steps: 8 });
   await page.mouse.up();
-  await page.waitForFunction((b) => document.querySelector('[data-testid="metric-far"]')?.textContent !== b, before, { timeout: 20_000 });
+  await page.waitForFunction((b) => document.querySelector('[data-testid="metric-far"]')?.textContent !== b, before, { timeout: 180_000 });
   const lower = Number((await page.getByRole('textbox', { name: 'Threshold' }).inputValue()).trim());
   assert.ok(lower < 1, `the dragged threshold ${lower} is below the control limit 1`);
   await shot('05-threshold-dragged');
@@ -156,7 +156,7 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   await page.getByRole('button', { name: 'Predict', exact: true }).click();
   await page.waitForURL(/\/prediction\/time-series\/report\//);
   const summary = page.getByTestId('prediction-summary');
-  await summary.waitFor({ timeout: 90_000 });
+  await summary.waitFor({ timeout: 180_000 });
   await page.getByRole('list', { name: 'contributions' }).waitFor();
   const first = Number(/First alarm at row (\d+)/.exec(await page.getByText(/First alarm at row/).innerText())![1]);
   // the first sustained alarm span is the one drawn: find it through the API the page uses
@@ -175,12 +175,12 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   await page.mouse.down();
   await page.mouse.move(sb.x + sb.width * 0.35, sb.y + sb.height / 2, { steps: 8 });
   await page.mouse.up();
-  await page.waitForFunction(() => !/^Rows 1–960 /.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => !/^Rows 1–960 /.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 180_000 });
   const [, a, b] = /^Rows (\d+)–(\d+) of 960$/.exec(await window.innerText())!.map(Number);
   assert.ok(a > 1 && b < 960 && b - a < 400, `zoomed to rows ${a}–${b}`);
   await shot('06a-prediction-zoomed');
   await page.getByRole('button', { name: 'Reset zoom' }).click();
-  await page.waitForFunction(() => /^Rows 1–960 /.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => /^Rows 1–960 /.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 180_000 });
   // in Japanese
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
   await page.reload();
@@ -233,7 +233,7 @@ test('supervised on SKAB valve1 with its anomaly column, time-ordered split', as
   const f1 = await page.getByTestId('metric-f1').innerText();
   await page.getByRole('textbox', { name: 'Threshold' }).fill('0.99');
   await page.getByRole('textbox', { name: 'Threshold' }).press('Enter');
-  await page.waitForFunction((b) => document.querySelector('[data-testid="metric-f1"]')?.textContent !== b, f1, { timeout: 20_000 });
+  await page.waitForFunction((b) => document.querySelector('[data-testid="metric-f1"]')?.textContent !== b, f1, { timeout: 180_000 });
   await shot('10-skab-threshold');
 });
 

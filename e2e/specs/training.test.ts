@@ -88,7 +88,7 @@ test('training: a regression project with auto-tune to its report, a prediction 
 
   // Details: progress is polled until every model is done.
   await page.waitForURL(/\/training\/regress\/details\//);
-  await page.getByRole('table', { name: 'Models' }).getByText('Done').nth(2).waitFor({ timeout: 120_000 });
+  await page.getByRole('table', { name: 'Models' }).getByText('Done').nth(2).waitFor({ timeout: 240_000 });
   await shot('06-details-done');
   const rows = page.getByRole('table', { name: 'Models' }).getByRole('row');
   assert.equal(await rows.count(), 4);
@@ -129,7 +129,7 @@ test('training: a regression project with auto-tune to its report, a prediction 
   await shot('08-prediction-preview');
   await page.getByRole('button', { name: 'Predict', exact: true }).click();
   await page.waitForURL(/\/prediction\/regression\/report\//);
-  await page.getByRole('columnheader', { name: 'predicted_compressive_strength_mpa' }).waitFor({ timeout: 60_000 });
+  await page.getByRole('columnheader', { name: 'predicted_compressive_strength_mpa' }).waitFor({ timeout: 180_000 });
   await shot('09-prediction-report');
   const dl = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download CSV' }).click();
@@ -151,7 +151,7 @@ test('training: a regression project with auto-tune to its report, a prediction 
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Register and train' }).click();
   await page.waitForURL(/\/training\/clustering\/details\//);
-  await page.getByRole('button', { name: 'Report 1_kmeans' }).waitFor({ timeout: 120_000 });
+  await page.getByRole('button', { name: 'Report 1_kmeans' }).waitFor({ timeout: 240_000 });
   await page.getByRole('button', { name: 'Report 1_kmeans' }).click();
   await page.getByRole('region', { name: 'Clusters on the first two principal components' }).waitFor();
   await page.getByRole('region', { name: 'Elbow and silhouette by number of clusters (k-means)' }).waitFor();

@@ -194,7 +194,7 @@ test('pre-processing: a 3-step condition, previewed, run, registered, with its h
   await page.getByRole('button', { name: 'Run condition' }).click();
   await page.getByRole('dialog', { name: 'Overwrite the condition?' }).waitFor();
   await page.getByRole('button', { name: 'Overwrite' }).click();
-  await page.getByTestId('run-result').waitFor({ timeout: 60_000 });
+  await page.getByTestId('run-result').waitFor({ timeout: 180_000 });
   await page.getByText('1,147 rows × 11 columns into 1,147 rows × 12 columns').waitFor();
   await shot('p04-result');
   await page.getByRole('textbox', { name: 'New dataset name' }).fill('Valve 1 cleaned');

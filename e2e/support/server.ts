@@ -62,11 +62,31 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 }
 
-/** Debian's Chromium; `env` reaches the browser process (e.g. FONTCONFIG_FILE to hide the machine's fonts). */
-export function launchBrowser(env?: Record<string, string>): Promise<Browser> {
-  return chromium.launch({
+/** How long a page action or navigation may wait: the specs run beside another suite on two cores, so a page that
+ * is merely slow must not fail a spec (waits are for conditions, with this generous limit). */
+export const PAGE_TIMEOUT_MS = 120_000;
+
+/** Debian's Chromium; `env` reaches the browser process (e.g. FONTCONFIG_FILE to hide the machine's fonts). Every
+ * context and page it makes waits up to PAGE_TIMEOUT_MS. */
+export async function launchBrowser(env?: Record<string, string>): Promise<Browser> {
+  const browser = await chromium.launch({
     ...(env ? { env: { ...process.env, ...env } as Record<string, string> } : {}),
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const ctx = await newContext(...args);
+    ctx.setDefaultTimeout(PAGE_TIMEOUT_MS);
+    ctx.setDefaultNavigationTimeout(PAGE_TIMEOUT_MS);
+    return ctx;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (...args: Parameters<Browser['newPage']>) => {
+    const page = await newPage(...args);
+    page.setDefaultTimeout(PAGE_TIMEOUT_MS);
+    page.setDefaultNavigationTimeout(PAGE_TIMEOUT_MS);
+    return page;
+  };
+  return browser;
 }

@@ -115,7 +115,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
       .insertInto('platform_credentials')
       .values({ id: crypto.randomUUID(), organisation_id: aliceOrg, project_id: projectId, name: 'prod', kind: 'production', prefix: apiKey.slice(0, 16), key_hash: sha256(apiKey), created_by: null, created_at: at, last_used_at: null, revoked_at: null })
       .execute();
-  }, 120_000);
+  }, 900_000);
   afterAll(async () => {
     await t?.close();
     for (const k of Object.keys(BANK)) delete process.env[k];

@@ -40,16 +40,16 @@ describe.each(DATABASES)('a failed engine job on %s', (kind) => {
   beforeAll(async () => {
     t = await makeTestApp(kind, { config: { workers: 1 } });
     alice = await registerAndLogin(t.app, 'errors');
-  }, 120_000);
+  }, 900_000);
   afterAll(() => t?.close());
 
   it('is said in the language of whoever reads it', async () => {
     const org = await t.app.ctx.db.selectFrom('organisations').select('id').executeTakeFirstOrThrow();
     const job = await t.app.ctx.jobs.create({ orgId: org.id, userId: null, kind: 'predict', spec: { model: '/nonexistent/model.joblib', parquet: '/nonexistent.parquet' } });
-    expect((await t.app.ctx.jobs.waitFor(job.id, 120_000)).state).toBe('failed');
+    expect((await t.app.ctx.jobs.waitFor(job.id, 600_000)).state).toBe('failed');
     const read = async (lang: string) =>
       (await t.app.inject({ method: 'GET', url: `/api/jobs/${job.id}`, headers: { ...alice.auth, 'accept-language': lang } })).json().detail.response.error;
     expect(await read('en')).toBe('The trained model file is missing; train the model again.');
     expect(await read('ja')).toBe('学習済みモデルのファイルがありません。もう一度学習してください。');
-  }, 180_000);
+  }, 900_000);
 });

@@ -54,7 +54,7 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(201);
     datasetId = body(res).id;
     source = body(await call('GET', `/api/image/dataset/${datasetId}`));
-  }, 180_000);
+  }, 900_000);
   afterAll(async () => {
     await t?.close();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
@@ -72,7 +72,7 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     expect(items[0].before).toMatch(/^data:image\/png;base64,/);
     const jobsAfter = fs.existsSync(path.join(t.dataDir, 'jobs')) ? fs.readdirSync(path.join(t.dataDir, 'jobs')).length : 0;
     expect(jobsAfter).toBe(jobsBefore);
-  }, 180_000);
+  }, 900_000);
 
   it('refuses bad settings in the caller’s language, other organisations and viewers', async () => {
     const bad = await call('POST', `/api/image/preprocess/${datasetId}`, { operations: { crop: { left: 0.9 }, brightness: 12 } });
@@ -132,7 +132,7 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     expect(again.statusCode).toBe(409);
     expect(again.json().detail.response).toBe('この前処理結果はすでにデータセットとして登録されています。');
     expect(body(await call('GET', `/api/image/preprocess/result/${tempId}`)).dataset_id).toBe(d.id);
-  }, 300_000);
+  }, 900_000);
 
   it('shows a TIFF original as PNG in the viewer, and gives the original on request', async () => {
     const dir = fs.mkdtempSync(path.join(tmp, 'tif-'));
@@ -146,5 +146,5 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     const original = await call('GET', `/api/image/dataset/${id}/image/000000?original=1`);
     expect(original.headers['content-type']).toBe('image/tiff');
     expect((await call('GET', `/api/image/dataset/${id}/image/000000`, undefined, bob)).statusCode).toBe(404);
-  }, 180_000);
+  }, 900_000);
 });

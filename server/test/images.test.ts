@@ -54,7 +54,7 @@ describe.each(DATABASES)('images on %s', (kind) => {
     t = await makeTestApp(kind, { config: { workers: 1 } });
     alice = await registerAndLogin(t.app, 'inspector');
     bob = await registerAndLogin(t.app, 'stranger', 'Other Org');
-  }, 120_000);
+  }, 900_000);
   afterAll(() => t?.close());
 
   it('registers an OK/NG ZIP with counts per class and split, a gallery and thumbnails', async () => {
@@ -76,7 +76,7 @@ describe.each(DATABASES)('images on %s', (kind) => {
     expect(thumb.headers['content-type']).toBe('image/jpeg');
     expect((await call('GET', `/api/image/dataset/${datasetId}`, undefined, bob)).statusCode).toBe(404);
     expect((await call('GET', `/api/image/dataset/${datasetId}/image/${g.items[0].id}`, undefined, bob)).statusCode).toBe(404);
-  }, 300_000);
+  }, 900_000);
 
   it('refuses a ZIP without usable images, in the caller language, keeping nothing', async () => {
     const zip = await zipOf([{ name: 'OK/a.txt', data: Buffer.from('x') }]);
@@ -89,7 +89,7 @@ describe.each(DATABASES)('images on %s', (kind) => {
     const tab = await upload(t.app, alice.auth, { name: 'tab.zip', content: zip }, { training_type: 'regression' });
     expect(tab.json().detail[0].msg).toContain('image analysis');
     expect((await call('GET', '/api/dataset')).json().detail.response.length).toBe(before);
-  }, 120_000);
+  }, 900_000);
 
   it('trains PatchCore and a compact CNN with epochs streamed, then moves the threshold', async () => {
     const settings = { image_size: 64, epochs: 2, batch_size: 16, coreset_ratio: 0.1 };

@@ -16,7 +16,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
 const ORG = 'org-a';
 const TIMEOUT = 60_000;
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 600_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -72,7 +72,7 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
     queue = new Queue(config.queueName, { connection: redis });
     service = new JobService({ db: handle.db, config, log: () => {}, bullWorkers: 0 });
     await service.start();
-  }, 60_000);
+  }, 900_000);
 
   afterAll(async () => {
     for (const p of procs) p.kill('SIGKILL');
@@ -82,7 +82,7 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
     redis?.disconnect();
     await handle?.close();
     fs.rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  }, 900_000);
 
   it('runs the job again on the surviving worker and applies its result once', async () => {
     let finished = 0;
@@ -171,5 +171,5 @@ describe('sweep of unused job outputs', () => {
       await handle.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 900_000);
 });

@@ -22,7 +22,7 @@ const ORG = 'org-a';
 const OTHER_ORG = 'org-b';
 const TIMEOUT = 60_000;
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 600_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -14,7 +14,7 @@ describe('metrics', () => {
     alice = await registerAndLogin(t.app, 'tenant', 'Metrics Org');
     admin = await registerAndLogin(t.app, 'opsadmin', 'Ops');
     process.env.MITATE_PLATFORM_ADMINS = admin.email;
-  }, 60_000);
+  }, 900_000);
   afterAll(async () => {
     await t?.close();
     for (const [k, v] of [['MITATE_METRICS_TOKEN', saved.token], ['MITATE_PLATFORM_ADMINS', saved.admins]] as const) {
@@ -35,7 +35,7 @@ describe('metrics', () => {
   it('counts requests with latencies, and reports the queue and finished jobs', async () => {
     for (let i = 0; i < 3; i++) await t.app.inject({ method: 'GET', url: '/api/dataset', headers: alice.auth });
     const job = await t.app.ctx.jobs.create({ orgId: 'o', userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.2 } });
-    await t.app.ctx.jobs.waitFor(job.id, 60_000);
+    await t.app.ctx.jobs.waitFor(job.id, 600_000);
     const res = await scrape('scrape-secret-123');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain; version=0.0.4');

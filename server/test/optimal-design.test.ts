@@ -82,7 +82,7 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     const p = res.json().detail.response;
     projectId = p.id;
     const job = p.round_list[0].job_id;
-    if (p.state === 'running') await t.app.ctx.jobs.waitFor(job, 120_000);
+    if (p.state === 'running') await t.app.ctx.jobs.waitFor(job, 600_000);
     const r = (await send('GET', `result/${p.id}`)).json().detail.response;
     expect(r.state).toBe('done');
     expect(r.result.runs).toHaveLength(10);
@@ -114,7 +114,7 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     const p = res.json().detail.response;
     expect(p.rounds).toBe(2);
     expect(p.round_list[0].results).toHaveLength(10);
-    if (p.state === 'running') await t.app.ctx.jobs.waitFor(p.round_list[1].job_id, 120_000);
+    if (p.state === 'running') await t.app.ctx.jobs.waitFor(p.round_list[1].job_id, 600_000);
     const r = (await send('GET', `result/${projectId}?round=2`)).json().detail.response;
     expect(r.state).toBe('done');
     expect(r.result.runs).toHaveLength(4);

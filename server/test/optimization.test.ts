@@ -24,7 +24,7 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
   async function train(dataset: string, algorithm: string) {
     const reg = body(await call('POST', `/api/regress/register/${dataset}`, { name: `concrete ${algorithm}`, target_variables: [TARGET], feature_variables: FEATURES, cross_validation: 2, models: [{ algorithm, params: algorithm === 'random_forest' ? { n_estimators: 30 } : {} }] }));
     const started = body(await call('POST', `/api/train/model/${reg.project_id}`));
-    await t.app.ctx.jobs.waitFor(started.job.id, 240_000);
+    await t.app.ctx.jobs.waitFor(started.job.id, 600_000);
     return reg.project_id as string;
   }
 
@@ -87,14 +87,14 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     expect(text).toContain('"budget"');
     expect(await msg(infeasible, 'ja')).toContain('「budget」');
     expect(body(await call('GET', '/api/optimization/projects')).total).toBe(0);
-  }, 240_000);
+  }, 900_000);
 
   it('registers, runs TPE and random search, honours the cost, ranks, downloads and predicts a condition', async () => {
     const res = await call('POST', `/api/optimization/register/${datasetId}`, settings());
     expect(res.statusCode, res.body).toBe(201);
     const p0 = body(res);
     expect(p0.runs.map((r: any) => r.algorithm).sort()).toEqual(['random', 'tpe']);
-    for (const r of p0.runs) await t.app.ctx.jobs.waitFor(r.job_id, 240_000);
+    for (const r of p0.runs) await t.app.ctx.jobs.waitFor(r.job_id, 600_000);
     const p = body(await call('GET', `/api/optimization/project/${p0.id}`));
     expect(p.state, JSON.stringify(p.runs)).toBe('done');
     expect(p.models[0]).toMatchObject({ target: TARGET, model_key: '1_random_forest' });
@@ -121,7 +121,7 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     expect(template.body.split('\n')[0]).toBe('name,kind,lower,upper,values,unit');
 
     const pred = body(await call('POST', `/api/optimization/prediction/${p0.id}`, { conditions: [best.features] }));
-    await t.app.ctx.jobs.waitFor(pred.id, 120_000);
+    await t.app.ctx.jobs.waitFor(pred.id, 600_000);
     const done = body(await call('POST', `/api/optimization/prediction/result/${pred.id}`));
     expect(done.state).toBe('done');
     expect(done.result.predictions[0].predictions[TARGET]).toBeCloseTo(best.predictions[TARGET], 6);
@@ -137,7 +137,7 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     // run one algorithm again
     const again = body(await call('POST', `/api/optimization/evaluate/${p0.id}`, { algorithms: ['cmaes'] }));
     expect(again.runs.map((x: any) => x.algorithm)).toContain('cmaes');
-    await t.app.ctx.jobs.waitFor(again.runs.find((x: any) => x.algorithm === 'cmaes').job_id, 240_000);
+    await t.app.ctx.jobs.waitFor(again.runs.find((x: any) => x.algorithm === 'cmaes').job_id, 600_000);
 
     // another organisation sees nothing; a viewer writes nothing
     expect((await call('GET', `/api/optimization/project/${p0.id}`, undefined, bob)).statusCode).toBe(404);

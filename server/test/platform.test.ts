@@ -37,7 +37,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     const p = body(await call('POST', `/api/regress/register/${ds.id}`, { name: 'Power plant', target_variables: ['EP'], feature_variables: ['AT', 'V', 'AP', 'RH'], models: [{ algorithm: 'linear' }] }, who));
     const started = body(await call('POST', `/api/train/model/${p.project_id ?? p.id}`, {}, who));
     const pid = p.project_id ?? p.id;
-    await t.app.ctx.jobs.waitFor(started.job?.id ?? body(await call('GET', `/api/regress/project/${pid}`, undefined, who)).job.id, 180_000);
+    await t.app.ctx.jobs.waitFor(started.job?.id ?? body(await call('GET', `/api/regress/project/${pid}`, undefined, who)).job.id, 600_000);
     const view = body(await call('GET', `/api/regress/project/${pid}`, undefined, who));
     const m = view.models.find((x: any) => x.state === 'done');
     return { project: pid, key: m.model_key as string };
@@ -309,7 +309,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
         await s.app.close();
       }
     }
-  }, 120_000);
+  }, 900_000);
 
   it('deletes a project with its keys; the API is gone at once', async () => {
     expect((await call('DELETE', `/api/platform/projects/${id}`, undefined, viewer)).statusCode).toBe(403);

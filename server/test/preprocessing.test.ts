@@ -104,7 +104,7 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     const early = await call('POST', `/api/new_dataset/register/${temp_id}`, { name: 'too early' });
     expect([201, 409]).toContain(early.statusCode);
     let registered = early.statusCode === 201 ? early.json().detail.response : null;
-    await t.app.ctx.jobs.waitFor(temp_id, 60_000);
+    await t.app.ctx.jobs.waitFor(temp_id, 600_000);
     const res = (await call('GET', `/api/preprocess/result/${temp_id}`)).json().detail.response;
     expect(res.state).toBe('succeeded');
     expect(res.result.row_count).toBe(1147);
@@ -146,7 +146,7 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     // Reused on another dataset: the saved condition by id.
     const other = (await upload(t.app, alice.auth, { name: 'valve1b.csv', content: fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '1.csv')) }, { datetime_column: 'datetime' })).json().detail.response.id;
     const run2 = (await call('POST', `/api/preprocess/dataset/${other}`, { condition_id })).json().detail.response;
-    expect((await t.app.ctx.jobs.waitFor(run2.temp_id, 60_000)).state).toBe('succeeded');
+    expect((await t.app.ctx.jobs.waitFor(run2.temp_id, 600_000)).state).toBe('succeeded');
   });
 
   it('downloads and uploads condition_setting_file.csv (round trip) and rejects a bad file by row', async () => {

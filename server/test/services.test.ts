@@ -20,7 +20,7 @@ const backends = [
   ...(redisUrl ? [{ name: 'BullMQ on Redis, sqlite', db: 'sqlite' as const, redis: true }] : []),
 ];
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 600_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -51,7 +51,7 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
     a = await registerAndLogin(t.app, 'ann', 'Org A');
     b = await registerAndLogin(t.app, 'bob', 'Org B');
     [orgA, orgB] = [await orgOf(a.email), await orgOf(b.email)];
-  }, 120_000);
+  }, 900_000);
 
   afterAll(async () => {
     delete process.env.MITATE_PLATFORM_ADMINS;
@@ -63,7 +63,7 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
       await q.close();
       conn.disconnect();
     }
-  }, 120_000);
+  }, 900_000);
 
   it("B's stop never changes A's status, and A's job still runs while B's waits", async () => {
     const stop = await call('POST', '/api/services/stop', b.auth);
@@ -74,7 +74,7 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
 
     const held = await sleepJob(orgB, 0.1);
     const runs = await sleepJob(orgA, 0.3);
-    expect((await t.app.ctx.jobs.waitFor(runs.id, 60_000)).state).toBe('succeeded');
+    expect((await t.app.ctx.jobs.waitFor(runs.id, 600_000)).state).toBe('succeeded');
     // With one worker, B's job would have run by now were it not held.
     await new Promise((r) => setTimeout(r, 500));
     expect((await t.app.ctx.jobs.get(orgB, held.id))?.state).toBe('queued');
@@ -88,20 +88,20 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
 
     const start = await call('POST', '/api/services/start', b.auth);
     expect(start.json().detail.response).toMatchObject({ running: true, paused: false });
-    expect((await t.app.ctx.jobs.waitFor(held.id, 60_000)).state).toBe('succeeded');
-  }, 120_000);
+    expect((await t.app.ctx.jobs.waitFor(held.id, 600_000)).state).toBe('succeeded');
+  }, 900_000);
 
   it("a pause holds the organisation's waiting jobs; its running job finishes", async () => {
     const first = await sleepJob(orgB, 1.5);
     const second = await sleepJob(orgB, 0.1);
     await until('B running', async () => (await t.app.ctx.jobs.get(orgB, first.id))?.state === 'running');
     await call('POST', '/api/services/stop', b.auth);
-    expect((await t.app.ctx.jobs.waitFor(first.id, 60_000)).state).toBe('succeeded');
+    expect((await t.app.ctx.jobs.waitFor(first.id, 600_000)).state).toBe('succeeded');
     await new Promise((r) => setTimeout(r, 500));
     expect((await t.app.ctx.jobs.get(orgB, second.id))?.state).toBe('queued');
     await call('POST', '/api/services/start', b.auth);
-    expect((await t.app.ctx.jobs.waitFor(second.id, 60_000)).state).toBe('succeeded');
-  }, 120_000);
+    expect((await t.app.ctx.jobs.waitFor(second.id, 600_000)).state).toBe('succeeded');
+  }, 900_000);
 
   it('keeps the SPEC GET paths answering 405 in our envelope, changing nothing', async () => {
     for (const url of ['/api/services/stop', '/api/services/start']) {
@@ -133,7 +133,7 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
     expect(await status(b.auth)).toMatchObject({ running: false, paused: false, pool_running: false });
     expect((await call('POST', '/api/services/pool/start', a.auth)).json().detail.response.running).toBe(true);
     expect(await status(b.auth)).toMatchObject({ running: true, pool_running: true });
-  }, 120_000);
+  }, 900_000);
 });
 
 describe('a paused organisation across a restart (local pool)', () => {
@@ -152,15 +152,15 @@ describe('a paused organisation across a restart (local pool)', () => {
       s = make();
       await s.start();
       const other = await s.create({ orgId: 'org-a', userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.1 } });
-      expect((await s.waitFor(other.id, 60_000)).state).toBe('succeeded');
+      expect((await s.waitFor(other.id, 600_000)).state).toBe('succeeded');
       await new Promise((r) => setTimeout(r, 300));
       expect((await s.get('org-b', held.id))?.state).toBe('queued');
       await s.resumeOrg('org-b', null);
-      expect((await s.waitFor(held.id, 60_000)).state).toBe('succeeded');
+      expect((await s.waitFor(held.id, 600_000)).state).toBe('succeeded');
     } finally {
       await s.close();
       await handle.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 900_000);
 });

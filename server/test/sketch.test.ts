@@ -72,7 +72,7 @@ describe('exploration with and without the sketch', () => {
   };
   const waitStatistics = async (id: string) => {
     const r = (await t.app.inject({ method: 'POST', url: `/api/statistics/result/${id}`, headers: alice.auth })).json().detail.response;
-    await t.app.ctx.jobs.waitFor(r.job_id, 120_000);
+    await t.app.ctx.jobs.waitFor(r.job_id, 600_000);
   };
 
   beforeAll(async () => {
@@ -92,7 +92,7 @@ describe('exploration with and without the sketch', () => {
     await waitStatistics(withSketch);
     await waitStatistics(exact);
     fs.rmSync(await sketchDir(exact), { recursive: true });
-  }, 240_000);
+  }, 900_000);
   afterAll(() => t.close());
 
   const ask = async (kind: string, id: string, payload: object) => {
@@ -172,7 +172,7 @@ describe('exploration with and without the sketch', () => {
     const keys = () => [...(columnCache as unknown as { entries: Map<string, unknown> }).entries.keys()].filter((k) => k.startsWith(`${withSketch}:`));
     expect(keys().some((k) => k.includes(before))).toBe(true);
     const again = await t.app.inject({ method: 'POST', url: `/api/statistics/${withSketch}`, headers: alice.auth });
-    await t.app.ctx.jobs.waitFor(again.json().detail.response.job_id, 120_000);
+    await t.app.ctx.jobs.waitFor(again.json().detail.response.job_id, 600_000);
     const after = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
     expect(after).not.toBe(before);
     await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 11 });

@@ -18,7 +18,7 @@ describe.each(DATABASES)('statistical analysis on %s', (kind) => {
     t.app.inject({ method, url: `/api/statistical/analysis/${url}`, payload: payload as any, headers: { ...who.auth, 'accept-language': lang } });
   const waitDone = async (id: string) => {
     const p = (await call('GET', `project/${id}`)).json().detail.response;
-    if (p.job_id) await t.app.ctx.jobs.waitFor(p.job_id, 60_000);
+    if (p.job_id) await t.app.ctx.jobs.waitFor(p.job_id, 600_000);
     return (await call('GET', `train/result/${id}`)).json().detail.response;
   };
 
@@ -219,7 +219,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('statistical analysis through BullM
         payload: { name: 'bull', test_type: 'paired_t', variable1: 'extra', category: 'group', group1: '1', group2: '2' },
       });
       const p = res.json().detail.response;
-      await t.app.ctx.jobs.waitFor(p.job_id, 60_000);
+      await t.app.ctx.jobs.waitFor(p.job_id, 600_000);
       const r = (await t.app.inject({ method: 'GET', url: `/api/statistical/analysis/train/result/${p.id}`, headers: a.auth })).json().detail.response;
       expect(r.state).toBe('done');
       expect(r.result.statistic.value).toBeCloseTo(expected.paired_t_test.full_precision.t, 9);

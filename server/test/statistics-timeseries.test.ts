@@ -12,11 +12,11 @@ it('answers the statistics of a dataset with a datetime column', async () => {
     const up = await upload(t.app, a.auth, { name: 'valve.csv', content: csv }, { datetime_column: 'datetime', type: 'unsupervised', training_type: 'time_series_anomaly_detection_unsupervised' });
     const id = up.json().detail.response.id;
     const job = (await t.app.inject({ method: 'POST', url: `/api/statistics/result/${id}`, headers: a.auth })).json().detail.response.job_id;
-    await t.app.ctx.jobs.waitFor(job, 120_000);
+    await t.app.ctx.jobs.waitFor(job, 600_000);
     const r = await t.app.inject({ method: 'POST', url: `/api/statistics/result/${id}`, headers: a.auth });
     expect(r.statusCode).toBe(200);
     expect(r.json().detail.response.state).toBe('succeeded');
   } finally {
     await t.close();
   }
-}, 180_000);
+}, 900_000);

@@ -23,11 +23,11 @@ describe.each(DATABASES)('statistics generation on %s', (kind) => {
     // Issue 21: nobody has to ask for the statistics of a new dataset.
     const first = await result();
     expect(['queued', 'running', 'succeeded']).toContain(first.state);
-    await t.app.ctx.jobs.waitFor(first.job_id, 60_000);
+    await t.app.ctx.jobs.waitFor(first.job_id, 600_000);
     const start = await t.app.inject({ method: 'POST', url: `/api/statistics/${id}`, headers: alice.auth });
     expect(start.statusCode).toBe(200);
     const { job_id } = start.json().detail.response;
-    await t.app.ctx.jobs.waitFor(job_id, 60_000);
+    await t.app.ctx.jobs.waitFor(job_id, 600_000);
     const r = await result();
     expect(r.state).toBe('succeeded');
     expect(r.progress).toBe(1);
@@ -50,14 +50,14 @@ describe.each(DATABASES)('statistics generation on %s', (kind) => {
     const saved = fs.readFileSync(file);
     fs.writeFileSync(file, 'this is not parquet');
     const start = await t.app.inject({ method: 'POST', url: `/api/statistics/${id}`, headers: alice.auth });
-    await t.app.ctx.jobs.waitFor(start.json().detail.response.job_id, 60_000);
+    await t.app.ctx.jobs.waitFor(start.json().detail.response.job_id, 600_000);
     const failed = await result();
     expect(failed.state).toBe('failed');
     expect(failed.error).toBeTruthy();
     expect(failed.result).toBeNull();
     fs.writeFileSync(file, saved);
     const again = await t.app.inject({ method: 'POST', url: `/api/statistics/${id}`, headers: alice.auth });
-    await t.app.ctx.jobs.waitFor(again.json().detail.response.job_id, 60_000);
+    await t.app.ctx.jobs.waitFor(again.json().detail.response.job_id, 600_000);
     expect((await result()).state).toBe('succeeded');
   });
 

@@ -108,7 +108,7 @@ async function uploadTrainPredict(t: TestApp, bucketPrefix: string) {
   expect(reg.statusCode, reg.body).toBe(200);
   const projectId = body(reg).project_id;
   const started = body(await call('POST', `/api/train/model/${projectId}`));
-  const trainJob = await t.app.ctx.jobs.waitFor(started.job.id, 180_000);
+  const trainJob = await t.app.ctx.jobs.waitFor(started.job.id, 600_000);
   expect(trainJob.error).toBeNull();
   const p = body(await call('GET', `/api/regress/project/${projectId}`));
   expect(p.training_state).toBe('done');
@@ -121,7 +121,7 @@ async function uploadTrainPredict(t: TestApp, bucketPrefix: string) {
 
   const pred = body(await call('POST', `/api/inference/execute/${projectId}/${p.models[0].model_key}`, { dataset_id: fresh.id }));
   const jobId = (await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!;
-  const predJob = await t.app.ctx.jobs.waitFor(jobId, 120_000);
+  const predJob = await t.app.ctx.jobs.waitFor(jobId, 600_000);
   expect(predJob.error).toBeNull();
   const done = body(await call('GET', `/api/prediction/${pred.id}`));
   expect(done.state).toBe('done');
@@ -147,7 +147,7 @@ describe('upload → train → predict with object storage (local workers)', () 
   let t: TestApp;
   beforeAll(async () => {
     t = await makeTestApp('sqlite', { config: { workers: 1, s3: s3.settings('api/') } });
-  }, 60_000);
+  }, 900_000);
   afterAll(() => t?.close());
 
   it('stores every file in the store and serves them from a cold cache', async () => {
@@ -175,7 +175,7 @@ describe.skipIf(!redisUrl)('upload → train → predict with object storage and
     );
     worker.stdout!.on('data', (d) => workerLog.push(String(d)));
     worker.stderr!.on('data', (d) => workerLog.push(String(d)));
-  }, 60_000);
+  }, 900_000);
   afterAll(async () => {
     worker?.kill('SIGKILL');
     await t?.close();

@@ -88,7 +88,7 @@ describe('tenancy matrix from the OpenAPI document', () => {
       for (const r of rows) if (!ownIds.includes(r.id)) ownIds.push(r.id);
     }
     doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
-  }, 120_000);
+  }, 900_000);
   afterAll(() => t?.close());
 
   const operations = () => {
@@ -127,7 +127,7 @@ describe('tenancy matrix from the OpenAPI document', () => {
     }
     expect(wrong).toEqual([]);
     expect(cases).toBeGreaterThan(150);
-  }, 300_000);
+  }, 900_000);
 
   it('answers a viewer 403 on every write operation except their own account', async () => {
     const writes = operations().filter(
@@ -155,5 +155,5 @@ describe('tenancy matrix from the OpenAPI document', () => {
     const row = await t.app.ctx.db.selectFrom('datasets').selectAll().where('id', '=', ownIds[0]).executeTakeFirst();
     expect(row).toBeTruthy();
     expect((row as any).deleted_at ?? null).toBeNull();
-  }, 300_000);
+  }, 900_000);
 });

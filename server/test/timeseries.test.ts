@@ -23,7 +23,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
 
   async function trained(id: string) {
     const p = body(await call('POST', `/api/timeseries/train/model/${id}`));
-    await t.app.ctx.jobs.waitFor(p.job.id, 180_000);
+    await t.app.ctx.jobs.waitFor(p.job.id, 600_000);
     return body(await call('GET', `/api/timseseries/project/${id}`));
   }
 
@@ -44,7 +44,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const lines = D00.trim().split('\n');
     ids.dup = await up('dup.csv', [lines[0], ...lines.slice(1, 100), lines[5]].join('\n'));
     ids.words = await up('words.csv', 'sample,x,word\n' + Array.from({ length: 40 }, (_, i) => `${i},${i % 7},${i % 2 ? 'a' : 'b'}`).join('\n'));
-  }, 180_000);
+  }, 900_000);
   afterAll(() => t?.close());
 
   const tep = { name: 'TEP fault 1', project_type: 'time_series_anomaly_detection_unsupervised', time_column: 'sample', feature_variables: TEP_SIGNALS, target_variables: ['fault'] };
@@ -131,13 +131,13 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(saved).toMatchObject({ saved_threshold: 1e9, threshold: 1e9 });
     const pred = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
     expect(pred.report_type).toBe('time-series');
-    const job = await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 120_000);
+    const job = await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 600_000);
     expect(job.state).toBe('succeeded');
     const res = body(await call('GET', `/api/timeseries/prediction/result/${pred.id}`));
     expect(res.result.anomaly).toMatchObject({ threshold: 1e9, alarm_rows: 0 });
     await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1 });
     const pred2 = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
-    await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred2.id).executeTakeFirstOrThrow()).job_id!, 120_000);
+    await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred2.id).executeTakeFirstOrThrow()).job_id!, 600_000);
     const r2 = body(await call('GET', `/api/timeseries/prediction/result/${pred2.id}`));
     expect(r2.result.anomaly.alarm_rows).toBeGreaterThan(700);
     const ps = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?points=100`));
@@ -161,7 +161,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(Math.max(...zoomed.points.map((b: number[]) => b[2]))).toBe(Math.max(...one.points.map((b: number[]) => b[2])));
     const end = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=950&end=5000&points=100`));
     expect(end).toMatchObject({ start: 950, end: 959 });
-  }, 300_000);
+  }, 900_000);
 
   it('a time series ordered by a whole-number column (no dates): registered, charted, checked and trained by rows', async () => {
     const datasets = async () => (await t.app.ctx.db.selectFrom('datasets').select('id').execute()).length;
@@ -211,7 +211,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(th.alarms_per_day).toBeNull();
     expect(th.alarms_per_1000_rows).toBeCloseTo((th.alarms * 1000) / th.evaluated_rows, 9);
     expect(th.evaluated_rows).toBe(200); // samples 301-500 after the normal range 1-300
-  }, 300_000);
+  }, 900_000);
 
   it('supervised on SKAB with its anomaly label and a time-ordered split', async () => {
     const p = body(
@@ -231,7 +231,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const th = body(await call('GET', `/api/timeseries/threshold/${p.project_id}/1_lightgbm?threshold=0.5`));
     expect(th.labelled).toBe(true);
     expect(th.alarms_per_day).toBeGreaterThan(0);
-  }, 300_000);
+  }, 900_000);
 
   it('resamples an irregular series (duplicate timestamps averaged) when asked, and refuses a bad period', async () => {
     const lines = SKAB.trim().split(/\r?\n/);
@@ -255,7 +255,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(series.rows).toBeLessThan(lines.length - 1);
     const sig = body(await call('GET', `/api/timeseries/signals/${p.project_id}/1_pca_mspc?points=5000&columns=Pressure`));
     expect(sig.series.Pressure.length).toBe(series.rows);
-  }, 300_000);
+  }, 900_000);
 
   it('another organisation sees nothing; viewers cannot write', async () => {
     expect((await call('GET', `/api/timseseries/project/${ids.tep}`, undefined, bob)).statusCode).toBe(404);

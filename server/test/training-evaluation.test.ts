@@ -18,7 +18,7 @@ describe.each(DATABASES)('evaluation of small tables on %s', (kind) => {
     const p = body(await call('POST', `/api/regress/register/${dataset}`, payload));
     await call('POST', `/api/train/model/${p.project_id}`);
     const started = body(await call('GET', `/api/regress/project/${p.project_id}`));
-    await t.app.ctx.jobs.waitFor(started.job.id, 180_000);
+    await t.app.ctx.jobs.waitFor(started.job.id, 600_000);
     return body(await call('GET', `/api/regress/project/${p.project_id}`));
   }
 
@@ -26,7 +26,7 @@ describe.each(DATABASES)('evaluation of small tables on %s', (kind) => {
     t = await makeTestApp(kind, { config: { workers: 1 } });
     alice = await registerAndLogin(t.app, 'evaluator');
     dataset = body(await upload(t.app, alice.auth, { name: 'stackloss.csv', content: STACKLOSS })).id;
-  }, 120_000);
+  }, 900_000);
   afterAll(() => t?.close());
 
   it('a 3-row test set is flagged and repeated cross-validation is the headline', async () => {
@@ -36,7 +36,7 @@ describe.each(DATABASES)('evaluation of small tables on %s', (kind) => {
     expect(p.evaluation).toBe('holdout');
     expect(m.evaluation).toMatchObject({ mode: 'holdout', test_rows: 3, small_test: true, headline: 'repeated_cv', threshold: 30 });
     expect(m.evaluation.repeated_cv.mean).toBeGreaterThan(0.5);
-  }, 240_000);
+  }, 900_000);
 
   it('cross-validation only trains on every row and has no test set', async () => {
     const p = await train({ ...base, name: 'cv only', evaluation: 'cv_only' });
@@ -44,7 +44,7 @@ describe.each(DATABASES)('evaluation of small tables on %s', (kind) => {
     expect(p.evaluation).toBe('cv_only');
     expect(m.evaluation).toMatchObject({ mode: 'cv_only', test_rows: 0, small_test: false, headline: 'repeated_cv' });
     expect(m.evaluation.repeated_cv.repeats).toBe(10);
-  }, 240_000);
+  }, 900_000);
 
   it('cross-validation only is refused where it does not apply, in the caller\'s language', async () => {
     const res = await call('POST', `/api/softsensor/register/${dataset}`, { ...base, name: 'x', evaluation: 'cv_only' }, 'ja');

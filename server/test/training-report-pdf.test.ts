@@ -45,7 +45,7 @@ describe.each(DATABASES)('training report PDF on %s', (kind) => {
     t = await makeTestApp(kind, { config: { workers: 1 } });
     alice = await registerAndLogin(t.app, 'reporter');
     dataset = body(await upload(t.app, alice.auth, { name: 'process.csv', content: table() })).id;
-  }, 120_000);
+  }, 900_000);
   afterAll(() => t?.close());
 
   it('regression: leaderboard with test and CV columns, what chose the model, metrics, charts, importances and settings, in Japanese', async () => {

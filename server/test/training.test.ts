@@ -22,7 +22,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
 
   async function waitTrained(prefix: string, id: string) {
     const p = body(await call('GET', `/api/${prefix}/project/${id}`));
-    await t.app.ctx.jobs.waitFor(p.job.id, 120_000);
+    await t.app.ctx.jobs.waitFor(p.job.id, 600_000);
     return body(await call('GET', `/api/${prefix}/project/${id}`));
   }
 
@@ -39,7 +39,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     ids.steel = await up('steel.csv', STEEL, { training_type: 'discriminant_analysis' });
     ids.debutanizer = await up('debutanizer.csv', DEBUTANIZER, { type: 'softsensor', training_type: 'soft_sensor' });
     ids.words = await up('words.csv', 'x,y,label,const\n' + Array.from({ length: 40 }, (_, i) => `${i},${i * 2 + (i % 3)},${i % 2 ? 'a' : 'b'},7`).join('\n') + '\n1,2,lonely,7\n');
-  }, 120_000);
+  }, 900_000);
   afterAll(() => t?.close());
 
   it('lists the algorithms of each type with their defaults', async () => {
@@ -160,7 +160,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(bad.json().detail[0].msg).toContain('"RH"');
     expect(body(await call('GET', '/api/inference/list/*')).total).toBe(0);
     const pred = body(await call('POST', `/api/inference/execute/${p.project_id}/2_lightgbm`, { dataset_id: ids.ccppNew }));
-    await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 60_000);
+    await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 600_000);
     const done = body(await call('GET', `/api/prediction/${pred.id}`));
     expect(done.state).toBe('done');
     expect(done.result.rows).toBe(300);
@@ -185,7 +185,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(body(await call('GET', '/api/projects')).length).toBe(1);
     expect(body(await call('DELETE', `/api/regress/project/delete/${p.project_id}`)).id).toBe(p.project_id);
     expect((await call('GET', `/api/project/${p.project_id}`)).statusCode).toBe(404);
-  }, 180_000);
+  }, 900_000);
 
   it('a run whose data turns bad fails every model with the reason; training again recovers', async () => {
     const p = body(
@@ -205,7 +205,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     const ok = await waitTrained('regress', p.project_id);
     expect(ok.training_state).toBe('done');
     expect(ok.models[0].metrics.r2).toBeGreaterThan(0.9);
-  }, 60_000);
+  }, 900_000);
 
   it('discriminant analysis: classes, confusion matrix, ROC, probabilities', async () => {
     const p = body(
@@ -229,13 +229,13 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(rep.shap).not.toBeNull();
     const pred = body(await call('POST', `/api/discriminant/analysis/prediction/${p.project_id}`, { model_key: rf.model_key, dataset_id: ids.steel }));
     const jobId = (await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!;
-    await t.app.ctx.jobs.waitFor(jobId, 60_000);
+    await t.app.ctx.jobs.waitFor(jobId, 600_000);
     const res = body(await call('GET', `/api/discriminant/analysis/prediction/result/${pred.id}`));
     expect(res.state).toBe('done');
     expect(Object.values(res.result.counts as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(1941);
     const rows = body(await call('GET', `/api/inference/${pred.id}/rows?page_size=2`));
     expect(rows.columns.slice(0, 8)).toEqual(['predicted_Fault', ...rep.charts.confusion_matrix.labels.map((c: string) => `probability_${c}`)]);
-  }, 120_000);
+  }, 900_000);
 
   it('soft sensor: lags and moving windows, time-ordered split, actual and predicted over time', async () => {
     const p = body(
@@ -259,7 +259,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(Math.max(...ts.train.time)).toBeLessThan(Math.min(...ts.test.time));
     expect(rep.permutation_importance.map((r: any) => r.feature)).toContain('u1_lag1');
     expect(rep.train_rows + rep.test_rows).toBe(2394 - 4);
-  }, 120_000);
+  }, 900_000);
 
   it('clustering and dimensional compression: metrics, maps, assignment of new rows', async () => {
     const c = body(
@@ -281,7 +281,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(hrep.charts.dendrogram.icoord.length).toBeGreaterThan(0);
     const pred = body(await call('POST', `/api/clustering/prediction/${c.project_id}`, { model_key: cd.models[1].model_key, dataset_id: ids.steel }));
     const jobId = (await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!;
-    await t.app.ctx.jobs.waitFor(jobId, 60_000);
+    await t.app.ctx.jobs.waitFor(jobId, 600_000);
     const res = body(await call('GET', `/api/clustering/prediction/result/${pred.id}`));
     // the training rows themselves are assigned to the clusters they formed
     expect(res.result.counts).toEqual(hrep.metrics.cluster_sizes);
@@ -301,5 +301,5 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(drep.metrics.explained_variance_ratio).toHaveLength(3);
     expect(drep.charts.loadings.components).toHaveLength(3);
     expect(drep.charts.map.color.length).toBe(drep.charts.map.x.length);
-  }, 180_000);
+  }, 900_000);
 });

@@ -5,7 +5,7 @@ import '../i18n';
 
 // findBy*/waitFor wait for conditions, never for a time: on a busy 2-core machine a lazy route can take
 // seconds to render, so the default 1 s is far too short (issue 15); tests never pass their own shorter limit.
-configure({ asyncUtilTimeout: 30_000 });
+configure({ asyncUtilTimeout: 60_000 });
 
 afterEach(() => {
   cleanup();

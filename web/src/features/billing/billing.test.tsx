@@ -24,7 +24,7 @@ const bank = { bank_name: 'Mitate Bank', bank_code: '0999', branch_name: 'Head O
 const info = (identity: PaymentInfo['identity'], balance = 0): PaymentInfo => ({ transfer_reference: 'MITATE 1A2B3C4D', bank_account: bank, wallet: { balance, currency: 'JPY' }, identity });
 
 // generous limits: the first render loads the shell and the area, slow on a busy machine
-describe('invoices', { timeout: 90_000 }, () => {
+describe('invoices', { timeout: 300_000 }, () => {
   it('list: the state filter asks the server for the chosen state', async () => {
     signIn();
     const calls = mockFetch({
@@ -35,8 +35,8 @@ describe('invoices', { timeout: 90_000 }, () => {
     });
     const user = userEvent.setup();
     renderApp('/invoices');
-    await waitFor(() => expect(calls.some((c) => c.path === '/api/billing/invoices' && c.url.searchParams.get('state') === 'all')).toBe(true), { timeout: 20_000 });
-    await user.click(await screen.findByRole('combobox', { name: 'State' }, { timeout: 20_000 }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/billing/invoices' && c.url.searchParams.get('state') === 'all')).toBe(true), { timeout: 60_000 });
+    await user.click(await screen.findByRole('combobox', { name: 'State' }, { timeout: 60_000 }));
     await user.click(await screen.findByRole('option', { name: 'Pending confirmation' }));
     await waitFor(() => expect(calls.some((c) => c.url.searchParams.get('state') === 'pending_confirmation')).toBe(true));
   });
@@ -52,7 +52,7 @@ describe('invoices', { timeout: 90_000 }, () => {
     });
     const user = userEvent.setup();
     renderApp('/invoices/i1/payment');
-    expect((await screen.findByTestId('pay-total', {}, { timeout: 20_000 })).textContent).toContain('15,900');
+    expect((await screen.findByTestId('pay-total', {}, { timeout: 60_000 })).textContent).toContain('15,900');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByTestId('transfer-reference').textContent).toBe('MITATE 1A2B3C4D');
     expect(screen.getByText('Mitate Bank')).toBeTruthy();
@@ -74,7 +74,7 @@ describe('invoices', { timeout: 90_000 }, () => {
     });
     const user = userEvent.setup();
     const { unmount } = renderApp('/invoices/i1/payment');
-    expect((await screen.findByTestId('identity-gate', {}, { timeout: 20_000 })).textContent).toContain('Verify identity before paying.');
+    expect((await screen.findByTestId('identity-gate', {}, { timeout: 60_000 })).textContent).toContain('Verify identity before paying.');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect((screen.getByRole('button', { name: 'Transfer completed' }) as HTMLButtonElement).disabled).toBe(true);
     await user.click(screen.getByRole('radio', { name: /Wallet/ }));
@@ -82,6 +82,6 @@ describe('invoices', { timeout: 90_000 }, () => {
     unmount();
     identity = 'under_review';
     renderApp('/invoices/i1/payment');
-    expect((await screen.findByTestId('identity-gate', {}, { timeout: 20_000 })).textContent).toContain('ID under review.');
+    expect((await screen.findByTestId('identity-gate', {}, { timeout: 60_000 })).textContent).toContain('ID under review.');
   });
 });

@@ -66,7 +66,7 @@ describe('image pre-processing page', () => {
     });
     const user = userEvent.setup();
     const { router } = renderApp('/pre-processing/details/ds1');
-    expect(await screen.findByRole('heading', { name: 'Image pre-processing' }, { timeout: 30_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Image pre-processing' }, { timeout: 60_000 })).toBeInTheDocument();
     expect(screen.getByRole('table', { name: 'Counts per class and split' })).toHaveTextContent(/OK\s*10\s*2\s*12/);
     await user.click(screen.getByRole('button', { name: 'Next' }));
     // the preview comes from the engine, on images of this dataset
@@ -74,7 +74,7 @@ describe('image pre-processing page', () => {
     expect(screen.getByText(/After · 200 × 100 px/)).toBeInTheDocument();
     await user.click(screen.getByRole('combobox', { name: 'Rotate (clockwise)' }));
     await user.click(screen.getByRole('option', { name: '90°' }));
-    await waitFor(() => expect(screen.getByText(/After · 100 × 200 px/)).toBeInTheDocument(), { timeout: 5000 });
+    await waitFor(() => expect(screen.getByText(/After · 100 × 200 px/)).toBeInTheDocument(), { timeout: 60_000 });
     expect(previews.at(-1)).toMatchObject({ rotate: 90 });
     // a size out of range is said at once and nothing runs
     await user.click(screen.getByRole('checkbox', { name: 'Resize' }));
@@ -85,7 +85,7 @@ describe('image pre-processing page', () => {
     expect(screen.getByRole('button', { name: 'Process all 17 images' })).toBeDisabled();
     await user.click(screen.getByRole('checkbox', { name: 'Resize' }));
     await user.click(screen.getByRole('button', { name: 'Process all 17 images' }));
-    expect(await screen.findByText(/17 images processed/, undefined, { timeout: 6000 })).toBeInTheDocument();
+    expect(await screen.findByText(/17 images processed/, undefined, { timeout: 60_000 })).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Processed images (a few of each class)' })).getAllByRole('listitem')).toHaveLength(1);
     const name = screen.getByRole('textbox', { name: 'New dataset name' });
     expect(name).toHaveValue('tiles (pre-processed)');

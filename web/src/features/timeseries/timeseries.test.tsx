@@ -46,9 +46,9 @@ describe('time-series threshold page', () => {
     const input = screen.getByRole('textbox', { name: 'Threshold' });
     fireEvent.change(input, { target: { value: '1.5' } });
     fireEvent.keyDown(input, { key: 'Enter' });
-    await waitFor(() => expect(screen.getByTestId('metric-far')).toHaveTextContent('0.0 %'), { timeout: 15_000 });
+    await waitFor(() => expect(screen.getByTestId('metric-far')).toHaveTextContent('0.0 %'), { timeout: 60_000 });
     expect(calls.some((c) => c.url.searchParams.get('threshold') === '1.5')).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Save threshold' }));
-    await waitFor(() => expect(saved).toEqual({ threshold: 1.5 }), { timeout: 15_000 });
+    await waitFor(() => expect(saved).toEqual({ threshold: 1.5 }), { timeout: 60_000 });
   }, 90_000);
 });

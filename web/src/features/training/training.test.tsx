@@ -156,11 +156,11 @@ describe('training pages', () => {
     // the type filter offers the image types
     await userEvent.click(screen.getByRole('combobox', { name: 'Type' }));
     await userEvent.click(await screen.findByRole('option', { name: 'Image analysis (OK/NG)' }));
-    await waitFor(() => expect(calls.some((c) => c.url.searchParams.get('project_type') === 'analysis')).toBe(true), { timeout: 30_000 });
-    await waitFor(() => expect(screen.queryByRole('link', { name: 'Concrete regression' })).toBeNull(), { timeout: 30_000 });
+    await waitFor(() => expect(calls.some((c) => c.url.searchParams.get('project_type') === 'analysis')).toBe(true), { timeout: 60_000 });
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'Concrete regression' })).toBeNull(), { timeout: 60_000 });
     await userEvent.click(within(screen.getByRole('link', { name: 'Tiles OK/NG' }).closest('[role="row"]') as HTMLElement).getByRole('button', { name: 'Delete' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/project/delete/img1')).toBe(true), { timeout: 30_000 });
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/project/delete/img1')).toBe(true), { timeout: 60_000 });
   });
 
   it('lists models with metrics, links the report, and shows a failed model its log', async () => {
