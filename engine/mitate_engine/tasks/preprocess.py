@@ -90,22 +90,36 @@ HLL_BITS = 14  # 16,384 registers: about 0.8 % standard error
 
 
 def approx_distinct(values: np.ndarray) -> int:
-    """Distinct values (HyperLogLog over a 64-bit mix of each value's bits, read with one bincount); small counts
-    come from the linear-counting branch and are near exact, a constant column gives 1."""
+    """Distinct values (HyperLogLog over a 64-bit mix of each value's bits); small counts come from the
+    linear-counting branch and are near exact, a constant column gives 1. Slices of 1 Mi values keep the
+    temporaries in cache; the registers (the highest rank per bucket) do not depend on the slicing."""
     if values.size == 0:
         return 0
-    bits = (values + 0.0).view(np.uint64) if values.dtype.kind == "f" else values.astype(np.int64).view(np.uint64)  # +0.0: -0.0 == 0.0
-    h = bits ^ (bits >> np.uint64(30))  # splitmix64's finaliser: every input bit reaches every output bit
-    h *= np.uint64(0xBF58476D1CE4E5B9)
-    h ^= h >> np.uint64(27)
-    h *= np.uint64(0x94D049BB133111EB)
-    h ^= h >> np.uint64(31)
     m = 1 << HLL_BITS
-    index = (h >> np.uint64(64 - HLL_BITS)).astype(np.int64)
-    rest = ((h << np.uint64(HLL_BITS)) >> np.uint64(32)).astype(np.float64)  # the next 32 bits, exact in a double
-    rank = np.where(rest > 0, 33 - np.frexp(rest)[1], 33)  # position of the first set bit, 1-based
-    seen = np.bincount(index * 34 + rank, minlength=m * 34).reshape(m, 34) > 0
-    registers = 33 - np.argmax(seen[:, ::-1], axis=1)  # the highest rank seen per register
+    seen = np.zeros(m * 34, dtype=bool)  # (bucket, rank) pairs met
+    for start in range(0, values.size, 1 << 20):
+        part = values[start : start + (1 << 20)]
+        h = (part + 0.0).view(np.uint64) if part.dtype.kind == "f" else part.astype(np.int64).view(np.uint64)  # +0.0: -0.0 == 0.0
+        t = np.empty_like(h)
+        # splitmix64's finaliser: every input bit reaches every output bit
+        np.right_shift(h, np.uint64(30), out=t)
+        h ^= t
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        np.right_shift(h, np.uint64(27), out=t)
+        h ^= t
+        h *= np.uint64(0x94D049BB133111EB)
+        np.right_shift(h, np.uint64(31), out=t)
+        h ^= t
+        np.right_shift(h, np.uint64(64 - HLL_BITS), out=t)  # the bucket
+        key = t.view(np.int64)
+        h <<= np.uint64(HLL_BITS)
+        h >>= np.uint64(32)  # the next 32 bits, exact in a double
+        rank = 33 - np.frexp(h.astype(np.float64))[1]  # 1-based position of the first set bit; 33 when none (frexp(0) = 0, 0)
+        key *= 34
+        key += rank
+        seen[key] = True
+    seen = seen.reshape(m, 34)
+    registers = 33 - np.argmax(seen[:, ::-1], axis=1)  # the highest rank met per bucket
     registers[~seen.any(axis=1)] = 0
     estimate = 0.7213 / (1 + 1.079 / m) * m * m / float(np.sum(np.ldexp(1.0, -registers)))
     empty = int(np.count_nonzero(registers == 0))
