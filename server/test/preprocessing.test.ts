@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ColumnInfo, parquetStats } from '../src/features/datasets/ingest.js';
 import { fromConditionCsv, parseCsv, toConditionCsv } from '../src/features/preprocessing/conditionFile.js';
 import { DATABASES, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
@@ -142,6 +143,27 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     const stats = (await call('GET', `/api/dataset/${registered.id}/false`)).json().detail.response;
     const temp = stats.columns.find((c: { name: string }) => c.name === 'Temperature');
     expect(Math.abs(temp.mean)).toBeLessThan(1e-9);
+    // The untouched columns' chunks were copied from the source file (issue 20), and the changed columns' figures
+    // came from the engine, not from a second scan: every column agrees with DuckDB scanning the new file.
+    expect(res.result.timings.untouched_columns).toBe('spliced');
+    const conn = await t.app.ctx.duckdb.connect();
+    const newFile = `'${path.join(t.dataDir, 'files', 'org', row.organisation_id, 'datasets', registered.id, 'data.parquet')}'`;
+    try {
+      const scanned = await parquetStats(conn, newFile.slice(1, -1));
+      expect(stats.columns.map((c: ColumnInfo) => c.name)).toEqual(scanned.columns.map((c) => c.name));
+      for (const s of scanned.columns) {
+        const got = stats.columns.find((c: ColumnInfo) => c.name === s.name) as ColumnInfo;
+        expect({ ...got, mean: null, std: null, unique: null }, s.name).toEqual({ ...s, mean: null, std: null, unique: null });
+        for (const k of ['mean', 'std'] as const) expect(Math.abs((got[k] ?? 0) - (s[k] ?? 0)), `${s.name} ${k}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(s[k] ?? 0)));
+        // Both distinct counts are estimates (DuckDB's is off by 4 % on Temperature here): the engine's within 2 % of the exact count.
+        if (res.result.columns.includes(s.name) && ['Pressure', 'Temperature', 'power'].includes(s.name)) {
+          const exact = Number((await conn.runAndReadAll(`SELECT count(DISTINCT "${s.name}") AS n FROM read_parquet(${newFile})`)).getRowObjectsJson()[0].n);
+          expect(Math.abs(got.unique - exact), `${s.name} unique`).toBeLessThanOrEqual(Math.max(1, 0.02 * exact));
+        }
+      }
+    } finally {
+      conn.closeSync();
+    }
 
     // Reused on another dataset: the saved condition by id.
     const other = (await upload(t.app, alice.auth, { name: 'valve1b.csv', content: fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '1.csv')) }, { datetime_column: 'datetime' })).json().detail.response.id;

@@ -136,7 +136,9 @@ class Condition:
             else:
                 targets = list(step.columns)
             changed += [c for c in targets if c not in changed]
-        if self.datetime_column and self.datetime_column not in read:
+        # The datetime column only when a step reads the time (these steps keep it where and as it is).
+        timed = any((s.process_type == "missing" and s.method == "time") or (s.process_type == "window" and s.params.get("span")) for s in self.steps)
+        if timed and self.datetime_column and self.datetime_column not in read:
             read.append(self.datetime_column)
         return read, changed
 

@@ -59,6 +59,17 @@ def datetime_index(df: pd.DataFrame, t: str) -> pd.DatetimeIndex:
     return pd.DatetimeIndex(s)
 
 
+def quartiles(s: pd.Series) -> tuple[float, float]:
+    """Q1 and Q3 of the non-missing values, as `s.quantile(0.25)` and `s.quantile(0.75)` give them (linear
+    interpolation, the same NumPy percentile call pandas makes), from one partial sort instead of two."""
+    v = s.to_numpy(dtype="float64", na_value=np.nan)
+    v = v[~np.isnan(v)]
+    if v.size == 0:
+        return math.nan, math.nan
+    q1, q3 = np.percentile(v, [25.0, 75.0], method="linear")
+    return float(q1), float(q3)
+
+
 def is_numeric(s: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s)
 
@@ -208,7 +219,7 @@ class Outliers(Step):
         for c in cols:
             s = df[c].astype("float64")
             if self.method == "iqr":
-                q1, q3 = s.quantile(0.25), s.quantile(0.75)
+                q1, q3 = quartiles(s)
                 k = float(self.params["k"])
                 lo, hi = q1 - k * (q3 - q1), q3 + k * (q3 - q1)
             else:
@@ -340,7 +351,8 @@ class Missing(Step):
             for c, v in self.need_fit()["values"].items():
                 if c not in df.columns:
                     raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
-                df[c] = df[c].fillna(v)
+                if df[c].hasnans:  # (a column without gaps stays as it is, not copied)
+                    df[c] = df[c].fillna(v)
             return df
         if self.method == "constant":
             v = self.params["value"]
@@ -410,7 +422,8 @@ class Scaling(Step):
             elif self.method == "minmax":
                 center, scale = s.min(), s.max() - s.min()
             else:
-                center, scale = s.median(), s.quantile(0.75) - s.quantile(0.25)
+                q1, q3 = quartiles(s)
+                center, scale = s.median(), q3 - q1
             if not scale or not math.isfinite(scale):
                 raise StepError(f'the column "{c}" is constant (or nearly), so it cannot be scaled', code="step_constant", column=c)
             out[c] = {"center": float(center), "scale": float(scale)}

@@ -13,10 +13,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
+from ..parquet_splice import SpliceUnsupported, splice
 from ..preprocessing import Condition
 from ..task import Context, EngineError, Task
 
@@ -83,6 +86,119 @@ def write_beside(source: pq.ParquetFile, fresh: pa.Table, columns: list[str], pa
         raise EngineError("data_file_changed")
 
 
+HLL_BITS = 14  # 16,384 registers: about 0.8 % standard error
+
+
+def approx_distinct(values: np.ndarray) -> int:
+    """Distinct values (HyperLogLog over a 64-bit mix of each value's bits); small counts come from the
+    linear-counting branch and are near exact, a constant column gives 1. Slices of 1 Mi values keep the
+    temporaries in cache; the registers (the highest rank per bucket) do not depend on the slicing."""
+    if values.size == 0:
+        return 0
+    m = 1 << HLL_BITS
+    seen = np.zeros(m * 34, dtype=bool)  # (bucket, rank) pairs met
+    for start in range(0, values.size, 1 << 20):
+        part = values[start : start + (1 << 20)]
+        h = (part + 0.0).view(np.uint64) if part.dtype.kind == "f" else part.astype(np.int64).view(np.uint64)  # +0.0: -0.0 == 0.0
+        t = np.empty_like(h)
+        # splitmix64's finaliser: every input bit reaches every output bit
+        np.right_shift(h, np.uint64(30), out=t)
+        h ^= t
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        np.right_shift(h, np.uint64(27), out=t)
+        h ^= t
+        h *= np.uint64(0x94D049BB133111EB)
+        np.right_shift(h, np.uint64(31), out=t)
+        h ^= t
+        np.right_shift(h, np.uint64(64 - HLL_BITS), out=t)  # the bucket
+        key = t.view(np.int64)
+        h <<= np.uint64(HLL_BITS)
+        h >>= np.uint64(32)  # the next 32 bits, exact in a double
+        rank = 33 - np.frexp(h.astype(np.float64))[1]  # 1-based position of the first set bit; 33 when none (frexp(0) = 0, 0)
+        key *= 34
+        key += rank
+        seen[key] = True
+    seen = seen.reshape(m, 34)
+    registers = 33 - np.argmax(seen[:, ::-1], axis=1)  # the highest rank met per bucket
+    registers[~seen.any(axis=1)] = 0
+    estimate = 0.7213 / (1 + 1.079 / m) * m * m / float(np.sum(np.ldexp(1.0, -registers)))
+    empty = int(np.count_nonzero(registers == 0))
+    if estimate <= 2.5 * m and empty:
+        estimate = m * np.log(m / empty)
+    return max(1, min(int(round(estimate)), values.size))
+
+
+def column_figures(s: pd.Series) -> dict | None:
+    """count, distinct (approximate), min, max, mean and sample std of a numeric column with finite values, as the
+    server's quick statistics keep them; None for any other column (the server computes those itself)."""
+    if not (pd.api.types.is_integer_dtype(s.dtype) or pd.api.types.is_float_dtype(s.dtype)) or pd.api.types.is_bool_dtype(s.dtype):
+        return None
+    v = s.to_numpy(dtype="float64", na_value=np.nan) if s.dtype.kind == "f" or s.hasnans else s.to_numpy()
+    if v.dtype.kind == "f":
+        nan = np.isnan(v)
+        if nan.any():
+            v = v[~nan]
+        if v.size and not np.isfinite(v).all():
+            return None
+    n = int(v.size)
+    if n == 0:
+        return {"count": 0, "unique": 0, "min": None, "max": None, "mean": None, "std": None}
+    return {
+        "count": n,
+        "unique": approx_distinct(v),
+        "min": float(v.min()),
+        "max": float(v.max()),
+        "mean": float(v.mean(dtype=np.float64)),
+        "std": float(v.std(dtype=np.float64, ddof=1)) if n > 1 else None,
+    }
+
+
+def codec_for(column: pa.ChunkedArray) -> str:
+    """Snappy, unless a sample of the column's values does not shrink by it (measured floats rarely repeat a byte
+    pattern): then the column is stored uncompressed, which saves compressing 10 M values for nothing."""
+    if not pa.types.is_floating(column.type) or len(column) == 0:
+        return "snappy"
+    sample = column.slice(0, 1 << 16).combine_chunks()
+    raw = sample.buffers()[1]
+    raw = raw[sample.offset * column.type.byte_width : (sample.offset + len(sample)) * column.type.byte_width]
+    return "none" if len(pa.compress(raw, "snappy", asbytes=True)) > 0.9 * raw.size else "snappy"
+
+
+def write_spliced(source: pq.ParquetFile, source_path: str, fresh: pa.Table, columns: list[str], path: Path) -> None:
+    """The new table without decoding the untouched columns: the changed ones are encoded in the source's row
+    groups (two files written at once, one per core), then every column chunk is copied into `path` byte for byte
+    (see parquet_splice). SpliceUnsupported when the source's layout does not allow it."""
+    meta = source.metadata
+    sizes = [meta.row_group(i).num_rows for i in range(meta.num_row_groups)]
+    if sum(sizes) != fresh.num_rows:
+        raise EngineError("data_file_changed")
+    names = fresh.column_names
+    # Two halves of about the same number of bytes, written in parallel (Arrow releases the GIL while encoding).
+    order = sorted(names, key=lambda c: -fresh.column(c).nbytes)
+    halves = [order[0::2], order[1::2]]
+    parts = [path.with_name(f"{path.stem}.part{i}.parquet") for i in range(2)]
+
+    def encode(i: int) -> None:
+        if not halves[i]:
+            return
+        table = fresh.select(halves[i])
+        codecs = {c: codec_for(table.column(c)) for c in table.column_names}
+        with pq.ParquetWriter(str(parts[i]), table.schema, compression=codecs, use_dictionary=text_columns(table.schema)) as writer:
+            offset = 0
+            for n in sizes:
+                writer.write_table(table.slice(offset, n), row_group_size=n)
+                offset += n
+
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(encode, range(2)))
+        schema = pa.schema([fresh.schema.field(c) if c in names else source.schema_arrow.field(c) for c in columns])
+        splice(columns, [p for i, p in enumerate(parts) if halves[i]] + [Path(source_path)], path, schema)
+    finally:
+        for p in parts:
+            p.unlink(missing_ok=True)
+
+
 class Preprocess(Task):
     kind = "preprocess"
 
@@ -120,26 +236,41 @@ class Preprocess(Task):
             raise EngineError("no_row_left")
         if partial and len(out) != total:  # a step removed rows after all: the untouched columns no longer line up
             raise EngineError("rows_changed_unexpectedly")
-        ctx.progress(0.82, "Writing the new dataset")
         work = ctx.work_dir
-        started = time.perf_counter()
+        statistics_s = 0.0
         if partial:
-            # The whole new table, as the whole-table path orders it (the source's columns, then the new ones):
-            # untouched columns go from the file to the output as Arrow, never through pandas; the changed ones
-            # are also written apart, so the server computes statistics for them alone (issue 20).
+            # The whole new table, as the whole-table path orders it (the source's columns, then the new ones).
+            # The untouched columns are the source's, value for value: their encoded chunks are copied from the
+            # source file (or, for a layout the splice does not take, streamed through Arrow), never through pandas.
             columns = names + [str(c) for c in out.columns if c not in names]
             written = [c for c in out.columns if c in changed]
+            # The changed columns' statistics from the values at hand, so registering reads no column again.
+            ctx.progress(0.8, "Statistics of the changed columns")
+            started = time.perf_counter()
+            figures = {c: f for c in written if (f := column_figures(out[c])) is not None}
+            statistics_s = time.perf_counter() - started
+            ctx.progress(0.82, "Writing the new dataset")
+            started = time.perf_counter()
             fresh = pa.Table.from_pandas(out[written], preserve_index=False)
             del out
-            write_beside(pf, fresh, columns, work / "data.parquet")
-            head = pq.ParquetFile(work / "data.parquet").read_row_group(0).slice(0, 20).to_pandas()
-            # The server computes statistics for these alone and keeps the source's for the others.
-            files = {"parquet": str(work / "data.parquet"), "changed_columns": written}
+            try:
+                write_spliced(pf, spec["parquet"], fresh, columns, work / "data.parquet")
+                layout = "spliced"
+            except SpliceUnsupported as exc:  # a source layout the splice does not vouch for: decode and encode it
+                ctx.log(f"untouched columns re-encoded: {exc}")
+                write_beside(pf, fresh, columns, work / "data.parquet")
+                layout = "re-encoded"
+            head = next(pq.ParquetFile(work / "data.parquet").iter_batches(batch_size=20)).to_pandas()
+            # The server keeps the source's statistics for the untouched columns and takes these for the changed.
+            files = {"parquet": str(work / "data.parquet"), "changed_columns": written, "column_figures": figures}
             row_count = fresh.num_rows
             del fresh
         else:
+            ctx.progress(0.82, "Writing the new dataset")
+            started = time.perf_counter()
             columns = [str(c) for c in out.columns]
             write_parquet(pa.Table.from_pandas(out, preserve_index=False), work / "data.parquet")
+            layout = "whole table"
             head = out.head(20)
             files = {"parquet": str(work / "data.parquet"), "changed_columns": None}
             row_count = len(out)
@@ -156,7 +287,8 @@ class Preprocess(Task):
             "row_count": row_count,
             "column_count": len(columns),
             "columns": columns,
-            "datetime_column": cond.output_datetime_column_,
+            # A condition that keeps every row never renames or drops the datetime column, read or not.
+            "datetime_column": cond.datetime_column if partial and cond.datetime_column in names else cond.output_datetime_column_,
             "condition": condition,
             "history": history,
             "head": to_jsonable(head.to_dict(orient="records")),
@@ -164,8 +296,10 @@ class Preprocess(Task):
             "timings": {
                 "read_s": read_s,
                 "steps_s": list(cond.step_seconds_),
+                "statistics_s": statistics_s,
                 "write_s": write_s,
                 "peak_rss_mb": peak_rss_mb(),
                 "columns_read": len(wanted) if partial else cols_in,
+                "untouched_columns": layout,
             },
         }

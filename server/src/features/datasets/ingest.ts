@@ -215,16 +215,39 @@ async function selectList(
  * Row count and per-column count, missing, distinct (approximate), min, max, mean, std: one scan per batch
  * of STATS_BATCH_COLUMNS columns, so wide tables stay within the memory cap.
  */
-/** Column statistics of a Parquet file; `only` limits them to some columns (the rest are known already). */
-export async function parquetStats(conn: DuckDBConnection, parquet: string, only?: string[]): Promise<IngestResult> {
+/** A numeric column's figures computed by whoever wrote the file from the values at hand (the engine's preprocess job). */
+export interface KnownFigures {
+  count: number;
+  unique: number;
+  min: number | null;
+  max: number | null;
+  mean: number | null;
+  std: number | null;
+}
+
+/**
+ * Column statistics of a Parquet file; `only` limits them to some columns (the rest are known already).
+ * Numeric columns with `known` figures are not scanned: their type comes from the file's schema, their figures
+ * as given (issue 20: a preprocessed dataset's changed columns); the other columns are scanned.
+ */
+export async function parquetStats(conn: DuckDBConnection, parquet: string, only?: string[], known: Record<string, KnownFigures> = {}): Promise<IngestResult> {
   const src = `read_parquet(${sqlString(parquet)})`;
   const cols = (await describe(conn, src)).filter((c) => !only || only.includes(c.name));
   const nRow = (await conn.runAndReadAll(`SELECT count(*) AS n FROM ${src}`)).getRowObjectsJson()[0] as Record<string, unknown>;
   const n = jsonNumber(nRow.n) ?? 0;
-  const columns: ColumnInfo[] = [];
-  for (let start = 0; start < cols.length; start += STATS_BATCH_COLUMNS) {
-    columns.push(...(await statsBatch(conn, src, cols.slice(start, start + STATS_BATCH_COLUMNS), n)));
+  const given = (c: { name: string; dtype: string }) => Object.hasOwn(known, c.name) && isNumeric(columnType(c.dtype)) && known[c.name].count <= n;
+  const scanned: ColumnInfo[] = [];
+  const toScan = cols.filter((c) => !given(c));
+  for (let start = 0; start < toScan.length; start += STATS_BATCH_COLUMNS) {
+    scanned.push(...(await statsBatch(conn, src, toScan.slice(start, start + STATS_BATCH_COLUMNS), n)));
   }
+  const byName = new Map(scanned.map((c) => [c.name, c]));
+  const columns = cols.map((c) => {
+    if (!given(c)) return byName.get(c.name) as ColumnInfo;
+    const f = known[c.name];
+    const num = (v: number | null) => jsonNumber(v);
+    return { name: c.name, type: columnType(c.dtype), dtype: c.dtype, count: f.count, missing: n - f.count, unique: Math.min(f.unique, f.count), min: num(f.min), max: num(f.max), mean: num(f.mean), std: num(f.std) };
+  });
   return { rowCount: n, columns };
 }
 

@@ -7,7 +7,7 @@ import type { DatasetTable } from '../../db/schema.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { copyParquetToCsv } from '../../http/csv.js';
 import { AppError } from '../../http/errors.js';
-import { type ColumnInfo, type IngestResult, parquetStats, sqlString } from '../datasets/ingest.js';
+import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats, sqlString } from '../datasets/ingest.js';
 import { datasetRepo } from '../datasets/repo.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
@@ -43,6 +43,8 @@ export function conditionView(c: PreprocessConditionTable) {
 interface RunOutput {
   parquet: string;
   changed_columns?: string[] | null;
+  /** The changed numeric columns' figures, computed by the engine from the values it wrote. */
+  column_figures?: Record<string, KnownFigures> | null;
   columns: string[];
   output_dir: string;
   condition: Record<string, unknown>;
@@ -52,11 +54,11 @@ interface RunOutput {
 
 /**
  * Statistics of a new dataset whose rows are the source's, in place: the source's figures for the columns the
- * condition left alone (same values), fresh ones for the changed columns only (issue 20). Anything that does
- * not line up is computed over the whole new file.
+ * condition left alone (same values), fresh ones for the changed columns only, taken from the engine's figures
+ * where it gave them (issue 20). Anything that does not line up is computed over the whole new file.
  */
 async function statisticsBesideSource(conn: DuckDBConnection, run: RunOutput, source: DatasetTable | undefined, parquet: string): Promise<IngestResult> {
-  const changed = await parquetStats(conn, parquet, run.changed_columns ?? []);
+  const changed = await parquetStats(conn, parquet, run.changed_columns ?? [], run.column_figures ?? {});
   const fresh = new Map(changed.columns.map((c) => [c.name, c]));
   const inherited = new Map((source ? (JSON.parse(source.stats_json) as ColumnInfo[]) : []).map((c) => [c.name, c]));
   const columns = run.columns.map((c) => fresh.get(c) ?? inherited.get(c));
