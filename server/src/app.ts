@@ -12,6 +12,7 @@ import type { AppContext } from './context.js';
 import { migrate, openDb } from './db/index.js';
 import accountRoutes from './features/account/routes.js';
 import datasetRoutes from './features/datasets/routes.js';
+import { sweepOrphanDatasets } from './features/datasets/sweep.js';
 import filesRoutes from './features/files/routes.js';
 import servicesRoutes from './features/services/routes.js';
 import statisticsRoutes from './features/statistics/routes.js';
@@ -148,6 +149,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   installNotFound(app, await registerWebApp(app, config.webDist));
 
   if (opts.startJobs !== false) await jobs.start();
+  await sweepOrphanDatasets(ctx).catch((err) => app.log.warn(`datasets: sweep failed: ${(err as Error).message}`));
   app.addHook('onClose', async () => {
     await jobs.close();
     await storage.close();

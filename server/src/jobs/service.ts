@@ -360,7 +360,7 @@ export class JobService {
    * ago (an unregistered preprocessing run, a preview) and those without a job row (a crash between creating the
    * folder and storing the row) older than that. Folders of queued or running jobs stay.
    */
-  async sweepOutputs(graceMs = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H || 24) * 3600_000): Promise<string[]> {
+  async sweepOutputs(graceMs = outputGraceMs()): Promise<string[]> {
     const root = path.join(this.config.dataDir, 'jobs');
     if (!fs.existsSync(root)) return [];
     const swept: string[] = [];
@@ -535,6 +535,13 @@ export class JobService {
       this.log('warn', `jobs: reconcile with the queue failed: ${(err as Error).message}`);
     }
   }
+}
+
+/** How old an unclaimed output (a job's folder, a committed dataset folder without its row) must be before a sweep
+ * removes it: MITATE_JOB_OUTPUT_GRACE_H hours, 24 by default; long enough that another server mid-write is never hit. */
+export function outputGraceMs(): number {
+  const h = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H);
+  return (Number.isFinite(h) && process.env.MITATE_JOB_OUTPUT_GRACE_H !== '' && process.env.MITATE_JOB_OUTPUT_GRACE_H !== undefined ? h : 24) * 3600_000;
 }
 
 function parseSpec(row: JobRow): Record<string, unknown> {

@@ -88,8 +88,32 @@ export function installModelEventHandlers(ctx: AppContext, kind = 'train') {
         .where('state', 'in', ['training', 'ready'])
         .execute();
       await db.updateTable('training_projects').set({ error: reason, updated_at: now() }).where('organisation_id', '=', orgId).where('id', '=', p.id).execute();
+      await removeUnusedRuns(ctx, orgId, p.id);
     }
   });
+}
+
+/**
+ * A run that failed as a whole (its worker killed, say) may have left half-written model folders; once no model of the
+ * project is done in, or training into, a run's folder, the folder goes (object store included).
+ */
+export async function removeUnusedRuns(ctx: AppContext, orgId: string, projectId: string): Promise<string[]> {
+  const models = await ctx.db.selectFrom('training_models').select(['state', 'run_key']).where('organisation_id', '=', orgId).where('project_id', '=', projectId).execute();
+  const keys = models.map((m) => m.run_key).filter((k): k is string => !!k);
+  if (!keys.length) return [];
+  const used = new Set(models.filter((m) => m.run_key && (m.state === 'done' || m.state === 'training')).map((m) => m.run_key));
+  const removed: string[] = [];
+  for (const runs of new Set(keys.map((k) => path.posix.dirname(k)))) {
+    const dir = ctx.storage.pathOf(runs);
+    if (!fs.existsSync(dir)) continue;
+    for (const name of fs.readdirSync(dir)) {
+      const key = `${runs}/${name}`;
+      if (used.has(key)) continue;
+      await ctx.storage.remove(key);
+      removed.push(key);
+    }
+  }
+  return removed;
 }
 
 const tags = ['training'];
