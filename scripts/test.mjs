@@ -9,10 +9,10 @@ const root = path.resolve(import.meta.dirname, '..');
 const only = process.argv.slice(2);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-tests-'));
 
-function exec(cmd, argv, cwd) {
+function exec(cmd, argv, cwd, env = {}) {
   return new Promise((resolve) => {
     let out = '';
-    const p = spawn(cmd, argv, { cwd, env: { ...process.env, FORCE_COLOR: '0', CI: process.env.CI ?? 'true' } });
+    const p = spawn(cmd, argv, { cwd, env: { ...process.env, FORCE_COLOR: '0', CI: process.env.CI ?? 'true', ...env } });
     p.stdout.on('data', (d) => {
       out += d;
       process.stdout.write(d);
@@ -58,6 +58,21 @@ const suites = [
     async run() {
       const json = path.join(tmp, 'server.json');
       const r = await exec('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`], path.join(root, 'server'));
+      return { ...r, counts: vitestCounts(json) };
+    },
+  },
+  {
+    // Issue 16: the storage-touching server files once more with object storage (moto's S3 server), on SQLite only
+    // (the databases are covered above): upload, preprocessing, training and prediction, time series, images.
+    name: 'server-s3',
+    async run() {
+      const json = path.join(tmp, 'server-s3.json');
+      const files = ['datasets', 'preprocessing', 'training', 'timeseries', 'images'].map((f) => `test/${f}.test.ts`);
+      const r = await exec('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...files], path.join(root, 'server'), {
+        MITATE_TEST_S3: '1',
+        TEST_DATABASE_URL: '',
+        TEST_REDIS_URL: '',
+      });
       return { ...r, counts: vitestCounts(json) };
     },
   },

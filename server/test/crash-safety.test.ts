@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, multipart, STRONG_PASSWORD } from './helpers.js';
+import yazl from 'yazl';
+import { DATABASES, multipart, SHARED_DATA, STRONG_PASSWORD } from './helpers.js';
 
 /**
  * Issue 16, crash safety: kill -9 of an engine worker during each job kind, and of the server during an upload, a
@@ -47,6 +48,22 @@ function table(rows: number, withTarget = true, seed = 1): string {
     lines.push(withTarget ? `${x1},${x2},${x3},${(3 * x1 - 2 * x2 + rnd()).toFixed(3)}` : `${x1},${x2},${x3}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** Every 10th OK and NG tile of the shared magnetic-tile set (20 images): enough to start an image model. */
+function tilesZip(): Promise<Buffer> {
+  const dir = path.join(SHARED_DATA, 'magnetic_tile_okng');
+  const z = new yazl.ZipFile();
+  for (const folder of ['OK', 'NG']) {
+    fs.readdirSync(path.join(dir, folder)).sort().filter((_, i) => i % 10 === 0).forEach((f) => z.addFile(path.join(dir, folder, f), `${folder}/${f}`));
+  }
+  z.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    z.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    z.outputStream.on('error', reject);
+  });
 }
 
 /** A sampled process with three signals; a fault shifts s1 from sample 300. */
@@ -134,6 +151,34 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
     const res = await fetch(`${base}/api/dataset/register`, { method: 'POST', headers: { ...auth, ...body.headers }, body: body.payload });
     if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`);
     return (await res.json()).detail.response.id;
+  }
+
+  async function uploadZip(name: string, content: Buffer): Promise<string> {
+    const body = multipart({ name, data_type: 'training_data', type: 'supervised', training_type: 'analysis' }, { name, content, type: 'application/zip' });
+    const res = await fetch(`${base}/api/dataset/register`, { method: 'POST', headers: { ...auth, ...body.headers }, body: body.payload });
+    if (res.status !== 201) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`);
+    return (await res.json()).detail.response.id;
+  }
+
+  const optimisation = () => ({
+    name: 'crash optimisation',
+    models: [{ project_id: trained, model_key: '1_ridge' }],
+    targets: [{ name: 'y', goal: 'maximize' }],
+    features: ['x1', 'x2', 'x3'].map((name) => ({ name, kind: 'range', lower: 0, upper: 2 })),
+    algorithms: ['random'],
+    n_trials: 10,
+    seed: 1,
+  });
+
+  async function design(name: string) {
+    const settings = { name, variables: [{ name: 'a', type: 'continuous', low: 0, high: 1 }, { name: 'b', type: 'continuous', low: 0, high: 1 }], model: { kind: 'linear' }, responses: ['r'], algorithm: 'd_optimal', n_runs: 6, seed: 3 };
+    const boundary = `----crash${crypto.randomBytes(6).toString('hex')}`;
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="settings"\r\n\r\n${JSON.stringify(settings)}\r\n--${boundary}--\r\n`;
+    const res = await fetch(`${base}/api/optimal/register`, { method: 'POST', headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: payload });
+    if (res.status !== 201) throw new Error(`design: ${res.status} ${await res.text()}`);
+    const p = (await res.json()).detail.response;
+    for (const r of p.round_list ?? []) if (r.job_id) jobIds.add(r.job_id);
+    return p;
   }
 
   const job = async (id: string) => ok('GET', `/api/jobs/${id}`);
@@ -368,6 +413,66 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
         expect((await finished(s.job.id)).state).toBe('succeeded');
         const p = await ok('GET', `/api/timseseries/project/${id}`);
         expect(p.training_state).toBe('done');
+        return id;
+      },
+    },
+    {
+      kind: 'optimize',
+      start: async () => {
+        expect(trained, 'the training case ran first').toBeTruthy();
+        const p = await ok('POST', `/api/optimization/register/${ids.train}`, optimisation());
+        for (const r of p.runs) jobIds.add(r.job_id);
+        return p.id;
+      },
+      state: async (id) => (await ok('GET', `/api/optimization/project/${id}`)).state,
+      check: async (id) => {
+        const p = await ok('GET', `/api/optimization/project/${id}`);
+        for (const r of p.runs) expect(r.state).toBe('failed');
+        expect((await call('GET', `/api/optimization/result/${id}?algorithm=random`)).status).toBeGreaterThanOrEqual(400);
+      },
+      rerun: async (id) => {
+        const again = await ok('POST', `/api/optimization/evaluate/${id}`, { algorithms: ['random'] });
+        for (const r of again.runs ?? []) if (r.job_id) jobIds.add(r.job_id);
+        await until('the optimisation done', async () => ['done', 'failed'].includes((await ok('GET', `/api/optimization/project/${id}`)).state));
+        expect((await ok('GET', `/api/optimization/project/${id}`)).state).toBe('done');
+        expect((await ok('GET', `/api/optimization/result/${id}?algorithm=random`)).result.best.length).toBeGreaterThan(0);
+        return id;
+      },
+    },
+    {
+      kind: 'optimal_design',
+      start: async () => (await design('crash design')).id,
+      state: async (id) => (await ok('GET', `/api/optimal/project/${id}`)).state,
+      check: async (id) => expect((await ok('GET', `/api/optimal/result/${id}`)).result).toBeNull(),
+      rerun: async () => {
+        const p = await design('design after a crash');
+        await until('the design done', async () => ['done', 'failed'].includes((await ok('GET', `/api/optimal/project/${p.id}`)).state));
+        const r = await ok('GET', `/api/optimal/result/${p.id}`);
+        expect(r.state).toBe('done');
+        expect(r.result.runs).toHaveLength(6);
+        return p.id;
+      },
+    },
+    {
+      kind: 'image_train',
+      start: async () => {
+        ids.tiles ??= await uploadZip('tiles.zip', await tilesZip());
+        const p = await ok('POST', `/api/project/register/${ids.tiles}`, { project_type: 'analysis', name: 'crash tiles', settings: { image_size: 32, epochs: 1, batch_size: 16 }, models: [{ algorithm: 'compact_cnn', params: { width: 4 } }] });
+        const s = await ok('POST', `/api/train/${p.project_id}`, {});
+        if (s.job?.id) jobIds.add(s.job.id);
+        return p.project_id;
+      },
+      state: async (id) => projectState(await ok('GET', `/api/image/train/result/${id}`)),
+      check: async (id) => {
+        const v = await ok('GET', `/api/image/train/result/${id}`);
+        for (const m of v.models) expect(m.state).toBe('failed');
+      },
+      rerun: async (id) => {
+        const s = await ok('POST', `/api/train/${id}`, {});
+        if (s.job?.id) jobIds.add(s.job.id);
+        await until('the image model trained', async () => ['done', 'failed'].includes((await ok('GET', `/api/image/train/result/${id}`)).training_state));
+        const v = await ok('GET', `/api/image/train/result/${id}`);
+        expect(v.models[0].state, JSON.stringify(v.models[0])).toBe('done');
         return id;
       },
     },
