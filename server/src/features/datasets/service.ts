@@ -217,6 +217,7 @@ export function makeDatasetService(ctx: AppContext) {
     /** One page of rows, read from Parquet by DuckDB; 64-bit integers become numbers. */
     async preview(auth: AuthContext, id: string, page: number, pageSize: number) {
       const row = await getRow(auth, id);
+      if (path.extname(row.file_name).toLowerCase() === '.zip') throw new AppError(409, 'dataset_has_no_rows');
       const schema = JSON.parse(row.schema_json) as { name: string; type: string }[];
       const conn = await duckdb.connect();
       try {
