@@ -99,7 +99,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   };
   const jobs = new JobService({ db, config, log: (level, msg) => log[level](msg), storage });
   const mailer = new Mailer(config.dataDir, config.smtpUrl, undefined, log.info);
-  const ctx: AppContext = { config, db, dialect, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
+  const ctx: AppContext = { config, db, dialect, pgSchema: dialect === 'postgres' ? opts.pgSchema : undefined, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
   app.decorate('ctx', ctx);
   app.decorate('config', config);
 

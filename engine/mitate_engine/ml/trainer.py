@@ -521,9 +521,7 @@ def join_tuning(proj: Project, algo: Algorithm, given_params: dict | None, study
         if shared_tune.is_closed(study):
             study.stop()
 
-    study.optimize(
-        objective, n_trials=n, timeout=timeout, callbacks=[optuna.study.MaxTrialsCallback(n, states=None), stop_when_closed], catch=TUNE_CATCH
-    )
+    study.optimize(objective, n_trials=n, timeout=timeout, callbacks=[optuna.study.MaxTrialsCallback(n, states=None), stop_when_closed], catch=TUNE_CATCH)
     return ran
 
 

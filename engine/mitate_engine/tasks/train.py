@@ -33,8 +33,6 @@ class Train(Task):
             f"{0 if proj.X_test is None else len(proj.X_test)} test rows, {len(proj.kinds)} model columns"
         )
         out = ctx.work_dir
-        results = []
-        n = len(models)
         shared = proj.tune_shared if proj.auto_tune else None
         if shared:
             from ..ml import shared_tune

@@ -15,7 +15,7 @@ import { M } from './messages.js';
 import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
-import { makeTrainingService } from './service.js';
+import { makeTrainingService, TUNE_HELPER_SUBJECT } from './service.js';
 import { imageRegisterBody, type ImageRegister } from '../images/schemas.js';
 import { makeImageService } from '../images/service.js';
 import { catalogue, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
@@ -73,6 +73,16 @@ export function installModelEventHandlers(ctx: AppContext, kind = 'train') {
   });
 
   jobs.onFinished(kind, async (job: JobView, orgId: string) => {
+    // helpers sharing its auto-tune trials have nothing left to do
+    const helpers = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('organisation_id', '=', orgId)
+      .where('subject_type', '=', TUNE_HELPER_SUBJECT)
+      .where('subject_id', '=', job.id)
+      .where('state', 'in', ['queued', 'running'])
+      .execute();
+    for (const h of helpers) await jobs.cancel(orgId, h.id).catch(() => undefined);
     const p = await projectOf(orgId, job.id);
     if (!p) return;
     const result = job.result as { models?: ModelEvent[] } | null;
