@@ -59,7 +59,7 @@ export default function OperationsPage() {
               label={t('workers')}
               testId="ops-workers"
               value={
-                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
                   <span>{t('workersValue', { busy: d.pool.busy, workers: d.pool.workers })}</span>
                   <Chip size="small" color={d.pool.running ? 'success' : 'warning'} label={d.pool.running ? t('poolRunning') : t('poolStopped')} />
                 </Stack>
