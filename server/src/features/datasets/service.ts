@@ -203,9 +203,12 @@ export function makeDatasetService(ctx: AppContext) {
 
     async remove(auth: AuthContext, id: string) {
       const row = await getRow(auth, id);
+      const parquet = parquetPath(row); // before the removal: on object storage a later lookup would read it back
       await datasetRepo.delete(db, auth.orgId, id);
-      storage.remove(datasetKey(row.organisation_id, row.id));
-      forgetSketch(row.id, parquetPath(row));
+      // its statistics job has nothing left to write to (its outputs would otherwise come back with the job's result)
+      if (row.statistics_job_id) await ctx.jobs.cancel(auth.orgId, row.statistics_job_id).catch(() => undefined);
+      await storage.remove(datasetKey(row.organisation_id, row.id));
+      forgetSketch(row.id, parquet);
       return { id };
     },
 
