@@ -85,7 +85,7 @@ def make_processor(redis_url: str, data_dir: str | None = None):
 
         forwarder = asyncio.create_task(forward())
         cancel_requested = cancel_requested_for(str(job.id))
-        ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None, cancel_requested=cancel_requested)
+        ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None, cancel_requested=cancel_requested, kind=str(kind))
         emit({"type": "started", "pid": os.getpid()})
         started = time.monotonic()
         failure: dict | None = None

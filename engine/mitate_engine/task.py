@@ -121,6 +121,7 @@ def task_kinds() -> list[str]:
 
 
 Emit = Callable[[dict], None]
+HOLD_ENV = "MITATE_TEST_HOLD_FILE"
 
 
 class Context:
@@ -136,8 +137,11 @@ class Context:
         cancel_requested: Callable[[], bool] | None = None,
         progress_interval: float = 0.1,
         cancel_interval: float = 0.5,
+        kind: str | None = None,
     ) -> None:
         self._emit = emit
+        self._kind = kind
+        self._held = False
         self._work_dir = Path(work_dir) if work_dir else None
         self._cancel_requested = cancel_requested
         self._progress_interval = progress_interval
@@ -166,7 +170,32 @@ class Context:
                 self._emit(event)
             else:
                 self._pending = event
+        if not self._held and self._kind and os.environ.get(HOLD_ENV):
+            self._hold()
         self.check_cancelled()
+
+    def _hold(self) -> None:
+        """Crash tests only (MITATE_TEST_HOLD_FILE): while that file lists this job's kind, the task stops at its first
+        progress report, mid-way (inputs read, outputs possibly half-written), so a test can kill the process there."""
+        path = Path(os.environ[HOLD_ENV])
+
+        def listed() -> bool:
+            try:
+                return self._kind in path.read_text(encoding="utf-8").split()
+            except OSError:
+                return False
+
+        if not listed():
+            return
+        self._held = True
+        self.flush()
+        line = f"[test hold] {self._kind} pid {os.getpid()}"
+        with self._lock:
+            self._emit({"type": "log", "line": line})
+        with open(f"{path}.held", "a", encoding="utf-8") as f:  # what the test waits for
+            f.write(line + "\n")
+        while listed():
+            time.sleep(0.05)
 
     def log(self, line: str) -> None:
         with self._lock:

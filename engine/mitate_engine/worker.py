@@ -45,7 +45,7 @@ def run_one(proto: Protocol, message: dict) -> None:
         proto.send({"id": job_id, **event})
 
     spec = message.get("spec") or {}
-    ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None)
+    ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None, kind=str(message.get("kind")))
     emit({"type": "started", "pid": os.getpid()})
     started = time.monotonic()
     try:

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import multipart from '@fastify/multipart';
@@ -12,6 +13,7 @@ import type { AppContext } from './context.js';
 import { migrate, openDb } from './db/index.js';
 import accountRoutes from './features/account/routes.js';
 import datasetRoutes from './features/datasets/routes.js';
+import { sweepOrphanDatasets } from './features/datasets/sweep.js';
 import filesRoutes from './features/files/routes.js';
 import servicesRoutes from './features/services/routes.js';
 import statisticsRoutes from './features/statistics/routes.js';
@@ -66,6 +68,13 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     clientErrorHandler: onClientError,
     // Per-address sign-in limits rely on req.ip: X-Forwarded-For counts only from configured proxies.
     trustProxy: config.trustProxy as boolean | string, // a hop count is accepted too (proxy-addr), though not in the type
+    // A request id from the proxy (X-Request-Id) is kept, so one id follows a request through every log; else a new one.
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!/^[\w.:-]{1,128}$/.test(req.id)) req.id = crypto.randomUUID(); // nothing odd from a client reaches the log
+    reply.header('x-request-id', req.id);
   });
   app.setValidatorCompiler(validatorCompiler);
   // Tests and the contract fuzzing run refuse answers that lose a key their schema does not declare.
@@ -96,9 +105,10 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     warn: (m: string) => app.log.warn(m),
     error: (m: string) => app.log.error(m),
   };
-  const jobs = new JobService({ db, config, log: (level, msg) => log[level](msg), storage });
+  // Job lines are structured: job_id, kind, pid ... are properties of the JSON record, beside the message.
+  const jobs = new JobService({ db, config, log: (level, msg, fields) => (fields ? app.log[level](fields, msg) : app.log[level](msg)), storage });
   const mailer = new Mailer(config.dataDir, config.smtpUrl, undefined, log.info);
-  const ctx: AppContext = { config, db, dialect, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
+  const ctx: AppContext = { config, db, dialect, pgSchema: dialect === 'postgres' ? opts.pgSchema : undefined, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
   app.decorate('ctx', ctx);
   app.decorate('config', config);
 
@@ -148,6 +158,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   installNotFound(app, await registerWebApp(app, config.webDist));
 
   if (opts.startJobs !== false) await jobs.start();
+  await sweepOrphanDatasets(ctx).catch((err) => app.log.warn(`datasets: sweep failed: ${(err as Error).message}`));
   app.addHook('onClose', async () => {
     await jobs.close();
     await storage.close();

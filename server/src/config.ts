@@ -61,6 +61,7 @@ export function s3Settings(env: NodeJS.ProcessEnv): S3Settings | undefined {
     secretAccessKey: env.MITATE_S3_SECRET_ACCESS_KEY || undefined,
     forcePathStyle: bool(env.MITATE_S3_PATH_STYLE, Boolean(env.MITATE_S3_ENDPOINT)),
     prefix: env.MITATE_S3_PREFIX ? env.MITATE_S3_PREFIX.replace(/\/*$/, '/') : '',
+    cacheMb: Math.max(0, int(env.MITATE_S3_CACHE_MB, 0)),
   };
 }
 

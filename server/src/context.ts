@@ -10,6 +10,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   dialect: 'sqlite' | 'postgres';
+  /** The PostgreSQL schema the tables live in when not the default one (tests). */
+  pgSchema?: string;
   storage: LocalStorage;
   jobs: JobService;
   duckdb: DuckDBInstance;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp, type BuildOptions } from '../src/app.js';
+import { startS3Server, type S3Server } from './s3-server.js';
 
 export const SHARED_DATA = process.env.MITATE_SHARED_DATA ?? path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data'); // a worktree may set it
 
@@ -18,7 +19,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh app on a temporary data folder and either a new SQLite file or a new PostgreSQL schema. */
+/**
+ * MITATE_TEST_S3=1 runs a suite on object storage: one moto server per test file (stopped when the file's process
+ * ends), each app with its own key prefix. scripts/test.mjs's 'server-s3' step re-runs the storage-touching files so.
+ */
+export const ON_S3 = process.env.MITATE_TEST_S3 === '1';
+let s3Server: Promise<S3Server> | undefined;
+function sharedS3(): Promise<S3Server> {
+  if (!s3Server) {
+    s3Server = startS3Server();
+    void s3Server.then((s) => process.once('exit', () => void s.stop()));
+  }
+  return s3Server;
+}
+
+/** A fresh app on a temporary data folder and either a new SQLite file or a new PostgreSQL schema (on S3 with MITATE_TEST_S3=1). */
 export async function makeTestApp(kind: DbKind, opts: BuildOptions = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-test-'));
   let schema: string | undefined;
@@ -34,7 +49,15 @@ export async function makeTestApp(kind: DbKind, opts: BuildOptions = {}): Promis
   const app = await buildApp({
     ...opts,
     pgSchema: schema,
-    config: { dataDir, databaseUrl, redisUrl: undefined, webDist: path.join(dataDir, 'no-web'), workers: 1, ...opts.config },
+    config: {
+      dataDir,
+      databaseUrl,
+      redisUrl: undefined,
+      webDist: path.join(dataDir, 'no-web'),
+      workers: 1,
+      ...(ON_S3 ? { s3: (await sharedS3()).settings(`t${crypto.randomBytes(4).toString('hex')}/`) } : {}),
+      ...opts.config,
+    },
   });
   return {
     app,

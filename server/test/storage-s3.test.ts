@@ -70,6 +70,49 @@ describe('S3Storage', () => {
     expect(storage.exists('org/x')).toBe(false);
   });
 
+  it('keeps the cache under MITATE_S3_CACHE_MB: least recently used stored folders go, unstored or recent ones stay, a read brings one back', async () => {
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-s3-cache-'));
+    // while writing, every folder counts as just used (15 minutes idle by default), so the evictions the commits start remove nothing
+    const writer = new S3Storage(cacheDir, { ...s3.settings('cache/'), cacheMb: 1 });
+    const blobs: Record<string, Buffer> = {};
+    const old = Date.now() - 3600_000;
+    try {
+      for (const [i, id] of ['a', 'b', 'c'].entries()) {
+        const tmp = writer.makeTempDir();
+        blobs[id] = crypto.randomBytes(400 * 1024);
+        fs.writeFileSync(path.join(tmp, 'data.bin'), blobs[id]);
+        await writer.commitDir(tmp, `org/o/datasets/${id}`);
+        const t = new Date(old + i * 60_000); // a was written first, c last
+        fs.utimesSync(writer.pathOf(`org/o/datasets/${id}/data.bin`), t, t);
+      }
+      // written here, never uploaded: eviction must not lose it, however old
+      fs.mkdirSync(path.join(cacheDir, 'files', 'org', 'o', 'datasets', 'local-only'), { recursive: true });
+      fs.writeFileSync(path.join(cacheDir, 'files', 'org', 'o', 'datasets', 'local-only', 'data.bin'), crypto.randomBytes(300 * 1024));
+      const t0 = new Date(old - 60_000);
+      fs.utimesSync(path.join(cacheDir, 'files', 'org', 'o', 'datasets', 'local-only', 'data.bin'), t0, t0);
+      expect((await writer.evict()).evicted).toEqual([]); // all used within 15 minutes by this process
+
+      // another process on the same cache (a restart): last use is the write time
+      const host = new S3Storage(cacheDir, { ...s3.settings('cache/'), cacheMb: 1, cacheIdleMs: 60_000 });
+      const report = await host.evict();
+      expect(report.before).toBe(3 * 400 * 1024 + 300 * 1024);
+      expect(report.evicted).toEqual(['org/o/datasets/a', 'org/o/datasets/b']);
+      expect(report.after).toBeLessThanOrEqual(0.9 * 1024 * 1024);
+      expect(fs.readdirSync(path.join(cacheDir, 'files', 'org', 'o', 'datasets')).sort()).toEqual(['c', 'local-only']);
+      // a read of an evicted key brings it back from the store, byte for byte
+      expect(fs.readFileSync(host.pathOf('org/o/datasets/a/data.bin')).equals(blobs.a)).toBe(true);
+      await host.close();
+      // no limit: nothing is ever evicted
+      const unlimited = new S3Storage(cacheDir, s3.settings('cache/'));
+      expect((await unlimited.evict()).evicted).toEqual([]);
+      await unlimited.close();
+      expect(loadConfig({ MITATE_S3_BUCKET: 'b', MITATE_S3_CACHE_MB: '512' }).s3?.cacheMb).toBe(512);
+    } finally {
+      await writer.close();
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
   it('synchronises a job output folder both ways', async () => {
     const out = path.join(dir, 'jobs', 'j1');
     fs.mkdirSync(out, { recursive: true });

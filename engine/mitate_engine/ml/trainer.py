@@ -59,6 +59,8 @@ class Project:
     condition: dict | None = None
     seed: int = 0
     cv_only: bool = False  # no hold-out: every row trains; repeated cross-validation is the estimate
+    # auto-tune trials shared with helper jobs on other workers through Optuna's RDB storage: {"storage", "study"}
+    tune_shared: dict | None = None
 
     @property
     def test_rows(self) -> int:
@@ -160,6 +162,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         datetime_column=dt_col,
         condition=_condition(spec),
         seed=int(spec.get("seed") or 0),
+        tune_shared=spec.get("tune_shared") if isinstance(spec.get("tune_shared"), dict) else None,
     )
     evaluation = spec.get("evaluation") or "holdout"
     if evaluation == "cv_only" and t not in ("regression", "discriminant_analysis"):
@@ -371,6 +374,32 @@ def unsupervised_score(proj: Project, algo: Algorithm, params: dict, Z: np.ndarr
 # ---- auto-tune --------------------------------------------------------------------------------------------
 
 
+def _objective(proj: Project, algo: Algorithm, base: dict, space: list, Z: np.ndarray | None, deadline: float | None, folds: dict):
+    """One trial's score. The first trial scored here (the defaults, in the main job) always completes; later ones stop
+    at the deadline, between folds. Fold scores go to `folds` and, for shared studies, onto the trial itself."""
+    import optuna
+
+    def objective(trial):
+        params = {**base, **{p.name: p.suggest(trial) for p in space}}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if proj.supervised:
+                try:
+                    result = cv_evaluate(proj, algo, params, deadline if folds else None)
+                except OutOfTime:
+                    raise optuna.TrialPruned("time budget reached") from None
+                folds[trial.number] = result
+                if proj.tune_shared:
+                    trial.set_user_attr("folds", [list(map(float, result[0])), float(result[1])])
+                return result[1]
+            return unsupervised_score(proj, algo, params, Z)
+
+    return objective
+
+
+TUNE_CATCH = (ValueError, np.linalg.LinAlgError, ArithmeticError)
+
+
 def tune(
     proj: Project,
     algo: Algorithm,
@@ -378,42 +407,43 @@ def tune(
     report: Callable[[int, int, float | None, float | None], None],
     timeout: float | None = None,
     Z: np.ndarray | None = None,
+    study_key: str | None = None,
 ) -> tuple[dict, list[dict], tuple[list[float], float] | None]:
+    """Optuna's TPE over the algorithm's tunable parameters, `proj.n_trials` trials in all. With `proj.tune_shared`
+    the study lives in the shared RDB storage (PostgreSQL) under `<study>:<study_key>`, and helper jobs on other
+    workers (kind tune_helper) run trials of it at the same time; the count of all trials still stops at n."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.ERROR)
     space = [p for p in algo.params if p.tune]
     if not space:
+        if proj.tune_shared and study_key:
+            from . import shared_tune
+
+            shared_tune.close(proj.tune_shared, study_key)
         return base, [], None
     n = proj.n_trials
-    sampler = optuna.samplers.TPESampler(seed=proj.seed, n_startup_trials=min(5, max(1, n // 2)))
-    study = optuna.create_study(direction="maximize", sampler=sampler)
+    shared = proj.tune_shared if proj.tune_shared and study_key else None
+    sampler = optuna.samplers.TPESampler(seed=proj.seed, n_startup_trials=min(5, max(1, n // 2)), constant_liar=bool(shared))
+    if shared:
+        from . import shared_tune
+
+        study = shared_tune.study(shared, study_key, sampler)
+    else:
+        study = optuna.create_study(direction="maximize", sampler=sampler)
     # The algorithm's defaults are trial 1 and the user's own values (if any differ) trial 2, so tuning never returns
     # something the validation score ranks below either.
     defaults = algo.defaults()
     first = {p.name: defaults.get(p.name, base[p.name]) for p in space}
-    study.enqueue_trial(first)
     given = {p.name: base[p.name] for p in space}
-    if given != first:
-        study.enqueue_trial(given)
+    if not study.trials:
+        study.enqueue_trial(first)
+        if given != first:
+            study.enqueue_trial(given)
     trials: list[dict] = []
     fold_scores: dict[int, tuple[list[float], float]] = {}
-
     deadline = time.monotonic() + timeout if timeout else None
-
-    def objective(trial):
-        params = {**base, **{p.name: p.suggest(trial) for p in space}}
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if proj.supervised:
-                # the first trial (the defaults) always completes; later ones stop at the deadline, between folds
-                try:
-                    result = cv_evaluate(proj, algo, params, deadline if fold_scores else None)
-                except OutOfTime:
-                    raise optuna.TrialPruned("time budget reached") from None
-                fold_scores[trial.number] = result
-                return result[1]
-            return unsupervised_score(proj, algo, params, Z)
+    objective = _objective(proj, algo, base, space, Z, deadline, fold_scores)
 
     def callback(study, trial):
         value = trial.value if trial.state == optuna.trial.TrialState.COMPLETE else None
@@ -422,14 +452,77 @@ def tune(
         except ValueError:
             best = None
         trials.append({"number": trial.number + 1, "value": value, "params": trial.params, "state": trial.state.name.lower()})
-        report(trial.number + 1, n, value, best)
+        report(min(len(study.trials), n) if shared else trial.number + 1, n, value, best)
 
-    study.optimize(objective, n_trials=n, timeout=timeout, callbacks=[callback], catch=(ValueError, np.linalg.LinAlgError, ArithmeticError))
+    callbacks = [callback]
+    if shared:
+        shared_tune.open_study(study, n)
+        callbacks.insert(0, optuna.study.MaxTrialsCallback(n, states=None))
+    try:
+        study.optimize(objective, n_trials=n, timeout=timeout, callbacks=callbacks, catch=TUNE_CATCH)
+    finally:
+        if shared:
+            shared_tune.close_study(study)
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if not done:
         raise EngineError("no_trial_succeeded")
     best = study.best_trial
+    if shared:
+        # every worker's trials, in the order they were asked for; the best one's folds travelled with it
+        trials = [
+            {
+                "number": t.number + 1,
+                "value": t.value if t.state == optuna.trial.TrialState.COMPLETE else None,
+                "params": t.params,
+                "state": t.state.name.lower(),
+                "worker": t.user_attrs.get("worker", "main"),
+            }
+            for t in study.trials
+            if t.state != optuna.trial.TrialState.RUNNING
+        ]
+        f = best.user_attrs.get("folds")
+        return {**base, **best.params}, trials, (f[0], f[1]) if f else fold_scores.get(best.number)
     return {**base, **best.params}, trials, fold_scores.get(best.number)
+
+
+def join_tuning(proj: Project, algo: Algorithm, given_params: dict | None, study_key: str, timeout: float | None = None) -> int:
+    """A helper's share of a shared study: waits until the main job opens it, then runs trials until all n are
+    asked for or the main job closes it. Answers how many trials ran here."""
+    import optuna
+
+    from . import shared_tune
+
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    space = [p for p in algo.params if p.tune]
+    if not space or not proj.tune_shared:
+        return 0
+    base = algo.coerce(given_params)
+    Z = None
+    if not proj.supervised:
+        pre = D.make_preprocessor(proj.kinds, True, proj.variance_threshold)
+        Z = np.asarray(pre.fit_transform(proj.X_train), dtype=float)
+    n = proj.n_trials
+    sampler = optuna.samplers.TPESampler(n_startup_trials=min(5, max(1, n // 2)), constant_liar=True)
+    study = shared_tune.wait_open(proj.tune_shared, study_key, sampler)
+    if study is None:
+        return 0
+    deadline = time.monotonic() + timeout if timeout else None
+    folds: dict = {0: None}  # never "first": a helper's trials all respect the deadline
+    inner = _objective(proj, algo, base, space, Z, deadline, folds)
+    ran = 0
+
+    def objective(trial):
+        nonlocal ran
+        ran += 1
+        trial.set_user_attr("worker", shared_tune.worker_name())
+        return inner(trial)
+
+    def stop_when_closed(study, _trial):
+        if shared_tune.is_closed(study):
+            study.stop()
+
+    study.optimize(objective, n_trials=n, timeout=timeout, callbacks=[optuna.study.MaxTrialsCallback(n, states=None), stop_when_closed], catch=TUNE_CATCH)
+    return ran
 
 
 # ---- one model --------------------------------------------------------------------------------------------
@@ -446,6 +539,7 @@ def train_model(
     time_budget: float | None = None,
     label: str = "",
     on_ready: Callable[[dict], None] | None = None,
+    study_key: str | None = None,
 ) -> dict:
     """Trains one algorithm; writes model.joblib, manifest.json, model.zip, report.json into out_dir."""
 
@@ -475,7 +569,7 @@ def train_model(
             event("trial", model=label, trial=i, of=n, value=value, best=best)
             log(f"{label}: trial {i}/{n} score {v} best {b}")
 
-        params, trials, folds = tune(proj, algo, params, report, timeout=time_budget, Z=Z_all)
+        params, trials, folds = tune(proj, algo, params, report, timeout=time_budget, Z=Z_all, study_key=study_key)
         log(f"{label}: best parameters {json.dumps(to_jsonable(params))}")
     progress(0.78, f"{label}: fitting")
     with warnings.catch_warnings():

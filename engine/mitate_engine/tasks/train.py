@@ -33,6 +33,30 @@ class Train(Task):
             f"{0 if proj.X_test is None else len(proj.X_test)} test rows, {len(proj.kinds)} model columns"
         )
         out = ctx.work_dir
+        shared = proj.tune_shared if proj.auto_tune else None
+        if shared:
+            from ..ml import shared_tune
+
+            shared_tune.prepare(shared, [str(m["key"]) for m in models])
+            ctx.log(f"auto-tune trials shared with helper workers (study {shared['study']})")
+        try:
+            results = self._models(spec, ctx, proj, models, out, t0)
+        finally:
+            if shared:
+                for m in models:
+                    shared_tune.close(shared, str(m["key"]))
+        ctx.progress(1.0, "Done")
+        failed = [r for r in results if r["state"] == "failed"]
+        if len(failed) == len(results):
+            raise EngineError("every_model_failed", count=len(failed))
+        return {
+            "models": results,
+            "train_rows": len(proj.X_train),
+            "test_rows": 0 if proj.X_test is None else len(proj.X_test),
+            "seconds": time.monotonic() - t0,
+        }
+
+    def _models(self, spec: dict, ctx: Context, proj, models: list, out, t0: float) -> list[dict]:
         results = []
         n = len(models)
         for i, m in enumerate(models):
@@ -77,6 +101,7 @@ class Train(Task):
                     time_budget=spec.get("time_budget"),
                     label=label,
                     on_ready=ready,
+                    study_key=key,
                 )
                 report_html.write(mdir / "report.html", rep, spec, label)
                 (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -110,13 +135,8 @@ class Train(Task):
                 }
                 ctx.event("model", **summary)
             results.append(summary)
-        ctx.progress(1.0, "Done")
-        failed = [r for r in results if r["state"] == "failed"]
-        if len(failed) == len(results):
-            raise EngineError("every_model_failed", count=len(failed))
-        return {
-            "models": results,
-            "train_rows": len(proj.X_train),
-            "test_rows": 0 if proj.X_test is None else len(proj.X_test),
-            "seconds": time.monotonic() - t0,
-        }
+            if proj.tune_shared:
+                from ..ml import shared_tune
+
+                shared_tune.close(proj.tune_shared, key)
+        return results

@@ -4,6 +4,7 @@ const messages = {
   bad_request: { en: 'Bad request.', ja: '不正なリクエストです。' },
   not_found: { en: 'Requested URL not exist', ja: '要求されたURLは存在しません' },
   dataset_not_found: { en: 'The dataset does not exist.', ja: 'データセットが存在しません。' },
+  dataset_has_no_rows: { en: 'This is an image dataset: it has images, not table rows.', ja: 'これは画像データセットです。表の行はありません。' },
   job_not_found: { en: 'The job does not exist.', ja: 'ジョブが存在しません。' },
   file_not_found: { en: 'The file does not exist: {path}', ja: 'ファイルが存在しません: {path}' },
   unauthenticated: { en: 'Please sign in.', ja: 'サインインしてください。' },

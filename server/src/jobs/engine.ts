@@ -19,7 +19,8 @@ export interface QueuedJob {
   spec: Record<string, unknown>;
 }
 
-export type LogFn = (level: 'info' | 'warn' | 'error', msg: string) => void;
+/** A log line; `fields` (job_id, pid, kind ...) become properties of the structured (JSON) log record. */
+export type LogFn = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
 export const engineDir = path.join(repoRoot, 'engine');
 

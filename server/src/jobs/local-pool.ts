@@ -175,7 +175,7 @@ export class LocalPool implements JobBackend {
   }
 
   private onStderr(worker: EngineProcess, line: string): void {
-    this.log('warn', `engine worker ${worker.pid}: ${line}`);
+    this.log('warn', `engine worker ${worker.pid}: ${line}`, { pid: worker.pid, job_id: worker.job?.id, kind: worker.job?.kind });
     if (worker.job) this.listener.event(worker.job.id, { type: 'log', line });
   }
 
@@ -195,7 +195,7 @@ export class LocalPool implements JobBackend {
       this.fill(); // killed on purpose (cancel): a fresh worker at once
       return;
     }
-    this.log('error', `engine worker ${worker.pid} exited (code ${code}, signal ${signal})${job ? ` while running job ${job.id}` : ''}`);
+    this.log('error', `engine worker ${worker.pid} exited (code ${code}, signal ${signal})${job ? ` while running job ${job.id}` : ''}`, { pid: worker.pid, job_id: job?.id, kind: job?.kind });
     if (job) this.listener.interrupted(job.id);
     this.crashStreak++;
     if (!this.running) return;

@@ -51,3 +51,16 @@ export const OrgServiceStatus = z
   .meta({ id: 'OrgServiceStatus' });
 
 export const JobCount = z.object({ count: z.number().int(), active: z.number().int(), queued: z.number().int(), workers: z.number().int(), running: z.boolean() });
+
+/** The platform administrators' operations view: the pool, the queue across organisations, recent failures. */
+export const Operations = z
+  .object({
+    pool: ServiceStatus.omit({ max_upload_mb: true }),
+    queue: z.array(z.object({ kind: z.string(), queued: z.number().int(), running: z.number().int() })).describe('Jobs waiting and running, by kind, every organisation'),
+    oldest_queued_at: z.string().nullable().describe('When the longest-waiting job was queued'),
+    finished_24h: z.object({ succeeded: z.number().int(), failed: z.number().int(), cancelled: z.number().int() }),
+    recent_failures: z.array(
+      z.object({ id: z.string(), kind: z.string(), organisation_name: z.string().nullable(), error: z.string().nullable(), attempts: z.number().int(), finished_at: z.string().nullable() }),
+    ),
+  })
+  .meta({ id: 'Operations' });

@@ -104,7 +104,7 @@ export class JobService {
   constructor(opts: {
     db: Db;
     config: Config;
-    log: (level: 'info' | 'warn' | 'error', msg: string) => void;
+    log: LogFn;
     /** BullMQ mode: Python workers this server starts itself (default config.workers; MITATE_WORKERS=0 for none). */
     bullWorkers?: number;
     /** With object storage, a job's outputs are synchronised with the store before its success is applied. */
@@ -360,7 +360,7 @@ export class JobService {
    * ago (an unregistered preprocessing run, a preview) and those without a job row (a crash between creating the
    * folder and storing the row) older than that. Folders of queued or running jobs stay.
    */
-  async sweepOutputs(graceMs = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H || 24) * 3600_000): Promise<string[]> {
+  async sweepOutputs(graceMs = outputGraceMs()): Promise<string[]> {
     const root = path.join(this.config.dataDir, 'jobs');
     if (!fs.existsSync(root)) return [];
     const swept: string[] = [];
@@ -393,7 +393,7 @@ export class JobService {
     const dir = parseSpec(row).output_dir;
     if (typeof dir !== 'string') return;
     const moved = await this.storage.syncPath(dir);
-    if (moved.uploaded || moved.downloaded) this.log('info', `jobs: ${id} outputs: ${moved.uploaded} uploaded, ${moved.downloaded} downloaded`);
+    if (moved.uploaded || moved.downloaded) this.log('info', `jobs: ${id} outputs: ${moved.uploaded} uploaded, ${moved.downloaded} downloaded`, { job_id: id });
   }
 
   private handleEvent(id: string, event: EngineEvent): void {
@@ -425,7 +425,7 @@ export class JobService {
       try {
         await handler({ id, orgId: job.orgId!, kind: job.kind }, event);
       } catch (err) {
-        this.log('error', `jobs: ${job.kind} event handler failed for ${id}: ${(err as Error).message}`);
+        this.log('error', `jobs: ${job.kind} event handler failed for ${id}: ${(err as Error).message}`, { job_id: id, kind: job.kind });
       }
     }
   }
@@ -479,11 +479,19 @@ export class JobService {
     const done = written.then(async () => {
       if (!stored) return;
       const view = toView(stored);
+      this.log(state === 'failed' ? 'warn' : 'info', `job ${id} (${stored.kind}) ${state}`, {
+        job_id: id,
+        kind: stored.kind,
+        state,
+        organisation_id: stored.organisation_id,
+        attempts: Number(stored.attempts),
+        seconds: stored.started_at && stored.finished_at ? (Date.parse(stored.finished_at) - Date.parse(stored.started_at)) / 1000 : null,
+      });
       for (const handler of this.finishedHandlers.get(stored.kind) ?? []) {
         try {
           await handler(view, stored.organisation_id);
         } catch (err) {
-          this.log('error', `jobs: ${stored.kind} finished handler failed for ${id}: ${(err as Error).message}`);
+          this.log('error', `jobs: ${stored.kind} finished handler failed for ${id}: ${(err as Error).message}`, { job_id: id, kind: stored.kind });
         }
       }
       this.finishing.delete(id);
@@ -514,7 +522,7 @@ export class JobService {
   /** Runs `fn` after every earlier write of the same job, so updates land in the order they happened. */
   private write(id: string, fn: () => Promise<void>): Promise<void> {
     const job = this.liveJob(id);
-    const next = job.chain.then(fn).catch((err) => this.log('error', `jobs: could not store an update of ${id}: ${(err as Error).message}`));
+    const next = job.chain.then(fn).catch((err) => this.log('error', `jobs: could not store an update of ${id}: ${(err as Error).message}`, { job_id: id }));
     job.chain = next;
     return this.track(next);
   }
@@ -535,6 +543,13 @@ export class JobService {
       this.log('warn', `jobs: reconcile with the queue failed: ${(err as Error).message}`);
     }
   }
+}
+
+/** How old an unclaimed output (a job's folder, a committed dataset folder without its row) must be before a sweep
+ * removes it: MITATE_JOB_OUTPUT_GRACE_H hours, 24 by default; long enough that another server mid-write is never hit. */
+export function outputGraceMs(): number {
+  const h = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H);
+  return (Number.isFinite(h) && process.env.MITATE_JOB_OUTPUT_GRACE_H !== '' && process.env.MITATE_JOB_OUTPUT_GRACE_H !== undefined ? h : 24) * 3600_000;
 }
 
 function parseSpec(row: JobRow): Record<string, unknown> {

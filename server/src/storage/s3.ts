@@ -24,7 +24,22 @@ export interface S3Settings {
   forcePathStyle: boolean;
   /** Prepended to every object key, so one bucket can hold several installations. */
   prefix: string;
+  /** Size limit of this host's cache in MB (MITATE_S3_CACHE_MB); 0 or unset: no limit. */
+  cacheMb?: number;
+  /** A cached folder used more recently than this is never evicted (default 15 minutes). */
+  cacheIdleMs?: number;
 }
+
+export interface EvictionReport {
+  /** Bytes in the cache before and after. */
+  before: number;
+  after: number;
+  /** Keys of the folders (or files) removed from the cache. */
+  evicted: string[];
+}
+
+const CACHE_IDLE_MS = 15 * 60_000;
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 export interface RemoteObject {
   key: string;
@@ -56,6 +71,9 @@ export class S3Storage extends LocalStorage {
   readonly client: S3Client;
   private readonly dataDir: string;
   private pending = new Set<Promise<unknown>>();
+  private evicting: Promise<EvictionReport> | null = null;
+  private evictAgain = false;
+  private readonly used = new Map<string, number>();
 
   constructor(
     dataDir: string,
@@ -65,6 +83,75 @@ export class S3Storage extends LocalStorage {
     super(dataDir);
     this.dataDir = path.resolve(dataDir);
     this.client = s3Client(settings);
+  }
+
+  /**
+   * Keeps this host's cache (`<data>/files`) under `settings.cacheMb` (MITATE_S3_CACHE_MB; unset or 0: no limit).
+   * The unit is an object's folder at `org/<org>/<area>/<id>` (a dataset, a project with its runs, a prediction), or a
+   * file outside such a folder. Least recently used units go first, down to 90 % of the limit, and only those that
+   * (a) were not used for `cacheIdleMs` (a job may still be about to read them) and (b) are in the store file for file
+   * with the same sizes; a later read of any key in them reads it through again.
+   */
+  async evict(now = Date.now()): Promise<EvictionReport> {
+    const limit = (this.settings.cacheMb ?? 0) * 1024 * 1024;
+    const report: EvictionReport = { before: 0, after: 0, evicted: [] };
+    if (!limit || !fs.existsSync(this.root)) return report;
+    const units = cacheUnits(this.root);
+    for (const u of units) u.usedMs = Math.max(u.usedMs, this.used.get(u.path) ?? 0);
+    let total = 0;
+    for (const u of units) total += u.bytes;
+    report.before = report.after = total;
+    if (total <= limit) return report;
+    const target = limit * 0.9;
+    const remote = new Map((await this.list(`${this.settings.prefix}files/`)).map((o) => [o.key, o.size]));
+    units.sort((a, b) => a.usedMs - b.usedMs);
+    for (const u of units) {
+      if (total <= target) break;
+      if (now - u.usedMs < (this.settings.cacheIdleMs ?? CACHE_IDLE_MS)) break; // the rest were used even later
+      const key = path.relative(this.root, u.path).split(path.sep).join('/');
+      const stored = u.files.every((f) => remote.get(this.objectKeyOf(path.relative(this.root, f.path).split(path.sep).join('/'))) === f.bytes);
+      if (!stored) continue;
+      fs.rmSync(u.path, { recursive: true, force: true });
+      this.used.delete(u.path);
+      total -= u.bytes;
+      report.evicted.push(key);
+    }
+    report.after = total;
+    if (report.evicted.length) this.log(`s3: cache ${mb(report.before)} MB over ${mb(limit)} MB: evicted ${report.evicted.length} folder(s), now ${mb(total)} MB`);
+    return report;
+  }
+
+  /** Runs `evict` after the cache grew; one at a time, and once more if it grew again meanwhile. */
+  private scheduleEviction(): void {
+    if (!this.settings.cacheMb) return;
+    if (this.evicting) {
+      this.evictAgain = true;
+      return;
+    }
+    const run = (): Promise<EvictionReport> =>
+      this.evict()
+        .catch((err) => {
+          this.log(`s3: cache eviction failed: ${(err as Error).message}`);
+          return { before: 0, after: 0, evicted: [] };
+        })
+        .then((r) => {
+          if (this.evictAgain) {
+            this.evictAgain = false;
+            return run();
+          }
+          return r;
+        });
+    const p = run().finally(() => {
+      this.evicting = null;
+      this.pending.delete(p);
+    });
+    this.evicting = p;
+    this.pending.add(p);
+  }
+
+  /** Marks the cache unit of a key as used now, for least-recently-used eviction (this process's uses; files' write times else). */
+  private touch(p: string): void {
+    if (this.settings.cacheMb) this.used.set(unitOf(this.root, p), Date.now());
   }
 
   /** Creates the bucket when it does not exist yet (a fresh object store). */
@@ -94,13 +181,19 @@ export class S3Storage extends LocalStorage {
 
   override pathOf(key: string): string {
     const p = this.keyPath(key);
-    if (!fs.existsSync(p)) this.fetchSync(key);
+    if (!fs.existsSync(p)) {
+      this.fetchSync(key);
+      this.scheduleEviction();
+    }
+    this.touch(p);
     return p;
   }
 
   override async commitDir(tempDir: string, key: string): Promise<void> {
     await super.commitDir(tempDir, key);
     await this.uploadTree(this.keyPath(key), this.objectKeyOf(key));
+    this.touch(this.keyPath(key));
+    this.scheduleEviction();
   }
 
   override async persist(key: string): Promise<void> {
@@ -146,6 +239,8 @@ export class S3Storage extends LocalStorage {
       await this.getFile(objectKey, path.join(dir, objectKey.slice(base.length + 1)));
       downloaded++;
     }
+    this.touch(dir);
+    this.scheduleEviction();
     return { uploaded, downloaded };
   }
 
@@ -202,6 +297,43 @@ export class S3Storage extends LocalStorage {
     });
     if (res.status !== 0) this.log(`s3: could not read ${key} through: ${(res.stderr || res.error?.message || '').trim()}`);
   }
+}
+
+interface CacheUnit {
+  path: string;
+  bytes: number;
+  usedMs: number;
+  files: { path: string; bytes: number }[];
+}
+
+/** The folder (at org/<org>/<area>/<id>) or lone file that holds `p`, inside the cache root. */
+function unitOf(root: string, p: string): string {
+  const parts = path.relative(root, p).split(path.sep);
+  if (parts[0] === 'org' && parts.length >= 4) return path.join(root, ...parts.slice(0, 4));
+  return p;
+}
+
+/** Every eviction unit of the cache with its size and last change (its newest file's). */
+function cacheUnits(root: string): CacheUnit[] {
+  const units = new Map<string, CacheUnit>();
+  for (const file of walk(root)) {
+    const unit = unitOf(root, file);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(file);
+    } catch {
+      continue;
+    }
+    let u = units.get(unit);
+    if (!u) {
+      u = { path: unit, bytes: 0, usedMs: 0, files: [] };
+      units.set(unit, u);
+    }
+    u.bytes += st.size;
+    u.usedMs = Math.max(u.usedMs, st.mtimeMs);
+    u.files.push({ path: file, bytes: st.size });
+  }
+  return [...units.values()];
 }
 
 function* walk(dir: string): Generator<string> {

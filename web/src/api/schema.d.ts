@@ -3415,6 +3415,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/services/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Workers, queue depth and recent failures across organisations (platform administrators) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["Operations"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/service/count": {
         parameters: {
             query?: never;
@@ -33857,6 +33969,38 @@ export interface components {
                 active: number;
             };
         };
+        OperationsInput: {
+            pool: {
+                /** @enum {string} */
+                mode: "local" | "bullmq";
+                running: boolean;
+                workers: number;
+                busy: number;
+                queued: number;
+                active: number;
+            };
+            /** @description Jobs waiting and running, by kind, every organisation */
+            queue: {
+                kind: string;
+                queued: number;
+                running: number;
+            }[];
+            /** @description When the longest-waiting job was queued */
+            oldest_queued_at: string | null;
+            finished_24h: {
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            recent_failures: {
+                id: string;
+                kind: string;
+                organisation_name: string | null;
+                error: string | null;
+                attempts: number;
+                finished_at: string | null;
+            }[];
+        };
         GroupStatsInput: {
             label: string;
             n: number;
@@ -35175,6 +35319,38 @@ export interface components {
                 queued: number;
                 active: number;
             };
+        };
+        Operations: {
+            pool: {
+                /** @enum {string} */
+                mode: "local" | "bullmq";
+                running: boolean;
+                workers: number;
+                busy: number;
+                queued: number;
+                active: number;
+            };
+            /** @description Jobs waiting and running, by kind, every organisation */
+            queue: {
+                kind: string;
+                queued: number;
+                running: number;
+            }[];
+            /** @description When the longest-waiting job was queued */
+            oldest_queued_at: string | null;
+            finished_24h: {
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            recent_failures: {
+                id: string;
+                kind: string;
+                organisation_name: string | null;
+                error: string | null;
+                attempts: number;
+                finished_at: string | null;
+            }[];
         };
         GroupStats: {
             label: string;

@@ -10,6 +10,7 @@ import Chip from '@mui/material/Chip';
 import { useColorScheme } from '@mui/material/styles';
 import LogoutIcon from '@mui/icons-material/Logout';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUserOutlined';
+import MonitorHeartIcon from '@mui/icons-material/MonitorHeartOutlined';
 import { useEffect } from 'react';
 import PersonOutlineIcon from '@mui/icons-material/PersonOutlined';
 import { useQueryClient } from '@tanstack/react-query';
@@ -85,6 +86,19 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
               <VerifiedUserIcon fontSize="small" />
             </ListItemIcon>
             {t('adminIdentity.title')}
+          </MenuItem>
+        )}
+        {profile?.platform_admin && (
+          <MenuItem
+            onClick={() => {
+              close();
+              navigate('/admin/operations');
+            }}
+          >
+            <ListItemIcon>
+              <MonitorHeartIcon fontSize="small" />
+            </ListItemIcon>
+            {t('pages.operations')}
           </MenuItem>
         )}
         <MenuItem

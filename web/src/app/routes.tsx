@@ -28,6 +28,7 @@ const Profile = area(() => import('../features/profile'));
 const Platform = area(() => import('../features/platform'));
 const Billing = area(() => import('../features/billing'));
 const Audit = area(() => import('../features/audit'));
+const Operations = area(() => import('../features/operations'));
 
 type AreaComponent = ReturnType<typeof area>;
 
@@ -137,6 +138,8 @@ export const signedInRoutes: RouteObject[] = [
   page('invoices/:invoice_id/payment', Billing, 'payment', 'nav.invoices'),
   page('wallet', Billing, 'wallet', 'nav.invoices'),
   page('admin/billing', Billing, 'admin', 'nav.invoices'),
+  // Operations (issue 16): the worker pool, the queue and recent failures, for platform administrators
+  page('admin/operations', Operations, 'operations', 'pages.operations'),
 ];
 
 /** Account screens reached from mailed links or the login form (issue 6). */

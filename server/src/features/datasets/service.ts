@@ -203,9 +203,12 @@ export function makeDatasetService(ctx: AppContext) {
 
     async remove(auth: AuthContext, id: string) {
       const row = await getRow(auth, id);
+      const parquet = parquetPath(row); // before the removal: on object storage a later lookup would read it back
       await datasetRepo.delete(db, auth.orgId, id);
-      storage.remove(datasetKey(row.organisation_id, row.id));
-      forgetSketch(row.id, parquetPath(row));
+      // its statistics job has nothing left to write to (its outputs would otherwise come back with the job's result)
+      if (row.statistics_job_id) await ctx.jobs.cancel(auth.orgId, row.statistics_job_id).catch(() => undefined);
+      await storage.remove(datasetKey(row.organisation_id, row.id));
+      forgetSketch(row.id, parquet);
       return { id };
     },
 
@@ -217,6 +220,7 @@ export function makeDatasetService(ctx: AppContext) {
     /** One page of rows, read from Parquet by DuckDB; 64-bit integers become numbers. */
     async preview(auth: AuthContext, id: string, page: number, pageSize: number) {
       const row = await getRow(auth, id);
+      if (path.extname(row.file_name).toLowerCase() === '.zip') throw new AppError(409, 'dataset_has_no_rows');
       const schema = JSON.parse(row.schema_json) as { name: string; type: string }[];
       const conn = await duckdb.connect();
       try {

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { copyParquetToCsv } from '../../http/csv.js';
+import { testHold } from '../../testhold.js';
 import { AppError } from '../../http/errors.js';
 import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats, sqlString } from '../datasets/ingest.js';
 import { datasetRepo } from '../datasets/repo.js';
@@ -263,9 +264,13 @@ export function makePreprocessService(ctx: AppContext) {
       const tempDir = storage.makeTempDir();
       const id = crypto.randomUUID();
       const parquet = path.join(tempDir, 'data.parquet');
-      let committed = false;
       try {
-        fs.renameSync(result.parquet, parquet);
+        // A second name, not a move: a crash before the row is stored leaves the run's output where it was.
+        try {
+          fs.linkSync(result.parquet, parquet);
+        } catch {
+          fs.copyFileSync(result.parquet, parquet); // another file system
+        }
         const conn = await ctx.duckdb.connect();
         let stats;
         try {
@@ -308,27 +313,33 @@ export function makePreprocessService(ctx: AppContext) {
         };
         const key = datasetKey(auth.orgId, id);
         await storage.commitDir(tempDir, key);
-        committed = true;
-        try {
-          await datasetRepo.insert(db, row);
-        } catch (e) {
-          // Put the run's output back so registering can be tried again.
-          fs.renameSync(storage.pathOf(`${key}/data.parquet`), result.parquet);
-          storage.remove(key);
-          throw e;
-        }
+        await testHold('register');
         const conditionJson = JSON.stringify(condition);
-        await db.updateTable('preprocess_runs').set({ dataset_id: id, condition_json: conditionJson, registered_at: t }).where('organisation_id', '=', auth.orgId).where('id', '=', run.id).execute();
-        if (run.condition_id) {
-          await db.updateTable('preprocess_conditions').set({ fitted_json: conditionJson, updated_at: t }).where('organisation_id', '=', auth.orgId).where('id', '=', run.condition_id).execute();
+        try {
+          // The dataset and the run's "registered" mark in one transaction: a crash leaves neither or both.
+          await db.transaction().execute(async (trx) => {
+            const claimed = await trx
+              .updateTable('preprocess_runs')
+              .set({ dataset_id: id, condition_json: conditionJson, registered_at: t })
+              .where('organisation_id', '=', auth.orgId)
+              .where('id', '=', run.id)
+              .where('dataset_id', 'is', null)
+              .executeTakeFirst();
+            if (Number(claimed.numUpdatedRows) !== 1) throw new AppError(409, M.runRegistered);
+            await datasetRepo.insert(trx, row);
+            if (run.condition_id) {
+              await trx.updateTable('preprocess_conditions').set({ fitted_json: conditionJson, updated_at: t }).where('organisation_id', '=', auth.orgId).where('id', '=', run.condition_id).execute();
+            }
+          });
+        } catch (e) {
+          // The run's output is still in place, so registering can be tried again.
+          await storage.remove(key);
+          throw e;
         }
         fs.rmSync(result.output_dir, { recursive: true, force: true });
         if (stats.rowCount > SYNC_CSV_ROWS) void exportCsv(auth.orgId, id, key);
         await datasets.statisticsOnRegistration(auth, row);
         return toView(row);
-      } catch (e) {
-        if (!committed && fs.existsSync(parquet) && !fs.existsSync(result.parquet)) fs.renameSync(parquet, result.parquet);
-        throw e;
       } finally {
         fs.rmSync(tempDir, { recursive: true, force: true });
       }

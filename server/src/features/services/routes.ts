@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isPlatformAdmin, requirePlatformAdmin, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { ErrorBody, replies } from '../../http/responses.js';
-import { Job, JobCount, OrgServiceStatus, ServiceStatus } from '../../jobs/responses.js';
+import { Job, JobCount, Operations, OrgServiceStatus, ServiceStatus } from '../../jobs/responses.js';
 
 /**
  * SPEC §7 'Services'. A tenant's compute service is its own share of the shared worker pool: start and stop
@@ -39,6 +39,43 @@ export default async function servicesRoutes(app: FastifyInstance) {
   );
   r.post('/services/pool/stop', { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Stop the shared worker pool (platform administrators)', response: replies({ 200: ServiceStatus.omit({ max_upload_mb: true }) }) } }, async () =>
     ok(await jobs.stopWorkers()),
+  );
+
+  r.get(
+    '/services/operations',
+    { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Workers, queue depth and recent failures across organisations (platform administrators)', response: replies({ 200: Operations }) } },
+    async () => {
+      const { db } = app.ctx;
+      const since = new Date(Date.now() - 24 * 3600_000).toISOString();
+      const [pool, queue, oldest, finished, failures] = await Promise.all([
+        jobs.status(),
+        db.selectFrom('jobs').select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['queued', 'running']).groupBy(['kind', 'state']).execute(),
+        db.selectFrom('jobs').select((eb) => eb.fn.min('created_at').as('at')).where('state', '=', 'queued').executeTakeFirst(),
+        db.selectFrom('jobs').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['succeeded', 'failed', 'cancelled']).where('finished_at', '>=', since).groupBy('state').execute(),
+        db
+          .selectFrom('jobs as j')
+          .leftJoin('organisations as o', 'o.id', 'j.organisation_id')
+          .select(['j.id', 'j.kind', 'o.name as organisation_name', 'j.error', 'j.attempts', 'j.finished_at'])
+          .where('j.state', '=', 'failed')
+          .orderBy('j.finished_at', 'desc')
+          .limit(20)
+          .execute(),
+      ]);
+      const kinds = new Map<string, { kind: string; queued: number; running: number }>();
+      for (const row of queue) {
+        const k = kinds.get(row.kind) ?? { kind: row.kind, queued: 0, running: 0 };
+        k[row.state as 'queued' | 'running'] = Number(row.n);
+        kinds.set(row.kind, k);
+      }
+      const n = (s: string) => Number(finished.find((f) => f.state === s)?.n ?? 0);
+      return ok({
+        pool,
+        queue: [...kinds.values()].sort((a, b) => b.queued + b.running - (a.queued + a.running) || a.kind.localeCompare(b.kind)),
+        oldest_queued_at: (oldest?.at as string | null | undefined) ?? null,
+        finished_24h: { succeeded: n('succeeded'), failed: n('failed'), cancelled: n('cancelled') },
+        recent_failures: failures.map((f) => ({ ...f, attempts: Number(f.attempts), error: f.error ? f.error.slice(0, 500) : null })),
+      });
+    },
   );
 
   const count = async (req: { auth: { orgId: string } }) => {

@@ -15,7 +15,7 @@ import { M } from './messages.js';
 import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
-import { makeTrainingService } from './service.js';
+import { makeTrainingService, TUNE_HELPER_SUBJECT } from './service.js';
 import { imageRegisterBody, type ImageRegister } from '../images/schemas.js';
 import { makeImageService } from '../images/service.js';
 import { catalogue, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
@@ -73,6 +73,16 @@ export function installModelEventHandlers(ctx: AppContext, kind = 'train') {
   });
 
   jobs.onFinished(kind, async (job: JobView, orgId: string) => {
+    // helpers sharing its auto-tune trials have nothing left to do
+    const helpers = await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('organisation_id', '=', orgId)
+      .where('subject_type', '=', TUNE_HELPER_SUBJECT)
+      .where('subject_id', '=', job.id)
+      .where('state', 'in', ['queued', 'running'])
+      .execute();
+    for (const h of helpers) await jobs.cancel(orgId, h.id).catch(() => undefined);
     const p = await projectOf(orgId, job.id);
     if (!p) return;
     const result = job.result as { models?: ModelEvent[] } | null;
@@ -88,8 +98,32 @@ export function installModelEventHandlers(ctx: AppContext, kind = 'train') {
         .where('state', 'in', ['training', 'ready'])
         .execute();
       await db.updateTable('training_projects').set({ error: reason, updated_at: now() }).where('organisation_id', '=', orgId).where('id', '=', p.id).execute();
+      await removeUnusedRuns(ctx, orgId, p.id);
     }
   });
+}
+
+/**
+ * A run that failed as a whole (its worker killed, say) may have left half-written model folders; once no model of the
+ * project is done in, or training into, a run's folder, the folder goes (object store included).
+ */
+export async function removeUnusedRuns(ctx: AppContext, orgId: string, projectId: string): Promise<string[]> {
+  const models = await ctx.db.selectFrom('training_models').select(['state', 'run_key']).where('organisation_id', '=', orgId).where('project_id', '=', projectId).execute();
+  const keys = models.map((m) => m.run_key).filter((k): k is string => !!k);
+  if (!keys.length) return [];
+  const used = new Set(models.filter((m) => m.run_key && (m.state === 'done' || m.state === 'training')).map((m) => m.run_key));
+  const removed: string[] = [];
+  for (const runs of new Set(keys.map((k) => path.posix.dirname(k)))) {
+    const dir = ctx.storage.pathOf(runs);
+    if (!fs.existsSync(dir)) continue;
+    for (const name of fs.readdirSync(dir)) {
+      const key = `${runs}/${name}`;
+      if (used.has(key)) continue;
+      await ctx.storage.remove(key);
+      removed.push(key);
+    }
+  }
+  return removed;
 }
 
 const tags = ['training'];

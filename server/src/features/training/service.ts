@@ -35,6 +35,29 @@ const now = () => new Date().toISOString();
 const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
 export const projectKey = (orgId: string, id: string) => `org/${orgId}/training/${id}`;
 
+/** Helper jobs of a training job (kind tune_helper) carry this subject type and the training job's id. */
+export const TUNE_HELPER_SUBJECT = 'train_job';
+
+/**
+ * How many helper jobs share a training job's auto-tune trials: only on PostgreSQL (Optuna's RDB storage lives there)
+ * and when more than one worker can take jobs; MITATE_TUNE_HELPERS caps it (0 turns sharing off). Default: workers − 1.
+ */
+export function tuneHelpers(ctx: AppContext): number {
+  if (ctx.dialect !== 'postgres' || !ctx.config.databaseUrl) return 0;
+  const set = process.env.MITATE_TUNE_HELPERS;
+  if (set !== undefined && set !== '') return Math.max(0, Math.floor(Number(set)) || 0);
+  // the local pool's size is known; BullMQ workers on other hosts are not, so there it is opt-in
+  return ctx.jobs.mode === 'local' ? Math.max(0, ctx.config.workers - 1) : 0;
+}
+
+/** The database URL as SQLAlchemy (psycopg 3) wants it, on the server's own schema. */
+export function optunaStorageUrl(ctx: AppContext): string {
+  const url = new URL(ctx.config.databaseUrl!);
+  url.protocol = 'postgresql+psycopg:';
+  if (ctx.pgSchema) url.searchParams.set('options', `-csearch_path=${ctx.pgSchema}`);
+  return url.toString();
+}
+
 interface Column {
   name: string;
   type: string;
@@ -345,36 +368,40 @@ export function makeTrainingService(ctx: AppContext) {
       if (!models.length) throw new AppError(422, M.noModels, {}, 'model_keys');
       const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
       const catalogue = new Map(algorithmsOf(p.project_type as ProjectType).map((a) => [a.key, a]));
-      await jobs.create({
+      const helpers = cfg.auto_tune ? tuneHelpers(ctx) : 0;
+      const tuneShared = helpers ? { storage: optunaStorageUrl(ctx), study: path.posix.basename(runKey) } : undefined;
+      const spec = {
+        ...(tuneShared ? { tune_shared: tuneShared } : {}),
+        project_type: p.project_type,
+        project_name: p.name,
+        parquet: datasets.parquetPath(dataset),
+        condition_path: conditionPath(auth.orgId, dataset.id),
+        target: cfg.target,
+        features: cfg.features,
+        datetime_column: cfg.datetime_column,
+        split_ratio: cfg.split_ratio,
+        split_time: cfg.split_time,
+        cv_folds: cfg.cv_folds,
+        evaluation: cfg.evaluation ?? 'holdout',
+        auto_tune: cfg.auto_tune,
+        n_trials: cfg.n_trials,
+        balance: cfg.balance,
+        variance_threshold: cfg.variance_threshold,
+        significance_level: cfg.significance_level,
+        lags: cfg.lags,
+        windows: cfg.windows,
+        time_budget: trainTimeBudget(),
+        output_dir: storage.pathOf(runKey),
+        run_key: runKey,
+        models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogue.get(m.algorithm)?.label ?? m.algorithm, params: JSON.parse(m.params_json) })),
+      };
+      const main = await jobs.create({
         orgId: auth.orgId,
         userId: auth.userId,
         kind: 'train',
         subjectType: 'training_project',
         subjectId: id,
-        spec: {
-          project_type: p.project_type,
-          project_name: p.name,
-          parquet: datasets.parquetPath(dataset),
-          condition_path: conditionPath(auth.orgId, dataset.id),
-          target: cfg.target,
-          features: cfg.features,
-          datetime_column: cfg.datetime_column,
-          split_ratio: cfg.split_ratio,
-          split_time: cfg.split_time,
-          cv_folds: cfg.cv_folds,
-          evaluation: cfg.evaluation ?? 'holdout',
-          auto_tune: cfg.auto_tune,
-          n_trials: cfg.n_trials,
-          balance: cfg.balance,
-          variance_threshold: cfg.variance_threshold,
-          significance_level: cfg.significance_level,
-          lags: cfg.lags,
-          windows: cfg.windows,
-          time_budget: trainTimeBudget(),
-          output_dir: storage.pathOf(runKey),
-          run_key: runKey,
-          models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogue.get(m.algorithm)?.label ?? m.algorithm, params: JSON.parse(m.params_json) })),
-        },
+        spec,
         // Before the job can run: a run that fails at once must find its project and models.
         beforeEnqueue: async (job) => {
           await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
@@ -391,6 +418,11 @@ export function makeTrainingService(ctx: AppContext) {
             .execute();
         },
       });
+      // Auto-tune trials of this job also run on other workers (PostgreSQL: Optuna's RDB storage); queued after the
+      // main job, so a helper never holds the only free worker while the main job waits.
+      for (let i = 0; i < helpers; i++) {
+        await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: 'tune_helper', subjectType: TUNE_HELPER_SUBJECT, subjectId: main.id, spec: { ...spec, output_dir: undefined } });
+      }
       return view(auth, await getProject(auth, id));
     },
 

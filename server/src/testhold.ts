@@ -1,0 +1,23 @@
+import fs from 'node:fs';
+
+/**
+ * Crash tests only: with MITATE_TEST_HOLD_FILE set and that file listing `server:<point>`, the request stops at that
+ * point (after the files are committed, before the row is written, say) until the line is gone, so a test can kill the
+ * server exactly there. Without the setting this is one environment lookup.
+ */
+export async function testHold(point: string, log?: (msg: string) => void): Promise<void> {
+  const file = process.env.MITATE_TEST_HOLD_FILE;
+  if (!file) return;
+  const listed = () => {
+    try {
+      return fs.readFileSync(file, 'utf8').split(/\s+/).includes(`server:${point}`);
+    } catch {
+      return false;
+    }
+  };
+  if (!listed()) return;
+  const line = `[test hold] server:${point} pid ${process.pid}`;
+  log?.(line);
+  fs.appendFileSync(`${file}.held`, line + '\n'); // what the test waits for
+  while (listed()) await new Promise((r) => setTimeout(r, 50));
+}

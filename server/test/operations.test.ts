@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
+
+/** Issue 16: the operations view for platform administrators (workers, queue by kind, recent failures). */
+describe.each(DATABASES)('operations on %s', (kind) => {
+  let t: TestApp;
+  const saved = process.env.MITATE_PLATFORM_ADMINS;
+  beforeAll(async () => {
+    process.env.MITATE_PLATFORM_ADMINS = 'ops@platform.example';
+    t = await makeTestApp(kind);
+  }, 120_000);
+  afterAll(async () => {
+    process.env.MITATE_PLATFORM_ADMINS = saved;
+    await t?.close();
+  });
+
+  it('shows the pool, the queue by kind and the latest failures to platform administrators only', async () => {
+    const tenant = await registerAndLogin(t.app, 'tenant', 'Tenant Works');
+    expect((await t.app.inject({ method: 'GET', url: '/api/services/operations', headers: tenant.auth })).statusCode).toBe(403);
+    const ja = await t.app.inject({ method: 'GET', url: '/api/services/operations', headers: { ...tenant.auth, 'accept-language': 'ja' } });
+    expect(ja.body).toContain('プラットフォーム管理者');
+    const orgId = (await t.app.ctx.db.selectFrom('organisations').select('id').where('name', '=', 'Tenant Works').executeTakeFirstOrThrow()).id;
+    // one job that fails in the engine, one that waits behind a paused organisation
+    const failing = await t.app.ctx.jobs.create({ orgId, userId: null, kind: 'diagnostics', spec: { mode: 'fail' } });
+    expect((await t.app.ctx.jobs.waitFor(failing.id, 60_000)).state).toBe('failed');
+    await t.app.ctx.jobs.pauseOrg(orgId, null);
+    await t.app.ctx.jobs.create({ orgId, userId: null, kind: 'statistics', spec: {} });
+
+    const admin = await registerAndLogin(t.app, 'ops', 'Platform Ops');
+    // registerAndLogin adds a random suffix to the address: make this one the administrator
+    process.env.MITATE_PLATFORM_ADMINS = admin.email;
+    const res = await t.app.inject({ method: 'GET', url: '/api/services/operations', headers: admin.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    const ops = res.json().detail.response;
+    expect(ops.pool).toMatchObject({ mode: 'local', workers: expect.any(Number), busy: expect.any(Number) });
+    expect(ops.queue).toEqual([{ kind: 'statistics', queued: 1, running: 0 }]);
+    expect(ops.oldest_queued_at).toEqual(expect.any(String));
+    expect(ops.finished_24h.failed).toBe(1);
+    expect(ops.recent_failures[0]).toMatchObject({ id: failing.id, kind: 'diagnostics', organisation_name: 'Tenant Works', attempts: 1 });
+    expect(ops.recent_failures[0].error).toBeTruthy();
+  }, 120_000);
+});
