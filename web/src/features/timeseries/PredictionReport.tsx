@@ -12,26 +12,13 @@ import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { saveBlob } from '../../lib/browser';
+import type { components } from '../../api/schema';
 import type { Bucket } from './api';
+import type { TimeSeriesPrediction } from '../prediction/api';
 import { ContributionBars } from './Metrics';
 import ScoreChart from './ScoreChart';
 
-interface PredictionView {
-  id: string;
-  name: string;
-  project_id: string;
-  state: string;
-  progress: number;
-  message: string;
-  error: string | null;
-  result: { rows: number; anomaly?: { threshold: number; alarm_rows: number; alarms: number; first_alarm_row: number | null; scored_rows: number } } | null;
-}
-interface PredSeries {
-  rows: number;
-  points: Bucket[];
-  spans: { start: number; end: number; contributions: { signal: string; value: number }[] }[];
-  threshold: number | null;
-}
+type PredSeries = components['schemas']['PredictionScoreSeries'];
 const enc = encodeURIComponent;
 
 /** /prediction/time-series/report/{prediction_id}: scores, alarms and contributions on new data; CSV download. */
@@ -41,7 +28,7 @@ export default function PredictionReport() {
   const [span, setSpan] = useState(0);
   const pred = useQuery({
     queryKey: ['timeseries', 'prediction', id],
-    queryFn: ({ signal }) => apiGet<PredictionView>(`/api/timeseries/prediction/result/${enc(id)}`, undefined, { signal }),
+    queryFn: ({ signal }) => apiGet<TimeSeriesPrediction>(`/api/timeseries/prediction/result/${enc(id)}`, undefined, { signal }),
     refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1500 : false),
   });
   const done = pred.data?.state === 'done';
@@ -76,7 +63,7 @@ export default function PredictionReport() {
       {a && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
           <Typography data-testid="prediction-summary">
-            {t('prediction.alarms', { count: a.alarms, rows: a.alarm_rows, scored: a.scored_rows, threshold: Number(a.threshold.toPrecision(6)) })}
+            {t('prediction.alarms', { count: a.alarms, rows: a.alarm_rows, scored: a.scored_rows, threshold: a.threshold === null ? '—' : Number(a.threshold.toPrecision(6)) })}
           </Typography>
           {a.first_alarm_row !== null && <Typography variant="body2">{t('prediction.firstAlarm', { row: a.first_alarm_row + 1 })}</Typography>}
         </Paper>
@@ -85,7 +72,7 @@ export default function PredictionReport() {
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
           <ScoreChart
             label={t('threshold.score')}
-            points={series.data.points}
+            points={series.data.points as Bucket[] /* [row, min, max]: the generator writes tuples as arrays */}
             start={0}
             end={series.data.rows - 1}
             threshold={series.data.threshold ?? NaN}
