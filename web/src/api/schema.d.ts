@@ -5289,13 +5289,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    temp_id: string;
-                                    job_id: string;
-                                    state: components["schemas"]["JobState"];
-                                    condition_id: string | null;
-                                    condition_name: string | null;
-                                };
+                                response: components["schemas"]["PreprocessRunStarted"];
                             };
                         };
                     };
@@ -18017,6 +18011,15 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description The experiment sheet */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -18543,6 +18546,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Every round as CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -20464,6 +20476,15 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description Ranked conditions, or a feature-settings template */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -34279,6 +34300,13 @@ export interface components {
             sample_rows: number;
             total_rows: number;
         };
+        PreprocessRunStartedInput: {
+            temp_id: string;
+            job_id: string;
+            state: components["schemas"]["JobStateInput"];
+            condition_id: string | null;
+            condition_name: string | null;
+        };
         PreprocessRunInput: {
             temp_id: string;
             source_dataset_id: string;
@@ -36094,6 +36122,13 @@ export interface components {
             sample: boolean;
             sample_rows: number;
             total_rows: number;
+        };
+        PreprocessRunStarted: {
+            temp_id: string;
+            job_id: string;
+            state: components["schemas"]["JobState"];
+            condition_id: string | null;
+            condition_name: string | null;
         };
         PreprocessRun: {
             temp_id: string;

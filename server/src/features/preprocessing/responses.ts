@@ -73,7 +73,7 @@ export const PreviewView = z
   })
   .meta({ id: 'PreprocessPreview' });
 
-export const RunStarted = z.object({ temp_id: z.string(), job_id: z.string(), state: JobStateEnum, condition_id: z.string().nullable(), condition_name: z.string().nullable() });
+export const RunStarted = z.object({ temp_id: z.string(), job_id: z.string(), state: JobStateEnum, condition_id: z.string().nullable(), condition_name: z.string().nullable() }).meta({ id: 'PreprocessRunStarted' });
 
 export const RunResult = z
   .object({
