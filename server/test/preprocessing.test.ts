@@ -79,6 +79,14 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     expect(kj.statusCode).toBe(422);
     expect(kj.json().detail[0].msg).toContain('パラメータ「k」は数値にしてください（「abc」は数値ではありません）');
     expect(kj.json().detail[0].msg).not.toMatch(/parameter|must be/);
+    // the server's own request check of a method, and of a run without steps, through the catalogue too
+    const mj = await ja([{ process_type: 'scaling', method: 'cubic', columns: ['Pressure'] }]);
+    expect(mj.statusCode).toBe(422);
+    expect(mj.json().detail[0]).toMatchObject({ loc: ['body', 'steps', '0', 'method'] });
+    expect(mj.json().detail[0].msg).toBe('scaling の手法「cubic」は不明です（使用可能：standard, minmax, robust）');
+    const none = await t.app.inject({ method: 'POST', url: `/api/preprocess/dataset/${id}`, payload: {}, headers: { ...alice.auth, 'accept-language': 'ja' } });
+    expect(none.statusCode).toBe(422);
+    expect(none.json().detail[0].msg).toBe('ステップか保存済みの condition_id を指定してください。');
     expect(fs.readFileSync(parquet).equals(before)).toBe(true);
   });
 

@@ -21,6 +21,20 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A request-schema check (zod refine / addIssue) whose message comes from a catalogue: pass the result as the
+ * issue's `params` (with `message: text.en` for the document); the error handler says it in the caller's language.
+ */
+export function localIssue(text: Message, values: Record<string, string | number> = {}) {
+  return { localText: text, localValues: values };
+}
+
+function issueMessage(lang: 'en' | 'ja', v: { message?: string; params?: Record<string, unknown> }): string {
+  const p = v.params?.params as { localText?: Message; localValues?: Record<string, string | number> } | undefined;
+  if (p?.localText) return localize(lang, p.localText, p.localValues ?? {});
+  return v.message ?? 'Invalid value';
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply) => {
     const lang = langOf(req.headers['accept-language']);
@@ -36,7 +50,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(422).send({
         detail: err.validation.map((v) => ({
           loc: [where, ...v.instancePath.split('/').filter(Boolean)],
-          msg: v.message ?? 'Invalid value',
+          msg: issueMessage(lang, v),
           type: 'value_error',
         })),
       });

@@ -5134,15 +5134,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    dataset: components["schemas"]["Dataset"];
-                                    /** @description Each column with its statistics, as DatasetColumn */
-                                    columns: {
-                                        [key: string]: unknown;
-                                    }[];
-                                    rows: components["schemas"]["Cell"][][];
-                                    row_count: number;
-                                };
+                                response: components["schemas"]["PreprocessLoadedDataset"];
                             };
                         };
                     };
@@ -5275,8 +5267,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                /** @description Rows removed and changed, affected rows, before/after chart data (engine task preprocess_preview) */
-                                response: unknown;
+                                response: components["schemas"]["PreprocessPreview"];
                             };
                         };
                     };
@@ -5410,13 +5401,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    temp_id: string;
-                                    job_id: string;
-                                    state: string;
-                                    condition_id: string | null;
-                                    condition_name: string | null;
-                                };
+                                response: components["schemas"]["PreprocessRunStarted"];
                             };
                         };
                     };
@@ -6455,10 +6440,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    name: string;
-                                    steps: components["schemas"]["PreprocessStepSettings"][];
-                                };
+                                response: components["schemas"]["ConditionFile"];
                             };
                         };
                     };
@@ -6568,14 +6550,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    types: {
-                                        type: string;
-                                        prefix: string;
-                                        supervised: boolean;
-                                        algorithms: unknown;
-                                    }[];
-                                };
+                                response: components["schemas"]["TrainingCatalogue"];
                             };
                         };
                     };
@@ -8026,7 +8001,7 @@ export interface paths {
                             detail: {
                                 response: {
                                     project: components["schemas"]["TrainingProject"];
-                                    algorithms: unknown;
+                                    algorithms: components["schemas"]["AlgorithmSpec"][];
                                 };
                             };
                         };
@@ -8387,12 +8362,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: components["schemas"]["TrainingProject"];
-                                    model: components["schemas"]["TrainingModel"];
-                                    /** @description report.json of the model (engine task train) */
-                                    report: unknown;
-                                };
+                                response: components["schemas"]["ModelReport"];
                             };
                         };
                     };
@@ -9228,7 +9198,7 @@ export interface paths {
                             detail: {
                                 response: {
                                     project: components["schemas"]["TrainingProject"];
-                                    algorithms: unknown;
+                                    algorithms: components["schemas"]["AlgorithmSpec"][];
                                 };
                             };
                         };
@@ -9823,12 +9793,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: components["schemas"]["TrainingProject"];
-                                    model: components["schemas"]["TrainingModel"];
-                                    /** @description report.json of the model (engine task train) */
-                                    report: unknown;
-                                };
+                                response: components["schemas"]["ModelReport"];
                             };
                         };
                     };
@@ -10664,7 +10629,7 @@ export interface paths {
                             detail: {
                                 response: {
                                     project: components["schemas"]["TrainingProject"];
-                                    algorithms: unknown;
+                                    algorithms: components["schemas"]["AlgorithmSpec"][];
                                 };
                             };
                         };
@@ -11259,12 +11224,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: components["schemas"]["TrainingProject"];
-                                    model: components["schemas"]["TrainingModel"];
-                                    /** @description report.json of the model (engine task train) */
-                                    report: unknown;
-                                };
+                                response: components["schemas"]["ModelReport"];
                             };
                         };
                     };
@@ -12100,7 +12060,7 @@ export interface paths {
                             detail: {
                                 response: {
                                     project: components["schemas"]["TrainingProject"];
-                                    algorithms: unknown;
+                                    algorithms: components["schemas"]["AlgorithmSpec"][];
                                 };
                             };
                         };
@@ -12695,12 +12655,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: components["schemas"]["TrainingProject"];
-                                    model: components["schemas"]["TrainingModel"];
-                                    /** @description report.json of the model (engine task train) */
-                                    report: unknown;
-                                };
+                                response: components["schemas"]["ModelReport"];
                             };
                         };
                     };
@@ -13536,7 +13491,7 @@ export interface paths {
                             detail: {
                                 response: {
                                     project: components["schemas"]["TrainingProject"];
-                                    algorithms: unknown;
+                                    algorithms: components["schemas"]["AlgorithmSpec"][];
                                 };
                             };
                         };
@@ -14131,12 +14086,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: components["schemas"]["TrainingProject"];
-                                    model: components["schemas"]["TrainingModel"];
-                                    /** @description report.json of the model (engine task train) */
-                                    report: unknown;
-                                };
+                                response: components["schemas"]["ModelReport"];
                             };
                         };
                     };
@@ -17062,24 +17012,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    rows: number;
-                                    /** @description first row position shown */
-                                    start: number;
-                                    /** @description last row position shown */
-                                    end: number;
-                                    /** @description [row position, min, max] per bucket */
-                                    points: (number | (number | null) | (number | null))[][];
-                                    spans: {
-                                        start: number;
-                                        end: number;
-                                        contributions: {
-                                            signal: string;
-                                            value: number;
-                                        }[];
-                                    }[];
-                                    threshold: number | null;
-                                };
+                                response: components["schemas"]["PredictionScoreSeries"];
                             };
                         };
                     };
@@ -18193,6 +18126,15 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description The experiment sheet */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -18719,6 +18661,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
+                /** @description Every round as CSV */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -20640,6 +20591,15 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description Ranked conditions, or a feature-settings template */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -34289,19 +34249,51 @@ export interface components {
                 count: number;
             }[];
         };
+        NumericHistogramInput: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "numeric" | "datetime";
+            edges: number[];
+            counts: number[];
+        };
+        CategoricalHistogramInput: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "categorical";
+            values: {
+                value: string;
+                count: number;
+            }[];
+            other: number;
+            distinct: number;
+        };
         HistogramViewInput: {
-            columns: ({
-                name: string;
-            } & {
-                [key: string]: unknown;
-            })[];
+            columns: (components["schemas"]["NumericHistogramInput"] | components["schemas"]["CategoricalHistogramInput"])[];
+        };
+        BoxStatsInput: {
+            name: string;
+            count: number;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            mean: number | null;
+            lower_whisker: number | null;
+            upper_whisker: number | null;
+            outlier_count: number;
+            outliers: number[];
         };
         BoxplotViewInput: {
-            columns: ({
-                name: string;
-            } & {
-                [key: string]: unknown;
-            })[];
+            columns: components["schemas"]["BoxStatsInput"][];
         };
         ScatterViewInput: {
             x: string;
@@ -34328,9 +34320,7 @@ export interface components {
                 y1: number;
             };
             /** @description mode bin: [i, j, count, mean colour] */
-            cells?: (number | null)[][];
-        } & {
-            [key: string]: unknown;
+            cells?: (number | (number | null))[][];
         };
         MatrixViewInput: {
             columns: string[];
@@ -34368,10 +34358,8 @@ export interface components {
             series: {
                 name: string;
                 /** @description [epoch ms or order number, value] */
-                points: (number | null)[][];
+                points: (number | (number | null))[][];
             }[];
-        } & {
-            [key: string]: unknown;
         };
         PreprocessStepSettingsInput: {
             /** @enum {string} */
@@ -34393,30 +34381,173 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        ConditionFileInput: {
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettingsInput"][];
+        };
+        PreprocessLoadedDatasetInput: {
+            dataset: components["schemas"]["DatasetInput"];
+            /** @description Each column with its statistics */
+            columns: components["schemas"]["DatasetColumnInput"][];
+            rows: components["schemas"]["CellInput"][][];
+            row_count: number;
+        };
+        PreprocessPreviewInput: {
+            step: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: {
+                    [key: string]: unknown;
+                };
+                /** @description The fitted parameters of the step (means, scales, bounds) */
+                fitted: unknown;
+            };
+            step_label: string;
+            rows_before: number;
+            rows_after: number;
+            rows_removed: number;
+            rows_changed: number;
+            /** @description Changed cells per column */
+            cells_changed: {
+                [key: string]: number;
+            };
+            columns_before: number;
+            columns_after: number;
+            columns_added: string[];
+            columns_dropped: string[];
+            order_changed: boolean;
+            target_columns: string[];
+            affected_rows: {
+                row: number | string;
+                /** @enum {string} */
+                status: "removed" | "changed";
+                /** @description Column → value */
+                before: {
+                    [key: string]: components["schemas"]["CellInput"];
+                } | null;
+                /** @description Column → value */
+                after: {
+                    [key: string]: components["schemas"]["CellInput"];
+                } | null;
+            }[];
+            affected_columns: string[];
+            /** @description Before/after histogram and series of the first affected numeric column */
+            chart: {
+                column: string;
+                histogram: {
+                    edges: number[];
+                    before: number[];
+                    after: number[];
+                } | null;
+                series: {
+                    /** @enum {string} */
+                    x: "datetime" | "row";
+                    before: (((string | number) | null) | (number | null))[][] | null;
+                    after: (((string | number) | null) | (number | null))[][] | null;
+                };
+            } | null;
+            datetime_column: string | null;
+            /** @description Computed on a leading sample of the rows */
+            sample: boolean;
+            sample_rows: number;
+            total_rows: number;
+        };
+        PreprocessRunStartedInput: {
+            temp_id: string;
+            job_id: string;
+            state: components["schemas"]["JobStateInput"];
+            condition_id: string | null;
+            condition_name: string | null;
+        };
         PreprocessRunInput: {
             temp_id: string;
             source_dataset_id: string;
             condition_id: string | null;
             condition_name: string | null;
             steps: components["schemas"]["PreprocessStepSettingsInput"][];
-            state: string;
+            state: components["schemas"]["JobStateInput"];
             progress: number;
             message: string;
             error: string | null;
             dataset_id: string | null;
             result: {
-                row_count: unknown;
-                column_count: unknown;
-                rows_before: unknown;
-                columns_before: unknown;
-                columns: unknown;
-                datetime_column: unknown;
-                history: unknown;
-                head: unknown;
+                row_count: number;
+                column_count: number;
+                rows_before: number;
+                columns_before: number;
+                columns: string[];
+                datetime_column: string | null;
+                history: components["schemas"]["PreprocessStepInput"][];
+                /** @description The first 20 rows of the result */
+                head: {
+                    [key: string]: components["schemas"]["CellInput"];
+                }[];
+                /** @description The condition with its fitted parameters (as condition.json) */
                 condition: unknown;
                 /** @description Where the time went: read, each step, write (seconds); the engine peak memory (MB) */
-                timings: unknown;
+                timings: {
+                    read_s: number;
+                    steps_s: number[];
+                    write_s: number;
+                    peak_rss_mb: number | null;
+                    columns_read: number;
+                } | null;
             } | null;
+        };
+        ParamSpecInput: {
+            name: string;
+            /** @enum {string} */
+            kind: "int" | "float" | "choice" | "bool";
+            default: (number | string | boolean) | null;
+            low?: number;
+            high?: number;
+            log?: boolean;
+            choices?: (string | number)[];
+            tune?: boolean;
+            help?: string;
+        };
+        AlgorithmSpecInput: {
+            key: string;
+            label: string;
+            tree: boolean;
+            params: components["schemas"]["ParamSpecInput"][];
+        };
+        CrossValidationInput: {
+            metric: string;
+            folds: number[];
+            mean: number | null;
+            /**
+             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
+             * @enum {string}
+             */
+            aggregate?: "mean" | "pooled_forward";
+            fold_mean?: number | null;
+            std: number | null;
+        };
+        ModelEvaluationInput: {
+            /** @enum {string} */
+            mode: "holdout" | "cv_only";
+            test_rows: number;
+            threshold: number;
+            small_test: boolean;
+            /** @enum {string} */
+            headline: "test" | "repeated_cv" | "forward_validation";
+            repeated_cv: {
+                metric: string;
+                mean: number;
+                std: number;
+                folds: number;
+                repeats: number;
+                low: number;
+                high: number;
+            } | null;
+        };
+        ModelMetricsInput: {
+            [key: string]: (number | string | (number | null)[] | number[][] | {
+                [key: string]: number;
+            }) | null;
         };
         TrainingModelInput: {
             id: string;
@@ -34425,51 +34556,60 @@ export interface components {
             model_index: number;
             algorithm: string;
             /** @description The hyper-parameters asked for */
-            params: unknown;
+            params: {
+                [key: string]: unknown;
+            };
             /** @description The hyper-parameters used (after auto-tune) */
-            hyperparameters: unknown;
-            cv: unknown;
-            seconds: unknown;
+            hyperparameters: {
+                [key: string]: unknown;
+            } | null;
+            cv: components["schemas"]["CrossValidationInput"] | null;
+            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
+            seconds: number | null;
             /** @description Trained and usable; cross-validation and importances are still being computed */
             pending: boolean;
-            /** @description ready, training, done or failed */
-            state: string;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
             metrics: {
-                [key: string]: unknown;
+                [key: string]: (number | string | boolean | unknown[] | {
+                    [key: string]: unknown;
+                }) | null;
             } | null;
             error: string | null;
             log: string | null;
             trained_at: string | null;
-        } & {
-            [key: string]: unknown;
         };
         TrainingProjectInput: {
             project_id: string;
             id: string;
             name: string;
             project_type: string;
-            /** @description ready, training, done or failed */
-            training_state: string;
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
             dataset_id: string;
             parent_dataset_name: string;
             number_of_data: number;
             target_variables: string[];
-            feature_variables: unknown;
-            split_ratio: unknown;
-            split_time: unknown;
-            cross_validation: unknown;
-            significance_level: unknown;
-            number_of_trials: unknown;
-            auto_tune: unknown;
-            balance_data: unknown;
-            variance_threshold: unknown;
-            lags: unknown;
-            windows: unknown;
-            datetime_column: unknown;
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
             models: components["schemas"]["TrainingModelInput"][];
             best_model_key: string | null;
-            /** @description What chose the best model: cross_validation, forward_validation, silhouette or trustworthiness */
-            best_model_basis: string;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
             /**
              * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
              * @enum {string}
@@ -34489,15 +34629,244 @@ export interface components {
             error: string | null;
             created_at: string;
             updated_at: string;
+        };
+        TrainingCatalogueInput: {
+            types: {
+                type: string;
+                prefix: string;
+                supervised: boolean;
+                algorithms: components["schemas"]["AlgorithmSpecInput"][];
+            }[];
+        };
+        ReportChartsInput: {
+            predicted_vs_actual?: {
+                actual: (number | null)[];
+                predicted: (number | null)[];
+            };
+            residuals?: {
+                predicted: (number | null)[];
+                residual: (number | null)[];
+            };
+            residual_histogram?: {
+                counts: number[];
+                edges: number[];
+            };
+            /** @description Soft sensor: actual and predicted over time */
+            time_series?: {
+                train: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+                test: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+            };
+            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
+            coefficients?: {
+                feature: string;
+                coefficient: number | null;
+                std_error?: number | null;
+                p_value?: number | null;
+                significant?: boolean;
+            }[];
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
+            roc?: {
+                class: string;
+                fpr: number[];
+                tpr: number[];
+                auc: number | null;
+            }[];
+            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
+            per_class?: {
+                [key: string]: number | {
+                    [key: string]: number;
+                };
+            };
+            pca_scatter?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                cluster: number[];
+                explained: (number | null)[];
+            };
+            profiles?: {
+                features: string[];
+                clusters: string[];
+                means: (number | null)[][];
+            };
+            elbow?: {
+                k: number[];
+                inertia: (number | null)[];
+                silhouette: (number | null)[];
+            };
+            dendrogram?: {
+                icoord: number[][];
+                dcoord: number[][];
+                leaves: string[];
+            };
+            map?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                color: ((number | string) | null)[] | null;
+                color_label: string | null;
+            };
+            scree?: {
+                ratio: (number | null)[];
+                cumulative: (number | null)[];
+            };
+            loadings?: {
+                features: string[];
+                components: (number | null)[][];
+            };
+            biplot?: {
+                features: string[];
+                x: (number | null)[];
+                y: (number | null)[];
+            };
+        };
+        TrainingReportInput: {
+            algorithm: string;
+            label: string;
+            metrics: components["schemas"]["ModelMetricsInput"];
+            train_metrics: components["schemas"]["ModelMetricsInput"];
+            charts: components["schemas"]["ReportChartsInput"];
+            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
+            permutation_importance: {
+                feature: string;
+                mean: number | null;
+                std: number | null;
+            }[];
+            shap: {
+                feature: string;
+                mean_abs: number | null;
+            }[] | null;
+            cv?: components["schemas"]["CrossValidationInput"] | null;
+            evaluation?: components["schemas"]["ModelEvaluationInput"];
+            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
+            target_units?: {
+                scaled: boolean;
+                target: string | null;
+                method: string | null;
+            };
+            hyperparameters: {
+                [key: string]: unknown;
+            };
+            defaults: {
+                [key: string]: unknown;
+            };
+            auto_tune: {
+                enabled: boolean;
+                trials: {
+                    number: number;
+                    value: number | null;
+                    params: {
+                        [key: string]: unknown;
+                    };
+                    state: string;
+                }[];
+                objective: string;
+            };
+            train_rows: number;
+            test_rows: number;
+            fit_seconds: number;
+            seconds: number;
+            features: string[];
+            target: string | null;
+            /** @description Cross-validation and importances still being computed */
+            pending: boolean;
         } & {
             [key: string]: unknown;
+        };
+        ModelReportInput: {
+            project: components["schemas"]["TrainingProjectInput"];
+            model: components["schemas"]["TrainingModelInput"];
+            report: components["schemas"]["TrainingReportInput"];
+        };
+        PredictionValueSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Of the predicted value, in the target’s original units */
+            stats: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+        };
+        PredictionCountSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Rows per predicted class or cluster */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        PredictionTableSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+        };
+        PredictionAlarmSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            anomaly: {
+                threshold: number | null;
+                alarm_rows: number;
+                /** @description Runs of consecutive alarm rows */
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        PredictionImageSummaryInput: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            /** @description OK/NG: a score at or above it is NG */
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                /** @description The known class, when the images came labelled */
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                /** @description Classification: the probability of each class */
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
         };
         PredictionInput: {
             id: string;
             name: string;
             project_id: string;
             project_name: string;
-            project_type: string;
             report_type: string;
             model_key: string;
             dataset_id: string;
@@ -34508,10 +34877,96 @@ export interface components {
             message: string;
             error: string | null;
             log: string;
-            /** @description Summary of the predictions (engine task predict) when done */
-            result: unknown;
             created_at: string;
             finished_at: string | null;
+            /** @enum {string} */
+            project_type: "regression" | "soft_sensor";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionValueSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "discriminant_analysis" | "clustering";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionCountSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "dimensional_compression";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionTableSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionAlarmSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionImageSummaryInput"] | null;
         };
         PredictionRowsInput: {
             columns: string[];
@@ -34939,6 +35394,24 @@ export interface components {
         BillingSweepInput: {
             generated: number;
             overdue: number;
+        };
+        PredictionScoreSeriesInput: {
+            rows: number;
+            /** @description first row position shown */
+            start: number;
+            /** @description last row position shown */
+            end: number;
+            /** @description [row position, min, max] per bucket */
+            points: (number | (number | null) | (number | null))[][];
+            spans: {
+                start: number;
+                end: number;
+                contributions: {
+                    signal: string;
+                    value: number;
+                }[];
+            }[];
+            threshold: number | null;
         };
         Error: {
             detail: {
@@ -35640,19 +36113,51 @@ export interface components {
                 count: number;
             }[];
         };
+        NumericHistogram: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "numeric" | "datetime";
+            edges: number[];
+            counts: number[];
+        };
+        CategoricalHistogram: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "categorical";
+            values: {
+                value: string;
+                count: number;
+            }[];
+            other: number;
+            distinct: number;
+        };
         HistogramView: {
-            columns: ({
-                name: string;
-            } & {
-                [key: string]: unknown;
-            })[];
+            columns: (components["schemas"]["NumericHistogram"] | components["schemas"]["CategoricalHistogram"])[];
+        };
+        BoxStats: {
+            name: string;
+            count: number;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            mean: number | null;
+            lower_whisker: number | null;
+            upper_whisker: number | null;
+            outlier_count: number;
+            outliers: number[];
         };
         BoxplotView: {
-            columns: ({
-                name: string;
-            } & {
-                [key: string]: unknown;
-            })[];
+            columns: components["schemas"]["BoxStats"][];
         };
         ScatterView: {
             x: string;
@@ -35679,9 +36184,7 @@ export interface components {
                 y1: number;
             };
             /** @description mode bin: [i, j, count, mean colour] */
-            cells?: (number | null)[][];
-        } & {
-            [key: string]: unknown;
+            cells?: (number | (number | null))[][];
         };
         MatrixView: {
             columns: string[];
@@ -35719,10 +36222,8 @@ export interface components {
             series: {
                 name: string;
                 /** @description [epoch ms or order number, value] */
-                points: (number | null)[][];
+                points: (number | (number | null))[][];
             }[];
-        } & {
-            [key: string]: unknown;
         };
         PreprocessStepSettings: {
             /** @enum {string} */
@@ -35744,30 +36245,173 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        ConditionFile: {
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettings"][];
+        };
+        PreprocessLoadedDataset: {
+            dataset: components["schemas"]["Dataset"];
+            /** @description Each column with its statistics */
+            columns: components["schemas"]["DatasetColumn"][];
+            rows: components["schemas"]["Cell"][][];
+            row_count: number;
+        };
+        PreprocessPreview: {
+            step: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: {
+                    [key: string]: unknown;
+                };
+                /** @description The fitted parameters of the step (means, scales, bounds) */
+                fitted: unknown;
+            };
+            step_label: string;
+            rows_before: number;
+            rows_after: number;
+            rows_removed: number;
+            rows_changed: number;
+            /** @description Changed cells per column */
+            cells_changed: {
+                [key: string]: number;
+            };
+            columns_before: number;
+            columns_after: number;
+            columns_added: string[];
+            columns_dropped: string[];
+            order_changed: boolean;
+            target_columns: string[];
+            affected_rows: {
+                row: number | string;
+                /** @enum {string} */
+                status: "removed" | "changed";
+                /** @description Column → value */
+                before: {
+                    [key: string]: components["schemas"]["Cell"];
+                } | null;
+                /** @description Column → value */
+                after: {
+                    [key: string]: components["schemas"]["Cell"];
+                } | null;
+            }[];
+            affected_columns: string[];
+            /** @description Before/after histogram and series of the first affected numeric column */
+            chart: {
+                column: string;
+                histogram: {
+                    edges: number[];
+                    before: number[];
+                    after: number[];
+                } | null;
+                series: {
+                    /** @enum {string} */
+                    x: "datetime" | "row";
+                    before: (((string | number) | null) | (number | null))[][] | null;
+                    after: (((string | number) | null) | (number | null))[][] | null;
+                };
+            } | null;
+            datetime_column: string | null;
+            /** @description Computed on a leading sample of the rows */
+            sample: boolean;
+            sample_rows: number;
+            total_rows: number;
+        };
+        PreprocessRunStarted: {
+            temp_id: string;
+            job_id: string;
+            state: components["schemas"]["JobState"];
+            condition_id: string | null;
+            condition_name: string | null;
+        };
         PreprocessRun: {
             temp_id: string;
             source_dataset_id: string;
             condition_id: string | null;
             condition_name: string | null;
             steps: components["schemas"]["PreprocessStepSettings"][];
-            state: string;
+            state: components["schemas"]["JobState"];
             progress: number;
             message: string;
             error: string | null;
             dataset_id: string | null;
             result: {
-                row_count: unknown;
-                column_count: unknown;
-                rows_before: unknown;
-                columns_before: unknown;
-                columns: unknown;
-                datetime_column: unknown;
-                history: unknown;
-                head: unknown;
+                row_count: number;
+                column_count: number;
+                rows_before: number;
+                columns_before: number;
+                columns: string[];
+                datetime_column: string | null;
+                history: components["schemas"]["PreprocessStep"][];
+                /** @description The first 20 rows of the result */
+                head: {
+                    [key: string]: components["schemas"]["Cell"];
+                }[];
+                /** @description The condition with its fitted parameters (as condition.json) */
                 condition: unknown;
                 /** @description Where the time went: read, each step, write (seconds); the engine peak memory (MB) */
-                timings: unknown;
+                timings: {
+                    read_s: number;
+                    steps_s: number[];
+                    write_s: number;
+                    peak_rss_mb: number | null;
+                    columns_read: number;
+                } | null;
             } | null;
+        };
+        ParamSpec: {
+            name: string;
+            /** @enum {string} */
+            kind: "int" | "float" | "choice" | "bool";
+            default: (number | string | boolean) | null;
+            low?: number;
+            high?: number;
+            log?: boolean;
+            choices?: (string | number)[];
+            tune?: boolean;
+            help?: string;
+        };
+        AlgorithmSpec: {
+            key: string;
+            label: string;
+            tree: boolean;
+            params: components["schemas"]["ParamSpec"][];
+        };
+        CrossValidation: {
+            metric: string;
+            folds: number[];
+            mean: number | null;
+            /**
+             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
+             * @enum {string}
+             */
+            aggregate?: "mean" | "pooled_forward";
+            fold_mean?: number | null;
+            std: number | null;
+        };
+        ModelEvaluation: {
+            /** @enum {string} */
+            mode: "holdout" | "cv_only";
+            test_rows: number;
+            threshold: number;
+            small_test: boolean;
+            /** @enum {string} */
+            headline: "test" | "repeated_cv" | "forward_validation";
+            repeated_cv: {
+                metric: string;
+                mean: number;
+                std: number;
+                folds: number;
+                repeats: number;
+                low: number;
+                high: number;
+            } | null;
+        };
+        ModelMetrics: {
+            [key: string]: (number | string | (number | null)[] | number[][] | {
+                [key: string]: number;
+            }) | null;
         };
         TrainingModel: {
             id: string;
@@ -35776,51 +36420,60 @@ export interface components {
             model_index: number;
             algorithm: string;
             /** @description The hyper-parameters asked for */
-            params: unknown;
+            params: {
+                [key: string]: unknown;
+            };
             /** @description The hyper-parameters used (after auto-tune) */
-            hyperparameters: unknown;
-            cv: unknown;
-            seconds: unknown;
+            hyperparameters: {
+                [key: string]: unknown;
+            } | null;
+            cv: components["schemas"]["CrossValidation"] | null;
+            evaluation: components["schemas"]["ModelEvaluation"] | null;
+            seconds: number | null;
             /** @description Trained and usable; cross-validation and importances are still being computed */
             pending: boolean;
-            /** @description ready, training, done or failed */
-            state: string;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
             metrics: {
-                [key: string]: unknown;
+                [key: string]: (number | string | boolean | unknown[] | {
+                    [key: string]: unknown;
+                }) | null;
             } | null;
             error: string | null;
             log: string | null;
             trained_at: string | null;
-        } & {
-            [key: string]: unknown;
         };
         TrainingProject: {
             project_id: string;
             id: string;
             name: string;
             project_type: string;
-            /** @description ready, training, done or failed */
-            training_state: string;
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
             dataset_id: string;
             parent_dataset_name: string;
             number_of_data: number;
             target_variables: string[];
-            feature_variables: unknown;
-            split_ratio: unknown;
-            split_time: unknown;
-            cross_validation: unknown;
-            significance_level: unknown;
-            number_of_trials: unknown;
-            auto_tune: unknown;
-            balance_data: unknown;
-            variance_threshold: unknown;
-            lags: unknown;
-            windows: unknown;
-            datetime_column: unknown;
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
             models: components["schemas"]["TrainingModel"][];
             best_model_key: string | null;
-            /** @description What chose the best model: cross_validation, forward_validation, silhouette or trustworthiness */
-            best_model_basis: string;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
             /**
              * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
              * @enum {string}
@@ -35840,15 +36493,244 @@ export interface components {
             error: string | null;
             created_at: string;
             updated_at: string;
+        };
+        TrainingCatalogue: {
+            types: {
+                type: string;
+                prefix: string;
+                supervised: boolean;
+                algorithms: components["schemas"]["AlgorithmSpec"][];
+            }[];
+        };
+        ReportCharts: {
+            predicted_vs_actual?: {
+                actual: (number | null)[];
+                predicted: (number | null)[];
+            };
+            residuals?: {
+                predicted: (number | null)[];
+                residual: (number | null)[];
+            };
+            residual_histogram?: {
+                counts: number[];
+                edges: number[];
+            };
+            /** @description Soft sensor: actual and predicted over time */
+            time_series?: {
+                train: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+                test: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+            };
+            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
+            coefficients?: {
+                feature: string;
+                coefficient: number | null;
+                std_error?: number | null;
+                p_value?: number | null;
+                significant?: boolean;
+            }[];
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
+            roc?: {
+                class: string;
+                fpr: number[];
+                tpr: number[];
+                auc: number | null;
+            }[];
+            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
+            per_class?: {
+                [key: string]: number | {
+                    [key: string]: number;
+                };
+            };
+            pca_scatter?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                cluster: number[];
+                explained: (number | null)[];
+            };
+            profiles?: {
+                features: string[];
+                clusters: string[];
+                means: (number | null)[][];
+            };
+            elbow?: {
+                k: number[];
+                inertia: (number | null)[];
+                silhouette: (number | null)[];
+            };
+            dendrogram?: {
+                icoord: number[][];
+                dcoord: number[][];
+                leaves: string[];
+            };
+            map?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                color: ((number | string) | null)[] | null;
+                color_label: string | null;
+            };
+            scree?: {
+                ratio: (number | null)[];
+                cumulative: (number | null)[];
+            };
+            loadings?: {
+                features: string[];
+                components: (number | null)[][];
+            };
+            biplot?: {
+                features: string[];
+                x: (number | null)[];
+                y: (number | null)[];
+            };
+        };
+        TrainingReport: {
+            algorithm: string;
+            label: string;
+            metrics: components["schemas"]["ModelMetrics"];
+            train_metrics: components["schemas"]["ModelMetrics"];
+            charts: components["schemas"]["ReportCharts"];
+            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
+            permutation_importance: {
+                feature: string;
+                mean: number | null;
+                std: number | null;
+            }[];
+            shap: {
+                feature: string;
+                mean_abs: number | null;
+            }[] | null;
+            cv?: components["schemas"]["CrossValidation"] | null;
+            evaluation?: components["schemas"]["ModelEvaluation"];
+            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
+            target_units?: {
+                scaled: boolean;
+                target: string | null;
+                method: string | null;
+            };
+            hyperparameters: {
+                [key: string]: unknown;
+            };
+            defaults: {
+                [key: string]: unknown;
+            };
+            auto_tune: {
+                enabled: boolean;
+                trials: {
+                    number: number;
+                    value: number | null;
+                    params: {
+                        [key: string]: unknown;
+                    };
+                    state: string;
+                }[];
+                objective: string;
+            };
+            train_rows: number;
+            test_rows: number;
+            fit_seconds: number;
+            seconds: number;
+            features: string[];
+            target: string | null;
+            /** @description Cross-validation and importances still being computed */
+            pending: boolean;
         } & {
             [key: string]: unknown;
+        };
+        ModelReport: {
+            project: components["schemas"]["TrainingProject"];
+            model: components["schemas"]["TrainingModel"];
+            report: components["schemas"]["TrainingReport"];
+        };
+        PredictionValueSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Of the predicted value, in the target’s original units */
+            stats: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+        };
+        PredictionCountSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Rows per predicted class or cluster */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        PredictionTableSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+        };
+        PredictionAlarmSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            anomaly: {
+                threshold: number | null;
+                alarm_rows: number;
+                /** @description Runs of consecutive alarm rows */
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        PredictionImageSummary: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            /** @description OK/NG: a score at or above it is NG */
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                /** @description The known class, when the images came labelled */
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                /** @description Classification: the probability of each class */
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
         };
         Prediction: {
             id: string;
             name: string;
             project_id: string;
             project_name: string;
-            project_type: string;
             report_type: string;
             model_key: string;
             dataset_id: string;
@@ -35859,10 +36741,96 @@ export interface components {
             message: string;
             error: string | null;
             log: string;
-            /** @description Summary of the predictions (engine task predict) when done */
-            result: unknown;
             created_at: string;
             finished_at: string | null;
+            /** @enum {string} */
+            project_type: "regression" | "soft_sensor";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionValueSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "discriminant_analysis" | "clustering";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionCountSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "dimensional_compression";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionTableSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionAlarmSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionImageSummary"] | null;
         };
         PredictionRows: {
             columns: string[];
@@ -36290,6 +37258,24 @@ export interface components {
         BillingSweep: {
             generated: number;
             overdue: number;
+        };
+        PredictionScoreSeries: {
+            rows: number;
+            /** @description first row position shown */
+            start: number;
+            /** @description last row position shown */
+            end: number;
+            /** @description [row position, min, max] per bucket */
+            points: (number | (number | null) | (number | null))[][];
+            spans: {
+                start: number;
+                end: number;
+                contributions: {
+                    signal: string;
+                    value: number;
+                }[];
+            }[];
+            threshold: number | null;
         };
     };
     responses: never;

@@ -7,6 +7,7 @@ import { langOf } from '../../i18n/messages.js';
 import './db.js';
 import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
+import { fileReplies } from '../../http/responses.js';
 import { KIND, makeDesignService } from './service.js';
 
 const tags = ['optimal design'];
@@ -125,7 +126,7 @@ export default async function optimalDesignRoutes(app: FastifyInstance) {
 
   r.post(
     '/optimal/experiment/download',
-    { schema: { tags, body: experimentBody, summary: 'The experiment sheet (CSV): the runs of a round in order with an empty column per result, to fill in and upload' } },
+    { schema: { tags, body: experimentBody, summary: 'The experiment sheet (CSV): the runs of a round in order with an empty column per result, to fill in and upload', response: fileReplies('text/csv', 'The experiment sheet') } },
     async (req, reply) => sendCsv(reply, await service.experimentSheet(req.auth, req.body.project_id, req.body.round)),
   );
 
@@ -149,7 +150,7 @@ export default async function optimalDesignRoutes(app: FastifyInstance) {
 
   r.get(
     '/optimal/result/download/:id',
-    { schema: { tags, summary: 'Every round of the project as CSV: runs, measured results, BO predictions', params: idParams } },
+    { schema: { tags, summary: 'Every round of the project as CSV: runs, measured results, BO predictions', params: idParams, response: fileReplies('text/csv', 'Every round as CSV') } },
     async (req, reply) => sendCsv(reply, await service.resultCsv(req.auth, req.params.id)),
   );
 }

@@ -6,6 +6,7 @@ import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import { downloadBody, evaluateBody, featureSetting, featuresBody, idParams, listQuery, predictionBody, registerBody, responses } from './schemas.js';
+import { fileReplies } from '../../http/responses.js';
 import { makeOptimizationService } from './service.js';
 
 const tags = ['optimization'];
@@ -68,7 +69,7 @@ export default async function optimizationRoutes(app: FastifyInstance) {
   );
   r.post(
     '/opt/feature/download/:dataset_id',
-    { schema: { tags, summary: 'CSV: a run’s ranked conditions (run_id), or the dataset’s columns as a feature-settings template', params: z.object({ dataset_id: z.string().max(64) }), body: downloadBody } },
+    { schema: { tags, summary: 'CSV: a run’s ranked conditions (run_id), or the dataset’s columns as a feature-settings template', params: z.object({ dataset_id: z.string().max(64) }), body: downloadBody, response: fileReplies('text/csv', 'Ranked conditions, or a feature-settings template') } },
     async (req, reply) => {
       const f = await service.resultCsv(req.auth, req.params.dataset_id, req.body?.run_id);
       reply.header('content-type', 'text/csv; charset=utf-8');

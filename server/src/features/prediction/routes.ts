@@ -19,7 +19,7 @@ import type { PredictionTable } from './db.js';
 import './db.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { M } from './messages.js';
-import { Prediction, PredictionPage, PredictionProgress, PredictionRows } from './responses.js';
+import { Prediction, PredictionPage, PredictionProgress, PredictionRows, type PredictionView } from './responses.js';
 
 const executeBody = z.object({ dataset_id: z.string().max(64), name: z.string().trim().max(200).optional() });
 const predictBody = executeBody.extend({ model_key: z.string().max(100) });
@@ -52,7 +52,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
     return row;
   }
 
-  async function view(auth: AuthContext, p: PredictionTable) {
+  async function view(auth: AuthContext, p: PredictionTable): Promise<PredictionView> {
     const job = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
     const state = !job ? 'failed' : job.state === 'succeeded' ? 'done' : job.state === 'failed' || job.state === 'cancelled' ? 'failed' : job.state === 'running' ? 'running' : 'queued';
     return {
@@ -70,10 +70,10 @@ export default async function predictionRoutes(app: FastifyInstance) {
       message: job?.message ?? '',
       error: job?.error ?? null,
       log: state === 'failed' ? (job?.log ?? '') : '',
-      result: state === 'done' ? job?.result : null,
+      result: state === 'done' ? (job?.result ?? null) : null, // the summary the project kind's engine task wrote (Prediction declares each)
       created_at: p.created_at,
       finished_at: job?.finished_at ?? null,
-    };
+    } as PredictionView;
   }
 
   /** Bad input answers before any job starts, naming the column (missing, not numeric, unseen category). */
@@ -200,8 +200,8 @@ export default async function predictionRoutes(app: FastifyInstance) {
       const res = await conn.runAndReadAll(`SELECT * FROM read_parquet(${file}) LIMIT ${page_size} OFFSET ${(page - 1) * page_size}`);
       const columns = res.columnNames();
       const rows = res.getRowsJson().map((vals) => vals.map((x) => (typeof x === 'string' && /^-?\d+$/.test(x) ? (jsonNumber(x) ?? x) : x))) as CellValue[][]; // result tables hold scalars only
-      const total = (v.result as { rows?: number } | null)?.rows ?? rows.length;
-      return ok({ columns, outputs: (v.result as { outputs?: string[] })?.outputs ?? [], rows, total, page, page_size });
+      const table = v.result && 'outputs' in v.result ? v.result : null;
+      return ok({ columns, outputs: table?.outputs ?? [], rows, total: table?.rows ?? rows.length, page, page_size });
     } finally {
       conn.closeSync();
     }
@@ -279,14 +279,16 @@ export default async function predictionRoutes(app: FastifyInstance) {
         params: idParams,
         querystring: rangeQuery.pick({ start: true, end: true, points: true }),
         response: replies({
-          200: z.object({
-            rows: z.number().int(),
-            start: z.number().int().describe('first row position shown'),
-            end: z.number().int().describe('last row position shown'),
-            points: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable()])).describe('[row position, min, max] per bucket'),
-            spans: z.array(z.object({ start: z.number().int(), end: z.number().int(), contributions: z.array(z.object({ signal: z.string(), value: z.number() })) })),
-            threshold: z.number().nullable(),
-          }),
+          200: z
+            .object({
+              rows: z.number().int(),
+              start: z.number().int().describe('first row position shown'),
+              end: z.number().int().describe('last row position shown'),
+              points: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable()])).describe('[row position, min, max] per bucket'),
+              spans: z.array(z.object({ start: z.number().int(), end: z.number().int(), contributions: z.array(z.object({ signal: z.string(), value: z.number() })) })),
+              threshold: z.number().nullable(),
+            })
+            .meta({ id: 'PredictionScoreSeries' }),
         }),
       },
     },
@@ -321,7 +323,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
           items.sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
           spans.push({ start: i, end: e, contributions: items.slice(0, 10) });
         }
-        return ok({ rows: n, start, end, points: out, spans, threshold: (v.result as { anomaly?: { threshold?: number } } | null)?.anomaly?.threshold ?? null });
+        return ok({ rows: n, start, end, points: out, spans, threshold: v.result && 'anomaly' in v.result ? v.result.anomaly.threshold : null });
       } finally {
         conn.closeSync();
       }

@@ -1,9 +1,13 @@
 import { z } from 'zod';
 import { EngineJson } from '../../http/responses.js';
-import { Cell, DatasetView } from '../datasets/responses.js';
+import { JobStateEnum } from '../../jobs/responses.js';
+import { Cell, DatasetColumn, DatasetView, PreprocessStep } from '../datasets/responses.js';
 import { PROCESS_TYPES, type ProcessType } from './schemas.js';
 
-/** Answers of the preprocessing calls. Previews, summaries and fitted parameters are the engine's (EngineJson). */
+/**
+ * Answers of the preprocessing calls. Previews and run summaries are the engine's (preprocessing/condition.py
+ * preview_step, tasks/preprocess.py); a condition's fitted parameters differ per step and stay open (EngineJson).
+ */
 
 export const StepView = z
   .object({
@@ -27,16 +31,49 @@ export const ConditionView = z
   })
   .meta({ id: 'Condition' });
 
-export const ConditionFile = z.object({ name: z.string(), steps: z.array(StepView) });
+export const ConditionFile = z.object({ name: z.string(), steps: z.array(StepView) }).meta({ id: 'ConditionFile' });
 
-export const LoadedDataset = z.object({
-  dataset: DatasetView,
-  columns: z.array(z.record(z.string(), z.unknown())).describe('Each column with its statistics, as DatasetColumn'),
-  rows: z.array(z.array(Cell)), row_count: z.number() });
+export const LoadedDataset = z
+  .object({ dataset: DatasetView, columns: z.array(DatasetColumn).describe('Each column with its statistics'), rows: z.array(z.array(Cell)), row_count: z.number() })
+  .meta({ id: 'PreprocessLoadedDataset' });
 
-export const PreviewView = EngineJson.describe('Rows removed and changed, affected rows, before/after chart data (engine task preprocess_preview)');
+/** [x, value]: x is the datetime column's value (ISO text or epoch number) or the row position. */
+const SeriesPoint = z.tuple([z.union([z.string(), z.number(), z.null()]), z.number().nullable()]);
+const Values = z.record(z.string(), Cell).describe('Column → value');
 
-export const RunStarted = z.object({ temp_id: z.string(), job_id: z.string(), state: z.string(), condition_id: z.string().nullable(), condition_name: z.string().nullable() });
+export const PreviewView = z
+  .object({
+    step: StepView.extend({ fitted: EngineJson.describe('The fitted parameters of the step (means, scales, bounds)') }),
+    step_label: z.string(),
+    rows_before: z.number(),
+    rows_after: z.number(),
+    rows_removed: z.number(),
+    rows_changed: z.number(),
+    cells_changed: z.record(z.string(), z.number()).describe('Changed cells per column'),
+    columns_before: z.number(),
+    columns_after: z.number(),
+    columns_added: z.array(z.string()),
+    columns_dropped: z.array(z.string()),
+    order_changed: z.boolean(),
+    target_columns: z.array(z.string()),
+    affected_rows: z.array(z.object({ row: z.union([z.number(), z.string()]), status: z.enum(['removed', 'changed']), before: Values.nullable(), after: Values.nullable() })),
+    affected_columns: z.array(z.string()),
+    chart: z
+      .object({
+        column: z.string(),
+        histogram: z.object({ edges: z.array(z.number()), before: z.array(z.number()), after: z.array(z.number()) }).nullable(),
+        series: z.object({ x: z.enum(['datetime', 'row']), before: z.array(SeriesPoint).nullable(), after: z.array(SeriesPoint).nullable() }),
+      })
+      .nullable()
+      .describe('Before/after histogram and series of the first affected numeric column'),
+    datetime_column: z.string().nullable(),
+    sample: z.boolean().describe('Computed on a leading sample of the rows'),
+    sample_rows: z.number(),
+    total_rows: z.number(),
+  })
+  .meta({ id: 'PreprocessPreview' });
+
+export const RunStarted = z.object({ temp_id: z.string(), job_id: z.string(), state: JobStateEnum, condition_id: z.string().nullable(), condition_name: z.string().nullable() }).meta({ id: 'PreprocessRunStarted' });
 
 export const RunResult = z
   .object({
@@ -45,24 +82,31 @@ export const RunResult = z
     condition_id: z.string().nullable(),
     condition_name: z.string().nullable(),
     steps: z.array(StepView),
-    state: z.string(),
+    state: JobStateEnum,
     progress: z.number(),
     message: z.string(),
     error: z.string().nullable(),
     dataset_id: z.string().nullable(),
     result: z
       .object({
-        row_count: EngineJson,
-        column_count: EngineJson,
-        rows_before: EngineJson,
-        columns_before: EngineJson,
-        columns: EngineJson,
-        datetime_column: EngineJson,
-        history: EngineJson,
-        head: EngineJson,
-        condition: EngineJson,
-        timings: EngineJson.nullable().describe('Where the time went: read, each step, write (seconds); the engine peak memory (MB)'),
+        row_count: z.number(),
+        column_count: z.number(),
+        rows_before: z.number(),
+        columns_before: z.number(),
+        columns: z.array(z.string()),
+        datetime_column: z.string().nullable(),
+        history: z.array(PreprocessStep),
+        head: z.array(Values).describe('The first 20 rows of the result'),
+        condition: EngineJson.describe('The condition with its fitted parameters (as condition.json)'),
+        timings: z
+          .object({ read_s: z.number(), steps_s: z.array(z.number()), write_s: z.number(), peak_rss_mb: z.number().nullable(), columns_read: z.number() })
+          .nullable()
+          .describe('Where the time went: read, each step, write (seconds); the engine peak memory (MB)'),
       })
       .nullable(),
   })
   .meta({ id: 'PreprocessRun' });
+
+export type PreviewResult = z.infer<typeof PreviewView>;
+export type RunResultView = z.infer<typeof RunResult>;
+export type LoadedDatasetView = z.infer<typeof LoadedDataset>;

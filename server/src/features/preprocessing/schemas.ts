@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { localIssue } from '../../http/errors.js';
+import { localize } from '../../i18n/messages.js';
+import { M } from './messages.js';
 
 /** Every step kind and its methods: the same catalogue as engine/mitate_engine/preprocessing/steps.py. */
 export const METHODS = {
@@ -24,7 +27,8 @@ export const stepSchema = z
   .superRefine((s, ctx) => {
     const allowed = METHODS[s.process_type] as readonly string[];
     if (!allowed.includes(s.method)) {
-      ctx.addIssue({ code: 'custom', path: ['method'], message: `unknown method "${s.method}" for ${s.process_type} (allowed: ${allowed.join(', ')})` });
+      const values = { method: s.method, type: s.process_type, allowed: allowed.join(', ') };
+      ctx.addIssue({ code: 'custom', path: ['method'], message: localize('en', M.unknownMethod, values), params: localIssue(M.unknownMethod, values) });
     }
   });
 export type Step = z.infer<typeof stepSchema>;
@@ -56,7 +60,7 @@ export const runBody = z
     condition_name: conditionName.optional(),
     confirm_overwrite: z.boolean().default(false),
   })
-  .refine((b) => !!b.steps || !!b.condition_id, { message: 'Give the steps or a saved condition_id', path: ['steps'] });
+  .refine((b) => !!b.steps || !!b.condition_id, { message: M.stepsOrCondition.en, path: ['steps'], params: localIssue(M.stepsOrCondition) });
 
 export const registerBody = z.object({
   name: z.string().trim().min(1).max(200),

@@ -14,6 +14,7 @@ import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
 import { M } from './messages.js';
 import type { Step } from './schemas.js';
+import type { LoadedDatasetView, PreviewResult, RunResultView } from './responses.js';
 
 const now = () => new Date().toISOString();
 /** How long a preview may take before the caller is told so (the engine job keeps its own limits). */
@@ -161,7 +162,7 @@ export function makePreprocessService(ctx: AppContext) {
     async load(auth: AuthContext, id: string) {
       const row = await datasets.getRow(auth, id);
       const page = await datasets.preview(auth, id, 1, 50);
-      const stats = JSON.parse(row.stats_json) as Record<string, unknown>[];
+      const stats = JSON.parse(row.stats_json) as LoadedDatasetView['columns']; // the statistics computed at upload (as GET dataset/{id})
       return { dataset: toView(row), columns: stats, rows: page.rows, row_count: Number(row.row_count) };
     },
 
@@ -187,7 +188,7 @@ export function makePreprocessService(ctx: AppContext) {
       }
       fs.rmSync(path.join(ctx.config.dataDir, 'jobs', job.id), { recursive: true, force: true });
       if (done.state !== 'succeeded') throw new AppError(422, M.previewFailed, { reason: done.error ?? done.state }, 'steps');
-      return done.result;
+      return done.result as PreviewResult; // engine preprocessing.condition.preview_step
     },
 
     /** POST preprocess/dataset/{id}: runs a condition (steps, or a saved one) as an engine job; its id is the temp_id. */
@@ -227,10 +228,10 @@ export function makePreprocessService(ctx: AppContext) {
       return { temp_id: job.id, job_id: job.id, state: job.state, condition_id: condition?.id ?? null, condition_name: name };
     },
 
-    async result(auth: AuthContext, tempId: string) {
+    async result(auth: AuthContext, tempId: string): Promise<RunResultView> {
       const run = await getRun(auth, tempId);
       const job = await jobs.get(auth.orgId, tempId);
-      const r = (job?.result ?? null) as Record<string, unknown> | null;
+      const r = (job?.result ?? null) as NonNullable<RunResultView['result']> | null; // engine task preprocess
       return {
         temp_id: run.id,
         source_dataset_id: run.source_dataset_id,

@@ -1,23 +1,81 @@
 import { z } from 'zod';
-import { EngineJson, page } from '../../http/responses.js';
+import { page } from '../../http/responses.js';
 
-/** Answers of the training calls. Metrics, CV figures and reports are the engine's (EngineJson). */
+/**
+ * Answers of the training calls. Metrics, CV figures and reports are written by the engine (engine/mitate_engine/ml
+ * trainer.py, tasks/train.py); their shapes are declared here so the web app's types come from one place.
+ * Projects of every kind share the list (time-series and image projects keep other settings: the tabular settings
+ * are then empty or null).
+ */
+
+const n = z.number().nullable();
+const HyperParameters = z.record(z.string(), z.unknown());
+
+/** One hyper-parameter of an algorithm (engine/mitate_engine/ml/catalogue.json). */
+export const ParamSpec = z
+  .object({
+    name: z.string(),
+    kind: z.enum(['int', 'float', 'choice', 'bool']),
+    default: z.union([z.number(), z.string(), z.boolean(), z.null()]),
+    low: z.number().optional(),
+    high: z.number().optional(),
+    log: z.boolean().optional(),
+    choices: z.array(z.union([z.string(), z.number()])).optional(),
+    tune: z.boolean().optional(),
+    help: z.string().optional(),
+  })
+  .meta({ id: 'ParamSpec' });
+
+export const AlgorithmSpec = z.object({ key: z.string(), label: z.string(), tree: z.boolean(), params: z.array(ParamSpec) }).meta({ id: 'AlgorithmSpec' });
+export type ParamSpec = z.infer<typeof ParamSpec>;
+export type AlgorithmSpec = z.infer<typeof AlgorithmSpec>;
+
+/** Cross-validation of a model: the score that chose it (the mean; for a soft sensor the pooled forward Q²). */
+export const CrossValidation = z
+  .object({
+    metric: z.string(),
+    folds: z.array(z.number()),
+    mean: n,
+    aggregate: z.enum(['mean', 'pooled_forward']).optional().describe('mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold'),
+    fold_mean: n.optional(),
+    std: n,
+  })
+  .meta({ id: 'CrossValidation' });
+
+/** How far a model's figures can be trusted: below `threshold` test rows, or with no test set, repeated cross-validation is the headline. */
+export const Evaluation = z
+  .object({
+    mode: z.enum(['holdout', 'cv_only']),
+    test_rows: z.number(),
+    threshold: z.number(),
+    small_test: z.boolean(),
+    headline: z.enum(['test', 'repeated_cv', 'forward_validation']),
+    repeated_cv: z.object({ metric: z.string(), mean: z.number(), std: z.number(), folds: z.number(), repeats: z.number(), low: z.number(), high: z.number() }).nullable(),
+  })
+  .meta({ id: 'ModelEvaluation' });
+
+/** Metrics of a tabular model: figures (null when undefined), a confusion matrix, cluster sizes, explained variance ratios, the averaging rule. */
+export const Metrics = z
+  .record(z.string(), z.union([z.number(), z.string(), z.null(), z.array(z.number().nullable()), z.array(z.array(z.number())), z.record(z.string(), z.number())]))
+  .meta({ id: 'ModelMetrics' });
+/** A model row's metrics: a tabular model's (Metrics), or an image or time-series model's own figures (nested objects such as a labelled confusion matrix). */
+const AnyMetrics = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]));
 
 export const TrainingModel = z
-  // Loose: the engine adds evaluation details (repeated CV, small-test flags) a client may read but need not know.
-  .looseObject({
+  .object({
     id: z.string(),
     model_key: z.string(),
     model_name: z.string(),
     model_index: z.number(),
     algorithm: z.string(),
-    params: EngineJson.describe('The hyper-parameters asked for'),
-    hyperparameters: EngineJson.describe('The hyper-parameters used (after auto-tune)'),
-    cv: EngineJson,
-    seconds: EngineJson,
+    params: HyperParameters.describe('The hyper-parameters asked for'),
+    hyperparameters: HyperParameters.nullable().describe('The hyper-parameters used (after auto-tune)'),
+    cv: CrossValidation.nullable(),
+    evaluation: Evaluation.nullable(),
+    seconds: n,
     pending: z.boolean().describe('Trained and usable; cross-validation and importances are still being computed'),
-    state: z.string().describe('ready, training, done or failed'),
-    metrics: z.record(z.string(), z.unknown()).nullable(),
+    state: z.enum(['ready', 'training', 'done', 'failed']),
+    metrics: AnyMetrics.nullable(),
     error: z.string().nullable(),
     log: z.string().nullable(),
     trained_at: z.string().nullable(),
@@ -25,31 +83,31 @@ export const TrainingModel = z
   .meta({ id: 'TrainingModel' });
 
 export const TrainingProject = z
-  .looseObject({
+  .object({
     project_id: z.string(),
     id: z.string(),
     name: z.string(),
     project_type: z.string(),
-    training_state: z.string().describe('ready, training, done or failed'),
+    training_state: z.enum(['ready', 'training', 'done', 'failed']),
     dataset_id: z.string(),
     parent_dataset_name: z.string(),
     number_of_data: z.number(),
     target_variables: z.array(z.string()),
-    feature_variables: EngineJson,
-    split_ratio: EngineJson,
-    split_time: EngineJson,
-    cross_validation: EngineJson,
-    significance_level: EngineJson,
-    number_of_trials: EngineJson,
-    auto_tune: EngineJson,
-    balance_data: EngineJson,
-    variance_threshold: EngineJson,
-    lags: EngineJson,
-    windows: EngineJson,
-    datetime_column: EngineJson,
+    feature_variables: z.array(z.string()),
+    split_ratio: n,
+    split_time: z.string().nullable(),
+    cross_validation: z.union([z.literal('default'), z.number()]).nullable(),
+    significance_level: n,
+    number_of_trials: n,
+    auto_tune: z.boolean().nullable(),
+    balance_data: z.boolean().nullable(),
+    variance_threshold: n,
+    lags: z.array(z.number()),
+    windows: z.array(z.union([z.number(), z.string()])).describe('Rows, or a time span such as 5min (time series)'),
+    datetime_column: z.string().nullable(),
     models: z.array(TrainingModel),
     best_model_key: z.string().nullable(),
-    best_model_basis: z.string().describe('What chose the best model: cross_validation, forward_validation, silhouette or trustworthiness'),
+    best_model_basis: z.enum(['cross_validation', 'forward_validation', 'silhouette', 'trustworthiness']).describe('What chose the best model (never the test score)'),
     evaluation: z.enum(['holdout', 'cv_only']).describe('holdout: a test set was kept; cv_only: every row trained, metrics out of fold'),
     models_done: z.number(),
     models_failed: z.number(),
@@ -63,6 +121,78 @@ export const TrainingProject = z
   .meta({ id: 'TrainingProject' });
 
 export const TrainingProjectPage = page(TrainingProject);
-export const Catalogue = z.object({ types: z.array(z.object({ type: z.string(), prefix: z.string(), supervised: z.boolean(), algorithms: EngineJson })) });
-export const ProjectConfigView = z.object({ project: TrainingProject, algorithms: EngineJson });
-export const ModelReport = z.object({ project: TrainingProject, model: TrainingModel, report: EngineJson.describe('report.json of the model (engine task train)') });
+export type TrainingModelView = z.infer<typeof TrainingModel>;
+export type TrainingProjectView = z.infer<typeof TrainingProject>;
+export type TrainingReportView = z.infer<typeof TrainingReport>;
+export const Catalogue = z
+  .object({ types: z.array(z.object({ type: z.string(), prefix: z.string(), supervised: z.boolean(), algorithms: z.array(AlgorithmSpec) })) })
+  .meta({ id: 'TrainingCatalogue' });
+export const ProjectConfigView = z.object({ project: TrainingProject, algorithms: z.array(AlgorithmSpec) });
+
+// ---- report.json (engine ml/trainer.py) -------------------------------------------------------------------------
+
+const nums = z.array(z.number());
+const xs = z.array(z.number().nullable());
+const Importance = z.object({ feature: z.string(), mean: n, std: n });
+const Fit = z.object({ time: z.array(z.union([z.string(), z.number(), z.null()])), actual: xs, predicted: xs });
+
+/** The charts of a report; each type fills its own (regression, soft sensor, classification, clustering, compression). */
+export const ReportCharts = z
+  .object({
+    predicted_vs_actual: z.object({ actual: xs, predicted: xs }).optional(),
+    residuals: z.object({ predicted: xs, residual: xs }).optional(),
+    residual_histogram: z.object({ counts: nums, edges: nums }).optional(),
+    time_series: z.object({ train: Fit, test: Fit }).optional().describe('Soft sensor: actual and predicted over time'),
+    coefficients: z
+      .array(z.object({ feature: z.string(), coefficient: n, std_error: n.optional(), p_value: n.optional(), significant: z.boolean().optional() }))
+      .optional()
+      .describe('Linear models, on standardised inputs; ordinary least squares adds p-values'),
+    confusion_matrix: z.object({ labels: z.array(z.string()), matrix: z.array(nums) }).optional(),
+    roc: z.array(z.object({ class: z.string(), fpr: nums, tpr: nums, auc: n })).optional(),
+    per_class: z
+      .record(z.string(), z.union([z.number(), z.record(z.string(), z.number())]))
+      .optional()
+      .describe("scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages"),
+    pca_scatter: z.object({ x: xs, y: xs, cluster: nums, explained: xs }).optional(),
+    profiles: z.object({ features: z.array(z.string()), clusters: z.array(z.string()), means: z.array(xs) }).optional(),
+    elbow: z.object({ k: nums, inertia: xs, silhouette: xs }).optional(),
+    dendrogram: z.object({ icoord: z.array(nums), dcoord: z.array(nums), leaves: z.array(z.string()) }).optional(),
+    map: z.object({ x: xs, y: xs, color: z.array(z.union([z.number(), z.string(), z.null()])).nullable(), color_label: z.string().nullable() }).optional(),
+    scree: z.object({ ratio: xs, cumulative: xs }).optional(),
+    loadings: z.object({ features: z.array(z.string()), components: z.array(xs) }).optional(),
+    biplot: z.object({ features: z.array(z.string()), x: xs, y: xs }).optional(),
+  })
+  .meta({ id: 'ReportCharts' });
+
+/** A model's report.json: what the report page, the HTML and the PDF show. */
+export const TrainingReport = z
+  // Loose: an older report may carry keys this version no longer writes.
+  .looseObject({
+    algorithm: z.string(),
+    label: z.string(),
+    metrics: Metrics,
+    train_metrics: Metrics,
+    charts: ReportCharts,
+    permutation_importance: z.array(Importance).describe('Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings)'),
+    shap: z.array(z.object({ feature: z.string(), mean_abs: n })).nullable(),
+    cv: CrossValidation.nullable().optional(),
+    evaluation: Evaluation.optional(),
+    target_units: z.object({ scaled: z.boolean(), target: z.string().nullable(), method: z.string().nullable() }).optional().describe('Supervised: whether the condition scaled the target (figures are in its original units)'),
+    hyperparameters: HyperParameters,
+    defaults: HyperParameters,
+    auto_tune: z.object({
+      enabled: z.boolean(),
+      trials: z.array(z.object({ number: z.number(), value: n, params: HyperParameters, state: z.string() })),
+      objective: z.string(),
+    }),
+    train_rows: z.number(),
+    test_rows: z.number(),
+    fit_seconds: z.number(),
+    seconds: z.number(),
+    features: z.array(z.string()),
+    target: z.string().nullable(),
+    pending: z.boolean().describe('Cross-validation and importances still being computed'),
+  })
+  .meta({ id: 'TrainingReport' });
+
+export const ModelReport = z.object({ project: TrainingProject, model: TrainingModel, report: TrainingReport }).meta({ id: 'ModelReport' });

@@ -10,6 +10,7 @@ import { ident } from '../datasets/ingest.js';
 import { datasetKey, makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import { M } from './messages.js';
+import type { TrainingModelView, TrainingProjectView, TrainingReportView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
 import { algorithmsOf, type ProjectType, TYPES } from './types.js';
 
@@ -207,7 +208,7 @@ export function makeTrainingService(ctx: AppContext) {
     }
   }
 
-  function projectView(p: TrainingProjectTable, models: TrainingModelTable[], job?: JobView) {
+  function projectView(p: TrainingProjectTable, models: TrainingModelTable[], job?: JobView): TrainingProjectView {
     const cfg = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
     const active = job && (job.state === 'queued' || job.state === 'running');
     const done = models.filter((m) => m.state === 'done').length;
@@ -223,20 +224,21 @@ export function makeTrainingService(ctx: AppContext) {
       dataset_id: p.dataset_id,
       parent_dataset_name: p.dataset_name,
       number_of_data: Number(p.number_of_data),
+      // image projects keep none of the tabular settings, time-series ones some: absent settings are empty or null
       target_variables: cfg.target ? [cfg.target] : [],
-      feature_variables: cfg.features,
-      split_ratio: cfg.split_ratio,
-      split_time: cfg.split_time,
-      cross_validation: cfg.cv_folds,
+      feature_variables: cfg.features ?? [],
+      split_ratio: cfg.split_ratio ?? null,
+      split_time: cfg.split_time ?? null,
+      cross_validation: cfg.cv_folds ?? null,
       evaluation: cfg.evaluation ?? 'holdout',
-      significance_level: cfg.significance_level,
-      number_of_trials: cfg.n_trials,
-      auto_tune: cfg.auto_tune,
-      balance_data: cfg.balance,
-      variance_threshold: cfg.variance_threshold,
-      lags: cfg.lags,
-      windows: cfg.windows,
-      datetime_column: cfg.datetime_column,
+      significance_level: cfg.significance_level ?? null,
+      number_of_trials: cfg.n_trials ?? null,
+      auto_tune: cfg.auto_tune ?? null,
+      balance_data: cfg.balance ?? null,
+      variance_threshold: cfg.variance_threshold ?? null,
+      lags: cfg.lags ?? [],
+      windows: (cfg.windows ?? []) as (number | string)[],
+      datetime_column: cfg.datetime_column ?? null,
       models: models.map(modelView),
       best_model_key: best?.model_key ?? null,
       /** what chose best_model_key (never the test score) */
@@ -434,7 +436,7 @@ export function makeTrainingService(ctx: AppContext) {
       if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
-      const report = JSON.parse(await fs.promises.readFile(file, 'utf8'));
+      const report = JSON.parse(await fs.promises.readFile(file, 'utf8')) as TrainingReportView; // the engine's report.json (ml/trainer.py)
       return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
     },
 
@@ -491,8 +493,9 @@ function newModel(orgId: string, projectId: string, index: number, algorithm: st
   };
 }
 
-export function modelView(m: TrainingModelTable) {
-  const summary = parse<Record<string, unknown>>(m.summary_json, {});
+export function modelView(m: TrainingModelTable): TrainingModelView {
+  // written by the job's model events (routes.ts): the engine's cv, evaluation, hyper-parameters and seconds
+  const summary = parse<Partial<Pick<TrainingModelView, 'cv' | 'evaluation' | 'hyperparameters' | 'seconds' | 'pending'>>>(m.summary_json, {});
   return {
     id: m.id,
     model_key: m.model_key,
@@ -507,8 +510,8 @@ export function modelView(m: TrainingModelTable) {
     seconds: summary.seconds ?? null,
     /** trained and usable; cross-validation and importances are still being computed */
     pending: !!summary.pending,
-    state: m.state,
-    metrics: parse<Record<string, unknown> | null>(m.metrics_json, null),
+    state: m.state as TrainingModelView['state'],
+    metrics: parse<TrainingModelView['metrics']>(m.metrics_json, null),
     error: m.error,
     log: m.state === 'failed' ? m.log : null,
     trained_at: m.trained_at,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AlgorithmSpec } from './responses.js';
 
 /** The five tabular training types: SPEC §7 path prefix, web routes, and whether a target is needed. */
 export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
@@ -39,23 +40,8 @@ export const TYPES: Record<ProjectType, TypeInfo> = {
   },
 };
 
-export interface ParamSpec {
-  name: string;
-  kind: 'int' | 'float' | 'choice' | 'bool';
-  default: unknown;
-  low?: number;
-  high?: number;
-  log?: boolean;
-  choices?: unknown[];
-  tune?: boolean;
-  help?: string;
-}
-export interface AlgorithmSpec {
-  key: string;
-  label: string;
-  tree: boolean;
-  params: ParamSpec[];
-}
+/** The catalogue's shapes are declared once, with the answers (responses.ts). */
+export type { AlgorithmSpec, ParamSpec } from './responses.js';
 
 let cached: Record<ProjectType, AlgorithmSpec[]> | null = null;
 

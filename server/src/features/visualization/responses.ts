@@ -1,18 +1,41 @@
 import { z } from 'zod';
 import { storedEnum } from '../../http/responses.js';
 
-/**
- * Answers of the exploration queries. Each is an object whose main keys are listed; per-column details
- * (bins, quartiles, categories) vary with the column's kind and are left open (looseObject keeps them).
- */
+/** Answers of the exploration queries (server/src/features/visualization/service.ts, all computed in DuckDB). */
 const n = z.number().nullable();
-const perColumn = z.looseObject({ name: z.string() });
 
-export const HistogramView = z.object({ columns: z.array(perColumn) }).meta({ id: 'HistogramView' });
-export const BoxplotView = z.object({ columns: z.array(perColumn) }).meta({ id: 'BoxplotView' });
+const histogramBase = { name: z.string(), type: z.string(), count: z.number().describe('Non-missing values'), missing: z.number() };
+/** Numbers and datetimes (epoch ms): equal-width bins, the last one closed as numpy's. */
+export const NumericHistogram = z
+  .object({ ...histogramBase, kind: z.enum(['numeric', 'datetime']), edges: z.array(z.number()), counts: z.array(z.number()) })
+  .meta({ id: 'NumericHistogram' });
+/** Other columns: the most frequent values, the count of the rest. */
+export const CategoricalHistogram = z
+  .object({ ...histogramBase, kind: z.literal('categorical'), values: z.array(z.object({ value: z.string(), count: z.number() })), other: z.number(), distinct: z.number() })
+  .meta({ id: 'CategoricalHistogram' });
+export const HistogramView = z.object({ columns: z.array(z.discriminatedUnion('kind', [NumericHistogram, CategoricalHistogram])) }).meta({ id: 'HistogramView' });
+
+/** Tukey box plot: quartiles (linear interpolation, as pandas), whiskers at 1.5 IQR, up to 200 outliers. */
+export const BoxStats = z
+  .object({
+    name: z.string(),
+    count: z.number(),
+    min: n,
+    q1: n,
+    median: n,
+    q3: n,
+    max: n,
+    mean: n,
+    lower_whisker: n,
+    upper_whisker: n,
+    outlier_count: z.number(),
+    outliers: z.array(z.number()),
+  })
+  .meta({ id: 'BoxStats' });
+export const BoxplotView = z.object({ columns: z.array(BoxStats) }).meta({ id: 'BoxplotView' });
 
 export const ScatterView = z
-  .looseObject({
+  .object({
     x: z.string(),
     y: z.string(),
     color: z.string().nullable(),
@@ -26,7 +49,7 @@ export const ScatterView = z
     returned: z.number(),
     points: z.array(z.array(z.union([z.number(), z.string(), z.null()]))).optional().describe('mode sample: [x, y] or [x, y, color]'),
     bins: z.object({ nx: z.number(), ny: z.number(), x0: z.number(), x1: z.number(), y0: z.number(), y1: z.number() }).optional(),
-    cells: z.array(z.array(n)).optional().describe('mode bin: [i, j, count, mean colour]'),
+    cells: z.array(z.tuple([z.number(), z.number(), z.number(), n])).optional().describe('mode bin: [i, j, count, mean colour]'),
   })
   .meta({ id: 'ScatterView' });
 
@@ -39,7 +62,7 @@ export const CorrelationView = z
   .meta({ id: 'CorrelationView' });
 
 export const TimeseriesView = z
-  .looseObject({
+  .object({
     datetime_column: z.string(),
     time_kind: storedEnum(['datetime', 'order']).describe('datetime: positions are epoch ms; order: the whole numbers of the order column'),
     full_start: n,
@@ -51,6 +74,6 @@ export const TimeseriesView = z
     method: storedEnum(['minmax', 'lttb']),
     downsampled: z.boolean(),
     buckets: z.number().optional(),
-    series: z.array(z.object({ name: z.string(), points: z.array(z.array(n)).describe('[epoch ms or order number, value]') })),
+    series: z.array(z.object({ name: z.string(), points: z.array(z.tuple([z.number(), n])).describe('[epoch ms or order number, value]') })),
   })
   .meta({ id: 'TimeseriesView' });

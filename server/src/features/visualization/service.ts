@@ -7,6 +7,8 @@ import { ident, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
 import { histogramOfSorted, lowerBound, quantileOfSorted, readSketch, upperBound } from '../datasets/sketch.js';
 import { M } from './messages.js';
+import type { BoxplotView, HistogramView, ScatterView, TimeseriesView } from './responses.js';
+import type { z } from 'zod';
 
 export interface SchemaColumn {
   name: string;
@@ -208,11 +210,11 @@ export function makeVisualizationService(ctx: AppContext) {
 
   return {
     /** Histogram (numeric, datetime: equal-width bins, last bin closed as numpy) or bar counts (others). */
-    async histogram(auth: AuthContext, id: string, names: string[], bins: number, top: number) {
+    async histogram(auth: AuthContext, id: string, names: string[], bins: number, top: number): Promise<z.infer<typeof HistogramView>> {
       const { row, schema, src, sketch } = await open(auth, id);
       const cols = names.map((n) => column(schema, n, 'columns'));
       return cached(`${row.id}:histogram:${JSON.stringify([names, bins, top])}`, () => withConn(async (c) => {
-        const out = [];
+        const out: z.infer<typeof HistogramView>['columns'] = [];
         for (const col of cols) {
           const q = ident(col.name);
           const sorted = isNumericType(col.type) ? sketch?.sorted(col.name) : null;
@@ -270,7 +272,7 @@ export function makeVisualizationService(ctx: AppContext) {
       const cols = names.map((n) => column(schema, n, 'columns', true));
       const statsOf = new Map((JSON.parse(row.stats_json) as { name: string; mean: number | null }[]).map((s) => [s.name, s]));
       return cached(`${row.id}:boxplot:${JSON.stringify(names)}`, () => withConn(async (c) => {
-        const out = [];
+        const out: z.infer<typeof BoxplotView>['columns'] = [];
         for (const col of cols) {
           const q = ident(col.name);
           const s = sketch?.sorted(col.name);
@@ -321,7 +323,7 @@ export function makeVisualizationService(ctx: AppContext) {
      * as they are; beyond that a reproducible random sample (`sample: true`) or, in `bin` mode, a 2-D grid of
      * counts (with the mean colour per cell for a numeric colour).
      */
-    async scatter(auth: AuthContext, id: string, b: { x: string; y: string; color?: string | null; max_points: number; mode: 'sample' | 'bin'; bins: number }) {
+    async scatter(auth: AuthContext, id: string, b: { x: string; y: string; color?: string | null; max_points: number; mode: 'sample' | 'bin'; bins: number }): Promise<z.infer<typeof ScatterView>> {
       const { row, schema, src, sketch } = await open(auth, id);
       const xc = column(schema, b.x, 'x');
       const yc = column(schema, b.y, 'y');
@@ -516,7 +518,7 @@ export function makeVisualizationService(ctx: AppContext) {
       auth: AuthContext,
       id: string,
       b: { columns?: string[]; start?: number | null; end?: number | null; buckets: number; method: 'minmax' | 'lttb' },
-    ) {
+    ): Promise<z.infer<typeof TimeseriesView>> {
       const { row, schema, src } = await open(auth, id);
       return timeseriesOf(row, schema, src, b);
     },
@@ -602,7 +604,7 @@ export function makeVisualizationService(ctx: AppContext) {
         return {
           ...base,
           downsampled: false,
-          series: cols.map((col, k) => ({ name: col.name, points: raw.map((x) => [Number(x[0]), num(x[k + 1])]) })),
+          series: cols.map((col, k) => ({ name: col.name, points: raw.map((x): [number, number | null] => [Number(x[0]), num(x[k + 1])]) })),
         };
       }
       const series = cols.map((col, k) => {

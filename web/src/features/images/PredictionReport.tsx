@@ -10,24 +10,9 @@ import { apiGet } from '../../api/client';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
+import type { ImagePrediction } from '../prediction/api';
 import { download } from './api';
 import { AuthImage, fmt, NS } from './shared';
-
-interface Row {
-  name: string;
-  label: string | null;
-  predicted: string;
-  score: number;
-  probabilities?: Record<string, number>;
-}
-interface Prediction {
-  id: string;
-  name: string;
-  state: string;
-  progress: number;
-  error: string | null;
-  result: { rows: Row[]; threshold: number | null; kind: string } | null;
-}
 
 /** /prediction/report/{analysis|classification}/{prediction_id}: each image with its class, score and heat-map; CSV. */
 export default function PredictionReport() {
@@ -35,7 +20,7 @@ export default function PredictionReport() {
   const { prediction_id: id } = useParams();
   const { data } = useQuery({
     queryKey: ['images', 'prediction', id],
-    queryFn: ({ signal }) => apiGet<Prediction>(`/api/inference/${encodeURIComponent(id!)}`, undefined, { signal }),
+    queryFn: ({ signal }) => apiGet<ImagePrediction>(`/api/inference/${encodeURIComponent(id!)}`, undefined, { signal }),
     refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1000 : false),
   });
   usePageTitle(t('prediction.title'));

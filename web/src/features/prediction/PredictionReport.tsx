@@ -23,7 +23,7 @@ import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { PALETTE } from '../training/charts';
 import { formatMetric } from '../training/labels';
-import { deletePrediction, downloadPredictions, usePrediction, useResultRows } from './api';
+import { deletePrediction, downloadPredictions, isTablePrediction, usePrediction, useResultRows } from './api';
 import { NS, PredictionState } from './PredictionListPage';
 
 /** A prediction: progress while it runs, then its summary and the result table beside the input rows. */
@@ -62,11 +62,14 @@ export default function PredictionReport() {
   if (isLoading) return <PageLoading />;
   if (!p) return null;
   const running = p.state === 'queued' || p.state === 'running';
-  const res = p.result;
+  // this page shows tables' predictions: class or cluster counts, or statistics of the predicted value
+  const res = isTablePrediction(p) ? p.result : null;
+  const counts = (p.project_type === 'discriminant_analysis' || p.project_type === 'clustering') && p.result ? p.result.counts : null;
+  const stats = (p.project_type === 'regression' || p.project_type === 'soft_sensor') && p.result ? p.result.stats : null;
 
   const chart = () => {
-    if (res?.counts) {
-      const keys = Object.keys(res.counts);
+    if (counts) {
+      const keys = Object.keys(counts);
       return (
         <EChart
           ariaLabel={t('report.counts')}
@@ -77,7 +80,7 @@ export default function PredictionReport() {
             tooltip: { trigger: 'axis' },
             xAxis: { type: 'category', data: keys, axisLabel: { rotate: keys.length > 6 ? 30 : 0 } },
             yAxis: { type: 'value' },
-            series: [{ type: 'bar', data: keys.map((k) => res.counts![k]), itemStyle: { color: PALETTE[0] } }],
+            series: [{ type: 'bar', data: keys.map((k) => counts[k]), itemStyle: { color: PALETTE[0] } }],
           }}
         />
       );
@@ -137,7 +140,7 @@ export default function PredictionReport() {
           <strong>{t('report.failed')}</strong>: {p.error}
         </Alert>
       )}
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: res?.counts || p.project_type === 'dimensional_compression' ? '1fr 1fr' : '1fr' }, gap: 2, mb: 2 }}>
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: counts || p.project_type === 'dimensional_compression' ? '1fr 1fr' : '1fr' }, gap: 2, mb: 2 }}>
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1.5 }}>
             {t('report.summary')}
@@ -149,12 +152,12 @@ export default function PredictionReport() {
               { label: t('fields.dataset'), value: p.test_dataset },
               { label: t('fields.created'), value: formatDateTime(p.created_at) },
               ...(res ? [{ label: t('fields.rows'), value: formatInteger(res.rows) }] : []),
-              ...(res?.stats
+              ...(stats
                 ? [
-                    { label: t('report.mean'), value: formatMetric(res.stats.mean) },
-                    { label: t('report.min'), value: formatMetric(res.stats.min) },
-                    { label: t('report.max'), value: formatMetric(res.stats.max) },
-                    ...(res.stats.missing ? [{ label: t('report.missing'), value: formatInteger(res.stats.missing) }] : []),
+                    { label: t('report.mean'), value: formatMetric(stats.mean) },
+                    { label: t('report.min'), value: formatMetric(stats.min) },
+                    { label: t('report.max'), value: formatMetric(stats.max) },
+                    ...(stats.missing ? [{ label: t('report.missing'), value: formatInteger(stats.missing) }] : []),
                   ]
                 : []),
               ...(res?.condition_applied ? [{ label: t('report.conditionApplied'), value: res.condition_applied }] : []),
@@ -164,7 +167,7 @@ export default function PredictionReport() {
         {p.state === 'done' && chart() && (
           <Paper variant="outlined" sx={{ p: 2 }}>
             <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-              {res?.counts ? t('report.counts') : t('report.map')}
+              {counts ? t('report.counts') : t('report.map')}
             </Typography>
             {chart()}
           </Paper>

@@ -1,37 +1,26 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
+import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
 
 const enc = encodeURIComponent;
 
-export interface Prediction {
-  id: string;
-  name: string;
-  project_id: string;
-  project_name: string;
-  project_type: string;
-  report_type: string;
-  model_key: string;
-  dataset_id: string;
-  test_dataset: string;
-  state: 'queued' | 'running' | 'done' | 'failed';
-  progress: number;
-  message: string;
-  error: string | null;
-  log: string;
-  result: { rows: number; columns: string[]; outputs: string[]; counts?: Record<string, number>; stats?: Record<string, number | null>; condition_applied?: string | null } | null;
-  created_at: string;
-  finished_at: string | null;
-}
+type Schemas = components['schemas'];
+/**
+ * Answers of the prediction calls, generated from the server's OpenAPI document (schema.d.ts). A prediction is
+ * declared per project kind (project_type): its result is the summary that kind's engine task wrote.
+ */
+export type Prediction = Schemas['Prediction'];
+export type ResultPage = Schemas['PredictionRows'];
+/** A table's prediction (regression, soft sensor, discriminant analysis, clustering, dimensional compression). */
+export type TablePrediction = Extract<Prediction, { project_type: 'regression' | 'soft_sensor' | 'discriminant_analysis' | 'clustering' | 'dimensional_compression' }>;
+export type TimeSeriesPrediction = Extract<Prediction, { project_type: 'time_series_anomaly_detection_supervised' | 'time_series_anomaly_detection_unsupervised' }>;
+export type ImagePrediction = Extract<Prediction, { project_type: 'analysis' | 'classification' }>;
 
-export interface ResultPage {
-  columns: string[];
-  outputs: string[];
-  rows: (string | number | boolean | null)[][];
-  total: number;
-  page: number;
-  page_size: number;
-}
+const TS_TYPES: readonly string[] = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'];
+export const isImagePrediction = (p: Prediction): p is ImagePrediction => p.project_type === 'analysis' || p.project_type === 'classification';
+export const isTimeSeriesPrediction = (p: Prediction): p is TimeSeriesPrediction => TS_TYPES.includes(p.project_type);
+export const isTablePrediction = (p: Prediction): p is TablePrediction => !isImagePrediction(p) && !isTimeSeriesPrediction(p);
 
 /** SPEC §2 prediction report routes by project type. */
 export function reportPath(p: Pick<Prediction, 'project_type' | 'id'>): string {

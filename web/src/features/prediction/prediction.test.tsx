@@ -16,10 +16,10 @@ afterEach(() => {
 
 const common = { 'GET /api/users/me': () => ok(ME), 'GET /api/services/status': () => ok(STATUS) };
 
-const prediction: Prediction = {
+const prediction: Extract<Prediction, { project_type: 'discriminant_analysis' | 'clustering' }> = {
   id: 'pr1', name: 'Concrete · New mixes', project_id: 'p1', project_name: 'Concrete', project_type: 'discriminant_analysis', report_type: 'discriminant-analysis',
   model_key: '2_lightgbm', dataset_id: 'ds2', test_dataset: 'New mixes', state: 'done', progress: 1, message: 'Done', error: null, log: '',
-  result: { rows: 2, columns: ['predicted_grade', 'probability_A', 'probability_B', 'x'], outputs: ['predicted_grade', 'probability_A', 'probability_B'], counts: { A: 1, B: 1 } },
+  result: { rows: 2, columns: ['predicted_grade', 'probability_A', 'probability_B', 'x'], outputs: ['predicted_grade', 'probability_A', 'probability_B'], condition_applied: null, counts: { A: 1, B: 1 } },
   created_at: '2025-05-20T02:00:00Z', finished_at: '2025-05-20T02:00:03Z',
 };
 

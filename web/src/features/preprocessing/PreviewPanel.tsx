@@ -39,7 +39,7 @@ function seriesOption(s: NonNullable<Preview['chart']>['series'], labels: { befo
   const time = s.x === 'datetime';
   // The engine's times carry no zone; they are shown as stored (UTC axis), like the visualization charts.
   const asUtc = (x: unknown) => (/(Z|[+-]\d\d:\d\d)$/.test(String(x)) ? String(x) : `${String(x)}Z`);
-  const conv = (p: [unknown, number | null][] | null) => (p ?? []).map(([x, y]) => [time ? asUtc(x) : x, y]);
+  const conv = (p: (string | number | null)[][] | null) => (p ?? []).map(([x, y]) => [time ? asUtc(x) : x, y]); // [x, value] pairs
   return {
     animation: false,
     useUTC: true,

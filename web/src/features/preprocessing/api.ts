@@ -1,98 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
-import type { Dataset, DatasetColumn, JobState } from '../../api/types';
+import type { components } from '../../api/schema';
+import type { Dataset } from '../../api/types';
 import { uploadMultipart } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
 
 const enc = encodeURIComponent;
 
-export interface Step {
-  process_type: string;
-  method: string;
-  columns: string[];
-  params: Record<string, unknown>;
-}
-
-export interface Condition {
-  id: string;
-  name: string;
-  steps: Step[];
-  datetime_column: string | null;
-  source_dataset_id: string | null;
-  fitted: unknown | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface LoadedDataset {
-  dataset: Dataset;
-  columns: DatasetColumn[];
-  rows: unknown[][];
-  row_count: number;
-}
-
-export interface AffectedRow {
-  row: number | string;
-  status: 'removed' | 'changed';
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
-
-export interface Preview {
-  step: Step & { fitted: unknown };
-  step_label: string;
-  rows_before: number;
-  rows_after: number;
-  rows_removed: number;
-  rows_changed: number;
-  cells_changed: Record<string, number>;
-  columns_before: number;
-  columns_after: number;
-  columns_added: string[];
-  columns_dropped: string[];
-  order_changed: boolean;
-  target_columns: string[];
-  affected_rows: AffectedRow[];
-  affected_columns: string[];
-  chart: null | {
-    column: string;
-    histogram: { edges: number[]; before: number[]; after: number[] } | null;
-    series: { x: 'datetime' | 'row'; before: [unknown, number | null][] | null; after: [unknown, number | null][] | null };
-  };
-  sample: boolean;
-  sample_rows: number;
-  total_rows: number;
-}
-
-export interface HistoryEntry {
-  process_type: string;
-  action_name: string;
-  changes: unknown;
-  modified_at: string;
-}
-
-export interface RunResult {
-  temp_id: string;
-  source_dataset_id: string;
-  condition_id: string | null;
-  condition_name: string;
-  steps: Step[];
-  state: JobState;
-  progress: number;
-  message: string;
-  error: string | null;
-  dataset_id: string | null;
-  result: null | {
-    row_count: number;
-    column_count: number;
-    rows_before: number;
-    columns_before: number;
-    columns: string[];
-    datetime_column: string | null;
-    history: HistoryEntry[];
-    head: Record<string, unknown>[];
-  };
-}
+type Schemas = components['schemas'];
+// Answers, as the server declares them (server/src/features/preprocessing/responses.ts).
+export type Step = Schemas['PreprocessStepSettings'];
+export type Condition = Schemas['Condition'];
+export type LoadedDataset = Schemas['PreprocessLoadedDataset'];
+export type Preview = Schemas['PreprocessPreview'];
+export type AffectedRow = Preview['affected_rows'][number];
+export type RunResult = Schemas['PreprocessRun'];
+export type HistoryEntry = NonNullable<RunResult['result']>['history'][number];
 
 export const keys = {
   conditions: ['preprocessing', 'conditions'] as const,
@@ -115,7 +38,7 @@ export const saveCondition = (body: { name: string; steps: Step[]; datetime_colu
   apiPost<Condition>('/api/preprocess/conditions', body, { silent: true });
 
 export const runCondition = (id: string, body: { steps: Step[]; condition_name?: string; confirm_overwrite?: boolean }) =>
-  apiPost<{ temp_id: string; job_id: string; state: JobState; condition_id: string | null; condition_name: string }>(`/api/preprocess/dataset/${enc(id)}`, body, { silent: true });
+  apiPost<Schemas['PreprocessRunStarted']>(`/api/preprocess/dataset/${enc(id)}`, body, { silent: true });
 
 export function useRun(tempId: string | null) {
   return useQuery({
@@ -142,5 +65,5 @@ export async function downloadCondition(id: string): Promise<void> {
 export function uploadConditionFile(file: File) {
   const form = new FormData();
   form.append('file', file);
-  return uploadMultipart<{ name: string; steps: Step[] }>('/api/preprocess/conditions/upload', form);
+  return uploadMultipart<Schemas['ConditionFile']>('/api/preprocess/conditions/upload', form);
 }

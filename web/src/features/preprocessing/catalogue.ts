@@ -97,7 +97,7 @@ export function newStep(processType: string, method?: string): Step {
   const m = method ?? spec.methods[0];
   const params: Record<string, unknown> = {};
   for (const f of fieldsFor(processType, m)) if (f.default !== undefined && f.default !== '') params[f.key] = f.default;
-  return { process_type: processType, method: m, columns: [], params };
+  return { process_type: processType as Step['process_type'], method: m, columns: [], params };
 }
 
 /** Cleans a step before sending: numbers as numbers, empty optional fields and unused parameters dropped. */

@@ -83,7 +83,7 @@ export default function DetailsPage() {
             { label: t('details.resample'), value: p.resample || t('details.noResample') },
             p.mode === 'unsupervised'
               ? { label: t('details.normal'), value: p.normal?.mode === 'rows' ? t('details.firstRows', { rows: p.normal.rows }) : p.normal ? `${p.normal.start} – ${p.normal.end}` : '—' }
-              : { label: t('details.split'), value: `${Math.round(p.split_ratio * 100)} %` },
+              : { label: t('details.split'), value: `${Math.round((p.split_ratio ?? 0) * 100)} %` },
           ]}
         />
       </Paper>

@@ -8,27 +8,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { apiBlob, apiGet } from '../../api/client';
-import type { paths } from '../../api/schema';
 import type { Bucket } from './api';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { saveBlob } from '../../lib/browser';
+import type { components } from '../../api/schema';
+import type { TimeSeriesPrediction } from '../prediction/api';
 import { ContributionBars } from './Metrics';
 import ScoreChart from './ScoreChart';
 
-interface PredictionView {
-  id: string;
-  name: string;
-  project_id: string;
-  state: string;
-  progress: number;
-  message: string;
-  error: string | null;
-  result: { rows: number; anomaly?: { threshold: number; alarm_rows: number; alarms: number; first_alarm_row: number | null; scored_rows: number } } | null;
-}
-/** GET timeseries/prediction/series/{id} as the server declares it. */
-type PredSeries = paths['/api/timeseries/prediction/series/{id}']['get']['responses'][200]['content']['application/json']['detail']['response'];
+type PredSeries = components['schemas']['PredictionScoreSeries'];
 const enc = encodeURIComponent;
 
 /** /prediction/time-series/report/{prediction_id}: scores, alarms and contributions on new data; CSV download. */
@@ -40,7 +30,7 @@ export default function PredictionReport() {
   const [zoom, setZoom] = useState<[number, number] | null>(null);
   const pred = useQuery({
     queryKey: ['timeseries', 'prediction', id],
-    queryFn: ({ signal }) => apiGet<PredictionView>(`/api/timeseries/prediction/result/${enc(id)}`, undefined, { signal }),
+    queryFn: ({ signal }) => apiGet<TimeSeriesPrediction>(`/api/timeseries/prediction/result/${enc(id)}`, undefined, { signal }),
     refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1500 : false),
   });
   const done = pred.data?.state === 'done';
@@ -76,7 +66,7 @@ export default function PredictionReport() {
       {a && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
           <Typography data-testid="prediction-summary">
-            {t('prediction.alarms', { count: a.alarms, rows: a.alarm_rows, scored: a.scored_rows, threshold: Number(a.threshold.toPrecision(6)) })}
+            {t('prediction.alarms', { count: a.alarms, rows: a.alarm_rows, scored: a.scored_rows, threshold: a.threshold === null ? '—' : Number(a.threshold.toPrecision(6)) })}
           </Typography>
           {a.first_alarm_row !== null && <Typography variant="body2">{t('prediction.firstAlarm', { row: a.first_alarm_row + 1 })}</Typography>}
         </Paper>
@@ -93,7 +83,7 @@ export default function PredictionReport() {
           </Box>
           <ScoreChart
             label={t('threshold.score')}
-            points={series.data.points as Bucket[] /* [position, min, max]: the generated schema widens the tuple */}
+            points={series.data.points as Bucket[] /* [position, min, max]: the generator writes tuples as arrays */}
             start={series.data.start}
             end={series.data.end}
             times={series.data.points.map((b) => (b[0] as number) + 1) /* axis labels as row numbers from 1, as the text above */}

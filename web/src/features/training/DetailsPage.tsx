@@ -112,7 +112,7 @@ export default function DetailsPage() {
             ...(p.target_variables.length ? [{ label: t('details.target'), value: p.target_variables.join(', ') }] : []),
             ...(p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression'
               ? [
-                  { label: t('details.split'), value: p.evaluation === 'cv_only' ? t('wizard.cvOnly') : (p.split_time ?? `${Math.round(p.split_ratio * 100)} / ${100 - Math.round(p.split_ratio * 100)}`) },
+                  { label: t('details.split'), value: p.evaluation === 'cv_only' ? t('wizard.cvOnly') : (p.split_time ?? `${Math.round((p.split_ratio ?? 0) * 100)} / ${100 - Math.round((p.split_ratio ?? 0) * 100)}`) },
                   { label: t('details.cv'), value: String(p.cross_validation) },
                 ]
               : []),

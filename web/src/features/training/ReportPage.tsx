@@ -21,7 +21,7 @@ import type { EChartsCoreOption } from '../../charts/echarts';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import { detailsPath, downloadModel, downloadReport, downloadReportPdf, type Evaluation, type ProjectType, useReport } from './api';
+import { detailsPath, downloadModel, downloadReport, downloadReportPdf, type ProjectType, useReport } from './api';
 import { PALETTE } from './charts';
 import { formatMetric, NS } from './labels';
 
@@ -79,7 +79,7 @@ function SimpleTable({ head, rows }: { head: string[]; rows: (string | number | 
   );
 }
 
-function groupsScatter(x: number[], y: number[], groups: (string | number)[] | null, name: string): EChartsCoreOption {
+function groupsScatter(x: (number | null)[], y: (number | null)[], groups: (string | number | null)[] | null, name: string): EChartsCoreOption {
   const keys = groups ? [...new Set(groups.map(String))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b)) : [name];
   const series = keys.map((k, i) => ({
     name: k,
@@ -114,7 +114,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
   const metricRows = Object.entries(r.metrics ?? {}).filter(([, v]) => typeof v === 'number' || v === null);
   const sections: ReactNode[] = [];
 
-  const ev = r.evaluation as Evaluation | null | undefined;
+  const ev = r.evaluation;
   const rcv = ev?.repeated_cv;
   if (ev && (ev.mode === 'cv_only' || ev.small_test)) {
     sections.push(
@@ -125,7 +125,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
       </Alert>,
     );
   }
-  const units = r.target_units as { scaled: boolean; target: string; method: string | null } | undefined;
+  const units = r.target_units;
   if (units?.scaled) {
     sections.push(
       <Alert key="units" severity="info" sx={{ mb: 2, alignSelf: 'start' }} role="note">
@@ -154,8 +154,10 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
 
   if (ch.predicted_vs_actual) {
     const { actual, predicted } = ch.predicted_vs_actual;
-    const lo = Math.min(...actual, ...predicted);
-    const hi = Math.max(...actual, ...predicted);
+    const known = [...actual, ...predicted].filter((v): v is number => v !== null);
+    const lo = Math.min(...known);
+    const hi = Math.max(...known);
+    const res = ch.residuals ?? { predicted: [], residual: [] };
     sections.push(
       <Section key="pva" title={t('report.predictedVsActual')}>
         {chart(t('report.predictedVsActual'), {
@@ -164,7 +166,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
           xAxis: { type: 'value', name: t('report.actual'), nameLocation: 'middle', nameGap: 28, scale: true },
           yAxis: { type: 'value', name: t('report.predicted'), scale: true },
           series: [
-            { type: 'scatter', symbolSize: 4, data: actual.map((a: number, i: number) => [a, predicted[i]]), itemStyle: { color: PALETTE[0], opacity: 0.6 } },
+            { type: 'scatter', symbolSize: 4, data: actual.map((a, i) => [a, predicted[i]]), itemStyle: { color: PALETTE[0], opacity: 0.6 } },
             { type: 'line', data: [[lo, lo], [hi, hi]], symbol: 'none', lineStyle: { type: 'dashed', color: '#999' }, silent: true },
           ],
         })}
@@ -179,7 +181,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
             {
               type: 'scatter',
               symbolSize: 4,
-              data: ch.residuals.predicted.map((v: number, i: number) => [v, ch.residuals.residual[i]]),
+              data: res.predicted.map((v, i) => [v, res.residual[i]]),
               itemStyle: { color: PALETTE[1], opacity: 0.6 },
               markLine: { silent: true, symbol: 'none', data: [{ yAxis: 0 }], lineStyle: { color: '#999' } },
             },
@@ -234,7 +236,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
             t('report.coefficient'),
             ...(ch.coefficients[0]?.p_value !== undefined ? [t('report.pValue'), t('report.significant', { alpha: p.significance_level })] : []),
           ]}
-          rows={ch.coefficients.map((c: any) => [
+          rows={ch.coefficients.map((c) => [
             c.feature,
             c.coefficient,
             ...(c.p_value !== undefined ? [c.p_value, c.significant ? t('wizard.yes') : t('wizard.no')] : []),
@@ -273,11 +275,11 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
           xAxis: { type: 'value', min: 0, max: 1, name: t('report.fpr'), nameLocation: 'middle', nameGap: 28 },
           yAxis: { type: 'value', min: 0, max: 1, name: t('report.tpr') },
           series: [
-            ...ch.roc.map((c: any, i: number) => ({
-              name: `${c.class} (${c.auc.toFixed(3)})`,
+            ...ch.roc.map((c, i) => ({
+              name: `${c.class} (${c.auc === null ? '—' : c.auc.toFixed(3)})`,
               type: 'line',
               showSymbol: false,
-              data: c.fpr.map((x: number, j: number) => [x, c.tpr[j]]),
+              data: c.fpr.map((x, j) => [x, c.tpr[j]]),
               itemStyle: { color: PALETTE[i % PALETTE.length] },
             })),
             { type: 'line', data: [[0, 0], [1, 1]], symbol: 'none', silent: true, lineStyle: { type: 'dashed', color: '#aaa' } },
@@ -287,12 +289,13 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
     );
   }
   if (ch.per_class) {
-    const classes = Object.keys(ch.per_class).filter((k) => typeof ch.per_class[k] === 'object' && !['macro avg', 'weighted avg', 'micro avg'].includes(k));
+    // scikit-learn's classification_report: a row per class, then the overall accuracy and the averages
+    const classes = Object.entries(ch.per_class).filter((e): e is [string, Record<string, number>] => typeof e[1] === 'object' && !['macro avg', 'weighted avg', 'micro avg'].includes(e[0]));
     sections.push(
       <Section key="pc" title={t('report.perClass')}>
         <SimpleTable
           head={[t('report.class'), t('metrics.precision'), t('metrics.recall'), t('metrics.f1'), t('report.support')]}
-          rows={classes.map((c) => [c, ch.per_class[c].precision, ch.per_class[c].recall, ch.per_class[c]['f1-score'], ch.per_class[c].support])}
+          rows={classes.map(([c, v]) => [c, v.precision, v.recall, v['f1-score'], v.support])}
         />
       </Section>,
     );
@@ -355,9 +358,10 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
   if (ch.profiles && ch.profiles.features.length) {
     const { features, clusters, means } = ch.profiles;
     // each column scaled to 0..1 so inputs of different units share one colour scale
-    const cols = features.map((_: string, j: number) => means.map((row: number[]) => row[j]));
-    const scaled = means.map((row: number[]) =>
+    const cols = features.map((_, j) => means.map((row) => row[j]).filter((v): v is number => v !== null));
+    const scaled = means.map((row) =>
       row.map((v, j) => {
+        if (v === null) return null;
         const c = cols[j];
         const lo = Math.min(...c);
         const hi = Math.max(...c);
@@ -374,7 +378,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
             xAxis: { type: 'category', data: features, axisLabel: { rotate: 50, fontSize: 10 } },
             yAxis: { type: 'category', data: clusters, name: t('report.cluster') },
             visualMap: { min: 0, max: 1, show: false, inRange: { color: ['#f5f9ff', '#e65100'] } },
-            series: [{ type: 'heatmap', data: scaled.flatMap((row: number[], i: number) => row.map((v, j) => [j, i, v])) }],
+            series: [{ type: 'heatmap', data: scaled.flatMap((row, i) => row.map((v, j) => [j, i, v])) }],
           },
           Math.max(240, clusters.length * 30 + 140),
         )}
@@ -395,7 +399,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
           grid: { left: 50, right: 50, top: 40, bottom: 40 },
           tooltip: { trigger: 'axis' },
           legend: { top: 0 },
-          xAxis: { type: 'category', data: ch.scree.ratio.map((_: number, i: number) => `PC${i + 1}`) },
+          xAxis: { type: 'category', data: ch.scree.ratio.map((_, i) => `PC${i + 1}`) },
           yAxis: [{ type: 'value', max: 1 }, { type: 'value', max: 1 }],
           series: [
             { name: t('report.ratio'), type: 'bar', data: ch.scree.ratio, itemStyle: { color: PALETTE[0] } },
@@ -417,7 +421,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
             xAxis: { type: 'value', name: 'PC1', scale: true },
             yAxis: { type: 'value', name: 'PC2', scale: true },
             series: [
-              { type: 'scatter', symbolSize: 3, data: ch.map.x.map((x: number, i: number) => [x, ch.map.y[i]]), itemStyle: { color: '#bbb' }, silent: true },
+              { type: 'scatter', symbolSize: 3, data: (ch.map?.x ?? []).map((x, i) => [x, ch.map?.y[i] ?? null]), itemStyle: { color: '#bbb' }, silent: true },
               ...b.features.map((f: string, i: number) => ({
                 name: f,
                 type: 'line',
@@ -444,10 +448,10 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
           {
             grid: { left: 140, right: 20, top: 10, bottom: 40 },
             tooltip: { formatter: (x: any) => `${L.features[x.value[1]]} · PC${x.value[0] + 1}: ${formatMetric(x.value[2])}` },
-            xAxis: { type: 'category', data: L.components.map((_: number[], i: number) => `PC${i + 1}`) },
+            xAxis: { type: 'category', data: L.components.map((_, i) => `PC${i + 1}`) },
             yAxis: { type: 'category', data: L.features, axisLabel: { fontSize: 10, width: 130, overflow: 'truncate' } },
             visualMap: { min: -1, max: 1, show: false, inRange: { color: ['#c62828', '#ffffff', '#1976d2'] } },
-            series: [{ type: 'heatmap', data: L.components.flatMap((row: number[], i: number) => row.map((v, j) => [i, j, v])) }],
+            series: [{ type: 'heatmap', data: L.components.flatMap((row, i) => row.map((v, j) => [i, j, v])) }],
           },
           Math.max(260, L.features.length * 16 + 60),
         )}
@@ -461,7 +465,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
     const top = pi.slice(0, 25);
     sections.push(
       <Section key="pi" title={title} help={p.project_type === 'clustering' || p.project_type === 'dimensional_compression' ? undefined : t('report.permutationHelp')}>
-        {chart(title, bars(top.map((x: any) => x.feature), top.map((x: any) => x.mean)), Math.max(200, top.length * 22 + 40))}
+        {chart(title, bars(top.map((x) => x.feature), top.map((x) => x.mean ?? 0)), Math.max(200, top.length * 22 + 40))}
       </Section>,
     );
   }
@@ -469,7 +473,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
     const top = r.shap.slice(0, 25);
     sections.push(
       <Section key="shap" title={t('report.shap')}>
-        {chart(t('report.shap'), bars(top.map((x: any) => x.feature), top.map((x: any) => x.mean_abs)), Math.max(200, top.length * 22 + 40))}
+        {chart(t('report.shap'), bars(top.map((x) => x.feature), top.map((x) => x.mean_abs ?? 0)), Math.max(200, top.length * 22 + 40))}
       </Section>,
     );
   }
@@ -489,17 +493,17 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
   const trials = r.auto_tune?.trials ?? [];
   if (trials.length) {
     let best = -Infinity;
-    const running = trials.map((x: any) => (x.value != null && x.value > best ? (best = x.value) : best === -Infinity ? null : best));
+    const running = trials.map((x) => (x.value != null && x.value > best ? (best = x.value) : best === -Infinity ? null : best));
     sections.push(
       <Section key="trials" title={t('report.trials', { objective: cvMetric(r.auto_tune.objective) })}>
         {chart(t('report.trials', { objective: cvMetric(r.auto_tune.objective) }), {
           grid: { left: 50, right: 20, top: 40, bottom: 40 },
           tooltip: { trigger: 'axis' },
           legend: { top: 0 },
-          xAxis: { type: 'category', data: trials.map((x: any) => x.number), name: t('report.trial') },
+          xAxis: { type: 'category', data: trials.map((x) => x.number), name: t('report.trial') },
           yAxis: { type: 'value', scale: true },
           series: [
-            { name: t('report.score'), type: 'scatter', data: trials.map((x: any) => x.value), itemStyle: { color: PALETTE[0] } },
+            { name: t('report.score'), type: 'scatter', data: trials.map((x) => x.value), itemStyle: { color: PALETTE[0] } },
             { name: t('report.best'), type: 'line', step: 'end', data: running, itemStyle: { color: PALETTE[1] } },
           ],
         })}

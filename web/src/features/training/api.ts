@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
+import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
 
 export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
@@ -41,81 +42,22 @@ export const NEW_PROJECT_TYPES = [...PROJECT_TYPES, 'time_series_anomaly_detecti
 export const detailsPath = (type: string, id: string) => `/training/${TYPE_INFO[type as ProjectType]?.details ?? (isTimeSeries(type) ? 'time-series/details' : 'details')}/${enc(id)}`;
 export const reportPath = (type: string, id: string, model: string) => `/training/${TYPE_INFO[type as ProjectType]?.report ?? 'result/report'}/${enc(id)}/${enc(model)}`;
 
-export interface ParamSpec {
-  name: string;
-  kind: 'int' | 'float' | 'choice' | 'bool';
-  default: number | string | boolean | null;
-  low?: number;
-  high?: number;
-  log?: boolean;
-  choices?: (string | number)[];
-  tune?: boolean;
-  help?: string;
-}
-export interface AlgorithmSpec {
-  key: string;
-  label: string;
-  tree: boolean;
-  params: ParamSpec[];
-}
-export interface Catalogue {
-  types: { type: ProjectType; prefix: string; supervised: boolean; algorithms: AlgorithmSpec[] }[];
-}
-
-export type Metrics = Record<string, number | string | null | number[][] | Record<string, number> | number[]>;
-
-export interface Model {
-  id: string;
-  model_key: string;
-  model_name: string;
-  model_index: number;
-  algorithm: string;
-  params: Record<string, unknown>;
-  hyperparameters: Record<string, unknown> | null;
-  cv: { metric: string; folds: number[]; mean: number | null; std: number | null } | null;
-  evaluation?: Evaluation | null;
-  seconds: number | null;
-  pending?: boolean;
-  state: 'ready' | 'training' | 'failed' | 'done';
-  metrics: Metrics | null;
-  error: string | null;
-  log: string | null;
-  trained_at: string | null;
-}
-
-export interface Project {
-  project_id: string;
-  id: string;
-  name: string;
-  project_type: ProjectType;
-  training_state: 'ready' | 'training' | 'failed' | 'done';
-  dataset_id: string;
-  parent_dataset_name: string;
-  number_of_data: number;
-  target_variables: string[];
-  feature_variables: string[];
-  split_ratio: number;
-  split_time: string | null;
-  cross_validation: 'default' | number;
-  evaluation: 'holdout' | 'cv_only';
-  significance_level: number;
-  number_of_trials: number;
-  auto_tune: boolean;
-  balance_data: boolean;
-  variance_threshold: number;
-  lags: number[];
-  windows: number[];
-  datetime_column: string | null;
-  models: Model[];
-  best_model_key: string | null;
-  best_model_basis: 'cross_validation' | 'forward_validation' | 'silhouette' | 'trustworthiness';
-  models_done: number;
-  models_failed: number;
-  job: { id: string; state: string; progress: number; message: string; error: string | null; started_at: string | null; finished_at: string | null } | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-}
+type Schemas = components['schemas'];
+// Answers, as the server declares them (server/src/features/training/responses.ts).
+export type ParamSpec = Schemas['ParamSpec'];
+export type AlgorithmSpec = Schemas['AlgorithmSpec'];
+export type Catalogue = Schemas['TrainingCatalogue'];
+export type Metrics = Schemas['ModelMetrics'];
+export type Model = Schemas['TrainingModel'];
+// the training area's pages show the tabular types (the list also holds time-series and image projects)
+export type Project = Schemas['TrainingProject'] & { project_type: ProjectType };
+/** How far a model's figures can be trusted (engine trainer.evaluation): below `threshold` test rows, or with no test
+ * set, repeated cross-validation is the headline. */
+export type Evaluation = Schemas['ModelEvaluation'];
+export type CrossValidation = Schemas['CrossValidation'];
+export type TrainingReport = Schemas['TrainingReport'];
+export type ReportCharts = Schemas['ReportCharts'];
+export type ReportData = Schemas['ModelReport'] & { project: Project };
 
 export interface RegisterBody {
   name: string;
@@ -135,12 +77,6 @@ export interface RegisterBody {
   models: { algorithm: string; params: Record<string, number | string | boolean | null> }[];
 }
 
-export interface ReportData {
-  project: Project;
-  model: Model;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  report: any;
-}
 
 export const trainingKeys = {
   catalogue: ['training', 'catalogue'] as const,
@@ -202,15 +138,4 @@ export async function downloadReport(p: Project, m: Model) {
 export async function downloadReportPdf(p: Project, m: Model) {
   const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/report/pdf/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}-report.pdf`);
   saveBlob(blob, fileName);
-}
-
-/** How far a model's figures can be trusted (engine trainer.evaluation): below `threshold` test rows, or with no test
- * set, repeated cross-validation is the headline. */
-export interface Evaluation {
-  mode: 'holdout' | 'cv_only';
-  test_rows: number;
-  threshold: number;
-  small_test: boolean;
-  headline: 'test' | 'repeated_cv' | 'forward_validation';
-  repeated_cv: { metric: string; mean: number; std: number; folds: number; repeats: number; low: number; high: number } | null;
 }

@@ -47,7 +47,7 @@ const catalogue: Catalogue = {
 
 const model = (key: string, state: 'done' | 'failed', r2: number | null) => ({
   id: key, model_key: key, model_name: key.split('_')[1], model_index: Number(key[0]), algorithm: key.split('_')[1], params: {}, hyperparameters: {},
-  cv: state === 'done' ? { metric: 'R²', folds: [0.9, 0.91], mean: 0.905, std: 0.005 } : null, seconds: 1.2, state,
+  cv: state === 'done' ? { metric: 'R²', folds: [0.9, 0.91], mean: 0.905, std: 0.005 } : null, evaluation: null, pending: false, seconds: 1.2, state,
   metrics: r2 === null ? null : { r2, rmse: 4.2, mae: 3.1, mape: 10 }, error: state === 'failed' ? 'LightGBM is limited to 3,000 training rows' : null,
   log: state === 'failed' ? 'trial 1/2 ...\nfailed' : null, trained_at: null,
 });

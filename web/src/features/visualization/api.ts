@@ -1,99 +1,27 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiPost } from '../../api/client';
+import type { components } from '../../api/schema';
 
 const enc = encodeURIComponent;
 
-export interface NumericHistogram {
-  name: string;
-  type: string;
-  kind: 'numeric' | 'datetime';
-  edges: number[];
-  counts: number[];
-  count: number;
-  missing: number;
-}
-export interface CategoricalHistogram {
-  name: string;
-  type: string;
-  kind: 'categorical';
-  values: { value: string; count: number }[];
-  other: number;
-  distinct: number;
-  count: number;
-  missing: number;
-}
+type Schemas = components['schemas'];
+// Answers, as the server declares them (server/src/features/visualization/responses.ts).
+export type NumericHistogram = Schemas['NumericHistogram'];
+export type CategoricalHistogram = Schemas['CategoricalHistogram'];
 export type Histogram = NumericHistogram | CategoricalHistogram;
-
-export interface BoxStats {
-  name: string;
-  count: number;
-  min: number | null;
-  q1: number | null;
-  median: number | null;
-  q3: number | null;
-  max: number | null;
-  mean: number | null;
-  lower_whisker: number | null;
-  upper_whisker: number | null;
-  outlier_count: number;
-  outliers: number[];
-}
-
-export interface ScatterResult {
-  x: string;
-  y: string;
-  color: string | null;
-  color_kind: 'numeric' | 'categorical' | null;
-  x_type: string;
-  y_type: string;
-  total: number;
-  rows: number;
-  mode: 'sample' | 'bin';
-  sample: boolean;
-  returned: number;
-  points?: (number | string | null)[][];
-  bins?: { nx: number; ny: number; x0: number; x1: number; y0: number; y1: number };
-  cells?: [number, number, number, number | null][];
-}
-
-export interface MatrixResult {
-  columns: string[];
-  rows: (number | null)[][];
-  total: number;
-  returned: number;
-  sample: boolean;
-}
-
-export interface CorrelationResult {
-  method: 'pearson' | 'spearman';
-  columns: string[];
-  matrix: (number | null)[][];
-  rows: number;
-  sample: boolean;
-  sample_rows: number;
-}
-
-export interface TimeSeriesResult {
-  datetime_column: string;
-  /** datetime: positions are epoch ms; order: the whole numbers of an order column (a sample number) */
-  time_kind: 'datetime' | 'order';
-  full_start: number | null;
-  full_end: number | null;
-  start: number;
-  end: number;
-  total_rows: number;
-  window_rows: number;
-  downsampled: boolean;
-  method: 'minmax' | 'lttb';
-  series: { name: string; points: [number, number | null][] }[];
-}
+export type BoxStats = Schemas['BoxStats'];
+// OpenAPI 3.0 has no tuples: the generator writes [a, b] as an array of their union, so the places are named here.
+export type ScatterResult = Omit<Schemas['ScatterView'], 'cells'> & { cells?: [number, number, number, number | null][] };
+export type MatrixResult = Schemas['MatrixView'];
+export type CorrelationResult = Schemas['CorrelationView'];
+export type TimeSeriesResult = Omit<Schemas['TimeseriesView'], 'series'> & { series: { name: string; points: [number, number | null][] }[] };
 
 const opts = { staleTime: 5 * 60_000, placeholderData: keepPreviousData } as const;
 
 export function useHistogram(id: string, columns: string[], bins: number) {
   return useQuery({
     queryKey: ['visualization', 'histogram', id, columns, bins],
-    queryFn: ({ signal }) => apiPost<{ columns: Histogram[] }>(`/api/visualization/histogram/${enc(id)}`, { columns, bins, top: 30 }, { signal }),
+    queryFn: ({ signal }) => apiPost<Schemas['HistogramView']>(`/api/visualization/histogram/${enc(id)}`, { columns, bins, top: 30 }, { signal }),
     enabled: columns.length > 0,
     ...opts,
   });
@@ -102,7 +30,7 @@ export function useHistogram(id: string, columns: string[], bins: number) {
 export function useBoxplot(id: string, columns: string[]) {
   return useQuery({
     queryKey: ['visualization', 'boxplot', id, columns],
-    queryFn: ({ signal }) => apiPost<{ columns: BoxStats[] }>(`/api/visualization/boxplot/${enc(id)}`, { columns }, { signal }),
+    queryFn: ({ signal }) => apiPost<Schemas['BoxplotView']>(`/api/visualization/boxplot/${enc(id)}`, { columns }, { signal }),
     enabled: columns.length > 0,
     ...opts,
   });
