@@ -3,6 +3,7 @@
  * `npm run -w server openapi`); what stays here are the request-side names the pages use.
  */
 import type { components } from './schema';
+import type { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '../../../server/src/features/datasets/kinds';
 
 type Schemas = components['schemas'];
 export type Me = Schemas['Me'];
@@ -26,24 +27,10 @@ export interface Page<T> {
   total: number;
 }
 
-export const TRAINING_TYPES = [
-  'regression',
-  'classification',
-  'analysis',
-  'soft_sensor',
-  'time_series_anomaly_detection_supervised',
-  'time_series_anomaly_detection_unsupervised',
-  'dimensional_compression',
-  'discriminant_analysis',
-  'clustering',
-  'statistical_analysis',
-] as const;
+// One list of a dataset's kinds, shared with the server's checks.
+export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '../../../server/src/features/datasets/kinds';
 export type TrainingType = (typeof TRAINING_TYPES)[number];
-
-export const DATA_TYPES = ['training_data', 'inference_data'] as const;
 export type DataType = (typeof DATA_TYPES)[number];
-
-export const DATASET_TYPES = ['supervised', 'unsupervised', 'softsensor'] as const;
 export type DatasetType = (typeof DATASET_TYPES)[number];
 
 export type JobState = 'none' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';

@@ -1,19 +1,7 @@
 import { z } from 'zod';
+import { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from './kinds.js';
 
-export const TRAINING_TYPES = [
-  'regression',
-  'classification',
-  'analysis',
-  'soft_sensor',
-  'time_series_anomaly_detection_supervised',
-  'time_series_anomaly_detection_unsupervised',
-  'dimensional_compression',
-  'discriminant_analysis',
-  'clustering',
-  'statistical_analysis',
-] as const;
-export const DATA_TYPES = ['training_data', 'inference_data'] as const;
-export const DATASET_TYPES = ['supervised', 'unsupervised', 'softsensor'] as const;
+export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES };
 
 const text = (max: number) => z.string().trim().max(max);
 
