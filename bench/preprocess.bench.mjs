@@ -64,6 +64,11 @@ try {
   await stopStatistics(ds);
 
   console.log('previews ...');
+  // Stopping that job on the local pool ends its worker; the first request after it waits for a new worker to start
+  // (Python and its libraries), which is not a preview's cost: that request is recorded apart, untimed for the goal.
+  const warm = performance.now();
+  await call('POST', `/api/manual/process/dataset/${ds.id}`, { steps: STEPS, index: 0 });
+  const firstAfterWorkerRestartMs = performance.now() - warm;
   const previews = [];
   for (let i = 0; i < STEPS.length; i++) {
     const t = performance.now();
@@ -140,6 +145,7 @@ print(json.dumps({"read_apply_write_s": time.perf_counter()-t, "peak_rss_mb": re
     mitate_median_s: { applied: median(runs.map((r) => r.applied_s)), registered_after_applied: median(runs.map((r) => r.registered_s)), applied_and_registered: ours },
     engine_peak_rss_mb: Math.max(...runs.map((r) => r.engine.peak_rss_mb)),
     previews_ms: previews,
+    first_preview_after_worker_restart_ms: firstAfterWorkerRestartMs,
     pandas,
     speedup_vs_pandas: pandas.read_apply_write_s / ours,
     // Each round's ratio (pandas' time over ours in the same round), less sensitive to the load changing between rounds.
