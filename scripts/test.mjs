@@ -131,7 +131,7 @@ const suites = {
 
 // One queue, taken in this order by two lanes: the server suite (the longest) starts at once in lane 1, the
 // checks and the end-to-end suite beside it; whichever lane is free takes the next suite.
-const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'eslint-web', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'server-s3', 'web', 'bundle'];
+const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'eslint-web', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'server-s3', 'bundle'];
 const queue = order.filter((name) => !only.length || only.includes(name));
 
 const started = Date.now();

@@ -50,7 +50,7 @@ def test_two_workers_share_one_study_and_n_trials_in_all(tmp_path, schema):
         "output_dir": str(tmp_path / "out"),
         "tune_shared": shared,
         # nothing to tune for linear: its study is closed at once and the helper moves on to the forest
-        "models": [{"key": "1_linear", "algorithm": "linear"}, {"key": "2_random_forest", "algorithm": "random_forest", "params": {"n_estimators": 10}}],
+        "models": [{"key": "1_linear", "algorithm": "linear"}, {"key": "2_random_forest", "algorithm": "random_forest", "params": {"n_estimators": 20}}],
     }
     helper_result: dict = {}
     # the helper starts first, as a worker that took its job before the main one: it waits for the studies
@@ -60,7 +60,7 @@ def test_two_workers_share_one_study_and_n_trials_in_all(tmp_path, schema):
     result = get_task("train").run(spec, Context(events.append, tmp_path / "out"))
     helper.join(timeout=600)
     assert not helper.is_alive()
-    assert [m["state"] for m in result["models"]] == ["done", "done"]
+    assert [m["state"] for m in result["models"]] == ["done", "done"], [(m.get("error"), str(m.get("log", ""))[-1500:]) for m in result["models"]]
 
     import optuna
 

@@ -127,8 +127,9 @@ describe('S3Storage', () => {
 
   it('reads MITATE_S3_* settings', () => {
     const c = loadConfig({ MITATE_S3_BUCKET: 'b', MITATE_S3_ENDPOINT: 'http://s3.local:9000', MITATE_S3_PREFIX: 'tenant-a' });
-    expect(c.s3).toEqual({ endpoint: 'http://s3.local:9000', bucket: 'b', region: 'us-east-1', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: true, prefix: 'tenant-a/' });
+    expect(c.s3).toEqual({ endpoint: 'http://s3.local:9000', bucket: 'b', region: 'us-east-1', accessKeyId: undefined, secretAccessKey: undefined, forcePathStyle: true, prefix: 'tenant-a/', cacheMb: 0 });
     expect(loadConfig({}).s3).toBeUndefined();
+    expect(loadConfig({ MITATE_S3_BUCKET: 'b', MITATE_S3_CACHE_MB: '512' }).s3?.cacheMb).toBe(512);
     expect(loadConfig({ MITATE_S3_BUCKET: 'b', MITATE_S3_PATH_STYLE: 'false', MITATE_S3_ENDPOINT: 'x' }).s3?.forcePathStyle).toBe(false);
   });
 });

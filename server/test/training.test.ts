@@ -125,7 +125,9 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     const job = await t.app.ctx.jobs.get(p.job ? (await t.app.ctx.db.selectFrom('training_projects').select('organisation_id').executeTakeFirstOrThrow()).organisation_id : '', p.job.id);
     expect(job?.log).toContain('trial 2 of 2'.replace(' of ', '/'));
 
-    const rep = body(await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '2_lightgbm' })).report;
+    const repRes = await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '2_lightgbm' });
+    expect(repRes.statusCode, repRes.body).toBe(200);
+    const rep = body(repRes).report;
     expect(rep.metrics.r2).toBeCloseTo(lgbm.metrics.r2, 10);
     expect(rep.charts.predicted_vs_actual.actual.length).toBe(rep.test_rows);
     expect(rep.test_rows).toBe(Math.round(9568 * 0.15));

@@ -34486,13 +34486,17 @@ export interface components {
                 }[];
                 /** @description The condition with its fitted parameters (as condition.json) */
                 condition: unknown;
-                /** @description Where the time went: read, each step, write (seconds); the engine peak memory (MB) */
+                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
                 timings: {
                     read_s: number;
                     steps_s: number[];
+                    /** @description the changed columns' statistics, computed while writing */
+                    statistics_s?: number | null;
                     write_s: number;
                     peak_rss_mb: number | null;
                     columns_read: number;
+                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                    untouched_columns?: string | null;
                 } | null;
             } | null;
         };
@@ -34768,6 +34772,8 @@ export interface components {
                         [key: string]: unknown;
                     };
                     state: string;
+                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
+                    worker?: string;
                 }[];
                 objective: string;
             };
@@ -36350,13 +36356,17 @@ export interface components {
                 }[];
                 /** @description The condition with its fitted parameters (as condition.json) */
                 condition: unknown;
-                /** @description Where the time went: read, each step, write (seconds); the engine peak memory (MB) */
+                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
                 timings: {
                     read_s: number;
                     steps_s: number[];
+                    /** @description the changed columns' statistics, computed while writing */
+                    statistics_s?: number | null;
                     write_s: number;
                     peak_rss_mb: number | null;
                     columns_read: number;
+                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                    untouched_columns?: string | null;
                 } | null;
             } | null;
         };
@@ -36632,6 +36642,8 @@ export interface components {
                         [key: string]: unknown;
                     };
                     state: string;
+                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
+                    worker?: string;
                 }[];
                 objective: string;
             };

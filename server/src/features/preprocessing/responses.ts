@@ -99,9 +99,21 @@ export const RunResult = z
         head: z.array(Values).describe('The first 20 rows of the result'),
         condition: EngineJson.describe('The condition with its fitted parameters (as condition.json)'),
         timings: z
-          .object({ read_s: z.number(), steps_s: z.array(z.number()), write_s: z.number(), peak_rss_mb: z.number().nullable(), columns_read: z.number() })
+          .object({
+            read_s: z.number(),
+            steps_s: z.array(z.number()),
+            statistics_s: z.number().nullable().optional().describe("the changed columns' statistics, computed while writing"),
+            write_s: z.number(),
+            peak_rss_mb: z.number().nullable(),
+            columns_read: z.number(),
+            untouched_columns: z
+              .string()
+              .nullable()
+              .optional()
+              .describe('how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table'),
+          })
           .nullable()
-          .describe('Where the time went: read, each step, write (seconds); the engine peak memory (MB)'),
+          .describe('Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB)'),
       })
       .nullable(),
   })

@@ -182,7 +182,15 @@ export const TrainingReport = z
     defaults: HyperParameters,
     auto_tune: z.object({
       enabled: z.boolean(),
-      trials: z.array(z.object({ number: z.number(), value: n, params: HyperParameters, state: z.string() })),
+      trials: z.array(
+        z.object({
+          number: z.number(),
+          value: n,
+          params: HyperParameters,
+          state: z.string(),
+          worker: z.string().optional().describe('which worker ran the trial when trials are shared (main, or a helper job)'),
+        }),
+      ),
       objective: z.string(),
     }),
     train_rows: z.number(),
