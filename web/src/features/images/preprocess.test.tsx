@@ -107,6 +107,7 @@ describe('image classification by class', () => {
     expect(rows[0]).toMatchObject({ label: 'cat', support: 3, predicted: 1, correct: 1, precision: 1, recall: 1 / 3, confusedWith: { label: 'dog', n: 2 } });
     expect(rows[0].f1).toBeCloseTo(0.5);
     expect(rows[1]).toMatchObject({ support: 2, predicted: 4, precision: 0.5, recall: 1, confusedWith: null });
-    expect(rows[2]).toMatchObject({ support: 0, precision: null, recall: null, f1: null });
+    // a class neither in the test images nor predicted: 0/0 counted as 0 (scikit-learn zero_division=0) and marked; no F1
+    expect(rows[2]).toMatchObject({ support: 0, predicted: 0, precision: 0, recall: 0, undefinedPrecision: true, undefinedRecall: true, f1: null });
   });
 });
