@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, logIn, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
+import { benchCsv, logIn, PANDAS_CONDITION, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
 
 // Once more on a failed connection: a keep-alive socket left idle during the long upload may have been closed.
 const plainFetch = globalThis.fetch;
@@ -207,13 +207,7 @@ def zoom(frac):
     part.groupby(b.values).agg(["min","max","idxmin","idxmax"])
 out["zoom_ms"]=max(rep(lambda: zoom(f), 2) for f in [0.5,0.05,0.001])
 t=time.perf_counter()
-d=pd.read_parquet(path)
-d["temperature"]=d["temperature"].fillna(d["temperature"].mean())
-q1,q3=d["pressure"].quantile([.25,.75]); d["pressure"]=d["pressure"].clip(q1-1.5*(q3-q1), q3+1.5*(q3-q1))
-d["humidity"]=(d["humidity"]-d["humidity"].mean())/d["humidity"].std(ddof=0)
-d["load"]=d["temperature"]*d["pressure"]/100
-d["signal_mean_10"]=d["signal"].rolling(10).mean()
-d.to_parquet(path+".pandas.parquet")
+${PANDAS_CONDITION}
 out["condition_s"]=time.perf_counter()-t
 print(json.dumps(out))`,
     [parquet, JSON.stringify(STEPS)],

@@ -84,6 +84,16 @@ export async function logIn(url, email) {
   return `Bearer ${(await r.json()).detail.response.access_token}`;
 }
 
+/** The benchmarks' 5-step condition done by hand in pandas (the peer): `path` names the Parquet file; the result is
+ * written beside it. Python source, spliced into each bench's peer script. */
+export const PANDAS_CONDITION = `d=pd.read_parquet(path)
+d["temperature"]=d["temperature"].fillna(d["temperature"].mean())
+q1,q3=d["pressure"].quantile([.25,.75]); d["pressure"]=d["pressure"].clip(q1-1.5*(q3-q1), q3+1.5*(q3-q1))
+d["humidity"]=(d["humidity"]-d["humidity"].mean())/d["humidity"].std(ddof=0)
+d["load"]=d["temperature"]*d["pressure"]/100
+d["signal_mean_10"]=d["signal"].rolling(10).mean()
+d.to_parquet(path+".pandas.parquet")`;
+
 export const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
+import { benchCsv, PANDAS_CONDITION, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS || 3);
@@ -82,13 +82,7 @@ try {
   const pandasPeer = `import sys, time, json, resource, pandas as pd
 path = sys.argv[1]
 t=time.perf_counter()
-d=pd.read_parquet(path)
-d["temperature"]=d["temperature"].fillna(d["temperature"].mean())
-q1,q3=d["pressure"].quantile([.25,.75]); d["pressure"]=d["pressure"].clip(q1-1.5*(q3-q1), q3+1.5*(q3-q1))
-d["humidity"]=(d["humidity"]-d["humidity"].mean())/d["humidity"].std(ddof=0)
-d["load"]=d["temperature"]*d["pressure"]/100
-d["signal_mean_10"]=d["signal"].rolling(10).mean()
-d.to_parquet(path+".pandas.parquet")
+${PANDAS_CONDITION}
 print(json.dumps({"read_apply_write_s": time.perf_counter()-t, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss/1024}))`;
   const runs = [];
   const pandasRuns = [];
