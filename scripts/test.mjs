@@ -40,6 +40,26 @@ const vitestCounts = (file) => {
   }
 };
 
+/** The first lines of a failure message: enough to see what broke when CI keeps only the end of the output. */
+const firstLines = (text, n = 12) => String(text).split('\n').slice(0, n).map((l) => `      ${l}`).join('\n');
+
+/** Each failed test of a vitest JSON report (file, full name, the start of its message), and files that failed to load. */
+const vitestFailures = (file) => {
+  try {
+    const j = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const out = [];
+    for (const t of j.testResults) {
+      const name = path.relative(root, t.name);
+      const failedTests = t.assertionResults.filter((a) => a.status === 'failed');
+      for (const a of failedTests) out.push(`${name} > ${a.fullName}\n${firstLines(a.failureMessages.join('\n'))}`);
+      if (!failedTests.length && t.status === 'failed') out.push(`${name}\n${firstLines(t.message)}`);
+    }
+    return out;
+  } catch {
+    return [];
+  }
+};
+
 /** The slowest test files of a vitest JSON report, one line each (where CI time goes). */
 const vitestSlowest = (file, n = 10) => {
   try {
@@ -76,7 +96,7 @@ const vitest = (name, { dir = name, files = [], env = {} } = {}) => ({
     const r = await exec(...tool('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...files]), path.join(root, dir), live, env);
     const slowest = vitestSlowest(json);
     if (live) process.stdout.write(slowest);
-    return { ...r, out: r.out + slowest, counts: vitestCounts(json) };
+    return { ...r, out: r.out + slowest, counts: vitestCounts(json), failures: vitestFailures(json) };
   },
 });
 
@@ -103,7 +123,8 @@ const suites = {
       const r = await exec(py, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '--durations=10'], path.join(root, 'engine'), live);
       const line = r.out.split('\n').reverse().find((l) => /\b(passed|failed|error)/.test(l) && /=|in \d/.test(l)) ?? '';
       const n = (w) => Number(new RegExp(`(\\d+) ${w}`).exec(line)?.[1] ?? 0);
-      return { ...r, counts: line ? { passed: n('passed'), failed: n('failed') + n('error') } : null };
+      const failures = r.out.split('\n').filter((l) => /^(FAILED|ERROR) /.test(l));
+      return { ...r, counts: line ? { passed: n('passed'), failed: n('failed') + n('error') } : null, failures };
     },
   },
   // The API against its own OpenAPI document (no 5xx, answers as declared).
@@ -124,7 +145,10 @@ const suites = {
       const r = await exec('node', ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...specs], path.join(root, 'e2e'), live);
       const n = (w) => Number(new RegExp(`ℹ ${w} (\\d+)`).exec(r.out)?.[1] ?? NaN);
       const counts = Number.isNaN(n('pass')) ? null : { passed: n('pass'), failed: n('fail') + (n('cancelled') || 0) };
-      return { ...r, counts };
+      // The spec reporter repeats each failure under "failing tests"; keep that part.
+      const at = r.out.lastIndexOf('✖ failing tests');
+      const failures = at >= 0 ? [firstLines(r.out.slice(at), 60)] : [];
+      return { ...r, counts, failures };
     },
   },
 };
@@ -152,7 +176,8 @@ async function lane(live) {
     // A suite that crashed before reporting counts as one failure, never as a pass.
     const c = r.counts ?? { passed: 0, failed: 1 };
     if (r.code !== 0 && c.failed === 0) c.failed = 1;
-    results.set(name, { ...c, seconds });
+    if (r.code !== 0 && !r.failures?.length) r.failures = [`exit code ${r.code}; the end of its output:\n${firstLines(r.out.trimEnd().split('\n').slice(-15).join('\n'), 15)}`];
+    results.set(name, { ...c, seconds, failures: c.failed ? (r.failures ?? []) : [] });
   }
 }
 await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i === 0)));
@@ -168,6 +193,9 @@ for (const name of order) {
   failed += c.failed;
   summary.push(`${name}: ${c.passed} passed, ${c.failed} failed (${c.seconds} s)`);
 }
+// What failed, once more at the very end: CI may keep only the last part of a long output.
+const failures = order.flatMap((name) => (results.get(name)?.failures ?? []).map((f) => `[${name}] ${f}`));
+if (failures.length) console.log(`\nfailed:\n${failures.join('\n')}`);
 console.log('\n' + summary.join('\n'));
 console.log(`all suites: ${Math.round((Date.now() - started) / 1000)} s in ${lanes} lane${lanes > 1 ? 's' : ''}`);
 console.log(`${passed} passed, ${failed} failed`);
