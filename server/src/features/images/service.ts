@@ -9,6 +9,7 @@ import { engineErrorMessage, isEngineCode } from '../../i18n/engine-errors.js';
 import type { JobView } from '../../jobs/service.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { RegisterFields } from '../datasets/schemas.js';
+import { insertProject } from '../training/rows.js';
 import { projectKey } from '../training/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M } from './messages.js';
@@ -273,48 +274,16 @@ export function makeImageService(ctx: AppContext) {
       const models = body.models.length ? body.models : type === 'analysis' ? [{ algorithm: 'patchcore' }] : [{ algorithm: 'finetune' }];
       const allowed = IMAGE_ALGORITHMS[type] as readonly string[];
       for (const m of models) if (!allowed.includes(m.algorithm)) throw engineError('unknown_algorithm', { algorithm: m.algorithm }, 422, 'models');
-      const id = crypto.randomUUID();
-      const t = now();
       const cfg: ImageConfig = { image: true, settings: body.settings, classes: manifest.classes, dataset_dir: '' };
-      const project: TrainingProjectTable = {
-        id,
-        organisation_id: auth.orgId,
-        project_type: type,
+      const project = await insertProject(db, {
+        orgId: auth.orgId,
+        userId: auth.userId,
+        type,
         name: body.name,
-        dataset_id: row.id,
-        dataset_name: row.name,
-        number_of_data: manifest.total,
-        config_json: JSON.stringify(cfg),
-        job_id: null,
-        error: null,
-        created_by: auth.userId,
-        created_at: t,
-        updated_at: t,
-      };
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('training_projects').values(project).execute();
-        for (const [i, m] of models.entries()) {
-          await trx
-            .insertInto('training_models')
-            .values({
-              id: crypto.randomUUID(),
-              organisation_id: auth.orgId,
-              project_id: id,
-              model_index: i + 1,
-              model_key: `${i + 1}_${m.algorithm}`,
-              algorithm: m.algorithm,
-              params_json: JSON.stringify(m.params ?? {}),
-              state: 'ready',
-              metrics_json: null,
-              summary_json: null,
-              error: null,
-              log: null,
-              run_key: null,
-              trained_at: null,
-              created_at: t,
-            })
-            .execute();
-        }
+        dataset: row,
+        numberOfData: manifest.total,
+        config: cfg,
+        models,
       });
       return view(auth, project);
     },

@@ -9,6 +9,7 @@ import { ident, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M as TM } from '../training/messages.js';
+import { insertProject } from '../training/rows.js';
 import { makeTrainingService, projectKey } from '../training/service.js';
 import type { ParamSpec } from '../training/types.js';
 import './db.js';
@@ -303,47 +304,15 @@ export function makeTimeSeriesService(ctx: AppContext) {
     async register(auth: AuthContext, datasetId: string, body: RegisterBody) {
       const dataset = await datasets.getRow(auth, datasetId);
       const cfg = await validate(body, dataset);
-      const id = crypto.randomUUID();
-      const t = now();
-      const project: TrainingProjectTable = {
-        id,
-        organisation_id: auth.orgId,
-        project_type: body.project_type,
+      const project = await insertProject(db, {
+        orgId: auth.orgId,
+        userId: auth.userId,
+        type: body.project_type,
         name: body.name,
-        dataset_id: dataset.id,
-        dataset_name: dataset.name,
-        number_of_data: Number(dataset.row_count),
-        config_json: JSON.stringify(cfg),
-        job_id: null,
-        error: null,
-        created_by: auth.userId,
-        created_at: t,
-        updated_at: t,
-      };
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('training_projects').values(project).execute();
-        for (const [i, m] of body.models.entries()) {
-          await trx
-            .insertInto('training_models')
-            .values({
-              id: crypto.randomUUID(),
-              organisation_id: auth.orgId,
-              project_id: id,
-              model_index: i + 1,
-              model_key: `${i + 1}_${m.algorithm}`,
-              algorithm: m.algorithm,
-              params_json: JSON.stringify(m.params ?? {}),
-              state: 'ready',
-              metrics_json: null,
-              summary_json: null,
-              error: null,
-              log: null,
-              run_key: null,
-              trained_at: null,
-              created_at: t,
-            })
-            .execute();
-        }
+        dataset,
+        numberOfData: Number(dataset.row_count),
+        config: cfg,
+        models: body.models,
       });
       return view(auth, project);
     },

@@ -10,6 +10,7 @@ import { ident } from '../datasets/ingest.js';
 import { datasetKey, makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import { M } from './messages.js';
+import { insertProject, newModel } from './rows.js';
 import type { TrainingModelView, TrainingProjectView, TrainingReportView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
 import { algorithmsOf, type ProjectType, TYPES } from './types.js';
@@ -281,30 +282,17 @@ export function makeTrainingService(ctx: AppContext) {
       const dataset = await datasets.getRow(auth, datasetId);
       const cfg = validateProject(type, f, dataset);
       if (type === 'discriminant_analysis' && cfg.target) await checkClasses(dataset, cfg.target);
-      const id = crypto.randomUUID();
-      const t = now();
-      const project: TrainingProjectTable = {
-        id,
-        organisation_id: auth.orgId,
-        project_type: type,
+      const project = await insertProject(db, {
+        orgId: auth.orgId,
+        userId: auth.userId,
+        type,
         name: f.name,
-        dataset_id: dataset.id,
-        dataset_name: dataset.name,
-        number_of_data: Number(dataset.row_count),
-        config_json: JSON.stringify(cfg),
-        job_id: null,
-        error: null,
-        created_by: auth.userId,
-        created_at: t,
-        updated_at: t,
-      };
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('training_projects').values(project).execute();
-        for (const [i, m] of f.models.entries()) {
-          await trx.insertInto('training_models').values(newModel(auth.orgId, id, i + 1, m.algorithm, m.params ?? {}, t)).execute();
-        }
+        dataset,
+        numberOfData: Number(dataset.row_count),
+        config: cfg,
+        models: f.models,
       });
-      return projectView(project, await modelsOf(auth.orgId, id));
+      return projectView(project, await modelsOf(auth.orgId, project.id));
     },
 
     async update(auth: AuthContext, id: string, f: Partial<ProjectFields>) {
@@ -470,26 +458,6 @@ export function makeTrainingService(ctx: AppContext) {
       const items = await Promise.all(rows.map((p) => view(auth, p)));
       return { items, total };
     },
-  };
-}
-
-function newModel(orgId: string, projectId: string, index: number, algorithm: string, params: Record<string, unknown>, t: string): TrainingModelTable {
-  return {
-    id: crypto.randomUUID(),
-    organisation_id: orgId,
-    project_id: projectId,
-    model_index: index,
-    model_key: `${index}_${algorithm}`,
-    algorithm,
-    params_json: JSON.stringify(params),
-    state: 'ready',
-    metrics_json: null,
-    summary_json: null,
-    error: null,
-    log: null,
-    run_key: null,
-    trained_at: null,
-    created_at: t,
   };
 }
 
