@@ -6,8 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yazl from 'yazl';
-import { DATABASES, multipart, SHARED_DATA, STRONG_PASSWORD } from './helpers.js';
+import { DATABASES, multipart, STRONG_PASSWORD, tiles, zipOf } from './helpers.js';
 
 /**
  * Issue 16, crash safety: kill -9 of an engine worker during each job kind, and of the server during an upload, a
@@ -51,20 +50,7 @@ function table(rows: number, withTarget = true, seed = 1): string {
 }
 
 /** Every 10th OK and NG tile of the shared magnetic-tile set (20 images): enough to start an image model. */
-function tilesZip(): Promise<Buffer> {
-  const dir = path.join(SHARED_DATA, 'magnetic_tile_okng');
-  const z = new yazl.ZipFile();
-  for (const folder of ['OK', 'NG']) {
-    fs.readdirSync(path.join(dir, folder)).sort().filter((_, i) => i % 10 === 0).forEach((f) => z.addFile(path.join(dir, folder, f), `${folder}/${f}`));
-  }
-  z.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    z.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    z.outputStream.on('error', reject);
-  });
-}
+const tilesZip = () => zipOf([...tiles('OK', 10), ...tiles('NG', 10)]);
 
 /** A sampled process with three signals; a fault shifts s1 from sample 300. */
 function series(): string {

@@ -4,10 +4,30 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import yazl from 'yazl';
 import { buildApp, type BuildOptions } from '../src/app.js';
 import { startS3Server, type S3Server } from './s3-server.js';
 
 export const SHARED_DATA = process.env.MITATE_SHARED_DATA ?? path.resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data'); // a worktree may set it
+
+/** A ZIP of the given entries (a file on disk or bytes), built in memory. */
+export function zipOf(entries: { name: string; file?: string; data?: Buffer }[]): Promise<Buffer> {
+  const z = new yazl.ZipFile();
+  for (const e of entries) e.file ? z.addFile(e.file, e.name) : z.addBuffer(e.data!, e.name);
+  z.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    z.outputStream.on('data', (c: Buffer) => chunks.push(c));
+    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    z.outputStream.on('error', reject);
+  });
+}
+
+/** Every `every`-th tile of one folder (OK or NG) of the shared magnetic-tile set, as ZIP entries under that folder. */
+export const tiles = (folder: string, every = 2) => {
+  const dir = path.join(SHARED_DATA, 'magnetic_tile_okng', folder);
+  return fs.readdirSync(dir).sort().filter((_, i) => i % every === 0).map((f) => ({ name: `${folder}/${f}`, file: path.join(dir, f) }));
+};
 
 /** The databases every API suite runs on: SQLite always, PostgreSQL when CI gives TEST_DATABASE_URL. */
 export const DATABASES = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;

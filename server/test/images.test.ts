@@ -1,28 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
+import { DATABASES, makeTestApp, multipart, registerAndLogin, type TestApp, tiles, upload, zipOf } from './helpers.js';
 
 process.env.MITATE_TORCH_THREADS = '1'; // the machine is shared
-
-const TILES = path.join(SHARED_DATA, 'magnetic_tile_okng');
-
-function zipOf(entries: { name: string; file?: string; data?: Buffer }[]): Promise<Buffer> {
-  const z = new yazl.ZipFile();
-  for (const e of entries) e.file ? z.addFile(e.file, e.name) : z.addBuffer(e.data!, e.name);
-  z.end();
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    z.outputStream.on('data', (c: Buffer) => chunks.push(c));
-    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-    z.outputStream.on('error', reject);
-  });
-}
-
-/** Every 2nd OK and NG tile: 100 images keep the suite quick on a shared machine. */
-const tiles = (folder: string, every = 2) =>
-  fs.readdirSync(path.join(TILES, folder)).sort().filter((_, i) => i % every === 0).map((f) => ({ name: `${folder}/${f}`, file: path.join(TILES, folder, f) }));
 
 function multiFiles(files: { name: string; content: Buffer }[]) {
   const boundary = `----mitateimg${Date.now()}`;
