@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
+import { chartData as readChart, closeApp, openApp, shooter } from '../support/app.ts';
+import type { RunningServer } from '../support/server.ts';
 
 // Issue 17: once the statistics job has written the exploration sketch, the visualization page answers from it —
 // Spearman on all rows (no sampling note above 200,000 rows), box plots saying how many outliers are drawn.
@@ -17,16 +18,9 @@ let email: string;
 let token: string;
 let datasetId: string;
 
-async function shot(name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = shooter('', () => page);
 
-async function chartData(testId: string): Promise<any> {
-  const el = page.getByTestId(testId);
-  await el.waitFor();
-  await page.waitForFunction((id) => !!document.querySelector(`[data-testid="${id}"] canvas, [data-testid="${id}"] svg`), testId);
-  return JSON.parse((await el.getAttribute('data-chart'))!);
-}
+const chartData = (testId: string) => readChart(page, testId);
 
 const api = async (url: string, body?: unknown) => {
   const r = await fetch(`${server.url}${url}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) });
@@ -35,9 +29,7 @@ const api = async (url: string, body?: unknown) => {
 };
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' })).newPage();
+  ({ server, browser, page } = await openApp());
   email = `sketch.${Date.now()}@example.com`;
   await fetch(`${server.url}/account/api/auth/register`, {
     method: 'POST',
@@ -69,10 +61,7 @@ before(async () => {
   }
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeApp({ server, browser }));
 
 test('exploration from the sketch: outliers note and Spearman on all rows, in English and Japanese', async () => {
   const box = await api(`/api/visualization/boxplot/${datasetId}`, { columns: ['heavy'] });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { closeApp, openApp, shooter } from '../support/app.ts';
+import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 
@@ -10,20 +11,13 @@ let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
-async function shot(name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = shooter('', () => page);
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' })).newPage();
+  ({ server, browser, page } = await openApp());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeApp({ server, browser }));
 
 test('foundation: register, sign in, upload, list, details with statistics, Japanese, Not Found, sign out', async () => {
   const email = `e2e.${Date.now()}@example.com`;

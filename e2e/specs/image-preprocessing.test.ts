@@ -4,8 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { closeApp, openApp } from '../support/app.ts';
 import yazl from 'yazl';
-import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
 const PASSWORD = 'Kx7!mQ2#vL9p';
@@ -34,16 +35,10 @@ function tilesZip(file: string): Promise<void> {
 }
 
 before(async () => {
-  server = await startServer({ MITATE_TORCH_THREADS: '1', ...(process.env.MITATE_WEB_DIST ? { MITATE_WEB_DIST: process.env.MITATE_WEB_DIST } : {}) });
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' });
-  page = await context.newPage();
+  ({ server, browser, context, page } = await openApp({ env: { MITATE_TORCH_THREADS: '1' } }));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeApp({ server, browser }));
 
 test('image pre-processing: live preview, a run over every image, a new dataset; image classification by image and by class', { timeout: 900_000 }, async () => {
   assert.ok(TILES, 'the magnetic tile images are needed');

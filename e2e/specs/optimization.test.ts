@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { closeApp, openApp, shooter } from '../support/app.ts';
+import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 import { callApi, signIn, signUp, uploadDataset } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
@@ -15,22 +16,15 @@ let browser: Browser;
 let page: Page;
 let token = '';
 
-async function shot(name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `opt-${name}.png`), fullPage: true });
-}
+const shot = shooter('opt', () => page);
 
 const api = (method: string, url: string, body?: unknown) => callApi(server, token, method, url, body);
 
 before(async () => {
-  server = await startServer(process.env.MITATE_WEB_DIST ? { MITATE_WEB_DIST: process.env.MITATE_WEB_DIST } : {});
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' })).newPage();
+  ({ server, browser, page } = await openApp());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeApp({ server, browser }));
 
 test('optimisation: maximum concrete strength under a cost limit with cement bounded, from a trained model to the Pareto view, in English and Japanese', async () => {
   // An account, the dataset and a trained random forest through the API (the training spec covers those screens).

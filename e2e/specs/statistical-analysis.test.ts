@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, ROOT, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { closeApp, openApp, shooter } from '../support/app.ts';
+import { ROOT, type RunningServer, SHARED_DATA } from '../support/server.ts';
 import { signIn, signUp, uploadDataset } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
@@ -14,9 +15,7 @@ let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
-async function shot(name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `sa-${name}.png`), fullPage: true });
-}
+const shot = shooter('sa', () => page);
 
 /** SciPy's Welch test on the same CSV: the figure the page must show. */
 function scipyWelch(): { p: number; t: number; df: number } {
@@ -34,15 +33,10 @@ print(json.dumps({"p": float(r.pvalue), "t": float(r.statistic), "df": float(r.d
 const fourDigits = (p: number) => (p < 1e-4 ? '< 0.0001' : String(Number(p.toPrecision(4))));
 
 before(async () => {
-  server = await startServer(process.env.MITATE_WEB_DIST ? { MITATE_WEB_DIST: process.env.MITATE_WEB_DIST } : {});
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' })).newPage();
+  ({ server, browser, page } = await openApp());
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeApp({ server, browser }));
 
 test("statistical analysis: Welch's t-test with a category split, from the list to the result, in English and Japanese", async () => {
   // An account and a dataset through the API (the foundation spec covers those screens).

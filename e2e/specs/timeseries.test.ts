@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { closeApp, openApp, shooter } from '../support/app.ts';
+import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const PASSWORD = 'Kx7!mQ2#vL9p';
@@ -16,14 +17,10 @@ let browser: Browser;
 let page: Page;
 let token = '';
 
-async function shot(name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `ts-${name}.png`), fullPage: true });
-}
+const shot = shooter('ts', () => page);
 
 before(async () => {
-  server = await startServer(process.env.MITATE_WEB_DIST ? { MITATE_WEB_DIST: process.env.MITATE_WEB_DIST } : {});
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 950 }, locale: 'en-GB', acceptDownloads: true })).newPage();
+  ({ server, browser, page } = await openApp({ viewport: { width: 1400, height: 950 }, acceptDownloads: true }));
   const email = `ts.${Date.now()}@example.com`;
   await fetch(`${server.url}/account/api/auth/register`, {
     method: 'POST',
@@ -39,10 +36,7 @@ before(async () => {
   await page.waitForURL(/\/dataset$/);
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeApp({ server, browser }));
 
 async function upload(name: string, fileName: string, csv: string, fields: Record<string, string> = {}) {
   const form = new FormData();

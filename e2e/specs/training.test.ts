@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { closeApp, openApp, shooter } from '../support/app.ts';
+import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 import { signIn, signUp, uploadDataset } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
@@ -16,20 +17,13 @@ let server: RunningServer;
 let browser: Browser;
 let page: Page;
 
-async function shot(name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `tr-${name}.png`), fullPage: true });
-}
+const shot = shooter('tr', () => page);
 
 before(async () => {
-  server = await startServer(process.env.MITATE_WEB_DIST ? { MITATE_WEB_DIST: process.env.MITATE_WEB_DIST } : {});
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB', acceptDownloads: true })).newPage();
+  ({ server, browser, page } = await openApp({ acceptDownloads: true }));
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeApp({ server, browser }));
 
 const upload = (token: string, name: string, fileName: string, csv: string, fields: Record<string, string> = {}) => uploadDataset(server, token, name, fileName, csv, fields);
 

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
+import { chartData as readChart, closeApp, openApp, shooter } from '../support/app.ts';
+import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const CSV = path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv');
@@ -16,17 +17,9 @@ let email: string;
 let token: string;
 let datasetId: string;
 
-async function shot(name: string) {
-  if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-}
+const shot = shooter('', () => page);
 
-/** What a chart received: the JSON its wrapper exposes in data-chart. */
-async function chartData(testId: string): Promise<any> {
-  const el = page.getByTestId(testId);
-  await el.waitFor();
-  await page.waitForFunction((id) => !!document.querySelector(`[data-testid="${id}"] canvas, [data-testid="${id}"] svg`), testId);
-  return JSON.parse((await el.getAttribute('data-chart'))!);
-}
+const chartData = (testId: string) => readChart(page, testId);
 
 /** The CSV read independently of the app (';'-separated SKAB file), for reference figures. */
 function readCsv() {
@@ -53,9 +46,7 @@ function pearson(a: number[], b: number[]): number {
 }
 
 before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB' })).newPage();
+  ({ server, browser, page } = await openApp());
   // An account and a time-series dataset through the API (the dataset pages have their own e2e).
   email = `vis.${Date.now()}@example.com`;
   const reg = await fetch(`${server.url}/account/api/auth/register`, {
@@ -74,10 +65,7 @@ before(async () => {
   datasetId = (await up.json()).detail.response.id;
 });
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+after(() => closeApp({ server, browser }));
 
 test('visualization: histogram, scatter, correlation and time series receive the right data', async () => {
   const ref = readCsv();
