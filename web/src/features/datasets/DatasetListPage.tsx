@@ -2,17 +2,14 @@ import { useCanWrite } from '../../api/me';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
-import SearchIcon from '@mui/icons-material/Search';
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -21,6 +18,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { DATA_TYPES, DATASET_TYPES, type Dataset } from '../../api/types';
 import PageHeader from '../../components/PageHeader';
 import ListTable, { type ListAction, type ListColumn, type SortDirection } from '../../components/ListTable';
+import SearchField from '../../components/SearchField';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useUrlListState } from '../../lib/useUrlListState';
 import { downloadOriginal, useDatasetList, type ListParams } from './api';
@@ -113,22 +111,7 @@ export default function DatasetListPage() {
         }
       />
       <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>
-        <TextField
-          placeholder={t('dataset.searchPlaceholder')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          sx={{ flex: 1, minWidth: 240 }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-            htmlInput: { 'aria-label': t('dataset.search') },
-          }}
-        />
+        <SearchField label={t('dataset.search')} value={search} onChange={setSearch} sx={{ flex: 1, minWidth: 240 }} />
         <EnumSelect
           label={t('dataset.fields.dataType')}
           value={dataType}

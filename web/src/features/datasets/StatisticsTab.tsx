@@ -3,23 +3,21 @@ import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import QueryStatsIcon from '@mui/icons-material/QueryStats';
 import ReplayIcon from '@mui/icons-material/Replay';
-import SearchIcon from '@mui/icons-material/Search';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Dataset, StatisticsJob, StatisticsResult } from '../../api/types';
 import PageLoading from '../../components/PageLoading';
+import SearchField from '../../components/SearchField';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { datasetKeys, fetchStatistics, startStatistics } from './api';
 import ColumnStatsCard from './ColumnStatsCard';
@@ -43,24 +41,14 @@ function ResultView({ result }: { result: StatisticsResult }) {
   return (
     <Box>
       <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
-        <TextField
-          placeholder={t('stats.filterColumns')}
+        <SearchField
+          label={t('stats.filterColumns')}
           value={filter}
-          onChange={(e) => {
-            setFilter(e.target.value);
+          onChange={(text) => {
+            setFilter(text);
             setPage(1);
           }}
           sx={{ minWidth: 240 }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-            htmlInput: { 'aria-label': t('stats.filterColumns') },
-          }}
         />
         {kinds.length > 1 && (
           <ToggleButtonGroup

@@ -1,13 +1,10 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import SearchIcon from '@mui/icons-material/Search';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,6 +13,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PagedGrid from '../../components/PagedGrid';
+import SearchField from '../../components/SearchField';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
@@ -93,13 +91,7 @@ export default function ProjectListPage() {
             <Tab key={s || 'all'} value={s} label={`${t(`states.${s || 'all'}`)} (${data?.counts[s || 'all'] ?? 0})`} />
           ))}
         </Tabs>
-        <TextField
-          size="small"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          placeholder={t('list.search')}
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon /></InputAdornment> }, htmlInput: { 'aria-label': t('list.search') } }}
-        />
+        <SearchField label={t('list.search')} value={search} onChange={setSearch} size="small" />
       </Box>
       <Box sx={{ height: 560 }}>
         <PagedGrid

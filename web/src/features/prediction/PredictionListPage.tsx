@@ -5,7 +5,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
@@ -13,16 +12,15 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
-import SearchIcon from '@mui/icons-material/Search';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import ConfirmDialog from '../../components/ConfirmDialog';
 import PageHeader from '../../components/PageHeader';
 import PagedGrid from '../../components/PagedGrid';
-import { showSnackbar } from '../../lib/feedback';
+import SearchField from '../../components/SearchField';
+import { useConfirmedAction } from '../../components/useConfirmedAction';
 import { formatDateTime } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
 import { type Project, useProjectList } from '../training/api';
@@ -73,9 +71,21 @@ export default function PredictionListPage() {
   const query = useDebounced(search.trim(), 400);
   const [pagination, setPagination] = useState({ page: 0, pageSize: 20 });
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<Prediction | null>(null);
-  const [busy, setBusy] = useState(false);
+  const confirm = useConfirmedAction();
   const { data, isFetching } = usePredictions(query, pagination.page + 1, pagination.pageSize);
+
+  const askDelete = (row: Prediction) =>
+    confirm.ask({
+      title: t('report.deleteTitle'),
+      text: t('report.deleteText', { name: row.name }),
+      confirmLabel: t('actions.delete'),
+      destructive: true,
+      run: async () => {
+        await deletePrediction(row.id);
+        await qc.invalidateQueries({ queryKey: ['prediction'] });
+      },
+      done: t('report.deleted'),
+    });
 
   const columns: GridColDef<Prediction>[] = [
     {
@@ -102,7 +112,7 @@ export default function PredictionListPage() {
       getActions: (p) => [
         <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('actions.open')} onClick={() => navigate(reportPath(p.row))} />,
         <GridActionsCellItem key="dl" icon={<DownloadIcon />} label={t('actions.download')} disabled={p.row.state !== 'done'} onClick={() => void downloadPredictions(p.row)} />,
-        <GridActionsCellItem key="del" icon={<DeleteOutlineIcon />} label={t('actions.delete')} onClick={() => setDeleting(p.row)} />,
+        <GridActionsCellItem key="del" icon={<DeleteOutlineIcon />} label={t('actions.delete')} onClick={() => askDelete(p.row)} />,
       ],
     },
   ];
@@ -119,13 +129,7 @@ export default function PredictionListPage() {
         }
       />
       <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5 }}>
-        <TextField
-          fullWidth
-          placeholder={t('search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> }, htmlInput: { 'aria-label': t('search') } }}
-        />
+        <SearchField label={t('search')} value={search} onChange={setSearch} fullWidth />
       </Paper>
       <Paper variant="outlined" sx={{ height: 560 }}>
         <PagedGrid
@@ -139,27 +143,7 @@ export default function PredictionListPage() {
         />
       </Paper>
       {creating && <NewPredictionDialog onClose={() => setCreating(false)} />}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t('report.deleteTitle')}
-        text={t('report.deleteText', { name: deleting?.name ?? '' })}
-        confirmLabel={t('actions.delete')}
-        destructive
-        busy={busy}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          setBusy(true);
-          try {
-            await deletePrediction(deleting.id);
-            showSnackbar(t('report.deleted'));
-            await qc.invalidateQueries({ queryKey: ['prediction'] });
-            setDeleting(null);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      />
+      {confirm.dialog}
     </>
   );
 }

@@ -1,7 +1,6 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
@@ -13,7 +12,6 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import ReplayIcon from '@mui/icons-material/Replay';
-import SearchIcon from '@mui/icons-material/Search';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -23,6 +21,7 @@ import type { Dataset } from '../../api/types';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PagedGrid, { PAGE_SIZES } from '../../components/PagedGrid';
+import SearchField from '../../components/SearchField';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useUrlListState } from '../../lib/useUrlListState';
@@ -170,22 +169,7 @@ export default function ProjectListPage() {
               <Tab key={s} value={s} label={tabLabel(s)} />
             ))}
           </Tabs>
-          <TextField
-            placeholder={t('search')}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            sx={{ minWidth: 240, my: 1 }}
-            slotProps={{
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <SearchIcon fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-              htmlInput: { 'aria-label': t('search') },
-            }}
-          />
+          <SearchField label={t('search')} value={search} onChange={setSearch} sx={{ minWidth: 240, my: 1 }} />
         </Box>
       </Paper>
       <Paper variant="outlined" sx={{ height: 'calc(100vh - 420px)', minHeight: 360 }}>

@@ -4,7 +4,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -12,17 +11,16 @@ import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
-import SearchIcon from '@mui/icons-material/Search';
 import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { Dataset } from '../../api/types';
-import ConfirmDialog from '../../components/ConfirmDialog';
 import PageHeader from '../../components/PageHeader';
 import PagedGrid from '../../components/PagedGrid';
-import { showSnackbar } from '../../lib/feedback';
+import SearchField from '../../components/SearchField';
+import { useConfirmedAction } from '../../components/useConfirmedAction';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
 import { useAllDatasets } from '../datasets/api';
@@ -83,9 +81,21 @@ export default function ProjectListPage() {
   const [type, setType] = useState('');
   const [pagination, setPagination] = useState({ page: 0, pageSize: 20 });
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<Project | null>(null);
-  const [busy, setBusy] = useState(false);
+  const confirm = useConfirmedAction();
   const { data, isFetching } = useProjectList(query, type, pagination.page + 1, pagination.pageSize);
+
+  const askDelete = (row: Project) =>
+    confirm.ask({
+      title: t('details.deleteTitle'),
+      text: t('details.deleteText', { name: row.name }),
+      confirmLabel: t('list.delete'),
+      destructive: true,
+      run: async () => {
+        await deleteProject(row.project_type, row.project_id);
+        await qc.invalidateQueries({ queryKey: ['training'] });
+      },
+      done: t('details.deleted'),
+    });
 
   const columns: GridColDef<Project>[] = [
     {
@@ -122,7 +132,7 @@ export default function ProjectListPage() {
       width: 90,
       getActions: (p) => [
         <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('list.open')} onClick={() => navigate(detailsPath(p.row.project_type, p.row.project_id))} />,
-        <GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('list.delete')} onClick={() => setDeleting(p.row)} />,
+        <GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('list.delete')} onClick={() => askDelete(p.row)} />,
       ],
     },
   ];
@@ -139,16 +149,7 @@ export default function ProjectListPage() {
         }
       />
       <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5, display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
-        <TextField
-          placeholder={t('list.search')}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          sx={{ flex: 1, minWidth: 240 }}
-          slotProps={{
-            input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
-            htmlInput: { 'aria-label': t('list.search') },
-          }}
-        />
+        <SearchField label={t('list.search')} value={search} onChange={setSearch} sx={{ flex: 1, minWidth: 240 }} />
         <TextField select value={type} onChange={(e) => setType(e.target.value)} sx={{ minWidth: 220 }} label={t('list.type')}>
           <MenuItem value="">{t('list.allTypes')}</MenuItem>
           {NEW_PROJECT_TYPES.map((ty) => (
@@ -171,27 +172,7 @@ export default function ProjectListPage() {
         />
       </Paper>
       {creating && <NewProjectDialog open onClose={() => setCreating(false)} />}
-      <ConfirmDialog
-        open={!!deleting}
-        title={t('details.deleteTitle')}
-        text={t('details.deleteText', { name: deleting?.name ?? '' })}
-        confirmLabel={t('list.delete')}
-        destructive
-        busy={busy}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          setBusy(true);
-          try {
-            await deleteProject(deleting.project_type, deleting.project_id);
-            showSnackbar(t('details.deleted'));
-            await qc.invalidateQueries({ queryKey: ['training'] });
-            setDeleting(null);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      />
+      {confirm.dialog}
     </>
   );
 }

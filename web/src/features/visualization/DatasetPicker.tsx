@@ -1,15 +1,13 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import InputAdornment from '@mui/material/InputAdornment';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
-import SearchIcon from '@mui/icons-material/Search';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Dataset } from '../../api/types';
 import { useGridLocale } from '../../components/gridLocale';
+import SearchField from '../../components/SearchField';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useAllDatasets } from '../datasets/api';
 
@@ -45,17 +43,7 @@ export default function DatasetPicker({ basePath }: { basePath: string }) {
   ];
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
-      <TextField
-        size="small"
-        placeholder={t('list.search')}
-        value={search}
-        onChange={(e) => setSearch(e.target.value)}
-        sx={{ mb: 2, minWidth: 280 }}
-        slotProps={{
-          input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
-          htmlInput: { 'aria-label': t('list.search') },
-        }}
-      />
+      <SearchField label={t('list.search')} value={search} onChange={setSearch} sx={{ mb: 2, minWidth: 280 }} size="small" />
       <Box sx={{ height: 520 }}>
         <DataGrid
           rows={rows}
