@@ -186,6 +186,16 @@ def plan_scores(est: dict, X: np.ndarray) -> np.ndarray:
         return X @ np.array(est["coef"]) + est["intercept"]
     if est["kind"] == "logistic":
         return X @ np.array(est["coef"]).T + np.array(est["intercept"])
+    if est["kind"] == "forest":
+        total = np.zeros(len(X))
+        for tree in est["trees"]:
+            for i, x in enumerate(X.astype(np.float32)):  # scikit-learn's trees read X as float32
+                node = 0
+                while tree["left"][node] != -1:
+                    f = float(x[tree["feature"][node]])
+                    node = tree["left"][node] if f <= tree["threshold"][node] else tree["right"][node]
+                total[i] += tree["value"][node]
+        return total / len(est["trees"])
     k = est["num_tree_per_iteration"]
     raw = np.zeros((len(X), k))
     for t, tree in enumerate(est["trees"]):
@@ -203,6 +213,8 @@ PLANNED = [
     ("regression", "linear"),
     ("regression", "ridge"),
     ("regression", "lasso"),
+    ("regression", "random_forest"),
+    ("regression", "extra_trees"),
     ("discriminant_analysis", "lightgbm"),
     ("discriminant_analysis", "logistic"),
 ]

@@ -259,7 +259,7 @@ class FastPredictor:
             m = self.model
             output: dict[str, Any] = {"type": m.project_type, "columns": list(self.outputs)}
             if m.project_type in ("regression", "soft_sensor"):
-                if est["kind"] not in ("lightgbm", "linear") or est.get("num_class", 1) != 1:
+                if est["kind"] not in ("lightgbm", "linear", "forest") or est.get("num_class", 1) != 1:
                     return None
                 output["target_affine"] = _target_affine(m)
             elif m.project_type == "discriminant_analysis":
@@ -381,12 +381,48 @@ def _estimator_plan(est, project_type: str) -> dict | None:
         if coef.ndim != 1:
             return None
         return {"kind": "linear", "coef": coef.tolist(), "intercept": float(est.intercept_)}
+    if project_type in ("regression", "soft_sensor"):
+        forest = _forest_plan(est)
+        if forest is not None:
+            return forest
     if type(est) is LogisticRegression:
         coef = np.asarray(est.coef_, dtype=float)
         if coef.ndim != 2 or len(est.classes_) < 2 or coef.shape[0] != (1 if len(est.classes_) == 2 else len(est.classes_)):
             return None
         return {"kind": "logistic", "coef": coef.tolist(), "intercept": np.asarray(est.intercept_, dtype=float).tolist()}
     return None
+
+
+# A forest's plan holds every node: beyond this many (a deep forest on many rows: tens of MB of JSON, read in the
+# server's event loop) the model stays with the serving process.
+MAX_FOREST_NODES = 300_000
+
+
+def _forest_plan(est) -> dict | None:
+    """A random forest or extra-trees regressor as its trees' own arrays (scikit-learn's Tree: children, split
+    feature, threshold, node value): the prediction is the mean of the trees' leaf values, each tree comparing the
+    row converted to float32 (as scikit-learn's trees read X) with the threshold."""
+    from sklearn.ensemble import ExtraTreesRegressor, RandomForestRegressor
+
+    if type(est) not in (RandomForestRegressor, ExtraTreesRegressor) or not getattr(est, "estimators_", None):
+        return None
+    if sum(int(t.tree_.node_count) for t in est.estimators_) > MAX_FOREST_NODES:
+        return None
+    trees = []
+    for t in est.estimators_:
+        tree = t.tree_
+        if tree.n_outputs != 1 or tree.value.shape[1:] != (1, 1):
+            return None
+        trees.append(
+            {
+                "feature": tree.feature.tolist(),
+                "threshold": tree.threshold.tolist(),
+                "left": tree.children_left.tolist(),
+                "right": tree.children_right.tolist(),
+                "value": tree.value[:, 0, 0].astype(float).tolist(),
+            }
+        )
+    return {"kind": "forest", "num_features": int(est.n_features_in_), "trees": trees}
 
 
 def _lightgbm_plan(booster) -> dict | None:

@@ -42,6 +42,14 @@ export interface PlanTree {
   right: number[];
   leaf_value: number[];
 }
+/** A scikit-learn tree (random forest, extra trees): children (-1 at a leaf), split feature, threshold, value. */
+export interface PlanForestTree {
+  feature: number[];
+  threshold: number[];
+  left: number[];
+  right: number[];
+  value: number[];
+}
 export type PlanEstimator =
   | {
       kind: 'lightgbm';
@@ -54,6 +62,7 @@ export type PlanEstimator =
       trees: PlanTree[];
     }
   | { kind: 'linear'; coef: number[]; intercept: number }
+  | { kind: 'forest'; num_features: number; trees: PlanForestTree[] }
   | { kind: 'logistic'; coef: number[][]; intercept: number[] };
 export interface ServingPlan {
   version: number;
@@ -77,6 +86,14 @@ export interface PlanAnswer {
   predictions: Record<string, unknown>[];
 }
 
+interface ForestTree {
+  feature: Int32Array;
+  threshold: Float64Array;
+  left: Int32Array;
+  right: Int32Array;
+  value: Float64Array;
+}
+
 interface Tree {
   feature: Int32Array;
   threshold: Float64Array;
@@ -94,6 +111,7 @@ export class PlanEvaluator {
   private known: Set<string>[];
   private width: number;
   private trees: Tree[] = [];
+  private forest: ForestTree[] = [];
   /** Per numeric block: for each output column, its input column's index and its imputation value. */
   private numPlans = new Map<PlanNumericBlock, { source: number[]; fill: number[] | null }>();
 
@@ -146,6 +164,19 @@ export class PlanEvaluator {
         leaf: Float64Array.from(t.leaf_value),
       }));
       for (const t of this.trees) if (t.feature.some((f) => f < 0 || f >= width)) throw new Error('split feature');
+    } else if (e.kind === 'forest') {
+      if (e.num_features !== width || e.trees.length === 0) throw new Error('trees');
+      this.forest = e.trees.map((t) => {
+        const n = t.left.length;
+        if (n === 0 || [t.feature, t.threshold, t.right, t.value].some((a) => a.length !== n)) throw new Error('tree');
+        for (let i = 0; i < n; i++) {
+          const leaf = t.left[i] === -1;
+          if (leaf !== (t.right[i] === -1)) throw new Error('tree');
+          // children come after their parent in scikit-learn's arrays: a walk always ends
+          if (!leaf && (t.feature[i] < 0 || t.feature[i] >= width || !(t.left[i] > i && t.left[i] < n) || !(t.right[i] > i && t.right[i] < n))) throw new Error('node');
+        }
+        return { feature: Int32Array.from(t.feature), threshold: Float64Array.from(t.threshold), left: Int32Array.from(t.left), right: Int32Array.from(t.right), value: Float64Array.from(t.value) };
+      });
     } else if (e.kind === 'linear') {
       if (e.coef.length !== width) throw new Error('coef');
     } else if (e.kind === 'logistic') {
@@ -174,6 +205,8 @@ export class PlanEvaluator {
     if (!Array.isArray(rows) || rows.length === 0 || rows.length > this.plan.max_rows) return null;
     const X = this.matrix(rows);
     if (!X) return null;
+    // a missing value reaching a forest (no imputer before it): scikit-learn's own rules decide, in Python
+    if (this.forest.length && X.some(Number.isNaN)) return null;
     const predictions: Record<string, unknown>[] = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) predictions[i] = this.row(X.subarray(i * this.width, (i + 1) * this.width));
     return { outputs: this.plan.output.columns, predictions };
@@ -241,7 +274,7 @@ export class PlanEvaluator {
     const e = this.plan.estimator;
     const o = this.plan.output;
     if (o.type !== 'discriminant_analysis') {
-      let y = e.kind === 'linear' ? dot(e.coef, x) + e.intercept : this.boost(x)[0];
+      let y = e.kind === 'linear' ? dot(e.coef, x) + e.intercept : e.kind === 'forest' ? this.forestMean(x) : this.boost(x)[0];
       for (const [scale, centre] of o.target_affine) y = y * scale + centre;
       return { [o.columns[0]]: plain(y) };
     }
@@ -265,6 +298,19 @@ export class PlanEvaluator {
     const out: Record<string, unknown> = { [o.columns[0]]: o.labels[label] };
     o.probability_columns.forEach((c, k) => (out[c] = plain(proba[k])));
     return out;
+  }
+
+  /** RandomForestRegressor / ExtraTreesRegressor.predict: the trees' leaf values summed, over their number. Each
+   * tree reads the row as float32 (scikit-learn converts X to its DTYPE) and goes left when x <= threshold. */
+  private forestMean(x: Float64Array): number {
+    const x32 = Float32Array.from(x);
+    let sum = 0;
+    for (const t of this.forest) {
+      let node = 0;
+      while (t.left[node] !== -1) node = x32[t.feature[node]] <= t.threshold[node] ? t.left[node] : t.right[node];
+      sum += t.value[node];
+    }
+    return sum / this.forest.length;
   }
 
   /** LightGBM's prediction: each class's trees summed in order, averaged for random-forest boosting, then the
