@@ -1,6 +1,7 @@
 // Hosted model APIs (issue 13): single-row predictions through POST /serve/{key}/predict with a LightGBM and a
 // linear model, p50/p99 latency and requests per second at concurrency 1 and 8 on loopback, beside the same
-// model served by a one-worker FastAPI + uvicorn server in the same run. `--quick` measures 3 s per case.
+// model served by a one-worker FastAPI + uvicorn server in the same run. `--quick` measures 3 s per case;
+// `--profile` runs the server under node --cpu-prof and writes where its time went per request (server_profile).
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
