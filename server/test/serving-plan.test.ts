@@ -11,8 +11,8 @@ import { ServingPool } from '../src/features/platform/serving.js';
 
 /**
  * The server's evaluation of a serving plan (plan.ts) against Python's shared model path, on models trained by
- * test/fixtures/serving_plans.py: LightGBM, linear, random forest and extra-trees regression, LightGBM and logistic classification with two and
- * three classes, category columns and missing values. The plans come from the real serving process.
+ * test/fixtures/serving_plans.py: LightGBM, linear, random forest and extra-trees regression, LightGBM, logistic and random forest
+ * classification with two and three classes, category columns and missing values. The plans come from the real serving process.
  */
 interface Fixture {
   name: string;
@@ -61,7 +61,7 @@ describe('serving plans evaluated in the server', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const planned = ['regression-y-lightgbm', 'regression-y-linear', 'regression-y-ridge', 'regression-y-random_forest', 'regression-y-extra_trees', 'discriminant_analysis-cls-lightgbm', 'discriminant_analysis-cls-logistic', 'discriminant_analysis-ok-lightgbm', 'discriminant_analysis-ok-logistic'];
+  const planned = ['regression-y-lightgbm', 'regression-y-linear', 'regression-y-ridge', 'regression-y-random_forest', 'regression-y-extra_trees', 'discriminant_analysis-cls-lightgbm', 'discriminant_analysis-cls-logistic', 'discriminant_analysis-ok-lightgbm', 'discriminant_analysis-ok-logistic', 'discriminant_analysis-cls-random_forest', 'discriminant_analysis-ok-random_forest'];
 
   it.each(planned)('%s: equals the shared model path within 1e-9, many rows and one row at a time', (name) => {
     const f = fixtures.get(name)!;

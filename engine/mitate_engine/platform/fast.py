@@ -264,7 +264,7 @@ class FastPredictor:
                 output["target_affine"] = _target_affine(m)
             elif m.project_type == "discriminant_analysis":
                 labels = _json(list(getattr(self.estimator, "classes_", [])))
-                if est["kind"] not in ("lightgbm", "logistic") or len(labels) != len(m.classes) or len(labels) < 2:
+                if est["kind"] not in ("lightgbm", "logistic", "forest") or len(labels) != len(m.classes) or len(labels) < 2:
                     return None
                 output["labels"] = labels
                 output["probability_columns"] = [f"probability_{c}" for c in m.classes]
@@ -381,8 +381,8 @@ def _estimator_plan(est, project_type: str) -> dict | None:
         if coef.ndim != 1:
             return None
         return {"kind": "linear", "coef": coef.tolist(), "intercept": float(est.intercept_)}
-    if project_type in ("regression", "soft_sensor"):
-        forest = _forest_plan(est)
+    if project_type in ("regression", "soft_sensor", "discriminant_analysis"):
+        forest = _forest_plan(est, classifier=project_type == "discriminant_analysis")
         if forest is not None:
             return forest
     if type(est) is LogisticRegression:
@@ -398,20 +398,25 @@ def _estimator_plan(est, project_type: str) -> dict | None:
 MAX_FOREST_NODES = 300_000
 
 
-def _forest_plan(est) -> dict | None:
-    """A random forest or extra-trees regressor as its trees' own arrays (scikit-learn's Tree: children, split
-    feature, threshold, node value): the prediction is the mean of the trees' leaf values, each tree comparing the
-    row converted to float32 (as scikit-learn's trees read X) with the threshold."""
-    from sklearn.ensemble import ExtraTreesRegressor, RandomForestRegressor
+def _forest_plan(est, classifier: bool) -> dict | None:
+    """A random forest or extra-trees model as its trees' own arrays (scikit-learn's Tree: children, split feature,
+    threshold, node value; a classifier's node holds one value per class, row after row). Each tree compares the row
+    converted to float32 (as scikit-learn's trees read X) with the threshold; a regressor's prediction is the mean of
+    the leaf values, a classifier's probabilities the mean of each leaf's values over their sum."""
+    from sklearn.ensemble import ExtraTreesClassifier, ExtraTreesRegressor, RandomForestClassifier, RandomForestRegressor
 
-    if type(est) not in (RandomForestRegressor, ExtraTreesRegressor) or not getattr(est, "estimators_", None):
+    kinds = (RandomForestClassifier, ExtraTreesClassifier) if classifier else (RandomForestRegressor, ExtraTreesRegressor)
+    if type(est) not in kinds or not getattr(est, "estimators_", None):
         return None
     if sum(int(t.tree_.node_count) for t in est.estimators_) > MAX_FOREST_NODES:
         return None
+    k = int(est.n_classes_) if classifier else 1
+    if classifier and (not isinstance(est.n_classes_, (int, np.integer)) or k < 2):
+        return None  # several outputs
     trees = []
     for t in est.estimators_:
         tree = t.tree_
-        if tree.n_outputs != 1 or tree.value.shape[1:] != (1, 1):
+        if tree.n_outputs != 1 or tree.value.shape[2] < k:
             return None
         trees.append(
             {
@@ -419,10 +424,10 @@ def _forest_plan(est) -> dict | None:
                 "threshold": tree.threshold.tolist(),
                 "left": tree.children_left.tolist(),
                 "right": tree.children_right.tolist(),
-                "value": tree.value[:, 0, 0].astype(float).tolist(),
+                "value": tree.value[:, 0, :k].astype(float).ravel().tolist(),
             }
         )
-    return {"kind": "forest", "num_features": int(est.n_features_in_), "trees": trees}
+    return {"kind": "forest", "num_class": k, "num_features": int(est.n_features_in_), "trees": trees}
 
 
 def _lightgbm_plan(booster) -> dict | None:

@@ -42,7 +42,8 @@ export interface PlanTree {
   right: number[];
   leaf_value: number[];
 }
-/** A scikit-learn tree (random forest, extra trees): children (-1 at a leaf), split feature, threshold, value. */
+/** A scikit-learn tree (random forest, extra trees): children (-1 at a leaf), split feature, threshold, and per
+ * node its value (a regressor) or its num_class class values (a classifier), node after node. */
 export interface PlanForestTree {
   feature: number[];
   threshold: number[];
@@ -62,7 +63,7 @@ export type PlanEstimator =
       trees: PlanTree[];
     }
   | { kind: 'linear'; coef: number[]; intercept: number }
-  | { kind: 'forest'; num_features: number; trees: PlanForestTree[] }
+  | { kind: 'forest'; num_class: number; num_features: number; trees: PlanForestTree[] }
   | { kind: 'logistic'; coef: number[][]; intercept: number[] };
 export interface ServingPlan {
   version: number;
@@ -165,10 +166,10 @@ export class PlanEvaluator {
       }));
       for (const t of this.trees) if (t.feature.some((f) => f < 0 || f >= width)) throw new Error('split feature');
     } else if (e.kind === 'forest') {
-      if (e.num_features !== width || e.trees.length === 0) throw new Error('trees');
+      if (e.num_features !== width || e.trees.length === 0 || !Number.isInteger(e.num_class) || e.num_class < 1) throw new Error('trees');
       this.forest = e.trees.map((t) => {
         const n = t.left.length;
-        if (n === 0 || [t.feature, t.threshold, t.right, t.value].some((a) => a.length !== n)) throw new Error('tree');
+        if (n === 0 || [t.feature, t.threshold, t.right].some((a) => a.length !== n) || t.value.length !== n * e.num_class) throw new Error('tree');
         for (let i = 0; i < n; i++) {
           const leaf = t.left[i] === -1;
           if (leaf !== (t.right[i] === -1)) throw new Error('tree');
@@ -185,9 +186,10 @@ export class PlanEvaluator {
     const o = plan.output;
     if (o.type === 'discriminant_analysis') {
       const k = o.labels.length;
-      const classes = e.kind === 'lightgbm' ? (e.transform === 'softmax' ? e.num_class : 2) : e.kind === 'logistic' ? (e.coef.length === 1 ? 2 : e.coef.length) : 0;
+      const classes =
+        e.kind === 'lightgbm' ? (e.transform === 'softmax' ? e.num_class : 2) : e.kind === 'logistic' ? (e.coef.length === 1 ? 2 : e.coef.length) : e.kind === 'forest' ? e.num_class : 0;
       if (k < 2 || classes !== k || o.probability_columns.length !== k) throw new Error('labels');
-    } else if (e.kind === 'logistic' || (e.kind === 'lightgbm' && e.transform !== 'identity')) throw new Error('output');
+    } else if (e.kind === 'logistic' || (e.kind === 'lightgbm' && e.transform !== 'identity') || (e.kind === 'forest' && e.num_class !== 1)) throw new Error('output');
   }
 
   static from(plan: unknown): PlanEvaluator | null {
@@ -274,7 +276,7 @@ export class PlanEvaluator {
     const e = this.plan.estimator;
     const o = this.plan.output;
     if (o.type !== 'discriminant_analysis') {
-      let y = e.kind === 'linear' ? dot(e.coef, x) + e.intercept : e.kind === 'forest' ? this.forestMean(x) : this.boost(x)[0];
+      let y = e.kind === 'linear' ? dot(e.coef, x) + e.intercept : e.kind === 'forest' ? this.forestMean(x)[0] : this.boost(x)[0];
       for (const [scale, centre] of o.target_affine) y = y * scale + centre;
       return { [o.columns[0]]: plain(y) };
     }
@@ -290,6 +292,9 @@ export class PlanEvaluator {
         proba = softmax(scores);
         label = argmax(scores);
       }
+    } else if (e.kind === 'forest') {
+      proba = this.forestMean(x);
+      label = argmax(proba); // ForestClassifier.predict: the class of the highest mean probability
     } else {
       proba = this.boost(x);
       if (proba.length === 1) proba = [1 - proba[0], proba[0]];
@@ -300,17 +305,25 @@ export class PlanEvaluator {
     return out;
   }
 
-  /** RandomForestRegressor / ExtraTreesRegressor.predict: the trees' leaf values summed, over their number. Each
-   * tree reads the row as float32 (scikit-learn converts X to its DTYPE) and goes left when x <= threshold. */
-  private forestMean(x: Float64Array): number {
+  /** A forest's predict (regressor) or predict_proba (classifier): per tree the leaf's value, or a classifier's
+   * leaf values over their sum (DecisionTreeClassifier.predict_proba), summed over the trees, over their number.
+   * Each tree reads the row as float32 (scikit-learn converts X to its DTYPE) and goes left when x <= threshold. */
+  private forestMean(x: Float64Array): number[] {
+    const k = (this.plan.estimator as Extract<PlanEstimator, { kind: 'forest' }>).num_class;
     const x32 = Float32Array.from(x);
-    let sum = 0;
+    const sum = new Array<number>(k).fill(0);
     for (const t of this.forest) {
       let node = 0;
       while (t.left[node] !== -1) node = x32[t.feature[node]] <= t.threshold[node] ? t.left[node] : t.right[node];
-      sum += t.value[node];
+      if (k === 1) sum[0] += t.value[node];
+      else {
+        let total = 0;
+        for (let c = 0; c < k; c++) total += t.value[node * k + c];
+        if (total === 0) total = 1;
+        for (let c = 0; c < k; c++) sum[c] += t.value[node * k + c] / total;
+      }
     }
-    return sum / this.forest.length;
+    return sum.map((v) => v / this.forest.length);
   }
 
   /** LightGBM's prediction: each class's trees summed in order, averaged for random-forest boosting, then the
