@@ -16,5 +16,4 @@ RUN npm run -w web build
 ENV HOST=0.0.0.0 PORT=8080 MITATE_DATA_DIR=/data MITATE_PYTHON=/app/.venv/bin/python PYTHONPATH=/app/engine
 EXPOSE 8080
 WORKDIR /app/server
-# A larger young generation: fewer scavenges under a stream of small requests (hosted APIs), shorter tail latency
-CMD ["node", "--max-semi-space-size=32", "--import", "tsx", "src/main.ts"]
+CMD ["npx", "tsx", "src/main.ts"]

@@ -33,8 +33,7 @@ export async function startServer(env = {}, serverDir = path.join(ROOT, 'server'
   // Run node directly (not through npx) so the pid we sample is the server's own.
   // BENCH_SERVER_NODE_ARGS: extra node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  // --max-semi-space-size as in production (server/package.json "start", Dockerfile)
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', ...extra, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: { ...process.env, PORT: String(port), MITATE_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', ...env },
     stdio: ['ignore', fs.openSync(path.join(dataDir, 'server.log'), 'a'), 'inherit'],
