@@ -186,6 +186,18 @@ def plan_scores(est: dict, X: np.ndarray) -> np.ndarray:
         return X @ np.array(est["coef"]) + est["intercept"]
     if est["kind"] == "logistic":
         return X @ np.array(est["coef"]).T + np.array(est["intercept"])
+    if est["kind"] == "forest":
+        k = est["num_class"]
+        total = np.zeros((len(X), k))
+        for tree in est["trees"]:
+            for i, x in enumerate(X.astype(np.float32)):  # scikit-learn's trees read X as float32
+                node = 0
+                while tree["left"][node] != -1:
+                    f = float(x[tree["feature"][node]])
+                    node = tree["left"][node] if f <= tree["threshold"][node] else tree["right"][node]
+                v = np.array(tree["value"][node * k : (node + 1) * k])
+                total[i] += v if k == 1 else v / (v.sum() or 1.0)  # a classifier's leaf: class shares
+        return (total / len(est["trees"])).ravel() if k == 1 else total / len(est["trees"])
     k = est["num_tree_per_iteration"]
     raw = np.zeros((len(X), k))
     for t, tree in enumerate(est["trees"]):
@@ -203,8 +215,11 @@ PLANNED = [
     ("regression", "linear"),
     ("regression", "ridge"),
     ("regression", "lasso"),
+    ("regression", "random_forest"),
+    ("regression", "extra_trees"),
     ("discriminant_analysis", "lightgbm"),
     ("discriminant_analysis", "logistic"),
+    ("discriminant_analysis", "random_forest"),
 ]
 
 
@@ -227,7 +242,10 @@ def test_the_serving_plan_reproduces_the_model(tmp_path_factory, project_type, a
         assert np.allclose(scores.ravel(), want, rtol=0, atol=1e-9)
         assert plan["output"] == {"type": "regression", "columns": ["predicted_y"], "target_affine": []}
     else:
-        raw = est.booster_.predict(X, raw_score=True) if algorithm == "lightgbm" else est.decision_function(X)
+        if algorithm == "random_forest":
+            raw = est.predict_proba(X)  # the plan's forest gives the probabilities themselves
+        else:
+            raw = est.booster_.predict(X, raw_score=True) if algorithm == "lightgbm" else est.decision_function(X)
         assert np.allclose(scores, raw, rtol=0, atol=1e-9)
         assert plan["output"]["labels"] == [str(c) for c in est.classes_] and len(plan["output"]["labels"]) == 3
         assert plan["output"]["columns"] == list(expected[0])

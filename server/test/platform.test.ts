@@ -6,6 +6,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeGateway, makeLimiter } from '../src/features/platform/gateway.js';
+import { StatsRecorder } from '../src/features/platform/stats.js';
 import { installErrorHandler } from '../src/http/errors.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
@@ -163,7 +164,15 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
 
     const res = await serve(secret, { rows: [{ AT: 8.34, V: 40.77, AP: 1010.84, RH: 90.01 }, { AT: 23.64, V: 58.49, AP: 1011.4, RH: 74.2 }] });
     expect(res.statusCode).toBe(200);
+    // the answer is written without helmet or the generic serialiser: the same security headers and a JSON type
+    for (const r of [res, await serve('mk_live_nonsense', { rows: [] })]) {
+      expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(r.headers['x-content-type-options']).toBe('nosniff');
+      expect(r.headers['x-frame-options']).toBe('DENY');
+      expect(String(r.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    }
     const out = body(res);
+    expect(Object.keys(out)).toEqual(['model', 'version', 'outputs', 'predictions']);
     expect(out.outputs).toEqual(['predicted_EP']);
     expect(out.predictions[0].predicted_EP).toBeGreaterThan(470); // the true values are 480.48 and 445.75
     expect(out.predictions[1].predicted_EP).toBeLessThan(455);
@@ -250,6 +259,31 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     const cred = body(await call('GET', `/api/platform/projects/${id}/credentials`)).find((c: any) => c.name === 'factory line 1');
     expect(cred.last_used_at).toBeTruthy();
     expect((await call('GET', `/api/platform/projects/${id}/statistics`, undefined, bob)).statusCode).toBe(404);
+  });
+
+  it('writes one statistics row per client kind and hour, in one flush', async () => {
+    const project = await t.app.ctx.db.selectFrom('platform_projects').select(['id', 'organisation_id']).where('id', '=', id).executeTakeFirstOrThrow();
+    const errors: Error[] = [];
+    const rec = new StatsRecorder(t.app.ctx.db, 3_600_000, (e) => errors.push(e));
+    const one = { orgId: project.organisation_id, projectId: project.id, path: '/stats-recorder-test', status: 200 };
+    // two curl versions are one client kind; the next hour is another row; a request of now lands in this hour
+    rec.record({ ...one, ms: 2, userAgent: 'curl/8.1.0', at: new Date('2026-01-02T03:10:00Z') });
+    rec.record({ ...one, ms: 4, userAgent: 'curl/8.4.0', at: new Date('2026-01-02T03:50:00Z') });
+    rec.record({ ...one, ms: 8, userAgent: 'curl/8.4.0', at: new Date('2026-01-02T04:00:00Z') });
+    const before = new Date().toISOString().slice(0, 13);
+    rec.record({ ...one, ms: 1, userAgent: 'curl/8.4.0' });
+    rec.record({ ...one, ms: 1, userAgent: 'curl/8.4.0' });
+    const after = new Date().toISOString().slice(0, 13);
+    await rec.close();
+    expect(errors).toEqual([]);
+    const rows = await t.app.ctx.db.selectFrom('platform_request_stats').select(['hour', 'browser', 'count', 'total_ms']).where('path', '=', '/stats-recorder-test').orderBy('hour').execute();
+    expect(rows.slice(0, 2).map((r) => [r.hour, r.browser, Number(r.count), Number(r.total_ms)])).toEqual([
+      ['2026-01-02T03', 'curl', 2, 6],
+      ['2026-01-02T04', 'curl', 1, 8],
+    ]);
+    // (the two requests of now fall in one hour, or in two when that hour ended between them)
+    expect(rows.slice(2).every((r) => r.hour === before || r.hour === after)).toBe(true);
+    expect(rows.slice(2).reduce((a, r) => a + Number(r.count), 0)).toBe(2);
   });
 
   it.skipIf(!process.env.TEST_REDIS_URL)('with Redis, another server refuses a revoked key at once and shares the sandbox rate limit', async () => {

@@ -11,8 +11,8 @@ import { ServingPool } from '../src/features/platform/serving.js';
 
 /**
  * The server's evaluation of a serving plan (plan.ts) against Python's shared model path, on models trained by
- * test/fixtures/serving_plans.py: LightGBM and linear regression, LightGBM and logistic classification with two and
- * three classes, category columns and missing values. The plans come from the real serving process.
+ * test/fixtures/serving_plans.py: LightGBM, linear, random forest and extra-trees regression, LightGBM, logistic and random forest
+ * classification with two and three classes, category columns and missing values. The plans come from the real serving process.
  */
 interface Fixture {
   name: string;
@@ -61,7 +61,7 @@ describe('serving plans evaluated in the server', () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  const planned = ['regression-y-lightgbm', 'regression-y-linear', 'regression-y-ridge', 'discriminant_analysis-cls-lightgbm', 'discriminant_analysis-cls-logistic', 'discriminant_analysis-ok-lightgbm', 'discriminant_analysis-ok-logistic'];
+  const planned = ['regression-y-lightgbm', 'regression-y-linear', 'regression-y-ridge', 'regression-y-random_forest', 'regression-y-extra_trees', 'discriminant_analysis-cls-lightgbm', 'discriminant_analysis-cls-logistic', 'discriminant_analysis-ok-lightgbm', 'discriminant_analysis-ok-logistic', 'discriminant_analysis-cls-random_forest', 'discriminant_analysis-ok-random_forest'];
 
   it.each(planned)('%s: equals the shared model path within 1e-9, many rows and one row at a time', (name) => {
     const f = fixtures.get(name)!;
@@ -109,6 +109,13 @@ describe('serving plans evaluated in the server', () => {
     const est = changed.estimator as Extract<ServingPlan['estimator'], { kind: 'lightgbm' }>;
     est.trees[0].leaf_value = est.trees[0].leaf_value.map((v) => v + 1e-6);
     expect(agrees(PlanEvaluator.from(changed)!, samples)).toBe(false);
+    const forest = structuredClone(plans.get('regression-y-random_forest')!.plan) as ServingPlan;
+    const ft = (forest.estimator as Extract<ServingPlan['estimator'], { kind: 'forest' }>).trees[0];
+    ft.value = ft.value.map((v) => v + 1e-6);
+    expect(agrees(PlanEvaluator.from(forest)!, plans.get('regression-y-random_forest')!.samples)).toBe(false);
+    const loop = structuredClone(plans.get('regression-y-extra_trees')!.plan) as ServingPlan;
+    (loop.estimator as Extract<ServingPlan['estimator'], { kind: 'forest' }>).trees[0].left[0] = 0; // a node that is its own child
+    expect(PlanEvaluator.from(loop)).toBeNull();
     const linear = structuredClone(plans.get('regression-y-linear')!.plan) as ServingPlan;
     (linear.blocks[0] as { mean: number[] }).mean[0] += 1e-3;
     expect(agrees(PlanEvaluator.from(linear)!, plans.get('regression-y-linear')!.samples)).toBe(false);

@@ -259,12 +259,12 @@ class FastPredictor:
             m = self.model
             output: dict[str, Any] = {"type": m.project_type, "columns": list(self.outputs)}
             if m.project_type in ("regression", "soft_sensor"):
-                if est["kind"] not in ("lightgbm", "linear") or est.get("num_class", 1) != 1:
+                if est["kind"] not in ("lightgbm", "linear", "forest") or est.get("num_class", 1) != 1:
                     return None
                 output["target_affine"] = _target_affine(m)
             elif m.project_type == "discriminant_analysis":
                 labels = _json(list(getattr(self.estimator, "classes_", [])))
-                if est["kind"] not in ("lightgbm", "logistic") or len(labels) != len(m.classes) or len(labels) < 2:
+                if est["kind"] not in ("lightgbm", "logistic", "forest") or len(labels) != len(m.classes) or len(labels) < 2:
                     return None
                 output["labels"] = labels
                 output["probability_columns"] = [f"probability_{c}" for c in m.classes]
@@ -381,12 +381,53 @@ def _estimator_plan(est, project_type: str) -> dict | None:
         if coef.ndim != 1:
             return None
         return {"kind": "linear", "coef": coef.tolist(), "intercept": float(est.intercept_)}
+    if project_type in ("regression", "soft_sensor", "discriminant_analysis"):
+        forest = _forest_plan(est, classifier=project_type == "discriminant_analysis")
+        if forest is not None:
+            return forest
     if type(est) is LogisticRegression:
         coef = np.asarray(est.coef_, dtype=float)
         if coef.ndim != 2 or len(est.classes_) < 2 or coef.shape[0] != (1 if len(est.classes_) == 2 else len(est.classes_)):
             return None
         return {"kind": "logistic", "coef": coef.tolist(), "intercept": np.asarray(est.intercept_, dtype=float).tolist()}
     return None
+
+
+# A forest's plan holds every node: beyond this many (a deep forest on many rows: tens of MB of JSON, read in the
+# server's event loop) the model stays with the serving process.
+MAX_FOREST_NODES = 300_000
+
+
+def _forest_plan(est, classifier: bool) -> dict | None:
+    """A random forest or extra-trees model as its trees' own arrays (scikit-learn's Tree: children, split feature,
+    threshold, node value; a classifier's node holds one value per class, row after row). Each tree compares the row
+    converted to float32 (as scikit-learn's trees read X) with the threshold; a regressor's prediction is the mean of
+    the leaf values, a classifier's probabilities the mean of each leaf's values over their sum."""
+    from sklearn.ensemble import ExtraTreesClassifier, ExtraTreesRegressor, RandomForestClassifier, RandomForestRegressor
+
+    kinds = (RandomForestClassifier, ExtraTreesClassifier) if classifier else (RandomForestRegressor, ExtraTreesRegressor)
+    if type(est) not in kinds or not getattr(est, "estimators_", None):
+        return None
+    if sum(int(t.tree_.node_count) for t in est.estimators_) > MAX_FOREST_NODES:
+        return None
+    k = int(est.n_classes_) if classifier else 1
+    if classifier and (not isinstance(est.n_classes_, (int, np.integer)) or k < 2):
+        return None  # several outputs
+    trees = []
+    for t in est.estimators_:
+        tree = t.tree_
+        if tree.n_outputs != 1 or tree.value.shape[2] < k:
+            return None
+        trees.append(
+            {
+                "feature": tree.feature.tolist(),
+                "threshold": tree.threshold.tolist(),
+                "left": tree.children_left.tolist(),
+                "right": tree.children_right.tolist(),
+                "value": tree.value[:, 0, :k].astype(float).ravel().tolist(),
+            }
+        )
+    return {"kind": "forest", "num_class": k, "num_features": int(est.n_features_in_), "trees": trees}
 
 
 def _lightgbm_plan(booster) -> dict | None:

@@ -63,6 +63,7 @@ const READ_POST = /(\/report\/|\/download|\/visualization\/|\/statistics\/|\/pro
 
 /** What a call did, from its method and route (null: not an auditable change). */
 export function classify(method: string, route: string, status: number): AuditAction | null {
+  if (route.startsWith('/serve/')) return null; // hosted-API predictions: counted in the request statistics, not changes
   if (route === '/account/api/auth/login') return status < 400 ? 'sign_in' : status === 401 || status === 403 ? 'sign_in_failed' : null;
   if (status >= 400 || method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return null;
   if (method === 'POST' && READ_POST.test(route)) return null;

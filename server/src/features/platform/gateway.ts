@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { sha256 } from '../../auth/tokens.js';
 import type { AppContext } from '../../context.js';
-import { AppError, ok } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { securityHeaders } from '../../http/security-headers.js';
 import { engineErrorMessage } from '../../i18n/engine-errors.js';
 import { lockCheck } from '../billing/gate.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
@@ -78,6 +79,27 @@ interface Resolved {
   credentials: PlatformCredentialTable[];
   version: string;
   at: number;
+  /** The answer's fixed start, `{"detail":{"response":{"model":…,"version":…,` (see answerOf). */
+  head: string;
+  /** The statistics path and model of this project, made once rather than per request. */
+  path: string;
+  model: { key: string; dir: string };
+  /** Secrets already matched to a live key of this project, so a repeated key is not hashed again. It lives and
+   * dies with this entry: at most cacheMs, and a revocation (forget) drops it at once. Only matches are kept. */
+  known: Map<string, PlatformCredentialTable>;
+}
+
+/** The headers of every serving answer: the API's security headers (the same values helmet sends elsewhere, made
+ * once here instead of by helmet per request) and the JSON type. */
+const SERVE_HEADERS: Record<string, string> = { ...securityHeaders(), 'content-type': 'application/json; charset=utf-8' };
+
+/**
+ * The success body `{detail: {response: {model, version, outputs, predictions}}}` written as text by hand: the
+ * fixed head is made once per project and only the answer's own arrays go through JSON.stringify, so the route
+ * needs neither the generic serialiser nor the preSerialization hooks (which only localise error bodies).
+ */
+export function answerOf(head: string, result: { outputs: string[]; predictions: Record<string, unknown>[] }): string {
+  return `${head}"outputs":${JSON.stringify(result.outputs)},"predictions":${JSON.stringify(result.predictions)}}}}`;
 }
 
 /**
@@ -130,9 +152,13 @@ export function makeGateway(ctx: AppContext) {
     return null;
   }
 
-  async function resolve(key: string): Promise<Resolved | null> {
+  /** The cached entry while it is fresh (no promise on the hot path). */
+  function cached(key: string): Resolved | undefined {
     const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < s.cacheMs) return hit;
+    return hit && Date.now() - hit.at < s.cacheMs ? hit : undefined;
+  }
+
+  async function resolve(key: string): Promise<Resolved | null> {
     const project = await ctx.db.selectFrom('platform_projects').selectAll().where('key', '=', key).executeTakeFirst();
     if (!project) {
       cache.delete(key);
@@ -140,7 +166,9 @@ export function makeGateway(ctx: AppContext) {
     }
     const credentials = await ctx.db.selectFrom('platform_credentials').selectAll().where('project_id', '=', project.id).where('revoked_at', 'is', null).execute();
     const version = String((JSON.parse(project.settings_json) as { version?: string }).version ?? '');
-    const r = { project, credentials, version, at: Date.now() };
+    const head = `{"detail":{"response":{"model":${JSON.stringify(project.model_key)},"version":${JSON.stringify(version)},`;
+    const model = { key: `${project.id}:${project.model_dir}`, dir: ctx.storage.pathOf(project.model_dir) };
+    const r = { project, credentials, version, at: Date.now(), head, path: `/serve/${project.key}/predict`, model, known: new Map() };
     cache.set(key, r);
     return r;
   }
@@ -165,18 +193,23 @@ export function makeGateway(ctx: AppContext) {
   }
 
   async function handle(req: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) {
-    const started = process.hrtime.bigint();
-    const r = await resolve(req.params.key);
+    const started = performance.now();
+    reply.headers(SERVE_HEADERS);
+    const r = cached(req.params.key) ?? (await resolve(req.params.key));
     if (!r) throw new AppError(404, M.apiNotFound);
     let credential: PlatformCredentialTable | undefined;
     let status = 500;
     try {
       const secret = apiKeyOf(req);
       if (!secret) throw new AppError(401, M.apiKeyMissing);
-      const hash = sha256(secret);
-      // Keys of this project only: another project's or organisation's key is refused like a wrong one.
-      credential = r.credentials.find((c) => sameHash(c.key_hash, hash));
-      if (!credential) throw new AppError(401, M.apiKeyInvalid);
+      credential = r.known.get(secret);
+      if (!credential) {
+        const hash = sha256(secret);
+        // Keys of this project only: another project's or organisation's key is refused like a wrong one.
+        credential = r.credentials.find((c) => sameHash(c.key_hash, hash));
+        if (!credential) throw new AppError(401, M.apiKeyInvalid);
+        if (r.known.size < 256) r.known.set(secret, credential);
+      }
       if (r.project.status === 'stopped' || r.project.status === 'approved') throw new AppError(503, M.apiStopped);
       if (r.project.status !== 'running') throw new AppError(403, M.apiNotApproved);
       await lockCheck(ctx.db, r.project.id); // 402 while an invoice of the project is overdue and unpaid
@@ -184,7 +217,7 @@ export function makeGateway(ctx: AppContext) {
         reply.header('retry-after', '1');
         throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });
       }
-      const model = { key: `${r.project.id}:${r.project.model_dir}`, dir: ctx.storage.pathOf(r.project.model_dir) };
+      const model = r.model;
       const input = inputOf(req);
       // JSON rows the model's checked plan takes are answered here; everything else by a serving process
       const t0 = performance.now();
@@ -199,13 +232,13 @@ export function makeGateway(ctx: AppContext) {
         throw new Error(result.error);
       }
       status = 200;
-      return ok({ model: r.project.model_key, version: r.version, ...result });
+      return reply.send(answerOf(r.head, result));
     } catch (e) {
       status = e instanceof AppError ? e.status : 500;
       throw e;
     } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      stats.record({ orgId: r.project.organisation_id, projectId: r.project.id, path: `/serve/${r.project.key}/predict`, status, ms, userAgent: req.headers['user-agent'], credentialId: credential?.id });
+      const ms = performance.now() - started;
+      stats.record({ orgId: r.project.organisation_id, projectId: r.project.id, path: r.path, status, ms, userAgent: req.headers['user-agent'], credentialId: credential?.id });
     }
   }
 
@@ -228,6 +261,8 @@ export function makeGateway(ctx: AppContext) {
             // Each call is counted in the request statistics; a line per call in the log would cost more than the
             // prediction at the rates an API serves.
             logLevel: 'warn',
+            // helmet builds its headers anew on every request; this route sends the same ones, made once
+            helmet: false,
             schema: {
               tags: ['hosted APIs'],
               summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer',

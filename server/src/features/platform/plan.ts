@@ -42,6 +42,15 @@ export interface PlanTree {
   right: number[];
   leaf_value: number[];
 }
+/** A scikit-learn tree (random forest, extra trees): children (-1 at a leaf), split feature, threshold, and per
+ * node its value (a regressor) or its num_class class values (a classifier), node after node. */
+export interface PlanForestTree {
+  feature: number[];
+  threshold: number[];
+  left: number[];
+  right: number[];
+  value: number[];
+}
 export type PlanEstimator =
   | {
       kind: 'lightgbm';
@@ -54,6 +63,7 @@ export type PlanEstimator =
       trees: PlanTree[];
     }
   | { kind: 'linear'; coef: number[]; intercept: number }
+  | { kind: 'forest'; num_class: number; num_features: number; trees: PlanForestTree[] }
   | { kind: 'logistic'; coef: number[][]; intercept: number[] };
 export interface ServingPlan {
   version: number;
@@ -77,6 +87,14 @@ export interface PlanAnswer {
   predictions: Record<string, unknown>[];
 }
 
+interface ForestTree {
+  feature: Int32Array;
+  threshold: Float64Array;
+  left: Int32Array;
+  right: Int32Array;
+  value: Float64Array;
+}
+
 interface Tree {
   feature: Int32Array;
   threshold: Float64Array;
@@ -94,6 +112,7 @@ export class PlanEvaluator {
   private known: Set<string>[];
   private width: number;
   private trees: Tree[] = [];
+  private forest: ForestTree[] = [];
   /** Per numeric block: for each output column, its input column's index and its imputation value. */
   private numPlans = new Map<PlanNumericBlock, { source: number[]; fill: number[] | null }>();
 
@@ -146,6 +165,19 @@ export class PlanEvaluator {
         leaf: Float64Array.from(t.leaf_value),
       }));
       for (const t of this.trees) if (t.feature.some((f) => f < 0 || f >= width)) throw new Error('split feature');
+    } else if (e.kind === 'forest') {
+      if (e.num_features !== width || e.trees.length === 0 || !Number.isInteger(e.num_class) || e.num_class < 1) throw new Error('trees');
+      this.forest = e.trees.map((t) => {
+        const n = t.left.length;
+        if (n === 0 || [t.feature, t.threshold, t.right].some((a) => a.length !== n) || t.value.length !== n * e.num_class) throw new Error('tree');
+        for (let i = 0; i < n; i++) {
+          const leaf = t.left[i] === -1;
+          if (leaf !== (t.right[i] === -1)) throw new Error('tree');
+          // children come after their parent in scikit-learn's arrays: a walk always ends
+          if (!leaf && (t.feature[i] < 0 || t.feature[i] >= width || !(t.left[i] > i && t.left[i] < n) || !(t.right[i] > i && t.right[i] < n))) throw new Error('node');
+        }
+        return { feature: Int32Array.from(t.feature), threshold: Float64Array.from(t.threshold), left: Int32Array.from(t.left), right: Int32Array.from(t.right), value: Float64Array.from(t.value) };
+      });
     } else if (e.kind === 'linear') {
       if (e.coef.length !== width) throw new Error('coef');
     } else if (e.kind === 'logistic') {
@@ -154,9 +186,10 @@ export class PlanEvaluator {
     const o = plan.output;
     if (o.type === 'discriminant_analysis') {
       const k = o.labels.length;
-      const classes = e.kind === 'lightgbm' ? (e.transform === 'softmax' ? e.num_class : 2) : e.kind === 'logistic' ? (e.coef.length === 1 ? 2 : e.coef.length) : 0;
+      const classes =
+        e.kind === 'lightgbm' ? (e.transform === 'softmax' ? e.num_class : 2) : e.kind === 'logistic' ? (e.coef.length === 1 ? 2 : e.coef.length) : e.kind === 'forest' ? e.num_class : 0;
       if (k < 2 || classes !== k || o.probability_columns.length !== k) throw new Error('labels');
-    } else if (e.kind === 'logistic' || (e.kind === 'lightgbm' && e.transform !== 'identity')) throw new Error('output');
+    } else if (e.kind === 'logistic' || (e.kind === 'lightgbm' && e.transform !== 'identity') || (e.kind === 'forest' && e.num_class !== 1)) throw new Error('output');
   }
 
   static from(plan: unknown): PlanEvaluator | null {
@@ -174,6 +207,8 @@ export class PlanEvaluator {
     if (!Array.isArray(rows) || rows.length === 0 || rows.length > this.plan.max_rows) return null;
     const X = this.matrix(rows);
     if (!X) return null;
+    // a missing value reaching a forest (no imputer before it): scikit-learn's own rules decide, in Python
+    if (this.forest.length && X.some(Number.isNaN)) return null;
     const predictions: Record<string, unknown>[] = new Array(rows.length);
     for (let i = 0; i < rows.length; i++) predictions[i] = this.row(X.subarray(i * this.width, (i + 1) * this.width));
     return { outputs: this.plan.output.columns, predictions };
@@ -241,7 +276,7 @@ export class PlanEvaluator {
     const e = this.plan.estimator;
     const o = this.plan.output;
     if (o.type !== 'discriminant_analysis') {
-      let y = e.kind === 'linear' ? dot(e.coef, x) + e.intercept : this.boost(x)[0];
+      let y = e.kind === 'linear' ? dot(e.coef, x) + e.intercept : e.kind === 'forest' ? this.forestMean(x)[0] : this.boost(x)[0];
       for (const [scale, centre] of o.target_affine) y = y * scale + centre;
       return { [o.columns[0]]: plain(y) };
     }
@@ -257,6 +292,9 @@ export class PlanEvaluator {
         proba = softmax(scores);
         label = argmax(scores);
       }
+    } else if (e.kind === 'forest') {
+      proba = this.forestMean(x);
+      label = argmax(proba); // ForestClassifier.predict: the class of the highest mean probability
     } else {
       proba = this.boost(x);
       if (proba.length === 1) proba = [1 - proba[0], proba[0]];
@@ -265,6 +303,27 @@ export class PlanEvaluator {
     const out: Record<string, unknown> = { [o.columns[0]]: o.labels[label] };
     o.probability_columns.forEach((c, k) => (out[c] = plain(proba[k])));
     return out;
+  }
+
+  /** A forest's predict (regressor) or predict_proba (classifier): per tree the leaf's value, or a classifier's
+   * leaf values over their sum (DecisionTreeClassifier.predict_proba), summed over the trees, over their number.
+   * Each tree reads the row as float32 (scikit-learn converts X to its DTYPE) and goes left when x <= threshold. */
+  private forestMean(x: Float64Array): number[] {
+    const k = (this.plan.estimator as Extract<PlanEstimator, { kind: 'forest' }>).num_class;
+    const x32 = Float32Array.from(x);
+    const sum = new Array<number>(k).fill(0);
+    for (const t of this.forest) {
+      let node = 0;
+      while (t.left[node] !== -1) node = x32[t.feature[node]] <= t.threshold[node] ? t.left[node] : t.right[node];
+      if (k === 1) sum[0] += t.value[node];
+      else {
+        let total = 0;
+        for (let c = 0; c < k; c++) total += t.value[node * k + c];
+        if (total === 0) total = 1;
+        for (let c = 0; c < k; c++) sum[c] += t.value[node * k + c] / total;
+      }
+    }
+    return sum.map((v) => v / this.forest.length);
   }
 
   /** LightGBM's prediction: each class's trees summed in order, averaged for random-forest boosting, then the

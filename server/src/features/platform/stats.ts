@@ -19,12 +19,19 @@ interface Cell {
 /**
  * Request statistics gathered in memory and written in one batch every `flushMs` (serving never waits on the
  * database). Counts of different servers simply add up: each flush inserts rows that queries sum.
+ *
+ * `record` runs once per served request, so it allocates as little as it can: the hour is remade only when the
+ * hour changes, a request of a known kind (project, hour, path, status, User-Agent) only adds to its cell, and the
+ * last use of a key is kept as a number until the flush. The flush writes everything in one transaction (one commit,
+ * one WAL sync with SQLite, whose calls block the event loop while they run).
  */
 export class StatsRecorder {
   private cells = new Map<string, Cell>();
-  private used = new Map<string, string>(); // credential id -> last used time
+  private used = new Map<string, number>(); // credential id -> last used time (ms)
   private timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  private hour = '';
+  private hourEnds = 0;
 
   constructor(
     private db: Db,
@@ -35,19 +42,27 @@ export class StatsRecorder {
     this.timer.unref();
   }
 
+  private hourOf(ms: number): string {
+    if (ms >= this.hourEnds || ms < this.hourEnds - 3_600_000) {
+      this.hour = new Date(ms).toISOString().slice(0, 13);
+      this.hourEnds = (Math.floor(ms / 3_600_000) + 1) * 3_600_000;
+    }
+    return this.hour;
+  }
+
   record(r: { orgId: string; projectId: string; path: string; status: number; ms: number; userAgent?: string; credentialId?: string; at?: Date }): void {
-    const at = r.at ?? new Date();
-    const hour = at.toISOString().slice(0, 13);
-    const c = clientOf(r.userAgent);
-    const k = [r.projectId, hour, r.path, r.status, c.device, c.browser, c.os].join('\u0000');
+    const now = r.at ? r.at.getTime() : Date.now();
+    const hour = r.at ? r.at.toISOString().slice(0, 13) : this.hourOf(now);
+    const ua = (r.userAgent ?? '').slice(0, 512);
+    const k = `${r.projectId}\u0000${hour}\u0000${r.path}\u0000${r.status}\u0000${ua}`;
     const cell = this.cells.get(k);
     if (cell) {
       cell.count++;
       cell.total_ms += r.ms;
     } else {
-      this.cells.set(k, { organisation_id: r.orgId, project_id: r.projectId, hour, path: r.path, status: r.status, ...c, count: 1, total_ms: r.ms });
+      this.cells.set(k, { organisation_id: r.orgId, project_id: r.projectId, hour, path: r.path, status: r.status, ...clientOf(ua), count: 1, total_ms: r.ms });
     }
-    if (r.credentialId) this.used.set(r.credentialId, at.toISOString());
+    if (r.credentialId) this.used.set(r.credentialId, now);
   }
 
   /** Writes what was gathered; concurrent calls run one after another. */
@@ -58,18 +73,28 @@ export class StatsRecorder {
 
   private async write(): Promise<void> {
     if (!this.cells.size && !this.used.size) return;
-    const cells = [...this.cells.values()];
+    // cells of different User-Agents of the same client kind are one row
+    const merged = new Map<string, Cell>();
+    for (const c of this.cells.values()) {
+      const k = [c.project_id, c.hour, c.path, c.status, c.device, c.browser, c.os].join('\u0000');
+      const m = merged.get(k);
+      if (m) {
+        m.count += c.count;
+        m.total_ms += c.total_ms;
+      } else merged.set(k, { ...c });
+    }
+    const cells = [...merged.values()];
     const used = [...this.used.entries()];
     this.cells = new Map();
     this.used = new Map();
-    const live = new Set(
-      cells.length
-        ? (await this.db.selectFrom('platform_projects').select('id').where('id', 'in', [...new Set(cells.map((c) => c.project_id))]).execute()).map((p) => p.id)
-        : [],
-    );
-    const rows = cells.filter((c) => live.has(c.project_id)).map((c) => ({ id: crypto.randomUUID(), ...c }));
-    for (let i = 0; i < rows.length; i += 200) await this.db.insertInto('platform_request_stats').values(rows.slice(i, i + 200)).execute();
-    for (const [id, at] of used) await this.db.updateTable('platform_credentials').set({ last_used_at: at }).where('id', '=', id).execute();
+    await this.db.transaction().execute(async (tx) => {
+      const live = new Set(
+        cells.length ? (await tx.selectFrom('platform_projects').select('id').where('id', 'in', [...new Set(cells.map((c) => c.project_id))]).execute()).map((p) => p.id) : [],
+      );
+      const rows = cells.filter((c) => live.has(c.project_id)).map((c) => ({ id: crypto.randomUUID(), ...c }));
+      for (let i = 0; i < rows.length; i += 200) await tx.insertInto('platform_request_stats').values(rows.slice(i, i + 200)).execute();
+      for (const [id, at] of used) await tx.updateTable('platform_credentials').set({ last_used_at: new Date(at).toISOString() }).where('id', '=', id).execute();
+    });
   }
 
   async close(): Promise<void> {
