@@ -8,9 +8,9 @@ import { after, before, test } from 'node:test';
 import Provider from 'oidc-provider';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
+import { PASSWORD } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 
 let server: RunningServer;
 let browser: Browser;

@@ -4,11 +4,11 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { chartData as readChart, closeApp, openApp, shooter } from '../support/app.ts';
 import type { RunningServer } from '../support/server.ts';
+import { signIn, signUp } from '../support/session.ts';
 
 // Issue 17: once the statistics job has written the exploration sketch, the visualization page answers from it —
 // Spearman on all rows (no sampling note above 200,000 rows), box plots saying how many outliers are drawn.
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const ROWS = 250_000;
 
 let server: RunningServer;
@@ -31,13 +31,7 @@ const api = async (url: string, body?: unknown) => {
 before(async () => {
   ({ server, browser, page } = await openApp());
   email = `sketch.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Hana', last_name: 'Sato', organisation_name: 'Sketch Works' }),
-  });
-  const login = await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
-  token = (await login.json()).detail.response.access_token;
+  ({ token } = await signUp(server, { email, first_name: 'Hana', last_name: 'Sato', organisation_name: 'Sketch Works' }));
   // A heavy-tailed column (thousands of Tukey outliers) and two correlated ones, generated reproducibly.
   let seed = 17;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -69,11 +63,7 @@ test('exploration from the sketch: outliers note and Spearman on all rows, in En
   assert.ok(heavy.outlier_count > 1000, `outliers: ${heavy.outlier_count}`);
   assert.equal(heavy.outliers.length, 200);
 
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  await signIn(page, server, email);
   await page.goto(`${server.url}/visualization/details/${datasetId}`);
   await page.getByRole('tab', { name: 'Distributions' }).click();
   await chartData('boxplot-chart');

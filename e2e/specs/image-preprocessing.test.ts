@@ -7,9 +7,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closeApp, openApp } from '../support/app.ts';
 import yazl from 'yazl';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
+import { PASSWORD, signIn, signUp } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 // The magnetic tiles (a worktree may point at them with MITATE_SHARED_DATA).
 const TILES = [path.join(SHARED_DATA, 'magnetic_tile_okng'), path.join(process.env.MITATE_SHARED_DATA ?? '/nonexistent', 'magnetic_tile_okng')].find((d) => fs.existsSync(d))!;
 
@@ -43,16 +43,8 @@ after(() => closeApp({ server, browser }));
 test('image pre-processing: live preview, a run over every image, a new dataset; image classification by image and by class', { timeout: 900_000 }, async () => {
   assert.ok(TILES, 'the magnetic tile images are needed');
   const email = `imgp.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Ren', last_name: 'Kato', organisation_name: 'Tile Works' }),
-  });
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  await signUp(server, { email, first_name: 'Ren', last_name: 'Kato', organisation_name: 'Tile Works' });
+  await signIn(page, server, email);
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-imgp-'));
   const zip = path.join(dir, 'tiles.zip');

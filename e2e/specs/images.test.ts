@@ -7,9 +7,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { closeApp, openApp } from '../support/app.ts';
 import yazl from 'yazl';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
+import { signIn, signUp } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const TILES = path.join(SHARED_DATA, 'magnetic_tile_okng');
 
 let server: RunningServer;
@@ -35,14 +35,6 @@ before(async () => {
 
 after(() => closeApp({ server, browser }));
 
-async function signIn(p: Page, email: string) {
-  await p.goto(`${server.url}/login`);
-  await p.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await p.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await p.getByRole('button', { name: 'Sign in' }).click();
-  await p.waitForURL(/\/dataset$/);
-}
-
 async function trainAndWait(p: Page, timeoutMs = 240_000) {
   await p.getByRole('button', { name: /^(Train|Train again)$/ }).click();
   await p.getByText('Training', { exact: true }).first().waitFor();
@@ -51,12 +43,8 @@ async function trainAndWait(p: Page, timeoutMs = 240_000) {
 
 test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, stop a run, gallery, threshold, predict two images', { timeout: 1_200_000 }, async () => {
   const email = `img.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Aiko', last_name: 'Sato', organisation_name: 'Tile Works' }),
-  });
-  await signIn(page, email);
+  await signUp(server, { email, first_name: 'Aiko', last_name: 'Sato', organisation_name: 'Tile Works' });
+  await signIn(page, server, email);
 
   // Register the ZIP through the dataset page.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-img-'));

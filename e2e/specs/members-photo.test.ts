@@ -3,9 +3,9 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
+import { signIn, signUp } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 let server: RunningServer;
 let browser: Browser;
 
@@ -23,17 +23,9 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR
 
 test('a member sets a photo on the profile and it shows in the top bar and the member list', async () => {
   const email = `photo.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Emi', last_name: 'Kato', organisation_name: 'Photo Works' }),
-  });
+  await signUp(server, { email, first_name: 'Emi', last_name: 'Kato', organisation_name: 'Photo Works' });
   const page = await (await browser.newContext({ viewport: { width: 1300, height: 850 }, locale: 'en-GB' })).newPage();
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  await signIn(page, server, email);
 
   await page.goto(`${server.url}/profile`);
   await page.getByLabel('Photo file').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });

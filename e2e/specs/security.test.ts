@@ -4,13 +4,13 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, ROOT, SHARED_DATA, type RunningServer, startServer } from '../support/server.ts';
+import { PASSWORD, signUp } from '../support/session.ts';
 
 /**
  * Issue 18 item 2 in a real Chromium: the built web app (MUI, ECharts) and swagger-ui at /api/docs run under
  * the Content-Security-Policy the server sends, with no violation reported.
  */
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const CSV = path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv');
 
 let server: RunningServer;
@@ -21,14 +21,7 @@ before(async () => {
   server = await startServer();
   browser = await launchBrowser();
   email = `csp.${Date.now()}@example.com`;
-  const reg = await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Sora', last_name: 'Aoki', organisation_name: 'Policy Works' }),
-  });
-  assert.equal(reg.status, 201);
-  const login = await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
-  const token = (await login.json()).detail.response.access_token;
+  const { token } = await signUp(server, { email, first_name: 'Sora', last_name: 'Aoki', organisation_name: 'Policy Works' });
   const form = new FormData();
   for (const [k, v] of Object.entries({ name: 'Valve CSP', data_type: 'training_data', type: 'unsupervised', training_type: 'regression', category: 'pump', comment: '', datetime_column: 'datetime' })) form.append(k, v);
   form.append('file', new Blob([fs.readFileSync(CSV)]), '0.csv');

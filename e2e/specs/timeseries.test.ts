@@ -5,9 +5,9 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { closeApp, openApp, shooter } from '../support/app.ts';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
+import { signIn, signUp } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const D00 = fs.readFileSync(path.join(SHARED_DATA, 'tep_braatz_subset', 'd00.csv'), 'utf8');
 const D01 = fs.readFileSync(path.join(SHARED_DATA, 'tep_braatz_subset', 'd01_te.csv'), 'utf8');
 const SKAB = fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv'), 'utf8');
@@ -22,18 +22,8 @@ const shot = shooter('ts', () => page);
 before(async () => {
   ({ server, browser, page } = await openApp({ viewport: { width: 1400, height: 950 }, acceptDownloads: true }));
   const email = `ts.${Date.now()}@example.com`;
-  await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Kenji', last_name: 'Mori', organisation_name: 'Eastman Plant' }),
-  });
-  const login = await (await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) })).json();
-  token = login.detail.response.access_token as string;
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  ({ token } = await signUp(server, { email, first_name: 'Kenji', last_name: 'Mori', organisation_name: 'Eastman Plant' }));
+  await signIn(page, server, email);
 });
 
 after(() => closeApp({ server, browser }));

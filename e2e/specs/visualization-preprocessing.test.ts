@@ -5,10 +5,10 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { chartData as readChart, closeApp, openApp, shooter } from '../support/app.ts';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
+import { signIn, signUp } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const CSV = path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv');
-const PASSWORD = 'Kx7!mQ2#vL9p';
 
 let server: RunningServer;
 let browser: Browser;
@@ -49,14 +49,7 @@ before(async () => {
   ({ server, browser, page } = await openApp());
   // An account and a time-series dataset through the API (the dataset pages have their own e2e).
   email = `vis.${Date.now()}@example.com`;
-  const reg = await fetch(`${server.url}/account/api/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD, first_name: 'Taro', last_name: 'Yamada', organisation_name: 'Valve Works' }),
-  });
-  assert.equal(reg.status, 201);
-  const login = await fetch(`${server.url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
-  token = (await login.json()).detail.response.access_token;
+  ({ token } = await signUp(server, { email, first_name: 'Taro', last_name: 'Yamada', organisation_name: 'Valve Works' }));
   const form = new FormData();
   for (const [k, v] of Object.entries({ name: 'Valve 1', data_type: 'training_data', type: 'unsupervised', training_type: 'regression', category: 'pump', comment: '', datetime_column: 'datetime' })) form.append(k, v);
   form.append('file', new Blob([fs.readFileSync(CSV)]), '0.csv');
@@ -69,11 +62,7 @@ after(() => closeApp({ server, browser }));
 
 test('visualization: histogram, scatter, correlation and time series receive the right data', async () => {
   const ref = readCsv();
-  await page.goto(`${server.url}/login`);
-  await page.getByRole('textbox', { name: 'E-mail address', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/dataset$/);
+  await signIn(page, server, email);
 
   await page.goto(`${server.url}/visualization`);
   await page.getByRole('gridcell', { name: 'Valve 1' }).click();
