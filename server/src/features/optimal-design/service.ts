@@ -222,6 +222,7 @@ export function makeDesignService(ctx: AppContext) {
     return { p, r };
   }
 
+  // eslint-disable-next-line no-control-regex -- control characters are among what a file name must not hold
   const safeName = (name: string) => name.replace(/[\\/:*?"<>|\x00-\x1f]+/g, '_').slice(0, 100) || 'optimal_design';
 
   return {

@@ -59,7 +59,7 @@ export default async function optimizationRoutes(app: FastifyInstance) {
   r.post(
     '/optimization/prediction/:project_id',
     { preHandler: requireWriter, schema: { tags, summary: 'Predict the targets for given conditions with the project’s models (a job)', params: z.object({ project_id: z.string().max(64) }), body: predictionBody, response: responses.task } },
-    async (req) => ok(await service.predict(req.auth, req.params.project_id, req.body.conditions, lang(req))),
+    async (req) => ok(await service.predict(req.auth, req.params.project_id, req.body.conditions)),
   );
   r.post('/optimization/prediction/result/:task_id', { schema: { tags, summary: 'State and result of a condition prediction', params: z.object({ task_id: z.string().max(64) }), response: responses.task } }, async (req) =>
     ok(await service.predictionResult(req.auth, req.params.task_id, lang(req))),
