@@ -53,7 +53,7 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     const isForm = body && 'payload' in body && Buffer.isBuffer((body as { payload: Buffer }).payload);
     return t.app.inject({
       method, url: `/api/optimal/${url}`,
-      payload: isForm ? (body as { payload: Buffer }).payload : (body as any),
+      payload: isForm ? (body as { payload: Buffer }).payload : (body as object | undefined),
       headers: { ...(isForm ? (body as { headers: Record<string, string> }).headers : {}), ...who.auth, 'accept-language': lang },
     });
   };
@@ -94,7 +94,7 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     expect(r.result.criteria.d_efficiency).toBeGreaterThan(0);
     expect(Object.keys(r.result.criteria.vif)).toContain('resin*solvent');
     const list = (await send('GET', 'projects?page=1&page_size=10')).json().detail.response;
-    expect(list.items.map((x: any) => x.id)).toContain(p.id);
+    expect(list.items.map((x: { id: string }) => x.id)).toContain(p.id);
     expect((await send('GET', 'projects/list?state=done')).json().detail.response.counts.done).toBeGreaterThanOrEqual(1);
   });
 
