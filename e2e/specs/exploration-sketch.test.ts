@@ -21,7 +21,7 @@ async function shot(name: string) {
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-async function chartData(testId: string): Promise<any> {
+async function chartData(testId: string) {
   const el = page.getByTestId(testId);
   await el.waitFor();
   await page.waitForFunction((id) => !!document.querySelector(`[data-testid="${id}"] canvas, [data-testid="${id}"] svg`), testId);

@@ -48,12 +48,6 @@ async function signIn(p: Page, email: string) {
   await p.waitForURL(/\/dataset$/);
 }
 
-async function trainAndWait(p: Page, timeoutMs = 240_000) {
-  await p.getByRole('button', { name: /^(Train|Train again)$/ }).click();
-  await p.getByText('Training', { exact: true }).first().waitFor();
-  await p.getByRole('button', { name: /^(Train|Train again)$/ }).waitFor({ timeout: timeoutMs });
-}
-
 test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, stop a run, gallery, threshold, predict two images', { timeout: 1_200_000 }, async () => {
   const email = `img.${Date.now()}@example.com`;
   await fetch(`${server.url}/account/api/auth/register`, {

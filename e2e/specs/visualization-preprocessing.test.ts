@@ -21,7 +21,7 @@ async function shot(name: string) {
 }
 
 /** What a chart received: the JSON its wrapper exposes in data-chart. */
-async function chartData(testId: string): Promise<any> {
+async function chartData(testId: string) {
   const el = page.getByTestId(testId);
   await el.waitFor();
   await page.waitForFunction((id) => !!document.querySelector(`[data-testid="${id}"] canvas, [data-testid="${id}"] svg`), testId);
