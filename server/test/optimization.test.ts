@@ -173,5 +173,17 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     const r2 = await t.app.inject({ method: 'POST', url: '/api/optimization/csv/upload', payload: bad.payload, headers: { ...bad.headers, ...alice.auth, 'accept-language': 'ja' } });
     expect(r2.statusCode).toBe(422);
     expect(r2.json().detail[0].msg).toContain('name, kind, lower, upper');
+    // a bad row is refused with its reason, in the caller's language (issue 15)
+    const rowMsg = async (content: string, lang: string) => {
+      const mp = multipart({}, { name: 'f.csv', content });
+      const r = await t.app.inject({ method: 'POST', url: '/api/optimization/csv/upload', payload: mp.payload, headers: { ...mp.headers, ...alice.auth, 'accept-language': lang } });
+      expect(r.statusCode, r.body).toBe(422);
+      return r.json().detail[0].msg as string;
+    };
+    const word = 'name,kind,lower,upper\ncement,range,102,540\nwater,range,lots,200\n';
+    expect(await rowMsg(word, 'ja')).toBe('CSVの2行目: 「lower」には数値を入力してください（「lots」）。');
+    expect(await rowMsg(word, 'en')).toBe('Row 2 of the CSV: "lower" must be a number ("lots").');
+    expect(await rowMsg('name,kind,lower,upper\n,range,1,2\n', 'ja')).toBe('CSVの1行目に特徴量の名前がありません。');
+    expect(await rowMsg(`name,kind,lower,upper,values,unit\ncement,range,1,2,,${'u'.repeat(60)}\n`, 'ja')).toBe('CSVの1行目: 「unit」の値は使えません。');
   });
 });
