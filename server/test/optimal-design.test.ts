@@ -176,6 +176,10 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     const box = { ...MIXTURE, variables: [{ name: 'a', type: 'continuous', low: 0, high: 1 }, { name: 'b', type: 'continuous', low: 0, high: 1 }], model: { kind: 'linear' }, constraints: [{ type: 'linear', coefficients: { a: 1, b: 1 }, op: '<=', total: 1 }] };
     expect(await msg(box, { runs_file: 'a,b\n0.2,0.3\n0.8,0.8\n' }, 'ja')).toBe('実験ファイルの2行目は使えません（制約 a + b <= 1 を満たしていません）。');
     expect(await msg(box, { exclude_file: 'a,b\n2,0.5\n' }, 'ja')).toBe('除外ファイルの1行目が変数の範囲外です（「a」が0〜1の範囲外です）。');
+    // the settings' own checks are said in Japanese too
+    const typed = await send('POST', 'register', form({ ...MIXTURE, n_runs: 'many' }), alice, 'ja');
+    expect(typed.statusCode).toBe(422);
+    expect(typed.json().detail[0]).toMatchObject({ loc: ['body', 'settings', 'n_runs'], msg: expect.stringContaining('無効な入力') });
   });
 
   it('keeps organisations apart and lets viewers only read', async () => {

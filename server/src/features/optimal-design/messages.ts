@@ -5,7 +5,7 @@ export const errors = {
   project_not_found: { en: 'The optimal design project does not exist.', ja: '最適計画プロジェクトが存在しません。' },
   round_not_found: { en: 'This round of the project does not exist.', ja: 'このプロジェクトのラウンドは存在しません。' },
   name_required: { en: 'Please enter a project name.', ja: 'プロジェクト名を入力してください。' },
-  settings_invalid: { en: 'The design settings could not be read: {reason}', ja: '計画の設定を読み取れませんでした: {reason}' },
+  settings_invalid: { en: 'The design settings could not be read: they are not valid JSON.', ja: '計画の設定を読み取れませんでした（JSONの形式が正しくありません）。' },
   file_unknown_column: { en: '{file}: the column "{column}" is not a variable or a result of this project.', ja: '{file}: 列「{column}」はこのプロジェクトの変数でも結果でもありません。' },
   file_empty: { en: '{file} has no rows.', ja: '{file}に行がありません。' },
   file_not_csv: { en: 'Please choose a CSV file.', ja: 'CSVファイルを選択してください。' },
