@@ -106,6 +106,8 @@ const suites = {
   'tsc-web': check('tsc-web', tool('tsc', ['--noEmit']), 'web'),
   'tsc-e2e': check('tsc-e2e', tool('tsc', ['--noEmit']), 'e2e'),
   'eslint-web': check('eslint-web', tool('eslint', ['.']), 'web'),
+  'eslint-server': check('eslint-server', tool('eslint', ['.']), 'server'),
+  'eslint-e2e': check('eslint-e2e', tool('eslint', ['.']), 'e2e'),
   ruff: check('ruff', [py, ['-m', 'ruff', 'check', ...pyTargets]], '.'),
   'ruff-format': check('ruff-format', [py, ['-m', 'ruff', 'format', '--check', ...pyTargets]], '.'),
   server: vitest('server'),
@@ -155,7 +157,7 @@ const suites = {
 
 // One queue, taken in this order by two lanes: the server suite (the longest) starts at once in lane 1, the
 // checks and the end-to-end suite beside it; whichever lane is free takes the next suite.
-const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'eslint-web', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'server-s3', 'bundle'];
+const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'eslint-web', 'eslint-server', 'eslint-e2e', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'server-s3', 'bundle'];
 const queue = order.filter((name) => !only.length || only.includes(name));
 
 const started = Date.now();

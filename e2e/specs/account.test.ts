@@ -39,7 +39,7 @@ async function startProvider(port: number, redirectBase: string) {
       claims: async () => ({ sub, email: 'ken.directory@corp.example', email_verified: true, given_name: 'Ken', family_name: 'Directory' }),
     }),
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
-    loadExistingGrant: async (ctx: any) => {
+    loadExistingGrant: async (ctx: { oidc: { client: { clientId: string }; session: { accountId: string } } }) => {
       const grant = new provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
       grant.addOIDCScope('openid email profile');
       await grant.save();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
 import { PASSWORD, signIn } from '../support/session.ts';
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { chartData as readChart, closeApp, openApp, shooter } from '../support/app.ts';
@@ -8,7 +7,6 @@ import { signIn, signUp } from '../support/session.ts';
 
 // Issue 17: once the statistics job has written the exploration sketch, the visualization page answers from it —
 // Spearman on all rows (no sampling note above 200,000 rows), box plots saying how many outliers are drawn.
-const SHOTS = process.env.E2E_SCREENSHOTS;
 const ROWS = 250_000;
 
 let server: RunningServer;

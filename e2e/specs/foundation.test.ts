@@ -5,7 +5,6 @@ import type { Browser, Page } from 'playwright-core';
 import { closeApp, openApp, shooter } from '../support/app.ts';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 
-const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 
 let server: RunningServer;
 let browser: Browser;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { closeApp, openApp } from '../support/app.ts';
 import yazl from 'yazl';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
@@ -15,7 +15,6 @@ const TILES = [path.join(SHARED_DATA, 'magnetic_tile_okng'), path.join(process.e
 
 let server: RunningServer;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 async function shot(p: Page, name: string) {
@@ -35,7 +34,7 @@ function tilesZip(file: string): Promise<void> {
 }
 
 before(async () => {
-  ({ server, browser, context, page } = await openApp({ env: { MITATE_TORCH_THREADS: '1' } }));
+  ({ server, browser, page } = await openApp({ env: { MITATE_TORCH_THREADS: '1' } }));
 });
 
 after(() => closeApp({ server, browser }));

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { closeApp, openApp } from '../support/app.ts';
 import yazl from 'yazl';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
@@ -14,7 +14,6 @@ const TILES = path.join(SHARED_DATA, 'magnetic_tile_okng');
 
 let server: RunningServer;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 async function shot(p: Page, name: string) {
@@ -30,16 +29,10 @@ function tilesZip(file: string): Promise<void> {
 }
 
 before(async () => {
-  ({ server, browser, context, page } = await openApp({ env: { MITATE_TORCH_THREADS: '1' }, acceptDownloads: true }));
+  ({ server, browser, page } = await openApp({ env: { MITATE_TORCH_THREADS: '1' }, acceptDownloads: true }));
 });
 
 after(() => closeApp({ server, browser }));
-
-async function trainAndWait(p: Page, timeoutMs = 240_000) {
-  await p.getByRole('button', { name: /^(Train|Train again)$/ }).click();
-  await p.getByText('Training', { exact: true }).first().waitFor();
-  await p.getByRole('button', { name: /^(Train|Train again)$/ }).waitFor({ timeout: timeoutMs });
-}
 
 test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, stop a run, gallery, threshold, predict two images', { timeout: 1_200_000 }, async () => {
   const email = `img.${Date.now()}@example.com`;

@@ -8,7 +8,6 @@ import { closeApp, openApp, shooter } from '../support/app.ts';
 import type { RunningServer } from '../support/server.ts';
 import { signIn, signUp } from '../support/session.ts';
 
-const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'doe-e2e-'));
 
 let server: RunningServer;

@@ -7,7 +7,6 @@ import { closeApp, openApp, shooter } from '../support/app.ts';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 import { callApi, signIn, signUp, uploadDataset } from '../support/session.ts';
 
-const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const CSV = path.join(SHARED_DATA, 'uci_concrete', 'concrete_data.csv');
 const TARGET = 'compressive_strength_mpa';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
-import { apiJson, confirmDialog, signIn, signUp, trainRegression, uploadDataset, verifyIdentity } from '../support/session.ts';
+import { confirmDialog, signIn, signUp, trainRegression, uploadDataset, verifyIdentity } from '../support/session.ts';
 
 const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const ADMIN = `platform.admin.${Date.now()}@example.com`;
@@ -22,7 +22,6 @@ after(async () => {
   await server?.stop();
 });
 
-const json = (method: string, url: string, token?: string, body?: unknown) => apiJson(server, method, url, token, body);
 const account = async (email: string, org: string) => (await signUp(server, { email, first_name: 'Aiko', last_name: 'Sato', organisation_name: org })).token;
 
 test('hosted APIs: publish a regression model, approve as administrator, create a key, call the API, see the statistics', async () => {

@@ -7,7 +7,6 @@ import { closeApp, openApp, shooter } from '../support/app.ts';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 import { signIn, signUp } from '../support/session.ts';
 
-const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const D00 = fs.readFileSync(path.join(SHARED_DATA, 'tep_braatz_subset', 'd00.csv'), 'utf8');
 const D01 = fs.readFileSync(path.join(SHARED_DATA, 'tep_braatz_subset', 'd01_te.csv'), 'utf8');
 const SKAB = fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv'), 'utf8');

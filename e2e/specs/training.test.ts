@@ -9,7 +9,6 @@ import { closeApp, openApp, shooter } from '../support/app.ts';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 import { signIn, signUp, uploadDataset } from '../support/session.ts';
 
-const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const CONCRETE = fs.readFileSync(path.join(SHARED_DATA, 'uci_concrete', 'concrete_data.csv'), 'utf8');
 const STEEL = fs.readFileSync(path.join(SHARED_DATA, 'uci_steel_plates_faults', 'steel_plates_faults.csv'), 'utf8');
 

@@ -7,7 +7,6 @@ import { chartData as readChart, closeApp, openApp, shooter } from '../support/a
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
 import { signIn, signUp } from '../support/session.ts';
 
-const SHOTS = process.env.E2E_SCREENSHOTS; // a folder: save a screenshot of each step to look at
 const CSV = path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv');
 
 let server: RunningServer;

@@ -39,7 +39,7 @@ export function shooter(prefix: string, page: () => Page) {
 }
 
 /** What a chart received: the JSON its wrapper exposes in data-chart, once the chart has drawn. */
-export async function chartData(page: Page, testId: string): Promise<any> {
+export async function chartData(page: Page, testId: string) {
   const el = page.getByTestId(testId);
   await el.waitFor();
   await page.waitForFunction((id) => !!document.querySelector(`[data-testid="${id}"] canvas, [data-testid="${id}"] svg`), testId);

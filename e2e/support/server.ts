@@ -45,7 +45,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     try {
       const r = await fetch(`${url}/api/docs/json`);
       if (r.ok) break;
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     if (Date.now() > deadline) throw new Error(`server did not start: ${log}`);
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -35,7 +35,7 @@ describe('audit log', () => {
     const res = await get(alice);
     expect(res.statusCode, res.body).toBe(200);
     const log = res.json().detail.response;
-    const actions = log.items.map((e: any) => e.action);
+    const actions = log.items.map((e: { action: string }) => e.action);
     expect(actions).toEqual(['delete', 'create', 'member_change', 'member_invite', 'sign_in_failed', 'sign_in', 'sign_up']);
     expect(log.total).toBe(7);
     expect(log.items[0]).toMatchObject({ actor_email: alice.email, method: 'DELETE', route: '/api/dataset/delete/:id', subject_id: ds.id, status: 200 });
@@ -44,13 +44,13 @@ describe('audit log', () => {
     // filter and paging
     expect((await get(alice, '?action=sign_in')).json().detail.response.items).toHaveLength(1);
     const page2 = (await get(alice, '?page=2&page_size=4')).json().detail.response;
-    expect(page2.items.map((e: any) => e.action)).toEqual(['sign_in_failed', 'sign_in', 'sign_up']);
+    expect(page2.items.map((e: { action: string }) => e.action)).toEqual(['sign_in_failed', 'sign_in', 'sign_up']);
     expect((await get(alice, '?action=nonsense')).statusCode).toBe(422);
   });
 
   it('shows each organisation its own events only, and refuses members and viewers', async () => {
     const other = (await get(bob)).json().detail.response;
-    expect(other.items.map((e: any) => [e.action, e.actor_email])).toEqual([['sign_in', bob.email], ['sign_up', bob.email]]);
+    expect(other.items.map((e: { action: string; actor_email: string }) => [e.action, e.actor_email])).toEqual([['sign_in', bob.email], ['sign_up', bob.email]]);
     // a member of Alice's organisation
     const m = await registerAndLogin(t.app, 'plain', 'Tmp Org');
     const a = await t.app.ctx.db.selectFrom('users').select('organisation_id').where('email', '=', alice.email).executeTakeFirstOrThrow();

@@ -48,7 +48,7 @@ describe.each(DATABASES)('sign-in on %s', (kind) => {
   it('rejects malformed registration bodies with 422 entries', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/account/api/auth/register', payload: { email: 'not-an-email' } });
     expect(res.statusCode).toBe(422);
-    const locs = res.json().detail.map((d: any) => d.loc.at(-1));
+    const locs = res.json().detail.map((d: { loc: string[] }) => d.loc.at(-1));
     expect(locs).toEqual(expect.arrayContaining(['email', 'password', 'first_name', 'last_name', 'organisation_name']));
   });
 
@@ -104,7 +104,7 @@ describe.each(DATABASES)('sign-in on %s', (kind) => {
     const a = await registerAndLogin(t.app, 'mema', 'Org A');
     const b = await registerAndLogin(t.app, 'memb', 'Org B');
     const list = await t.app.inject({ method: 'GET', url: '/account/api/members', headers: a.auth });
-    const emails = list.json().detail.response.items.map((m: any) => m.email);
+    const emails = list.json().detail.response.items.map((m: { email: string }) => m.email);
     expect(emails).toEqual([a.email]);
     const meB = (await t.app.inject({ method: 'GET', url: '/api/users/me', headers: b.auth })).json().detail.response;
     const other = await t.app.inject({ method: 'GET', url: `/account/api/members/${meB.id}`, headers: a.auth });

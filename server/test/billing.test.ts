@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { sha256 } from '../src/auth/tokens.js';
 import { clockOf } from '../src/features/billing/clock.js';
 import { projectLocked } from '../src/features/billing/lock.js';
@@ -37,7 +38,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
 
   const call = (method: string, url: string, payload?: unknown, who: { auth: Record<string, string> } = alice, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
   // '5' is no valid body: an unlocked project answers 422 before predicting anything, a locked one 402 first.
   const serve = (lang = 'en') =>
     t.app.inject({ method: 'POST', url: `/serve/${projectKey}/predict`, payload: '5', headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'accept-language': lang } });
@@ -142,7 +143,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     first = inv.id;
     expect(inv).toMatchObject({ state: 'billed', bill_from: '2026-01-10', bill_to: '2026-02-09', subscription_fee: 9800, infrastructure_fee: 6100, amount: 15900, amount_due: 15900, currency: 'JPY', payment_date: null, overdue: false });
     expect(inv.due_date).toBe('2026-01-24T12:00:00.000Z');
-    expect(inv.lines.map((l: any) => l.item)).toEqual(['subscription', 'infrastructure_base']);
+    expect(inv.lines.map((l: { item: string }) => l.item)).toEqual(['subscription', 'infrastructure_base']);
     expect(await ledgerCount('invoice_billed', first)).toBe(1);
   });
 
@@ -202,8 +203,8 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
 
     // the administrator sees it with the organisation's transfer reference, returns it once, then confirms
     const pending = body(await call('GET', '/api/billing/admin/pending', undefined, admin));
-    expect(pending.invoices.map((i: any) => i.id)).toContain(first);
-    expect(pending.invoices.find((i: any) => i.id === first).transfer_reference).toBe(transferReference(aliceOrg));
+    expect(pending.invoices.map((i: { id: string }) => i.id)).toContain(first);
+    expect(pending.invoices.find((i: { id: string }) => i.id === first).transfer_reference).toBe(transferReference(aliceOrg));
     expect(body(await call('POST', `/api/billing/admin/invoices/${first}/decision`, { decision: 'return' }, admin)).state).toBe('overdue');
     expect((await call('POST', `/api/billing/admin/invoices/${first}/decision`, { decision: 'confirm' }, admin)).statusCode).toBe(409);
     expect((await call('POST', `/api/billing/invoices/${first}/transfer-completed`)).statusCode).toBe(200);
@@ -215,7 +216,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     expect(await ledgerCount('payment_confirmed', first)).toBe(1);
     const cleared = body(await call('GET', `/api/billing/invoices/${first}`));
     expect(cleared).toMatchObject({ state: 'cleared', amount_due: 0, overdue: false, payment_date: '2026-01-24T12:01:00.000Z' });
-    expect(cleared.history.map((h: any) => h.kind)).toEqual(['invoice_billed', 'overdue', 'project_locked', 'transfer_reported', 'transfer_returned', 'transfer_reported', 'payment_confirmed', 'project_unlocked']);
+    expect(cleared.history.map((h: { kind: string }) => h.kind)).toEqual(['invoice_billed', 'overdue', 'project_locked', 'transfer_reported', 'transfer_returned', 'transfer_reported', 'payment_confirmed', 'project_unlocked']);
     // unlocked at once
     expect(await projectLocked(t.app.ctx.db, projectId)).toBe(false);
     expect((await serve()).statusCode).toBe(422);
@@ -234,9 +235,9 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     expect((await sweep()).generated).toBe(1);
     const second = body(await call('GET', '/api/billing/invoices?state=billed')).items[0];
     expect(second.bill_from).toBe('2026-02-10');
-    const over = second.lines.find((l: any) => l.item === 'requests_over_plan');
+    const over = second.lines.find((l: { item: string }) => l.item === 'requests_over_plan');
     expect(over).toMatchObject({ quantity: 2_000_000, unit_price: 1500, amount: 3000, period_from: '2026-01-10', period_to: '2026-02-09' });
-    expect(second.lines.find((l: any) => l.item === 'compute_hours')).toMatchObject({ quantity: 2, amount: 2 * billingSettings().computeHourPrice });
+    expect(second.lines.find((l: { item: string }) => l.item === 'compute_hours')).toMatchObject({ quantity: 2, amount: 2 * billingSettings().computeHourPrice });
     expect(second.infrastructure_fee).toBe(6100 + 3000 + 2 * billingSettings().computeHourPrice);
     expect(second.amount).toBe(second.subscription_fee + second.infrastructure_fee);
   });
@@ -265,7 +266,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     expect(await ledgerCount('wallet_debit', inv.id)).toBe(1);
     const w = body(await call('GET', '/api/billing/wallet'));
     expect(w.balance).toBe(500);
-    expect(w.entries.map((e: any) => e.kind)).toEqual(['wallet_debit', 'topup_confirmed']);
+    expect(w.entries.map((e: { kind: string }) => e.kind)).toEqual(['wallet_debit', 'topup_confirmed']);
     expect(body(await call('GET', `/api/billing/invoices/${inv.id}`))).toMatchObject({ state: 'cleared', payment_method: 'wallet', amount_due: 0 });
     // the ledger sums to what happened: billed 2 invoices, confirmed 2 payments
     const rows = await t.app.ctx.db.selectFrom('billing_ledger').select(['kind', 'amount']).where('organisation_id', '=', aliceOrg).execute();
@@ -280,12 +281,12 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     expect((await sweep()).generated).toBe(2);
     const billed = body(await call('GET', '/api/billing/invoices?state=billed')).items;
     expect(billed).toHaveLength(2);
-    const need = Math.max(...billed.map((i: any) => i.amount_due));
+    const need = Math.max(...billed.map((i: { amount_due: number }) => i.amount_due));
     const top = body(await call('POST', '/api/billing/wallet/topups', { amount: need }));
     await call('POST', `/api/billing/admin/topups/${top.id}/decision`, { decision: 'confirm' }, admin);
     const balance = body(await call('GET', '/api/billing/wallet')).balance;
     expect(balance).toBeLessThan(billed[0].amount_due + billed[1].amount_due);
-    const res = await Promise.all(billed.map((i: any) => call('POST', `/api/billing/invoices/${i.id}/pay-wallet`)));
+    const res = await Promise.all(billed.map((i: { id: string }) => call('POST', `/api/billing/invoices/${i.id}/pay-wallet`)));
     expect(res.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const paid = billed[res.findIndex((r) => r.statusCode === 200)];
     expect(body(await call('GET', '/api/billing/wallet')).balance).toBe(balance - paid.amount_due);

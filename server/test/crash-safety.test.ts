@@ -111,6 +111,8 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
     auth = { authorization: `Bearer ${(await res.json()).detail.response.access_token}` };
   }
 
+  // The answer's JSON (or text), read freely by the checks below.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
   async function call(method: string, url: string, payload?: unknown): Promise<{ status: number; body: any }> {
     const res = await fetch(`${base}${url}`, {
       method,
@@ -118,7 +120,7 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
       body: payload === undefined ? undefined : JSON.stringify(payload),
     });
     const text = await res.text();
-    let body: any = text;
+    let body: Awaited<ReturnType<typeof call>>['body'] = text;
     try {
       body = JSON.parse(text);
     } catch {
@@ -200,7 +202,7 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
 
   /** Every dataset folder belongs to a listed dataset, and every listed dataset reads back. */
   async function datasetsConsistent(): Promise<string[]> {
-    const listed = (await ok('GET', '/api/dataset')).map((d: any) => d.id).sort();
+    const listed = (await ok('GET', '/api/dataset')).map((d: { id: string }) => d.id).sort();
     expect(dirsIn(orgDir('datasets'))).toEqual(listed);
     for (const id of listed) {
       const image = id === ids.tiles;
@@ -281,7 +283,7 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
   }
 
   const stateOf = (s: string) => (s === 'succeeded' || s === 'done' ? 'done' : s === 'failed' || s === 'cancelled' ? 'failed' : 'running');
-  const projectState = (p: any) => (p.training_state === 'training' ? 'running' : p.training_state);
+  const projectState = (p: { training_state: string }) => (p.training_state === 'training' ? 'running' : p.training_state);
   let trained = ''; // a project with a trained model, for prediction
 
   const workerCases: WorkerCase[] = [

@@ -29,7 +29,7 @@ describe.each(DATABASES)('datasets on %s', (kind) => {
     expect(d.column_count).toBe(5);
     expect(d.encoding).toBe('utf-8');
     expect(d.delimiter).toBe(',');
-    expect(d.columns.map((c: any) => c.name)).toEqual(['AT', 'V', 'AP', 'RH', 'EP']);
+    expect(d.columns.map((c: { name: string }) => c.name)).toEqual(['AT', 'V', 'AP', 'RH', 'EP']);
     const at = d.columns[0];
     expect(at.type).toBe('float');
     expect(at.count).toBe(9568);
@@ -57,9 +57,9 @@ describe.each(DATABASES)('datasets on %s', (kind) => {
     expect(all.total).toBe(2);
     expect(all.items).toHaveLength(1);
     const found = (await t.app.inject({ method: 'GET', url: '/api/datasets/list/?query=POWER&page=1&page_size=20', headers: alice.auth })).json().detail.response;
-    expect(found.items.map((d: any) => d.name)).toEqual(['Power plant']);
+    expect(found.items.map((d: { name: string }) => d.name)).toEqual(['Power plant']);
     const inf = (await t.app.inject({ method: 'GET', url: '/api/datasets/list/?data_type=inference_data', headers: alice.auth })).json().detail.response;
-    expect(inf.items.map((d: any) => d.name)).toEqual(['Second set']);
+    expect(inf.items.map((d: { name: string }) => d.name)).toEqual(['Second set']);
     const bad = await t.app.inject({ method: 'GET', url: '/api/datasets/list/?page=0', headers: alice.auth });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().detail[0].loc).toContain('page');

@@ -13,7 +13,10 @@ export const SHARED_DATA = process.env.MITATE_SHARED_DATA ?? path.resolve(import
 /** A ZIP of the given entries (a file on disk or bytes), built in memory. */
 export function zipOf(entries: { name: string; file?: string; data?: Buffer }[]): Promise<Buffer> {
   const z = new yazl.ZipFile();
-  for (const e of entries) e.file ? z.addFile(e.file, e.name) : z.addBuffer(e.data!, e.name);
+  for (const e of entries) {
+    if (e.file) z.addFile(e.file, e.name);
+    else z.addBuffer(e.data!, e.name);
+  }
   z.end();
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {

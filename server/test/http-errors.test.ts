@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
 
 /** Issue 18 items 9, 10 and 12: framework errors in the SPEC §8 envelope and the caller's language; roles before bodies. */
@@ -16,7 +17,7 @@ describe('errors the framework raises', () => {
   });
   afterAll(() => t?.close());
 
-  const envelope = (res: { statusCode: number; json(): any; headers: Record<string, unknown> }, status: number, error: string, text: string | RegExp) => {
+  const envelope = (res: LightMyRequestResponse, status: number, error: string, text: string | RegExp) => {
     expect(res.statusCode).toBe(status);
     const body = res.json();
     expect(Object.keys(body)).toEqual(['detail']);

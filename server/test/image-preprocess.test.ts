@@ -3,6 +3,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 
 /** A small OK/NG ZIP (PNG, JPEG and 16-bit TIFF of mixed sizes) written by the engine's own PIL: no image library in Node. */
@@ -36,11 +37,11 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
   let bob: Awaited<ReturnType<typeof registerAndLogin>>;
   let viewer: Awaited<ReturnType<typeof registerAndLogin>>;
   let datasetId = '';
-  let source: any;
+  let source: { image: { total: number; counts: Record<string, number> } };
   let tmp = '';
   const call = (method: string, url: string, payload?: unknown, who = alice, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
   const ops = { crop: { left: 0.1, right: 0.1, top: 0, bottom: 0 }, rotate: 90, resize: { width: 64, height: 48, mode: 'stretch' }, grayscale: true, contrast: 1.4, normalize: 'autocontrast' };
 
   beforeAll(async () => {
@@ -65,7 +66,7 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     const res = await call('POST', `/api/image/preprocess/${datasetId}`, { operations: ops, preview: true, ids: ['000000', '000001'] });
     expect(res.statusCode, res.body).toBe(200);
     const items = body(res).items;
-    expect(items.map((i: any) => i.id)).toEqual(['000000', '000001']);
+    expect(items.map((i: { id: string }) => i.id)).toEqual(['000000', '000001']);
     expect(items[0].after_size).toEqual([64, 48]);
     expect(items[0].mode).toBe('L');
     expect(items[0].after).toMatch(/^data:image\/png;base64,iVBOR/);
@@ -77,7 +78,7 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
   it('refuses bad settings in the caller’s language, other organisations and viewers', async () => {
     const bad = await call('POST', `/api/image/preprocess/${datasetId}`, { operations: { crop: { left: 0.9 }, brightness: 12 } });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().detail.map((d: any) => d.loc.join('.')).sort()).toEqual(['body.operations.brightness', 'body.operations.crop.left']);
+    expect(bad.json().detail.map((d: { loc: string[] }) => d.loc.join('.')).sort()).toEqual(['body.operations.brightness', 'body.operations.crop.left']);
     expect((await call('POST', `/api/image/preprocess/${datasetId}`, { operations: ops }, bob)).statusCode).toBe(404);
     expect((await call('POST', `/api/image/preprocess/${datasetId}`, { operations: ops }, viewer)).statusCode).toBe(403);
     expect((await call('POST', `/api/image/new_dataset/register/nope`, { name: 'x' })).statusCode).toBe(404);
@@ -94,7 +95,7 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     expect(r.result.total).toBe(source.image.total);
     expect(r.result.counts).toEqual(source.image.counts);
     expect(r.sample.length).toBeGreaterThan(0);
-    expect(r.sample.every((s: any) => s.width === 64 && s.height === 48)).toBe(true);
+    expect(r.sample.every((s: { width: number; height: number }) => s.width === 64 && s.height === 48)).toBe(true);
     const thumb = await call('GET', `/api/image/preprocess/result/${tempId}/thumb/${r.sample[0].id}`);
     expect(thumb.statusCode).toBe(200);
     expect(thumb.headers['content-type']).toBe('image/jpeg');
@@ -124,7 +125,7 @@ describe.each(DATABASES)('image pre-processing on %s', (kind) => {
     const p = await call('POST', `/api/project/register/${d.id}`, { project_type: 'analysis', name: 'on preprocessed', models: [{ algorithm: 'patchcore' }] });
     expect([200, 201], p.body).toContain(p.statusCode);
     const listed = body(await call('GET', '/api/image/project/list?project_type=analysis'));
-    expect(listed.map((x: any) => x.name)).toEqual(['on preprocessed']);
+    expect(listed.map((x: { name: string }) => x.name)).toEqual(['on preprocessed']);
     expect(body(await call('GET', '/api/image/project/list?project_type=classification'))).toEqual([]);
     expect(body(await call('GET', '/api/image/project/list', undefined, bob))).toEqual([]);
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, makeTestApp, multipart, registerAndLogin, type TestApp, tiles, upload, zipOf } from './helpers.js';
+import type { LightMyRequestResponse } from 'fastify';
+import { DATABASES, makeTestApp, registerAndLogin, type TestApp, tiles, upload, zipOf } from './helpers.js';
 
 process.env.MITATE_TORCH_THREADS = '1'; // the machine is shared
 
@@ -23,7 +24,7 @@ describe.each(DATABASES)('images on %s', (kind) => {
   let projectId = '';
   const call = (method: string, url: string, payload?: unknown, who = alice, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
 
   async function trained(id: string) {
     const v = body(await call('GET', `/api/image/train/result/${id}`));
@@ -48,7 +49,7 @@ describe.each(DATABASES)('images on %s', (kind) => {
     expect(d.image.total).toBe(100);
     expect(d.image.classes).toEqual(['OK', 'NG']);
     expect(d.image.counts.test).toEqual({ OK: 8, NG: 8 });
-    expect(d.image.skipped.map((s: any) => s.entry).sort()).toEqual(['NG/inner.zip', 'OK/readme.txt']);
+    expect(d.image.skipped.map((s: { entry: string }) => s.entry).sort()).toEqual(['NG/inner.zip', 'OK/readme.txt']);
     expect(fs.readdirSync(t.dataDir).sort()).toEqual(top); // nothing written beside the storage folders
     const g = body(await call('GET', `/api/image/dataset/${datasetId}/gallery?page=2&page_size=10&split=train`));
     expect(g.items).toHaveLength(10);
@@ -87,24 +88,24 @@ describe.each(DATABASES)('images on %s', (kind) => {
     expect(pc.state, JSON.stringify(pc)).toBe('done');
     expect(pc.metrics.roc_auc).toBeGreaterThan(0.6);
     expect(cnn.state, JSON.stringify(cnn)).toBe('done');
-    expect(cnn.epochs.map((e: any) => e.epoch)).toEqual([1, 2]);
+    expect(cnn.epochs.map((e: { epoch: number }) => e.epoch)).toEqual([1, 2]);
     expect(cnn.epochs[0]).toMatchObject({ train_loss: expect.any(Number), val_accuracy: expect.any(Number), learning_rate: expect.any(Number) });
     // the training list (/training) shows image projects beside the table types, filterable by their type
     const listed = body(await call('GET', '/api/project/list/?project_type=analysis&page=1&page_size=20'));
-    expect(listed.items.find((x: any) => x.project_id === projectId)).toMatchObject({ project_type: 'analysis', training_state: 'done', name: 'tiles' });
-    expect(listed.items.find((x: any) => x.project_id === projectId).models).toHaveLength(2);
+    expect(listed.items.find((x: { project_id: string }) => x.project_id === projectId)).toMatchObject({ project_type: 'analysis', training_state: 'done', name: 'tiles' });
+    expect(listed.items.find((x: { project_id: string }) => x.project_id === projectId).models).toHaveLength(2);
     expect(body(await call('GET', '/api/project/list/?page=1&page_size=20', undefined, bob)).items).toHaveLength(0);
     const prog = body(await call('POST', `/api/train/progress/${started.job.id}`));
     expect(prog.state).toBe('succeeded');
 
     const d = body(await call('GET', `/api/detail/${projectId}/${pc.model_key}`));
     expect(d.report.gallery).toHaveLength(16);
-    expect(d.report.scores.filter((s: any) => s.split === 'validation').length).toBeGreaterThan(0);
+    expect(d.report.scores.filter((s: { split: string }) => s.split === 'validation').length).toBeGreaterThan(0);
     const heat = await call('GET', `/api/image/train/heatmap/${projectId}/${pc.model_key}/${d.report.gallery[0].id}`);
     expect(heat.headers['content-type']).toBe('image/png');
     const upd = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { target_miss_rate: 0 }));
-    const val = d.report.scores.filter((s: any) => s.split === 'validation');
-    const missed = val.filter((s: any) => s.label === 'NG' && s.score < upd.threshold).length;
+    const val = d.report.scores.filter((s: { split: string }) => s.split === 'validation');
+    const missed = val.filter((s: { label: string; score: number }) => s.label === 'NG' && s.score < upd.threshold).length;
     expect(missed).toBe(0);
     expect(upd.model.threshold).toBe(upd.threshold);
     const manual = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: -1 }));
@@ -124,8 +125,8 @@ describe.each(DATABASES)('images on %s', (kind) => {
     await t.app.ctx.jobs.waitFor(p.job_id, 300_000);
     const done = body(await call('GET', `/api/inference/${p.id}`));
     expect(done.state).toBe('done');
-    expect(done.result.rows.map((r: any) => r.name)).toEqual(files.slice(0, 2).map((f) => f.name));
-    expect(done.result.rows.every((r: any) => ['OK', 'NG'].includes(r.predicted))).toBe(true);
+    expect(done.result.rows.map((r: { name: string }) => r.name)).toEqual(files.slice(0, 2).map((f) => f.name));
+    expect(done.result.rows.every((r: { predicted: string }) => ['OK', 'NG'].includes(r.predicted))).toBe(true);
     expect((await call('GET', `/api/image/prediction/${p.id}/heatmap/000001`)).headers['content-type']).toBe('image/png');
     const csv = (await call('GET', `/api/image/prediction/${p.id}/csv`)).body;
     expect(csv.split('\n')[0]).toBe('file,predicted,score');

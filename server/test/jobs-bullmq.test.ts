@@ -75,7 +75,7 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
     const job = await service.waitFor(created.id, TIMEOUT);
     expect(job.error).toBeNull();
     expect(job).toMatchObject({ state: 'succeeded', progress: 1 });
-    const result = job.result as { row_count: number; columns: Record<string, any>[] };
+    const result = job.result as { row_count: number; columns: (Record<string, unknown> & { histogram: { counts: number[] } })[] };
     expect(result.row_count).toBe(500);
     const n = result.columns.find((c) => c.name === 'n')!;
     expect(n).toMatchObject({ kind: 'numeric', count: 500, mean: 250.5, min: 1, max: 500, median: 250.5, unique: 500 });

@@ -114,7 +114,7 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
 
     // a completion reported again (a duplicate event, another server's reconcile) changes nothing
     const before = await service.get(ORG, job.id);
-    (service as any).listener().succeeded(job.id, { blocked: false });
+    (service as unknown as { listener(): { succeeded(id: string, result: unknown): void } }).listener().succeeded(job.id, { blocked: false });
     await new Promise((r) => setTimeout(r, 500));
     const after = await service.get(ORG, job.id);
     expect(after).toEqual(before);
@@ -155,7 +155,7 @@ describe('sweep of unused job outputs', () => {
         { ...base, id: 'old-done', kind: 'preprocess', state: 'succeeded', created_at: t, finished_at: t },
         { ...base, id: 'queued', kind: 'preprocess', state: 'queued', created_at: t, finished_at: null },
         { ...base, id: 'new-done', kind: 'preprocess', state: 'succeeded', created_at: t, finished_at: new Date().toISOString() },
-      ] as any).execute();
+      ]).execute();
       const old = new Date(Date.now() - 3 * 24 * 3600_000);
       for (const id of ['old-done', 'queued', 'new-done', 'no-row-old', 'no-row-new']) {
         const d = path.join(dir, 'jobs', id);

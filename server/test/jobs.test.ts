@@ -10,7 +10,7 @@ import { migrate, openDb, type DbHandle } from '../src/db/index.js';
 import { AppError } from '../src/http/errors.js';
 import { engineErrorText } from '../src/i18n/engine-errors.js';
 import { localize } from '../src/i18n/messages.js';
-import { JobService, type JobView } from '../src/jobs/service.js';
+import { JobService } from '../src/jobs/service.js';
 
 /** The local Python worker pool against a real database: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 const databases = [
@@ -75,7 +75,7 @@ function moments(xs: number[]) {
   return { skew, kurt };
 }
 
-describe.each(databases)('jobs on the local worker pool ($name)', ({ name, url }) => {
+describe.each(databases)('jobs on the local worker pool ($name)', ({ url }) => {
   let dir: string;
   let handle: DbHandle;
   let pgSchema: string | undefined;
@@ -155,7 +155,7 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ name, url }
     expect(job.started_at && job.finished_at).toBeTruthy();
     expect(seen).toEqual([`succeeded:${ORG}`]);
 
-    const result = job.result as { row_count: number; column_count: number; columns: Record<string, any>[] };
+    const result = job.result as { row_count: number; column_count: number; columns: Record<string, unknown>[] };
     expect(result.row_count).toBe(1000);
     expect(result.column_count).toBe(5);
     const col = Object.fromEntries(result.columns.map((c) => [c.name, c]));

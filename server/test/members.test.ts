@@ -31,7 +31,7 @@ describe.each(DATABASES)('members and roles on %s', (kind) => {
     expect(res.statusCode).toBe(201);
     expect(res.json().detail.response.message).toBe(`Invitation sent to ${email}.`);
     const list = (await t.app.inject({ method: 'GET', url: '/account/api/members', headers: owner.auth })).json().detail.response.items;
-    expect(list.find((m: any) => m.email === email)).toMatchObject({ status: 'invited', role: 'member' });
+    expect(list.find((m: { email: string }) => m.email === email)).toMatchObject({ status: 'invited', role: 'member' });
     // not yet able to sign in
     const early = await t.app.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email, password: STRONG_PASSWORD } });
     expect(early.statusCode).toBe(401);
@@ -60,7 +60,7 @@ describe.each(DATABASES)('members and roles on %s', (kind) => {
     expect((await invite(owner.auth, { email: other.email, role: 'member', first_name: 'A', last_name: 'B' })).statusCode).toBe(409);
     const bad = await invite(owner.auth, { email: 'not-an-email', role: 'boss', first_name: '', last_name: '123' });
     expect(bad.statusCode).toBe(422);
-    expect(bad.json().detail.map((d: any) => d.loc.at(-1)).sort()).toEqual(['email', 'first_name', 'last_name', 'role']);
+    expect(bad.json().detail.map((d: { loc: string[] }) => d.loc.at(-1)).sort()).toEqual(['email', 'first_name', 'last_name', 'role']);
     const after = (await t.app.inject({ method: 'GET', url: '/account/api/members', headers: owner.auth })).json().detail.response.total;
     expect(after).toBe(before);
   });

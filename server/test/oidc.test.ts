@@ -35,7 +35,7 @@ async function startProvider() {
     findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => people[sub] }),
     features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
     conformIdTokenClaims: false,
-    loadExistingGrant: async (ctx: any) => {
+    loadExistingGrant: async (ctx: { oidc: { client?: { clientId: string }; session?: { accountId?: string } } }) => {
       const grant = new provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
       grant.addOIDCScope('openid email profile');
       await grant.save();

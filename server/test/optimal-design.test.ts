@@ -53,7 +53,7 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     const isForm = body && 'payload' in body && Buffer.isBuffer((body as { payload: Buffer }).payload);
     return t.app.inject({
       method, url: `/api/optimal/${url}`,
-      payload: isForm ? (body as { payload: Buffer }).payload : (body as any),
+      payload: isForm ? (body as { payload: Buffer }).payload : (body as object | undefined),
       headers: { ...(isForm ? (body as { headers: Record<string, string> }).headers : {}), ...who.auth, 'accept-language': lang },
     });
   };
@@ -94,7 +94,7 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     expect(r.result.criteria.d_efficiency).toBeGreaterThan(0);
     expect(Object.keys(r.result.criteria.vif)).toContain('resin*solvent');
     const list = (await send('GET', 'projects?page=1&page_size=10')).json().detail.response;
-    expect(list.items.map((x: any) => x.id)).toContain(p.id);
+    expect(list.items.map((x: { id: string }) => x.id)).toContain(p.id);
     expect((await send('GET', 'projects/list?state=done')).json().detail.response.counts.done).toBeGreaterThanOrEqual(1);
   });
 
@@ -156,6 +156,30 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     expect(res.statusCode).toBe(422);
     expect(res.json().detail[0].msg).toContain('a + b >= 2.5');
     expect((await send('GET', 'projects/list')).json().detail.response.counts.all).toBe(before);
+  });
+
+  it('says why a row of an uploaded file is refused, in the reader language (issue 15)', async () => {
+    const msg = async (settings: object, files: Record<string, string>, lang: string) => {
+      const res = await send('POST', 'register', form(settings, files), alice, lang);
+      expect(res.statusCode, res.body).toBe(422);
+      return res.json().detail[0].msg as string;
+    };
+    // a value outside its variable's range: the engine's reason, said from the server's catalogue
+    const outside = { runs_file: 'resin,solvent,filler,gloss\n0.7,0.2,0.1,3\n' };
+    expect(await msg(MIXTURE, outside, 'ja')).toBe('実験ファイルの1行目は使えません（「resin」が0.1〜0.6の範囲外です）。');
+    expect(await msg(MIXTURE, outside, 'en')).toBe('Runs file: row 1 cannot be used ("resin" is outside 0.1 to 0.6).');
+    // a word where a number belongs, a column the project does not have, a value missing
+    expect(await msg(MIXTURE, { exclude_file: 'resin,solvent,filler\n0.2,abc,0.2\n' }, 'ja')).toBe('除外ファイル: 1行目の「solvent」の値「abc」は数値ではありません。');
+    expect(await msg(MIXTURE, { exclude_file: 'resin,water\n0.1,0.9\n' }, 'ja')).toBe('除外ファイル: 列「water」はこのプロジェクトの変数でも結果でもありません。');
+    expect(await msg(MIXTURE, { runs_file: 'resin,solvent,filler\n0.2,,0.2\n' }, 'ja')).toBe('実験ファイル: 1行目に「solvent」の値がありません。');
+    // a row that breaks a constraint between variables, and one outside a range of the exclude file
+    const box = { ...MIXTURE, variables: [{ name: 'a', type: 'continuous', low: 0, high: 1 }, { name: 'b', type: 'continuous', low: 0, high: 1 }], model: { kind: 'linear' }, constraints: [{ type: 'linear', coefficients: { a: 1, b: 1 }, op: '<=', total: 1 }] };
+    expect(await msg(box, { runs_file: 'a,b\n0.2,0.3\n0.8,0.8\n' }, 'ja')).toBe('実験ファイルの2行目は使えません（制約 a + b <= 1 を満たしていません）。');
+    expect(await msg(box, { exclude_file: 'a,b\n2,0.5\n' }, 'ja')).toBe('除外ファイルの1行目が変数の範囲外です（「a」が0〜1の範囲外です）。');
+    // the settings' own checks are said in Japanese too
+    const typed = await send('POST', 'register', form({ ...MIXTURE, n_runs: 'many' }), alice, 'ja');
+    expect(typed.statusCode).toBe(422);
+    expect(typed.json().detail[0]).toMatchObject({ loc: ['body', 'settings', 'n_runs'], msg: expect.stringContaining('無効な入力') });
   });
 
   it('keeps organisations apart and lets viewers only read', async () => {

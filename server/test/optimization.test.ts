@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
 const CONCRETE = fs.readFileSync(path.join(SHARED_DATA, 'uci_concrete', 'concrete_data.csv'), 'utf8');
@@ -19,7 +20,7 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
 
   const call = (method: string, url: string, payload?: unknown, who = alice, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
 
   async function train(dataset: string, algorithm: string) {
     const reg = body(await call('POST', `/api/regress/register/${dataset}`, { name: `concrete ${algorithm}`, target_variables: [TARGET], feature_variables: FEATURES, cross_validation: 2, models: [{ algorithm, params: algorithm === 'random_forest' ? { n_estimators: 30 } : {} }] }));
@@ -57,8 +58,8 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     const info = body(res);
     expect(info.dataset_id).toBe(datasetId);
     expect(info.targets[0]).toMatchObject({ name: TARGET, model_key: '1_random_forest' });
-    expect(info.features.map((f: any) => f.name)).toEqual(FEATURES);
-    expect(info.features.find((f: any) => f.name === 'cement')).toMatchObject({ kind: 'numeric', min: 102, max: 540 });
+    expect(info.features.map((f: { name: string }) => f.name)).toEqual(FEATURES);
+    expect(info.features.find((f: { name: string }) => f.name === 'cement')).toMatchObject({ kind: 'numeric', min: 102, max: 540 });
     ranges = info.features;
   });
 
@@ -77,9 +78,9 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     expect(await msg(settings({ features: [...settings().features, { name: TARGET, kind: 'range', lower: 1, upper: 2 }] }))).toContain('must not be among the features');
     expect(await msg(settings({ features: settings().features.slice(1) }))).toBe('Set a range, values or a fixed value for "cement".');
     expect(await msg(settings({ features: settings().features.slice(1) }), 'ja')).toBe('「cement」の範囲・値・固定値を設定してください。');
-    const inverted = settings().features.map((f: any) => (f.name === 'cement' ? { ...f, lower: 500, upper: 100 } : f));
+    const inverted = settings().features.map((f: { name: string }) => (f.name === 'cement' ? { ...f, lower: 500, upper: 100 } : f));
     expect(await msg(settings({ features: inverted }))).toContain('lower bound of "cement" must be below');
-    const words = settings().features.map((f: any) => (f.name === 'age_days' ? { ...f, values: [7, 'soon'] } : f));
+    const words = settings().features.map((f: { name: string }) => (f.name === 'age_days' ? { ...f, values: [7, 'soon'] } : f));
     expect(await msg(settings({ features: words }))).toContain('"soon"');
     expect(await msg(settings({ seed: 1, constraints: [{ name: 'cost', type: 'linear', coefficients: { cement: 0.123456789 }, operator: '<=', value: 40 }] }))).toContain('7 digits');
     const infeasible = settings({ constraints: [{ name: 'budget', type: 'linear', coefficients: { cement: 1, water: 1 }, operator: '<=', value: 50 }, { name: 'cement floor', type: 'linear', coefficients: { cement: 1 }, operator: '>=', value: 120 }] });
@@ -93,7 +94,7 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     const res = await call('POST', `/api/optimization/register/${datasetId}`, settings());
     expect(res.statusCode, res.body).toBe(201);
     const p0 = body(res);
-    expect(p0.runs.map((r: any) => r.algorithm).sort()).toEqual(['random', 'tpe']);
+    expect(p0.runs.map((r: { algorithm: string }) => r.algorithm).sort()).toEqual(['random', 'tpe']);
     for (const r of p0.runs) await t.app.ctx.jobs.waitFor(r.job_id, 600_000);
     const p = body(await call('GET', `/api/optimization/project/${p0.id}`));
     expect(p.state, JSON.stringify(p.runs)).toBe('done');
@@ -136,8 +137,8 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
 
     // run one algorithm again
     const again = body(await call('POST', `/api/optimization/evaluate/${p0.id}`, { algorithms: ['cmaes'] }));
-    expect(again.runs.map((x: any) => x.algorithm)).toContain('cmaes');
-    await t.app.ctx.jobs.waitFor(again.runs.find((x: any) => x.algorithm === 'cmaes').job_id, 600_000);
+    expect(again.runs.map((x: { algorithm: string }) => x.algorithm)).toContain('cmaes');
+    await t.app.ctx.jobs.waitFor(again.runs.find((x: { algorithm: string }) => x.algorithm === 'cmaes').job_id, 600_000);
 
     // another organisation sees nothing; a viewer writes nothing
     expect((await call('GET', `/api/optimization/project/${p0.id}`, undefined, bob)).statusCode).toBe(404);
@@ -172,5 +173,17 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     const r2 = await t.app.inject({ method: 'POST', url: '/api/optimization/csv/upload', payload: bad.payload, headers: { ...bad.headers, ...alice.auth, 'accept-language': 'ja' } });
     expect(r2.statusCode).toBe(422);
     expect(r2.json().detail[0].msg).toContain('name, kind, lower, upper');
+    // a bad row is refused with its reason, in the caller's language (issue 15)
+    const rowMsg = async (content: string, lang: string) => {
+      const mp = multipart({}, { name: 'f.csv', content });
+      const r = await t.app.inject({ method: 'POST', url: '/api/optimization/csv/upload', payload: mp.payload, headers: { ...mp.headers, ...alice.auth, 'accept-language': lang } });
+      expect(r.statusCode, r.body).toBe(422);
+      return r.json().detail[0].msg as string;
+    };
+    const word = 'name,kind,lower,upper\ncement,range,102,540\nwater,range,lots,200\n';
+    expect(await rowMsg(word, 'ja')).toBe('CSVの2行目: 「lower」には数値を入力してください（「lots」）。');
+    expect(await rowMsg(word, 'en')).toBe('Row 2 of the CSV: "lower" must be a number ("lots").');
+    expect(await rowMsg('name,kind,lower,upper\n,range,1,2\n', 'ja')).toBe('CSVの1行目に特徴量の名前がありません。');
+    expect(await rowMsg(`name,kind,lower,upper,values,unit\ncement,range,1,2,,${'u'.repeat(60)}\n`, 'ja')).toBe('CSVの1行目: 「unit」の値は使えません。');
   });
 });

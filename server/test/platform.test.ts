@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
 
   const call = (method: string, url: string, payload?: unknown, who: { auth: Record<string, string> } = alice, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
   const serve = (apiKey: string | undefined, payload: unknown, projectKey = key, extra: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: `/serve/${projectKey}/predict`, payload: payload as object, headers: { ...(apiKey ? { 'x-api-key': apiKey } : {}), ...extra } });
 
@@ -40,7 +40,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     const pid = p.project_id ?? p.id;
     await t.app.ctx.jobs.waitFor(started.job?.id ?? body(await call('GET', `/api/regress/project/${pid}`, undefined, who)).job.id, 600_000);
     const view = body(await call('GET', `/api/regress/project/${pid}`, undefined, who));
-    const m = view.models.find((x: any) => x.state === 'done');
+    const m = view.models.find((x: { state: string }) => x.state === 'done');
     return { project: pid, key: m.model_key as string };
   }
 
@@ -110,7 +110,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     // review is for platform administrators only
     expect((await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' })).statusCode).toBe(403);
     const queue = body(await call('GET', '/api/platform/admin/projects', undefined, admin));
-    expect(queue.items.map((x: any) => x.id)).toContain(id);
+    expect(queue.items.map((x: { id: string }) => x.id)).toContain(id);
     // identity not verified: not approved
     const refused = await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' }, admin);
     expect(refused.statusCode).toBe(409);
@@ -129,7 +129,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect((await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' }, admin)).statusCode).toBe(409); // reviewed once
     expect((await call('POST', `/api/platform/projects/${id}/stop`)).statusCode).toBe(409);
     expect(body(await call('POST', `/api/platform/projects/${id}/start`))).toMatchObject({ status: 'running', actions: ['stop'] });
-    expect(body(await call('GET', `/api/platform/projects?status=running`)).items.map((x: any) => x.id)).toEqual([id]);
+    expect(body(await call('GET', `/api/platform/projects?status=running`)).items.map((x: { id: string }) => x.id)).toEqual([id]);
   });
 
   it('enforces roles on the server and keeps organisations apart', async () => {
@@ -245,10 +245,10 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(s.errors).toBeGreaterThan(0);
     expect(s.paths[0]).toMatchObject({ path: `/serve/${key}/predict` });
     expect(s.paths[0].average_ms).toBeGreaterThan(0);
-    expect(s.devices.map((d: any) => d.name)).toContain('mobile');
-    expect(s.browsers.map((d: any) => d.name)).toEqual(expect.arrayContaining(['Mobile Safari', 'python-requests']));
-    expect(s.os.map((d: any) => d.name)).toContain('iOS');
-    expect(s.devices.reduce((a: number, d: any) => a + d.ratio, 0)).toBeCloseTo(1, 6);
+    expect(s.devices.map((d: { name: string }) => d.name)).toContain('mobile');
+    expect(s.browsers.map((d: { name: string }) => d.name)).toEqual(expect.arrayContaining(['Mobile Safari', 'python-requests']));
+    expect(s.os.map((d: { name: string }) => d.name)).toContain('iOS');
+    expect(s.devices.reduce((a: number, d: { ratio: number }) => a + d.ratio, 0)).toBeCloseTo(1, 6);
     expect(s.series.at(-1).count).toBeGreaterThan(0);
     const day = body(await call('GET', `/api/platform/projects/${id}/statistics?bucket=day`));
     expect(day.series[0].time).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -256,7 +256,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     expect(csv.body.split('\n')[0]).toBe('section,name,count,average_ms,ratio,errors');
     expect(csv.body).toContain(`path,/serve/${key}/predict,`);
-    const cred = body(await call('GET', `/api/platform/projects/${id}/credentials`)).find((c: any) => c.name === 'factory line 1');
+    const cred = body(await call('GET', `/api/platform/projects/${id}/credentials`)).find((c: { name: string }) => c.name === 'factory line 1');
     expect(cred.last_used_at).toBeTruthy();
     expect((await call('GET', `/api/platform/projects/${id}/statistics`, undefined, bob)).statusCode).toBe(404);
   });

@@ -93,7 +93,7 @@ describe.each(DATABASES)('complete registration, profile and settings on %s', (k
     expect(p.settings).toMatchObject({ language: 'en-gb', currency: 'JPY', dark_theme: false, clock_24h: true, tz_offset_minutes: 540 });
     const missing = await setup(owner.auth, { complete: true, city: 'Kawasaki', website: 'nope' });
     expect(missing.statusCode).toBe(422);
-    const fields = missing.json().detail.map((d: any) => d.loc.at(-1));
+    const fields = missing.json().detail.map((d: { loc: string[] }) => d.loc.at(-1));
     expect(fields).toEqual(expect.arrayContaining(['birth_date', 'phone', 'account_name', 'country_code', 'postal_code', 'address', 'ceo', 'organisation_email', 'organisation_phone', 'website', 'organisation_size']));
     expect(fields).not.toContain('city');
     expect((await profile(owner.auth)).values.city).toBeNull();

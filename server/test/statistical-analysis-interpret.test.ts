@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AppError } from '../src/http/errors.js';
 import { localize } from '../src/i18n/messages.js';
 import { decisionSentence, pText, resultCsv, type TestResult, warningText } from '../src/features/statistical-analysis/interpret.js';
 import { normalizeSettings } from '../src/features/statistical-analysis/service.js';
@@ -54,13 +55,13 @@ describe('settings rules per test type', () => {
   const s = (over: Record<string, unknown>) => ({
     test_type: 'two_sample_t', variable1: 'v', variable2: null, category: null, group1: null, group2: null, groups: [],
     hypothetical_mean: 0, significance_level: 0.05, alternative: 'two-sided', equal_variance: 'auto', ...over,
-  }) as any;
+  }) as Parameters<typeof normalizeSettings>[0];
   const code = (over: Record<string, unknown>) => {
     try {
       normalizeSettings(s(over), cols);
       return 'ok';
     } catch (e) {
-      return `${(e as any).field}: ${localize('en', (e as any).key, (e as any).params)}`;
+      return `${(e as AppError).field}: ${localize('en', (e as AppError).key, (e as AppError).params)}`;
     }
   };
 

@@ -15,7 +15,7 @@ describe.each(DATABASES)('statistical analysis on %s', (kind) => {
   let oddId: string;
 
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, who = alice, lang = 'en') =>
-    t.app.inject({ method, url: `/api/statistical/analysis/${url}`, payload: payload as any, headers: { ...who.auth, 'accept-language': lang } });
+    t.app.inject({ method, url: `/api/statistical/analysis/${url}`, payload: payload as object | undefined, headers: { ...who.auth, 'accept-language': lang } });
   const waitDone = async (id: string) => {
     const p = (await call('GET', `project/${id}`)).json().detail.response;
     if (p.job_id) await t.app.ctx.jobs.waitFor(p.job_id, 600_000);
@@ -67,7 +67,7 @@ describe.each(DATABASES)('statistical analysis on %s', (kind) => {
     expect(r.result.p_value).toBeCloseTo(e.full_precision.p_value, 12);
     expect(r.result.ci.low).toBeCloseTo(e.full_precision.conf_int_95[0], 9);
     expect(r.result.ci.high).toBeCloseTo(e.full_precision.conf_int_95[1], 9);
-    expect(r.result.groups.map((g: any) => g.n)).toEqual([10, 10]);
+    expect(r.result.groups.map((g: { n: unknown }) => g.n)).toEqual([10, 10]);
 
     const ev = (await call('GET', `eval/result/${p.id}`)).json().detail.response;
     expect(ev.reject).toBe(true);
@@ -113,7 +113,7 @@ describe.each(DATABASES)('statistical analysis on %s', (kind) => {
     expect(page.items[0].name).toBe('Sleep, Welch'); // newest first
     expect((await call('GET', 'projects?state=failed')).json().detail.response.total).toBe(0);
     const all = (await call('GET', 'projects/list?state=done')).json().detail.response;
-    expect(all.items.map((i: any) => i.name).sort()).toEqual(['Sleep, Welch', 'Sleep, paired']);
+    expect(all.items.map((i: { name: string }) => i.name).sort()).toEqual(['Sleep, Welch', 'Sleep, paired']);
     expect(all.counts).toMatchObject({ all: 2, done: 2, running: 0 });
 
     const id = page.items[0].id;
@@ -159,7 +159,7 @@ describe.each(DATABASES)('statistical analysis on %s', (kind) => {
       expect(d.msg).toContain(text);
     }
     const list = (await call('GET', 'projects/list')).json().detail.response;
-    expect(list.items.some((i: any) => i.name === 'bad')).toBe(false);
+    expect(list.items.some((i: { name: string }) => i.name === 'bad')).toBe(false);
   });
 
   it('keeps projects to their organisation and to writers', async () => {

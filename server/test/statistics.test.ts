@@ -31,7 +31,7 @@ describe.each(DATABASES)('statistics generation on %s', (kind) => {
     const r = await result();
     expect(r.state).toBe('succeeded');
     expect(r.progress).toBe(1);
-    const at = r.result.columns.find((c: any) => c.name === 'AT');
+    const at = r.result.columns.find((c: { name: string }) => c.name === 'AT');
     // pandas 3.1 on the same file: quantile(.25)=13.51, median=20.345, quantile(.75)=25.72, skew()=-0.13639..., kurt()=-1.0375491923...
     expect(at.kind).toBe('numeric');
     expect(at.q1).toBeCloseTo(13.51, 9);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../src/config.js';
 import { engineDir } from '../src/jobs/engine.js';
 import { S3Storage } from '../src/storage/s3.js';
@@ -139,7 +140,7 @@ async function uploadTrainPredict(t: TestApp, bucketPrefix: string) {
   const alice = await registerAndLogin(t.app, 's3user');
   const call = (method: string, url: string, payload?: unknown) =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...alice.auth, 'accept-language': 'en' } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
   const train = body(await upload(t.app, alice.auth, { name: 'ccpp.csv', content: TRAIN }));
   const fresh = body(await upload(t.app, alice.auth, { name: 'ccpp_new.csv', content: NEW }, { data_type: 'inference_data' }));
   const storage = t.app.ctx.storage as S3Storage;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
 const read = (...p: string[]) => fs.readFileSync(path.join(SHARED_DATA, ...p), 'utf8');
@@ -18,8 +19,8 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
   const ids: Record<string, string> = {};
   const call = (method: string, url: string, payload?: unknown, who: { auth: Record<string, string> } = alice, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
-  const msg = (res: { json(): any }) => res.json().detail[0].msg as string;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
+  const msg = (res: LightMyRequestResponse) => res.json().detail[0].msg as string;
 
   async function trained(id: string) {
     const p = body(await call('POST', `/api/timeseries/train/model/${id}`));
@@ -142,7 +143,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(r2.result.anomaly.alarm_rows).toBeGreaterThan(700);
     const ps = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?points=100`));
     // the first sustained alarm (5 rows or more) starts just after the fault onset at sample 161
-    const sustained = ps.spans.find((s: any) => s.end - s.start >= 4);
+    const sustained = ps.spans.find((s: { end: number; start: number }) => s.end - s.start >= 4);
     expect(sustained.start).toBeGreaterThanOrEqual(155);
     expect(sustained.start).toBeLessThan(180);
     expect(sustained.contributions.length).toBeGreaterThan(0);
@@ -227,7 +228,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     );
     expect(p.time_column).toBe('datetime');
     const done = await trained(p.project_id);
-    expect(done.models.map((m: any) => m.state)).toEqual(['done', 'done']);
+    expect(done.models.map((m: { state: string }) => m.state)).toEqual(['done', 'done']);
     const th = body(await call('GET', `/api/timeseries/threshold/${p.project_id}/1_lightgbm?threshold=0.5`));
     expect(th.labelled).toBe(true);
     expect(th.alarms_per_day).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 
 // statsmodels' stackloss (Brownlee 1965; public domain), 21 rows: an 85/15 split leaves 3 test rows.
@@ -11,7 +12,7 @@ describe.each(DATABASES)('evaluation of small tables on %s', (kind) => {
   let dataset: string;
   const call = (method: string, url: string, payload?: unknown, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...alice.auth, 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
   const base = { target_variables: ['STACKLOSS'], feature_variables: ['AIRFLOW', 'WATERTEMP', 'ACIDCONC'], cross_validation: 3, models: [{ algorithm: 'linear' }] };
 
   async function train(payload: object) {

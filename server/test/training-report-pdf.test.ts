@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 import { pdfInfo, pdfPages } from './pdf-text.js';
 
@@ -24,7 +25,7 @@ describe.each(DATABASES)('training report PDF on %s', (kind) => {
   let dataset: string;
   const call = (method: string, url: string, payload?: unknown, lang = 'en', auth?: Record<string, string>) =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...(auth ?? alice.auth), 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
 
   async function train(prefix: string, payload: object) {
     const p = body(await call('POST', `/api/${prefix}/register/${dataset}`, payload));
@@ -35,7 +36,7 @@ describe.each(DATABASES)('training report PDF on %s', (kind) => {
     // cross-validation and importances may finish after the model (pending); wait for them too
     for (let i = 0; i < 300; i++) {
       const v = body(await call('GET', `/api/${prefix}/project/${p.project_id}`));
-      if (v.models.every((m: any) => m.state !== 'training' && !m.pending)) return v;
+      if (v.models.every((m: { state: string; pending: unknown }) => m.state !== 'training' && !m.pending)) return v;
       await new Promise((r) => setTimeout(r, 1000));
     }
     throw new Error('models still pending');
@@ -56,8 +57,8 @@ describe.each(DATABASES)('training report PDF on %s', (kind) => {
       cross_validation: 3,
       models: [{ algorithm: 'linear' }, { algorithm: 'random_forest', params: { n_estimators: 30 } }],
     });
-    expect(p.models.map((m: any) => m.state)).toEqual(['done', 'done']);
-    const best = p.models.find((m: any) => m.model_key === p.best_model_key);
+    expect(p.models.map((m: { state: string }) => m.state)).toEqual(['done', 'done']);
+    const best = p.models.find((m: { model_key: string }) => m.model_key === p.best_model_key);
     const res = await call('GET', `/api/regress/report/pdf/${p.project_id}/${best.model_key}`, undefined, 'ja');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');

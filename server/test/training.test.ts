@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
 const read = (...p: string[]) => fs.readFileSync(path.join(SHARED_DATA, ...p), 'utf8');
@@ -18,7 +19,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
 
   const call = (method: string, url: string, payload?: unknown, who = alice, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: { json(): any }) => res.json().detail.response;
+  const body = (res: LightMyRequestResponse) => res.json().detail.response;
 
   async function waitTrained(prefix: string, id: string) {
     const p = body(await call('GET', `/api/${prefix}/project/${id}`));
@@ -44,12 +45,12 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
 
   it('lists the algorithms of each type with their defaults', async () => {
     const cat = body(await call('GET', '/api/training/catalogue'));
-    const reg = cat.types.find((x: any) => x.type === 'regression');
+    const reg = cat.types.find((x: { type: unknown }) => x.type === 'regression');
     expect(reg.prefix).toBe('regress');
-    expect(reg.algorithms.map((a: any) => a.key)).toEqual(
+    expect(reg.algorithms.map((a: { key: string }) => a.key)).toEqual(
       expect.arrayContaining(['linear', 'ridge', 'lasso', 'elastic_net', 'pls', 'svr', 'knn', 'random_forest', 'extra_trees', 'lightgbm', 'gaussian_process', 'mlp']),
     );
-    expect(reg.algorithms.find((a: any) => a.key === 'ridge').params[0]).toMatchObject({ name: 'alpha', default: 1 });
+    expect(reg.algorithms.find((a: { key: string }) => a.key === 'ridge').params[0]).toMatchObject({ name: 'alpha', default: 1 });
     // every SPEC §7 call of the five types is in the OpenAPI document
     const docs = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     for (const p of [
@@ -100,7 +101,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(reg.statusCode).toBe(200);
     const p0 = body(reg);
     expect(p0.training_state).toBe('ready');
-    expect(p0.models.map((m: any) => m.model_key)).toEqual(['1_ridge', '2_lightgbm', '3_gaussian_process']);
+    expect(p0.models.map((m: { model_key: string }) => m.model_key)).toEqual(['1_ridge', '2_lightgbm', '3_gaussian_process']);
     expect(p0.split_ratio).toBe(0.85);
     expect(p0.number_of_trials).toBe(2);
 
@@ -131,7 +132,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(rep.metrics.r2).toBeCloseTo(lgbm.metrics.r2, 10);
     expect(rep.charts.predicted_vs_actual.actual.length).toBe(rep.test_rows);
     expect(rep.test_rows).toBe(Math.round(9568 * 0.15));
-    expect(rep.permutation_importance.map((r: any) => r.feature)).toEqual(expect.arrayContaining(['AT', 'V', 'AP', 'RH']));
+    expect(rep.permutation_importance.map((r: { feature: string }) => r.feature)).toEqual(expect.arrayContaining(['AT', 'V', 'AP', 'RH']));
     expect(rep.permutation_importance[0].feature).toBe('AT');
     expect(rep.shap.length).toBe(4);
     expect(rep.auto_tune.trials).toHaveLength(2);
@@ -221,7 +222,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     );
     await call('POST', `/api/discriminant/analysis/train/model/${p.project_id}`);
     const done = await waitTrained('discriminant/analysis', p.project_id);
-    expect(done.models.map((m: any) => m.state)).toEqual(['done', 'done']);
+    expect(done.models.map((m: { state: string }) => m.state)).toEqual(['done', 'done']);
     const rf = done.models[1];
     expect(rf.metrics.accuracy).toBeGreaterThan(0.65);
     const rep = body(await call('POST', `/api/discriminant/analysis/report/${p.project_id}`, { model_key: rf.model_key })).report;
@@ -254,12 +255,12 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(p.lags).toEqual([1, 2]);
     await call('POST', `/api/softsensor/train/model/${p.project_id}`);
     const done = await waitTrained('softsensor', p.project_id);
-    expect(done.models.every((m: any) => m.state === 'done')).toBe(true);
+    expect(done.models.every((m: { state: string }) => m.state === 'done')).toBe(true);
     const rep = body(await call('POST', `/api/softsensor/report/${p.project_id}`, { model_key: done.models[1].model_key })).report;
     const ts = rep.charts.time_series;
     // time order: training rows come strictly before test rows (no datetime column: row order)
     expect(Math.max(...ts.train.time)).toBeLessThan(Math.min(...ts.test.time));
-    expect(rep.permutation_importance.map((r: any) => r.feature)).toContain('u1_lag1');
+    expect(rep.permutation_importance.map((r: { feature: string }) => r.feature)).toContain('u1_lag1');
     expect(rep.train_rows + rep.test_rows).toBe(2394 - 4);
   }, 900_000);
 
@@ -273,7 +274,7 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     );
     await call('POST', `/api/clustering/train/model/${c.project_id}`);
     const cd = await waitTrained('clustering', c.project_id);
-    expect(cd.models.map((m: any) => m.state)).toEqual(['done', 'done']);
+    expect(cd.models.map((m: { state: string }) => m.state)).toEqual(['done', 'done']);
     expect(cd.models[0].metrics.n_clusters).toBe(4);
     const rep = body(await call('POST', `/api/clustering/report/${c.project_id}`, { model_key: cd.models[0].model_key })).report;
     expect(rep.metrics.silhouette).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
 import { makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
 /**
@@ -17,7 +18,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('auto-tune trials shared between
 
   it('queues a helper beside the training job, which ends with it; the report counts n trials in all', async () => {
     const alice = await registerAndLogin(t.app, 'tuner');
-    const body = (r: { json(): any }) => r.json().detail.response;
+    const body = (r: LightMyRequestResponse) => r.json().detail.response;
     const csv = fs.readFileSync(path.join(SHARED_DATA, 'uci_concrete', 'concrete_data.csv'), 'utf8');
     const cols = csv.split('\n')[0].trim().split(',');
     const ds = body(await upload(t.app, alice.auth, { name: 'concrete.csv', content: csv }));
@@ -47,7 +48,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('auto-tune trials shared between
     expect(rep.auto_tune.trials.length).toBeLessThanOrEqual(9);
     if (helper.state === 'succeeded') {
       const ran = (helper.result as { total: number }).total;
-      expect(rep.auto_tune.trials.filter((x: any) => x.worker && x.worker !== 'main').length).toBe(ran);
+      expect(rep.auto_tune.trials.filter((x: { worker: unknown }) => x.worker && x.worker !== 'main').length).toBe(ran);
     }
   }, 900_000);
 });

@@ -18,7 +18,7 @@ from .errors import design_error
 from .exchange import Search, coordinate_exchange, fedorov
 from .fit import fit
 from .model import Model, build_model
-from .space import Space, build_space, format_value, points_from_rows, round_points
+from .space import Space, build_space, format_value, points_from_rows, reason_text, round_points
 from .spacefill import maximin_lhs, maximin_select, min_distance
 
 OPTIMAL = ("d_optimal", "i_optimal")
@@ -47,11 +47,12 @@ def parse_problem(spec: dict) -> Problem:
     seed = int(spec.get("seed") if spec.get("seed") is not None else 0)
     rng = np.random.default_rng(seed)
     rows = spec.get("existing") or []
-    existing = points_from_rows(space, rows, "Runs file") if rows else np.zeros((0, space.k))
+    existing = points_from_rows(space, rows, "runs") if rows else np.zeros((0, space.k))
     for r, x in enumerate(existing):
-        broken = space.violations(x, RUN_TOL)
+        broken = space.reasons(x, RUN_TOL)
         if broken:
-            raise design_error("run_outside", f"Runs file: row {r + 1} breaks {'; '.join(broken)}.", row=r + 1, constraints="; ".join(broken))
+            text = "; ".join(reason_text(b) for b in broken)
+            raise design_error("run_outside", f"Runs file: row {r + 1} cannot be used ({text}).", row=r + 1, constraints=text, reasons=broken)
     responses: dict[str, np.ndarray] = {}
     for name in spec.get("responses") or []:
         vals = []
@@ -64,12 +65,13 @@ def parse_problem(spec: dict) -> Problem:
         responses[name] = np.array(vals, dtype=float)
     ex = spec.get("exclude") or {}
     ex_rows = ex.get("rows") or []
-    excluded = points_from_rows(space, ex_rows, "Exclude file") if ex_rows else np.zeros((0, space.k))
+    excluded = points_from_rows(space, ex_rows, "exclude") if ex_rows else np.zeros((0, space.k))
     for r, x in enumerate(excluded):
-        outside = space.outside_ranges(x, RUN_TOL)
+        outside = space.reasons(x, RUN_TOL, ranges_only=True)
         if outside:
+            text = "; ".join(reason_text(b) for b in outside)
             raise design_error(
-                "exclude_outside", f"Exclude file: row {r + 1} is outside the ranges ({'; '.join(outside)}).", row=r + 1, constraints="; ".join(outside)
+                "exclude_outside", f"Exclude file: row {r + 1} lies outside the variable ranges ({text}).", row=r + 1, constraints=text, reasons=outside
             )
     tol = float(ex.get("tolerance") or 0.0)
     if not 0 <= tol < 1:
@@ -283,11 +285,11 @@ def compare(spec: dict) -> dict:
     """A user's own design beside ours on the same criteria (same model, region and candidate points)."""
     p = parse_problem(spec)
     sp, model = p.space, p.model
-    ours = points_from_rows(sp, spec.get("our_design") or [], "Our design")
+    ours = points_from_rows(sp, spec.get("our_design") or [], "ours")
     rows = spec.get("user_design") or []
     if not rows:
         raise design_error("evaluate_empty", "The design file has no runs.")
-    user = points_from_rows(sp, rows, "Design file")
+    user = points_from_rows(sp, rows, "design")
     outside = [(r + 1, sp.violations(x, RUN_TOL)) for r, x in enumerate(user)]
     outside = [(r, b) for r, b in outside if b]
     candidates = R.candidate_set(sp, p.rng)

@@ -12,9 +12,28 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linprog
 
-from .errors import design_error
+from .errors import StatsInputError, design_error
 
 TOL = 1e-9
+# The uploaded files a row can come from, by the code sent in an error's `file` (the server names them in the
+# reader's language); the English names are for the error's own text.
+FILE_NAMES = {"runs": "Runs file", "exclude": "Exclude file", "design": "Design file", "ours": "Our design"}
+
+
+def reason_text(r: dict) -> str:
+    """One reason a point is refused (from Space.reasons), in English; the server says it from its catalogue."""
+    name = r.get("variable")
+    if r["code"] == "missing":
+        return f'"{name}" has no value'
+    if r["code"] == "level":
+        return f'"{name}" is not one of its levels'
+    if r["code"] == "range":
+        return f'"{name}" is outside {r["low"]:g} to {r["high"]:g}'
+    if r["code"] == "levels":
+        return f'"{name}" is not one of {", ".join(f"{v:g}" for v in r["levels"])}'
+    return f"breaks {r['label']}"
+
+
 KINDS = ("continuous", "discrete", "categorical", "mixture")
 MAX_DECIMALS = 7
 
@@ -81,40 +100,39 @@ class Space:
 
     # ---- feasibility -------------------------------------------------------------------------------------
 
-    def violations(self, x: np.ndarray, tol: float = TOL) -> list[str]:
-        """Every constraint one point breaks, by label (empty when the point is feasible)."""
-        out: list[str] = []
+    def reasons(self, x: np.ndarray, tol: float = TOL, ranges_only: bool = False) -> list[dict]:
+        """Every rule one point breaks, as {code, ...} (empty when the point is feasible): a value missing, not a level,
+        outside its range or not one of its discrete values, and (unless `ranges_only`) a constraint by its label."""
+        out: list[dict] = []
         for i, v in enumerate(self.variables):
             xi = x[i]
             if not np.isfinite(xi):
-                out.append(f"{v.name} is missing")
+                if not ranges_only:
+                    out.append({"code": "missing", "variable": v.name})
             elif v.kind == "categorical":
-                if xi != round(xi) or not 0 <= xi < len(v.levels):
-                    out.append(f"{v.name} level")
-            else:
-                if xi < v.low - tol * max(1.0, abs(v.low)) or xi > v.high + tol * max(1.0, abs(v.high)):
-                    out.append(f"{v.low} <= {v.name} <= {v.high}")
-                if v.kind == "discrete" and not any(abs(xi - lv) <= tol * max(1.0, abs(lv)) for lv in v.levels):
-                    out.append(f"{v.name} in {v.levels}")
+                if not ranges_only and (xi != round(xi) or not 0 <= xi < len(v.levels)):
+                    out.append({"code": "level", "variable": v.name})
+            elif xi < v.low - tol * max(1.0, abs(v.low)) or xi > v.high + tol * max(1.0, abs(v.high)):
+                out.append({"code": "range", "variable": v.name, "low": float(v.low), "high": float(v.high)})
+            elif v.kind == "discrete" and not any(abs(xi - lv) <= tol * max(1.0, abs(lv)) for lv in v.levels):
+                out.append({"code": "levels", "variable": v.name, "levels": [float(lv) for lv in v.levels]})
+        if ranges_only:
+            return out
         if self.a_eq.shape[0]:
             r = self.a_eq @ np.nan_to_num(x) - self.b_eq
-            out += [self.eq_labels[j] for j in np.flatnonzero(np.abs(r) > tol * np.maximum(1.0, np.abs(self.b_eq)))]
+            out += [{"code": "constraint", "label": self.eq_labels[j]} for j in np.flatnonzero(np.abs(r) > tol * np.maximum(1.0, np.abs(self.b_eq)))]
         if self.a_ub.shape[0]:
             r = self.a_ub @ np.nan_to_num(x) - self.b_ub
-            out += [self.ub_labels[j] for j in np.flatnonzero(r > tol * np.maximum(1.0, np.abs(self.b_ub)))]
+            out += [{"code": "constraint", "label": self.ub_labels[j]} for j in np.flatnonzero(r > tol * np.maximum(1.0, np.abs(self.b_ub)))]
         return out
 
+    def violations(self, x: np.ndarray, tol: float = TOL) -> list[str]:
+        """Every rule one point breaks, in English (empty when the point is feasible)."""
+        return [reason_text(r) for r in self.reasons(x, tol)]
+
     def outside_ranges(self, x: np.ndarray, tol: float = TOL) -> list[str]:
-        """The variables whose value lies outside their range or levels (constraints between variables aside)."""
-        out = []
-        for i, v in enumerate(self.variables):
-            if v.kind == "categorical" or not np.isfinite(x[i]):
-                continue
-            if x[i] < v.low - tol * max(1.0, abs(v.low)) or x[i] > v.high + tol * max(1.0, abs(v.high)):
-                out.append(f"{v.low:g} <= {v.name} <= {v.high:g}")
-            elif v.kind == "discrete" and not any(abs(x[i] - lv) <= tol * max(1.0, abs(lv)) for lv in v.levels):
-                out.append(f"{v.name} in {v.levels}")
-        return out
+        """The variables whose value lies outside their range or levels (constraints between variables aside), in English."""
+        return [reason_text(r) for r in self.reasons(x, tol, ranges_only=True)]
 
     def feasible_mask(self, X: np.ndarray, tol: float = TOL) -> np.ndarray:
         X = np.atleast_2d(X)
@@ -297,13 +315,15 @@ def check_feasible(space: Space) -> None:
     raise design_error("infeasible", f"The constraints cannot all hold together with the variable bounds: {which}.", constraints=which)
 
 
-def points_from_rows(space: Space, rows: list[dict], what: str) -> np.ndarray:
-    """Rows of a CSV/JSON (by variable name) as points; unknown or missing columns and unknown levels are errors."""
+def points_from_rows(space: Space, rows: list[dict], file: str) -> np.ndarray:
+    """Rows of a CSV/JSON (by variable name) as points; missing values, unknown levels and words are errors naming the
+    file (a FILE_NAMES code), the row and the variable."""
+    what = FILE_NAMES.get(file, file)
     X = np.full((len(rows), space.k), np.nan)
     for r, row in enumerate(rows):
         for i, v in enumerate(space.variables):
             if v.name not in row or row[v.name] is None or row[v.name] == "":
-                raise design_error("file_missing_value", f'{what}: row {r + 1} has no value for "{v.name}".', file=what, row=r + 1, variable=v.name)
+                raise design_error("file_missing_value", f'{what}: row {r + 1} has no value for "{v.name}".', file=file, row=r + 1, variable=v.name)
             val = row[v.name]
             if v.kind == "categorical":
                 label = str(val)
@@ -311,14 +331,18 @@ def points_from_rows(space: Space, rows: list[dict], what: str) -> np.ndarray:
                     raise design_error(
                         "file_unknown_level",
                         f'{what}: row {r + 1} has "{label}" for "{v.name}", which is not one of its levels.',
-                        file=what,
+                        file=file,
                         row=r + 1,
                         variable=v.name,
                         value=label,
                     )
                 X[r, i] = v.levels.index(label)
             else:
-                X[r, i] = _num(val, f'{what}: row {r + 1}, "{v.name}"')
+                try:
+                    X[r, i] = _num(val, f'{what}: row {r + 1}, "{v.name}"')
+                except StatsInputError:
+                    message = f'{what}: row {r + 1} has "{val}" for "{v.name}", which is not a number.'
+                    raise design_error("file_not_a_number", message, file=file, row=r + 1, variable=v.name, value=str(val)[:50]) from None
     return X
 
 

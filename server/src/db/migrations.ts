@@ -1,9 +1,9 @@
-import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { type Migration, type MigrationProvider, sql } from 'kysely';
 
 /** Migrations live in code, in order; each area may append its own (never edit a landed one). */
 const migrations: Record<string, Migration> = {
   '0001_foundation': {
-    async up(db: Kysely<any>) {
+    async up(db) {
       await db.schema
         .createTable('organisations')
         .addColumn('id', 'text', (c) => c.primaryKey())

@@ -46,7 +46,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(err.status).send({ detail: { response: msg, error: err.code } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const where = (err as any).validationContext ?? 'body';
+      const where = (err as { validationContext?: string }).validationContext ?? 'body';
       return reply.code(422).send({
         detail: err.validation.map((v) => ({
           loc: [where, ...v.instancePath.split('/').filter(Boolean)],
@@ -61,7 +61,7 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const status = (err as FastifyError).statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      const f = frameworkError(err as FastifyError, (req.server as any).config?.maxUploadMb ?? 0);
+      const f = frameworkError(err as FastifyError, req.server.config?.maxUploadMb ?? 0);
       return reply.code(f.status).send({ detail: { response: localize(lang, f.key, f.params), error: f.key } });
     }
     req.log.error({ err }, 'unhandled error');
@@ -122,7 +122,7 @@ export function frameworkError(err: Partial<FastifyError>, maxUploadMb: number):
 
 /** Fastify's frameworkErrors option: errors raised before routing (bad URL encoding, a path part too long). */
 export function onFrameworkError(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const f = frameworkError(err, (req.server as any).config?.maxUploadMb ?? 0);
+  const f = frameworkError(err, req.server.config?.maxUploadMb ?? 0);
   const lang = langOf(req.headers['accept-language']);
   void reply.code(f.status).headers(securityHeaders()).send({ detail: { response: localize(lang, f.key, f.params), error: f.key } });
 }

@@ -78,7 +78,7 @@ function scales(xr: [number, number], yr: [number, number]) {
 }
 
 /** Points, optionally coloured by group, with an optional y = x line. */
-export function scatterSvg(x: Num[], y: Num[], opts: { xLabel: string; yLabel: string; groups?: Array<string | number> | null; diagonal?: boolean; zeroLine?: boolean }): string {
+export function scatterSvg(x: Num[], y: Num[], opts: { xLabel: string; yLabel: string; groups?: Array<string | number | null> | null; diagonal?: boolean; zeroLine?: boolean }): string {
   const idx = thin(x.map((_, i) => i).filter((i) => finite(x[i]) && finite(y[i])));
   const xr = range(idx.map((i) => x[i]));
   const yr = range(idx.map((i) => y[i]));

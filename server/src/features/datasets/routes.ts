@@ -77,7 +77,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
   );
 
   r.get('/datasets/list/', { schema: { tags: ['dataset'], querystring: listQuery, response: replies({ 200: DatasetPage }) } }, async (req) =>
-    ok(await service.list(req.auth, req.query as any)),
+    ok(await service.list(req.auth, req.query)),
   );
 
   r.get('/dataset', { schema: { tags: ['dataset'], summary: 'All datasets of the organisation (for pickers)', response: replies({ 200: z.array(DatasetView) }) } }, async (req) =>

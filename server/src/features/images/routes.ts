@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireWriter } from '../../auth/guard.js';
+import { type AuthContext, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { errorReplies, fileReplies, replies } from '../../http/responses.js';
 import type { PredictionTable } from '../prediction/db.js';
@@ -217,7 +217,7 @@ export default async function imageRoutes(app: FastifyInstance) {
       return ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body));
     },
   );
-  const modelFile = async (req: { auth: any; params: { project_id: string; model_key: string } }, name: string) => {
+  const modelFile = async (req: { auth: AuthContext; params: { project_id: string; model_key: string } }, name: string) => {
     await svc.getProject(req.auth, req.params.project_id);
     const m = await svc.getModel(req.auth, req.params.project_id, req.params.model_key);
     const dir = svc.runDir(m);

@@ -43,6 +43,26 @@ interface ImageConfig {
   classes: string[];
   dataset_dir: string;
 }
+/** An event of the image training worker: a model's state ("model") or one epoch's figures ("epoch"). */
+interface ImageEvent {
+  type?: string;
+  key?: string;
+  state?: string;
+  metrics?: unknown;
+  threshold?: number | null;
+  stopped?: boolean;
+  seconds?: number | null;
+  error?: string;
+  log?: string;
+  code?: string | null;
+  params?: Record<string, unknown>;
+  epoch?: number;
+  train_loss?: unknown;
+  train_accuracy?: unknown;
+  val_loss?: unknown;
+  val_accuracy?: unknown;
+  learning_rate?: unknown;
+}
 
 const now = () => new Date().toISOString();
 const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
@@ -398,7 +418,7 @@ export function makeImageService(ctx: AppContext) {
     installJobHandlers() {
       const projectOf = (orgId: string, jobId: string) =>
         db.selectFrom('training_projects').select(['id']).where('organisation_id', '=', orgId).where('job_id', '=', jobId).executeTakeFirst();
-      const apply = async (orgId: string, projectId: string, e: Record<string, any>) => {
+      const apply = async (orgId: string, projectId: string, e: ImageEvent) => {
         if (!e.key || !e.state) return;
         const patch: Record<string, unknown> = { state: e.state === 'running' ? 'training' : e.state };
         if (e.state === 'done') {
@@ -414,7 +434,7 @@ export function makeImageService(ctx: AppContext) {
         await db.updateTable('training_models').set(patch).where('organisation_id', '=', orgId).where('project_id', '=', projectId).where('model_key', '=', e.key).execute();
       };
       jobs.onEvent('image_train', async (job, event) => {
-        const e = event as Record<string, any>;
+        const e = event as ImageEvent;
         const p = await projectOf(job.orgId, job.id);
         if (!p) return;
         if (e.type === 'model') return apply(job.orgId, p.id, e);
@@ -445,7 +465,7 @@ export function makeImageService(ctx: AppContext) {
         const p = await projectOf(orgId, job.id);
         if (!p) return;
         const result = job.result as { models?: Record<string, unknown>[] } | null;
-        for (const m of result?.models ?? []) await apply(orgId, p.id, m);
+        for (const m of result?.models ?? []) await apply(orgId, p.id, m as ImageEvent);
         if (job.state !== 'succeeded') {
           const reason = job.error ?? job.state;
           await db

@@ -5,7 +5,7 @@ export const errors = {
   project_not_found: { en: 'The optimal design project does not exist.', ja: '最適計画プロジェクトが存在しません。' },
   round_not_found: { en: 'This round of the project does not exist.', ja: 'このプロジェクトのラウンドは存在しません。' },
   name_required: { en: 'Please enter a project name.', ja: 'プロジェクト名を入力してください。' },
-  settings_invalid: { en: 'The design settings could not be read: {reason}', ja: '計画の設定を読み取れませんでした: {reason}' },
+  settings_invalid: { en: 'The design settings could not be read: they are not valid JSON.', ja: '計画の設定を読み取れませんでした（JSONの形式が正しくありません）。' },
   file_unknown_column: { en: '{file}: the column "{column}" is not a variable or a result of this project.', ja: '{file}: 列「{column}」はこのプロジェクトの変数でも結果でもありません。' },
   file_empty: { en: '{file} has no rows.', ja: '{file}に行がありません。' },
   file_not_csv: { en: 'Please choose a CSV file.', ja: 'CSVファイルを選択してください。' },
@@ -43,8 +43,9 @@ export const errors = {
   term_power_categorical: { en: 'The term "{term}" raises a categorical variable to a power.', ja: '項「{term}」はカテゴリ変数をべき乗しています。' },
   file_missing_value: { en: '{file}: row {row} has no value for "{variable}".', ja: '{file}: {row}行目に「{variable}」の値がありません。' },
   file_unknown_level: { en: '{file}: row {row} has "{value}" for "{variable}", which is not one of its levels.', ja: '{file}: {row}行目の「{variable}」の値「{value}」は水準にありません。' },
-  run_outside: { en: 'Runs file: row {row} breaks {constraints}.', ja: '実験ファイル: {row}行目が制約（{constraints}）を満たしていません。' },
-  exclude_outside: { en: 'Exclude file: row {row} is outside the ranges ({constraints}).', ja: '除外ファイル: {row}行目が範囲外です（{constraints}）。' },
+  file_not_a_number: { en: '{file}: row {row} has "{value}" for "{variable}", which is not a number.', ja: '{file}: {row}行目の「{variable}」の値「{value}」は数値ではありません。' },
+  run_outside: { en: 'Runs file: row {row} cannot be used ({constraints}).', ja: '実験ファイルの{row}行目は使えません（{constraints}）。' },
+  exclude_outside: { en: 'Exclude file: row {row} lies outside the variable ranges ({constraints}).', ja: '除外ファイルの{row}行目が変数の範囲外です（{constraints}）。' },
   tolerance_range: { en: "The exclusion tolerance must be between 0 and 1 (a fraction of each variable's range).", ja: '除外の許容差は0以上1未満（各変数の範囲に対する割合）にしてください。' },
   response_not_number: { en: 'The result "{response}" must be a number ("{value}").', ja: '結果「{response}」には数値が必要です（「{value}」）。' },
   too_few_runs: {
@@ -75,6 +76,45 @@ export const errors = {
 } satisfies Record<string, LocalText>;
 export type ErrorCode = keyof typeof errors;
 
+/** The uploaded files a row comes from, by the code in an error's {file} (engine doe/space.py FILE_NAMES, readRows). */
+export const fileNames = {
+  runs: { en: 'Runs file', ja: '実験ファイル' },
+  exclude: { en: 'Exclude file', ja: '除外ファイル' },
+  results: { en: 'Results file', ja: '結果ファイル' },
+  design: { en: 'Design file', ja: '計画ファイル' },
+  ours: { en: 'Our design', ja: 'こちらの計画' },
+} satisfies Record<string, LocalText>;
+export type FileCode = keyof typeof fileNames;
+
+/** Why a row of an uploaded file is refused: the engine's `reasons` ({code, ...}, doe/space.py Space.reasons), one message each. */
+export const rowReasons = {
+  missing: { en: '"{variable}" has no value', ja: '「{variable}」の値がありません' },
+  level: { en: '"{variable}" is not one of its levels', ja: '「{variable}」の値が水準にありません' },
+  range: { en: '"{variable}" is outside {low} to {high}', ja: '「{variable}」が{low}〜{high}の範囲外です' },
+  levels: { en: '"{variable}" is not one of {levels}', ja: '「{variable}」が{levels}のいずれでもありません' },
+  constraint: { en: 'breaks {label}', ja: '制約 {label} を満たしていません' },
+} satisfies Record<string, LocalText>;
+
+/** An error's parameters in the reader's language: the file by its name, the row's reasons (when given) as {constraints}. */
+export function localParams(params: Record<string, unknown>, lang: Lang): Record<string, unknown> {
+  const out = { ...params };
+  if (typeof params.file === 'string' && Object.hasOwn(fileNames, params.file)) out.file = fileNames[params.file as FileCode][lang];
+  if (Array.isArray(params.reasons)) {
+    out.constraints = (params.reasons as Record<string, unknown>[])
+      .map((r) => {
+        const text = typeof r.code === 'string' && Object.hasOwn(rowReasons, r.code) ? rowReasons[r.code as keyof typeof rowReasons][lang] : '{label}';
+        return fill(text, { ...r, levels: Array.isArray(r.levels) ? r.levels.join(', ') : r.levels });
+      })
+      .join(lang === 'ja' ? '、' : '; ');
+  }
+  return out;
+}
+
+/** A coded error as text in both languages (for an AppError raised before the caller's language is known). */
+export function localText(code: ErrorCode, params: Record<string, unknown> = {}): LocalText {
+  return { en: fill(errors[code].en, localParams(params, 'en')), ja: fill(errors[code].ja, localParams(params, 'ja')) };
+}
+
 export function fill(text: string, params: Record<string, unknown>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (params[k] === undefined ? m : String(params[k])));
 }
@@ -85,7 +125,7 @@ export function engineErrorText(error: string | null, lang: Lang): string | null
   try {
     const e = JSON.parse(error) as { code?: string; params?: Record<string, unknown>; message?: string };
     const known = e.code ? (errors as Record<string, LocalText>)[e.code] : undefined;
-    if (known) return fill(known[lang], e.params ?? {});
+    if (known) return fill(known[lang], localParams(e.params ?? {}, lang));
     return e.message ?? error;
   } catch {
     return error;

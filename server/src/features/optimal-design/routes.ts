@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
-import { langOf } from '../../i18n/messages.js';
+import { type Lang, langOf } from '../../i18n/messages.js';
 import './db.js';
 import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
@@ -22,8 +22,8 @@ async function readMultipart(req: FastifyRequest): Promise<{ settings: unknown; 
       if (part.fieldname === 'settings') {
         try {
           settings = JSON.parse(String(part.value ?? ''));
-        } catch (e) {
-          throw new AppError(422, errors.settings_invalid, { reason: (e as Error).message.slice(0, 200) }, 'settings');
+        } catch {
+          throw new AppError(422, errors.settings_invalid, {}, 'settings');
         }
       }
       continue;
@@ -39,8 +39,11 @@ async function readMultipart(req: FastifyRequest): Promise<{ settings: unknown; 
   return { settings, files };
 }
 
-function parseOr422<T extends z.ZodTypeAny>(schema: T, value: unknown, reply: FastifyReply): z.infer<T> | undefined {
-  const parsed = schema.safeParse(value ?? {});
+const jaIssues = z.locales.ja().localeError;
+
+/** The `settings` field checked by its schema; each refusal is said in the caller's language (zod's own ja texts). */
+function parseOr422<T extends z.ZodTypeAny>(schema: T, value: unknown, reply: FastifyReply, lang: Lang): z.infer<T> | undefined {
+  const parsed = schema.safeParse(value ?? {}, lang === 'ja' ? { error: jaIssues } : undefined);
   if (parsed.success) return parsed.data;
   reply.code(422).send({ detail: parsed.error.issues.map((i) => ({ loc: ['body', 'settings', ...i.path.map(String)], msg: i.message, type: i.code })) });
   return undefined;
@@ -70,7 +73,7 @@ export default async function optimalDesignRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const { settings, files } = await readMultipart(req);
-      const body = parseOr422(registerSettings, settings, reply);
+      const body = parseOr422(registerSettings, settings, reply, lang(req));
       if (!body) return reply;
       return reply.code(201).send(ok(await service.register(req.auth, body, { exclude: files.exclude_file, runs: files.runs_file }, lang(req))));
     },
@@ -105,7 +108,7 @@ export default async function optimalDesignRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const { settings, files } = await readMultipart(req);
-      const body = parseOr422(roundSettings, settings, reply);
+      const body = parseOr422(roundSettings, settings, reply, lang(req));
       if (!body) return reply;
       return reply.code(201).send(ok(await service.nextRound(req.auth, req.params.id, body, files.file, lang(req))));
     },

@@ -8,7 +8,7 @@ import type { JobView } from '../../jobs/service.js';
 import { makeTrainingService } from '../training/service.js';
 import { parseCsv, toCsv } from './csv.js';
 import type { OptimalDesignProjectTable, OptimalDesignRoundTable } from './db.js';
-import { type ErrorCode, engineErrorText, errors, isInputError } from './messages.js';
+import { type ErrorCode, engineErrorText, errors, type FileCode, isInputError, localText } from './messages.js';
 import { designRepo } from './repo.js';
 import type { RegisterSettings, RoundSettings } from './schemas.js';
 
@@ -26,11 +26,11 @@ interface Settings extends Omit<RegisterSettings, keyof RoundSettings | 'name' |
 
 export const projectKey = (orgId: string, id: string) => `org/${orgId}/optimal-design/${id}`;
 const now = () => new Date().toISOString();
-const bad = (field: string, code: ErrorCode, params: Record<string, string | number> = {}) => new AppError(422, errors[code], params, field);
+const bad = (field: string, code: ErrorCode, params: Record<string, string | number> = {}) => new AppError(422, localText(code, params), {}, field);
 const META = new Set(['run', 'round', 'source', 'predicted_mean', 'predicted_sd', 'expected_improvement']);
 
 /** Rows of an uploaded CSV, with every column checked against the project's variables and results. */
-export function readRows(text: string, file: string, variables: string[], responses: string[]): Row[] {
+export function readRows(text: string, file: FileCode, variables: string[], responses: string[]): Row[] {
   const { header, rows } = parseCsv(text);
   if (!rows.length) throw bad('file', 'file_empty', { file });
   for (const h of header) {
@@ -222,6 +222,7 @@ export function makeDesignService(ctx: AppContext) {
     return { p, r };
   }
 
+  // eslint-disable-next-line no-control-regex -- control characters are among what a file name must not hold
   const safeName = (name: string) => name.replace(/[\\/:*?"<>|\x00-\x1f]+/g, '_').slice(0, 100) || 'optimal_design';
 
   return {
@@ -230,8 +231,8 @@ export function makeDesignService(ctx: AppContext) {
       const names = rest.variables.map((v) => v.name);
       const settings: Settings = {
         ...rest,
-        exclude_rows: files.exclude ? readRows(files.exclude, 'Exclude file', names, []) : [],
-        existing_rows: files.runs ? readRows(files.runs, 'Runs file', names, rest.responses) : [],
+        exclude_rows: files.exclude ? readRows(files.exclude, 'exclude', names, []) : [],
+        existing_rows: files.runs ? readRows(files.runs, 'runs', names, rest.responses) : [],
       };
       for (const id of settings.existing_project_ids) await getRow(auth, id);
       const t = now();
@@ -256,7 +257,7 @@ export function makeDesignService(ctx: AppContext) {
       if (r.state === 'running') throw new AppError(409, errors.project_running);
       const s = settingsOf(p);
       if (resultsCsv) {
-        const rows = readRows(resultsCsv, 'Results file', s.variables.map((v) => v.name), s.responses);
+        const rows = readRows(resultsCsv, 'results', s.variables.map((v) => v.name), s.responses);
         const missing = s.responses.find((resp) => !(resp in rows[0]));
         if (missing) throw bad('file', 'results_missing_response', { response: missing });
         await designRepo.updateRound(db, auth.orgId, id, r.round, { results_json: JSON.stringify(rows) });
@@ -332,7 +333,7 @@ export function makeDesignService(ctx: AppContext) {
       const s = settingsOf(p);
       const { r } = await roundOf(auth, id);
       if (!r.result_json) throw new AppError(409, errors.no_result);
-      const user = readRows(csv, 'Design file', s.variables.map((v) => v.name), s.responses);
+      const user = readRows(csv, 'design', s.variables.map((v) => v.name), s.responses);
       const ours = (JSON.parse(r.result_json) as { runs: Row[] }).runs;
       const job = await jobs.create({
         orgId: auth.orgId, userId: auth.userId, kind: KIND, subjectType: EVAL_SUBJECT, subjectId: p.id,

@@ -20,6 +20,10 @@ export const M = {
   conditionEmpty: { en: 'Enter at least one condition to predict.', ja: '予測する条件を1つ以上入力してください。' },
   taskNotFound: { en: 'The prediction does not exist.', ja: '予測が存在しません。' },
   csvColumns: { en: 'The CSV needs the columns name, kind, lower, upper (values, unit optional).', ja: 'CSVには name, kind, lower, upper の列が必要です（values, unit は任意）。' },
+  // why a row of a feature-settings CSV is refused (row 1 is the first row under the header)
+  csvRowName: { en: 'Row {row} of the CSV has no feature name.', ja: 'CSVの{row}行目に特徴量の名前がありません。' },
+  csvRowNumber: { en: 'Row {row} of the CSV: "{column}" must be a number ("{value}").', ja: 'CSVの{row}行目: 「{column}」には数値を入力してください（「{value}」）。' },
+  csvRowValue: { en: 'Row {row} of the CSV: the value of "{column}" cannot be used.', ja: 'CSVの{row}行目: 「{column}」の値は使えません。' },
 } satisfies Record<string, LocalText>;
 
 /** The engine's input errors, by code (see engine/mitate_engine/optimization). */

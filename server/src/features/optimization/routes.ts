@@ -59,7 +59,7 @@ export default async function optimizationRoutes(app: FastifyInstance) {
   r.post(
     '/optimization/prediction/:project_id',
     { preHandler: requireWriter, schema: { tags, summary: 'Predict the targets for given conditions with the project’s models (a job)', params: z.object({ project_id: z.string().max(64) }), body: predictionBody, response: responses.task } },
-    async (req) => ok(await service.predict(req.auth, req.params.project_id, req.body.conditions, lang(req))),
+    async (req) => ok(await service.predict(req.auth, req.params.project_id, req.body.conditions)),
   );
   r.post('/optimization/prediction/result/:task_id', { schema: { tags, summary: 'State and result of a condition prediction', params: z.object({ task_id: z.string().max(64) }), response: responses.task } }, async (req) =>
     ok(await service.predictionResult(req.auth, req.params.task_id, lang(req))),
@@ -96,8 +96,14 @@ export function parseFeatureCsv(text: string) {
   const at = (k: string) => head.indexOf(k);
   if (at('name') < 0 || at('kind') < 0 || at('lower') < 0 || at('upper') < 0) throw new AppError(422, M.csvColumns, {}, 'file');
   const numOrNull = (s: string | undefined) => (s === undefined || s.trim() === '' ? null : Number(s));
-  return lines.slice(1).map((l) => {
+  return lines.slice(1).map((l, i) => {
     const c = split(l);
+    const row = i + 1;
+    if (!(c[at('name')] ?? '').trim()) throw new AppError(422, M.csvRowName, { row }, 'file');
+    for (const column of ['lower', 'upper']) {
+      const v = (c[at(column)] ?? '').trim();
+      if (v !== '' && !Number.isFinite(Number(v))) throw new AppError(422, M.csvRowNumber, { row, column, value: v.slice(0, 50) }, 'file');
+    }
     const kind = (c[at('kind')] || 'range').trim() as 'range' | 'discrete' | 'fixed';
     const values = at('values') >= 0 && c[at('values')] ? c[at('values')].split(';').map((v) => v.trim()).filter(Boolean) : undefined;
     const parsed = featureSetting.safeParse({
@@ -109,7 +115,7 @@ export function parseFeatureCsv(text: string) {
       value: kind === 'fixed' ? (numOrNull(c[at('lower')]) ?? c[at('lower')]) : undefined,
       unit: at('unit') >= 0 ? (c[at('unit')] ?? '') : '',
     });
-    if (!parsed.success) throw new AppError(422, M.csvColumns, {}, 'file');
+    if (!parsed.success) throw new AppError(422, M.csvRowValue, { row, column: String(parsed.error.issues[0]?.path[0] ?? 'name') }, 'file');
     return parsed.data;
   });
 }

@@ -371,7 +371,7 @@ export function makeOptimizationService(ctx: AppContext) {
       return { body: `${lines.join('\n')}\n`, fileName: `${dataset.name}-features.csv` };
     },
 
-    async predict(auth: AuthContext, projectId: string, conditions: Record<string, string | number>[], lang: Lang) {
+    async predict(auth: AuthContext, projectId: string, conditions: Record<string, string | number>[]) {
       if (!conditions.length) throw new AppError(422, M.conditionEmpty, {}, 'conditions');
       const p = await getRow(auth, projectId);
       const { spec } = await prepared(auth, JSON.parse(p.settings_json) as Settings);

@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { copyParquetToCsv } from '../../http/csv.js';
 import { testHold } from '../../testhold.js';
 import { AppError } from '../../http/errors.js';
-import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats, sqlString } from '../datasets/ingest.js';
+import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats } from '../datasets/ingest.js';
 import { datasetRepo } from '../datasets/repo.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';

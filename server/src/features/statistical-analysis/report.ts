@@ -14,7 +14,7 @@ function scale(lo: number, hi: number, a: number, b: number) {
 }
 
 /** The reference distribution with the critical region(s) shaded and the observed statistic marked. */
-function referenceSvg(ref: any): string {
+function referenceSvg(ref: NonNullable<TestResult['charts']['reference']>): string {
   if (!ref?.x?.length) return '';
   const xs: number[] = ref.x;
   const ys: number[] = ref.y;
@@ -45,7 +45,7 @@ function referenceSvg(ref: any): string {
 }
 
 /** Box plots with Tukey whiskers and the sampled points beside each box. */
-function boxSvg(boxes: any[]): string {
+function boxSvg(boxes: NonNullable<TestResult['charts']['box']>): string {
   if (!boxes?.length) return '';
   const all = boxes.flatMap((b) => [b.low, b.high, ...(b.outliers ?? [])]).filter((v) => Number.isFinite(v));
   const lo = Math.min(...all);

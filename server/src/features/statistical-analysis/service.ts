@@ -482,6 +482,7 @@ export function makeStatisticalService(ctx: AppContext) {
 
     async resultFile(auth: AuthContext, id: string, format: 'csv' | 'html', lang: Lang) {
       const { row, result } = await resultOf(auth, id);
+      // eslint-disable-next-line no-control-regex -- control characters are among what a file name must not hold
       const base = row.name.replace(/[\\/:*?"<>|\x00-\x1f]+/g, '_').slice(0, 100) || 'statistical_analysis';
       if (format === 'html') return { body: reportHtml(info(row), result, lang), type: 'text/html; charset=utf-8', fileName: `${base}_report.html` };
       return { body: resultCsv(info(row), result, lang), type: 'text/csv; charset=utf-8', fileName: `${base}_result.csv` };

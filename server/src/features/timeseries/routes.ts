@@ -10,7 +10,7 @@ import { installModelEventHandlers } from '../training/routes.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
 import { makeTrainingService } from '../training/service.js';
-import { pid, pm, projectView, rangeQuery, registerBody, seriesView, thresholdBody, thresholdQuery, thresholdView, TS_TYPES, wrap } from './schemas.js';
+import { pid, pm, projectView, rangeQuery, registerBody, seriesView, thresholdQuery, thresholdView, TS_TYPES, wrap } from './schemas.js';
 import { makeTimeSeriesService, tsCatalogue } from './service.js';
 
 const tags = ['time series'];

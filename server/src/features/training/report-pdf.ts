@@ -1,6 +1,8 @@
+import type { z } from 'zod';
 import type { Lang } from '../../i18n/messages.js';
 import { barsSvg, heatmapSvg, linesSvg, scatterSvg } from '../../pdf/charts.js';
 import type { PdfBlock, PdfDocument } from '../../pdf/index.js';
+import type { ModelReport } from './responses.js';
 
 /**
  * A model's report as a PDF document model: the same content as the report page and the HTML report (leaderboard
@@ -8,8 +10,8 @@ import type { PdfBlock, PdfDocument } from '../../pdf/index.js';
  * reader's language. Figures come from the engine's report.json; nothing is computed here but layout.
  */
 
-/* The engine's report.json and the model rows are loose JSON (EngineJson in the response schema). */
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** What the PDF shows: the report call's answer (project, model row, report.json), typed by its one schema (responses.ts). */
+export type ReportInput = z.infer<typeof ModelReport>;
 
 const T = {
   en: {
@@ -242,18 +244,12 @@ export function fmt(v: unknown): string {
   return v.toFixed(a >= 100 ? 2 : 4);
 }
 
-export interface ReportInput {
-  project: Json;
-  model: Json;
-  report: Json;
-}
-
 export function trainingReportPdf({ project: p, model: m, report: r }: ReportInput, lang: Lang, now = new Date()): PdfDocument {
   const t = T[lang];
   const metricName = (k: string) => t.metrics[k === 'R²' ? 'r2' : k.replace(/ /g, '_')] ?? k;
   const supervised = p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression';
-  const ch: Json = r.charts ?? {};
-  const ev: Json | null = r.evaluation ?? null;
+  const ch = r.charts ?? {};
+  const ev = r.evaluation ?? null;
   const label = String(r.label ?? m.model_key);
   const stamp = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '—');
   const blocks: PdfBlock[] = [];
@@ -264,7 +260,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   if (r.pending) blocks.push({ kind: 'paragraph', text: t.pending, tone: 'warning' });
   if (ev?.mode === 'cv_only') blocks.push({ kind: 'paragraph', text: t.cvOnly, tone: 'warning' });
   else if (ev?.small_test) blocks.push({ kind: 'paragraph', text: t.smallTest(Number(ev.test_rows), Number(ev.threshold), ev.headline === 'forward_validation'), tone: 'warning' });
-  const tu: Json | null = r.target_units ?? null;
+  const tu = r.target_units ?? null;
   if (tu?.scaled) blocks.push({ kind: 'paragraph', text: t.targetUnits(String(tu.target ?? p.target_variables?.[0] ?? ''), String(tu.method ?? 'scaling')), tone: 'muted' });
 
   // ---- settings ---------------------------------------------------------------------------------------------
@@ -295,7 +291,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   h(t.leaderboard);
   blocks.push({ kind: 'paragraph', text: t.chosenBy[p.best_model_basis] ?? '', tone: 'muted' });
   const keys = PRIMARY[p.project_type] ?? [];
-  const models: Json[] = p.models ?? [];
+  const models = p.models ?? [];
   blocks.push({
     kind: 'table',
     columns: [
@@ -317,7 +313,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   });
 
   // ---- figures ----------------------------------------------------------------------------------------------
-  const rcv: Json | null = ev?.repeated_cv ?? null;
+  const rcv = ev?.repeated_cv ?? null;
   if (rcv) {
     h(t.repeatedCv(metricName(String(rcv.metric))), 2);
     blocks.push({
@@ -329,7 +325,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   const metricRows = Object.entries(r.metrics ?? {}).filter(([, v]) => typeof v === 'number' || v === null);
   if (metricRows.length) {
     h(t.metricsTitle, 2);
-    const train: Json = r.train_metrics ?? {};
+    const train = r.train_metrics ?? {};
     const hasTrain = Object.keys(train).length > 0;
     blocks.push({
       kind: 'table',
@@ -367,7 +363,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   if (ch.roc?.length) {
     chart(
       linesSvg(
-        [...(ch.roc as Json[]).slice(0, 9).map((c) => ({ name: `${c.class} (AUC ${Number(c.auc).toFixed(3)})`, x: c.fpr, y: c.tpr })), { name: '', x: [0, 1], y: [0, 1], dashed: true }],
+        [...ch.roc.slice(0, 9).map((c) => ({ name: `${c.class} (AUC ${Number(c.auc).toFixed(3)})`, x: c.fpr, y: c.tpr })), { name: '', x: [0, 1], y: [0, 1], dashed: true }],
         { xLabel: t.fpr, yLabel: t.tpr, xRange: [0, 1], yRange: [0, 1] },
       ),
       t.roc,
@@ -375,12 +371,12 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
     );
   }
   if (ch.per_class) {
-    const classes = Object.keys(ch.per_class).filter((k) => typeof ch.per_class[k] === 'object' && !['macro avg', 'weighted avg', 'micro avg'].includes(k));
+    const classes = Object.entries(ch.per_class).flatMap(([k, v]) => (typeof v === 'object' && !['macro avg', 'weighted avg', 'micro avg'].includes(k) ? [[k, v] as const] : []));
     h(t.perClass, 2);
     blocks.push({
       kind: 'table',
       columns: [{ label: t.class }, ...[t.metrics.precision!, t.metrics.recall!, t.metrics.f1!, t.support].map((label) => ({ label, align: 'right' as const }))],
-      rows: classes.map((c) => [c, fmt(ch.per_class[c].precision), fmt(ch.per_class[c].recall), fmt(ch.per_class[c]['f1-score']), fmt(ch.per_class[c].support)]),
+      rows: classes.map(([c, v]) => [c, fmt(v.precision), fmt(v.recall), fmt(v['f1-score']), fmt(v.support)]),
     });
   }
   if (ch.pca_scatter) chart(scatterSvg(ch.pca_scatter.x, ch.pca_scatter.y, { xLabel: 'PC1', yLabel: 'PC2', groups: ch.pca_scatter.cluster }), t.clusters);
@@ -397,8 +393,8 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   }
   if (blocks.length > chartStart) blocks.splice(chartStart, 0, { kind: 'heading', text: t.charts, level: 1 });
 
-  const pi: Json[] = r.permutation_importance ?? [];
-  const shap: Json[] = r.shap ?? [];
+  const pi = r.permutation_importance ?? [];
+  const shap = r.shap ?? [];
   if (pi.length || shap.length) h(t.importance);
   if (pi.length) {
     const top = pi.slice(0, 25);
@@ -411,7 +407,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   }
   if (ch.coefficients?.length) {
     h(t.coefficients, 2);
-    const c: Json[] = ch.coefficients;
+    const c = ch.coefficients;
     const withP = c[0]?.p_value !== undefined;
     blocks.push({
       kind: 'table',
@@ -421,13 +417,13 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   }
 
   h(t.hyperparameters);
-  const defaults: Json = r.defaults ?? {};
+  const defaults = r.defaults ?? {};
   blocks.push({
     kind: 'table',
     columns: [{ label: t.name }, { label: t.value }, { label: t.defaultValue }],
     rows: Object.entries(r.hyperparameters ?? {}).map(([k, v]) => [k, fmt(v), fmt(defaults[k])]),
   });
-  const trials: Json[] = r.auto_tune?.trials ?? [];
+  const trials = r.auto_tune?.trials ?? [];
   if (trials.length) {
     h(t.trials(metricName(String(r.auto_tune.objective))), 2);
     blocks.push({

@@ -11,7 +11,7 @@ import { datasetKey, makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import { M } from './messages.js';
 import { insertProject, newModel } from './rows.js';
-import type { TrainingModelView, TrainingProjectView, TrainingReportView } from './responses.js';
+import { readTrainingReport, type TrainingModelView, type TrainingProjectView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
 import { algorithmsOf, type ProjectType, TYPES } from './types.js';
 
@@ -424,7 +424,7 @@ export function makeTrainingService(ctx: AppContext) {
       if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
-      const report = JSON.parse(await fs.promises.readFile(file, 'utf8')) as TrainingReportView; // the engine's report.json (ml/trainer.py)
+      const report = readTrainingReport(await fs.promises.readFile(file, 'utf8')); // the engine's report.json (ml/trainer.py)
       return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
     },
 
