@@ -458,3 +458,26 @@ def test_sequence_autoencoder_through_training_and_prediction(tmp_path):
     assert (out["top_signal"].iloc[440:] == "a").mean() > 0.9
     report = json.loads((tmp_path / "o" / "1_seq" / "report.json").read_text())
     assert report["detector"]["window"] == 20 and report["threshold"] > 0
+
+
+def test_detector_and_parameter_names_come_from_message_keys_in_both_languages():
+    """The catalogue holds message keys only (no English text); every key has en and ja, and a range error names the
+    detector and the parameter through them."""
+    from mitate_engine.task import EngineError, messages
+    from mitate_engine.tsad.detectors import CATALOGUE, params_of
+
+    cat = messages()
+    for mode in CATALOGUE.values():
+        for a in mode:
+            assert "label" not in a and all("help" not in p for p in a["params"]), a["key"]
+            keys = [a["name_key"], *(p["label_key"] for p in a["params"]), *(p["help_key"] for p in a["params"] if "help_key" in p)]
+            for k in keys:
+                assert cat[k]["en"].strip() and cat[k]["ja"].strip(), k
+                assert cat[k]["en"] != cat[k]["ja"], k  # a Japanese text, not the English copied
+    assert cat["tsad_detector_pca_mspc"]["ja"].startswith("PCA-MSPC（ホテリングのT²")
+    with pytest.raises(EngineError) as err:
+        params_of("pca_mspc", {"confidence": 0.5})
+    assert err.value.code == "tsad_param_range"
+    assert err.value.params["label"]["code"] == "tsad_detector_pca_mspc"
+    assert err.value.params["param"]["code"] == "tsad_param_pca_mspc_confidence"
+    assert str(err.value).startswith('PCA-MSPC (Hotelling\'s T² and Q statistic / SPE): "Confidence of the control limits"')

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..task import EngineError
 from .errors import fail
 from .mspc import PcaMspc
 
@@ -28,7 +29,8 @@ def params_of(algorithm: str, given: dict) -> dict:
             v = p["default"]
         v = int(v) if p["kind"] == "int" else float(v)
         if not (p["low"] <= v <= p["high"]):
-            raise fail("tsad_param_range", label=spec["label"], param=p["name"], low=p["low"], high=p["high"])
+            # names from the catalogue's message keys, so the server says them in the reader's language
+            raise fail("tsad_param_range", label=EngineError(spec["name_key"]), param=EngineError(p["label_key"]), low=p["low"], high=p["high"])
         out[p["name"]] = v
     return out
 
