@@ -49,7 +49,10 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const [name, setName] = useState('');
   const [time, setTime] = useState('');
   // resampling and time spans need dates and times; a whole-number order column (a sample number) counts rows
-  const timeIsDatetime = ['datetime', 'date'].includes(columns.find((c) => c.name === time)?.type ?? '');
+  const kindOf = (name: string) => (['datetime', 'date'].includes(columns.find((c) => c.name === name)?.type ?? '') ? 'datetime' : 'order');
+  const timeIsDatetime = kindOf(time) === 'datetime';
+  // the field is named after what orders the rows: a date/time, or a whole number (row number); no choice yet: neutral
+  const timeKind = time ? kindOf(time) : undefined;
   const [signals, setSignals] = useState<string[]>([]);
   const [label, setLabel] = useState('');
   const [lags, setLags] = useState('');
@@ -141,10 +144,13 @@ export default function RegisterWizard({ type }: { type: TsType }) {
           <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
             <TextField label={t('wizard.name')} value={name} onChange={(e) => setName(e.target.value)} required />
             {!timeChoices.length && <Alert severity="error">{t('wizard.noTimeColumn')}</Alert>}
-            <TextField select label={t('wizard.timeColumn')} helperText={t('wizard.timeHelp')} value={time} onChange={(e) => setTime(e.target.value)} required>
+            <TextField select label={t('wizard.timeColumn', { context: timeKind })} helperText={t('wizard.timeHelp', { context: timeKind })} value={time} onChange={(e) => setTime(e.target.value)} required>
               {timeChoices.map((c) => (
                 <MenuItem key={c} value={c}>
                   {c}
+                  <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
+                    ({t(`wizard.kind_${kindOf(c)}`)})
+                  </Typography>
                 </MenuItem>
               ))}
             </TextField>
@@ -236,8 +242,8 @@ export default function RegisterWizard({ type }: { type: TsType }) {
                       <TextField
                         key={p.name}
                         size="small"
-                        label={p.name}
-                        helperText={p.help ?? `${p.low} – ${p.high}`}
+                        label={p.label}
+                        helperText={t('wizard.paramHelp', { help: p.help ?? '', low: p.low, high: p.high, context: p.help ? 'help' : undefined })}
                         placeholder={String(p.default)}
                         value={params[a.key]?.[p.name] ?? ''}
                         onChange={(e) => setParams({ ...params, [a.key]: { ...(params[a.key] ?? {}), [p.name]: e.target.value } })}
