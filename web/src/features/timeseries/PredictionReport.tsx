@@ -76,7 +76,7 @@ export default function PredictionReport() {
           </Typography>
           {a.first_alarm_row !== null && (
             <Typography variant="body2" data-testid="first-alarm">
-              {firstAlarmTime !== null ? t('prediction.firstAlarmAt', { time: fullTime(firstAlarmTime), row: a.first_alarm_row + 1 }) : t('prediction.firstAlarm', { row: a.first_alarm_row + 1 })}
+              {firstAlarmTime !== null ? t('prediction.firstAlarmAt', { time: fullTime(firstAlarmTime), row: a.first_alarm_row + 1, column: series.data?.time_column, context: series.data?.time_kind }) : t('prediction.firstAlarm', { row: a.first_alarm_row + 1 })}
             </Typography>
           )}
         </Paper>

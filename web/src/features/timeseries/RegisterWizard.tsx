@@ -17,6 +17,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
+import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
@@ -256,8 +257,33 @@ export default function RegisterWizard({ type }: { type: TsType }) {
           </Box>
         )}
         {step === 4 && (
-          <Box component="pre" sx={{ fontSize: 12, bgcolor: '#fafafa', p: 2, overflow: 'auto', maxHeight: 400 }}>
-            {JSON.stringify({ ...body(), feature_variables: `${signals.length}: ${signals.slice(0, 10).join(', ')}${signals.length > 10 ? ' …' : ''}` }, null, 2)}
+          <Box data-testid="wizard-summary">
+            <InfoGrid
+              items={[
+                { label: t('wizard.name'), value: name, wide: true },
+                { label: t('wizard.timeColumn', { context: timeKind }), value: time },
+                { label: t('details.signals'), value: `${signals.length}: ${signals.slice(0, 10).join(', ')}${signals.length > 10 ? ' …' : ''}`, wide: true },
+                { label: t('details.label'), value: label || t('wizard.none') },
+                { label: t('details.lags'), value: list(lags).join(', ') || '—' },
+                { label: t('details.windows'), value: list(windows).join(', ') || '—' },
+                { label: t('details.resample'), value: timeIsDatetime && resample.trim() ? resample.trim() : t('details.noResample') },
+                mode === 'unsupervised'
+                  ? { label: t('details.normal'), value: normalMode === 'rows' ? t('details.firstRows', { rows }) : `${from} – ${to}` }
+                  : { label: t('details.split'), value: `${Math.round(Number(split) * 100)} %` },
+                {
+                  label: t('details.models'),
+                  wide: true,
+                  value: chosen
+                    .map((k) => {
+                      const a = algorithms.find((x) => x.key === k);
+                      const set = Object.entries(params[k] ?? {}).filter(([, v]) => v.trim() !== '');
+                      const named = set.map(([n, v]) => `${a?.params.find((x) => x.name === n)?.label ?? n} = ${v.trim()}`);
+                      return `${a?.label ?? k}${named.length ? ` (${named.join(', ')})` : ''}`;
+                    })
+                    .join(' · '),
+                },
+              ]}
+            />
           </Box>
         )}
         {error && (

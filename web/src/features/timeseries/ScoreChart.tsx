@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { useMemo, useRef, useState } from 'react';
 import type { Bucket } from './api';
-import { axisNote, formatFor, formatTime } from './timeAxis';
+import { axisNote, formatFor, formatTime, tickLabel } from './timeAxis';
 
 const W = 1000;
 const H = 300;
@@ -158,7 +158,7 @@ export default function ScoreChart(p: ScoreChartProps) {
           <g key={v}>
             <line x1={PAD.l - 4} x2={PAD.l} y1={y(v)} y2={y(v)} stroke="#999" />
             <text x={PAD.l - 6} y={y(v) + 4} fontSize={11} textAnchor="end" fill="#555">
-              {fmt(v)}
+              {tickLabel(v, (hi - lo) / 4)}
             </text>
           </g>
         ))}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisNote, formatFor, formatTime, fullTime } from './timeAxis';
+import { axisNote, formatFor, formatTime, fullTime, tickLabel } from './timeAxis';
 
 describe('time axis labels', () => {
   it('shortens date-times to what changes over the span, read as text (no zone shift)', () => {
@@ -31,5 +31,14 @@ describe('time axis labels', () => {
     expect(axisNote([1, 960], 'number')).toBeNull();
     expect(fullTime(161)).toBe('161');
     expect(formatTime(null, 'number')).toBe('');
+  });
+});
+
+describe('score axis ticks', () => {
+  it('gives as many decimals as the step needs', () => {
+    expect([0.031, 0.0325, 0.034].map((v) => tickLabel(v, 0.0015))).toEqual(['0.0310', '0.0325', '0.0340']);
+    expect(tickLabel(2.9, 2.9)).toBe('2.9');
+    expect(tickLabel(230.9, 13.4)).toBe('231');
+    expect(tickLabel(123456, 1000)).toBe('1.23e+5');
   });
 });

@@ -77,3 +77,10 @@ export function fullTime(v: Time): string {
   const p = parts(v);
   return p ? `${p.y}-${p.mo}-${p.d} ${p.h}:${p.mi}:${p.s}` : String(v);
 }
+
+/** An axis tick with as many decimals as the step between ticks needs (0.0312, 0.0325… rather than 0.03, 0.03…). */
+export const tickLabel = (v: number, step: number) => {
+  if (Math.abs(v) >= 1e5 || (step > 0 && step < 1e-4)) return v.toExponential(2);
+  const decimals = step >= 10 ? 0 : Math.min(6, Math.max(0, Math.ceil(-Math.log10(step || 1)) + 1));
+  return v.toFixed(decimals);
+};

@@ -85,7 +85,8 @@ describe('time-series prediction report', () => {
 
 describe('time-series register wizard', () => {
   const dataset = {
-    id: 'd1', name: 'TEP', row_count: 500, datetime_column: 'sample', columns: [
+    // no stored ordering column (the normal-period chart, which needs one, is not drawn): the first fitting column orders it
+    id: 'd1', name: 'TEP', row_count: 500, datetime_column: null, columns: [
       { name: 'sample', type: 'integer' }, { name: 'stamp', type: 'datetime' }, { name: 'a', type: 'float' }, { name: 'b', type: 'float' },
     ],
   };
@@ -108,6 +109,13 @@ describe('time-series register wizard', () => {
     for (let i = 0; i < 3; i++) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText("PCA-MSPC (Hotelling's T² and Q statistic / SPE)")).toBeInTheDocument();
     expect(screen.getByLabelText('Confidence of the control limits')).toBeInTheDocument();
-    expect(screen.getByText('T² and Q limits at this confidence (0.8 – 0.9999)')).toBeInTheDocument();
+    expect(screen.getByText('T² and Q limits at this confidence. Range 0.8 – 0.9999')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Confidence of the control limits'), { target: { value: '0.95' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    // the last step summarises the choices in words (not the request's JSON)
+    const summary = await screen.findByTestId('wizard-summary');
+    expect(summary).toHaveTextContent("PCA-MSPC (Hotelling's T² and Q statistic / SPE) (Confidence of the control limits = 0.95)");
+    expect(summary).toHaveTextContent('Row-order column (row number)sample');
+    expect(summary).not.toHaveTextContent('"algorithm"');
   }, 90_000);
 });
