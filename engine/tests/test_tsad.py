@@ -481,3 +481,45 @@ def test_detector_and_parameter_names_come_from_message_keys_in_both_languages()
     assert err.value.params["label"]["code"] == "tsad_detector_pca_mspc"
     assert err.value.params["param"]["code"] == "tsad_param_pca_mspc_confidence"
     assert str(err.value).startswith('PCA-MSPC (Hotelling\'s T² and Q statistic / SPE): "Confidence of the control limits"')
+
+
+def test_alarm_rule_k_of_the_last_n_rows_is_one_causal_score():
+    """The k-of-n alarm rule as a score: over a threshold exactly when at least k of the last n rows are, never
+    changed by later rows; a detector wrapped by it keeps its threshold, contributions and pickles."""
+    import pickle
+
+    from mitate_engine.task import EngineError
+    from mitate_engine.tsad.detectors import AlarmRule, k_of_n
+
+    rng = np.random.default_rng(3)
+    s = rng.normal(size=300)
+    s[:4] = np.nan  # a warm-up without scores
+    for k, n in ((1, 1), (1, 5), (3, 5), (5, 5), (8, 10)):
+        f = k_of_n(s, k, n)
+        for thr in (-0.5, 0.0, 0.7):
+            over = np.nan_to_num(s, nan=-np.inf) > thr
+            count = np.array([over[max(0, t - n + 1) : t + 1].sum() for t in range(len(s))])
+            assert np.array_equal(np.nan_to_num(f, nan=-np.inf) > thr, count >= k), (k, n, thr)
+        # causal: row t's value does not change when the rows after it do
+        t2 = s.copy()
+        t2[150:] = 99.0
+        assert np.allclose(k_of_n(t2, k, n)[:150], f[:150], equal_nan=True)
+    X = rng.normal(size=(500, 4))
+    X[:, 1] += X[:, 0]
+    det, p = make("pca_mspc", {"alarm_k": 3, "alarm_n": 5})
+    assert isinstance(det, AlarmRule) and p["alarm_k"] == 3
+    det.fit(X[:400])
+    plain, _ = make("pca_mspc", {})
+    plain.fit(X[:400])
+    assert det.default_threshold(det.score(X[:400])) == 1.0
+    score, c = det.score_and_contributions(X)
+    assert np.allclose(score, k_of_n(plain.score(X), 3, 5), equal_nan=True)
+    assert c.shape == (500, 4) and np.allclose(c, plain.contributions(X))
+    again = pickle.loads(pickle.dumps(det))
+    assert np.allclose(again.score(X), score, equal_nan=True) and again.info()["components"] == det.info()["components"]
+    iso, _ = make("isolation_forest", {"alarm_k": 2, "alarm_n": 4, "n_estimators": 20})
+    iso.fit(X[:400])
+    assert not hasattr(iso, "contributions") and iso.score_and_contributions(X)[1] is None
+    with pytest.raises(EngineError) as err:
+        make("lof", {"alarm_k": 6, "alarm_n": 5})
+    assert err.value.code == "tsad_alarm_rule" and err.value.params["label"]["code"] == "tsad_detector_lof"

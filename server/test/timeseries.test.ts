@@ -94,6 +94,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     );
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'isolation_forest', params: { n_estimators: 10.5 } }] }, ids.d01, 'ja'))).toBe('孤立森（Isolation Forest）：「木の本数」は整数で指定してください。');
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'lof', params: { k: 3 } }] }))).toBe('Local Outlier Factor (novelty detection): there is no hyper-parameter "k".');
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'lof', params: { alarm_k: 6, alarm_n: 5 } }] }, ids.d01, 'ja'))).toBe('局所外れ値因子法（LOF、新規データの判定）：警報ルールのk（6）はn（5）以下にしてください。');
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'lightgbm' }] }))).toContain('not available');
     expect(msg(await reg({ ...tep, normal: { mode: 'rows', rows: 60 }, models: [{ algorithm: 'sequence_autoencoder' }] }))).toBe(
       "The sequence autoencoder's window of 60 rows needs at least 70 rows of normal period; it has 60. Choose a longer period or a shorter window.",

@@ -32,5 +32,6 @@ export const M = {
   paramNotNumber: { en: '{algorithm}: "{param}" must be a number.', ja: '{algorithm}：「{param}」は数値で指定してください。' },
   paramNotWhole: { en: '{algorithm}: "{param}" must be a whole number.', ja: '{algorithm}：「{param}」は整数で指定してください。' },
   paramRange: { en: '{algorithm}: "{param}" must be between {low} and {high}.', ja: '{algorithm}：「{param}」は{low}から{high}の範囲で指定してください。' },
+  alarmRule: { en: '{algorithm}: the alarm rule needs k ({k}) not larger than n ({n}).', ja: '{algorithm}：警報ルールのk（{k}）はn（{n}）以下にしてください。' },
   sorted: { en: 'The rows are not in time order; training sorts them by "{column}".', ja: '行が時刻順ではありません。学習時に「{column}」で並べ替えます。' },
 } as const;

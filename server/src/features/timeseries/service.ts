@@ -128,6 +128,10 @@ export function makeTimeSeriesService(ctx: AppContext) {
         if (p.kind === 'int' && !Number.isInteger(n)) throw new AppError(422, M.paramNotWhole, values, 'models');
         if (n < p.low || n > p.high) throw new AppError(422, M.paramRange, values, 'models');
       }
+      // the alarm rule "k of the last n rows over the threshold" needs k <= n
+      const k = Number(m.params?.alarm_k ?? 1) || 1;
+      const n = Number(m.params?.alarm_n ?? 1) || 1;
+      if (k > n) throw new AppError(422, M.alarmRule, { algorithm: said(a.name_key), k, n }, 'models');
     }
     const time = body.time_column || dataset.datetime_column;
     if (!time) throw new AppError(422, M.noTime, {}, 'time_column');
