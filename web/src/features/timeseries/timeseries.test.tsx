@@ -10,7 +10,7 @@ afterEach(() => {
   setSession(null);
 });
 
-const model = { id: 'm1', model_key: '1_pca_mspc', model_name: 'pca_mspc', model_index: 1, algorithm: 'pca_mspc', label: 'PCA-MSPC (Hotelling T² and Q)', params: {}, hyperparameters: {}, cv: null, seconds: 1, state: 'done', metrics: { f1: 0.9, far: 0.01, threshold: 1 }, error: null, log: null, trained_at: null, threshold: 1, trained_threshold: 1, saved_threshold: null };
+const model = { id: 'm1', model_key: '1_pca_mspc', model_name: 'pca_mspc', model_index: 1, algorithm: 'pca_mspc', label: "PCA-MSPC (Hotelling's T² and Q statistic / SPE)", params: {}, hyperparameters: {}, cv: null, seconds: 1, state: 'done', metrics: { f1: 0.9, far: 0.01, threshold: 1 }, error: null, log: null, trained_at: null, threshold: 1, trained_threshold: 1, saved_threshold: null };
 const project = {
   project_id: 'p1', id: 'p1', name: 'TEP', project_type: 'time_series_anomaly_detection_unsupervised', mode: 'unsupervised', training_state: 'done', dataset_id: 'd1', parent_dataset_name: 'd01',
   number_of_data: 10, target_variables: ['fault'], feature_variables: ['a', 'b'], time_column: 'sample', time_is_datetime: false, normal: { mode: 'rows', rows: 4 }, notes: [], lags: [], windows: [],
