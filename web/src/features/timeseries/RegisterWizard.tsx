@@ -268,7 +268,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
                 { label: t('details.windows'), value: list(windows).join(', ') || '—' },
                 { label: t('details.resample'), value: timeIsDatetime && resample.trim() ? resample.trim() : t('details.noResample') },
                 mode === 'unsupervised'
-                  ? { label: t('details.normal'), value: normalMode === 'rows' ? t('details.firstRows', { rows }) : `${from} – ${to}` }
+                  ? { label: t('details.normal'), value: normalMode === 'rows' ? t('details.firstRows', { rows }) : `${from} – ${to}`, wide: normalMode === 'range' }
                   : { label: t('details.split'), value: `${Math.round(Number(split) * 100)} %` },
                 {
                   label: t('details.models'),
