@@ -523,3 +523,37 @@ def test_alarm_rule_k_of_the_last_n_rows_is_one_causal_score():
     with pytest.raises(EngineError) as err:
         make("lof", {"alarm_k": 6, "alarm_n": 5})
     assert err.value.code == "tsad_alarm_rule" and err.value.params["label"]["code"] == "tsad_detector_lof"
+
+
+def test_alarm_rule_trains_saves_and_predicts_as_k_of_the_last_n_alarms(tmp_path):
+    """Trained and predicted through the tasks: a PCA-MSPC with the rule '3 of the last 5 rows' alarms exactly where
+    at least 3 of the last 5 rows of the same detector without the rule alarm (same limits), on new data."""
+    train, df = _tep(tmp_path, "d00.csv")
+    test, _ = _tep(tmp_path, "d01_te.csv")
+    signals = [c for c in df.columns if c.startswith("XM")]
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(train),
+        "time_column": "sample",
+        "features": signals,
+        "target": None,
+        "lags": [],
+        "windows": [],
+        "normal": {"mode": "rows", "rows": 500},
+        "output_dir": str(tmp_path / "run"),
+        "models": [
+            {"key": "1_pca_mspc", "algorithm": "pca_mspc", "params": {}},
+            {"key": "2_pca_mspc", "algorithm": "pca_mspc", "params": {"alarm_k": 3, "alarm_n": 5}},
+        ],
+    }
+    res, _ = run("tsad_train", spec)
+    assert [m["state"] for m in res["models"]] == ["done", "done"]
+    assert res["models"][1]["hyperparameters"]["alarm_n"] == 5
+    alarms = []
+    for key in ("1_pca_mspc", "2_pca_mspc"):
+        run("predict", {"model": str(tmp_path / "run" / key / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / key)})
+        alarms.append(pd.read_parquet(tmp_path / key / "predictions.parquet")["alarm"].to_numpy() > 0)
+    plain, rule = alarms
+    expected = pd.Series(plain.astype(float)).rolling(5, min_periods=1).sum().to_numpy() >= 3
+    assert np.array_equal(rule, expected)
+    assert rule[:160].sum() <= plain[:160].sum() and rule[170:].mean() > 0.95
