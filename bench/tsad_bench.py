@@ -226,6 +226,102 @@ def skab():
     return out
 
 
+def causal_variants(with_sequence_ae: bool = True):
+    """Brief tsad9 item 5: causal post-processing of the scores on SKAB (first 400 rows train, the rest scored),
+    each threshold chosen on the training period's own (post-processed) scores, nothing looking at a later row:
+    - base: the detector's score against its own default threshold (PCA-MSPC: the 99 % control limits);
+    - ewma{k}: the score smoothed by an exponentially weighted mean over ~k rows (span k, causal), threshold the
+      99th percentile (q99) or the maximum (max) of the smoothed training scores;
+    - {k}of{n}: an alarm at t when at least k of the rows t-n+1..t are over the detector's threshold (SKAB's own
+      rules are of this kind, but theirs look at later rows);
+    - ewma{k}_{j}of{n}: both.
+    Point-wise F1 / FAR / MAR pooled over the files; detection delay = rows from each event's start to its first
+    alarm (mean over detected events); FAR split into the normal rows before and after each file's anomaly."""
+    def ewma(x, k):
+        return pd.Series(x).ewm(span=k, adjust=False, ignore_na=True).mean().to_numpy()
+
+    def k_of_n(over, k, n):
+        return pd.Series(over.astype(float)).rolling(n, min_periods=n).sum().fillna(0).to_numpy() >= k
+
+    def scores(df, det_key):
+        X_raw = df[SIGNALS].to_numpy(float)
+        if det_key == "sequence_ae":
+            det, _ = make("sequence_autoencoder", {"window": 60, "quantile": 0.999, "factor": 4 / 3, "persistence": 1})
+            det.fit(X_raw[:400])
+            s = det.score(X_raw)
+            return s, det.default_threshold()
+        cfg = {"pca_mspc_raw": VARIANTS["pca_mspc_raw"], "pca_mspc_w5": OURS}[det_key]
+        F = window_features(df, SIGNALS, [], cfg["windows"], stats=cfg["stats"])
+        X = F.bfill().to_numpy(float)
+        det, _ = make(cfg["algorithm"], cfg["params"])
+        det.fit(X[:400])
+        s = det.score(X)
+        return s, det.default_threshold(s[:400])
+
+    rules = ["base"]
+    rules += [f"ewma{k}_{t}" for k in (5, 10, 20, 40) for t in ("q99", "max")]
+    rules += [f"{k}of{n}" for k, n in ((3, 5), (5, 10), (8, 10), (15, 20), (30, 40))]
+    rules += [f"ewma{k}_max_{j}of{n}" for k in (10, 20) for j, n in ((5, 10), (15, 20))]
+
+    def apply(rule, s, thr):
+        if rule == "base":
+            return np.nan_to_num(s, nan=-np.inf) > thr
+        if rule.startswith("ewma"):
+            parts = rule.split("_")
+            k = int(parts[0][4:])
+            e = ewma(s, k)
+            et = e[:400][~np.isnan(e[:400])]
+            t = float(np.max(et)) if parts[1] == "max" else float(np.percentile(et, 99))
+            over = np.nan_to_num(e, nan=-np.inf) > t
+            if len(parts) == 3:
+                j, n = (int(v) for v in parts[2].split("of"))
+                return k_of_n(over, j, n)
+            return over
+        j, n = (int(v) for v in rule.split("of"))
+        return k_of_n(np.nan_to_num(s, nan=-np.inf) > thr, j, n)
+
+    dets = ["pca_mspc_raw", "pca_mspc_w5", *(["sequence_ae"] if with_sequence_ae else [])]
+    rows = {d: {r: [] for r in rules} for d in dets}
+    delays = {d: {r: [] for r in rules} for d in dets}
+    events = {d: {r: [0, 0] for r in rules} for d in dets}
+    before_after = {d: {r: [0, 0, 0, 0] for r in rules} for d in dets}
+    for f in SKAB_FILES:
+        df = pd.read_csv(DATA / "skab_subset" / f, sep=";")
+        y = df["anomaly"].to_numpy()[400:] > 0
+        i0 = int(np.argmax(y))
+        i1 = len(y) - int(np.argmax(y[::-1]))
+        for d in dets:
+            s, thr = scores(df, d)
+            for r in rules:
+                alarm = apply(r, s, thr)[400:]
+                rows[d][r].append(MET.pointwise(alarm, y))
+                ev = MET.event_level(alarm, y)
+                events[d][r][0] += ev["events_detected"]
+                events[d][r][1] += ev["events"]
+                delays[d][r] += [e["delay_rows"] for e in ev["per_event"] if e["detected"]]
+                ba = before_after[d][r]
+                ba[0] += int(alarm[:i0].sum())
+                ba[1] += i0
+                ba[2] += int(alarm[i1:].sum())
+                ba[3] += len(y) - i1
+    out = {}
+    for d in dets:
+        out[d] = {}
+        for r in rules:
+            m = pooled(rows[d][r])
+            ba = before_after[d][r]
+            out[d][r] = {
+                "f1": round(m["f1"], 4),
+                "far": round(m["far"], 4),
+                "mar": round(m["mar"], 4),
+                "events_detected": f"{events[d][r][0]}/{events[d][r][1]}",
+                "mean_delay_rows": round(float(np.mean(delays[d][r])), 1) if delays[d][r] else None,
+                "far_before_anomaly": round(ba[0] / ba[1], 4) if ba[1] else None,
+                "far_after_anomaly": round(ba[2] / ba[3], 4) if ba[3] else None,
+            }
+    return {"files": SKAB_FILES, "rules": rules, "by_detector": out}
+
+
 def tep():
     d00 = pd.read_csv(DATA / "tep_braatz_subset" / "d00.csv")
     cols = [c for c in d00.columns if c.startswith("XM")]
@@ -269,4 +365,7 @@ def speed():
 
 
 if __name__ == "__main__":
-    print(json.dumps({"skab": skab(), "tep": tep(), "speed": speed()}))
+    if "--causal-variants" in sys.argv:
+        print(json.dumps({"skab_causal_variants": causal_variants(with_sequence_ae="--no-sequence-ae" not in sys.argv)}))
+    else:
+        print(json.dumps({"skab": skab(), "tep": tep(), "speed": speed()}))

@@ -73,8 +73,9 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
 
   await newProject(/TEP normal d00/, 'Time-series anomaly detection (unsupervised)');
   await page.waitForURL(/\/training\/time_series_anomaly_detection_unsupervised\/register\//);
-  await page.getByRole('combobox', { name: 'Time column' }).waitFor();
-  assert.match(await page.getByRole('combobox', { name: 'Time column' }).innerText(), /sample/);
+  // ordered by a whole number: the field is named a row-order column, not a datetime column
+  await page.getByRole('combobox', { name: 'Row-order column (row number)' }).waitFor();
+  assert.match(await page.getByRole('combobox', { name: 'Row-order column (row number)' }).innerText(), /sample/);
   await shot('01-wizard-series');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
@@ -96,8 +97,12 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   await page.getByRole('textbox', { name: 'N rows' }).fill('500');
   await shot('02-wizard-normal');
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('checkbox', { name: 'PCA-MSPC (Hotelling T² and Q)' }).waitFor();
-  assert.ok(await page.getByRole('checkbox', { name: 'PCA-MSPC (Hotelling T² and Q)' }).isChecked());
+  const pca = "PCA-MSPC (Hotelling's T² and Q statistic / SPE)";
+  await page.getByRole('checkbox', { name: pca }).waitFor();
+  assert.ok(await page.getByRole('checkbox', { name: pca }).isChecked());
+  // parameters by their catalogue labels, with help and range
+  await page.getByRole('textbox', { name: 'Confidence of the control limits' }).waitFor();
+  await shot('02b-wizard-detectors');
   await page.getByRole('checkbox', { name: 'Isolation Forest' }).check();
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Create project' }).click();
@@ -141,7 +146,9 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   const summary = page.getByTestId('prediction-summary');
   await summary.waitFor({ timeout: 180_000 });
   await page.getByRole('list', { name: 'contributions' }).waitFor();
-  const first = Number(/First alarm at row (\d+)/.exec(await page.getByText(/First alarm at row/).innerText())![1]);
+  // TEP is ordered by its sample number: the first alarm is said by it (sample n is row n)
+  const [, firstSample, first] = /First alarm at sample (\d+) \(row (\d+)\)/.exec(await page.getByTestId('first-alarm').innerText())!.map(Number);
+  assert.equal(firstSample, first);
   // the first sustained alarm span is the one drawn: find it through the API the page uses
   const id = page.url().split('/').pop()!;
   const series = await (await fetch(`${server.url}/api/timeseries/prediction/series/${id}`, { headers: { authorization: `Bearer ${token}` } })).json();
@@ -151,23 +158,27 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   await shot('06-prediction');
   // zoom on the prediction report: drag across the score chart; the server sends that window downsampled again
   const window = page.getByTestId('prediction-window');
-  assert.equal(await window.innerText(), 'Rows 1–960 of 960');
+  assert.equal(await window.innerText(), 'sample 1 – 960: 960 of 960 rows');
+  // the axis is labelled by the sample numbers
+  const ticks = (await page.getByTestId('time-tick').allTextContents()).map(Number);
+  assert.equal(ticks[0], 1);
+  assert.ok(ticks.every((v, i) => Number.isInteger(v) && (i === 0 || v > ticks[i - 1])) && ticks.at(-1)! >= 950, ticks.join(','));
   const score = page.getByRole('img', { name: 'Anomaly score' });
   const sb = (await score.boundingBox())!;
   await page.mouse.move(sb.x + sb.width * 0.15, sb.y + sb.height / 2);
   await page.mouse.down();
   await page.mouse.move(sb.x + sb.width * 0.35, sb.y + sb.height / 2, { steps: 8 });
   await page.mouse.up();
-  await page.waitForFunction(() => !/^Rows 1–960 /.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 180_000 });
-  const [, a, b] = /^Rows (\d+)–(\d+) of 960$/.exec(await window.innerText())!.map(Number);
+  await page.waitForFunction(() => !/^sample 1 – 960:/.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 180_000 });
+  const [, a, b] = /^sample (\d+) – (\d+): \d+ of 960 rows$/.exec(await window.innerText())!.map(Number);
   assert.ok(a > 1 && b < 960 && b - a < 400, `zoomed to rows ${a}–${b}`);
   await shot('06a-prediction-zoomed');
   await page.getByRole('button', { name: 'Reset zoom' }).click();
-  await page.waitForFunction(() => /^Rows 1–960 /.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 180_000 });
+  await page.waitForFunction(() => /^sample 1 – 960:/.test(document.querySelector('[data-testid="prediction-window"]')?.textContent ?? ''), undefined, { timeout: 180_000 });
   // in Japanese
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
   await page.reload();
-  await page.getByTestId('prediction-window').filter({ hasText: '960 行のうち 1–960 行目' }).waitFor();
+  await page.getByTestId('prediction-window').filter({ hasText: 'sample 1 – 960（全 960 行のうち 960 行）' }).waitFor();
   await page.getByRole('button', { name: '拡大を戻す' }).waitFor();
   await shot('06b-prediction-ja');
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
@@ -200,7 +211,7 @@ test('supervised on SKAB valve1 with its anomaly column, time-ordered split', as
   await upload('SKAB valve1 0', '0.csv', SKAB, { training_type: 'time_series_anomaly_detection_supervised', type: 'supervised', datetime_column: 'datetime' });
   await newProject(/SKAB valve1 0/, 'Time-series anomaly detection (supervised)');
   await page.waitForURL(/\/training\/time_series_anomaly_detection_supervised\/register\//);
-  await page.getByRole('combobox', { name: 'Time column' }).waitFor();
+  await page.getByRole('combobox', { name: 'Date/time column' }).waitFor();
   assert.match(await page.getByRole('combobox', { name: /^Label column/ }).innerText(), /anomaly/);
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('textbox', { name: /Rolling windows/ }).fill('5, 30s');
@@ -224,7 +235,7 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   await upload('SKAB valve1 0 unlabelled', '0.csv', SKAB, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
   await newProject(/SKAB valve1 0 unlabelled/, 'Time-series anomaly detection (unsupervised)');
   await page.waitForURL(/\/training\/time_series_anomaly_detection_unsupervised\/register\//);
-  await page.getByRole('combobox', { name: 'Time column' }).waitFor();
+  await page.getByRole('combobox', { name: 'Date/time column' }).waitFor();
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
   const chart = page.getByTestId('normal-period-chart');
@@ -266,9 +277,11 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   await page.mouse.up();
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
-  const preview = await page.locator('pre').innerText();
-  assert.match(preview, /"mode": "range"/);
-  assert.match(preview, /"resample": "1s"/);
+  // the last step says the choices in words: the dragged range as the normal period, resampled every second
+  const preview = await page.getByTestId('wizard-summary').innerText();
+  assert.match(preview, /Normal period\s+2020-03-09 \d\d:\d\d:\d\d – 2020-03-09 \d\d:\d\d:\d\d/);
+  assert.match(preview, /Resampling\s+1s/);
+  await shot('12b-skab-summary');
   await page.getByRole('button', { name: 'Create project' }).click();
   await page.waitForURL(/\/training\/time-series\/details\//);
   await page.getByRole('button', { name: 'Train', exact: true }).click();

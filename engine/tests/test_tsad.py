@@ -458,3 +458,102 @@ def test_sequence_autoencoder_through_training_and_prediction(tmp_path):
     assert (out["top_signal"].iloc[440:] == "a").mean() > 0.9
     report = json.loads((tmp_path / "o" / "1_seq" / "report.json").read_text())
     assert report["detector"]["window"] == 20 and report["threshold"] > 0
+
+
+def test_detector_and_parameter_names_come_from_message_keys_in_both_languages():
+    """The catalogue holds message keys only (no English text); every key has en and ja, and a range error names the
+    detector and the parameter through them."""
+    from mitate_engine.task import EngineError, messages
+    from mitate_engine.tsad.detectors import CATALOGUE, params_of
+
+    cat = messages()
+    for mode in CATALOGUE.values():
+        for a in mode:
+            assert "label" not in a and all("help" not in p for p in a["params"]), a["key"]
+            keys = [a["name_key"], *(p["label_key"] for p in a["params"]), *(p["help_key"] for p in a["params"] if "help_key" in p)]
+            for k in keys:
+                assert cat[k]["en"].strip() and cat[k]["ja"].strip(), k
+                assert cat[k]["en"] != cat[k]["ja"], k  # a Japanese text, not the English copied
+    assert cat["tsad_detector_pca_mspc"]["ja"].startswith("PCA-MSPC（ホテリングのT²")
+    with pytest.raises(EngineError) as err:
+        params_of("pca_mspc", {"confidence": 0.5})
+    assert err.value.code == "tsad_param_range"
+    assert err.value.params["label"]["code"] == "tsad_detector_pca_mspc"
+    assert err.value.params["param"]["code"] == "tsad_param_pca_mspc_confidence"
+    assert str(err.value).startswith('PCA-MSPC (Hotelling\'s T² and Q statistic / SPE): "Confidence of the control limits"')
+
+
+def test_alarm_rule_k_of_the_last_n_rows_is_one_causal_score():
+    """The k-of-n alarm rule as a score: over a threshold exactly when at least k of the last n rows are, never
+    changed by later rows; a detector wrapped by it keeps its threshold, contributions and pickles."""
+    import pickle
+
+    from mitate_engine.task import EngineError
+    from mitate_engine.tsad.detectors import AlarmRule, k_of_n
+
+    rng = np.random.default_rng(3)
+    s = rng.normal(size=300)
+    s[:4] = np.nan  # a warm-up without scores
+    for k, n in ((1, 1), (1, 5), (3, 5), (5, 5), (8, 10)):
+        f = k_of_n(s, k, n)
+        for thr in (-0.5, 0.0, 0.7):
+            over = np.nan_to_num(s, nan=-np.inf) > thr
+            count = np.array([over[max(0, t - n + 1) : t + 1].sum() for t in range(len(s))])
+            assert np.array_equal(np.nan_to_num(f, nan=-np.inf) > thr, count >= k), (k, n, thr)
+        # causal: row t's value does not change when the rows after it do
+        t2 = s.copy()
+        t2[150:] = 99.0
+        assert np.allclose(k_of_n(t2, k, n)[:150], f[:150], equal_nan=True)
+    X = rng.normal(size=(500, 4))
+    X[:, 1] += X[:, 0]
+    det, p = make("pca_mspc", {"alarm_k": 3, "alarm_n": 5})
+    assert isinstance(det, AlarmRule) and p["alarm_k"] == 3
+    det.fit(X[:400])
+    plain, _ = make("pca_mspc", {})
+    plain.fit(X[:400])
+    assert det.default_threshold(det.score(X[:400])) == 1.0
+    score, c = det.score_and_contributions(X)
+    assert np.allclose(score, k_of_n(plain.score(X), 3, 5), equal_nan=True)
+    assert c.shape == (500, 4) and np.allclose(c, plain.contributions(X))
+    again = pickle.loads(pickle.dumps(det))
+    assert np.allclose(again.score(X), score, equal_nan=True) and again.info()["components"] == det.info()["components"]
+    iso, _ = make("isolation_forest", {"alarm_k": 2, "alarm_n": 4, "n_estimators": 20})
+    iso.fit(X[:400])
+    assert not hasattr(iso, "contributions") and iso.score_and_contributions(X)[1] is None
+    with pytest.raises(EngineError) as err:
+        make("lof", {"alarm_k": 6, "alarm_n": 5})
+    assert err.value.code == "tsad_alarm_rule" and err.value.params["label"]["code"] == "tsad_detector_lof"
+
+
+def test_alarm_rule_trains_saves_and_predicts_as_k_of_the_last_n_alarms(tmp_path):
+    """Trained and predicted through the tasks: a PCA-MSPC with the rule '3 of the last 5 rows' alarms exactly where
+    at least 3 of the last 5 rows of the same detector without the rule alarm (same limits), on new data."""
+    train, df = _tep(tmp_path, "d00.csv")
+    test, _ = _tep(tmp_path, "d01_te.csv")
+    signals = [c for c in df.columns if c.startswith("XM")]
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(train),
+        "time_column": "sample",
+        "features": signals,
+        "target": None,
+        "lags": [],
+        "windows": [],
+        "normal": {"mode": "rows", "rows": 500},
+        "output_dir": str(tmp_path / "run"),
+        "models": [
+            {"key": "1_pca_mspc", "algorithm": "pca_mspc", "params": {}},
+            {"key": "2_pca_mspc", "algorithm": "pca_mspc", "params": {"alarm_k": 3, "alarm_n": 5}},
+        ],
+    }
+    res, _ = run("tsad_train", spec)
+    assert [m["state"] for m in res["models"]] == ["done", "done"]
+    assert res["models"][1]["hyperparameters"]["alarm_n"] == 5
+    alarms = []
+    for key in ("1_pca_mspc", "2_pca_mspc"):
+        run("predict", {"model": str(tmp_path / "run" / key / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / key)})
+        alarms.append(pd.read_parquet(tmp_path / key / "predictions.parquet")["alarm"].to_numpy() > 0)
+    plain, rule = alarms
+    expected = pd.Series(plain.astype(float)).rolling(5, min_periods=1).sum().to_numpy() >= 3
+    assert np.array_equal(rule, expected)
+    assert rule[:160].sum() <= plain[:160].sum() and rule[170:].mean() > 0.95

@@ -60,6 +60,22 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(docs.paths['/api/timseseries/project/{id}'].get.responses['200']).toBeTruthy();
   });
 
+  it('names every detector and parameter in the caller\'s language, from the one catalogue', async () => {
+    const en = body(await call('GET', '/api/timeseries/catalogue'));
+    const ja = body(await call('GET', '/api/timeseries/catalogue', undefined, alice, 'ja'));
+    expect(ja.unsupervised.map((a: { key: string }) => a.key)).toEqual(en.unsupervised.map((a: { key: string }) => a.key));
+    const pca = (c: { unsupervised: { key: string; label: string; params: unknown[] }[] }) => c.unsupervised.find((a) => a.key === 'pca_mspc')!;
+    expect(pca(en).label).toBe("PCA-MSPC (Hotelling's T² and Q statistic / SPE)");
+    expect(pca(ja).label).toBe('PCA-MSPC（ホテリングのT²とQ統計量(SPE)）');
+    expect(pca(ja).params[0]).toMatchObject({ name: 'n_components', kind: 'int', default: 0, low: 0, high: 500, label: '主成分数', help: '0: 累積寄与率が下の値に達する最少の主成分数' });
+    expect(ja.unsupervised.find((a: { key: string }) => a.key === 'isolation_forest').label).toBe('孤立森（Isolation Forest）');
+    for (const a of [...ja.unsupervised, ...ja.supervised]) {
+      // every name, label and help is Japanese text (not a key, not the English copied)
+      for (const s of [a.label, ...a.params.flatMap((p: { label: string; help?: string }) => [p.label, p.help ?? 'あ'])]) expect(s, a.key).toMatch(/[ぁ-んァ-ヶ一-龯]/);
+      for (const p of a.params) expect(p, a.key).not.toHaveProperty('label_key');
+    }
+  });
+
   it('refuses bad input before anything is stored, in the caller\'s language', async () => {
     const before = body(await call('GET', '/api/timeseries/project/list/')).total;
     const reg = (payload: object, id = ids.d01, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, payload, alice, lang);
@@ -71,7 +87,15 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(msg(await reg({ ...tep, windows: [50], normal: { mode: 'rows', rows: 40 }, models: [{ algorithm: 'pca_mspc' }] }))).toContain('warm-up');
     expect(msg(await reg({ ...tep, windows: ['5min'], models: [{ algorithm: 'pca_mspc' }] }))).toContain('time span');
     expect(msg(await reg({ ...tep, project_type: 'time_series_anomaly_detection_supervised', target_variables: ['fault'], models: [{ algorithm: 'lightgbm' }] }, ids.d00))).toContain('single class');
-    expect(msg(await reg({ ...tep, models: [{ algorithm: 'pca_mspc', params: { confidence: 2 } }] }))).toContain('between');
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'pca_mspc', params: { confidence: 2 } }] }))).toBe(
+      'PCA-MSPC (Hotelling\'s T² and Q statistic / SPE): "Confidence of the control limits" must be between 0.8 and 0.9999.',
+    );
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'pca_mspc', params: { confidence: 2 } }] }, ids.d01, 'ja'))).toBe(
+      'PCA-MSPC（ホテリングのT²とQ統計量(SPE)）：「管理限界の信頼水準」は0.8から0.9999の範囲で指定してください。',
+    );
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'isolation_forest', params: { n_estimators: 10.5 } }] }, ids.d01, 'ja'))).toBe('孤立森（Isolation Forest）：「木の本数」は整数で指定してください。');
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'lof', params: { k: 3 } }] }))).toBe('Local Outlier Factor (novelty detection): there is no hyper-parameter "k".');
+    expect(msg(await reg({ ...tep, models: [{ algorithm: 'lof', params: { alarm_k: 6, alarm_n: 5 } }] }, ids.d01, 'ja'))).toBe('局所外れ値因子法（LOF、新規データの判定）：警報ルールのk（6）はn（5）以下にしてください。');
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'lightgbm' }] }))).toContain('not available');
     expect(msg(await reg({ ...tep, normal: { mode: 'rows', rows: 60 }, models: [{ algorithm: 'sequence_autoencoder' }] }))).toBe(
       "The sequence autoencoder's window of 60 rows needs at least 70 rows of normal period; it has 60. Choose a longer period or a shorter window.",
@@ -157,6 +181,10 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const rows = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=155&end=174&points=100`));
     expect(rows.points.map((b: number[]) => b[0])).toEqual(Array.from({ length: 20 }, (_, i) => 155 + i));
     for (const b of rows.points) expect(b[1]).toBe(b[2]);
+    // each point is labelled by its row's value of the time column (TEP's sample numbers, 1 at row 0)
+    expect(rows).toMatchObject({ time_column: 'sample', time_kind: 'order', start_time: 156, end_time: 175 });
+    expect(rows.times).toEqual(Array.from({ length: 20 }, (_, i) => 156 + i));
+    expect([sustained.start_time, sustained.end_time]).toEqual([sustained.start + 1, sustained.end + 1]);
     // the widest bucket's max over rows 150-449 is the max of those rows read one by one
     const one = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=150&end=449&points=1000`));
     expect(Math.max(...zoomed.points.map((b: number[]) => b[2]))).toBe(Math.max(...one.points.map((b: number[]) => b[2])));

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..task import EngineError
 from .errors import fail
 from .mspc import PcaMspc
 
@@ -28,7 +29,8 @@ def params_of(algorithm: str, given: dict) -> dict:
             v = p["default"]
         v = int(v) if p["kind"] == "int" else float(v)
         if not (p["low"] <= v <= p["high"]):
-            raise fail("tsad_param_range", label=spec["label"], param=p["name"], low=p["low"], high=p["high"])
+            # names from the catalogue's message keys, so the server says them in the reader's language
+            raise fail("tsad_param_range", label=EngineError(spec["name_key"]), param=EngineError(p["label_key"]), low=p["low"], high=p["high"])
         out[p["name"]] = v
     return out
 
@@ -441,12 +443,59 @@ def forest_contributions(forest, X) -> np.ndarray:
     return out / len(forest.estimators_)
 
 
+def k_of_n(score: np.ndarray, k: int, n: int) -> np.ndarray:
+    """The k-th largest score of rows t-n+1..t (row t and the rows before it only): above a threshold exactly when at
+    least k of those rows are, so one threshold reads as the alarm rule "k of the last n rows over the line" (1 of n
+    is the largest, n of n the smallest as `persist`). The first rows use the rows there are; a row without a score
+    (NaN, the warm-up) counts as not over the line, and a row with fewer than k scored rows behind it has none."""
+    s = np.asarray(score, dtype=float)
+    if n <= 1 or len(s) == 0:
+        return s
+    padded = np.concatenate([np.full(n - 1, -np.inf), np.where(np.isnan(s), -np.inf, s)])
+    windows = np.lib.stride_tricks.sliding_window_view(padded, n)
+    out = np.partition(windows, n - k, axis=1)[:, n - k]
+    return np.where(np.isneginf(out), np.nan, out)
+
+
+class AlarmRule:
+    """A detector whose score is read through `k_of_n`: the threshold, its default (chosen on the training period's
+    scores read the same way), the threshold page and predictions all keep working on one score."""
+
+    def __init__(self, det, k: int, n: int):
+        self.det, self.k, self.n = det, k, n
+
+    def __getattr__(self, name):
+        # the wrapped detector's other parts (info, window errors, fitted values); not while unpickling
+        if name in ("det", "k", "n") or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.det, name)
+
+    def fit(self, X, y=None):
+        self.det.fit(X, y)
+        return self
+
+    def score(self, X):
+        return k_of_n(self.det.score(X), self.k, self.n)
+
+    def score_and_contributions(self, X):
+        if hasattr(self.det, "score_and_contributions"):
+            s, c = self.det.score_and_contributions(X)
+        else:
+            s, c = self.det.score(X), (self.det.contributions(X) if hasattr(self.det, "contributions") else None)
+        return k_of_n(s, self.k, self.n), c
+
+
 def make(algorithm: str, params: dict, check=None):
     """The detector and its checked parameters; `check` is called between training epochs of the neural
-    detectors (the job's cancel check)."""
+    detectors (the job's cancel check). An alarm rule other than 1 of 1 wraps the detector (AlarmRule)."""
     p = params_of(algorithm, params)
     if algorithm in SUPERVISED:
         return Supervised(algorithm, p), p
     if algorithm == "sequence_autoencoder":
         return SequenceAutoencoder(p, check), p
-    return {"pca_mspc": Mspc, "isolation_forest": IForest, "lof": Lof, "ocsvm": OcSvm, "robust_z": RobustZ, "autoencoder": Autoencoder}[algorithm](p), p
+    det = {"pca_mspc": Mspc, "isolation_forest": IForest, "lof": Lof, "ocsvm": OcSvm, "robust_z": RobustZ, "autoencoder": Autoencoder}[algorithm](p)
+    k, n = p.get("alarm_k", 1), p.get("alarm_n", 1)
+    if k > n:
+        spec = next(a for a in CATALOGUE["unsupervised"] if a["key"] == algorithm)
+        raise fail("tsad_alarm_rule", label=EngineError(spec["name_key"]), k=k, n=n)
+    return (AlarmRule(det, k, n) if n > 1 else det), p

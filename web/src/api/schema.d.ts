@@ -23595,7 +23595,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Detectors of each mode with their hyper-parameters */
+        /** Detectors of each mode with their hyper-parameters, named in the caller's language (one list: engine/mitate_engine/tsad/catalogue.json with message keys) */
         get: {
             parameters: {
                 query?: never;
@@ -23614,20 +23614,42 @@ export interface paths {
                         "application/json": {
                             detail: {
                                 response: {
-                                    supervised: ({
+                                    supervised: {
                                         key: string;
+                                        /** @description The detector's name in the caller's language (Accept-Language) */
                                         label: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    unsupervised: ({
+                                        contributions: boolean;
+                                        params: {
+                                            name: string;
+                                            /** @enum {string} */
+                                            kind: "int" | "float";
+                                            default: number;
+                                            low: number;
+                                            high: number;
+                                            /** @description The parameter's label in the caller's language */
+                                            label: string;
+                                            /** @description What the value means, in the same language */
+                                            help?: string;
+                                        }[];
+                                    }[];
+                                    unsupervised: {
                                         key: string;
+                                        /** @description The detector's name in the caller's language (Accept-Language) */
                                         label: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
+                                        contributions: boolean;
+                                        params: {
+                                            name: string;
+                                            /** @enum {string} */
+                                            kind: "int" | "float";
+                                            default: number;
+                                            low: number;
+                                            high: number;
+                                            /** @description The parameter's label in the caller's language */
+                                            label: string;
+                                            /** @description What the value means, in the same language */
+                                            help?: string;
+                                        }[];
+                                    }[];
                                 };
                             };
                         };
@@ -35409,9 +35431,24 @@ export interface components {
             end: number;
             /** @description [row position, min, max] per bucket */
             points: (number | (number | null) | (number | null))[][];
+            /** @description the project's time column (null when the predicted table lacks it) */
+            time_column: string | null;
+            /**
+             * @description datetime: times are ISO date-times (no zone, as stored); order: the whole numbers of a row-order column
+             * @enum {string}
+             */
+            time_kind: "datetime" | "order";
+            /** @description the time column's value at each point's row position */
+            times: ((string | number) | null)[];
+            /** @description the time of the first row shown */
+            start_time: (string | number) | null;
+            /** @description the time of the last row shown */
+            end_time: (string | number) | null;
             spans: {
                 start: number;
                 end: number;
+                start_time: (string | number) | null;
+                end_time: (string | number) | null;
                 contributions: {
                     signal: string;
                     value: number;
@@ -37279,9 +37316,24 @@ export interface components {
             end: number;
             /** @description [row position, min, max] per bucket */
             points: (number | (number | null) | (number | null))[][];
+            /** @description the project's time column (null when the predicted table lacks it) */
+            time_column: string | null;
+            /**
+             * @description datetime: times are ISO date-times (no zone, as stored); order: the whole numbers of a row-order column
+             * @enum {string}
+             */
+            time_kind: "datetime" | "order";
+            /** @description the time column's value at each point's row position */
+            times: ((string | number) | null)[];
+            /** @description the time of the first row shown */
+            start_time: (string | number) | null;
+            /** @description the time of the last row shown */
+            end_time: (string | number) | null;
             spans: {
                 start: number;
                 end: number;
+                start_time: (string | number) | null;
+                end_time: (string | number) | null;
                 contributions: {
                     signal: string;
                     value: number;

@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthContext, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
+import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, replies } from '../../http/responses.js';
 import type { PredictionTable } from '../prediction/db.js';
 import '../prediction/db.js';
@@ -212,7 +213,7 @@ export default async function imageRoutes(app: FastifyInstance) {
         .executeTakeFirst();
       if (project?.project_type.startsWith('time_series')) {
         if (req.body.threshold === undefined) throw new AppError(422, { en: 'Give the threshold as a number.', ja: 'しきい値を数値で指定してください。' }, {}, 'threshold');
-        return ok(await timeSeries.saveThreshold(req.auth, req.params.project_id, req.params.model_key, req.body.threshold));
+        return ok(await timeSeries.saveThreshold(req.auth, req.params.project_id, req.params.model_key, req.body.threshold, langOf(req.headers['accept-language'])));
       }
       return ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body));
     },

@@ -285,7 +285,20 @@ export default async function predictionRoutes(app: FastifyInstance) {
               start: z.number().int().describe('first row position shown'),
               end: z.number().int().describe('last row position shown'),
               points: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable()])).describe('[row position, min, max] per bucket'),
-              spans: z.array(z.object({ start: z.number().int(), end: z.number().int(), contributions: z.array(z.object({ signal: z.string(), value: z.number() })) })),
+              time_column: z.string().nullable().describe("the project's time column (null when the predicted table lacks it)"),
+              time_kind: z.enum(['datetime', 'order']).describe('datetime: times are ISO date-times (no zone, as stored); order: the whole numbers of a row-order column'),
+              times: z.array(z.union([z.string(), z.number(), z.null()])).describe("the time column's value at each point's row position"),
+              start_time: z.union([z.string(), z.number(), z.null()]).describe('the time of the first row shown'),
+              end_time: z.union([z.string(), z.number(), z.null()]).describe('the time of the last row shown'),
+              spans: z.array(
+                z.object({
+                  start: z.number().int(),
+                  end: z.number().int(),
+                  start_time: z.union([z.string(), z.number(), z.null()]),
+                  end_time: z.union([z.string(), z.number(), z.null()]),
+                  contributions: z.array(z.object({ signal: z.string(), value: z.number() })),
+                }),
+              ),
               threshold: z.number().nullable(),
             })
             .meta({ id: 'PredictionScoreSeries' }),
@@ -301,8 +314,20 @@ export default async function predictionRoutes(app: FastifyInstance) {
         const file = sqlString(resultFile(p, 'predictions.parquet'));
         const names = (await conn.runAndReadAll(`SELECT * FROM read_parquet(${file}) LIMIT 0`)).columnNames();
         const contrib = names.filter((c) => c.startsWith('contribution_'));
-        const res = await conn.runAndReadAll(`SELECT anomaly_score, alarm${contrib.map((c) => `, ${ident(c)}`).join('')} FROM read_parquet(${file})`);
+        // the rows are labelled by the project's time column (kept in the predictions beside the scores)
+        const cfg = await app.ctx.db.selectFrom('training_projects').select('config_json').where('organisation_id', '=', req.auth.orgId).where('id', '=', p.project_id).executeTakeFirst();
+        const tcfg = cfg ? (JSON.parse(cfg.config_json) as { time_column?: string; time_is_datetime?: boolean }) : {};
+        const timeColumn = tcfg.time_column && names.includes(tcfg.time_column) ? tcfg.time_column : null;
+        const res = await conn.runAndReadAll(`SELECT anomaly_score, alarm${contrib.map((c) => `, ${ident(c)}`).join('')}${timeColumn ? `, ${ident(timeColumn)}` : ''} FROM read_parquet(${file})`);
         const cols = res.getColumnsJS() as unknown[][];
+        const rawTimes = timeColumn ? cols[cols.length - 1] : [];
+        const timeAt = (i: number): string | number | null => {
+          const v = rawTimes[i];
+          if (v === null || v === undefined) return null;
+          if (v instanceof Date) return v.toISOString().replace('Z', '');
+          if (typeof v === 'bigint') return Number(v);
+          return typeof v === 'number' || typeof v === 'string' ? v : String(v);
+        };
         const score = Float64Array.from(cols[0], (x) => (x === null ? NaN : Number(x)));
         const n = score.length;
         // the visible window, downsampled here as the training report's (one implementation: timeseries/scores.ts)
@@ -310,7 +335,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
         const end = Math.max(start, Math.min(req.query.end ?? n - 1, n - 1));
         const out = downsample(score, start, end, req.query.points);
         const alarm = cols[1].map((x) => Number(x) > 0);
-        const spans: { start: number; end: number; contributions: { signal: string; value: number }[] }[] = [];
+        const spans: { start: number; end: number; start_time: string | number | null; end_time: string | number | null; contributions: { signal: string; value: number }[] }[] = [];
         for (let i = 0; i < n && spans.length < 500; i++) {
           if (!alarm[i] || (i > 0 && alarm[i - 1])) continue;
           let e = i;
@@ -321,9 +346,20 @@ export default async function predictionRoutes(app: FastifyInstance) {
             return { signal: c.slice('contribution_'.length), value: sum / (e - i + 1) };
           });
           items.sort((x, y) => Math.abs(y.value) - Math.abs(x.value));
-          spans.push({ start: i, end: e, contributions: items.slice(0, 10) });
+          spans.push({ start: i, end: e, start_time: timeAt(i), end_time: timeAt(e), contributions: items.slice(0, 10) });
         }
-        return ok({ rows: n, start, end, points: out, spans, threshold: v.result && 'anomaly' in v.result ? v.result.anomaly.threshold : null });
+        return ok({
+          rows: n,
+          start,
+          end,
+          points: out,
+          time_column: timeColumn,
+          time_kind: tcfg.time_is_datetime ? ('datetime' as const) : ('order' as const),
+          times: out.map(([i]) => timeAt(i)),
+          start_time: timeAt(start),
+          end_time: timeAt(end),
+          spans,
+          threshold: v.result && 'anomaly' in v.result ? v.result.anomaly.threshold : null });
       } finally {
         conn.closeSync();
       }

@@ -17,7 +17,7 @@ export const M = {
   },
   shortSequence: {
     en: 'The sequence autoencoder\'s window of {window} rows needs at least {needed} rows of normal period; it has {count}. Choose a longer period or a shorter window.',
-    ja: 'シーケンス自己符号化器の{window}行の窓には、少なくとも{needed}行の正常期間が必要です（現在{count}行）。期間を長くするか窓を短くしてください。',
+    ja: '時系列オートエンコーダの{window}行の窓には、少なくとも{needed}行の正常期間が必要です（現在{count}行）。期間を長くするか窓を短くしてください。',
   },
   spanNeedsDatetime: { en: 'The window "{window}" is a time span; it needs a date/time column (use a number of rows instead).', ja: 'ウィンドウ「{window}」は時間幅です。日時列が必要です（行数で指定してください）。' },
   badWindow: { en: 'The window "{window}" is neither a number of rows (2 or more) nor a time span such as 30s, 5min, 1h.', ja: 'ウィンドウ「{window}」は行数（2以上）でも、30s・5min・1h のような時間幅でもありません。' },
@@ -27,5 +27,11 @@ export const M = {
   notTimeSeries: { en: 'This project is not a time-series anomaly detection project.', ja: 'このプロジェクトは時系列異常検知のプロジェクトではありません。' },
   seriesMissing: { en: 'The scores of this model are missing; train the project again.', ja: 'このモデルのスコアがありません。もう一度学習してください。' },
   badThreshold: { en: 'The threshold must be a finite number.', ja: 'しきい値は有限の数値にしてください。' },
+  // {algorithm} and {param} are catalogue names (engine/mitate_engine/messages.json), said in the same language
+  paramUnknown: { en: '{algorithm}: there is no hyper-parameter "{param}".', ja: '{algorithm}：ハイパーパラメータ「{param}」はありません。' },
+  paramNotNumber: { en: '{algorithm}: "{param}" must be a number.', ja: '{algorithm}：「{param}」は数値で指定してください。' },
+  paramNotWhole: { en: '{algorithm}: "{param}" must be a whole number.', ja: '{algorithm}：「{param}」は整数で指定してください。' },
+  paramRange: { en: '{algorithm}: "{param}" must be between {low} and {high}.', ja: '{algorithm}：「{param}」は{low}から{high}の範囲で指定してください。' },
+  alarmRule: { en: '{algorithm}: the alarm rule needs k ({k}) not larger than n ({n}).', ja: '{algorithm}：警報ルールのk（{k}）はn（{n}）以下にしてください。' },
   sorted: { en: 'The rows are not in time order; training sorts them by "{column}".', ja: '行が時刻順ではありません。学習時に「{column}」で並べ替えます。' },
 } as const;

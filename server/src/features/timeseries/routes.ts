@@ -5,13 +5,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
+import { langOf } from '../../i18n/messages.js';
 import { fileReplies } from '../../http/responses.js';
 import { installModelEventHandlers } from '../training/routes.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
 import { makeTrainingService } from '../training/service.js';
 import { pid, pm, projectView, rangeQuery, registerBody, seriesView, thresholdQuery, thresholdView, TS_TYPES, wrap } from './schemas.js';
-import { makeTimeSeriesService, tsCatalogue } from './service.js';
+import { localCatalogue, makeTimeSeriesService } from './service.js';
 
 const tags = ['time series'];
 const anyObject = z.looseObject({});
@@ -30,8 +31,24 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
     return reply.send(fs.createReadStream(file));
   };
 
-  r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters', response: wrap(z.looseObject({ supervised: z.array(z.looseObject({ key: z.string(), label: z.string() })), unsupervised: z.array(z.looseObject({ key: z.string(), label: z.string() })) })) } }, async () =>
-    ok(tsCatalogue()),
+  const detector = z.object({
+    key: z.string(),
+    label: z.string().describe("The detector's name in the caller's language (Accept-Language)"),
+    contributions: z.boolean(),
+    params: z.array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(['int', 'float']),
+        default: z.number(),
+        low: z.number(),
+        high: z.number(),
+        label: z.string().describe("The parameter's label in the caller's language"),
+        help: z.string().optional().describe('What the value means, in the same language'),
+      }),
+    ),
+  });
+  r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters, named in the caller\'s language (one list: engine/mitate_engine/tsad/catalogue.json with message keys)', response: wrap(z.object({ supervised: z.array(detector), unsupervised: z.array(detector) })) } }, async (req) =>
+    ok(localCatalogue(langOf(req.headers['accept-language']))),
   );
   r.post(
     '/timeseries/register/:id',
@@ -39,12 +56,12 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
       preHandler: requireWriter,
       schema: { tags, summary: 'Register a time-series anomaly detection project on a dataset (id = dataset id); every rule is checked first', params: pid, body: registerBody, response: wrap(projectView) },
     },
-    async (req) => ok(await svc.register(req.auth, req.params.id, req.body)),
+    async (req) => ok(await svc.register(req.auth, req.params.id, req.body, langOf(req.headers['accept-language']))),
   );
   const projectSchema = { tags, summary: 'The project with its models, states, metrics and thresholds', params: pid, response: wrap(projectView) };
-  r.get('/timseseries/project/:id', { schema: projectSchema }, async (req) => ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))));
+  r.get('/timseseries/project/:id', { schema: projectSchema }, async (req) => ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id), langOf(req.headers['accept-language']))));
   r.get('/timeseries/project/:id', { schema: { ...projectSchema, summary: 'Correctly spelt alias of GET timseseries/project/{id}' } }, async (req) =>
-    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id), langOf(req.headers['accept-language']))),
   );
   r.get(
     '/timeseries/project/list/',
@@ -53,22 +70,22 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
       const lists = await Promise.all(TS_TYPES.map((t) => training.list(req.auth, { query: '', project_type: t, page: 1, page_size: 1000 })));
       const rows = lists.flatMap((l) => l.items).sort((a, b) => b.created_at.localeCompare(a.created_at));
       const page = rows.slice((req.query.page - 1) * req.query.page_size, req.query.page * req.query.page_size);
-      return ok({ items: await Promise.all(page.map(async (p) => svc.view(req.auth, await svc.getProject(req.auth, p.id)))), total: rows.length });
+      return ok({ items: await Promise.all(page.map(async (p) => svc.view(req.auth, await svc.getProject(req.auth, p.id), langOf(req.headers['accept-language'])))), total: rows.length });
     },
   );
   r.post('/timeseries/train/model/:id', { preHandler: requireWriter, schema: { tags, summary: 'Train the models of the project (a job)', params: pid, body: trainBody, response: wrap(projectView) } }, async (req) =>
-    ok(await svc.train(req.auth, req.params.id, req.body?.model_keys)),
+    ok(await svc.train(req.auth, req.params.id, req.body?.model_keys, langOf(req.headers['accept-language']))),
   );
   r.get('/timeseries/train/model/:id', { schema: { tags, summary: 'Training state and progress of the project', params: pid, response: wrap(projectView) } }, async (req) =>
-    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id), langOf(req.headers['accept-language']))),
   );
   r.get('/timeseries/train/result/:id', { schema: { tags, summary: 'Training results: every model with its metrics and threshold', params: pid, response: wrap(projectView) } }, async (req) =>
-    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
+    ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id), langOf(req.headers['accept-language']))),
   );
   r.post(
     '/timeseries/report/:id',
     { schema: { tags, summary: "A model's report: metrics (point-wise, event-level, time to detect), alarms with contributions, score overview", params: pid, body: z.object({ model_key: z.string().max(100) }), response: wrap(z.looseObject({ project: projectView, model: anyObject, report: anyObject })) } },
-    async (req) => ok(await svc.report(req.auth, req.params.id, req.body.model_key)),
+    async (req) => ok(await svc.report(req.auth, req.params.id, req.body.model_key, langOf(req.headers['accept-language']))),
   );
   r.get(
     '/timeseries/report/download/:project_id/:model_key',

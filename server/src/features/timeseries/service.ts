@@ -5,24 +5,26 @@ import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import { engineErrorText } from '../../i18n/engine-errors.js';
+import type { Lang } from '../../i18n/messages.js';
 import { ident, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M as TM } from '../training/messages.js';
 import { insertProject } from '../training/rows.js';
 import { makeTrainingService, projectKey } from '../training/service.js';
-import type { ParamSpec } from '../training/types.js';
 import './db.js';
 import { M } from './messages.js';
 import type { RegisterBody, TsType } from './schemas.js';
 import { TS_TYPES } from './schemas.js';
 import { downsample, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 
+/** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
 export type TsAlgorithm = {
   key: string;
-  label: string;
+  name_key: string;
   contributions: boolean;
-  params: (ParamSpec & { low: number; high: number })[];
+  params: { name: string; kind: 'int' | 'float'; default: number; low: number; high: number; label_key: string; help_key?: string }[];
 };
 let cachedCatalogue: { supervised: TsAlgorithm[]; unsupervised: TsAlgorithm[] } | null = null;
 /** The engine's detector catalogue (engine/mitate_engine/tsad/catalogue.json): one list for engine, server and web. */
@@ -32,6 +34,26 @@ export function tsCatalogue() {
     cachedCatalogue = JSON.parse(fs.readFileSync(file, 'utf8'));
   }
   return cachedCatalogue!;
+}
+/** A catalogue message key as a parameter of a message: the error handler says it in the reader's language. */
+const said = (key: string) => JSON.stringify({ code: key });
+/** A catalogue message in `lang` (the key itself if the catalogue lacks it, which a test rules out). */
+const text = (key: string, lang: Lang) => engineErrorText(said(key), lang) ?? key;
+/** The detector's name in `lang`. */
+export const detectorName = (key: string, lang: Lang) => {
+  const a = [...tsCatalogue().unsupervised, ...tsCatalogue().supervised].find((x) => x.key === key);
+  return a ? text(a.name_key, lang) : key;
+};
+/** The catalogue as the wizard shows it: each detector's name and each parameter's label and help in `lang`. */
+export function localCatalogue(lang: Lang) {
+  const one = (a: TsAlgorithm) => ({
+    key: a.key,
+    label: text(a.name_key, lang),
+    contributions: a.contributions,
+    params: a.params.map(({ label_key, help_key, ...p }) => ({ ...p, label: text(label_key, lang), ...(help_key ? { help: text(help_key, lang) } : {}) })),
+  });
+  const c = tsCatalogue();
+  return { supervised: c.supervised.map(one), unsupervised: c.unsupervised.map(one) };
 }
 export const modeOf = (type: string) => (type === 'time_series_anomaly_detection_supervised' ? 'supervised' : 'unsupervised');
 export const isTsType = (type: string): type is TsType => (TS_TYPES as readonly string[]).includes(type);
@@ -99,14 +121,18 @@ export function makeTimeSeriesService(ctx: AppContext) {
       if (!a) throw new AppError(422, TM.unknownAlgorithm, { algorithm: m.algorithm }, 'models');
       for (const [k, v] of Object.entries(m.params ?? {})) {
         const p = a.params.find((x) => x.name === k);
-        const bad = (problem: string) => new AppError(422, TM.badParam, { algorithm: a.label, param: k, problem }, 'models');
-        if (!p) throw bad('is unknown');
+        if (!p) throw new AppError(422, M.paramUnknown, { algorithm: said(a.name_key), param: k }, 'models');
         if (v === null || v === '') continue;
         const n = Number(v);
-        if (!Number.isFinite(n)) throw bad('must be a number');
-        if (p.kind === 'int' && !Number.isInteger(n)) throw bad('must be a whole number');
-        if (n < p.low || n > p.high) throw bad(`must be between ${p.low} and ${p.high}`);
+        const values = { algorithm: said(a.name_key), param: said(p.label_key), low: p.low, high: p.high };
+        if (!Number.isFinite(n)) throw new AppError(422, M.paramNotNumber, values, 'models');
+        if (p.kind === 'int' && !Number.isInteger(n)) throw new AppError(422, M.paramNotWhole, values, 'models');
+        if (n < p.low || n > p.high) throw new AppError(422, M.paramRange, values, 'models');
       }
+      // the alarm rule "k of the last n rows over the threshold" needs k <= n
+      const k = Number(m.params?.alarm_k ?? 1) || 1;
+      const n = Number(m.params?.alarm_n ?? 1) || 1;
+      if (k > n) throw new AppError(422, M.alarmRule, { algorithm: said(a.name_key), k, n }, 'models');
     }
     const time = body.time_column || dataset.datetime_column;
     if (!time) throw new AppError(422, M.noTime, {}, 'time_column');
@@ -222,16 +248,16 @@ export function makeTimeSeriesService(ctx: AppContext) {
     return typeof v === 'number' ? v : null;
   };
 
-  async function view(auth: AuthContext, p: TrainingProjectTable) {
+  /** The project with its models; `lang` is the language of the detectors' names. */
+  async function view(auth: AuthContext, p: TrainingProjectTable, lang: Lang = 'en') {
     const base = await training.view(auth, p);
     const cfg = JSON.parse(p.config_json) as TsConfig;
     const saved = await savedThresholds(auth.orgId, p.id);
     const rows = await training.modelsOf(auth.orgId, p.id);
-    const cat = tsCatalogue()[modeOf(p.project_type)];
     const models = base.models.map((m) => {
       const row = rows.find((x) => x.model_key === m.model_key)!;
       const trained = trainedThreshold(row);
-      return { ...m, label: cat.find((a) => a.key === m.algorithm)?.label ?? m.algorithm, trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
+      return { ...m, label: detectorName(m.algorithm, lang), trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
     });
     // the model a person would pick first: best point-wise F1 when there are labels, else the first finished one
     const done = models.filter((m) => m.state === 'done');
@@ -301,7 +327,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
     validate,
     savedThresholds,
 
-    async register(auth: AuthContext, datasetId: string, body: RegisterBody) {
+    async register(auth: AuthContext, datasetId: string, body: RegisterBody, lang: Lang = 'en') {
       const dataset = await datasets.getRow(auth, datasetId);
       const cfg = await validate(body, dataset);
       const project = await insertProject(db, {
@@ -314,21 +340,20 @@ export function makeTimeSeriesService(ctx: AppContext) {
         config: cfg,
         models: body.models,
       });
-      return view(auth, project);
+      return view(auth, project, lang);
     },
 
     /** One `tsad_train` job for every model; the training area's handlers keep the model rows in step. */
-    async train(auth: AuthContext, id: string, modelKeys?: string[]) {
+    async train(auth: AuthContext, id: string, modelKeys?: string[], lang: Lang = 'en') {
       const p = await getProject(auth, id);
       const current = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
-      if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p);
+      if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p, lang);
       const dataset = await datasets.getRow(auth, p.dataset_id);
       const cfg = JSON.parse(p.config_json) as TsConfig;
       let models = await training.modelsOf(auth.orgId, id);
       if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
       if (!models.length) throw new AppError(422, TM.noModels, {}, 'model_keys');
       const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
-      const cat = tsCatalogue()[modeOf(p.project_type)];
       await jobs.create({
         orgId: auth.orgId,
         userId: auth.userId,
@@ -349,7 +374,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
           normal: cfg.normal,
           split_ratio: cfg.split_ratio,
           output_dir: storage.pathOf(runKey),
-          models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: cat.find((a) => a.key === m.algorithm)?.label ?? m.algorithm, params: JSON.parse(m.params_json) })),
+          models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: detectorName(m.algorithm, 'en') /* the engine's log */, params: JSON.parse(m.params_json) })),
         },
         beforeEnqueue: async (job) => {
           await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
@@ -368,14 +393,14 @@ export function makeTimeSeriesService(ctx: AppContext) {
           await db.deleteFrom('model_thresholds').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).where('model_key', 'in', models.map((m) => m.model_key)).execute();
         },
       });
-      return view(auth, await getProject(auth, id));
+      return view(auth, await getProject(auth, id), lang);
     },
 
-    async report(auth: AuthContext, projectId: string, key: string) {
+    async report(auth: AuthContext, projectId: string, key: string, lang: Lang = 'en') {
       const { p, m, dir } = await doneModel(auth, projectId, key);
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
-      const v = await view(auth, p);
+      const v = await view(auth, p, lang);
       return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report: JSON.parse(await fs.promises.readFile(file, 'utf8')) };
     },
 
@@ -398,7 +423,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       return { threshold, trained_threshold: trained, saved_threshold: saved, ...stats, seconds: (performance.now() - started) / 1000 };
     },
 
-    async saveThreshold(auth: AuthContext, projectId: string, key: string, threshold: number) {
+    async saveThreshold(auth: AuthContext, projectId: string, key: string, threshold: number, lang: Lang = 'en') {
       const { p, m } = await doneModel(auth, projectId, key);
       if (!Number.isFinite(threshold)) throw new AppError(422, M.badThreshold, {}, 'threshold');
       const t = now();
@@ -411,7 +436,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
         .executeTakeFirst();
       if (existing) await db.updateTable('model_thresholds').set({ threshold, updated_by: auth.userId, updated_at: t }).where('id', '=', existing.id).execute();
       else await db.insertInto('model_thresholds').values({ id: crypto.randomUUID(), organisation_id: auth.orgId, project_id: p.id, model_key: m.model_key, threshold, updated_by: auth.userId, updated_at: t }).execute();
-      const v = await view(auth, p);
+      const v = await view(auth, p, lang);
       return v.models.find((x) => x.model_key === m.model_key)!;
     },
 

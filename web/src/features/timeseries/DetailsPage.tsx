@@ -75,7 +75,7 @@ export default function DetailsPage() {
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <InfoGrid
           items={[
-            { label: t('details.timeColumn'), value: p.time_column },
+            { label: t('details.timeColumn', { context: p.time_is_datetime ? 'datetime' : 'order' }), value: p.time_column },
             { label: t('details.signals'), value: `${p.feature_variables.length}: ${p.feature_variables.slice(0, 8).join(', ')}${p.feature_variables.length > 8 ? ' …' : ''}` },
             { label: t('details.label'), value: p.target_variables[0] ?? '—' },
             { label: t('details.lags'), value: p.lags.join(', ') || '—' },

@@ -17,6 +17,7 @@ import type { components } from '../../api/schema';
 import type { TimeSeriesPrediction } from '../prediction/api';
 import { ContributionBars } from './Metrics';
 import ScoreChart from './ScoreChart';
+import { fullTime } from './timeAxis';
 
 type PredSeries = components['schemas']['PredictionScoreSeries'];
 const enc = encodeURIComponent;
@@ -44,6 +45,11 @@ export default function PredictionReport() {
   if (!pred.data) return <PageLoading />;
   const p = pred.data;
   const a = p.result?.anomaly;
+  // the first alarm's time: the start of the first alarm span, which the series gives with its time
+  const firstSpan = series.data?.spans[0];
+  const firstAlarmTime = a && firstSpan && firstSpan.start === a.first_alarm_row ? firstSpan.start_time : null;
+  const d = series.data;
+  const timed = !!d?.time_column;
   return (
     <Box>
       <PageHeader
@@ -68,14 +74,20 @@ export default function PredictionReport() {
           <Typography data-testid="prediction-summary">
             {t('prediction.alarms', { count: a.alarms, rows: a.alarm_rows, scored: a.scored_rows, threshold: a.threshold === null ? '—' : Number(a.threshold.toPrecision(6)) })}
           </Typography>
-          {a.first_alarm_row !== null && <Typography variant="body2">{t('prediction.firstAlarm', { row: a.first_alarm_row + 1 })}</Typography>}
+          {a.first_alarm_row !== null && (
+            <Typography variant="body2" data-testid="first-alarm">
+              {firstAlarmTime !== null ? t('prediction.firstAlarmAt', { time: fullTime(firstAlarmTime), row: a.first_alarm_row + 1, column: series.data?.time_column, context: series.data?.time_kind }) : t('prediction.firstAlarm', { row: a.first_alarm_row + 1 })}
+            </Typography>
+          )}
         </Paper>
       )}
       {series.data && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
             <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }} data-testid="prediction-window">
-              {t('prediction.window', { start: series.data.start + 1, end: series.data.end + 1, rows: series.data.rows })}
+              {timed
+                ? t('prediction.windowTimes', { column: d!.time_column, start: fullTime(d!.start_time), end: fullTime(d!.end_time), rows: d!.end - d!.start + 1, total: d!.rows })
+                : t('prediction.window', { start: series.data.start + 1, end: series.data.end + 1, rows: series.data.rows })}
             </Typography>
             <Button size="small" onClick={() => setZoom(null)} disabled={!zoom}>
               {t('prediction.resetZoom')}
@@ -86,7 +98,7 @@ export default function PredictionReport() {
             points={series.data.points as Bucket[] /* [position, min, max]: the generator writes tuples as arrays */}
             start={series.data.start}
             end={series.data.end}
-            times={series.data.points.map((b) => (b[0] as number) + 1) /* axis labels as row numbers from 1, as the text above */}
+            times={timed ? series.data.times : series.data.points.map((b) => (b[0] as number) + 1) /* the rows' times; without the time column, row numbers from 1 */}
             threshold={series.data.threshold ?? NaN}
             spans={series.data.spans.map((s) => [s.start, s.end])}
             onZoom={(r) => setZoom(r && r[1] > r[0] ? r : null)}
@@ -98,7 +110,10 @@ export default function PredictionReport() {
           {series.data.spans[span]?.contributions.length ? (
             <Box sx={{ mt: 2 }}>
               <Typography variant="subtitle2">
-                {t('prediction.spans')}: {series.data.spans[span].start + 1}–{series.data.spans[span].end + 1}
+                {t('prediction.spans')}:{' '}
+                {timed
+                  ? `${fullTime(series.data.spans[span].start_time)} – ${fullTime(series.data.spans[span].end_time)}`
+                  : `${series.data.spans[span].start + 1}–${series.data.spans[span].end + 1}`}
               </Typography>
               <ContributionBars items={series.data.spans[span].contributions} />
             </Box>

@@ -17,6 +17,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
+import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
@@ -49,7 +50,10 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const [name, setName] = useState('');
   const [time, setTime] = useState('');
   // resampling and time spans need dates and times; a whole-number order column (a sample number) counts rows
-  const timeIsDatetime = ['datetime', 'date'].includes(columns.find((c) => c.name === time)?.type ?? '');
+  const kindOf = (name: string) => (['datetime', 'date'].includes(columns.find((c) => c.name === name)?.type ?? '') ? 'datetime' : 'order');
+  const timeIsDatetime = kindOf(time) === 'datetime';
+  // the field is named after what orders the rows: a date/time, or a whole number (row number); no choice yet: neutral
+  const timeKind = time ? kindOf(time) : undefined;
   const [signals, setSignals] = useState<string[]>([]);
   const [label, setLabel] = useState('');
   const [lags, setLags] = useState('');
@@ -141,10 +145,13 @@ export default function RegisterWizard({ type }: { type: TsType }) {
           <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
             <TextField label={t('wizard.name')} value={name} onChange={(e) => setName(e.target.value)} required />
             {!timeChoices.length && <Alert severity="error">{t('wizard.noTimeColumn')}</Alert>}
-            <TextField select label={t('wizard.timeColumn')} helperText={t('wizard.timeHelp')} value={time} onChange={(e) => setTime(e.target.value)} required>
+            <TextField select label={t('wizard.timeColumn', { context: timeKind })} helperText={t('wizard.timeHelp', { context: timeKind })} value={time} onChange={(e) => setTime(e.target.value)} required>
               {timeChoices.map((c) => (
                 <MenuItem key={c} value={c}>
                   {c}
+                  <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
+                    ({t(`wizard.kind_${kindOf(c)}`)})
+                  </Typography>
                 </MenuItem>
               ))}
             </TextField>
@@ -236,8 +243,8 @@ export default function RegisterWizard({ type }: { type: TsType }) {
                       <TextField
                         key={p.name}
                         size="small"
-                        label={p.name}
-                        helperText={p.help ?? `${p.low} – ${p.high}`}
+                        label={p.label}
+                        helperText={t('wizard.paramHelp', { help: p.help ?? '', low: p.low, high: p.high, context: p.help ? 'help' : undefined })}
                         placeholder={String(p.default)}
                         value={params[a.key]?.[p.name] ?? ''}
                         onChange={(e) => setParams({ ...params, [a.key]: { ...(params[a.key] ?? {}), [p.name]: e.target.value } })}
@@ -250,8 +257,33 @@ export default function RegisterWizard({ type }: { type: TsType }) {
           </Box>
         )}
         {step === 4 && (
-          <Box component="pre" sx={{ fontSize: 12, bgcolor: '#fafafa', p: 2, overflow: 'auto', maxHeight: 400 }}>
-            {JSON.stringify({ ...body(), feature_variables: `${signals.length}: ${signals.slice(0, 10).join(', ')}${signals.length > 10 ? ' …' : ''}` }, null, 2)}
+          <Box data-testid="wizard-summary">
+            <InfoGrid
+              items={[
+                { label: t('wizard.name'), value: name, wide: true },
+                { label: t('wizard.timeColumn', { context: timeKind }), value: time },
+                { label: t('details.signals'), value: `${signals.length}: ${signals.slice(0, 10).join(', ')}${signals.length > 10 ? ' …' : ''}`, wide: true },
+                { label: t('details.label'), value: label || t('wizard.none') },
+                { label: t('details.lags'), value: list(lags).join(', ') || '—' },
+                { label: t('details.windows'), value: list(windows).join(', ') || '—' },
+                { label: t('details.resample'), value: timeIsDatetime && resample.trim() ? resample.trim() : t('details.noResample') },
+                mode === 'unsupervised'
+                  ? { label: t('details.normal'), value: normalMode === 'rows' ? t('details.firstRows', { rows }) : `${from} – ${to}`, wide: normalMode === 'range' }
+                  : { label: t('details.split'), value: `${Math.round(Number(split) * 100)} %` },
+                {
+                  label: t('details.models'),
+                  wide: true,
+                  value: chosen
+                    .map((k) => {
+                      const a = algorithms.find((x) => x.key === k);
+                      const set = Object.entries(params[k] ?? {}).filter(([, v]) => v.trim() !== '');
+                      const named = set.map(([n, v]) => `${a?.params.find((x) => x.name === n)?.label ?? n} = ${v.trim()}`);
+                      return `${a?.label ?? k}${named.length ? ` (${named.join(', ')})` : ''}`;
+                    })
+                    .join(' · '),
+                },
+              ]}
+            />
           </Box>
         )}
         {error && (

@@ -16,7 +16,7 @@ import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatMetric } from '../training/labels';
-import { downloadTsModel, downloadTsReport, signals, thresholdPath, thresholdStats, useSeries, useTsReport } from './api';
+import { type Bucket, downloadTsModel, downloadTsReport, signals, thresholdPath, thresholdStats, useSeries, useTsCatalogue, useTsReport } from './api';
 import { ContributionBars, MetricCards } from './Metrics';
 import ScoreChart from './ScoreChart';
 
@@ -25,6 +25,7 @@ export default function ReportPage() {
   const { t } = useTranslation('timeseries');
   const { project_id: id = '', model: key = '' } = useParams();
   const rep = useTsReport(id, key);
+  const catalogue = useTsCatalogue();
   const [zoom, setZoom] = useState<[number, number] | null>(null);
   const series = useSeries(id, key, zoom?.[0], zoom?.[1]);
   const stats = useQuery({ queryKey: ['timeseries', 'stats', id, key], queryFn: ({ signal }) => thresholdStats(id, key, {}, signal) });
@@ -41,6 +42,15 @@ export default function ReportPage() {
   if (!data || !series.data || !stats.data) return <PageLoading />;
   const m = r.metrics;
   const s = series.data;
+  // the raw signals are downsampled on their own buckets: each is labelled by the time of the score bucket it falls in
+  const timesAt = (pts: Bucket[]) =>
+    pts.map(([pos]) => {
+      const i = s.points.findIndex((b) => b[0] >= pos);
+      return s.times[i < 0 ? s.times.length - 1 : i] ?? null;
+    });
+  // a detector's figures: its parameters by their catalogue labels, the fitted values (limits, components) from here
+  const params = catalogue.data?.[data.project.mode]?.find((a) => a.key === data.model.algorithm)?.params ?? [];
+  const figureLabel = (k: string) => params.find((p) => p.name === k)?.label ?? t(`report.figures.${k}`, { defaultValue: k });
   return (
     <Box>
       <PageHeader
@@ -82,7 +92,7 @@ export default function ReportPage() {
             {sig.data.columns.map((c) => (
               <Box key={c}>
                 <Typography variant="caption">{c}</Typography>
-                <ScoreChart label={c} points={sig.data.series[c]} start={s.start} end={s.end} threshold={NaN} spans={stats.data.spans} />
+                <ScoreChart label={c} points={sig.data.series[c]} times={timesAt(sig.data.series[c])} start={s.start} end={s.end} threshold={NaN} spans={stats.data.spans} />
               </Box>
             ))}
           </Box>
@@ -122,7 +132,7 @@ export default function ReportPage() {
           <Typography variant="h6" gutterBottom>
             {t('report.detector')}
           </Typography>
-          <InfoGrid items={Object.entries({ ...r.detector, ...r.hyperparameters }).map(([k, v]) => ({ label: k, value: formatMetric(v) }))} />
+          <InfoGrid items={Object.entries({ ...r.detector, ...r.hyperparameters }).map(([k, v]) => ({ label: figureLabel(k), value: formatMetric(v) }))} />
           {r.alarms[alarm]?.contributions && (
             <>
               <Typography variant="subtitle2" sx={{ mt: 2 }}>
@@ -153,7 +163,7 @@ export default function ReportPage() {
                 <TableCell>{String(a.start_time)}</TableCell>
                 <TableCell>{String(a.end_time)}</TableCell>
                 <TableCell>{formatMetric(a.peak_score)}</TableCell>
-                <TableCell>{a.part}</TableCell>
+                <TableCell>{t(`report.parts.${a.part}`, { defaultValue: a.part })}</TableCell>
                 <TableCell>{(a.contributions ?? []).slice(0, 3).map((c) => c.signal).join(', ') || '—'}</TableCell>
               </TableRow>
             ))}

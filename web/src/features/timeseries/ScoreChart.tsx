@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import { useMemo, useRef, useState } from 'react';
 import type { Bucket } from './api';
+import { axisNote, formatFor, formatTime, tickLabel } from './timeAxis';
 
 const W = 1000;
 const H = 300;
@@ -16,6 +17,8 @@ export interface ScoreChartProps {
   trainPart?: { start: number; end: number }[];
   times?: (string | number | null)[];
   label: string;
+  /** the accessible name of the draggable threshold line (in the reader's language) */
+  thresholdLabel?: string;
   onThreshold?: (v: number) => void;
   onThresholdEnd?: (v: number) => void;
   onZoom?: (range: [number, number] | null) => void;
@@ -74,10 +77,13 @@ export default function ScoreChart(p: ScoreChartProps) {
   const band = (s: [number, number]) => ({ x: x(Math.max(s[0], p.start)), w: Math.max(1.5, x(Math.min(s[1], p.end) + 1) - x(Math.max(s[0], p.start))) });
   const ticks = Array.from({ length: 5 }, (_, i) => lo + ((hi - lo) * i) / 4);
   const xTicks = Array.from({ length: 6 }, (_, i) => Math.round(p.start + ((p.end - p.start) * i) / 5));
+  // the axis says each row's time (or order number), shortened to what changes over the span shown
+  const format = useMemo(() => formatFor(p.times ?? []), [p.times]);
+  const note = axisNote(p.times ?? [], format);
   const timeOf = (pos: number) => {
     const i = p.points.findIndex((b) => b[0] >= pos);
     const tv = p.times?.[i < 0 ? p.points.length - 1 : i];
-    return tv === null || tv === undefined ? String(pos) : String(tv).slice(0, 19);
+    return tv === null || tv === undefined ? String(pos) : formatTime(tv, format);
   };
 
   return (
@@ -152,21 +158,26 @@ export default function ScoreChart(p: ScoreChartProps) {
           <g key={v}>
             <line x1={PAD.l - 4} x2={PAD.l} y1={y(v)} y2={y(v)} stroke="#999" />
             <text x={PAD.l - 6} y={y(v) + 4} fontSize={11} textAnchor="end" fill="#555">
-              {fmt(v)}
+              {tickLabel(v, (hi - lo) / 4)}
             </text>
           </g>
         ))}
-        {xTicks.map((v) => (
-          <text key={v} x={x(v)} y={H - 6} fontSize={10} textAnchor="middle" fill="#555">
+        {xTicks.map((v, i) => (
+          <text key={v} data-testid="time-tick" x={x(v)} y={H - 6} fontSize={10} textAnchor={i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle'} fill="#555">
             {timeOf(v)}
           </text>
         ))}
+        {note && (
+          <text data-testid="time-note" x={PAD.l + 4} y={PAD.t + 12} fontSize={10} fill="#777">
+            {note}
+          </text>
+        )}
         {drag && drag !== 'line' && <rect x={Math.min(drag.from, drag.to)} y={PAD.t} width={Math.abs(drag.to - drag.from)} height={H - PAD.t - PAD.b} fill="#1565c0" opacity={0.12} />}
         {hasLine && <line x1={PAD.l} x2={W - PAD.r} y1={y(threshold)} y2={y(threshold)} stroke="#c62828" strokeWidth={2} strokeDasharray="6 3" />}
         {hasLine && p.onThreshold && (
           <rect
             data-testid="threshold-line"
-            aria-label="threshold"
+            aria-label={p.thresholdLabel ?? p.label}
             x={PAD.l}
             y={y(threshold) - 7}
             width={W - PAD.l - PAD.r}

@@ -89,6 +89,7 @@ export default function ThresholdPage() {
         </Typography>
         <ScoreChart
           label={t('threshold.score')}
+          thresholdLabel={t('threshold.value')}
           points={s.points}
           times={s.times}
           start={s.start}

@@ -20,6 +20,8 @@ export interface TsParam {
   default: number;
   low: number;
   high: number;
+  /** label and help in the reader's language (the server names them from the catalogue's message keys) */
+  label: string;
   help?: string;
 }
 export interface TsAlgorithm {

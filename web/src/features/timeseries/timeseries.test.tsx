@@ -10,7 +10,7 @@ afterEach(() => {
   setSession(null);
 });
 
-const model = { id: 'm1', model_key: '1_pca_mspc', model_name: 'pca_mspc', model_index: 1, algorithm: 'pca_mspc', label: 'PCA-MSPC (Hotelling T² and Q)', params: {}, hyperparameters: {}, cv: null, seconds: 1, state: 'done', metrics: { f1: 0.9, far: 0.01, threshold: 1 }, error: null, log: null, trained_at: null, threshold: 1, trained_threshold: 1, saved_threshold: null };
+const model = { id: 'm1', model_key: '1_pca_mspc', model_name: 'pca_mspc', model_index: 1, algorithm: 'pca_mspc', label: "PCA-MSPC (Hotelling's T² and Q statistic / SPE)", params: {}, hyperparameters: {}, cv: null, seconds: 1, state: 'done', metrics: { f1: 0.9, far: 0.01, threshold: 1 }, error: null, log: null, trained_at: null, threshold: 1, trained_threshold: 1, saved_threshold: null };
 const project = {
   project_id: 'p1', id: 'p1', name: 'TEP', project_type: 'time_series_anomaly_detection_unsupervised', mode: 'unsupervised', training_state: 'done', dataset_id: 'd1', parent_dataset_name: 'd01',
   number_of_data: 10, target_variables: ['fault'], feature_variables: ['a', 'b'], time_column: 'sample', time_is_datetime: false, normal: { mode: 'rows', rows: 4 }, notes: [], lags: [], windows: [],
@@ -50,5 +50,72 @@ describe('time-series threshold page', () => {
     expect(calls.some((c) => c.url.searchParams.get('threshold') === '1.5')).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Save threshold' }));
     await waitFor(() => expect(saved).toEqual({ threshold: 1.5 }), { timeout: 60_000 });
+  }, 90_000);
+});
+
+describe('time-series prediction report', () => {
+  const prediction = {
+    id: 'pr1', name: 'new data', project_id: 'p1', project_name: 'TEP', project_type: 'time_series_anomaly_detection_unsupervised', report_type: 'time-series', model_key: '1_pca_mspc', dataset_id: 'd2',
+    state: 'done', progress: 1, error: null, created_at: '', updated_at: '', job: null,
+    result: { anomaly: { alarms: 1, alarm_rows: 3, scored_rows: 10, threshold: 1, first_alarm_row: 6 } },
+  };
+  const times = Array.from({ length: 10 }, (_, i) => `2020-03-09T10:${String(10 + i).padStart(2, '0')}:00`);
+  it('labels the points by the time of their rows, formatted for the span', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/timeseries/prediction/result/pr1': () => ok(prediction),
+      'GET /api/timeseries/prediction/series/pr1': () =>
+        ok({
+          rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), time_column: 'datetime', time_kind: 'datetime', times,
+          start_time: times[0], end_time: times[9], threshold: 1, spans: [{ start: 6, end: 8, start_time: times[6], end_time: times[8], contributions: [{ signal: 'a', value: 0.8 }] }],
+        }),
+    });
+    renderApp('/prediction/time-series/report/pr1');
+    expect(await screen.findByTestId('prediction-window')).toHaveTextContent('datetime 2020-03-09 10:10:00 – 2020-03-09 10:19:00: 10 of 10 rows');
+    expect(screen.getByTestId('first-alarm')).toHaveTextContent('First alarm at 2020-03-09 10:16:00 (row 7)');
+    const ticks = screen.getAllByTestId('time-tick').map((e) => e.textContent);
+    // a span of nine minutes: times to the second, the day said once
+    expect(ticks[0]).toBe('10:10:00');
+    expect(ticks.at(-1)).toBe('10:19:00');
+    expect(screen.getByTestId('time-note')).toHaveTextContent('2020-03-09');
+  }, 90_000);
+});
+
+describe('time-series register wizard', () => {
+  const dataset = {
+    // no stored ordering column (the normal-period chart, which needs one, is not drawn): the first fitting column orders it
+    id: 'd1', name: 'TEP', row_count: 500, datetime_column: null, columns: [
+      { name: 'sample', type: 'integer' }, { name: 'stamp', type: 'datetime' }, { name: 'a', type: 'float' }, { name: 'b', type: 'float' },
+    ],
+  };
+  const catalogue = {
+    supervised: [],
+    unsupervised: [{ key: 'pca_mspc', label: 'PCA-MSPC (Hotelling\'s T² and Q statistic / SPE)', contributions: true, params: [{ name: 'confidence', kind: 'float', default: 0.99, low: 0.8, high: 0.9999, label: 'Confidence of the control limits', help: 'T² and Q limits at this confidence' }] }],
+  };
+  it('names the order column after its kind and shows the catalogue\'s detector and parameter labels', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/dataset/d1/false': () => ok(dataset),
+      'GET /api/timeseries/catalogue': () => ok(catalogue),
+    });
+    renderApp('/training/time_series_anomaly_detection_unsupervised/register/d1');
+    // ordered by a whole-number column: not called a datetime column
+    expect(await screen.findByLabelText(/Row-order column \(row number\)/)).toBeInTheDocument();
+    expect(screen.queryByText(/Datetime column/i)).toBeNull();
+    for (let i = 0; i < 3; i++) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText("PCA-MSPC (Hotelling's T² and Q statistic / SPE)")).toBeInTheDocument();
+    expect(screen.getByLabelText('Confidence of the control limits')).toBeInTheDocument();
+    expect(screen.getByText('T² and Q limits at this confidence. Range 0.8 – 0.9999')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Confidence of the control limits'), { target: { value: '0.95' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    // the last step summarises the choices in words (not the request's JSON)
+    const summary = await screen.findByTestId('wizard-summary');
+    expect(summary).toHaveTextContent("PCA-MSPC (Hotelling's T² and Q statistic / SPE) (Confidence of the control limits = 0.95)");
+    expect(summary).toHaveTextContent('Row-order column (row number)sample');
+    expect(summary).not.toHaveTextContent('"algorithm"');
   }, 90_000);
 });
