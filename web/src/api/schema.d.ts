@@ -34308,6 +34308,11 @@ export interface components {
             /** @enum {string} */
             mode: "sample" | "bin";
             sample: boolean;
+            /**
+             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
+             * @enum {string}
+             */
+            sample_method?: "stratified_rows" | "random";
             returned: number;
             /** @description mode sample: [x, y] or [x, y, color] */
             points?: ((number | string) | null)[][];
@@ -36178,6 +36183,11 @@ export interface components {
             /** @enum {string} */
             mode: "sample" | "bin";
             sample: boolean;
+            /**
+             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
+             * @enum {string}
+             */
+            sample_method?: "stratified_rows" | "random";
             returned: number;
             /** @description mode sample: [x, y] or [x, y, color] */
             points?: ((number | string) | null)[][];

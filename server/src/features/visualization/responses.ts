@@ -46,6 +46,9 @@ export const ScatterView = z
     rows: z.number(),
     mode: storedEnum(['sample', 'bin']),
     sample: z.boolean(),
+    sample_method: storedEnum(['stratified_rows', 'random'])
+      .optional()
+      .describe('When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question'),
     returned: z.number(),
     points: z.array(z.array(z.union([z.number(), z.string(), z.null()]))).optional().describe('mode sample: [x, y] or [x, y, color]'),
     bins: z.object({ nx: z.number(), ny: z.number(), x0: z.number(), x1: z.number(), y0: z.number(), y1: z.number() }).optional(),
