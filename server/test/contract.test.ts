@@ -26,6 +26,33 @@ describe('the response serializer', () => {
     expect(res.json()).toEqual({ detail: { response: { a: 1 } } });
     await app.close();
   });
+
+  it('writes a frozen answer once and sends the same text again; a fresh answer is written each time', async () => {
+    const app = Fastify();
+    app.setSerializerCompiler(responseSerializer(true));
+    const kept = Object.freeze({ a: 1, cells: [[0, 1]] });
+    let fresh = 0;
+    const schema = { response: replies({ 200: z.object({ a: z.number(), cells: z.array(z.array(z.number())).optional() }) }) };
+    app.withTypeProvider<ZodTypeProvider>().get('/kept', { schema }, async () => ({ detail: { response: kept } }));
+    app.withTypeProvider<ZodTypeProvider>().get('/fresh', { schema }, async () => ({ detail: { response: { a: ++fresh } } }));
+    await app.ready();
+    const first = await app.inject({ url: '/kept' });
+    const again = await app.inject({ url: '/kept' });
+    expect(first.body).toBe('{"detail":{"response":{"a":1,"cells":[[0,1]]}}}');
+    expect(again.body).toBe(first.body);
+    expect((await app.inject({ url: '/fresh' })).json().detail.response.a).toBe(1);
+    expect((await app.inject({ url: '/fresh' })).json().detail.response.a).toBe(2);
+    await app.close();
+    // A frozen answer that breaks its schema is refused every time, never kept.
+    const bad = Fastify();
+    bad.setSerializerCompiler(responseSerializer(false));
+    const wrong = Object.freeze({ a: 'x' });
+    bad.withTypeProvider<ZodTypeProvider>().get('/bad', { schema }, async () => ({ detail: { response: wrong } }) as never);
+    await bad.ready();
+    expect((await bad.inject({ url: '/bad' })).statusCode).toBe(500);
+    expect((await bad.inject({ url: '/bad' })).statusCode).toBe(500);
+    await bad.close();
+  });
 });
 
 describe('the OpenAPI document', () => {

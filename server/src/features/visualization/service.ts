@@ -189,6 +189,9 @@ export function makeVisualizationService(ctx: AppContext) {
     const value = await compute();
     const size = sizeOf ? sizeOf(value) : JSON.stringify(value).length;
     if (size <= limit / 4) {
+      // Kept answers are shared by every later request: frozen, so none changes them and the serializer may keep
+      // their text (http/responses.ts).
+      if (value && typeof value === 'object') Object.freeze(value);
       cache.set(key, { value, size });
       cacheBytes += size;
       for (const [k, v] of cache) {
