@@ -1,7 +1,8 @@
 // Issues 3 and 17 benchmark: exploration queries and a 5-step preprocessing condition on 10 M rows × 12 columns,
 // each beside pandas doing the same work in the same run.
 //   The statistics job that starts on registration also writes the exploration sketch (sorted and row-order values
-//   of the numeric columns, Pearson sums and Spearman on all rows, a row sample); the queries are timed once it has
+//   of the numeric columns, Pearson sums and Spearman on all rows, 100 × 100 density grids of pairs of complete
+//   numeric columns, a row sample stratified over row ranges); the queries are timed once it has
 //   finished (its duration is recorded), so "cold" means the first question about a column to the server, whose
 //   in-memory column cache is empty, not a server without the sketch.
 //   histogram, sampled scatter (≤ 50,000 points), binned scatter, Pearson correlation: p95 < 300 ms
