@@ -2,7 +2,8 @@ import Fastify from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { replies, responseSerializer } from '../src/http/responses.js';
+import { ScatterView } from '../src/features/visualization/responses.js';
+import { envelope, replies, responseSerializer } from '../src/http/responses.js';
 import { makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
 
 describe('the response serializer', () => {
@@ -52,6 +53,16 @@ describe('the response serializer', () => {
     expect((await bad.inject({ url: '/bad' })).statusCode).toBe(500);
     expect((await bad.inject({ url: '/bad' })).statusCode).toBe(500);
     await bad.close();
+  });
+});
+
+describe('the points of a sampled scatter', () => {
+  it('are checked by their own loop: numbers, strings and null in arrays, nothing else', () => {
+    const write = responseSerializer(false)({ schema: envelope(ScatterView), method: 'POST', url: '/x', httpStatus: '200' } as never) as (d: unknown) => string;
+    const base = { x: 'a', y: 'b', color: 'g', color_kind: 'categorical', x_type: 'float', y_type: 'float', total: 3, rows: 3, mode: 'sample', sample: false, returned: 3 };
+    const points = [[1, 2, 'a'], [3.5, -4, null], [5, 6]];
+    expect(JSON.parse(write({ detail: { response: { ...base, points } } })).detail.response.points).toEqual(points);
+    for (const bad of [[[1, {}]], [1, 2], [[1, [2]]], 'x', [[1, undefined]]]) expect(() => write({ detail: { response: { ...base, points: bad } } })).toThrow();
   });
 });
 

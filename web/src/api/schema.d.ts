@@ -34315,7 +34315,7 @@ export interface components {
             sample_method?: "stratified_rows" | "random";
             returned: number;
             /** @description mode sample: [x, y] or [x, y, color] */
-            points?: ((number | string) | null)[][];
+            points?: (number | string | null)[][];
             bins?: {
                 nx: number;
                 ny: number;
@@ -36190,7 +36190,7 @@ export interface components {
             sample_method?: "stratified_rows" | "random";
             returned: number;
             /** @description mode sample: [x, y] or [x, y, color] */
-            points?: ((number | string) | null)[][];
+            points?: (number | string | null)[][];
             bins?: {
                 nx: number;
                 ny: number;
