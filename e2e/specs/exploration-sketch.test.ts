@@ -6,7 +6,8 @@ import type { RunningServer } from '../support/server.ts';
 import { signIn, signUp } from '../support/session.ts';
 
 // Issue 17: once the statistics job has written the exploration sketch, the visualization page answers from it —
-// Spearman on all rows (no sampling note above 200,000 rows), box plots saying how many outliers are drawn.
+// Spearman on all rows (no sampling note above 200,000 rows), box plots saying how many outliers are drawn, the
+// sampled scatter saying it shows the stored stratified sample, the density from the stored grid.
 const ROWS = 250_000;
 
 let server: RunningServer;
@@ -89,5 +90,31 @@ test('exploration from the sketch: outliers note and Spearman on all rows, in En
   await page.getByRole('button', { name: 'スピアマン' }).click();
   await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="correlation-chart"]')?.getAttribute('data-chart') ?? '{}').method === 'spearman');
   await shot('s04-spearman-all-rows-ja');
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
+});
+
+test('scatter from the sketch: the stratified sample says what it is, the density counts every row, in English and Japanese', async () => {
+  await page.goto(`${server.url}/visualization/details/${datasetId}`);
+  await page.getByRole('tab', { name: 'Scatter plot', exact: true }).click();
+  const note = page.getByTestId('scatter-sample-note');
+  await note.waitFor();
+  assert.equal(
+    (await note.textContent())?.trim(),
+    `Showing a sample of 50,000 of ${ROWS.toLocaleString('en-GB')} points: rows drawn at random, evenly from every part of the data (a stratified sample, the same for every pair of columns).`,
+  );
+  const sample = await chartData('scatter-chart');
+  assert.deepEqual([sample.mode, sample.sample, sample.returned], ['sample', true, 50_000]);
+  await shot('s05-scatter-stratified-sample');
+  await page.getByRole('button', { name: 'Density' }).click();
+  await page.getByText(`All ${ROWS.toLocaleString('en-GB')} points, counted in a grid of cells.`).waitFor();
+  const density = await chartData('scatter-chart');
+  assert.deepEqual([density.mode, density.sample, density.total], ['bin', false, ROWS]);
+  await shot('s06-scatter-density');
+
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+  await page.reload();
+  await page.getByRole('tab', { name: '散布図', exact: true }).click();
+  await page.getByText('層別抽出', { exact: false }).waitFor();
+  await shot('s07-scatter-stratified-sample-ja');
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
 });

@@ -88,3 +88,59 @@ def test_average_ranks_equal_pandas_with_ties():
     for values in (rng.integers(0, 30, 20_000).astype(float), rng.normal(size=5_000), np.array([2.0]), np.array([1.0, 1.0, 1.0])):
         ranks = average_ranks(values, np.sort(values))
         np.testing.assert_array_equal(ranks, pd.Series(values).rank(method="average").to_numpy())
+
+
+def test_sample_is_stratified_over_row_ranges_in_every_prefix(tmp_path, monkeypatch):
+    import mitate_engine.sketch as sk
+
+    monkeypatch.setattr(sk, "SAMPLE_ROWS", 600)
+    monkeypatch.setattr(sk, "SAMPLE_STRATA", 20)
+    df = frame(n=5000).reset_index(names="row")
+    sketch, m = run(df, tmp_path, row_group_size=700)
+    assert m["sample_rows"] == 600 and m["sample_strata"] == 20
+    rows = pq.read_table(sketch / "sample.parquet", columns=["row"]).column(0).to_numpy()
+    assert len(set(rows)) == 600
+    for prefix in (20, 100, 300, 600):  # m rows of each of the 20 ranges of 250 rows
+        counts = np.bincount(rows[:prefix] // 250, minlength=20)
+        assert counts.tolist() == [prefix // 20] * 20
+
+
+def test_stratified_rows_shares_and_chance():
+    from mitate_engine.sketch import stratified_rows
+
+    rng = np.random.default_rng(0)
+    picked = stratified_rows(1003, 97, 10, rng)
+    assert len(set(picked.tolist())) == 97 and picked.min() >= 0 and picked.max() < 1003
+    bounds = (np.arange(11) * 1003) // 10
+    shares = np.histogram(picked, bounds)[0]
+    assert shares.sum() == 97 and shares.max() - shares.min() <= 1
+    # Every row has about the same chance: over many draws, each tenth of the rows gets its tenth of the picks.
+    hits = np.zeros(1003)
+    for _ in range(400):
+        hits[stratified_rows(1003, 97, 10, rng)] += 1
+    assert abs(hits[:500].sum() / hits.sum() - 500 / 1003) < 0.01
+
+
+def test_density_grids_count_the_cells_of_every_pair(tmp_path):
+    df = frame()
+    df.loc[7, "x"] = df["x"].max()  # a second row on the closed last edge
+    sketch, m = run(df, tmp_path)
+    g = m["grid"]
+    assert g["bins"] == 100 and [c["name"] for c in g["columns"]] == ["x", "y", "z"]
+    counts = np.fromfile(sketch / g["file"], dtype="<u4").reshape(-1, 100, 100)
+    assert counts.shape[0] == 3  # (x, y), (x, z), (y, z)
+
+    def cell(v, lo, hi):
+        w = (hi - lo) / 100 if hi > lo else 1.0
+        return np.minimum(np.floor((v - lo) / w), 99).astype(int)
+
+    names = ["x", "y", "z"]
+    k = 0
+    for i in range(3):
+        for j in range(i + 1, 3):
+            a, b = df[names[i]].to_numpy(float), df[names[j]].to_numpy(float)
+            assert g["columns"][i]["lo"] == a.min() and g["columns"][i]["hi"] == a.max()
+            want = np.zeros((100, 100), dtype=np.int64)
+            np.add.at(want, (cell(a, a.min(), a.max()), cell(b, b.min(), b.max())), 1)
+            np.testing.assert_array_equal(counts[k], want)
+            k += 1

@@ -2,7 +2,8 @@ import Fastify from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { replies, responseSerializer } from '../src/http/responses.js';
+import { ScatterView } from '../src/features/visualization/responses.js';
+import { envelope, replies, responseSerializer } from '../src/http/responses.js';
 import { makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
 
 describe('the response serializer', () => {
@@ -25,6 +26,43 @@ describe('the response serializer', () => {
     const res = await app.inject({ url: '/x' });
     expect(res.json()).toEqual({ detail: { response: { a: 1 } } });
     await app.close();
+  });
+
+  it('writes a frozen answer once and sends the same text again; a fresh answer is written each time', async () => {
+    const app = Fastify();
+    app.setSerializerCompiler(responseSerializer(true));
+    const kept = Object.freeze({ a: 1, cells: [[0, 1]] });
+    let fresh = 0;
+    const schema = { response: replies({ 200: z.object({ a: z.number(), cells: z.array(z.array(z.number())).optional() }) }) };
+    app.withTypeProvider<ZodTypeProvider>().get('/kept', { schema }, async () => ({ detail: { response: kept } }));
+    app.withTypeProvider<ZodTypeProvider>().get('/fresh', { schema }, async () => ({ detail: { response: { a: ++fresh } } }));
+    await app.ready();
+    const first = await app.inject({ url: '/kept' });
+    const again = await app.inject({ url: '/kept' });
+    expect(first.body).toBe('{"detail":{"response":{"a":1,"cells":[[0,1]]}}}');
+    expect(again.body).toBe(first.body);
+    expect((await app.inject({ url: '/fresh' })).json().detail.response.a).toBe(1);
+    expect((await app.inject({ url: '/fresh' })).json().detail.response.a).toBe(2);
+    await app.close();
+    // A frozen answer that breaks its schema is refused every time, never kept.
+    const bad = Fastify();
+    bad.setSerializerCompiler(responseSerializer(false));
+    const wrong = Object.freeze({ a: 'x' });
+    bad.withTypeProvider<ZodTypeProvider>().get('/bad', { schema }, async () => ({ detail: { response: wrong } }) as never);
+    await bad.ready();
+    expect((await bad.inject({ url: '/bad' })).statusCode).toBe(500);
+    expect((await bad.inject({ url: '/bad' })).statusCode).toBe(500);
+    await bad.close();
+  });
+});
+
+describe('the points of a sampled scatter', () => {
+  it('are checked by their own loop: numbers, strings and null in arrays, nothing else', () => {
+    const write = responseSerializer(false)({ schema: envelope(ScatterView), method: 'POST', url: '/x', httpStatus: '200' } as never) as (d: unknown) => string;
+    const base = { x: 'a', y: 'b', color: 'g', color_kind: 'categorical', x_type: 'float', y_type: 'float', total: 3, rows: 3, mode: 'sample', sample: false, returned: 3 };
+    const points = [[1, 2, 'a'], [3.5, -4, null], [5, 6]];
+    expect(JSON.parse(write({ detail: { response: { ...base, points } } })).detail.response.points).toEqual(points);
+    for (const bad of [[[1, {}]], [1, 2], [[1, [2]]], 'x', [[1, undefined]]]) expect(() => write({ detail: { response: { ...base, points: bad } } })).toThrow();
   });
 });
 

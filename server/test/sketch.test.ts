@@ -147,6 +147,24 @@ describe('exploration with and without the sketch', () => {
     expect({ ...a, cells: null }).toEqual({ ...b, cells: null });
   });
 
+  it('binned scatter from the stored density grids: the same cells and counts, either way round', async () => {
+    for (const [x, y] of [['x', 'y'], ['y', 'x'], ['z', 'x'], ['y', 'z']]) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${withSketch}`, payload: { x, y, mode: 'bin' }, headers: alice.auth });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(String(res.headers['server-timing'])).toMatch(/\bgrid;dur=/); // answered from the grid, not the rows
+      const a = res.json().detail.response;
+      const b = await ask('scatter', exact, { x, y, mode: 'bin' });
+      const key = (c: number[]) => c[0] * 1000 + c[1];
+      expect([...a.cells].sort((p: number[], q: number[]) => key(p) - key(q))).toEqual([...b.cells].sort((p: number[], q: number[]) => key(p) - key(q)));
+      expect({ ...a, cells: null }).toEqual({ ...b, cells: null });
+    }
+    // Another bin count, or a column not in the grids, is counted from the rows.
+    const other = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${withSketch}`, payload: { x: 'x', y: 'y', mode: 'bin', bins: 40 }, headers: alice.auth });
+    expect(String(other.headers['server-timing'])).not.toMatch(/\bgrid;/);
+    const sorted = (cells: number[][]) => [...cells].sort((p, q) => p[0] * 1000 + p[1] - (q[0] * 1000 + q[1]));
+    expect(sorted(other.json().detail.response.cells)).toEqual(sorted((await ask('scatter', exact, { x: 'x', y: 'y', mode: 'bin', bins: 40 })).cells));
+  });
+
   it('Pearson to 1e-12 and Spearman on all rows', async () => {
     for (const method of ['pearson', 'spearman']) {
       const a = await ask('correlation', withSketch, { columns: ['x', 'y', 'z'], method });
@@ -159,7 +177,9 @@ describe('exploration with and without the sketch', () => {
 
   it('sampled scatter: whole rows of the data, flagged as a sample', async () => {
     const a = await ask('scatter', withSketch, { x: 'x', y: 'y', color: 'g', max_points: 500 });
-    expect(a).toMatchObject({ sample: true, returned: 500, total: 3000 });
+    expect(a).toMatchObject({ sample: true, sample_method: 'stratified_rows', returned: 500, total: 3000 });
+    // Without the sketch the sample is drawn for the question, and says so.
+    expect(await ask('scatter', exact, { x: 'x', y: 'y', max_points: 500 })).toMatchObject({ sample: true, sample_method: 'random', returned: 500 });
     const b = await ask('scatter', exact, { x: 'x', y: 'y', color: 'g', max_points: 3000 });
     const rows = new Set(b.points.map((p: unknown[]) => JSON.stringify(p)));
     for (const p of a.points) expect(rows.has(JSON.stringify(p))).toBe(true);

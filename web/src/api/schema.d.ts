@@ -34330,9 +34330,14 @@ export interface components {
             /** @enum {string} */
             mode: "sample" | "bin";
             sample: boolean;
+            /**
+             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
+             * @enum {string}
+             */
+            sample_method?: "stratified_rows" | "random";
             returned: number;
             /** @description mode sample: [x, y] or [x, y, color] */
-            points?: ((number | string) | null)[][];
+            points?: (number | string | null)[][];
             bins?: {
                 nx: number;
                 ny: number;
@@ -36215,9 +36220,14 @@ export interface components {
             /** @enum {string} */
             mode: "sample" | "bin";
             sample: boolean;
+            /**
+             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
+             * @enum {string}
+             */
+            sample_method?: "stratified_rows" | "random";
             returned: number;
             /** @description mode sample: [x, y] or [x, y, color] */
-            points?: ((number | string) | null)[][];
+            points?: (number | string | null)[][];
             bins?: {
                 nx: number;
                 ny: number;

@@ -5,8 +5,9 @@ import path from 'node:path';
  * Exploration sketches of a dataset (issue 17), written beside its Parquet file by the statistics job
  * (engine/mitate_engine/sketch.py): per numeric column its sorted non-missing values and its values in row order
  * (float64 files), the Pearson covariance sums and the Spearman matrix of the complete numeric columns on all
- * rows, and a seeded random sample of whole rows. None of them is approximate: histograms and box plots are
- * binary searches and index reads on the sorted values, binned scatter counts every row.
+ * rows, 100 × 100 density grids of pairs of complete numeric columns, and a seeded sample of whole rows stratified
+ * over row ranges. Only the sample is a sample (and the page says so): histograms and box plots are binary
+ * searches and index reads on the sorted values, binned scatter counts every row (or reads the grid that did).
  */
 export interface SketchColumn {
   name: string;
@@ -23,6 +24,10 @@ export interface SketchManifest {
   pearson: { names: string[]; cov: number[][] } | null;
   spearman: { names: string[]; matrix: (number | null)[][] } | null;
   sample_rows: number;
+  /** Row ranges the sample is stratified over (absent: a uniform sample, written before the strata). */
+  sample_strata?: number;
+  /** Cell counts of each pair (i < j) of `columns`, bins² little-endian uint32 per pair, pair after pair. */
+  grid?: { bins: number; file: string; columns: { name: string; lo: number; hi: number }[] } | null;
 }
 
 export const sketchDirOf = (parquet: string) => path.join(path.dirname(parquet), 'sketch');
@@ -184,6 +189,40 @@ export class Sketch {
       warmed.push(col.name);
     }
     return warmed;
+  }
+
+  /**
+   * The stored density grid of x against y: counts of the bins × bins cells, x's cell major (as binCells), or
+   * null when the pair has none or its grid was made on other bounds than `xr`, `yr` (the dataset's min, max).
+   */
+  grid(x: string, y: string, bins: number, xr: [number, number], yr: [number, number]): Uint32Array | null {
+    const g = this.manifest.grid;
+    if (!g || g.bins !== bins || x === y) return null;
+    const i = g.columns.findIndex((c) => c.name === x);
+    const j = g.columns.findIndex((c) => c.name === y);
+    if (i < 0 || j < 0) return null;
+    if (g.columns[i].lo !== xr[0] || g.columns[i].hi !== xr[1] || g.columns[j].lo !== yr[0] || g.columns[j].hi !== yr[1]) return null;
+    const [a, b] = i < j ? [i, j] : [j, i];
+    const k = g.columns.length;
+    const pair = a * k - (a * (a + 1)) / 2 + (b - a - 1); // index of (a, b) among the pairs a < b in order
+    const cells = bins * bins;
+    const buf = Buffer.alloc(cells * 4);
+    let fd: number;
+    try {
+      fd = fs.openSync(path.join(this.dir, g.file), 'r');
+    } catch {
+      return null;
+    }
+    try {
+      if (fs.readSync(fd, buf, 0, buf.length, pair * buf.length) !== buf.length) return null;
+    } finally {
+      fs.closeSync(fd);
+    }
+    const stored = new Uint32Array(buf.buffer, buf.byteOffset, cells);
+    if (i < j) return stored;
+    const out = new Uint32Array(cells); // stored as (y, x): transposed
+    for (let p = 0; p < bins; p++) for (let q = 0; q < bins; q++) out[q * bins + p] = stored[p * bins + q];
+    return out;
   }
 
   get samplePath() {

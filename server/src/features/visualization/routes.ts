@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/errors.js';
-import { MAX_SCATTER_POINTS, makeVisualizationService } from './service.js';
+import { MAX_SCATTER_POINTS, makeVisualizationService, Phases } from './service.js';
 import { replies } from '../../http/responses.js';
 import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';
 
@@ -18,6 +18,20 @@ const tags = ['visualization'];
 export default async function visualizationRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const vis = makeVisualizationService(app.ctx);
+  // Server-Timing: the handler's phases (where a route reports them) and the time to check and write the answer.
+  const serializing = new WeakMap<object, number>();
+  app.addHook('preSerialization', async (req, _reply, payload) => {
+    serializing.set(req, performance.now());
+    return payload;
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    const t0 = serializing.get(req);
+    if (t0 !== undefined) {
+      const before = reply.getHeader('server-timing');
+      reply.header('server-timing', `${before ? `${String(before)}, ` : ''}serialize;dur=${(performance.now() - t0).toFixed(1)}`);
+    }
+    return payload;
+  });
 
   r.post(
     '/visualization/histogram/:dataset_id',
@@ -57,7 +71,12 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         response: replies({ 200: ScatterView }),
       },
     },
-    async (req) => ok(await vis.scatter(req.auth, req.params.dataset_id, req.body)),
+    async (req, reply) => {
+      const phases = new Phases();
+      const view = await vis.scatter(req.auth, req.params.dataset_id, req.body, phases);
+      reply.header('server-timing', phases.header());
+      return ok(view);
+    },
   );
 
   r.post(

@@ -148,6 +148,30 @@ export function binCells(x: Float64Array, y: Float64Array, color: Float64Array |
   return out;
 }
 
+/**
+ * Where a request's time went, phase by phase, for the `Server-Timing` header (the exploration benchmark writes
+ * the breakdown of cold answers from it). `lap(name)` charges the time since the previous lap to `name`.
+ */
+export class Phases {
+  private last = performance.now();
+  readonly spent = new Map<string, number>();
+  lap(name: string) {
+    const now = performance.now();
+    this.spent.set(name, (this.spent.get(name) ?? 0) + now - this.last);
+    this.last = now;
+  }
+  header() {
+    return [...this.spent].map(([k, v]) => `${k};dur=${v.toFixed(1)}`).join(', ');
+  }
+}
+
+/** Cells of a binned scatter from a stored density grid (x's cell major), in binCells' order and shape. */
+export function gridCells(grid: Uint32Array, bins: number): [number, number, number, null][] {
+  const out: [number, number, number, null][] = [];
+  for (let k = 0; k < grid.length; k++) if (grid[k] > 0) out.push([Math.floor(k / bins), k % bins, grid[k], null]);
+  return out;
+}
+
 export function makeVisualizationService(ctx: AppContext) {
   const datasets = makeDatasetService(ctx);
   // Least-recently-used results of this app instance, keyed by dataset and question; the dataset is looked up
@@ -165,6 +189,9 @@ export function makeVisualizationService(ctx: AppContext) {
     const value = await compute();
     const size = sizeOf ? sizeOf(value) : JSON.stringify(value).length;
     if (size <= limit / 4) {
+      // Kept answers are shared by every later request: frozen, so none changes them and the serializer may keep
+      // their text (http/responses.ts).
+      if (value && typeof value === 'object') Object.freeze(value);
       cache.set(key, { value, size });
       cacheBytes += size;
       for (const [k, v] of cache) {
@@ -323,8 +350,14 @@ export function makeVisualizationService(ctx: AppContext) {
      * as they are; beyond that a reproducible random sample (`sample: true`) or, in `bin` mode, a 2-D grid of
      * counts (with the mean colour per cell for a numeric colour).
      */
-    async scatter(auth: AuthContext, id: string, b: { x: string; y: string; color?: string | null; max_points: number; mode: 'sample' | 'bin'; bins: number }): Promise<z.infer<typeof ScatterView>> {
+    async scatter(
+      auth: AuthContext,
+      id: string,
+      b: { x: string; y: string; color?: string | null; max_points: number; mode: 'sample' | 'bin'; bins: number },
+      phases = new Phases(),
+    ): Promise<z.infer<typeof ScatterView>> {
       const { row, schema, src, sketch } = await open(auth, id);
+      phases.lap('open');
       const xc = column(schema, b.x, 'x');
       const yc = column(schema, b.y, 'y');
       const cc = b.color ? column(schema, b.color, 'color') : null;
@@ -334,6 +367,8 @@ export function makeVisualizationService(ctx: AppContext) {
       const colorNumeric = !!cc && isNumericType(cc.type);
       const where = `${ident(xc.name)} IS NOT NULL AND ${ident(yc.name)} IS NOT NULL`;
       const colorExpr = cc ? (colorNumeric ? `${ident(cc.name)}::DOUBLE` : `${ident(cc.name)}::VARCHAR`) : 'NULL';
+      // Sized by their points and cells: measuring the answer by stringifying it would cost as much as sending it.
+      const sizeOf = (v: z.infer<typeof ScatterView>) => 64 * ((v.points?.length ?? 0) + (v.cells?.length ?? 0)) + 1024;
       return cached(`${row.id}:scatter:${JSON.stringify(b)}`, () => withConn(async (c) => {
         // Complete columns (known from the dataset's statistics) need no counting scan.
         const statsOf = new Map((JSON.parse(row.stats_json) as { name: string; missing: number; min: unknown; max: unknown }[]).map((s) => [s.name, s]));
@@ -344,21 +379,33 @@ export function makeVisualizationService(ctx: AppContext) {
         const base = { x: xc.name, y: yc.name, color: cc?.name ?? null, color_kind: cc ? (colorNumeric ? 'numeric' : 'categorical') : null, x_type: xc.type, y_type: yc.type, total, rows: rowsAll };
         if (b.mode === 'bin' && total > 0) {
           // Complete numeric columns: the ranges are in the dataset's statistics already, no scan needed.
-          const known = (col: SchemaColumn) => {
+          const known = (col: SchemaColumn): [number, number] | null => {
             const st = statsOf.get(col.name);
             return isNumericType(col.type) && st?.missing === 0 && typeof st.min === 'number' && typeof st.max === 'number' ? [st.min, st.max] : null;
           };
           const kx = known(xc);
           const ky = known(yc);
+          const grid = kx && ky && !colorNumeric ? sketch?.grid(xc.name, yc.name, b.bins, kx, ky) : null;
+          if (grid && kx && ky) {
+            // The pair's density grid, counted by the statistics job on these same cells: no pass over the rows.
+            const [x0, y0] = [kx[0], ky[0]];
+            const wx = kx[1] > x0 ? (kx[1] - x0) / b.bins : 1;
+            const wy = ky[1] > y0 ? (ky[1] - y0) / b.bins : 1;
+            const cells = gridCells(grid, b.bins);
+            phases.lap('grid');
+            return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: { nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins }, cells };
+          }
           const vx = kx && ky ? await sketch?.values(xc.name) : null;
           const vy = vx ? await sketch?.values(yc.name) : null;
           const vc = vy && colorNumeric ? await sketch?.values(cc!.name) : null;
+          phases.lap('read_columns');
           if (kx && ky && vx && vy && (!colorNumeric || vc)) {
             // Complete numeric columns held in memory: the same cells and counts as the GROUP BY below.
             const [x0, x1, y0, y1] = [kx[0], kx[1], ky[0], ky[1]];
             const wx = x1 > x0 ? (x1 - x0) / b.bins : 1;
             const wy = y1 > y0 ? (y1 - y0) / b.bins : 1;
             const cells = binCells(vx, vy, vc ?? null, x0, wx, y0, wy, b.bins);
+            phases.lap('bin_rows');
             return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: { nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins }, cells };
           }
           const [x0, x1, y0, y1] =
@@ -372,6 +419,7 @@ export function makeVisualizationService(ctx: AppContext) {
             `SELECT least(floor((${asNumber(xc)} - ${x0}) / ${wx}), ${b.bins - 1})::INTEGER, least(floor((${asNumber(yc)} - ${y0}) / ${wy}), ${b.bins - 1})::INTEGER,
                count(*)::DOUBLE, ${colorNumeric ? `avg(${colorExpr})` : 'NULL'} FROM ${src} WHERE ${where} GROUP BY 1, 2`,
           );
+          phases.lap('scan');
           return {
             ...base,
             mode: 'bin',
@@ -384,16 +432,23 @@ export function makeVisualizationService(ctx: AppContext) {
         const sample = total > b.max_points;
         const inner = `SELECT ${asNumber(xc)} AS __x, ${asNumber(yc)} AS __y, ${colorExpr} AS __c FROM ${src} WHERE ${where}`;
         let r: unknown[][] | null = null;
+        let method: 'stratified_rows' | 'random' = 'random';
         if (sample && sketch && sketch.manifest.sample_rows >= b.max_points) {
-          // The sketch's sample is a seeded uniform sample of whole rows in random order: its first complete rows
-          // are a uniform random sample of the complete rows, as the reservoir below would draw.
+          // The sketch's sample: whole rows drawn with the same chance each, stratified over row ranges, stored so
+          // that its first rows are such a sample too; its first complete rows are a sample of the complete rows.
           const fromSample = await rows(c, `SELECT ${asNumber(xc)} AS __x, ${asNumber(yc)} AS __y, ${colorExpr} AS __c FROM read_parquet(${sqlString(sketch.samplePath)}) WHERE ${where} LIMIT ${b.max_points}`);
-          if (fromSample.length === b.max_points) r = fromSample;
+          if (fromSample.length === b.max_points) {
+            r = fromSample;
+            if (sketch.manifest.sample_strata) method = 'stratified_rows';
+          }
+          phases.lap('read_sample');
         }
         r ??= await rows(c, sample ? `SELECT * FROM (${inner}) USING SAMPLE reservoir(${b.max_points} ROWS) REPEATABLE (42)` : inner);
+        phases.lap('scan');
         const points = r.map(([x, y, col]) => (cc ? [Number(x), Number(y), colorNumeric ? num(col) : (col as string | null)] : [Number(x), Number(y)]));
-        return { ...base, mode: 'sample', sample, returned: points.length, points };
-      }));
+        phases.lap('points');
+        return { ...base, mode: 'sample', sample, ...(sample ? { sample_method: method } : {}), returned: points.length, points };
+      }), sizeOf);
     },
 
     /** Scatter-plot matrix: a sample of complete rows of up to 8 numeric columns. */

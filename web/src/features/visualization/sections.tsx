@@ -230,7 +230,7 @@ export function ScatterSection({ dataset, columns }: { dataset: Dataset; columns
         <>
           {r.sample ? (
             <Alert severity="info" sx={{ mb: 1 }} data-testid="scatter-sample-note">
-              {t('sampleNote', { shown: formatInteger(r.returned), total: formatInteger(r.total) })}
+              {t(r.sample_method === 'stratified_rows' ? 'sampleNoteStratified' : 'sampleNote', { shown: formatInteger(r.returned), total: formatInteger(r.total) })}
             </Alert>
           ) : r.mode === 'bin' ? (
             <Alert severity="info" sx={{ mb: 1 }}>
