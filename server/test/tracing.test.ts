@@ -146,5 +146,23 @@ describe('traces from request to engine', () => {
     expect(trace).toBeNull();
     const rec = await until('the engine record', () => engineRecord(offLines, id));
     expect(rec.request_id).toBe('trace-off-1');
+
+    // Over a real socket, with the body arriving after the headers: the handler runs from a later socket read,
+    // yet the job still gets the request's id.
+    await off.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = off.app.server.address() as AddressInfo;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/test/job', headers: { 'content-type': 'application/json', 'x-request-id': 'trace-off-2' } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+      setTimeout(() => req.end('{"mode": "sleep"}'), 200);
+    });
+    const late = JSON.parse(answer) as { id: string };
+    const lateRow = await off.app.ctx.db.selectFrom('jobs').select('request_id').where('id', '=', late.id).executeTakeFirstOrThrow();
+    expect(lateRow.request_id).toBe('trace-off-2');
   }, 180_000);
 });

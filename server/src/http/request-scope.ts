@@ -1,4 +1,4 @@
-import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
@@ -22,33 +22,21 @@ export function traceOf(scope: RequestScope | undefined): TraceCarrier | undefin
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();
-const resourceOf = new WeakMap<FastifyRequest, AsyncResource>();
 
 /** The scope of the request whose code is running now, if any (a job created by it inherits its ids). */
 export function currentRequest(): RequestScope | undefined {
   return storage.getStore();
 }
 
-/** Runs `fn` as if inside a request with this scope (tests, work started on a request's behalf later). */
+/** Runs `fn` inside a request's scope: what it creates carries that request's ids (tests of other front ends). */
 export function withRequestScope<T>(scope: RequestScope, fn: () => T): T {
   return storage.run(scope, fn);
 }
 
 /**
- * Makes the request's scope current for its hooks and handler. Fastify runs preValidation, preHandler and the
- * handler from the body stream's 'end' event, outside the onRequest call chain, so the scope is re-entered there.
+ * Makes the request's scope current for its hooks and handler (a body that arrives after the headers included:
+ * test/tracing.test.ts sends one over a real socket).
  */
 export function installRequestScope(app: FastifyInstance, scopeOf: (req: FastifyRequest) => RequestScope): void {
-  app.addHook('onRequest', (req, _reply, done) => {
-    storage.run(scopeOf(req), () => {
-      const resource = new AsyncResource('mitate-request');
-      resourceOf.set(req, resource);
-      resource.runInAsyncScope(done, req.raw);
-    });
-  });
-  app.addHook('preValidation', (req, _reply, done) => {
-    const resource = resourceOf.get(req);
-    if (resource) resource.runInAsyncScope(done, req.raw);
-    else done();
-  });
+  app.addHook('onRequest', (req, _reply, done) => storage.run(scopeOf(req), done));
 }
