@@ -33,6 +33,8 @@ from .objectstore import JobFiles, ObjectStore, settings_from_env
 from .runner import error_event, release_memory, run_task
 from .task import Cancelled, Context, task_kinds
 from .telemetry import job_span, mark_failed, span_fields
+from .telemetry import shutdown as shutdown_tracing
+from .telemetry import tracer as start_tracing
 
 CANCEL_PREFIX = "mitate:cancel:"
 
@@ -188,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.exit_with_parent:
         exit_with_parent()
+    start_tracing()  # the SDK loads now (when configured), not inside the first job
     asyncio.run(serve(args.redis, args.queue, max(1, args.concurrency), args.prefix, args.data_dir, max(1000, args.lock_ms)))
+    shutdown_tracing()  # os._exit below skips atexit, where the SDK would send its last spans
     sys.stdout.flush()
     sys.stderr.flush()
     # A task thread still computing would keep the interpreter alive; its job is recovered as stalled.

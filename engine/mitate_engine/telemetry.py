@@ -17,6 +17,7 @@ from .logs import log
 
 DEFAULT_SAMPLE = 0.25
 _tracer: Any = None
+_provider: Any = None
 _configured = False
 
 
@@ -32,9 +33,19 @@ def sample_ratio(value: str | None = None) -> float:
 
 def configure(provider: Any | None) -> None:
     """Uses this TracerProvider (tests: one with an in-memory exporter); None turns tracing off."""
-    global _tracer, _configured
+    global _tracer, _provider, _configured
+    _provider = provider
     _tracer = provider.get_tracer("mitate_engine") if provider is not None else None
     _configured = True
+
+
+def shutdown() -> None:
+    """Sends the spans still batched; for exits that skip atexit (os._exit)."""
+    if _provider is not None:
+        try:
+            _provider.shutdown()
+        except Exception as exc:  # noqa: BLE001 - a collector that is down must not block the exit
+            log("warning", f"traces could not be sent at exit: {exc}")
 
 
 def make_provider(exporter: Any, ratio: float | None = None, batch: bool = True) -> Any:

@@ -20,7 +20,7 @@ from .lifeline import exit_with_parent
 from .logs import JobLog, error_code
 from .runner import error_event, release_memory, run_task
 from .task import Context, task_kinds
-from .telemetry import job_span, mark_failed, span_fields
+from .telemetry import job_span, mark_failed, span_fields, tracer
 
 
 class Protocol:
@@ -103,6 +103,7 @@ def main() -> int:
     exit_with_parent()
     proto = Protocol()
     kinds = task_kinds()  # imports every task module before we say we are ready
+    tracer()  # and the tracing SDK, when configured
     proto.send({"type": "ready", "pid": os.getpid(), "kinds": kinds})
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_jobs, args=(lines,), name="stdin", daemon=True).start()
