@@ -25,8 +25,8 @@ const getter = {
 
 /**
  * OpenTelemetry traces of this server: one SERVER span per sampled request, whose context each job the request
- * creates carries to the engine (the engine's job span is its child). Off unless an exporter is configured
- * (OTEL_EXPORTER_OTLP_ENDPOINT, or a test's exporter): then no hook is installed and nothing is paid per request.
+ * creates carries to the engine (the engine's job span is its child). Used only when an exporter is configured
+ * (OTEL_EXPORTER_OTLP_ENDPOINT, or a test's exporter); otherwise app.ts does not even load this module.
  */
 export class Tracing {
   private readonly provider: TracerProvider;
