@@ -33959,6 +33959,8 @@ export interface components {
                 error: string | null;
                 attempts: number;
                 finished_at: string | null;
+                /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
+                request_id: string | null;
             }[];
         };
         GroupStatsInput: {
@@ -35829,6 +35831,8 @@ export interface components {
                 error: string | null;
                 attempts: number;
                 finished_at: string | null;
+                /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
+                request_id: string | null;
             }[];
         };
         GroupStats: {
