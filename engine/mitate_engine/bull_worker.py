@@ -27,15 +27,21 @@ from redis.retry import Retry
 
 from .encoding import dumps, to_jsonable
 from .lifeline import exit_with_parent
+from .logs import JobLog, error_code
+from .logs import log as jlog
 from .objectstore import JobFiles, ObjectStore, settings_from_env
 from .runner import error_event, release_memory, run_task
 from .task import Cancelled, Context, task_kinds
+from .telemetry import job_span, mark_failed, span_fields
+from .telemetry import shutdown as shutdown_tracing
+from .telemetry import tracer as start_tracing
 
 CANCEL_PREFIX = "mitate:cancel:"
 
 
-def log(message: str, error: bool = False) -> None:
-    print(f"[bull_worker {os.getpid()}] {message}", file=sys.stderr if error else sys.stdout, flush=True)
+def log(message: str, error: bool = False, **fields) -> None:
+    """A structured record on stderr (logs.py); stdout carries only the ready line."""
+    jlog("error" if error else "info", message, **{"worker": "bull", **fields})
 
 
 def make_processor(redis_url: str, data_dir: str | None = None):
@@ -66,7 +72,20 @@ def make_processor(redis_url: str, data_dir: str | None = None):
 
     async def process(job, token):
         data = job.data or {}
-        kind, spec = str(data.get("kind")), data.get("spec") or {}
+        kind = str(data.get("kind"))
+        # attemptsStarted counts this run too (a stalled job taken again by another worker is its 2nd attempt).
+        attempt = int(getattr(job, "attemptsStarted", 0) or 0) or int(getattr(job, "attemptsMade", 0) or 0) + int(getattr(job, "stalledCounter", 0) or 0) + 1
+        jl = JobLog(str(job.id), kind, request_id=data.get("request_id"), attempt=attempt, worker="bull")
+        with job_span(kind, job.id, data.get("trace"), data.get("request_id"), attempt) as span:
+            jl.fields.update(span_fields(span))
+            try:
+                return await run_job(job, data, kind, jl)
+            except UnrecoverableError as exc:
+                mark_failed(span, error_code(getattr(exc, "failure", {"error": str(exc)})))
+                raise
+
+    async def run_job(job, data: dict, kind: str, jl: JobLog):
+        spec = data.get("spec") or {}
         # Object storage: the server's paths become this host's cache, inputs downloaded, outputs uploaded after.
         files = JobFiles(store, str(data["data_dir"]), local_root) if store and isinstance(spec, dict) and data.get("data_dir") else None
         server_spec = spec
@@ -81,13 +100,13 @@ def make_processor(redis_url: str, data_dir: str | None = None):
                 try:
                     await job.updateProgress(event)
                 except Exception as exc:  # noqa: BLE001 - progress is best effort
-                    log(f"progress update failed for job {job.id}: {exc}", error=True)
+                    log(f"progress update failed for job {job.id}: {exc}", error=True, **jl.fields)
 
         forwarder = asyncio.create_task(forward())
         cancel_requested = cancel_requested_for(str(job.id))
         ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None, cancel_requested=cancel_requested, kind=str(kind))
         emit({"type": "started", "pid": os.getpid()})
-        started = time.monotonic()
+        jl.started()
         failure: dict | None = None
         result = None
         try:
@@ -101,7 +120,7 @@ def make_processor(redis_url: str, data_dir: str | None = None):
             dumps(result)  # fail here, readably, if the result cannot be JSON
             if files:
                 uploaded = await asyncio.to_thread(files.publish, server_spec)
-                log(f"job {job.id}: {uploaded} output file(s) uploaded")
+                log(f"job {job.id}: {uploaded} output file(s) uploaded", **jl.fields)
                 result = files.result_back(result)
         except Exception as exc:  # noqa: BLE001 - becomes the job's failed reason
             ctx.flush()
@@ -112,9 +131,11 @@ def make_processor(redis_url: str, data_dir: str | None = None):
         loop.call_soon_threadsafe(events.put_nowait, None)  # behind every event still in flight
         await forwarder
         if failure:
-            log(f"job {job.id} ({kind}) failed: {failure['error']}")
-            raise UnrecoverableError(failure["error"])
-        log(f"job {job.id} ({kind}) done in {time.monotonic() - started:.2f}s")
+            jl.failed(failure)
+            err = UnrecoverableError(failure["error"])
+            err.failure = failure
+            raise err
+        jl.succeeded()
         return to_jsonable(result)
 
     return process
@@ -169,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.exit_with_parent:
         exit_with_parent()
+    start_tracing()  # the SDK loads now (when configured), not inside the first job
     asyncio.run(serve(args.redis, args.queue, max(1, args.concurrency), args.prefix, args.data_dir, max(1000, args.lock_ms)))
+    shutdown_tracing()  # os._exit below skips atexit, where the SDK would send its last spans
     sys.stdout.flush()
     sys.stderr.flush()
     # A task thread still computing would keep the interpreter alive; its job is recovered as stalled.

@@ -1,6 +1,6 @@
 """Persistent job worker over stdio: JSON lines in (one job each), JSON lines out (events).
 
-In:  {"id": "<job id>", "kind": "statistics", "spec": {...}}
+In:  {"id": "<job id>", "kind": "statistics", "spec": {...}, "request_id"?, "trace"?: {"traceparent", ...}, "attempt"?}
 Out: {"type": "ready"} once, then per job {"id", "type": "started"}, any number of progress / log / typed
      events, and exactly one terminal {"type": "result", "result": {...}} or {"type": "error", "error": "..."}.
 """
@@ -17,8 +17,10 @@ import time
 
 from .encoding import dumps
 from .lifeline import exit_with_parent
+from .logs import JobLog, error_code
 from .runner import error_event, release_memory, run_task
 from .task import Context, task_kinds
+from .telemetry import job_span, mark_failed, span_fields, tracer
 
 
 class Protocol:
@@ -40,6 +42,18 @@ class Protocol:
 
 def run_one(proto: Protocol, message: dict) -> None:
     job_id = message.get("id")
+    kind = str(message.get("kind"))
+    jlog = JobLog(job_id, kind, request_id=message.get("request_id"), attempt=message.get("attempt"))
+    with job_span(kind, job_id, message.get("trace"), message.get("request_id"), message.get("attempt")) as span:
+        jlog.fields.update(span_fields(span))
+        failure = _run(proto, message, jlog)
+        if failure:
+            mark_failed(span, error_code(failure))
+
+
+def _run(proto: Protocol, message: dict, jlog: JobLog) -> dict | None:
+    """Runs the job and sends its events; answers the failure event, if it failed."""
+    job_id = message.get("id")
 
     def emit(event: dict) -> None:
         proto.send({"id": job_id, **event})
@@ -47,19 +61,27 @@ def run_one(proto: Protocol, message: dict) -> None:
     spec = message.get("spec") or {}
     ctx = Context(emit, work_dir=spec.get("output_dir") if isinstance(spec, dict) else None, kind=str(message.get("kind")))
     emit({"type": "started", "pid": os.getpid()})
+    jlog.started()
     started = time.monotonic()
     try:
         result = run_task(str(message.get("kind")), spec, ctx)
     except Exception as exc:  # every failure becomes one terminal event; the worker lives on
         ctx.flush()
         busy.clear()  # the job is over before its last event leaves: an end of input after it is a clean end
-        emit(error_event(exc))
-        return
+        failure = error_event(exc)
+        jlog.failed(failure)
+        emit(failure)
+        return failure
     busy.clear()
     try:
         emit({"type": "result", "result": result, "seconds": round(time.monotonic() - started, 3)})
     except (TypeError, ValueError) as exc:  # a result JSON cannot hold
-        emit(error_event(exc))
+        failure = error_event(exc)
+        jlog.failed(failure)
+        emit(failure)
+        return failure
+    jlog.succeeded()
+    return None
 
 
 def read_jobs(lines: queue.Queue[str | None]) -> None:
@@ -81,6 +103,7 @@ def main() -> int:
     exit_with_parent()
     proto = Protocol()
     kinds = task_kinds()  # imports every task module before we say we are ready
+    tracer()  # and the tracing SDK, when configured
     proto.send({"type": "ready", "pid": os.getpid(), "kinds": kinds})
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=read_jobs, args=(lines,), name="stdin", daemon=True).start()

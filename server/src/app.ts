@@ -43,6 +43,8 @@ import auditRoutes, { installAudit } from './features/audit/index.js';
 import { installMetrics } from './features/audit/metrics.js';
 import { LocalStorage } from './storage/local.js';
 import { S3Storage } from './storage/s3.js';
+import { installRequestScope } from './http/request-scope.js';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -54,6 +56,8 @@ export interface BuildOptions {
   startJobs?: boolean;
   /** Refuse an answer that loses a key its response schema does not declare (default: under vitest or MITATE_STRICT_RESPONSES=1). */
   strictResponses?: boolean;
+  /** Tests: record traces with this exporter (each span exported at its end) instead of OTLP. */
+  traceExporter?: SpanExporter;
 }
 
 /** Builds the whole app (no listen): tests use app.inject or a real port. */
@@ -76,6 +80,15 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     if (!/^[\w.:-]{1,128}$/.test(req.id)) req.id = crypto.randomUUID(); // nothing odd from a client reaches the log
     reply.header('x-request-id', req.id);
   });
+  // Traces only when an exporter is configured; the SDK is not even loaded otherwise.
+  const tracing = opts.traceExporter || config.otlpEndpoint ? (await import('./telemetry.js')).Tracing.fromConfig(config, opts.traceExporter) : null;
+  // The request's id (and trace context) follow every job it creates, into the engine and its log lines.
+  installRequestScope(app, (req) => {
+    if (!tracing) return { requestId: req.id };
+    const trace = tracing.startRequest(req);
+    return { requestId: req.id, trace, sampledOut: !trace };
+  });
+  tracing?.install(app);
   app.setValidatorCompiler(validatorCompiler);
   // Tests and the contract fuzzing run refuse answers that lose a key their schema does not declare.
   app.setSerializerCompiler(responseSerializer(opts.strictResponses ?? (!!process.env.VITEST || process.env.MITATE_STRICT_RESPONSES === '1')));

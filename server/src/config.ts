@@ -28,6 +28,10 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** S3-compatible object storage (MITATE_S3_BUCKET set), else the local folder. */
   s3: S3Settings | undefined;
+  /** Share of requests traced (SPEC §9: 0.25), MITATE_TRACE_SAMPLE; requests with a parent follow it. */
+  traceSample: number;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: traces go there over OTLP/HTTP; unset, tracing is off. */
+  otlpEndpoint: string | undefined;
 }
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -39,6 +43,12 @@ function int(v: string | undefined, d: number): number {
 function bool(v: string | undefined, d: boolean): boolean {
   if (v === undefined || v === '') return d;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+/** MITATE_TRACE_SAMPLE: a ratio in [0, 1]; anything else keeps SPEC §9's error-trace sampling, 0.25. */
+export function traceSample(v: string | undefined): number {
+  const n = v === undefined || v === '' ? NaN : Number(v);
+  return Number.isFinite(n) && n >= 0 && n <= 1 ? n : 0.25;
 }
 
 /** MITATE_TRUST_PROXY: unset (trust nobody), 'true', a hop count, or proxy addresses/CIDRs separated by commas. */
@@ -101,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     queueName: env.MITATE_QUEUE_NAME || 'mitate-jobs',
     trustProxy: trustProxy(env.MITATE_TRUST_PROXY),
     s3: s3Settings(env),
+    traceSample: traceSample(env.MITATE_TRACE_SAMPLE),
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined,
     ...overrides,
   };
 }

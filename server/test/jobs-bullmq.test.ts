@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDb, type DbHandle } from '../src/db/index.js';
 import { localize } from '../src/i18n/messages.js';
+import { withRequestScope } from '../src/http/request-scope.js';
 import { cancelKey } from '../src/jobs/bullmq.js';
 import { JobService } from '../src/jobs/service.js';
 
@@ -34,9 +35,18 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
   let queue: Queue; // a second look at the same queue, as an operator would have
   let redis: Redis;
   const serverLog: string[] = [];
+  const records: Record<string, unknown>[] = [];
 
   const newService = () =>
-    new JobService({ db: handle.db, config, log: (level, msg) => serverLog.push(`${level} ${msg}`), bullWorkers: 1 });
+    new JobService({
+      db: handle.db,
+      config,
+      log: (level, msg, fields) => {
+        serverLog.push(`${level} ${msg}`);
+        records.push({ level, msg, ...fields });
+      },
+      bullWorkers: 1,
+    });
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-bull-'));
@@ -87,6 +97,19 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
     const status = await service.status();
     expect(status).toMatchObject({ mode: 'bullmq', running: true, active: 0 });
     expect(status.workers).toBeGreaterThanOrEqual(1);
+  }, TIMEOUT);
+
+  it("carries the creating request's id and trace context to the bull worker, whose JSON records reach the server log", async () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
+    const created = await withRequestScope({ requestId: 'bull-req-1', trace: { traceparent } }, () =>
+      service.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'fail' } }),
+    );
+    expect((await queue.getJob(created.id))?.data).toMatchObject({ request_id: 'bull-req-1', trace: { traceparent } });
+    await service.waitFor(created.id, TIMEOUT);
+    const failed = await until('the engine record', async () => records.find((r) => r.job_id === created.id && r.msg === 'engine: job failed'));
+    expect(failed).toMatchObject({ source: 'engine', level: 'warn', request_id: 'bull-req-1', kind: 'diagnostics', attempt: 1, worker: 'bull', error_code: 'user_error' });
+    expect(failed.duration_ms).toEqual(expect.any(Number));
+    expect(records.find((r) => r.job_id === created.id && r.state === 'failed')).toMatchObject({ request_id: 'bull-req-1' });
   }, TIMEOUT);
 
   it('stores failures and streams progress', async () => {

@@ -104,8 +104,12 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
     const done = await service.waitFor(job.id, 300_000);
     expect(done.state).toBe('succeeded');
     expect(done.result).toEqual({ blocked: true });
-    expect(logs.get(second)!.join('')).toContain(`job ${job.id} (diagnostics) done`);
-    expect(logs.get(first)!.join('')).not.toContain('done in');
+    // The workers' JSON records: the survivor ran it as the 2nd attempt and finished it; the killed one never did.
+    const records = (w: ChildProcess) =>
+      logs.get(w)!.join('').split('\n').filter((l) => l.startsWith('{"time"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(records(second).find((r) => r.job_id === job.id && r.msg === 'job succeeded')).toMatchObject({ attempt: 2, kind: 'diagnostics', worker: 'bull' });
+    expect(records(first).find((r) => r.job_id === job.id && r.msg === 'job started')).toMatchObject({ attempt: 1 });
+    expect(records(first).some((r) => r.job_id === job.id && r.msg === 'job succeeded')).toBe(false);
     // the queue knows it ran twice (one stall); the row and the handlers saw one completion
     const bull = await queue.getJob(job.id);
     expect(await bull!.getState()).toBe('completed');

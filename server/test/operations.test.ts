@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withRequestScope } from '../src/http/request-scope.js';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
 
 /** Issue 16: the operations view for platform administrators (workers, queue by kind, recent failures). */
@@ -21,7 +22,8 @@ describe.each(DATABASES)('operations on %s', (kind) => {
     expect(ja.body).toContain('プラットフォーム管理者');
     const orgId = (await t.app.ctx.db.selectFrom('organisations').select('id').where('name', '=', 'Tenant Works').executeTakeFirstOrThrow()).id;
     // one job that fails in the engine, one that waits behind a paused organisation
-    const failing = await t.app.ctx.jobs.create({ orgId, userId: null, kind: 'diagnostics', spec: { mode: 'fail' } });
+    // (created on behalf of a request, whose id the failure list shows, to find the job's log records)
+    const failing = await withRequestScope({ requestId: 'ops-req-1' }, () => t.app.ctx.jobs.create({ orgId, userId: null, kind: 'diagnostics', spec: { mode: 'fail' } }));
     expect((await t.app.ctx.jobs.waitFor(failing.id, 60_000)).state).toBe('failed');
     await t.app.ctx.jobs.pauseOrg(orgId, null);
     await t.app.ctx.jobs.create({ orgId, userId: null, kind: 'statistics', spec: {} });
@@ -36,7 +38,7 @@ describe.each(DATABASES)('operations on %s', (kind) => {
     expect(ops.queue).toEqual([{ kind: 'statistics', queued: 1, running: 0 }]);
     expect(ops.oldest_queued_at).toEqual(expect.any(String));
     expect(ops.finished_24h.failed).toBe(1);
-    expect(ops.recent_failures[0]).toMatchObject({ id: failing.id, kind: 'diagnostics', organisation_name: 'Tenant Works', attempts: 1 });
+    expect(ops.recent_failures[0]).toMatchObject({ id: failing.id, kind: 'diagnostics', organisation_name: 'Tenant Works', attempts: 1, request_id: 'ops-req-1' });
     expect(ops.recent_failures[0].error).toBeTruthy();
   }, 120_000);
 });

@@ -82,6 +82,10 @@ export interface JobTable {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
+  /** The request that created the job (its x-request-id); null for jobs started by the server itself. */
+  request_id: Generated<string | null>;
+  /** The W3C trace context ({traceparent, tracestate}) the job carries to the engine; null while tracing is off. */
+  trace_json: Generated<string | null>;
   seq: Generated<number>;
 }
 

@@ -3,18 +3,15 @@ import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { BackendListener, BackendStatus, JobBackend } from './backend.js';
-import { eachLine, respawnDelayMs, spawnEngine, stopProcess, type EngineEvent, type LogFn, type QueuedJob } from './engine.js';
+import { eachLine, engineLogRecord, respawnDelayMs, spawnEngine, stopProcess, type EngineEvent, type LogFn, type QueuedJob } from './engine.js';
 
 /** The key a Python bull worker polls to learn that its running job was cancelled. */
 export const cancelKey = (id: string) => `mitate:cancel:${id}`;
 const CANCEL_TTL_S = 24 * 3600;
 const KEEP_FINISHED = { age: 7 * 24 * 3600, count: 10_000 };
 
-export interface RecoverRow {
-  id: string;
-  kind: string;
+export interface RecoverRow extends QueuedJob {
   state: 'queued' | 'running';
-  spec: Record<string, unknown>;
 }
 
 /**
@@ -73,7 +70,8 @@ export class BullBackend implements JobBackend {
     await this.queue.add(
       job.kind,
       // data_dir: the server's data folder, which a worker on another host maps onto its own (object storage).
-      { kind: job.kind, spec: job.spec, data_dir: this.config.dataDir },
+      // request_id and trace: the worker's log lines and span carry the request that created the job.
+      { kind: job.kind, spec: job.spec, data_dir: this.config.dataDir, request_id: job.request_id ?? null, trace: job.trace ?? null },
       { jobId: job.id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED },
     );
   }
@@ -195,7 +193,11 @@ export class BullBackend implements JobBackend {
         this.log('info', `bull worker ${proc.pid} ready in ${Date.now() - started} ms`);
       } else this.log('info', `bull worker ${proc.pid}: ${line}`);
     });
-    eachLine(proc.stderr!, (line) => this.log('warn', `bull worker ${proc.pid}: ${line}`));
+    eachLine(proc.stderr!, (line) => {
+      const rec = engineLogRecord(line);
+      if (rec) this.log(rec.level, rec.msg, rec.fields);
+      else this.log('warn', `bull worker ${proc.pid}: ${line}`);
+    });
     let gone = false;
     const onGone = (why: string) => {
       if (gone) return;

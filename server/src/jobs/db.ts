@@ -28,3 +28,11 @@ registerMigration('0101_security_org_compute', {
       .execute();
   },
 });
+
+registerMigration('0116_obs_job_request', {
+  async up(db) {
+    // The request that created a job and its W3C trace context (issue 16): logs and traces follow it to the engine.
+    await db.schema.alterTable('jobs').addColumn('request_id', 'text').execute();
+    await db.schema.alterTable('jobs').addColumn('trace_json', 'text').execute();
+  },
+});

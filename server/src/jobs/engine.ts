@@ -17,12 +17,37 @@ export interface QueuedJob {
   id: string;
   kind: string;
   spec: Record<string, unknown>;
+  /** The request that created it: the engine's log lines about the job carry it. */
+  request_id?: string | null;
+  /** W3C trace context of that request's span: the engine's job span becomes its child. */
+  trace?: Record<string, string> | null;
+  /** Which run of the job this is (1 first), for the engine's log lines. */
+  attempt?: number;
 }
 
 /** A log line; `fields` (job_id, pid, kind ...) become properties of the structured (JSON) log record. */
 export type LogFn = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
 export const engineDir = path.join(repoRoot, 'engine');
+
+/**
+ * The engine's structured log line (engine/mitate_engine/logs.py: one JSON object per line on stderr, marked
+ * `"logger": "mitate_engine"`), as a record for the server's log; null for any other line (a library's print).
+ * The engine's own time, level and pid keep their meaning under names that do not clash with pino's.
+ */
+export function engineLogRecord(line: string): { level: 'info' | 'warn' | 'error'; msg: string; fields: Record<string, unknown> } | null {
+  if (!line.startsWith('{') || !line.includes('"mitate_engine"')) return null;
+  let rec: Record<string, unknown>;
+  try {
+    rec = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (!rec || typeof rec !== 'object' || rec.logger !== 'mitate_engine') return null;
+  const { time, level, msg, pid, logger: _logger, ...fields } = rec;
+  const lv = level === 'error' || level === 'critical' ? 'error' : level === 'warning' || level === 'warn' ? 'warn' : 'info';
+  return { level: lv, msg: `engine: ${String(msg ?? '')}`, fields: { ...fields, source: 'engine', engine_time: time, engine_pid: pid } };
+}
 
 /** Starts `python -m <module>` inside engine/, with the package importable and output unbuffered. */
 export function spawnEngine(config: Config, module: string, args: string[] = []): ChildProcess {

@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Config } from '../config.js';
 import type { BackendListener, BackendStatus, JobBackend } from './backend.js';
-import { eachLine, respawnDelayMs, spawnEngine, stopProcess, type EngineEvent, type LogFn, type QueuedJob } from './engine.js';
+import { eachLine, engineLogRecord, respawnDelayMs, spawnEngine, stopProcess, type EngineEvent, type LogFn, type QueuedJob } from './engine.js';
 
 type WorkerState = 'starting' | 'idle' | 'busy' | 'gone';
 
@@ -22,7 +22,8 @@ class EngineProcess {
   assign(job: QueuedJob): void {
     this.job = job;
     this.state = 'busy';
-    this.proc.stdin?.write(JSON.stringify({ id: job.id, kind: job.kind, spec: job.spec }) + '\n');
+    const { id, kind, spec, request_id, trace, attempt } = job;
+    this.proc.stdin?.write(JSON.stringify({ id, kind, spec, request_id, trace, attempt }) + '\n');
   }
 }
 
@@ -101,7 +102,7 @@ export class LocalPool implements JobBackend {
     for (const w of this.workers) {
       w.retiring = true;
       if (w.job) {
-        handedBack.push(w.job);
+        handedBack.push({ ...w.job, attempt: (w.job.attempt ?? 1) + 1 });
         this.listener.requeued(w.job.id);
         w.job = null;
         stopping.push(stopProcess(w.proc, 0, 'SIGKILL'));
@@ -175,7 +176,10 @@ export class LocalPool implements JobBackend {
   }
 
   private onStderr(worker: EngineProcess, line: string): void {
-    this.log('warn', `engine worker ${worker.pid}: ${line}`, { pid: worker.pid, job_id: worker.job?.id, kind: worker.job?.kind });
+    // The engine's own JSON records go to the server's log as records (not into the user's job log).
+    const rec = engineLogRecord(line);
+    if (rec) return this.log(rec.level, rec.msg, rec.fields);
+    this.log('warn', `engine worker ${worker.pid}: ${line}`, { pid: worker.pid, job_id: worker.job?.id, kind: worker.job?.kind, request_id: worker.job?.request_id });
     if (worker.job) this.listener.event(worker.job.id, { type: 'log', line });
   }
 
@@ -195,7 +199,7 @@ export class LocalPool implements JobBackend {
       this.fill(); // killed on purpose (cancel): a fresh worker at once
       return;
     }
-    this.log('error', `engine worker ${worker.pid} exited (code ${code}, signal ${signal})${job ? ` while running job ${job.id}` : ''}`, { pid: worker.pid, job_id: job?.id, kind: job?.kind });
+    this.log('error', `engine worker ${worker.pid} exited (code ${code}, signal ${signal})${job ? ` while running job ${job.id}` : ''}`, { pid: worker.pid, job_id: job?.id, kind: job?.kind, request_id: job?.request_id });
     if (job) this.listener.interrupted(job.id);
     this.crashStreak++;
     if (!this.running) return;

@@ -13,7 +13,7 @@ export const TERMINAL_STATES: JobState[] = ['succeeded', 'failed', 'cancelled'];
 export class JobRepo {
   constructor(private db: Db) {}
 
-  async insert(row: Omit<JobRow, 'seq'>): Promise<void> {
+  async insert(row: Omit<JobRow, 'seq' | 'request_id' | 'trace_json'> & Partial<Pick<JobRow, 'request_id' | 'trace_json'>>): Promise<void> {
     await this.db.insertInto('jobs').values(row).execute();
   }
 

@@ -60,7 +60,15 @@ export const Operations = z
     oldest_queued_at: z.string().nullable().describe('When the longest-waiting job was queued'),
     finished_24h: z.object({ succeeded: z.number().int(), failed: z.number().int(), cancelled: z.number().int() }),
     recent_failures: z.array(
-      z.object({ id: z.string(), kind: z.string(), organisation_name: z.string().nullable(), error: z.string().nullable(), attempts: z.number().int(), finished_at: z.string().nullable() }),
+      z.object({
+        id: z.string(),
+        kind: z.string(),
+        organisation_name: z.string().nullable(),
+        error: z.string().nullable(),
+        attempts: z.number().int(),
+        finished_at: z.string().nullable(),
+        request_id: z.string().nullable().describe('The request that created the job (its X-Request-Id): finds its records in the server and engine logs'),
+      }),
     ),
   })
   .meta({ id: 'Operations' });

@@ -5,11 +5,12 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { JobState } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+import { currentRequest, traceOf } from '../http/request-scope.js';
 import { localize } from '../i18n/messages.js';
 import type { LocalStorage } from '../storage/local.js';
 import type { BackendListener, JobBackend } from './backend.js';
 import { BullBackend } from './bullmq.js';
-import type { EngineEvent, LogFn } from './engine.js';
+import type { EngineEvent, LogFn, QueuedJob } from './engine.js';
 import { LocalPool } from './local-pool.js';
 import { ACTIVE_STATES, JobRepo, TERMINAL_STATES, type JobPatch, type JobRow } from './repo.js';
 
@@ -134,14 +135,14 @@ export class JobService {
     const rows = await this.withoutHeld(await this.repo.unfinished());
     if (this.backend instanceof BullBackend) {
       await this.backend.start(); // listening first, so no event falls between reconcile and listening
-      await this.backend.reconcile(rows.map((r) => ({ id: r.id, kind: r.kind, state: r.state as 'queued' | 'running', spec: parseSpec(r) })));
+      await this.backend.reconcile(rows.map((r) => ({ ...queued(r), state: r.state as 'queued' | 'running' })));
       this.reconcileTimer = setInterval(() => this.track(this.reconcileStale()), RECONCILE_MS);
       this.reconcileTimer.unref();
     } else {
       for (const r of rows) {
         // The process that ran it is gone with the previous server; queued ones simply run now.
         if (r.state === 'running') await this.finish(r.id, 'failed', { error: localize('en', 'job_interrupted') });
-        else await this.backend.enqueue({ id: r.id, kind: r.kind, spec: parseSpec(r) });
+        else await this.backend.enqueue(queued(r));
       }
       await this.backend.start();
     }
@@ -179,6 +180,9 @@ export class JobService {
     const id = uuidv7();
     const spec = { ...input.spec };
     if (spec.output_dir === undefined) spec.output_dir = path.join(this.config.dataDir, 'jobs', id);
+    // A job started by a request keeps that request's id and trace context: the engine's logs and span carry them.
+    const request = currentRequest();
+    const trace = traceOf(request);
     const row = {
       id,
       organisation_id: input.orgId,
@@ -197,13 +201,16 @@ export class JobService {
       created_at: now(),
       started_at: null,
       finished_at: null,
+      request_id: request?.requestId ?? null,
+      trace_json: trace ? JSON.stringify(trace) : null,
     };
     await this.repo.insert(row);
+    this.log('info', `job ${id} (${input.kind}) queued`, { job_id: id, kind: input.kind, organisation_id: input.orgId, request_id: row.request_id });
     try {
       await input.beforeEnqueue?.(toView({ ...row, seq: 0 }));
       // A paused organisation's job stays queued in the table only; resume hands it to the queue.
       if (!(await this.repo.isPaused(input.orgId))) {
-        await this.backend.enqueue({ id, kind: input.kind, spec });
+        await this.backend.enqueue({ id, kind: input.kind, spec, request_id: row.request_id, trace: trace ?? null, attempt: 1 });
         // A pause that landed meanwhile swept the queue before this job reached it: take it back out.
         if (await this.repo.isPaused(input.orgId)) await this.backend.withdraw(id);
       }
@@ -313,7 +320,7 @@ export class JobService {
   /** Resumes one organisation's share: its held jobs go to the queue, oldest first. */
   async resumeOrg(orgId: string, userId: string | null): Promise<OrgServiceStatus> {
     await this.repo.setPaused(orgId, false, userId);
-    for (const row of await this.repo.queuedOf(orgId)) await this.backend.enqueue({ id: row.id, kind: row.kind, spec: parseSpec(row) });
+    for (const row of await this.repo.queuedOf(orgId)) await this.backend.enqueue(queued(row));
     return this.orgStatus(orgId);
   }
 
@@ -484,6 +491,7 @@ export class JobService {
         kind: stored.kind,
         state,
         organisation_id: stored.organisation_id,
+        request_id: stored.request_id,
         attempts: Number(stored.attempts),
         seconds: stored.started_at && stored.finished_at ? (Date.parse(stored.finished_at) - Date.parse(stored.started_at)) / 1000 : null,
       });
@@ -538,7 +546,7 @@ export class JobService {
     const cutoff = new Date(Date.now() - RECONCILE_MS).toISOString();
     const rows = (await this.withoutHeld(await this.repo.unfinished())).filter((r) => r.created_at < cutoff);
     try {
-      await this.backend.reconcile(rows.map((r) => ({ id: r.id, kind: r.kind, state: r.state as 'queued' | 'running', spec: parseSpec(r) })));
+      await this.backend.reconcile(rows.map((r) => ({ ...queued(r), state: r.state as 'queued' | 'running' })));
     } catch (err) {
       this.log('warn', `jobs: reconcile with the queue failed: ${(err as Error).message}`);
     }
@@ -550,6 +558,17 @@ export class JobService {
 export function outputGraceMs(): number {
   const h = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H);
   return (Number.isFinite(h) && process.env.MITATE_JOB_OUTPUT_GRACE_H !== '' && process.env.MITATE_JOB_OUTPUT_GRACE_H !== undefined ? h : 24) * 3600_000;
+}
+
+/** A stored job as the queue carries it again (recovery, resume): with its request id and trace context. */
+function queued(row: JobRow): QueuedJob {
+  let trace: Record<string, string> | null = null;
+  try {
+    trace = row.trace_json ? JSON.parse(row.trace_json) : null;
+  } catch {
+    trace = null;
+  }
+  return { id: row.id, kind: row.kind, spec: parseSpec(row), request_id: row.request_id ?? null, trace, attempt: Number(row.attempts) + 1 };
 }
 
 function parseSpec(row: JobRow): Record<string, unknown> {

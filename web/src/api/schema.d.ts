@@ -34274,6 +34274,8 @@ export interface components {
                 error: string | null;
                 attempts: number;
                 finished_at: string | null;
+                /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
+                request_id: string | null;
             }[];
         };
         GroupStatsInput: {
@@ -36164,6 +36166,8 @@ export interface components {
                 error: string | null;
                 attempts: number;
                 finished_at: string | null;
+                /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
+                request_id: string | null;
             }[];
         };
         GroupStats: {

@@ -55,7 +55,7 @@ export default async function servicesRoutes(app: FastifyInstance) {
         db
           .selectFrom('jobs as j')
           .leftJoin('organisations as o', 'o.id', 'j.organisation_id')
-          .select(['j.id', 'j.kind', 'o.name as organisation_name', 'j.error', 'j.attempts', 'j.finished_at'])
+          .select(['j.id', 'j.kind', 'o.name as organisation_name', 'j.error', 'j.attempts', 'j.finished_at', 'j.request_id'])
           .where('j.state', '=', 'failed')
           .orderBy('j.finished_at', 'desc')
           .limit(20)

@@ -115,6 +115,7 @@ export default function OperationsPage() {
                   <TableCell>{t('col.organisation')}</TableCell>
                   <TableCell align="right">{t('col.attempts')}</TableCell>
                   <TableCell>{t('col.error')}</TableCell>
+                  <TableCell>{t('col.ids')}</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -129,11 +130,16 @@ export default function OperationsPage() {
                         {f.error ?? ''}
                       </Box>
                     </TableCell>
+                    {/* the ids to look up in the server's and the engine workers' logs */}
+                    <TableCell sx={{ fontFamily: 'monospace', fontSize: 12, whiteSpace: 'nowrap' }}>
+                      <div>{t('jobId', { id: f.id })}</div>
+                      {f.request_id && <div>{t('requestId', { id: f.request_id })}</div>}
+                    </TableCell>
                   </TableRow>
                 ))}
                 {!d.recent_failures.length && (
                   <TableRow>
-                    <TableCell colSpan={5} sx={{ color: 'text.secondary' }}>
+                    <TableCell colSpan={6} sx={{ color: 'text.secondary' }}>
                       {t('emptyFailures')}
                     </TableCell>
                   </TableRow>
