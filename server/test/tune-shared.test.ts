@@ -47,8 +47,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('auto-tune trials shared between
     expect(rep.auto_tune.trials.length).toBeGreaterThanOrEqual(8);
     expect(rep.auto_tune.trials.length).toBeLessThanOrEqual(9);
     if (helper.state === 'succeeded') {
+      // The helper counts the trials it started; the report lists those finished when the main job closed the
+      // study, so the helper's one trial in flight at that moment (abandoned) may be missing from it.
       const ran = (helper.result as { total: number }).total;
-      expect(rep.auto_tune.trials.filter((x: { worker: unknown }) => x.worker && x.worker !== 'main').length).toBe(ran);
+      const listed = rep.auto_tune.trials.filter((x: { worker: unknown }) => x.worker && x.worker !== 'main').length;
+      expect(listed).toBeLessThanOrEqual(ran);
+      expect(listed).toBeGreaterThanOrEqual(ran - 1);
     }
   }, 900_000);
 });
