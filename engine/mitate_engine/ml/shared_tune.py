@@ -82,6 +82,21 @@ def close_study(s) -> None:
     s.set_user_attr(STATE, "closed")
 
 
+def wait_running(s, deadline: float | None) -> None:
+    """The main job, its own trials done: trials other workers already started count among the n, so wait for them
+    to finish before closing the study (else the report lists fewer than n). Bounded: by the time budget, and by
+    three times the longest finished trial (at least 30 s), in case a helper died mid-trial."""
+    import optuna
+
+    running = optuna.trial.TrialState.RUNNING
+    took = [(t.datetime_complete - t.datetime_start).total_seconds() for t in s.get_trials(deepcopy=False) if t.datetime_complete and t.datetime_start]
+    end = time.monotonic() + max(30.0, 3 * max(took, default=0.0))
+    if deadline is not None:
+        end = min(end, deadline)
+    while time.monotonic() < end and any(t.state == running for t in s.get_trials(deepcopy=False)):
+        time.sleep(0.2)
+
+
 def close(shared: dict, key: str) -> None:
     """A model finished (or failed, or had nothing to tune): helpers stop and move on."""
     try:

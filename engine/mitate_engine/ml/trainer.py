@@ -460,6 +460,8 @@ def tune(
         callbacks.insert(0, optuna.study.MaxTrialsCallback(n, states=None))
     try:
         study.optimize(objective, n_trials=n, timeout=timeout, callbacks=callbacks, catch=TUNE_CATCH)
+        if shared:
+            shared_tune.wait_running(study, deadline)
     finally:
         if shared:
             shared_tune.close_study(study)
