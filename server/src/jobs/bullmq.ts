@@ -50,6 +50,9 @@ export class BullBackend implements JobBackend {
     this.events = new QueueEvents(this.config.queueName, { connection: this.eventsConnection });
     this.events.on('active', ({ jobId }) => this.listener.started(jobId));
     this.events.on('progress', ({ jobId, data }) => this.onProgress(jobId, data));
+    // A worker that died mid-job lost its lock: BullMQ put the job back in the queue. The row says so (queued), and
+    // the next worker's 'active' counts the attempt, so a job retried elsewhere shows attempt 2.
+    this.events.on('stalled', ({ jobId }) => this.listener.requeued(jobId));
     this.events.on('completed', ({ jobId, returnvalue }) => this.listener.succeeded(jobId, returnvalue ?? {}));
     this.events.on('failed', ({ jobId, failedReason }) => this.onFailed(jobId, failedReason));
     this.events.on('error', (err) => this.log('error', `queue events: ${err.message}`));
