@@ -8,6 +8,9 @@
 // Measured: error rate (any answer ≥ 400 or failed request), p50/p95/p99 latency per request kind and over all API
 // requests, jobs queued/done/failed (within the run, and after the queue drained), the server's RSS sampled every 5 s
 // (first and last third compared). Goals: error rate 0, p95 < 300 ms, memory stable.
+// Under a loaded machine the latencies say more about the machine than the server; two figures help to read them:
+// the server's CPU time per request (from /proc, whatever the load) and a probe, one light request twice a second
+// measured beside the users (the peer in the same run).
 //
 //   npm run bench -- load [--quick] [--duration=SECONDS] [--users=N]   (or BENCH_QUICK=1)
 //   (default 300 s, --quick 30 s; 200 users). Result: bench/results/load.json (load-quick.json with --quick).
@@ -151,6 +154,11 @@ const server = await startServer(env);
 console.log(`server ${server.url} (pid ${server.pid}), jobs on ${redisUrl ? `BullMQ (${redisUrl})` : 'the local pool'}; ${USERS} users for ${DURATION_S} s`);
 
 const rss = [];
+/** CPU seconds the server process has used (user + system), from /proc/<pid>/stat (clock ticks of 1/100 s). */
+const cpuOf = () => {
+  const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rssOf = () => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
 const jobs = []; // { id, kind, at }
 let result;
@@ -230,11 +238,21 @@ try {
   }
 
   const stopAt = Date.now() + DURATION_S * 1000;
+  const cpuStart = cpuOf();
+  const clientCpuStart = process.cpuUsage();
   measuring = true;
   const sampler = setInterval(() => rss.push({ s: Math.round((Date.now() - (stopAt - DURATION_S * 1000)) / 1000), mb: Math.round(rssOf()) }), 5000);
   rss.push({ s: 0, mb: Math.round(rssOf()) });
   const loadSampler = setInterval(() => loads.push(loadAt(`${Math.round((Date.now() - (stopAt - DURATION_S * 1000)) / 1000)} s`)), 30_000);
   let actions = 0;
+  // the peer in the same run: one light request (who am I) twice a second, apart from the users — how slow the
+  // machine itself answers at this moment; its figures are not part of latency_all
+  const probe = (async () => {
+    while (Date.now() < stopAt) {
+      await request(server, 'probe_users_me', orgs[0].owner, 'GET', '/api/users/me');
+      await sleep(500);
+    }
+  })();
   await Promise.all(
     users.map(async (u, i) => {
       await sleep((i / users.length) * THINK_MS[1]); // users arrive over the first think time, not all at once
@@ -254,7 +272,10 @@ try {
       }
     }),
   );
+  await probe;
   measuring = false;
+  const serverCpuS = cpuOf() - cpuStart;
+  const clientCpu = process.cpuUsage(clientCpuStart);
   clearInterval(sampler);
   clearInterval(loadSampler);
   rss.push({ s: DURATION_S, mb: Math.round(rssOf()) });
@@ -278,6 +299,8 @@ try {
   // ---- figures ----
   const round = (x) => Math.round(x * 10) / 10;
   const stats = (xs) => ({ count: xs.length, p50_ms: round(percentile(xs, 50)), p95_ms: round(percentile(xs, 95)), p99_ms: round(percentile(xs, 99)), max_ms: round(Math.max(...xs)) });
+  const probeMs = samples.get('probe_users_me') ?? [];
+  samples.delete('probe_users_me');
   const all = [...samples.values()].flat();
   const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
   const third = Math.max(1, Math.floor(rss.length / 3));
@@ -304,6 +327,10 @@ try {
     errors_by_kind: Object.fromEntries(errors),
     error_examples: errorExamples,
     latency_all: overall,
+    // what the requests cost the server, whatever the machine's load: its CPU time over the run per request
+    server_cpu: { seconds: round(serverCpuS), ms_per_request: round((serverCpuS * 1000) / Math.max(1, all.length)), share_of_one_core: round(serverCpuS / DURATION_S) },
+    client_cpu_s: round((clientCpu.user + clientCpu.system) / 1e6),
+    latency_probe: probeMs.length ? stats(probeMs) : null,
     latency_by_kind: Object.fromEntries([...samples.entries()].sort().map(([k, xs]) => [k, stats(xs)])),
     jobs: { started: jobs.length, by_kind: { statistics: jobs.filter((j) => j.kind === 'statistics').length, train: jobs.filter((j) => j.kind === 'train').length }, at_end_of_run: atEnd, after_drain: drained, drain_s: round(drainSeconds) },
     server_rss_mb: { samples: rss, first_third_mean: round(rssFirst), last_third_mean: round(rssLast), max: Math.max(...rss.map((r) => r.mb)), growth_pct: round(((rssLast - rssFirst) / rssFirst) * 100) },
