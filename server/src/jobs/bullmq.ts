@@ -164,6 +164,8 @@ export class BullBackend implements JobBackend {
       if (state === 'completed') this.listener.succeeded(row.id, job.returnvalue ?? {});
       else if (state === 'failed') this.onFailed(row.id, job.failedReason);
       else if (state === 'active' && row.state === 'queued') this.listener.started(row.id);
+      // its worker died while no server listened: BullMQ queued it again, and so does the row
+      else if (state === 'waiting' && row.state === 'running') this.listener.requeued(row.id);
       else if (state === 'unknown') this.listener.interrupted(row.id);
     }
   }
