@@ -8,7 +8,7 @@ export interface BackendListener {
   failed(id: string, error: string): void;
   /** The worker died or vanished mid-job. */
   interrupted(id: string): void;
-  /** A running job was handed back to the queue (workers stopped); it will run again. */
+  /** A running job was handed back to the queue (workers stopped; on BullMQ its worker died and its lock expired); it will run again. */
   requeued(id: string): void;
 }
 
