@@ -386,6 +386,12 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
     expect(text(ranIt[0])).toContain(`[bull_worker ${ranIt[0].proc.pid}] job ${jobId} (train) done`); // the process in that namespace
     const row = await app!.ctx.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
     expect(Number(row.attempts)).toBe(2);
+    // the same starts heard again (a second API server, a late event) change nothing
+    const listener = (app!.ctx.jobs as any).listener();
+    await listener.started(jobId, 2);
+    await listener.started(jobId, 1);
+    await listener.started(jobId);
+    expect(await app!.ctx.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow()).toEqual(row);
 
     // the result applied once: one run folder, every model done once, one report each
     for (const id of more) await until(`the statistics of ${id}`, async () => (await statsOf(id)) === 'succeeded');

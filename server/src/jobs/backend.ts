@@ -2,13 +2,14 @@ import type { EngineEvent, QueuedJob } from './engine.js';
 
 /** What a queue backend reports; the job service turns each call into a row update. */
 export interface BackendListener {
-  started(id: string): void;
+  /** `attempt`: the queue's own count of starts (BullMQ), so a job retried on another worker counts as attempt 2. */
+  started(id: string, attempt?: number): void;
   event(id: string, event: EngineEvent): void;
   succeeded(id: string, result: unknown): void;
   failed(id: string, error: string): void;
   /** The worker died or vanished mid-job. */
   interrupted(id: string): void;
-  /** A running job was handed back to the queue (workers stopped; on BullMQ its worker died and its lock expired); it will run again. */
+  /** A running job was handed back to the queue (workers stopped); it will run again. */
   requeued(id: string): void;
 }
 
