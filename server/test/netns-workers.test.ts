@@ -155,8 +155,8 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
   const namespaces: Namespace[] = [];
   const relays: { close(): Promise<void> }[] = [];
   const workers: Worker[] = [];
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-netns-'));
-  const holdFile = path.join(tmp, 'hold');
+  let tmp = ''; // made in beforeAll: a skipped file leaves nothing behind
+  let holdFile = '';
   const queueName = `mitate-netns-${tag}`;
   const schema = databaseUrl ? `t_${crypto.randomBytes(6).toString('hex')}` : '';
   let s3: S3Server | undefined;
@@ -248,6 +248,8 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
   const release = () => fs.writeFileSync(holdFile, '');
 
   beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-netns-'));
+    holdFile = path.join(tmp, 'hold');
     removeStaleNamespaces();
     release();
     const prefix = freeSubnet();
@@ -302,7 +304,7 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
   }, 180_000);
 
   afterAll(async () => {
-    release();
+    if (tmp) release();
     await Promise.all(
       workers.map((w) =>
         w.proc.exitCode !== null || w.proc.signalCode !== null ? undefined : new Promise((r) => (w.proc.once('exit', r), w.proc.kill('SIGKILL'))),
@@ -322,7 +324,7 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
       await client.query(`DROP SCHEMA ${schema} CASCADE`);
       await client.end();
     }
-    fs.rmSync(tmp, { recursive: true, force: true });
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   }, 120_000);
 
   it('each namespace reaches this machine only through its veth peer', () => {
