@@ -2,7 +2,8 @@ import type { EngineEvent, QueuedJob } from './engine.js';
 
 /** What a queue backend reports; the job service turns each call into a row update. */
 export interface BackendListener {
-  started(id: string): void;
+  /** `attempt`: the queue's own count of starts (BullMQ), so a job retried on another worker counts as attempt 2. */
+  started(id: string, attempt?: number): void;
   event(id: string, event: EngineEvent): void;
   succeeded(id: string, result: unknown): void;
   failed(id: string, error: string): void;

@@ -45,7 +45,7 @@ export class BullBackend implements JobBackend {
     this.eventsConnection.on('error', (err) => this.log('error', `redis (events): ${err.message}`));
     this.queue = new Queue(this.config.queueName, { connection: this.connection });
     this.events = new QueueEvents(this.config.queueName, { connection: this.eventsConnection });
-    this.events.on('active', ({ jobId }) => this.listener.started(jobId));
+    this.events.on('active', ({ jobId }) => void this.onActive(jobId));
     this.events.on('progress', ({ jobId, data }) => this.onProgress(jobId, data));
     this.events.on('completed', ({ jobId, returnvalue }) => this.listener.succeeded(jobId, returnvalue ?? {}));
     this.events.on('failed', ({ jobId, failedReason }) => this.onFailed(jobId, failedReason));
@@ -158,9 +158,24 @@ export class BullBackend implements JobBackend {
       const state = await job.getState();
       if (state === 'completed') this.listener.succeeded(row.id, job.returnvalue ?? {});
       else if (state === 'failed') this.onFailed(row.id, job.failedReason);
-      else if (state === 'active' && row.state === 'queued') this.listener.started(row.id);
+      else if (state === 'active') this.listener.started(row.id, job.attemptsStarted || undefined);
       else if (state === 'unknown') this.listener.interrupted(row.id);
     }
+  }
+
+  /**
+   * A worker took the job. A worker that died mid-job lost its lock and BullMQ handed the job to another once; the
+   * job's own count of starts (attemptsStarted) tells the row which attempt runs, so the retry shows attempt 2 and
+   * every server hearing the event, in any order, counts it once.
+   */
+  private async onActive(jobId: string): Promise<void> {
+    let attempt: number | undefined;
+    try {
+      attempt = (await this.queue.getJob(jobId))?.attemptsStarted || undefined;
+    } catch (err) {
+      this.log('warn', `queue: could not read job ${jobId}: ${(err as Error).message}`);
+    }
+    this.listener.started(jobId, attempt);
   }
 
   private onProgress(jobId: string, data: unknown): void {

@@ -59,6 +59,21 @@ export class JobRepo {
       .executeTakeFirst();
   }
 
+  /**
+   * A queue that counts its own starts (BullMQ): the row becomes running as that attempt, only while it is queued or
+   * running under an earlier attempt. Several servers hearing the same start, in any order, count it once.
+   */
+  async startAttempt(id: string, attempt: number, patch: JobPatch): Promise<JobRow | undefined> {
+    return this.db
+      .updateTable('jobs')
+      .set({ ...patch, state: 'running', attempts: attempt, seq: sql<number>`seq + 1` })
+      .where('id', '=', id)
+      .where('state', 'in', ['queued', 'running'])
+      .where('attempts', '<', attempt)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   /** Queued rows of one organisation, oldest first. */
   queuedOf(orgId: string): Promise<JobRow[]> {
     return this.db

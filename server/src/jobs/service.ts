@@ -334,9 +334,10 @@ export class JobService {
 
   private listener(): BackendListener & { cancelled(id: string): void } {
     return {
-      started: (id) =>
+      started: (id, attempt) =>
         this.write(id, async () => {
-          const row = await this.repo.transition(id, ['queued'], { state: 'running', started_at: now(), progress: 0, message: '', error: null }, true);
+          const patch = { state: 'running' as const, started_at: now(), progress: 0, message: '', error: null };
+          const row = attempt ? await this.repo.startAttempt(id, attempt, patch) : await this.repo.transition(id, ['queued'], patch, true);
           const job = this.liveJob(id);
           if (row) {
             job.orgId = row.organisation_id;

@@ -53,8 +53,20 @@ async function transcodeCp932(src: string, dest: string): Promise<void> {
   await pipeline(fs.createReadStream(src), iconv.decodeStream('cp932'), iconv.encodeStream('utf8'), fs.createWriteStream(dest));
 }
 
+/** Lines up to 16 MB are read (csv_line_too_long beyond). */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/**
+ * DuckDB's CSV read buffer. Left to itself it is 16 × max_line_size, 256 MB for every read however small the file,
+ * so three uploads at once exhausted the 768 MB cap (csv_out_of_memory for a 10 kB file). 32 MB is DuckDB's own
+ * default (16 × its 2 MB line limit); a file smaller than that gets a buffer of its size.
+ */
+const READ_BUFFER_BYTES = 32 * 1024 * 1024;
+
 function readCsvExpr(file: string, s: Sniffed, sampleSize: number): string {
-  return `read_csv(${sqlString(file)}, delim=${sqlString(s.delimiter)}, header=true, quote='"', escape='"', strict_mode=true, null_padding=false, max_line_size=16777216, sample_size=${sampleSize}, encoding='utf-8')`;
+  const size = fs.statSync(file).size;
+  const maxLine = Math.min(MAX_LINE_BYTES, size + 1); // a line is never longer than its file
+  const buffer = Math.min(READ_BUFFER_BYTES, Math.max(2 * maxLine, 256 * 1024));
+  return `read_csv(${sqlString(file)}, delim=${sqlString(s.delimiter)}, header=true, quote='"', escape='"', strict_mode=true, null_padding=false, max_line_size=${maxLine}, buffer_size=${buffer}, sample_size=${sampleSize}, encoding='utf-8')`;
 }
 
 /** Turns DuckDB's CSV errors into the user's words (row and field counts where DuckDB gives them). */
