@@ -27223,12 +27223,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    local_login: boolean;
-                                    sso: boolean;
-                                    tenant?: string | null;
-                                    email_verification_required: boolean;
-                                };
+                                response: components["schemas"]["AuthOptions"];
                             };
                         };
                     };
@@ -27825,9 +27820,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -27944,9 +27937,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -28063,9 +28054,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -28184,9 +28173,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -28297,12 +28284,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    email: string;
-                                    first_name: string;
-                                    last_name: string;
-                                    organisation_name: string;
-                                };
+                                response: components["schemas"]["Invitation"];
                             };
                         };
                     };
@@ -28866,9 +28848,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -29251,10 +29231,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                    profile: components["schemas"]["Profile"];
-                                };
+                                response: components["schemas"]["SetupSaved"];
                             };
                         };
                     };
@@ -30021,45 +29998,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    email: string;
-                                    role: string;
-                                    status: string;
-                                    created_at: string;
-                                    has_password: boolean;
-                                    values: {
-                                        first_name?: string | null;
-                                        middle_name?: string | null;
-                                        last_name?: string | null;
-                                        birth_date?: string | null;
-                                        gender?: string | null;
-                                        phone?: string | null;
-                                        account_name?: string | null;
-                                        currency?: string | null;
-                                        country_code?: string | null;
-                                        state_or_province?: string | null;
-                                        city?: string | null;
-                                        postal_code?: string | null;
-                                        address?: string | null;
-                                        department?: string | null;
-                                        office_location?: string | null;
-                                        organisation_name?: string | null;
-                                        vat_number?: string | null;
-                                        registration_number?: string | null;
-                                        ceo?: string | null;
-                                        organisation_email?: string | null;
-                                        organisation_phone?: string | null;
-                                        website?: string | null;
-                                        organisation_size?: string | null;
-                                        industry?: string | null;
-                                    };
-                                    registration_complete: boolean;
-                                    missing: string[];
-                                    settings: components["schemas"]["Settings"];
-                                    identity: components["schemas"]["IdentityStatus"];
-                                    platform_admin: boolean;
-                                };
+                                response: components["schemas"]["MyProfile"];
                             };
                         };
                     };
@@ -30279,14 +30218,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    language: string | null;
-                                    currency: string;
-                                    dark_theme: boolean;
-                                    clock_24h: boolean;
-                                    tz_offset_minutes: number;
-                                    message: string;
-                                };
+                                response: components["schemas"]["SettingsSaved"];
                             };
                         };
                     };
@@ -33564,6 +33496,9 @@ export interface components {
                 type: string;
             }[];
         };
+        MessageInput: {
+            message: string;
+        };
         MeInput: {
             id: string;
             email: string;
@@ -33593,6 +33528,18 @@ export interface components {
             refresh_token: string;
             expires_in: number;
             token_type: string;
+        };
+        AuthOptionsInput: {
+            local_login: boolean;
+            sso: boolean;
+            tenant?: string | null;
+            email_verification_required: boolean;
+        };
+        InvitationInput: {
+            email: string;
+            first_name: string;
+            last_name: string;
+            organisation_name: string;
         };
         MemberInput: {
             id: string;
@@ -33634,8 +33581,8 @@ export interface components {
             tz_offset_minutes: number;
         };
         IdentityStatusInput: {
-            /** @description not_done, under_review, done or rejected */
-            state: string;
+            /** @enum {string} */
+            state: "not_done" | "under_review" | "done" | "rejected";
             reason: string | null;
             submitted_at: string | null;
             reviewed_at: string | null;
@@ -33677,6 +33624,57 @@ export interface components {
             missing: string[];
             settings: components["schemas"]["SettingsInput"];
             identity: components["schemas"]["IdentityStatusInput"];
+        };
+        MyProfileInput: {
+            id: string;
+            email: string;
+            role: string;
+            status: string;
+            created_at: string;
+            has_password: boolean;
+            values: {
+                first_name?: string | null;
+                middle_name?: string | null;
+                last_name?: string | null;
+                birth_date?: string | null;
+                gender?: string | null;
+                phone?: string | null;
+                account_name?: string | null;
+                currency?: string | null;
+                country_code?: string | null;
+                state_or_province?: string | null;
+                city?: string | null;
+                postal_code?: string | null;
+                address?: string | null;
+                department?: string | null;
+                office_location?: string | null;
+                organisation_name?: string | null;
+                vat_number?: string | null;
+                registration_number?: string | null;
+                ceo?: string | null;
+                organisation_email?: string | null;
+                organisation_phone?: string | null;
+                website?: string | null;
+                organisation_size?: string | null;
+                industry?: string | null;
+            };
+            registration_complete: boolean;
+            missing: string[];
+            settings: components["schemas"]["SettingsInput"];
+            identity: components["schemas"]["IdentityStatusInput"];
+            platform_admin: boolean;
+        };
+        SetupSavedInput: {
+            message: string;
+            profile: components["schemas"]["ProfileInput"];
+        };
+        SettingsSavedInput: {
+            language: string | null;
+            currency: string;
+            dark_theme: boolean;
+            clock_24h: boolean;
+            tz_offset_minutes: number;
+            message: string;
         };
         CellInput: (string | number | boolean) | null;
         /** @enum {string} */
@@ -35434,6 +35432,9 @@ export interface components {
                 type: string;
             }[];
         };
+        Message: {
+            message: string;
+        };
         Me: {
             id: string;
             email: string;
@@ -35463,6 +35464,18 @@ export interface components {
             refresh_token: string;
             expires_in: number;
             token_type: string;
+        };
+        AuthOptions: {
+            local_login: boolean;
+            sso: boolean;
+            tenant?: string | null;
+            email_verification_required: boolean;
+        };
+        Invitation: {
+            email: string;
+            first_name: string;
+            last_name: string;
+            organisation_name: string;
         };
         Member: {
             id: string;
@@ -35504,8 +35517,8 @@ export interface components {
             tz_offset_minutes: number;
         };
         IdentityStatus: {
-            /** @description not_done, under_review, done or rejected */
-            state: string;
+            /** @enum {string} */
+            state: "not_done" | "under_review" | "done" | "rejected";
             reason: string | null;
             submitted_at: string | null;
             reviewed_at: string | null;
@@ -35547,6 +35560,57 @@ export interface components {
             missing: string[];
             settings: components["schemas"]["Settings"];
             identity: components["schemas"]["IdentityStatus"];
+        };
+        MyProfile: {
+            id: string;
+            email: string;
+            role: string;
+            status: string;
+            created_at: string;
+            has_password: boolean;
+            values: {
+                first_name?: string | null;
+                middle_name?: string | null;
+                last_name?: string | null;
+                birth_date?: string | null;
+                gender?: string | null;
+                phone?: string | null;
+                account_name?: string | null;
+                currency?: string | null;
+                country_code?: string | null;
+                state_or_province?: string | null;
+                city?: string | null;
+                postal_code?: string | null;
+                address?: string | null;
+                department?: string | null;
+                office_location?: string | null;
+                organisation_name?: string | null;
+                vat_number?: string | null;
+                registration_number?: string | null;
+                ceo?: string | null;
+                organisation_email?: string | null;
+                organisation_phone?: string | null;
+                website?: string | null;
+                organisation_size?: string | null;
+                industry?: string | null;
+            };
+            registration_complete: boolean;
+            missing: string[];
+            settings: components["schemas"]["Settings"];
+            identity: components["schemas"]["IdentityStatus"];
+            platform_admin: boolean;
+        };
+        SetupSaved: {
+            message: string;
+            profile: components["schemas"]["Profile"];
+        };
+        SettingsSaved: {
+            language: string | null;
+            currency: string;
+            dark_theme: boolean;
+            clock_24h: boolean;
+            tz_offset_minutes: number;
+            message: string;
         };
         Cell: (string | number | boolean) | null;
         /** @enum {string} */
