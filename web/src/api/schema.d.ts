@@ -18869,48 +18869,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -18923,48 +18882,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19087,26 +19005,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    targets: {
-                                        name: string;
-                                        min: number | null;
-                                        max: number | null;
-                                        model_key: string;
-                                        project_id: string;
-                                    }[];
-                                    features: {
-                                        name: string;
-                                        /** @enum {string} */
-                                        kind: "numeric" | "category";
-                                        min: number | null;
-                                        max: number | null;
-                                        mean: number | null;
-                                        levels: string[];
-                                    }[];
-                                };
+                                response: components["schemas"]["OptimizationFeaturesStep"];
                             };
                         };
                     };
@@ -19226,48 +19125,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19280,48 +19138,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19436,54 +19253,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: {
-                                        id: string;
-                                        project_id: string;
-                                        name: string;
-                                        comment: string;
-                                        dataset_id: string;
-                                        dataset_name: string;
-                                        /** @enum {string} */
-                                        state: "ready" | "running" | "done" | "failed";
-                                        models: {
-                                            project_id: string;
-                                            model_key: string;
-                                            project_name: string;
-                                            algorithm: string;
-                                            target: string;
-                                        }[];
-                                        targets: unknown[];
-                                        features: unknown[];
-                                        constraints: unknown[];
-                                        algorithms: string[];
-                                        n_trials: number;
-                                        seed: number;
-                                        forbid_extrapolation: boolean;
-                                        runs: {
-                                            id: string;
-                                            algorithm: string;
-                                            job_id: string;
-                                            /** @enum {string} */
-                                            state: "queued" | "running" | "done" | "failed";
-                                            progress: number;
-                                            message: string;
-                                            error: string | null;
-                                            /** @description The best condition (features, predictions) once done */
-                                            best: unknown;
-                                            evaluations: number | null;
-                                            seconds: number | null;
-                                            created_at: string;
-                                            finished_at: string | null;
-                                        }[];
-                                        created_at: string;
-                                        updated_at: string;
-                                    }[];
-                                    total: number;
-                                    counts: {
-                                        [key: string]: number;
-                                    };
-                                };
+                                response: components["schemas"]["OptimizationProjectPage"];
                             };
                         };
                     };
@@ -19600,54 +19370,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: {
-                                        id: string;
-                                        project_id: string;
-                                        name: string;
-                                        comment: string;
-                                        dataset_id: string;
-                                        dataset_name: string;
-                                        /** @enum {string} */
-                                        state: "ready" | "running" | "done" | "failed";
-                                        models: {
-                                            project_id: string;
-                                            model_key: string;
-                                            project_name: string;
-                                            algorithm: string;
-                                            target: string;
-                                        }[];
-                                        targets: unknown[];
-                                        features: unknown[];
-                                        constraints: unknown[];
-                                        algorithms: string[];
-                                        n_trials: number;
-                                        seed: number;
-                                        forbid_extrapolation: boolean;
-                                        runs: {
-                                            id: string;
-                                            algorithm: string;
-                                            job_id: string;
-                                            /** @enum {string} */
-                                            state: "queued" | "running" | "done" | "failed";
-                                            progress: number;
-                                            message: string;
-                                            error: string | null;
-                                            /** @description The best condition (features, predictions) once done */
-                                            best: unknown;
-                                            evaluations: number | null;
-                                            seconds: number | null;
-                                            created_at: string;
-                                            finished_at: string | null;
-                                        }[];
-                                        created_at: string;
-                                        updated_at: string;
-                                    }[];
-                                    total: number;
-                                    counts: {
-                                        [key: string]: number;
-                                    };
-                                };
+                                response: components["schemas"]["OptimizationProjectPage"];
                             };
                         };
                     };
@@ -19761,48 +19484,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19815,48 +19497,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -20088,28 +19729,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    run: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    };
-                                    project_id: string;
-                                    result: {
-                                        [key: string]: unknown;
-                                    };
-                                };
+                                response: components["schemas"]["OptimizationRunResult"];
                             };
                         };
                     };
@@ -20233,13 +19853,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    state: string;
-                                    progress: number;
-                                    error: string | null;
-                                    result: unknown;
-                                };
+                                response: components["schemas"]["OptimizationPredictionTask"];
                             };
                         };
                     };
@@ -20353,13 +19967,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    state: string;
-                                    progress: number;
-                                    error: string | null;
-                                    result: unknown;
-                                };
+                                response: components["schemas"]["OptimizationPredictionTask"];
                             };
                         };
                     };
@@ -20471,13 +20079,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    state: string;
-                                    progress: number;
-                                    error: string | null;
-                                    result: unknown;
-                                };
+                                response: components["schemas"]["OptimizationPredictionTask"];
                             };
                         };
                     };
@@ -34980,6 +34582,281 @@ export interface components {
             page: number;
             page_size: number;
         };
+        OptimizationCandidateInput: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description Which evaluation of the search (from 1) */
+            evaluation: number;
+            /** @description The prediction (one target, oriented: larger is better) or the overall desirability */
+            objective: number | null;
+        };
+        OptimizationBestInput: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description Which evaluation of the search (from 1) */
+            evaluation: number;
+            /** @description The prediction (one target, oriented: larger is better) or the overall desirability */
+            objective: number | null;
+            rank: number;
+            /** @description target → standard deviation of the prediction, null when the model gives none */
+            uncertainty: {
+                [key: string]: number | null;
+            };
+            /** @description target → desirability (several targets only) */
+            desirability: {
+                [key: string]: number | null;
+            } | null;
+            /** @description Features outside their training range */
+            extrapolation: string[];
+            /** @description constraint → its left-hand side at this condition */
+            constraints: {
+                [key: string]: number;
+            };
+        };
+        OptimizationProfileInput: {
+            x: (number | string)[];
+            feasible: boolean[];
+            targets: {
+                [key: string]: (number | null)[];
+            };
+        };
+        OptimizationResultInput: {
+            /** @enum {string} */
+            algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
+            n_trials: number;
+            evaluations: number;
+            seed: number;
+            seconds: number;
+            search_seconds: number;
+            evaluations_per_second: number | null;
+            model_seconds: number;
+            max_violation: number | null;
+            extrapolated_share: number;
+            /** @enum {string} */
+            objective: "prediction" | "desirability";
+            targets: {
+                name: string;
+                /** @enum {string} */
+                goal: "maximize" | "minimize" | "target" | "range";
+                value: number | null;
+                lower: number | null;
+                upper: number | null;
+                weight: number;
+                training_min: number | null;
+                training_max: number | null;
+            }[];
+            features: {
+                name: string;
+                /** @enum {string} */
+                kind: "range" | "discrete" | "categorical" | "fixed";
+                lower: number | null;
+                upper: number | null;
+                values: (number | string)[] | null;
+                value: (number | string) | null;
+                unit: string | null;
+                training_min: number | null;
+                training_max: number | null;
+            }[];
+            constraints: {
+                name: string;
+                coefficients: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                operator: "<=" | ">=" | "=";
+                value: number;
+            }[];
+            best: components["schemas"]["OptimizationBestInput"][];
+            convergence: {
+                evaluation: number;
+                best: number | null;
+                value: number | null;
+            }[];
+            /** @description Non-dominated candidates (several targets only) */
+            pareto: components["schemas"]["OptimizationCandidateInput"][];
+            /** @description The evaluations (a sample of at most 1000) */
+            trials: components["schemas"]["OptimizationCandidateInput"][];
+            /** @description feature → profile */
+            profiles: {
+                [key: string]: components["schemas"]["OptimizationProfileInput"];
+            };
+            /** @description feature → target → spread of the prediction over the feature’s range */
+            sensitivity: {
+                [key: string]: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        OptimizationConditionPredictionInput: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description target → value */
+            uncertainty: {
+                [key: string]: number | null;
+            };
+            extrapolation: string[];
+            feasible: boolean;
+            constraints: {
+                [key: string]: number;
+            };
+        };
+        OptimizationRunInput: {
+            id: string;
+            /** @enum {string} */
+            algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
+            job_id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            /** @description The best condition once done */
+            best: components["schemas"]["OptimizationBestInput"] | null;
+            evaluations: number | null;
+            seconds: number | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        OptimizationProjectInput: {
+            id: string;
+            project_id: string;
+            name: string;
+            comment: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            models: {
+                project_id: string;
+                model_key: string;
+                project_name: string;
+                algorithm: string;
+                target: string;
+            }[];
+            targets: {
+                name: string;
+                /**
+                 * @description maximize | minimize | target (a target value) | range (lower..upper)
+                 * @enum {string}
+                 */
+                goal: "maximize" | "minimize" | "target" | "range";
+                value?: number | null;
+                lower?: number | null;
+                upper?: number | null;
+                /**
+                 * @description Weight of this target in the overall desirability
+                 * @default 1
+                 */
+                weight: number;
+            }[];
+            features: {
+                name: string;
+                /**
+                 * @description range (lower..upper) | discrete (a list of values) | fixed (held at value); categorical features list their levels under values
+                 * @enum {string}
+                 */
+                kind: "range" | "discrete" | "fixed";
+                lower?: number | null;
+                upper?: number | null;
+                values?: (number | string)[];
+                value?: (number | string) | null;
+                /** @default  */
+                unit: string;
+                /**
+                 * @description Importance shown beside the feature (not part of the objective)
+                 * @default 1
+                 */
+                weight: number;
+            }[];
+            constraints: {
+                name?: string;
+                /**
+                 * @description sum: the features add up to value; linear: Σ coefficient·feature (operator) value
+                 * @enum {string}
+                 */
+                type: "sum" | "linear";
+                features?: string[];
+                coefficients?: {
+                    [key: string]: number;
+                };
+                /**
+                 * @default <=
+                 * @enum {string}
+                 */
+                operator: "<=" | ">=" | "=";
+                value: number;
+            }[];
+            algorithms: ("tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid")[];
+            n_trials: number;
+            seed: number;
+            forbid_extrapolation: boolean;
+            runs: components["schemas"]["OptimizationRunInput"][];
+            created_at: string;
+            updated_at: string;
+        };
+        OptimizationFeatureInfoInput: {
+            name: string;
+            /** @enum {string} */
+            kind: "numeric" | "category";
+            min: number | null;
+            max: number | null;
+            mean: number | null;
+            levels: string[];
+        };
+        OptimizationFeaturesStepInput: {
+            dataset_id: string;
+            dataset_name: string;
+            targets: {
+                name: string;
+                min: number | null;
+                max: number | null;
+                model_key: string;
+                project_id: string;
+            }[];
+            features: components["schemas"]["OptimizationFeatureInfoInput"][];
+        };
+        OptimizationPredictionTaskInput: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            error: string | null;
+            /** @description Once done */
+            result: {
+                predictions: components["schemas"]["OptimizationConditionPredictionInput"][];
+            } | null;
+        };
+        OptimizationProjectPageInput: {
+            items: components["schemas"]["OptimizationProjectInput"][];
+            total: number;
+            counts: {
+                [key: string]: number;
+            };
+        };
+        OptimizationRunResultInput: {
+            run: components["schemas"]["OptimizationRunInput"];
+            project_id: string;
+            /** @description null until the run is done */
+            result: components["schemas"]["OptimizationResultInput"] | null;
+        };
         ImagePreprocessPreviewInput: {
             items: {
                 id: string;
@@ -36915,6 +36792,281 @@ export interface components {
             total: number;
             page: number;
             page_size: number;
+        };
+        OptimizationCandidate: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description Which evaluation of the search (from 1) */
+            evaluation: number;
+            /** @description The prediction (one target, oriented: larger is better) or the overall desirability */
+            objective: number | null;
+        };
+        OptimizationBest: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description Which evaluation of the search (from 1) */
+            evaluation: number;
+            /** @description The prediction (one target, oriented: larger is better) or the overall desirability */
+            objective: number | null;
+            rank: number;
+            /** @description target → standard deviation of the prediction, null when the model gives none */
+            uncertainty: {
+                [key: string]: number | null;
+            };
+            /** @description target → desirability (several targets only) */
+            desirability: {
+                [key: string]: number | null;
+            } | null;
+            /** @description Features outside their training range */
+            extrapolation: string[];
+            /** @description constraint → its left-hand side at this condition */
+            constraints: {
+                [key: string]: number;
+            };
+        };
+        OptimizationProfile: {
+            x: (number | string)[];
+            feasible: boolean[];
+            targets: {
+                [key: string]: (number | null)[];
+            };
+        };
+        OptimizationResult: {
+            /** @enum {string} */
+            algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
+            n_trials: number;
+            evaluations: number;
+            seed: number;
+            seconds: number;
+            search_seconds: number;
+            evaluations_per_second: number | null;
+            model_seconds: number;
+            max_violation: number | null;
+            extrapolated_share: number;
+            /** @enum {string} */
+            objective: "prediction" | "desirability";
+            targets: {
+                name: string;
+                /** @enum {string} */
+                goal: "maximize" | "minimize" | "target" | "range";
+                value: number | null;
+                lower: number | null;
+                upper: number | null;
+                weight: number;
+                training_min: number | null;
+                training_max: number | null;
+            }[];
+            features: {
+                name: string;
+                /** @enum {string} */
+                kind: "range" | "discrete" | "categorical" | "fixed";
+                lower: number | null;
+                upper: number | null;
+                values: (number | string)[] | null;
+                value: (number | string) | null;
+                unit: string | null;
+                training_min: number | null;
+                training_max: number | null;
+            }[];
+            constraints: {
+                name: string;
+                coefficients: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                operator: "<=" | ">=" | "=";
+                value: number;
+            }[];
+            best: components["schemas"]["OptimizationBest"][];
+            convergence: {
+                evaluation: number;
+                best: number | null;
+                value: number | null;
+            }[];
+            /** @description Non-dominated candidates (several targets only) */
+            pareto: components["schemas"]["OptimizationCandidate"][];
+            /** @description The evaluations (a sample of at most 1000) */
+            trials: components["schemas"]["OptimizationCandidate"][];
+            /** @description feature → profile */
+            profiles: {
+                [key: string]: components["schemas"]["OptimizationProfile"];
+            };
+            /** @description feature → target → spread of the prediction over the feature’s range */
+            sensitivity: {
+                [key: string]: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        OptimizationConditionPrediction: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description target → value */
+            uncertainty: {
+                [key: string]: number | null;
+            };
+            extrapolation: string[];
+            feasible: boolean;
+            constraints: {
+                [key: string]: number;
+            };
+        };
+        OptimizationRun: {
+            id: string;
+            /** @enum {string} */
+            algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
+            job_id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            /** @description The best condition once done */
+            best: components["schemas"]["OptimizationBest"] | null;
+            evaluations: number | null;
+            seconds: number | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        OptimizationProject: {
+            id: string;
+            project_id: string;
+            name: string;
+            comment: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            models: {
+                project_id: string;
+                model_key: string;
+                project_name: string;
+                algorithm: string;
+                target: string;
+            }[];
+            targets: {
+                name: string;
+                /**
+                 * @description maximize | minimize | target (a target value) | range (lower..upper)
+                 * @enum {string}
+                 */
+                goal: "maximize" | "minimize" | "target" | "range";
+                value?: number | null;
+                lower?: number | null;
+                upper?: number | null;
+                /**
+                 * @description Weight of this target in the overall desirability
+                 * @default 1
+                 */
+                weight: number;
+            }[];
+            features: {
+                name: string;
+                /**
+                 * @description range (lower..upper) | discrete (a list of values) | fixed (held at value); categorical features list their levels under values
+                 * @enum {string}
+                 */
+                kind: "range" | "discrete" | "fixed";
+                lower?: number | null;
+                upper?: number | null;
+                values?: (number | string)[];
+                value?: (number | string) | null;
+                /** @default  */
+                unit: string;
+                /**
+                 * @description Importance shown beside the feature (not part of the objective)
+                 * @default 1
+                 */
+                weight: number;
+            }[];
+            constraints: {
+                name?: string;
+                /**
+                 * @description sum: the features add up to value; linear: Σ coefficient·feature (operator) value
+                 * @enum {string}
+                 */
+                type: "sum" | "linear";
+                features?: string[];
+                coefficients?: {
+                    [key: string]: number;
+                };
+                /**
+                 * @default <=
+                 * @enum {string}
+                 */
+                operator: "<=" | ">=" | "=";
+                value: number;
+            }[];
+            algorithms: ("tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid")[];
+            n_trials: number;
+            seed: number;
+            forbid_extrapolation: boolean;
+            runs: components["schemas"]["OptimizationRun"][];
+            created_at: string;
+            updated_at: string;
+        };
+        OptimizationFeatureInfo: {
+            name: string;
+            /** @enum {string} */
+            kind: "numeric" | "category";
+            min: number | null;
+            max: number | null;
+            mean: number | null;
+            levels: string[];
+        };
+        OptimizationFeaturesStep: {
+            dataset_id: string;
+            dataset_name: string;
+            targets: {
+                name: string;
+                min: number | null;
+                max: number | null;
+                model_key: string;
+                project_id: string;
+            }[];
+            features: components["schemas"]["OptimizationFeatureInfo"][];
+        };
+        OptimizationPredictionTask: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            error: string | null;
+            /** @description Once done */
+            result: {
+                predictions: components["schemas"]["OptimizationConditionPrediction"][];
+            } | null;
+        };
+        OptimizationProjectPage: {
+            items: components["schemas"]["OptimizationProject"][];
+            total: number;
+            counts: {
+                [key: string]: number;
+            };
+        };
+        OptimizationRunResult: {
+            run: components["schemas"]["OptimizationRun"];
+            project_id: string;
+            /** @description null until the run is done */
+            result: components["schemas"]["OptimizationResult"] | null;
         };
         ImagePreprocessPreview: {
             items: {
