@@ -17126,102 +17126,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    comment: string;
-                                    state: string;
-                                    rounds: number;
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    round_list: {
-                                        round: number;
-                                        algorithm: string;
-                                        n_runs: number;
-                                        parameters: {
-                                            [key: string]: unknown;
-                                        };
-                                        state: string;
-                                        job_id: string | null;
-                                        error: string | null;
-                                        result: ({
-                                            algorithm: string;
-                                            method: string;
-                                            model: {
-                                                kind: string;
-                                                terms: string[];
-                                            };
-                                            variables: {
-                                                name: string;
-                                                type: string;
-                                                low: number;
-                                                high: number;
-                                                levels: (string | number)[];
-                                            }[];
-                                            mixture_total: number | null;
-                                            existing: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            runs: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            criteria: {
-                                                runs: number;
-                                                terms: number;
-                                                det_xtx: number | null;
-                                                singular: boolean;
-                                                d_efficiency: number | null;
-                                                a_efficiency: number | null;
-                                                g_efficiency: number | null;
-                                                i_value: number | null;
-                                                i_efficiency?: number | null;
-                                                i_reference?: number | null;
-                                                max_variance: number | null;
-                                                vif: {
-                                                    [key: string]: number | null;
-                                                };
-                                                variance_profile: {
-                                                    fraction: number[];
-                                                    scaled_variance: number[];
-                                                    points: number;
-                                                } | null;
-                                            } & {
-                                                [key: string]: unknown;
-                                            };
-                                            min_distance: number | null;
-                                            candidates: number;
-                                            region_points: number;
-                                            excluded: number;
-                                            fits: {
-                                                [key: string]: unknown;
-                                            };
-                                            seed: number;
-                                            seconds?: number;
-                                            bo?: {
-                                                mean: number[];
-                                                sd: number[];
-                                                ei: number[];
-                                                best_observed: number;
-                                                response: string;
-                                                direction: string;
-                                                surrogate: string;
-                                                kernel: string;
-                                            };
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        results: {
-                                            [key: string]: (string | number) | null;
-                                        }[] | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    eval_state: string | null;
-                                    eval_error: string | null;
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["DesignProject"];
                             };
                         };
                     };
@@ -17336,18 +17241,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: {
-                                        id: string;
-                                        name: string;
-                                        state: string;
-                                        rounds: number;
-                                        variables: number;
-                                        created_at: string;
-                                        updated_at: string;
-                                    }[];
-                                    total: number;
-                                };
+                                response: components["schemas"]["DesignProjectPage"];
                             };
                         };
                     };
@@ -17461,20 +17355,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: {
-                                        id: string;
-                                        name: string;
-                                        state: string;
-                                        rounds: number;
-                                        variables: number;
-                                        created_at: string;
-                                        updated_at: string;
-                                    }[];
-                                    counts: {
-                                        [key: string]: number;
-                                    };
-                                };
+                                response: components["schemas"]["DesignProjectsByState"];
                             };
                         };
                     };
@@ -17588,102 +17469,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    comment: string;
-                                    state: string;
-                                    rounds: number;
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    round_list: {
-                                        round: number;
-                                        algorithm: string;
-                                        n_runs: number;
-                                        parameters: {
-                                            [key: string]: unknown;
-                                        };
-                                        state: string;
-                                        job_id: string | null;
-                                        error: string | null;
-                                        result: ({
-                                            algorithm: string;
-                                            method: string;
-                                            model: {
-                                                kind: string;
-                                                terms: string[];
-                                            };
-                                            variables: {
-                                                name: string;
-                                                type: string;
-                                                low: number;
-                                                high: number;
-                                                levels: (string | number)[];
-                                            }[];
-                                            mixture_total: number | null;
-                                            existing: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            runs: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            criteria: {
-                                                runs: number;
-                                                terms: number;
-                                                det_xtx: number | null;
-                                                singular: boolean;
-                                                d_efficiency: number | null;
-                                                a_efficiency: number | null;
-                                                g_efficiency: number | null;
-                                                i_value: number | null;
-                                                i_efficiency?: number | null;
-                                                i_reference?: number | null;
-                                                max_variance: number | null;
-                                                vif: {
-                                                    [key: string]: number | null;
-                                                };
-                                                variance_profile: {
-                                                    fraction: number[];
-                                                    scaled_variance: number[];
-                                                    points: number;
-                                                } | null;
-                                            } & {
-                                                [key: string]: unknown;
-                                            };
-                                            min_distance: number | null;
-                                            candidates: number;
-                                            region_points: number;
-                                            excluded: number;
-                                            fits: {
-                                                [key: string]: unknown;
-                                            };
-                                            seed: number;
-                                            seconds?: number;
-                                            bo?: {
-                                                mean: number[];
-                                                sd: number[];
-                                                ei: number[];
-                                                best_observed: number;
-                                                response: string;
-                                                direction: string;
-                                                surrogate: string;
-                                                kernel: string;
-                                            };
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        results: {
-                                            [key: string]: (string | number) | null;
-                                        }[] | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    eval_state: string | null;
-                                    eval_error: string | null;
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["DesignProject"];
                             };
                         };
                     };
@@ -17799,102 +17585,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    comment: string;
-                                    state: string;
-                                    rounds: number;
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    round_list: {
-                                        round: number;
-                                        algorithm: string;
-                                        n_runs: number;
-                                        parameters: {
-                                            [key: string]: unknown;
-                                        };
-                                        state: string;
-                                        job_id: string | null;
-                                        error: string | null;
-                                        result: ({
-                                            algorithm: string;
-                                            method: string;
-                                            model: {
-                                                kind: string;
-                                                terms: string[];
-                                            };
-                                            variables: {
-                                                name: string;
-                                                type: string;
-                                                low: number;
-                                                high: number;
-                                                levels: (string | number)[];
-                                            }[];
-                                            mixture_total: number | null;
-                                            existing: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            runs: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            criteria: {
-                                                runs: number;
-                                                terms: number;
-                                                det_xtx: number | null;
-                                                singular: boolean;
-                                                d_efficiency: number | null;
-                                                a_efficiency: number | null;
-                                                g_efficiency: number | null;
-                                                i_value: number | null;
-                                                i_efficiency?: number | null;
-                                                i_reference?: number | null;
-                                                max_variance: number | null;
-                                                vif: {
-                                                    [key: string]: number | null;
-                                                };
-                                                variance_profile: {
-                                                    fraction: number[];
-                                                    scaled_variance: number[];
-                                                    points: number;
-                                                } | null;
-                                            } & {
-                                                [key: string]: unknown;
-                                            };
-                                            min_distance: number | null;
-                                            candidates: number;
-                                            region_points: number;
-                                            excluded: number;
-                                            fits: {
-                                                [key: string]: unknown;
-                                            };
-                                            seed: number;
-                                            seconds?: number;
-                                            bo?: {
-                                                mean: number[];
-                                                sd: number[];
-                                                ei: number[];
-                                                best_observed: number;
-                                                response: string;
-                                                direction: string;
-                                                surrogate: string;
-                                                kernel: string;
-                                            };
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        results: {
-                                            [key: string]: (string | number) | null;
-                                        }[] | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    eval_state: string | null;
-                                    eval_error: string | null;
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["DesignProject"];
                             };
                         };
                     };
@@ -18008,14 +17699,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    state: string | null;
-                                    error: string | null;
-                                    evaluation: {
-                                        [key: string]: unknown;
-                                    } | null;
-                                };
+                                response: components["schemas"]["DesignEvaluationState"];
                             };
                         };
                     };
@@ -18244,81 +17928,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    round: number;
-                                    state: string;
-                                    job_state: string;
-                                    progress: number;
-                                    message: string;
-                                    error: string | null;
-                                    result: ({
-                                        algorithm: string;
-                                        method: string;
-                                        model: {
-                                            kind: string;
-                                            terms: string[];
-                                        };
-                                        variables: {
-                                            name: string;
-                                            type: string;
-                                            low: number;
-                                            high: number;
-                                            levels: (string | number)[];
-                                        }[];
-                                        mixture_total: number | null;
-                                        existing: {
-                                            [key: string]: (string | number) | null;
-                                        }[];
-                                        runs: {
-                                            [key: string]: (string | number) | null;
-                                        }[];
-                                        criteria: {
-                                            runs: number;
-                                            terms: number;
-                                            det_xtx: number | null;
-                                            singular: boolean;
-                                            d_efficiency: number | null;
-                                            a_efficiency: number | null;
-                                            g_efficiency: number | null;
-                                            i_value: number | null;
-                                            i_efficiency?: number | null;
-                                            i_reference?: number | null;
-                                            max_variance: number | null;
-                                            vif: {
-                                                [key: string]: number | null;
-                                            };
-                                            variance_profile: {
-                                                fraction: number[];
-                                                scaled_variance: number[];
-                                                points: number;
-                                            } | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        };
-                                        min_distance: number | null;
-                                        candidates: number;
-                                        region_points: number;
-                                        excluded: number;
-                                        fits: {
-                                            [key: string]: unknown;
-                                        };
-                                        seed: number;
-                                        seconds?: number;
-                                        bo?: {
-                                            mean: number[];
-                                            sd: number[];
-                                            ei: number[];
-                                            best_observed: number;
-                                            response: string;
-                                            direction: string;
-                                            surrogate: string;
-                                            kernel: string;
-                                        };
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                };
+                                response: components["schemas"]["DesignRoundResult"];
                             };
                         };
                     };
@@ -18432,14 +18042,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    state: string | null;
-                                    error: string | null;
-                                    evaluation: {
-                                        [key: string]: unknown;
-                                    } | null;
-                                };
+                                response: components["schemas"]["DesignEvaluationState"];
                             };
                         };
                     };
@@ -34582,6 +34185,262 @@ export interface components {
             page: number;
             page_size: number;
         };
+        DesignCriteriaInput: {
+            runs: number;
+            terms: number;
+            det_xtx: number | null;
+            /** @description The information matrix cannot be inverted: efficiencies are 0 and the rest null */
+            singular: boolean;
+            d_efficiency: number | null;
+            a_efficiency: number | null;
+            g_efficiency: number | null;
+            /** @description Average scaled prediction variance over the region */
+            i_value: number | null;
+            /** @description Against the best I-value found (this design or a reference) */
+            i_efficiency?: number | null;
+            i_reference?: number | null;
+            max_variance: number | null;
+            /** @description term → variance inflation factor */
+            vif: {
+                [key: string]: number | null;
+            };
+            /** @description Fraction of design space plot */
+            variance_profile: {
+                fraction: number[];
+                scaled_variance: (number | null)[];
+                points: number;
+            } | null;
+        };
+        DesignFitInput: {
+            terms: {
+                term: string;
+                estimate: number | null;
+                std_error: number | null;
+                t: number | null;
+                p_value: number | null;
+            }[];
+            r2: number | null;
+            r2_adj: number | null;
+            rmse: number | null;
+            error_df: number;
+            error_ss: number | null;
+            mean_response: number | null;
+            runs: number;
+        };
+        DesignResultInput: {
+            /** @enum {string} */
+            algorithm: "d_optimal" | "i_optimal" | "space_filling" | "full_factorial" | "fractional_factorial" | "central_composite" | "box_behnken" | "simplex_lattice" | "simplex_centroid" | "bayesian";
+            /** @description How the runs were chosen (e.g. coordinate_exchange, expected_improvement_kriging_believer) */
+            method: string;
+            model: {
+                /** @enum {string} */
+                kind: "linear" | "interactions" | "quadratic" | "scheffe_linear" | "scheffe_quadratic" | "scheffe_special_cubic" | "custom";
+                terms: string[];
+            };
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "continuous" | "discrete" | "categorical" | "mixture";
+                low: number;
+                high: number;
+                levels: (string | number)[];
+            }[];
+            mixture_total: number | null;
+            /** @description Runs of earlier rounds and uploaded runs, the design builds on */
+            existing: {
+                [key: string]: (string | number) | null;
+            }[];
+            /** @description The proposed runs */
+            runs: {
+                [key: string]: (string | number) | null;
+            }[];
+            criteria: components["schemas"]["DesignCriteriaInput"];
+            min_distance: number | null;
+            candidates: number;
+            region_points: number;
+            excluded: number;
+            /** @description result name → least-squares fit of the design model to the measured results */
+            fits: {
+                [key: string]: components["schemas"]["DesignFitInput"];
+            };
+            seed: number;
+            seconds?: number;
+            /** @description Bayesian rounds: the surrogate’s mean, SD and expected improvement of each proposed run */
+            bo?: {
+                mean: (number | null)[];
+                sd: (number | null)[];
+                ei: (number | null)[];
+                best_observed: number | null;
+                response: string;
+                /** @enum {string} */
+                direction: "maximize" | "minimize";
+                /** @enum {string} */
+                surrogate: "gp" | "gp_residual";
+                kernel: string;
+            };
+        };
+        DesignEvaluationInput: {
+            user: components["schemas"]["DesignCriteriaInput"];
+            ours: components["schemas"]["DesignCriteriaInput"] | null;
+            user_runs: number;
+            /** @description Runs of the file outside the region (at most 20) */
+            user_outside: {
+                row: number;
+                constraints: string[];
+            }[];
+            model: {
+                terms: string[];
+            };
+            seconds?: number;
+        };
+        DesignRoundInput: {
+            round: number;
+            /** @enum {string} */
+            algorithm: "d_optimal" | "i_optimal" | "space_filling" | "full_factorial" | "fractional_factorial" | "central_composite" | "box_behnken" | "simplex_lattice" | "simplex_centroid" | "bayesian";
+            n_runs: number;
+            /** @description The round’s settings */
+            parameters: {
+                seed: number;
+                starts: number;
+                /** @default {} */
+                parameters?: {
+                    resolution?: number;
+                    center?: number;
+                    degree?: number;
+                    levels?: number;
+                    factorial_levels?: number;
+                };
+                bo?: {
+                    response: string;
+                    /**
+                     * @default maximize
+                     * @enum {string}
+                     */
+                    direction?: "maximize" | "minimize";
+                    /** @description A trained Mitate regression model as the mean; a GP on its residuals gives the uncertainty */
+                    model?: {
+                        project_id: string;
+                        model_key: string;
+                    } | null;
+                } | null;
+            };
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            job_id: string | null;
+            error: string | null;
+            result: components["schemas"]["DesignResultInput"] | null;
+            /** @description Measured results entered for the round */
+            results: {
+                [key: string]: (string | number) | null;
+            }[] | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        DesignProjectSettingsInput: {
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "continuous" | "discrete" | "categorical" | "mixture";
+                low?: number;
+                high?: number;
+                levels?: (string | number)[];
+                unit?: string;
+            }[];
+            /** @default [] */
+            constraints: {
+                /**
+                 * @default linear
+                 * @enum {string}
+                 */
+                type: "sum" | "linear";
+                /** @description variable name → coefficient (a sum constraint: all 1) */
+                coefficients: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                op: "=" | "<=" | ">=";
+                total: number;
+            }[];
+            mixture_total?: number;
+            /**
+             * @default {
+             *       "kind": "quadratic"
+             *     }
+             */
+            model: {
+                /** @enum {string} */
+                kind: "linear" | "interactions" | "quadratic" | "scheffe_linear" | "scheffe_quadratic" | "scheffe_special_cubic" | "custom";
+                terms?: string[];
+            };
+            /**
+             * @default [
+             *       "result"
+             *     ]
+             */
+            responses: string[];
+            /** @default 0 */
+            exclude_tolerance: number;
+            /** @default [] */
+            existing_project_ids: string[];
+            exclude_count: number;
+            /** @description Uploaded runs (the runs file) */
+            existing_rows: {
+                [key: string]: (string | number) | null;
+            }[];
+        };
+        DesignProjectInput: {
+            id: string;
+            name: string;
+            comment: string;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            rounds: number;
+            settings: components["schemas"]["DesignProjectSettingsInput"];
+            round_list: components["schemas"]["DesignRoundInput"][];
+            /** @enum {string|null} */
+            eval_state: "running" | "done" | "failed" | null;
+            eval_error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        DesignProjectSummaryInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            rounds: number;
+            variables: number;
+            created_at: string;
+            updated_at: string;
+        };
+        DesignProjectPageInput: {
+            items: components["schemas"]["DesignProjectSummaryInput"][];
+            total: number;
+        };
+        DesignProjectsByStateInput: {
+            items: components["schemas"]["DesignProjectSummaryInput"][];
+            counts: {
+                [key: string]: number;
+            };
+        };
+        DesignRoundResultInput: {
+            project_id: string;
+            round: number;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            job_state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            result: components["schemas"]["DesignResultInput"] | null;
+        };
+        DesignEvaluationStateInput: {
+            project_id: string;
+            /** @enum {string|null} */
+            state: "running" | "done" | "failed" | null;
+            error: string | null;
+            evaluation: components["schemas"]["DesignEvaluationInput"] | null;
+        };
         OptimizationCandidateInput: {
             /** @description feature → value */
             features: {
@@ -36792,6 +36651,262 @@ export interface components {
             total: number;
             page: number;
             page_size: number;
+        };
+        DesignCriteria: {
+            runs: number;
+            terms: number;
+            det_xtx: number | null;
+            /** @description The information matrix cannot be inverted: efficiencies are 0 and the rest null */
+            singular: boolean;
+            d_efficiency: number | null;
+            a_efficiency: number | null;
+            g_efficiency: number | null;
+            /** @description Average scaled prediction variance over the region */
+            i_value: number | null;
+            /** @description Against the best I-value found (this design or a reference) */
+            i_efficiency?: number | null;
+            i_reference?: number | null;
+            max_variance: number | null;
+            /** @description term → variance inflation factor */
+            vif: {
+                [key: string]: number | null;
+            };
+            /** @description Fraction of design space plot */
+            variance_profile: {
+                fraction: number[];
+                scaled_variance: (number | null)[];
+                points: number;
+            } | null;
+        };
+        DesignFit: {
+            terms: {
+                term: string;
+                estimate: number | null;
+                std_error: number | null;
+                t: number | null;
+                p_value: number | null;
+            }[];
+            r2: number | null;
+            r2_adj: number | null;
+            rmse: number | null;
+            error_df: number;
+            error_ss: number | null;
+            mean_response: number | null;
+            runs: number;
+        };
+        DesignResult: {
+            /** @enum {string} */
+            algorithm: "d_optimal" | "i_optimal" | "space_filling" | "full_factorial" | "fractional_factorial" | "central_composite" | "box_behnken" | "simplex_lattice" | "simplex_centroid" | "bayesian";
+            /** @description How the runs were chosen (e.g. coordinate_exchange, expected_improvement_kriging_believer) */
+            method: string;
+            model: {
+                /** @enum {string} */
+                kind: "linear" | "interactions" | "quadratic" | "scheffe_linear" | "scheffe_quadratic" | "scheffe_special_cubic" | "custom";
+                terms: string[];
+            };
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "continuous" | "discrete" | "categorical" | "mixture";
+                low: number;
+                high: number;
+                levels: (string | number)[];
+            }[];
+            mixture_total: number | null;
+            /** @description Runs of earlier rounds and uploaded runs, the design builds on */
+            existing: {
+                [key: string]: (string | number) | null;
+            }[];
+            /** @description The proposed runs */
+            runs: {
+                [key: string]: (string | number) | null;
+            }[];
+            criteria: components["schemas"]["DesignCriteria"];
+            min_distance: number | null;
+            candidates: number;
+            region_points: number;
+            excluded: number;
+            /** @description result name → least-squares fit of the design model to the measured results */
+            fits: {
+                [key: string]: components["schemas"]["DesignFit"];
+            };
+            seed: number;
+            seconds?: number;
+            /** @description Bayesian rounds: the surrogate’s mean, SD and expected improvement of each proposed run */
+            bo?: {
+                mean: (number | null)[];
+                sd: (number | null)[];
+                ei: (number | null)[];
+                best_observed: number | null;
+                response: string;
+                /** @enum {string} */
+                direction: "maximize" | "minimize";
+                /** @enum {string} */
+                surrogate: "gp" | "gp_residual";
+                kernel: string;
+            };
+        };
+        DesignEvaluation: {
+            user: components["schemas"]["DesignCriteria"];
+            ours: components["schemas"]["DesignCriteria"] | null;
+            user_runs: number;
+            /** @description Runs of the file outside the region (at most 20) */
+            user_outside: {
+                row: number;
+                constraints: string[];
+            }[];
+            model: {
+                terms: string[];
+            };
+            seconds?: number;
+        };
+        DesignRound: {
+            round: number;
+            /** @enum {string} */
+            algorithm: "d_optimal" | "i_optimal" | "space_filling" | "full_factorial" | "fractional_factorial" | "central_composite" | "box_behnken" | "simplex_lattice" | "simplex_centroid" | "bayesian";
+            n_runs: number;
+            /** @description The round’s settings */
+            parameters: {
+                seed: number;
+                starts: number;
+                /** @default {} */
+                parameters: {
+                    resolution?: number;
+                    center?: number;
+                    degree?: number;
+                    levels?: number;
+                    factorial_levels?: number;
+                };
+                bo?: {
+                    response: string;
+                    /**
+                     * @default maximize
+                     * @enum {string}
+                     */
+                    direction: "maximize" | "minimize";
+                    /** @description A trained Mitate regression model as the mean; a GP on its residuals gives the uncertainty */
+                    model?: {
+                        project_id: string;
+                        model_key: string;
+                    } | null;
+                } | null;
+            };
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            job_id: string | null;
+            error: string | null;
+            result: components["schemas"]["DesignResult"] | null;
+            /** @description Measured results entered for the round */
+            results: {
+                [key: string]: (string | number) | null;
+            }[] | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        DesignProjectSettings: {
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "continuous" | "discrete" | "categorical" | "mixture";
+                low?: number;
+                high?: number;
+                levels?: (string | number)[];
+                unit?: string;
+            }[];
+            /** @default [] */
+            constraints: {
+                /**
+                 * @default linear
+                 * @enum {string}
+                 */
+                type: "sum" | "linear";
+                /** @description variable name → coefficient (a sum constraint: all 1) */
+                coefficients: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                op: "=" | "<=" | ">=";
+                total: number;
+            }[];
+            mixture_total?: number;
+            /**
+             * @default {
+             *       "kind": "quadratic"
+             *     }
+             */
+            model: {
+                /** @enum {string} */
+                kind: "linear" | "interactions" | "quadratic" | "scheffe_linear" | "scheffe_quadratic" | "scheffe_special_cubic" | "custom";
+                terms?: string[];
+            };
+            /**
+             * @default [
+             *       "result"
+             *     ]
+             */
+            responses: string[];
+            /** @default 0 */
+            exclude_tolerance: number;
+            /** @default [] */
+            existing_project_ids: string[];
+            exclude_count: number;
+            /** @description Uploaded runs (the runs file) */
+            existing_rows: {
+                [key: string]: (string | number) | null;
+            }[];
+        };
+        DesignProject: {
+            id: string;
+            name: string;
+            comment: string;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            rounds: number;
+            settings: components["schemas"]["DesignProjectSettings"];
+            round_list: components["schemas"]["DesignRound"][];
+            /** @enum {string|null} */
+            eval_state: "running" | "done" | "failed" | null;
+            eval_error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        DesignProjectSummary: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            rounds: number;
+            variables: number;
+            created_at: string;
+            updated_at: string;
+        };
+        DesignProjectPage: {
+            items: components["schemas"]["DesignProjectSummary"][];
+            total: number;
+        };
+        DesignProjectsByState: {
+            items: components["schemas"]["DesignProjectSummary"][];
+            counts: {
+                [key: string]: number;
+            };
+        };
+        DesignRoundResult: {
+            project_id: string;
+            round: number;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            job_state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            result: components["schemas"]["DesignResult"] | null;
+        };
+        DesignEvaluationState: {
+            project_id: string;
+            /** @enum {string|null} */
+            state: "running" | "done" | "failed" | null;
+            error: string | null;
+            evaluation: components["schemas"]["DesignEvaluation"] | null;
         };
         OptimizationCandidate: {
             /** @description feature → value */
