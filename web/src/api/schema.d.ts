@@ -22818,22 +22818,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    supervised: ({
-                                        key: string;
-                                        label: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    unsupervised: ({
-                                        key: string;
-                                        label: string;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsCatalogue"];
                             };
                         };
                     };
@@ -22987,28 +22972,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -23120,28 +23084,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -23255,28 +23198,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -23391,33 +23313,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: ({
-                                        project_id: string;
-                                        name: string;
-                                        project_type: string;
-                                        training_state: string;
-                                        dataset_id: string;
-                                        parent_dataset_name: string;
-                                        number_of_data: number;
-                                        feature_variables: string[];
-                                        target_variables: string[];
-                                        time_column: string | null;
-                                        models: ({
-                                            model_key: string;
-                                            algorithm: string;
-                                            state: string;
-                                            threshold: number | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        })[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    total: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProjectPage"];
                             };
                         };
                     };
@@ -23531,28 +23427,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -23658,28 +23533,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -23791,28 +23645,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -23934,38 +23767,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: {
-                                        project_id: string;
-                                        name: string;
-                                        project_type: string;
-                                        training_state: string;
-                                        dataset_id: string;
-                                        parent_dataset_name: string;
-                                        number_of_data: number;
-                                        feature_variables: string[];
-                                        target_variables: string[];
-                                        time_column: string | null;
-                                        models: ({
-                                            model_key: string;
-                                            algorithm: string;
-                                            state: string;
-                                            threshold: number | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        })[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    model: {
-                                        [key: string]: unknown;
-                                    };
-                                    report: {
-                                        [key: string]: unknown;
-                                    };
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsModelReport"];
                             };
                         };
                     };
@@ -24419,34 +24221,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    threshold: number;
-                                    trained_threshold: number;
-                                    saved_threshold: number | null;
-                                    /** @enum {string} */
-                                    evaluated_part: "test" | "train";
-                                    evaluated_rows: number;
-                                    labelled: boolean;
-                                    counts: {
-                                        tp: number;
-                                        fp: number;
-                                        fn: number;
-                                        tn: number;
-                                    } | null;
-                                    precision: number | null;
-                                    recall: number | null;
-                                    f1: number | null;
-                                    far: number | null;
-                                    mar: number | null;
-                                    alarms: number;
-                                    /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
-                                    alarms_per_day: number | null;
-                                    alarms_per_1000_rows: number | null;
-                                    spans: (number)[][];
-                                    seconds: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsThresholdStats"];
                             };
                         };
                     };
@@ -24566,15 +24341,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    rows: number;
-                                    start: number;
-                                    end: number;
-                                    points: (number | (number | null) | (number | null))[][];
-                                    times: ((string | number) | null)[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsSeries"];
                             };
                         };
                     };
@@ -24694,11 +24461,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    columns: string[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsSignals"];
                             };
                         };
                     };
@@ -24816,15 +24579,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    available: boolean;
-                                    items: {
-                                        signal: string;
-                                        value: number;
-                                    }[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsContributions"];
                             };
                         };
                     };
@@ -33996,6 +33751,301 @@ export interface components {
             model: components["schemas"]["TrainingModelInput"];
             report: components["schemas"]["TrainingReportInput"];
         };
+        TsAlgorithmInput: {
+            key: string;
+            label: string;
+            /** @description Whether the detector explains an alarm by the signals’ contributions */
+            contributions: boolean;
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "int" | "float";
+                default: number;
+                low: number;
+                high: number;
+                help?: string;
+            }[];
+        };
+        TsCatalogueInput: {
+            supervised: components["schemas"]["TsAlgorithmInput"][];
+            unsupervised: components["schemas"]["TsAlgorithmInput"][];
+        };
+        TsModelMetricsInput: {
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            precision: number | null;
+            recall: number | null;
+            event_f1: number | null;
+            alarms: number;
+            threshold: number | null;
+        };
+        TsModelInput: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The hyper-parameters asked for */
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @description The hyper-parameters used */
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+            cv: components["schemas"]["CrossValidationInput"] | null;
+            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["TsModelMetricsInput"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+            /** @description The detector’s name for people */
+            label: string;
+            /** @description The threshold training chose */
+            trained_threshold: number | null;
+            /** @description The threshold a person saved, or null */
+            saved_threshold: number | null;
+            /** @description The one in use: saved, else trained */
+            threshold: number | null;
+        };
+        TsProjectInput: {
+            project_id: string;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TsModelInput"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @enum {string} */
+            mode: "supervised" | "unsupervised";
+            time_column: string;
+            time_is_datetime: boolean;
+            /** @description The normal period the unsupervised detectors learn from */
+            normal: ({
+                /** @enum {string} */
+                mode: "rows";
+                rows: number;
+            } | {
+                /** @enum {string} */
+                mode: "range";
+                start: string | number;
+                end: string | number;
+            }) | null;
+            resample: string | null;
+            /** @description What the server did to the data, e.g. sorted:<time column> */
+            notes: string[];
+        };
+        TsReportInput: {
+            algorithm: string;
+            label: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            threshold: number | null;
+            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
+            detector: {
+                components?: number;
+                explained_variance?: number | null;
+                t2_limit?: number | null;
+                q_limit?: number | null;
+                confidence?: number | null;
+                percentile?: number | null;
+                window?: number;
+                quantile?: number | null;
+                factor?: number | null;
+                persistence?: number;
+                epochs_run?: number | null;
+                validation_loss?: number | null;
+            };
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            metrics: {
+                threshold: number | null;
+                /** @enum {string} */
+                evaluated_part: "test" | "train";
+                evaluated_rows: number;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                train_alarm_rate: number | null;
+                /** @description With labels only */
+                pointwise?: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    far: number | null;
+                    mar: number | null;
+                };
+                /** @description With labels only */
+                event?: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            };
+            notes: string[];
+            signals: string[];
+            time_column: string;
+            label_column: string | null;
+            rows: number;
+            /** @description Rows of each part */
+            parts: {
+                warmup: number;
+                train: number;
+                validation: number;
+                test: number;
+            };
+            contributions: boolean;
+            alarms: {
+                start: number;
+                end: number;
+                /** @description The time column’s value (ISO text for a date/time) */
+                start_time: (string | number) | null;
+                /** @description The time column’s value (ISO text for a date/time) */
+                end_time: (string | number) | null;
+                peak: number;
+                peak_score: number | null;
+                part: string;
+                /** @description Mean contribution of the ten largest signals over the alarm */
+                contributions?: {
+                    signal: string;
+                    value: number | null;
+                }[];
+            }[];
+            overview: {
+                score: (number | (number | null) | (number | null))[][];
+                signals_scaled_std: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        TsModelReportInput: {
+            project: components["schemas"]["TsProjectInput"];
+            model: components["schemas"]["TsModelInput"];
+            report: components["schemas"]["TsReportInput"];
+        };
+        TsThresholdStatsInput: {
+            threshold: number;
+            /** @description null when training chose none */
+            trained_threshold: number | null;
+            saved_threshold: number | null;
+            /** @enum {string} */
+            evaluated_part: "test" | "train";
+            evaluated_rows: number;
+            labelled: boolean;
+            counts: {
+                tp: number;
+                fp: number;
+                fn: number;
+                tn: number;
+            } | null;
+            precision: number | null;
+            recall: number | null;
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            alarms: number;
+            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
+            alarms_per_day: number | null;
+            alarms_per_1000_rows: number | null;
+            spans: (number)[][];
+            seconds: number;
+        };
+        TsSeriesInput: {
+            rows: number;
+            start: number;
+            end: number;
+            points: (number | (number | null) | (number | null))[][];
+            times: ((string | number) | null)[];
+            /** @description Labelled events as [start, end] (at most 2000) */
+            events: (number)[][];
+            /** @description Consecutive rows of one part (warmup, train, validation, test) */
+            parts: {
+                part: string;
+                start: number;
+                end: number;
+            }[];
+        };
+        TsSignalsInput: {
+            columns: string[];
+            /** @description signal → buckets */
+            series: {
+                [key: string]: (number | (number | null) | (number | null))[][];
+            };
+        };
+        TsContributionsInput: {
+            available: boolean;
+            start: number;
+            end: number;
+            items: {
+                signal: string;
+                value: number;
+            }[];
+        };
         PredictionValueSummaryInput: {
             /** @description Rows of the result table */
             rows: number;
@@ -35152,6 +35202,10 @@ export interface components {
                 }[];
             }[];
             threshold: number | null;
+        };
+        TsProjectPageInput: {
+            items: components["schemas"]["TsProjectInput"][];
+            total: number;
         };
         Error: {
             detail: {
@@ -36463,6 +36517,301 @@ export interface components {
             model: components["schemas"]["TrainingModel"];
             report: components["schemas"]["TrainingReport"];
         };
+        TsAlgorithm: {
+            key: string;
+            label: string;
+            /** @description Whether the detector explains an alarm by the signals’ contributions */
+            contributions: boolean;
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "int" | "float";
+                default: number;
+                low: number;
+                high: number;
+                help?: string;
+            }[];
+        };
+        TsCatalogue: {
+            supervised: components["schemas"]["TsAlgorithm"][];
+            unsupervised: components["schemas"]["TsAlgorithm"][];
+        };
+        TsModelMetrics: {
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            precision: number | null;
+            recall: number | null;
+            event_f1: number | null;
+            alarms: number;
+            threshold: number | null;
+        };
+        TsModel: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The hyper-parameters asked for */
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @description The hyper-parameters used */
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+            cv: components["schemas"]["CrossValidation"] | null;
+            evaluation: components["schemas"]["ModelEvaluation"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["TsModelMetrics"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+            /** @description The detector’s name for people */
+            label: string;
+            /** @description The threshold training chose */
+            trained_threshold: number | null;
+            /** @description The threshold a person saved, or null */
+            saved_threshold: number | null;
+            /** @description The one in use: saved, else trained */
+            threshold: number | null;
+        };
+        TsProject: {
+            project_id: string;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TsModel"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @enum {string} */
+            mode: "supervised" | "unsupervised";
+            time_column: string;
+            time_is_datetime: boolean;
+            /** @description The normal period the unsupervised detectors learn from */
+            normal: ({
+                /** @enum {string} */
+                mode: "rows";
+                rows: number;
+            } | {
+                /** @enum {string} */
+                mode: "range";
+                start: string | number;
+                end: string | number;
+            }) | null;
+            resample: string | null;
+            /** @description What the server did to the data, e.g. sorted:<time column> */
+            notes: string[];
+        };
+        TsReport: {
+            algorithm: string;
+            label: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            threshold: number | null;
+            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
+            detector: {
+                components?: number;
+                explained_variance?: number | null;
+                t2_limit?: number | null;
+                q_limit?: number | null;
+                confidence?: number | null;
+                percentile?: number | null;
+                window?: number;
+                quantile?: number | null;
+                factor?: number | null;
+                persistence?: number;
+                epochs_run?: number | null;
+                validation_loss?: number | null;
+            };
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            metrics: {
+                threshold: number | null;
+                /** @enum {string} */
+                evaluated_part: "test" | "train";
+                evaluated_rows: number;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                train_alarm_rate: number | null;
+                /** @description With labels only */
+                pointwise?: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    far: number | null;
+                    mar: number | null;
+                };
+                /** @description With labels only */
+                event?: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            };
+            notes: string[];
+            signals: string[];
+            time_column: string;
+            label_column: string | null;
+            rows: number;
+            /** @description Rows of each part */
+            parts: {
+                warmup: number;
+                train: number;
+                validation: number;
+                test: number;
+            };
+            contributions: boolean;
+            alarms: {
+                start: number;
+                end: number;
+                /** @description The time column’s value (ISO text for a date/time) */
+                start_time: (string | number) | null;
+                /** @description The time column’s value (ISO text for a date/time) */
+                end_time: (string | number) | null;
+                peak: number;
+                peak_score: number | null;
+                part: string;
+                /** @description Mean contribution of the ten largest signals over the alarm */
+                contributions?: {
+                    signal: string;
+                    value: number | null;
+                }[];
+            }[];
+            overview: {
+                score: (number | (number | null) | (number | null))[][];
+                signals_scaled_std: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        TsModelReport: {
+            project: components["schemas"]["TsProject"];
+            model: components["schemas"]["TsModel"];
+            report: components["schemas"]["TsReport"];
+        };
+        TsThresholdStats: {
+            threshold: number;
+            /** @description null when training chose none */
+            trained_threshold: number | null;
+            saved_threshold: number | null;
+            /** @enum {string} */
+            evaluated_part: "test" | "train";
+            evaluated_rows: number;
+            labelled: boolean;
+            counts: {
+                tp: number;
+                fp: number;
+                fn: number;
+                tn: number;
+            } | null;
+            precision: number | null;
+            recall: number | null;
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            alarms: number;
+            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
+            alarms_per_day: number | null;
+            alarms_per_1000_rows: number | null;
+            spans: (number)[][];
+            seconds: number;
+        };
+        TsSeries: {
+            rows: number;
+            start: number;
+            end: number;
+            points: (number | (number | null) | (number | null))[][];
+            times: ((string | number) | null)[];
+            /** @description Labelled events as [start, end] (at most 2000) */
+            events: (number)[][];
+            /** @description Consecutive rows of one part (warmup, train, validation, test) */
+            parts: {
+                part: string;
+                start: number;
+                end: number;
+            }[];
+        };
+        TsSignals: {
+            columns: string[];
+            /** @description signal → buckets */
+            series: {
+                [key: string]: (number | (number | null) | (number | null))[][];
+            };
+        };
+        TsContributions: {
+            available: boolean;
+            start: number;
+            end: number;
+            items: {
+                signal: string;
+                value: number;
+            }[];
+        };
         PredictionValueSummary: {
             /** @description Rows of the result table */
             rows: number;
@@ -37619,6 +37968,10 @@ export interface components {
                 }[];
             }[];
             threshold: number | null;
+        };
+        TsProjectPage: {
+            items: components["schemas"]["TsProject"][];
+            total: number;
         };
     };
     responses: never;

@@ -10,19 +10,14 @@ import { makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M as TM } from '../training/messages.js';
 import { makeTrainingService, projectKey } from '../training/service.js';
-import type { ParamSpec } from '../training/types.js';
 import './db.js';
 import { M } from './messages.js';
-import type { RegisterBody, TsType } from './schemas.js';
+import type { z } from 'zod';
+import type { RegisterBody, TsModelMetrics, TsParams, TsReport, TsType, tsAlgorithm } from './schemas.js';
 import { TS_TYPES } from './schemas.js';
 import { downsample, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 
-export type TsAlgorithm = {
-  key: string;
-  label: string;
-  contributions: boolean;
-  params: (ParamSpec & { low: number; high: number })[];
-};
+export type TsAlgorithm = z.infer<typeof tsAlgorithm>;
 let cachedCatalogue: { supervised: TsAlgorithm[]; unsupervised: TsAlgorithm[] } | null = null;
 /** The engine's detector catalogue (engine/mitate_engine/tsad/catalogue.json): one list for engine, server and web. */
 export function tsCatalogue() {
@@ -32,7 +27,7 @@ export function tsCatalogue() {
   }
   return cachedCatalogue!;
 }
-export const modeOf = (type: string) => (type === 'time_series_anomaly_detection_supervised' ? 'supervised' : 'unsupervised');
+export const modeOf = (type: string) => (type === 'time_series_anomaly_detection_supervised' ? ('supervised' as const) : ('unsupervised' as const));
 export const isTsType = (type: string): type is TsType => (TS_TYPES as readonly string[]).includes(type);
 
 /** Settings of a time-series project; the keys shared with tabular projects keep the training views working. */
@@ -230,7 +225,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
     const models = base.models.map((m) => {
       const row = rows.find((x) => x.model_key === m.model_key)!;
       const trained = trainedThreshold(row);
-      return { ...m, label: cat.find((a) => a.key === m.algorithm)?.label ?? m.algorithm, trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
+      return { ...m, params: m.params as TsParams, hyperparameters: m.hyperparameters as TsParams | null, metrics: m.metrics as TsModelMetrics | null, label: cat.find((a) => a.key === m.algorithm)?.label ?? m.algorithm, trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
     });
     // the model a person would pick first: best point-wise F1 when there are labels, else the first finished one
     const done = models.filter((m) => m.state === 'done');
@@ -407,7 +402,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
       const v = await view(auth, p);
-      return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report: JSON.parse(await fs.promises.readFile(file, 'utf8')) };
+      return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report: JSON.parse(await fs.promises.readFile(file, 'utf8')) as TsReport };
     },
 
     async modelFiles(auth: AuthContext, projectId: string, key: string) {
@@ -420,9 +415,9 @@ export function makeTimeSeriesService(ctx: AppContext) {
       const started = performance.now();
       const { p, m, dir, cfg } = await doneModel(auth, projectId, key);
       const s = await loadScores(dir, cfg);
-      const trained = trainedThreshold(m) ?? NaN;
+      const trained = trainedThreshold(m);
       const saved = (await savedThresholds(auth.orgId, p.id)).get(m.model_key) ?? null;
-      let threshold = q.threshold ?? saved ?? trained;
+      let threshold = q.threshold ?? saved ?? trained ?? NaN;
       if (q.target_far !== undefined) threshold = thresholdForFar(s, q.target_far);
       if (!Number.isFinite(threshold)) throw new AppError(422, M.badThreshold, {}, 'threshold');
       const stats = thresholdStats(s, threshold);
