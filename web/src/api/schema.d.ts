@@ -20047,21 +20047,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    image: {
-                                        classes: string[];
-                                        counts: {
-                                            [key: string]: unknown;
-                                        };
-                                        total: number;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageDataset"];
                             };
                         };
                     };
@@ -20180,12 +20166,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    total: number;
-                                    items: {
-                                        [key: string]: unknown;
-                                    }[];
-                                };
+                                response: components["schemas"]["ImageDatasetPage"];
                             };
                         };
                     };
@@ -20799,21 +20780,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    image: {
-                                        classes: string[];
-                                        counts: {
-                                            [key: string]: unknown;
-                                        };
-                                        total: number;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageDataset"];
                             };
                         };
                     };
@@ -20933,28 +20900,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    stopping: boolean;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    job: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageProject"];
                             };
                         };
                     };
@@ -21068,13 +21014,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    task_id: string;
-                                    state: string;
-                                    progress: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageTrainProgress"];
                             };
                         };
                     };
@@ -21186,18 +21126,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: ({
-                                    model_key: string;
-                                    algorithm: string;
-                                    state: string;
-                                    metrics: unknown;
-                                    threshold: number | null;
-                                    epochs: {
-                                        [key: string]: unknown;
-                                    }[];
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
+                                response: components["schemas"]["ImageModel"][];
                             };
                         };
                     };
@@ -21432,28 +21361,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    stopping: boolean;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    job: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageProject"];
                             };
                         };
                     };
@@ -21567,28 +21475,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    stopping: boolean;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    job: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageProject"];
                             };
                         };
                     };
@@ -21819,49 +21706,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: {
-                                        project_id: string;
-                                        name: string;
-                                        project_type: string;
-                                        training_state: string;
-                                        stopping: boolean;
-                                        models: ({
-                                            model_key: string;
-                                            algorithm: string;
-                                            state: string;
-                                            metrics: unknown;
-                                            threshold: number | null;
-                                            epochs: {
-                                                [key: string]: unknown;
-                                            }[];
-                                        } & {
-                                            [key: string]: unknown;
-                                        })[];
-                                        job: unknown;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    model: {
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    report: {
-                                        [key: string]: unknown;
-                                    };
-                                    threshold: number | null;
-                                    rates: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageModelDetail"];
                             };
                         };
                     };
@@ -21986,51 +21831,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: ({
-                                    project: {
-                                        project_id: string;
-                                        name: string;
-                                        project_type: string;
-                                        training_state: string;
-                                        stopping: boolean;
-                                        models: ({
-                                            model_key: string;
-                                            algorithm: string;
-                                            state: string;
-                                            metrics: unknown;
-                                            threshold: number | null;
-                                            epochs: {
-                                                [key: string]: unknown;
-                                            }[];
-                                        } & {
-                                            [key: string]: unknown;
-                                        })[];
-                                        job: unknown;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    model: {
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    report: {
-                                        [key: string]: unknown;
-                                    };
-                                    threshold: number | null;
-                                    rates: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | {
-                                    [key: string]: unknown;
-                                };
+                                /** @description An image model’s detail, or a time-series detector */
+                                response: components["schemas"]["ImageModelDetail"] | components["schemas"]["TsModel"];
                             };
                         };
                     };
@@ -22479,15 +22281,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    state: string;
-                                    project_id: string;
-                                    model_key: string;
-                                    report_type: string;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImagePredictionStarted"];
                             };
                         };
                     };
@@ -32837,6 +32631,284 @@ export interface components {
              */
             normalize: "none" | "autocontrast" | "equalize";
         };
+        ImageEpochInput: {
+            epoch: number;
+            train_loss: number | null;
+            train_accuracy: number | null;
+            val_loss: number | null;
+            val_accuracy: number | null;
+            learning_rate: number | null;
+        };
+        ImageMetricsInput: {
+            threshold?: number;
+            n?: number;
+            accuracy?: number | null;
+            precision?: number | null;
+            recall?: number | null;
+            f1?: number | null;
+            roc_auc?: number | null;
+            /** @description NG images passed as OK */
+            miss_rate?: number | null;
+            /** @description OK images flagged as NG */
+            over_detection_rate?: number | null;
+            /** @description Rows: true class; columns: predicted */
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
+        };
+        ImageModelInput: {
+            id: string;
+            model_key: string;
+            algorithm: string;
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["ImageMetricsInput"] | null;
+            /** @description OK/NG analysis: NG at or above it */
+            threshold: number | null;
+            /** @description Training was stopped early; the best checkpoint was kept */
+            stopped: boolean;
+            seconds: number | null;
+            error: string | null;
+            /** @description The engine’s refusal in both languages, when it gave a code */
+            error_message: {
+                en: string;
+                ja: string;
+            } | null;
+            log: string | null;
+            trained_at: string | null;
+            epochs: components["schemas"]["ImageEpochInput"][];
+        };
+        ImageProjectInput: {
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            stopping: boolean;
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            classes: string[];
+            settings: {
+                /** @default 128 */
+                image_size: number;
+                /** @default 10 */
+                epochs: number;
+                /** @default 16 */
+                batch_size: number;
+                /** @default 0.001 */
+                learning_rate: number;
+                /**
+                 * @default cosine
+                 * @enum {string}
+                 */
+                schedule: "cosine" | "step" | "constant";
+                /** @default 5 */
+                early_stopping: number;
+                /** @default true */
+                balance: boolean;
+                /** @default 0.1 */
+                coreset_ratio: number;
+                /** @default 99 */
+                ok_percentile: number;
+                /**
+                 * @default top
+                 * @enum {string}
+                 */
+                train_layers: "head" | "top" | "all";
+                /**
+                 * @default {
+                 *       "hflip": false,
+                 *       "vflip": false,
+                 *       "rotate": 0,
+                 *       "brightness": 0,
+                 *       "contrast": 0,
+                 *       "crop": 0
+                 *     }
+                 */
+                augmentation: {
+                    /** @default false */
+                    hflip: boolean;
+                    /** @default false */
+                    vflip: boolean;
+                    /** @default 0 */
+                    rotate: number;
+                    /** @default 0 */
+                    brightness: number;
+                    /** @default 0 */
+                    contrast: number;
+                    /** @default 0 */
+                    crop: number;
+                };
+            };
+            models: components["schemas"]["ImageModelInput"][];
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ImageHeldScoreInput: {
+            id: string;
+            /** @enum {string} */
+            split: "validation" | "test";
+            label: string;
+            score: number;
+        };
+        ImageGalleryItemInput: {
+            id: string;
+            label: string;
+            predicted: string;
+            score: number;
+            heatmap: string | null;
+            /** @description Classification: class → probability */
+            probabilities?: {
+                [key: string]: number;
+            };
+        };
+        ImageReportInput: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            classes: string[];
+            image_size: number;
+            /** @description OK/NG analysis: the threshold training chose */
+            threshold?: number;
+            threshold_rule?: string;
+            gallery: components["schemas"]["ImageGalleryItemInput"][];
+            /** @description Validation and test scores (the threshold slider) */
+            scores: components["schemas"]["ImageHeldScoreInput"][];
+            metrics: components["schemas"]["ImageMetricsInput"];
+            validation_metrics?: components["schemas"]["ImageMetricsInput"];
+            seconds_per_image: number;
+            training: {
+                epochs: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description Cut short by a stop */
+                    partial: boolean;
+                }[];
+                best_epoch?: number | null;
+                stopped: boolean;
+                seconds: number;
+                images_per_second: number;
+            };
+        };
+        ImageModelDetailInput: {
+            project: components["schemas"]["ImageProjectInput"];
+            model: components["schemas"]["ImageModelInput"];
+            report: components["schemas"]["ImageReportInput"];
+            threshold: number | null;
+            /** @description OK/NG analysis: the rates on the test images at the threshold */
+            rates: {
+                miss_rate: number | null;
+                over_detection_rate: number | null;
+                /** @description NG test images */
+                ng: number;
+                /** @description OK test images */
+                ok: number;
+            } | null;
+        };
+        ImageDatasetInput: {
+            id: string;
+            name: string;
+            category: string | null;
+            training_type: string | null;
+            data_type: string;
+            type: string;
+            comment: string | null;
+            file_name: string;
+            file_size: number;
+            /** @description utf-8, utf-8-sig or cp932 */
+            encoding: string;
+            delimiter: string;
+            row_count: number;
+            column_count: number;
+            datetime_column: string | null;
+            preprocessed: boolean;
+            preprocess_history: {
+                process_type: string;
+                action_name: string;
+                changes: components["schemas"]["ImageOperationsInput"];
+                modified_at: string;
+            }[];
+            parent_dataset_name: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Paths for POST download/file */
+            files: {
+                original: string;
+                parquet: string;
+            };
+            statistics: {
+                /** @description none, queued, running, succeeded, failed, cancelled */
+                state: string;
+                job_id: string | null;
+            };
+            image: {
+                kind?: string;
+                classes: string[];
+                /** @description split → class → images */
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description ZIP entries left out, and why */
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                total: number;
+                /** @description The ZIP gave the train/validation/test split itself */
+                presplit?: boolean;
+            };
+        };
+        ImageDatasetPageInput: {
+            total: number;
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                split: string;
+                width: number;
+                height: number;
+                mode: string;
+            }[];
+        };
+        ImageTrainProgressInput: {
+            task_id: string;
+            state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            project: components["schemas"]["ImageProjectInput"];
+        };
+        ImagePredictionStartedInput: {
+            id: string;
+            state: string;
+            project_id: string;
+            model_key: string;
+            /** @enum {string} */
+            report_type: "analysis" | "classification";
+            job_id: string;
+        };
         /** @enum {string} */
         JobStateInput: "queued" | "running" | "succeeded" | "failed" | "cancelled";
         JobInput: {
@@ -34808,9 +34880,7 @@ export interface components {
                     entry: string;
                     reason: string;
                 }[];
-                operations: {
-                    [key: string]: unknown;
-                };
+                operations: components["schemas"]["ImageOperationsInput"];
             } | null;
             sample: {
                 id: string;
@@ -35602,6 +35672,284 @@ export interface components {
              * @enum {string}
              */
             normalize: "none" | "autocontrast" | "equalize";
+        };
+        ImageEpoch: {
+            epoch: number;
+            train_loss: number | null;
+            train_accuracy: number | null;
+            val_loss: number | null;
+            val_accuracy: number | null;
+            learning_rate: number | null;
+        };
+        ImageMetrics: {
+            threshold?: number;
+            n?: number;
+            accuracy?: number | null;
+            precision?: number | null;
+            recall?: number | null;
+            f1?: number | null;
+            roc_auc?: number | null;
+            /** @description NG images passed as OK */
+            miss_rate?: number | null;
+            /** @description OK images flagged as NG */
+            over_detection_rate?: number | null;
+            /** @description Rows: true class; columns: predicted */
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
+        };
+        ImageModel: {
+            id: string;
+            model_key: string;
+            algorithm: string;
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["ImageMetrics"] | null;
+            /** @description OK/NG analysis: NG at or above it */
+            threshold: number | null;
+            /** @description Training was stopped early; the best checkpoint was kept */
+            stopped: boolean;
+            seconds: number | null;
+            error: string | null;
+            /** @description The engine’s refusal in both languages, when it gave a code */
+            error_message: {
+                en: string;
+                ja: string;
+            } | null;
+            log: string | null;
+            trained_at: string | null;
+            epochs: components["schemas"]["ImageEpoch"][];
+        };
+        ImageProject: {
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            stopping: boolean;
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            classes: string[];
+            settings: {
+                /** @default 128 */
+                image_size: number;
+                /** @default 10 */
+                epochs: number;
+                /** @default 16 */
+                batch_size: number;
+                /** @default 0.001 */
+                learning_rate: number;
+                /**
+                 * @default cosine
+                 * @enum {string}
+                 */
+                schedule: "cosine" | "step" | "constant";
+                /** @default 5 */
+                early_stopping: number;
+                /** @default true */
+                balance: boolean;
+                /** @default 0.1 */
+                coreset_ratio: number;
+                /** @default 99 */
+                ok_percentile: number;
+                /**
+                 * @default top
+                 * @enum {string}
+                 */
+                train_layers: "head" | "top" | "all";
+                /**
+                 * @default {
+                 *       "hflip": false,
+                 *       "vflip": false,
+                 *       "rotate": 0,
+                 *       "brightness": 0,
+                 *       "contrast": 0,
+                 *       "crop": 0
+                 *     }
+                 */
+                augmentation: {
+                    /** @default false */
+                    hflip: boolean;
+                    /** @default false */
+                    vflip: boolean;
+                    /** @default 0 */
+                    rotate: number;
+                    /** @default 0 */
+                    brightness: number;
+                    /** @default 0 */
+                    contrast: number;
+                    /** @default 0 */
+                    crop: number;
+                };
+            };
+            models: components["schemas"]["ImageModel"][];
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ImageHeldScore: {
+            id: string;
+            /** @enum {string} */
+            split: "validation" | "test";
+            label: string;
+            score: number;
+        };
+        ImageGalleryItem: {
+            id: string;
+            label: string;
+            predicted: string;
+            score: number;
+            heatmap: string | null;
+            /** @description Classification: class → probability */
+            probabilities?: {
+                [key: string]: number;
+            };
+        };
+        ImageReport: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            classes: string[];
+            image_size: number;
+            /** @description OK/NG analysis: the threshold training chose */
+            threshold?: number;
+            threshold_rule?: string;
+            gallery: components["schemas"]["ImageGalleryItem"][];
+            /** @description Validation and test scores (the threshold slider) */
+            scores: components["schemas"]["ImageHeldScore"][];
+            metrics: components["schemas"]["ImageMetrics"];
+            validation_metrics?: components["schemas"]["ImageMetrics"];
+            seconds_per_image: number;
+            training: {
+                epochs: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description Cut short by a stop */
+                    partial: boolean;
+                }[];
+                best_epoch?: number | null;
+                stopped: boolean;
+                seconds: number;
+                images_per_second: number;
+            };
+        };
+        ImageModelDetail: {
+            project: components["schemas"]["ImageProject"];
+            model: components["schemas"]["ImageModel"];
+            report: components["schemas"]["ImageReport"];
+            threshold: number | null;
+            /** @description OK/NG analysis: the rates on the test images at the threshold */
+            rates: {
+                miss_rate: number | null;
+                over_detection_rate: number | null;
+                /** @description NG test images */
+                ng: number;
+                /** @description OK test images */
+                ok: number;
+            } | null;
+        };
+        ImageDataset: {
+            id: string;
+            name: string;
+            category: string | null;
+            training_type: string | null;
+            data_type: string;
+            type: string;
+            comment: string | null;
+            file_name: string;
+            file_size: number;
+            /** @description utf-8, utf-8-sig or cp932 */
+            encoding: string;
+            delimiter: string;
+            row_count: number;
+            column_count: number;
+            datetime_column: string | null;
+            preprocessed: boolean;
+            preprocess_history: {
+                process_type: string;
+                action_name: string;
+                changes: components["schemas"]["ImageOperations"];
+                modified_at: string;
+            }[];
+            parent_dataset_name: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Paths for POST download/file */
+            files: {
+                original: string;
+                parquet: string;
+            };
+            statistics: {
+                /** @description none, queued, running, succeeded, failed, cancelled */
+                state: string;
+                job_id: string | null;
+            };
+            image: {
+                kind?: string;
+                classes: string[];
+                /** @description split → class → images */
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description ZIP entries left out, and why */
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                total: number;
+                /** @description The ZIP gave the train/validation/test split itself */
+                presplit?: boolean;
+            };
+        };
+        ImageDatasetPage: {
+            total: number;
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                split: string;
+                width: number;
+                height: number;
+                mode: string;
+            }[];
+        };
+        ImageTrainProgress: {
+            task_id: string;
+            state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            project: components["schemas"]["ImageProject"];
+        };
+        ImagePredictionStarted: {
+            id: string;
+            state: string;
+            project_id: string;
+            model_key: string;
+            /** @enum {string} */
+            report_type: "analysis" | "classification";
+            job_id: string;
         };
         /** @enum {string} */
         JobState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -37574,9 +37922,7 @@ export interface components {
                     entry: string;
                     reason: string;
                 }[];
-                operations: {
-                    [key: string]: unknown;
-                };
+                operations: components["schemas"]["ImageOperations"];
             } | null;
             sample: {
                 id: string;
