@@ -981,9 +981,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -2337,9 +2335,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -6210,9 +6206,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -8814,9 +8808,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -10245,9 +10237,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -11676,9 +11666,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -13107,9 +13095,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -14538,9 +14524,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -15479,9 +15463,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -18159,9 +18141,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -19217,9 +19197,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -21592,9 +21570,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -23898,9 +23874,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -30768,9 +30742,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -32252,6 +32224,9 @@ export interface components {
         };
         MessageInput: {
             message: string;
+        };
+        DeletedInput: {
+            id: string;
         };
         MeInput: {
             id: string;
@@ -35294,6 +35269,9 @@ export interface components {
         };
         Message: {
             message: string;
+        };
+        Deleted: {
+            id: string;
         };
         Me: {
             id: string;

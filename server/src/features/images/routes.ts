@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
-import { errorReplies, fileReplies, replies } from '../../http/responses.js';
+import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
 import type { PredictionTable } from '../prediction/db.js';
 import '../prediction/db.js';
 import { M } from './messages.js';
@@ -191,7 +191,7 @@ export default async function imageRoutes(app: FastifyInstance) {
   r.get('/stop/image/train/:id', { preHandler: requireWriter, schema: { tags, summary: 'Stop training within one batch, keeping the best checkpoint (id: the project)', params: idParams, response: envelope(projectShape) } }, async (req) =>
     ok(await svc.stop(req.auth, req.params.id)),
   );
-  r.delete('/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete an image project (analysis, classification), its models and files', params: idParams, response: envelope(z.object({ id: z.string() })) } }, async (req) => {
+  r.delete('/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete an image project (analysis, classification), its models and files', params: idParams, response: envelope(IdView) } }, async (req) => {
     const p = await svc.getProject(req.auth, req.params.id);
     const job = p.job_id ? await jobs.get(req.auth.orgId, p.job_id) : undefined;
     if (job && (job.state === 'queued' || job.state === 'running')) await jobs.cancel(req.auth.orgId, job.id).catch(() => undefined);

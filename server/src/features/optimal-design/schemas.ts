@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storedEnum } from '../../http/responses.js';
+import { IdView, storedEnum } from '../../http/responses.js';
 
 export const ALGORITHMS = [
   'd_optimal', 'i_optimal', 'space_filling', 'full_factorial', 'fractional_factorial', 'central_composite', 'box_behnken',
@@ -208,5 +208,5 @@ export const responses = {
       .meta({ id: 'DesignRoundResult' }),
   ),
   evaluation: wrap(z.object({ project_id: z.string(), state: storedEnum(STATES).nullable(), error: z.string().nullable(), evaluation: designEvaluation.nullable() }).meta({ id: 'DesignEvaluationState' })),
-  deleted: wrap(z.object({ id: z.string() })),
+  deleted: wrap(IdView),
 };

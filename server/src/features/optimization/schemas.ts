@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { storedEnum } from '../../http/responses.js';
+import { IdView, storedEnum } from '../../http/responses.js';
 
 export const ALGORITHMS = ['tpe', 'cmaes', 'nsga2', 'gp', 'random', 'grid'] as const;
 export const GOALS = ['maximize', 'minimize', 'target', 'range'] as const;
@@ -238,6 +238,6 @@ export const responses = {
   features: { 200: wrap(featuresStep) },
   result: { 200: wrap(z.object({ run: runView, project_id: z.string(), result: optimizationResult.nullable().describe('null until the run is done') }).meta({ id: 'OptimizationRunResult' })) },
   task: { 200: wrap(predictionTask) },
-  deleted: { 200: wrap(z.object({ id: z.string() })) },
+  deleted: { 200: wrap(IdView) },
   csvFeatures: { 200: wrap(z.object({ features: z.array(featureSetting) })) },
 };

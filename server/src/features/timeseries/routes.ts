@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
-import { fileReplies } from '../../http/responses.js';
+import { fileReplies, IdView } from '../../http/responses.js';
 import { installModelEventHandlers } from '../training/routes.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
@@ -85,7 +85,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
       return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
     },
   );
-  r.delete('/timeseries/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete the project, its models, thresholds and files', params: pid, response: wrap(z.object({ id: z.string() })) } }, async (req) => {
+  r.delete('/timeseries/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete the project, its models, thresholds and files', params: pid, response: wrap(IdView) } }, async (req) => {
     const p = await svc.getProject(req.auth, req.params.id);
     await app.ctx.db.deleteFrom('model_thresholds').where('organisation_id', '=', req.auth.orgId).where('project_id', '=', p.id).execute();
     return ok(await training.remove(req.auth, p.id));

@@ -105,7 +105,7 @@ export const registerProject = (s: RegisterSettings, files: { exclude_file?: Fil
   uploadMultipart<Project>(`${base}/register`, form(s, files));
 export const nextRound = (id: string, s: RoundSettings, file: File | null) => uploadMultipart<Project>(`${base}/round/${enc(id)}`, form(s, { file }));
 export const evaluateDesign = (id: string, file: File) => uploadMultipart<Evaluation>(`${base}/evaluate/${enc(id)}`, form({}, { file }));
-export const deleteProject = (id: string) => apiDelete<{ id: string }>(`${base}/project/delete/${enc(id)}`);
+export const deleteProject = (id: string) => apiDelete<Schemas['Deleted']>(`${base}/project/delete/${enc(id)}`);
 
 export async function downloadExperimentSheet(id: string, round: number) {
   const { blob, fileName } = await apiBlob(`${base}/experiment/download`, 'experiment.csv', { method: 'POST', json: { project_id: id, round } });

@@ -102,7 +102,7 @@ export function useFeaturesStep(refs: ModelRef[]) {
 
 export const registerProject = (datasetId: string, body: Settings & { name: string; comment: string }) => apiPost<Project>(`/api/optimization/register/${enc(datasetId)}`, body);
 export const evaluateProject = (id: string, algorithms?: Algorithm[]) => apiPost<Project>(`/api/optimization/evaluate/${enc(id)}`, algorithms ? { algorithms } : {});
-export const deleteProject = (id: string) => apiDelete<{ id: string }>(`/api/optimization/project/delete/${enc(id)}`);
+export const deleteProject = (id: string) => apiDelete<Schemas['Deleted']>(`/api/optimization/project/delete/${enc(id)}`);
 
 export async function predictConditions(projectId: string, conditions: Record<string, number | string>[]): Promise<ConditionPrediction[]> {
   const task = await apiPost<PredictionTask>(`/api/optimization/prediction/${enc(projectId)}`, { conditions });

@@ -91,7 +91,7 @@ export const signals = (id: string, key: string, columns: string[], start?: numb
   apiGet<Signals>(`/api/timeseries/signals/${enc(id)}/${enc(key)}`, { columns: columns.join(','), start, end, points: 400 });
 export const registerTs = (datasetId: string, body: RegisterBody) => apiPost<TsProject>(`/api/timeseries/register/${enc(datasetId)}`, body);
 export const trainTs = (id: string) => apiPost<TsProject>(`/api/timeseries/train/model/${enc(id)}`, {});
-export const deleteTs = (id: string) => apiDelete<{ id: string }>(`/api/timeseries/project/delete/${enc(id)}`);
+export const deleteTs = (id: string) => apiDelete<Schemas['Deleted']>(`/api/timeseries/project/delete/${enc(id)}`);
 
 export async function downloadTsModel(p: TsProject, m: TsModel) {
   const { blob, fileName } = await apiBlob(`/api/timeseries/model/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}.zip`);
