@@ -172,6 +172,7 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
   // afterAll may never run (the runner killed): the namespaces still go when this process exits
   process.once('exit', removeNamespaces);
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test reads the answers freely
   async function call(method: string, url: string, payload?: unknown): Promise<any> {
     const res = await app!.inject({ method: method as 'GET', url, payload: payload as object, headers: auth });
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
@@ -389,7 +390,7 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
     const row = await app!.ctx.db.selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
     expect(Number(row.attempts)).toBe(2);
     // the same starts heard again (a second API server, a late event) change nothing
-    const listener = (app!.ctx.jobs as any).listener();
+    const listener = (app!.ctx.jobs as unknown as { listener(): { started(id: string, attempt?: number): Promise<void> } }).listener();
     await listener.started(jobId, 2);
     await listener.started(jobId, 1);
     await listener.started(jobId);
@@ -403,7 +404,7 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
     });
     const p = await call('GET', `/api/regress/project/${project.project_id}`);
     expect(p.training_state).toBe('done');
-    expect(p.models.map((m: any) => [m.model_key, m.state])).toEqual([
+    expect(p.models.map((m: { model_key: string; state: string }) => [m.model_key, m.state])).toEqual([
       ['1_ridge', 'done'],
       ['2_linear', 'done'],
     ]);

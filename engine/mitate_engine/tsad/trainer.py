@@ -12,6 +12,7 @@ import joblib
 import numpy as np
 import pandas as pd
 
+from ..encoding import dumps
 from ..ml.data import read_table
 from . import detectors as DET
 from . import metrics as MET
@@ -273,14 +274,8 @@ def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray,
         "alarms": alarm_list(score, model.threshold, contrib, model.features, prep.times, prep.split),
         "overview": {"score": _downsample(score), "signals_scaled_std": {s: float(sig_std[s]) for s in model.features[:100]}},
     }
-    (mdir / "report.json").write_text(json.dumps(report, default=_json_default), encoding="utf-8")
-    report_html.write(mdir / "report.html", json.loads(json.dumps(report, default=_json_default)), str(spec.get("project_name") or ""))
+    # strict JSON: the warm-up rows' NaN scores (and any non-finite figure) become null, as the server's schema says
+    text = dumps(report)
+    (mdir / "report.json").write_text(text, encoding="utf-8")
+    report_html.write(mdir / "report.html", json.loads(text), str(spec.get("project_name") or ""))
     return {"metrics": summary, "report": report}
-
-
-def _json_default(o):
-    if isinstance(o, (np.integer,)):
-        return int(o)
-    if isinstance(o, (np.floating,)):
-        return None if np.isnan(o) else float(o)
-    return str(o)

@@ -59,9 +59,9 @@ export function fileReplies(contentType: string, description: string) {
 }
 
 /** A message in the caller's language, for calls whose whole answer is that message. */
-export const MessageView = z.object({ message: z.string() });
+export const MessageView = z.object({ message: z.string() }).meta({ id: 'Message' });
 /** A removed thing's id. */
-export const IdView = z.object({ id: z.string() });
+export const IdView = z.object({ id: z.string() }).meta({ id: 'Deleted' });
 export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int() });
 
 /** A value stored as text in the database but always one of `values`: documented (and checked) as that enum. */

@@ -981,9 +981,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -2337,9 +2335,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -6210,9 +6206,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -8814,9 +8808,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -10245,9 +10237,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -11676,9 +11666,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -13107,9 +13095,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -14538,9 +14524,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -15479,9 +15463,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -17126,102 +17108,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    comment: string;
-                                    state: string;
-                                    rounds: number;
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    round_list: {
-                                        round: number;
-                                        algorithm: string;
-                                        n_runs: number;
-                                        parameters: {
-                                            [key: string]: unknown;
-                                        };
-                                        state: string;
-                                        job_id: string | null;
-                                        error: string | null;
-                                        result: ({
-                                            algorithm: string;
-                                            method: string;
-                                            model: {
-                                                kind: string;
-                                                terms: string[];
-                                            };
-                                            variables: {
-                                                name: string;
-                                                type: string;
-                                                low: number;
-                                                high: number;
-                                                levels: (string | number)[];
-                                            }[];
-                                            mixture_total: number | null;
-                                            existing: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            runs: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            criteria: {
-                                                runs: number;
-                                                terms: number;
-                                                det_xtx: number | null;
-                                                singular: boolean;
-                                                d_efficiency: number | null;
-                                                a_efficiency: number | null;
-                                                g_efficiency: number | null;
-                                                i_value: number | null;
-                                                i_efficiency?: number | null;
-                                                i_reference?: number | null;
-                                                max_variance: number | null;
-                                                vif: {
-                                                    [key: string]: number | null;
-                                                };
-                                                variance_profile: {
-                                                    fraction: number[];
-                                                    scaled_variance: number[];
-                                                    points: number;
-                                                } | null;
-                                            } & {
-                                                [key: string]: unknown;
-                                            };
-                                            min_distance: number | null;
-                                            candidates: number;
-                                            region_points: number;
-                                            excluded: number;
-                                            fits: {
-                                                [key: string]: unknown;
-                                            };
-                                            seed: number;
-                                            seconds?: number;
-                                            bo?: {
-                                                mean: number[];
-                                                sd: number[];
-                                                ei: number[];
-                                                best_observed: number;
-                                                response: string;
-                                                direction: string;
-                                                surrogate: string;
-                                                kernel: string;
-                                            };
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        results: {
-                                            [key: string]: (string | number) | null;
-                                        }[] | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    eval_state: string | null;
-                                    eval_error: string | null;
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["DesignProject"];
                             };
                         };
                     };
@@ -17336,18 +17223,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: {
-                                        id: string;
-                                        name: string;
-                                        state: string;
-                                        rounds: number;
-                                        variables: number;
-                                        created_at: string;
-                                        updated_at: string;
-                                    }[];
-                                    total: number;
-                                };
+                                response: components["schemas"]["DesignProjectPage"];
                             };
                         };
                     };
@@ -17461,20 +17337,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: {
-                                        id: string;
-                                        name: string;
-                                        state: string;
-                                        rounds: number;
-                                        variables: number;
-                                        created_at: string;
-                                        updated_at: string;
-                                    }[];
-                                    counts: {
-                                        [key: string]: number;
-                                    };
-                                };
+                                response: components["schemas"]["DesignProjectsByState"];
                             };
                         };
                     };
@@ -17588,102 +17451,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    comment: string;
-                                    state: string;
-                                    rounds: number;
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    round_list: {
-                                        round: number;
-                                        algorithm: string;
-                                        n_runs: number;
-                                        parameters: {
-                                            [key: string]: unknown;
-                                        };
-                                        state: string;
-                                        job_id: string | null;
-                                        error: string | null;
-                                        result: ({
-                                            algorithm: string;
-                                            method: string;
-                                            model: {
-                                                kind: string;
-                                                terms: string[];
-                                            };
-                                            variables: {
-                                                name: string;
-                                                type: string;
-                                                low: number;
-                                                high: number;
-                                                levels: (string | number)[];
-                                            }[];
-                                            mixture_total: number | null;
-                                            existing: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            runs: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            criteria: {
-                                                runs: number;
-                                                terms: number;
-                                                det_xtx: number | null;
-                                                singular: boolean;
-                                                d_efficiency: number | null;
-                                                a_efficiency: number | null;
-                                                g_efficiency: number | null;
-                                                i_value: number | null;
-                                                i_efficiency?: number | null;
-                                                i_reference?: number | null;
-                                                max_variance: number | null;
-                                                vif: {
-                                                    [key: string]: number | null;
-                                                };
-                                                variance_profile: {
-                                                    fraction: number[];
-                                                    scaled_variance: number[];
-                                                    points: number;
-                                                } | null;
-                                            } & {
-                                                [key: string]: unknown;
-                                            };
-                                            min_distance: number | null;
-                                            candidates: number;
-                                            region_points: number;
-                                            excluded: number;
-                                            fits: {
-                                                [key: string]: unknown;
-                                            };
-                                            seed: number;
-                                            seconds?: number;
-                                            bo?: {
-                                                mean: number[];
-                                                sd: number[];
-                                                ei: number[];
-                                                best_observed: number;
-                                                response: string;
-                                                direction: string;
-                                                surrogate: string;
-                                                kernel: string;
-                                            };
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        results: {
-                                            [key: string]: (string | number) | null;
-                                        }[] | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    eval_state: string | null;
-                                    eval_error: string | null;
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["DesignProject"];
                             };
                         };
                     };
@@ -17799,102 +17567,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    comment: string;
-                                    state: string;
-                                    rounds: number;
-                                    settings: {
-                                        [key: string]: unknown;
-                                    };
-                                    round_list: {
-                                        round: number;
-                                        algorithm: string;
-                                        n_runs: number;
-                                        parameters: {
-                                            [key: string]: unknown;
-                                        };
-                                        state: string;
-                                        job_id: string | null;
-                                        error: string | null;
-                                        result: ({
-                                            algorithm: string;
-                                            method: string;
-                                            model: {
-                                                kind: string;
-                                                terms: string[];
-                                            };
-                                            variables: {
-                                                name: string;
-                                                type: string;
-                                                low: number;
-                                                high: number;
-                                                levels: (string | number)[];
-                                            }[];
-                                            mixture_total: number | null;
-                                            existing: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            runs: {
-                                                [key: string]: (string | number) | null;
-                                            }[];
-                                            criteria: {
-                                                runs: number;
-                                                terms: number;
-                                                det_xtx: number | null;
-                                                singular: boolean;
-                                                d_efficiency: number | null;
-                                                a_efficiency: number | null;
-                                                g_efficiency: number | null;
-                                                i_value: number | null;
-                                                i_efficiency?: number | null;
-                                                i_reference?: number | null;
-                                                max_variance: number | null;
-                                                vif: {
-                                                    [key: string]: number | null;
-                                                };
-                                                variance_profile: {
-                                                    fraction: number[];
-                                                    scaled_variance: number[];
-                                                    points: number;
-                                                } | null;
-                                            } & {
-                                                [key: string]: unknown;
-                                            };
-                                            min_distance: number | null;
-                                            candidates: number;
-                                            region_points: number;
-                                            excluded: number;
-                                            fits: {
-                                                [key: string]: unknown;
-                                            };
-                                            seed: number;
-                                            seconds?: number;
-                                            bo?: {
-                                                mean: number[];
-                                                sd: number[];
-                                                ei: number[];
-                                                best_observed: number;
-                                                response: string;
-                                                direction: string;
-                                                surrogate: string;
-                                                kernel: string;
-                                            };
-                                        } & {
-                                            [key: string]: unknown;
-                                        }) | null;
-                                        results: {
-                                            [key: string]: (string | number) | null;
-                                        }[] | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    eval_state: string | null;
-                                    eval_error: string | null;
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["DesignProject"];
                             };
                         };
                     };
@@ -18008,14 +17681,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    state: string | null;
-                                    error: string | null;
-                                    evaluation: {
-                                        [key: string]: unknown;
-                                    } | null;
-                                };
+                                response: components["schemas"]["DesignEvaluationState"];
                             };
                         };
                     };
@@ -18244,81 +17910,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    round: number;
-                                    state: string;
-                                    job_state: string;
-                                    progress: number;
-                                    message: string;
-                                    error: string | null;
-                                    result: ({
-                                        algorithm: string;
-                                        method: string;
-                                        model: {
-                                            kind: string;
-                                            terms: string[];
-                                        };
-                                        variables: {
-                                            name: string;
-                                            type: string;
-                                            low: number;
-                                            high: number;
-                                            levels: (string | number)[];
-                                        }[];
-                                        mixture_total: number | null;
-                                        existing: {
-                                            [key: string]: (string | number) | null;
-                                        }[];
-                                        runs: {
-                                            [key: string]: (string | number) | null;
-                                        }[];
-                                        criteria: {
-                                            runs: number;
-                                            terms: number;
-                                            det_xtx: number | null;
-                                            singular: boolean;
-                                            d_efficiency: number | null;
-                                            a_efficiency: number | null;
-                                            g_efficiency: number | null;
-                                            i_value: number | null;
-                                            i_efficiency?: number | null;
-                                            i_reference?: number | null;
-                                            max_variance: number | null;
-                                            vif: {
-                                                [key: string]: number | null;
-                                            };
-                                            variance_profile: {
-                                                fraction: number[];
-                                                scaled_variance: number[];
-                                                points: number;
-                                            } | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        };
-                                        min_distance: number | null;
-                                        candidates: number;
-                                        region_points: number;
-                                        excluded: number;
-                                        fits: {
-                                            [key: string]: unknown;
-                                        };
-                                        seed: number;
-                                        seconds?: number;
-                                        bo?: {
-                                            mean: number[];
-                                            sd: number[];
-                                            ei: number[];
-                                            best_observed: number;
-                                            response: string;
-                                            direction: string;
-                                            surrogate: string;
-                                            kernel: string;
-                                        };
-                                    } & {
-                                        [key: string]: unknown;
-                                    }) | null;
-                                };
+                                response: components["schemas"]["DesignRoundResult"];
                             };
                         };
                     };
@@ -18432,14 +18024,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    state: string | null;
-                                    error: string | null;
-                                    evaluation: {
-                                        [key: string]: unknown;
-                                    } | null;
-                                };
+                                response: components["schemas"]["DesignEvaluationState"];
                             };
                         };
                     };
@@ -18556,9 +18141,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -18869,48 +18452,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -18923,48 +18465,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19087,26 +18588,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    targets: {
-                                        name: string;
-                                        min: number | null;
-                                        max: number | null;
-                                        model_key: string;
-                                        project_id: string;
-                                    }[];
-                                    features: {
-                                        name: string;
-                                        /** @enum {string} */
-                                        kind: "numeric" | "category";
-                                        min: number | null;
-                                        max: number | null;
-                                        mean: number | null;
-                                        levels: string[];
-                                    }[];
-                                };
+                                response: components["schemas"]["OptimizationFeaturesStep"];
                             };
                         };
                     };
@@ -19226,48 +18708,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19280,48 +18721,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19436,54 +18836,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: {
-                                        id: string;
-                                        project_id: string;
-                                        name: string;
-                                        comment: string;
-                                        dataset_id: string;
-                                        dataset_name: string;
-                                        /** @enum {string} */
-                                        state: "ready" | "running" | "done" | "failed";
-                                        models: {
-                                            project_id: string;
-                                            model_key: string;
-                                            project_name: string;
-                                            algorithm: string;
-                                            target: string;
-                                        }[];
-                                        targets: unknown[];
-                                        features: unknown[];
-                                        constraints: unknown[];
-                                        algorithms: string[];
-                                        n_trials: number;
-                                        seed: number;
-                                        forbid_extrapolation: boolean;
-                                        runs: {
-                                            id: string;
-                                            algorithm: string;
-                                            job_id: string;
-                                            /** @enum {string} */
-                                            state: "queued" | "running" | "done" | "failed";
-                                            progress: number;
-                                            message: string;
-                                            error: string | null;
-                                            /** @description The best condition (features, predictions) once done */
-                                            best: unknown;
-                                            evaluations: number | null;
-                                            seconds: number | null;
-                                            created_at: string;
-                                            finished_at: string | null;
-                                        }[];
-                                        created_at: string;
-                                        updated_at: string;
-                                    }[];
-                                    total: number;
-                                    counts: {
-                                        [key: string]: number;
-                                    };
-                                };
+                                response: components["schemas"]["OptimizationProjectPage"];
                             };
                         };
                     };
@@ -19600,54 +18953,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: {
-                                        id: string;
-                                        project_id: string;
-                                        name: string;
-                                        comment: string;
-                                        dataset_id: string;
-                                        dataset_name: string;
-                                        /** @enum {string} */
-                                        state: "ready" | "running" | "done" | "failed";
-                                        models: {
-                                            project_id: string;
-                                            model_key: string;
-                                            project_name: string;
-                                            algorithm: string;
-                                            target: string;
-                                        }[];
-                                        targets: unknown[];
-                                        features: unknown[];
-                                        constraints: unknown[];
-                                        algorithms: string[];
-                                        n_trials: number;
-                                        seed: number;
-                                        forbid_extrapolation: boolean;
-                                        runs: {
-                                            id: string;
-                                            algorithm: string;
-                                            job_id: string;
-                                            /** @enum {string} */
-                                            state: "queued" | "running" | "done" | "failed";
-                                            progress: number;
-                                            message: string;
-                                            error: string | null;
-                                            /** @description The best condition (features, predictions) once done */
-                                            best: unknown;
-                                            evaluations: number | null;
-                                            seconds: number | null;
-                                            created_at: string;
-                                            finished_at: string | null;
-                                        }[];
-                                        created_at: string;
-                                        updated_at: string;
-                                    }[];
-                                    total: number;
-                                    counts: {
-                                        [key: string]: number;
-                                    };
-                                };
+                                response: components["schemas"]["OptimizationProjectPage"];
                             };
                         };
                     };
@@ -19761,48 +19067,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19815,48 +19080,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    project_id: string;
-                                    name: string;
-                                    comment: string;
-                                    dataset_id: string;
-                                    dataset_name: string;
-                                    /** @enum {string} */
-                                    state: "ready" | "running" | "done" | "failed";
-                                    models: {
-                                        project_id: string;
-                                        model_key: string;
-                                        project_name: string;
-                                        algorithm: string;
-                                        target: string;
-                                    }[];
-                                    targets: unknown[];
-                                    features: unknown[];
-                                    constraints: unknown[];
-                                    algorithms: string[];
-                                    n_trials: number;
-                                    seed: number;
-                                    forbid_extrapolation: boolean;
-                                    runs: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    }[];
-                                    created_at: string;
-                                    updated_at: string;
-                                };
+                                response: components["schemas"]["OptimizationProject"];
                             };
                         };
                     };
@@ -19973,9 +19197,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -20088,28 +19310,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    run: {
-                                        id: string;
-                                        algorithm: string;
-                                        job_id: string;
-                                        /** @enum {string} */
-                                        state: "queued" | "running" | "done" | "failed";
-                                        progress: number;
-                                        message: string;
-                                        error: string | null;
-                                        /** @description The best condition (features, predictions) once done */
-                                        best: unknown;
-                                        evaluations: number | null;
-                                        seconds: number | null;
-                                        created_at: string;
-                                        finished_at: string | null;
-                                    };
-                                    project_id: string;
-                                    result: {
-                                        [key: string]: unknown;
-                                    };
-                                };
+                                response: components["schemas"]["OptimizationRunResult"];
                             };
                         };
                     };
@@ -20233,13 +19434,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    state: string;
-                                    progress: number;
-                                    error: string | null;
-                                    result: unknown;
-                                };
+                                response: components["schemas"]["OptimizationPredictionTask"];
                             };
                         };
                     };
@@ -20353,13 +19548,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    state: string;
-                                    progress: number;
-                                    error: string | null;
-                                    result: unknown;
-                                };
+                                response: components["schemas"]["OptimizationPredictionTask"];
                             };
                         };
                     };
@@ -20471,13 +19660,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    state: string;
-                                    progress: number;
-                                    error: string | null;
-                                    result: unknown;
-                                };
+                                response: components["schemas"]["OptimizationPredictionTask"];
                             };
                         };
                     };
@@ -20842,21 +20025,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    image: {
-                                        classes: string[];
-                                        counts: {
-                                            [key: string]: unknown;
-                                        };
-                                        total: number;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageDataset"];
                             };
                         };
                     };
@@ -20975,12 +20144,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    total: number;
-                                    items: {
-                                        [key: string]: unknown;
-                                    }[];
-                                };
+                                response: components["schemas"]["ImageDatasetPage"];
                             };
                         };
                     };
@@ -21594,21 +20758,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    name: string;
-                                    image: {
-                                        classes: string[];
-                                        counts: {
-                                            [key: string]: unknown;
-                                        };
-                                        total: number;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageDataset"];
                             };
                         };
                     };
@@ -21728,28 +20878,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    stopping: boolean;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    job: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageProject"];
                             };
                         };
                     };
@@ -21863,13 +20992,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    task_id: string;
-                                    state: string;
-                                    progress: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageTrainProgress"];
                             };
                         };
                     };
@@ -21981,18 +21104,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: ({
-                                    model_key: string;
-                                    algorithm: string;
-                                    state: string;
-                                    metrics: unknown;
-                                    threshold: number | null;
-                                    epochs: {
-                                        [key: string]: unknown;
-                                    }[];
-                                } & {
-                                    [key: string]: unknown;
-                                })[];
+                                response: components["schemas"]["ImageModel"][];
                             };
                         };
                     };
@@ -22227,28 +21339,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    stopping: boolean;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    job: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageProject"];
                             };
                         };
                     };
@@ -22362,28 +21453,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    stopping: boolean;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    job: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageProject"];
                             };
                         };
                     };
@@ -22500,9 +21570,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -22614,49 +21682,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: {
-                                        project_id: string;
-                                        name: string;
-                                        project_type: string;
-                                        training_state: string;
-                                        stopping: boolean;
-                                        models: ({
-                                            model_key: string;
-                                            algorithm: string;
-                                            state: string;
-                                            metrics: unknown;
-                                            threshold: number | null;
-                                            epochs: {
-                                                [key: string]: unknown;
-                                            }[];
-                                        } & {
-                                            [key: string]: unknown;
-                                        })[];
-                                        job: unknown;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    model: {
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    report: {
-                                        [key: string]: unknown;
-                                    };
-                                    threshold: number | null;
-                                    rates: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImageModelDetail"];
                             };
                         };
                     };
@@ -22781,51 +21807,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: ({
-                                    project: {
-                                        project_id: string;
-                                        name: string;
-                                        project_type: string;
-                                        training_state: string;
-                                        stopping: boolean;
-                                        models: ({
-                                            model_key: string;
-                                            algorithm: string;
-                                            state: string;
-                                            metrics: unknown;
-                                            threshold: number | null;
-                                            epochs: {
-                                                [key: string]: unknown;
-                                            }[];
-                                        } & {
-                                            [key: string]: unknown;
-                                        })[];
-                                        job: unknown;
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    model: {
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        metrics: unknown;
-                                        threshold: number | null;
-                                        epochs: {
-                                            [key: string]: unknown;
-                                        }[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    report: {
-                                        [key: string]: unknown;
-                                    };
-                                    threshold: number | null;
-                                    rates: unknown;
-                                } & {
-                                    [key: string]: unknown;
-                                }) | {
-                                    [key: string]: unknown;
-                                };
+                                /** @description An image model’s detail, or a time-series detector */
+                                response: components["schemas"]["ImageModelDetail"] | components["schemas"]["TsModel"];
                             };
                         };
                     };
@@ -23274,15 +22257,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    state: string;
-                                    project_id: string;
-                                    model_key: string;
-                                    report_type: string;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["ImagePredictionStarted"];
                             };
                         };
                     };
@@ -23613,44 +22588,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    supervised: {
-                                        key: string;
-                                        /** @description The detector's name in the caller's language (Accept-Language) */
-                                        label: string;
-                                        contributions: boolean;
-                                        params: {
-                                            name: string;
-                                            /** @enum {string} */
-                                            kind: "int" | "float";
-                                            default: number;
-                                            low: number;
-                                            high: number;
-                                            /** @description The parameter's label in the caller's language */
-                                            label: string;
-                                            /** @description What the value means, in the same language */
-                                            help?: string;
-                                        }[];
-                                    }[];
-                                    unsupervised: {
-                                        key: string;
-                                        /** @description The detector's name in the caller's language (Accept-Language) */
-                                        label: string;
-                                        contributions: boolean;
-                                        params: {
-                                            name: string;
-                                            /** @enum {string} */
-                                            kind: "int" | "float";
-                                            default: number;
-                                            low: number;
-                                            high: number;
-                                            /** @description The parameter's label in the caller's language */
-                                            label: string;
-                                            /** @description What the value means, in the same language */
-                                            help?: string;
-                                        }[];
-                                    }[];
-                                };
+                                response: components["schemas"]["TsCatalogue"];
                             };
                         };
                     };
@@ -23804,28 +22742,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -23937,28 +22854,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -24072,28 +22968,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -24208,33 +23083,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    items: ({
-                                        project_id: string;
-                                        name: string;
-                                        project_type: string;
-                                        training_state: string;
-                                        dataset_id: string;
-                                        parent_dataset_name: string;
-                                        number_of_data: number;
-                                        feature_variables: string[];
-                                        target_variables: string[];
-                                        time_column: string | null;
-                                        models: ({
-                                            model_key: string;
-                                            algorithm: string;
-                                            state: string;
-                                            threshold: number | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        })[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                    total: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProjectPage"];
                             };
                         };
                     };
@@ -24348,28 +23197,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -24475,28 +23303,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -24608,28 +23415,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project_id: string;
-                                    name: string;
-                                    project_type: string;
-                                    training_state: string;
-                                    dataset_id: string;
-                                    parent_dataset_name: string;
-                                    number_of_data: number;
-                                    feature_variables: string[];
-                                    target_variables: string[];
-                                    time_column: string | null;
-                                    models: ({
-                                        model_key: string;
-                                        algorithm: string;
-                                        state: string;
-                                        threshold: number | null;
-                                    } & {
-                                        [key: string]: unknown;
-                                    })[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsProject"];
                             };
                         };
                     };
@@ -24751,38 +23537,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    project: {
-                                        project_id: string;
-                                        name: string;
-                                        project_type: string;
-                                        training_state: string;
-                                        dataset_id: string;
-                                        parent_dataset_name: string;
-                                        number_of_data: number;
-                                        feature_variables: string[];
-                                        target_variables: string[];
-                                        time_column: string | null;
-                                        models: ({
-                                            model_key: string;
-                                            algorithm: string;
-                                            state: string;
-                                            threshold: number | null;
-                                        } & {
-                                            [key: string]: unknown;
-                                        })[];
-                                    } & {
-                                        [key: string]: unknown;
-                                    };
-                                    model: {
-                                        [key: string]: unknown;
-                                    };
-                                    report: {
-                                        [key: string]: unknown;
-                                    };
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsModelReport"];
                             };
                         };
                     };
@@ -25119,9 +23874,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -25236,34 +23989,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    threshold: number;
-                                    trained_threshold: number;
-                                    saved_threshold: number | null;
-                                    /** @enum {string} */
-                                    evaluated_part: "test" | "train";
-                                    evaluated_rows: number;
-                                    labelled: boolean;
-                                    counts: {
-                                        tp: number;
-                                        fp: number;
-                                        fn: number;
-                                        tn: number;
-                                    } | null;
-                                    precision: number | null;
-                                    recall: number | null;
-                                    f1: number | null;
-                                    far: number | null;
-                                    mar: number | null;
-                                    alarms: number;
-                                    /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
-                                    alarms_per_day: number | null;
-                                    alarms_per_1000_rows: number | null;
-                                    spans: (number)[][];
-                                    seconds: number;
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsThresholdStats"];
                             };
                         };
                     };
@@ -25383,15 +24109,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    rows: number;
-                                    start: number;
-                                    end: number;
-                                    points: (number | (number | null) | (number | null))[][];
-                                    times: ((string | number) | null)[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsSeries"];
                             };
                         };
                     };
@@ -25511,11 +24229,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    columns: string[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsSignals"];
                             };
                         };
                     };
@@ -25633,15 +24347,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    available: boolean;
-                                    items: {
-                                        signal: string;
-                                        value: number;
-                                    }[];
-                                } & {
-                                    [key: string]: unknown;
-                                };
+                                response: components["schemas"]["TsContributions"];
                             };
                         };
                     };
@@ -27245,12 +25951,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    local_login: boolean;
-                                    sso: boolean;
-                                    tenant?: string | null;
-                                    email_verification_required: boolean;
-                                };
+                                response: components["schemas"]["AuthOptions"];
                             };
                         };
                     };
@@ -27847,9 +26548,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -27966,9 +26665,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -28085,9 +26782,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -28206,9 +26901,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -28319,12 +27012,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    email: string;
-                                    first_name: string;
-                                    last_name: string;
-                                    organisation_name: string;
-                                };
+                                response: components["schemas"]["Invitation"];
                             };
                         };
                     };
@@ -28888,9 +27576,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                };
+                                response: components["schemas"]["Message"];
                             };
                         };
                     };
@@ -29273,10 +27959,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    message: string;
-                                    profile: components["schemas"]["Profile"];
-                                };
+                                response: components["schemas"]["SetupSaved"];
                             };
                         };
                     };
@@ -30043,45 +28726,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                    email: string;
-                                    role: string;
-                                    status: string;
-                                    created_at: string;
-                                    has_password: boolean;
-                                    values: {
-                                        first_name?: string | null;
-                                        middle_name?: string | null;
-                                        last_name?: string | null;
-                                        birth_date?: string | null;
-                                        gender?: string | null;
-                                        phone?: string | null;
-                                        account_name?: string | null;
-                                        currency?: string | null;
-                                        country_code?: string | null;
-                                        state_or_province?: string | null;
-                                        city?: string | null;
-                                        postal_code?: string | null;
-                                        address?: string | null;
-                                        department?: string | null;
-                                        office_location?: string | null;
-                                        organisation_name?: string | null;
-                                        vat_number?: string | null;
-                                        registration_number?: string | null;
-                                        ceo?: string | null;
-                                        organisation_email?: string | null;
-                                        organisation_phone?: string | null;
-                                        website?: string | null;
-                                        organisation_size?: string | null;
-                                        industry?: string | null;
-                                    };
-                                    registration_complete: boolean;
-                                    missing: string[];
-                                    settings: components["schemas"]["Settings"];
-                                    identity: components["schemas"]["IdentityStatus"];
-                                    platform_admin: boolean;
-                                };
+                                response: components["schemas"]["MyProfile"];
                             };
                         };
                     };
@@ -30301,14 +28946,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    language: string | null;
-                                    currency: string;
-                                    dark_theme: boolean;
-                                    clock_24h: boolean;
-                                    tz_offset_minutes: number;
-                                    message: string;
-                                };
+                                response: components["schemas"]["SettingsSaved"];
                             };
                         };
                     };
@@ -32104,9 +30742,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: {
-                                    id: string;
-                                };
+                                response: components["schemas"]["Deleted"];
                             };
                         };
                     };
@@ -33586,6 +32222,12 @@ export interface components {
                 type: string;
             }[];
         };
+        MessageInput: {
+            message: string;
+        };
+        DeletedInput: {
+            id: string;
+        };
         MeInput: {
             id: string;
             email: string;
@@ -33615,6 +32257,18 @@ export interface components {
             refresh_token: string;
             expires_in: number;
             token_type: string;
+        };
+        AuthOptionsInput: {
+            local_login: boolean;
+            sso: boolean;
+            tenant?: string | null;
+            email_verification_required: boolean;
+        };
+        InvitationInput: {
+            email: string;
+            first_name: string;
+            last_name: string;
+            organisation_name: string;
         };
         MemberInput: {
             id: string;
@@ -33656,8 +32310,8 @@ export interface components {
             tz_offset_minutes: number;
         };
         IdentityStatusInput: {
-            /** @description not_done, under_review, done or rejected */
-            state: string;
+            /** @enum {string} */
+            state: "not_done" | "under_review" | "done" | "rejected";
             reason: string | null;
             submitted_at: string | null;
             reviewed_at: string | null;
@@ -33699,6 +32353,57 @@ export interface components {
             missing: string[];
             settings: components["schemas"]["SettingsInput"];
             identity: components["schemas"]["IdentityStatusInput"];
+        };
+        MyProfileInput: {
+            id: string;
+            email: string;
+            role: string;
+            status: string;
+            created_at: string;
+            has_password: boolean;
+            values: {
+                first_name?: string | null;
+                middle_name?: string | null;
+                last_name?: string | null;
+                birth_date?: string | null;
+                gender?: string | null;
+                phone?: string | null;
+                account_name?: string | null;
+                currency?: string | null;
+                country_code?: string | null;
+                state_or_province?: string | null;
+                city?: string | null;
+                postal_code?: string | null;
+                address?: string | null;
+                department?: string | null;
+                office_location?: string | null;
+                organisation_name?: string | null;
+                vat_number?: string | null;
+                registration_number?: string | null;
+                ceo?: string | null;
+                organisation_email?: string | null;
+                organisation_phone?: string | null;
+                website?: string | null;
+                organisation_size?: string | null;
+                industry?: string | null;
+            };
+            registration_complete: boolean;
+            missing: string[];
+            settings: components["schemas"]["SettingsInput"];
+            identity: components["schemas"]["IdentityStatusInput"];
+            platform_admin: boolean;
+        };
+        SetupSavedInput: {
+            message: string;
+            profile: components["schemas"]["ProfileInput"];
+        };
+        SettingsSavedInput: {
+            language: string | null;
+            currency: string;
+            dark_theme: boolean;
+            clock_24h: boolean;
+            tz_offset_minutes: number;
+            message: string;
         };
         CellInput: (string | number | boolean) | null;
         /** @enum {string} */
@@ -34193,6 +32898,284 @@ export interface components {
              * @enum {string}
              */
             normalize: "none" | "autocontrast" | "equalize";
+        };
+        ImageEpochInput: {
+            epoch: number;
+            train_loss: number | null;
+            train_accuracy: number | null;
+            val_loss: number | null;
+            val_accuracy: number | null;
+            learning_rate: number | null;
+        };
+        ImageMetricsInput: {
+            threshold?: number;
+            n?: number;
+            accuracy?: number | null;
+            precision?: number | null;
+            recall?: number | null;
+            f1?: number | null;
+            roc_auc?: number | null;
+            /** @description NG images passed as OK */
+            miss_rate?: number | null;
+            /** @description OK images flagged as NG */
+            over_detection_rate?: number | null;
+            /** @description Rows: true class; columns: predicted */
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
+        };
+        ImageModelInput: {
+            id: string;
+            model_key: string;
+            algorithm: string;
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["ImageMetricsInput"] | null;
+            /** @description OK/NG analysis: NG at or above it */
+            threshold: number | null;
+            /** @description Training was stopped early; the best checkpoint was kept */
+            stopped: boolean;
+            seconds: number | null;
+            error: string | null;
+            /** @description The engine’s refusal in both languages, when it gave a code */
+            error_message: {
+                en: string;
+                ja: string;
+            } | null;
+            log: string | null;
+            trained_at: string | null;
+            epochs: components["schemas"]["ImageEpochInput"][];
+        };
+        ImageProjectInput: {
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            stopping: boolean;
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            classes: string[];
+            settings: {
+                /** @default 128 */
+                image_size: number;
+                /** @default 10 */
+                epochs: number;
+                /** @default 16 */
+                batch_size: number;
+                /** @default 0.001 */
+                learning_rate: number;
+                /**
+                 * @default cosine
+                 * @enum {string}
+                 */
+                schedule: "cosine" | "step" | "constant";
+                /** @default 5 */
+                early_stopping: number;
+                /** @default true */
+                balance: boolean;
+                /** @default 0.1 */
+                coreset_ratio: number;
+                /** @default 99 */
+                ok_percentile: number;
+                /**
+                 * @default top
+                 * @enum {string}
+                 */
+                train_layers: "head" | "top" | "all";
+                /**
+                 * @default {
+                 *       "hflip": false,
+                 *       "vflip": false,
+                 *       "rotate": 0,
+                 *       "brightness": 0,
+                 *       "contrast": 0,
+                 *       "crop": 0
+                 *     }
+                 */
+                augmentation: {
+                    /** @default false */
+                    hflip: boolean;
+                    /** @default false */
+                    vflip: boolean;
+                    /** @default 0 */
+                    rotate: number;
+                    /** @default 0 */
+                    brightness: number;
+                    /** @default 0 */
+                    contrast: number;
+                    /** @default 0 */
+                    crop: number;
+                };
+            };
+            models: components["schemas"]["ImageModelInput"][];
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ImageHeldScoreInput: {
+            id: string;
+            /** @enum {string} */
+            split: "validation" | "test";
+            label: string;
+            score: number;
+        };
+        ImageGalleryItemInput: {
+            id: string;
+            label: string;
+            predicted: string;
+            score: number;
+            heatmap: string | null;
+            /** @description Classification: class → probability */
+            probabilities?: {
+                [key: string]: number;
+            };
+        };
+        ImageReportInput: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            classes: string[];
+            image_size: number;
+            /** @description OK/NG analysis: the threshold training chose */
+            threshold?: number;
+            threshold_rule?: string;
+            gallery: components["schemas"]["ImageGalleryItemInput"][];
+            /** @description Validation and test scores (the threshold slider) */
+            scores: components["schemas"]["ImageHeldScoreInput"][];
+            metrics: components["schemas"]["ImageMetricsInput"];
+            validation_metrics?: components["schemas"]["ImageMetricsInput"];
+            seconds_per_image: number;
+            training: {
+                epochs: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description Cut short by a stop */
+                    partial: boolean;
+                }[];
+                best_epoch?: number | null;
+                stopped: boolean;
+                seconds: number;
+                images_per_second: number;
+            };
+        };
+        ImageModelDetailInput: {
+            project: components["schemas"]["ImageProjectInput"];
+            model: components["schemas"]["ImageModelInput"];
+            report: components["schemas"]["ImageReportInput"];
+            threshold: number | null;
+            /** @description OK/NG analysis: the rates on the test images at the threshold */
+            rates: {
+                miss_rate: number | null;
+                over_detection_rate: number | null;
+                /** @description NG test images */
+                ng: number;
+                /** @description OK test images */
+                ok: number;
+            } | null;
+        };
+        ImageDatasetInput: {
+            id: string;
+            name: string;
+            category: string | null;
+            training_type: string | null;
+            data_type: string;
+            type: string;
+            comment: string | null;
+            file_name: string;
+            file_size: number;
+            /** @description utf-8, utf-8-sig or cp932 */
+            encoding: string;
+            delimiter: string;
+            row_count: number;
+            column_count: number;
+            datetime_column: string | null;
+            preprocessed: boolean;
+            preprocess_history: {
+                process_type: string;
+                action_name: string;
+                changes: components["schemas"]["ImageOperationsInput"];
+                modified_at: string;
+            }[];
+            parent_dataset_name: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Paths for POST download/file */
+            files: {
+                original: string;
+                parquet: string;
+            };
+            statistics: {
+                /** @description none, queued, running, succeeded, failed, cancelled */
+                state: string;
+                job_id: string | null;
+            };
+            image: {
+                kind?: string;
+                classes: string[];
+                /** @description split → class → images */
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description ZIP entries left out, and why */
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                total: number;
+                /** @description The ZIP gave the train/validation/test split itself */
+                presplit?: boolean;
+            };
+        };
+        ImageDatasetPageInput: {
+            total: number;
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                split: string;
+                width: number;
+                height: number;
+                mode: string;
+            }[];
+        };
+        ImageTrainProgressInput: {
+            task_id: string;
+            state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            project: components["schemas"]["ImageProjectInput"];
+        };
+        ImagePredictionStartedInput: {
+            id: string;
+            state: string;
+            project_id: string;
+            model_key: string;
+            /** @enum {string} */
+            report_type: "analysis" | "classification";
+            job_id: string;
         };
         /** @enum {string} */
         JobStateInput: "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -34822,6 +33805,305 @@ export interface components {
                 } | null;
             } | null;
         };
+        TsAlgorithmInput: {
+            key: string;
+            /** @description The detector's name in the caller's language (Accept-Language) */
+            label: string;
+            /** @description Whether the detector explains an alarm by the signals’ contributions */
+            contributions: boolean;
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "int" | "float";
+                default: number;
+                low: number;
+                high: number;
+                /** @description The parameter's label in the caller's language */
+                label: string;
+                /** @description What the value means, in the same language */
+                help?: string;
+            }[];
+        };
+        TsCatalogueInput: {
+            supervised: components["schemas"]["TsAlgorithmInput"][];
+            unsupervised: components["schemas"]["TsAlgorithmInput"][];
+        };
+        TsModelMetricsInput: {
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            precision: number | null;
+            recall: number | null;
+            event_f1: number | null;
+            alarms: number;
+            threshold: number | null;
+        };
+        TsModelInput: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The hyper-parameters asked for */
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @description The hyper-parameters used */
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+            cv: components["schemas"]["CrossValidationInput"] | null;
+            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["TsModelMetricsInput"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+            /** @description The detector’s name for people */
+            label: string;
+            /** @description The threshold training chose */
+            trained_threshold: number | null;
+            /** @description The threshold a person saved, or null */
+            saved_threshold: number | null;
+            /** @description The one in use: saved, else trained */
+            threshold: number | null;
+        };
+        TsProjectInput: {
+            project_id: string;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TsModelInput"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @enum {string} */
+            mode: "supervised" | "unsupervised";
+            time_column: string;
+            time_is_datetime: boolean;
+            /** @description The normal period the unsupervised detectors learn from */
+            normal: ({
+                /** @enum {string} */
+                mode: "rows";
+                rows: number;
+            } | {
+                /** @enum {string} */
+                mode: "range";
+                start: string | number;
+                end: string | number;
+            }) | null;
+            resample: string | null;
+            /** @description What the server did to the data, e.g. sorted:<time column> */
+            notes: string[];
+        };
+        TsReportInput: {
+            algorithm: string;
+            label: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            threshold: number | null;
+            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
+            detector: {
+                components?: number;
+                explained_variance?: number | null;
+                t2_limit?: number | null;
+                q_limit?: number | null;
+                confidence?: number | null;
+                percentile?: number | null;
+                window?: number;
+                quantile?: number | null;
+                factor?: number | null;
+                persistence?: number;
+                epochs_run?: number | null;
+                validation_loss?: number | null;
+            };
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            metrics: {
+                threshold: number | null;
+                /** @enum {string} */
+                evaluated_part: "test" | "train";
+                evaluated_rows: number;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                train_alarm_rate: number | null;
+                /** @description With labels only */
+                pointwise?: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    far: number | null;
+                    mar: number | null;
+                };
+                /** @description With labels only */
+                event?: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            };
+            notes: string[];
+            signals: string[];
+            time_column: string;
+            label_column: string | null;
+            rows: number;
+            /** @description Rows of each part */
+            parts: {
+                warmup: number;
+                train: number;
+                validation: number;
+                test: number;
+            };
+            contributions: boolean;
+            alarms: {
+                start: number;
+                end: number;
+                /** @description The time column’s value (ISO text for a date/time) */
+                start_time: (string | number) | null;
+                /** @description The time column’s value (ISO text for a date/time) */
+                end_time: (string | number) | null;
+                peak: number;
+                peak_score: number | null;
+                part: string;
+                /** @description Mean contribution of the ten largest signals over the alarm */
+                contributions?: {
+                    signal: string;
+                    value: number | null;
+                }[];
+            }[];
+            overview: {
+                score: (number | (number | null) | (number | null))[][];
+                signals_scaled_std: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        TsModelReportInput: {
+            project: components["schemas"]["TsProjectInput"];
+            model: components["schemas"]["TsModelInput"];
+            report: components["schemas"]["TsReportInput"];
+        };
+        TsThresholdStatsInput: {
+            threshold: number;
+            /** @description null when training chose none */
+            trained_threshold: number | null;
+            saved_threshold: number | null;
+            /** @enum {string} */
+            evaluated_part: "test" | "train";
+            evaluated_rows: number;
+            labelled: boolean;
+            counts: {
+                tp: number;
+                fp: number;
+                fn: number;
+                tn: number;
+            } | null;
+            precision: number | null;
+            recall: number | null;
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            alarms: number;
+            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
+            alarms_per_day: number | null;
+            alarms_per_1000_rows: number | null;
+            spans: (number)[][];
+            seconds: number;
+        };
+        TsSeriesInput: {
+            rows: number;
+            start: number;
+            end: number;
+            points: (number | (number | null) | (number | null))[][];
+            times: ((string | number) | null)[];
+            /** @description Labelled events as [start, end] (at most 2000) */
+            events: (number)[][];
+            /** @description Consecutive rows of one part (warmup, train, validation, test) */
+            parts: {
+                part: string;
+                start: number;
+                end: number;
+            }[];
+        };
+        TsSignalsInput: {
+            columns: string[];
+            /** @description signal → buckets */
+            series: {
+                [key: string]: (number | (number | null) | (number | null))[][];
+            };
+        };
+        TsContributionsInput: {
+            available: boolean;
+            start: number;
+            end: number;
+            items: {
+                signal: string;
+                value: number;
+            }[];
+        };
         PredictionValueSummaryInput: {
             /** @description Rows of the result table */
             rows: number;
@@ -35011,6 +34293,537 @@ export interface components {
             page: number;
             page_size: number;
         };
+        DesignCriteriaInput: {
+            runs: number;
+            terms: number;
+            det_xtx: number | null;
+            /** @description The information matrix cannot be inverted: efficiencies are 0 and the rest null */
+            singular: boolean;
+            d_efficiency: number | null;
+            a_efficiency: number | null;
+            g_efficiency: number | null;
+            /** @description Average scaled prediction variance over the region */
+            i_value: number | null;
+            /** @description Against the best I-value found (this design or a reference) */
+            i_efficiency?: number | null;
+            i_reference?: number | null;
+            max_variance: number | null;
+            /** @description term → variance inflation factor */
+            vif: {
+                [key: string]: number | null;
+            };
+            /** @description Fraction of design space plot */
+            variance_profile: {
+                fraction: number[];
+                scaled_variance: (number | null)[];
+                points: number;
+            } | null;
+        };
+        DesignFitInput: {
+            terms: {
+                term: string;
+                estimate: number | null;
+                std_error: number | null;
+                t: number | null;
+                p_value: number | null;
+            }[];
+            r2: number | null;
+            r2_adj: number | null;
+            rmse: number | null;
+            error_df: number;
+            error_ss: number | null;
+            mean_response: number | null;
+            runs: number;
+        };
+        DesignResultInput: {
+            /** @enum {string} */
+            algorithm: "d_optimal" | "i_optimal" | "space_filling" | "full_factorial" | "fractional_factorial" | "central_composite" | "box_behnken" | "simplex_lattice" | "simplex_centroid" | "bayesian";
+            /** @description How the runs were chosen (e.g. coordinate_exchange, expected_improvement_kriging_believer) */
+            method: string;
+            model: {
+                /** @enum {string} */
+                kind: "linear" | "interactions" | "quadratic" | "scheffe_linear" | "scheffe_quadratic" | "scheffe_special_cubic" | "custom";
+                terms: string[];
+            };
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "continuous" | "discrete" | "categorical" | "mixture";
+                low: number;
+                high: number;
+                levels: (string | number)[];
+            }[];
+            mixture_total: number | null;
+            /** @description Runs of earlier rounds and uploaded runs, the design builds on */
+            existing: {
+                [key: string]: (string | number) | null;
+            }[];
+            /** @description The proposed runs */
+            runs: {
+                [key: string]: (string | number) | null;
+            }[];
+            criteria: components["schemas"]["DesignCriteriaInput"];
+            min_distance: number | null;
+            candidates: number;
+            region_points: number;
+            excluded: number;
+            /** @description result name → least-squares fit of the design model to the measured results */
+            fits: {
+                [key: string]: components["schemas"]["DesignFitInput"];
+            };
+            seed: number;
+            seconds?: number;
+            /** @description Bayesian rounds: the surrogate’s mean, SD and expected improvement of each proposed run */
+            bo?: {
+                mean: (number | null)[];
+                sd: (number | null)[];
+                ei: (number | null)[];
+                best_observed: number | null;
+                response: string;
+                /** @enum {string} */
+                direction: "maximize" | "minimize";
+                /** @enum {string} */
+                surrogate: "gp" | "gp_residual";
+                kernel: string;
+            };
+        };
+        DesignEvaluationInput: {
+            user: components["schemas"]["DesignCriteriaInput"];
+            ours: components["schemas"]["DesignCriteriaInput"] | null;
+            user_runs: number;
+            /** @description Runs of the file outside the region (at most 20) */
+            user_outside: {
+                row: number;
+                constraints: string[];
+            }[];
+            model: {
+                terms: string[];
+            };
+            seconds?: number;
+        };
+        DesignRoundInput: {
+            round: number;
+            /** @enum {string} */
+            algorithm: "d_optimal" | "i_optimal" | "space_filling" | "full_factorial" | "fractional_factorial" | "central_composite" | "box_behnken" | "simplex_lattice" | "simplex_centroid" | "bayesian";
+            n_runs: number;
+            /** @description The round’s settings */
+            parameters: {
+                seed: number;
+                starts: number;
+                /** @default {} */
+                parameters?: {
+                    resolution?: number;
+                    center?: number;
+                    degree?: number;
+                    levels?: number;
+                    factorial_levels?: number;
+                };
+                bo?: {
+                    response: string;
+                    /**
+                     * @default maximize
+                     * @enum {string}
+                     */
+                    direction?: "maximize" | "minimize";
+                    /** @description A trained Mitate regression model as the mean; a GP on its residuals gives the uncertainty */
+                    model?: {
+                        project_id: string;
+                        model_key: string;
+                    } | null;
+                } | null;
+            };
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            job_id: string | null;
+            error: string | null;
+            result: components["schemas"]["DesignResultInput"] | null;
+            /** @description Measured results entered for the round */
+            results: {
+                [key: string]: (string | number) | null;
+            }[] | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        DesignProjectSettingsInput: {
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "continuous" | "discrete" | "categorical" | "mixture";
+                low?: number;
+                high?: number;
+                levels?: (string | number)[];
+                unit?: string;
+            }[];
+            /** @default [] */
+            constraints: {
+                /**
+                 * @default linear
+                 * @enum {string}
+                 */
+                type: "sum" | "linear";
+                /** @description variable name → coefficient (a sum constraint: all 1) */
+                coefficients: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                op: "=" | "<=" | ">=";
+                total: number;
+            }[];
+            mixture_total?: number;
+            /**
+             * @default {
+             *       "kind": "quadratic"
+             *     }
+             */
+            model: {
+                /** @enum {string} */
+                kind: "linear" | "interactions" | "quadratic" | "scheffe_linear" | "scheffe_quadratic" | "scheffe_special_cubic" | "custom";
+                terms?: string[];
+            };
+            /**
+             * @default [
+             *       "result"
+             *     ]
+             */
+            responses: string[];
+            /** @default 0 */
+            exclude_tolerance: number;
+            /** @default [] */
+            existing_project_ids: string[];
+            exclude_count: number;
+            /** @description Uploaded runs (the runs file) */
+            existing_rows: {
+                [key: string]: (string | number) | null;
+            }[];
+        };
+        DesignProjectInput: {
+            id: string;
+            name: string;
+            comment: string;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            rounds: number;
+            settings: components["schemas"]["DesignProjectSettingsInput"];
+            round_list: components["schemas"]["DesignRoundInput"][];
+            /** @enum {string|null} */
+            eval_state: "running" | "done" | "failed" | null;
+            eval_error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        DesignProjectSummaryInput: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            rounds: number;
+            variables: number;
+            created_at: string;
+            updated_at: string;
+        };
+        DesignProjectPageInput: {
+            items: components["schemas"]["DesignProjectSummaryInput"][];
+            total: number;
+        };
+        DesignProjectsByStateInput: {
+            items: components["schemas"]["DesignProjectSummaryInput"][];
+            counts: {
+                [key: string]: number;
+            };
+        };
+        DesignRoundResultInput: {
+            project_id: string;
+            round: number;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            job_state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            result: components["schemas"]["DesignResultInput"] | null;
+        };
+        DesignEvaluationStateInput: {
+            project_id: string;
+            /** @enum {string|null} */
+            state: "running" | "done" | "failed" | null;
+            error: string | null;
+            evaluation: components["schemas"]["DesignEvaluationInput"] | null;
+        };
+        OptimizationCandidateInput: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description Which evaluation of the search (from 1) */
+            evaluation: number;
+            /** @description The prediction (one target, oriented: larger is better) or the overall desirability */
+            objective: number | null;
+        };
+        OptimizationBestInput: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description Which evaluation of the search (from 1) */
+            evaluation: number;
+            /** @description The prediction (one target, oriented: larger is better) or the overall desirability */
+            objective: number | null;
+            rank: number;
+            /** @description target → standard deviation of the prediction, null when the model gives none */
+            uncertainty: {
+                [key: string]: number | null;
+            };
+            /** @description target → desirability (several targets only) */
+            desirability: {
+                [key: string]: number | null;
+            } | null;
+            /** @description Features outside their training range */
+            extrapolation: string[];
+            /** @description constraint → its left-hand side at this condition */
+            constraints: {
+                [key: string]: number;
+            };
+        };
+        OptimizationProfileInput: {
+            x: (number | string)[];
+            feasible: boolean[];
+            targets: {
+                [key: string]: (number | null)[];
+            };
+        };
+        OptimizationResultInput: {
+            /** @enum {string} */
+            algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
+            n_trials: number;
+            evaluations: number;
+            seed: number;
+            seconds: number;
+            search_seconds: number;
+            evaluations_per_second: number | null;
+            model_seconds: number;
+            max_violation: number | null;
+            extrapolated_share: number;
+            /** @enum {string} */
+            objective: "prediction" | "desirability";
+            targets: {
+                name: string;
+                /** @enum {string} */
+                goal: "maximize" | "minimize" | "target" | "range";
+                value: number | null;
+                lower: number | null;
+                upper: number | null;
+                weight: number;
+                training_min: number | null;
+                training_max: number | null;
+            }[];
+            features: {
+                name: string;
+                /** @enum {string} */
+                kind: "range" | "discrete" | "categorical" | "fixed";
+                lower: number | null;
+                upper: number | null;
+                values: (number | string)[] | null;
+                value: (number | string) | null;
+                unit: string | null;
+                training_min: number | null;
+                training_max: number | null;
+            }[];
+            constraints: {
+                name: string;
+                coefficients: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                operator: "<=" | ">=" | "=";
+                value: number;
+            }[];
+            best: components["schemas"]["OptimizationBestInput"][];
+            convergence: {
+                evaluation: number;
+                best: number | null;
+                value: number | null;
+            }[];
+            /** @description Non-dominated candidates (several targets only) */
+            pareto: components["schemas"]["OptimizationCandidateInput"][];
+            /** @description The evaluations (a sample of at most 1000) */
+            trials: components["schemas"]["OptimizationCandidateInput"][];
+            /** @description feature → profile */
+            profiles: {
+                [key: string]: components["schemas"]["OptimizationProfileInput"];
+            };
+            /** @description feature → target → spread of the prediction over the feature’s range */
+            sensitivity: {
+                [key: string]: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        OptimizationConditionPredictionInput: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description target → value */
+            uncertainty: {
+                [key: string]: number | null;
+            };
+            extrapolation: string[];
+            feasible: boolean;
+            constraints: {
+                [key: string]: number;
+            };
+        };
+        OptimizationRunInput: {
+            id: string;
+            /** @enum {string} */
+            algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
+            job_id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            /** @description The best condition once done */
+            best: components["schemas"]["OptimizationBestInput"] | null;
+            evaluations: number | null;
+            seconds: number | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        OptimizationProjectInput: {
+            id: string;
+            project_id: string;
+            name: string;
+            comment: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            models: {
+                project_id: string;
+                model_key: string;
+                project_name: string;
+                algorithm: string;
+                target: string;
+            }[];
+            targets: {
+                name: string;
+                /**
+                 * @description maximize | minimize | target (a target value) | range (lower..upper)
+                 * @enum {string}
+                 */
+                goal: "maximize" | "minimize" | "target" | "range";
+                value?: number | null;
+                lower?: number | null;
+                upper?: number | null;
+                /**
+                 * @description Weight of this target in the overall desirability
+                 * @default 1
+                 */
+                weight: number;
+            }[];
+            features: {
+                name: string;
+                /**
+                 * @description range (lower..upper) | discrete (a list of values) | fixed (held at value); categorical features list their levels under values
+                 * @enum {string}
+                 */
+                kind: "range" | "discrete" | "fixed";
+                lower?: number | null;
+                upper?: number | null;
+                values?: (number | string)[];
+                value?: (number | string) | null;
+                /** @default  */
+                unit: string;
+                /**
+                 * @description Importance shown beside the feature (not part of the objective)
+                 * @default 1
+                 */
+                weight: number;
+            }[];
+            constraints: {
+                name?: string;
+                /**
+                 * @description sum: the features add up to value; linear: Σ coefficient·feature (operator) value
+                 * @enum {string}
+                 */
+                type: "sum" | "linear";
+                features?: string[];
+                coefficients?: {
+                    [key: string]: number;
+                };
+                /**
+                 * @default <=
+                 * @enum {string}
+                 */
+                operator: "<=" | ">=" | "=";
+                value: number;
+            }[];
+            algorithms: ("tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid")[];
+            n_trials: number;
+            seed: number;
+            forbid_extrapolation: boolean;
+            runs: components["schemas"]["OptimizationRunInput"][];
+            created_at: string;
+            updated_at: string;
+        };
+        OptimizationFeatureInfoInput: {
+            name: string;
+            /** @enum {string} */
+            kind: "numeric" | "category";
+            min: number | null;
+            max: number | null;
+            mean: number | null;
+            levels: string[];
+        };
+        OptimizationFeaturesStepInput: {
+            dataset_id: string;
+            dataset_name: string;
+            targets: {
+                name: string;
+                min: number | null;
+                max: number | null;
+                model_key: string;
+                project_id: string;
+            }[];
+            features: components["schemas"]["OptimizationFeatureInfoInput"][];
+        };
+        OptimizationPredictionTaskInput: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            error: string | null;
+            /** @description Once done */
+            result: {
+                predictions: components["schemas"]["OptimizationConditionPredictionInput"][];
+            } | null;
+        };
+        OptimizationProjectPageInput: {
+            items: components["schemas"]["OptimizationProjectInput"][];
+            total: number;
+            counts: {
+                [key: string]: number;
+            };
+        };
+        OptimizationRunResultInput: {
+            run: components["schemas"]["OptimizationRunInput"];
+            project_id: string;
+            /** @description null until the run is done */
+            result: components["schemas"]["OptimizationResultInput"] | null;
+        };
         ImagePreprocessPreviewInput: {
             items: {
                 id: string;
@@ -35053,9 +34866,7 @@ export interface components {
                     entry: string;
                     reason: string;
                 }[];
-                operations: {
-                    [key: string]: unknown;
-                };
+                operations: components["schemas"]["ImageOperationsInput"];
             } | null;
             sample: {
                 id: string;
@@ -35463,6 +35274,10 @@ export interface components {
             }[];
             threshold: number | null;
         };
+        TsProjectPageInput: {
+            items: components["schemas"]["TsProjectInput"][];
+            total: number;
+        };
         Error: {
             detail: {
                 response: string;
@@ -35477,6 +35292,12 @@ export interface components {
                 msg: string;
                 type: string;
             }[];
+        };
+        Message: {
+            message: string;
+        };
+        Deleted: {
+            id: string;
         };
         Me: {
             id: string;
@@ -35507,6 +35328,18 @@ export interface components {
             refresh_token: string;
             expires_in: number;
             token_type: string;
+        };
+        AuthOptions: {
+            local_login: boolean;
+            sso: boolean;
+            tenant?: string | null;
+            email_verification_required: boolean;
+        };
+        Invitation: {
+            email: string;
+            first_name: string;
+            last_name: string;
+            organisation_name: string;
         };
         Member: {
             id: string;
@@ -35548,8 +35381,8 @@ export interface components {
             tz_offset_minutes: number;
         };
         IdentityStatus: {
-            /** @description not_done, under_review, done or rejected */
-            state: string;
+            /** @enum {string} */
+            state: "not_done" | "under_review" | "done" | "rejected";
             reason: string | null;
             submitted_at: string | null;
             reviewed_at: string | null;
@@ -35591,6 +35424,57 @@ export interface components {
             missing: string[];
             settings: components["schemas"]["Settings"];
             identity: components["schemas"]["IdentityStatus"];
+        };
+        MyProfile: {
+            id: string;
+            email: string;
+            role: string;
+            status: string;
+            created_at: string;
+            has_password: boolean;
+            values: {
+                first_name?: string | null;
+                middle_name?: string | null;
+                last_name?: string | null;
+                birth_date?: string | null;
+                gender?: string | null;
+                phone?: string | null;
+                account_name?: string | null;
+                currency?: string | null;
+                country_code?: string | null;
+                state_or_province?: string | null;
+                city?: string | null;
+                postal_code?: string | null;
+                address?: string | null;
+                department?: string | null;
+                office_location?: string | null;
+                organisation_name?: string | null;
+                vat_number?: string | null;
+                registration_number?: string | null;
+                ceo?: string | null;
+                organisation_email?: string | null;
+                organisation_phone?: string | null;
+                website?: string | null;
+                organisation_size?: string | null;
+                industry?: string | null;
+            };
+            registration_complete: boolean;
+            missing: string[];
+            settings: components["schemas"]["Settings"];
+            identity: components["schemas"]["IdentityStatus"];
+            platform_admin: boolean;
+        };
+        SetupSaved: {
+            message: string;
+            profile: components["schemas"]["Profile"];
+        };
+        SettingsSaved: {
+            language: string | null;
+            currency: string;
+            dark_theme: boolean;
+            clock_24h: boolean;
+            tz_offset_minutes: number;
+            message: string;
         };
         Cell: (string | number | boolean) | null;
         /** @enum {string} */
@@ -36085,6 +35969,284 @@ export interface components {
              * @enum {string}
              */
             normalize: "none" | "autocontrast" | "equalize";
+        };
+        ImageEpoch: {
+            epoch: number;
+            train_loss: number | null;
+            train_accuracy: number | null;
+            val_loss: number | null;
+            val_accuracy: number | null;
+            learning_rate: number | null;
+        };
+        ImageMetrics: {
+            threshold?: number;
+            n?: number;
+            accuracy?: number | null;
+            precision?: number | null;
+            recall?: number | null;
+            f1?: number | null;
+            roc_auc?: number | null;
+            /** @description NG images passed as OK */
+            miss_rate?: number | null;
+            /** @description OK images flagged as NG */
+            over_detection_rate?: number | null;
+            /** @description Rows: true class; columns: predicted */
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
+        };
+        ImageModel: {
+            id: string;
+            model_key: string;
+            algorithm: string;
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["ImageMetrics"] | null;
+            /** @description OK/NG analysis: NG at or above it */
+            threshold: number | null;
+            /** @description Training was stopped early; the best checkpoint was kept */
+            stopped: boolean;
+            seconds: number | null;
+            error: string | null;
+            /** @description The engine’s refusal in both languages, when it gave a code */
+            error_message: {
+                en: string;
+                ja: string;
+            } | null;
+            log: string | null;
+            trained_at: string | null;
+            epochs: components["schemas"]["ImageEpoch"][];
+        };
+        ImageProject: {
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            stopping: boolean;
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            classes: string[];
+            settings: {
+                /** @default 128 */
+                image_size: number;
+                /** @default 10 */
+                epochs: number;
+                /** @default 16 */
+                batch_size: number;
+                /** @default 0.001 */
+                learning_rate: number;
+                /**
+                 * @default cosine
+                 * @enum {string}
+                 */
+                schedule: "cosine" | "step" | "constant";
+                /** @default 5 */
+                early_stopping: number;
+                /** @default true */
+                balance: boolean;
+                /** @default 0.1 */
+                coreset_ratio: number;
+                /** @default 99 */
+                ok_percentile: number;
+                /**
+                 * @default top
+                 * @enum {string}
+                 */
+                train_layers: "head" | "top" | "all";
+                /**
+                 * @default {
+                 *       "hflip": false,
+                 *       "vflip": false,
+                 *       "rotate": 0,
+                 *       "brightness": 0,
+                 *       "contrast": 0,
+                 *       "crop": 0
+                 *     }
+                 */
+                augmentation: {
+                    /** @default false */
+                    hflip: boolean;
+                    /** @default false */
+                    vflip: boolean;
+                    /** @default 0 */
+                    rotate: number;
+                    /** @default 0 */
+                    brightness: number;
+                    /** @default 0 */
+                    contrast: number;
+                    /** @default 0 */
+                    crop: number;
+                };
+            };
+            models: components["schemas"]["ImageModel"][];
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ImageHeldScore: {
+            id: string;
+            /** @enum {string} */
+            split: "validation" | "test";
+            label: string;
+            score: number;
+        };
+        ImageGalleryItem: {
+            id: string;
+            label: string;
+            predicted: string;
+            score: number;
+            heatmap: string | null;
+            /** @description Classification: class → probability */
+            probabilities?: {
+                [key: string]: number;
+            };
+        };
+        ImageReport: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            classes: string[];
+            image_size: number;
+            /** @description OK/NG analysis: the threshold training chose */
+            threshold?: number;
+            threshold_rule?: string;
+            gallery: components["schemas"]["ImageGalleryItem"][];
+            /** @description Validation and test scores (the threshold slider) */
+            scores: components["schemas"]["ImageHeldScore"][];
+            metrics: components["schemas"]["ImageMetrics"];
+            validation_metrics?: components["schemas"]["ImageMetrics"];
+            seconds_per_image: number;
+            training: {
+                epochs: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description Cut short by a stop */
+                    partial: boolean;
+                }[];
+                best_epoch?: number | null;
+                stopped: boolean;
+                seconds: number;
+                images_per_second: number;
+            };
+        };
+        ImageModelDetail: {
+            project: components["schemas"]["ImageProject"];
+            model: components["schemas"]["ImageModel"];
+            report: components["schemas"]["ImageReport"];
+            threshold: number | null;
+            /** @description OK/NG analysis: the rates on the test images at the threshold */
+            rates: {
+                miss_rate: number | null;
+                over_detection_rate: number | null;
+                /** @description NG test images */
+                ng: number;
+                /** @description OK test images */
+                ok: number;
+            } | null;
+        };
+        ImageDataset: {
+            id: string;
+            name: string;
+            category: string | null;
+            training_type: string | null;
+            data_type: string;
+            type: string;
+            comment: string | null;
+            file_name: string;
+            file_size: number;
+            /** @description utf-8, utf-8-sig or cp932 */
+            encoding: string;
+            delimiter: string;
+            row_count: number;
+            column_count: number;
+            datetime_column: string | null;
+            preprocessed: boolean;
+            preprocess_history: {
+                process_type: string;
+                action_name: string;
+                changes: components["schemas"]["ImageOperations"];
+                modified_at: string;
+            }[];
+            parent_dataset_name: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Paths for POST download/file */
+            files: {
+                original: string;
+                parquet: string;
+            };
+            statistics: {
+                /** @description none, queued, running, succeeded, failed, cancelled */
+                state: string;
+                job_id: string | null;
+            };
+            image: {
+                kind?: string;
+                classes: string[];
+                /** @description split → class → images */
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description ZIP entries left out, and why */
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                total: number;
+                /** @description The ZIP gave the train/validation/test split itself */
+                presplit?: boolean;
+            };
+        };
+        ImageDatasetPage: {
+            total: number;
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                split: string;
+                width: number;
+                height: number;
+                mode: string;
+            }[];
+        };
+        ImageTrainProgress: {
+            task_id: string;
+            state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            project: components["schemas"]["ImageProject"];
+        };
+        ImagePredictionStarted: {
+            id: string;
+            state: string;
+            project_id: string;
+            model_key: string;
+            /** @enum {string} */
+            report_type: "analysis" | "classification";
+            job_id: string;
         };
         /** @enum {string} */
         JobState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -36714,6 +36876,305 @@ export interface components {
                 } | null;
             } | null;
         };
+        TsAlgorithm: {
+            key: string;
+            /** @description The detector's name in the caller's language (Accept-Language) */
+            label: string;
+            /** @description Whether the detector explains an alarm by the signals’ contributions */
+            contributions: boolean;
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "int" | "float";
+                default: number;
+                low: number;
+                high: number;
+                /** @description The parameter's label in the caller's language */
+                label: string;
+                /** @description What the value means, in the same language */
+                help?: string;
+            }[];
+        };
+        TsCatalogue: {
+            supervised: components["schemas"]["TsAlgorithm"][];
+            unsupervised: components["schemas"]["TsAlgorithm"][];
+        };
+        TsModelMetrics: {
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            precision: number | null;
+            recall: number | null;
+            event_f1: number | null;
+            alarms: number;
+            threshold: number | null;
+        };
+        TsModel: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The hyper-parameters asked for */
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @description The hyper-parameters used */
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+            cv: components["schemas"]["CrossValidation"] | null;
+            evaluation: components["schemas"]["ModelEvaluation"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["TsModelMetrics"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+            /** @description The detector’s name for people */
+            label: string;
+            /** @description The threshold training chose */
+            trained_threshold: number | null;
+            /** @description The threshold a person saved, or null */
+            saved_threshold: number | null;
+            /** @description The one in use: saved, else trained */
+            threshold: number | null;
+        };
+        TsProject: {
+            project_id: string;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TsModel"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @enum {string} */
+            mode: "supervised" | "unsupervised";
+            time_column: string;
+            time_is_datetime: boolean;
+            /** @description The normal period the unsupervised detectors learn from */
+            normal: ({
+                /** @enum {string} */
+                mode: "rows";
+                rows: number;
+            } | {
+                /** @enum {string} */
+                mode: "range";
+                start: string | number;
+                end: string | number;
+            }) | null;
+            resample: string | null;
+            /** @description What the server did to the data, e.g. sorted:<time column> */
+            notes: string[];
+        };
+        TsReport: {
+            algorithm: string;
+            label: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            threshold: number | null;
+            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
+            detector: {
+                components?: number;
+                explained_variance?: number | null;
+                t2_limit?: number | null;
+                q_limit?: number | null;
+                confidence?: number | null;
+                percentile?: number | null;
+                window?: number;
+                quantile?: number | null;
+                factor?: number | null;
+                persistence?: number;
+                epochs_run?: number | null;
+                validation_loss?: number | null;
+            };
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            metrics: {
+                threshold: number | null;
+                /** @enum {string} */
+                evaluated_part: "test" | "train";
+                evaluated_rows: number;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                train_alarm_rate: number | null;
+                /** @description With labels only */
+                pointwise?: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    far: number | null;
+                    mar: number | null;
+                };
+                /** @description With labels only */
+                event?: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            };
+            notes: string[];
+            signals: string[];
+            time_column: string;
+            label_column: string | null;
+            rows: number;
+            /** @description Rows of each part */
+            parts: {
+                warmup: number;
+                train: number;
+                validation: number;
+                test: number;
+            };
+            contributions: boolean;
+            alarms: {
+                start: number;
+                end: number;
+                /** @description The time column’s value (ISO text for a date/time) */
+                start_time: (string | number) | null;
+                /** @description The time column’s value (ISO text for a date/time) */
+                end_time: (string | number) | null;
+                peak: number;
+                peak_score: number | null;
+                part: string;
+                /** @description Mean contribution of the ten largest signals over the alarm */
+                contributions?: {
+                    signal: string;
+                    value: number | null;
+                }[];
+            }[];
+            overview: {
+                score: (number | (number | null) | (number | null))[][];
+                signals_scaled_std: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        TsModelReport: {
+            project: components["schemas"]["TsProject"];
+            model: components["schemas"]["TsModel"];
+            report: components["schemas"]["TsReport"];
+        };
+        TsThresholdStats: {
+            threshold: number;
+            /** @description null when training chose none */
+            trained_threshold: number | null;
+            saved_threshold: number | null;
+            /** @enum {string} */
+            evaluated_part: "test" | "train";
+            evaluated_rows: number;
+            labelled: boolean;
+            counts: {
+                tp: number;
+                fp: number;
+                fn: number;
+                tn: number;
+            } | null;
+            precision: number | null;
+            recall: number | null;
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            alarms: number;
+            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
+            alarms_per_day: number | null;
+            alarms_per_1000_rows: number | null;
+            spans: (number)[][];
+            seconds: number;
+        };
+        TsSeries: {
+            rows: number;
+            start: number;
+            end: number;
+            points: (number | (number | null) | (number | null))[][];
+            times: ((string | number) | null)[];
+            /** @description Labelled events as [start, end] (at most 2000) */
+            events: (number)[][];
+            /** @description Consecutive rows of one part (warmup, train, validation, test) */
+            parts: {
+                part: string;
+                start: number;
+                end: number;
+            }[];
+        };
+        TsSignals: {
+            columns: string[];
+            /** @description signal → buckets */
+            series: {
+                [key: string]: (number | (number | null) | (number | null))[][];
+            };
+        };
+        TsContributions: {
+            available: boolean;
+            start: number;
+            end: number;
+            items: {
+                signal: string;
+                value: number;
+            }[];
+        };
         PredictionValueSummary: {
             /** @description Rows of the result table */
             rows: number;
@@ -36903,6 +37364,537 @@ export interface components {
             page: number;
             page_size: number;
         };
+        DesignCriteria: {
+            runs: number;
+            terms: number;
+            det_xtx: number | null;
+            /** @description The information matrix cannot be inverted: efficiencies are 0 and the rest null */
+            singular: boolean;
+            d_efficiency: number | null;
+            a_efficiency: number | null;
+            g_efficiency: number | null;
+            /** @description Average scaled prediction variance over the region */
+            i_value: number | null;
+            /** @description Against the best I-value found (this design or a reference) */
+            i_efficiency?: number | null;
+            i_reference?: number | null;
+            max_variance: number | null;
+            /** @description term → variance inflation factor */
+            vif: {
+                [key: string]: number | null;
+            };
+            /** @description Fraction of design space plot */
+            variance_profile: {
+                fraction: number[];
+                scaled_variance: (number | null)[];
+                points: number;
+            } | null;
+        };
+        DesignFit: {
+            terms: {
+                term: string;
+                estimate: number | null;
+                std_error: number | null;
+                t: number | null;
+                p_value: number | null;
+            }[];
+            r2: number | null;
+            r2_adj: number | null;
+            rmse: number | null;
+            error_df: number;
+            error_ss: number | null;
+            mean_response: number | null;
+            runs: number;
+        };
+        DesignResult: {
+            /** @enum {string} */
+            algorithm: "d_optimal" | "i_optimal" | "space_filling" | "full_factorial" | "fractional_factorial" | "central_composite" | "box_behnken" | "simplex_lattice" | "simplex_centroid" | "bayesian";
+            /** @description How the runs were chosen (e.g. coordinate_exchange, expected_improvement_kriging_believer) */
+            method: string;
+            model: {
+                /** @enum {string} */
+                kind: "linear" | "interactions" | "quadratic" | "scheffe_linear" | "scheffe_quadratic" | "scheffe_special_cubic" | "custom";
+                terms: string[];
+            };
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "continuous" | "discrete" | "categorical" | "mixture";
+                low: number;
+                high: number;
+                levels: (string | number)[];
+            }[];
+            mixture_total: number | null;
+            /** @description Runs of earlier rounds and uploaded runs, the design builds on */
+            existing: {
+                [key: string]: (string | number) | null;
+            }[];
+            /** @description The proposed runs */
+            runs: {
+                [key: string]: (string | number) | null;
+            }[];
+            criteria: components["schemas"]["DesignCriteria"];
+            min_distance: number | null;
+            candidates: number;
+            region_points: number;
+            excluded: number;
+            /** @description result name → least-squares fit of the design model to the measured results */
+            fits: {
+                [key: string]: components["schemas"]["DesignFit"];
+            };
+            seed: number;
+            seconds?: number;
+            /** @description Bayesian rounds: the surrogate’s mean, SD and expected improvement of each proposed run */
+            bo?: {
+                mean: (number | null)[];
+                sd: (number | null)[];
+                ei: (number | null)[];
+                best_observed: number | null;
+                response: string;
+                /** @enum {string} */
+                direction: "maximize" | "minimize";
+                /** @enum {string} */
+                surrogate: "gp" | "gp_residual";
+                kernel: string;
+            };
+        };
+        DesignEvaluation: {
+            user: components["schemas"]["DesignCriteria"];
+            ours: components["schemas"]["DesignCriteria"] | null;
+            user_runs: number;
+            /** @description Runs of the file outside the region (at most 20) */
+            user_outside: {
+                row: number;
+                constraints: string[];
+            }[];
+            model: {
+                terms: string[];
+            };
+            seconds?: number;
+        };
+        DesignRound: {
+            round: number;
+            /** @enum {string} */
+            algorithm: "d_optimal" | "i_optimal" | "space_filling" | "full_factorial" | "fractional_factorial" | "central_composite" | "box_behnken" | "simplex_lattice" | "simplex_centroid" | "bayesian";
+            n_runs: number;
+            /** @description The round’s settings */
+            parameters: {
+                seed: number;
+                starts: number;
+                /** @default {} */
+                parameters: {
+                    resolution?: number;
+                    center?: number;
+                    degree?: number;
+                    levels?: number;
+                    factorial_levels?: number;
+                };
+                bo?: {
+                    response: string;
+                    /**
+                     * @default maximize
+                     * @enum {string}
+                     */
+                    direction: "maximize" | "minimize";
+                    /** @description A trained Mitate regression model as the mean; a GP on its residuals gives the uncertainty */
+                    model?: {
+                        project_id: string;
+                        model_key: string;
+                    } | null;
+                } | null;
+            };
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            job_id: string | null;
+            error: string | null;
+            result: components["schemas"]["DesignResult"] | null;
+            /** @description Measured results entered for the round */
+            results: {
+                [key: string]: (string | number) | null;
+            }[] | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        DesignProjectSettings: {
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "continuous" | "discrete" | "categorical" | "mixture";
+                low?: number;
+                high?: number;
+                levels?: (string | number)[];
+                unit?: string;
+            }[];
+            /** @default [] */
+            constraints: {
+                /**
+                 * @default linear
+                 * @enum {string}
+                 */
+                type: "sum" | "linear";
+                /** @description variable name → coefficient (a sum constraint: all 1) */
+                coefficients: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                op: "=" | "<=" | ">=";
+                total: number;
+            }[];
+            mixture_total?: number;
+            /**
+             * @default {
+             *       "kind": "quadratic"
+             *     }
+             */
+            model: {
+                /** @enum {string} */
+                kind: "linear" | "interactions" | "quadratic" | "scheffe_linear" | "scheffe_quadratic" | "scheffe_special_cubic" | "custom";
+                terms?: string[];
+            };
+            /**
+             * @default [
+             *       "result"
+             *     ]
+             */
+            responses: string[];
+            /** @default 0 */
+            exclude_tolerance: number;
+            /** @default [] */
+            existing_project_ids: string[];
+            exclude_count: number;
+            /** @description Uploaded runs (the runs file) */
+            existing_rows: {
+                [key: string]: (string | number) | null;
+            }[];
+        };
+        DesignProject: {
+            id: string;
+            name: string;
+            comment: string;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            rounds: number;
+            settings: components["schemas"]["DesignProjectSettings"];
+            round_list: components["schemas"]["DesignRound"][];
+            /** @enum {string|null} */
+            eval_state: "running" | "done" | "failed" | null;
+            eval_error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        DesignProjectSummary: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            rounds: number;
+            variables: number;
+            created_at: string;
+            updated_at: string;
+        };
+        DesignProjectPage: {
+            items: components["schemas"]["DesignProjectSummary"][];
+            total: number;
+        };
+        DesignProjectsByState: {
+            items: components["schemas"]["DesignProjectSummary"][];
+            counts: {
+                [key: string]: number;
+            };
+        };
+        DesignRoundResult: {
+            project_id: string;
+            round: number;
+            /** @enum {string} */
+            state: "running" | "done" | "failed";
+            job_state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            result: components["schemas"]["DesignResult"] | null;
+        };
+        DesignEvaluationState: {
+            project_id: string;
+            /** @enum {string|null} */
+            state: "running" | "done" | "failed" | null;
+            error: string | null;
+            evaluation: components["schemas"]["DesignEvaluation"] | null;
+        };
+        OptimizationCandidate: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description Which evaluation of the search (from 1) */
+            evaluation: number;
+            /** @description The prediction (one target, oriented: larger is better) or the overall desirability */
+            objective: number | null;
+        };
+        OptimizationBest: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description Which evaluation of the search (from 1) */
+            evaluation: number;
+            /** @description The prediction (one target, oriented: larger is better) or the overall desirability */
+            objective: number | null;
+            rank: number;
+            /** @description target → standard deviation of the prediction, null when the model gives none */
+            uncertainty: {
+                [key: string]: number | null;
+            };
+            /** @description target → desirability (several targets only) */
+            desirability: {
+                [key: string]: number | null;
+            } | null;
+            /** @description Features outside their training range */
+            extrapolation: string[];
+            /** @description constraint → its left-hand side at this condition */
+            constraints: {
+                [key: string]: number;
+            };
+        };
+        OptimizationProfile: {
+            x: (number | string)[];
+            feasible: boolean[];
+            targets: {
+                [key: string]: (number | null)[];
+            };
+        };
+        OptimizationResult: {
+            /** @enum {string} */
+            algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
+            n_trials: number;
+            evaluations: number;
+            seed: number;
+            seconds: number;
+            search_seconds: number;
+            evaluations_per_second: number | null;
+            model_seconds: number;
+            max_violation: number | null;
+            extrapolated_share: number;
+            /** @enum {string} */
+            objective: "prediction" | "desirability";
+            targets: {
+                name: string;
+                /** @enum {string} */
+                goal: "maximize" | "minimize" | "target" | "range";
+                value: number | null;
+                lower: number | null;
+                upper: number | null;
+                weight: number;
+                training_min: number | null;
+                training_max: number | null;
+            }[];
+            features: {
+                name: string;
+                /** @enum {string} */
+                kind: "range" | "discrete" | "categorical" | "fixed";
+                lower: number | null;
+                upper: number | null;
+                values: (number | string)[] | null;
+                value: (number | string) | null;
+                unit: string | null;
+                training_min: number | null;
+                training_max: number | null;
+            }[];
+            constraints: {
+                name: string;
+                coefficients: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                operator: "<=" | ">=" | "=";
+                value: number;
+            }[];
+            best: components["schemas"]["OptimizationBest"][];
+            convergence: {
+                evaluation: number;
+                best: number | null;
+                value: number | null;
+            }[];
+            /** @description Non-dominated candidates (several targets only) */
+            pareto: components["schemas"]["OptimizationCandidate"][];
+            /** @description The evaluations (a sample of at most 1000) */
+            trials: components["schemas"]["OptimizationCandidate"][];
+            /** @description feature → profile */
+            profiles: {
+                [key: string]: components["schemas"]["OptimizationProfile"];
+            };
+            /** @description feature → target → spread of the prediction over the feature’s range */
+            sensitivity: {
+                [key: string]: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        OptimizationConditionPrediction: {
+            /** @description feature → value */
+            features: {
+                [key: string]: number | string;
+            };
+            /** @description target → value */
+            predictions: {
+                [key: string]: number | null;
+            };
+            /** @description target → value */
+            uncertainty: {
+                [key: string]: number | null;
+            };
+            extrapolation: string[];
+            feasible: boolean;
+            constraints: {
+                [key: string]: number;
+            };
+        };
+        OptimizationRun: {
+            id: string;
+            /** @enum {string} */
+            algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
+            job_id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            /** @description The best condition once done */
+            best: components["schemas"]["OptimizationBest"] | null;
+            evaluations: number | null;
+            seconds: number | null;
+            created_at: string;
+            finished_at: string | null;
+        };
+        OptimizationProject: {
+            id: string;
+            project_id: string;
+            name: string;
+            comment: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            models: {
+                project_id: string;
+                model_key: string;
+                project_name: string;
+                algorithm: string;
+                target: string;
+            }[];
+            targets: {
+                name: string;
+                /**
+                 * @description maximize | minimize | target (a target value) | range (lower..upper)
+                 * @enum {string}
+                 */
+                goal: "maximize" | "minimize" | "target" | "range";
+                value?: number | null;
+                lower?: number | null;
+                upper?: number | null;
+                /**
+                 * @description Weight of this target in the overall desirability
+                 * @default 1
+                 */
+                weight: number;
+            }[];
+            features: {
+                name: string;
+                /**
+                 * @description range (lower..upper) | discrete (a list of values) | fixed (held at value); categorical features list their levels under values
+                 * @enum {string}
+                 */
+                kind: "range" | "discrete" | "fixed";
+                lower?: number | null;
+                upper?: number | null;
+                values?: (number | string)[];
+                value?: (number | string) | null;
+                /** @default  */
+                unit: string;
+                /**
+                 * @description Importance shown beside the feature (not part of the objective)
+                 * @default 1
+                 */
+                weight: number;
+            }[];
+            constraints: {
+                name?: string;
+                /**
+                 * @description sum: the features add up to value; linear: Σ coefficient·feature (operator) value
+                 * @enum {string}
+                 */
+                type: "sum" | "linear";
+                features?: string[];
+                coefficients?: {
+                    [key: string]: number;
+                };
+                /**
+                 * @default <=
+                 * @enum {string}
+                 */
+                operator: "<=" | ">=" | "=";
+                value: number;
+            }[];
+            algorithms: ("tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid")[];
+            n_trials: number;
+            seed: number;
+            forbid_extrapolation: boolean;
+            runs: components["schemas"]["OptimizationRun"][];
+            created_at: string;
+            updated_at: string;
+        };
+        OptimizationFeatureInfo: {
+            name: string;
+            /** @enum {string} */
+            kind: "numeric" | "category";
+            min: number | null;
+            max: number | null;
+            mean: number | null;
+            levels: string[];
+        };
+        OptimizationFeaturesStep: {
+            dataset_id: string;
+            dataset_name: string;
+            targets: {
+                name: string;
+                min: number | null;
+                max: number | null;
+                model_key: string;
+                project_id: string;
+            }[];
+            features: components["schemas"]["OptimizationFeatureInfo"][];
+        };
+        OptimizationPredictionTask: {
+            id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            error: string | null;
+            /** @description Once done */
+            result: {
+                predictions: components["schemas"]["OptimizationConditionPrediction"][];
+            } | null;
+        };
+        OptimizationProjectPage: {
+            items: components["schemas"]["OptimizationProject"][];
+            total: number;
+            counts: {
+                [key: string]: number;
+            };
+        };
+        OptimizationRunResult: {
+            run: components["schemas"]["OptimizationRun"];
+            project_id: string;
+            /** @description null until the run is done */
+            result: components["schemas"]["OptimizationResult"] | null;
+        };
         ImagePreprocessPreview: {
             items: {
                 id: string;
@@ -36945,9 +37937,7 @@ export interface components {
                     entry: string;
                     reason: string;
                 }[];
-                operations: {
-                    [key: string]: unknown;
-                };
+                operations: components["schemas"]["ImageOperations"];
             } | null;
             sample: {
                 id: string;
@@ -37354,6 +38344,10 @@ export interface components {
                 }[];
             }[];
             threshold: number | null;
+        };
+        TsProjectPage: {
+            items: components["schemas"]["TsProject"][];
+            total: number;
         };
     };
     responses: never;

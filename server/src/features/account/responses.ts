@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { page } from '../../http/responses.js';
+import { page, storedEnum } from '../../http/responses.js';
 import { SETUP_FIELDS } from './rules.js';
 
 /** Answers of the account client's calls (/account/api) and of GET /api/users/me. */
@@ -26,11 +26,13 @@ export const Tokens = z
   .object({ access_token: z.string(), refresh_token: z.string(), expires_in: z.number().int(), token_type: z.string() })
   .meta({ id: 'Tokens' });
 
-export const AuthOptions = z.object({ local_login: z.boolean(), sso: z.boolean(), tenant: z.string().nullable().optional(), email_verification_required: z.boolean() });
+export const AuthOptions = z
+  .object({ local_login: z.boolean(), sso: z.boolean(), tenant: z.string().nullable().optional(), email_verification_required: z.boolean() })
+  .meta({ id: 'AuthOptions' });
 
 export const Registered = z.object({ id: z.string().nullable().optional(), email: z.string(), verification_required: z.boolean() });
 
-export const Invitation = z.object({ email: z.string(), first_name: z.string(), last_name: z.string(), organisation_name: z.string() });
+export const Invitation = z.object({ email: z.string(), first_name: z.string(), last_name: z.string(), organisation_name: z.string() }).meta({ id: 'Invitation' });
 
 export const Member = z
   .object({
@@ -70,7 +72,7 @@ export const Settings = z
   .meta({ id: 'Settings' });
 
 export const IdentityStatus = z
-  .object({ state: z.string().describe('not_done, under_review, done or rejected'), reason: z.string().nullable(), submitted_at: z.string().nullable(), reviewed_at: z.string().nullable() })
+  .object({ state: storedEnum(['not_done', 'under_review', 'done', 'rejected']), reason: z.string().nullable(), submitted_at: z.string().nullable(), reviewed_at: z.string().nullable() })
   .meta({ id: 'IdentityStatus' });
 
 export const SetupValues = z.object(Object.fromEntries(SETUP_FIELDS.map((f) => [f, z.string().nullable().optional()])) as Record<(typeof SETUP_FIELDS)[number], z.ZodOptional<z.ZodNullable<z.ZodString>>>);
@@ -91,9 +93,9 @@ export const Profile = z
   })
   .meta({ id: 'Profile' });
 
-export const ProfileWithAdmin = Profile.extend({ platform_admin: z.boolean() });
-export const SetupSaved = z.object({ message: z.string(), profile: Profile });
-export const SettingsSaved = Settings.extend({ message: z.string() });
+export const ProfileWithAdmin = Profile.extend({ platform_admin: z.boolean() }).meta({ id: 'MyProfile' });
+export const SetupSaved = z.object({ message: z.string(), profile: Profile }).meta({ id: 'SetupSaved' });
+export const SettingsSaved = Settings.extend({ message: z.string() }).meta({ id: 'SettingsSaved' });
 export const PaymentCheck = z.object({ allowed: z.boolean(), state: z.string(), message: z.string().nullable() });
 
 export const IdentityReviewItem = z.object({

@@ -34,7 +34,7 @@ interface RunResult {
   classes: string[];
   skipped: { entry: string; reason: string }[];
   kind: string;
-  operations: Record<string, unknown>;
+  operations: ImageOperations;
 }
 
 export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {

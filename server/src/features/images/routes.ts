@@ -8,12 +8,28 @@ import { z } from 'zod';
 import { type AuthContext, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
-import { errorReplies, fileReplies, replies } from '../../http/responses.js';
+import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
 import type { PredictionTable } from '../prediction/db.js';
 import '../prediction/db.js';
 import { M } from './messages.js';
 import { makeImagePreprocess } from './preprocess.js';
-import { anyObject, galleryQuery, imageDatasetRegisterBody, imagePreprocessBody, modelParams, projectIdParams, thresholdBody } from './schemas.js';
+import { tsModel } from '../timeseries/schemas.js';
+import {
+  galleryQuery,
+  imageDatasetRegisterBody,
+  imageDatasetView,
+  imageDetailView,
+  imageGalleryPage,
+  imageModelView,
+  imageOperations,
+  imagePredictionStarted,
+  imagePreprocessBody,
+  imageProjectView,
+  imageTrainProgress,
+  modelParams,
+  projectIdParams,
+  thresholdBody,
+} from './schemas.js';
 import { engineError, makeImageService } from './service.js';
 import { makeTimeSeriesService } from '../timeseries/service.js';
 
@@ -23,10 +39,10 @@ const CONTENT: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/
 const idParams = z.object({ id: z.string().max(64) });
 /** Every answer is SPEC §8's envelope; the inner objects are described loosely and keep all their fields. */
 const envelope = (inner: z.ZodType) => ({ 200: z.object({ detail: z.object({ response: inner }) }) });
-const modelShape = z.looseObject({ model_key: z.string(), algorithm: z.string(), state: z.string(), metrics: z.unknown(), threshold: z.number().nullable(), epochs: z.array(anyObject) });
-const projectShape = z.looseObject({ project_id: z.string(), name: z.string(), project_type: z.string(), training_state: z.string(), stopping: z.boolean(), models: z.array(modelShape), job: z.unknown() });
-const detailShape = z.looseObject({ project: projectShape, model: modelShape, report: anyObject, threshold: z.number().nullable(), rates: z.unknown() });
-const datasetShape = z.looseObject({ id: z.string(), name: z.string(), image: z.looseObject({ classes: z.array(z.string()), counts: anyObject, total: z.number() }) });
+const modelShape = imageModelView;
+const projectShape = imageProjectView;
+const detailShape = imageDetailView;
+const datasetShape = imageDatasetView;
 /** An image answer: whichever of the types a browser shows (TIFF originals come as PNG unless asked for as they are). */
 const imageReplies = (description: string, types = ['image/jpeg', 'image/png', 'image/bmp', 'image/tiff']) => ({
   200: { description, content: Object.fromEntries(types.map((t) => [t, { schema: z.any().meta({ type: 'string', format: 'binary' }) }])) },
@@ -56,11 +72,11 @@ const runShape = z.object({
   error: z.string().nullable(),
   dataset_id: z.string().nullable().describe('The dataset it was registered as, once registered'),
   result: z
-    .object({ total: z.number(), counts: countsShape, classes: z.array(z.string()), skipped: z.array(z.object({ entry: z.string(), reason: z.string() })), operations: anyObject })
+    .object({ total: z.number(), counts: countsShape, classes: z.array(z.string()), skipped: z.array(z.object({ entry: z.string(), reason: z.string() })), operations: imageOperations })
     .nullable(),
   sample: z.array(z.object({ id: z.string(), label: z.string().nullable(), split: z.string(), width: z.number(), height: z.number() })),
 }).meta({ id: 'ImagePreprocessRun' });
-const predictionShape = z.looseObject({ id: z.string(), state: z.string(), project_id: z.string(), model_key: z.string(), report_type: z.string() });
+const predictionShape = imagePredictionStarted;
 
 export default async function imageRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -84,7 +100,7 @@ export default async function imageRoutes(app: FastifyInstance) {
   );
   r.get(
     '/image/dataset/:id/gallery',
-    { schema: { tags, summary: 'A page of the images (thumbnails at /image/dataset/{id}/image/{image_id}?thumb=1)', params: idParams, querystring: galleryQuery, response: envelope(z.object({ total: z.number(), items: z.array(anyObject) })) } },
+    { schema: { tags, summary: 'A page of the images (thumbnails at /image/dataset/{id}/image/{image_id}?thumb=1)', params: idParams, querystring: galleryQuery, response: envelope(imageGalleryPage) } },
     async (req) => ok(await svc.gallery(req.auth, req.params.id, req.query)),
   );
   r.get(
@@ -147,7 +163,7 @@ export default async function imageRoutes(app: FastifyInstance) {
   );
   r.post(
     '/train/progress/:task_id',
-    { schema: { tags, summary: 'State and progress of a training job, with the epoch curves so far', params: z.object({ task_id: z.string().max(64) }), response: envelope(z.looseObject({ task_id: z.string(), state: z.string(), progress: z.number() })) } },
+    { schema: { tags, summary: 'State and progress of a training job, with the epoch curves so far', params: z.object({ task_id: z.string().max(64) }), response: envelope(imageTrainProgress) } },
     async (req) => {
       const job = await jobs.get(req.auth.orgId, req.params.task_id);
       if (!job || job.kind !== 'image_train' || !job.subject_id) throw new AppError(404, 'job_not_found');
@@ -176,7 +192,7 @@ export default async function imageRoutes(app: FastifyInstance) {
   r.get('/stop/image/train/:id', { preHandler: requireWriter, schema: { tags, summary: 'Stop training within one batch, keeping the best checkpoint (id: the project)', params: idParams, response: envelope(projectShape) } }, async (req) =>
     ok(await svc.stop(req.auth, req.params.id)),
   );
-  r.delete('/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete an image project (analysis, classification), its models and files', params: idParams, response: envelope(z.object({ id: z.string() })) } }, async (req) => {
+  r.delete('/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete an image project (analysis, classification), its models and files', params: idParams, response: envelope(IdView) } }, async (req) => {
     const p = await svc.getProject(req.auth, req.params.id);
     const job = p.job_id ? await jobs.get(req.auth.orgId, p.job_id) : undefined;
     if (job && (job.state === 'queued' || job.state === 'running')) await jobs.cancel(req.auth.orgId, job.id).catch(() => undefined);
@@ -200,7 +216,7 @@ export default async function imageRoutes(app: FastifyInstance) {
         summary: "Save a model's threshold. OK/NG images: a value, a target miss rate or a percentile of validation OK scores; time-series detectors: a value (predictions after this use it)",
         params: modelParams,
         body: thresholdBody,
-        response: envelope(z.union([detailShape, anyObject])),
+        response: envelope(z.union([detailShape, tsModel]).describe('An image model’s detail, or a time-series detector')),
       },
     },
     async (req) => {

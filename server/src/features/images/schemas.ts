@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { storedEnum } from '../../http/responses.js';
+import { DatasetView } from '../datasets/responses.js';
 import { decimalsOk } from '../training/schemas.js';
 
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
@@ -73,6 +75,158 @@ export const imagePreprocessBody = z.object({
 });
 export const imageDatasetRegisterBody = z.object({ name: z.string().trim().min(1).max(200), comment: z.string().max(2000).default('') });
 
-export const anyObject = z.record(z.string(), z.unknown());
 export const projectIdParams = z.object({ project_id: z.string().max(64) });
 export const modelParams = z.object({ project_id: z.string().max(64), model_key: z.string().max(100) });
+
+// ---- responses ---------------------------------------------------------------------------------------------
+// A model's metrics and report are the engine's (engine/mitate_engine/images/trainer.py evaluate, metrics.py,
+// tasks/image_train.py). Engine floats that can be non-finite arrive as null.
+
+const figure = z.number().nullable();
+
+/** One epoch of a model's training curve (the patch-distance model has none). */
+export const imageEpoch = z
+  .object({ epoch: z.number().int(), train_loss: figure, train_accuracy: figure, val_loss: figure, val_accuracy: figure, learning_rate: figure })
+  .meta({ id: 'ImageEpoch' });
+
+/** Test-image figures: OK/NG analysis (NG positive, with the threshold, miss and over-detection rates) or the
+ * classes' macro averages; every key is absent when there was no test image. */
+export const imageMetrics = z
+  .object({
+    threshold: z.number().optional(),
+    n: z.number().int().optional(),
+    accuracy: figure.optional(),
+    precision: figure.optional(),
+    recall: figure.optional(),
+    f1: figure.optional(),
+    roc_auc: figure.optional(),
+    miss_rate: figure.optional().describe('NG images passed as OK'),
+    over_detection_rate: figure.optional().describe('OK images flagged as NG'),
+    confusion_matrix: z.object({ labels: z.array(z.string()), matrix: z.array(z.array(z.number().int())) }).optional().describe('Rows: true class; columns: predicted'),
+  })
+  .meta({ id: 'ImageMetrics' });
+export type ImageMetrics = z.infer<typeof imageMetrics>;
+
+export const imageModelView = z
+  .object({
+    id: z.string(),
+    model_key: z.string(),
+    algorithm: z.string(),
+    params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
+    state: storedEnum(['ready', 'training', 'done', 'failed']),
+    metrics: imageMetrics.nullable(),
+    threshold: z.number().nullable().describe('OK/NG analysis: NG at or above it'),
+    stopped: z.boolean().describe('Training was stopped early; the best checkpoint was kept'),
+    seconds: z.number().nullable(),
+    error: z.string().nullable(),
+    error_message: z.object({ en: z.string(), ja: z.string() }).nullable().describe('The engine’s refusal in both languages, when it gave a code'),
+    log: z.string().nullable(),
+    trained_at: z.string().nullable(),
+    epochs: z.array(imageEpoch),
+  })
+  .meta({ id: 'ImageModel' });
+
+export const imageProjectView = z
+  .object({
+    project_id: z.string(),
+    name: z.string(),
+    project_type: storedEnum(IMAGE_TYPES),
+    training_state: z.enum(['ready', 'training', 'done', 'failed']),
+    stopping: z.boolean(),
+    dataset_id: z.string(),
+    parent_dataset_name: z.string(),
+    number_of_data: z.number(),
+    classes: z.array(z.string()),
+    settings: imageSettings,
+    models: z.array(imageModelView),
+    job: z
+      .object({ id: z.string(), state: z.string(), progress: z.number(), message: z.string(), error: z.string().nullable(), started_at: z.string().nullable(), finished_at: z.string().nullable() })
+      .nullable(),
+    error: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'ImageProject' });
+
+const heldScore = z.object({ id: z.string(), split: z.enum(['validation', 'test']), label: z.string(), score: z.number() }).meta({ id: 'ImageHeldScore' });
+
+/** A model's report (engine images/trainer.py evaluate, with the training summary). */
+export const imageReport = z
+  .object({
+    algorithm: z.string(),
+    kind: z.enum(IMAGE_TYPES),
+    classes: z.array(z.string()),
+    image_size: z.number().int(),
+    threshold: z.number().optional().describe('OK/NG analysis: the threshold training chose'),
+    threshold_rule: z.string().optional(),
+    gallery: z.array(
+      z
+        .object({
+          id: z.string(),
+          label: z.string(),
+          predicted: z.string(),
+          score: z.number(),
+          heatmap: z.string().nullable(),
+          probabilities: z.record(z.string(), z.number()).optional().describe('Classification: class → probability'),
+        })
+        .meta({ id: 'ImageGalleryItem' }),
+    ),
+    scores: z.array(heldScore).describe('Validation and test scores (the threshold slider)'),
+    metrics: imageMetrics,
+    validation_metrics: imageMetrics.optional(),
+    seconds_per_image: z.number(),
+    training: z.object({
+      epochs: z.array(imageEpoch.extend({ partial: z.boolean().describe('Cut short by a stop') })),
+      best_epoch: z.number().int().nullable().optional(),
+      stopped: z.boolean(),
+      seconds: z.number(),
+      images_per_second: z.number(),
+    }),
+  })
+  .meta({ id: 'ImageReport' });
+export type ImageReport = z.infer<typeof imageReport>;
+
+export const imageDetailView = z
+  .object({
+    project: imageProjectView,
+    model: imageModelView,
+    report: imageReport,
+    threshold: z.number().nullable(),
+    rates: z
+      .object({ miss_rate: figure, over_detection_rate: figure, ng: z.number().int().describe('NG test images'), ok: z.number().int().describe('OK test images') })
+      .nullable()
+      .describe('OK/NG analysis: the rates on the test images at the threshold'),
+  })
+  .meta({ id: 'ImageModelDetail' });
+
+const imageSummary = z.object({
+  kind: z.string().optional(),
+  classes: z.array(z.string()),
+  counts: z.record(z.string(), z.record(z.string(), z.number().int())).describe('split → class → images'),
+  skipped: z.array(z.object({ entry: z.string(), reason: z.string() })).describe('ZIP entries left out, and why'),
+  total: z.number().int(),
+  presplit: z.boolean().optional().describe('The ZIP gave the train/validation/test split itself'),
+});
+export const imageDatasetView = z
+  .object({
+    ...DatasetView.shape,
+    // an image dataset's history holds only image pre-processing runs (images/preprocess.ts), each with its operations
+    preprocess_history: z.array(z.object({ process_type: z.string(), action_name: z.string(), changes: imageOperations, modified_at: z.string() })),
+    image: imageSummary,
+  })
+  .meta({ id: 'ImageDataset' });
+
+export const imageGalleryPage = z
+  .object({
+    total: z.number().int(),
+    items: z.array(z.object({ id: z.string(), name: z.string(), label: z.string().nullable(), split: z.string(), width: z.number().int(), height: z.number().int(), mode: z.string() })),
+  })
+  .meta({ id: 'ImageDatasetPage' });
+
+export const imageTrainProgress = z
+  .object({ task_id: z.string(), state: z.string(), progress: z.number(), message: z.string(), error: z.string().nullable(), project: imageProjectView })
+  .meta({ id: 'ImageTrainProgress' });
+
+export const imagePredictionStarted = z
+  .object({ id: z.string(), state: z.string(), project_id: z.string(), model_key: z.string(), report_type: storedEnum(IMAGE_TYPES), job_id: z.string() })
+  .meta({ id: 'ImagePredictionStarted' });

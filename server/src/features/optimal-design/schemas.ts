@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdView, storedEnum } from '../../http/responses.js';
 
 export const ALGORITHMS = [
   'd_optimal', 'i_optimal', 'space_filling', 'full_factorial', 'fractional_factorial', 'central_composite', 'box_behnken',
@@ -70,40 +71,142 @@ export const roundQuery = z.object({ round: z.coerce.number().int().min(1).optio
 export const experimentBody = z.object({ project_id: z.string().min(1), round: z.number().int().min(1).optional() });
 
 // ---- responses ---------------------------------------------------------------------------------------------
+// A round's result and an evaluation are the engine's (engine/mitate_engine/doe/design.py make_design and compare,
+// criteria.py, fit.py, bo.py). Engine floats that can be non-finite arrive as null (engine encoding.py).
 
-const row = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
-const criteria = z.object({
-  runs: z.number(), terms: z.number(), det_xtx: z.number().nullable(), singular: z.boolean(),
-  d_efficiency: z.number().nullable(), a_efficiency: z.number().nullable(), g_efficiency: z.number().nullable(),
-  i_value: z.number().nullable(), i_efficiency: z.number().nullable().optional(), i_reference: z.number().nullable().optional(),
-  max_variance: z.number().nullable(), vif: z.record(z.string(), z.number().nullable()),
-  variance_profile: z.object({ fraction: z.array(z.number()), scaled_variance: z.array(z.number()), points: z.number() }).nullable(),
-}).passthrough();
-export const designResult = z.object({
-  algorithm: z.string(), method: z.string(), model: z.object({ kind: z.string(), terms: z.array(z.string()) }),
-  variables: z.array(z.object({ name: z.string(), type: z.string(), low: z.number(), high: z.number(), levels: z.array(z.union([z.string(), z.number()])) })),
-  mixture_total: z.number().nullable(), existing: z.array(row), runs: z.array(row), criteria,
-  min_distance: z.number().nullable(), candidates: z.number(), region_points: z.number(), excluded: z.number(),
-  fits: z.record(z.string(), z.unknown()), seed: z.number(), seconds: z.number().optional(),
-  bo: z.object({ mean: z.array(z.number()), sd: z.array(z.number()), ei: z.array(z.number()), best_observed: z.number(), response: z.string(), direction: z.string(), surrogate: z.string(), kernel: z.string() }).optional(),
-}).passthrough();
-export const roundView = z.object({
-  round: z.number(), algorithm: z.string(), n_runs: z.number(), parameters: z.record(z.string(), z.unknown()), state: z.string(),
-  job_id: z.string().nullable(), error: z.string().nullable(), result: designResult.nullable(), results: z.array(row).nullable(),
-  created_at: z.string(), finished_at: z.string().nullable(),
-});
-export const projectView = z.object({
-  id: z.string(), name: z.string(), comment: z.string(), state: z.string(), rounds: z.number(),
-  settings: z.record(z.string(), z.unknown()), round_list: z.array(roundView), eval_state: z.string().nullable(), eval_error: z.string().nullable(),
-  created_at: z.string(), updated_at: z.string(),
-});
-export const projectSummary = z.object({ id: z.string(), name: z.string(), state: z.string(), rounds: z.number(), variables: z.number(), created_at: z.string(), updated_at: z.string() });
-const wrap = <T extends z.ZodTypeAny>(t: T) => z.object({ detail: z.object({ response: t }) });
+const figure = z.number().nullable();
+const row = z.record(z.string(), z.union([z.string(), z.number(), z.null()])).describe('variable or result name → value');
+export const criteria = z
+  .object({
+    runs: z.number().int(),
+    terms: z.number().int(),
+    det_xtx: figure,
+    singular: z.boolean().describe('The information matrix cannot be inverted: efficiencies are 0 and the rest null'),
+    d_efficiency: figure,
+    a_efficiency: figure,
+    g_efficiency: figure,
+    i_value: figure.describe('Average scaled prediction variance over the region'),
+    i_efficiency: figure.optional().describe('Against the best I-value found (this design or a reference)'),
+    i_reference: figure.optional(),
+    max_variance: figure,
+    vif: z.record(z.string(), figure).describe('term → variance inflation factor'),
+    variance_profile: z.object({ fraction: z.array(z.number()), scaled_variance: z.array(figure), points: z.number().int() }).nullable().describe('Fraction of design space plot'),
+  })
+  .meta({ id: 'DesignCriteria' });
+
+export const designFit = z
+  .object({
+    terms: z.array(z.object({ term: z.string(), estimate: figure, std_error: figure, t: figure, p_value: figure })),
+    r2: figure,
+    r2_adj: figure,
+    rmse: figure,
+    error_df: z.number().int(),
+    error_ss: figure,
+    mean_response: figure,
+    runs: z.number().int(),
+  })
+  .meta({ id: 'DesignFit' });
+
+export const designResult = z
+  .object({
+    algorithm: z.enum(ALGORITHMS),
+    method: z.string().describe('How the runs were chosen (e.g. coordinate_exchange, expected_improvement_kriging_believer)'),
+    model: z.object({ kind: z.enum(MODELS), terms: z.array(z.string()) }),
+    variables: z.array(z.object({ name: z.string(), type: z.enum(['continuous', 'discrete', 'categorical', 'mixture']), low: z.number(), high: z.number(), levels: z.array(z.union([z.string(), z.number()])) })),
+    mixture_total: z.number().nullable(),
+    existing: z.array(row).describe('Runs of earlier rounds and uploaded runs, the design builds on'),
+    runs: z.array(row).describe('The proposed runs'),
+    criteria,
+    min_distance: figure,
+    candidates: z.number().int(),
+    region_points: z.number().int(),
+    excluded: z.number().int(),
+    fits: z.record(z.string(), designFit).describe('result name → least-squares fit of the design model to the measured results'),
+    seed: z.number().int(),
+    seconds: z.number().optional(),
+    bo: z
+      .object({
+        mean: z.array(figure),
+        sd: z.array(figure),
+        ei: z.array(figure),
+        best_observed: figure,
+        response: z.string(),
+        direction: z.enum(['maximize', 'minimize']),
+        surrogate: z.enum(['gp', 'gp_residual']),
+        kernel: z.string(),
+      })
+      .optional()
+      .describe('Bayesian rounds: the surrogate’s mean, SD and expected improvement of each proposed run'),
+  })
+  .meta({ id: 'DesignResult' });
+export type DesignResult = z.infer<typeof designResult>;
+
+export const designEvaluation = z
+  .object({
+    user: criteria,
+    ours: criteria.nullable(),
+    user_runs: z.number().int(),
+    user_outside: z.array(z.object({ row: z.number().int(), constraints: z.array(z.string()) })).describe('Runs of the file outside the region (at most 20)'),
+    model: z.object({ terms: z.array(z.string()) }),
+    seconds: z.number().optional(),
+  })
+  .meta({ id: 'DesignEvaluation' });
+export type DesignEvaluation = z.infer<typeof designEvaluation>;
+
+export const roundParameters = z
+  .object({ seed: z.number().int(), starts: z.number().int(), parameters: roundSettings.shape.parameters, bo: roundSettings.shape.bo })
+  .describe('The round’s settings');
+export type RoundParameters = z.infer<typeof roundParameters>;
+
+export const roundView = z
+  .object({
+    round: z.number().int(),
+    algorithm: storedEnum(ALGORITHMS),
+    n_runs: z.number().int(),
+    parameters: roundParameters,
+    state: storedEnum(STATES),
+    job_id: z.string().nullable(),
+    error: z.string().nullable(),
+    result: designResult.nullable(),
+    results: z.array(row).nullable().describe('Measured results entered for the round'),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+  })
+  .meta({ id: 'DesignRound' });
+
+export const projectSettingsView = registerSettings
+  .pick({ variables: true, constraints: true, mixture_total: true, model: true, responses: true, exclude_tolerance: true, existing_project_ids: true })
+  .extend({ exclude_count: z.number().int(), existing_rows: z.array(row).describe('Uploaded runs (the runs file)') })
+  .meta({ id: 'DesignProjectSettings' });
+
+export const projectView = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    comment: z.string(),
+    state: storedEnum(STATES),
+    rounds: z.number().int(),
+    settings: projectSettingsView,
+    round_list: z.array(roundView),
+    eval_state: storedEnum(STATES).nullable(),
+    eval_error: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'DesignProject' });
+export const projectSummary = z
+  .object({ id: z.string(), name: z.string(), state: storedEnum(STATES), rounds: z.number().int(), variables: z.number().int(), created_at: z.string(), updated_at: z.string() })
+  .meta({ id: 'DesignProjectSummary' });
+const wrap = <T extends z.ZodType>(t: T) => z.object({ detail: z.object({ response: t }) });
 export const responses = {
   project: wrap(projectView),
-  list: wrap(z.object({ items: z.array(projectSummary), total: z.number() })),
-  all: wrap(z.object({ items: z.array(projectSummary), counts: z.record(z.string(), z.number()) })),
-  result: wrap(z.object({ project_id: z.string(), round: z.number(), state: z.string(), job_state: z.string(), progress: z.number(), message: z.string(), error: z.string().nullable(), result: designResult.nullable() })),
-  evaluation: wrap(z.object({ project_id: z.string(), state: z.string().nullable(), error: z.string().nullable(), evaluation: z.record(z.string(), z.unknown()).nullable() })),
-  deleted: wrap(z.object({ id: z.string() })),
+  list: wrap(z.object({ items: z.array(projectSummary), total: z.number() }).meta({ id: 'DesignProjectPage' })),
+  all: wrap(z.object({ items: z.array(projectSummary), counts: z.record(z.string(), z.number()) }).meta({ id: 'DesignProjectsByState' })),
+  result: wrap(
+    z
+      .object({ project_id: z.string(), round: z.number().int(), state: storedEnum(STATES), job_state: z.string(), progress: z.number(), message: z.string(), error: z.string().nullable(), result: designResult.nullable() })
+      .meta({ id: 'DesignRoundResult' }),
+  ),
+  evaluation: wrap(z.object({ project_id: z.string(), state: storedEnum(STATES).nullable(), error: z.string().nullable(), evaluation: designEvaluation.nullable() }).meta({ id: 'DesignEvaluationState' })),
+  deleted: wrap(IdView),
 };

@@ -10,7 +10,7 @@ import { parseCsv, toCsv } from './csv.js';
 import type { OptimalDesignProjectTable, OptimalDesignRoundTable } from './db.js';
 import { type ErrorCode, engineErrorText, errors, type FileCode, isInputError, localText } from './messages.js';
 import { designRepo } from './repo.js';
-import type { RegisterSettings, RoundSettings } from './schemas.js';
+import type { DesignEvaluation, DesignResult, RegisterSettings, RoundParameters, RoundSettings } from './schemas.js';
 
 export const KIND = 'optimal_design';
 export const SUBJECT = 'optimal_design_round';
@@ -98,11 +98,11 @@ export function makeDesignService(ctx: AppContext) {
       round: r.round,
       algorithm: r.algorithm,
       n_runs: r.n_runs,
-      parameters: JSON.parse(r.parameters_json) as Record<string, unknown>,
+      parameters: JSON.parse(r.parameters_json) as RoundParameters,
       state: r.state,
       job_id: r.job_id,
       error: engineErrorText(r.error, lang),
-      result: r.result_json ? JSON.parse(r.result_json) : null,
+      result: r.result_json ? (JSON.parse(r.result_json) as DesignResult) : null,
       results: r.results_json ? (JSON.parse(r.results_json) as Row[]) : null,
       created_at: r.created_at,
       finished_at: r.finished_at,
@@ -294,7 +294,7 @@ export function makeDesignService(ctx: AppContext) {
       const job = r.job_id ? await jobs.get(auth.orgId, r.job_id) : undefined;
       return {
         project_id: p.id, round: r.round, state: r.state, job_state: job?.state ?? 'none', progress: job?.progress ?? 0, message: job?.message ?? '',
-        error: engineErrorText(r.error ?? null, lang), result: r.result_json ? JSON.parse(r.result_json) : null,
+        error: engineErrorText(r.error ?? null, lang), result: r.result_json ? (JSON.parse(r.result_json) as DesignResult) : null,
       };
     },
 
@@ -361,7 +361,7 @@ export function makeDesignService(ctx: AppContext) {
         if (job && job.state !== 'queued' && job.state !== 'running') await applyEval(auth.orgId, job);
         p = await getRow(auth, id);
       }
-      return { project_id: p.id, state: p.eval_state, error: engineErrorText(p.eval_error, lang), evaluation: p.eval_result_json ? JSON.parse(p.eval_result_json) : null };
+      return { project_id: p.id, state: p.eval_state, error: engineErrorText(p.eval_error, lang), evaluation: p.eval_result_json ? (JSON.parse(p.eval_result_json) as DesignEvaluation) : null };
     },
 
     async remove(auth: AuthContext, id: string) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdView, storedEnum } from '../../http/responses.js';
 
 export const ALGORITHMS = ['tpe', 'cmaes', 'nsga2', 'gp', 'random', 'grid'] as const;
 export const GOALS = ['maximize', 'minimize', 'target', 'range'] as const;
@@ -73,63 +74,170 @@ export const listQuery = z.object({
 });
 
 // ---- responses -------------------------------------------------------------------------------------------
+// The run's result is the engine's (engine/mitate_engine/tasks/optimize.py, optimization/report.py). Engine floats
+// that can be non-finite (an infeasible candidate's objective, a model's NaN) arrive as null (engine encoding.py).
 
 const wrap = <T extends z.ZodType>(t: T) => z.object({ detail: z.object({ response: t }) });
-const json = z.unknown();
+const figure = z.number().nullable();
+const byTarget = z.record(z.string(), figure).describe('target → value');
+const featureValues = z.record(z.string(), z.union([z.number(), z.string()])).describe('feature → value');
 
-export const runView = z.object({
-  id: z.string(),
-  algorithm: z.string(),
-  job_id: z.string(),
-  state: z.enum(['queued', 'running', 'done', 'failed']),
-  progress: z.number(),
-  message: z.string(),
-  error: z.string().nullable(),
-  best: json.describe('The best condition (features, predictions) once done'),
-  evaluations: z.number().nullable(),
-  seconds: z.number().nullable(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
-});
+/** A candidate condition: its feature values and the predicted targets. */
+export const candidate = z
+  .object({
+    features: featureValues,
+    predictions: byTarget,
+    evaluation: z.number().int().describe('Which evaluation of the search (from 1)'),
+    objective: figure.describe('The prediction (one target, oriented: larger is better) or the overall desirability'),
+  })
+  .meta({ id: 'OptimizationCandidate' });
 
-export const projectView = z.object({
-  id: z.string(),
-  project_id: z.string(),
-  name: z.string(),
-  comment: z.string(),
-  dataset_id: z.string(),
-  dataset_name: z.string(),
-  state: z.enum(['ready', 'running', 'done', 'failed']),
-  models: z.array(z.object({ project_id: z.string(), model_key: z.string(), project_name: z.string(), algorithm: z.string(), target: z.string() })),
-  targets: z.array(json),
-  features: z.array(json),
-  constraints: z.array(json),
-  algorithms: z.array(z.string()),
-  n_trials: z.number(),
-  seed: z.number(),
-  forbid_extrapolation: z.boolean(),
-  runs: z.array(runView),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
+/** One of the ranked best conditions. */
+export const bestCondition = candidate
+  .extend({
+    rank: z.number().int(),
+    uncertainty: byTarget.describe('target → standard deviation of the prediction, null when the model gives none'),
+    desirability: byTarget.nullable().describe('target → desirability (several targets only)'),
+    extrapolation: z.array(z.string()).describe('Features outside their training range'),
+    constraints: z.record(z.string(), z.number()).describe('constraint → its left-hand side at this condition'),
+  })
+  .meta({ id: 'OptimizationBest' });
 
-export const featureInfo = z.object({
-  name: z.string(),
-  kind: z.enum(['numeric', 'category']),
-  min: z.number().nullable(),
-  max: z.number().nullable(),
-  mean: z.number().nullable(),
-  levels: z.array(z.string()),
-});
+/** The profiler: each target as one feature moves with the others held at the best condition. */
+export const profile = z
+  .object({ x: z.array(z.union([z.number(), z.string()])), feasible: z.array(z.boolean()), targets: z.record(z.string(), z.array(figure)) })
+  .meta({ id: 'OptimizationProfile' });
+
+export const optimizationResult = z
+  .object({
+    algorithm: z.enum(ALGORITHMS),
+    n_trials: z.number().int(),
+    evaluations: z.number().int(),
+    seed: z.number().int(),
+    seconds: z.number(),
+    search_seconds: z.number(),
+    evaluations_per_second: z.number().nullable(),
+    model_seconds: z.number(),
+    max_violation: figure,
+    extrapolated_share: z.number(),
+    objective: z.enum(['prediction', 'desirability']),
+    targets: z.array(
+      z.object({ name: z.string(), goal: z.enum(GOALS), value: z.number().nullable(), lower: z.number().nullable(), upper: z.number().nullable(), weight: z.number(), training_min: figure, training_max: figure }),
+    ),
+    features: z.array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(['range', 'discrete', 'categorical', 'fixed']),
+        lower: z.number().nullable(),
+        upper: z.number().nullable(),
+        values: z.array(z.union([z.number(), z.string()])).nullable(),
+        value: z.union([z.number(), z.string()]).nullable(),
+        unit: z.string().nullable(),
+        training_min: figure,
+        training_max: figure,
+      }),
+    ),
+    constraints: z.array(z.object({ name: z.string(), coefficients: z.record(z.string(), z.number()), operator: z.enum(['<=', '>=', '=']), value: z.number() })),
+    best: z.array(bestCondition),
+    convergence: z.array(z.object({ evaluation: z.number().int(), best: figure, value: figure })),
+    pareto: z.array(candidate).describe('Non-dominated candidates (several targets only)'),
+    trials: z.array(candidate).describe('The evaluations (a sample of at most 1000)'),
+    profiles: z.record(z.string(), profile).describe('feature → profile'),
+    sensitivity: z.record(z.string(), z.record(z.string(), figure)).describe('feature → target → spread of the prediction over the feature’s range'),
+  })
+  .meta({ id: 'OptimizationResult' });
+export type OptimizationResult = z.infer<typeof optimizationResult>;
+
+/** A condition predicted by POST optimization/prediction. */
+export const conditionPrediction = z
+  .object({
+    features: featureValues,
+    predictions: byTarget,
+    uncertainty: byTarget,
+    extrapolation: z.array(z.string()),
+    feasible: z.boolean(),
+    constraints: z.record(z.string(), z.number()),
+  })
+  .meta({ id: 'OptimizationConditionPrediction' });
+const conditionPredictions = z.object({ predictions: z.array(conditionPrediction) });
+export type ConditionPredictions = z.infer<typeof conditionPredictions>;
+
+export const runView = z
+  .object({
+    id: z.string(),
+    algorithm: storedEnum(ALGORITHMS),
+    job_id: z.string(),
+    state: z.enum(['queued', 'running', 'done', 'failed']),
+    progress: z.number(),
+    message: z.string(),
+    error: z.string().nullable(),
+    best: bestCondition.nullable().describe('The best condition once done'),
+    evaluations: z.number().nullable(),
+    seconds: z.number().nullable(),
+    created_at: z.string(),
+    finished_at: z.string().nullable(),
+  })
+  .meta({ id: 'OptimizationRun' });
+
+export const projectView = z
+  .object({
+    id: z.string(),
+    project_id: z.string(),
+    name: z.string(),
+    comment: z.string(),
+    dataset_id: z.string(),
+    dataset_name: z.string(),
+    state: z.enum(['ready', 'running', 'done', 'failed']),
+    models: z.array(z.object({ project_id: z.string(), model_key: z.string(), project_name: z.string(), algorithm: z.string(), target: z.string() })),
+    targets: z.array(targetSetting),
+    features: z.array(featureSetting),
+    constraints: z.array(constraintSetting),
+    algorithms: z.array(z.enum(ALGORITHMS)),
+    n_trials: z.number(),
+    seed: z.number(),
+    forbid_extrapolation: z.boolean(),
+    runs: z.array(runView),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: 'OptimizationProject' });
+
+export const featureInfo = z
+  .object({
+    name: z.string(),
+    kind: z.enum(['numeric', 'category']),
+    min: z.number().nullable(),
+    max: z.number().nullable(),
+    mean: z.number().nullable(),
+    levels: z.array(z.string()),
+  })
+  .meta({ id: 'OptimizationFeatureInfo' });
+
+export const featuresStep = z
+  .object({
+    dataset_id: z.string(),
+    dataset_name: z.string(),
+    targets: z.array(z.object({ name: z.string(), min: z.number().nullable(), max: z.number().nullable(), model_key: z.string(), project_id: z.string() })),
+    features: z.array(featureInfo),
+  })
+  .meta({ id: 'OptimizationFeaturesStep' });
+
+export const predictionTask = z
+  .object({
+    id: z.string(),
+    state: z.enum(['queued', 'running', 'done', 'failed']),
+    progress: z.number(),
+    error: z.string().nullable(),
+    result: conditionPredictions.nullable().describe('Once done'),
+  })
+  .meta({ id: 'OptimizationPredictionTask' });
 
 export const responses = {
   project: { 200: wrap(projectView), 201: wrap(projectView) },
-  list: { 200: wrap(z.object({ items: z.array(projectView), total: z.number(), counts: z.record(z.string(), z.number()) })) },
-  features: {
-    200: wrap(z.object({ dataset_id: z.string(), dataset_name: z.string(), targets: z.array(z.object({ name: z.string(), min: z.number().nullable(), max: z.number().nullable(), model_key: z.string(), project_id: z.string() })), features: z.array(featureInfo) })),
-  },
-  result: { 200: wrap(z.object({ run: runView, project_id: z.string(), result: z.record(z.string(), json) })) },
-  task: { 200: wrap(z.object({ id: z.string(), state: z.string(), progress: z.number(), error: z.string().nullable(), result: json })) },
-  deleted: { 200: wrap(z.object({ id: z.string() })) },
+  list: { 200: wrap(z.object({ items: z.array(projectView), total: z.number(), counts: z.record(z.string(), z.number()) }).meta({ id: 'OptimizationProjectPage' })) },
+  features: { 200: wrap(featuresStep) },
+  result: { 200: wrap(z.object({ run: runView, project_id: z.string(), result: optimizationResult.nullable().describe('null until the run is done') }).meta({ id: 'OptimizationRunResult' })) },
+  task: { 200: wrap(predictionTask) },
+  deleted: { 200: wrap(IdView) },
   csvFeatures: { 200: wrap(z.object({ features: z.array(featureSetting) })) },
 };

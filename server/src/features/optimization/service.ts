@@ -13,7 +13,7 @@ import { makeTrainingService } from '../training/service.js';
 import type { OptimizationProjectTable, OptimizationRunTable } from './db.js';
 import './db.js';
 import { engineErrors, M } from './messages.js';
-import { type RegisterBody, type Settings } from './schemas.js';
+import { type ConditionPredictions, type OptimizationResult, type RegisterBody, type Settings } from './schemas.js';
 
 export const KIND = 'optimize';
 const SUBJECT = 'optimization_run';
@@ -187,7 +187,7 @@ export function makeOptimizationService(ctx: AppContext) {
 
   function runView(r: OptimizationRunTable, job: JobView | undefined, lang: Lang) {
     const state = runState(job);
-    const result = state === 'done' ? (job?.result as { best?: unknown[]; evaluations?: number; seconds?: number } | null) : null;
+    const result = state === 'done' ? (job?.result as OptimizationResult | null) : null;
     return {
       id: r.id,
       algorithm: r.algorithm,
@@ -351,7 +351,7 @@ export function makeOptimizationService(ctx: AppContext) {
       if (!run) throw new AppError(404, M.runNotFound);
       const job = await jobs.get(auth.orgId, run.job_id);
       const v = runView(run, job, lang);
-      return { run: v, project_id: run.project_id, result: v.state === 'done' ? ((job?.result ?? {}) as Record<string, unknown>) : {} };
+      return { run: v, project_id: run.project_id, result: v.state === 'done' ? ((job?.result ?? null) as OptimizationResult | null) : null };
     },
 
     async resultCsv(auth: AuthContext, datasetId: string, runId: string | undefined) {
@@ -383,7 +383,7 @@ export function makeOptimizationService(ctx: AppContext) {
       const job = await jobs.get(auth.orgId, taskId);
       if (!job || job.kind !== 'optimize_predict') throw new AppError(404, M.taskNotFound);
       const state = runState(job);
-      return { id: job.id, state, progress: job.progress, error: state === 'failed' ? engineErrorText(job.error, lang) : null, result: state === 'done' ? job.result : null };
+      return { id: job.id, state, progress: job.progress, error: state === 'failed' ? engineErrorText(job.error, lang) : null, result: state === 'done' ? (job.result as ConditionPredictions) : null };
     },
   };
 }

@@ -6,16 +6,15 @@ import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
-import { fileReplies } from '../../http/responses.js';
+import { fileReplies, IdView } from '../../http/responses.js';
 import { installModelEventHandlers } from '../training/routes.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
 import { makeTrainingService } from '../training/service.js';
-import { pid, pm, projectView, rangeQuery, registerBody, seriesView, thresholdQuery, thresholdView, TS_TYPES, wrap } from './schemas.js';
+import { contributionsView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
 import { localCatalogue, makeTimeSeriesService } from './service.js';
 
 const tags = ['time series'];
-const anyObject = z.looseObject({});
 
 /** SPEC §7 'Time series' (GET timseseries/project/{id} spelt so, with a correctly spelt alias) and POST update/threshold. */
 export default async function timeSeriesRoutes(app: FastifyInstance) {
@@ -31,23 +30,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
     return reply.send(fs.createReadStream(file));
   };
 
-  const detector = z.object({
-    key: z.string(),
-    label: z.string().describe("The detector's name in the caller's language (Accept-Language)"),
-    contributions: z.boolean(),
-    params: z.array(
-      z.object({
-        name: z.string(),
-        kind: z.enum(['int', 'float']),
-        default: z.number(),
-        low: z.number(),
-        high: z.number(),
-        label: z.string().describe("The parameter's label in the caller's language"),
-        help: z.string().optional().describe('What the value means, in the same language'),
-      }),
-    ),
-  });
-  r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters, named in the caller\'s language (one list: engine/mitate_engine/tsad/catalogue.json with message keys)', response: wrap(z.object({ supervised: z.array(detector), unsupervised: z.array(detector) })) } }, async (req) =>
+  r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters, named in the caller\'s language (one list: engine/mitate_engine/tsad/catalogue.json with message keys)', response: wrap(tsCatalogueView) } }, async (req) =>
     ok(localCatalogue(langOf(req.headers['accept-language']))),
   );
   r.post(
@@ -65,7 +48,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   );
   r.get(
     '/timeseries/project/list/',
-    { schema: { tags, summary: 'Time-series projects of the organisation', querystring: z.object({ page: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(200).default(100) }), response: wrap(z.looseObject({ items: z.array(projectView), total: z.number() })) } },
+    { schema: { tags, summary: 'Time-series projects of the organisation', querystring: z.object({ page: z.coerce.number().int().min(1).default(1), page_size: z.coerce.number().int().min(1).max(200).default(100) }), response: wrap(z.object({ items: z.array(projectView), total: z.number() }).meta({ id: 'TsProjectPage' })) } },
     async (req) => {
       const lists = await Promise.all(TS_TYPES.map((t) => training.list(req.auth, { query: '', project_type: t, page: 1, page_size: 1000 })));
       const rows = lists.flatMap((l) => l.items).sort((a, b) => b.created_at.localeCompare(a.created_at));
@@ -84,7 +67,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   );
   r.post(
     '/timeseries/report/:id',
-    { schema: { tags, summary: "A model's report: metrics (point-wise, event-level, time to detect), alarms with contributions, score overview", params: pid, body: z.object({ model_key: z.string().max(100) }), response: wrap(z.looseObject({ project: projectView, model: anyObject, report: anyObject })) } },
+    { schema: { tags, summary: "A model's report: metrics (point-wise, event-level, time to detect), alarms with contributions, score overview", params: pid, body: z.object({ model_key: z.string().max(100) }), response: wrap(tsReportView) } },
     async (req) => ok(await svc.report(req.auth, req.params.id, req.body.model_key, langOf(req.headers['accept-language']))),
   );
   r.get(
@@ -103,7 +86,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
       return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
     },
   );
-  r.delete('/timeseries/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete the project, its models, thresholds and files', params: pid, response: wrap(z.object({ id: z.string() })) } }, async (req) => {
+  r.delete('/timeseries/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete the project, its models, thresholds and files', params: pid, response: wrap(IdView) } }, async (req) => {
     const p = await svc.getProject(req.auth, req.params.id);
     await app.ctx.db.deleteFrom('model_thresholds').where('organisation_id', '=', req.auth.orgId).where('project_id', '=', p.id).execute();
     return ok(await training.remove(req.auth, p.id));
@@ -124,12 +107,12 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   );
   r.get(
     '/timeseries/signals/:project_id/:model_key',
-    { schema: { tags, summary: 'Raw signals (columns, comma separated) in time order over row positions [start, end], min/max per bucket', params: pm, querystring: rangeQuery, response: wrap(z.looseObject({ columns: z.array(z.string()) })) } },
+    { schema: { tags, summary: 'Raw signals (columns, comma separated) in time order over row positions [start, end], min/max per bucket', params: pm, querystring: rangeQuery, response: wrap(signalsView) } },
     async (req) => ok(await svc.signals(req.auth, req.params.project_id, req.params.model_key, req.query)),
   );
   r.get(
     '/timeseries/contributions/:project_id/:model_key',
-    { schema: { tags, summary: 'Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP for LightGBM, path contributions for the random forest, coefficient × value)', params: pm, querystring: z.object({ start: z.coerce.number().int().min(0), end: z.coerce.number().int().min(0) }), response: wrap(z.looseObject({ available: z.boolean(), items: z.array(z.object({ signal: z.string(), value: z.number() })) })) } },
+    { schema: { tags, summary: 'Mean contribution of each signal over rows [start, end] (T²/Q relative to their limits, robust z, TreeSHAP for LightGBM, path contributions for the random forest, coefficient × value)', params: pm, querystring: z.object({ start: z.coerce.number().int().min(0), end: z.coerce.number().int().min(0) }), response: wrap(contributionsView) } },
     async (req) => ok(await svc.contributions(req.auth, req.params.project_id, req.params.model_key, req.query.start, req.query.end)),
   );
 }

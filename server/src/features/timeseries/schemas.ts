@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { storedEnum } from '../../http/responses.js';
+import { TrainingModel, TrainingProject } from '../training/responses.js';
 import { decimalsOk, modelInput } from '../training/schemas.js';
 
 export const TS_TYPES = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'] as const;
@@ -37,46 +39,172 @@ export const rangeQuery = z.object({
 export const pid = z.object({ id: z.string().max(64) });
 export const pm = z.object({ project_id: z.string().max(64), model_key: z.string().max(100) });
 
-/** `{detail: {response: ...}}` with the response described; extra keys pass through unchanged. */
+/** `{detail: {response: ...}}` with the response described. */
 export const wrap = <T extends z.ZodType>(response: T) => ({ 200: z.object({ detail: z.object({ response }) }) });
-const loose = z.looseObject;
 
-export const projectView = loose({
-  project_id: z.string(),
-  name: z.string(),
-  project_type: z.string(),
-  training_state: z.string(),
-  dataset_id: z.string(),
-  parent_dataset_name: z.string(),
-  number_of_data: z.number(),
-  feature_variables: z.array(z.string()),
-  target_variables: z.array(z.string()),
-  time_column: z.string().nullable(),
-  models: z.array(loose({ model_key: z.string(), algorithm: z.string(), state: z.string(), threshold: z.number().nullable() })),
+// Engine figures that can be non-finite arrive as null (engine encoding.py).
+const figure = z.number().nullable();
+/** [row position, min, max] of a bucket: no spike is lost when a long series is drawn with few points. */
+const bucket = z.tuple([z.number(), figure, figure]);
+const timeValue = z.union([z.string(), z.number(), z.null()]).describe('The time column’s value (ISO text for a date/time)');
+
+/** A detector of the catalogue (engine/mitate_engine/tsad/catalogue.json), named in the caller's language. */
+export const tsAlgorithm = z
+  .object({
+    key: z.string(),
+    label: z.string().describe("The detector's name in the caller's language (Accept-Language)"),
+    contributions: z.boolean().describe('Whether the detector explains an alarm by the signals’ contributions'),
+    params: z.array(
+      z.object({
+        name: z.string(),
+        kind: z.enum(['int', 'float']),
+        default: z.number(),
+        low: z.number(),
+        high: z.number(),
+        label: z.string().describe("The parameter's label in the caller's language"),
+        help: z.string().optional().describe('What the value means, in the same language'),
+      }),
+    ),
+  })
+  .meta({ id: 'TsAlgorithm' });
+export const tsCatalogueView = z.object({ supervised: z.array(tsAlgorithm), unsupervised: z.array(tsAlgorithm) }).meta({ id: 'TsCatalogue' });
+
+/** The summary the engine keeps as a detector's metrics (tsad/trainer.py write_model); null figures need labels. */
+export const tsModelMetrics = z
+  .object({ f1: figure, far: figure, mar: figure, precision: figure, recall: figure, event_f1: figure, alarms: z.number().int(), threshold: figure })
+  .meta({ id: 'TsModelMetrics' });
+export type TsModelMetrics = z.infer<typeof tsModelMetrics>;
+
+const tsParams = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()]));
+export type TsParams = z.infer<typeof tsParams>;
+export const tsModel = TrainingModel.extend({
+  params: tsParams.describe('The hyper-parameters asked for'),
+  hyperparameters: tsParams.nullable().describe('The hyper-parameters used'),
+  metrics: tsModelMetrics.nullable(),
+  label: z.string().describe('The detector’s name for people'),
+  trained_threshold: z.number().nullable().describe('The threshold training chose'),
+  saved_threshold: z.number().nullable().describe('The threshold a person saved, or null'),
+  threshold: z.number().nullable().describe('The one in use: saved, else trained'),
+}).meta({ id: 'TsModel' });
+
+export const projectView = TrainingProject.extend({
+  project_type: storedEnum(TS_TYPES),
+  mode: z.enum(['supervised', 'unsupervised']),
+  time_column: z.string(),
+  time_is_datetime: z.boolean(),
+  normal: normalPeriod.nullable().describe('The normal period the unsupervised detectors learn from'),
+  resample: z.string().nullable(),
+  notes: z.array(z.string()).describe('What the server did to the data, e.g. sorted:<time column>'),
+  models: z.array(tsModel),
+}).meta({ id: 'TsProject' });
+
+const pointwise = z.object({ tp: z.number().int(), fp: z.number().int(), fn: z.number().int(), tn: z.number().int(), precision: figure, recall: figure, f1: figure, far: figure, mar: figure });
+const eventLevel = z.object({
+  events: z.number().int(),
+  events_detected: z.number().int(),
+  alarm_spans: z.number().int(),
+  alarm_spans_true: z.number().int(),
+  precision: figure,
+  recall: figure,
+  f1: figure,
+  per_event: z.array(z.object({ start: z.number().int(), end: z.number().int(), detected: z.boolean(), delay_rows: z.number().int().nullable(), delay_seconds: figure.optional() })),
 });
-export const thresholdView = loose({
-  threshold: z.number(),
-  trained_threshold: z.number(),
-  saved_threshold: z.number().nullable(),
-  evaluated_part: z.enum(['test', 'train']),
-  evaluated_rows: z.number(),
-  labelled: z.boolean(),
-  counts: z.object({ tp: z.number(), fp: z.number(), fn: z.number(), tn: z.number() }).nullable(),
-  precision: z.number().nullable(),
-  recall: z.number().nullable(),
-  f1: z.number().nullable(),
-  far: z.number().nullable(),
-  mar: z.number().nullable(),
-  alarms: z.number(),
-  alarms_per_day: z.number().nullable().describe('null when the time column is not a date/time (see alarms_per_1000_rows)'),
-  alarms_per_1000_rows: z.number().nullable(),
-  spans: z.array(z.tuple([z.number(), z.number()])),
-  seconds: z.number(),
-});
-export const seriesView = loose({
-  rows: z.number(),
-  start: z.number(),
-  end: z.number(),
-  points: z.array(z.tuple([z.number(), z.number().nullable(), z.number().nullable()])),
-  times: z.array(z.union([z.string(), z.number(), z.null()])),
-});
+
+/** A detector's report (engine/mitate_engine/tsad/trainer.py write_model, metrics.py). */
+export const tsReport = z
+  .object({
+    algorithm: z.string(),
+    label: z.string(),
+    project_type: z.enum(TS_TYPES),
+    threshold: figure,
+    detector: z
+      .object({
+        components: z.number().int().optional(),
+        explained_variance: figure.optional(),
+        t2_limit: figure.optional(),
+        q_limit: figure.optional(),
+        confidence: figure.optional(),
+        percentile: figure.optional(),
+        window: z.number().int().optional(),
+        quantile: figure.optional(),
+        factor: figure.optional(),
+        persistence: z.number().int().optional(),
+        epochs_run: z.number().int().nullable().optional(),
+        validation_loss: figure.optional(),
+      })
+      .describe('What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs)'),
+    hyperparameters: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
+    metrics: z.object({
+      threshold: figure,
+      evaluated_part: z.enum(['test', 'train']),
+      evaluated_rows: z.number().int(),
+      alarms: z.number().int(),
+      alarms_per_day: figure,
+      alarms_per_1000_rows: figure,
+      train_alarm_rate: figure,
+      pointwise: pointwise.optional().describe('With labels only'),
+      event: eventLevel.optional().describe('With labels only'),
+    }),
+    notes: z.array(z.string()),
+    signals: z.array(z.string()),
+    time_column: z.string(),
+    label_column: z.string().nullable(),
+    rows: z.number().int(),
+    parts: z.object({ warmup: z.number().int(), train: z.number().int(), validation: z.number().int(), test: z.number().int() }).describe('Rows of each part'),
+    contributions: z.boolean(),
+    alarms: z.array(
+      z.object({
+        start: z.number().int(),
+        end: z.number().int(),
+        start_time: timeValue,
+        end_time: timeValue,
+        peak: z.number().int(),
+        peak_score: figure,
+        part: z.string(),
+        contributions: z.array(z.object({ signal: z.string(), value: figure })).optional().describe('Mean contribution of the ten largest signals over the alarm'),
+      }),
+    ),
+    overview: z.object({ score: z.array(bucket), signals_scaled_std: z.record(z.string(), figure) }),
+  })
+  .meta({ id: 'TsReport' });
+export type TsReport = z.infer<typeof tsReport>;
+export const tsReportView = z.object({ project: projectView, model: tsModel, report: tsReport }).meta({ id: 'TsModelReport' });
+
+export const thresholdView = z
+  .object({
+    threshold: z.number(),
+    trained_threshold: z.number().nullable().describe('null when training chose none'),
+    saved_threshold: z.number().nullable(),
+    evaluated_part: z.enum(['test', 'train']),
+    evaluated_rows: z.number(),
+    labelled: z.boolean(),
+    counts: z.object({ tp: z.number(), fp: z.number(), fn: z.number(), tn: z.number() }).nullable(),
+    precision: z.number().nullable(),
+    recall: z.number().nullable(),
+    f1: z.number().nullable(),
+    far: z.number().nullable(),
+    mar: z.number().nullable(),
+    alarms: z.number(),
+    alarms_per_day: z.number().nullable().describe('null when the time column is not a date/time (see alarms_per_1000_rows)'),
+    alarms_per_1000_rows: z.number().nullable(),
+    spans: z.array(z.tuple([z.number(), z.number()])),
+    seconds: z.number(),
+  })
+  .meta({ id: 'TsThresholdStats' });
+export const seriesView = z
+  .object({
+    rows: z.number(),
+    start: z.number(),
+    end: z.number(),
+    points: z.array(bucket),
+    times: z.array(timeValue),
+    events: z.array(z.tuple([z.number(), z.number()])).describe('Labelled events as [start, end] (at most 2000)'),
+    parts: z.array(z.object({ part: z.string(), start: z.number(), end: z.number() })).describe('Consecutive rows of one part (warmup, train, validation, test)'),
+  })
+  .meta({ id: 'TsSeries' });
+export const signalsView = z
+  .object({ columns: z.array(z.string()), series: z.record(z.string(), z.array(bucket)).describe('signal → buckets') })
+  .meta({ id: 'TsSignals' });
+export const contributionsView = z
+  .object({ available: z.boolean(), start: z.number(), end: z.number(), items: z.array(z.object({ signal: z.string(), value: z.number() })) })
+  .meta({ id: 'TsContributions' });

@@ -15,7 +15,7 @@ import { insertProject } from '../training/rows.js';
 import { makeTrainingService, projectKey } from '../training/service.js';
 import './db.js';
 import { M } from './messages.js';
-import type { RegisterBody, TsType } from './schemas.js';
+import type { RegisterBody, TsModelMetrics, TsParams, TsReport, TsType } from './schemas.js';
 import { TS_TYPES } from './schemas.js';
 import { downsample, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 
@@ -55,7 +55,7 @@ export function localCatalogue(lang: Lang) {
   const c = tsCatalogue();
   return { supervised: c.supervised.map(one), unsupervised: c.unsupervised.map(one) };
 }
-export const modeOf = (type: string) => (type === 'time_series_anomaly_detection_supervised' ? 'supervised' : 'unsupervised');
+export const modeOf = (type: string) => (type === 'time_series_anomaly_detection_supervised' ? ('supervised' as const) : ('unsupervised' as const));
 export const isTsType = (type: string): type is TsType => (TS_TYPES as readonly string[]).includes(type);
 
 /** Settings of a time-series project; the keys shared with tabular projects keep the training views working. */
@@ -257,7 +257,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
     const models = base.models.map((m) => {
       const row = rows.find((x) => x.model_key === m.model_key)!;
       const trained = trainedThreshold(row);
-      return { ...m, label: detectorName(m.algorithm, lang), trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
+      return { ...m, params: m.params as TsParams, hyperparameters: m.hyperparameters as TsParams | null, metrics: m.metrics as TsModelMetrics | null, label: detectorName(m.algorithm, lang), trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
     });
     // the model a person would pick first: best point-wise F1 when there are labels, else the first finished one
     const done = models.filter((m) => m.state === 'done');
@@ -401,7 +401,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
       const v = await view(auth, p, lang);
-      return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report: JSON.parse(await fs.promises.readFile(file, 'utf8')) };
+      return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report: JSON.parse(await fs.promises.readFile(file, 'utf8')) as TsReport };
     },
 
     async modelFiles(auth: AuthContext, projectId: string, key: string) {
@@ -414,9 +414,9 @@ export function makeTimeSeriesService(ctx: AppContext) {
       const started = performance.now();
       const { p, m, dir, cfg } = await doneModel(auth, projectId, key);
       const s = await loadScores(dir, cfg);
-      const trained = trainedThreshold(m) ?? NaN;
+      const trained = trainedThreshold(m);
       const saved = (await savedThresholds(auth.orgId, p.id)).get(m.model_key) ?? null;
-      let threshold = q.threshold ?? saved ?? trained;
+      let threshold = q.threshold ?? saved ?? trained ?? NaN;
       if (q.target_far !== undefined) threshold = thresholdForFar(s, q.target_far);
       if (!Number.isFinite(threshold)) throw new AppError(422, M.badThreshold, {}, 'threshold');
       const stats = thresholdStats(s, threshold);

@@ -9,7 +9,7 @@ import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import { reportError } from '../../api/client';
-import { saveSetup, type Profile } from './api';
+import { saveSetup, type AccountProfile, type Profile } from './api';
 
 export type Section = 'basic' | 'address' | 'account' | 'organisation';
 
@@ -114,14 +114,15 @@ export default function SetupForm({
   complete?: boolean;
   readOnly?: boolean;
   submitLabel?: string;
-  onSaved?: (p: Profile) => void;
+  /** The saved profile (the account's fields; the platform-administrator flag comes only with GET profile). */
+  onSaved?: (p: AccountProfile) => void;
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const defs = useSections();
   const fields = sections.flatMap((s) => defs[s]);
   const [values, setValues] = useState<Record<string, string>>(() =>
-    Object.fromEntries(fields.map((f) => [f.name, profile.values[f.name] ?? (f.name === 'currency' ? profile.settings.currency : '')])),
+    Object.fromEntries(fields.map((f) => [f.name, profile.values[f.name as keyof Profile['values']] ?? (f.name === 'currency' ? profile.settings.currency : '')])),
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [submitted, setSubmitted] = useState(false);

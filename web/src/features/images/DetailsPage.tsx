@@ -120,7 +120,7 @@ export default function DetailsPage() {
             <Table size="small" sx={{ width: 'auto' }}>
               <TableHead>
                 <TableRow>
-                  {['accuracy', 'precision', 'recall', 'f1', 'roc_auc'].map((k) => (
+                  {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
                     <TableCell key={k}>{t(`metric.${k}`)}</TableCell>
                   ))}
                   {m.seconds !== null && <TableCell />}
@@ -128,7 +128,7 @@ export default function DetailsPage() {
               </TableHead>
               <TableBody>
                 <TableRow>
-                  {['accuracy', 'precision', 'recall', 'f1', 'roc_auc'].map((k) => (
+                  {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
                     <TableCell key={k}>{fmt(m.metrics?.[k])}</TableCell>
                   ))}
                   {m.seconds !== null && <TableCell>{t('details.seconds', { s: m.seconds.toFixed(1) })}</TableCell>}

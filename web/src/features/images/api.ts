@@ -11,27 +11,9 @@ export type ImageType = (typeof IMAGE_TYPES)[number];
 export const isImageType = (t: string | undefined): t is ImageType => !!t && (IMAGE_TYPES as readonly string[]).includes(t);
 export const ALGORITHMS: Record<ImageType, string[]> = { analysis: ['patchcore', 'finetune', 'compact_cnn'], classification: ['finetune', 'compact_cnn'] };
 
-export interface Augmentation {
-  hflip: boolean;
-  vflip: boolean;
-  rotate: number;
-  brightness: number;
-  contrast: number;
-  crop: number;
-}
-export interface Settings {
-  image_size: number;
-  epochs: number;
-  batch_size: number;
-  learning_rate: number;
-  schedule: 'cosine' | 'step' | 'constant';
-  early_stopping: number;
-  balance: boolean;
-  coreset_ratio: number;
-  ok_percentile: number;
-  train_layers: 'head' | 'top' | 'all';
-  augmentation: Augmentation;
-}
+/** An image project's settings (SPEC §3), as the server declares them with their defaults applied. */
+export type Settings = components['schemas']['ImageProject']['settings'];
+export type Augmentation = Settings['augmentation'];
 export const DEFAULT_SETTINGS: Settings = {
   image_size: 128,
   epochs: 10,
@@ -46,70 +28,17 @@ export const DEFAULT_SETTINGS: Settings = {
   augmentation: { hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 },
 };
 
-export interface Epoch {
-  epoch: number;
-  train_loss: number | null;
-  train_accuracy: number | null;
-  val_loss: number | null;
-  val_accuracy: number | null;
-  learning_rate: number | null;
-}
-export type Metrics = Record<string, unknown> & { confusion_matrix?: { labels: string[]; matrix: number[][] } };
-export interface ImageModel {
-  model_key: string;
-  algorithm: string;
-  state: string;
-  metrics: Metrics | null;
-  threshold: number | null;
-  stopped: boolean;
-  seconds: number | null;
-  error: string | null;
-  error_message: { en: string; ja: string } | null;
-  epochs: Epoch[];
-}
-export interface ImageProject {
-  project_id: string;
-  name: string;
-  project_type: ImageType;
-  training_state: 'ready' | 'training' | 'done' | 'failed';
-  stopping: boolean;
-  dataset_id: string;
-  parent_dataset_name: string;
-  number_of_data: number;
-  classes: string[];
-  settings: Settings;
-  models: ImageModel[];
-  job: { id: string; state: string; progress: number; message: string; error: string | null } | null;
-  error: string | null;
-}
-export interface GalleryItem {
-  id: string;
-  label: string;
-  predicted: string;
-  score: number;
-  heatmap: string | null;
-  probabilities?: Record<string, number>;
-}
-export interface HeldScore {
-  id: string;
-  split: 'validation' | 'test';
-  label: string;
-  score: number;
-}
-export interface Detail {
-  project: ImageProject;
-  model: ImageModel;
-  report: { gallery: GalleryItem[]; scores: HeldScore[]; metrics: Metrics; threshold?: number; threshold_rule?: string; classes: string[]; training: { epochs: Epoch[]; best_epoch?: number; stopped: boolean; images_per_second: number } };
-  threshold: number | null;
-  rates: { miss_rate: number | null; over_detection_rate: number | null } | null;
-}
-export interface ImageDataset {
-  id: string;
-  name: string;
-  training_type: string;
-  data_type: string;
-  image: { kind?: string; classes: string[]; counts: Record<string, Record<string, number>>; skipped: { entry: string; reason: string }[]; total: number };
-}
+type Schemas = components['schemas'];
+// Answers, as the server declares them (server/src/features/images/schemas.ts).
+export type Epoch = Schemas['ImageEpoch'];
+export type Metrics = Schemas['ImageMetrics'];
+export type ImageModel = Schemas['ImageModel'];
+export type ImageProject = Schemas['ImageProject'];
+export type GalleryItem = Schemas['ImageGalleryItem'];
+export type HeldScore = Schemas['ImageHeldScore'];
+export type ImageReport = Schemas['ImageReport'];
+export type Detail = Schemas['ImageModelDetail'];
+export type ImageDataset = Schemas['ImageDataset'];
 
 export const imageKeys = {
   project: (id: string) => ['images', 'project', id] as const,
@@ -141,7 +70,7 @@ export function useGallery(id: string, page: number, pageSize: number, split: st
   return useQuery({
     queryKey: imageKeys.gallery(id, page, split, label),
     queryFn: ({ signal }) =>
-      apiGet<{ total: number; items: { id: string; name: string; label: string | null; split: string; width: number; height: number }[] }>(
+      apiGet<Schemas['ImageDatasetPage']>(
         `/api/image/dataset/${enc(id)}/gallery`,
         { page, page_size: pageSize, split: split || undefined, label: label || undefined },
         { signal },
@@ -162,7 +91,7 @@ export async function download(path: string, name: string) {
 export const predictImages = (id: string, key: string, files: File[]) => {
   const form = new FormData();
   for (const f of files) form.append('files', f, f.name);
-  return uploadMultipart<{ id: string; report_type: string }>(`/api/prediction/result/${enc(id)}/${enc(key)}`, form);
+  return uploadMultipart<Schemas['ImagePredictionStarted']>(`/api/prediction/result/${enc(id)}/${enc(key)}`, form);
 };
 
 /** An image behind the bearer: fetched as a blob and shown through an object URL. */
@@ -200,7 +129,6 @@ export function ratesAt(scores: HeldScore[], threshold: number) {
 }
 
 // ---- pre-processing (SPEC §7 'Image') ------------------------------------------------------------------------
-type Schemas = components['schemas'];
 export type ImageOperations = Schemas['ImageOperations'];
 export type PreprocessPreview = Schemas['ImagePreprocessPreview'];
 export type PreprocessRun = Schemas['ImagePreprocessRun'];
@@ -221,4 +149,4 @@ export const startImagePreprocess = (datasetId: string, operations: ImageOperati
   apiPost<Schemas['ImagePreprocessStarted']>(`/api/image/preprocess/${enc(datasetId)}`, { operations, preview: false });
 export const imagePreprocessResult = (tempId: string, signal?: AbortSignal) => apiGet<PreprocessRun>(`/api/image/preprocess/result/${enc(tempId)}`, undefined, { signal });
 export const registerPreprocessed = (tempId: string, name: string, comment: string) =>
-  apiPost<ImageDataset & { data_type: string }>(`/api/image/new_dataset/register/${enc(tempId)}`, { name, comment });
+  apiPost<ImageDataset>(`/api/image/new_dataset/register/${enc(tempId)}`, { name, comment });

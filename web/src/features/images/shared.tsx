@@ -32,7 +32,7 @@ export function StateChip({ state }: { state: string }) {
   return <Chip size="small" color={color} label={t(`state.${state}`, { defaultValue: state })} />;
 }
 
-const METRICS = ['accuracy', 'precision', 'recall', 'f1', 'roc_auc', 'miss_rate', 'over_detection_rate'];
+const METRICS = ['accuracy', 'precision', 'recall', 'f1', 'roc_auc', 'miss_rate', 'over_detection_rate'] as const;
 
 export function MetricsTable({ metrics }: { metrics: Metrics | null }) {
   const { t } = useTranslation(NS);
@@ -44,7 +44,7 @@ export function MetricsTable({ metrics }: { metrics: Metrics | null }) {
         {keys.map((k) => (
           <TableRow key={k}>
             <TableCell component="th">{t(`metric.${k}`)}</TableCell>
-            <TableCell align="right">{k.endsWith('_rate') ? pct(metrics[k] as number) : fmt(metrics[k])}</TableCell>
+            <TableCell align="right">{k.endsWith('_rate') ? pct(metrics[k]) : fmt(metrics[k])}</TableCell>
           </TableRow>
         ))}
       </TableBody>

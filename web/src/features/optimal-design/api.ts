@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet } from '../../api/client';
+import type { components } from '../../api/schema';
 import { uploadMultipart } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
 
@@ -42,86 +43,17 @@ export interface RegisterSettings extends RoundSettings {
   existing_project_ids: string[];
 }
 
-export type Row = Record<string, string | number | null>;
-export interface Criteria {
-  runs: number;
-  terms: number;
-  det_xtx: number | null;
-  singular: boolean;
-  d_efficiency: number | null;
-  a_efficiency: number | null;
-  g_efficiency: number | null;
-  i_value: number | null;
-  i_efficiency?: number | null;
-  vif: Record<string, number | null>;
-  variance_profile: { fraction: number[]; scaled_variance: number[]; points: number } | null;
-}
-export interface FitTerm {
-  term: string;
-  estimate: number;
-  std_error: number;
-  t: number;
-  p_value: number;
-}
-export interface DesignResult {
-  algorithm: string;
-  method: string;
-  model: { kind: string; terms: string[] };
-  variables: { name: string; type: VariableType; low: number; high: number; levels: (string | number)[] }[];
-  mixture_total: number | null;
-  existing: Row[];
-  runs: Row[];
-  criteria: Criteria;
-  min_distance: number | null;
-  candidates: number;
-  region_points: number;
-  excluded: number;
-  fits: Record<string, { terms: FitTerm[]; r2: number | null; r2_adj: number | null; rmse: number; runs: number }>;
-  seed: number;
-  seconds?: number;
-  bo?: { mean: number[]; sd: number[]; ei: number[]; best_observed: number; response: string; direction: string; surrogate: string };
-}
-export interface Round {
-  round: number;
-  algorithm: Algorithm;
-  n_runs: number;
-  parameters: Record<string, unknown>;
-  state: string;
-  job_id: string | null;
-  error: string | null;
-  result: DesignResult | null;
-  results: Row[] | null;
-  created_at: string;
-  finished_at: string | null;
-}
-export interface Project {
-  id: string;
-  name: string;
-  comment: string;
-  state: string;
-  rounds: number;
-  settings: { variables: Variable[]; constraints: Constraint[]; responses: string[]; model: { kind: ModelKind }; mixture_total?: number; exclude_count: number; existing_rows: Row[] };
-  round_list: Round[];
-  eval_state: string | null;
-  eval_error: string | null;
-  created_at: string;
-  updated_at: string;
-}
-export interface ProjectSummary {
-  id: string;
-  name: string;
-  state: string;
-  rounds: number;
-  variables: number;
-  created_at: string;
-  updated_at: string;
-}
-export interface Evaluation {
-  project_id: string;
-  state: string | null;
-  error: string | null;
-  evaluation: { user: Criteria; ours: Criteria | null; user_runs: number; user_outside: { row: number; constraints: string[] }[] } | null;
-}
+type Schemas = components['schemas'];
+// Answers, as the server declares them (server/src/features/optimal-design/schemas.ts).
+export type Project = Schemas['DesignProject'];
+export type ProjectSummary = Schemas['DesignProjectSummary'];
+export type Round = Schemas['DesignRound'];
+export type DesignResult = Schemas['DesignResult'];
+export type Criteria = Schemas['DesignCriteria'];
+export type Fit = Schemas['DesignFit'];
+export type FitTerm = Fit['terms'][number];
+export type Evaluation = Schemas['DesignEvaluationState'];
+export type Row = DesignResult['runs'][number];
 
 const base = '/api/optimal';
 const enc = encodeURIComponent;
@@ -135,14 +67,14 @@ export const doeKeys = {
 export function useProjects(params: { query: string; page: number; page_size: number }) {
   return useQuery({
     queryKey: doeKeys.list(params),
-    queryFn: ({ signal }) => apiGet<{ items: ProjectSummary[]; total: number }>(`${base}/projects`, params, { signal }),
+    queryFn: ({ signal }) => apiGet<Schemas['DesignProjectPage']>(`${base}/projects`, params, { signal }),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.items.some((p) => p.state === 'running') ? 2000 : false),
   });
 }
 
 export function useAllProjects() {
-  return useQuery({ queryKey: ['optimal-design', 'all'], queryFn: ({ signal }) => apiGet<{ items: ProjectSummary[] }>(`${base}/projects/list`, undefined, { signal }) });
+  return useQuery({ queryKey: ['optimal-design', 'all'], queryFn: ({ signal }) => apiGet<Schemas['DesignProjectsByState']>(`${base}/projects/list`, undefined, { signal }) });
 }
 
 export function useProject(id: string) {
@@ -173,7 +105,7 @@ export const registerProject = (s: RegisterSettings, files: { exclude_file?: Fil
   uploadMultipart<Project>(`${base}/register`, form(s, files));
 export const nextRound = (id: string, s: RoundSettings, file: File | null) => uploadMultipart<Project>(`${base}/round/${enc(id)}`, form(s, { file }));
 export const evaluateDesign = (id: string, file: File) => uploadMultipart<Evaluation>(`${base}/evaluate/${enc(id)}`, form({}, { file }));
-export const deleteProject = (id: string) => apiDelete<{ id: string }>(`${base}/project/delete/${enc(id)}`);
+export const deleteProject = (id: string) => apiDelete<Schemas['Deleted']>(`${base}/project/delete/${enc(id)}`);
 
 export async function downloadExperimentSheet(id: string, round: number) {
   const { blob, fileName } = await apiBlob(`${base}/experiment/download`, 'experiment.csv', { method: 'POST', json: { project_id: id, round } });

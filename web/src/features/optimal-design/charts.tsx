@@ -87,7 +87,7 @@ export function VarianceProfile({ profile }: { profile: NonNullable<DesignResult
         tooltip: { trigger: 'axis' },
         xAxis: { type: 'value', min: 0, max: 1, name: t('fraction'), nameLocation: 'middle', nameGap: 28 },
         yAxis: { type: 'value', name: t('scaledVariance'), nameLocation: 'middle', nameGap: 42, scale: true },
-        series: [{ type: 'line', showSymbol: false, data: profile.fraction.map((f, i) => [f, Number(profile.scaled_variance[i].toFixed(4))]) }],
+        series: [{ type: 'line', showSymbol: false, data: profile.fraction.map((f, i) => [f, profile.scaled_variance[i] === null ? null : Number(profile.scaled_variance[i].toFixed(4))]) }],
       }}
     />
   );

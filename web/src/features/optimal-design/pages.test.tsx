@@ -17,14 +17,14 @@ afterEach(() => {
 const common = { 'GET /api/users/me': () => ok(ME), 'GET /api/services/status': () => ok(STATUS) };
 const variables = ['A', 'B', 'C'].map((name) => ({ name, type: 'mixture' as const, low: 0, high: 1, levels: [] }));
 const criteria = {
-  runs: 6, terms: 6, det_xtx: 1e-6, singular: false, d_efficiency: 0.0123, a_efficiency: 0.001, g_efficiency: 1, i_value: 0.4, i_efficiency: 0.9,
+  runs: 6, terms: 6, det_xtx: 1e-6, singular: false, d_efficiency: 0.0123, a_efficiency: 0.001, g_efficiency: 1, i_value: 0.4, i_efficiency: 0.9, max_variance: 1.2,
   vif: { A: 1.5, 'A*B': 2 }, variance_profile: { fraction: [0, 1], scaled_variance: [1, 6], points: 4000 },
 };
 const project: Project = {
   id: 'p1', name: 'Blend', comment: '', state: 'done', rounds: 1,
-  settings: { variables, constraints: [], responses: ['gloss'], model: { kind: 'scheffe_quadratic' }, mixture_total: 1, exclude_count: 0, existing_rows: [] },
+  settings: { variables, constraints: [], responses: ['gloss'], model: { kind: 'scheffe_quadratic' }, mixture_total: 1, exclude_tolerance: 0, existing_project_ids: [], exclude_count: 0, existing_rows: [] },
   round_list: [{
-    round: 1, algorithm: 'simplex_lattice', n_runs: 6, parameters: {}, state: 'done', job_id: 'j1', error: null, results: null, created_at: '2025-05-20T02:00:00Z', finished_at: null,
+    round: 1, algorithm: 'simplex_lattice', n_runs: 6, parameters: { seed: 0, starts: 10, parameters: {}, bo: null }, state: 'done', job_id: 'j1', error: null, results: null, created_at: '2025-05-20T02:00:00Z', finished_at: null,
     result: {
       algorithm: 'simplex_lattice', method: 'simplex_lattice', model: { kind: 'scheffe_quadratic', terms: ['A', 'B', 'C', 'A*B', 'A*C', 'B*C'] }, variables, mixture_total: 1,
       existing: [], runs: [{ A: 1, B: 0, C: 0 }, { A: 0, B: 1, C: 0 }, { A: 0, B: 0, C: 1 }, { A: 0.5, B: 0.5, C: 0 }, { A: 0.5, B: 0, C: 0.5 }, { A: 0, B: 0.5, C: 0.5 }],

@@ -38,7 +38,8 @@ function Pareto({ result }: { result: Result }) {
   const [featureDir, setFeatureDir] = useState(-1);
   const ax = parse(x);
   const ay = parse(y);
-  const get = (a: Axis) => (c: Candidate) => Number(a.kind === 'target' ? c.predictions[a.name] : c.features[a.name]);
+  // a prediction the engine could not make is null: NaN keeps it off the chart (Number(null) would draw it at 0)
+  const get = (a: Axis) => (c: Candidate) => Number((a.kind === 'target' ? c.predictions[a.name] : c.features[a.name]) ?? NaN);
   const goalText = (a: Axis) => (a.kind === 'target' ? t(`goals.${result.targets.find((z) => z.name === a.name)?.goal ?? 'maximize'}`) : t(featureDir < 0 ? 'goals.minimize' : 'goals.maximize'));
   return (
     <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>

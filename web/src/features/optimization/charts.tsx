@@ -13,7 +13,7 @@ const ORANGE = '#ef6c00';
 const GREY = '#b0bec5';
 const fmt = (v: unknown) => (typeof v === 'number' ? formatNumber(v) : String(v ?? ''));
 
-export function ConvergenceChart({ points, labels, ariaLabel }: { points: { evaluation: number; best: number; value: number }[]; labels: { best: string; value: string; x: string }; ariaLabel: string }) {
+export function ConvergenceChart({ points, labels, ariaLabel }: { points: { evaluation: number; best: number | null; value: number | null }[]; labels: { best: string; value: string; x: string }; ariaLabel: string }) {
   return (
     <EChart
       ariaLabel={ariaLabel}
@@ -64,7 +64,7 @@ export function ParetoChart({ points, x, y, dir, labels, ariaLabel }: { points: 
   );
 }
 
-export function ParallelCoordinates({ points, dims, colorBy, ariaLabel }: { points: Candidate[]; dims: { name: string; get: (c: Candidate) => number | string }[]; colorBy: number; ariaLabel: string }) {
+export function ParallelCoordinates({ points, dims, colorBy, ariaLabel }: { points: Candidate[]; dims: { name: string; get: (c: Candidate) => number | string | null }[]; colorBy: number; ariaLabel: string }) {
   const values = points.map((c) => dims.map((d) => d.get(c)));
   const col = values.map((v) => v[colorBy]).filter((v): v is number => typeof v === 'number');
   return (

@@ -32,7 +32,7 @@ export default function ReportPage() {
   const [alarm, setAlarm] = useState(0);
   const data = rep.data;
   const r = data?.report;
-  const shown: string[] = r ? (r.alarms[alarm]?.contributions ?? []).slice(0, 4).map((c: { signal: string }) => c.signal) : [];
+  const shown: string[] = r ? (r.alarms[alarm]?.contributions ?? []).slice(0, 4).map((c) => c.signal) : [];
   const sig = useQuery({
     queryKey: ['timeseries', 'signals', id, key, shown.join(','), zoom?.[0], zoom?.[1]],
     queryFn: () => signals(id, key, shown.length ? shown : (r?.signals ?? []).slice(0, 4), zoom?.[0], zoom?.[1]),
@@ -40,7 +40,8 @@ export default function ReportPage() {
   });
   usePageTitle(data ? `${data.project.name} · ${data.model.label}` : undefined);
   if (!data || !series.data || !stats.data) return <PageLoading />;
-  const m = r.metrics;
+  const report = data.report;
+  const m = report.metrics;
   const s = series.data;
   // the raw signals are downsampled on their own buckets: each is labelled by the time of the score bucket it falls in
   const timesAt = (pts: Bucket[]) =>
@@ -79,7 +80,7 @@ export default function ReportPage() {
           trainPart={s.parts.filter((x) => x.part === 'train')}
           onZoom={setZoom}
           onSpanClick={(span) => {
-            const i = r.alarms.findIndex((a: { start: number }) => a.start === span[0]);
+            const i = report.alarms.findIndex((a: { start: number }) => a.start === span[0]);
             if (i >= 0) setAlarm(i);
           }}
         />
@@ -120,9 +121,9 @@ export default function ReportPage() {
               <Typography variant="subtitle2" sx={{ mt: 1 }}>
                 {t('report.perEvent')}
               </Typography>
-              {m.event.per_event.slice(0, 20).map((e: { start: number; end: number; detected: boolean; delay_rows: number | null; delay_seconds?: number }) => (
+              {m.event.per_event.slice(0, 20).map((e) => (
                 <Typography key={e.start} variant="body2">
-                  {e.start}–{e.end}: {e.detected ? `${t('report.detected')}, ${t('metrics.delay')} ${e.delay_rows} ${t('report.rows')}${e.delay_seconds !== undefined ? ` (${e.delay_seconds} s)` : ''}` : t('report.missed')}
+                  {e.start}–{e.end}: {e.detected ? `${t('report.detected')}, ${t('metrics.delay')} ${e.delay_rows} ${t('report.rows')}${e.delay_seconds != null ? ` (${e.delay_seconds} s)` : ''}` : t('report.missed')}
                 </Typography>
               ))}
             </>
@@ -132,20 +133,20 @@ export default function ReportPage() {
           <Typography variant="h6" gutterBottom>
             {t('report.detector')}
           </Typography>
-          <InfoGrid items={Object.entries({ ...r.detector, ...r.hyperparameters }).map(([k, v]) => ({ label: figureLabel(k), value: formatMetric(v) }))} />
-          {r.alarms[alarm]?.contributions && (
+          <InfoGrid items={Object.entries({ ...report.detector, ...report.hyperparameters }).map(([k, v]) => ({ label: figureLabel(k), value: formatMetric(v) }))} />
+          {report.alarms[alarm]?.contributions && (
             <>
               <Typography variant="subtitle2" sx={{ mt: 2 }}>
-                {t('threshold.contributions')} ({r.alarms[alarm].start_time} – {r.alarms[alarm].end_time})
+                {t('threshold.contributions')} ({report.alarms[alarm].start_time} – {report.alarms[alarm].end_time})
               </Typography>
-              <ContributionBars items={r.alarms[alarm].contributions} />
+              <ContributionBars items={report.alarms[alarm].contributions.filter((c): c is { signal: string; value: number } => c.value !== null)} />
             </>
           )}
         </Paper>
       </Box>
       <Paper variant="outlined">
         <Typography variant="h6" sx={{ p: 2, pb: 0 }}>
-          {t('report.alarms')} ({r.alarms.length})
+          {t('report.alarms')} ({report.alarms.length})
         </Typography>
         <Table size="small" aria-label={t('report.alarms')}>
           <TableHead>
@@ -158,10 +159,10 @@ export default function ReportPage() {
             </TableRow>
           </TableHead>
           <TableBody>
-            {r.alarms.slice(0, 50).map((a: { start: number; start_time: string; end_time: string; peak_score: number; part: string; contributions?: { signal: string; value: number }[] }, i: number) => (
+            {report.alarms.slice(0, 50).map((a, i) => (
               <TableRow key={a.start} hover selected={i === alarm} onClick={() => setAlarm(i)} sx={{ cursor: 'pointer' }}>
-                <TableCell>{String(a.start_time)}</TableCell>
-                <TableCell>{String(a.end_time)}</TableCell>
+                <TableCell>{String(a.start_time ?? '—')}</TableCell>
+                <TableCell>{String(a.end_time ?? '—')}</TableCell>
                 <TableCell>{formatMetric(a.peak_score)}</TableCell>
                 <TableCell>{t(`report.parts.${a.part}`, { defaultValue: a.part })}</TableCell>
                 <TableCell>{(a.contributions ?? []).slice(0, 3).map((c) => c.signal).join(', ') || '—'}</TableCell>

@@ -140,11 +140,11 @@ export default function ThresholdPage() {
             />
             <TextField size="small" label={t('threshold.targetFar')} value={far} onChange={(e) => setFar(e.target.value)} sx={{ width: 190 }} />
             <Button onClick={() => Number(far) >= 0 && Number(far) <= 100 && ask({ target_far: Number(far) / 100 })}>{t('threshold.apply')}</Button>
-            <Button onClick={() => move(stats.trained_threshold)}>{t('threshold.reset')}</Button>
+            <Button disabled={stats.trained_threshold === null} onClick={() => stats.trained_threshold !== null && move(stats.trained_threshold)}>{t('threshold.reset')}</Button>
           </Box>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            {t('threshold.trained', { value: Number(stats.trained_threshold.toPrecision(6)) })}
-            {stats.saved_threshold !== null && ` · ${t('threshold.savedValue', { value: Number(stats.saved_threshold.toPrecision(6)) })}`}
+            {stats.trained_threshold !== null && t('threshold.trained', { value: Number(stats.trained_threshold.toPrecision(6)) })}
+            {stats.saved_threshold !== null && `${stats.trained_threshold !== null ? ' · ' : ''}${t('threshold.savedValue', { value: Number(stats.saved_threshold.toPrecision(6)) })}`}
             {` · ${t(stats.evaluated_part === 'train' ? 'metrics.evaluatedTrain' : 'metrics.evaluated')}: ${stats.evaluated_rows.toLocaleString()}`}
           </Typography>
           {!stats.labelled && (

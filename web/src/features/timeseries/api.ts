@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
 import { saveBlob } from '../../lib/browser';
-import type { Model, Project } from '../training/api';
+import type { components } from '../../api/schema';
 
 export const TS_TYPES = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'] as const;
 export type TsType = (typeof TS_TYPES)[number];
@@ -14,33 +14,21 @@ export const resultPath = (id: string) => `/training/time-series/result/${enc(id
 export const reportPath = (id: string, model: string) => `/training/time-series/report/${enc(id)}/${enc(model)}`;
 export const thresholdPath = (id: string, model: string) => `/training/result/threshold/${enc(id)}/${enc(model)}`;
 
-export interface TsParam {
-  name: string;
-  kind: 'int' | 'float';
-  default: number;
-  low: number;
-  high: number;
-  /** label and help in the reader's language (the server names them from the catalogue's message keys) */
-  label: string;
-  help?: string;
-}
-export interface TsAlgorithm {
-  key: string;
-  label: string;
-  contributions: boolean;
-  params: TsParam[];
-}
-export type TsModel = Model & { label: string; threshold: number | null; trained_threshold: number | null; saved_threshold: number | null };
-export type TsProject = Omit<Project, 'project_type' | 'models'> & {
-  project_type: TsType;
-  mode: 'supervised' | 'unsupervised';
-  time_column: string;
-  time_is_datetime: boolean;
-  normal: { mode: 'rows'; rows: number } | { mode: 'range'; start: string | number; end: string | number } | null;
-  notes: string[];
-  resample?: string | null;
-  models: TsModel[];
-};
+type Schemas = components['schemas'];
+// Answers, as the server declares them (server/src/features/timeseries/schemas.ts).
+export type TsAlgorithm = Schemas['TsAlgorithm'];
+export type TsParam = TsAlgorithm['params'][number];
+export type TsModel = Schemas['TsModel'];
+export type TsProject = Schemas['TsProject'];
+// The server's OpenAPI document is 3.0, which has no tuples: a [start, end] span or a [position, min, max] bucket is
+// generated as an array of its element types. These name the positions, over the generated types.
+export type Span = [number, number];
+export type Bucket = [number, number | null, number | null];
+export type ThresholdStats = Omit<Schemas['TsThresholdStats'], 'spans'> & { spans: Span[] };
+export type Series = Omit<Schemas['TsSeries'], 'points' | 'events'> & { points: Bucket[]; events: Span[] };
+export type Signals = Omit<Schemas['TsSignals'], 'series'> & { series: Record<string, Bucket[]> };
+export type TsReport = Omit<Schemas['TsReport'], 'overview'> & { overview: { score: Bucket[]; signals_scaled_std: Record<string, number | null> } };
+
 export interface RegisterBody {
   name: string;
   project_type: TsType;
@@ -54,36 +42,6 @@ export interface RegisterBody {
   split_ratio: number;
   models: { algorithm: string; params: Record<string, number> }[];
 }
-export interface ThresholdStats {
-  threshold: number;
-  trained_threshold: number;
-  saved_threshold: number | null;
-  evaluated_part: 'test' | 'train';
-  evaluated_rows: number;
-  labelled: boolean;
-  counts: { tp: number; fp: number; fn: number; tn: number } | null;
-  precision: number | null;
-  recall: number | null;
-  f1: number | null;
-  far: number | null;
-  mar: number | null;
-  alarms: number;
-  alarms_per_day: number | null;
-  alarms_per_1000_rows: number | null;
-  spans: [number, number][];
-  seconds: number;
-}
-export type Bucket = [number, number | null, number | null];
-export interface Series {
-  rows: number;
-  start: number;
-  end: number;
-  points: Bucket[];
-  times: (string | number | null)[];
-  events: [number, number][];
-  parts: { part: string; start: number; end: number }[];
-}
-
 export const tsKeys = {
   catalogue: ['timeseries', 'catalogue'] as const,
   project: (id: string) => ['timeseries', 'project', id] as const,
@@ -94,7 +52,7 @@ export const tsKeys = {
 export function useTsCatalogue() {
   return useQuery({
     queryKey: tsKeys.catalogue,
-    queryFn: ({ signal }) => apiGet<{ supervised: TsAlgorithm[]; unsupervised: TsAlgorithm[] }>('/api/timeseries/catalogue', undefined, { signal }),
+    queryFn: ({ signal }) => apiGet<Schemas['TsCatalogue']>('/api/timeseries/catalogue', undefined, { signal }),
     staleTime: Infinity,
   });
 }
@@ -120,8 +78,7 @@ export function useSeries(id: string, key: string, start?: number, end?: number)
 export function useTsReport(id: string, key: string) {
   return useQuery({
     queryKey: tsKeys.report(id, key),
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    queryFn: ({ signal }) => apiPost<{ project: TsProject; model: TsModel; report: any }>(`/api/timeseries/report/${enc(id)}`, { model_key: key }, { signal }),
+    queryFn: ({ signal }) => apiPost<Omit<Schemas['TsModelReport'], 'report'> & { report: TsReport }>(`/api/timeseries/report/${enc(id)}`, { model_key: key }, { signal }),
   });
 }
 
@@ -129,12 +86,12 @@ export const thresholdStats = (id: string, key: string, q: { threshold?: number;
   apiGet<ThresholdStats>(`/api/timeseries/threshold/${enc(id)}/${enc(key)}`, q, { signal });
 export const saveThreshold = (id: string, key: string, threshold: number) => apiPost<TsModel>(`/api/update/threshold/${enc(id)}/${enc(key)}`, { threshold });
 export const contributions = (id: string, key: string, start: number, end: number) =>
-  apiGet<{ available: boolean; items: { signal: string; value: number }[] }>(`/api/timeseries/contributions/${enc(id)}/${enc(key)}`, { start, end });
+  apiGet<Schemas['TsContributions']>(`/api/timeseries/contributions/${enc(id)}/${enc(key)}`, { start, end });
 export const signals = (id: string, key: string, columns: string[], start?: number, end?: number) =>
-  apiGet<{ columns: string[]; series: Record<string, Bucket[]> }>(`/api/timeseries/signals/${enc(id)}/${enc(key)}`, { columns: columns.join(','), start, end, points: 400 });
+  apiGet<Signals>(`/api/timeseries/signals/${enc(id)}/${enc(key)}`, { columns: columns.join(','), start, end, points: 400 });
 export const registerTs = (datasetId: string, body: RegisterBody) => apiPost<TsProject>(`/api/timeseries/register/${enc(datasetId)}`, body);
 export const trainTs = (id: string) => apiPost<TsProject>(`/api/timeseries/train/model/${enc(id)}`, {});
-export const deleteTs = (id: string) => apiDelete<{ id: string }>(`/api/timeseries/project/delete/${enc(id)}`);
+export const deleteTs = (id: string) => apiDelete<Schemas['Deleted']>(`/api/timeseries/project/delete/${enc(id)}`);
 
 export async function downloadTsModel(p: TsProject, m: TsModel) {
   const { blob, fileName } = await apiBlob(`/api/timeseries/model/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}.zip`);
