@@ -3,7 +3,8 @@ created the job (W3C trace context carried in the job payload as {"traceparent",
 
 Off unless OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set: then spans go over OTLP/HTTP and a job
 whose request was not sampled records nothing (parent-based). A job without a parent (started by the server
-itself) is sampled at MITATE_TRACE_SAMPLE, SPEC §9's 0.25 by default. The SDK is imported only when on.
+itself) is sampled at MITATE_TRACE_SAMPLE, SPEC §9's 0.25 by default. The SDK is imported only when on. A traced
+job also carries a profile (profiling.py; SPEC §9's profile sampling 1.0, MITATE_PROFILE_SAMPLE).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from . import profiling
 from .logs import log
 
 DEFAULT_SAMPLE = 0.25
@@ -99,7 +101,15 @@ def job_span(kind: str, job_id: Any, carrier: Any, request_id: Any = None, attem
     with t.start_as_current_span(
         f"job {kind}", context=parent, kind=SpanKind.CONSUMER, attributes=attributes, record_exception=False, set_status_on_exception=False
     ) as span:
-        yield span
+        if not profiling.wanted(span):
+            yield span
+            return
+        sampler = profiling.Sampler()
+        try:
+            with sampler:
+                yield span
+        finally:
+            span.add_event("profile", sampler.summary())
 
 
 def span_fields(span: Any) -> dict[str, str]:

@@ -6,12 +6,13 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
-from mitate_engine import telemetry, worker
+from mitate_engine import profiling, telemetry, worker
 from mitate_engine.bull_worker import make_processor
 from mitate_engine.logs import error_code
 
@@ -169,3 +170,40 @@ def test_a_worker_process_logs_json_and_exports_over_otlp_http():
     spans = [s for body in received for rs in ExportTraceServiceRequest.FromString(body).resource_spans for ss in rs.scope_spans for s in ss.spans]
     (span,) = spans
     assert span.trace_id.hex() == PARENT_TRACE and span.parent_span_id.hex() == PARENT_SPAN and span.name == "job diagnostics"
+
+
+def _busy(seconds: float) -> int:
+    end = time.monotonic() + seconds
+    n = 0
+    while time.monotonic() < end:
+        n += sum(i * i for i in range(200))
+    return n
+
+
+def test_a_traced_job_carries_a_profile_that_names_where_the_time_went(spans, monkeypatch):
+    """SPEC §9 profile sampling 1.0: the sampled job's span has a profile event; work done in another thread counts."""
+    monkeypatch.delenv("MITATE_PROFILE_SAMPLE", raising=False)
+    carrier = {"traceparent": f"00-{PARENT_TRACE}-{PARENT_SPAN}-01"}
+    with telemetry.job_span("diagnostics", "j-prof", carrier):
+        t = threading.Thread(target=_busy, args=(0.4,))
+        t.start()
+        t.join()
+    (span,) = spans.get_finished_spans()
+    (event,) = [e for e in span.events if e.name == "profile"]
+    assert event.attributes["profile.samples"] >= 5
+    assert any("_busy (test_telemetry.py" in line for line in event.attributes["profile.total"])
+    assert event.attributes["profile.self"], "the functions that were running"
+    # the waiting main thread (join) is idle, not work
+    assert not any(" join (threading.py" in line for line in event.attributes["profile.total"])
+
+
+def test_the_profile_ratio_setting_and_no_profile_without_a_trace(spans, monkeypatch):
+    assert profiling.profile_ratio("0.5") == 0.5
+    assert profiling.profile_ratio("2") == profiling.DEFAULT_RATIO == 1.0
+    assert profiling.profile_ratio("x") == 1.0
+    monkeypatch.setenv("MITATE_PROFILE_SAMPLE", "0")
+    with telemetry.job_span("diagnostics", "j-noprof", {"traceparent": f"00-{PARENT_TRACE}-{PARENT_SPAN}-01"}):
+        _busy(0.05)
+    (span,) = spans.get_finished_spans()
+    assert [e.name for e in span.events] == []
+    assert profiling.wanted(None) is False
