@@ -7,6 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, multipart, STRONG_PASSWORD, tiles, zipOf } from './helpers.js';
+import { until } from './until.js';
 
 /**
  * Issue 16, crash safety: kill -9 of an engine worker during each job kind, and of the server during an upload, a
@@ -19,21 +20,6 @@ import { DATABASES, multipart, STRONG_PASSWORD, tiles, zipOf } from './helpers.j
 
 const SERVER_DIR = path.join(import.meta.dirname, '..');
 const DONE = ['succeeded', 'failed', 'cancelled'];
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false | null> | T | undefined | false | null, timeoutMs = 300_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A small regression table: y = 3·x1 − 2·x2 + noise. */
 function table(rows: number, withTarget = true, seed = 1): string {

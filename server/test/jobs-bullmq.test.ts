@@ -11,21 +11,12 @@ import { localize } from '../src/i18n/messages.js';
 import { withRequestScope } from '../src/http/request-scope.js';
 import { cancelKey } from '../src/jobs/bullmq.js';
 import { JobService } from '../src/jobs/service.js';
+import { until } from './until.js';
 
 /** Scale-out mode: BullMQ on a real Redis with the Python `bullmq` worker. Runs only when TEST_REDIS_URL is set. */
 const redisUrl = process.env.TEST_REDIS_URL;
 const ORG = 'org-a';
 const TIMEOUT = 60_000;
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 600_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
   let dir: string;

@@ -10,19 +10,10 @@ import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDb, type DbHandle } from '../src/db/index.js';
 import { engineDir } from '../src/jobs/engine.js';
 import { JobService } from '../src/jobs/service.js';
+import { until } from './until.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const ORG = 'org-a';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 600_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function fresh(prefix: string) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));

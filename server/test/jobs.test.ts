@@ -11,6 +11,7 @@ import { AppError } from '../src/http/errors.js';
 import { engineErrorText } from '../src/i18n/engine-errors.js';
 import { localize } from '../src/i18n/messages.js';
 import { JobService } from '../src/jobs/service.js';
+import { until } from './until.js';
 
 /** The local Python worker pool against a real database: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 const databases = [
@@ -21,16 +22,6 @@ const databases = [
 const ORG = 'org-a';
 const OTHER_ORG = 'org-b';
 const TIMEOUT = 60_000;
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 600_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A 1,000-row Parquet file written by DuckDB, and the figures DuckDB computes for it. */
 async function writeParquet(file: string) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, registerAndLogin, upload, type TestApp } from './helpers.js';
+import { until } from './until.js';
 
 /** Issue 16: structured JSON logs carry the request id (kept from X-Request-Id) and, for jobs, the job id. */
 describe('structured logs', () => {
@@ -61,12 +62,3 @@ describe('structured logs', () => {
   }, 90_000);
 });
 
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 120_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

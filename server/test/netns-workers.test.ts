@@ -13,6 +13,7 @@ import { buildApp } from '../src/app.js';
 import { engineDir } from '../src/jobs/engine.js';
 import { multipart, STRONG_PASSWORD } from './helpers.js';
 import { startS3Server, type S3Server } from './s3-server.js';
+import { until } from './until.js';
 
 /**
  * Issue 16, scale-out: engine workers on "other hosts", each in its own network namespace made by this test (ip netns)
@@ -48,21 +49,6 @@ function whyNot(): string | undefined {
 }
 const skipReason = whyNot();
 if (skipReason) console.warn(`[netns-workers] skipped: ${skipReason}`);
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false | null> | T | undefined | false | null, timeoutMs = 120_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function ip(...args: string[]): string {
   const r = spawnSync('ip', args, { encoding: 'utf8' });

@@ -9,6 +9,7 @@ import { loadConfig } from '../src/config.js';
 import { migrate, openDb } from '../src/db/index.js';
 import { JobService } from '../src/jobs/service.js';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
+import { until } from './until.js';
 
 /**
  * Issue 18 item 1: a tenant's compute service is its own share of the pool. One organisation's stop never
@@ -19,16 +20,6 @@ const backends = [
   ...DATABASES.map((db) => ({ name: `local pool, ${db}`, db, redis: false })),
   ...(redisUrl ? [{ name: 'BullMQ on Redis, sqlite', db: 'sqlite' as const, redis: true }] : []),
 ];
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 600_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.each(backends)('compute service per organisation ($name)', ({ db, redis }) => {
   let t: TestApp;

@@ -3,21 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from './helpers.js';
+import { until } from './until.js';
 
 /**
  * Issue 16: one trace from the request to the engine. The server records spans with an in-memory exporter; the
  * engine worker it starts exports over OTLP/HTTP to a collector stand-in started here, and logs its span's ids.
  */
-
-async function until<T>(what: string, fn: () => T | undefined | false, timeoutMs = 120_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 type Rec = Record<string, unknown>;
 
