@@ -22,13 +22,18 @@ TOP = 20
 IDLE_FILES = {"threading.py", "selectors.py", "queue.py", "thread.py", "base_events.py"}
 
 
-def profile_ratio(value: str | None = None) -> float:
-    raw = os.environ.get("MITATE_PROFILE_SAMPLE") if value is None else value
+def env_ratio(name: str, default: float, value: str | None = None) -> float:
+    """A sampling ratio setting in [0, 1] (the environment's `name`, or `value`); anything else keeps `default`."""
+    raw = os.environ.get(name) if value is None else value
     try:
-        ratio = float(raw) if raw not in (None, "") else DEFAULT_RATIO
+        ratio = float(raw) if raw not in (None, "") else default
     except ValueError:
-        return DEFAULT_RATIO
-    return ratio if 0.0 <= ratio <= 1.0 else DEFAULT_RATIO
+        return default
+    return ratio if 0.0 <= ratio <= 1.0 else default
+
+
+def profile_ratio(value: str | None = None) -> float:
+    return env_ratio("MITATE_PROFILE_SAMPLE", DEFAULT_RATIO, value)
 
 
 def _where(code) -> str:

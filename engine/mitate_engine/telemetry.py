@@ -25,12 +25,7 @@ _configured = False
 
 def sample_ratio(value: str | None = None) -> float:
     """MITATE_TRACE_SAMPLE as a ratio in [0, 1]; anything else keeps 0.25."""
-    raw = os.environ.get("MITATE_TRACE_SAMPLE") if value is None else value
-    try:
-        ratio = float(raw) if raw not in (None, "") else DEFAULT_SAMPLE
-    except ValueError:
-        return DEFAULT_SAMPLE
-    return ratio if 0.0 <= ratio <= 1.0 else DEFAULT_SAMPLE
+    return profiling.env_ratio("MITATE_TRACE_SAMPLE", DEFAULT_SAMPLE, value)
 
 
 def configure(provider: Any | None) -> None:
