@@ -6532,7 +6532,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Algorithms of each tabular training type with their hyper-parameters and defaults */
+        /** Algorithms of each tabular training type with their hyper-parameters and defaults; names, labels and help in the caller’s language */
         get: {
             parameters: {
                 query?: never;
@@ -33861,10 +33861,14 @@ export interface components {
             log?: boolean;
             choices?: (string | number)[];
             tune?: boolean;
+            /** @description The parameter in the reader’s language */
+            label: string;
+            /** @description What the parameter does, in the reader’s language */
             help?: string;
         };
         AlgorithmSpecInput: {
             key: string;
+            /** @description The algorithm’s name in the reader’s language */
             label: string;
             tree: boolean;
             params: components["schemas"]["ParamSpecInput"][];
@@ -34113,6 +34117,10 @@ export interface components {
             };
             defaults: {
                 [key: string]: unknown;
+            };
+            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
+            param_labels?: {
+                [key: string]: string;
             };
             auto_tune: {
                 enabled: boolean;
@@ -35753,10 +35761,14 @@ export interface components {
             log?: boolean;
             choices?: (string | number)[];
             tune?: boolean;
+            /** @description The parameter in the reader’s language */
+            label: string;
+            /** @description What the parameter does, in the reader’s language */
             help?: string;
         };
         AlgorithmSpec: {
             key: string;
+            /** @description The algorithm’s name in the reader’s language */
             label: string;
             tree: boolean;
             params: components["schemas"]["ParamSpec"][];
@@ -36005,6 +36017,10 @@ export interface components {
             };
             defaults: {
                 [key: string]: unknown;
+            };
+            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
+            param_labels?: {
+                [key: string]: string;
             };
             auto_tune: {
                 enabled: boolean;
