@@ -157,12 +157,14 @@ export default function DetailsPage() {
                         <StarIcon fontSize="small" color="warning" />
                       </Tooltip>
                     )}
-                    {m.model_key}
-                    {names.has(m.algorithm) && (
-                      <Typography variant="body2" color="text.secondary" component="span" sx={{ ml: 0.5 }}>
-                        {names.get(m.algorithm)}
-                      </Typography>
-                    )}
+                    <Box>
+                      <Box sx={{ whiteSpace: 'nowrap' }}>{m.model_key}</Box>
+                      {names.has(m.algorithm) && (
+                        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', whiteSpace: 'nowrap' }}>
+                          {names.get(m.algorithm)}
+                        </Typography>
+                      )}
+                    </Box>
                   </Box>
                 </TableCell>
                 <TableCell>
