@@ -163,8 +163,9 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(ridgeRep.charts.coefficients).toHaveLength(4);
     // the report names the algorithm and its hyper-parameters in the reader's language
     expect(ridgeRep).toMatchObject({ label: 'Ridge regression', param_labels: { alpha: 'Regularisation strength (alpha)' } });
-    const ridgeJa = body(await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '1_ridge' }, alice, 'ja')).report;
-    expect(ridgeJa).toMatchObject({ label: 'リッジ回帰', param_labels: { alpha: '正則化の強さ（alpha）' } });
+    const ridgeJa = body(await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '1_ridge' }, alice, 'ja'));
+    expect(ridgeJa.report).toMatchObject({ label: 'リッジ回帰', param_labels: { alpha: '正則化の強さ（alpha）' } });
+    expect(ridgeJa.model).toMatchObject({ model_key: '1_ridge', label: 'リッジ回帰' });
     expect((await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '3_gaussian_process' })).statusCode).toBe(409);
 
     const html = await call('GET', `/api/regress/report/download/${p.project_id}/2_lightgbm`);

@@ -33914,6 +33914,8 @@ export interface components {
             model_name: string;
             model_index: number;
             algorithm: string;
+            /** @description The algorithm’s name in the reader’s language (given with a report) */
+            label?: string;
             /** @description The hyper-parameters asked for */
             params: {
                 [key: string]: unknown;
@@ -35814,6 +35816,8 @@ export interface components {
             model_name: string;
             model_index: number;
             algorithm: string;
+            /** @description The algorithm’s name in the reader’s language (given with a report) */
+            label?: string;
             /** @description The hyper-parameters asked for */
             params: {
                 [key: string]: unknown;

@@ -69,6 +69,7 @@ export const TrainingModel = z
     model_name: z.string(),
     model_index: z.number(),
     algorithm: z.string(),
+    label: z.string().optional().describe('The algorithm’s name in the reader’s language (given with a report)'),
     params: HyperParameters.describe('The hyper-parameters asked for'),
     hyperparameters: HyperParameters.nullable().describe('The hyper-parameters used (after auto-tune)'),
     cv: CrossValidation.nullable(),

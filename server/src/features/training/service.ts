@@ -428,11 +428,11 @@ export function makeTrainingService(ctx: AppContext) {
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
       const report = readTrainingReport(await fs.promises.readFile(file, 'utf8')); // the engine's report.json (ml/trainer.py)
-      if (isTabular(p.project_type)) {
-        report.label = algorithmName(m.algorithm, lang);
-        report.param_labels = paramLabels(p.project_type, m.algorithm, lang);
-      }
-      return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
+      if (!isTabular(p.project_type)) return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
+      report.label = algorithmName(m.algorithm, lang);
+      report.param_labels = paramLabels(p.project_type, m.algorithm, lang);
+      // the model carries its name too: the page's breadcrumb calls it by that rather than its key
+      return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: { ...modelView(m), label: report.label }, report };
     },
 
     async remove(auth: AuthContext, id: string, type?: ProjectType) {

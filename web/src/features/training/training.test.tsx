@@ -195,7 +195,7 @@ describe('training pages', () => {
       evaluation: { mode: 'holdout', test_rows: 3, threshold: 30, small_test: true, headline: 'repeated_cv',
         repeated_cv: { metric: 'R²', mean: 0.8435, std: 0.1667, folds: 3, repeats: 10, low: 0.7373, high: 0.9582 } },
     };
-    mockFetch({ ...common, 'POST /api/regress/report/p1': () => ok({ project, model: project.models[0], report }) });
+    mockFetch({ ...common, 'POST /api/regress/report/p1': () => ok({ project, model: { ...project.models[0], label: 'Ridge regression' }, report }) });
     renderApp('/training/regress/result/report/p1/1_ridge');
     expect(await screen.findByText(/Small test set: only 3 test rows \(fewer than 30\)/)).toBeInTheDocument();
     expect(screen.getByText('Repeated cross-validation (R²) — headline')).toBeInTheDocument();
@@ -204,5 +204,9 @@ describe('training pages', () => {
     expect(screen.getByRole('heading', { name: /Ridge regression/ })).toBeInTheDocument();
     const hp = screen.getByRole('region', { name: 'Hyper-parameters used' });
     expect(within(hp).getByText('Regularisation strength (alpha)')).toBeInTheDocument();
+    // the breadcrumb calls the model by its algorithm's name, not its key
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
+    await waitFor(() => expect(crumbs).toHaveTextContent('Ridge regression'));
+    expect(crumbs).not.toHaveTextContent('1_ridge');
   });
 });
