@@ -72,7 +72,7 @@ test('training: a regression project with auto-tune to its report, a prediction 
   await page.getByText('At least one model must be selected').waitFor();
   for (const name of ['Ridge', 'Random forest', 'LightGBM']) await page.getByRole('checkbox', { name }).check();
   const rf = page.getByRole('group', { name: 'Random forest Hyper-parameters' });
-  await rf.getByRole('textbox', { name: 'n_estimators' }).fill('60');
+  await rf.getByRole('textbox', { name: 'Number of trees' }).fill('60');
   await shot('04-models');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByText('Ridge, Random forest, LightGBM').waitFor();

@@ -61,6 +61,19 @@ def test_catalogue_json_is_current():
     assert {a["key"] for a in data["soft_sensor"]} == {"pls", "ridge", "lasso", "random_forest", "lightgbm", "gaussian_process"}
 
 
+def test_catalogue_texts_are_in_both_languages():
+    """The catalogue names algorithms and parameters by message keys only; messages.json says each in en and ja."""
+    messages = json.loads((Path(cat.__file__).parent.parent / "messages.json").read_text(encoding="utf-8"))
+    data = json.loads(cat.render())
+    keys = {a["name_key"] for t in data.values() for a in t}
+    keys |= {p[k] for t in data.values() for a in t for p in a["params"] for k in ("label_key", "help_key")}
+    assert len(keys) > 100
+    for k in sorted(keys):
+        assert k in messages, k
+        assert messages[k]["en"] and messages[k]["ja"] and messages[k]["en"] != messages[k]["ja"], k
+    assert not any("label" in a or "help" in p for t in data.values() for a in t for p in a["params"])
+
+
 def test_regression_matches_scikit_learn_reference(diabetes, tmp_path):
     """Ridge on diabetes with our split equals scikit-learn's Pipeline(StandardScaler, Ridge) on the same rows."""
     from sklearn.linear_model import Ridge

@@ -145,6 +145,11 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(report.report.detector.t2_limit).toBeGreaterThan(0);
     expect(report.report.alarms[0].contributions.length).toBeGreaterThan(0);
     expect(report.report.metrics.event.events_detected).toBe(1);
+    // each event by its rows' time-column values (samples 161-960 are faulty; the evaluated part is the test part)
+    const ev = report.report.metrics.event.per_event[0];
+    expect(ev.end_time).toBe(960);
+    expect(ev.start_time).toBeGreaterThanOrEqual(161);
+    expect(ev.start_time).toBe(960 - (ev.end - ev.start));
     const html = await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`);
     expect(html.body).toContain('<svg');
     const zip = await call('GET', `/api/timeseries/model/download/${p.project_id}/1_pca_mspc`);

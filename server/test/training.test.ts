@@ -50,7 +50,21 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(reg.algorithms.map((a: { key: string }) => a.key)).toEqual(
       expect.arrayContaining(['linear', 'ridge', 'lasso', 'elastic_net', 'pls', 'svr', 'knn', 'random_forest', 'extra_trees', 'lightgbm', 'gaussian_process', 'mlp']),
     );
-    expect(reg.algorithms.find((a: { key: string }) => a.key === 'ridge').params[0]).toMatchObject({ name: 'alpha', default: 1 });
+    expect(reg.algorithms.find((a: { key: string }) => a.key === 'ridge').params[0]).toMatchObject({ name: 'alpha', default: 1, label: 'Regularisation strength (alpha)' });
+    // issue 15: one catalogue of message keys, said in the reader's language (engine/mitate_engine/messages.json)
+    type Spec = { key: string; label: string; params: { name: string; label: string; help?: string }[] };
+    const ja = body(await call('GET', '/api/training/catalogue', undefined, alice, 'ja')) as { types: { type: string; algorithms: Spec[] }[] };
+    const jaReg = ja.types.find((x) => x.type === 'regression')!.algorithms;
+    expect(jaReg.find((a) => a.key === 'ridge')).toMatchObject({ label: 'リッジ回帰', params: [{ name: 'alpha', label: '正則化の強さ（alpha）' }] });
+    const JAPANESE = /[\u3040-\u30ff\u4e00-\u9fff]/;
+    for (const t of ja.types)
+      for (const a of t.algorithms) {
+        expect(a.label, a.key).toMatch(JAPANESE);
+        for (const p of a.params) {
+          expect(p.label, `${a.key}.${p.name}`).toMatch(JAPANESE);
+          expect(p.help, `${a.key}.${p.name}`).toMatch(JAPANESE);
+        }
+      }
     // every SPEC §7 call of the five types is in the OpenAPI document
     const docs = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     for (const p of [
@@ -82,7 +96,14 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(await msg({ ...base, target_variables: ['label'], feature_variables: ['x'], models: [{ algorithm: 'lda' }] }, ids.words, 'discriminant/analysis')).toContain(
       '"lonely"',
     );
-    expect(await msg({ ...base, models: [{ algorithm: 'ridge', params: { alpha: 'much' } }] })).toContain('alpha');
+    expect(await msg({ ...base, models: [{ algorithm: 'ridge', params: { alpha: 'much' } }] })).toBe('Ridge regression: "Regularisation strength (alpha)" must be a number.');
+    // the algorithm, the parameter and the problem in the reader's language: no English fragment in a Japanese message
+    expect(await msg({ ...base, models: [{ algorithm: 'ridge', params: { alpha: 'much' } }] }, ids.ccpp, 'regress', 'ja')).toBe('リッジ回帰：「正則化の強さ（alpha）」には数値を入力してください。');
+    expect(await msg({ ...base, models: [{ algorithm: 'svr', params: { kernel: 'cubic' } }] }, ids.ccpp, 'regress', 'ja')).toBe(
+      'サポートベクター回帰（SVR）：「カーネル」は rbf, linear, poly, sigmoid のいずれかにしてください。',
+    );
+    expect(await msg({ ...base, models: [{ algorithm: 'lightgbm', params: { n_estimators: 2.5 } }] }, ids.ccpp, 'regress', 'ja')).toBe('LightGBM（勾配ブースティング）：「木の本数」には整数を入力してください。');
+    expect(await msg({ ...base, target_variables: ['label'], feature_variables: ['x'] }, ids.words, 'regress', 'ja')).toContain('回帰には数値の目的変数');
     expect(await msg({ ...base, models: [{ algorithm: 'kmeans' }] })).toContain('kmeans');
     expect(await msg({ ...base, models: [] }, ids.ccpp, 'regress', 'ja')).toBe('モデルを1つ以上選択してください');
     expect(body(await call('GET', '/api/regress/project/list/*')).total).toBe(0);
@@ -140,6 +161,11 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     const ridgeRep = body(await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '1_ridge' })).report;
     expect(ridgeRep.shap).toBeNull();
     expect(ridgeRep.charts.coefficients).toHaveLength(4);
+    // the report names the algorithm and its hyper-parameters in the reader's language
+    expect(ridgeRep).toMatchObject({ label: 'Ridge regression', param_labels: { alpha: 'Regularisation strength (alpha)' } });
+    const ridgeJa = body(await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '1_ridge' }, alice, 'ja'));
+    expect(ridgeJa.report).toMatchObject({ label: 'リッジ回帰', param_labels: { alpha: '正則化の強さ（alpha）' } });
+    expect(ridgeJa.model).toMatchObject({ model_key: '1_ridge', label: 'リッジ回帰' });
     expect((await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '3_gaussian_process' })).statusCode).toBe(409);
 
     const html = await call('GET', `/api/regress/report/download/${p.project_id}/2_lightgbm`);

@@ -18,6 +18,21 @@ SUPERVISED = ("regression", "soft_sensor", "discriminant_analysis")
 THREADS = max(1, int(os.environ.get("MITATE_ML_THREADS") or 1))
 
 
+# A parameter whose meaning differs by algorithm has its own texts (ml_param_<text>, ml_param_<text>_help).
+PARAM_TEXT = {
+    ("pls", "n_components"): "pls_n_components",
+    ("pca", "n_components"): "pca_n_components",
+    ("tsne", "n_components"): "map_n_components",
+    ("umap", "n_components"): "map_n_components",
+    ("gaussian_mixture", "n_components"): "mixture_n_components",
+    ("gaussian_process", "alpha"): "gp_alpha",
+    ("gaussian_process", "kernel"): "gp_kernel",
+    ("mlp", "alpha"): "mlp_alpha",
+    ("umap", "n_neighbors"): "umap_n_neighbors",
+    ("tsne", "learning_rate"): "tsne_learning_rate",
+}
+
+
 @dataclass
 class Param:
     name: str
@@ -28,10 +43,11 @@ class Param:
     log: bool = False
     choices: list | None = None
     tune: bool = True  # part of the auto-tune search
-    help: str = ""
 
-    def describe(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+    def describe(self, algorithm: str) -> dict:
+        """The catalogue entry: figures, and message keys (engine/mitate_engine/messages.json) for the label and help."""
+        text = f"ml_param_{PARAM_TEXT.get((algorithm, self.name), self.name)}"
+        return {**{k: v for k, v in self.__dict__.items() if v is not None}, "label_key": text, "help_key": f"{text}_help"}
 
     def coerce(self, value: Any) -> Any:
         if value is None or value == "":
@@ -99,7 +115,8 @@ class Algorithm:
         return out
 
     def describe(self) -> dict:
-        return {"key": self.key, "label": self.label, "tree": self.tree, "params": [p.describe() for p in self.params]}
+        """The catalogue entry: the name is a message key (ml_algorithm_<key>), no English text."""
+        return {"key": self.key, "name_key": f"ml_algorithm_{self.key}", "tree": self.tree, "params": [p.describe(self.key) for p in self.params]}
 
 
 def _none_if_zero(v):
@@ -248,7 +265,7 @@ def _mlp_reg(p, c):
 
 _TREE = [
     Param("n_estimators", "int", 100, 20, 500, log=True),
-    Param("max_depth", "int", 0, 0, 30, help="0 = unlimited"),
+    Param("max_depth", "int", 0, 0, 30),
     Param("min_samples_leaf", "int", 1, 1, 20, log=True),
     Param("max_features", "float", 1.0, 0.1, 1.0),
 ]
@@ -390,7 +407,7 @@ DISCRIMINANT = [
         "Linear discriminant analysis",
         [
             Param("solver", "choice", "svd", choices=["svd", "lsqr", "eigen"]),
-            Param("shrinkage", "bool", False, help="automatic Ledoit-Wolf shrinkage (lsqr, eigen)"),
+            Param("shrinkage", "bool", False),
         ],
         _lda,
     ),

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { FastifySchemaCompiler } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, validatorCompiler as zodValidatorCompiler } from 'fastify-type-provider-zod';
 import type { Socket } from 'node:net';
+import { z } from 'zod';
 import { langOf, localize, type Message, type MessageKey } from '../i18n/messages.js';
 import { securityHeaders } from './security-headers.js';
 
@@ -29,10 +31,89 @@ export function localIssue(text: Message, values: Record<string, string | number
   return { localText: text, localValues: values };
 }
 
-function issueMessage(lang: 'en' | 'ja', v: { message?: string; params?: Record<string, unknown> }): string {
+/** English catalogue texts a schema uses as its own message (see said()), back to the catalogue entry. */
+const catalogued = new Map<string, Message>();
+
+/**
+ * A schema's own fixed message taken from a catalogue, e.g. `.min(1, said('required'))`: zod keeps the English text,
+ * and the error handler says it in the caller's language. For a message with values, use localIssue() in a refine.
+ */
+export function said(text: Message): string {
+  const en = localize('en', text);
+  catalogued.set(en, text);
+  return en;
+}
+
+const jaLocale = z.locales.ja().localeError;
+
+/** One refused part of a request as the validator reports it (fastify-type-provider-zod's shape, plus our `messageJa`). */
+interface RequestIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params?: Record<string, unknown>;
+  messageJa?: string;
+}
+
+/**
+ * The validator compiler: fastify-type-provider-zod's, and when a request is refused, the same check once more with
+ * zod's Japanese locale so the handler can answer a Japanese caller in Japanese (only refusals pay for the second run).
+ */
+export const validatorCompiler: FastifySchemaCompiler<z.ZodType> = (route) => {
+  const check = zodValidatorCompiler(route);
+  const schema = route.schema;
+  return (data) => {
+    const result = check(data);
+    if (typeof result === 'object' && 'error' in result && Array.isArray(result.error) && schema instanceof z.ZodType) withJapanese(result.error as RequestIssue[], schema, data);
+    return result;
+  };
+};
+
+function withJapanese(issues: RequestIssue[], schema: z.ZodType, data: unknown): void {
+  const ja = z.safeParse(schema, data, { error: jaLocale });
+  if (ja.success) return;
+  issues.forEach((v, i) => {
+    const j = ja.error.issues[i];
+    if (j && j.code === v.keyword && `/${j.path.join('/')}` === v.instancePath) v.messageJa = j.message;
+  });
+}
+
+/**
+ * A part of a request read by hand (the fields of a multipart form, or one JSON field of it) checked by its schema: the refusal is thrown as
+ * a request-schema error, answered by the error handler like any other (422, in the caller's language).
+ */
+export function parseField<T extends z.ZodType>(schema: T, value: unknown, field?: string): z.infer<T> {
+  const parsed = z.safeParse(schema, value);
+  if (parsed.success) return parsed.data;
+  const ja = z.safeParse(schema, value, { error: jaLocale });
+  const at = field ? [field] : [];
+  const err = new Error(`${field ?? 'body'} refused`) as Error & { statusCode: number; validation: unknown[]; validationContext: string };
+  err.statusCode = 422;
+  err.validationContext = 'body';
+  err.validation = parsed.error.issues.map((i, n) => {
+    const j = ja.success ? undefined : ja.error.issues[n];
+    const { path, code, message, ...rest } = i;
+    return {
+      [Symbol.for('ZodFastifySchemaValidationError')]: true,
+      keyword: code,
+      instancePath: `/${[...at, ...path.map(String)].join('/')}`,
+      schemaPath: `#/${[...at, ...path.map(String)].join('/')}/${code}`,
+      message,
+      params: rest,
+      messageJa: j && j.code === code ? j.message : undefined,
+    };
+  });
+  throw err;
+}
+
+/** A refused part in the caller's language: a catalogue text where the schema gave one, else zod's own words. */
+function issueMessage(lang: 'en' | 'ja', v: RequestIssue): string {
   const p = v.params?.params as { localText?: Message; localValues?: Record<string, string | number> } | undefined;
   if (p?.localText) return localize(lang, p.localText, p.localValues ?? {});
-  return v.message ?? 'Invalid value';
+  const own = v.message !== undefined ? catalogued.get(v.message) : undefined;
+  if (own) return localize(lang, own);
+  if (lang === 'ja' && v.messageJa) return v.messageJa;
+  return v.message ?? localize(lang, 'bad_request');
 }
 
 export function installErrorHandler(app: FastifyInstance): void {
@@ -50,7 +131,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(422).send({
         detail: err.validation.map((v) => ({
           loc: [where, ...v.instancePath.split('/').filter(Boolean)],
-          msg: issueMessage(lang, v),
+          msg: issueMessage(lang, v as RequestIssue),
           type: 'value_error',
         })),
       });

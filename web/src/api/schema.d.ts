@@ -6526,7 +6526,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Algorithms of each tabular training type with their hyper-parameters and defaults */
+        /** Algorithms of each tabular training type with their hyper-parameters and defaults; names, labels and help in the caller’s language */
         get: {
             parameters: {
                 query?: never;
@@ -32566,10 +32566,14 @@ export interface components {
             log?: boolean;
             choices?: (string | number)[];
             tune?: boolean;
+            /** @description The parameter in the reader’s language */
+            label: string;
+            /** @description What the parameter does, in the reader’s language */
             help?: string;
         };
         AlgorithmSpecInput: {
             key: string;
+            /** @description The algorithm’s name in the reader’s language */
             label: string;
             tree: boolean;
             params: components["schemas"]["ParamSpecInput"][];
@@ -32615,6 +32619,8 @@ export interface components {
             model_name: string;
             model_index: number;
             algorithm: string;
+            /** @description The algorithm’s name in the reader’s language (given with a report) */
+            label?: string;
             /** @description The hyper-parameters asked for */
             params: {
                 [key: string]: unknown;
@@ -32818,6 +32824,10 @@ export interface components {
             };
             defaults: {
                 [key: string]: unknown;
+            };
+            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
+            param_labels?: {
+                [key: string]: string;
             };
             auto_tune: {
                 enabled: boolean;
@@ -33844,6 +33854,8 @@ export interface components {
             model_name: string;
             model_index: number;
             algorithm: string;
+            /** @description The detector’s name for people */
+            label: string;
             /** @description The hyper-parameters asked for */
             params: {
                 [key: string]: (number | string | boolean) | null;
@@ -33863,8 +33875,6 @@ export interface components {
             error: string | null;
             log: string | null;
             trained_at: string | null;
-            /** @description The detector’s name for people */
-            label: string;
             /** @description The threshold training chose */
             trained_threshold: number | null;
             /** @description The threshold a person saved, or null */
@@ -33999,6 +34009,10 @@ export interface components {
                     per_event: {
                         start: number;
                         end: number;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        start_time?: (string | number) | null;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        end_time?: (string | number) | null;
                         detected: boolean;
                         delay_rows: number | null;
                         delay_seconds?: number | null;
@@ -35637,10 +35651,14 @@ export interface components {
             log?: boolean;
             choices?: (string | number)[];
             tune?: boolean;
+            /** @description The parameter in the reader’s language */
+            label: string;
+            /** @description What the parameter does, in the reader’s language */
             help?: string;
         };
         AlgorithmSpec: {
             key: string;
+            /** @description The algorithm’s name in the reader’s language */
             label: string;
             tree: boolean;
             params: components["schemas"]["ParamSpec"][];
@@ -35686,6 +35704,8 @@ export interface components {
             model_name: string;
             model_index: number;
             algorithm: string;
+            /** @description The algorithm’s name in the reader’s language (given with a report) */
+            label?: string;
             /** @description The hyper-parameters asked for */
             params: {
                 [key: string]: unknown;
@@ -35889,6 +35909,10 @@ export interface components {
             };
             defaults: {
                 [key: string]: unknown;
+            };
+            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
+            param_labels?: {
+                [key: string]: string;
             };
             auto_tune: {
                 enabled: boolean;
@@ -36915,6 +36939,8 @@ export interface components {
             model_name: string;
             model_index: number;
             algorithm: string;
+            /** @description The detector’s name for people */
+            label: string;
             /** @description The hyper-parameters asked for */
             params: {
                 [key: string]: (number | string | boolean) | null;
@@ -36934,8 +36960,6 @@ export interface components {
             error: string | null;
             log: string | null;
             trained_at: string | null;
-            /** @description The detector’s name for people */
-            label: string;
             /** @description The threshold training chose */
             trained_threshold: number | null;
             /** @description The threshold a person saved, or null */
@@ -37070,6 +37094,10 @@ export interface components {
                     per_event: {
                         start: number;
                         end: number;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        start_time?: (string | number) | null;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        end_time?: (string | number) | null;
                         detected: boolean;
                         delay_rows: number | null;
                         delay_seconds?: number | null;

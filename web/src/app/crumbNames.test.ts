@@ -12,6 +12,10 @@ describe('findName', () => {
     expect(findName(project, 'd1')).toBeNull();
     expect(findName(project, 'm1')).toBeNull(); // the model has no name field
   });
+  it('calls a model by its label (the detector in the reader\'s language) when it carries one', () => {
+    expect(findName({ ...project, models: [{ id: 'm1', model_key: '1_pca_mspc', label: 'PCA-MSPC（T²・Q統計量）' }] }, '1_pca_mspc')).toBe('PCA-MSPC（T²・Q統計量）');
+    expect(findName(project, '1_ridge')).toBeNull(); // no label: the key stays as it is
+  });
   it('gives up on data nested deeper than it looks', () => {
     expect(findName({ a: { b: { c: { d: { e: { id: 'deep', name: 'Too deep' } } } } } }, 'deep')).toBeNull();
     expect(findName(null, 'x')).toBeNull();

@@ -1,7 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useSyncExternalStore } from 'react';
 
-/** Field names under which an object carries its own id; `name` is what a person calls it. */
+/** Field names under which an object carries its own id; `name` is what a person calls it (a model: `label`, by `model_key`). */
 const ID_FIELDS = ['id', 'project_id', 'prediction_id'] as const;
 const MAX_DEPTH = 4;
 const MAX_ITEMS = 200;
@@ -22,6 +22,8 @@ export function findName(value: unknown, id: string, depth = 0): string | null {
   }
   const o = value as Record<string, unknown>;
   if (typeof o.name === 'string' && o.name && ID_FIELDS.some((f) => o[f] === id)) return o.name;
+  // a model is known by its key (1_pca_mspc); a model that carries a label (its detector's name, in the reader's language) is called by it
+  if (o.model_key === id && typeof o.label === 'string' && o.label) return o.label;
   for (const v of Object.values(o)) {
     if (v && typeof v === 'object') {
       const n = findName(v, id, depth + 1);

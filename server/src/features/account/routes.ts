@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../auth/guard.js';
 import { langOf, localize } from '../../i18n/messages.js';
-import { ok } from '../../http/errors.js';
+import { ok, said } from '../../http/errors.js';
 import adminRoutes from '../admin/routes.js';
 import identityRoutes from '../identity/routes.js';
 import memberRoutes from '../members/routes.js';
@@ -14,27 +14,27 @@ import { makeAccountService } from './service.js';
 import { MessageView, replies } from '../../http/responses.js';
 import { AuthOptions, Invitation, Registered, Tokens } from './responses.js';
 
-const required = z.string().trim().min(1, 'This field is required.');
+const required = z.string().trim().min(1, said('required'));
 const registerBody = z.object({
-  email: z.email('Please enter a valid e-mail address.').max(254),
-  password: z.string().min(1, 'This field is required.').max(256),
+  email: z.email(said('invalid_email')).max(254),
+  password: z.string().min(1, said('required')).max(256),
   first_name: required.max(100),
   last_name: required.max(100),
   organisation_name: required.max(200),
 });
 const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(256) });
 const refreshBody = z.object({ refresh_token: z.string().min(1).max(200) });
-const emailBody = z.object({ email: z.string().trim().min(1, 'This field is required.').max(254) });
+const emailBody = z.object({ email: z.string().trim().min(1, said('required')).max(254) });
 const tokenBody = z.object({ token: z.string().min(1).max(200) });
 const newPasswordBody = z.object({
   token: z.string().min(1).max(200),
-  password: z.string().min(1, 'This field is required.').max(256),
+  password: z.string().min(1, said('required')).max(256),
   confirm_password: z.string().max(256).optional(),
 });
 const changePasswordBody = z.object({
-  current_password: z.string().min(1, 'This field is required.').max(256),
-  password: z.string().min(1, 'This field is required.').max(256),
-  confirm_password: z.string().min(1, 'This field is required.').max(256),
+  current_password: z.string().min(1, said('required')).max(256),
+  password: z.string().min(1, said('required')).max(256),
+  confirm_password: z.string().min(1, said('required')).max(256),
 });
 
 /** The account client's calls (ARCHITECTURE 'Sign-in calls', SPEC §7 'Account client'), mounted under /account/api. */

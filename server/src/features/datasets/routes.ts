@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
-import { AppError, ok } from '../../http/errors.js';
+import { AppError, ok, parseField } from '../../http/errors.js';
 import { filePart } from '../../http/openapi.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
@@ -56,18 +56,13 @@ export default async function datasetRoutes(app: FastifyInstance) {
           if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
           file = { path: dest, fileName: path.basename(part.filename), size: fs.statSync(dest).size };
         }
-        const parsed = registerFields.safeParse(fields);
-        if (!parsed.success) {
-          return reply.code(422).send({
-            detail: parsed.error.issues.map((i) => ({ loc: ['body', ...i.path.map(String)], msg: i.message, type: i.code })),
-          });
-        }
+        const fieldsOk = parseField(registerFields, fields);
         if (!file) throw new AppError(422, 'file_missing', {}, 'file');
         // A ZIP is an image dataset (OK/NG analysis, classification, or images to predict); CSVs are tables.
         const dataset =
           path.extname(file.fileName).toLowerCase() === '.zip'
-            ? await images.registerZip(req.auth, parsed.data, file, tempDir)
-            : await service.register(req.auth, parsed.data, file, tempDir);
+            ? await images.registerZip(req.auth, fieldsOk, file, tempDir)
+            : await service.register(req.auth, fieldsOk, file, tempDir);
         return reply.code(201).send(ok(dataset));
       } finally {
         // After a commit the folder has moved; otherwise this removes the half-done upload.

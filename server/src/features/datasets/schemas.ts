@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from './kinds.js';
+import { said } from '../../http/errors.js';
 
 export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES };
 
 const text = (max: number) => z.string().trim().max(max);
 
 export const registerFields = z.object({
-  name: text(200).min(1, 'Please enter a name.'),
+  name: text(200).min(1, said('name_required')),
   category: text(100).default(''),
   training_type: z.enum(TRAINING_TYPES).default('regression'),
   data_type: z.enum(DATA_TYPES).default('training_data'),
@@ -18,7 +19,7 @@ export type RegisterFields = z.infer<typeof registerFields>;
 
 export const updateBody = z
   .object({
-    name: text(200).min(1, 'Please enter a name.'),
+    name: text(200).min(1, said('name_required')),
     category: text(100),
     training_type: z.enum(TRAINING_TYPES),
     data_type: z.enum(DATA_TYPES),

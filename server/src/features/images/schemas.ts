@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { storedEnum } from '../../http/responses.js';
 import { DatasetView } from '../datasets/responses.js';
 import { decimalsOk } from '../training/schemas.js';
+import { said } from '../../http/errors.js';
 
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
 export const IMAGE_ALGORITHMS = { analysis: ['patchcore', 'finetune', 'compact_cnn'], classification: ['finetune', 'compact_cnn'] } as const;
 
-const dec = (lo: number, hi: number) => z.number().min(lo).max(hi).refine(decimalsOk, { message: 'At most 7 digits after the decimal point.' });
+const dec = (lo: number, hi: number) => z.number().min(lo).max(hi).refine(decimalsOk, { message: said('decimals_max') });
 
 export const augmentation = z.object({
   hflip: z.boolean().default(false),
@@ -44,7 +45,7 @@ export type ImageRegister = z.infer<typeof imageRegisterBody>;
 
 export const thresholdBody = z
   .object({ threshold: z.number().finite().optional(), target_miss_rate: dec(0, 1).optional(), ok_percentile: dec(0, 100).optional() })
-  .refine((b) => [b.threshold, b.target_miss_rate, b.ok_percentile].filter((v) => v !== undefined).length === 1, { message: 'Give one of threshold, target_miss_rate, ok_percentile.' });
+  .refine((b) => [b.threshold, b.target_miss_rate, b.ok_percentile].filter((v) => v !== undefined).length === 1, { message: said('one_threshold_rule') });
 
 export const galleryQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),

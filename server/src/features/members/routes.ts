@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireRole } from '../../auth/guard.js';
-import { AppError, ok } from '../../http/errors.js';
+import { AppError, ok, said } from '../../http/errors.js';
 import { langOf, localize, type LocalText } from '../../i18n/messages.js';
 import { M } from '../account/messages.js';
 import { MEMBER_STATUSES, ROLES, SETUP_FIELDS, setupProblems, type SetupValues } from '../account/rules.js';
@@ -16,10 +16,10 @@ import { InvitationCancelled, Invited, Member, MemberDetails, MemberPage, Member
 
 const idParams = z.object({ id: z.string().max(64) });
 const inviteBody = z.object({
-  email: z.email('Please enter a valid e-mail address.').max(254),
+  email: z.email(said('invalid_email')).max(254),
   role: z.enum(ROLES),
-  first_name: z.string().trim().min(1, 'This field is required.').max(100).refine((v) => !/^\d+$/.test(v), 'This cannot be digits only.'),
-  last_name: z.string().trim().min(1, 'This field is required.').max(100).refine((v) => !/^\d+$/.test(v), 'This cannot be digits only.'),
+  first_name: z.string().trim().min(1, said('required')).max(100).refine((v) => !/^\d+$/.test(v), said('digits_only')),
+  last_name: z.string().trim().min(1, said('required')).max(100).refine((v) => !/^\d+$/.test(v), said('digits_only')),
 });
 const updateBody = z.object({ role: z.enum(ROLES).optional(), status: z.enum(MEMBER_STATUSES).optional() });
 const setupBody = z.object({

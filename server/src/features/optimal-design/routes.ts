@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
-import { AppError, ok } from '../../http/errors.js';
-import { type Lang, langOf } from '../../i18n/messages.js';
+import { AppError, ok, parseField } from '../../http/errors.js';
+import { langOf } from '../../i18n/messages.js';
 import './db.js';
 import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
@@ -39,16 +38,6 @@ async function readMultipart(req: FastifyRequest): Promise<{ settings: unknown; 
   return { settings, files };
 }
 
-const jaIssues = z.locales.ja().localeError;
-
-/** The `settings` field checked by its schema; each refusal is said in the caller's language (zod's own ja texts). */
-function parseOr422<T extends z.ZodTypeAny>(schema: T, value: unknown, reply: FastifyReply, lang: Lang): z.infer<T> | undefined {
-  const parsed = schema.safeParse(value ?? {}, lang === 'ja' ? { error: jaIssues } : undefined);
-  if (parsed.success) return parsed.data;
-  reply.code(422).send({ detail: parsed.error.issues.map((i) => ({ loc: ['body', 'settings', ...i.path.map(String)], msg: i.message, type: i.code })) });
-  return undefined;
-}
-
 function sendCsv(reply: FastifyReply, f: { body: string; fileName: string }) {
   reply.header('content-type', 'text/csv; charset=utf-8');
   reply.header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(f.fileName)}`);
@@ -73,8 +62,7 @@ export default async function optimalDesignRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const { settings, files } = await readMultipart(req);
-      const body = parseOr422(registerSettings, settings, reply, lang(req));
-      if (!body) return reply;
+      const body = parseField(registerSettings, settings ?? {}, 'settings');
       return reply.code(201).send(ok(await service.register(req.auth, body, { exclude: files.exclude_file, runs: files.runs_file }, lang(req))));
     },
   );
@@ -108,8 +96,7 @@ export default async function optimalDesignRoutes(app: FastifyInstance) {
     },
     async (req, reply) => {
       const { settings, files } = await readMultipart(req);
-      const body = parseOr422(roundSettings, settings, reply, lang(req));
-      if (!body) return reply;
+      const body = parseField(roundSettings, settings ?? {}, 'settings');
       return reply.code(201).send(ok(await service.nextRound(req.auth, req.params.id, body, files.file, lang(req))));
     },
   );

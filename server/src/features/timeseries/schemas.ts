@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { storedEnum } from '../../http/responses.js';
 import { TrainingModel, TrainingProject } from '../training/responses.js';
 import { decimalsOk, modelInput } from '../training/schemas.js';
+import { said } from '../../http/errors.js';
 
 export const TS_TYPES = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'] as const;
 export type TsType = (typeof TS_TYPES)[number];
@@ -23,7 +24,7 @@ export const registerBody = z.object({
   windows: z.array(windowItem).max(20).default([]),
   resample: z.string().trim().max(16).nullish().describe('Regular periods to resample an irregular series to (e.g. 1s, 5min): signals averaged, a period anomalous when any of its rows is'),
   normal: normalPeriod.nullish(),
-  split_ratio: z.number().min(0.5).max(0.95).refine(decimalsOk, { message: 'At most 7 digits after the decimal point.' }).default(0.7),
+  split_ratio: z.number().min(0.5).max(0.95).refine(decimalsOk, { message: said('decimals_max') }).default(0.7),
   models: z.array(modelInput).max(20).default([]),
 });
 export type RegisterBody = z.infer<typeof registerBody>;
@@ -107,7 +108,7 @@ const eventLevel = z.object({
   precision: figure,
   recall: figure,
   f1: figure,
-  per_event: z.array(z.object({ start: z.number().int(), end: z.number().int(), detected: z.boolean(), delay_rows: z.number().int().nullable(), delay_seconds: figure.optional() })),
+  per_event: z.array(z.object({ start: z.number().int(), end: z.number().int(), start_time: timeValue.optional(), end_time: timeValue.optional(), detected: z.boolean(), delay_rows: z.number().int().nullable(), delay_seconds: figure.optional() })),
 });
 
 /** A detector's report (engine/mitate_engine/tsad/trainer.py write_model, metrics.py). */

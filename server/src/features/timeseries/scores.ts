@@ -36,6 +36,14 @@ const ratio = (a: number, b: number) => (b ? a / b : null);
 const TEST = SPLIT_CODES.indexOf('test');
 const TRAIN = SPLIT_CODES.indexOf('train');
 
+/** The rows (series positions) the engine's metrics count, in order: the evaluated part with a score (tsad/trainer.py evaluate). */
+export function evaluatedRows(s: Scores): number[] {
+  const EVAL = s.split.includes(TEST) ? TEST : TRAIN;
+  const rows: number[] = [];
+  for (let i = 0; i < s.n; i++) if (s.split[i] === EVAL && !Number.isNaN(s.score[i])) rows.push(i);
+  return rows;
+}
+
 /** Point-wise metrics on the evaluated part (test), alarm spans over the whole series (at most `maxSpans`). */
 export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): ThresholdStats {
   // the test part; when the normal period is the whole series, the training part (in sample), as the engine's report

@@ -17,7 +17,7 @@ import './db.js';
 import { M } from './messages.js';
 import type { RegisterBody, TsModelMetrics, TsParams, TsReport, TsType } from './schemas.js';
 import { TS_TYPES } from './schemas.js';
-import { downsample, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
+import { downsample, evaluatedRows, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 
 /** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
 export type TsAlgorithm = {
@@ -397,11 +397,22 @@ export function makeTimeSeriesService(ctx: AppContext) {
     },
 
     async report(auth: AuthContext, projectId: string, key: string, lang: Lang = 'en') {
-      const { p, m, dir } = await doneModel(auth, projectId, key);
+      const { p, m, dir, cfg } = await doneModel(auth, projectId, key);
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
       const v = await view(auth, p, lang);
-      return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report: JSON.parse(await fs.promises.readFile(file, 'utf8')) as TsReport };
+      const report = JSON.parse(await fs.promises.readFile(file, 'utf8')) as TsReport;
+      // each labelled event by the time-column values of its first and last row (the engine counts rows of the evaluated part)
+      const perEvent = report?.metrics?.event?.per_event as { start: number; end: number; start_time?: unknown; end_time?: unknown }[] | undefined;
+      if (perEvent?.length) {
+        const s = await loadScores(dir, cfg);
+        const rows = evaluatedRows(s);
+        for (const e of perEvent) {
+          e.start_time = s.time[rows[e.start]] ?? null;
+          e.end_time = s.time[rows[e.end]] ?? null;
+        }
+      }
+      return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report };
     },
 
     async modelFiles(auth: AuthContext, projectId: string, key: string) {

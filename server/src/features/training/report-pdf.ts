@@ -421,7 +421,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   blocks.push({
     kind: 'table',
     columns: [{ label: t.name }, { label: t.value }, { label: t.defaultValue }],
-    rows: Object.entries(r.hyperparameters ?? {}).map(([k, v]) => [k, fmt(v), fmt(defaults[k])]),
+    rows: Object.entries(r.hyperparameters ?? {}).map(([k, v]) => [String((r.param_labels as Record<string, string> | undefined)?.[k] ?? k), fmt(v), fmt(defaults[k])]),
   });
   const trials = r.auto_tune?.trials ?? [];
   if (trials.length) {

@@ -22,11 +22,12 @@ export const ParamSpec = z
     log: z.boolean().optional(),
     choices: z.array(z.union([z.string(), z.number()])).optional(),
     tune: z.boolean().optional(),
-    help: z.string().optional(),
+    label: z.string().describe('The parameter in the reader’s language'),
+    help: z.string().optional().describe('What the parameter does, in the reader’s language'),
   })
   .meta({ id: 'ParamSpec' });
 
-export const AlgorithmSpec = z.object({ key: z.string(), label: z.string(), tree: z.boolean(), params: z.array(ParamSpec) }).meta({ id: 'AlgorithmSpec' });
+export const AlgorithmSpec = z.object({ key: z.string(), label: z.string().describe('The algorithm’s name in the reader’s language'), tree: z.boolean(), params: z.array(ParamSpec) }).meta({ id: 'AlgorithmSpec' });
 export type ParamSpec = z.infer<typeof ParamSpec>;
 export type AlgorithmSpec = z.infer<typeof AlgorithmSpec>;
 
@@ -68,6 +69,7 @@ export const TrainingModel = z
     model_name: z.string(),
     model_index: z.number(),
     algorithm: z.string(),
+    label: z.string().optional().describe('The algorithm’s name in the reader’s language (given with a report)'),
     params: HyperParameters.describe('The hyper-parameters asked for'),
     hyperparameters: HyperParameters.nullable().describe('The hyper-parameters used (after auto-tune)'),
     cv: CrossValidation.nullable(),
@@ -180,6 +182,7 @@ export const TrainingReport = z
     target_units: z.object({ scaled: z.boolean(), target: z.string().nullable(), method: z.string().nullable() }).optional().describe('Supervised: whether the condition scaled the target (figures are in its original units)'),
     hyperparameters: HyperParameters,
     defaults: HyperParameters,
+    param_labels: z.record(z.string(), z.string()).optional().describe('Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language)'),
     auto_tune: z.object({
       enabled: z.boolean(),
       trials: z.array(

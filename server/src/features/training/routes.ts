@@ -18,7 +18,7 @@ import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, up
 import { makeTrainingService, TUNE_HELPER_SUBJECT } from './service.js';
 import { imageRegisterBody, type ImageRegister } from '../images/schemas.js';
 import { makeImageService } from '../images/service.js';
-import { catalogue, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
+import { localAlgorithms, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
 
 const now = () => new Date().toISOString();
 
@@ -144,9 +144,10 @@ export default async function trainingRoutes(app: FastifyInstance) {
 
   // ---- catalogue and generic project calls --------------------------------------------------------------
 
-  r.get('/training/catalogue', { schema: { tags, summary: 'Algorithms of each tabular training type with their hyper-parameters and defaults', response: replies({ 200: Catalogue }) } }, async () =>
-    ok({ types: PROJECT_TYPES.map((t) => ({ type: t, prefix: TYPES[t].prefix, supervised: TYPES[t].supervised, algorithms: catalogue()[t] })) }),
-  );
+  r.get('/training/catalogue', { schema: { tags, summary: 'Algorithms of each tabular training type with their hyper-parameters and defaults; names, labels and help in the caller’s language', response: replies({ 200: Catalogue }) } }, async (req) => {
+    const lang = langOf(req.headers['accept-language']);
+    return ok({ types: PROJECT_TYPES.map((t) => ({ type: t, prefix: TYPES[t].prefix, supervised: TYPES[t].supervised, algorithms: localAlgorithms(t, lang) })) });
+  });
 
   r.post(
     '/project/register/:dataset_id',
@@ -211,7 +212,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
     );
     r.get(`/${prefix}/project/:id/config`, { schema: { tags: t, summary: 'Settings of the project and the algorithms with their defaults', params: pid, response: replies({ 200: ProjectConfigView }) } }, async (req) => {
       const v = await svc.view(req.auth, await get(req.auth, req.params.id));
-      return ok({ project: v, algorithms: catalogue()[type] });
+      return ok({ project: v, algorithms: localAlgorithms(type, langOf(req.headers['accept-language'])) });
     });
     const list = async (auth: Parameters<typeof svc.getProject>[0], q: string, query: { page?: number; page_size?: number }) =>
       ok(await svc.list(auth, { query: q === '*' || q === '-' ? '' : q, project_type: type, page: query.page ?? 1, page_size: query.page_size ?? 100 }));
@@ -231,7 +232,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
     }
     r.post(`/${prefix}/report/:id`, { schema: { tags: t, summary: "A model's report: metrics, charts, importances, CV folds, hyper-parameters", params: pid, body: reportBody, response: replies({ 200: ModelReport }) } }, async (req) => {
       await get(req.auth, req.params.id);
-      return ok(await svc.report(req.auth, req.params.id, req.body.model_key));
+      return ok(await svc.report(req.auth, req.params.id, req.body.model_key, langOf(req.headers['accept-language'])));
     });
     r.get(
       `/${prefix}/report/download/:id/:model_key`,
@@ -257,8 +258,8 @@ export default async function trainingRoutes(app: FastifyInstance) {
       },
       async (req, reply) => {
         await get(req.auth, req.params.id);
-        const view = await svc.report(req.auth, req.params.id, req.params.model_key);
         const lang = req.query.lang ?? langOf(req.headers['accept-language']);
+        const view = await svc.report(req.auth, req.params.id, req.params.model_key, lang);
         const pdf = await renderPdf(trainingReportPdf(view, lang));
         const name = `${view.project.name}-${view.model.model_key}-report.pdf`;
         reply.header('content-type', 'application/pdf');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROJECT_TYPES } from './types.js';
+import { said } from '../../http/errors.js';
 
 /** SPEC §5 / §9: decimal inputs take at most 7 digits after the point. */
 export function decimalsOk(v: number): boolean {
@@ -13,7 +14,7 @@ export function decimalsOk(v: number): boolean {
   return (s.split('.')[1]?.length ?? 0) <= 7;
 }
 const decimal = (lo: number, hi: number) =>
-  z.number().min(lo).max(hi).refine(decimalsOk, { message: 'At most 7 digits after the decimal point.' });
+  z.number().min(lo).max(hi).refine(decimalsOk, { message: said('decimals_max') });
 
 export const modelInput = z.object({
   algorithm: z.string().min(1).max(64),

@@ -9,11 +9,12 @@ import type { JobView } from '../../jobs/service.js';
 import { ident } from '../datasets/ingest.js';
 import { datasetKey, makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
+import type { Lang, LocalText } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import { insertProject, newModel } from './rows.js';
 import { readTrainingReport, type TrainingModelView, type TrainingProjectView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
-import { algorithmsOf, type ProjectType, TYPES } from './types.js';
+import { algorithmName, algorithmsOf, catalogueText, catalogueWord, isTabular, paramLabels, type ProjectType, TYPES } from './types.js';
 
 export interface ProjectConfig {
   target: string | null;
@@ -96,7 +97,7 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
   if (target && (type === 'regression' || type === 'soft_sensor')) {
     const col = byName.get(target)!;
     if (col.type !== 'integer' && col.type !== 'float') {
-      throw new AppError(422, M.targetNotNumeric, { column: target, type: info.label.en }, 'target_variables');
+      throw new AppError(422, M.targetNotNumeric, { column: target, type: catalogueWord(`ml_type_${type}`) }, 'target_variables');
     }
     if ((col.unique ?? 2) <= 1) throw new AppError(422, M.constantColumn, { column: target }, 'target_variables');
   }
@@ -113,17 +114,19 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
     if (!a) throw new AppError(422, M.unknownAlgorithm, { algorithm: m.algorithm }, 'models');
     for (const [k, v] of Object.entries(m.params ?? {})) {
       const p = a.params.find((x) => x.name === k);
-      const bad = (problem: string) => new AppError(422, M.badParam, { algorithm: a.label, param: k, problem }, 'models');
-      if (!p) throw bad('is unknown');
+      // the algorithm and the parameter are named in the reader's language (catalogue words)
+      const named = { algorithm: catalogueWord(a.name_key), param: p ? catalogueWord(p.label_key) : k };
+      const bad = (text: LocalText, values: Record<string, string | number> = {}) => new AppError(422, text, { ...named, ...values }, 'models');
+      if (!p) throw bad(M.paramUnknown);
       if (v === null || v === '') continue;
       if (p.kind === 'int' || p.kind === 'float') {
         const n = typeof v === 'number' ? v : Number(v);
-        if (!Number.isFinite(n)) throw bad('must be a number');
-        if (p.kind === 'int' && !Number.isInteger(n)) throw bad('must be a whole number');
-        if (p.low !== undefined && n < p.low && !(p.name === 'max_depth' && n === 0)) throw bad(`must be at least ${p.low}`);
-        if (!decimalsOkLoose(n)) throw bad('takes at most 7 digits after the decimal point');
+        if (!Number.isFinite(n)) throw bad(M.paramNotNumber);
+        if (p.kind === 'int' && !Number.isInteger(n)) throw bad(M.paramNotWhole);
+        if (p.low !== undefined && n < p.low && !(p.name === 'max_depth' && n === 0)) throw bad(M.paramTooLow, { low: p.low });
+        if (!decimalsOkLoose(n)) throw bad(M.paramDecimals);
       } else if (p.kind === 'choice' && !(p.choices ?? []).map(String).includes(String(v))) {
-        throw bad(`must be one of ${(p.choices ?? []).join(', ')}`);
+        throw bad(M.paramChoice, { choices: (p.choices ?? []).join(', ') });
       }
     }
   }
@@ -383,7 +386,7 @@ export function makeTrainingService(ctx: AppContext) {
         time_budget: trainTimeBudget(),
         output_dir: storage.pathOf(runKey),
         run_key: runKey,
-        models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogue.get(m.algorithm)?.label ?? m.algorithm, params: JSON.parse(m.params_json) })),
+        models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
       };
       const main = await jobs.create({
         orgId: auth.orgId,
@@ -416,8 +419,8 @@ export function makeTrainingService(ctx: AppContext) {
       return view(auth, await getProject(auth, id));
     },
 
-    /** A model's report.json, with the model row's summary. */
-    async report(auth: AuthContext, projectId: string, key: string) {
+    /** A model's report.json, with the model row's summary; the algorithm's name and parameter labels in `lang`. */
+    async report(auth: AuthContext, projectId: string, key: string, lang: Lang = 'en') {
       const p = await getProject(auth, projectId);
       const m = await getModel(auth, projectId, key);
       const dir = runDir(m);
@@ -425,7 +428,11 @@ export function makeTrainingService(ctx: AppContext) {
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
       const report = readTrainingReport(await fs.promises.readFile(file, 'utf8')); // the engine's report.json (ml/trainer.py)
-      return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
+      if (!isTabular(p.project_type)) return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
+      report.label = algorithmName(m.algorithm, lang);
+      report.param_labels = paramLabels(p.project_type, m.algorithm, lang);
+      // the model carries its name too: the page's breadcrumb calls it by that rather than its key
+      return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: { ...modelView(m), label: report.label }, report };
     },
 
     async remove(auth: AuthContext, id: string, type?: ProjectType) {

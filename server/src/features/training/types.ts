@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AlgorithmSpec } from './responses.js';
+import { engineErrorText } from '../../i18n/engine-errors.js';
+import type { Lang } from '../../i18n/messages.js';
+import type { AlgorithmSpec, ParamSpec } from './responses.js';
 
 /** The five tabular training types: SPEC §7 path prefix, web routes, and whether a target is needed. */
 export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
@@ -40,13 +42,17 @@ export const TYPES: Record<ProjectType, TypeInfo> = {
   },
 };
 
-/** The catalogue's shapes are declared once, with the answers (responses.ts). */
+/** The catalogue's shapes as the API answers them are declared once, with the answers (responses.ts). */
 export type { AlgorithmSpec, ParamSpec } from './responses.js';
 
-let cached: Record<ProjectType, AlgorithmSpec[]> | null = null;
+/** An algorithm as the engine's catalogue holds it: figures and message keys of engine/mitate_engine/messages.json. */
+export type CatalogueParam = Omit<ParamSpec, 'label' | 'help'> & { label_key: string; help_key: string };
+export type CatalogueAlgorithm = { key: string; name_key: string; tree: boolean; params: CatalogueParam[] };
+
+let cached: Record<ProjectType, CatalogueAlgorithm[]> | null = null;
 
 /** The engine's algorithm catalogue (engine/mitate_engine/ml/catalogue.json, generated from the Python registry). */
-export function catalogue(): Record<ProjectType, AlgorithmSpec[]> {
+export function catalogue(): Record<ProjectType, CatalogueAlgorithm[]> {
   if (!cached) {
     const file = process.env.MITATE_ML_CATALOGUE || path.resolve(import.meta.dirname, '../../../../engine/mitate_engine/ml/catalogue.json');
     cached = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -55,3 +61,35 @@ export function catalogue(): Record<ProjectType, AlgorithmSpec[]> {
 }
 
 export const algorithmsOf = (type: ProjectType) => catalogue()[type];
+
+/** A catalogue message key as a message parameter: the error handler says it in the reader's language. */
+export const catalogueWord = (key: string) => JSON.stringify({ code: key });
+/** A catalogue text in `lang` (the key itself if messages.json lacks it, which the engine's tests rule out). */
+export const catalogueText = (key: string, lang: Lang) => engineErrorText(catalogueWord(key), lang) ?? key;
+
+/** The algorithms of a type as the wizard shows them: names, parameter labels and help in `lang`. */
+export function localAlgorithms(type: ProjectType, lang: Lang): AlgorithmSpec[] {
+  return algorithmsOf(type).map((a) => ({
+    key: a.key,
+    label: catalogueText(a.name_key, lang),
+    tree: a.tree,
+    params: a.params.map(({ label_key, help_key, ...p }) => ({ ...p, label: catalogueText(label_key, lang), help: catalogueText(help_key, lang) })),
+  }));
+}
+
+/** An algorithm's name in `lang` (any tabular type; the key itself when unknown). */
+export function algorithmName(key: string, lang: Lang): string {
+  for (const t of PROJECT_TYPES) {
+    const a = catalogue()[t].find((x) => x.key === key);
+    if (a) return catalogueText(a.name_key, lang);
+  }
+  return key;
+}
+
+/** Each hyper-parameter's label in `lang` for an algorithm of a type ({} when unknown). */
+export function paramLabels(type: ProjectType, key: string, lang: Lang): Record<string, string> {
+  const a = catalogue()[type]?.find((x) => x.key === key);
+  return Object.fromEntries((a?.params ?? []).map((p) => [p.name, catalogueText(p.label_key, lang)]));
+}
+
+export const isTabular = (type: string): type is ProjectType => (PROJECT_TYPES as readonly string[]).includes(type);

@@ -19,6 +19,9 @@ import { formatMetric } from '../training/labels';
 import { type Bucket, downloadTsModel, downloadTsReport, signals, thresholdPath, thresholdStats, useSeries, useTsCatalogue, useTsReport } from './api';
 import { ContributionBars, MetricCards } from './Metrics';
 import ScoreChart from './ScoreChart';
+import { fullTime } from './timeAxis';
+
+/** One labelled event of the evaluated part as the report gives it: rows counted in that part, and the rows' times. */
 
 /** /training/time-series/report/{project_id}/{model}: score and alarms over time, signals, metrics, contributions. */
 export default function ReportPage() {
@@ -121,11 +124,19 @@ export default function ReportPage() {
               <Typography variant="subtitle2" sx={{ mt: 1 }}>
                 {t('report.perEvent')}
               </Typography>
-              {m.event.per_event.slice(0, 20).map((e) => (
-                <Typography key={e.start} variant="body2">
-                  {e.start}–{e.end}: {e.detected ? `${t('report.detected')}, ${t('metrics.delay')} ${e.delay_rows} ${t('report.rows')}${e.delay_seconds != null ? ` (${e.delay_seconds} s)` : ''}` : t('report.missed')}
-                </Typography>
-              ))}
+              {m.event.per_event.slice(0, 20).map((e) => {
+                // by the time-column values of the event's first and last rows (row positions only in a report without them)
+                const span = { start: e.start_time != null ? fullTime(e.start_time) : e.start, end: e.end_time != null ? fullTime(e.end_time) : e.end };
+                return (
+                  <Typography key={e.start} variant="body2">
+                    {!e.detected
+                      ? t('report.eventMissed', span)
+                      : e.delay_seconds != null
+                        ? t('report.eventDetectedSeconds', { ...span, rows: e.delay_rows, seconds: e.delay_seconds })
+                        : t('report.eventDetected', { ...span, rows: e.delay_rows })}
+                  </Typography>
+                );
+              })}
             </>
           )}
         </Paper>

@@ -43,6 +43,10 @@ describe('time-series threshold page', () => {
     expect(await screen.findByTestId('metric-far')).toHaveTextContent('25.0 %');
     expect(screen.getByTestId('threshold-line')).toBeInTheDocument();
     expect(screen.getAllByTestId('alarm-span')).toHaveLength(1);
+    // the breadcrumb calls the model by its detector's name, not its key
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
+    await waitFor(() => expect(crumbs).toHaveTextContent("PCA-MSPC (Hotelling's T² and Q statistic / SPE)"));
+    expect(crumbs).not.toHaveTextContent('1_pca_mspc');
     const input = screen.getByRole('textbox', { name: 'Threshold' });
     fireEvent.change(input, { target: { value: '1.5' } });
     fireEvent.keyDown(input, { key: 'Enter' });
@@ -50,6 +54,34 @@ describe('time-series threshold page', () => {
     expect(calls.some((c) => c.url.searchParams.get('threshold') === '1.5')).toBe(true);
     fireEvent.click(screen.getByRole('button', { name: 'Save threshold' }));
     await waitFor(() => expect(saved).toEqual({ threshold: 1.5 }), { timeout: 60_000 });
+  }, 90_000);
+});
+
+describe('time-series model report', () => {
+  it('gives each labelled event by the times of its rows, and names the model in the breadcrumb', async () => {
+    signIn();
+    const report = {
+      signals: ['XMEAS_1'], alarms: [], detector: {},
+      metrics: { event: { events: 2, events_detected: 1, precision: 1, recall: 0.5, f1: 0.67, per_event: [
+        { start: 3, end: 9, start_time: '2024-03-01T10:03:00', end_time: '2024-03-01T10:09:00', detected: true, delay_rows: 2, delay_seconds: 120 },
+        { start: 20, end: 25, start_time: '2024-03-01T10:20:00', end_time: '2024-03-01T10:25:00', detected: false, delay_rows: null },
+      ] } },
+    };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/timeseries/catalogue': () => ok({ supervised: [], unsupervised: [] }),
+      'POST /api/timeseries/report/p1': () => ok({ project, model, report }),
+      'GET /api/timeseries/series/p1/1_pca_mspc': () => ok({ rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), times: Array.from({ length: 10 }, (_, i) => `2024-03-01T10:0${i}:00`), events: [[3, 9]], parts: [{ part: 'test', start: 0, end: 9 }] }),
+      'GET /api/timeseries/threshold/p1/1_pca_mspc': () => ok(stats(1)),
+      'GET /api/timeseries/signals/p1/1_pca_mspc': () => ok({ columns: ['XMEAS_1'], series: { XMEAS_1: [] } }),
+    });
+    renderApp('/training/time-series/report/p1/1_pca_mspc');
+    expect(await screen.findByText('2024-03-01 10:03:00 – 2024-03-01 10:09:00: detected 2 rows (120 s) after the event began')).toBeInTheDocument();
+    expect(screen.getByText('2024-03-01 10:20:00 – 2024-03-01 10:25:00: missed')).toBeInTheDocument();
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
+    expect(crumbs).toHaveTextContent("PCA-MSPC (Hotelling's T² and Q statistic / SPE)");
+    expect(crumbs).not.toHaveTextContent('1_pca_mspc');
   }, 90_000);
 });
 

@@ -34,7 +34,7 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { formatInteger } from '../../lib/format';
-import { deleteProject, downloadModel, type Model, renameProject, reportPath, trainingKeys, trainProject, useProject } from './api';
+import { deleteProject, downloadModel, type Model, renameProject, reportPath, trainingKeys, trainProject, useCatalogue, useProject } from './api';
 import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
 
 /** A project: its settings, the Train button, progress while it trains, and the model list with metrics. */
@@ -48,11 +48,14 @@ export default function DetailsPage() {
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
   const [renaming, setRenaming] = useState<string | null>(null);
+  const catalogue = useCatalogue();
   usePageTitle(p?.name);
   if (isLoading) return <PageLoading />;
   if (!p) return null;
 
   const metrics = PRIMARY_METRICS[p.project_type];
+  // each model's algorithm in the reader's language, beside its key
+  const names = new Map((catalogue.data?.types.find((x) => x.type === p.project_type)?.algorithms ?? []).map((a) => [a.key, a.label]));
   const supervised = p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression';
   const training = p.training_state === 'training';
   const train = async () => {
@@ -154,7 +157,14 @@ export default function DetailsPage() {
                         <StarIcon fontSize="small" color="warning" />
                       </Tooltip>
                     )}
-                    {m.model_key}
+                    <Box>
+                      <Box sx={{ whiteSpace: 'nowrap' }}>{m.model_key}</Box>
+                      {names.has(m.algorithm) && (
+                        <Typography variant="caption" color="text.secondary" sx={{ display: 'block', whiteSpace: 'nowrap' }}>
+                          {names.get(m.algorithm)}
+                        </Typography>
+                      )}
+                    </Box>
                   </Box>
                 </TableCell>
                 <TableCell>

@@ -43,19 +43,22 @@ type ParamValues = Record<string, string>;
 
 function ParamField({ p, value, onChange, id }: { p: ParamSpec; value: string; onChange: (v: string) => void; id: string }) {
   const { t } = useTranslation(NS);
-  const help = [t('wizard.default', { value: String(p.default) }), p.tune ? t('wizard.tuned') : '', p.name === 'max_depth' ? t('wizard.unlimited') : ''].filter(Boolean).join(' · ');
+  const help = [p.help, t('wizard.default', { value: String(p.default) }), p.tune ? t('wizard.tuned') : ''].filter(Boolean).join(' · ');
   if (p.kind === 'bool') {
     return (
-      <FormControlLabel
-        control={<Switch checked={value === 'true'} onChange={(e) => onChange(String(e.target.checked))} />}
-        label={p.name}
-        sx={{ minWidth: 200 }}
-      />
+      <Box sx={{ minWidth: 200, maxWidth: 320 }}>
+        <FormControlLabel control={<Switch checked={value === 'true'} onChange={(e) => onChange(String(e.target.checked))} />} label={p.label} />
+        {p.help && (
+          <Typography variant="caption" color="text.secondary" component="p">
+            {p.help}
+          </Typography>
+        )}
+      </Box>
     );
   }
   if (p.kind === 'choice') {
     return (
-      <TextField select size="small" label={p.name} value={value} onChange={(e) => onChange(e.target.value)} helperText={help} sx={{ minWidth: 180 }} id={id}>
+      <TextField select size="small" label={p.label} value={value} onChange={(e) => onChange(e.target.value)} helperText={help} sx={{ minWidth: 180, maxWidth: 320 }} id={id}>
         {(p.choices ?? []).map((c) => (
           <MenuItem key={String(c)} value={String(c)}>
             {String(c)}
@@ -69,12 +72,12 @@ function ParamField({ p, value, onChange, id }: { p: ParamSpec; value: string; o
   return (
     <TextField
       size="small"
-      label={p.name}
+      label={p.label}
       value={value}
       onChange={(e) => onChange(e.target.value)}
       error={bad}
       helperText={bad ? t(!decimalsOk(value) ? 'validation.decimals' : 'validation.number') : help}
-      sx={{ width: 180 }}
+      sx={{ width: 260 }}
       id={id}
       slotProps={{ htmlInput: { inputMode: 'decimal' } }}
     />

@@ -514,7 +514,7 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
     <Section key="hp" title={t('report.hyperparameters')}>
       <SimpleTable
         head={[t('report.name'), t('report.value'), t('report.defaultValue')]}
-        rows={Object.entries(r.hyperparameters ?? {}).map(([k, v]) => [k, v as any, (r.defaults ?? {})[k] as any])}
+        rows={Object.entries(r.hyperparameters ?? {}).map(([k, v]) => [r.param_labels?.[k] ?? k, v as any, (r.defaults ?? {})[k] as any])}
       />
     </Section>,
   );

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
 import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
@@ -85,8 +86,10 @@ export const trainingKeys = {
   report: (id: string, key: string) => ['training', 'report', id, key] as const,
 };
 
+/** The algorithms with names, parameter labels and help in the reader's language (one cached copy per language). */
 export function useCatalogue() {
-  return useQuery({ queryKey: trainingKeys.catalogue, queryFn: ({ signal }) => apiGet<Catalogue>('/api/training/catalogue', undefined, { signal }), staleTime: Infinity });
+  const { i18n } = useTranslation();
+  return useQuery({ queryKey: [...trainingKeys.catalogue, i18n.language], queryFn: ({ signal }) => apiGet<Catalogue>('/api/training/catalogue', undefined, { signal }), staleTime: Infinity });
 }
 
 export function useProjectList(query: string, type: string, page: number, pageSize: number) {
@@ -108,8 +111,9 @@ export function useProject(id: string | undefined) {
 }
 
 export function useReport(type: ProjectType | undefined, id: string | undefined, key: string | undefined) {
+  const { i18n } = useTranslation(); // the algorithm's name and parameter labels come in the reader's language
   return useQuery({
-    queryKey: trainingKeys.report(id ?? '', key ?? ''),
+    queryKey: [...trainingKeys.report(id ?? '', key ?? ''), i18n.language],
     queryFn: ({ signal }) => apiPost<ReportData>(`/api/${TYPE_INFO[type ?? 'regression'].prefix}/report/${enc(id!)}`, { model_key: key }, { signal }),
     enabled: !!id && !!key && !!type,
     refetchInterval: (q) => (q.state.data?.report?.pending ? 2000 : false),

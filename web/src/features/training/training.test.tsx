@@ -38,8 +38,9 @@ const catalogue: Catalogue = {
       prefix: 'regress',
       supervised: true,
       algorithms: [
-        { key: 'ridge', label: 'Ridge', tree: false, params: [{ name: 'alpha', kind: 'float', default: 1, low: 0.0001, high: 1000, log: true, tune: true }] },
-        { key: 'lightgbm', label: 'LightGBM', tree: true, params: [{ name: 'n_estimators', kind: 'int', default: 100, low: 20, high: 1000, tune: true }] },
+        // names, labels and help come from the server in the reader's language (engine messages.json)
+        { key: 'ridge', label: 'Ridge', tree: false, params: [{ name: 'alpha', kind: 'float', default: 1, low: 0.0001, high: 1000, log: true, tune: true, label: 'Regularisation strength (alpha)', help: 'Larger values shrink the coefficients more.' }] },
+        { key: 'lightgbm', label: 'LightGBM', tree: true, params: [{ name: 'n_estimators', kind: 'int', default: 100, low: 20, high: 1000, tune: true, label: 'Number of trees', help: 'More trees give steadier results.' }] },
       ],
     },
   ],
@@ -114,7 +115,10 @@ describe('training pages', () => {
     await userEvent.click(screen.getByRole('checkbox', { name: 'Ridge' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'LightGBM' }));
     expect(screen.getByText(/default 100/)).toBeInTheDocument();
-    const trees = screen.getByRole('textbox', { name: 'n_estimators' });
+    // each hyper-parameter by its label, with what it does (not the code name)
+    expect(screen.getByText(/More trees give steadier results\./)).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'n_estimators' })).toBeNull();
+    const trees = screen.getByRole('textbox', { name: 'Number of trees' });
     await userEvent.clear(trees);
     await userEvent.type(trees, '300');
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -165,7 +169,7 @@ describe('training pages', () => {
 
   it('lists models with metrics, links the report, and shows a failed model its log', async () => {
     signIn();
-    mockFetch({ ...common, 'GET /api/train/result/p1': () => ok(project) });
+    mockFetch({ ...common, 'GET /api/train/result/p1': () => ok(project), 'GET /api/training/catalogue': () => ok(catalogue) });
     renderApp('/training/regress/details/p1');
     const table = await screen.findByRole('table', { name: 'Models' });
     expect(within(table).getByText('0.6100')).toBeInTheDocument();
@@ -173,6 +177,8 @@ describe('training pages', () => {
     expect(within(table).getByRole('columnheader', { name: 'R² (test)' })).toBeInTheDocument();
     expect(screen.getByText(/chosen by the cross-validated score/)).toBeInTheDocument();
     expect(within(table).getByRole('button', { name: 'Report 1_ridge' })).toBeInTheDocument();
+    // each model's algorithm by its name from the catalogue, beside its key
+    expect(await within(table).findByText('Ridge')).toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: 'Report 2_lightgbm' })).toBeNull();
     await userEvent.click(within(table).getByRole('button', { name: 'Log' }));
     const dialog = await screen.findByRole('dialog', { name: 'Log of 2_lightgbm' });
@@ -183,15 +189,24 @@ describe('training pages', () => {
     signIn();
     const report = {
       metrics: { r2: -18.07, rmse: 6.18 }, train_metrics: { r2: 0.95, rmse: 2.3 }, charts: {}, permutation_importance: [], shap: null,
-      cv: { metric: 'R²', folds: [0.9, 0.93, 0.92], mean: 0.92, std: 0.01 }, train_rows: 18, test_rows: 3, seconds: 2, hyperparameters: {}, defaults: {},
+      cv: { metric: 'R²', folds: [0.9, 0.93, 0.92], mean: 0.92, std: 0.01 }, train_rows: 18, test_rows: 3, seconds: 2, hyperparameters: { alpha: 2 }, defaults: { alpha: 1 },
+      label: 'Ridge regression', param_labels: { alpha: 'Regularisation strength (alpha)' },
       auto_tune: { enabled: false, trials: [] }, pending: false,
       evaluation: { mode: 'holdout', test_rows: 3, threshold: 30, small_test: true, headline: 'repeated_cv',
         repeated_cv: { metric: 'R²', mean: 0.8435, std: 0.1667, folds: 3, repeats: 10, low: 0.7373, high: 0.9582 } },
     };
-    mockFetch({ ...common, 'POST /api/regress/report/p1': () => ok({ project, model: project.models[0], report }) });
+    mockFetch({ ...common, 'POST /api/regress/report/p1': () => ok({ project, model: { ...project.models[0], label: 'Ridge regression' }, report }) });
     renderApp('/training/regress/result/report/p1/1_ridge');
     expect(await screen.findByText(/Small test set: only 3 test rows \(fewer than 30\)/)).toBeInTheDocument();
     expect(screen.getByText('Repeated cross-validation (R²) — headline')).toBeInTheDocument();
     expect(screen.getByText('0.8435')).toBeInTheDocument();
+    // the algorithm's name and each hyper-parameter's label as the server gives them in the reader's language
+    expect(screen.getByRole('heading', { name: /Ridge regression/ })).toBeInTheDocument();
+    const hp = screen.getByRole('region', { name: 'Hyper-parameters used' });
+    expect(within(hp).getByText('Regularisation strength (alpha)')).toBeInTheDocument();
+    // the breadcrumb calls the model by its algorithm's name, not its key
+    const crumbs = screen.getByRole('navigation', { name: 'Breadcrumbs' });
+    await waitFor(() => expect(crumbs).toHaveTextContent('Ridge regression'));
+    expect(crumbs).not.toHaveTextContent('1_ridge');
   });
 });
