@@ -75,7 +75,7 @@ test('training: a regression project with auto-tune to its report, a prediction 
   await rf.getByRole('textbox', { name: 'Number of trees' }).fill('60');
   await shot('04-models');
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByText('Ridge, Random forest, LightGBM').waitFor();
+  await page.getByText('Ridge regression, Random forest, LightGBM (gradient boosting)').waitFor();
   await shot('05-preview');
   await page.getByRole('button', { name: 'Register and train' }).click();
 
