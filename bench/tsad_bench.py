@@ -237,6 +237,7 @@ def causal_variants(with_sequence_ae: bool = True):
     - ewma{k}_{j}of{n}: both.
     Point-wise F1 / FAR / MAR pooled over the files; detection delay = rows from each event's start to its first
     alarm (mean over detected events); FAR split into the normal rows before and after each file's anomaly."""
+
     def ewma(x, k):
         return pd.Series(x).ewm(span=k, adjust=False, ignore_na=True).mean().to_numpy()
 

@@ -407,7 +407,7 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
         for (const r of p.runs) expect(r.state).toBe('failed');
         const r = await ok('GET', `/api/optimization/result/${id}?algorithm=random`);
         expect(r.run.state).toBe('failed');
-        expect(r.result).toEqual({});
+        expect(r.result).toBeNull();
         expect((await call('POST', `/api/opt/feature/download/${ids.train}`, { run_id: r.run.id })).status).toBe(409);
       },
       rerun: async (id) => {
@@ -530,6 +530,9 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
     const s = await ok('POST', `/api/train/model/${p.project_id}`);
     jobIds.add(s.job.id);
     await held('train');
+    // the engine holds right after its start message: wait until the server has recorded it (else a kill before that
+    // leaves the job queued, and it rightly runs again after the restart instead of failing)
+    await until('the server saw the training start', async () => (await job(s.job.id)).state === 'running');
     await kill9();
     release();
     await start();
@@ -551,6 +554,7 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
     hold('predict');
     const pred = await ok('POST', `/api/inference/execute/${trained}/1_ridge`, { dataset_id: ids.infer });
     await held('predict');
+    await until('the server saw the prediction start', async () => (await ok('GET', `/api/prediction/${pred.id}`)).state === 'running');
     await kill9();
     release();
     await start();
