@@ -466,7 +466,8 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
     hold(c.kind);
     const id = await c.start();
     const pid = await held(c.kind);
-    expect(await c.state(id)).toBe('running');
+    // the engine holds right after its start message; the server records it a moment later
+    await until(`the server saw ${c.kind} start`, async () => (await c.state(id)) === 'running');
     process.kill(pid, 'SIGKILL');
     await until(`${c.kind} failed after the kill`, async () => (await c.state(id)) === 'failed');
     release();

@@ -352,7 +352,7 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
     });
     const victim = workers.find((w) => w.proc.pid === pid);
     expect(victim, `pid ${pid} is one of the namespaced workers`).toBeTruthy();
-    expect((await app!.ctx.jobs.get(await orgOf(jobId), jobId))?.state).toBe('running');
+    await until('the server saw the job start', async () => (await app!.ctx.jobs.get(await orgOf(jobId), jobId))?.state === 'running');
 
     // uploads while the job is held: their statistics run on the other workers
     const more = [await uploadCsv('far-2.csv', 120, 2), await uploadCsv('far-3.csv', 120, 3)];
