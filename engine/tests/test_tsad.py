@@ -115,6 +115,22 @@ def _tep(tmp_path, name):
     return p, df
 
 
+def _tep_spec(train, signals, out, models):
+    """PCA-style training on TEP's normal run d00, ordered by its sample number, the first 500 rows normal."""
+    return {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(train),
+        "time_column": "sample",
+        "features": signals,
+        "target": None,
+        "lags": [],
+        "windows": [],
+        "normal": {"mode": "rows", "rows": 500},
+        "output_dir": str(out),
+        "models": models,
+    }
+
+
 def run(kind, spec):
     from mitate_engine.task import get_task
 
@@ -126,21 +142,15 @@ def test_tep_mspc_train_then_predict_alarms_after_onset(tmp_path):
     train, df = _tep(tmp_path, "d00.csv")
     test, _ = _tep(tmp_path, "d01_te.csv")
     signals = [c for c in df.columns if c.startswith("XM")]
-    spec = {
-        "project_type": "time_series_anomaly_detection_unsupervised",
-        "parquet": str(train),
-        "time_column": "sample",
-        "features": signals,
-        "target": None,
-        "lags": [],
-        "windows": [],
-        "normal": {"mode": "rows", "rows": 500},
-        "output_dir": str(tmp_path / "run"),
-        "models": [
+    spec = _tep_spec(
+        train,
+        signals,
+        tmp_path / "run",
+        [
             {"key": "1_pca_mspc", "algorithm": "pca_mspc", "params": {"confidence": 0.99}},
             {"key": "2_isolation_forest", "algorithm": "isolation_forest", "params": {}},
         ],
-    }
+    )
     res, events = run("tsad_train", spec)
     assert [m["state"] for m in res["models"]] == ["done", "done"]
     out, _ = run("predict", {"model": str(tmp_path / "run" / "1_pca_mspc" / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / "pred")})
@@ -531,21 +541,15 @@ def test_alarm_rule_trains_saves_and_predicts_as_k_of_the_last_n_alarms(tmp_path
     train, df = _tep(tmp_path, "d00.csv")
     test, _ = _tep(tmp_path, "d01_te.csv")
     signals = [c for c in df.columns if c.startswith("XM")]
-    spec = {
-        "project_type": "time_series_anomaly_detection_unsupervised",
-        "parquet": str(train),
-        "time_column": "sample",
-        "features": signals,
-        "target": None,
-        "lags": [],
-        "windows": [],
-        "normal": {"mode": "rows", "rows": 500},
-        "output_dir": str(tmp_path / "run"),
-        "models": [
+    spec = _tep_spec(
+        train,
+        signals,
+        tmp_path / "run",
+        [
             {"key": "1_pca_mspc", "algorithm": "pca_mspc", "params": {}},
             {"key": "2_pca_mspc", "algorithm": "pca_mspc", "params": {"alarm_k": 3, "alarm_n": 5}},
         ],
-    }
+    )
     res, _ = run("tsad_train", spec)
     assert [m["state"] for m in res["models"]] == ["done", "done"]
     assert res["models"][1]["hyperparameters"]["alarm_n"] == 5

@@ -23,6 +23,11 @@ export const Job = z
   })
   .meta({ id: 'Job' });
 
+/** A project's latest job as its page shows it (progress and message while it runs, the error when it failed). */
+export const JobBrief = z
+  .object({ id: z.string(), state: z.string(), progress: z.number(), message: z.string(), error: z.string().nullable(), started_at: z.string().nullable(), finished_at: z.string().nullable() })
+  .nullable();
+
 export const ServiceStatus = z
   .object({
     mode: z.enum(['local', 'bullmq']),

@@ -32556,6 +32556,90 @@ export interface components {
             started_at?: string | null;
             finished_at?: string | null;
         };
+        /** @enum {string} */
+        JobStateInput: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        JobInput: {
+            id: string;
+            kind: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            /** @description The engine task's result (its shape depends on the kind) */
+            result: unknown;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+        };
+        ServiceStatusInput: {
+            /** @enum {string} */
+            mode: "local" | "bullmq";
+            running: boolean;
+            workers: number;
+            busy: number;
+            queued: number;
+            active: number;
+            max_upload_mb: number;
+        };
+        OrgServiceStatusInput: {
+            /** @enum {string} */
+            mode: "local" | "bullmq";
+            /** @description The organisation's jobs run: the pool runs and the organisation has not paused its share */
+            running: boolean;
+            paused: boolean;
+            pool_running: boolean;
+            workers: number;
+            queued: number;
+            active: number;
+            max_upload_mb: number;
+            /** @description The whole pool (platform administrators only) */
+            pool?: {
+                /** @enum {string} */
+                mode: "local" | "bullmq";
+                running: boolean;
+                workers: number;
+                busy: number;
+                queued: number;
+                active: number;
+            };
+        };
+        OperationsInput: {
+            pool: {
+                /** @enum {string} */
+                mode: "local" | "bullmq";
+                running: boolean;
+                workers: number;
+                busy: number;
+                queued: number;
+                active: number;
+            };
+            /** @description Jobs waiting and running, by kind, every organisation */
+            queue: {
+                kind: string;
+                queued: number;
+                running: number;
+            }[];
+            /** @description When the longest-waiting job was queued */
+            oldest_queued_at: string | null;
+            finished_24h: {
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            recent_failures: {
+                id: string;
+                kind: string;
+                organisation_name: string | null;
+                error: string | null;
+                attempts: number;
+                finished_at: string | null;
+                /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
+                request_id: string | null;
+            }[];
+        };
         ParamSpecInput: {
             name: string;
             /** @enum {string} */
@@ -33186,90 +33270,6 @@ export interface components {
             /** @enum {string} */
             report_type: "analysis" | "classification";
             job_id: string;
-        };
-        /** @enum {string} */
-        JobStateInput: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-        JobInput: {
-            id: string;
-            kind: string;
-            state: components["schemas"]["JobStateInput"];
-            progress: number;
-            message: string;
-            log: string;
-            error: string | null;
-            /** @description The engine task's result (its shape depends on the kind) */
-            result: unknown;
-            subject_type: string | null;
-            subject_id: string | null;
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-        };
-        ServiceStatusInput: {
-            /** @enum {string} */
-            mode: "local" | "bullmq";
-            running: boolean;
-            workers: number;
-            busy: number;
-            queued: number;
-            active: number;
-            max_upload_mb: number;
-        };
-        OrgServiceStatusInput: {
-            /** @enum {string} */
-            mode: "local" | "bullmq";
-            /** @description The organisation's jobs run: the pool runs and the organisation has not paused its share */
-            running: boolean;
-            paused: boolean;
-            pool_running: boolean;
-            workers: number;
-            queued: number;
-            active: number;
-            max_upload_mb: number;
-            /** @description The whole pool (platform administrators only) */
-            pool?: {
-                /** @enum {string} */
-                mode: "local" | "bullmq";
-                running: boolean;
-                workers: number;
-                busy: number;
-                queued: number;
-                active: number;
-            };
-        };
-        OperationsInput: {
-            pool: {
-                /** @enum {string} */
-                mode: "local" | "bullmq";
-                running: boolean;
-                workers: number;
-                busy: number;
-                queued: number;
-                active: number;
-            };
-            /** @description Jobs waiting and running, by kind, every organisation */
-            queue: {
-                kind: string;
-                queued: number;
-                running: number;
-            }[];
-            /** @description When the longest-waiting job was queued */
-            oldest_queued_at: string | null;
-            finished_24h: {
-                succeeded: number;
-                failed: number;
-                cancelled: number;
-            };
-            recent_failures: {
-                id: string;
-                kind: string;
-                organisation_name: string | null;
-                error: string | null;
-                attempts: number;
-                finished_at: string | null;
-                /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
-                request_id: string | null;
-            }[];
         };
         GroupStatsInput: {
             label: string;
@@ -35641,6 +35641,90 @@ export interface components {
             started_at?: string | null;
             finished_at?: string | null;
         };
+        /** @enum {string} */
+        JobState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+        Job: {
+            id: string;
+            kind: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            /** @description The engine task's result (its shape depends on the kind) */
+            result: unknown;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+        };
+        ServiceStatus: {
+            /** @enum {string} */
+            mode: "local" | "bullmq";
+            running: boolean;
+            workers: number;
+            busy: number;
+            queued: number;
+            active: number;
+            max_upload_mb: number;
+        };
+        OrgServiceStatus: {
+            /** @enum {string} */
+            mode: "local" | "bullmq";
+            /** @description The organisation's jobs run: the pool runs and the organisation has not paused its share */
+            running: boolean;
+            paused: boolean;
+            pool_running: boolean;
+            workers: number;
+            queued: number;
+            active: number;
+            max_upload_mb: number;
+            /** @description The whole pool (platform administrators only) */
+            pool?: {
+                /** @enum {string} */
+                mode: "local" | "bullmq";
+                running: boolean;
+                workers: number;
+                busy: number;
+                queued: number;
+                active: number;
+            };
+        };
+        Operations: {
+            pool: {
+                /** @enum {string} */
+                mode: "local" | "bullmq";
+                running: boolean;
+                workers: number;
+                busy: number;
+                queued: number;
+                active: number;
+            };
+            /** @description Jobs waiting and running, by kind, every organisation */
+            queue: {
+                kind: string;
+                queued: number;
+                running: number;
+            }[];
+            /** @description When the longest-waiting job was queued */
+            oldest_queued_at: string | null;
+            finished_24h: {
+                succeeded: number;
+                failed: number;
+                cancelled: number;
+            };
+            recent_failures: {
+                id: string;
+                kind: string;
+                organisation_name: string | null;
+                error: string | null;
+                attempts: number;
+                finished_at: string | null;
+                /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
+                request_id: string | null;
+            }[];
+        };
         ParamSpec: {
             name: string;
             /** @enum {string} */
@@ -36271,90 +36355,6 @@ export interface components {
             /** @enum {string} */
             report_type: "analysis" | "classification";
             job_id: string;
-        };
-        /** @enum {string} */
-        JobState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-        Job: {
-            id: string;
-            kind: string;
-            state: components["schemas"]["JobState"];
-            progress: number;
-            message: string;
-            log: string;
-            error: string | null;
-            /** @description The engine task's result (its shape depends on the kind) */
-            result: unknown;
-            subject_type: string | null;
-            subject_id: string | null;
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-        };
-        ServiceStatus: {
-            /** @enum {string} */
-            mode: "local" | "bullmq";
-            running: boolean;
-            workers: number;
-            busy: number;
-            queued: number;
-            active: number;
-            max_upload_mb: number;
-        };
-        OrgServiceStatus: {
-            /** @enum {string} */
-            mode: "local" | "bullmq";
-            /** @description The organisation's jobs run: the pool runs and the organisation has not paused its share */
-            running: boolean;
-            paused: boolean;
-            pool_running: boolean;
-            workers: number;
-            queued: number;
-            active: number;
-            max_upload_mb: number;
-            /** @description The whole pool (platform administrators only) */
-            pool?: {
-                /** @enum {string} */
-                mode: "local" | "bullmq";
-                running: boolean;
-                workers: number;
-                busy: number;
-                queued: number;
-                active: number;
-            };
-        };
-        Operations: {
-            pool: {
-                /** @enum {string} */
-                mode: "local" | "bullmq";
-                running: boolean;
-                workers: number;
-                busy: number;
-                queued: number;
-                active: number;
-            };
-            /** @description Jobs waiting and running, by kind, every organisation */
-            queue: {
-                kind: string;
-                queued: number;
-                running: number;
-            }[];
-            /** @description When the longest-waiting job was queued */
-            oldest_queued_at: string | null;
-            finished_24h: {
-                succeeded: number;
-                failed: number;
-                cancelled: number;
-            };
-            recent_failures: {
-                id: string;
-                kind: string;
-                organisation_name: string | null;
-                error: string | null;
-                attempts: number;
-                finished_at: string | null;
-                /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
-                request_id: string | null;
-            }[];
         };
         GroupStats: {
             label: string;

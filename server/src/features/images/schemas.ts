@@ -3,6 +3,7 @@ import { storedEnum } from '../../http/responses.js';
 import { DatasetView } from '../datasets/responses.js';
 import { decimalsOk } from '../training/schemas.js';
 import { said } from '../../http/errors.js';
+import { JobBrief } from '../../jobs/responses.js';
 
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
@@ -140,9 +141,7 @@ export const imageProjectView = z
     classes: z.array(z.string()),
     settings: imageSettings,
     models: z.array(imageModelView),
-    job: z
-      .object({ id: z.string(), state: z.string(), progress: z.number(), message: z.string(), error: z.string().nullable(), started_at: z.string().nullable(), finished_at: z.string().nullable() })
-      .nullable(),
+    job: JobBrief,
     error: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),

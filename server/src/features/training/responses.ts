@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { page } from '../../http/responses.js';
+import { JobBrief } from '../../jobs/responses.js';
 
 /**
  * Answers of the training calls. Metrics, CV figures and reports are written by the engine (engine/mitate_engine/ml
@@ -113,9 +114,7 @@ export const TrainingProject = z
     evaluation: z.enum(['holdout', 'cv_only']).describe('holdout: a test set was kept; cv_only: every row trained, metrics out of fold'),
     models_done: z.number(),
     models_failed: z.number(),
-    job: z
-      .object({ id: z.string(), state: z.string(), progress: z.number(), message: z.string(), error: z.string().nullable(), started_at: z.string().nullable(), finished_at: z.string().nullable() })
-      .nullable(),
+    job: JobBrief,
     error: z.string().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
