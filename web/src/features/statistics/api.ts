@@ -4,7 +4,14 @@ import type { components } from '../../api/schema';
 import type { Page } from '../../api/types';
 import { saveBlob } from '../../lib/browser';
 
-/** Shapes of SPEC §7 'Statistical analysis' (server/src/features/statistical-analysis is the source of truth). */
+type Schemas = components['schemas'];
+/** Shapes of SPEC §7 'Statistical analysis', taken from the server's declared answers
+ * (server/src/features/statistical-analysis is the source of truth). */
+export type TestType = Schemas['StatisticalProject']['test_type'];
+export type Alternative = Schemas['StatisticalProject']['alternative'];
+export type EqualVariance = Schemas['StatisticalProject']['equal_variance'];
+export type ProjectState = Schemas['StatisticalProject']['state'];
+/** Every test, in the order the picker offers them (the compiler checks it names only the server's tests). */
 export const TEST_TYPES = [
   'two_sample_t',
   'paired_t',
@@ -17,12 +24,7 @@ export const TEST_TYPES = [
   'spearman',
   'shapiro',
   'f_test',
-] as const;
-export type TestType = (typeof TEST_TYPES)[number];
-export type Alternative = 'two-sided' | 'less' | 'greater';
-export type EqualVariance = 'auto' | 'student' | 'welch';
-export type ProjectState = 'ready' | 'running' | 'done' | 'failed';
-type Schemas = components['schemas'];
+] as const satisfies readonly TestType[];
 // Answers, as the server declares them (server/src/features/statistical-analysis/responses.ts).
 export type Project = Schemas['StatisticalProject'];
 export type GroupStats = Schemas['GroupStats'];
