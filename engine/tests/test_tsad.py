@@ -561,3 +561,88 @@ def test_alarm_rule_trains_saves_and_predicts_as_k_of_the_last_n_alarms(tmp_path
     expected = pd.Series(plain.astype(float)).rolling(5, min_periods=1).sum().to_numpy() >= 3
     assert np.array_equal(rule, expected)
     assert rule[:160].sum() <= plain[:160].sum() and rule[170:].mean() > 0.95
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_log_lines_notes_and_html_report_are_in_the_language_of_the_job(tmp_path, lang):
+    """The server queues the job with the language of the person who started it: the log lines, the notes and
+    report.html say the detector, its parameters and every word in it; report.en.html and report.ja.html are both
+    written for whoever downloads the report later."""
+    import html
+
+    from mitate_engine.task import messages
+
+    cat = messages()
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"t": range(200), "a": rng.normal(size=200), "b": rng.normal(size=200)})
+    df.loc[150:, "a"] += 8  # a fault after the normal period
+    df.iloc[::-1].to_parquet(tmp_path / "d.parquet")  # not in time order: the engine sorts it and says so
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "project_name": "rig",
+        "parquet": str(tmp_path / "d.parquet"),
+        "time_column": "t",
+        "features": ["a", "b"],
+        "normal": {"mode": "rows", "rows": 100},
+        "output_dir": str(tmp_path / "o"),
+        "lang": lang,
+        "models": [
+            {"key": "1_pca_mspc", "algorithm": "pca_mspc", "params": {"confidence": 0.99}},
+            {"key": "2_lof", "algorithm": "lof", "params": {"n_neighbors": 0}},
+        ],
+    }
+    out, events = run("tsad_train", spec)
+    assert [m["state"] for m in out["models"]] == ["done", "failed"]
+    other = "ja" if lang == "en" else "en"
+    said = lambda code: cat[code][lang]  # noqa: E731
+    logs = [e["line"] for e in events if e.get("type") == "log"]
+    assert said("tsad_note_sorted") in logs and out["notes"] == [said("tsad_note_sorted")]
+    assert said("tsad_job_rows").format(rows=200, columns=2, train=100) in logs
+    failed = next(line for line in logs if line.startswith(said("tsad_detector_lof")))
+    assert cat["tsad_param_lof_n_neighbors"][lang] in failed and cat["tsad_param_lof_n_neighbors"][other] not in failed
+    if lang == "ja":
+        assert "の学習に失敗しました" in failed and "failed" not in failed
+
+    mdir = tmp_path / "o" / "1_pca_mspc"
+    page = (mdir / "report.html").read_text(encoding="utf-8")
+    assert page == (mdir / f"report.{lang}.html").read_text(encoding="utf-8")
+    assert f'<html lang="{lang}">' in page
+    name = html.escape(cat["tsad_detector_pca_mspc"][lang])
+    assert f"<h1>rig: {name}</h1>" in page
+    for code in (
+        "tsad_param_pca_mspc_confidence",
+        "tsad_param_pca_mspc_explained_variance",
+        "tsad_info_explained_variance",
+        "tsad_info_t2_limit",
+        "tsad_report_far",
+        "tsad_report_detector",
+        "tsad_note_sorted",
+        "tsad_part_test",
+    ):
+        assert html.escape(cat[code][lang]) in page, code
+        assert html.escape(cat[code][other]) not in page, code
+    assert html.escape(cat["tsad_detector_pca_mspc"][other]) not in page
+    # the other language's file says the same report in its own words
+    page2 = (mdir / f"report.{other}.html").read_text(encoding="utf-8")
+    assert f"<h1>rig: {html.escape(cat['tsad_detector_pca_mspc'][other])}</h1>" in page2 and html.escape(cat["tsad_note_sorted"][other]) in page2
+    if lang == "ja":
+        assert "PCA-MSPC（ホテリングのT²" in page and "Threshold" not in page and "Detector" not in page
+    else:
+        assert "PCA-MSPC (Hotelling&#x27;s T²" in page and "しきい値" not in page
+
+
+def test_every_message_the_area_says_is_in_the_catalogue_in_both_languages():
+    import re
+
+    from mitate_engine.task import messages
+    from mitate_engine.tsad.report_html import INFO_KEYS
+
+    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT_ENGINE / "mitate_engine" / "tsad").glob("*.py"))
+    src += (ROOT_ENGINE / "mitate_engine" / "tasks" / "tsad_train.py").read_text(encoding="utf-8")
+    codes = set(re.findall(r'\b(?:say|t)\(\s*"([a-z_0-9]+)"', src)) | set(re.findall(r'\(\s*"(tsad_(?:report|note)_[a-z_0-9]+)"', src))
+    codes |= {f"tsad_info_{k}" for k in INFO_KEYS} | {f"tsad_part_{p}" for p in ("warmup", "train", "validation", "test")}
+    assert {"tsad_job_training", "tsad_report_far", "tsad_note_resampled", "tsad_report_intro"} <= codes
+    cat = messages()
+    for code in codes:
+        assert cat[code]["en"].strip() and cat[code]["ja"].strip(), code
+        assert set(re.findall(r"\{(\w+)\}", cat[code]["en"])) == set(re.findall(r"\{(\w+)\}", cat[code]["ja"])), code

@@ -22,8 +22,8 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
   const body = (res: LightMyRequestResponse) => res.json().detail.response;
   const msg = (res: LightMyRequestResponse) => res.json().detail[0].msg as string;
 
-  async function trained(id: string) {
-    const p = body(await call('POST', `/api/timeseries/train/model/${id}`));
+  async function trained(id: string, lang = 'en') {
+    const p = body(await call('POST', `/api/timeseries/train/model/${id}`, undefined, alice, lang));
     await t.app.ctx.jobs.waitFor(p.job.id, 600_000);
     return body(await call('GET', `/api/timseseries/project/${id}`));
   }
@@ -152,6 +152,15 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(ev.start_time).toBe(960 - (ev.end - ev.start));
     const html = await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`);
     expect(html.body).toContain('<svg');
+    // in the language of whoever downloads it: the detector, its parameters and every word in the catalogue's words
+    expect(html.body).toContain('<html lang="en">');
+    expect(html.body).toContain('PCA-MSPC (Hotelling&#x27;s T² and Q statistic / SPE)</h1>');
+    expect(html.body).toContain('<th>Confidence of the control limits</th>');
+    const htmlJa = await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`, undefined, alice, 'ja');
+    expect(htmlJa.body).toContain('<html lang="ja">');
+    expect(htmlJa.body).toContain('PCA-MSPC（ホテリングのT²とQ統計量(SPE)）</h1>');
+    expect(htmlJa.body).toContain('<th>誤警報率（FAR）</th>');
+    expect(htmlJa.body).not.toContain('Threshold');
     const zip = await call('GET', `/api/timeseries/model/download/${p.project_id}/1_pca_mspc`);
     expect(zip.headers['content-type']).toBe('application/zip');
 
@@ -238,9 +247,14 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const p = body(await reg({ target_variables: [], windows: [5], normal: { mode: 'range', start: 1, end: 300 }, models: [{ algorithm: 'pca_mspc' }, { algorithm: 'sequence_autoencoder', params: { window: 20, epochs: 3, filters: 8 } }] }, unsorted.id));
     expect(p.time_column).toBe('sample');
     expect(p.notes).toContain('sorted:sample');
-    const done = await trained(p.project_id);
+    // started by a Japanese reader: the engine's log lines (the rows sorted, the sizes) are in Japanese
+    const done = await trained(p.project_id, 'ja');
     expect(done.models.map((m: { state: string }) => m.state)).toEqual(['done', 'done']);
     expect(done.models[1].trained_threshold).toBeGreaterThan(0);
+    const job = await t.app.ctx.db.selectFrom('jobs').select('log').where('id', '=', done.job.id).executeTakeFirstOrThrow();
+    expect(job.log).toContain('行が時刻順ではなかったため、時刻列で並べ替えました。');
+    expect(job.log).toContain('500行、特徴量');
+    expect(job.log).not.toContain('training rows');
     const th = body(await call('GET', `/api/timeseries/threshold/${p.project_id}/1_pca_mspc`));
     expect(th.alarms_per_day).toBeNull();
     expect(th.alarms_per_1000_rows).toBeCloseTo((th.alarms * 1000) / th.evaluated_rows, 9);

@@ -1,10 +1,16 @@
 """A model's report as one self-contained HTML file: metrics, the score with its threshold, alarms with
-their contributions. Plain SVG, no scripts, so it opens anywhere."""
+their contributions. Plain SVG, no scripts, so it opens anywhere. Every word in the reader's language (en or ja)
+from the message catalogue; the detector and its parameters by their catalogue names."""
 
 from __future__ import annotations
 
 import html
 from pathlib import Path
+
+from .lang import LANGS, detector_name, param_labels, say
+
+# figures the detector reports about itself (its info), beside the settings it was given
+INFO_KEYS = ("components", "explained_variance", "t2_limit", "q_limit", "epochs_run", "validation_loss")
 
 
 def _fmt(v) -> str:
@@ -15,7 +21,7 @@ def _fmt(v) -> str:
     return html.escape(str(v))
 
 
-def _score_svg(overview: list, threshold: float, width: int = 900, height: int = 220) -> str:
+def _score_svg(overview: list, threshold: float, lang: str, width: int = 900, height: int = 220) -> str:
     pts = [(p, hi) for p, _lo, hi in overview if hi is not None]
     if not pts:
         return ""
@@ -25,46 +31,71 @@ def _score_svg(overview: list, threshold: float, width: int = 900, height: int =
     y = lambda v: height - 20 - (height - 30) * v / vmax  # noqa: E731
     line = " ".join(f"{x(p):.1f},{y(v):.1f}" for p, v in pts)
     return (
-        f'<svg width="{width}" height="{height}" role="img" aria-label="anomaly score">'
+        f'<svg width="{width}" height="{height}" role="img" aria-label="{html.escape(say("tsad_report_score", lang))}">'
         f'<polyline fill="none" stroke="#1565c0" stroke-width="1" points="{line}"/>'
         f'<line x1="40" x2="{width - 10}" y1="{y(threshold):.1f}" y2="{y(threshold):.1f}" stroke="#c62828" stroke-dasharray="4 3"/>'
-        f'<text x="42" y="{y(threshold) - 4:.1f}" font-size="11" fill="#c62828">threshold {threshold:.4g}</text></svg>'
+        f'<text x="42" y="{y(threshold) - 4:.1f}" font-size="11" fill="#c62828">{html.escape(say("tsad_report_threshold_line", lang, value=f"{threshold:.4g}"))}</text></svg>'
     )
 
 
-def write(path: Path, report: dict, project_name: str) -> None:
+def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, dict]] | None = None) -> str:
+    """The report in `lang`. `notes` are the coded notes ([(code, params)]) to say in that language; without them
+    the report's own notes are shown as they are."""
+    t = lambda code, **p: html.escape(say(code, lang, **p))  # noqa: E731
     m = report["metrics"]
     pw = m.get("pointwise") or {}
     ev = m.get("event") or {}
+    per_day = m.get("alarms_per_day") is not None
     rows = [
-        ("Threshold", report["threshold"]),
-        ("Evaluated rows", m["evaluated_rows"]),
-        ("Alarms", m["alarms"]),
-        ("Alarms per day", m.get("alarms_per_day")) if m.get("alarms_per_day") is not None else ("Alarms per 1,000 rows", m.get("alarms_per_1000_rows")),
-        ("Precision", pw.get("precision")),
-        ("Recall", pw.get("recall")),
-        ("F1", pw.get("f1")),
-        ("False-alarm rate (FAR)", pw.get("far")),
-        ("Missed-alarm rate (MAR)", pw.get("mar")),
-        ("Events detected", f"{ev['events_detected']} / {ev['events']}" if ev else None),
-        ("Event-level F1", ev.get("f1")),
+        ("tsad_report_threshold", report["threshold"]),
+        ("tsad_report_evaluated_rows", m["evaluated_rows"]),
+        ("tsad_report_alarms", m["alarms"]),
+        ("tsad_report_alarms_per_day", m.get("alarms_per_day")) if per_day else ("tsad_report_alarms_per_1000_rows", m.get("alarms_per_1000_rows")),
+        ("tsad_report_precision", pw.get("precision")),
+        ("tsad_report_recall", pw.get("recall")),
+        ("tsad_report_f1", pw.get("f1")),
+        ("tsad_report_far", pw.get("far")),
+        ("tsad_report_mar", pw.get("mar")),
+        ("tsad_report_events_detected", f"{ev['events_detected']} / {ev['events']}" if ev else None),
+        ("tsad_report_event_f1", ev.get("f1")),
     ]
-    det = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{_fmt(v)}</td></tr>" for k, v in (report.get("detector") or {}).items())
+    algorithm = str(report.get("algorithm") or "")
+    name = detector_name(algorithm, lang) if algorithm else str(report.get("label") or "")
+    labels = param_labels(algorithm, lang)
+    params = report.get("hyperparameters") or {}
+    info = report.get("detector") or {}
+    # the settings it was given, then what it found (a setting it only repeats is not listed twice)
+    det_rows = [(labels.get(k, k), v) for k, v in params.items()]
+    det_rows += [(say(f"tsad_info_{k}", lang) if k in INFO_KEYS else k, v) for k, v in info.items() if k in INFO_KEYS or k not in params]
+    det = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{_fmt(v)}</td></tr>" for k, v in det_rows)
+    part = lambda p: t(f"tsad_part_{p}") if p in ("warmup", "train", "validation", "test") else html.escape(str(p))  # noqa: E731
     alarms = "".join(
-        f"<tr><td>{_fmt(a['start_time'])}</td><td>{_fmt(a['end_time'])}</td><td>{_fmt(a['peak_score'])}</td><td>{html.escape(a['part'])}</td>"
+        f"<tr><td>{_fmt(a['start_time'])}</td><td>{_fmt(a['end_time'])}</td><td>{_fmt(a['peak_score'])}</td><td>{part(a['part'])}</td>"
         f"<td>{', '.join(html.escape(c['signal']) + ' ' + _fmt(c['value']) for c in (a.get('contributions') or [])[:5]) or '–'}</td></tr>"
         for a in report["alarms"][:100]
     )
-    doc = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(project_name)} – {html.escape(report["label"])}</title>
+    said_notes = [say(code, lang, **p) for code, p in notes] if notes is not None else list(report.get("notes") or [])
+    intro = t("tsad_report_intro", time=str(report["time_column"]), rows=report["rows"], train=report["parts"]["train"], test=report["parts"]["test"])
+    if report.get("label_column"):
+        intro += " " + t("tsad_report_label_column", column=str(report["label_column"]))
+    return f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(project_name)} – {html.escape(name)}</title>
 <style>body{{font-family:system-ui,sans-serif;margin:24px;color:#222}}table{{border-collapse:collapse;margin:8px 0 20px}}
 th,td{{border:1px solid #ddd;padding:4px 8px;text-align:left;font-size:13px}}h2{{margin-top:28px}}</style></head><body>
-<h1>{html.escape(project_name)}: {html.escape(report["label"])}</h1>
-<p>Time column <b>{html.escape(str(report["time_column"]))}</b>, {report["rows"]} rows; training part {report["parts"]["train"]} rows,
-evaluated (test) part {report["parts"]["test"]} rows{", label " + html.escape(report["label_column"]) if report.get("label_column") else ""}.</p>
-{"".join("<p>" + html.escape(n) + "</p>" for n in report.get("notes") or [])}
-<h2>Metrics (evaluated part)</h2><table>{"".join(f"<tr><th>{k}</th><td>{_fmt(v)}</td></tr>" for k, v in rows)}</table>
-<h2>Anomaly score</h2>{_score_svg(report["overview"]["score"], report["threshold"])}
-<h2>Detector</h2><table>{det}</table>
-<h2>Alarms</h2><table><tr><th>Start</th><th>End</th><th>Peak score</th><th>Part</th><th>Top contributions</th></tr>{alarms}</table>
+<h1>{html.escape(project_name)}: {html.escape(name)}</h1>
+<p>{intro}</p>
+{"".join("<p>" + html.escape(n) + "</p>" for n in said_notes)}
+<h2>{t("tsad_report_metrics")}</h2><table>{"".join(f"<tr><th>{t(k)}</th><td>{_fmt(v)}</td></tr>" for k, v in rows)}</table>
+<h2>{t("tsad_report_score")}</h2>{_score_svg(report["overview"]["score"], report["threshold"], lang)}
+<h2>{t("tsad_report_detector")}</h2><table>{det}</table>
+<h2>{t("tsad_report_alarms")}</h2><table><tr><th>{t("tsad_report_start")}</th><th>{t("tsad_report_end")}</th><th>{t("tsad_report_peak_score")}</th><th>{t("tsad_report_part")}</th><th>{t("tsad_report_top_contributions")}</th></tr>{alarms}</table>
 </body></html>"""
-    path.write_text(doc, encoding="utf-8")
+
+
+def write(mdir: Path, report: dict, project_name: str, lang: str, notes: list[tuple[str, dict]] | None = None) -> None:
+    """report.<lang>.html for every language (the download route gives the one of the person downloading) and
+    report.html in the job's language `lang`."""
+    for code in LANGS:
+        doc = render(report, project_name, code, notes)
+        (mdir / f"report.{code}.html").write_text(doc, encoding="utf-8")
+        if code == lang:
+            (mdir / "report.html").write_text(doc, encoding="utf-8")

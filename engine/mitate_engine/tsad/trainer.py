@@ -19,6 +19,7 @@ from . import metrics as MET
 from . import report_html
 from .errors import fail
 from .features import warmup, window_features
+from .lang import lang_of, say
 from .model import TsadModel, binarize, order_by_time, resample
 
 SUPERVISED = "time_series_anomaly_detection_supervised"
@@ -35,7 +36,8 @@ class Prepared:
     medians: np.ndarray
     label: np.ndarray | None
     split: np.ndarray  # warmup | train | validation | test
-    notes: list[str]
+    notes: list[str]  # in the job's language
+    note_codes: list[tuple[str, dict]]  # the same as catalogue codes, for the reports in either language
 
 
 def prepare(spec: dict) -> Prepared:
@@ -52,17 +54,15 @@ def prepare(spec: dict) -> Prepared:
         if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
             raise fail("tsad_signal_not_numeric", column=c)
     rule = spec.get("resample") or None
-    notes = []
+    notes: list[tuple[str, dict]] = []
     if rule:
         before = len(df)
         df, _ = resample(df, time_col, rule, signals, label_col)
-        notes.append(
-            f"Resampled to regular periods of {rule}: {before} rows became {len(df)} (signals averaged, a period anomalous when any of its rows is; empty periods left out)."
-        )
+        notes.append(("tsad_note_resampled", {"rule": rule, "before": before, "after": len(df)}))
     df, order = order_by_time(df, time_col)
     df = df.reset_index(drop=True)
     if order["sorted"]:
-        notes.append("The rows were not in time order; they were sorted by the time column.")
+        notes.append(("tsad_note_sorted", {}))
     lags, windows = list(spec.get("lags") or []), list(spec.get("windows") or [])
     time = df[time_col] if pd.api.types.is_datetime64_any_dtype(df[time_col]) else None
     F = window_features(df, signals, lags, windows, time=time)
@@ -106,7 +106,8 @@ def prepare(spec: dict) -> Prepared:
     const = [c for c, sd in zip(F.columns, X[tr].std(axis=0)) if not sd > 0]
     if const and len(const) == len(F.columns):
         raise fail("tsad_all_constant")
-    return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, notes)
+    said = [say(code, lang_of(spec), **p) for code, p in notes]
+    return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, said, notes)
 
 
 def _downsample(values: np.ndarray, points: int = 2000) -> list:
@@ -277,5 +278,5 @@ def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray,
     # strict JSON: the warm-up rows' NaN scores (and any non-finite figure) become null, as the server's schema says
     text = dumps(report)
     (mdir / "report.json").write_text(text, encoding="utf-8")
-    report_html.write(mdir / "report.html", json.loads(text), str(spec.get("project_name") or ""))
+    report_html.write(mdir, json.loads(text), str(spec.get("project_name") or ""), lang_of(spec), prep.note_codes)
     return {"metrics": summary, "report": report}

@@ -72,10 +72,13 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   );
   r.get(
     '/timeseries/report/download/:project_id/:model_key',
-    { schema: { tags, summary: "A model's report as one self-contained HTML file", params: pm, response: fileReplies('text/html', "The model's report (HTML)") } },
+    { schema: { tags, summary: "A model's report as one self-contained HTML file, in the caller's language (Accept-Language)", params: pm, response: fileReplies('text/html', "The model's report (HTML)") } },
     async (req, reply) => {
       const { p, m, dir } = await svc.modelFiles(req.auth, req.params.project_id, req.params.model_key);
-      return sendFile(reply, path.join(dir, 'report.html'), `${p.name}-${m.model_key}-report.html`, 'text/html; charset=utf-8');
+      // the engine writes report.<lang>.html for each language; a run from before that has report.html only
+      const local = path.join(dir, `report.${langOf(req.headers['accept-language'])}.html`);
+      const file = fs.existsSync(local) ? local : path.join(dir, 'report.html');
+      return sendFile(reply, file, `${p.name}-${m.model_key}-report.html`, 'text/html; charset=utf-8');
     },
   );
   r.get(

@@ -374,7 +374,10 @@ export function makeTimeSeriesService(ctx: AppContext) {
           normal: cfg.normal,
           split_ratio: cfg.split_ratio,
           output_dir: storage.pathOf(runKey),
-          models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: detectorName(m.algorithm, 'en') /* the engine's log */, params: JSON.parse(m.params_json) })),
+          models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
+          // the language of the person starting the job: the engine says its progress, log lines and notes in it
+          // (detectors and parameters by their catalogue names) and writes the HTML report in both languages
+          lang,
         },
         beforeEnqueue: async (job) => {
           await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
