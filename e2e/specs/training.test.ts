@@ -164,4 +164,11 @@ test('training: a regression project with auto-tune to its report, a prediction 
   await shot('12-report-ja');
   const ja = await pdfText('レポートをダウンロード（PDF）');
   for (const s of ['学習レポート', 'モデルの比較', '最良モデルは交差検証スコアで選んでいます', '予測値と実測値（テスト）', '使用したハイパーパラメータ']) assert.ok(ja.includes(s), s);
+  // The HTML report is the same document, in Japanese too.
+  const htmlJa = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'レポートをダウンロード（HTML）' }).click();
+  const htmlJaFile = path.join(os.tmpdir(), `report-ja-${Date.now()}.html`);
+  await (await htmlJa).saveAs(htmlJaFile);
+  const htmlJaText = fs.readFileSync(htmlJaFile, 'utf8');
+  for (const s of ['<html lang="ja">', 'モデルの比較', '予測値と実測値（テスト）', '<svg']) assert.ok(htmlJaText.includes(s), s);
 });

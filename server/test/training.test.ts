@@ -172,6 +172,13 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     expect(html.headers['content-type']).toContain('text/html');
     expect(html.body).toContain('<svg');
     expect(html.body).not.toMatch(/<script|https?:\/\/(?!www\.w3)/);
+    // the PDF's document, in the caller's language
+    expect(html.body).toContain('<html lang="en">');
+    expect(html.body).toContain('Leaderboard');
+    const htmlJa = await call('GET', `/api/regress/report/download/${p.project_id}/2_lightgbm`, undefined, alice, 'ja');
+    expect(htmlJa.body).toContain('<html lang="ja">');
+    expect(htmlJa.body).toContain('モデルの比較');
+    expect((await call('GET', `/api/regress/report/download/${p.project_id}/3_gaussian_process`)).statusCode).toBe(409);
     const zip = await call('GET', `/api/regress/model/download/${p.project_id}/lightgbm/2`);
     expect(zip.statusCode).toBe(200);
     expect(zip.headers['content-type']).toBe('application/zip');

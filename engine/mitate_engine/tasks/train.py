@@ -3,7 +3,7 @@
 Spec: project_type, parquet, target, features, datetime_column, split_ratio | split_time, cv_folds, auto_tune,
 n_trials, balance, variance_threshold, significance_level, lags, windows (soft sensor), condition, time_budget
 (seconds per model for auto-tune, optional), models: [{key, algorithm, params}]. Each model's files go to
-output_dir/<key>/ (model.joblib, manifest.json, model.zip, report.json, report.html, log.txt); a `model` event
+output_dir/<key>/ (model.joblib, manifest.json, model.zip, report.json, log.txt; the server writes the report's HTML and PDF from report.json); a `model` event
 reports each model's state as it changes.
 """
 
@@ -13,7 +13,6 @@ import time
 import traceback
 from pathlib import Path
 
-from ..ml import report_html
 from ..ml.trainer import prepare_project, train_model
 from ..task import Cancelled, Context, EngineError, Task, UserError, encoded
 
@@ -103,7 +102,6 @@ class Train(Task):
                     on_ready=ready,
                     study_key=key,
                 )
-                report_html.write(mdir / "report.html", rep, spec, label)
                 (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
                 summary = {
                     "key": key,

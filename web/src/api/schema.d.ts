@@ -8448,10 +8448,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A model's report as one self-contained HTML file */
+        /** A model's report as one self-contained HTML file (the PDF's content: leaderboard, what chose the best model, metrics, charts as inline SVG, importances, settings), in the caller's language */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Language of the file (default: Accept-Language) */
+                    lang?: "en" | "ja";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -9877,10 +9880,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A model's report as one self-contained HTML file */
+        /** A model's report as one self-contained HTML file (the PDF's content: leaderboard, what chose the best model, metrics, charts as inline SVG, importances, settings), in the caller's language */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Language of the file (default: Accept-Language) */
+                    lang?: "en" | "ja";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -11306,10 +11312,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A model's report as one self-contained HTML file */
+        /** A model's report as one self-contained HTML file (the PDF's content: leaderboard, what chose the best model, metrics, charts as inline SVG, importances, settings), in the caller's language */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Language of the file (default: Accept-Language) */
+                    lang?: "en" | "ja";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -12735,10 +12744,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A model's report as one self-contained HTML file */
+        /** A model's report as one self-contained HTML file (the PDF's content: leaderboard, what chose the best model, metrics, charts as inline SVG, importances, settings), in the caller's language */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Language of the file (default: Accept-Language) */
+                    lang?: "en" | "ja";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -14164,10 +14176,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A model's report as one self-contained HTML file */
+        /** A model's report as one self-contained HTML file (the PDF's content: leaderboard, what chose the best model, metrics, charts as inline SVG, importances, settings), in the caller's language */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Language of the file (default: Accept-Language) */
+                    lang?: "en" | "ja";
+                };
                 header?: never;
                 path: {
                     id: string;

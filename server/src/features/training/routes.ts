@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
@@ -9,8 +9,8 @@ import { AppError, ok } from '../../http/errors.js';
 import type { JobView } from '../../jobs/service.js';
 import './db.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
-import { langOf } from '../../i18n/messages.js';
-import { renderPdf } from '../../pdf/index.js';
+import { type Lang, langOf } from '../../i18n/messages.js';
+import { renderHtml, renderPdf } from '../../pdf/index.js';
 import { M } from './messages.js';
 import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
@@ -234,16 +234,31 @@ export default async function trainingRoutes(app: FastifyInstance) {
       await get(req.auth, req.params.id);
       return ok(await svc.report(req.auth, req.params.id, req.body.model_key, langOf(req.headers['accept-language'])));
     });
+    // The report as a file: one document (report-pdf.ts) in the caller's language, written as HTML or as PDF.
+    const reportFile = (format: 'html' | 'pdf') => async (req: FastifyRequest<{ Params: { id: string; model_key: string }; Querystring: { lang?: Lang } }>, reply: FastifyReply) => {
+      await get(req.auth, req.params.id);
+      const lang = req.query.lang ?? langOf(req.headers['accept-language']);
+      const view = await svc.report(req.auth, req.params.id, req.params.model_key, lang);
+      const doc = trainingReportPdf(view, lang);
+      const name = `${view.project.name}-${view.model.model_key}-report.${format}`;
+      reply.header('content-type', format === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+      return reply.send(format === 'pdf' ? await renderPdf(doc) : renderHtml(doc));
+    };
+    const reportParams = z.object({ id: z.string().max(64), model_key: z.string().max(100) });
+    const reportQuery = z.object({ lang: z.enum(['en', 'ja']).optional().describe('Language of the file (default: Accept-Language)') });
     r.get(
       `/${prefix}/report/download/:id/:model_key`,
-      { schema: { tags: t, summary: "A model's report as one self-contained HTML file", params: z.object({ id: z.string().max(64), model_key: z.string().max(100) }), response: fileReplies('text/html', 'The report') } },
-      async (req, reply) => {
-        const p = await get(req.auth, req.params.id);
-        const m = await svc.getModel(req.auth, p.id, req.params.model_key);
-        const dir = svc.runDir(m);
-        if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
-        return sendFile(reply, path.join(dir, 'report.html'), `${p.name}-${m.model_key}-report.html`, 'text/html; charset=utf-8');
+      {
+        schema: {
+          tags: t,
+          summary: "A model's report as one self-contained HTML file (the PDF's content: leaderboard, what chose the best model, metrics, charts as inline SVG, importances, settings), in the caller's language",
+          params: reportParams,
+          querystring: reportQuery,
+          response: fileReplies('text/html', 'The report'),
+        },
       },
+      reportFile('html'),
     );
     r.get(
       `/${prefix}/report/pdf/:id/:model_key`,
@@ -251,21 +266,12 @@ export default async function trainingRoutes(app: FastifyInstance) {
         schema: {
           tags: t,
           summary: "A model's report as a PDF: leaderboard (test and validation columns, what chose the best model), metrics, charts, importances and settings, in the caller's language",
-          params: z.object({ id: z.string().max(64), model_key: z.string().max(100) }),
-          querystring: z.object({ lang: z.enum(['en', 'ja']).optional().describe('Language of the file (default: Accept-Language)') }),
+          params: reportParams,
+          querystring: reportQuery,
           response: fileReplies('application/pdf', 'The report'),
         },
       },
-      async (req, reply) => {
-        await get(req.auth, req.params.id);
-        const lang = req.query.lang ?? langOf(req.headers['accept-language']);
-        const view = await svc.report(req.auth, req.params.id, req.params.model_key, lang);
-        const pdf = await renderPdf(trainingReportPdf(view, lang));
-        const name = `${view.project.name}-${view.model.model_key}-report.pdf`;
-        reply.header('content-type', 'application/pdf');
-        reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-        return reply.send(pdf);
-      },
+      reportFile('pdf'),
     );
     r.get(
       `/${prefix}/model/download/:project/:name/:index`,
