@@ -67,6 +67,9 @@ def test_catalogue_texts_are_in_both_languages():
     data = json.loads(cat.render())
     keys = {a["name_key"] for t in data.values() for a in t}
     keys |= {p[k] for t in data.values() for a in t for p in a["params"] for k in ("label_key", "help_key")}
+    choice_keys = {k for t in data.values() for a in t for p in a["params"] for k in p.get("choice_keys") or [] if k}
+    assert {"ml_choice_kernel_rbf", "ml_choice_weights_distance", "ml_choice_linkage_ward"} <= choice_keys
+    keys |= choice_keys
     assert len(keys) > 100
     for k in sorted(keys):
         assert k in messages, k

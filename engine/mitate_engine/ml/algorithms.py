@@ -7,6 +7,7 @@ searches; `build(params, ctx)` returns an unfitted estimator that takes the alre
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,7 +48,13 @@ class Param:
     def describe(self, algorithm: str) -> dict:
         """The catalogue entry: figures, and message keys (engine/mitate_engine/messages.json) for the label and help."""
         text = f"ml_param_{PARAM_TEXT.get((algorithm, self.name), self.name)}"
-        return {**{k: v for k, v in self.__dict__.items() if v is not None}, "label_key": text, "help_key": f"{text}_help"}
+        out = {**{k: v for k, v in self.__dict__.items() if v is not None}, "label_key": text, "help_key": f"{text}_help"}
+        if self.choices:
+            # Each choice in words a person reads (ml_choice_<param>_<value>); a plain number stands for itself (null).
+            out["choice_keys"] = [
+                None if re.fullmatch(r"\d+(\.\d+)?", str(c)) else f"ml_choice_{self.name}_{re.sub(r'[^a-z0-9]+', '_', str(c).lower())}" for c in self.choices
+            ]
+        return out
 
     def coerce(self, value: Any) -> Any:
         if value is None or value == "":

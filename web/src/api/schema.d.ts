@@ -32664,6 +32664,8 @@ export interface components {
             high?: number;
             log?: boolean;
             choices?: (string | number)[];
+            /** @description Each choice in the reader’s language, in the order of choices */
+            choice_labels?: string[];
             tune?: boolean;
             /** @description The parameter in the reader’s language */
             label: string;
@@ -35749,6 +35751,8 @@ export interface components {
             high?: number;
             log?: boolean;
             choices?: (string | number)[];
+            /** @description Each choice in the reader’s language, in the order of choices */
+            choice_labels?: string[];
             tune?: boolean;
             /** @description The parameter in the reader’s language */
             label: string;

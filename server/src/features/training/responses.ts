@@ -22,6 +22,7 @@ export const ParamSpec = z
     high: z.number().optional(),
     log: z.boolean().optional(),
     choices: z.array(z.union([z.string(), z.number()])).optional(),
+    choice_labels: z.array(z.string()).optional().describe('Each choice in the reader’s language, in the order of choices'),
     tune: z.boolean().optional(),
     label: z.string().describe('The parameter in the reader’s language'),
     help: z.string().optional().describe('What the parameter does, in the reader’s language'),

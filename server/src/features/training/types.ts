@@ -46,7 +46,7 @@ export const TYPES: Record<ProjectType, TypeInfo> = {
 export type { AlgorithmSpec, ParamSpec } from './responses.js';
 
 /** An algorithm as the engine's catalogue holds it: figures and message keys of engine/mitate_engine/messages.json. */
-export type CatalogueParam = Omit<ParamSpec, 'label' | 'help'> & { label_key: string; help_key: string };
+export type CatalogueParam = Omit<ParamSpec, 'label' | 'help' | 'choice_labels'> & { label_key: string; help_key: string; choice_keys?: Array<string | null> };
 export type CatalogueAlgorithm = { key: string; name_key: string; tree: boolean; params: CatalogueParam[] };
 
 let cached: Record<ProjectType, CatalogueAlgorithm[]> | null = null;
@@ -73,7 +73,13 @@ export function localAlgorithms(type: ProjectType, lang: Lang): AlgorithmSpec[] 
     key: a.key,
     label: catalogueText(a.name_key, lang),
     tree: a.tree,
-    params: a.params.map(({ label_key, help_key, ...p }) => ({ ...p, label: catalogueText(label_key, lang), help: catalogueText(help_key, lang) })),
+    params: a.params.map(({ label_key, help_key, choice_keys, ...p }) => ({
+      ...p,
+      label: catalogueText(label_key, lang),
+      help: catalogueText(help_key, lang),
+      // a choice without a key (a plain number) is said as it is
+      ...(p.choices && { choice_labels: p.choices.map((c, i) => (choice_keys?.[i] ? catalogueText(choice_keys[i], lang) : String(c))) }),
+    })),
   }));
 }
 

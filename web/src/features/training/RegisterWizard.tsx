@@ -43,7 +43,8 @@ type ParamValues = Record<string, string>;
 
 function ParamField({ p, value, onChange, id }: { p: ParamSpec; value: string; onChange: (v: string) => void; id: string }) {
   const { t } = useTranslation(NS);
-  const help = [p.help, t('wizard.default', { value: String(p.default) }), p.tune ? t('wizard.tuned') : ''].filter(Boolean).join(' · ');
+  const defaultText = p.choice_labels?.[(p.choices ?? []).findIndex((c) => String(c) === String(p.default))] ?? String(p.default);
+  const help = [p.help, t('wizard.default', { value: defaultText }), p.tune ? t('wizard.tuned') : ''].filter(Boolean).join(' · ');
   if (p.kind === 'bool') {
     return (
       <Box sx={{ minWidth: 200, maxWidth: 320 }}>
@@ -59,9 +60,9 @@ function ParamField({ p, value, onChange, id }: { p: ParamSpec; value: string; o
   if (p.kind === 'choice') {
     return (
       <TextField select size="small" label={p.label} value={value} onChange={(e) => onChange(e.target.value)} helperText={help} sx={{ minWidth: 180, maxWidth: 320 }} id={id}>
-        {(p.choices ?? []).map((c) => (
+        {(p.choices ?? []).map((c, i) => (
           <MenuItem key={String(c)} value={String(c)}>
-            {String(c)}
+            {p.choice_labels?.[i] ?? String(c)}
           </MenuItem>
         ))}
       </TextField>
