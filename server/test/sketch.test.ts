@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ColumnCache, columnCache, histogramOfSorted, quantileOfSorted } from '../src/features/datasets/sketch.js';
+import { binCache, ColumnCache, columnCache, histogramOfSorted, quantileOfSorted } from '../src/features/datasets/sketch.js';
 import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 
 /** Issue 17: answers from the exploration sketch equal the exact answers of the scans over the Parquet file. */
@@ -145,6 +145,14 @@ describe('exploration with and without the sketch', () => {
     expect(sa.map((c: number[]) => c.slice(0, 3))).toEqual(sb.map((c: number[]) => c.slice(0, 3)));
     sa.forEach((c: number[], i: number) => expect(Math.abs(c[3] - sb[i][3])).toBeLessThan(1e-12));
     expect({ ...a, cells: null }).toEqual({ ...b, cells: null });
+    // Counted over the rows in memory: each row's bins of x and y, kept per column for the next question.
+    const res = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${withSketch}`, payload: { x: 'y', y: 'z', color: 'x', mode: 'bin', bins: 25 }, headers: alice.auth });
+    expect(String(res.headers['server-timing'])).toMatch(/\bbin_rows;dur=/);
+    const bins = [...(binCache as unknown as { entries: Map<string, Uint8Array> }).entries.keys()].filter((k) => k.startsWith(`${withSketch}:`) && k.includes('.bins:25:'));
+    expect(bins).toHaveLength(3); // x, y, z
+    const c = await ask('scatter', exact, { x: 'y', y: 'z', color: 'x', mode: 'bin', bins: 25 });
+    const order = (cells: number[][]) => [...cells].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    expect(order(res.json().detail.response.cells)).toEqual(order(c.cells).map((cell) => cell.map((v, i) => (i === 3 ? expect.closeTo(v, 12) : v))));
   });
 
   it('binned scatter from the stored density grids: the same cells and counts, either way round', async () => {
