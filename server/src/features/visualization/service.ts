@@ -525,7 +525,7 @@ export function makeVisualizationService(ctx: AppContext) {
 
     /** Scatter-plot matrix: a sample of complete rows of up to 8 numeric columns. */
     async matrix(auth: AuthContext, id: string, names: string[], maxPoints: number) {
-      const { row, schema, src } = await open(auth, id);
+      const { schema, src } = await open(auth, id);
       const cols = names.map((n) => column(schema, n, 'columns', true));
       const where = cols.map((c) => `${ident(c.name)} IS NOT NULL`).join(' AND ');
       return withConn(async (c) => {
