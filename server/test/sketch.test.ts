@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binCache, ColumnCache, columnCache, histogramOfSorted, quantileOfSorted } from '../src/features/datasets/sketch.js';
+import { unpackColumn } from '../src/features/visualization/packed.js';
 import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 
 /** Issue 17: answers from the exploration sketch equal the exact answers of the scans over the Parquet file. */
@@ -192,6 +193,19 @@ describe('exploration with and without the sketch', () => {
     const rows = new Set(b.points.map((p: unknown[]) => JSON.stringify(p)));
     for (const p of a.points) expect(rows.has(JSON.stringify(p))).toBe(true);
     expect(new Set(a.points.map((p: unknown[]) => JSON.stringify(p))).size).toBeGreaterThan(450);
+    // From the sample's columns held in memory (a numeric colour or none): the very rows the query over the
+    // sample's file gives (a categorical colour is answered by that query), also where gap is missing.
+    for (const [x, y] of [['x', 'y'], ['gap', 'x']]) {
+      const viaQuery = await ask('scatter', withSketch, { x, y, color: 'g', max_points: 500 });
+      const plain = await ask('scatter', withSketch, { x, y, max_points: 500 });
+      const coloured = await ask('scatter', withSketch, { x, y, color: 'gap', max_points: 500, format: 'packed' });
+      expect(plain.points).toEqual(viaQuery.points.map((p: unknown[]) => p.slice(0, 2)));
+      expect({ ...plain, points: null }).toEqual({ ...viaQuery, points: null, color: null, color_kind: null });
+      expect(Array.from(unpackColumn(coloured.packed_points.x))).toEqual(plain.points.map((p: number[]) => p[0]));
+      // gap is missing in some rows of x, y (NaN: doubles); none where gap is an axis (scaled integers).
+      expect(coloured.packed_points.color.dtype).toBe(x === 'gap' ? 'i32' : 'f64');
+    }
+    expect(columnCache.has(`${withSketch}:${JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id}:sample:x`)).toBe(true);
   });
 
   it('a rebuilt sketch replaces the cached columns; a deleted dataset leaves none', async () => {

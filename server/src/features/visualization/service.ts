@@ -5,7 +5,7 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { ident, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
-import { binIndexOf, histogramOfSorted, lowerBound, quantileOfSorted, readSketch, upperBound } from '../datasets/sketch.js';
+import { binIndexOf, columnCache, histogramOfSorted, lowerBound, quantileOfSorted, readSketch, type Sketch, upperBound } from '../datasets/sketch.js';
 import { M } from './messages.js';
 import { type PackedColumn, packColumn } from './packed.js';
 import type { BoxplotView, HistogramView, ScatterView, TimeseriesView } from './responses.js';
@@ -283,6 +283,32 @@ export function makeVisualizationService(ctx: AppContext) {
 
   const rows = async (c: DuckDBConnection, sql: string) => (await c.runAndReadAll(sql)).getRows() as unknown[][];
 
+  /**
+   * Numeric (or date/time, as epoch ms) columns of the sketch's sample in row order, NaN where missing, kept in
+   * the column cache; null when a column holds a NaN value of its own (it would be taken for missing: the query
+   * answers then).
+   */
+  async function sampleColumns(c: DuckDBConnection, sketch: Sketch, cols: SchemaColumn[]): Promise<Float64Array[] | null> {
+    try {
+      const out: Float64Array[] = [];
+      for (const col of cols) {
+        out.push(await columnCache.get(`${sketch.datasetId}:${sketch.manifest.build_id}:sample:${col.name}`, async () => {
+          const v = (await c.runAndReadAll(`SELECT ${asNumber(col)} FROM read_parquet(${sqlString(sketch.samplePath)})`)).getColumns()[0] as unknown[];
+          const a = new Float64Array(v.length);
+          for (let i = 0; i < v.length; i++) {
+            const x = v[i];
+            if (x === null || x === undefined) a[i] = NaN;
+            else if (Number.isNaN((a[i] = Number(x)))) throw new Error('a NaN value');
+          }
+          return a;
+        }));
+      }
+      return out;
+    } catch {
+      return null;
+    }
+  }
+
   /** A numeric view of a column: numbers as DOUBLE, datetimes as epoch milliseconds. */
   const asNumber = (col: SchemaColumn) => (col.type === 'datetime' || col.type === 'date' ? `epoch_ms(${ident(col.name)}::TIMESTAMP)::DOUBLE` : `${ident(col.name)}::DOUBLE`);
 
@@ -494,6 +520,31 @@ export function makeVisualizationService(ctx: AppContext) {
         const inner = `SELECT ${asNumber(xc)} AS __x, ${asNumber(yc)} AS __y, ${colorExpr} AS __c FROM ${src} WHERE ${where}`;
         let r: unknown[][] | null = null;
         let method: 'stratified_rows' | 'random' = 'random';
+        if (sample && sketch && sketch.manifest.sample_rows >= b.max_points && (!cc || colorNumeric)) {
+          // The sketch's sample, its columns held in memory (read once each): the same rows as the query below,
+          // its first max_points rows where x and y are present.
+          const cols = await sampleColumns(c, sketch, cc ? [xc, yc, cc] : [xc, yc]);
+          phases.lap('read_sample');
+          if (cols) {
+            const [sx, sy, sc] = cols;
+            const at = new Int32Array(b.max_points);
+            let n = 0;
+            for (let i = 0; i < sx.length && n < b.max_points; i++) if (sx[i] === sx[i] && sy[i] === sy[i]) at[n++] = i;
+            if (n === b.max_points) {
+              const pick = (v: Float64Array) => Float64Array.from(at, (i) => v[i]);
+              const [xs, ys, cs] = [pick(sx), pick(sy), sc ? pick(sc) : null];
+              const head = { ...base, mode: 'sample', sample, sample_method: sketch.manifest.sample_strata ? ('stratified_rows' as const) : ('random' as const), returned: n };
+              if (packed) {
+                const p = { x: packColumn(xs), y: packColumn(ys), color: cs ? packColumn(cs) : null, color_categories: null };
+                phases.lap('points');
+                return { ...head, packed_points: p };
+              }
+              const points = Array.from(xs, (x, k) => (cs ? [x, ys[k], cs[k] === cs[k] ? cs[k] : null] : [x, ys[k]]));
+              phases.lap('points');
+              return { ...head, points };
+            }
+          }
+        }
         if (sample && sketch && sketch.manifest.sample_rows >= b.max_points) {
           // The sketch's sample: whole rows drawn with the same chance each, stratified over row ranges, stored so
           // that its first rows are such a sample too; its first complete rows are a sample of the complete rows.

@@ -9,24 +9,39 @@ type Schemas = components['schemas'];
 export type PackedColumn = Schemas['PackedColumn'];
 type ScatterView = Schemas['ScatterView'];
 
+const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
+
 function bytesOf(b64: string): Uint8Array {
+  if (fromBase64) return fromBase64(b64);
   const s = atob(b64);
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
 }
 
+const littleEndianHost = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 export function unpackColumn(p: PackedColumn): Float64Array {
   const bytes = bytesOf(p.data);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (p.dtype === 'i32') {
+  const width = p.dtype === 'i32' ? 4 : 8;
+  const n = bytes.byteLength / width;
+  if (littleEndianHost && bytes.byteOffset % width === 0) {
+    // Read in place: the host's order is the answer's.
+    if (p.dtype === 'f64') return new Float64Array(bytes.buffer, bytes.byteOffset, n);
+    const ints = new Int32Array(bytes.buffer, bytes.byteOffset, n);
     const scale = p.scale ?? 1;
-    const out = new Float64Array(bytes.byteLength / 4);
-    for (let i = 0; i < out.length; i++) out[i] = view.getInt32(i * 4, true) / scale;
+    const out = new Float64Array(n);
+    for (let i = 0; i < n; i++) out[i] = ints[i] / scale;
     return out;
   }
-  const out = new Float64Array(bytes.byteLength / 8);
-  for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(i * 8, true);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float64Array(n);
+  if (p.dtype === 'i32') {
+    const scale = p.scale ?? 1;
+    for (let i = 0; i < n; i++) out[i] = view.getInt32(i * 4, true) / scale;
+  } else {
+    for (let i = 0; i < n; i++) out[i] = view.getFloat64(i * 8, true);
+  }
   return out;
 }
 
