@@ -17,39 +17,31 @@ export interface PackedColumn {
 const SCALES = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
 const I32 = 2 ** 31;
 
-/** The smallest power of ten that makes every value an exact 32-bit integer, or null. */
-export function decimalScale(values: ArrayLike<number>): number | null {
-  let from = 0;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (!Number.isFinite(v)) return null;
-    // A value needs at least as large a scale as the one before it: try from there.
-    while (from < SCALES.length) {
-      const s = SCALES[from];
-      const r = Math.round(v * s);
-      if (r > -I32 && r < I32 && r / s === v) break;
-      from++;
-    }
-    if (from === SCALES.length) return null;
-  }
-  return SCALES[from];
-}
-
+/**
+ * Packs a column: one pass per scale tried (a pass stops at the first value that does not come back exactly, and
+ * the next scale starts over), so the integers written are the ones checked.
+ */
 export function packColumn(values: ArrayLike<number>): PackedColumn {
-  const scale = decimalScale(values);
-  if (scale !== null) {
-    const out = new Int32Array(values.length);
-    let exact = true;
-    for (let i = 0; i < values.length && exact; i++) {
-      const r = Math.round(values[i] * scale);
-      out[i] = r;
-      // Earlier values were tried at smaller scales: each is checked again at the one chosen.
-      exact = r > -I32 && r < I32 && r / scale === values[i];
+  const n = values.length;
+  const out = new Int32Array(n);
+  let k = 0;
+  scales: while (k < SCALES.length) {
+    const s = SCALES[k];
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      const r = Math.round(v * s);
+      if (r > -I32 && r < I32 && r / s === v) {
+        out[i] = r;
+        continue;
+      }
+      if (!Number.isFinite(v)) break scales;
+      k++;
+      continue scales;
     }
-    if (exact) return { dtype: 'i32', scale, data: littleEndian(out).toString('base64') };
+    return { dtype: 'i32', scale: s, data: littleEndian(out).toString('base64') };
   }
-  const out = values instanceof Float64Array ? values : Float64Array.from(values);
-  return { dtype: 'f64', data: littleEndian(out).toString('base64') };
+  const f = values instanceof Float64Array ? values : Float64Array.from(values);
+  return { dtype: 'f64', data: littleEndian(f).toString('base64') };
 }
 
 /** The values back (the reader's side, in tests; the web app has its own, web/src/features/visualization/packed.ts). */

@@ -531,7 +531,11 @@ export function makeVisualizationService(ctx: AppContext) {
             let n = 0;
             for (let i = 0; i < sx.length && n < b.max_points; i++) if (sx[i] === sx[i] && sy[i] === sy[i]) at[n++] = i;
             if (n === b.max_points) {
-              const pick = (v: Float64Array) => Float64Array.from(at, (i) => v[i]);
+              const pick = (v: Float64Array) => {
+                const o = new Float64Array(n);
+                for (let k = 0; k < n; k++) o[k] = v[at[k]];
+                return o;
+              };
               const [xs, ys, cs] = [pick(sx), pick(sy), sc ? pick(sc) : null];
               const head = { ...base, mode: 'sample', sample, sample_method: sketch.manifest.sample_strata ? ('stratified_rows' as const) : ('random' as const), returned: n };
               if (packed) {
