@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ColumnCache, columnCache, histogramOfSorted, quantileOfSorted } from '../src/features/datasets/sketch.js';
+import { binCache, ColumnCache, columnCache, histogramOfSorted, quantileOfSorted } from '../src/features/datasets/sketch.js';
+import { unpackColumn } from '../src/features/visualization/packed.js';
 import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 
 /** Issue 17: answers from the exploration sketch equal the exact answers of the scans over the Parquet file. */
@@ -145,6 +146,14 @@ describe('exploration with and without the sketch', () => {
     expect(sa.map((c: number[]) => c.slice(0, 3))).toEqual(sb.map((c: number[]) => c.slice(0, 3)));
     sa.forEach((c: number[], i: number) => expect(Math.abs(c[3] - sb[i][3])).toBeLessThan(1e-12));
     expect({ ...a, cells: null }).toEqual({ ...b, cells: null });
+    // Counted over the rows in memory: each row's bins of x and y, kept per column for the next question.
+    const res = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${withSketch}`, payload: { x: 'y', y: 'z', color: 'x', mode: 'bin', bins: 25 }, headers: alice.auth });
+    expect(String(res.headers['server-timing'])).toMatch(/\bbin_rows;dur=/);
+    const bins = [...(binCache as unknown as { entries: Map<string, Uint8Array> }).entries.keys()].filter((k) => k.startsWith(`${withSketch}:`) && k.includes('.bins:25:'));
+    expect(bins).toHaveLength(3); // x, y, z
+    const c = await ask('scatter', exact, { x: 'y', y: 'z', color: 'x', mode: 'bin', bins: 25 });
+    const order = (cells: number[][]) => [...cells].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    expect(order(res.json().detail.response.cells)).toEqual(order(c.cells).map((cell) => cell.map((v, i) => (i === 3 ? expect.closeTo(v, 12) : v))));
   });
 
   it('binned scatter from the stored density grids: the same cells and counts, either way round', async () => {
@@ -184,6 +193,19 @@ describe('exploration with and without the sketch', () => {
     const rows = new Set(b.points.map((p: unknown[]) => JSON.stringify(p)));
     for (const p of a.points) expect(rows.has(JSON.stringify(p))).toBe(true);
     expect(new Set(a.points.map((p: unknown[]) => JSON.stringify(p))).size).toBeGreaterThan(450);
+    // From the sample's columns held in memory (a numeric colour or none): the very rows the query over the
+    // sample's file gives (a categorical colour is answered by that query), also where gap is missing.
+    for (const [x, y] of [['x', 'y'], ['gap', 'x']]) {
+      const viaQuery = await ask('scatter', withSketch, { x, y, color: 'g', max_points: 500 });
+      const plain = await ask('scatter', withSketch, { x, y, max_points: 500 });
+      const coloured = await ask('scatter', withSketch, { x, y, color: 'gap', max_points: 500, format: 'packed' });
+      expect(plain.points).toEqual(viaQuery.points.map((p: unknown[]) => p.slice(0, 2)));
+      expect({ ...plain, points: null }).toEqual({ ...viaQuery, points: null, color: null, color_kind: null });
+      expect(Array.from(unpackColumn(coloured.packed_points.x))).toEqual(plain.points.map((p: number[]) => p[0]));
+      // gap is missing in some rows of x, y (NaN: doubles); none where gap is an axis (scaled integers).
+      expect(coloured.packed_points.color.dtype).toBe(x === 'gap' ? 'i32' : 'f64');
+    }
+    expect(columnCache.has(`${withSketch}:${JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id}:sample:x`)).toBe(true);
   });
 
   it('a rebuilt sketch replaces the cached columns; a deleted dataset leaves none', async () => {

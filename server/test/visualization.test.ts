@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AnswerCache, answerCache } from '../src/features/visualization/answer-cache.js';
+import { packColumn, unpackColumn } from '../src/features/visualization/packed.js';
 import { lttb } from '../src/features/visualization/service.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
@@ -88,6 +90,59 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     expect(cat.points.map((p: unknown[]) => p[2])).toEqual(['a', 'b', 'a', 'a']);
   });
 
+  it('a packed scatter carries exactly the numbers of the arrays: points, colours and cells', async () => {
+    const url = (id: string) => `/api/visualization/scatter/${id}`;
+    const asked: [string, Record<string, unknown>][] = [
+      [ccpp, { x: 'AT', y: 'EP', color: 'V' }], // every point, numeric colour (decimals: packed as scaled integers)
+      [ccpp, { x: 'AT', y: 'RH', max_points: 1000 }], // a sample
+      [small, { x: 'v', y: 'v', color: 'g' }], // categorical colour
+      [skab, { x: 'datetime', y: 'Pressure', color: 'Temperature', max_points: 500 }], // epoch ms: doubles
+    ];
+    for (const [id, q] of asked) {
+      const a = await body(url(id), q);
+      const p = await body(url(id), { ...q, format: 'packed' });
+      expect(p.points).toBeUndefined();
+      const { x, y, color, color_categories } = p.packed_points;
+      const [xs, ys] = [unpackColumn(x), unpackColumn(y)];
+      const cs = color ? unpackColumn(color) : null;
+      const points = Array.from(xs, (v, i) => (cs ? [v, ys[i], color_categories ? (cs[i] < 0 ? null : color_categories[cs[i]]) : Number.isNaN(cs[i]) ? null : cs[i]] : [v, ys[i]]));
+      expect(points).toEqual(a.points);
+      expect({ ...p, packed_points: undefined }).toEqual({ ...a, points: undefined });
+    }
+    expect((await body(url(ccpp), { x: 'AT', y: 'EP', color: 'V', format: 'packed' })).packed_points.x).toMatchObject({ dtype: 'i32', scale: 100 });
+    for (const q of [{ x: 'AT', y: 'EP', mode: 'bin', bins: 20 }, { x: 'AT', y: 'EP', color: 'V', mode: 'bin', bins: 15 }]) {
+      const a = await body(url(ccpp), q);
+      const p = await body(url(ccpp), { ...q, format: 'packed' });
+      const counts = unpackColumn(p.packed_cells.counts);
+      const means = p.packed_cells.means ? unpackColumn(p.packed_cells.means) : null;
+      const cells: unknown[][] = [];
+      counts.forEach((k, c) => k > 0 && cells.push([Math.floor(c / p.bins.ny), c % p.bins.ny, k, means && !Number.isNaN(means[c]) ? means[c] : null]));
+      const order = (c: number[][]) => [...c].sort((u, v) => u[0] - v[0] || u[1] - v[1]);
+      expect(cells).toEqual(order(a.cells));
+      expect({ ...p, packed_cells: undefined }).toEqual({ ...a, cells: undefined });
+    }
+  });
+
+  it('answers a repeated question from its kept bytes, checking access every time', async () => {
+    const q = { x: 'AT', y: 'V', mode: 'bin', bins: 33, format: 'packed' };
+    const first = await post(`/api/visualization/scatter/${ccpp}`, q);
+    const again = await post(`/api/visualization/scatter/${ccpp}`, q);
+    expect(String(first.headers['server-timing'])).not.toMatch(/\bcache;/);
+    expect(String(again.headers['server-timing'])).toMatch(/\bcache;dur=/);
+    expect(again.headers['content-type']).toMatch(/^application\/json/);
+    expect(again.body).toBe(first.body);
+    const other = await registerAndLogin(t.app, 'carol', 'Third Org');
+    expect((await post(`/api/visualization/scatter/${ccpp}`, q, other.auth)).statusCode).toBe(404);
+    // Another question is another answer; a deleted dataset leaves no kept answer behind.
+    const keys = (id: string) => [...(answerCache as unknown as { entries: Map<string, Buffer> }).entries.keys()].filter((k) => k.startsWith(`${id}|`));
+    const gone = (await upload(t.app, alice.auth, { name: 'gone2.csv', content: 'a,b\n1,2\n2,3\n' })).json().detail.response.id;
+    for (const kind of ['histogram', 'boxplot', 'correlation']) await body(`/api/visualization/${kind}/${gone}`, { columns: ['a', 'b'] });
+    await body(`/api/visualization/scatter/${gone}`, { x: 'a', y: 'b' });
+    expect(keys(gone)).toHaveLength(4);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/dataset/delete/${gone}`, headers: alice.auth })).statusCode).toBe(200);
+    expect(keys(gone)).toEqual([]);
+  });
+
   it('scatter matrix samples complete rows of up to 8 columns', async () => {
     const m = await body(`/api/visualization/matrix/${ccpp}`, { columns: ['AT', 'V', 'EP'], max_points: 500 });
     expect(m).toMatchObject({ columns: ['AT', 'V', 'EP'], total: 9568, returned: 500, sample: true });
@@ -149,6 +204,53 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     expect(await body(`/api/visualization/histogram/${gone}`, { columns: ['v'], bins: 2 })).toEqual(first);
     expect((await t.app.inject({ method: 'DELETE', url: `/api/dataset/delete/${gone}`, headers: alice.auth })).statusCode).toBe(200);
     expect((await post(`/api/visualization/histogram/${gone}`, { columns: ['v'], bins: 2 })).statusCode).toBe(404);
+  });
+});
+
+describe('packed columns', () => {
+  it('are exact: scaled integers only when every value comes back, doubles otherwise', () => {
+    const same = (a: ArrayLike<number>, b: ArrayLike<number>) => expect(Array.from(b).map((v, i) => Object.is(v, a[i]))).toEqual(Array.from(b, () => true));
+    let seed = 3;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const cases: [number[], number | null][] = [
+      [Array.from({ length: 2000 }, () => Math.round(rnd() * 1e6) / 1e3), 1000],
+      [Array.from({ length: 2000 }, () => Math.round((rnd() - 0.5) * 1e5) / 1e4), 10_000],
+      [[1, 2, -3, 0, 2147483647], 1],
+      [[0.1, 0.2, 0.3, 1e-7], null], // 1e-7 needs more than a million
+      [[2 ** 31, 1], null], // beyond 32 bits
+      [Array.from({ length: 500 }, () => rnd() * 100), null], // full doubles
+      [[1.5, Number.NaN, 2], null], // a missing value
+      [[1.7e12 + 0.5, 1], null], // epoch ms
+      [[], 1],
+    ];
+    for (const [values, scale] of cases) {
+      const p = packColumn(values);
+      expect([p.dtype, p.scale ?? null]).toEqual(scale === null ? ['f64', null] : ['i32', scale]);
+      same(values, unpackColumn(p));
+    }
+    // A small value before a finely scaled one is checked again at the larger scale.
+    same([0.3, 0.123456], unpackColumn(packColumn([0.3, 0.123456])));
+  });
+});
+
+describe('the answer cache', () => {
+  it('stays within its byte bound, least recently used out, and drops a dataset or its other versions', () => {
+    const c = new AnswerCache(400);
+    const b = (n: number) => Buffer.alloc(n, 1);
+    c.set('d1|v1|h|1', b(100));
+    c.set('d1|v1|h|2', b(100));
+    c.set('d2|v1|h|1', b(100));
+    expect(c.get('d1|v1|h|1')?.length).toBe(100); // now the most recent
+    c.set('d2|v1|h|2', b(100));
+    c.set('d3|v1|h|1', b(100)); // over 400: d1|v1|h|2 goes
+    expect([c.get('d1|v1|h|2'), c.bytes]).toEqual([undefined, 400]);
+    c.set('big', b(101)); // more than a quarter of the bound: not kept
+    expect(c.get('big')).toBeUndefined();
+    c.set('d2|v2|h|1', b(50));
+    c.invalidate('d2', 'v2');
+    expect([c.get('d2|v1|h|1'), c.get('d2|v2|h|1')?.length]).toEqual([undefined, 50]);
+    c.invalidate('d1');
+    expect([c.get('d1|v1|h|1'), c.size, c.bytes]).toEqual([undefined, 2, 150]);
   });
 });
 

@@ -4511,6 +4511,12 @@ export interface paths {
                         mode?: "sample" | "bin";
                         /** @default 100 */
                         bins?: number;
+                        /**
+                         * @description arrays: points / cells as JSON arrays; packed: packed_points / packed_cells, the same numbers as base64 columns (exact; a fraction of the time to write and read)
+                         * @default arrays
+                         * @enum {string}
+                         */
+                        format?: "arrays" | "packed";
                     };
                 };
             };
@@ -33622,6 +33628,17 @@ export interface components {
         BoxplotViewInput: {
             columns: components["schemas"]["BoxStatsInput"][];
         };
+        PackedColumnInput: {
+            /**
+             * @description i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @enum {string}
+             */
+            dtype: "i32" | "f64";
+            /** @description i32: the power of ten the integers are divided by */
+            scale?: number;
+            /** @description The values, base64 */
+            data: string;
+        };
         ScatterViewInput: {
             x: string;
             y: string;
@@ -33653,6 +33670,21 @@ export interface components {
             };
             /** @description mode bin: [i, j, count, mean colour] */
             cells?: (number | (number | null))[][];
+            /** @description mode sample, format packed: the points as columns, the same values as points */
+            packed_points?: {
+                x: components["schemas"]["PackedColumnInput"];
+                y: components["schemas"]["PackedColumnInput"];
+                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
+                color: components["schemas"]["PackedColumnInput"] | null;
+                color_categories: string[] | null;
+            };
+            /** @description mode bin, format packed: the grid, the same cells as cells */
+            packed_cells?: {
+                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
+                counts: components["schemas"]["PackedColumnInput"];
+                /** @description The mean colour of each cell, same order (NaN = none) */
+                means: components["schemas"]["PackedColumnInput"] | null;
+            };
         };
         MatrixViewInput: {
             columns: string[];
@@ -36709,6 +36741,17 @@ export interface components {
         BoxplotView: {
             columns: components["schemas"]["BoxStats"][];
         };
+        PackedColumn: {
+            /**
+             * @description i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @enum {string}
+             */
+            dtype: "i32" | "f64";
+            /** @description i32: the power of ten the integers are divided by */
+            scale?: number;
+            /** @description The values, base64 */
+            data: string;
+        };
         ScatterView: {
             x: string;
             y: string;
@@ -36740,6 +36783,21 @@ export interface components {
             };
             /** @description mode bin: [i, j, count, mean colour] */
             cells?: (number | (number | null))[][];
+            /** @description mode sample, format packed: the points as columns, the same values as points */
+            packed_points?: {
+                x: components["schemas"]["PackedColumn"];
+                y: components["schemas"]["PackedColumn"];
+                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
+                color: components["schemas"]["PackedColumn"] | null;
+                color_categories: string[] | null;
+            };
+            /** @description mode bin, format packed: the grid, the same cells as cells */
+            packed_cells?: {
+                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
+                counts: components["schemas"]["PackedColumn"];
+                /** @description The mean colour of each cell, same order (NaN = none) */
+                means: components["schemas"]["PackedColumn"] | null;
+            };
         };
         MatrixView: {
             columns: string[];

@@ -37,9 +37,9 @@ export const sketchDirOf = (parquet: string) => path.join(path.dirname(parquet),
  * Keys start with the dataset id and the sketch's build id, so a rebuilt sketch is never answered from the old
  * one, and deleting a dataset drops its columns at once.
  */
-export class ColumnCache {
-  private entries = new Map<string, Float64Array>();
-  private loading = new Map<string, Promise<Float64Array>>();
+export class ColumnCache<T extends Float64Array | Uint8Array = Float64Array> {
+  private entries = new Map<string, T>();
+  private loading = new Map<string, Promise<T>>();
   bytes = 0;
   constructor(readonly limitBytes: number) {}
 
@@ -51,7 +51,7 @@ export class ColumnCache {
     return this.entries.has(key);
   }
 
-  async get(key: string, load: () => Promise<Float64Array>): Promise<Float64Array> {
+  async get(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
@@ -88,7 +88,29 @@ export class ColumnCache {
 
 export const columnCache = new ColumnCache((Number(process.env.MITATE_COLUMN_CACHE_MB) || 512) * 1024 * 1024);
 
+/**
+ * Each row's bin (one byte) of a complete column for a binned scatter's bounds and bin count, least recently used
+ * out, bounded in bytes (MITATE_BIN_CACHE_MB, default 128: twelve 10 M-row columns). A coloured binned scatter
+ * (mean colour per cell: a pass over the rows) then reads two bytes and one colour per row instead of dividing
+ * two doubles; the bins are those of binCells' arithmetic, computed once per column.
+ */
+export const binCache = new ColumnCache<Uint8Array>((Number(process.env.MITATE_BIN_CACHE_MB) || 128) * 1024 * 1024);
+
+/** Each value's bin: least(floor((v - lo) / width), bins - 1), as binCells and the SQL of the scan. */
+export function binIndexOf(values: Float64Array, lo: number, width: number, bins: number): Uint8Array {
+  const out = new Uint8Array(values.length);
+  const last = bins - 1;
+  for (let r = 0; r < values.length; r++) out[r] = Math.min(Math.floor((values[r] - lo) / width), last);
+  return out;
+}
+
 const manifests = new Map<string, { stamp: string; manifest: SketchManifest }>();
+
+/**
+ * Told when a dataset's sketch is replaced (with the new build id: answers about other builds are stale) or the
+ * dataset is deleted (no build id): the exploration routes drop their kept answers about it.
+ */
+export const sketchChanges = new Set<(datasetId: string, buildId?: string) => void>();
 
 /** The dataset's sketch, or null while none is built (the statistics job writes it); re-read when replaced. */
 export function readSketch(datasetId: string, parquet: string): Sketch | null {
@@ -112,6 +134,8 @@ export function readSketch(datasetId: string, parquet: string): Sketch | null {
     if (entry.manifest.version !== 1) return null;
     manifests.set(dir, entry);
     columnCache.invalidate(datasetId, entry.manifest.build_id);
+    binCache.invalidate(datasetId, entry.manifest.build_id);
+    for (const f of sketchChanges) f(datasetId, entry.manifest.build_id);
   }
   return new Sketch(datasetId, dir, entry.manifest);
 }
@@ -120,6 +144,8 @@ export function readSketch(datasetId: string, parquet: string): Sketch | null {
 export function forgetSketch(datasetId: string, parquet: string) {
   manifests.delete(sketchDirOf(parquet));
   columnCache.invalidate(datasetId);
+  binCache.invalidate(datasetId);
+  for (const f of sketchChanges) f(datasetId);
 }
 
 async function readFloat64(file: string): Promise<Float64Array> {
@@ -139,8 +165,12 @@ export class Sketch {
     return this.manifest.columns.find((c) => c.name === name);
   }
 
-  private load(col: SketchColumn, kind: 'sorted' | 'values') {
-    return columnCache.get(`${this.datasetId}:${this.manifest.build_id}:${col.file}.${kind}`, () => readFloat64(path.join(this.dir, `${col.file}.${kind}.f64`)));
+  private valuesKey(col: SketchColumn) {
+    return `${this.datasetId}:${this.manifest.build_id}:${col.file}.values`;
+  }
+
+  private load(col: SketchColumn) {
+    return columnCache.get(this.valuesKey(col), () => readFloat64(path.join(this.dir, `${col.file}.values.f64`)));
   }
 
   /**
@@ -168,15 +198,16 @@ export class Sketch {
   async values(name: string): Promise<Float64Array | null> {
     const col = this.column(name);
     if (!col?.complete) return null;
-    const v = await this.load(col, 'values');
+    const v = await this.load(col);
     return v.length === this.manifest.row_count ? v : null;
   }
 
   /**
    * Reads the row-order values of complete columns into the column cache while they fit in what the cache has
    * free, at most MITATE_SKETCH_WARM_MB (default 256: three 10 M-row columns; 0 turns it off), in the manifest's
-   * order, so reading ahead adds at most that much to the server's memory. Run once the sketch is written, so the
-   * first binned scatter about those columns is a pass over memory, not a file read.
+   * order, so reading ahead adds at most that much to the server's memory (and the grid columns' bins to binCache,
+   * within its bound). Run once the sketch is written, so the first binned scatter about those columns is a pass
+   * over memory, not a file read.
    */
   async warm(limitBytes = (process.env.MITATE_SKETCH_WARM_MB === undefined ? 256 : Number(process.env.MITATE_SKETCH_WARM_MB) || 0) * 1024 * 1024): Promise<string[]> {
     const warmed: string[] = [];
@@ -188,7 +219,35 @@ export class Sketch {
       budget -= bytes;
       warmed.push(col.name);
     }
+    // The bins of the grid's columns at its bounds (the page's binned scatter), while binCache has room: the
+    // first coloured binned scatter is then one pass over bytes and one colour column.
+    const g = this.manifest.grid;
+    if (limitBytes > 0 && g) {
+      for (const c of g.columns) {
+        if (binCache.bytes + this.manifest.row_count > binCache.limitBytes) break;
+        await this.binIndex(c.name, c.lo, c.hi > c.lo ? (c.hi - c.lo) / g.bins : 1, g.bins);
+      }
+    }
     return warmed;
+  }
+
+  /**
+   * The bin of each row of a complete column (binIndexOf) for bins ≤ 256, kept in binCache; null when the
+   * column's values are not in the sketch.
+   */
+  async binIndex(name: string, lo: number, width: number, bins: number): Promise<Uint8Array | null> {
+    const col = this.column(name);
+    if (!col?.complete || bins > 256 || !(width > 0)) return null;
+    try {
+      return await binCache.get(`${this.datasetId}:${this.manifest.build_id}:${col.file}.bins:${bins}:${lo}:${width}`, async () => {
+        // From the column cache when the values are there; else read for this once, not kept (the bins are).
+        const v = columnCache.has(this.valuesKey(col)) ? await this.values(name) : await readFloat64(path.join(this.dir, `${col.file}.values.f64`));
+        if (!v || v.length !== this.manifest.row_count) throw new Error('no values');
+        return binIndexOf(v, lo, width, bins);
+      });
+    } catch {
+      return null;
+    }
   }
 
   /**

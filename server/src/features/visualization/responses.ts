@@ -45,6 +45,15 @@ export const BoxStats = z
   .meta({ id: 'BoxStats' });
 export const BoxplotView = z.object({ columns: z.array(BoxStats) }).meta({ id: 'BoxplotView' });
 
+/** A column of numbers, packed exactly (server/src/features/visualization/packed.ts). */
+export const PackedColumn = z
+  .object({
+    dtype: z.enum(['i32', 'f64']).describe('i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing'),
+    scale: z.number().optional().describe('i32: the power of ten the integers are divided by'),
+    data: z.string().describe('The values, base64'),
+  })
+  .meta({ id: 'PackedColumn' });
+
 export const ScatterView = z
   .object({
     x: z.string(),
@@ -64,6 +73,22 @@ export const ScatterView = z
     points: Points.optional().describe('mode sample: [x, y] or [x, y, color]'),
     bins: z.object({ nx: z.number(), ny: z.number(), x0: z.number(), x1: z.number(), y0: z.number(), y1: z.number() }).optional(),
     cells: z.array(z.tuple([z.number(), z.number(), z.number(), n])).optional().describe('mode bin: [i, j, count, mean colour]'),
+    packed_points: z
+      .object({
+        x: PackedColumn,
+        y: PackedColumn,
+        color: PackedColumn.nullable().describe('A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing)'),
+        color_categories: z.array(z.string()).nullable(),
+      })
+      .optional()
+      .describe('mode sample, format packed: the points as columns, the same values as points'),
+    packed_cells: z
+      .object({
+        counts: PackedColumn.describe('nx × ny counts, x\'s cell major (cell (i, j) at i × ny + j), 0 = empty'),
+        means: PackedColumn.nullable().describe('The mean colour of each cell, same order (NaN = none)'),
+      })
+      .optional()
+      .describe('mode bin, format packed: the grid, the same cells as cells'),
   })
   .meta({ id: 'ScatterView' });
 

@@ -5,8 +5,9 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { ident, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
-import { histogramOfSorted, lowerBound, quantileOfSorted, readSketch, upperBound } from '../datasets/sketch.js';
+import { binIndexOf, columnCache, histogramOfSorted, lowerBound, quantileOfSorted, readSketch, type Sketch, upperBound } from '../datasets/sketch.js';
 import { M } from './messages.js';
+import { type PackedColumn, packColumn } from './packed.js';
 import type { BoxplotView, HistogramView, ScatterView, TimeseriesView } from './responses.js';
 import type { z } from 'zod';
 
@@ -123,22 +124,27 @@ export function fromPyramids(pyrs: Pyramid[], fullStart: number, wp: number, sta
  * (least(floor((x - x0) / wx), bins - 1)); the colour is averaged over the rows where it is present.
  */
 export function binCells(x: Float64Array, y: Float64Array, color: Float64Array | null, x0: number, wx: number, y0: number, wy: number, bins: number): [number, number, number, number | null][] {
+  return binCellsIndexed(binIndexOf(x, x0, wx, bins), binIndexOf(y, y0, wy, bins), color, bins);
+}
+
+/** Cells of a binned scatter from each row's bins of x and y (binIndexOf), in binCells' order and shape. */
+export function binCellsIndexed(ix: Uint8Array, iy: Uint8Array, color: Float64Array | null, bins: number): [number, number, number, number | null][] {
   const counts = new Float64Array(bins * bins);
   const sums = color ? new Float64Array(bins * bins) : null;
   const present = color ? new Float64Array(bins * bins) : null;
-  const last = bins - 1;
-  for (let r = 0; r < x.length; r++) {
-    const i = Math.min(Math.floor((x[r] - x0) / wx), last);
-    const j = Math.min(Math.floor((y[r] - y0) / wy), last);
-    const k = i * bins + j;
-    counts[k]++;
-    if (color) {
+  const n = ix.length;
+  if (color) {
+    for (let r = 0; r < n; r++) {
+      const k = ix[r] * bins + iy[r];
+      counts[k]++;
       const v = color[r];
       if (v === v) {
         sums![k] += v;
         present![k]++;
       }
     }
+  } else {
+    for (let r = 0; r < n; r++) counts[ix[r] * bins + iy[r]]++;
   }
   const out: [number, number, number, number | null][] = [];
   for (let k = 0; k < counts.length; k++) {
@@ -170,6 +176,51 @@ export function gridCells(grid: Uint32Array, bins: number): [number, number, num
   const out: [number, number, number, null][] = [];
   for (let k = 0; k < grid.length; k++) if (grid[k] > 0) out.push([Math.floor(k / bins), k % bins, grid[k], null]);
   return out;
+}
+
+/** Sampled points as packed columns: x, y, and the colour (numbers, or indices into its categories). */
+export function packedPoints(r: unknown[][], colorKind: 'numeric' | 'categorical' | null) {
+  const n = r.length;
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = Number(r[i][0]);
+    y[i] = Number(r[i][1]);
+  }
+  let color: PackedColumn | null = null;
+  let categories: string[] | null = null;
+  if (colorKind === 'numeric') {
+    const c = new Float64Array(n);
+    for (let i = 0; i < n; i++) c[i] = num(r[i][2]) ?? NaN;
+    color = packColumn(c);
+  } else if (colorKind === 'categorical') {
+    const at = new Map<string, number>();
+    const codes = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = r[i][2];
+      if (v === null || v === undefined) codes[i] = -1;
+      else {
+        const k = String(v);
+        let j = at.get(k);
+        if (j === undefined) at.set(k, (j = at.size));
+        codes[i] = j;
+      }
+    }
+    color = packColumn(codes);
+    categories = [...at.keys()];
+  }
+  return { x: packColumn(x), y: packColumn(y), color, color_categories: categories };
+}
+
+/** Binned cells as a packed dense grid: counts of the nx × ny cells (x's cell major) and their mean colour. */
+export function packedCells(cells: [number, number, number, number | null][], nx: number, ny: number, colorNumeric: boolean) {
+  const counts = new Float64Array(nx * ny);
+  const means = colorNumeric ? new Float64Array(nx * ny).fill(NaN) : null;
+  for (const [i, j, k, m] of cells) {
+    counts[i * ny + j] = k;
+    if (means && m !== null) means[i * ny + j] = m;
+  }
+  return { counts: packColumn(counts), means: means ? packColumn(means) : null };
 }
 
 export function makeVisualizationService(ctx: AppContext) {
@@ -232,15 +283,63 @@ export function makeVisualizationService(ctx: AppContext) {
 
   const rows = async (c: DuckDBConnection, sql: string) => (await c.runAndReadAll(sql)).getRows() as unknown[][];
 
+  /**
+   * Numeric (or date/time, as epoch ms) columns of the sketch's sample in row order, NaN where missing, kept in
+   * the column cache; null when a column holds a NaN value of its own (it would be taken for missing: the query
+   * answers then).
+   */
+  async function sampleColumns(c: DuckDBConnection, sketch: Sketch, cols: SchemaColumn[]): Promise<Float64Array[] | null> {
+    const keyOf = (col: SchemaColumn) => `${sketch.datasetId}:${sketch.manifest.build_id}:sample:${col.name}`;
+    const readColumns = async (which: SchemaColumn[]) => {
+      const got = (await c.runAndReadAll(`SELECT ${which.map(asNumber).join(', ')} FROM read_parquet(${sqlString(sketch.samplePath)})`)).getColumns() as unknown[][];
+      return new Map(
+        which.map((col, k) => {
+          const v = got[k];
+          const a = new Float64Array(v.length);
+          for (let i = 0; i < v.length; i++) {
+            const x = v[i];
+            if (x === null || x === undefined) a[i] = NaN;
+            else if (Number.isNaN((a[i] = Number(x)))) throw new Error('a NaN value');
+          }
+          return [col.name, a];
+        }),
+      );
+    };
+    try {
+      // The columns not held yet, read by one query over the sample's file.
+      const missing = [...new Map(cols.filter((col) => !columnCache.has(keyOf(col))).map((col) => [col.name, col])).values()];
+      const read = missing.length ? await readColumns(missing) : new Map<string, Float64Array>();
+      const out: Float64Array[] = [];
+      for (const col of cols) {
+        // Read above, or (dropped from the cache meanwhile) on its own.
+        out.push(await columnCache.get(keyOf(col), async () => read.get(col.name) ?? (await readColumns([col])).get(col.name)!));
+      }
+      return out;
+    } catch {
+      return null;
+    }
+  }
+
+
+
   /** A numeric view of a column: numbers as DOUBLE, datetimes as epoch milliseconds. */
   const asNumber = (col: SchemaColumn) => (col.type === 'datetime' || col.type === 'date' ? `epoch_ms(${ident(col.name)}::TIMESTAMP)::DOUBLE` : `${ident(col.name)}::DOUBLE`);
 
   return {
+    /**
+     * The dataset's id and the version its answers are kept under (the build of its sketch: a sampled scatter
+     * differs with and without it), once the caller's access to the dataset is checked (404 otherwise).
+     */
+    async version(auth: AuthContext, id: string): Promise<{ id: string; version: string }> {
+      const row = await datasets.getRow(auth, id);
+      return { id: row.id, version: readSketch(row.id, datasets.parquetPath(row))?.manifest.build_id ?? '-' };
+    },
+
     /** Histogram (numeric, datetime: equal-width bins, last bin closed as numpy) or bar counts (others). */
     async histogram(auth: AuthContext, id: string, names: string[], bins: number, top: number): Promise<z.infer<typeof HistogramView>> {
       const { row, schema, src, sketch } = await open(auth, id);
       const cols = names.map((n) => column(schema, n, 'columns'));
-      return cached(`${row.id}:histogram:${JSON.stringify([names, bins, top])}`, () => withConn(async (c) => {
+      return withConn(async (c) => {
         const out: z.infer<typeof HistogramView>['columns'] = [];
         for (const col of cols) {
           const q = ident(col.name);
@@ -290,7 +389,7 @@ export function makeVisualizationService(ctx: AppContext) {
           }
         }
         return { columns: out };
-      }));
+      });
     },
 
     /** Tukey box plots: quartiles (linear interpolation, as pandas), whiskers at 1.5 IQR, a sample of outliers. */
@@ -298,7 +397,7 @@ export function makeVisualizationService(ctx: AppContext) {
       const { row, schema, src, sketch } = await open(auth, id);
       const cols = names.map((n) => column(schema, n, 'columns', true));
       const statsOf = new Map((JSON.parse(row.stats_json) as { name: string; mean: number | null }[]).map((s) => [s.name, s]));
-      return cached(`${row.id}:boxplot:${JSON.stringify(names)}`, () => withConn(async (c) => {
+      return withConn(async (c) => {
         const out: z.infer<typeof BoxplotView>['columns'] = [];
         for (const col of cols) {
           const q = ident(col.name);
@@ -342,7 +441,7 @@ export function makeVisualizationService(ctx: AppContext) {
           out.push({ name: col.name, count: Number(n), min: num(mn), q1, median: med, q3, max: num(mx), mean: num(mean), lower_whisker: lw, upper_whisker: uw, outlier_count: oc ?? 0, outliers });
         }
         return { columns: out };
-      }));
+      });
     },
 
     /**
@@ -353,9 +452,10 @@ export function makeVisualizationService(ctx: AppContext) {
     async scatter(
       auth: AuthContext,
       id: string,
-      b: { x: string; y: string; color?: string | null; max_points: number; mode: 'sample' | 'bin'; bins: number },
+      b: { x: string; y: string; color?: string | null; max_points: number; mode: 'sample' | 'bin'; bins: number; format?: 'arrays' | 'packed' },
       phases = new Phases(),
     ): Promise<z.infer<typeof ScatterView>> {
+      const packed = b.format === 'packed';
       const { row, schema, src, sketch } = await open(auth, id);
       phases.lap('open');
       const xc = column(schema, b.x, 'x');
@@ -367,9 +467,8 @@ export function makeVisualizationService(ctx: AppContext) {
       const colorNumeric = !!cc && isNumericType(cc.type);
       const where = `${ident(xc.name)} IS NOT NULL AND ${ident(yc.name)} IS NOT NULL`;
       const colorExpr = cc ? (colorNumeric ? `${ident(cc.name)}::DOUBLE` : `${ident(cc.name)}::VARCHAR`) : 'NULL';
-      // Sized by their points and cells: measuring the answer by stringifying it would cost as much as sending it.
-      const sizeOf = (v: z.infer<typeof ScatterView>) => 64 * ((v.points?.length ?? 0) + (v.cells?.length ?? 0)) + 1024;
-      return cached(`${row.id}:scatter:${JSON.stringify(b)}`, () => withConn(async (c) => {
+      // Answers are kept by the route as written bytes (answer-cache.ts).
+      const view = await withConn(async (c): Promise<z.infer<typeof ScatterView>> => {
         // Complete columns (known from the dataset's statistics) need no counting scan.
         const statsOf = new Map((JSON.parse(row.stats_json) as { name: string; missing: number; min: unknown; max: unknown }[]).map((s) => [s.name, s]));
         const [total, rowsAll] =
@@ -395,16 +494,17 @@ export function makeVisualizationService(ctx: AppContext) {
             phases.lap('grid');
             return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: { nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins }, cells };
           }
-          const vx = kx && ky ? await sketch?.values(xc.name) : null;
-          const vy = vx ? await sketch?.values(yc.name) : null;
-          const vc = vy && colorNumeric ? await sketch?.values(cc!.name) : null;
+          const wOf = (k: [number, number]) => (k[1] > k[0] ? (k[1] - k[0]) / b.bins : 1);
+          // Complete numeric columns of the sketch: each row's bin of x and of y (kept per column, binCache) and
+          // the colour's values (column cache), in memory; the same cells and counts as the GROUP BY below.
+          const ix = kx && ky ? await sketch?.binIndex(xc.name, kx[0], wOf(kx), b.bins) : null;
+          const iy = ix ? await sketch?.binIndex(yc.name, ky![0], wOf(ky!), b.bins) : null;
+          const vc = iy && colorNumeric ? await sketch?.values(cc!.name) : null;
           phases.lap('read_columns');
-          if (kx && ky && vx && vy && (!colorNumeric || vc)) {
-            // Complete numeric columns held in memory: the same cells and counts as the GROUP BY below.
-            const [x0, x1, y0, y1] = [kx[0], kx[1], ky[0], ky[1]];
-            const wx = x1 > x0 ? (x1 - x0) / b.bins : 1;
-            const wy = y1 > y0 ? (y1 - y0) / b.bins : 1;
-            const cells = binCells(vx, vy, vc ?? null, x0, wx, y0, wy, b.bins);
+          if (kx && ky && ix && iy && (!colorNumeric || vc)) {
+            const [x0, y0] = [kx[0], ky[0]];
+            const [wx, wy] = [wOf(kx), wOf(ky)];
+            const cells = binCellsIndexed(ix, iy, vc ?? null, b.bins);
             phases.lap('bin_rows');
             return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: { nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins }, cells };
           }
@@ -433,6 +533,35 @@ export function makeVisualizationService(ctx: AppContext) {
         const inner = `SELECT ${asNumber(xc)} AS __x, ${asNumber(yc)} AS __y, ${colorExpr} AS __c FROM ${src} WHERE ${where}`;
         let r: unknown[][] | null = null;
         let method: 'stratified_rows' | 'random' = 'random';
+        if (sample && sketch && sketch.manifest.sample_rows >= b.max_points && (!cc || colorNumeric)) {
+          // The sketch's sample, its columns held in memory (read once each): the same rows as the query below,
+          // its first max_points rows where x and y are present.
+          const cols = await sampleColumns(c, sketch, cc ? [xc, yc, cc] : [xc, yc]);
+          phases.lap('read_sample');
+          if (cols) {
+            const [sx, sy, sc] = cols;
+            const at = new Int32Array(b.max_points);
+            let n = 0;
+            for (let i = 0; i < sx.length && n < b.max_points; i++) if (sx[i] === sx[i] && sy[i] === sy[i]) at[n++] = i;
+            if (n === b.max_points) {
+              const pick = (v: Float64Array) => {
+                const o = new Float64Array(n);
+                for (let k = 0; k < n; k++) o[k] = v[at[k]];
+                return o;
+              };
+              const [xs, ys, cs] = [pick(sx), pick(sy), sc ? pick(sc) : null];
+              const head = { ...base, mode: 'sample', sample, sample_method: sketch.manifest.sample_strata ? ('stratified_rows' as const) : ('random' as const), returned: n };
+              if (packed) {
+                const p = { x: packColumn(xs), y: packColumn(ys), color: cs ? packColumn(cs) : null, color_categories: null };
+                phases.lap('points');
+                return { ...head, packed_points: p };
+              }
+              const points = Array.from(xs, (x, k) => (cs ? [x, ys[k], cs[k] === cs[k] ? cs[k] : null] : [x, ys[k]]));
+              phases.lap('points');
+              return { ...head, points };
+            }
+          }
+        }
         if (sample && sketch && sketch.manifest.sample_rows >= b.max_points) {
           // The sketch's sample: whole rows drawn with the same chance each, stratified over row ranges, stored so
           // that its first rows are such a sample too; its first complete rows are a sample of the complete rows.
@@ -445,24 +574,35 @@ export function makeVisualizationService(ctx: AppContext) {
         }
         r ??= await rows(c, sample ? `SELECT * FROM (${inner}) USING SAMPLE reservoir(${b.max_points} ROWS) REPEATABLE (42)` : inner);
         phases.lap('scan');
+        const head = { ...base, mode: 'sample', sample, ...(sample ? { sample_method: method } : {}), returned: r.length };
+        if (packed) {
+          const p = packedPoints(r, cc ? (colorNumeric ? 'numeric' : 'categorical') : null);
+          phases.lap('points');
+          return { ...head, packed_points: p };
+        }
         const points = r.map(([x, y, col]) => (cc ? [Number(x), Number(y), colorNumeric ? num(col) : (col as string | null)] : [Number(x), Number(y)]));
         phases.lap('points');
-        return { ...base, mode: 'sample', sample, ...(sample ? { sample_method: method } : {}), returned: points.length, points };
-      }), sizeOf);
+        return { ...head, points };
+      });
+      if (!packed || !view.cells || !view.bins) return view;
+      const { cells, ...rest } = view;
+      const out = { ...rest, packed_cells: packedCells(cells, view.bins.nx, view.bins.ny, colorNumeric) };
+      phases.lap('points');
+      return out;
     },
 
     /** Scatter-plot matrix: a sample of complete rows of up to 8 numeric columns. */
     async matrix(auth: AuthContext, id: string, names: string[], maxPoints: number) {
-      const { row, schema, src } = await open(auth, id);
+      const { schema, src } = await open(auth, id);
       const cols = names.map((n) => column(schema, n, 'columns', true));
       const where = cols.map((c) => `${ident(c.name)} IS NOT NULL`).join(' AND ');
-      return cached(`${row.id}:matrix:${JSON.stringify([names, maxPoints])}`, () => withConn(async (c) => {
+      return withConn(async (c) => {
         const total = Number((await rows(c, `SELECT count(*) FROM ${src} WHERE ${where}`))[0][0]);
         const inner = `SELECT ${cols.map((c) => `${ident(c.name)}::DOUBLE`).join(', ')} FROM ${src} WHERE ${where}`;
         const sample = total > maxPoints;
         const r = await rows(c, sample ? `SELECT * FROM (${inner}) USING SAMPLE reservoir(${maxPoints} ROWS) REPEATABLE (42)` : inner);
         return { columns: cols.map((c) => c.name), rows: r.map((row) => row.map(num)), total, returned: r.length, sample };
-      }));
+      });
     },
 
     /** Pearson (pairwise complete rows, as pandas) or Spearman (average ranks; on a sample above SPEARMAN_MAX_ROWS). */
@@ -478,7 +618,7 @@ export function makeVisualizationService(ctx: AppContext) {
         const total = Number(row.row_count);
         return { method, columns: cols.map((x) => x.name), matrix, rows: total, sample: false, sample_rows: total };
       }
-      return cached(`${row.id}:correlation:${JSON.stringify([cols.map((x) => x.name), method])}`, () => withConn(async (c) => {
+      return withConn(async (c) => {
         let from = src;
         let sample = false;
         const total = Number(row.row_count);
@@ -561,7 +701,7 @@ export function makeVisualizationService(ctx: AppContext) {
           });
         }
         return { method, columns: cols.map((c) => c.name), matrix, rows: total, sample, sample_rows: sample ? SPEARMAN_MAX_ROWS : total };
-      }));
+      });
     },
 
     /**
