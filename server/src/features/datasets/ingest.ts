@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import iconv from 'iconv-lite';
 import { SniffError, type Sniffed } from './csv-sniff.js';
+import type { StreamedParquet } from './stream-ingest.js';
 
 export type ColumnType = 'integer' | 'float' | 'string' | 'boolean' | 'datetime' | 'date' | 'other';
 
@@ -23,8 +24,11 @@ export interface ColumnInfo {
 export interface IngestResult {
   rowCount: number;
   columns: ColumnInfo[];
-  /** Where the time went (ms): re-encoding to UTF-8, CSV to Parquet, the statistics scan (issue 17 profile). */
-  timings?: { transcode_ms: number; parquet_ms: number; stats_ms: number };
+  /**
+   * Where the time went (ms): re-encoding to UTF-8, CSV to Parquet after the upload (the wait for the conversion that
+   * ran beside it, when it was kept), the statistics scan (issue 17 profile).
+   */
+  timings?: { transcode_ms: number; parquet_ms: number; stats_ms: number; streamed: { convert_ms: number; after_upload_ms: number } | null };
 }
 
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -53,6 +57,9 @@ async function transcodeCp932(src: string, dest: string): Promise<void> {
   await pipeline(fs.createReadStream(src), iconv.decodeStream('cp932'), iconv.encodeStream('utf8'), fs.createWriteStream(dest));
 }
 
+/** Rows DuckDB's sniffer reads (from the start of the file) to infer the column types. */
+export const SAMPLE_ROWS = 20480;
+
 /** Lines up to 16 MB are read (csv_line_too_long beyond). */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /**
@@ -62,11 +69,19 @@ const MAX_LINE_BYTES = 16 * 1024 * 1024;
  */
 const READ_BUFFER_BYTES = 32 * 1024 * 1024;
 
+/** read_csv's options for a sniffed CSV: the whole-file conversion and the one beside the upload use the same. */
+export function csvReadOptions(delimiter: string, maxLine: number, buffer: number, sampleSize: number): string {
+  return `delim=${sqlString(delimiter)}, header=true, quote='"', escape='"', strict_mode=true, null_padding=false, max_line_size=${maxLine}, buffer_size=${buffer}, sample_size=${sampleSize}, encoding='utf-8'`;
+}
+
+/** The stream's limits: a line up to MAX_LINE_BYTES in DuckDB's own read buffer (the file's size is not known yet). */
+export const STREAM_READ = { maxLine: MAX_LINE_BYTES, buffer: READ_BUFFER_BYTES };
+
 function readCsvExpr(file: string, s: Sniffed, sampleSize: number): string {
   const size = fs.statSync(file).size;
   const maxLine = Math.min(MAX_LINE_BYTES, size + 1); // a line is never longer than its file
   const buffer = Math.min(READ_BUFFER_BYTES, Math.max(2 * maxLine, 256 * 1024));
-  return `read_csv(${sqlString(file)}, delim=${sqlString(s.delimiter)}, header=true, quote='"', escape='"', strict_mode=true, null_padding=false, max_line_size=${maxLine}, buffer_size=${buffer}, sample_size=${sampleSize}, encoding='utf-8')`;
+  return `read_csv(${sqlString(file)}, ${csvReadOptions(s.delimiter, maxLine, buffer, sampleSize)})`;
 }
 
 /** Turns DuckDB's CSV errors into the user's words (row and field counts where DuckDB gives them). */
@@ -119,7 +134,7 @@ async function describe(conn: DuckDBConnection, expr: string): Promise<{ name: s
 /** Converts a sniffed CSV to `<dir>/data.parquet` and computes the schema and quick per-column statistics. */
 export async function ingestCsv(
   duck: DuckDBInstance,
-  opts: { src: string; dir: string; sniffed: Sniffed; datetimeColumn?: string | null },
+  opts: { src: string; dir: string; sniffed: Sniffed; datetimeColumn?: string | null; streamed?: Promise<StreamedParquet | null> | null },
 ): Promise<IngestResult> {
   let file = opts.src;
   const t0 = Date.now();
@@ -131,9 +146,24 @@ export async function ingestCsv(
   const out = path.join(opts.dir, 'data.parquet');
   const conn = await duck.connect();
   try {
+    const streamed = opts.streamed ? await opts.streamed : null;
+    if (streamed && (await acceptStreamed(conn, file, out, streamed, opts.sniffed, opts.datetimeColumn ?? null))) {
+      const t2 = Date.now();
+      try {
+        const result = await parquetStats(conn, out);
+        if (result.rowCount > 0 && result.columns.length === opts.sniffed.header.length) {
+          result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2, streamed: { convert_ms: streamed.convert_ms, after_upload_ms: streamed.after_upload_ms } };
+          return result;
+        }
+      } catch (e) {
+        if (!isOutOfMemory(e)) throw e;
+      }
+      // no rows or another column count: the whole-file path below says what is wrong, as before
+      fs.rmSync(out, { force: true });
+    }
     // Try the fast sniff (sampled types) first; a value that contradicts the sample makes us scan it all.
     let lastError: unknown;
-    for (const sampleSize of [20480, -1]) {
+    for (const sampleSize of [SAMPLE_ROWS, -1]) {
       const expr = readCsvExpr(file, opts.sniffed, sampleSize);
       try {
         const cols = await describe(conn, expr);
@@ -158,7 +188,7 @@ export async function ingestCsv(
     const t2 = Date.now();
     try {
       result = await parquetStats(conn, out);
-      result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2 };
+      result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2, streamed: null };
     } catch (e) {
       if (isOutOfMemory(e)) throw new SniffError('csv_out_of_memory', { count: opts.sniffed.header.length });
       throw e;
@@ -176,10 +206,40 @@ export async function ingestCsv(
   }
 }
 
+/**
+ * Keeps the Parquet file converted beside the upload when it is what the whole-file path would write: the upload's
+ * head sniffs the same, DuckDB's sniff of the saved file gives the same columns and types, and a datetime column
+ * needs no cast. Otherwise the caller converts the file.
+ */
+async function acceptStreamed(conn: DuckDBConnection, file: string, out: string, streamed: StreamedParquet, sniffed: Sniffed, datetimeColumn: string | null): Promise<boolean> {
+  const same = (a: Sniffed, b: Sniffed) => a.encoding === b.encoding && a.delimiter === b.delimiter && a.header.length === b.header.length && a.header.every((h, i) => h === b.header[i]);
+  let ok = same(streamed.sniffed, sniffed);
+  try {
+    if (ok) {
+      const fromFile = await describe(conn, readCsvExpr(file, sniffed, SAMPLE_ROWS));
+      const fromStream = await describe(conn, `read_parquet(${sqlString(streamed.parquet)})`);
+      ok = fromFile.length === fromStream.length && fromFile.every((c, i) => c.name === fromStream[i].name && c.dtype === fromStream[i].dtype);
+      if (ok && datetimeColumn) {
+        const col = fromFile.find((c) => c.name === datetimeColumn);
+        const t = col ? columnType(col.dtype) : null;
+        ok = t === 'datetime' || t === 'integer';
+      }
+    }
+  } catch {
+    ok = false; // the whole-file path gives the error in the user's words
+  }
+  if (ok) fs.renameSync(streamed.parquet, out);
+  else fs.rmSync(streamed.parquet, { force: true });
+  return ok;
+}
+
 /** Tables wider than this are read into a temporary table first (see writeParquet). */
-const WIDE_COLUMNS = 500;
+export const WIDE_COLUMNS = 500;
 /** Columns per statistics query: one SELECT over thousands of columns exhausts DuckDB's memory cap. */
 export const STATS_BATCH_COLUMNS = 250;
+
+/** The Parquet layout of every converted CSV (the exploration pages read its row groups). */
+export const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)';
 
 const isOutOfMemory = (e: unknown) => /Out of Memory/i.test(String((e as Error)?.message ?? e));
 
@@ -189,7 +249,7 @@ const isOutOfMemory = (e: unknown) => /Out of Memory/i.test(String((e as Error)?
  * through a temporary table (which DuckDB spills to disk when it must) keeps only one side alive at a time.
  */
 async function writeParquet(conn: DuckDBConnection, query: string, out: string, columns: number): Promise<void> {
-  const options = '(FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)';
+  const options = PARQUET_OPTIONS;
   if (columns <= WIDE_COLUMNS) {
     await conn.run(`COPY (${query}) TO ${sqlString(out)} ${options}`);
     return;
