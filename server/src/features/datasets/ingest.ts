@@ -150,7 +150,7 @@ export async function ingestCsv(
     if (streamed && (await acceptStreamed(conn, file, out, streamed, opts.sniffed, opts.datetimeColumn ?? null))) {
       const t2 = Date.now();
       try {
-        const result = await parquetStats(conn, out);
+        const result = await parquetStats(conn, out, undefined, {}, { footer: true });
         if (result.rowCount > 0 && result.columns.length === opts.sniffed.header.length) {
           result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2, streamed: { convert_ms: streamed.convert_ms, after_upload_ms: streamed.after_upload_ms } };
           return result;
@@ -187,7 +187,7 @@ export async function ingestCsv(
     let result: IngestResult;
     const t2 = Date.now();
     try {
-      result = await parquetStats(conn, out);
+      result = await parquetStats(conn, out, undefined, {}, { footer: true });
       result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2, streamed: null };
     } catch (e) {
       if (isOutOfMemory(e)) throw new SniffError('csv_out_of_memory', { count: opts.sniffed.header.length });
@@ -302,16 +302,23 @@ export interface KnownFigures {
  * Numeric columns with `known` figures are not scanned: their type comes from the file's schema, their figures
  * as given (issue 20: a preprocessed dataset's changed columns); the other columns are scanned.
  */
-export async function parquetStats(conn: DuckDBConnection, parquet: string, only?: string[], known: Record<string, KnownFigures> = {}): Promise<IngestResult> {
+export async function parquetStats(
+  conn: DuckDBConnection,
+  parquet: string,
+  only?: string[],
+  known: Record<string, KnownFigures> = {},
+  opts: { footer?: boolean } = {},
+): Promise<IngestResult> {
   const src = `read_parquet(${sqlString(parquet)})`;
   const cols = (await describe(conn, src)).filter((c) => !only || only.includes(c.name));
   const nRow = (await conn.runAndReadAll(`SELECT count(*) AS n FROM ${src}`)).getRowObjectsJson()[0] as Record<string, unknown>;
   const n = jsonNumber(nRow.n) ?? 0;
+  const footer = opts.footer ? await footerFigures(conn, parquet) : new Map<string, FooterFigures>();
   const given = (c: { name: string; dtype: string }) => Object.hasOwn(known, c.name) && isNumeric(columnType(c.dtype)) && known[c.name].count <= n;
   const scanned: ColumnInfo[] = [];
   const toScan = cols.filter((c) => !given(c));
   for (let start = 0; start < toScan.length; start += STATS_BATCH_COLUMNS) {
-    scanned.push(...(await statsBatch(conn, src, toScan.slice(start, start + STATS_BATCH_COLUMNS), n)));
+    scanned.push(...(await statsBatch(conn, src, toScan.slice(start, start + STATS_BATCH_COLUMNS), n, footer)));
   }
   const byName = new Map(scanned.map((c) => [c.name, c]));
   const columns = cols.map((c) => {
@@ -323,12 +330,53 @@ export async function parquetStats(conn: DuckDBConnection, parquet: string, only
   return { rowCount: n, columns };
 }
 
-async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: string; dtype: string }[], n: number): Promise<ColumnInfo[]> {
+/** A numeric column's count, min and max as the Parquet writer recorded them in the file's footer. */
+interface FooterFigures {
+  count: number;
+  min: number;
+  max: number;
+}
+
+/** Numeric types whose footer bounds read back as the same doubles a scan gives (a DECIMAL's are stored scaled, a FLOAT's print shorter). */
+const FOOTER_TYPES = new Set(['BIGINT', 'INTEGER', 'SMALLINT', 'TINYINT', 'DOUBLE']);
+
+/**
+ * Count, min and max of the numeric columns from the row-group statistics in the Parquet footer, without reading the
+ * data (issue 17). Only for files DuckDB wrote (it leaves a row group's bounds out when the group holds a NaN, where
+ * a scan's max would be NaN): a column is taken only when every row group holding a value has exact bounds; the
+ * rest are scanned.
+ */
+async function footerFigures(conn: DuckDBConnection, parquet: string): Promise<Map<string, FooterFigures>> {
+  const r = await conn.runAndReadAll(
+    `SELECT path_in_schema AS name, sum(num_values - coalesce(stats_null_count, num_values))::DOUBLE AS count,
+       bool_and(stats_null_count IS NOT NULL AND (num_values = stats_null_count OR (stats_min_value IS NOT NULL AND stats_max_value IS NOT NULL AND min_is_exact AND max_is_exact))) AS whole,
+       min(TRY_CAST(stats_min_value AS DOUBLE)) AS lo, max(TRY_CAST(stats_max_value AS DOUBLE)) AS hi,
+       bool_and(stats_min_value IS NULL OR TRY_CAST(stats_min_value AS DOUBLE) IS NOT NULL) AS numeric
+     FROM parquet_metadata(${sqlString(parquet)}) GROUP BY path_in_schema`,
+  );
+  const out = new Map<string, FooterFigures>();
+  for (const row of r.getRowObjectsJson() as Record<string, unknown>[]) {
+    const count = jsonNumber(row.count);
+    const lo = jsonNumber(row.lo);
+    const hi = jsonNumber(row.hi);
+    if (row.whole !== true || row.numeric !== true || count === null || count <= 0 || lo === null || hi === null) continue;
+    out.set(String(row.name), { count, min: lo, max: hi });
+  }
+  return out;
+}
+
+async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: string; dtype: string }[], n: number, footer: Map<string, FooterFigures>): Promise<ColumnInfo[]> {
   if (cols.length === 0) return [];
   const parts: string[] = [];
+  const fromFooter = (c: { name: string; dtype: string }) => (FOOTER_TYPES.has(c.dtype.toUpperCase()) ? footer.get(c.name) : undefined);
   cols.forEach((c, i) => {
     const q = ident(c.name);
     const t = columnType(c.dtype);
+    const f = fromFooter(c);
+    if (f) {
+      parts.push(`approx_count_distinct(${q}) AS u${i}`, `avg(${q})::DOUBLE AS m${i}`, `stddev_samp(${q})::DOUBLE AS s${i}`);
+      return;
+    }
     parts.push(`count(${q}) AS c${i}`, `approx_count_distinct(${q}) AS u${i}`);
     if (isNumeric(t)) {
       parts.push(`min(${q})::DOUBLE AS lo${i}`, `max(${q})::DOUBLE AS hi${i}`, `avg(${q})::DOUBLE AS m${i}`, `stddev_samp(${q})::DOUBLE AS s${i}`);
@@ -342,7 +390,8 @@ async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: str
   const row = r.getRowObjectsJson()[0] as Record<string, unknown>;
   return cols.map((c, i) => {
     const type = columnType(c.dtype);
-    const count = jsonNumber(row[`c${i}`]) ?? 0;
+    const f = fromFooter(c);
+    const count = f ? f.count : (jsonNumber(row[`c${i}`]) ?? 0);
     const bound = (v: unknown) => (v === null || v === undefined ? null : isNumeric(type) ? jsonNumber(v) : String(v));
     return {
       name: c.name,
@@ -351,8 +400,8 @@ async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: str
       count,
       missing: n - count,
       unique: Math.min(jsonNumber(row[`u${i}`]) ?? 0, count),
-      min: bound(row[`lo${i}`]),
-      max: bound(row[`hi${i}`]),
+      min: f ? f.min : bound(row[`lo${i}`]),
+      max: f ? f.max : bound(row[`hi${i}`]),
       mean: isNumeric(type) ? jsonNumber(row[`m${i}`]) : null,
       std: isNumeric(type) ? jsonNumber(row[`s${i}`]) : null,
     };
