@@ -4,7 +4,7 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import os from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { parquetStats } from '../src/features/datasets/ingest.js';
+import { PARQUET_OPTIONS, parquetStats } from '../src/features/datasets/ingest.js';
 import { filesUnder, makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
 /**
@@ -189,7 +189,7 @@ describe('statistics of numeric columns from the Parquet footer', () => {
     const conn = await duck.connect();
     try {
       const file = path.join(dir, `${name}.parquet`);
-      await conn.run(`COPY (${query}) TO '${file}' (FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)`);
+      await conn.run(`COPY (${query}) TO '${file}' ${PARQUET_OPTIONS}`);
       return { footer: await parquetStats(conn, file, undefined, {}, { footer: true }), scanned: await parquetStats(conn, file) };
     } finally {
       conn.closeSync();

@@ -238,8 +238,12 @@ export const WIDE_COLUMNS = 500;
 /** Columns per statistics query: one SELECT over thousands of columns exhausts DuckDB's memory cap. */
 export const STATS_BATCH_COLUMNS = 250;
 
-/** The Parquet layout of every converted CSV (the exploration pages read its row groups). */
-export const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880)';
+/**
+ * The Parquet layout of every converted CSV (the exploration pages read its row groups). Format version 2 (byte-stream
+ * split doubles, delta-encoded integers) costs 15 % less CPU to write than version 1 on the 10 M-row benchmark table,
+ * makes the file a quarter smaller and reads back faster in DuckDB and pyarrow (issue 17; measured in the note).
+ */
+export const PARQUET_OPTIONS = '(FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE 122880, PARQUET_VERSION v2)';
 
 const isOutOfMemory = (e: unknown) => /Out of Memory/i.test(String((e as Error)?.message ?? e));
 
