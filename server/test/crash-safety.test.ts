@@ -491,7 +491,7 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
     // the first half is being written to the upload's temporary folder, and converted to Parquet beside it (its pipe)
     const inFlight = (d: string) => path.join(dataDir, 'tmp', d);
     await until('the upload half-written and converting', () =>
-      dirsIn(path.join(dataDir, 'tmp')).some((d) => fs.existsSync(path.join(inFlight(d), 'upload.pipe')) && fs.existsSync(path.join(inFlight(d), 'original.csv')) && fs.statSync(path.join(inFlight(d), 'original.csv')).size > 1 << 20),
+      dirsIn(path.join(dataDir, 'tmp')).some((d) => fs.existsSync(path.join(inFlight(d), 'upload.pipe')) && fs.existsSync(path.join(inFlight(d), 'original.csv')) && fs.statSync(path.join(inFlight(d), 'original.csv')).size >= 1 << 20),
     );
     await kill9();
     req.destroy();

@@ -61,6 +61,8 @@ const cases: Case[] = [
   { name: 'tricky.csv', content: tricky(30_000), streamed: true },
   // text after the sampled rows: the stream's integer column fails, the whole-file path reads all rows to type it
   { name: 'late-text.csv', content: typeChangeLate(60_000, 50_000), streamed: false },
+  // a 3 MB line: longer than the stream's 2 MB line limit, within the whole-file path's 16 MB
+  { name: 'long-line.csv', content: `a,b\n1,x\n2,${'y'.repeat(3 * 1024 * 1024)}\n3,z\n`, streamed: false },
   // Shift_JIS is re-encoded first, as before (not converted beside the upload)
   { name: 'sjis.csv', content: iconv.encode('品番,温度,備考\n' + Array.from({ length: 3000 }, (_, i) => `A-${i},${i}.5,良品`).join('\n') + '\n', 'cp932'), streamed: false },
   // DuckDB reads these as timestamps itself
