@@ -154,8 +154,10 @@ export async function ingestCsv(
   const out = path.join(opts.dir, 'data.parquet');
   const conn = await duck.connect();
   try {
+    // DuckDB's sniffs of the saved file run while the conversion beside the upload finishes its last rows
+    const sniffs = opts.streamed ? fileSniffs(duck, file, opts.sniffed) : null;
     const streamed = opts.streamed ? await opts.streamed : null;
-    if (streamed && (await acceptStreamed(conn, file, out, streamed, opts.sniffed, opts.datetimeColumn ?? null))) {
+    if (streamed && (await acceptStreamed(conn, out, streamed, opts.sniffed, await sniffs, opts.datetimeColumn ?? null))) {
       const t2 = Date.now();
       try {
         const result = await parquetStats(conn, out, undefined, {}, { footer: true });
@@ -215,22 +217,44 @@ export async function ingestCsv(
 }
 
 /**
- * Keeps the Parquet file converted beside the upload when it is what the whole-file path would write: the upload's
- * head sniffs the same, DuckDB's sniff of the saved file gives the same columns and types, and a datetime column
- * needs no cast. Otherwise the caller converts the file.
+ * DuckDB's sniff of the saved file (dialect, header, types, date and time formats) with the whole-file path's read
+ * buffer, and whether the stream's smaller buffer sniffs the same; null when the file cannot be sniffed.
  */
-async function acceptStreamed(conn: DuckDBConnection, file: string, out: string, streamed: StreamedParquet, sniffed: Sniffed, datetimeColumn: string | null): Promise<boolean> {
-  const same = (a: Sniffed, b: Sniffed) => a.encoding === b.encoding && a.delimiter === b.delimiter && a.header.length === b.header.length && a.header.every((h, i) => h === b.header[i]);
-  let ok = same(streamed.sniffed, sniffed);
+async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed): Promise<{ same: boolean; columns: { name: string; dtype: string }[] } | null> {
+  const conn = await duck.connect();
   try {
-    if (ok) {
-      // DuckDB's whole sniff (dialect, header, types, date and time formats) with the stream's buffer and the file's
-      const sniff = async (read: { maxLine: number; buffer: number }) =>
-        JSON.stringify((await conn.runAndReadAll(`SELECT * EXCLUDE (UserArguments, Prompt) FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(sniffed.delimiter, read.maxLine, read.buffer, SAMPLE_ROWS)})`)).getRowObjectsJson());
-      ok = (await sniff(STREAM_READ)) === (await sniff(fileRead(file)));
-    }
-    if (ok) {
-      const fromFile = await describe(conn, readCsvExpr(file, sniffed, SAMPLE_ROWS));
+    const sniff = async (read: { maxLine: number; buffer: number }) =>
+      (await conn.runAndReadAll(`SELECT * EXCLUDE (UserArguments, Prompt) FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(sniffed.delimiter, read.maxLine, read.buffer, SAMPLE_ROWS)})`)).getRowObjectsJson()[0];
+    const whole = await sniff(fileRead(file));
+    const stream = await sniff(STREAM_READ);
+    const columns = (whole.Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
+    return { same: JSON.stringify(whole) === JSON.stringify(stream), columns };
+  } catch {
+    return null; // the whole-file path gives the error in the user's words
+  } finally {
+    conn.closeSync();
+  }
+}
+
+/**
+ * Keeps the Parquet file converted beside the upload when it is what the whole-file path would write: the upload's
+ * head sniffs the same, DuckDB's sniff of the saved file is the same with the stream's read buffer and the file's,
+ * its columns and types are the Parquet file's, and a datetime column needs no cast. Otherwise the caller converts
+ * the file.
+ */
+async function acceptStreamed(
+  conn: DuckDBConnection,
+  out: string,
+  streamed: StreamedParquet,
+  sniffed: Sniffed,
+  sniffs: { same: boolean; columns: { name: string; dtype: string }[] } | null,
+  datetimeColumn: string | null,
+): Promise<boolean> {
+  const same = (a: Sniffed, b: Sniffed) => a.encoding === b.encoding && a.delimiter === b.delimiter && a.header.length === b.header.length && a.header.every((h, i) => h === b.header[i]);
+  let ok = same(streamed.sniffed, sniffed) && !!sniffs?.same;
+  try {
+    if (ok && sniffs) {
+      const fromFile = sniffs.columns;
       const fromStream = await describe(conn, `read_parquet(${sqlString(streamed.parquet)})`);
       ok = fromFile.length === fromStream.length && fromFile.every((c, i) => c.name === fromStream[i].name && c.dtype === fromStream[i].dtype);
       if (ok && datetimeColumn) {
@@ -240,7 +264,7 @@ async function acceptStreamed(conn: DuckDBConnection, file: string, out: string,
       }
     }
   } catch {
-    ok = false; // the whole-file path gives the error in the user's words
+    ok = false;
   }
   if (ok) fs.renameSync(streamed.parquet, out);
   else fs.rmSync(streamed.parquet, { force: true });
