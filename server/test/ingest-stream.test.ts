@@ -1,11 +1,13 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import os from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { PARQUET_OPTIONS, parquetStats } from '../src/features/datasets/ingest.js';
-import { filesUnder, makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
+import { until } from './until.js';
+import { filesUnder, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
 /**
  * Issue 17: a CSV converted to Parquet while its upload streams in (stream-ingest.ts) must give the dataset the
@@ -148,6 +150,24 @@ describe('CSV converted while the upload streams in', () => {
     expect(res.map((r) => r.json().detail.response.row_count)).toEqual([40_000, 40_001, 40_002]);
     expect(streamedLog.length - before).toBeGreaterThanOrEqual(1);
     expect(filesUnder(path.join(streaming.dataDir, 'tmp')).filter((f) => !f.startsWith('duckdb'))).toEqual([]);
+  });
+
+  it('stops the conversion when the client goes away mid-upload, leaves nothing behind, and takes the next upload', async () => {
+    const address = await streaming.app.listen({ port: 0, host: '127.0.0.1' });
+    const body = multipart({ name: 'gone.csv', data_type: 'training_data', type: 'supervised', training_type: 'regression' }, { name: 'gone.csv', content: typeChangeLate(200_000, 1_000_000) });
+    const url = new URL(`${address}/api/dataset/register`);
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...sa.auth, ...body.headers, 'content-length': body.payload.length } });
+    req.on('error', () => {});
+    req.write(body.payload.subarray(0, Math.floor(body.payload.length / 2)));
+    const tmp = path.join(streaming.dataDir, 'tmp');
+    await until('the upload converting', () => fs.readdirSync(tmp).some((d) => fs.existsSync(path.join(tmp, d, 'upload.pipe'))));
+    req.destroy();
+    await until('its folder removed', () => fs.readdirSync(tmp).filter((d) => d !== 'duckdb').length === 0);
+    const before = streamedLog.length;
+    const again = await upload(streaming.app, sa.auth, { name: 'after.csv', content: typeChangeLate(50_000, 1_000_000) });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().detail.response.row_count).toBe(50_000);
+    expect(streamedLog.length - before, 'the next upload is converted beside it again').toBe(1);
   });
 
   const bad: [string, { name: string; content: Buffer | string }, number, RegExp, RegExp][] = [
