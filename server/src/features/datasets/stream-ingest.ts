@@ -52,16 +52,18 @@ let active = 0;
 class PipeWriter {
   private fh: fs.promises.FileHandle | null = null;
   failed = false;
-  private constructor(private readonly file: string) {}
+  private constructor() {}
 
   /** Opens the pipe for writing; it waits for the reader, or gives up when `readerGone` settles first. */
   static async open(file: string, readerGone: Promise<unknown>): Promise<PipeWriter> {
-    const w = new PipeWriter(file);
+    const w = new PipeWriter();
     const opening = fs.promises.open(file, fs.constants.O_WRONLY);
     let gone = false;
+    let opened = false;
+    void opening.then(() => (opened = true)).catch(() => undefined);
     void readerGone.finally(() => {
       gone = true;
-      if (w.fh) return;
+      if (opened) return;
       // DuckDB ended before opening the pipe: an open for reading releases our blocked open for writing.
       try {
         fs.closeSync(fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK));
@@ -95,10 +97,6 @@ class PipeWriter {
     const fh = this.fh;
     this.fh = null;
     await fh?.close().catch(() => undefined);
-  }
-
-  get path() {
-    return this.file;
   }
 }
 
