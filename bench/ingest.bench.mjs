@@ -78,7 +78,9 @@ try {
   }
   const p95 = percentile(times, 95);
   const speedup = pandas.seconds / seconds;
-  writeResult('ingest', {
+  // BENCH_RESULT_NAME: another result file, e.g. for a run with MITATE_STREAM_INGEST_MIN_MB=1000000 (conversion after the upload)
+  writeResult(process.env.BENCH_RESULT_NAME || 'ingest', {
+    stream_ingest_min_mb: process.env.MITATE_STREAM_INGEST_MIN_MB ?? 'default (16)',
     load_average_1min: { before: loadBefore, after_upload: loadAfter, cpus: os.cpus().length },
     file_mb: Math.round(sizeMb),
     rows: ds.row_count,
