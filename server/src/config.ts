@@ -10,6 +10,8 @@ export interface Config {
   redisUrl: string | undefined;
   workers: number;
   maxUploadMb: number;
+  /** CSV uploads of at least this many MB (by the request's length) are converted to Parquet while they stream in (issue 17). */
+  streamIngestMinMb: number;
   smtpUrl: string | undefined;
   oidc: { issuer?: string; clientId?: string; clientSecret?: string; tenant: string };
   localLogin: boolean;
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     // 0 is allowed with REDIS_URL (workers run on other hosts); the local pool always runs at least one.
     workers: Math.max(0, int(env.MITATE_WORKERS, 2)),
     maxUploadMb: int(env.MITATE_MAX_UPLOAD_MB, 1024),
+    streamIngestMinMb: Math.max(0, int(env.MITATE_STREAM_INGEST_MIN_MB, 16)),
     smtpUrl: env.SMTP_URL || undefined,
     oidc: {
       issuer: env.OIDC_ISSUER || undefined,

@@ -67,7 +67,8 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
     serverOut = '';
     const proc = spawn(process.execPath, ['--import', 'tsx', path.join(SERVER_DIR, 'test', 'fixtures', 'crash-server.ts'), dataDir, schema], {
       cwd: SERVER_DIR,
-      env: { ...process.env, MITATE_TEST_HOLD_FILE: holdFile, MITATE_JOB_OUTPUT_GRACE_H: '0', DATABASE_URL: '', REDIS_URL: '', MITATE_S3_BUCKET: '' },
+      // every CSV is converted beside its upload (issue 17), so a kill can land in the middle of that conversion
+      env: { ...process.env, MITATE_TEST_HOLD_FILE: holdFile, MITATE_JOB_OUTPUT_GRACE_H: '0', DATABASE_URL: '', REDIS_URL: '', MITATE_S3_BUCKET: '', MITATE_STREAM_INGEST_MIN_MB: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     server = proc;
@@ -482,13 +483,16 @@ describe.skipIf(process.platform !== 'linux').each(DATABASES)('crash safety on %
 
   it('kill -9 of the server during an upload: after restart nothing is listed, the temporary file is swept, the upload works again', async () => {
     const before = await datasetsConsistent();
-    const body = multipart({ name: 'interrupted.csv', data_type: 'training_data', type: 'supervised', training_type: 'regression' }, { name: 'interrupted.csv', content: table(20000, true, 3) });
+    const body = multipart({ name: 'interrupted.csv', data_type: 'training_data', type: 'supervised', training_type: 'regression' }, { name: 'interrupted.csv', content: table(120_000, true, 3) });
     const url = new URL(`${base}/api/dataset/register`);
     const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...auth, ...body.headers, 'content-length': body.payload.length } });
     req.on('error', () => {}); // the server dies under it
     req.write(body.payload.subarray(0, Math.floor(body.payload.length / 2)));
-    // the first half is being written to the upload's temporary folder
-    await until('the upload half-written', () => dirsIn(path.join(dataDir, 'tmp')).some((d) => fs.existsSync(path.join(dataDir, 'tmp', d, 'original.csv')) && fs.statSync(path.join(dataDir, 'tmp', d, 'original.csv')).size > 0));
+    // the first half is being written to the upload's temporary folder, and converted to Parquet beside it (its pipe)
+    const inFlight = (d: string) => path.join(dataDir, 'tmp', d);
+    await until('the upload half-written and converting', () =>
+      dirsIn(path.join(dataDir, 'tmp')).some((d) => fs.existsSync(path.join(inFlight(d), 'upload.pipe')) && fs.existsSync(path.join(inFlight(d), 'original.csv')) && fs.statSync(path.join(inFlight(d), 'original.csv')).size >= 1 << 20),
+    );
     await kill9();
     req.destroy();
     await start();

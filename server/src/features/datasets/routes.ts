@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,7 +10,8 @@ import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
 import { datasetRepo } from './repo.js';
-import { makeDatasetService } from './service.js';
+import { makeDatasetService, type UploadedFile } from './service.js';
+import { receiveUpload, type ReceivedUpload } from './stream-ingest.js';
 import { readSketch } from './sketch.js';
 import { makeImageService } from '../images/service.js';
 
@@ -38,9 +38,10 @@ export default async function datasetRoutes(app: FastifyInstance) {
     { preHandler: requireWriter, schema: { tags: ['dataset'], summary: 'Register a CSV or time-series CSV (multipart: fields, then file)', consumes: ['multipart/form-data'], multipart: registerFields.extend({ file: filePart() }), response: replies({ 201: DatasetView }) } },
     async (req, reply) => {
       const tempDir = app.ctx.storage.makeTempDir();
+      let received: ReceivedUpload | undefined;
       try {
         const fields: Record<string, string> = {};
-        let file: { path: string; fileName: string; size: number } | undefined;
+        let file: UploadedFile | undefined;
         for await (const part of req.parts({ limits: { fileSize: maxBytes, fields: 20, files: 1 } })) {
           if (part.type === 'field') {
             fields[part.fieldname] = String(part.value ?? '');
@@ -52,9 +53,12 @@ export default async function datasetRoutes(app: FastifyInstance) {
             throw new AppError(422, 'file_not_csv', {}, 'file');
           }
           const dest = path.join(tempDir, `original${ext}`);
-          await pipeline(part.file, fs.createWriteStream(dest, { highWaterMark: 1 << 20 }));
+          // A large CSV is converted to Parquet while it streams in (issue 17; the service checks the result).
+          const length = Number(req.headers['content-length'] ?? 0);
+          const convert = ext !== '.zip' && length >= app.ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: app.ctx.duckdb, dir: tempDir } : null;
+          received = await receiveUpload(part.file, dest, convert);
           if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
-          file = { path: dest, fileName: path.basename(part.filename), size: fs.statSync(dest).size };
+          file = { path: dest, fileName: path.basename(part.filename), size: received.size, streamed: received.streamed, receiveMs: received.receive_ms };
         }
         const fieldsOk = parseField(registerFields, fields);
         if (!file) throw new AppError(422, 'file_missing', {}, 'file');
@@ -65,7 +69,8 @@ export default async function datasetRoutes(app: FastifyInstance) {
             : await service.register(req.auth, fieldsOk, file, tempDir);
         return reply.code(201).send(ok(dataset));
       } finally {
-        // After a commit the folder has moved; otherwise this removes the half-done upload.
+        // After a commit the folder has moved; otherwise this removes the half-done upload (its conversion stopped first).
+        await received?.abandon();
         fs.rmSync(tempDir, { recursive: true, force: true });
       }
     },

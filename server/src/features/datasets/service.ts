@@ -10,6 +10,7 @@ import { type ColumnInfo, ident, ingestCsv, jsonNumber, sqlString } from './inge
 import { datasetRepo } from './repo.js';
 import { forgetSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
+import type { StreamedParquet } from './stream-ingest.js';
 
 export type CellValue = string | number | boolean | null;
 
@@ -20,6 +21,10 @@ export interface UploadedFile {
   path: string;
   fileName: string;
   size: number;
+  /** The Parquet conversion that ran while the upload streamed in, if any (stream-ingest.ts). */
+  streamed?: Promise<StreamedParquet | null> | null;
+  /** ms the upload took to arrive (first to last byte of the file). */
+  receiveMs?: number;
 }
 
 export function toView(row: DatasetTable, statistics?: { state: string; job_id: string | null }) {
@@ -132,7 +137,7 @@ export function makeDatasetService(ctx: AppContext) {
       let ingest;
       try {
         sniffed = sniffCsv(await readHead(file.path, MAX_HEADER_BYTES), file.size);
-        ingest = await ingestCsv(duckdb, { src: file.path, dir: tempDir, sniffed, datetimeColumn: fields.datetime_column });
+        ingest = await ingestCsv(duckdb, { src: file.path, dir: tempDir, sniffed, datetimeColumn: fields.datetime_column, streamed: file.streamed });
       } catch (e) {
         throw asUserError(e);
       }
@@ -173,7 +178,9 @@ export function makeDatasetService(ctx: AppContext) {
         throw e;
       }
       const tm = ingest.timings;
-      const parts = tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms)` : '';
+      const beside = tm?.streamed ? `; converted while receiving: ${tm.streamed.convert_ms} ms, ${tm.streamed.after_upload_ms} ms of it after the upload` : '';
+      const received = file.receiveMs === undefined ? '' : `; upload received in ${file.receiveMs} ms`;
+      const parts = tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms${beside}${received})` : '';
       ctx.log.info(`dataset ${id} registered: ${ingest.rowCount} rows x ${ingest.columns.length} columns in ${Date.now() - started} ms${parts}`);
       await statisticsOnRegistration(auth, row);
       return toView(row);
