@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from mitate_engine.images import metrics
+from mitate_engine.images import metrics, report_html
 from mitate_engine.images.backbone import load_backbone
 from mitate_engine.images.errors import ImageError
 from mitate_engine.images.model import ImageModel
@@ -270,7 +270,11 @@ def test_ok_only_dataset_patchcore_threshold_from_percentile(tmp_path):
     )
     assert res["models"][0]["state"] == "done"
     rep = json.loads((tmp_path / "run" / "1_patchcore" / "report.json").read_text())
-    assert "percentile" in rep["threshold_rule"]
+    assert rep["threshold_rule"] == "ok_percentile" and rep["threshold_rule_params"] == {"percentile": 99.0}
+    # a code, said in words from the catalogue in either language (the HTML report in English)
+    assert report_html.rule_text(rep) == "99th percentile of the validation OK scores"
+    assert report_html.rule_text(rep, "ja") == "検証 OK 画像のスコアの 99 パーセンタイル"
+    assert "99th percentile" in (tmp_path / "run" / "1_patchcore" / "report.html").read_text()
     assert res["models"][1]["state"] == "failed" and res["models"][1]["code"] == "need_both_classes"
     assert json.loads(res["models"][1]["error"])["code"] == "need_both_classes"  # the server renders it in the reader's language
 

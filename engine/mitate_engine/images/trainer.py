@@ -269,15 +269,17 @@ def evaluate(model: ImageModel, splits: dict[str, Split], s: dict, out_dir: Path
         model.score_range = (float(np.percentile(ok_v, 50)), float(max(vscores) * 1.1))
     report: dict = {"algorithm": model.algorithm, "kind": model.kind, "classes": model.classes, "image_size": model.image_size}
     if model.kind == "analysis":
+        # The rule is a code with its parameters, not a sentence: the web shows it in the reader's language
+        # (images i18n "thresholdRules.<code>"), as the server does for the rules of POST update/threshold.
         if "NG" in val.labels and "OK" in val.labels:
             model.threshold = metrics.best_f1_threshold(val.labels, vscores)
-            report["threshold_rule"] = "best F1 on validation"
+            report["threshold_rule"], report["threshold_rule_params"] = "best_f1_validation", {}
         elif vscores:
             model.threshold = metrics.percentile_threshold([sc for sc, l in zip(vscores, val.labels) if l == "OK"], float(s["ok_percentile"]))
-            report["threshold_rule"] = f"{s['ok_percentile']}th percentile of validation OK scores"
+            report["threshold_rule"], report["threshold_rule_params"] = "ok_percentile", {"percentile": float(s["ok_percentile"])}
         else:
             model.threshold = 0.5
-            report["threshold_rule"] = "default"
+            report["threshold_rule"], report["threshold_rule_params"] = "default", {}
     hooks.progress(0.9, "Scoring the test images")
     trows = model.predict(test.paths, int(s["batch_size"]), heatmap_dir=out_dir / "heatmaps", names=test.ids, check=hooks.check) if test.paths else []
     latency = (time.monotonic() - t0) / max(1, len(vrows) + len(trows))

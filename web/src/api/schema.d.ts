@@ -33148,7 +33148,12 @@ export interface components {
             image_size: number;
             /** @description OK/NG analysis: the threshold training chose */
             threshold?: number;
+            /** @description OK/NG analysis: the rule training used, a code (best_f1_validation, ok_percentile, default); the detail says it in words */
             threshold_rule?: string;
+            /** @description Parameters of the rule (ok_percentile: percentile) */
+            threshold_rule_params?: {
+                [key: string]: number;
+            };
             gallery: components["schemas"]["ImageGalleryItemInput"][];
             /** @description Validation and test scores (the threshold slider) */
             scores: components["schemas"]["ImageHeldScoreInput"][];
@@ -33177,6 +33182,8 @@ export interface components {
             model: components["schemas"]["ImageModelInput"];
             report: components["schemas"]["ImageReportInput"];
             threshold: number | null;
+            /** @description How the threshold in force was set, in the reader's language (Accept-Language) */
+            threshold_rule: string | null;
             /** @description OK/NG analysis: the rates on the test images at the threshold */
             rates: {
                 miss_rate: number | null;
@@ -36233,7 +36240,12 @@ export interface components {
             image_size: number;
             /** @description OK/NG analysis: the threshold training chose */
             threshold?: number;
+            /** @description OK/NG analysis: the rule training used, a code (best_f1_validation, ok_percentile, default); the detail says it in words */
             threshold_rule?: string;
+            /** @description Parameters of the rule (ok_percentile: percentile) */
+            threshold_rule_params?: {
+                [key: string]: number;
+            };
             gallery: components["schemas"]["ImageGalleryItem"][];
             /** @description Validation and test scores (the threshold slider) */
             scores: components["schemas"]["ImageHeldScore"][];
@@ -36262,6 +36274,8 @@ export interface components {
             model: components["schemas"]["ImageModel"];
             report: components["schemas"]["ImageReport"];
             threshold: number | null;
+            /** @description How the threshold in force was set, in the reader's language (Accept-Language) */
+            threshold_rule: string | null;
             /** @description OK/NG analysis: the rates on the test images at the threshold */
             rates: {
                 miss_rate: number | null;
