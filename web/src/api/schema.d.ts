@@ -6711,7 +6711,7 @@ export interface paths {
                          *       "schedule": "cosine",
                          *       "early_stopping": 5,
                          *       "balance": true,
-                         *       "coreset_ratio": 0.1,
+                         *       "coreset_ratio": 0.05,
                          *       "ok_percentile": 99,
                          *       "train_layers": "top",
                          *       "augmentation": {
@@ -6742,7 +6742,7 @@ export interface paths {
                             early_stopping?: number;
                             /** @default true */
                             balance?: boolean;
-                            /** @default 0.1 */
+                            /** @default 0.05 */
                             coreset_ratio?: number;
                             /** @default 99 */
                             ok_percentile?: number;
@@ -33074,7 +33074,7 @@ export interface components {
                 early_stopping: number;
                 /** @default true */
                 balance: boolean;
-                /** @default 0.1 */
+                /** @default 0.05 */
                 coreset_ratio: number;
                 /** @default 99 */
                 ok_percentile: number;
@@ -36166,7 +36166,7 @@ export interface components {
                 early_stopping: number;
                 /** @default true */
                 balance: boolean;
-                /** @default 0.1 */
+                /** @default 0.05 */
                 coreset_ratio: number;
                 /** @default 99 */
                 ok_percentile: number;

@@ -29,7 +29,7 @@ export const imageSettings = z.object({
   schedule: z.enum(['cosine', 'step', 'constant']).default('cosine'),
   early_stopping: z.number().int().min(0).max(100).default(5),
   balance: z.boolean().default(true),
-  coreset_ratio: dec(0.001, 1).default(0.1),
+  coreset_ratio: dec(0.001, 1).default(0.05),
   ok_percentile: dec(50, 100).default(99),
   train_layers: z.enum(['head', 'top', 'all']).default('top'),
   augmentation: augmentation.default({ hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 }),

@@ -23,7 +23,7 @@ export const DEFAULT_SETTINGS: Settings = {
   schedule: 'cosine',
   early_stopping: 5,
   balance: true,
-  coreset_ratio: 0.1,
+  coreset_ratio: 0.05,
   ok_percentile: 99,
   train_layers: 'top',
   augmentation: { hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 },
