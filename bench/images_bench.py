@@ -91,6 +91,7 @@ if wanted("patchcore"):
         "train_images_per_s": info["images_per_second"],
         "latency": latency(model),
         "bank": model.extra["bank_size"],
+        "bank_views": model.extra["bank_views"],  # the shipped PatchCore (patchcore.BANK_VIEWS), chosen by images_patchcore_selection.py
     }
 
 for algo, epochs, size in (("finetune", 3 if QUICK else 8, 96 if QUICK else 128), ("compact_cnn", 3 if QUICK else 10, 64)):

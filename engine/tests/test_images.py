@@ -2,6 +2,7 @@
 
 import io
 import json
+import math
 import os
 import socket
 import stat
@@ -11,10 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from mitate_engine.images import metrics
+from mitate_engine.images import metrics, patchcore, report_html
 from mitate_engine.images.backbone import load_backbone
+from mitate_engine.images.data import load_batch
 from mitate_engine.images.errors import ImageError
 from mitate_engine.images.model import ImageModel
+from mitate_engine.images.trainer import SETTINGS, Hooks, read_dataset, train_patchcore
 from mitate_engine.images.zipsafe import unpack
 from mitate_engine.task import Context, get_task
 from PIL import Image
@@ -201,6 +204,31 @@ def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
     assert by_name[items[g["id"]]]["score"] == pytest.approx(g["score"], rel=1e-4)
 
 
+def test_patchcore_bank_holds_the_flipped_views_of_ok_images(okng_dir):
+    x = torch.arange(6.0).reshape(1, 1, 2, 3)
+    assert patchcore.view(x, "h")[0, 0, 0].tolist() == [2.0, 1.0, 0.0]
+    assert patchcore.view(x, "v")[0, 0, :, 0].tolist() == [3.0, 0.0]
+    assert torch.equal(patchcore.view(x, "hv"), torch.rot90(x, 2, dims=(2, 3)))
+    assert patchcore.view(x, "r90")[0, 0].tolist() == [[2.0, 5.0], [1.0, 4.0], [0.0, 3.0]]  # anticlockwise
+    assert patchcore.view(x, "t")[0, 0].tolist() == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+    assert patchcore.view(x, "tv")[0, 0].tolist() == [[5.0, 2.0], [4.0, 1.0], [3.0, 0.0]]
+    _, splits = read_dataset(okng_dir)
+    n_ok = splits["train"].labels.count("OK")
+    model, _ = train_patchcore("analysis", ["OK", "NG"], splits, {**SETTINGS, **SMALL, "coreset_ratio": 0.2}, Hooks())
+    side = SMALL["image_size"] // 8  # stride-8 patch map
+    assert model.extra["bank_views"] == list(patchcore.BANK_VIEWS) == ["id", "h", "v", "hv", "r90", "r270", "t", "tv"]
+    assert model.extra["patches"] == len(patchcore.BANK_VIEWS) * n_ok * side * side
+    assert model.extra["bank_size"] == math.ceil(0.2 * model.extra["patches"])
+    # with the whole bank kept, every view of a training OK image is in it: distance 0 up to rounding (the distances
+    # are computed by matrix products), far below an unseen OK image's
+    full, _ = train_patchcore("analysis", ["OK", "NG"], splits, {**SETTINGS, **SMALL, "coreset_ratio": 1.0}, Hooks())
+    seen = load_batch([p for p, l in zip(splits["train"].paths, splits["train"].labels) if l == "OK"][:3], SMALL["image_size"])
+    unseen = load_batch([p for p, l in zip(splits["test"].paths, splits["test"].labels) if l == "OK"][:3], SMALL["image_size"])
+    floor = float(full.scores(unseen)[0].min())
+    for v in patchcore.BANK_VIEWS:
+        assert float(full.scores(patchcore.view(seen, v))[0].max()) < 0.1 * floor, v
+
+
 def test_classifier_epochs_stream_and_stop_keeps_best(okng_dir, tmp_path):
     stop = tmp_path / "STOP"
     seen = []
@@ -270,7 +298,11 @@ def test_ok_only_dataset_patchcore_threshold_from_percentile(tmp_path):
     )
     assert res["models"][0]["state"] == "done"
     rep = json.loads((tmp_path / "run" / "1_patchcore" / "report.json").read_text())
-    assert "percentile" in rep["threshold_rule"]
+    assert rep["threshold_rule"] == "ok_percentile" and rep["threshold_rule_params"] == {"percentile": 99.0}
+    # a code, said in words from the catalogue in either language (the HTML report in English)
+    assert report_html.rule_text(rep) == "99th percentile of the validation OK scores"
+    assert report_html.rule_text(rep, "ja") == "検証 OK 画像のスコアの 99 パーセンタイル"
+    assert "99th percentile" in (tmp_path / "run" / "1_patchcore" / "report.html").read_text()
     assert res["models"][1]["state"] == "failed" and res["models"][1]["code"] == "need_both_classes"
     assert json.loads(res["models"][1]["error"])["code"] == "need_both_classes"  # the server renders it in the reader's language
 

@@ -100,6 +100,10 @@ describe.each(DATABASES)('images on %s', (kind) => {
 
     const d = body(await call('GET', `/api/detail/${projectId}/${pc.model_key}`));
     expect(d.report.gallery).toHaveLength(16);
+    // the rule of the threshold is a code in the report, said in the reader's language
+    expect(d.report.threshold_rule).toBe('best_f1_validation');
+    expect(d.threshold_rule).toBe('best F1 on the validation images');
+    expect(body(await call('GET', `/api/detail/${projectId}/${pc.model_key}`, undefined, alice, 'ja')).threshold_rule).toBe('検証画像で F1 が最大');
     expect(d.report.scores.filter((s: { split: string }) => s.split === 'validation').length).toBeGreaterThan(0);
     const heat = await call('GET', `/api/image/train/heatmap/${projectId}/${pc.model_key}/${d.report.gallery[0].id}`);
     expect(heat.headers['content-type']).toBe('image/png');
@@ -108,8 +112,12 @@ describe.each(DATABASES)('images on %s', (kind) => {
     const missed = val.filter((s: { label: string; score: number }) => s.label === 'NG' && s.score < upd.threshold).length;
     expect(missed).toBe(0);
     expect(upd.model.threshold).toBe(upd.threshold);
-    const manual = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: -1 }));
+    expect(upd.threshold_rule).toBe('target miss rate 0 on the validation images');
+    const manual = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: -1 }, alice, 'ja'));
     expect(manual.rates.over_detection_rate).toBe(1);
+    expect(manual.threshold_rule).toBe('手動で設定');
+    const pct = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { ok_percentile: 95 }));
+    expect(pct.threshold_rule).toBe('95th percentile of the validation OK scores');
     expect((await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: 1, ok_percentile: 90 })).statusCode).toBe(422);
     const report = await call('GET', `/api/report/${projectId}/${pc.model_key}`);
     expect(report.body).toContain('<h1>');

@@ -6,9 +6,21 @@ import base64
 import html
 from pathlib import Path
 
+from ..task import messages
+
 
 def _img(path: Path) -> str:
     return f'<img src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}" width="160">' if path.exists() else ""
+
+
+def rule_text(report: dict, lang: str = "en") -> str:
+    """The threshold's rule in words from the catalogue (the report stores a code and its parameters)."""
+    rule = report.get("threshold_rule") or ""
+    entry = messages().get(f"image_threshold_rule_{rule}")
+    if not entry:
+        return rule
+    params = report.get("threshold_rule_params") or {}
+    return entry[lang].format(**{k: f"{v:g}" if isinstance(v, float) else v for k, v in params.items()})
 
 
 def write(report: dict, name: str, mdir: Path) -> None:
@@ -41,7 +53,7 @@ def write(report: dict, name: str, mdir: Path) -> None:
         f"<figure>{_img(mdir / g['heatmap']) if g.get('heatmap') else ''}<figcaption>{html.escape(g['label'])} → {html.escape(g['predicted'])} ({g['score']:.3f})</figcaption></figure>"
         for g in wrong
     )
-    thr = f"<p>Threshold {report['threshold']:.6g} ({html.escape(report.get('threshold_rule', ''))})</p>" if report.get("threshold") is not None else ""
+    thr = f"<p>Threshold {report['threshold']:.6g} ({html.escape(rule_text(report))})</p>" if report.get("threshold") is not None else ""
     doc = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(name)}</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px}}figure{{display:inline-block;margin:4px}}</style></head><body>
 <h1>{html.escape(name)}</h1><p>{html.escape(report["algorithm"])} · {html.escape(report["kind"])} · image size {report["image_size"]} · classes {html.escape(", ".join(report["classes"]))}</p>

@@ -34,7 +34,7 @@ SETTINGS = {
     "early_stopping": 5,
     "balance": True,
     "augmentation": {},
-    "coreset_ratio": 0.1,
+    "coreset_ratio": 0.05,  # of the patches of all views (patchcore.BANK_VIEWS); chosen with them on selection sets
     "seed": 0,
     "ok_percentile": 99.0,
     "weights_dir": None,
@@ -88,8 +88,9 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
     for i in range(0, len(train), bs):
         hooks.check()
         x = load_batch([p for p, _ in train[i : i + bs]], int(s["image_size"]))
-        f = patchcore.embed(backbone, x)
-        feats.append(f.permute(0, 2, 3, 1).reshape(-1, f.shape[1]))
+        for v in patchcore.BANK_VIEWS:
+            f = patchcore.embed(backbone, patchcore.view(x, v))
+            feats.append(f.permute(0, 2, 3, 1).reshape(-1, f.shape[1]))
         hooks.progress(0.6 * min(1.0, (i + bs) / len(train)), "Extracting patch features of OK images")
     allf = torch.cat(feats)
     n = max(1, min(allf.shape[0], int(math.ceil(allf.shape[0] * float(s["coreset_ratio"])))))
@@ -98,7 +99,13 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
     bank = allf[idx].contiguous()
     seconds = time.monotonic() - t0
     model = ImageModel(
-        "patchcore", kind, classes, int(s["image_size"]), bank=bank, net=backbone, extra={"bank_size": int(bank.shape[0]), "patches": int(allf.shape[0])}
+        "patchcore",
+        kind,
+        classes,
+        int(s["image_size"]),
+        bank=bank,
+        net=backbone,
+        extra={"bank_size": int(bank.shape[0]), "patches": int(allf.shape[0]), "bank_views": list(patchcore.BANK_VIEWS)},
     )
     hooks.log(f"PatchCore: memory bank of {bank.shape[0]} patches from {len(train)} OK images in {seconds:.1f} s")
     return model, {"images_per_second": len(train) / max(seconds, 1e-9), "epochs": [], "stopped": False, "seconds": seconds}
@@ -269,15 +276,17 @@ def evaluate(model: ImageModel, splits: dict[str, Split], s: dict, out_dir: Path
         model.score_range = (float(np.percentile(ok_v, 50)), float(max(vscores) * 1.1))
     report: dict = {"algorithm": model.algorithm, "kind": model.kind, "classes": model.classes, "image_size": model.image_size}
     if model.kind == "analysis":
+        # The rule is a code with its parameters, not a sentence: the web shows it in the reader's language
+        # (images i18n "thresholdRules.<code>"), as the server does for the rules of POST update/threshold.
         if "NG" in val.labels and "OK" in val.labels:
             model.threshold = metrics.best_f1_threshold(val.labels, vscores)
-            report["threshold_rule"] = "best F1 on validation"
+            report["threshold_rule"], report["threshold_rule_params"] = "best_f1_validation", {}
         elif vscores:
             model.threshold = metrics.percentile_threshold([sc for sc, l in zip(vscores, val.labels) if l == "OK"], float(s["ok_percentile"]))
-            report["threshold_rule"] = f"{s['ok_percentile']}th percentile of validation OK scores"
+            report["threshold_rule"], report["threshold_rule_params"] = "ok_percentile", {"percentile": float(s["ok_percentile"])}
         else:
             model.threshold = 0.5
-            report["threshold_rule"] = "default"
+            report["threshold_rule"], report["threshold_rule_params"] = "default", {}
     hooks.progress(0.9, "Scoring the test images")
     trows = model.predict(test.paths, int(s["batch_size"]), heatmap_dir=out_dir / "heatmaps", names=test.ids, check=hooks.check) if test.paths else []
     latency = (time.monotonic() - t0) / max(1, len(vrows) + len(trows))

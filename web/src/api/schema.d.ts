@@ -6717,7 +6717,7 @@ export interface paths {
                          *       "schedule": "cosine",
                          *       "early_stopping": 5,
                          *       "balance": true,
-                         *       "coreset_ratio": 0.1,
+                         *       "coreset_ratio": 0.05,
                          *       "ok_percentile": 99,
                          *       "train_layers": "top",
                          *       "augmentation": {
@@ -6748,7 +6748,7 @@ export interface paths {
                             early_stopping?: number;
                             /** @default true */
                             balance?: boolean;
-                            /** @default 0.1 */
+                            /** @default 0.05 */
                             coreset_ratio?: number;
                             /** @default 99 */
                             ok_percentile?: number;
@@ -33097,7 +33097,7 @@ export interface components {
                 early_stopping: number;
                 /** @default true */
                 balance: boolean;
-                /** @default 0.1 */
+                /** @default 0.05 */
                 coreset_ratio: number;
                 /** @default 99 */
                 ok_percentile: number;
@@ -33171,7 +33171,12 @@ export interface components {
             image_size: number;
             /** @description OK/NG analysis: the threshold training chose */
             threshold?: number;
+            /** @description OK/NG analysis: the rule training used, a code (best_f1_validation, ok_percentile, default); the detail says it in words */
             threshold_rule?: string;
+            /** @description Parameters of the rule (ok_percentile: percentile) */
+            threshold_rule_params?: {
+                [key: string]: number;
+            };
             gallery: components["schemas"]["ImageGalleryItemInput"][];
             /** @description Validation and test scores (the threshold slider) */
             scores: components["schemas"]["ImageHeldScoreInput"][];
@@ -33200,6 +33205,8 @@ export interface components {
             model: components["schemas"]["ImageModelInput"];
             report: components["schemas"]["ImageReportInput"];
             threshold: number | null;
+            /** @description How the threshold in force was set, in the reader's language (Accept-Language) */
+            threshold_rule: string | null;
             /** @description OK/NG analysis: the rates on the test images at the threshold */
             rates: {
                 miss_rate: number | null;
@@ -36210,7 +36217,7 @@ export interface components {
                 early_stopping: number;
                 /** @default true */
                 balance: boolean;
-                /** @default 0.1 */
+                /** @default 0.05 */
                 coreset_ratio: number;
                 /** @default 99 */
                 ok_percentile: number;
@@ -36284,7 +36291,12 @@ export interface components {
             image_size: number;
             /** @description OK/NG analysis: the threshold training chose */
             threshold?: number;
+            /** @description OK/NG analysis: the rule training used, a code (best_f1_validation, ok_percentile, default); the detail says it in words */
             threshold_rule?: string;
+            /** @description Parameters of the rule (ok_percentile: percentile) */
+            threshold_rule_params?: {
+                [key: string]: number;
+            };
             gallery: components["schemas"]["ImageGalleryItem"][];
             /** @description Validation and test scores (the threshold slider) */
             scores: components["schemas"]["ImageHeldScore"][];
@@ -36313,6 +36325,8 @@ export interface components {
             model: components["schemas"]["ImageModel"];
             report: components["schemas"]["ImageReport"];
             threshold: number | null;
+            /** @description How the threshold in force was set, in the reader's language (Accept-Language) */
+            threshold_rule: string | null;
             /** @description OK/NG analysis: the rates on the test images at the threshold */
             rates: {
                 miss_rate: number | null;

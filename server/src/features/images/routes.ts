@@ -205,7 +205,7 @@ export default async function imageRoutes(app: FastifyInstance) {
 
   // ---- results ---------------------------------------------------------------------------------------------
   r.get('/detail/:project_id/:model_key', { schema: { tags, summary: 'Metrics, confusion matrix, gallery, held-out scores and threshold of a model', params: modelParams, response: envelope(detailShape) } }, async (req) =>
-    ok(await svc.detail(req.auth, req.params.project_id, req.params.model_key)),
+    ok(await svc.detail(req.auth, req.params.project_id, req.params.model_key, langOf(req.headers['accept-language']))),
   );
   r.post(
     '/update/threshold/:project_id/:model_key',
@@ -231,7 +231,7 @@ export default async function imageRoutes(app: FastifyInstance) {
         if (req.body.threshold === undefined) throw new AppError(422, { en: 'Give the threshold as a number.', ja: 'しきい値を数値で指定してください。' }, {}, 'threshold');
         return ok(await timeSeries.saveThreshold(req.auth, req.params.project_id, req.params.model_key, req.body.threshold, langOf(req.headers['accept-language'])));
       }
-      return ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body));
+      return ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body, langOf(req.headers['accept-language'])));
     },
   );
   const modelFile = async (req: { auth: AuthContext; params: { project_id: string; model_key: string } }, name: string) => {

@@ -29,7 +29,7 @@ export const imageSettings = z.object({
   schedule: z.enum(['cosine', 'step', 'constant']).default('cosine'),
   early_stopping: z.number().int().min(0).max(100).default(5),
   balance: z.boolean().default(true),
-  coreset_ratio: dec(0.001, 1).default(0.1),
+  coreset_ratio: dec(0.001, 1).default(0.05),
   ok_percentile: dec(50, 100).default(99),
   train_layers: z.enum(['head', 'top', 'all']).default('top'),
   augmentation: augmentation.default({ hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 }),
@@ -158,7 +158,8 @@ export const imageReport = z
     classes: z.array(z.string()),
     image_size: z.number().int(),
     threshold: z.number().optional().describe('OK/NG analysis: the threshold training chose'),
-    threshold_rule: z.string().optional(),
+    threshold_rule: z.string().optional().describe('OK/NG analysis: the rule training used, a code (best_f1_validation, ok_percentile, default); the detail says it in words'),
+    threshold_rule_params: z.record(z.string(), z.number()).optional().describe('Parameters of the rule (ok_percentile: percentile)'),
     gallery: z.array(
       z
         .object({
@@ -192,6 +193,7 @@ export const imageDetailView = z
     model: imageModelView,
     report: imageReport,
     threshold: z.number().nullable(),
+    threshold_rule: z.string().nullable().describe("How the threshold in force was set, in the reader's language (Accept-Language)"),
     rates: z
       .object({ miss_rate: figure, over_detection_rate: figure, ng: z.number().int().describe('NG test images'), ok: z.number().int().describe('OK test images') })
       .nullable()

@@ -5,7 +5,8 @@ import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { engineErrorMessage, isEngineCode } from '../../i18n/engine-errors.js';
+import { engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
+import type { Lang } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { RegisterFields } from '../datasets/schemas.js';
@@ -16,6 +17,15 @@ import { M } from './messages.js';
 import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageSettings, type ImageType } from './schemas.js';
 import { percentile, rates, thresholdForMissRate } from './thresholds.js';
 import './db.js';
+
+/** A threshold rule in `lang`: a code of the engine catalogue (image_threshold_rule_<code>) with its parameters, as the
+ * engine's report and POST update/threshold store it; a text stored before rules were codes is shown as it is. */
+function ruleText(rule: unknown, params: unknown, lang: Lang): string | null {
+  if (typeof rule !== 'string' || !rule) return null;
+  const code = `image_threshold_rule_${rule}`;
+  if (!isEngineCode(code)) return rule;
+  return engineErrorText(JSON.stringify({ code, params: params && typeof params === 'object' ? params : {} }), lang);
+}
 
 export interface ImageItem {
   id: string;
@@ -364,7 +374,7 @@ export function makeImageService(ctx: AppContext) {
       return view(auth, p);
     },
 
-    async detail(auth: AuthContext, projectId: string, key: string) {
+    async detail(auth: AuthContext, projectId: string, key: string, lang: Lang = 'en') {
       const p = await getProject(auth, projectId);
       const m = await getModel(auth, projectId, key);
       const dir = runDir(m);
@@ -375,6 +385,9 @@ export function makeImageService(ctx: AppContext) {
       const v = await view(auth, p);
       const model = v.models.find((x) => x.model_key === key)!;
       const threshold = model.threshold ?? report.threshold ?? null;
+      // the rule of the threshold in force: the one saved by POST update/threshold, else the one training used
+      const saved = parse<Record<string, unknown>>(m.summary_json, {});
+      const rule = saved.threshold_rule !== undefined ? ruleText(saved.threshold_rule, saved.threshold_rule_params, lang) : ruleText(report.threshold_rule, report.threshold_rule_params, lang);
       const held = (report.scores ?? []) as { label: string; score: number; split: string }[];
       const test = held.filter((s) => s.split === 'test');
       return {
@@ -382,18 +395,21 @@ export function makeImageService(ctx: AppContext) {
         model,
         report,
         threshold,
+        threshold_rule: threshold === null ? null : rule,
         rates: p.project_type === 'analysis' && threshold !== null ? rates(test.map((s) => s.label), test.map((s) => s.score), threshold) : null,
       };
     },
 
     /** POST update/threshold: a threshold, or one derived from a target miss rate / an OK percentile on validation scores. */
-    async updateThreshold(auth: AuthContext, projectId: string, key: string, b: { threshold?: number; target_miss_rate?: number; ok_percentile?: number }) {
+    async updateThreshold(auth: AuthContext, projectId: string, key: string, b: { threshold?: number; target_miss_rate?: number; ok_percentile?: number }, lang: Lang = 'en') {
       const p = await getProject(auth, projectId);
       if (p.project_type !== 'analysis') throw new AppError(422, M.thresholdNeedsAnalysis, {}, 'threshold');
       const d = await this.detail(auth, projectId, key);
       const val = (d.report.scores as { label: string; score: number; split: string }[]).filter((s) => s.split === 'validation');
       let t: number;
+      // the rule is stored as a catalogue code with its parameters (image_threshold_rule_<code>), said in the reader's language
       let rule: string;
+      let params: Record<string, number> = {};
       if (b.threshold !== undefined) {
         t = b.threshold;
         rule = 'manual';
@@ -401,17 +417,19 @@ export function makeImageService(ctx: AppContext) {
         const ng = val.filter((s) => s.label === 'NG');
         if (!ng.length) throw new AppError(422, M.noNgScores, {}, 'target_miss_rate');
         t = thresholdForMissRate(val.map((s) => s.label), val.map((s) => s.score), b.target_miss_rate);
-        rule = `target miss rate ${b.target_miss_rate}`;
+        rule = 'target_miss_rate';
+        params = { miss_rate: b.target_miss_rate };
       } else if (b.ok_percentile !== undefined) {
         const ok = val.filter((s) => s.label === 'OK').map((s) => s.score);
         if (!ok.length) throw new AppError(422, M.thresholdInput, {}, 'ok_percentile');
         t = percentile(ok, b.ok_percentile);
-        rule = `${b.ok_percentile}th percentile of validation OK scores`;
+        rule = 'ok_percentile';
+        params = { percentile: b.ok_percentile };
       } else throw new AppError(422, M.thresholdInput, {}, 'threshold');
       const m = await getModel(auth, projectId, key);
-      const summary = { ...parse<Record<string, unknown>>(m.summary_json, {}), threshold: t, threshold_rule: rule };
+      const summary = { ...parse<Record<string, unknown>>(m.summary_json, {}), threshold: t, threshold_rule: rule, threshold_rule_params: params };
       await db.updateTable('training_models').set({ summary_json: JSON.stringify(summary) }).where('organisation_id', '=', auth.orgId).where('id', '=', m.id).execute();
-      return this.detail(auth, projectId, key);
+      return this.detail(auth, projectId, key, lang);
     },
 
     /** Keeps model rows and epoch curves in step with the engine's events. */

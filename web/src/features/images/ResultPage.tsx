@@ -41,7 +41,7 @@ export default function ResultPage() {
     <Box sx={{ maxWidth: 1200 }}>
       <PageHeader
         title={t('result.title', { model: `${p.name} · ${t(`algo.${data.model.algorithm}`)}` })}
-        subtitle={data.threshold !== null ? t('result.thresholdRule', { t: fmt(data.threshold, 4), rule: report.threshold_rule ?? '' }) : undefined}
+        subtitle={data.threshold !== null ? t('result.thresholdRule', { t: fmt(data.threshold, 4), rule: data.threshold_rule ?? '' }) : undefined}
         actions={
           <>
             {p.project_type === 'analysis' && (

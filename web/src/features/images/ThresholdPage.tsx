@@ -24,7 +24,7 @@ const BINS = 30;
 
 /** OK/NG threshold: score histograms of OK and NG, a draggable threshold with miss and over-detection rates, and two rules. */
 export default function ThresholdPage() {
-  const { t } = useTranslation(NS);
+  const { t, i18n } = useTranslation(NS);
   const { project_id: id, model_key: key } = useParams();
   const qc = useQueryClient();
   const { data } = useDetail(id, key);
@@ -55,7 +55,7 @@ export default function ThresholdPage() {
   const apply = (b: Parameters<typeof saveThreshold>[2]) =>
     saveThreshold(id!, key!, b)
       .then((d) => {
-        qc.setQueryData(imageKeys.detail(id!, key!), d);
+        qc.setQueryData([...imageKeys.detail(id!, key!), i18n.language], d);
         setValue(d.threshold);
         showSnackbar(t('threshold.saved'));
       })

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { components } from '../../api/schema';
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { apiBlob, apiGet, apiPost } from '../../api/client';
 import { uploadMultipart } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
@@ -22,7 +23,7 @@ export const DEFAULT_SETTINGS: Settings = {
   schedule: 'cosine',
   early_stopping: 5,
   balance: true,
-  coreset_ratio: 0.1,
+  coreset_ratio: 0.05,
   ok_percentile: 99,
   train_layers: 'top',
   augmentation: { hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 },
@@ -57,8 +58,9 @@ export function useImageProject(id: string | undefined) {
   });
 }
 export function useDetail(id: string | undefined, key: string | undefined) {
+  const { i18n } = useTranslation(); // the threshold's rule comes in the reader's language
   return useQuery({
-    queryKey: imageKeys.detail(id ?? '', key ?? ''),
+    queryKey: [...imageKeys.detail(id ?? '', key ?? ''), i18n.language],
     queryFn: ({ signal }) => apiGet<Detail>(`/api/detail/${enc(id!)}/${enc(key!)}`, undefined, { signal }),
     enabled: !!id && !!key,
   });
