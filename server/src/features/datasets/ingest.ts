@@ -87,9 +87,33 @@ function fileRead(file: string): { maxLine: number; buffer: number } {
   return { maxLine, buffer: Math.min(READ_BUFFER_BYTES, Math.max(2 * maxLine, 256 * 1024)) };
 }
 
-function readCsvExpr(file: string, s: Sniffed, sampleSize: number): string {
+/** `types` overrides the sniffed type of some columns (by name). */
+function readCsvExpr(file: string, s: Sniffed, sampleSize: number, types: Record<string, string> = {}): string {
   const { maxLine, buffer } = fileRead(file);
-  return `read_csv(${sqlString(file)}, ${csvReadOptions(s.delimiter, maxLine, buffer, sampleSize)})`;
+  const names = Object.keys(types);
+  const override = names.length ? `, types={${names.map((n) => `${sqlString(n)}: ${sqlString(types[n])}`).join(', ')}}` : '';
+  return `read_csv(${sqlString(file)}, ${csvReadOptions(s.delimiter, maxLine, buffer, sampleSize)}${override})`;
+}
+
+/**
+ * The columns typed as whole numbers from the sampled rows that hold, further down, a number that is not whole
+ * (`50000.5`): DuckDB's text-to-integer cast would round it (50001) without a word. One extra scan of the file that
+ * reads only these columns, as text; a value is not whole when it has a point or an exponent, the integer cast takes
+ * it, and it is neither digits with a zero fraction (`5.0`) nor a double that is a whole number below 2^53 (`1e3`:
+ * BIGINT 1000 is exact). Such a column is then read as DOUBLE (as pandas reads it).
+ */
+export async function nonIntegralColumns(conn: DuckDBConnection, file: string, s: Sniffed, cols: { name: string; dtype: string }[]): Promise<string[]> {
+  const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
+  if (ints.length === 0) return [];
+  const expr = readCsvExpr(file, s, SAMPLE_ROWS, Object.fromEntries(ints.map((c) => [c.name, 'VARCHAR'])));
+  const parts = ints.map((c, i) => {
+    const v = ident(c.name);
+    const d = `TRY_CAST(${v} AS DOUBLE)`;
+    return `count(*) FILTER (WHERE (contains(${v}, '.') OR contains(${v}, 'e') OR contains(${v}, 'E')) AND TRY_CAST(${v} AS BIGINT) IS NOT NULL
+      AND NOT regexp_full_match(${v}, '\\s*[+-]?[0-9]+\\.0*\\s*') AND NOT coalesce(${d} = trunc(${d}) AND abs(${d}) < 9007199254740992, false)) AS n${i}`;
+  });
+  const row = (await conn.runAndReadAll(`SELECT ${parts.join(', ')} FROM ${expr}`)).getRowObjectsJson()[0] as Record<string, unknown>;
+  return ints.filter((_, i) => (jsonNumber(row[`n${i}`]) ?? 0) > 0).map((c) => c.name);
 }
 
 /** Turns DuckDB's CSV errors into the user's words (row and field counts where DuckDB gives them). */
@@ -174,9 +198,17 @@ export async function ingestCsv(
     // Try the fast sniff (sampled types) first; a value that contradicts the sample makes us scan it all.
     let lastError: unknown;
     for (const sampleSize of [SAMPLE_ROWS, -1]) {
-      const expr = readCsvExpr(file, opts.sniffed, sampleSize);
+      let expr = readCsvExpr(file, opts.sniffed, sampleSize);
       try {
-        const cols = await describe(conn, expr);
+        let cols = await describe(conn, expr);
+        if (sampleSize !== -1) {
+          // a whole-number column of the sample with a fraction further down is read as DOUBLE, not rounded
+          const fractional = await nonIntegralColumns(conn, file, opts.sniffed, cols);
+          if (fractional.length) {
+            expr = readCsvExpr(file, opts.sniffed, sampleSize, Object.fromEntries(fractional.map((n) => [n, 'DOUBLE'])));
+            cols = await describe(conn, expr);
+          }
+        }
         const select = await selectList(conn, expr, cols, opts.datetimeColumn ?? null);
         await writeParquet(conn, `SELECT ${select} FROM ${expr}`, out, cols.length);
         lastError = undefined;
@@ -216,11 +248,19 @@ export async function ingestCsv(
   }
 }
 
+interface FileSniffs {
+  same: boolean;
+  columns: { name: string; dtype: string }[];
+  /** Whole-number columns of the sample with a value further down that is not whole (see nonIntegralColumns). */
+  fractional: string[];
+}
+
 /**
  * DuckDB's sniff of the saved file (dialect, header, types, date and time formats) with the whole-file path's read
- * buffer, and whether the stream's smaller buffer sniffs the same; null when the file cannot be sniffed.
+ * buffer, whether the stream's smaller buffer sniffs the same, and which whole-number columns hold a fraction further
+ * down; null when the file cannot be sniffed.
  */
-async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed): Promise<{ same: boolean; columns: { name: string; dtype: string }[] } | null> {
+async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed): Promise<FileSniffs | null> {
   const conn = await duck.connect();
   try {
     const sniff = async (read: { maxLine: number; buffer: number }) =>
@@ -228,7 +268,9 @@ async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed):
     const whole = await sniff(fileRead(file));
     const stream = await sniff(STREAM_READ);
     const columns = (whole.Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
-    return { same: JSON.stringify(whole) === JSON.stringify(stream), columns };
+    const same = JSON.stringify(whole) === JSON.stringify(stream);
+    // the stream rounded a late fraction in a whole-number column as the sampled read does: the whole-file path reads it as DOUBLE
+    return { same, columns, fractional: same ? await nonIntegralColumns(conn, file, sniffed, columns) : [] };
   } catch {
     return null; // the whole-file path gives the error in the user's words
   } finally {
@@ -239,7 +281,8 @@ async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed):
 /**
  * Keeps the Parquet file converted beside the upload when it is what the whole-file path would write: the upload's
  * head sniffs the same, DuckDB's sniff of the saved file is the same with the stream's read buffer and the file's,
- * its columns and types are the Parquet file's, and a datetime column needs no cast. Otherwise the caller converts
+ * no whole-number column holds a fraction past the sample (the stream rounded it), its columns and types are the
+ * Parquet file's, and a datetime column needs no cast. Otherwise the caller converts
  * the file.
  */
 async function acceptStreamed(
@@ -247,11 +290,11 @@ async function acceptStreamed(
   out: string,
   streamed: StreamedParquet,
   sniffed: Sniffed,
-  sniffs: { same: boolean; columns: { name: string; dtype: string }[] } | null,
+  sniffs: FileSniffs | null,
   datetimeColumn: string | null,
 ): Promise<boolean> {
   const same = (a: Sniffed, b: Sniffed) => a.encoding === b.encoding && a.delimiter === b.delimiter && a.header.length === b.header.length && a.header.every((h, i) => h === b.header[i]);
-  let ok = same(streamed.sniffed, sniffed) && !!sniffs?.same;
+  let ok = same(streamed.sniffed, sniffed) && !!sniffs?.same && sniffs.fractional.length === 0;
   try {
     if (ok && sniffs) {
       const fromFile = sniffs.columns;
@@ -407,6 +450,9 @@ async function footerFigures(conn: DuckDBConnection, parquet: string): Promise<M
   return out;
 }
 
+/** Types that can hold NaN and ±Infinity. */
+const FLOATING = new Set(['DOUBLE', 'FLOAT', 'REAL', 'FLOAT4', 'FLOAT8']);
+
 async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: string; dtype: string }[], n: number, footer: Map<string, FooterFigures>): Promise<ColumnInfo[]> {
   if (cols.length === 0) return [];
   const parts: string[] = [];
@@ -415,13 +461,16 @@ async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: str
     const q = ident(c.name);
     const t = columnType(c.dtype);
     const f = fromFooter(c);
+    // NaN and ±Infinity (`nan`, `inf` in a CSV) are counted as missing and left out of the figures (stddev_samp
+    // fails on them); the footer gives no bounds for a column holding them, so it is scanned
+    const finite = FLOATING.has(c.dtype.toUpperCase()) ? ` FILTER (WHERE isfinite(${q}))` : '';
     if (f) {
-      parts.push(`approx_count_distinct(${q}) AS u${i}`, `avg(${q})::DOUBLE AS m${i}`, `stddev_samp(${q})::DOUBLE AS s${i}`);
+      parts.push(`approx_count_distinct(${q})${finite} AS u${i}`, `avg(${q})${finite}::DOUBLE AS m${i}`, `stddev_samp(${q})${finite}::DOUBLE AS s${i}`);
       return;
     }
-    parts.push(`count(${q}) AS c${i}`, `approx_count_distinct(${q}) AS u${i}`);
+    parts.push(`count(${q})${finite} AS c${i}`, `approx_count_distinct(${q})${finite} AS u${i}`);
     if (isNumeric(t)) {
-      parts.push(`min(${q})::DOUBLE AS lo${i}`, `max(${q})::DOUBLE AS hi${i}`, `avg(${q})::DOUBLE AS m${i}`, `stddev_samp(${q})::DOUBLE AS s${i}`);
+      parts.push(`min(${q})${finite}::DOUBLE AS lo${i}`, `max(${q})${finite}::DOUBLE AS hi${i}`, `avg(${q})${finite}::DOUBLE AS m${i}`, `stddev_samp(${q})${finite}::DOUBLE AS s${i}`);
     } else if (t === 'boolean' || t === 'other') {
       parts.push(`NULL AS lo${i}`, `NULL AS hi${i}`);
     } else {
