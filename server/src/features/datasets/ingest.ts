@@ -96,22 +96,45 @@ function readCsvExpr(file: string, s: Sniffed, sampleSize: number, types: Record
 }
 
 /**
- * The columns typed as whole numbers from the sampled rows that hold, further down, a number that is not whole
- * (`50000.5`): DuckDB's text-to-integer cast would round it (50001) without a word. One extra scan of the file that
- * reads only these columns, as text; a value is not whole when it has a point or an exponent, the integer cast takes
- * it, and it is neither digits with a zero fraction (`5.0`) nor a double that is a whole number below 2^53 (`1e3`:
- * BIGINT 1000 is exact). Such a column is then read as DOUBLE (as pandas reads it).
+ * Whether a text value of a column typed as whole numbers from the sampled rows is a number that is not whole
+ * (`50000.5`): DuckDB's text-to-integer cast takes it and rounds it (50001) without a word. It has a point or an
+ * exponent (cheap tests first), the integer cast takes it, and it is neither digits with a zero fraction (`5.0`) nor a
+ * double that is a whole number below 2^53 (`1e3`: BIGINT 1000 is exact). Such a column is read as DOUBLE (as pandas
+ * reads it).
+ */
+function fractionSql(v: string): string {
+  const d = `TRY_CAST(${v} AS DOUBLE)`;
+  return `((contains(${v}, '.') OR contains(${v}, 'e') OR contains(${v}, 'E')) AND TRY_CAST(${v} AS BIGINT) IS NOT NULL
+    AND NOT regexp_full_match(${v}, '\\s*[+-]?[0-9]+\\.0*\\s*') AND NOT coalesce(${d} = trunc(${d}) AND abs(${d}) < 9007199254740992, false))`;
+}
+
+/** What the guarded conversion raises on the first such value (see integerGuards). */
+const FRACTION_MARK = 'mitate: a fraction in a whole-number column';
+
+/**
+ * The whole-number columns among `cols` read as text and cast in the conversion's SELECT, which fails on a value that
+ * is not whole (fractionSql) instead of rounding it: `types` for read_csv and the `REPLACE` items.
+ */
+function integerGuards(cols: { name: string; dtype: string }[]): { types: Record<string, string>; replace: string[] } {
+  const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
+  return {
+    types: Object.fromEntries(ints.map((c) => [c.name, 'VARCHAR'])),
+    replace: ints.map((c) => {
+      const v = ident(c.name);
+      return `CASE WHEN ${fractionSql(v)} THEN error(${sqlString(FRACTION_MARK)}) ELSE CAST(${v} AS ${c.dtype}) END AS ${v}`;
+    }),
+  };
+}
+
+/**
+ * The whole-number columns of the sampled rows that hold, further down, a number that is not whole (fractionSql): one
+ * scan of the file reading only these columns, as text.
  */
 export async function nonIntegralColumns(conn: DuckDBConnection, file: string, s: Sniffed, cols: { name: string; dtype: string }[]): Promise<string[]> {
   const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
   if (ints.length === 0) return [];
   const expr = readCsvExpr(file, s, SAMPLE_ROWS, Object.fromEntries(ints.map((c) => [c.name, 'VARCHAR'])));
-  const parts = ints.map((c, i) => {
-    const v = ident(c.name);
-    const d = `TRY_CAST(${v} AS DOUBLE)`;
-    return `count(*) FILTER (WHERE (contains(${v}, '.') OR contains(${v}, 'e') OR contains(${v}, 'E')) AND TRY_CAST(${v} AS BIGINT) IS NOT NULL
-      AND NOT regexp_full_match(${v}, '\\s*[+-]?[0-9]+\\.0*\\s*') AND NOT coalesce(${d} = trunc(${d}) AND abs(${d}) < 9007199254740992, false)) AS n${i}`;
-  });
+  const parts = ints.map((c, i) => `count(*) FILTER (WHERE ${fractionSql(ident(c.name))}) AS n${i}`);
   const row = (await conn.runAndReadAll(`SELECT ${parts.join(', ')} FROM ${expr}`)).getRowObjectsJson()[0] as Record<string, unknown>;
   return ints.filter((_, i) => (jsonNumber(row[`n${i}`]) ?? 0) > 0).map((c) => c.name);
 }
@@ -198,19 +221,27 @@ export async function ingestCsv(
     // Try the fast sniff (sampled types) first; a value that contradicts the sample makes us scan it all.
     let lastError: unknown;
     for (const sampleSize of [SAMPLE_ROWS, -1]) {
-      let expr = readCsvExpr(file, opts.sniffed, sampleSize);
+      let doubles: Record<string, string> = {};
       try {
-        let cols = await describe(conn, expr);
-        if (sampleSize !== -1) {
-          // a whole-number column of the sample with a fraction further down is read as DOUBLE, not rounded
-          const fractional = await nonIntegralColumns(conn, file, opts.sniffed, cols);
-          if (fractional.length) {
-            expr = readCsvExpr(file, opts.sniffed, sampleSize, Object.fromEntries(fractional.map((n) => [n, 'DOUBLE'])));
-            cols = await describe(conn, expr);
+        // A whole-number column of the sample is read as text and cast in the SELECT, failing on a fraction further
+        // down (DuckDB's read would round it); then the columns holding one are read as DOUBLE. The whole file's
+        // sample needs no guard: it has seen every value.
+        for (;;) {
+          const expr = readCsvExpr(file, opts.sniffed, sampleSize, doubles);
+          const cols = await describe(conn, expr);
+          const guards = sampleSize === -1 ? { types: {}, replace: [] } : integerGuards(cols);
+          const guarded = readCsvExpr(file, opts.sniffed, sampleSize, { ...doubles, ...guards.types });
+          const replace = [...guards.replace, ...(await datetimeCast(conn, expr, cols, opts.datetimeColumn ?? null))];
+          try {
+            await writeParquet(conn, `SELECT *${replace.length ? ` REPLACE (${replace.join(', ')})` : ''} FROM ${guarded}`, out, cols.length);
+            break;
+          } catch (e) {
+            if (!String((e as Error).message).includes(FRACTION_MARK) || Object.keys(doubles).length) throw e;
+            const fractional = await nonIntegralColumns(conn, file, opts.sniffed, cols);
+            if (fractional.length === 0) throw e;
+            doubles = Object.fromEntries(fractional.map((n) => [n, 'DOUBLE']));
           }
         }
-        const select = await selectList(conn, expr, cols, opts.datetimeColumn ?? null);
-        await writeParquet(conn, `SELECT ${select} FROM ${expr}`, out, cols.length);
         lastError = undefined;
         break;
       } catch (e) {
@@ -347,25 +378,26 @@ async function writeParquet(conn: DuckDBConnection, query: string, out: string, 
   }
 }
 
-async function selectList(
+/** The `REPLACE` item casting the datetime column to timestamps, when it must be cast. */
+async function datetimeCast(
   conn: DuckDBConnection,
   expr: string,
   cols: { name: string; dtype: string }[],
   datetimeColumn: string | null,
-): Promise<string> {
-  if (!datetimeColumn) return '*';
+): Promise<string[]> {
+  if (!datetimeColumn) return [];
   const col = cols.find((c) => c.name === datetimeColumn);
   if (!col) throw new SniffError('datetime_column_missing', { name: datetimeColumn });
   const t = columnType(col.dtype);
   // a date/time, or whole numbers giving the rows' order (a sample number): both order a time series
-  if (t === 'datetime' || t === 'integer') return '*';
+  if (t === 'datetime' || t === 'integer') return [];
   const q = ident(col.name);
   const r = await conn.runAndReadAll(
     `SELECT count(*) FILTER (WHERE ${q} IS NOT NULL AND try_cast(${q} AS TIMESTAMP) IS NULL) AS bad FROM ${expr}`,
   );
   const bad = jsonNumber(r.getRowObjectsJson()[0].bad) ?? 0;
   if (bad > 0) throw new SniffError('datetime_column_invalid', { name: datetimeColumn, count: bad });
-  return `* REPLACE (CAST(${q} AS TIMESTAMP) AS ${q})`;
+  return [`CAST(${q} AS TIMESTAMP) AS ${q}`];
 }
 
 /**
