@@ -88,7 +88,7 @@ function fileRead(file: string): { maxLine: number; buffer: number } {
 }
 
 /** `types` overrides the sniffed type of some columns (by name). */
-function readCsvExpr(file: string, s: Sniffed, sampleSize: number, types: Record<string, string> = {}): string {
+export function readCsvExpr(file: string, s: Sniffed, sampleSize: number, types: Record<string, string> = {}): string {
   const { maxLine, buffer } = fileRead(file);
   const names = Object.keys(types);
   const override = names.length ? `, types={${names.map((n) => `${sqlString(n)}: ${sqlString(types[n])}`).join(', ')}}` : '';
@@ -115,7 +115,7 @@ const FRACTION_MARK = 'mitate: a fraction in a whole-number column';
  * The whole-number columns among `cols` read as text and cast in the conversion's SELECT, which fails on a value that
  * is not whole (fractionSql) instead of rounding it: `types` for read_csv and the `REPLACE` items.
  */
-function integerGuards(cols: { name: string; dtype: string }[]): { types: Record<string, string>; replace: string[] } {
+export function integerGuards(cols: { name: string; dtype: string }[]): { types: Record<string, string>; replace: string[] } {
   const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
   return {
     types: Object.fromEntries(ints.map((c) => [c.name, 'VARCHAR'])),
@@ -282,14 +282,11 @@ export async function ingestCsv(
 interface FileSniffs {
   same: boolean;
   columns: { name: string; dtype: string }[];
-  /** Whole-number columns of the sample with a value further down that is not whole (see nonIntegralColumns). */
-  fractional: string[];
 }
 
 /**
  * DuckDB's sniff of the saved file (dialect, header, types, date and time formats) with the whole-file path's read
- * buffer, whether the stream's smaller buffer sniffs the same, and which whole-number columns hold a fraction further
- * down; null when the file cannot be sniffed.
+ * buffer, and whether the stream's smaller buffer sniffs the same; null when the file cannot be sniffed.
  */
 async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed): Promise<FileSniffs | null> {
   const conn = await duck.connect();
@@ -299,9 +296,7 @@ async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed):
     const whole = await sniff(fileRead(file));
     const stream = await sniff(STREAM_READ);
     const columns = (whole.Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
-    const same = JSON.stringify(whole) === JSON.stringify(stream);
-    // the stream rounded a late fraction in a whole-number column as the sampled read does: the whole-file path reads it as DOUBLE
-    return { same, columns, fractional: same ? await nonIntegralColumns(conn, file, sniffed, columns) : [] };
+    return { same: JSON.stringify(whole) === JSON.stringify(stream), columns };
   } catch {
     return null; // the whole-file path gives the error in the user's words
   } finally {
@@ -312,8 +307,8 @@ async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed):
 /**
  * Keeps the Parquet file converted beside the upload when it is what the whole-file path would write: the upload's
  * head sniffs the same, DuckDB's sniff of the saved file is the same with the stream's read buffer and the file's,
- * no whole-number column holds a fraction past the sample (the stream rounded it), its columns and types are the
- * Parquet file's, and a datetime column needs no cast. Otherwise the caller converts
+ * its columns and types are the Parquet file's, its whole-number columns were all guarded against a fraction (see
+ * StreamedParquet.guarded), and a datetime column needs no cast. Otherwise the caller converts
  * the file.
  */
 async function acceptStreamed(
@@ -325,12 +320,14 @@ async function acceptStreamed(
   datetimeColumn: string | null,
 ): Promise<boolean> {
   const same = (a: Sniffed, b: Sniffed) => a.encoding === b.encoding && a.delimiter === b.delimiter && a.header.length === b.header.length && a.header.every((h, i) => h === b.header[i]);
-  let ok = same(streamed.sniffed, sniffed) && !!sniffs?.same && sniffs.fractional.length === 0;
+  let ok = same(streamed.sniffed, sniffed) && !!sniffs?.same;
   try {
     if (ok && sniffs) {
       const fromFile = sniffs.columns;
       const fromStream = await describe(conn, `read_parquet(${sqlString(streamed.parquet)})`);
       ok = fromFile.length === fromStream.length && fromFile.every((c, i) => c.name === fromStream[i].name && c.dtype === fromStream[i].dtype);
+      // every whole-number column was read with the guard (a fraction further down failed the stream, not rounded)
+      ok &&= fromFile.every((c) => columnType(c.dtype) !== 'integer' || streamed.guarded.includes(c.name));
       if (ok && datetimeColumn) {
         const col = fromFile.find((c) => c.name === datetimeColumn);
         const t = col ? columnType(col.dtype) : null;
