@@ -33,6 +33,22 @@ function tricky(rows: number): Buffer {
   return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n') + '\r\n')]);
 }
 
+/** "a,b": a = i and b = 2i for i < rows (whole numbers), then one row with `late` in a (past the sampled rows). */
+function lateValue(rows: number, late: string | null): string {
+  const lines = ['a,b'];
+  for (let i = 0; i < rows; i++) lines.push(`${i},${2 * i}`);
+  if (late !== null) lines.push(`${late},7`);
+  return lines.join('\n') + '\n';
+}
+
+/** A float column with `nan`, `inf`, `-inf` (as numpy/pandas write them) among finite values, and a whole-number column. */
+function nonFinite(rows: number): string {
+  const lines = ['x,n'];
+  const special = ['nan', 'inf', '-inf'];
+  for (let i = 0; i < rows; i++) lines.push(`${i % 10 === 3 ? special[i % 3] : (i / 4).toFixed(2)},${i}`);
+  return lines.join('\n') + '\n';
+}
+
 interface Case {
   name: string;
   content: Buffer | string;
@@ -74,6 +90,13 @@ const cases: Case[] = [
     fields: { training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'when' },
     streamed: true,
   },
+  // a fraction past the sampled rows of a whole-number column: the stream rounded it, the whole-file path reads DOUBLE
+  { name: 'late-decimal.csv', content: lateValue(30_000, '50000.5'), streamed: false },
+  // whole numbers all through, and a late whole number written with an exponent: BIGINT, exact
+  { name: 'all-integer.csv', content: lateValue(30_000, '9007199254740993'), streamed: true },
+  { name: 'late-exponent.csv', content: lateValue(30_000, '1e3'), streamed: true },
+  // NaN and ±Infinity in a float column: the statistics leave them out and count them as missing
+  { name: 'non-finite.csv', content: nonFinite(30_000), streamed: true },
   // a datetime column of dates must be cast to timestamps: the whole-file path does it
   {
     name: 'dates.csv',
@@ -140,6 +163,70 @@ describe('CSV converted while the upload streams in', () => {
     expect(cols).toBe(3);
     const d = (await streaming.app.inject({ method: 'GET', url: `/api/dataset/${s.json().detail.response.id}/true`, headers: sa.auth })).json().detail.response;
     expect(d.columns.map((c: { type: string }) => c.type)).toEqual(['integer', 'string', 'string']);
+  });
+
+  const columnsOf = async (t: TestApp, auth: Record<string, string>, name: string, content: string) => {
+    const r = await upload(t.app, auth, { name, content });
+    expect(r.statusCode, r.body).toBe(201);
+    const id = String(r.json().detail.response.id);
+    const d = await dataset(t, auth, id);
+    const parquet = filesUnder(path.join(t.dataDir, 'files')).find((f) => f.includes(id) && f.endsWith('.parquet'));
+    return { d, last: d.last[d.last.length - 1] as unknown[], parquet: path.join(t.dataDir, 'files', parquet!) };
+  };
+  /** The late row's `a` as the Parquet file holds it (a 64-bit integer as its digits; the page gives it as a number). */
+  const lateInParquet = async (file: string) => {
+    const duck = await DuckDBInstance.create(':memory:');
+    try {
+      const conn = await duck.connect();
+      const r = await conn.runAndReadAll(`SELECT a FROM read_parquet('${file}') WHERE b = 7`);
+      conn.closeSync();
+      return r.getRowObjectsJson().map((row) => row.a);
+    } finally {
+      duck.closeSync();
+    }
+  };
+
+  it.each([
+    // 50000.5 would be rounded to 50001 by DuckDB's text-to-integer cast
+    ['a late fraction', '50000.5', 'DOUBLE', 50000.5],
+    ['a late negative fraction with an exponent', '-1.25e1', 'DOUBLE', -12.5],
+    ['a late fraction of a whole number beyond a double', '9007199254740993.5', 'DOUBLE', 9007199254740994],
+    ['a late whole number with an exponent (negative)', '-1.25e2', 'BIGINT', -125],
+    ['a late whole number with an exponent', '1e3', 'BIGINT', 1000],
+    ['a late whole number with a zero fraction', '12.000', 'BIGINT', 12],
+    ['whole numbers only (beyond a double)', '9007199254740993', 'BIGINT', '9007199254740993'],
+  ])('%s in a whole-number column (%s) is kept exactly, either way', async (_label, late, dtype, value) => {
+    for (const [t, auth] of [
+      [streaming, sa.auth],
+      [whole, wa.auth],
+    ] as const) {
+      const { d, last, parquet } = await columnsOf(t, auth, `late-${late}.csv`, lateValue(30_000, late));
+      expect(d.columns.map((c: { dtype: string }) => c.dtype)).toEqual([dtype, 'BIGINT']);
+      expect(d.row_count).toBe(30_001);
+      expect(await lateInParquet(parquet)).toEqual([dtype === 'DOUBLE' ? Number(value) : String(value)]);
+      expect(last[0]).toBe(Number(value));
+      expect(last[1]).toBe(7);
+      expect(d.columns[0].max).toBe(Math.max(29_999, Number(value)));
+    }
+  });
+
+  it('reads nan, inf and -inf in a numeric column and gives its figures over the finite values, either way', async () => {
+    const rows = 30_000;
+    const finite = Array.from({ length: rows }, (_, i) => i).filter((i) => i % 10 !== 3).map((i) => Number((i / 4).toFixed(2)));
+    const mean = finite.reduce((a, b) => a + b, 0) / finite.length;
+    const std = Math.sqrt(finite.reduce((a, b) => a + (b - mean) ** 2, 0) / (finite.length - 1));
+    for (const [t, auth] of [
+      [streaming, sa.auth],
+      [whole, wa.auth],
+    ] as const) {
+      const { d } = await columnsOf(t, auth, 'nan-inf.csv', nonFinite(rows));
+      const x = d.columns[0];
+      expect(x).toMatchObject({ name: 'x', dtype: 'DOUBLE', count: finite.length, missing: rows - finite.length, min: 0, max: Math.max(...finite) });
+      expect(x.unique).toBeLessThanOrEqual(finite.length);
+      expect(Math.abs(x.mean - mean)).toBeLessThan(1e-9);
+      expect(Math.abs(x.std - std) / std).toBeLessThan(1e-9);
+      expect(d.columns[1]).toMatchObject({ name: 'n', dtype: 'BIGINT', count: rows, missing: 0 });
+    }
   });
 
   it('takes several uploads at once: one is converted beside its upload, the others after theirs, all complete', async () => {

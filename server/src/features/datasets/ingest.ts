@@ -87,9 +87,56 @@ function fileRead(file: string): { maxLine: number; buffer: number } {
   return { maxLine, buffer: Math.min(READ_BUFFER_BYTES, Math.max(2 * maxLine, 256 * 1024)) };
 }
 
-function readCsvExpr(file: string, s: Sniffed, sampleSize: number): string {
+/** `types` overrides the sniffed type of some columns (by name). */
+export function readCsvExpr(file: string, s: Sniffed, sampleSize: number, types: Record<string, string> = {}): string {
   const { maxLine, buffer } = fileRead(file);
-  return `read_csv(${sqlString(file)}, ${csvReadOptions(s.delimiter, maxLine, buffer, sampleSize)})`;
+  const names = Object.keys(types);
+  const override = names.length ? `, types={${names.map((n) => `${sqlString(n)}: ${sqlString(types[n])}`).join(', ')}}` : '';
+  return `read_csv(${sqlString(file)}, ${csvReadOptions(s.delimiter, maxLine, buffer, sampleSize)}${override})`;
+}
+
+/**
+ * Whether a text value of a column typed as whole numbers from the sampled rows is a number that is not whole
+ * (`50000.5`): DuckDB's text-to-integer cast takes it and rounds it (50001) without a word. It has a point or an
+ * exponent (cheap tests first), the integer cast takes it, and it is neither digits with a zero fraction (`5.0`) nor a
+ * double that is a whole number below 2^53 (`1e3`: BIGINT 1000 is exact). Such a column is read as DOUBLE (as pandas
+ * reads it).
+ */
+function fractionSql(v: string): string {
+  const d = `TRY_CAST(${v} AS DOUBLE)`;
+  return `((contains(${v}, '.') OR contains(${v}, 'e') OR contains(${v}, 'E')) AND TRY_CAST(${v} AS BIGINT) IS NOT NULL
+    AND NOT regexp_full_match(${v}, '\\s*[+-]?[0-9]+\\.0*\\s*') AND NOT coalesce(${d} = trunc(${d}) AND abs(${d}) < 9007199254740992, false))`;
+}
+
+/** What the guarded conversion raises on the first such value (see integerGuards). */
+const FRACTION_MARK = 'mitate: a fraction in a whole-number column';
+
+/**
+ * The whole-number columns among `cols` read as text and cast in the conversion's SELECT, which fails on a value that
+ * is not whole (fractionSql) instead of rounding it: `types` for read_csv and the `REPLACE` items.
+ */
+export function integerGuards(cols: { name: string; dtype: string }[]): { types: Record<string, string>; replace: string[] } {
+  const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
+  return {
+    types: Object.fromEntries(ints.map((c) => [c.name, 'VARCHAR'])),
+    replace: ints.map((c) => {
+      const v = ident(c.name);
+      return `CASE WHEN ${fractionSql(v)} THEN error(${sqlString(FRACTION_MARK)}) ELSE CAST(${v} AS ${c.dtype}) END AS ${v}`;
+    }),
+  };
+}
+
+/**
+ * The whole-number columns of the sampled rows that hold, further down, a number that is not whole (fractionSql): one
+ * scan of the file reading only these columns, as text.
+ */
+export async function nonIntegralColumns(conn: DuckDBConnection, file: string, s: Sniffed, cols: { name: string; dtype: string }[]): Promise<string[]> {
+  const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
+  if (ints.length === 0) return [];
+  const expr = readCsvExpr(file, s, SAMPLE_ROWS, Object.fromEntries(ints.map((c) => [c.name, 'VARCHAR'])));
+  const parts = ints.map((c, i) => `count(*) FILTER (WHERE ${fractionSql(ident(c.name))}) AS n${i}`);
+  const row = (await conn.runAndReadAll(`SELECT ${parts.join(', ')} FROM ${expr}`)).getRowObjectsJson()[0] as Record<string, unknown>;
+  return ints.filter((_, i) => (jsonNumber(row[`n${i}`]) ?? 0) > 0).map((c) => c.name);
 }
 
 /** Turns DuckDB's CSV errors into the user's words (row and field counts where DuckDB gives them). */
@@ -174,11 +221,27 @@ export async function ingestCsv(
     // Try the fast sniff (sampled types) first; a value that contradicts the sample makes us scan it all.
     let lastError: unknown;
     for (const sampleSize of [SAMPLE_ROWS, -1]) {
-      const expr = readCsvExpr(file, opts.sniffed, sampleSize);
+      let doubles: Record<string, string> = {};
       try {
-        const cols = await describe(conn, expr);
-        const select = await selectList(conn, expr, cols, opts.datetimeColumn ?? null);
-        await writeParquet(conn, `SELECT ${select} FROM ${expr}`, out, cols.length);
+        // A whole-number column of the sample is read as text and cast in the SELECT, failing on a fraction further
+        // down (DuckDB's read would round it); then the columns holding one are read as DOUBLE. The whole file's
+        // sample needs no guard: it has seen every value.
+        for (;;) {
+          const expr = readCsvExpr(file, opts.sniffed, sampleSize, doubles);
+          const cols = await describe(conn, expr);
+          const guards = sampleSize === -1 ? { types: {}, replace: [] } : integerGuards(cols);
+          const guarded = readCsvExpr(file, opts.sniffed, sampleSize, { ...doubles, ...guards.types });
+          const replace = [...guards.replace, ...(await datetimeCast(conn, expr, cols, opts.datetimeColumn ?? null))];
+          try {
+            await writeParquet(conn, `SELECT *${replace.length ? ` REPLACE (${replace.join(', ')})` : ''} FROM ${guarded}`, out, cols.length);
+            break;
+          } catch (e) {
+            if (!String((e as Error).message).includes(FRACTION_MARK) || Object.keys(doubles).length) throw e;
+            const fractional = await nonIntegralColumns(conn, file, opts.sniffed, cols);
+            if (fractional.length === 0) throw e;
+            doubles = Object.fromEntries(fractional.map((n) => [n, 'DOUBLE']));
+          }
+        }
         lastError = undefined;
         break;
       } catch (e) {
@@ -216,11 +279,16 @@ export async function ingestCsv(
   }
 }
 
+interface FileSniffs {
+  same: boolean;
+  columns: { name: string; dtype: string }[];
+}
+
 /**
  * DuckDB's sniff of the saved file (dialect, header, types, date and time formats) with the whole-file path's read
  * buffer, and whether the stream's smaller buffer sniffs the same; null when the file cannot be sniffed.
  */
-async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed): Promise<{ same: boolean; columns: { name: string; dtype: string }[] } | null> {
+async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed): Promise<FileSniffs | null> {
   const conn = await duck.connect();
   try {
     const sniff = async (read: { maxLine: number; buffer: number }) =>
@@ -239,7 +307,8 @@ async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed):
 /**
  * Keeps the Parquet file converted beside the upload when it is what the whole-file path would write: the upload's
  * head sniffs the same, DuckDB's sniff of the saved file is the same with the stream's read buffer and the file's,
- * its columns and types are the Parquet file's, and a datetime column needs no cast. Otherwise the caller converts
+ * its columns and types are the Parquet file's, its whole-number columns were all guarded against a fraction (see
+ * StreamedParquet.guarded), and a datetime column needs no cast. Otherwise the caller converts
  * the file.
  */
 async function acceptStreamed(
@@ -247,7 +316,7 @@ async function acceptStreamed(
   out: string,
   streamed: StreamedParquet,
   sniffed: Sniffed,
-  sniffs: { same: boolean; columns: { name: string; dtype: string }[] } | null,
+  sniffs: FileSniffs | null,
   datetimeColumn: string | null,
 ): Promise<boolean> {
   const same = (a: Sniffed, b: Sniffed) => a.encoding === b.encoding && a.delimiter === b.delimiter && a.header.length === b.header.length && a.header.every((h, i) => h === b.header[i]);
@@ -257,6 +326,8 @@ async function acceptStreamed(
       const fromFile = sniffs.columns;
       const fromStream = await describe(conn, `read_parquet(${sqlString(streamed.parquet)})`);
       ok = fromFile.length === fromStream.length && fromFile.every((c, i) => c.name === fromStream[i].name && c.dtype === fromStream[i].dtype);
+      // every whole-number column was read with the guard (a fraction further down failed the stream, not rounded)
+      ok &&= fromFile.every((c) => columnType(c.dtype) !== 'integer' || streamed.guarded.includes(c.name));
       if (ok && datetimeColumn) {
         const col = fromFile.find((c) => c.name === datetimeColumn);
         const t = col ? columnType(col.dtype) : null;
@@ -304,25 +375,26 @@ async function writeParquet(conn: DuckDBConnection, query: string, out: string, 
   }
 }
 
-async function selectList(
+/** The `REPLACE` item casting the datetime column to timestamps, when it must be cast. */
+async function datetimeCast(
   conn: DuckDBConnection,
   expr: string,
   cols: { name: string; dtype: string }[],
   datetimeColumn: string | null,
-): Promise<string> {
-  if (!datetimeColumn) return '*';
+): Promise<string[]> {
+  if (!datetimeColumn) return [];
   const col = cols.find((c) => c.name === datetimeColumn);
   if (!col) throw new SniffError('datetime_column_missing', { name: datetimeColumn });
   const t = columnType(col.dtype);
   // a date/time, or whole numbers giving the rows' order (a sample number): both order a time series
-  if (t === 'datetime' || t === 'integer') return '*';
+  if (t === 'datetime' || t === 'integer') return [];
   const q = ident(col.name);
   const r = await conn.runAndReadAll(
     `SELECT count(*) FILTER (WHERE ${q} IS NOT NULL AND try_cast(${q} AS TIMESTAMP) IS NULL) AS bad FROM ${expr}`,
   );
   const bad = jsonNumber(r.getRowObjectsJson()[0].bad) ?? 0;
   if (bad > 0) throw new SniffError('datetime_column_invalid', { name: datetimeColumn, count: bad });
-  return `* REPLACE (CAST(${q} AS TIMESTAMP) AS ${q})`;
+  return [`CAST(${q} AS TIMESTAMP) AS ${q}`];
 }
 
 /**
@@ -407,6 +479,9 @@ async function footerFigures(conn: DuckDBConnection, parquet: string): Promise<M
   return out;
 }
 
+/** Types that can hold NaN and ±Infinity. */
+const FLOATING = new Set(['DOUBLE', 'FLOAT', 'REAL', 'FLOAT4', 'FLOAT8']);
+
 async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: string; dtype: string }[], n: number, footer: Map<string, FooterFigures>): Promise<ColumnInfo[]> {
   if (cols.length === 0) return [];
   const parts: string[] = [];
@@ -415,13 +490,16 @@ async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: str
     const q = ident(c.name);
     const t = columnType(c.dtype);
     const f = fromFooter(c);
+    // NaN and ±Infinity (`nan`, `inf` in a CSV) are counted as missing and left out of the figures (stddev_samp
+    // fails on them); the footer gives no bounds for a column holding them, so it is scanned
+    const finite = FLOATING.has(c.dtype.toUpperCase()) ? ` FILTER (WHERE isfinite(${q}))` : '';
     if (f) {
-      parts.push(`approx_count_distinct(${q}) AS u${i}`, `avg(${q})::DOUBLE AS m${i}`, `stddev_samp(${q})::DOUBLE AS s${i}`);
+      parts.push(`approx_count_distinct(${q})${finite} AS u${i}`, `avg(${q})${finite}::DOUBLE AS m${i}`, `stddev_samp(${q})${finite}::DOUBLE AS s${i}`);
       return;
     }
-    parts.push(`count(${q}) AS c${i}`, `approx_count_distinct(${q}) AS u${i}`);
+    parts.push(`count(${q})${finite} AS c${i}`, `approx_count_distinct(${q})${finite} AS u${i}`);
     if (isNumeric(t)) {
-      parts.push(`min(${q})::DOUBLE AS lo${i}`, `max(${q})::DOUBLE AS hi${i}`, `avg(${q})::DOUBLE AS m${i}`, `stddev_samp(${q})::DOUBLE AS s${i}`);
+      parts.push(`min(${q})${finite}::DOUBLE AS lo${i}`, `max(${q})${finite}::DOUBLE AS hi${i}`, `avg(${q})${finite}::DOUBLE AS m${i}`, `stddev_samp(${q})${finite}::DOUBLE AS s${i}`);
     } else if (t === 'boolean' || t === 'other') {
       parts.push(`NULL AS lo${i}`, `NULL AS hi${i}`);
     } else {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { MAX_HEADER_BYTES, sniffCsv, type Sniffed } from './csv-sniff.js';
-import { csvReadOptions, PARQUET_OPTIONS, SAMPLE_ROWS, sqlString, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
+import { csvReadOptions, integerGuards, PARQUET_OPTIONS, SAMPLE_ROWS, sqlString, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
 
 /**
  * Issue 17: a large CSV upload is converted to Parquet while it streams in. The request's bytes go to the original
@@ -21,6 +21,12 @@ export interface StreamedParquet {
   /** The Parquet file written from the stream (inside the upload's temporary folder). */
   parquet: string;
   sniffed: Sniffed;
+  /**
+   * The columns read as text and cast to whole numbers in the COPY, failing on a fraction (DuckDB's own read would
+   * round 50000.5 to 50001): the whole numbers of a sniff of the upload's head. The service keeps the file only when
+   * every whole-number column of the saved file's sniff is among them.
+   */
+  guarded: string[];
   /** ms the conversion ran in all, and how much of it came after the last byte of the upload. */
   convert_ms: number;
   after_upload_ms: number;
@@ -118,7 +124,26 @@ class StreamConversion {
     this.parquet = path.join(dir, 'streamed.parquet');
   }
 
-  async start(): Promise<boolean> {
+  private guarded: string[] = [];
+
+  /** The whole-number columns of DuckDB's sniff of the head's complete lines (none when it cannot be sniffed). */
+  private async headIntegers(conn: DuckDBConnection, head: Buffer): Promise<{ name: string; dtype: string }[]> {
+    const file = path.join(this.dir, 'head.csv');
+    try {
+      const end = head.lastIndexOf(0x0a);
+      if (end < 0) return [];
+      await fs.promises.writeFile(file, head.subarray(0, end + 1));
+      const r = await conn.runAndReadAll(`SELECT Columns FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS)})`);
+      const cols = (r.getRowObjectsJson()[0].Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
+      return cols.filter((c) => /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)$/.test(c.dtype));
+    } catch {
+      return []; // the service then gives way to the whole-file conversion for any whole-number column
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }
+
+  async start(head: Buffer): Promise<boolean> {
     active++;
     this.counted = true;
     const fifo = path.join(this.dir, 'upload.pipe');
@@ -129,8 +154,14 @@ class StreamConversion {
     }
     this.started = Date.now();
     this.conn = await this.duck.connect();
-    const expr = `read_csv(${sqlString(fifo)}, ${csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS)})`;
-    const run = this.conn.run(`COPY (SELECT * FROM ${expr}) TO ${sqlString(this.parquet)} ${PARQUET_OPTIONS}`);
+    // whole-number columns are read as text and cast, failing on a fraction (the whole-file conversion does the same)
+    const ints = await this.headIntegers(this.conn, head);
+    const guards = integerGuards(ints);
+    this.guarded = ints.map((c) => c.name);
+    const types = ints.length ? `, types={${ints.map((c) => `${sqlString(c.name)}: 'VARCHAR'`).join(', ')}}` : '';
+    const expr = `read_csv(${sqlString(fifo)}, ${csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS)}${types})`;
+    const select = `SELECT *${guards.replace.length ? ` REPLACE (${guards.replace.join(', ')})` : ''} FROM ${expr}`;
+    const run = this.conn.run(`COPY (${select}) TO ${sqlString(this.parquet)} ${PARQUET_OPTIONS}`);
     const settle = (ok: boolean) => {
       this.finished = Date.now();
       return ok;
@@ -184,6 +215,7 @@ class StreamConversion {
     return {
       parquet: this.parquet,
       sniffed: this.sniffed,
+      guarded: this.guarded,
       convert_ms: this.finished - this.started,
       after_upload_ms: Math.max(0, this.finished - this.uploadEnded),
     };
@@ -225,7 +257,7 @@ export async function receiveUpload(
     }
     if (sniffed && sniffed.encoding !== 'cp932' && sniffed.header.length <= WIDE_COLUMNS && active < MAX_ACTIVE) {
       const c = new StreamConversion(convert!.duck, convert!.dir, sniffed);
-      if (await c.start().catch(() => false)) {
+      if (await c.start(bytes).catch(() => false)) {
         conversion = c;
         await c.write(bytes);
       } else await c.end(false);
