@@ -303,6 +303,8 @@ def test_ok_only_dataset_patchcore_threshold_from_percentile(tmp_path):
     assert report_html.rule_text(rep) == "99th percentile of the validation OK scores"
     assert report_html.rule_text(rep, "ja") == "検証 OK 画像のスコアの 99 パーセンタイル"
     assert "99th percentile" in (tmp_path / "run" / "1_patchcore" / "report.html").read_text()
+    ja = (tmp_path / "run" / "1_patchcore" / "report.ja.html").read_text(encoding="utf-8")
+    assert "検証 OK 画像のスコアの 99 パーセンタイル" in ja and "テストの指標" in ja and "Test metrics" not in ja
     assert res["models"][1]["state"] == "failed" and res["models"][1]["code"] == "need_both_classes"
     assert json.loads(res["models"][1]["error"])["code"] == "need_both_classes"  # the server renders it in the reader's language
 

@@ -121,6 +121,13 @@ describe.each(DATABASES)('images on %s', (kind) => {
     expect((await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: 1, ok_percentile: 90 })).statusCode).toBe(422);
     const report = await call('GET', `/api/report/${projectId}/${pc.model_key}`);
     expect(report.body).toContain('<h1>');
+    expect(report.body).toContain('<html lang="en">');
+    expect(report.body).toContain('Test metrics');
+    const reportJa = await call('GET', `/api/report/${projectId}/${pc.model_key}`, undefined, alice, 'ja');
+    expect(reportJa.body).toContain('<html lang="ja">');
+    expect(reportJa.body).toContain('テストの指標');
+    expect(reportJa.body).toContain('PatchCore（OK画像のみ）');
+    expect(reportJa.body).not.toContain('Test metrics');
   }, 900_000);
 
   it('predicts two single images with scores, classes, heat-maps and CSV', async () => {

@@ -23,16 +23,34 @@ def rule_text(report: dict, lang: str = "en") -> str:
     return entry[lang].format(**{k: f"{v:g}" if isinstance(v, float) else v for k, v in params.items()})
 
 
+LANGS = ("en", "ja")
+
+
+def say(code: str, lang: str, **params) -> str:
+    entry = messages()[f"image_report_{code}"]
+    return entry[lang].format(**params)
+
+
 def write(report: dict, name: str, mdir: Path) -> None:
+    """report.en.html and report.ja.html (the server sends the reader's language), and report.html in English for
+    runs read by older servers."""
+    for lang in LANGS:
+        page = render(report, name, mdir, lang)
+        (mdir / f"report.{lang}.html").write_text(page, encoding="utf-8")
+        if lang == "en":
+            (mdir / "report.html").write_text(page, encoding="utf-8")
+
+
+def render(report: dict, name: str, mdir: Path, lang: str) -> str:
     m = report.get("metrics") or {}
     rows = "".join(
-        f"<tr><th>{html.escape(k)}</th><td>{'—' if m.get(k) is None else f'{m[k]:.4f}'}</td></tr>"
+        f"<tr><th>{html.escape(say(f'metric_{k}', lang))}</th><td>{'—' if m.get(k) is None else f'{m[k]:.4f}'}</td></tr>"
         for k in ("accuracy", "precision", "recall", "f1", "roc_auc", "miss_rate", "over_detection_rate")
         if k in m
     )
     cm = m.get("confusion_matrix") or {"labels": [], "matrix": []}
     cm_html = (
-        "<table><tr><th>actual \\ predicted</th>"
+        f"<table><tr><th>{html.escape(say('actual_predicted', lang))}</th>"
         + "".join(f"<th>{html.escape(str(l))}</th>" for l in cm["labels"])
         + "</tr>"
         + "".join(f"<tr><th>{html.escape(str(l))}</th>" + "".join(f"<td>{v}</td>" for v in r) + "</tr>" for l, r in zip(cm["labels"], cm["matrix"]))
@@ -48,16 +66,21 @@ def write(report: dict, name: str, mdir: Path) -> None:
         f"<td>{num(e['val_loss'], '.4f')}</td><td>{num(e['val_accuracy'], '.3f')}</td><td>{num(e['learning_rate'], '.2e')}</td></tr>"
         for e in epochs
     )
+    ep_head = "".join(f"<th>{html.escape(say(k, lang))}</th>" for k in ("epoch", "loss", "accuracy", "val_loss", "val_accuracy", "learning_rate"))
     wrong = [g for g in report.get("gallery", []) if g["predicted"] != g["label"]][:24]
     gal = "".join(
         f"<figure>{_img(mdir / g['heatmap']) if g.get('heatmap') else ''}<figcaption>{html.escape(g['label'])} → {html.escape(g['predicted'])} ({g['score']:.3f})</figcaption></figure>"
         for g in wrong
     )
-    thr = f"<p>Threshold {report['threshold']:.6g} ({html.escape(rule_text(report))})</p>" if report.get("threshold") is not None else ""
-    doc = f"""<!doctype html><html><head><meta charset="utf-8"><title>{html.escape(name)}</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px}}figure{{display:inline-block;margin:4px}}</style></head><body>
-<h1>{html.escape(name)}</h1><p>{html.escape(report["algorithm"])} · {html.escape(report["kind"])} · image size {report["image_size"]} · classes {html.escape(", ".join(report["classes"]))}</p>
-{thr}<h2>Test metrics</h2><table>{rows}</table><h2>Confusion matrix</h2>{cm_html}
-{"<h2>Epochs</h2><table><tr><th>epoch</th><th>loss</th><th>accuracy</th><th>val loss</th><th>val accuracy</th><th>learning rate</th></tr>" + ep + "</table>" if ep else ""}
-<h2>Misjudged test images ({len(wrong)})</h2>{gal or "<p>None.</p>"}</body></html>"""
-    (mdir / "report.html").write_text(doc, encoding="utf-8")
+    t = report.get("threshold")
+    thr = f"<p>{html.escape(say('threshold', lang, value=format(t, '.6g'), rule=rule_text(report, lang)))}</p>" if t is not None else ""
+    algorithm = messages().get(f"image_report_algorithm_{report['algorithm']}", {}).get(lang, report["algorithm"])
+    kind = messages().get(f"image_report_kind_{report['kind']}", {}).get(lang, report["kind"])
+    summary = say("summary", lang, algorithm=algorithm, kind=kind, size=report["image_size"], classes=", ".join(report["classes"]))
+    epochs_html = f"<h2>{html.escape(say('epochs', lang))}</h2><table><tr>{ep_head}</tr>{ep}</table>" if ep else ""
+    return f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(name)}</title>
+<style>body{{font-family:"Noto Sans JP",sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 8px}}figure{{display:inline-block;margin:4px}}</style></head><body>
+<h1>{html.escape(name)}</h1><p>{html.escape(summary)}</p>
+{thr}<h2>{html.escape(say("test_metrics", lang))}</h2><table>{rows}</table><h2>{html.escape(say("confusion", lang))}</h2>{cm_html}
+{epochs_html}
+<h2>{html.escape(say("misjudged", lang, count=len(wrong)))}</h2>{gal or f"<p>{html.escape(say('none', lang))}</p>"}</body></html>"""

@@ -22033,7 +22033,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A model's report as one self-contained HTML file */
+        /** A model's report as one self-contained HTML file, in the caller's language (Accept-Language) */
         get: {
             parameters: {
                 query?: never;

@@ -246,9 +246,11 @@ export default async function imageRoutes(app: FastifyInstance) {
     { schema: { tags, summary: 'Heat-map of a test image (Grad-CAM or PatchCore patch distances)', params: modelParams.extend({ image_id: z.string().regex(/^\d{1,9}$/) }), response: fileReplies('image/png', 'Heat-map PNG') } },
     async (req, reply) => sendFile(reply, await modelFile(req, `heatmaps/${req.params.image_id}.png`), 'image/png'),
   );
-  r.get('/report/:project_id/:model_key', { schema: { tags, summary: "A model's report as one self-contained HTML file", params: modelParams, response: fileReplies('text/html', 'report.html') } }, async (req, reply) =>
-    sendFile(reply, await modelFile(req, 'report.html'), 'text/html; charset=utf-8', `${req.params.model_key}-report.html`),
-  );
+  r.get('/report/:project_id/:model_key', { schema: { tags, summary: "A model's report as one self-contained HTML file, in the caller's language (Accept-Language)", params: modelParams, response: fileReplies('text/html', 'report.html') } }, async (req, reply) => {
+    const inLang = await modelFile(req, `report.${langOf(req.headers['accept-language'])}.html`);
+    // runs trained before the report was written in both languages have report.html (English) only
+    return sendFile(reply, fs.existsSync(inLang) ? inLang : await modelFile(req, 'report.html'), 'text/html; charset=utf-8', `${req.params.model_key}-report.html`);
+  });
   r.get('/image/model/download/:project_id/:model_key', { schema: { tags, summary: 'The trained model (model.pt: weights, classes, image size, threshold)', params: modelParams, response: fileReplies('application/octet-stream', 'model.pt') } }, async (req, reply) =>
     sendFile(reply, await modelFile(req, 'model.pt'), 'application/octet-stream', `${req.params.model_key}.pt`),
   );
