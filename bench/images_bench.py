@@ -8,9 +8,7 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -20,24 +18,14 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, roc_auc_score
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
+from images_split import tile_split  # noqa: E402
 from mitate_engine.images import metrics, trainer  # noqa: E402
-from mitate_engine.images.zipsafe import unpack  # noqa: E402
 
 QUICK = "--quick" in sys.argv
 # --part NAME runs one model (the .mjs runs the parts side by side on a loaded machine and merges them); default: all.
 PART = sys.argv[sys.argv.index("--part") + 1] if "--part" in sys.argv else None
 torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "2")))
-SHARED = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data") / "magnetic_tile_okng"  # a worktree may set it
-
-if not SHARED.is_dir():
-    sys.exit(f"no data at {SHARED}: set MITATE_SHARED_DATA to the shared data folder")
-work = Path(tempfile.mkdtemp(prefix="mitate-img-bench-"))
-zp = work / "tiles.zip"
-with zipfile.ZipFile(zp, "w") as z:
-    for p in sorted(SHARED.glob("*/*.jpg")):
-        z.write(p, f"{p.parent.name}/{p.name}")
-unpack(zp, work / "data", "analysis", seed=0)
-manifest, splits = trainer.read_dataset(work / "data")
+manifest, splits = tile_split("mitate-img-bench-")
 counts = manifest["counts"]
 
 

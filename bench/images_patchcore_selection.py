@@ -20,7 +20,6 @@ import os
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -31,27 +30,18 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
+from images_split import tile_split  # noqa: E402
 from mitate_engine.images import metrics, patchcore, trainer  # noqa: E402
-from mitate_engine.images.backbone import PATCH_BLOCKS, load_backbone  # noqa: E402
-from mitate_engine.images.zipsafe import unpack  # noqa: E402
+from mitate_engine.images.backbone import PATCH_BLOCKS, load_backbone, patch_features  # noqa: E402
 
 QUICK = "--quick" in sys.argv
 REUSE = "--reuse-selection" in sys.argv
 CACHE = Path(sys.argv[sys.argv.index("--cache") + 1]) if "--cache" in sys.argv else Path(tempfile.mkdtemp(prefix="pc-sel-cache-"))
 CACHE.mkdir(parents=True, exist_ok=True)
 torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "2")))
-SHARED = Path(os.environ.get("MITATE_SHARED_DATA") or ROOT.parent / "shared" / "data") / "magnetic_tile_okng"
-if not SHARED.is_dir():
-    sys.exit(f"no data at {SHARED}: set MITATE_SHARED_DATA to the shared data folder")
 FOLDS = 4
 
-work = Path(tempfile.mkdtemp(prefix="mitate-pc-sel-"))
-zp = work / "tiles.zip"
-with zipfile.ZipFile(zp, "w") as z:
-    for p in sorted(SHARED.glob("*/*.jpg")):
-        z.write(p, f"{p.parent.name}/{p.name}")
-unpack(zp, work / "data", "analysis", seed=0)
-_, splits = trainer.read_dataset(work / "data")
+_, splits = tile_split("mitate-pc-sel-")
 tr, va, te = splits["train"], splits["validation"], splits["test"]
 train_ok = [p for p, l in zip(tr.paths, tr.labels) if l == "OK"]
 val_ok = [p for p, l in zip(va.paths, va.labels) if l == "OK"]
@@ -71,20 +61,10 @@ VIEWS = {
 
 
 def feats(img: Image.Image, blocks) -> torch.Tensor:
-    """As backbone.patch_features + patchcore.embed (3x3 average), for any blocks and any image size."""
+    """As patchcore.embed (the engine's features and 3x3 average), for any blocks and any image size."""
     x = torch.from_numpy(((np.asarray(img, dtype=np.float32) / 255 - 0.5) / 0.5).transpose(2, 0, 1).copy())[None]
     with torch.no_grad():
-        h = net._swish(net._bn0(net._conv_stem(x)))
-        maps = []
-        for i, b in enumerate(net._blocks):
-            h = b(h)
-            if i in blocks:
-                maps.append(h)
-            if i >= max(blocks):
-                break
-        size = maps[0].shape[-2:]
-        maps = [maps[0]] + [F.interpolate(m, size=size, mode="bilinear", align_corners=False) for m in maps[1:]]
-        return F.avg_pool2d(torch.cat(maps, 1), 3, stride=1, padding=1)[0]
+        return F.avg_pool2d(patch_features(net, x, tuple(blocks)), 3, stride=1, padding=1)[0]
 
 
 def prep(path, mode, s):

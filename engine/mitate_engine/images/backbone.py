@@ -48,15 +48,15 @@ def load_backbone(folder: str | None = None, pretrained: bool = True) -> nn.Modu
     return model
 
 
-def patch_features(model: nn.Module, x: torch.Tensor) -> torch.Tensor:
-    """Concatenated mid-level feature maps at stride 8: (N, 152, H/8, W/8)."""
+def patch_features(model: nn.Module, x: torch.Tensor, blocks: tuple[int, ...] = PATCH_BLOCKS) -> torch.Tensor:
+    """Concatenated feature maps of `blocks` at the first one's stride (default: stride 8, (N, 152, H/8, W/8))."""
     h = model._swish(model._bn0(model._conv_stem(x)))
     maps = []
     for i, block in enumerate(model._blocks):
         h = block(h)
-        if i in PATCH_BLOCKS:
+        if i in blocks:
             maps.append(h)
-        if i >= PATCH_BLOCKS[-1]:
+        if i >= max(blocks):
             break
     size = maps[0].shape[-2:]
     maps = [maps[0]] + [nn.functional.interpolate(m, size=size, mode="bilinear", align_corners=False) for m in maps[1:]]
