@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { ByteLru } from './byte-lru.js';
 
 /**
  * Exploration sketches of a dataset (issue 17), written beside its Parquet file by the statistics job
@@ -37,52 +38,22 @@ export const sketchDirOf = (parquet: string) => path.join(path.dirname(parquet),
  * Keys start with the dataset id and the sketch's build id, so a rebuilt sketch is never answered from the old
  * one, and deleting a dataset drops its columns at once.
  */
-export class ColumnCache<T extends Float64Array | Uint8Array = Float64Array> {
-  private entries = new Map<string, T>();
+export class ColumnCache<T extends Float64Array | Uint8Array = Float64Array> extends ByteLru<T> {
   private loading = new Map<string, Promise<T>>();
-  bytes = 0;
-  constructor(readonly limitBytes: number) {}
-
-  get size() {
-    return this.entries.size;
-  }
-
-  has(key: string) {
-    return this.entries.has(key);
+  constructor(limitBytes: number) {
+    super(limitBytes, ':');
   }
 
   async get(key: string, load: () => Promise<T>): Promise<T> {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
+    const hit = this.touch(key);
+    if (hit) return hit;
     const pending = this.loading.get(key);
     if (pending) return pending;
     const p = load().finally(() => this.loading.delete(key));
     this.loading.set(key, p);
     const value = await p;
-    if (value.byteLength <= this.limitBytes && !this.entries.has(key)) {
-      this.entries.set(key, value);
-      this.bytes += value.byteLength;
-      for (const [k, v] of this.entries) {
-        if (this.bytes <= this.limitBytes) break;
-        this.entries.delete(k);
-        this.bytes -= v.byteLength;
-      }
-    }
+    if (value.byteLength <= this.limitBytes && !this.has(key)) this.put(key, value);
     return value;
-  }
-
-  /** Drops every column of a dataset (all builds) or, with `keepBuild`, those of its other builds. */
-  invalidate(datasetId: string, keepBuild?: string) {
-    for (const [k, v] of this.entries) {
-      if (!k.startsWith(`${datasetId}:`)) continue;
-      if (keepBuild && k.startsWith(`${datasetId}:${keepBuild}:`)) continue;
-      this.entries.delete(k);
-      this.bytes -= v.byteLength;
-    }
   }
 }
 

@@ -1,3 +1,4 @@
+import { ByteLru } from '../datasets/byte-lru.js';
 import { sketchChanges } from '../datasets/sketch.js';
 
 /**
@@ -10,49 +11,18 @@ import { sketchChanges } from '../datasets/sketch.js';
  * deleted (`invalidate`). The routes check the caller's access to the dataset before asking the cache, on every
  * request.
  */
-export class AnswerCache {
-  private entries = new Map<string, Buffer>();
-  bytes = 0;
-  constructor(readonly limitBytes: number) {}
-
-  get size() {
-    return this.entries.size;
+export class AnswerCache extends ByteLru<Buffer> {
+  constructor(limitBytes: number) {
+    super(limitBytes, '|');
   }
 
   get(key: string): Buffer | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    return this.touch(key);
   }
 
   /** Keeps an answer unless it alone would take more than a quarter of the bound (it is sent, not kept). */
   set(key: string, bytes: Buffer) {
-    if (bytes.length > this.limitBytes / 4) return;
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.length;
-    }
-    this.entries.set(key, bytes);
-    this.bytes += bytes.length;
-    for (const [k, v] of this.entries) {
-      if (this.bytes <= this.limitBytes) break;
-      this.entries.delete(k);
-      this.bytes -= v.length;
-    }
-  }
-
-  /** Drops every answer about a dataset, or with `keepVersion` those about its other versions. */
-  invalidate(datasetId: string, keepVersion?: string) {
-    for (const [k, v] of this.entries) {
-      if (!k.startsWith(`${datasetId}|`)) continue;
-      if (keepVersion !== undefined && k.startsWith(`${datasetId}|${keepVersion}|`)) continue;
-      this.entries.delete(k);
-      this.bytes -= v.length;
-    }
+    if (bytes.length <= this.limitBytes / 4) this.put(key, bytes);
   }
 }
 
