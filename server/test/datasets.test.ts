@@ -51,6 +51,21 @@ describe.each(DATABASES)('datasets on %s', (kind) => {
     expect(p.rows).toEqual(lines.slice(4, 7).map((l) => l.split(',').map(Number)));
   });
 
+  it('shows 64-bit integers beyond 2^53 with their exact digits', async () => {
+    const csv = 'serial,n\n9007199254740993,1\n-9223372036854775807,2\n12,3\n';
+    const carol = await registerAndLogin(t.app, 'carol', 'Org C');
+    const up = await upload(t.app, carol.auth, { name: 'serials.csv', content: Buffer.from(csv) }, { name: 'Serials' });
+    expect(up.statusCode, up.body).toBe(201);
+    const id = up.json().detail.response.id;
+    const res = await t.app.inject({ method: 'GET', url: `/api/dataset/upload/${id}?page=1&page_size=10`, headers: carol.auth });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().detail.response.rows).toEqual([
+      ['9007199254740993', 1],
+      ['-9223372036854775807', 2],
+      [12, 3],
+    ]);
+  });
+
   it('lists with search, filters and paging', async () => {
     await upload(t.app, alice.auth, { name: 'b.csv', content: 'x,y\n1,2\n' }, { name: 'Second set', data_type: 'inference_data' });
     const all = (await t.app.inject({ method: 'GET', url: '/api/datasets/list/?page=1&page_size=1', headers: alice.auth })).json().detail.response;

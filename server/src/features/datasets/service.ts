@@ -6,13 +6,22 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
-import { type ColumnInfo, ident, ingestCsv, jsonNumber, sqlString } from './ingest.js';
+import { type ColumnInfo, ident, ingestCsv, sqlString } from './ingest.js';
 import { datasetRepo } from './repo.js';
 import { forgetSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
 import type { StreamedParquet } from './stream-ingest.js';
 
 export type CellValue = string | number | boolean | null;
+
+/** A 64-bit integer cell (DuckDB's JSON form gives them as strings): a number when a double holds it exactly, else its
+ * digits, so the page never shows 9007199254740993 as ...992. */
+export function exactInteger(v: unknown): number | string | null {
+  if (v === null || v === undefined) return null;
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n)) return null;
+  return Number.isSafeInteger(n) ? n : String(v);
+}
 
 export const datasetKey = (orgId: string, id: string) => `org/${orgId}/datasets/${id}`;
 const PARQUET = 'data.parquet';
@@ -224,7 +233,8 @@ export function makeDatasetService(ctx: AppContext) {
       return `${datasetKey(row.organisation_id, row.id)}/original${ext}`;
     },
 
-    /** One page of rows, read from Parquet by DuckDB; 64-bit integers become numbers. */
+    /** One page of rows, read from Parquet by DuckDB; 64-bit integers become numbers, or their exact digits when a
+     * double cannot hold them (beyond 2^53, e.g. serial numbers). */
     async preview(auth: AuthContext, id: string, page: number, pageSize: number) {
       const row = await getRow(auth, id);
       if (path.extname(row.file_name).toLowerCase() === '.zip') throw new AppError(409, 'dataset_has_no_rows');
@@ -237,7 +247,7 @@ export function makeDatasetService(ctx: AppContext) {
         );
         const ints = schema.map((c) => c.type === 'integer');
         // CSV columns hold scalars only, so every cell is one.
-        const rows = r.getRowsJson().map((vals) => vals.map((v, i) => (ints[i] ? jsonNumber(v) : v))) as CellValue[][];
+        const rows = r.getRowsJson().map((vals) => vals.map((v, i) => (ints[i] ? exactInteger(v) : v))) as CellValue[][];
         return { columns: schema.map((c) => c.name), rows, total: Number(row.row_count), page, page_size: pageSize };
       } finally {
         conn.closeSync();
