@@ -208,6 +208,10 @@ def test_drifting_signals_train_save_and_predict_alike(tmp_path):
     assert (lv["score"].to_numpy()[300:700] > 1.0).mean() > 0.5
     for item in report["alarms"]:
         assert {c["signal"] for c in item["contributions"]} <= {"a", "b", "temp"}
+    html_en = (tmp_path / "o" / "1_pca" / "report.en.html").read_text(encoding="utf-8")
+    html_ja = (tmp_path / "o" / "1_pca" / "report.ja.html").read_text(encoding="utf-8")
+    assert "Slowly drifting signals (temp) entered as their change over 30 rows" in html_en
+    assert "ゆっくりドリフトする信号（temp）は水準ではなく30行の変化として使いました" in html_ja
 
 
 @pytest.mark.parametrize(
