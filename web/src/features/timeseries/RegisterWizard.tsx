@@ -234,7 +234,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
                 onChange={(e) => setDriftRows(e.target.value)}
                 slotProps={{ htmlInput: { inputMode: 'numeric' } }}
                 placeholder="45"
-                sx={{ maxWidth: 320 }}
+                sx={{ maxWidth: 480 }}
               />
             </Box>
           </Box>
