@@ -163,6 +163,8 @@ def _drifting(n=900, seed=5):
 
 
 def test_drifting_signals_train_save_and_predict_alike(tmp_path):
+    import pickle
+
     import joblib
 
     df = _drifting()
@@ -206,6 +208,12 @@ def test_drifting_signals_train_save_and_predict_alike(tmp_path):
     level, _ = run("tsad_train", {**spec, "drift_signals": [], "output_dir": str(tmp_path / "lv")})
     lv = pd.read_parquet(tmp_path / "lv" / "1_pca" / "series.parquet")
     assert (lv["score"].to_numpy()[300:700] > 1.0).mean() > 0.5
+    # a model saved before these settings existed (no such attributes) still predicts as it was trained
+    old = joblib.load(tmp_path / "lv" / "1_pca" / "model.joblib")
+    for name in ("drift_signals", "drift_rows", "window_stats"):
+        del old.__dict__[name]
+    old = pickle.loads(pickle.dumps(old))
+    assert np.allclose(old.predict(df)["anomaly_score"].to_numpy(), lv["score"].to_numpy(), equal_nan=True)
     for item in report["alarms"]:
         assert {c["signal"] for c in item["contributions"]} <= {"a", "b", "temp"}
     html_en = (tmp_path / "o" / "1_pca" / "report.en.html").read_text(encoding="utf-8")
