@@ -39,7 +39,8 @@ writeResult('tsad', {
   scoring: engine.speed,
   threshold_drag: { ...drag, goal_ms: 100, note: 'server computation of one drag (exact counts over every row, alarm spans); HTTP adds a few ms' },
   summary: {
-    skab_ours: { f1: s.ours.f1, far: s.ours.far, mar: s.ours.mar },
+    skab_ours: { f1: s.ours.f1, far: s.ours.far, mar: s.ours.mar, rule: 'the product trained as C2_dslow45_c995_10of20 (bench/tsad_skab_candidates.json)' },
+    skab_ours_v1_w5_mean: { f1: s.ours_v1_w5_mean.f1, far: s.ours_v1_w5_mean.far, mar: s.ours_v1_w5_mean.mar },
     skab_pyod_iforest: { f1: s.pyod_iforest_defaults.f1, far: s.pyod_iforest_defaults.far },
     skab_plain_t2_q: { f1: s.plain_t2_q.f1, far: s.plain_t2_q.far },
     skab_leaderboard_t2q_settings: { f1: s.skab_reference_t2q.f1, far: s.skab_reference_t2q.far },

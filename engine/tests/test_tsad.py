@@ -106,6 +106,151 @@ def test_windowed_features_never_look_ahead():
     f2 = window_features(changed, ["a", "b"], [1, 3], [5])
     assert np.allclose(f1.iloc[:30].to_numpy(), f2.iloc[:30].to_numpy(), equal_nan=True)
     assert not np.allclose(f1.iloc[30].to_numpy(), f2.iloc[30].to_numpy(), equal_nan=True)
+    # a slowly drifting signal's change over L rows (x[t] - x[t-L]) looks back only too: a change that used row t+1
+    # would differ at row 29
+    for L in (1, 4):
+        d1 = window_features(df, ["a", "b"], [1], [5], drift=["b"], drift_rows=L)
+        d2 = window_features(changed, ["a", "b"], [1], [5], drift=["b"], drift_rows=L)
+        assert f"b__change{L}" in d1.columns
+        assert np.allclose(d1.iloc[:30].to_numpy(), d2.iloc[:30].to_numpy(), equal_nan=True)
+        assert d1[f"b__change{L}"].iloc[30] != d2[f"b__change{L}"].iloc[30]
+
+
+def test_a_drifting_signal_enters_as_its_change_over_L_rows_only():
+    """By hand: b's change over 2 rows, a's value and 3-row mean (mean only, as asked); b's level, lags and windows
+    are left out; the warm-up is the longest of L and the windows; contributions go back to the signal."""
+    from mitate_engine.task import EngineError
+    from mitate_engine.tsad.features import check_drift, check_stats, signal_of, warmup
+
+    df = pd.DataFrame({"a": [1.0, 2, 4, 7, 11, 16], "b": [10.0, 10, 11, 13, 16, 20]})
+    F = window_features(df, ["a", "b"], [], [3], stats=("mean",), drift=["b"], drift_rows=2)
+    assert list(F.columns) == ["a", "a__mean3", "b__change2"]
+    assert F["b__change2"].tolist()[2:] == [1.0, 3.0, 5.0, 7.0] and F["b__change2"].iloc[:2].isna().all()
+    assert F["a__mean3"].tolist()[2:] == pytest.approx([7 / 3, 13 / 3, 22 / 3, 34 / 3])
+    assert [signal_of(c) for c in F.columns] == ["a", "a", "b"]
+    F1 = window_features(df, ["a", "b"], [1], [], drift=["b"], drift_rows=1)
+    assert list(F1.columns) == ["a", "a__lag1", "b__change1"] and F1["b__change1"].tolist()[1:] == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert warmup([], [3], 2) == 2 and warmup([], [3], 5) == 5 and warmup([1], [], 0) == 1
+    assert check_drift(["a", "b", "c"], ["c", "a"], 3) == (["a", "c"], 3) and check_drift(["a"], [], None) == ([], 0)
+    assert check_stats(None) == ("mean", "std", "min", "max") and check_stats(["max", "mean"]) == ("mean", "max")
+    for bad, code in (
+        ((["a"], ["z"], 3), "tsad_drift_not_signal"),
+        ((["a"], ["a"], 0), "tsad_drift_rows"),
+        ((["a"], ["a"], 2.5), "tsad_drift_rows"),
+        ((["a"], ["a"], None), "tsad_drift_rows"),
+    ):
+        with pytest.raises(EngineError) as err:
+            check_drift(*bad)
+        assert err.value.code == code
+    with pytest.raises(EngineError) as err:
+        check_stats(["median"])
+    assert err.value.code == "tsad_window_stat"
+
+
+def _drifting(n=900, seed=5):
+    """Two correlated fast signals and a temperature that wanders away after the first 300 rows (at the same speed as
+    during them); a fault on the fast signals at rows 700-749."""
+    rng = np.random.default_rng(seed)
+    base = rng.normal(size=n)
+    a = base + 0.2 * rng.normal(size=n)
+    b = 0.8 * base + 0.2 * rng.normal(size=n)
+    a[700:750] += 3.0
+    b[700:750] -= 3.0
+    temp = np.cumsum(0.05 + 0.05 * rng.normal(size=n)) + 20.0
+    y = np.zeros(n, dtype=int)
+    y[700:750] = 1
+    return pd.DataFrame({"t": np.arange(n), "a": a, "b": b, "temp": temp, "y": y})
+
+
+def test_drifting_signals_train_save_and_predict_alike(tmp_path):
+    import pickle
+
+    import joblib
+
+    df = _drifting()
+    df.to_parquet(tmp_path / "d.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "d.parquet"),
+        "time_column": "t",
+        "features": ["a", "b", "temp"],
+        "target": "y",
+        "windows": [5],
+        "window_stats": ["mean"],
+        "drift_signals": ["temp"],
+        "drift_rows": 30,
+        "normal": {"mode": "rows", "rows": 300},
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_pca", "algorithm": "pca_mspc", "params": {"confidence": 0.995}}],
+    }
+    res, _ = run("tsad_train", spec)
+    assert res["models"][0]["state"] == "done"
+    series = pd.read_parquet(tmp_path / "o" / "1_pca" / "series.parquet")
+    assert (series["split"].iloc[:30] == "warmup").all() and series["split"].iloc[30] == "train"
+    assert series["score"].iloc[:30].isna().all() and series["score"].iloc[30:].notna().all()
+    model = joblib.load(tmp_path / "o" / "1_pca" / "model.joblib")
+    assert model.feature_columns == ["a", "a__mean5", "b", "b__mean5", "temp__change30"]
+    assert model.drift_signals == ["temp"] and model.drift_rows == 30
+    manifest = json.loads((tmp_path / "o" / "1_pca" / "manifest.json").read_text())
+    assert manifest["time_features"]["drift_signals"] == ["temp"] and manifest["time_features"]["window_stats"] == ["mean"]
+    report = json.loads((tmp_path / "o" / "1_pca" / "report.json").read_text())
+    assert report["features_settings"] == {"lags": [], "windows": [5], "window_stats": ["mean"], "drift_signals": ["temp"], "drift_rows": 30, "warmup_rows": 30}
+    # the saved model scores new data as training did, warm-up included, and names the original signals
+    pred = model.predict(df)
+    assert np.allclose(pred["anomaly_score"].to_numpy(), series["score"].to_numpy(), equal_nan=True)
+    assert pred["anomaly_score"].iloc[:30].isna().all()
+    assert {"contribution_a", "contribution_b", "contribution_temp"} <= set(pred.columns)
+    alarm = pred["alarm"].to_numpy() > 0
+    assert alarm[705:750].mean() > 0.9 and set(pred["top_signal"].iloc[705:750]) <= {"a", "b"}
+    # the temperature has wandered far from the normal period, but its speed has not changed: few false alarms,
+    # where its level would alarm almost everywhere
+    assert alarm[300:700].mean() < 0.1 and alarm[750:].mean() < 0.1
+    level, _ = run("tsad_train", {**spec, "drift_signals": [], "output_dir": str(tmp_path / "lv")})
+    lv = pd.read_parquet(tmp_path / "lv" / "1_pca" / "series.parquet")
+    assert (lv["score"].to_numpy()[300:700] > 1.0).mean() > 0.5
+    # a model saved before these settings existed (no such attributes) still predicts as it was trained
+    old = joblib.load(tmp_path / "lv" / "1_pca" / "model.joblib")
+    for name in ("drift_signals", "drift_rows", "window_stats"):
+        del old.__dict__[name]
+    old = pickle.loads(pickle.dumps(old))
+    assert np.allclose(old.predict(df)["anomaly_score"].to_numpy(), lv["score"].to_numpy(), equal_nan=True)
+    for item in report["alarms"]:
+        assert {c["signal"] for c in item["contributions"]} <= {"a", "b", "temp"}
+    html_en = (tmp_path / "o" / "1_pca" / "report.en.html").read_text(encoding="utf-8")
+    html_ja = (tmp_path / "o" / "1_pca" / "report.ja.html").read_text(encoding="utf-8")
+    assert "Slowly drifting signals (temp) entered as their change over 30 rows" in html_en
+    assert "ゆっくりドリフトする信号（temp）は水準ではなく30行の変化として使いました" in html_ja
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"drift_signals": ["nope"]}, "tsad_drift_not_signal"),
+        ({"drift_rows": 0}, "tsad_drift_rows"),
+        ({"drift_rows": 300}, "tsad_drift_rows_too_long"),
+        ({"window_stats": ["median"]}, "tsad_window_stat"),
+    ],
+)
+def test_bad_drift_settings_are_refused_before_anything_is_written(tmp_path, change, code):
+    from mitate_engine.task import EngineError
+
+    _drifting().to_parquet(tmp_path / "d.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "d.parquet"),
+        "time_column": "t",
+        "features": ["a", "b", "temp"],
+        "drift_signals": ["temp"],
+        "drift_rows": 30,
+        "normal": {"mode": "rows", "rows": 300},
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_pca", "algorithm": "pca_mspc"}],
+        **change,
+    }
+    with pytest.raises(EngineError) as err:
+        run("tsad_train", spec)
+    assert err.value.code == code
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
 
 
 def _tep(tmp_path, name):

@@ -281,6 +281,50 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(th.alarms_per_day).toBeGreaterThan(0);
   }, 900_000);
 
+  it('slowly drifting signals enter as their change over L rows: refused when wrong (en and ja), else trained and shown', async () => {
+    const res = await upload(t.app, alice.auth, { name: 'skab-drift.csv', content: SKAB }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = body(res).id as string;
+    const before = body(await call('GET', '/api/timeseries/project/list/')).total;
+    const c2 = {
+      name: 'SKAB drifting',
+      project_type: 'time_series_anomaly_detection_unsupervised',
+      feature_variables: SKAB_SIGNALS,
+      target_variables: ['anomaly'],
+      windows: [5],
+      window_stats: ['mean'],
+      drift_signals: ['Temperature', 'Thermocouple'],
+      drift_rows: 45,
+      normal: { mode: 'rows', rows: 400 },
+      models: [{ algorithm: 'pca_mspc', params: { confidence: 0.995, alarm_k: 10, alarm_n: 20 } }],
+    };
+    const reg = (payload: object, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, { ...c2, ...payload }, alice, lang);
+    const signals = SKAB_SIGNALS.filter((s) => s !== 'Thermocouple');
+    expect(msg(await reg({ feature_variables: signals }))).toBe(
+      'The slowly drifting signal "Thermocouple" is not among the selected signals; choose it as a signal or take it out of the drifting ones.',
+    );
+    expect(msg(await reg({ feature_variables: signals }, 'ja'))).toBe('ゆっくりドリフトする信号「Thermocouple」が選択した信号に含まれていません。信号として選ぶか、ドリフトする信号から外してください。');
+    expect(msg(await reg({ drift_rows: null }))).toContain('number of rows their change is taken over');
+    expect((await reg({ drift_rows: 0 })).statusCode).toBe(422);
+    expect(msg(await reg({ drift_rows: 400 }, 'ja'))).toBe('400行の変化を使うには、それより長い正常期間が必要です（現在400行）。行数を減らすか、正常期間を長くしてください。');
+    expect(msg(await reg({ drift_rows: 395 }))).toContain('warm-up');
+    expect((await reg({ window_stats: ['median'] })).statusCode).toBe(422);
+    expect(body(await call('GET', '/api/timeseries/project/list/')).total).toBe(before);
+
+    const p = body(await reg({}));
+    expect([p.drift_signals, p.drift_rows, p.window_stats, p.windows]).toEqual([['Temperature', 'Thermocouple'], 45, ['mean'], [5]]);
+    const done = await trained(p.project_id);
+    expect(done.models[0].state).toBe('done');
+    const r = body(await call('POST', `/api/timeseries/report/${p.project_id}`, { model_key: '1_pca_mspc' })).report;
+    expect(r.features_settings).toEqual({ lags: [], windows: [5], window_stats: ['mean'], drift_signals: ['Temperature', 'Thermocouple'], drift_rows: 45, warmup_rows: 45 });
+    expect(r.parts.warmup).toBe(45);
+    expect(r.parts.train).toBe(355);
+    // contributions name the signals the person chose, a drifting one by its own name
+    const named = new Set(r.alarms.flatMap((a: { contributions: { signal: string }[] }) => a.contributions.map((c) => c.signal)));
+    expect(named.size).toBeGreaterThan(0);
+    for (const s of named) expect(SKAB_SIGNALS).toContain(s);
+  }, 900_000);
+
   it('resamples an irregular series (duplicate timestamps averaged) when asked, and refuses a bad period', async () => {
     const lines = SKAB.trim().split(/\r?\n/);
     // every 3rd second missing and a repeated timestamp: irregular

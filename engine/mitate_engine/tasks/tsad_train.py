@@ -1,7 +1,9 @@
 """Kind `tsad_train`: time-series anomaly detection, every model of a project on one prepared series.
 
 Spec: project_type (time_series_anomaly_detection_supervised | _unsupervised), parquet, time_column, features
-(signals), target (label column, optional when unsupervised), lags, windows, normal ({mode: rows, rows} |
+(signals), target (label column, optional when unsupervised), lags, windows, window_stats (subset of mean, std, min,
+max; all when absent), drift_signals and drift_rows (slowly drifting signals entering as their change over drift_rows
+rows only, tsad/features.py), normal ({mode: rows, rows} |
 {mode: range, start, end}) or split_ratio, models: [{key, algorithm, params}], output_dir, condition_path, lang (en | ja:
 the language of the person who started the job; progress, log lines and notes are said in it, the HTML report is
 written in both, report.html in it).

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..ml import data as D
 from .errors import fail
-from .features import signal_of, warmup, window_features
+from .features import STATS, signal_of, warmup, window_features
 
 
 def order_by_time(df: pd.DataFrame, time_column: str) -> tuple[pd.DataFrame, dict]:
@@ -92,6 +92,11 @@ class TsadModel:
 
     categories: dict = field(default_factory=dict)
     resample_rule: str | None = None  # rows grouped into regular periods before the windows (see `resample`)
+    # slowly drifting signals enter as their change over drift_rows rows only (features.window_features); plain
+    # defaults (class attributes) so a model saved before these settings loads with none of them
+    drift_signals: list | None = None
+    drift_rows: int = 0
+    window_stats: tuple = STATS
 
     def check(self, df: pd.DataFrame) -> None:
         if self.time_column not in df.columns:
@@ -105,11 +110,13 @@ class TsadModel:
             df, _ = resample(df, self.time_column, self.resample_rule, self.features)
         df, _ = order_by_time(df, self.time_column)
         time = df[self.time_column] if pd.api.types.is_datetime64_any_dtype(df[self.time_column]) else None
-        F = window_features(df, self.features, self.lags, self.windows, time=time)[self.feature_columns]
+        F = window_features(
+            df, self.features, self.lags, self.windows, stats=tuple(self.window_stats), time=time, drift=self.drift_signals or [], drift_rows=self.drift_rows
+        )[self.feature_columns]
         # a gap is carried forward (past values only), then the training median where nothing came before
         X = F.ffill().to_numpy(dtype=float)
         X = np.where(np.isnan(X), self.medians, X)
-        warm = np.arange(len(df)) < warmup(self.lags, self.windows)
+        warm = np.arange(len(df)) < warmup(self.lags, self.windows, self.drift_rows if self.drift_signals else 0)
         return df, X, warm
 
     def score_frame(self, df: pd.DataFrame, contributions: bool = True) -> tuple[pd.DataFrame, np.ndarray, np.ndarray | None]:
@@ -172,7 +179,15 @@ class TsadModel:
             "model_columns": self.kinds,
             "categories": {},
             "time_column": self.time_column,
-            "time_features": {"lags": self.lags, "windows": self.windows, "feature_columns": self.feature_columns, "resample": self.resample_rule},
+            "time_features": {
+                "lags": self.lags,
+                "windows": self.windows,
+                "window_stats": list(self.window_stats),
+                "drift_signals": list(self.drift_signals or []),
+                "drift_rows": self.drift_rows if self.drift_signals else None,
+                "feature_columns": self.feature_columns,
+                "resample": self.resample_rule,
+            },
             "threshold": self.threshold,
             "preprocessing": {"gaps": "carried forward, then the training median", "condition": self.condition},
             "hyperparameters": self.params,

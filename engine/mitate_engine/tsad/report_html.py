@@ -78,6 +78,9 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
     intro = t("tsad_report_intro", time=str(report["time_column"]), rows=report["rows"], train=report["parts"]["train"], test=report["parts"]["test"])
     if report.get("label_column"):
         intro += " " + t("tsad_report_label_column", column=str(report["label_column"]))
+    fs = report.get("features_settings") or {}
+    if fs.get("drift_signals"):
+        intro += " " + t("tsad_report_drift", signals=", ".join(fs["drift_signals"]), rows=fs["drift_rows"], warm=fs["warmup_rows"])
     return f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(project_name)} – {html.escape(name)}</title>
 <style>body{{font-family:system-ui,sans-serif;margin:24px;color:#222}}table{{border-collapse:collapse;margin:8px 0 20px}}
 th,td{{border:1px solid #ddd;padding:4px 8px;text-align:left;font-size:13px}}h2{{margin-top:28px}}</style></head><body>

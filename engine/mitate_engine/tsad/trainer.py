@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import joblib
@@ -18,7 +18,7 @@ from . import detectors as DET
 from . import metrics as MET
 from . import report_html
 from .errors import fail
-from .features import warmup, window_features
+from .features import STATS, check_drift, check_stats, warmup, window_features
 from .lang import lang_of, say
 from .model import TsadModel, binarize, order_by_time, resample
 
@@ -38,6 +38,9 @@ class Prepared:
     split: np.ndarray  # warmup | train | validation | test
     notes: list[str]  # in the job's language
     note_codes: list[tuple[str, dict]]  # the same as catalogue codes, for the reports in either language
+    drift_signals: list[str] = field(default_factory=list)  # signals entering as their change over drift_rows rows
+    drift_rows: int = 0
+    window_stats: tuple[str, ...] = STATS
 
 
 def prepare(spec: dict) -> Prepared:
@@ -64,9 +67,11 @@ def prepare(spec: dict) -> Prepared:
     if order["sorted"]:
         notes.append(("tsad_note_sorted", {}))
     lags, windows = list(spec.get("lags") or []), list(spec.get("windows") or [])
+    drift, drift_rows = check_drift(signals, spec.get("drift_signals"), spec.get("drift_rows"))
+    stats = check_stats(spec.get("window_stats"))
     time = df[time_col] if pd.api.types.is_datetime64_any_dtype(df[time_col]) else None
-    F = window_features(df, signals, lags, windows, time=time)
-    warm = warmup(lags, windows)
+    F = window_features(df, signals, lags, windows, stats=stats, time=time, drift=drift, drift_rows=drift_rows)
+    warm = warmup(lags, windows, drift_rows)
     n = len(df)
     split = np.full(n, "test", dtype=object)
     split[:warm] = "warmup"
@@ -90,6 +95,10 @@ def prepare(spec: dict) -> Prepared:
             mask = ((t >= lo) & (t <= hi)).to_numpy()
         else:
             mask = np.arange(n) < int(normal["rows"])
+        if drift and drift_rows >= int(mask.sum()):
+            # a change over L rows compares row t with row t-L: with L as long as the normal period, no row of the
+            # period is compared with another row of it
+            raise fail("tsad_drift_rows_too_long", rows=drift_rows, normal=int(mask.sum()))
         mask = mask & (np.arange(n) >= warm)  # to_numpy() of a pandas result may be read-only (copy-on-write)
         split[mask] = "train"
         if mask.sum() < max(10, len(F.columns) // 10 + 2):
@@ -107,7 +116,7 @@ def prepare(spec: dict) -> Prepared:
     if const and len(const) == len(F.columns):
         raise fail("tsad_all_constant")
     said = [say(code, lang_of(spec), **p) for code, p in notes]
-    return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, said, notes)
+    return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, said, notes, drift, drift_rows, stats)
 
 
 def _downsample(values: np.ndarray, points: int = 2000) -> list:
@@ -165,6 +174,9 @@ def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict, check=No
         time_column=spec["time_column"],
         lags=list(spec.get("lags") or []),
         windows=list(spec.get("windows") or []),
+        drift_signals=prep.drift_signals,
+        drift_rows=prep.drift_rows,
+        window_stats=prep.window_stats,
         detector=det,
         feature_columns=prep.feature_columns,
         medians=prep.medians,
@@ -269,6 +281,14 @@ def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray,
         "signals": model.features,
         "time_column": model.time_column,
         "label_column": model.target,
+        "features_settings": {
+            "lags": model.lags,
+            "windows": model.windows,
+            "window_stats": list(model.window_stats),
+            "drift_signals": list(model.drift_signals or []),
+            "drift_rows": model.drift_rows if model.drift_signals else None,
+            "warmup_rows": int((prep.split == "warmup").sum()),
+        },
         "rows": len(score),
         "parts": {k: int((prep.split == k).sum()) for k in ("warmup", "train", "validation", "test")},
         "contributions": contrib is not None,

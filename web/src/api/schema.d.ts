@@ -22732,6 +22732,15 @@ export interface paths {
                         windows?: (number | string)[];
                         /** @description Regular periods to resample an irregular series to (e.g. 1s, 5min): signals averaged, a period anomalous when any of its rows is */
                         resample?: string | null;
+                        /** @description Statistics of each rolling window (all four when absent) */
+                        window_stats?: ("mean" | "std" | "min" | "max")[] | null;
+                        /**
+                         * @description Slowly drifting signals (temperatures, levels that wander): each enters only as its change over drift_rows rows, x[t] − x[t−drift_rows], not its level, lags or windows
+                         * @default []
+                         */
+                        drift_signals?: string[];
+                        /** @description The rows of the change of the drifting signals (needed when there are any) */
+                        drift_rows?: number | null;
                         normal?: ({
                             /** @enum {string} */
                             mode: "rows";
@@ -34005,6 +34014,12 @@ export interface components {
                 end: string | number;
             }) | null;
             resample: string | null;
+            /** @description Statistics of each rolling window */
+            window_stats: ("mean" | "std" | "min" | "max")[];
+            /** @description Signals that enter as their change over drift_rows rows instead of their level */
+            drift_signals: string[];
+            /** @description Rows of that change; null without drifting signals */
+            drift_rows: number | null;
             /** @description What the server did to the data, e.g. sorted:<time column> */
             notes: string[];
         };
@@ -34079,6 +34094,15 @@ export interface components {
             signals: string[];
             time_column: string;
             label_column: string | null;
+            /** @description How the signals entered the detector (absent in reports written before these settings) */
+            features_settings?: {
+                lags: number[];
+                windows: (number | string)[];
+                window_stats: ("mean" | "std" | "min" | "max")[];
+                drift_signals: string[];
+                drift_rows: number | null;
+                warmup_rows: number;
+            };
             rows: number;
             /** @description Rows of each part */
             parts: {
@@ -37125,6 +37149,12 @@ export interface components {
                 end: string | number;
             }) | null;
             resample: string | null;
+            /** @description Statistics of each rolling window */
+            window_stats: ("mean" | "std" | "min" | "max")[];
+            /** @description Signals that enter as their change over drift_rows rows instead of their level */
+            drift_signals: string[];
+            /** @description Rows of that change; null without drifting signals */
+            drift_rows: number | null;
             /** @description What the server did to the data, e.g. sorted:<time column> */
             notes: string[];
         };
@@ -37199,6 +37229,15 @@ export interface components {
             signals: string[];
             time_column: string;
             label_column: string | null;
+            /** @description How the signals entered the detector (absent in reports written before these settings) */
+            features_settings?: {
+                lags: number[];
+                windows: (number | string)[];
+                window_stats: ("mean" | "std" | "min" | "max")[];
+                drift_signals: string[];
+                drift_rows: number | null;
+                warmup_rows: number;
+            };
             rows: number;
             /** @description Rows of each part */
             parts: {

@@ -23,6 +23,15 @@ export const M = {
   badWindow: { en: 'The window "{window}" is neither a number of rows (2 or more) nor a time span such as 30s, 5min, 1h.', ja: 'ウィンドウ「{window}」は行数（2以上）でも、30s・5min・1h のような時間幅でもありません。' },
   badResample: { en: 'The resampling period "{rule}" is not understood; write a number and a unit: ms, s, min or h (e.g. 1s, 5min).', ja: 'リサンプリングの周期「{rule}」を解釈できません。数値と単位（ms、s、min、h）で指定してください（例: 1s、5min）。' },
   resampleNeedsDatetime: { en: 'Resampling needs a date/time column; "{column}" is not one.', ja: 'リサンプリングには日時列が必要です。「{column}」は日時列ではありません。' },
+  driftNotSignal: {
+    en: 'The slowly drifting signal "{column}" is not among the selected signals; choose it as a signal or take it out of the drifting ones.',
+    ja: 'ゆっくりドリフトする信号「{column}」が選択した信号に含まれていません。信号として選ぶか、ドリフトする信号から外してください。',
+  },
+  driftRowsNeeded: { en: 'Slowly drifting signals need the number of rows their change is taken over (1 or more).', ja: 'ゆっくりドリフトする信号には、変化を取る行数（1以上）を指定してください。' },
+  driftRowsTooLong: {
+    en: 'The change over {rows} rows needs a normal period longer than that; it has {normal} rows. Choose fewer rows or a longer normal period.',
+    ja: '{rows}行の変化を使うには、それより長い正常期間が必要です（現在{normal}行）。行数を減らすか、正常期間を長くしてください。',
+  },
   badRange: { en: 'The normal period needs a start before its end.', ja: '正常期間の開始は終了より前にしてください。' },
   notTimeSeries: { en: 'This project is not a time-series anomaly detection project.', ja: 'このプロジェクトは時系列異常検知のプロジェクトではありません。' },
   seriesMissing: { en: 'The scores of this model are missing; train the project again.', ja: 'このモデルのスコアがありません。もう一度学習してください。' },

@@ -7,6 +7,9 @@ import { said } from '../../http/errors.js';
 export const TS_TYPES = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'] as const;
 export type TsType = (typeof TS_TYPES)[number];
 
+/** The statistics of a rolling window (engine tsad/features.py STATS, in that order). */
+export const WINDOW_STATS = ['mean', 'std', 'min', 'max'] as const;
+export type WindowStat = (typeof WINDOW_STATS)[number];
 const windowItem = z.union([z.number().int().min(2).max(100000), z.string().trim().min(1).max(16)]);
 
 export const normalPeriod = z.discriminatedUnion('mode', [
@@ -23,6 +26,13 @@ export const registerBody = z.object({
   lags: z.array(z.number().int().min(1).max(10000)).max(20).default([]),
   windows: z.array(windowItem).max(20).default([]),
   resample: z.string().trim().max(16).nullish().describe('Regular periods to resample an irregular series to (e.g. 1s, 5min): signals averaged, a period anomalous when any of its rows is'),
+  window_stats: z.array(z.enum(WINDOW_STATS)).min(1).max(4).nullish().describe('Statistics of each rolling window (all four when absent)'),
+  drift_signals: z
+    .array(z.string().max(500))
+    .max(2000)
+    .default([])
+    .describe('Slowly drifting signals (temperatures, levels that wander): each enters only as its change over drift_rows rows, x[t] − x[t−drift_rows], not its level, lags or windows'),
+  drift_rows: z.number().int().min(1).max(100000).nullish().describe('The rows of the change of the drifting signals (needed when there are any)'),
   normal: normalPeriod.nullish(),
   split_ratio: z.number().min(0.5).max(0.95).refine(decimalsOk, { message: said('decimals_max') }).default(0.7),
   models: z.array(modelInput).max(20).default([]),
@@ -95,6 +105,9 @@ export const projectView = TrainingProject.extend({
   time_is_datetime: z.boolean(),
   normal: normalPeriod.nullable().describe('The normal period the unsupervised detectors learn from'),
   resample: z.string().nullable(),
+  window_stats: z.array(z.enum(WINDOW_STATS)).describe('Statistics of each rolling window'),
+  drift_signals: z.array(z.string()).describe('Signals that enter as their change over drift_rows rows instead of their level'),
+  drift_rows: z.number().int().nullable().describe('Rows of that change; null without drifting signals'),
   notes: z.array(z.string()).describe('What the server did to the data, e.g. sorted:<time column>'),
   models: z.array(tsModel),
 }).meta({ id: 'TsProject' });
@@ -150,6 +163,17 @@ export const tsReport = z
     signals: z.array(z.string()),
     time_column: z.string(),
     label_column: z.string().nullable(),
+    features_settings: z
+      .object({
+        lags: z.array(z.number().int()),
+        windows: z.array(z.union([z.number().int(), z.string()])),
+        window_stats: z.array(z.enum(WINDOW_STATS)),
+        drift_signals: z.array(z.string()),
+        drift_rows: z.number().int().nullable(),
+        warmup_rows: z.number().int(),
+      })
+      .optional()
+      .describe('How the signals entered the detector (absent in reports written before these settings)'),
     rows: z.number().int(),
     parts: z.object({ warmup: z.number().int(), train: z.number().int(), validation: z.number().int(), test: z.number().int() }).describe('Rows of each part'),
     contributions: z.boolean(),

@@ -15,8 +15,8 @@ import { insertProject } from '../training/rows.js';
 import { makeTrainingService, projectKey } from '../training/service.js';
 import './db.js';
 import { M } from './messages.js';
-import type { RegisterBody, TsModelMetrics, TsParams, TsReport, TsType } from './schemas.js';
-import { TS_TYPES } from './schemas.js';
+import type { RegisterBody, TsModelMetrics, TsParams, TsReport, TsType, WindowStat } from './schemas.js';
+import { TS_TYPES, WINDOW_STATS } from './schemas.js';
 import { downsample, evaluatedRows, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 
 /** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
@@ -68,6 +68,11 @@ export interface TsConfig {
   windows: (number | string)[];
   /** Regular periods (pandas rule such as 1s, 5min) the series is resampled to before the windows, or null. */
   resample?: string | null;
+  /** Statistics of each rolling window (absent in projects stored before: all four). */
+  window_stats?: WindowStat[];
+  /** Slowly drifting signals: each enters as its change over drift_rows rows only (engine tsad/features.py). */
+  drift_signals?: string[];
+  drift_rows?: number | null;
   normal: { mode: 'rows'; rows: number } | { mode: 'range'; start: string | number; end: string | number } | null;
   split_ratio: number;
   split_time: null;
@@ -90,7 +95,9 @@ export const bucketSql = (rule: string, column: string) => {
   const m = RESAMPLE.exec(rule)!;
   return `time_bucket(INTERVAL '${Number(m[1] ?? 1)} ${INTERVAL_UNIT[m[2] as keyof typeof INTERVAL_UNIT]}', CAST(${column} AS TIMESTAMP), TIMESTAMP '1970-01-01')`;
 };
-const warmupOf = (lags: number[], windows: (number | string)[]) => Math.max(0, ...lags, ...windows.filter((w): w is number => typeof w === 'number').map((w) => w - 1));
+/** The engine's tsad/features.py warmup: the longest lag, window (rows) - 1 and change of drifting signals. */
+const warmupOf = (lags: number[], windows: (number | string)[], driftRows = 0) =>
+  Math.max(0, ...lags, ...windows.filter((w): w is number => typeof w === 'number').map((w) => w - 1), driftRows);
 const now = () => new Date().toISOString();
 const MAX_CACHED = 6;
 
@@ -159,7 +166,13 @@ export function makeTimeSeriesService(ctx: AppContext) {
       if (!isDatetime) throw new AppError(422, M.spanNeedsDatetime, { window: w }, 'windows');
       return `${m[1]}${m[2] === 'd' ? 'D' : m[2]}`;
     });
-    const warm = warmupOf(body.lags, windows);
+    // slowly drifting signals: selected signals, with a change over drift_rows rows (the engine's check_drift)
+    const drift = body.feature_variables.filter((c) => body.drift_signals.includes(c));
+    const unknownDrift = body.drift_signals.find((c) => !body.feature_variables.includes(c));
+    if (unknownDrift !== undefined) throw new AppError(422, M.driftNotSignal, { column: unknownDrift }, 'drift_signals');
+    const driftRows = drift.length ? (body.drift_rows ?? null) : null;
+    if (drift.length && driftRows === null) throw new AppError(422, M.driftRowsNeeded, {}, 'drift_rows');
+    const warm = warmupOf(body.lags, windows, driftRows ?? 0);
     const resample = body.resample ? body.resample.replace(/\s+/g, '') : null;
     if (resample && !RESAMPLE.test(resample)) throw new AppError(422, M.badResample, { rule: resample }, 'resample');
     if (resample && !isDatetime) throw new AppError(422, M.resampleNeedsDatetime, { column: time }, 'resample');
@@ -198,6 +211,8 @@ export function makeTimeSeriesService(ctx: AppContext) {
     if (mode === 'supervised' && Number(r.classes) < 2) throw new AppError(422, M.singleClass, { column: target! }, 'target_variables');
     if (normal) {
       const rows = normal.mode === 'rows' ? Math.min(normal.rows, Number(dataset.row_count)) : Number(r.normal_rows);
+      // a change over L rows compares row t with row t-L: L must be shorter than the normal period
+      if (driftRows !== null && driftRows >= rows) throw new AppError(422, M.driftRowsTooLong, { rows: driftRows, normal: rows }, 'drift_rows');
       // rows mode: the first N rows include the warm-up; range mode: a range after the start loses nothing
       const usable = normal.mode === 'rows' ? rows - warm : rows;
       if (usable < 10) throw new AppError(422, M.shortNormal, { count: rows, warm }, 'normal');
@@ -218,6 +233,9 @@ export function makeTimeSeriesService(ctx: AppContext) {
       lags: body.lags,
       windows,
       resample,
+      window_stats: body.window_stats?.length ? WINDOW_STATS.filter((x) => body.window_stats!.includes(x)) : [...WINDOW_STATS],
+      drift_signals: drift,
+      drift_rows: driftRows,
       normal,
       split_ratio: body.split_ratio,
       split_time: null,
@@ -270,6 +288,9 @@ export function makeTimeSeriesService(ctx: AppContext) {
       time_is_datetime: cfg.time_is_datetime,
       normal: cfg.normal,
       resample: cfg.resample ?? null,
+      window_stats: cfg.window_stats ?? [...WINDOW_STATS],
+      drift_signals: cfg.drift_signals ?? [],
+      drift_rows: cfg.drift_rows ?? null,
       notes: cfg.notes,
       models,
       best_model_key: best?.model_key ?? null,
@@ -371,6 +392,9 @@ export function makeTimeSeriesService(ctx: AppContext) {
           lags: cfg.lags,
           windows: cfg.windows,
           resample: cfg.resample ?? null,
+          window_stats: cfg.window_stats ?? [...WINDOW_STATS],
+          drift_signals: cfg.drift_signals ?? [],
+          drift_rows: cfg.drift_rows ?? null,
           normal: cfg.normal,
           split_ratio: cfg.split_ratio,
           output_dir: storage.pathOf(runKey),

@@ -79,8 +79,12 @@ export default function DetailsPage() {
             { label: t('details.signals'), value: `${p.feature_variables.length}: ${p.feature_variables.slice(0, 8).join(', ')}${p.feature_variables.length > 8 ? ' …' : ''}` },
             { label: t('details.label'), value: p.target_variables[0] ?? '—' },
             { label: t('details.lags'), value: p.lags.join(', ') || '—' },
-            { label: t('details.windows'), value: (p.windows as (number | string)[]).join(', ') || '—' },
+            {
+              label: t('details.windows'),
+              value: p.windows.length ? `${(p.windows as (number | string)[]).join(', ')} (${p.window_stats.map((x) => t(`wizard.stat_${x}`)).join(', ')})` : '—',
+            },
             { label: t('details.resample'), value: p.resample || t('details.noResample') },
+            { label: t('details.drift'), value: p.drift_signals.length ? t('details.driftValue', { signals: p.drift_signals.join(', '), rows: p.drift_rows }) : t('details.noDrift'), wide: true },
             p.mode === 'unsupervised'
               ? { label: t('details.normal'), value: p.normal?.mode === 'rows' ? t('details.firstRows', { rows: p.normal.rows }) : p.normal ? `${p.normal.start} – ${p.normal.end}` : '—' }
               : { label: t('details.split'), value: `${Math.round((p.split_ratio ?? 0) * 100)} %` },

@@ -26,6 +26,9 @@ import { detailsPath, modeOf, registerTs, type RegisterBody, type TsType, useTsC
 import NormalPeriodChart from './NormalPeriodChart';
 
 const STEPS = ['data', 'features', 'training', 'models', 'preview'] as const;
+/** The statistics of a rolling window (the server's WINDOW_STATS), all four by default. */
+const STATS = ['mean', 'std', 'min', 'max'] as const;
+type Stat = (typeof STATS)[number];
 const list = (s: string) =>
   s
     .split(',')
@@ -59,6 +62,10 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const [lags, setLags] = useState('');
   const [windows, setWindows] = useState('');
   const [resample, setResample] = useState('');
+  const [stats, setStats] = useState<Stat[]>([...STATS]);
+  // slowly drifting signals enter as their change over driftRows rows (none by default)
+  const [drift, setDrift] = useState<string[]>([]);
+  const [driftRows, setDriftRows] = useState('');
   const [normalMode, setNormalMode] = useState<'rows' | 'range'>('rows');
   const [rows, setRows] = useState('');
   const [from, setFrom] = useState('');
@@ -89,6 +96,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   if (!d || !catalogue.data) return <PageLoading />;
   const signalChoices = columns.filter((c) => c.name !== time && c.name !== label && c.type !== 'datetime' && c.type !== 'date').map((c) => c.name);
 
+  const driftChosen = drift.filter((s) => signals.includes(s));
   const body = (): RegisterBody => ({
     name,
     project_type: type,
@@ -98,6 +106,9 @@ export default function RegisterWizard({ type }: { type: TsType }) {
     lags: list(lags).map(Number),
     windows: list(windows).map((w) => (/^\d+$/.test(w) ? Number(w) : w)),
     resample: resample.trim() || null,
+    window_stats: stats,
+    drift_signals: driftChosen,
+    drift_rows: driftChosen.length ? Number(driftRows) : null,
     normal: mode === 'unsupervised' ? (normalMode === 'rows' ? { mode: 'rows', rows: Number(rows) } : { mode: 'range', start: from, end: to }) : null,
     split_ratio: Number(split),
     models: chosen.map((k) => ({
@@ -109,6 +120,8 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const stepError = (i: number): string | null => {
     if (i === 0 && (!name.trim() || !time || !signals.length || (mode === 'supervised' && !label))) return t('wizard.required');
     if (i === 1 && list(lags).some((x) => !/^\d+$/.test(x))) return t('wizard.lags');
+    if (i === 1 && list(windows).length && !stats.length) return t('wizard.statsNeeded');
+    if (i === 1 && driftChosen.length && !(/^\d+$/.test(driftRows.trim()) && Number(driftRows) >= 1)) return t('wizard.driftRowsNeeded');
     if (i === 2 && mode === 'unsupervised' && normalMode === 'rows' && !(Number(rows) >= 1)) return t('wizard.required');
     if (i === 2 && mode === 'unsupervised' && normalMode === 'range' && (!from || !to)) return t('wizard.required');
     if (i === 3 && !chosen.length) return t('wizard.required');
@@ -188,6 +201,42 @@ export default function RegisterWizard({ type }: { type: TsType }) {
               onChange={(e) => setResample(e.target.value)}
               placeholder="1s, 5min"
             />
+            <Box>
+              <Typography variant="subtitle2">{t('wizard.stats')}</Typography>
+              {STATS.map((st) => (
+                <FormControlLabel
+                  key={st}
+                  control={<Checkbox checked={stats.includes(st)} onChange={(e) => setStats(STATS.filter((x) => (x === st ? e.target.checked : stats.includes(x))))} />}
+                  label={t(`wizard.stat_${st}`)}
+                />
+              ))}
+            </Box>
+            <Box component="fieldset" sx={{ border: '1px solid', borderColor: 'divider', borderRadius: 1, p: 2, display: 'grid', gap: 2 }}>
+              <Typography component="legend" variant="subtitle2" sx={{ px: 0.5 }}>
+                {t('wizard.drift')}
+              </Typography>
+              <Typography variant="body2" color="text.secondary">
+                {t('wizard.driftHelp')}
+              </Typography>
+              <Autocomplete
+                multiple
+                disableCloseOnSelect
+                options={signals}
+                value={driftChosen}
+                onChange={(_, v) => setDrift(v)}
+                renderInput={(params) => <TextField {...params} label={t('wizard.driftSignals')} placeholder={driftChosen.length ? '' : t('wizard.driftNone')} />}
+              />
+              <TextField
+                label={t('wizard.driftRows')}
+                helperText={t('wizard.driftRowsHelp')}
+                disabled={!driftChosen.length}
+                value={driftRows}
+                onChange={(e) => setDriftRows(e.target.value)}
+                slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+                placeholder="45"
+                sx={{ maxWidth: 480 }}
+              />
+            </Box>
           </Box>
         )}
         {step === 2 && mode === 'unsupervised' && (
@@ -265,8 +314,9 @@ export default function RegisterWizard({ type }: { type: TsType }) {
                 { label: t('details.signals'), value: `${signals.length}: ${signals.slice(0, 10).join(', ')}${signals.length > 10 ? ' …' : ''}`, wide: true },
                 { label: t('details.label'), value: label || t('wizard.none') },
                 { label: t('details.lags'), value: list(lags).join(', ') || '—' },
-                { label: t('details.windows'), value: list(windows).join(', ') || '—' },
+                { label: t('details.windows'), value: list(windows).length ? `${list(windows).join(', ')} (${stats.map((x) => t(`wizard.stat_${x}`)).join(', ')})` : '—' },
                 { label: t('details.resample'), value: timeIsDatetime && resample.trim() ? resample.trim() : t('details.noResample') },
+                { label: t('details.drift'), value: driftChosen.length ? t('details.driftValue', { signals: driftChosen.join(', '), rows: driftRows.trim() }) : t('details.noDrift'), wide: true },
                 mode === 'unsupervised'
                   ? { label: t('details.normal'), value: normalMode === 'rows' ? t('details.firstRows', { rows }) : `${from} – ${to}`, wide: normalMode === 'range' }
                   : { label: t('details.split'), value: `${Math.round(Number(split) * 100)} %` },

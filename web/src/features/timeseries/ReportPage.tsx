@@ -90,6 +90,11 @@ export default function ReportPage() {
         <Typography variant="caption" color="text.secondary">
           {t('threshold.zoomHelp')}
         </Typography>
+        {data.project.drift_signals.length > 0 && (
+          <Typography variant="body2" color="text.secondary" data-testid="report-drift">
+            {t('details.drift')}: {t('details.driftValue', { signals: data.project.drift_signals.join(', '), rows: data.project.drift_rows })}
+          </Typography>
+        )}
         {sig.data && (
           <Box sx={{ mt: 1 }}>
             <Typography variant="subtitle2">{t('report.signals')}</Typography>

@@ -38,6 +38,11 @@ export interface RegisterBody {
   lags: number[];
   windows: (number | string)[];
   resample?: string | null;
+  /** Statistics of each rolling window (all four when absent). */
+  window_stats?: ('mean' | 'std' | 'min' | 'max')[];
+  /** Slowly drifting signals: each enters as its change over drift_rows rows instead of its level. */
+  drift_signals?: string[];
+  drift_rows?: number | null;
   normal?: { mode: 'rows'; rows: number } | { mode: 'range'; start: string; end: string } | null;
   split_ratio: number;
   models: { algorithm: string; params: Record<string, number> }[];

@@ -13,7 +13,8 @@ afterEach(() => {
 const model = { id: 'm1', model_key: '1_pca_mspc', model_name: 'pca_mspc', model_index: 1, algorithm: 'pca_mspc', label: "PCA-MSPC (Hotelling's T² and Q statistic / SPE)", params: {}, hyperparameters: {}, cv: null, seconds: 1, state: 'done', metrics: { f1: 0.9, far: 0.01, threshold: 1 }, error: null, log: null, trained_at: null, threshold: 1, trained_threshold: 1, saved_threshold: null };
 const project = {
   project_id: 'p1', id: 'p1', name: 'TEP', project_type: 'time_series_anomaly_detection_unsupervised', mode: 'unsupervised', training_state: 'done', dataset_id: 'd1', parent_dataset_name: 'd01',
-  number_of_data: 10, target_variables: ['fault'], feature_variables: ['a', 'b'], time_column: 'sample', time_is_datetime: false, normal: { mode: 'rows', rows: 4 }, notes: [], lags: [], windows: [],
+  number_of_data: 10, target_variables: ['fault'], feature_variables: ['a', 'b'], time_column: 'sample', time_is_datetime: false, normal: { mode: 'rows', rows: 4 }, notes: [], lags: [], windows: [], resample: null,
+  window_stats: ['mean', 'std', 'min', 'max'], drift_signals: [], drift_rows: null,
   split_ratio: 0.7, models: [model], models_done: 1, models_failed: 0, job: null, error: null, best_model_key: '1_pca_mspc', created_at: '', updated_at: '',
 };
 const stats = (threshold: number) => ({
@@ -149,5 +150,44 @@ describe('time-series register wizard', () => {
     expect(summary).toHaveTextContent("PCA-MSPC (Hotelling's T² and Q statistic / SPE) (Confidence of the control limits = 0.95)");
     expect(summary).toHaveTextContent('Row-order column (row number)sample');
     expect(summary).not.toHaveTextContent('"algorithm"');
+  }, 90_000);
+
+  it('takes slowly drifting signals with the rows of their change, and sends them with the window statistics', async () => {
+    signIn();
+    let sent: Record<string, unknown> | null = null;
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/dataset/d1/false': () => ok(dataset),
+      'GET /api/timeseries/catalogue': () => ok(catalogue),
+      'POST /api/timeseries/register/d1': (c) => {
+        sent = c.body as Record<string, unknown>;
+        return ok({ ...project, windows: [5], window_stats: ['mean'], drift_signals: ['b'], drift_rows: 45 });
+      },
+      'GET /api/timseseries/project/p1': () => ok({ ...project, windows: [5], window_stats: ['mean'], drift_signals: ['b'], drift_rows: 45 }),
+    });
+    renderApp('/training/time_series_anomaly_detection_unsupervised/register/d1');
+    await screen.findByLabelText(/Row-order column/);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const rowsField = await screen.findByLabelText('Use their change over N rows');
+    expect(rowsField).toBeDisabled(); // no drifting signal by default
+    fireEvent.change(screen.getByLabelText(/Rolling windows/), { target: { value: '5' } });
+    for (const st of ['standard deviation', 'minimum', 'maximum']) fireEvent.click(screen.getByLabelText(st));
+    const drift = screen.getByLabelText('Slowly drifting signals');
+    fireEvent.mouseDown(drift);
+    fireEvent.click(await screen.findByRole('option', { name: 'b' }));
+    expect(rowsField).not.toBeDisabled();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText("Give the number of rows (1 or more) over which the drifting signals' change is taken.")).toBeInTheDocument();
+    fireEvent.change(rowsField, { target: { value: '45' } });
+    for (let i = 0; i < 3; i++) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const summary = await screen.findByTestId('wizard-summary');
+    expect(summary).toHaveTextContent('b: change over 45 rows');
+    expect(summary).toHaveTextContent('5 (mean)');
+    fireEvent.click(screen.getByRole('button', { name: /Create/ }));
+    await waitFor(() => expect(sent).not.toBeNull(), { timeout: 60_000 });
+    expect(sent).toMatchObject({ windows: [5], window_stats: ['mean'], drift_signals: ['b'], drift_rows: 45 });
+    // the details page shows the setting beside the windows
+    expect(await screen.findByText('b: change over 45 rows', {}, { timeout: 60_000 })).toBeInTheDocument();
   }, 90_000);
 });

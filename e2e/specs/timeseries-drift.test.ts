@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { closeApp, openApp, shooter } from '../support/app.ts';
+import { type RunningServer, SHARED_DATA } from '../support/server.ts';
+import { signIn, signUp } from '../support/session.ts';
+
+const SKAB = fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv'), 'utf8');
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let token = '';
+
+const shot = shooter('tsdrift', () => page);
+
+before(async () => {
+  ({ server, browser, page } = await openApp({ viewport: { width: 1400, height: 1000 } }));
+  const email = `tsdrift.${Date.now()}@example.com`;
+  ({ token } = await signUp(server, { email, first_name: 'Aiko', last_name: 'Sato', organisation_name: 'Valve Rig' }));
+  await signIn(page, server, email);
+});
+
+after(() => closeApp({ server, browser }));
+
+async function upload(name: string, fileName: string, csv: string, fields: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ name, data_type: 'training_data', type: 'unsupervised', training_type: 'regression', ...fields })) form.append(k, v);
+  form.append('file', new Blob([csv], { type: 'text/csv' }), fileName);
+  const res = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  assert.equal(res.status, 201, await res.clone().text());
+  return (await res.json()).detail.response.id as string;
+}
+
+async function chooseDrifting(label: string, names: string[]) {
+  // the list stays open while choosing (disableCloseOnSelect)
+  await page.getByRole('combobox', { name: label }).click();
+  for (const n of names) await page.getByRole('option', { name: n, exact: true }).click();
+  await page.keyboard.press('Escape');
+  for (const n of names) await page.getByRole('button', { name: n }).waitFor();
+}
+
+test('SKAB with its thermal signals as slowly drifting: chosen in the wizard (en, ja), trained, shown on the details and report pages', async () => {
+  const id = await upload('SKAB valve1 0 drift', '0.csv', SKAB, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
+  const wizard = `${server.url}/training/time_series_anomaly_detection_unsupervised/register/${id}`;
+
+  // in Japanese: the control and its help in the windowing step
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+  await page.goto(wizard);
+  await page.getByRole('button', { name: '次へ' }).click();
+  await page.getByRole('textbox', { name: /移動ウィンドウ/ }).fill('5');
+  await chooseDrifting('ゆっくりドリフトする信号', ['Temperature', 'Thermocouple']);
+  await page.getByRole('textbox', { name: 'N行の変化を使う' }).fill('45');
+  await page.getByText('モデルは信号がどこにあるかではなく、どれだけ速く変わるかを見ます', { exact: false }).waitFor();
+  await shot('01-wizard-windowing-ja');
+
+  // in English: the whole way
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
+  await page.goto(wizard);
+  await page.getByRole('combobox', { name: 'Date/time column' }).waitFor();
+  await page.getByRole('button', { name: 'Next' }).click();
+  const rows = page.getByRole('textbox', { name: 'Use their change over N rows' });
+  assert.equal(await rows.isDisabled(), true, 'no drifting signal by default');
+  await page.getByRole('textbox', { name: /Rolling windows/ }).fill('5');
+  for (const st of ['standard deviation', 'minimum', 'maximum']) await page.getByRole('checkbox', { name: st }).uncheck();
+  await chooseDrifting('Slowly drifting signals', ['Temperature', 'Thermocouple']);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText("Give the number of rows (1 or more) over which the drifting signals' change is taken.").waitFor();
+  await rows.fill('45');
+  await shot('02-wizard-windowing');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('radio', { name: 'The first N rows' }).check();
+  await page.getByRole('textbox', { name: 'N rows' }).fill('400');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: 'Confidence of the control limits' }).fill('0.995');
+  await page.getByRole('textbox', { name: 'Alarm rule: rows over the threshold (k)' }).fill('10');
+  await page.getByRole('textbox', { name: 'Alarm rule: last rows looked at (n)' }).fill('20');
+  await page.getByRole('button', { name: 'Next' }).click();
+  const summary = page.getByTestId('wizard-summary');
+  await summary.getByText('Temperature, Thermocouple: change over 45 rows').waitFor();
+  await summary.getByText('5 (mean)').waitFor();
+  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.waitForURL(/\/training\/time-series\/details\//);
+  await page.getByText('Temperature, Thermocouple: change over 45 rows').waitFor();
+  await page.getByRole('button', { name: 'Train', exact: true }).click();
+  await page.getByRole('table', { name: 'Detectors' }).getByText('Done', { exact: true }).first().waitFor({ timeout: 240_000 });
+  const details = page.url();
+  await shot('03-details');
+  await page.getByRole('link', { name: 'Report', exact: true }).first().click();
+  await page.waitForURL(/\/training\/time-series\/report\//);
+  await page.getByRole('table', { name: 'Alarms' }).waitFor();
+  assert.match(await page.getByTestId('report-drift').innerText(), /Slowly drifting signals: Temperature, Thermocouple: change over 45 rows/);
+  await shot('04-report');
+
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+  await page.goto(details);
+  await page.getByText('Temperature, Thermocouple: 45行の変化').waitFor();
+  await shot('05-details-ja');
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
+});
