@@ -253,6 +253,30 @@ def test_bad_drift_settings_are_refused_before_anything_is_written(tmp_path, cha
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
 
 
+def test_a_supervised_training_part_eaten_by_the_warm_up_is_refused(tmp_path):
+    """900 rows, 70 % for training (630), the change over 620 rows as warm-up: 10 rows would be left minus validation."""
+    from mitate_engine.task import EngineError
+
+    _drifting().to_parquet(tmp_path / "d.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_supervised",
+        "parquet": str(tmp_path / "d.parquet"),
+        "time_column": "t",
+        "features": ["a", "b", "temp"],
+        "target": "y",
+        "split_ratio": 0.7,
+        "drift_signals": ["temp"],
+        "drift_rows": 620,
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_lgbm", "algorithm": "random_forest"}],
+    }
+    with pytest.raises(EngineError) as err:
+        run("tsad_train", spec)
+    assert err.value.code == "tsad_train_too_short"
+    assert err.value.params == {"count": 8, "warm": 620}
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
+
+
 def _tep(tmp_path, name):
     df = pd.read_csv(DATA / "tep_braatz_subset" / name)
     p = tmp_path / name.replace(".csv", ".parquet")

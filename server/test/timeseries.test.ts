@@ -309,6 +309,12 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(msg(await reg({ drift_rows: 400 }, 'ja'))).toBe('400行の変化を使うには、それより長い正常期間が必要です（現在400行）。行数を減らすか、正常期間を長くしてください。');
     expect(msg(await reg({ drift_rows: 395 }))).toContain('warm-up');
     expect((await reg({ window_stats: ['median'] })).statusCode).toBe(422);
+    // supervised: the training part (70 % of the rows less a fifth for validation) must outlast the warm-up
+    const rows = Number(body(await call('GET', `/api/dataset/${id}/true`)).row_count);
+    const sup = { project_type: 'time_series_anomaly_detection_supervised', normal: undefined, split_ratio: 0.7, models: [{ algorithm: 'random_forest' }] };
+    const nTrain = Math.round(rows * 0.7);
+    expect(msg(await reg({ ...sup, drift_rows: nTrain - 5 }))).toContain('The training part has');
+    expect(msg(await reg({ ...sup, drift_rows: nTrain - 5 }, 'ja'))).toContain('学習部分は');
     expect(body(await call('GET', '/api/timeseries/project/list/')).total).toBe(before);
 
     const p = body(await reg({}));

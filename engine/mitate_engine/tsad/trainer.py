@@ -81,6 +81,8 @@ def prepare(spec: dict) -> Prepared:
             raise fail("no_target")
         n_train = int(round(n * float(spec.get("split_ratio") or 0.85)))
         n_val = max(1, int(round((n_train - warm) * 0.2)))
+        if n_train - n_val - warm < 10:  # the warm-up (windows, lags, drift changes) leaves too little to learn from
+            raise fail("tsad_train_too_short", count=max(0, n_train - n_val - warm), warm=warm)
         split[warm : n_train - n_val] = "train"
         split[n_train - n_val : n_train] = "validation"
         tr = split == "train"

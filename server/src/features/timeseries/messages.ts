@@ -12,8 +12,12 @@ export const M = {
   labelAsSignal: { en: 'The label "{column}" is also among the signals; remove it from the signals.', ja: 'ラベル「{column}」が信号にも含まれています。信号から外してください。' },
   singleClass: { en: 'The label "{column}" has a single class; supervised detection needs normal and anomalous rows.', ja: 'ラベル「{column}」のクラスが1つしかありません。教師ありの検知には正常と異常の両方の行が必要です。' },
   shortNormal: {
-    en: 'The normal period has {count} rows, but the windows need {warm} rows of warm-up and at least 10 more; choose a longer period or shorter windows.',
-    ja: '正常期間は{count}行ですが、ウィンドウのウォームアップに{warm}行とさらに10行以上が必要です。期間を長くするかウィンドウを短くしてください。',
+    en: 'The normal period has {count} rows, but the windows, lags and changes of drifting signals need {warm} rows of warm-up and at least 10 more; choose a longer period, shorter windows or fewer rows of change.',
+    ja: '正常期間は{count}行ですが、ウィンドウ・ラグ・ドリフト信号の変化のウォームアップに{warm}行とさらに10行以上が必要です。期間を長くするか、ウィンドウを短くするか、変化の行数を減らしてください。',
+  },
+  shortTrain: {
+    en: 'The training part has {count} rows, but the windows, lags and changes of drifting signals need {warm} rows of warm-up and at least 10 more; choose a larger training share, shorter windows or fewer rows of change.',
+    ja: '学習部分は{count}行ですが、ウィンドウ・ラグ・ドリフト信号の変化のウォームアップに{warm}行とさらに10行以上が必要です。学習の割合を増やすか、ウィンドウを短くするか、変化の行数を減らしてください。',
   },
   shortSequence: {
     en: 'The sequence autoencoder\'s window of {window} rows needs at least {needed} rows of normal period; it has {count}. Choose a longer period or a shorter window.',

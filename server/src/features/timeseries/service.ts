@@ -209,6 +209,12 @@ export function makeTimeSeriesService(ctx: AppContext) {
     // resampling averages the rows of one period, duplicates included
     if (Number(r.dups) > 0 && !resample) throw new AppError(422, M.duplicateTimes, { column: time, count: Number(r.dups), first: String(r.first_dup) }, 'time_column');
     if (mode === 'supervised' && Number(r.classes) < 2) throw new AppError(422, M.singleClass, { column: target! }, 'target_variables');
+    if (mode === 'supervised') {
+      // the engine's split (tsad/trainer.py prepare): the training part starts after the warm-up, a fifth of it validates
+      const nTrain = Math.round(Number(dataset.row_count) * body.split_ratio);
+      const nVal = Math.max(1, Math.round((nTrain - warm) * 0.2));
+      if (nTrain - nVal - warm < 10) throw new AppError(422, M.shortTrain, { count: nTrain - nVal, warm }, 'split_ratio');
+    }
     if (normal) {
       const rows = normal.mode === 'rows' ? Math.min(normal.rows, Number(dataset.row_count)) : Number(r.normal_rows);
       // a change over L rows compares row t with row t-L: L must be shorter than the normal period
