@@ -127,6 +127,8 @@ export default function RegisterWizard({ type }: { type: TsType }) {
     if (i === 3 && !chosen.length) return t('wizard.required');
     return null;
   };
+  // once Next has found a problem, the message follows the fields: it goes when they are put right
+  const shownError = error ? stepError(step) : null;
   const next = () => {
     const e = stepError(step);
     setError(e);
@@ -336,13 +338,13 @@ export default function RegisterWizard({ type }: { type: TsType }) {
             />
           </Box>
         )}
-        {error && (
+        {shownError && (
           <Alert severity="error" sx={{ mt: 2 }}>
-            {error}
+            {shownError}
           </Alert>
         )}
         <Box sx={{ display: 'flex', gap: 1, mt: 3 }}>
-          <Button disabled={step === 0} onClick={() => setStep(step - 1)}>
+          <Button disabled={step === 0} onClick={() => { setError(null); setStep(step - 1); }}>
             {t('wizard.back')}
           </Button>
           {step < STEPS.length - 1 ? (
