@@ -33,6 +33,16 @@ function tricky(rows: number): Buffer {
   return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n') + '\r\n')]);
 }
 
+/**
+ * Records whose second field is quoted and holds many newlines (and doubled quotes), so that the middle of the file,
+ * where the upload is cut in two, falls inside a quoted field: the cut must move on to the next record's start.
+ */
+function quotedNewlines(rows: number): string {
+  const lines = ['n,note,v'];
+  for (let i = 0; i < rows; i++) lines.push(`${i},"${Array.from({ length: 40 }, (_, k) => `l${k} ""q""`).join('\n')}",${(i / 8).toFixed(3)}`);
+  return lines.join('\n') + '\n';
+}
+
 /** "a,b": a = i and b = 2i for i < rows (whole numbers), then one row with `late` in a (past the sampled rows). */
 function lateValue(rows: number, late: string | null): string {
   const lines = ['a,b'];
@@ -77,6 +87,7 @@ const cases: Case[] = [
     streamed: true,
   },
   { name: 'tricky.csv', content: tricky(30_000), streamed: true },
+  { name: 'quoted-newlines.csv', content: quotedNewlines(3_000), streamed: true },
   // text after the sampled rows: the stream's integer column fails, the whole-file path reads all rows to type it
   { name: 'late-text.csv', content: typeChangeLate(60_000, 50_000), streamed: false },
   // a 3 MB line: longer than the stream's 2 MB line limit, within the whole-file path's 16 MB
@@ -153,6 +164,8 @@ describe('CSV converted while the upload streams in', () => {
     });
     expect(got.row_count).toBeGreaterThan(0);
     expect(streamedLog.length - before, `${c.name}: kept the conversion beside the upload`).toBe(c.streamed ? 1 : 0);
+    // the upload was cut in two at a record boundary and both pieces parsed at once
+    if (c.streamed) expect(streamedLog.at(-1)).toMatch(/in 2 piece\(s\) at once/);
     // nothing of the conversion beside the upload stays behind (its pipe, its file)
     expect(filesUnder(path.join(streaming.dataDir, 'files')).filter((f) => /upload\.pipe|streamed\.parquet/.test(f))).toEqual([]);
   });
