@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import os from 'node:os';
@@ -240,6 +241,21 @@ describe('CSV converted while the upload streams in', () => {
       expect(Math.abs(x.std - std) / std).toBeLessThan(1e-9);
       expect(d.columns[1]).toMatchObject({ name: 'n', dtype: 'BIGINT', count: rows, missing: 0 });
     }
+  });
+
+  it('converts an upload of unknown size (no content-length) in one piece, the same dataset', async () => {
+    const before = streamedLog.length;
+    const file = { name: 'chunked.csv', content: tricky(20_000) };
+    const body = multipart({ name: file.name, data_type: 'training_data', type: 'supervised', training_type: 'regression' }, file);
+    // a stream body goes without a content-length: the size is not announced, so there is nowhere to cut
+    const s = await streaming.app.inject({ method: 'POST', url: '/api/dataset/register', payload: Readable.from([body.payload]), headers: { ...body.headers, ...sa.auth } });
+    expect(s.statusCode, s.body).toBe(201);
+    expect(streamedLog.length - before).toBe(1);
+    expect(streamedLog.at(-1)).toMatch(/in 1 piece\(s\) at once/);
+    const w = await upload(whole.app, wa.auth, file);
+    const got = await dataset(streaming, sa.auth, s.json().detail.response.id);
+    const want = await dataset(whole, wa.auth, w.json().detail.response.id);
+    expect({ ...got, columns: got.columns.map((c: { std: unknown }) => ({ ...c, std: null })) }).toEqual({ ...want, columns: want.columns.map((c: { std: unknown }) => ({ ...c, std: null })) });
   });
 
   it('takes several uploads at once: one is converted beside its upload, the others after theirs, all complete', async () => {
