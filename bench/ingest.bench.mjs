@@ -34,7 +34,8 @@ print(json.dumps({"seconds": s, "cpu_seconds": r.ru_utime + r.ru_stime, "peak_rs
 console.log('pandas', pandas);
 
 const loadBefore = os.loadavg()[0];
-const server = await startServer({ MITATE_MAX_UPLOAD_MB: '4096' });
+// BENCH_SERVER_DIR: another checkout's server (a baseline), timed in the same conditions
+const server = await startServer({ MITATE_MAX_UPLOAD_MB: '4096' }, process.env.BENCH_SERVER_DIR || undefined);
 try {
   const auth = await signUp(server.url);
   // curl streams the file from disk as a browser would; the Node client would add its own cost to the figure.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import os from 'node:os';
@@ -31,6 +32,16 @@ function tricky(rows: number): Buffer {
     lines.push(`${ts},"A-${i % 13}",${(20 + (i % 50) / 10).toFixed(1)},"${i % 5 === 0 ? '改行\nあり' : '良品, 検査済'}"`);
   }
   return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join('\r\n') + '\r\n')]);
+}
+
+/**
+ * Records whose second field is quoted and holds many newlines (and doubled quotes), so that the middle of the file,
+ * where the upload is cut in two, falls inside a quoted field: the cut must move on to the next record's start.
+ */
+function quotedNewlines(rows: number): string {
+  const lines = ['n,note,v'];
+  for (let i = 0; i < rows; i++) lines.push(`${i},"${Array.from({ length: 40 }, (_, k) => `l${k} ""q""`).join('\n')}",${(i / 8).toFixed(3)}`);
+  return lines.join('\n') + '\n';
 }
 
 /** "a,b": a = i and b = 2i for i < rows (whole numbers), then one row with `late` in a (past the sampled rows). */
@@ -77,6 +88,7 @@ const cases: Case[] = [
     streamed: true,
   },
   { name: 'tricky.csv', content: tricky(30_000), streamed: true },
+  { name: 'quoted-newlines.csv', content: quotedNewlines(3_000), streamed: true },
   // text after the sampled rows: the stream's integer column fails, the whole-file path reads all rows to type it
   { name: 'late-text.csv', content: typeChangeLate(60_000, 50_000), streamed: false },
   // a 3 MB line: longer than the stream's 2 MB line limit, within the whole-file path's 16 MB
@@ -153,6 +165,8 @@ describe('CSV converted while the upload streams in', () => {
     });
     expect(got.row_count).toBeGreaterThan(0);
     expect(streamedLog.length - before, `${c.name}: kept the conversion beside the upload`).toBe(c.streamed ? 1 : 0);
+    // the upload was cut in two at a record boundary and both pieces parsed at once
+    if (c.streamed) expect(streamedLog.at(-1)).toMatch(/in 2 piece\(s\) at once/);
     // nothing of the conversion beside the upload stays behind (its pipe, its file)
     expect(filesUnder(path.join(streaming.dataDir, 'files')).filter((f) => /upload\.pipe|streamed\.parquet/.test(f))).toEqual([]);
   });
@@ -227,6 +241,21 @@ describe('CSV converted while the upload streams in', () => {
       expect(Math.abs(x.std - std) / std).toBeLessThan(1e-9);
       expect(d.columns[1]).toMatchObject({ name: 'n', dtype: 'BIGINT', count: rows, missing: 0 });
     }
+  });
+
+  it('converts an upload of unknown size (no content-length) in one piece, the same dataset', async () => {
+    const before = streamedLog.length;
+    const file = { name: 'chunked.csv', content: tricky(20_000) };
+    const body = multipart({ name: file.name, data_type: 'training_data', type: 'supervised', training_type: 'regression' }, file);
+    // a stream body goes without a content-length: the size is not announced, so there is nowhere to cut
+    const s = await streaming.app.inject({ method: 'POST', url: '/api/dataset/register', payload: Readable.from([body.payload]), headers: { ...body.headers, ...sa.auth } });
+    expect(s.statusCode, s.body).toBe(201);
+    expect(streamedLog.length - before).toBe(1);
+    expect(streamedLog.at(-1)).toMatch(/in 1 piece\(s\) at once/);
+    const w = await upload(whole.app, wa.auth, file);
+    const got = await dataset(streaming, sa.auth, s.json().detail.response.id);
+    const want = await dataset(whole, wa.auth, w.json().detail.response.id);
+    expect({ ...got, columns: got.columns.map((c: { std: unknown }) => ({ ...c, std: null })) }).toEqual({ ...want, columns: want.columns.map((c: { std: unknown }) => ({ ...c, std: null })) });
   });
 
   it('takes several uploads at once: one is converted beside its upload, the others after theirs, all complete', async () => {

@@ -28,7 +28,7 @@ export interface IngestResult {
    * Where the time went (ms): re-encoding to UTF-8, CSV to Parquet after the upload (the wait for the conversion that
    * ran beside it, when it was kept), the statistics scan (issue 17 profile).
    */
-  timings?: { transcode_ms: number; parquet_ms: number; stats_ms: number; streamed: { convert_ms: number; after_upload_ms: number } | null };
+  timings?: { transcode_ms: number; parquet_ms: number; stats_ms: number; streamed: { convert_ms: number; after_upload_ms: number; pieces: number } | null };
 }
 
 export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -209,7 +209,7 @@ export async function ingestCsv(
       try {
         const result = await parquetStats(conn, out, undefined, {}, { footer: true });
         if (result.rowCount > 0 && result.columns.length === opts.sniffed.header.length) {
-          result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2, streamed: { convert_ms: streamed.convert_ms, after_upload_ms: streamed.after_upload_ms } };
+          result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2, streamed: { convert_ms: streamed.convert_ms, after_upload_ms: streamed.after_upload_ms, pieces: streamed.pieces } };
           return result;
         }
       } catch (e) {
@@ -280,23 +280,22 @@ export async function ingestCsv(
 }
 
 interface FileSniffs {
-  same: boolean;
+  /** DuckDB's sniff of the saved file (without UserArguments and Prompt), as the whole-file path reads it. */
+  record: Record<string, unknown>;
   columns: { name: string; dtype: string }[];
 }
 
 /**
  * DuckDB's sniff of the saved file (dialect, header, types, date and time formats) with the whole-file path's read
- * buffer, and whether the stream's smaller buffer sniffs the same; null when the file cannot be sniffed.
+ * buffer; null when the file cannot be sniffed.
  */
 async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed): Promise<FileSniffs | null> {
   const conn = await duck.connect();
   try {
-    const sniff = async (read: { maxLine: number; buffer: number }) =>
-      (await conn.runAndReadAll(`SELECT * EXCLUDE (UserArguments, Prompt) FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(sniffed.delimiter, read.maxLine, read.buffer, SAMPLE_ROWS)})`)).getRowObjectsJson()[0];
-    const whole = await sniff(fileRead(file));
-    const stream = await sniff(STREAM_READ);
-    const columns = (whole.Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
-    return { same: JSON.stringify(whole) === JSON.stringify(stream), columns };
+    const read = fileRead(file);
+    const record = (await conn.runAndReadAll(`SELECT * EXCLUDE (UserArguments, Prompt) FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(sniffed.delimiter, read.maxLine, read.buffer, SAMPLE_ROWS)})`)).getRowObjectsJson()[0];
+    const columns = (record.Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
+    return { record, columns };
   } catch {
     return null; // the whole-file path gives the error in the user's words
   } finally {
@@ -306,8 +305,8 @@ async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed):
 
 /**
  * Keeps the Parquet file converted beside the upload when it is what the whole-file path would write: the upload's
- * head sniffs the same, DuckDB's sniff of the saved file is the same with the stream's read buffer and the file's,
- * its columns and types are the Parquet file's, its whole-number columns were all guarded against a fraction (see
+ * head sniffs the same, DuckDB's sniff of the saved file (dialect, columns, types, formats) is the sniff of the head
+ * the conversion read with, its columns and types are the Parquet file's, its whole-number columns were all guarded against a fraction (see
  * StreamedParquet.guarded), and a datetime column needs no cast. Otherwise the caller converts
  * the file.
  */
@@ -320,7 +319,7 @@ async function acceptStreamed(
   datetimeColumn: string | null,
 ): Promise<boolean> {
   const same = (a: Sniffed, b: Sniffed) => a.encoding === b.encoding && a.delimiter === b.delimiter && a.header.length === b.header.length && a.header.every((h, i) => h === b.header[i]);
-  let ok = same(streamed.sniffed, sniffed) && !!sniffs?.same;
+  let ok = same(streamed.sniffed, sniffed) && !!sniffs && JSON.stringify(sniffs.record) === JSON.stringify(streamed.sniff);
   try {
     if (ok && sniffs) {
       const fromFile = sniffs.columns;

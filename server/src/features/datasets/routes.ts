@@ -55,7 +55,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
           const dest = path.join(tempDir, `original${ext}`);
           // A large CSV is converted to Parquet while it streams in (issue 17; the service checks the result).
           const length = Number(req.headers['content-length'] ?? 0);
-          const convert = ext !== '.zip' && length >= app.ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: app.ctx.duckdb, dir: tempDir } : null;
+          const convert = ext !== '.zip' && length >= app.ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: app.ctx.duckdb, dir: tempDir, expectedBytes: length } : null;
           received = await receiveUpload(part.file, dest, convert);
           if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
           file = { path: dest, fileName: path.basename(part.filename), size: received.size, streamed: received.streamed, receiveMs: received.receive_ms };

@@ -187,7 +187,7 @@ export function makeDatasetService(ctx: AppContext) {
         throw e;
       }
       const tm = ingest.timings;
-      const beside = tm?.streamed ? `; converted while receiving: ${tm.streamed.convert_ms} ms, ${tm.streamed.after_upload_ms} ms of it after the upload` : '';
+      const beside = tm?.streamed ? `; converted while receiving: ${tm.streamed.convert_ms} ms, ${tm.streamed.after_upload_ms} ms of it after the upload, in ${tm.streamed.pieces} piece(s) at once` : '';
       const received = file.receiveMs === undefined ? '' : `; upload received in ${file.receiveMs} ms`;
       const parts = tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms${beside}${received})` : '';
       ctx.log.info(`dataset ${id} registered: ${ingest.rowCount} rows x ${ingest.columns.length} columns in ${Date.now() - started} ms${parts}`);

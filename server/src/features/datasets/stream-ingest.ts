@@ -4,29 +4,37 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { MAX_HEADER_BYTES, sniffCsv, type Sniffed } from './csv-sniff.js';
-import { csvReadOptions, integerGuards, PARQUET_OPTIONS, SAMPLE_ROWS, sqlString, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
+import { columnType, csvReadOptions, integerGuards, PARQUET_OPTIONS, SAMPLE_ROWS, sqlString, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
 
 /**
  * Issue 17: a large CSV upload is converted to Parquet while it streams in. The request's bytes go to the original
- * file on disk (as before) and, through a named pipe, to a DuckDB `COPY (read_csv(pipe)) TO parquet` running at the
- * same time, so the conversion overlaps the upload instead of starting after it.
+ * file on disk (as before) at the pace they arrive; the file is fed, as it grows, through named pipes to one DuckDB
+ * `COPY (read_csv([pipe 1, pipe 2])) TO parquet` running at the same time. DuckDB reads a pipe on one thread, so the
+ * file is cut in two at a record boundary near the middle of the announced upload size: the first piece goes to one
+ * pipe, the header and the second piece to the other, and DuckDB's two threads parse them at once, keeping the rows
+ * in file order. The read is not sniffed on the pipes: the columns, types and formats are those of DuckDB's sniff of
+ * the upload's head.
  *
  * This is only a head start: the service accepts its Parquet file only when the upload was complete, the conversion
- * succeeded, and DuckDB's sniff of the whole saved file gives the same columns and types (DuckDB samples the first
- * rows only, which the pipe saw too). Anything else (a value that contradicts the sampled type, a ragged row, a
- * datetime column that must be cast, a refused upload) falls back to the whole-file conversion, which gives today's
- * types and error messages; a wrong type is never kept.
+ * succeeded, and DuckDB's sniff of the whole saved file is the head's (same dialect, columns, types, formats).
+ * Anything else (a value that contradicts the sampled type, a ragged row, a datetime column that must be cast, a
+ * refused upload) falls back to the whole-file conversion, which gives today's types and error messages; a wrong
+ * type is never kept.
  */
 export interface StreamedParquet {
   /** The Parquet file written from the stream (inside the upload's temporary folder). */
   parquet: string;
   sniffed: Sniffed;
+  /** DuckDB's sniff of the upload's head (sniff_csv without UserArguments and Prompt) the conversion read with. */
+  sniff: Record<string, unknown>;
   /**
    * The columns read as text and cast to whole numbers in the COPY, failing on a fraction (DuckDB's own read would
-   * round 50000.5 to 50001): the whole numbers of a sniff of the upload's head. The service keeps the file only when
-   * every whole-number column of the saved file's sniff is among them.
+   * round 50000.5 to 50001): the whole numbers of the head's sniff. The service keeps the file only when every
+   * whole-number column of the saved file's sniff is among them.
    */
   guarded: string[];
+  /** Pieces the file was parsed in at once (1 when no cut was found). */
+  pieces: number;
   /** ms the conversion ran in all, and how much of it came after the last byte of the upload. */
   convert_ms: number;
   after_upload_ms: number;
@@ -45,13 +53,19 @@ export interface ReceivedUpload {
 const execFileP = promisify(execFile);
 
 /**
- * Conversions beside an upload at once in this process. DuckDB's query and the file writes both run on Node's
- * small thread pool, and a query waiting on its pipe holds a thread: with one at a time, the writes that feed it always
- * find a thread. A second large upload meanwhile is converted after it arrives, as before.
+ * Conversions beside an upload at once in this process. DuckDB's query and the file reads and writes all run on
+ * Node's small thread pool, and a query waiting on its pipes holds a thread (an open of a pipe not read yet holds
+ * another): with one at a time, the reads and writes always find a thread. A second large upload meanwhile is
+ * converted after it arrives, as before.
  */
 const MAX_ACTIVE = 1;
-/** Bytes gathered before one write to disk and to the pipe. */
+/** Bytes gathered before one write to disk; bytes of one read fed to a pipe. */
 const WRITE_BYTES = 1 << 20;
+/**
+ * Quote characters counted (to know whether a newline ends a record) before the cut is given up and the file is
+ * parsed in one piece: a file quoting every field would cost the upload more in counting than the cut saves.
+ */
+const MAX_QUOTES_BEFORE_CUT = 4_000_000;
 let active = 0;
 
 /** A writer to a named pipe DuckDB reads; it stops (`failed`) as soon as the reader goes away. */
@@ -93,7 +107,7 @@ class PipeWriter {
       let off = 0;
       while (off < buf.length) off += (await this.fh.write(buf, off, buf.length - off)).bytesWritten;
     } catch {
-      // EPIPE: DuckDB stopped reading (an error on its side); the upload goes on to disk only.
+      // EPIPE: DuckDB stopped reading (an error on its side)
       this.failed = true;
       await this.close();
     }
@@ -106,60 +120,134 @@ class PipeWriter {
   }
 }
 
-/** The streaming conversion of one upload: start it on the first bytes, feed it, end it. */
+/**
+ * The upload's file as it grows on disk: how much is written, whether it ended, and where it is cut in two (the
+ * first record boundary past `target`, found as the bytes are written).
+ */
+class GrowingFile {
+  written = 0;
+  ended = false;
+  /** Offset of the second piece's first byte; null while not found (or given up). */
+  cut: number | null = null;
+  private quotes = 0;
+  private waiters: (() => void)[] = [];
+
+  constructor(private target: number | null) {}
+
+  /** Notes `buf`, written to disk at the current end; to call before the readers may read it (`advance`). */
+  note(buf: Buffer): void {
+    const offset = this.written;
+    if (this.cut === null && this.target !== null) {
+      // a newline ends a record when the quote characters before it are even (a doubled quote counts twice)
+      const count = (from: number, to: number) => {
+        let n = 0;
+        for (let j = buf.indexOf(0x22, from); j !== -1 && j < to; j = buf.indexOf(0x22, j + 1)) n++;
+        return n;
+      };
+      if (offset + buf.length > this.target) {
+        let p = Math.max(0, this.target - offset);
+        let q = this.quotes + count(0, p);
+        for (let nl = buf.indexOf(0x0a, p); nl !== -1; nl = buf.indexOf(0x0a, p)) {
+          q += count(p, nl);
+          p = nl + 1;
+          if (q % 2 === 0) {
+            this.cut = offset + nl + 1;
+            break;
+          }
+        }
+        this.quotes = q + (this.cut === null ? count(p, buf.length) : 0);
+      } else this.quotes += count(0, buf.length);
+      if (this.quotes > MAX_QUOTES_BEFORE_CUT) this.target = null;
+    }
+    this.written += buf.length;
+    this.wake();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake();
+  }
+
+  /** Settles at the next write or at the end. */
+  change(): Promise<void> {
+    return new Promise((r) => this.waiters.push(r));
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const r of w) r();
+  }
+}
+
+/** The streaming conversion of one upload: start it on the head, feed it from the growing file, end it. */
 class StreamConversion {
   private conn: DuckDBConnection | null = null;
-  private writer: PipeWriter | null = null;
   private done: Promise<boolean> = Promise.resolve(false);
+  private feeding: Promise<boolean> = Promise.resolve(false);
+  private stopped = false;
   private started = 0;
   private uploadEnded = 0;
   private finished = 0;
+  private sniff: Record<string, unknown> = {};
+  private guarded: string[] = [];
+  private pieces = 1;
   readonly parquet: string;
+  private readonly pipes: string[];
 
   constructor(
     private readonly duck: DuckDBInstance,
     private readonly dir: string,
+    private readonly src: string,
+    private readonly file: GrowingFile,
     readonly sniffed: Sniffed,
   ) {
     this.parquet = path.join(dir, 'streamed.parquet');
+    this.pipes = [path.join(dir, 'upload.pipe'), path.join(dir, 'tail.upload.pipe')];
   }
 
-  private guarded: string[] = [];
-
-  /** The whole-number columns of DuckDB's sniff of the head's complete lines (none when it cannot be sniffed). */
-  private async headIntegers(conn: DuckDBConnection, head: Buffer): Promise<{ name: string; dtype: string }[]> {
+  /** DuckDB's sniff of the head's complete lines (null when it cannot be sniffed). */
+  private async headSniff(conn: DuckDBConnection, head: Buffer): Promise<Record<string, unknown> | null> {
     const file = path.join(this.dir, 'head.csv');
     try {
       const end = head.lastIndexOf(0x0a);
-      if (end < 0) return [];
+      if (end < 0) return null;
       await fs.promises.writeFile(file, head.subarray(0, end + 1));
-      const r = await conn.runAndReadAll(`SELECT Columns FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS)})`);
-      const cols = (r.getRowObjectsJson()[0].Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
-      return cols.filter((c) => /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)$/.test(c.dtype));
+      const r = await conn.runAndReadAll(`SELECT * EXCLUDE (UserArguments, Prompt) FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS)})`);
+      return r.getRowObjectsJson()[0] as Record<string, unknown>;
     } catch {
-      return []; // the service then gives way to the whole-file conversion for any whole-number column
+      return null; // the service converts the whole file and says what is wrong
     } finally {
       fs.rmSync(file, { force: true });
     }
   }
 
+  /** Starts the COPY on the pipes and their feeders; false when it cannot (the file is converted after the upload). */
   async start(head: Buffer): Promise<boolean> {
     active++;
     this.counted = true;
-    const fifo = path.join(this.dir, 'upload.pipe');
     try {
-      await execFileP('mkfifo', ['-m', '600', fifo]);
+      for (const fifo of this.pipes) await execFileP('mkfifo', ['-m', '600', fifo]);
     } catch {
       return false; // no named pipes here: the file is converted after the upload, as before
     }
     this.started = Date.now();
     this.conn = await this.duck.connect();
+    const sniff = await this.headSniff(this.conn, head);
+    if (!sniff || sniff.HasHeader !== true || Number(sniff.SkipRows) !== 0) return false;
+    this.sniff = sniff;
+    const cols = (sniff.Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
+    if (cols.length !== this.sniffed.header.length) return false;
     // whole-number columns are read as text and cast, failing on a fraction (the whole-file conversion does the same)
-    const ints = await this.headIntegers(this.conn, head);
-    const guards = integerGuards(ints);
-    this.guarded = ints.map((c) => c.name);
-    const types = ints.length ? `, types={${ints.map((c) => `${sqlString(c.name)}: 'VARCHAR'`).join(', ')}}` : '';
-    const expr = `read_csv(${sqlString(fifo)}, ${csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS)}${types})`;
+    const guards = integerGuards(cols);
+    this.guarded = cols.filter((c) => columnType(c.dtype) === 'integer').map((c) => c.name);
+    const columns = cols.map((c) => `${sqlString(c.name)}: ${sqlString(guards.types[c.name] ?? c.dtype)}`).join(', ');
+    const formats = [['dateformat', sniff.DateFormat], ['timestampformat', sniff.TimestampFormat]]
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => `, ${k}=${sqlString(String(v))}`)
+      .join('');
+    const list = `[${this.pipes.map(sqlString).join(', ')}]`;
+    const expr = `read_csv(${list}, ${csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS)}, auto_detect=false, columns={${columns}}${formats})`;
     const select = `SELECT *${guards.replace.length ? ` REPLACE (${guards.replace.join(', ')})` : ''} FROM ${expr}`;
     const run = this.conn.run(`COPY (${select}) TO ${sqlString(this.parquet)} ${PARQUET_OPTIONS}`);
     const settle = (ok: boolean) => {
@@ -170,12 +258,70 @@ class StreamConversion {
       () => settle(true),
       () => settle(false),
     );
-    this.writer = await PipeWriter.open(fifo, this.done);
-    return !this.writer.failed;
+    // the header line (a quoted header may hold newlines) opens the second piece too
+    this.feeding = Promise.all([this.feed(0, head), this.feed(1, head)]).then(
+      (ok) => ok.every(Boolean),
+      () => false,
+    );
+    return true;
   }
 
-  write(buf: Buffer): Promise<void> {
-    return this.writer ? this.writer.write(buf) : Promise.resolve();
+  /** The header's bytes: up to the first newline outside quotes. */
+  private static headerLine(head: Buffer): Buffer | null {
+    let quoted = false;
+    for (let i = 0; i < head.length; i++) {
+      if (head[i] === 0x22) quoted = !quoted;
+      else if (head[i] === 0x0a && !quoted) return head.subarray(0, i + 1);
+    }
+    return null;
+  }
+
+  /**
+   * Feeds piece `k` from the file on disk to its pipe as the file grows: the first piece up to the cut (the whole
+   * file when there is none), the second the header and what follows the cut (the header only when there is none).
+   * True when it fed all of its piece.
+   */
+  private async feed(k: number, head: Buffer): Promise<boolean> {
+    const writer = await PipeWriter.open(this.pipes[k], this.done);
+    const fh = await fs.promises.open(this.src, 'r');
+    const f = this.file;
+    try {
+      let pos = 0;
+      if (k === 1) {
+        while (f.cut === null && !f.ended && !this.stopped) await f.change();
+        if (f.cut === null) {
+          // no cut: a header-only piece (DuckDB reads no rows from it)
+          const header = StreamConversion.headerLine(head);
+          if (!header) return false;
+          await writer.write(header);
+          return !writer.failed;
+        }
+        const header = StreamConversion.headerLine(head);
+        if (!header || header.length > f.cut) return false;
+        await writer.write(header);
+        pos = f.cut;
+        this.pieces = 2;
+      }
+      const buf = Buffer.allocUnsafe(WRITE_BYTES);
+      for (;;) {
+        if (this.stopped || writer.failed) return false;
+        const stop = k === 0 && f.cut !== null ? f.cut : f.written;
+        if (pos >= stop) {
+          if (k === 0 && f.cut !== null) return true;
+          if (f.ended) return true;
+          await f.change();
+          continue;
+        }
+        const { bytesRead } = await fh.read(buf, 0, Math.min(WRITE_BYTES, stop - pos), pos);
+        if (bytesRead === 0) return false;
+        pos += bytesRead;
+        await writer.write(bytesRead === buf.length ? buf : buf.subarray(0, bytesRead));
+      }
+    } finally {
+      await fh.close();
+      // the pipe's end tells DuckDB this piece is over
+      await writer.close();
+    }
   }
 
   private ending: Promise<StreamedParquet | null> | null = null;
@@ -183,12 +329,13 @@ class StreamConversion {
   private abandoned = false;
 
   /**
-   * The upload ended: complete, the pipe's end tells DuckDB there is no more; not complete (or abandoned later), the
-   * conversion is interrupted and its file dropped. Safe to call again.
+   * The upload ended: complete, the feeders finish their pieces and the pipes' ends tell DuckDB there is no more;
+   * not complete (or abandoned later), the conversion is interrupted and its file dropped. Safe to call again.
    */
   async end(complete: boolean): Promise<StreamedParquet | null> {
     if (!complete) {
       this.abandoned = true;
+      this.stopped = true;
       this.conn?.interrupt();
     }
     this.ending ??= this.finish();
@@ -200,22 +347,27 @@ class StreamConversion {
 
   private async finish(): Promise<StreamedParquet | null> {
     this.uploadEnded = Date.now();
-    if (!this.writer || this.writer.failed) this.conn?.interrupt();
-    await this.writer?.close();
+    const fed = await this.feeding;
+    if (!fed) {
+      this.stopped = true;
+      this.conn?.interrupt();
+    }
     const ok = await this.done;
     this.conn?.closeSync();
     this.conn = null;
     if (this.counted) active--;
     this.counted = false;
-    fs.rmSync(path.join(this.dir, 'upload.pipe'), { force: true });
-    if (!ok || this.abandoned || !this.writer || this.writer.failed) {
+    for (const fifo of this.pipes) fs.rmSync(fifo, { force: true });
+    if (!ok || !fed || this.abandoned) {
       fs.rmSync(this.parquet, { force: true });
       return null;
     }
     return {
       parquet: this.parquet,
       sniffed: this.sniffed,
+      sniff: this.sniff,
       guarded: this.guarded,
+      pieces: this.pieces,
       convert_ms: this.finished - this.started,
       after_upload_ms: Math.max(0, this.finished - this.uploadEnded),
     };
@@ -224,15 +376,18 @@ class StreamConversion {
 
 /**
  * Writes an uploaded file part to `dest`; with `convert` (the caller decides: a large CSV), starts converting it to
- * Parquet beside the upload. A failed upload throws after the conversion has stopped.
+ * Parquet beside the upload, cut in two near half of `expectedBytes` (the request's announced size; 0: unknown, one
+ * piece). A failed upload throws after the conversion has stopped.
  */
 export async function receiveUpload(
   source: AsyncIterable<Buffer>,
   dest: string,
-  convert: { duck: DuckDBInstance; dir: string } | null,
+  convert: { duck: DuckDBInstance; dir: string; expectedBytes?: number } | null,
 ): Promise<ReceivedUpload> {
   const t0 = Date.now();
   const out = await fs.promises.open(dest, 'w');
+  const expected = convert?.expectedBytes ?? 0;
+  const file = new GrowingFile(expected > 0 ? Math.floor(expected / 2) : null);
   let size = 0;
   let head: Buffer[] | null = convert ? [] : null;
   let headBytes = 0;
@@ -241,6 +396,7 @@ export async function receiveUpload(
   const writeAll = async (buf: Buffer) => {
     let off = 0;
     while (off < buf.length) off += (await out.write(buf, off, buf.length - off)).bytesWritten;
+    file.note(buf);
   };
   /**
    * The first MAX_HEADER_BYTES (already on disk) decide whether and how to convert while receiving; `ended`: the file
@@ -256,16 +412,14 @@ export async function receiveUpload(
       sniffed = null; // the service sniffs the saved file again and says what is wrong
     }
     if (sniffed && sniffed.encoding !== 'cp932' && sniffed.header.length <= WIDE_COLUMNS && active < MAX_ACTIVE) {
-      const c = new StreamConversion(convert!.duck, convert!.dir, sniffed);
-      if (await c.start(bytes).catch(() => false)) {
-        conversion = c;
-        await c.write(bytes);
-      } else await c.end(false);
+      const c = new StreamConversion(convert!.duck, convert!.dir, dest, file, sniffed);
+      if (await c.start(bytes).catch(() => false)) conversion = c;
+      else await c.end(false);
     }
   };
 
-  // The request's chunks (tens of kB) are gathered to WRITE_BYTES before they go to disk and the pipe: fewer writes,
-  // fewer hops through Node's thread pool and fewer wake-ups of DuckDB's reader.
+  // The request's chunks (tens of kB) are gathered to WRITE_BYTES before they go to disk: fewer writes, fewer hops
+  // through Node's thread pool and fewer wake-ups of the feeders.
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   const flush = async () => {
@@ -273,7 +427,7 @@ export async function receiveUpload(
     const buf = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
     pending = [];
     pendingBytes = 0;
-    await Promise.all([writeAll(buf), (conversion as StreamConversion | null)?.write(buf)]);
+    await writeAll(buf);
   };
   try {
     for await (const chunk of source) {
@@ -293,10 +447,12 @@ export async function receiveUpload(
     if (head) await decide(true);
   } catch (e) {
     await out.close();
+    file.end();
     await (conversion as StreamConversion | null)?.end(false);
     throw e;
   }
   await out.close();
+  file.end();
   const receive_ms = Date.now() - t0;
   const c = conversion as StreamConversion | null;
   const streamed = c ? c.end(true) : null;
