@@ -218,7 +218,8 @@ describe('CSV converted while the upload streams in', () => {
       expect(d.columns.map((c: { dtype: string }) => c.dtype)).toEqual([dtype, 'BIGINT']);
       expect(d.row_count).toBe(30_001);
       expect(await lateInParquet(parquet)).toEqual([dtype === 'DOUBLE' ? Number(value) : String(value)]);
-      expect(last[0]).toBe(Number(value));
+      // the page shows a 64-bit integer a double cannot hold by its digits (datasets service exactInteger)
+      expect(last[0]).toBe(dtype === 'BIGINT' && !Number.isSafeInteger(Number(value)) ? String(value) : Number(value));
       expect(last[1]).toBe(7);
       expect(d.columns[0].max).toBe(Math.max(29_999, Number(value)));
     }
