@@ -210,6 +210,10 @@ describe('exploration with and without the sketch', () => {
 
   it('a rebuilt sketch replaces the cached columns; a deleted dataset leaves none', async () => {
     await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 10 });
+    const sampled = { x: 'x', y: 'y', max_points: 100, format: 'packed' };
+    const scatter = (etag?: string) => t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${withSketch}`, payload: sampled, headers: { ...alice.auth, ...(etag ? { 'if-none-match': etag } : {}) } });
+    const tagBefore = String((await scatter()).headers.etag);
+    expect((await scatter(tagBefore)).statusCode).toBe(304);
     const before = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
     const keys = () => [...(columnCache as unknown as { entries: Map<string, unknown> }).entries.keys()].filter((k) => k.startsWith(`${withSketch}:`));
     expect(keys().some((k) => k.includes(before))).toBe(true);
@@ -217,6 +221,11 @@ describe('exploration with and without the sketch', () => {
     await t.app.ctx.jobs.waitFor(again.json().detail.response.job_id, 600_000);
     const after = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
     expect(after).not.toBe(before);
+    // Another version of the dataset's answers: another tag, and the copy held from before is not confirmed.
+    const rebuilt = await scatter(tagBefore);
+    expect(rebuilt.statusCode).toBe(200);
+    expect(rebuilt.headers.etag).not.toBe(tagBefore);
+    expect((await scatter(String(rebuilt.headers.etag))).statusCode).toBe(304);
     await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 11 });
     expect(keys().length).toBeGreaterThan(0);
     expect(keys().every((k) => k.includes(after))).toBe(true);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerCache, answerCache } from '../src/features/visualization/answer-cache.js';
+import { AnswerCache, answerCache, answerKey, answerOf, holdsAnswer } from '../src/features/visualization/answer-cache.js';
 import { packColumn, unpackColumn } from '../src/features/visualization/packed.js';
 import { lttb } from '../src/features/visualization/service.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
@@ -133,6 +133,25 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     expect(again.body).toBe(first.body);
     const other = await registerAndLogin(t.app, 'carol', 'Third Org');
     expect((await post(`/api/visualization/scatter/${ccpp}`, q, other.auth)).statusCode).toBe(404);
+    // The caller holding this answer (its tag in If-None-Match) gets 304 and no body; access is checked first.
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect([again.headers.etag, again.headers['cache-control']]).toEqual([etag, 'private, no-cache']);
+    const held = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...alice.auth, 'if-none-match': `"x", ${etag}` } });
+    expect([held.statusCode, held.body, held.headers.etag]).toEqual([304, '', etag]);
+    expect((await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...other.auth, 'if-none-match': etag } })).statusCode).toBe(404);
+    // Only the very same answer: another question (even one differing in its format only) has another tag, and
+    // sending this tag with it gets the whole answer; so does a tag the server never gave, or `*`.
+    for (const [question, tag] of [[{ ...q, bins: 34 }, etag], [{ ...q, format: 'arrays' }, etag], [q, '"nope"'], [q, '*']] as const) {
+      const r = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: question, headers: { ...alice.auth, 'if-none-match': tag } });
+      expect(r.statusCode).toBe(200);
+      expect(r.body.length).toBeGreaterThan(0);
+      if (question !== q) expect(r.headers.etag).not.toBe(etag);
+    }
+    // A kept answer dropped meanwhile is computed again, with the same tag: still a 304.
+    answerCache.invalidate(ccpp);
+    const recomputed = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...alice.auth, 'if-none-match': etag } });
+    expect([recomputed.statusCode, String(recomputed.headers['server-timing'])]).toEqual([304, expect.stringMatching(/\bserialize;dur=/)]);
     // Another question is another answer; a deleted dataset leaves no kept answer behind.
     const keys = (id: string) => [...(answerCache as unknown as { entries: Map<string, Buffer> }).entries.keys()].filter((k) => k.startsWith(`${id}|`));
     const gone = (await upload(t.app, alice.auth, { name: 'gone2.csv', content: 'a,b\n1,2\n2,3\n' })).json().detail.response.id;
@@ -236,11 +255,11 @@ describe('packed columns', () => {
 describe('the answer cache', () => {
   it('stays within its byte bound, least recently used out, and drops a dataset or its other versions', () => {
     const c = new AnswerCache(400);
-    const b = (n: number) => Buffer.alloc(n, 1);
+    const b = (n: number) => ({ bytes: Buffer.alloc(n, 1), etag: '', byteLength: n });
     c.set('d1|v1|h|1', b(100));
     c.set('d1|v1|h|2', b(100));
     c.set('d2|v1|h|1', b(100));
-    expect(c.get('d1|v1|h|1')?.length).toBe(100); // now the most recent
+    expect(c.get('d1|v1|h|1')?.bytes.length).toBe(100); // now the most recent
     c.set('d2|v1|h|2', b(100));
     c.set('d3|v1|h|1', b(100)); // over 400: d1|v1|h|2 goes
     expect([c.get('d1|v1|h|2'), c.bytes]).toEqual([undefined, 400]);
@@ -248,9 +267,22 @@ describe('the answer cache', () => {
     expect(c.get('big')).toBeUndefined();
     c.set('d2|v2|h|1', b(50));
     c.invalidate('d2', 'v2');
-    expect([c.get('d2|v1|h|1'), c.get('d2|v2|h|1')?.length]).toEqual([undefined, 50]);
+    expect([c.get('d2|v1|h|1'), c.get('d2|v2|h|1')?.bytes.length]).toEqual([undefined, 50]);
     c.invalidate('d1');
     expect([c.get('d1|v1|h|1'), c.size, c.bytes]).toEqual([undefined, 2, 150]);
+  });
+
+  it('tags an answer by its dataset version, question and bytes', () => {
+    const bytes = Buffer.from('{"detail":{"response":1}}');
+    const tag = (version: string, question: unknown, b = bytes) => answerOf(answerKey('d1', version, 'scatter', question), b).etag;
+    expect(tag('v1', { x: 'a' })).toBe(tag('v1', { x: 'a' }));
+    expect(tag('v2', { x: 'a' })).not.toBe(tag('v1', { x: 'a' })); // a rebuilt sketch: another version
+    expect(tag('v1', { x: 'b' })).not.toBe(tag('v1', { x: 'a' }));
+    expect(tag('v1', { x: 'a' }, Buffer.from('{"detail":{"response":2}}'))).not.toBe(tag('v1', { x: 'a' }));
+    expect(answerOf('k', bytes).byteLength).toBe(bytes.length + answerOf('k', bytes).etag.length);
+    const t = tag('v1', { x: 'a' });
+    expect([holdsAnswer(t, t), holdsAnswer(`W/${t}`, t), holdsAnswer(`"a", ${t}`, t), holdsAnswer([`"a"`, t], t)]).toEqual([true, true, true, true]);
+    expect([holdsAnswer(undefined, t), holdsAnswer('*', t), holdsAnswer('"a"', t), holdsAnswer(t.slice(1, -1), t)]).toEqual([false, false, false, false]);
   });
 });
 
