@@ -4277,6 +4277,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -4395,6 +4404,15 @@ export interface paths {
                                 response: components["schemas"]["BoxplotView"];
                             };
                         };
+                    };
+                };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
                     };
                 };
                 /** @description Default Response */
@@ -4534,6 +4552,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -4654,6 +4681,15 @@ export interface paths {
                                 response: components["schemas"]["MatrixView"];
                             };
                         };
+                    };
+                };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
                     };
                 };
                 /** @description Default Response */
@@ -4779,6 +4815,15 @@ export interface paths {
                                 response: components["schemas"]["CorrelationView"];
                             };
                         };
+                    };
+                };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
                     };
                 };
                 /** @description Default Response */

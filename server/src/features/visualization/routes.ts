@@ -68,6 +68,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         params,
         body: z.object({ columns: z.array(name).min(1).max(50), bins: z.number().int().min(1).max(500).default(30), top: z.number().int().min(1).max(100).default(20) }),
         response: replies({ 200: HistogramView }),
+        tagged: true,
       },
     },
     (req, reply) => answer(req, reply, 'histogram', req.body, () => vis.histogram(req.auth, req.params.dataset_id, req.body.columns, req.body.bins, req.body.top)),
@@ -75,7 +76,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
 
   r.post(
     '/visualization/boxplot/:dataset_id',
-    { schema: { tags, summary: 'Box plots (quartiles, 1.5 IQR whiskers, outliers) of numeric columns', params, body: z.object({ columns: z.array(name).min(1).max(50) }), response: replies({ 200: BoxplotView }) } },
+    { schema: { tags, summary: 'Box plots (quartiles, 1.5 IQR whiskers, outliers) of numeric columns', params, body: z.object({ columns: z.array(name).min(1).max(50) }), response: replies({ 200: BoxplotView }), tagged: true } },
     (req, reply) => answer(req, reply, 'boxplot', req.body, () => vis.boxplot(req.auth, req.params.dataset_id, req.body.columns)),
   );
 
@@ -101,6 +102,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
             .describe('arrays: points / cells as JSON arrays; packed: packed_points / packed_cells, the same numbers as base64 columns (exact; a fraction of the time to write and read)'),
         }),
         response: replies({ 200: ScatterView }),
+        tagged: true,
       },
     },
     (req, reply) => answer(req, reply, 'scatter', req.body, (phases) => vis.scatter(req.auth, req.params.dataset_id, req.body, phases)),
@@ -115,6 +117,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         params,
         body: z.object({ columns: z.array(name).min(2).max(8), max_points: z.number().int().min(100).max(20_000).default(3000) }),
         response: replies({ 200: MatrixView }),
+        tagged: true,
       },
     },
     (req, reply) => answer(req, reply, 'matrix', req.body, () => vis.matrix(req.auth, req.params.dataset_id, req.body.columns, req.body.max_points)),
@@ -129,6 +132,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         params,
         body: z.object({ columns: z.array(name).max(50).optional(), method: z.enum(['pearson', 'spearman']).default('pearson') }),
         response: replies({ 200: CorrelationView }),
+        tagged: true,
       },
     },
     (req, reply) => answer(req, reply, 'correlation', req.body, () => vis.correlation(req.auth, req.params.dataset_id, req.body.columns, req.body.method)),
