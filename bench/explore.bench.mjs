@@ -140,6 +140,14 @@ try {
   const unpack = (p) => {
     const bytes = new Uint8Array(Buffer.from(p.data, 'base64')); // a copy: aligned at 0
     if (p.dtype === 'f64') return new Float64Array(bytes.buffer);
+    const w = { u8: 1, u16: 2, u24: 3 }[p.dtype];
+    if (w) {
+      const out = new Float64Array(bytes.length / w);
+      if (w === 1) for (let i = 0; i < out.length; i++) out[i] = (p.offset + bytes[i]) / p.scale;
+      else if (w === 2) for (let i = 0, j = 0; i < out.length; i++, j += 2) out[i] = (p.offset + (bytes[j] | (bytes[j + 1] << 8))) / p.scale;
+      else for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = (p.offset + (bytes[j] | (bytes[j + 1] << 8) | (bytes[j + 2] << 16))) / p.scale;
+      return out;
+    }
     const ints = new Int32Array(bytes.buffer);
     const out = new Float64Array(ints.length);
     for (let i = 0; i < ints.length; i++) out[i] = ints[i] / p.scale;

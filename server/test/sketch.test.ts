@@ -202,8 +202,9 @@ describe('exploration with and without the sketch', () => {
       expect(plain.points).toEqual(viaQuery.points.map((p: unknown[]) => p.slice(0, 2)));
       expect({ ...plain, points: null }).toEqual({ ...viaQuery, points: null, color: null, color_kind: null });
       expect(Array.from(unpackColumn(coloured.packed_points.x))).toEqual(plain.points.map((p: number[]) => p[0]));
-      // gap is missing in some rows of x, y (NaN: doubles); none where gap is an axis (scaled integers).
-      expect(coloured.packed_points.color.dtype).toBe(x === 'gap' ? 'i32' : 'f64');
+      // gap is missing in some rows of x, y (NaN: doubles); none where gap is an axis (tenths from 0 to 100:
+      // scaled integers in two bytes).
+      expect(coloured.packed_points.color.dtype).toBe(x === 'gap' ? 'u16' : 'f64');
     }
     expect(columnCache.has(`${withSketch}:${JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id}:sample:x`)).toBe(true);
   });

@@ -109,7 +109,8 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
       expect(points).toEqual(a.points);
       expect({ ...p, packed_points: undefined }).toEqual({ ...a, points: undefined });
     }
-    expect((await body(url(ccpp), { x: 'AT', y: 'EP', color: 'V', format: 'packed' })).packed_points.x).toMatchObject({ dtype: 'i32', scale: 100 });
+    // AT: 1.81 to 37.11 in hundredths, a range of 3530: two bytes a value.
+    expect((await body(url(ccpp), { x: 'AT', y: 'EP', color: 'V', format: 'packed' })).packed_points.x).toMatchObject({ dtype: 'u16', scale: 100, offset: 181 });
     for (const q of [{ x: 'AT', y: 'EP', mode: 'bin', bins: 20 }, { x: 'AT', y: 'EP', color: 'V', mode: 'bin', bins: 15 }]) {
       const a = await body(url(ccpp), q);
       const p = await body(url(ccpp), { ...q, format: 'packed' });
@@ -231,20 +232,32 @@ describe('packed columns', () => {
     const same = (a: ArrayLike<number>, b: ArrayLike<number>) => expect(Array.from(b).map((v, i) => Object.is(v, a[i]))).toEqual(Array.from(b, () => true));
     let seed = 3;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const cases: [number[], number | null][] = [
-      [Array.from({ length: 2000 }, () => Math.round(rnd() * 1e6) / 1e3), 1000],
-      [Array.from({ length: 2000 }, () => Math.round((rnd() - 0.5) * 1e5) / 1e4), 10_000],
-      [[1, 2, -3, 0, 2147483647], 1],
-      [[0.1, 0.2, 0.3, 1e-7], null], // 1e-7 needs more than a million
-      [[2 ** 31, 1], null], // beyond 32 bits
-      [Array.from({ length: 500 }, () => rnd() * 100), null], // full doubles
-      [[1.5, Number.NaN, 2], null], // a missing value
-      [[1.7e12 + 0.5, 1], null], // epoch ms
-      [[], 1],
+    // [values, dtype, scale, offset]: integers in as few bytes as their range (largest - smallest) needs.
+    const thousandths = Array.from({ length: 2000 }, () => Math.round(rnd() * 1e6) / 1e3);
+    const signed = Array.from({ length: 2000 }, () => Math.round((rnd() - 0.5) * 1e5) / 1e4);
+    const cases: [number[], string, number | null, number | null][] = [
+      [thousandths, 'u24', 1000, Math.round(Math.min(...thousandths) * 1000)],
+      [signed, 'u24', 10_000, Math.round(Math.min(...signed) * 10_000)],
+      [[0.5, 0.7, -0.1, 2.4], 'u8', 10, -1], // range 25
+      [[-3, 252], 'u8', 1, -3], // range 255: the largest a byte holds
+      [[-3, 253], 'u16', 1, -3],
+      [[1.25, 600], 'u16', 100, 125],
+      [[100, 100 + 2 ** 16], 'u24', 1, 100],
+      [[-5, 2 ** 24 - 6], 'u24', 1, -5], // range 2^24 - 1
+      [[-5, 2 ** 24 - 5], 'i32', 1, null], // range 2^24: four bytes
+      [[1, 2, -3, 0, 2147483647], 'i32', 1, null],
+      [[7, 7, 7], 'u8', 1, 7],
+      [[0.1, 0.2, 0.3, 1e-7], 'f64', null, null], // 1e-7 needs more than a million
+      [[2 ** 31, 1], 'f64', null, null], // beyond 32 bits
+      [Array.from({ length: 500 }, () => rnd() * 100), 'f64', null, null], // full doubles
+      [[1.5, Number.NaN, 2], 'f64', null, null], // a missing value
+      [[1.7e12 + 0.5, 1], 'f64', null, null], // epoch ms
+      [[], 'i32', 1, null],
     ];
-    for (const [values, scale] of cases) {
+    for (const [values, dtype, scale, offset] of cases) {
       const p = packColumn(values);
-      expect([p.dtype, p.scale ?? null]).toEqual(scale === null ? ['f64', null] : ['i32', scale]);
+      expect([p.dtype, p.scale ?? null, p.offset ?? null]).toEqual([dtype, scale, offset]);
+      expect(Buffer.from(p.data, 'base64').length).toBe(values.length * ({ u8: 1, u16: 2, u24: 3, i32: 4, f64: 8 } as Record<string, number>)[dtype]);
       same(values, unpackColumn(p));
     }
     // A small value before a finely scaled one is checked again at the larger scale.

@@ -33682,12 +33682,14 @@ export interface components {
         };
         PackedColumnInput: {
             /**
-             * @description i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
              * @enum {string}
              */
-            dtype: "i32" | "f64";
-            /** @description i32: the power of ten the integers are divided by */
+            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
+            /** @description u8 to i32: the power of ten the integers are divided by */
             scale?: number;
+            /** @description u8, u16, u24: the integer added to each (the smallest) */
+            offset?: number;
             /** @description The values, base64 */
             data: string;
         };
@@ -36802,12 +36804,14 @@ export interface components {
         };
         PackedColumn: {
             /**
-             * @description i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
              * @enum {string}
              */
-            dtype: "i32" | "f64";
-            /** @description i32: the power of ten the integers are divided by */
+            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
+            /** @description u8 to i32: the power of ten the integers are divided by */
             scale?: number;
+            /** @description u8, u16, u24: the integer added to each (the smallest) */
+            offset?: number;
             /** @description The values, base64 */
             data: string;
         };
