@@ -353,6 +353,11 @@ print(json.dumps(out))`,
       statistics_job_run_s: (Date.parse(statsJob.finished_at) - Date.parse(statsJob.started_at)) / 1000,
       sketch_mb_on_disk: sketchMb,
     },
+    repeat_of_the_sampled_scatter: {
+      conditional_as_the_web_app: 'the client holds the unpacked answer and its ETag (web/src/api/client.ts apiPostTagged) and asks again with If-None-Match; the server checks access, finds the same answer and sends 304 without a body (Chromium passes a 304 through to fetch() when the page sets If-None-Match itself); timed from the request to the answer in hand',
+      whole_answer_each_time: 'a client holding nothing (another tab, a reload): the whole packed answer read, parsed and unpacked into the points each time',
+      answer_kb: breakdowns.sample_repeat?.[0]?.response_kb,
+    },
     scatter_breakdown_ms: scatterBreakdown,
     scatter_sample_method: sampled.sample_method,
     breakdown_cold_ms: {
