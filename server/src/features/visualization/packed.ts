@@ -62,9 +62,25 @@ function narrowest(ints: Int32Array): { dtype: PackedColumn['dtype']; offset?: n
   const dtype = !(range >= 0) || range >= 2 ** 24 ? 'i32' : range < 2 ** 8 ? 'u8' : range < 2 ** 16 ? 'u16' : 'u24';
   if (dtype === 'i32') return { dtype, data: littleEndian(ints).toString('base64') };
   const w = WIDTHS[dtype];
-  const buf = Buffer.alloc(ints.length * w);
-  for (let i = 0; i < ints.length; i++) buf.writeUIntLE(ints[i] - lo, i * w, w);
-  return { dtype, offset: lo, data: buf.toString('base64') };
+  const n = ints.length;
+  // Byte by byte, least significant first (a Uint8Array keeps the low 8 bits of what it is given).
+  const out = new Uint8Array(n * w);
+  if (w === 1) for (let i = 0; i < n; i++) out[i] = ints[i] - lo;
+  else if (w === 2) {
+    for (let i = 0, j = 0; i < n; i++, j += 2) {
+      const u = ints[i] - lo;
+      out[j] = u;
+      out[j + 1] = u >>> 8;
+    }
+  } else {
+    for (let i = 0, j = 0; i < n; i++, j += 3) {
+      const u = ints[i] - lo;
+      out[j] = u;
+      out[j + 1] = u >>> 8;
+      out[j + 2] = u >>> 16;
+    }
+  }
+  return { dtype, offset: lo, data: Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('base64') };
 }
 
 /** The values back (the reader's side, in tests; the web app has its own, web/src/features/visualization/packed.ts). */
