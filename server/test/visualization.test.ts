@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerCache, answerCache, answerKey, answerOf, holdsAnswer } from '../src/features/visualization/answer-cache.js';
 import { packColumn, unpackColumn } from '../src/features/visualization/packed.js';
 import { lttb } from '../src/features/visualization/service.js';
-import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
+import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
 /** Exploration queries in DuckDB, checked against numpy / pandas figures of the same files. */
 describe.each(DATABASES)('visualization on %s', (kind) => {
@@ -141,6 +141,15 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     const held = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...alice.auth, 'if-none-match': `"x", ${etag}` } });
     expect([held.statusCode, held.body, held.headers.etag]).toEqual([304, '', etag]);
     expect((await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...other.auth, 'if-none-match': etag } })).statusCode).toBe(404);
+    // A viewer of the same organisation reads (the routes change nothing): the same answer, the same tag, a 304.
+    const val = await registerAndLogin(t.app, 'val', 'Val Org');
+    const org = await t.app.ctx.db.selectFrom('users').select('organisation_id').where('email', '=', alice.email).executeTakeFirstOrThrow();
+    await t.app.ctx.db.updateTable('users').set({ organisation_id: org.organisation_id, role: 'viewer' }).where('email', '=', val.email).execute();
+    const login = await t.app.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email: val.email, password: STRONG_PASSWORD } });
+    const viewer = { authorization: `Bearer ${login.json().detail.response.access_token}` };
+    const seen = await post(`/api/visualization/scatter/${ccpp}`, q, viewer);
+    expect([seen.statusCode, seen.headers.etag, seen.body]).toEqual([200, etag, first.body]);
+    expect((await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...viewer, 'if-none-match': etag } })).statusCode).toBe(304);
     // Only the very same answer: another question (even one differing in its format only) has another tag, and
     // sending this tag with it gets the whole answer; so does a tag the server never gave, or `*`.
     for (const [question, tag] of [[{ ...q, bins: 34 }, etag], [{ ...q, format: 'arrays' }, etag], [q, '"nope"'], [q, '*']] as const) {
