@@ -104,6 +104,9 @@ test('scatter from the sketch: the stratified sample says what it is, the densit
   );
   const sample = await chartData('scatter-chart');
   assert.deepEqual([sample.mode, sample.sample, sample.returned], ['sample', true, 50_000]);
+  // The page reads the packed answer (thousandths: integers of three bytes); its points are the JSON arrays' own.
+  const arrays = await api(`/api/visualization/scatter/${datasetId}`, { x: sample.x, y: sample.y, color: sample.color, mode: 'sample', bins: 100 });
+  assert.deepEqual(sample.head, arrays.points.slice(0, 5));
   await shot('s05-scatter-stratified-sample');
   await page.getByRole('button', { name: 'Density' }).click();
   await page.getByText(`All ${ROWS.toLocaleString('en-GB')} points, counted in a grid of cells.`).waitFor();

@@ -202,14 +202,19 @@ describe('exploration with and without the sketch', () => {
       expect(plain.points).toEqual(viaQuery.points.map((p: unknown[]) => p.slice(0, 2)));
       expect({ ...plain, points: null }).toEqual({ ...viaQuery, points: null, color: null, color_kind: null });
       expect(Array.from(unpackColumn(coloured.packed_points.x))).toEqual(plain.points.map((p: number[]) => p[0]));
-      // gap is missing in some rows of x, y (NaN: doubles); none where gap is an axis (scaled integers).
-      expect(coloured.packed_points.color.dtype).toBe(x === 'gap' ? 'i32' : 'f64');
+      // gap is missing in some rows of x, y (NaN: doubles); none where gap is an axis (tenths from 0 to 100:
+      // scaled integers in two bytes).
+      expect(coloured.packed_points.color.dtype).toBe(x === 'gap' ? 'u16' : 'f64');
     }
     expect(columnCache.has(`${withSketch}:${JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id}:sample:x`)).toBe(true);
   });
 
   it('a rebuilt sketch replaces the cached columns; a deleted dataset leaves none', async () => {
     await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 10 });
+    const sampled = { x: 'x', y: 'y', max_points: 100, format: 'packed' };
+    const scatter = (etag?: string) => t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${withSketch}`, payload: sampled, headers: { ...alice.auth, ...(etag ? { 'if-none-match': etag } : {}) } });
+    const tagBefore = String((await scatter()).headers.etag);
+    expect((await scatter(tagBefore)).statusCode).toBe(304);
     const before = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
     const keys = () => [...(columnCache as unknown as { entries: Map<string, unknown> }).entries.keys()].filter((k) => k.startsWith(`${withSketch}:`));
     expect(keys().some((k) => k.includes(before))).toBe(true);
@@ -217,6 +222,11 @@ describe('exploration with and without the sketch', () => {
     await t.app.ctx.jobs.waitFor(again.json().detail.response.job_id, 600_000);
     const after = JSON.parse(fs.readFileSync(path.join(await sketchDir(withSketch), 'manifest.json'), 'utf8')).build_id;
     expect(after).not.toBe(before);
+    // Another version of the dataset's answers: another tag, and the copy held from before is not confirmed.
+    const rebuilt = await scatter(tagBefore);
+    expect(rebuilt.statusCode).toBe(200);
+    expect(rebuilt.headers.etag).not.toBe(tagBefore);
+    expect((await scatter(String(rebuilt.headers.etag))).statusCode).toBe(304);
     await ask('scatter', withSketch, { x: 'x', y: 'y', mode: 'bin', bins: 11 });
     expect(keys().length).toBeGreaterThan(0);
     expect(keys().every((k) => k.includes(after))).toBe(true);

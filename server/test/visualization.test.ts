@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerCache, answerCache } from '../src/features/visualization/answer-cache.js';
+import { AnswerCache, answerCache, answerKey, answerOf, holdsAnswer } from '../src/features/visualization/answer-cache.js';
 import { packColumn, unpackColumn } from '../src/features/visualization/packed.js';
 import { lttb } from '../src/features/visualization/service.js';
-import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
+import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
 /** Exploration queries in DuckDB, checked against numpy / pandas figures of the same files. */
 describe.each(DATABASES)('visualization on %s', (kind) => {
@@ -109,7 +109,8 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
       expect(points).toEqual(a.points);
       expect({ ...p, packed_points: undefined }).toEqual({ ...a, points: undefined });
     }
-    expect((await body(url(ccpp), { x: 'AT', y: 'EP', color: 'V', format: 'packed' })).packed_points.x).toMatchObject({ dtype: 'i32', scale: 100 });
+    // AT: 1.81 to 37.11 in hundredths, a range of 3530: two bytes a value.
+    expect((await body(url(ccpp), { x: 'AT', y: 'EP', color: 'V', format: 'packed' })).packed_points.x).toMatchObject({ dtype: 'u16', scale: 100, offset: 181 });
     for (const q of [{ x: 'AT', y: 'EP', mode: 'bin', bins: 20 }, { x: 'AT', y: 'EP', color: 'V', mode: 'bin', bins: 15 }]) {
       const a = await body(url(ccpp), q);
       const p = await body(url(ccpp), { ...q, format: 'packed' });
@@ -133,6 +134,34 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     expect(again.body).toBe(first.body);
     const other = await registerAndLogin(t.app, 'carol', 'Third Org');
     expect((await post(`/api/visualization/scatter/${ccpp}`, q, other.auth)).statusCode).toBe(404);
+    // The caller holding this answer (its tag in If-None-Match) gets 304 and no body; access is checked first.
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect([again.headers.etag, again.headers['cache-control']]).toEqual([etag, 'private, no-cache']);
+    const held = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...alice.auth, 'if-none-match': `"x", ${etag}` } });
+    expect([held.statusCode, held.body, held.headers.etag]).toEqual([304, '', etag]);
+    expect((await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...other.auth, 'if-none-match': etag } })).statusCode).toBe(404);
+    // A viewer of the same organisation reads (the routes change nothing): the same answer, the same tag, a 304.
+    const val = await registerAndLogin(t.app, 'val', 'Val Org');
+    const org = await t.app.ctx.db.selectFrom('users').select('organisation_id').where('email', '=', alice.email).executeTakeFirstOrThrow();
+    await t.app.ctx.db.updateTable('users').set({ organisation_id: org.organisation_id, role: 'viewer' }).where('email', '=', val.email).execute();
+    const login = await t.app.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email: val.email, password: STRONG_PASSWORD } });
+    const viewer = { authorization: `Bearer ${login.json().detail.response.access_token}` };
+    const seen = await post(`/api/visualization/scatter/${ccpp}`, q, viewer);
+    expect([seen.statusCode, seen.headers.etag, seen.body]).toEqual([200, etag, first.body]);
+    expect((await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...viewer, 'if-none-match': etag } })).statusCode).toBe(304);
+    // Only the very same answer: another question (even one differing in its format only) has another tag, and
+    // sending this tag with it gets the whole answer; so does a tag the server never gave, or `*`.
+    for (const [question, tag] of [[{ ...q, bins: 34 }, etag], [{ ...q, format: 'arrays' }, etag], [q, '"nope"'], [q, '*']] as const) {
+      const r = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: question, headers: { ...alice.auth, 'if-none-match': tag } });
+      expect(r.statusCode).toBe(200);
+      expect(r.body.length).toBeGreaterThan(0);
+      if (question !== q) expect(r.headers.etag).not.toBe(etag);
+    }
+    // A kept answer dropped meanwhile is computed again, with the same tag: still a 304.
+    answerCache.invalidate(ccpp);
+    const recomputed = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...alice.auth, 'if-none-match': etag } });
+    expect([recomputed.statusCode, String(recomputed.headers['server-timing'])]).toEqual([304, expect.stringMatching(/\bserialize;dur=/)]);
     // Another question is another answer; a deleted dataset leaves no kept answer behind.
     const keys = (id: string) => [...(answerCache as unknown as { entries: Map<string, Buffer> }).entries.keys()].filter((k) => k.startsWith(`${id}|`));
     const gone = (await upload(t.app, alice.auth, { name: 'gone2.csv', content: 'a,b\n1,2\n2,3\n' })).json().detail.response.id;
@@ -212,20 +241,32 @@ describe('packed columns', () => {
     const same = (a: ArrayLike<number>, b: ArrayLike<number>) => expect(Array.from(b).map((v, i) => Object.is(v, a[i]))).toEqual(Array.from(b, () => true));
     let seed = 3;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const cases: [number[], number | null][] = [
-      [Array.from({ length: 2000 }, () => Math.round(rnd() * 1e6) / 1e3), 1000],
-      [Array.from({ length: 2000 }, () => Math.round((rnd() - 0.5) * 1e5) / 1e4), 10_000],
-      [[1, 2, -3, 0, 2147483647], 1],
-      [[0.1, 0.2, 0.3, 1e-7], null], // 1e-7 needs more than a million
-      [[2 ** 31, 1], null], // beyond 32 bits
-      [Array.from({ length: 500 }, () => rnd() * 100), null], // full doubles
-      [[1.5, Number.NaN, 2], null], // a missing value
-      [[1.7e12 + 0.5, 1], null], // epoch ms
-      [[], 1],
+    // [values, dtype, scale, offset]: integers in as few bytes as their range (largest - smallest) needs.
+    const thousandths = Array.from({ length: 2000 }, () => Math.round(rnd() * 1e6) / 1e3);
+    const signed = Array.from({ length: 2000 }, () => Math.round((rnd() - 0.5) * 1e5) / 1e4);
+    const cases: [number[], string, number | null, number | null][] = [
+      [thousandths, 'u24', 1000, Math.round(Math.min(...thousandths) * 1000)],
+      [signed, 'u24', 10_000, Math.round(Math.min(...signed) * 10_000)],
+      [[0.5, 0.7, -0.1, 2.4], 'u8', 10, -1], // range 25
+      [[-3, 252], 'u8', 1, -3], // range 255: the largest a byte holds
+      [[-3, 253], 'u16', 1, -3],
+      [[1.25, 600], 'u16', 100, 125],
+      [[100, 100 + 2 ** 16], 'u24', 1, 100],
+      [[-5, 2 ** 24 - 6], 'u24', 1, -5], // range 2^24 - 1
+      [[-5, 2 ** 24 - 5], 'i32', 1, null], // range 2^24: four bytes
+      [[1, 2, -3, 0, 2147483647], 'i32', 1, null],
+      [[7, 7, 7], 'u8', 1, 7],
+      [[0.1, 0.2, 0.3, 1e-7], 'f64', null, null], // 1e-7 needs more than a million
+      [[2 ** 31, 1], 'f64', null, null], // beyond 32 bits
+      [Array.from({ length: 500 }, () => rnd() * 100), 'f64', null, null], // full doubles
+      [[1.5, Number.NaN, 2], 'f64', null, null], // a missing value
+      [[1.7e12 + 0.5, 1], 'f64', null, null], // epoch ms
+      [[], 'i32', 1, null],
     ];
-    for (const [values, scale] of cases) {
+    for (const [values, dtype, scale, offset] of cases) {
       const p = packColumn(values);
-      expect([p.dtype, p.scale ?? null]).toEqual(scale === null ? ['f64', null] : ['i32', scale]);
+      expect([p.dtype, p.scale ?? null, p.offset ?? null]).toEqual([dtype, scale, offset]);
+      expect(Buffer.from(p.data, 'base64').length).toBe(values.length * ({ u8: 1, u16: 2, u24: 3, i32: 4, f64: 8 } as Record<string, number>)[dtype]);
       same(values, unpackColumn(p));
     }
     // A small value before a finely scaled one is checked again at the larger scale.
@@ -236,11 +277,11 @@ describe('packed columns', () => {
 describe('the answer cache', () => {
   it('stays within its byte bound, least recently used out, and drops a dataset or its other versions', () => {
     const c = new AnswerCache(400);
-    const b = (n: number) => Buffer.alloc(n, 1);
+    const b = (n: number) => ({ bytes: Buffer.alloc(n, 1), etag: '', byteLength: n });
     c.set('d1|v1|h|1', b(100));
     c.set('d1|v1|h|2', b(100));
     c.set('d2|v1|h|1', b(100));
-    expect(c.get('d1|v1|h|1')?.length).toBe(100); // now the most recent
+    expect(c.get('d1|v1|h|1')?.bytes.length).toBe(100); // now the most recent
     c.set('d2|v1|h|2', b(100));
     c.set('d3|v1|h|1', b(100)); // over 400: d1|v1|h|2 goes
     expect([c.get('d1|v1|h|2'), c.bytes]).toEqual([undefined, 400]);
@@ -248,9 +289,22 @@ describe('the answer cache', () => {
     expect(c.get('big')).toBeUndefined();
     c.set('d2|v2|h|1', b(50));
     c.invalidate('d2', 'v2');
-    expect([c.get('d2|v1|h|1'), c.get('d2|v2|h|1')?.length]).toEqual([undefined, 50]);
+    expect([c.get('d2|v1|h|1'), c.get('d2|v2|h|1')?.bytes.length]).toEqual([undefined, 50]);
     c.invalidate('d1');
     expect([c.get('d1|v1|h|1'), c.size, c.bytes]).toEqual([undefined, 2, 150]);
+  });
+
+  it('tags an answer by its dataset version, question and bytes', () => {
+    const bytes = Buffer.from('{"detail":{"response":1}}');
+    const tag = (version: string, question: unknown, b = bytes) => answerOf(answerKey('d1', version, 'scatter', question), b).etag;
+    expect(tag('v1', { x: 'a' })).toBe(tag('v1', { x: 'a' }));
+    expect(tag('v2', { x: 'a' })).not.toBe(tag('v1', { x: 'a' })); // a rebuilt sketch: another version
+    expect(tag('v1', { x: 'b' })).not.toBe(tag('v1', { x: 'a' }));
+    expect(tag('v1', { x: 'a' }, Buffer.from('{"detail":{"response":2}}'))).not.toBe(tag('v1', { x: 'a' }));
+    expect(answerOf('k', bytes).byteLength).toBe(bytes.length + answerOf('k', bytes).etag.length);
+    const t = tag('v1', { x: 'a' });
+    expect([holdsAnswer(t, t), holdsAnswer(`W/${t}`, t), holdsAnswer(`"a", ${t}`, t), holdsAnswer([`"a"`, t], t)]).toEqual([true, true, true, true]);
+    expect([holdsAnswer(undefined, t), holdsAnswer('*', t), holdsAnswer('"a"', t), holdsAnswer(t.slice(1, -1), t)]).toEqual([false, false, false, false]);
   });
 });
 

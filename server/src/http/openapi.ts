@@ -10,10 +10,15 @@ export const filePart = () => z.string().meta({ format: 'binary' });
  * a body. They declare the parts under `multipart` instead, and this transform documents them as the body.
  */
 export const openApiTransform: typeof jsonSchemaTransform = (doc) => {
-  const { multipart, ...schema } = (doc.schema ?? {}) as { multipart?: z.ZodType } & Record<string, unknown>;
+  const { multipart, tagged, ...schema } = (doc.schema ?? {}) as { multipart?: z.ZodType; tagged?: boolean } & Record<string, unknown>;
   // Every route answers the SPEC §8 errors alike: the document lists them wherever a route did not say so itself.
   schema.response = { ...errorReplies, ...((schema.response as Record<string, unknown> | undefined) ?? {}) };
   const out = jsonSchemaTransform({ ...doc, schema } as typeof doc);
+  if (tagged && out.schema) {
+    const response = (out.schema as { response?: Record<string, unknown> }).response ?? {};
+    response['304'] = { description: 'Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag.' };
+    (out.schema as Record<string, unknown>).response = response;
+  }
   if (multipart && out.schema && !(out.schema as { hide?: boolean }).hide) {
     const body = z.toJSONSchema(multipart, { io: 'input', target: 'openapi-3.0', unrepresentable: 'any' }) as Record<string, unknown>;
     delete body.$schema;
@@ -29,5 +34,7 @@ declare module 'fastify' {
   interface FastifySchema {
     /** The parts of a multipart body (documentation only; the route parses them). */
     multipart?: unknown;
+    /** The route's answers carry an ETag and answer If-None-Match with 304 (documentation only; see visualization/routes.ts). */
+    tagged?: boolean;
   }
 }

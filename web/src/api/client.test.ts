@@ -3,7 +3,7 @@ import i18n from '../i18n';
 import { currentMessages, resetFeedback } from '../lib/feedback';
 import { setNavigator } from '../lib/navigation';
 import { json, mockFetch, ok } from '../test/utils';
-import { api, apiGet, apiPost, REFRESH_MARGIN_MS } from './client';
+import { api, apiGet, apiPost, apiPostTagged, REFRESH_MARGIN_MS } from './client';
 import { ApiError } from './errors';
 import { getSession, setSession } from './session';
 
@@ -43,6 +43,36 @@ describe('API client basics', () => {
     const calls = mockFetch({ 'GET /api/datasets/list/': () => ok({ items: [], total: 0 }) });
     await apiGet('/api/datasets/list/', { query: 'a b', page: 1, page_size: 20, data_type: '', type: undefined });
     expect(calls[0].url.search).toBe('?query=a+b&page=1&page_size=20&data_type=');
+  });
+});
+
+describe('asking again for an answer held (entity tags)', () => {
+  it('sends the held tag; a 304 gives back the held value without reading a body, a 200 the new one', async () => {
+    session(3_600_000);
+    let answer = { n: 1 };
+    let etag = '"t1"';
+    const calls = mockFetch({
+      'POST /api/a': (c) => (c.headers.get('If-None-Match') === etag ? new Response(null, { status: 304, headers: { ETag: etag } }) : json({ detail: { response: answer } }, 200, { ETag: etag })),
+    });
+    const read = vi.fn((a: { n: number }) => ({ twice: a.n * 2 }));
+    const first = await apiPostTagged('/api/a', { q: 1 }, read);
+    expect(first).toEqual({ value: { twice: 2 }, etag: '"t1"' });
+    expect(calls[0].headers.get('If-None-Match')).toBeNull();
+    const again = await apiPostTagged('/api/a', { q: 1 }, read, first);
+    expect(again).toBe(first); // the very value held: nothing read, parsed or made again
+    expect(calls[1].headers.get('If-None-Match')).toBe('"t1"');
+    expect(calls[1].body).toEqual({ q: 1 });
+    expect(read).toHaveBeenCalledTimes(1);
+    // The answer changed (another version of the dataset): the server sends it whole, with its new tag.
+    [answer, etag] = [{ n: 5 }, '"t2"'];
+    expect(await apiPostTagged('/api/a', { q: 1 }, read, first)).toEqual({ value: { twice: 10 }, etag: '"t2"' });
+    expect(currentMessages()).toEqual([]);
+  });
+
+  it('a 304 to a call that held nothing is an error, as any status it does not expect', async () => {
+    session(3_600_000);
+    mockFetch({ 'POST /api/a': () => new Response(null, { status: 304 }) });
+    await expect(apiPostTagged('/api/a', {}, (a) => a)).rejects.toMatchObject({ status: 304 });
   });
 });
 

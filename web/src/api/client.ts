@@ -183,7 +183,8 @@ export async function apiRequest(path: string, opts: RequestOptions = {}): Promi
     res = await send(path, opts, retryToken);
     if (res.status === 401) sessionExpired();
   }
-  if (!res.ok) raise(res.status, await readBody(res), opts);
+  // 304 answers a conditional call (If-None-Match): the caller still holds the answer (apiPostTagged).
+  if (!res.ok && !(res.status === 304 && opts.headers?.['If-None-Match'])) raise(res.status, await readBody(res), opts);
   return res;
 }
 
@@ -272,4 +273,22 @@ export async function accountCall<T>(path: string, opts: AccountCallOptions = {}
     }
     throw err;
   }
+}
+
+/** An answer as the caller keeps it: the value made of it and the entity tag (ETag) it came with. */
+export interface Tagged<V> {
+  value: V;
+  etag: string | null;
+}
+
+/**
+ * A POST for an answer the caller may hold already (`held`, as an earlier call returned it): sends its tag
+ * (If-None-Match). On 304 the server has checked the caller's access and found the same answer, so the held value
+ * is returned and no body is read or parsed; else `read` makes the value of the new answer, kept with its tag.
+ */
+export async function apiPostTagged<T, V>(path: string, json: unknown, read: (answer: T) => V, held?: Tagged<V>, opts: RequestOptions = {}): Promise<Tagged<V>> {
+  const headers = held?.etag ? { ...opts.headers, 'If-None-Match': held.etag } : opts.headers;
+  const res = await apiRequest(path, { ...opts, method: 'POST', json: json ?? {}, headers });
+  if (res.status === 304 && held) return held;
+  return { value: read(unwrap<T>(await readBody(res))), etag: res.headers.get('ETag') };
 }

@@ -4277,6 +4277,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -4395,6 +4404,15 @@ export interface paths {
                                 response: components["schemas"]["BoxplotView"];
                             };
                         };
+                    };
+                };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
                     };
                 };
                 /** @description Default Response */
@@ -4534,6 +4552,15 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
                 /** @description Default Response */
                 400: {
                     headers: {
@@ -4654,6 +4681,15 @@ export interface paths {
                                 response: components["schemas"]["MatrixView"];
                             };
                         };
+                    };
+                };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
                     };
                 };
                 /** @description Default Response */
@@ -4779,6 +4815,15 @@ export interface paths {
                                 response: components["schemas"]["CorrelationView"];
                             };
                         };
+                    };
+                };
+                /** @description Not Modified (no body): the answer is still the one whose ETag the caller sent in If-None-Match. Every answer carries its ETag. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
                     };
                 };
                 /** @description Default Response */
@@ -33646,12 +33691,14 @@ export interface components {
         };
         PackedColumnInput: {
             /**
-             * @description i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
              * @enum {string}
              */
-            dtype: "i32" | "f64";
-            /** @description i32: the power of ten the integers are divided by */
+            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
+            /** @description u8 to i32: the power of ten the integers are divided by */
             scale?: number;
+            /** @description u8, u16, u24: the integer added to each (the smallest) */
+            offset?: number;
             /** @description The values, base64 */
             data: string;
         };
@@ -36781,12 +36828,14 @@ export interface components {
         };
         PackedColumn: {
             /**
-             * @description i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
              * @enum {string}
              */
-            dtype: "i32" | "f64";
-            /** @description i32: the power of ten the integers are divided by */
+            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
+            /** @description u8 to i32: the power of ten the integers are divided by */
             scale?: number;
+            /** @description u8, u16, u24: the integer added to each (the smallest) */
+            offset?: number;
             /** @description The values, base64 */
             data: string;
         };

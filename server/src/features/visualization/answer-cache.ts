@@ -1,33 +1,61 @@
+import { createHash } from 'node:crypto';
 import { ByteLru } from '../datasets/byte-lru.js';
 import { sketchChanges } from '../datasets/sketch.js';
 
 /**
  * Written answers of the exploration routes (issue 17: a repeated question in < 20 ms): the final bytes of the
- * JSON envelope, least recently used first out, bounded in bytes (MITATE_EXPLORE_CACHE_MB, default 64). A repeat
- * is a lookup and a write of those bytes: no computing, no checking against the schema, no serialising.
+ * JSON envelope and their entity tag, least recently used first out, bounded in bytes (MITATE_EXPLORE_CACHE_MB,
+ * default 64). A repeat is a lookup and a write of those bytes: no computing, no checking against the schema, no
+ * serialising; or, when the caller sends the tag of the copy it holds (If-None-Match), a 304 without a body.
  *
  * Keys begin with the dataset id and its version (`datasetId|version|...`, see `answerKey`), so another
  * dataset's answer can never be found under a key, and a dataset's entries can be dropped when it changes or is
  * deleted (`invalidate`). The routes check the caller's access to the dataset before asking the cache, on every
  * request.
  */
-export class AnswerCache extends ByteLru<Buffer> {
+export interface Answer {
+  bytes: Buffer;
+  etag: string;
+  byteLength: number;
+}
+
+export class AnswerCache extends ByteLru<Answer> {
   constructor(limitBytes: number) {
     super(limitBytes, '|');
   }
 
-  get(key: string): Buffer | undefined {
+  get(key: string): Answer | undefined {
     return this.touch(key);
   }
 
   /** Keeps an answer unless it alone would take more than a quarter of the bound (it is sent, not kept). */
-  set(key: string, bytes: Buffer) {
-    if (bytes.length <= this.limitBytes / 4) this.put(key, bytes);
+  set(key: string, answer: Answer) {
+    if (answer.byteLength <= this.limitBytes / 4) this.put(key, answer);
   }
 }
 
 /** `datasetId|version|route|question`: what the cache is keyed by (the version changes with the data or its sketch). */
 export const answerKey = (datasetId: string, version: string, route: string, question: unknown) => `${datasetId}|${version}|${route}|${JSON.stringify(question)}`;
+
+/**
+ * An answer with its entity tag: a digest of its key (dataset, version, question) and its bytes, so the tag is
+ * another one when the dataset's version or the answer's bytes differ, and the same only for the same answer to
+ * the same question about the same version.
+ */
+export function answerOf(key: string, bytes: Buffer): Answer {
+  const etag = `"${createHash('sha256').update(key).update('\n').update(bytes).digest('base64url').slice(0, 27)}"`;
+  return { bytes, etag, byteLength: bytes.length + etag.length };
+}
+
+/**
+ * Whether the caller's If-None-Match names this very tag (one of a list; weak comparison, RFC 9110 §13.1.2). `*`
+ * is not honoured: a 304 means the caller holds this answer. Only asked after the caller's access is checked.
+ */
+export function holdsAnswer(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const tags = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch).split(',').map((t) => t.trim().replace(/^W\//, ''));
+  return tags.includes(etag);
+}
 
 export const answerCache = new AnswerCache((Number(process.env.MITATE_EXPLORE_CACHE_MB) || 64) * 1024 * 1024);
 

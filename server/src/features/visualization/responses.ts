@@ -48,8 +48,11 @@ export const BoxplotView = z.object({ columns: z.array(BoxStats) }).meta({ id: '
 /** A column of numbers, packed exactly (server/src/features/visualization/packed.ts). */
 export const PackedColumn = z
   .object({
-    dtype: z.enum(['i32', 'f64']).describe('i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing'),
-    scale: z.number().optional().describe('i32: the power of ten the integers are divided by'),
+    dtype: z
+      .enum(['u8', 'u16', 'u24', 'i32', 'f64'])
+      .describe('u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing'),
+    scale: z.number().optional().describe('u8 to i32: the power of ten the integers are divided by'),
+    offset: z.number().int().optional().describe('u8, u16, u24: the integer added to each (the smallest)'),
     data: z.string().describe('The values, base64'),
   })
   .meta({ id: 'PackedColumn' });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ok } from '../../http/errors.js';
 import { MAX_SCATTER_POINTS, makeVisualizationService, Phases } from './service.js';
 import { replies } from '../../http/responses.js';
-import { answerCache, answerKey } from './answer-cache.js';
+import { answerCache, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
 import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';
 
 const params = z.object({ dataset_id: z.string().max(64) });
@@ -23,23 +23,26 @@ export default async function visualizationRoutes(app: FastifyInstance) {
   /**
    * A kept answer's bytes when the same question about the same version of the dataset was answered before;
    * else the answer computed, checked and written by the route's serializer, then kept (answer-cache.ts). The
-   * caller's access to the dataset is checked first, every time. Server-Timing: open, cache (a hit) or the
-   * handler's phases and serialize.
+   * caller's access to the dataset is checked first, every time. Each answer carries its entity tag (ETag); a
+   * caller that sends the tag of the copy it holds (If-None-Match) gets 304 and no body when that is still the
+   * answer. Server-Timing: open, cache (a hit) or the handler's phases and serialize.
    */
   async function answer(req: FastifyRequest<{ Params: { dataset_id: string } }>, reply: FastifyReply, route: string, question: unknown, compute: (phases: Phases) => Promise<unknown>) {
     const phases = new Phases();
     const { id, version } = await vis.version(req.auth, req.params.dataset_id);
     const key = answerKey(id, version, route, question);
-    const hit = answerCache.get(key);
-    phases.lap(hit ? 'cache' : 'access');
-    let bytes = hit;
-    if (!bytes) {
+    let kept = answerCache.get(key);
+    phases.lap(kept ? 'cache' : 'access');
+    if (!kept) {
       const view = await compute(phases);
-      bytes = Buffer.from(reply.serialize(ok(view)) as string);
-      answerCache.set(key, bytes);
+      kept = answerOf(key, Buffer.from(reply.serialize(ok(view)) as string));
+      answerCache.set(key, kept);
       phases.lap('serialize');
     }
-    return reply.header('server-timing', phases.header()).type('application/json; charset=utf-8').send(bytes);
+    // private: the answer is the caller's organisation's; no-cache: asked again each time (access is checked).
+    reply.header('etag', kept.etag).header('cache-control', 'private, no-cache').header('server-timing', phases.header());
+    if (holdsAnswer(req.headers['if-none-match'], kept.etag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(kept.bytes);
   }
   // Server-Timing: the handler's phases (where a route reports them) and the time to check and write the answer.
   const serializing = new WeakMap<object, number>();
@@ -65,6 +68,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         params,
         body: z.object({ columns: z.array(name).min(1).max(50), bins: z.number().int().min(1).max(500).default(30), top: z.number().int().min(1).max(100).default(20) }),
         response: replies({ 200: HistogramView }),
+        tagged: true,
       },
     },
     (req, reply) => answer(req, reply, 'histogram', req.body, () => vis.histogram(req.auth, req.params.dataset_id, req.body.columns, req.body.bins, req.body.top)),
@@ -72,7 +76,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
 
   r.post(
     '/visualization/boxplot/:dataset_id',
-    { schema: { tags, summary: 'Box plots (quartiles, 1.5 IQR whiskers, outliers) of numeric columns', params, body: z.object({ columns: z.array(name).min(1).max(50) }), response: replies({ 200: BoxplotView }) } },
+    { schema: { tags, summary: 'Box plots (quartiles, 1.5 IQR whiskers, outliers) of numeric columns', params, body: z.object({ columns: z.array(name).min(1).max(50) }), response: replies({ 200: BoxplotView }), tagged: true } },
     (req, reply) => answer(req, reply, 'boxplot', req.body, () => vis.boxplot(req.auth, req.params.dataset_id, req.body.columns)),
   );
 
@@ -98,6 +102,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
             .describe('arrays: points / cells as JSON arrays; packed: packed_points / packed_cells, the same numbers as base64 columns (exact; a fraction of the time to write and read)'),
         }),
         response: replies({ 200: ScatterView }),
+        tagged: true,
       },
     },
     (req, reply) => answer(req, reply, 'scatter', req.body, (phases) => vis.scatter(req.auth, req.params.dataset_id, req.body, phases)),
@@ -112,6 +117,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         params,
         body: z.object({ columns: z.array(name).min(2).max(8), max_points: z.number().int().min(100).max(20_000).default(3000) }),
         response: replies({ 200: MatrixView }),
+        tagged: true,
       },
     },
     (req, reply) => answer(req, reply, 'matrix', req.body, () => vis.matrix(req.auth, req.params.dataset_id, req.body.columns, req.body.max_points)),
@@ -126,6 +132,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
         params,
         body: z.object({ columns: z.array(name).max(50).optional(), method: z.enum(['pearson', 'spearman']).default('pearson') }),
         response: replies({ 200: CorrelationView }),
+        tagged: true,
       },
     },
     (req, reply) => answer(req, reply, 'correlation', req.body, () => vis.correlation(req.auth, req.params.dataset_id, req.body.columns, req.body.method)),

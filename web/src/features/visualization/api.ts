@@ -1,5 +1,5 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiPost } from '../../api/client';
+import { keepPreviousData, type QueryFunctionContext, useQuery } from '@tanstack/react-query';
+import { apiPost, apiPostTagged, type Tagged } from '../../api/client';
 import type { components } from '../../api/schema';
 import { unpackScatter } from './packed';
 
@@ -20,10 +20,23 @@ export type TimeSeriesResult = Omit<Schemas['TimeseriesView'], 'series'> & { ser
 
 const opts = { staleTime: 5 * 60_000, placeholderData: keepPreviousData } as const;
 
+/**
+ * An exploration answer (server: visualization/routes.ts `answer`), kept by the query cache with its entity tag.
+ * Asked again (stale after 5 minutes, or refetched), it sends the tag of the answer held under the same key: a 304
+ * keeps that answer without reading, parsing or unpacking a body; the server still checks access every time.
+ */
+export function answerQuery<T, V = T>(path: string, body: unknown, read: (answer: T) => V = (a) => a as unknown as V) {
+  return {
+    queryFn: ({ signal, client, queryKey }: QueryFunctionContext) => apiPostTagged<T, V>(path, body, read, client.getQueryData<Tagged<V>>(queryKey), { signal }),
+    select: valueOf<V>,
+  };
+}
+const valueOf = <V,>(t: Tagged<V>) => t.value;
+
 export function useHistogram(id: string, columns: string[], bins: number) {
   return useQuery({
     queryKey: ['visualization', 'histogram', id, columns, bins],
-    queryFn: ({ signal }) => apiPost<Schemas['HistogramView']>(`/api/visualization/histogram/${enc(id)}`, { columns, bins, top: 30 }, { signal }),
+    ...answerQuery<Schemas['HistogramView']>(`/api/visualization/histogram/${enc(id)}`, { columns, bins, top: 30 }),
     enabled: columns.length > 0,
     ...opts,
   });
@@ -32,7 +45,7 @@ export function useHistogram(id: string, columns: string[], bins: number) {
 export function useBoxplot(id: string, columns: string[]) {
   return useQuery({
     queryKey: ['visualization', 'boxplot', id, columns],
-    queryFn: ({ signal }) => apiPost<Schemas['BoxplotView']>(`/api/visualization/boxplot/${enc(id)}`, { columns }, { signal }),
+    ...answerQuery<Schemas['BoxplotView']>(`/api/visualization/boxplot/${enc(id)}`, { columns }),
     enabled: columns.length > 0,
     ...opts,
   });
@@ -41,8 +54,7 @@ export function useBoxplot(id: string, columns: string[]) {
 export function useScatter(id: string, body: { x: string; y: string; color: string | null; mode: 'sample' | 'bin' }) {
   return useQuery({
     queryKey: ['visualization', 'scatter', id, body],
-    queryFn: async ({ signal }): Promise<ScatterResult> =>
-      unpackScatter(await apiPost<Schemas['ScatterView']>(`/api/visualization/scatter/${enc(id)}`, { ...body, bins: 100, format: 'packed' }, { signal })),
+    ...answerQuery<Schemas['ScatterView'], ScatterResult>(`/api/visualization/scatter/${enc(id)}`, { ...body, bins: 100, format: 'packed' }, unpackScatter),
     enabled: !!body.x && !!body.y,
     ...opts,
   });
@@ -51,7 +63,7 @@ export function useScatter(id: string, body: { x: string; y: string; color: stri
 export function useMatrix(id: string, columns: string[]) {
   return useQuery({
     queryKey: ['visualization', 'matrix', id, columns],
-    queryFn: ({ signal }) => apiPost<MatrixResult>(`/api/visualization/matrix/${enc(id)}`, { columns, max_points: 1500 }, { signal }),
+    ...answerQuery<MatrixResult>(`/api/visualization/matrix/${enc(id)}`, { columns, max_points: 1500 }),
     enabled: columns.length >= 2,
     ...opts,
   });
@@ -60,7 +72,7 @@ export function useMatrix(id: string, columns: string[]) {
 export function useCorrelation(id: string, columns: string[], method: 'pearson' | 'spearman') {
   return useQuery({
     queryKey: ['visualization', 'correlation', id, columns, method],
-    queryFn: ({ signal }) => apiPost<CorrelationResult>(`/api/visualization/correlation/${enc(id)}`, { columns, method }, { signal }),
+    ...answerQuery<CorrelationResult>(`/api/visualization/correlation/${enc(id)}`, { columns, method }),
     enabled: columns.length >= 2,
     ...opts,
   });

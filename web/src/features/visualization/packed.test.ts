@@ -11,6 +11,22 @@ describe('packed scatter answers', () => {
     expect(Array.from(unpackColumn({ dtype: 'f64', data: b64(Float64Array.from(exact)) }))).toEqual(exact);
   });
 
+  it('read integers of 1, 2 or 3 bytes from their offset: the doubles of the decimal text', () => {
+    // Little-endian unsigned integers of `w` bytes, as the server writes them.
+    const bytes = (w: number, us: number[]) => btoa(String.fromCharCode(...us.flatMap((u) => Array.from({ length: w }, (_, b) => (u >> (8 * b)) & 255))));
+    expect(Array.from(unpackColumn({ dtype: 'u8', scale: 10, offset: -1, data: bytes(1, [0, 6, 8, 255]) }))).toEqual([-0.1, 0.5, 0.7, 25.4]);
+    expect(Array.from(unpackColumn({ dtype: 'u16', scale: 100, offset: 181, data: bytes(2, [0, 65535, 256]) }))).toEqual([1.81, 657.16, 4.37]);
+    expect(Array.from(unpackColumn({ dtype: 'u24', scale: 1, offset: -5, data: bytes(3, [0, 2 ** 24 - 1, 65536]) }))).toEqual([-5, 2 ** 24 - 6, 65531]);
+    // Thousandths written as text (what the JSON arrays carry) and packed as the server packs them.
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const texts = Array.from({ length: 3000 }, () => (Math.floor(rnd() * 2e6) - 1e6) / 1000).map(String);
+    const ints = texts.map((t) => Math.round(Number(t) * 1000));
+    const lo = Math.min(...ints);
+    const got = unpackColumn({ dtype: 'u24', scale: 1000, offset: lo, data: bytes(3, ints.map((k) => k - lo)) });
+    expect(Array.from(got).every((v, i) => Object.is(v, Number(texts[i])))).toBe(true);
+  });
+
   it('become the points and cells the chart draws', () => {
     const cat = unpackScatter({
       ...base,

@@ -2,8 +2,9 @@ import type { components } from '../../api/schema';
 
 /**
  * The reader of packed scatter answers (the server writes them: server/src/features/visualization/packed.ts):
- * columns of numbers as little-endian base64, `i32` integers divided by their power-of-ten `scale`, or `f64`
- * doubles (NaN = missing). Both give back the very doubles the server had, as the JSON arrays would.
+ * columns of numbers as little-endian base64: integers divided by their power-of-ten `scale` (`u8`, `u16`, `u24`:
+ * unsigned in 1, 2, 3 bytes, added to `offset`; `i32`: signed in 4), or `f64` doubles (NaN = missing). Each gives
+ * back the very doubles the server had, as the JSON arrays would.
  */
 type Schemas = components['schemas'];
 export type PackedColumn = Schemas['PackedColumn'];
@@ -23,13 +24,24 @@ const littleEndianHost = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export function unpackColumn(p: PackedColumn): Float64Array {
   const bytes = bytesOf(p.data);
+  const scale = p.scale ?? 1;
+  if (p.dtype === 'u8' || p.dtype === 'u16' || p.dtype === 'u24') {
+    // Integer = offset + the unsigned value (exact: below 2^31), divided as the parse of the decimal text would be.
+    const offset = p.offset ?? 0;
+    const w = p.dtype === 'u8' ? 1 : p.dtype === 'u16' ? 2 : 3;
+    const n = bytes.byteLength / w;
+    const out = new Float64Array(n);
+    if (w === 1) for (let i = 0; i < n; i++) out[i] = (offset + bytes[i]) / scale;
+    else if (w === 2) for (let i = 0, j = 0; i < n; i++, j += 2) out[i] = (offset + (bytes[j] | (bytes[j + 1] << 8))) / scale;
+    else for (let i = 0, j = 0; i < n; i++, j += 3) out[i] = (offset + (bytes[j] | (bytes[j + 1] << 8) | (bytes[j + 2] << 16))) / scale;
+    return out;
+  }
   const width = p.dtype === 'i32' ? 4 : 8;
   const n = bytes.byteLength / width;
   if (littleEndianHost && bytes.byteOffset % width === 0) {
     // Read in place: the host's order is the answer's.
     if (p.dtype === 'f64') return new Float64Array(bytes.buffer, bytes.byteOffset, n);
     const ints = new Int32Array(bytes.buffer, bytes.byteOffset, n);
-    const scale = p.scale ?? 1;
     const out = new Float64Array(n);
     for (let i = 0; i < n; i++) out[i] = ints[i] / scale;
     return out;
@@ -37,7 +49,6 @@ export function unpackColumn(p: PackedColumn): Float64Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float64Array(n);
   if (p.dtype === 'i32') {
-    const scale = p.scale ?? 1;
     for (let i = 0; i < n; i++) out[i] = view.getInt32(i * 4, true) / scale;
   } else {
     for (let i = 0; i < n; i++) out[i] = view.getFloat64(i * 8, true);
