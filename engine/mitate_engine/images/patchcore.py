@@ -16,13 +16,13 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .backbone import patch_features
+from .backbone import PATCH_BLOCKS, patch_features
 
 
-def embed(backbone: nn.Module, x: torch.Tensor) -> torch.Tensor:
+def embed(backbone: nn.Module, x: torch.Tensor, blocks: tuple[int, ...] = PATCH_BLOCKS) -> torch.Tensor:
     """(N, C, h, w) patch embeddings with 3x3 neighbourhood aggregation (local context, as in PatchCore)."""
     with torch.no_grad():
-        f = patch_features(backbone, x)
+        f = patch_features(backbone, x, blocks)
         return F.avg_pool2d(f, 3, stride=1, padding=1)
 
 
@@ -88,9 +88,9 @@ def nearest_distance(patches: torch.Tensor, bank: torch.Tensor, chunk: int = 409
     return torch.cat(out)
 
 
-def score_maps(backbone: nn.Module, bank: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+def score_maps(backbone: nn.Module, bank: torch.Tensor, x: torch.Tensor, blocks: tuple[int, ...] = PATCH_BLOCKS) -> torch.Tensor:
     """(N, h, w) patch anomaly maps."""
-    f = embed(backbone, x)
+    f = embed(backbone, x, blocks)
     n, c, h, w = f.shape
     d = nearest_distance(f.permute(0, 2, 3, 1).reshape(-1, c), bank)
     return d.reshape(n, h, w)
