@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 from mitate_engine.images import metrics, patchcore, report_html
-from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone, patch_features
+from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone, patch_features, weights_path
 from mitate_engine.images.data import load_batch
 from mitate_engine.images.errors import ImageError
 from mitate_engine.images.model import ImageModel
@@ -165,6 +165,16 @@ def test_each_backbone_loads_without_network_and_gives_stride_8_patch_features(m
     with torch.no_grad():
         assert torch.equal(net(x), again(x))
         assert not torch.allclose(net(x), load_backbone(name=name, pretrained=False).eval()(x))
+
+
+def test_a_weights_folder_with_several_networks_gives_each_its_own(tmp_path):
+    for name in ("lite0", "lite2"):
+        (tmp_path / f"efficientnet-{name}-x.pth").symlink_to(weights_path(None, name))
+    assert weights_path(str(tmp_path), "lite2").name == "efficientnet-lite2-x.pth"
+    assert weights_path(str(tmp_path), "lite0").name == "efficientnet-lite0-x.pth"
+    load_backbone(str(tmp_path), name="lite2")  # strict load: the lite0 file would not fit
+    with pytest.raises(ImageError):
+        load_backbone(str(tmp_path), name="lite1")  # no lite1 file: the first file (lite0) does not fit lite1
 
 
 def test_patchcore_backbone_setting_is_saved_with_the_model(okng_dir, tmp_path):

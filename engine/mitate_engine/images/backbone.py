@@ -33,7 +33,8 @@ def configure_threads() -> None:
 def weights_path(folder: str | None = None, name: str = "lite0") -> Path:
     folder = folder or os.environ.get("MITATE_IMAGE_WEIGHTS_DIR")
     if folder:
-        files = sorted(Path(folder).glob("*.pth"))
+        # a folder may hold several networks' weights: a file naming the network first (efficientnet-lite2-*.pth)
+        files = sorted(Path(folder).glob(f"*{name}*.pth")) or sorted(Path(folder).glob("*.pth"))
         if not files:
             raise image_error("weights_missing", path=folder, reason="no .pth file in the folder")
         return files[0]
