@@ -38,7 +38,7 @@ SETTINGS = {
     "seed": 0,
     "ok_percentile": 99.0,
     "weights_dir": None,
-    "patchcore_backbone": "lite0",  # backbone.BACKBONES; chosen on selection sets (bench/results/images-patchcore-lite-selection.json)
+    "patchcore_backbone": "lite2",  # backbone.BACKBONES; chosen on selection sets (bench/results/images-patchcore-lite-selection.json)
     "train_layers": "top",
 }
 
@@ -82,7 +82,7 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
     train = [(p, l) for p, l in zip(splits["train"].paths, splits["train"].labels) if l == "OK"]
     if not train:
         raise image_error("no_ok_images")
-    name = str(s.get("patchcore_backbone") or "lite0")
+    name = str(s.get("patchcore_backbone") or SETTINGS["patchcore_backbone"])
     blocks = BACKBONE_PATCH_BLOCKS[name]
     backbone = load_backbone(s["weights_dir"], name=name).eval()
     feats = []
