@@ -46,7 +46,7 @@ def latency(model, n=20):
         t0 = time.perf_counter()
         model.predict([p], 1)
         times.append((time.perf_counter() - t0) * 1000)
-    return {"median_ms": statistics.median(times), "p95_ms": float(np.percentile(times, 95))}
+    return {"median_ms": statistics.median(times), "p95_ms": float(np.percentile(times, 95)), "load_average": list(os.getloadavg())}
 
 
 def heldout_all_ng(model):
@@ -72,6 +72,7 @@ if wanted("patchcore"):
     model, info = trainer.train_patchcore("analysis", ["OK", "NG"], splits, s, hooks)
     out["models"]["patchcore"] = {
         "image_size": size_pc,
+        "backbone": model.extra["backbone"],  # trainer.SETTINGS["patchcore_backbone"], chosen by images_patchcore_selection.py
         "coreset_ratio": s["coreset_ratio"],
         "ok_images": sum(1 for l in splits["train"].labels if l == "OK"),
         **scored(model, s),

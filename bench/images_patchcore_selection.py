@@ -12,6 +12,8 @@ AUROC (15 OK / 15 NG) is measured once, by the engine's own trainer.train_patchc
 --quick: only the previous default and the shipped configuration. --cache: keep patch features between runs.
 --reuse-selection: take the candidates' figures from the results file (after the engine's default was set to the
 chosen configuration) and run only the test part.
+--candidates FILE: the candidates declared in FILE (bench/images_patchcore_lite_candidates.json: stage 1, then stage 2
+applied to the best of stage 1), written to bench/results/images-patchcore-lite-selection.json.
 Writes bench/results/images-patchcore-selection.json and prints it.
 """
 
@@ -32,12 +34,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
 from images_split import tile_split  # noqa: E402
 from mitate_engine.images import metrics, patchcore, trainer  # noqa: E402
-from mitate_engine.images.backbone import PATCH_BLOCKS, load_backbone, patch_features  # noqa: E402
+from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone, patch_features  # noqa: E402
 
 QUICK = "--quick" in sys.argv
 REUSE = "--reuse-selection" in sys.argv
 CACHE = Path(sys.argv[sys.argv.index("--cache") + 1]) if "--cache" in sys.argv else Path(tempfile.mkdtemp(prefix="pc-sel-cache-"))
 CACHE.mkdir(parents=True, exist_ok=True)
+DECLARED = json.loads(Path(sys.argv[sys.argv.index("--candidates") + 1]).read_text()) if "--candidates" in sys.argv else None
 torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "2")))
 FOLDS = 4
 
@@ -46,7 +49,14 @@ tr, va, te = splits["train"], splits["validation"], splits["test"]
 train_ok = [p for p, l in zip(tr.paths, tr.labels) if l == "OK"]
 val_ok = [p for p, l in zip(va.paths, va.labels) if l == "OK"]
 sel_ng = [p for s in (tr, va) for p, l in zip(s.paths, s.labels) if l == "NG"]
-net = load_backbone().eval()
+NETS: dict = {}
+
+
+def net_for(name: str):
+    if name not in NETS:
+        NETS[name] = load_backbone(name=name).eval()
+    return NETS[name]
+
 
 VIEWS = {
     "id": lambda im: im,
@@ -60,11 +70,12 @@ VIEWS = {
 }
 
 
-def feats(img: Image.Image, blocks) -> torch.Tensor:
-    """As patchcore.embed (the engine's features and 3x3 average), for any blocks and any image size."""
+def feats(img: Image.Image, blocks, net="lite0", agg=3) -> torch.Tensor:
+    """As patchcore.embed (the engine's features and agg x agg average), for any net, blocks and image size."""
     x = torch.from_numpy(((np.asarray(img, dtype=np.float32) / 255 - 0.5) / 0.5).transpose(2, 0, 1).copy())[None]
     with torch.no_grad():
-        return F.avg_pool2d(patch_features(net, x, tuple(blocks)), 3, stride=1, padding=1)[0]
+        f = patch_features(net_for(net), x, tuple(blocks))
+        return (F.avg_pool2d(f, agg, stride=1, padding=agg // 2) if agg > 1 else f)[0]
 
 
 def prep(path, mode, s):
@@ -77,16 +88,17 @@ def prep(path, mode, s):
     return im.resize((max(16, round(w * f)), max(16, round(h * f))), Image.BILINEAR)
 
 
-def extract(mode, s, blocks, views):
+def extract(mode, s, blocks, views, net="lite0", agg=3):
     out = {"bank": {}, "eval": None}
+    tag = ("" if net == "lite0" else f"{net}_") + f"{mode}{s}_{'-'.join(map(str, blocks))}" + ("" if agg == 3 else f"_agg{agg}")
     for v in views:
-        key = CACHE / f"{mode}{s}_{'-'.join(map(str, blocks))}_{v}.pt"
+        key = CACHE / f"{tag}_{v}.pt"
         if not key.exists():
-            torch.save([feats(VIEWS[v](prep(p, mode, s)), blocks) for p in train_ok], key)
+            torch.save([feats(VIEWS[v](prep(p, mode, s)), blocks, net, agg) for p in train_ok], key)
         out["bank"][v] = torch.load(key)
-    key = CACHE / f"{mode}{s}_{'-'.join(map(str, blocks))}_eval.pt"
+    key = CACHE / f"{tag}_eval.pt"
     if not key.exists():
-        torch.save({Path(p).name: feats(prep(p, mode, s), blocks) for p in val_ok + sel_ng}, key)
+        torch.save({Path(p).name: feats(prep(p, mode, s), blocks, net, agg) for p in val_ok + sel_ng}, key)
     out["eval"] = torch.load(key)
     return out
 
@@ -112,18 +124,28 @@ def _build_bank(maps, ratio, sub, seed=0):
 
 
 def img_score(f, bank, score):
-    d = patchcore.nearest_distance(f.permute(1, 2, 0).reshape(-1, f.shape[0]), bank)
+    patches = f.permute(1, 2, 0).reshape(-1, f.shape[0])
+    d = patchcore.nearest_distance(patches, bank)
     if score == "max":
         return float(d.max())
+    if score.startswith("rw"):  # PatchCore's reweighting (Roth et al. 2022 eq. 7; anomalib's compute_anomaly_score)
+        i = int(d.argmax())
+        star = int(torch.cdist(patches[i : i + 1], bank).argmin())  # m*: the nearest bank patch
+        support = torch.cdist(bank[star : star + 1], bank)[0].topk(int(score[2:]), largest=False).indices  # m* first
+        w = 1 - torch.softmax(torch.cdist(patches[i : i + 1], bank[support])[0], 0)[0]
+        return float(w * d[i])
     k = max(1, int(len(d) * float(score[3:]) / 100))  # topP: mean of the top P % of patches
     return float(d.topk(k).values.mean())
 
 
 def evaluate(c):
-    data = extract(c["mode"], c["s"], tuple(c["blocks"]), c["views"])
+    net, agg = c.get("net", "lite0"), c.get("agg", 3)
+    t0 = time.perf_counter()
+    data = extract(c["mode"], c["s"], tuple(c["blocks"]), c["views"], net, agg)
+    extract_seconds = time.perf_counter() - t0
     sc = c.get("score", "max")
     t0 = time.perf_counter()
-    bkey = (c["mode"], c["s"], tuple(c["blocks"]), tuple(c["views"]), c["ratio"], c.get("sub", "coreset"))
+    bkey = (net, agg, c["mode"], c["s"], tuple(c["blocks"]), tuple(c["views"]), c["ratio"], c.get("sub", "coreset"))
     bank = build_bank([m for v in c["views"] for m in data["bank"][v]], c["ratio"], c.get("sub", "coreset"), key=bkey + ("all",))
     ok = [img_score(data["eval"][Path(p).name], bank, sc) for p in val_ok]
     ng = [img_score(data["eval"][Path(p).name], bank, sc) for p in sel_ng]
@@ -142,16 +164,25 @@ def evaluate(c):
         "cv_auc": round(cv, 4),
         "criterion": round((select + cv) / 2, 4),
         "seconds": round(time.perf_counter() - t0, 1),
+        "extract_seconds": round(extract_seconds, 1),
+        "load_average": round(os.getloadavg()[0], 2),
     }
+
+
+def pick(rows):
+    """The highest criterion; within 0.002 of it, the cheapest (smaller net, then smaller input)."""
+    top = max(r["criterion"] for r in rows)
+    return min((r for r in rows if r["criterion"] >= top - 0.002), key=lambda r: (r.get("net", "lite0"), r["s"]))
 
 
 F4 = ["id", "h", "v", "hv"]
 D8 = F4 + ["r90", "r270", "t", "tv"]
 PREVIOUS = {"mode": "squash", "s": 128, "blocks": [4, 10], "views": ["id"], "ratio": 0.1}
 SHIPPED = {
+    "net": str(trainer.SETTINGS["patchcore_backbone"]),
     "mode": "squash",
     "s": int(trainer.SETTINGS["image_size"]),
-    "blocks": list(PATCH_BLOCKS),
+    "blocks": list(BACKBONE_PATCH_BLOCKS[str(trainer.SETTINGS["patchcore_backbone"])]),
     "views": list(patchcore.BANK_VIEWS),
     "ratio": float(trainer.SETTINGS["coreset_ratio"]),
 }
@@ -170,6 +201,8 @@ CANDIDATES = [
     {**PREVIOUS, "blocks": [2, 4, 10], "ratio": 0.25, "sub": "random"},  # 3. stride-4 block added
     {**PREVIOUS, "s": 224, "blocks": [7, 10], "ratio": 0.25, "sub": "random"},  # 3. stride 16 at 224
 ]
+PREVIOUS = {"net": "lite0", **PREVIOUS}
+CANDIDATES = [{"net": "lite0", **c} for c in CANDIDATES]
 if QUICK:
     CANDIDATES = [PREVIOUS, SHIPPED] if SHIPPED != PREVIOUS else [PREVIOUS]
 
@@ -187,8 +220,29 @@ out = {
     },
     "candidates": [],
 }
-RESULT = ROOT / "bench" / "results" / "images-patchcore-selection.json"
-if REUSE:  # the candidates' selection figures of the last full run; only the test part runs again
+RESULT = ROOT / "bench" / "results" / ("images-patchcore-lite-selection.json" if DECLARED else "images-patchcore-selection.json")
+if DECLARED:  # the declared candidates: stage 1, then stage 2's changes applied to the best of stage 1
+    out["declared"] = "bench/images_patchcore_lite_candidates.json"
+    out["legend"] |= {
+        "net": "EfficientNet-Lite backbone",
+        "agg": "neighbourhood average (agg x agg) of the patch features",
+        "score": "max: largest patch distance; rw9: PatchCore's reweighted score with 9 support patches",
+    }
+    if REUSE:
+        out["candidates"] = json.loads(RESULT.read_text())["candidates"]
+    else:
+        common = DECLARED["common"]
+        for c in DECLARED["stage1"]:
+            r = evaluate({**common, **{k: v for k, v in c.items() if k != "note"}})
+            out["candidates"].append(r)
+            print(json.dumps(r), file=sys.stderr, flush=True)
+        best1 = pick(out["candidates"])
+        base = {k: best1[k] for k in ("net", "mode", "s", "blocks", "views", "ratio", "agg", "score")}
+        for c in DECLARED["stage2_on_best_of_stage1"]:
+            r = evaluate({**base, **{k: v for k, v in c.items() if k not in ("note", "id")}, "id": f"{best1['id']}+{c['id']}"})
+            out["candidates"].append(r)
+            print(json.dumps(r), file=sys.stderr, flush=True)
+elif REUSE:  # the candidates' selection figures of the last full run; only the test part runs again
     prev = json.loads(RESULT.read_text())
     out["candidates"], out["machine"]["selection_load_average_start"] = prev["candidates"], prev["machine"]["load_average_start"]
 else:
@@ -196,13 +250,27 @@ else:
         r = evaluate(c)
         out["candidates"].append(r)
         print(json.dumps(r), file=sys.stderr, flush=True)
-best = max(out["candidates"], key=lambda r: r["criterion"])
-chosen = {k: best[k] for k in ("mode", "s", "blocks", "views", "ratio") if k in best} | ({"sub": best["sub"]} if "sub" in best else {})
+best = pick(out["candidates"]) if DECLARED else max(out["candidates"], key=lambda r: r["criterion"])
+chosen = {k: best[k] for k in ("net", "mode", "s", "blocks", "views", "ratio") if k in best} | ({"sub": best["sub"]} if "sub" in best else {})
 out["chosen"] = chosen
 out["shipped"] = SHIPPED
-out["shipped_is_chosen"] = chosen == SHIPPED and best.get("score", "max") == "max"
-
-if not out["shipped_is_chosen"]:
+out["shipped_is_chosen"] = chosen == SHIPPED and best.get("score", "max") == "max" and best.get("agg", 3) == 3
+# With the declared candidates, the chosen one is tested as soon as the engine can train it from settings alone
+# (its net's blocks, the engine's views, coreset ratio, 3x3 average and max score; any input size): the project's
+# image size is also the classifiers', so it may be chosen here without being the engine's default.
+TEST_SETTINGS = {**trainer.SETTINGS}
+if DECLARED and (
+    chosen.get("mode") == "squash"
+    and chosen["blocks"] == list(BACKBONE_PATCH_BLOCKS[chosen["net"]])
+    and chosen["views"] == list(patchcore.BANK_VIEWS)
+    and chosen["ratio"] == float(trainer.SETTINGS["coreset_ratio"])
+    and best.get("agg", 3) == 3
+    and best.get("score", "max") == "max"
+    and "sub" not in chosen
+):
+    TEST_SETTINGS |= {"patchcore_backbone": chosen["net"], "image_size": chosen["s"]}
+    out["tested_settings"] = {"patchcore_backbone": chosen["net"], "image_size": chosen["s"]}
+elif not out["shipped_is_chosen"]:
     # the test split is looked at only for the chosen configuration: make it the engine's default, then run again
     out["shipped_test"] = None
     out["machine"]["load_average_end"] = list(os.getloadavg())
@@ -211,13 +279,15 @@ if not out["shipped_is_chosen"]:
     print(json.dumps(out, indent=1))
     sys.exit("the engine's default is not the chosen configuration: no test AUROC measured")
 
-# The test split, once, for what the engine ships (its default settings), through the engine's own code.
-model, info = trainer.train_patchcore("analysis", ["OK", "NG"], splits, {**trainer.SETTINGS}, trainer.Hooks())
+# The test split, once, for the chosen configuration (the engine's default settings, or with --candidates the chosen
+# net and input size), through the engine's own code.
+model, info = trainer.train_patchcore("analysis", ["OK", "NG"], splits, TEST_SETTINGS, trainer.Hooks())
 vs = [r["score"] for r in model.predict(va.paths, 16)]
 ts = [r["score"] for r in model.predict(te.paths, 16)]
 th = metrics.best_f1_threshold(va.labels, vs)
 b = metrics.binary(te.labels, ts, th)
 lat = []
+model.predict(te.paths[:1], 1)  # warm-up
 for p in te.paths[:20]:
     t0 = time.perf_counter()
     model.predict([p], 1)
@@ -228,6 +298,7 @@ out["shipped_test"] = {
     "bank": model.extra["bank_size"],
     "train_seconds": round(info["seconds"], 1),
     "latency_median_ms": round(float(np.median(lat)), 1),
+    "latency_p95_ms": round(float(np.percentile(lat, 95)), 1),
     "load_average": list(os.getloadavg()),
 }
 out["machine"]["load_average_end"] = list(os.getloadavg())

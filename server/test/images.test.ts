@@ -77,6 +77,8 @@ describe.each(DATABASES)('images on %s', (kind) => {
     const settings = { image_size: 64, epochs: 2, batch_size: 16, coreset_ratio: 0.1 };
     const bad = await call('POST', `/api/project/register/${datasetId}`, { project_type: 'classification', name: 'x', settings });
     expect(bad.statusCode).toBe(422);
+    const badNet = await call('POST', `/api/project/register/${datasetId}`, { project_type: 'analysis', name: 'x', settings: { ...settings, patchcore_backbone: 'resnet50' }, models: [{ algorithm: 'patchcore' }] });
+    expect(badNet.statusCode).toBe(422);
     const reg = await call('POST', `/api/project/register/${datasetId}`, { project_type: 'analysis', name: 'tiles', settings, models: [{ algorithm: 'patchcore' }, { algorithm: 'compact_cnn', params: { width: 8 } }] });
     expect(reg.statusCode, reg.body).toBe(200);
     projectId = body(reg).project_id;

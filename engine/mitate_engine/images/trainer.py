@@ -20,7 +20,7 @@ import torch
 from torch import nn
 
 from . import metrics, patchcore
-from .backbone import CompactCNN, load_backbone
+from .backbone import BACKBONE_PATCH_BLOCKS, CompactCNN, load_backbone
 from .data import load_batch
 from .errors import image_error
 from .model import ImageModel, build_net
@@ -38,6 +38,7 @@ SETTINGS = {
     "seed": 0,
     "ok_percentile": 99.0,
     "weights_dir": None,
+    "patchcore_backbone": "lite2",  # backbone.BACKBONES; chosen on selection sets (bench/results/images-patchcore-lite-selection.json)
     "train_layers": "top",
 }
 
@@ -81,7 +82,9 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
     train = [(p, l) for p, l in zip(splits["train"].paths, splits["train"].labels) if l == "OK"]
     if not train:
         raise image_error("no_ok_images")
-    backbone = load_backbone(s["weights_dir"]).eval()
+    name = str(s.get("patchcore_backbone") or SETTINGS["patchcore_backbone"])
+    blocks = BACKBONE_PATCH_BLOCKS[name]
+    backbone = load_backbone(s["weights_dir"], name=name).eval()
     feats = []
     bs = int(s["batch_size"])
     t0 = time.monotonic()
@@ -89,7 +92,7 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
         hooks.check()
         x = load_batch([p for p, _ in train[i : i + bs]], int(s["image_size"]))
         for v in patchcore.BANK_VIEWS:
-            f = patchcore.embed(backbone, patchcore.view(x, v))
+            f = patchcore.embed(backbone, patchcore.view(x, v), blocks)
             feats.append(f.permute(0, 2, 3, 1).reshape(-1, f.shape[1]))
         hooks.progress(0.6 * min(1.0, (i + bs) / len(train)), "Extracting patch features of OK images")
     allf = torch.cat(feats)
@@ -105,7 +108,7 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
         int(s["image_size"]),
         bank=bank,
         net=backbone,
-        extra={"bank_size": int(bank.shape[0]), "patches": int(allf.shape[0]), "bank_views": list(patchcore.BANK_VIEWS)},
+        extra={"bank_size": int(bank.shape[0]), "patches": int(allf.shape[0]), "bank_views": list(patchcore.BANK_VIEWS), "backbone": name},
     )
     hooks.log(f"PatchCore: memory bank of {bank.shape[0]} patches from {len(train)} OK images in {seconds:.1f} s")
     return model, {"images_per_second": len(train) / max(seconds, 1e-9), "epochs": [], "stopped": False, "seconds": seconds}

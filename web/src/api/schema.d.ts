@@ -6763,6 +6763,7 @@ export interface paths {
                          *       "early_stopping": 5,
                          *       "balance": true,
                          *       "coreset_ratio": 0.05,
+                         *       "patchcore_backbone": "lite2",
                          *       "ok_percentile": 99,
                          *       "train_layers": "top",
                          *       "augmentation": {
@@ -6795,6 +6796,12 @@ export interface paths {
                             balance?: boolean;
                             /** @default 0.05 */
                             coreset_ratio?: number;
+                            /**
+                             * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (bench/results/images-patchcore-lite-selection.json)
+                             * @default lite2
+                             * @enum {string}
+                             */
+                            patchcore_backbone?: "lite0" | "lite1" | "lite2";
                             /** @default 99 */
                             ok_percentile?: number;
                             /**
@@ -33153,6 +33160,12 @@ export interface components {
                 balance: boolean;
                 /** @default 0.05 */
                 coreset_ratio: number;
+                /**
+                 * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (bench/results/images-patchcore-lite-selection.json)
+                 * @default lite2
+                 * @enum {string}
+                 */
+                patchcore_backbone: "lite0" | "lite1" | "lite2";
                 /** @default 99 */
                 ok_percentile: number;
                 /**
@@ -36290,6 +36303,12 @@ export interface components {
                 balance: boolean;
                 /** @default 0.05 */
                 coreset_ratio: number;
+                /**
+                 * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (bench/results/images-patchcore-lite-selection.json)
+                 * @default lite2
+                 * @enum {string}
+                 */
+                patchcore_backbone: "lite0" | "lite1" | "lite2";
                 /** @default 99 */
                 ok_percentile: number;
                 /**

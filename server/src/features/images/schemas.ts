@@ -30,6 +30,10 @@ export const imageSettings = z.object({
   early_stopping: z.number().int().min(0).max(100).default(5),
   balance: z.boolean().default(true),
   coreset_ratio: dec(0.001, 1).default(0.05),
+  patchcore_backbone: z
+    .enum(['lite0', 'lite1', 'lite2'])
+    .default('lite2')
+    .describe('EfficientNet-Lite network whose patch features fill the PatchCore bank (bench/results/images-patchcore-lite-selection.json)'),
   ok_percentile: dec(50, 100).default(99),
   train_layers: z.enum(['head', 'top', 'all']).default('top'),
   augmentation: augmentation.default({ hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 }),

@@ -141,6 +141,15 @@ export default function RegisterPage({ type }: { type: ImageType }) {
               </MenuItem>
             ))}
           </TextField>
+          {algos.includes('patchcore') && (
+            <TextField select size="small" label={t('settings.patchcore_backbone')} value={s.patchcore_backbone} onChange={(e) => set('patchcore_backbone', e.target.value as Settings['patchcore_backbone'])} sx={{ width: 300 }}>
+              {(['lite0', 'lite1', 'lite2'] as const).map((v) => (
+                <MenuItem key={v} value={v}>
+                  {t(`settings.backbone_${v}`)}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
           {algos.includes('patchcore') && num('coreset_ratio', 0.01)}
           {algos.includes('patchcore') && num('ok_percentile', 0.5)}
           <FormControlLabel control={<Checkbox checked={s.balance} onChange={(e) => set('balance', e.target.checked)} />} label={t('settings.balance')} />
