@@ -6763,7 +6763,7 @@ export interface paths {
                          *       "early_stopping": 5,
                          *       "balance": true,
                          *       "coreset_ratio": 0.05,
-                         *       "patchcore_backbone": "lite2",
+                         *       "patchcore_backbone": "lite0",
                          *       "ok_percentile": 99,
                          *       "train_layers": "top",
                          *       "augmentation": {
@@ -6797,8 +6797,8 @@ export interface paths {
                             /** @default 0.05 */
                             coreset_ratio?: number;
                             /**
-                             * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (bench/results/images-patchcore-lite-selection.json)
-                             * @default lite2
+                             * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)
+                             * @default lite0
                              * @enum {string}
                              */
                             patchcore_backbone?: "lite0" | "lite1" | "lite2";
@@ -33161,8 +33161,8 @@ export interface components {
                 /** @default 0.05 */
                 coreset_ratio: number;
                 /**
-                 * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (bench/results/images-patchcore-lite-selection.json)
-                 * @default lite2
+                 * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)
+                 * @default lite0
                  * @enum {string}
                  */
                 patchcore_backbone: "lite0" | "lite1" | "lite2";
@@ -36304,8 +36304,8 @@ export interface components {
                 /** @default 0.05 */
                 coreset_ratio: number;
                 /**
-                 * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (bench/results/images-patchcore-lite-selection.json)
-                 * @default lite2
+                 * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)
+                 * @default lite0
                  * @enum {string}
                  */
                 patchcore_backbone: "lite0" | "lite1" | "lite2";

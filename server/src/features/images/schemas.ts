@@ -32,8 +32,8 @@ export const imageSettings = z.object({
   coreset_ratio: dec(0.001, 1).default(0.05),
   patchcore_backbone: z
     .enum(['lite0', 'lite1', 'lite2'])
-    .default('lite2')
-    .describe('EfficientNet-Lite network whose patch features fill the PatchCore bank (bench/results/images-patchcore-lite-selection.json)'),
+    .default('lite0')
+    .describe('EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)'),
   ok_percentile: dec(50, 100).default(99),
   train_layers: z.enum(['head', 'top', 'all']).default('top'),
   augmentation: augmentation.default({ hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 }),

@@ -24,7 +24,7 @@ export const DEFAULT_SETTINGS: Settings = {
   early_stopping: 5,
   balance: true,
   coreset_ratio: 0.05,
-  patchcore_backbone: 'lite2',
+  patchcore_backbone: 'lite0',
   ok_percentile: 99,
   train_layers: 'top',
   augmentation: { hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 },
