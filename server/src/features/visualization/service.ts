@@ -760,7 +760,15 @@ export function makeVisualizationService(ctx: AppContext) {
     const order = t.type === 'integer';
     const ts = order ? `${ident(t.name)}::DOUBLE` : `epoch_ms(${ident(t.name)}::TIMESTAMP)`;
     return withConn(async (c) => {
-      const [fullStart, fullEnd] = (await rows(c, `SELECT min(${ts})::DOUBLE, max(${ts})::DOUBLE FROM ${src}`))[0].map(num);
+      // The ends of the series: on a TIMESTAMP/DATE (or number) column, min and max of the column itself come from the
+      // Parquet footers (~3 ms); min of epoch_ms(...) reads every row (~100 ms at 10 M rows). Text dates keep the scan.
+      const native = order || /^(TIMESTAMP|DATE)/i.test(t.dtype ?? '');
+      const ends = native
+        ? order
+          ? `SELECT min(${ident(t.name)})::DOUBLE, max(${ident(t.name)})::DOUBLE FROM ${src}`
+          : `SELECT epoch_ms(min(${ident(t.name)})::TIMESTAMP)::DOUBLE, epoch_ms(max(${ident(t.name)})::TIMESTAMP)::DOUBLE FROM ${src}`
+        : `SELECT min(${ts})::DOUBLE, max(${ts})::DOUBLE FROM ${src}`;
+      const [fullStart, fullEnd] = (await rows(c, ends))[0].map(num);
       const start = b.start ?? fullStart ?? 0;
       const end = b.end ?? fullEnd ?? 0;
       if (end < start) throw new AppError(422, M.badWindow, {}, 'end');
