@@ -142,7 +142,15 @@ export default function RegisterPage({ type }: { type: ImageType }) {
             ))}
           </TextField>
           {algos.includes('patchcore') && (
-            <TextField select size="small" label={t('settings.patchcore_backbone')} value={s.patchcore_backbone} onChange={(e) => set('patchcore_backbone', e.target.value as Settings['patchcore_backbone'])} sx={{ width: 300 }}>
+            <TextField
+              select
+              size="small"
+              label={t('settings.patchcore_backbone')}
+              helperText={t('settings.patchcore_backbone_help')}
+              value={s.patchcore_backbone}
+              onChange={(e) => set('patchcore_backbone', e.target.value as Settings['patchcore_backbone'])}
+              sx={{ width: 420 }}
+            >
               {(['lite0', 'lite1', 'lite2'] as const).map((v) => (
                 <MenuItem key={v} value={v}>
                   {t(`settings.backbone_${v}`)}
