@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { closeApp, openApp, shooter } from '../support/app.ts';
 import { type RunningServer, SHARED_DATA } from '../support/server.ts';
-import { signIn, signUp } from '../support/session.ts';
+import { signIn, signUp, uploadDataset } from '../support/session.ts';
 
 const SKAB = fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv'), 'utf8');
 
@@ -25,15 +25,6 @@ before(async () => {
 
 after(() => closeApp({ server, browser }));
 
-async function upload(name: string, fileName: string, csv: string, fields: Record<string, string> = {}) {
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name, data_type: 'training_data', type: 'unsupervised', training_type: 'regression', ...fields })) form.append(k, v);
-  form.append('file', new Blob([csv], { type: 'text/csv' }), fileName);
-  const res = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-  assert.equal(res.status, 201, await res.clone().text());
-  return (await res.json()).detail.response.id as string;
-}
-
 async function chooseDrifting(label: string, names: string[]) {
   // the list stays open while choosing (disableCloseOnSelect)
   await page.getByRole('combobox', { name: label }).click();
@@ -43,7 +34,7 @@ async function chooseDrifting(label: string, names: string[]) {
 }
 
 test('SKAB with its thermal signals as slowly drifting: chosen in the wizard (en, ja), trained, shown on the details and report pages', async () => {
-  const id = await upload('SKAB valve1 0 drift', '0.csv', SKAB, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
+  const id = await uploadDataset(server, token, 'SKAB valve1 0 drift', '0.csv', SKAB, { type: 'unsupervised', training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
   const wizard = `${server.url}/training/time_series_anomaly_detection_unsupervised/register/${id}`;
 
   // in Japanese: the control and its help in the windowing step

@@ -169,6 +169,17 @@ class TsadModel:
             out["top_signal"] = None
         return out
 
+    def window_settings(self) -> dict:
+        """The windowing a person chose (lags, windows and their statistics, drifting signals), as the manifest and the
+        training report show it."""
+        return {
+            "lags": self.lags,
+            "windows": self.windows,
+            "window_stats": list(self.window_stats),
+            "drift_signals": list(self.drift_signals or []),
+            "drift_rows": self.drift_rows if self.drift_signals else None,
+        }
+
     def manifest(self, metrics: dict | None = None) -> dict:
         return {
             "format": "mitate-model/1",
@@ -180,11 +191,7 @@ class TsadModel:
             "categories": {},
             "time_column": self.time_column,
             "time_features": {
-                "lags": self.lags,
-                "windows": self.windows,
-                "window_stats": list(self.window_stats),
-                "drift_signals": list(self.drift_signals or []),
-                "drift_rows": self.drift_rows if self.drift_signals else None,
+                **self.window_settings(),
                 "feature_columns": self.feature_columns,
                 "resample": self.resample_rule,
             },
