@@ -133,7 +133,8 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     // a second click joins the running job
     expect(body(await call('POST', `/api/train/model/${p0.project_id}`)).job.id).toBe(started.job.id);
     const p = await waitTrained('regress', p0.project_id);
-    expect(p.training_state).toBe('done');
+    // on a failure, say why (the job's error and each model's), not only the state
+    expect(p.training_state, JSON.stringify({ error: p.error, job: p.job, models: p.models.map((m: { model_key: string; state: string; error?: string; log?: string }) => [m.model_key, m.state, m.error, m.log]) })).toBe('done');
     const [ridge, lgbm, gp] = p.models;
     expect(ridge.state).toBe('done');
     expect(lgbm.state).toBe('done');
