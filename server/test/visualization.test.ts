@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnswerCache, answerCache, answerKey, answerOf, holdsAnswer } from '../src/features/visualization/answer-cache.js';
+import { acceptedEncoding, AnswerCache, answerCache, answerKey, answerOf, holdsAnswer } from '../src/features/visualization/answer-cache.js';
 import { packColumn, unpackColumn } from '../src/features/visualization/packed.js';
 import { lttb } from '../src/features/visualization/service.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
@@ -172,6 +173,32 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     expect(keys(gone)).toEqual([]);
   });
 
+  it('sends a kept answer compressed as the caller accepts, compressing it once', async () => {
+    const q = { x: 'AT', y: 'EP', color: 'V', max_points: 3000, format: 'packed' };
+    const ask = (encoding?: string) =>
+      t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...alice.auth, ...(encoding === undefined ? {} : { 'accept-encoding': encoding }) } });
+    const plain = await ask();
+    expect([plain.statusCode, plain.headers['content-encoding']]).toEqual([200, undefined]);
+    expect(plain.body.length).toBeGreaterThan(1024);
+    const first = await ask('gzip, deflate, br');
+    expect([first.statusCode, first.headers['content-encoding'], first.headers.etag]).toEqual([200, 'br', plain.headers.etag]);
+    expect(String(first.headers.vary)).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(first.rawPayload).toString()).toBe(plain.body);
+    // the compressed copy is kept with the answer (and counted): a repeat sends the same bytes, compressing nothing
+    const held = answerCache.bytes;
+    const again = await ask('br');
+    expect([again.headers['content-encoding'], again.rawPayload.equals(first.rawPayload), answerCache.bytes]).toEqual(['br', true, held]);
+    expect(String(again.headers['server-timing'])).toMatch(/\bcache;dur=/);
+    const gz = await ask('gzip, br;q=0');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
+    expect(answerCache.bytes).toBe(held + gz.rawPayload.length);
+    expect((await ask('identity')).headers['content-encoding']).toBeUndefined();
+    // a small answer goes as it is, as the compression plugin leaves it
+    const tiny = await t.app.inject({ method: 'POST', url: `/api/visualization/histogram/${small}`, payload: { columns: ['v'], bins: 2 }, headers: { ...alice.auth, 'accept-encoding': 'br' } });
+    expect([tiny.statusCode, tiny.headers['content-encoding']]).toEqual([200, undefined]);
+  });
+
   it('scatter matrix samples complete rows of up to 8 columns', async () => {
     const m = await body(`/api/visualization/matrix/${ccpp}`, { columns: ['AT', 'V', 'EP'], max_points: 500 });
     expect(m).toMatchObject({ columns: ['AT', 'V', 'EP'], total: 9568, returned: 500, sample: true });
@@ -277,7 +304,7 @@ describe('packed columns', () => {
 describe('the answer cache', () => {
   it('stays within its byte bound, least recently used out, and drops a dataset or its other versions', () => {
     const c = new AnswerCache(400);
-    const b = (n: number) => ({ bytes: Buffer.alloc(n, 1), etag: '', byteLength: n });
+    const b = (n: number) => ({ bytes: Buffer.alloc(n, 1), etag: '', byteLength: n, encoded: {} });
     c.set('d1|v1|h|1', b(100));
     c.set('d1|v1|h|2', b(100));
     c.set('d2|v1|h|1', b(100));
@@ -305,6 +332,18 @@ describe('the answer cache', () => {
     const t = tag('v1', { x: 'a' });
     expect([holdsAnswer(t, t), holdsAnswer(`W/${t}`, t), holdsAnswer(`"a", ${t}`, t), holdsAnswer([`"a"`, t], t)]).toEqual([true, true, true, true]);
     expect([holdsAnswer(undefined, t), holdsAnswer('*', t), holdsAnswer('"a"', t), holdsAnswer(t.slice(1, -1), t)]).toEqual([false, false, false, false]);
+  });
+});
+
+describe('the content coding of a kept answer', () => {
+  it('is negotiated as the compression plugin does: brotli first, then gzip, none when refused or small', () => {
+    expect(acceptedEncoding('gzip, deflate, br', 5000)).toBe('br');
+    expect(acceptedEncoding('gzip', 5000)).toBe('gzip');
+    expect(acceptedEncoding('br;q=0, gzip;q=0.5', 5000)).toBe('gzip');
+    expect(acceptedEncoding(['deflate', 'br'], 5000)).toBe('br');
+    expect(acceptedEncoding('*', 5000)).toBe('br');
+    expect(acceptedEncoding('*, br;q=0', 5000)).toBe('gzip');
+    expect([acceptedEncoding('identity', 5000), acceptedEncoding('deflate', 5000), acceptedEncoding(undefined, 5000), acceptedEncoding('br', 1023)]).toEqual([null, null, null, null]);
   });
 });
 

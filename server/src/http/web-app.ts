@@ -18,11 +18,18 @@ export const cacheControlFor = (file: string) => (file.split(path.sep).includes(
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, {
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+    threshold: COMPRESSION.threshold,
+    encodings: [...COMPRESSION.encodings],
+    brotliOptions: COMPRESSION.brotli,
   });
 }
+
+/** How answers are compressed: by the plugin for every route, and once per kept answer by the exploration cache. */
+export const COMPRESSION = {
+  threshold: 1024,
+  encodings: ['br', 'gzip'] as const,
+  brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
+};
 
 /**
  * The built web app with its caching rules. Its files are compressed once at build (web/build/precompress.ts)

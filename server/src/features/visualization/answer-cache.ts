@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { COMPRESSION } from '../../http/web-app.js';
 import { ByteLru } from '../datasets/byte-lru.js';
 import { sketchChanges } from '../datasets/sketch.js';
 
@@ -17,7 +20,11 @@ export interface Answer {
   bytes: Buffer;
   etag: string;
   byteLength: number;
+  /** The bytes compressed, per content coding, made once when a caller first accepts that coding. */
+  encoded: Partial<Record<Encoding, Buffer>>;
 }
+
+export type Encoding = (typeof COMPRESSION.encodings)[number];
 
 export class AnswerCache extends ByteLru<Answer> {
   constructor(limitBytes: number) {
@@ -32,6 +39,40 @@ export class AnswerCache extends ByteLru<Answer> {
   set(key: string, answer: Answer) {
     if (answer.byteLength <= this.limitBytes / 4) this.put(key, answer);
   }
+
+  /**
+   * The answer's bytes in `encoding`, compressed as the compression plugin would (same settings), once: a repeat
+   * to a client holding nothing is then a lookup and a write, not brotli over half a megabyte each time (issue 17).
+   * The compressed copy counts toward the bound; an answer no longer kept is compressed for this caller only.
+   */
+  async encoded(key: string, answer: Answer, encoding: Encoding): Promise<Buffer> {
+    const had = answer.encoded[encoding];
+    if (had) return had;
+    const out = encoding === 'br' ? await brotli(answer.bytes, COMPRESSION.brotli) : await gzip(answer.bytes);
+    if (this.has(key) && this.touch(key) === answer) {
+      answer.encoded[encoding] = out;
+      this.put(key, { ...answer, byteLength: answer.byteLength + out.length });
+    }
+    return out;
+  }
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * The content coding to send an answer of `size` bytes in, as the compression plugin negotiates it: none below its
+ * threshold; else the first of its encodings (brotli before gzip) that Accept-Encoding allows (q > 0, or `*`).
+ */
+export function acceptedEncoding(acceptEncoding: string | string[] | undefined, size: number): Encoding | null {
+  if (!acceptEncoding || size < COMPRESSION.threshold) return null;
+  const q = new Map<string, number>();
+  for (const part of (Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding).split(',')) {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    const weight = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    if (coding) q.set(coding, weight ? Number(weight[1]) : 1);
+  }
+  return COMPRESSION.encodings.find((e) => (q.get(e) ?? q.get('*') ?? 0) > 0) ?? null;
 }
 
 /** `datasetId|version|route|question`: what the cache is keyed by (the version changes with the data or its sketch). */
@@ -44,7 +85,7 @@ export const answerKey = (datasetId: string, version: string, route: string, que
  */
 export function answerOf(key: string, bytes: Buffer): Answer {
   const etag = `"${createHash('sha256').update(key).update('\n').update(bytes).digest('base64url').slice(0, 27)}"`;
-  return { bytes, etag, byteLength: bytes.length + etag.length };
+  return { bytes, etag, byteLength: bytes.length + etag.length, encoded: {} };
 }
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ok } from '../../http/errors.js';
 import { MAX_SCATTER_POINTS, makeVisualizationService, Phases } from './service.js';
 import { replies } from '../../http/responses.js';
-import { answerCache, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
+import { acceptedEncoding, answerCache, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
 import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';
 
 const params = z.object({ dataset_id: z.string().max(64) });
@@ -42,7 +42,13 @@ export default async function visualizationRoutes(app: FastifyInstance) {
     // private: the answer is the caller's organisation's; no-cache: asked again each time (access is checked).
     reply.header('etag', kept.etag).header('cache-control', 'private, no-cache').header('server-timing', phases.header());
     if (holdsAnswer(req.headers['if-none-match'], kept.etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(kept.bytes);
+    reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+    const encoding = acceptedEncoding(req.headers['accept-encoding'], kept.bytes.length);
+    if (!encoding) return reply.send(kept.bytes);
+    // compressed once and kept with the answer (the plugin leaves a body that already has a coding alone)
+    const body = await answerCache.encoded(key, kept, encoding);
+    phases.lap('encode');
+    return reply.header('content-encoding', encoding).header('server-timing', phases.header()).send(body);
   }
   // Server-Timing: the handler's phases (where a route reports them) and the time to check and write the answer.
   const serializing = new WeakMap<object, number>();
