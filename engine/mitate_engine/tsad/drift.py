@@ -10,7 +10,7 @@ Per signal, over the period's n rows (values in time order, empty values left ou
   the move (a level that jumps once is a step, not a drift: the change over L rows would hide it for L rows only);
 - not stationary around a level: the trend crosses its median (with a margin of a quarter of its move) at most
   MAX_CROSSINGS times (a slow oscillation that keeps coming back is learnt by its level as any other signal).
-A signal drifts when its move is at least MIN_MOVE and both checks pass. The thresholds were chosen on the SKAB files
+A signal drifts when its move is at least MIN_MOVE and both checks pass (the crossings are checked first). The thresholds were chosen on the SKAB files
 and checked on TEP (bench/results/tsad_drift_suggest.json).
 
 The suggested L: the rows over which the fastest drifting signal's trend moves by two short-term variations (from its
@@ -81,10 +81,11 @@ def signal_figures(x: np.ndarray) -> dict:
     }
     if move < MIN_MOVE:
         return {**f, "reason": "tsad_drift_reason_small"}
-    if step > STEP_SHARE:
-        return {**f, "reason": "tsad_drift_reason_step"}
+    # a level it keeps coming back to first: an autocorrelated fluctuation also has large jumps between 5-row means
     if crossings > MAX_CROSSINGS:
         return {**f, "reason": "tsad_drift_reason_returns"}
+    if step > STEP_SHARE:
+        return {**f, "reason": "tsad_drift_reason_step"}
     return {**f, "drifts": True, "reason": "tsad_drift_reason_drifts"}
 
 

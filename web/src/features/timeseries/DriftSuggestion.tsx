@@ -55,7 +55,8 @@ export default function DriftSuggestion({
   }
   const s = q.data;
   const drifting = s.signals.filter((x) => x.drifts);
-  const rest = s.signals.filter((x) => !x.drifts);
+  // the others by how far their level moves: the nearest to a drift first
+  const rest = s.signals.filter((x) => !x.drifts).sort((a, b) => (b.move ?? -1) - (a.move ?? -1));
   const applied = drifting.length > 0 && s.drift_rows !== null && chosen.length === drifting.length && drifting.every((x) => chosen.includes(x.signal)) && rows.trim() === String(s.drift_rows);
   const reason = (x: (typeof s.signals)[number]) => (
     <Box component="li" key={x.signal} sx={{ mb: 0.5 }}>
@@ -99,7 +100,9 @@ export default function DriftSuggestion({
         )}
         {rest.length > 0 && (
           <Button size="small" onClick={() => setOthers(!others)} aria-expanded={others}>
-            {t(others ? 'wizard.driftSuggest.hideOthers' : 'wizard.driftSuggest.showOthers', { count: rest.length })}
+            {drifting.length
+              ? t(others ? 'wizard.driftSuggest.hideOthers' : 'wizard.driftSuggest.showOthers', { count: rest.length })
+              : t(others ? 'wizard.driftSuggest.hideAll' : 'wizard.driftSuggest.showAll', { count: rest.length })}
           </Button>
         )}
       </Box>
