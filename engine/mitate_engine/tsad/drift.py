@@ -10,8 +10,11 @@ Per signal, over the period's n rows (values in time order, empty values left ou
   the move (a level that jumps once is a step, not a drift: the change over L rows would hide it for L rows only);
 - not stationary around a level: the trend crosses its median (with a margin of a quarter of its move) at most
   MAX_CROSSINGS times (a slow oscillation that keeps coming back is learnt by its level as any other signal).
-A signal drifts when its move is at least MIN_MOVE and both checks pass (the crossings are checked first). The thresholds were chosen on the SKAB files
-and checked on TEP (bench/results/tsad_drift_suggest.json).
+A signal drifts when its move is at least MIN_MOVE and both checks pass (the crossings are checked first).
+The thresholds were chosen by looking at the figures on the shared SKAB files (first 400 rows: the fast signals move
+by under 3 sd unless they step once, the thermal signals of the valve files by 10-41 sd) and on TEP's d00 (its
+stripper signals move by 20-41 sd but cross their middle 3-5 times); see bench/tsad_drift_suggest.py and
+bench/results/tsad_drift_suggest.json.
 
 The suggested L: the rows over which the fastest drifting signal's trend moves by two short-term variations (from its
 mean absolute change over W rows, per row), so the drift adds at most about 2 s to x[t] - x[t-L] (whose noise alone
