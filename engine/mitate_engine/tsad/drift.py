@@ -64,12 +64,9 @@ def signal_figures(x: np.ndarray) -> dict:
     step = float(np.nanmax(jumps) / rng) if rng > 0 and len(jumps) else 0.0
     # crossings of the median with a margin: the trend must go from below (median - h) to above (median + h) or back
     med, h = float(np.median(trend)), 0.25 * rng
-    crossings, side = 0, 0
-    for v in trend:
-        now = 1 if v > med + h else -1 if v < med - h else 0
-        if now and side and now != side:
-            crossings += 1
-        side = now or side
+    sides = np.where(trend > med + h, 1, np.where(trend < med - h, -1, 0))
+    sides = sides[sides != 0]
+    crossings = int(np.count_nonzero(np.diff(sides))) if len(sides) > 1 else 0
     # rows over which the trend moves by one short-term sd (mean absolute change over W rows, per row)
     slope = float(np.mean(changes) / w) if len(changes) else 0.0
     per_sd = s / slope if slope > 0 else math.inf
