@@ -25,25 +25,25 @@ before(async () => {
 
 after(() => closeApp({ server, browser }));
 
-async function chooseDrifting(label: string, names: string[]) {
-  // the list stays open while choosing (disableCloseOnSelect)
-  await page.getByRole('combobox', { name: label }).click();
-  for (const n of names) await page.getByRole('option', { name: n, exact: true }).click();
-  await page.keyboard.press('Escape');
-  for (const n of names) await page.getByRole('button', { name: n }).waitFor();
-}
-
 test('SKAB with its thermal signals as slowly drifting: chosen in the wizard (en, ja), trained, shown on the details and report pages', async () => {
   const id = await uploadDataset(server, token, 'SKAB valve1 0 drift', '0.csv', SKAB, { type: 'unsupervised', training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
   const wizard = `${server.url}/training/time_series_anomaly_detection_unsupervised/register/${id}`;
 
-  // in Japanese: the control and its help in the windowing step
+  // in Japanese: the period first (the first 400 rows), then the windowing step with the engine's suggestion
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
   await page.goto(wizard);
   await page.getByRole('button', { name: '次へ' }).click();
+  await page.getByRole('radio', { name: '先頭 N 行' }).check();
+  await page.getByRole('textbox', { name: 'N 行' }).fill('400');
+  await page.getByRole('button', { name: '次へ' }).click();
   await page.getByRole('textbox', { name: /移動ウィンドウ/ }).fill('5');
-  await chooseDrifting('ゆっくりドリフトする信号', ['Temperature', 'Thermocouple']);
-  await page.getByRole('textbox', { name: 'N行の変化を使う' }).fill('45');
+  const suggestionJa = page.getByTestId('drift-suggestion-drifting');
+  await suggestionJa.waitFor({ timeout: 120_000 });
+  assert.match(await suggestionJa.innerText(), /Temperature — 正常期間の中で、水準が短期的な変動の標準偏差の[\d.]+倍動いています。/);
+  assert.match(await suggestionJa.innerText(), /Thermocouple — /);
+  await page.getByRole('button', { name: '提案を使う' }).click();
+  for (const n of ['Temperature', 'Thermocouple']) await page.getByRole('button', { name: n }).waitFor();
+  assert.match(await page.getByRole('textbox', { name: 'N行の変化を使う' }).inputValue(), /^\d+$/);
   await page.getByText('モデルは信号がどこにあるかではなく、どれだけ速く変わるかを見ます', { exact: false }).waitFor();
   await shot('01-wizard-windowing-ja');
 
@@ -52,18 +52,31 @@ test('SKAB with its thermal signals as slowly drifting: chosen in the wizard (en
   await page.goto(wizard);
   await page.getByRole('combobox', { name: 'Date/time column' }).waitFor();
   await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('radio', { name: 'The first N rows' }).check();
+  await page.getByRole('textbox', { name: 'N rows' }).fill('400');
+  await page.getByRole('button', { name: 'Next' }).click();
   const rows = page.getByRole('textbox', { name: 'Use their change over N rows' });
-  assert.equal(await rows.isDisabled(), true, 'no drifting signal by default');
+  assert.equal(await rows.isDisabled(), true, 'no drifting signal by default: the suggestion is not applied by itself');
   await page.getByRole('textbox', { name: /Rolling windows/ }).fill('5');
   for (const st of ['standard deviation', 'minimum', 'maximum']) await page.getByRole('checkbox', { name: st }).uncheck();
-  await chooseDrifting('Slowly drifting signals', ['Temperature', 'Thermocouple']);
+  // the engine's suggestion on the first 400 rows: the thermal signals, each with its reason; the fast ones on request
+  const suggestion = page.getByTestId('drift-suggestion-drifting');
+  await suggestion.waitFor({ timeout: 120_000 });
+  assert.match(await suggestion.innerText(), /Temperature — Its level moves by [\d.]+ standard deviations of its short-term variation over the normal period, gradually and without coming back\./);
+  await page.getByRole('button', { name: 'Why not the other 6 signals' }).click();
+  assert.match(await page.getByTestId('drift-suggestion-others').innerText(), /Voltage — Its level moves by [\d.]+ standard deviations/);
+  await shot('02a-wizard-suggestion');
+  await page.getByRole('button', { name: 'Use the suggestion' }).click();
+  for (const n of ['Temperature', 'Thermocouple']) await page.getByRole('button', { name: n }).waitFor();
+  const suggested = Number(await rows.inputValue());
+  assert.ok(Number.isInteger(suggested) && suggested >= 2 && suggested <= 100, String(suggested));
+  await page.getByText('Filled in below; you can still change the signals and N.').waitFor();
+  // still the user's to change: the design's 45 rows instead
+  await rows.fill('');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByText("Give the number of rows (1 or more) over which the drifting signals' change is taken.").waitFor();
   await rows.fill('45');
   await shot('02-wizard-windowing');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('radio', { name: 'The first N rows' }).check();
-  await page.getByRole('textbox', { name: 'N rows' }).fill('400');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('textbox', { name: 'Confidence of the control limits' }).fill('0.995');
   await page.getByRole('textbox', { name: 'Alarm rule: rows over the threshold (k)' }).fill('10');

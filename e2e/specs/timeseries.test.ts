@@ -77,7 +77,7 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   await page.getByRole('combobox', { name: 'Row-order column (row number)' }).waitFor();
   assert.match(await page.getByRole('combobox', { name: 'Row-order column (row number)' }).innerText(), /sample/);
   await shot('01-wizard-series');
-  await page.getByRole('button', { name: 'Next' }).click();
+  // the period the models learn from comes first, then the windowing
   await page.getByRole('button', { name: 'Next' }).click();
   // the normal period is picked on the series drawn against the sample numbers: From/To are sample numbers
   const chart = page.getByTestId('normal-period-chart');
@@ -96,6 +96,8 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   await page.getByRole('radio', { name: 'The first N rows' }).check();
   await page.getByRole('textbox', { name: 'N rows' }).fill('500');
   await shot('02-wizard-normal');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByTestId('drift-suggestion').waitFor();
   await page.getByRole('button', { name: 'Next' }).click();
   const pca = "PCA-MSPC (Hotelling's T² and Q statistic / SPE)";
   await page.getByRole('checkbox', { name: pca }).waitFor();
@@ -214,9 +216,9 @@ test('supervised on SKAB valve1 with its anomaly column, time-ordered split', as
   await page.getByRole('combobox', { name: 'Date/time column' }).waitFor();
   assert.match(await page.getByRole('combobox', { name: /^Label column/ }).innerText(), /anomaly/);
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: /Rolling windows/ }).fill('5, 30s');
-  await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('textbox', { name: /Share of rows/ }).fill('0.75');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: /Rolling windows/ }).fill('5, 30s');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('checkbox', { name: 'Logistic regression' }).check();
   await page.getByRole('button', { name: 'Next' }).click();
@@ -237,7 +239,6 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   await page.waitForURL(/\/training\/time_series_anomaly_detection_unsupervised\/register\//);
   await page.getByRole('combobox', { name: 'Date/time column' }).waitFor();
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Next' }).click();
   const chart = page.getByTestId('normal-period-chart');
   await chart.locator('path').first().waitFor();
   const box = (await chart.boundingBox())!;
@@ -257,16 +258,13 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
   await page.reload();
   await page.getByRole('button', { name: '次へ' }).click();
-  await page.getByRole('textbox', { name: /リサンプリング/ }).waitFor();
-  await shot('12a-wizard-windows-resample-ja');
-  await page.getByRole('button', { name: '次へ' }).click();
   await page.getByTestId('normal-period-chart').locator('path').first().waitFor();
   await shot('12-wizard-drag-normal-period-ja');
+  await page.getByRole('button', { name: '次へ' }).click();
+  await page.getByRole('textbox', { name: /リサンプリング/ }).waitFor();
+  await shot('12a-wizard-windows-resample-ja');
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
   await page.reload();
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('textbox', { name: /Resample to regular periods/ }).fill('1s');
-  await shot('11a-wizard-windows-resample');
   await page.getByRole('button', { name: 'Next' }).click();
   const chart2 = page.getByTestId('normal-period-chart');
   await chart2.locator('path').first().waitFor();
@@ -275,6 +273,9 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   await page.mouse.down();
   await page.mouse.move(b2.x + b2.width * 0.35, b2.y + b2.height / 2, { steps: 8 });
   await page.mouse.up();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('textbox', { name: /Resample to regular periods/ }).fill('1s');
+  await shot('11a-wizard-windows-resample');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
   // the last step says the choices in words: the dragged range as the normal period, resampled every second

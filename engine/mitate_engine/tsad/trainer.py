@@ -79,8 +79,9 @@ def prepare(spec: dict) -> Prepared:
     if spec["project_type"] == SUPERVISED:
         if label is None:
             raise fail("no_target")
+        _, train_end = training_rows(n, spec.get("split_ratio"), warm)
         n_train = int(round(n * float(spec.get("split_ratio") or 0.85)))
-        n_val = max(1, int(round((n_train - warm) * 0.2)))
+        n_val = n_train - train_end
         if n_train - n_val - warm < 10:  # the warm-up (windows, lags, drift changes) leaves too little to learn from
             raise fail("tsad_train_too_short", count=max(0, n_train - n_val - warm), warm=warm)
         split[warm : n_train - n_val] = "train"
@@ -89,14 +90,7 @@ def prepare(spec: dict) -> Prepared:
         if len(np.unique(label[tr])) < 2:
             raise fail("tsad_label_single_class", column=label_col)
     else:
-        normal = spec.get("normal") or {"mode": "rows", "rows": max(warm + 10, n // 2)}
-        if normal.get("mode") == "range":
-            t = pd.to_datetime(df[time_col]) if time is not None else df[time_col]
-            lo = pd.Timestamp(normal["start"]) if time is not None else float(normal["start"])
-            hi = pd.Timestamp(normal["end"]) if time is not None else float(normal["end"])
-            mask = ((t >= lo) & (t <= hi)).to_numpy()
-        else:
-            mask = np.arange(n) < int(normal["rows"])
+        mask = normal_mask(df, time_col, spec.get("normal") or {"mode": "rows", "rows": max(warm + 10, n // 2)})
         if drift and drift_rows >= int(mask.sum()):
             # a change over L rows compares row t with row t-L: with L as long as the normal period, no row of the
             # period is compared with another row of it
@@ -119,6 +113,26 @@ def prepare(spec: dict) -> Prepared:
         raise fail("tsad_all_constant")
     said = [say(code, lang_of(spec), **p) for code, p in notes]
     return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, said, notes, drift, drift_rows, stats)
+
+
+def normal_mask(df: pd.DataFrame, time_col: str, normal: dict) -> np.ndarray:
+    """The rows of the normal period (time-ordered `df`): the first `rows` rows, or those from `start` to `end` of the
+    time column (date-times or numbers, both ends included)."""
+    if normal.get("mode") == "range":
+        is_time = pd.api.types.is_datetime64_any_dtype(df[time_col])
+        t = df[time_col]
+        lo = pd.Timestamp(normal["start"]) if is_time else float(normal["start"])
+        hi = pd.Timestamp(normal["end"]) if is_time else float(normal["end"])
+        return ((t >= lo) & (t <= hi)).to_numpy()
+    return np.arange(len(df)) < int(normal["rows"])
+
+
+def training_rows(n: int, split_ratio: float, warm: int = 0) -> tuple[int, int]:
+    """The supervised training part [warm, end) of n time-ordered rows: the first split_ratio of them, less the fifth
+    that validates."""
+    n_train = int(round(n * float(split_ratio or 0.85)))
+    n_val = max(1, int(round((n_train - warm) * 0.2)))
+    return warm, n_train - n_val
 
 
 def _downsample(values: np.ndarray, points: int = 2000) -> list:

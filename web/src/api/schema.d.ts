@@ -22909,6 +22909,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/timeseries/drift/suggest/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Which chosen signals drift slowly within the period the models would learn from (id = dataset id; the normal period, or the supervised training part), with a reason each in the caller's language and a suggested number of rows of change; a suggestion only: nothing is stored or applied */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+                        time_column?: string | null;
+                        /** @description The chosen signals */
+                        feature_variables: string[];
+                        /** @description Regular periods to resample an irregular series to (e.g. 1s, 5min): signals averaged, a period anomalous when any of its rows is */
+                        resample?: string | null;
+                        normal?: ({
+                            /** @enum {string} */
+                            mode: "rows";
+                            rows: number;
+                        } | {
+                            /** @enum {string} */
+                            mode: "range";
+                            start: string | number;
+                            end: string | number;
+                        }) | null;
+                        /** @default 0.7 */
+                        split_ratio?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["TsDriftSuggestion"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/timseseries/project/{id}": {
         parameters: {
             query?: never;
@@ -33940,6 +34078,39 @@ export interface components {
                 } | null;
             } | null;
         };
+        TsDriftSuggestionInput: {
+            /**
+             * @description normal: the unsupervised normal period; train: the supervised training part
+             * @enum {string}
+             */
+            period: "normal" | "train";
+            /** @description Rows of that period */
+            rows: number;
+            /** @description The suggested slowly drifting signals (in the order of the signals) */
+            drift_signals: string[];
+            /** @description The suggested L, the rows of their change; null when none drifts */
+            drift_rows: number | null;
+            signals: {
+                signal: string;
+                drifts: boolean;
+                /** @description Why, in the caller's language */
+                reason: string;
+                /** @description Values of the signal in the period */
+                rows: number;
+                /** @description The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations */
+                move: number | null;
+                /** @description Short-term variation: standard deviation of the first differences / √2 */
+                short_sd: number | null;
+                /** @description Rows of the long window of the trend */
+                window: number | null;
+                /** @description Largest change between consecutive 5-row means, as a share of the move (a step when large) */
+                step_share: number | null;
+                /** @description Times the trend crosses its median by a margin (a level it swings around when many) */
+                crossings: number | null;
+                /** @description Rows over which the trend moves by one short-term standard deviation */
+                rows_per_sd: number | null;
+            }[];
+        };
         TsAlgorithmInput: {
             key: string;
             /** @description The detector's name in the caller's language (Accept-Language) */
@@ -37082,6 +37253,39 @@ export interface components {
                     untouched_columns?: string | null;
                 } | null;
             } | null;
+        };
+        TsDriftSuggestion: {
+            /**
+             * @description normal: the unsupervised normal period; train: the supervised training part
+             * @enum {string}
+             */
+            period: "normal" | "train";
+            /** @description Rows of that period */
+            rows: number;
+            /** @description The suggested slowly drifting signals (in the order of the signals) */
+            drift_signals: string[];
+            /** @description The suggested L, the rows of their change; null when none drifts */
+            drift_rows: number | null;
+            signals: {
+                signal: string;
+                drifts: boolean;
+                /** @description Why, in the caller's language */
+                reason: string;
+                /** @description Values of the signal in the period */
+                rows: number;
+                /** @description The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations */
+                move: number | null;
+                /** @description Short-term variation: standard deviation of the first differences / √2 */
+                short_sd: number | null;
+                /** @description Rows of the long window of the trend */
+                window: number | null;
+                /** @description Largest change between consecutive 5-row means, as a share of the move (a step when large) */
+                step_share: number | null;
+                /** @description Times the trend crosses its median by a margin (a level it swings around when many) */
+                crossings: number | null;
+                /** @description Rows over which the trend moves by one short-term standard deviation */
+                rows_per_sd: number | null;
+            }[];
         };
         TsAlgorithm: {
             key: string;

@@ -36,6 +36,12 @@ export const M = {
     en: 'The change over {rows} rows needs a normal period longer than that; it has {normal} rows. Choose fewer rows or a longer normal period.',
     ja: '{rows}行の変化を使うには、それより長い正常期間が必要です（現在{normal}行）。行数を減らすか、正常期間を長くしてください。',
   },
+  driftPeriodShort: {
+    en: 'The suggestion of slowly drifting signals needs at least {needed} rows in the period the models learn from; it has {rows}. Choose a longer period.',
+    ja: 'ゆっくりドリフトする信号の提案には、モデルが学習する期間に{needed}行以上が必要です（現在{rows}行）。期間を長くしてください。',
+  },
+  driftTimeout: { en: 'The suggestion of slowly drifting signals took too long; try again in a moment.', ja: 'ゆっくりドリフトする信号の提案に時間がかかりすぎました。しばらくしてからもう一度お試しください。' },
+  driftFailed: { en: 'The suggestion of slowly drifting signals failed: {reason}', ja: 'ゆっくりドリフトする信号の提案に失敗しました: {reason}' },
   badRange: { en: 'The normal period needs a start before its end.', ja: '正常期間の開始は終了より前にしてください。' },
   notTimeSeries: { en: 'This project is not a time-series anomaly detection project.', ja: 'このプロジェクトは時系列異常検知のプロジェクトではありません。' },
   seriesMissing: { en: 'The scores of this model are missing; train the project again.', ja: 'このモデルのスコアがありません。もう一度学習してください。' },

@@ -11,7 +11,7 @@ import { installModelEventHandlers } from '../training/routes.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
 import { makeTrainingService } from '../training/service.js';
-import { contributionsView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
+import { contributionsView, driftSuggestBody, driftSuggestionView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
 import { localCatalogue, makeTimeSeriesService } from './service.js';
 
 const tags = ['time series'];
@@ -40,6 +40,20 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
       schema: { tags, summary: 'Register a time-series anomaly detection project on a dataset (id = dataset id); every rule is checked first', params: pid, body: registerBody, response: wrap(projectView) },
     },
     async (req) => ok(await svc.register(req.auth, req.params.id, req.body, langOf(req.headers['accept-language']))),
+  );
+  r.post(
+    '/timeseries/drift/suggest/:id',
+    {
+      schema: {
+        tags,
+        summary:
+          'Which chosen signals drift slowly within the period the models would learn from (id = dataset id; the normal period, or the supervised training part), with a reason each in the caller\'s language and a suggested number of rows of change; a suggestion only: nothing is stored or applied',
+        params: pid,
+        body: driftSuggestBody,
+        response: wrap(driftSuggestionView),
+      },
+    },
+    async (req) => ok(await svc.suggestDrift(req.auth, req.params.id, req.body, langOf(req.headers['accept-language']))),
   );
   const projectSchema = { tags, summary: 'The project with its models, states, metrics and thresholds', params: pid, response: wrap(projectView) };
   r.get('/timseseries/project/:id', { schema: projectSchema }, async (req) => ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id), langOf(req.headers['accept-language']))));

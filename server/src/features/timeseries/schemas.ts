@@ -39,6 +39,40 @@ export const registerBody = z.object({
 });
 export type RegisterBody = z.infer<typeof registerBody>;
 
+// Engine figures that can be non-finite arrive as null (engine encoding.py).
+const figure = z.number().nullable();
+
+/** What the drift suggestion needs: the wizard's signals and the period the models learn from (nothing is stored). */
+export const driftSuggestBody = registerBody
+  .pick({ project_type: true, time_column: true, feature_variables: true, resample: true, normal: true, split_ratio: true })
+  .extend({ feature_variables: z.array(z.string().max(500)).min(1).max(2000).describe('The chosen signals') });
+export type DriftSuggestBody = z.infer<typeof driftSuggestBody>;
+
+/** The engine's suggestion (engine/mitate_engine/tsad/drift.py): per signal the figures and the reason in the caller's language. */
+export const driftSuggestionView = z
+  .object({
+    period: z.enum(['normal', 'train']).describe('normal: the unsupervised normal period; train: the supervised training part'),
+    rows: z.number().int().describe('Rows of that period'),
+    drift_signals: z.array(z.string()).describe('The suggested slowly drifting signals (in the order of the signals)'),
+    drift_rows: z.number().int().nullable().describe('The suggested L, the rows of their change; null when none drifts'),
+    signals: z.array(
+      z.object({
+        signal: z.string(),
+        drifts: z.boolean(),
+        reason: z.string().describe("Why, in the caller's language"),
+        rows: z.number().int().describe('Values of the signal in the period'),
+        move: figure.describe("The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations"),
+        short_sd: figure.describe('Short-term variation: standard deviation of the first differences / √2'),
+        window: z.number().int().nullable().describe('Rows of the long window of the trend'),
+        step_share: figure.describe('Largest change between consecutive 5-row means, as a share of the move (a step when large)'),
+        crossings: z.number().int().nullable().describe("Times the trend crosses its median by a margin (a level it swings around when many)"),
+        rows_per_sd: figure.describe('Rows over which the trend moves by one short-term standard deviation'),
+      }),
+    ),
+  })
+  .meta({ id: 'TsDriftSuggestion' });
+export type DriftSuggestion = z.infer<typeof driftSuggestionView>;
+
 export const thresholdBody = z.object({ threshold: z.number().refine(Number.isFinite) });
 export const thresholdQuery = z.object({ threshold: z.coerce.number().optional(), target_far: z.coerce.number().min(0).max(1).optional() });
 export const rangeQuery = z.object({
@@ -53,8 +87,6 @@ export const pm = z.object({ project_id: z.string().max(64), model_key: z.string
 /** `{detail: {response: ...}}` with the response described. */
 export const wrap = <T extends z.ZodType>(response: T) => ({ 200: z.object({ detail: z.object({ response }) }) });
 
-// Engine figures that can be non-finite arrive as null (engine encoding.py).
-const figure = z.number().nullable();
 /** [row position, min, max] of a bucket: no spike is lost when a long series is drawn with few points. */
 const bucket = z.tuple([z.number(), figure, figure]);
 const timeValue = z.union([z.string(), z.number(), z.null()]).describe('The time column’s value (ISO text for a date/time)');

@@ -5,7 +5,7 @@ import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { engineErrorText } from '../../i18n/engine-errors.js';
+import { engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import { ident, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
@@ -15,7 +15,7 @@ import { insertProject } from '../training/rows.js';
 import { makeTrainingService, projectKey } from '../training/service.js';
 import './db.js';
 import { M } from './messages.js';
-import type { RegisterBody, TsModelMetrics, TsParams, TsReport, TsType, WindowStat } from './schemas.js';
+import type { DriftSuggestBody, DriftSuggestion, RegisterBody, TsModelMetrics, TsParams, TsReport, TsType, WindowStat } from './schemas.js';
 import { TS_TYPES, WINDOW_STATS } from './schemas.js';
 import { downsample, evaluatedRows, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 
@@ -100,6 +100,9 @@ const warmupOf = (lags: number[], windows: (number | string)[], driftRows = 0) =
   Math.max(0, ...lags, ...windows.filter((w): w is number => typeof w === 'number').map((w) => w - 1), driftRows);
 const now = () => new Date().toISOString();
 const MAX_CACHED = 6;
+/** The engine's tsad/drift.py MIN_ROWS: a shorter period cannot tell a slow trend from noise. */
+const DRIFT_MIN_ROWS = 30;
+const DRIFT_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) || 120_000;
 
 export function makeTimeSeriesService(ctx: AppContext) {
   const { db, duckdb, storage, jobs } = ctx;
@@ -114,6 +117,26 @@ export function makeTimeSeriesService(ctx: AppContext) {
     } finally {
       c.closeSync();
     }
+  }
+
+  /** The time column (the dataset's date/time column when none is given) and the signals: known, numeric, apart. */
+  function checkSignals(body: { time_column?: string | null; feature_variables: string[] }, dataset: DatasetTable) {
+    const schema = JSON.parse(dataset.schema_json) as { name: string; type: string }[];
+    const types = new Map(schema.map((c) => [c.name, c.type]));
+    const time = body.time_column || dataset.datetime_column;
+    if (!time) throw new AppError(422, M.noTime, {}, 'time_column');
+    const tType = types.get(time);
+    if (!tType) throw new AppError(422, TM.unknownColumn, { column: time }, 'time_column');
+    const isDatetime = tType === 'datetime' || tType === 'date';
+    if (!isDatetime && tType !== 'integer' && tType !== 'float') throw new AppError(422, M.badTime, { column: time }, 'time_column');
+    if (!body.feature_variables.length) throw new AppError(422, TM.noFeatures, {}, 'feature_variables');
+    for (const c of body.feature_variables) {
+      const t = types.get(c);
+      if (!t) throw new AppError(422, TM.unknownColumn, { column: c }, 'feature_variables');
+      if (c === time) throw new AppError(422, M.timeAsSignal, { column: c }, 'feature_variables');
+      if (t !== 'integer' && t !== 'float' && t !== 'boolean') throw new AppError(422, M.notNumeric, { column: c }, 'feature_variables');
+    }
+    return { time, isDatetime };
   }
 
   /** Every rule on the wizard's fields, checked against the dataset before anything is stored or queued. */
@@ -141,21 +164,9 @@ export function makeTimeSeriesService(ctx: AppContext) {
       const n = Number(m.params?.alarm_n ?? 1) || 1;
       if (k > n) throw new AppError(422, M.alarmRule, { algorithm: said(a.name_key), k, n }, 'models');
     }
-    const time = body.time_column || dataset.datetime_column;
-    if (!time) throw new AppError(422, M.noTime, {}, 'time_column');
-    const tType = types.get(time);
-    if (!tType) throw new AppError(422, TM.unknownColumn, { column: time }, 'time_column');
-    const isDatetime = tType === 'datetime' || tType === 'date';
-    if (!isDatetime && tType !== 'integer' && tType !== 'float') throw new AppError(422, M.badTime, { column: time }, 'time_column');
-    if (!body.feature_variables.length) throw new AppError(422, TM.noFeatures, {}, 'feature_variables');
+    const { time, isDatetime } = checkSignals(body, dataset);
     const target = body.target_variables[0] ?? null;
     if (mode === 'supervised' && !target) throw new AppError(422, TM.noTarget, {}, 'target_variables');
-    for (const c of body.feature_variables) {
-      const t = types.get(c);
-      if (!t) throw new AppError(422, TM.unknownColumn, { column: c }, 'feature_variables');
-      if (c === time) throw new AppError(422, M.timeAsSignal, { column: c }, 'feature_variables');
-      if (t !== 'integer' && t !== 'float' && t !== 'boolean') throw new AppError(422, M.notNumeric, { column: c }, 'feature_variables');
-    }
     if (target && !types.has(target)) throw new AppError(422, TM.unknownColumn, { column: target }, 'target_variables');
     if (target && body.feature_variables.includes(target)) throw new AppError(422, M.labelAsSignal, { column: target }, 'feature_variables');
     const windows = body.windows.map((w) => {
@@ -353,6 +364,80 @@ export function makeTimeSeriesService(ctx: AppContext) {
     view,
     validate,
     savedThresholds,
+
+    /**
+     * Which chosen signals drift slowly within the period the models learn from (the normal period, or the supervised
+     * training part): the engine's rule (tsad/drift.py) as a quick job, its reasons said in `lang`. Nothing is stored.
+     */
+    async suggestDrift(auth: AuthContext, datasetId: string, body: DriftSuggestBody, lang: Lang = 'en'): Promise<DriftSuggestion> {
+      const dataset = await datasets.getRow(auth, datasetId);
+      const { time, isDatetime } = checkSignals(body, dataset);
+      const resample = body.resample ? body.resample.replace(/\s+/g, '') : null;
+      if (resample && !RESAMPLE.test(resample)) throw new AppError(422, M.badResample, { rule: resample }, 'resample');
+      if (resample && !isDatetime) throw new AppError(422, M.resampleNeedsDatetime, { column: time }, 'resample');
+      const mode = modeOf(body.project_type);
+      const field = mode === 'supervised' ? 'split_ratio' : 'normal';
+      const total = Number(dataset.row_count);
+      let normal: TsConfig['normal'] = null;
+      let rows: number;
+      if (mode === 'supervised') {
+        // the engine's split (tsad/trainer.py training_rows): the first split_ratio of the rows less the fifth that validates
+        const nTrain = Math.round(total * body.split_ratio);
+        rows = nTrain - Math.max(1, Math.round(nTrain * 0.2));
+      } else {
+        normal = body.normal ?? { mode: 'rows', rows: Math.max(10, Math.floor(total / 2)) };
+        if (normal.mode === 'range') {
+          if (!isDatetime && !(Number.isFinite(Number(normal.start)) && Number.isFinite(Number(normal.end)))) throw new AppError(422, M.badRange, {}, 'normal');
+          normal = { mode: 'range', start: isDatetime ? normalTime(normal.start) : Number(normal.start), end: isDatetime ? normalTime(normal.end) : Number(normal.end) };
+          const lit = (v: string | number) => (isDatetime ? `TIMESTAMP ${sqlString(String(v))}` : String(Number(v)));
+          const [r] = await query(`SELECT count(*) AS n FROM read_parquet(${sqlString(datasets.parquetPath(dataset))}) WHERE ${ident(time)} BETWEEN ${lit(normal.start)} AND ${lit(normal.end)}`);
+          rows = Number(r.n);
+        } else rows = Math.min(normal.rows, total);
+      }
+      // resampling turns rows into periods: the engine counts those and refuses a short period itself
+      if (!resample && rows < DRIFT_MIN_ROWS) throw new AppError(422, M.driftPeriodShort, { rows, needed: DRIFT_MIN_ROWS }, field);
+      const job = await jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: 'tsad_drift_suggest',
+        subjectType: 'dataset',
+        subjectId: dataset.id,
+        spec: { project_type: body.project_type, parquet: datasets.parquetPath(dataset), time_column: time, features: body.feature_variables, resample, normal, split_ratio: body.split_ratio },
+      });
+      let done;
+      try {
+        done = await jobs.waitFor(job.id, DRIFT_TIMEOUT_MS);
+      } catch {
+        await jobs.cancel(auth.orgId, job.id).catch(() => undefined);
+        throw new AppError(504, M.driftTimeout);
+      }
+      fs.rmSync(path.join(ctx.config.dataDir, 'jobs', job.id), { recursive: true, force: true });
+      if (done.state !== 'succeeded') {
+        const coded = done.error?.startsWith('{"code"') ? (JSON.parse(done.error) as { code: string; params?: Record<string, unknown> }) : null;
+        if (coded && isEngineCode(coded.code)) throw new AppError(422, engineErrorMessage(coded), {}, field);
+        throw new AppError(422, M.driftFailed, { reason: engineErrorText(done.error, lang) ?? done.state }, 'feature_variables');
+      }
+      type Item = Omit<DriftSuggestion['signals'][number], 'reason'> & { reason: { code: string; params?: Record<string, unknown> } };
+      const r = done.result as Omit<DriftSuggestion, 'signals'> & { signals: Item[] };
+      return {
+        period: r.period,
+        rows: r.rows,
+        drift_signals: r.drift_signals,
+        drift_rows: r.drift_rows,
+        signals: r.signals.map(({ reason, ...x }) => ({
+          signal: x.signal,
+          drifts: x.drifts,
+          reason: engineErrorText(JSON.stringify(reason), lang) ?? reason.code,
+          rows: x.rows,
+          move: x.move,
+          short_sd: x.short_sd,
+          window: x.window,
+          step_share: x.step_share,
+          crossings: x.crossings,
+          rows_per_sd: x.rows_per_sd,
+        })),
+      };
+    },
 
     async register(auth: AuthContext, datasetId: string, body: RegisterBody, lang: Lang = 'en') {
       const dataset = await datasets.getRow(auth, datasetId);

@@ -23,9 +23,11 @@ import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { useDataset } from '../datasets/api';
 import { detailsPath, modeOf, registerTs, type RegisterBody, type TsType, useTsCatalogue } from './api';
+import DriftSuggestion from './DriftSuggestion';
 import NormalPeriodChart from './NormalPeriodChart';
 
-const STEPS = ['data', 'features', 'training', 'models', 'preview'] as const;
+// the period the models learn from comes before the windowing: the suggestion of drifting signals looks at it
+const STEPS = ['data', 'training', 'features', 'models', 'preview'] as const;
 /** The statistics of a rolling window (the server's WINDOW_STATS), all four by default. */
 const STATS = ['mean', 'std', 'min', 'max'] as const;
 type Stat = (typeof STATS)[number];
@@ -97,6 +99,9 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const signalChoices = columns.filter((c) => c.name !== time && c.name !== label && c.type !== 'datetime' && c.type !== 'date').map((c) => c.name);
 
   const driftChosen = drift.filter((s) => signals.includes(s));
+  const normalBody = (): RegisterBody['normal'] => (mode === 'unsupervised' ? (normalMode === 'rows' ? { mode: 'rows', rows: Number(rows) } : { mode: 'range', start: from, end: to }) : null);
+  // what the suggestion of drifting signals looks at: the signals and the period chosen in the steps before
+  const suggestBody = { project_type: type, time_column: time || null, feature_variables: signals, resample: timeIsDatetime ? resample.trim() || null : null, normal: normalBody(), split_ratio: Number(split) };
   const body = (): RegisterBody => ({
     name,
     project_type: type,
@@ -109,7 +114,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
     window_stats: stats,
     drift_signals: driftChosen,
     drift_rows: driftChosen.length ? Number(driftRows) : null,
-    normal: mode === 'unsupervised' ? (normalMode === 'rows' ? { mode: 'rows', rows: Number(rows) } : { mode: 'range', start: from, end: to }) : null,
+    normal: normalBody(),
     split_ratio: Number(split),
     models: chosen.map((k) => ({
       algorithm: k,
@@ -119,11 +124,11 @@ export default function RegisterWizard({ type }: { type: TsType }) {
 
   const stepError = (i: number): string | null => {
     if (i === 0 && (!name.trim() || !time || !signals.length || (mode === 'supervised' && !label))) return t('wizard.required');
-    if (i === 1 && list(lags).some((x) => !/^\d+$/.test(x))) return t('wizard.lags');
-    if (i === 1 && list(windows).length && !stats.length) return t('wizard.statsNeeded');
-    if (i === 1 && driftChosen.length && !(/^\d+$/.test(driftRows.trim()) && Number(driftRows) >= 1)) return t('wizard.driftRowsNeeded');
-    if (i === 2 && mode === 'unsupervised' && normalMode === 'rows' && !(Number(rows) >= 1)) return t('wizard.required');
-    if (i === 2 && mode === 'unsupervised' && normalMode === 'range' && (!from || !to)) return t('wizard.required');
+    if (i === 2 && list(lags).some((x) => !/^\d+$/.test(x))) return t('wizard.lags');
+    if (i === 2 && list(windows).length && !stats.length) return t('wizard.statsNeeded');
+    if (i === 2 && driftChosen.length && !(/^\d+$/.test(driftRows.trim()) && Number(driftRows) >= 1)) return t('wizard.driftRowsNeeded');
+    if (i === 1 && mode === 'unsupervised' && normalMode === 'rows' && !(Number(rows) >= 1)) return t('wizard.required');
+    if (i === 1 && mode === 'unsupervised' && normalMode === 'range' && (!from || !to)) return t('wizard.required');
     if (i === 3 && !chosen.length) return t('wizard.required');
     return null;
   };
@@ -191,7 +196,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
             />
           </Box>
         )}
-        {step === 1 && (
+        {step === 2 && (
           <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
             <TextField label={t('wizard.lags')} value={lags} onChange={(e) => setLags(e.target.value)} placeholder="1, 2" />
             <TextField label={t('wizard.windows')} helperText={t('wizard.windowsHelp')} value={windows} onChange={(e) => setWindows(e.target.value)} placeholder="10, 5min" />
@@ -220,6 +225,16 @@ export default function RegisterWizard({ type }: { type: TsType }) {
               <Typography variant="body2" color="text.secondary">
                 {t('wizard.driftHelp')}
               </Typography>
+              <DriftSuggestion
+                datasetId={datasetId}
+                body={suggestBody}
+                chosen={driftChosen}
+                rows={driftRows}
+                onUse={(sigs, n) => {
+                  setDrift(sigs);
+                  setDriftRows(String(n));
+                }}
+              />
               <Autocomplete
                 multiple
                 disableCloseOnSelect
@@ -241,7 +256,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
             </Box>
           </Box>
         )}
-        {step === 2 && mode === 'unsupervised' && (
+        {step === 1 && mode === 'unsupervised' && (
           <Box sx={{ display: 'grid', gap: 2, maxWidth: 1100 }}>
             <Typography variant="subtitle2">{t('wizard.normalMode')}</Typography>
             <RadioGroup row value={normalMode} onChange={(e) => setNormalMode(e.target.value as 'rows' | 'range')}>
@@ -275,7 +290,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
             )}
           </Box>
         )}
-        {step === 2 && mode === 'supervised' && (
+        {step === 1 && mode === 'supervised' && (
           <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
             <TextField label={t('wizard.splitRatio')} helperText={t('wizard.splitHelp')} value={split} onChange={(e) => setSplit(e.target.value)} />
           </Box>

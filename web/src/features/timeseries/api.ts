@@ -27,6 +27,8 @@ export type Bucket = [number, number | null, number | null];
 export type ThresholdStats = Omit<Schemas['TsThresholdStats'], 'spans'> & { spans: Span[] };
 export type Series = Omit<Schemas['TsSeries'], 'points' | 'events'> & { points: Bucket[]; events: Span[] };
 export type Signals = Omit<Schemas['TsSignals'], 'series'> & { series: Record<string, Bucket[]> };
+export type DriftSuggestion = Schemas['TsDriftSuggestion'];
+export type DriftSuggestBody = Pick<RegisterBody, 'project_type' | 'time_column' | 'feature_variables' | 'resample' | 'normal' | 'split_ratio'>;
 export type TsReport = Omit<Schemas['TsReport'], 'overview'> & { overview: { score: Bucket[]; signals_scaled_std: Record<string, number | null> } };
 
 export interface RegisterBody {
@@ -94,6 +96,17 @@ export const contributions = (id: string, key: string, start: number, end: numbe
   apiGet<Schemas['TsContributions']>(`/api/timeseries/contributions/${enc(id)}/${enc(key)}`, { start, end });
 export const signals = (id: string, key: string, columns: string[], start?: number, end?: number) =>
   apiGet<Signals>(`/api/timeseries/signals/${enc(id)}/${enc(key)}`, { columns: columns.join(','), start, end, points: 400 });
+/** Which chosen signals drift slowly within the period the models learn from (a suggestion: nothing is applied). */
+export function useDriftSuggestion(datasetId: string, body: DriftSuggestBody, lang: string, enabled: boolean) {
+  return useQuery({
+    // the reasons are said in the reader's language: another language is another answer
+    queryKey: ['timeseries', 'drift-suggestion', datasetId, body, lang] as const,
+    queryFn: ({ signal }) => apiPost<DriftSuggestion>(`/api/timeseries/drift/suggest/${enc(datasetId)}`, body, { signal, silent: true }),
+    enabled,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
 export const registerTs = (datasetId: string, body: RegisterBody) => apiPost<TsProject>(`/api/timeseries/register/${enc(datasetId)}`, body);
 export const trainTs = (id: string) => apiPost<TsProject>(`/api/timeseries/train/model/${enc(id)}`, {});
 export const deleteTs = (id: string) => apiDelete<Schemas['Deleted']>(`/api/timeseries/project/delete/${enc(id)}`);

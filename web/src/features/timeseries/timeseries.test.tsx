@@ -168,7 +168,9 @@ describe('time-series register wizard', () => {
     });
     renderApp('/training/time_series_anomaly_detection_unsupervised/register/d1');
     await screen.findByLabelText(/Row-order column/);
+    // the period first, then the windowing
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }));
     const rowsField = await screen.findByLabelText('Use their change over N rows');
     expect(rowsField).toBeDisabled(); // no drifting signal by default
     fireEvent.change(screen.getByLabelText(/Rolling windows/), { target: { value: '5' } });
@@ -180,7 +182,7 @@ describe('time-series register wizard', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText("Give the number of rows (1 or more) over which the drifting signals' change is taken.")).toBeInTheDocument();
     fireEvent.change(rowsField, { target: { value: '45' } });
-    for (let i = 0; i < 3; i++) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    for (let i = 0; i < 2; i++) fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     const summary = await screen.findByTestId('wizard-summary');
     expect(summary).toHaveTextContent('b: change over 45 rows');
     expect(summary).toHaveTextContent('5 (mean)');
@@ -189,5 +191,65 @@ describe('time-series register wizard', () => {
     expect(sent).toMatchObject({ windows: [5], window_stats: ['mean'], drift_signals: ['b'], drift_rows: 45 });
     // the details page shows the setting beside the windows
     expect(await screen.findByText('b: change over 45 rows', {}, { timeout: 60_000 })).toBeInTheDocument();
+  }, 90_000);
+});
+
+describe('time-series wizard: suggestion of slowly drifting signals', () => {
+  const dataset = {
+    id: 'ds1', name: 'Rig', category: '', training_type: 'time_series_anomaly_detection_unsupervised', data_type: 'training_data', type: 'unsupervised', comment: '', file_name: 'r.csv',
+    file_size: 300, encoding: 'utf-8', delimiter: ',', row_count: 1000, column_count: 4, datetime_column: null, preprocessed: false, preprocess_history: [],
+    parent_dataset_name: null, created_at: '', updated_at: '', files: { original: '', parquet: '' }, statistics: { state: 'none', job_id: null },
+    columns: ['sample', 'Temperature', 'Thermocouple', 'Voltage'].map((name, i) => ({ name, type: i ? 'float' : 'integer', dtype: 'DOUBLE', missing: 0, unique: 900 })),
+  };
+  const catalogue = { supervised: [], unsupervised: [{ key: 'pca_mspc', label: 'PCA-MSPC', contributions: true, params: [] }] };
+  const reason = (move: number) => `Its level moves by ${move.toFixed(1)} standard deviations of its short-term variation over the normal period, gradually and without coming back.`;
+  const figures = { rows: 400, short_sd: 0.1, window: 40, step_share: 0.2, crossings: 1, rows_per_sd: 11 };
+  const suggestion = {
+    period: 'normal', rows: 400, drift_signals: ['Temperature', 'Thermocouple'], drift_rows: 22,
+    signals: [
+      { signal: 'Temperature', drifts: true, reason: reason(15.8), move: 15.8, ...figures },
+      { signal: 'Thermocouple', drifts: true, reason: reason(22.9), move: 22.9, ...figures },
+      { signal: 'Voltage', drifts: false, reason: 'Its level moves by 0.6 standard deviations of its short-term variation over the normal period only; a slow drift is suggested from 8.', move: 0.6, ...figures },
+    ],
+  };
+
+  it('asks for the chosen signals and normal period, shows each reason, and fills the fields only on the button', async () => {
+    signIn();
+    const calls = mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/dataset/ds1/false': () => ok(dataset),
+      'GET /api/timeseries/catalogue': () => ok(catalogue),
+      'POST /api/timeseries/drift/suggest/ds1': () => ok(suggestion),
+    });
+    renderApp('/training/time_series_anomaly_detection_unsupervised/register/ds1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }, { timeout: 30_000 }));
+    // the period first: 400 rows
+    fireEvent.change(await screen.findByRole('textbox', { name: 'N rows' }), { target: { value: '400' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const box = await screen.findByTestId('drift-suggestion-drifting', undefined, { timeout: 30_000 });
+    expect(box).toHaveTextContent(`Temperature — ${reason(15.8)}`);
+    expect(box).toHaveTextContent(`Thermocouple — ${reason(22.9)}`);
+    expect(screen.getByTestId('drift-suggestion')).toHaveTextContent('Temperature, Thermocouple drift slowly. Suggested: let them enter as their change over 22 rows.');
+    const asked = calls.filter((c) => c.path === '/api/timeseries/drift/suggest/ds1');
+    expect(asked.at(-1)!.body).toEqual({ project_type: 'time_series_anomaly_detection_unsupervised', time_column: 'sample', feature_variables: ['Temperature', 'Thermocouple', 'Voltage'], resample: null, normal: { mode: 'rows', rows: 400 }, split_ratio: 0.7 });
+    // nothing is applied before the button: no drifting signal, N empty and disabled
+    const n = screen.getByRole('textbox', { name: 'Use their change over N rows' });
+    expect(n).toHaveValue('');
+    expect(n).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Temperature' })).toBeNull();
+    // the other signals' reasons on request
+    fireEvent.click(screen.getByRole('button', { name: 'Why not the other signal' }));
+    expect(screen.getByTestId('drift-suggestion-others')).toHaveTextContent('Voltage — Its level moves by 0.6 standard deviations');
+    fireEvent.click(screen.getByRole('button', { name: 'Use the suggestion' }));
+    await waitFor(() => expect(n).toHaveValue('22'));
+    expect(screen.getByRole('button', { name: 'Temperature' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Thermocouple' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Use the suggestion' })).toBeDisabled();
+    expect(screen.getByText('Filled in below; you can still change the signals and N.')).toBeInTheDocument();
+    // still the user's: N can be changed, and the button offers the suggestion again
+    fireEvent.change(n, { target: { value: '45' } });
+    expect(n).toHaveValue('45');
+    expect(screen.getByRole('button', { name: 'Use the suggestion' })).toBeEnabled();
   }, 90_000);
 });

@@ -1,0 +1,120 @@
+"""Which signals drift slowly within the normal (training) period: the one rule behind the wizard's suggestion of
+"slowly drifting signals" (a drifting signal then enters the model only as x[t] - x[t-L], tsad/features.py).
+
+Per signal, over the period's n rows (values in time order, empty values left out):
+- short-term variation s: the standard deviation of the first differences / sqrt(2) (the noise of one row; a slow
+  drift hardly changes it);
+- slow trend: the mean over a long centred window of W = max(5, n // 10) rows; its move is (max - min) of that trend
+  in units of s. White noise moves it by about 4 / sqrt(W) (under 1 for W >= 20), a fast periodic signal by less;
+- not a step: the largest change between the means of two consecutive blocks of 5 rows is at most STEP_SHARE of
+  the move (a level that jumps once is a step, not a drift: the change over L rows would hide it for L rows only);
+- not stationary around a level: the trend crosses its median (with a margin of a quarter of its move) at most
+  MAX_CROSSINGS times (a slow oscillation that keeps coming back is learnt by its level as any other signal).
+A signal drifts when its move is at least MIN_MOVE and both checks pass (the crossings are checked first).
+The thresholds were chosen by looking at the figures on the shared SKAB files (first 400 rows: the fast signals move
+by under 3 sd unless they step once, the thermal signals of the valve files by 10-41 sd) and on TEP's d00 (its
+stripper signals move by 20-41 sd but cross their middle 3-5 times); see bench/tsad_drift_suggest.py and
+bench/results/tsad_drift_suggest.json.
+
+The suggested L: the rows over which the fastest drifting signal's trend moves by two short-term variations (from its
+mean absolute change over W rows, per row), so the drift adds at most about 2 s to x[t] - x[t-L] (whose noise alone
+is sqrt(2) s); between 2 and n // 4.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from .errors import fail
+
+MIN_ROWS = 30  # shorter periods cannot tell a slow trend from noise
+MIN_MOVE = 8.0  # trend move in short-term standard deviations
+STEP_SHARE = 0.5  # at most this share of the move between two consecutive 5-row means
+STEP_ROWS = 5
+MAX_CROSSINGS = 2  # median crossings of the trend (with margin) in the period
+
+
+def _round(v: float, digits: int = 2) -> float | None:
+    return None if v is None or not math.isfinite(v) else round(float(v), digits)
+
+
+def signal_figures(x: np.ndarray) -> dict:
+    """The figures of one signal over the period (see the module's text); `drifts` is the decision."""
+    x = np.asarray(x, dtype=float)
+    x = x[np.isfinite(x)]
+    n = len(x)
+    base = {"rows": n, "short_sd": None, "window": None, "move": None, "step_share": None, "crossings": None, "rows_per_sd": None, "drifts": False}
+    if n < MIN_ROWS:
+        return {**base, "reason": "tsad_drift_reason_short"}
+    d = np.diff(x)
+    s = float(np.std(d) / math.sqrt(2))
+    if not s > 0 or float(np.ptp(x)) == 0:
+        return {**base, "short_sd": _round(s, 6), "reason": "tsad_drift_reason_constant"}
+    w = max(5, n // 10)
+    trend = pd.Series(x).rolling(w, center=True, min_periods=w).mean().dropna().to_numpy()
+    rng = float(trend.max() - trend.min())
+    move = rng / s
+    changes = np.abs(trend[w:] - trend[:-w]) if len(trend) > w else np.array([rng])
+    # the largest jump: consecutive means of STEP_ROWS rows (at every row), against the trend's move
+    short = pd.Series(x).rolling(STEP_ROWS, min_periods=STEP_ROWS).mean().to_numpy()
+    jumps = np.abs(short[2 * STEP_ROWS - 1 :] - short[STEP_ROWS - 1 : -STEP_ROWS])
+    step = float(np.nanmax(jumps) / rng) if rng > 0 and len(jumps) else 0.0
+    # crossings of the median with a margin: the trend must go from below (median - h) to above (median + h) or back
+    med, h = float(np.median(trend)), 0.25 * rng
+    sides = np.where(trend > med + h, 1, np.where(trend < med - h, -1, 0))
+    sides = sides[sides != 0]
+    crossings = int(np.count_nonzero(np.diff(sides))) if len(sides) > 1 else 0
+    # rows over which the trend moves by one short-term sd (mean absolute change over W rows, per row)
+    slope = float(np.mean(changes) / w) if len(changes) else 0.0
+    per_sd = s / slope if slope > 0 else math.inf
+    f = {
+        **base,
+        "short_sd": _round(s, 6),
+        "window": w,
+        "move": _round(move),
+        "step_share": _round(step),
+        "crossings": crossings,
+        "rows_per_sd": _round(per_sd, 1),
+    }
+    if move < MIN_MOVE:
+        return {**f, "reason": "tsad_drift_reason_small"}
+    # a level it keeps coming back to first: an autocorrelated fluctuation also has large jumps between 5-row means
+    if crossings > MAX_CROSSINGS:
+        return {**f, "reason": "tsad_drift_reason_returns"}
+    if step > STEP_SHARE:
+        return {**f, "reason": "tsad_drift_reason_step"}
+    return {**f, "drifts": True, "reason": "tsad_drift_reason_drifts"}
+
+
+def suggest_drift(frame: pd.DataFrame, signals: list[str], period: str = "normal") -> dict:
+    """The suggestion for `signals` (columns of `frame`, the period's rows in time order; `period` normal: the
+    unsupervised normal period, train: the supervised training part): per signal its figures, whether it drifts and
+    why (a catalogue code with parameters, the period itself a nested code), the drifting ones and L (None if none)."""
+    if len(frame) < MIN_ROWS:
+        raise fail("tsad_drift_period_too_short", rows=len(frame), needed=MIN_ROWS, period=_period(period))
+    items = []
+    for c in signals:
+        f = signal_figures(pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float))
+        code = f.pop("reason")
+        params = {"move": _fmt(f["move"]), "rows": f["rows"], "window": f["window"], "crossings": f["crossings"], "share": _fmt(min(1.0, f["step_share"] or 0) * 100, 0), "minimum": _fmt(MIN_MOVE, 0), "needed": MIN_ROWS, "period": _period(period)}
+        items.append({"signal": c, **f, "reason": {"code": code, "params": {k: v for k, v in params.items() if v is not None}}})
+    drifting = [i for i in items if i["drifts"]]
+    rows = len(frame)
+    L = None
+    if drifting:
+        fastest = min(float(i["rows_per_sd"]) for i in drifting)
+        L = int(min(max(2, round(2 * fastest)), max(2, rows // 4)))
+    return {"rows": rows, "signals": items, "drift_signals": [i["signal"] for i in drifting], "drift_rows": L}
+
+
+def _period(period: str) -> dict:
+    return {"code": "tsad_drift_period_train" if period == "train" else "tsad_drift_period_normal", "params": {}}
+
+
+def _fmt(v: float | None, digits: int = 1) -> str | None:
+    if v is None or not math.isfinite(v):
+        return None
+    return f"{v:.{digits}f}"
