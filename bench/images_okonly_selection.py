@@ -3,6 +3,11 @@ on selection sets that hold no test image. The candidates and the rule are decla
 bench/images_okonly_candidates.json (committed before any score).
 
     BENCH_THREADS=1 .venv/bin/python bench/images_okonly_selection.py [--cache DIR] [--only ID,...] [--test]
+        [--candidates bench/images_okonly_candidates_r2.json]
+
+--candidates: round 2's declared candidates (OK jitter, patch-level fusion with PatchCore), written to
+bench/results/images-okonly-selection-r2.json; its test look happens only if its best beats round 1's criterion.
+--only none --test: no candidate scored again, only the test look for the chosen one (from the results file).
 
 Selection sets as bench/images_patchcore_selection.py: select = 13 validation OK vs 85 train+validation NG (trained
 on the 72 train OK); cv = the 72 train OK out of 4 folds (trained on the other 3) vs the same NG (mean over folds).
