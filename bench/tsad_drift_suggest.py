@@ -37,7 +37,11 @@ def one(df: pd.DataFrame, cols: list[str]) -> dict:
         "rows": r["rows"],
         "suggested": r["drift_signals"],
         "suggested_rows_L": r["drift_rows"],
-        "signals": {i["signal"]: {k: i[k] for k in ("move", "step_share", "crossings", "rows_per_sd", "short_sd", "window")} | {"decision": i["reason"]["code"].removeprefix("tsad_drift_reason_")} for i in r["signals"]},
+        "signals": {
+            i["signal"]: {k: i[k] for k in ("move", "step_share", "crossings", "rows_per_sd", "short_sd", "window")}
+            | {"decision": i["reason"]["code"].removeprefix("tsad_drift_reason_")}
+            for i in r["signals"]
+        },
     }
 
 
@@ -47,10 +51,7 @@ def skab() -> dict:
         df = pd.read_csv(DATA / "skab_subset" / f, sep=";")
         cols = [c for c in df.columns if c not in ("datetime", "anomaly", "changepoint")]
         out[f] = {"first_400_rows": one(df.iloc[:400], cols), "first_half": one(df.iloc[: len(df) // 2], cols)}
-    count = {
-        period: {c: sum(c in out[f][period]["suggested"] for f in SKAB) for c in SLOW + FAST}
-        for period in ("first_400_rows", "first_half")
-    }
+    count = {period: {c: sum(c in out[f][period]["suggested"] for f in SKAB) for c in SLOW + FAST} for period in ("first_400_rows", "first_half")}
     return {"files": out, "files_suggesting_each_signal": count}
 
 
@@ -77,9 +78,15 @@ def in_the_design_pipeline() -> dict:
         y = df["anomaly"].to_numpy()[400:] > 0
         sug = R.suggest_drift(df.iloc[:400], SLOW + FAST)
         L = sug["drift_rows"] or 45
-        for key, slow, lag in (("declared_signals_L45", SLOW, 45), ("suggested_signals_suggested_L", sug["drift_signals"], L), ("declared_signals_suggested_L", SLOW, L)):
+        for key, slow, lag in (
+            ("declared_signals_L45", SLOW, 45),
+            ("suggested_signals_suggested_L", sug["drift_signals"], L),
+            ("declared_signals_suggested_L", SLOW, L),
+        ):
             runs[key].append(B.MET.pointwise(c2_alarms(df, slow, lag)[400:], y))
-        per_file[f] = {"suggested": sug["drift_signals"], "L": sug["drift_rows"]} | {k: {m: round(v[-1][m], 3) for m in ("f1", "far", "mar")} for k, v in runs.items()}
+        per_file[f] = {"suggested": sug["drift_signals"], "L": sug["drift_rows"]} | {
+            k: {m: round(v[-1][m], 3) for m in ("f1", "far", "mar")} for k, v in runs.items()
+        }
     return {"pooled": {k: {m: round(x, 4) for m, x in B.pooled(v).items()} for k, v in runs.items()}, "per_file": per_file}
 
 
@@ -95,7 +102,15 @@ if __name__ == "__main__":
     res = {
         "name": "tsad drift suggestion (engine tsad/drift.py) on SKAB and TEP",
         "command": "MITATE_SHARED_DATA=/work/shared/data .venv/bin/python bench/tsad_drift_suggest.py",
-        "rule": {"min_rows": R.MIN_ROWS, "min_move_sd": R.MIN_MOVE, "max_step_share": R.STEP_SHARE, "step_rows": R.STEP_ROWS, "max_crossings": R.MAX_CROSSINGS, "long_window": "max(5, rows // 10)", "L": "round(2 x rows_per_sd of the fastest drifting signal), 2 .. rows // 4"},
+        "rule": {
+            "min_rows": R.MIN_ROWS,
+            "min_move_sd": R.MIN_MOVE,
+            "max_step_share": R.STEP_SHARE,
+            "step_rows": R.STEP_ROWS,
+            "max_crossings": R.MAX_CROSSINGS,
+            "long_window": "max(5, rows // 10)",
+            "L": "round(2 x rows_per_sd of the fastest drifting signal), 2 .. rows // 4",
+        },
         "skab": skab(),
         "skab_c2_with_the_suggestion": in_the_design_pipeline(),
         "tep": tep(),
@@ -104,4 +119,14 @@ if __name__ == "__main__":
     res["load_average"] = open("/proc/loadavg").read().split()[:3]
     out = ROOT / "bench" / "results" / "tsad_drift_suggest.json"
     out.write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(json.dumps({"skab": res["skab"]["files_suggesting_each_signal"], "c2": res["skab_c2_with_the_suggestion"], "tep": {k: (v["suggested"], v["suggested_rows_L"]) for k, v in res["tep"].items()}, "seconds": res["seconds"]}, indent=1))
+    print(
+        json.dumps(
+            {
+                "skab": res["skab"]["files_suggesting_each_signal"],
+                "c2": res["skab_c2_with_the_suggestion"],
+                "tep": {k: (v["suggested"], v["suggested_rows_L"]) for k, v in res["tep"].items()},
+                "seconds": res["seconds"],
+            },
+            indent=1,
+        )
+    )
