@@ -14,7 +14,6 @@ Writes bench/results/ingest-parser-probe.json and prints it.
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
