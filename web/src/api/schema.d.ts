@@ -120,7 +120,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a CSV or time-series CSV (multipart: fields, then file) */
+        /** Register a CSV or time-series CSV, or a ZIP of images (multipart: fields, then file) */
         post: {
             parameters: {
                 query?: never;
@@ -166,7 +166,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: components["schemas"]["Dataset"];
+                                response: components["schemas"]["ImageDataset"] | components["schemas"]["Dataset"];
                             };
                         };
                     };
@@ -5295,9 +5295,7 @@ export interface paths {
                             /** @default [] */
                             columns?: string[];
                             /** @default {} */
-                            params?: {
-                                [key: string]: unknown;
-                            };
+                            params?: components["schemas"]["PreprocessStepParamsInput"];
                         }[];
                         index?: number;
                         /** @default 200000 */
@@ -5428,9 +5426,7 @@ export interface paths {
                             /** @default [] */
                             columns?: string[];
                             /** @default {} */
-                            params?: {
-                                [key: string]: unknown;
-                            };
+                            params?: components["schemas"]["PreprocessStepParamsInput"];
                         }[];
                         condition_id?: string;
                         condition_name?: string;
@@ -5802,7 +5798,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: unknown;
+                                response: components["schemas"]["FittedCondition"];
                             };
                         };
                     };
@@ -6013,9 +6009,7 @@ export interface paths {
                             /** @default [] */
                             columns?: string[];
                             /** @default {} */
-                            params?: {
-                                [key: string]: unknown;
-                            };
+                            params?: components["schemas"]["PreprocessStepParamsInput"];
                         }[];
                         datetime_column?: string | null;
                         source_dataset_id?: string | null;
@@ -32487,13 +32481,165 @@ export interface components {
             tz_offset_minutes: number;
             message: string;
         };
+        ImageOperationsInput: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
+            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
+        };
+        PreprocessStepParamsInput: {
+            /** @description outliers: remove or clip */
+            action?: string;
+            /** @description outliers (iqr): the fence in IQRs */
+            k?: number | string;
+            /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+            threshold?: number | string;
+            /** @description outliers (hampel), window: rows in the window */
+            window?: number | string;
+            /** @description missing (constant): the fill value; filter: the value to compare with */
+            value?: (string | number | boolean) | null;
+            /** @description filter (between): the upper value */
+            value2?: (string | number | boolean) | null;
+            /** @description computed: the new column; window: the new columns' name */
+            name?: string;
+            /** @description computed: the expression */
+            expression?: string;
+            /** @description window (lag): rows back */
+            lag?: number | string;
+            /** @description window: a time span (e.g. 10min) instead of a row count */
+            span?: string;
+            /** @description window: values needed for a result */
+            min_periods?: (number | string) | null;
+            /** @description columns (rename): old name → new name */
+            mapping?: {
+                [key: string]: string;
+            };
+            /** @description columns (retype): float, integer, string, datetime or boolean */
+            dtype?: string;
+            /** @description filter: the column compared */
+            column?: string;
+            /** @description filter: the operator */
+            op?: string;
+            /** @description sort: ascending (true) or descending */
+            ascending?: boolean | string;
+        };
+        PreprocessStepFittedInput: {
+            /** @description outliers (iqr, zscore): column → bounds */
+            bounds?: {
+                [key: string]: {
+                    lower: number | null;
+                    upper: number | null;
+                };
+            };
+            /** @description outliers (hampel): the columns; scaling: column → centre and scale */
+            columns?: string[] | {
+                [key: string]: {
+                    center: number;
+                    scale: number;
+                };
+            };
+            /** @description missing (drop_columns): the columns dropped */
+            drop?: string[];
+            /** @description missing (mean, median, mode): column → fill value */
+            values?: {
+                [key: string]: (string | number | boolean) | null;
+            };
+        };
+        PreprocessStepChangesInput: {
+            /** @description outliers: remove or clip */
+            action?: string;
+            /** @description outliers (iqr): the fence in IQRs */
+            k?: number | string;
+            /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+            threshold?: number | string;
+            /** @description outliers (hampel), window: rows in the window */
+            window?: number | string;
+            /** @description missing (constant): the fill value; filter: the value to compare with */
+            value?: (string | number | boolean) | null;
+            /** @description filter (between): the upper value */
+            value2?: (string | number | boolean) | null;
+            /** @description computed: the new column; window: the new columns' name */
+            name?: string;
+            /** @description computed: the expression */
+            expression?: string;
+            /** @description window (lag): rows back */
+            lag?: number | string;
+            /** @description window: a time span (e.g. 10min) instead of a row count */
+            span?: string;
+            /** @description window: values needed for a result */
+            min_periods?: (number | string) | null;
+            /** @description columns (rename): old name → new name */
+            mapping?: {
+                [key: string]: string;
+            };
+            /** @description columns (retype): float, integer, string, datetime or boolean */
+            dtype?: string;
+            /** @description filter: the column compared */
+            column?: string;
+            /** @description filter: the operator */
+            op?: string;
+            /** @description sort: ascending (true) or descending */
+            ascending?: boolean | string;
+            columns?: string[];
+            fitted?: components["schemas"]["PreprocessStepFittedInput"];
+            rows_before?: number;
+            rows_after?: number;
+            columns_added?: string[];
+            columns_dropped?: string[];
+            /** @description Applied to data without the columns it concerns: left out */
+            skipped?: boolean;
+        };
         CellInput: (string | number | boolean) | null;
         /** @enum {string} */
         ColumnTypeInput: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStepInput: {
             process_type: string;
             action_name: string;
-            changes: unknown;
+            changes: components["schemas"]["PreprocessStepChangesInput"] | components["schemas"]["ImageOperationsInput"];
             modified_at: string;
         };
         DatasetInput: {
@@ -32523,12 +32669,10 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
-        } & {
-            [key: string]: unknown;
         };
         DatasetColumnInput: {
             name: string;
@@ -32569,13 +32713,11 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
             columns: components["schemas"]["DatasetColumnInput"][];
-        } & {
-            [key: string]: unknown;
         };
         DatasetPageInput: {
             items: components["schemas"]["DatasetInput"][];
@@ -32588,38 +32730,64 @@ export interface components {
             page: number;
             page_size: number;
         };
-        ColumnStatisticsInput: {
+        NumericColumnStatisticsInput: {
             name: string;
             dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
             /** @enum {string} */
-            kind: "numeric" | "categorical" | "boolean" | "datetime";
-            count: number | null;
-            missing: number | null;
-            unique: number | null;
-            mean?: number | null;
-            std?: number | null;
-            min?: (number | string) | null;
-            q1?: number | null;
-            median?: number | null;
-            q3?: number | null;
-            max?: (number | string) | null;
-            skewness?: number | null;
-            kurtosis?: number | null;
-            zeros?: number | null;
-            infinite?: number | null;
-            /** @description Rows outside the top categories */
-            other?: number | null;
-            top?: {
-                value: (string | number | boolean) | null;
-                count: number;
-            }[] | null;
-            histogram?: {
+            kind: "numeric";
+            mean: number | null;
+            std: number | null;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            skewness: number | null;
+            kurtosis: number | null;
+            zeros: number;
+            infinite: number;
+            histogram: {
                 edges: number[];
                 counts: number[];
-            } | null;
-        } & {
-            [key: string]: unknown;
+            };
         };
+        CategoricalColumnStatisticsInput: {
+            name: string;
+            dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
+            /** @enum {string} */
+            kind: "categorical" | "boolean";
+            /** @description The most frequent values, most frequent first */
+            top: {
+                value: (string | number | boolean) | null;
+                count: number;
+            }[];
+            /** @description Rows outside the top categories */
+            other: number;
+        };
+        DatetimeColumnStatisticsInput: {
+            name: string;
+            dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
+            /** @enum {string} */
+            kind: "datetime";
+            /** @description ISO date or time */
+            min: string | null;
+            max: string | null;
+            histogram: {
+                /** @description ISO dates or times */
+                edges: string[];
+                counts: number[];
+            };
+        };
+        ColumnStatisticsInput: components["schemas"]["NumericColumnStatisticsInput"] | components["schemas"]["CategoricalColumnStatisticsInput"] | components["schemas"]["DatetimeColumnStatisticsInput"];
         StatisticsResultInput: {
             row_count: number;
             column_count: number;
@@ -33027,56 +33195,6 @@ export interface components {
             model: components["schemas"]["TrainingModelInput"];
             report: components["schemas"]["TrainingReportInput"];
         };
-        ImageOperationsInput: {
-            /**
-             * @default {
-             *       "left": 0,
-             *       "top": 0,
-             *       "right": 0,
-             *       "bottom": 0
-             *     }
-             */
-            crop: {
-                /** @default 0 */
-                left: number;
-                /** @default 0 */
-                top: number;
-                /** @default 0 */
-                right: number;
-                /** @default 0 */
-                bottom: number;
-            };
-            /**
-             * @description Degrees clockwise; quarter turns are lossless
-             * @default 0
-             */
-            rotate: number;
-            /** @default false */
-            hflip: boolean;
-            /** @default false */
-            vflip: boolean;
-            /** @default null */
-            resize: {
-                width: number;
-                height: number;
-                /**
-                 * @default stretch
-                 * @enum {string}
-                 */
-                mode: "stretch" | "fit" | "pad";
-            } | null;
-            /** @default false */
-            grayscale: boolean;
-            /** @default 1 */
-            brightness: number;
-            /** @default 1 */
-            contrast: number;
-            /**
-             * @default none
-             * @enum {string}
-             */
-            normalize: "none" | "autocontrast" | "equalize";
-        };
         ImageEpochInput: {
             epoch: number;
             train_loss: number | null;
@@ -33316,7 +33434,7 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
@@ -33806,9 +33924,26 @@ export interface components {
             process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
             method: string;
             columns: string[];
-            params: {
-                [key: string]: unknown;
-            };
+            params: components["schemas"]["PreprocessStepParamsInput"];
+        };
+        FittedConditionInput: {
+            name: string;
+            datetime_column: string | null;
+            output_datetime_column: string | null;
+            steps: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParamsInput"];
+                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+            }[];
+            /** @description Once registered: the dataset it produced */
+            dataset_id?: string;
+            /** @description Once registered: the dataset it was fitted on */
+            source_dataset_id?: string;
+            /** @description Once registered: the saved condition it ran, if any */
+            condition_id?: string | null;
         };
         ConditionInput: {
             id: string;
@@ -33817,7 +33952,7 @@ export interface components {
             datetime_column: string | null;
             source_dataset_id: string | null;
             /** @description The condition with its fitted parameters (null until a run is registered) */
-            fitted: unknown;
+            fitted: components["schemas"]["FittedConditionInput"] | null;
             created_at: string;
             updated_at: string;
         };
@@ -33838,11 +33973,9 @@ export interface components {
                 process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
                 method: string;
                 columns: string[];
-                params: {
-                    [key: string]: unknown;
-                };
+                params: components["schemas"]["PreprocessStepParamsInput"];
                 /** @description The fitted parameters of the step (means, scales, bounds) */
-                fitted: unknown;
+                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
             };
             step_label: string;
             rows_before: number;
@@ -33925,7 +34058,7 @@ export interface components {
                     [key: string]: components["schemas"]["CellInput"];
                 }[];
                 /** @description The condition with its fitted parameters (as condition.json) */
-                condition: unknown;
+                condition: components["schemas"]["FittedConditionInput"];
                 /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
                 timings: {
                     read_s: number;
@@ -35630,13 +35763,165 @@ export interface components {
             tz_offset_minutes: number;
             message: string;
         };
+        ImageOperations: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
+            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
+        };
+        PreprocessStepParams: {
+            /** @description outliers: remove or clip */
+            action?: string;
+            /** @description outliers (iqr): the fence in IQRs */
+            k?: number | string;
+            /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+            threshold?: number | string;
+            /** @description outliers (hampel), window: rows in the window */
+            window?: number | string;
+            /** @description missing (constant): the fill value; filter: the value to compare with */
+            value?: (string | number | boolean) | null;
+            /** @description filter (between): the upper value */
+            value2?: (string | number | boolean) | null;
+            /** @description computed: the new column; window: the new columns' name */
+            name?: string;
+            /** @description computed: the expression */
+            expression?: string;
+            /** @description window (lag): rows back */
+            lag?: number | string;
+            /** @description window: a time span (e.g. 10min) instead of a row count */
+            span?: string;
+            /** @description window: values needed for a result */
+            min_periods?: (number | string) | null;
+            /** @description columns (rename): old name → new name */
+            mapping?: {
+                [key: string]: string;
+            };
+            /** @description columns (retype): float, integer, string, datetime or boolean */
+            dtype?: string;
+            /** @description filter: the column compared */
+            column?: string;
+            /** @description filter: the operator */
+            op?: string;
+            /** @description sort: ascending (true) or descending */
+            ascending?: boolean | string;
+        };
+        PreprocessStepFitted: {
+            /** @description outliers (iqr, zscore): column → bounds */
+            bounds?: {
+                [key: string]: {
+                    lower: number | null;
+                    upper: number | null;
+                };
+            };
+            /** @description outliers (hampel): the columns; scaling: column → centre and scale */
+            columns?: string[] | {
+                [key: string]: {
+                    center: number;
+                    scale: number;
+                };
+            };
+            /** @description missing (drop_columns): the columns dropped */
+            drop?: string[];
+            /** @description missing (mean, median, mode): column → fill value */
+            values?: {
+                [key: string]: (string | number | boolean) | null;
+            };
+        };
+        PreprocessStepChanges: {
+            /** @description outliers: remove or clip */
+            action?: string;
+            /** @description outliers (iqr): the fence in IQRs */
+            k?: number | string;
+            /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+            threshold?: number | string;
+            /** @description outliers (hampel), window: rows in the window */
+            window?: number | string;
+            /** @description missing (constant): the fill value; filter: the value to compare with */
+            value?: (string | number | boolean) | null;
+            /** @description filter (between): the upper value */
+            value2?: (string | number | boolean) | null;
+            /** @description computed: the new column; window: the new columns' name */
+            name?: string;
+            /** @description computed: the expression */
+            expression?: string;
+            /** @description window (lag): rows back */
+            lag?: number | string;
+            /** @description window: a time span (e.g. 10min) instead of a row count */
+            span?: string;
+            /** @description window: values needed for a result */
+            min_periods?: (number | string) | null;
+            /** @description columns (rename): old name → new name */
+            mapping?: {
+                [key: string]: string;
+            };
+            /** @description columns (retype): float, integer, string, datetime or boolean */
+            dtype?: string;
+            /** @description filter: the column compared */
+            column?: string;
+            /** @description filter: the operator */
+            op?: string;
+            /** @description sort: ascending (true) or descending */
+            ascending?: boolean | string;
+            columns?: string[];
+            fitted?: components["schemas"]["PreprocessStepFitted"];
+            rows_before?: number;
+            rows_after?: number;
+            columns_added?: string[];
+            columns_dropped?: string[];
+            /** @description Applied to data without the columns it concerns: left out */
+            skipped?: boolean;
+        };
         Cell: (string | number | boolean) | null;
         /** @enum {string} */
         ColumnType: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStep: {
             process_type: string;
             action_name: string;
-            changes: unknown;
+            changes: components["schemas"]["PreprocessStepChanges"] | components["schemas"]["ImageOperations"];
             modified_at: string;
         };
         Dataset: {
@@ -35666,12 +35951,10 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
-        } & {
-            [key: string]: unknown;
         };
         DatasetColumn: {
             name: string;
@@ -35712,13 +35995,11 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
             columns: components["schemas"]["DatasetColumn"][];
-        } & {
-            [key: string]: unknown;
         };
         DatasetPage: {
             items: components["schemas"]["Dataset"][];
@@ -35731,38 +36012,64 @@ export interface components {
             page: number;
             page_size: number;
         };
-        ColumnStatistics: {
+        NumericColumnStatistics: {
             name: string;
             dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
             /** @enum {string} */
-            kind: "numeric" | "categorical" | "boolean" | "datetime";
-            count: number | null;
-            missing: number | null;
-            unique: number | null;
-            mean?: number | null;
-            std?: number | null;
-            min?: (number | string) | null;
-            q1?: number | null;
-            median?: number | null;
-            q3?: number | null;
-            max?: (number | string) | null;
-            skewness?: number | null;
-            kurtosis?: number | null;
-            zeros?: number | null;
-            infinite?: number | null;
-            /** @description Rows outside the top categories */
-            other?: number | null;
-            top?: {
-                value: (string | number | boolean) | null;
-                count: number;
-            }[] | null;
-            histogram?: {
+            kind: "numeric";
+            mean: number | null;
+            std: number | null;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            skewness: number | null;
+            kurtosis: number | null;
+            zeros: number;
+            infinite: number;
+            histogram: {
                 edges: number[];
                 counts: number[];
-            } | null;
-        } & {
-            [key: string]: unknown;
+            };
         };
+        CategoricalColumnStatistics: {
+            name: string;
+            dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
+            /** @enum {string} */
+            kind: "categorical" | "boolean";
+            /** @description The most frequent values, most frequent first */
+            top: {
+                value: (string | number | boolean) | null;
+                count: number;
+            }[];
+            /** @description Rows outside the top categories */
+            other: number;
+        };
+        DatetimeColumnStatistics: {
+            name: string;
+            dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
+            /** @enum {string} */
+            kind: "datetime";
+            /** @description ISO date or time */
+            min: string | null;
+            max: string | null;
+            histogram: {
+                /** @description ISO dates or times */
+                edges: string[];
+                counts: number[];
+            };
+        };
+        ColumnStatistics: components["schemas"]["NumericColumnStatistics"] | components["schemas"]["CategoricalColumnStatistics"] | components["schemas"]["DatetimeColumnStatistics"];
         StatisticsResult: {
             row_count: number;
             column_count: number;
@@ -36170,56 +36477,6 @@ export interface components {
             model: components["schemas"]["TrainingModel"];
             report: components["schemas"]["TrainingReport"];
         };
-        ImageOperations: {
-            /**
-             * @default {
-             *       "left": 0,
-             *       "top": 0,
-             *       "right": 0,
-             *       "bottom": 0
-             *     }
-             */
-            crop: {
-                /** @default 0 */
-                left: number;
-                /** @default 0 */
-                top: number;
-                /** @default 0 */
-                right: number;
-                /** @default 0 */
-                bottom: number;
-            };
-            /**
-             * @description Degrees clockwise; quarter turns are lossless
-             * @default 0
-             */
-            rotate: number;
-            /** @default false */
-            hflip: boolean;
-            /** @default false */
-            vflip: boolean;
-            /** @default null */
-            resize: {
-                width: number;
-                height: number;
-                /**
-                 * @default stretch
-                 * @enum {string}
-                 */
-                mode: "stretch" | "fit" | "pad";
-            } | null;
-            /** @default false */
-            grayscale: boolean;
-            /** @default 1 */
-            brightness: number;
-            /** @default 1 */
-            contrast: number;
-            /**
-             * @default none
-             * @enum {string}
-             */
-            normalize: "none" | "autocontrast" | "equalize";
-        };
         ImageEpoch: {
             epoch: number;
             train_loss: number | null;
@@ -36459,7 +36716,7 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
@@ -36949,9 +37206,26 @@ export interface components {
             process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
             method: string;
             columns: string[];
-            params: {
-                [key: string]: unknown;
-            };
+            params: components["schemas"]["PreprocessStepParams"];
+        };
+        FittedCondition: {
+            name: string;
+            datetime_column: string | null;
+            output_datetime_column: string | null;
+            steps: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParams"];
+                fitted: components["schemas"]["PreprocessStepFitted"] | null;
+            }[];
+            /** @description Once registered: the dataset it produced */
+            dataset_id?: string;
+            /** @description Once registered: the dataset it was fitted on */
+            source_dataset_id?: string;
+            /** @description Once registered: the saved condition it ran, if any */
+            condition_id?: string | null;
         };
         Condition: {
             id: string;
@@ -36960,7 +37234,7 @@ export interface components {
             datetime_column: string | null;
             source_dataset_id: string | null;
             /** @description The condition with its fitted parameters (null until a run is registered) */
-            fitted: unknown;
+            fitted: components["schemas"]["FittedCondition"] | null;
             created_at: string;
             updated_at: string;
         };
@@ -36981,11 +37255,9 @@ export interface components {
                 process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
                 method: string;
                 columns: string[];
-                params: {
-                    [key: string]: unknown;
-                };
+                params: components["schemas"]["PreprocessStepParams"];
                 /** @description The fitted parameters of the step (means, scales, bounds) */
-                fitted: unknown;
+                fitted: components["schemas"]["PreprocessStepFitted"] | null;
             };
             step_label: string;
             rows_before: number;
@@ -37068,7 +37340,7 @@ export interface components {
                     [key: string]: components["schemas"]["Cell"];
                 }[];
                 /** @description The condition with its fitted parameters (as condition.json) */
-                condition: unknown;
+                condition: components["schemas"]["FittedCondition"];
                 /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
                 timings: {
                     read_s: number;
