@@ -50,6 +50,11 @@ export type AlgorithmSpec = Schemas['AlgorithmSpec'];
 export type Catalogue = Schemas['TrainingCatalogue'];
 export type Metrics = Schemas['ModelMetrics'];
 export type Model = Schemas['TrainingModel'];
+/** One figure of a model's metrics by name (a tabular model's, or an image model's named figures). */
+export function metricOf(m: Pick<Model, 'metrics'>, key: string): unknown {
+  const figures: Record<string, unknown> = m.metrics ?? {};
+  return figures[key];
+}
 // the training area's pages show the tabular types (the list also holds time-series and image projects)
 export type Project = Schemas['TrainingProject'] & { project_type: ProjectType };
 /** How far a model's figures can be trusted (engine trainer.evaluation): below `threshold` test rows, or with no test
