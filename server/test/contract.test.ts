@@ -100,16 +100,23 @@ describe('the OpenAPI document', () => {
   });
 
   /**
-   * Areas whose answers the web app types only from this document (web/src/features/<area>/api.ts declares no answer
-   * type by hand): every success answer is closed, so the generated types say what a page can read. An open object
-   * (additionalProperties true or {}) or an unknown value ({}) anywhere in such an answer fails, with where it is.
-   * A map keyed by data (feature, target, class or signal names) is fine when its values are declared.
+   * Every area's answers are what the web app types from this document (web/src/features/<area>/api.ts declares no
+   * answer type by hand): every success answer is closed, so the generated types say what a page can read. An open
+   * object (additionalProperties true or {}) or an unknown value ({}) anywhere in such an answer fails, with where it
+   * is. A map keyed by data (feature, target, class, signal or parameter names) is fine when its values are declared.
    */
-  const CLOSED_TAGS = ['optimization', 'optimal design', 'image', 'time series', 'account', 'profile', 'identity', 'oidc'];
-  /** Open spots allowed, with the reason (none today; the shared training model's hyper-parameters are overridden). */
-  const OPEN_EXCEPTIONS = new Map<string, string>([]);
+  /**
+   * Open spots allowed, by where they are, with the reason. Not finished: a job's result is still the engine task's
+   * JSON as it wrote it; it should become a union per job kind (statistics, preprocess, train, tsad_train, image_*,
+   * optimize*, optimal_design, predict, statistical_analysis, diagnostics, tune_helper). No page reads it: each area's
+   * own calls answer its typed result.
+   */
+  const OPEN_EXCEPTIONS = new Map<string, string>([
+    ['get /api/jobs/{id} 200.detail.response→Job.result', 'the engine task result per job kind is not declared yet'],
+    ['post /api/jobs/{id}/cancel 200.detail.response→Job.result', 'the engine task result per job kind is not declared yet'],
+  ]);
 
-  it('answers every call of the optimization, optimal design, image, time-series and account areas with a closed schema', async () => {
+  it('answers every call of every area with a closed schema', async () => {
     type Schema = Record<string, unknown> & { $ref?: string; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: boolean | Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[] };
     type Op = { tags?: string[]; responses: Record<string, { content?: Record<string, { schema?: Schema }> }> };
     const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, Op>>; components: { schemas: Record<string, Schema> } };
@@ -133,9 +140,10 @@ describe('the OpenAPI document', () => {
       for (const k of ['anyOf', 'oneOf', 'allOf'] as const) (s[k] ?? []).forEach((v, i) => walk(v, `${at}|${i}`, seen));
     };
     let checked = 0;
+    const tags = new Set<string>();
     for (const [p, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        if (!(op.tags ?? []).some((tag) => CLOSED_TAGS.includes(tag))) continue;
+        for (const tag of op.tags ?? []) tags.add(tag);
         for (const [code, r] of Object.entries(op.responses)) {
           const schema = /^2\d\d$/.test(code) ? r.content?.['application/json']?.schema : undefined;
           if (!schema) continue;
@@ -144,7 +152,9 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-    expect(checked).toBeGreaterThan(60);
+    expect(checked).toBeGreaterThan(200);
+    // every area is walked (a few of the tags of the document, as a check that the walk reaches them)
+    for (const tag of ['dataset', 'preprocessing', 'statistics', 'statistical analysis', 'training', 'visualization', 'jobs', 'members', 'platform projects', 'audit', 'services', 'users']) expect(tags, tag).toContain(tag);
     const unexplained = open.filter((o) => ![...OPEN_EXCEPTIONS.keys()].some((k) => o.startsWith(k)));
     expect(unexplained, unexplained.slice(0, 20).join('\n')).toEqual([]);
   });

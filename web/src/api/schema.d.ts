@@ -33238,6 +33238,7 @@ export interface components {
                 [key: string]: number;
             }) | null;
         };
+        ModelRowMetricsInput: components["schemas"]["ModelMetricsInput"] | components["schemas"]["ImageMetricsInput"];
         TrainingModelInput: {
             id: string;
             model_key: string;
@@ -33257,7 +33258,7 @@ export interface components {
             pending: boolean;
             /** @enum {string} */
             state: "ready" | "training" | "done" | "failed";
-            metrics: (components["schemas"]["ModelMetricsInput"] | components["schemas"]["ImageMetricsInput"]) | null;
+            metrics: components["schemas"]["ModelRowMetricsInput"] | null;
             error: string | null;
             log: string | null;
             trained_at: string | null;
@@ -35271,10 +35272,8 @@ export interface components {
             project_type: string;
             model_key: string;
             algorithm: string;
-            /** @description The training's scores (the engine's shape) */
-            metrics: {
-                [key: string]: unknown;
-            } | null;
+            /** @description The training's scores (as the training model row has them) */
+            metrics: components["schemas"]["ModelRowMetricsInput"] | null;
             trained_at: string | null;
         };
         PlatformProjectUnderReviewInput: {
@@ -36536,6 +36535,7 @@ export interface components {
                 [key: string]: number;
             }) | null;
         };
+        ModelRowMetrics: components["schemas"]["ModelMetrics"] | components["schemas"]["ImageMetrics"];
         TrainingModel: {
             id: string;
             model_key: string;
@@ -36555,7 +36555,7 @@ export interface components {
             pending: boolean;
             /** @enum {string} */
             state: "ready" | "training" | "done" | "failed";
-            metrics: (components["schemas"]["ModelMetrics"] | components["schemas"]["ImageMetrics"]) | null;
+            metrics: components["schemas"]["ModelRowMetrics"] | null;
             error: string | null;
             log: string | null;
             trained_at: string | null;
@@ -38569,10 +38569,8 @@ export interface components {
             project_type: string;
             model_key: string;
             algorithm: string;
-            /** @description The training's scores (the engine's shape) */
-            metrics: {
-                [key: string]: unknown;
-            } | null;
+            /** @description The training's scores (as the training model row has them) */
+            metrics: components["schemas"]["ModelRowMetrics"] | null;
             trained_at: string | null;
         };
         PlatformProjectUnderReview: {

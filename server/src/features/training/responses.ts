@@ -64,7 +64,7 @@ export const Metrics = z
   .record(z.string(), z.union([z.number(), z.string(), z.null(), z.array(z.number().nullable()), z.array(z.array(z.number())), z.record(z.string(), z.number())]))
   .meta({ id: 'ModelMetrics' });
 /** A model row's metrics: a tabular model's (Metrics; a time-series detector's figures are flat too), or an image model's, whose confusion matrix names its classes. */
-const AnyMetrics = z.union([Metrics, imageMetrics]);
+export const AnyMetrics = z.union([Metrics, imageMetrics]).meta({ id: 'ModelRowMetrics' });
 
 export const TrainingModel = z
   .object({
