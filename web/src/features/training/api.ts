@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
 import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
+import type { Deleted } from '../../api/types';
 
 export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
 export type ProjectType = (typeof PROJECT_TYPES)[number];
@@ -131,7 +132,7 @@ export const trainProject = (id: string) => apiPost<Project>(`/api/train/model/$
 export const renameProject = (id: string, name: string) => apiPut<Project>(`/api/project/${enc(id)}`, { name });
 /** Each area deletes its own projects: the table types under their SPEC §7 prefix, images at project/delete, time series under timeseries/. */
 const deletePrefix = (type: string) => (TYPE_INFO[type as ProjectType] ? `${TYPE_INFO[type as ProjectType].prefix}/` : isImageProject(type) ? '' : 'timeseries/');
-export const deleteProject = (type: string, id: string) => apiDelete<{ id: string }>(`/api/${deletePrefix(type)}project/delete/${enc(id)}`);
+export const deleteProject = (type: string, id: string) => apiDelete<Deleted>(`/api/${deletePrefix(type)}project/delete/${enc(id)}`);
 
 export async function downloadModel(p: Project, m: Model) {
   const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/model/download/${enc(p.project_id)}/${enc(m.algorithm)}/${m.model_index}`, `${p.name}-${m.model_key}.zip`);
