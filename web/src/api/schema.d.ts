@@ -32632,9 +32632,18 @@ export interface components {
         /** @enum {string} */
         ColumnTypeInput: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStepInput: {
-            process_type: string;
+            /** @enum {string} */
+            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            /** @description The step's method */
             action_name: string;
-            changes: components["schemas"]["PreprocessStepChangesInput"] | components["schemas"]["ImageOperationsInput"];
+            changes: components["schemas"]["PreprocessStepChangesInput"];
+            modified_at: string;
+        } | {
+            /** @enum {string} */
+            process_type: "image";
+            /** @enum {string} */
+            action_name: "image_preprocess";
+            changes: components["schemas"]["ImageOperationsInput"];
             modified_at: string;
         };
         DatasetInput: {
@@ -35929,9 +35938,18 @@ export interface components {
         /** @enum {string} */
         ColumnType: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStep: {
-            process_type: string;
+            /** @enum {string} */
+            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            /** @description The step's method */
             action_name: string;
-            changes: components["schemas"]["PreprocessStepChanges"] | components["schemas"]["ImageOperations"];
+            changes: components["schemas"]["PreprocessStepChanges"];
+            modified_at: string;
+        } | {
+            /** @enum {string} */
+            process_type: "image";
+            /** @enum {string} */
+            action_name: "image_preprocess";
+            changes: components["schemas"]["ImageOperations"];
             modified_at: string;
         };
         Dataset: {

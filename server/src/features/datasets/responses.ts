@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { page } from '../../http/responses.js';
 import { imageOperations } from '../images/operations.js';
-import { StepChanges } from '../preprocessing/schemas.js';
+import { PROCESS_TYPES, StepChanges, type ProcessType } from '../preprocessing/schemas.js';
 
 /** A cell of a data page: DuckDB's JSON values (64-bit integers as numbers where they fit). */
 export const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]).meta({ id: 'Cell' });
@@ -10,7 +10,10 @@ export const ColumnType = z.enum(['integer', 'float', 'string', 'boolean', 'date
 
 /** One preprocessing step that made a dataset (written by the engine; an image dataset's runs hold their operations). */
 export const PreprocessStep = z
-  .object({ process_type: z.string(), action_name: z.string(), changes: z.union([StepChanges, imageOperations]), modified_at: z.string() })
+  .discriminatedUnion('process_type', [
+    z.object({ process_type: z.enum(PROCESS_TYPES as [ProcessType, ...ProcessType[]]), action_name: z.string().describe("The step's method"), changes: StepChanges, modified_at: z.string() }),
+    z.object({ process_type: z.literal('image'), action_name: z.literal('image_preprocess'), changes: imageOperations, modified_at: z.string() }),
+  ])
   .meta({ id: 'PreprocessStep' });
 
 export const DatasetView = z

@@ -61,8 +61,7 @@ export const StepFitted = z
 
 /** What one step did, in a dataset's preprocess history (engine Condition.history): its columns, parameters and
  * fitted figures, with the rows before and after and the columns it added or dropped. */
-// Strict: an image run's operations (the other kind of history entry) must not pass for these.
-export const StepChanges = z.strictObject({
+export const StepChanges = z.object({
   ...StepParams.shape,
   columns: z.array(z.string()).optional(),
   fitted: StepFitted.optional(),

@@ -25,7 +25,7 @@ const base: Dataset = {
   column_count: 2,
   datetime_column: null,
   preprocessed: true,
-  preprocess_history: [{ process_type: 'missing_values', action_name: 'Fill with mean', changes: { columns: ['temperature'], rows_before: 1234, rows_after: 1234 }, modified_at: '2025-05-02T03:10:00Z' }],
+  preprocess_history: [{ process_type: 'missing', action_name: 'mean', changes: { columns: ['temperature'], rows_before: 1234, rows_after: 1234 }, modified_at: '2025-05-02T03:10:00Z' }],
   parent_dataset_name: 'Reactor raw',
   created_at: '2025-05-20T02:00:00Z',
   updated_at: '2025-05-21T02:00:00Z',
@@ -129,7 +129,7 @@ describe('dataset details', () => {
     expect(screen.getByText('Semicolon (;)')).toBeInTheDocument();
     expect(screen.getByText('1,234 rows × 2 columns')).toBeInTheDocument();
     expect(screen.getByText('Reactor raw')).toBeInTheDocument();
-    expect(screen.getByRole('table', { name: 'Preprocessing history' })).toHaveTextContent('Fill with mean');
+    expect(screen.getByRole('table', { name: 'Preprocessing history' })).toHaveTextContent('rows_after: 1234');
     await waitFor(() => expect(calls.some((c) => c.path === '/api/dataset/upload/ds1')).toBe(true));
     const rows = calls.find((c) => c.path === '/api/dataset/upload/ds1')!;
     expect(rows.url.search).toBe('?page=1&page_size=100');
