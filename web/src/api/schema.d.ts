@@ -3766,6 +3766,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A job's state, progress and log, with its result as the engine task of its kind wrote it */
         get: {
             parameters: {
                 query?: never;
@@ -3881,6 +3882,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Cancel a job (its state as it stands after the request) */
         post: {
             parameters: {
                 query?: never;
@@ -32812,22 +32814,6 @@ export interface components {
         };
         /** @enum {string} */
         JobStateInput: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-        JobInput: {
-            id: string;
-            kind: string;
-            state: components["schemas"]["JobStateInput"];
-            progress: number;
-            message: string;
-            log: string;
-            error: string | null;
-            /** @description The engine task's result (its shape depends on the kind) */
-            result: unknown;
-            subject_type: string | null;
-            subject_id: string | null;
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-        };
         ServiceStatusInput: {
             /** @enum {string} */
             mode: "local" | "bullmq";
@@ -33478,1129 +33464,6 @@ export interface components {
             model: components["schemas"]["TrainingModelInput"];
             report: components["schemas"]["TrainingReportInput"];
         };
-        GroupStatsInput: {
-            label: string;
-            n: number;
-            missing: number;
-            mean: number | null;
-            sd: number | null;
-            variance?: number | null;
-            se: number | null;
-            median: number | null;
-            q1: number | null;
-            q3: number | null;
-            min: number | null;
-            max: number | null;
-            ci_low: number | null;
-            ci_high: number | null;
-            skewness?: number | null;
-            kurtosis?: number | null;
-        };
-        BoxDataInput: {
-            label: string;
-            q1: number;
-            median: number;
-            q3: number;
-            low: number;
-            high: number;
-            mean: number;
-            outliers: number[];
-            outlier_count: number;
-            points: number[];
-        };
-        ReferenceCurveInput: {
-            /** @enum {string} */
-            dist: "t" | "normal" | "f" | "chi2";
-            params: {
-                [key: string]: number;
-            };
-            x: number[];
-            y: number[];
-            observed: number | null;
-            observed_off_chart: boolean;
-            critical_low: number | null;
-            critical_high: number | null;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-        };
-        AssumptionInput: {
-            /** @description normality, equal_variance or expected_counts */
-            check: string;
-            method: string;
-            target: string;
-            statistic: number | null;
-            p_value: number | null;
-            passed: boolean;
-            subsampled?: boolean;
-            n_tested?: number;
-            min_expected?: number;
-            cells?: number;
-        };
-        TestResultInput: {
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            method: string;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            alpha: number;
-            confidence_level: number;
-            statistic: {
-                symbol: string;
-                value: number | null;
-            } | null;
-            df: number | null;
-            df2: number | null;
-            p_value: number | null;
-            reject: boolean;
-            hypothetical_mean?: number;
-            z?: number;
-            /** @description Correlation: the t statistic of r */
-            t?: number | null;
-            /** @description Wilcoxon signed-rank: the sum of positive ranks */
-            t_plus?: number;
-            /** @description Wilcoxon signed-rank: zero differences left out */
-            zeros_dropped?: number;
-            /** @description Chi-square: the observations in the table */
-            n?: number;
-            /** @description Shapiro-Wilk: the values tested (a sample of a large column) */
-            n_tested?: number;
-            estimate: {
-                kind: string;
-                value: number | null;
-            } | null;
-            ci: {
-                kind: string;
-                level: number;
-                low: number | null;
-                high: number | null;
-                approximate?: boolean;
-            } | null;
-            effect_size: {
-                /** @enum {string} */
-                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
-                value: number | null;
-                magnitude: string | null;
-                /** @description Two-sample t test: Hedges' g */
-                hedges_g?: number | null;
-                /** @description Paired t test: d_z */
-                variant?: string;
-                /** @description Mann-Whitney U: the rank-biserial correlation */
-                rank_biserial?: number | null;
-            } | null;
-            groups: components["schemas"]["GroupStatsInput"][];
-            differences?: components["schemas"]["GroupStatsInput"];
-            pairs?: number;
-            n_missing?: number;
-            equal_variance?: {
-                /** @enum {string} */
-                mode: "auto" | "student" | "welch";
-                levene_statistic: number;
-                levene_p: number;
-                pooled: boolean;
-            };
-            assumptions: components["schemas"]["AssumptionInput"][];
-            warnings: {
-                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
-                code: string;
-                params: {
-                    /** @description Rows left out */
-                    count?: number;
-                    target?: string;
-                    /** @description normality_failed: every group that failed */
-                    targets?: string[];
-                    /** @description normality_subsampled: values tested */
-                    n?: number;
-                    p?: number | null;
-                };
-            }[];
-            post_hoc?: {
-                method: string;
-                pairs: {
-                    a: string;
-                    b: string;
-                    difference: number;
-                    low: number;
-                    high: number;
-                    p_value: number;
-                    reject: boolean;
-                }[];
-            };
-            anova_table?: {
-                ss_between: number;
-                ss_within: number;
-                ms_between: number;
-                ms_within: number;
-            };
-            table?: {
-                rows: string[];
-                columns: string[];
-                row_variable: string;
-                column_variable: string;
-                observed: number[][];
-                expected: number[][];
-            };
-            charts: {
-                box?: components["schemas"]["BoxDataInput"][];
-                reference?: components["schemas"]["ReferenceCurveInput"];
-                reference_line?: number;
-                scatter?: {
-                    x: number[];
-                    y: number[];
-                    slope: number | null;
-                    intercept: number | null;
-                    shown: number;
-                    n: number;
-                };
-                qq?: {
-                    theoretical: number[];
-                    sample: number[];
-                    slope: number;
-                    intercept: number;
-                };
-            };
-            variables: {
-                variable1: string;
-                variable2: string | null;
-                category: string | null;
-                group1: string | null;
-                group2: string | null;
-            };
-            seconds?: number;
-        };
-        StatisticalProjectSettingsInput: {
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            variable1: string;
-            variable2: string | null;
-            category: string | null;
-            group1: string | null;
-            group2: string | null;
-            groups: string[];
-            hypothetical_mean: number;
-            significance_level: number;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            /** @enum {string} */
-            equal_variance: "auto" | "student" | "welch";
-        };
-        StatisticalProjectInput: {
-            id: string;
-            name: string;
-            comment: string;
-            dataset_id: string;
-            dataset_name: string;
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            variable1: string;
-            variable2: string | null;
-            category: string | null;
-            group1: string | null;
-            group2: string | null;
-            groups: string[];
-            hypothetical_mean: number;
-            significance_level: number;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            /** @enum {string} */
-            equal_variance: "auto" | "student" | "welch";
-            /** @enum {string} */
-            state: "ready" | "running" | "done" | "failed";
-            job_id: string | null;
-            error: string | null;
-            summary: {
-                statistic: string | null;
-                value: number | null;
-                p_value: number | null;
-                reject: boolean;
-                method: string;
-            } | null;
-            created_at: string;
-            updated_at: string;
-            finished_at: string | null;
-        };
-        StatisticalRunStateInput: {
-            project_id: string;
-            /** @enum {string} */
-            state: "ready" | "running" | "done" | "failed";
-            job_id: string | null;
-            job_state: string;
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            started_at: string | null;
-            finished_at: string | null;
-            result: components["schemas"]["TestResultInput"] | null;
-        };
-        StatisticalEvaluationInput: {
-            project_id: string;
-            reject: boolean;
-            p_value: number | null;
-            alpha: number;
-            statistic_text: string;
-            p_text: string;
-            method_name: {
-                en: string;
-                ja: string;
-            };
-            sentence: {
-                en: string;
-                ja: string;
-            };
-            effect_size: {
-                /** @enum {string} */
-                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
-                value: number | null;
-                magnitude: string | null;
-                /** @description Two-sample t test: Hedges' g */
-                hedges_g?: number | null;
-                /** @description Paired t test: d_z */
-                variant?: string;
-                /** @description Mann-Whitney U: the rank-biserial correlation */
-                rank_biserial?: number | null;
-                name: {
-                    en: string;
-                    ja: string;
-                };
-                magnitude_text: {
-                    en: string;
-                    ja: string;
-                } | null;
-            } | null;
-            warnings: {
-                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
-                code: string;
-                params: {
-                    /** @description Rows left out */
-                    count?: number;
-                    target?: string;
-                    /** @description normality_failed: every group that failed */
-                    targets?: string[];
-                    /** @description normality_subsampled: values tested */
-                    n?: number;
-                    p?: number | null;
-                };
-                text: {
-                    en: string;
-                    ja: string;
-                };
-            }[];
-        };
-        ColumnValuesInput: {
-            column: string;
-            type: string;
-            distinct: number;
-            values: {
-                value: string;
-                count: number;
-            }[];
-        };
-        NumericHistogramInput: {
-            name: string;
-            type: string;
-            /** @description Non-missing values */
-            count: number;
-            missing: number;
-            /** @enum {string} */
-            kind: "numeric" | "datetime";
-            edges: number[];
-            counts: number[];
-        };
-        CategoricalHistogramInput: {
-            name: string;
-            type: string;
-            /** @description Non-missing values */
-            count: number;
-            missing: number;
-            /** @enum {string} */
-            kind: "categorical";
-            values: {
-                value: string;
-                count: number;
-            }[];
-            other: number;
-            distinct: number;
-        };
-        HistogramViewInput: {
-            columns: (components["schemas"]["NumericHistogramInput"] | components["schemas"]["CategoricalHistogramInput"])[];
-        };
-        BoxStatsInput: {
-            name: string;
-            count: number;
-            min: number | null;
-            q1: number | null;
-            median: number | null;
-            q3: number | null;
-            max: number | null;
-            mean: number | null;
-            lower_whisker: number | null;
-            upper_whisker: number | null;
-            outlier_count: number;
-            outliers: number[];
-        };
-        BoxplotViewInput: {
-            columns: components["schemas"]["BoxStatsInput"][];
-        };
-        PackedColumnInput: {
-            /**
-             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
-             * @enum {string}
-             */
-            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
-            /** @description u8 to i32: the power of ten the integers are divided by */
-            scale?: number;
-            /** @description u8, u16, u24: the integer added to each (the smallest) */
-            offset?: number;
-            /** @description The values, base64 */
-            data: string;
-        };
-        ScatterViewInput: {
-            x: string;
-            y: string;
-            color: string | null;
-            /** @enum {string|null} */
-            color_kind: "numeric" | "categorical" | null;
-            x_type: string;
-            y_type: string;
-            total: number;
-            rows: number;
-            /** @enum {string} */
-            mode: "sample" | "bin";
-            sample: boolean;
-            /**
-             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
-             * @enum {string}
-             */
-            sample_method?: "stratified_rows" | "random";
-            returned: number;
-            /** @description mode sample: [x, y] or [x, y, color] */
-            points?: (number | string | null)[][];
-            bins?: {
-                nx: number;
-                ny: number;
-                x0: number;
-                x1: number;
-                y0: number;
-                y1: number;
-            };
-            /** @description mode bin: [i, j, count, mean colour] */
-            cells?: (number | (number | null))[][];
-            /** @description mode sample, format packed: the points as columns, the same values as points */
-            packed_points?: {
-                x: components["schemas"]["PackedColumnInput"];
-                y: components["schemas"]["PackedColumnInput"];
-                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
-                color: components["schemas"]["PackedColumnInput"] | null;
-                color_categories: string[] | null;
-            };
-            /** @description mode bin, format packed: the grid, the same cells as cells */
-            packed_cells?: {
-                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
-                counts: components["schemas"]["PackedColumnInput"];
-                /** @description The mean colour of each cell, same order (NaN = none) */
-                means: components["schemas"]["PackedColumnInput"] | null;
-            };
-        };
-        MatrixViewInput: {
-            columns: string[];
-            rows: (number | null)[][];
-            total: number;
-            returned: number;
-            sample: boolean;
-        };
-        CorrelationViewInput: {
-            /** @enum {string} */
-            method: "pearson" | "spearman";
-            columns: string[];
-            matrix: (number | null)[][];
-            rows: number;
-            sample: boolean;
-            sample_rows: number;
-        };
-        TimeseriesViewInput: {
-            datetime_column: string;
-            /**
-             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
-             * @enum {string}
-             */
-            time_kind: "datetime" | "order";
-            full_start: number | null;
-            full_end: number | null;
-            start: number | null;
-            end: number | null;
-            total_rows: number;
-            window_rows: number;
-            /** @enum {string} */
-            method: "minmax" | "lttb";
-            downsampled: boolean;
-            buckets?: number;
-            series: {
-                name: string;
-                /** @description [epoch ms or order number, value] */
-                points: (number | (number | null))[][];
-            }[];
-        };
-        PreprocessStepSettingsInput: {
-            /** @enum {string} */
-            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-            method: string;
-            columns: string[];
-            params: components["schemas"]["PreprocessStepParamsInput"];
-        };
-        FittedConditionInput: {
-            name: string;
-            datetime_column: string | null;
-            output_datetime_column: string | null;
-            steps: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: components["schemas"]["PreprocessStepParamsInput"];
-                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
-            }[];
-            /** @description Once registered: the dataset it produced */
-            dataset_id?: string;
-            /** @description Once registered: the dataset it was fitted on */
-            source_dataset_id?: string;
-            /** @description Once registered: the saved condition it ran, if any */
-            condition_id?: string | null;
-        };
-        ConditionInput: {
-            id: string;
-            name: string;
-            steps: components["schemas"]["PreprocessStepSettingsInput"][];
-            datetime_column: string | null;
-            source_dataset_id: string | null;
-            /** @description The condition with its fitted parameters (null until a run is registered) */
-            fitted: components["schemas"]["FittedConditionInput"] | null;
-            created_at: string;
-            updated_at: string;
-        };
-        ConditionFileInput: {
-            name: string;
-            steps: components["schemas"]["PreprocessStepSettingsInput"][];
-        };
-        PreprocessLoadedDatasetInput: {
-            dataset: components["schemas"]["DatasetInput"];
-            /** @description Each column with its statistics */
-            columns: components["schemas"]["DatasetColumnInput"][];
-            rows: components["schemas"]["CellInput"][][];
-            row_count: number;
-        };
-        PreprocessPreviewInput: {
-            step: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: components["schemas"]["PreprocessStepParamsInput"];
-                /** @description The fitted parameters of the step (means, scales, bounds) */
-                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
-            };
-            step_label: string;
-            rows_before: number;
-            rows_after: number;
-            rows_removed: number;
-            rows_changed: number;
-            /** @description Changed cells per column */
-            cells_changed: {
-                [key: string]: number;
-            };
-            columns_before: number;
-            columns_after: number;
-            columns_added: string[];
-            columns_dropped: string[];
-            order_changed: boolean;
-            target_columns: string[];
-            affected_rows: {
-                row: number | string;
-                /** @enum {string} */
-                status: "removed" | "changed";
-                /** @description Column → value */
-                before: {
-                    [key: string]: components["schemas"]["CellInput"];
-                } | null;
-                /** @description Column → value */
-                after: {
-                    [key: string]: components["schemas"]["CellInput"];
-                } | null;
-            }[];
-            affected_columns: string[];
-            /** @description Before/after histogram and series of the first affected numeric column */
-            chart: {
-                column: string;
-                histogram: {
-                    edges: number[];
-                    before: number[];
-                    after: number[];
-                } | null;
-                series: {
-                    /** @enum {string} */
-                    x: "datetime" | "row";
-                    before: (((string | number) | null) | (number | null))[][] | null;
-                    after: (((string | number) | null) | (number | null))[][] | null;
-                };
-            } | null;
-            datetime_column: string | null;
-            /** @description Computed on a leading sample of the rows */
-            sample: boolean;
-            sample_rows: number;
-            total_rows: number;
-        };
-        PreprocessRunStartedInput: {
-            temp_id: string;
-            job_id: string;
-            state: components["schemas"]["JobStateInput"];
-            condition_id: string | null;
-            condition_name: string | null;
-        };
-        PreprocessRunInput: {
-            temp_id: string;
-            source_dataset_id: string;
-            condition_id: string | null;
-            condition_name: string | null;
-            steps: components["schemas"]["PreprocessStepSettingsInput"][];
-            state: components["schemas"]["JobStateInput"];
-            progress: number;
-            message: string;
-            error: string | null;
-            dataset_id: string | null;
-            result: {
-                row_count: number;
-                column_count: number;
-                rows_before: number;
-                columns_before: number;
-                columns: string[];
-                datetime_column: string | null;
-                history: components["schemas"]["PreprocessStepInput"][];
-                /** @description The first 20 rows of the result */
-                head: {
-                    [key: string]: components["schemas"]["CellInput"];
-                }[];
-                /** @description The condition with its fitted parameters (as condition.json) */
-                condition: components["schemas"]["FittedConditionInput"];
-                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
-                timings: {
-                    read_s: number;
-                    steps_s: number[];
-                    /** @description the changed columns' statistics, computed while writing */
-                    statistics_s?: number | null;
-                    write_s: number;
-                    peak_rss_mb: number | null;
-                    columns_read: number;
-                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
-                    untouched_columns?: string | null;
-                } | null;
-            } | null;
-        };
-        TsAlgorithmInput: {
-            key: string;
-            /** @description The detector's name in the caller's language (Accept-Language) */
-            label: string;
-            /** @description Whether the detector explains an alarm by the signals’ contributions */
-            contributions: boolean;
-            params: {
-                name: string;
-                /** @enum {string} */
-                kind: "int" | "float";
-                default: number;
-                low: number;
-                high: number;
-                /** @description The parameter's label in the caller's language */
-                label: string;
-                /** @description What the value means, in the same language */
-                help?: string;
-            }[];
-        };
-        TsCatalogueInput: {
-            supervised: components["schemas"]["TsAlgorithmInput"][];
-            unsupervised: components["schemas"]["TsAlgorithmInput"][];
-        };
-        TsModelMetricsInput: {
-            f1: number | null;
-            far: number | null;
-            mar: number | null;
-            precision: number | null;
-            recall: number | null;
-            event_f1: number | null;
-            alarms: number;
-            threshold: number | null;
-        };
-        TsModelInput: {
-            id: string;
-            model_key: string;
-            model_name: string;
-            model_index: number;
-            algorithm: string;
-            /** @description The detector’s name for people */
-            label: string;
-            /** @description The hyper-parameters asked for */
-            params: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            /** @description The hyper-parameters used */
-            hyperparameters: {
-                [key: string]: (number | string | boolean) | null;
-            } | null;
-            cv: components["schemas"]["CrossValidationInput"] | null;
-            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
-            seconds: number | null;
-            /** @description Trained and usable; cross-validation and importances are still being computed */
-            pending: boolean;
-            /** @enum {string} */
-            state: "ready" | "training" | "done" | "failed";
-            metrics: components["schemas"]["TsModelMetricsInput"] | null;
-            error: string | null;
-            log: string | null;
-            trained_at: string | null;
-            /** @description The threshold training chose */
-            trained_threshold: number | null;
-            /** @description The threshold a person saved, or null */
-            saved_threshold: number | null;
-            /** @description The one in use: saved, else trained */
-            threshold: number | null;
-        };
-        TsProjectInput: {
-            project_id: string;
-            id: string;
-            name: string;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            /** @enum {string} */
-            training_state: "ready" | "training" | "done" | "failed";
-            dataset_id: string;
-            parent_dataset_name: string;
-            number_of_data: number;
-            target_variables: string[];
-            feature_variables: string[];
-            split_ratio: number | null;
-            split_time: string | null;
-            cross_validation: ("default" | number) | null;
-            significance_level: number | null;
-            number_of_trials: number | null;
-            auto_tune: boolean | null;
-            balance_data: boolean | null;
-            variance_threshold: number | null;
-            lags: number[];
-            /** @description Rows, or a time span such as 5min (time series) */
-            windows: (number | string)[];
-            datetime_column: string | null;
-            models: components["schemas"]["TsModelInput"][];
-            best_model_key: string | null;
-            /**
-             * @description What chose the best model (never the test score)
-             * @enum {string}
-             */
-            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
-            /**
-             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
-             * @enum {string}
-             */
-            evaluation: "holdout" | "cv_only";
-            models_done: number;
-            models_failed: number;
-            job: {
-                id: string;
-                state: string;
-                progress: number;
-                message: string;
-                error: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-            } | null;
-            error: string | null;
-            created_at: string;
-            updated_at: string;
-            /** @enum {string} */
-            mode: "supervised" | "unsupervised";
-            time_column: string;
-            time_is_datetime: boolean;
-            /** @description The normal period the unsupervised detectors learn from */
-            normal: ({
-                /** @enum {string} */
-                mode: "rows";
-                rows: number;
-            } | {
-                /** @enum {string} */
-                mode: "range";
-                start: string | number;
-                end: string | number;
-            }) | null;
-            resample: string | null;
-            /** @description Statistics of each rolling window */
-            window_stats: ("mean" | "std" | "min" | "max")[];
-            /** @description Signals that enter as their change over drift_rows rows instead of their level */
-            drift_signals: string[];
-            /** @description Rows of that change; null without drifting signals */
-            drift_rows: number | null;
-            /** @description What the server did to the data, e.g. sorted:<time column> */
-            notes: string[];
-        };
-        TsReportInput: {
-            algorithm: string;
-            label: string;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            threshold: number | null;
-            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
-            detector: {
-                components?: number;
-                explained_variance?: number | null;
-                t2_limit?: number | null;
-                q_limit?: number | null;
-                confidence?: number | null;
-                percentile?: number | null;
-                window?: number;
-                quantile?: number | null;
-                factor?: number | null;
-                persistence?: number;
-                epochs_run?: number | null;
-                validation_loss?: number | null;
-            };
-            hyperparameters: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            metrics: {
-                threshold: number | null;
-                /** @enum {string} */
-                evaluated_part: "test" | "train";
-                evaluated_rows: number;
-                alarms: number;
-                alarms_per_day: number | null;
-                alarms_per_1000_rows: number | null;
-                train_alarm_rate: number | null;
-                /** @description With labels only */
-                pointwise?: {
-                    tp: number;
-                    fp: number;
-                    fn: number;
-                    tn: number;
-                    precision: number | null;
-                    recall: number | null;
-                    f1: number | null;
-                    far: number | null;
-                    mar: number | null;
-                };
-                /** @description With labels only */
-                event?: {
-                    events: number;
-                    events_detected: number;
-                    alarm_spans: number;
-                    alarm_spans_true: number;
-                    precision: number | null;
-                    recall: number | null;
-                    f1: number | null;
-                    per_event: {
-                        start: number;
-                        end: number;
-                        /** @description The time column’s value (ISO text for a date/time) */
-                        start_time?: (string | number) | null;
-                        /** @description The time column’s value (ISO text for a date/time) */
-                        end_time?: (string | number) | null;
-                        detected: boolean;
-                        delay_rows: number | null;
-                        delay_seconds?: number | null;
-                    }[];
-                };
-            };
-            notes: string[];
-            signals: string[];
-            time_column: string;
-            label_column: string | null;
-            /** @description How the signals entered the detector (absent in reports written before these settings) */
-            features_settings?: {
-                lags: number[];
-                windows: (number | string)[];
-                window_stats: ("mean" | "std" | "min" | "max")[];
-                drift_signals: string[];
-                drift_rows: number | null;
-                warmup_rows: number;
-            };
-            rows: number;
-            /** @description Rows of each part */
-            parts: {
-                warmup: number;
-                train: number;
-                validation: number;
-                test: number;
-            };
-            contributions: boolean;
-            alarms: {
-                start: number;
-                end: number;
-                /** @description The time column’s value (ISO text for a date/time) */
-                start_time: (string | number) | null;
-                /** @description The time column’s value (ISO text for a date/time) */
-                end_time: (string | number) | null;
-                peak: number;
-                peak_score: number | null;
-                part: string;
-                /** @description Mean contribution of the ten largest signals over the alarm */
-                contributions?: {
-                    signal: string;
-                    value: number | null;
-                }[];
-            }[];
-            overview: {
-                score: (number | (number | null) | (number | null))[][];
-                signals_scaled_std: {
-                    [key: string]: number | null;
-                };
-            };
-        };
-        TsModelReportInput: {
-            project: components["schemas"]["TsProjectInput"];
-            model: components["schemas"]["TsModelInput"];
-            report: components["schemas"]["TsReportInput"];
-        };
-        TsThresholdStatsInput: {
-            threshold: number;
-            /** @description null when training chose none */
-            trained_threshold: number | null;
-            saved_threshold: number | null;
-            /** @enum {string} */
-            evaluated_part: "test" | "train";
-            evaluated_rows: number;
-            labelled: boolean;
-            counts: {
-                tp: number;
-                fp: number;
-                fn: number;
-                tn: number;
-            } | null;
-            precision: number | null;
-            recall: number | null;
-            f1: number | null;
-            far: number | null;
-            mar: number | null;
-            alarms: number;
-            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
-            alarms_per_day: number | null;
-            alarms_per_1000_rows: number | null;
-            spans: (number)[][];
-            seconds: number;
-        };
-        TsSeriesInput: {
-            rows: number;
-            start: number;
-            end: number;
-            points: (number | (number | null) | (number | null))[][];
-            times: ((string | number) | null)[];
-            /** @description Labelled events as [start, end] (at most 2000) */
-            events: (number)[][];
-            /** @description Consecutive rows of one part (warmup, train, validation, test) */
-            parts: {
-                part: string;
-                start: number;
-                end: number;
-            }[];
-        };
-        TsSignalsInput: {
-            columns: string[];
-            /** @description signal → buckets */
-            series: {
-                [key: string]: (number | (number | null) | (number | null))[][];
-            };
-        };
-        TsContributionsInput: {
-            available: boolean;
-            start: number;
-            end: number;
-            items: {
-                signal: string;
-                value: number;
-            }[];
-        };
-        PredictionValueSummaryInput: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            /** @description Of the predicted value, in the target’s original units */
-            stats: {
-                mean: number | null;
-                min: number | null;
-                max: number | null;
-                missing: number;
-            };
-        };
-        PredictionCountSummaryInput: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            /** @description Rows per predicted class or cluster */
-            counts: {
-                [key: string]: number;
-            };
-        };
-        PredictionTableSummaryInput: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-        };
-        PredictionAlarmSummaryInput: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            anomaly: {
-                threshold: number | null;
-                alarm_rows: number;
-                /** @description Runs of consecutive alarm rows */
-                alarms: number;
-                first_alarm_row: number | null;
-                scored_rows: number;
-            };
-        };
-        PredictionImageSummaryInput: {
-            algorithm: string;
-            /** @enum {string} */
-            kind: "analysis" | "classification";
-            /** @description OK/NG: a score at or above it is NG */
-            threshold: number | null;
-            classes: string[];
-            rows: {
-                name: string;
-                /** @description The known class, when the images came labelled */
-                label: string | null;
-                predicted: string;
-                score: number;
-                heatmap: string;
-                /** @description Classification: the probability of each class */
-                probabilities?: {
-                    [key: string]: number;
-                };
-            }[];
-        };
-        PredictionInput: {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "regression" | "soft_sensor";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionValueSummaryInput"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "discriminant_analysis" | "clustering";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionCountSummaryInput"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "dimensional_compression";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionTableSummaryInput"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionAlarmSummaryInput"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "analysis" | "classification";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionImageSummaryInput"] | null;
-        };
-        PredictionRowsInput: {
-            columns: string[];
-            outputs: string[];
-            rows: components["schemas"]["CellInput"][][];
-            total: number;
-            page: number;
-            page_size: number;
-        };
         DesignCriteriaInput: {
             runs: number;
             terms: number;
@@ -35131,6 +33994,1610 @@ export interface components {
             project_id: string;
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResultInput"] | null;
+        };
+        PreprocessStepSettingsInput: {
+            /** @enum {string} */
+            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            method: string;
+            columns: string[];
+            params: components["schemas"]["PreprocessStepParamsInput"];
+        };
+        FittedConditionInput: {
+            name: string;
+            datetime_column: string | null;
+            output_datetime_column: string | null;
+            steps: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParamsInput"];
+                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+            }[];
+            /** @description Once registered: the dataset it produced */
+            dataset_id?: string;
+            /** @description Once registered: the dataset it was fitted on */
+            source_dataset_id?: string;
+            /** @description Once registered: the saved condition it ran, if any */
+            condition_id?: string | null;
+        };
+        ConditionInput: {
+            id: string;
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettingsInput"][];
+            datetime_column: string | null;
+            source_dataset_id: string | null;
+            /** @description The condition with its fitted parameters (null until a run is registered) */
+            fitted: components["schemas"]["FittedConditionInput"] | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ConditionFileInput: {
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettingsInput"][];
+        };
+        PreprocessLoadedDatasetInput: {
+            dataset: components["schemas"]["DatasetInput"];
+            /** @description Each column with its statistics */
+            columns: components["schemas"]["DatasetColumnInput"][];
+            rows: components["schemas"]["CellInput"][][];
+            row_count: number;
+        };
+        PreprocessPreviewInput: {
+            step: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParamsInput"];
+                /** @description The fitted parameters of the step (means, scales, bounds) */
+                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+            };
+            step_label: string;
+            rows_before: number;
+            rows_after: number;
+            rows_removed: number;
+            rows_changed: number;
+            /** @description Changed cells per column */
+            cells_changed: {
+                [key: string]: number;
+            };
+            columns_before: number;
+            columns_after: number;
+            columns_added: string[];
+            columns_dropped: string[];
+            order_changed: boolean;
+            target_columns: string[];
+            affected_rows: {
+                row: number | string;
+                /** @enum {string} */
+                status: "removed" | "changed";
+                /** @description Column → value */
+                before: {
+                    [key: string]: components["schemas"]["CellInput"];
+                } | null;
+                /** @description Column → value */
+                after: {
+                    [key: string]: components["schemas"]["CellInput"];
+                } | null;
+            }[];
+            affected_columns: string[];
+            /** @description Before/after histogram and series of the first affected numeric column */
+            chart: {
+                column: string;
+                histogram: {
+                    edges: number[];
+                    before: number[];
+                    after: number[];
+                } | null;
+                series: {
+                    /** @enum {string} */
+                    x: "datetime" | "row";
+                    before: (((string | number) | null) | (number | null))[][] | null;
+                    after: (((string | number) | null) | (number | null))[][] | null;
+                };
+            } | null;
+            datetime_column: string | null;
+            /** @description Computed on a leading sample of the rows */
+            sample: boolean;
+            sample_rows: number;
+            total_rows: number;
+        };
+        PreprocessRunStartedInput: {
+            temp_id: string;
+            job_id: string;
+            state: components["schemas"]["JobStateInput"];
+            condition_id: string | null;
+            condition_name: string | null;
+        };
+        PreprocessRunInput: {
+            temp_id: string;
+            source_dataset_id: string;
+            condition_id: string | null;
+            condition_name: string | null;
+            steps: components["schemas"]["PreprocessStepSettingsInput"][];
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            error: string | null;
+            dataset_id: string | null;
+            result: {
+                row_count: number;
+                column_count: number;
+                rows_before: number;
+                columns_before: number;
+                columns: string[];
+                datetime_column: string | null;
+                history: components["schemas"]["PreprocessStepInput"][];
+                /** @description The first 20 rows of the result */
+                head: {
+                    [key: string]: components["schemas"]["CellInput"];
+                }[];
+                /** @description The condition with its fitted parameters (as condition.json) */
+                condition: components["schemas"]["FittedConditionInput"];
+                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+                timings: {
+                    read_s: number;
+                    steps_s: number[];
+                    /** @description the changed columns' statistics, computed while writing */
+                    statistics_s?: number | null;
+                    write_s: number;
+                    peak_rss_mb: number | null;
+                    columns_read: number;
+                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                    untouched_columns?: string | null;
+                } | null;
+            } | null;
+        };
+        GroupStatsInput: {
+            label: string;
+            n: number;
+            missing: number;
+            mean: number | null;
+            sd: number | null;
+            variance?: number | null;
+            se: number | null;
+            median: number | null;
+            q1: number | null;
+            q3: number | null;
+            min: number | null;
+            max: number | null;
+            ci_low: number | null;
+            ci_high: number | null;
+            skewness?: number | null;
+            kurtosis?: number | null;
+        };
+        BoxDataInput: {
+            label: string;
+            q1: number;
+            median: number;
+            q3: number;
+            low: number;
+            high: number;
+            mean: number;
+            outliers: number[];
+            outlier_count: number;
+            points: number[];
+        };
+        ReferenceCurveInput: {
+            /** @enum {string} */
+            dist: "t" | "normal" | "f" | "chi2";
+            params: {
+                [key: string]: number;
+            };
+            x: number[];
+            y: number[];
+            observed: number | null;
+            observed_off_chart: boolean;
+            critical_low: number | null;
+            critical_high: number | null;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+        };
+        AssumptionInput: {
+            /** @description normality, equal_variance or expected_counts */
+            check: string;
+            method: string;
+            target: string;
+            statistic: number | null;
+            p_value: number | null;
+            passed: boolean;
+            subsampled?: boolean;
+            n_tested?: number;
+            min_expected?: number;
+            cells?: number;
+        };
+        TestResultInput: {
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: {
+                symbol: string;
+                value: number | null;
+            } | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            hypothetical_mean?: number;
+            z?: number;
+            /** @description Correlation: the t statistic of r */
+            t?: number | null;
+            /** @description Wilcoxon signed-rank: the sum of positive ranks */
+            t_plus?: number;
+            /** @description Wilcoxon signed-rank: zero differences left out */
+            zeros_dropped?: number;
+            /** @description Chi-square: the observations in the table */
+            n?: number;
+            /** @description Shapiro-Wilk: the values tested (a sample of a large column) */
+            n_tested?: number;
+            estimate: {
+                kind: string;
+                value: number | null;
+            } | null;
+            ci: {
+                kind: string;
+                level: number;
+                low: number | null;
+                high: number | null;
+                approximate?: boolean;
+            } | null;
+            effect_size: {
+                /** @enum {string} */
+                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+                value: number | null;
+                magnitude: string | null;
+                /** @description Two-sample t test: Hedges' g */
+                hedges_g?: number | null;
+                /** @description Paired t test: d_z */
+                variant?: string;
+                /** @description Mann-Whitney U: the rank-biserial correlation */
+                rank_biserial?: number | null;
+            } | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            differences?: components["schemas"]["GroupStatsInput"];
+            pairs?: number;
+            n_missing?: number;
+            equal_variance?: {
+                /** @enum {string} */
+                mode: "auto" | "student" | "welch";
+                levene_statistic: number;
+                levene_p: number;
+                pooled: boolean;
+            };
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: {
+                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+                code: string;
+                params: {
+                    /** @description Rows left out */
+                    count?: number;
+                    target?: string;
+                    /** @description normality_failed: every group that failed */
+                    targets?: string[];
+                    /** @description normality_subsampled: values tested */
+                    n?: number;
+                    p?: number | null;
+                };
+            }[];
+            post_hoc?: {
+                method: string;
+                pairs: {
+                    a: string;
+                    b: string;
+                    difference: number;
+                    low: number;
+                    high: number;
+                    p_value: number;
+                    reject: boolean;
+                }[];
+            };
+            anova_table?: {
+                ss_between: number;
+                ss_within: number;
+                ms_between: number;
+                ms_within: number;
+            };
+            table?: {
+                rows: string[];
+                columns: string[];
+                row_variable: string;
+                column_variable: string;
+                observed: number[][];
+                expected: number[][];
+            };
+            charts: {
+                box?: components["schemas"]["BoxDataInput"][];
+                reference?: components["schemas"]["ReferenceCurveInput"];
+                reference_line?: number;
+                scatter?: {
+                    x: number[];
+                    y: number[];
+                    slope: number | null;
+                    intercept: number | null;
+                    shown: number;
+                    n: number;
+                };
+                qq?: {
+                    theoretical: number[];
+                    sample: number[];
+                    slope: number;
+                    intercept: number;
+                };
+            };
+            variables: {
+                variable1: string;
+                variable2: string | null;
+                category: string | null;
+                group1: string | null;
+                group2: string | null;
+            };
+            seconds?: number;
+        };
+        StatisticalProjectSettingsInput: {
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+            groups: string[];
+            hypothetical_mean: number;
+            significance_level: number;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            /** @enum {string} */
+            equal_variance: "auto" | "student" | "welch";
+        };
+        StatisticalProjectInput: {
+            id: string;
+            name: string;
+            comment: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+            groups: string[];
+            hypothetical_mean: number;
+            significance_level: number;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            /** @enum {string} */
+            equal_variance: "auto" | "student" | "welch";
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            job_id: string | null;
+            error: string | null;
+            summary: {
+                statistic: string | null;
+                value: number | null;
+                p_value: number | null;
+                reject: boolean;
+                method: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+            finished_at: string | null;
+        };
+        StatisticalRunStateInput: {
+            project_id: string;
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            job_id: string | null;
+            job_state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            started_at: string | null;
+            finished_at: string | null;
+            result: components["schemas"]["TestResultInput"] | null;
+        };
+        StatisticalEvaluationInput: {
+            project_id: string;
+            reject: boolean;
+            p_value: number | null;
+            alpha: number;
+            statistic_text: string;
+            p_text: string;
+            method_name: {
+                en: string;
+                ja: string;
+            };
+            sentence: {
+                en: string;
+                ja: string;
+            };
+            effect_size: {
+                /** @enum {string} */
+                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+                value: number | null;
+                magnitude: string | null;
+                /** @description Two-sample t test: Hedges' g */
+                hedges_g?: number | null;
+                /** @description Paired t test: d_z */
+                variant?: string;
+                /** @description Mann-Whitney U: the rank-biserial correlation */
+                rank_biserial?: number | null;
+                name: {
+                    en: string;
+                    ja: string;
+                };
+                magnitude_text: {
+                    en: string;
+                    ja: string;
+                } | null;
+            } | null;
+            warnings: {
+                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+                code: string;
+                params: {
+                    /** @description Rows left out */
+                    count?: number;
+                    target?: string;
+                    /** @description normality_failed: every group that failed */
+                    targets?: string[];
+                    /** @description normality_subsampled: values tested */
+                    n?: number;
+                    p?: number | null;
+                };
+                text: {
+                    en: string;
+                    ja: string;
+                };
+            }[];
+        };
+        ColumnValuesInput: {
+            column: string;
+            type: string;
+            distinct: number;
+            values: {
+                value: string;
+                count: number;
+            }[];
+        };
+        TsAlgorithmInput: {
+            key: string;
+            /** @description The detector's name in the caller's language (Accept-Language) */
+            label: string;
+            /** @description Whether the detector explains an alarm by the signals’ contributions */
+            contributions: boolean;
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "int" | "float";
+                default: number;
+                low: number;
+                high: number;
+                /** @description The parameter's label in the caller's language */
+                label: string;
+                /** @description What the value means, in the same language */
+                help?: string;
+            }[];
+        };
+        TsCatalogueInput: {
+            supervised: components["schemas"]["TsAlgorithmInput"][];
+            unsupervised: components["schemas"]["TsAlgorithmInput"][];
+        };
+        TsModelMetricsInput: {
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            precision: number | null;
+            recall: number | null;
+            event_f1: number | null;
+            alarms: number;
+            threshold: number | null;
+        };
+        TsModelInput: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The detector’s name for people */
+            label: string;
+            /** @description The hyper-parameters asked for */
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @description The hyper-parameters used */
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+            cv: components["schemas"]["CrossValidationInput"] | null;
+            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["TsModelMetricsInput"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+            /** @description The threshold training chose */
+            trained_threshold: number | null;
+            /** @description The threshold a person saved, or null */
+            saved_threshold: number | null;
+            /** @description The one in use: saved, else trained */
+            threshold: number | null;
+        };
+        TsProjectInput: {
+            project_id: string;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TsModelInput"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @enum {string} */
+            mode: "supervised" | "unsupervised";
+            time_column: string;
+            time_is_datetime: boolean;
+            /** @description The normal period the unsupervised detectors learn from */
+            normal: ({
+                /** @enum {string} */
+                mode: "rows";
+                rows: number;
+            } | {
+                /** @enum {string} */
+                mode: "range";
+                start: string | number;
+                end: string | number;
+            }) | null;
+            resample: string | null;
+            /** @description Statistics of each rolling window */
+            window_stats: ("mean" | "std" | "min" | "max")[];
+            /** @description Signals that enter as their change over drift_rows rows instead of their level */
+            drift_signals: string[];
+            /** @description Rows of that change; null without drifting signals */
+            drift_rows: number | null;
+            /** @description What the server did to the data, e.g. sorted:<time column> */
+            notes: string[];
+        };
+        TsReportInput: {
+            algorithm: string;
+            label: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            threshold: number | null;
+            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
+            detector: {
+                components?: number;
+                explained_variance?: number | null;
+                t2_limit?: number | null;
+                q_limit?: number | null;
+                confidence?: number | null;
+                percentile?: number | null;
+                window?: number;
+                quantile?: number | null;
+                factor?: number | null;
+                persistence?: number;
+                epochs_run?: number | null;
+                validation_loss?: number | null;
+            };
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            metrics: {
+                threshold: number | null;
+                /** @enum {string} */
+                evaluated_part: "test" | "train";
+                evaluated_rows: number;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                train_alarm_rate: number | null;
+                /** @description With labels only */
+                pointwise?: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    far: number | null;
+                    mar: number | null;
+                };
+                /** @description With labels only */
+                event?: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        start_time?: (string | number) | null;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        end_time?: (string | number) | null;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            };
+            notes: string[];
+            signals: string[];
+            time_column: string;
+            label_column: string | null;
+            /** @description How the signals entered the detector (absent in reports written before these settings) */
+            features_settings?: {
+                lags: number[];
+                windows: (number | string)[];
+                window_stats: ("mean" | "std" | "min" | "max")[];
+                drift_signals: string[];
+                drift_rows: number | null;
+                warmup_rows: number;
+            };
+            rows: number;
+            /** @description Rows of each part */
+            parts: {
+                warmup: number;
+                train: number;
+                validation: number;
+                test: number;
+            };
+            contributions: boolean;
+            alarms: {
+                start: number;
+                end: number;
+                /** @description The time column’s value (ISO text for a date/time) */
+                start_time: (string | number) | null;
+                /** @description The time column’s value (ISO text for a date/time) */
+                end_time: (string | number) | null;
+                peak: number;
+                peak_score: number | null;
+                part: string;
+                /** @description Mean contribution of the ten largest signals over the alarm */
+                contributions?: {
+                    signal: string;
+                    value: number | null;
+                }[];
+            }[];
+            overview: {
+                score: (number | (number | null) | (number | null))[][];
+                signals_scaled_std: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        TsModelReportInput: {
+            project: components["schemas"]["TsProjectInput"];
+            model: components["schemas"]["TsModelInput"];
+            report: components["schemas"]["TsReportInput"];
+        };
+        TsThresholdStatsInput: {
+            threshold: number;
+            /** @description null when training chose none */
+            trained_threshold: number | null;
+            saved_threshold: number | null;
+            /** @enum {string} */
+            evaluated_part: "test" | "train";
+            evaluated_rows: number;
+            labelled: boolean;
+            counts: {
+                tp: number;
+                fp: number;
+                fn: number;
+                tn: number;
+            } | null;
+            precision: number | null;
+            recall: number | null;
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            alarms: number;
+            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
+            alarms_per_day: number | null;
+            alarms_per_1000_rows: number | null;
+            spans: (number)[][];
+            seconds: number;
+        };
+        TsSeriesInput: {
+            rows: number;
+            start: number;
+            end: number;
+            points: (number | (number | null) | (number | null))[][];
+            times: ((string | number) | null)[];
+            /** @description Labelled events as [start, end] (at most 2000) */
+            events: (number)[][];
+            /** @description Consecutive rows of one part (warmup, train, validation, test) */
+            parts: {
+                part: string;
+                start: number;
+                end: number;
+            }[];
+        };
+        TsSignalsInput: {
+            columns: string[];
+            /** @description signal → buckets */
+            series: {
+                [key: string]: (number | (number | null) | (number | null))[][];
+            };
+        };
+        TsContributionsInput: {
+            available: boolean;
+            start: number;
+            end: number;
+            items: {
+                signal: string;
+                value: number;
+            }[];
+        };
+        TrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["ModelMetricsInput"] | null;
+                cv?: components["schemas"]["CrossValidationInput"] | null;
+                evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            train_rows: number;
+            test_rows: number;
+            seconds: number;
+        };
+        TsadTrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["TsModelMetricsInput"] | null;
+                cv?: components["schemas"]["CrossValidationInput"] | null;
+                evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            rows: number;
+            /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
+            notes: string[];
+            seconds: number;
+        };
+        TuneHelperJobResultInput: {
+            /** @description model key → trials run on this worker */
+            trials: {
+                [key: string]: number;
+            };
+            total: number;
+        };
+        PreprocessJobResultInput: {
+            row_count: number;
+            column_count: number;
+            rows_before: number;
+            columns_before: number;
+            columns: string[];
+            datetime_column: string | null;
+            history: components["schemas"]["PreprocessStepInput"][];
+            /** @description The first 20 rows of the result */
+            head: {
+                [key: string]: components["schemas"]["CellInput"];
+            }[];
+            condition: components["schemas"]["FittedConditionInput"];
+            /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+            timings: {
+                read_s: number;
+                steps_s: number[];
+                /** @description the changed columns' statistics, computed while writing */
+                statistics_s?: number | null;
+                write_s: number;
+                peak_rss_mb: number | null;
+                columns_read: number;
+                /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                untouched_columns?: string | null;
+            } | null;
+            output_dir: string;
+            parquet: string;
+            /** @description Only these columns were written anew (the others are the source’s), or null: the whole table */
+            changed_columns: string[] | null;
+            /** @description changed column → its figures */
+            column_figures?: {
+                [key: string]: {
+                    count: number;
+                    unique: number;
+                    min: number | null;
+                    max: number | null;
+                    mean: number | null;
+                    std: number | null;
+                };
+            };
+        };
+        PredictJobResultInput: {
+            rows: number;
+            columns: string[];
+            outputs: string[];
+            condition_applied: string | null;
+            /** @description Classification, clustering: rows per class or cluster */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description Regression, soft sensor */
+            stats?: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+            /** @description Time-series anomaly detection */
+            anomaly?: {
+                threshold: number | null;
+                alarm_rows: number;
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        ImageIngestJobResultInput: {
+            classes: string[];
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            total: number;
+            skipped: {
+                entry: string;
+                reason: string;
+            }[];
+            presplit: boolean;
+        } | {
+            error: {
+                code: string;
+                params: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                message: string;
+            };
+        };
+        ImageTrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics?: components["schemas"]["ImageMetricsInput"];
+                threshold?: number | null;
+                stopped?: boolean;
+                seconds?: number;
+                epochs?: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description The epoch was stopped part-way */
+                    partial: boolean;
+                }[];
+                error?: string;
+                log?: string;
+                code?: string;
+                params?: {
+                    [key: string]: string;
+                };
+            }[];
+        };
+        ImagePreprocessJobResultInput: {
+            converted: number;
+        } | {
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                before: number[];
+                after: number[];
+                mode: string;
+            }[];
+        } | {
+            total: number;
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            classes: string[];
+            skipped: {
+                entry: string;
+                reason: string;
+            }[];
+            kind: string;
+            operations: components["schemas"]["ImageOperationsInput"];
+        };
+        ImagePredictJobResultInput: {
+            algorithm: string;
+            kind: string;
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        OptimizeCheckJobResultInput: {
+            features: string[];
+            targets: string[];
+            range_features: string[];
+            center: {
+                [key: string]: number;
+            };
+        };
+        /** @description Test-only task */
+        DiagnosticsJobResultInput: {
+            slept?: number;
+            blocked?: boolean;
+            printed?: boolean;
+            nan?: number | null;
+            inf?: number | null;
+        };
+        JobInput: {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "statistics";
+            result: components["schemas"]["StatisticsResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "preprocess";
+            result: components["schemas"]["PreprocessJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "preprocess_preview";
+            result: components["schemas"]["PreprocessPreviewInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "train";
+            result: components["schemas"]["TrainJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tune_helper";
+            result: components["schemas"]["TuneHelperJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tsad_train";
+            result: components["schemas"]["TsadTrainJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "predict";
+            result: components["schemas"]["PredictJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "statistical_analysis";
+            result: components["schemas"]["TestResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize";
+            result: components["schemas"]["OptimizationResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize_check";
+            result: components["schemas"]["OptimizeCheckJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize_predict";
+            result: {
+                predictions: components["schemas"]["OptimizationConditionPredictionInput"][];
+            } | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimal_design";
+            result: (components["schemas"]["DesignResultInput"] | components["schemas"]["DesignEvaluationInput"]) | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_ingest";
+            result: components["schemas"]["ImageIngestJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_preprocess";
+            result: components["schemas"]["ImagePreprocessJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_train";
+            result: components["schemas"]["ImageTrainJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_predict";
+            result: components["schemas"]["ImagePredictJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "diagnostics";
+            result: components["schemas"]["DiagnosticsJobResultInput"] | null;
+        };
+        NumericHistogramInput: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "numeric" | "datetime";
+            edges: number[];
+            counts: number[];
+        };
+        CategoricalHistogramInput: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "categorical";
+            values: {
+                value: string;
+                count: number;
+            }[];
+            other: number;
+            distinct: number;
+        };
+        HistogramViewInput: {
+            columns: (components["schemas"]["NumericHistogramInput"] | components["schemas"]["CategoricalHistogramInput"])[];
+        };
+        BoxStatsInput: {
+            name: string;
+            count: number;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            mean: number | null;
+            lower_whisker: number | null;
+            upper_whisker: number | null;
+            outlier_count: number;
+            outliers: number[];
+        };
+        BoxplotViewInput: {
+            columns: components["schemas"]["BoxStatsInput"][];
+        };
+        PackedColumnInput: {
+            /**
+             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @enum {string}
+             */
+            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
+            /** @description u8 to i32: the power of ten the integers are divided by */
+            scale?: number;
+            /** @description u8, u16, u24: the integer added to each (the smallest) */
+            offset?: number;
+            /** @description The values, base64 */
+            data: string;
+        };
+        ScatterViewInput: {
+            x: string;
+            y: string;
+            color: string | null;
+            /** @enum {string|null} */
+            color_kind: "numeric" | "categorical" | null;
+            x_type: string;
+            y_type: string;
+            total: number;
+            rows: number;
+            /** @enum {string} */
+            mode: "sample" | "bin";
+            sample: boolean;
+            /**
+             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
+             * @enum {string}
+             */
+            sample_method?: "stratified_rows" | "random";
+            returned: number;
+            /** @description mode sample: [x, y] or [x, y, color] */
+            points?: (number | string | null)[][];
+            bins?: {
+                nx: number;
+                ny: number;
+                x0: number;
+                x1: number;
+                y0: number;
+                y1: number;
+            };
+            /** @description mode bin: [i, j, count, mean colour] */
+            cells?: (number | (number | null))[][];
+            /** @description mode sample, format packed: the points as columns, the same values as points */
+            packed_points?: {
+                x: components["schemas"]["PackedColumnInput"];
+                y: components["schemas"]["PackedColumnInput"];
+                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
+                color: components["schemas"]["PackedColumnInput"] | null;
+                color_categories: string[] | null;
+            };
+            /** @description mode bin, format packed: the grid, the same cells as cells */
+            packed_cells?: {
+                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
+                counts: components["schemas"]["PackedColumnInput"];
+                /** @description The mean colour of each cell, same order (NaN = none) */
+                means: components["schemas"]["PackedColumnInput"] | null;
+            };
+        };
+        MatrixViewInput: {
+            columns: string[];
+            rows: (number | null)[][];
+            total: number;
+            returned: number;
+            sample: boolean;
+        };
+        CorrelationViewInput: {
+            /** @enum {string} */
+            method: "pearson" | "spearman";
+            columns: string[];
+            matrix: (number | null)[][];
+            rows: number;
+            sample: boolean;
+            sample_rows: number;
+        };
+        TimeseriesViewInput: {
+            datetime_column: string;
+            /**
+             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
+             * @enum {string}
+             */
+            time_kind: "datetime" | "order";
+            full_start: number | null;
+            full_end: number | null;
+            start: number | null;
+            end: number | null;
+            total_rows: number;
+            window_rows: number;
+            /** @enum {string} */
+            method: "minmax" | "lttb";
+            downsampled: boolean;
+            buckets?: number;
+            series: {
+                name: string;
+                /** @description [epoch ms or order number, value] */
+                points: (number | (number | null))[][];
+            }[];
+        };
+        PredictionValueSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Of the predicted value, in the target’s original units */
+            stats: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+        };
+        PredictionCountSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Rows per predicted class or cluster */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        PredictionTableSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+        };
+        PredictionAlarmSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            anomaly: {
+                threshold: number | null;
+                alarm_rows: number;
+                /** @description Runs of consecutive alarm rows */
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        PredictionImageSummaryInput: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            /** @description OK/NG: a score at or above it is NG */
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                /** @description The known class, when the images came labelled */
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                /** @description Classification: the probability of each class */
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        PredictionInput: {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "regression" | "soft_sensor";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionValueSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "discriminant_analysis" | "clustering";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionCountSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "dimensional_compression";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionTableSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionAlarmSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionImageSummaryInput"] | null;
+        };
+        PredictionRowsInput: {
+            columns: string[];
+            outputs: string[];
+            rows: components["schemas"]["CellInput"][][];
+            total: number;
+            page: number;
+            page_size: number;
         };
         ImagePreprocessPreviewInput: {
             items: {
@@ -36118,22 +36585,6 @@ export interface components {
         };
         /** @enum {string} */
         JobState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-        Job: {
-            id: string;
-            kind: string;
-            state: components["schemas"]["JobState"];
-            progress: number;
-            message: string;
-            log: string;
-            error: string | null;
-            /** @description The engine task's result (its shape depends on the kind) */
-            result: unknown;
-            subject_type: string | null;
-            subject_id: string | null;
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-        };
         ServiceStatus: {
             /** @enum {string} */
             mode: "local" | "bullmq";
@@ -36784,1129 +37235,6 @@ export interface components {
             model: components["schemas"]["TrainingModel"];
             report: components["schemas"]["TrainingReport"];
         };
-        GroupStats: {
-            label: string;
-            n: number;
-            missing: number;
-            mean: number | null;
-            sd: number | null;
-            variance?: number | null;
-            se: number | null;
-            median: number | null;
-            q1: number | null;
-            q3: number | null;
-            min: number | null;
-            max: number | null;
-            ci_low: number | null;
-            ci_high: number | null;
-            skewness?: number | null;
-            kurtosis?: number | null;
-        };
-        BoxData: {
-            label: string;
-            q1: number;
-            median: number;
-            q3: number;
-            low: number;
-            high: number;
-            mean: number;
-            outliers: number[];
-            outlier_count: number;
-            points: number[];
-        };
-        ReferenceCurve: {
-            /** @enum {string} */
-            dist: "t" | "normal" | "f" | "chi2";
-            params: {
-                [key: string]: number;
-            };
-            x: number[];
-            y: number[];
-            observed: number | null;
-            observed_off_chart: boolean;
-            critical_low: number | null;
-            critical_high: number | null;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-        };
-        Assumption: {
-            /** @description normality, equal_variance or expected_counts */
-            check: string;
-            method: string;
-            target: string;
-            statistic: number | null;
-            p_value: number | null;
-            passed: boolean;
-            subsampled?: boolean;
-            n_tested?: number;
-            min_expected?: number;
-            cells?: number;
-        };
-        TestResult: {
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            method: string;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            alpha: number;
-            confidence_level: number;
-            statistic: {
-                symbol: string;
-                value: number | null;
-            } | null;
-            df: number | null;
-            df2: number | null;
-            p_value: number | null;
-            reject: boolean;
-            hypothetical_mean?: number;
-            z?: number;
-            /** @description Correlation: the t statistic of r */
-            t?: number | null;
-            /** @description Wilcoxon signed-rank: the sum of positive ranks */
-            t_plus?: number;
-            /** @description Wilcoxon signed-rank: zero differences left out */
-            zeros_dropped?: number;
-            /** @description Chi-square: the observations in the table */
-            n?: number;
-            /** @description Shapiro-Wilk: the values tested (a sample of a large column) */
-            n_tested?: number;
-            estimate: {
-                kind: string;
-                value: number | null;
-            } | null;
-            ci: {
-                kind: string;
-                level: number;
-                low: number | null;
-                high: number | null;
-                approximate?: boolean;
-            } | null;
-            effect_size: {
-                /** @enum {string} */
-                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
-                value: number | null;
-                magnitude: string | null;
-                /** @description Two-sample t test: Hedges' g */
-                hedges_g?: number | null;
-                /** @description Paired t test: d_z */
-                variant?: string;
-                /** @description Mann-Whitney U: the rank-biserial correlation */
-                rank_biserial?: number | null;
-            } | null;
-            groups: components["schemas"]["GroupStats"][];
-            differences?: components["schemas"]["GroupStats"];
-            pairs?: number;
-            n_missing?: number;
-            equal_variance?: {
-                /** @enum {string} */
-                mode: "auto" | "student" | "welch";
-                levene_statistic: number;
-                levene_p: number;
-                pooled: boolean;
-            };
-            assumptions: components["schemas"]["Assumption"][];
-            warnings: {
-                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
-                code: string;
-                params: {
-                    /** @description Rows left out */
-                    count?: number;
-                    target?: string;
-                    /** @description normality_failed: every group that failed */
-                    targets?: string[];
-                    /** @description normality_subsampled: values tested */
-                    n?: number;
-                    p?: number | null;
-                };
-            }[];
-            post_hoc?: {
-                method: string;
-                pairs: {
-                    a: string;
-                    b: string;
-                    difference: number;
-                    low: number;
-                    high: number;
-                    p_value: number;
-                    reject: boolean;
-                }[];
-            };
-            anova_table?: {
-                ss_between: number;
-                ss_within: number;
-                ms_between: number;
-                ms_within: number;
-            };
-            table?: {
-                rows: string[];
-                columns: string[];
-                row_variable: string;
-                column_variable: string;
-                observed: number[][];
-                expected: number[][];
-            };
-            charts: {
-                box?: components["schemas"]["BoxData"][];
-                reference?: components["schemas"]["ReferenceCurve"];
-                reference_line?: number;
-                scatter?: {
-                    x: number[];
-                    y: number[];
-                    slope: number | null;
-                    intercept: number | null;
-                    shown: number;
-                    n: number;
-                };
-                qq?: {
-                    theoretical: number[];
-                    sample: number[];
-                    slope: number;
-                    intercept: number;
-                };
-            };
-            variables: {
-                variable1: string;
-                variable2: string | null;
-                category: string | null;
-                group1: string | null;
-                group2: string | null;
-            };
-            seconds?: number;
-        };
-        StatisticalProjectSettings: {
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            variable1: string;
-            variable2: string | null;
-            category: string | null;
-            group1: string | null;
-            group2: string | null;
-            groups: string[];
-            hypothetical_mean: number;
-            significance_level: number;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            /** @enum {string} */
-            equal_variance: "auto" | "student" | "welch";
-        };
-        StatisticalProject: {
-            id: string;
-            name: string;
-            comment: string;
-            dataset_id: string;
-            dataset_name: string;
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            variable1: string;
-            variable2: string | null;
-            category: string | null;
-            group1: string | null;
-            group2: string | null;
-            groups: string[];
-            hypothetical_mean: number;
-            significance_level: number;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            /** @enum {string} */
-            equal_variance: "auto" | "student" | "welch";
-            /** @enum {string} */
-            state: "ready" | "running" | "done" | "failed";
-            job_id: string | null;
-            error: string | null;
-            summary: {
-                statistic: string | null;
-                value: number | null;
-                p_value: number | null;
-                reject: boolean;
-                method: string;
-            } | null;
-            created_at: string;
-            updated_at: string;
-            finished_at: string | null;
-        };
-        StatisticalRunState: {
-            project_id: string;
-            /** @enum {string} */
-            state: "ready" | "running" | "done" | "failed";
-            job_id: string | null;
-            job_state: string;
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            started_at: string | null;
-            finished_at: string | null;
-            result: components["schemas"]["TestResult"] | null;
-        };
-        StatisticalEvaluation: {
-            project_id: string;
-            reject: boolean;
-            p_value: number | null;
-            alpha: number;
-            statistic_text: string;
-            p_text: string;
-            method_name: {
-                en: string;
-                ja: string;
-            };
-            sentence: {
-                en: string;
-                ja: string;
-            };
-            effect_size: {
-                /** @enum {string} */
-                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
-                value: number | null;
-                magnitude: string | null;
-                /** @description Two-sample t test: Hedges' g */
-                hedges_g?: number | null;
-                /** @description Paired t test: d_z */
-                variant?: string;
-                /** @description Mann-Whitney U: the rank-biserial correlation */
-                rank_biserial?: number | null;
-                name: {
-                    en: string;
-                    ja: string;
-                };
-                magnitude_text: {
-                    en: string;
-                    ja: string;
-                } | null;
-            } | null;
-            warnings: {
-                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
-                code: string;
-                params: {
-                    /** @description Rows left out */
-                    count?: number;
-                    target?: string;
-                    /** @description normality_failed: every group that failed */
-                    targets?: string[];
-                    /** @description normality_subsampled: values tested */
-                    n?: number;
-                    p?: number | null;
-                };
-                text: {
-                    en: string;
-                    ja: string;
-                };
-            }[];
-        };
-        ColumnValues: {
-            column: string;
-            type: string;
-            distinct: number;
-            values: {
-                value: string;
-                count: number;
-            }[];
-        };
-        NumericHistogram: {
-            name: string;
-            type: string;
-            /** @description Non-missing values */
-            count: number;
-            missing: number;
-            /** @enum {string} */
-            kind: "numeric" | "datetime";
-            edges: number[];
-            counts: number[];
-        };
-        CategoricalHistogram: {
-            name: string;
-            type: string;
-            /** @description Non-missing values */
-            count: number;
-            missing: number;
-            /** @enum {string} */
-            kind: "categorical";
-            values: {
-                value: string;
-                count: number;
-            }[];
-            other: number;
-            distinct: number;
-        };
-        HistogramView: {
-            columns: (components["schemas"]["NumericHistogram"] | components["schemas"]["CategoricalHistogram"])[];
-        };
-        BoxStats: {
-            name: string;
-            count: number;
-            min: number | null;
-            q1: number | null;
-            median: number | null;
-            q3: number | null;
-            max: number | null;
-            mean: number | null;
-            lower_whisker: number | null;
-            upper_whisker: number | null;
-            outlier_count: number;
-            outliers: number[];
-        };
-        BoxplotView: {
-            columns: components["schemas"]["BoxStats"][];
-        };
-        PackedColumn: {
-            /**
-             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
-             * @enum {string}
-             */
-            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
-            /** @description u8 to i32: the power of ten the integers are divided by */
-            scale?: number;
-            /** @description u8, u16, u24: the integer added to each (the smallest) */
-            offset?: number;
-            /** @description The values, base64 */
-            data: string;
-        };
-        ScatterView: {
-            x: string;
-            y: string;
-            color: string | null;
-            /** @enum {string|null} */
-            color_kind: "numeric" | "categorical" | null;
-            x_type: string;
-            y_type: string;
-            total: number;
-            rows: number;
-            /** @enum {string} */
-            mode: "sample" | "bin";
-            sample: boolean;
-            /**
-             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
-             * @enum {string}
-             */
-            sample_method?: "stratified_rows" | "random";
-            returned: number;
-            /** @description mode sample: [x, y] or [x, y, color] */
-            points?: (number | string | null)[][];
-            bins?: {
-                nx: number;
-                ny: number;
-                x0: number;
-                x1: number;
-                y0: number;
-                y1: number;
-            };
-            /** @description mode bin: [i, j, count, mean colour] */
-            cells?: (number | (number | null))[][];
-            /** @description mode sample, format packed: the points as columns, the same values as points */
-            packed_points?: {
-                x: components["schemas"]["PackedColumn"];
-                y: components["schemas"]["PackedColumn"];
-                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
-                color: components["schemas"]["PackedColumn"] | null;
-                color_categories: string[] | null;
-            };
-            /** @description mode bin, format packed: the grid, the same cells as cells */
-            packed_cells?: {
-                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
-                counts: components["schemas"]["PackedColumn"];
-                /** @description The mean colour of each cell, same order (NaN = none) */
-                means: components["schemas"]["PackedColumn"] | null;
-            };
-        };
-        MatrixView: {
-            columns: string[];
-            rows: (number | null)[][];
-            total: number;
-            returned: number;
-            sample: boolean;
-        };
-        CorrelationView: {
-            /** @enum {string} */
-            method: "pearson" | "spearman";
-            columns: string[];
-            matrix: (number | null)[][];
-            rows: number;
-            sample: boolean;
-            sample_rows: number;
-        };
-        TimeseriesView: {
-            datetime_column: string;
-            /**
-             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
-             * @enum {string}
-             */
-            time_kind: "datetime" | "order";
-            full_start: number | null;
-            full_end: number | null;
-            start: number | null;
-            end: number | null;
-            total_rows: number;
-            window_rows: number;
-            /** @enum {string} */
-            method: "minmax" | "lttb";
-            downsampled: boolean;
-            buckets?: number;
-            series: {
-                name: string;
-                /** @description [epoch ms or order number, value] */
-                points: (number | (number | null))[][];
-            }[];
-        };
-        PreprocessStepSettings: {
-            /** @enum {string} */
-            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-            method: string;
-            columns: string[];
-            params: components["schemas"]["PreprocessStepParams"];
-        };
-        FittedCondition: {
-            name: string;
-            datetime_column: string | null;
-            output_datetime_column: string | null;
-            steps: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: components["schemas"]["PreprocessStepParams"];
-                fitted: components["schemas"]["PreprocessStepFitted"] | null;
-            }[];
-            /** @description Once registered: the dataset it produced */
-            dataset_id?: string;
-            /** @description Once registered: the dataset it was fitted on */
-            source_dataset_id?: string;
-            /** @description Once registered: the saved condition it ran, if any */
-            condition_id?: string | null;
-        };
-        Condition: {
-            id: string;
-            name: string;
-            steps: components["schemas"]["PreprocessStepSettings"][];
-            datetime_column: string | null;
-            source_dataset_id: string | null;
-            /** @description The condition with its fitted parameters (null until a run is registered) */
-            fitted: components["schemas"]["FittedCondition"] | null;
-            created_at: string;
-            updated_at: string;
-        };
-        ConditionFile: {
-            name: string;
-            steps: components["schemas"]["PreprocessStepSettings"][];
-        };
-        PreprocessLoadedDataset: {
-            dataset: components["schemas"]["Dataset"];
-            /** @description Each column with its statistics */
-            columns: components["schemas"]["DatasetColumn"][];
-            rows: components["schemas"]["Cell"][][];
-            row_count: number;
-        };
-        PreprocessPreview: {
-            step: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: components["schemas"]["PreprocessStepParams"];
-                /** @description The fitted parameters of the step (means, scales, bounds) */
-                fitted: components["schemas"]["PreprocessStepFitted"] | null;
-            };
-            step_label: string;
-            rows_before: number;
-            rows_after: number;
-            rows_removed: number;
-            rows_changed: number;
-            /** @description Changed cells per column */
-            cells_changed: {
-                [key: string]: number;
-            };
-            columns_before: number;
-            columns_after: number;
-            columns_added: string[];
-            columns_dropped: string[];
-            order_changed: boolean;
-            target_columns: string[];
-            affected_rows: {
-                row: number | string;
-                /** @enum {string} */
-                status: "removed" | "changed";
-                /** @description Column → value */
-                before: {
-                    [key: string]: components["schemas"]["Cell"];
-                } | null;
-                /** @description Column → value */
-                after: {
-                    [key: string]: components["schemas"]["Cell"];
-                } | null;
-            }[];
-            affected_columns: string[];
-            /** @description Before/after histogram and series of the first affected numeric column */
-            chart: {
-                column: string;
-                histogram: {
-                    edges: number[];
-                    before: number[];
-                    after: number[];
-                } | null;
-                series: {
-                    /** @enum {string} */
-                    x: "datetime" | "row";
-                    before: (((string | number) | null) | (number | null))[][] | null;
-                    after: (((string | number) | null) | (number | null))[][] | null;
-                };
-            } | null;
-            datetime_column: string | null;
-            /** @description Computed on a leading sample of the rows */
-            sample: boolean;
-            sample_rows: number;
-            total_rows: number;
-        };
-        PreprocessRunStarted: {
-            temp_id: string;
-            job_id: string;
-            state: components["schemas"]["JobState"];
-            condition_id: string | null;
-            condition_name: string | null;
-        };
-        PreprocessRun: {
-            temp_id: string;
-            source_dataset_id: string;
-            condition_id: string | null;
-            condition_name: string | null;
-            steps: components["schemas"]["PreprocessStepSettings"][];
-            state: components["schemas"]["JobState"];
-            progress: number;
-            message: string;
-            error: string | null;
-            dataset_id: string | null;
-            result: {
-                row_count: number;
-                column_count: number;
-                rows_before: number;
-                columns_before: number;
-                columns: string[];
-                datetime_column: string | null;
-                history: components["schemas"]["PreprocessStep"][];
-                /** @description The first 20 rows of the result */
-                head: {
-                    [key: string]: components["schemas"]["Cell"];
-                }[];
-                /** @description The condition with its fitted parameters (as condition.json) */
-                condition: components["schemas"]["FittedCondition"];
-                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
-                timings: {
-                    read_s: number;
-                    steps_s: number[];
-                    /** @description the changed columns' statistics, computed while writing */
-                    statistics_s?: number | null;
-                    write_s: number;
-                    peak_rss_mb: number | null;
-                    columns_read: number;
-                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
-                    untouched_columns?: string | null;
-                } | null;
-            } | null;
-        };
-        TsAlgorithm: {
-            key: string;
-            /** @description The detector's name in the caller's language (Accept-Language) */
-            label: string;
-            /** @description Whether the detector explains an alarm by the signals’ contributions */
-            contributions: boolean;
-            params: {
-                name: string;
-                /** @enum {string} */
-                kind: "int" | "float";
-                default: number;
-                low: number;
-                high: number;
-                /** @description The parameter's label in the caller's language */
-                label: string;
-                /** @description What the value means, in the same language */
-                help?: string;
-            }[];
-        };
-        TsCatalogue: {
-            supervised: components["schemas"]["TsAlgorithm"][];
-            unsupervised: components["schemas"]["TsAlgorithm"][];
-        };
-        TsModelMetrics: {
-            f1: number | null;
-            far: number | null;
-            mar: number | null;
-            precision: number | null;
-            recall: number | null;
-            event_f1: number | null;
-            alarms: number;
-            threshold: number | null;
-        };
-        TsModel: {
-            id: string;
-            model_key: string;
-            model_name: string;
-            model_index: number;
-            algorithm: string;
-            /** @description The detector’s name for people */
-            label: string;
-            /** @description The hyper-parameters asked for */
-            params: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            /** @description The hyper-parameters used */
-            hyperparameters: {
-                [key: string]: (number | string | boolean) | null;
-            } | null;
-            cv: components["schemas"]["CrossValidation"] | null;
-            evaluation: components["schemas"]["ModelEvaluation"] | null;
-            seconds: number | null;
-            /** @description Trained and usable; cross-validation and importances are still being computed */
-            pending: boolean;
-            /** @enum {string} */
-            state: "ready" | "training" | "done" | "failed";
-            metrics: components["schemas"]["TsModelMetrics"] | null;
-            error: string | null;
-            log: string | null;
-            trained_at: string | null;
-            /** @description The threshold training chose */
-            trained_threshold: number | null;
-            /** @description The threshold a person saved, or null */
-            saved_threshold: number | null;
-            /** @description The one in use: saved, else trained */
-            threshold: number | null;
-        };
-        TsProject: {
-            project_id: string;
-            id: string;
-            name: string;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            /** @enum {string} */
-            training_state: "ready" | "training" | "done" | "failed";
-            dataset_id: string;
-            parent_dataset_name: string;
-            number_of_data: number;
-            target_variables: string[];
-            feature_variables: string[];
-            split_ratio: number | null;
-            split_time: string | null;
-            cross_validation: ("default" | number) | null;
-            significance_level: number | null;
-            number_of_trials: number | null;
-            auto_tune: boolean | null;
-            balance_data: boolean | null;
-            variance_threshold: number | null;
-            lags: number[];
-            /** @description Rows, or a time span such as 5min (time series) */
-            windows: (number | string)[];
-            datetime_column: string | null;
-            models: components["schemas"]["TsModel"][];
-            best_model_key: string | null;
-            /**
-             * @description What chose the best model (never the test score)
-             * @enum {string}
-             */
-            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
-            /**
-             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
-             * @enum {string}
-             */
-            evaluation: "holdout" | "cv_only";
-            models_done: number;
-            models_failed: number;
-            job: {
-                id: string;
-                state: string;
-                progress: number;
-                message: string;
-                error: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-            } | null;
-            error: string | null;
-            created_at: string;
-            updated_at: string;
-            /** @enum {string} */
-            mode: "supervised" | "unsupervised";
-            time_column: string;
-            time_is_datetime: boolean;
-            /** @description The normal period the unsupervised detectors learn from */
-            normal: ({
-                /** @enum {string} */
-                mode: "rows";
-                rows: number;
-            } | {
-                /** @enum {string} */
-                mode: "range";
-                start: string | number;
-                end: string | number;
-            }) | null;
-            resample: string | null;
-            /** @description Statistics of each rolling window */
-            window_stats: ("mean" | "std" | "min" | "max")[];
-            /** @description Signals that enter as their change over drift_rows rows instead of their level */
-            drift_signals: string[];
-            /** @description Rows of that change; null without drifting signals */
-            drift_rows: number | null;
-            /** @description What the server did to the data, e.g. sorted:<time column> */
-            notes: string[];
-        };
-        TsReport: {
-            algorithm: string;
-            label: string;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            threshold: number | null;
-            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
-            detector: {
-                components?: number;
-                explained_variance?: number | null;
-                t2_limit?: number | null;
-                q_limit?: number | null;
-                confidence?: number | null;
-                percentile?: number | null;
-                window?: number;
-                quantile?: number | null;
-                factor?: number | null;
-                persistence?: number;
-                epochs_run?: number | null;
-                validation_loss?: number | null;
-            };
-            hyperparameters: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            metrics: {
-                threshold: number | null;
-                /** @enum {string} */
-                evaluated_part: "test" | "train";
-                evaluated_rows: number;
-                alarms: number;
-                alarms_per_day: number | null;
-                alarms_per_1000_rows: number | null;
-                train_alarm_rate: number | null;
-                /** @description With labels only */
-                pointwise?: {
-                    tp: number;
-                    fp: number;
-                    fn: number;
-                    tn: number;
-                    precision: number | null;
-                    recall: number | null;
-                    f1: number | null;
-                    far: number | null;
-                    mar: number | null;
-                };
-                /** @description With labels only */
-                event?: {
-                    events: number;
-                    events_detected: number;
-                    alarm_spans: number;
-                    alarm_spans_true: number;
-                    precision: number | null;
-                    recall: number | null;
-                    f1: number | null;
-                    per_event: {
-                        start: number;
-                        end: number;
-                        /** @description The time column’s value (ISO text for a date/time) */
-                        start_time?: (string | number) | null;
-                        /** @description The time column’s value (ISO text for a date/time) */
-                        end_time?: (string | number) | null;
-                        detected: boolean;
-                        delay_rows: number | null;
-                        delay_seconds?: number | null;
-                    }[];
-                };
-            };
-            notes: string[];
-            signals: string[];
-            time_column: string;
-            label_column: string | null;
-            /** @description How the signals entered the detector (absent in reports written before these settings) */
-            features_settings?: {
-                lags: number[];
-                windows: (number | string)[];
-                window_stats: ("mean" | "std" | "min" | "max")[];
-                drift_signals: string[];
-                drift_rows: number | null;
-                warmup_rows: number;
-            };
-            rows: number;
-            /** @description Rows of each part */
-            parts: {
-                warmup: number;
-                train: number;
-                validation: number;
-                test: number;
-            };
-            contributions: boolean;
-            alarms: {
-                start: number;
-                end: number;
-                /** @description The time column’s value (ISO text for a date/time) */
-                start_time: (string | number) | null;
-                /** @description The time column’s value (ISO text for a date/time) */
-                end_time: (string | number) | null;
-                peak: number;
-                peak_score: number | null;
-                part: string;
-                /** @description Mean contribution of the ten largest signals over the alarm */
-                contributions?: {
-                    signal: string;
-                    value: number | null;
-                }[];
-            }[];
-            overview: {
-                score: (number | (number | null) | (number | null))[][];
-                signals_scaled_std: {
-                    [key: string]: number | null;
-                };
-            };
-        };
-        TsModelReport: {
-            project: components["schemas"]["TsProject"];
-            model: components["schemas"]["TsModel"];
-            report: components["schemas"]["TsReport"];
-        };
-        TsThresholdStats: {
-            threshold: number;
-            /** @description null when training chose none */
-            trained_threshold: number | null;
-            saved_threshold: number | null;
-            /** @enum {string} */
-            evaluated_part: "test" | "train";
-            evaluated_rows: number;
-            labelled: boolean;
-            counts: {
-                tp: number;
-                fp: number;
-                fn: number;
-                tn: number;
-            } | null;
-            precision: number | null;
-            recall: number | null;
-            f1: number | null;
-            far: number | null;
-            mar: number | null;
-            alarms: number;
-            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
-            alarms_per_day: number | null;
-            alarms_per_1000_rows: number | null;
-            spans: (number)[][];
-            seconds: number;
-        };
-        TsSeries: {
-            rows: number;
-            start: number;
-            end: number;
-            points: (number | (number | null) | (number | null))[][];
-            times: ((string | number) | null)[];
-            /** @description Labelled events as [start, end] (at most 2000) */
-            events: (number)[][];
-            /** @description Consecutive rows of one part (warmup, train, validation, test) */
-            parts: {
-                part: string;
-                start: number;
-                end: number;
-            }[];
-        };
-        TsSignals: {
-            columns: string[];
-            /** @description signal → buckets */
-            series: {
-                [key: string]: (number | (number | null) | (number | null))[][];
-            };
-        };
-        TsContributions: {
-            available: boolean;
-            start: number;
-            end: number;
-            items: {
-                signal: string;
-                value: number;
-            }[];
-        };
-        PredictionValueSummary: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            /** @description Of the predicted value, in the target’s original units */
-            stats: {
-                mean: number | null;
-                min: number | null;
-                max: number | null;
-                missing: number;
-            };
-        };
-        PredictionCountSummary: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            /** @description Rows per predicted class or cluster */
-            counts: {
-                [key: string]: number;
-            };
-        };
-        PredictionTableSummary: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-        };
-        PredictionAlarmSummary: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            anomaly: {
-                threshold: number | null;
-                alarm_rows: number;
-                /** @description Runs of consecutive alarm rows */
-                alarms: number;
-                first_alarm_row: number | null;
-                scored_rows: number;
-            };
-        };
-        PredictionImageSummary: {
-            algorithm: string;
-            /** @enum {string} */
-            kind: "analysis" | "classification";
-            /** @description OK/NG: a score at or above it is NG */
-            threshold: number | null;
-            classes: string[];
-            rows: {
-                name: string;
-                /** @description The known class, when the images came labelled */
-                label: string | null;
-                predicted: string;
-                score: number;
-                heatmap: string;
-                /** @description Classification: the probability of each class */
-                probabilities?: {
-                    [key: string]: number;
-                };
-            }[];
-        };
-        Prediction: {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "regression" | "soft_sensor";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionValueSummary"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "discriminant_analysis" | "clustering";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionCountSummary"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "dimensional_compression";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionTableSummary"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionAlarmSummary"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "analysis" | "classification";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionImageSummary"] | null;
-        };
-        PredictionRows: {
-            columns: string[];
-            outputs: string[];
-            rows: components["schemas"]["Cell"][][];
-            total: number;
-            page: number;
-            page_size: number;
-        };
         DesignCriteria: {
             runs: number;
             terms: number;
@@ -38437,6 +37765,1610 @@ export interface components {
             project_id: string;
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResult"] | null;
+        };
+        PreprocessStepSettings: {
+            /** @enum {string} */
+            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            method: string;
+            columns: string[];
+            params: components["schemas"]["PreprocessStepParams"];
+        };
+        FittedCondition: {
+            name: string;
+            datetime_column: string | null;
+            output_datetime_column: string | null;
+            steps: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParams"];
+                fitted: components["schemas"]["PreprocessStepFitted"] | null;
+            }[];
+            /** @description Once registered: the dataset it produced */
+            dataset_id?: string;
+            /** @description Once registered: the dataset it was fitted on */
+            source_dataset_id?: string;
+            /** @description Once registered: the saved condition it ran, if any */
+            condition_id?: string | null;
+        };
+        Condition: {
+            id: string;
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettings"][];
+            datetime_column: string | null;
+            source_dataset_id: string | null;
+            /** @description The condition with its fitted parameters (null until a run is registered) */
+            fitted: components["schemas"]["FittedCondition"] | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ConditionFile: {
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettings"][];
+        };
+        PreprocessLoadedDataset: {
+            dataset: components["schemas"]["Dataset"];
+            /** @description Each column with its statistics */
+            columns: components["schemas"]["DatasetColumn"][];
+            rows: components["schemas"]["Cell"][][];
+            row_count: number;
+        };
+        PreprocessPreview: {
+            step: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParams"];
+                /** @description The fitted parameters of the step (means, scales, bounds) */
+                fitted: components["schemas"]["PreprocessStepFitted"] | null;
+            };
+            step_label: string;
+            rows_before: number;
+            rows_after: number;
+            rows_removed: number;
+            rows_changed: number;
+            /** @description Changed cells per column */
+            cells_changed: {
+                [key: string]: number;
+            };
+            columns_before: number;
+            columns_after: number;
+            columns_added: string[];
+            columns_dropped: string[];
+            order_changed: boolean;
+            target_columns: string[];
+            affected_rows: {
+                row: number | string;
+                /** @enum {string} */
+                status: "removed" | "changed";
+                /** @description Column → value */
+                before: {
+                    [key: string]: components["schemas"]["Cell"];
+                } | null;
+                /** @description Column → value */
+                after: {
+                    [key: string]: components["schemas"]["Cell"];
+                } | null;
+            }[];
+            affected_columns: string[];
+            /** @description Before/after histogram and series of the first affected numeric column */
+            chart: {
+                column: string;
+                histogram: {
+                    edges: number[];
+                    before: number[];
+                    after: number[];
+                } | null;
+                series: {
+                    /** @enum {string} */
+                    x: "datetime" | "row";
+                    before: (((string | number) | null) | (number | null))[][] | null;
+                    after: (((string | number) | null) | (number | null))[][] | null;
+                };
+            } | null;
+            datetime_column: string | null;
+            /** @description Computed on a leading sample of the rows */
+            sample: boolean;
+            sample_rows: number;
+            total_rows: number;
+        };
+        PreprocessRunStarted: {
+            temp_id: string;
+            job_id: string;
+            state: components["schemas"]["JobState"];
+            condition_id: string | null;
+            condition_name: string | null;
+        };
+        PreprocessRun: {
+            temp_id: string;
+            source_dataset_id: string;
+            condition_id: string | null;
+            condition_name: string | null;
+            steps: components["schemas"]["PreprocessStepSettings"][];
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            error: string | null;
+            dataset_id: string | null;
+            result: {
+                row_count: number;
+                column_count: number;
+                rows_before: number;
+                columns_before: number;
+                columns: string[];
+                datetime_column: string | null;
+                history: components["schemas"]["PreprocessStep"][];
+                /** @description The first 20 rows of the result */
+                head: {
+                    [key: string]: components["schemas"]["Cell"];
+                }[];
+                /** @description The condition with its fitted parameters (as condition.json) */
+                condition: components["schemas"]["FittedCondition"];
+                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+                timings: {
+                    read_s: number;
+                    steps_s: number[];
+                    /** @description the changed columns' statistics, computed while writing */
+                    statistics_s?: number | null;
+                    write_s: number;
+                    peak_rss_mb: number | null;
+                    columns_read: number;
+                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                    untouched_columns?: string | null;
+                } | null;
+            } | null;
+        };
+        GroupStats: {
+            label: string;
+            n: number;
+            missing: number;
+            mean: number | null;
+            sd: number | null;
+            variance?: number | null;
+            se: number | null;
+            median: number | null;
+            q1: number | null;
+            q3: number | null;
+            min: number | null;
+            max: number | null;
+            ci_low: number | null;
+            ci_high: number | null;
+            skewness?: number | null;
+            kurtosis?: number | null;
+        };
+        BoxData: {
+            label: string;
+            q1: number;
+            median: number;
+            q3: number;
+            low: number;
+            high: number;
+            mean: number;
+            outliers: number[];
+            outlier_count: number;
+            points: number[];
+        };
+        ReferenceCurve: {
+            /** @enum {string} */
+            dist: "t" | "normal" | "f" | "chi2";
+            params: {
+                [key: string]: number;
+            };
+            x: number[];
+            y: number[];
+            observed: number | null;
+            observed_off_chart: boolean;
+            critical_low: number | null;
+            critical_high: number | null;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+        };
+        Assumption: {
+            /** @description normality, equal_variance or expected_counts */
+            check: string;
+            method: string;
+            target: string;
+            statistic: number | null;
+            p_value: number | null;
+            passed: boolean;
+            subsampled?: boolean;
+            n_tested?: number;
+            min_expected?: number;
+            cells?: number;
+        };
+        TestResult: {
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: {
+                symbol: string;
+                value: number | null;
+            } | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            hypothetical_mean?: number;
+            z?: number;
+            /** @description Correlation: the t statistic of r */
+            t?: number | null;
+            /** @description Wilcoxon signed-rank: the sum of positive ranks */
+            t_plus?: number;
+            /** @description Wilcoxon signed-rank: zero differences left out */
+            zeros_dropped?: number;
+            /** @description Chi-square: the observations in the table */
+            n?: number;
+            /** @description Shapiro-Wilk: the values tested (a sample of a large column) */
+            n_tested?: number;
+            estimate: {
+                kind: string;
+                value: number | null;
+            } | null;
+            ci: {
+                kind: string;
+                level: number;
+                low: number | null;
+                high: number | null;
+                approximate?: boolean;
+            } | null;
+            effect_size: {
+                /** @enum {string} */
+                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+                value: number | null;
+                magnitude: string | null;
+                /** @description Two-sample t test: Hedges' g */
+                hedges_g?: number | null;
+                /** @description Paired t test: d_z */
+                variant?: string;
+                /** @description Mann-Whitney U: the rank-biserial correlation */
+                rank_biserial?: number | null;
+            } | null;
+            groups: components["schemas"]["GroupStats"][];
+            differences?: components["schemas"]["GroupStats"];
+            pairs?: number;
+            n_missing?: number;
+            equal_variance?: {
+                /** @enum {string} */
+                mode: "auto" | "student" | "welch";
+                levene_statistic: number;
+                levene_p: number;
+                pooled: boolean;
+            };
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: {
+                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+                code: string;
+                params: {
+                    /** @description Rows left out */
+                    count?: number;
+                    target?: string;
+                    /** @description normality_failed: every group that failed */
+                    targets?: string[];
+                    /** @description normality_subsampled: values tested */
+                    n?: number;
+                    p?: number | null;
+                };
+            }[];
+            post_hoc?: {
+                method: string;
+                pairs: {
+                    a: string;
+                    b: string;
+                    difference: number;
+                    low: number;
+                    high: number;
+                    p_value: number;
+                    reject: boolean;
+                }[];
+            };
+            anova_table?: {
+                ss_between: number;
+                ss_within: number;
+                ms_between: number;
+                ms_within: number;
+            };
+            table?: {
+                rows: string[];
+                columns: string[];
+                row_variable: string;
+                column_variable: string;
+                observed: number[][];
+                expected: number[][];
+            };
+            charts: {
+                box?: components["schemas"]["BoxData"][];
+                reference?: components["schemas"]["ReferenceCurve"];
+                reference_line?: number;
+                scatter?: {
+                    x: number[];
+                    y: number[];
+                    slope: number | null;
+                    intercept: number | null;
+                    shown: number;
+                    n: number;
+                };
+                qq?: {
+                    theoretical: number[];
+                    sample: number[];
+                    slope: number;
+                    intercept: number;
+                };
+            };
+            variables: {
+                variable1: string;
+                variable2: string | null;
+                category: string | null;
+                group1: string | null;
+                group2: string | null;
+            };
+            seconds?: number;
+        };
+        StatisticalProjectSettings: {
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+            groups: string[];
+            hypothetical_mean: number;
+            significance_level: number;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            /** @enum {string} */
+            equal_variance: "auto" | "student" | "welch";
+        };
+        StatisticalProject: {
+            id: string;
+            name: string;
+            comment: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+            groups: string[];
+            hypothetical_mean: number;
+            significance_level: number;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            /** @enum {string} */
+            equal_variance: "auto" | "student" | "welch";
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            job_id: string | null;
+            error: string | null;
+            summary: {
+                statistic: string | null;
+                value: number | null;
+                p_value: number | null;
+                reject: boolean;
+                method: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+            finished_at: string | null;
+        };
+        StatisticalRunState: {
+            project_id: string;
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            job_id: string | null;
+            job_state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            started_at: string | null;
+            finished_at: string | null;
+            result: components["schemas"]["TestResult"] | null;
+        };
+        StatisticalEvaluation: {
+            project_id: string;
+            reject: boolean;
+            p_value: number | null;
+            alpha: number;
+            statistic_text: string;
+            p_text: string;
+            method_name: {
+                en: string;
+                ja: string;
+            };
+            sentence: {
+                en: string;
+                ja: string;
+            };
+            effect_size: {
+                /** @enum {string} */
+                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+                value: number | null;
+                magnitude: string | null;
+                /** @description Two-sample t test: Hedges' g */
+                hedges_g?: number | null;
+                /** @description Paired t test: d_z */
+                variant?: string;
+                /** @description Mann-Whitney U: the rank-biserial correlation */
+                rank_biserial?: number | null;
+                name: {
+                    en: string;
+                    ja: string;
+                };
+                magnitude_text: {
+                    en: string;
+                    ja: string;
+                } | null;
+            } | null;
+            warnings: {
+                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+                code: string;
+                params: {
+                    /** @description Rows left out */
+                    count?: number;
+                    target?: string;
+                    /** @description normality_failed: every group that failed */
+                    targets?: string[];
+                    /** @description normality_subsampled: values tested */
+                    n?: number;
+                    p?: number | null;
+                };
+                text: {
+                    en: string;
+                    ja: string;
+                };
+            }[];
+        };
+        ColumnValues: {
+            column: string;
+            type: string;
+            distinct: number;
+            values: {
+                value: string;
+                count: number;
+            }[];
+        };
+        TsAlgorithm: {
+            key: string;
+            /** @description The detector's name in the caller's language (Accept-Language) */
+            label: string;
+            /** @description Whether the detector explains an alarm by the signals’ contributions */
+            contributions: boolean;
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "int" | "float";
+                default: number;
+                low: number;
+                high: number;
+                /** @description The parameter's label in the caller's language */
+                label: string;
+                /** @description What the value means, in the same language */
+                help?: string;
+            }[];
+        };
+        TsCatalogue: {
+            supervised: components["schemas"]["TsAlgorithm"][];
+            unsupervised: components["schemas"]["TsAlgorithm"][];
+        };
+        TsModelMetrics: {
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            precision: number | null;
+            recall: number | null;
+            event_f1: number | null;
+            alarms: number;
+            threshold: number | null;
+        };
+        TsModel: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The detector’s name for people */
+            label: string;
+            /** @description The hyper-parameters asked for */
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @description The hyper-parameters used */
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+            cv: components["schemas"]["CrossValidation"] | null;
+            evaluation: components["schemas"]["ModelEvaluation"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["TsModelMetrics"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+            /** @description The threshold training chose */
+            trained_threshold: number | null;
+            /** @description The threshold a person saved, or null */
+            saved_threshold: number | null;
+            /** @description The one in use: saved, else trained */
+            threshold: number | null;
+        };
+        TsProject: {
+            project_id: string;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TsModel"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @enum {string} */
+            mode: "supervised" | "unsupervised";
+            time_column: string;
+            time_is_datetime: boolean;
+            /** @description The normal period the unsupervised detectors learn from */
+            normal: ({
+                /** @enum {string} */
+                mode: "rows";
+                rows: number;
+            } | {
+                /** @enum {string} */
+                mode: "range";
+                start: string | number;
+                end: string | number;
+            }) | null;
+            resample: string | null;
+            /** @description Statistics of each rolling window */
+            window_stats: ("mean" | "std" | "min" | "max")[];
+            /** @description Signals that enter as their change over drift_rows rows instead of their level */
+            drift_signals: string[];
+            /** @description Rows of that change; null without drifting signals */
+            drift_rows: number | null;
+            /** @description What the server did to the data, e.g. sorted:<time column> */
+            notes: string[];
+        };
+        TsReport: {
+            algorithm: string;
+            label: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            threshold: number | null;
+            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
+            detector: {
+                components?: number;
+                explained_variance?: number | null;
+                t2_limit?: number | null;
+                q_limit?: number | null;
+                confidence?: number | null;
+                percentile?: number | null;
+                window?: number;
+                quantile?: number | null;
+                factor?: number | null;
+                persistence?: number;
+                epochs_run?: number | null;
+                validation_loss?: number | null;
+            };
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            metrics: {
+                threshold: number | null;
+                /** @enum {string} */
+                evaluated_part: "test" | "train";
+                evaluated_rows: number;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                train_alarm_rate: number | null;
+                /** @description With labels only */
+                pointwise?: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    far: number | null;
+                    mar: number | null;
+                };
+                /** @description With labels only */
+                event?: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        start_time?: (string | number) | null;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        end_time?: (string | number) | null;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            };
+            notes: string[];
+            signals: string[];
+            time_column: string;
+            label_column: string | null;
+            /** @description How the signals entered the detector (absent in reports written before these settings) */
+            features_settings?: {
+                lags: number[];
+                windows: (number | string)[];
+                window_stats: ("mean" | "std" | "min" | "max")[];
+                drift_signals: string[];
+                drift_rows: number | null;
+                warmup_rows: number;
+            };
+            rows: number;
+            /** @description Rows of each part */
+            parts: {
+                warmup: number;
+                train: number;
+                validation: number;
+                test: number;
+            };
+            contributions: boolean;
+            alarms: {
+                start: number;
+                end: number;
+                /** @description The time column’s value (ISO text for a date/time) */
+                start_time: (string | number) | null;
+                /** @description The time column’s value (ISO text for a date/time) */
+                end_time: (string | number) | null;
+                peak: number;
+                peak_score: number | null;
+                part: string;
+                /** @description Mean contribution of the ten largest signals over the alarm */
+                contributions?: {
+                    signal: string;
+                    value: number | null;
+                }[];
+            }[];
+            overview: {
+                score: (number | (number | null) | (number | null))[][];
+                signals_scaled_std: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        TsModelReport: {
+            project: components["schemas"]["TsProject"];
+            model: components["schemas"]["TsModel"];
+            report: components["schemas"]["TsReport"];
+        };
+        TsThresholdStats: {
+            threshold: number;
+            /** @description null when training chose none */
+            trained_threshold: number | null;
+            saved_threshold: number | null;
+            /** @enum {string} */
+            evaluated_part: "test" | "train";
+            evaluated_rows: number;
+            labelled: boolean;
+            counts: {
+                tp: number;
+                fp: number;
+                fn: number;
+                tn: number;
+            } | null;
+            precision: number | null;
+            recall: number | null;
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            alarms: number;
+            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
+            alarms_per_day: number | null;
+            alarms_per_1000_rows: number | null;
+            spans: (number)[][];
+            seconds: number;
+        };
+        TsSeries: {
+            rows: number;
+            start: number;
+            end: number;
+            points: (number | (number | null) | (number | null))[][];
+            times: ((string | number) | null)[];
+            /** @description Labelled events as [start, end] (at most 2000) */
+            events: (number)[][];
+            /** @description Consecutive rows of one part (warmup, train, validation, test) */
+            parts: {
+                part: string;
+                start: number;
+                end: number;
+            }[];
+        };
+        TsSignals: {
+            columns: string[];
+            /** @description signal → buckets */
+            series: {
+                [key: string]: (number | (number | null) | (number | null))[][];
+            };
+        };
+        TsContributions: {
+            available: boolean;
+            start: number;
+            end: number;
+            items: {
+                signal: string;
+                value: number;
+            }[];
+        };
+        TrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["ModelMetrics"] | null;
+                cv?: components["schemas"]["CrossValidation"] | null;
+                evaluation?: components["schemas"]["ModelEvaluation"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            train_rows: number;
+            test_rows: number;
+            seconds: number;
+        };
+        TsadTrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["TsModelMetrics"] | null;
+                cv?: components["schemas"]["CrossValidation"] | null;
+                evaluation?: components["schemas"]["ModelEvaluation"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            rows: number;
+            /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
+            notes: string[];
+            seconds: number;
+        };
+        TuneHelperJobResult: {
+            /** @description model key → trials run on this worker */
+            trials: {
+                [key: string]: number;
+            };
+            total: number;
+        };
+        PreprocessJobResult: {
+            row_count: number;
+            column_count: number;
+            rows_before: number;
+            columns_before: number;
+            columns: string[];
+            datetime_column: string | null;
+            history: components["schemas"]["PreprocessStep"][];
+            /** @description The first 20 rows of the result */
+            head: {
+                [key: string]: components["schemas"]["Cell"];
+            }[];
+            condition: components["schemas"]["FittedCondition"];
+            /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+            timings: {
+                read_s: number;
+                steps_s: number[];
+                /** @description the changed columns' statistics, computed while writing */
+                statistics_s?: number | null;
+                write_s: number;
+                peak_rss_mb: number | null;
+                columns_read: number;
+                /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                untouched_columns?: string | null;
+            } | null;
+            output_dir: string;
+            parquet: string;
+            /** @description Only these columns were written anew (the others are the source’s), or null: the whole table */
+            changed_columns: string[] | null;
+            /** @description changed column → its figures */
+            column_figures?: {
+                [key: string]: {
+                    count: number;
+                    unique: number;
+                    min: number | null;
+                    max: number | null;
+                    mean: number | null;
+                    std: number | null;
+                };
+            };
+        };
+        PredictJobResult: {
+            rows: number;
+            columns: string[];
+            outputs: string[];
+            condition_applied: string | null;
+            /** @description Classification, clustering: rows per class or cluster */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description Regression, soft sensor */
+            stats?: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+            /** @description Time-series anomaly detection */
+            anomaly?: {
+                threshold: number | null;
+                alarm_rows: number;
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        ImageIngestJobResult: {
+            classes: string[];
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            total: number;
+            skipped: {
+                entry: string;
+                reason: string;
+            }[];
+            presplit: boolean;
+        } | {
+            error: {
+                code: string;
+                params: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                message: string;
+            };
+        };
+        ImageTrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics?: components["schemas"]["ImageMetrics"];
+                threshold?: number | null;
+                stopped?: boolean;
+                seconds?: number;
+                epochs?: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description The epoch was stopped part-way */
+                    partial: boolean;
+                }[];
+                error?: string;
+                log?: string;
+                code?: string;
+                params?: {
+                    [key: string]: string;
+                };
+            }[];
+        };
+        ImagePreprocessJobResult: {
+            converted: number;
+        } | {
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                before: number[];
+                after: number[];
+                mode: string;
+            }[];
+        } | {
+            total: number;
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            classes: string[];
+            skipped: {
+                entry: string;
+                reason: string;
+            }[];
+            kind: string;
+            operations: components["schemas"]["ImageOperations"];
+        };
+        ImagePredictJobResult: {
+            algorithm: string;
+            kind: string;
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        OptimizeCheckJobResult: {
+            features: string[];
+            targets: string[];
+            range_features: string[];
+            center: {
+                [key: string]: number;
+            };
+        };
+        /** @description Test-only task */
+        DiagnosticsJobResult: {
+            slept?: number;
+            blocked?: boolean;
+            printed?: boolean;
+            nan?: number | null;
+            inf?: number | null;
+        };
+        Job: {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "statistics";
+            result: components["schemas"]["StatisticsResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "preprocess";
+            result: components["schemas"]["PreprocessJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "preprocess_preview";
+            result: components["schemas"]["PreprocessPreview"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "train";
+            result: components["schemas"]["TrainJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tune_helper";
+            result: components["schemas"]["TuneHelperJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tsad_train";
+            result: components["schemas"]["TsadTrainJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "predict";
+            result: components["schemas"]["PredictJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "statistical_analysis";
+            result: components["schemas"]["TestResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize";
+            result: components["schemas"]["OptimizationResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize_check";
+            result: components["schemas"]["OptimizeCheckJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize_predict";
+            result: {
+                predictions: components["schemas"]["OptimizationConditionPrediction"][];
+            } | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimal_design";
+            result: (components["schemas"]["DesignResult"] | components["schemas"]["DesignEvaluation"]) | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_ingest";
+            result: components["schemas"]["ImageIngestJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_preprocess";
+            result: components["schemas"]["ImagePreprocessJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_train";
+            result: components["schemas"]["ImageTrainJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_predict";
+            result: components["schemas"]["ImagePredictJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "diagnostics";
+            result: components["schemas"]["DiagnosticsJobResult"] | null;
+        };
+        NumericHistogram: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "numeric" | "datetime";
+            edges: number[];
+            counts: number[];
+        };
+        CategoricalHistogram: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "categorical";
+            values: {
+                value: string;
+                count: number;
+            }[];
+            other: number;
+            distinct: number;
+        };
+        HistogramView: {
+            columns: (components["schemas"]["NumericHistogram"] | components["schemas"]["CategoricalHistogram"])[];
+        };
+        BoxStats: {
+            name: string;
+            count: number;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            mean: number | null;
+            lower_whisker: number | null;
+            upper_whisker: number | null;
+            outlier_count: number;
+            outliers: number[];
+        };
+        BoxplotView: {
+            columns: components["schemas"]["BoxStats"][];
+        };
+        PackedColumn: {
+            /**
+             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @enum {string}
+             */
+            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
+            /** @description u8 to i32: the power of ten the integers are divided by */
+            scale?: number;
+            /** @description u8, u16, u24: the integer added to each (the smallest) */
+            offset?: number;
+            /** @description The values, base64 */
+            data: string;
+        };
+        ScatterView: {
+            x: string;
+            y: string;
+            color: string | null;
+            /** @enum {string|null} */
+            color_kind: "numeric" | "categorical" | null;
+            x_type: string;
+            y_type: string;
+            total: number;
+            rows: number;
+            /** @enum {string} */
+            mode: "sample" | "bin";
+            sample: boolean;
+            /**
+             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
+             * @enum {string}
+             */
+            sample_method?: "stratified_rows" | "random";
+            returned: number;
+            /** @description mode sample: [x, y] or [x, y, color] */
+            points?: (number | string | null)[][];
+            bins?: {
+                nx: number;
+                ny: number;
+                x0: number;
+                x1: number;
+                y0: number;
+                y1: number;
+            };
+            /** @description mode bin: [i, j, count, mean colour] */
+            cells?: (number | (number | null))[][];
+            /** @description mode sample, format packed: the points as columns, the same values as points */
+            packed_points?: {
+                x: components["schemas"]["PackedColumn"];
+                y: components["schemas"]["PackedColumn"];
+                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
+                color: components["schemas"]["PackedColumn"] | null;
+                color_categories: string[] | null;
+            };
+            /** @description mode bin, format packed: the grid, the same cells as cells */
+            packed_cells?: {
+                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
+                counts: components["schemas"]["PackedColumn"];
+                /** @description The mean colour of each cell, same order (NaN = none) */
+                means: components["schemas"]["PackedColumn"] | null;
+            };
+        };
+        MatrixView: {
+            columns: string[];
+            rows: (number | null)[][];
+            total: number;
+            returned: number;
+            sample: boolean;
+        };
+        CorrelationView: {
+            /** @enum {string} */
+            method: "pearson" | "spearman";
+            columns: string[];
+            matrix: (number | null)[][];
+            rows: number;
+            sample: boolean;
+            sample_rows: number;
+        };
+        TimeseriesView: {
+            datetime_column: string;
+            /**
+             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
+             * @enum {string}
+             */
+            time_kind: "datetime" | "order";
+            full_start: number | null;
+            full_end: number | null;
+            start: number | null;
+            end: number | null;
+            total_rows: number;
+            window_rows: number;
+            /** @enum {string} */
+            method: "minmax" | "lttb";
+            downsampled: boolean;
+            buckets?: number;
+            series: {
+                name: string;
+                /** @description [epoch ms or order number, value] */
+                points: (number | (number | null))[][];
+            }[];
+        };
+        PredictionValueSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Of the predicted value, in the target’s original units */
+            stats: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+        };
+        PredictionCountSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Rows per predicted class or cluster */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        PredictionTableSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+        };
+        PredictionAlarmSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            anomaly: {
+                threshold: number | null;
+                alarm_rows: number;
+                /** @description Runs of consecutive alarm rows */
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        PredictionImageSummary: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            /** @description OK/NG: a score at or above it is NG */
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                /** @description The known class, when the images came labelled */
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                /** @description Classification: the probability of each class */
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        Prediction: {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "regression" | "soft_sensor";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionValueSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "discriminant_analysis" | "clustering";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionCountSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "dimensional_compression";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionTableSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionAlarmSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionImageSummary"] | null;
+        };
+        PredictionRows: {
+            columns: string[];
+            outputs: string[];
+            rows: components["schemas"]["Cell"][][];
+            total: number;
+            page: number;
+            page_size: number;
         };
         ImagePreprocessPreview: {
             items: {
