@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import Fastify from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,6 +151,16 @@ describe('the OpenAPI document', () => {
     for (const tag of ['dataset', 'preprocessing', 'statistics', 'statistical analysis', 'training', 'visualization', 'jobs', 'members', 'platform projects', 'audit', 'services', 'users']) expect(tags, tag).toContain(tag);
     const unexplained = open.filter((o) => ![...OPEN_EXCEPTIONS.keys()].some((k) => o.startsWith(k)));
     expect(unexplained, unexplained.slice(0, 20).join('\n')).toEqual([]);
+  });
+
+  it("declares the result of every engine task's kind (a job of an undeclared kind could not be answered)", async () => {
+    type Member = { properties: { kind: { enum?: string[]; const?: string } } };
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as { components: { schemas: { Job: { oneOf: Member[] } } } };
+    const declared = doc.components.schemas.Job.oneOf.flatMap((m) => m.properties.kind.enum ?? [m.properties.kind.const!]);
+    const tasks = path.join(import.meta.dirname, '..', '..', 'engine', 'mitate_engine', 'tasks');
+    const kinds = fs.readdirSync(tasks).filter((f) => f.endsWith('.py')).flatMap((f) => [...fs.readFileSync(path.join(tasks, f), 'utf8').matchAll(/^\s+kind = "([a-z_]+)"/gm)].map((m) => m[1]));
+    expect(kinds.length).toBeGreaterThan(15);
+    expect([...declared].sort()).toEqual([...kinds].sort());
   });
 
   it('answers a multipart body without a boundary with 400, not 500', async () => {
