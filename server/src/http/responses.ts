@@ -68,9 +68,6 @@ export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(
 // Typed as a string on the server side, where the database row's column is a string.
 export const storedEnum = <const V extends readonly [string, ...string[]]>(values: V) => z.enum(values) as unknown as z.ZodString;
 
-/** A JSON value the engine wrote (its shape is the engine task's, not the server's). */
-export const EngineJson = z.unknown();
-
 type SerializerArgs = Parameters<typeof serializerCompiler>[0];
 
 /**

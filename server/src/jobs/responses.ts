@@ -1,27 +1,10 @@
 import { z } from 'zod';
-import { EngineJson } from '../http/responses.js';
 
 /** Answers about jobs and the engine worker pool (SPEC §4 Services). */
 
 export const JobStateEnum = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']).meta({ id: 'JobState' });
 
-export const Job = z
-  .object({
-    id: z.string(),
-    kind: z.string(),
-    state: JobStateEnum,
-    progress: z.number(),
-    message: z.string(),
-    log: z.string(),
-    error: z.string().nullable(),
-    result: EngineJson.describe("The engine task's result (its shape depends on the kind)"),
-    subject_type: z.string().nullable(),
-    subject_id: z.string().nullable(),
-    created_at: z.string(),
-    started_at: z.string().nullable(),
-    finished_at: z.string().nullable(),
-  })
-  .meta({ id: 'Job' });
+// The job itself (with its result per kind) is job-view.ts: it reads the areas' schemas, which read this file.
 
 /** A project's latest job as its page shows it (progress and message while it runs, the error when it failed). */
 export const JobBrief = z

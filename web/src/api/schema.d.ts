@@ -120,7 +120,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a CSV or time-series CSV (multipart: fields, then file) */
+        /** Register a CSV or time-series CSV, or a ZIP of images (multipart: fields, then file) */
         post: {
             parameters: {
                 query?: never;
@@ -166,7 +166,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: components["schemas"]["Dataset"];
+                                response: components["schemas"]["ImageDataset"] | components["schemas"]["Dataset"];
                             };
                         };
                     };
@@ -3766,6 +3766,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A job's state, progress and log, with its result as the engine task of its kind wrote it */
         get: {
             parameters: {
                 query?: never;
@@ -3881,6 +3882,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Cancel a job (its state as it stands after the request) */
         post: {
             parameters: {
                 query?: never;
@@ -5295,9 +5297,7 @@ export interface paths {
                             /** @default [] */
                             columns?: string[];
                             /** @default {} */
-                            params?: {
-                                [key: string]: unknown;
-                            };
+                            params?: components["schemas"]["PreprocessStepParamsInput"];
                         }[];
                         index?: number;
                         /** @default 200000 */
@@ -5428,9 +5428,7 @@ export interface paths {
                             /** @default [] */
                             columns?: string[];
                             /** @default {} */
-                            params?: {
-                                [key: string]: unknown;
-                            };
+                            params?: components["schemas"]["PreprocessStepParamsInput"];
                         }[];
                         condition_id?: string;
                         condition_name?: string;
@@ -5802,7 +5800,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: unknown;
+                                response: components["schemas"]["FittedCondition"];
                             };
                         };
                     };
@@ -6013,9 +6011,7 @@ export interface paths {
                             /** @default [] */
                             columns?: string[];
                             /** @default {} */
-                            params?: {
-                                [key: string]: unknown;
-                            };
+                            params?: components["schemas"]["PreprocessStepParamsInput"];
                         }[];
                         datetime_column?: string | null;
                         source_dataset_id?: string | null;
@@ -6846,12 +6842,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             detail: {
-                                response: components["schemas"]["TrainingProject"] | ({
-                                    project_id: string;
-                                    project_type: string;
-                                } & {
-                                    [key: string]: unknown;
-                                });
+                                response: components["schemas"]["TrainingProject"] | components["schemas"]["ImageProject"];
                             };
                         };
                     };
@@ -32625,13 +32616,174 @@ export interface components {
             tz_offset_minutes: number;
             message: string;
         };
+        ImageOperationsInput: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
+            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
+        };
+        PreprocessStepParamsInput: {
+            /** @description outliers: remove or clip */
+            action?: string;
+            /** @description outliers (iqr): the fence in IQRs */
+            k?: number | string;
+            /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+            threshold?: number | string;
+            /** @description outliers (hampel), window: rows in the window */
+            window?: number | string;
+            /** @description missing (constant): the fill value; filter: the value to compare with */
+            value?: (string | number | boolean) | null;
+            /** @description filter (between): the upper value */
+            value2?: (string | number | boolean) | null;
+            /** @description computed: the new column; window: the new columns' name */
+            name?: string;
+            /** @description computed: the expression */
+            expression?: string;
+            /** @description window (lag): rows back */
+            lag?: number | string;
+            /** @description window: a time span (e.g. 10min) instead of a row count */
+            span?: string;
+            /** @description window: values needed for a result */
+            min_periods?: (number | string) | null;
+            /** @description columns (rename): old name → new name */
+            mapping?: {
+                [key: string]: string;
+            };
+            /** @description columns (retype): float, integer, string, datetime or boolean */
+            dtype?: string;
+            /** @description filter: the column compared */
+            column?: string;
+            /** @description filter: the operator */
+            op?: string;
+            /** @description sort: ascending (true) or descending */
+            ascending?: boolean | string;
+        };
+        PreprocessStepFittedInput: {
+            /** @description outliers (iqr, zscore): column → bounds */
+            bounds?: {
+                [key: string]: {
+                    lower: number | null;
+                    upper: number | null;
+                };
+            };
+            /** @description outliers (hampel): the columns; scaling: column → centre and scale */
+            columns?: string[] | {
+                [key: string]: {
+                    center: number;
+                    scale: number;
+                };
+            };
+            /** @description missing (drop_columns): the columns dropped */
+            drop?: string[];
+            /** @description missing (mean, median, mode): column → fill value */
+            values?: {
+                [key: string]: (string | number | boolean) | null;
+            };
+        };
+        PreprocessStepChangesInput: {
+            /** @description outliers: remove or clip */
+            action?: string;
+            /** @description outliers (iqr): the fence in IQRs */
+            k?: number | string;
+            /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+            threshold?: number | string;
+            /** @description outliers (hampel), window: rows in the window */
+            window?: number | string;
+            /** @description missing (constant): the fill value; filter: the value to compare with */
+            value?: (string | number | boolean) | null;
+            /** @description filter (between): the upper value */
+            value2?: (string | number | boolean) | null;
+            /** @description computed: the new column; window: the new columns' name */
+            name?: string;
+            /** @description computed: the expression */
+            expression?: string;
+            /** @description window (lag): rows back */
+            lag?: number | string;
+            /** @description window: a time span (e.g. 10min) instead of a row count */
+            span?: string;
+            /** @description window: values needed for a result */
+            min_periods?: (number | string) | null;
+            /** @description columns (rename): old name → new name */
+            mapping?: {
+                [key: string]: string;
+            };
+            /** @description columns (retype): float, integer, string, datetime or boolean */
+            dtype?: string;
+            /** @description filter: the column compared */
+            column?: string;
+            /** @description filter: the operator */
+            op?: string;
+            /** @description sort: ascending (true) or descending */
+            ascending?: boolean | string;
+            columns?: string[];
+            fitted?: components["schemas"]["PreprocessStepFittedInput"];
+            rows_before?: number;
+            rows_after?: number;
+            columns_added?: string[];
+            columns_dropped?: string[];
+            /** @description Applied to data without the columns it concerns: left out */
+            skipped?: boolean;
+        };
         CellInput: (string | number | boolean) | null;
         /** @enum {string} */
         ColumnTypeInput: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStepInput: {
-            process_type: string;
+            /** @enum {string} */
+            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            /** @description The step's method */
             action_name: string;
-            changes: unknown;
+            changes: components["schemas"]["PreprocessStepChangesInput"];
+            modified_at: string;
+        } | {
+            /** @enum {string} */
+            process_type: "image";
+            /** @enum {string} */
+            action_name: "image_preprocess";
+            changes: components["schemas"]["ImageOperationsInput"];
             modified_at: string;
         };
         DatasetInput: {
@@ -32661,12 +32813,10 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
-        } & {
-            [key: string]: unknown;
         };
         DatasetColumnInput: {
             name: string;
@@ -32707,13 +32857,11 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
             columns: components["schemas"]["DatasetColumnInput"][];
-        } & {
-            [key: string]: unknown;
         };
         DatasetPageInput: {
             items: components["schemas"]["DatasetInput"][];
@@ -32726,38 +32874,64 @@ export interface components {
             page: number;
             page_size: number;
         };
-        ColumnStatisticsInput: {
+        NumericColumnStatisticsInput: {
             name: string;
             dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
             /** @enum {string} */
-            kind: "numeric" | "categorical" | "boolean" | "datetime";
-            count: number | null;
-            missing: number | null;
-            unique: number | null;
-            mean?: number | null;
-            std?: number | null;
-            min?: (number | string) | null;
-            q1?: number | null;
-            median?: number | null;
-            q3?: number | null;
-            max?: (number | string) | null;
-            skewness?: number | null;
-            kurtosis?: number | null;
-            zeros?: number | null;
-            infinite?: number | null;
-            /** @description Rows outside the top categories */
-            other?: number | null;
-            top?: {
-                value: (string | number | boolean) | null;
-                count: number;
-            }[] | null;
-            histogram?: {
+            kind: "numeric";
+            mean: number | null;
+            std: number | null;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            skewness: number | null;
+            kurtosis: number | null;
+            zeros: number;
+            infinite: number;
+            histogram: {
                 edges: number[];
                 counts: number[];
-            } | null;
-        } & {
-            [key: string]: unknown;
+            };
         };
+        CategoricalColumnStatisticsInput: {
+            name: string;
+            dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
+            /** @enum {string} */
+            kind: "categorical" | "boolean";
+            /** @description The most frequent values, most frequent first */
+            top: {
+                value: (string | number | boolean) | null;
+                count: number;
+            }[];
+            /** @description Rows outside the top categories */
+            other: number;
+        };
+        DatetimeColumnStatisticsInput: {
+            name: string;
+            dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
+            /** @enum {string} */
+            kind: "datetime";
+            /** @description ISO date or time */
+            min: string | null;
+            max: string | null;
+            histogram: {
+                /** @description ISO dates or times */
+                edges: string[];
+                counts: number[];
+            };
+        };
+        ColumnStatisticsInput: components["schemas"]["NumericColumnStatisticsInput"] | components["schemas"]["CategoricalColumnStatisticsInput"] | components["schemas"]["DatetimeColumnStatisticsInput"];
         StatisticsResultInput: {
             row_count: number;
             column_count: number;
@@ -32778,22 +32952,6 @@ export interface components {
         };
         /** @enum {string} */
         JobStateInput: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-        JobInput: {
-            id: string;
-            kind: string;
-            state: components["schemas"]["JobStateInput"];
-            progress: number;
-            message: string;
-            log: string;
-            error: string | null;
-            /** @description The engine task's result (its shape depends on the kind) */
-            result: unknown;
-            subject_type: string | null;
-            subject_id: string | null;
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-        };
         ServiceStatusInput: {
             /** @enum {string} */
             mode: "local" | "bullmq";
@@ -32859,361 +33017,6 @@ export interface components {
                 /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
                 request_id: string | null;
             }[];
-        };
-        ParamSpecInput: {
-            name: string;
-            /** @enum {string} */
-            kind: "int" | "float" | "choice" | "bool";
-            default: (number | string | boolean) | null;
-            low?: number;
-            high?: number;
-            log?: boolean;
-            choices?: (string | number)[];
-            /** @description Each choice in the reader’s language, in the order of choices */
-            choice_labels?: string[];
-            tune?: boolean;
-            /** @description The parameter in the reader’s language */
-            label: string;
-            /** @description What the parameter does, in the reader’s language */
-            help?: string;
-        };
-        AlgorithmSpecInput: {
-            key: string;
-            /** @description The algorithm’s name in the reader’s language */
-            label: string;
-            tree: boolean;
-            params: components["schemas"]["ParamSpecInput"][];
-        };
-        CrossValidationInput: {
-            metric: string;
-            folds: number[];
-            mean: number | null;
-            /**
-             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
-             * @enum {string}
-             */
-            aggregate?: "mean" | "pooled_forward";
-            fold_mean?: number | null;
-            std: number | null;
-        };
-        ModelEvaluationInput: {
-            /** @enum {string} */
-            mode: "holdout" | "cv_only";
-            test_rows: number;
-            threshold: number;
-            small_test: boolean;
-            /** @enum {string} */
-            headline: "test" | "repeated_cv" | "forward_validation";
-            repeated_cv: {
-                metric: string;
-                mean: number;
-                std: number;
-                folds: number;
-                repeats: number;
-                low: number;
-                high: number;
-            } | null;
-        };
-        ModelMetricsInput: {
-            [key: string]: (number | string | (number | null)[] | number[][] | {
-                [key: string]: number;
-            }) | null;
-        };
-        TrainingModelInput: {
-            id: string;
-            model_key: string;
-            model_name: string;
-            model_index: number;
-            algorithm: string;
-            /** @description The algorithm’s name in the reader’s language (given with a report) */
-            label?: string;
-            /** @description The hyper-parameters asked for */
-            params: {
-                [key: string]: unknown;
-            };
-            /** @description The hyper-parameters used (after auto-tune) */
-            hyperparameters: {
-                [key: string]: unknown;
-            } | null;
-            cv: components["schemas"]["CrossValidationInput"] | null;
-            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
-            seconds: number | null;
-            /** @description Trained and usable; cross-validation and importances are still being computed */
-            pending: boolean;
-            /** @enum {string} */
-            state: "ready" | "training" | "done" | "failed";
-            metrics: {
-                [key: string]: (number | string | boolean | unknown[] | {
-                    [key: string]: unknown;
-                }) | null;
-            } | null;
-            error: string | null;
-            log: string | null;
-            trained_at: string | null;
-        };
-        TrainingProjectInput: {
-            project_id: string;
-            id: string;
-            name: string;
-            project_type: string;
-            /** @enum {string} */
-            training_state: "ready" | "training" | "done" | "failed";
-            dataset_id: string;
-            parent_dataset_name: string;
-            number_of_data: number;
-            target_variables: string[];
-            feature_variables: string[];
-            split_ratio: number | null;
-            split_time: string | null;
-            cross_validation: ("default" | number) | null;
-            significance_level: number | null;
-            number_of_trials: number | null;
-            auto_tune: boolean | null;
-            balance_data: boolean | null;
-            variance_threshold: number | null;
-            lags: number[];
-            /** @description Rows, or a time span such as 5min (time series) */
-            windows: (number | string)[];
-            datetime_column: string | null;
-            models: components["schemas"]["TrainingModelInput"][];
-            best_model_key: string | null;
-            /**
-             * @description What chose the best model (never the test score)
-             * @enum {string}
-             */
-            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
-            /**
-             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
-             * @enum {string}
-             */
-            evaluation: "holdout" | "cv_only";
-            models_done: number;
-            models_failed: number;
-            job: {
-                id: string;
-                state: string;
-                progress: number;
-                message: string;
-                error: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-            } | null;
-            error: string | null;
-            created_at: string;
-            updated_at: string;
-        };
-        TrainingCatalogueInput: {
-            types: {
-                type: string;
-                prefix: string;
-                supervised: boolean;
-                algorithms: components["schemas"]["AlgorithmSpecInput"][];
-            }[];
-        };
-        ReportChartsInput: {
-            predicted_vs_actual?: {
-                actual: (number | null)[];
-                predicted: (number | null)[];
-            };
-            residuals?: {
-                predicted: (number | null)[];
-                residual: (number | null)[];
-            };
-            residual_histogram?: {
-                counts: number[];
-                edges: number[];
-            };
-            /** @description Soft sensor: actual and predicted over time */
-            time_series?: {
-                train: {
-                    time: ((string | number) | null)[];
-                    actual: (number | null)[];
-                    predicted: (number | null)[];
-                };
-                test: {
-                    time: ((string | number) | null)[];
-                    actual: (number | null)[];
-                    predicted: (number | null)[];
-                };
-            };
-            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
-            coefficients?: {
-                feature: string;
-                coefficient: number | null;
-                std_error?: number | null;
-                p_value?: number | null;
-                significant?: boolean;
-            }[];
-            confusion_matrix?: {
-                labels: string[];
-                matrix: number[][];
-            };
-            roc?: {
-                class: string;
-                fpr: number[];
-                tpr: number[];
-                auc: number | null;
-            }[];
-            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
-            per_class?: {
-                [key: string]: number | {
-                    [key: string]: number;
-                };
-            };
-            pca_scatter?: {
-                x: (number | null)[];
-                y: (number | null)[];
-                cluster: number[];
-                explained: (number | null)[];
-            };
-            profiles?: {
-                features: string[];
-                clusters: string[];
-                means: (number | null)[][];
-            };
-            elbow?: {
-                k: number[];
-                inertia: (number | null)[];
-                silhouette: (number | null)[];
-            };
-            dendrogram?: {
-                icoord: number[][];
-                dcoord: number[][];
-                leaves: string[];
-            };
-            map?: {
-                x: (number | null)[];
-                y: (number | null)[];
-                color: ((number | string) | null)[] | null;
-                color_label: string | null;
-            };
-            scree?: {
-                ratio: (number | null)[];
-                cumulative: (number | null)[];
-            };
-            loadings?: {
-                features: string[];
-                components: (number | null)[][];
-            };
-            biplot?: {
-                features: string[];
-                x: (number | null)[];
-                y: (number | null)[];
-            };
-        };
-        TrainingReportInput: {
-            algorithm: string;
-            label: string;
-            metrics: components["schemas"]["ModelMetricsInput"];
-            train_metrics: components["schemas"]["ModelMetricsInput"];
-            charts: components["schemas"]["ReportChartsInput"];
-            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
-            permutation_importance: {
-                feature: string;
-                mean: number | null;
-                std: number | null;
-            }[];
-            shap: {
-                feature: string;
-                mean_abs: number | null;
-            }[] | null;
-            cv?: components["schemas"]["CrossValidationInput"] | null;
-            evaluation?: components["schemas"]["ModelEvaluationInput"];
-            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
-            target_units?: {
-                scaled: boolean;
-                target: string | null;
-                method: string | null;
-            };
-            hyperparameters: {
-                [key: string]: unknown;
-            };
-            defaults: {
-                [key: string]: unknown;
-            };
-            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
-            param_labels?: {
-                [key: string]: string;
-            };
-            auto_tune: {
-                enabled: boolean;
-                trials: {
-                    number: number;
-                    value: number | null;
-                    params: {
-                        [key: string]: unknown;
-                    };
-                    state: string;
-                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
-                    worker?: string;
-                }[];
-                objective: string;
-            };
-            train_rows: number;
-            test_rows: number;
-            fit_seconds: number;
-            seconds: number;
-            features: string[];
-            target: string | null;
-            /** @description Cross-validation and importances still being computed */
-            pending: boolean;
-        } & {
-            [key: string]: unknown;
-        };
-        ModelReportInput: {
-            project: components["schemas"]["TrainingProjectInput"];
-            model: components["schemas"]["TrainingModelInput"];
-            report: components["schemas"]["TrainingReportInput"];
-        };
-        ImageOperationsInput: {
-            /**
-             * @default {
-             *       "left": 0,
-             *       "top": 0,
-             *       "right": 0,
-             *       "bottom": 0
-             *     }
-             */
-            crop: {
-                /** @default 0 */
-                left: number;
-                /** @default 0 */
-                top: number;
-                /** @default 0 */
-                right: number;
-                /** @default 0 */
-                bottom: number;
-            };
-            /**
-             * @description Degrees clockwise; quarter turns are lossless
-             * @default 0
-             */
-            rotate: number;
-            /** @default false */
-            hflip: boolean;
-            /** @default false */
-            vflip: boolean;
-            /** @default null */
-            resize: {
-                width: number;
-                height: number;
-                /**
-                 * @default stretch
-                 * @enum {string}
-                 */
-                mode: "stretch" | "fit" | "pad";
-            } | null;
-            /** @default false */
-            grayscale: boolean;
-            /** @default 1 */
-            brightness: number;
-            /** @default 1 */
-            contrast: number;
-            /**
-             * @default none
-             * @enum {string}
-             */
-            normalize: "none" | "autocontrast" | "equalize";
         };
         ImageEpochInput: {
             epoch: number;
@@ -33454,7 +33257,7 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
@@ -33506,660 +33309,81 @@ export interface components {
             report_type: "analysis" | "classification";
             job_id: string;
         };
-        GroupStatsInput: {
+        HyperParametersInput: {
+            [key: string]: (number | string | boolean) | null;
+        };
+        ParamSpecInput: {
+            name: string;
+            /** @enum {string} */
+            kind: "int" | "float" | "choice" | "bool";
+            default: (number | string | boolean) | null;
+            low?: number;
+            high?: number;
+            log?: boolean;
+            choices?: (string | number)[];
+            /** @description Each choice in the reader’s language, in the order of choices */
+            choice_labels?: string[];
+            tune?: boolean;
+            /** @description The parameter in the reader’s language */
             label: string;
-            n: number;
-            missing: number;
-            mean: number | null;
-            sd: number | null;
-            se: number | null;
-            median: number | null;
-            q1: number | null;
-            q3: number | null;
-            min: number | null;
-            max: number | null;
-            ci_low: number | null;
-            ci_high: number | null;
-            skewness?: number | null;
-            kurtosis?: number | null;
-        } & {
-            [key: string]: unknown;
+            /** @description What the parameter does, in the reader’s language */
+            help?: string;
         };
-        BoxDataInput: {
-            label: string;
-            q1: number;
-            median: number;
-            q3: number;
-            low: number;
-            high: number;
-            mean: number;
-            outliers: number[];
-            outlier_count: number;
-            points: number[];
-        };
-        ReferenceCurveInput: {
-            /** @enum {string} */
-            dist: "t" | "normal" | "f" | "chi2";
-            params: {
-                [key: string]: number;
-            };
-            x: number[];
-            y: number[];
-            observed: number | null;
-            observed_off_chart: boolean;
-            critical_low: number | null;
-            critical_high: number | null;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-        };
-        AssumptionInput: {
-            /** @description normality, equal_variance or expected_counts */
-            check: string;
-            method: string;
-            target: string;
-            statistic: number | null;
-            p_value: number | null;
-            passed: boolean;
-            subsampled?: boolean;
-            n_tested?: number;
-            min_expected?: number;
-            cells?: number;
-        };
-        TestResultInput: {
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            method: string;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            alpha: number;
-            confidence_level: number;
-            statistic: {
-                symbol: string;
-                value: number | null;
-            } | null;
-            df: number | null;
-            df2: number | null;
-            p_value: number | null;
-            reject: boolean;
-            hypothetical_mean?: number;
-            z?: number;
-            estimate: {
-                kind: string;
-                value: number | null;
-            } | null;
-            ci: {
-                kind: string;
-                level: number;
-                low: number | null;
-                high: number | null;
-                approximate?: boolean;
-            } | null;
-            effect_size: ({
-                kind: string;
-                value: number | null;
-                magnitude: string | null;
-                hedges_g?: number | null;
-            } & {
-                [key: string]: unknown;
-            }) | null;
-            groups: components["schemas"]["GroupStatsInput"][];
-            differences?: components["schemas"]["GroupStatsInput"];
-            pairs?: number;
-            n_missing?: number;
-            equal_variance?: {
-                /** @enum {string} */
-                mode: "auto" | "student" | "welch";
-                levene_statistic: number;
-                levene_p: number;
-                pooled: boolean;
-            };
-            assumptions: components["schemas"]["AssumptionInput"][];
-            warnings: {
-                code: string;
-                params: {
-                    [key: string]: unknown;
-                };
-            }[];
-            post_hoc?: {
-                method: string;
-                pairs: {
-                    a: string;
-                    b: string;
-                    difference: number;
-                    low: number;
-                    high: number;
-                    p_value: number;
-                    reject: boolean;
-                }[];
-            };
-            anova_table?: {
-                ss_between: number;
-                ss_within: number;
-                ms_between: number;
-                ms_within: number;
-            };
-            table?: {
-                rows: string[];
-                columns: string[];
-                row_variable: string;
-                column_variable: string;
-                observed: number[][];
-                expected: number[][];
-            };
-            charts: {
-                box?: components["schemas"]["BoxDataInput"][];
-                reference?: components["schemas"]["ReferenceCurveInput"];
-                reference_line?: number;
-                scatter?: {
-                    x: number[];
-                    y: number[];
-                    slope: number | null;
-                    intercept: number | null;
-                    shown: number;
-                    n: number;
-                };
-                qq?: {
-                    theoretical: number[];
-                    sample: number[];
-                    slope: number;
-                    intercept: number;
-                };
-            } & {
-                [key: string]: unknown;
-            };
-            variables: {
-                variable1: string;
-                variable2: string | null;
-                category: string | null;
-                group1: string | null;
-                group2: string | null;
-            };
-            seconds?: number;
-        } & {
-            [key: string]: unknown;
-        };
-        StatisticalProjectSettingsInput: {
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            variable1: string;
-            variable2: string | null;
-            category: string | null;
-            group1: string | null;
-            group2: string | null;
-            groups: string[];
-            hypothetical_mean: number;
-            significance_level: number;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            /** @enum {string} */
-            equal_variance: "auto" | "student" | "welch";
-        };
-        StatisticalProjectInput: {
-            id: string;
-            name: string;
-            comment: string;
-            dataset_id: string;
-            dataset_name: string;
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            variable1: string;
-            variable2: string | null;
-            category: string | null;
-            group1: string | null;
-            group2: string | null;
-            groups: string[];
-            hypothetical_mean: number;
-            significance_level: number;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            /** @enum {string} */
-            equal_variance: "auto" | "student" | "welch";
-            /** @enum {string} */
-            state: "ready" | "running" | "done" | "failed";
-            job_id: string | null;
-            error: string | null;
-            summary: {
-                statistic: string | null;
-                value: number | null;
-                p_value: number | null;
-                reject: boolean;
-                method: string;
-            } | null;
-            created_at: string;
-            updated_at: string;
-            finished_at: string | null;
-        };
-        StatisticalRunStateInput: {
-            project_id: string;
-            /** @enum {string} */
-            state: "ready" | "running" | "done" | "failed";
-            job_id: string | null;
-            job_state: string;
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            started_at: string | null;
-            finished_at: string | null;
-            result: components["schemas"]["TestResultInput"] | null;
-        };
-        StatisticalEvaluationInput: {
-            project_id: string;
-            reject: boolean;
-            p_value: number | null;
-            alpha: number;
-            statistic_text: string;
-            p_text: string;
-            method_name: {
-                en: string;
-                ja: string;
-            };
-            sentence: {
-                en: string;
-                ja: string;
-            };
-            effect_size: ({
-                kind: string;
-                value: number | null;
-                magnitude: string | null;
-                hedges_g?: number | null;
-                name: {
-                    en: string;
-                    ja: string;
-                };
-                magnitude_text: {
-                    en: string;
-                    ja: string;
-                } | null;
-            } & {
-                [key: string]: unknown;
-            }) | null;
-            warnings: {
-                code: string;
-                params: {
-                    [key: string]: unknown;
-                };
-                text: {
-                    en: string;
-                    ja: string;
-                };
-            }[];
-        };
-        ColumnValuesInput: {
-            column: string;
-            type: string;
-            distinct: number;
-            values: {
-                value: string;
-                count: number;
-            }[];
-        };
-        NumericHistogramInput: {
-            name: string;
-            type: string;
-            /** @description Non-missing values */
-            count: number;
-            missing: number;
-            /** @enum {string} */
-            kind: "numeric" | "datetime";
-            edges: number[];
-            counts: number[];
-        };
-        CategoricalHistogramInput: {
-            name: string;
-            type: string;
-            /** @description Non-missing values */
-            count: number;
-            missing: number;
-            /** @enum {string} */
-            kind: "categorical";
-            values: {
-                value: string;
-                count: number;
-            }[];
-            other: number;
-            distinct: number;
-        };
-        HistogramViewInput: {
-            columns: (components["schemas"]["NumericHistogramInput"] | components["schemas"]["CategoricalHistogramInput"])[];
-        };
-        BoxStatsInput: {
-            name: string;
-            count: number;
-            min: number | null;
-            q1: number | null;
-            median: number | null;
-            q3: number | null;
-            max: number | null;
-            mean: number | null;
-            lower_whisker: number | null;
-            upper_whisker: number | null;
-            outlier_count: number;
-            outliers: number[];
-        };
-        BoxplotViewInput: {
-            columns: components["schemas"]["BoxStatsInput"][];
-        };
-        PackedColumnInput: {
-            /**
-             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
-             * @enum {string}
-             */
-            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
-            /** @description u8 to i32: the power of ten the integers are divided by */
-            scale?: number;
-            /** @description u8, u16, u24: the integer added to each (the smallest) */
-            offset?: number;
-            /** @description The values, base64 */
-            data: string;
-        };
-        ScatterViewInput: {
-            x: string;
-            y: string;
-            color: string | null;
-            /** @enum {string|null} */
-            color_kind: "numeric" | "categorical" | null;
-            x_type: string;
-            y_type: string;
-            total: number;
-            rows: number;
-            /** @enum {string} */
-            mode: "sample" | "bin";
-            sample: boolean;
-            /**
-             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
-             * @enum {string}
-             */
-            sample_method?: "stratified_rows" | "random";
-            returned: number;
-            /** @description mode sample: [x, y] or [x, y, color] */
-            points?: (number | string | null)[][];
-            bins?: {
-                nx: number;
-                ny: number;
-                x0: number;
-                x1: number;
-                y0: number;
-                y1: number;
-            };
-            /** @description mode bin: [i, j, count, mean colour] */
-            cells?: (number | (number | null))[][];
-            /** @description mode sample, format packed: the points as columns, the same values as points */
-            packed_points?: {
-                x: components["schemas"]["PackedColumnInput"];
-                y: components["schemas"]["PackedColumnInput"];
-                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
-                color: components["schemas"]["PackedColumnInput"] | null;
-                color_categories: string[] | null;
-            };
-            /** @description mode bin, format packed: the grid, the same cells as cells */
-            packed_cells?: {
-                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
-                counts: components["schemas"]["PackedColumnInput"];
-                /** @description The mean colour of each cell, same order (NaN = none) */
-                means: components["schemas"]["PackedColumnInput"] | null;
-            };
-        };
-        MatrixViewInput: {
-            columns: string[];
-            rows: (number | null)[][];
-            total: number;
-            returned: number;
-            sample: boolean;
-        };
-        CorrelationViewInput: {
-            /** @enum {string} */
-            method: "pearson" | "spearman";
-            columns: string[];
-            matrix: (number | null)[][];
-            rows: number;
-            sample: boolean;
-            sample_rows: number;
-        };
-        TimeseriesViewInput: {
-            datetime_column: string;
-            /**
-             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
-             * @enum {string}
-             */
-            time_kind: "datetime" | "order";
-            full_start: number | null;
-            full_end: number | null;
-            start: number | null;
-            end: number | null;
-            total_rows: number;
-            window_rows: number;
-            /** @enum {string} */
-            method: "minmax" | "lttb";
-            downsampled: boolean;
-            buckets?: number;
-            series: {
-                name: string;
-                /** @description [epoch ms or order number, value] */
-                points: (number | (number | null))[][];
-            }[];
-        };
-        PreprocessStepSettingsInput: {
-            /** @enum {string} */
-            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-            method: string;
-            columns: string[];
-            params: {
-                [key: string]: unknown;
-            };
-        };
-        ConditionInput: {
-            id: string;
-            name: string;
-            steps: components["schemas"]["PreprocessStepSettingsInput"][];
-            datetime_column: string | null;
-            source_dataset_id: string | null;
-            /** @description The condition with its fitted parameters (null until a run is registered) */
-            fitted: unknown;
-            created_at: string;
-            updated_at: string;
-        };
-        ConditionFileInput: {
-            name: string;
-            steps: components["schemas"]["PreprocessStepSettingsInput"][];
-        };
-        PreprocessLoadedDatasetInput: {
-            dataset: components["schemas"]["DatasetInput"];
-            /** @description Each column with its statistics */
-            columns: components["schemas"]["DatasetColumnInput"][];
-            rows: components["schemas"]["CellInput"][][];
-            row_count: number;
-        };
-        PreprocessPreviewInput: {
-            step: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: {
-                    [key: string]: unknown;
-                };
-                /** @description The fitted parameters of the step (means, scales, bounds) */
-                fitted: unknown;
-            };
-            step_label: string;
-            rows_before: number;
-            rows_after: number;
-            rows_removed: number;
-            rows_changed: number;
-            /** @description Changed cells per column */
-            cells_changed: {
-                [key: string]: number;
-            };
-            columns_before: number;
-            columns_after: number;
-            columns_added: string[];
-            columns_dropped: string[];
-            order_changed: boolean;
-            target_columns: string[];
-            affected_rows: {
-                row: number | string;
-                /** @enum {string} */
-                status: "removed" | "changed";
-                /** @description Column → value */
-                before: {
-                    [key: string]: components["schemas"]["CellInput"];
-                } | null;
-                /** @description Column → value */
-                after: {
-                    [key: string]: components["schemas"]["CellInput"];
-                } | null;
-            }[];
-            affected_columns: string[];
-            /** @description Before/after histogram and series of the first affected numeric column */
-            chart: {
-                column: string;
-                histogram: {
-                    edges: number[];
-                    before: number[];
-                    after: number[];
-                } | null;
-                series: {
-                    /** @enum {string} */
-                    x: "datetime" | "row";
-                    before: (((string | number) | null) | (number | null))[][] | null;
-                    after: (((string | number) | null) | (number | null))[][] | null;
-                };
-            } | null;
-            datetime_column: string | null;
-            /** @description Computed on a leading sample of the rows */
-            sample: boolean;
-            sample_rows: number;
-            total_rows: number;
-        };
-        PreprocessRunStartedInput: {
-            temp_id: string;
-            job_id: string;
-            state: components["schemas"]["JobStateInput"];
-            condition_id: string | null;
-            condition_name: string | null;
-        };
-        PreprocessRunInput: {
-            temp_id: string;
-            source_dataset_id: string;
-            condition_id: string | null;
-            condition_name: string | null;
-            steps: components["schemas"]["PreprocessStepSettingsInput"][];
-            state: components["schemas"]["JobStateInput"];
-            progress: number;
-            message: string;
-            error: string | null;
-            dataset_id: string | null;
-            result: {
-                row_count: number;
-                column_count: number;
-                rows_before: number;
-                columns_before: number;
-                columns: string[];
-                datetime_column: string | null;
-                history: components["schemas"]["PreprocessStepInput"][];
-                /** @description The first 20 rows of the result */
-                head: {
-                    [key: string]: components["schemas"]["CellInput"];
-                }[];
-                /** @description The condition with its fitted parameters (as condition.json) */
-                condition: unknown;
-                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
-                timings: {
-                    read_s: number;
-                    steps_s: number[];
-                    /** @description the changed columns' statistics, computed while writing */
-                    statistics_s?: number | null;
-                    write_s: number;
-                    peak_rss_mb: number | null;
-                    columns_read: number;
-                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
-                    untouched_columns?: string | null;
-                } | null;
-            } | null;
-        };
-        TsDriftSuggestionInput: {
-            /**
-             * @description normal: the unsupervised normal period; train: the supervised training part
-             * @enum {string}
-             */
-            period: "normal" | "train";
-            /** @description Rows of that period */
-            rows: number;
-            /** @description The suggested slowly drifting signals (in the order of the signals) */
-            drift_signals: string[];
-            /** @description The suggested L, the rows of their change; null when none drifts */
-            drift_rows: number | null;
-            signals: {
-                signal: string;
-                drifts: boolean;
-                /** @description Why, in the caller's language */
-                reason: string;
-                /** @description Values of the signal in the period */
-                rows: number;
-                /** @description The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations */
-                move: number | null;
-                /** @description Short-term variation: standard deviation of the first differences / √2 */
-                short_sd: number | null;
-                /** @description Rows of the long window of the trend */
-                window: number | null;
-                /** @description Largest change between consecutive 5-row means, as a share of the move (a step when large) */
-                step_share: number | null;
-                /** @description Times the trend crosses its median by a margin (a level it swings around when many) */
-                crossings: number | null;
-                /** @description Rows over which the trend moves by one short-term standard deviation */
-                rows_per_sd: number | null;
-            }[];
-        };
-        TsAlgorithmInput: {
+        AlgorithmSpecInput: {
             key: string;
-            /** @description The detector's name in the caller's language (Accept-Language) */
+            /** @description The algorithm’s name in the reader’s language */
             label: string;
-            /** @description Whether the detector explains an alarm by the signals’ contributions */
-            contributions: boolean;
-            params: {
-                name: string;
-                /** @enum {string} */
-                kind: "int" | "float";
-                default: number;
+            tree: boolean;
+            params: components["schemas"]["ParamSpecInput"][];
+        };
+        CrossValidationInput: {
+            metric: string;
+            folds: number[];
+            mean: number | null;
+            /**
+             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
+             * @enum {string}
+             */
+            aggregate?: "mean" | "pooled_forward";
+            fold_mean?: number | null;
+            std: number | null;
+        };
+        ModelEvaluationInput: {
+            /** @enum {string} */
+            mode: "holdout" | "cv_only";
+            test_rows: number;
+            threshold: number;
+            small_test: boolean;
+            /** @enum {string} */
+            headline: "test" | "repeated_cv" | "forward_validation";
+            repeated_cv: {
+                metric: string;
+                mean: number;
+                std: number;
+                folds: number;
+                repeats: number;
                 low: number;
                 high: number;
-                /** @description The parameter's label in the caller's language */
-                label: string;
-                /** @description What the value means, in the same language */
-                help?: string;
-            }[];
+            } | null;
         };
-        TsCatalogueInput: {
-            supervised: components["schemas"]["TsAlgorithmInput"][];
-            unsupervised: components["schemas"]["TsAlgorithmInput"][];
+        ModelMetricsInput: {
+            [key: string]: (number | string | (number | null)[] | number[][] | {
+                [key: string]: number;
+            }) | null;
         };
-        TsModelMetricsInput: {
-            f1: number | null;
-            far: number | null;
-            mar: number | null;
-            precision: number | null;
-            recall: number | null;
-            event_f1: number | null;
-            alarms: number;
-            threshold: number | null;
-        };
-        TsModelInput: {
+        ModelRowMetricsInput: components["schemas"]["ModelMetricsInput"] | components["schemas"]["ImageMetricsInput"];
+        TrainingModelInput: {
             id: string;
             model_key: string;
             model_name: string;
             model_index: number;
             algorithm: string;
-            /** @description The detector’s name for people */
-            label: string;
+            /** @description The algorithm’s name in the reader’s language (given with a report) */
+            label?: string;
             /** @description The hyper-parameters asked for */
-            params: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            /** @description The hyper-parameters used */
-            hyperparameters: {
-                [key: string]: (number | string | boolean) | null;
-            } | null;
+            params: components["schemas"]["HyperParametersInput"];
+            /** @description The hyper-parameters used (after auto-tune) */
+            hyperparameters: components["schemas"]["HyperParametersInput"] | null;
             cv: components["schemas"]["CrossValidationInput"] | null;
             evaluation: components["schemas"]["ModelEvaluationInput"] | null;
             seconds: number | null;
@@ -34167,23 +33391,16 @@ export interface components {
             pending: boolean;
             /** @enum {string} */
             state: "ready" | "training" | "done" | "failed";
-            metrics: components["schemas"]["TsModelMetricsInput"] | null;
+            metrics: components["schemas"]["ModelRowMetricsInput"] | null;
             error: string | null;
             log: string | null;
             trained_at: string | null;
-            /** @description The threshold training chose */
-            trained_threshold: number | null;
-            /** @description The threshold a person saved, or null */
-            saved_threshold: number | null;
-            /** @description The one in use: saved, else trained */
-            threshold: number | null;
         };
-        TsProjectInput: {
+        TrainingProjectInput: {
             project_id: string;
             id: string;
             name: string;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            project_type: string;
             /** @enum {string} */
             training_state: "ready" | "training" | "done" | "failed";
             dataset_id: string;
@@ -34203,7 +33420,7 @@ export interface components {
             /** @description Rows, or a time span such as 5min (time series) */
             windows: (number | string)[];
             datetime_column: string | null;
-            models: components["schemas"]["TsModelInput"][];
+            models: components["schemas"]["TrainingModelInput"][];
             best_model_key: string | null;
             /**
              * @description What chose the best model (never the test score)
@@ -34229,394 +33446,161 @@ export interface components {
             error: string | null;
             created_at: string;
             updated_at: string;
-            /** @enum {string} */
-            mode: "supervised" | "unsupervised";
-            time_column: string;
-            time_is_datetime: boolean;
-            /** @description The normal period the unsupervised detectors learn from */
-            normal: ({
-                /** @enum {string} */
-                mode: "rows";
-                rows: number;
-            } | {
-                /** @enum {string} */
-                mode: "range";
-                start: string | number;
-                end: string | number;
-            }) | null;
-            resample: string | null;
-            /** @description Statistics of each rolling window */
-            window_stats: ("mean" | "std" | "min" | "max")[];
-            /** @description Signals that enter as their change over drift_rows rows instead of their level */
-            drift_signals: string[];
-            /** @description Rows of that change; null without drifting signals */
-            drift_rows: number | null;
-            /** @description What the server did to the data, e.g. sorted:<time column> */
-            notes: string[];
         };
-        TsReportInput: {
-            algorithm: string;
-            label: string;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            threshold: number | null;
-            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
-            detector: {
-                components?: number;
-                explained_variance?: number | null;
-                t2_limit?: number | null;
-                q_limit?: number | null;
-                confidence?: number | null;
-                percentile?: number | null;
-                window?: number;
-                quantile?: number | null;
-                factor?: number | null;
-                persistence?: number;
-                epochs_run?: number | null;
-                validation_loss?: number | null;
-            };
-            hyperparameters: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            metrics: {
-                threshold: number | null;
-                /** @enum {string} */
-                evaluated_part: "test" | "train";
-                evaluated_rows: number;
-                alarms: number;
-                alarms_per_day: number | null;
-                alarms_per_1000_rows: number | null;
-                train_alarm_rate: number | null;
-                /** @description With labels only */
-                pointwise?: {
-                    tp: number;
-                    fp: number;
-                    fn: number;
-                    tn: number;
-                    precision: number | null;
-                    recall: number | null;
-                    f1: number | null;
-                    far: number | null;
-                    mar: number | null;
-                };
-                /** @description With labels only */
-                event?: {
-                    events: number;
-                    events_detected: number;
-                    alarm_spans: number;
-                    alarm_spans_true: number;
-                    precision: number | null;
-                    recall: number | null;
-                    f1: number | null;
-                    per_event: {
-                        start: number;
-                        end: number;
-                        /** @description The time column’s value (ISO text for a date/time) */
-                        start_time?: (string | number) | null;
-                        /** @description The time column’s value (ISO text for a date/time) */
-                        end_time?: (string | number) | null;
-                        detected: boolean;
-                        delay_rows: number | null;
-                        delay_seconds?: number | null;
-                    }[];
-                };
-            };
-            notes: string[];
-            signals: string[];
-            time_column: string;
-            label_column: string | null;
-            /** @description How the signals entered the detector (absent in reports written before these settings) */
-            features_settings?: {
-                lags: number[];
-                windows: (number | string)[];
-                window_stats: ("mean" | "std" | "min" | "max")[];
-                drift_signals: string[];
-                drift_rows: number | null;
-                warmup_rows: number;
-            };
-            rows: number;
-            /** @description Rows of each part */
-            parts: {
-                warmup: number;
-                train: number;
-                validation: number;
-                test: number;
-            };
-            contributions: boolean;
-            alarms: {
-                start: number;
-                end: number;
-                /** @description The time column’s value (ISO text for a date/time) */
-                start_time: (string | number) | null;
-                /** @description The time column’s value (ISO text for a date/time) */
-                end_time: (string | number) | null;
-                peak: number;
-                peak_score: number | null;
-                part: string;
-                /** @description Mean contribution of the ten largest signals over the alarm */
-                contributions?: {
-                    signal: string;
-                    value: number | null;
-                }[];
-            }[];
-            overview: {
-                score: (number | (number | null) | (number | null))[][];
-                signals_scaled_std: {
-                    [key: string]: number | null;
-                };
-            };
-        };
-        TsModelReportInput: {
-            project: components["schemas"]["TsProjectInput"];
-            model: components["schemas"]["TsModelInput"];
-            report: components["schemas"]["TsReportInput"];
-        };
-        TsThresholdStatsInput: {
-            threshold: number;
-            /** @description null when training chose none */
-            trained_threshold: number | null;
-            saved_threshold: number | null;
-            /** @enum {string} */
-            evaluated_part: "test" | "train";
-            evaluated_rows: number;
-            labelled: boolean;
-            counts: {
-                tp: number;
-                fp: number;
-                fn: number;
-                tn: number;
-            } | null;
-            precision: number | null;
-            recall: number | null;
-            f1: number | null;
-            far: number | null;
-            mar: number | null;
-            alarms: number;
-            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
-            alarms_per_day: number | null;
-            alarms_per_1000_rows: number | null;
-            spans: (number)[][];
-            seconds: number;
-        };
-        TsSeriesInput: {
-            rows: number;
-            start: number;
-            end: number;
-            points: (number | (number | null) | (number | null))[][];
-            times: ((string | number) | null)[];
-            /** @description Labelled events as [start, end] (at most 2000) */
-            events: (number)[][];
-            /** @description Consecutive rows of one part (warmup, train, validation, test) */
-            parts: {
-                part: string;
-                start: number;
-                end: number;
+        TrainingCatalogueInput: {
+            types: {
+                type: string;
+                prefix: string;
+                supervised: boolean;
+                algorithms: components["schemas"]["AlgorithmSpecInput"][];
             }[];
         };
-        TsSignalsInput: {
-            columns: string[];
-            /** @description signal → buckets */
-            series: {
-                [key: string]: (number | (number | null) | (number | null))[][];
+        ReportChartsInput: {
+            predicted_vs_actual?: {
+                actual: (number | null)[];
+                predicted: (number | null)[];
             };
-        };
-        TsContributionsInput: {
-            available: boolean;
-            start: number;
-            end: number;
-            items: {
-                signal: string;
-                value: number;
+            residuals?: {
+                predicted: (number | null)[];
+                residual: (number | null)[];
+            };
+            residual_histogram?: {
+                counts: number[];
+                edges: number[];
+            };
+            /** @description Soft sensor: actual and predicted over time */
+            time_series?: {
+                train: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+                test: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+            };
+            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
+            coefficients?: {
+                feature: string;
+                coefficient: number | null;
+                std_error?: number | null;
+                p_value?: number | null;
+                significant?: boolean;
             }[];
-        };
-        PredictionValueSummaryInput: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            /** @description Of the predicted value, in the target’s original units */
-            stats: {
-                mean: number | null;
-                min: number | null;
-                max: number | null;
-                missing: number;
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
             };
-        };
-        PredictionCountSummaryInput: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            /** @description Rows per predicted class or cluster */
-            counts: {
-                [key: string]: number;
-            };
-        };
-        PredictionTableSummaryInput: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-        };
-        PredictionAlarmSummaryInput: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            anomaly: {
-                threshold: number | null;
-                alarm_rows: number;
-                /** @description Runs of consecutive alarm rows */
-                alarms: number;
-                first_alarm_row: number | null;
-                scored_rows: number;
-            };
-        };
-        PredictionImageSummaryInput: {
-            algorithm: string;
-            /** @enum {string} */
-            kind: "analysis" | "classification";
-            /** @description OK/NG: a score at or above it is NG */
-            threshold: number | null;
-            classes: string[];
-            rows: {
-                name: string;
-                /** @description The known class, when the images came labelled */
-                label: string | null;
-                predicted: string;
-                score: number;
-                heatmap: string;
-                /** @description Classification: the probability of each class */
-                probabilities?: {
+            roc?: {
+                class: string;
+                fpr: number[];
+                tpr: number[];
+                auc: number | null;
+            }[];
+            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
+            per_class?: {
+                [key: string]: number | {
                     [key: string]: number;
                 };
+            };
+            pca_scatter?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                cluster: number[];
+                explained: (number | null)[];
+            };
+            profiles?: {
+                features: string[];
+                clusters: string[];
+                means: (number | null)[][];
+            };
+            elbow?: {
+                k: number[];
+                inertia: (number | null)[];
+                silhouette: (number | null)[];
+            };
+            dendrogram?: {
+                icoord: number[][];
+                dcoord: number[][];
+                leaves: string[];
+            };
+            map?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                color: ((number | string) | null)[] | null;
+                color_label: string | null;
+            };
+            scree?: {
+                ratio: (number | null)[];
+                cumulative: (number | null)[];
+            };
+            loadings?: {
+                features: string[];
+                components: (number | null)[][];
+            };
+            biplot?: {
+                features: string[];
+                x: (number | null)[];
+                y: (number | null)[];
+            };
+        };
+        TrainingReportInput: {
+            algorithm: string;
+            label: string;
+            metrics: components["schemas"]["ModelMetricsInput"];
+            train_metrics: components["schemas"]["ModelMetricsInput"];
+            charts: components["schemas"]["ReportChartsInput"];
+            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
+            permutation_importance: {
+                feature: string;
+                mean: number | null;
+                std: number | null;
             }[];
+            shap: {
+                feature: string;
+                mean_abs: number | null;
+            }[] | null;
+            cv?: components["schemas"]["CrossValidationInput"] | null;
+            evaluation?: components["schemas"]["ModelEvaluationInput"];
+            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
+            target_units?: {
+                scaled: boolean;
+                target: string | null;
+                method: string | null;
+            };
+            hyperparameters: components["schemas"]["HyperParametersInput"];
+            defaults: components["schemas"]["HyperParametersInput"];
+            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
+            param_labels?: {
+                [key: string]: string;
+            };
+            auto_tune: {
+                enabled: boolean;
+                trials: {
+                    number: number;
+                    value: number | null;
+                    params: components["schemas"]["HyperParametersInput"];
+                    state: string;
+                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
+                    worker?: string;
+                }[];
+                objective: string;
+            };
+            train_rows: number;
+            test_rows: number;
+            fit_seconds: number;
+            seconds: number;
+            features: string[];
+            target: string | null;
+            /** @description Cross-validation and importances still being computed */
+            pending: boolean;
         };
-        PredictionInput: {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "regression" | "soft_sensor";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionValueSummaryInput"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "discriminant_analysis" | "clustering";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionCountSummaryInput"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "dimensional_compression";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionTableSummaryInput"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionAlarmSummaryInput"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "analysis" | "classification";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionImageSummaryInput"] | null;
-        };
-        PredictionRowsInput: {
-            columns: string[];
-            outputs: string[];
-            rows: components["schemas"]["CellInput"][][];
-            total: number;
-            page: number;
-            page_size: number;
+        ModelReportInput: {
+            project: components["schemas"]["TrainingProjectInput"];
+            model: components["schemas"]["TrainingModelInput"];
+            report: components["schemas"]["TrainingReportInput"];
         };
         DesignCriteriaInput: {
             runs: number;
@@ -35149,6 +34133,1643 @@ export interface components {
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResultInput"] | null;
         };
+        PreprocessStepSettingsInput: {
+            /** @enum {string} */
+            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            method: string;
+            columns: string[];
+            params: components["schemas"]["PreprocessStepParamsInput"];
+        };
+        FittedConditionInput: {
+            name: string;
+            datetime_column: string | null;
+            output_datetime_column: string | null;
+            steps: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParamsInput"];
+                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+            }[];
+            /** @description Once registered: the dataset it produced */
+            dataset_id?: string;
+            /** @description Once registered: the dataset it was fitted on */
+            source_dataset_id?: string;
+            /** @description Once registered: the saved condition it ran, if any */
+            condition_id?: string | null;
+        };
+        ConditionInput: {
+            id: string;
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettingsInput"][];
+            datetime_column: string | null;
+            source_dataset_id: string | null;
+            /** @description The condition with its fitted parameters (null until a run is registered) */
+            fitted: components["schemas"]["FittedConditionInput"] | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ConditionFileInput: {
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettingsInput"][];
+        };
+        PreprocessLoadedDatasetInput: {
+            dataset: components["schemas"]["DatasetInput"];
+            /** @description Each column with its statistics */
+            columns: components["schemas"]["DatasetColumnInput"][];
+            rows: components["schemas"]["CellInput"][][];
+            row_count: number;
+        };
+        PreprocessPreviewInput: {
+            step: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParamsInput"];
+                /** @description The fitted parameters of the step (means, scales, bounds) */
+                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+            };
+            step_label: string;
+            rows_before: number;
+            rows_after: number;
+            rows_removed: number;
+            rows_changed: number;
+            /** @description Changed cells per column */
+            cells_changed: {
+                [key: string]: number;
+            };
+            columns_before: number;
+            columns_after: number;
+            columns_added: string[];
+            columns_dropped: string[];
+            order_changed: boolean;
+            target_columns: string[];
+            affected_rows: {
+                row: number | string;
+                /** @enum {string} */
+                status: "removed" | "changed";
+                /** @description Column → value */
+                before: {
+                    [key: string]: components["schemas"]["CellInput"];
+                } | null;
+                /** @description Column → value */
+                after: {
+                    [key: string]: components["schemas"]["CellInput"];
+                } | null;
+            }[];
+            affected_columns: string[];
+            /** @description Before/after histogram and series of the first affected numeric column */
+            chart: {
+                column: string;
+                histogram: {
+                    edges: number[];
+                    before: number[];
+                    after: number[];
+                } | null;
+                series: {
+                    /** @enum {string} */
+                    x: "datetime" | "row";
+                    before: (((string | number) | null) | (number | null))[][] | null;
+                    after: (((string | number) | null) | (number | null))[][] | null;
+                };
+            } | null;
+            datetime_column: string | null;
+            /** @description Computed on a leading sample of the rows */
+            sample: boolean;
+            sample_rows: number;
+            total_rows: number;
+        };
+        PreprocessRunStartedInput: {
+            temp_id: string;
+            job_id: string;
+            state: components["schemas"]["JobStateInput"];
+            condition_id: string | null;
+            condition_name: string | null;
+        };
+        PreprocessRunInput: {
+            temp_id: string;
+            source_dataset_id: string;
+            condition_id: string | null;
+            condition_name: string | null;
+            steps: components["schemas"]["PreprocessStepSettingsInput"][];
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            error: string | null;
+            dataset_id: string | null;
+            result: {
+                row_count: number;
+                column_count: number;
+                rows_before: number;
+                columns_before: number;
+                columns: string[];
+                datetime_column: string | null;
+                history: components["schemas"]["PreprocessStepInput"][];
+                /** @description The first 20 rows of the result */
+                head: {
+                    [key: string]: components["schemas"]["CellInput"];
+                }[];
+                /** @description The condition with its fitted parameters (as condition.json) */
+                condition: components["schemas"]["FittedConditionInput"];
+                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+                timings: {
+                    read_s: number;
+                    steps_s: number[];
+                    /** @description the changed columns' statistics, computed while writing */
+                    statistics_s?: number | null;
+                    write_s: number;
+                    peak_rss_mb: number | null;
+                    columns_read: number;
+                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                    untouched_columns?: string | null;
+                } | null;
+            } | null;
+        };
+        GroupStatsInput: {
+            label: string;
+            n: number;
+            missing: number;
+            mean: number | null;
+            sd: number | null;
+            variance?: number | null;
+            se: number | null;
+            median: number | null;
+            q1: number | null;
+            q3: number | null;
+            min: number | null;
+            max: number | null;
+            ci_low: number | null;
+            ci_high: number | null;
+            skewness?: number | null;
+            kurtosis?: number | null;
+        };
+        BoxDataInput: {
+            label: string;
+            q1: number;
+            median: number;
+            q3: number;
+            low: number;
+            high: number;
+            mean: number;
+            outliers: number[];
+            outlier_count: number;
+            points: number[];
+        };
+        ReferenceCurveInput: {
+            /** @enum {string} */
+            dist: "t" | "normal" | "f" | "chi2";
+            params: {
+                [key: string]: number;
+            };
+            x: number[];
+            y: number[];
+            observed: number | null;
+            observed_off_chart: boolean;
+            critical_low: number | null;
+            critical_high: number | null;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+        };
+        AssumptionInput: {
+            /** @description normality, equal_variance or expected_counts */
+            check: string;
+            method: string;
+            target: string;
+            statistic: number | null;
+            p_value: number | null;
+            passed: boolean;
+            subsampled?: boolean;
+            n_tested?: number;
+            min_expected?: number;
+            cells?: number;
+        };
+        TestResultInput: {
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: {
+                symbol: string;
+                value: number | null;
+            } | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            hypothetical_mean?: number;
+            z?: number;
+            /** @description Correlation: the t statistic of r */
+            t?: number | null;
+            /** @description Wilcoxon signed-rank: the sum of positive ranks */
+            t_plus?: number;
+            /** @description Wilcoxon signed-rank: zero differences left out */
+            zeros_dropped?: number;
+            /** @description Chi-square: the observations in the table */
+            n?: number;
+            /** @description Shapiro-Wilk: the values tested (a sample of a large column) */
+            n_tested?: number;
+            estimate: {
+                kind: string;
+                value: number | null;
+            } | null;
+            ci: {
+                kind: string;
+                level: number;
+                low: number | null;
+                high: number | null;
+                approximate?: boolean;
+            } | null;
+            effect_size: {
+                /** @enum {string} */
+                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+                value: number | null;
+                magnitude: string | null;
+                /** @description Two-sample t test: Hedges' g */
+                hedges_g?: number | null;
+                /** @description Paired t test: d_z */
+                variant?: string;
+                /** @description Mann-Whitney U: the rank-biserial correlation */
+                rank_biserial?: number | null;
+            } | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            differences?: components["schemas"]["GroupStatsInput"];
+            pairs?: number;
+            n_missing?: number;
+            equal_variance?: {
+                /** @enum {string} */
+                mode: "auto" | "student" | "welch";
+                levene_statistic: number;
+                levene_p: number;
+                pooled: boolean;
+            };
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: {
+                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+                code: string;
+                params: {
+                    /** @description Rows left out */
+                    count?: number;
+                    target?: string;
+                    /** @description normality_failed: every group that failed */
+                    targets?: string[];
+                    /** @description normality_subsampled: values tested */
+                    n?: number;
+                    p?: number | null;
+                };
+            }[];
+            post_hoc?: {
+                method: string;
+                pairs: {
+                    a: string;
+                    b: string;
+                    difference: number;
+                    low: number;
+                    high: number;
+                    p_value: number;
+                    reject: boolean;
+                }[];
+            };
+            anova_table?: {
+                ss_between: number;
+                ss_within: number;
+                ms_between: number;
+                ms_within: number;
+            };
+            table?: {
+                rows: string[];
+                columns: string[];
+                row_variable: string;
+                column_variable: string;
+                observed: number[][];
+                expected: number[][];
+            };
+            charts: {
+                box?: components["schemas"]["BoxDataInput"][];
+                reference?: components["schemas"]["ReferenceCurveInput"];
+                reference_line?: number;
+                scatter?: {
+                    x: number[];
+                    y: number[];
+                    slope: number | null;
+                    intercept: number | null;
+                    shown: number;
+                    n: number;
+                };
+                qq?: {
+                    theoretical: number[];
+                    sample: number[];
+                    slope: number;
+                    intercept: number;
+                };
+            };
+            variables: {
+                variable1: string;
+                variable2: string | null;
+                category: string | null;
+                group1: string | null;
+                group2: string | null;
+            };
+            seconds?: number;
+        };
+        StatisticalProjectSettingsInput: {
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+            groups: string[];
+            hypothetical_mean: number;
+            significance_level: number;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            /** @enum {string} */
+            equal_variance: "auto" | "student" | "welch";
+        };
+        StatisticalProjectInput: {
+            id: string;
+            name: string;
+            comment: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+            groups: string[];
+            hypothetical_mean: number;
+            significance_level: number;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            /** @enum {string} */
+            equal_variance: "auto" | "student" | "welch";
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            job_id: string | null;
+            error: string | null;
+            summary: {
+                statistic: string | null;
+                value: number | null;
+                p_value: number | null;
+                reject: boolean;
+                method: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+            finished_at: string | null;
+        };
+        StatisticalRunStateInput: {
+            project_id: string;
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            job_id: string | null;
+            job_state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            started_at: string | null;
+            finished_at: string | null;
+            result: components["schemas"]["TestResultInput"] | null;
+        };
+        StatisticalEvaluationInput: {
+            project_id: string;
+            reject: boolean;
+            p_value: number | null;
+            alpha: number;
+            statistic_text: string;
+            p_text: string;
+            method_name: {
+                en: string;
+                ja: string;
+            };
+            sentence: {
+                en: string;
+                ja: string;
+            };
+            effect_size: {
+                /** @enum {string} */
+                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+                value: number | null;
+                magnitude: string | null;
+                /** @description Two-sample t test: Hedges' g */
+                hedges_g?: number | null;
+                /** @description Paired t test: d_z */
+                variant?: string;
+                /** @description Mann-Whitney U: the rank-biserial correlation */
+                rank_biserial?: number | null;
+                name: {
+                    en: string;
+                    ja: string;
+                };
+                magnitude_text: {
+                    en: string;
+                    ja: string;
+                } | null;
+            } | null;
+            warnings: {
+                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+                code: string;
+                params: {
+                    /** @description Rows left out */
+                    count?: number;
+                    target?: string;
+                    /** @description normality_failed: every group that failed */
+                    targets?: string[];
+                    /** @description normality_subsampled: values tested */
+                    n?: number;
+                    p?: number | null;
+                };
+                text: {
+                    en: string;
+                    ja: string;
+                };
+            }[];
+        };
+        ColumnValuesInput: {
+            column: string;
+            type: string;
+            distinct: number;
+            values: {
+                value: string;
+                count: number;
+            }[];
+        };
+        TsDriftSuggestionInput: {
+            /**
+             * @description normal: the unsupervised normal period; train: the supervised training part
+             * @enum {string}
+             */
+            period: "normal" | "train";
+            /** @description Rows of that period */
+            rows: number;
+            /** @description The suggested slowly drifting signals (in the order of the signals) */
+            drift_signals: string[];
+            /** @description The suggested L, the rows of their change; null when none drifts */
+            drift_rows: number | null;
+            signals: {
+                signal: string;
+                drifts: boolean;
+                /** @description Why, in the caller's language */
+                reason: string;
+                /** @description Values of the signal in the period */
+                rows: number;
+                /** @description The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations */
+                move: number | null;
+                /** @description Short-term variation: standard deviation of the first differences / √2 */
+                short_sd: number | null;
+                /** @description Rows of the long window of the trend */
+                window: number | null;
+                /** @description Largest change between consecutive 5-row means, as a share of the move (a step when large) */
+                step_share: number | null;
+                /** @description Times the trend crosses its median by a margin (a level it swings around when many) */
+                crossings: number | null;
+                /** @description Rows over which the trend moves by one short-term standard deviation */
+                rows_per_sd: number | null;
+            }[];
+        };
+        TsAlgorithmInput: {
+            key: string;
+            /** @description The detector's name in the caller's language (Accept-Language) */
+            label: string;
+            /** @description Whether the detector explains an alarm by the signals’ contributions */
+            contributions: boolean;
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "int" | "float";
+                default: number;
+                low: number;
+                high: number;
+                /** @description The parameter's label in the caller's language */
+                label: string;
+                /** @description What the value means, in the same language */
+                help?: string;
+            }[];
+        };
+        TsCatalogueInput: {
+            supervised: components["schemas"]["TsAlgorithmInput"][];
+            unsupervised: components["schemas"]["TsAlgorithmInput"][];
+        };
+        TsModelMetricsInput: {
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            precision: number | null;
+            recall: number | null;
+            event_f1: number | null;
+            alarms: number;
+            threshold: number | null;
+        };
+        TsModelInput: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The detector’s name for people */
+            label: string;
+            /** @description The hyper-parameters asked for */
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @description The hyper-parameters used */
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+            cv: components["schemas"]["CrossValidationInput"] | null;
+            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["TsModelMetricsInput"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+            /** @description The threshold training chose */
+            trained_threshold: number | null;
+            /** @description The threshold a person saved, or null */
+            saved_threshold: number | null;
+            /** @description The one in use: saved, else trained */
+            threshold: number | null;
+        };
+        TsProjectInput: {
+            project_id: string;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TsModelInput"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @enum {string} */
+            mode: "supervised" | "unsupervised";
+            time_column: string;
+            time_is_datetime: boolean;
+            /** @description The normal period the unsupervised detectors learn from */
+            normal: ({
+                /** @enum {string} */
+                mode: "rows";
+                rows: number;
+            } | {
+                /** @enum {string} */
+                mode: "range";
+                start: string | number;
+                end: string | number;
+            }) | null;
+            resample: string | null;
+            /** @description Statistics of each rolling window */
+            window_stats: ("mean" | "std" | "min" | "max")[];
+            /** @description Signals that enter as their change over drift_rows rows instead of their level */
+            drift_signals: string[];
+            /** @description Rows of that change; null without drifting signals */
+            drift_rows: number | null;
+            /** @description What the server did to the data, e.g. sorted:<time column> */
+            notes: string[];
+        };
+        TsReportInput: {
+            algorithm: string;
+            label: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            threshold: number | null;
+            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
+            detector: {
+                components?: number;
+                explained_variance?: number | null;
+                t2_limit?: number | null;
+                q_limit?: number | null;
+                confidence?: number | null;
+                percentile?: number | null;
+                window?: number;
+                quantile?: number | null;
+                factor?: number | null;
+                persistence?: number;
+                epochs_run?: number | null;
+                validation_loss?: number | null;
+            };
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            metrics: {
+                threshold: number | null;
+                /** @enum {string} */
+                evaluated_part: "test" | "train";
+                evaluated_rows: number;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                train_alarm_rate: number | null;
+                /** @description With labels only */
+                pointwise?: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    far: number | null;
+                    mar: number | null;
+                };
+                /** @description With labels only */
+                event?: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        start_time?: (string | number) | null;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        end_time?: (string | number) | null;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            };
+            notes: string[];
+            signals: string[];
+            time_column: string;
+            label_column: string | null;
+            /** @description How the signals entered the detector (absent in reports written before these settings) */
+            features_settings?: {
+                lags: number[];
+                windows: (number | string)[];
+                window_stats: ("mean" | "std" | "min" | "max")[];
+                drift_signals: string[];
+                drift_rows: number | null;
+                warmup_rows: number;
+            };
+            rows: number;
+            /** @description Rows of each part */
+            parts: {
+                warmup: number;
+                train: number;
+                validation: number;
+                test: number;
+            };
+            contributions: boolean;
+            alarms: {
+                start: number;
+                end: number;
+                /** @description The time column’s value (ISO text for a date/time) */
+                start_time: (string | number) | null;
+                /** @description The time column’s value (ISO text for a date/time) */
+                end_time: (string | number) | null;
+                peak: number;
+                peak_score: number | null;
+                part: string;
+                /** @description Mean contribution of the ten largest signals over the alarm */
+                contributions?: {
+                    signal: string;
+                    value: number | null;
+                }[];
+            }[];
+            overview: {
+                score: (number | (number | null) | (number | null))[][];
+                signals_scaled_std: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        TsModelReportInput: {
+            project: components["schemas"]["TsProjectInput"];
+            model: components["schemas"]["TsModelInput"];
+            report: components["schemas"]["TsReportInput"];
+        };
+        TsThresholdStatsInput: {
+            threshold: number;
+            /** @description null when training chose none */
+            trained_threshold: number | null;
+            saved_threshold: number | null;
+            /** @enum {string} */
+            evaluated_part: "test" | "train";
+            evaluated_rows: number;
+            labelled: boolean;
+            counts: {
+                tp: number;
+                fp: number;
+                fn: number;
+                tn: number;
+            } | null;
+            precision: number | null;
+            recall: number | null;
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            alarms: number;
+            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
+            alarms_per_day: number | null;
+            alarms_per_1000_rows: number | null;
+            spans: (number)[][];
+            seconds: number;
+        };
+        TsSeriesInput: {
+            rows: number;
+            start: number;
+            end: number;
+            points: (number | (number | null) | (number | null))[][];
+            times: ((string | number) | null)[];
+            /** @description Labelled events as [start, end] (at most 2000) */
+            events: (number)[][];
+            /** @description Consecutive rows of one part (warmup, train, validation, test) */
+            parts: {
+                part: string;
+                start: number;
+                end: number;
+            }[];
+        };
+        TsSignalsInput: {
+            columns: string[];
+            /** @description signal → buckets */
+            series: {
+                [key: string]: (number | (number | null) | (number | null))[][];
+            };
+        };
+        TsContributionsInput: {
+            available: boolean;
+            start: number;
+            end: number;
+            items: {
+                signal: string;
+                value: number;
+            }[];
+        };
+        TrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["ModelMetricsInput"] | null;
+                cv?: components["schemas"]["CrossValidationInput"] | null;
+                evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            train_rows: number;
+            test_rows: number;
+            seconds: number;
+        };
+        TsadTrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["TsModelMetricsInput"] | null;
+                cv?: components["schemas"]["CrossValidationInput"] | null;
+                evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            rows: number;
+            /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
+            notes: string[];
+            seconds: number;
+        };
+        TuneHelperJobResultInput: {
+            /** @description model key → trials run on this worker */
+            trials: {
+                [key: string]: number;
+            };
+            total: number;
+        };
+        PreprocessJobResultInput: {
+            row_count: number;
+            column_count: number;
+            rows_before: number;
+            columns_before: number;
+            columns: string[];
+            datetime_column: string | null;
+            history: components["schemas"]["PreprocessStepInput"][];
+            /** @description The first 20 rows of the result */
+            head: {
+                [key: string]: components["schemas"]["CellInput"];
+            }[];
+            condition: components["schemas"]["FittedConditionInput"];
+            /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+            timings: {
+                read_s: number;
+                steps_s: number[];
+                /** @description the changed columns' statistics, computed while writing */
+                statistics_s?: number | null;
+                write_s: number;
+                peak_rss_mb: number | null;
+                columns_read: number;
+                /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                untouched_columns?: string | null;
+            } | null;
+            output_dir: string;
+            parquet: string;
+            /** @description Only these columns were written anew (the others are the source’s), or null: the whole table */
+            changed_columns: string[] | null;
+            /** @description changed column → its figures */
+            column_figures?: {
+                [key: string]: {
+                    count: number;
+                    unique: number;
+                    min: number | null;
+                    max: number | null;
+                    mean: number | null;
+                    std: number | null;
+                };
+            };
+        };
+        PredictJobResultInput: {
+            rows: number;
+            columns: string[];
+            outputs: string[];
+            condition_applied: string | null;
+            /** @description Classification, clustering: rows per class or cluster */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description Regression, soft sensor */
+            stats?: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+            /** @description Time-series anomaly detection */
+            anomaly?: {
+                threshold: number | null;
+                alarm_rows: number;
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        ImageIngestJobResultInput: {
+            classes: string[];
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            total: number;
+            skipped: {
+                entry: string;
+                reason: string;
+            }[];
+            presplit: boolean;
+        } | {
+            error: {
+                code: string;
+                params: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                message: string;
+            };
+        };
+        ImageTrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics?: components["schemas"]["ImageMetricsInput"];
+                threshold?: number | null;
+                stopped?: boolean;
+                seconds?: number;
+                epochs?: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description The epoch was stopped part-way */
+                    partial: boolean;
+                }[];
+                error?: string;
+                log?: string;
+                code?: string;
+                params?: {
+                    [key: string]: string;
+                };
+            }[];
+        };
+        ImagePreprocessJobResultInput: {
+            converted: number;
+        } | {
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                before: number[];
+                after: number[];
+                mode: string;
+            }[];
+        } | {
+            total: number;
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            classes: string[];
+            skipped: {
+                entry: string;
+                reason: string;
+            }[];
+            kind: string;
+            operations: components["schemas"]["ImageOperationsInput"];
+        };
+        ImagePredictJobResultInput: {
+            algorithm: string;
+            kind: string;
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        OptimizeCheckJobResultInput: {
+            features: string[];
+            targets: string[];
+            range_features: string[];
+            center: {
+                [key: string]: number;
+            };
+        };
+        /** @description Test-only task */
+        DiagnosticsJobResultInput: {
+            slept?: number;
+            blocked?: boolean;
+            printed?: boolean;
+            nan?: number | null;
+            inf?: number | null;
+        };
+        JobInput: {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "statistics";
+            result: components["schemas"]["StatisticsResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "preprocess";
+            result: components["schemas"]["PreprocessJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "preprocess_preview";
+            result: components["schemas"]["PreprocessPreviewInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "train";
+            result: components["schemas"]["TrainJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tune_helper";
+            result: components["schemas"]["TuneHelperJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tsad_train";
+            result: components["schemas"]["TsadTrainJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "predict";
+            result: components["schemas"]["PredictJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "statistical_analysis";
+            result: components["schemas"]["TestResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize";
+            result: components["schemas"]["OptimizationResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize_check";
+            result: components["schemas"]["OptimizeCheckJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize_predict";
+            result: {
+                predictions: components["schemas"]["OptimizationConditionPredictionInput"][];
+            } | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimal_design";
+            result: (components["schemas"]["DesignResultInput"] | components["schemas"]["DesignEvaluationInput"]) | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_ingest";
+            result: components["schemas"]["ImageIngestJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_preprocess";
+            result: components["schemas"]["ImagePreprocessJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_train";
+            result: components["schemas"]["ImageTrainJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_predict";
+            result: components["schemas"]["ImagePredictJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "diagnostics";
+            result: components["schemas"]["DiagnosticsJobResultInput"] | null;
+        };
+        NumericHistogramInput: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "numeric" | "datetime";
+            edges: number[];
+            counts: number[];
+        };
+        CategoricalHistogramInput: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "categorical";
+            values: {
+                value: string;
+                count: number;
+            }[];
+            other: number;
+            distinct: number;
+        };
+        HistogramViewInput: {
+            columns: (components["schemas"]["NumericHistogramInput"] | components["schemas"]["CategoricalHistogramInput"])[];
+        };
+        BoxStatsInput: {
+            name: string;
+            count: number;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            mean: number | null;
+            lower_whisker: number | null;
+            upper_whisker: number | null;
+            outlier_count: number;
+            outliers: number[];
+        };
+        BoxplotViewInput: {
+            columns: components["schemas"]["BoxStatsInput"][];
+        };
+        PackedColumnInput: {
+            /**
+             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @enum {string}
+             */
+            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
+            /** @description u8 to i32: the power of ten the integers are divided by */
+            scale?: number;
+            /** @description u8, u16, u24: the integer added to each (the smallest) */
+            offset?: number;
+            /** @description The values, base64 */
+            data: string;
+        };
+        ScatterViewInput: {
+            x: string;
+            y: string;
+            color: string | null;
+            /** @enum {string|null} */
+            color_kind: "numeric" | "categorical" | null;
+            x_type: string;
+            y_type: string;
+            total: number;
+            rows: number;
+            /** @enum {string} */
+            mode: "sample" | "bin";
+            sample: boolean;
+            /**
+             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
+             * @enum {string}
+             */
+            sample_method?: "stratified_rows" | "random";
+            returned: number;
+            /** @description mode sample: [x, y] or [x, y, color] */
+            points?: (number | string | null)[][];
+            bins?: {
+                nx: number;
+                ny: number;
+                x0: number;
+                x1: number;
+                y0: number;
+                y1: number;
+            };
+            /** @description mode bin: [i, j, count, mean colour] */
+            cells?: (number | (number | null))[][];
+            /** @description mode sample, format packed: the points as columns, the same values as points */
+            packed_points?: {
+                x: components["schemas"]["PackedColumnInput"];
+                y: components["schemas"]["PackedColumnInput"];
+                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
+                color: components["schemas"]["PackedColumnInput"] | null;
+                color_categories: string[] | null;
+            };
+            /** @description mode bin, format packed: the grid, the same cells as cells */
+            packed_cells?: {
+                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
+                counts: components["schemas"]["PackedColumnInput"];
+                /** @description The mean colour of each cell, same order (NaN = none) */
+                means: components["schemas"]["PackedColumnInput"] | null;
+            };
+        };
+        MatrixViewInput: {
+            columns: string[];
+            rows: (number | null)[][];
+            total: number;
+            returned: number;
+            sample: boolean;
+        };
+        CorrelationViewInput: {
+            /** @enum {string} */
+            method: "pearson" | "spearman";
+            columns: string[];
+            matrix: (number | null)[][];
+            rows: number;
+            sample: boolean;
+            sample_rows: number;
+        };
+        TimeseriesViewInput: {
+            datetime_column: string;
+            /**
+             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
+             * @enum {string}
+             */
+            time_kind: "datetime" | "order";
+            full_start: number | null;
+            full_end: number | null;
+            start: number | null;
+            end: number | null;
+            total_rows: number;
+            window_rows: number;
+            /** @enum {string} */
+            method: "minmax" | "lttb";
+            downsampled: boolean;
+            buckets?: number;
+            series: {
+                name: string;
+                /** @description [epoch ms or order number, value] */
+                points: (number | (number | null))[][];
+            }[];
+        };
+        PredictionValueSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Of the predicted value, in the target’s original units */
+            stats: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+        };
+        PredictionCountSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Rows per predicted class or cluster */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        PredictionTableSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+        };
+        PredictionAlarmSummaryInput: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            anomaly: {
+                threshold: number | null;
+                alarm_rows: number;
+                /** @description Runs of consecutive alarm rows */
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        PredictionImageSummaryInput: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            /** @description OK/NG: a score at or above it is NG */
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                /** @description The known class, when the images came labelled */
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                /** @description Classification: the probability of each class */
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        PredictionInput: {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "regression" | "soft_sensor";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionValueSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "discriminant_analysis" | "clustering";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionCountSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "dimensional_compression";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionTableSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionAlarmSummaryInput"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionImageSummaryInput"] | null;
+        };
+        PredictionRowsInput: {
+            columns: string[];
+            outputs: string[];
+            rows: components["schemas"]["CellInput"][][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
         ImagePreprocessPreviewInput: {
             items: {
                 id: string;
@@ -35298,10 +35919,8 @@ export interface components {
             project_type: string;
             model_key: string;
             algorithm: string;
-            /** @description The training's scores (the engine's shape) */
-            metrics: {
-                [key: string]: unknown;
-            } | null;
+            /** @description The training's scores (as the training model row has them) */
+            metrics: components["schemas"]["ModelRowMetricsInput"] | null;
             trained_at: string | null;
         };
         PlatformProjectUnderReviewInput: {
@@ -35801,13 +36420,174 @@ export interface components {
             tz_offset_minutes: number;
             message: string;
         };
+        ImageOperations: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
+            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
+        };
+        PreprocessStepParams: {
+            /** @description outliers: remove or clip */
+            action?: string;
+            /** @description outliers (iqr): the fence in IQRs */
+            k?: number | string;
+            /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+            threshold?: number | string;
+            /** @description outliers (hampel), window: rows in the window */
+            window?: number | string;
+            /** @description missing (constant): the fill value; filter: the value to compare with */
+            value?: (string | number | boolean) | null;
+            /** @description filter (between): the upper value */
+            value2?: (string | number | boolean) | null;
+            /** @description computed: the new column; window: the new columns' name */
+            name?: string;
+            /** @description computed: the expression */
+            expression?: string;
+            /** @description window (lag): rows back */
+            lag?: number | string;
+            /** @description window: a time span (e.g. 10min) instead of a row count */
+            span?: string;
+            /** @description window: values needed for a result */
+            min_periods?: (number | string) | null;
+            /** @description columns (rename): old name → new name */
+            mapping?: {
+                [key: string]: string;
+            };
+            /** @description columns (retype): float, integer, string, datetime or boolean */
+            dtype?: string;
+            /** @description filter: the column compared */
+            column?: string;
+            /** @description filter: the operator */
+            op?: string;
+            /** @description sort: ascending (true) or descending */
+            ascending?: boolean | string;
+        };
+        PreprocessStepFitted: {
+            /** @description outliers (iqr, zscore): column → bounds */
+            bounds?: {
+                [key: string]: {
+                    lower: number | null;
+                    upper: number | null;
+                };
+            };
+            /** @description outliers (hampel): the columns; scaling: column → centre and scale */
+            columns?: string[] | {
+                [key: string]: {
+                    center: number;
+                    scale: number;
+                };
+            };
+            /** @description missing (drop_columns): the columns dropped */
+            drop?: string[];
+            /** @description missing (mean, median, mode): column → fill value */
+            values?: {
+                [key: string]: (string | number | boolean) | null;
+            };
+        };
+        PreprocessStepChanges: {
+            /** @description outliers: remove or clip */
+            action?: string;
+            /** @description outliers (iqr): the fence in IQRs */
+            k?: number | string;
+            /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+            threshold?: number | string;
+            /** @description outliers (hampel), window: rows in the window */
+            window?: number | string;
+            /** @description missing (constant): the fill value; filter: the value to compare with */
+            value?: (string | number | boolean) | null;
+            /** @description filter (between): the upper value */
+            value2?: (string | number | boolean) | null;
+            /** @description computed: the new column; window: the new columns' name */
+            name?: string;
+            /** @description computed: the expression */
+            expression?: string;
+            /** @description window (lag): rows back */
+            lag?: number | string;
+            /** @description window: a time span (e.g. 10min) instead of a row count */
+            span?: string;
+            /** @description window: values needed for a result */
+            min_periods?: (number | string) | null;
+            /** @description columns (rename): old name → new name */
+            mapping?: {
+                [key: string]: string;
+            };
+            /** @description columns (retype): float, integer, string, datetime or boolean */
+            dtype?: string;
+            /** @description filter: the column compared */
+            column?: string;
+            /** @description filter: the operator */
+            op?: string;
+            /** @description sort: ascending (true) or descending */
+            ascending?: boolean | string;
+            columns?: string[];
+            fitted?: components["schemas"]["PreprocessStepFitted"];
+            rows_before?: number;
+            rows_after?: number;
+            columns_added?: string[];
+            columns_dropped?: string[];
+            /** @description Applied to data without the columns it concerns: left out */
+            skipped?: boolean;
+        };
         Cell: (string | number | boolean) | null;
         /** @enum {string} */
         ColumnType: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStep: {
-            process_type: string;
+            /** @enum {string} */
+            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            /** @description The step's method */
             action_name: string;
-            changes: unknown;
+            changes: components["schemas"]["PreprocessStepChanges"];
+            modified_at: string;
+        } | {
+            /** @enum {string} */
+            process_type: "image";
+            /** @enum {string} */
+            action_name: "image_preprocess";
+            changes: components["schemas"]["ImageOperations"];
             modified_at: string;
         };
         Dataset: {
@@ -35837,12 +36617,10 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
-        } & {
-            [key: string]: unknown;
         };
         DatasetColumn: {
             name: string;
@@ -35883,13 +36661,11 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
             columns: components["schemas"]["DatasetColumn"][];
-        } & {
-            [key: string]: unknown;
         };
         DatasetPage: {
             items: components["schemas"]["Dataset"][];
@@ -35902,38 +36678,64 @@ export interface components {
             page: number;
             page_size: number;
         };
-        ColumnStatistics: {
+        NumericColumnStatistics: {
             name: string;
             dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
             /** @enum {string} */
-            kind: "numeric" | "categorical" | "boolean" | "datetime";
-            count: number | null;
-            missing: number | null;
-            unique: number | null;
-            mean?: number | null;
-            std?: number | null;
-            min?: (number | string) | null;
-            q1?: number | null;
-            median?: number | null;
-            q3?: number | null;
-            max?: (number | string) | null;
-            skewness?: number | null;
-            kurtosis?: number | null;
-            zeros?: number | null;
-            infinite?: number | null;
-            /** @description Rows outside the top categories */
-            other?: number | null;
-            top?: {
-                value: (string | number | boolean) | null;
-                count: number;
-            }[] | null;
-            histogram?: {
+            kind: "numeric";
+            mean: number | null;
+            std: number | null;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            skewness: number | null;
+            kurtosis: number | null;
+            zeros: number;
+            infinite: number;
+            histogram: {
                 edges: number[];
                 counts: number[];
-            } | null;
-        } & {
-            [key: string]: unknown;
+            };
         };
+        CategoricalColumnStatistics: {
+            name: string;
+            dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
+            /** @enum {string} */
+            kind: "categorical" | "boolean";
+            /** @description The most frequent values, most frequent first */
+            top: {
+                value: (string | number | boolean) | null;
+                count: number;
+            }[];
+            /** @description Rows outside the top categories */
+            other: number;
+        };
+        DatetimeColumnStatistics: {
+            name: string;
+            dtype: string;
+            count: number;
+            missing: number;
+            unique: number;
+            /** @enum {string} */
+            kind: "datetime";
+            /** @description ISO date or time */
+            min: string | null;
+            max: string | null;
+            histogram: {
+                /** @description ISO dates or times */
+                edges: string[];
+                counts: number[];
+            };
+        };
+        ColumnStatistics: components["schemas"]["NumericColumnStatistics"] | components["schemas"]["CategoricalColumnStatistics"] | components["schemas"]["DatetimeColumnStatistics"];
         StatisticsResult: {
             row_count: number;
             column_count: number;
@@ -35954,22 +36756,6 @@ export interface components {
         };
         /** @enum {string} */
         JobState: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-        Job: {
-            id: string;
-            kind: string;
-            state: components["schemas"]["JobState"];
-            progress: number;
-            message: string;
-            log: string;
-            error: string | null;
-            /** @description The engine task's result (its shape depends on the kind) */
-            result: unknown;
-            subject_type: string | null;
-            subject_id: string | null;
-            created_at: string;
-            started_at: string | null;
-            finished_at: string | null;
-        };
         ServiceStatus: {
             /** @enum {string} */
             mode: "local" | "bullmq";
@@ -36035,361 +36821,6 @@ export interface components {
                 /** @description The request that created the job (its X-Request-Id): finds its records in the server and engine logs */
                 request_id: string | null;
             }[];
-        };
-        ParamSpec: {
-            name: string;
-            /** @enum {string} */
-            kind: "int" | "float" | "choice" | "bool";
-            default: (number | string | boolean) | null;
-            low?: number;
-            high?: number;
-            log?: boolean;
-            choices?: (string | number)[];
-            /** @description Each choice in the reader’s language, in the order of choices */
-            choice_labels?: string[];
-            tune?: boolean;
-            /** @description The parameter in the reader’s language */
-            label: string;
-            /** @description What the parameter does, in the reader’s language */
-            help?: string;
-        };
-        AlgorithmSpec: {
-            key: string;
-            /** @description The algorithm’s name in the reader’s language */
-            label: string;
-            tree: boolean;
-            params: components["schemas"]["ParamSpec"][];
-        };
-        CrossValidation: {
-            metric: string;
-            folds: number[];
-            mean: number | null;
-            /**
-             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
-             * @enum {string}
-             */
-            aggregate?: "mean" | "pooled_forward";
-            fold_mean?: number | null;
-            std: number | null;
-        };
-        ModelEvaluation: {
-            /** @enum {string} */
-            mode: "holdout" | "cv_only";
-            test_rows: number;
-            threshold: number;
-            small_test: boolean;
-            /** @enum {string} */
-            headline: "test" | "repeated_cv" | "forward_validation";
-            repeated_cv: {
-                metric: string;
-                mean: number;
-                std: number;
-                folds: number;
-                repeats: number;
-                low: number;
-                high: number;
-            } | null;
-        };
-        ModelMetrics: {
-            [key: string]: (number | string | (number | null)[] | number[][] | {
-                [key: string]: number;
-            }) | null;
-        };
-        TrainingModel: {
-            id: string;
-            model_key: string;
-            model_name: string;
-            model_index: number;
-            algorithm: string;
-            /** @description The algorithm’s name in the reader’s language (given with a report) */
-            label?: string;
-            /** @description The hyper-parameters asked for */
-            params: {
-                [key: string]: unknown;
-            };
-            /** @description The hyper-parameters used (after auto-tune) */
-            hyperparameters: {
-                [key: string]: unknown;
-            } | null;
-            cv: components["schemas"]["CrossValidation"] | null;
-            evaluation: components["schemas"]["ModelEvaluation"] | null;
-            seconds: number | null;
-            /** @description Trained and usable; cross-validation and importances are still being computed */
-            pending: boolean;
-            /** @enum {string} */
-            state: "ready" | "training" | "done" | "failed";
-            metrics: {
-                [key: string]: (number | string | boolean | unknown[] | {
-                    [key: string]: unknown;
-                }) | null;
-            } | null;
-            error: string | null;
-            log: string | null;
-            trained_at: string | null;
-        };
-        TrainingProject: {
-            project_id: string;
-            id: string;
-            name: string;
-            project_type: string;
-            /** @enum {string} */
-            training_state: "ready" | "training" | "done" | "failed";
-            dataset_id: string;
-            parent_dataset_name: string;
-            number_of_data: number;
-            target_variables: string[];
-            feature_variables: string[];
-            split_ratio: number | null;
-            split_time: string | null;
-            cross_validation: ("default" | number) | null;
-            significance_level: number | null;
-            number_of_trials: number | null;
-            auto_tune: boolean | null;
-            balance_data: boolean | null;
-            variance_threshold: number | null;
-            lags: number[];
-            /** @description Rows, or a time span such as 5min (time series) */
-            windows: (number | string)[];
-            datetime_column: string | null;
-            models: components["schemas"]["TrainingModel"][];
-            best_model_key: string | null;
-            /**
-             * @description What chose the best model (never the test score)
-             * @enum {string}
-             */
-            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
-            /**
-             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
-             * @enum {string}
-             */
-            evaluation: "holdout" | "cv_only";
-            models_done: number;
-            models_failed: number;
-            job: {
-                id: string;
-                state: string;
-                progress: number;
-                message: string;
-                error: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-            } | null;
-            error: string | null;
-            created_at: string;
-            updated_at: string;
-        };
-        TrainingCatalogue: {
-            types: {
-                type: string;
-                prefix: string;
-                supervised: boolean;
-                algorithms: components["schemas"]["AlgorithmSpec"][];
-            }[];
-        };
-        ReportCharts: {
-            predicted_vs_actual?: {
-                actual: (number | null)[];
-                predicted: (number | null)[];
-            };
-            residuals?: {
-                predicted: (number | null)[];
-                residual: (number | null)[];
-            };
-            residual_histogram?: {
-                counts: number[];
-                edges: number[];
-            };
-            /** @description Soft sensor: actual and predicted over time */
-            time_series?: {
-                train: {
-                    time: ((string | number) | null)[];
-                    actual: (number | null)[];
-                    predicted: (number | null)[];
-                };
-                test: {
-                    time: ((string | number) | null)[];
-                    actual: (number | null)[];
-                    predicted: (number | null)[];
-                };
-            };
-            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
-            coefficients?: {
-                feature: string;
-                coefficient: number | null;
-                std_error?: number | null;
-                p_value?: number | null;
-                significant?: boolean;
-            }[];
-            confusion_matrix?: {
-                labels: string[];
-                matrix: number[][];
-            };
-            roc?: {
-                class: string;
-                fpr: number[];
-                tpr: number[];
-                auc: number | null;
-            }[];
-            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
-            per_class?: {
-                [key: string]: number | {
-                    [key: string]: number;
-                };
-            };
-            pca_scatter?: {
-                x: (number | null)[];
-                y: (number | null)[];
-                cluster: number[];
-                explained: (number | null)[];
-            };
-            profiles?: {
-                features: string[];
-                clusters: string[];
-                means: (number | null)[][];
-            };
-            elbow?: {
-                k: number[];
-                inertia: (number | null)[];
-                silhouette: (number | null)[];
-            };
-            dendrogram?: {
-                icoord: number[][];
-                dcoord: number[][];
-                leaves: string[];
-            };
-            map?: {
-                x: (number | null)[];
-                y: (number | null)[];
-                color: ((number | string) | null)[] | null;
-                color_label: string | null;
-            };
-            scree?: {
-                ratio: (number | null)[];
-                cumulative: (number | null)[];
-            };
-            loadings?: {
-                features: string[];
-                components: (number | null)[][];
-            };
-            biplot?: {
-                features: string[];
-                x: (number | null)[];
-                y: (number | null)[];
-            };
-        };
-        TrainingReport: {
-            algorithm: string;
-            label: string;
-            metrics: components["schemas"]["ModelMetrics"];
-            train_metrics: components["schemas"]["ModelMetrics"];
-            charts: components["schemas"]["ReportCharts"];
-            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
-            permutation_importance: {
-                feature: string;
-                mean: number | null;
-                std: number | null;
-            }[];
-            shap: {
-                feature: string;
-                mean_abs: number | null;
-            }[] | null;
-            cv?: components["schemas"]["CrossValidation"] | null;
-            evaluation?: components["schemas"]["ModelEvaluation"];
-            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
-            target_units?: {
-                scaled: boolean;
-                target: string | null;
-                method: string | null;
-            };
-            hyperparameters: {
-                [key: string]: unknown;
-            };
-            defaults: {
-                [key: string]: unknown;
-            };
-            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
-            param_labels?: {
-                [key: string]: string;
-            };
-            auto_tune: {
-                enabled: boolean;
-                trials: {
-                    number: number;
-                    value: number | null;
-                    params: {
-                        [key: string]: unknown;
-                    };
-                    state: string;
-                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
-                    worker?: string;
-                }[];
-                objective: string;
-            };
-            train_rows: number;
-            test_rows: number;
-            fit_seconds: number;
-            seconds: number;
-            features: string[];
-            target: string | null;
-            /** @description Cross-validation and importances still being computed */
-            pending: boolean;
-        } & {
-            [key: string]: unknown;
-        };
-        ModelReport: {
-            project: components["schemas"]["TrainingProject"];
-            model: components["schemas"]["TrainingModel"];
-            report: components["schemas"]["TrainingReport"];
-        };
-        ImageOperations: {
-            /**
-             * @default {
-             *       "left": 0,
-             *       "top": 0,
-             *       "right": 0,
-             *       "bottom": 0
-             *     }
-             */
-            crop: {
-                /** @default 0 */
-                left: number;
-                /** @default 0 */
-                top: number;
-                /** @default 0 */
-                right: number;
-                /** @default 0 */
-                bottom: number;
-            };
-            /**
-             * @description Degrees clockwise; quarter turns are lossless
-             * @default 0
-             */
-            rotate: number;
-            /** @default false */
-            hflip: boolean;
-            /** @default false */
-            vflip: boolean;
-            /** @default null */
-            resize: {
-                width: number;
-                height: number;
-                /**
-                 * @default stretch
-                 * @enum {string}
-                 */
-                mode: "stretch" | "fit" | "pad";
-            } | null;
-            /** @default false */
-            grayscale: boolean;
-            /** @default 1 */
-            brightness: number;
-            /** @default 1 */
-            contrast: number;
-            /**
-             * @default none
-             * @enum {string}
-             */
-            normalize: "none" | "autocontrast" | "equalize";
         };
         ImageEpoch: {
             epoch: number;
@@ -36630,7 +37061,7 @@ export interface components {
                 parquet: string;
             };
             statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled */
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
             };
@@ -36682,660 +37113,81 @@ export interface components {
             report_type: "analysis" | "classification";
             job_id: string;
         };
-        GroupStats: {
+        HyperParameters: {
+            [key: string]: (number | string | boolean) | null;
+        };
+        ParamSpec: {
+            name: string;
+            /** @enum {string} */
+            kind: "int" | "float" | "choice" | "bool";
+            default: (number | string | boolean) | null;
+            low?: number;
+            high?: number;
+            log?: boolean;
+            choices?: (string | number)[];
+            /** @description Each choice in the reader’s language, in the order of choices */
+            choice_labels?: string[];
+            tune?: boolean;
+            /** @description The parameter in the reader’s language */
             label: string;
-            n: number;
-            missing: number;
-            mean: number | null;
-            sd: number | null;
-            se: number | null;
-            median: number | null;
-            q1: number | null;
-            q3: number | null;
-            min: number | null;
-            max: number | null;
-            ci_low: number | null;
-            ci_high: number | null;
-            skewness?: number | null;
-            kurtosis?: number | null;
-        } & {
-            [key: string]: unknown;
+            /** @description What the parameter does, in the reader’s language */
+            help?: string;
         };
-        BoxData: {
-            label: string;
-            q1: number;
-            median: number;
-            q3: number;
-            low: number;
-            high: number;
-            mean: number;
-            outliers: number[];
-            outlier_count: number;
-            points: number[];
-        };
-        ReferenceCurve: {
-            /** @enum {string} */
-            dist: "t" | "normal" | "f" | "chi2";
-            params: {
-                [key: string]: number;
-            };
-            x: number[];
-            y: number[];
-            observed: number | null;
-            observed_off_chart: boolean;
-            critical_low: number | null;
-            critical_high: number | null;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-        };
-        Assumption: {
-            /** @description normality, equal_variance or expected_counts */
-            check: string;
-            method: string;
-            target: string;
-            statistic: number | null;
-            p_value: number | null;
-            passed: boolean;
-            subsampled?: boolean;
-            n_tested?: number;
-            min_expected?: number;
-            cells?: number;
-        };
-        TestResult: {
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            method: string;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            alpha: number;
-            confidence_level: number;
-            statistic: {
-                symbol: string;
-                value: number | null;
-            } | null;
-            df: number | null;
-            df2: number | null;
-            p_value: number | null;
-            reject: boolean;
-            hypothetical_mean?: number;
-            z?: number;
-            estimate: {
-                kind: string;
-                value: number | null;
-            } | null;
-            ci: {
-                kind: string;
-                level: number;
-                low: number | null;
-                high: number | null;
-                approximate?: boolean;
-            } | null;
-            effect_size: ({
-                kind: string;
-                value: number | null;
-                magnitude: string | null;
-                hedges_g?: number | null;
-            } & {
-                [key: string]: unknown;
-            }) | null;
-            groups: components["schemas"]["GroupStats"][];
-            differences?: components["schemas"]["GroupStats"];
-            pairs?: number;
-            n_missing?: number;
-            equal_variance?: {
-                /** @enum {string} */
-                mode: "auto" | "student" | "welch";
-                levene_statistic: number;
-                levene_p: number;
-                pooled: boolean;
-            };
-            assumptions: components["schemas"]["Assumption"][];
-            warnings: {
-                code: string;
-                params: {
-                    [key: string]: unknown;
-                };
-            }[];
-            post_hoc?: {
-                method: string;
-                pairs: {
-                    a: string;
-                    b: string;
-                    difference: number;
-                    low: number;
-                    high: number;
-                    p_value: number;
-                    reject: boolean;
-                }[];
-            };
-            anova_table?: {
-                ss_between: number;
-                ss_within: number;
-                ms_between: number;
-                ms_within: number;
-            };
-            table?: {
-                rows: string[];
-                columns: string[];
-                row_variable: string;
-                column_variable: string;
-                observed: number[][];
-                expected: number[][];
-            };
-            charts: {
-                box?: components["schemas"]["BoxData"][];
-                reference?: components["schemas"]["ReferenceCurve"];
-                reference_line?: number;
-                scatter?: {
-                    x: number[];
-                    y: number[];
-                    slope: number | null;
-                    intercept: number | null;
-                    shown: number;
-                    n: number;
-                };
-                qq?: {
-                    theoretical: number[];
-                    sample: number[];
-                    slope: number;
-                    intercept: number;
-                };
-            } & {
-                [key: string]: unknown;
-            };
-            variables: {
-                variable1: string;
-                variable2: string | null;
-                category: string | null;
-                group1: string | null;
-                group2: string | null;
-            };
-            seconds?: number;
-        } & {
-            [key: string]: unknown;
-        };
-        StatisticalProjectSettings: {
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            variable1: string;
-            variable2: string | null;
-            category: string | null;
-            group1: string | null;
-            group2: string | null;
-            groups: string[];
-            hypothetical_mean: number;
-            significance_level: number;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            /** @enum {string} */
-            equal_variance: "auto" | "student" | "welch";
-        };
-        StatisticalProject: {
-            id: string;
-            name: string;
-            comment: string;
-            dataset_id: string;
-            dataset_name: string;
-            /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
-            variable1: string;
-            variable2: string | null;
-            category: string | null;
-            group1: string | null;
-            group2: string | null;
-            groups: string[];
-            hypothetical_mean: number;
-            significance_level: number;
-            /** @enum {string} */
-            alternative: "two-sided" | "less" | "greater";
-            /** @enum {string} */
-            equal_variance: "auto" | "student" | "welch";
-            /** @enum {string} */
-            state: "ready" | "running" | "done" | "failed";
-            job_id: string | null;
-            error: string | null;
-            summary: {
-                statistic: string | null;
-                value: number | null;
-                p_value: number | null;
-                reject: boolean;
-                method: string;
-            } | null;
-            created_at: string;
-            updated_at: string;
-            finished_at: string | null;
-        };
-        StatisticalRunState: {
-            project_id: string;
-            /** @enum {string} */
-            state: "ready" | "running" | "done" | "failed";
-            job_id: string | null;
-            job_state: string;
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            started_at: string | null;
-            finished_at: string | null;
-            result: components["schemas"]["TestResult"] | null;
-        };
-        StatisticalEvaluation: {
-            project_id: string;
-            reject: boolean;
-            p_value: number | null;
-            alpha: number;
-            statistic_text: string;
-            p_text: string;
-            method_name: {
-                en: string;
-                ja: string;
-            };
-            sentence: {
-                en: string;
-                ja: string;
-            };
-            effect_size: ({
-                kind: string;
-                value: number | null;
-                magnitude: string | null;
-                hedges_g?: number | null;
-                name: {
-                    en: string;
-                    ja: string;
-                };
-                magnitude_text: {
-                    en: string;
-                    ja: string;
-                } | null;
-            } & {
-                [key: string]: unknown;
-            }) | null;
-            warnings: {
-                code: string;
-                params: {
-                    [key: string]: unknown;
-                };
-                text: {
-                    en: string;
-                    ja: string;
-                };
-            }[];
-        };
-        ColumnValues: {
-            column: string;
-            type: string;
-            distinct: number;
-            values: {
-                value: string;
-                count: number;
-            }[];
-        };
-        NumericHistogram: {
-            name: string;
-            type: string;
-            /** @description Non-missing values */
-            count: number;
-            missing: number;
-            /** @enum {string} */
-            kind: "numeric" | "datetime";
-            edges: number[];
-            counts: number[];
-        };
-        CategoricalHistogram: {
-            name: string;
-            type: string;
-            /** @description Non-missing values */
-            count: number;
-            missing: number;
-            /** @enum {string} */
-            kind: "categorical";
-            values: {
-                value: string;
-                count: number;
-            }[];
-            other: number;
-            distinct: number;
-        };
-        HistogramView: {
-            columns: (components["schemas"]["NumericHistogram"] | components["schemas"]["CategoricalHistogram"])[];
-        };
-        BoxStats: {
-            name: string;
-            count: number;
-            min: number | null;
-            q1: number | null;
-            median: number | null;
-            q3: number | null;
-            max: number | null;
-            mean: number | null;
-            lower_whisker: number | null;
-            upper_whisker: number | null;
-            outlier_count: number;
-            outliers: number[];
-        };
-        BoxplotView: {
-            columns: components["schemas"]["BoxStats"][];
-        };
-        PackedColumn: {
-            /**
-             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
-             * @enum {string}
-             */
-            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
-            /** @description u8 to i32: the power of ten the integers are divided by */
-            scale?: number;
-            /** @description u8, u16, u24: the integer added to each (the smallest) */
-            offset?: number;
-            /** @description The values, base64 */
-            data: string;
-        };
-        ScatterView: {
-            x: string;
-            y: string;
-            color: string | null;
-            /** @enum {string|null} */
-            color_kind: "numeric" | "categorical" | null;
-            x_type: string;
-            y_type: string;
-            total: number;
-            rows: number;
-            /** @enum {string} */
-            mode: "sample" | "bin";
-            sample: boolean;
-            /**
-             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
-             * @enum {string}
-             */
-            sample_method?: "stratified_rows" | "random";
-            returned: number;
-            /** @description mode sample: [x, y] or [x, y, color] */
-            points?: (number | string | null)[][];
-            bins?: {
-                nx: number;
-                ny: number;
-                x0: number;
-                x1: number;
-                y0: number;
-                y1: number;
-            };
-            /** @description mode bin: [i, j, count, mean colour] */
-            cells?: (number | (number | null))[][];
-            /** @description mode sample, format packed: the points as columns, the same values as points */
-            packed_points?: {
-                x: components["schemas"]["PackedColumn"];
-                y: components["schemas"]["PackedColumn"];
-                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
-                color: components["schemas"]["PackedColumn"] | null;
-                color_categories: string[] | null;
-            };
-            /** @description mode bin, format packed: the grid, the same cells as cells */
-            packed_cells?: {
-                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
-                counts: components["schemas"]["PackedColumn"];
-                /** @description The mean colour of each cell, same order (NaN = none) */
-                means: components["schemas"]["PackedColumn"] | null;
-            };
-        };
-        MatrixView: {
-            columns: string[];
-            rows: (number | null)[][];
-            total: number;
-            returned: number;
-            sample: boolean;
-        };
-        CorrelationView: {
-            /** @enum {string} */
-            method: "pearson" | "spearman";
-            columns: string[];
-            matrix: (number | null)[][];
-            rows: number;
-            sample: boolean;
-            sample_rows: number;
-        };
-        TimeseriesView: {
-            datetime_column: string;
-            /**
-             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
-             * @enum {string}
-             */
-            time_kind: "datetime" | "order";
-            full_start: number | null;
-            full_end: number | null;
-            start: number | null;
-            end: number | null;
-            total_rows: number;
-            window_rows: number;
-            /** @enum {string} */
-            method: "minmax" | "lttb";
-            downsampled: boolean;
-            buckets?: number;
-            series: {
-                name: string;
-                /** @description [epoch ms or order number, value] */
-                points: (number | (number | null))[][];
-            }[];
-        };
-        PreprocessStepSettings: {
-            /** @enum {string} */
-            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-            method: string;
-            columns: string[];
-            params: {
-                [key: string]: unknown;
-            };
-        };
-        Condition: {
-            id: string;
-            name: string;
-            steps: components["schemas"]["PreprocessStepSettings"][];
-            datetime_column: string | null;
-            source_dataset_id: string | null;
-            /** @description The condition with its fitted parameters (null until a run is registered) */
-            fitted: unknown;
-            created_at: string;
-            updated_at: string;
-        };
-        ConditionFile: {
-            name: string;
-            steps: components["schemas"]["PreprocessStepSettings"][];
-        };
-        PreprocessLoadedDataset: {
-            dataset: components["schemas"]["Dataset"];
-            /** @description Each column with its statistics */
-            columns: components["schemas"]["DatasetColumn"][];
-            rows: components["schemas"]["Cell"][][];
-            row_count: number;
-        };
-        PreprocessPreview: {
-            step: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: {
-                    [key: string]: unknown;
-                };
-                /** @description The fitted parameters of the step (means, scales, bounds) */
-                fitted: unknown;
-            };
-            step_label: string;
-            rows_before: number;
-            rows_after: number;
-            rows_removed: number;
-            rows_changed: number;
-            /** @description Changed cells per column */
-            cells_changed: {
-                [key: string]: number;
-            };
-            columns_before: number;
-            columns_after: number;
-            columns_added: string[];
-            columns_dropped: string[];
-            order_changed: boolean;
-            target_columns: string[];
-            affected_rows: {
-                row: number | string;
-                /** @enum {string} */
-                status: "removed" | "changed";
-                /** @description Column → value */
-                before: {
-                    [key: string]: components["schemas"]["Cell"];
-                } | null;
-                /** @description Column → value */
-                after: {
-                    [key: string]: components["schemas"]["Cell"];
-                } | null;
-            }[];
-            affected_columns: string[];
-            /** @description Before/after histogram and series of the first affected numeric column */
-            chart: {
-                column: string;
-                histogram: {
-                    edges: number[];
-                    before: number[];
-                    after: number[];
-                } | null;
-                series: {
-                    /** @enum {string} */
-                    x: "datetime" | "row";
-                    before: (((string | number) | null) | (number | null))[][] | null;
-                    after: (((string | number) | null) | (number | null))[][] | null;
-                };
-            } | null;
-            datetime_column: string | null;
-            /** @description Computed on a leading sample of the rows */
-            sample: boolean;
-            sample_rows: number;
-            total_rows: number;
-        };
-        PreprocessRunStarted: {
-            temp_id: string;
-            job_id: string;
-            state: components["schemas"]["JobState"];
-            condition_id: string | null;
-            condition_name: string | null;
-        };
-        PreprocessRun: {
-            temp_id: string;
-            source_dataset_id: string;
-            condition_id: string | null;
-            condition_name: string | null;
-            steps: components["schemas"]["PreprocessStepSettings"][];
-            state: components["schemas"]["JobState"];
-            progress: number;
-            message: string;
-            error: string | null;
-            dataset_id: string | null;
-            result: {
-                row_count: number;
-                column_count: number;
-                rows_before: number;
-                columns_before: number;
-                columns: string[];
-                datetime_column: string | null;
-                history: components["schemas"]["PreprocessStep"][];
-                /** @description The first 20 rows of the result */
-                head: {
-                    [key: string]: components["schemas"]["Cell"];
-                }[];
-                /** @description The condition with its fitted parameters (as condition.json) */
-                condition: unknown;
-                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
-                timings: {
-                    read_s: number;
-                    steps_s: number[];
-                    /** @description the changed columns' statistics, computed while writing */
-                    statistics_s?: number | null;
-                    write_s: number;
-                    peak_rss_mb: number | null;
-                    columns_read: number;
-                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
-                    untouched_columns?: string | null;
-                } | null;
-            } | null;
-        };
-        TsDriftSuggestion: {
-            /**
-             * @description normal: the unsupervised normal period; train: the supervised training part
-             * @enum {string}
-             */
-            period: "normal" | "train";
-            /** @description Rows of that period */
-            rows: number;
-            /** @description The suggested slowly drifting signals (in the order of the signals) */
-            drift_signals: string[];
-            /** @description The suggested L, the rows of their change; null when none drifts */
-            drift_rows: number | null;
-            signals: {
-                signal: string;
-                drifts: boolean;
-                /** @description Why, in the caller's language */
-                reason: string;
-                /** @description Values of the signal in the period */
-                rows: number;
-                /** @description The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations */
-                move: number | null;
-                /** @description Short-term variation: standard deviation of the first differences / √2 */
-                short_sd: number | null;
-                /** @description Rows of the long window of the trend */
-                window: number | null;
-                /** @description Largest change between consecutive 5-row means, as a share of the move (a step when large) */
-                step_share: number | null;
-                /** @description Times the trend crosses its median by a margin (a level it swings around when many) */
-                crossings: number | null;
-                /** @description Rows over which the trend moves by one short-term standard deviation */
-                rows_per_sd: number | null;
-            }[];
-        };
-        TsAlgorithm: {
+        AlgorithmSpec: {
             key: string;
-            /** @description The detector's name in the caller's language (Accept-Language) */
+            /** @description The algorithm’s name in the reader’s language */
             label: string;
-            /** @description Whether the detector explains an alarm by the signals’ contributions */
-            contributions: boolean;
-            params: {
-                name: string;
-                /** @enum {string} */
-                kind: "int" | "float";
-                default: number;
+            tree: boolean;
+            params: components["schemas"]["ParamSpec"][];
+        };
+        CrossValidation: {
+            metric: string;
+            folds: number[];
+            mean: number | null;
+            /**
+             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
+             * @enum {string}
+             */
+            aggregate?: "mean" | "pooled_forward";
+            fold_mean?: number | null;
+            std: number | null;
+        };
+        ModelEvaluation: {
+            /** @enum {string} */
+            mode: "holdout" | "cv_only";
+            test_rows: number;
+            threshold: number;
+            small_test: boolean;
+            /** @enum {string} */
+            headline: "test" | "repeated_cv" | "forward_validation";
+            repeated_cv: {
+                metric: string;
+                mean: number;
+                std: number;
+                folds: number;
+                repeats: number;
                 low: number;
                 high: number;
-                /** @description The parameter's label in the caller's language */
-                label: string;
-                /** @description What the value means, in the same language */
-                help?: string;
-            }[];
+            } | null;
         };
-        TsCatalogue: {
-            supervised: components["schemas"]["TsAlgorithm"][];
-            unsupervised: components["schemas"]["TsAlgorithm"][];
+        ModelMetrics: {
+            [key: string]: (number | string | (number | null)[] | number[][] | {
+                [key: string]: number;
+            }) | null;
         };
-        TsModelMetrics: {
-            f1: number | null;
-            far: number | null;
-            mar: number | null;
-            precision: number | null;
-            recall: number | null;
-            event_f1: number | null;
-            alarms: number;
-            threshold: number | null;
-        };
-        TsModel: {
+        ModelRowMetrics: components["schemas"]["ModelMetrics"] | components["schemas"]["ImageMetrics"];
+        TrainingModel: {
             id: string;
             model_key: string;
             model_name: string;
             model_index: number;
             algorithm: string;
-            /** @description The detector’s name for people */
-            label: string;
+            /** @description The algorithm’s name in the reader’s language (given with a report) */
+            label?: string;
             /** @description The hyper-parameters asked for */
-            params: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            /** @description The hyper-parameters used */
-            hyperparameters: {
-                [key: string]: (number | string | boolean) | null;
-            } | null;
+            params: components["schemas"]["HyperParameters"];
+            /** @description The hyper-parameters used (after auto-tune) */
+            hyperparameters: components["schemas"]["HyperParameters"] | null;
             cv: components["schemas"]["CrossValidation"] | null;
             evaluation: components["schemas"]["ModelEvaluation"] | null;
             seconds: number | null;
@@ -37343,23 +37195,16 @@ export interface components {
             pending: boolean;
             /** @enum {string} */
             state: "ready" | "training" | "done" | "failed";
-            metrics: components["schemas"]["TsModelMetrics"] | null;
+            metrics: components["schemas"]["ModelRowMetrics"] | null;
             error: string | null;
             log: string | null;
             trained_at: string | null;
-            /** @description The threshold training chose */
-            trained_threshold: number | null;
-            /** @description The threshold a person saved, or null */
-            saved_threshold: number | null;
-            /** @description The one in use: saved, else trained */
-            threshold: number | null;
         };
-        TsProject: {
+        TrainingProject: {
             project_id: string;
             id: string;
             name: string;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            project_type: string;
             /** @enum {string} */
             training_state: "ready" | "training" | "done" | "failed";
             dataset_id: string;
@@ -37379,7 +37224,7 @@ export interface components {
             /** @description Rows, or a time span such as 5min (time series) */
             windows: (number | string)[];
             datetime_column: string | null;
-            models: components["schemas"]["TsModel"][];
+            models: components["schemas"]["TrainingModel"][];
             best_model_key: string | null;
             /**
              * @description What chose the best model (never the test score)
@@ -37405,394 +37250,161 @@ export interface components {
             error: string | null;
             created_at: string;
             updated_at: string;
-            /** @enum {string} */
-            mode: "supervised" | "unsupervised";
-            time_column: string;
-            time_is_datetime: boolean;
-            /** @description The normal period the unsupervised detectors learn from */
-            normal: ({
-                /** @enum {string} */
-                mode: "rows";
-                rows: number;
-            } | {
-                /** @enum {string} */
-                mode: "range";
-                start: string | number;
-                end: string | number;
-            }) | null;
-            resample: string | null;
-            /** @description Statistics of each rolling window */
-            window_stats: ("mean" | "std" | "min" | "max")[];
-            /** @description Signals that enter as their change over drift_rows rows instead of their level */
-            drift_signals: string[];
-            /** @description Rows of that change; null without drifting signals */
-            drift_rows: number | null;
-            /** @description What the server did to the data, e.g. sorted:<time column> */
-            notes: string[];
         };
-        TsReport: {
-            algorithm: string;
-            label: string;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            threshold: number | null;
-            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
-            detector: {
-                components?: number;
-                explained_variance?: number | null;
-                t2_limit?: number | null;
-                q_limit?: number | null;
-                confidence?: number | null;
-                percentile?: number | null;
-                window?: number;
-                quantile?: number | null;
-                factor?: number | null;
-                persistence?: number;
-                epochs_run?: number | null;
-                validation_loss?: number | null;
-            };
-            hyperparameters: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            metrics: {
-                threshold: number | null;
-                /** @enum {string} */
-                evaluated_part: "test" | "train";
-                evaluated_rows: number;
-                alarms: number;
-                alarms_per_day: number | null;
-                alarms_per_1000_rows: number | null;
-                train_alarm_rate: number | null;
-                /** @description With labels only */
-                pointwise?: {
-                    tp: number;
-                    fp: number;
-                    fn: number;
-                    tn: number;
-                    precision: number | null;
-                    recall: number | null;
-                    f1: number | null;
-                    far: number | null;
-                    mar: number | null;
-                };
-                /** @description With labels only */
-                event?: {
-                    events: number;
-                    events_detected: number;
-                    alarm_spans: number;
-                    alarm_spans_true: number;
-                    precision: number | null;
-                    recall: number | null;
-                    f1: number | null;
-                    per_event: {
-                        start: number;
-                        end: number;
-                        /** @description The time column’s value (ISO text for a date/time) */
-                        start_time?: (string | number) | null;
-                        /** @description The time column’s value (ISO text for a date/time) */
-                        end_time?: (string | number) | null;
-                        detected: boolean;
-                        delay_rows: number | null;
-                        delay_seconds?: number | null;
-                    }[];
-                };
-            };
-            notes: string[];
-            signals: string[];
-            time_column: string;
-            label_column: string | null;
-            /** @description How the signals entered the detector (absent in reports written before these settings) */
-            features_settings?: {
-                lags: number[];
-                windows: (number | string)[];
-                window_stats: ("mean" | "std" | "min" | "max")[];
-                drift_signals: string[];
-                drift_rows: number | null;
-                warmup_rows: number;
-            };
-            rows: number;
-            /** @description Rows of each part */
-            parts: {
-                warmup: number;
-                train: number;
-                validation: number;
-                test: number;
-            };
-            contributions: boolean;
-            alarms: {
-                start: number;
-                end: number;
-                /** @description The time column’s value (ISO text for a date/time) */
-                start_time: (string | number) | null;
-                /** @description The time column’s value (ISO text for a date/time) */
-                end_time: (string | number) | null;
-                peak: number;
-                peak_score: number | null;
-                part: string;
-                /** @description Mean contribution of the ten largest signals over the alarm */
-                contributions?: {
-                    signal: string;
-                    value: number | null;
-                }[];
-            }[];
-            overview: {
-                score: (number | (number | null) | (number | null))[][];
-                signals_scaled_std: {
-                    [key: string]: number | null;
-                };
-            };
-        };
-        TsModelReport: {
-            project: components["schemas"]["TsProject"];
-            model: components["schemas"]["TsModel"];
-            report: components["schemas"]["TsReport"];
-        };
-        TsThresholdStats: {
-            threshold: number;
-            /** @description null when training chose none */
-            trained_threshold: number | null;
-            saved_threshold: number | null;
-            /** @enum {string} */
-            evaluated_part: "test" | "train";
-            evaluated_rows: number;
-            labelled: boolean;
-            counts: {
-                tp: number;
-                fp: number;
-                fn: number;
-                tn: number;
-            } | null;
-            precision: number | null;
-            recall: number | null;
-            f1: number | null;
-            far: number | null;
-            mar: number | null;
-            alarms: number;
-            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
-            alarms_per_day: number | null;
-            alarms_per_1000_rows: number | null;
-            spans: (number)[][];
-            seconds: number;
-        };
-        TsSeries: {
-            rows: number;
-            start: number;
-            end: number;
-            points: (number | (number | null) | (number | null))[][];
-            times: ((string | number) | null)[];
-            /** @description Labelled events as [start, end] (at most 2000) */
-            events: (number)[][];
-            /** @description Consecutive rows of one part (warmup, train, validation, test) */
-            parts: {
-                part: string;
-                start: number;
-                end: number;
+        TrainingCatalogue: {
+            types: {
+                type: string;
+                prefix: string;
+                supervised: boolean;
+                algorithms: components["schemas"]["AlgorithmSpec"][];
             }[];
         };
-        TsSignals: {
-            columns: string[];
-            /** @description signal → buckets */
-            series: {
-                [key: string]: (number | (number | null) | (number | null))[][];
+        ReportCharts: {
+            predicted_vs_actual?: {
+                actual: (number | null)[];
+                predicted: (number | null)[];
             };
-        };
-        TsContributions: {
-            available: boolean;
-            start: number;
-            end: number;
-            items: {
-                signal: string;
-                value: number;
+            residuals?: {
+                predicted: (number | null)[];
+                residual: (number | null)[];
+            };
+            residual_histogram?: {
+                counts: number[];
+                edges: number[];
+            };
+            /** @description Soft sensor: actual and predicted over time */
+            time_series?: {
+                train: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+                test: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+            };
+            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
+            coefficients?: {
+                feature: string;
+                coefficient: number | null;
+                std_error?: number | null;
+                p_value?: number | null;
+                significant?: boolean;
             }[];
-        };
-        PredictionValueSummary: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            /** @description Of the predicted value, in the target’s original units */
-            stats: {
-                mean: number | null;
-                min: number | null;
-                max: number | null;
-                missing: number;
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
             };
-        };
-        PredictionCountSummary: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            /** @description Rows per predicted class or cluster */
-            counts: {
-                [key: string]: number;
-            };
-        };
-        PredictionTableSummary: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-        };
-        PredictionAlarmSummary: {
-            /** @description Rows of the result table */
-            rows: number;
-            columns: string[];
-            /** @description The prediction columns (the rest are the input rows as uploaded) */
-            outputs: string[];
-            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
-            condition_applied: string | null;
-            anomaly: {
-                threshold: number | null;
-                alarm_rows: number;
-                /** @description Runs of consecutive alarm rows */
-                alarms: number;
-                first_alarm_row: number | null;
-                scored_rows: number;
-            };
-        };
-        PredictionImageSummary: {
-            algorithm: string;
-            /** @enum {string} */
-            kind: "analysis" | "classification";
-            /** @description OK/NG: a score at or above it is NG */
-            threshold: number | null;
-            classes: string[];
-            rows: {
-                name: string;
-                /** @description The known class, when the images came labelled */
-                label: string | null;
-                predicted: string;
-                score: number;
-                heatmap: string;
-                /** @description Classification: the probability of each class */
-                probabilities?: {
+            roc?: {
+                class: string;
+                fpr: number[];
+                tpr: number[];
+                auc: number | null;
+            }[];
+            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
+            per_class?: {
+                [key: string]: number | {
                     [key: string]: number;
                 };
+            };
+            pca_scatter?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                cluster: number[];
+                explained: (number | null)[];
+            };
+            profiles?: {
+                features: string[];
+                clusters: string[];
+                means: (number | null)[][];
+            };
+            elbow?: {
+                k: number[];
+                inertia: (number | null)[];
+                silhouette: (number | null)[];
+            };
+            dendrogram?: {
+                icoord: number[][];
+                dcoord: number[][];
+                leaves: string[];
+            };
+            map?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                color: ((number | string) | null)[] | null;
+                color_label: string | null;
+            };
+            scree?: {
+                ratio: (number | null)[];
+                cumulative: (number | null)[];
+            };
+            loadings?: {
+                features: string[];
+                components: (number | null)[][];
+            };
+            biplot?: {
+                features: string[];
+                x: (number | null)[];
+                y: (number | null)[];
+            };
+        };
+        TrainingReport: {
+            algorithm: string;
+            label: string;
+            metrics: components["schemas"]["ModelMetrics"];
+            train_metrics: components["schemas"]["ModelMetrics"];
+            charts: components["schemas"]["ReportCharts"];
+            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
+            permutation_importance: {
+                feature: string;
+                mean: number | null;
+                std: number | null;
             }[];
+            shap: {
+                feature: string;
+                mean_abs: number | null;
+            }[] | null;
+            cv?: components["schemas"]["CrossValidation"] | null;
+            evaluation?: components["schemas"]["ModelEvaluation"];
+            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
+            target_units?: {
+                scaled: boolean;
+                target: string | null;
+                method: string | null;
+            };
+            hyperparameters: components["schemas"]["HyperParameters"];
+            defaults: components["schemas"]["HyperParameters"];
+            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
+            param_labels?: {
+                [key: string]: string;
+            };
+            auto_tune: {
+                enabled: boolean;
+                trials: {
+                    number: number;
+                    value: number | null;
+                    params: components["schemas"]["HyperParameters"];
+                    state: string;
+                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
+                    worker?: string;
+                }[];
+                objective: string;
+            };
+            train_rows: number;
+            test_rows: number;
+            fit_seconds: number;
+            seconds: number;
+            features: string[];
+            target: string | null;
+            /** @description Cross-validation and importances still being computed */
+            pending: boolean;
         };
-        Prediction: {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "regression" | "soft_sensor";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionValueSummary"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "discriminant_analysis" | "clustering";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionCountSummary"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "dimensional_compression";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionTableSummary"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionAlarmSummary"] | null;
-        } | {
-            id: string;
-            name: string;
-            project_id: string;
-            project_name: string;
-            report_type: string;
-            model_key: string;
-            dataset_id: string;
-            test_dataset: string;
-            /** @enum {string} */
-            state: "queued" | "running" | "done" | "failed";
-            progress: number;
-            message: string;
-            error: string | null;
-            log: string;
-            created_at: string;
-            finished_at: string | null;
-            /** @enum {string} */
-            project_type: "analysis" | "classification";
-            /** @description The summary its engine task wrote, when done */
-            result: components["schemas"]["PredictionImageSummary"] | null;
-        };
-        PredictionRows: {
-            columns: string[];
-            outputs: string[];
-            rows: components["schemas"]["Cell"][][];
-            total: number;
-            page: number;
-            page_size: number;
+        ModelReport: {
+            project: components["schemas"]["TrainingProject"];
+            model: components["schemas"]["TrainingModel"];
+            report: components["schemas"]["TrainingReport"];
         };
         DesignCriteria: {
             runs: number;
@@ -38325,6 +37937,1643 @@ export interface components {
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResult"] | null;
         };
+        PreprocessStepSettings: {
+            /** @enum {string} */
+            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            method: string;
+            columns: string[];
+            params: components["schemas"]["PreprocessStepParams"];
+        };
+        FittedCondition: {
+            name: string;
+            datetime_column: string | null;
+            output_datetime_column: string | null;
+            steps: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParams"];
+                fitted: components["schemas"]["PreprocessStepFitted"] | null;
+            }[];
+            /** @description Once registered: the dataset it produced */
+            dataset_id?: string;
+            /** @description Once registered: the dataset it was fitted on */
+            source_dataset_id?: string;
+            /** @description Once registered: the saved condition it ran, if any */
+            condition_id?: string | null;
+        };
+        Condition: {
+            id: string;
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettings"][];
+            datetime_column: string | null;
+            source_dataset_id: string | null;
+            /** @description The condition with its fitted parameters (null until a run is registered) */
+            fitted: components["schemas"]["FittedCondition"] | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ConditionFile: {
+            name: string;
+            steps: components["schemas"]["PreprocessStepSettings"][];
+        };
+        PreprocessLoadedDataset: {
+            dataset: components["schemas"]["Dataset"];
+            /** @description Each column with its statistics */
+            columns: components["schemas"]["DatasetColumn"][];
+            rows: components["schemas"]["Cell"][][];
+            row_count: number;
+        };
+        PreprocessPreview: {
+            step: {
+                /** @enum {string} */
+                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+                method: string;
+                columns: string[];
+                params: components["schemas"]["PreprocessStepParams"];
+                /** @description The fitted parameters of the step (means, scales, bounds) */
+                fitted: components["schemas"]["PreprocessStepFitted"] | null;
+            };
+            step_label: string;
+            rows_before: number;
+            rows_after: number;
+            rows_removed: number;
+            rows_changed: number;
+            /** @description Changed cells per column */
+            cells_changed: {
+                [key: string]: number;
+            };
+            columns_before: number;
+            columns_after: number;
+            columns_added: string[];
+            columns_dropped: string[];
+            order_changed: boolean;
+            target_columns: string[];
+            affected_rows: {
+                row: number | string;
+                /** @enum {string} */
+                status: "removed" | "changed";
+                /** @description Column → value */
+                before: {
+                    [key: string]: components["schemas"]["Cell"];
+                } | null;
+                /** @description Column → value */
+                after: {
+                    [key: string]: components["schemas"]["Cell"];
+                } | null;
+            }[];
+            affected_columns: string[];
+            /** @description Before/after histogram and series of the first affected numeric column */
+            chart: {
+                column: string;
+                histogram: {
+                    edges: number[];
+                    before: number[];
+                    after: number[];
+                } | null;
+                series: {
+                    /** @enum {string} */
+                    x: "datetime" | "row";
+                    before: (((string | number) | null) | (number | null))[][] | null;
+                    after: (((string | number) | null) | (number | null))[][] | null;
+                };
+            } | null;
+            datetime_column: string | null;
+            /** @description Computed on a leading sample of the rows */
+            sample: boolean;
+            sample_rows: number;
+            total_rows: number;
+        };
+        PreprocessRunStarted: {
+            temp_id: string;
+            job_id: string;
+            state: components["schemas"]["JobState"];
+            condition_id: string | null;
+            condition_name: string | null;
+        };
+        PreprocessRun: {
+            temp_id: string;
+            source_dataset_id: string;
+            condition_id: string | null;
+            condition_name: string | null;
+            steps: components["schemas"]["PreprocessStepSettings"][];
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            error: string | null;
+            dataset_id: string | null;
+            result: {
+                row_count: number;
+                column_count: number;
+                rows_before: number;
+                columns_before: number;
+                columns: string[];
+                datetime_column: string | null;
+                history: components["schemas"]["PreprocessStep"][];
+                /** @description The first 20 rows of the result */
+                head: {
+                    [key: string]: components["schemas"]["Cell"];
+                }[];
+                /** @description The condition with its fitted parameters (as condition.json) */
+                condition: components["schemas"]["FittedCondition"];
+                /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+                timings: {
+                    read_s: number;
+                    steps_s: number[];
+                    /** @description the changed columns' statistics, computed while writing */
+                    statistics_s?: number | null;
+                    write_s: number;
+                    peak_rss_mb: number | null;
+                    columns_read: number;
+                    /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                    untouched_columns?: string | null;
+                } | null;
+            } | null;
+        };
+        GroupStats: {
+            label: string;
+            n: number;
+            missing: number;
+            mean: number | null;
+            sd: number | null;
+            variance?: number | null;
+            se: number | null;
+            median: number | null;
+            q1: number | null;
+            q3: number | null;
+            min: number | null;
+            max: number | null;
+            ci_low: number | null;
+            ci_high: number | null;
+            skewness?: number | null;
+            kurtosis?: number | null;
+        };
+        BoxData: {
+            label: string;
+            q1: number;
+            median: number;
+            q3: number;
+            low: number;
+            high: number;
+            mean: number;
+            outliers: number[];
+            outlier_count: number;
+            points: number[];
+        };
+        ReferenceCurve: {
+            /** @enum {string} */
+            dist: "t" | "normal" | "f" | "chi2";
+            params: {
+                [key: string]: number;
+            };
+            x: number[];
+            y: number[];
+            observed: number | null;
+            observed_off_chart: boolean;
+            critical_low: number | null;
+            critical_high: number | null;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+        };
+        Assumption: {
+            /** @description normality, equal_variance or expected_counts */
+            check: string;
+            method: string;
+            target: string;
+            statistic: number | null;
+            p_value: number | null;
+            passed: boolean;
+            subsampled?: boolean;
+            n_tested?: number;
+            min_expected?: number;
+            cells?: number;
+        };
+        TestResult: {
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: {
+                symbol: string;
+                value: number | null;
+            } | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            hypothetical_mean?: number;
+            z?: number;
+            /** @description Correlation: the t statistic of r */
+            t?: number | null;
+            /** @description Wilcoxon signed-rank: the sum of positive ranks */
+            t_plus?: number;
+            /** @description Wilcoxon signed-rank: zero differences left out */
+            zeros_dropped?: number;
+            /** @description Chi-square: the observations in the table */
+            n?: number;
+            /** @description Shapiro-Wilk: the values tested (a sample of a large column) */
+            n_tested?: number;
+            estimate: {
+                kind: string;
+                value: number | null;
+            } | null;
+            ci: {
+                kind: string;
+                level: number;
+                low: number | null;
+                high: number | null;
+                approximate?: boolean;
+            } | null;
+            effect_size: {
+                /** @enum {string} */
+                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+                value: number | null;
+                magnitude: string | null;
+                /** @description Two-sample t test: Hedges' g */
+                hedges_g?: number | null;
+                /** @description Paired t test: d_z */
+                variant?: string;
+                /** @description Mann-Whitney U: the rank-biserial correlation */
+                rank_biserial?: number | null;
+            } | null;
+            groups: components["schemas"]["GroupStats"][];
+            differences?: components["schemas"]["GroupStats"];
+            pairs?: number;
+            n_missing?: number;
+            equal_variance?: {
+                /** @enum {string} */
+                mode: "auto" | "student" | "welch";
+                levene_statistic: number;
+                levene_p: number;
+                pooled: boolean;
+            };
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: {
+                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+                code: string;
+                params: {
+                    /** @description Rows left out */
+                    count?: number;
+                    target?: string;
+                    /** @description normality_failed: every group that failed */
+                    targets?: string[];
+                    /** @description normality_subsampled: values tested */
+                    n?: number;
+                    p?: number | null;
+                };
+            }[];
+            post_hoc?: {
+                method: string;
+                pairs: {
+                    a: string;
+                    b: string;
+                    difference: number;
+                    low: number;
+                    high: number;
+                    p_value: number;
+                    reject: boolean;
+                }[];
+            };
+            anova_table?: {
+                ss_between: number;
+                ss_within: number;
+                ms_between: number;
+                ms_within: number;
+            };
+            table?: {
+                rows: string[];
+                columns: string[];
+                row_variable: string;
+                column_variable: string;
+                observed: number[][];
+                expected: number[][];
+            };
+            charts: {
+                box?: components["schemas"]["BoxData"][];
+                reference?: components["schemas"]["ReferenceCurve"];
+                reference_line?: number;
+                scatter?: {
+                    x: number[];
+                    y: number[];
+                    slope: number | null;
+                    intercept: number | null;
+                    shown: number;
+                    n: number;
+                };
+                qq?: {
+                    theoretical: number[];
+                    sample: number[];
+                    slope: number;
+                    intercept: number;
+                };
+            };
+            variables: {
+                variable1: string;
+                variable2: string | null;
+                category: string | null;
+                group1: string | null;
+                group2: string | null;
+            };
+            seconds?: number;
+        };
+        StatisticalProjectSettings: {
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+            groups: string[];
+            hypothetical_mean: number;
+            significance_level: number;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            /** @enum {string} */
+            equal_variance: "auto" | "student" | "welch";
+        };
+        StatisticalProject: {
+            id: string;
+            name: string;
+            comment: string;
+            dataset_id: string;
+            dataset_name: string;
+            /** @enum {string} */
+            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+            groups: string[];
+            hypothetical_mean: number;
+            significance_level: number;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            /** @enum {string} */
+            equal_variance: "auto" | "student" | "welch";
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            job_id: string | null;
+            error: string | null;
+            summary: {
+                statistic: string | null;
+                value: number | null;
+                p_value: number | null;
+                reject: boolean;
+                method: string;
+            } | null;
+            created_at: string;
+            updated_at: string;
+            finished_at: string | null;
+        };
+        StatisticalRunState: {
+            project_id: string;
+            /** @enum {string} */
+            state: "ready" | "running" | "done" | "failed";
+            job_id: string | null;
+            job_state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            started_at: string | null;
+            finished_at: string | null;
+            result: components["schemas"]["TestResult"] | null;
+        };
+        StatisticalEvaluation: {
+            project_id: string;
+            reject: boolean;
+            p_value: number | null;
+            alpha: number;
+            statistic_text: string;
+            p_text: string;
+            method_name: {
+                en: string;
+                ja: string;
+            };
+            sentence: {
+                en: string;
+                ja: string;
+            };
+            effect_size: {
+                /** @enum {string} */
+                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+                value: number | null;
+                magnitude: string | null;
+                /** @description Two-sample t test: Hedges' g */
+                hedges_g?: number | null;
+                /** @description Paired t test: d_z */
+                variant?: string;
+                /** @description Mann-Whitney U: the rank-biserial correlation */
+                rank_biserial?: number | null;
+                name: {
+                    en: string;
+                    ja: string;
+                };
+                magnitude_text: {
+                    en: string;
+                    ja: string;
+                } | null;
+            } | null;
+            warnings: {
+                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+                code: string;
+                params: {
+                    /** @description Rows left out */
+                    count?: number;
+                    target?: string;
+                    /** @description normality_failed: every group that failed */
+                    targets?: string[];
+                    /** @description normality_subsampled: values tested */
+                    n?: number;
+                    p?: number | null;
+                };
+                text: {
+                    en: string;
+                    ja: string;
+                };
+            }[];
+        };
+        ColumnValues: {
+            column: string;
+            type: string;
+            distinct: number;
+            values: {
+                value: string;
+                count: number;
+            }[];
+        };
+        TsDriftSuggestion: {
+            /**
+             * @description normal: the unsupervised normal period; train: the supervised training part
+             * @enum {string}
+             */
+            period: "normal" | "train";
+            /** @description Rows of that period */
+            rows: number;
+            /** @description The suggested slowly drifting signals (in the order of the signals) */
+            drift_signals: string[];
+            /** @description The suggested L, the rows of their change; null when none drifts */
+            drift_rows: number | null;
+            signals: {
+                signal: string;
+                drifts: boolean;
+                /** @description Why, in the caller's language */
+                reason: string;
+                /** @description Values of the signal in the period */
+                rows: number;
+                /** @description The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations */
+                move: number | null;
+                /** @description Short-term variation: standard deviation of the first differences / √2 */
+                short_sd: number | null;
+                /** @description Rows of the long window of the trend */
+                window: number | null;
+                /** @description Largest change between consecutive 5-row means, as a share of the move (a step when large) */
+                step_share: number | null;
+                /** @description Times the trend crosses its median by a margin (a level it swings around when many) */
+                crossings: number | null;
+                /** @description Rows over which the trend moves by one short-term standard deviation */
+                rows_per_sd: number | null;
+            }[];
+        };
+        TsAlgorithm: {
+            key: string;
+            /** @description The detector's name in the caller's language (Accept-Language) */
+            label: string;
+            /** @description Whether the detector explains an alarm by the signals’ contributions */
+            contributions: boolean;
+            params: {
+                name: string;
+                /** @enum {string} */
+                kind: "int" | "float";
+                default: number;
+                low: number;
+                high: number;
+                /** @description The parameter's label in the caller's language */
+                label: string;
+                /** @description What the value means, in the same language */
+                help?: string;
+            }[];
+        };
+        TsCatalogue: {
+            supervised: components["schemas"]["TsAlgorithm"][];
+            unsupervised: components["schemas"]["TsAlgorithm"][];
+        };
+        TsModelMetrics: {
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            precision: number | null;
+            recall: number | null;
+            event_f1: number | null;
+            alarms: number;
+            threshold: number | null;
+        };
+        TsModel: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The detector’s name for people */
+            label: string;
+            /** @description The hyper-parameters asked for */
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @description The hyper-parameters used */
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            } | null;
+            cv: components["schemas"]["CrossValidation"] | null;
+            evaluation: components["schemas"]["ModelEvaluation"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["TsModelMetrics"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+            /** @description The threshold training chose */
+            trained_threshold: number | null;
+            /** @description The threshold a person saved, or null */
+            saved_threshold: number | null;
+            /** @description The one in use: saved, else trained */
+            threshold: number | null;
+        };
+        TsProject: {
+            project_id: string;
+            id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TsModel"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @enum {string} */
+            mode: "supervised" | "unsupervised";
+            time_column: string;
+            time_is_datetime: boolean;
+            /** @description The normal period the unsupervised detectors learn from */
+            normal: ({
+                /** @enum {string} */
+                mode: "rows";
+                rows: number;
+            } | {
+                /** @enum {string} */
+                mode: "range";
+                start: string | number;
+                end: string | number;
+            }) | null;
+            resample: string | null;
+            /** @description Statistics of each rolling window */
+            window_stats: ("mean" | "std" | "min" | "max")[];
+            /** @description Signals that enter as their change over drift_rows rows instead of their level */
+            drift_signals: string[];
+            /** @description Rows of that change; null without drifting signals */
+            drift_rows: number | null;
+            /** @description What the server did to the data, e.g. sorted:<time column> */
+            notes: string[];
+        };
+        TsReport: {
+            algorithm: string;
+            label: string;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            threshold: number | null;
+            /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
+            detector: {
+                components?: number;
+                explained_variance?: number | null;
+                t2_limit?: number | null;
+                q_limit?: number | null;
+                confidence?: number | null;
+                percentile?: number | null;
+                window?: number;
+                quantile?: number | null;
+                factor?: number | null;
+                persistence?: number;
+                epochs_run?: number | null;
+                validation_loss?: number | null;
+            };
+            hyperparameters: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            metrics: {
+                threshold: number | null;
+                /** @enum {string} */
+                evaluated_part: "test" | "train";
+                evaluated_rows: number;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                train_alarm_rate: number | null;
+                /** @description With labels only */
+                pointwise?: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    far: number | null;
+                    mar: number | null;
+                };
+                /** @description With labels only */
+                event?: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        start_time?: (string | number) | null;
+                        /** @description The time column’s value (ISO text for a date/time) */
+                        end_time?: (string | number) | null;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            };
+            notes: string[];
+            signals: string[];
+            time_column: string;
+            label_column: string | null;
+            /** @description How the signals entered the detector (absent in reports written before these settings) */
+            features_settings?: {
+                lags: number[];
+                windows: (number | string)[];
+                window_stats: ("mean" | "std" | "min" | "max")[];
+                drift_signals: string[];
+                drift_rows: number | null;
+                warmup_rows: number;
+            };
+            rows: number;
+            /** @description Rows of each part */
+            parts: {
+                warmup: number;
+                train: number;
+                validation: number;
+                test: number;
+            };
+            contributions: boolean;
+            alarms: {
+                start: number;
+                end: number;
+                /** @description The time column’s value (ISO text for a date/time) */
+                start_time: (string | number) | null;
+                /** @description The time column’s value (ISO text for a date/time) */
+                end_time: (string | number) | null;
+                peak: number;
+                peak_score: number | null;
+                part: string;
+                /** @description Mean contribution of the ten largest signals over the alarm */
+                contributions?: {
+                    signal: string;
+                    value: number | null;
+                }[];
+            }[];
+            overview: {
+                score: (number | (number | null) | (number | null))[][];
+                signals_scaled_std: {
+                    [key: string]: number | null;
+                };
+            };
+        };
+        TsModelReport: {
+            project: components["schemas"]["TsProject"];
+            model: components["schemas"]["TsModel"];
+            report: components["schemas"]["TsReport"];
+        };
+        TsThresholdStats: {
+            threshold: number;
+            /** @description null when training chose none */
+            trained_threshold: number | null;
+            saved_threshold: number | null;
+            /** @enum {string} */
+            evaluated_part: "test" | "train";
+            evaluated_rows: number;
+            labelled: boolean;
+            counts: {
+                tp: number;
+                fp: number;
+                fn: number;
+                tn: number;
+            } | null;
+            precision: number | null;
+            recall: number | null;
+            f1: number | null;
+            far: number | null;
+            mar: number | null;
+            alarms: number;
+            /** @description null when the time column is not a date/time (see alarms_per_1000_rows) */
+            alarms_per_day: number | null;
+            alarms_per_1000_rows: number | null;
+            spans: (number)[][];
+            seconds: number;
+        };
+        TsSeries: {
+            rows: number;
+            start: number;
+            end: number;
+            points: (number | (number | null) | (number | null))[][];
+            times: ((string | number) | null)[];
+            /** @description Labelled events as [start, end] (at most 2000) */
+            events: (number)[][];
+            /** @description Consecutive rows of one part (warmup, train, validation, test) */
+            parts: {
+                part: string;
+                start: number;
+                end: number;
+            }[];
+        };
+        TsSignals: {
+            columns: string[];
+            /** @description signal → buckets */
+            series: {
+                [key: string]: (number | (number | null) | (number | null))[][];
+            };
+        };
+        TsContributions: {
+            available: boolean;
+            start: number;
+            end: number;
+            items: {
+                signal: string;
+                value: number;
+            }[];
+        };
+        TrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["ModelMetrics"] | null;
+                cv?: components["schemas"]["CrossValidation"] | null;
+                evaluation?: components["schemas"]["ModelEvaluation"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            train_rows: number;
+            test_rows: number;
+            seconds: number;
+        };
+        TsadTrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["TsModelMetrics"] | null;
+                cv?: components["schemas"]["CrossValidation"] | null;
+                evaluation?: components["schemas"]["ModelEvaluation"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            rows: number;
+            /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
+            notes: string[];
+            seconds: number;
+        };
+        TuneHelperJobResult: {
+            /** @description model key → trials run on this worker */
+            trials: {
+                [key: string]: number;
+            };
+            total: number;
+        };
+        PreprocessJobResult: {
+            row_count: number;
+            column_count: number;
+            rows_before: number;
+            columns_before: number;
+            columns: string[];
+            datetime_column: string | null;
+            history: components["schemas"]["PreprocessStep"][];
+            /** @description The first 20 rows of the result */
+            head: {
+                [key: string]: components["schemas"]["Cell"];
+            }[];
+            condition: components["schemas"]["FittedCondition"];
+            /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+            timings: {
+                read_s: number;
+                steps_s: number[];
+                /** @description the changed columns' statistics, computed while writing */
+                statistics_s?: number | null;
+                write_s: number;
+                peak_rss_mb: number | null;
+                columns_read: number;
+                /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                untouched_columns?: string | null;
+            } | null;
+            output_dir: string;
+            parquet: string;
+            /** @description Only these columns were written anew (the others are the source’s), or null: the whole table */
+            changed_columns: string[] | null;
+            /** @description changed column → its figures */
+            column_figures?: {
+                [key: string]: {
+                    count: number;
+                    unique: number;
+                    min: number | null;
+                    max: number | null;
+                    mean: number | null;
+                    std: number | null;
+                };
+            };
+        };
+        PredictJobResult: {
+            rows: number;
+            columns: string[];
+            outputs: string[];
+            condition_applied: string | null;
+            /** @description Classification, clustering: rows per class or cluster */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description Regression, soft sensor */
+            stats?: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+            /** @description Time-series anomaly detection */
+            anomaly?: {
+                threshold: number | null;
+                alarm_rows: number;
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        ImageIngestJobResult: {
+            classes: string[];
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            total: number;
+            skipped: {
+                entry: string;
+                reason: string;
+            }[];
+            presplit: boolean;
+        } | {
+            error: {
+                code: string;
+                params: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                message: string;
+            };
+        };
+        ImageTrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics?: components["schemas"]["ImageMetrics"];
+                threshold?: number | null;
+                stopped?: boolean;
+                seconds?: number;
+                epochs?: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description The epoch was stopped part-way */
+                    partial: boolean;
+                }[];
+                error?: string;
+                log?: string;
+                code?: string;
+                params?: {
+                    [key: string]: string;
+                };
+            }[];
+        };
+        ImagePreprocessJobResult: {
+            converted: number;
+        } | {
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                before: number[];
+                after: number[];
+                mode: string;
+            }[];
+        } | {
+            total: number;
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            classes: string[];
+            skipped: {
+                entry: string;
+                reason: string;
+            }[];
+            kind: string;
+            operations: components["schemas"]["ImageOperations"];
+        };
+        ImagePredictJobResult: {
+            algorithm: string;
+            kind: string;
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        OptimizeCheckJobResult: {
+            features: string[];
+            targets: string[];
+            range_features: string[];
+            center: {
+                [key: string]: number;
+            };
+        };
+        /** @description Test-only task */
+        DiagnosticsJobResult: {
+            slept?: number;
+            blocked?: boolean;
+            printed?: boolean;
+            nan?: number | null;
+            inf?: number | null;
+        };
+        Job: {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "statistics";
+            result: components["schemas"]["StatisticsResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "preprocess";
+            result: components["schemas"]["PreprocessJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "preprocess_preview";
+            result: components["schemas"]["PreprocessPreview"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "train";
+            result: components["schemas"]["TrainJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tune_helper";
+            result: components["schemas"]["TuneHelperJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tsad_train";
+            result: components["schemas"]["TsadTrainJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "predict";
+            result: components["schemas"]["PredictJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "statistical_analysis";
+            result: components["schemas"]["TestResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize";
+            result: components["schemas"]["OptimizationResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize_check";
+            result: components["schemas"]["OptimizeCheckJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimize_predict";
+            result: {
+                predictions: components["schemas"]["OptimizationConditionPrediction"][];
+            } | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "optimal_design";
+            result: (components["schemas"]["DesignResult"] | components["schemas"]["DesignEvaluation"]) | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_ingest";
+            result: components["schemas"]["ImageIngestJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_preprocess";
+            result: components["schemas"]["ImagePreprocessJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_train";
+            result: components["schemas"]["ImageTrainJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "image_predict";
+            result: components["schemas"]["ImagePredictJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "diagnostics";
+            result: components["schemas"]["DiagnosticsJobResult"] | null;
+        };
+        NumericHistogram: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "numeric" | "datetime";
+            edges: number[];
+            counts: number[];
+        };
+        CategoricalHistogram: {
+            name: string;
+            type: string;
+            /** @description Non-missing values */
+            count: number;
+            missing: number;
+            /** @enum {string} */
+            kind: "categorical";
+            values: {
+                value: string;
+                count: number;
+            }[];
+            other: number;
+            distinct: number;
+        };
+        HistogramView: {
+            columns: (components["schemas"]["NumericHistogram"] | components["schemas"]["CategoricalHistogram"])[];
+        };
+        BoxStats: {
+            name: string;
+            count: number;
+            min: number | null;
+            q1: number | null;
+            median: number | null;
+            q3: number | null;
+            max: number | null;
+            mean: number | null;
+            lower_whisker: number | null;
+            upper_whisker: number | null;
+            outlier_count: number;
+            outliers: number[];
+        };
+        BoxplotView: {
+            columns: components["schemas"]["BoxStats"][];
+        };
+        PackedColumn: {
+            /**
+             * @description u8, u16, u24: little-endian unsigned integers of 1, 2, 3 bytes, value = (offset + integer) / scale; i32: little-endian 32-bit integers, value = integer / scale; f64: little-endian doubles, NaN = missing
+             * @enum {string}
+             */
+            dtype: "u8" | "u16" | "u24" | "i32" | "f64";
+            /** @description u8 to i32: the power of ten the integers are divided by */
+            scale?: number;
+            /** @description u8, u16, u24: the integer added to each (the smallest) */
+            offset?: number;
+            /** @description The values, base64 */
+            data: string;
+        };
+        ScatterView: {
+            x: string;
+            y: string;
+            color: string | null;
+            /** @enum {string|null} */
+            color_kind: "numeric" | "categorical" | null;
+            x_type: string;
+            y_type: string;
+            total: number;
+            rows: number;
+            /** @enum {string} */
+            mode: "sample" | "bin";
+            sample: boolean;
+            /**
+             * @description When sample: stratified_rows = the stored sample, stratified over row ranges (every row the same chance, every stretch of rows its share); random = a random sample drawn for this question
+             * @enum {string}
+             */
+            sample_method?: "stratified_rows" | "random";
+            returned: number;
+            /** @description mode sample: [x, y] or [x, y, color] */
+            points?: (number | string | null)[][];
+            bins?: {
+                nx: number;
+                ny: number;
+                x0: number;
+                x1: number;
+                y0: number;
+                y1: number;
+            };
+            /** @description mode bin: [i, j, count, mean colour] */
+            cells?: (number | (number | null))[][];
+            /** @description mode sample, format packed: the points as columns, the same values as points */
+            packed_points?: {
+                x: components["schemas"]["PackedColumn"];
+                y: components["schemas"]["PackedColumn"];
+                /** @description A numeric colour (NaN = missing); for a categorical one, the index in color_categories (-1 = missing) */
+                color: components["schemas"]["PackedColumn"] | null;
+                color_categories: string[] | null;
+            };
+            /** @description mode bin, format packed: the grid, the same cells as cells */
+            packed_cells?: {
+                /** @description nx × ny counts, x's cell major (cell (i, j) at i × ny + j), 0 = empty */
+                counts: components["schemas"]["PackedColumn"];
+                /** @description The mean colour of each cell, same order (NaN = none) */
+                means: components["schemas"]["PackedColumn"] | null;
+            };
+        };
+        MatrixView: {
+            columns: string[];
+            rows: (number | null)[][];
+            total: number;
+            returned: number;
+            sample: boolean;
+        };
+        CorrelationView: {
+            /** @enum {string} */
+            method: "pearson" | "spearman";
+            columns: string[];
+            matrix: (number | null)[][];
+            rows: number;
+            sample: boolean;
+            sample_rows: number;
+        };
+        TimeseriesView: {
+            datetime_column: string;
+            /**
+             * @description datetime: positions are epoch ms; order: the whole numbers of the order column
+             * @enum {string}
+             */
+            time_kind: "datetime" | "order";
+            full_start: number | null;
+            full_end: number | null;
+            start: number | null;
+            end: number | null;
+            total_rows: number;
+            window_rows: number;
+            /** @enum {string} */
+            method: "minmax" | "lttb";
+            downsampled: boolean;
+            buckets?: number;
+            series: {
+                name: string;
+                /** @description [epoch ms or order number, value] */
+                points: (number | (number | null))[][];
+            }[];
+        };
+        PredictionValueSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Of the predicted value, in the target’s original units */
+            stats: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+        };
+        PredictionCountSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            /** @description Rows per predicted class or cluster */
+            counts: {
+                [key: string]: number;
+            };
+        };
+        PredictionTableSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+        };
+        PredictionAlarmSummary: {
+            /** @description Rows of the result table */
+            rows: number;
+            columns: string[];
+            /** @description The prediction columns (the rest are the input rows as uploaded) */
+            outputs: string[];
+            /** @description The training dataset's preprocessing condition applied to raw rows, if any */
+            condition_applied: string | null;
+            anomaly: {
+                threshold: number | null;
+                alarm_rows: number;
+                /** @description Runs of consecutive alarm rows */
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
+        };
+        PredictionImageSummary: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            /** @description OK/NG: a score at or above it is NG */
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                /** @description The known class, when the images came labelled */
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                /** @description Classification: the probability of each class */
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+        };
+        Prediction: {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "regression" | "soft_sensor";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionValueSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "discriminant_analysis" | "clustering";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionCountSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "dimensional_compression";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionTableSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "time_series_anomaly_detection_supervised" | "time_series_anomaly_detection_unsupervised";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionAlarmSummary"] | null;
+        } | {
+            id: string;
+            name: string;
+            project_id: string;
+            project_name: string;
+            report_type: string;
+            model_key: string;
+            dataset_id: string;
+            test_dataset: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "done" | "failed";
+            progress: number;
+            message: string;
+            error: string | null;
+            log: string;
+            created_at: string;
+            finished_at: string | null;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @description The summary its engine task wrote, when done */
+            result: components["schemas"]["PredictionImageSummary"] | null;
+        };
+        PredictionRows: {
+            columns: string[];
+            outputs: string[];
+            rows: components["schemas"]["Cell"][][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
         ImagePreprocessPreview: {
             items: {
                 id: string;
@@ -38474,10 +39723,8 @@ export interface components {
             project_type: string;
             model_key: string;
             algorithm: string;
-            /** @description The training's scores (the engine's shape) */
-            metrics: {
-                [key: string]: unknown;
-            } | null;
+            /** @description The training's scores (as the training model row has them) */
+            metrics: components["schemas"]["ModelRowMetrics"] | null;
             trained_at: string | null;
         };
         PlatformProjectUnderReview: {

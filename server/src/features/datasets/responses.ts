@@ -1,19 +1,23 @@
 import { z } from 'zod';
-import { EngineJson, page } from '../../http/responses.js';
+import { page } from '../../http/responses.js';
+import { imageOperations } from '../images/operations.js';
+import { PROCESS_TYPES, StepChanges, type ProcessType } from '../preprocessing/schemas.js';
 
 /** A cell of a data page: DuckDB's JSON values (64-bit integers as numbers where they fit). */
 export const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]).meta({ id: 'Cell' });
 
 export const ColumnType = z.enum(['integer', 'float', 'string', 'boolean', 'datetime', 'date', 'other']).meta({ id: 'ColumnType' });
 
-/** One preprocessing step that made a dataset (written by the engine). */
+/** One preprocessing step that made a dataset (written by the engine; an image dataset's runs hold their operations). */
 export const PreprocessStep = z
-  .object({ process_type: z.string(), action_name: z.string(), changes: z.unknown(), modified_at: z.string() })
+  .discriminatedUnion('process_type', [
+    z.object({ process_type: z.enum(PROCESS_TYPES as [ProcessType, ...ProcessType[]]), action_name: z.string().describe("The step's method"), changes: StepChanges, modified_at: z.string() }),
+    z.object({ process_type: z.literal('image'), action_name: z.literal('image_preprocess'), changes: imageOperations, modified_at: z.string() }),
+  ])
   .meta({ id: 'PreprocessStep' });
 
 export const DatasetView = z
-  // Loose: an image dataset adds its summary (classes, counts per split).
-  .looseObject({
+  .object({
     id: z.string(),
     name: z.string(),
     category: z.string().nullable(),
@@ -34,7 +38,7 @@ export const DatasetView = z
     created_at: z.string(),
     updated_at: z.string(),
     files: z.object({ original: z.string(), parquet: z.string() }).describe('Paths for POST download/file'),
-    statistics: z.object({ state: z.string().describe('none, queued, running, succeeded, failed, cancelled'), job_id: z.string().nullable() }),
+    statistics: z.object({ state: z.string().describe('none, queued, running, succeeded, failed, cancelled, or unknown when not looked up'), job_id: z.string().nullable() }),
   })
   .meta({ id: 'Dataset' });
 
@@ -63,30 +67,46 @@ export const DataPage = z
   .meta({ id: 'DataPage' });
 
 /** The statistics job's result (engine task 'statistics'). */
-/** Which figures a column has depends on its kind (numeric, categorical, boolean, datetime). */
-export const ColumnStatistics = z
-  .looseObject({
-    name: z.string(),
-    dtype: z.string(),
-    kind: z.enum(['numeric', 'categorical', 'boolean', 'datetime']),
-    count: z.number().nullable(),
-    missing: z.number().nullable(),
-    unique: z.number().nullable(),
-    mean: z.number().nullable().optional(),
-    std: z.number().nullable().optional(),
-    min: z.union([z.number(), z.string()]).nullable().optional(),
-    q1: z.number().nullable().optional(),
-    median: z.number().nullable().optional(),
-    q3: z.number().nullable().optional(),
-    max: z.union([z.number(), z.string()]).nullable().optional(),
-    skewness: z.number().nullable().optional(),
-    kurtosis: z.number().nullable().optional(),
-    zeros: z.number().nullable().optional(),
-    infinite: z.number().nullable().optional(),
-    other: z.number().nullable().optional().describe('Rows outside the top categories'),
-    top: z.array(z.object({ value: z.union([z.string(), z.number(), z.boolean(), z.null()]), count: z.number() })).nullable().optional(),
-    histogram: z.object({ edges: z.array(z.number()), counts: z.array(z.number()) }).nullable().optional(),
+/** Which figures a column has depends on its kind (engine tasks/statistics.py describe_column). */
+const columnBase = { name: z.string(), dtype: z.string(), count: z.number().int(), missing: z.number().int(), unique: z.number().int() };
+const TopValue = z.object({ value: z.union([z.string(), z.number(), z.boolean(), z.null()]), count: z.number().int() });
+export const NumericColumnStatistics = z
+  .object({
+    ...columnBase,
+    kind: z.literal('numeric'),
+    mean: z.number().nullable(),
+    std: z.number().nullable(),
+    min: z.number().nullable(),
+    q1: z.number().nullable(),
+    median: z.number().nullable(),
+    q3: z.number().nullable(),
+    max: z.number().nullable(),
+    skewness: z.number().nullable(),
+    kurtosis: z.number().nullable(),
+    zeros: z.number().int(),
+    infinite: z.number().int(),
+    histogram: z.object({ edges: z.array(z.number()), counts: z.array(z.number()) }),
   })
+  .meta({ id: 'NumericColumnStatistics' });
+export const CategoricalColumnStatistics = z
+  .object({
+    ...columnBase,
+    kind: z.enum(['categorical', 'boolean']),
+    top: z.array(TopValue).describe('The most frequent values, most frequent first'),
+    other: z.number().int().describe('Rows outside the top categories'),
+  })
+  .meta({ id: 'CategoricalColumnStatistics' });
+export const DatetimeColumnStatistics = z
+  .object({
+    ...columnBase,
+    kind: z.literal('datetime'),
+    min: z.string().nullable().describe('ISO date or time'),
+    max: z.string().nullable(),
+    histogram: z.object({ edges: z.array(z.string()).describe('ISO dates or times'), counts: z.array(z.number()) }),
+  })
+  .meta({ id: 'DatetimeColumnStatistics' });
+export const ColumnStatistics = z
+  .discriminatedUnion('kind', [NumericColumnStatistics, CategoricalColumnStatistics, DatetimeColumnStatistics])
   .meta({ id: 'ColumnStatistics' });
 
 export const StatisticsResult = z
@@ -103,8 +123,7 @@ export const StatisticsJob = z
     message: z.string().nullable(),
     error: z.string().nullable(),
     log: z.string().optional(),
-    // A dataset with a datetime column adds time figures the declared shape does not cover yet: accepted as JSON.
-    result: z.union([StatisticsResult, EngineJson]).nullable(),
+    result: StatisticsResult.nullable(),
     started_at: z.string().nullable().optional(),
     finished_at: z.string().nullable().optional(),
   })

@@ -14,6 +14,7 @@ import { makeDatasetService, type UploadedFile } from './service.js';
 import { receiveUpload, type ReceivedUpload } from './stream-ingest.js';
 import { readSketch } from './sketch.js';
 import { makeImageService } from '../images/service.js';
+import { imageDatasetView } from '../images/schemas.js';
 
 const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
 
@@ -35,7 +36,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
 
   r.post(
     '/dataset/register',
-    { preHandler: requireWriter, schema: { tags: ['dataset'], summary: 'Register a CSV or time-series CSV (multipart: fields, then file)', consumes: ['multipart/form-data'], multipart: registerFields.extend({ file: filePart() }), response: replies({ 201: DatasetView }) } },
+    { preHandler: requireWriter, schema: { tags: ['dataset'], summary: 'Register a CSV or time-series CSV, or a ZIP of images (multipart: fields, then file)', consumes: ['multipart/form-data'], multipart: registerFields.extend({ file: filePart() }), response: replies({ 201: z.union([imageDatasetView, DatasetView]) }) } },
     async (req, reply) => {
       const tempDir = app.ctx.storage.makeTempDir();
       let received: ReceivedUpload | undefined;

@@ -4,6 +4,7 @@ import { DatasetView } from '../datasets/responses.js';
 import { decimalsOk } from '../training/schemas.js';
 import { said } from '../../http/errors.js';
 import { JobBrief } from '../../jobs/responses.js';
+import { imageOperations } from './operations.js';
 
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
@@ -59,21 +60,7 @@ export const galleryQuery = z.object({
   label: z.string().max(200).optional(),
 });
 
-/** Image pre-processing (engine images/preprocess.py), applied in this order: crop, rotate, flip, resize, grayscale,
- * brightness, contrast, normalise. Crops are the share of each side removed. */
-const cropSide = dec(0, 0.45).default(0);
-export const imageOperations = z.object({
-  crop: z.object({ left: cropSide, top: cropSide, right: cropSide, bottom: cropSide }).default({ left: 0, top: 0, right: 0, bottom: 0 }),
-  rotate: z.number().int().min(-359).max(359).default(0).describe('Degrees clockwise; quarter turns are lossless'),
-  hflip: z.boolean().default(false),
-  vflip: z.boolean().default(false),
-  resize: z.object({ width: z.number().int().min(8).max(4096), height: z.number().int().min(8).max(4096), mode: z.enum(['stretch', 'fit', 'pad']).default('stretch') }).nullable().default(null),
-  grayscale: z.boolean().default(false),
-  brightness: dec(0.1, 3).default(1),
-  contrast: dec(0.1, 3).default(1),
-  normalize: z.enum(['none', 'autocontrast', 'equalize']).default('none'),
-}).meta({ id: 'ImageOperations' });
-export type ImageOperations = z.infer<typeof imageOperations>;
+export { imageOperations, type ImageOperations } from './operations.js';
 export const imagePreprocessBody = z.object({
   operations: imageOperations.default(imageOperations.parse({})),
   preview: z.boolean().default(false).describe('true: before/after of a few images at once, nothing kept'),

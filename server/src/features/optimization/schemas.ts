@@ -159,7 +159,7 @@ export const conditionPrediction = z
     constraints: z.record(z.string(), z.number()),
   })
   .meta({ id: 'OptimizationConditionPrediction' });
-const conditionPredictions = z.object({ predictions: z.array(conditionPrediction) });
+export const conditionPredictions = z.object({ predictions: z.array(conditionPrediction) });
 export type ConditionPredictions = z.infer<typeof conditionPredictions>;
 
 export const runView = z

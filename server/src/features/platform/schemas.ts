@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AnyMetrics } from '../training/responses.js';
 import { storedEnum } from '../../http/responses.js';
 import { M } from './messages.js';
 
@@ -137,7 +138,7 @@ export const publishableView = z.object({
   project_type: z.string(),
   model_key: z.string(),
   algorithm: z.string(),
-  metrics: z.record(z.string(), z.unknown()).nullable().describe("The training's scores (the engine's shape)"),
+  metrics: AnyMetrics.nullable().describe("The training's scores (as the training model row has them)"),
   trained_at: nullableText,
 }).meta({ id: 'PublishableModel' });
 export const projectPage = z.object({ items: z.array(projectView), total: z.number().int() });

@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import '../account/db.js';
 import { makeTrainingService } from '../training/service.js';
+import type { TrainingModelView } from '../training/responses.js';
 import type { PlatformCredentialTable, PlatformProjectTable, PlatformStatus } from './db.js';
 import './db.js';
 import { M, STATUS_WORDS } from './messages.js';
@@ -145,7 +146,7 @@ export function makePlatformService(ctx: AppContext) {
         .where('m.state', '=', 'done')
         .orderBy('m.trained_at', 'desc')
         .execute();
-      return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: metrics_json ? (JSON.parse(metrics_json) as Record<string, unknown>) : null }));
+      return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: metrics_json ? (JSON.parse(metrics_json) as TrainingModelView['metrics']) : null }));
     },
 
     /** A draft from a trained model: the model's files are copied, so retraining never changes a published API. */

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { EngineJson } from '../../http/responses.js';
 import { JobStateEnum } from '../../jobs/responses.js';
 import { Cell, DatasetColumn, DatasetView, PreprocessStep } from '../datasets/responses.js';
-import { PROCESS_TYPES, type ProcessType } from './schemas.js';
+import { PROCESS_TYPES, StepFitted, StepParams, type ProcessType } from './schemas.js';
 
 /**
  * Answers of the preprocessing calls. Previews and run summaries are the engine's (preprocessing/condition.py
- * preview_step, tasks/preprocess.py); a condition's fitted parameters differ per step and stay open (EngineJson).
+ * preview_step, tasks/preprocess.py); a step's fitted parameters are the engine's (Step.fit in preprocessing/steps.py).
  */
 
 export const StepView = z
@@ -14,9 +13,22 @@ export const StepView = z
     process_type: z.enum(PROCESS_TYPES as [ProcessType, ...ProcessType[]]),
     method: z.string(),
     columns: z.array(z.string()),
-    params: z.record(z.string(), z.unknown()),
+    params: StepParams,
   })
   .meta({ id: 'PreprocessStepSettings' });
+
+/** A condition with every step's fitted parameters (engine Condition.to_dict; as condition.json the server adds where it came from). */
+export const FittedCondition = z
+  .object({
+    name: z.string(),
+    datetime_column: z.string().nullable(),
+    output_datetime_column: z.string().nullable(),
+    steps: z.array(StepView.extend({ fitted: StepFitted.nullable() })),
+    dataset_id: z.string().optional().describe('Once registered: the dataset it produced'),
+    source_dataset_id: z.string().optional().describe('Once registered: the dataset it was fitted on'),
+    condition_id: z.string().nullable().optional().describe('Once registered: the saved condition it ran, if any'),
+  })
+  .meta({ id: 'FittedCondition' });
 
 export const ConditionView = z
   .object({
@@ -25,7 +37,7 @@ export const ConditionView = z
     steps: z.array(StepView),
     datetime_column: z.string().nullable(),
     source_dataset_id: z.string().nullable(),
-    fitted: EngineJson.describe('The condition with its fitted parameters (null until a run is registered)'),
+    fitted: FittedCondition.nullable().describe('The condition with its fitted parameters (null until a run is registered)'),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -43,7 +55,7 @@ const Values = z.record(z.string(), Cell).describe('Column → value');
 
 export const PreviewView = z
   .object({
-    step: StepView.extend({ fitted: EngineJson.describe('The fitted parameters of the step (means, scales, bounds)') }),
+    step: StepView.extend({ fitted: StepFitted.nullable().describe('The fitted parameters of the step (means, scales, bounds)') }),
     step_label: z.string(),
     rows_before: z.number(),
     rows_after: z.number(),
@@ -97,7 +109,7 @@ export const RunResult = z
         datetime_column: z.string().nullable(),
         history: z.array(PreprocessStep),
         head: z.array(Values).describe('The first 20 rows of the result'),
-        condition: EngineJson.describe('The condition with its fitted parameters (as condition.json)'),
+        condition: FittedCondition.describe('The condition with its fitted parameters (as condition.json)'),
         timings: z
           .object({
             read_s: z.number(),

@@ -9,9 +9,9 @@ import { M } from './messages.js';
 import { previewBody, registerBody, runBody, saveConditionBody, type Step } from './schemas.js';
 import { conditionView, makePreprocessService } from './service.js';
 import { filePart } from '../../http/openapi.js';
-import { EngineJson, fileReplies, IdView, replies } from '../../http/responses.js';
+import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DatasetView } from '../datasets/responses.js';
-import { ConditionFile, ConditionView, LoadedDataset, PreviewView, RunResult, RunStarted } from './responses.js';
+import { ConditionFile, ConditionView, FittedCondition, LoadedDataset, PreviewView, RunResult, RunStarted } from './responses.js';
 
 const tags = ['preprocessing'];
 const datasetParams = z.object({ id: z.string().max(64) });
@@ -69,7 +69,7 @@ export default async function preprocessingRoutes(app: FastifyInstance) {
     async (req, reply) => reply.code(201).send(ok(await svc.register(req.auth, req.params.temp_id, req.body))),
   );
 
-  r.get('/preprocess/dataset/:id/condition', { schema: { tags, summary: 'The condition with fitted parameters that produced a preprocessed dataset', params: datasetParams, response: replies({ 200: EngineJson }) } }, async (req) =>
+  r.get('/preprocess/dataset/:id/condition', { schema: { tags, summary: 'The condition with fitted parameters that produced a preprocessed dataset', params: datasetParams, response: replies({ 200: FittedCondition }) } }, async (req) =>
     ok(await svc.conditionOfDataset(req.auth, req.params.id)),
   );
 

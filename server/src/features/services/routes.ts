@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { isPlatformAdmin, requirePlatformAdmin, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { ErrorBody, replies } from '../../http/responses.js';
-import { Job, JobCount, Operations, OrgServiceStatus, ServiceStatus } from '../../jobs/responses.js';
+import { Job } from '../../jobs/job-view.js';
+import { JobCount, Operations, OrgServiceStatus, ServiceStatus } from '../../jobs/responses.js';
+import type { JobView } from '../../jobs/service.js';
 
 /**
  * SPEC §7 'Services'. A tenant's compute service is its own share of the shared worker pool: start and stop
@@ -86,12 +88,15 @@ export default async function servicesRoutes(app: FastifyInstance) {
   r.get('/image/service/count', { schema: { tags: ['services'], summary: "The organisation's jobs running and waiting (image work shares the pool)", response: replies({ 200: JobCount }) } }, count);
 
   const jobParams = z.object({ id: z.string().max(64) });
-  r.get('/jobs/:id', { schema: { tags: ['jobs'], params: jobParams, response: replies({ 200: Job }) } }, async (req, reply) => {
+  // A job row holds its kind as text and its result as the engine's JSON: the answer's check (its kind's result
+  // schema, job-view.ts) is what types them.
+  const asJob = (job: JobView) => job as unknown as z.infer<typeof Job>;
+  r.get('/jobs/:id', { schema: { tags: ['jobs'], summary: "A job's state, progress and log, with its result as the engine task of its kind wrote it", params: jobParams, response: replies({ 200: Job }) } }, async (req, reply) => {
     const job = await jobs.get(req.auth.orgId, req.params.id);
     if (!job) return reply.callNotFound();
-    return ok(job);
+    return ok(asJob(job));
   });
-  r.post('/jobs/:id/cancel', { preHandler: requireWriter, schema: { tags: ['jobs'], params: jobParams, response: replies({ 200: Job }) } }, async (req) =>
-    ok(await jobs.cancel(req.auth.orgId, req.params.id)),
+  r.post('/jobs/:id/cancel', { preHandler: requireWriter, schema: { tags: ['jobs'], summary: 'Cancel a job (its state as it stands after the request)', params: jobParams, response: replies({ 200: Job }) } }, async (req) =>
+    ok(asJob(await jobs.cancel(req.auth.orgId, req.params.id))),
   );
 }

@@ -7,13 +7,15 @@ import { ALTERNATIVES, EQUAL_VARIANCE, STATES, TEST_TYPES } from './schemas.js';
 const n = z.number().nullable();
 const Both = z.object({ en: z.string(), ja: z.string() });
 
+/** One group's descriptives (engine stats/describe.py describe). */
 export const GroupStats = z
-  .looseObject({
+  .object({
     label: z.string(),
     n: z.number(),
     missing: z.number(),
     mean: n,
     sd: n,
+    variance: n.optional(),
     se: n,
     median: n,
     q1: n,
@@ -60,11 +62,30 @@ export const Assumption = z
   })
   .meta({ id: 'Assumption' });
 
-export const EffectSize = z.looseObject({ kind: z.string(), value: n, magnitude: z.string().nullable(), hedges_g: n.optional() });
-export const Warning = z.object({ code: z.string(), params: z.record(z.string(), z.unknown()) });
+/** The effect size (engine stats/methods.py _es): cohens_d (a paired test's is d_z), r, eta_squared or cramers_v. */
+export const EffectSize = z.object({
+  kind: z.enum(['cohens_d', 'r', 'eta_squared', 'cramers_v']),
+  value: n,
+  magnitude: z.string().nullable(),
+  hedges_g: n.optional().describe("Two-sample t test: Hedges' g"),
+  variant: z.string().optional().describe('Paired t test: d_z'),
+  rank_biserial: n.optional().describe('Mann-Whitney U: the rank-biserial correlation'),
+});
+/** A caution about the result; its parameters fill the message (interpret.ts warningText). */
+export const Warning = z.object({
+  code: z.string().describe('missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed'),
+  params: z.object({
+    count: z.number().int().optional().describe('Rows left out'),
+    target: z.string().optional(),
+    targets: z.array(z.string()).optional().describe('normality_failed: every group that failed'),
+    n: z.number().int().optional().describe('normality_subsampled: values tested'),
+    p: n.optional(),
+  }),
+});
 
+/** What the engine task writes (stats/methods.py, tasks/statistical_analysis.py); which keys a test fills depends on it. */
 export const TestResult = z
-  .looseObject({
+  .object({
     test_type: z.enum(TEST_TYPES),
     method: z.string(),
     alternative: z.enum(ALTERNATIVES),
@@ -77,6 +98,11 @@ export const TestResult = z
     reject: z.boolean(),
     hypothetical_mean: z.number().optional(),
     z: z.number().optional(),
+    t: n.optional().describe('Correlation: the t statistic of r'),
+    t_plus: z.number().optional().describe('Wilcoxon signed-rank: the sum of positive ranks'),
+    zeros_dropped: z.number().int().optional().describe('Wilcoxon signed-rank: zero differences left out'),
+    n: z.number().int().optional().describe('Chi-square: the observations in the table'),
+    n_tested: z.number().int().optional().describe('Shapiro-Wilk: the values tested (a sample of a large column)'),
     estimate: z.object({ kind: z.string(), value: n }).nullable(),
     ci: z.object({ kind: z.string(), level: z.number(), low: n, high: n, approximate: z.boolean().optional() }).nullable(),
     effect_size: EffectSize.nullable(),
@@ -94,7 +120,7 @@ export const TestResult = z
     table: z
       .object({ rows: z.array(z.string()), columns: z.array(z.string()), row_variable: z.string(), column_variable: z.string(), observed: z.array(z.array(z.number())), expected: z.array(z.array(z.number())) })
       .optional(),
-    charts: z.looseObject({
+    charts: z.object({
       box: z.array(BoxData).optional(),
       reference: ReferenceCurve.optional(),
       reference_line: z.number().optional(),

@@ -301,13 +301,16 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
       ...(supervised ? [{ label: p.project_type === 'soft_sensor' ? t.cvPooled : t.cvMean, align: 'right' as const }] : []),
       { label: t.timeS, align: 'right' },
     ],
-    rows: models.map((x) => [
+    rows: models.map((x) => {
+      const figures: Record<string, unknown> = x.metrics ?? {};
+      return [
       `${x.model_key === p.best_model_key ? '★ ' : ''}${x.model_key}`,
       t.states[x.state] ?? String(x.state),
-      ...keys.map((k) => fmt(x.metrics?.[k])),
+      ...keys.map((k) => fmt(figures[k])),
       ...(supervised ? [fmt(x.cv?.mean)] : []),
       x.seconds != null ? Number(x.seconds).toFixed(1) : '—',
-    ]),
+      ];
+    }),
     emphasisRows: models.flatMap((x, i) => (x.model_key === p.best_model_key ? [i] : [])),
     fontSize: 7.5,
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { page } from '../../http/responses.js';
 import { JobBrief } from '../../jobs/responses.js';
+import { imageMetrics } from '../images/schemas.js';
 
 /**
  * Answers of the training calls. Metrics, CV figures and reports are written by the engine (engine/mitate_engine/ml
@@ -10,7 +11,8 @@ import { JobBrief } from '../../jobs/responses.js';
  */
 
 const n = z.number().nullable();
-const HyperParameters = z.record(z.string(), z.unknown());
+/** Hyper-parameter → value (engine ml/catalogue.json: int, float, choice or bool; null where the algorithm's default is none). */
+const HyperParameters = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])).meta({ id: 'HyperParameters' });
 
 /** One hyper-parameter of an algorithm (engine/mitate_engine/ml/catalogue.json). */
 export const ParamSpec = z
@@ -61,8 +63,8 @@ export const Evaluation = z
 export const Metrics = z
   .record(z.string(), z.union([z.number(), z.string(), z.null(), z.array(z.number().nullable()), z.array(z.array(z.number())), z.record(z.string(), z.number())]))
   .meta({ id: 'ModelMetrics' });
-/** A model row's metrics: a tabular model's (Metrics), or an image or time-series model's own figures (nested objects such as a labelled confusion matrix). */
-const AnyMetrics = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null(), z.array(z.unknown()), z.record(z.string(), z.unknown())]));
+/** A model row's metrics: a tabular model's (Metrics; a time-series detector's figures are flat too), or an image model's, whose confusion matrix names its classes. */
+export const AnyMetrics = z.union([Metrics, imageMetrics]).meta({ id: 'ModelRowMetrics' });
 
 export const TrainingModel = z
   .object({
@@ -168,8 +170,7 @@ export const ReportCharts = z
 
 /** A model's report.json: what the report page, the HTML and the PDF show. */
 export const TrainingReport = z
-  // Loose: an older report may carry keys this version no longer writes.
-  .looseObject({
+  .object({
     algorithm: z.string(),
     label: z.string(),
     metrics: Metrics,

@@ -16,7 +16,7 @@ import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
 import { makeTrainingService, TUNE_HELPER_SUBJECT } from './service.js';
-import { imageRegisterBody, type ImageRegister } from '../images/schemas.js';
+import { imageProjectView, imageRegisterBody, type ImageRegister } from '../images/schemas.js';
 import { makeImageService } from '../images/service.js';
 import { localAlgorithms, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
 
@@ -158,13 +158,14 @@ export default async function trainingRoutes(app: FastifyInstance) {
         summary: 'Register a training project: a tabular type, or analysis / classification on an image dataset',
         params: z.object({ dataset_id: z.string().max(64) }),
         body: z.union([genericRegisterBody, imageRegisterBody]),
-        // An image project answers with its own (looser) shape.
-        response: replies({ 200: z.union([TrainingProject, z.looseObject({ project_id: z.string(), project_type: z.string() })]) }),
+        // An image project answers with its own shape.
+        response: replies({ 200: z.union([TrainingProject, imageProjectView]) }),
       },
     },
     async (req) => {
       const b = req.body;
-      if (b.project_type === 'analysis' || b.project_type === 'classification') return ok(await images.register(req.auth, req.params.dataset_id, b as ImageRegister));
+      // The project row's training state is text in the database, always one of the schema's states.
+      if (b.project_type === 'analysis' || b.project_type === 'classification') return ok((await images.register(req.auth, req.params.dataset_id, b as ImageRegister)) as z.infer<typeof imageProjectView>);
       return ok(await svc.register(req.auth, b.project_type, req.params.dataset_id, b as z.infer<typeof genericRegisterBody>));
     },
   );

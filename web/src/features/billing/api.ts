@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { apiBlob, apiGet, apiPost } from '../../api/client';
 import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
+import type { Answer } from '../../api/types';
 
 /** Shapes come from the server's OpenAPI document (server/src/features/billing/schemas.ts). */
 type S = components['schemas'];
@@ -30,7 +31,7 @@ export const usePending = () => useQuery({ queryKey: [...billingKey, 'pending'],
 export const useProjectLock = (projectId: string) =>
   useQuery({ queryKey: [...billingKey, 'lock', projectId], queryFn: () => apiGet<ProjectLock>(`/api/billing/projects/${enc(projectId)}/lock`, undefined, { silent: true }), enabled: !!projectId });
 export const useIsPlatformAdmin = () =>
-  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<{ platform_admin: boolean }>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
+  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<Answer<'/api/platform/admin/me', 'get'>>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
 
 export const transferCompleted = (id: string) => apiPost<Invoice>(`/api/billing/invoices/${enc(id)}/transfer-completed`);
 export const payByWallet = (id: string) => apiPost<Invoice>(`/api/billing/invoices/${enc(id)}/pay-wallet`);

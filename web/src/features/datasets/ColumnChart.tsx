@@ -7,8 +7,8 @@ import { chartKind } from './chartKind';
 const PRIMARY = '#1f5f8b';
 const SECONDARY = '#2f7d6d';
 
-export function histogramOption(h: { edges: number[]; counts: number[] }, countLabel: string): EChartsCoreOption {
-  const parts = histogramParts(h.edges, h.counts, { color: PRIMARY, name: countLabel });
+export function histogramOption(h: { edges: number[]; counts: number[] }, countLabel: string, xFormatter?: (v: number) => string): EChartsCoreOption {
+  const parts = histogramParts(h.edges, h.counts, { color: PRIMARY, name: countLabel, xFormatter });
   return {
     animation: false,
     grid: { left: 8, right: 8, top: 10, bottom: 4, containLabel: true },
@@ -38,10 +38,16 @@ export function topValuesOption(top: { value: unknown; count: number }[], countL
 /** The small chart of one column (see chartKind). */
 export default function ColumnChart({ column, countLabel, emptyLabel }: { column: ColumnStatistics; countLabel: string; emptyLabel: string }) {
   const kind = chartKind(column);
-  if (kind === 'histogram' && column.histogram) {
+  if (kind === 'histogram' && column.kind === 'numeric') {
     return <EChart option={histogramOption(column.histogram, countLabel)} height={190} ariaLabel={`${column.name} histogram`} />;
   }
-  if (kind === 'top' && column.top) {
+  if (kind === 'histogram' && column.kind === 'datetime') {
+    // A datetime column's edges are ISO dates or times: placed by their time, labelled as dates.
+    const edges = column.histogram.edges.map((e) => Date.parse(e));
+    const asDate = (v: number) => new Date(v).toISOString().slice(0, 10);
+    return <EChart option={histogramOption({ edges, counts: column.histogram.counts }, countLabel, asDate)} height={190} ariaLabel={`${column.name} histogram`} />;
+  }
+  if (kind === 'top' && (column.kind === 'categorical' || column.kind === 'boolean')) {
     return <EChart option={topValuesOption(column.top, countLabel, emptyLabel)} height={190} ariaLabel={`${column.name} top values`} />;
   }
   return null;

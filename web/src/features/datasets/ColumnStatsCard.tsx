@@ -25,14 +25,17 @@ export default function ColumnStatsCard({ column }: { column: ColumnStatistics }
     [t('stats.missing'), formatInteger(column.missing)],
     [t('stats.unique'), formatInteger(column.unique)],
   ];
+  // A numeric column has every figure; a datetime column its first and last time; a category none of them.
+  const figures: Partial<Record<(typeof NUMERIC_KEYS)[number], number | string | null>> =
+    column.kind === 'numeric' ? column : column.kind === 'datetime' ? { min: column.min, max: column.max } : {};
   for (const k of NUMERIC_KEYS) {
-    const v = column[k];
+    const v = figures[k];
     if (v === null || v === undefined) continue;
     rows.push([t(`stats.${k}`), k === 'zeros' ? formatInteger(v as number) : formatNumber(v as number | string)]);
   }
-  const top = column.top ?? [];
+  const top = column.kind === 'categorical' || column.kind === 'boolean' ? column.top : [];
   const hasChart = chartKind(column) !== null;
-  const percentMissing = column.count !== null && column.missing !== null && column.count + column.missing > 0 ? column.missing / (column.count + column.missing) : 0;
+  const percentMissing = column.count + column.missing > 0 ? column.missing / (column.count + column.missing) : 0;
   return (
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="column-stats" data-column={column.name}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1.5, flexWrap: 'wrap' }}>

@@ -3,6 +3,7 @@ import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
 import type { DataPage, Dataset, DatasetUpdate, DatasetWithColumns, Page, StatisticsJob } from '../../api/types';
 import { uploadMultipart, type UploadOptions } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
+import type { Answer, Deleted } from '../../api/types';
 
 export interface ListParams {
   query: string;
@@ -68,7 +69,7 @@ export function useDataPage(id: string, page: number, pageSize: number, enabled 
 
 export const updateDataset = (id: string, body: DatasetUpdate) => apiPut<Dataset>(`/api/dataset/${enc(id)}`, body);
 
-export const deleteDataset = (id: string) => apiDelete<{ id: string }>(`/api/dataset/delete/${enc(id)}`);
+export const deleteDataset = (id: string) => apiDelete<Deleted>(`/api/dataset/delete/${enc(id)}`);
 
 /** The original file, fetched with the bearer and saved under its own name. */
 export async function downloadOriginal(dataset: Pick<Dataset, 'id' | 'file_name'>): Promise<void> {
@@ -76,7 +77,7 @@ export async function downloadOriginal(dataset: Pick<Dataset, 'id' | 'file_name'
   saveBlob(blob, fileName);
 }
 
-export const startStatistics = (id: string) => apiPost<{ job_id: string; state: string }>(`/api/statistics/${enc(id)}`);
+export const startStatistics = (id: string) => apiPost<Answer<'/api/statistics/{dataset_id}', 'post'>>(`/api/statistics/${enc(id)}`);
 
 export const fetchStatistics = (id: string, signal?: AbortSignal) =>
   apiPost<StatisticsJob>(`/api/statistics/result/${enc(id)}`, undefined, { signal });

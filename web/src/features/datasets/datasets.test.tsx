@@ -25,7 +25,7 @@ const base: Dataset = {
   column_count: 2,
   datetime_column: null,
   preprocessed: true,
-  preprocess_history: [{ process_type: 'missing_values', action_name: 'Fill with mean', changes: { rows: 12 }, modified_at: '2025-05-02T03:10:00Z' }],
+  preprocess_history: [{ process_type: 'missing', action_name: 'mean', changes: { columns: ['temperature'], rows_before: 1234, rows_after: 1234 }, modified_at: '2025-05-02T03:10:00Z' }],
   parent_dataset_name: 'Reactor raw',
   created_at: '2025-05-20T02:00:00Z',
   updated_at: '2025-05-21T02:00:00Z',
@@ -38,13 +38,13 @@ const columns = [
   { name: 'valve', type: 'string', dtype: 'VARCHAR', count: 1230, missing: 4, unique: 3, min: null, max: null, mean: null, std: null },
 ];
 
-const result = {
+const result: StatisticsJob['result'] = {
   row_count: 1234,
   column_count: 2,
   generated_at: '2025-05-22T00:00:00Z',
   columns: [
-    { name: 'temperature', dtype: 'DOUBLE', kind: 'numeric', count: 1234, missing: 0, unique: 900, mean: 70.5, std: 3.2, min: 60, q1: 68, median: 70, q3: 73, max: 80, skewness: 0.1, kurtosis: -0.4, zeros: 0, top: null, histogram: { edges: [60, 70, 80], counts: [600, 634] } },
-    { name: 'valve', dtype: 'VARCHAR', kind: 'categorical', count: 1230, missing: 4, unique: 3, mean: null, std: null, min: null, q1: null, median: null, q3: null, max: null, skewness: null, kurtosis: null, zeros: null, top: [{ value: 'open', count: 700 }, { value: 'closed', count: 530 }], histogram: null },
+    { name: 'temperature', dtype: 'DOUBLE', kind: 'numeric', count: 1234, missing: 0, unique: 900, mean: 70.5, std: 3.2, min: 60, q1: 68, median: 70, q3: 73, max: 80, skewness: 0.1, kurtosis: -0.4, zeros: 0, infinite: 0, histogram: { edges: [60, 70, 80], counts: [600, 634] } },
+    { name: 'valve', dtype: 'VARCHAR', kind: 'categorical', count: 1230, missing: 4, unique: 3, top: [{ value: 'open', count: 700 }, { value: 'closed', count: 530 }], other: 0 },
   ],
 };
 
@@ -129,7 +129,7 @@ describe('dataset details', () => {
     expect(screen.getByText('Semicolon (;)')).toBeInTheDocument();
     expect(screen.getByText('1,234 rows × 2 columns')).toBeInTheDocument();
     expect(screen.getByText('Reactor raw')).toBeInTheDocument();
-    expect(screen.getByRole('table', { name: 'Preprocessing history' })).toHaveTextContent('Fill with mean');
+    expect(screen.getByRole('table', { name: 'Preprocessing history' })).toHaveTextContent('rows_after: 1234');
     await waitFor(() => expect(calls.some((c) => c.path === '/api/dataset/upload/ds1')).toBe(true));
     const rows = calls.find((c) => c.path === '/api/dataset/upload/ds1')!;
     expect(rows.url.search).toBe('?page=1&page_size=100');
@@ -168,7 +168,7 @@ describe('dataset details', () => {
     const states: StatisticsJob[] = [
       { job_id: 'j1', state: 'queued', progress: 0, message: null, error: null, result: null },
       { job_id: 'j1', state: 'running', progress: 0.5, message: 'Column 1 of 2', error: null, result: null },
-      { job_id: 'j1', state: 'succeeded', progress: 1, message: null, error: null, result: result as StatisticsJob['result'] },
+      { job_id: 'j1', state: 'succeeded', progress: 1, message: null, error: null, result },
     ];
     let poll = 0;
     const calls = mockFetch({

@@ -3,6 +3,7 @@ import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
 import { SERVICE_STATUS_INTERVAL_MS } from '../../api/me';
 import { saveBlob } from '../../lib/browser';
 import type { components } from '../../api/schema';
+import type { Answer, Deleted } from '../../api/types';
 
 /** Shapes of the hosted model APIs: the answers come from the server's OpenAPI document (schema.d.ts). */
 export type Status = 'draft' | 'under_review' | 'approved' | 'rejected' | 'running' | 'stopped';
@@ -25,7 +26,7 @@ export const projectsKey = ['platform', 'projects'] as const;
 export function useProjects(status: Status | 'all') {
   return useQuery({
     queryKey: [...projectsKey, status],
-    queryFn: () => apiGet<{ items: PlatformProject[]; total: number }>('/api/platform/projects', { status, page_size: 200 }),
+    queryFn: () => apiGet<Answer<'/api/platform/projects', 'get'>>('/api/platform/projects', { status, page_size: 200 }),
     refetchInterval: SERVICE_STATUS_INTERVAL_MS,
   });
 }
@@ -44,16 +45,16 @@ export function useStats(id: string, bucket: 'hour' | 'day') {
 }
 export const usePublishable = () => useQuery({ queryKey: ['platform', 'models'], queryFn: () => apiGet<PublishableModel[]>('/api/platform/models') });
 export const useIsPlatformAdmin = () =>
-  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<{ platform_admin: boolean }>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
+  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<Answer<'/api/platform/admin/me', 'get'>>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
 export const useReviewQueue = (status: Status | 'all') =>
-  useQuery({ queryKey: ['platform', 'review', status], queryFn: () => apiGet<{ items: PlatformProject[] }>('/api/platform/admin/projects', { status }) });
+  useQuery({ queryKey: ['platform', 'review', status], queryFn: () => apiGet<Answer<'/api/platform/admin/projects', 'get'>>('/api/platform/admin/projects', { status }) });
 
 export const quote = (s: Pick<Settings, 'subscription_type' | 'billing_cycle' | 'cpu_cores' | 'memory_gb' | 'gpu_gb' | 'auto_scaling' | 'expected_requests_per_month'>) =>
   apiPost<Quote>('/api/platform/quote', s, { silent: true });
 export const createProject = (body: Partial<Settings> & { name: string; key: string; project_id: string; model_key: string }) => apiPost<PlatformProject>('/api/platform/projects', body);
 export const updateProject = (id: string, body: Partial<Settings> & { name?: string }) => apiPut<PlatformProject>(`/api/platform/projects/${enc(id)}`, body);
 export const act = (id: string, action: Action) => apiPost<PlatformProject>(`/api/platform/projects/${enc(id)}/${action}`);
-export const deleteProject = (id: string) => apiDelete<{ id: string }>(`/api/platform/projects/${enc(id)}`);
+export const deleteProject = (id: string) => apiDelete<Deleted>(`/api/platform/projects/${enc(id)}`);
 export const createCredential = (id: string, name: string, kind: 'production' | 'sandbox') => apiPost<Credential>(`/api/platform/projects/${enc(id)}/credentials`, { name, kind });
 export const revokeCredential = (id: string, cid: string) => apiDelete<Credential>(`/api/platform/projects/${enc(id)}/credentials/${enc(cid)}`);
 export const review = (id: string, decision: 'approve' | 'reject', reason?: string) => apiPost<PlatformProject>(`/api/platform/admin/projects/${enc(id)}/review`, { decision, reason });

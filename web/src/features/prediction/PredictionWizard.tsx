@@ -20,7 +20,7 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatInteger } from '../../lib/format';
 import { useAllDatasets, useDatasetSchema } from '../datasets/api';
-import { useProject } from '../training/api';
+import { metricOf, useProject } from '../training/api';
 import { formatMetric, PRIMARY_METRICS } from '../training/labels';
 import { executePrediction, reportPath } from './api';
 import { NS } from './PredictionListPage';
@@ -99,7 +99,7 @@ export default function PredictionWizard() {
             <TextField select label={t('wizard.model')} value={key} onChange={(e) => setModelKey(e.target.value)} required>
               {done.map((m) => (
                 <MenuItem key={m.model_key} value={m.model_key}>
-                  {m.model_key} — {metrics.map((k) => `${t(`metrics.${k}`, { ns: 'training' })} ${formatMetric(m.metrics?.[k])}`).join(' · ')}
+                  {m.model_key} — {metrics.map((k) => `${t(`metrics.${k}`, { ns: 'training' })} ${formatMetric(metricOf(m, k))}`).join(' · ')}
                 </MenuItem>
               ))}
             </TextField>

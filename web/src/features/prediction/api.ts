@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
 import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
+import type { Answer, Deleted } from '../../api/types';
 
 const enc = encodeURIComponent;
 
@@ -51,7 +52,7 @@ export const predictionKeys = {
 export function usePredictions(query: string, page: number, pageSize: number) {
   return useQuery({
     queryKey: predictionKeys.list(query, page, pageSize),
-    queryFn: ({ signal }) => apiGet<{ items: Prediction[]; total: number }>('/api/inference/list/', { query, page, page_size: pageSize }, { signal }),
+    queryFn: ({ signal }) => apiGet<Answer<'/api/inference/list/', 'get'>>('/api/inference/list/', { query, page, page_size: pageSize }, { signal }),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.items.some((p) => p.state === 'queued' || p.state === 'running') ? 2000 : false),
   });
@@ -78,7 +79,7 @@ export function useResultRows(id: string, page: number, pageSize: number, enable
 export const executePrediction = (projectId: string, modelKey: string, datasetId: string, name?: string) =>
   apiPost<Prediction>(`/api/inference/execute/${enc(projectId)}/${enc(modelKey)}`, { dataset_id: datasetId, name: name || undefined });
 
-export const deletePrediction = (id: string) => apiDelete<{ id: string }>(`/api/inference/delete/${enc(id)}`);
+export const deletePrediction = (id: string) => apiDelete<Deleted>(`/api/inference/delete/${enc(id)}`);
 
 export async function downloadPredictions(p: Pick<Prediction, 'id' | 'project_id' | 'name'>) {
   const { blob, fileName } = await apiBlob(`/api/inference/download/${enc(p.project_id)}/${enc(p.id)}`, `${p.name}-predictions.csv`);

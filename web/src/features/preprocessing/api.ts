@@ -4,6 +4,7 @@ import type { components } from '../../api/schema';
 import type { Dataset } from '../../api/types';
 import { uploadMultipart } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
+import type { Answer, Deleted } from '../../api/types';
 
 const enc = encodeURIComponent;
 
@@ -53,9 +54,9 @@ export function useRun(tempId: string | null) {
 export const registerDataset = (tempId: string, body: { name: string; comment: string }) => apiPost<Dataset>(`/api/new_dataset/register/${enc(tempId)}`, body);
 
 /** Stops a running condition (the run's temp_id is its job id). */
-export const cancelRun = (tempId: string) => apiPost<unknown>(`/api/jobs/${enc(tempId)}/cancel`);
+export const cancelRun = (tempId: string) => apiPost<Answer<'/api/jobs/{id}/cancel', 'post'>>(`/api/jobs/${enc(tempId)}/cancel`);
 
-export const deleteCondition = (id: string) => apiDelete<{ id: string }>(`/api/preprocess/conditions/${enc(id)}`);
+export const deleteCondition = (id: string) => apiDelete<Deleted>(`/api/preprocess/conditions/${enc(id)}`);
 
 export async function downloadCondition(id: string): Promise<void> {
   const { blob } = await apiBlob(`/api/preprocess/conditions/${enc(id)}/download`, 'condition_setting_file.csv');

@@ -3,7 +3,8 @@ import type { Step } from './api';
 export type FieldKind = 'number' | 'integer' | 'text' | 'select' | 'column' | 'expression';
 
 export interface Field {
-  key: string;
+  /** a parameter the server declares (PreprocessStepParams) */
+  key: keyof Step['params'];
   kind: FieldKind;
   options?: string[];
   default?: unknown;

@@ -3,6 +3,7 @@ import { apiBlob, apiDelete, apiGet, apiPost, type RequestOptions } from '../../
 import type { components } from '../../api/schema';
 import type { Page } from '../../api/types';
 import { saveBlob } from '../../lib/browser';
+import type { Deleted } from '../../api/types';
 
 type Schemas = components['schemas'];
 /** Shapes of SPEC §7 'Statistical analysis', taken from the server's declared answers
@@ -38,19 +39,8 @@ export type ColumnValues = Schemas['ColumnValues'];
 
 export const STATES: ProjectState[] = ['done', 'running', 'failed', 'ready'];
 
-export interface ProjectSettings {
-  test_type: TestType;
-  variable1: string;
-  variable2: string | null;
-  category: string | null;
-  group1: string | null;
-  group2: string | null;
-  groups: string[];
-  hypothetical_mean: number;
-  significance_level: number;
-  alternative: Alternative;
-  equal_variance: EqualVariance;
-}
+/** A project's test settings, as the server keeps and answers them (also what registering sends). */
+export type ProjectSettings = Schemas['StatisticalProjectSettings'];
 
 const enc = encodeURIComponent;
 const base = '/api/statistical/analysis';
@@ -127,7 +117,7 @@ export const registerProject = (datasetId: string, body: RegisterInput, opts: Re
 export const runProject = (id: string, body: Partial<ProjectSettings> = {}, opts: RequestOptions = {}) =>
   apiPost<Project>(`${base}/train/model/${enc(id)}`, body, opts);
 
-export const deleteProject = (id: string) => apiDelete<{ id: string }>(`${base}/project/delete/${enc(id)}`);
+export const deleteProject = (id: string) => apiDelete<Deleted>(`${base}/project/delete/${enc(id)}`);
 
 export async function downloadResult(p: Pick<Project, 'id' | 'name'>, format: 'csv' | 'html', lang: 'en' | 'ja') {
   const { blob, fileName } = await apiBlob(`${base}/result/download/${enc(p.id)}`, `${p.name}_${format === 'csv' ? 'result.csv' : 'report.html'}`, {

@@ -34,7 +34,7 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { formatInteger } from '../../lib/format';
-import { deleteProject, downloadModel, type Model, renameProject, reportPath, trainingKeys, trainProject, useCatalogue, useProject } from './api';
+import { deleteProject, downloadModel, metricOf, type Model, renameProject, reportPath, trainingKeys, trainProject, useCatalogue, useProject } from './api';
 import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
 
 /** A project: its settings, the Train button, progress while it trains, and the model list with metrics. */
@@ -172,7 +172,7 @@ export default function DetailsPage() {
                 </TableCell>
                 {metrics.map((k) => (
                   <TableCell key={k} align="right">
-                    {formatMetric(m.metrics?.[k])}
+                    {formatMetric(metricOf(m, k))}
                   </TableCell>
                 ))}
                 {supervised && <TableCell align="right">{formatMetric(m.cv?.mean)}</TableCell>}

@@ -24,7 +24,7 @@ import { useConfirmedAction } from '../../components/useConfirmedAction';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
 import { useAllDatasets } from '../datasets/api';
-import { deleteProject, detailsPath, isImageProject, NEW_PROJECT_TYPES, type Project, type ProjectType, registerPath, useProjectList } from './api';
+import { deleteProject, detailsPath, isImageProject, metricOf, NEW_PROJECT_TYPES, type Project, type ProjectType, registerPath, useProjectList } from './api';
 import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
 
 /** Choose a dataset and a training type, then open that type's wizard. */
@@ -122,7 +122,7 @@ export default function ProjectListPage() {
         const m = row.models.find((x) => x.model_key === row.best_model_key);
         if (!m) return '';
         const k = (PRIMARY_METRICS[row.project_type] ?? ['f1'])[row.project_type === 'clustering' ? 1 : row.project_type === 'dimensional_compression' ? 2 : 0];
-        return `${m.model_key} · ${t(`metrics.${k}`)} ${formatMetric(m.metrics?.[k])}`;
+        return `${m.model_key} · ${t(`metrics.${k}`)} ${formatMetric(metricOf(m, k))}`;
       },
     },
     { field: 'created_at', headerName: t('list.created'), width: 150, valueFormatter: (v: string) => formatDateTime(v) },

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
 import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
+import type { Deleted } from '../../api/types';
 
 export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
 export type ProjectType = (typeof PROJECT_TYPES)[number];
@@ -50,6 +51,11 @@ export type AlgorithmSpec = Schemas['AlgorithmSpec'];
 export type Catalogue = Schemas['TrainingCatalogue'];
 export type Metrics = Schemas['ModelMetrics'];
 export type Model = Schemas['TrainingModel'];
+/** One figure of a model's metrics by name (a tabular model's, or an image model's named figures). */
+export function metricOf(m: Pick<Model, 'metrics'>, key: string): unknown {
+  const figures: Record<string, unknown> = m.metrics ?? {};
+  return figures[key];
+}
 // the training area's pages show the tabular types (the list also holds time-series and image projects)
 export type Project = Schemas['TrainingProject'] & { project_type: ProjectType };
 /** How far a model's figures can be trusted (engine trainer.evaluation): below `threshold` test rows, or with no test
@@ -126,7 +132,7 @@ export const trainProject = (id: string) => apiPost<Project>(`/api/train/model/$
 export const renameProject = (id: string, name: string) => apiPut<Project>(`/api/project/${enc(id)}`, { name });
 /** Each area deletes its own projects: the table types under their SPEC §7 prefix, images at project/delete, time series under timeseries/. */
 const deletePrefix = (type: string) => (TYPE_INFO[type as ProjectType] ? `${TYPE_INFO[type as ProjectType].prefix}/` : isImageProject(type) ? '' : 'timeseries/');
-export const deleteProject = (type: string, id: string) => apiDelete<{ id: string }>(`/api/${deletePrefix(type)}project/delete/${enc(id)}`);
+export const deleteProject = (type: string, id: string) => apiDelete<Deleted>(`/api/${deletePrefix(type)}project/delete/${enc(id)}`);
 
 export async function downloadModel(p: Project, m: Model) {
   const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/model/download/${enc(p.project_id)}/${enc(m.algorithm)}/${m.model_index}`, `${p.name}-${m.model_key}.zip`);

@@ -69,23 +69,27 @@ export function StatisticsTable({ dataset }: { dataset: Dataset }) {
   const result = (job.data as StatisticsJob | undefined)?.result;
   if (!result) return null;
   const header = ['column', 'type', 'count', 'missing', 'unique', 'mean', 'std', 'min', 'q1', 'median', 'q3', 'max', 'skewness', 'kurtosis', 'most_frequent'];
-  const rows = result.columns.map((c) => [
-    c.name,
-    c.kind,
-    c.count,
-    c.missing,
-    c.unique,
-    c.mean,
-    c.std,
-    c.min,
-    c.q1,
-    c.median,
-    c.q3,
-    c.max,
-    c.skewness,
-    c.kurtosis,
-    (c.top ?? []).slice(0, 3).map((v) => `${v.value} (${v.count})`).join('; '),
-  ]);
+  const rows = result.columns.map((c) => {
+    const n = c.kind === 'numeric' ? c : null;
+    const top = c.kind === 'categorical' || c.kind === 'boolean' ? c.top : [];
+    return [
+      c.name,
+      c.kind,
+      c.count,
+      c.missing,
+      c.unique,
+      n?.mean,
+      n?.std,
+      'min' in c ? c.min : null,
+      n?.q1,
+      n?.median,
+      n?.q3,
+      'max' in c ? c.max : null,
+      n?.skewness,
+      n?.kurtosis,
+      top.slice(0, 3).map((v) => `${v.value} (${v.count})`).join('; '),
+    ];
+  });
   return (
     <Panel title={t('statsTable')} actions={<CsvButton onClick={() => downloadCsv(`${dataset.name}_statistics.csv`, header, rows)} />}>
       <Box sx={{ overflowX: 'auto' }}>
