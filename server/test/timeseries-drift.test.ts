@@ -56,6 +56,13 @@ describe.each(DATABASES)('suggestion of slowly drifting signals on %s', (kind) =
     expect(ja.signals.find((s: { signal: string }) => s.signal === 'Temperature').reason).toBe(`正常期間の中で、水準が短期的な変動の標準偏差の${temp.move.toFixed(1)}倍動いています。少しずつ動き、元に戻りません。`);
     for (const s of ja.signals) expect(s.reason, s.signal).toMatch(/[ぁ-んァ-ヶ一-龯]/);
     expect(await projects()).toBe(before);
+    // the quick job stays on record, and GET /jobs/{id} answers it as declared (its reasons as catalogue codes)
+    const job = await t.app.ctx.db.selectFrom('jobs').select('id').where('kind', '=', 'tsad_drift_suggest').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    const seen = await t.app.inject({ method: 'GET', url: `/api/jobs/${job.id}`, headers: alice.auth });
+    expect(seen.statusCode, seen.body).toBe(200);
+    const result = body(seen).result;
+    expect(result.drift_signals).toEqual(['Temperature', 'Thermocouple']);
+    expect(result.signals.find((s: { signal: string }) => s.signal === 'Temperature').reason).toMatchObject({ code: 'tsad_drift_reason_drifts', params: { period: { code: 'tsad_drift_period_normal' } } });
   }, 300_000);
 
   it('reads a range of the normal period and the supervised training part', async () => {

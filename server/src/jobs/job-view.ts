@@ -5,7 +5,7 @@ import { designEvaluation, designResult } from '../features/optimal-design/schem
 import { conditionPredictions, optimizationResult } from '../features/optimization/schemas.js';
 import { FittedCondition, PreviewView, RunResult } from '../features/preprocessing/responses.js';
 import { TestResult } from '../features/statistical-analysis/responses.js';
-import { tsModelMetrics } from '../features/timeseries/schemas.js';
+import { driftSuggestionView, tsModelMetrics } from '../features/timeseries/schemas.js';
 import { CrossValidation, Evaluation, Metrics } from '../features/training/responses.js';
 import { JobStateEnum } from './responses.js';
 
@@ -35,6 +35,18 @@ const modelOutcome = <M extends z.ZodType>(metrics: M) =>
 const TrainJobResult = z
   .object({ models: z.array(modelOutcome(Metrics)), train_rows: z.number().int(), test_rows: z.number().int(), seconds: z.number() })
   .meta({ id: 'TrainJobResult' });
+
+/** tasks/tsad_drift_suggest.py: the suggestion as the engine wrote it, each reason a catalogue code with its parameters
+ * (the route puts it in the caller's language). */
+const TsadDriftSuggestJobResult = driftSuggestionView
+  .extend({
+    signals: z.array(
+      driftSuggestionView.shape.signals.element.extend({
+        reason: z.object({ code: z.string(), params: z.record(z.string(), z.union([z.string(), z.number(), z.object({ code: z.string(), params: z.object({}) })])).optional() }),
+      }),
+    ),
+  })
+  .meta({ id: 'TsadDriftSuggestJobResult' });
 
 const TsadTrainJobResult = z
   .object({
@@ -172,6 +184,7 @@ export const Job = z
     of('train', TrainJobResult),
     of('tune_helper', TuneHelperJobResult),
     of('tsad_train', TsadTrainJobResult),
+    of('tsad_drift_suggest', TsadDriftSuggestJobResult),
     of('predict', PredictJobResult),
     of('statistical_analysis', TestResult),
     of('optimize', optimizationResult),

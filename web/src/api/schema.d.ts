@@ -34975,6 +34975,46 @@ export interface components {
             test_rows: number;
             seconds: number;
         };
+        TsadDriftSuggestJobResultInput: {
+            /**
+             * @description normal: the unsupervised normal period; train: the supervised training part
+             * @enum {string}
+             */
+            period: "normal" | "train";
+            /** @description Rows of that period */
+            rows: number;
+            /** @description The suggested slowly drifting signals (in the order of the signals) */
+            drift_signals: string[];
+            /** @description The suggested L, the rows of their change; null when none drifts */
+            drift_rows: number | null;
+            signals: {
+                signal: string;
+                drifts: boolean;
+                reason: {
+                    code: string;
+                    params?: {
+                        [key: string]: string | number | {
+                            code: string;
+                            params: Record<string, never>;
+                        };
+                    };
+                };
+                /** @description Values of the signal in the period */
+                rows: number;
+                /** @description The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations */
+                move: number | null;
+                /** @description Short-term variation: standard deviation of the first differences / √2 */
+                short_sd: number | null;
+                /** @description Rows of the long window of the trend */
+                window: number | null;
+                /** @description Largest change between consecutive 5-row means, as a share of the move (a step when large) */
+                step_share: number | null;
+                /** @description Times the trend crosses its median by a margin (a level it swings around when many) */
+                crossings: number | null;
+                /** @description Rows over which the trend moves by one short-term standard deviation */
+                rows_per_sd: number | null;
+            }[];
+        };
         TsadTrainJobResultInput: {
             models: {
                 key: string;
@@ -35268,6 +35308,21 @@ export interface components {
             /** @enum {string} */
             kind: "tsad_train";
             result: components["schemas"]["TsadTrainJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tsad_drift_suggest";
+            result: components["schemas"]["TsadDriftSuggestJobResultInput"] | null;
         } | {
             id: string;
             state: components["schemas"]["JobStateInput"];
@@ -38779,6 +38834,46 @@ export interface components {
             test_rows: number;
             seconds: number;
         };
+        TsadDriftSuggestJobResult: {
+            /**
+             * @description normal: the unsupervised normal period; train: the supervised training part
+             * @enum {string}
+             */
+            period: "normal" | "train";
+            /** @description Rows of that period */
+            rows: number;
+            /** @description The suggested slowly drifting signals (in the order of the signals) */
+            drift_signals: string[];
+            /** @description The suggested L, the rows of their change; null when none drifts */
+            drift_rows: number | null;
+            signals: {
+                signal: string;
+                drifts: boolean;
+                reason: {
+                    code: string;
+                    params?: {
+                        [key: string]: string | number | {
+                            code: string;
+                            params: Record<string, never>;
+                        };
+                    };
+                };
+                /** @description Values of the signal in the period */
+                rows: number;
+                /** @description The slow trend's move (max - min of the mean over `window` rows) in short-term standard deviations */
+                move: number | null;
+                /** @description Short-term variation: standard deviation of the first differences / √2 */
+                short_sd: number | null;
+                /** @description Rows of the long window of the trend */
+                window: number | null;
+                /** @description Largest change between consecutive 5-row means, as a share of the move (a step when large) */
+                step_share: number | null;
+                /** @description Times the trend crosses its median by a margin (a level it swings around when many) */
+                crossings: number | null;
+                /** @description Rows over which the trend moves by one short-term standard deviation */
+                rows_per_sd: number | null;
+            }[];
+        };
         TsadTrainJobResult: {
             models: {
                 key: string;
@@ -39072,6 +39167,21 @@ export interface components {
             /** @enum {string} */
             kind: "tsad_train";
             result: components["schemas"]["TsadTrainJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "tsad_drift_suggest";
+            result: components["schemas"]["TsadDriftSuggestJobResult"] | null;
         } | {
             id: string;
             state: components["schemas"]["JobState"];
