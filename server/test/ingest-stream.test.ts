@@ -104,9 +104,24 @@ const cases: Case[] = [
   },
   // a fraction past the sampled rows of a whole-number column: the stream rounded it, the whole-file path reads DOUBLE
   { name: 'late-decimal.csv', content: lateValue(30_000, '50000.5'), streamed: false },
-  // whole numbers all through, and a late whole number written with an exponent: BIGINT, exact
-  { name: 'all-integer.csv', content: lateValue(30_000, '9007199254740993'), streamed: true },
+  // whole numbers all through, and a late whole number written with an exponent: BIGINT, exact. The stream reads
+  // whole numbers as DOUBLE (doubleGuards): a late value of 2^52 or more is left to the whole-file path's text guard.
+  { name: 'all-integer.csv', content: lateValue(30_000, '9007199254740993'), streamed: false },
+  { name: 'late-2^52-1.csv', content: lateValue(30_000, '4503599627370495'), streamed: true },
+  { name: 'late-2^52.csv', content: lateValue(30_000, '4503599627370496'), streamed: false },
+  { name: 'late-2^52-half.csv', content: lateValue(30_000, '4503599627370496.5'), streamed: false },
+  { name: 'late-2^53.csv', content: lateValue(30_000, '9007199254740992'), streamed: false },
+  { name: 'late-min-int64.csv', content: lateValue(30_000, '-9223372036854775808'), streamed: false },
   { name: 'late-exponent.csv', content: lateValue(30_000, '1e3'), streamed: true },
+  { name: 'late-zero-fraction.csv', content: lateValue(30_000, '5.0'), streamed: true },
+  { name: 'late-nan.csv', content: lateValue(30_000, 'NaN'), streamed: false },
+  { name: 'late-hex.csv', content: lateValue(30_000, '0x10'), streamed: false },
+  // identifiers of 19 digits from the first row on: that column keeps the text guard, and the stream is kept
+  {
+    name: 'large-ids.csv',
+    content: 'id,v\n' + Array.from({ length: 30_000 }, (_, i) => `${1_000_000_000_000_000_000n + BigInt(i) * 7919n},${i % 97}`).join('\n') + '\n',
+    streamed: true,
+  },
   // NaN and ±Infinity in a float column: the statistics leave them out and count them as missing
   { name: 'non-finite.csv', content: nonFinite(30_000), streamed: true },
   // a datetime column of dates must be cast to timestamps: the whole-file path does it
@@ -209,6 +224,9 @@ describe('CSV converted while the upload streams in', () => {
     ['a late whole number with an exponent', '1e3', 'BIGINT', 1000],
     ['a late whole number with a zero fraction', '12.000', 'BIGINT', 12],
     ['whole numbers only (beyond a double)', '9007199254740993', 'BIGINT', '9007199254740993'],
+    ['a late 2^52 - 1', '4503599627370495', 'BIGINT', 4503599627370495],
+    ['a late -2^63', '-9223372036854775808', 'BIGINT', '-9223372036854775808'],
+    ['a late whole number with a zero fraction (5.0)', '5.0', 'BIGINT', 5],
   ])('%s in a whole-number column (%s) is kept exactly, either way', async (_label, late, dtype, value) => {
     for (const [t, auth] of [
       [streaming, sa.auth],
