@@ -119,11 +119,14 @@ export function integerGuards(cols: { name: string; dtype: string }[]): { types:
   const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
   return {
     types: Object.fromEntries(ints.map((c) => [c.name, 'VARCHAR'])),
-    replace: ints.map((c) => {
-      const v = ident(c.name);
-      return `CASE WHEN ${fractionSql(v)} THEN error(${sqlString(FRACTION_MARK)}) ELSE CAST(${v} AS ${c.dtype}) END AS ${v}`;
-    }),
+    replace: ints.map(textGuard),
   };
+}
+
+/** The text guard's `REPLACE` item of a whole-number column read as text. */
+function textGuard(c: { name: string; dtype: string }): string {
+  const v = ident(c.name);
+  return `CASE WHEN ${fractionSql(v)} THEN error(${sqlString(FRACTION_MARK)}) ELSE CAST(${v} AS ${c.dtype}) END AS ${v}`;
 }
 
 /**
@@ -144,13 +147,11 @@ const TWO_52 = '4503599627370496';
  */
 export function doubleGuards(cols: { name: string; dtype: string }[], textColumns: string[] = []): { types: Record<string, string>; replace: string[] } {
   const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
-  const text = integerGuards(ints.filter((c) => textColumns.includes(c.name)));
-  const dbl = ints.filter((c) => !textColumns.includes(c.name));
   return {
-    types: { ...text.types, ...Object.fromEntries(dbl.map((c) => [c.name, 'DOUBLE'])) },
+    types: Object.fromEntries(ints.map((c) => [c.name, textColumns.includes(c.name) ? 'VARCHAR' : 'DOUBLE'])),
     replace: ints.map((c) => {
+      if (textColumns.includes(c.name)) return textGuard(c);
       const v = ident(c.name);
-      if (textColumns.includes(c.name)) return text.replace[text.replace.findIndex((r) => r.endsWith(` AS ${v}`))];
       // NaN compares equal to itself and above every number in DuckDB: `abs(NaN) >= 2^52` holds, as inf's does
       return `CASE WHEN ${v} <> trunc(${v}) OR abs(${v}) >= ${TWO_52}::DOUBLE THEN error(${sqlString(FRACTION_MARK)}) ELSE CAST(${v} AS ${c.dtype}) END AS ${v}`;
     }),
