@@ -509,37 +509,44 @@ export async function parquetStats(
   return { rowCount: n, columns };
 }
 
-/** A numeric column's count, min and max as the Parquet writer recorded them in the file's footer. */
+/** A numeric or text column's count, min and max as the Parquet writer recorded them in the file's footer. */
 interface FooterFigures {
   count: number;
-  min: number;
-  max: number;
+  /** A numeric column's bounds, read as doubles. */
+  numeric: { min: number; max: number } | null;
+  /** A text column's bounds: the footer's exact strings (DuckDB orders text by its bytes, as its writer does). */
+  text: { min: string; max: string } | null;
 }
 
 /** Numeric types whose footer bounds read back as the same doubles a scan gives (a DECIMAL's are stored scaled, a FLOAT's print shorter). */
 const FOOTER_TYPES = new Set(['BIGINT', 'INTEGER', 'SMALLINT', 'TINYINT', 'DOUBLE']);
+/** Text, whose footer bounds are its exact smallest and largest strings when the writer marks them exact. */
+const FOOTER_TEXT_TYPES = new Set(['VARCHAR']);
 
 /**
- * Count, min and max of the numeric columns from the row-group statistics in the Parquet footer, without reading the
- * data (issue 17). Only for files DuckDB wrote (it leaves a row group's bounds out when the group holds a NaN, where
- * a scan's max would be NaN): a column is taken only when every row group holding a value has exact bounds; the
- * rest are scanned.
+ * Count, min and max of the numeric and text columns from the row-group statistics in the Parquet footer, without
+ * reading the data (issue 17). Only for files DuckDB wrote (it leaves a row group's bounds out when the group holds a
+ * NaN, where a scan's max would be NaN, and marks a long string's cut bounds inexact): a column is taken only when
+ * every row group holding a value has exact bounds; the rest are scanned.
  */
-async function footerFigures(conn: DuckDBConnection, parquet: string): Promise<Map<string, FooterFigures>> {
+export async function footerFigures(conn: DuckDBConnection, parquet: string): Promise<Map<string, FooterFigures>> {
   const r = await conn.runAndReadAll(
     `SELECT path_in_schema AS name, sum(num_values - coalesce(stats_null_count, num_values))::DOUBLE AS count,
        bool_and(stats_null_count IS NOT NULL AND (num_values = stats_null_count OR (stats_min_value IS NOT NULL AND stats_max_value IS NOT NULL AND min_is_exact AND max_is_exact))) AS whole,
        min(TRY_CAST(stats_min_value AS DOUBLE)) AS lo, max(TRY_CAST(stats_max_value AS DOUBLE)) AS hi,
-       bool_and(stats_min_value IS NULL OR TRY_CAST(stats_min_value AS DOUBLE) IS NOT NULL) AS numeric
+       bool_and(stats_min_value IS NULL OR TRY_CAST(stats_min_value AS DOUBLE) IS NOT NULL) AS numeric,
+       min(stats_min_value) AS slo, max(stats_max_value) AS shi, bool_and(type = 'BYTE_ARRAY') AS bytes
      FROM parquet_metadata(${sqlString(parquet)}) GROUP BY path_in_schema`,
   );
   const out = new Map<string, FooterFigures>();
   for (const row of r.getRowObjectsJson() as Record<string, unknown>[]) {
     const count = jsonNumber(row.count);
+    if (row.whole !== true || count === null || count <= 0) continue;
     const lo = jsonNumber(row.lo);
     const hi = jsonNumber(row.hi);
-    if (row.whole !== true || row.numeric !== true || count === null || count <= 0 || lo === null || hi === null) continue;
-    out.set(String(row.name), { count, min: lo, max: hi });
+    const numeric = row.numeric === true && lo !== null && hi !== null ? { min: lo, max: hi } : null;
+    const text = row.bytes === true && typeof row.slo === 'string' && typeof row.shi === 'string' ? { min: row.slo, max: row.shi } : null;
+    if (numeric || text) out.set(String(row.name), { count, numeric, text });
   }
   return out;
 }
@@ -550,7 +557,12 @@ const FLOATING = new Set(['DOUBLE', 'FLOAT', 'REAL', 'FLOAT4', 'FLOAT8']);
 async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: string; dtype: string }[], n: number, footer: Map<string, FooterFigures>): Promise<ColumnInfo[]> {
   if (cols.length === 0) return [];
   const parts: string[] = [];
-  const fromFooter = (c: { name: string; dtype: string }) => (FOOTER_TYPES.has(c.dtype.toUpperCase()) ? footer.get(c.name) : undefined);
+  const fromFooter = (c: { name: string; dtype: string }): { count: number; min: number | string; max: number | string } | undefined => {
+    const f = footer.get(c.name);
+    const t = c.dtype.toUpperCase();
+    const bounds = FOOTER_TYPES.has(t) ? f?.numeric : FOOTER_TEXT_TYPES.has(t) ? f?.text : null;
+    return f && bounds ? { count: f.count, ...bounds } : undefined;
+  };
   cols.forEach((c, i) => {
     const q = ident(c.name);
     const t = columnType(c.dtype);
@@ -559,7 +571,8 @@ async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: str
     // fails on them); the footer gives no bounds for a column holding them, so it is scanned
     const finite = FLOATING.has(c.dtype.toUpperCase()) ? ` FILTER (WHERE isfinite(${q}))` : '';
     if (f) {
-      parts.push(`approx_count_distinct(${q})${finite} AS u${i}`, `avg(${q})${finite}::DOUBLE AS m${i}`, `stddev_samp(${q})${finite}::DOUBLE AS s${i}`);
+      parts.push(`approx_count_distinct(${q})${finite} AS u${i}`);
+      if (isNumeric(t)) parts.push(`avg(${q})${finite}::DOUBLE AS m${i}`, `stddev_samp(${q})${finite}::DOUBLE AS s${i}`);
       return;
     }
     parts.push(`count(${q})${finite} AS c${i}`, `approx_count_distinct(${q})${finite} AS u${i}`);
