@@ -6,7 +6,7 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import os from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { PARQUET_OPTIONS, parquetStats } from '../src/features/datasets/ingest.js';
+import { footerFigures, PARQUET_OPTIONS, parquetStats } from '../src/features/datasets/ingest.js';
 import { until } from './until.js';
 import { filesUnder, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
@@ -104,9 +104,24 @@ const cases: Case[] = [
   },
   // a fraction past the sampled rows of a whole-number column: the stream rounded it, the whole-file path reads DOUBLE
   { name: 'late-decimal.csv', content: lateValue(30_000, '50000.5'), streamed: false },
-  // whole numbers all through, and a late whole number written with an exponent: BIGINT, exact
-  { name: 'all-integer.csv', content: lateValue(30_000, '9007199254740993'), streamed: true },
+  // whole numbers all through, and a late whole number written with an exponent: BIGINT, exact. The stream reads
+  // whole numbers as DOUBLE (doubleGuards): a late value of 2^52 or more is left to the whole-file path's text guard.
+  { name: 'all-integer.csv', content: lateValue(30_000, '9007199254740993'), streamed: false },
+  { name: 'late-2^52-1.csv', content: lateValue(30_000, '4503599627370495'), streamed: true },
+  { name: 'late-2^52.csv', content: lateValue(30_000, '4503599627370496'), streamed: false },
+  { name: 'late-2^52-half.csv', content: lateValue(30_000, '4503599627370496.5'), streamed: false },
+  { name: 'late-2^53.csv', content: lateValue(30_000, '9007199254740992'), streamed: false },
+  { name: 'late-min-int64.csv', content: lateValue(30_000, '-9223372036854775808'), streamed: false },
   { name: 'late-exponent.csv', content: lateValue(30_000, '1e3'), streamed: true },
+  { name: 'late-zero-fraction.csv', content: lateValue(30_000, '5.0'), streamed: true },
+  { name: 'late-nan.csv', content: lateValue(30_000, 'NaN'), streamed: false },
+  { name: 'late-hex.csv', content: lateValue(30_000, '0x10'), streamed: false },
+  // identifiers of 19 digits from the first row on: that column keeps the text guard, and the stream is kept
+  {
+    name: 'large-ids.csv',
+    content: 'id,v\n' + Array.from({ length: 30_000 }, (_, i) => `${1_000_000_000_000_000_000n + BigInt(i) * 7919n},${i % 97}`).join('\n') + '\n',
+    streamed: true,
+  },
   // NaN and ±Infinity in a float column: the statistics leave them out and count them as missing
   { name: 'non-finite.csv', content: nonFinite(30_000), streamed: true },
   // a datetime column of dates must be cast to timestamps: the whole-file path does it
@@ -209,6 +224,9 @@ describe('CSV converted while the upload streams in', () => {
     ['a late whole number with an exponent', '1e3', 'BIGINT', 1000],
     ['a late whole number with a zero fraction', '12.000', 'BIGINT', 12],
     ['whole numbers only (beyond a double)', '9007199254740993', 'BIGINT', '9007199254740993'],
+    ['a late 2^52 - 1', '4503599627370495', 'BIGINT', 4503599627370495],
+    ['a late -2^63', '-9223372036854775808', 'BIGINT', '-9223372036854775808'],
+    ['a late whole number with a zero fraction (5.0)', '5.0', 'BIGINT', 5],
   ])('%s in a whole-number column (%s) is kept exactly, either way', async (_label, late, dtype, value) => {
     for (const [t, auth] of [
       [streaming, sa.auth],
@@ -344,6 +362,15 @@ describe('statistics of numeric columns from the Parquet footer', () => {
       `SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE (i - 150000) * 0.25 END AS f, 9007199254740993 - i AS big, CASE WHEN i = 5 THEN -0.0 ELSE i END::DOUBLE AS z,
          CASE WHEN i < 200000 THEN NULL ELSE i END AS late, 'k' || (i % 3) AS s FROM range(300000) t(i)`,
     ],
+    // text from the footer: Japanese, empty strings, nulls, a row group of nulls only, prefixes and case, a string
+    // longer than the writer keeps exact, bytes above ASCII; and a timestamp column (scanned)
+    [
+      'text',
+      `SELECT i, CASE WHEN i % 11 = 0 THEN NULL WHEN i % 13 = 0 THEN '' ELSE ['検査', 'a', 'ab', 'B', 'é', '~', 'Z', '良品'][1 + (i % 8)] || (i % 5)::VARCHAR END AS s,
+         CASE WHEN i < 130000 THEN NULL ELSE 'v' || i::VARCHAR END AS late_text,
+         CASE WHEN i = 7 THEN repeat('z', 20000) WHEN i = 8 THEN repeat('a', 20000) ELSE 'm' || (i % 100)::VARCHAR END AS long_text,
+         TIMESTAMP '2024-01-01' + to_seconds(i) AS ts FROM range(300000) t(i)`,
+    ],
   ])('%s: the same as a scan', async (name, query) => {
     const { footer, scanned } = await both(name, query);
     // a standard deviation's last digits depend on the order DuckDB's threads add up (in a scan as much as here);
@@ -356,5 +383,17 @@ describe('statistics of numeric columns from the Parquet footer', () => {
       else expect(Math.abs((c.std as number) - want) / Math.max(1, Math.abs(want)), c.name).toBeLessThan(1e-9);
     });
     expect(footer.rowCount).toBeGreaterThan(0);
+    if (name === 'text') {
+      // the text columns' bounds did come from the footer (the long strings' do not: their bounds are cut)
+      const conn = await duck.connect();
+      try {
+        const f = await footerFigures(conn, path.join(dir, 'text.parquet'));
+        expect(f.get('s')?.text).toEqual({ min: '', max: '良品4' });
+        expect(f.get('late_text')?.text).not.toBeNull();
+        expect(f.get('long_text')?.text ?? null).toBeNull();
+      } finally {
+        conn.closeSync();
+      }
+    }
   });
 });

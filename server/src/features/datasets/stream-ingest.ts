@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { MAX_HEADER_BYTES, sniffCsv, type Sniffed } from './csv-sniff.js';
-import { columnType, csvReadOptions, integerGuards, PARQUET_OPTIONS, SAMPLE_ROWS, sqlString, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
+import { columnType, csvReadOptions, doubleGuards, largeWholeColumns, PARQUET_OPTIONS, SAMPLE_ROWS, sqlString, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
 
 /**
  * Issue 17: a large CSV upload is converted to Parquet while it streams in. The request's bytes go to the original
@@ -28,8 +28,8 @@ export interface StreamedParquet {
   /** DuckDB's sniff of the upload's head (sniff_csv without UserArguments and Prompt) the conversion read with. */
   sniff: Record<string, unknown>;
   /**
-   * The columns read as text and cast to whole numbers in the COPY, failing on a fraction (DuckDB's own read would
-   * round 50000.5 to 50001): the whole numbers of the head's sniff. The service keeps the file only when every
+   * The columns read as DOUBLE or text and cast to whole numbers in the COPY, failing on a fraction (DuckDB's own read
+   * would round 50000.5 to 50001): the whole numbers of the head's sniff (see doubleGuards). The service keeps the file only when every
    * whole-number column of the saved file's sniff is among them.
    */
   guarded: string[];
@@ -206,15 +206,21 @@ class StreamConversion {
     this.pipes = [path.join(dir, 'upload.pipe'), path.join(dir, 'tail.upload.pipe')];
   }
 
-  /** DuckDB's sniff of the head's complete lines (null when it cannot be sniffed). */
-  private async headSniff(conn: DuckDBConnection, head: Buffer): Promise<Record<string, unknown> | null> {
+  /**
+   * DuckDB's sniff of the head's complete lines (null when it cannot be sniffed), and its whole-number columns holding
+   * a value of 2^52 or more among the sampled rows (they keep the text guard, see doubleGuards).
+   */
+  private async headSniff(conn: DuckDBConnection, head: Buffer): Promise<{ sniff: Record<string, unknown>; large: string[] } | null> {
     const file = path.join(this.dir, 'head.csv');
     try {
       const end = head.lastIndexOf(0x0a);
       if (end < 0) return null;
       await fs.promises.writeFile(file, head.subarray(0, end + 1));
-      const r = await conn.runAndReadAll(`SELECT * EXCLUDE (UserArguments, Prompt) FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS)})`);
-      return r.getRowObjectsJson()[0] as Record<string, unknown>;
+      const options = csvReadOptions(this.sniffed.delimiter, STREAM_READ.maxLine, STREAM_READ.buffer, SAMPLE_ROWS);
+      const r = await conn.runAndReadAll(`SELECT * EXCLUDE (UserArguments, Prompt) FROM sniff_csv(${sqlString(file)}, ${options})`);
+      const sniff = r.getRowObjectsJson()[0] as Record<string, unknown>;
+      const cols = (sniff.Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
+      return { sniff, large: await largeWholeColumns(conn, `read_csv(${sqlString(file)}, ${options})`, cols) };
     } catch {
       return null; // the service converts the whole file and says what is wrong
     } finally {
@@ -233,13 +239,15 @@ class StreamConversion {
     }
     this.started = Date.now();
     this.conn = await this.duck.connect();
-    const sniff = await this.headSniff(this.conn, head);
-    if (!sniff || sniff.HasHeader !== true || Number(sniff.SkipRows) !== 0) return false;
+    const headRead = await this.headSniff(this.conn, head);
+    const sniff = headRead?.sniff;
+    if (!headRead || !sniff || sniff.HasHeader !== true || Number(sniff.SkipRows) !== 0) return false;
     this.sniff = sniff;
     const cols = (sniff.Columns as { name: string; type: string }[]).map((c) => ({ name: String(c.name), dtype: String(c.type) }));
     if (cols.length !== this.sniffed.header.length) return false;
-    // whole-number columns are read as text and cast, failing on a fraction (the whole-file conversion does the same)
-    const guards = integerGuards(cols);
+    // whole-number columns are read as DOUBLE (or text) and cast, failing on a fraction or a value the guard cannot
+    // decide (the whole-file conversion then decides as it does for any file)
+    const guards = doubleGuards(cols, headRead.large);
     this.guarded = cols.filter((c) => columnType(c.dtype) === 'integer').map((c) => c.name);
     const columns = cols.map((c) => `${sqlString(c.name)}: ${sqlString(guards.types[c.name] ?? c.dtype)}`).join(', ');
     const formats = [['dateformat', sniff.DateFormat], ['timestampformat', sniff.TimestampFormat]]
