@@ -32825,6 +32825,8 @@ export interface components {
             count?: number | null;
             missing?: number | null;
             unique?: number | null;
+            /** @description true: unique is the exact count; false or absent: an estimate (HyperLogLog; tables over a million rows) */
+            unique_exact?: boolean;
             min?: (number | string) | null;
             max?: (number | string) | null;
             mean?: number | null;
@@ -36684,6 +36686,8 @@ export interface components {
             count?: number | null;
             missing?: number | null;
             unique?: number | null;
+            /** @description true: unique is the exact count; false or absent: an estimate (HyperLogLog; tables over a million rows) */
+            unique_exact?: boolean;
             min?: (number | string) | null;
             max?: (number | string) | null;
             mean?: number | null;

@@ -75,6 +75,12 @@ export function formatInteger(value: number | null | undefined): string {
   return new Intl.NumberFormat(locale(), { maximumFractionDigits: 0 }).format(value);
 }
 
+/** A column's count of distinct values; ≈ before an estimate (the server counts exactly up to a million rows). */
+export function formatUnique(column: { unique?: number | null; unique_exact?: boolean }): string {
+  const n = formatInteger(column.unique ?? null);
+  return n && column.unique_exact !== true ? `≈ ${n}` : n;
+}
+
 /** Numbers in statistics: up to 4 significant decimals, exponent for tiny and huge values. */
 export function formatNumber(value: number | string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';

@@ -15,6 +15,8 @@ export interface ColumnInfo {
   count: number;
   missing: number;
   unique: number;
+  /** Whether `unique` was counted exactly (tables up to EXACT_UNIQUE_ROWS rows) or estimated (HyperLogLog). */
+  unique_exact: boolean;
   min: number | string | null;
   max: number | string | null;
   mean: number | null;
@@ -504,7 +506,7 @@ export async function parquetStats(
     if (!given(c)) return byName.get(c.name) as ColumnInfo;
     const f = known[c.name];
     const num = (v: number | null) => jsonNumber(v);
-    return { name: c.name, type: columnType(c.dtype), dtype: c.dtype, count: f.count, missing: n - f.count, unique: Math.min(f.unique, f.count), min: num(f.min), max: num(f.max), mean: num(f.mean), std: num(f.std) };
+    return { name: c.name, type: columnType(c.dtype), dtype: c.dtype, count: f.count, missing: n - f.count, unique: Math.min(f.unique, f.count), unique_exact: false, min: num(f.min), max: num(f.max), mean: num(f.mean), std: num(f.std) };
   });
   return { rowCount: n, columns };
 }
@@ -551,12 +553,19 @@ export async function footerFigures(conn: DuckDBConnection, parquet: string): Pr
   return out;
 }
 
+/** Up to this many rows a column's distinct values are counted exactly at upload; beyond, estimated (HyperLogLog). */
+export const EXACT_UNIQUE_ROWS = Number(process.env.MITATE_EXACT_UNIQUE_ROWS) || 1_000_000;
+
 /** Types that can hold NaN and ±Infinity. */
 const FLOATING = new Set(['DOUBLE', 'FLOAT', 'REAL', 'FLOAT4', 'FLOAT8']);
 
 async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: string; dtype: string }[], n: number, footer: Map<string, FooterFigures>): Promise<ColumnInfo[]> {
   if (cols.length === 0) return [];
   const parts: string[] = [];
+  // DuckDB's approx_count_distinct is off by up to about 25 % (measured: 10 values counted 11, 1,000 counted 1,249),
+  // so tables up to EXACT_UNIQUE_ROWS get the exact count; larger ones the estimate, flagged for the pages to say so.
+  const exact = n <= EXACT_UNIQUE_ROWS;
+  const distinct = (q: string) => (exact ? `count(DISTINCT ${q})` : `approx_count_distinct(${q})`);
   const fromFooter = (c: { name: string; dtype: string }): { count: number; min: number | string; max: number | string } | undefined => {
     const f = footer.get(c.name);
     const t = c.dtype.toUpperCase();
@@ -571,11 +580,11 @@ async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: str
     // fails on them); the footer gives no bounds for a column holding them, so it is scanned
     const finite = FLOATING.has(c.dtype.toUpperCase()) ? ` FILTER (WHERE isfinite(${q}))` : '';
     if (f) {
-      parts.push(`approx_count_distinct(${q})${finite} AS u${i}`);
+      parts.push(`${distinct(q)}${finite} AS u${i}`);
       if (isNumeric(t)) parts.push(`avg(${q})${finite}::DOUBLE AS m${i}`, `stddev_samp(${q})${finite}::DOUBLE AS s${i}`);
       return;
     }
-    parts.push(`count(${q})${finite} AS c${i}`, `approx_count_distinct(${q})${finite} AS u${i}`);
+    parts.push(`count(${q})${finite} AS c${i}`, `${distinct(q)}${finite} AS u${i}`);
     if (isNumeric(t)) {
       parts.push(`min(${q})${finite}::DOUBLE AS lo${i}`, `max(${q})${finite}::DOUBLE AS hi${i}`, `avg(${q})${finite}::DOUBLE AS m${i}`, `stddev_samp(${q})${finite}::DOUBLE AS s${i}`);
     } else if (t === 'boolean' || t === 'other') {
@@ -598,6 +607,7 @@ async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: str
       count,
       missing: n - count,
       unique: Math.min(jsonNumber(row[`u${i}`]) ?? 0, count),
+      unique_exact: exact,
       min: f ? f.min : bound(row[`lo${i}`]),
       max: f ? f.max : bound(row[`hi${i}`]),
       mean: isNumeric(type) ? jsonNumber(row[`m${i}`]) : null,

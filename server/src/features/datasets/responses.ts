@@ -51,6 +51,7 @@ export const DatasetColumn = z
     count: z.number().nullable().optional(),
     missing: z.number().nullable().optional(),
     unique: z.number().nullable().optional(),
+    unique_exact: z.boolean().optional().describe('true: unique is the exact count; false or absent: an estimate (HyperLogLog; tables over a million rows)'),
     min: z.union([z.number(), z.string()]).nullable().optional(),
     max: z.union([z.number(), z.string()]).nullable().optional(),
     mean: z.number().nullable().optional(),

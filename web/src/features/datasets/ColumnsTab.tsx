@@ -4,7 +4,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import type { DatasetColumn } from '../../api/types';
 import { useGridLocale } from '../../components/gridLocale';
-import { formatInteger, formatNumber } from '../../lib/format';
+import { formatInteger, formatNumber, formatUnique } from '../../lib/format';
 
 const TYPE_COLOR: Record<string, 'primary' | 'secondary' | 'info' | 'warning' | 'default'> = {
   integer: 'primary',
@@ -31,7 +31,7 @@ export default function ColumnsTab({ columns }: { columns: DatasetColumn[] }) {
     { field: 'dtype', headerName: t('dataset.columns.dtype'), width: 120 },
     { field: 'count', headerName: t('stats.count'), type: 'number', width: 100, valueFormatter: (v: number) => formatInteger(v) },
     { field: 'missing', headerName: t('stats.missing'), type: 'number', width: 100, valueFormatter: (v: number) => formatInteger(v) },
-    { field: 'unique', headerName: t('stats.unique'), type: 'number', width: 100, valueFormatter: (v: number) => formatInteger(v) },
+    { field: 'unique', headerName: t('stats.unique'), description: t('stats.unique_estimate'), type: 'number', width: 110, valueFormatter: (_v: number, row) => formatUnique(row) },
     { field: 'min', headerName: t('stats.min'), type: 'number', width: 120, valueFormatter: num },
     { field: 'max', headerName: t('stats.max'), type: 'number', width: 120, valueFormatter: num },
     { field: 'mean', headerName: t('stats.mean'), type: 'number', width: 120, valueFormatter: num },

@@ -32,7 +32,7 @@ import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
-import { formatInteger } from '../../lib/format';
+import { formatInteger, formatUnique } from '../../lib/format';
 import { useDataset } from '../datasets/api';
 import { type AlgorithmSpec, detailsPath, type ParamSpec, type ProjectType, registerProject, type RegisterBody, trainProject, TYPE_INFO, useCatalogue } from './api';
 import { NS } from './labels';
@@ -245,7 +245,9 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
                   <TableCell>{t('wizard.column')}</TableCell>
                   <TableCell>{t('wizard.columnType')}</TableCell>
                   <TableCell align="right">{t('wizard.missing')}</TableCell>
-                  <TableCell align="right">{t('wizard.unique')}</TableCell>
+                  <TableCell align="right" title={t('stats.unique_estimate')}>
+                    {t('wizard.unique')}
+                  </TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
@@ -254,7 +256,7 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
                     <TableCell>{c.name}</TableCell>
                     <TableCell>{c.type}</TableCell>
                     <TableCell align="right">{formatInteger(c.missing ?? 0)}</TableCell>
-                    <TableCell align="right">{formatInteger(c.unique ?? 0)}</TableCell>
+                    <TableCell align="right">{formatUnique(c)}</TableCell>
                   </TableRow>
                 ))}
               </TableBody>
