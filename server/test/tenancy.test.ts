@@ -50,6 +50,8 @@ const READ_POSTS = new Set([
   '/api/optimization/csv/upload',
   '/api/train/progress/{task_id}',
   '/api/timeseries/report/{id}',
+  // the engine's suggestion of slowly drifting signals: a quick job that stores nothing
+  '/api/timeseries/drift/suggest/{id}',
   '/api/platform/quote',
 ]);
 
