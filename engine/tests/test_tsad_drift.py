@@ -78,7 +78,13 @@ def test_a_short_period_is_refused_and_a_short_signal_is_named():
 def test_every_reason_and_error_is_in_the_catalogue_with_the_same_placeholders_in_both_languages():
     src = (Path(__file__).resolve().parents[1] / "mitate_engine" / "tsad" / "drift.py").read_text(encoding="utf-8")
     codes = set(re.findall(r'"(tsad_drift_[a-z_]+)"', src))
-    assert {"tsad_drift_reason_drifts", "tsad_drift_reason_small", "tsad_drift_reason_step", "tsad_drift_reason_returns", "tsad_drift_period_too_short"} <= codes
+    assert {
+        "tsad_drift_reason_drifts",
+        "tsad_drift_reason_small",
+        "tsad_drift_reason_step",
+        "tsad_drift_reason_returns",
+        "tsad_drift_period_too_short",
+    } <= codes
     cat = messages()
     for code in codes:
         assert cat[code]["en"].strip() and cat[code]["ja"].strip(), code
@@ -105,7 +111,13 @@ def test_the_job_reads_the_normal_period_by_rows_or_range_and_the_supervised_tra
     base = {"parquet": str(tmp_path / "d.parquet"), "time_column": "t", "features": ["walk", "linear", "noise"]}
     first = run_job({**base, "project_type": "time_series_anomaly_detection_unsupervised", "normal": {"mode": "rows", "rows": 300}})
     assert first["rows"] == 300 and first["period"] == "normal" and first["drift_signals"] == ["walk", "linear"]
-    late = run_job({**base, "project_type": "time_series_anomaly_detection_unsupervised", "normal": {"mode": "range", "start": "2026-01-01 00:05:00", "end": "2026-01-01 00:09:59"}})
+    late = run_job(
+        {
+            **base,
+            "project_type": "time_series_anomaly_detection_unsupervised",
+            "normal": {"mode": "range", "start": "2026-01-01 00:05:00", "end": "2026-01-01 00:09:59"},
+        }
+    )
     assert late["rows"] == 300 and late["drift_signals"] == ["linear"]
     sup = run_job({**base, "project_type": "time_series_anomaly_detection_supervised", "split_ratio": 0.5})
     assert sup["period"] == "train" and sup["rows"] == 240  # 300 rows less the fifth that validates

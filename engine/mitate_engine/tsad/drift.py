@@ -99,7 +99,16 @@ def suggest_drift(frame: pd.DataFrame, signals: list[str], period: str = "normal
     for c in signals:
         f = signal_figures(pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float))
         code = f.pop("reason")
-        params = {"move": _fmt(f["move"]), "rows": f["rows"], "window": f["window"], "crossings": f["crossings"], "share": _fmt(min(1.0, f["step_share"] or 0) * 100, 0), "minimum": _fmt(MIN_MOVE, 0), "needed": MIN_ROWS, "period": _period(period)}
+        params = {
+            "move": _fmt(f["move"]),
+            "rows": f["rows"],
+            "window": f["window"],
+            "crossings": f["crossings"],
+            "share": _fmt(min(1.0, f["step_share"] or 0) * 100, 0),
+            "minimum": _fmt(MIN_MOVE, 0),
+            "needed": MIN_ROWS,
+            "period": _period(period),
+        }
         items.append({"signal": c, **f, "reason": {"code": code, "params": {k: v for k, v in params.items() if v is not None}}})
     drifting = [i for i in items if i["drifts"]]
     rows = len(frame)
