@@ -36,7 +36,7 @@ from torch.nn import functional as F
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
 sys.path.insert(0, str(ROOT / "bench"))
-from images_split import tile_split  # noqa: E402
+from images_split import selection_sets  # noqa: E402
 from mitate_engine.images import patchcore  # noqa: E402
 from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone  # noqa: E402
 
@@ -55,11 +55,8 @@ SIZE, FOLDS, N_SYN, SEED = 128, 4, 4, 0
 STEPS, BATCH, HIDDEN, MARGIN = 2000, 512, 256, 0.5
 PATCHCORE_REF = {"criterion": 0.8774, "select_auc": 0.8516, "cv_auc": 0.9033, "test_auroc": 0.742}
 
-_, splits = tile_split("mitate-okonly-")
-tr, va, te = splits["train"], splits["validation"], splits["test"]
-train_ok = [p for p, l in zip(tr.paths, tr.labels) if l == "OK"]
-val_ok = [p for p, l in zip(va.paths, va.labels) if l == "OK"]
-sel_ng = [p for s in (tr, va) for p, l in zip(s.paths, s.labels) if l == "NG"]
+splits, train_ok, val_ok, sel_ng = selection_sets("mitate-okonly-")
+va, te = splits["validation"], splits["test"]
 NETS: dict = {}
 
 
@@ -359,14 +356,14 @@ out = {
     "settings": {"image_size": SIZE, "steps": STEPS, "batch": BATCH, "hidden": HIDDEN, "margin": MARGIN, "synthetic_per_ok_image": N_SYN, "seed": SEED},
     "patchcore_reference": PATCHCORE_REF | {"source": "bench/results/images-patchcore-lite-selection.json (L0_4-10_128) and images-patchcore.json"},
 }
-todo = [{k: v for k, v in c.items() if k != "note"} for c in DECL["candidates"]]
-for c in todo:
+candidates = [{k: v for k, v in c.items() if k != "note"} for c in DECL["candidates"]]
+for c in candidates:
     if ONLY is None or c["id"] in ONLY:
         rows[c["id"]] = evaluate(c)
         print(json.dumps(rows[c["id"]]), file=sys.stderr, flush=True)
         RESULT.write_text(json.dumps(out | {"candidates": list(rows.values())}, indent=1) + "\n")
-stage1 = [rows[c["id"]] for c in todo if c["id"] in rows]
-if len(stage1) == len(todo) and DECL.get("stage2_on_best"):
+stage1 = [rows[c["id"]] for c in candidates if c["id"] in rows]
+if len(stage1) == len(candidates) and DECL.get("stage2_on_best"):
     best1 = pick(stage1)
     for s2 in DECL["stage2_on_best"]:
         c = {k: v for k, v in best1.items() if k in ("method", "net", "sigma")} | {k: v for k, v in s2.items() if k not in ("note", "id")}

@@ -32,7 +32,7 @@ from torch.nn import functional as F
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
-from images_split import tile_split  # noqa: E402
+from images_split import selection_sets  # noqa: E402
 from mitate_engine.images import metrics, patchcore, trainer  # noqa: E402
 from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone, patch_features  # noqa: E402
 
@@ -44,11 +44,8 @@ DECLARED = json.loads(Path(sys.argv[sys.argv.index("--candidates") + 1]).read_te
 torch.set_num_threads(int(os.environ.get("BENCH_THREADS", "2")))
 FOLDS = 4
 
-_, splits = tile_split("mitate-pc-sel-")
-tr, va, te = splits["train"], splits["validation"], splits["test"]
-train_ok = [p for p, l in zip(tr.paths, tr.labels) if l == "OK"]
-val_ok = [p for p, l in zip(va.paths, va.labels) if l == "OK"]
-sel_ng = [p for s in (tr, va) for p, l in zip(s.paths, s.labels) if l == "NG"]
+splits, train_ok, val_ok, sel_ng = selection_sets("mitate-pc-sel-")
+va, te = splits["validation"], splits["test"]
 NETS: dict = {}
 
 

@@ -26,3 +26,14 @@ def tile_split(prefix: str) -> tuple[dict, dict]:
             z.write(p, f"{p.parent.name}/{p.name}")
     unpack(zp, work / "data", "analysis", seed=0)
     return trainer.read_dataset(work / "data")
+
+
+def selection_sets(prefix: str):
+    """The split's sets for choosing an OK-only model without the test images (bench/images_patchcore_selection.py):
+    the split itself, train OK (the bank), validation OK, and the NG images of train + validation."""
+    _, splits = tile_split(prefix)
+    tr, va = splits["train"], splits["validation"]
+    train_ok = [p for p, lab in zip(tr.paths, tr.labels) if lab == "OK"]
+    val_ok = [p for p, lab in zip(va.paths, va.labels) if lab == "OK"]
+    sel_ng = [p for s in (tr, va) for p, lab in zip(s.paths, s.labels) if lab == "NG"]
+    return splits, train_ok, val_ok, sel_ng

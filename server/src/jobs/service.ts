@@ -254,6 +254,20 @@ export class JobService {
     this.eventHandlers.set(kind, list);
   }
 
+  /**
+   * A job a request waits for (previews, suggestions): queued, then awaited up to `timeoutMs`; one that takes longer
+   * is cancelled and `onTimeout()` is thrown. Answers the finished job; its folder is the caller's to read and remove.
+   */
+  async runAndWait(input: Parameters<JobService['create']>[0], timeoutMs: number, onTimeout: () => Error): Promise<JobView> {
+    const job = await this.create(input);
+    try {
+      return await this.waitFor(job.id, timeoutMs);
+    } catch {
+      await this.cancel(input.orgId, job.id).catch(() => undefined);
+      throw onTimeout();
+    }
+  }
+
   /** Resolves with the job once it is finished and its onFinished handlers have run. */
   waitFor(id: string, timeoutMs = 60_000): Promise<JobView> {
     return new Promise((resolve, reject) => {

@@ -65,22 +65,19 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       const known = new Set(manifest.items.map((i) => i.id));
       const chosen = (ids.length ? ids.filter((i) => known.has(i)) : spread(manifest.items, 4)).slice(0, 8);
       if (!chosen.length) throw new AppError(422, M.imageNotFound, {}, 'ids');
-      const job = await jobs.create({
-        orgId: auth.orgId,
-        userId: auth.userId,
-        kind: KIND,
-        subjectType: 'dataset',
-        subjectId: row.id,
-        spec: { mode: 'preview', dataset_dir: svc.datasetDir(row), operations, ids: chosen },
-      });
-      let done;
-      try {
-        done = await jobs.waitFor(job.id, PREVIEW_TIMEOUT_MS);
-      } catch {
-        await jobs.cancel(auth.orgId, job.id).catch(() => undefined);
-        throw new AppError(504, M.previewTimeout);
-      }
-      const dir = jobDir(job.id);
+      const done = await jobs.runAndWait(
+        {
+          orgId: auth.orgId,
+          userId: auth.userId,
+          kind: KIND,
+          subjectType: 'dataset',
+          subjectId: row.id,
+          spec: { mode: 'preview', dataset_dir: svc.datasetDir(row), operations, ids: chosen },
+        },
+        PREVIEW_TIMEOUT_MS,
+        () => new AppError(504, M.previewTimeout),
+      );
+      const dir = jobDir(done.id);
       try {
         if (done.state !== 'succeeded') throw new AppError(422, engineFailure(done.error, done.state), {}, 'operations');
         const items = (done.result as { items: { id: string; name: string; label: string | null; before: number[]; after: number[]; mode: string }[] }).items;

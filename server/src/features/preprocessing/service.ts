@@ -171,22 +171,19 @@ export function makePreprocessService(ctx: AppContext) {
       const row = await datasets.getRow(auth, id);
       const index = b.index ?? b.steps.length - 1;
       if (index >= b.steps.length) throw new AppError(422, M.stepInvalid, { step: index + 1, reason: 'no such step' }, 'index');
-      const job = await jobs.create({
-        orgId: auth.orgId,
-        userId: auth.userId,
-        kind: 'preprocess_preview',
-        subjectType: 'dataset',
-        subjectId: row.id,
-        spec: { parquet: datasets.parquetPath(row), steps: b.steps, index, datetime_column: row.datetime_column, sample_rows: b.sample_rows },
-      });
-      let done;
-      try {
-        done = await jobs.waitFor(job.id, PREVIEW_TIMEOUT_MS);
-      } catch {
-        await jobs.cancel(auth.orgId, job.id).catch(() => undefined);
-        throw new AppError(504, M.previewTimeout);
-      }
-      fs.rmSync(path.join(ctx.config.dataDir, 'jobs', job.id), { recursive: true, force: true });
+      const done = await jobs.runAndWait(
+        {
+          orgId: auth.orgId,
+          userId: auth.userId,
+          kind: 'preprocess_preview',
+          subjectType: 'dataset',
+          subjectId: row.id,
+          spec: { parquet: datasets.parquetPath(row), steps: b.steps, index, datetime_column: row.datetime_column, sample_rows: b.sample_rows },
+        },
+        PREVIEW_TIMEOUT_MS,
+        () => new AppError(504, M.previewTimeout),
+      );
+      fs.rmSync(path.join(ctx.config.dataDir, 'jobs', done.id), { recursive: true, force: true });
       if (done.state !== 'succeeded') throw new AppError(422, M.previewFailed, { reason: done.error ?? done.state }, 'steps');
       return done.result as PreviewResult; // engine preprocessing.condition.preview_step
     },

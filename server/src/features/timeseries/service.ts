@@ -396,22 +396,19 @@ export function makeTimeSeriesService(ctx: AppContext) {
       }
       // resampling turns rows into periods: the engine counts those and refuses a short period itself
       if (!resample && rows < DRIFT_MIN_ROWS) throw new AppError(422, M.driftPeriodShort, { rows, needed: DRIFT_MIN_ROWS }, field);
-      const job = await jobs.create({
-        orgId: auth.orgId,
-        userId: auth.userId,
-        kind: 'tsad_drift_suggest',
-        subjectType: 'dataset',
-        subjectId: dataset.id,
-        spec: { project_type: body.project_type, parquet: datasets.parquetPath(dataset), time_column: time, features: body.feature_variables, resample, normal, split_ratio: body.split_ratio },
-      });
-      let done;
-      try {
-        done = await jobs.waitFor(job.id, DRIFT_TIMEOUT_MS);
-      } catch {
-        await jobs.cancel(auth.orgId, job.id).catch(() => undefined);
-        throw new AppError(504, M.driftTimeout);
-      }
-      fs.rmSync(path.join(ctx.config.dataDir, 'jobs', job.id), { recursive: true, force: true });
+      const done = await jobs.runAndWait(
+        {
+          orgId: auth.orgId,
+          userId: auth.userId,
+          kind: 'tsad_drift_suggest',
+          subjectType: 'dataset',
+          subjectId: dataset.id,
+          spec: { project_type: body.project_type, parquet: datasets.parquetPath(dataset), time_column: time, features: body.feature_variables, resample, normal, split_ratio: body.split_ratio },
+        },
+        DRIFT_TIMEOUT_MS,
+        () => new AppError(504, M.driftTimeout),
+      );
+      fs.rmSync(path.join(ctx.config.dataDir, 'jobs', done.id), { recursive: true, force: true });
       if (done.state !== 'succeeded') {
         const coded = done.error?.startsWith('{"code"') ? (JSON.parse(done.error) as { code: string; params?: Record<string, unknown> }) : null;
         if (coded && isEngineCode(coded.code)) throw new AppError(422, engineErrorMessage(coded), {}, field);
