@@ -10,3 +10,4 @@ describe('formatUnique', () => {
     expect(formatUnique({ unique: null })).toBe('');
   });
 });
+

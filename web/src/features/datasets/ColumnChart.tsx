@@ -2,6 +2,7 @@ import EChart from '../../charts/EChart';
 import type { EChartsCoreOption } from '../../charts/echarts';
 import { histogramParts } from '../../charts/histogram';
 import type { ColumnStatistics } from '../../api/types';
+import { formatFor, formatTime, isoOf, timeMs } from '../../lib/timeAxis';
 import { chartKind } from './chartKind';
 
 const PRIMARY = '#1f5f8b';
@@ -42,10 +43,11 @@ export default function ColumnChart({ column, countLabel, emptyLabel }: { column
     return <EChart option={histogramOption(column.histogram, countLabel)} height={190} ariaLabel={`${column.name} histogram`} />;
   }
   if (kind === 'histogram' && column.kind === 'datetime') {
-    // A datetime column's edges are ISO dates or times: placed by their time, labelled as dates.
-    const edges = column.histogram.edges.map((e) => Date.parse(e));
-    const asDate = (v: number) => new Date(v).toISOString().slice(0, 10);
-    return <EChart option={histogramOption({ edges, counts: column.histogram.counts }, countLabel, asDate)} height={190} ariaLabel={`${column.name} histogram`} />;
+    // A datetime column's edges are ISO dates or times: placed by their time, labelled at the precision the span needs.
+    const edges = column.histogram.edges.map((e) => timeMs(e) ?? NaN);
+    const f = formatFor(column.histogram.edges);
+    const label = (v: number) => formatTime(isoOf(v), f);
+    return <EChart option={histogramOption({ edges, counts: column.histogram.counts }, countLabel, label)} height={190} ariaLabel={`${column.name} histogram`} />;
   }
   if (kind === 'top' && (column.kind === 'categorical' || column.kind === 'boolean')) {
     return <EChart option={topValuesOption(column.top, countLabel, emptyLabel)} height={190} ariaLabel={`${column.name} top values`} />;

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import type { ColumnStatistics } from '../../api/types';
 import { lazyWithTimeout } from '../../app/lazy';
 import { formatInteger, formatNumber } from '../../lib/format';
+import { fullTime } from '../../lib/timeAxis';
 import { chartKind } from './chartKind';
 
 // The chart code (ECharts) loads only when statistics are shown.
@@ -31,7 +32,8 @@ export default function ColumnStatsCard({ column }: { column: ColumnStatistics }
   for (const k of NUMERIC_KEYS) {
     const v = figures[k];
     if (v === null || v === undefined) continue;
-    rows.push([t(`stats.${k}`), k === 'zeros' ? formatInteger(v as number) : formatNumber(v as number | string)]);
+    const text = column.kind === 'datetime' ? fullTime(String(v)) : k === 'zeros' ? formatInteger(v as number) : formatNumber(v as number | string);
+    rows.push([t(`stats.${k}`), text]);
   }
   const top = column.kind === 'categorical' || column.kind === 'boolean' ? column.top : [];
   const hasChart = chartKind(column) !== null;

@@ -17,7 +17,7 @@ import type { components } from '../../api/schema';
 import type { TimeSeriesPrediction } from '../prediction/api';
 import { ContributionBars } from './Metrics';
 import ScoreChart from './ScoreChart';
-import { fullTime } from './timeAxis';
+import { fullTime } from '../../lib/timeAxis';
 
 type PredSeries = components['schemas']['PredictionScoreSeries'];
 const enc = encodeURIComponent;

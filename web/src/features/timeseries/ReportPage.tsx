@@ -19,7 +19,7 @@ import { formatMetric } from '../training/labels';
 import { type Bucket, downloadTsModel, downloadTsReport, signals, thresholdPath, thresholdStats, useSeries, useTsCatalogue, useTsReport } from './api';
 import { ContributionBars, MetricCards } from './Metrics';
 import ScoreChart from './ScoreChart';
-import { fullTime } from './timeAxis';
+import { fullTime } from '../../lib/timeAxis';
 
 /** One labelled event of the evaluated part as the report gives it: rows counted in that part, and the rows' times. */
 

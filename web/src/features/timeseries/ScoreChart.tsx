@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import { useMemo, useRef, useState } from 'react';
 import type { Bucket } from './api';
-import { axisNote, formatFor, formatTime, tickLabel } from './timeAxis';
+import { axisNote, formatFor, formatTime, tickLabel } from '../../lib/timeAxis';
 
 const W = 1000;
 const H = 300;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisNote, formatFor, formatTime, fullTime, tickLabel } from './timeAxis';
+import { axisNote, formatFor, formatTime, fullTime, isoOf, tickLabel, timeMs } from './timeAxis';
 
 describe('time axis labels', () => {
   it('shortens date-times to what changes over the span, read as text (no zone shift)', () => {
@@ -40,5 +40,15 @@ describe('score axis ticks', () => {
     expect(tickLabel(2.9, 2.9)).toBe('2.9');
     expect(tickLabel(230.9, 13.4)).toBe('231');
     expect(tickLabel(123456, 1000)).toBe('1.23e+5');
+  });
+});
+
+describe('a time on an axis', () => {
+  it('is placed as written (no zone moves it) and labelled back from its place', () => {
+    expect(timeMs('2020-03-09T10:14:33')).toBe(Date.UTC(2020, 2, 9, 10, 14, 33));
+    expect(timeMs('2020-03-09')).toBe(Date.UTC(2020, 2, 9));
+    expect(timeMs('not a time')).toBeNull();
+    const f = formatFor(['2020-03-09T10:14:33', '2020-03-09T10:34:32']);
+    expect(formatTime(isoOf(Date.UTC(2020, 2, 9, 10, 20, 0)), f)).toBe('10:20');
   });
 });

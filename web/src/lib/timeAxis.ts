@@ -23,6 +23,14 @@ function parts(v: Time): Parts | null {
   return { y, mo, d, h, mi, s, ms: Date.UTC(+y, +mo - 1, +d, +h, +mi, +s) };
 }
 
+/** A date-time's place on a time axis (ms, as written: no zone applied); null when it is not one. */
+export function timeMs(v: Time): number | null {
+  return parts(v)?.ms ?? null;
+}
+
+/** A place on a time axis (timeMs) back as its ISO text, for formatTime. */
+export const isoOf = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+
 export type TimeFormat = 'seconds' | 'minutes' | 'dayMinutes' | 'date' | 'month' | 'number';
 
 /** The format for a span: seconds under 10 minutes, hours and minutes within one day, day and time up to 31 days,
