@@ -453,3 +453,19 @@ def test_compact_cnn_saved_before_the_change_still_loads(tmp_path):
     x = torch.randn(2, 3, 32, 32)
     with torch.no_grad():
         assert torch.allclose(m.net(x), old(x))
+
+
+def test_patchcore_heatmap_scale_puts_the_threshold_half_way(tmp_path):
+    from mitate_engine.images.heatmap import overlay
+
+    m = ImageModel("patchcore", "analysis", ["OK", "NG"], 32, threshold=20.0, score_range=(10.0, 100.0))
+    assert m.heat_scale() == (10.0, 30.0)  # one outlier at 100 no longer washes out a patch just over the threshold
+    m.threshold = 5.0  # a threshold below a typical OK image: the stored range
+    assert m.heat_scale() == (10.0, 100.0)
+    m.threshold = 20.0
+    grey = Image.new("RGB", (4, 1), (128, 128, 128))
+    overlay(grey, torch.tensor([[10.0, 20.0, 30.0, 40.0]]), *m.heat_scale(), tmp_path / "h.png")
+    px = np.asarray(Image.open(tmp_path / "h.png"))[0]
+    assert tuple(px[0]) == (128, 128, 128)  # a typical OK patch: the image unchanged
+    assert px[1][1] > px[1][0] and px[1][1] > 150  # at the threshold: green, clearly visible
+    assert px[2][0] > 2 * px[2][1] and px[2][2] < 60 and tuple(px[3]) == tuple(px[2])  # twice the margin and beyond: red

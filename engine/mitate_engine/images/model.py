@@ -99,6 +99,15 @@ class ImageModel:
             s = probs.max(dim=1).values
         return s, probs, maps
 
+    def heat_scale(self) -> tuple[float, float]:
+        """PatchCore's heat-map colour scale. No colour up to a typical OK image's score (the median on validation);
+        a patch at the threshold is half-way (green), and red at twice the threshold's margin, as anomalib puts the
+        threshold at 0.5 of its scale. Scaled to the highest validation score instead, one outlier made every patch
+        of an image just over the threshold nearly transparent. Without a threshold above the median, that range."""
+        lo, hi = self.score_range
+        t = self.threshold
+        return (lo, lo + 2 * (t - lo)) if t is not None and t > lo else (lo, hi)
+
     def predict(
         self, paths: list[str], batch_size: int = 8, heatmap_dir: Path | None = None, names: list[str] | None = None, progress=None, check=None
     ) -> list[dict]:
@@ -120,7 +129,7 @@ class ImageModel:
                     row["probabilities"] = {c: round(float(probs[j, q]), 6) for q, c in enumerate(self.classes)}
                 if heatmap_dir is not None and maps is not None:
                     name = (names[k] if names else f"{k:06d}") + ".png"
-                    lo, hi = self.score_range if self.algorithm == "patchcore" else (0.0, 1.0)
+                    lo, hi = self.heat_scale() if self.algorithm == "patchcore" else (0.0, 1.0)
                     overlay(resized_rgb(p, max(self.image_size, 160)), maps[j], lo, hi, heatmap_dir / name)
                     row["heatmap"] = name
                 rows.append(row)

@@ -86,12 +86,19 @@ function Metadata({ dataset }: { dataset: Dataset }) {
           { label: t('dataset.fields.type'), value: typeLabel(t, dataset.type) },
           { label: t('dataset.fields.trainingType'), value: trainingTypeLabel(t, dataset.training_type) },
           { label: t('dataset.fields.category'), value: dataset.category },
-          { label: t('dataset.fields.shape'), value: t('dataset.shape', { rows: formatInteger(dataset.row_count), columns: formatInteger(dataset.column_count) }) },
+          // A ZIP of images has images, not rows and columns, and no text encoding, delimiter or datetime column.
+          ...(isImageDataset(dataset)
+            ? [{ label: t('dataset.fields.imageCount'), value: formatInteger(dataset.row_count) }]
+            : [{ label: t('dataset.fields.shape'), value: t('dataset.shape', { rows: formatInteger(dataset.row_count), columns: formatInteger(dataset.column_count) }) }]),
           { label: t('dataset.fields.fileName'), value: dataset.file_name },
           { label: t('dataset.fields.size'), value: formatBytes(dataset.file_size) },
-          { label: t('dataset.fields.encoding'), value: encodingLabel(dataset.encoding) },
-          { label: t('dataset.fields.delimiter'), value: delimiterLabel(t, dataset.delimiter) },
-          { label: t('dataset.fields.datetimeColumn'), value: dataset.datetime_column },
+          ...(isImageDataset(dataset)
+            ? []
+            : [
+                { label: t('dataset.fields.encoding'), value: encodingLabel(dataset.encoding) },
+                { label: t('dataset.fields.delimiter'), value: delimiterLabel(t, dataset.delimiter) },
+                { label: t('dataset.fields.datetimeColumn'), value: dataset.datetime_column },
+              ]),
           { label: t('dataset.fields.createdAt'), value: formatDateTime(dataset.created_at) },
           { label: t('dataset.fields.updatedAt'), value: formatDateTime(dataset.updated_at) },
           {
@@ -116,7 +123,9 @@ function Metadata({ dataset }: { dataset: Dataset }) {
 
 /** A ZIP of images: counts, gallery and viewer come from the images area (its own lazy chunk). */
 const DatasetImages = lazy(() => import('../images/DatasetImages'));
-const isImageDataset = (d: Dataset) => d.file_name.toLowerCase().endsWith('.zip');
+function isImageDataset(d: Dataset): boolean {
+  return d.file_name.toLowerCase().endsWith('.zip');
+}
 
 export default function DatasetDetailsPage() {
   const { t } = useTranslation();

@@ -40,6 +40,11 @@ export default function PredictionReport() {
         </Box>
       )}
       {data.state === 'failed' && <Alert severity="error">{data.error ?? t('prediction.failed')}</Alert>}
+      {data.state === 'done' && (
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
+          {t(data.result?.algorithm === 'patchcore' ? 'result.heatLegendPatchcore' : 'result.heatLegendGradcam')}
+        </Typography>
+      )}
       <Box role="list" aria-label={t('prediction.title')} sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', gap: 1.5 }}>
         {data.result?.rows.map((r, i) => (
           <Box role="listitem" key={i} sx={{ border: 1, borderColor: r.predicted === 'NG' ? 'error.main' : 'divider', borderRadius: 1, p: 0.5 }}>

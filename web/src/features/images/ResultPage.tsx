@@ -84,6 +84,11 @@ export default function ResultPage() {
           <FormControlLabel control={<Switch checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} />} label={t('result.errorsOnly')} />
           <FormControlLabel control={<Switch checked={heat} onChange={(e) => setHeat(e.target.checked)} />} label={t('result.heatmap')} />
         </Box>
+        {heat && (
+          <Typography variant="caption" color="text.secondary" component="p">
+            {t(data.model.algorithm === 'patchcore' ? 'result.heatLegendPatchcore' : 'result.heatLegendGradcam')}
+          </Typography>
+        )}
         {!items.length && <Typography color="text.secondary">{t('result.none')}</Typography>}
         <Box role="list" aria-label={t('result.gallery')} sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(160px, 1fr))', gap: 1.5, mt: 1 }}>
           {items.map((g) => (
