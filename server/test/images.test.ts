@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp, tiles, upload, zipOf } from './helpers.js';
+import { figuresAt } from '../src/features/images/thresholds.js';
 
 process.env.MITATE_TORCH_THREADS = '1'; // the machine is shared
 
@@ -114,6 +115,18 @@ describe.each(DATABASES)('images on %s', (kind) => {
     const missed = val.filter((s: { label: string; score: number }) => s.label === 'NG' && s.score < upd.threshold).length;
     expect(missed).toBe(0);
     expect(upd.model.threshold).toBe(upd.threshold);
+    // the figures follow the threshold in force: metrics, matrix, gallery and the model's row agree with its rates;
+    // at the threshold training chose, the rule gives the engine's own figures (metrics.binary)
+    type Held = { label: string; score: number; split: string };
+    const test = d.report.scores.filter((s: Held) => s.split === 'test');
+    const atTraining = figuresAt(test.map((s: Held) => s.label), test.map((s: Held) => s.score), d.report.threshold);
+    for (const k of ['accuracy', 'precision', 'recall', 'f1', 'miss_rate', 'over_detection_rate'] as const) expect(atTraining[k]).toBeCloseTo(d.report.metrics[k], 12);
+    expect(atTraining.confusion_matrix).toEqual(d.report.metrics.confusion_matrix);
+    expect(upd.report.metrics.miss_rate).toBe(upd.rates.miss_rate);
+    expect(upd.report.metrics.over_detection_rate).toBe(upd.rates.over_detection_rate);
+    expect(upd.report.metrics.roc_auc).toBe(d.report.metrics.roc_auc);
+    expect(upd.report.gallery.every((g: { score: number; predicted: string }) => g.predicted === (g.score >= upd.threshold ? 'NG' : 'OK'))).toBe(true);
+    expect(upd.model.metrics).toMatchObject({ accuracy: upd.report.metrics.accuracy, f1: upd.report.metrics.f1, threshold: upd.threshold });
     expect(upd.threshold_rule).toBe('target miss rate 0 on the validation images');
     const manual = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: -1 }, alice, 'ja'));
     expect(manual.rates.over_detection_rate).toBe(1);

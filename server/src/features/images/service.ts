@@ -15,7 +15,7 @@ import { projectKey } from '../training/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M } from './messages.js';
 import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageSettings, type ImageType } from './schemas.js';
-import { percentile, rates, thresholdForMissRate } from './thresholds.js';
+import { figuresAt, percentile, rates, thresholdForMissRate } from './thresholds.js';
 import './db.js';
 
 /** A threshold rule in `lang`: a code of the engine catalogue (image_threshold_rule_<code>) with its parameters, as the
@@ -76,6 +76,20 @@ interface ImageEvent {
 
 const now = () => new Date().toISOString();
 const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
+
+type HeldScore = { label: string; score: number; split: string };
+type ThresholdedReport = { threshold?: number; metrics: Record<string, unknown>; gallery: { score: number; predicted: string }[] };
+/** An OK/NG report seen at the threshold in force: its test figures (all but ROC AUC, which no threshold changes) and
+ * the gallery's predicted classes. At the threshold training chose, the engine's own figures are kept. */
+function atThreshold<R extends ThresholdedReport>(report: R, test: HeldScore[], threshold: number): R {
+  if (report.threshold === threshold || !test.length) return report;
+  const figures = figuresAt(test.map((s) => s.label), test.map((s) => s.score), threshold);
+  return {
+    ...report,
+    metrics: { ...report.metrics, ...figures },
+    gallery: report.gallery.map((g) => ({ ...g, predicted: g.score >= threshold ? 'NG' : 'OK' })),
+  };
+}
 export const isImageType = (t: string): t is ImageType => (IMAGE_TYPES as readonly string[]).includes(t);
 export const IMAGE_DIR = 'images';
 /** ZIP registration waits this long for the engine to unpack (8 MB of JPEGs take a few seconds). */
@@ -393,7 +407,7 @@ export function makeImageService(ctx: AppContext) {
       return {
         project: v,
         model,
-        report,
+        report: p.project_type === 'analysis' && threshold !== null ? atThreshold(report, test, threshold) : report,
         threshold,
         threshold_rule: threshold === null ? null : rule,
         rates: p.project_type === 'analysis' && threshold !== null ? rates(test.map((s) => s.label), test.map((s) => s.score), threshold) : null,
@@ -428,7 +442,14 @@ export function makeImageService(ctx: AppContext) {
       } else throw new AppError(422, M.thresholdInput, {}, 'threshold');
       const m = await getModel(auth, projectId, key);
       const summary = { ...parse<Record<string, unknown>>(m.summary_json, {}), threshold: t, threshold_rule: rule, threshold_rule_params: params };
-      await db.updateTable('training_models').set({ summary_json: JSON.stringify(summary) }).where('organisation_id', '=', auth.orgId).where('id', '=', m.id).execute();
+      // the model's figures (project page, training list) follow the threshold in force, as the result page's do
+      const metrics = atThreshold(d.report, (d.report.scores as { label: string; score: number; split: string }[]).filter((s) => s.split === 'test'), t).metrics;
+      await db
+        .updateTable('training_models')
+        .set({ summary_json: JSON.stringify(summary), metrics_json: JSON.stringify(metrics) })
+        .where('organisation_id', '=', auth.orgId)
+        .where('id', '=', m.id)
+        .execute();
       return this.detail(auth, projectId, key, lang);
     },
 
