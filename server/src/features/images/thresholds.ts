@@ -24,8 +24,11 @@ export function figuresAt(labels: string[], scores: number[], threshold: number)
   let tp = 0, fp = 0, fn = 0, tn = 0;
   labels.forEach((l, i) => {
     const flagged = scores[i] >= threshold;
-    if (l === 'NG') flagged ? tp++ : fn++;
-    else flagged ? fp++ : tn++;
+    if (l === 'NG') {
+      if (flagged) tp++;
+      else fn++;
+    } else if (flagged) fp++;
+    else tn++;
   });
   const n = labels.length;
   const both = tp + fn > 0 && fp + tn > 0;
