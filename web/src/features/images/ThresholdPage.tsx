@@ -56,6 +56,7 @@ export default function ThresholdPage() {
     saveThreshold(id!, key!, b)
       .then((d) => {
         qc.setQueryData([...imageKeys.detail(id!, key!), i18n.language], d);
+        void qc.invalidateQueries({ queryKey: imageKeys.project(id!) }); // its models' figures follow the threshold
         setValue(d.threshold);
         showSnackbar(t('threshold.saved'));
       })
