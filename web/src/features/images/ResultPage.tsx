@@ -87,6 +87,7 @@ export default function ResultPage() {
         {heat && (
           <Typography variant="caption" color="text.secondary" component="p">
             {t(data.model.algorithm === 'patchcore' ? 'result.heatLegendPatchcore' : 'result.heatLegendGradcam')}
+            {data.model.algorithm === 'patchcore' && report.threshold !== undefined && report.threshold !== data.threshold && t('result.heatAtTraining', { t: fmt(report.threshold, 4) })}
           </Typography>
         )}
         {!items.length && <Typography color="text.secondary">{t('result.none')}</Typography>}
