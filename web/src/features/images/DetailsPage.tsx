@@ -32,7 +32,7 @@ function EpochChart({ model }: { model: ImageModel }) {
     tooltip: { trigger: 'axis' },
     legend: { top: 0 },
     grid: { left: 50, right: 60, top: 40, bottom: 30 },
-    xAxis: { type: 'category', data: x, name: 'epoch' },
+    xAxis: { type: 'category', data: x, name: t('details.epoch') },
     yAxis: [{ type: 'value', name: t('details.loss') }, { type: 'value', name: t('details.accuracy'), min: 0, max: 1 }],
     series: [
       line(t('details.loss'), e.map((r) => r.train_loss)),
@@ -45,11 +45,14 @@ function EpochChart({ model }: { model: ImageModel }) {
     <Box>
       <EChart option={option} height={260} ariaLabel={`${t('details.curve')} ${model.model_key}`} />
       <Typography variant="caption" color="text.secondary" data-testid={`epochs-${model.model_key}`}>
-        {e.length ? `epoch ${e[e.length - 1].epoch} · ${t('details.learning_rate')} ${e[e.length - 1].learning_rate?.toExponential(2)}` : t('details.noEpochs')}
+        {e.length ? `${t('details.epoch')} ${e[e.length - 1].epoch} · ${t('details.learning_rate')} ${learningRate(e[e.length - 1].learning_rate)}` : t('details.noEpochs')}
       </Typography>
     </Box>
   );
 }
+
+/** A learning rate as it is set (1.00e-3); a schedule's end at exactly 0 as 0, a missing one as —. */
+const learningRate = (lr: number | null) => (lr === null ? '—' : lr === 0 ? '0' : lr.toExponential(2));
 
 /** /training/details/{project_id} for image projects: settings, Train / Stop, live epoch curves, models and links to results. */
 export default function DetailsPage() {
