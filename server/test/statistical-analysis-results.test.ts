@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestResult } from '../src/features/statistical-analysis/responses.js';
+import type { TestResult } from '../src/features/statistical-analysis/interpret.js';
+import { TestResult as TestResultSchema } from '../src/features/statistical-analysis/responses.js';
 import { TEST_TYPES } from '../src/features/statistical-analysis/schemas.js';
 import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 
@@ -57,7 +58,7 @@ describe('every test type against its TestResult member', () => {
     const row = await t.app.ctx.db.selectFrom('statistical_projects').selectAll().where('id', '=', p.id).executeTakeFirstOrThrow();
     expect(row.state, row.error ?? '').toBe('done');
     const stored: unknown = JSON.parse(row.result_json ?? 'null');
-    const parsed = TestResult.safeParse(stored);
+    const parsed = TestResultSchema.safeParse(stored);
     expect(parsed.error?.issues ?? []).toEqual([]);
     // zod drops keys a member does not declare: the parsed result equals the stored one only when none was dropped.
     expect(parsed.data).toStrictEqual(stored);

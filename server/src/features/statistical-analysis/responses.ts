@@ -70,7 +70,7 @@ export const EffectSize = z.object({
   hedges_g: n.optional().describe("Two-sample t test: Hedges' g"),
   variant: z.string().optional().describe('Paired t test: d_z'),
   rank_biserial: n.optional().describe('Mann-Whitney U: the rank-biserial correlation'),
-});
+}).meta({ id: 'EffectSize' });
 /** A caution about the result; its parameters fill the message (interpret.ts warningText). */
 export const Warning = z.object({
   code: z.string().describe('missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed'),
@@ -81,13 +81,13 @@ export const Warning = z.object({
     n: z.number().int().optional().describe('normality_subsampled: values tested'),
     p: n.optional(),
   }),
-});
+}).meta({ id: 'TestWarning' });
 
 /** The statistic, estimate and confidence interval every test carries (null where a test has none). */
-const Statistic = z.object({ symbol: z.string(), value: n });
-const Estimate = z.object({ kind: z.string(), value: n });
-const Interval = z.object({ kind: z.string(), level: z.number(), low: n, high: n, approximate: z.boolean().optional().describe('Spearman: an approximate (Fisher z) interval') });
-const Variables = z.object({ variable1: z.string(), variable2: z.string().nullable(), category: z.string().nullable(), group1: z.string().nullable(), group2: z.string().nullable() });
+const Statistic = z.object({ symbol: z.string(), value: n }).meta({ id: 'TestStatistic' });
+const Estimate = z.object({ kind: z.string(), value: n }).meta({ id: 'TestEstimate' });
+const Interval = z.object({ kind: z.string(), level: z.number(), low: n, high: n, approximate: z.boolean().optional().describe('Spearman: an approximate (Fisher z) interval') }).meta({ id: 'ConfidenceInterval' });
+const Variables = z.object({ variable1: z.string(), variable2: z.string().nullable(), category: z.string().nullable(), group1: z.string().nullable(), group2: z.string().nullable() }).meta({ id: 'TestVariables' });
 const Boxes = z.array(BoxData);
 
 /** What every test's result holds (engine stats/methods.py _base and _finish, tasks/statistical_analysis.py). */
