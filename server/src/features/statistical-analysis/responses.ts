@@ -63,25 +63,29 @@ export const Assumption = z
   .meta({ id: 'Assumption' });
 
 /** The effect size (engine stats/methods.py _es): cohens_d (a paired test's is d_z), r, eta_squared or cramers_v. */
-export const EffectSize = z.object({
-  kind: z.enum(['cohens_d', 'r', 'eta_squared', 'cramers_v']),
-  value: n,
-  magnitude: z.string().nullable(),
-  hedges_g: n.optional().describe("Two-sample t test: Hedges' g"),
-  variant: z.string().optional().describe('Paired t test: d_z'),
-  rank_biserial: n.optional().describe('Mann-Whitney U: the rank-biserial correlation'),
-}).meta({ id: 'EffectSize' });
+export const EffectSize = z
+  .object({
+    kind: z.enum(['cohens_d', 'r', 'eta_squared', 'cramers_v']),
+    value: n,
+    magnitude: z.string().nullable(),
+    hedges_g: n.optional().describe("Two-sample t test: Hedges' g"),
+    variant: z.string().optional().describe('Paired t test: d_z'),
+    rank_biserial: n.optional().describe('Mann-Whitney U: the rank-biserial correlation'),
+  })
+  .meta({ id: 'EffectSize' });
 /** A caution about the result; its parameters fill the message (interpret.ts warningText). */
-export const Warning = z.object({
-  code: z.string().describe('missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed'),
-  params: z.object({
-    count: z.number().int().optional().describe('Rows left out'),
-    target: z.string().optional(),
-    targets: z.array(z.string()).optional().describe('normality_failed: every group that failed'),
-    n: z.number().int().optional().describe('normality_subsampled: values tested'),
-    p: n.optional(),
-  }),
-}).meta({ id: 'TestWarning' });
+export const Warning = z
+  .object({
+    code: z.string().describe('missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed'),
+    params: z.object({
+      count: z.number().int().optional().describe('Rows left out'),
+      target: z.string().optional(),
+      targets: z.array(z.string()).optional().describe('normality_failed: every group that failed'),
+      n: z.number().int().optional().describe('normality_subsampled: values tested'),
+      p: n.optional(),
+    }),
+  })
+  .meta({ id: 'TestWarning' });
 
 /** The statistic, estimate and confidence interval every test carries (null where a test has none). */
 const Statistic = z.object({ symbol: z.string(), value: n }).meta({ id: 'TestStatistic' });
