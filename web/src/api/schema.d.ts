@@ -34347,84 +34347,261 @@ export interface components {
             min_expected?: number;
             cells?: number;
         };
-        TestResultInput: {
+        EffectSizeInput: {
             /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+            value: number | null;
+            magnitude: string | null;
+            /** @description Two-sample t test: Hedges' g */
+            hedges_g?: number | null;
+            /** @description Paired t test: d_z */
+            variant?: string;
+            /** @description Mann-Whitney U: the rank-biserial correlation */
+            rank_biserial?: number | null;
+        };
+        TestWarningInput: {
+            /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+            code: string;
+            params: {
+                /** @description Rows left out */
+                count?: number;
+                target?: string;
+                /** @description normality_failed: every group that failed */
+                targets?: string[];
+                /** @description normality_subsampled: values tested */
+                n?: number;
+                p?: number | null;
+            };
+        };
+        TestStatisticInput: {
+            symbol: string;
+            value: number | null;
+        };
+        TestEstimateInput: {
+            kind: string;
+            value: number | null;
+        };
+        ConfidenceIntervalInput: {
+            kind: string;
+            level: number;
+            low: number | null;
+            high: number | null;
+            /** @description Spearman: an approximate (Fisher z) interval */
+            approximate?: boolean;
+        };
+        TestVariablesInput: {
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+        };
+        TestResultOneSampleTInput: {
+            /** @enum {string} */
+            test_type: "one_sample_t";
             method: string;
             /** @enum {string} */
             alternative: "two-sided" | "less" | "greater";
             alpha: number;
             confidence_level: number;
-            statistic: {
-                symbol: string;
-                value: number | null;
-            } | null;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
             df: number | null;
             df2: number | null;
             p_value: number | null;
             reject: boolean;
-            hypothetical_mean?: number;
-            z?: number;
-            /** @description Correlation: the t statistic of r */
-            t?: number | null;
-            /** @description Wilcoxon signed-rank: the sum of positive ranks */
-            t_plus?: number;
-            /** @description Wilcoxon signed-rank: zero differences left out */
-            zeros_dropped?: number;
-            /** @description Chi-square: the observations in the table */
-            n?: number;
-            /** @description Shapiro-Wilk: the values tested (a sample of a large column) */
-            n_tested?: number;
-            estimate: {
-                kind: string;
-                value: number | null;
-            } | null;
-            ci: {
-                kind: string;
-                level: number;
-                low: number | null;
-                high: number | null;
-                approximate?: boolean;
-            } | null;
-            effect_size: {
-                /** @enum {string} */
-                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
-                value: number | null;
-                magnitude: string | null;
-                /** @description Two-sample t test: Hedges' g */
-                hedges_g?: number | null;
-                /** @description Paired t test: d_z */
-                variant?: string;
-                /** @description Mann-Whitney U: the rank-biserial correlation */
-                rank_biserial?: number | null;
-            } | null;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
             groups: components["schemas"]["GroupStatsInput"][];
-            differences?: components["schemas"]["GroupStatsInput"];
-            pairs?: number;
-            n_missing?: number;
-            equal_variance?: {
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The hypothetical mean (median for Wilcoxon) tested against */
+            hypothetical_mean: number;
+            charts: {
+                box: components["schemas"]["BoxDataInput"][];
+                reference: components["schemas"]["ReferenceCurveInput"];
+                reference_line: number;
+            };
+        };
+        TestResultTwoSampleTInput: {
+            /** @enum {string} */
+            test_type: "two_sample_t";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            equal_variance: {
                 /** @enum {string} */
                 mode: "auto" | "student" | "welch";
                 levene_statistic: number;
                 levene_p: number;
                 pooled: boolean;
             };
+            charts: {
+                box: components["schemas"]["BoxDataInput"][];
+                reference: components["schemas"]["ReferenceCurveInput"];
+            };
+        };
+        TestResultPairedTInput: {
+            /** @enum {string} */
+            test_type: "paired_t";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
             assumptions: components["schemas"]["AssumptionInput"][];
-            warnings: {
-                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
-                code: string;
-                params: {
-                    /** @description Rows left out */
-                    count?: number;
-                    target?: string;
-                    /** @description normality_failed: every group that failed */
-                    targets?: string[];
-                    /** @description normality_subsampled: values tested */
-                    n?: number;
-                    p?: number | null;
-                };
-            }[];
-            post_hoc?: {
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The hypothetical mean (median for Wilcoxon) tested against */
+            hypothetical_mean: number;
+            /** @description Descriptives of the differences a - b */
+            differences: components["schemas"]["GroupStatsInput"];
+            /** @description Complete pairs tested */
+            pairs: number;
+            charts: {
+                box: components["schemas"]["BoxDataInput"][];
+                reference: components["schemas"]["ReferenceCurveInput"];
+            };
+        };
+        TestResultMannWhitneyInput: {
+            /** @enum {string} */
+            test_type: "mann_whitney";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The normal approximation of the rank statistic */
+            z: number;
+            charts: {
+                box: components["schemas"]["BoxDataInput"][];
+                reference: components["schemas"]["ReferenceCurveInput"];
+            };
+        };
+        TestResultWilcoxonInput: {
+            /** @enum {string} */
+            test_type: "wilcoxon";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The hypothetical mean (median for Wilcoxon) tested against */
+            hypothetical_mean: number;
+            /** @description The normal approximation of the rank statistic */
+            z: number;
+            /** @description The sum of positive ranks */
+            t_plus: number;
+            /** @description Zero differences left out */
+            zeros_dropped: number;
+            /** @description Paired (method wilcoxon_paired) only: descriptives of the differences */
+            differences?: components["schemas"]["GroupStatsInput"];
+            charts: {
+                box: components["schemas"]["BoxDataInput"][];
+                reference: components["schemas"]["ReferenceCurveInput"];
+                /** @description One sample (method wilcoxon_one_sample) only */
+                reference_line?: number;
+            };
+        };
+        TestResultAnovaInput: {
+            /** @enum {string} */
+            test_type: "anova";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            anova_table: {
+                ss_between: number;
+                ss_within: number;
+                ms_between: number;
+                ms_within: number;
+            };
+            post_hoc: {
                 method: string;
                 pairs: {
                     a: string;
@@ -34436,13 +34613,38 @@ export interface components {
                     reject: boolean;
                 }[];
             };
-            anova_table?: {
-                ss_between: number;
-                ss_within: number;
-                ms_between: number;
-                ms_within: number;
+            charts: {
+                box: components["schemas"]["BoxDataInput"][];
+                reference: components["schemas"]["ReferenceCurveInput"];
             };
-            table?: {
+        };
+        TestResultChiSquareInput: {
+            /** @enum {string} */
+            test_type: "chi_square";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The observations in the table */
+            n: number;
+            table: {
                 rows: string[];
                 columns: string[];
                 row_variable: string;
@@ -34451,10 +34653,39 @@ export interface components {
                 expected: number[][];
             };
             charts: {
-                box?: components["schemas"]["BoxDataInput"][];
-                reference?: components["schemas"]["ReferenceCurveInput"];
-                reference_line?: number;
-                scatter?: {
+                reference: components["schemas"]["ReferenceCurveInput"];
+            };
+        };
+        TestResultPearsonInput: {
+            /** @enum {string} */
+            test_type: "pearson";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The t statistic of r (null when |r| = 1) */
+            t: number | null;
+            /** @description Complete pairs tested */
+            pairs: number;
+            charts: {
+                scatter: {
                     x: number[];
                     y: number[];
                     slope: number | null;
@@ -34462,22 +34693,115 @@ export interface components {
                     shown: number;
                     n: number;
                 };
-                qq?: {
+                reference: components["schemas"]["ReferenceCurveInput"];
+            };
+        };
+        TestResultSpearmanInput: {
+            /** @enum {string} */
+            test_type: "spearman";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The t statistic of r (null when |r| = 1) */
+            t: number | null;
+            /** @description Complete pairs tested */
+            pairs: number;
+            charts: {
+                scatter: {
+                    x: number[];
+                    y: number[];
+                    slope: number | null;
+                    intercept: number | null;
+                    shown: number;
+                    n: number;
+                };
+                reference: components["schemas"]["ReferenceCurveInput"];
+            };
+        };
+        TestResultShapiroInput: {
+            /** @enum {string} */
+            test_type: "shapiro";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The values tested (a sample of a large column) */
+            n_tested: number;
+            charts: {
+                box: components["schemas"]["BoxDataInput"][];
+                qq: {
                     theoretical: number[];
                     sample: number[];
                     slope: number;
                     intercept: number;
                 };
             };
-            variables: {
-                variable1: string;
-                variable2: string | null;
-                category: string | null;
-                group1: string | null;
-                group2: string | null;
-            };
-            seconds?: number;
         };
+        TestResultFTestInput: {
+            /** @enum {string} */
+            test_type: "f_test";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatisticInput"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimateInput"] | null;
+            ci: components["schemas"]["ConfidenceIntervalInput"] | null;
+            effect_size: components["schemas"]["EffectSizeInput"] | null;
+            groups: components["schemas"]["GroupStatsInput"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["AssumptionInput"][];
+            warnings: components["schemas"]["TestWarningInput"][];
+            variables: components["schemas"]["TestVariablesInput"];
+            /** @description How long the engine took */
+            seconds: number;
+            charts: {
+                box: components["schemas"]["BoxDataInput"][];
+                reference: components["schemas"]["ReferenceCurveInput"];
+            };
+        };
+        TestResultInput: components["schemas"]["TestResultOneSampleTInput"] | components["schemas"]["TestResultTwoSampleTInput"] | components["schemas"]["TestResultPairedTInput"] | components["schemas"]["TestResultMannWhitneyInput"] | components["schemas"]["TestResultWilcoxonInput"] | components["schemas"]["TestResultAnovaInput"] | components["schemas"]["TestResultChiSquareInput"] | components["schemas"]["TestResultPearsonInput"] | components["schemas"]["TestResultSpearmanInput"] | components["schemas"]["TestResultShapiroInput"] | components["schemas"]["TestResultFTestInput"];
         StatisticalProjectSettingsInput: {
             /** @enum {string} */
             test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
@@ -38208,84 +38532,261 @@ export interface components {
             min_expected?: number;
             cells?: number;
         };
-        TestResult: {
+        EffectSize: {
             /** @enum {string} */
-            test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";
+            kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
+            value: number | null;
+            magnitude: string | null;
+            /** @description Two-sample t test: Hedges' g */
+            hedges_g?: number | null;
+            /** @description Paired t test: d_z */
+            variant?: string;
+            /** @description Mann-Whitney U: the rank-biserial correlation */
+            rank_biserial?: number | null;
+        };
+        TestWarning: {
+            /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
+            code: string;
+            params: {
+                /** @description Rows left out */
+                count?: number;
+                target?: string;
+                /** @description normality_failed: every group that failed */
+                targets?: string[];
+                /** @description normality_subsampled: values tested */
+                n?: number;
+                p?: number | null;
+            };
+        };
+        TestStatistic: {
+            symbol: string;
+            value: number | null;
+        };
+        TestEstimate: {
+            kind: string;
+            value: number | null;
+        };
+        ConfidenceInterval: {
+            kind: string;
+            level: number;
+            low: number | null;
+            high: number | null;
+            /** @description Spearman: an approximate (Fisher z) interval */
+            approximate?: boolean;
+        };
+        TestVariables: {
+            variable1: string;
+            variable2: string | null;
+            category: string | null;
+            group1: string | null;
+            group2: string | null;
+        };
+        TestResultOneSampleT: {
+            /** @enum {string} */
+            test_type: "one_sample_t";
             method: string;
             /** @enum {string} */
             alternative: "two-sided" | "less" | "greater";
             alpha: number;
             confidence_level: number;
-            statistic: {
-                symbol: string;
-                value: number | null;
-            } | null;
+            statistic: components["schemas"]["TestStatistic"] | null;
             df: number | null;
             df2: number | null;
             p_value: number | null;
             reject: boolean;
-            hypothetical_mean?: number;
-            z?: number;
-            /** @description Correlation: the t statistic of r */
-            t?: number | null;
-            /** @description Wilcoxon signed-rank: the sum of positive ranks */
-            t_plus?: number;
-            /** @description Wilcoxon signed-rank: zero differences left out */
-            zeros_dropped?: number;
-            /** @description Chi-square: the observations in the table */
-            n?: number;
-            /** @description Shapiro-Wilk: the values tested (a sample of a large column) */
-            n_tested?: number;
-            estimate: {
-                kind: string;
-                value: number | null;
-            } | null;
-            ci: {
-                kind: string;
-                level: number;
-                low: number | null;
-                high: number | null;
-                approximate?: boolean;
-            } | null;
-            effect_size: {
-                /** @enum {string} */
-                kind: "cohens_d" | "r" | "eta_squared" | "cramers_v";
-                value: number | null;
-                magnitude: string | null;
-                /** @description Two-sample t test: Hedges' g */
-                hedges_g?: number | null;
-                /** @description Paired t test: d_z */
-                variant?: string;
-                /** @description Mann-Whitney U: the rank-biserial correlation */
-                rank_biserial?: number | null;
-            } | null;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
             groups: components["schemas"]["GroupStats"][];
-            differences?: components["schemas"]["GroupStats"];
-            pairs?: number;
-            n_missing?: number;
-            equal_variance?: {
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The hypothetical mean (median for Wilcoxon) tested against */
+            hypothetical_mean: number;
+            charts: {
+                box: components["schemas"]["BoxData"][];
+                reference: components["schemas"]["ReferenceCurve"];
+                reference_line: number;
+            };
+        };
+        TestResultTwoSampleT: {
+            /** @enum {string} */
+            test_type: "two_sample_t";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            equal_variance: {
                 /** @enum {string} */
                 mode: "auto" | "student" | "welch";
                 levene_statistic: number;
                 levene_p: number;
                 pooled: boolean;
             };
+            charts: {
+                box: components["schemas"]["BoxData"][];
+                reference: components["schemas"]["ReferenceCurve"];
+            };
+        };
+        TestResultPairedT: {
+            /** @enum {string} */
+            test_type: "paired_t";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
             assumptions: components["schemas"]["Assumption"][];
-            warnings: {
-                /** @description missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed */
-                code: string;
-                params: {
-                    /** @description Rows left out */
-                    count?: number;
-                    target?: string;
-                    /** @description normality_failed: every group that failed */
-                    targets?: string[];
-                    /** @description normality_subsampled: values tested */
-                    n?: number;
-                    p?: number | null;
-                };
-            }[];
-            post_hoc?: {
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The hypothetical mean (median for Wilcoxon) tested against */
+            hypothetical_mean: number;
+            /** @description Descriptives of the differences a - b */
+            differences: components["schemas"]["GroupStats"];
+            /** @description Complete pairs tested */
+            pairs: number;
+            charts: {
+                box: components["schemas"]["BoxData"][];
+                reference: components["schemas"]["ReferenceCurve"];
+            };
+        };
+        TestResultMannWhitney: {
+            /** @enum {string} */
+            test_type: "mann_whitney";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The normal approximation of the rank statistic */
+            z: number;
+            charts: {
+                box: components["schemas"]["BoxData"][];
+                reference: components["schemas"]["ReferenceCurve"];
+            };
+        };
+        TestResultWilcoxon: {
+            /** @enum {string} */
+            test_type: "wilcoxon";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The hypothetical mean (median for Wilcoxon) tested against */
+            hypothetical_mean: number;
+            /** @description The normal approximation of the rank statistic */
+            z: number;
+            /** @description The sum of positive ranks */
+            t_plus: number;
+            /** @description Zero differences left out */
+            zeros_dropped: number;
+            /** @description Paired (method wilcoxon_paired) only: descriptives of the differences */
+            differences?: components["schemas"]["GroupStats"];
+            charts: {
+                box: components["schemas"]["BoxData"][];
+                reference: components["schemas"]["ReferenceCurve"];
+                /** @description One sample (method wilcoxon_one_sample) only */
+                reference_line?: number;
+            };
+        };
+        TestResultAnova: {
+            /** @enum {string} */
+            test_type: "anova";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            anova_table: {
+                ss_between: number;
+                ss_within: number;
+                ms_between: number;
+                ms_within: number;
+            };
+            post_hoc: {
                 method: string;
                 pairs: {
                     a: string;
@@ -38297,13 +38798,38 @@ export interface components {
                     reject: boolean;
                 }[];
             };
-            anova_table?: {
-                ss_between: number;
-                ss_within: number;
-                ms_between: number;
-                ms_within: number;
+            charts: {
+                box: components["schemas"]["BoxData"][];
+                reference: components["schemas"]["ReferenceCurve"];
             };
-            table?: {
+        };
+        TestResultChiSquare: {
+            /** @enum {string} */
+            test_type: "chi_square";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The observations in the table */
+            n: number;
+            table: {
                 rows: string[];
                 columns: string[];
                 row_variable: string;
@@ -38312,10 +38838,39 @@ export interface components {
                 expected: number[][];
             };
             charts: {
-                box?: components["schemas"]["BoxData"][];
-                reference?: components["schemas"]["ReferenceCurve"];
-                reference_line?: number;
-                scatter?: {
+                reference: components["schemas"]["ReferenceCurve"];
+            };
+        };
+        TestResultPearson: {
+            /** @enum {string} */
+            test_type: "pearson";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The t statistic of r (null when |r| = 1) */
+            t: number | null;
+            /** @description Complete pairs tested */
+            pairs: number;
+            charts: {
+                scatter: {
                     x: number[];
                     y: number[];
                     slope: number | null;
@@ -38323,22 +38878,115 @@ export interface components {
                     shown: number;
                     n: number;
                 };
-                qq?: {
+                reference: components["schemas"]["ReferenceCurve"];
+            };
+        };
+        TestResultSpearman: {
+            /** @enum {string} */
+            test_type: "spearman";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The t statistic of r (null when |r| = 1) */
+            t: number | null;
+            /** @description Complete pairs tested */
+            pairs: number;
+            charts: {
+                scatter: {
+                    x: number[];
+                    y: number[];
+                    slope: number | null;
+                    intercept: number | null;
+                    shown: number;
+                    n: number;
+                };
+                reference: components["schemas"]["ReferenceCurve"];
+            };
+        };
+        TestResultShapiro: {
+            /** @enum {string} */
+            test_type: "shapiro";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            /** @description The values tested (a sample of a large column) */
+            n_tested: number;
+            charts: {
+                box: components["schemas"]["BoxData"][];
+                qq: {
                     theoretical: number[];
                     sample: number[];
                     slope: number;
                     intercept: number;
                 };
             };
-            variables: {
-                variable1: string;
-                variable2: string | null;
-                category: string | null;
-                group1: string | null;
-                group2: string | null;
-            };
-            seconds?: number;
         };
+        TestResultFTest: {
+            /** @enum {string} */
+            test_type: "f_test";
+            method: string;
+            /** @enum {string} */
+            alternative: "two-sided" | "less" | "greater";
+            alpha: number;
+            confidence_level: number;
+            statistic: components["schemas"]["TestStatistic"] | null;
+            df: number | null;
+            df2: number | null;
+            p_value: number | null;
+            reject: boolean;
+            estimate: components["schemas"]["TestEstimate"] | null;
+            ci: components["schemas"]["ConfidenceInterval"] | null;
+            effect_size: components["schemas"]["EffectSize"] | null;
+            groups: components["schemas"]["GroupStats"][];
+            /** @description Rows left out for a missing value */
+            n_missing: number;
+            assumptions: components["schemas"]["Assumption"][];
+            warnings: components["schemas"]["TestWarning"][];
+            variables: components["schemas"]["TestVariables"];
+            /** @description How long the engine took */
+            seconds: number;
+            charts: {
+                box: components["schemas"]["BoxData"][];
+                reference: components["schemas"]["ReferenceCurve"];
+            };
+        };
+        TestResult: components["schemas"]["TestResultOneSampleT"] | components["schemas"]["TestResultTwoSampleT"] | components["schemas"]["TestResultPairedT"] | components["schemas"]["TestResultMannWhitney"] | components["schemas"]["TestResultWilcoxon"] | components["schemas"]["TestResultAnova"] | components["schemas"]["TestResultChiSquare"] | components["schemas"]["TestResultPearson"] | components["schemas"]["TestResultSpearman"] | components["schemas"]["TestResultShapiro"] | components["schemas"]["TestResultFTest"];
         StatisticalProjectSettings: {
             /** @enum {string} */
             test_type: "one_sample_t" | "two_sample_t" | "paired_t" | "mann_whitney" | "wilcoxon" | "anova" | "chi_square" | "pearson" | "spearman" | "shapiro" | "f_test";

@@ -1,12 +1,43 @@
 import type { z } from 'zod';
 import type { Lang, LocalText } from '../../i18n/messages.js';
-import type { GroupStats as GroupStatsSchema, TestResult as TestResultSchema } from './responses.js';
+import type { BoxData as BoxDataSchema, GroupStats as GroupStatsSchema, ReferenceCurve as ReferenceCurveSchema, TestResult as TestResultSchema } from './responses.js';
 import { alternativeNames, effectNames, estimateNames, fill, labels, magnitudes, say, testNames, warningTexts } from './messages.js';
 import { csvRow as sharedCsvRow } from '../../http/csv.js';
 
 /** A stored engine result: its schema (responses.ts) is the one description, shared with the web app through OpenAPI. */
 export type TestResult = z.infer<typeof TestResultSchema>;
 export type GroupStats = z.infer<typeof GroupStatsSchema>;
+export type BoxData = z.infer<typeof BoxDataSchema>;
+export type ReferenceCurve = z.infer<typeof ReferenceCurveSchema>;
+
+/** The groups' descriptives, then the differences' where a paired test has them (paired t; Wilcoxon on pairs). */
+export function descriptiveRows(r: TestResult): GroupStats[] {
+  switch (r.test_type) {
+    case 'paired_t':
+      return [...r.groups, r.differences];
+    case 'wilcoxon':
+      return r.differences ? [...r.groups, r.differences] : r.groups;
+    default:
+      return r.groups;
+  }
+}
+
+/** The box plots of the groups: every test but chi-square and the correlations draws them. */
+export function boxesOf(r: TestResult): BoxData[] | null {
+  switch (r.test_type) {
+    case 'chi_square':
+    case 'pearson':
+    case 'spearman':
+      return null;
+    default:
+      return r.charts.box;
+  }
+}
+
+/** The reference distribution of the statistic: every test but Shapiro-Wilk (which draws a Q-Q plot) has one. */
+export function referenceOf(r: TestResult): ReferenceCurve | null {
+  return r.test_type === 'shapiro' ? null : r.charts.reference;
+}
 
 /** Numbers for sentences: 5 significant digits, exponent for the very small and very large. */
 export function num(x: number | null | undefined): string {
@@ -33,8 +64,8 @@ export function statText(r: TestResult): string {
   const s = r.statistic.symbol;
   let df = '';
   if (r.df !== null && r.df !== undefined && ['t', 'F', 'χ²'].includes(s)) df = r.df2 !== null && r.df2 !== undefined ? `(${num(r.df)}, ${num(r.df2)})` : `(${num(r.df)})`;
-  const z = r.z;
-  return `${s}${df} = ${num(r.statistic.value)}${typeof z === 'number' && (r.test_type === 'mann_whitney' || r.test_type === 'wilcoxon') ? `, z = ${num(z)}` : ''}`;
+  const z = r.test_type === 'mann_whitney' || r.test_type === 'wilcoxon' ? `, z = ${num(r.z)}` : '';
+  return `${s}${df} = ${num(r.statistic.value)}${z}`;
 }
 
 const q = (lang: Lang, s: string) => (lang === 'ja' ? `「${s}」` : `"${s}"`);
@@ -66,7 +97,6 @@ const compare: Record<'reject' | 'keep', Record<string, LocalText>> = {
 
 function comparison(r: TestResult, lang: Lang): Phrase | null {
   const [a, b] = r.groups;
-  const mu = num(r.hypothetical_mean ?? 0);
   const ja = lang === 'ja';
   const of = (what: LocalText, name: string, value: number | null | undefined) =>
     ja ? `${name}の${what.ja}（${num(value)}）` : `the ${what.en} of ${name} (${num(value)})`;
@@ -83,11 +113,11 @@ function comparison(r: TestResult, lang: Lang): Phrase | null {
   };
   switch (r.test_type) {
     case 'one_sample_t':
-      return { x: of(mean, q(lang, a.label), a.mean), y: mu };
+      return { x: of(mean, q(lang, a.label), a.mean), y: num(r.hypothetical_mean) };
     case 'two_sample_t':
       return { x: of(mean, groupName(r, lang, 0), a.mean), y: of(mean, groupName(r, lang, 1), b.mean) };
     case 'paired_t':
-      return { x: pairOf(mean, r.estimate?.value), y: mu };
+      return { x: pairOf(mean, r.estimate?.value), y: num(r.hypothetical_mean) };
     case 'mann_whitney':
       return {
         x: ja ? `${groupName(r, lang, 0)}の分布（中央値 ${num(a.median)}）` : `the distribution of ${groupName(r, lang, 0)} (median ${num(a.median)})`,
@@ -95,9 +125,9 @@ function comparison(r: TestResult, lang: Lang): Phrase | null {
       };
     case 'wilcoxon':
       if (r.groups.length === 2) {
-        return { x: pairOf(median, r.estimate?.value), y: mu };
+        return { x: pairOf(median, r.estimate?.value), y: num(r.hypothetical_mean) };
       }
-      return { x: of(median, q(lang, a.label), a.median), y: mu };
+      return { x: of(median, q(lang, a.label), a.median), y: num(r.hypothetical_mean) };
     case 'f_test':
       return { x: of(variance, groupName(r, lang, 0), a.sd !== null ? a.sd * a.sd : null), y: of(variance, groupName(r, lang, 1), b.sd !== null ? b.sd * b.sd : null) };
     default:
@@ -120,7 +150,7 @@ function finding(r: TestResult, lang: Lang): string {
         : say({ en: 'no significant difference was found among the means of {v} in the {k} groups of {cat}', ja: '{cat}の{k}グループの間で{v}の平均に有意な差は認められません' }, lang, p);
     }
     case 'chi_square': {
-      const p = { a: q(lang, r.table?.row_variable ?? v.variable1), b: q(lang, r.table?.column_variable ?? v.variable2 ?? '') };
+      const p = { a: q(lang, r.table.row_variable), b: q(lang, r.table.column_variable) };
       return r.reject
         ? say({ en: '{a} and {b} are significantly associated (they are not independent)', ja: '{a}と{b}の間には有意な関連があります（独立ではありません）' }, lang, p)
         : say({ en: 'no significant association was found between {a} and {b}', ja: '{a}と{b}の間に有意な関連は認められません' }, lang, p);
@@ -235,7 +265,7 @@ export function resultCsv(p: ProjectInfo, r: TestResult, lang: Lang): string {
   if (r.effect_size) add(`${L('effect')} (${effectNames[r.effect_size.kind]?.[lang] ?? r.effect_size.kind})`, r.effect_size.value);
   rows.push('');
   rows.push(csvRow([L('group'), 'n', 'missing', 'mean', 'sd', 'se', 'median', 'q1', 'q3', 'min', 'max', 'ci_low', 'ci_high']));
-  for (const g of [...r.groups, ...(r.differences ? [r.differences] : [])]) {
+  for (const g of descriptiveRows(r)) {
     rows.push(csvRow([g.label, g.n, g.missing, g.mean, g.sd, g.se, g.median, g.q1, g.q3, g.min, g.max, g.ci_low, g.ci_high]));
   }
   if (r.assumptions.length) {
@@ -243,18 +273,19 @@ export function resultCsv(p: ProjectInfo, r: TestResult, lang: Lang): string {
     rows.push(csvRow([L('assumptions'), 'method', 'target', 'statistic', 'p_value', 'passed']));
     for (const a of r.assumptions) rows.push(csvRow([a.check, a.method, a.target, a.statistic, a.p_value, a.passed]));
   }
-  if (r.post_hoc) {
+  if (r.test_type === 'anova') {
     rows.push('');
     rows.push(csvRow([L('post_hoc'), 'b', 'difference', 'ci_low', 'ci_high', 'p_adj', 'reject']));
     for (const x of r.post_hoc.pairs) rows.push(csvRow([x.a, x.b, x.difference, x.low, x.high, x.p_value, x.reject]));
   }
-  if (r.table) {
+  if (r.test_type === 'chi_square') {
+    const table = r.table;
     rows.push('');
-    rows.push(csvRow([`${r.table.row_variable} \\ ${r.table.column_variable}`, ...r.table.columns]));
-    r.table.rows.forEach((name, i) => rows.push(csvRow([name, ...r.table!.observed[i]])));
+    rows.push(csvRow([`${table.row_variable} \\ ${table.column_variable}`, ...table.columns]));
+    table.rows.forEach((name, i) => rows.push(csvRow([name, ...table.observed[i]])));
     rows.push('');
-    rows.push(csvRow([`expected: ${r.table.row_variable} \\ ${r.table.column_variable}`, ...r.table.columns]));
-    r.table.rows.forEach((name, i) => rows.push(csvRow([name, ...r.table!.expected[i]])));
+    rows.push(csvRow([`expected: ${table.row_variable} \\ ${table.column_variable}`, ...table.columns]));
+    table.rows.forEach((name, i) => rows.push(csvRow([name, ...table.expected[i]])));
   }
   if (r.warnings.length) {
     rows.push('');

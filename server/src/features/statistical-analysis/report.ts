@@ -1,5 +1,20 @@
 import type { Lang } from '../../i18n/messages.js';
-import { decisionSentence, methodName, num, percent, type ProjectInfo, pText, statText, type TestResult, warningText } from './interpret.js';
+import {
+  type BoxData,
+  boxesOf,
+  decisionSentence,
+  descriptiveRows,
+  methodName,
+  num,
+  percent,
+  type ProjectInfo,
+  pText,
+  type ReferenceCurve,
+  referenceOf,
+  statText,
+  type TestResult,
+  warningText,
+} from './interpret.js';
 import { alternativeNames, effectNames, estimateNames, labels, magnitudes } from './messages.js';
 
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -14,7 +29,7 @@ function scale(lo: number, hi: number, a: number, b: number) {
 }
 
 /** The reference distribution with the critical region(s) shaded and the observed statistic marked. */
-function referenceSvg(ref: NonNullable<TestResult['charts']['reference']>): string {
+function referenceSvg(ref: ReferenceCurve): string {
   if (!ref?.x?.length) return '';
   const xs: number[] = ref.x;
   const ys: number[] = ref.y;
@@ -45,7 +60,7 @@ function referenceSvg(ref: NonNullable<TestResult['charts']['reference']>): stri
 }
 
 /** Box plots with Tukey whiskers and the sampled points beside each box. */
-function boxSvg(boxes: NonNullable<TestResult['charts']['box']>): string {
+function boxSvg(boxes: BoxData[]): string {
   if (!boxes?.length) return '';
   const all = boxes.flatMap((b) => [b.low, b.high, ...(b.outliers ?? [])]).filter((v) => Number.isFinite(v));
   const lo = Math.min(...all);
@@ -64,6 +79,15 @@ function boxSvg(boxes: NonNullable<TestResult['charts']['box']>): string {
   });
   const axis = [lo, (lo + hi) / 2, hi].map((v) => `<text x="${PAD.l - 6}" y="${Y(v) + 4}" font-size="11" text-anchor="end">${esc(num(Number(v.toPrecision(3))))}</text>`).join('');
   return `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="box plot">${axis}${parts.join('')}</svg>`;
+}
+
+/** The chi-square table: observed / expected count in each cell. */
+function contingencyHtml(t: Extract<TestResult, { test_type: 'chi_square' }>['table'], title: string): string {
+  const head = `<tr><th>${esc(t.row_variable)} \\ ${esc(t.column_variable)}</th>${t.columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>`;
+  const body = t.rows
+    .map((name, i) => `<tr><th>${esc(name)}</th>${t.observed[i].map((o, j) => `<td class="n">${esc(o)} / ${esc(num(Number(t.expected[i][j].toFixed(2))))}</td>`).join('')}</tr>`)
+    .join('');
+  return `<h2>${title}</h2><table>${head}${body}</table>`;
 }
 
 /** A self-contained HTML report (no scripts, no external files): opens anywhere and prints well. */
@@ -88,22 +112,21 @@ export function reportHtml(p: ProjectInfo, r: TestResult, lang: Lang): string {
         )
       : '',
   ].join('');
-  const groups = [...r.groups, ...(r.differences ? [r.differences] : [])]
+  const groups = descriptiveRows(r)
     .map((g) => `<tr><td>${esc(g.label)}</td>${[g.n, g.missing, g.mean, g.sd, g.median, g.q1, g.q3, g.min, g.max, g.ci_low, g.ci_high].map((v) => `<td class="n">${esc(num(v))}</td>`).join('')}</tr>`)
     .join('');
   const checks = r.assumptions
     .map((a) => `<tr><td>${esc(a.check)}</td><td>${esc(a.method)}</td><td>${esc(a.target)}</td><td class="n">${esc(num(a.statistic))}</td><td class="n">${esc(num(a.p_value))}</td><td>${a.passed ? L('passed') : `<b class="warn">${L('failed')}</b>`}</td></tr>`)
     .join('');
-  const tukey = r.post_hoc
-    ? `<h2>${L('post_hoc')}</h2><table><tr><th></th><th></th><th>diff</th><th>low</th><th>high</th><th>p adj</th></tr>${r.post_hoc.pairs
+  const tukey =
+    r.test_type === 'anova'
+      ? `<h2>${L('post_hoc')}</h2><table><tr><th></th><th></th><th>diff</th><th>low</th><th>high</th><th>p adj</th></tr>${r.post_hoc.pairs
         .map((x) => `<tr><td>${esc(x.a)}</td><td>${esc(x.b)}</td><td class="n">${esc(num(x.difference))}</td><td class="n">${esc(num(x.low))}</td><td class="n">${esc(num(x.high))}</td><td class="n">${esc(num(x.p_value))}</td></tr>`)
         .join('')}</table>`
-    : '';
-  const table = r.table
-    ? `<h2>${L('table')}</h2><table><tr><th>${esc(r.table.row_variable)} \\ ${esc(r.table.column_variable)}</th>${r.table.columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr>${r.table.rows
-        .map((name, i) => `<tr><th>${esc(name)}</th>${r.table!.observed[i].map((o, j) => `<td class="n">${esc(o)} / ${esc(num(Number(r.table!.expected[i][j].toFixed(2))))}</td>`).join('')}</tr>`)
-        .join('')}</table>`
-    : '';
+      : '';
+  const table = r.test_type === 'chi_square' ? contingencyHtml(r.table, L('table')) : '';
+  const boxes = boxesOf(r);
+  const reference = referenceOf(r);
   const warnings = r.warnings.length ? `<h2>${L('warnings')}</h2><ul>${r.warnings.map((w) => `<li>${esc(warningText(w, lang))}</li>`).join('')}</ul>` : '';
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><title>${esc(p.name)} — ${esc(methodName(r, lang))}</title>
@@ -119,8 +142,8 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{border:1px solid 
 <table>${summary}</table>
 ${warnings}
 <h2>${L('descriptives')}</h2><table><tr><th>${L('group')}</th><th>n</th><th>missing</th><th>mean</th><th>sd</th><th>median</th><th>Q1</th><th>Q3</th><th>min</th><th>max</th><th>CI low</th><th>CI high</th></tr>${groups}</table>
-${r.charts?.box ? boxSvg(r.charts.box) : ''}
-${r.charts?.reference ? `<h2>${esc(lang === 'ja' ? '参照分布と棄却域' : 'Reference distribution and critical region')}</h2>${referenceSvg(r.charts.reference)}` : ''}
+${boxes ? boxSvg(boxes) : ''}
+${reference ? `<h2>${esc(lang === 'ja' ? '参照分布と棄却域' : 'Reference distribution and critical region')}</h2>${referenceSvg(reference)}` : ''}
 ${checks ? `<h2>${L('assumptions')}</h2><table><tr><th></th><th>method</th><th>target</th><th>statistic</th><th>p</th><th></th></tr>${checks}</table>` : ''}
 ${tukey}${table}
 </body></html>

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { page, storedEnum } from '../../http/responses.js';
-import { ALTERNATIVES, EQUAL_VARIANCE, STATES, TEST_TYPES } from './schemas.js';
+import { ALTERNATIVES, EQUAL_VARIANCE, STATES, TEST_TYPES, type TestType } from './schemas.js';
 
 /** Answers of SPEC §7 'Statistical analysis'. The test result is what the engine task writes (engine/mitate_engine/tasks). */
 
@@ -63,74 +63,156 @@ export const Assumption = z
   .meta({ id: 'Assumption' });
 
 /** The effect size (engine stats/methods.py _es): cohens_d (a paired test's is d_z), r, eta_squared or cramers_v. */
-export const EffectSize = z.object({
-  kind: z.enum(['cohens_d', 'r', 'eta_squared', 'cramers_v']),
-  value: n,
-  magnitude: z.string().nullable(),
-  hedges_g: n.optional().describe("Two-sample t test: Hedges' g"),
-  variant: z.string().optional().describe('Paired t test: d_z'),
-  rank_biserial: n.optional().describe('Mann-Whitney U: the rank-biserial correlation'),
-});
-/** A caution about the result; its parameters fill the message (interpret.ts warningText). */
-export const Warning = z.object({
-  code: z.string().describe('missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed'),
-  params: z.object({
-    count: z.number().int().optional().describe('Rows left out'),
-    target: z.string().optional(),
-    targets: z.array(z.string()).optional().describe('normality_failed: every group that failed'),
-    n: z.number().int().optional().describe('normality_subsampled: values tested'),
-    p: n.optional(),
-  }),
-});
-
-/** What the engine task writes (stats/methods.py, tasks/statistical_analysis.py); which keys a test fills depends on it. */
-export const TestResult = z
+export const EffectSize = z
   .object({
-    test_type: z.enum(TEST_TYPES),
-    method: z.string(),
-    alternative: z.enum(ALTERNATIVES),
-    alpha: z.number(),
-    confidence_level: z.number(),
-    statistic: z.object({ symbol: z.string(), value: n }).nullable(),
-    df: n,
-    df2: n,
-    p_value: n,
-    reject: z.boolean(),
-    hypothetical_mean: z.number().optional(),
-    z: z.number().optional(),
-    t: n.optional().describe('Correlation: the t statistic of r'),
-    t_plus: z.number().optional().describe('Wilcoxon signed-rank: the sum of positive ranks'),
-    zeros_dropped: z.number().int().optional().describe('Wilcoxon signed-rank: zero differences left out'),
-    n: z.number().int().optional().describe('Chi-square: the observations in the table'),
-    n_tested: z.number().int().optional().describe('Shapiro-Wilk: the values tested (a sample of a large column)'),
-    estimate: z.object({ kind: z.string(), value: n }).nullable(),
-    ci: z.object({ kind: z.string(), level: z.number(), low: n, high: n, approximate: z.boolean().optional() }).nullable(),
-    effect_size: EffectSize.nullable(),
-    groups: z.array(GroupStats),
-    differences: GroupStats.optional(),
-    pairs: z.number().optional(),
-    n_missing: z.number().optional(),
-    equal_variance: z.object({ mode: z.enum(EQUAL_VARIANCE), levene_statistic: z.number(), levene_p: z.number(), pooled: z.boolean() }).optional(),
-    assumptions: z.array(Assumption),
-    warnings: z.array(Warning),
-    post_hoc: z
-      .object({ method: z.string(), pairs: z.array(z.object({ a: z.string(), b: z.string(), difference: z.number(), low: z.number(), high: z.number(), p_value: z.number(), reject: z.boolean() })) })
-      .optional(),
-    anova_table: z.object({ ss_between: z.number(), ss_within: z.number(), ms_between: z.number(), ms_within: z.number() }).optional(),
-    table: z
-      .object({ rows: z.array(z.string()), columns: z.array(z.string()), row_variable: z.string(), column_variable: z.string(), observed: z.array(z.array(z.number())), expected: z.array(z.array(z.number())) })
-      .optional(),
-    charts: z.object({
-      box: z.array(BoxData).optional(),
-      reference: ReferenceCurve.optional(),
-      reference_line: z.number().optional(),
-      scatter: z.object({ x: z.array(z.number()), y: z.array(z.number()), slope: n, intercept: n, shown: z.number(), n: z.number() }).optional(),
-      qq: z.object({ theoretical: z.array(z.number()), sample: z.array(z.number()), slope: z.number(), intercept: z.number() }).optional(),
-    }),
-    variables: z.object({ variable1: z.string(), variable2: z.string().nullable(), category: z.string().nullable(), group1: z.string().nullable(), group2: z.string().nullable() }),
-    seconds: z.number().optional(),
+    kind: z.enum(['cohens_d', 'r', 'eta_squared', 'cramers_v']),
+    value: n,
+    magnitude: z.string().nullable(),
+    hedges_g: n.optional().describe("Two-sample t test: Hedges' g"),
+    variant: z.string().optional().describe('Paired t test: d_z'),
+    rank_biserial: n.optional().describe('Mann-Whitney U: the rank-biserial correlation'),
   })
+  .meta({ id: 'EffectSize' });
+/** A caution about the result; its parameters fill the message (interpret.ts warningText). */
+export const Warning = z
+  .object({
+    code: z.string().describe('missing_dropped, zeros_dropped, normality_subsampled, normality_failed, equal_variance_failed(_groups), expected_counts_failed'),
+    params: z.object({
+      count: z.number().int().optional().describe('Rows left out'),
+      target: z.string().optional(),
+      targets: z.array(z.string()).optional().describe('normality_failed: every group that failed'),
+      n: z.number().int().optional().describe('normality_subsampled: values tested'),
+      p: n.optional(),
+    }),
+  })
+  .meta({ id: 'TestWarning' });
+
+/** The statistic, estimate and confidence interval every test carries (null where a test has none). */
+const Statistic = z.object({ symbol: z.string(), value: n }).meta({ id: 'TestStatistic' });
+const Estimate = z.object({ kind: z.string(), value: n }).meta({ id: 'TestEstimate' });
+const Interval = z.object({ kind: z.string(), level: z.number(), low: n, high: n, approximate: z.boolean().optional().describe('Spearman: an approximate (Fisher z) interval') }).meta({ id: 'ConfidenceInterval' });
+const Variables = z.object({ variable1: z.string(), variable2: z.string().nullable(), category: z.string().nullable(), group1: z.string().nullable(), group2: z.string().nullable() }).meta({ id: 'TestVariables' });
+const Boxes = z.array(BoxData);
+
+/** What every test's result holds (engine stats/methods.py _base and _finish, tasks/statistical_analysis.py). */
+const common = {
+  method: z.string(),
+  alternative: z.enum(ALTERNATIVES),
+  alpha: z.number(),
+  confidence_level: z.number(),
+  statistic: Statistic.nullable(),
+  df: n,
+  df2: n,
+  p_value: n,
+  reject: z.boolean(),
+  estimate: Estimate.nullable(),
+  ci: Interval.nullable(),
+  effect_size: EffectSize.nullable(),
+  groups: z.array(GroupStats),
+  n_missing: z.number().int().describe('Rows left out for a missing value'),
+  assumptions: z.array(Assumption),
+  warnings: z.array(Warning),
+  variables: Variables,
+  seconds: z.number().describe('How long the engine took'),
+};
+const hypothetical_mean = z.number().describe('The hypothetical mean (median for Wilcoxon) tested against');
+const rankZ = z.number().describe('The normal approximation of the rank statistic');
+
+const OneSampleT = z
+  .object({ test_type: z.literal('one_sample_t'), ...common, hypothetical_mean, charts: z.object({ box: Boxes, reference: ReferenceCurve, reference_line: z.number() }) })
+  .meta({ id: 'TestResultOneSampleT' });
+const TwoSampleT = z
+  .object({
+    test_type: z.literal('two_sample_t'),
+    ...common,
+    equal_variance: z.object({ mode: z.enum(EQUAL_VARIANCE), levene_statistic: z.number(), levene_p: z.number(), pooled: z.boolean() }),
+    charts: z.object({ box: Boxes, reference: ReferenceCurve }),
+  })
+  .meta({ id: 'TestResultTwoSampleT' });
+const PairedT = z
+  .object({
+    test_type: z.literal('paired_t'),
+    ...common,
+    hypothetical_mean,
+    differences: GroupStats.describe('Descriptives of the differences a - b'),
+    pairs: z.number().int().describe('Complete pairs tested'),
+    charts: z.object({ box: Boxes, reference: ReferenceCurve }),
+  })
+  .meta({ id: 'TestResultPairedT' });
+const MannWhitney = z
+  .object({ test_type: z.literal('mann_whitney'), ...common, z: rankZ, charts: z.object({ box: Boxes, reference: ReferenceCurve }) })
+  .meta({ id: 'TestResultMannWhitney' });
+const Wilcoxon = z
+  .object({
+    test_type: z.literal('wilcoxon'),
+    ...common,
+    hypothetical_mean,
+    z: rankZ,
+    t_plus: z.number().describe('The sum of positive ranks'),
+    zeros_dropped: z.number().int().describe('Zero differences left out'),
+    differences: GroupStats.optional().describe('Paired (method wilcoxon_paired) only: descriptives of the differences'),
+    charts: z.object({ box: Boxes, reference: ReferenceCurve, reference_line: z.number().optional().describe('One sample (method wilcoxon_one_sample) only') }),
+  })
+  .meta({ id: 'TestResultWilcoxon' });
+const Anova = z
+  .object({
+    test_type: z.literal('anova'),
+    ...common,
+    anova_table: z.object({ ss_between: z.number(), ss_within: z.number(), ms_between: z.number(), ms_within: z.number() }),
+    post_hoc: z.object({
+      method: z.string(),
+      pairs: z.array(z.object({ a: z.string(), b: z.string(), difference: z.number(), low: z.number(), high: z.number(), p_value: z.number(), reject: z.boolean() })),
+    }),
+    charts: z.object({ box: Boxes, reference: ReferenceCurve }),
+  })
+  .meta({ id: 'TestResultAnova' });
+const ChiSquare = z
+  .object({
+    test_type: z.literal('chi_square'),
+    ...common,
+    n: z.number().int().describe('The observations in the table'),
+    table: z.object({
+      rows: z.array(z.string()),
+      columns: z.array(z.string()),
+      row_variable: z.string(),
+      column_variable: z.string(),
+      observed: z.array(z.array(z.number())),
+      expected: z.array(z.array(z.number())),
+    }),
+    charts: z.object({ reference: ReferenceCurve }),
+  })
+  .meta({ id: 'TestResultChiSquare' });
+const correlation = <T extends 'pearson' | 'spearman'>(test: T) =>
+  z.object({
+    test_type: z.literal(test),
+    ...common,
+    t: n.describe('The t statistic of r (null when |r| = 1)'),
+    pairs: z.number().int().describe('Complete pairs tested'),
+    charts: z.object({
+      scatter: z.object({ x: z.array(z.number()), y: z.array(z.number()), slope: n, intercept: n, shown: z.number(), n: z.number() }),
+      reference: ReferenceCurve,
+    }),
+  });
+const Pearson = correlation('pearson').meta({ id: 'TestResultPearson' });
+const Spearman = correlation('spearman').meta({ id: 'TestResultSpearman' });
+const Shapiro = z
+  .object({
+    test_type: z.literal('shapiro'),
+    ...common,
+    n_tested: z.number().int().describe('The values tested (a sample of a large column)'),
+    charts: z.object({ box: Boxes, qq: z.object({ theoretical: z.array(z.number()), sample: z.array(z.number()), slope: z.number(), intercept: z.number() }) }),
+  })
+  .meta({ id: 'TestResultShapiro' });
+const FTest = z
+  .object({ test_type: z.literal('f_test'), ...common, charts: z.object({ box: Boxes, reference: ReferenceCurve }) })
+  .meta({ id: 'TestResultFTest' });
+
+/** What the engine task writes (stats/methods.py, tasks/statistical_analysis.py): one shape per test type. */
+export const TestResult = z
+  .discriminatedUnion('test_type', [OneSampleT, TwoSampleT, PairedT, MannWhitney, Wilcoxon, Anova, ChiSquare, Pearson, Spearman, Shapiro, FTest])
   .meta({ id: 'TestResult' });
+/** Every test type has its member (a type error here names the one missing). */
+export const everyTestHasAResult: Record<Exclude<TestType, z.infer<typeof TestResult>['test_type']>, never> = {};
 
 const settings = {
   test_type: storedEnum(TEST_TYPES),

@@ -38,6 +38,7 @@ import { formatDateTime, formatInteger, formatNumber } from '../../lib/format';
 import { type Alternative, downloadResult, type EqualVariance, type Evaluation, type Project, runProject, statKeys, type TestResult, useEvaluation, useProject, useRunState } from './api';
 import { BoxStripChart, QQChart, ReferenceChart, ScatterFitChart } from './charts';
 import DeleteProjectDialog from './DeleteProjectDialog';
+import { boxesOf, descriptiveRows, referenceOf } from './result';
 import { formatP, formatStat, hasAlternative, meanLabelKey, methodLabel, NS, StateChip, testLabel } from './labels';
 
 const pct = (x: number) => `${Number((x * 100).toPrecision(6))}%`;
@@ -144,7 +145,7 @@ const n = (v: number | null | undefined) => (v === null || v === undefined ? '�
 
 function Descriptives({ result }: { result: TestResult }) {
   const { t } = useTranslation(NS);
-  const rows = [...result.groups, ...(result.differences ? [result.differences] : [])];
+  const rows = descriptiveRows(result);
   const level = pct(result.confidence_level);
   return (
     <TableContainer>
@@ -222,7 +223,8 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
   const { t, i18n } = useTranslation(NS);
   const lang = i18n.language === 'ja' ? 'ja' : 'en';
   const ci = result.ci;
-  const ref = result.charts.reference;
+  const ref = referenceOf(result);
+  const boxes = boxesOf(result);
   const distName = ref ? t(`dists.${ref.dist}`, { df: formatStat(ref.params.df), df1: formatStat(ref.params.df1), df2: formatStat(ref.params.df2) }) : '';
   const effect = evaluation?.effect_size;
   return (
@@ -246,7 +248,7 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
           value={effect ? (effect.magnitude_text ? t('details.magnitude', { value: formatStat(effect.value), magnitude: effect.magnitude_text[lang] }) : formatStat(effect.value)) : '—'}
         />
       </Box>
-      {result.equal_variance && (
+      {result.test_type === 'two_sample_t' && (
         <Typography variant="body2" color="text.secondary">
           {t('details.levene', { p: formatP(result.equal_variance.levene_p), method: t(`equalVariances.${result.equal_variance.pooled ? 'student' : 'welch'}`) })}
         </Typography>
@@ -261,17 +263,17 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
         </Box>
       )}
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' }, gap: 2 }}>
-        {result.charts.box && (
+        {boxes && (
           <Card title={t('details.boxTitle')}>
-            <BoxStripChart boxes={result.charts.box} referenceLine={result.charts.reference_line} ariaLabel={t('details.boxTitle')} />
+            <BoxStripChart boxes={boxes.boxes} referenceLine={boxes.referenceLine} ariaLabel={t('details.boxTitle')} />
           </Card>
         )}
-        {result.charts.scatter && (
+        {(result.test_type === 'pearson' || result.test_type === 'spearman') && (
           <Card title={t('details.scatterTitle')} subtitle={t('details.scatterShown', { shown: formatInteger(result.charts.scatter.shown), n: formatInteger(result.charts.scatter.n) })}>
             <ScatterFitChart result={result} ariaLabel={t('details.scatterTitle')} />
           </Card>
         )}
-        {result.charts.qq && (
+        {result.test_type === 'shapiro' && (
           <Card title={t('details.qqTitle')}>
             <QQChart result={result} ariaLabel={t('details.qqTitle')} />
           </Card>
@@ -292,7 +294,7 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
           <Descriptives result={result} />
         </Card>
       )}
-      {result.post_hoc && (
+      {result.test_type === 'anova' && (
         <Card title={t('details.tukey')}>
           <TableContainer>
             <Table size="small" aria-label={t('details.tukey')}>
@@ -320,7 +322,7 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
           </TableContainer>
         </Card>
       )}
-      {result.anova_table && (
+      {result.test_type === 'anova' && (
         <Card title={t('details.anovaTable')}>
           <Table size="small" aria-label={t('details.anovaTable')}>
             <TableHead>
@@ -354,7 +356,7 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
           </Table>
         </Card>
       )}
-      {result.table && (
+      {result.test_type === 'chi_square' && (
         <Card title={t('details.contingency')}>
           <TableContainer>
             <Table size="small" aria-label={t('details.contingency')}>
@@ -374,8 +376,8 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
                     <TableCell component="th" scope="row">
                       {r}
                     </TableCell>
-                    {result.table!.observed[i].map((o, j) => {
-                      const e = result.table!.expected[i][j];
+                    {result.table.observed[i].map((o, j) => {
+                      const e = result.table.expected[i][j];
                       return (
                         <TableCell key={j} align="right" sx={e < 5 ? { color: 'warning.dark' } : undefined}>
                           {formatInteger(o)} ({formatNumber(Number(e.toFixed(2)))})
@@ -394,11 +396,9 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
           <Assumptions result={result} />
         </Card>
       )}
-      {result.seconds !== undefined && (
-        <Typography variant="caption" color="text.secondary">
-          {t('details.seconds', { s: formatNumber(Number(result.seconds.toFixed(3))) })} · {formatDateTime(project.finished_at)}
-        </Typography>
-      )}
+      <Typography variant="caption" color="text.secondary">
+        {t('details.seconds', { s: formatNumber(Number(result.seconds.toFixed(3))) })} · {formatDateTime(project.finished_at)}
+      </Typography>
     </Box>
   );
 }

@@ -33,6 +33,8 @@ export type BoxData = Schemas['BoxData'];
 export type ReferenceCurve = Schemas['ReferenceCurve'];
 export type Assumption = Schemas['Assumption'];
 export type TestResult = Schemas['TestResult'];
+/** One test type's result: TestResult is a union on test_type, each member with the fields its test has. */
+export type ResultOf<T extends TestType> = Extract<TestResult, { test_type: T }>;
 export type RunState = Schemas['StatisticalRunState'];
 export type Evaluation = Schemas['StatisticalEvaluation'];
 export type ColumnValues = Schemas['ColumnValues'];

@@ -4,7 +4,7 @@ import * as echarts from 'echarts/core';
 import { useTranslation } from 'react-i18next';
 import EChart from '../../charts/EChart';
 import { formatNumber } from '../../lib/format';
-import type { BoxData, ReferenceCurve, TestResult } from './api';
+import type { BoxData, ReferenceCurve, ResultOf } from './api';
 
 // The chart kinds this area draws, registered on the app's modular ECharts (echarts/core only).
 echarts.use([BoxplotChart, LineChart, ScatterChart, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent]);
@@ -130,8 +130,8 @@ export function ReferenceChart({ curve, ariaLabel }: { curve: ReferenceCurve; ar
   return <EChart option={option} height={260} ariaLabel={ariaLabel} />;
 }
 
-export function ScatterFitChart({ result, ariaLabel }: { result: TestResult; ariaLabel: string }) {
-  const s = result.charts.scatter!;
+export function ScatterFitChart({ result, ariaLabel }: { result: ResultOf<'pearson' | 'spearman'>; ariaLabel: string }) {
+  const s = result.charts.scatter;
   const data = s.x.map((x, i) => [x, s.y[i]]);
   const series: unknown[] = [{ type: 'scatter', data, symbolSize: 5, itemStyle: { color: BLUE, opacity: 0.55 } }];
   if (s.slope !== null && s.intercept !== null && s.x.length) {
@@ -150,9 +150,9 @@ export function ScatterFitChart({ result, ariaLabel }: { result: TestResult; ari
   return <EChart option={option} height={300} ariaLabel={ariaLabel} />;
 }
 
-export function QQChart({ result, ariaLabel }: { result: TestResult; ariaLabel: string }) {
+export function QQChart({ result, ariaLabel }: { result: ResultOf<'shapiro'>; ariaLabel: string }) {
   const { t } = useTranslation('statistics');
-  const q = result.charts.qq!;
+  const q = result.charts.qq;
   const lo = q.theoretical[0];
   const hi = q.theoretical[q.theoretical.length - 1];
   const option = {

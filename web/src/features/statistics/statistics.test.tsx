@@ -44,6 +44,8 @@ const result: TestResult = {
   equal_variance: { mode: 'welch', levene_statistic: 0.24, levene_p: 0.62, pooled: false },
   assumptions: [{ check: 'normality', method: 'shapiro_wilk', target: '1', statistic: 0.93, p_value: 0.45, passed: true }, { check: 'normality', method: 'shapiro_wilk', target: '2', statistic: 0.86, p_value: 0.03, passed: false }],
   warnings: [{ code: 'normality_failed', params: { target: '2', p: 0.03 } }],
+  n_missing: 0,
+  seconds: 0.012,
   charts: {
     box: [{ label: '1', q1: 0, median: 0.35, q3: 1.7, low: -1.6, high: 3.7, mean: 0.75, outliers: [], outlier_count: 0, points: [0.7, -1.6] }],
     reference: { dist: 't', params: { df: 17.78 }, x: [-4, 0, 4], y: [0, 0.4, 0], observed: -1.86, observed_off_chart: false, critical_low: -2.1, critical_high: 2.1, alternative: 'two-sided' },

@@ -1,0 +1,35 @@
+import type { BoxData, GroupStats, ReferenceCurve, TestResult } from './api';
+
+/** What each test type's result draws and lists, found by its test_type (the server's interpret.ts does the same). */
+
+/** The groups' descriptives, then the differences' where a paired test has them (paired t; Wilcoxon on pairs). */
+export function descriptiveRows(r: TestResult): GroupStats[] {
+  switch (r.test_type) {
+    case 'paired_t':
+      return [...r.groups, r.differences];
+    case 'wilcoxon':
+      return r.differences ? [...r.groups, r.differences] : r.groups;
+    default:
+      return r.groups;
+  }
+}
+
+/** The groups' box plots and the hypothetical value's line (one-sample tests): all but chi-square and the correlations. */
+export function boxesOf(r: TestResult): { boxes: BoxData[]; referenceLine?: number } | null {
+  switch (r.test_type) {
+    case 'chi_square':
+    case 'pearson':
+    case 'spearman':
+      return null;
+    case 'one_sample_t':
+    case 'wilcoxon':
+      return { boxes: r.charts.box, referenceLine: r.charts.reference_line };
+    default:
+      return { boxes: r.charts.box };
+  }
+}
+
+/** The statistic's reference distribution: every test but Shapiro-Wilk (which draws a Q-Q plot). */
+export function referenceOf(r: TestResult): ReferenceCurve | null {
+  return r.test_type === 'shapiro' ? null : r.charts.reference;
+}
