@@ -1,7 +1,8 @@
 import { csvCell, restoreCell } from '../../http/csv.js';
 import { AppError } from '../../http/errors.js';
 import { M } from './messages.js';
-import { METHODS, PROCESS_TYPES, type ProcessType, type Step } from './schemas.js';
+import type { StepSettings } from './responses.js';
+import { METHODS, PROCESS_TYPES, type ProcessType, type Step, stepSchema } from './schemas.js';
 
 /**
  * condition_setting_file.csv (SPEC §9): one row per step, in order.
@@ -20,7 +21,7 @@ const cell = (v: string) => {
   return out.includes('|') && !out.startsWith('"') ? `"${out}"` : out;
 };
 
-export function toConditionCsv(name: string, steps: Step[]): string {
+export function toConditionCsv(name: string, steps: StepSettings[]): string {
   const lines = [HEADER.join(',')];
   steps.forEach((s, i) => {
     lines.push([name, String(i + 1), s.process_type, s.method, s.columns.join('|'), Object.keys(s.params).length ? JSON.stringify(s.params) : ''].map(cell).join(','));
@@ -110,10 +111,14 @@ export function fromConditionCsv(text: string): { name: string; steps: Step[] } 
       }
       if (!p || typeof p !== 'object' || Array.isArray(p)) throw bad(line, 'params must be a JSON object');
     }
-    rows.push({
-      order: n,
-      step: { process_type: ptype as ProcessType, method, columns: cols ? cols.split('|').map((c) => c.trim()).filter(Boolean) : [], params: p as Record<string, unknown> },
-    });
+    const columns = cols ? cols.split('|').map((c) => c.trim()).filter(Boolean) : [];
+    // the same check as a step sent in a request: a parameter the method does not use, or a required one missing, is refused
+    const step = stepSchema.safeParse({ process_type: ptype, method, columns, params: p });
+    if (!step.success) {
+      const issue = step.error.issues[0];
+      throw bad(line, issue.code === 'custom' ? issue.message : `${issue.path.join('.')}: ${issue.message}`);
+    }
+    rows.push({ order: n, step: step.data });
   }
   rows.sort((a, b) => a.order - b.order);
   rows.forEach((r, i) => {
