@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ColumnInfo, parquetStats } from '../src/features/datasets/ingest.js';
 import { fromConditionCsv, parseCsv, toConditionCsv } from '../src/features/preprocessing/conditionFile.js';
-import type { Step } from '../src/features/preprocessing/schemas.js';
+import { KIND_PARAMS, METHODS, PROCESS_TYPES, READS, type Step } from '../src/features/preprocessing/schemas.js';
 import { DATABASES, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
 const STEPS = [
@@ -275,6 +275,16 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     expect((await call('GET', `/api/preprocess/conditions/${list[0].id}`, undefined, bob.auth)).statusCode).toBe(404);
     expect((await call('GET', '/api/preprocess/conditions', undefined, bob.auth)).json().detail.response).toEqual([]);
     expect((await call('DELETE', `/api/preprocess/conditions/${list[0].id}`)).statusCode).toBe(200);
+  });
+});
+
+describe('step parameters', () => {
+  it("declares for each kind exactly the parameters its methods read (the engine's catalogue)", () => {
+    for (const kind of PROCESS_TYPES) {
+      const read = new Set(Object.values<{ reads: readonly string[] }>(READS[kind]).flatMap((r) => r.reads));
+      expect(Object.keys(KIND_PARAMS[kind]).sort(), kind).toEqual([...read].sort());
+      expect(Object.keys(READS[kind]).sort(), kind).toEqual([...METHODS[kind]].sort());
+    }
   });
 });
 
