@@ -266,6 +266,10 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     expect(r.statusCode).toBe(422);
     expect(r.json().detail[0].msg).toContain('2 行目');
     expect(r.json().detail[0].msg).toContain('cubic');
+    const unread = multipart({}, { name: 'c.csv', content: 'condition_name,step,process_type,method,columns,params\nx,1,outliers,zscore,a,"{""k"":2}"\n' });
+    const u = await t.app.inject({ method: 'POST', url: '/api/preprocess/conditions/upload', payload: unread.payload, headers: { ...unread.headers, ...alice.auth, 'accept-language': 'ja' } });
+    expect(u.statusCode).toBe(422);
+    expect(u.json().detail[0].msg).toBe('条件ファイルの 2 行目：パラメータ「k」は outliers（zscore）では使われません（使うもの：action, threshold）');
   });
 
   it('keeps conditions and runs within the organisation', async () => {

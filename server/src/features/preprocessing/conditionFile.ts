@@ -1,5 +1,6 @@
 import { csvCell, restoreCell } from '../../http/csv.js';
 import { AppError } from '../../http/errors.js';
+import { type Lang, localize } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import type { StepSettings } from './responses.js';
 import { METHODS, PROCESS_TYPES, type ProcessType, type Step, stepSchema } from './schemas.js';
@@ -81,8 +82,8 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
   return out;
 }
 
-/** Reads a condition file back into a name and steps; a bad row is a 422 naming the row and what is wrong. */
-export function fromConditionCsv(text: string): { name: string; steps: Step[] } {
+/** Reads a condition file back into a name and steps; a bad row is a 422 naming the row and what is wrong (a step's refused parameter in `lang`). */
+export function fromConditionCsv(text: string, lang: Lang = 'en'): { name: string; steps: Step[] } {
   const records = parseCsv(text.replace(/^\uFEFF/, ''));
   if (!records.length) throw new AppError(422, M.fileEmpty, {}, 'file');
   const head = records[0].fields.map((f) => f.trim().toLowerCase());
@@ -116,7 +117,8 @@ export function fromConditionCsv(text: string): { name: string; steps: Step[] } 
     const step = stepSchema.safeParse({ process_type: ptype, method, columns, params: p });
     if (!step.success) {
       const issue = step.error.issues[0];
-      throw bad(line, issue.code === 'custom' ? issue.message : `${issue.path.join('.')}: ${issue.message}`);
+      const own = issue.code === 'custom' ? issue.params : undefined; // a catalogue text (localIssue): in the caller's language
+      throw bad(line, own?.localText ? localize(lang, own.localText, own.localValues ?? {}) : `${issue.path.join('.')}: ${issue.message}`);
     }
     rows.push({ order: n, step: step.data });
   }
