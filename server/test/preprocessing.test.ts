@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ColumnInfo, parquetStats } from '../src/features/datasets/ingest.js';
 import { fromConditionCsv, parseCsv, toConditionCsv } from '../src/features/preprocessing/conditionFile.js';
+import { KIND_PARAMS, METHODS, PROCESS_TYPES, READS, type Step } from '../src/features/preprocessing/schemas.js';
 import { DATABASES, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
 const STEPS = [
@@ -88,6 +89,74 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     expect(none.statusCode).toBe(422);
     expect(none.json().detail[0].msg).toBe('ステップか保存済みの condition_id を指定してください。');
     expect(fs.readFileSync(parquet).equals(before)).toBe(true);
+  });
+
+  it('refuses a parameter the step does not read, or a required one left out, naming it in the caller\'s language; nothing is stored', async () => {
+    const ask = (url: string, payload: object, lang = 'en') => t.app.inject({ method: 'POST', url, payload, headers: { ...alice.auth, 'accept-language': lang } });
+    const zscoreWithK = [{ process_type: 'outliers', method: 'zscore', columns: ['Pressure'], params: { action: 'clip', threshold: 3, k: 1.5 } }];
+    const en = await ask(`/api/manual/process/dataset/${id}`, { steps: zscoreWithK });
+    expect(en.statusCode).toBe(422);
+    expect(en.json().detail).toEqual([
+      { loc: ['body', 'steps', '0', 'params', 'k'], msg: 'the parameter "k" is not used by outliers (zscore); it uses: action, threshold', type: 'value_error' },
+    ]);
+    const ja = await ask(`/api/manual/process/dataset/${id}`, { steps: zscoreWithK }, 'ja');
+    expect(ja.json().detail[0].msg).toBe('パラメータ「k」は outliers（zscore）では使われません（使うもの：action, threshold）');
+    const none = await ask(`/api/manual/process/dataset/${id}`, { steps: [{ process_type: 'scaling', method: 'standard', params: { k: 2 } }] });
+    expect(none.json().detail[0].msg).toBe('the parameter "k" is not used by scaling (standard), which takes no parameters');
+    const anyKind = await ask(`/api/manual/process/dataset/${id}`, { steps: [{ process_type: 'missing', method: 'mean', params: { nonsense: 1 } }] });
+    expect(anyKind.json().detail[0]).toMatchObject({ loc: ['body', 'steps', '0', 'params', 'nonsense'] });
+    const required = await ask(`/api/manual/process/dataset/${id}`, { steps: [{ process_type: 'computed', method: 'expression', params: { name: 'p', expression: ' ' } }] }, 'ja');
+    expect(required.json().detail).toEqual([{ loc: ['body', 'steps', '0', 'params', 'expression'], msg: 'computed（expression）にはパラメータ「expression」が必要です', type: 'value_error' }]);
+    const kind = await ask(`/api/manual/process/dataset/${id}`, { steps: [{ process_type: 'smooth', method: 'mean' }] });
+    expect(kind.json().detail[0]).toMatchObject({ loc: ['body', 'steps', '0', 'process_type'], msg: expect.stringContaining('unknown process type "smooth"') });
+    // nothing stored: neither a saved condition nor a run
+    const save = await ask('/api/preprocess/conditions', { name: 'never stored', steps: zscoreWithK });
+    expect(save.statusCode).toBe(422);
+    const run = await ask(`/api/preprocess/dataset/${id}`, { steps: zscoreWithK, condition_name: 'never stored' });
+    expect(run.statusCode).toBe(422);
+    expect(await t.app.ctx.db.selectFrom('preprocess_conditions').select('id').where('name', '=', 'never stored').execute()).toEqual([]);
+    expect(await t.app.ctx.db.selectFrom('preprocess_runs').select('id').where('condition_name', '=', 'never stored').execute()).toEqual([]);
+    // every kind's valid body as the web app sends it still passes
+    const ok = await ask('/api/preprocess/conditions', {
+      name: 'every kind',
+      steps: [
+        { process_type: 'outliers', method: 'hampel', columns: ['Pressure'], params: { action: 'clip', threshold: 3, window: 7 } },
+        { process_type: 'missing', method: 'constant', columns: ['Pressure'], params: { value: '0' } },
+        { process_type: 'scaling', method: 'minmax', columns: ['Temperature'], params: {} },
+        { process_type: 'computed', method: 'expression', params: { name: 'power', expression: 'Current * Voltage' } },
+        { process_type: 'window', method: 'mean', columns: ['Pressure'], params: { span: '10min', name: 'p10' } },
+        { process_type: 'window', method: 'lag', columns: ['Pressure'], params: { lag: 2 } },
+        { process_type: 'columns', method: 'rename', params: { mapping: { Pressure: 'P' } } },
+        { process_type: 'columns', method: 'retype', columns: ['P'], params: { dtype: 'float' } },
+        { process_type: 'filter', method: 'keep', params: { column: 'P', op: 'between', value: 0, value2: 1 } },
+        { process_type: 'sort', method: 'datetime', params: { ascending: false } },
+      ],
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().detail.response.steps[6]).toEqual({ process_type: 'columns', method: 'rename', columns: [], params: { mapping: { Pressure: 'P' } } });
+    await call('DELETE', `/api/preprocess/conditions/${ok.json().detail.response.id}`);
+  });
+
+  it('still loads a condition saved before parameters were checked: a key its step does not read is left out of the answer', async () => {
+    const at = new Date().toISOString();
+    const org = (await t.app.ctx.db.selectFrom('datasets').select('organisation_id').where('id', '=', id).executeTakeFirstOrThrow()).organisation_id;
+    const steps = [
+      { process_type: 'outliers', method: 'zscore', columns: ['Pressure'], params: { action: 'clip', threshold: 3, k: 1.5 } },
+      { process_type: 'scaling', method: 'standard', columns: ['Temperature'], params: { stray: true } },
+    ];
+    await t.app.ctx.db
+      .insertInto('preprocess_conditions')
+      .values({ id: 'old-condition', organisation_id: org, name: 'saved long ago', steps_json: JSON.stringify(steps), fitted_json: null, datetime_column: null, source_dataset_id: null, created_by: null, created_at: at, updated_at: at })
+      .execute();
+    const one = await call('GET', '/api/preprocess/conditions/old-condition');
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json().detail.response.steps).toEqual([
+      { process_type: 'outliers', method: 'zscore', columns: ['Pressure'], params: { action: 'clip', threshold: 3 } },
+      { process_type: 'scaling', method: 'standard', columns: ['Temperature'], params: {} },
+    ]);
+    expect((await call('GET', '/api/preprocess/conditions')).statusCode).toBe(200);
+    expect((await call('GET', '/api/preprocess/conditions/old-condition/download')).statusCode).toBe(200);
+    expect((await call('DELETE', '/api/preprocess/conditions/old-condition')).statusCode).toBe(200);
   });
 
   it('saves named conditions; a duplicate name answers 409 until confirmed (SPEC §5)', async () => {
@@ -197,6 +266,10 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     expect(r.statusCode).toBe(422);
     expect(r.json().detail[0].msg).toContain('2 行目');
     expect(r.json().detail[0].msg).toContain('cubic');
+    const unread = multipart({}, { name: 'c.csv', content: 'condition_name,step,process_type,method,columns,params\nx,1,outliers,zscore,a,"{""k"":2}"\n' });
+    const u = await t.app.inject({ method: 'POST', url: '/api/preprocess/conditions/upload', payload: unread.payload, headers: { ...unread.headers, ...alice.auth, 'accept-language': 'ja' } });
+    expect(u.statusCode).toBe(422);
+    expect(u.json().detail[0].msg).toBe('条件ファイルの 2 行目：パラメータ「k」は outliers（zscore）では使われません（使うもの：action, threshold）');
   });
 
   it('keeps conditions and runs within the organisation', async () => {
@@ -209,11 +282,21 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
   });
 });
 
+describe('step parameters', () => {
+  it("declares for each kind exactly the parameters its methods read (the engine's catalogue)", () => {
+    for (const kind of PROCESS_TYPES) {
+      const read = new Set(Object.values<{ reads: readonly string[] }>(READS[kind]).flatMap((r) => r.reads));
+      expect(Object.keys(KIND_PARAMS[kind]).sort(), kind).toEqual([...read].sort());
+      expect(Object.keys(READS[kind]).sort(), kind).toEqual([...METHODS[kind]].sort());
+    }
+  });
+});
+
 describe('condition file', () => {
   it('quotes JSON and separators, and reads its own output back', () => {
-    const steps = [
-      { process_type: 'columns' as const, method: 'rename', columns: [], params: { mapping: { 'a,b': 'c "d"' } } },
-      { process_type: 'missing' as const, method: 'mean', columns: ['x', 'y z'], params: {} },
+    const steps: Step[] = [
+      { process_type: 'columns', method: 'rename', columns: [], params: { mapping: { 'a,b': 'c "d"' } } },
+      { process_type: 'missing', method: 'mean', columns: ['x', 'y z'], params: {} },
     ];
     const csv = toConditionCsv('名前, with comma', steps);
     expect(fromConditionCsv(csv)).toEqual({ name: '名前, with comma', steps });
@@ -224,6 +307,8 @@ describe('condition file', () => {
     ['condition_name,step,process_type,method,columns,params\nx,1,scaling,standard,a\n', 'expected 6 values'],
     ['condition_name,step,process_type,method,columns,params\nx,1,nothing,standard,a,\n', 'unknown process_type'],
     ['condition_name,step,process_type,method,columns,params\nx,1,scaling,standard,a,{oops\n', 'not valid JSON'],
+    ['condition_name,step,process_type,method,columns,params\nx,1,outliers,zscore,a,"{""k"":2}"\n', 'the parameter "k" is not used by outliers (zscore)'],
+    ['condition_name,step,process_type,method,columns,params\nx,1,columns,retype,a,\n', 'the parameter "dtype" is required for columns (retype)'],
   ])('rejects %j', (text, msg) => {
     expect(() => fromConditionCsv(text)).toThrow();
     try {

@@ -5290,15 +5290,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        steps: {
-                            /** @enum {string} */
-                            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                            method: string;
-                            /** @default [] */
-                            columns?: string[];
-                            /** @default {} */
-                            params?: components["schemas"]["PreprocessStepParamsInput"];
-                        }[];
+                        steps: components["schemas"]["PreprocessStepBodyInput"][];
                         index?: number;
                         /** @default 200000 */
                         sample_rows?: number;
@@ -5421,15 +5413,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        steps?: {
-                            /** @enum {string} */
-                            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                            method: string;
-                            /** @default [] */
-                            columns?: string[];
-                            /** @default {} */
-                            params?: components["schemas"]["PreprocessStepParamsInput"];
-                        }[];
+                        steps?: components["schemas"]["PreprocessStepBodyInput"][];
                         condition_id?: string;
                         condition_name?: string;
                         /** @default false */
@@ -6004,15 +5988,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         name: string;
-                        steps: {
-                            /** @enum {string} */
-                            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                            method: string;
-                            /** @default [] */
-                            columns?: string[];
-                            /** @default {} */
-                            params?: components["schemas"]["PreprocessStepParamsInput"];
-                        }[];
+                        steps: components["schemas"]["PreprocessStepBodyInput"][];
                         datetime_column?: string | null;
                         source_dataset_id?: string | null;
                         /** @default false */
@@ -32667,7 +32643,7 @@ export interface components {
             normalize: "none" | "autocontrast" | "equalize";
         };
         PreprocessStepParamsInput: {
-            /** @description outliers: remove or clip */
+            /** @description outliers: remove, set_missing or clip */
             action?: string;
             /** @description outliers (iqr): the fence in IQRs */
             k?: number | string;
@@ -32725,7 +32701,7 @@ export interface components {
             };
         };
         PreprocessStepChangesInput: {
-            /** @description outliers: remove or clip */
+            /** @description outliers: remove, set_missing or clip */
             action?: string;
             /** @description outliers (iqr): the fence in IQRs */
             k?: number | string;
@@ -32767,6 +32743,126 @@ export interface components {
             columns_dropped?: string[];
             /** @description Applied to data without the columns it concerns: left out */
             skipped?: boolean;
+        };
+        PreprocessStepBodyInput: {
+            /** @enum {string} */
+            process_type: "outliers";
+            /** @enum {string} */
+            method: "iqr" | "zscore" | "hampel";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            /** @enum {string} */
+            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            /** @enum {string} */
+            method: "standard" | "minmax" | "robust";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            /** @enum {string} */
+            method: "expression";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name: string;
+                /** @description computed: the expression */
+                expression: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            /** @enum {string} */
+            method: "mean" | "std" | "min" | "max" | "median" | "lag";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            /** @enum {string} */
+            method: "drop" | "rename" | "retype";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            /** @enum {string} */
+            method: "keep";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column: string;
+                /** @description filter: the operator */
+                op: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            /** @enum {string} */
+            method: "datetime" | "column";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
+            };
         };
         CellInput: (string | number | boolean) | null;
         /** @enum {string} */
@@ -34137,23 +34233,221 @@ export interface components {
         };
         PreprocessStepSettingsInput: {
             /** @enum {string} */
-            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            process_type: "outliers";
             method: string;
             columns: string[];
-            params: components["schemas"]["PreprocessStepParamsInput"];
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            method: string;
+            columns: string[];
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+                /** @description computed: the expression */
+                expression?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column?: string;
+                /** @description filter: the operator */
+                op?: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
+            };
+        };
+        PreprocessFittedStepInput: {
+            /** @enum {string} */
+            process_type: "outliers";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            method: string;
+            columns: string[];
+            params: Record<string, never>;
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+                /** @description computed: the expression */
+                expression?: string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column?: string;
+                /** @description filter: the operator */
+                op?: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
         };
         FittedConditionInput: {
             name: string;
             datetime_column: string | null;
             output_datetime_column: string | null;
-            steps: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: components["schemas"]["PreprocessStepParamsInput"];
-                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
-            }[];
+            steps: components["schemas"]["PreprocessFittedStepInput"][];
             /** @description Once registered: the dataset it produced */
             dataset_id?: string;
             /** @description Once registered: the dataset it was fitted on */
@@ -34184,15 +34478,7 @@ export interface components {
             row_count: number;
         };
         PreprocessPreviewInput: {
-            step: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: components["schemas"]["PreprocessStepParamsInput"];
-                /** @description The fitted parameters of the step (means, scales, bounds) */
-                fitted: components["schemas"]["PreprocessStepFittedInput"] | null;
-            };
+            step: components["schemas"]["PreprocessFittedStepInput"];
             step_label: string;
             rows_before: number;
             rows_after: number;
@@ -36852,7 +37138,7 @@ export interface components {
             normalize: "none" | "autocontrast" | "equalize";
         };
         PreprocessStepParams: {
-            /** @description outliers: remove or clip */
+            /** @description outliers: remove, set_missing or clip */
             action?: string;
             /** @description outliers (iqr): the fence in IQRs */
             k?: number | string;
@@ -36910,7 +37196,7 @@ export interface components {
             };
         };
         PreprocessStepChanges: {
-            /** @description outliers: remove or clip */
+            /** @description outliers: remove, set_missing or clip */
             action?: string;
             /** @description outliers (iqr): the fence in IQRs */
             k?: number | string;
@@ -36952,6 +37238,126 @@ export interface components {
             columns_dropped?: string[];
             /** @description Applied to data without the columns it concerns: left out */
             skipped?: boolean;
+        };
+        PreprocessStepBody: {
+            /** @enum {string} */
+            process_type: "outliers";
+            /** @enum {string} */
+            method: "iqr" | "zscore" | "hampel";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            /** @enum {string} */
+            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            /** @enum {string} */
+            method: "standard" | "minmax" | "robust";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            /** @enum {string} */
+            method: "expression";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name: string;
+                /** @description computed: the expression */
+                expression: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            /** @enum {string} */
+            method: "mean" | "std" | "min" | "max" | "median" | "lag";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            /** @enum {string} */
+            method: "drop" | "rename" | "retype";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            /** @enum {string} */
+            method: "keep";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column: string;
+                /** @description filter: the operator */
+                op: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            /** @enum {string} */
+            method: "datetime" | "column";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
+            };
         };
         Cell: (string | number | boolean) | null;
         /** @enum {string} */
@@ -38322,23 +38728,221 @@ export interface components {
         };
         PreprocessStepSettings: {
             /** @enum {string} */
-            process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
+            process_type: "outliers";
             method: string;
             columns: string[];
-            params: components["schemas"]["PreprocessStepParams"];
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            method: string;
+            columns: string[];
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+                /** @description computed: the expression */
+                expression?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column?: string;
+                /** @description filter: the operator */
+                op?: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
+            };
+        };
+        PreprocessFittedStep: {
+            /** @enum {string} */
+            process_type: "outliers";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFitted"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFitted"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            method: string;
+            columns: string[];
+            params: Record<string, never>;
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFitted"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+                /** @description computed: the expression */
+                expression?: string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFitted"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFitted"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFitted"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column?: string;
+                /** @description filter: the operator */
+                op?: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFitted"] | null;
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            method: string;
+            columns: string[];
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
+            };
+            /** @description The fitted parameters of the step (means, scales, bounds) */
+            fitted: components["schemas"]["PreprocessStepFitted"] | null;
         };
         FittedCondition: {
             name: string;
             datetime_column: string | null;
             output_datetime_column: string | null;
-            steps: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: components["schemas"]["PreprocessStepParams"];
-                fitted: components["schemas"]["PreprocessStepFitted"] | null;
-            }[];
+            steps: components["schemas"]["PreprocessFittedStep"][];
             /** @description Once registered: the dataset it produced */
             dataset_id?: string;
             /** @description Once registered: the dataset it was fitted on */
@@ -38369,15 +38973,7 @@ export interface components {
             row_count: number;
         };
         PreprocessPreview: {
-            step: {
-                /** @enum {string} */
-                process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
-                method: string;
-                columns: string[];
-                params: components["schemas"]["PreprocessStepParams"];
-                /** @description The fitted parameters of the step (means, scales, bounds) */
-                fitted: components["schemas"]["PreprocessStepFitted"] | null;
-            };
+            step: components["schemas"]["PreprocessFittedStep"];
             step_label: string;
             rows_before: number;
             rows_after: number;

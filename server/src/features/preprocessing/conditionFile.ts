@@ -1,7 +1,9 @@
 import { csvCell, restoreCell } from '../../http/csv.js';
 import { AppError } from '../../http/errors.js';
+import { type Lang, localize } from '../../i18n/messages.js';
 import { M } from './messages.js';
-import { METHODS, PROCESS_TYPES, type ProcessType, type Step } from './schemas.js';
+import type { StepSettings } from './responses.js';
+import { METHODS, PROCESS_TYPES, type ProcessType, type Step, stepSchema } from './schemas.js';
 
 /**
  * condition_setting_file.csv (SPEC §9): one row per step, in order.
@@ -20,7 +22,7 @@ const cell = (v: string) => {
   return out.includes('|') && !out.startsWith('"') ? `"${out}"` : out;
 };
 
-export function toConditionCsv(name: string, steps: Step[]): string {
+export function toConditionCsv(name: string, steps: StepSettings[]): string {
   const lines = [HEADER.join(',')];
   steps.forEach((s, i) => {
     lines.push([name, String(i + 1), s.process_type, s.method, s.columns.join('|'), Object.keys(s.params).length ? JSON.stringify(s.params) : ''].map(cell).join(','));
@@ -80,8 +82,8 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
   return out;
 }
 
-/** Reads a condition file back into a name and steps; a bad row is a 422 naming the row and what is wrong. */
-export function fromConditionCsv(text: string): { name: string; steps: Step[] } {
+/** Reads a condition file back into a name and steps; a bad row is a 422 naming the row and what is wrong (a step's refused parameter in `lang`). */
+export function fromConditionCsv(text: string, lang: Lang = 'en'): { name: string; steps: Step[] } {
   const records = parseCsv(text.replace(/^\uFEFF/, ''));
   if (!records.length) throw new AppError(422, M.fileEmpty, {}, 'file');
   const head = records[0].fields.map((f) => f.trim().toLowerCase());
@@ -110,10 +112,15 @@ export function fromConditionCsv(text: string): { name: string; steps: Step[] } 
       }
       if (!p || typeof p !== 'object' || Array.isArray(p)) throw bad(line, 'params must be a JSON object');
     }
-    rows.push({
-      order: n,
-      step: { process_type: ptype as ProcessType, method, columns: cols ? cols.split('|').map((c) => c.trim()).filter(Boolean) : [], params: p as Record<string, unknown> },
-    });
+    const columns = cols ? cols.split('|').map((c) => c.trim()).filter(Boolean) : [];
+    // the same check as a step sent in a request: a parameter the method does not use, or a required one missing, is refused
+    const step = stepSchema.safeParse({ process_type: ptype, method, columns, params: p });
+    if (!step.success) {
+      const issue = step.error.issues[0];
+      const own = issue.code === 'custom' ? issue.params : undefined; // a catalogue text (localIssue): in the caller's language
+      throw bad(line, own?.localText ? localize(lang, own.localText, own.localValues ?? {}) : `${issue.path.join('.')}: ${issue.message}`);
+    }
+    rows.push({ order: n, step: step.data });
   }
   rows.sort((a, b) => a.order - b.order);
   rows.forEach((r, i) => {

@@ -14,6 +14,13 @@ export const M = {
   runOutputGone: { en: 'The temporary dataset is no longer available; please run the condition again.', ja: '一時データセットはもう利用できません。条件をもう一度実行してください。' },
   stepInvalid: { en: 'Step {step}: {reason}', ja: 'ステップ {step}：{reason}' },
   unknownMethod: { en: 'unknown method "{method}" for {type} (allowed: {allowed})', ja: '{type} の手法「{method}」は不明です（使用可能：{allowed}）' },
+  unknownProcessType: { en: 'unknown process type "{type}" (allowed: {allowed})', ja: '処理の種類「{type}」は不明です（使用可能：{allowed}）' },
+  paramNotRead: {
+    en: 'the parameter "{name}" is not used by {type} ({method}); it uses: {reads}',
+    ja: 'パラメータ「{name}」は {type}（{method}）では使われません（使うもの：{reads}）',
+  },
+  paramNoneRead: { en: 'the parameter "{name}" is not used by {type} ({method}), which takes no parameters', ja: 'パラメータ「{name}」は {type}（{method}）では使われません（この手法にパラメータはありません）' },
+  paramRequired: { en: 'the parameter "{name}" is required for {type} ({method})', ja: '{type}（{method}）にはパラメータ「{name}」が必要です' },
   stepsOrCondition: { en: 'Give the steps or a saved condition_id.', ja: 'ステップか保存済みの condition_id を指定してください。' },
   previewFailed: { en: '{reason}', ja: '{reason}' },
   previewTimeout: { en: 'The preview took too long. Try again on a smaller dataset.', ja: 'プレビューに時間がかかりすぎました。小さいデータセットでもう一度お試しください。' },

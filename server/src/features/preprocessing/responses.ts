@@ -1,21 +1,36 @@
 import { z } from 'zod';
 import { JobStateEnum } from '../../jobs/responses.js';
 import { Cell, DatasetColumn, DatasetView, PreprocessStep } from '../datasets/responses.js';
-import { PROCESS_TYPES, StepFitted, StepParams, type ProcessType } from './schemas.js';
+import { KIND_PARAMS, StepFitted, type ProcessType } from './schemas.js';
 
 /**
  * Answers of the preprocessing calls. Previews and run summaries are the engine's (preprocessing/condition.py
  * preview_step, tasks/preprocess.py); a step's fitted parameters are the engine's (Step.fit in preprocessing/steps.py).
  */
 
-export const StepView = z
-  .object({
-    process_type: z.enum(PROCESS_TYPES as [ProcessType, ...ProcessType[]]),
-    method: z.string(),
-    columns: z.array(z.string()),
-    params: StepParams,
-  })
-  .meta({ id: 'PreprocessStepSettings' });
+/**
+ * Steps as stored or as the engine echoes them, told apart by kind (process_type), each kind with its parameters.
+ * Lenient on purpose: every parameter optional and a key the kind does not read dropped, so a condition saved before
+ * requests were checked against the engine's catalogue (schemas.ts READS) still loads.
+ */
+function stepViews<E extends z.ZodRawShape>(extra: E) {
+  const of = <K extends ProcessType, S extends z.ZodRawShape>(kind: K, params: S) =>
+    z.object({ process_type: z.literal(kind), method: z.string(), columns: z.array(z.string()), params: z.object(params).partial(), ...extra });
+  return z.discriminatedUnion('process_type', [
+    of('outliers', KIND_PARAMS.outliers),
+    of('missing', KIND_PARAMS.missing),
+    of('scaling', KIND_PARAMS.scaling),
+    of('computed', KIND_PARAMS.computed),
+    of('window', KIND_PARAMS.window),
+    of('columns', KIND_PARAMS.columns),
+    of('filter', KIND_PARAMS.filter),
+    of('sort', KIND_PARAMS.sort),
+  ]);
+}
+
+export const StepView = stepViews({}).meta({ id: 'PreprocessStepSettings' });
+export type StepSettings = z.infer<typeof StepView>;
+const FittedStepView = stepViews({ fitted: StepFitted.nullable().describe('The fitted parameters of the step (means, scales, bounds)') }).meta({ id: 'PreprocessFittedStep' });
 
 /** A condition with every step's fitted parameters (engine Condition.to_dict; as condition.json the server adds where it came from). */
 export const FittedCondition = z
@@ -23,7 +38,7 @@ export const FittedCondition = z
     name: z.string(),
     datetime_column: z.string().nullable(),
     output_datetime_column: z.string().nullable(),
-    steps: z.array(StepView.extend({ fitted: StepFitted.nullable() })),
+    steps: z.array(FittedStepView),
     dataset_id: z.string().optional().describe('Once registered: the dataset it produced'),
     source_dataset_id: z.string().optional().describe('Once registered: the dataset it was fitted on'),
     condition_id: z.string().nullable().optional().describe('Once registered: the saved condition it ran, if any'),
@@ -55,7 +70,7 @@ const Values = z.record(z.string(), Cell).describe('Column → value');
 
 export const PreviewView = z
   .object({
-    step: StepView.extend({ fitted: StepFitted.nullable().describe('The fitted parameters of the step (means, scales, bounds)') }),
+    step: FittedStepView,
     step_label: z.string(),
     rows_before: z.number(),
     rows_after: z.number(),

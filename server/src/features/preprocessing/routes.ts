@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fromConditionCsv, toConditionCsv } from './conditionFile.js';
+import { langOf } from '../../i18n/messages.js';
 import './db.js';
 import { M } from './messages.js';
 import { previewBody, registerBody, runBody, saveConditionBody, type Step } from './schemas.js';
@@ -109,7 +110,7 @@ export default async function preprocessingRoutes(app: FastifyInstance) {
       const file = await req.file({ limits: { fileSize: 1024 * 1024, files: 1 } });
       if (!file) throw new AppError(422, M.fileMissing, {}, 'file');
       const buf = await file.toBuffer();
-      return ok(fromConditionCsv(buf.toString('utf8')));
+      return ok(fromConditionCsv(buf.toString('utf8'), langOf(req.headers['accept-language'])));
     },
   );
 }

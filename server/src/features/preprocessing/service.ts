@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
@@ -13,8 +14,8 @@ import { datasetRepo } from '../datasets/repo.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
 import { M } from './messages.js';
-import type { Step } from './schemas.js';
-import type { LoadedDatasetView, PreviewResult, RunResultView } from './responses.js';
+import { leaveOutUnread, type Step } from './schemas.js';
+import { type LoadedDatasetView, type PreviewResult, type RunResultView, type StepSettings, StepView } from './responses.js';
 
 const now = () => new Date().toISOString();
 /** How long a preview may take before the caller is told so (the engine job keeps its own limits). */
@@ -28,11 +29,24 @@ const writeCsv = (conn: DuckDBConnection, parquet: string, dest: string) => copy
 
 export const conditionKey = (orgId: string, datasetId: string) => `${datasetKey(orgId, datasetId)}/condition.json`;
 
+/**
+ * Steps as stored (a condition's or a run's): read through the lenient StepView, so a row saved before requests were
+ * checked against the engine's catalogue still loads, and a key its step does not read is left out, never passed on.
+ */
+export const storedSteps = (json: string): StepSettings[] =>
+  z
+    .array(StepView)
+    .parse(JSON.parse(json))
+    .map((s) => {
+      leaveOutUnread(s.process_type, s.method, s.params);
+      return s;
+    });
+
 export function conditionView(c: PreprocessConditionTable) {
   return {
     id: c.id,
     name: c.name,
-    steps: JSON.parse(c.steps_json) as Step[],
+    steps: storedSteps(c.steps_json),
     datetime_column: c.datetime_column,
     source_dataset_id: c.source_dataset_id,
     fitted: c.fitted_json ? JSON.parse(c.fitted_json) : null,
@@ -192,12 +206,12 @@ export function makePreprocessService(ctx: AppContext) {
     async run(auth: AuthContext, id: string, b: { steps?: Step[]; condition_id?: string; condition_name?: string; confirm_overwrite: boolean }) {
       const row = await datasets.getRow(auth, id);
       let condition: PreprocessConditionTable | undefined;
-      let steps = b.steps;
+      let steps: StepSettings[] | undefined = b.steps;
       if (b.condition_id) {
         condition = await getCondition(auth, b.condition_id);
-        steps = steps ?? (JSON.parse(condition.steps_json) as Step[]);
-      } else if (b.condition_name && steps) {
-        condition = (await saveCondition(auth, { name: b.condition_name, steps, datetime_column: row.datetime_column, source_dataset_id: row.id, confirm_overwrite: b.confirm_overwrite })).condition;
+        steps = steps ?? storedSteps(condition.steps_json);
+      } else if (b.condition_name && b.steps) {
+        condition = (await saveCondition(auth, { name: b.condition_name, steps: b.steps, datetime_column: row.datetime_column, source_dataset_id: row.id, confirm_overwrite: b.confirm_overwrite })).condition;
       }
       const name = condition?.name ?? b.condition_name ?? `${row.name} (preprocessed)`;
       const job = await jobs.create({
@@ -234,7 +248,7 @@ export function makePreprocessService(ctx: AppContext) {
         source_dataset_id: run.source_dataset_id,
         condition_id: run.condition_id,
         condition_name: run.condition_name,
-        steps: JSON.parse(run.steps_json),
+        steps: storedSteps(run.steps_json),
         state: job?.state ?? 'failed',
         progress: job?.progress ?? 0,
         message: job?.message ?? '',

@@ -59,6 +59,7 @@ import {
   type HistoryEntry,
   type Preview,
   type Step as PStep,
+  type StepDraft,
 } from './api';
 import { columnsAfter, normalizeStep, stepProblem } from './catalogue';
 import PreviewPanel from './PreviewPanel';
@@ -71,9 +72,9 @@ export function useStepSummary() {
   return (s: PStep) => {
     const parts: string[] = [];
     if (s.columns.length) parts.push(s.columns.join(', '));
+    if (s.process_type === 'columns' && s.params.mapping) parts.push(Object.entries(s.params.mapping).map(([a, b]) => `${a} → ${b}`).join(', '));
     for (const [k, v] of Object.entries(s.params)) {
-      if (k === 'mapping') parts.push(Object.entries(v as Record<string, string>).map(([a, b]) => `${a} → ${b}`).join(', '));
-      else parts.push(`${t(`params.${k}`)}: ${t(`options.${k}.${String(v)}`, { defaultValue: String(v) })}`);
+      if (k !== 'mapping') parts.push(`${t(`params.${k}`)}: ${t(`options.${k}.${String(v)}`, { defaultValue: String(v) })}`);
     }
     return parts.join(' · ');
   };
@@ -150,7 +151,7 @@ export default function PreprocessingDetailsPage() {
   const conditions = useConditions();
   const summary = useStepSummary();
   const [active, setActive] = useState(0);
-  const [steps, setSteps] = useState<PStep[]>([]);
+  const [steps, setSteps] = useState<StepDraft[]>([]);
   const [editing, setEditing] = useState<{ index: number | null } | null>(null);
   const [preview, setPreview] = useState<Preview | null>(null);
   const [previewing, setPreviewing] = useState<number | null>(null);

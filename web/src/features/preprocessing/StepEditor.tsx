@@ -12,22 +12,22 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DatasetColumn } from '../../api/types';
 import { ColumnSelect, ColumnsSelect } from '../visualization/ColumnPicker';
-import type { Step } from './api';
+import type { StepDraft } from './api';
 import { CATALOGUE, fieldsFor, newStep, PROCESS_TYPES, stepProblem } from './catalogue';
 
 interface Props {
   open: boolean;
-  initial: Step | null;
+  initial: StepDraft | null;
   /** the columns as they are before this step (earlier steps may add, drop or rename columns) */
   columns: DatasetColumn[];
   onClose: () => void;
-  onSave: (step: Step) => void;
+  onSave: (step: StepDraft) => void;
 }
 
 /** Adds or edits one step: kind, method, columns and the method's parameters. */
 export default function StepEditor({ open, initial, columns, onClose, onSave }: Props) {
   const { t } = useTranslation('preprocessing');
-  const [step, setStep] = useState<Step>(initial ?? newStep('outliers'));
+  const [step, setStep] = useState<StepDraft>(initial ?? newStep('outliers'));
   const [touched, setTouched] = useState(false);
   useEffect(() => {
     if (open) {
@@ -42,7 +42,7 @@ export default function StepEditor({ open, initial, columns, onClose, onSave }: 
   const usesColumns = spec.columns !== 'none' && !spec.noColumnsFor?.includes(step.method);
   const problem = stepProblem(step);
   const setParam = (k: string, v: unknown) => setStep((s) => ({ ...s, params: { ...s.params, [k]: v } }));
-  const mapping = (step.params.mapping ?? {}) as Record<string, string>;
+  const mapping = step.params.mapping ?? {};
 
   return (
     <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="step-editor-title">

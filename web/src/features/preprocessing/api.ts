@@ -11,6 +11,18 @@ const enc = encodeURIComponent;
 type Schemas = components['schemas'];
 // Answers, as the server declares them (server/src/features/preprocessing/responses.ts).
 export type Step = Schemas['PreprocessStepSettings'];
+/** Every parameter of every kind of step (the server's PreprocessStepParams). */
+export type StepParams = Schemas['PreprocessStepParams'];
+/**
+ * A step while it is edited: the form may hold any parameter; normalizeStep (catalogue.ts) makes it a Step of its
+ * kind with only what its method reads, as the server requires.
+ */
+export interface StepDraft {
+  process_type: Step['process_type'];
+  method: string;
+  columns: string[];
+  params: StepParams;
+}
 export type Condition = Schemas['Condition'];
 export type LoadedDataset = Schemas['PreprocessLoadedDataset'];
 export type Preview = Schemas['PreprocessPreview'];

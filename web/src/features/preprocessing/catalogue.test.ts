@@ -13,6 +13,12 @@ describe('step catalogue', () => {
     });
     expect(normalizeStep({ process_type: 'sort', method: 'datetime', columns: ['x'], params: { ascending: 'false' } })).toEqual({ process_type: 'sort', method: 'datetime', columns: [], params: { ascending: false } });
     expect(normalizeStep({ process_type: 'window', method: 'mean', columns: ['a'], params: { window: 5, span: '10min' } }).params).toEqual({ span: '10min' });
+    // only what the method reads goes out (the server refuses any other parameter), the step of its kind
+    expect(normalizeStep({ process_type: 'window', method: 'lag', columns: ['a'], params: { window: 5, lag: '2', name: '' } })).toStrictEqual({ process_type: 'window', method: 'lag', columns: ['a'], params: { lag: 2 } });
+    expect(normalizeStep({ process_type: 'columns', method: 'rename', columns: ['a'], params: { mapping: { a: 'b' }, dtype: 'float' } })).toStrictEqual({
+      process_type: 'columns', method: 'rename', columns: [], params: { mapping: { a: 'b' } },
+    });
+    expect(normalizeStep({ process_type: 'scaling', method: 'robust', columns: [], params: { k: 1 } }).params).toStrictEqual({});
   });
   it('says what is missing', () => {
     expect(stepProblem(newStep('computed'))).toBe('name');

@@ -1,10 +1,10 @@
-import type { Step } from './api';
+import type { Step, StepDraft, StepParams } from './api';
 
 export type FieldKind = 'number' | 'integer' | 'text' | 'select' | 'column' | 'expression';
 
 export interface Field {
   /** a parameter the server declares (PreprocessStepParams) */
-  key: keyof Step['params'];
+  key: keyof StepParams;
   kind: FieldKind;
   options?: string[];
   default?: unknown;
@@ -90,45 +90,73 @@ export const CATALOGUE: Record<string, ProcessSpec> = {
 
 export const PROCESS_TYPES = Object.keys(CATALOGUE);
 
+const isProcessType = (v: string): v is Step['process_type'] => Object.hasOwn(CATALOGUE, v);
+
 export const fieldsFor = (processType: string, method: string) => (CATALOGUE[processType]?.fields ?? []).filter((f) => !f.methods || f.methods.includes(method));
 
-/** A new step of a kind with its defaults. */
-export function newStep(processType: string, method?: string): Step {
-  const spec = CATALOGUE[processType];
-  const m = method ?? spec.methods[0];
+/** A new step of a kind with its defaults (an unknown kind: the first). */
+export function newStep(processType: string, method?: string): StepDraft {
+  const kind = isProcessType(processType) ? processType : 'outliers';
+  const m = method ?? CATALOGUE[kind].methods[0];
   const params: Record<string, unknown> = {};
-  for (const f of fieldsFor(processType, m)) if (f.default !== undefined && f.default !== '') params[f.key] = f.default;
-  return { process_type: processType as Step['process_type'], method: m, columns: [], params };
+  for (const f of fieldsFor(kind, m)) if (f.default !== undefined && f.default !== '') params[f.key] = f.default;
+  return { process_type: kind, method: m, columns: [], params };
 }
 
-/** Cleans a step before sending: numbers as numbers, empty optional fields and unused parameters dropped. */
-export function normalizeStep(s: Step): Step {
+/** A number field's text as a number when it is one (else left for the server to explain). */
+const num = (v: number | string | undefined) => (v === undefined || v === '' || !Number.isFinite(Number(v)) ? v : Number(v));
+
+/**
+ * Cleans a step before sending: only the parameters its method reads (the server refuses any other), empty ones
+ * left out, numbers as numbers, the step of its kind.
+ */
+export function normalizeStep(s: StepDraft): Step {
   const fields = fieldsFor(s.process_type, s.method);
-  const params: Record<string, unknown> = {};
-  for (const f of fields) {
-    const v = s.params[f.key];
-    if (v === undefined || v === null || v === '') continue;
-    if (f.kind === 'number' || f.kind === 'integer') {
-      const n = Number(v);
-      params[f.key] = Number.isFinite(n) ? n : v;
-    } else if (f.key === 'ascending') params[f.key] = v === true || v === 'true';
-    else params[f.key] = v;
-  }
-  if (s.process_type === 'columns' && s.method === 'rename') params.mapping = s.params.mapping ?? {};
-  if (s.process_type === 'window' && params.span) delete params.window;
+  const given = <K extends keyof StepParams>(k: K): StepParams[K] | undefined => {
+    const v = s.params[k];
+    return fields.some((f) => f.key === k) && v !== undefined && v !== null && v !== '' ? v : undefined;
+  };
   const spec = CATALOGUE[s.process_type];
   const noCols = spec.columns === 'none' || spec.noColumnsFor?.includes(s.method) || (s.process_type === 'columns' && s.method === 'rename');
-  return { process_type: s.process_type, method: s.method, columns: noCols ? [] : s.columns, params };
+  const base = { method: s.method, columns: noCols ? [] : s.columns };
+  switch (s.process_type) {
+    case 'outliers':
+      return { ...base, process_type: 'outliers', params: defined({ action: given('action'), k: num(given('k')), threshold: num(given('threshold')), window: num(given('window')) }) };
+    case 'missing':
+      return { ...base, process_type: 'missing', params: defined({ threshold: num(given('threshold')), value: given('value') }) };
+    case 'scaling':
+      return { ...base, process_type: 'scaling', params: {} };
+    case 'computed':
+      return { ...base, process_type: 'computed', params: defined({ name: given('name'), expression: given('expression') }) };
+    case 'window': {
+      const span = given('span');
+      return { ...base, process_type: 'window', params: defined({ window: span ? undefined : num(given('window')), span, lag: num(given('lag')), name: given('name') }) };
+    }
+    case 'columns':
+      return { ...base, process_type: 'columns', params: defined({ mapping: s.method === 'rename' ? (s.params.mapping ?? {}) : undefined, dtype: given('dtype') }) };
+    case 'filter':
+      return { ...base, process_type: 'filter', params: defined({ column: given('column'), op: given('op'), value: given('value'), value2: given('value2') }) };
+    case 'sort': {
+      const asc = given('ascending');
+      return { ...base, process_type: 'sort', params: defined({ ascending: asc === undefined ? undefined : asc === true || asc === 'true' }) };
+    }
+  }
+}
+
+/** The object without its undefined entries (so a step says only what it sets). */
+function defined<T extends object>(o: T): T {
+  for (const k in o) if (o[k] === undefined) delete o[k];
+  return o;
 }
 
 /** What is missing before the step can be previewed or run (a key of the i18n 'invalid' group), or null. */
-export function stepProblem(s: Step): string | null {
+export function stepProblem(s: StepDraft): string | null {
   const spec = CATALOGUE[s.process_type];
   if (!spec) return 'type';
   const usesColumns = spec.columns !== 'none' && !spec.noColumnsFor?.includes(s.method) && !(s.process_type === 'columns' && s.method === 'rename');
   if (usesColumns && !spec.columnsOptional && s.columns.length === 0) return 'columns';
   if (s.process_type === 'columns' && s.method === 'rename') {
-    const m = (s.params.mapping ?? {}) as Record<string, string>;
+    const m = s.params.mapping ?? {};
     if (!Object.keys(m).length || Object.values(m).some((v) => !String(v).trim())) return 'mapping';
   }
   for (const f of fieldsFor(s.process_type, s.method)) {
@@ -144,7 +172,7 @@ export function stepProblem(s: Step): string | null {
 }
 
 /** The columns after the given steps, as far as they can be known without the data (for the next step's pickers). */
-export function columnsAfter<C extends { name: string; type: string }>(columns: C[], steps: Step[]): { name: string; type: string }[] {
+export function columnsAfter<C extends { name: string; type: string }>(columns: C[], steps: StepDraft[]): { name: string; type: string }[] {
   let cols: { name: string; type: string }[] = columns.map((c) => ({ name: c.name, type: c.type }));
   for (const s of steps) {
     if (s.process_type === 'computed' && s.params.name) {
@@ -159,7 +187,7 @@ export function columnsAfter<C extends { name: string; type: string }>(columns: 
     } else if (s.process_type === 'columns' && s.method === 'drop') {
       cols = cols.filter((c) => !s.columns.includes(c.name));
     } else if (s.process_type === 'columns' && s.method === 'rename') {
-      const m = (s.params.mapping ?? {}) as Record<string, string>;
+      const m = s.params.mapping ?? {};
       cols = cols.map((c) => (m[c.name] ? { ...c, name: m[c.name] } : c));
     } else if (s.process_type === 'columns' && s.method === 'retype') {
       const type = s.params.dtype === 'integer' ? 'integer' : s.params.dtype === 'float' ? 'float' : String(s.params.dtype);
