@@ -80,6 +80,9 @@ describe('coloured binned scatter cells', () => {
       const streamed = await coloured();
       expect(streamed.chunks).toBe(3);
       expect(streamed.cells).toEqual(want);
+      // A column's bins, streamed in the same chunks, are those of the whole column in one piece.
+      const [cl, ch] = range(c);
+      expect(await sketch.binIndex('c', cl, (ch - cl) / bins, bins)).toEqual(binIndexOf(c, cl, (ch - cl) / bins, bins));
       expect(await sketch.values('c')).not.toBeNull(); // now in the column cache: one chunk, the same answer
       const kept = await coloured();
       expect(kept.chunks).toBe(1);
@@ -91,6 +94,7 @@ describe('coloured binned scatter cells', () => {
       expect(await sketch.eachValue('c', () => {})).toBe(false);
     } finally {
       columnCache.invalidate('cells-test');
+      binCache.invalidate('cells-test');
       fs.rmSync(dir, { recursive: true });
     }
   });

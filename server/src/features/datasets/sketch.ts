@@ -63,15 +63,17 @@ export const columnCache = new ColumnCache((Number(process.env.MITATE_COLUMN_CAC
  * Each row's bin (one byte) of a complete column for a binned scatter's bounds and bin count, least recently used
  * out, bounded in bytes (MITATE_BIN_CACHE_MB, default 128: twelve 10 M-row columns). A coloured binned scatter
  * (mean colour per cell: a pass over the rows) then reads two bytes and one colour per row instead of dividing
- * two doubles; the bins are those of binCells' arithmetic, computed once per column.
+ * two doubles; the bins are binIndexOf's, computed once per column.
  */
 export const binCache = new ColumnCache<Uint8Array>((Number(process.env.MITATE_BIN_CACHE_MB) || 128) * 1024 * 1024);
 
-/** Each value's bin: least(floor((v - lo) / width), bins - 1), as binCells and the SQL of the scan. */
-export function binIndexOf(values: Float64Array, lo: number, width: number, bins: number): Uint8Array {
-  const out = new Uint8Array(values.length);
+/**
+ * Each value's bin: least(floor((v - lo) / width), bins - 1), as the stored grids and the SQL of the scan; written
+ * into `out` from index `first` on (a chunk of a column), or into a new array.
+ */
+export function binIndexOf(values: Float64Array, lo: number, width: number, bins: number, out = new Uint8Array(values.length), first = 0): Uint8Array {
   const last = bins - 1;
-  for (let r = 0; r < values.length; r++) out[r] = Math.min(Math.floor((values[r] - lo) / width), last);
+  for (let r = 0; r < values.length; r++) out[first + r] = Math.min(Math.floor((values[r] - lo) / width), last);
   return out;
 }
 
@@ -257,10 +259,10 @@ export class Sketch {
     if (!col?.complete || bins > 256 || !(width > 0)) return null;
     try {
       return await binCache.get(`${this.datasetId}:${this.manifest.build_id}:${col.file}.bins:${bins}:${lo}:${width}`, async () => {
-        // From the column cache when the values are there; else read for this once, not kept (the bins are).
-        const v = columnCache.has(this.valuesKey(col)) ? await this.values(name) : await readFloat64(path.join(this.dir, `${col.file}.values.f64`));
-        if (!v || v.length !== this.manifest.row_count) throw new Error('no values');
-        return binIndexOf(v, lo, width, bins);
+        // From the column cache when the values are there; else streamed from the file, not kept (the bins are).
+        const out = new Uint8Array(this.manifest.row_count);
+        if (!(await this.eachValue(name, (chunk, first) => binIndexOf(chunk, lo, width, bins, out, first)))) throw new Error('no values');
+        return out;
       });
     } catch {
       return null;
@@ -268,7 +270,7 @@ export class Sketch {
   }
 
   /**
-   * The stored density grid of x against y: counts of the bins × bins cells, x's cell major (as binCells), or
+   * The stored density grid of x against y: counts of the bins × bins cells, x's cell major (as cellCounts), or
    * null when the pair has none or its grid was made on other bounds than `xr`, `yr` (the dataset's min, max).
    */
   grid(x: string, y: string, bins: number, xr: [number, number], yr: [number, number]): Uint32Array | null {
