@@ -85,7 +85,7 @@ class SketchWriter:
     def _grids(self, cols: list[dict]) -> dict | None:
         """Counts of the GRID_BINS² cells of each pair (i < j) of `cols`, pair after pair, as little-endian uint32.
 
-        The cell of a value is the server's (sketch.ts binCells): min(floor((x - lo) / w), bins - 1) with
+        The cell of a value is the server's (sketch.ts binIndexOf): min(floor((x - lo) / w), bins - 1) with
         w = (hi - lo) / bins, the same float64 operations, so the counts are the ones a pass over the rows gives.
         """
         if len(cols) < 2 or self.row_count == 0:

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binCache, ColumnCache, columnCache, histogramOfSorted, quantileOfSorted } from '../src/features/datasets/sketch.js';
+import { binCache, binIndexOf, ColumnCache, columnCache, histogramOfSorted, quantileOfSorted, Sketch, type SketchManifest } from '../src/features/datasets/sketch.js';
+import { addToCells, cellCounts, cellsOf } from '../src/features/visualization/service.js';
 import { unpackColumn } from '../src/features/visualization/packed.js';
 import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 
@@ -37,6 +39,64 @@ describe('column cache', () => {
     cache.invalidate('d1');
     expect([cache.has('d1:new:c0'), cache.has('d2:x:c0')]).toEqual([false, true]);
     expect(cache.bytes).toBe(32);
+  });
+});
+
+describe('coloured binned scatter cells', () => {
+  it('equal, bit for bit, the row-by-row rule, the colour streamed from its file in chunks or read from memory', async () => {
+    // 300,001 rows: the colour's file (2.4 MB) is read in three chunks, the last one short.
+    const n = 300_001;
+    const bins = 37;
+    let seed = 5;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const x = Float64Array.from({ length: n }, (_, i) => (i % 11 === 0 ? Math.round(rnd() * bins) : rnd() * 1e3)); // values on cell edges
+    const y = Float64Array.from({ length: n }, () => Math.round(rnd() * 1e6) / 1e3 - 250);
+    const c = Float64Array.from({ length: n }, () => Math.round(rnd() * 1e5) / 7);
+    const range = (v: Float64Array): [number, number] => [v.reduce((a, b) => Math.min(a, b)), v.reduce((a, b) => Math.max(a, b))];
+    const [[xl, xh], [yl, yh]] = [range(x), range(y)];
+    const [wx, wy] = [(xh - xl) / bins, (yh - yl) / bins];
+    // The rule as the pass over whole rows computed it: each row's cells, the colour summed in row order.
+    const counts = new Map<number, number>();
+    const sums = new Map<number, number>();
+    for (let r = 0; r < n; r++) {
+      const k = Math.min(Math.floor((x[r] - xl) / wx), bins - 1) * bins + Math.min(Math.floor((y[r] - yl) / wy), bins - 1);
+      counts.set(k, (counts.get(k) ?? 0) + 1);
+      sums.set(k, (sums.get(k) ?? 0) + c[r]);
+    }
+    const want = [...counts.keys()].sort((a, b) => a - b).map((k) => [Math.floor(k / bins), k % bins, counts.get(k)!, sums.get(k)! / counts.get(k)!]);
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-cells-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'c0.values.f64'), new Uint8Array(c.buffer));
+      const manifest = { version: 1, build_id: 'b1', row_count: n, columns: [{ name: 'c', file: 'c0', count: n, complete: true }], pearson: null, spearman: null, sample_rows: 0 } as SketchManifest;
+      const sketch = new Sketch('cells-test', dir, manifest);
+      const [ix, iy] = [binIndexOf(x, xl, wx, bins), binIndexOf(y, yl, wy, bins)];
+      const coloured = async () => {
+        const s = new Float64Array(bins * bins);
+        let chunks = 0;
+        expect(await sketch.eachValue('c', (chunk, first) => (chunks++, addToCells(s, ix, iy, chunk, first, bins)))).toBe(true);
+        return { cells: cellsOf(cellCounts(ix, iy, bins), s, bins), chunks };
+      };
+      const streamed = await coloured();
+      expect(streamed.chunks).toBe(3);
+      expect(streamed.cells).toEqual(want);
+      // A column's bins, streamed in the same chunks, are those of the whole column in one piece.
+      const [cl, ch] = range(c);
+      expect(await sketch.binIndex('c', cl, (ch - cl) / bins, bins)).toEqual(binIndexOf(c, cl, (ch - cl) / bins, bins));
+      expect(await sketch.values('c')).not.toBeNull(); // now in the column cache: one chunk, the same answer
+      const kept = await coloured();
+      expect(kept.chunks).toBe(1);
+      expect(kept.cells).toEqual(want);
+      expect(cellsOf(cellCounts(ix, iy, bins), null, bins)).toEqual(want.map(([i, j, k]) => [i, j, k, null]));
+      // A file of another length than the sketch's rows (replaced meanwhile) is not read: the scan answers.
+      columnCache.invalidate('cells-test');
+      fs.writeFileSync(path.join(dir, 'c0.values.f64'), new Uint8Array(c.buffer, 0, 8 * (n - 1)));
+      expect(await sketch.eachValue('c', () => {})).toBe(false);
+    } finally {
+      columnCache.invalidate('cells-test');
+      binCache.invalidate('cells-test');
+      fs.rmSync(dir, { recursive: true });
+    }
   });
 });
 
@@ -167,6 +227,22 @@ describe('exploration with and without the sketch', () => {
       expect([...a.cells].sort((p: number[], q: number[]) => key(p) - key(q))).toEqual([...b.cells].sort((p: number[], q: number[]) => key(p) - key(q)));
       expect({ ...a, cells: null }).toEqual({ ...b, cells: null });
     }
+    // Coloured by a numeric column: the grid's counts, the colour's means from one pass over its values, here
+    // streamed from the sketch's file (not in the column cache), equal to the scan's to 1e-12.
+    columnCache.invalidate(withSketch);
+    for (const [x, y, color] of [['x', 'y', 'z'], ['z', 'x', 'y']]) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${withSketch}`, payload: { x, y, color, mode: 'bin' }, headers: alice.auth });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(String(res.headers['server-timing'])).toMatch(/\bbin_rows;dur=/);
+      const a = res.json().detail.response;
+      const b = await ask('scatter', exact, { x, y, color, mode: 'bin' });
+      const key = (c: number[]) => c[0] * 1000 + c[1];
+      const [sa, sb] = [a, b].map((v) => [...v.cells].sort((p: number[], q: number[]) => key(p) - key(q)));
+      expect(sa.map((c: number[]) => c.slice(0, 3))).toEqual(sb.map((c: number[]) => c.slice(0, 3)));
+      sa.forEach((c: number[], i: number) => expect(Math.abs(c[3] - sb[i][3])).toBeLessThan(1e-12 * Math.max(1, Math.abs(sb[i][3]))));
+      expect({ ...a, cells: null }).toEqual({ ...b, cells: null });
+    }
+    expect([...(columnCache as unknown as { entries: Map<string, unknown> }).entries.keys()].filter((k) => k.startsWith(`${withSketch}:`) && k.endsWith('.values'))).toEqual([]);
     // Another bin count, or a column not in the grids, is counted from the rows.
     const other = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${withSketch}`, payload: { x: 'x', y: 'y', mode: 'bin', bins: 40 }, headers: alice.auth });
     expect(String(other.headers['server-timing'])).not.toMatch(/\bgrid;/);

@@ -63,15 +63,17 @@ export const columnCache = new ColumnCache((Number(process.env.MITATE_COLUMN_CAC
  * Each row's bin (one byte) of a complete column for a binned scatter's bounds and bin count, least recently used
  * out, bounded in bytes (MITATE_BIN_CACHE_MB, default 128: twelve 10 M-row columns). A coloured binned scatter
  * (mean colour per cell: a pass over the rows) then reads two bytes and one colour per row instead of dividing
- * two doubles; the bins are those of binCells' arithmetic, computed once per column.
+ * two doubles; the bins are binIndexOf's, computed once per column.
  */
 export const binCache = new ColumnCache<Uint8Array>((Number(process.env.MITATE_BIN_CACHE_MB) || 128) * 1024 * 1024);
 
-/** Each value's bin: least(floor((v - lo) / width), bins - 1), as binCells and the SQL of the scan. */
-export function binIndexOf(values: Float64Array, lo: number, width: number, bins: number): Uint8Array {
-  const out = new Uint8Array(values.length);
+/**
+ * Each value's bin: least(floor((v - lo) / width), bins - 1), as the stored grids and the SQL of the scan; written
+ * into `out` from index `first` on (a chunk of a column), or into a new array.
+ */
+export function binIndexOf(values: Float64Array, lo: number, width: number, bins: number, out = new Uint8Array(values.length), first = 0): Uint8Array {
   const last = bins - 1;
-  for (let r = 0; r < values.length; r++) out[r] = Math.min(Math.floor((values[r] - lo) / width), last);
+  for (let r = 0; r < values.length; r++) out[first + r] = Math.min(Math.floor((values[r] - lo) / width), last);
   return out;
 }
 
@@ -118,6 +120,9 @@ export function forgetSketch(datasetId: string, parquet: string) {
   binCache.invalidate(datasetId);
   for (const f of sketchChanges) f(datasetId);
 }
+
+/** Bytes read at a time by Sketch.eachValue (a multiple of 8): small enough to stay in the CPU's cache. */
+const CHUNK_BYTES = 1 << 20;
 
 async function readFloat64(file: string): Promise<Float64Array> {
   const buf = await fs.promises.readFile(file);
@@ -174,6 +179,49 @@ export class Sketch {
   }
 
   /**
+   * Visits the row-order values of a complete (so finite) column in order, chunk by chunk (`visit(chunk, index of
+   * its first row)`): the column cache's array when it holds them, else the file read 1 MB at a time into one
+   * buffer. A pass that needs the values once (a coloured binned scatter's colour) then allocates no 80 MB array,
+   * whose page faults cost as much as the pass itself on 10 M rows, and evicts nothing from the cache. false when
+   * the column's values are not in the sketch (possibly after visiting some chunks: discard what was summed).
+   */
+  async eachValue(name: string, visit: (chunk: Float64Array, first: number) => void): Promise<boolean> {
+    const col = this.column(name);
+    if (!col?.complete) return false;
+    const kept = columnCache.touch(this.valuesKey(col));
+    if (kept) {
+      if (kept.length !== this.manifest.row_count) return false;
+      visit(kept, 0);
+      return true;
+    }
+    let fh: fs.promises.FileHandle;
+    try {
+      fh = await fs.promises.open(path.join(this.dir, `${col.file}.values.f64`), 'r');
+    } catch {
+      return false;
+    }
+    try {
+      const total = this.manifest.row_count * 8;
+      if ((await fh.stat()).size !== total) return false;
+      const chunk = new Float64Array(Math.min(CHUNK_BYTES, total) / 8);
+      const bytes = new Uint8Array(chunk.buffer);
+      for (let at = 0; at < total; ) {
+        const want = Math.min(bytes.length, total - at);
+        for (let got = 0; got < want; ) {
+          const { bytesRead } = await fh.read(bytes, got, want - got, at + got);
+          if (bytesRead === 0) return false; // shorter than it was a moment ago: replaced meanwhile
+          got += bytesRead;
+        }
+        visit(want === bytes.length ? chunk : chunk.subarray(0, want / 8), at / 8);
+        at += want;
+      }
+      return true;
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /**
    * Reads the row-order values of complete columns into the column cache while they fit in what the cache has
    * free, at most MITATE_SKETCH_WARM_MB (default 256: three 10 M-row columns; 0 turns it off), in the manifest's
    * order, so reading ahead adds at most that much to the server's memory (and the grid columns' bins to binCache,
@@ -211,10 +259,10 @@ export class Sketch {
     if (!col?.complete || bins > 256 || !(width > 0)) return null;
     try {
       return await binCache.get(`${this.datasetId}:${this.manifest.build_id}:${col.file}.bins:${bins}:${lo}:${width}`, async () => {
-        // From the column cache when the values are there; else read for this once, not kept (the bins are).
-        const v = columnCache.has(this.valuesKey(col)) ? await this.values(name) : await readFloat64(path.join(this.dir, `${col.file}.values.f64`));
-        if (!v || v.length !== this.manifest.row_count) throw new Error('no values');
-        return binIndexOf(v, lo, width, bins);
+        // From the column cache when the values are there; else streamed from the file, not kept (the bins are).
+        const out = new Uint8Array(this.manifest.row_count);
+        if (!(await this.eachValue(name, (chunk, first) => binIndexOf(chunk, lo, width, bins, out, first)))) throw new Error('no values');
+        return out;
       });
     } catch {
       return null;
@@ -222,7 +270,7 @@ export class Sketch {
   }
 
   /**
-   * The stored density grid of x against y: counts of the bins × bins cells, x's cell major (as binCells), or
+   * The stored density grid of x against y: counts of the bins × bins cells, x's cell major (as cellCounts), or
    * null when the pair has none or its grid was made on other bounds than `xr`, `yr` (the dataset's min, max).
    */
   grid(x: string, y: string, bins: number, xr: [number, number], yr: [number, number]): Uint32Array | null {

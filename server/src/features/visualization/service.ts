@@ -5,7 +5,7 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { ident, sqlString } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
-import { binIndexOf, columnCache, histogramOfSorted, lowerBound, quantileOfSorted, readSketch, type Sketch, upperBound } from '../datasets/sketch.js';
+import { columnCache, histogramOfSorted, lowerBound, quantileOfSorted, readSketch, type Sketch, upperBound } from '../datasets/sketch.js';
 import { M } from './messages.js';
 import { type PackedColumn, packColumn } from './packed.js';
 import type { BoxplotView, HistogramView, ScatterView, TimeseriesView } from './responses.js';
@@ -119,39 +119,33 @@ export function fromPyramids(pyrs: Pyramid[], fullStart: number, wp: number, sta
   return [...out.values()].sort((a, b) => (a[0] as number) - (b[0] as number));
 }
 
-/**
- * Cells of a binned scatter from columns in memory, with the arithmetic of the SQL version
- * (least(floor((x - x0) / wx), bins - 1)); the colour is averaged over the rows where it is present.
- */
-export function binCells(x: Float64Array, y: Float64Array, color: Float64Array | null, x0: number, wx: number, y0: number, wy: number, bins: number): [number, number, number, number | null][] {
-  return binCellsIndexed(binIndexOf(x, x0, wx, bins), binIndexOf(y, y0, wy, bins), color, bins);
+type BinCell = [number, number, number, number | null];
+
+/** Counts of a binned scatter's cells, x's cell major (as the stored grids), from each row's bins of x and y (binIndexOf). */
+export function cellCounts(ix: Uint8Array, iy: Uint8Array, bins: number): Uint32Array {
+  const counts = new Uint32Array(bins * bins);
+  for (let r = 0; r < ix.length; r++) counts[ix[r] * bins + iy[r]]++;
+  return counts;
 }
 
-/** Cells of a binned scatter from each row's bins of x and y (binIndexOf), in binCells' order and shape. */
-export function binCellsIndexed(ix: Uint8Array, iy: Uint8Array, color: Float64Array | null, bins: number): [number, number, number, number | null][] {
-  // Integer counters and a count of the missing colours (not of the present ones): the row loop is the answer's
-  // cost on 10 M rows, and this form of it runs ~25 % faster than float counters.
-  const counts = new Uint32Array(bins * bins);
-  const sums = color ? new Float64Array(bins * bins) : null;
-  const missing = color ? new Uint32Array(bins * bins) : null;
-  const n = ix.length;
-  if (color) {
-    for (let r = 0; r < n; r++) {
-      const k = ix[r] * bins + iy[r];
-      counts[k]++;
-      const v = color[r];
-      if (v === v) sums![k] += v;
-      else missing![k]++;
-    }
-  } else {
-    for (let r = 0; r < n; r++) counts[ix[r] * bins + iy[r]]++;
+/**
+ * Adds a chunk of a complete colour column (its rows from `first` on) to the colour sums of their cells. The rows'
+ * order is kept, so chunk by chunk or in one piece the sums are the same doubles.
+ */
+export function addToCells(sums: Float64Array, ix: Uint8Array, iy: Uint8Array, chunk: Float64Array, first: number, bins: number): void {
+  for (let r = 0; r < chunk.length; r++) {
+    const g = first + r;
+    sums[ix[g] * bins + iy[g]] += chunk[r];
   }
-  const out: [number, number, number, number | null][] = [];
-  for (let k = 0; k < counts.length; k++) {
-    if (counts[k] === 0) continue;
-    const present = missing ? counts[k] - missing[k] : 0;
-    out.push([Math.floor(k / bins), k % bins, counts[k], sums && present > 0 ? sums[k] / present : null]);
-  }
+}
+
+/**
+ * Cells of a binned scatter, those with rows, in x's then y's order: [x's cell, y's cell, count, mean colour] from
+ * the cells' counts and (a numeric colour, present on every row) the sums of the colour (else null).
+ */
+export function cellsOf(counts: Uint32Array, sums: Float64Array | null, bins: number): BinCell[] {
+  const out: BinCell[] = [];
+  for (let k = 0; k < counts.length; k++) if (counts[k] > 0) out.push([Math.floor(k / bins), k % bins, counts[k], sums ? sums[k] / counts[k] : null]);
   return out;
 }
 
@@ -172,12 +166,6 @@ export class Phases {
   }
 }
 
-/** Cells of a binned scatter from a stored density grid (x's cell major), in binCells' order and shape. */
-export function gridCells(grid: Uint32Array, bins: number): [number, number, number, null][] {
-  const out: [number, number, number, null][] = [];
-  for (let k = 0; k < grid.length; k++) if (grid[k] > 0) out.push([Math.floor(k / bins), k % bins, grid[k], null]);
-  return out;
-}
 
 /** Sampled points as packed columns: x, y, and the colour (numbers, or indices into its categories). */
 export function packedPoints(r: unknown[][], colorKind: 'numeric' | 'categorical' | null) {
@@ -485,29 +473,36 @@ export function makeVisualizationService(ctx: AppContext) {
           };
           const kx = known(xc);
           const ky = known(yc);
-          const grid = kx && ky && !colorNumeric ? sketch?.grid(xc.name, yc.name, b.bins, kx, ky) : null;
-          if (grid && kx && ky) {
-            // The pair's density grid, counted by the statistics job on these same cells: no pass over the rows.
-            const [x0, y0] = [kx[0], ky[0]];
-            const wx = kx[1] > x0 ? (kx[1] - x0) / b.bins : 1;
-            const wy = ky[1] > y0 ? (ky[1] - y0) / b.bins : 1;
-            const cells = gridCells(grid, b.bins);
-            phases.lap('grid');
-            return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: { nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins }, cells };
-          }
           const wOf = (k: [number, number]) => (k[1] > k[0] ? (k[1] - k[0]) / b.bins : 1);
-          // Complete numeric columns of the sketch: each row's bin of x and of y (kept per column, binCache) and
-          // the colour's values (column cache), in memory; the same cells and counts as the GROUP BY below.
+          const binsOf = (x0: number, wx: number, y0: number, wy: number) => ({ nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins });
+          // The pair's density grid, counted by the statistics job on these same cells (binIndexOf's arithmetic).
+          const grid = kx && ky ? (sketch?.grid(xc.name, yc.name, b.bins, kx, ky) ?? null) : null;
+          if (grid && kx && ky && !colorNumeric) {
+            // No colour to average: the grid is the answer, no pass over the rows.
+            const cells = cellsOf(grid, null, b.bins);
+            phases.lap('grid');
+            return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: binsOf(kx[0], wOf(kx), ky[0], wOf(ky)), cells };
+          }
+          // Complete numeric columns of the sketch: each row's bin of x and of y (kept per column, binCache), in
+          // memory; the same cells and counts as the GROUP BY below.
           const ix = kx && ky ? await sketch?.binIndex(xc.name, kx[0], wOf(kx), b.bins) : null;
           const iy = ix ? await sketch?.binIndex(yc.name, ky![0], wOf(ky!), b.bins) : null;
-          const vc = iy && colorNumeric ? await sketch?.values(cc!.name) : null;
           phases.lap('read_columns');
-          if (kx && ky && ix && iy && (!colorNumeric || vc)) {
-            const [x0, y0] = [kx[0], ky[0]];
-            const [wx, wy] = [wOf(kx), wOf(ky)];
-            const cells = binCellsIndexed(ix, iy, vc ?? null, b.bins);
-            phases.lap('bin_rows');
-            return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: { nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins }, cells };
+          if (sketch && kx && ky && ix && iy) {
+            // The counts from the grid when there is one (as the uncoloured answer), else one pass over the bins;
+            // a numeric colour's sums per cell in one pass over its values in row order (from memory or streamed
+            // from its file), so the means are those of a pass over whole rows.
+            const counts = grid ?? cellCounts(ix, iy, b.bins);
+            let sums: Float64Array | null = null;
+            if (colorNumeric) {
+              const s = new Float64Array(b.bins * b.bins);
+              if (await sketch.eachValue(cc!.name, (chunk, first) => addToCells(s, ix, iy, chunk, first, b.bins))) sums = s;
+            }
+            if (!colorNumeric || sums) {
+              const cells = cellsOf(counts, sums, b.bins);
+              phases.lap('bin_rows');
+              return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: binsOf(kx[0], wOf(kx), ky[0], wOf(ky)), cells };
+            }
           }
           const [x0, x1, y0, y1] =
             kx && ky
@@ -526,7 +521,7 @@ export function makeVisualizationService(ctx: AppContext) {
             mode: 'bin',
             sample: false,
             returned: r.length,
-            bins: { nx: b.bins, ny: b.bins, x0, x1: x0 + wx * b.bins, y0, y1: y0 + wy * b.bins },
+            bins: binsOf(x0, wx, y0, wy),
             cells: r.map(([i, j, k, m]) => [Number(i), Number(j), Number(k), num(m)]),
           };
         }
