@@ -313,6 +313,8 @@ export class JobService {
   /** Stops the whole pool for every organisation: platform administrators only. */
   async stopWorkers(): Promise<ServiceStatus> {
     await this.backend.stopWorkers();
+    // the hand-back of a running job to the queue is a row update started during the stop: the caller sees it done
+    await Promise.allSettled([...this.inflight]);
     return this.status();
   }
 
