@@ -302,3 +302,74 @@ def test_apply_condition_can_skip_absent_columns(df):
     assert list(out.columns) == ["t", "x"]
     assert out.x.iloc[1] == pytest.approx((5.0 - sc["center"]) / sc["scale"])
     assert out.x.iloc[0] == pytest.approx(stored["steps"][3]["fitted"]["values"]["x"])
+
+
+# ---- the catalogue of what each method reads (the server refuses any other parameter) ---------------------------
+
+# A valid value for every parameter some method reads, and the columns each kind works on in the `df` fixture.
+VALUES = {
+    "action": "clip",
+    "k": 1.5,
+    "threshold": 0.9,
+    "window": 3,
+    "value": 1,
+    "value2": 5,
+    "name": "z",
+    "expression": "x + y",
+    "lag": 1,
+    "span": "",
+    "min_periods": 1,
+    "mapping": {"x": "x2"},
+    "dtype": "float",
+    "column": "y",
+    "op": "between",
+    "ascending": True,
+}
+COLUMNS = {"outliers": ["y"], "missing": ["x"], "scaling": ["y"], "window": ["y"], "columns": ["x"], "sort": ["y"]}
+
+
+class Reads(dict):
+    """Parameters that record which keys the step looks up."""
+
+    def __init__(self, *a):
+        super().__init__(*a)
+        self.seen: set[str] = set()
+
+    def get(self, k, *d):
+        self.seen.add(k)
+        return super().get(k, *d)
+
+    def __getitem__(self, k):
+        self.seen.add(k)
+        return super().__getitem__(k)
+
+    def __contains__(self, k):
+        self.seen.add(k)
+        return super().__contains__(k)
+
+
+def test_catalogue_json_is_current():
+    from mitate_engine.preprocessing import catalogue as cat
+
+    assert cat.PATH.read_text(encoding="utf-8") == cat.render(), "run: python -m mitate_engine.preprocessing.catalogue"
+
+
+@pytest.mark.parametrize(
+    "kind,method", [(k, m) for k, cls in __import__("mitate_engine.preprocessing.steps", fromlist=["STEP_TYPES"]).STEP_TYPES.items() for m in cls.methods]
+)
+def test_each_method_reads_only_what_the_catalogue_says(df, kind, method):
+    from mitate_engine.preprocessing.steps import STEP_TYPES, State, StepError, make_step
+
+    cls = STEP_TYPES[kind]
+    declared = set(cls.reads[method])
+    spec = {"process_type": kind, "method": method, "columns": COLUMNS.get(kind, []), "params": {p: VALUES[p] for p in declared}}
+    step = make_step(spec)
+    step.params = Reads(step.params)  # what check_params normalised, now watched through check, fit and transform
+    step.check_params()
+    step.fit(df.copy(), State("t"))
+    step.transform(df.copy(), State("t"))
+    step.target_columns(df)
+    assert step.params.seen <= declared, f"{kind}/{method} reads {sorted(step.params.seen - declared)} beyond the catalogue"
+    for p in cls.required.get(method, ()):  # a required parameter left out is refused before any data is read
+        with pytest.raises(StepError):
+            make_step({**spec, "params": {q: v for q, v in spec["params"].items() if q != p}})

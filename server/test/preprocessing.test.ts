@@ -290,6 +290,23 @@ describe('step parameters', () => {
       expect(Object.keys(READS[kind]).sort(), kind).toEqual([...METHODS[kind]].sort());
     }
   });
+
+  it("is the engine's catalogue: the same kinds, methods, parameters read and required (engine preprocessing/catalogue.json)", () => {
+    const file = path.resolve(import.meta.dirname, '../../engine/mitate_engine/preprocessing/catalogue.json');
+    const engine = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, Record<string, { reads: string[]; required: string[] }>>;
+    const ours = Object.fromEntries(
+      PROCESS_TYPES.map((kind) => [
+        kind,
+        Object.fromEntries(
+          Object.entries<{ reads: readonly string[]; required?: readonly string[] }>(READS[kind]).map(([m, r]) => [m, { reads: [...r.reads].sort(), required: [...(r.required ?? [])].sort() }]),
+        ),
+      ]),
+    );
+    const theirs = Object.fromEntries(
+      Object.entries(engine).map(([kind, methods]) => [kind, Object.fromEntries(Object.entries(methods).map(([m, r]) => [m, { reads: [...r.reads].sort(), required: [...r.required].sort() }]))]),
+    );
+    expect(ours).toEqual(theirs);
+  });
 });
 
 describe('condition file', () => {

@@ -77,6 +77,10 @@ def is_numeric(s: pd.Series) -> bool:
 class Step(ABC):
     process_type: ClassVar[str] = ""
     methods: ClassVar[tuple[str, ...]] = ()
+    #: the parameters each method reads, and those it cannot run without (the rest have defaults). The server refuses
+    #: any other before a job starts (server preprocessing/schemas.ts READS, checked equal to catalogue.json).
+    reads: ClassVar[dict[str, tuple[str, ...]]] = {}
+    required: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: whether fit learns figures from the data (they are stored and reused unchanged on new data)
     learns: ClassVar[bool] = False
 
@@ -188,6 +192,7 @@ class Outliers(Step):
 
     process_type = "outliers"
     methods = ("iqr", "zscore", "hampel")
+    reads = {"iqr": ("action", "k"), "zscore": ("action", "threshold"), "hampel": ("action", "window", "threshold")}
     learns = True
 
     def check_params(self) -> None:
@@ -292,6 +297,8 @@ class Missing(Step):
 
     process_type = "missing"
     methods = ("drop_rows", "drop_columns", "mean", "median", "mode", "constant", "ffill", "bfill", "linear", "time")
+    reads = {m: () for m in methods} | {"drop_columns": ("threshold",), "constant": ("value",)}
+    required = {"constant": ("value",)}
     learns = True
 
     def check_params(self) -> None:
@@ -408,6 +415,7 @@ class Scaling(Step):
 
     process_type = "scaling"
     methods = ("standard", "minmax", "robust")
+    reads = {m: () for m in methods}
     learns = True
 
     def fit(self, df: pd.DataFrame, state: State) -> Step:
@@ -450,6 +458,8 @@ class Computed(Step):
 
     process_type = "computed"
     methods = ("expression",)
+    reads = {"expression": ("name", "expression")}
+    required = {"expression": ("name", "expression")}
 
     def check_params(self) -> None:
         name = str(self.params.get("name") or "").strip()
@@ -490,6 +500,7 @@ class Window(Step):
 
     process_type = "window"
     methods = ("mean", "std", "min", "max", "median", "lag")
+    reads = {m: ("window", "span", "min_periods", "name") for m in methods} | {"lag": ("lag", "name")}
 
     def check_params(self) -> None:
         if self.method == "lag":
@@ -567,6 +578,8 @@ class Columns(Step):
 
     process_type = "columns"
     methods = ("drop", "rename", "retype")
+    reads = {"drop": (), "rename": ("mapping",), "retype": ("dtype",)}
+    required = {"rename": ("mapping",), "retype": ("dtype",)}
 
     def check_params(self) -> None:
         if self.method == "rename":
@@ -660,6 +673,8 @@ class Filter(Step):
 
     process_type = "filter"
     methods = ("keep",)
+    reads = {"keep": ("column", "op", "value", "value2")}
+    required = {"keep": ("column", "op")}
 
     def check_params(self) -> None:
         if not self.params.get("column"):
@@ -721,6 +736,7 @@ class Sort(Step):
 
     process_type = "sort"
     methods = ("datetime", "column")
+    reads = {"datetime": ("ascending",), "column": ("ascending",)}
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
         if self.method == "datetime":
@@ -750,6 +766,11 @@ LABELS = {
     "filter": "Row filter",
     "sort": "Sort",
 }
+
+
+def catalogue() -> dict:
+    """Each kind's methods with the parameters they read and require (catalogue.json, for the server's checks)."""
+    return {kind: {m: {"reads": list(cls.reads[m]), "required": list(cls.required.get(m, ()))} for m in cls.methods} for kind, cls in STEP_TYPES.items()}
 
 
 def make_step(spec: dict) -> Step:

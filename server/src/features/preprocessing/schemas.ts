@@ -45,8 +45,10 @@ type Reads = { reads: readonly ParamName[]; required?: readonly ParamName[] };
 const rolling: Reads = { reads: ['window', 'span', 'min_periods', 'name'] };
 
 /**
- * What each step reads, by kind and method: the engine's catalogue (each Step's check_params and transform in
- * preprocessing/steps.py). `required`: the step cannot run without it; the others have the engine's defaults.
+ * What each step reads, by kind and method: the engine's catalogue (each Step's `reads` and `required` in
+ * preprocessing/steps.py, written to preprocessing/catalogue.json; an engine test holds them to what check_params, fit
+ * and transform look up, a server test holds this table equal to the JSON). `required`: the step cannot run without
+ * it; the others have the engine's defaults.
  */
 export const READS: { [K in ProcessType]: Record<(typeof METHODS)[K][number], Reads> } = {
   outliers: { iqr: { reads: ['action', 'k'] }, zscore: { reads: ['action', 'threshold'] }, hampel: { reads: ['action', 'window', 'threshold'] } },
