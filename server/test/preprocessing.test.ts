@@ -335,4 +335,18 @@ describe('condition file', () => {
       expect(err.key.en.replace(/\{(\w+)\}/g, (_, k) => String(err.params[k]))).toContain(msg);
     }
   });
+  it.each([
+    ['x,1,scaling,standard,a\n', 2, '値は 6 個必要ですが、5 個あります'],
+    ['x,1,scaling,standard,a,{oops\n', 2, 'params が正しい JSON ではありません'],
+    ['x,1,scaling,standard,a,\ny,2,scaling,standard,a,\n', 3, 'すべての行の condition_name を同じにしてください（「x」）'],
+    ['x,1,scaling,standard,a,\nx,1,scaling,minmax,a,\n', 3, 'step 1 が2回あります'],
+    ['x,1,scaling,standard,"a\n', 2, '引用符で始まる値が閉じられていません'],
+  ])("says what is wrong with a row in the caller's language (ja): %j", (rows, row, reason) => {
+    try {
+      fromConditionCsv(`condition_name,step,process_type,method,columns,params\n${rows}`, 'ja');
+      expect.unreachable();
+    } catch (e) {
+      expect((e as { params: Record<string, unknown> }).params).toEqual({ row, reason });
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { csvCell, restoreCell } from '../../http/csv.js';
 import { AppError } from '../../http/errors.js';
-import { type Lang, localize } from '../../i18n/messages.js';
+import { type Lang, type LocalText, localize } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import type { StepSettings } from './responses.js';
 import { METHODS, PROCESS_TYPES, type ProcessType, type Step, stepSchema } from './schemas.js';
@@ -31,7 +31,7 @@ export function toConditionCsv(name: string, steps: StepSettings[]): string {
 }
 
 /** RFC 4180 records (quotes, doubled quotes, CRLF or LF); returns records with their 1-based starting line. */
-export function parseCsv(text: string): { line: number; fields: string[] }[] {
+export function parseCsv(text: string, lang: Lang = 'en'): { line: number; fields: string[] }[] {
   const out: { line: number; fields: string[] }[] = [];
   let fields: string[] = [];
   let field = '';
@@ -74,7 +74,7 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
       any = true;
     }
   }
-  if (quoted) throw new AppError(422, M.fileRow, { row: start, reason: 'a quoted value is not closed' }, 'file');
+  if (quoted) throw new AppError(422, M.fileRow, { row: start, reason: localize(lang, M.rowQuoteOpen) }, 'file');
   if (any || field !== '') {
     fields.push(field);
     out.push({ line: start, fields });
@@ -84,33 +84,35 @@ export function parseCsv(text: string): { line: number; fields: string[] }[] {
 
 /** Reads a condition file back into a name and steps; a bad row is a 422 naming the row and what is wrong (a step's refused parameter in `lang`). */
 export function fromConditionCsv(text: string, lang: Lang = 'en'): { name: string; steps: Step[] } {
-  const records = parseCsv(text.replace(/^\uFEFF/, ''));
+  const records = parseCsv(text.replace(/^\uFEFF/, ''), lang);
   if (!records.length) throw new AppError(422, M.fileEmpty, {}, 'file');
   const head = records[0].fields.map((f) => f.trim().toLowerCase());
   if (head.length !== HEADER.length || HEADER.some((h, i) => head[i] !== h)) throw new AppError(422, M.fileHeader, { header: HEADER.join(',') }, 'file');
   if (records.length < 2) throw new AppError(422, M.fileEmpty, {}, 'file');
-  const bad = (row: number, reason: string) => new AppError(422, M.fileRow, { row, reason }, 'file');
+  // the reason is said in the caller's language, as the message around it
+  const bad = (row: number, reason: LocalText | string, values: Record<string, string | number> = {}) =>
+    new AppError(422, M.fileRow, { row, reason: typeof reason === 'string' ? reason : localize(lang, reason, values) }, 'file');
   let name = '';
-  const rows: { order: number; step: Step }[] = [];
+  const rows: { order: number; line: number; step: Step }[] = [];
   for (const { line, fields } of records.slice(1)) {
-    if (fields.length !== HEADER.length) throw bad(line, `expected ${HEADER.length} values, found ${fields.length}`);
+    if (fields.length !== HEADER.length) throw bad(line, M.rowValueCount, { expected: HEADER.length, found: fields.length });
     const [cname, order, ptype, method, cols, params] = fields.map((f) => restoreCell(f.trim()));
-    if (!cname) throw bad(line, 'condition_name is empty');
-    if (name && cname !== name) throw bad(line, `all rows must have the same condition_name ("${name}")`);
+    if (!cname) throw bad(line, M.rowNameEmpty);
+    if (name && cname !== name) throw bad(line, M.rowNameDiffers, { name });
     name = cname;
     const n = Number(order);
-    if (!Number.isInteger(n) || n < 1) throw bad(line, `step must be a whole number from 1, not "${order}"`);
-    if (!PROCESS_TYPES.includes(ptype as ProcessType)) throw bad(line, `unknown process_type "${ptype}" (allowed: ${PROCESS_TYPES.join(', ')})`);
+    if (!Number.isInteger(n) || n < 1) throw bad(line, M.rowStepNumber, { value: order });
+    if (!PROCESS_TYPES.includes(ptype as ProcessType)) throw bad(line, M.rowUnknownType, { value: ptype, allowed: PROCESS_TYPES.join(', ') });
     const allowed = METHODS[ptype as ProcessType] as readonly string[];
-    if (!allowed.includes(method)) throw bad(line, `unknown method "${method}" for ${ptype} (allowed: ${allowed.join(', ')})`);
+    if (!allowed.includes(method)) throw bad(line, M.rowUnknownMethod, { method, kind: ptype, allowed: allowed.join(', ') });
     let p: unknown = {};
     if (params) {
       try {
         p = JSON.parse(params);
       } catch {
-        throw bad(line, 'params is not valid JSON');
+        throw bad(line, M.rowParamsJson);
       }
-      if (!p || typeof p !== 'object' || Array.isArray(p)) throw bad(line, 'params must be a JSON object');
+      if (!p || typeof p !== 'object' || Array.isArray(p)) throw bad(line, M.rowParamsObject);
     }
     const columns = cols ? cols.split('|').map((c) => c.trim()).filter(Boolean) : [];
     // the same check as a step sent in a request: a parameter the method does not use, or a required one missing, is refused
@@ -120,11 +122,11 @@ export function fromConditionCsv(text: string, lang: Lang = 'en'): { name: strin
       const own = issue.code === 'custom' ? issue.params : undefined; // a catalogue text (localIssue): in the caller's language
       throw bad(line, own?.localText ? localize(lang, own.localText, own.localValues ?? {}) : `${issue.path.join('.')}: ${issue.message}`);
     }
-    rows.push({ order: n, step: step.data });
+    rows.push({ order: n, line, step: step.data });
   }
   rows.sort((a, b) => a.order - b.order);
   rows.forEach((r, i) => {
-    if (i && r.order === rows[i - 1].order) throw bad(0, `step ${r.order} appears twice`);
+    if (i && r.order === rows[i - 1].order) throw bad(Math.max(r.line, rows[i - 1].line), M.rowStepTwice, { step: r.order });
   });
   return { name, steps: rows.map((r) => r.step) };
 }
