@@ -143,6 +143,13 @@ describe.each(DATABASES)('images on %s', (kind) => {
     expect(reportJa.body).toContain('テストの指標');
     expect(reportJa.body).toContain('PatchCore（OK画像のみ）');
     expect(reportJa.body).not.toContain('Test metrics');
+    // made at training: with another threshold in force, the report opens saying so and what it gives (en/ja)
+    expect(report.body).toContain(`This report was made at training, at the threshold ${Number(d.report.threshold.toFixed(4))}. The threshold in force is ${Number(pct.threshold.toFixed(4))} (95th percentile of the validation OK scores)`);
+    expect(report.headers['cache-control']).toBe('no-store');
+    expect(reportJa.body).toContain('このレポートは学習時のしきい値');
+    // back at training's threshold: the report as it was made
+    await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { threshold: d.report.threshold });
+    expect((await call('GET', `/api/report/${projectId}/${pc.model_key}`)).body).not.toContain('This report was made at training');
   }, 900_000);
 
   it('predicts two single images with scores, classes, heat-maps and CSV', async () => {

@@ -8,6 +8,10 @@ export const M = {
   notImageDataset: { en: 'This dataset is not an image dataset.', ja: 'このデータセットは画像データセットではありません。' },
   wrongDatasetType: { en: 'A {type} project needs a dataset registered for {type}.', ja: '{type}のプロジェクトには{type}用に登録したデータセットが必要です。' },
   notImageProject: { en: 'This project is not an image project.', ja: 'このプロジェクトは画像のプロジェクトではありません。' },
+  reportThresholdInForce: {
+    en: 'This report was made at training, at the threshold {trained}. The threshold in force is {current} ({rule}); on the test images it gives: miss rate {miss}, over-detection rate {over}, accuracy {accuracy}, F1 {f1}. The figures below are those at {trained}.',
+    ja: 'このレポートは学習時のしきい値 {trained} で作成されました。現在のしきい値は {current}（{rule}）で、テスト画像では見逃し率 {miss}、過検出率 {over}、正解率 {accuracy}、F1 {f1} です。以下の数値はしきい値 {trained} でのものです。',
+  },
   imageNotFound: { en: 'The image does not exist.', ja: '画像が存在しません。' },
   notTraining: { en: 'The project is not training.', ja: 'プロジェクトは学習中ではありません。' },
   thresholdNeedsAnalysis: { en: 'A threshold applies to OK/NG analysis models only.', ja: 'しきい値はOK/NG分析のモデルにのみ設定できます。' },

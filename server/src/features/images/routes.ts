@@ -11,6 +11,7 @@ import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
 import type { PredictionTable } from '../prediction/db.js';
 import '../prediction/db.js';
+import { esc } from '../../pdf/charts.js';
 import { M } from './messages.js';
 import { makeImagePreprocess } from './preprocess.js';
 import { tsModel } from '../timeseries/schemas.js';
@@ -86,11 +87,14 @@ export default async function imageRoutes(app: FastifyInstance) {
   const timeSeries = makeTimeSeriesService(app.ctx);
   svc.installJobHandlers();
 
-  const sendFile = (reply: FastifyReply, file: string, type: string, download?: string) => {
-    if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
+  const fileHeaders = (reply: FastifyReply, type: string, download?: string) => {
     reply.header('content-type', type);
     reply.header('cache-control', 'private, max-age=3600');
     if (download) reply.header('content-disposition', `attachment; filename="${download.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(download)}`);
+  };
+  const sendFile = (reply: FastifyReply, file: string, type: string, download?: string) => {
+    if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
+    fileHeaders(reply, type, download);
     return reply.send(fs.createReadStream(file));
   };
 
@@ -247,9 +251,18 @@ export default async function imageRoutes(app: FastifyInstance) {
     async (req, reply) => sendFile(reply, await modelFile(req, `heatmaps/${req.params.image_id}.png`), 'image/png'),
   );
   r.get('/report/:project_id/:model_key', { schema: { tags, summary: "A model's report as one self-contained HTML file, in the caller's language (Accept-Language)", params: modelParams, response: fileReplies('text/html', 'report.html') } }, async (req, reply) => {
-    const inLang = await modelFile(req, `report.${langOf(req.headers['accept-language'])}.html`);
+    const lang = langOf(req.headers['accept-language']);
+    const inLang = await modelFile(req, `report.${lang}.html`);
     // runs trained before the report was written in both languages have report.html (English) only
-    return sendFile(reply, fs.existsSync(inLang) ? inLang : await modelFile(req, 'report.html'), 'text/html; charset=utf-8', `${req.params.model_key}-report.html`);
+    const file = fs.existsSync(inLang) ? inLang : await modelFile(req, 'report.html');
+    const name = `${req.params.model_key}-report.html`;
+    const notice = await svc.reportNotice(req.auth, req.params.project_id, req.params.model_key, lang);
+    if (!notice) return sendFile(reply, file, 'text/html; charset=utf-8', name);
+    // a threshold saved after training: the report opens saying so, and is not kept by the browser past the next change
+    const html = (await fs.promises.readFile(file, 'utf8')).replace(/<body([^>]*)>/, `<body$1><p role="note" style="border:1px solid #b26a00;background:#fff4e5;padding:8px 12px">${esc(notice)}</p>`);
+    fileHeaders(reply, 'text/html; charset=utf-8', name);
+    reply.header('cache-control', 'no-store');
+    return reply.send(html);
   });
   r.get('/image/model/download/:project_id/:model_key', { schema: { tags, summary: 'The trained model (model.pt: weights, classes, image size, threshold)', params: modelParams, response: fileReplies('application/octet-stream', 'model.pt') } }, async (req, reply) =>
     sendFile(reply, await modelFile(req, 'model.pt'), 'application/octet-stream', `${req.params.model_key}.pt`),

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
-import type { Lang } from '../../i18n/messages.js';
+import { type Lang, localize } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
 import type { RegisterFields } from '../datasets/schemas.js';
@@ -412,6 +412,26 @@ export function makeImageService(ctx: AppContext) {
         threshold_rule: threshold === null ? null : rule,
         rates: p.project_type === 'analysis' && threshold !== null ? rates(test.map((s) => s.label), test.map((s) => s.score), threshold) : null,
       };
+    },
+
+    /** The HTML report is made at training: when another threshold is in force, a notice in `lang` saying so and
+     * what it gives on the test images (the figures of the result page), to open the report with; else null. */
+    async reportNotice(auth: AuthContext, projectId: string, key: string, lang: Lang): Promise<string | null> {
+      const d = await this.detail(auth, projectId, key, lang);
+      if (d.project.project_type !== 'analysis' || d.threshold === null || d.report.threshold === undefined || d.report.threshold === d.threshold) return null;
+      const m = d.report.metrics as Record<string, number | null | undefined>;
+      const pct = (v: number | null | undefined) => (v == null ? '—' : `${(v * 100).toFixed(1)} %`);
+      const fig = (v: number | null | undefined) => (v == null ? '—' : v.toFixed(3));
+      const t = (v: number) => String(Number(v.toFixed(4)));
+      return localize(lang, M.reportThresholdInForce, {
+        trained: t(d.report.threshold),
+        current: t(d.threshold),
+        rule: d.threshold_rule ?? '',
+        miss: pct(m.miss_rate),
+        over: pct(m.over_detection_rate),
+        accuracy: fig(m.accuracy),
+        f1: fig(m.f1),
+      });
     },
 
     /** POST update/threshold: a threshold, or one derived from a target miss rate / an OK percentile on validation scores. */
