@@ -10,34 +10,9 @@ export type GroupStats = z.infer<typeof GroupStatsSchema>;
 export type BoxData = z.infer<typeof BoxDataSchema>;
 export type ReferenceCurve = z.infer<typeof ReferenceCurveSchema>;
 
-/** The groups' descriptives, then the differences' where a paired test has them (paired t; Wilcoxon on pairs). */
-export function descriptiveRows(r: TestResult): GroupStats[] {
-  switch (r.test_type) {
-    case 'paired_t':
-      return [...r.groups, r.differences];
-    case 'wilcoxon':
-      return r.differences ? [...r.groups, r.differences] : r.groups;
-    default:
-      return r.groups;
-  }
-}
+import { descriptiveRows } from './result-parts.js';
 
-/** The box plots of the groups: every test but chi-square and the correlations draws them. */
-export function boxesOf(r: TestResult): BoxData[] | null {
-  switch (r.test_type) {
-    case 'chi_square':
-    case 'pearson':
-    case 'spearman':
-      return null;
-    default:
-      return r.charts.box;
-  }
-}
-
-/** The reference distribution of the statistic: every test but Shapiro-Wilk (which draws a Q-Q plot) has one. */
-export function referenceOf(r: TestResult): ReferenceCurve | null {
-  return r.test_type === 'shapiro' ? null : r.charts.reference;
-}
+export { boxesOf, descriptiveRows, referenceOf } from './result-parts.js';
 
 /** Numbers for sentences: 5 significant digits, exponent for the very small and very large. */
 export function num(x: number | null | undefined): string {

@@ -142,7 +142,7 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{border:1px solid 
 <table>${summary}</table>
 ${warnings}
 <h2>${L('descriptives')}</h2><table><tr><th>${L('group')}</th><th>n</th><th>missing</th><th>mean</th><th>sd</th><th>median</th><th>Q1</th><th>Q3</th><th>min</th><th>max</th><th>CI low</th><th>CI high</th></tr>${groups}</table>
-${boxes ? boxSvg(boxes) : ''}
+${boxes ? boxSvg(boxes.boxes) : ''}
 ${reference ? `<h2>${esc(lang === 'ja' ? '参照分布と棄却域' : 'Reference distribution and critical region')}</h2>${referenceSvg(reference)}` : ''}
 ${checks ? `<h2>${L('assumptions')}</h2><table><tr><th></th><th>method</th><th>target</th><th>statistic</th><th>p</th><th></th></tr>${checks}</table>` : ''}
 ${tukey}${table}
