@@ -166,7 +166,6 @@ export class Phases {
   }
 }
 
-
 /** Sampled points as packed columns: x, y, and the colour (numbers, or indices into its categories). */
 export function packedPoints(r: unknown[][], colorKind: 'numeric' | 'categorical' | null) {
   const n = r.length;

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { apiBlob, apiGet, apiPost } from '../../api/client';
 import { uploadMultipart } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
+import { rates } from '../../../../server/src/features/images/thresholds';
 
 const enc = encodeURIComponent;
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
@@ -119,17 +120,14 @@ export function useAuthedImage(path: string | null) {
   return url;
 }
 
-/** Miss rate (NG passed as OK) and over-detection rate (OK flagged) of held-out scores at a threshold, for the live slider. */
-export function ratesAt(scores: HeldScore[], threshold: number) {
-  const ng = scores.filter((s) => s.label === 'NG');
-  const ok = scores.filter((s) => s.label === 'OK');
-  return {
-    miss_rate: ng.length ? ng.filter((s) => s.score < threshold).length / ng.length : null,
-    over_detection_rate: ok.length ? ok.filter((s) => s.score >= threshold).length / ok.length : null,
-    ng: ng.length,
-    ok: ok.length,
-  };
-}
+/** Miss rate (NG passed as OK) and over-detection rate (OK flagged) of held-out scores at a threshold, for the live
+ * slider: the server's rule (features/images/thresholds.ts), which saves and reports the same rates. */
+export const ratesAt = (scores: HeldScore[], threshold: number) =>
+  rates(
+    scores.map((s) => s.label),
+    scores.map((s) => s.score),
+    threshold,
+  );
 
 // ---- pre-processing (SPEC §7 'Image') ------------------------------------------------------------------------
 export type ImageOperations = Schemas['ImageOperations'];
