@@ -48,6 +48,7 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   await page.getByRole('button', { name: 'Register', exact: true }).click();
   await page.waitForURL(/\/dataset\/details\//, { timeout: 180_000 });
   await page.getByRole('table', { name: 'Counts per class and split' }).waitFor();
+  const datasetUrl = page.url();
   const counts = await page.getByRole('table', { name: 'Counts per class and split' }).innerText();
   assert.match(counts, /OK\s+72\s+13\s+15\s+100/);
   await page.getByRole('list', { name: 'Images' }).getByRole('img').first().waitFor();
@@ -142,6 +143,9 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   // Japanese.
   if (SHOTS) {
     await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+    await page.goto(datasetUrl);
+    await page.getByRole('table', { name: 'クラス・分割ごとの枚数' }).waitFor();
+    await shot(page, 'ja-01-dataset');
     await page.goto(detailsUrl);
     await page.getByRole('button', { name: '再学習' }).waitFor();
     await shot(page, 'ja-04-details');
