@@ -51,6 +51,15 @@ describe('decision sentences and warnings', () => {
     expect(warningText(w, 'en')).toMatch(/^The data of "A", "B" and "C" do not look normally distributed \(Shapiro–Wilk p ≤ 0\.0123\)/);
     expect(warningText(w, 'ja')).toMatch(/^「A」「B」「C」のデータは正規分布に従っていない可能性があります（シャピロ・ウィルク p ≤ 0\.0123）/);
     expect(warningText({ code: 'equal_variance_failed', params: { target: '', p: 3e-9 } }, 'en')).toContain('(Levene p < 0.0001)');
+    // The rank test suggested asks the same question: paired data have the signed-rank test, never Mann–Whitney U.
+    const diff = { code: 'normality_failed', params: { target: 'extra', p: 0.01 } };
+    expect(warningText(diff, 'en', 'paired_t')).toMatch(/consider the Wilcoxon signed-rank test \(paired\)\.$/);
+    expect(warningText(diff, 'ja', 'paired_t')).toMatch(/標本が小さい場合はウィルコクソンの符号付き順位検定（対応あり）も検討してください。$/);
+    expect(warningText(diff, 'en', 'paired_t')).not.toContain('Mann');
+    expect(warningText(diff, 'en', 'one_sample_t')).toContain('the Wilcoxon signed-rank test (one sample)');
+    expect(warningText(diff, 'en', 'two_sample_t')).toContain('consider the Mann–Whitney U test.');
+    expect(warningText(diff, 'ja', 'two_sample_t')).toContain('マン・ホイットニーのU検定も検討してください');
+    expect(warningText(diff, 'en', 'anova')).toContain('consider a rank test.');
     expect(warningText({ code: 'missing_dropped', params: { count: 4 } }, 'ja')).toBe('欠損値を含む4行を除外しました。');
   });
 

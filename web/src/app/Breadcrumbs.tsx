@@ -5,6 +5,7 @@ import NavigateNextIcon from '@mui/icons-material/NavigateNext';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, matchRoutes, useLocation, type RouteObject } from 'react-router';
 import { useCrumbNames } from './crumbNames';
+import { MONO_FONT_STACK } from '../lib/fonts';
 
 let registered: RouteObject[] = [];
 /** routes.tsx registers its table so that crumbs link only to prefixes that are real pages. */
@@ -67,7 +68,7 @@ export default function Breadcrumbs() {
               variant="body2"
               color={last ? 'text.primary' : 'text.secondary'}
               aria-current={last ? 'page' : undefined}
-              sx={{ fontFamily: c.known ? undefined : 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: c.known ? 13 : 12 }}
+              sx={{ fontFamily: c.known ? undefined : MONO_FONT_STACK, fontSize: c.known ? 13 : 12 }}
             >
               {c.label}
             </Typography>

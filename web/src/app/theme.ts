@@ -1,24 +1,7 @@
 import { createTheme } from '@mui/material/styles';
 import { enUS as coreEn, jaJP as coreJa } from '@mui/material/locale';
 import type {} from '@mui/x-data-grid/themeAugmentation';
-
-const fontFamily = [
-  'Inter',
-  '"Segoe UI"',
-  'Roboto',
-  '"Helvetica Neue"',
-  'Arial',
-  '"Hiragino Kaku Gothic ProN"',
-  '"Hiragino Sans"',
-  '"Noto Sans JP"',
-  '"Noto Sans CJK JP"',
-  '"Yu Gothic UI"',
-  'Meiryo',
-  'sans-serif',
-  // Shipped with the app (web/src/main.tsx) for machines with no Japanese font: after every system font, so it is
-  // fetched only for glyphs nothing else has, and then only the unicode-range subsets a page uses.
-  '"Noto Sans JP Variable"',
-].join(',');
+import { FONT_STACK, MONO_FONT_STACK } from '../lib/fonts';
 
 /**
  * Calm, dense enterprise theme with a light and a dark scheme (the user's 'dark theme' setting switches them at
@@ -51,7 +34,7 @@ export function createAppTheme(lang: 'en' | 'ja') {
       },
       shape: { borderRadius: 6 },
       typography: {
-        fontFamily,
+        fontFamily: FONT_STACK,
         fontSize: 13,
         h4: { fontSize: '1.6rem', fontWeight: 600 },
         h5: { fontSize: '1.3rem', fontWeight: 600 },
@@ -60,6 +43,8 @@ export function createAppTheme(lang: 'en' | 'ja') {
         button: { textTransform: 'none', fontWeight: 600 },
       },
       components: {
+        // The browser's own monospace for these is a generic family alone: Japanese in a log or message would be boxes.
+        MuiCssBaseline: { styleOverrides: { 'pre, code, kbd, samp': { fontFamily: MONO_FONT_STACK } } },
         MuiButton: { defaultProps: { disableElevation: true } },
         MuiTextField: { defaultProps: { size: 'small' } },
         MuiFormControl: { defaultProps: { size: 'small' } },

@@ -1,11 +1,12 @@
 import EChartsReactCore from 'echarts-for-react/esm/core';
 import { type CSSProperties, useMemo } from 'react';
 import { echarts, type EChartsCoreOption } from './echarts';
+import { withAppFont } from './font';
 import { localiseNumbers } from './numbers';
 
 /** A chart from the modular ECharts build (SVG renderer: crisp, light for many small charts). */
 export default function EChart({ option, height = 200, style, ariaLabel }: { option: EChartsCoreOption; height?: number; style?: CSSProperties; ariaLabel?: string }) {
-  const localised = useMemo(() => localiseNumbers(option), [option]);
+  const localised = useMemo(() => withAppFont(localiseNumbers(option)), [option]);
   return (
     <div role="img" aria-label={ariaLabel}>
       <EChartsReactCore

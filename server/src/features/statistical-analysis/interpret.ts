@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { BoxData as BoxDataSchema, GroupStats as GroupStatsSchema, ReferenceCurve as ReferenceCurveSchema, TestResult as TestResultSchema } from './responses.js';
-import { alternativeNames, effectNames, estimateNames, fill, labels, magnitudes, say, testNames, warningTexts } from './messages.js';
+import { alternativeNames, anyRankTest, effectNames, estimateNames, fill, labels, magnitudes, rankAlternatives, say, testNames, warningTexts } from './messages.js';
 import { csvRow as sharedCsvRow } from '../../http/csv.js';
 
 /** A stored engine result: its schema (responses.ts) is the one description, shared with the web app through OpenAPI. */
@@ -161,10 +161,13 @@ export function decisionSentence(r: TestResult, lang: Lang): string {
   return `At the ${percent(r.alpha)} significance level, ${body} (${detail}). The null hypothesis is ${r.reject ? 'rejected' : 'not rejected'}.`;
 }
 
-export function warningText(w: { code: string; params: Record<string, unknown> }, lang: Lang): string {
+/** A warning in words; `testType` (the result's test_type) picks the rank test a normality warning suggests. */
+export function warningText(w: { code: string; params: Record<string, unknown> }, lang: Lang, testType?: string): string {
   const t = warningTexts[w.code];
   if (!t) return w.code;
   const params: Record<string, unknown> = { ...w.params };
+  const rank = testType ? testNames[rankAlternatives[testType] ?? ''] : undefined;
+  params.rank = rank ? (lang === 'en' ? `the ${rank.en}` : rank.ja) : anyRankTest[lang];
   const quote = (s: unknown) => (lang === 'ja' ? `「${s}」` : `"${s}"`);
   const targets = Array.isArray(params.targets) ? params.targets : typeof params.target === 'string' && params.target !== '' ? [params.target] : [];
   if (typeof params.p === 'number') {
@@ -199,7 +202,7 @@ export function evaluation(r: TestResult) {
           magnitude_text: r.effect_size.magnitude ? both((l) => magnitudes[r.effect_size!.magnitude!]?.[l] ?? '') : null,
         }
       : null,
-    warnings: r.warnings.map((w) => ({ code: w.code, params: w.params, text: both((l) => warningText(w, l)) })),
+    warnings: r.warnings.map((w) => ({ code: w.code, params: w.params, text: both((l) => warningText(w, l, r.test_type)) })),
   };
 }
 
@@ -265,7 +268,7 @@ export function resultCsv(p: ProjectInfo, r: TestResult, lang: Lang): string {
   if (r.warnings.length) {
     rows.push('');
     rows.push(csvRow([L('warnings')]));
-    for (const w of r.warnings) rows.push(csvRow([warningText(w, lang)]));
+    for (const w of r.warnings) rows.push(csvRow([warningText(w, lang, r.test_type)]));
   }
   return '\ufeff' + rows.join('\r\n') + '\r\n';
 }

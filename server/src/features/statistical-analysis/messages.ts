@@ -55,11 +55,21 @@ export const testNames: Record<string, LocalText> = {
   f_test: { en: 'F-test of equal variances', ja: '等分散のF検定' },
 };
 
+/** The rank test that answers the same question without assuming normality, by the test's type (a key of
+ * testNames): paired data and one sample have the signed-rank test, two independent samples Mann–Whitney U. */
+export const rankAlternatives: Record<string, string> = {
+  one_sample_t: 'wilcoxon_one_sample',
+  paired_t: 'wilcoxon_paired',
+  two_sample_t: 'mann_whitney',
+  pearson: 'spearman',
+};
+export const anyRankTest: LocalText = { en: 'a rank test', ja: '順位に基づく検定' };
+
 export const warningTexts: Record<string, LocalText> = {
   missing_dropped: { en: '{count} row(s) with missing values were dropped.', ja: '欠損値を含む{count}行を除外しました。' },
   normality_failed: {
-    en: 'The data of {target} do not look normally distributed (Shapiro–Wilk p {p}). With small samples, consider a rank test (Mann–Whitney U or Wilcoxon).',
-    ja: '{target}のデータは正規分布に従っていない可能性があります（シャピロ・ウィルク p {p}）。標本が小さい場合は順位検定（マン・ホイットニーのU検定やウィルコクソン検定）も検討してください。',
+    en: 'The data of {target} do not look normally distributed (Shapiro–Wilk p {p}). With small samples, consider {rank}.',
+    ja: '{target}のデータは正規分布に従っていない可能性があります（シャピロ・ウィルク p {p}）。標本が小さい場合は{rank}も検討してください。',
   },
   equal_variance_failed: {
     en: "The variances differ (Levene p {p}); Welch's t-test, which does not assume equal variances, is more appropriate.",

@@ -127,7 +127,7 @@ export function reportHtml(p: ProjectInfo, r: TestResult, lang: Lang): string {
   const table = r.test_type === 'chi_square' ? contingencyHtml(r.table, L('table')) : '';
   const boxes = boxesOf(r);
   const reference = referenceOf(r);
-  const warnings = r.warnings.length ? `<h2>${L('warnings')}</h2><ul>${r.warnings.map((w) => `<li>${esc(warningText(w, lang))}</li>`).join('')}</ul>` : '';
+  const warnings = r.warnings.length ? `<h2>${L('warnings')}</h2><ul>${r.warnings.map((w) => `<li>${esc(warningText(w, lang, r.test_type))}</li>`).join('')}</ul>` : '';
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><title>${esc(p.name)} — ${esc(methodName(r, lang))}</title>
 <style>

@@ -15,6 +15,7 @@ import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/format';
 import { useOperations } from './api';
+import { MONO_FONT_STACK } from '../../lib/fonts';
 
 const NS = 'operations';
 
@@ -88,7 +89,7 @@ export default function OperationsPage() {
               <TableBody>
                 {d.queue.map((k) => (
                   <TableRow key={k.kind}>
-                    <TableCell sx={{ fontFamily: 'monospace' }}>{k.kind}</TableCell>
+                    <TableCell sx={{ fontFamily: MONO_FONT_STACK }}>{k.kind}</TableCell>
                     <TableCell align="right">{k.queued}</TableCell>
                     <TableCell align="right">{k.running}</TableCell>
                   </TableRow>
@@ -122,7 +123,7 @@ export default function OperationsPage() {
                 {d.recent_failures.map((f) => (
                   <TableRow key={f.id}>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{f.finished_at ? formatDateTime(f.finished_at) : ''}</TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace' }}>{f.kind}</TableCell>
+                    <TableCell sx={{ fontFamily: MONO_FONT_STACK }}>{f.kind}</TableCell>
                     <TableCell>{f.organisation_name ?? ''}</TableCell>
                     <TableCell align="right">{f.attempts}</TableCell>
                     <TableCell>
@@ -131,7 +132,7 @@ export default function OperationsPage() {
                       </Box>
                     </TableCell>
                     {/* the ids to look up in the server's and the engine workers' logs */}
-                    <TableCell sx={{ fontFamily: 'monospace', fontSize: 12, whiteSpace: 'nowrap' }}>
+                    <TableCell sx={{ fontFamily: MONO_FONT_STACK, fontSize: 12, whiteSpace: 'nowrap' }}>
                       <div>{t('jobId', { id: f.id })}</div>
                       {f.request_id && <div>{t('requestId', { id: f.request_id })}</div>}
                     </TableCell>

@@ -20,6 +20,7 @@ import { saveBlob } from '../../lib/browser';
 import { formatDateTime } from '../../lib/format';
 import { type Credential, createCredential, type PlatformProject, projectsKey, revokeCredential, useCredentials } from './api';
 import { useConfirm } from './common';
+import { MONO_FONT_STACK } from '../../lib/fonts';
 
 /** The secret is shown once; the dialog offers the download and warns before closing without it (SPEC §8). */
 function SecretDialog({ cred, project, onClose }: { cred: Credential | null; project: PlatformProject; onClose: () => void }) {
@@ -111,7 +112,7 @@ export default function CredentialsPanel({ project, canWrite }: { project: Platf
               <TableRow key={c.id}>
                 <TableCell>{c.name}</TableCell>
                 <TableCell>{t(`cred.${c.kind}`)}</TableCell>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{c.prefix}…</TableCell>
+                <TableCell sx={{ fontFamily: MONO_FONT_STACK }}>{c.prefix}…</TableCell>
                 <TableCell>{formatDateTime(c.created_at)}</TableCell>
                 <TableCell>{c.last_used_at ? formatDateTime(c.last_used_at) : t('cred.never')}</TableCell>
                 <TableCell align="right">

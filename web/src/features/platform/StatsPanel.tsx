@@ -15,6 +15,7 @@ import EChart from '../../charts/EChart';
 import { formatInteger } from '../../lib/format';
 import { downloadStats, type PlatformProject, type Ratio, useStats } from './api';
 import { NS } from './common';
+import { MONO_FONT_STACK } from '../../lib/fonts';
 
 function RatioChart({ title, items }: { title: string; items: Ratio[] }) {
   return (
@@ -107,7 +108,7 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
             <TableBody>
               {s.paths.map((p) => (
                 <TableRow key={p.path}>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{p.path}</TableCell>
+                  <TableCell sx={{ fontFamily: MONO_FONT_STACK }}>{p.path}</TableCell>
                   <TableCell align="right">{formatInteger(p.count)}</TableCell>
                   <TableCell align="right">{p.average_ms.toFixed(2)}</TableCell>
                 </TableRow>

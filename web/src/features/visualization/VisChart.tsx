@@ -1,6 +1,7 @@
 import EChartsReactCore from 'echarts-for-react/esm/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { withAppFont } from '../../charts/font';
 import { localiseNumbers } from '../../charts/numbers';
 import { echarts, type EChartsCoreOption } from './echarts';
 
@@ -25,7 +26,7 @@ export default function VisChart({ option, height = 360, fileName, ariaLabel, te
   const { t } = useTranslation('visualization');
   const full = useMemo(
     () => ({
-      ...localiseNumbers(option),
+      ...withAppFont(localiseNumbers(option)),
       toolbox: {
         right: 8,
         top: 0,
