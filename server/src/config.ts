@@ -34,6 +34,10 @@ export interface Config {
   traceSample: number;
   /** OTEL_EXPORTER_OTLP_ENDPOINT: traces go there over OTLP/HTTP; unset, tracing is off. */
   otlpEndpoint: string | undefined;
+  /** Hosted-API calls a second per client address and per API key (MITATE_SERVE_IP_RPS, MITATE_SERVE_KEY_RPS; bursts of
+   * twice that; 0 turns a limit off). Counted in this server's memory: with N servers a client may get up to N times. */
+  serveIpRps: number;
+  serveKeyRps: number;
 }
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -116,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     s3: s3Settings(env),
     traceSample: traceSample(env.MITATE_TRACE_SAMPLE),
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined,
+    serveIpRps: Math.max(0, int(env.MITATE_SERVE_IP_RPS, 1000)),
+    serveKeyRps: Math.max(0, int(env.MITATE_SERVE_KEY_RPS, 2000)),
     ...overrides,
   };
 }

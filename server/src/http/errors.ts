@@ -17,9 +17,9 @@ export class AppError extends Error {
     super(typeof key === 'string' ? key : key.en);
   }
 
-  /** A stable code for clients: the catalogue key, or the English text of an area's own message. */
+  /** A stable code for clients: the catalogue key, or the code an area's own message declares. */
   get code(): string {
-    return typeof this.key === 'string' ? this.key : 'error';
+    return typeof this.key === 'string' ? this.key : (this.key.code ?? 'error');
   }
 }
 

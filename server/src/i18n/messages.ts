@@ -68,6 +68,8 @@ export type Lang = 'en' | 'ja';
 export interface LocalText {
   en: string;
   ja: string;
+  /** The stable machine code an error answer carries (`error`, or a 422 item's `type`); without it, "error". */
+  code?: string;
 }
 export type Message = MessageKey | LocalText;
 

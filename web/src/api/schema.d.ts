@@ -36618,8 +36618,23 @@ export interface components {
             identity_verified: boolean;
         };
         PlatformStatsInput: {
+            /** @description Answered predictions (2xx): the requests counted and billed */
             total: number;
-            errors: number;
+            /** @description Refused calls (never billed), all reasons together */
+            refused: number;
+            /** @description Refused calls by reason */
+            refusals: {
+                /** @description 401: no API key, or a wrong or revoked one */
+                key: number;
+                /** @description 402: the project is locked for an unpaid invoice */
+                locked: number;
+                /** @description other 4xx: a body that is not JSON or CSV, a wrong content type, rows the model cannot take, an API not yet approved */
+                input: number;
+                /** @description 429: over the per-address, per-key or sandbox rate */
+                rate_limit: number;
+                /** @description 5xx: the API stopped or busy, or a server fault */
+                server: number;
+            };
             average_ms: number | null;
             paths: {
                 path: string;
@@ -36645,7 +36660,7 @@ export interface components {
                 time: string;
                 count: number;
                 average_ms: number;
-                errors: number;
+                refused: number;
             }[];
             /** @enum {string} */
             bucket: "hour" | "day";
@@ -41113,8 +41128,23 @@ export interface components {
             identity_verified: boolean;
         };
         PlatformStats: {
+            /** @description Answered predictions (2xx): the requests counted and billed */
             total: number;
-            errors: number;
+            /** @description Refused calls (never billed), all reasons together */
+            refused: number;
+            /** @description Refused calls by reason */
+            refusals: {
+                /** @description 401: no API key, or a wrong or revoked one */
+                key: number;
+                /** @description 402: the project is locked for an unpaid invoice */
+                locked: number;
+                /** @description other 4xx: a body that is not JSON or CSV, a wrong content type, rows the model cannot take, an API not yet approved */
+                input: number;
+                /** @description 429: over the per-address, per-key or sandbox rate */
+                rate_limit: number;
+                /** @description 5xx: the API stopped or busy, or a server fault */
+                server: number;
+            };
             average_ms: number | null;
             paths: {
                 path: string;
@@ -41140,7 +41170,7 @@ export interface components {
                 time: string;
                 count: number;
                 average_ms: number;
-                errors: number;
+                refused: number;
             }[];
             /** @enum {string} */
             bucket: "hour" | "day";

@@ -8,6 +8,7 @@ import type { LocalText } from '../../i18n/messages.js';
 import '../account/db.js';
 import '../platform/db.js';
 import { loadPrices, type PriceList } from '../platform/prices.js';
+import { billableUsage } from '../platform/stats.js';
 import type { PlatformProjectTable } from '../platform/db.js';
 import { type Clock, clockOf } from './clock.js';
 import type { BillingInvoiceTable, InvoiceState } from './db.js';
@@ -63,7 +64,7 @@ export function transferReference(orgId: string): string {
 const stateText = (s: string) => STATE_WORDS[s] ?? { en: s, ja: s };
 function withState(m: LocalText, state: string): LocalText {
   const w = stateText(state);
-  return { en: m.en.replace('{state}', w.en), ja: m.ja.replace('{state}', w.ja) };
+  return { ...m, en: m.en.replace('{state}', w.en), ja: m.ja.replace('{state}', w.ja) };
 }
 
 /** Billable: approved once and not back in draft or review (approved, running, stopped). */
@@ -86,17 +87,8 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
 
   // ---- generation -----------------------------------------------------------------------------------------
 
-  /** Usage of a project in [from, to] (inclusive days) from the request statistics. */
-  async function usage(projectId: string, from: string, to: string) {
-    const r = await db
-      .selectFrom('platform_request_stats')
-      .select((eb) => [eb.fn.sum<number>('count').as('requests'), eb.fn.sum<number>('total_ms').as('ms')])
-      .where('project_id', '=', projectId)
-      .where('hour', '>=', dayStartHour(from))
-      .where('hour', '<', dayStartHour(dayAfter(to)))
-      .executeTakeFirst();
-    return { requests: Number(r?.requests ?? 0), ms: Number(r?.ms ?? 0) };
-  }
+  /** Billed usage of a project in [from, to] (inclusive days): answered predictions only (platform's rule). */
+  const usage = (projectId: string, from: string, to: string) => billableUsage(db, projectId, dayStartHour(from), dayStartHour(dayAfter(to)));
 
   /** The invoice of one period: billed in advance (subscription and base infrastructure of this period) plus the
    * metered usage of the period before (requests beyond the plan, compute hours). */

@@ -6,12 +6,14 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { securityHeaders } from '../../http/security-headers.js';
 import { engineErrorMessage } from '../../i18n/engine-errors.js';
+import type { LocalText } from '../../i18n/messages.js';
 import { lockCheck } from '../billing/gate.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
 import { M } from './messages.js';
 import { agrees, PlanEvaluator } from './plan.js';
 import { sameHash } from './service.js';
 import { type ServeInput, type ServeResult, ServingPool } from './serving.js';
+import { TokenBuckets } from './limits.js';
 import { StatsRecorder } from './stats.js';
 
 /** Settings of the hosted APIs (environment, each with a default). */
@@ -60,17 +62,10 @@ return allowed`;
 /** Token bucket per sandbox key: `rate` a second, bursts of `burst`; in Redis when given (shared by all servers),
  * in this process otherwise. */
 export function makeLimiter(rate: number, burst: number, redis?: Redis) {
-  const buckets = new Map<string, { tokens: number; at: number }>();
+  const buckets = new TokenBuckets(rate, burst);
   return async function allow(id: string): Promise<boolean> {
     if (redis) return (await redis.eval(BUCKET_SCRIPT, 1, `mitate:platform:bucket:${id}`, String(rate), String(burst))) === 1;
-    const now = Date.now();
-    const b = buckets.get(id) ?? { tokens: burst, at: now };
-    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * rate);
-    b.at = now;
-    buckets.set(id, b);
-    if (b.tokens < 1) return false;
-    b.tokens -= 1;
-    return true;
+    return buckets.take(id) === 0;
   };
 }
 
@@ -192,54 +187,84 @@ export function makeGateway(ctx: AppContext) {
     throw new AppError(422, M.badBody, {}, 'body');
   }
 
-  async function handle(req: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) {
-    const started = performance.now();
+  // Per client address and per API key, in this server's memory, checked before anything else (no body read, no
+  // key hashed, no database): a flood is refused at the cost of a map lookup. With several servers each counts its
+  // own calls, so a client spread over N servers may get up to N times the limit.
+  const buckets = (rps: number) => (rps > 0 ? new TokenBuckets(rps, Math.max(1, rps * 2)) : null);
+  const byAddress = buckets(ctx.config.serveIpRps);
+  const byKey = buckets(ctx.config.serveKeyRps);
+
+  function limit(req: FastifyRequest, reply: FastifyReply, done: (e?: Error) => void) {
     reply.headers(SERVE_HEADERS);
+    let wait = byAddress?.take(req.ip) ?? 0;
+    if (wait) return refuse(reply, done, wait, M.rateLimitedAddress, ctx.config.serveIpRps);
+    const secret = byKey && apiKeyOf(req);
+    wait = secret ? byKey.take(secret.slice(0, 200)) : 0;
+    if (wait) return refuse(reply, done, wait, M.rateLimitedKey, ctx.config.serveKeyRps);
+    done();
+  }
+
+  function refuse(reply: FastifyReply, done: (e?: Error) => void, seconds: number, text: LocalText, rps: number) {
+    reply.header('retry-after', String(seconds));
+    done(new AppError(429, text, { rps, seconds }));
+  }
+
+  /** What a call resolved, for its statistics line (written once the answer is sent, whatever it was). */
+  const seen = new WeakMap<FastifyRequest, { r: Resolved; credentialId?: string }>();
+
+  /** Every answer of a known API is counted by its status: 2xx are the requests billed, anything else a refusal
+   * counted apart (never billed), including those made before the handler (broken JSON, wrong content type, rate). */
+  function count(req: FastifyRequest, reply: FastifyReply, done: () => void) {
+    const mark = seen.get(req);
+    const line = (r: Resolved | null) => {
+      if (r) stats.record({ orgId: r.project.organisation_id, projectId: r.project.id, path: r.path, status: reply.statusCode, ms: reply.elapsedTime, userAgent: req.headers['user-agent'], credentialId: mark?.credentialId });
+    };
+    const key = (req.params as { key?: string }).key ?? '';
+    const r = mark?.r ?? cached(key);
+    if (r) line(r);
+    // refused before the handler, the API not in the cache: looked up, and the statistics wait for it
+    else if (key) stats.track(resolve(key).then(line, () => undefined)); // no such API: nobody's statistics
+    done();
+  }
+
+  async function handle(req: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) {
     const r = cached(req.params.key) ?? (await resolve(req.params.key));
     if (!r) throw new AppError(404, M.apiNotFound);
-    let credential: PlatformCredentialTable | undefined;
-    let status = 500;
-    try {
-      const secret = apiKeyOf(req);
-      if (!secret) throw new AppError(401, M.apiKeyMissing);
-      credential = r.known.get(secret);
-      if (!credential) {
-        const hash = sha256(secret);
-        // Keys of this project only: another project's or organisation's key is refused like a wrong one.
-        credential = r.credentials.find((c) => sameHash(c.key_hash, hash));
-        if (!credential) throw new AppError(401, M.apiKeyInvalid);
-        if (r.known.size < 256) r.known.set(secret, credential);
-      }
-      if (r.project.status === 'stopped' || r.project.status === 'approved') throw new AppError(503, M.apiStopped);
-      if (r.project.status !== 'running') throw new AppError(403, M.apiNotApproved);
-      await lockCheck(ctx.db, r.project.id); // 402 while an invoice of the project is overdue and unpaid
-      if (credential.kind === 'sandbox' && !(await allow(credential.id))) {
-        reply.header('retry-after', '1');
-        throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });
-      }
-      const model = r.model;
-      const input = inputOf(req);
-      // JSON rows the model's checked plan takes are answered here; everything else by a serving process
-      const t0 = performance.now();
-      const ev = s.inProcess ? planOf(model) : null;
-      const local = ev && 'rows' in input ? ev.predict(input.rows) : null;
-      const result: ServeResult = local ?? (await pool.predict(model, input));
-      reply.header('server-timing', `predict;desc="${local ? 'in-process' : 'engine'}";dur=${(performance.now() - t0).toFixed(3)}`);
-      if ('plan' in result) throw new Error('a serving plan where a prediction was expected');
-      if ('error' in result) {
-        if (result.status === 422) throw new EngineInputError(result);
-        if (result.status === 503 || result.status === 504) throw new AppError(503, M.servingBusy);
-        throw new Error(result.error);
-      }
-      status = 200;
-      return reply.send(answerOf(r.head, result));
-    } catch (e) {
-      status = e instanceof AppError ? e.status : 500;
-      throw e;
-    } finally {
-      const ms = performance.now() - started;
-      stats.record({ orgId: r.project.organisation_id, projectId: r.project.id, path: r.path, status, ms, userAgent: req.headers['user-agent'], credentialId: credential?.id });
+    const mark: { r: Resolved; credentialId?: string } = { r };
+    seen.set(req, mark);
+    const secret = apiKeyOf(req);
+    if (!secret) throw new AppError(401, M.apiKeyMissing);
+    let credential = r.known.get(secret);
+    if (!credential) {
+      const hash = sha256(secret);
+      // Keys of this project only: another project's or organisation's key is refused like a wrong one.
+      credential = r.credentials.find((c) => sameHash(c.key_hash, hash));
+      if (!credential) throw new AppError(401, M.apiKeyInvalid);
+      if (r.known.size < 256) r.known.set(secret, credential);
     }
+    mark.credentialId = credential.id;
+    if (r.project.status === 'stopped' || r.project.status === 'approved') throw new AppError(503, M.apiStopped);
+    if (r.project.status !== 'running') throw new AppError(403, M.apiNotApproved);
+    await lockCheck(ctx.db, r.project.id); // 402 while an invoice of the project is overdue and unpaid
+    if (credential.kind === 'sandbox' && !(await allow(credential.id))) {
+      reply.header('retry-after', '1');
+      throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });
+    }
+    const model = r.model;
+    const input = inputOf(req);
+    // JSON rows the model's checked plan takes are answered here; everything else by a serving process
+    const t0 = performance.now();
+    const ev = s.inProcess ? planOf(model) : null;
+    const local = ev && 'rows' in input ? ev.predict(input.rows) : null;
+    const result: ServeResult = local ?? (await pool.predict(model, input));
+    reply.header('server-timing', `predict;desc="${local ? 'in-process' : 'engine'}";dur=${(performance.now() - t0).toFixed(3)}`);
+    if ('plan' in result) throw new Error('a serving plan where a prediction was expected');
+    if ('error' in result) {
+      if (result.status === 422) throw new EngineInputError(result);
+      if (result.status === 503 || result.status === 504) throw new AppError(503, M.servingBusy);
+      throw new Error(result.error);
+    }
+    return reply.send(answerOf(r.head, result));
   }
 
   return {
@@ -255,6 +280,8 @@ export function makeGateway(ctx: AppContext) {
     register(app: FastifyInstance) {
       app.register(async (serve) => {
         serve.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+        serve.addHook('onRequest', limit);
+        serve.addHook('onResponse', count);
         serve.post<{ Params: { key: string } }>(
           '/serve/:key/predict',
           {

@@ -144,15 +144,25 @@ export const publishableView = z.object({
 export const projectPage = z.object({ items: z.array(projectView), total: z.number().int() });
 export const reviewPage = z.object({ items: z.array(projectView.extend({ identity_verified: z.boolean() }).meta({ id: 'PlatformProjectUnderReview' })), total: z.number().int() });
 const share = z.object({ name: z.string(), count: z.number(), ratio: z.number() });
+const reasonCount = (what: string) => z.number().describe(what);
 export const statsView = z.object({
-  total: z.number(),
-  errors: z.number(),
+  total: z.number().describe('Answered predictions (2xx): the requests counted and billed'),
+  refused: z.number().describe('Refused calls (never billed), all reasons together'),
+  refusals: z
+    .object({
+      key: reasonCount('401: no API key, or a wrong or revoked one'),
+      locked: reasonCount('402: the project is locked for an unpaid invoice'),
+      input: reasonCount('other 4xx: a body that is not JSON or CSV, a wrong content type, rows the model cannot take, an API not yet approved'),
+      rate_limit: reasonCount('429: over the per-address, per-key or sandbox rate'),
+      server: reasonCount('5xx: the API stopped or busy, or a server fault'),
+    })
+    .describe('Refused calls by reason'),
   average_ms: z.number().nullable(),
   paths: z.array(z.object({ path: z.string(), count: z.number(), average_ms: z.number() })),
   devices: z.array(share),
   browsers: z.array(share),
   os: z.array(share),
-  series: z.array(z.object({ time: z.string(), count: z.number(), average_ms: z.number(), errors: z.number() })),
+  series: z.array(z.object({ time: z.string(), count: z.number(), average_ms: z.number(), refused: z.number() })),
   bucket: z.enum(['hour', 'day']),
 }).meta({ id: 'PlatformStats' });
 export const adminMeView = z.object({ platform_admin: z.boolean() });

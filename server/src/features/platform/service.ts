@@ -33,7 +33,7 @@ const word = (k: string) => STATUS_WORDS[k] ?? { en: k, ja: k };
 function transitionError(status: string, action: string): AppError {
   const s = word(status);
   const a = word(action === 'draft' ? 'draft_action' : action);
-  const text: LocalText = { en: M.badTransition.en.replace('{status}', s.en).replace('{action}', a.en), ja: M.badTransition.ja.replace('{status}', s.ja).replace('{action}', a.ja) };
+  const text: LocalText = { code: M.badTransition.code, en: M.badTransition.en.replace('{status}', s.en).replace('{action}', a.en), ja: M.badTransition.ja.replace('{status}', s.ja).replace('{action}', a.ja) };
   return new AppError(409, text);
 }
 

@@ -28,6 +28,7 @@ interface Cell {
 export class StatsRecorder {
   private cells = new Map<string, Cell>();
   private used = new Map<string, number>(); // credential id -> last used time (ms)
+  private pending = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
   private hour = '';
@@ -65,9 +66,20 @@ export class StatsRecorder {
     if (r.credentialId) this.used.set(r.credentialId, now);
   }
 
+  /** A record still being made (its project looked up): the next flush waits for it. */
+  track(p: Promise<unknown>): void {
+    this.pending.add(p);
+    const drop = () => void this.pending.delete(p);
+    p.then(drop, drop);
+  }
+
   /** Writes what was gathered; concurrent calls run one after another. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write()).catch((e) => this.onError(e as Error));
+    const pending = [...this.pending];
+    this.flushing = this.flushing
+      .then(() => Promise.allSettled(pending))
+      .then(() => this.write())
+      .catch((e) => this.onError(e as Error));
     return this.flushing;
   }
 
@@ -103,37 +115,74 @@ export class StatsRecorder {
   }
 }
 
+/** Why a serving call was refused, from its status (the one rule for the statistics page and the CSV); null for an
+ * answered prediction (2xx), the only kind that counts as a request and is billed. */
+export const REFUSAL_REASONS = ['key', 'locked', 'input', 'rate_limit', 'server'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+export function refusalOf(status: number): RefusalReason | null {
+  if (status >= 200 && status < 300) return null;
+  if (status === 401) return 'key';
+  if (status === 402) return 'locked';
+  if (status === 429) return 'rate_limit';
+  if (status >= 400 && status < 500) return 'input';
+  return 'server';
+}
+
+/** Answered calls of a project and their serving time in [fromHour, toHour) (ISO hours): the only billed usage.
+ * Refusals (no or wrong key, locked, bad input, rate limit, server faults) are never billed. */
+export async function billableUsage(db: Db, projectId: string, fromHour: string, toHour: string): Promise<{ requests: number; ms: number }> {
+  const r = await db
+    .selectFrom('platform_request_stats')
+    .select((eb) => [eb.fn.sum<number>('count').as('requests'), eb.fn.sum<number>('total_ms').as('ms')])
+    .where('project_id', '=', projectId)
+    .where('hour', '>=', fromHour)
+    .where('hour', '<', toHour)
+    .where('status', '>=', 200)
+    .where('status', '<', 300) // answered only (refusalOf(status) === null)
+    .executeTakeFirst();
+  return { requests: Number(r?.requests ?? 0), ms: Number(r?.ms ?? 0) };
+}
+
 export interface StatsView {
+  /** Answered predictions (2xx): the requests billed. */
   total: number;
-  errors: number;
+  /** Refused calls, never billed, in all and by reason. */
+  refused: number;
+  refusals: Record<RefusalReason, number>;
   average_ms: number | null;
   paths: { path: string; count: number; average_ms: number }[];
   devices: { name: string; count: number; ratio: number }[];
   browsers: { name: string; count: number; ratio: number }[];
   os: { name: string; count: number; ratio: number }[];
-  series: { time: string; count: number; average_ms: number; errors: number }[];
+  series: { time: string; count: number; average_ms: number; refused: number }[];
   bucket: 'hour' | 'day';
 }
 
-/** Statistics of one project since `from` (ISO hour), bucketed by hour or day. */
+/** Statistics of one project since `from` (ISO hour), bucketed by hour or day. Counts, times and client kinds are of
+ * answered predictions; refusals are counted apart, by reason. */
 export async function readStats(db: Db, orgId: string, projectId: string, from: string, bucket: 'hour' | 'day'): Promise<StatsView> {
-  const rows = await db
+  const all = await db
     .selectFrom('platform_request_stats')
     .select(['hour', 'path', 'status', 'device', 'browser', 'os', 'count', 'total_ms'])
     .where('organisation_id', '=', orgId)
     .where('project_id', '=', projectId)
     .where('hour', '>=', from)
     .execute();
+  const rows = all.filter((r) => refusalOf(r.status) === null);
+  const refusals = Object.fromEntries(REFUSAL_REASONS.map((k) => [k, 0])) as Record<RefusalReason, number>;
+  for (const r of all) {
+    const why = refusalOf(r.status);
+    if (why) refusals[why] += Number(r.count);
+  }
   const total = rows.reduce((s, r) => s + Number(r.count), 0);
   const sumMs = rows.reduce((s, r) => s + Number(r.total_ms), 0);
   const group = (key: (r: (typeof rows)[number]) => string) => {
-    const m = new Map<string, { count: number; ms: number; errors: number }>();
+    const m = new Map<string, { count: number; ms: number }>();
     for (const r of rows) {
       const k = key(r);
-      const g = m.get(k) ?? { count: 0, ms: 0, errors: 0 };
+      const g = m.get(k) ?? { count: 0, ms: 0 };
       g.count += Number(r.count);
       g.ms += Number(r.total_ms);
-      if (r.status >= 400) g.errors += Number(r.count);
       m.set(k, g);
     }
     return m;
@@ -141,27 +190,39 @@ export async function readStats(db: Db, orgId: string, projectId: string, from: 
   const ratios = (key: (r: (typeof rows)[number]) => string) =>
     [...group(key).entries()].map(([name, g]) => ({ name, count: g.count, ratio: total ? g.count / total : 0 })).sort((a, b) => b.count - a.count);
   const round = (v: number) => Math.round(v * 1000) / 1000;
+  const timeOf = (hour: string) => (bucket === 'day' ? hour.slice(0, 10) : `${hour}:00`);
+  const series = new Map<string, { time: string; count: number; ms: number; refused: number }>();
+  for (const r of all) {
+    const time = timeOf(r.hour);
+    const s = series.get(time) ?? { time, count: 0, ms: 0, refused: 0 };
+    if (refusalOf(r.status)) s.refused += Number(r.count);
+    else {
+      s.count += Number(r.count);
+      s.ms += Number(r.total_ms);
+    }
+    series.set(time, s);
+  }
   return {
     total,
-    errors: rows.filter((r) => r.status >= 400).reduce((s, r) => s + Number(r.count), 0),
+    refused: Object.values(refusals).reduce((a, b) => a + b, 0),
+    refusals,
     average_ms: total ? round(sumMs / total) : null,
     paths: [...group((r) => r.path).entries()].map(([path, g]) => ({ path, count: g.count, average_ms: round(g.ms / g.count) })),
     devices: ratios((r) => r.device),
     browsers: ratios((r) => r.browser),
     os: ratios((r) => r.os),
-    series: [...group((r) => (bucket === 'day' ? r.hour.slice(0, 10) : r.hour)).entries()]
-      .map(([time, g]) => ({ time: bucket === 'day' ? time : `${time}:00`, count: g.count, average_ms: round(g.ms / g.count), errors: g.errors }))
-      .sort((a, b) => a.time.localeCompare(b.time)),
+    series: [...series.values()].map((s) => ({ time: s.time, count: s.count, average_ms: s.count ? round(s.ms / s.count) : 0, refused: s.refused })).sort((a, b) => a.time.localeCompare(b.time)),
     bucket,
   };
 }
 
 export function statsCsv(v: StatsView): string {
-  const lines = ['section,name,count,average_ms,ratio,errors'];
+  const lines = ['section,name,count,average_ms,ratio,refused'];
   const q = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
   for (const p of v.paths) lines.push(`path,${q(p.path)},${p.count},${p.average_ms},,`);
   for (const [section, list] of [['device', v.devices], ['browser', v.browsers], ['os', v.os]] as const)
     for (const x of list) lines.push(`${section},${q(x.name)},${x.count},,${x.ratio.toFixed(4)},`);
-  for (const s of v.series) lines.push(`${v.bucket},${s.time},${s.count},${s.average_ms},,${s.errors}`);
+  for (const s of v.series) lines.push(`${v.bucket},${s.time},${s.count},${s.average_ms},,${s.refused}`);
+  for (const k of REFUSAL_REASONS) lines.push(`refused,${k},${v.refusals[k]},,,`);
   return lines.join('\n') + '\n';
 }

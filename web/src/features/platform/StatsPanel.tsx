@@ -17,6 +17,9 @@ import { downloadStats, type PlatformProject, type Ratio, useStats } from './api
 import { NS } from './common';
 import { MONO_FONT_STACK } from '../../lib/fonts';
 
+/** Why calls were refused (none of them is billed), in the order the server declares them. */
+const REASONS = ['key', 'locked', 'input', 'rate_limit', 'server'] as const;
+
 function RatioChart({ title, items }: { title: string; items: Ratio[] }) {
   return (
     <Box sx={{ flex: 1, minWidth: 220 }}>
@@ -56,7 +59,7 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
           {t('stats.download')}
         </Button>
       </Box>
-      {!s || s.total === 0 ? (
+      {!s || (s.total === 0 && s.refused === 0) ? (
         <Typography color="text.secondary">{t('stats.empty')}</Typography>
       ) : (
         <>
@@ -71,15 +74,17 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
             </Box>
             <Box>
               <Typography variant="caption" color="text.secondary">
-                {t('stats.errors')}
+                {t('stats.refused')}
               </Typography>
-              <Typography variant="h5">{formatInteger(s.errors)}</Typography>
+              <Typography variant="h5" data-testid="stats-refused">
+                {formatInteger(s.refused)}
+              </Typography>
             </Box>
             <Box>
               <Typography variant="caption" color="text.secondary">
                 {t('stats.avg')}
               </Typography>
-              <Typography variant="h5">{s.average_ms?.toFixed(1)} ms</Typography>
+              <Typography variant="h5">{s.average_ms === null ? '—' : `${s.average_ms.toFixed(1)} ms`}</Typography>
             </Box>
           </Box>
           <EChart
@@ -87,12 +92,14 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
             ariaLabel={t('stats.count')}
             option={{
               animation: false,
-              grid: { left: 50, right: 50, top: 20, bottom: 40 },
+              grid: { left: 50, right: 50, top: 30, bottom: 60 },
               tooltip: { trigger: 'axis' },
               xAxis: { type: 'category', data: s.series.map((x) => x.time) },
               yAxis: [{ type: 'value', name: t('stats.count') }, { type: 'value', name: 'ms' }],
+              legend: { bottom: 0 },
               series: [
-                { type: 'bar', name: t('stats.count'), data: s.series.map((x) => x.count) },
+                { type: 'bar', name: t('stats.count'), stack: 'calls', data: s.series.map((x) => x.count) },
+                { type: 'bar', name: t('stats.refusedSeries'), stack: 'calls', data: s.series.map((x) => x.refused) },
                 { type: 'bar', name: t('stats.avgMs'), yAxisIndex: 1, data: s.series.map((x) => x.average_ms) },
               ],
             }}
@@ -111,6 +118,22 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
                   <TableCell sx={{ fontFamily: MONO_FONT_STACK }}>{p.path}</TableCell>
                   <TableCell align="right">{formatInteger(p.count)}</TableCell>
                   <TableCell align="right">{p.average_ms.toFixed(2)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <Table size="small" sx={{ my: 2, maxWidth: 640 }} aria-label={t('stats.refusals')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('stats.refusals')}</TableCell>
+                <TableCell align="right">{t('stats.count')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {REASONS.map((r) => (
+                <TableRow key={r} data-testid={`refusals-${r}`}>
+                  <TableCell>{t(`stats.reasons.${r}`)}</TableCell>
+                  <TableCell align="right">{formatInteger(s.refusals[r])}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -32,7 +32,7 @@ describe('hosted API page', () => {
       'GET /api/services/status': () => ok(STATUS),
       'GET /api/platform/projects/pp1': () => ok(project),
       'GET /api/platform/projects/pp1/credentials': () => ok([]),
-      'GET /api/platform/projects/pp1/statistics': () => ok({ total: 0, errors: 0, average_ms: null, paths: [], devices: [], browsers: [], os: [], series: [], bucket: 'hour' }),
+      'GET /api/platform/projects/pp1/statistics': () => ok({ total: 0, refused: 0, refusals: { key: 0, locked: 0, input: 0, rate_limit: 0, server: 0 }, average_ms: null, paths: [], devices: [], browsers: [], os: [], series: [], bucket: 'hour' }),
       'POST /api/platform/projects/pp1/start': () => ok({ ...project, status: 'running', actions: ['stop'] }),
       'POST /api/platform/projects/pp1/credentials': () => ok({ id: 'c1', name: 'line 1', kind: 'production', prefix: 'mk_live_abcdefgh', created_at: '2026-11-23T01:00:00Z', last_used_at: null, revoked_at: null, secret: 'mk_live_abcdefghSECRET' }, 201),
     });
