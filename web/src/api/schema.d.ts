@@ -36787,9 +36787,9 @@ export interface components {
                     version: string;
                     /** @description the prediction's columns */
                     outputs: string[];
-                    /** @description one object per row, with the outputs */
+                    /** @description one object per row: each output column (see outputs) with its value; null where a value cannot be given */
                     predictions: {
-                        [key: string]: unknown;
+                        [key: string]: (number | string | boolean) | null;
                     }[];
                 };
             };
@@ -41311,9 +41311,9 @@ export interface components {
                     version: string;
                     /** @description the prediction's columns */
                     outputs: string[];
-                    /** @description one object per row, with the outputs */
+                    /** @description one object per row: each output column (see outputs) with its value; null where a value cannot be given */
                     predictions: {
-                        [key: string]: unknown;
+                        [key: string]: (number | string | boolean) | null;
                     }[];
                 };
             };

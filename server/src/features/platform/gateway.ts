@@ -234,7 +234,7 @@ export function makeGateway(ctx: AppContext) {
   }
 
   /** What a call resolved, for its statistics line (written once the answer is sent, whatever it was). */
-  const seen = new WeakMap<FastifyRequest, { r: Resolved; credentialId?: string }>();
+  const seen = new WeakMap<FastifyRequest, { r: Resolved | null; credentialId?: string }>();
 
   /** Every answer of a known API is counted by its status: 2xx are the requests billed, anything else a refusal
    * counted apart (never billed), including those made before the handler (broken JSON, wrong content type, rate). */
@@ -244,18 +244,21 @@ export function makeGateway(ctx: AppContext) {
       if (r) stats.record({ orgId: r.project.organisation_id, projectId: r.project.id, path: r.path, status: reply.statusCode, ms: reply.elapsedTime, userAgent: req.headers['user-agent'], credentialId: mark?.credentialId });
     };
     const key = (req.params as { key?: string }).key ?? '';
-    const r = mark?.r ?? cached(key);
-    if (r) line(r);
-    // refused before the handler, the API not in the cache: looked up, and the statistics wait for it
-    else if (key) stats.track(resolve(key).then(line, () => undefined)); // no such API: nobody's statistics
+    if (mark) line(mark.r); // the handler looked the API up (null: there is none, nobody's statistics)
+    else {
+      const r = cached(key);
+      if (r) line(r);
+      // refused before the handler, the API not in the cache: looked up, and the statistics wait for it
+      else if (key) stats.track(resolve(key).then(line, () => undefined));
+    }
     done();
   }
 
   async function handle(req: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) {
     const r = cached(req.params.key) ?? (await resolve(req.params.key));
+    const mark: { r: Resolved | null; credentialId?: string } = { r };
+    seen.set(req, mark); // (no API: looked up once, nothing to count)
     if (!r) throw new AppError(404, M.apiNotFound);
-    const mark: { r: Resolved; credentialId?: string } = { r };
-    seen.set(req, mark);
     const secret = apiKeyOf(req);
     if (!secret) throw new AppError(401, M.apiKeyMissing);
     let credential = r.known.get(secret);

@@ -206,7 +206,9 @@ export const serveReplies = {
           model: z.string(),
           version: z.string(),
           outputs: z.array(z.string()).describe("the prediction's columns"),
-          predictions: z.array(z.record(z.string(), z.unknown())).describe('one object per row, with the outputs'),
+          predictions: z
+            .array(z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])))
+            .describe('one object per row: each output column (see outputs) with its value; null where a value cannot be given'),
         }),
       }),
     })
