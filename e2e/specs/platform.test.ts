@@ -110,9 +110,12 @@ test('hosted APIs: publish a regression model, approve as administrator, create 
   assert.equal(bad.status, 422);
   assert.deepEqual((await bad.json()).detail[0].loc, ['body', 'RH']);
 
-  // The statistics show those calls.
+  // The statistics show those calls: 3 answered (billed), the 422 refused apart by reason (not billed).
   await page.reload();
-  await page.getByTestId('stats-total').filter({ hasText: '4' }).waitFor();
+  await page.getByTestId('stats-total').filter({ hasText: '3' }).waitFor();
+  await page.getByTestId('stats-refused').filter({ hasText: '1' }).waitFor();
+  await page.getByTestId('refusals-input').filter({ hasText: '1' }).waitFor();
+  assert.equal(await page.getByTestId('refusals-key').textContent(), 'No or wrong API key (401)0');
   await page.getByRole('cell', { name: '/serve/power-output/predict' }).waitFor();
   await page.getByRole('img', { name: 'Browsers' }).or(page.getByLabel('Browsers')).first().waitFor();
   await page.getByRole('cell', { name: 'Never' }).waitFor({ state: 'detached' }); // last used is set

@@ -5,7 +5,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/auth/tokens.js';
 import { clockOf } from '../src/features/billing/clock.js';
+import { forgetLock } from '../src/features/billing/lock.js';
 import { makeBillingService, periodStart } from '../src/features/billing/service.js';
+import { SERVE_REFUSALS } from '../src/features/platform/schemas.js';
+import { clip, numericColumns, readNumbers } from '../src/features/platform/inputs.js';
 import { TokenBuckets } from '../src/features/platform/limits.js';
 import { billableUsage, refusalOf } from '../src/features/platform/stats.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
@@ -35,6 +38,22 @@ describe('serving refusals and rate limits (pure rules)', () => {
     expect(slow.take('x', t0)).toBe(100);
   });
 
+  it('numbers sent as text: the one rule of both serving paths', () => {
+    const rows = [{ a: '27', b: 'x', c: 1 }, { a: ' -1.5e3 ', b: '27', c: null }, { a: 3, b: null, c: '.5' }];
+    const read = readNumbers(rows, ['a', 'c']);
+    expect(read).toEqual({ rows: [{ a: 27, b: 'x', c: 1 }, { a: -1500, b: '27', c: null }, { a: 3, b: null, c: 0.5 }] });
+    expect(rows[0].a).toBe('27'); // the caller's rows are not changed
+    const same = [{ a: 1 }];
+    expect((readNumbers(same, ['a']) as { rows: unknown[] }).rows).toBe(same); // nothing to read: no copy
+    for (const bad of ['27 kg', 'hot', '', 'NaN', 'Infinity', '0x1A', '1,000', '1e400'])
+      expect(readNumbers([{ a: bad }], ['a'])).toEqual({ refused: { column: 'a', value: bad } });
+    expect(readNumbers([{ a: 'y'.repeat(1000) }], ['a'])).toEqual({ refused: { column: 'a', value: `${'y'.repeat(80)}…` } });
+    expect(clip(`a${'😀'.repeat(50)}`)).toBe(`a${'😀'.repeat(39)}…`); // never half a character
+    expect(clip('😀'.repeat(50))).toBe(`${'😀'.repeat(40)}…`);
+    expect(numericColumns({ features: ['a', 'b', 'c'], model_columns: { a: 'numeric', b: 'category', z: 'numeric' } })).toEqual(['a']);
+    expect(numericColumns({})).toEqual([]);
+  });
+
   it('keeps at most maxIds buckets', () => {
     const b = new TokenBuckets(1, 2, 100);
     for (let i = 0; i < 1000; i++) b.take(`id${i}`, 5_000);
@@ -54,6 +73,11 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
   const ADMIN = `serve.admin.${crypto.randomBytes(3).toString('hex')}@example.com`;
   const call = (method: string, url: string, payload?: unknown, who: { auth: Record<string, string> } = alice, lang = 'en') =>
     t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
+  let id = '';
+  let key = '';
+  let secret = '';
+  const serve = (headers: Record<string, string>, payload: string | object = { rows: [ROW] }) =>
+    t.app.inject({ method: 'POST', url: `/serve/${key}/predict`, payload, headers: { 'content-type': 'application/json', ...headers } });
 
   beforeAll(async () => {
     process.env.MITATE_PLATFORM_ADMINS = ADMIN;
@@ -80,7 +104,7 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
     await t.app.ctx.jobs.waitFor(started.job?.id ?? body(await call('GET', `/api/regress/project/${pid}`)).job.id, 600_000);
     const model = body(await call('GET', `/api/regress/project/${pid}`)).models.find((x: { state: string }) => x.state === 'done');
     const created = body(await call('POST', '/api/platform/projects', { name: 'Power API', key: `bill-${crypto.randomBytes(3).toString('hex')}`, project_id: pid, model_key: model.model_key, content_language: 'en' }));
-    const { id, key } = created;
+    ({ id, key } = created);
     expect(created.settings.expected_requests_per_month).toBe(0); // every answered request is beyond the plan
     await call('POST', `/api/platform/projects/${id}/submit`);
     const user = await t.app.ctx.db.selectFrom('users').select(['id', 'organisation_id']).where('email', '=', alice.email).executeTakeFirstOrThrow();
@@ -90,9 +114,7 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
       .execute();
     expect(body(await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' }, admin)).status).toBe('approved');
     expect(body(await call('POST', `/api/platform/projects/${id}/start`)).status).toBe('running');
-    const secret = body(await call('POST', `/api/platform/projects/${id}/credentials`, { name: 'line 1' })).secret;
-    const serve = (headers: Record<string, string>, payload: string | object = { rows: [ROW] }) =>
-      t.app.inject({ method: 'POST', url: `/serve/${key}/predict`, payload, headers: { 'content-type': 'application/json', ...headers } });
+    secret = body(await call('POST', `/api/platform/projects/${id}/credentials`, { name: 'line 1' })).secret;
 
     const answered = [];
     for (let i = 0; i < 33; i++) answered.push((await serve({ 'x-api-key': secret })).statusCode);
@@ -114,7 +136,11 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
     expect((await svc.sweep()).generated).toBe(1);
     clock.advance(20 * 86400_000);
     expect((await svc.sweep()).overdue).toBe(1);
-    for (let i = 0; i < 2; i++) expect((await serve({ 'x-api-key': secret })).statusCode).toBe(402);
+    for (const lang of ['en', 'ja']) {
+      const locked = await serve({ 'x-api-key': secret, 'accept-language': lang });
+      expect(locked.statusCode).toBe(402);
+      expect(locked.json().detail).toEqual({ response: lang === 'en' ? 'Project locked for unpaid invoice.' : '未払いの請求書があるため、プロジェクトはロックされています。', error: 'project_locked' });
+    }
 
     // the owner's statistics: 33 requests; refusals by reason; nothing else
     const s = body(await call('GET', `/api/platform/projects/${id}/statistics`));
@@ -145,6 +171,58 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
     expect(usage.requests).toBe(33);
     expect(usage.ms).toBeCloseTo(servedMs, 6);
   }, 900_000);
+
+  it('every refusal carries a stable code and its message in the caller\'s language; no refusal echoes unbounded input', async () => {
+    // an invoice the empty wallet cannot pay: 409 with its code
+    const inv = body(await call('GET', '/api/billing/invoices?state=overdue')).items[0];
+    const short = await call('POST', `/api/billing/invoices/${inv.id}/pay-wallet`, undefined, alice, 'ja');
+    expect(short.statusCode).toBe(409);
+    expect(short.json().detail.error).toBe('wallet_short');
+    expect(short.json().detail.response).toMatch(/^ウォレット残高/);
+    // the owner has paid (the payment flow is billing.test's): the lock goes
+    await t.app.ctx.db.deleteFrom('billing_locks').where('project_id', '=', id).execute();
+    forgetLock(id);
+    expect((await serve({ 'x-api-key': secret })).statusCode).toBe(200);
+
+    const refusal = async (headers: Record<string, string>, payload: string | object, status: number, code: string, ja: RegExp) => {
+      const res = await serve({ ...headers, 'accept-language': 'ja' }, payload);
+      expect(res.statusCode, `${code}: ${res.body.slice(0, 300)}`).toBe(status);
+      const d = res.json().detail;
+      if (status === 422) {
+        expect(d[0].type).toBe(code);
+        expect(d[0].msg).toMatch(ja);
+      } else expect(d).toMatchObject({ error: code, response: expect.stringMatching(ja) });
+      expect(SERVE_REFUSALS[status as keyof typeof SERVE_REFUSALS].codes as readonly string[]).toContain(code); // documented
+      return res;
+    };
+    await refusal({}, { rows: [ROW] }, 401, 'api_key_missing', /^APIキーが必要です/);
+    await refusal({ 'x-api-key': 'mk_live_wrong' }, { rows: [ROW] }, 401, 'api_key_invalid', /^APIキーが無効/);
+    await refusal({ 'x-api-key': secret }, 'null', 422, 'serve_bad_body', /^JSON/);
+    await refusal({ 'x-api-key': secret }, '{"rows": [', 400, 'invalid_json', /JSON/);
+    await refusal({ 'x-api-key': secret, 'content-type': 'application/xml' }, '<rows/>', 415, 'unsupported_media_type', /./);
+    await refusal({ 'x-api-key': secret }, { rows: [{ ...ROW, AT: '27 kg' }] }, 422, 'inference_not_numeric', /「27 kg」/);
+    const noApi = await t.app.inject({ method: 'POST', url: '/serve/no-such-api/predict', payload: { rows: [ROW] }, headers: { 'x-api-key': secret } });
+    expect(noApi.json().detail.error).toBe('api_not_found');
+
+    // a 5 MiB string in a numeric column: refused quoting its first 80 characters
+    const huge = 'x'.repeat(5 * 1024 * 1024);
+    const big = await refusal({ 'x-api-key': secret }, { rows: [{ ...ROW, V: huge }] }, 422, 'inference_not_numeric', /「V」/);
+    expect(big.body.length).toBeLessThan(1000);
+    expect(big.json().detail[0].msg).toContain(`「${'x'.repeat(80)}…」`);
+    expect(big.json().detail[0].loc).toEqual(['body', 'V']);
+    // the serving process's own refusals are cut the same way (a CSV body is read there)
+    const bigCsv = await refusal({ 'x-api-key': secret, 'content-type': 'text/csv' }, `AT,V,AP,RH\n8.34,${huge},1010.84,90.01\n`, 422, 'inference_not_numeric', /「V」/);
+    expect(bigCsv.body.length).toBeLessThan(1000);
+    expect(bigCsv.json().detail[0].msg).toContain(`「${'x'.repeat(80)}…」`);
+
+    // a number sent as text is that number, on both paths: the same answer as the number itself
+    const asNumber = body(await serve({ 'x-api-key': secret }, { rows: [ROW] })).predictions[0];
+    const asText = await serve({ 'x-api-key': secret }, { rows: [{ AT: '8.34', V: ' 40.77 ', AP: '1.01084e3', RH: 90.01 }] });
+    expect(asText.statusCode).toBe(200);
+    expect(body(asText).predictions[0]).toEqual(asNumber);
+    const csv = await serve({ 'x-api-key': secret, 'content-type': 'text/csv' }, 'AT,V,AP,RH\n"8.34",40.77,1010.84,90.01\n');
+    expect(body(csv).predictions[0].predicted_EP).toBeCloseTo(asNumber.predicted_EP, 9);
+  }, 300_000);
 });
 
 /** Issue 31 §1: per-address and per-key limits answer 429 with Retry-After before any work; they are counted as

@@ -241,7 +241,8 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     await serve(secret, { rows: [{ AT: 8, V: 40, AP: 1010, RH: 80 }] }, key, { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1' });
     await serve(secret, { rows: [{ AT: 8, V: 40, AP: 1010, RH: 80 }] }, key, { 'user-agent': 'python-requests/2.32.3' });
     const s = body(await call('GET', `/api/platform/projects/${id}/statistics?bucket=hour`, undefined, viewer));
-    expect(s.total).toBeGreaterThanOrEqual(20);
+    expect(s.total + s.refused).toBeGreaterThanOrEqual(20);
+    expect(s.total).toBeGreaterThanOrEqual(10);
     expect(s.refused).toBeGreaterThan(0);
     expect(s.refusals.key).toBeGreaterThan(0); // the 401s of the tests above, counted apart and never billed
     expect(s.paths[0]).toMatchObject({ path: `/serve/${key}/predict` });

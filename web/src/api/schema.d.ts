@@ -29922,7 +29922,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer */
+        /**
+         * Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer
+         * @description Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -29935,39 +29938,87 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HostedPrediction"];
+                    };
+                };
+                /** @description The body is not the JSON its content type says. The message is in the caller's language (Accept-Language: en or ja). */
                 400: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: invalid_json, empty_json, bad_request. */
+                                error: string;
+                            };
+                        };
                     };
                 };
-                /** @description Default Response */
+                /** @description No API key, or one that is wrong, revoked or of another API. The message is in the caller's language (Accept-Language: en or ja). */
                 401: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: api_key_missing, api_key_invalid. */
+                                error: string;
+                            };
+                        };
                     };
                 };
-                /** @description Default Response */
+                /** @description The project is locked for an unpaid invoice. The message is in the caller's language (Accept-Language: en or ja). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: project_locked. */
+                                error: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The API is not approved yet. The message is in the caller's language (Accept-Language: en or ja). */
                 403: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: api_not_approved. */
+                                error: string;
+                            };
+                        };
                     };
                 };
-                /** @description Default Response */
+                /** @description There is no API with this key. The message is in the caller's language (Accept-Language: en or ja). */
                 404: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: api_not_found. */
+                                error: string;
+                            };
+                        };
                     };
                 };
                 /** @description Default Response */
@@ -29979,31 +30030,95 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Default Response */
+                /** @description The body is larger than the limit. The message is in the caller's language (Accept-Language: en or ja). */
                 413: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: json_too_large. */
+                                error: string;
+                            };
+                        };
                     };
                 };
-                /** @description Default Response */
+                /** @description The content type is neither JSON nor CSV text. The message is in the caller's language (Accept-Language: en or ja). */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: unsupported_media_type. */
+                                error: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); a few other codes of the engine catalogue may appear for a preprocessing condition. The message is in the caller's language (Accept-Language: en or ja). */
                 422: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ValidationError"];
+                        "application/json": {
+                            detail: {
+                                loc: (string | number)[];
+                                msg: string;
+                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error. */
+                                type: string;
+                            }[];
+                        };
                     };
                 };
-                /** @description Default Response */
+                /** @description Too many calls from this address, with this key, or with a sandbox key; wait the Retry-After seconds. The message is in the caller's language (Accept-Language: en or ja). */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: rate_limited_address, rate_limited_key, sandbox_rate_limited. */
+                                error: string;
+                            };
+                        };
+                    };
+                };
+                /** @description A fault of the server. The message is in the caller's language (Accept-Language: en or ja). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: server_error. */
+                                error: string;
+                            };
+                        };
+                    };
+                };
+                /** @description The API is stopped, or busy. The message is in the caller's language (Accept-Language: en or ja). */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: string;
+                                /** @description One of: api_stopped, serving_busy. */
+                                error: string;
+                            };
+                        };
                     };
                 };
             };
@@ -36665,6 +36780,20 @@ export interface components {
             /** @enum {string} */
             bucket: "hour" | "day";
         };
+        HostedPredictionInput: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /** @description the prediction's columns */
+                    outputs: string[];
+                    /** @description one object per row: each output column (see outputs) with its value; null where a value cannot be given */
+                    predictions: {
+                        [key: string]: (number | string | boolean) | null;
+                    }[];
+                };
+            };
+        };
         InvoiceLineInput: {
             /** @enum {string} */
             item: "subscription" | "infrastructure_base" | "requests_over_plan" | "compute_hours";
@@ -41174,6 +41303,20 @@ export interface components {
             }[];
             /** @enum {string} */
             bucket: "hour" | "day";
+        };
+        HostedPrediction: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /** @description the prediction's columns */
+                    outputs: string[];
+                    /** @description one object per row: each output column (see outputs) with its value; null where a value cannot be given */
+                    predictions: {
+                        [key: string]: (number | string | boolean) | null;
+                    }[];
+                };
+            };
         };
         InvoiceLine: {
             /** @enum {string} */

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -11,8 +13,10 @@ import { lockCheck } from '../billing/gate.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
 import { M } from './messages.js';
 import { agrees, PlanEvaluator } from './plan.js';
+import { serveReplies } from './schemas.js';
 import { sameHash } from './service.js';
 import { type ServeInput, type ServeResult, ServingPool } from './serving.js';
+import { clip, numericColumns, readNumbers } from './inputs.js';
 import { TokenBuckets } from './limits.js';
 import { StatsRecorder } from './stats.js';
 
@@ -36,7 +40,10 @@ class EngineInputError extends AppError {
     r: { error: string; code?: string | null; params?: Record<string, unknown>; column: string | null },
     private engineCode = r.code ?? 'engine_error',
   ) {
-    super(422, r.code ? engineErrorMessage({ code: r.code, params: r.params, message: r.error }) : { en: r.error, ja: r.error }, {}, r.column ?? 'body');
+    // A value the caller sent comes back cut (a 5 MiB string in a numeric column is quoted by its first 80 characters).
+    const params = r.params && Object.fromEntries(Object.entries(r.params).map(([k, v]) => [k, typeof v === 'string' ? clip(v) : v]));
+    const text = r.code ? engineErrorMessage({ code: r.code, params, message: clip(r.error, 300) }) : { en: clip(r.error, 300), ja: clip(r.error, 300) };
+    super(422, text, {}, r.column === null ? 'body' : clip(r.column));
   }
 
   override get code(): string {
@@ -79,6 +86,8 @@ interface Resolved {
   /** The statistics path and model of this project, made once rather than per request. */
   path: string;
   model: { key: string; dir: string };
+  /** The model's numeric input columns (manifest.json), where a number sent as text is read as that number. */
+  numeric: string[];
   /** Secrets already matched to a live key of this project, so a repeated key is not hashed again. It lives and
    * dies with this entry: at most cacheMs, and a revocation (forget) drops it at once. Only matches are kept. */
   known: Map<string, PlatformCredentialTable>;
@@ -147,6 +156,21 @@ export function makeGateway(ctx: AppContext) {
     return null;
   }
 
+  // A model's numeric columns, read once per model (a published model's folder never changes).
+  const numerics = new Map<string, string[]>();
+  async function numericOf(model: { key: string; dir: string }): Promise<string[]> {
+    let cols = numerics.get(model.key);
+    if (!cols) {
+      cols = await fs
+        .readFile(path.join(model.dir, 'manifest.json'), 'utf8')
+        .then((t) => numericColumns(JSON.parse(t)))
+        .catch(() => []); // no manifest: the serving process decides, as before
+      if (numerics.size >= 1024) numerics.clear();
+      numerics.set(model.key, cols);
+    }
+    return cols;
+  }
+
   /** The cached entry while it is fresh (no promise on the hot path). */
   function cached(key: string): Resolved | undefined {
     const hit = cache.get(key);
@@ -163,7 +187,7 @@ export function makeGateway(ctx: AppContext) {
     const version = String((JSON.parse(project.settings_json) as { version?: string }).version ?? '');
     const head = `{"detail":{"response":{"model":${JSON.stringify(project.model_key)},"version":${JSON.stringify(version)},`;
     const model = { key: `${project.id}:${project.model_dir}`, dir: ctx.storage.pathOf(project.model_dir) };
-    const r = { project, credentials, version, at: Date.now(), head, path: `/serve/${project.key}/predict`, model, known: new Map() };
+    const r = { project, credentials, version, at: Date.now(), head, path: `/serve/${project.key}/predict`, model, numeric: await numericOf(model), known: new Map() };
     cache.set(key, r);
     return r;
   }
@@ -210,7 +234,7 @@ export function makeGateway(ctx: AppContext) {
   }
 
   /** What a call resolved, for its statistics line (written once the answer is sent, whatever it was). */
-  const seen = new WeakMap<FastifyRequest, { r: Resolved; credentialId?: string }>();
+  const seen = new WeakMap<FastifyRequest, { r: Resolved | null; credentialId?: string }>();
 
   /** Every answer of a known API is counted by its status: 2xx are the requests billed, anything else a refusal
    * counted apart (never billed), including those made before the handler (broken JSON, wrong content type, rate). */
@@ -220,18 +244,21 @@ export function makeGateway(ctx: AppContext) {
       if (r) stats.record({ orgId: r.project.organisation_id, projectId: r.project.id, path: r.path, status: reply.statusCode, ms: reply.elapsedTime, userAgent: req.headers['user-agent'], credentialId: mark?.credentialId });
     };
     const key = (req.params as { key?: string }).key ?? '';
-    const r = mark?.r ?? cached(key);
-    if (r) line(r);
-    // refused before the handler, the API not in the cache: looked up, and the statistics wait for it
-    else if (key) stats.track(resolve(key).then(line, () => undefined)); // no such API: nobody's statistics
+    if (mark) line(mark.r); // the handler looked the API up (null: there is none, nobody's statistics)
+    else {
+      const r = cached(key);
+      if (r) line(r);
+      // refused before the handler, the API not in the cache: looked up, and the statistics wait for it
+      else if (key) stats.track(resolve(key).then(line, () => undefined));
+    }
     done();
   }
 
   async function handle(req: FastifyRequest<{ Params: { key: string } }>, reply: FastifyReply) {
     const r = cached(req.params.key) ?? (await resolve(req.params.key));
+    const mark: { r: Resolved | null; credentialId?: string } = { r };
+    seen.set(req, mark); // (no API: looked up once, nothing to count)
     if (!r) throw new AppError(404, M.apiNotFound);
-    const mark: { r: Resolved; credentialId?: string } = { r };
-    seen.set(req, mark);
     const secret = apiKeyOf(req);
     if (!secret) throw new AppError(401, M.apiKeyMissing);
     let credential = r.known.get(secret);
@@ -251,7 +278,12 @@ export function makeGateway(ctx: AppContext) {
       throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });
     }
     const model = r.model;
-    const input = inputOf(req);
+    let input = inputOf(req);
+    if ('rows' in input && r.numeric.length) {
+      const read = readNumbers(input.rows, r.numeric);
+      if ('refused' in read) throw new EngineInputError({ error: 'not a number', code: 'inference_not_numeric', params: read.refused, column: read.refused.column });
+      input = { rows: read.rows as Record<string, unknown>[] };
+    }
     // JSON rows the model's checked plan takes are answered here; everything else by a serving process
     const t0 = performance.now();
     const ev = s.inProcess ? planOf(model) : null;
@@ -293,7 +325,10 @@ export function makeGateway(ctx: AppContext) {
             schema: {
               tags: ['hosted APIs'],
               summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer',
+              description:
+                'Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.',
               params: z.object({ key: z.string().max(60) }),
+              response: serveReplies,
             },
           },
           handle,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AnyMetrics } from '../training/responses.js';
 import { storedEnum } from '../../http/responses.js';
+import { M as B } from '../billing/messages.js';
 import { M } from './messages.js';
 
 const MAX_COUNT = 2_147_483_647;
@@ -166,3 +167,51 @@ export const statsView = z.object({
   bucket: z.enum(['hour', 'day']),
 }).meta({ id: 'PlatformStats' });
 export const adminMeView = z.object({ platform_admin: z.boolean() });
+
+// ---- POST /serve/{key}/predict: its answer and every refusal's stable code (the OpenAPI document lists them) ----
+
+/** The codes a hosted API's refusal carries, by status: `detail.error`, or for 422 each item's `type`. */
+export const SERVE_REFUSALS = {
+  400: { codes: ['invalid_json', 'empty_json', 'bad_request'], what: 'the body is not the JSON its content type says' },
+  401: { codes: [M.apiKeyMissing.code, M.apiKeyInvalid.code], what: 'no API key, or one that is wrong, revoked or of another API' },
+  402: { codes: [B.projectLocked.code], what: 'the project is locked for an unpaid invoice' },
+  403: { codes: [M.apiNotApproved.code], what: 'the API is not approved yet' },
+  404: { codes: [M.apiNotFound.code], what: 'there is no API with this key' },
+  413: { codes: ['json_too_large'], what: 'the body is larger than the limit' },
+  415: { codes: ['unsupported_media_type'], what: 'the content type is neither JSON nor CSV text' },
+  422: {
+    codes: [M.badBody.code, 'serve_no_rows', 'serve_too_many_rows', 'serve_csv_unreadable', 'inference_feature_missing', 'inference_not_numeric', 'inference_unseen_category', 'value_error'],
+    what: 'rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); a few other codes of the engine catalogue may appear for a preprocessing condition',
+  },
+  429: { codes: [M.rateLimitedAddress.code, M.rateLimitedKey.code, M.rateLimited.code], what: 'too many calls from this address, with this key, or with a sandbox key; wait the Retry-After seconds' },
+  500: { codes: ['server_error'], what: 'a fault of the server' },
+  503: { codes: [M.apiStopped.code, M.servingBusy.code], what: 'the API is stopped, or busy' },
+} as const;
+
+function refusal(status: keyof typeof SERVE_REFUSALS): z.ZodType {
+  const r = SERVE_REFUSALS[status];
+  const codes = `One of: ${r.codes.join(', ')}.`;
+  const about = `${r.what[0].toUpperCase()}${r.what.slice(1)}. The message is in the caller's language (Accept-Language: en or ja).`;
+  if (status === 422)
+    return z.object({ detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string().describe(codes) })) }).describe(about);
+  return z.object({ detail: z.object({ response: z.string(), error: z.string().describe(codes) }) }).describe(about);
+}
+
+/** The prediction answer (written by hand, see gateway.answerOf) and every refusal, for the OpenAPI document. */
+export const serveReplies = {
+  200: z
+    .object({
+      detail: z.object({
+        response: z.object({
+          model: z.string(),
+          version: z.string(),
+          outputs: z.array(z.string()).describe("the prediction's columns"),
+          predictions: z
+            .array(z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])))
+            .describe('one object per row: each output column (see outputs) with its value; null where a value cannot be given'),
+        }),
+      }),
+    })
+    .meta({ id: 'HostedPrediction' }),
+  ...(Object.fromEntries(Object.keys(SERVE_REFUSALS).map((k) => [k, refusal(Number(k) as keyof typeof SERVE_REFUSALS)])) as Record<number, z.ZodType>),
+};

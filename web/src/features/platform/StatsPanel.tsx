@@ -9,6 +9,8 @@ import TableRow from '@mui/material/TableRow';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import { LegendComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import EChart from '../../charts/EChart';
@@ -16,6 +18,9 @@ import { formatInteger } from '../../lib/format';
 import { downloadStats, type PlatformProject, type Ratio, useStats } from './api';
 import { NS } from './common';
 import { MONO_FONT_STACK } from '../../lib/fonts';
+
+// The legend tells answered and refused calls apart in the stacked bars.
+echarts.use([LegendComponent]);
 
 /** Why calls were refused (none of them is billed), in the order the server declares them. */
 const REASONS = ['key', 'locked', 'input', 'rate_limit', 'server'] as const;
