@@ -8,6 +8,8 @@ import './db.js';
 import { makeLinks } from './links.js';
 import { mails } from './mails.js';
 import { AccountError, M } from './messages.js';
+import { fullName, makeOutbox, type Person } from './outbox.js';
+import { checkNewPassword, makeRecovery } from './recovery.js';
 import * as repo from './repo.js';
 import { makeSessions, type Tokens } from './sessions.js';
 import { accountSettings } from './settings.js';
@@ -17,48 +19,22 @@ import { makeUsers, type Users } from './users.js';
 export type { Tokens } from './sessions.js';
 export type AccountService = ReturnType<typeof makeAccountService>;
 
-type Person = { id: string; organisation_id: string; email: string; first_name: string; last_name: string };
-const fullName = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`.trim();
-
 /** The account area: sign-up, sign-in and its links, sessions, and the users and organisations API of other areas. */
 export function makeAccountService(ctx: AppContext) {
-  const { db, config, mailer } = ctx;
+  const { db, config } = ctx;
   const now = () => new Date().toISOString();
   const settings = accountSettings();
   const links = makeLinks(db);
   const throttle = makeThrottle(db, settings);
   const sessions = makeSessions(ctx);
+  const outbox = makeOutbox(ctx, links, settings);
   const users = makeUsers(db);
-  const base = config.publicUrl.replace(/\/$/, '');
-  const link = (page: string, token: string) => `${base}/${page}?token=${encodeURIComponent(token)}`;
-
-  /** Mail failures are logged, never shown: the answer must not depend on whether the address exists. */
-  async function sendMail(m: Parameters<typeof mailer.send>[0]) {
-    try {
-      await mailer.send(m);
-    } catch (e) {
-      ctx.log.error(`mail to ${m.to} failed: ${(e as Error).message}`);
-    }
-  }
-
-  async function sendVerification(user: Person, lang: Lang) {
-    const token = await links.issue('verify', user, settings.verifyLinkTtlH * 3_600_000);
-    await sendMail(mails.verify(lang, user.email, fullName(user), link('verify-email', token), settings.verifyLinkTtlH));
-  }
-
-  /** The new password against SPEC §5: rules, differs from the current one, confirmation matches. */
-  async function checkNewPassword(user: { email: string; first_name: string; last_name: string; password_hash: string | null }, password: string, confirm: string | undefined) {
-    const problem = passwordProblem(password, user);
-    if (problem) throw new AppError(422, problem, {}, 'password');
-    if (confirm !== undefined && confirm !== password) throw new AppError(422, M.passwordMismatch, {}, 'confirm_password');
-    if (user.password_hash && (await verifyPassword(user.password_hash, password))) throw new AppError(422, M.passwordSame, {}, 'password');
-  }
 
   /** With verification on, a registered address gets the same answer as a new one and its owner is told instead. */
   async function alreadyRegistered(existing: repo.UserRow, email: string, lang: Lang) {
     if (!config.requireEmailVerification) throw new AppError(409, 'email_taken');
     if (await links.mayMail(existing.id)) {
-      await sendMail(mails.alreadyRegistered(lang, email, fullName(existing), `${base}/login`, `${base}/forgot-password`));
+      await outbox.send(mails.alreadyRegistered(lang, email, fullName(existing), `${outbox.base}/login`, `${outbox.base}/forgot-password`));
       await links.noteMail(existing);
     }
     return { id: null, email, organisation_id: null, verification_required: true };
@@ -71,6 +47,7 @@ export function makeAccountService(ctx: AppContext) {
     logout: sessions.logout,
     /** Ends every session of a user now: their refresh tokens stop working and their access tokens are refused. */
     endSessions: (userId: string) => sessions.endAll(userId),
+    ...makeRecovery(ctx, { links, throttle, sessions, outbox, settings }),
 
     /** Runs `fn` in one transaction, with the users API bound to it; another area passes `trx` to its own repo. */
     transaction<T>(fn: (trx: Db, users: Users) => Promise<T>): Promise<T> {
@@ -88,8 +65,7 @@ export function makeAccountService(ctx: AppContext) {
       const exists = await users.byEmail(email);
       if (exists) return alreadyRegistered(exists, email, lang);
       const passwordHash = await hashPassword(input.password);
-      const userId = crypto.randomUUID();
-      const person = { id: userId, organisation_id: '', email, first_name: input.first_name.trim(), last_name: input.last_name.trim() };
+      const person: Person = { id: crypto.randomUUID(), organisation_id: '', email, first_name: input.first_name.trim(), last_name: input.last_name.trim() };
       await db.transaction().execute(async (trx) => {
         const tx = makeUsers(trx);
         person.organisation_id = await tx.createOrganisation(input.organisation_name.trim(), now());
@@ -106,8 +82,8 @@ export function makeAccountService(ctx: AppContext) {
           created_at: now(),
         });
       });
-      if (config.requireEmailVerification) await sendVerification(person, lang);
-      return { id: userId, email, organisation_id: person.organisation_id, verification_required: config.requireEmailVerification };
+      if (config.requireEmailVerification) await outbox.sendVerification(person, lang);
+      return { id: person.id, email, organisation_id: person.organisation_id, verification_required: config.requireEmailVerification };
     },
 
     async login(emailRaw: string, password: string, ip = 'unknown'): Promise<Tokens> {
@@ -129,62 +105,11 @@ export function makeAccountService(ctx: AppContext) {
       return sessions.issueTokens(user);
     },
 
-    /** Always the same answer; a mail goes out only to an active, unverified account. */
-    async resendVerification(emailRaw: string, lang: Lang, ip = 'unknown') {
-      await throttle.mailRequest(ip);
-      const user = await users.byEmail(emailRaw.trim().toLowerCase());
-      if (user && user.status === 'active' && !user.email_verified_at && (await links.mayMail(user.id))) await sendVerification(user, lang);
-      return M.linkSent;
-    },
-
-    async verifyEmail(token: string) {
-      const row = await links.consume('verify', token);
-      await repo.verifyUserEmail(db, row.user_id, now());
-      return M.emailVerified;
-    },
-
-    /** Always the same answer; a reset link goes out only to an existing account that may sign in. */
-    async forgotPassword(emailRaw: string, lang: Lang, ip = 'unknown') {
-      await throttle.mailRequest(ip);
-      const user = await users.byEmail(emailRaw.trim().toLowerCase());
-      if (user && user.status === 'active' && (await links.mayMail(user.id))) {
-        const token = await links.issue('reset', user, settings.resetLinkTtlMin * 60_000);
-        await sendMail(mails.reset(lang, user.email, fullName(user), link('reset-password', token), settings.resetLinkTtlMin));
-      }
-      return M.linkSent;
-    },
-
-    /** Single use: the link is consumed, every session of the account ends, the throttle is lifted. */
-    async resetPassword(token: string, password: string, confirm?: string) {
-      const row = await links.peek('reset', token);
-      const user = await repo.userById(db, row.user_id);
-      if (!user) throw new Error(`reset link of a missing user ${row.user_id}`);
-      await checkNewPassword(user, password, confirm);
-      const passwordHash = await hashPassword(password);
-      await db.transaction().execute(async (trx) => {
-        await links.consume('reset', token, trx);
-        // Following the link proves the mailbox, so it also verifies the address.
-        await repo.updateUser(trx, user.id, { password_hash: passwordHash, email_verified_at: user.email_verified_at ?? now() });
-        await sessions.endAll(user.id, trx);
-      });
-      await throttle.clear(user.email);
-      return M.passwordReset;
-    },
-
-    async changePassword(userId: string, current: string, password: string, confirm: string) {
-      const user = await repo.userById(db, userId);
-      if (!user) throw new Error(`password change of a missing user ${userId}`);
-      if (!user.password_hash || !(await verifyPassword(user.password_hash, current))) throw new AppError(422, M.currentPasswordWrong, {}, 'current_password');
-      await checkNewPassword(user, password, confirm);
-      await repo.updateUser(db, user.id, { password_hash: await hashPassword(password) });
-      return M.passwordChanged;
-    },
-
     /** An invitation to the person's organisation (their user row is 'invited'): a mail with a one-time link. */
     async sendInvitation(user: Person, inviter: string, lang: Lang) {
       const orgName = await repo.organisationName(db, user.organisation_id);
       const token = await links.issue('invite', user, settings.inviteLinkTtlDays * 86_400_000);
-      await sendMail(mails.invite(lang, user.email, fullName(user), inviter, orgName, link('accept-invitation', token), settings.inviteLinkTtlDays));
+      await outbox.send(mails.invite(lang, user.email, fullName(user), inviter, orgName, outbox.link('accept-invitation', token), settings.inviteLinkTtlDays));
     },
 
     async invitation(token: string) {
