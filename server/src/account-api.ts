@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { requireAuth } from './auth/guard.js';
 import accountRoutes, { passwordRoutes } from './features/account/routes.js';
 import { makeAccountService } from './features/account/service.js';
+// Members first: the OpenAPI document lists the answers' components in the order their modules declare them.
+import memberRoutes from './features/members/routes.js';
+import { makeMembersService } from './features/members/service.js';
 import identityReviewRoutes from './features/identity-review/routes.js';
 import { makeIdentityReviewService } from './features/identity-review/service.js';
 import identityRoutes from './features/identity/routes.js';
 import { makeIdentityService } from './features/identity/service.js';
-import memberRoutes from './features/members/routes.js';
-import { makeMembersService } from './features/members/service.js';
 import oidcRoutes from './features/oidc/routes.js';
 import { makeOidcService, oidcEnabled } from './features/oidc/service.js';
 import profileRoutes from './features/profile/routes.js';

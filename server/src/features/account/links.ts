@@ -2,8 +2,8 @@ import type { Db } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import { newOpaqueToken, sha256 } from '../../auth/tokens.js';
 import type { AccountTokenTable } from './db.js';
-import { M } from './messages.js';
 import * as repo from './repo.js';
+import { M } from './messages.js';
 
 type Kind = AccountTokenTable['kind'];
 

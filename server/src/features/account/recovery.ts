@@ -4,12 +4,12 @@ import { hashPassword, passwordProblem, verifyPassword } from '../../auth/passwo
 import type { Lang } from '../../i18n/messages.js';
 import type { makeLinks } from './links.js';
 import { mails } from './mails.js';
-import { M } from './messages.js';
 import { fullName, type Outbox } from './outbox.js';
 import * as repo from './repo.js';
 import type { makeSessions } from './sessions.js';
 import type { AccountSettings } from './settings.js';
 import type { makeThrottle } from './throttle.js';
+import { M } from './messages.js';
 
 /** The new password against SPEC §5: rules, differs from the current one, confirmation matches. */
 export async function checkNewPassword(user: { email: string; first_name: string; last_name: string; password_hash: string | null }, password: string, confirm: string | undefined) {

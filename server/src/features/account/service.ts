@@ -7,7 +7,7 @@ import type { Lang } from '../../i18n/messages.js';
 import './db.js';
 import { makeLinks } from './links.js';
 import { mails } from './mails.js';
-import { AccountError, M } from './messages.js';
+import { AccountError } from './messages.js';
 import { fullName, makeOutbox, type Person } from './outbox.js';
 import { checkNewPassword, makeRecovery } from './recovery.js';
 import * as repo from './repo.js';
@@ -15,6 +15,7 @@ import { makeSessions, type Tokens } from './sessions.js';
 import { accountSettings } from './settings.js';
 import { makeThrottle } from './throttle.js';
 import { makeUsers, type Users } from './users.js';
+import { M } from './messages.js';
 
 export type { Tokens } from './sessions.js';
 export type AccountService = ReturnType<typeof makeAccountService>;

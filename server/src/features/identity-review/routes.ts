@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { asGuard } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
-import { M } from '../account/messages.js';
 import { accountSettings } from '../account/settings.js';
 import { fileReplies, replies } from '../../http/responses.js';
-import { IdentityReviewed, IdentityReviewPage } from '../account/responses.js';
+import { IdentityReviewed, IdentityReviewPage } from './responses.js';
 import type { IdentityReviewService } from './service.js';
+import { M } from './messages.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 const reviewBody = z.object({ decision: z.enum(['approve', 'reject']), reason: z.string().max(500).optional() });

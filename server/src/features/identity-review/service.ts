@@ -3,9 +3,9 @@ import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import type { IdentityState } from '../account/db.js';
 import { mails } from '../account/mails.js';
-import { M } from '../account/messages.js';
 import type { AccountService } from '../account/service.js';
 import type { IdentityService } from '../identity/service.js';
+import { M } from './messages.js';
 
 /**
  * The platform administrators' review of identity documents (MITATE_PLATFORM_ADMINS). They work across

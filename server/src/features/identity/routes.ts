@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf, localize } from '../../i18n/messages.js';
-import { M } from '../account/messages.js';
 import type { IdentityService } from './service.js';
 import { z } from 'zod';
 import { filePart } from '../../http/openapi.js';
 import { replies } from '../../http/responses.js';
-import { IdentityStatus, PaymentCheck } from '../account/responses.js';
+import { IdentityStatus, PaymentCheck } from './responses.js';
+import { M } from './messages.js';
 
 /** Identity verification (SPEC §4): upload front and back images, read the state, ask whether payment may proceed. */
 export default async function identityRoutes(app: FastifyInstance, { identity }: { identity: IdentityService }) {

@@ -5,9 +5,9 @@ import sharp from 'sharp';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { IdentityState } from '../account/db.js';
-import { M } from '../account/messages.js';
 import { accountSettings } from '../account/settings.js';
 import * as repo from './repo.js';
+import { M } from './messages.js';
 
 /** Stored outside every organisation's public file space: only platform administrators read them. */
 export const identityKey = (id: string) => `private/identity/${id}`;

@@ -5,13 +5,16 @@ import { z } from 'zod';
 import { requireRole } from '../../auth/guard.js';
 import { AppError, ok, said } from '../../http/errors.js';
 import { langOf, localize, type LocalText } from '../../i18n/messages.js';
-import { M } from '../account/messages.js';
-import { MEMBER_STATUSES, ROLES, SETUP_FIELDS, type SetupValues } from '../account/rules.js';
+import { MEMBER_STATUSES, ROLES } from '../account/rules.js';
+import { SETUP_FIELDS, type SetupValues } from '../profile/rules.js';
 import type { ProfileService } from '../profile/service.js';
 import { PHOTO_MAX_MB } from './photo.js';
 import type { MembersService } from './service.js';
 import { fileReplies, replies } from '../../http/responses.js';
-import { InvitationCancelled, Invited, Member, MemberDetails, MemberPage, MemberUpdated, PhotoSaved, SetupSaved } from '../account/responses.js';
+import { InvitationCancelled, Invited, Member, MemberDetails, MemberPage, MemberUpdated, PhotoSaved } from './responses.js';
+import { SetupSaved } from '../profile/responses.js';
+import { M } from './messages.js';
+import { M as ProfileM } from '../profile/messages.js';
 
 const idParams = z.object({ id: z.string().max(64) });
 const inviteBody = z.object({
@@ -46,7 +49,7 @@ export default async function memberRoutes(app: FastifyInstance, { members, prof
     const { complete, ...values } = req.body;
     const saved = await profile.saveSetup({ ...req.auth, ip: req.ip }, values, complete);
     if (saved.problems) return sendFieldErrors(req, reply, saved.problems);
-    return ok({ message: localize(lang(req), M.accountUpdated), profile: saved.profile });
+    return ok({ message: localize(lang(req), ProfileM.accountUpdated), profile: saved.profile });
   });
 
   r.get('/members/:id', { schema: { tags: ['members'], params: idParams, response: replies({ 200: z.union([MemberDetails, Member]) }) } }, async (req) =>
@@ -103,10 +106,10 @@ async function photoUpload(req: FastifyRequest): Promise<Buffer> {
       continue;
     }
     data = await part.toBuffer().catch((e: { code?: string }) => {
-      if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, M.idTooLarge, { size }, 'photo');
+      if (e?.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, M.photoTooLarge, { size }, 'photo');
       throw e;
     });
-    if (part.file.truncated) throw new AppError(413, M.idTooLarge, { size }, 'photo');
+    if (part.file.truncated) throw new AppError(413, M.photoTooLarge, { size }, 'photo');
   }
   if (!data?.length) throw new AppError(422, M.photoRequired, {}, 'photo');
   return data;

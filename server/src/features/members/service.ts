@@ -3,11 +3,12 @@ import type { AppContext } from '../../context.js';
 import type { AuthContext } from '../../auth/guard.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
-import { M } from '../account/messages.js';
 import type { AccountService } from '../account/service.js';
 import type { Role } from '../../db/schema.js';
 import type { ProfileService } from '../profile/service.js';
 import { makePhotoService } from './photo.js';
+import { M as AccountM } from '../account/messages.js';
+import { M } from './messages.js';
 
 const manages = (role: string) => role === 'owner' || role === 'admin';
 
@@ -110,7 +111,7 @@ export function makeMembersService(ctx: Pick<AppContext, 'storage'>, account: Ac
       if (change.role) {
         await users.update(target.id, { role: change.role });
       } else if (change.status) {
-        if (target.status === 'invited' && change.status === 'active') throw new AppError(422, M.accountNotActivated, {}, 'status');
+        if (target.status === 'invited' && change.status === 'active') throw new AppError(422, AccountM.accountNotActivated, {}, 'status');
         if (target.role === 'owner' && change.status === 'disabled') {
           const owners = await users.activeOwners(auth.orgId);
           if (owners.filter((o) => o.id !== target.id).length === 0) throw new AppError(422, M.lastOwner, {}, 'status');

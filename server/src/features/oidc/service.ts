@@ -5,9 +5,10 @@ import type { Config } from '../../config.js';
 import { newOpaqueToken, sha256 } from '../../auth/tokens.js';
 import { AppError } from '../../http/errors.js';
 import { type Lang, localize } from '../../i18n/messages.js';
-import { M } from '../account/messages.js';
 import type { AccountService } from '../account/service.js';
 import * as repo from './repo.js';
+import { M as AccountM } from '../account/messages.js';
+import { M } from './messages.js';
 
 export const oidcEnabled = (config: Config) => !!(config.oidc.issuer && config.oidc.clientId);
 
@@ -52,7 +53,7 @@ export function makeOidcService({ db, config }: Pick<AppContext, 'db' | 'config'
     const now = new Date().toISOString();
     const existing = await account.users.byEmail(email);
     if (existing) {
-      if (existing.status === 'disabled') throw new AppError(403, M.accountDisabled);
+      if (existing.status === 'disabled') throw new AppError(403, AccountM.accountDisabled);
       if (existing.status === 'invited' || !existing.email_verified_at) await account.users.update(existing.id, { status: 'active', email_verified_at: existing.email_verified_at ?? now });
       return existing;
     }
@@ -104,7 +105,7 @@ export function makeOidcService({ db, config }: Pick<AppContext, 'db' | 'config'
      */
     async callback(requestUrl: string, state: string | undefined, lang: Lang): Promise<{ redirect: string; failure?: unknown }> {
       const row = state ? await repo.loginByState(db, state) : undefined;
-      if (!row || row.used_at || row.handover_hash || Date.parse(row.created_at) < Date.now() - LOGIN_TTL_MS) return { redirect: fail(localize(lang, M.linkInvalid)) };
+      if (!row || row.used_at || row.handover_hash || Date.parse(row.created_at) < Date.now() - LOGIN_TTL_MS) return { redirect: fail(localize(lang, AccountM.linkInvalid)) };
       try {
         const cfg = await configuration();
         const tokens = await oidc.authorizationCodeGrant(cfg, new URL(requestUrl, base), { pkceCodeVerifier: row.code_verifier, expectedState: row.state, expectedNonce: row.nonce });
@@ -132,11 +133,11 @@ export function makeOidcService({ db, config }: Pick<AppContext, 'db' | 'config'
     /** Trades the one-time hand-over code for our tokens, with the directory's sign-out URL when it has one. */
     async exchange(code: string) {
       const row = await repo.loginByHandover(db, sha256(code));
-      if (!row || row.used_at || !row.user_id || Date.parse(row.created_at) < Date.now() - HANDOVER_TTL_MS) throw new AppError(400, M.linkInvalid);
-      if (!(await repo.useLogin(db, row.id, new Date().toISOString()))) throw new AppError(400, M.linkInvalid);
+      if (!row || row.used_at || !row.user_id || Date.parse(row.created_at) < Date.now() - HANDOVER_TTL_MS) throw new AppError(400, AccountM.linkInvalid);
+      if (!(await repo.useLogin(db, row.id, new Date().toISOString()))) throw new AppError(400, AccountM.linkInvalid);
       const user = await account.users.byId(row.user_id);
       if (!user) throw new Error(`user ${row.user_id} of a sign-in is missing`);
-      if (user.status !== 'active') throw new AppError(403, M.accountDisabled);
+      if (user.status !== 'active') throw new AppError(403, AccountM.accountDisabled);
       const tokens = await account.issueTokens(user);
       let end_session_url: string | null = null;
       try {

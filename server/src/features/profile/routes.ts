@@ -3,11 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/errors.js';
 import { langOf, localize } from '../../i18n/messages.js';
-import { M } from '../account/messages.js';
-import { CURRENCIES, LANGUAGES } from '../account/rules.js';
+import { CURRENCIES, LANGUAGES } from './rules.js';
 import type { ProfileService } from './service.js';
 import { replies } from '../../http/responses.js';
-import { ProfileWithAdmin, Settings, SettingsSaved } from '../account/responses.js';
+import { ProfileWithAdmin, Settings, SettingsSaved } from './responses.js';
+import { M } from './messages.js';
 
 const settingsBody = z
   .object({

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { AccountService } from '../account/service.js';
 import { accountSettings } from '../account/settings.js';
-import { ORGANISATION_FIELDS, REQUIRED_FOR_COMPLETION, setupProblems, type SetupField, type SetupValues } from '../account/rules.js';
+import { ORGANISATION_FIELDS, REQUIRED_FOR_COMPLETION, setupProblems, type SetupField, type SetupValues } from './rules.js';
 import type { IdentityService } from '../identity/service.js';
 import * as repo from './repo.js';
 
