@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
-import type { IdentityState } from '../account/db.js';
+import type { IdentityState } from '../identity/db.js';
 import { mails } from '../account/mails.js';
 import type { AccountService } from '../account/service.js';
 import type { IdentityService } from '../identity/service.js';

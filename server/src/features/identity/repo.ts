@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.js';
-import '../account/db.js';
-import type { IdentityState, IdentityVerificationTable } from '../account/db.js';
+import './db.js';
+import type { IdentityState, IdentityVerificationTable } from './db.js';
 
 /** Every statement on identity_verifications. */
 

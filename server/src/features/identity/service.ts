@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import type { IdentityState } from '../account/db.js';
+import type { IdentityState } from './db.js';
 import { accountSettings } from '../account/settings.js';
 import * as repo from './repo.js';
 import { M } from './messages.js';

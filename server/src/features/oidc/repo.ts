@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.js';
-import '../account/db.js';
-import type { OidcLoginTable } from '../account/db.js';
+import './db.js';
+import type { OidcLoginTable } from './db.js';
 
 /** Every statement on oidc_logins (sign-ins through the directory in progress) and oidc_directories. Neither is tenant-scoped: a sign-in has no organisation until it ends. */
 

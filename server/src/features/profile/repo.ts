@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.js';
-import '../account/db.js';
-import type { MemberProfileTable, OrganisationDetailsTable, UserSettingsTable } from '../account/db.js';
+import './db.js';
+import type { MemberProfileTable, OrganisationDetailsTable, UserSettingsTable } from './db.js';
 
 /** Every statement on the profile's tables: member_profiles, organisation_details and user_settings. Each takes the executor first, so a caller may pass a transaction. */
 
