@@ -10,7 +10,6 @@ import { M } from './messages.js';
 
 /** Identity verification (SPEC §4): upload front and back images, read the state, ask whether payment may proceed. */
 export default async function identityRoutes(app: FastifyInstance, { identity }: { identity: IdentityService }) {
-
   app.get('/identity', { schema: { tags: ['identity'], summary: 'My identity verification state', response: replies({ 200: IdentityStatus }) } }, async (req) => ok(await identity.status(req.auth)));
 
   app.get('/identity/payment-check', { schema: { tags: ['identity'], summary: 'Whether payment may proceed (blocked until the identity is verified)', response: replies({ 200: PaymentCheck }) } }, async (req) => {
