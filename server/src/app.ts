@@ -5,19 +5,19 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
+import accountApi from './account-api.js';
 import { hoistGuards, requireAuth } from './auth/guard.js';
 import { loadSecret } from './auth/tokens.js';
 import { type Config, loadConfig } from './config.js';
 import type { AppContext } from './context.js';
 import { migrate, openDb } from './db/index.js';
-import accountRoutes from './features/account/routes.js';
 import datasetRoutes from './features/datasets/routes.js';
 import { sweepOrphanDatasets } from './features/datasets/sweep.js';
-import filesRoutes from './features/files/routes.js';
+import filesRoutes from './features/downloads/routes.js';
 import servicesRoutes from './features/services/routes.js';
 import statisticsRoutes from './features/statistics/routes.js';
 import statisticalAnalysisRoutes from './features/statistical-analysis/routes.js';
-import usersRoutes from './features/users/routes.js';
+import usersRoutes from './features/me/routes.js';
 import visualizationRoutes from './features/visualization/routes.js';
 import preprocessingRoutes from './features/preprocessing/routes.js';
 import trainingRoutes from './features/training/routes.js';
@@ -38,7 +38,7 @@ import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
 import { Mailer } from './mail/mailer.js';
-import auditRoutes, { installAudit } from './features/audit/index.js';
+import auditRoutes, { installAudit } from './features/audit/routes.js';
 import { installMetrics } from './features/audit/metrics.js';
 import { LocalStorage } from './storage/local.js';
 import { S3Storage } from './storage/s3.js';
@@ -162,7 +162,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
     },
     { prefix: '/api' },
   );
-  await app.register(accountRoutes, { prefix: '/account/api' });
+  await app.register(accountApi, { prefix: '/account/api' });
   // Hosted model APIs: /api/platform/... (signed in) and /serve/{key}/predict (API key).
   await app.register(platformRoutes);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classify } from '../src/features/audit/index.js';
+import { classify } from '../src/features/audit/classify.js';
 import { makeTestApp, registerAndLogin, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
 /** Issue 16: the audit log (sign-ins, member and role changes, keys, deletions) that owners and administrators read. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupProblems, validBirthDate } from '../src/features/account/rules.js';
+import { setupProblems, validBirthDate } from '../src/features/profile/rules.js';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
 
 const COMPLETE = {

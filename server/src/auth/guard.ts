@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import './db.js';
-import { accountSettings } from '../features/account/settings.js';
 import { AppError } from '../http/errors.js';
+import { platformAdmins } from './platform-admins.js';
 import { verifyAccess } from './tokens.js';
 
 export interface AuthContext {
@@ -74,7 +74,7 @@ export function requireRole(...roles: string[]) {
 
 /** Platform administrators (MITATE_PLATFORM_ADMINS) act across organisations, e.g. on the shared worker pool. */
 export function isPlatformAdmin(email: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  return accountSettings(env).platformAdmins.includes(email.toLowerCase());
+  return platformAdmins(env).includes(email.toLowerCase());
 }
 
 export const requirePlatformAdmin = asGuard(async (req: FastifyRequest) => {

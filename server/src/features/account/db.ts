@@ -20,99 +20,15 @@ export interface LoginFailureTable {
   created_at: string;
 }
 
-/** SPEC §3 Member fields beyond the users row, and the account's name. */
-export interface MemberProfileTable {
-  user_id: string;
-  organisation_id: string;
-  middle_name: string | null;
-  birth_date: string | null;
-  gender: string | null;
-  phone: string | null;
-  country_code: string | null;
-  state_or_province: string | null;
-  city: string | null;
-  postal_code: string | null;
-  address: string | null;
-  ip_address: string | null;
-  account_name: string | null;
-  completed_at: string | null;
-  updated_at: string;
-}
-
-/** SPEC §3 Account and the display settings of §9. */
-export interface UserSettingsTable {
-  user_id: string;
-  organisation_id: string;
-  currency: string;
-  dark_theme: number;
-  clock_24h: number;
-  tz_offset_minutes: number;
-  updated_at: string;
-}
-
-/** SPEC §3 Organisation (the name itself stays on organisations.name). */
-export interface OrganisationDetailsTable {
-  organisation_id: string;
-  vat_number: string | null;
-  registration_number: string | null;
-  ceo: string | null;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
-  size: string | null;
-  industry: string | null;
-  updated_at: string;
-}
-
-export type IdentityState = 'under_review' | 'done' | 'rejected';
-
-export interface IdentityVerificationTable {
-  id: string;
-  organisation_id: string;
-  user_id: string;
-  state: IdentityState;
-  front_key: string;
-  back_key: string;
-  reason: string | null;
-  submitted_at: string;
-  reviewed_at: string | null;
-  reviewed_by: string | null;
-}
-
-/** A sign-in through the directory in progress (state, PKCE verifier), then its one-time hand-over code. */
-export interface OidcLoginTable {
-  id: string;
-  state: string;
-  code_verifier: string;
-  nonce: string;
-  return_to: string | null;
-  handover_hash: string | null;
-  user_id: string | null;
-  id_token: string | null;
-  created_at: string;
-  used_at: string | null;
-}
-
-/** Which organisation a directory (single tenant: the issuer; common: the tenant id or e-mail domain) maps to. */
-export interface OidcDirectoryTable {
-  key: string;
-  organisation_id: string;
-  created_at: string;
-}
-
 declare module '../../db/schema.js' {
   interface Database {
     account_tokens: AccountTokenTable;
     login_failures: LoginFailureTable;
-    member_profiles: MemberProfileTable;
-    user_settings: UserSettingsTable;
-    organisation_details: OrganisationDetailsTable;
-    identity_verifications: IdentityVerificationTable;
-    oidc_logins: OidcLoginTable;
-    oidc_directories: OidcDirectoryTable;
   }
 }
 
+// Landed before profile, identity and single sign-on were areas of their own, this migration also makes their
+// tables (declared in their db.ts); a landed migration is never edited.
 registerMigration('0600_account', {
   async up(db) {
     await db.schema

@@ -1,16 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth } from '../../auth/guard.js';
 import { langOf, localize } from '../../i18n/messages.js';
 import { ok, said } from '../../http/errors.js';
-import adminRoutes from '../admin/routes.js';
-import identityRoutes from '../identity/routes.js';
-import memberRoutes from '../members/routes.js';
-import oidcRoutes, { oidcEnabled } from '../oidc/routes.js';
-import profileRoutes from '../profile/routes.js';
-import './db.js';
-import { makeAccountService } from './service.js';
+import type { AccountService } from './service.js';
 import { MessageView, replies } from '../../http/responses.js';
 import { AuthOptions, Invitation, Registered, Tokens } from './responses.js';
 
@@ -37,16 +30,16 @@ const changePasswordBody = z.object({
   confirm_password: z.string().min(1, said('required')).max(256),
 });
 
-/** The account client's calls (ARCHITECTURE 'Sign-in calls', SPEC §7 'Account client'), mounted under /account/api. */
-export default async function accountRoutes(app: FastifyInstance) {
+const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
+const message = (req: { headers: Record<string, unknown> }, m: { en: string; ja: string }) => ok({ message: localize(lang(req), m) });
+
+/** The account client's sign-in calls (ARCHITECTURE 'Sign-in calls', SPEC §7 'Account client'), mounted under /account/api; `sso`: single sign-on is configured. */
+export default async function accountRoutes(app: FastifyInstance, { account, sso }: { account: AccountService; sso: boolean }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const account = makeAccountService(app.ctx);
   const { config } = app.ctx;
-  const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
-  const message = (req: { headers: Record<string, unknown> }, m: { en: string; ja: string }) => ok({ message: localize(lang(req), m) });
 
   r.get('/auth/options', { schema: { tags: ['account'], summary: 'Which sign-in methods this server offers', response: replies({ 200: AuthOptions }) } }, async () =>
-    ok({ local_login: config.localLogin, sso: oidcEnabled(config), tenant: config.oidc.tenant, email_verification_required: config.requireEmailVerification }),
+    ok({ local_login: config.localLogin, sso, tenant: config.oidc.tenant, email_verification_required: config.requireEmailVerification }),
   );
   r.post('/auth/register', { schema: { tags: ['account'], body: registerBody, response: replies({ 201: Registered }) } }, async (req, reply) => {
     const user = await account.register(req.body, lang(req));
@@ -76,20 +69,13 @@ export default async function accountRoutes(app: FastifyInstance) {
   r.post('/auth/accept-invitation', { schema: { tags: ['account'], body: newPasswordBody, response: replies({ 200: Tokens }) } }, async (req) =>
     ok(await account.acceptInvitation(req.body.token, req.body.password, req.body.confirm_password)),
   );
+}
 
-  await app.register(oidcRoutes);
-
-  // Everything below needs a signed-in caller.
-  await app.register(async (signedIn) => {
-    signedIn.addHook('onRequest', requireAuth);
-    signedIn.withTypeProvider<ZodTypeProvider>().post(
-      '/auth/change-password',
-      { schema: { tags: ['account'], body: changePasswordBody, response: replies({ 200: MessageView }) } },
-      async (req) => message(req, await account.changePassword(req.auth.userId, req.body.current_password, req.body.password, req.body.confirm_password)),
+/** A signed-in caller changes their password (registered where the caller is already authenticated). */
+export async function passwordRoutes(app: FastifyInstance, { account }: { account: AccountService }) {
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post('/auth/change-password', { schema: { tags: ['account'], body: changePasswordBody, response: replies({ 200: MessageView }) } }, async (req) =>
+      message(req, await account.changePassword(req.auth.userId, req.body.current_password, req.body.password, req.body.confirm_password)),
     );
-    await signedIn.register(memberRoutes);
-    await signedIn.register(profileRoutes);
-    await signedIn.register(identityRoutes);
-    await signedIn.register(adminRoutes);
-  });
 }

@@ -1,3 +1,5 @@
+import { platformAdmins } from '../../auth/platform-admins.js';
+
 /** The account area's settings (environment, each with a default). */
 export interface AccountSettings {
   /** Hours an e-mail verification link stays valid. */
@@ -33,10 +35,7 @@ export function accountSettings(env: NodeJS.ProcessEnv = process.env): AccountSe
     loginLimitPerIp: int(env.MITATE_LOGIN_MAX_FAILURES_IP, 10),
     mailLimitPerIp: int(env.MITATE_MAIL_MAX_REQUESTS_IP, 5),
     loginWindowMin: int(env.MITATE_LOGIN_WINDOW_MIN, 15),
-    platformAdmins: (env.MITATE_PLATFORM_ADMINS || '')
-      .split(',')
-      .map((s) => s.trim().toLowerCase())
-      .filter(Boolean),
+    platformAdmins: platformAdmins(env),
     idMaxMb: int(env.MITATE_ID_MAX_MB, 10),
   };
 }

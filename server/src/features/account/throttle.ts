@@ -1,7 +1,6 @@
-import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Db } from '../../db/index.js';
 import { AccountError } from './messages.js';
+import * as repo from './repo.js';
 import type { AccountSettings } from './settings.js';
 
 /**
@@ -18,21 +17,12 @@ const EMAIL_HARD_CAP = 10;
 
 type Scope = 'email' | 'ip' | 'pair' | 'mail';
 
-export function makeThrottle(db: Kysely<Database>, s: AccountSettings) {
+export function makeThrottle(db: Db, s: AccountSettings) {
   const windowMs = s.loginWindowMin * 60_000;
   const since = () => new Date(Date.now() - windowMs).toISOString();
   const pair = (email: string, ip: string) => `${email}\n${ip}`;
 
-  async function count(scope: Scope, subject: string) {
-    return db
-      .selectFrom('login_failures')
-      .select('created_at')
-      .where('scope', '=', scope)
-      .where('subject', '=', subject)
-      .where('created_at', '>', since())
-      .orderBy('created_at')
-      .execute();
-  }
+  const count = (scope: Scope, subject: string) => repo.failuresSince(db, scope, subject, since());
 
   /** 429 when `rows` reached `max`, saying when the oldest counted one leaves the window. */
   function refuseAt(rows: { created_at: string }[], max: number, message: 'tooManyAttempts' | 'tooManyRequests') {
@@ -44,12 +34,9 @@ export function makeThrottle(db: Kysely<Database>, s: AccountSettings) {
 
   async function record(scopes: [Scope, string][]) {
     const created_at = new Date().toISOString();
-    await db
-      .insertInto('login_failures')
-      .values(scopes.map(([scope, subject]) => ({ id: crypto.randomUUID(), scope, subject, created_at })))
-      .execute();
+    await repo.insertFailures(db, scopes.map(([scope, subject]) => ({ scope, subject, created_at })));
     // Keep the table small: rows older than a day no longer matter.
-    await db.deleteFrom('login_failures').where('created_at', '<', new Date(Date.now() - Math.max(windowMs, 86_400_000)).toISOString()).execute();
+    await repo.pruneFailures(db, new Date(Date.now() - Math.max(windowMs, 86_400_000)).toISOString());
   }
 
   return {
@@ -63,8 +50,8 @@ export function makeThrottle(db: Kysely<Database>, s: AccountSettings) {
     },
     /** A right password: the e-mail's count and this address's count for it start again. */
     async clear(email: string, ip?: string) {
-      await db.deleteFrom('login_failures').where('scope', '=', 'email').where('subject', '=', email).execute();
-      if (ip) await db.deleteFrom('login_failures').where('scope', '=', 'pair').where('subject', '=', pair(email, ip)).execute();
+      await repo.clearFailures(db, 'email', email);
+      if (ip) await repo.clearFailures(db, 'pair', pair(email, ip));
     },
     /** Every forgot-password and resend-verification call counts against its address. */
     async mailRequest(ip: string) {

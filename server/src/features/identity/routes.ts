@@ -1,24 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf, localize } from '../../i18n/messages.js';
-import { M } from '../account/messages.js';
-import { makeIdentityService } from './service.js';
+import type { IdentityService } from './service.js';
 import { z } from 'zod';
 import { filePart } from '../../http/openapi.js';
 import { replies } from '../../http/responses.js';
-import { IdentityStatus, PaymentCheck } from '../account/responses.js';
+import { IdentityStatus, PaymentCheck } from './responses.js';
+import { M } from './messages.js';
 
 /** Identity verification (SPEC §4): upload front and back images, read the state, ask whether payment may proceed. */
-export default async function identityRoutes(app: FastifyInstance) {
-  const identity = makeIdentityService(app.ctx);
-
-  app.get('/identity', { schema: { tags: ['identity'], summary: 'My identity verification state', response: replies({ 200: IdentityStatus }) } }, async (req) => ok(await identity.status(req.auth.userId)));
+export default async function identityRoutes(app: FastifyInstance, { identity }: { identity: IdentityService }) {
+  app.get('/identity', { schema: { tags: ['identity'], summary: 'My identity verification state', response: replies({ 200: IdentityStatus }) } }, async (req) => ok(await identity.status(req.auth)));
 
   app.get('/identity/payment-check', { schema: { tags: ['identity'], summary: 'Whether payment may proceed (blocked until the identity is verified)', response: replies({ 200: PaymentCheck }) } }, async (req) => {
-    const s = await identity.status(req.auth.userId);
-    const lang = langOf(req.headers['accept-language']);
-    const message = s.state === 'done' ? null : s.state === 'under_review' ? localize(lang, M.idUnderReview) : localize(lang, M.verifyBeforePaying);
-    return ok({ allowed: s.state === 'done', state: s.state, message });
+    const check = await identity.paymentCheck(req.auth);
+    return ok({ ...check, message: check.message && localize(langOf(req.headers['accept-language']), check.message) });
   });
 
   app.post(

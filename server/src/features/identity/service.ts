@@ -4,9 +4,10 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import '../account/db.js';
-import { M } from '../account/messages.js';
+import type { IdentityState } from './db.js';
 import { accountSettings } from '../account/settings.js';
+import * as repo from './repo.js';
+import { M } from './messages.js';
 
 /** Stored outside every organisation's public file space: only platform administrators read them. */
 export const identityKey = (id: string) => `private/identity/${id}`;
@@ -36,23 +37,20 @@ export function makeIdentityService(ctx: AppContext) {
   const { db, storage } = ctx;
   const settings = accountSettings();
 
-  async function latest(userId: string) {
-    return db.selectFrom('identity_verifications').selectAll().where('user_id', '=', userId).orderBy('submitted_at', 'desc').executeTakeFirst();
-  }
+  const latest = (orgId: string, userId: string) => repo.latest(db, orgId, userId);
 
   return {
     maxBytes: settings.idMaxMb * 1024 * 1024,
     maxMb: settings.idMaxMb,
-    latest,
 
     /** The state of SPEC §4: not_done (payment blocked), under_review, done, or rejected with a reason. */
-    async status(userId: string) {
-      const row = await latest(userId);
+    async status(auth: { userId: string; orgId: string }) {
+      const row = await latest(auth.orgId, auth.userId);
       return { state: row?.state ?? 'not_done', reason: row?.reason ?? null, submitted_at: row?.submitted_at ?? null, reviewed_at: row?.reviewed_at ?? null };
     },
 
     async submit(auth: { userId: string; orgId: string }, front: Buffer, back: Buffer) {
-      const current = await latest(auth.userId);
+      const current = await latest(auth.orgId, auth.userId);
       if (current?.state === 'done') throw new AppError(409, M.idAlreadyDone);
       if (current?.state === 'under_review') throw new AppError(409, M.idUnderReview);
       const [f, b] = [await reencode(front), await reencode(back)];
@@ -64,15 +62,26 @@ export function makeIdentityService(ctx: AppContext) {
       fs.writeFileSync(path.join(tmp, path.basename(back_key)), b.data, { mode: 0o600 });
       await storage.commitDir(tmp, identityKey(id));
       try {
-        await db
-          .insertInto('identity_verifications')
-          .values({ id, organisation_id: auth.orgId, user_id: auth.userId, state: 'under_review', front_key, back_key, reason: null, submitted_at: new Date().toISOString(), reviewed_at: null, reviewed_by: null })
-          .execute();
+        await repo.insert(db, { id, organisation_id: auth.orgId, user_id: auth.userId, state: 'under_review', front_key, back_key, reason: null, submitted_at: new Date().toISOString(), reviewed_at: null, reviewed_by: null });
       } catch (e) {
         storage.remove(identityKey(id));
         throw e;
       }
-      return this.status(auth.userId);
+      return this.status(auth);
     },
+
+    /** SPEC §4 payment check: blocked until the identity is verified; the message says why, in the caller's language. */
+    async paymentCheck(auth: { userId: string; orgId: string }) {
+      const s = await this.status(auth);
+      const message = s.state === 'done' ? null : s.state === 'under_review' ? M.idUnderReview : M.verifyBeforePaying;
+      return { allowed: s.state === 'done', state: s.state, message };
+    },
+
+    // ---- the platform administrators' review (across organisations by design) ----
+    list: (state: IdentityState | 'all') => repo.list(db, state),
+    byId: (id: string) => repo.byId(db, id),
+    decide: (id: string, d: { state: IdentityState; reason: string | null; reviewed_by: string }) => repo.decide(db, id, { ...d, reviewed_at: new Date().toISOString() }),
   };
 }
+
+export type IdentityService = ReturnType<typeof makeIdentityService>;

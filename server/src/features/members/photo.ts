@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { M } from '../account/messages.js';
+import { M } from './messages.js';
 
 export const PHOTO_MAX_MB = 5;
 const SIZE = 256;

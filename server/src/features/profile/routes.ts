@@ -3,12 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/errors.js';
 import { langOf, localize } from '../../i18n/messages.js';
-import { M } from '../account/messages.js';
-import { CURRENCIES, LANGUAGES } from '../account/rules.js';
-import { accountSettings } from '../account/settings.js';
-import { ensureSettings, loadProfile } from './repo.js';
+import { CURRENCIES, LANGUAGES } from './rules.js';
+import type { ProfileService } from './service.js';
 import { replies } from '../../http/responses.js';
-import { ProfileWithAdmin, Settings, SettingsSaved } from '../account/responses.js';
+import { ProfileWithAdmin, Settings, SettingsSaved } from './responses.js';
+import { M } from './messages.js';
 
 const settingsBody = z
   .object({
@@ -28,37 +27,17 @@ const settingsBody = z
   .strict();
 
 /** The profile page (/profile): my whole profile, and my settings (SPEC §3 Account, §9). */
-export default async function profileRoutes(app: FastifyInstance) {
+export default async function profileRoutes(app: FastifyInstance, { profile }: { profile: ProfileService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = app.ctx;
-  const admins = accountSettings().platformAdmins;
 
-  r.get('/profile', { schema: { tags: ['profile'], summary: 'My profile: member, account and organisation fields, settings, identity state', response: replies({ 200: ProfileWithAdmin }) } }, async (req) => {
-    const p = await loadProfile(db, req.auth.userId, req.auth.orgId);
-    return ok({ ...p, platform_admin: admins.includes(req.auth.email.toLowerCase()) });
-  });
+  r.get('/profile', { schema: { tags: ['profile'], summary: 'My profile: member, account and organisation fields, settings, identity state', response: replies({ 200: ProfileWithAdmin }) } }, async (req) =>
+    ok(await profile.mine(req.auth)),
+  );
 
-  r.get('/settings', { schema: { tags: ['profile'], response: replies({ 200: Settings }) } }, async (req) => ok((await loadProfile(db, req.auth.userId, req.auth.orgId)).settings));
+  r.get('/settings', { schema: { tags: ['profile'], response: replies({ 200: Settings }) } }, async (req) => ok(await profile.settings(req.auth)));
 
   r.put('/settings', { schema: { tags: ['profile'], summary: 'Language, currency, dark theme, 12/24-hour clock, time-zone offset', body: settingsBody, response: replies({ 200: SettingsSaved }) } }, async (req) => {
-    const { language, ...rest } = req.body;
-    const now = new Date().toISOString();
-    if (language) await db.updateTable('users').set({ language }).where('id', '=', req.auth.userId).execute();
-    if (Object.keys(rest).length) {
-      await ensureSettings(db, req.auth.userId, req.auth.orgId);
-      await db
-        .updateTable('user_settings')
-        .set({
-          ...(rest.currency !== undefined ? { currency: rest.currency } : {}),
-          ...(rest.dark_theme !== undefined ? { dark_theme: rest.dark_theme ? 1 : 0 } : {}),
-          ...(rest.clock_24h !== undefined ? { clock_24h: rest.clock_24h ? 1 : 0 } : {}),
-          ...(rest.tz_offset_minutes !== undefined ? { tz_offset_minutes: rest.tz_offset_minutes } : {}),
-          updated_at: now,
-        })
-        .where('user_id', '=', req.auth.userId)
-        .execute();
-    }
-    const p = await loadProfile(db, req.auth.userId, req.auth.orgId);
-    return ok({ ...p.settings, message: localize(langOf(req.headers['accept-language']), M.accountUpdated) });
+    const settings = await profile.saveSettings(req.auth, req.body);
+    return ok({ ...settings, message: localize(langOf(req.headers['accept-language']), M.accountUpdated) });
   });
 }
