@@ -105,7 +105,7 @@ def prepare(spec: dict) -> Prepared:
         fit_rows, held = hold_back(np.flatnonzero(mask))
         need = max(10, len(F.columns) // 10 + 2)
         if len(fit_rows) < need or len(held) < MIN_HELD_BACK:
-            raise fail("tsad_normal_too_short", count=int(mask.sum()), warm=warm, needed=int(np.ceil(max(need / (1 - HOLD_BACK), MIN_HELD_BACK / HOLD_BACK))))
+            raise fail("tsad_normal_too_short", count=int(mask.sum()), warm=warm, needed=rows_needed(need))
         split[fit_rows] = "train"
         split[held] = "validation"
     tr = split == "train"
@@ -135,8 +135,16 @@ def normal_mask(df: pd.DataFrame, time_col: str, normal: dict) -> np.ndarray:
 def hold_back(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The normal period's rows (positions, in time order) split into the earlier ones the detector is fitted on and
     the last HOLD_BACK share it is not, on which its threshold is set: time order kept, nothing shuffled."""
-    k = int(round(len(rows) * HOLD_BACK))
+    k = int(np.floor(len(rows) * HOLD_BACK + 0.5))  # halves up, as the server's Math.round (timeseries/normal.ts)
     return rows[: len(rows) - k], rows[len(rows) - k :]
+
+
+def rows_needed(fit: int) -> int:
+    """The fewest usable normal-period rows that leave `fit` rows to fit on and MIN_HELD_BACK held back."""
+    u = fit + MIN_HELD_BACK
+    while len(hold_back(np.arange(u))[0]) < fit or len(hold_back(np.arange(u))[1]) < MIN_HELD_BACK:
+        u += 1
+    return u
 
 
 def training_rows(n: int, split_ratio: float, warm: int = 0) -> tuple[int, int]:
