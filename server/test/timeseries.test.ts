@@ -67,7 +67,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const pca = (c: { unsupervised: { key: string; label: string; params: unknown[] }[] }) => c.unsupervised.find((a) => a.key === 'pca_mspc')!;
     expect(pca(en).label).toBe("PCA-MSPC (Hotelling's T² and Q statistic / SPE)");
     expect(pca(ja).label).toBe('PCA-MSPC（ホテリングのT²とQ統計量(SPE)）');
-    expect(pca(ja).params[0]).toMatchObject({ name: 'n_components', kind: 'int', default: 0, low: 0, high: 500, label: '主成分数', help: '0: 累積寄与率が下の値に達する最少の主成分数' });
+    expect(pca(ja).params[0]).toMatchObject({ name: 'n_components', kind: 'int', default: 0, low: 0, high: 500, label: '主成分数', help: '0: データから決めます（並行分析。下の累積寄与率を指定したときはそれで決定）' });
     expect(ja.unsupervised.find((a: { key: string }) => a.key === 'isolation_forest').label).toBe('孤立森（Isolation Forest）');
     for (const a of [...ja.unsupervised, ...ja.supervised]) {
       // every name, label and help is Japanese text (not a key, not the English copied)
@@ -120,7 +120,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     // registered without a normal period: the same default is stored
     const p = body(await call('POST', `/api/timeseries/register/${ids.d01}`, { ...tep, name: 'default normal', models: [{ algorithm: 'pca_mspc' }] }));
     expect(p.normal).toEqual({ mode: 'rows', rows: 160 });
-    expect((await call('DELETE', `/api/project/delete/${p.project_id}`)).statusCode).toBeLessThan(300);
+    expect((await call('DELETE', `/api/timeseries/project/delete/${p.project_id}`)).statusCode).toBeLessThan(300);
   });
 
   it('trains PCA-MSPC on the normal period, alarms after the fault onset, moves and saves the threshold, predicts with it', async () => {
@@ -139,8 +139,10 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     // the threshold was set on the held-back last 30 % of the normal period (48 of its 160 rows), not fixed at the limit
     expect(m.trained_threshold).toBe(m.metrics.threshold);
     expect(m.metrics.recall).toBeGreaterThan(0.95);
-    // the false-alarm rate shown first is the test part's (rows not fitted on), said so; the in-sample one is apart
-    expect(m.metrics.far_basis).toBe('test');
+    // the false-alarm rate shown first is on rows not fitted on, said so: the test part (samples 161-960) is all
+    // faulty, so it has none to count; the held-back normal rows are. The in-sample one is apart
+    expect(m.metrics.far_basis).toBe('held_back_normal');
+    expect(m.metrics.far).toBe(m.metrics.heldout_far);
     expect(m.metrics.heldout_far).toBeLessThanOrEqual(0.03);
     expect(m.metrics.train_alarm_rate).not.toBeUndefined();
     // chosen on the held-back normal rows, never on the test part
@@ -356,7 +358,8 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const r = body(await call('POST', `/api/timeseries/report/${p.project_id}`, { model_key: '1_pca_mspc' })).report;
     expect(r.features_settings).toEqual({ lags: [], windows: [5], window_stats: ['mean'], drift_signals: ['Temperature', 'Thermocouple'], drift_rows: 45, warmup_rows: 45 });
     expect(r.parts.warmup).toBe(45);
-    expect(r.parts.train).toBe(355);
+    // the 355 rows of the normal period after the warm-up: 248 fitted on, the last 107 (30 %) held back
+    expect([r.parts.train, r.parts.validation]).toEqual([248, 107]);
     // contributions name the signals the person chose, a drifting one by its own name
     const named = new Set(r.alarms.flatMap((a: { contributions: { signal: string }[] }) => a.contributions.map((c) => c.signal)));
     expect(named.size).toBeGreaterThan(0);
