@@ -939,3 +939,29 @@ def test_f1_and_event_f1_are_null_without_an_anomalous_label_and_0_when_one_is_m
     assert MET.event_level(alarm, np.zeros(4, bool))["f1"] is None
     missed = np.array([0, 0, 0, 1], bool)
     assert MET.pointwise(alarm, missed)["f1"] == 0.0 and MET.event_level(alarm, missed)["f1"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "algorithm,params,level",
+    [
+        ("pca_mspc", {"confidence": 0.95}, 0.95),
+        ("isolation_forest", {"n_estimators": 20, "percentile": 97}, 0.97),
+        ("lof", {"percentile": 99}, 0.99),
+        ("ocsvm", {"percentile": 98}, 0.98),
+        ("robust_z", {"percentile": 99}, 0.99),
+        ("autoencoder", {"epochs": 3, "percentile": 99}, 0.99),
+        ("sequence_autoencoder", {"window": 12, "epochs": 2, "filters": 4, "quantile": 0.99, "factor": 1.2}, 0.99),
+    ],
+)
+def test_every_unsupervised_detector_takes_its_threshold_from_the_held_back_normal_rows(tmp_path, algorithm, params, level):
+    from mitate_engine.tsad.detectors import UNSUPERVISED, held_back_quantile
+
+    assert algorithm in UNSUPERVISED
+    res = _normal_only(tmp_path, models=[{"key": "m", "algorithm": algorithm, "params": params}])
+    m = res["models"][0]
+    assert m["state"] == "done", m.get("error")
+    series = pd.read_parquet(tmp_path / "o" / "m" / "series.parquet")
+    held = series.loc[series["split"] == "validation", "score"].to_numpy()
+    factor = params.get("factor", 1.0)
+    assert len(held) == 120 and m["metrics"]["threshold"] == pytest.approx(held_back_quantile(held, level) * factor)
+    assert m["metrics"]["far_basis"] == "held_back_normal"
