@@ -22,6 +22,7 @@ writeResult('tsad_defaults', {
     skab_product: skab.product_pca_mspc,
     skab_textbook: skab.textbook_9pc_t2q_99,
     skab_previous_default: skab.previous_default_90pct_variance,
+    skab_far_before_after_anomaly: r.skab.far_before_after_anomaly.product_pca_mspc,
     skab_goal_met: r.skab.goal_met,
   },
 });

@@ -139,6 +139,7 @@ def skab() -> dict:
     base, files = skab_files()
     rows: dict[str, list] = {}
     per_file: dict[str, dict] = {}
+    sides: dict[str, list] = {}  # false alarms / normal rows before the file's anomaly, and after it
     for f in files:
         df = pd.read_csv(base / f, sep=";")
         df["datetime"] = pd.to_datetime(df["datetime"])
@@ -152,7 +153,13 @@ def skab() -> dict:
         res["previous_default_90pct_variance"] = share.score(X[400:]) > 1.0
         res["textbook_9pc_t2q_99"] = nine.score(X[400:]) > 1.0
         per_file[f] = {}
+        i0, i1 = int(np.argmax(y)), len(y) - int(np.argmax(y[::-1]))
         for k, a in res.items():
+            c = sides.setdefault(k, [0, 0, 0, 0])
+            c[0] += int(a[:i0].sum())
+            c[1] += i0
+            c[2] += int(a[i1:].sum())
+            c[3] += len(y) - i1
             m = MET.pointwise(a, y)
             rows.setdefault(k, []).append(m)
             per_file[f][k] = {"f1": m["f1"], "far": m["far"], "false_alarms": m["fp"], "normal_rows": m["fp"] + m["tn"]}
@@ -161,6 +168,9 @@ def skab() -> dict:
         "protocol": "first 400 rows of each file the normal period (train), the rest scored; point-wise metrics pooled over the files",
         "pooled": {k: pooled(v) for k, v in rows.items()},
         "per_file": per_file,
+        # where the false alarms are: the normal rows before each file's anomaly, and those after it, where the rig
+        # does not come back to the state of the first 400 rows
+        "far_before_after_anomaly": {k: {"before": c[0] / c[1] if c[1] else None, "after": c[2] / c[3] if c[3] else None} for k, c in sides.items()},
         "leaderboard": {"conv_ae": {"f1": 0.78, "far": 0.1355}, "t2_q": {"f1": 0.76, "far": 0.2662}},
     }
     p = out["pooled"]["product_pca_mspc"]
