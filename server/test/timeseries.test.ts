@@ -142,7 +142,9 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     // the false-alarm rate shown first is on rows not fitted on, said so: the test part (samples 161-960) is all
     // faulty, so it has none to count; the held-back normal rows are. The in-sample one is apart
     expect(m.metrics.far_basis).toBe('held_back_normal');
-    expect(m.metrics.far).toBe(m.metrics.heldout_far);
+    // cross-checked (set on one half of the held-back rows, counted on the other), so not the 0 of the rows it was set on
+    expect(m.metrics.far).toBeGreaterThanOrEqual(0);
+    expect(m.metrics.far).not.toBe(m.metrics.heldout_far);
     expect(m.metrics.heldout_far).toBeLessThanOrEqual(0.03);
     expect(m.metrics.train_alarm_rate).not.toBeUndefined();
     // chosen on the held-back normal rows, never on the test part

@@ -10,7 +10,17 @@ from pathlib import Path
 from .lang import LANGS, detector_name, param_labels, say
 
 # figures the detector reports about itself (its info), beside the settings it was given
-INFO_KEYS = ("components", "components_rule", "explained_variance", "t2_limit", "q_limit", "epochs_run", "validation_loss", "validation_f1")
+INFO_KEYS = (
+    "components",
+    "components_rule",
+    "explained_variance",
+    "t2_limit",
+    "q_limit",
+    "epochs_run",
+    "validation_loss",
+    "validation_f1",
+    "far_cross_checked",
+)
 
 
 def _fmt(v) -> str:

@@ -199,16 +199,30 @@ def evaluate(score: np.ndarray, threshold: float, label: np.ndarray | None, spli
     return out
 
 
-def headline(metrics: dict, supervised: bool) -> dict:
+def headline(metrics: dict, supervised: bool, cross_checked: float | None = None) -> dict:
     """The false-alarm rate shown first, and what it was measured on: normal rows of the test part when they are
-    labelled; else, unsupervised, the held-back block of the normal period. Never the rows a model was fitted on
-    (the supervised validation period is refitted on, so it is not offered); null when there is none."""
+    labelled; else, unsupervised, the held-back block of the normal period, cross-checked (`cross_checked_far`: the
+    threshold set on one half, counted on the other, since on the whole block it was set there). Never the rows a
+    model was fitted on (the supervised validation period is refitted on, so it is not offered); null when none."""
     far = (metrics.get("pointwise") or {}).get("far")
     if far is not None and metrics["evaluated_part"] == "test":
         return {"far": far, "far_basis": "test"}
-    if not supervised and metrics.get("heldout_far") is not None:
-        return {"far": metrics["heldout_far"], "far_basis": "held_back_normal"}
+    if not supervised and cross_checked is not None:
+        return {"far": cross_checked, "far_basis": "held_back_normal"}
     return {"far": None, "far_basis": None}
+
+
+def cross_checked_far(det, held: np.ndarray) -> float | None:
+    """What the threshold rule gives on normal rows it was not set on: the held-back scores split in time into two
+    halves, the threshold set on each and the other's share over it, averaged. (On the whole block the trained
+    threshold lets at most 1 - level of it over by construction, which says little about new rows.)"""
+    s = np.asarray(held, dtype=float)
+    s = s[~np.isnan(s)]
+    h = len(s) // 2
+    if h < MIN_HELD_BACK // 2:
+        return None
+    a, b = s[:h], s[h:]
+    return float(np.mean([np.mean(b > det.threshold_from(a)), np.mean(a > det.threshold_from(b))]))
 
 
 def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict, check=None) -> tuple[TsadModel, np.ndarray, np.ndarray | None]:
@@ -261,6 +275,8 @@ def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict, check=No
     else:
         # fitted on the normal period's first part; the threshold (through the alarm rule) set on its held-back part
         model.threshold = float(det.threshold_from(score[va]))
+        normal = va & ~prep.label if prep.label is not None else va
+        model.info = {**model.info, "far_cross_checked": cross_checked_far(det, score[normal])}
     c = det.contributions(prep.X) if hasattr(det, "contributions") else None
     contrib = model.per_signal(np.asarray(c, dtype=float)) if c is not None else None
     return model, score, contrib
@@ -312,8 +328,8 @@ def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray,
     supervised = model.project_type == SUPERVISED
     summary = {
         "f1": (metrics.get("pointwise") or {}).get("f1"),
-        **headline(metrics, supervised),
-        "heldout_far": metrics.get("heldout_far"),
+        **headline(metrics, supervised, model.info.get("far_cross_checked")),
+        "heldout_far": metrics.get("heldout_far"),  # at the trained threshold, on the rows it was set on
         "train_alarm_rate": metrics.get("train_alarm_rate"),
         "validation_f1": model.info.get("validation_f1") if supervised else None,
         "mar": (metrics.get("pointwise") or {}).get("mar"),

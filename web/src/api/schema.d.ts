@@ -35526,11 +35526,11 @@ export interface components {
             /** @description The false-alarm rate shown first, on rows the model was not fitted on (see far_basis) */
             far: number | null;
             /**
-             * @description What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on; the threshold was set there); null when neither exists
+             * @description What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on), cross-checked: the threshold set on one half and counted on the other; null when neither exists
              * @enum {string|null}
              */
             far_basis?: "test" | "held_back_normal" | null;
-            /** @description Unsupervised: false-alarm rate on the held-back part of the normal period */
+            /** @description Unsupervised: false-alarm rate on the held-back part of the normal period at the trained threshold (set on those rows) */
             heldout_far?: number | null;
             /** @description Alarm rate on the rows the model was fitted on: in sample, optimistic */
             train_alarm_rate?: number | null;
@@ -35669,6 +35669,8 @@ export interface components {
                  */
                 components_rule?: "fixed" | "explained_variance" | "parallel_analysis";
                 validation_f1?: number | null;
+                /** @description Unsupervised: false-alarm rate of the threshold rule on held-back normal rows it was not set on (set on one half, counted on the other) */
+                far_cross_checked?: number | null;
                 explained_variance?: number | null;
                 t2_limit?: number | null;
                 q_limit?: number | null;
@@ -40097,11 +40099,11 @@ export interface components {
             /** @description The false-alarm rate shown first, on rows the model was not fitted on (see far_basis) */
             far: number | null;
             /**
-             * @description What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on; the threshold was set there); null when neither exists
+             * @description What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on), cross-checked: the threshold set on one half and counted on the other; null when neither exists
              * @enum {string|null}
              */
             far_basis?: "test" | "held_back_normal" | null;
-            /** @description Unsupervised: false-alarm rate on the held-back part of the normal period */
+            /** @description Unsupervised: false-alarm rate on the held-back part of the normal period at the trained threshold (set on those rows) */
             heldout_far?: number | null;
             /** @description Alarm rate on the rows the model was fitted on: in sample, optimistic */
             train_alarm_rate?: number | null;
@@ -40240,6 +40242,8 @@ export interface components {
                  */
                 components_rule?: "fixed" | "explained_variance" | "parallel_analysis";
                 validation_f1?: number | null;
+                /** @description Unsupervised: false-alarm rate of the threshold rule on held-back normal rows it was not set on (set on one half, counted on the other) */
+                far_cross_checked?: number | null;
                 explained_variance?: number | null;
                 t2_limit?: number | null;
                 q_limit?: number | null;

@@ -137,8 +137,8 @@ export const tsModelMetrics = z
       .enum(['test', 'held_back_normal'])
       .nullable()
       .optional()
-      .describe("What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on; the threshold was set there); null when neither exists"),
-    heldout_far: figure.optional().describe('Unsupervised: false-alarm rate on the held-back part of the normal period'),
+      .describe("What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on), cross-checked: the threshold set on one half and counted on the other; null when neither exists"),
+    heldout_far: figure.optional().describe('Unsupervised: false-alarm rate on the held-back part of the normal period at the trained threshold (set on those rows)'),
     train_alarm_rate: figure.optional().describe('Alarm rate on the rows the model was fitted on: in sample, optimistic'),
     validation_f1: figure.optional().describe('Supervised: F1 on the validation period at the chosen threshold (chooses the best model)'),
     mar: figure,
@@ -204,6 +204,7 @@ export const tsReport = z
         components: z.number().int().optional(),
         components_rule: z.enum(['fixed', 'explained_variance', 'parallel_analysis']).optional().describe('How PCA-MSPC chose its number of components'),
         validation_f1: figure.optional(),
+        far_cross_checked: figure.optional().describe('Unsupervised: false-alarm rate of the threshold rule on held-back normal rows it was not set on (set on one half, counted on the other)'),
         explained_variance: figure.optional(),
         t2_limit: figure.optional(),
         q_limit: figure.optional(),
