@@ -83,7 +83,7 @@ def tep() -> dict:
         model, _, prep = product(d00, "sample", signals, len(d00), alg)
         monitors[f"product_{alg}"] = (
             lambda df, m=model: alarms_of(m, df),
-            {"threshold": model.threshold, **{k: v for k, v in model.info.items() if k in ("components", "components_rule")}},
+            {"threshold": model.threshold, **{k: v for k, v in model.info.items() if k in ("components", "components_rule", "far_cross_checked")}},
         )
     seconds = time.time() - t0
     X = d00[signals].to_numpy(float)
