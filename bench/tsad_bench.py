@@ -41,11 +41,25 @@ OURS = {
     "declared_as": "bench/tsad_skab_candidates.json: C2_dslow45_c995_10of20",
 }
 VARIANTS = {
-    "pca_mspc_raw": {"algorithm": "pca_mspc", "params": {"confidence": 0.99}, "windows": [], "stats": ("mean",)},
+    "pca_mspc_raw": {"algorithm": "pca_mspc", "params": {"confidence": 0.99, "explained_variance": 0.9}, "windows": [], "stats": ("mean",)},
     "isolation_forest_w5": {"algorithm": "isolation_forest", "params": {}, "windows": [5], "stats": ("mean",)},
     "robust_z_w5": {"algorithm": "robust_z", "params": {}, "windows": [5], "stats": ("mean",)},
     "autoencoder_w5": {"algorithm": "autoencoder", "params": {"epochs": 40}, "windows": [5], "stats": ("mean",)},
 }
+
+
+def in_sample_threshold(det, train_scores=None) -> float:
+    """The default threshold as it was before issue 30, read on the training rows themselves (these studies were run
+    and reported with it): PCA-MSPC's textbook limits (1), a percentile detector's percentile of its training scores,
+    the sequence autoencoder's quantile of its training windows' errors times its factor. The product now sets its
+    thresholds on held-back normal rows (trainer.fit_model, detectors.held_back_quantile)."""
+    inner = getattr(det, "det", det)
+    if hasattr(inner, "train_errors_"):
+        return float(np.quantile(inner.train_errors_, inner.p["quantile"]) * inner.p["factor"])
+    if hasattr(inner, "m") and hasattr(inner.m, "t2_limit_"):
+        return 1.0
+    s = np.asarray(train_scores, dtype=float)
+    return float(np.percentile(s[~np.isnan(s)], inner.p["percentile"]))
 
 
 def pooled(rows):
@@ -67,7 +81,7 @@ def ours_on(df, cfg):
     det, _ = make(cfg["algorithm"], cfg["params"])
     det.fit(X[:400])
     s = det.score(X)
-    thr = det.default_threshold(s[:400])
+    thr = in_sample_threshold(det, s[:400])
     return s[400:] > thr
 
 
@@ -169,7 +183,7 @@ def sequence_ae_on(df):
     X = df[SIGNALS].to_numpy(float)
     det, _ = make("sequence_autoencoder", {"window": 60, "quantile": 0.999, "factor": 4 / 3, "persistence": 1})
     det.fit(X[:400])
-    thr = det.default_threshold()
+    thr = in_sample_threshold(det)
     raw = det.score(X)  # row t: the window ending at t
     causal = np.nan_to_num(raw, nan=-np.inf)[400:] > thr
     causal59 = np.nan_to_num(persist(raw, 59), nan=-np.inf)[400:] > thr
@@ -312,14 +326,14 @@ def causal_variants(with_sequence_ae: bool = True):
             det, _ = make("sequence_autoencoder", {"window": 60, "quantile": 0.999, "factor": 4 / 3, "persistence": 1})
             det.fit(X_raw[:400])
             s = det.score(X_raw)
-            return s, det.default_threshold()
+            return s, in_sample_threshold(det)
         cfg = {"pca_mspc_raw": VARIANTS["pca_mspc_raw"], "pca_mspc_w5": OURS_V1}[det_key]
         F = window_features(df, SIGNALS, [], cfg["windows"], stats=cfg["stats"])
         X = F.bfill().to_numpy(float)
         det, _ = make(cfg["algorithm"], cfg["params"])
         det.fit(X[:400])
         s = det.score(X)
-        return s, det.default_threshold(s[:400])
+        return s, in_sample_threshold(det, s[:400])
 
     rules = ["base"]
     rules += [f"ewma{k}_{t}" for k in (5, 10, 20, 40) for t in ("q99", "max")]
@@ -456,7 +470,7 @@ def drift_variants():
         det, _ = make("pca_mspc", OURS_V1["params"])
         det.fit(dyn[:400])
         return {
-            "dynamics_mspc": det.score(dyn) > det.default_threshold(None),
+            "dynamics_mspc": det.score(dyn) > in_sample_threshold(det),
             "gated_adaptive_mspc": _gated_adaptive_alarms(lev),
             "gated_adaptive_level_and_dynamics": _gated_adaptive_alarms(np.hstack([lev, dyn])),
         }

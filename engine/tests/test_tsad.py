@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 
+import joblib
 import numpy as np
 import pandas as pd
 import pytest
@@ -393,7 +394,7 @@ def test_autoencoder_scores_the_fault_above_normal(tmp_path):
     det, _ = make("autoencoder", {"epochs": 30})
     det.fit(d00[cols].to_numpy(float))
     s = det.score(d01[cols].to_numpy(float))
-    thr = det.default_threshold(det.score(d00[cols].to_numpy(float)))
+    thr = det.threshold_from(det.score(d00[cols].to_numpy(float)))
     assert (s[:160] > thr).mean() < 0.2 and (s[200:] > thr).mean() > 0.9
     c = det.contributions(d01[cols].to_numpy(float))
     assert np.allclose(c.mean(axis=1), s)
@@ -529,7 +530,9 @@ def test_a_normal_period_given_as_a_datetime_range(tmp_path):
     result, _ = run("tsad_train", spec)
     assert result["models"][0]["state"] == "done", result["models"][0].get("error")
     series = pd.read_parquet(tmp_path / "o" / "1_pca" / "series.parquet")
-    assert (series["split"] == "train").sum() == 100 - 4  # the first 4 rows are the 5-row window's warm-up
+    # the first 4 rows are the 5-row window's warm-up; of the 96 others the last 29 (30 %) are held back
+    assert (series["split"] == "train").sum() == 67 and (series["split"] == "validation").sum() == 29
+    assert series["split"].iloc[4:71].eq("train").all() and series["split"].iloc[71:100].eq("validation").all()
 
 
 def test_mspc_score_from_its_contributions_equals_its_score():
@@ -579,10 +582,11 @@ def test_sequence_autoencoder_threshold_persistence_and_fault():
     X[450:, 2] += 4.0  # a fault on the third signal from row 450
     det, p = make("sequence_autoencoder", {"window": 20, "epochs": 15, "filters": 8, "quantile": 0.99, "factor": 1.5, "persistence": 5})
     det.fit(X[:300])
-    assert det.default_threshold() == pytest.approx(np.quantile(det.train_errors_, 0.99) * 1.5)
     raw = det.contributions(X).sum(axis=1)
     s = det.score(X)
-    thr = det.default_threshold()
+    held = s[300:400]  # normal rows the network was not trained on
+    thr = det.threshold_from(held)
+    assert thr == pytest.approx(np.sort(held)[int(np.ceil(101 * 0.99)) - 1] * 1.5)
     # persistence: an alarm at t exactly when the last 5 windows are all over the line
     want = np.array([i >= 23 and bool((raw[i - 4 : i + 1] > thr).all()) for i in range(len(X))])
     assert np.array_equal(np.nan_to_num(s, nan=-np.inf) > thr, want)
@@ -690,7 +694,9 @@ def test_alarm_rule_k_of_the_last_n_rows_is_one_causal_score():
     det.fit(X[:400])
     plain, _ = make("pca_mspc", {})
     plain.fit(X[:400])
-    assert det.default_threshold(det.score(X[:400])) == 1.0
+    # the threshold is read on held-back rows through the rule: the 99 % split-conformal quantile of their k-of-n score
+    held = det.score(X)[400:]
+    assert det.threshold_from(held) == np.sort(held)[int(np.ceil(101 * 0.99)) - 1]
     score, c = det.score_and_contributions(X)
     assert np.allclose(score, k_of_n(plain.score(X), 3, 5), equal_nan=True)
     assert c.shape == (500, 4) and np.allclose(c, plain.contributions(X))
@@ -706,7 +712,8 @@ def test_alarm_rule_k_of_the_last_n_rows_is_one_causal_score():
 
 def test_alarm_rule_trains_saves_and_predicts_as_k_of_the_last_n_alarms(tmp_path):
     """Trained and predicted through the tasks: a PCA-MSPC with the rule '3 of the last 5 rows' alarms exactly where
-    at least 3 of the last 5 rows of the same detector without the rule alarm (same limits), on new data."""
+    at least 3 of the last 5 rows of the same detector without the rule are over the rule's own threshold (the two
+    share their fit; each sets its threshold on the held-back rows read through its rule), on new data."""
     train, df = _tep(tmp_path, "d00.csv")
     test, _ = _tep(tmp_path, "d01_te.csv")
     signals = [c for c in df.columns if c.startswith("XM")]
@@ -722,11 +729,13 @@ def test_alarm_rule_trains_saves_and_predicts_as_k_of_the_last_n_alarms(tmp_path
     res, _ = run("tsad_train", spec)
     assert [m["state"] for m in res["models"]] == ["done", "done"]
     assert res["models"][1]["hyperparameters"]["alarm_n"] == 5
-    alarms = []
+    out = []
     for key in ("1_pca_mspc", "2_pca_mspc"):
         run("predict", {"model": str(tmp_path / "run" / key / "model.joblib"), "parquet": str(test), "output_dir": str(tmp_path / key)})
-        alarms.append(pd.read_parquet(tmp_path / key / "predictions.parquet")["alarm"].to_numpy() > 0)
-    plain, rule = alarms
+        out.append(pd.read_parquet(tmp_path / key / "predictions.parquet"))
+    rule_thr = joblib.load(tmp_path / "run" / "2_pca_mspc" / "model.joblib").threshold
+    plain = out[0]["anomaly_score"].to_numpy() > rule_thr
+    rule = out[1]["alarm"].to_numpy() > 0
     expected = pd.Series(plain.astype(float)).rolling(5, min_periods=1).sum().to_numpy() >= 3
     assert np.array_equal(rule, expected)
     assert rule[:160].sum() <= plain[:160].sum() and rule[170:].mean() > 0.95
@@ -766,7 +775,7 @@ def test_log_lines_notes_and_html_report_are_in_the_language_of_the_job(tmp_path
     said = lambda code: cat[code][lang]  # noqa: E731
     logs = [e["line"] for e in events if e.get("type") == "log"]
     assert said("tsad_note_sorted") in logs and out["notes"] == [said("tsad_note_sorted")]
-    assert said("tsad_job_rows").format(rows=200, columns=2, train=100) in logs
+    assert said("tsad_job_rows").format(rows=200, columns=2, train=70, held=30) in logs
     failed = next(line for line in logs if line.startswith(said("tsad_detector_lof")))
     assert cat["tsad_param_lof_n_neighbors"][lang] in failed and cat["tsad_param_lof_n_neighbors"][other] not in failed
     if lang == "ja":
@@ -815,3 +824,148 @@ def test_every_message_the_area_says_is_in_the_catalogue_in_both_languages():
     for code in codes:
         assert cat[code]["en"].strip() and cat[code]["ja"].strip(), code
         assert set(re.findall(r"\{(\w+)\}", cat[code]["en"])) == set(re.findall(r"\{(\w+)\}", cat[code]["ja"])), code
+
+
+# ---- issue 30: limits that hold on new data, honest headline figures -----------------------------------------------
+
+
+def test_parallel_analysis_keeps_the_real_factors_where_a_variance_share_keeps_noise():
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        X = rng.normal(size=(400, 3)) @ (2 * rng.normal(size=(3, 30))) + rng.normal(size=(400, 30))
+        pa, share = PcaMspc().fit(X), PcaMspc(explained_variance=0.9).fit(X)
+        assert pa.a_ == 3 and pa.rule_ == "parallel_analysis"
+        assert share.a_ > 3 and share.rule_ == "explained_variance"
+    assert PcaMspc(n_components=2).fit(X).rule_ == "fixed"
+
+
+def test_held_back_quantile_is_the_split_conformal_one():
+    from mitate_engine.tsad.detectors import held_back_quantile
+
+    s = np.arange(1, 101, dtype=float)  # 1..100
+    assert held_back_quantile(s, 0.99) == 100.0  # ceil(101 * 0.99) = 100th smallest
+    assert held_back_quantile(s, 0.9) == 91.0  # ceil(90.9) = 91st
+    assert held_back_quantile(np.array([np.nan, 2.0, 1.0]), 0.5) == 2.0  # NaN (warm-up) left out; ceil(4 * 0.5) = 2nd
+    assert held_back_quantile(np.array([np.nan]), 0.99) == np.inf
+
+
+def test_limits_set_on_held_back_rows_hold_on_new_data_where_the_textbook_limits_do_not():
+    """Heavy-tailed normal operation (Student t, 3 degrees of freedom): the textbook T²/Q limits assume normal rows and
+    alarm on about 5 % of new normal rows at a nominal 1 %; limits read on held-back rows stay near 1 %."""
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        L = rng.normal(size=(2, 6))
+        X = rng.standard_t(3, size=(22000, 2)) @ L + 0.5 * rng.standard_t(3, size=(22000, 6))
+        det, _ = make("pca_mspc", {})
+        det.fit(X[:1400])
+        thr = det.threshold_from(det.score(X[1400:2000]))
+        new = det.score(X[2000:])
+        assert (new > 1.0).mean() > 0.03  # the textbook limits
+        assert (new > thr).mean() < 0.015
+
+
+def _normal_only(tmp_path, n=400, models=None, label=True):
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=n)
+    df = pd.DataFrame({"t": np.arange(n), "a": a, "b": 0.8 * a + 0.3 * rng.normal(size=n), "c": rng.normal(size=n)})
+    if label:
+        df["y"] = 0
+    df.to_parquet(tmp_path / "n.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "n.parquet"),
+        "time_column": "t",
+        "features": ["a", "b", "c"],
+        "target": "y" if label else None,
+        "normal": {"mode": "rows", "rows": n},
+        "output_dir": str(tmp_path / "o"),
+        "models": models
+        or [{"key": "1_pca_mspc", "algorithm": "pca_mspc"}, {"key": "2_isolation_forest", "algorithm": "isolation_forest", "params": {"n_estimators": 30}}],
+    }
+    return run("tsad_train", spec)[0]
+
+
+def test_a_normal_only_series_is_fitted_on_its_first_part_and_judged_on_its_held_back_part(tmp_path):
+    from mitate_engine.tsad.detectors import held_back_quantile
+
+    res = _normal_only(tmp_path)
+    for m in res["models"]:
+        assert m["state"] == "done", m.get("error")
+        series = pd.read_parquet(tmp_path / "o" / m["key"] / "series.parquet")
+        assert (series["split"].iloc[:280] == "train").all() and (series["split"].iloc[280:] == "validation").all()
+        held = series["score"].to_numpy()[280:]
+        level = 0.99  # both detectors' defaults: confidence 0.99, percentile 99
+        mt = m["metrics"]
+        assert mt["threshold"] == pytest.approx(held_back_quantile(held, level))
+        # the first false-alarm figure is the held-back one, said so; the in-sample one is there, named as such
+        assert mt["heldout_far"] == pytest.approx((held > mt["threshold"]).mean())  # on the rows it was set on
+        # the headline is cross-checked: the threshold set on each time-ordered half, counted on the other
+        a, b = held[:60], held[60:]
+        by_hand = ((b > held_back_quantile(a, level)).mean() + (a > held_back_quantile(b, level)).mean()) / 2
+        assert mt["far_basis"] == "held_back_normal" and mt["far"] == pytest.approx(by_hand)
+        assert mt["train_alarm_rate"] is not None
+        # no anomalous label: F1 and event F1 cannot be computed, so null (not 0)
+        assert mt["f1"] is None and mt["event_f1"] is None and mt["recall"] is None
+        report = json.loads((tmp_path / "o" / m["key"] / "report.json").read_text())
+        assert report["metrics"]["evaluated_part"] == "validation" and report["metrics"]["evaluated_rows"] == 120
+        assert report["metrics"]["pointwise"]["f1"] is None and report["metrics"]["event"]["f1"] is None
+    info = json.loads((tmp_path / "o" / "1_pca_mspc" / "report.json").read_text())["detector"]
+    assert info["components_rule"] == "parallel_analysis"
+
+
+def test_without_labels_the_headline_is_the_held_back_false_alarm_rate(tmp_path):
+    res = _normal_only(tmp_path, label=False, models=[{"key": "1_pca_mspc", "algorithm": "pca_mspc"}])
+    mt = res["models"][0]["metrics"]
+    assert mt["far_basis"] == "held_back_normal" and mt["far"] is not None and mt["f1"] is None
+
+
+def test_a_normal_period_too_short_to_hold_back_a_block_is_refused(tmp_path):
+    df = pd.DataFrame({"t": range(200), "a": np.random.default_rng(0).normal(size=200), "b": np.random.default_rng(1).normal(size=200)})
+    df.to_parquet(tmp_path / "s.parquet")
+    spec = {
+        "project_type": "time_series_anomaly_detection_unsupervised",
+        "parquet": str(tmp_path / "s.parquet"),
+        "time_column": "t",
+        "features": ["a", "b"],
+        "normal": {"mode": "rows", "rows": 20},  # 14 to fit, 6 held back: too few to set a threshold on; 32 needed
+        "output_dir": str(tmp_path / "o"),
+        "models": [{"key": "1_pca_mspc", "algorithm": "pca_mspc"}],
+    }
+    with pytest.raises(UserError) as e:
+        run("tsad_train", spec)
+    assert e.value.code == "tsad_normal_too_short" and e.value.params["needed"] == 32
+
+
+def test_f1_and_event_f1_are_null_without_an_anomalous_label_and_0_when_one_is_missed():
+    alarm = np.array([0, 1, 0, 0], bool)
+    none = MET.pointwise(alarm, np.zeros(4, bool))
+    assert none["f1"] is None and none["recall"] is None and none["far"] == 0.25
+    assert MET.event_level(alarm, np.zeros(4, bool))["f1"] is None
+    missed = np.array([0, 0, 0, 1], bool)
+    assert MET.pointwise(alarm, missed)["f1"] == 0.0 and MET.event_level(alarm, missed)["f1"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "algorithm,params,level",
+    [
+        ("pca_mspc", {"confidence": 0.95}, 0.95),
+        ("isolation_forest", {"n_estimators": 20, "percentile": 97}, 0.97),
+        ("lof", {"percentile": 99}, 0.99),
+        ("ocsvm", {"percentile": 98}, 0.98),
+        ("robust_z", {"percentile": 99}, 0.99),
+        ("autoencoder", {"epochs": 3, "percentile": 99}, 0.99),
+        ("sequence_autoencoder", {"window": 12, "epochs": 2, "filters": 4, "quantile": 0.99, "factor": 1.2}, 0.99),
+    ],
+)
+def test_every_unsupervised_detector_takes_its_threshold_from_the_held_back_normal_rows(tmp_path, algorithm, params, level):
+    from mitate_engine.tsad.detectors import UNSUPERVISED, held_back_quantile
+
+    assert algorithm in UNSUPERVISED
+    res = _normal_only(tmp_path, models=[{"key": "m", "algorithm": algorithm, "params": params}])
+    m = res["models"][0]
+    assert m["state"] == "done", m.get("error")
+    series = pd.read_parquet(tmp_path / "o" / "m" / "series.parquet")
+    held = series.loc[series["split"] == "validation", "score"].to_numpy()
+    factor = params.get("factor", 1.0)
+    assert len(held) == 120 and m["metrics"]["threshold"] == pytest.approx(held_back_quantile(held, level) * factor)
+    assert m["metrics"]["far_basis"] == "held_back_normal"

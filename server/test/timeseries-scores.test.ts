@@ -35,9 +35,24 @@ describe('threshold metrics over every row', () => {
     expect(thresholdForFar(s, 0)).toBe(0.9);
     expect(thresholdForFar(s, 0.34)).toBe(0.2);
   });
-  it('evaluates in sample when there is no test part', () => {
+  it('evaluates on the held-back normal rows when there is no test part, with F1 null (nothing to detect)', () => {
+    // rows 0-5 fitted on (split 1), 6-9 held back (split 2); all labelled normal
+    const t = make([0.1, 2, 0.3, 0.2, 0.1, 0.4, 0.3, 1.5, 0.2, 0.1], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1, 2, 2, 2, 2]);
+    const r = thresholdStats(t, 1);
+    expect(r).toMatchObject({ evaluated_part: 'validation', evaluated_rows: 4, counts: { tp: 0, fp: 1, fn: 0, tn: 3 }, far: 0.25, heldout_far: 0.25, heldout_rows: 4 });
+    expect(r.f1).toBeNull();
+    expect(r.recall).toBeNull();
+    // a supervised model is refitted on its validation period: no held-back figure
+    expect(thresholdStats(t, 1, true).heldout_far).toBeNull();
+    // a target false-alarm rate reads the held-back rows (0.1, 0.2, 0.3, 1.5), not the fitted ones (whose 2 would win)
+    expect(thresholdForFar(t, 0)).toBe(1.5);
+    expect(thresholdForFar(t, 0.25)).toBe(0.3);
+    expect(thresholdForFar(t, 0, true)).toBe(2);
+  });
+  it('evaluates in sample a model trained before there was a held-back part', () => {
     const t = make([0.1, 2, 0.3], [0, 1, 0], [1, 1, 1]);
     expect(thresholdStats(t, 1)).toMatchObject({ evaluated_part: 'train', evaluated_rows: 3, counts: { tp: 1, fp: 0, fn: 0, tn: 2 } });
+    expect(thresholdForFar(t, 0)).toBe(0.3); // its normal rows; the labelled anomaly left out
   });
   it('keeps every spike in the min/max downsample', () => {
     const v = new Float64Array(1000).fill(0);

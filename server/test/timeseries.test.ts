@@ -67,7 +67,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const pca = (c: { unsupervised: { key: string; label: string; params: unknown[] }[] }) => c.unsupervised.find((a) => a.key === 'pca_mspc')!;
     expect(pca(en).label).toBe("PCA-MSPC (Hotelling's T² and Q statistic / SPE)");
     expect(pca(ja).label).toBe('PCA-MSPC（ホテリングのT²とQ統計量(SPE)）');
-    expect(pca(ja).params[0]).toMatchObject({ name: 'n_components', kind: 'int', default: 0, low: 0, high: 500, label: '主成分数', help: '0: 累積寄与率が下の値に達する最少の主成分数' });
+    expect(pca(ja).params[0]).toMatchObject({ name: 'n_components', kind: 'int', default: 0, low: 0, high: 500, label: '主成分数', help: '0: データから決めます（並行分析。下の累積寄与率を指定したときはそれで決定）' });
     expect(ja.unsupervised.find((a: { key: string }) => a.key === 'isolation_forest').label).toBe('孤立森（Isolation Forest）');
     for (const a of [...ja.unsupervised, ...ja.supervised]) {
       // every name, label and help is Japanese text (not a key, not the English copied)
@@ -85,6 +85,9 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'pca_mspc' }] }, ids.dup))).toMatch(/1 duplicate timestamps \(first: 5\)/);
     expect(msg(await reg({ ...tep, feature_variables: ['x', 'word'], target_variables: [], models: [{ algorithm: 'lof' }] }, ids.words))).toContain('"word" is not numeric');
     expect(msg(await reg({ ...tep, windows: [50], normal: { mode: 'rows', rows: 40 }, models: [{ algorithm: 'pca_mspc' }] }))).toContain('warm-up');
+    // 31 usable rows hold back only 9 (31 x 0.3 = 9.3) to set a threshold on: 32 at least (normal.ts)
+    expect(msg(await reg({ ...tep, normal: { mode: 'rows', rows: 31 }, models: [{ algorithm: 'pca_mspc' }] }))).toContain('at least 32 more');
+    expect(msg(await reg({ ...tep, normal: { mode: 'rows', rows: 31 }, models: [{ algorithm: 'pca_mspc' }] }, ids.d01, 'ja'))).toContain('残り30%でしきい値を決めます');
     expect(msg(await reg({ ...tep, windows: ['5min'], models: [{ algorithm: 'pca_mspc' }] }))).toContain('time span');
     expect(msg(await reg({ ...tep, project_type: 'time_series_anomaly_detection_supervised', target_variables: ['fault'], models: [{ algorithm: 'lightgbm' }] }, ids.d00))).toContain('single class');
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'pca_mspc', params: { confidence: 2 } }] }))).toBe(
@@ -98,9 +101,26 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'lof', params: { alarm_k: 6, alarm_n: 5 } }] }, ids.d01, 'ja'))).toBe('局所外れ値因子法（LOF、新規データの判定）：警報ルールのk（6）はn（5）以下にしてください。');
     expect(msg(await reg({ ...tep, models: [{ algorithm: 'lightgbm' }] }))).toContain('not available');
     expect(msg(await reg({ ...tep, normal: { mode: 'rows', rows: 60 }, models: [{ algorithm: 'sequence_autoencoder' }] }))).toBe(
-      "The sequence autoencoder's window of 60 rows needs at least 70 rows of normal period; it has 60. Choose a longer period or a shorter window.",
+      "The sequence autoencoder's window of 60 rows needs at least 100 rows of normal period (it learns from the first 70 %, the rest sets its threshold); it has 60. Choose a longer period or a shorter window.",
     );
     expect(body(await call('GET', '/api/timeseries/project/list/')).total).toBe(before);
+  });
+
+  it('offers a default normal period from the label: the rows before the first anomaly, all rows when none; else the first half', async () => {
+    const dflt = async (id: string, q: string, lang = 'en') => call('GET', `/api/timeseries/normal/default/${id}?${q}`, undefined, alice, lang);
+    // d01_te: samples 1-160 normal, the fault from sample 161
+    expect(body(await dflt(ids.d01, 'time_column=sample&target=fault'))).toEqual({ mode: 'rows', rows: 160, total: 960, source: 'label_before_first_anomaly', end: 160 });
+    expect(body(await dflt(ids.d00, 'time_column=sample&target=fault'))).toEqual({ mode: 'rows', rows: 500, total: 500, source: 'label_all_normal', end: 500 });
+    expect(body(await dflt(ids.d01, 'time_column=sample'))).toEqual({ mode: 'rows', rows: 480, total: 960, source: 'first_half', end: 480 });
+    // a datetime series: the end as the text the normal range takes
+    expect(body(await dflt(ids.skab, 'target=anomaly'))).toMatchObject({ source: 'label_before_first_anomaly', end: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    const bad = await dflt(ids.d01, 'time_column=sample&target=nope', 'ja');
+    expect(bad.statusCode).toBe(422);
+    expect((await call('GET', `/api/timeseries/normal/default/${ids.d01}?time_column=sample`, undefined, bob)).statusCode).toBe(404);
+    // registered without a normal period: the same default is stored
+    const p = body(await call('POST', `/api/timeseries/register/${ids.d01}`, { ...tep, name: 'default normal', models: [{ algorithm: 'pca_mspc' }] }));
+    expect(p.normal).toEqual({ mode: 'rows', rows: 160 });
+    expect((await call('DELETE', `/api/timeseries/project/delete/${p.project_id}`)).statusCode).toBeLessThan(300);
   });
 
   it('trains PCA-MSPC on the normal period, alarms after the fault onset, moves and saves the threshold, predicts with it', async () => {
@@ -115,12 +135,28 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const done = await trained(p.project_id);
     expect(done.training_state).toBe('done');
     const m = done.models[0];
-    expect(m).toMatchObject({ model_key: '1_pca_mspc', state: 'done', trained_threshold: 1, saved_threshold: null });
+    expect(m).toMatchObject({ model_key: '1_pca_mspc', state: 'done', saved_threshold: null });
+    // the threshold was set on the held-back last 30 % of the normal period (48 of its 160 rows), not fixed at the limit
+    expect(m.trained_threshold).toBe(m.metrics.threshold);
     expect(m.metrics.recall).toBeGreaterThan(0.95);
+    // the false-alarm rate shown first is on rows not fitted on, said so: the test part (samples 161-960) is all
+    // faulty, so it has none to count; the held-back normal rows are. The in-sample one is apart
+    expect(m.metrics.far_basis).toBe('held_back_normal');
+    // cross-checked (set on one half of the held-back rows, counted on the other), so not the 0 of the rows it was set on
+    expect(m.metrics.far).toBeGreaterThanOrEqual(0);
+    expect(m.metrics.far).not.toBe(m.metrics.heldout_far);
+    expect(m.metrics.heldout_far).toBeLessThanOrEqual(0.03);
+    expect(m.metrics.train_alarm_rate).not.toBeUndefined();
+    // chosen on the held-back normal rows, never on the test part
+    expect(done.best_model_basis).toBe('held_back_normal');
+    const heldFar = (x: { metrics: { heldout_far: number } }) => x.metrics.heldout_far;
+    expect(heldFar(done.models.find((x: { model_key: string }) => x.model_key === done.best_model_key))).toBe(Math.min(...done.models.map(heldFar)));
 
     const at = async (q: string) => body(await call('GET', `/api/timeseries/threshold/${p.project_id}/1_pca_mspc?${q}`));
     const base = await at('');
-    expect(base.threshold).toBe(1);
+    expect(base.threshold).toBe(m.trained_threshold);
+    expect(base.heldout_rows).toBe(48);
+    expect(base.heldout_far).toBeCloseTo(m.metrics.heldout_far, 9);
     expect(base.counts.tp + base.counts.fn).toBe(800); // samples 161-960 are faulty
     expect(base.counts.tp + base.counts.fp + base.counts.fn + base.counts.tn).toBe(base.evaluated_rows);
     expect(base.spans.length).toBeGreaterThan(0);
@@ -324,7 +360,8 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const r = body(await call('POST', `/api/timeseries/report/${p.project_id}`, { model_key: '1_pca_mspc' })).report;
     expect(r.features_settings).toEqual({ lags: [], windows: [5], window_stats: ['mean'], drift_signals: ['Temperature', 'Thermocouple'], drift_rows: 45, warmup_rows: 45 });
     expect(r.parts.warmup).toBe(45);
-    expect(r.parts.train).toBe(355);
+    // the 355 rows of the normal period after the warm-up: 248 fitted on, the last 107 (30 %) held back
+    expect([r.parts.train, r.parts.validation]).toEqual([248, 107]);
     // contributions name the signals the person chose, a drifting one by its own name
     const named = new Set(r.alarms.flatMap((a: { contributions: { signal: string }[] }) => a.contributions.map((c) => c.signal)));
     expect(named.size).toBeGreaterThan(0);

@@ -36,7 +36,16 @@ class TsadTrain(Task):
         condition = load_condition(spec.get("condition_path"))
         for note in prep.notes:
             ctx.log(note)
-        ctx.log(say("tsad_job_rows", lang, rows=len(prep.X), columns=int(prep.X.shape[1]), train=int((prep.split == "train").sum())))
+        ctx.log(
+            say(
+                "tsad_job_rows",
+                lang,
+                rows=len(prep.X),
+                columns=int(prep.X.shape[1]),
+                train=int((prep.split == "train").sum()),
+                held=int((prep.split == "validation").sum()),
+            )
+        )
         results = []
         for i, m in enumerate(models):
             key = str(m["key"])

@@ -35,6 +35,18 @@ def params_of(algorithm: str, given: dict) -> dict:
     return out
 
 
+def held_back_quantile(scores: np.ndarray, level: float) -> float:
+    """The threshold that at most a (1 - level) share of held-back normal rows exceed: the ceil((n + 1) * level)-th
+    smallest of their n scores (the split-conformal quantile, so a new normal row from the same process is over it
+    with probability at most 1 - level), the largest when n is too small for that level. Rows without a score (NaN)
+    are left out; with none at all the threshold is +inf (nothing can be said)."""
+    s = np.sort(np.asarray(scores, dtype=float)[~np.isnan(np.asarray(scores, dtype=float))])
+    if not len(s):
+        return float("inf")
+    k = int(np.ceil((len(s) + 1) * float(level)))
+    return float(s[min(max(k, 1), len(s)) - 1])
+
+
 class _Standard:
     def fit(self, X):
         self.mean_ = X.mean(axis=0)
@@ -48,7 +60,7 @@ class _Standard:
 
 class Mspc:
     def __init__(self, p):
-        self.m = PcaMspc(p["n_components"] or None, p["explained_variance"], p["confidence"])
+        self.m = PcaMspc(p["n_components"] or None, p["explained_variance"] or None, p["confidence"])
 
     def fit(self, X, y=None):
         self.m.fit(X)
@@ -69,12 +81,15 @@ class Mspc:
         # each statistic relative to its own limit, so the bars say which variables pushed the row past a limit
         return score, ct2 / self.m.t2_limit_ + (cq / ql if ql > 0 else 0)
 
-    def default_threshold(self, train_scores):
-        return 1.0
+    def threshold_from(self, held_back_scores):
+        """The control limits are read on held-back normal rows: their `confidence` quantile of the score (1 = the
+        textbook T²/Q limits, which assume independent rows and so alarm more often on real, autocorrelated ones)."""
+        return held_back_quantile(held_back_scores, self.m.confidence)
 
     def info(self):
         return {
             "components": self.m.a_,
+            "components_rule": self.m.rule_,
             "explained_variance": self.m.explained_,
             "t2_limit": self.m.t2_limit_,
             "q_limit": self.m.q_limit_,
@@ -83,9 +98,9 @@ class Mspc:
 
 
 class _Percentile:
-    def default_threshold(self, train_scores):
-        s = train_scores[~np.isnan(train_scores)]
-        return float(np.percentile(s, self.p["percentile"]))
+    def threshold_from(self, held_back_scores):
+        """The `percentile` of the held-back normal rows' scores (rows the detector was not fitted on)."""
+        return held_back_quantile(held_back_scores, self.p["percentile"] / 100)
 
     def info(self):
         return {"percentile": self.p["percentile"]}
@@ -351,11 +366,10 @@ class SequenceAutoencoder:
     def score(self, X):
         return self.score_and_contributions(X)[0]
 
-    def default_threshold(self, train_scores=None):
-        """The quantile of the training windows' reconstruction errors times the factor, taken on the errors
-        themselves (before persistence: the filtered score is above the line exactly when every window it covers
-        is)."""
-        return float(np.quantile(self.train_errors_, self.p["quantile"]) * self.p["factor"])
+    def threshold_from(self, held_back_scores):
+        """The quantile of the held-back normal rows' scores (windows the network was not trained on) times the
+        factor."""
+        return held_back_quantile(held_back_scores, self.p["quantile"]) * self.p["factor"]
 
     def info(self):
         return {
@@ -414,9 +428,6 @@ class Supervised:
             return self.std(X) * self.m.coef_[0]
         return forest_contributions(self.m, X)
 
-    def default_threshold(self, train_scores):
-        return 0.5
-
     def info(self):
         return {}
 
@@ -458,8 +469,9 @@ def k_of_n(score: np.ndarray, k: int, n: int) -> np.ndarray:
 
 
 class AlarmRule:
-    """A detector whose score is read through `k_of_n`: the threshold, its default (chosen on the training period's
-    scores read the same way), the threshold page and predictions all keep working on one score."""
+    """A detector whose score is read through `k_of_n`: the threshold, its default (set on the held-back normal rows'
+    scores read the same way, so the alarm rule is calibrated with the limits), the threshold page and predictions
+    all keep working on one score."""
 
     def __init__(self, det, k: int, n: int):
         self.det, self.k, self.n = det, k, n

@@ -30,7 +30,8 @@ def pointwise(alarm: np.ndarray, label: np.ndarray) -> dict:
     tn = int(np.sum(~a & ~y))
     p = _ratio(tp, tp + fp)
     r = _ratio(tp, tp + fn)
-    f1 = 2 * p * r / (p + r) if (p is not None and r is not None and p + r > 0) else (0.0 if tp + fp + fn else None)
+    # without an anomalous row there is nothing to detect: F1 (and recall) cannot be computed, so null, never 0
+    f1 = None if tp + fn == 0 else (2 * p * r / (p + r) if (p is not None and p + r > 0) else 0.0)
     return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": p, "recall": r, "f1": f1, "far": _ratio(fp, fp + tn), "mar": _ratio(fn, fn + tp)}
 
 
@@ -52,7 +53,8 @@ def event_level(alarm: np.ndarray, label: np.ndarray, times: np.ndarray | None =
     true_spans = sum(1 for s, e in spans if y[s : e + 1].any())
     p = _ratio(true_spans, len(spans))
     r = _ratio(detected, len(events))
-    f1 = 2 * p * r / (p + r) if (p and r) else (0.0 if (p is not None or r is not None) else None)
+    # no labelled event: nothing to detect, F1 null (not 0); events but no hit (or no alarm): 0
+    f1 = None if r is None else (2 * p * r / (p + r) if (p and r) else 0.0)
     return {
         "events": len(events),
         "events_detected": detected,

@@ -10,7 +10,17 @@ from pathlib import Path
 from .lang import LANGS, detector_name, param_labels, say
 
 # figures the detector reports about itself (its info), beside the settings it was given
-INFO_KEYS = ("components", "explained_variance", "t2_limit", "q_limit", "epochs_run", "validation_loss")
+INFO_KEYS = (
+    "components",
+    "components_rule",
+    "explained_variance",
+    "t2_limit",
+    "q_limit",
+    "epochs_run",
+    "validation_loss",
+    "validation_f1",
+    "far_cross_checked",
+)
 
 
 def _fmt(v) -> str:
@@ -49,6 +59,8 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
     rows = [
         ("tsad_report_threshold", report["threshold"]),
         ("tsad_report_evaluated_rows", m["evaluated_rows"]),
+        # false alarms first on rows no detector was fitted on; the in-sample rate after, named as such
+        ("tsad_report_heldout_far", m.get("heldout_far")),
         ("tsad_report_alarms", m["alarms"]),
         ("tsad_report_alarms_per_day", m.get("alarms_per_day")) if per_day else ("tsad_report_alarms_per_1000_rows", m.get("alarms_per_1000_rows")),
         ("tsad_report_precision", pw.get("precision")),
@@ -58,6 +70,7 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
         ("tsad_report_mar", pw.get("mar")),
         ("tsad_report_events_detected", f"{ev['events_detected']} / {ev['events']}" if ev else None),
         ("tsad_report_event_f1", ev.get("f1")),
+        ("tsad_report_train_alarm_rate", m.get("train_alarm_rate")),
     ]
     algorithm = str(report.get("algorithm") or "")
     name = detector_name(algorithm, lang) if algorithm else str(report.get("label") or "")

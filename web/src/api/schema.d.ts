@@ -22876,6 +22876,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/timeseries/normal/default/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The normal period the wizard offers on a dataset (id = dataset id), before anything is registered: from the label where there is one (the rows before the first anomaly, or all rows when none is anomalous), else the first half for the person to confirm */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The column that orders the rows (default: the dataset's date/time column) */
+                    time_column?: string | null;
+                    /** @description The label column, if any */
+                    target?: string | null;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["TsNormalDefault"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/timeseries/drift/suggest/{id}": {
         parameters: {
             query?: never;
@@ -35387,12 +35506,40 @@ export interface components {
             supervised: components["schemas"]["TsAlgorithmInput"][];
             unsupervised: components["schemas"]["TsAlgorithmInput"][];
         };
+        TsNormalDefaultInput: {
+            /** @enum {string} */
+            mode: "rows";
+            /** @description The first rows in time order */
+            rows: number;
+            total: number;
+            /**
+             * @description Where it comes from: the label (every row before the first anomalous one, or all rows when none is), else the first half for the person to confirm
+             * @enum {string}
+             */
+            source: "label_before_first_anomaly" | "label_all_normal" | "first_half";
+            /** @description The time column's value at the period's last row (a date-time text or a number) */
+            end: (string | number) | null;
+        };
         TsModelMetricsInput: {
+            /** @description Point-wise F1 on the test part; null without an anomalous label there */
             f1: number | null;
+            /** @description The false-alarm rate shown first, on rows the model was not fitted on (see far_basis) */
             far: number | null;
+            /**
+             * @description What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on), cross-checked: the threshold set on one half and counted on the other; null when neither exists
+             * @enum {string|null}
+             */
+            far_basis?: "test" | "held_back_normal" | null;
+            /** @description Unsupervised: false-alarm rate on the held-back part of the normal period at the trained threshold (set on those rows) */
+            heldout_far?: number | null;
+            /** @description Alarm rate on the rows the model was fitted on: in sample, optimistic */
+            train_alarm_rate?: number | null;
+            /** @description Supervised: F1 on the validation period at the chosen threshold (chooses the best model) */
+            validation_f1?: number | null;
             mar: number | null;
             precision: number | null;
             recall: number | null;
+            /** @description Event F1 on the test part; null without a labelled event there */
             event_f1: number | null;
             alarms: number;
             threshold: number | null;
@@ -35459,10 +35606,10 @@ export interface components {
             models: components["schemas"]["TsModelInput"][];
             best_model_key: string | null;
             /**
-             * @description What chose the best model (never the test score)
+             * @description What chose best_model_key (never the test part): supervised, F1 on the validation period; unsupervised, the fewest false alarms on the held-back part of the normal period
              * @enum {string}
              */
-            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            best_model_basis: "validation_period" | "held_back_normal";
             /**
              * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
              * @enum {string}
@@ -35516,6 +35663,14 @@ export interface components {
             /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
             detector: {
                 components?: number;
+                /**
+                 * @description How PCA-MSPC chose its number of components
+                 * @enum {string}
+                 */
+                components_rule?: "fixed" | "explained_variance" | "parallel_analysis";
+                validation_f1?: number | null;
+                /** @description Unsupervised: false-alarm rate of the threshold rule on held-back normal rows it was not set on (set on one half, counted on the other) */
+                far_cross_checked?: number | null;
                 explained_variance?: number | null;
                 t2_limit?: number | null;
                 q_limit?: number | null;
@@ -35533,13 +35688,20 @@ export interface components {
             };
             metrics: {
                 threshold: number | null;
-                /** @enum {string} */
-                evaluated_part: "test" | "train";
+                /**
+                 * @description test; else the held-back part of the normal period (validation); train only in reports written before there was one
+                 * @enum {string}
+                 */
+                evaluated_part: "test" | "validation" | "train";
                 evaluated_rows: number;
                 alarms: number;
                 alarms_per_day: number | null;
                 alarms_per_1000_rows: number | null;
+                /** @description In sample: alarm rate on the rows the detector was fitted on */
                 train_alarm_rate: number | null;
+                /** @description Unsupervised: alarm rate on the held-back normal rows (not fitted on; the threshold was set there) */
+                heldout_far?: number | null;
+                heldout_rows?: number;
                 /** @description With labels only */
                 pointwise?: {
                     tp: number;
@@ -35629,8 +35791,11 @@ export interface components {
             /** @description null when training chose none */
             trained_threshold: number | null;
             saved_threshold: number | null;
-            /** @enum {string} */
-            evaluated_part: "test" | "train";
+            /**
+             * @description test; else the held-back part of the normal period; train only for models trained before there was one
+             * @enum {string}
+             */
+            evaluated_part: "test" | "validation" | "train";
             evaluated_rows: number;
             labelled: boolean;
             counts: {
@@ -35649,6 +35814,9 @@ export interface components {
             alarms_per_day: number | null;
             alarms_per_1000_rows: number | null;
             spans: (number)[][];
+            /** @description Unsupervised: share of the held-back normal rows (not fitted on) over this threshold */
+            heldout_far: number | null;
+            heldout_rows: number;
             seconds: number;
         };
         TsSeriesInput: {
@@ -39911,12 +40079,40 @@ export interface components {
             supervised: components["schemas"]["TsAlgorithm"][];
             unsupervised: components["schemas"]["TsAlgorithm"][];
         };
+        TsNormalDefault: {
+            /** @enum {string} */
+            mode: "rows";
+            /** @description The first rows in time order */
+            rows: number;
+            total: number;
+            /**
+             * @description Where it comes from: the label (every row before the first anomalous one, or all rows when none is), else the first half for the person to confirm
+             * @enum {string}
+             */
+            source: "label_before_first_anomaly" | "label_all_normal" | "first_half";
+            /** @description The time column's value at the period's last row (a date-time text or a number) */
+            end: (string | number) | null;
+        };
         TsModelMetrics: {
+            /** @description Point-wise F1 on the test part; null without an anomalous label there */
             f1: number | null;
+            /** @description The false-alarm rate shown first, on rows the model was not fitted on (see far_basis) */
             far: number | null;
+            /**
+             * @description What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on), cross-checked: the threshold set on one half and counted on the other; null when neither exists
+             * @enum {string|null}
+             */
+            far_basis?: "test" | "held_back_normal" | null;
+            /** @description Unsupervised: false-alarm rate on the held-back part of the normal period at the trained threshold (set on those rows) */
+            heldout_far?: number | null;
+            /** @description Alarm rate on the rows the model was fitted on: in sample, optimistic */
+            train_alarm_rate?: number | null;
+            /** @description Supervised: F1 on the validation period at the chosen threshold (chooses the best model) */
+            validation_f1?: number | null;
             mar: number | null;
             precision: number | null;
             recall: number | null;
+            /** @description Event F1 on the test part; null without a labelled event there */
             event_f1: number | null;
             alarms: number;
             threshold: number | null;
@@ -39983,10 +40179,10 @@ export interface components {
             models: components["schemas"]["TsModel"][];
             best_model_key: string | null;
             /**
-             * @description What chose the best model (never the test score)
+             * @description What chose best_model_key (never the test part): supervised, F1 on the validation period; unsupervised, the fewest false alarms on the held-back part of the normal period
              * @enum {string}
              */
-            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            best_model_basis: "validation_period" | "held_back_normal";
             /**
              * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
              * @enum {string}
@@ -40040,6 +40236,14 @@ export interface components {
             /** @description What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs) */
             detector: {
                 components?: number;
+                /**
+                 * @description How PCA-MSPC chose its number of components
+                 * @enum {string}
+                 */
+                components_rule?: "fixed" | "explained_variance" | "parallel_analysis";
+                validation_f1?: number | null;
+                /** @description Unsupervised: false-alarm rate of the threshold rule on held-back normal rows it was not set on (set on one half, counted on the other) */
+                far_cross_checked?: number | null;
                 explained_variance?: number | null;
                 t2_limit?: number | null;
                 q_limit?: number | null;
@@ -40057,13 +40261,20 @@ export interface components {
             };
             metrics: {
                 threshold: number | null;
-                /** @enum {string} */
-                evaluated_part: "test" | "train";
+                /**
+                 * @description test; else the held-back part of the normal period (validation); train only in reports written before there was one
+                 * @enum {string}
+                 */
+                evaluated_part: "test" | "validation" | "train";
                 evaluated_rows: number;
                 alarms: number;
                 alarms_per_day: number | null;
                 alarms_per_1000_rows: number | null;
+                /** @description In sample: alarm rate on the rows the detector was fitted on */
                 train_alarm_rate: number | null;
+                /** @description Unsupervised: alarm rate on the held-back normal rows (not fitted on; the threshold was set there) */
+                heldout_far?: number | null;
+                heldout_rows?: number;
                 /** @description With labels only */
                 pointwise?: {
                     tp: number;
@@ -40153,8 +40364,11 @@ export interface components {
             /** @description null when training chose none */
             trained_threshold: number | null;
             saved_threshold: number | null;
-            /** @enum {string} */
-            evaluated_part: "test" | "train";
+            /**
+             * @description test; else the held-back part of the normal period; train only for models trained before there was one
+             * @enum {string}
+             */
+            evaluated_part: "test" | "validation" | "train";
             evaluated_rows: number;
             labelled: boolean;
             counts: {
@@ -40173,6 +40387,9 @@ export interface components {
             alarms_per_day: number | null;
             alarms_per_1000_rows: number | null;
             spans: (number)[][];
+            /** @description Unsupervised: share of the held-back normal rows (not fitted on) over this threshold */
+            heldout_far: number | null;
+            heldout_rows: number;
             seconds: number;
         };
         TsSeries: {

@@ -12,16 +12,16 @@ export const M = {
   labelAsSignal: { en: 'The label "{column}" is also among the signals; remove it from the signals.', ja: 'ラベル「{column}」が信号にも含まれています。信号から外してください。' },
   singleClass: { en: 'The label "{column}" has a single class; supervised detection needs normal and anomalous rows.', ja: 'ラベル「{column}」のクラスが1つしかありません。教師ありの検知には正常と異常の両方の行が必要です。' },
   shortNormal: {
-    en: 'The normal period has {count} rows, but the windows, lags and changes of drifting signals need {warm} rows of warm-up and at least 10 more; choose a longer period, shorter windows or fewer rows of change.',
-    ja: '正常期間は{count}行ですが、ウィンドウ・ラグ・ドリフト信号の変化のウォームアップに{warm}行とさらに10行以上が必要です。期間を長くするか、ウィンドウを短くするか、変化の行数を減らしてください。',
+    en: 'The normal period has {count} rows, but the windows, lags and changes of drifting signals need {warm} rows of warm-up and at least {needed} more: the detectors learn from the first 70 % of them and set their thresholds on the last 30 %. Choose a longer period, shorter windows or fewer rows of change.',
+    ja: '正常期間は{count}行ですが、ウィンドウ・ラグ・ドリフト信号の変化のウォームアップに{warm}行と、さらに{needed}行以上が必要です（検出器は前半70%で学習し、残り30%でしきい値を決めます）。期間を長くするか、ウィンドウを短くするか、変化の行数を減らしてください。',
   },
   shortTrain: {
     en: 'The training part has {count} rows, but the windows, lags and changes of drifting signals need {warm} rows of warm-up and at least 10 more; choose a larger training share, shorter windows or fewer rows of change.',
     ja: '学習部分は{count}行ですが、ウィンドウ・ラグ・ドリフト信号の変化のウォームアップに{warm}行とさらに10行以上が必要です。学習の割合を増やすか、ウィンドウを短くするか、変化の行数を減らしてください。',
   },
   shortSequence: {
-    en: 'The sequence autoencoder\'s window of {window} rows needs at least {needed} rows of normal period; it has {count}. Choose a longer period or a shorter window.',
-    ja: '時系列オートエンコーダの{window}行の窓には、少なくとも{needed}行の正常期間が必要です（現在{count}行）。期間を長くするか窓を短くしてください。',
+    en: 'The sequence autoencoder\'s window of {window} rows needs at least {needed} rows of normal period (it learns from the first 70 %, the rest sets its threshold); it has {count}. Choose a longer period or a shorter window.',
+    ja: '時系列オートエンコーダの{window}行の窓には、少なくとも{needed}行の正常期間が必要です（前半70%で学習し、残りでしきい値を決めます。現在{count}行）。期間を長くするか窓を短くしてください。',
   },
   spanNeedsDatetime: { en: 'The window "{window}" is a time span; it needs a date/time column (use a number of rows instead).', ja: 'ウィンドウ「{window}」は時間幅です。日時列が必要です（行数で指定してください）。' },
   badWindow: { en: 'The window "{window}" is neither a number of rows (2 or more) nor a time span such as 30s, 5min, 1h.', ja: 'ウィンドウ「{window}」は行数（2以上）でも、30s・5min・1h のような時間幅でもありません。' },

@@ -11,7 +11,7 @@ import { installModelEventHandlers } from '../training/routes.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
 import { makeTrainingService } from '../training/service.js';
-import { contributionsView, driftSuggestBody, driftSuggestionView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
+import { contributionsView, driftSuggestBody, driftSuggestionView, normalDefaultQuery, normalDefaultView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
 import { localCatalogue, makeTimeSeriesService } from './service.js';
 
 const tags = ['time series'];
@@ -40,6 +40,19 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
       schema: { tags, summary: 'Register a time-series anomaly detection project on a dataset (id = dataset id); every rule is checked first', params: pid, body: registerBody, response: wrap(projectView) },
     },
     async (req) => ok(await svc.register(req.auth, req.params.id, req.body, langOf(req.headers['accept-language']))),
+  );
+  r.get(
+    '/timeseries/normal/default/:id',
+    {
+      schema: {
+        tags,
+        summary: 'The normal period the wizard offers on a dataset (id = dataset id), before anything is registered: from the label where there is one (the rows before the first anomaly, or all rows when none is anomalous), else the first half for the person to confirm',
+        params: pid,
+        querystring: normalDefaultQuery,
+        response: wrap(normalDefaultView),
+      },
+    },
+    async (req) => ok(await svc.normalDefault(req.auth, req.params.id, req.query)),
   );
   r.post(
     '/timeseries/drift/suggest/:id',

@@ -112,9 +112,42 @@ export const tsAlgorithm = z
   .meta({ id: 'TsAlgorithm' });
 export const tsCatalogueView = z.object({ supervised: z.array(tsAlgorithm), unsupervised: z.array(tsAlgorithm) }).meta({ id: 'TsCatalogue' });
 
+export const normalDefaultQuery = z.object({
+  time_column: z.string().max(500).nullish().describe("The column that orders the rows (default: the dataset's date/time column)"),
+  target: z.string().max(500).nullish().describe('The label column, if any'),
+});
+export const normalDefaultView = z
+  .object({
+    mode: z.literal('rows'),
+    rows: z.number().int().describe('The first rows in time order'),
+    total: z.number().int(),
+    source: z
+      .enum(['label_before_first_anomaly', 'label_all_normal', 'first_half'])
+      .describe('Where it comes from: the label (every row before the first anomalous one, or all rows when none is), else the first half for the person to confirm'),
+    end: timeValue.nullable().describe("The time column's value at the period's last row (a date-time text or a number)"),
+  })
+  .meta({ id: 'TsNormalDefault' });
+
 /** The summary the engine keeps as a detector's metrics (tsad/trainer.py write_model); null figures need labels. */
 export const tsModelMetrics = z
-  .object({ f1: figure, far: figure, mar: figure, precision: figure, recall: figure, event_f1: figure, alarms: z.number().int(), threshold: figure })
+  .object({
+    f1: figure.describe('Point-wise F1 on the test part; null without an anomalous label there'),
+    far: figure.describe('The false-alarm rate shown first, on rows the model was not fitted on (see far_basis)'),
+    far_basis: z
+      .enum(['test', 'held_back_normal'])
+      .nullable()
+      .optional()
+      .describe("What far was measured on: the test part's normal rows, or the held-back last part of the normal period (not fitted on), cross-checked: the threshold set on one half and counted on the other; null when neither exists"),
+    heldout_far: figure.optional().describe('Unsupervised: false-alarm rate on the held-back part of the normal period at the trained threshold (set on those rows)'),
+    train_alarm_rate: figure.optional().describe('Alarm rate on the rows the model was fitted on: in sample, optimistic'),
+    validation_f1: figure.optional().describe('Supervised: F1 on the validation period at the chosen threshold (chooses the best model)'),
+    mar: figure,
+    precision: figure,
+    recall: figure,
+    event_f1: figure.describe('Event F1 on the test part; null without a labelled event there'),
+    alarms: z.number().int(),
+    threshold: figure,
+  })
   .meta({ id: 'TsModelMetrics' });
 export type TsModelMetrics = z.infer<typeof tsModelMetrics>;
 
@@ -142,6 +175,9 @@ export const projectView = TrainingProject.extend({
   drift_rows: z.number().int().nullable().describe('Rows of that change; null without drifting signals'),
   notes: z.array(z.string()).describe('What the server did to the data, e.g. sorted:<time column>'),
   models: z.array(tsModel),
+  best_model_basis: z
+    .enum(['validation_period', 'held_back_normal'])
+    .describe('What chose best_model_key (never the test part): supervised, F1 on the validation period; unsupervised, the fewest false alarms on the held-back part of the normal period'),
 }).meta({ id: 'TsProject' });
 
 const pointwise = z.object({ tp: z.number().int(), fp: z.number().int(), fn: z.number().int(), tn: z.number().int(), precision: figure, recall: figure, f1: figure, far: figure, mar: figure });
@@ -166,6 +202,9 @@ export const tsReport = z
     detector: z
       .object({
         components: z.number().int().optional(),
+        components_rule: z.enum(['fixed', 'explained_variance', 'parallel_analysis']).optional().describe('How PCA-MSPC chose its number of components'),
+        validation_f1: figure.optional(),
+        far_cross_checked: figure.optional().describe('Unsupervised: false-alarm rate of the threshold rule on held-back normal rows it was not set on (set on one half, counted on the other)'),
         explained_variance: figure.optional(),
         t2_limit: figure.optional(),
         q_limit: figure.optional(),
@@ -182,12 +221,14 @@ export const tsReport = z
     hyperparameters: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
     metrics: z.object({
       threshold: figure,
-      evaluated_part: z.enum(['test', 'train']),
+      evaluated_part: z.enum(['test', 'validation', 'train']).describe('test; else the held-back part of the normal period (validation); train only in reports written before there was one'),
       evaluated_rows: z.number().int(),
       alarms: z.number().int(),
       alarms_per_day: figure,
       alarms_per_1000_rows: figure,
-      train_alarm_rate: figure,
+      train_alarm_rate: figure.describe('In sample: alarm rate on the rows the detector was fitted on'),
+      heldout_far: figure.optional().describe('Unsupervised: alarm rate on the held-back normal rows (not fitted on; the threshold was set there)'),
+      heldout_rows: z.number().int().optional(),
       pointwise: pointwise.optional().describe('With labels only'),
       event: eventLevel.optional().describe('With labels only'),
     }),
@@ -232,7 +273,7 @@ export const thresholdView = z
     threshold: z.number(),
     trained_threshold: z.number().nullable().describe('null when training chose none'),
     saved_threshold: z.number().nullable(),
-    evaluated_part: z.enum(['test', 'train']),
+    evaluated_part: z.enum(['test', 'validation', 'train']).describe('test; else the held-back part of the normal period; train only for models trained before there was one'),
     evaluated_rows: z.number(),
     labelled: z.boolean(),
     counts: z.object({ tp: z.number(), fp: z.number(), fn: z.number(), tn: z.number() }).nullable(),
@@ -245,6 +286,8 @@ export const thresholdView = z
     alarms_per_day: z.number().nullable().describe('null when the time column is not a date/time (see alarms_per_1000_rows)'),
     alarms_per_1000_rows: z.number().nullable(),
     spans: z.array(z.tuple([z.number(), z.number()])),
+    heldout_far: z.number().nullable().describe('Unsupervised: share of the held-back normal rows (not fitted on) over this threshold'),
+    heldout_rows: z.number(),
     seconds: z.number(),
   })
   .meta({ id: 'TsThresholdStats' });

@@ -16,7 +16,9 @@ export interface Scores {
 }
 
 export interface ThresholdStats {
-  evaluated_part: 'test' | 'train';
+  /** test; when the normal period is the whole series, its held-back last part (validation: rows not fitted on);
+   * train only for a model trained before there was a held-back part (in sample) */
+  evaluated_part: 'test' | 'validation' | 'train';
   evaluated_rows: number;
   labelled: boolean;
   counts: { tp: number; fp: number; fn: number; tn: number } | null;
@@ -30,25 +32,34 @@ export interface ThresholdStats {
   /** alarms per 1,000 evaluated rows: the rate when the time column is an order number (no days to count) */
   alarms_per_1000_rows: number | null;
   spans: [number, number][];
+  /** Unsupervised: share of the held-back normal rows (the normal period's last part, not fitted on; labelled
+   * anomalies left out) over the threshold; null without held-back rows (supervised: refitted on its validation). */
+  heldout_far: number | null;
+  heldout_rows: number;
 }
 
 const ratio = (a: number, b: number) => (b ? a / b : null);
 const TEST = SPLIT_CODES.indexOf('test');
+const VALIDATION = SPLIT_CODES.indexOf('validation');
 const TRAIN = SPLIT_CODES.indexOf('train');
+/** The part the metrics count (tsad/trainer.py evaluated_part): the test part; else the held-back normal rows; a
+ * model trained before the normal period had a held-back part: its training rows (in sample). */
+const evaluatedPart = (s: Scores) => (s.split.includes(TEST) ? TEST : s.split.includes(VALIDATION) ? VALIDATION : TRAIN);
+const PART_NAMES = { [TEST]: 'test', [VALIDATION]: 'validation', [TRAIN]: 'train' } as const;
 
 /** The rows (series positions) the engine's metrics count, in order: the evaluated part with a score (tsad/trainer.py evaluate). */
 export function evaluatedRows(s: Scores): number[] {
-  const EVAL = s.split.includes(TEST) ? TEST : TRAIN;
+  const EVAL = evaluatedPart(s);
   const rows: number[] = [];
   for (let i = 0; i < s.n; i++) if (s.split[i] === EVAL && !Number.isNaN(s.score[i])) rows.push(i);
   return rows;
 }
 
 /** Point-wise metrics on the evaluated part (test), alarm spans over the whole series (at most `maxSpans`). */
-export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): ThresholdStats {
-  // the test part; when the normal period is the whole series, the training part (in sample), as the engine's report
-  const EVAL = s.split.includes(TEST) ? TEST : TRAIN;
-  let tp = 0, fp = 0, fn = 0, tn = 0, evaluated = 0, labelled = false, alarms = 0;
+export function thresholdStats(s: Scores, threshold: number, supervised = false, maxSpans = 2000): ThresholdStats {
+  // the test part; when the normal period is the whole series, its held-back part, as the engine's report
+  const EVAL = evaluatedPart(s);
+  let tp = 0, fp = 0, fn = 0, tn = 0, evaluated = 0, labelled = false, alarms = 0, held = 0, heldOver = 0;
   let tMin = Infinity, tMax = -Infinity;
   const spans: [number, number][] = [];
   let open = -1;
@@ -59,6 +70,10 @@ export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): T
     if (!on && open >= 0) {
       if (spans.length < maxSpans) spans.push([open, i - 1]);
       open = -1;
+    }
+    if (!supervised && s.split[i] === VALIDATION && !Number.isNaN(v) && s.label[i] !== 1) {
+      held++;
+      if (on) heldOver++;
     }
     if (s.split[i] !== EVAL || Number.isNaN(v)) continue;
     evaluated++;
@@ -78,10 +93,11 @@ export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): T
   if (open >= 0 && spans.length < maxSpans) spans.push([open, s.n - 1]);
   const p = ratio(tp, tp + fp);
   const r = ratio(tp, tp + fn);
-  const f1 = p !== null && r !== null && p + r > 0 ? (2 * p * r) / (p + r) : labelled ? 0 : null;
+  // no anomalous row to detect: F1 cannot be computed (null, never 0), as the engine's metrics.pointwise
+  const f1 = tp + fn === 0 ? null : p !== null && r !== null && p + r > 0 ? (2 * p * r) / (p + r) : 0;
   const days = s.timeMs && tMax > tMin ? (tMax - tMin) / 86_400_000 : 0;
   return {
-    evaluated_part: EVAL === TEST ? 'test' : 'train',
+    evaluated_part: PART_NAMES[EVAL],
     evaluated_rows: evaluated,
     labelled,
     counts: labelled ? { tp, fp, fn, tn } : null,
@@ -94,19 +110,25 @@ export function thresholdStats(s: Scores, threshold: number, maxSpans = 2000): T
     alarms_per_day: days > 0 ? alarms / days : null,
     alarms_per_1000_rows: evaluated > 0 ? (alarms * 1000) / evaluated : null,
     spans,
+    heldout_far: held ? heldOver / held : null,
+    heldout_rows: held,
   };
 }
 
 /**
- * The threshold whose false-alarm rate on the reference rows is at most `far`: the training part (the normal
- * period, or train + validation when supervised) without labelled anomalies.
+ * The threshold whose false-alarm rate on the reference rows is at most `far`, the rows without labelled anomalies
+ * of: unsupervised, the held-back part of the normal period (not fitted on, so the rate holds on new data);
+ * supervised, train + validation (it is refitted on both).
  */
-export function thresholdForFar(s: Scores, far: number): number {
-  const ref: number[] = [];
-  for (let i = 0; i < s.n; i++) {
-    const part = SPLIT_CODES[s.split[i]];
-    if ((part === 'train' || part === 'validation') && s.label[i] !== 1 && !Number.isNaN(s.score[i])) ref.push(s.score[i]);
-  }
+export function thresholdForFar(s: Scores, far: number, supervised = false): number {
+  const rows = (parts: string[]) => {
+    const out: number[] = [];
+    for (let i = 0; i < s.n; i++) if (parts.includes(SPLIT_CODES[s.split[i]]) && s.label[i] !== 1 && !Number.isNaN(s.score[i])) out.push(s.score[i]);
+    return out;
+  };
+  // a model trained before the normal period had a held-back part: its normal period (train)
+  const held = supervised ? [] : rows(['validation']);
+  const ref = held.length ? held : rows(['train', 'validation']);
   if (!ref.length) return NaN;
   ref.sort((a, b) => a - b);
   const k = Math.floor(far * ref.length);

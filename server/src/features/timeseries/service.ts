@@ -17,6 +17,7 @@ import './db.js';
 import { M } from './messages.js';
 import type { DriftSuggestBody, DriftSuggestion, RegisterBody, TsModelMetrics, TsParams, TsReport, TsType, WindowStat } from './schemas.js';
 import { TS_TYPES, WINDOW_STATS } from './schemas.js';
+import { defaultNormalRows, heldBackSplit, MIN_NORMAL_ROWS, type NormalSource, rowsToFit } from './normal.js';
 import { downsample, evaluatedRows, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 
 /** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
@@ -54,6 +55,21 @@ export function localCatalogue(lang: Lang) {
   });
   const c = tsCatalogue();
   return { supervised: c.supervised.map(one), unsupervised: c.unsupervised.map(one) };
+}
+/**
+ * The model a person would pick first, chosen on rows none was fitted on and never on the test part: supervised, the
+ * best F1 on the validation period (where each threshold was chosen); unsupervised, the fewest false alarms on the
+ * held-back block of the normal period. Models trained before these figures existed are passed over.
+ */
+export function bestDetector<M extends { state: string; model_key: string; metrics: TsModelMetrics | null }>(mode: 'supervised' | 'unsupervised', models: M[]) {
+  const basis = mode === 'supervised' ? ('validation_period' as const) : ('held_back_normal' as const);
+  const merit = (m: M) => (mode === 'supervised' ? m.metrics?.validation_f1 : m.metrics?.heldout_far == null ? null : -m.metrics.heldout_far);
+  let best: M | null = null;
+  for (const m of models) {
+    const v = m.state === 'done' ? merit(m) : null;
+    if (v != null && Number.isFinite(v) && (best === null || v > merit(best)!)) best = m;
+  }
+  return { best, basis };
 }
 export const modeOf = (type: string) => (type === 'time_series_anomaly_detection_supervised' ? ('supervised' as const) : ('unsupervised' as const));
 export const isTsType = (type: string): type is TsType => (TS_TYPES as readonly string[]).includes(type);
@@ -117,6 +133,28 @@ export function makeTimeSeriesService(ctx: AppContext) {
     } finally {
       c.closeSync();
     }
+  }
+
+  /**
+   * The normal period offered by default (normal.ts defaultNormalRows): with a label, the rows before the first
+   * anomalous one in time order (all rows when none is); else the first half. With the time of its last row, so the
+   * wizard can shade it on the signal chart before anything is trained.
+   */
+  async function normalDefault(dataset: DatasetTable, time: string, target: string | null, warm = 0) {
+    const types = new Map((JSON.parse(dataset.schema_json) as { name: string; type: string }[]).map((c) => [c.name, c.type]));
+    const file = `read_parquet(${sqlString(datasets.parquetPath(dataset))})`;
+    const t = ident(time);
+    const [r] = await query(`
+      WITH d AS (SELECT ${t} AS t, ${anomalousSql(target, types.get(target ?? ''))} AS y FROM ${file} WHERE ${t} IS NOT NULL)
+      SELECT count(*) AS total, (SELECT min(t) FROM d WHERE y) IS NULL AS none,
+             (SELECT count(*) FROM d WHERE t < (SELECT min(t) FROM d WHERE y)) AS before FROM d`);
+    const total = Number(r.total);
+    const { rows, source } = defaultNormalRows(total, target !== null, r.none ? null : Number(r.before), warm);
+    const n = Math.min(rows, total);
+    const [e] = n > 0 ? await query(`SELECT CAST(${t} AS VARCHAR) AS v, ${t} AS raw FROM ${file} WHERE ${t} IS NOT NULL ORDER BY ${t} LIMIT 1 OFFSET ${n - 1}`) : [];
+    const isDatetime = ['datetime', 'date'].includes(types.get(time) ?? '');
+    const end = e ? (isDatetime ? String(e.v).slice(0, 19) : Number(e.raw)) : null;
+    return { mode: 'rows' as const, rows: n, total, source: source as NormalSource, end };
   }
 
   /** The time column (the dataset's date/time column when none is given) and the signals: known, numeric, apart. */
@@ -194,18 +232,13 @@ export function makeTimeSeriesService(ctx: AppContext) {
     const lit = (v: string | number) => (isDatetime ? `TIMESTAMP ${sqlString(normalTime(v))}` : String(Number(v)));
     let normal: TsConfig['normal'] = null;
     if (mode === 'unsupervised') {
-      normal = body.normal ?? { mode: 'rows', rows: Math.max(warm + 10, Math.floor(Number(dataset.row_count) / 2)) };
+      normal = body.normal ?? { mode: 'rows', rows: (await normalDefault(dataset, time, target, warm)).rows };
       if (normal.mode === 'range') {
         if (!isDatetime && !(Number.isFinite(Number(normal.start)) && Number.isFinite(Number(normal.end)))) throw new AppError(422, M.badRange, {}, 'normal');
         normal = { mode: 'range', start: isDatetime ? normalTime(normal.start) : Number(normal.start), end: isDatetime ? normalTime(normal.end) : Number(normal.end) };
       }
     }
-    // anomaly = any label other than 0 / false / normal / ok (the engine's tsad.model.binarize reads labels the same way)
-    const anomalous = target
-      ? types.get(target) === 'string'
-        ? `lower(trim(CAST(${ident(target)} AS VARCHAR))) NOT IN ('0', '0.0', 'false', 'normal', 'ok', '')`
-        : `coalesce(CAST(${ident(target)} AS DOUBLE), 0) <> 0`
-      : 'NULL';
+    const anomalous = anomalousSql(target, types.get(target ?? ''));
     const inNormal = normal?.mode === 'range' ? `${t} BETWEEN ${lit(normal.start)} AND ${lit(normal.end)}` : 'false';
     const [r] = await query(`
       WITH d AS (SELECT ${t} AS t, ${anomalous} AS y, ${inNormal} AS n FROM ${file}),
@@ -232,13 +265,15 @@ export function makeTimeSeriesService(ctx: AppContext) {
       if (driftRows !== null && driftRows >= rows) throw new AppError(422, M.driftRowsTooLong, { rows: driftRows, normal: rows }, 'drift_rows');
       // rows mode: the first N rows include the warm-up; range mode: a range after the start loses nothing
       const usable = normal.mode === 'rows' ? rows - warm : rows;
-      if (usable < 10) throw new AppError(422, M.shortNormal, { count: rows, warm }, 'normal');
-      // the engine's rule (tsad/detectors.py SequenceAutoencoder.fit): its windows lie inside the normal period
+      // fitted on the first part, thresholds set on the held-back last part: both need rows (normal.ts)
+      if (usable < MIN_NORMAL_ROWS) throw new AppError(422, M.shortNormal, { count: rows, warm, needed: MIN_NORMAL_ROWS }, 'normal');
+      // the engine's rule (tsad/detectors.py SequenceAutoencoder.fit): its windows lie inside the part it is fitted on
       for (const m of body.models.filter((x) => x.algorithm === 'sequence_autoencoder')) {
         const def = cat.find((x) => x.key === m.algorithm)?.params.find((x) => x.name === 'window')?.default;
         const given = m.params?.window;
         const window = Number(given === null || given === undefined || given === '' ? def : given);
-        if (usable < window + 10) throw new AppError(422, M.shortSequence, { window, needed: window + 10, count: usable }, 'normal');
+        const fit = heldBackSplit(usable).fit;
+        if (fit < window + 10) throw new AppError(422, M.shortSequence, { window, needed: rowsToFit(window + 10), count: usable }, 'normal');
       }
     }
     const notes: string[] = Number(r.unsorted) > 0 ? [`sorted:${time}`] : [];
@@ -294,10 +329,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       const trained = trainedThreshold(row);
       return { ...m, params: m.params as TsParams, hyperparameters: m.hyperparameters as TsParams | null, metrics: m.metrics as TsModelMetrics | null, label: detectorName(m.algorithm, lang), trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
     });
-    // the model a person would pick first: best point-wise F1 when there are labels, else the first finished one
-    const done = models.filter((m) => m.state === 'done');
-    const f1 = (m: (typeof models)[number]) => Number((m.metrics as { f1?: number } | null)?.f1 ?? -1);
-    const best = done.length ? done.reduce((a, b) => (f1(b) > f1(a) ? b : a)) : null;
+    const { best, basis } = bestDetector(modeOf(p.project_type), models);
     return {
       ...base,
       mode: modeOf(p.project_type),
@@ -311,6 +343,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       notes: cfg.notes,
       models,
       best_model_key: best?.model_key ?? null,
+      best_model_basis: basis,
     };
   }
 
@@ -369,6 +402,18 @@ export function makeTimeSeriesService(ctx: AppContext) {
      * Which chosen signals drift slowly within the period the models learn from (the normal period, or the supervised
      * training part): the engine's rule (tsad/drift.py) as a quick job, its reasons said in `lang`. Nothing is stored.
      */
+    /** The normal period the wizard offers on a dataset (see normalDefault), before anything is registered. */
+    async normalDefault(auth: AuthContext, datasetId: string, q: { time_column?: string | null; target?: string | null }) {
+      const dataset = await datasets.getRow(auth, datasetId);
+      const schema = JSON.parse(dataset.schema_json) as { name: string; type: string }[];
+      const time = q.time_column || dataset.datetime_column;
+      if (!time) throw new AppError(422, M.noTime, {}, 'time_column');
+      for (const [field, c] of [['time_column', time], ['target', q.target]] as const) {
+        if (c && !schema.some((x) => x.name === c)) throw new AppError(422, TM.unknownColumn, { column: c }, field);
+      }
+      return normalDefault(dataset, time, q.target || null);
+    },
+
     async suggestDrift(auth: AuthContext, datasetId: string, body: DriftSuggestBody, lang: Lang = 'en'): Promise<DriftSuggestion> {
       const dataset = await datasets.getRow(auth, datasetId);
       const { time, isDatetime } = checkSignals(body, dataset);
@@ -543,9 +588,10 @@ export function makeTimeSeriesService(ctx: AppContext) {
       const trained = trainedThreshold(m);
       const saved = (await savedThresholds(auth.orgId, p.id)).get(m.model_key) ?? null;
       let threshold = q.threshold ?? saved ?? trained ?? NaN;
-      if (q.target_far !== undefined) threshold = thresholdForFar(s, q.target_far);
+      const supervised = modeOf(p.project_type) === 'supervised';
+      if (q.target_far !== undefined) threshold = thresholdForFar(s, q.target_far, supervised);
       if (!Number.isFinite(threshold)) throw new AppError(422, M.badThreshold, {}, 'threshold');
-      const stats = thresholdStats(s, threshold);
+      const stats = thresholdStats(s, threshold, supervised);
       return { threshold, trained_threshold: trained, saved_threshold: saved, ...stats, seconds: (performance.now() - started) / 1000 };
     },
 
@@ -648,6 +694,12 @@ export function makeTimeSeriesService(ctx: AppContext) {
 }
 
 /** Date/time given as epoch ms or text, as the naive ISO text DuckDB and pandas compare with stored timestamps. */
+/** Anomaly = any label other than 0 / false / normal / ok (the engine's tsad.model.binarize reads labels the same way); NULL without a label. */
+function anomalousSql(target: string | null, type: string | undefined): string {
+  if (!target) return 'NULL';
+  return type === 'string' ? `lower(trim(CAST(${ident(target)} AS VARCHAR))) NOT IN ('0', '0.0', 'false', 'normal', 'ok', '')` : `coalesce(CAST(${ident(target)} AS DOUBLE), 0) <> 0`;
+}
+
 function normalTime(v: string | number): string {
   const d = typeof v === 'number' || /^\d+$/.test(String(v)) ? new Date(Number(v)) : new Date(String(v).endsWith('Z') || /[+-]\d\d:\d\d$/.test(String(v)) ? String(v) : `${v}Z`);
   if (Number.isNaN(d.getTime())) throw new AppError(422, M.badRange, {}, 'normal');

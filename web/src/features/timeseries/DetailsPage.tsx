@@ -101,10 +101,10 @@ export default function DetailsPage() {
               <TableCell>{t('details.models')}</TableCell>
               <TableCell>{t('details.state')}</TableCell>
               <TableCell>{t('details.threshold')}</TableCell>
+              <TableCell>{t('details.far')}</TableCell>
               {labelled && (
                 <>
                   <TableCell>{t('metrics.f1')}</TableCell>
-                  <TableCell>{t('metrics.far')}</TableCell>
                   <TableCell>{t('metrics.mar')}</TableCell>
                   <TableCell>{t('metrics.event_f1')}</TableCell>
                 </>
@@ -132,12 +132,19 @@ export default function DetailsPage() {
                     {num(m.threshold)}
                     {m.saved_threshold !== null && ` (${t('details.saved')})`}
                   </TableCell>
+                  <TableCell data-testid={`far-${m.model_key}`}>
+                    {pct(mt.far)}
+                    {typeof mt.far_basis === 'string' && (
+                      <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                        {t(`metrics.farBasis.${mt.far_basis}`)}
+                      </Typography>
+                    )}
+                  </TableCell>
                   {labelled && (
                     <>
-                      <TableCell>{num(mt.f1)}</TableCell>
-                      <TableCell>{pct(mt.far)}</TableCell>
+                      <TableCell title={mt.f1 === null && done ? t('metrics.noAnomalies') : undefined}>{mt.f1 === null && done ? t('metrics.notAvailable') : num(mt.f1)}</TableCell>
                       <TableCell>{pct(mt.mar)}</TableCell>
-                      <TableCell>{num(mt.event_f1)}</TableCell>
+                      <TableCell title={mt.event_f1 === null && done ? t('metrics.noAnomalies') : undefined}>{mt.event_f1 === null && done ? t('metrics.notAvailable') : num(mt.event_f1)}</TableCell>
                     </>
                   )}
                   <TableCell>{num(mt.alarms)}</TableCell>
@@ -161,6 +168,11 @@ export default function DetailsPage() {
           </TableBody>
         </Table>
       </Paper>
+      {p.best_model_key && (
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="best-basis">
+          {t(`details.bestBasis.${p.best_model_basis}`)}
+        </Typography>
+      )}
       <ConfirmDialog
         open={deleting}
         title={t('details.delete')}

@@ -7,11 +7,15 @@ import type { ThresholdStats } from './api';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)} %`);
 
-/** Metrics at a threshold: confusion counts on the test part, the rates, alarms (per day when times are dates,
- * else per 1,000 rows). */
+/** Metrics at a threshold: first the false alarms on held-back normal rows (not learned from), then confusion counts
+ * on the evaluated part, the rates, alarms (per day when times are dates, else per 1,000 rows). A figure that cannot
+ * be computed (F1, recall with no anomalous row) says so instead of 0. */
 export function MetricCards({ s }: { s: ThresholdStats }) {
   const { t } = useTranslation('timeseries');
+  const none = s.labelled && s.counts !== null && s.counts.tp + s.counts.fn === 0;
+  const na = (v: string) => (none ? t('metrics.notAvailable') : v);
   const items: [string, string][] = [
+    ...(s.heldout_far !== null && s.heldout_far !== undefined ? ([['heldout_far', pct(s.heldout_far)]] as [string, string][]) : []),
     ['alarms', formatMetric(s.alarms)],
     s.alarms_per_day !== null
       ? ['alarms_per_day', s.alarms_per_day.toFixed(2)]
@@ -19,10 +23,10 @@ export function MetricCards({ s }: { s: ThresholdStats }) {
     ...(s.labelled
       ? ([
           ['precision', pct(s.precision)],
-          ['recall', pct(s.recall)],
-          ['f1', s.f1 === null ? '—' : s.f1.toFixed(3)],
+          ['recall', na(pct(s.recall))],
+          ['f1', na(s.f1 === null ? '—' : s.f1.toFixed(3))],
           ['far', pct(s.far)],
-          ['mar', pct(s.mar)],
+          ['mar', na(pct(s.mar))],
           ['tp', formatMetric(s.counts?.tp)],
           ['fp', formatMetric(s.counts?.fp)],
           ['fn', formatMetric(s.counts?.fn)],
@@ -31,15 +35,22 @@ export function MetricCards({ s }: { s: ThresholdStats }) {
       : []),
   ];
   return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(130px, 1fr))', gap: 1 }}>
-      {items.map(([k, v]) => (
-        <Paper key={k} variant="outlined" sx={{ p: 1 }} data-testid={`metric-${k}`}>
-          <Typography variant="caption" color="text.secondary">
-            {t(`metrics.${k}`)}
-          </Typography>
-          <Typography variant="h6">{v}</Typography>
-        </Paper>
-      ))}
+    <Box>
+      <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(130px, 1fr))', gap: 1 }}>
+        {items.map(([k, v]) => (
+          <Paper key={k} variant="outlined" sx={{ p: 1 }} data-testid={`metric-${k}`}>
+            <Typography variant="caption" color="text.secondary">
+              {t(`metrics.${k}`)}
+            </Typography>
+            <Typography variant="h6">{v}</Typography>
+          </Paper>
+        ))}
+      </Box>
+      {none && (
+        <Typography variant="caption" color="text.secondary" data-testid="metric-not-available">
+          {t('metrics.noAnomalies')}
+        </Typography>
+      )}
     </Box>
   );
 }

@@ -21,7 +21,22 @@ const textToMs = (s: string) => {
  * person drags across the normal period; the selection is shown as a blue band and given back as from/to texts:
  * date-times, or whole numbers when the series is ordered by a number column (a sample number).
  */
-export default function NormalPeriodChart({ datasetId, columns, from, to, onRange }: { datasetId: string; columns: string[]; from: string; to: string; onRange: (from: string, to: string) => void }) {
+export default function NormalPeriodChart({
+  datasetId,
+  columns,
+  from,
+  to,
+  firstRowsEnd = null,
+  onRange,
+}: {
+  datasetId: string;
+  columns: string[];
+  from: string;
+  to: string;
+  /** The normal period given as the first rows: the time of its last row, shaded from the start of the series. */
+  firstRowsEnd?: string | number | null;
+  onRange: (from: string, to: string) => void;
+}) {
   const { t } = useTranslation('timeseries');
   const shown = columns.slice(0, 4);
   const q = useTimeSeries(datasetId, { columns: shown, start: null, end: null, method: 'minmax', buckets: 600 });
@@ -60,7 +75,14 @@ export default function NormalPeriodChart({ datasetId, columns, from, to, onRang
   if (!data) return <Box sx={{ height: 120 }} />;
   const a = fromText(from);
   const b = fromText(to);
-  const sel = drag ? [Math.min(drag.a, drag.b), Math.max(drag.a, drag.b)] : a !== null && b !== null && b > a ? [x(a), x(b)] : null;
+  const rowsEnd = firstRowsEnd === null ? null : fromText(String(firstRowsEnd));
+  const sel = drag
+    ? [Math.min(drag.a, drag.b), Math.max(drag.a, drag.b)]
+    : a !== null && b !== null && b > a
+      ? [x(a), x(b)]
+      : rowsEnd !== null && rowsEnd > t0
+        ? [x(t0), x(Math.min(rowsEnd, t1))]
+        : null;
   const ticks = Array.from({ length: 5 }, (_, i) => t0 + ((t1 - t0) * i) / 4);
 
   return (
@@ -102,6 +124,7 @@ export default function NormalPeriodChart({ datasetId, columns, from, to, onRang
             ― {p.name}
           </span>
         ))}
+        {sel && <span style={{ color: '#1565c0' }}>▮ {t('wizard.shadedLegend')}</span>}
         <span>{t('wizard.dragHint')}</span>
       </Box>
     </Box>

@@ -22,7 +22,7 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { useDataset } from '../datasets/api';
-import { detailsPath, modeOf, registerTs, type RegisterBody, type TsType, useTsCatalogue } from './api';
+import { detailsPath, modeOf, registerTs, type RegisterBody, type TsType, useNormalDefault, useTsCatalogue } from './api';
 import DriftSuggestion from './DriftSuggestion';
 import NormalPeriodChart from './NormalPeriodChart';
 
@@ -86,10 +86,18 @@ export default function RegisterWizard({ type }: { type: TsType }) {
     setSignals(columns.filter((c) => ['integer', 'float'].includes(c.type) && c.name !== tc && !/^(anomaly|label|fault|changepoint)$/i.test(c.name)).map((c) => c.name));
     const guess = columns.find((c) => /^(anomaly|label|fault)$/i.test(c.name));
     if (guess) setLabel(guess.name);
-    setRows(String(Math.max(20, Math.floor(Number(d.row_count) / 2))));
+    // until the server's default normal period comes (from the label), the first half
+    setRows(String(Math.max(32, Math.floor(Number(d.row_count) / 2))));
     // defaults are set once, when the dataset arrives
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [d]);
+  // the default normal period: from the label where there is one, else the first half (the person confirms it)
+  const normalDefault = useNormalDefault(datasetId, time, label, mode === 'unsupervised');
+  const [rowsTouched, setRowsTouched] = useState(false);
+  useEffect(() => {
+    if (normalDefault.data && !rowsTouched) setRows(String(normalDefault.data.rows));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [normalDefault.data]);
   useEffect(() => {
     if (algorithms.length && !chosen.length) setChosen([algorithms[0].key]);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -264,7 +272,26 @@ export default function RegisterWizard({ type }: { type: TsType }) {
               <FormControlLabel value="range" control={<Radio />} label={t('wizard.range')} />
             </RadioGroup>
             {normalMode === 'rows' ? (
-              <TextField label={t('wizard.rows')} value={rows} onChange={(e) => setRows(e.target.value)} slotProps={{ htmlInput: { inputMode: 'numeric' } }} sx={{ maxWidth: 320 }} />
+              <Box sx={{ display: 'grid', gap: 1 }}>
+                <TextField
+                  label={t('wizard.rows')}
+                  value={rows}
+                  onChange={(e) => {
+                    setRowsTouched(true);
+                    setRows(e.target.value);
+                  }}
+                  slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+                  sx={{ maxWidth: 320 }}
+                />
+                {normalDefault.data && !rowsTouched && (
+                  <Alert severity={normalDefault.data.source === 'first_half' ? 'warning' : 'info'} data-testid="normal-default-source">
+                    {t(`wizard.normalDefault.${normalDefault.data.source}`, { rows: normalDefault.data.rows.toLocaleString(), total: normalDefault.data.total.toLocaleString(), label })}
+                  </Alert>
+                )}
+                <Typography variant="body2" color="text.secondary">
+                  {t('wizard.heldBackNote')}
+                </Typography>
+              </Box>
             ) : (
               <Box sx={{ display: 'flex', gap: 2 }}>
                 <TextField label={t('wizard.from')} value={from} onChange={(e) => setFrom(e.target.value)} placeholder={timeIsDatetime ? '2020-03-09 10:14:33' : '1'} />
@@ -277,6 +304,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
                 columns={signals}
                 from={normalMode === 'range' ? from : ''}
                 to={normalMode === 'range' ? to : ''}
+                firstRowsEnd={normalMode === 'rows' && normalDefault.data && !rowsTouched ? normalDefault.data.end : null}
                 onRange={(a, b) => {
                   setNormalMode('range');
                   setFrom(a);

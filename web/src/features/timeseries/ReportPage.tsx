@@ -110,7 +110,7 @@ export default function ReportPage() {
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2, mb: 2 }}>
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Typography variant="h6" gutterBottom>
-            {t('report.metrics')}
+            {t(stats.data.evaluated_part === 'validation' ? 'report.metricsHeldBack' : stats.data.evaluated_part === 'train' ? 'report.metricsInSample' : 'report.metrics')}
           </Typography>
           <MetricCards s={stats.data} />
           {m.event && (

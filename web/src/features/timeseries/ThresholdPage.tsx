@@ -145,7 +145,7 @@ export default function ThresholdPage() {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             {stats.trained_threshold !== null && t('threshold.trained', { value: Number(stats.trained_threshold.toPrecision(6)) })}
             {stats.saved_threshold !== null && `${stats.trained_threshold !== null ? ' · ' : ''}${t('threshold.savedValue', { value: Number(stats.saved_threshold.toPrecision(6)) })}`}
-            {` · ${t(stats.evaluated_part === 'train' ? 'metrics.evaluatedTrain' : 'metrics.evaluated')}: ${stats.evaluated_rows.toLocaleString()}`}
+            {` · ${t(stats.evaluated_part === 'train' ? 'metrics.evaluatedTrain' : stats.evaluated_part === 'validation' ? 'metrics.evaluatedHeldBack' : 'metrics.evaluated')}: ${stats.evaluated_rows.toLocaleString()}`}
           </Typography>
           {!stats.labelled && (
             <Alert severity="info" sx={{ mb: 1 }}>

@@ -28,6 +28,7 @@ export type ThresholdStats = Omit<Schemas['TsThresholdStats'], 'spans'> & { span
 export type Series = Omit<Schemas['TsSeries'], 'points' | 'events'> & { points: Bucket[]; events: Span[] };
 export type Signals = Omit<Schemas['TsSignals'], 'series'> & { series: Record<string, Bucket[]> };
 export type DriftSuggestion = Schemas['TsDriftSuggestion'];
+export type NormalDefault = Schemas['TsNormalDefault'];
 export type DriftSuggestBody = Pick<RegisterBody, 'project_type' | 'time_column' | 'feature_variables' | 'resample' | 'normal' | 'split_ratio'>;
 export type TsReport = Omit<Schemas['TsReport'], 'overview'> & { overview: { score: Bucket[]; signals_scaled_std: Record<string, number | null> } };
 
@@ -107,6 +108,18 @@ export function useDriftSuggestion(datasetId: string, body: DriftSuggestBody, la
     retry: false,
   });
 }
+/** The normal period offered by default: from the label (the rows before its first anomaly, or all rows when none
+ * is), else the first half for the person to confirm; with its last row's time, to shade on the chart. Silent: without
+ * it the wizard keeps the first half it starts with. */
+export function useNormalDefault(datasetId: string, timeColumn: string, target: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['timeseries', 'normal-default', datasetId, timeColumn, target] as const,
+    queryFn: ({ signal }) => apiGet<NormalDefault>(`/api/timeseries/normal/default/${enc(datasetId)}`, { time_column: timeColumn || undefined, target: target || undefined }, { signal, silent: true }),
+    enabled: enabled && !!datasetId && !!timeColumn,
+    staleTime: Infinity,
+  });
+}
+
 export const registerTs = (datasetId: string, body: RegisterBody) => apiPost<TsProject>(`/api/timeseries/register/${enc(datasetId)}`, body);
 export const trainTs = (id: string) => apiPost<TsProject>(`/api/timeseries/train/model/${enc(id)}`, {});
 export const deleteTs = (id: string) => apiDelete<Schemas['Deleted']>(`/api/timeseries/project/delete/${enc(id)}`);

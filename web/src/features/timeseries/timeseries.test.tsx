@@ -194,6 +194,37 @@ describe('time-series register wizard', () => {
   }, 90_000);
 });
 
+describe('time-series wizard: the default normal period', () => {
+  const dataset = {
+    id: 'd9', name: 'TEP fault 1', row_count: 960, datetime_column: null, columns: [
+      { name: 'sample', type: 'integer' }, { name: 'fault', type: 'integer' }, { name: 'a', type: 'float' }, { name: 'b', type: 'float' },
+    ],
+  };
+  const catalogue = { supervised: [], unsupervised: [{ key: 'pca_mspc', label: 'PCA-MSPC', contributions: true, params: [] }] };
+  it('is taken from the label, said so, and left alone once the person changes it', async () => {
+    signIn();
+    const calls = mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/dataset/d9/false': () => ok(dataset),
+      'GET /api/timeseries/catalogue': () => ok(catalogue),
+      'GET /api/timeseries/normal/default/d9': () => ok({ mode: 'rows', rows: 160, total: 960, source: 'label_before_first_anomaly', end: 160 }),
+    });
+    renderApp('/training/time_series_anomaly_detection_unsupervised/register/d9');
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }, { timeout: 30_000 }));
+    const rows = await screen.findByRole('textbox', { name: 'N rows' });
+    await waitFor(() => expect(rows).toHaveValue('160'), { timeout: 30_000 });
+    expect(screen.getByTestId('normal-default-source')).toHaveTextContent('Suggested from the label “fault”: the first 160 rows, every row before its first anomaly');
+    expect(screen.getByText(/learn from the first 70 % of the normal period and set their thresholds on the last 30 %/)).toBeInTheDocument();
+    const asked = calls.find((c) => c.path === '/api/timeseries/normal/default/d9')!;
+    expect(asked.url.searchParams.get('time_column')).toBe('sample');
+    expect(asked.url.searchParams.get('target')).toBe('fault');
+    fireEvent.change(rows, { target: { value: '120' } });
+    expect(rows).toHaveValue('120');
+    expect(screen.queryByTestId('normal-default-source')).toBeNull();
+  }, 90_000);
+});
+
 describe('time-series wizard: suggestion of slowly drifting signals', () => {
   const dataset = {
     id: 'ds1', name: 'Rig', category: '', training_type: 'time_series_anomaly_detection_unsupervised', data_type: 'training_data', type: 'unsupervised', comment: '', file_name: 'r.csv',

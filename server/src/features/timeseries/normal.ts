@@ -1,0 +1,42 @@
+/**
+ * The normal period's rules, as the engine applies them (engine/mitate_engine/tsad/trainer.py HOLD_BACK, hold_back,
+ * prepare): the unsupervised detectors are fitted on its first part and set their thresholds on its held-back last
+ * part, time order kept; and the default period a person is offered.
+ */
+export const HOLD_BACK = 0.3;
+const MIN_FIT = 10;
+const MIN_HELD_BACK = 10;
+
+/** Rows fitted on and held back of a normal period of `rows` usable rows (after the warm-up). */
+export function heldBackSplit(rows: number): { fit: number; held: number } {
+  const held = Math.round(rows * HOLD_BACK);
+  return { fit: rows - held, held };
+}
+
+/** The fewest usable rows of a normal period: enough to fit on and enough held back to set a threshold on. */
+export const MIN_NORMAL_ROWS = (() => {
+  let u = MIN_FIT + MIN_HELD_BACK;
+  while (heldBackSplit(u).fit < MIN_FIT || heldBackSplit(u).held < MIN_HELD_BACK) u++;
+  return u;
+})();
+
+export type NormalSource = 'label_before_first_anomaly' | 'label_all_normal' | 'first_half';
+
+/**
+ * The normal period offered by default, in rows from the start (time order): with a label, every row before the
+ * first anomalous one (all rows when none is anomalous); without one, or when that leaves too few rows to fit and
+ * hold back, the first half, which the person confirms on the chart.
+ */
+export function defaultNormalRows(total: number, labelled: boolean, beforeFirstAnomaly: number | null, warm = 0): { rows: number; source: NormalSource } {
+  const enough = (rows: number) => rows - warm >= MIN_NORMAL_ROWS;
+  if (labelled && beforeFirstAnomaly === null && enough(total)) return { rows: total, source: 'label_all_normal' };
+  if (labelled && beforeFirstAnomaly !== null && enough(beforeFirstAnomaly)) return { rows: beforeFirstAnomaly, source: 'label_before_first_anomaly' };
+  return { rows: Math.max(warm + MIN_NORMAL_ROWS, Math.floor(total / 2)), source: 'first_half' };
+}
+
+/** The fewest usable normal-period rows whose fitted part has at least `fit` rows. */
+export function rowsToFit(fit: number): number {
+  let u = Math.max(0, Math.floor(fit / (1 - HOLD_BACK)) - 1);
+  while (heldBackSplit(u).fit < fit) u++;
+  return u;
+}
