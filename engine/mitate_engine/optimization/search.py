@@ -7,6 +7,7 @@ evaluated, so the history an algorithm learns from holds only feasible, evaluate
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,11 +46,12 @@ def run_search(
     return _optuna(space, algorithm, n_trials, seed, evaluate, n_objectives, progress)
 
 
-def _collect(parts: list[History]) -> History:
+def collect(parts: list[History]) -> History:
+    """One history from several, in order."""
     keys = parts[0].choices.keys() if parts else []
     return History(
         np.vstack([p.X for p in parts]),
-        {k: sum((p.choices[k] for p in parts), []) for k in keys},
+        {k: list(itertools.chain.from_iterable(p.choices[k] for p in parts)) for k in keys},
         np.concatenate([p.objective for p in parts]),
         np.vstack([p.scores for p in parts]),
     )
@@ -69,7 +71,7 @@ def _random(space: Space, n: int, seed: int, evaluate: Evaluate, progress) -> Hi
         parts.append(History(X, choices, obj, sc))
         done += k
         progress(done)
-    return _collect(parts)
+    return collect(parts)
 
 
 def grid_points(space: Space, n: int) -> tuple[np.ndarray, dict[str, list]]:
@@ -82,8 +84,6 @@ def grid_points(space: Space, n: int) -> tuple[np.ndarray, dict[str, list]]:
     z_lo, z_hi = space.z_box() if d else (np.zeros(0), np.zeros(0))
     axes = [np.linspace(lo, hi, k) for lo, hi in zip(z_lo, z_hi)]
     cont = np.array(np.meshgrid(*axes, indexing="ij")).reshape(d, -1).T if d else np.zeros((1, 0))
-    import itertools
-
     combos = list(itertools.product(*levels_fixed)) if levels_fixed else [()]
     X = np.repeat(space.from_z(cont) if d else np.repeat(space.center[None, :], len(cont), axis=0), len(combos), axis=0)
     names = list({**space.discrete, **space.categorical})
@@ -112,7 +112,7 @@ def _grid(space: Space, n: int, evaluate: Evaluate, progress) -> History:
         obj, sc = evaluate(X[sl], ch)
         parts.append(History(X[sl], ch, obj, sc))
         progress(min(len(X), s + CHUNK))
-    return _collect(parts)
+    return collect(parts)
 
 
 def _sampler(algorithm: str, seed: int, n_trials: int, space: Space):
@@ -179,4 +179,4 @@ def _optuna(space: Space, algorithm: str, n: int, seed: int, evaluate: Evaluate,
         parts.append(History(X, choices, obj, sc))
         done += k
         progress(done)
-    return _collect(parts)
+    return collect(parts)
