@@ -356,3 +356,35 @@ def test_a_sum_constraint_keeps_its_operator():
     extra, _ = refine(s, h, ev, 0)
     both = collect([h, extra])
     assert both.objective.max() == pytest.approx(0.0, abs=1e-6) and s.violation(both.X).max() <= 1e-9
+
+
+def test_integer_features_take_whole_numbers_and_still_satisfy_the_constraints():
+    s = Space(
+        ["a", "b", "c"],
+        np.zeros(3),
+        np.full(3, 10.0),
+        constraints=[Constraint("sum", {"a": 1, "b": 1, "c": 1}, "=", 12.0), Constraint("lin", {"a": 2, "b": 1}, "<=", 14.5)],
+        integer=["a", "b"],
+    )
+    X = s.sample(2000, np.random.default_rng(0))
+    assert s.violation(X).max() <= 1e-9 and s.integral(X).all()
+    assert len(np.unique(X[:, :2], axis=0)) > 10  # spread over the whole-number points, not one
+    ev = linear_evaluate(np.array([1.0, 3.0, -1.0]))
+    h = run_search(s, "tpe", 10, 0, ev, 1)
+    extra, _ = refine(s, h, ev, 0)
+    both = collect([h, extra])
+    assert s.integral(both.X).all() and s.violation(both.X).max() <= 1e-9
+    # max a + 3b - c with a + b + c = 12, 2a + b <= 14.5, whole a and b: b = 10, a = 2, c = 0 -> 32
+    assert both.objective.max() == pytest.approx(32.0)
+
+
+def test_an_integer_column_of_the_training_data_is_proposed_as_whole_numbers(concrete_model):
+    # age_days is an integer column of uci_concrete: searched over its range, every candidate is a whole number
+    tmp, df, feats = concrete_model
+    spec = concrete_spec(tmp, df, feats, output_dir=str(tmp / "int"), n_trials=10)
+    spec["features"][feats.index("age_days")] = {"name": "age_days", "kind": "range", "lower": 1.5, "upper": 365}
+    res = get_task("optimize").run(spec, Context(lambda e: None, tmp / "int"))
+    ages = pd.read_csv(tmp / "int" / "trials.csv")["age_days"]
+    assert (ages == ages.round()).all() and ages.min() >= 2 and ages.max() <= 365
+    assert all(float(b["features"]["age_days"]).is_integer() for b in res["best"])
+    assert not (pd.read_csv(tmp / "int" / "trials.csv")["cement"] % 1 == 0).all()  # a float column keeps its fractions

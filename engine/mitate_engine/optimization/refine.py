@@ -189,7 +189,7 @@ def _polish(space: Space, x: np.ndarray, choice: dict, evaluate: Evaluate, info:
         # outside the region are evaluated for the gradient and not kept as candidates.
         X = np.vstack([space.from_z(Zs[:1]), x0 + Zs[1:] @ N.T])
         hh = _evaluate_all(evaluate, X, {c: [v] * len(X) for c, v in choice.items()})
-        ok = space.violation(hh.X) <= 1e-9
+        ok = (space.violation(hh.X) <= 1e-9) & space.integral(hh.X)
         ok[0] = True
         seen.append(History(hh.X[ok], {c: [v for v, o in zip(vals, ok) if o] for c, vals in hh.choices.items()}, hh.objective[ok], hh.scores[ok]))
         info.polish += len(X)

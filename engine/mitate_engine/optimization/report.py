@@ -120,6 +120,8 @@ def profiler(p: Problem, best: dict) -> dict:
         if f in cont_idx:
             i = cont_idx[f]
             xs = list(np.linspace(s.lower[i], s.upper[i], PROFILE_POINTS))
+            if f in s.integer:  # whole numbers, as the feature takes
+                xs = list(np.unique(np.round(xs)))
         else:
             xs = list({**s.discrete, **s.categorical}[f])
         frame = pd.DataFrame([{**base, f: x} for x in xs])

@@ -40,6 +40,7 @@ class Space:
     fixed: dict[str, object] = field(default_factory=dict)
     constraints: list[Constraint] = field(default_factory=list)
     units: dict[str, str] = field(default_factory=dict)
+    integer: list[str] = field(default_factory=list)  # range features that take whole numbers (bounds whole too)
 
     def __post_init__(self) -> None:
         self.lower = np.asarray(self.lower, dtype=float)
@@ -85,6 +86,7 @@ class Space:
         self.A_ub = np.array([r for r, _, _ in ub]).reshape(len(ub), d)
         self.b_ub = np.array([b for _, b, _ in ub])
         self.ub_names = [n for _, _, n in ub]
+        self._int = [idx[f] for f in self.integer if f in idx]
         self.G = np.vstack([self.A_ub, box_G]) if d else np.zeros((0, 0))
         self.h = np.concatenate([self.b_ub, box_h]) if d else np.zeros(0)
         self._check_feasible()
@@ -186,7 +188,7 @@ class Space:
         if not len(self.cont):
             return X
         if not self.constraints:
-            return np.clip(X, self.lower, self.upper)
+            return self.snap(np.clip(X, self.lower, self.upper))
         Y = self.hull.project(X)
         D = Y - self.center
         slack = np.maximum(self._h - self._G @ self.center, 0.0)
@@ -197,7 +199,56 @@ class Space:
         lam = np.where(lam < 1.0, lam * (1 - 1e-12), 1.0)  # stay inside despite rounding
         Y = self.center + lam[:, None] * D
         # rounding may leave ~1e-16 outside the box; a clip of that size cannot disturb a sum beyond TOL
-        return np.clip(Y, self.lower, self.upper)
+        return self.snap(np.clip(Y, self.lower, self.upper))
+
+    def snap(self, X: np.ndarray) -> np.ndarray:
+        """Whole numbers for integer features, still feasible: rounded; the other range features take up what the
+        equalities need; where that breaks a constraint, the nearest feasible combination of rounding each
+        integer feature down or up. A point with no such combination keeps its fractions (rare: an equality
+        with no whole-number solution near it)."""
+        if not self._int:
+            return X
+        Y = self._settle(np.round(X[:, self._int]), X)
+        if not self.constraints:
+            return Y
+        bad = self.violation(Y) > TOL
+        if bad.any() and len(self._int) <= 8:
+            Xb = X[bad]
+            lo, hi = np.floor(Xb[:, self._int]), np.ceil(Xb[:, self._int])
+            best, dist = Y[bad].copy(), np.full(len(Xb), np.inf)
+            for mask in range(1 << len(self._int)):
+                up = np.array([(mask >> b) & 1 for b in range(len(self._int))], dtype=bool)
+                C = self._settle(np.where(up, hi, lo), Xb)
+                ok = self.violation(C) <= TOL
+                dd = np.where(ok, np.linalg.norm(C - Xb, axis=1), np.inf)
+                take = dd < dist
+                best[take], dist[take] = C[take], dd[take]
+            Y[bad] = np.where(np.isfinite(dist)[:, None], best, Xb)
+            bad = self.violation(Y) > TOL
+        Y[bad] = X[bad]
+        return Y
+
+    def _settle(self, ints: np.ndarray, X: np.ndarray) -> np.ndarray:
+        """X with its integer features set to `ints` (clipped to their whole bounds) and the other range features
+        moved, least-norm, to satisfy the region's equalities again."""
+        Y = X.copy()
+        Y[:, self._int] = np.clip(ints, self.lower[self._int], self.upper[self._int])
+        if self.hull is None or not len(self.hull.e):
+            return Y
+        free = [i for i in range(len(self.cont)) if i not in self._int]
+        if not free:
+            return Y
+        E = self.hull.E
+        r = self.hull.e - Y @ E.T
+        Y[:, free] += r @ np.linalg.pinv(E[:, free]).T
+        Y[:, free] = np.clip(Y[:, free], self.lower[free], self.upper[free])
+        return Y
+
+    def integral(self, X: np.ndarray) -> np.ndarray:
+        """True for rows whose integer features hold whole numbers."""
+        if not self._int:
+            return np.ones(len(X), dtype=bool)
+        return np.all(X[:, self._int] == np.round(X[:, self._int]), axis=1)
 
     def violation(self, X: np.ndarray) -> np.ndarray:
         X = np.asarray(X, dtype=float).reshape(-1, len(self.cont))
@@ -213,7 +264,7 @@ class Space:
         repaired (so a region with tied directions is sampled along the directions it has)."""
         if not self.constraints:
             U = rng.random((n, len(self.cont)))
-            return self.lower + U * (self.upper - self.lower)
+            return self.snap(self.lower + U * (self.upper - self.lower))
         lo, hi = self.z_box()
         return self.from_z(lo + rng.random((n, self.dim)) * (hi - lo))
 
