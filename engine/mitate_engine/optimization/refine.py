@@ -176,9 +176,9 @@ def refine(space: Space, found: History, evaluate: Evaluate, seed: int, progress
 def _polish(space: Space, x: np.ndarray, choice: dict, evaluate: Evaluate, info: Refinement) -> list[History]:
     from scipy.optimize import minimize
 
-    N = np.eye(len(space.cont)) if space._free() else space.hull.N
-    x0 = np.zeros(len(space.cont)) if space._free() else space.hull.x0
-    G, h = space._G @ N, space._h - space._G @ x0  # G N z <= h - G x0: the inequalities that still bind
+    N = np.eye(len(space.cont)) if space.untied() else space.hull.N
+    x0 = np.zeros(len(space.cont)) if space.untied() else space.hull.x0
+    G, h = space.G_bind @ N, space.h_bind - space.G_bind @ x0  # G N z <= h - G x0: the inequalities that still bind
     z_lo, z_hi = space.z_box()
     eps = 1e-6 * np.maximum(z_hi - z_lo, 1e-9)
     seen: list[History] = []

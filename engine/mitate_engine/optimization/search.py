@@ -156,7 +156,7 @@ def _optuna(space: Space, algorithm: str, n: int, seed: int, evaluate: Evaluate,
     study = optuna.create_study(directions=directions, sampler=_sampler(algorithm, seed, n, space))
     # range features as the hull's coordinates (the features themselves when no direction is tied)
     z_lo, z_hi = space.z_box() if space.dim else (np.zeros(0), np.zeros(0))
-    z_names = list(space.cont) if space._free() else [f"z{j}" for j in range(space.dim)]
+    z_names = list(space.cont) if space.untied() else [f"z{j}" for j in range(space.dim)]
     dists = {c: FloatDistribution(float(lo), float(hi)) for c, lo, hi in zip(z_names, z_lo, z_hi) if hi > lo}
     z_fixed = {c: float(lo) for c, lo, hi in zip(z_names, z_lo, z_hi) if not hi > lo}
     dists.update({c: CategoricalDistribution([float(v) for v in vals]) for c, vals in space.discrete.items()})

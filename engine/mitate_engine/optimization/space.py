@@ -138,7 +138,7 @@ class Space:
         self.hull = affine_hull(self.lower, self.upper, self.A_ub, self.b_ub, self.A_eq, self.b_eq)
         self.center = np.clip(self.hull.x0, self.lower, self.upper)
         tight = np.r_[self.hull.implied_ub, self.hull.pinned_upper, self.hull.pinned_lower]  # in G's row order
-        self._G, self._h = self.G[~tight], self.h[~tight]
+        self.G_bind, self.h_bind = self.G[~tight], self.h[~tight]  # the inequalities (bounds included) that still bind
         self._z_lo, self._z_hi = None, None
 
     @property
@@ -160,25 +160,26 @@ class Space:
     def z_box(self) -> tuple[np.ndarray, np.ndarray]:
         """Bounds of the hull coordinates z (x = x0 + N z) over the region; the box itself when nothing is tied."""
         if self._z_lo is None:
-            if self._free():
+            if self.untied():
                 self._z_lo, self._z_hi = self.lower.copy(), self.upper.copy()
             else:
                 self._z_lo, self._z_hi = z_bounds(self.hull, self.lower, self.upper, self.A_ub, self.b_ub)
         return self._z_lo, self._z_hi
 
-    def _free(self) -> bool:
+    def untied(self) -> bool:
+        """No equality, declared or implied: the hull coordinates are the features themselves."""
         return self.hull is not None and self.dim == len(self.cont) and not len(self.b_eq)
 
     def from_z(self, Z: np.ndarray) -> np.ndarray:
         """Hull coordinates to features, repaired into the region."""
         Z = np.asarray(Z, dtype=float).reshape(-1, self.dim)
-        if self._free():
+        if self.untied():
             return self.repair(Z)
         return self.repair(self.hull.x0 + Z @ self.hull.N.T)
 
     def to_z(self, X: np.ndarray) -> np.ndarray:
         X = np.asarray(X, dtype=float).reshape(-1, len(self.cont))
-        return X if self._free() else (X - self.hull.x0) @ self.hull.N
+        return X if self.untied() else (X - self.hull.x0) @ self.hull.N
 
     # ---- repair ----------------------------------------------------------------------------------------------
 
@@ -191,11 +192,11 @@ class Space:
             return self.snap(np.clip(X, self.lower, self.upper))
         Y = self.hull.project(X)
         D = Y - self.center
-        slack = np.maximum(self._h - self._G @ self.center, 0.0)
-        step = D @ self._G.T  # how far each row moves towards its bound
+        slack = np.maximum(self.h_bind - self.G_bind @ self.center, 0.0)
+        step = D @ self.G_bind.T  # how far each row moves towards its bound
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(step > 1e-300, slack / step, np.inf)
-        lam = np.minimum(1.0, ratio.min(axis=1)) if len(self._h) else np.ones(len(X))
+        lam = np.minimum(1.0, ratio.min(axis=1)) if len(self.h_bind) else np.ones(len(X))
         lam = np.where(lam < 1.0, lam * (1 - 1e-12), 1.0)  # stay inside despite rounding
         Y = self.center + lam[:, None] * D
         # rounding may leave ~1e-16 outside the box; a clip of that size cannot disturb a sum beyond TOL
