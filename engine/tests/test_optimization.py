@@ -161,6 +161,10 @@ def test_task_on_a_concrete_model_honours_the_cost_and_reports(concrete_model):
     r = res["refinement"]
     assert r["screen_evaluations"] == 8192 and r["local_evaluations"] > 0 and r["best_after"] >= r["best_before"]
     assert res["evaluations"] >= 40 + r["screen_evaluations"] + r["local_evaluations"]
+    # the ranked conditions are distinct: no two in the same 1 % cell of every range feature with the same levels
+    spans = {f["name"]: f["upper"] - f["lower"] for f in res["features"] if f["kind"] == "range"}
+    cells = [(tuple(int((b["features"][f] - df[f].min()) / spans[f] / 0.01) for f in spans), b["features"]["age_days"]) for b in res["best"]]
+    assert len(res["best"]) == 10 and len(set(cells)) == 10
     b = res["best"][0]
     cost = 0.1 * b["features"]["cement"] + 0.05 * b["features"]["blast_furnace_slag"] + b["features"]["superplasticizer"]
     assert cost <= 40 + 1e-9 and b["features"]["age_days"] in (7, 28, 90)
