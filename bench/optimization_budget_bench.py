@@ -122,6 +122,7 @@ for case, cons in CASES.items():
             "gap_share_of_range_max": float(max(gaps)),
             "gap_share_of_range_mean": float(np.mean(gaps)),
             "search_seconds_max": float(max(secs)),
+            "task_cpu_seconds_max": float(max(cpu)),
             "evaluations": int(max(evals)),
         }
     d = rows["default (tpe, 10 trials + refinement)"]

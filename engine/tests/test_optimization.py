@@ -392,3 +392,14 @@ def test_an_integer_column_of_the_training_data_is_proposed_as_whole_numbers(con
     assert (ages == ages.round()).all() and ages.min() >= 2 and ages.max() <= 365
     assert all(float(b["features"]["age_days"]).is_integer() for b in res["best"])
     assert not (pd.read_csv(tmp / "int" / "trials.csv")["cement"] % 1 == 0).all()  # a float column keeps its fractions
+
+
+@pytest.mark.parametrize("algorithm", ["tpe", "cmaes", "random", "grid"])
+def test_a_region_pinned_to_one_point_is_searched_there(algorithm):
+    s = Space(["a", "b"], np.zeros(2), np.full(2, 10.0), constraints=[Constraint("a", {"a": 1}, ">=", 10.0), Constraint("b", {"b": 1}, "<=", 0.0)])
+    assert s.dim == 0 and set(s.implied_equalities) >= {"a", "b"}
+    ev = linear_evaluate(np.array([1.0, 1.0]))
+    h = run_search(s, algorithm, 4, 0, ev, 1)
+    extra, _ = refine(s, h, ev, 0)
+    both = collect([h, extra])
+    assert np.allclose(both.X, [10.0, 0.0]) and both.objective.max() == pytest.approx(10.0)

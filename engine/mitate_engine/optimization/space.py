@@ -172,7 +172,8 @@ class Space:
 
     def from_z(self, Z: np.ndarray) -> np.ndarray:
         """Hull coordinates to features, repaired into the region."""
-        Z = np.asarray(Z, dtype=float).reshape(-1, self.dim)
+        Z = np.asarray(Z, dtype=float)
+        Z = Z.reshape(len(Z), self.dim)  # (n, 0) when every direction is pinned
         if self.untied():
             return self.repair(Z)
         return self.repair(self.hull.x0 + Z @ self.hull.N.T)
