@@ -130,7 +130,11 @@ for case, cons in CASES.items():
         "lp_optimum": opt,
         "implied_equalities": sp.implied_equalities,
         **rows,
-        "goal_met": bool(d["gap_share_of_range_max"] <= 0.01 and d["search_seconds_max"] <= 5),
+        # the accuracy goal, and the 5 s goal both in wall-clock search seconds and in the task's CPU seconds (on a
+        # shared machine under load the wall clock measures the neighbours as much as the search)
+        "accuracy_goal_met": bool(d["gap_share_of_range_max"] <= 0.01),
+        "within_5_s_wall": bool(d["search_seconds_max"] <= 5),
+        "within_5_s_cpu": bool(d["task_cpu_seconds_max"] <= 5),
     }
 
 # ---- 2. a tree model -----------------------------------------------------------------------------------------
@@ -189,5 +193,20 @@ best_peer = [max(r[f"random_{LONG_RANDOM}"], r[f"cmaes_{LONG_CMAES}"]) for r in 
 tree["default_minus_best_long_run_share_of_range"] = [float((a - b) / span) for a, b in zip(best_default, best_peer)]
 tree["default_search_seconds_max"] = float(max(r["default_search_seconds"] for r in tree["runs"].values()))
 # "matches": no seed more than 0.1 % of the target's training range below the best long run
-tree["goal_met"] = bool(min(tree["default_minus_best_long_run_share_of_range"]) >= -0.001 and tree["default_search_seconds_max"] <= 5)
-print(json.dumps({"seeds": SEEDS, "linear": linear, "tree": tree, "goal_met": bool(all(c["goal_met"] for c in linear.values()) and tree["goal_met"])}))
+tree["default_task_cpu_seconds_max"] = float(max(r["default_task_cpu_seconds"] for r in tree["runs"].values()))
+tree["accuracy_goal_met"] = bool(min(tree["default_minus_best_long_run_share_of_range"]) >= -0.001)
+tree["within_5_s_wall"] = bool(tree["default_search_seconds_max"] <= 5)
+tree["within_5_s_cpu"] = bool(tree["default_task_cpu_seconds_max"] <= 5)
+cases = [*linear.values(), tree]
+print(
+    json.dumps(
+        {
+            "seeds": SEEDS,
+            "linear": linear,
+            "tree": tree,
+            "accuracy_goal_met": all(c["accuracy_goal_met"] for c in cases),
+            "within_5_s_wall": all(c["within_5_s_wall"] for c in cases),
+            "within_5_s_cpu": all(c["within_5_s_cpu"] for c in cases),
+        }
+    )
+)
