@@ -94,6 +94,8 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   const strengthCell = (await firstRow.getByRole('cell').nth(2).textContent()) ?? '';
   assert.ok(strengthCell.startsWith(best.predictions[TARGET].toFixed(1).slice(0, 3)), `${strengthCell} vs ${best.predictions[TARGET]}`);
   await page.getByRole('img', { name: 'Convergence' }).waitFor();
+  // what the search did: the 60 trials, then the refinement with its evaluations (issue 30)
+  await page.getByText(/^60 trials by the algorithm, then a refinement: [\d,]+ screened, [\d,]+ local-search and [\d,]+ polish \(SLSQP\) evaluations$/).waitFor();
   // send the condition to prediction: the same figure comes back
   await firstRow.getByRole('button', { name: 'Predict' }).click();
   const predicted = page.getByRole('alert', { name: 'Prediction for this condition' });
@@ -118,6 +120,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   await shot('07-visualization-ja');
   await page.goto(`${server.url}/optimization/regress/result/${projectId}/tpe`);
   await page.getByRole('table', { name: '最良の条件' }).waitFor();
+  await page.getByText(/^アルゴリズムによる試行 60 回の後に改良/).waitFor();
   await shot('08-result-ja');
   await page.goto(`${server.url}/optimization`);
   await page.getByRole('link', { name: 'Strong and cheap' }).waitFor();

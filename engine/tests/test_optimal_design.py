@@ -2,6 +2,7 @@
 
 import itertools
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,7 @@ from mitate_engine.doe.model import build_model
 from mitate_engine.doe.space import build_space, points_from_rows
 from mitate_engine.task import Context, get_task
 
-MIX = Path(__file__).resolve().parents[3] / "shared" / "data" / "doe_mixture_examples"
+MIX = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data") / "doe_mixture_examples"  # a worktree may set it
 BOX2 = [{"name": n, "type": "continuous", "low": -1, "high": 1} for n in "AB"]
 MIX3 = [
     {"name": "A", "type": "mixture", "low": 0.1, "high": 0.6},
@@ -277,3 +278,66 @@ def test_bayesian_batch_with_a_trained_mitate_model_as_the_mean(tmp_path):
     best = max(r["runs"], key=lambda x: 2 * x["A"] - x["B"])
     assert 2 * best["A"] - best["B"] > 15  # the model's maximum is at A = 10, B = 0 (value 20)
     assert r["bo"]["mean"][0] > 15
+
+
+# ---- a model the region cannot estimate is refused before any design (issue 30) -----------------------------
+
+
+def _refused(spec: dict):
+    with pytest.raises(DesignInputError) as e:
+        make_design({"algorithm": "d_optimal", "n_runs": 12, "seed": 0, **spec})
+    return e.value.as_dict()
+
+
+def test_a_sum_that_ties_the_variables_refuses_a_quadratic_model_naming_the_terms():
+    box3 = [{"name": n, "type": "continuous", "low": -1, "high": 1} for n in "ABC"]
+    err = _refused({"variables": box3, "constraints": [{"type": "sum", "variables": ["A", "B", "C"], "op": "=", "total": 0}], "model": {"kind": "quadratic"}})
+    assert err["code"] == "model_not_estimable"
+    # on A + B + C = 0, C = -(A + B) and the three squares are combinations of the interactions
+    assert err["params"]["terms"] == ["C", "A^2", "B^2", "C^2"] and err["params"]["equalities"] == ["A + B + C = 0"]
+    # the same region with the terms it can estimate is accepted and not singular
+    ok = make_design(
+        {
+            "variables": box3,
+            "constraints": [{"type": "sum", "variables": ["A", "B", "C"], "op": "=", "total": 0}],
+            "model": {"kind": "custom", "terms": ["1", "A", "B", "A*B", "A*C", "B*C"]},
+            "algorithm": "d_optimal",
+            "n_runs": 8,
+            "seed": 0,
+        }
+    )
+    assert not ok["criteria"]["singular"]
+
+
+def test_an_inequality_that_pins_two_variables_is_named_as_the_equalities_it_implies():
+    box3 = [{"name": n, "type": "continuous", "low": 0, "high": 1} for n in "ABC"]
+    err = _refused(
+        {"variables": box3, "constraints": [{"type": "linear", "coefficients": {"A": 1, "B": 1}, "op": ">=", "total": 2}], "model": {"kind": "quadratic"}}
+    )
+    assert err["code"] == "model_not_estimable"
+    assert set(err["params"]["terms"]) == {"A", "B", "A*B", "A*C", "B*C", "A^2", "B^2"}
+    assert err["params"]["equalities"] == ["A + B = 2", "A = 1", "B = 1"]
+
+
+def test_a_square_of_a_two_level_variable_is_refused_for_its_levels_and_ordinary_regions_pass():
+    err = _refused(
+        {
+            "variables": [{"name": "A", "type": "discrete", "levels": [0, 1]}, {"name": "B", "type": "continuous", "low": 0, "high": 1}],
+            "model": {"kind": "custom", "terms": ["1", "A", "B", "A^2"]},
+        }
+    )
+    assert err["code"] == "model_not_estimable_levels" and err["params"]["terms"] == ["A^2"]
+    # a constrained box and a mixture are estimable and pass unchanged
+    box3 = [{"name": n, "type": "continuous", "low": 0, "high": 1} for n in "ABC"]
+    r = make_design(
+        {
+            "variables": box3,
+            "constraints": [{"type": "linear", "coefficients": {"A": 1, "B": 1}, "op": "<=", "total": 1.5}],
+            "model": {"kind": "quadratic"},
+            "algorithm": "d_optimal",
+            "n_runs": 12,
+            "seed": 0,
+        }
+    )
+    assert not r["criteria"]["singular"]
+    assert not make_design(mixture_spec())["criteria"]["singular"]

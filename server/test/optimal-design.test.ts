@@ -182,6 +182,27 @@ describe.each(DATABASES)('optimal design on %s', (kind) => {
     expect(typed.json().detail[0]).toMatchObject({ loc: ['body', 'settings', 'n_runs'], msg: expect.stringContaining('無効な入力') });
   });
 
+  it('refuses a model the constraints make impossible to estimate, naming the terms and why, and stores nothing (issue 30)', async () => {
+    const before = (await send('GET', 'projects/list')).json().detail.response.counts.all;
+    const box3 = (low: number, high: number) => ['A', 'B', 'C'].map((name) => ({ name, type: 'continuous', low, high }));
+    const tied = { ...MIXTURE, mixture_total: undefined, variables: box3(-1, 1), model: { kind: 'quadratic' }, constraints: [{ type: 'sum', coefficients: { A: 1, B: 1, C: 1 }, op: '=', total: 0 }], n_runs: 12 };
+    let res = await send('POST', 'register', form(tied), alice, 'en');
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().detail[0].msg).toBe(
+      'The model cannot be estimated in this region: C, A^2, B^2, C^2 cannot be told apart from the other terms, because every run must satisfy A + B + C = 0. Remove these terms (a custom model) or change the constraints.',
+    );
+    res = await send('POST', 'register', form(tied), alice, 'ja');
+    expect(res.json().detail[0].msg).toBe(
+      'この領域ではモデルを推定できません。すべての実験が A + B + C = 0 を満たすため、C、A^2、B^2、C^2 を他の項と区別できません。これらの項を除く（カスタムモデル）か、制約を変更してください。',
+    );
+    const pinned = { ...tied, variables: box3(0, 1), constraints: [{ type: 'linear', coefficients: { A: 1, B: 1 }, op: '>=', total: 2 }] };
+    res = await send('POST', 'register', form(pinned), alice, 'en');
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().detail[0].msg).toContain('because every run must satisfy A + B = 2; A = 1; B = 1');
+    expect(res.json().detail[0].msg).toContain('A, B, A*B, A*C, B*C, A^2, B^2 cannot be told apart');
+    expect((await send('GET', 'projects/list')).json().detail.response.counts.all).toBe(before);
+  });
+
   it('keeps organisations apart and lets viewers only read', async () => {
     const email = `viewer.${crypto.randomBytes(3).toString('hex')}@example.com`;
     const inv = await t.app.inject({ method: 'POST', url: '/account/api/members', headers: alice.auth, payload: { email, role: 'viewer', first_name: 'Yui', last_name: 'Ito' } });

@@ -103,7 +103,10 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
     const tpe = body(await call('GET', `/api/optimization/result/${p0.id}?algorithm=tpe`));
     expect(tpe.run.state).toBe('done');
     const r = tpe.result;
-    expect(r.evaluations).toBe(40);
+    // the 40 trials the algorithm proposed, then the refinement with its stated budget (issue 30)
+    expect(r.search_evaluations).toBe(40);
+    expect(r.refinement.screen_evaluations).toBe(8192);
+    expect(r.evaluations).toBeGreaterThanOrEqual(40 + r.refinement.screen_evaluations + r.refinement.local_evaluations);
     expect(r.max_violation).toBeLessThanOrEqual(1e-9);
     const best = r.best[0];
     const cost = 0.1 * best.features.cement + 0.05 * best.features.blast_furnace_slag + best.features.superplasticizer;
@@ -152,6 +155,33 @@ describe.each(DATABASES)('optimization on %s', (kind) => {
 
     expect((await call('DELETE', `/api/optimization/project/delete/${p0.id}`)).statusCode).toBe(200);
     expect((await call('GET', `/api/optimization/project/${p0.id}`)).statusCode).toBe(404);
+  }, 600_000);
+
+  it('runs a sum constraint with the operator it was given, the API default <= included (issue 30)', async () => {
+    // cement + water reaches at most 787 in the data ranges: "= 800" is infeasible, "<= 800" always holds
+    const sums = [
+      { name: 'binder', type: 'sum', features: ['cement', 'water'], value: 800 },
+      { name: 'floor', type: 'sum', features: ['cement', 'water'], operator: '>=', value: 500 },
+    ];
+    const res = await call('POST', `/api/optimization/register/${datasetId}`, settings({ name: 'Sums', constraints: sums, algorithms: ['random'], n_trials: 10 }));
+    expect(res.statusCode, res.body).toBe(201);
+    const p0 = body(res);
+    expect(p0.constraints.map((c: { operator: string }) => c.operator)).toEqual(['<=', '>=']);
+    await t.app.ctx.jobs.waitFor(p0.runs[0].job_id, 600_000);
+    const r = body(await call('GET', `/api/optimization/result/${p0.id}?algorithm=random`)).result;
+    expect(r.constraints.map((c: { operator: string }) => c.operator)).toEqual(['<=', '>=']);
+    expect(r.max_violation).toBeLessThanOrEqual(1e-9);
+    for (const b of r.best) {
+      const sum = b.features.cement + b.features.water;
+      expect(b.constraints.binder).toBeCloseTo(sum, 6);
+      expect(sum).toBeLessThan(800);
+      expect(sum).toBeGreaterThanOrEqual(500 - 1e-9);
+    }
+    // "=" with the same total is refused as infeasible, naming the constraint, before anything is stored
+    const eq = await call('POST', `/api/optimization/register/${datasetId}`, settings({ name: 'Sums =', constraints: [{ ...sums[0], operator: '=' }], algorithms: ['random'] }));
+    expect(eq.statusCode).toBe(422);
+    expect(eq.json().detail[0].msg).toContain('"binder"');
+    expect((await call('DELETE', `/api/optimization/project/delete/${p0.id}`)).statusCode).toBe(200);
   }, 600_000);
 
   it('reads a feature-settings CSV and lists every SPEC §7 call in the OpenAPI document', async () => {

@@ -15,6 +15,7 @@ from .bo import propose_batch
 from .classical import CLASSICAL, classical
 from .criteria import evaluate, i_efficiency, moment_matrix
 from .errors import design_error
+from .estimable import check_estimable
 from .exchange import Search, coordinate_exchange, fedorov
 from .fit import fit
 from .model import Model, build_model
@@ -181,6 +182,8 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
     params = spec.get("parameters") or {}
     progress(0.05, "Building the candidate points")
     candidates = R.candidate_set(sp, p.rng, levels=int(params.get("levels") or 5))
+    # a model the region cannot estimate is refused here, before any search, naming the terms and the reason
+    check_estimable(sp, model, candidates)
     candidates = candidates[~excluded_mask(sp, candidates, p.excluded, p.tolerance)]
     region = R.uniform_sample(sp, REGION_POINTS, np.random.default_rng(p.seed + 1))
     W = moment_matrix(model, region)

@@ -94,3 +94,15 @@ def training_ranges(parquet: str | None, features: list[str]) -> dict[str, tuple
         if len(s) and pd.api.types.is_numeric_dtype(df[c]):
             out[c] = (float(s.min()), float(s.max()))
     return out
+
+
+def integer_features(parquet: str | None, features: list[str]) -> set[str]:
+    """Numeric features stored as whole numbers in the training dataset (an integer column type): a candidate
+    proposes whole numbers for them, as the data has."""
+    if not parquet or not os.path.isfile(parquet):
+        return set()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pq.ParquetFile(parquet).schema_arrow
+    return {f for f in features if f in schema.names and pa.types.is_integer(schema.field(f).type)}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import opt_error
-from .models import LoadedModel, load_models, training_ranges
+from .models import LoadedModel, integer_features, load_models, training_ranges
 from .objective import Target, parse_targets
 from .space import Space, parse_constraints
 
@@ -54,6 +54,7 @@ def build_problem(spec: dict) -> Problem:
         ranges,
         bool(spec.get("forbid_extrapolation")),
         parse_constraints(spec.get("constraints") or []),
+        integer_features(spec.get("parquet"), [f for f in features if kinds.get(f) != "category"]),
     )
     return Problem(models, targets, space, features, ranges, categories)
 
@@ -76,6 +77,7 @@ def build_space(
     ranges: dict[str, tuple[float, float]],
     forbid_extrapolation: bool,
     constraints,
+    integers: set[str] | None = None,
 ) -> Space:
     by_name = {str(s.get("name")): s for s in settings}
     unknown = [n for n in by_name if n not in features]
@@ -137,9 +139,17 @@ def build_space(
                         lower=seen[0],
                         upper=seen[1],
                     )
+            if f in (integers or ()):
+                # whole numbers only: the range's whole numbers (one of them: held there)
+                lo, hi = float(np.ceil(lo)), float(np.floor(hi))
+                if lo > hi:
+                    raise opt_error("range_no_integer", f'The range of "{f}" holds no whole number, and "{f}" takes whole numbers.', feature=f)
+                if lo == hi:
+                    fixed[f] = lo
+                    continue
             cont.append(f)
             lower.append(lo)
             upper.append(hi)
         else:
             raise opt_error("feature_kind", f'Choose range, discrete or fixed for "{f}".', feature=f)
-    return Space(cont, np.array(lower), np.array(upper), discrete, categorical, fixed, constraints, units)
+    return Space(cont, np.array(lower), np.array(upper), discrete, categorical, fixed, constraints, units, [f for f in cont if f in (integers or ())])

@@ -42,13 +42,20 @@ def _plain(v):
     return v.item() if hasattr(v, "item") else v
 
 
+RANK_CELL = 0.01  # ranked conditions differ by at least this share of some range feature's span (or a level)
+
+
 def ranked(p: Problem, h: History, top_k: int) -> list[dict]:
+    """The best conditions, each the best of its cell: a local search leaves many near-copies of its best point
+    (on a tree model all with the same prediction), which would fill the list and tell a person nothing new."""
     order = np.argsort(-h.objective, kind="stable")
+    s = p.space
+    cells = np.floor((h.X - s.lower) / np.where(s.upper > s.lower, s.upper - s.lower, 1.0) / RANK_CELL) if s.cont else h.X
     seen, rows = set(), []
     for i in order:
         if not np.isfinite(h.objective[i]):
             continue
-        key = (tuple(np.round(h.X[i], 7)), tuple(str(v[i]) for v in h.choices.values()))
+        key = (tuple(cells[i]), tuple(str(v[i]) for v in h.choices.values()))
         if key in seen:
             continue
         seen.add(key)
@@ -120,6 +127,8 @@ def profiler(p: Problem, best: dict) -> dict:
         if f in cont_idx:
             i = cont_idx[f]
             xs = list(np.linspace(s.lower[i], s.upper[i], PROFILE_POINTS))
+            if f in s.integer:  # whole numbers, as the feature takes
+                xs = list(np.unique(np.round(xs)))
         else:
             xs = list({**s.discrete, **s.categorical}[f])
         frame = pd.DataFrame([{**base, f: x} for x in xs])

@@ -7,6 +7,7 @@ evaluated, so the history an algorithm learns from holds only feasible, evaluate
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,11 +46,12 @@ def run_search(
     return _optuna(space, algorithm, n_trials, seed, evaluate, n_objectives, progress)
 
 
-def _collect(parts: list[History]) -> History:
+def collect(parts: list[History]) -> History:
+    """One history from several, in order."""
     keys = parts[0].choices.keys() if parts else []
     return History(
         np.vstack([p.X for p in parts]),
-        {k: sum((p.choices[k] for p in parts), []) for k in keys},
+        {k: list(itertools.chain.from_iterable(p.choices[k] for p in parts)) for k in keys},
         np.concatenate([p.objective for p in parts]),
         np.vstack([p.scores for p in parts]),
     )
@@ -69,7 +71,7 @@ def _random(space: Space, n: int, seed: int, evaluate: Evaluate, progress) -> Hi
         parts.append(History(X, choices, obj, sc))
         done += k
         progress(done)
-    return _collect(parts)
+    return collect(parts)
 
 
 def grid_points(space: Space, n: int) -> tuple[np.ndarray, dict[str, list]]:
@@ -77,14 +79,13 @@ def grid_points(space: Space, n: int) -> tuple[np.ndarray, dict[str, list]]:
     the budget allows (at least 2); points outside the constraints are repaired and duplicates dropped."""
     levels_fixed = [list(v) for v in {**space.discrete, **space.categorical}.values()]
     n_fixed = math.prod(len(v) for v in levels_fixed) if levels_fixed else 1
-    d = len(space.cont)
+    d = space.dim  # the grid spans the region's own directions (its affine hull)
     k = max(2, int((max(n, 1) / n_fixed) ** (1 / d))) if d else 1
-    axes = [np.linspace(lo, hi, k) for lo, hi in zip(space.lower, space.upper)]
+    z_lo, z_hi = space.z_box() if d else (np.zeros(0), np.zeros(0))
+    axes = [np.linspace(lo, hi, k) for lo, hi in zip(z_lo, z_hi)]
     cont = np.array(np.meshgrid(*axes, indexing="ij")).reshape(d, -1).T if d else np.zeros((1, 0))
-    import itertools
-
     combos = list(itertools.product(*levels_fixed)) if levels_fixed else [()]
-    X = np.repeat(space.repair(cont), len(combos), axis=0)
+    X = np.repeat(space.from_z(cont) if d else np.repeat(space.center[None, :], len(cont), axis=0), len(combos), axis=0)
     names = list({**space.discrete, **space.categorical})
     choices = {c: [combo[j] for _ in range(len(cont)) for combo in combos] for j, c in enumerate(names)}
     # keep at most n points, spread evenly over the full grid
@@ -111,7 +112,7 @@ def _grid(space: Space, n: int, evaluate: Evaluate, progress) -> History:
         obj, sc = evaluate(X[sl], ch)
         parts.append(History(X[sl], ch, obj, sc))
         progress(min(len(X), s + CHUNK))
-    return _collect(parts)
+    return collect(parts)
 
 
 def _sampler(algorithm: str, seed: int, n_trials: int, space: Space):
@@ -153,7 +154,11 @@ def _optuna(space: Space, algorithm: str, n: int, seed: int, evaluate: Evaluate,
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     directions = ["maximize"] * (n_objectives if algorithm == "nsga2" else 1)
     study = optuna.create_study(directions=directions, sampler=_sampler(algorithm, seed, n, space))
-    dists = {c: FloatDistribution(float(lo), float(hi)) for c, lo, hi in zip(space.cont, space.lower, space.upper)}
+    # range features as the hull's coordinates (the features themselves when no direction is tied)
+    z_lo, z_hi = space.z_box() if space.dim else (np.zeros(0), np.zeros(0))
+    z_names = list(space.cont) if space.untied() else [f"z{j}" for j in range(space.dim)]
+    dists = {c: FloatDistribution(float(lo), float(hi)) for c, lo, hi in zip(z_names, z_lo, z_hi) if hi > lo}
+    z_fixed = {c: float(lo) for c, lo, hi in zip(z_names, z_lo, z_hi) if not hi > lo}
     dists.update({c: CategoricalDistribution([float(v) for v in vals]) for c, vals in space.discrete.items()})
     dists.update({c: CategoricalDistribution(list(vals)) for c, vals in space.categorical.items()})
     batch = _batch(algorithm, n, len(space.cont))
@@ -161,8 +166,8 @@ def _optuna(space: Space, algorithm: str, n: int, seed: int, evaluate: Evaluate,
     while done < n:
         k = min(batch, n - done)
         trials = [study.ask(dists) for _ in range(k)]
-        Z = np.array([[t.params[c] for c in space.cont] for t in trials]).reshape(k, len(space.cont))
-        X = space.repair(Z)
+        Z = np.array([[t.params[c] if c in t.params else z_fixed[c] for c in z_names] for t in trials]).reshape(k, len(z_names))
+        X = space.from_z(Z) if space.dim else np.repeat(space.center[None, :], k, axis=0)
         choices = {c: [t.params[c] for t in trials] for c in [*space.discrete, *space.categorical]}
         obj, sc = evaluate(X, choices)
         for i, t in enumerate(trials):
@@ -174,4 +179,4 @@ def _optuna(space: Space, algorithm: str, n: int, seed: int, evaluate: Evaluate,
         parts.append(History(X, choices, obj, sc))
         done += k
         progress(done)
-    return _collect(parts)
+    return collect(parts)

@@ -1,10 +1,12 @@
 """The search space: range, discrete, categorical and fixed features plus linear constraints, honoured exactly.
 
 Range features live in a box; sum constraints (Σ x_i = s) and linear inequalities (Σ a_i x_i ≤ b) cut it to a
-convex polytope. A proposal from any sampler is *repaired* into the polytope, never penalised: first projected
-orthogonally onto the equality subspace, then pulled along the segment towards an interior point (the Chebyshev
-centre, from scipy's linprog) just far enough to satisfy every inequality. Both steps are closed-form and
-vectorised, so 10,000 candidates are repaired in milliseconds, and a feasible proposal is left unchanged.
+convex polytope. Equalities the constraints imply without declaring them (see ..polytope) are found first, so the
+search works in the region's own affine hull: samplers propose hull coordinates z (x = x0 + N z). A proposal is
+*repaired* into the polytope, never penalised: first projected orthogonally onto the hull, then pulled along the
+segment towards a relative-interior point (the Chebyshev centre inside the hull) just far enough to satisfy every
+inequality that is not tight everywhere. Both steps are closed-form and vectorised, so 10,000 candidates are
+repaired in milliseconds, and a feasible proposal is left unchanged.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..polytope import affine_hull, z_bounds
 from .errors import opt_error
 
 TOL = 1e-9  # the largest constraint violation a candidate may have
@@ -37,6 +40,7 @@ class Space:
     fixed: dict[str, object] = field(default_factory=dict)
     constraints: list[Constraint] = field(default_factory=list)
     units: dict[str, str] = field(default_factory=dict)
+    integer: list[str] = field(default_factory=list)  # range features that take whole numbers (bounds whole too)
 
     def __post_init__(self) -> None:
         self.lower = np.asarray(self.lower, dtype=float)
@@ -82,6 +86,7 @@ class Space:
         self.A_ub = np.array([r for r, _, _ in ub]).reshape(len(ub), d)
         self.b_ub = np.array([b for _, b, _ in ub])
         self.ub_names = [n for _, _, n in ub]
+        self._int = [idx[f] for f in self.integer if f in idx]
         self.G = np.vstack([self.A_ub, box_G]) if d else np.zeros((0, 0))
         self.h = np.concatenate([self.b_ub, box_h]) if d else np.zeros(0)
         self._check_feasible()
@@ -123,39 +128,61 @@ class Space:
         )
 
     def _prepare_repair(self) -> None:
-        from scipy.optimize import linprog
-
         d = len(self.cont)
+        self.hull = None
         self.center = (self.lower + self.upper) / 2 if d else np.zeros(0)
-        self._proj = None
         if not d:
             return
-        if len(self.b_eq):
-            A = self.A_eq
-            self._pinv = A.T @ np.linalg.pinv(A @ A.T)
-            self._proj = np.eye(d) - self._pinv @ A  # onto the null space of A_eq
-        if not self.constraints:
-            return
-        # Chebyshev centre inside the equality subspace: max r with G x + r |P g| <= h, A_eq x = b_eq
-        P = self._proj if self._proj is not None else np.eye(d)
-        norms = np.linalg.norm(self.G @ P, axis=1)
-        c = np.zeros(d + 1)
-        c[-1] = -1.0
-        A_ub = np.hstack([self.G, norms[:, None]])
-        A_eq = np.hstack([self.A_eq, np.zeros((len(self.b_eq), 1))]) if len(self.b_eq) else None
-        bounds = [(lo, hi) for lo, hi in zip(self.lower, self.upper)] + [(0, None)]
-        res = linprog(c, A_ub=A_ub, b_ub=self.h, A_eq=A_eq, b_eq=self.b_eq if len(self.b_eq) else None, bounds=bounds, method="highs")
-        if res.status == 0:
-            self.center = res.x[:d]
-        else:  # unbounded radius cannot happen inside a box; keep the midpoint projected
-            self.center = self._project_eq(self.center[None, :])[0]
+        # the region's own affine hull: equalities the constraints imply (a sum with bounds that leave one value,
+        # x1 - x2 <= 0 with x1 - x2 >= 0) are searched as equalities, not as a full-dimensional box
+        self.hull = affine_hull(self.lower, self.upper, self.A_ub, self.b_ub, self.A_eq, self.b_eq)
+        self.center = np.clip(self.hull.x0, self.lower, self.upper)
+        tight = np.r_[self.hull.implied_ub, self.hull.pinned_upper, self.hull.pinned_lower]  # in G's row order
+        self.G_bind, self.h_bind = self.G[~tight], self.h[~tight]  # the inequalities (bounds included) that still bind
+        self._z_lo, self._z_hi = None, None
+
+    @property
+    def implied_equalities(self) -> list[str]:
+        """The inequalities (and bounds) the constraints hold tight everywhere, named for the result."""
+        if self.hull is None:
+            return []
+        out = [n for n, t in zip(self.ub_names, self.hull.implied_ub) if t]
+        out += [f"{c} = {lo:g}" for c, lo, t in zip(self.cont, self.lower, self.hull.pinned_lower) if t]
+        out += [f"{c} = {hi:g}" for c, hi, t in zip(self.cont, self.upper, self.hull.pinned_upper) if t]
+        return out
+
+    # ---- coordinates inside the hull -------------------------------------------------------------------------
+
+    @property
+    def dim(self) -> int:
+        return self.hull.dim if self.hull is not None else 0
+
+    def z_box(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bounds of the hull coordinates z (x = x0 + N z) over the region; the box itself when nothing is tied."""
+        if self._z_lo is None:
+            if self.untied():
+                self._z_lo, self._z_hi = self.lower.copy(), self.upper.copy()
+            else:
+                self._z_lo, self._z_hi = z_bounds(self.hull, self.lower, self.upper, self.A_ub, self.b_ub)
+        return self._z_lo, self._z_hi
+
+    def untied(self) -> bool:
+        """No equality, declared or implied: the hull coordinates are the features themselves."""
+        return self.hull is not None and self.dim == len(self.cont) and not len(self.b_eq)
+
+    def from_z(self, Z: np.ndarray) -> np.ndarray:
+        """Hull coordinates to features, repaired into the region."""
+        Z = np.asarray(Z, dtype=float)
+        Z = Z.reshape(len(Z), self.dim)  # (n, 0) when every direction is pinned
+        if self.untied():
+            return self.repair(Z)
+        return self.repair(self.hull.x0 + Z @ self.hull.N.T)
+
+    def to_z(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=float).reshape(-1, len(self.cont))
+        return X if self.untied() else (X - self.hull.x0) @ self.hull.N
 
     # ---- repair ----------------------------------------------------------------------------------------------
-
-    def _project_eq(self, X: np.ndarray) -> np.ndarray:
-        if not len(self.b_eq):
-            return X
-        return X - (X @ self.A_eq.T - self.b_eq) @ self._pinv.T
 
     def repair(self, X: np.ndarray) -> np.ndarray:
         """Feasible points: unchanged if already feasible, else moved onto the polytope as described above."""
@@ -163,18 +190,67 @@ class Space:
         if not len(self.cont):
             return X
         if not self.constraints:
-            return np.clip(X, self.lower, self.upper)
-        Y = self._project_eq(X)
+            return self.snap(np.clip(X, self.lower, self.upper))
+        Y = self.hull.project(X)
         D = Y - self.center
-        slack = self.h - self.G @ self.center  # >= 0
-        step = D @ self.G.T  # how far each row moves towards its bound
+        slack = np.maximum(self.h_bind - self.G_bind @ self.center, 0.0)
+        step = D @ self.G_bind.T  # how far each row moves towards its bound
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(step > 1e-300, slack / step, np.inf)
-        lam = np.minimum(1.0, ratio.min(axis=1))
+        lam = np.minimum(1.0, ratio.min(axis=1)) if len(self.h_bind) else np.ones(len(X))
         lam = np.where(lam < 1.0, lam * (1 - 1e-12), 1.0)  # stay inside despite rounding
         Y = self.center + lam[:, None] * D
         # rounding may leave ~1e-16 outside the box; a clip of that size cannot disturb a sum beyond TOL
-        return np.clip(Y, self.lower, self.upper)
+        return self.snap(np.clip(Y, self.lower, self.upper))
+
+    def snap(self, X: np.ndarray) -> np.ndarray:
+        """Whole numbers for integer features, still feasible: rounded; the other range features take up what the
+        equalities need; where that breaks a constraint, the nearest feasible combination of rounding each
+        integer feature down or up. A point with no such combination keeps its fractions (rare: an equality
+        with no whole-number solution near it)."""
+        if not self._int:
+            return X
+        Y = self._settle(np.round(X[:, self._int]), X)
+        if not self.constraints:
+            return Y
+        bad = self.violation(Y) > TOL
+        if bad.any() and len(self._int) <= 8:
+            Xb = X[bad]
+            lo, hi = np.floor(Xb[:, self._int]), np.ceil(Xb[:, self._int])
+            best, dist = Y[bad].copy(), np.full(len(Xb), np.inf)
+            for mask in range(1 << len(self._int)):
+                up = np.array([(mask >> b) & 1 for b in range(len(self._int))], dtype=bool)
+                C = self._settle(np.where(up, hi, lo), Xb)
+                ok = self.violation(C) <= TOL
+                dd = np.where(ok, np.linalg.norm(C - Xb, axis=1), np.inf)
+                take = dd < dist
+                best[take], dist[take] = C[take], dd[take]
+            Y[bad] = np.where(np.isfinite(dist)[:, None], best, Xb)
+            bad = self.violation(Y) > TOL
+        Y[bad] = X[bad]
+        return Y
+
+    def _settle(self, ints: np.ndarray, X: np.ndarray) -> np.ndarray:
+        """X with its integer features set to `ints` (clipped to their whole bounds) and the other range features
+        moved, least-norm, to satisfy the region's equalities again."""
+        Y = X.copy()
+        Y[:, self._int] = np.clip(ints, self.lower[self._int], self.upper[self._int])
+        if self.hull is None or not len(self.hull.e):
+            return Y
+        free = [i for i in range(len(self.cont)) if i not in self._int]
+        if not free:
+            return Y
+        E = self.hull.E
+        r = self.hull.e - Y @ E.T
+        Y[:, free] += r @ np.linalg.pinv(E[:, free]).T
+        Y[:, free] = np.clip(Y[:, free], self.lower[free], self.upper[free])
+        return Y
+
+    def integral(self, X: np.ndarray) -> np.ndarray:
+        """True for rows whose integer features hold whole numbers."""
+        if not self._int:
+            return np.ones(len(X), dtype=bool)
+        return np.all(X[:, self._int] == np.round(X[:, self._int]), axis=1)
 
     def violation(self, X: np.ndarray) -> np.ndarray:
         X = np.asarray(X, dtype=float).reshape(-1, len(self.cont))
@@ -186,9 +262,13 @@ class Space:
         return v
 
     def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        """Points spread over the polytope: box samples, the feasible kept, the others repaired."""
-        U = rng.random((n, len(self.cont)))
-        return self.repair(self.lower + U * (self.upper - self.lower))
+        """Points spread over the polytope: uniform in the hull coordinates' box, the feasible kept, the others
+        repaired (so a region with tied directions is sampled along the directions it has)."""
+        if not self.constraints:
+            U = rng.random((n, len(self.cont)))
+            return self.snap(self.lower + U * (self.upper - self.lower))
+        lo, hi = self.z_box()
+        return self.from_z(lo + rng.random((n, self.dim)) * (hi - lo))
 
     def constraint_values(self, X: np.ndarray) -> dict[str, np.ndarray]:
         idx = {c: i for i, c in enumerate(self.cont)}
@@ -222,7 +302,8 @@ def parse_constraints(raw: list[dict]) -> list[Constraint]:
             feats = list(c.get("features") or [])
             if len(feats) < 2:
                 raise opt_error("sum_needs_two", f'The sum constraint "{name}" needs at least two features.', constraint=name)
-            out.append(Constraint(name, {f: 1.0 for f in feats}, "=", float(c["value"])))
+            # the operator is honoured as given (the API's default is <=; the wizard sends = for a sum)
+            out.append(Constraint(name, {f: 1.0 for f in feats}, str(c.get("operator") or "<="), float(c["value"])))
         else:
             coefs = {str(k): float(v) for k, v in (c.get("coefficients") or {}).items()}
             out.append(Constraint(name, coefs, str(c.get("operator") or "<="), float(c["value"])))

@@ -3,8 +3,10 @@
 Spec: models [{key, path, condition_path}], parquet (training dataset, for the ranges the models have seen),
 targets [{name, goal, value, lower, upper, weight}], features [{name, kind: range|discrete|fixed, lower, upper,
 values, value, unit}], constraints [{name, type: sum|linear, features | coefficients, operator, value}],
-algorithm (tpe|cmaes|nsga2|gp|random|grid), n_trials, seed, forbid_extrapolation, top_k, output_dir.
-Writes trials.csv (every evaluation) and best.csv (the ranked conditions) to output_dir.
+algorithm (tpe|cmaes|nsga2|gp|random|grid), n_trials, seed, forbid_extrapolation, top_k, refine (default true),
+output_dir. The algorithm proposes n_trials trials (SPEC §9's 10 by default); then, except for NSGA-II whose product
+is the Pareto front, a refinement with a stated budget (optimization/refine.py) searches on from the best.
+Writes trials.csv (every evaluation kept as a candidate) and best.csv (the ranked conditions) to output_dir.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import pandas as pd
 from ..optimization import report as R
 from ..optimization.objective import overall, scores
 from ..optimization.problem import build_problem
-from ..optimization.search import DEFAULT_ALGORITHM, run_search
+from ..optimization.refine import refine
+from ..optimization.search import DEFAULT_ALGORITHM, collect, run_search
 from ..task import Context, Task
 
 DEFAULT_TRIALS = 10  # SPEC §9
@@ -48,9 +51,19 @@ class Optimize(Task):
             f"{len(p.space.constraints)} constraint(s)"
         )
         t_search = time.monotonic()
-        h = run_search(
-            p.space, algorithm, n, seed, evaluate, len(p.targets), lambda done: ctx.progress(0.05 + 0.8 * done / n, f"{done:,} of {n:,} evaluations")
-        )
+        refining = spec.get("refine", True) is not False and algorithm != "nsga2"
+        share = 0.3 if refining else 0.8
+        h = run_search(p.space, algorithm, n, seed, evaluate, len(p.targets), lambda done: ctx.progress(0.05 + share * done / n, f"{done:,} of {n:,} trials"))
+        trials_done = len(h.X)
+        refinement = None
+        if refining:
+            extra, info = refine(p.space, h, evaluate, seed, lambda f: ctx.progress(0.35 + 0.5 * f, "Refining the best conditions"))
+            h = collect([h, extra])
+            refinement = info.as_dict()
+            ctx.log(
+                f"refinement: {info.screen:,} screening, {info.local:,} local-search ({info.rounds} rounds from {info.starts} starts) "
+                f"and {info.polish:,} SLSQP evaluations; best {info.improved_from} -> {info.improved_to}"
+            )
         search_seconds = time.monotonic() - t_search
         ctx.progress(0.87, "Ranking the conditions")
         violation = float(p.space.violation(h.X).max()) if p.space.cont and len(h.X) else 0.0
@@ -85,7 +98,10 @@ class Optimize(Task):
         return {
             "algorithm": algorithm,
             "n_trials": n,
-            "evaluations": int(len(h.X)),
+            "search_evaluations": trials_done,
+            "evaluations": int(len(h.X)) + (refinement["gradient_points_outside"] if refinement else 0),
+            "refinement": refinement,
+            "implied_equalities": p.space.implied_equalities,
             "seed": seed,
             "seconds": time.monotonic() - t0,
             "search_seconds": search_seconds,

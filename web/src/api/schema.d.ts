@@ -34244,7 +34244,23 @@ export interface components {
             /** @enum {string} */
             algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
             n_trials: number;
+            /** @description Trials the algorithm proposed (n_trials) */
+            search_evaluations?: number;
+            /** @description Every model evaluation of the run: the trials and the refinement */
             evaluations: number;
+            /** @description After the trials (all algorithms but NSGA-II): random screening, a batched local search from the best and an SLSQP polish, each with its number of evaluations */
+            refinement?: {
+                screen_evaluations: number;
+                local_evaluations: number;
+                polish_evaluations: number;
+                gradient_points_outside: number;
+                starts: number;
+                local_rounds: number;
+                best_before: number | null;
+                best_after: number | null;
+            } | null;
+            /** @description Constraints and bounds the constraints hold tight at every condition; the search ran in the region they leave */
+            implied_equalities?: string[];
             seed: number;
             seconds: number;
             search_seconds: number;
@@ -38817,7 +38833,23 @@ export interface components {
             /** @enum {string} */
             algorithm: "tpe" | "cmaes" | "nsga2" | "gp" | "random" | "grid";
             n_trials: number;
+            /** @description Trials the algorithm proposed (n_trials) */
+            search_evaluations?: number;
+            /** @description Every model evaluation of the run: the trials and the refinement */
             evaluations: number;
+            /** @description After the trials (all algorithms but NSGA-II): random screening, a batched local search from the best and an SLSQP polish, each with its number of evaluations */
+            refinement?: {
+                screen_evaluations: number;
+                local_evaluations: number;
+                polish_evaluations: number;
+                gradient_points_outside: number;
+                starts: number;
+                local_rounds: number;
+                best_before: number | null;
+                best_after: number | null;
+            } | null;
+            /** @description Constraints and bounds the constraints hold tight at every condition; the search ran in the region they leave */
+            implied_equalities?: string[];
             seed: number;
             seconds: number;
             search_seconds: number;

@@ -72,6 +72,14 @@ export const errors = {
   bo_constant: { en: 'All measured results are equal; Bayesian optimisation needs results that differ.', ja: '測定結果がすべて同じです。ベイズ最適化には異なる結果が必要です。' },
   bo_response: { en: 'Choose the measured result to optimise (a column of the runs).', ja: '最適化する測定結果（実験データの列）を選択してください。' },
   bo_model_features: { en: 'The trained model needs "{variable}", which is not a design variable.', ja: '学習済みモデルには設計変数にない「{variable}」が必要です。' },
+  model_not_estimable: {
+    en: 'The model cannot be estimated in this region: {terms} cannot be told apart from the other terms, because every run must satisfy {equalities}. Remove these terms (a custom model) or change the constraints.',
+    ja: 'この領域ではモデルを推定できません。すべての実験が {equalities} を満たすため、{terms} を他の項と区別できません。これらの項を除く（カスタムモデル）か、制約を変更してください。',
+  },
+  model_not_estimable_levels: {
+    en: 'The model cannot be estimated in this region: {terms} cannot be told apart from the other terms, because the variables take too few distinct values (a square needs three). Remove these terms or give the variables more levels.',
+    ja: 'この領域ではモデルを推定できません。変数の取りうる値の種類が少なすぎる（2乗項には3水準が必要）ため、{terms} を他の項と区別できません。これらの項を除くか、水準を増やしてください。',
+  },
   evaluate_empty: { en: 'The design file has no runs.', ja: '計画ファイルに実験がありません。' },
 } satisfies Record<string, LocalText>;
 export type ErrorCode = keyof typeof errors;
@@ -99,6 +107,9 @@ export const rowReasons = {
 export function localParams(params: Record<string, unknown>, lang: Lang): Record<string, unknown> {
   const out = { ...params };
   if (typeof params.file === 'string' && Object.hasOwn(fileNames, params.file)) out.file = fileNames[params.file as FileCode][lang];
+  // lists (model terms, the region's equalities) joined the way each language lists
+  if (Array.isArray(params.terms)) out.terms = params.terms.join(lang === 'ja' ? '、' : ', ');
+  if (Array.isArray(params.equalities)) out.equalities = params.equalities.join(lang === 'ja' ? '、' : '; ');
   if (Array.isArray(params.reasons)) {
     out.constraints = (params.reasons as Record<string, unknown>[])
       .map((r) => {

@@ -49,6 +49,7 @@ export const engineErrors: Record<string, LocalText> = {
   'optimization.range_unset': { en: 'Enter the lower and upper bounds of "{feature}".', ja: '「{feature}」の下限と上限を入力してください。' },
   'optimization.range_inverted': { en: 'The lower bound of "{feature}" must be below its upper bound (to hold it at one value, choose fixed).', ja: '「{feature}」の下限は上限より小さくしてください（1つの値に固定する場合は「固定」を選択）。' },
   'optimization.range_outside_data': { en: 'The range of "{feature}" lies outside the training data ({lower} to {upper}).', ja: '「{feature}」の範囲が学習データの範囲（{lower}〜{upper}）の外にあります。' },
+  'optimization.range_no_integer': { en: 'The range of "{feature}" holds no whole number, and "{feature}" takes whole numbers.', ja: '「{feature}」は整数の列ですが、その範囲に整数がありません。' },
   'optimization.feature_kind': { en: 'Choose range, discrete or fixed for "{feature}".', ja: '「{feature}」は範囲・離散・固定のいずれかを選択してください。' },
   'optimization.constraint_unknown_feature': { en: 'The constraint "{constraint}" uses "{feature}", which is not a feature of the models.', ja: '制約「{constraint}」の「{feature}」はモデルの説明変数ではありません。' },
   'optimization.constraint_not_range': { en: 'The constraint "{constraint}" uses "{feature}"; constraints apply to range features only.', ja: '制約「{constraint}」の「{feature}」は範囲指定の変数ではありません。制約は範囲指定の変数にのみ使えます。' },

@@ -112,7 +112,22 @@ export const optimizationResult = z
   .object({
     algorithm: z.enum(ALGORITHMS),
     n_trials: z.number().int(),
-    evaluations: z.number().int(),
+    search_evaluations: z.number().int().optional().describe('Trials the algorithm proposed (n_trials)'),
+    evaluations: z.number().int().describe('Every model evaluation of the run: the trials and the refinement'),
+    refinement: z
+      .object({
+        screen_evaluations: z.number().int(),
+        local_evaluations: z.number().int(),
+        polish_evaluations: z.number().int(),
+        gradient_points_outside: z.number().int(),
+        starts: z.number().int(),
+        local_rounds: z.number().int(),
+        best_before: figure,
+        best_after: figure,
+      })
+      .nullish()
+      .describe('After the trials (all algorithms but NSGA-II): random screening, a batched local search from the best and an SLSQP polish, each with its number of evaluations'),
+    implied_equalities: z.array(z.string()).optional().describe('Constraints and bounds the constraints hold tight at every condition; the search ran in the region they leave'),
     seed: z.number().int(),
     seconds: z.number(),
     search_seconds: z.number(),

@@ -61,6 +61,14 @@ export function RunPending({ run }: { run?: Run }) {
   return <Alert severity="info">{t('result.running', { percent: Math.round(run.progress * 100) })}</Alert>;
 }
 
+/** What the run did: the algorithm's trials and, after them, the refinement's stages with their evaluations. */
+function searchText(result: Result, t: (key: string, params?: Record<string, unknown>) => string): string {
+  const trials = formatInteger(result.search_evaluations ?? result.n_trials);
+  const r = result.refinement;
+  if (!r) return t('result.searchOnly', { trials });
+  return t('result.searchText', { trials, screen: formatInteger(r.screen_evaluations), local: formatInteger(r.local_evaluations), polish: formatInteger(r.polish_evaluations) });
+}
+
 const value = (v: number | string) => (typeof v === 'number' ? formatNumber(v) : v);
 
 function BestTable({ result, project, onPredict }: { result: Result; project: Project; onPredict: (b: BestCondition) => void }) {
@@ -137,8 +145,12 @@ export default function ResultPage() {
                 { label: t('result.objective'), value: t(`result.objectives.${result.objective}`) },
                 { label: t('result.violation'), value: formatNumber(result.max_violation) },
                 { label: t('result.extrapolated'), value: `${formatNumber(result.extrapolated_share * 100)} %` },
+                { label: t('result.search'), value: searchText(result, t), wide: true },
               ]}
             />
+            {result.implied_equalities?.length ? (
+              <Alert severity="info" sx={{ mt: 1 }}>{t('result.implied', { list: result.implied_equalities.join(', ') })}</Alert>
+            ) : null}
           </Paper>
           <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
             <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>{t('result.best')}</Typography>

@@ -27,6 +27,12 @@ describe('optimisation wizard settings', () => {
     expect(toSettings({ ...base, constraints: [{ name: 's', type: 'sum', terms: 'cement', operator: '=', value: '100' }] })).toEqual({ key: 'errors.sumTwo', params: { field: 's' } });
   });
 
+  it('keeps the operator chosen for a sum constraint (issue 30: it is run as given)', () => {
+    const sum = (operator: '<=' | '>=' | '=') => toSettings({ ...base, features: [base.features[0], { ...base.features[0], name: 'water' }], constraints: [{ name: 's', type: 'sum', terms: 'cement, water', operator, value: '600' }] });
+    expect(sum('<=')).toMatchObject({ constraints: [{ type: 'sum', features: ['cement', 'water'], operator: '<=', value: 600 }] });
+    expect(sum('=')).toMatchObject({ constraints: [{ type: 'sum', operator: '=' }] });
+  });
+
   it('reads linear terms with implicit coefficients', () => {
     expect(parseTerms('0.1*cement + water + -2*slag')).toEqual({ cement: 0.1, water: 1, slag: -2 });
     expect(parseTerms('')).toMatchObject({ key: 'errors.terms' });

@@ -132,7 +132,7 @@ export function toSettings(input: {
     if (c.type === 'sum') {
       const feats = list(c.terms.replace(/\+/g, ','));
       if (feats.length < 2) return { key: 'errors.sumTwo', params: { field: name } };
-      constraints.push({ name, type: 'sum', features: feats, operator: '=', value });
+      constraints.push({ name, type: 'sum', features: feats, operator: c.operator, value });
     } else {
       const coefficients = parseTerms(c.terms);
       if (isErr(coefficients)) return coefficients;
