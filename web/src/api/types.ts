@@ -3,7 +3,7 @@
  * `npm run -w server openapi`); what stays here are the request-side names the pages use.
  */
 import type { components, paths } from './schema';
-import type { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '../../../server/src/features/datasets/kinds';
+import type { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '@mitate/rules';
 
 type Schemas = components['schemas'];
 type Json<R> = R extends { content: { 'application/json': { detail: { response: infer T } } } } ? T : never;
@@ -35,7 +35,7 @@ export interface Page<T> {
 }
 
 // One list of a dataset's kinds, shared with the server's checks.
-export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '../../../server/src/features/datasets/kinds';
+export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '@mitate/rules';
 export type TrainingType = (typeof TRAINING_TYPES)[number];
 export type DataType = (typeof DATA_TYPES)[number];
 export type DatasetType = (typeof DATASET_TYPES)[number];
