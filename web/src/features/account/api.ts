@@ -13,7 +13,6 @@ export type Profile = Schemas['MyProfile'];
 export type AccountProfile = Schemas['Profile'];
 export type Settings = Schemas['Settings'];
 export type IdentityStatus = Schemas['IdentityStatus'];
-export type IdentityState = IdentityStatus['state'];
 type Tokens = Schemas['Tokens'];
 type SsoTokens = paths['/account/api/oidc/exchange']['post']['responses'][200]['content']['application/json']['detail']['response'];
 

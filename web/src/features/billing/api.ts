@@ -8,7 +8,6 @@ import type { Answer } from '../../api/types';
 type S = components['schemas'];
 export type Invoice = S['Invoice'];
 export type InvoiceDetail = S['InvoiceDetail'];
-export type InvoiceLine = S['InvoiceLine'];
 export type PaymentInfo = S['PaymentInfo'];
 export type Wallet = S['Wallet'];
 export type Topup = S['Topup'];

@@ -26,7 +26,6 @@ export interface StepDraft {
 export type Condition = Schemas['Condition'];
 export type LoadedDataset = Schemas['PreprocessLoadedDataset'];
 export type Preview = Schemas['PreprocessPreview'];
-export type AffectedRow = Preview['affected_rows'][number];
 export type RunResult = Schemas['PreprocessRun'];
 export type HistoryEntry = NonNullable<RunResult['result']>['history'][number];
 
