@@ -9,11 +9,7 @@ type S = components['schemas'];
 export type Invoice = S['Invoice'];
 export type InvoiceDetail = S['InvoiceDetail'];
 export type PaymentInfo = S['PaymentInfo'];
-export type Wallet = S['Wallet'];
-export type Topup = S['Topup'];
 export type BankAccount = S['BankAccount'];
-export type PendingPayments = S['PendingPayments'];
-export type ProjectLock = S['ProjectLock'];
 export type InvoiceState = Invoice['state'];
 
 export const STATES: InvoiceState[] = ['billed', 'pending_confirmation', 'cleared', 'overdue'];

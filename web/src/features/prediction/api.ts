@@ -12,7 +12,6 @@ type Schemas = components['schemas'];
  * declared per project kind (project_type): its result is the summary that kind's engine task wrote.
  */
 export type Prediction = Schemas['Prediction'];
-export type ResultPage = Schemas['PredictionRows'];
 /** A table's prediction (regression, soft sensor, discriminant analysis, clustering, dimensional compression). */
 export type TablePrediction = Extract<Prediction, { project_type: 'regression' | 'soft_sensor' | 'discriminant_analysis' | 'clustering' | 'dimensional_compression' }>;
 export type TimeSeriesPrediction = Extract<Prediction, { project_type: 'time_series_anomaly_detection_supervised' | 'time_series_anomaly_detection_unsupervised' }>;

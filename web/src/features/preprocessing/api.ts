@@ -23,7 +23,6 @@ export interface StepDraft {
   params: StepParams;
 }
 export type Condition = Schemas['Condition'];
-export type LoadedDataset = Schemas['PreprocessLoadedDataset'];
 export type Preview = Schemas['PreprocessPreview'];
 export type RunResult = Schemas['PreprocessRun'];
 export type HistoryEntry = NonNullable<RunResult['result']>['history'][number];
