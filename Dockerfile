@@ -8,6 +8,7 @@ COPY package.json package-lock.json ./
 COPY server/package.json server/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
+COPY packages/rules/package.json packages/rules/
 RUN npm ci --workspaces --include-workspace-root
 COPY engine/requirements.txt engine/
 RUN python3 -m venv .venv && .venv/bin/pip install --no-cache-dir -r engine/requirements.txt

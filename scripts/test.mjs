@@ -105,9 +105,12 @@ const suites = {
   'tsc-server': check('tsc-server', tool('tsc', ['--noEmit']), 'server'),
   'tsc-web': check('tsc-web', tool('tsc', ['--noEmit']), 'web'),
   'tsc-e2e': check('tsc-e2e', tool('tsc', ['--noEmit']), 'e2e'),
+  'tsc-rules': check('tsc-rules', tool('tsc', ['--noEmit']), 'packages/rules'),
   'eslint-web': check('eslint-web', tool('eslint', ['.']), 'web'),
   'eslint-server': check('eslint-server', tool('eslint', ['.']), 'server'),
   'eslint-e2e': check('eslint-e2e', tool('eslint', ['.']), 'e2e'),
+  // Dead code (knip for TypeScript, vulture for the engine): nothing beyond scripts/dead-code-baseline.json.
+  'dead-code': check('dead-code', ['node', ['scripts/dead-code.mjs']], '.'),
   ruff: check('ruff', [py, ['-m', 'ruff', 'check', ...pyTargets]], '.'),
   'ruff-format': check('ruff-format', [py, ['-m', 'ruff', 'format', '--check', ...pyTargets]], '.'),
   server: vitest('server'),
@@ -119,6 +122,8 @@ const suites = {
     env: { MITATE_TEST_S3: '1', TEST_DATABASE_URL: '', TEST_REDIS_URL: '' },
   }),
   web: vitest('web'),
+  // The rules the web app and the server share (packages/rules, the workspace @mitate/rules).
+  rules: vitest('rules', { dir: 'packages/rules' }),
   engine: {
     name: 'engine',
     async run(live) {
@@ -157,7 +162,7 @@ const suites = {
 
 // One queue, taken in this order by two lanes: the server suite (the longest) starts at once in lane 1, the
 // checks and the end-to-end suite beside it; whichever lane is free takes the next suite.
-const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'eslint-web', 'eslint-server', 'eslint-e2e', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'server-s3', 'bundle'];
+const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'tsc-rules', 'eslint-web', 'eslint-server', 'eslint-e2e', 'dead-code', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'rules', 'server-s3', 'bundle'];
 const queue = order.filter((name) => !only.length || only.includes(name));
 
 const started = Date.now();

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import type { Reporter } from 'vitest/reporters';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { precompress } from './build/precompress';
 
 // The API server (SPEC: server/ on 8080). MITATE_API_URL points the dev proxy elsewhere (e.g. dev/mock-api.mjs).
@@ -32,10 +33,17 @@ const plainSummary: Reporter = {
 // tree-shaken): point it at the one Japanese file the app uses. Types still come from the package.
 const gridJa = path.join(path.dirname(createRequire(import.meta.url).resolve('@mui/x-data-grid/package.json')), 'locales', 'jaJP.mjs');
 
+// The shared rules (packages/rules) from their source, as tsconfig.json's paths says for tsc: the same files
+// whether or not node_modules links the workspace.
+const rules = fileURLToPath(new URL('../packages/rules/src/index.ts', import.meta.url));
+
 export default defineConfig({
   plugins: [react(), precompress()],
   resolve: {
-    alias: [{ find: /^@mui\/x-data-grid\/locales$/, replacement: gridJa }],
+    alias: [
+      { find: /^@mui\/x-data-grid\/locales$/, replacement: gridJa },
+      { find: /^@mitate\/rules$/, replacement: rules },
+    ],
   },
   server: {
     port: 5173,

@@ -20,7 +20,7 @@ ENGINE = Path(__file__).resolve().parents[1]
 PARENT_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARENT_SPAN = "00f067aa0ba902b7"
 
-otel_sdk = pytest.importorskip("opentelemetry.sdk.trace", reason="engine/requirements.txt's OpenTelemetry packages")
+pytest.importorskip("opentelemetry.sdk.trace", reason="engine/requirements.txt's OpenTelemetry packages")
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
 
 

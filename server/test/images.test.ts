@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp, tiles, upload, zipOf } from './helpers.js';
-import { figuresAt } from '../src/features/images/thresholds.js';
+import { figuresAt } from '@mitate/rules';
 
 process.env.MITATE_TORCH_THREADS = '1'; // the machine is shared
 

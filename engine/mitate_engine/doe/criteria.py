@@ -33,13 +33,6 @@ def moment_matrix(model: Model, region: np.ndarray) -> np.ndarray:
     return F.T @ F / F.shape[0]
 
 
-def prediction_variance(F_design: np.ndarray, F_points: np.ndarray) -> np.ndarray | None:
-    inv = safe_inverse(information(F_design))
-    if inv is None:
-        return None
-    return np.einsum("ij,jk,ik->i", F_points, inv, F_points)
-
-
 def vifs(model: Model, F: np.ndarray) -> dict[str, float | None]:
     """Centred VIFs when the model has an intercept; uncentred ones for no-intercept (Scheffé) models."""
     names = model.names

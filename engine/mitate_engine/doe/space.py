@@ -130,10 +130,6 @@ class Space:
         """Every rule one point breaks, in English (empty when the point is feasible)."""
         return [reason_text(r) for r in self.reasons(x, tol)]
 
-    def outside_ranges(self, x: np.ndarray, tol: float = TOL) -> list[str]:
-        """The variables whose value lies outside their range or levels (constraints between variables aside), in English."""
-        return [reason_text(r) for r in self.reasons(x, tol, ranges_only=True)]
-
     def feasible_mask(self, X: np.ndarray, tol: float = TOL) -> np.ndarray:
         X = np.atleast_2d(X)
         ok = np.all(np.isfinite(X), axis=1)

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-TYPES = ("regression", "soft_sensor", "discriminant_analysis", "clustering", "dimensional_compression")
 SUPERVISED = ("regression", "soft_sensor", "discriminant_analysis")
 # Threads per model fit. One by default: the local pool already runs one job per core, and OpenMP threads
 # competing for busy cores made LightGBM several times slower in our measurements (MITATE_ML_THREADS to change).

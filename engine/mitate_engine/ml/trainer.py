@@ -294,11 +294,6 @@ class OutOfTime(Exception):
     """A search trial ran past the auto-tune time budget; it is dropped, not counted."""
 
 
-def cv_scores(proj: Project, algo: Algorithm, params: dict, deadline: float | None = None) -> list[float]:
-    """The score of each validation fold (see cv_evaluate)."""
-    return cv_evaluate(proj, algo, params, deadline)[0]
-
-
 def cv_evaluate(proj: Project, algo: Algorithm, params: dict, deadline: float | None = None) -> tuple[list[float], float]:
     """Validation of one configuration: (score of each fold, the one score that ranks configurations).
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from .models import predict_targets, uncertainty  # noqa: F401 - re-exported for the tasks
-from .objective import overall, pareto_mask
+from .objective import pareto_mask
 from .problem import Problem
 from .search import History
 
@@ -141,7 +141,3 @@ def profiler(p: Problem, best: dict) -> dict:
         profiles[f] = {"x": [_plain(x) for x in xs], "feasible": feasible, "targets": {t.name: [float(v) for v in Y[:, j]] for j, t in enumerate(p.targets)}}
         sensitivity[f] = {t.name: float(np.nanmax(Y[:, j]) - np.nanmin(Y[:, j])) for j, t in enumerate(p.targets)}
     return {"profiles": profiles, "sensitivity": sensitivity}
-
-
-def objective_of(p: Problem, Y: np.ndarray) -> np.ndarray:
-    return overall(p.targets, Y)

@@ -37,7 +37,6 @@ TEST_TYPES = (
     "f_test",
 )
 TWO_GROUPS = ("two_sample_t", "mann_whitney", "f_test")
-PAIRED = ("paired_t",)
 MAX_GROUPS = 50
 
 

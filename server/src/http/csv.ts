@@ -1,8 +1,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { neutraliseCell } from './csv-rule.js';
+import { neutraliseCell } from '@mitate/rules';
 
-/** Every CSV the server writes goes through here (the rule itself: csv-rule.ts). */
-export { neutraliseCell, restoreCell } from './csv-rule.js';
+/** Every CSV the server writes goes through here (the rule itself: @mitate/rules csv-cell.ts). */
+export { neutraliseCell, restoreCell } from '@mitate/rules';
 
 /** One RFC 4180 field: neutralised, then quoted when it holds a delimiter, quote, line break or edge spaces. */
 export function csvCell(v: unknown, opts: { infinity?: [string, string] } = {}): string {

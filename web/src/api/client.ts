@@ -28,14 +28,19 @@ export interface RequestOptions {
   silent?: boolean;
 }
 
-export function buildUrl(path: string, query?: Query): string {
-  if (!query) return path;
+/** The query string of a call: empty values kept, absent (null, undefined) ones left out. */
+export function queryString(query: Record<string, unknown>): string {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
     if (v === undefined || v === null) continue;
     params.append(k, String(v));
   }
-  const qs = params.toString();
+  return params.toString();
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  if (!query) return path;
+  const qs = queryString(query);
   if (!qs) return path;
   return path + (path.includes('?') ? '&' : '?') + qs;
 }

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from './client';
-import type { Me, ServiceStatus } from './types';
+import { answer, http, per } from './typed';
 import { useSignedIn } from './session';
 
 /** Status and its update are polled every 30000 ms (SPEC §4, §9). */
@@ -10,7 +9,7 @@ export function useMe() {
   const signedIn = useSignedIn();
   return useQuery({
     queryKey: ['users', 'me'],
-    queryFn: () => apiGet<Me>('/api/users/me'),
+    queryFn: () => answer(http.GET('/api/users/me')),
     enabled: signedIn,
     staleTime: 5 * 60_000,
   });
@@ -21,7 +20,7 @@ export function useServiceStatus() {
   return useQuery({
     queryKey: ['services', 'status'],
     // Background poll: never opens the message dialog every 30 s when the server is away.
-    queryFn: () => apiGet<ServiceStatus>('/api/services/status', undefined, { silent: true }),
+    queryFn: () => answer(http.GET('/api/services/status', per({ silent: true }))),
     enabled: signedIn,
     refetchInterval: SERVICE_STATUS_INTERVAL_MS,
     staleTime: SERVICE_STATUS_INTERVAL_MS,

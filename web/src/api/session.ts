@@ -66,5 +66,4 @@ if (typeof window !== 'undefined') {
   });
 }
 
-export const useSession = () => useStore(store);
 export const useSignedIn = () => useStore(store) !== null;

@@ -3,7 +3,6 @@
  * `npm run -w server openapi`); what stays here are the request-side names the pages use.
  */
 import type { components, paths } from './schema';
-import type { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '../../../server/src/features/datasets/kinds';
 
 type Schemas = components['schemas'];
 type Json<R> = R extends { content: { 'application/json': { detail: { response: infer T } } } } ? T : never;
@@ -11,23 +10,23 @@ type Json<R> = R extends { content: { 'application/json': { detail: { response: 
 export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R }
   ? R extends { 200: infer A } ? Json<A> : R extends { 201: infer A } ? Json<A> : never
   : never;
+/** The query parameters of a call, as the server declares them: `QueryOf<'/api/datasets/list/', 'get'>`. */
+export type QueryOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+/** The JSON body of a call, as the server declares it. */
+export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** Whether a text (a URL parameter, a form's choice) is one of a declared enum's values. */
+export const isOneOf = <T extends string>(list: readonly T[], v: unknown): v is T => (list as readonly unknown[]).includes(v);
 /** A removed thing's id (every delete call). */
 export type Deleted = Schemas['Deleted'];
 export type Me = Schemas['Me'];
 export type Member = Schemas['Member'];
 export type PreprocessStep = Schemas['PreprocessStep'];
 export type Dataset = Schemas['Dataset'];
-export type ColumnType = Schemas['ColumnType'];
 export type DatasetColumn = Schemas['DatasetColumn'];
-export type DatasetWithColumns = Schemas['DatasetWithColumns'];
 export type Cell = Schemas['Cell'];
-export type DataPage = Schemas['DataPage'];
 export type ColumnStatistics = Schemas['ColumnStatistics'];
 export type StatisticsResult = Schemas['StatisticsResult'];
 export type StatisticsJob = Schemas['StatisticsJob'];
-export type ServiceStatus = Schemas['OrgServiceStatus'];
-
-export type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
 export interface Page<T> {
   items: T[];
@@ -35,12 +34,7 @@ export interface Page<T> {
 }
 
 // One list of a dataset's kinds, shared with the server's checks.
-export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '../../../server/src/features/datasets/kinds';
-export type TrainingType = (typeof TRAINING_TYPES)[number];
-export type DataType = (typeof DATA_TYPES)[number];
-export type DatasetType = (typeof DATASET_TYPES)[number];
-
-export type JobState = 'none' | 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '@mitate/rules';
 
 /** The edit form's values (PUT /api/dataset/{id} checks them against its enums). */
 export interface DatasetUpdate {

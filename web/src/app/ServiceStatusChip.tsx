@@ -3,9 +3,8 @@ import Tooltip from '@mui/material/Tooltip';
 import CloudOffIcon from '@mui/icons-material/CloudOff';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { apiPost } from '../api/client';
 import { useCanWrite, useServiceStatus } from '../api/me';
-import type { ServiceStatus } from '../api/types';
+import { answer, http } from '../api/typed';
 
 /**
  * Shown in the top bar only while this organisation's jobs do not run (status polled every 30 s): either the
@@ -18,7 +17,7 @@ export default function ServiceStatusChip() {
   const canWrite = useCanWrite();
   const client = useQueryClient();
   const resume = useMutation({
-    mutationFn: () => apiPost<ServiceStatus>('/api/services/start'),
+    mutationFn: () => answer(http.POST('/api/services/start')),
     onSuccess: (status) => client.setQueryData(['services', 'status'], status),
   });
   if (!data || data.running) return null;

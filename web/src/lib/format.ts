@@ -25,7 +25,6 @@ function readDisplay(): DisplaySettings {
 }
 
 let display = readDisplay();
-const displayListeners = new Set<() => void>();
 
 export const getDisplaySettings = (): DisplaySettings => display;
 
@@ -37,12 +36,6 @@ export function setDisplaySettings(next: Partial<DisplaySettings>): void {
   } catch {
     /* private mode: this tab still uses them */
   }
-  displayListeners.forEach((l) => l());
-}
-
-export function subscribeDisplay(listener: () => void): () => void {
-  displayListeners.add(listener);
-  return () => displayListeners.delete(listener);
 }
 
 /** 'UTC+09:00', 'UTC-05:30' */

@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import type { MessageKey } from '../../i18n/messages.js';
-import { detectDelimiter, leadingRecords, splitRecord } from './csv-records.js';
+import { detectDelimiter, leadingRecords, splitRecord } from '@mitate/rules';
 
 /**
  * Widest table accepted. DuckDB's CSV reader keeps a 2,048-row vector per column (about 200 KB per text

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from './kinds.js';
+import { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '@mitate/rules';
 import { said } from '../../http/errors.js';
 
 export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES };

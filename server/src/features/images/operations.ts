@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { said } from '../../http/errors.js';
-import { decimalsOk } from '../training/schemas.js';
+import { decimalsOk } from '@mitate/rules';
 
 // Its own module so that a dataset's preprocess history (datasets/responses.ts) can declare an image run's operations.
 const dec = (lo: number, hi: number) => z.number().min(lo).max(hi).refine(decimalsOk, { message: said('decimals_max') });

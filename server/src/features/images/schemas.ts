@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { storedEnum } from '../../http/responses.js';
 import { DatasetView } from '../datasets/responses.js';
-import { decimalsOk } from '../training/schemas.js';
+import { decimalsOk } from '@mitate/rules';
 import { said } from '../../http/errors.js';
 import { JobBrief } from '../../jobs/responses.js';
 import { imageOperations } from './operations.js';

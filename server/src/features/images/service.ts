@@ -15,7 +15,7 @@ import { projectKey } from '../training/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M } from './messages.js';
 import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageSettings, type ImageType } from './schemas.js';
-import { figuresAt, percentile, rates, thresholdForMissRate } from './thresholds.js';
+import { figuresAt, percentile, rates, thresholdForMissRate } from '@mitate/rules';
 import './db.js';
 
 /** A threshold rule in `lang`: a code of the engine catalogue (image_threshold_rule_<code>) with its parameters, as the

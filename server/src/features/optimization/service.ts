@@ -8,7 +8,7 @@ import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import type { ColumnInfo } from '../datasets/ingest.js';
 import { makeDatasetService } from '../datasets/service.js';
-import { decimalsOk } from '../training/schemas.js';
+import { decimalsOk } from '@mitate/rules';
 import { makeTrainingService } from '../training/service.js';
 import type { OptimizationProjectTable, OptimizationRunTable } from './db.js';
 import './db.js';
@@ -73,8 +73,7 @@ export function checkDecimals(s: Settings): void {
     Object.values(c.coefficients ?? {}).forEach((v) => fields.push([c.name || `constraint ${i + 1}`, v]));
   });
   for (const [field, v] of fields) {
-    if (typeof v === 'number' && !decimalsOk(v)) throw new AppError(422, M.decimals, { field }, field);
-    if (typeof v === 'string' && /\.\d{8,}(e|$)/i.test(v.trim())) throw new AppError(422, M.decimals, { field }, field);
+    if ((typeof v === 'number' || typeof v === 'string') && !decimalsOk(v)) throw new AppError(422, M.decimals, { field }, field);
   }
 }
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { decimalsOk } from '@mitate/rules';
 import { AnyMetrics } from '../training/responses.js';
 import { storedEnum } from '../../http/responses.js';
 import { M as B } from '../billing/messages.js';
 import { M } from './messages.js';
 
 const MAX_COUNT = 2_147_483_647;
-const dec7 = (v: number) => Number.isFinite(v) && Math.abs(v * 1e7 - Math.round(v * 1e7)) < 1e-6;
-const decimal = (max: number) => z.coerce.number().min(0).max(max).refine(dec7, M.decimals.en);
+const decimal = (max: number) => z.coerce.number().min(0).max(max).refine(decimalsOk, M.decimals.en);
 const count = z.coerce.number().int().min(0).lt(MAX_COUNT, M.requestCount.en);
 const url = z.union([z.literal(''), z.url(M.badUrl.en).max(500)]).default('');
 

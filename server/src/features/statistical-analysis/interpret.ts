@@ -10,9 +10,9 @@ export type GroupStats = z.infer<typeof GroupStatsSchema>;
 export type BoxData = z.infer<typeof BoxDataSchema>;
 export type ReferenceCurve = z.infer<typeof ReferenceCurveSchema>;
 
-import { descriptiveRows } from './result-parts.js';
+import { descriptiveRows } from '@mitate/rules';
 
-export { boxesOf, descriptiveRows, referenceOf } from './result-parts.js';
+export { boxesOf, descriptiveRows, referenceOf } from '@mitate/rules';
 
 /** Numbers for sentences: 5 significant digits, exponent for the very small and very large. */
 export function num(x: number | null | undefined): string {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { storedEnum } from '../../http/responses.js';
 import { TrainingModel, TrainingProject } from '../training/responses.js';
-import { decimalsOk, modelInput } from '../training/schemas.js';
+import { decimalsOk } from '@mitate/rules';
+import { modelInput } from '../training/schemas.js';
 import { said } from '../../http/errors.js';
 
 export const TS_TYPES = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'] as const;

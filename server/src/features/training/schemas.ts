@@ -1,18 +1,8 @@
 import { z } from 'zod';
+import { decimalsOk } from '@mitate/rules';
 import { PROJECT_TYPES } from './types.js';
 import { said } from '../../http/errors.js';
 
-/** SPEC §5 / §9: decimal inputs take at most 7 digits after the point. */
-export function decimalsOk(v: number): boolean {
-  if (!Number.isFinite(v)) return false;
-  const s = String(v);
-  const m = /e-(\d+)$/.exec(s);
-  if (m) {
-    const mant = s.split('e')[0];
-    return (mant.split('.')[1]?.length ?? 0) + Number(m[1]) <= 7;
-  }
-  return (s.split('.')[1]?.length ?? 0) <= 7;
-}
 const decimal = (lo: number, hi: number) =>
   z.number().min(lo).max(hi).refine(decimalsOk, { message: said('decimals_max') });
 

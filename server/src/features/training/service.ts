@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { paramDecimalsOk } from '@mitate/rules';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
@@ -124,7 +125,7 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
         if (!Number.isFinite(n)) throw bad(M.paramNotNumber);
         if (p.kind === 'int' && !Number.isInteger(n)) throw bad(M.paramNotWhole);
         if (p.low !== undefined && n < p.low && !(p.name === 'max_depth' && n === 0)) throw bad(M.paramTooLow, { low: p.low });
-        if (!decimalsOkLoose(n)) throw bad(M.paramDecimals);
+        if (!paramDecimalsOk(n)) throw bad(M.paramDecimals);
       } else if (p.kind === 'choice' && !(p.choices ?? []).map(String).includes(String(v))) {
         throw bad(M.paramChoice, { choices: (p.choices ?? []).join(', ') });
       }
@@ -151,11 +152,6 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
 /** Cross-validation-only evaluation is offered for small tables, where a hold-out test set would be a handful of rows. */
 export const CV_ONLY_MAX_ROWS = 2000;
 
-function decimalsOkLoose(n: number): boolean {
-  const s = String(n);
-  if (s.includes('e')) return true; // 1e-10 style values are typed as such, not as long decimals
-  return (s.split('.')[1]?.length ?? 0) <= 7;
-}
 
 export function makeTrainingService(ctx: AppContext) {
   const { db, storage, jobs, duckdb } = ctx;

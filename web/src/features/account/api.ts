@@ -1,37 +1,35 @@
 import { useQuery } from '@tanstack/react-query';
-import { accountCall, apiGet, apiPost } from '../../api/client';
-import type { components, paths } from '../../api/schema';
+import { accountCall } from '../../api/client';
+import type { components } from '../../api/schema';
+import { answer, http, per } from '../../api/typed';
 import { sessionFromTokens, setSession } from '../../api/session';
 import { useSignedIn } from '../../api/session';
 
 type Schemas = components['schemas'];
 // Answers, as the server declares them (server/src/features/account/responses.ts).
-export type AuthOptions = Schemas['AuthOptions'];
 export type Invitation = Schemas['Invitation'];
 /** My profile as GET profile answers it (with the platform-administrator flag). */
 export type Profile = Schemas['MyProfile'];
 export type AccountProfile = Schemas['Profile'];
 export type Settings = Schemas['Settings'];
 export type IdentityStatus = Schemas['IdentityStatus'];
-export type IdentityState = IdentityStatus['state'];
-type Tokens = Schemas['Tokens'];
-type SsoTokens = paths['/account/api/oidc/exchange']['post']['responses'][200]['content']['application/json']['detail']['response'];
 
 export const useAuthOptions = () =>
-  useQuery({ queryKey: ['account', 'options'], queryFn: () => apiGet<AuthOptions>('/account/api/auth/options', undefined, { auth: false, silent: true }), staleTime: 5 * 60_000 });
+  useQuery({ queryKey: ['account', 'options'], queryFn: () => answer(http.GET('/account/api/auth/options', per({ auth: false, silent: true }))), staleTime: 5 * 60_000 });
 
 type Msg = Schemas['Message'];
-const guest = { auth: false, silent: true } as const;
+/** Calls of a person not signed in: no bearer; the page says what went wrong. */
+const guest = () => per({ auth: false, silent: true });
 
-export const resendVerification = (email: string) => apiPost<Msg>('/account/api/auth/resend-verification', { email }, guest);
-export const verifyEmail = (token: string) => apiPost<Msg>('/account/api/auth/verify-email', { token }, guest);
-export const forgotPassword = (email: string) => apiPost<Msg>('/account/api/auth/forgot-password', { email }, guest);
+export const resendVerification = (email: string) => answer(http.POST('/account/api/auth/resend-verification', { body: { email }, ...guest() }));
+export const verifyEmail = (token: string) => answer(http.POST('/account/api/auth/verify-email', { body: { token }, ...guest() }));
+export const forgotPassword = (email: string) => answer(http.POST('/account/api/auth/forgot-password', { body: { email }, ...guest() }));
 export const resetPassword = (token: string, password: string, confirm_password: string) =>
-  apiPost<Msg>('/account/api/auth/reset-password', { token, password, confirm_password }, guest);
+  answer(http.POST('/account/api/auth/reset-password', { body: { token, password, confirm_password }, ...guest() }));
 
-export const invitation = (token: string) => apiGet<Invitation>('/account/api/auth/invitation', { token }, guest);
+export const invitation = (token: string) => answer(http.GET('/account/api/auth/invitation', { params: { query: { token } }, ...guest() }));
 export async function acceptInvitation(token: string, password: string, confirm_password: string) {
-  const tokens = await apiPost<Tokens>('/account/api/auth/accept-invitation', { token, password, confirm_password }, guest);
+  const tokens = await answer(http.POST('/account/api/auth/accept-invitation', { body: { token, password, confirm_password }, ...guest() }));
   setSession(sessionFromTokens(tokens));
 }
 
@@ -39,7 +37,7 @@ export async function acceptInvitation(token: string, password: string, confirm_
 export const SSO_LOGOUT_KEY = 'mitate.ssoLogout';
 
 export async function exchangeSsoCode(code: string) {
-  const res = await apiPost<SsoTokens>('/account/api/oidc/exchange', { code }, guest);
+  const res = await answer(http.POST('/account/api/oidc/exchange', { body: { code }, ...guest() }));
   try {
     if (res.end_session_url) localStorage.setItem(SSO_LOGOUT_KEY, res.end_session_url);
     else localStorage.removeItem(SSO_LOGOUT_KEY);

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
 import type { paths } from '../../api/schema';
+import { answer, http } from '../../api/typed';
+import { isOneOf } from '../../api/types';
 
 /** The answer as the server declares it (server/src/features/audit). */
 export type AuditPage = paths['/api/audit']['get']['responses'][200]['content']['application/json']['detail']['response'];
@@ -15,7 +16,7 @@ export const ACTIONS = [
 export function useAudit(page: number, pageSize: number, action: string) {
   return useQuery({
     queryKey: ['audit', page, pageSize, action],
-    queryFn: () => api<AuditPage>('/api/audit', { query: { page, page_size: pageSize, ...(action ? { action } : {}) } }),
+    queryFn: () => answer(http.GET('/api/audit', { params: { query: { page, page_size: pageSize, ...(isOneOf(ACTIONS, action) ? { action } : {}) } } })),
     placeholderData: keepPreviousData,
   });
 }

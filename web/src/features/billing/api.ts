@@ -1,20 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiBlob, apiGet, apiPost } from '../../api/client';
+import { apiBlob } from '../../api/client';
 import type { components } from '../../api/schema';
+import { answer, http, per } from '../../api/typed';
 import { saveBlob } from '../../lib/browser';
-import type { Answer } from '../../api/types';
 
 /** Shapes come from the server's OpenAPI document (server/src/features/billing/schemas.ts). */
 type S = components['schemas'];
 export type Invoice = S['Invoice'];
 export type InvoiceDetail = S['InvoiceDetail'];
-export type InvoiceLine = S['InvoiceLine'];
 export type PaymentInfo = S['PaymentInfo'];
-export type Wallet = S['Wallet'];
-export type Topup = S['Topup'];
 export type BankAccount = S['BankAccount'];
-export type PendingPayments = S['PendingPayments'];
-export type ProjectLock = S['ProjectLock'];
 export type InvoiceState = Invoice['state'];
 
 export const STATES: InvoiceState[] = ['billed', 'pending_confirmation', 'cleared', 'overdue'];
@@ -23,22 +18,22 @@ const enc = encodeURIComponent;
 export const billingKey = ['billing'] as const;
 
 export const useInvoices = (state: InvoiceState | 'all') =>
-  useQuery({ queryKey: [...billingKey, 'invoices', state], queryFn: () => apiGet<S['InvoicePage']>('/api/billing/invoices', { state, page_size: 200 }) });
-export const useInvoice = (id: string) => useQuery({ queryKey: [...billingKey, 'invoice', id], queryFn: () => apiGet<InvoiceDetail>(`/api/billing/invoices/${enc(id)}`) });
-export const usePaymentInfo = () => useQuery({ queryKey: [...billingKey, 'payment-info'], queryFn: () => apiGet<PaymentInfo>('/api/billing/payment-info') });
-export const useWallet = () => useQuery({ queryKey: [...billingKey, 'wallet'], queryFn: () => apiGet<Wallet>('/api/billing/wallet') });
-export const usePending = () => useQuery({ queryKey: [...billingKey, 'pending'], queryFn: () => apiGet<PendingPayments>('/api/billing/admin/pending') });
+  useQuery({ queryKey: [...billingKey, 'invoices', state], queryFn: () => answer(http.GET('/api/billing/invoices', { params: { query: { state, page_size: 200 } } })) });
+export const useInvoice = (id: string) => useQuery({ queryKey: [...billingKey, 'invoice', id], queryFn: () => answer(http.GET('/api/billing/invoices/{id}', { params: { path: { id } } })) });
+export const usePaymentInfo = () => useQuery({ queryKey: [...billingKey, 'payment-info'], queryFn: () => answer(http.GET('/api/billing/payment-info')) });
+export const useWallet = () => useQuery({ queryKey: [...billingKey, 'wallet'], queryFn: () => answer(http.GET('/api/billing/wallet')) });
+export const usePending = () => useQuery({ queryKey: [...billingKey, 'pending'], queryFn: () => answer(http.GET('/api/billing/admin/pending')) });
 export const useProjectLock = (projectId: string) =>
-  useQuery({ queryKey: [...billingKey, 'lock', projectId], queryFn: () => apiGet<ProjectLock>(`/api/billing/projects/${enc(projectId)}/lock`, undefined, { silent: true }), enabled: !!projectId });
+  useQuery({ queryKey: [...billingKey, 'lock', projectId], queryFn: () => answer(http.GET('/api/billing/projects/{id}/lock', { params: { path: { id: projectId } }, ...per({ silent: true }) })), enabled: !!projectId });
 export const useIsPlatformAdmin = () =>
-  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<Answer<'/api/platform/admin/me', 'get'>>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
+  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => answer(http.GET('/api/platform/admin/me')), staleTime: 5 * 60_000 });
 
-export const transferCompleted = (id: string) => apiPost<Invoice>(`/api/billing/invoices/${enc(id)}/transfer-completed`);
-export const payByWallet = (id: string) => apiPost<Invoice>(`/api/billing/invoices/${enc(id)}/pay-wallet`);
-export const reportTopup = (amount: number) => apiPost<Topup>('/api/billing/wallet/topups', { amount });
-export const decideInvoice = (id: string, decision: 'confirm' | 'return') => apiPost<Invoice>(`/api/billing/admin/invoices/${enc(id)}/decision`, { decision });
-export const decideTopup = (id: string, decision: 'confirm' | 'return') => apiPost<Topup>(`/api/billing/admin/topups/${enc(id)}/decision`, { decision });
-export const runSweep = () => apiPost<S['BillingSweep']>('/api/billing/admin/sweep');
+export const transferCompleted = (id: string) => answer(http.POST('/api/billing/invoices/{id}/transfer-completed', { params: { path: { id } } }));
+export const payByWallet = (id: string) => answer(http.POST('/api/billing/invoices/{id}/pay-wallet', { params: { path: { id } } }));
+export const reportTopup = (amount: number) => answer(http.POST('/api/billing/wallet/topups', { body: { amount } }));
+export const decideInvoice = (id: string, decision: 'confirm' | 'return') => answer(http.POST('/api/billing/admin/invoices/{id}/decision', { params: { path: { id } }, body: { decision } }));
+export const decideTopup = (id: string, decision: 'confirm' | 'return') => answer(http.POST('/api/billing/admin/topups/{id}/decision', { params: { path: { id } }, body: { decision } }));
+export const runSweep = () => answer(http.POST('/api/billing/admin/sweep'));
 export async function downloadPdf(inv: Invoice, lang: string) {
   const { blob, fileName } = await apiBlob(`/api/billing/invoices/${enc(inv.id)}/pdf?lang=${lang === 'ja' ? 'ja' : 'en'}`, `${inv.number}.pdf`);
   saveBlob(blob, fileName);

@@ -15,13 +15,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { DATA_TYPES, DATASET_TYPES, type Dataset } from '../../api/types';
+import { DATA_TYPES, DATASET_TYPES, isOneOf, type Dataset } from '../../api/types';
 import PageHeader from '../../components/PageHeader';
 import ListTable, { type ListAction, type ListColumn, type SortDirection } from '../../components/ListTable';
 import SearchField from '../../components/SearchField';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useUrlListState } from '../../lib/useUrlListState';
-import { downloadOriginal, useDatasetList, type ListParams } from './api';
+import { downloadOriginal, LIST_SORTS, useDatasetList, type ListParams } from './api';
 import DeleteDatasetDialog from './DeleteDatasetDialog';
 import EditDatasetDialog from './EditDatasetDialog';
 import EnumSelect from './EnumSelect';
@@ -54,7 +54,15 @@ export default function DatasetListPage() {
   const [editing, setEditing] = useState<Dataset | null>(null);
   const [deleting, setDeleting] = useState<Dataset | null>(null);
 
-  const listParams: ListParams = { query, page: page + 1, page_size: pageSize, data_type: dataType, type, sort };
+  // Values the server does not know (a hand-edited address) are left out of the call rather than refused.
+  const listParams: ListParams = {
+    query,
+    page: page + 1,
+    page_size: pageSize,
+    data_type: isOneOf(DATA_TYPES, dataType) ? dataType : '',
+    type: isOneOf(DATASET_TYPES, type) ? type : '',
+    sort: isOneOf(LIST_SORTS, sort) ? sort : 'created_at_desc',
+  };
   const { data, isFetching } = useDatasetList(listParams);
 
   const download = useMutation({ mutationFn: (d: Dataset) => downloadOriginal(d) });

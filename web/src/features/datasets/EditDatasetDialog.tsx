@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES, type Dataset, type DatasetUpdate } from '../../api/types';
+import { DATA_TYPES, DATASET_TYPES, isOneOf, TRAINING_TYPES, type Dataset, type DatasetUpdate } from '../../api/types';
 import { showSnackbar } from '../../lib/feedback';
 import { datasetKeys, updateDataset } from './api';
 import EnumSelect from './EnumSelect';
@@ -23,6 +23,16 @@ const fromDataset = (d: Dataset): DatasetUpdate => ({
   type: d.type ?? 'supervised',
 });
 
+/** The call's body: the choices are the enums' values (the selects offer nothing else). */
+const toBody = (f: DatasetUpdate) => ({
+  name: f.name.trim(),
+  category: f.category,
+  comment: f.comment,
+  training_type: isOneOf(TRAINING_TYPES, f.training_type) ? f.training_type : undefined,
+  data_type: isOneOf(DATA_TYPES, f.data_type) ? f.data_type : undefined,
+  type: isOneOf(DATASET_TYPES, f.type) ? f.type : undefined,
+});
+
 /** PUT /api/dataset/{id} with {name, category, comment, training_type, data_type, type}. */
 export default function EditDatasetDialog({ dataset, onClose }: { dataset: Dataset | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -35,7 +45,7 @@ export default function EditDatasetDialog({ dataset, onClose }: { dataset: Datas
   }, [dataset]);
 
   const save = useMutation({
-    mutationFn: (body: DatasetUpdate) => updateDataset(dataset!.id, body),
+    mutationFn: (form: DatasetUpdate) => updateDataset(dataset!.id, toBody(form)),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: datasetKeys.all });
       showSnackbar(t('dataset.updated'));
@@ -57,7 +67,7 @@ export default function EditDatasetDialog({ dataset, onClose }: { dataset: Datas
             e.preventDefault();
             setSubmitted(true);
             if (nameMissing) return;
-            save.mutate({ ...form, name: form.name.trim() });
+            save.mutate(form);
           }}
         >
           <DialogContent dividers sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 }}>

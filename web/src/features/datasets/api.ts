@@ -1,18 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
-import type { DataPage, Dataset, DatasetUpdate, DatasetWithColumns, Page, StatisticsJob } from '../../api/types';
+import { apiBlob } from '../../api/client';
+import { answer, http, per } from '../../api/typed';
+import type { BodyOf, Dataset, QueryOf } from '../../api/types';
 import { uploadMultipart, type UploadOptions } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
-import type { Answer, Deleted } from '../../api/types';
 
-export interface ListParams {
-  query: string;
-  page: number;
-  page_size: number;
-  data_type: string;
-  type: string;
-  sort: string;
-}
+export type ListParams = Required<Pick<QueryOf<'/api/datasets/list/', 'get'>, 'query' | 'page' | 'page_size' | 'data_type' | 'type' | 'sort'>>;
+/** The list's orders (the column sorted and its direction, as the server names them). */
+export const LIST_SORTS = ['created_at_desc', 'created_at_asc', 'name_asc', 'name_desc'] as const satisfies readonly ListParams['sort'][];
 
 const enc = encodeURIComponent;
 
@@ -27,7 +22,7 @@ export const datasetKeys = {
 export function useDatasetList(params: ListParams) {
   return useQuery({
     queryKey: datasetKeys.list(params),
-    queryFn: ({ signal }) => apiGet<Page<Dataset>>('/api/datasets/list/', { ...params }, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/datasets/list/', { params: { query: params }, ...per({ signal }) })),
     placeholderData: keepPreviousData,
   });
 }
@@ -36,14 +31,14 @@ export function useDatasetList(params: ListParams) {
 export function useAllDatasets() {
   return useQuery({
     queryKey: ['datasets', 'all'] as const,
-    queryFn: ({ signal }) => apiGet<Dataset[]>('/api/dataset', undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/dataset', per({ signal }))),
   });
 }
 
 export function useDataset(id: string) {
   return useQuery({
     queryKey: datasetKeys.one(id),
-    queryFn: ({ signal }) => apiGet<DatasetWithColumns>(`/api/dataset/${enc(id)}/false`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/dataset/{id}/{min_schema}', { params: { path: { id, min_schema: 'false' } }, ...per({ signal }) })),
   });
 }
 
@@ -51,7 +46,7 @@ export function useDataset(id: string) {
 export function useDatasetSchema(id: string | undefined) {
   return useQuery({
     queryKey: ['datasets', 'schema', id] as const,
-    queryFn: ({ signal }) => apiGet<DatasetWithColumns>(`/api/dataset/${enc(id!)}/true`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/dataset/{id}/{min_schema}', { params: { path: { id: id!, min_schema: 'true' } }, ...per({ signal }) })),
     enabled: !!id,
   });
 }
@@ -60,16 +55,16 @@ export function useDatasetSchema(id: string | undefined) {
 export function useDataPage(id: string, page: number, pageSize: number, enabled = true) {
   return useQuery({
     queryKey: datasetKeys.rows(id, page, pageSize),
-    queryFn: ({ signal }) => apiGet<DataPage>(`/api/dataset/upload/${enc(id)}`, { page, page_size: pageSize }, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/dataset/upload/{id}', { params: { path: { id }, query: { page, page_size: pageSize } }, ...per({ signal }) })),
     placeholderData: keepPreviousData,
     enabled,
     staleTime: 5 * 60_000,
   });
 }
 
-export const updateDataset = (id: string, body: DatasetUpdate) => apiPut<Dataset>(`/api/dataset/${enc(id)}`, body);
+export const updateDataset = (id: string, body: BodyOf<'/api/dataset/{id}', 'put'>) => answer(http.PUT('/api/dataset/{id}', { params: { path: { id } }, body }));
 
-export const deleteDataset = (id: string) => apiDelete<Deleted>(`/api/dataset/delete/${enc(id)}`);
+export const deleteDataset = (id: string) => answer(http.DELETE('/api/dataset/delete/{id}', { params: { path: { id } } }));
 
 /** The original file, fetched with the bearer and saved under its own name. */
 export async function downloadOriginal(dataset: Pick<Dataset, 'id' | 'file_name'>): Promise<void> {
@@ -77,10 +72,10 @@ export async function downloadOriginal(dataset: Pick<Dataset, 'id' | 'file_name'
   saveBlob(blob, fileName);
 }
 
-export const startStatistics = (id: string) => apiPost<Answer<'/api/statistics/{dataset_id}', 'post'>>(`/api/statistics/${enc(id)}`);
+export const startStatistics = (id: string) => answer(http.POST('/api/statistics/{dataset_id}', { params: { path: { dataset_id: id } } }));
 
 export const fetchStatistics = (id: string, signal?: AbortSignal) =>
-  apiPost<StatisticsJob>(`/api/statistics/result/${enc(id)}`, undefined, { signal });
+  answer(http.POST('/api/statistics/result/{dataset_id}', { params: { path: { dataset_id: id } }, ...per({ signal }) }));
 
 export interface RegisterFields {
   name: string;

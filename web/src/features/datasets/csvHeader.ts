@@ -2,7 +2,7 @@
  * Reads the header of a CSV in the browser before upload, as the server will (server csv-sniff):
  * UTF-8 (with or without BOM), else Shift_JIS; delimiter , ; tab or |; quoted fields with "" escapes.
  */
-import { detectDelimiter, leadingRecords, splitRecord } from '../../../../server/src/features/datasets/csv-records';
+import { detectDelimiter, leadingRecords, splitRecord } from '@mitate/rules';
 
 export { detectDelimiter, splitRecord };
 

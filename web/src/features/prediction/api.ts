@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
+import { apiBlob } from '../../api/client';
 import type { components } from '../../api/schema';
+import { answer, http, per } from '../../api/typed';
 import { saveBlob } from '../../lib/browser';
-import type { Answer, Deleted } from '../../api/types';
 
 const enc = encodeURIComponent;
 
@@ -12,7 +12,6 @@ type Schemas = components['schemas'];
  * declared per project kind (project_type): its result is the summary that kind's engine task wrote.
  */
 export type Prediction = Schemas['Prediction'];
-export type ResultPage = Schemas['PredictionRows'];
 /** A table's prediction (regression, soft sensor, discriminant analysis, clustering, dimensional compression). */
 export type TablePrediction = Extract<Prediction, { project_type: 'regression' | 'soft_sensor' | 'discriminant_analysis' | 'clustering' | 'dimensional_compression' }>;
 export type TimeSeriesPrediction = Extract<Prediction, { project_type: 'time_series_anomaly_detection_supervised' | 'time_series_anomaly_detection_unsupervised' }>;
@@ -52,7 +51,7 @@ export const predictionKeys = {
 export function usePredictions(query: string, page: number, pageSize: number) {
   return useQuery({
     queryKey: predictionKeys.list(query, page, pageSize),
-    queryFn: ({ signal }) => apiGet<Answer<'/api/inference/list/', 'get'>>('/api/inference/list/', { query, page, page_size: pageSize }, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/inference/list/', { params: { query: { query, page, page_size: pageSize } }, ...per({ signal }) })),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.items.some((p) => p.state === 'queued' || p.state === 'running') ? 2000 : false),
   });
@@ -62,7 +61,7 @@ export function usePredictions(query: string, page: number, pageSize: number) {
 export function usePrediction(id: string) {
   return useQuery({
     queryKey: predictionKeys.one(id),
-    queryFn: ({ signal }) => apiGet<Prediction>(`/api/inference/${enc(id)}`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/inference/{id}', { params: { path: { id } }, ...per({ signal }) })),
     refetchInterval: (q) => (q.state.data && (q.state.data.state === 'queued' || q.state.data.state === 'running') ? 1000 : false),
   });
 }
@@ -70,16 +69,16 @@ export function usePrediction(id: string) {
 export function useResultRows(id: string, page: number, pageSize: number, enabled: boolean) {
   return useQuery({
     queryKey: predictionKeys.rows(id, page, pageSize),
-    queryFn: ({ signal }) => apiGet<ResultPage>(`/api/inference/${enc(id)}/rows`, { page, page_size: pageSize }, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/inference/{id}/rows', { params: { path: { id }, query: { page, page_size: pageSize } }, ...per({ signal }) })),
     enabled,
     placeholderData: keepPreviousData,
   });
 }
 
 export const executePrediction = (projectId: string, modelKey: string, datasetId: string, name?: string) =>
-  apiPost<Prediction>(`/api/inference/execute/${enc(projectId)}/${enc(modelKey)}`, { dataset_id: datasetId, name: name || undefined });
+  answer(http.POST('/api/inference/execute/{project_id}/{key}', { params: { path: { project_id: projectId, key: modelKey } }, body: { dataset_id: datasetId, name: name || undefined } }));
 
-export const deletePrediction = (id: string) => apiDelete<Deleted>(`/api/inference/delete/${enc(id)}`);
+export const deletePrediction = (id: string) => answer(http.DELETE('/api/inference/delete/{id}', { params: { path: { id } } }));
 
 export async function downloadPredictions(p: Pick<Prediction, 'id' | 'project_id' | 'name'>) {
   const { blob, fileName } = await apiBlob(`/api/inference/download/${enc(p.project_id)}/${enc(p.id)}`, `${p.name}-predictions.csv`);

@@ -9,7 +9,7 @@ import PredictionWizard from './PredictionWizard';
 import { useParams } from 'react-router';
 import { area } from '../../app/area';
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../api/client';
+import { answer, http, per } from '../../api/typed';
 import PageLoading from '../../components/PageLoading';
 
 const Images = area(() => import('../images'));
@@ -27,7 +27,11 @@ function Wizard({ fromModel }: { fromModel: boolean }) {
   // From a model the path has no type: ask the images area whether the project is one of its own (404 if not).
   const image = useQuery({
     queryKey: ['images', 'is-image-project', project_id],
-    queryFn: ({ signal }) => apiGet<unknown>(`/api/image/train/result/${encodeURIComponent(project_id)}`, undefined, { signal, silent: true }).then(() => true, () => false),
+    queryFn: ({ signal }) =>
+      answer(http.GET('/api/image/train/result/{project_id}', { params: { path: { project_id } }, ...per({ signal, silent: true }) })).then(
+        () => true,
+        () => false,
+      ),
     enabled: fromModel,
   });
   if (!fromModel) return prediction_type === 'analysis' || prediction_type === 'classification' ? <Images page="predict" /> : <PredictionWizard />;

@@ -5,8 +5,7 @@ import { useParams } from 'react-router';
 import { area, type AreaProps } from '../../app/area';
 import PageLoading from '../../components/PageLoading';
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../api/client';
-import type { Dataset } from '../../api/types';
+import { answer, http, per } from '../../api/typed';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import '../visualization/i18nBundle';
@@ -41,7 +40,7 @@ function DetailsByKind() {
   // silent: a missing dataset is the details page's own message to give
   const { data, isPending } = useQuery({
     queryKey: ['preprocessing', 'dataset-kind', dataset_id],
-    queryFn: ({ signal }) => apiGet<Dataset>(`/api/dataset/${encodeURIComponent(dataset_id)}/false`, undefined, { signal, silent: true }),
+    queryFn: ({ signal }) => answer(http.GET('/api/dataset/{id}/{min_schema}', { params: { path: { id: dataset_id, min_schema: 'false' } }, ...per({ signal, silent: true }) })),
     retry: false,
   });
   if (isPending) return <PageLoading />;

@@ -38,7 +38,7 @@ import { formatDateTime, formatInteger, formatNumber } from '../../lib/format';
 import { type Alternative, downloadResult, type EqualVariance, type Evaluation, type Project, runProject, statKeys, type TestResult, useEvaluation, useProject, useRunState } from './api';
 import { BoxStripChart, QQChart, ReferenceChart, ScatterFitChart } from './charts';
 import DeleteProjectDialog from './DeleteProjectDialog';
-import { boxesOf, descriptiveRows, referenceOf } from './result';
+import { boxesOf, descriptiveRows, referenceOf } from '@mitate/rules';
 import { formatP, formatStat, hasAlternative, meanLabelKey, methodLabel, NS, StateChip, testLabel } from './labels';
 
 const pct = (x: number) => `${Number((x * 100).toPrecision(6))}%`;

@@ -17,7 +17,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import type { Dataset } from '../../api/types';
+import { isOneOf, type Dataset } from '../../api/types';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PagedGrid, { PAGE_SIZES } from '../../components/PagedGrid';
@@ -95,7 +95,7 @@ export default function ProjectListPage() {
   const state = params.get('state') ?? '';
   const [deleting, setDeleting] = useState<Project | null>(null);
 
-  const { data, isFetching } = useProjects({ state, query, page: page + 1, page_size: pageSize });
+  const { data, isFetching } = useProjects({ state: isOneOf(STATES, state) ? state : '', query, page: page + 1, page_size: pageSize });
   const counts = useStateCounts().data?.counts;
   const lang = i18n.language === 'ja' ? 'ja' : 'en';
 

@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiGet, apiPost, type RequestOptions } from '../../api/client';
+import { apiBlob, type RequestOptions } from '../../api/client';
 import type { components } from '../../api/schema';
-import type { Page } from '../../api/types';
+import { answer, http, per } from '../../api/typed';
+import type { QueryOf } from '../../api/types';
 import { saveBlob } from '../../lib/browser';
-import type { Deleted } from '../../api/types';
 
 type Schemas = components['schemas'];
 /** Shapes of SPEC §7 'Statistical analysis', taken from the server's declared answers
@@ -12,37 +12,22 @@ export type TestType = Schemas['StatisticalProject']['test_type'];
 export type Alternative = Schemas['StatisticalProject']['alternative'];
 export type EqualVariance = Schemas['StatisticalProject']['equal_variance'];
 export type ProjectState = Schemas['StatisticalProject']['state'];
-/** Every test, in the order the picker offers them (the compiler checks it names only the server's tests). */
-export const TEST_TYPES = [
-  'two_sample_t',
-  'paired_t',
-  'one_sample_t',
-  'mann_whitney',
-  'wilcoxon',
-  'anova',
-  'chi_square',
-  'pearson',
-  'spearman',
-  'shapiro',
-  'f_test',
-] as const satisfies readonly TestType[];
 // Answers, as the server declares them (server/src/features/statistical-analysis/responses.ts).
 export type Project = Schemas['StatisticalProject'];
-export type GroupStats = Schemas['GroupStats'];
 export type BoxData = Schemas['BoxData'];
 export type ReferenceCurve = Schemas['ReferenceCurve'];
-export type Assumption = Schemas['Assumption'];
 export type TestResult = Schemas['TestResult'];
 /** One test type's result: TestResult is a union on test_type, each member with the fields its test has. */
 export type ResultOf<T extends TestType> = Extract<TestResult, { test_type: T }>;
 export type RunState = Schemas['StatisticalRunState'];
 export type Evaluation = Schemas['StatisticalEvaluation'];
-export type ColumnValues = Schemas['ColumnValues'];
 
 export const STATES: ProjectState[] = ['done', 'running', 'failed', 'ready'];
 
 /** A project's test settings, as the server keeps and answers them (also what registering sends). */
 export type ProjectSettings = Schemas['StatisticalProjectSettings'];
+
+export type ListParams = Required<QueryOf<'/api/statistical/analysis/projects', 'get'>>;
 
 const enc = encodeURIComponent;
 const base = '/api/statistical/analysis';
@@ -60,10 +45,10 @@ export const statKeys = {
 export const isActive = (s: string | undefined) => s === 'running';
 export const POLL_MS = 1000;
 
-export function useProjects(params: { state: string; query: string; page: number; page_size: number }) {
+export function useProjects(params: ListParams) {
   return useQuery({
     queryKey: statKeys.list(params),
-    queryFn: ({ signal }) => apiGet<Page<Project>>(`${base}/projects`, params, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/statistical/analysis/projects', { params: { query: params }, ...per({ signal }) })),
     placeholderData: keepPreviousData,
     meta: { background: true },
     // While a test runs the list follows it.
@@ -74,20 +59,20 @@ export function useProjects(params: { state: string; query: string; page: number
 export function useStateCounts() {
   return useQuery({
     queryKey: statKeys.counts,
-    queryFn: ({ signal }) => apiGet<{ items: unknown[]; counts: Record<string, number> }>(`${base}/projects/list`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/statistical/analysis/projects/list', per({ signal }))),
     meta: { background: true },
     refetchInterval: (q) => (q.state.data?.counts.running ? 2000 : false),
   });
 }
 
 export function useProject(id: string) {
-  return useQuery({ queryKey: statKeys.project(id), queryFn: ({ signal }) => apiGet<Project>(`${base}/project/${enc(id)}`, undefined, { signal }) });
+  return useQuery({ queryKey: statKeys.project(id), queryFn: ({ signal }) => answer(http.GET('/api/statistical/analysis/project/{id}', { params: { path: { id } }, ...per({ signal }) })) });
 }
 
 export function useRunState(id: string, enabled: boolean) {
   return useQuery({
     queryKey: statKeys.run(id),
-    queryFn: ({ signal }) => apiGet<RunState>(`${base}/train/result/${enc(id)}`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/statistical/analysis/train/result/{id}', { params: { path: { id } }, ...per({ signal }) })),
     enabled,
     meta: { background: true },
     refetchInterval: (q) => (q.state.status === 'error' ? false : isActive(q.state.data?.state) ? POLL_MS : false),
@@ -97,7 +82,7 @@ export function useRunState(id: string, enabled: boolean) {
 export function useEvaluation(id: string, finishedAt: string | null, enabled: boolean) {
   return useQuery({
     queryKey: statKeys.evaluation(id, finishedAt),
-    queryFn: ({ signal }) => apiGet<Evaluation>(`${base}/eval/result/${enc(id)}`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/statistical/analysis/eval/result/{id}', { params: { path: { id } }, ...per({ signal }) })),
     enabled,
   });
 }
@@ -105,7 +90,7 @@ export function useEvaluation(id: string, finishedAt: string | null, enabled: bo
 export function useColumnValues(datasetId: string, column: string | null) {
   return useQuery({
     queryKey: statKeys.values(datasetId, column ?? ''),
-    queryFn: ({ signal }) => apiGet<ColumnValues>(`${base}/values/${enc(datasetId)}`, { column: column! }, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/statistical/analysis/values/{dataset_id}', { params: { path: { dataset_id: datasetId }, query: { column: column! } }, ...per({ signal }) })),
     enabled: !!column,
     staleTime: 5 * 60_000,
   });
@@ -114,12 +99,12 @@ export function useColumnValues(datasetId: string, column: string | null) {
 export type RegisterInput = ProjectSettings & { name: string; comment: string; run?: boolean };
 
 export const registerProject = (datasetId: string, body: RegisterInput, opts: RequestOptions = {}) =>
-  apiPost<Project>(`${base}/register/${enc(datasetId)}`, body, opts);
+  answer(http.POST('/api/statistical/analysis/register/{dataset_id}', { params: { path: { dataset_id: datasetId } }, body, ...per(opts) }));
 
 export const runProject = (id: string, body: Partial<ProjectSettings> = {}, opts: RequestOptions = {}) =>
-  apiPost<Project>(`${base}/train/model/${enc(id)}`, body, opts);
+  answer(http.POST('/api/statistical/analysis/train/model/{id}', { params: { path: { id } }, body, ...per(opts) }));
 
-export const deleteProject = (id: string) => apiDelete<Deleted>(`${base}/project/delete/${enc(id)}`);
+export const deleteProject = (id: string) => answer(http.DELETE('/api/statistical/analysis/project/delete/{id}', { params: { path: { id } } }));
 
 export async function downloadResult(p: Pick<Project, 'id' | 'name'>, format: 'csv' | 'html', lang: 'en' | 'ja') {
   const { blob, fileName } = await apiBlob(`${base}/result/download/${enc(p.id)}`, `${p.name}_${format === 'csv' ? 'result.csv' : 'report.html'}`, {

@@ -36,7 +36,7 @@ import { formatInteger, formatUnique } from '../../lib/format';
 import { useDataset } from '../datasets/api';
 import { type AlgorithmSpec, detailsPath, type ParamSpec, type ProjectType, registerProject, type RegisterBody, trainProject, TYPE_INFO, useCatalogue } from './api';
 import { NS } from './labels';
-import { decimalsOk, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
+import { paramDecimalsOk, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
 
 const STEPS = ['dataset', 'overview', 'preprocessing', 'parameters', 'models', 'preview'] as const;
 type ParamValues = Record<string, string>;
@@ -69,7 +69,7 @@ function ParamField({ p, value, onChange, id }: { p: ParamSpec; value: string; o
     );
   }
   const n = Number(value);
-  const bad = value.trim() !== '' && (!Number.isFinite(n) || (p.kind === 'int' && !Number.isInteger(n)) || !decimalsOk(value));
+  const bad = value.trim() !== '' && (!Number.isFinite(n) || (p.kind === 'int' && !Number.isInteger(n)) || !paramDecimalsOk(value));
   return (
     <TextField
       size="small"
@@ -77,7 +77,7 @@ function ParamField({ p, value, onChange, id }: { p: ParamSpec; value: string; o
       value={value}
       onChange={(e) => onChange(e.target.value)}
       error={bad}
-      helperText={bad ? t(!decimalsOk(value) ? 'validation.decimals' : 'validation.number') : help}
+      helperText={bad ? t(!paramDecimalsOk(value) ? 'validation.decimals' : 'validation.number') : help}
       sx={{ width: 260 }}
       id={id}
       slotProps={{ htmlInput: { inputMode: 'decimal' } }}

@@ -49,7 +49,6 @@ type Schemas = components['schemas'];
 export type ParamSpec = Schemas['ParamSpec'];
 export type AlgorithmSpec = Schemas['AlgorithmSpec'];
 export type Catalogue = Schemas['TrainingCatalogue'];
-export type Metrics = Schemas['ModelMetrics'];
 export type Model = Schemas['TrainingModel'];
 /** One figure of a model's metrics by name (a tabular model's, or an image model's named figures). */
 export function metricOf(m: Pick<Model, 'metrics'>, key: string): unknown {
@@ -60,10 +59,6 @@ export function metricOf(m: Pick<Model, 'metrics'>, key: string): unknown {
 export type Project = Schemas['TrainingProject'] & { project_type: ProjectType };
 /** How far a model's figures can be trusted (engine trainer.evaluation): below `threshold` test rows, or with no test
  * set, repeated cross-validation is the headline. */
-export type Evaluation = Schemas['ModelEvaluation'];
-export type CrossValidation = Schemas['CrossValidation'];
-export type TrainingReport = Schemas['TrainingReport'];
-export type ReportCharts = Schemas['ReportCharts'];
 export type ReportData = Schemas['ModelReport'] & { project: Project };
 
 export interface RegisterBody {

@@ -1,6 +1,6 @@
 import Chip from '@mui/material/Chip';
 import { useTranslation } from 'react-i18next';
-import type { Metrics, ProjectType } from './api';
+import type { ProjectType } from './api';
 
 export const NS = 'training';
 
@@ -21,8 +21,6 @@ export function formatMetric(v: unknown): string {
   if (a !== 0 && (a < 1e-3 || a >= 1e6)) return v.toExponential(3);
   return v.toFixed(a >= 100 ? 2 : 4);
 }
-
-export const metricValue = (m: Metrics | null, k: string) => (m ? (m[k] as number | null | undefined) : undefined);
 
 const COLORS = { ready: 'default', training: 'info', failed: 'error', done: 'success' } as const;
 

@@ -1,6 +1,9 @@
 /** The wizard's rules (SPEC §5, §9), pure so they are tested alone; messages are i18n keys of the 'training' namespace. */
 
-export const decimalsOk = (text: string) => !/\.\d{8,}$/.test(text.trim()) && !/\.\d{8,}e/i.test(text.trim());
+import { decimalsOk } from '@mitate/rules';
+
+// SPEC §5's 7-decimals rule is shared with the server; the optimization form takes it from here too.
+export { decimalsOk, paramDecimalsOk } from '@mitate/rules';
 
 export function parseFolds(text: string): 'default' | number | null {
   const s = text.trim().toLowerCase();

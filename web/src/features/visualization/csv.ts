@@ -1,4 +1,4 @@
-import { neutraliseCell } from '../../../../server/src/http/csv-rule';
+import { neutraliseCell } from '@mitate/rules';
 import { saveBlob } from '../../lib/browser';
 
 const cell = (v: unknown): string => {

@@ -1,6 +1,6 @@
 /**
  * The CSV record rules shared by the server's sniffing of an upload and the browser's look at a file before upload
- * (web/src/features/datasets/csvHeader.ts imports this file), so both read a header the same way.
+ * (web/src/features/datasets/csvHeader.ts), so both read a header the same way.
  * Pure string functions: no Node or browser API.
  */
 

@@ -1,5 +1,4 @@
-// A dataset's kinds (SPEC §3), one list for the server's checks and the web app's choices (the web app imports this
-// file, so it stays free of server-only imports).
+// A dataset's kinds (SPEC §3), one list for the server's checks and the web app's choices.
 export const TRAINING_TYPES = [
   'regression',
   'classification',

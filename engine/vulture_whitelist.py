@@ -1,0 +1,26 @@
+"""Names vulture cannot see used (read by `vulture`, never imported). npm test runs:
+python -m vulture engine/mitate_engine engine/tests bench engine/vulture_whitelist.py --min-confidence 60
+Anything it lists beyond these is dead code: delete it, or add it here with the reason it lives."""
+
+# Task classes register themselves by subclassing Task (task.py __init_subclass__); the worker finds them by kind.
+Diagnostics, ImageIngest, ImagePredict, ImagePreprocess, ImageTrain, OptimalDesign, Optimize, OptimizeCheck  # noqa
+OptimizePredict, Preprocess, PreprocessPreview, StatisticalAnalysis, Statistics, Train, TsadDriftSuggest  # noqa
+TsadTrain, TuneHelper  # noqa
+
+# scikit-learn's estimator protocol (clone, search) calls these; `deep` is part of its signature.
+_.get_params  # noqa
+_.set_params  # noqa
+deep  # noqa
+
+# BullMQ's processor signature is (job, token).
+token  # noqa
+
+# Set on objects of other libraries: torch's BatchNorm momentum, Pillow's decompression-bomb limit.
+_.momentum  # noqa
+_.MAX_IMAGE_PIXELS  # noqa
+
+# Tests: a Task subclass registered by defining it; pytest's module marker; http.server's handler hooks.
+Echo  # noqa
+pytestmark  # noqa
+_.do_POST  # noqa
+_.log_message  # noqa
