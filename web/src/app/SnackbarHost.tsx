@@ -12,7 +12,7 @@ export default function SnackbarHost() {
       onClose={(_, reason) => reason !== 'clickaway' && closeSnackbar()}
       anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
     >
-      <Alert severity={snack?.severity ?? 'success'} variant="filled" onClose={closeSnackbar} sx={{ minWidth: 280 }}>
+      <Alert severity={snack?.severity ?? 'success'} variant="filled" onClose={() => closeSnackbar()} sx={{ minWidth: 280 }}>
         {snack?.text}
       </Alert>
     </Snackbar>

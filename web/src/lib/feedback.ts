@@ -12,6 +12,8 @@ export interface Snack {
   id: number;
   text: string;
   severity: Severity;
+  /** names a notice about a state (e.g. 'a run is under way') that the page withdraws when the state ends */
+  about?: string;
 }
 
 let nextId = 1;
@@ -30,12 +32,13 @@ export function closeMessage(): void {
   messages.set((queue) => queue.slice(1));
 }
 
-export function showSnackbar(text: string, severity: Severity = 'success'): void {
-  snacks.set({ id: nextId++, text, severity });
+export function showSnackbar(text: string, severity: Severity = 'success', about?: string): void {
+  snacks.set({ id: nextId++, text, severity, about });
 }
 
-export function closeSnackbar(): void {
-  snacks.set(null);
+/** Closes the notice shown; with `about`, only a notice shown with that name (one that no longer holds). */
+export function closeSnackbar(about?: string): void {
+  snacks.set((s) => (about === undefined || s?.about === about ? null : s));
 }
 
 export const useCurrentMessage = () => useStore(messages)[0] ?? null;

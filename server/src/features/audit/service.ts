@@ -41,4 +41,3 @@ export function makeAuditService({ db }: Pick<AppContext, 'db'>, account: Accoun
   };
 }
 
-export type AuditService = ReturnType<typeof makeAuditService>;

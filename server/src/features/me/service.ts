@@ -31,4 +31,3 @@ export function makeMeService(ctx: Pick<AppContext, 'config' | 'storage'>, accou
   };
 }
 
-export type MeService = ReturnType<typeof makeMeService>;

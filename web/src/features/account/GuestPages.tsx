@@ -12,7 +12,7 @@ import { reportError } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { useSignedIn } from '../../api/session';
 import AuthFrame from './AuthFrame';
-import { acceptInvitation, forgotPassword, invitation, resendVerification, resetPassword, verifyEmail, type Invitation } from './api';
+import { acceptInvitation, forgotPassword, invitation, resendVerification, resetPassword, useAuthOptions, verifyEmail, type Invitation } from './api';
 import PasswordFields, { newPasswordProblem } from './PasswordFields';
 import { EMAIL_PATTERN } from './passwordRules';
 
@@ -108,7 +108,28 @@ export function VerifyEmailPage() {
       (err) => setState({ ok: false, text: err instanceof ApiError && err.serverMessage ? err.serverMessage : t('accountClient.unknown') }),
     );
   }, [token, t]);
+  const { data: options, isPending } = useAuthOptions();
   const email = (location.state as { email?: string } | null)?.email ?? '';
+  if (!token && isPending) {
+    return (
+      <AuthFrame title={t('account.verifyTitle')}>
+        <CircularProgress size={20} />
+      </AuthFrame>
+    );
+  }
+  // Where the installation asks for no verification (the default), none is sent: say so rather than 'we sent'.
+  if (!token && options && !options.email_verification_required) {
+    return (
+      <AuthFrame title={t('account.verifyTitle')}>
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+          <Alert severity="info">{t('account.verificationOff')}</Alert>
+          <Button component={RouterLink} to={signedIn ? '/' : '/login'} variant="contained" size="large">
+            {signedIn ? t('account.continue') : t('login.submit')}
+          </Button>
+        </Box>
+      </AuthFrame>
+    );
+  }
   if (!token) {
     return (
       <EmailLinkForm

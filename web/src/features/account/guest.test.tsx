@@ -52,6 +52,21 @@ describe('account screens', () => {
     expect(calls.filter((c) => c.path === '/account/api/auth/verify-email')).toHaveLength(1);
   });
 
+  it('verify e-mail: with verification off (the default) it does not claim a mail was sent', async () => {
+    mockFetch({ 'GET /account/api/auth/options': () => ok({ local_login: true, sso: false, tenant: null, email_verification_required: false }) });
+    renderApp('/verify-email');
+    expect(await screen.findByText(/does not ask for e-mail verification/)).toBeInTheDocument();
+    expect(screen.queryByText(/We sent/)).toBeNull();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+  });
+
+  it('verify e-mail: with verification on it says the link was sent and offers to resend', async () => {
+    mockFetch({ 'GET /account/api/auth/options': () => ok({ local_login: true, sso: false, tenant: null, email_verification_required: true }) });
+    renderApp('/verify-email');
+    expect(await screen.findByText(/We sent you a verification link/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Resend verification e-mail' })).toBeInTheDocument();
+  });
+
   it('login offers single sign-on and trades the returned code for a session', async () => {
     mockFetch({
       'GET /account/api/auth/options': () => ok({ local_login: true, sso: true, tenant: 'single', email_verification_required: false }),

@@ -14,10 +14,11 @@ import * as echarts from 'echarts/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import EChart from '../../charts/EChart';
+import { MONO_FONT_STACK } from '../../lib/fonts';
 import { formatInteger } from '../../lib/format';
 import { downloadStats, type PlatformProject, type Ratio, useStats } from './api';
 import { NS } from './common';
-import { MONO_FONT_STACK } from '../../lib/fonts';
+import { statsTimeAxis } from './statsAxis';
 
 // The legend tells answered and refused calls apart in the stacked bars.
 echarts.use([LegendComponent]);
@@ -50,6 +51,7 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
   const [bucket, setBucket] = useState<'hour' | 'day'>('hour');
   const stats = useStats(project.id, bucket);
   const s = stats.data;
+  const axis = statsTimeAxis(s?.series.map((x) => x.time) ?? [], bucket);
   return (
     <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1, flexWrap: 'wrap' }}>
@@ -99,7 +101,7 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
               animation: false,
               grid: { left: 50, right: 50, top: 30, bottom: 60 },
               tooltip: { trigger: 'axis' },
-              xAxis: { type: 'category', data: s.series.map((x) => x.time) },
+              xAxis: { type: 'category', data: axis.labels, name: axis.zone, nameLocation: 'middle', nameGap: 28 },
               yAxis: [{ type: 'value', name: t('stats.count') }, { type: 'value', name: 'ms' }],
               legend: { bottom: 0 },
               series: [

@@ -33,13 +33,13 @@ import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import { showSnackbar } from '../../lib/feedback';
+import { closeSnackbar, showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger, formatNumber } from '../../lib/format';
 import { type Alternative, downloadResult, type EqualVariance, type Evaluation, type Project, runProject, statKeys, type TestResult, useEvaluation, useProject, useRunState } from './api';
 import { BoxStripChart, QQChart, ReferenceChart, ScatterFitChart } from './charts';
 import DeleteProjectDialog from './DeleteProjectDialog';
 import { boxesOf, descriptiveRows, referenceOf } from '@mitate/rules';
-import { formatP, formatStat, hasAlternative, meanLabelKey, methodLabel, NS, StateChip, testLabel } from './labels';
+import { formatP, formatStat, hasAlternative, meanLabelKey, methodLabel, NS, RUN_NOTICE, StateChip, testLabel } from './labels';
 
 const pct = (x: number) => `${Number((x * 100).toPrecision(6))}%`;
 
@@ -93,7 +93,7 @@ function RerunDialog({ project, open, onClose }: { project: Project; open: boole
       queryClient.setQueryData(statKeys.project(project.id), p);
       void queryClient.invalidateQueries({ queryKey: statKeys.run(project.id) });
       void queryClient.invalidateQueries({ queryKey: ['statistical-analysis', 'list'] });
-      showSnackbar(t('details.started'));
+      showSnackbar(t('details.started'), 'success', RUN_NOTICE);
       onClose();
     },
   });
@@ -423,12 +423,14 @@ export default function DetailsPage() {
   // When a run ends, the project (state, summary) is read again.
   const previous = useRef(state);
   useEffect(() => {
+    // 'The test is running.' no longer holds once the result or the failure is on the page.
+    if (run.data?.state === 'done' || run.data?.state === 'failed') closeSnackbar(RUN_NOTICE);
     if (previous.current === 'running' && state && state !== 'running') {
       void queryClient.invalidateQueries({ queryKey: statKeys.project(id) });
       void queryClient.invalidateQueries({ queryKey: ['statistical-analysis', 'list'] });
     }
     previous.current = state;
-  }, [state, id, queryClient]);
+  }, [state, run.data?.state, id, queryClient]);
 
   const runNow = useMutation({
     mutationFn: () => runProject(id),

@@ -26,7 +26,7 @@ import { showSnackbar } from '../../lib/feedback';
 import { formatInteger } from '../../lib/format';
 import { useDatasetSchema } from '../datasets/api';
 import { type Alternative, type EqualVariance, type RegisterInput, registerProject, statKeys, type TestType, useColumnValues } from './api';
-import { hasAlternative, meanLabelKey, NS, type Source, sourcesOf, testLabel, usesCategory, usesMean } from './labels';
+import { hasAlternative, meanLabelKey, NS, RUN_NOTICE, type Source, sourcesOf, testLabel, usesCategory, usesMean } from './labels';
 import { detailsPath } from './ProjectListPage';
 
 const NUMERIC = ['integer', 'float'];
@@ -179,7 +179,7 @@ export default function RegisterPage() {
   const submit = useMutation({
     mutationFn: (body: RegisterInput) => registerProject(datasetId, body, { silent: true }),
     onSuccess: (p) => {
-      showSnackbar(t('register.created'));
+      showSnackbar(t('register.created'), 'success', RUN_NOTICE);
       void queryClient.invalidateQueries({ queryKey: statKeys.all });
       navigate(detailsPath(p.id));
     },

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { Project, ProjectState, TestType } from './api';
 
 export const NS = 'statistics';
+/** Names the notice that a run is under way (register and re-run show it), withdrawn when the run ends. */
+export const RUN_NOTICE = 'statistics.run';
 
 export const testLabel = (t: TFunction, type: string) => t(`tests.${type}.name`, { ns: NS, defaultValue: type });
 

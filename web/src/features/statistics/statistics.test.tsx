@@ -1,10 +1,11 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
 import { ME, STATUS, json, mockFetch, ok, renderApp, signIn, warmUp } from '../../test/utils';
 import type { Evaluation, Project, RunState, TestResult } from './api';
-import { formatP } from './labels';
+import { showSnackbar } from '../../lib/feedback';
+import { formatP, RUN_NOTICE } from './labels';
 
 warmUp(() => import('./index'));
 
@@ -128,6 +129,38 @@ describe('statistical analysis pages', () => {
       groups: [], hypothetical_mean: 0, significance_level: 0.01, alternative: 'two-sided', equal_variance: 'auto',
     });
     expect(await screen.findByText('The test is running…')).toBeInTheDocument();
+    // While the run goes on, the notice that it started stays true and stays.
+    expect(screen.getByText('The test is running.')).toBeInTheDocument();
+  });
+
+  it('withdraws "The test is running." once the run has ended', async () => {
+    signIn();
+    mockFetch({
+      ...common,
+      'GET /api/statistical/analysis/project/p1': () => ok({ ...project, state: 'failed', error: 'boom' }),
+      'GET /api/statistical/analysis/train/result/p1': () => ok({ project_id: 'p1', state: 'failed', job_state: 'failed', progress: 1, message: '', error: 'boom', log: '', result: null, job_id: 'j1', started_at: null, finished_at: '2025-05-20T02:00:01Z' }),
+    });
+    renderApp('/statistical-analysis/details/p1');
+    // As the register page leaves it: the notice is up when the details page opens.
+    act(() => showSnackbar('The test is running.', 'success', RUN_NOTICE));
+    // The pointer on the notice holds its auto-hide, so only the page can withdraw it.
+    await userEvent.hover(screen.getByText('The test is running.'));
+    expect(await screen.findByText('The test failed')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('The test is running.')).not.toBeInTheDocument());
+  });
+
+  it('leaves another notice alone when a run ends', async () => {
+    signIn();
+    mockFetch({
+      ...common,
+      'GET /api/statistical/analysis/project/p1': () => ok({ ...project, state: 'failed', error: 'boom' }),
+      'GET /api/statistical/analysis/train/result/p1': () => ok({ project_id: 'p1', state: 'failed', job_state: 'failed', progress: 1, message: '', error: 'boom', log: '', result: null, job_id: 'j1', started_at: null, finished_at: '2025-05-20T02:00:01Z' }),
+    });
+    renderApp('/statistical-analysis/details/p1');
+    act(() => showSnackbar('Saved.'));
+    await userEvent.hover(screen.getByText('Saved.'));
+    expect(await screen.findByText('The test failed')).toBeInTheDocument();
+    expect(screen.getByText('Saved.')).toBeInTheDocument();
   });
 
   it("shows the server's field messages under the fields", async () => {
