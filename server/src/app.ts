@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -11,6 +9,7 @@ import { loadSecret } from './auth/tokens.js';
 import { type Config, loadConfig } from './config.js';
 import type { AppContext } from './context.js';
 import { migrate, openDb } from './db/index.js';
+import { openDuck } from './duck/index.js';
 import datasetRoutes from './features/datasets/routes.js';
 import { sweepOrphanDatasets } from './features/datasets/sweep.js';
 import filesRoutes from './features/downloads/routes.js';
@@ -105,13 +104,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   const storage = config.s3 ? new S3Storage(config.dataDir, config.s3, (m) => app.log.warn(m)) : new LocalStorage(config.dataDir);
   if (storage instanceof S3Storage) await storage.open();
   storage.sweepTemporary();
-  const duckdb = await DuckDBInstance.create(':memory:', {
-    threads: String(Math.max(2, Number(process.env.MITATE_DUCKDB_THREADS) || 2)),
-    // 768 MB keeps the whole server under 1.5 GB while a 1 GB CSV converts (DuckDB spills beyond it).
-    memory_limit: process.env.MITATE_DUCKDB_MEMORY || '768MB',
-    preserve_insertion_order: 'true',
-    temp_directory: path.join(config.dataDir, 'tmp', 'duckdb'),
-  });
+  const duckdb = await openDuck(config.dataDir);
   const log = {
     info: (m: string) => app.log.info(m),
     warn: (m: string) => app.log.warn(m),

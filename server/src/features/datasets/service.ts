@@ -6,7 +6,8 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
-import { type ColumnInfo, ident, ingestCsv, sqlString } from './ingest.js';
+import { ident, readParquet, withConnection } from '../../duck/index.js';
+import { type ColumnInfo, ingestCsv } from './ingest.js';
 import { datasetRepo } from './repo.js';
 import { forgetSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
@@ -239,19 +240,14 @@ export function makeDatasetService(ctx: AppContext) {
       const row = await getRow(auth, id);
       if (path.extname(row.file_name).toLowerCase() === '.zip') throw new AppError(409, 'dataset_has_no_rows');
       const schema = JSON.parse(row.schema_json) as { name: string; type: string }[];
-      const conn = await duckdb.connect();
-      try {
-        const file = storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
-        const r = await conn.runAndReadAll(
-          `SELECT ${schema.map((c) => ident(c.name)).join(', ')} FROM read_parquet(${sqlString(file)}) LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-        );
+      const file = storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
+      return withConnection(duckdb, async (conn) => {
+        const r = await conn.runAndReadAll(`SELECT ${schema.map((c) => ident(c.name)).join(', ')} FROM ${readParquet(file)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`);
         const ints = schema.map((c) => c.type === 'integer');
         // CSV columns hold scalars only, so every cell is one.
         const rows = r.getRowsJson().map((vals) => vals.map((v, i) => (ints[i] ? exactInteger(v) : v))) as CellValue[][];
         return { columns: schema.map((c) => c.name), rows, total: Number(row.row_count), page, page_size: pageSize };
-      } finally {
-        conn.closeSync();
-      }
+      });
     },
   };
 }

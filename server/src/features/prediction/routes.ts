@@ -8,7 +8,7 @@ import type { AuthContext } from '../../auth/guard.js';
 import { requireWriter } from '../../auth/guard.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError, ok } from '../../http/errors.js';
-import { ident, jsonNumber, sqlString } from '../datasets/ingest.js';
+import { ident, jsonNumber, sqlString } from '../../duck/index.js';
 import { type CellValue, makeDatasetService } from '../datasets/service.js';
 import { makeTrainingService } from '../training/service.js';
 import { downsample } from '../timeseries/scores.js';

@@ -7,7 +7,7 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
 import type { Lang } from '../../i18n/messages.js';
-import { ident, sqlString } from '../datasets/ingest.js';
+import { ident, queryRows, sqlString, withConnection } from '../../duck/index.js';
 import { makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M as TM } from '../training/messages.js';
@@ -126,14 +126,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
   const training = makeTrainingService(ctx);
   const cache = new Map<string, Scores>(); // run folder -> scores, least recently used first
 
-  async function query(sql: string): Promise<Record<string, unknown>[]> {
-    const c = await duckdb.connect();
-    try {
-      return (await c.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-    } finally {
-      c.closeSync();
-    }
-  }
+  const query = (sql: string) => queryRows(duckdb, sql);
 
   /**
    * The normal period offered by default (normal.ts defaultNormalRows): with a label, the rows before the first
@@ -364,8 +357,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
     }
     const file = path.join(dir, 'series.parquet');
     if (!fs.existsSync(file)) throw new AppError(404, M.seriesMissing);
-    const c = await duckdb.connect();
-    try {
+    return withConnection(duckdb, async (c) => {
       const res = await c.runAndReadAll(`SELECT * FROM read_parquet(${sqlString(file)}) ORDER BY pos`);
       const cols = res.getColumnsObjectJS() as Record<string, unknown[]>;
       const n = (cols.pos ?? []).length;
@@ -387,9 +379,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       cache.set(dir, s);
       while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
       return s;
-    } finally {
-      c.closeSync();
-    }
+    });
   }
 
   return {

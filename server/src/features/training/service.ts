@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { JobView } from '../../jobs/service.js';
-import { ident } from '../datasets/ingest.js';
+import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { datasetKey, makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
@@ -192,20 +192,15 @@ export function makeTrainingService(ctx: AppContext) {
 
   /** Discriminant analysis: classes are counted in DuckDB on the Parquet file, before a job starts. */
   async function checkClasses(dataset: DatasetTable, target: string): Promise<void> {
-    const c = await duckdb.connect();
-    try {
-      const file = datasets.parquetPath(dataset).replace(/'/g, "''");
-      const r = await c.runAndReadAll(
-        `SELECT CAST(${ident(target)} AS VARCHAR) AS v, COUNT(*) AS n FROM read_parquet('${file}') WHERE ${ident(target)} IS NOT NULL GROUP BY 1 ORDER BY 2, 1`,
-      );
+    await withConnection(duckdb, async (c) => {
+      const file = datasets.parquetPath(dataset);
+      const r = await c.runAndReadAll(`SELECT CAST(${ident(target)} AS VARCHAR) AS v, COUNT(*) AS n FROM ${readParquet(file)} WHERE ${ident(target)} IS NOT NULL GROUP BY 1 ORDER BY 2, 1`);
       const rows = r.getRowObjectsJson() as { v: string; n: string | number }[];
       if (rows.length < 2) throw new AppError(422, M.singleClass, { column: target }, 'target_variables');
       if (rows.length > 100) throw new AppError(422, M.tooManyClasses, { column: target, count: rows.length }, 'target_variables');
       const single = rows.find((x) => Number(x.n) < 2);
       if (single) throw new AppError(422, M.singleRowClass, { column: target, value: single.v }, 'target_variables');
-    } finally {
-      c.closeSync();
-    }
+    });
   }
 
   function projectView(p: TrainingProjectTable, models: TrainingModelTable[], job?: JobView): TrainingProjectView {
