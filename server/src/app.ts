@@ -42,6 +42,7 @@ import { installMetrics } from './features/audit/metrics.js';
 import { LocalStorage } from './storage/local.js';
 import { S3Storage } from './storage/s3.js';
 import { installRequestScope } from './http/request-scope.js';
+import { buildServices } from './services.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 
 export interface BuildOptions {
@@ -115,6 +116,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   const mailer = new Mailer(config.dataDir, config.smtpUrl, undefined, log.info);
   const ctx: AppContext = { config, db, dialect, pgSchema: dialect === 'postgres' ? opts.pgSchema : undefined, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
   app.decorate('ctx', ctx);
+  app.decorate('services', buildServices(ctx));
   app.decorate('config', config);
 
   installAudit(app);

@@ -25,6 +25,19 @@ export class JobRepo {
     return this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Ids of the queued or running jobs of a subject. */
+  async activeIdsFor(orgId: string, subjectType: string, subjectId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('organisation_id', '=', orgId)
+      .where('subject_type', '=', subjectType)
+      .where('subject_id', '=', subjectId)
+      .where('state', 'in', ['queued', 'running'])
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   latestFor(orgId: string, subjectType: string, subjectId: string, kind?: string): Promise<JobRow | undefined> {
     let q = this.db
       .selectFrom('jobs')

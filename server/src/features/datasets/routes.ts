@@ -10,10 +10,9 @@ import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
 import { datasetRepo } from './repo.js';
-import { makeDatasetService, type UploadedFile } from './service.js';
+import type { UploadedFile } from './service.js';
 import { receiveUpload, type ReceivedUpload } from './stream-ingest.js';
 import { readSketch } from './sketch.js';
-import { makeImageService } from '../images/service.js';
 import { imageDatasetView } from '../images/schemas.js';
 
 const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
@@ -21,8 +20,7 @@ const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
 /** SPEC §7 'Dataset' calls. */
 export default async function datasetRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = makeDatasetService(app.ctx);
-  const images = makeImageService(app.ctx);
+  const { datasets: service, images } = app.services;
   const maxBytes = app.ctx.config.maxUploadMb * 1024 * 1024;
 
   // The statistics job writes the exploration sketch; its first columns go to memory at once (issue 17), in the

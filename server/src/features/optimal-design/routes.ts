@@ -7,7 +7,7 @@ import './db.js';
 import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
 import { fileReplies } from '../../http/responses.js';
-import { KIND, makeDesignService } from './service.js';
+import { KIND } from './service.js';
 
 const tags = ['optimal design'];
 const MAX_FILE = 5 * 1024 * 1024;
@@ -47,7 +47,7 @@ function sendCsv(reply: FastifyReply, f: { body: string; fileName: string }) {
 /** SPEC §7 'Optimal design': projects whose rounds are designed by the engine, closing the loop with results. */
 export default async function optimalDesignRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = makeDesignService(app.ctx);
+  const service = app.services.design;
   app.ctx.jobs.onFinished(KIND, (job, orgId) => service.onJobFinished(job, orgId));
   const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
 

@@ -11,7 +11,7 @@ import { testHold } from '../../testhold.js';
 import { AppError } from '../../http/errors.js';
 import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats } from '../datasets/ingest.js';
 import { datasetRepo } from '../datasets/repo.js';
-import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
+import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
 import { M } from './messages.js';
 import { leaveOutUnread, type Step } from './schemas.js';
@@ -82,9 +82,8 @@ async function statisticsBesideSource(conn: DuckConnection, run: RunOutput, sour
   return { rowCount: changed.rowCount, columns: columns as ColumnInfo[] };
 }
 
-export function makePreprocessService(ctx: AppContext) {
+export function makePreprocessService(ctx: AppContext, { datasets }: { datasets: DatasetService }) {
   const { db, jobs, storage } = ctx;
-  const datasets = makeDatasetService(ctx);
 
   const conditions = {
     list: (orgId: string) => db.selectFrom('preprocess_conditions').selectAll().where('organisation_id', '=', orgId).orderBy('updated_at', 'desc').execute(),

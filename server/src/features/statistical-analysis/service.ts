@@ -8,7 +8,7 @@ import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import { ident, jsonNumber, sqlString, withConnection } from '../../duck/index.js';
 import type { ColumnType } from '../datasets/ingest.js';
-import { makeDatasetService } from '../datasets/service.js';
+import type { DatasetService } from '../datasets/service.js';
 import type { StatisticalProjectTable } from './db.js';
 import { evaluation, type ProjectInfo, resultCsv, summaryCsv, type TestResult } from './interpret.js';
 import { type ErrorCode, errors } from './messages.js';
@@ -160,9 +160,8 @@ export function normalizeSettings(s: Settings, columns: { name: string; type: Co
   return out;
 }
 
-export function makeStatisticalService(ctx: AppContext) {
+export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets: DatasetService }) {
   const { db, jobs, storage, duckdb } = ctx;
-  const datasets = makeDatasetService(ctx);
 
   const columnsOf = (ds: DatasetTable) => JSON.parse(ds.schema_json) as { name: string; type: ColumnType; dtype: string }[];
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { type DuckConnection, ident, sqlString, withConnection } from '../../duck/index.js';
-import { makeDatasetService } from '../datasets/service.js';
+import type { DatasetService } from '../datasets/service.js';
 import { columnCache, histogramOfSorted, lowerBound, quantileOfSorted, readSketch, type Sketch, upperBound } from '../datasets/sketch.js';
 import { M } from './messages.js';
 import { type PackedColumn, packColumn } from './packed.js';
@@ -210,8 +210,7 @@ export function packedCells(cells: [number, number, number, number | null][], nx
   return { counts: packColumn(counts), means: means ? packColumn(means) : null };
 }
 
-export function makeVisualizationService(ctx: AppContext) {
-  const datasets = makeDatasetService(ctx);
+export function makeVisualizationService(ctx: AppContext, { datasets }: { datasets: DatasetService }) {
   // Least-recently-used results of this app instance, keyed by dataset and question; the dataset is looked up
   // (and its organisation checked) before the cache is asked, so a deleted or foreign dataset is never answered.
   const cache = new Map<string, { value: unknown; size: number }>();
