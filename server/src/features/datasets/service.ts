@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/index.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
@@ -130,6 +131,13 @@ export function makeDatasetService(ctx: AppContext) {
 
   return {
     getRow,
+    /** The organisation's dataset row, or undefined (no 404). */
+    find: (orgId: string, id: string) => datasetRepo.get(db, orgId, id),
+    /** Stores a new dataset's row; `tx` joins the caller's transaction (a preprocessing run's registration). */
+    insertRow: (row: DatasetTable, tx: Db = db) => datasetRepo.insert(tx, row),
+    updateRow: (orgId: string, id: string, patch: Partial<DatasetTable>) => datasetRepo.update(db, orgId, id, patch),
+    /** How an upload of `length` bytes is converted to Parquet while it streams in (large CSVs only), or null. */
+    streamConversion: (dir: string, length: number) => (length >= ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: duckdb, dir, expectedBytes: length } : null),
     parquetPath,
     startStatistics,
     statisticsOnRegistration,

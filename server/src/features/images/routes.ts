@@ -9,7 +9,7 @@ import { type AuthContext, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
-import type { PredictionTable } from '../prediction/db.js';
+import type { PredictionTable } from '../prediction/service.js';
 import { esc } from '../../pdf/charts.js';
 import { M } from './messages.js';
 import { makeImagePreprocess } from './preprocess.js';

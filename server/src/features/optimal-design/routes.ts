@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok, parseField } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
-import './db.js';
 import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
 import { fileReplies } from '../../http/responses.js';

@@ -274,3 +274,4 @@ export function makePredictionService(
   };
 }
 export type PredictionService = ReturnType<typeof makePredictionService>;
+export type { PredictionTable } from './db.js';

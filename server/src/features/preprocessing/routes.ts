@@ -5,7 +5,6 @@ import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fromConditionCsv, toConditionCsv } from './conditionFile.js';
 import { langOf } from '../../i18n/messages.js';
-import './db.js';
 import { M } from './messages.js';
 import { previewBody, registerBody, runBody, saveConditionBody, type Step } from './schemas.js';
 import { conditionView } from './service.js';

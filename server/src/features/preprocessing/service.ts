@@ -10,7 +10,6 @@ import { copyParquetToCsv } from '../../http/csv.js';
 import { testHold } from '../../testhold.js';
 import { AppError } from '../../http/errors.js';
 import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats } from '../datasets/ingest.js';
-import { datasetRepo } from '../datasets/repo.js';
 import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
 import { M } from './messages.js';
@@ -142,7 +141,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
       await withConnection(ctx.duckdb, (conn) => writeCsv(conn, storage.pathOf(`${key}/data.parquet`), part));
       fs.renameSync(part, dest);
       await storage.persist(`${key}/original.csv`);
-      await datasetRepo.update(db, orgId, id, { file_size: fs.statSync(dest).size });
+      await datasets.updateRow(orgId, id, { file_size: fs.statSync(dest).size });
     } catch (e) {
       fs.rmSync(part, { force: true });
       ctx.log.warn(`dataset ${id}: the CSV copy could not be written: ${(e as Error).message}`);
@@ -266,7 +265,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
       if (!job || job.state !== 'succeeded') throw new AppError(409, M.runNotReady, { state: job?.state ?? 'unknown' });
       const result = job.result as RunOutput;
       if (!fs.existsSync(result.parquet)) throw new AppError(410, M.runOutputGone);
-      const parent = await datasetRepo.get(db, auth.orgId, run.source_dataset_id);
+      const parent = await datasets.find(auth.orgId, run.source_dataset_id);
       const tempDir = storage.makeTempDir();
       const id = crypto.randomUUID();
       const parquet = path.join(tempDir, 'data.parquet');
@@ -329,7 +328,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
               .where('dataset_id', 'is', null)
               .executeTakeFirst();
             if (Number(claimed.numUpdatedRows) !== 1) throw new AppError(409, M.runRegistered);
-            await datasetRepo.insert(trx, row);
+            await datasets.insertRow(row, trx);
             if (run.condition_id) {
               await trx.updateTable('preprocess_conditions').set({ fitted_json: conditionJson, updated_at: t }).where('organisation_id', '=', auth.orgId).where('id', '=', run.condition_id).execute();
             }

@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
-import './db.js';
 import { datasetParams, downloadBody, idParams, listQuery, registerBody, resultDownloadQuery, runBody, stateQuery, valuesQuery } from './schemas.js';
 import { KIND } from './service.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
