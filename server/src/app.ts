@@ -11,6 +11,9 @@ import type { AppContext } from './context.js';
 import { migrate, openDb } from './db/index.js';
 import { openDuck } from './duck/index.js';
 import datasetRoutes from './features/datasets/routes.js';
+// The OpenAPI document lists shared answer schemas in the order their modules load: the training area's load here,
+// where the dataset routes used to pull them in, so that web/src/api/schema.d.ts keeps its order.
+import './features/training/responses.js';
 import { sweepOrphanDatasets } from './features/datasets/sweep.js';
 import filesRoutes from './features/downloads/routes.js';
 import servicesRoutes from './features/services/routes.js';
@@ -42,8 +45,8 @@ import { installMetrics } from './features/audit/metrics.js';
 import { LocalStorage } from './storage/local.js';
 import { S3Storage } from './storage/s3.js';
 import { installRequestScope } from './http/request-scope.js';
-import { buildServices } from './services.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import { buildServices } from './services.js';
 
 export interface BuildOptions {
   config?: Partial<Config>;

@@ -1,14 +1,16 @@
 import type { AppContext } from './context.js';
+// The order of these imports is the order in which the areas' answer schemas are registered, and so the order of the
+// OpenAPI document's components: keep it, or web/src/api/schema.d.ts is rewritten in another order.
 import { makeDatasetService } from './features/datasets/service.js';
 import { makeImageService } from './features/images/service.js';
+import { makeRunService } from './features/training/runs.js';
+import { makeTrainingService } from './features/training/service.js';
 import { makeDesignService } from './features/optimal-design/service.js';
 import { makeOptimizationService } from './features/optimization/service.js';
-import { makePredictionService } from './features/prediction/service.js';
 import { makePreprocessService } from './features/preprocessing/service.js';
 import { makeStatisticalService } from './features/statistical-analysis/service.js';
 import { makeTimeSeriesService } from './features/timeseries/service.js';
-import { makeRunService } from './features/training/runs.js';
-import { makeTrainingService } from './features/training/service.js';
+import { makePredictionService } from './features/prediction/service.js';
 import { makeVisualizationService } from './features/visualization/service.js';
 
 /**
