@@ -12,6 +12,7 @@ import { AppError } from '../../http/errors.js';
 import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats } from '../datasets/ingest.js';
 import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
+import './db.js'; // the area's tables and migrations
 import { M } from './messages.js';
 import { leaveOutUnread, type Step } from './schemas.js';
 import { type LoadedDatasetView, type PreviewResult, type RunResultView, type StepSettings, StepView } from './responses.js';
