@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -11,7 +9,11 @@ import { loadSecret } from './auth/tokens.js';
 import { type Config, loadConfig } from './config.js';
 import type { AppContext } from './context.js';
 import { migrate, openDb } from './db/index.js';
+import { openDuck } from './duck/index.js';
 import datasetRoutes from './features/datasets/routes.js';
+// The OpenAPI document lists shared answer schemas in the order their modules load: the training area's load here,
+// where the dataset routes used to pull them in, so that web/src/api/schema.d.ts keeps its order.
+import './features/training/responses.js';
 import { sweepOrphanDatasets } from './features/datasets/sweep.js';
 import filesRoutes from './features/downloads/routes.js';
 import servicesRoutes from './features/services/routes.js';
@@ -44,6 +46,7 @@ import { LocalStorage } from './storage/local.js';
 import { S3Storage } from './storage/s3.js';
 import { installRequestScope } from './http/request-scope.js';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import { buildServices } from './services.js';
 
 export interface BuildOptions {
   config?: Partial<Config>;
@@ -105,13 +108,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   const storage = config.s3 ? new S3Storage(config.dataDir, config.s3, (m) => app.log.warn(m)) : new LocalStorage(config.dataDir);
   if (storage instanceof S3Storage) await storage.open();
   storage.sweepTemporary();
-  const duckdb = await DuckDBInstance.create(':memory:', {
-    threads: String(Math.max(2, Number(process.env.MITATE_DUCKDB_THREADS) || 2)),
-    // 768 MB keeps the whole server under 1.5 GB while a 1 GB CSV converts (DuckDB spills beyond it).
-    memory_limit: process.env.MITATE_DUCKDB_MEMORY || '768MB',
-    preserve_insertion_order: 'true',
-    temp_directory: path.join(config.dataDir, 'tmp', 'duckdb'),
-  });
+  const duckdb = await openDuck(config.dataDir);
   const log = {
     info: (m: string) => app.log.info(m),
     warn: (m: string) => app.log.warn(m),
@@ -122,6 +119,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   const mailer = new Mailer(config.dataDir, config.smtpUrl, undefined, log.info);
   const ctx: AppContext = { config, db, dialect, pgSchema: dialect === 'postgres' ? opts.pgSchema : undefined, storage, jobs, duckdb, mailer, secret: loadSecret(config.dataDir, config.secret), log };
   app.decorate('ctx', ctx);
+  app.decorate('services', buildServices(ctx));
   app.decorate('config', config);
 
   installAudit(app);

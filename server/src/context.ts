@@ -1,5 +1,5 @@
-import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Config } from './config.js';
+import type { Duck } from './duck/index.js';
 import type { Db } from './db/index.js';
 import type { JobService } from './jobs/service.js';
 import type { Mailer } from './mail/mailer.js';
@@ -14,7 +14,7 @@ export interface AppContext {
   pgSchema?: string;
   storage: LocalStorage;
   jobs: JobService;
-  duckdb: DuckDBInstance;
+  duckdb: Duck;
   mailer: Mailer;
   secret: Buffer;
   log: { info(msg: string): void; warn(msg: string): void; error(msg: string): void };

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvReadOptions, doubleGuards, integerGuards, largeWholeColumns, sqlString, textGuardDecides } from '../src/features/datasets/ingest.js';
+import { sqlString } from '../src/duck/index.js';
+import { csvReadOptions, doubleGuards, integerGuards, largeWholeColumns, textGuardDecides } from '../src/features/datasets/ingest.js';
 
 /**
  * Issue 17: the whole-number guard reads a column as DOUBLE (doubleGuards) instead of text (integerGuards). For every

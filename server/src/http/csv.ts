@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckConnection } from '../duck/index.js';
 import { neutraliseCell } from '@mitate/rules';
 
 /** Every CSV the server writes goes through here (the rule itself: @mitate/rules csv-cell.ts). */
@@ -23,7 +23,7 @@ export function neutraliseSql(expr: string): string {
 }
 
 /** Writes a Parquet file as CSV with DuckDB, text columns neutralised (numbers, dates and flags as they are). */
-export async function copyParquetToCsv(conn: DuckDBConnection, parquet: string, dest: string): Promise<void> {
+export async function copyParquetToCsv(conn: DuckConnection, parquet: string, dest: string): Promise<void> {
   const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
   const src = `read_parquet(${lit(parquet)})`;

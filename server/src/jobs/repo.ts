@@ -25,6 +25,38 @@ export class JobRepo {
     return this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Across organisations (platform operations): jobs waiting or running by kind, the oldest waiting, the
+   * finished since `since` by state, and the 20 latest failures with their organisation's name. */
+  operations(since: string) {
+    const db = this.db;
+    return Promise.all([
+      db.selectFrom('jobs').select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['queued', 'running']).groupBy(['kind', 'state']).execute(),
+      db.selectFrom('jobs').select((eb) => eb.fn.min('created_at').as('at')).where('state', '=', 'queued').executeTakeFirst(),
+      db.selectFrom('jobs').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['succeeded', 'failed', 'cancelled']).where('finished_at', '>=', since).groupBy('state').execute(),
+      db
+        .selectFrom('jobs as j')
+        .leftJoin('organisations as o', 'o.id', 'j.organisation_id')
+        .select(['j.id', 'j.kind', 'o.name as organisation_name', 'j.error', 'j.attempts', 'j.finished_at', 'j.request_id'])
+        .where('j.state', '=', 'failed')
+        .orderBy('j.finished_at', 'desc')
+        .limit(20)
+        .execute(),
+    ]);
+  }
+
+  /** Ids of the queued or running jobs of a subject. */
+  async activeIdsFor(orgId: string, subjectType: string, subjectId: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('organisation_id', '=', orgId)
+      .where('subject_type', '=', subjectType)
+      .where('subject_id', '=', subjectId)
+      .where('state', 'in', ['queued', 'running'])
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   latestFor(orgId: string, subjectType: string, subjectId: string, kind?: string): Promise<JobRow | undefined> {
     let q = this.db
       .selectFrom('jobs')

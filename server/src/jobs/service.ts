@@ -226,6 +226,16 @@ export class JobService {
     return row && toView(row);
   }
 
+  /** Figures of every organisation's jobs for the platform's operations page (see JobRepo.operations). */
+  operations(since: string) {
+    return this.repo.operations(since);
+  }
+
+  /** Ids of the queued or running jobs of a subject (a training job's tune helpers, say). */
+  activeIdsFor(orgId: string, subjectType: string, subjectId: string): Promise<string[]> {
+    return this.repo.activeIdsFor(orgId, subjectType, subjectId);
+  }
+
   async latestFor(orgId: string, subjectType: string, subjectId: string, kind?: string): Promise<JobView | undefined> {
     const row = await this.repo.latestFor(orgId, subjectType, subjectId, kind);
     return row && toView(row);

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import iconv from 'iconv-lite';
+import { connect, type Duck, type DuckConnection, ident, jsonNumber, sqlString } from '../../duck/index.js';
 import { SniffError, type Sniffed } from './csv-sniff.js';
 import type { StreamedParquet } from './stream-ingest.js';
 
@@ -33,8 +33,6 @@ export interface IngestResult {
   timings?: { transcode_ms: number; parquet_ms: number; stats_ms: number; streamed: { convert_ms: number; after_upload_ms: number; pieces: number } | null };
 }
 
-export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
-export const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 export function columnType(dtype: string): ColumnType {
   const t = dtype.toUpperCase();
@@ -48,12 +46,6 @@ export function columnType(dtype: string): ColumnType {
 }
 const isNumeric = (t: ColumnType) => t === 'integer' || t === 'float';
 
-/** DuckDB's JSON form gives 64-bit integers as strings; our figures fit a double. */
-export function jsonNumber(v: unknown): number | null {
-  if (v === null || v === undefined) return null;
-  const n = typeof v === 'number' ? v : Number(v);
-  return Number.isFinite(n) ? n : null;
-}
 
 async function transcodeCp932(src: string, dest: string): Promise<void> {
   await pipeline(fs.createReadStream(src), iconv.decodeStream('cp932'), iconv.encodeStream('utf8'), fs.createWriteStream(dest));
@@ -165,7 +157,7 @@ export function doubleGuards(cols: { name: string; dtype: string }[], textColumn
  * value of 2^52 or more in magnitude (a 19-digit identifier): the double guard would give way on it, so they keep the
  * text guard.
  */
-export async function largeWholeColumns(conn: DuckDBConnection, expr: string, cols: { name: string; dtype: string }[]): Promise<string[]> {
+export async function largeWholeColumns(conn: DuckConnection, expr: string, cols: { name: string; dtype: string }[]): Promise<string[]> {
   const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
   if (ints.length === 0) return [];
   const parts = ints.map((c, i) => `coalesce(bool_or(${ident(c.name)} >= ${TWO_52} OR ${ident(c.name)} <= -${TWO_52}), false) AS l${i}`);
@@ -178,7 +170,7 @@ export async function largeWholeColumns(conn: DuckDBConnection, expr: string, co
  * refused, or a whole-number column's text that DuckDB's DOUBLE read refused but its integer cast takes. Any other
  * failure (a text no number cast takes, a ragged row) fails the text guard's conversion alike.
  */
-export async function textGuardDecides(conn: DuckDBConnection, message: string): Promise<boolean> {
+export async function textGuardDecides(conn: DuckConnection, message: string): Promise<boolean> {
   if (message.includes(FRACTION_MARK)) return true;
   const m = /Could not convert string "(.*)" to 'DOUBLE'/.exec(message);
   if (!m) return false;
@@ -190,7 +182,7 @@ export async function textGuardDecides(conn: DuckDBConnection, message: string):
  * The whole-number columns of the sampled rows that hold, further down, a number that is not whole (fractionSql): one
  * scan of the file reading only these columns, as text.
  */
-export async function nonIntegralColumns(conn: DuckDBConnection, file: string, s: Sniffed, cols: { name: string; dtype: string }[]): Promise<string[]> {
+export async function nonIntegralColumns(conn: DuckConnection, file: string, s: Sniffed, cols: { name: string; dtype: string }[]): Promise<string[]> {
   const ints = cols.filter((c) => columnType(c.dtype) === 'integer');
   if (ints.length === 0) return [];
   const expr = readCsvExpr(file, s, SAMPLE_ROWS, Object.fromEntries(ints.map((c) => [c.name, 'VARCHAR'])));
@@ -241,14 +233,14 @@ export async function findRaggedRecord(file: string, delim: string, expected: nu
   return null;
 }
 
-async function describe(conn: DuckDBConnection, expr: string): Promise<{ name: string; dtype: string }[]> {
+async function describe(conn: DuckConnection, expr: string): Promise<{ name: string; dtype: string }[]> {
   const r = await conn.runAndReadAll(`DESCRIBE SELECT * FROM ${expr}`);
   return r.getRowObjectsJson().map((row) => ({ name: String(row.column_name), dtype: String(row.column_type) }));
 }
 
 /** Converts a sniffed CSV to `<dir>/data.parquet` and computes the schema and quick per-column statistics. */
 export async function ingestCsv(
-  duck: DuckDBInstance,
+  duck: Duck,
   opts: { src: string; dir: string; sniffed: Sniffed; datetimeColumn?: string | null; streamed?: Promise<StreamedParquet | null> | null },
 ): Promise<IngestResult> {
   let file = opts.src;
@@ -259,7 +251,7 @@ export async function ingestCsv(
   }
   const t1 = Date.now();
   const out = path.join(opts.dir, 'data.parquet');
-  const conn = await duck.connect();
+  const conn = await connect(duck);
   try {
     // DuckDB's sniffs of the saved file run while the conversion beside the upload finishes its last rows
     const sniffs = opts.streamed ? fileSniffs(duck, file, opts.sniffed) : null;
@@ -356,8 +348,8 @@ interface FileSniffs {
  * DuckDB's sniff of the saved file (dialect, header, types, date and time formats) with the whole-file path's read
  * buffer; null when the file cannot be sniffed.
  */
-async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed): Promise<FileSniffs | null> {
-  const conn = await duck.connect();
+async function fileSniffs(duck: Duck, file: string, sniffed: Sniffed): Promise<FileSniffs | null> {
+  const conn = await connect(duck);
   try {
     const read = fileRead(file);
     const record = (await conn.runAndReadAll(`SELECT * EXCLUDE (UserArguments, Prompt) FROM sniff_csv(${sqlString(file)}, ${csvReadOptions(sniffed.delimiter, read.maxLine, read.buffer, SAMPLE_ROWS)})`)).getRowObjectsJson()[0];
@@ -378,7 +370,7 @@ async function fileSniffs(duck: DuckDBInstance, file: string, sniffed: Sniffed):
  * the file.
  */
 async function acceptStreamed(
-  conn: DuckDBConnection,
+  conn: DuckConnection,
   out: string,
   streamed: StreamedParquet,
   sniffed: Sniffed,
@@ -428,7 +420,7 @@ const isOutOfMemory = (e: unknown) => /Out of Memory/i.test(String((e as Error)?
  * and the writer's per-column buffers alive in every thread (3,000 text columns exceed 768 MB); going
  * through a temporary table (which DuckDB spills to disk when it must) keeps only one side alive at a time.
  */
-async function writeParquet(conn: DuckDBConnection, query: string, out: string, columns: number): Promise<void> {
+async function writeParquet(conn: DuckConnection, query: string, out: string, columns: number): Promise<void> {
   const options = PARQUET_OPTIONS;
   if (columns <= WIDE_COLUMNS) {
     await conn.run(`COPY (${query}) TO ${sqlString(out)} ${options}`);
@@ -444,7 +436,7 @@ async function writeParquet(conn: DuckDBConnection, query: string, out: string, 
 
 /** The `REPLACE` item casting the datetime column to timestamps, when it must be cast. */
 async function datetimeCast(
-  conn: DuckDBConnection,
+  conn: DuckConnection,
   expr: string,
   cols: { name: string; dtype: string }[],
   datetimeColumn: string | null,
@@ -484,7 +476,7 @@ export interface KnownFigures {
  * as given (issue 20: a preprocessed dataset's changed columns); the other columns are scanned.
  */
 export async function parquetStats(
-  conn: DuckDBConnection,
+  conn: DuckConnection,
   parquet: string,
   only?: string[],
   known: Record<string, KnownFigures> = {},
@@ -531,7 +523,7 @@ const FOOTER_TEXT_TYPES = new Set(['VARCHAR']);
  * NaN, where a scan's max would be NaN, and marks a long string's cut bounds inexact): a column is taken only when
  * every row group holding a value has exact bounds; the rest are scanned.
  */
-export async function footerFigures(conn: DuckDBConnection, parquet: string): Promise<Map<string, FooterFigures>> {
+export async function footerFigures(conn: DuckConnection, parquet: string): Promise<Map<string, FooterFigures>> {
   const r = await conn.runAndReadAll(
     `SELECT path_in_schema AS name, sum(num_values - coalesce(stats_null_count, num_values))::DOUBLE AS count,
        bool_and(stats_null_count IS NOT NULL AND (num_values = stats_null_count OR (stats_min_value IS NOT NULL AND stats_max_value IS NOT NULL AND min_is_exact AND max_is_exact))) AS whole,
@@ -559,7 +551,7 @@ export const EXACT_UNIQUE_ROWS = Number(process.env.MITATE_EXACT_UNIQUE_ROWS) ||
 /** Types that can hold NaN and ±Infinity. */
 const FLOATING = new Set(['DOUBLE', 'FLOAT', 'REAL', 'FLOAT4', 'FLOAT8']);
 
-async function statsBatch(conn: DuckDBConnection, src: string, cols: { name: string; dtype: string }[], n: number, footer: Map<string, FooterFigures>): Promise<ColumnInfo[]> {
+async function statsBatch(conn: DuckConnection, src: string, cols: { name: string; dtype: string }[], n: number, footer: Map<string, FooterFigures>): Promise<ColumnInfo[]> {
   if (cols.length === 0) return [];
   const parts: string[] = [];
   // DuckDB's approx_count_distinct is off by up to about 25 % (measured: 10 values counted 11, 1,000 counted 1,249),

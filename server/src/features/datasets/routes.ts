@@ -9,11 +9,9 @@ import { filePart } from '../../http/openapi.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
-import { datasetRepo } from './repo.js';
-import { makeDatasetService, type UploadedFile } from './service.js';
+import type { UploadedFile } from './service.js';
 import { receiveUpload, type ReceivedUpload } from './stream-ingest.js';
 import { readSketch } from './sketch.js';
-import { makeImageService } from '../images/service.js';
 import { imageDatasetView } from '../images/schemas.js';
 
 const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
@@ -21,15 +19,14 @@ const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
 /** SPEC §7 'Dataset' calls. */
 export default async function datasetRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = makeDatasetService(app.ctx);
-  const images = makeImageService(app.ctx);
+  const { datasets: service, images } = app.services;
   const maxBytes = app.ctx.config.maxUploadMb * 1024 * 1024;
 
   // The statistics job writes the exploration sketch; its first columns go to memory at once (issue 17), in the
   // background: the job is finished for everyone meanwhile.
   app.ctx.jobs.onFinished('statistics', async (job, orgId) => {
     if (job.state !== 'succeeded' || job.subject_type !== 'dataset' || !job.subject_id) return;
-    const row = await datasetRepo.get(app.ctx.db, orgId, job.subject_id);
+    const row = await service.find(orgId, job.subject_id);
     const sketch = row ? readSketch(row.id, service.parquetPath(row)) : null;
     sketch?.warm().catch((e: Error) => app.log.warn(`dataset ${row!.id}: sketch columns not read ahead: ${e.message}`));
   });
@@ -56,7 +53,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
           const dest = path.join(tempDir, `original${ext}`);
           // A large CSV is converted to Parquet while it streams in (issue 17; the service checks the result).
           const length = Number(req.headers['content-length'] ?? 0);
-          const convert = ext !== '.zip' && length >= app.ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: app.ctx.duckdb, dir: tempDir, expectedBytes: length } : null;
+          const convert = ext !== '.zip' ? service.streamConversion(tempDir, length) : null;
           received = await receiveUpload(part.file, dest, convert);
           if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
           file = { path: dest, fileName: path.basename(part.filename), size: received.size, streamed: received.streamed, receiveMs: received.receive_ms };

@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/index.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
-import { type ColumnInfo, ident, ingestCsv, sqlString } from './ingest.js';
+import { ident, readParquet, withConnection } from '../../duck/index.js';
+import { type ColumnInfo, ingestCsv } from './ingest.js';
 import { datasetRepo } from './repo.js';
 import { forgetSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
@@ -129,6 +131,13 @@ export function makeDatasetService(ctx: AppContext) {
 
   return {
     getRow,
+    /** The organisation's dataset row, or undefined (no 404). */
+    find: (orgId: string, id: string) => datasetRepo.get(db, orgId, id),
+    /** Stores a new dataset's row; `tx` joins the caller's transaction (a preprocessing run's registration). */
+    insertRow: (row: DatasetTable, tx: Db = db) => datasetRepo.insert(tx, row),
+    updateRow: (orgId: string, id: string, patch: Partial<DatasetTable>) => datasetRepo.update(db, orgId, id, patch),
+    /** How an upload of `length` bytes is converted to Parquet while it streams in (large CSVs only), or null. */
+    streamConversion: (dir: string, length: number) => (length >= ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: duckdb, dir, expectedBytes: length } : null),
     parquetPath,
     startStatistics,
     statisticsOnRegistration,
@@ -239,19 +248,14 @@ export function makeDatasetService(ctx: AppContext) {
       const row = await getRow(auth, id);
       if (path.extname(row.file_name).toLowerCase() === '.zip') throw new AppError(409, 'dataset_has_no_rows');
       const schema = JSON.parse(row.schema_json) as { name: string; type: string }[];
-      const conn = await duckdb.connect();
-      try {
-        const file = storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
-        const r = await conn.runAndReadAll(
-          `SELECT ${schema.map((c) => ident(c.name)).join(', ')} FROM read_parquet(${sqlString(file)}) LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
-        );
+      const file = storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
+      return withConnection(duckdb, async (conn) => {
+        const r = await conn.runAndReadAll(`SELECT ${schema.map((c) => ident(c.name)).join(', ')} FROM ${readParquet(file)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`);
         const ints = schema.map((c) => c.type === 'integer');
         // CSV columns hold scalars only, so every cell is one.
         const rows = r.getRowsJson().map((vals) => vals.map((v, i) => (ints[i] ? exactInteger(v) : v))) as CellValue[][];
         return { columns: schema.map((c) => c.name), rows, total: Number(row.row_count), page, page_size: pageSize };
-      } finally {
-        conn.closeSync();
-      }
+      });
     },
   };
 }

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { connect, type Duck, type DuckConnection, sqlString } from '../../duck/index.js';
 import { MAX_HEADER_BYTES, sniffCsv, type Sniffed } from './csv-sniff.js';
-import { columnType, csvReadOptions, doubleGuards, largeWholeColumns, PARQUET_OPTIONS, SAMPLE_ROWS, sqlString, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
+import { columnType, csvReadOptions, doubleGuards, largeWholeColumns, PARQUET_OPTIONS, SAMPLE_ROWS, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
 
 /**
  * Issue 17: a large CSV upload is converted to Parquet while it streams in. The request's bytes go to the original
@@ -182,7 +182,7 @@ class GrowingFile {
 
 /** The streaming conversion of one upload: start it on the head, feed it from the growing file, end it. */
 class StreamConversion {
-  private conn: DuckDBConnection | null = null;
+  private conn: DuckConnection | null = null;
   private done: Promise<boolean> = Promise.resolve(false);
   private feeding: Promise<boolean> = Promise.resolve(false);
   private stopped = false;
@@ -196,7 +196,7 @@ class StreamConversion {
   private readonly pipes: string[];
 
   constructor(
-    private readonly duck: DuckDBInstance,
+    private readonly duck: Duck,
     private readonly dir: string,
     private readonly src: string,
     private readonly file: GrowingFile,
@@ -210,7 +210,7 @@ class StreamConversion {
    * DuckDB's sniff of the head's complete lines (null when it cannot be sniffed), and its whole-number columns holding
    * a value of 2^52 or more among the sampled rows (they keep the text guard, see doubleGuards).
    */
-  private async headSniff(conn: DuckDBConnection, head: Buffer): Promise<{ sniff: Record<string, unknown>; large: string[] } | null> {
+  private async headSniff(conn: DuckConnection, head: Buffer): Promise<{ sniff: Record<string, unknown>; large: string[] } | null> {
     const file = path.join(this.dir, 'head.csv');
     try {
       const end = head.lastIndexOf(0x0a);
@@ -238,7 +238,7 @@ class StreamConversion {
       return false; // no named pipes here: the file is converted after the upload, as before
     }
     this.started = Date.now();
-    this.conn = await this.duck.connect();
+    this.conn = await connect(this.duck);
     const headRead = await this.headSniff(this.conn, head);
     const sniff = headRead?.sniff;
     if (!headRead || !sniff || sniff.HasHeader !== true || Number(sniff.SkipRows) !== 0) return false;
@@ -390,7 +390,7 @@ class StreamConversion {
 export async function receiveUpload(
   source: AsyncIterable<Buffer>,
   dest: string,
-  convert: { duck: DuckDBInstance; dir: string; expectedBytes?: number } | null,
+  convert: { duck: Duck; dir: string; expectedBytes?: number } | null,
 ): Promise<ReceivedUpload> {
   const t0 = Date.now();
   const out = await fs.promises.open(dest, 'w');

@@ -9,8 +9,7 @@ import { type AuthContext, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
-import type { PredictionTable } from '../prediction/db.js';
-import '../prediction/db.js';
+import type { PredictionTable } from '../prediction/service.js';
 import { esc } from '../../pdf/charts.js';
 import { M } from './messages.js';
 import { makeImagePreprocess } from './preprocess.js';
@@ -31,8 +30,7 @@ import {
   projectIdParams,
   thresholdBody,
 } from './schemas.js';
-import { engineError, makeImageService } from './service.js';
-import { makeTimeSeriesService } from '../timeseries/service.js';
+import { engineError } from './service.js';
 
 const tags = ['image'];
 const IMAGE_EXT = ['.jpg', '.jpeg', '.png', '.bmp', '.tif', '.tiff'];
@@ -81,10 +79,9 @@ const predictionShape = imagePredictionStarted;
 
 export default async function imageRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db, jobs, storage } = app.ctx;
-  const svc = makeImageService(app.ctx);
+  const { jobs, storage } = app.ctx;
+  const { images: svc, timeSeries, runs, predictions } = app.services;
   const pre = makeImagePreprocess(app.ctx, svc);
-  const timeSeries = makeTimeSeriesService(app.ctx);
   svc.installJobHandlers();
 
   const fileHeaders = (reply: FastifyReply, type: string, download?: string) => {
@@ -197,14 +194,7 @@ export default async function imageRoutes(app: FastifyInstance) {
     ok(await svc.stop(req.auth, req.params.id)),
   );
   r.delete('/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete an image project (analysis, classification), its models and files', params: idParams, response: envelope(IdView) } }, async (req) => {
-    const p = await svc.getProject(req.auth, req.params.id);
-    const job = p.job_id ? await jobs.get(req.auth.orgId, p.job_id) : undefined;
-    if (job && (job.state === 'queued' || job.state === 'running')) await jobs.cancel(req.auth.orgId, job.id).catch(() => undefined);
-    await db.deleteFrom('image_epochs').where('organisation_id', '=', req.auth.orgId).where('project_id', '=', p.id).execute();
-    await db.deleteFrom('training_models').where('organisation_id', '=', req.auth.orgId).where('project_id', '=', p.id).execute();
-    await db.deleteFrom('training_projects').where('organisation_id', '=', req.auth.orgId).where('id', '=', p.id).execute();
-    storage.remove(`org/${req.auth.orgId}/training/${p.id}`);
-    return ok({ id: p.id });
+    return ok(await svc.remove(req.auth, req.params.id));
   });
 
   // ---- results ---------------------------------------------------------------------------------------------
@@ -225,12 +215,7 @@ export default async function imageRoutes(app: FastifyInstance) {
     },
     async (req) => {
       // SPEC §7 has one path for every model with a threshold: the project's type says whose it is.
-      const project = await app.ctx.db
-        .selectFrom('training_projects')
-        .select('project_type')
-        .where('organisation_id', '=', req.auth.orgId)
-        .where('id', '=', req.params.project_id)
-        .executeTakeFirst();
+      const project = await runs.find(req.auth.orgId, req.params.project_id);
       if (project?.project_type.startsWith('time_series')) {
         if (req.body.threshold === undefined) throw new AppError(422, { en: 'Give the threshold as a number.', ja: 'しきい値を数値で指定してください。' }, {}, 'threshold');
         return ok(await timeSeries.saveThreshold(req.auth, req.params.project_id, req.params.model_key, req.body.threshold, langOf(req.headers['accept-language'])));
@@ -342,7 +327,7 @@ export default async function imageRoutes(app: FastifyInstance) {
         created_by: req.auth.userId,
         created_at: new Date().toISOString(),
       };
-      await db.insertInto('predictions').values(row).execute();
+      await predictions.record(row);
       const job = await jobs.create({
         orgId: req.auth.orgId,
         userId: req.auth.userId,
@@ -351,16 +336,16 @@ export default async function imageRoutes(app: FastifyInstance) {
         subjectId: id,
         spec,
         beforeEnqueue: async (j) => {
-          await db.updateTable('predictions').set({ job_id: j.id }).where('organisation_id', '=', req.auth.orgId).where('id', '=', id).execute();
+          await predictions.setJob(req.auth.orgId, id, j.id);
         },
       });
       return ok({ id, state: job.state === 'queued' ? 'queued' : job.state, project_id: p.id, model_key: m.model_key, report_type: p.project_type, job_id: job.id });
     },
   );
   const predictionDir = async (orgId: string, id: string) => {
-    const p = await db.selectFrom('predictions').selectAll().where('organisation_id', '=', orgId).where('id', '=', id).executeTakeFirst();
-    if (!p) throw new AppError(404, M.predictionNotFound);
-    return storage.pathOf(p.result_key);
+    const dir = await predictions.resultDir(orgId, id);
+    if (!dir) throw new AppError(404, M.predictionNotFound);
+    return dir;
   };
   r.get('/image/prediction/:id/heatmap/:index', { schema: { tags, summary: 'Heat-map of one predicted image', params: z.object({ id: z.string().max(64), index: z.string().regex(/^\d{1,9}$/) }), response: fileReplies('image/png', 'Heat-map PNG') } }, async (req, reply) =>
     sendFile(reply, path.join(await predictionDir(req.auth.orgId, req.params.id), 'heatmaps', `${req.params.index}.png`), 'image/png'),

@@ -8,15 +8,14 @@ import { AppError } from '../../http/errors.js';
 import { engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
 import { type Lang, localize } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
-import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
+import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { RegisterFields } from '../datasets/schemas.js';
-import { insertProject } from '../training/rows.js';
-import { projectKey } from '../training/service.js';
+import type { RunService } from '../training/runs.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M } from './messages.js';
 import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageSettings, type ImageType } from './schemas.js';
 import { figuresAt, percentile, rates, thresholdForMissRate } from '@mitate/rules';
-import './db.js';
+import { imageRepo } from './repo.js';
 
 /** A threshold rule in `lang`: a code of the engine catalogue (image_threshold_rule_<code>) with its parameters, as the
  * engine's report and POST update/threshold store it; a text stored before rules were codes is shown as it is. */
@@ -100,9 +99,8 @@ export function engineError(code: string, params: Record<string, unknown> = {}, 
   return isEngineCode(code) ? new AppError(status, engineErrorMessage({ code, params }), {}, field) : new AppError(status, M.ingestFailed, { reason: code }, field);
 }
 
-export function makeImageService(ctx: AppContext) {
+export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets: DatasetService; runs: RunService }) {
   const { db, storage, jobs } = ctx;
-  const datasets = makeDatasetService(ctx);
 
   const datasetDir = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${IMAGE_DIR}`);
 
@@ -128,22 +126,15 @@ export function makeImageService(ctx: AppContext) {
   }
 
   async function getProject(auth: AuthContext, id: string): Promise<TrainingProjectTable> {
-    const p = await db.selectFrom('training_projects').selectAll().where('organisation_id', '=', auth.orgId).where('id', '=', id).executeTakeFirst();
+    const p = await runs.find(auth.orgId, id);
     if (!p || !isImageType(p.project_type)) throw new AppError(404, M.notImageProject);
     return p;
   }
 
-  const modelsOf = (orgId: string, projectId: string) =>
-    db.selectFrom('training_models').selectAll().where('organisation_id', '=', orgId).where('project_id', '=', projectId).orderBy('model_index').execute();
+  const modelsOf = (orgId: string, projectId: string) => runs.modelsOf(orgId, projectId);
 
   async function getModel(auth: AuthContext, projectId: string, key: string): Promise<TrainingModelTable> {
-    const m = await db
-      .selectFrom('training_models')
-      .selectAll()
-      .where('organisation_id', '=', auth.orgId)
-      .where('project_id', '=', projectId)
-      .where('model_key', '=', key)
-      .executeTakeFirst();
+    const m = await runs.findModel(auth.orgId, projectId, key);
     if (!m) throw new AppError(404, { en: 'The model does not exist.', ja: 'モデルが見つかりません。' });
     return m;
   }
@@ -152,7 +143,7 @@ export function makeImageService(ctx: AppContext) {
   const stopFile = (runKey: string) => storage.pathOf(`${runKey}/STOP`);
 
   async function epochsOf(orgId: string, projectId: string, runKeys: Map<string, string | null>) {
-    const rows = await db.selectFrom('image_epochs').selectAll().where('organisation_id', '=', orgId).where('project_id', '=', projectId).orderBy('epoch').execute();
+    const rows = await imageRepo.epochsOf(db, orgId, projectId);
     const by: Record<string, unknown[]> = {};
     for (const r of rows) {
       if (runKeys.get(r.model_key) !== r.run_key) continue; // curves of the latest run only
@@ -227,14 +218,7 @@ export function makeImageService(ctx: AppContext) {
 
     /** Image projects, newest first (the training list holds the table types). */
     async list(auth: AuthContext, type?: ImageType) {
-      const rows = await db
-        .selectFrom('training_projects')
-        .selectAll()
-        .where('organisation_id', '=', auth.orgId)
-        .where('project_type', 'in', type ? [type] : [...IMAGE_TYPES])
-        .orderBy('created_at', 'desc')
-        .limit(500)
-        .execute();
+      const rows = await runs.ofTypes(auth.orgId, type ? [type] : IMAGE_TYPES, 500);
       return Promise.all(
         rows.map(async (p) => {
           const v = await view(auth, p);
@@ -319,7 +303,7 @@ export function makeImageService(ctx: AppContext) {
       const allowed = IMAGE_ALGORITHMS[type] as readonly string[];
       for (const m of models) if (!allowed.includes(m.algorithm)) throw engineError('unknown_algorithm', { algorithm: m.algorithm }, 422, 'models');
       const cfg: ImageConfig = { image: true, settings: body.settings, classes: manifest.classes, dataset_dir: '' };
-      const project = await insertProject(db, {
+      const project = await runs.create({
         orgId: auth.orgId,
         userId: auth.userId,
         type,
@@ -334,20 +318,18 @@ export function makeImageService(ctx: AppContext) {
 
     async train(auth: AuthContext, id: string, modelKeys?: string[]) {
       const p = await getProject(auth, id);
-      const current = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
-      if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p);
+      if (await runs.activeJob(auth, p)) return view(auth, p);
       const dataset = await datasets.getRow(auth, p.dataset_id);
       const cfg = parse<ImageConfig>(p.config_json, {} as ImageConfig);
       let models = await modelsOf(auth.orgId, id);
       if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
       if (!models.length) throw new AppError(422, { en: 'At least one model must be selected', ja: 'モデルを1つ以上選択してください' }, {}, 'model_keys');
-      const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
-      await jobs.create({
-        orgId: auth.orgId,
-        userId: auth.userId,
+      const runKey = runs.newRunKey(auth.orgId, id);
+      await runs.start(auth, id, {
         kind: 'image_train',
-        subjectType: 'training_project',
-        subjectId: id,
+        runKey,
+        modelKeys: models.map((m) => m.model_key),
+        resetMetrics: true,
         spec: {
           project_type: p.project_type,
           dataset_dir: datasetDir(dataset),
@@ -357,18 +339,14 @@ export function makeImageService(ctx: AppContext) {
           settings: { ...cfg.settings, weights_dir: process.env.MITATE_IMAGE_WEIGHTS_DIR || null },
           models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
         },
-        beforeEnqueue: async (job) => {
-          await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
-          await db
-            .updateTable('training_models')
-            .set({ state: 'training', error: null, log: null, run_key: runKey, metrics_json: null })
-            .where('organisation_id', '=', auth.orgId)
-            .where('project_id', '=', id)
-            .where('model_key', 'in', models.map((m) => m.model_key))
-            .execute();
-        },
       });
       return view(auth, await getProject(auth, id));
+    },
+
+    /** The project, its epoch curves, models and files. */
+    async remove(auth: AuthContext, id: string) {
+      const p = await getProject(auth, id);
+      return runs.remove(auth, p, () => imageRepo.deleteEpochs(db, auth.orgId, p.id));
     },
 
     /** Asks the running training to stop: the engine ends within one batch and keeps the best checkpoint. */
@@ -464,19 +442,13 @@ export function makeImageService(ctx: AppContext) {
       const summary = { ...parse<Record<string, unknown>>(m.summary_json, {}), threshold: t, threshold_rule: rule, threshold_rule_params: params };
       // the model's figures (project page, training list) follow the threshold in force, as the result page's do
       const metrics = atThreshold(d.report, (d.report.scores as { label: string; score: number; split: string }[]).filter((s) => s.split === 'test'), t).metrics;
-      await db
-        .updateTable('training_models')
-        .set({ summary_json: JSON.stringify(summary), metrics_json: JSON.stringify(metrics) })
-        .where('organisation_id', '=', auth.orgId)
-        .where('id', '=', m.id)
-        .execute();
+      await runs.setModelFigures(auth.orgId, m.id, { summary_json: JSON.stringify(summary), metrics_json: JSON.stringify(metrics) });
       return this.detail(auth, projectId, key, lang);
     },
 
     /** Keeps model rows and epoch curves in step with the engine's events. */
     installJobHandlers() {
-      const projectOf = (orgId: string, jobId: string) =>
-        db.selectFrom('training_projects').select(['id']).where('organisation_id', '=', orgId).where('job_id', '=', jobId).executeTakeFirst();
+      const projectOf = runs.projectOfJob;
       const apply = async (orgId: string, projectId: string, e: ImageEvent) => {
         if (!e.key || !e.state) return;
         const patch: Record<string, unknown> = { state: e.state === 'running' ? 'training' : e.state };
@@ -490,7 +462,7 @@ export function makeImageService(ctx: AppContext) {
           patch.log = e.log ?? e.error ?? '';
           patch.summary_json = JSON.stringify({ error_code: e.code ?? null, error_params: e.params ?? {} });
         }
-        await db.updateTable('training_models').set(patch).where('organisation_id', '=', orgId).where('project_id', '=', projectId).where('model_key', '=', e.key).execute();
+        await runs.recordModel(orgId, projectId, e.key, patch);
       };
       jobs.onEvent('image_train', async (job, event) => {
         const e = event as ImageEvent;
@@ -498,12 +470,10 @@ export function makeImageService(ctx: AppContext) {
         if (!p) return;
         if (e.type === 'model') return apply(job.orgId, p.id, e);
         if (e.type === 'epoch' && e.key) {
-          const m = await db.selectFrom('training_models').select(['run_key']).where('organisation_id', '=', job.orgId).where('project_id', '=', p.id).where('model_key', '=', e.key).executeTakeFirst();
+          const m = await runs.findModel(job.orgId, p.id, e.key);
           if (!m?.run_key) return;
           const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-          await db
-            .insertInto('image_epochs')
-            .values({
+          await imageRepo.insertEpoch(db, {
               id: crypto.randomUUID(),
               organisation_id: job.orgId,
               project_id: p.id,
@@ -516,8 +486,7 @@ export function makeImageService(ctx: AppContext) {
               val_accuracy: num(e.val_accuracy),
               learning_rate: num(e.learning_rate),
               created_at: now(),
-            })
-            .execute();
+            });
         }
       });
       jobs.onFinished('image_train', async (job: JobView, orgId: string) => {
@@ -525,17 +494,7 @@ export function makeImageService(ctx: AppContext) {
         if (!p) return;
         const result = job.result as { models?: Record<string, unknown>[] } | null;
         for (const m of result?.models ?? []) await apply(orgId, p.id, m as ImageEvent);
-        if (job.state !== 'succeeded') {
-          const reason = job.error ?? job.state;
-          await db
-            .updateTable('training_models')
-            .set({ state: 'failed', error: reason, log: job.log || reason })
-            .where('organisation_id', '=', orgId)
-            .where('project_id', '=', p.id)
-            .where('state', 'in', ['training', 'ready'])
-            .execute();
-          await db.updateTable('training_projects').set({ error: reason, updated_at: now() }).where('organisation_id', '=', orgId).where('id', '=', p.id).execute();
-        }
+        if (job.state !== 'succeeded') await runs.fail(orgId, p.id, job);
       });
     },
   };

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.js';
 import type { OptimalDesignProjectTable, OptimalDesignRoundTable } from './db.js';
+import './db.js'; // the area's tables and migrations
 
 /** SQL of optimal design projects and their rounds; every query is filtered by the organisation. */
 export const designRepo = {

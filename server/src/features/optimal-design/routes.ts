@@ -3,11 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok, parseField } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
-import './db.js';
 import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
 import { fileReplies } from '../../http/responses.js';
-import { KIND, makeDesignService } from './service.js';
+import { KIND } from './service.js';
 
 const tags = ['optimal design'];
 const MAX_FILE = 5 * 1024 * 1024;
@@ -47,7 +46,7 @@ function sendCsv(reply: FastifyReply, f: { body: string; fileName: string }) {
 /** SPEC §7 'Optimal design': projects whose rounds are designed by the engine, closing the loop with results. */
 export default async function optimalDesignRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = makeDesignService(app.ctx);
+  const service = app.services.design;
   app.ctx.jobs.onFinished(KIND, (job, orgId) => service.onJobFinished(job, orgId));
   const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
-import { makeTrainingService } from '../training/service.js';
+import type { TrainingService } from '../training/service.js';
 import { parseCsv, toCsv } from './csv.js';
 import type { OptimalDesignProjectTable, OptimalDesignRoundTable } from './db.js';
 import { type ErrorCode, engineErrorText, errors, type FileCode, isInputError, localText } from './messages.js';
@@ -39,9 +39,8 @@ export function readRows(text: string, file: FileCode, variables: string[], resp
   return rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => !META.has(k))));
 }
 
-export function makeDesignService(ctx: AppContext) {
+export function makeDesignService(ctx: AppContext, { training }: { training: TrainingService }) {
   const { db, jobs, storage } = ctx;
-  const training = makeTrainingService(ctx);
 
   async function getRow(auth: AuthContext, id: string): Promise<OptimalDesignProjectTable> {
     const row = await designRepo.get(db, auth.orgId, id);

@@ -7,14 +7,13 @@ import { langOf } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import { downloadBody, evaluateBody, featureSetting, featuresBody, idParams, listQuery, predictionBody, registerBody, responses } from './schemas.js';
 import { fileReplies } from '../../http/responses.js';
-import { makeOptimizationService } from './service.js';
 
 const tags = ['optimization'];
 
 /** SPEC §7 'Optimization': projects over trained models whose searches run as engine jobs, one per algorithm. */
 export default async function optimizationRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = makeOptimizationService(app.ctx);
+  const service = app.services.optimization;
   const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
 
   r.post(

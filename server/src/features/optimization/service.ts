@@ -7,9 +7,9 @@ import { AppError } from '../../http/errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import type { ColumnInfo } from '../datasets/ingest.js';
-import { makeDatasetService } from '../datasets/service.js';
+import type { DatasetService } from '../datasets/service.js';
 import { decimalsOk } from '@mitate/rules';
-import { makeTrainingService } from '../training/service.js';
+import type { TrainingService } from '../training/service.js';
 import type { OptimizationProjectTable, OptimizationRunTable } from './db.js';
 import './db.js';
 import { engineErrors, M } from './messages.js';
@@ -96,10 +96,8 @@ export function checkTargets(models: ResolvedModel[], s: Settings): void {
   for (const target of seen) if (features.has(target)) throw new AppError(422, M.targetInFeatures, { target }, 'features');
 }
 
-export function makeOptimizationService(ctx: AppContext) {
+export function makeOptimizationService(ctx: AppContext, { datasets, training }: { datasets: DatasetService; training: TrainingService }) {
   const { db, jobs, storage } = ctx;
-  const training = makeTrainingService(ctx);
-  const datasets = makeDatasetService(ctx);
 
   async function resolveModels(auth: AuthContext, refs: { project_id: string; model_key: string }[]): Promise<ResolvedModel[]> {
     if (!refs.length) throw new AppError(422, M.noModel, {}, 'models');

@@ -5,10 +5,9 @@ import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fromConditionCsv, toConditionCsv } from './conditionFile.js';
 import { langOf } from '../../i18n/messages.js';
-import './db.js';
 import { M } from './messages.js';
 import { previewBody, registerBody, runBody, saveConditionBody, type Step } from './schemas.js';
-import { conditionView, makePreprocessService } from './service.js';
+import { conditionView } from './service.js';
 import { filePart } from '../../http/openapi.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DatasetView } from '../datasets/responses.js';
@@ -21,7 +20,7 @@ const idParams = z.object({ id: z.string().max(64) });
 /** SPEC §2/§3/§7 pre-processing: conditions (named step lists), previews, runs (temporary datasets) and registration. */
 export default async function preprocessingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const svc = makePreprocessService(app.ctx);
+  const svc = app.services.preprocessing;
 
   r.post('/load/dataset/:id', { schema: { tags, summary: 'Load a dataset for pre-processing: columns with statistics and the first rows', params: datasetParams, response: replies({ 200: LoadedDataset }) } }, async (req) =>
     ok(await svc.load(req.auth, req.params.id)),

@@ -5,14 +5,14 @@ import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { type DuckConnection, withConnection } from '../../duck/index.js';
 import { copyParquetToCsv } from '../../http/csv.js';
 import { testHold } from '../../testhold.js';
 import { AppError } from '../../http/errors.js';
 import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats } from '../datasets/ingest.js';
-import { datasetRepo } from '../datasets/repo.js';
-import { datasetKey, makeDatasetService, toView } from '../datasets/service.js';
+import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
+import './db.js'; // the area's tables and migrations
 import { M } from './messages.js';
 import { leaveOutUnread, type Step } from './schemas.js';
 import { type LoadedDatasetView, type PreviewResult, type RunResultView, type StepSettings, StepView } from './responses.js';
@@ -25,7 +25,7 @@ export const PREVIEW_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) 
 /** Up to this many rows the CSV copy of a registered dataset is written before answering; larger ones after. */
 const SYNC_CSV_ROWS = 1_000_000;
 
-const writeCsv = (conn: DuckDBConnection, parquet: string, dest: string) => copyParquetToCsv(conn, parquet, dest);
+const writeCsv = (conn: DuckConnection, parquet: string, dest: string) => copyParquetToCsv(conn, parquet, dest);
 
 export const conditionKey = (orgId: string, datasetId: string) => `${datasetKey(orgId, datasetId)}/condition.json`;
 
@@ -73,7 +73,7 @@ interface RunOutput {
  * condition left alone (same values), fresh ones for the changed columns only, taken from the engine's figures
  * where it gave them (issue 20). Anything that does not line up is computed over the whole new file.
  */
-async function statisticsBesideSource(conn: DuckDBConnection, run: RunOutput, source: DatasetTable | undefined, parquet: string): Promise<IngestResult> {
+async function statisticsBesideSource(conn: DuckConnection, run: RunOutput, source: DatasetTable | undefined, parquet: string): Promise<IngestResult> {
   const changed = await parquetStats(conn, parquet, run.changed_columns ?? [], run.column_figures ?? {});
   const fresh = new Map(changed.columns.map((c) => [c.name, c]));
   const inherited = new Map((source ? (JSON.parse(source.stats_json) as ColumnInfo[]) : []).map((c) => [c.name, c]));
@@ -82,9 +82,8 @@ async function statisticsBesideSource(conn: DuckDBConnection, run: RunOutput, so
   return { rowCount: changed.rowCount, columns: columns as ColumnInfo[] };
 }
 
-export function makePreprocessService(ctx: AppContext) {
+export function makePreprocessService(ctx: AppContext, { datasets }: { datasets: DatasetService }) {
   const { db, jobs, storage } = ctx;
-  const datasets = makeDatasetService(ctx);
 
   const conditions = {
     list: (orgId: string) => db.selectFrom('preprocess_conditions').selectAll().where('organisation_id', '=', orgId).orderBy('updated_at', 'desc').execute(),
@@ -140,15 +139,10 @@ export function makePreprocessService(ctx: AppContext) {
     const dest = storage.pathOf(`${key}/original.csv`);
     const part = `${dest}.part`;
     try {
-      const conn = await ctx.duckdb.connect();
-      try {
-        await writeCsv(conn, storage.pathOf(`${key}/data.parquet`), part);
-      } finally {
-        conn.closeSync();
-      }
+      await withConnection(ctx.duckdb, (conn) => writeCsv(conn, storage.pathOf(`${key}/data.parquet`), part));
       fs.renameSync(part, dest);
       await storage.persist(`${key}/original.csv`);
-      await datasetRepo.update(db, orgId, id, { file_size: fs.statSync(dest).size });
+      await datasets.updateRow(orgId, id, { file_size: fs.statSync(dest).size });
     } catch (e) {
       fs.rmSync(part, { force: true });
       ctx.log.warn(`dataset ${id}: the CSV copy could not be written: ${(e as Error).message}`);
@@ -272,7 +266,7 @@ export function makePreprocessService(ctx: AppContext) {
       if (!job || job.state !== 'succeeded') throw new AppError(409, M.runNotReady, { state: job?.state ?? 'unknown' });
       const result = job.result as RunOutput;
       if (!fs.existsSync(result.parquet)) throw new AppError(410, M.runOutputGone);
-      const parent = await datasetRepo.get(db, auth.orgId, run.source_dataset_id);
+      const parent = await datasets.find(auth.orgId, run.source_dataset_id);
       const tempDir = storage.makeTempDir();
       const id = crypto.randomUUID();
       const parquet = path.join(tempDir, 'data.parquet');
@@ -283,16 +277,13 @@ export function makePreprocessService(ctx: AppContext) {
         } catch {
           fs.copyFileSync(result.parquet, parquet); // another file system
         }
-        const conn = await ctx.duckdb.connect();
-        let stats;
-        try {
-          stats = result.changed_columns ? await statisticsBesideSource(conn, result, parent, parquet) : await parquetStats(conn, parquet);
+        const stats = await withConnection(ctx.duckdb, async (conn) => {
+          const figures = result.changed_columns ? await statisticsBesideSource(conn, result, parent, parquet) : await parquetStats(conn, parquet);
           // The "original file" of a preprocessed dataset is its data as CSV, so downloads work alike. Large ones
           // are written after the answer (see exportCsv); small ones before it.
-          if (stats.rowCount <= SYNC_CSV_ROWS) await writeCsv(conn, parquet, path.join(tempDir, 'original.csv'));
-        } finally {
-          conn.closeSync();
-        }
+          if (figures.rowCount <= SYNC_CSV_ROWS) await writeCsv(conn, parquet, path.join(tempDir, 'original.csv'));
+          return figures;
+        });
         const condition = { ...result.condition, dataset_id: id, source_dataset_id: run.source_dataset_id, condition_id: run.condition_id };
         fs.writeFileSync(path.join(tempDir, 'condition.json'), JSON.stringify(condition));
         const t = now();
@@ -338,7 +329,7 @@ export function makePreprocessService(ctx: AppContext) {
               .where('dataset_id', 'is', null)
               .executeTakeFirst();
             if (Number(claimed.numUpdatedRows) !== 1) throw new AppError(409, M.runRegistered);
-            await datasetRepo.insert(trx, row);
+            await datasets.insertRow(row, trx);
             if (run.condition_id) {
               await trx.updateTable('preprocess_conditions').set({ fitted_json: conditionJson, updated_at: t }).where('organisation_id', '=', auth.orgId).where('id', '=', run.condition_id).execute();
             }

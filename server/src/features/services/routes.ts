@@ -47,22 +47,8 @@ export default async function servicesRoutes(app: FastifyInstance) {
     '/services/operations',
     { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Workers, queue depth and recent failures across organisations (platform administrators)', response: replies({ 200: Operations }) } },
     async () => {
-      const { db } = app.ctx;
       const since = new Date(Date.now() - 24 * 3600_000).toISOString();
-      const [pool, queue, oldest, finished, failures] = await Promise.all([
-        jobs.status(),
-        db.selectFrom('jobs').select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['queued', 'running']).groupBy(['kind', 'state']).execute(),
-        db.selectFrom('jobs').select((eb) => eb.fn.min('created_at').as('at')).where('state', '=', 'queued').executeTakeFirst(),
-        db.selectFrom('jobs').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['succeeded', 'failed', 'cancelled']).where('finished_at', '>=', since).groupBy('state').execute(),
-        db
-          .selectFrom('jobs as j')
-          .leftJoin('organisations as o', 'o.id', 'j.organisation_id')
-          .select(['j.id', 'j.kind', 'o.name as organisation_name', 'j.error', 'j.attempts', 'j.finished_at', 'j.request_id'])
-          .where('j.state', '=', 'failed')
-          .orderBy('j.finished_at', 'desc')
-          .limit(20)
-          .execute(),
-      ]);
+      const [pool, [queue, oldest, finished, failures]] = await Promise.all([jobs.status(), jobs.operations(since)]);
       const kinds = new Map<string, { kind: string; queued: number; running: number }>();
       for (const row of queue) {
         const k = kinds.get(row.kind) ?? { kind: row.kind, queued: 0, running: 0 };

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/index.js';
 import type { StatisticalProjectTable } from './db.js';
+import './db.js'; // the area's tables and migrations
 
 /** SQL of statistical projects; every query is filtered by the organisation. */
 export const projectRepo = {

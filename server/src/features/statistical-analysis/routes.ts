@@ -3,9 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
-import './db.js';
 import { datasetParams, downloadBody, idParams, listQuery, registerBody, resultDownloadQuery, runBody, stateQuery, valuesQuery } from './schemas.js';
-import { KIND, makeStatisticalService } from './service.js';
+import { KIND } from './service.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { ColumnValues, Evaluation, RunState, StatisticalProject, StatisticalProjectPage, StatisticalProjectsByState } from './responses.js';
 
@@ -20,7 +19,7 @@ function sendFile(reply: FastifyReply, f: { body: string; type: string; fileName
 /** SPEC §7 'Statistical analysis': statistical projects whose test runs as an engine job. */
 export default async function statisticalAnalysisRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const service = makeStatisticalService(app.ctx);
+  const service = app.services.statisticalAnalysis;
   app.ctx.jobs.onFinished(KIND, (job, orgId) => service.onJobFinished(job, orgId));
   const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
 

@@ -6,8 +6,9 @@ import { AppError } from '../../http/errors.js';
 import { engineErrorText } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
-import { type ColumnType, ident, jsonNumber, sqlString } from '../datasets/ingest.js';
-import { makeDatasetService } from '../datasets/service.js';
+import { ident, jsonNumber, sqlString, withConnection } from '../../duck/index.js';
+import type { ColumnType } from '../datasets/ingest.js';
+import type { DatasetService } from '../datasets/service.js';
 import type { StatisticalProjectTable } from './db.js';
 import { evaluation, type ProjectInfo, resultCsv, summaryCsv, type TestResult } from './interpret.js';
 import { type ErrorCode, errors } from './messages.js';
@@ -159,20 +160,16 @@ export function normalizeSettings(s: Settings, columns: { name: string; type: Co
   return out;
 }
 
-export function makeStatisticalService(ctx: AppContext) {
+export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets: DatasetService }) {
   const { db, jobs, storage, duckdb } = ctx;
-  const datasets = makeDatasetService(ctx);
 
   const columnsOf = (ds: DatasetTable) => JSON.parse(ds.schema_json) as { name: string; type: ColumnType; dtype: string }[];
 
   async function query(sql: string): Promise<Record<string, unknown>[]> {
-    const c = await duckdb.connect();
     try {
-      return (await c.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+      return await withConnection(duckdb, async (c) => (await c.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[]);
     } catch (e) {
       throw new AppError(400, errors.data_unreadable, { reason: String((e as Error).message).split('\n')[0].slice(0, 300) });
-    } finally {
-      c.closeSync();
     }
   }
 

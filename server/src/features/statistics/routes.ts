@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
-import { makeDatasetService } from '../datasets/service.js';
 import { replies } from '../../http/responses.js';
 import { StatisticsJob, StatisticsResult, StatisticsStarted } from '../datasets/responses.js';
 
@@ -12,7 +11,7 @@ const params = z.object({ dataset_id: z.string().max(64) });
 /** SPEC §4 statistics generation: a job in the engine that succeeds or fails and can be run again. */
 export default async function statisticsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const datasets = makeDatasetService(app.ctx);
+  const datasets = app.services.datasets;
   const { jobs } = app.ctx;
 
   r.post(

@@ -7,21 +7,18 @@ import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { fileReplies, IdView } from '../../http/responses.js';
-import { installModelEventHandlers } from '../training/routes.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
-import { makeTrainingService } from '../training/service.js';
 import { contributionsView, driftSuggestBody, driftSuggestionView, normalDefaultQuery, normalDefaultView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
-import { localCatalogue, makeTimeSeriesService } from './service.js';
+import { localCatalogue } from './service.js';
 
 const tags = ['time series'];
 
 /** SPEC §7 'Time series' (GET timseseries/project/{id} spelt so, with a correctly spelt alias) and POST update/threshold. */
 export default async function timeSeriesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const svc = makeTimeSeriesService(app.ctx);
-  const training = makeTrainingService(app.ctx);
-  installModelEventHandlers(app.ctx, 'tsad_train');
+  const { timeSeries: svc, training, runs } = app.services;
+  runs.installModelEventHandlers('tsad_train');
 
   const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
     if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
@@ -117,9 +114,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
     },
   );
   r.delete('/timeseries/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete the project, its models, thresholds and files', params: pid, response: wrap(IdView) } }, async (req) => {
-    const p = await svc.getProject(req.auth, req.params.id);
-    await app.ctx.db.deleteFrom('model_thresholds').where('organisation_id', '=', req.auth.orgId).where('project_id', '=', p.id).execute();
-    return ok(await training.remove(req.auth, p.id));
+    return ok(await svc.remove(req.auth, req.params.id));
   });
 
   // ---- threshold ---------------------------------------------------------------------------------------------

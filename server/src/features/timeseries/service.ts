@@ -7,12 +7,12 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
 import type { Lang } from '../../i18n/messages.js';
-import { ident, sqlString } from '../datasets/ingest.js';
-import { makeDatasetService } from '../datasets/service.js';
+import { ident, queryRows, sqlString, withConnection } from '../../duck/index.js';
+import type { DatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M as TM } from '../training/messages.js';
-import { insertProject } from '../training/rows.js';
-import { makeTrainingService, projectKey } from '../training/service.js';
+import type { RunService } from '../training/runs.js';
+import type { TrainingService } from '../training/service.js';
 import './db.js';
 import { M } from './messages.js';
 import type { DriftSuggestBody, DriftSuggestion, RegisterBody, TsModelMetrics, TsParams, TsReport, TsType, WindowStat } from './schemas.js';
@@ -120,20 +120,11 @@ const MAX_CACHED = 6;
 const DRIFT_MIN_ROWS = 30;
 const DRIFT_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) || 120_000;
 
-export function makeTimeSeriesService(ctx: AppContext) {
+export function makeTimeSeriesService(ctx: AppContext, { datasets, training, runs }: { datasets: DatasetService; training: TrainingService; runs: RunService }) {
   const { db, duckdb, storage, jobs } = ctx;
-  const datasets = makeDatasetService(ctx);
-  const training = makeTrainingService(ctx);
   const cache = new Map<string, Scores>(); // run folder -> scores, least recently used first
 
-  async function query(sql: string): Promise<Record<string, unknown>[]> {
-    const c = await duckdb.connect();
-    try {
-      return (await c.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
-    } finally {
-      c.closeSync();
-    }
-  }
+  const query = (sql: string) => queryRows(duckdb, sql);
 
   /**
    * The normal period offered by default (normal.ts defaultNormalRows): with a label, the rows before the first
@@ -364,8 +355,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
     }
     const file = path.join(dir, 'series.parquet');
     if (!fs.existsSync(file)) throw new AppError(404, M.seriesMissing);
-    const c = await duckdb.connect();
-    try {
+    return withConnection(duckdb, async (c) => {
       const res = await c.runAndReadAll(`SELECT * FROM read_parquet(${sqlString(file)}) ORDER BY pos`);
       const cols = res.getColumnsObjectJS() as Record<string, unknown[]>;
       const n = (cols.pos ?? []).length;
@@ -387,9 +377,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
       cache.set(dir, s);
       while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
       return s;
-    } finally {
-      c.closeSync();
-    }
+    });
   }
 
   return {
@@ -484,7 +472,7 @@ export function makeTimeSeriesService(ctx: AppContext) {
     async register(auth: AuthContext, datasetId: string, body: RegisterBody, lang: Lang = 'en') {
       const dataset = await datasets.getRow(auth, datasetId);
       const cfg = await validate(body, dataset);
-      const project = await insertProject(db, {
+      const project = await runs.create({
         orgId: auth.orgId,
         userId: auth.userId,
         type: body.project_type,
@@ -500,20 +488,18 @@ export function makeTimeSeriesService(ctx: AppContext) {
     /** One `tsad_train` job for every model; the training area's handlers keep the model rows in step. */
     async train(auth: AuthContext, id: string, modelKeys?: string[], lang: Lang = 'en') {
       const p = await getProject(auth, id);
-      const current = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
-      if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p, lang);
+      if (await runs.activeJob(auth, p)) return view(auth, p, lang);
       const dataset = await datasets.getRow(auth, p.dataset_id);
       const cfg = JSON.parse(p.config_json) as TsConfig;
       let models = await training.modelsOf(auth.orgId, id);
       if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
       if (!models.length) throw new AppError(422, TM.noModels, {}, 'model_keys');
-      const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
-      await jobs.create({
-        orgId: auth.orgId,
-        userId: auth.userId,
+      const runKey = runs.newRunKey(auth.orgId, id);
+      const keys = models.map((m) => m.model_key);
+      await runs.start(auth, id, {
         kind: 'tsad_train',
-        subjectType: 'training_project',
-        subjectId: id,
+        runKey,
+        modelKeys: keys,
         spec: {
           project_type: p.project_type,
           project_name: p.name,
@@ -536,21 +522,9 @@ export function makeTimeSeriesService(ctx: AppContext) {
           // (detectors and parameters by their catalogue names) and writes the HTML report in both languages
           lang,
         },
-        beforeEnqueue: async (job) => {
-          await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
-          await db
-            .updateTable('training_models')
-            .set({ state: 'training', error: null, log: null, run_key: runKey })
-            .where('organisation_id', '=', auth.orgId)
-            .where('project_id', '=', id)
-            .where(
-              'model_key',
-              'in',
-              models.map((m) => m.model_key),
-            )
-            .execute();
+        beforeStart: async () => {
           // a new run has new scores: a threshold saved for the old ones no longer means the same
-          await db.deleteFrom('model_thresholds').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).where('model_key', 'in', models.map((m) => m.model_key)).execute();
+          await db.deleteFrom('model_thresholds').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).where('model_key', 'in', keys).execute();
         },
       });
       return view(auth, await getProject(auth, id), lang);
@@ -573,6 +547,12 @@ export function makeTimeSeriesService(ctx: AppContext) {
         }
       }
       return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report };
+    },
+
+    /** The project, its models, saved thresholds and files. */
+    async remove(auth: AuthContext, id: string) {
+      const p = await getProject(auth, id);
+      return runs.remove(auth, p, () => db.deleteFrom('model_thresholds').where('organisation_id', '=', auth.orgId).where('project_id', '=', p.id).execute());
     },
 
     async modelFiles(auth: AuthContext, projectId: string, key: string) {
@@ -694,6 +674,8 @@ export function makeTimeSeriesService(ctx: AppContext) {
 }
 
 /** Date/time given as epoch ms or text, as the naive ISO text DuckDB and pandas compare with stored timestamps. */
+export type TimeSeriesService = ReturnType<typeof makeTimeSeriesService>;
+
 /** Anomaly = any label other than 0 / false / normal / ok (the engine's tsad.model.binarize reads labels the same way); NULL without a label. */
 function anomalousSql(target: string | null, type: string | undefined): string {
   if (!target) return 'NULL';

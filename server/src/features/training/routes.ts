@@ -4,10 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
-import type { AppContext } from '../../context.js';
 import { AppError, ok } from '../../http/errors.js';
-import type { JobView } from '../../jobs/service.js';
-import './db.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { type Lang, langOf } from '../../i18n/messages.js';
 import { renderHtml, renderPdf } from '../../pdf/index.js';
@@ -15,125 +12,16 @@ import { M } from './messages.js';
 import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
-import { makeTrainingService, TUNE_HELPER_SUBJECT } from './service.js';
 import { imageProjectView, imageRegisterBody, type ImageRegister } from '../images/schemas.js';
-import { makeImageService } from '../images/service.js';
 import { localAlgorithms, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
-
-const now = () => new Date().toISOString();
-
-interface ModelEvent {
-  type: string;
-  key?: string;
-  state?: string;
-  metrics?: unknown;
-  cv?: unknown;
-  evaluation?: unknown;
-  hyperparameters?: unknown;
-  seconds?: number;
-  error?: string | null;
-  log?: string;
-  pending?: boolean;
-}
-
-/** Keeps model rows in step with the engine: each `model` event as it streams, the job's result at the end.
- * Any job kind that trains the models of a training project (train, tsad_train) streams the same events. */
-export function installModelEventHandlers(ctx: AppContext, kind = 'train') {
-  const { db, jobs } = ctx;
-  const projectOf = (orgId: string, jobId: string) =>
-    db.selectFrom('training_projects').select(['id']).where('organisation_id', '=', orgId).where('job_id', '=', jobId).executeTakeFirst();
-
-  async function applyModel(orgId: string, projectId: string, e: ModelEvent) {
-    if (!e.key || !e.state) return;
-    const patch: Record<string, unknown> = { state: e.state === 'running' ? 'training' : e.state };
-    if (e.state === 'done') {
-      patch.metrics_json = JSON.stringify(e.metrics ?? {});
-      patch.summary_json = JSON.stringify({ cv: e.cv ?? null, evaluation: e.evaluation ?? null, hyperparameters: e.hyperparameters ?? null, seconds: e.seconds ?? null, pending: !!e.pending });
-      patch.error = null;
-      patch.log = null;
-      patch.trained_at = now();
-    } else if (e.state === 'failed') {
-      patch.error = e.error ?? 'failed';
-      patch.log = e.log ?? e.error ?? '';
-      patch.metrics_json = null;
-    }
-    await db
-      .updateTable('training_models')
-      .set(patch)
-      .where('organisation_id', '=', orgId)
-      .where('project_id', '=', projectId)
-      .where('model_key', '=', e.key)
-      .execute();
-  }
-
-  jobs.onEvent(kind, async (job, event) => {
-    if (event.type !== 'model') return;
-    const p = await projectOf(job.orgId, job.id);
-    if (p) await applyModel(job.orgId, p.id, event as ModelEvent);
-  });
-
-  jobs.onFinished(kind, async (job: JobView, orgId: string) => {
-    // helpers sharing its auto-tune trials have nothing left to do
-    const helpers = await db
-      .selectFrom('jobs')
-      .select('id')
-      .where('organisation_id', '=', orgId)
-      .where('subject_type', '=', TUNE_HELPER_SUBJECT)
-      .where('subject_id', '=', job.id)
-      .where('state', 'in', ['queued', 'running'])
-      .execute();
-    for (const h of helpers) await jobs.cancel(orgId, h.id).catch(() => undefined);
-    const p = await projectOf(orgId, job.id);
-    if (!p) return;
-    const result = job.result as { models?: ModelEvent[] } | null;
-    for (const m of result?.models ?? []) await applyModel(orgId, p.id, { ...m, type: 'model' });
-    if (job.state !== 'succeeded') {
-      // The whole run failed (bad data found by the engine, cancel, lost worker): every unfinished model says why.
-      const reason = job.error ?? job.state;
-      await db
-        .updateTable('training_models')
-        .set({ state: 'failed', error: reason, log: job.log || reason })
-        .where('organisation_id', '=', orgId)
-        .where('project_id', '=', p.id)
-        .where('state', 'in', ['training', 'ready'])
-        .execute();
-      await db.updateTable('training_projects').set({ error: reason, updated_at: now() }).where('organisation_id', '=', orgId).where('id', '=', p.id).execute();
-      await removeUnusedRuns(ctx, orgId, p.id);
-    }
-  });
-}
-
-/**
- * A run that failed as a whole (its worker killed, say) may have left half-written model folders; once no model of the
- * project is done in, or training into, a run's folder, the folder goes (object store included).
- */
-export async function removeUnusedRuns(ctx: AppContext, orgId: string, projectId: string): Promise<string[]> {
-  const models = await ctx.db.selectFrom('training_models').select(['state', 'run_key']).where('organisation_id', '=', orgId).where('project_id', '=', projectId).execute();
-  const keys = models.map((m) => m.run_key).filter((k): k is string => !!k);
-  if (!keys.length) return [];
-  const used = new Set(models.filter((m) => m.run_key && (m.state === 'done' || m.state === 'training')).map((m) => m.run_key));
-  const removed: string[] = [];
-  for (const runs of new Set(keys.map((k) => path.posix.dirname(k)))) {
-    const dir = ctx.storage.pathOf(runs);
-    if (!fs.existsSync(dir)) continue;
-    for (const name of fs.readdirSync(dir)) {
-      const key = `${runs}/${name}`;
-      if (used.has(key)) continue;
-      await ctx.storage.remove(key);
-      removed.push(key);
-    }
-  }
-  return removed;
-}
 
 const tags = ['training'];
 
 /** SPEC §7 'Project', 'Statistics and regression', 'Soft sensor, dimensional compression, discriminant analysis, clustering'. */
 export default async function trainingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const svc = makeTrainingService(app.ctx);
-  const images = makeImageService(app.ctx);
-  installModelEventHandlers(app.ctx);
+  const { training: svc, images, runs } = app.services;
+  runs.installModelEventHandlers();
 
   const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
     if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { paramDecimalsOk } from '@mitate/rules';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,12 +6,12 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { JobView } from '../../jobs/service.js';
-import { ident } from '../datasets/ingest.js';
-import { datasetKey, makeDatasetService } from '../datasets/service.js';
+import { ident, readParquet, withConnection } from '../../duck/index.js';
+import { datasetKey, type DatasetService, makeDatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import { M } from './messages.js';
-import { insertProject, newModel } from './rows.js';
+import { makeRunService, projectKey, type RunService, TUNE_HELPER_SUBJECT } from './runs.js';
 import { readTrainingReport, type TrainingModelView, type TrainingProjectView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
 import { algorithmName, algorithmsOf, catalogueText, catalogueWord, isTabular, paramLabels, type ProjectType, TYPES } from './types.js';
@@ -35,12 +34,8 @@ export interface ProjectConfig {
   evaluation?: 'holdout' | 'cv_only';
 }
 
-const now = () => new Date().toISOString();
 const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
-export const projectKey = (orgId: string, id: string) => `org/${orgId}/training/${id}`;
-
-/** Helper jobs of a training job (kind tune_helper) carry this subject type and the training job's id. */
-export const TUNE_HELPER_SUBJECT = 'train_job';
+export { projectKey, TUNE_HELPER_SUBJECT };
 
 /**
  * How many helper jobs share a training job's auto-tune trials: only on PostgreSQL (Optuna's RDB storage lives there)
@@ -153,59 +148,43 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
 export const CV_ONLY_MAX_ROWS = 2000;
 
 
-export function makeTrainingService(ctx: AppContext) {
-  const { db, storage, jobs, duckdb } = ctx;
-  const datasets = makeDatasetService(ctx);
+/** What the training service uses of other services (built once at start-up, services.ts). */
+export interface TrainingDeps {
+  datasets: DatasetService;
+  runs: RunService;
+}
+
+/** `deps` are the services built at start-up; platform (moved there by its own change) still passes the context alone. */
+export function makeTrainingService(ctx: AppContext, deps: TrainingDeps = { datasets: makeDatasetService(ctx), runs: makeRunService(ctx) }) {
+  const { storage, jobs, duckdb } = ctx;
+  const { datasets, runs } = deps;
 
   async function getProject(auth: AuthContext, id: string, type?: ProjectType): Promise<TrainingProjectTable> {
-    const row = await db
-      .selectFrom('training_projects')
-      .selectAll()
-      .where('organisation_id', '=', auth.orgId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await runs.find(auth.orgId, id);
     if (!row) throw new AppError(404, M.projectNotFound);
     if (type && row.project_type !== type) throw new AppError(404, M.projectNotFound);
     return row;
   }
 
-  const modelsOf = (orgId: string, projectId: string) =>
-    db
-      .selectFrom('training_models')
-      .selectAll()
-      .where('organisation_id', '=', orgId)
-      .where('project_id', '=', projectId)
-      .orderBy('model_index')
-      .execute();
+  const modelsOf = (orgId: string, projectId: string) => runs.modelsOf(orgId, projectId);
 
   async function getModel(auth: AuthContext, projectId: string, key: string): Promise<TrainingModelTable> {
-    const row = await db
-      .selectFrom('training_models')
-      .selectAll()
-      .where('organisation_id', '=', auth.orgId)
-      .where('project_id', '=', projectId)
-      .where((eb) => eb.or([eb('model_key', '=', key), eb('id', '=', key)]))
-      .executeTakeFirst();
+    const row = await runs.findModel(auth.orgId, projectId, key, true);
     if (!row) throw new AppError(404, M.modelNotFound);
     return row;
   }
 
   /** Discriminant analysis: classes are counted in DuckDB on the Parquet file, before a job starts. */
   async function checkClasses(dataset: DatasetTable, target: string): Promise<void> {
-    const c = await duckdb.connect();
-    try {
-      const file = datasets.parquetPath(dataset).replace(/'/g, "''");
-      const r = await c.runAndReadAll(
-        `SELECT CAST(${ident(target)} AS VARCHAR) AS v, COUNT(*) AS n FROM read_parquet('${file}') WHERE ${ident(target)} IS NOT NULL GROUP BY 1 ORDER BY 2, 1`,
-      );
+    await withConnection(duckdb, async (c) => {
+      const file = datasets.parquetPath(dataset);
+      const r = await c.runAndReadAll(`SELECT CAST(${ident(target)} AS VARCHAR) AS v, COUNT(*) AS n FROM ${readParquet(file)} WHERE ${ident(target)} IS NOT NULL GROUP BY 1 ORDER BY 2, 1`);
       const rows = r.getRowObjectsJson() as { v: string; n: string | number }[];
       if (rows.length < 2) throw new AppError(422, M.singleClass, { column: target }, 'target_variables');
       if (rows.length > 100) throw new AppError(422, M.tooManyClasses, { column: target, count: rows.length }, 'target_variables');
       const single = rows.find((x) => Number(x.n) < 2);
       if (single) throw new AppError(422, M.singleRowClass, { column: target, value: single.v }, 'target_variables');
-    } finally {
-      c.closeSync();
-    }
+    });
   }
 
   function projectView(p: TrainingProjectTable, models: TrainingModelTable[], job?: JobView): TrainingProjectView {
@@ -281,7 +260,7 @@ export function makeTrainingService(ctx: AppContext) {
       const dataset = await datasets.getRow(auth, datasetId);
       const cfg = validateProject(type, f, dataset);
       if (type === 'discriminant_analysis' && cfg.target) await checkClasses(dataset, cfg.target);
-      const project = await insertProject(db, {
+      const project = await runs.create({
         orgId: auth.orgId,
         userId: auth.userId,
         type,
@@ -300,7 +279,7 @@ export function makeTrainingService(ctx: AppContext) {
       const onlyName = Object.keys(f).every((k) => k === 'name');
       if (!onlyName && current.training_state === 'training') throw new AppError(409, M.training);
       if (onlyName) {
-        if (f.name) await db.updateTable('training_projects').set({ name: f.name, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
+        if (f.name) await runs.rename(auth.orgId, id, f.name);
         return view(auth, await getProject(auth, id));
       }
       const models = await modelsOf(auth.orgId, id);
@@ -325,21 +304,7 @@ export function makeTrainingService(ctx: AppContext) {
       const dataset = await datasets.getRow(auth, p.dataset_id);
       const cfg = validateProject(p.project_type as ProjectType, merged, dataset);
       if (p.project_type === 'discriminant_analysis' && cfg.target) await checkClasses(dataset, cfg.target);
-      const t = now();
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('training_projects')
-          .set({ name: merged.name, config_json: JSON.stringify(cfg), updated_at: t })
-          .where('organisation_id', '=', auth.orgId)
-          .where('id', '=', id)
-          .execute();
-        if (f.models) {
-          await trx.deleteFrom('training_models').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).execute();
-          for (const [i, m] of f.models.entries()) {
-            await trx.insertInto('training_models').values(newModel(auth.orgId, id, i + 1, m.algorithm, m.params ?? {}, t)).execute();
-          }
-        }
-      });
+      await runs.replaceSettings(auth.orgId, id, merged.name, cfg, f.models ?? null);
       return view(auth, await getProject(auth, id));
     },
 
@@ -355,7 +320,7 @@ export function makeTrainingService(ctx: AppContext) {
       let models = await modelsOf(auth.orgId, id);
       if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
       if (!models.length) throw new AppError(422, M.noModels, {}, 'model_keys');
-      const runKey = `${projectKey(auth.orgId, id)}/runs/${crypto.randomUUID()}`;
+      const runKey = runs.newRunKey(auth.orgId, id);
       const catalogue = new Map(algorithmsOf(p.project_type as ProjectType).map((a) => [a.key, a]));
       const helpers = cfg.auto_tune ? tuneHelpers(ctx) : 0;
       const tuneShared = helpers ? { storage: optunaStorageUrl(ctx), study: path.posix.basename(runKey) } : undefined;
@@ -384,29 +349,7 @@ export function makeTrainingService(ctx: AppContext) {
         run_key: runKey,
         models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
       };
-      const main = await jobs.create({
-        orgId: auth.orgId,
-        userId: auth.userId,
-        kind: 'train',
-        subjectType: 'training_project',
-        subjectId: id,
-        spec,
-        // Before the job can run: a run that fails at once must find its project and models.
-        beforeEnqueue: async (job) => {
-          await db.updateTable('training_projects').set({ job_id: job.id, error: null, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
-          await db
-            .updateTable('training_models')
-            .set({ state: 'training', error: null, log: null, run_key: runKey })
-            .where('organisation_id', '=', auth.orgId)
-            .where('project_id', '=', id)
-            .where(
-              'model_key',
-              'in',
-              models.map((m) => m.model_key),
-            )
-            .execute();
-        },
-      });
+      const main = await runs.start(auth, id, { kind: 'train', runKey, modelKeys: models.map((m) => m.model_key), spec });
       // Auto-tune trials of this job also run on other workers (PostgreSQL: Optuna's RDB storage); queued after the
       // main job, so a helper never holds the only free worker while the main job waits.
       for (let i = 0; i < helpers; i++) {
@@ -432,37 +375,18 @@ export function makeTrainingService(ctx: AppContext) {
     },
 
     async remove(auth: AuthContext, id: string, type?: ProjectType) {
-      const p = await getProject(auth, id, type);
-      if (p.job_id) {
-        const job = await jobs.get(auth.orgId, p.job_id);
-        if (job && (job.state === 'queued' || job.state === 'running')) await jobs.cancel(auth.orgId, job.id).catch(() => undefined);
-      }
-      await db.deleteFrom('training_models').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).execute();
-      await db.deleteFrom('training_projects').where('organisation_id', '=', auth.orgId).where('id', '=', id).execute();
-      storage.remove(projectKey(auth.orgId, id));
-      return { id };
+      return runs.remove(auth, await getProject(auth, id, type));
     },
 
     async list(auth: AuthContext, q: { query: string; project_type?: string; page: number; page_size: number }) {
-      let sel = db.selectFrom('training_projects').where('organisation_id', '=', auth.orgId);
-      if (q.project_type) sel = sel.where('project_type', '=', q.project_type);
-      if (q.query) {
-        const like = `%${q.query.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-        sel = sel.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['dataset_name']), 'like', like)]));
-      }
-      const total = Number((await sel.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = await sel
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(q.page_size)
-        .offset((q.page - 1) * q.page_size)
-        .execute();
+      const { rows, total } = await runs.list(auth.orgId, q);
       const items = await Promise.all(rows.map((p) => view(auth, p)));
       return { items, total };
     },
   };
 }
+
+export type TrainingService = ReturnType<typeof makeTrainingService>;
 
 export function modelView(m: TrainingModelTable): TrainingModelView {
   // written by the job's model events (routes.ts): the engine's cv, evaluation, hyper-parameters and seconds

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/errors.js';
-import { MAX_SCATTER_POINTS, makeVisualizationService, Phases } from './service.js';
+import { MAX_SCATTER_POINTS, Phases } from './service.js';
 import { replies } from '../../http/responses.js';
 import { acceptedEncoding, answerCache, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
 import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';
@@ -18,7 +18,7 @@ const tags = ['visualization'];
  */
 export default async function visualizationRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const vis = makeVisualizationService(app.ctx);
+  const vis = app.services.visualization;
 
   /**
    * A kept answer's bytes when the same question about the same version of the dataset was answered before;

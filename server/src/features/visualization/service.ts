@@ -1,10 +1,9 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { ident, sqlString } from '../datasets/ingest.js';
-import { makeDatasetService } from '../datasets/service.js';
+import { type DuckConnection, ident, sqlString, withConnection } from '../../duck/index.js';
+import type { DatasetService } from '../datasets/service.js';
 import { columnCache, histogramOfSorted, lowerBound, quantileOfSorted, readSketch, type Sketch, upperBound } from '../datasets/sketch.js';
 import { M } from './messages.js';
 import { type PackedColumn, packColumn } from './packed.js';
@@ -211,8 +210,7 @@ export function packedCells(cells: [number, number, number, number | null][], nx
   return { counts: packColumn(counts), means: means ? packColumn(means) : null };
 }
 
-export function makeVisualizationService(ctx: AppContext) {
-  const datasets = makeDatasetService(ctx);
+export function makeVisualizationService(ctx: AppContext, { datasets }: { datasets: DatasetService }) {
   // Least-recently-used results of this app instance, keyed by dataset and question; the dataset is looked up
   // (and its organisation checked) before the cache is asked, so a deleted or foreign dataset is never answered.
   const cache = new Map<string, { value: unknown; size: number }>();
@@ -260,23 +258,16 @@ export function makeVisualizationService(ctx: AppContext) {
     return c;
   }
 
-  async function withConn<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    const conn = await ctx.duckdb.connect();
-    try {
-      return await fn(conn);
-    } finally {
-      conn.closeSync();
-    }
-  }
+  const withConn = <T>(fn: (c: DuckConnection) => Promise<T>): Promise<T> => withConnection(ctx.duckdb, fn);
 
-  const rows = async (c: DuckDBConnection, sql: string) => (await c.runAndReadAll(sql)).getRows() as unknown[][];
+  const rows = async (c: DuckConnection, sql: string) => (await c.runAndReadAll(sql)).getRows() as unknown[][];
 
   /**
    * Numeric (or date/time, as epoch ms) columns of the sketch's sample in row order, NaN where missing, kept in
    * the column cache; null when a column holds a NaN value of its own (it would be taken for missing: the query
    * answers then).
    */
-  async function sampleColumns(c: DuckDBConnection, sketch: Sketch, cols: SchemaColumn[]): Promise<Float64Array[] | null> {
+  async function sampleColumns(c: DuckConnection, sketch: Sketch, cols: SchemaColumn[]): Promise<Float64Array[] | null> {
     const keyOf = (col: SchemaColumn) => `${sketch.datasetId}:${sketch.manifest.build_id}:sample:${col.name}`;
     const readColumns = async (which: SchemaColumn[]) => {
       const got = (await c.runAndReadAll(`SELECT ${which.map(asNumber).join(', ')} FROM read_parquet(${sqlString(sketch.samplePath)})`)).getColumns() as unknown[][];
@@ -718,7 +709,7 @@ export function makeVisualizationService(ctx: AppContext) {
    * The min/max pyramid of one column: PYRAMID_BUCKETS equal time buckets over the whole series, each with its
    * row count and its minimum and maximum (with their times). Built by one scan, then kept in the cache.
    */
-  function pyramid(c: DuckDBConnection, row: DatasetTable, src: string, ts: string, col: SchemaColumn, fullStart: number, wp: number): Promise<Pyramid> {
+  function pyramid(c: DuckConnection, row: DatasetTable, src: string, ts: string, col: SchemaColumn, fullStart: number, wp: number): Promise<Pyramid> {
     return cached(`${row.id}:pyramid:${col.name}`, async () => {
       const v = `${ident(col.name)}::DOUBLE`;
       const r = await rows(

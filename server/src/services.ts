@@ -1,0 +1,45 @@
+import type { AppContext } from './context.js';
+// The order of these imports is the order in which the areas' answer schemas are registered, and so the order of the
+// OpenAPI document's components: keep it, or web/src/api/schema.d.ts is rewritten in another order.
+import { makeDatasetService } from './features/datasets/service.js';
+import { makeImageService } from './features/images/service.js';
+import { makeRunService } from './features/training/runs.js';
+import { makeTrainingService } from './features/training/service.js';
+import { makeDesignService } from './features/optimal-design/service.js';
+import { makeOptimizationService } from './features/optimization/service.js';
+import { makePreprocessService } from './features/preprocessing/service.js';
+import { makeStatisticalService } from './features/statistical-analysis/service.js';
+import { makeTimeSeriesService } from './features/timeseries/service.js';
+import { makePredictionService } from './features/prediction/service.js';
+import { makeVisualizationService } from './features/visualization/service.js';
+
+/**
+ * The areas' services, built once at start-up (buildApp) and handed to the route plugins as `app.services`; each
+ * service receives the others it uses here, so nothing else calls a service factory.
+ */
+export function buildServices(ctx: AppContext) {
+  const datasets = makeDatasetService(ctx);
+  const runs = makeRunService(ctx);
+  const training = makeTrainingService(ctx, { datasets, runs });
+  const timeSeries = makeTimeSeriesService(ctx, { datasets, training, runs });
+  return {
+    datasets,
+    runs,
+    training,
+    timeSeries,
+    images: makeImageService(ctx, { datasets, runs }),
+    predictions: makePredictionService(ctx, { datasets, training, timeSeries, runs }),
+    preprocessing: makePreprocessService(ctx, { datasets }),
+    visualization: makeVisualizationService(ctx, { datasets }),
+    statisticalAnalysis: makeStatisticalService(ctx, { datasets }),
+    optimization: makeOptimizationService(ctx, { datasets, training }),
+    design: makeDesignService(ctx, { training }),
+  };
+}
+export type Services = ReturnType<typeof buildServices>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
