@@ -1,32 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { requireAuth } from './auth/guard.js';
 import accountRoutes, { passwordRoutes } from './features/account/routes.js';
-import { makeAccountService } from './features/account/service.js';
 // Members first: the OpenAPI document lists the answers' components in the order their modules declare them.
 import memberRoutes from './features/members/routes.js';
-import { makeMembersService } from './features/members/service.js';
 import identityReviewRoutes from './features/identity-review/routes.js';
-import { makeIdentityReviewService } from './features/identity-review/service.js';
 import identityRoutes from './features/identity/routes.js';
-import { makeIdentityService } from './features/identity/service.js';
 import oidcRoutes from './features/oidc/routes.js';
-import { makeOidcService, oidcEnabled } from './features/oidc/service.js';
+import { oidcEnabled } from './features/oidc/service.js';
 import profileRoutes from './features/profile/routes.js';
-import { makeProfileService } from './features/profile/service.js';
 
 /**
  * The account client (SPEC §7 'Account client', ARCHITECTURE 'Sign-in calls'), mounted under /account/api: the
  * sign-in calls and single sign-on, then, for a signed-in caller, password, members, profile, identity and its
- * review. The areas' services are built here, each once, lowest first: account ← identity ← profile ← members.
+ * review. The areas' services come built from start-up (services.ts).
  */
 export default async function accountApi(app: FastifyInstance) {
   const { ctx } = app;
-  const account = makeAccountService(ctx);
-  const identity = makeIdentityService(ctx);
-  const profile = makeProfileService(ctx, account, identity);
-  const members = makeMembersService(ctx, account, profile);
-  const oidc = makeOidcService(ctx, account);
-  const review = makeIdentityReviewService(ctx, account, identity);
+  const { account, members, profile, identity, oidc, identityReview: review } = app.services;
 
   await app.register(accountRoutes, { account, sso: oidcEnabled(ctx.config) });
   await app.register(oidcRoutes, { oidc });

@@ -12,6 +12,16 @@ import { makeStatisticalService } from './features/statistical-analysis/service.
 import { makeTimeSeriesService } from './features/timeseries/service.js';
 import { makePredictionService } from './features/prediction/service.js';
 import { makeVisualizationService } from './features/visualization/service.js';
+import { makeAccountService } from './features/account/service.js';
+import { makeAuditService } from './features/audit/service.js';
+import { makeDownloadService } from './features/downloads/service.js';
+import { makeIdentityReviewService } from './features/identity-review/service.js';
+import { makeIdentityService } from './features/identity/service.js';
+import { makeMeService } from './features/me/service.js';
+import { makeMembersService } from './features/members/service.js';
+import { makeOidcService } from './features/oidc/service.js';
+import { makePlatformService } from './features/platform/service.js';
+import { makeProfileService } from './features/profile/service.js';
 
 /**
  * The areas' services, built once at start-up (buildApp) and handed to the route plugins as `app.services`; each
@@ -22,7 +32,21 @@ export function buildServices(ctx: AppContext) {
   const runs = makeRunService(ctx);
   const training = makeTrainingService(ctx, { datasets, runs });
   const timeSeries = makeTimeSeriesService(ctx, { datasets, training, runs });
+  // The account side, lowest first: account ← identity ← profile ← members.
+  const account = makeAccountService(ctx);
+  const identity = makeIdentityService(ctx);
+  const profile = makeProfileService(ctx, account, identity);
   return {
+    account,
+    identity,
+    profile,
+    members: makeMembersService(ctx, account, profile),
+    oidc: makeOidcService(ctx, account),
+    identityReview: makeIdentityReviewService(ctx, account, identity),
+    me: makeMeService(ctx, account),
+    audit: makeAuditService(ctx, account),
+    downloads: makeDownloadService(ctx),
+    platform: makePlatformService(ctx, { training }),
     datasets,
     runs,
     training,

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPlatformAdmin } from '../../auth/guard.js';
 import { verifyAccess } from '../../auth/tokens.js';
-import { makeAccountService } from '../account/service.js';
 
 /**
  * Prometheus metrics at GET /metrics (text exposition format 0.0.4): requests and their latencies by route,
@@ -41,8 +40,7 @@ export function installMetrics(app: FastifyInstance): void {
   const requests = new Map<string, { labels: Record<string, string>; n: number }>();
   const latency = new Map<string, { labels: Record<string, string>; h: Histogram }>();
   const started = Date.now();
-  // Built here until services are built once at start-up and handed in.
-  const account = makeAccountService(app.ctx);
+  const { account } = app.services;
 
   app.addHook('onResponse', async (req: FastifyRequest, reply: FastifyReply) => {
     const route = req.routeOptions?.url ?? 'unmatched';

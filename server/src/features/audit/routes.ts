@@ -3,10 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
 import { replies } from '../../http/responses.js';
-import { makeAccountService } from '../account/service.js';
 import { classify } from './classify.js';
 import { AuditPage, AuditQuery } from './schemas.js';
-import { makeAuditService } from './service.js';
 
 function subjectOf(req: FastifyRequest): string | null {
   const params = (req.params ?? {}) as Record<string, unknown>;
@@ -18,8 +16,7 @@ function subjectOf(req: FastifyRequest): string | null {
 
 /** Records auditable calls after their answer; an audit write that fails is logged, never turned into an error. */
 export function installAudit(app: FastifyInstance): void {
-  // Built here until services are built once at start-up and handed in.
-  const audit = makeAuditService(app.ctx, makeAccountService(app.ctx));
+  const { audit } = app.services;
   app.addHook('onResponse', async (req: FastifyRequest, reply: FastifyReply) => {
     const route = req.routeOptions?.url;
     if (!route) return;
@@ -38,8 +35,7 @@ export function installAudit(app: FastifyInstance): void {
 /** GET /api/audit: the organisation's audit log, for owners and administrators. */
 export default async function auditRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Built here until services are built once at start-up and handed in.
-  const audit = makeAuditService(app.ctx, makeAccountService(app.ctx));
+  const { audit } = app.services;
   r.get(
     '/audit',
     { preHandler: requireRole('owner', 'admin'), schema: { tags: ['audit'], summary: "The organisation's audit log, newest first (owners and administrators)", querystring: AuditQuery, response: replies({ 200: AuditPage }) } },

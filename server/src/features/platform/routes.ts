@@ -26,7 +26,6 @@ import {
   statsView,
   updateBody,
 } from './schemas.js';
-import { makePlatformService } from './service.js';
 import { readStats, statsCsv } from './stats.js';
 
 const tags = ['platform projects'];
@@ -34,7 +33,7 @@ const manage = requireRole('owner', 'admin'); // owners and admins publish and m
 
 /** Hosted model APIs: platform projects and credentials under /api/platform, serving at /serve/{key}/predict. */
 export default async function platformRoutes(app: FastifyInstance) {
-  const svc = makePlatformService(app.ctx);
+  const svc = app.services.platform;
   const gateway = makeGateway(app.ctx);
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import '../account/db.js';
-import { makeTrainingService } from '../training/service.js';
+import type { TrainingService } from '../training/service.js';
 import type { TrainingModelView } from '../training/responses.js';
 import type { PlatformCredentialTable, PlatformProjectTable, PlatformStatus } from './db.js';
 import './db.js';
@@ -50,9 +50,8 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && crypto.timingSafeEqual(x, y);
 }
 
-export function makePlatformService(ctx: AppContext) {
+export function makePlatformService(ctx: AppContext, { training }: { training: TrainingService }) {
   const { db, storage, config } = ctx;
-  const training = makeTrainingService(ctx);
   const prices = loadPrices();
 
   async function get(auth: Pick<AuthContext, 'orgId'>, id: string): Promise<PlatformProjectTable> {

@@ -7,11 +7,11 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { JobView } from '../../jobs/service.js';
 import { ident, readParquet, withConnection } from '../../duck/index.js';
-import { datasetKey, type DatasetService, makeDatasetService } from '../datasets/service.js';
+import { datasetKey, type DatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import { M } from './messages.js';
-import { makeRunService, projectKey, type RunService, TUNE_HELPER_SUBJECT } from './runs.js';
+import { projectKey, type RunService, TUNE_HELPER_SUBJECT } from './runs.js';
 import { readTrainingReport, type TrainingModelView, type TrainingProjectView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
 import { algorithmName, algorithmsOf, catalogueText, catalogueWord, isTabular, paramLabels, type ProjectType, TYPES } from './types.js';
@@ -154,8 +154,8 @@ export interface TrainingDeps {
   runs: RunService;
 }
 
-/** `deps` are the services built at start-up; platform (moved there by its own change) still passes the context alone. */
-export function makeTrainingService(ctx: AppContext, deps: TrainingDeps = { datasets: makeDatasetService(ctx), runs: makeRunService(ctx) }) {
+/** `deps` are the services built at start-up (services.ts). */
+export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
   const { storage, jobs, duckdb } = ctx;
   const { datasets, runs } = deps;
 
