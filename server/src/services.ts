@@ -14,6 +14,7 @@ import { makePredictionService } from './features/prediction/service.js';
 import { makeVisualizationService } from './features/visualization/service.js';
 import { makeAccountService } from './features/account/service.js';
 import { makeAuditService } from './features/audit/service.js';
+import { makeBillingService } from './features/billing/service.js';
 import { makeDownloadService } from './features/downloads/service.js';
 import { makeIdentityReviewService } from './features/identity-review/service.js';
 import { makeIdentityService } from './features/identity/service.js';
@@ -47,6 +48,7 @@ export function buildServices(ctx: AppContext) {
     audit: makeAuditService(ctx, account),
     downloads: makeDownloadService(ctx),
     platform: makePlatformService(ctx, { training }),
+    billing: makeBillingService(ctx),
     datasets,
     runs,
     training,

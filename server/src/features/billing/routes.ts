@@ -23,7 +23,6 @@ import {
   topupBody,
   Wallet,
 } from './schemas.js';
-import { makeBillingService } from './service.js';
 import type { InvoiceState } from './db.js';
 
 const tags = ['invoices and payments'];
@@ -34,7 +33,7 @@ const tags = ['invoices and payments'];
  * invoices and locks the projects of overdue ones.
  */
 export default async function billingRoutes(app: FastifyInstance) {
-  const svc = makeBillingService(app.ctx);
+  const svc = app.services.billing;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   let timer: NodeJS.Timeout | undefined;
