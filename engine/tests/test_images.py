@@ -202,7 +202,50 @@ def test_threshold_rules():
     r = metrics.rates(labels, scores, 0.6)
     assert r["miss_rate"] == 0.25 and r["over_detection_rate"] == 0.0
     assert metrics.rates(labels, scores, 0.0)["over_detection_rate"] == 1.0
-    assert metrics.best_f1_threshold(labels, scores) in scores
+    # overlapping classes: best F1 flags 0.6, 0.7, 0.8 (and the OK 0.5 costs more than the NG 0.35 brings); the
+    # threshold sits in the middle of the scores that give that F1, (0.5, 0.6], not on the lowest NG score 0.6
+    assert metrics.best_f1_threshold(labels, scores) == pytest.approx(0.55)
+
+
+def test_default_threshold_sits_with_margin_between_separated_classes():
+    """Issue 30: perfectly separated validation scores with few NG images. "Best F1" kept the lowest of the tied
+    thresholds, the lowest NG score, and new NG images scoring a little lower passed as OK; the default is midway."""
+    labels = ["OK"] * 6 + ["NG"] * 3
+    scores = [0.10, 0.12, 0.15, 0.18, 0.20, 0.30, 0.90, 1.10, 1.40]
+    t, rule, params = metrics.default_threshold(labels, scores, 99.0)
+    assert t == pytest.approx(0.60) and rule == "midway_separated"
+    assert params == {"highest_ok": 0.3, "lowest_ng": 0.9}
+    # new NG images just under the lowest validation NG score are caught; new OK images a little above the highest OK pass
+    new_labels, new_scores = ["NG", "NG", "OK", "OK"], [0.85, 0.70, 0.35, 0.50]
+    assert metrics.rates(new_labels, new_scores, t) == {"miss_rate": 0.0, "over_detection_rate": 0.0}
+    assert metrics.rates(new_labels, new_scores, 0.90)["miss_rate"] == 1.0  # what the old rule gave
+    # the rule is said in words in both languages with its scores
+    assert report_html.rule_text({"threshold_rule": rule, "threshold_rule_params": params}) == (
+        "midway between the highest OK score (0.3) and the lowest NG score (0.9) of the validation images, which separate completely"
+    )
+    assert "OK の最高スコア（0.3）と NG の最低スコア（0.9）の中間" in report_html.rule_text({"threshold_rule": rule, "threshold_rule_params": params}, "ja")
+
+
+def test_default_threshold_overlap_middle_of_plateau_and_ok_only_percentile():
+    # overlap: OK 0.1..0.5 and 0.7; NG 0.6, 0.8, 0.9. Best F1 (6/7) flags 0.6 and above, or 0.8 and above
+    # (F1 4/5 < 6/7): one plateau (0.5, 0.6]; the threshold is its middle.
+    labels = ["OK"] * 6 + ["NG"] * 3
+    scores = [0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 0.6, 0.8, 0.9]
+    t, rule, params = metrics.default_threshold(labels, scores, 99.0)
+    assert rule == "best_f1_plateau" and t == pytest.approx(0.55) and params == {"low": 0.5, "high": 0.6}
+    f1 = lambda th: metrics.binary(labels, scores, th)["f1"]  # noqa: E731
+    assert f1(t) == max(f1(c) for c in scores)
+    # two separate best-F1 intervals (F1 2/3 flagging 0.9 alone, or 0.6 and above): the wider, (0.1, 0.6]
+    t2, low, high = metrics.best_f1_plateau(["NG", "OK", "OK", "NG", "OK"], [0.9, 0.8, 0.7, 0.6, 0.1])
+    assert (low, high) == (0.1, 0.6) and t2 == pytest.approx(0.35)
+    # OK-only validation images: the stated percentile of their (held-back) scores, as numpy's linear percentile
+    ok = [float(v) for v in range(1, 101)]
+    t, rule, params = metrics.default_threshold(["OK"] * 100, ok, 95.0)
+    assert rule == "ok_percentile" and params == {"percentile": 95.0} and t == pytest.approx(95.05)
+    # NG only: just under the lowest NG score (every validation NG flagged); nothing held out: None
+    t, rule, _ = metrics.default_threshold(["NG", "NG"], [0.4, 0.8], 99.0)
+    assert rule == "lowest_ng" and t < 0.4 and t == pytest.approx(0.4)
+    assert metrics.default_threshold([], [], 99.0) == (None, "default", {})
 
 
 def run(kind, spec):
