@@ -86,20 +86,72 @@ def test_zip_safety_cases_are_skipped_and_named(tmp_path):
     )
     dest = tmp_path / "out"
     m = unpack(z, dest, "analysis", limits={"max_ratio": 100})
+    codes = {s["entry"]: s["code"] for s in m["skipped"]}
+    assert codes == {
+        "../evil.png": "image_skip_zip_slip",
+        "OK/../../evil2.png": "image_skip_zip_slip",
+        "/abs.png": "image_skip_absolute_path",
+        "OK/inner.zip": "image_skip_nested_zip",
+        "OK/readme.txt": "image_skip_not_image",
+        "OK/broken.png": "image_skip_corrupt_image",
+        "OK/bomb.png": "image_skip_compression_ratio",
+        "__MACOSX/OK/._ok_1.png": "image_skip_system_file",
+        "OK/link.png": "image_skip_symlink",
+    }
+    # each reason is a catalogue code said in words in both languages (the server renders the reader's), never an
+    # exception's name; "reason" keeps the English words
+    cat = json.loads((Path(metrics.__file__).parents[1] / "messages.json").read_text(encoding="utf-8"))
+    for s in m["skipped"]:
+        assert s["reason"] == cat[s["code"]]["en"].format(**s["params"]) and cat[s["code"]]["ja"]
+        assert "Error" not in s["reason"] and "Error" not in cat[s["code"]]["ja"]
     reasons = {s["entry"]: s["reason"] for s in m["skipped"]}
-    assert "zip-slip" in reasons["../evil.png"] and "zip-slip" in reasons["OK/../../evil2.png"]
-    assert reasons["/abs.png"] == "absolute path"
-    assert reasons["OK/inner.zip"] == "nested ZIP"
-    assert reasons["OK/readme.txt"].startswith("not an image")
-    assert reasons["OK/broken.png"].startswith("corrupt or truncated")
-    assert "zip bomb" in reasons["OK/bomb.png"]
-    assert reasons["OK/link.png"] == "symbolic link"
+    assert "zip-slip" in reasons["../evil.png"] and "symbolic link" in reasons["OK/link.png"]
+    assert "damaged" in reasons["OK/broken.png"] and "ZIP bomb" in reasons["OK/bomb.png"]
     assert m["total"] == 10
     # nothing outside the dataset folder, and generated names only
     assert not (tmp_path / "evil.png").exists() and not (tmp_path / "evil2.png").exists()
     files = {p.relative_to(dest).parts[0] for p in dest.rglob("*") if p.is_file()}
     assert files == {"images", "thumbs", "manifest.json"}
     assert all(Image.open(dest / it["thumb"]).size[0] <= 160 for it in m["items"])
+
+
+def raw_name_zip(path: Path, entries: list[tuple[bytes, bytes]]) -> Path:
+    """A ZIP whose entry names are the given raw bytes with the UTF-8 flag (bit 11) unset, as Windows Explorer writes
+    them on a Japanese system (CP932): written under ASCII stand-ins of the same length, then patched in place (local
+    headers and central directory; names are outside the CRC)."""
+    stand = [(f"{i:0{len(raw)}d}".encode()[-len(raw) :], raw) for i, (raw, _) in enumerate(entries)]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for (st, _), (_, data) in zip(stand, entries):
+            z.writestr(st.decode(), data)
+    blob = path.read_bytes()
+    for st, raw in stand:
+        assert blob.count(st) == 2
+        blob = blob.replace(st, raw)
+    path.write_bytes(blob)
+    with zipfile.ZipFile(path) as z:
+        assert all(not i.flag_bits & 0x800 for i in z.infolist())
+    return path
+
+
+def test_zip_names_without_the_utf8_flag_are_decoded_as_their_tool_wrote_them(tmp_path):
+    """Issue 30: Japanese folder names from Windows Explorer (CP932, no UTF-8 flag) registered as mojibake classes
+    (不良 → òsù╟). UTF-8 flag → UTF-8; otherwise UTF-8, then CP932, then CP437."""
+    entries = [(f"{cls}/{i}.png".encode("cp932"), png(cls == "良品", i)) for cls in ("不良", "良品") for i in range(4)]
+    m = unpack(raw_name_zip(tmp_path / "explorer.zip", entries), tmp_path / "o", "classification")
+    assert m["classes"] == ["不良", "良品"] and not m["skipped"]
+    assert {it["name"] for it in m["items"]} == {f"{c}/{i}.png" for c in ("不良", "良品") for i in range(4)}
+    # UTF-8 bytes without the flag (some tools), and bytes that are neither UTF-8 nor CP932: CP437 (café)
+    utf8 = [(f"{cls}/{i}.png".encode(), png(True, i)) for cls in ("検査", "合格") for i in range(3)]
+    m2 = unpack(raw_name_zip(tmp_path / "u.zip", utf8), tmp_path / "o2", "classification")
+    assert m2["classes"] == ["合格", "検査"]
+    cp437 = [(b"caf\x82/" + str(i).encode() + b".png", png(True, i)) for i in range(3)] + [
+        (b"tea/" + str(i).encode() + b".png", png(True, i)) for i in range(3)
+    ]
+    m3 = unpack(raw_name_zip(tmp_path / "c.zip", cp437), tmp_path / "o3", "classification")
+    assert m3["classes"] == ["café", "tea"]
+    # with the flag set (Python writes non-ASCII names so), UTF-8 as written
+    m4 = unpack(make_zip(tmp_path / "f.zip", {f"{c}/{i}.png": png(True, i) for c in ("不良", "良品") for i in range(3)}), tmp_path / "o4", "classification")
+    assert m4["classes"] == ["不良", "良品"]
 
 
 def test_zip_total_budget_and_lying_header(tmp_path):
@@ -414,7 +466,7 @@ def test_magnetic_tile_zip_registers(tmp_path):
 
 def test_inference_zip_takes_flat_images(tmp_path):
     m = unpack(make_zip(tmp_path / "i.zip", {"a.png": png(True, 1), "sub/b.png": png(False, 2), "c.txt": b"x"}), tmp_path / "o", "inference")
-    assert m["total"] == 2 and [s["entry"] for s in m["skipped"]] == ["c.txt"]
+    assert m["total"] == 2 and [(s["entry"], s["code"]) for s in m["skipped"]] == [("c.txt", "image_skip_not_image")]
 
 
 def test_image_errors_are_engine_errors_with_both_languages(tmp_path):
