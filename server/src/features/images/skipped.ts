@@ -17,3 +17,11 @@ export function skippedIn(list: Skipped[] | undefined, lang: Lang): { entry: str
     reason: s.code && isEngineCode(s.code) ? (engineErrorText(JSON.stringify({ code: s.code, params: s.params ?? {} }), lang) ?? s.reason) : s.reason,
   }));
 }
+
+/** An image prediction's summary (task image_predict) with its unreadable images (failed) and left-out ZIP entries
+ * (skipped) said in `lang`; results written before these lists existed have neither. */
+export function imageSummaryIn(result: unknown, lang: Lang): unknown {
+  if (!result || typeof result !== 'object') return result ?? null;
+  const r = result as { failed?: Skipped[]; skipped?: Skipped[] };
+  return { ...r, failed: skippedIn(r.failed, lang), skipped: skippedIn(r.skipped, lang) };
+}

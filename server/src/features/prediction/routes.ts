@@ -18,6 +18,9 @@ import { type ProjectType, TYPES } from '../training/types.js';
 import type { PredictionTable } from './db.js';
 import './db.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
+import { langOf, type Lang } from '../../i18n/messages.js';
+import { IMAGE_TYPES } from '../images/schemas.js';
+import { imageSummaryIn } from '../images/skipped.js';
 import { M } from './messages.js';
 import { Prediction, PredictionPage, PredictionProgress, PredictionRows, type PredictionView } from './responses.js';
 
@@ -52,7 +55,8 @@ export default async function predictionRoutes(app: FastifyInstance) {
     return row;
   }
 
-  async function view(auth: AuthContext, p: PredictionTable): Promise<PredictionView> {
+  const IMAGE_TYPES_SET = new Set<string>(IMAGE_TYPES);
+  async function view(auth: AuthContext, p: PredictionTable, lang: Lang = 'en'): Promise<PredictionView> {
     const job = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
     const state = !job ? 'failed' : job.state === 'succeeded' ? 'done' : job.state === 'failed' || job.state === 'cancelled' ? 'failed' : job.state === 'running' ? 'running' : 'queued';
     return {
@@ -70,7 +74,9 @@ export default async function predictionRoutes(app: FastifyInstance) {
       message: job?.message ?? '',
       error: job?.error ?? null,
       log: state === 'failed' ? (job?.log ?? '') : '',
-      result: state === 'done' ? (job?.result ?? null) : null, // the summary the project kind's engine task wrote (Prediction declares each)
+      // the summary the project kind's engine task wrote (Prediction declares each); an image prediction's left-out
+      // images and ZIP entries say why in the reader's language
+      result: state === 'done' ? (IMAGE_TYPES_SET.has(p.project_type) ? imageSummaryIn(job?.result, lang) : (job?.result ?? null)) : null,
       created_at: p.created_at,
       finished_at: job?.finished_at ?? null,
     } as PredictionView;
@@ -187,7 +193,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
     return ok({ id: v.id, state: v.state, progress: v.progress, message: v.message, error: v.error });
   });
   r.get('/inference/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
-    ok(await view(req.auth, await getRow(req.auth, req.params.id))),
+    ok(await view(req.auth, await getRow(req.auth, req.params.id), langOf(req.headers['accept-language']))),
   );
   r.get('/inference/:id/rows', { schema: { tags, summary: 'A page of the result table: predictions beside the input rows', params: idParams, querystring: rowsQuery, response: replies({ 200: PredictionRows }) } }, async (req) => {
     const p = await getRow(req.auth, req.params.id);
@@ -237,7 +243,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
     async (req) => ok(await start(req.auth, req.params.project_id, req.body.model_key, req.body.dataset_id, req.body.name)),
   );
   r.get('/prediction/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
-    ok(await view(req.auth, await getRow(req.auth, req.params.id))),
+    ok(await view(req.auth, await getRow(req.auth, req.params.id), langOf(req.headers['accept-language']))),
   );
   for (const type of ['dimensional_compression', 'discriminant_analysis', 'clustering', 'soft_sensor'] as const) {
     const { prefix } = TYPES[type];
