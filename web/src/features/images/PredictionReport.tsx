@@ -16,10 +16,10 @@ import { AuthImage, fmt, NS } from './shared';
 
 /** /prediction/report/{analysis|classification}/{prediction_id}: each image with its class, score and heat-map; CSV. */
 export default function PredictionReport() {
-  const { t } = useTranslation(NS);
+  const { t, i18n } = useTranslation(NS);
   const { prediction_id: id } = useParams();
   const { data } = useQuery({
-    queryKey: ['images', 'prediction', id],
+    queryKey: ['images', 'prediction', id, i18n.language], // the reasons of left-out images are said in the reader's language
     queryFn: ({ signal }) => apiGet<ImagePrediction>(`/api/inference/${encodeURIComponent(id!)}`, undefined, { signal }),
     refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1000 : false),
   });
