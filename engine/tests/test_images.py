@@ -355,6 +355,9 @@ def test_default_threshold_overlap_middle_of_plateau_and_ok_only_percentile():
     # two separate best-F1 intervals (F1 2/3 flagging 0.9 alone, or 0.6 and above): the wider, (0.1, 0.6]
     t2, low, high = metrics.best_f1_plateau(["NG", "OK", "OK", "NG", "OK"], [0.9, 0.8, 0.7, 0.6, 0.1])
     assert (low, high) == (0.1, 0.6) and t2 == pytest.approx(0.35)
+    # scores of a barely trained classifier, differing in the 7th digit: the words still tell the two apart
+    _, rule, params = metrics.default_threshold(["OK", "OK", "NG", "NG"], [0.4948600, 0.4948671, 0.4948674, 0.4948690], 99.0)
+    assert rule == "midway_separated" and params == {"highest_ok": 0.4948671, "lowest_ng": 0.4948674}
     # OK-only validation images: the stated percentile of their (held-back) scores, as numpy's linear percentile
     ok = [float(v) for v in range(1, 101)]
     t, rule, params = metrics.default_threshold(["OK"] * 100, ok, 95.0)
@@ -434,7 +437,7 @@ def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
     res, _ = run("image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "files": files, "output_dir": str(tmp_path / "p1")})
     assert [r["name"] for r in res["rows"]] == ["ライン1_良品.png", "scan-02.png", "scan-04.png", "scan-05.png"]
     assert all(r["score"] == pytest.approx(alone[r["name"]], rel=1e-5) for r in res["rows"])
-    assert [(f["entry"], f["code"]) for f in res["failed"]] == [("broken photo.jpg", "image_skip_unreadable_image")]
+    assert [(f["entry"], f["code"]) for f in res["failed"]] == [("broken photo.jpg", "image_skip_corrupt_image")]
     assert "000002" not in json.dumps(res["failed"]) and "Error" not in res["failed"][0]["reason"]
     # heat-map i belongs to row i (the web asks heatmap/{row})
     assert [r["heatmap"] for r in res["rows"]] == [f"heatmaps/{i:06d}.png" for i in range(4)]

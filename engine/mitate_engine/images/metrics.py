@@ -73,6 +73,16 @@ def percentile_threshold(ok_scores: list[float], percentile: float) -> float:
     return float(np.percentile(np.asarray(ok_scores, dtype=float), percentile))
 
 
+def _shown(a: float, b: float) -> tuple[float, float]:
+    """Two scores for the rule's words: 6 significant digits, more when needed to tell them apart (scores of a
+    barely trained classifier may differ in the 7th)."""
+    for digits in range(6, 17):
+        ra, rb = float(f"{float(a):.{digits}g}"), float(f"{float(b):.{digits}g}")
+        if ra != rb or a == b:
+            return ra, rb
+    return float(a), float(b)
+
+
 def default_threshold(labels: list[str], scores: list[float], ok_percentile: float) -> tuple[float | None, str, dict]:
     """The threshold training chooses on held-out (validation) scores, with the rule's code and parameters (messages
     image_threshold_rule_<code>): the one implementation of the default rule; the server shows the code it stores.
@@ -84,16 +94,17 @@ def default_threshold(labels: list[str], scores: list[float], ok_percentile: flo
     """
     ok = [sc for sc, l in zip(scores, labels) if l == "OK"]
     ng = [sc for sc, l in zip(scores, labels) if l == "NG"]
-    r4 = lambda v: float(f"{float(v):.6g}")  # noqa: E731 - parameters shown to the user
     if ok and ng:
         if max(ok) < min(ng):
-            return (max(ok) + min(ng)) / 2, "midway_separated", {"highest_ok": r4(max(ok)), "lowest_ng": r4(min(ng))}
+            a, b = _shown(max(ok), min(ng))
+            return (max(ok) + min(ng)) / 2, "midway_separated", {"highest_ok": a, "lowest_ng": b}
         t, low, high = best_f1_plateau(labels, scores)
-        return t, "best_f1_plateau", {"low": r4(low), "high": r4(high)}
+        a, b = _shown(low, high)
+        return t, "best_f1_plateau", {"low": a, "high": b}
     if ok:
         return percentile_threshold(ok, ok_percentile), "ok_percentile", {"percentile": float(ok_percentile)}
     if ng:
-        return float(np.nextafter(min(ng), -np.inf)), "lowest_ng", {"lowest_ng": r4(min(ng))}
+        return float(np.nextafter(min(ng), -np.inf)), "lowest_ng", {"lowest_ng": _shown(min(ng), min(ng))[0]}
     return None, "default", {}
 
 

@@ -67,7 +67,7 @@ class ImagePredict(Task):
                 }
             )
         # each unreadable image under the user's own file name, with why (a catalogue code the server says in words)
-        failed = [skip_entry(files[k]["name"], "unreadable_image") for k in bad]
+        failed = [skip_entry(files[k]["name"], "corrupt_image") for k in bad]
         labelled = any(r["label"] for r in result)
         with open(out / "predictions.csv", "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh, lineterminator="\n")

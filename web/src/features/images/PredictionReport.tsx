@@ -40,8 +40,8 @@ export default function PredictionReport() {
         </Box>
       )}
       {data.state === 'failed' && <Alert severity="error">{data.error ?? t('prediction.failed')}</Alert>}
-      {data.state === 'done' && data.result && <LeftOut title={t('prediction.unreadable', { n: data.result.failed.length })} items={data.result.failed} testId="prediction-failed" />}
-      {data.state === 'done' && data.result && <LeftOut title={t('prediction.skipped', { n: data.result.skipped.length })} items={data.result.skipped} testId="prediction-skipped" />}
+      {data.state === 'done' && data.result && <LeftOut title={t('prediction.unreadable', { count: data.result.failed.length })} items={data.result.failed} testId="prediction-failed" />}
+      {data.state === 'done' && data.result && <LeftOut title={t('prediction.skipped', { count: data.result.skipped.length })} items={data.result.skipped} testId="prediction-skipped" />}
       {data.state === 'done' && (
         <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
           {t(data.result?.algorithm === 'patchcore' ? 'result.heatLegendPatchcore' : 'result.heatLegendGradcam')}
