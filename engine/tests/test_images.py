@@ -355,6 +355,10 @@ def test_default_threshold_overlap_middle_of_plateau_and_ok_only_percentile():
     # two separate best-F1 intervals (F1 2/3 flagging 0.9 alone, or 0.6 and above): the wider, (0.1, 0.6]
     t2, low, high = metrics.best_f1_plateau(["NG", "OK", "OK", "NG", "OK"], [0.9, 0.8, 0.7, 0.6, 0.1])
     assert (low, high) == (0.1, 0.6) and t2 == pytest.approx(0.35)
+    # best only when every image is flagged (no NG stands out): said so, at the lowest score
+    t, rule, params = metrics.default_threshold(["NG", "OK", "NG", "OK"], [0.1, 0.2, 0.3, 0.4], 99.0)
+    assert (t, rule, params) == (0.1, "best_f1_lowest_score", {"score": 0.1})
+    assert "flagging every image as NG" in report_html.rule_text({"threshold_rule": rule, "threshold_rule_params": params})
     # scores of a barely trained classifier, differing in the 7th digit: the words still tell the two apart
     _, rule, params = metrics.default_threshold(["OK", "OK", "NG", "NG"], [0.4948600, 0.4948671, 0.4948674, 0.4948690], 99.0)
     assert rule == "midway_separated" and params == {"highest_ok": 0.4948671, "lowest_ng": 0.4948674}

@@ -121,6 +121,10 @@ describe.each(DATABASES)('images on %s', (kind) => {
       expect(d.report.threshold).toBeCloseTo((hiOk + loNg) / 2, 12);
       expect(d.threshold_rule).toMatch(/^midway between the highest OK score \(.+\) and the lowest NG score \(.+\) of the validation images/);
       expect(ja).toContain('の中間');
+    } else if (d.report.threshold_rule === 'best_f1_lowest_score') {
+      // best only when every image is flagged: at the lowest validation score, said so
+      expect(d.report.threshold).toBe(Math.min(...vs.map((s) => s.score)));
+      expect(d.threshold_rule).toMatch(/flagging every image as NG/);
     } else {
       expect(d.report.threshold_rule).toBe('best_f1_plateau');
       expect(vs.some((s) => s.score === d.report.threshold)).toBe(false); // between two scores, not on one

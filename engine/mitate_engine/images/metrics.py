@@ -99,6 +99,8 @@ def default_threshold(labels: list[str], scores: list[float], ok_percentile: flo
             a, b = _shown(max(ok), min(ng))
             return (max(ok) + min(ng)) / 2, "midway_separated", {"highest_ok": a, "lowest_ng": b}
         t, low, high = best_f1_plateau(labels, scores)
+        if low == high:  # best when every image is flagged: no score below to keep a margin from
+            return t, "best_f1_lowest_score", {"score": _shown(t, t)[0]}
         a, b = _shown(low, high)
         return t, "best_f1_plateau", {"low": a, "high": b}
     if ok:

@@ -33511,7 +33511,7 @@ export interface components {
             image_size: number;
             /** @description OK/NG analysis: the threshold training chose */
             threshold?: number;
-            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
+            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
             threshold_rule?: string;
             /** @description Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high) */
             threshold_rule_params?: {
@@ -38141,7 +38141,7 @@ export interface components {
             image_size: number;
             /** @description OK/NG analysis: the threshold training chose */
             threshold?: number;
-            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
+            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
             threshold_rule?: string;
             /** @description Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high) */
             threshold_rule_params?: {

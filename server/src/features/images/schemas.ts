@@ -151,7 +151,7 @@ export const imageReport = z
     classes: z.array(z.string()),
     image_size: z.number().int(),
     threshold: z.number().optional().describe('OK/NG analysis: the threshold training chose'),
-    threshold_rule: z.string().optional().describe('OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words'),
+    threshold_rule: z.string().optional().describe('OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words'),
     threshold_rule_params: z.record(z.string(), z.number()).optional().describe('Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high)'),
     gallery: z.array(
       z
