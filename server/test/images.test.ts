@@ -51,6 +51,12 @@ describe.each(DATABASES)('images on %s', (kind) => {
     expect(d.image.classes).toEqual(['OK', 'NG']);
     expect(d.image.counts.test).toEqual({ OK: 8, NG: 8 });
     expect(d.image.skipped.map((s: { entry: string }) => s.entry).sort()).toEqual(['NG/inner.zip', 'OK/readme.txt']);
+    // why, in words in the reader's language (issue 30: English only, naming Python exceptions, before)
+    const why = (list: { entry: string; reason: string }[]) => Object.fromEntries(list.map((s) => [s.entry, s.reason]));
+    expect(why(d.image.skipped)['NG/inner.zip']).toMatch(/^a ZIP inside the ZIP/);
+    const ja = why(body(await call('GET', `/api/image/dataset/${d.id}`, undefined, alice, 'ja')).image.skipped);
+    expect(ja['NG/inner.zip']).toContain('ZIP の中の ZIP は開きません');
+    expect(ja['OK/readme.txt']).toContain('画像ではありません');
     expect(fs.readdirSync(t.dataDir).sort()).toEqual(top); // nothing written beside the storage folders
     const g = body(await call('GET', `/api/image/dataset/${datasetId}/gallery?page=2&page_size=10&split=train`));
     expect(g.items).toHaveLength(10);
@@ -104,10 +110,27 @@ describe.each(DATABASES)('images on %s', (kind) => {
     const d = body(await call('GET', `/api/detail/${projectId}/${pc.model_key}`));
     expect(d.report.gallery).toHaveLength(16);
     // the rule of the threshold is a code in the report, said in the reader's language
-    expect(d.report.threshold_rule).toBe('best_f1_validation');
-    expect(d.threshold_rule).toBe('best F1 on the validation images');
-    expect(body(await call('GET', `/api/detail/${projectId}/${pc.model_key}`, undefined, alice, 'ja')).threshold_rule).toBe('検証画像で F1 が最大');
-    expect(d.report.scores.filter((s: { split: string }) => s.split === 'validation').length).toBeGreaterThan(0);
+    // the default (issue 30) keeps a margin between the classes' validation scores: midway when they separate
+    const vs = d.report.scores.filter((s: { split: string }) => s.split === 'validation') as { label: string; score: number }[];
+    expect(vs.length).toBeGreaterThan(0);
+    const hiOk = Math.max(...vs.filter((s) => s.label === 'OK').map((s) => s.score));
+    const loNg = Math.min(...vs.filter((s) => s.label === 'NG').map((s) => s.score));
+    const ja = body(await call('GET', `/api/detail/${projectId}/${pc.model_key}`, undefined, alice, 'ja')).threshold_rule;
+    if (hiOk < loNg) {
+      expect(d.report.threshold_rule).toBe('midway_separated');
+      expect(d.report.threshold).toBeCloseTo((hiOk + loNg) / 2, 12);
+      expect(d.threshold_rule).toMatch(/^midway between the highest OK score \(.+\) and the lowest NG score \(.+\) of the validation images/);
+      expect(ja).toContain('の中間');
+    } else if (d.report.threshold_rule === 'best_f1_lowest_score') {
+      // best only when every image is flagged: at the lowest validation score, said so
+      expect(d.report.threshold).toBe(Math.min(...vs.map((s) => s.score)));
+      expect(d.threshold_rule).toMatch(/flagging every image as NG/);
+    } else {
+      expect(d.report.threshold_rule).toBe('best_f1_plateau');
+      expect(vs.some((s) => s.score === d.report.threshold)).toBe(false); // between two scores, not on one
+      expect(d.threshold_rule).toMatch(/^best F1 on the validation images, whose OK and NG scores overlap: the middle/);
+      expect(ja).toContain('F1 が最大となるスコア範囲');
+    }
     const heat = await call('GET', `/api/image/train/heatmap/${projectId}/${pc.model_key}/${d.report.gallery[0].id}`);
     expect(heat.headers['content-type']).toBe('image/png');
     const upd = body(await call('POST', `/api/update/threshold/${projectId}/${pc.model_key}`, { target_miss_rate: 0 }));
@@ -170,6 +193,46 @@ describe.each(DATABASES)('images on %s', (kind) => {
     const txt = multiFiles([{ name: 'a.txt', content: Buffer.from('x') }]);
     const refused = await t.app.inject({ method: 'POST', url: `/api/prediction/result/${projectId}/1_patchcore`, payload: txt.payload, headers: { ...txt.headers, ...alice.auth, 'accept-language': 'ja' } });
     expect(refused.json().detail[0].msg).toContain('a.txt');
+    expect(done.result.failed).toEqual([]);
+  }, 600_000);
+
+  it('predicts each image on its own: an unreadable one is named as the user named it, with why; a ZIP says what it left out', async () => {
+    const good = tiles('OK', 100).concat(tiles('NG', 50)).slice(0, 2).map((f) => ({ name: path.basename(f.file), content: fs.readFileSync(f.file) }));
+    const m = multiFiles([good[0], { name: 'カメラ2_破損.jpg', content: fs.readFileSync(tiles('OK', 100)[0].file).subarray(0, 80) }, good[1]]);
+    const res = await t.app.inject({ method: 'POST', url: `/api/prediction/result/${projectId}/1_patchcore`, payload: m.payload, headers: { ...m.headers, ...alice.auth } });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.app.ctx.jobs.waitFor(body(res).job_id, 300_000);
+    const en = body(await call('GET', `/api/inference/${body(res).id}`));
+    expect(en.state).toBe('done');
+    expect(en.result.rows.map((r: { name: string }) => r.name)).toEqual(good.map((f) => f.name));
+    expect(en.result.failed).toHaveLength(1);
+    expect(en.result.failed[0].entry).toBe('カメラ2_破損.jpg'); // not the stored 000001.jpg
+    expect(en.result.failed[0].reason).toMatch(/^the file cannot be read as an image/);
+    expect(en.result.failed[0].reason).not.toMatch(/Error/);
+    const ja = body(await call('GET', `/api/inference/${body(res).id}`, undefined, alice, 'ja'));
+    expect(ja.result.failed[0].reason).toContain('画像として読み込めません');
+    expect((await call('GET', `/api/image/prediction/${body(res).id}/heatmap/000001`)).headers['content-type']).toBe('image/png');
+
+    // a ZIP to predict with entries left out: each named, with why, as the dataset upload does
+    // (yazl refuses to write "..": the entry is written as batch/xx/ and patched, names being outside the CRC)
+    const written = await zipOf([
+      ...tiles('OK', 30).slice(0, 2).map((f) => ({ name: `batch/${path.basename(f.file)}`, data: fs.readFileSync(f.file) })),
+      { name: 'batch/xx/escape.png', data: fs.readFileSync(tiles('OK', 100)[0].file) },
+      { name: 'batch/more.zip', data: Buffer.from('PK') },
+      { name: 'batch/notes.txt', data: Buffer.from('x') },
+    ]);
+    const zip = Buffer.from(written.toString('latin1').split('batch/xx/').join('batch/../'), 'latin1');
+    const z = multiFiles([{ name: 'batch.zip', content: zip }]);
+    const zres = await t.app.inject({ method: 'POST', url: `/api/prediction/result/${projectId}/1_patchcore`, payload: z.payload, headers: { ...z.headers, ...alice.auth } });
+    expect(zres.statusCode, zres.body).toBe(200);
+    await t.app.ctx.jobs.waitFor(body(zres).job_id, 300_000);
+    const zja = body(await call('GET', `/api/inference/${body(zres).id}`, undefined, alice, 'ja'));
+    expect(zja.result.rows).toHaveLength(2);
+    const why = Object.fromEntries(zja.result.skipped.map((s: { entry: string; reason: string }) => [s.entry, s.reason]));
+    expect(Object.keys(why).sort()).toEqual(['batch/../escape.png', 'batch/more.zip', 'batch/notes.txt']);
+    expect(why['batch/../escape.png']).toContain('zip-slip');
+    expect(why['batch/more.zip']).toContain('ZIP の中の ZIP');
+    expect(why['batch/notes.txt']).toContain('画像ではありません');
   }, 600_000);
 
   it('stops a run within one batch keeping the best checkpoint', async () => {

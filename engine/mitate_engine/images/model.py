@@ -14,7 +14,7 @@ from torch import nn
 from . import patchcore
 from .backbone import BACKBONE_PATCH_BLOCKS, CompactCNN, FineTuned, load_backbone
 from .data import load_batch, resized_rgb
-from .errors import image_error
+from .errors import ImageError, image_error
 from .heatmap import overlay
 
 ALGORITHMS = ("patchcore", "finetune", "compact_cnn")
@@ -109,17 +109,39 @@ class ImageModel:
         return (lo, lo + 2 * (t - lo)) if t is not None and t > lo else (lo, hi)
 
     def predict(
-        self, paths: list[str], batch_size: int = 8, heatmap_dir: Path | None = None, names: list[str] | None = None, progress=None, check=None
+        self,
+        paths: list[str],
+        batch_size: int = 8,
+        heatmap_dir: Path | None = None,
+        names: list[str] | None = None,
+        progress=None,
+        check=None,
+        unreadable: list[int] | None = None,
     ) -> list[dict]:
+        """A row per image. Given `unreadable` (a list), an image that cannot be read is left out and its index
+        appended there, so one bad file costs only its own result; without it, the first such image fails the call."""
         rows: list[dict] = []
         for i in range(0, len(paths), batch_size):
             if check:
                 check()
-            chunk = paths[i : i + batch_size]
-            x = load_batch(chunk, self.image_size)
+            chunk = list(enumerate(paths[i : i + batch_size]))
+            if unreadable is None:
+                x = load_batch([p for _, p in chunk], self.image_size)
+            else:
+                tensors, good = [], []
+                for j, p in chunk:
+                    try:
+                        tensors.append(load_batch([p], self.image_size)[0])
+                        good.append((j, p))
+                    except ImageError:
+                        unreadable.append(i + j)
+                chunk = good
+                if not chunk:
+                    continue
+                x = torch.stack(tensors)
             s, probs, maps = self.scores(x, want_maps=heatmap_dir is not None)
-            for j, p in enumerate(chunk):
-                k = i + j
+            for j, (q0, p) in enumerate(chunk):
+                k = i + q0
                 row = {"index": k, "score": float(s[j])}
                 if self.kind == "analysis":
                     row["predicted"] = "NG" if self.threshold is not None and float(s[j]) >= self.threshold else "OK"
@@ -134,7 +156,7 @@ class ImageModel:
                     row["heatmap"] = name
                 rows.append(row)
             if progress:
-                progress(min(1.0, (i + len(chunk)) / len(paths)))
+                progress(min(1.0, (i + batch_size) / len(paths)))
         return rows
 
 

@@ -13,7 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from PIL import Image, ImageEnhance, ImageOps
 
-from .zipsafe import THUMB
+from .zipsafe import THUMB, skip_entry
 
 RESIZE_MODES = ("stretch", "fit", "pad")
 NORMALIZE = ("none", "autocontrast", "equalize")
@@ -161,8 +161,8 @@ def process_dataset(source_dir: str | Path, dest: str | Path, ops: dict, progres
             with Image.open(source_dir / it["file"]) as src:
                 src.load()
                 out = apply(src, s)
-        except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as e:
-            skipped.append({"entry": it["name"], "reason": f"could not be processed ({type(e).__name__})"})
+        except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+            skipped.append(skip_entry(it["name"], "unprocessable"))
             continue
         name = output_name(it["id"], it["file"])
         save(out, dest / "images" / name)

@@ -281,17 +281,11 @@ def evaluate(model: ImageModel, splits: dict[str, Split], s: dict, out_dir: Path
         model.score_range = (float(np.percentile(ok_v, 50)), float(max(vscores) * 1.1))
     report: dict = {"algorithm": model.algorithm, "kind": model.kind, "classes": model.classes, "image_size": model.image_size}
     if model.kind == "analysis":
-        # The rule is a code with its parameters, not a sentence: the web shows it in the reader's language
-        # (images i18n "thresholdRules.<code>"), as the server does for the rules of POST update/threshold.
-        if "NG" in val.labels and "OK" in val.labels:
-            model.threshold = metrics.best_f1_threshold(val.labels, vscores)
-            report["threshold_rule"], report["threshold_rule_params"] = "best_f1_validation", {}
-        elif vscores:
-            model.threshold = metrics.percentile_threshold([sc for sc, l in zip(vscores, val.labels) if l == "OK"], float(s["ok_percentile"]))
-            report["threshold_rule"], report["threshold_rule_params"] = "ok_percentile", {"percentile": float(s["ok_percentile"])}
-        else:
-            model.threshold = 0.5
-            report["threshold_rule"], report["threshold_rule_params"] = "default", {}
+        # The rule is a code with its parameters, not a sentence: the server says it in the reader's language
+        # (catalogue image_threshold_rule_<code>), as it does for the rules of POST update/threshold.
+        t, rule, params = metrics.default_threshold(val.labels, vscores, float(s["ok_percentile"]))
+        model.threshold = 0.5 if t is None else float(t)
+        report["threshold_rule"], report["threshold_rule_params"] = rule, params
     hooks.progress(0.9, "Scoring the test images")
     trows = model.predict(test.paths, int(s["batch_size"]), heatmap_dir=out_dir / "heatmaps", names=test.ids, check=hooks.check) if test.paths else []
     latency = (time.monotonic() - t0) / max(1, len(vrows) + len(trows))

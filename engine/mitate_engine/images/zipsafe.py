@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from PIL import Image, UnidentifiedImageError
 
+from ..task import fill, messages
 from .errors import image_error
 
 IMAGE_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff"}
@@ -41,11 +42,40 @@ def _read_capped(zf: zipfile.ZipFile, info: zipfile.ZipInfo, cap: int) -> bytes 
     return buf.getvalue()
 
 
+UTF8_FLAG = 0x800  # general purpose bit 11: the name is UTF-8
+
+
+def entry_name(info: zipfile.ZipInfo) -> str:
+    """An entry's name as its author's tool meant it. With bit 11 set it is UTF-8 (zipfile decoded it so); without,
+    zipfile read the raw bytes as CP437, which turns the CP932 (Shift_JIS) names Windows Explorer writes on a
+    Japanese system into mojibake (不良 → `òsù╟`). The raw bytes are tried as UTF-8 (tools that omit the flag), then
+    CP932, then CP437 (the ZIP standard's default)."""
+    if info.flag_bits & UTF8_FLAG:
+        return info.filename
+    try:
+        raw = info.filename.encode("cp437")  # zipfile's decoding, undone: CP437 maps every byte
+    except UnicodeEncodeError:
+        return info.filename
+    for enc in ("utf-8", "cp932"):
+        try:
+            return raw.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    return info.filename
+
+
+# Why an entry was left out: a code of the engine catalogue (image_skip_<code>, en and ja, said by the server in the
+# reader's language) with its parameters; "reason" keeps the English words for readers of the manifest.
+def skip_entry(entry: str, code: str, **params) -> dict:
+    c = f"image_skip_{code}"
+    return {"entry": entry, "code": c, "params": params, "reason": fill(messages()[c]["en"], params)}
+
+
 def _classify_path(name: str) -> tuple[str | None, str | None, str | None]:
     """(split, class, problem) from an entry name: [root/][split/]class/file."""
     parts = [p for p in PurePosixPath(name).parts if p not in ("", ".")]
     if len(parts) < 2:
-        return None, None, "not inside a class folder"
+        return None, None, "not_in_class_folder"
     dirs = parts[:-1]
     # A single wrapping folder (the archive's own name) is tolerated.
     for start in range(len(dirs)):
@@ -56,7 +86,7 @@ def _classify_path(name: str) -> tuple[str | None, str | None, str | None]:
             return None, rest[0], None
         if start >= 1:
             break
-    return None, None, "folder layout not understood"
+    return None, None, "layout"
 
 
 def unpack(
@@ -90,8 +120,8 @@ def unpack(
         for n, info in enumerate(infos):
             if progress and n % 20 == 0:
                 progress(n / max(1, len(infos)))
-            name = info.filename
-            skip = lambda reason, name=name: skipped.append({"entry": name, "reason": reason})  # noqa: E731
+            name = entry_name(info)
+            skip = lambda code, name=name, **params: skipped.append(skip_entry(name, code, **params))  # noqa: E731
             mode = info.external_attr >> 16
             if info.is_dir():
                 split, cls, _ = _classify_path(name.rstrip("/") + "/x")
@@ -99,48 +129,48 @@ def unpack(
                     folders.add((split, cls))
                 continue
             if name.startswith("/") or name.startswith("\\") or (len(name) > 1 and name[1] == ":"):
-                skip("absolute path")
+                skip("absolute_path")
                 continue
             if ".." in PurePosixPath(name.replace("\\", "/")).parts:
-                skip("path escapes the folder (zip-slip)")
+                skip("zip_slip")
                 continue
             if stat.S_ISLNK(mode):
-                skip("symbolic link")
+                skip("symlink")
                 continue
             base = PurePosixPath(name).name
             split, cls, problem = _classify_path(name)
             if not problem and cls and not name.startswith("__MACOSX/"):
                 folders.add((split, cls))  # a class folder counts even when none of its files is usable
             if name.startswith("__MACOSX/") or base.startswith("._") or base in (".DS_Store", "Thumbs.db"):
-                skip("system file")
+                skip("system_file")
                 continue
             ext = PurePosixPath(base).suffix.lower()
             if ext == ".zip":
-                skip("nested ZIP")
+                skip("nested_zip")
                 continue
             if ext not in IMAGE_EXT:
-                skip("not an image (JPEG, PNG, BMP or TIFF)")
+                skip("not_image")
                 continue
             if info.file_size > entry_cap:
-                skip(f"larger than {lim['max_entry_mb']} MB")
+                skip("too_large", limit_mb=lim["max_entry_mb"])
                 continue
             if info.compress_size and info.file_size / info.compress_size > lim["max_ratio"]:
-                skip("compression ratio too high (zip bomb)")
+                skip("compression_ratio")
                 continue
             if total + info.file_size > budget:
                 raise image_error("zip_too_large", limit_mb=lim["max_total_mb"])
             if problem and kind == "inference":  # images to predict need no class folders
                 split, cls, problem = None, None, None
             if problem:
-                skip(problem)
+                skip(problem)  # not_in_class_folder | layout
                 continue
             try:
                 data = _read_capped(zf, info, min(entry_cap, budget - total))
             except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError):
-                skip("corrupt ZIP entry")
+                skip("corrupt_entry")
                 continue
             if data is None:
-                skip("inflates beyond its declared size (zip bomb)")
+                skip("inflates")
                 continue
             total += len(data)
             try:
@@ -149,8 +179,8 @@ def unpack(
                     w, h, mode_ = im.width, im.height, im.mode
                     thumb = im.convert("L" if im.mode in ("L", "I;16", "I", "1") else "RGB")
                     thumb.thumbnail((THUMB, THUMB))
-            except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
-                skip(f"corrupt or truncated image ({type(e).__name__})")
+            except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+                skip("corrupt_image")
                 continue
             iid = f"{len(items):06d}"
             fname = f"{iid}{'.jpg' if ext == '.jpeg' else ext}"

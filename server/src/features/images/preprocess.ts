@@ -6,11 +6,12 @@ import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { engineErrorText } from '../../i18n/engine-errors.js';
-import type { LocalText } from '../../i18n/messages.js';
+import type { Lang, LocalText } from '../../i18n/messages.js';
 import { datasetKey, toView } from '../datasets/service.js';
 import { M } from './messages.js';
 import type { ImageOperations } from './schemas.js';
 import { IMAGE_DIR, type ImageService } from './service.js';
+import { type Skipped, skippedIn } from './skipped.js';
 
 /**
  * Image pre-processing (SPEC §7 'Image'): POST image/preprocess/{dataset_id} runs the engine task
@@ -32,7 +33,7 @@ interface RunResult {
   total: number;
   counts: Record<string, Record<string, number>>;
   classes: string[];
-  skipped: { entry: string; reason: string }[];
+  skipped: Skipped[];
   kind: string;
   operations: ImageOperations;
 }
@@ -113,7 +114,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       return { temp_id: job.id, job_id: job.id, state: job.state, source_dataset_id: row.id };
     },
 
-    async result(auth: AuthContext, tempId: string) {
+    async result(auth: AuthContext, tempId: string, lang: Lang = 'en') {
       const job = await getRun(auth, tempId);
       const r = job.state === 'succeeded' ? (job.result as RunResult) : null;
       let datasetId: string | null = null;
@@ -138,7 +139,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
         progress: job.progress,
         error: job.error,
         dataset_id: datasetId,
-        result: r ? { total: r.total, counts: r.counts, classes: r.classes, skipped: r.skipped, operations: r.operations } : null,
+        result: r ? { total: r.total, counts: r.counts, classes: r.classes, skipped: skippedIn(r.skipped, lang), operations: r.operations } : null,
         sample,
       };
     },
@@ -146,7 +147,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
     thumbFile: async (auth: AuthContext, tempId: string, imageId: string) => (await outputItem(auth, tempId, imageId)).thumb,
 
     /** The run's folder becomes the images of a new dataset (preprocessed, with its parent's name and the operations). */
-    async register(auth: AuthContext, tempId: string, b: { name: string; comment: string }) {
+    async register(auth: AuthContext, tempId: string, b: { name: string; comment: string }, lang: Lang = 'en') {
       const job = await getRun(auth, tempId);
       if (fs.existsSync(registeredFile(tempId))) throw new AppError(409, M.preprocessRegistered);
       if (job.state !== 'succeeded') throw new AppError(409, M.preprocessNotReady, { state: job.state });
@@ -202,7 +203,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       }
       fs.mkdirSync(out, { recursive: true });
       fs.writeFileSync(registeredFile(tempId), JSON.stringify({ dataset_id: id }));
-      return { ...toView(row), image: { classes: r.classes, counts: r.counts, skipped: r.skipped, total: r.total } };
+      return { ...toView(row), image: { classes: r.classes, counts: r.counts, skipped: skippedIn(r.skipped, lang), total: r.total } };
     },
 
     /**

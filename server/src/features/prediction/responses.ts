@@ -57,6 +57,8 @@ export const ImageSummary = z
         probabilities: z.record(z.string(), z.number()).optional().describe('Classification: the probability of each class'),
       }),
     ),
+    failed: z.array(z.object({ entry: z.string().describe("The user's file name"), reason: z.string() })).describe('Images that could not be read (the others were predicted), with why, in the reader’s language'),
+    skipped: z.array(z.object({ entry: z.string(), reason: z.string() })).describe('ZIP entries left out at unpacking (zip-slip, symbolic link, nested ZIP, not an image…), with why, in the reader’s language'),
   })
   .meta({ id: 'PredictionImageSummary' });
 

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
+import { langOf } from '../../i18n/messages.js';
 import { rangeQuery } from '../timeseries/schemas.js';
 import { TYPES } from '../training/types.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
@@ -43,7 +44,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
     return ok({ id: v.id, state: v.state, progress: v.progress, message: v.message, error: v.error });
   });
   r.get('/inference/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
-    ok(await svc.get(req.auth, req.params.id)),
+    ok(await svc.get(req.auth, req.params.id, undefined, langOf(req.headers['accept-language']))),
   );
   r.get('/inference/:id/rows', { schema: { tags, summary: 'A page of the result table: predictions beside the input rows', params: idParams, querystring: rowsQuery, response: replies({ 200: PredictionRows }) } }, async (req) =>
     ok(await svc.rows(req.auth, req.params.id, req.query.page, req.query.page_size)),
@@ -70,7 +71,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
     async (req) => ok(await svc.start(req.auth, req.params.project_id, req.body.model_key, req.body.dataset_id, req.body.name)),
   );
   r.get('/prediction/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
-    ok(await svc.get(req.auth, req.params.id)),
+    ok(await svc.get(req.auth, req.params.id, undefined, langOf(req.headers['accept-language']))),
   );
   for (const type of ['dimensional_compression', 'discriminant_analysis', 'clustering', 'soft_sensor'] as const) {
     const { prefix } = TYPES[type];

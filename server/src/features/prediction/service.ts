@@ -14,6 +14,9 @@ import type { RunService } from '../training/runs.js';
 import type { TrainingService } from '../training/service.js';
 import { type ProjectType, TYPES } from '../training/types.js';
 import type { PredictionTable } from './db.js';
+import { type Lang } from '../../i18n/messages.js';
+import { IMAGE_TYPES } from '../images/schemas.js';
+import { imageSummaryIn } from '../images/skipped.js';
 import { M } from './messages.js';
 import { predictionRepo as repo } from './repo.js';
 import type { PredictionView } from './responses.js';
@@ -42,7 +45,8 @@ export function makePredictionService(
     return row;
   }
 
-  async function view(auth: AuthContext, p: PredictionTable): Promise<PredictionView> {
+  const IMAGE_TYPES_SET = new Set<string>(IMAGE_TYPES);
+  async function view(auth: AuthContext, p: PredictionTable, lang: Lang = 'en'): Promise<PredictionView> {
     const job = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
     const state = !job ? 'failed' : job.state === 'succeeded' ? 'done' : job.state === 'failed' || job.state === 'cancelled' ? 'failed' : job.state === 'running' ? 'running' : 'queued';
     return {
@@ -60,7 +64,9 @@ export function makePredictionService(
       message: job?.message ?? '',
       error: job?.error ?? null,
       log: state === 'failed' ? (job?.log ?? '') : '',
-      result: state === 'done' ? (job?.result ?? null) : null, // the summary the project kind's engine task wrote (Prediction declares each)
+      // the summary the project kind's engine task wrote (Prediction declares each); an image prediction's left-out
+      // images and ZIP entries say why in the reader's language
+      result: state === 'done' ? (IMAGE_TYPES_SET.has(p.project_type) ? imageSummaryIn(job?.result, lang) : (job?.result ?? null)) : null,
       created_at: p.created_at,
       finished_at: job?.finished_at ?? null,
     } as PredictionView;
@@ -110,10 +116,10 @@ export function makePredictionService(
     getRow,
     view,
     /** One prediction; `type` (when given) must be its project's type. */
-    async get(auth: AuthContext, id: string, type?: string) {
+    async get(auth: AuthContext, id: string, type?: string, lang: Lang = 'en') {
       const p = await getRow(auth, id);
       if (type && p.project_type !== type) throw new AppError(404, M.notFound);
-      return view(auth, p);
+      return view(auth, p, lang);
     },
     getTimeSeries,
 

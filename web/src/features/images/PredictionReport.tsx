@@ -16,10 +16,10 @@ import { AuthImage, fmt, NS } from './shared';
 
 /** /prediction/report/{analysis|classification}/{prediction_id}: each image with its class, score and heat-map; CSV. */
 export default function PredictionReport() {
-  const { t } = useTranslation(NS);
+  const { t, i18n } = useTranslation(NS);
   const { prediction_id: id } = useParams();
   const { data } = useQuery({
-    queryKey: ['images', 'prediction', id],
+    queryKey: ['images', 'prediction', id, i18n.language], // the reasons of left-out images are said in the reader's language
     queryFn: ({ signal }) => apiGet<ImagePrediction>(`/api/inference/${encodeURIComponent(id!)}`, undefined, { signal }),
     refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1000 : false),
   });
@@ -40,6 +40,8 @@ export default function PredictionReport() {
         </Box>
       )}
       {data.state === 'failed' && <Alert severity="error">{data.error ?? t('prediction.failed')}</Alert>}
+      {data.state === 'done' && data.result && <LeftOut title={t('prediction.unreadable', { count: data.result.failed.length })} items={data.result.failed} testId="prediction-failed" />}
+      {data.state === 'done' && data.result && <LeftOut title={t('prediction.skipped', { count: data.result.skipped.length })} items={data.result.skipped} testId="prediction-skipped" />}
       {data.state === 'done' && (
         <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1 }}>
           {t(data.result?.algorithm === 'patchcore' ? 'result.heatLegendPatchcore' : 'result.heatLegendGradcam')}
@@ -64,5 +66,26 @@ export default function PredictionReport() {
         ))}
       </Box>
     </Box>
+  );
+}
+
+/** Images or ZIP entries that got no result: each under the user's own name, with why (in the reader's language). */
+function LeftOut({ title, items, testId }: { title: string; items: { entry: string; reason: string }[]; testId: string }) {
+  if (!items.length) return null;
+  return (
+    <Alert severity="warning" sx={{ mb: 1 }} data-testid={testId}>
+      <Typography variant="body2" sx={{ fontWeight: 500 }}>
+        {title}
+      </Typography>
+      <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
+        {items.map((s, i) => (
+          <li key={i}>
+            <Typography variant="body2">
+              <b>{s.entry}</b>: {s.reason}
+            </Typography>
+          </li>
+        ))}
+      </Box>
+    </Alert>
   );
 }

@@ -151,7 +151,7 @@ export default function RegisterPage({ type }: { type: ImageType }) {
               onChange={(e) => set('patchcore_backbone', e.target.value as Settings['patchcore_backbone'])}
               sx={{ width: 420 }}
             >
-              {(['lite0', 'lite1', 'lite2'] as const).map((v) => (
+              {(['lite0', 'lite1', 'lite2', 'resnet18', 'wide_resnet50_2'] as const).map((v) => (
                 <MenuItem key={v} value={v}>
                   {t(`settings.backbone_${v}`)}
                 </MenuItem>

@@ -77,6 +77,11 @@ export default function ThresholdPage() {
   return (
     <Box sx={{ maxWidth: 1100 }}>
       <PageHeader title={`${t('threshold.title')} · ${data.project.name} · ${key}`} subtitle={t('threshold.help')} />
+      {data.threshold !== null && data.threshold_rule && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="threshold-rule">
+          {t('threshold.chosen', { t: fmt(data.threshold, 4), rule: data.threshold_rule })}
+        </Alert>
+      )}
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
           <Typography>{t('threshold.split')}</Typography>
