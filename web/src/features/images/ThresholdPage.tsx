@@ -122,12 +122,13 @@ export default function ThresholdPage() {
         </Box>
         {!r.ng && <Alert severity="info" sx={{ mt: 1 }}>{t('threshold.okOnly')}</Alert>}
       </Paper>
+      {/* The fields are as wide as their labels: a number-sized field cut '目標見逃し率' to '目標見…' (issue 33). */}
       <Paper variant="outlined" sx={{ p: 2, display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'center' }}>
-        <TextField size="small" type="number" label={t('threshold.targetMiss')} value={target} onChange={(e) => setTarget(e.target.value)} slotProps={{ htmlInput: { step: 0.01, min: 0, max: 1 } }} />
+        <TextField size="small" type="number" sx={{ minWidth: 200 }} label={t('threshold.targetMiss')} value={target} onChange={(e) => setTarget(e.target.value)} slotProps={{ htmlInput: { step: 0.01, min: 0, max: 1 } }} />
         <Button variant="outlined" onClick={() => apply({ target_miss_rate: Number(target) })}>
           {t('threshold.fromMiss')}
         </Button>
-        <TextField size="small" type="number" label={t('threshold.percentile')} value={perc} onChange={(e) => setPerc(e.target.value)} slotProps={{ htmlInput: { step: 0.5, min: 0, max: 100 } }} />
+        <TextField size="small" type="number" sx={{ minWidth: 200 }} label={t('threshold.percentile')} value={perc} onChange={(e) => setPerc(e.target.value)} slotProps={{ htmlInput: { step: 0.5, min: 0, max: 100 } }} />
         <Button variant="outlined" onClick={() => apply({ ok_percentile: Number(perc) })}>
           {t('threshold.fromPercentile')}
         </Button>
