@@ -87,4 +87,23 @@ describe('prediction pages', () => {
     renderApp('/training/prediction/register/p2/1_resnet');
     await waitFor(() => expect(calls.some((c) => c.path === '/api/image/train/result/p2')).toBe(true));
   });
+
+  it('lists a detector by its name, translated metric labels and the threshold in force', async () => {
+    signIn();
+    const detector = { ...regression.models[0], id: '2_isolation_forest', model_key: '2_isolation_forest', model_name: 'isolation_forest', algorithm: 'isolation_forest', metrics: { f1: null, far: 0.012, threshold: 0.5442 } };
+    const tsType = 'time_series_anomaly_detection_unsupervised';
+    const calls = mockFetch({
+      ...common,
+      'GET /api/train/result/p3': () => ok({ ...regression, project_id: 'p3', id: 'p3', project_type: tsType, models: [detector], best_model_key: '2_isolation_forest' }),
+      // the time-series view: a person saved 0.6 after training chose 0.5442
+      'GET /api/timseseries/project/p3': () =>
+        ok({ project_id: 'p3', id: 'p3', project_type: tsType, models: [{ ...detector, label: 'Isolation Forest', trained_threshold: 0.5442, saved_threshold: 0.6, threshold: 0.6 }] }),
+      'GET /api/dataset': () => ok([]),
+    });
+    renderApp('/training/prediction/register/p3/2_isolation_forest');
+    const picker = await screen.findByRole('combobox', { name: /Model/ });
+    await waitFor(() => expect(picker).toHaveTextContent('Isolation Forest — FAR 1.2 % · Threshold 0.6 (saved)'));
+    expect(picker).not.toHaveTextContent(/metrics\.|0\.5442|F1/);
+    expect(calls.filter((c) => c.path.startsWith('/api/image/'))).toEqual([]);
+  });
 });
