@@ -22,10 +22,15 @@ import { formatInteger } from '../../lib/format';
 import { useAllDatasets, useDatasetSchema } from '../datasets/api';
 import { metricOf, useProject } from '../training/api';
 import { formatMetric, PRIMARY_METRICS } from '../training/labels';
+import '../timeseries/i18nBundle';
+import { isTsType, modeOf, type TsModel, useTsProject } from '../timeseries/api';
 import { executePrediction, reportPath } from './api';
 import { NS } from './PredictionListPage';
 
 const STEPS = ['overview', 'dataset', 'preview'] as const;
+
+const pct = (v: unknown) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : '—');
+const num = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)).toString() : '—');
 
 /** SPEC §2 inference wizard: overview (model), test dataset choice, preview. */
 export default function PredictionWizard() {
@@ -44,7 +49,9 @@ export default function PredictionWizard() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const schema = useDatasetSchema(dataset?.id);
-  if (isLoading || datasets.isLoading) return <PageLoading />;
+  // A detector predicts at the threshold in force (a saved one, else the trained one): the time-series view says which.
+  const ts = useTsProject(project && isTsType(project.project_type) ? projectId : undefined);
+  if (isLoading || datasets.isLoading || ts.isLoading) return <PageLoading />;
   if (!project) return null;
 
   const done = project.models.filter((m) => m.state === 'done');
@@ -73,7 +80,19 @@ export default function PredictionWizard() {
     }
   };
 
-  const metrics = PRIMARY_METRICS[project.project_type] ?? ['f1', 'far', 'threshold'];
+  const metrics = PRIMARY_METRICS[project.project_type] ?? [];
+  const detectors = new Map((ts.data?.models ?? []).map((d) => [d.model_key, d]));
+  const detectorFigures = (d: TsModel) => {
+    const mt = (d.metrics ?? {}) as Record<string, unknown>;
+    const threshold = `${t('details.threshold', { ns: 'timeseries' })} ${num(d.threshold)}${d.saved_threshold !== null ? ` (${t('details.saved', { ns: 'timeseries' })})` : ''}`;
+    const far = `${t('metrics.far', { ns: 'timeseries' })} ${pct(mt.far)}`;
+    return [...(modeOf(project.project_type) === 'supervised' ? [`${t('metrics.f1', { ns: 'timeseries' })} ${num(mt.f1)}`] : []), far, threshold];
+  };
+  const modelLabel = (m: (typeof done)[number]) => {
+    const d = detectors.get(m.model_key);
+    if (d) return `${d.label} — ${detectorFigures(d).join(' · ')}`;
+    return `${m.model_key} — ${metrics.map((k) => `${t(`metrics.${k}`, { ns: 'training' })} ${formatMetric(metricOf(m, k))}`).join(' · ')}`;
+  };
   return (
     <>
       <PageHeader title={t('wizard.title')} subtitle={`${project.name} · ${t(`types.${project.project_type}`, { ns: 'training' })}`} />
@@ -99,7 +118,7 @@ export default function PredictionWizard() {
             <TextField select label={t('wizard.model')} value={key} onChange={(e) => setModelKey(e.target.value)} required>
               {done.map((m) => (
                 <MenuItem key={m.model_key} value={m.model_key}>
-                  {m.model_key} — {metrics.map((k) => `${t(`metrics.${k}`, { ns: 'training' })} ${formatMetric(metricOf(m, k))}`).join(' · ')}
+                  {modelLabel(m)}
                 </MenuItem>
               ))}
             </TextField>

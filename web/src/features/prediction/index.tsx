@@ -8,8 +8,7 @@ import PredictionReport from './PredictionReport';
 import PredictionWizard from './PredictionWizard';
 import { useParams } from 'react-router';
 import { area } from '../../app/area';
-import { useQuery } from '@tanstack/react-query';
-import { answer, http, per } from '../../api/typed';
+import { useProject } from '../training/api';
 import PageLoading from '../../components/PageLoading';
 
 const Images = area(() => import('../images'));
@@ -21,22 +20,17 @@ function Report() {
   return <PredictionReport />;
 }
 
+const isImageType = (t: string | undefined) => t === 'analysis' || t === 'classification';
+
 /** The inference wizard: image projects (analysis, classification) get the images area's wizard. */
 function Wizard({ fromModel }: { fromModel: boolean }) {
   const { project_id = '', prediction_type } = useParams();
-  // From a model the path has no type: ask the images area whether the project is one of its own (404 if not).
-  const image = useQuery({
-    queryKey: ['images', 'is-image-project', project_id],
-    queryFn: ({ signal }) =>
-      answer(http.GET('/api/image/train/result/{project_id}', { params: { path: { project_id } }, ...per({ signal, silent: true }) })).then(
-        () => true,
-        () => false,
-      ),
-    enabled: fromModel,
-  });
-  if (!fromModel) return prediction_type === 'analysis' || prediction_type === 'classification' ? <Images page="predict" /> : <PredictionWizard />;
-  if (image.isPending) return <PageLoading />;
-  return image.data ? <Images page="predict" /> : <PredictionWizard />;
+  // From a model the path has no type: the project's own answer (train/result serves every type, and the tabular
+  // wizard reads it from the same cache) says which wizard it is, so no other area is asked for a project it lacks.
+  const project = useProject(fromModel ? project_id : undefined);
+  if (!fromModel) return isImageType(prediction_type) ? <Images page="predict" /> : <PredictionWizard />;
+  if (project.isPending) return <PageLoading />;
+  return isImageType(project.data?.project_type) ? <Images page="predict" /> : <PredictionWizard />;
 }
 
 i18n.addResourceBundle('en', 'prediction', en, true, true);

@@ -23,6 +23,17 @@ const prediction: Extract<Prediction, { project_type: 'discriminant_analysis' | 
   created_at: '2025-05-20T02:00:00Z', finished_at: '2025-05-20T02:00:03Z',
 };
 
+const regression = {
+  project_id: 'p1', id: 'p1', name: 'Concrete regression', project_type: 'regression', training_state: 'done', dataset_id: 'ds1', parent_dataset_name: 'Concrete',
+  number_of_data: 1030, target_variables: ['strength'], feature_variables: ['cement', 'water'], split_ratio: 0.85, split_time: null, cross_validation: 3, evaluation: 'holdout',
+  significance_level: 0.05, number_of_trials: 3, auto_tune: true, balance_data: false, variance_threshold: 0, lags: [], windows: [], datetime_column: null,
+  models: [
+    { id: '1_ridge', model_key: '1_ridge', model_name: 'ridge', model_index: 1, algorithm: 'ridge', params: {}, hyperparameters: {}, cv: null, evaluation: null, pending: false, seconds: 1, state: 'done',
+      metrics: { r2: 0.61, rmse: 4.2, mae: 3.1, mape: 10 }, error: null, log: null, trained_at: null },
+  ],
+  best_model_key: '1_ridge', best_model_basis: 'cross_validation', models_done: 1, models_failed: 0, job: null, error: null, created_at: '', updated_at: '',
+};
+
 describe('prediction pages', () => {
   it('shows the predictions beside the input rows, the counts, and deletes', async () => {
     signIn();
@@ -59,5 +70,40 @@ describe('prediction pages', () => {
     renderApp('/prediction/discriminant-analysis/report/pr1');
     expect(await screen.findByText(/holds the category "C"/, {})).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
+  });
+
+  it('opens the wizard from a table model without asking the images area about the project', async () => {
+    signIn();
+    const calls = mockFetch({ ...common, 'GET /api/train/result/p1': () => ok(regression), 'GET /api/dataset': () => ok([]) });
+    renderApp('/training/prediction/register/p1/1_ridge');
+    expect(await screen.findByRole('combobox', { name: /Model/ })).toHaveTextContent('1_ridge');
+    expect(calls.filter((c) => c.path.startsWith('/api/image/'))).toEqual([]);
+  });
+
+  it('opens the images area wizard from an image model, by the project type train/result gives', async () => {
+    signIn();
+    const image = { ...regression, project_id: 'p2', id: 'p2', project_type: 'classification', models: [], best_model_key: null };
+    const calls = mockFetch({ ...common, 'GET /api/train/result/p2': () => ok(image), 'GET /api/dataset': () => ok([]) });
+    renderApp('/training/prediction/register/p2/1_resnet');
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/image/train/result/p2')).toBe(true));
+  });
+
+  it('lists a detector by its name, translated metric labels and the threshold in force', async () => {
+    signIn();
+    const detector = { ...regression.models[0], id: '2_isolation_forest', model_key: '2_isolation_forest', model_name: 'isolation_forest', algorithm: 'isolation_forest', metrics: { f1: null, far: 0.012, threshold: 0.5442 } };
+    const tsType = 'time_series_anomaly_detection_unsupervised';
+    const calls = mockFetch({
+      ...common,
+      'GET /api/train/result/p3': () => ok({ ...regression, project_id: 'p3', id: 'p3', project_type: tsType, models: [detector], best_model_key: '2_isolation_forest' }),
+      // the time-series view: a person saved 0.6 after training chose 0.5442
+      'GET /api/timseseries/project/p3': () =>
+        ok({ project_id: 'p3', id: 'p3', project_type: tsType, models: [{ ...detector, label: 'Isolation Forest', trained_threshold: 0.5442, saved_threshold: 0.6, threshold: 0.6 }] }),
+      'GET /api/dataset': () => ok([]),
+    });
+    renderApp('/training/prediction/register/p3/2_isolation_forest');
+    const picker = await screen.findByRole('combobox', { name: /Model/ });
+    await waitFor(() => expect(picker).toHaveTextContent('Isolation Forest — FAR 1.2 % · Threshold 0.6 (saved)'));
+    expect(picker).not.toHaveTextContent(/metrics\.|0\.5442|F1/);
+    expect(calls.filter((c) => c.path.startsWith('/api/image/'))).toEqual([]);
   });
 });

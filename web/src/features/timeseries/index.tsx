@@ -1,19 +1,14 @@
-import i18n from 'i18next';
 import { useParams } from 'react-router';
 import type { AreaProps } from '../../app/area';
 import '../training/i18nBundle';
 import DetailsPage from './DetailsPage';
-import en from './i18n/en.json';
-import ja from './i18n/ja.json';
+import './i18nBundle';
 import PredictionReport from './PredictionReport';
 import RegisterWizard from './RegisterWizard';
 import ReportPage from './ReportPage';
 import ThresholdPage from './ThresholdPage';
 import { isTsType } from './api';
 import NotFound from '../../app/NotFound';
-
-i18n.addResourceBundle('en', 'timeseries', en, true, true);
-i18n.addResourceBundle('ja', 'timeseries', ja, true, true);
 
 /** Time-series anomaly detection (SPEC §2): register:<type>, details, result, report, threshold, prediction-report. */
 export default function TimeSeriesArea({ page }: AreaProps) {
