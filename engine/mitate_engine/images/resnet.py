@@ -18,9 +18,6 @@ from torch import nn
 # (EfficientNet-Lite's scaling, backbone.MEAN/STD), converted here.
 IMAGENET_MEAN = (0.485, 0.456, 0.406)
 IMAGENET_STD = (0.229, 0.224, 0.225)
-# file-name stems torchvision gives the weights (the download's hash suffix varies)
-FILE_STEMS = {"resnet18": "resnet18", "wide_resnet50_2": "wide_resnet50_2"}
-PATCH_CHANNELS = {"resnet18": 128 + 256, "wide_resnet50_2": 512 + 1024}
 
 
 def _conv3(i: int, o: int, stride: int = 1) -> nn.Conv2d:

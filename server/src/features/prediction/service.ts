@@ -279,5 +279,4 @@ export function makePredictionService(
     },
   };
 }
-export type PredictionService = ReturnType<typeof makePredictionService>;
 export type { PredictionTable } from './db.js';

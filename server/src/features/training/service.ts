@@ -11,7 +11,7 @@ import { datasetKey, type DatasetService } from '../datasets/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import { M } from './messages.js';
-import { projectKey, type RunService, TUNE_HELPER_SUBJECT } from './runs.js';
+import { type RunService, TUNE_HELPER_SUBJECT } from './runs.js';
 import { readTrainingReport, type TrainingModelView, type TrainingProjectView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
 import { algorithmName, algorithmsOf, catalogueText, catalogueWord, isTabular, paramLabels, type ProjectType, TYPES } from './types.js';
@@ -35,7 +35,7 @@ export interface ProjectConfig {
 }
 
 const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
-export { projectKey, TUNE_HELPER_SUBJECT };
+export { TUNE_HELPER_SUBJECT };
 
 /**
  * How many helper jobs share a training job's auto-tune trials: only on PostgreSQL (Optuna's RDB storage lives there)
