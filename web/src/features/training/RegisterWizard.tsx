@@ -36,7 +36,7 @@ import { formatInteger, formatUnique } from '../../lib/format';
 import { useDataset } from '../datasets/api';
 import { type AlgorithmSpec, detailsPath, type ParamSpec, type ProjectType, registerProject, type RegisterBody, trainProject, TYPE_INFO, useCatalogue } from './api';
 import { NS } from './labels';
-import { paramDecimalsOk, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
+import { defaultModels, paramDecimalsOk, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
 
 const STEPS = ['dataset', 'overview', 'preprocessing', 'parameters', 'models', 'preview'] as const;
 type ParamValues = Record<string, string>;
@@ -128,7 +128,9 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
   const [autoTune, setAutoTune] = useState(false);
   const [trials, setTrials] = useState('10');
   const [significance, setSignificance] = useState('0.05');
-  const [chosen, setChosen] = useState<string[]>([]);
+  // null until the user ticks or unticks a model: until then the catalogue's default is ticked
+  const [picked, setChosen] = useState<string[] | null>(null);
+  const chosen = useMemo(() => picked ?? defaultModels(algorithms.map((a) => a.key)), [picked, algorithms]);
   const [params, setParams] = useState<Record<string, ParamValues>>({});
   const [busy, setBusy] = useState(false);
 

@@ -52,3 +52,12 @@ export function stepErrors(s: WizardState): Record<number, string[]> {
   if (!s.models.length) push(4, 'validation.noModels');
   return e;
 }
+
+// The model pre-ticked in the wizard, so its defaults train as they stand: LightGBM for the supervised types
+// (a strong general default on tables), k-means and PCA for the unsupervised ones; else the catalogue's first.
+const PREFERRED = ['lightgbm', 'kmeans', 'pca'];
+
+export function defaultModels(keys: readonly string[]): string[] {
+  const k = PREFERRED.find((p) => keys.includes(p)) ?? keys[0];
+  return k ? [k] : [];
+}
