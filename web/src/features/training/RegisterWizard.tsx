@@ -123,7 +123,7 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
   const [windows, setWindows] = useState(type === 'soft_sensor' ? '5' : '');
   const [split, setSplit] = useState('0.85');
   const [splitTime, setSplitTime] = useState('');
-  const [cv, setCv] = useState('default');
+  const [cv, setCv] = useState(() => t('wizard.cvDefaultWord'));
   const [cvOnly, setCvOnly] = useState(false);
   const [autoTune, setAutoTune] = useState(false);
   const [trials, setTrials] = useState('10');

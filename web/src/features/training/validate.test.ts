@@ -14,6 +14,7 @@ describe('training wizard rules', () => {
   it('cross-validation takes default or a whole number of 2 or more (SPEC §5, §9)', () => {
     expect(parseFolds('default')).toBe('default');
     expect(parseFolds('')).toBe('default');
+    expect(parseFolds('既定')).toBe('default');
     expect(parseFolds('5')).toBe(5);
     expect(parseFolds('2')).toBe(2);
     expect(parseFolds('1')).toBeNull();
