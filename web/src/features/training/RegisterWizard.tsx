@@ -34,6 +34,7 @@ import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { formatInteger, formatUnique } from '../../lib/format';
 import { useDataset } from '../datasets/api';
+import { columnTypeLabel } from '../datasets/labels';
 import { type AlgorithmSpec, detailsPath, type ParamSpec, type ProjectType, registerProject, type RegisterBody, trainProject, TYPE_INFO, useCatalogue } from './api';
 import { NS } from './labels';
 import { defaultModels, paramDecimalsOk, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
@@ -256,7 +257,7 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
                 {columns.map((c) => (
                   <TableRow key={c.name}>
                     <TableCell>{c.name}</TableCell>
-                    <TableCell>{c.type}</TableCell>
+                    <TableCell>{columnTypeLabel(t, c.type)}</TableCell>
                     <TableCell align="right">{formatInteger(c.missing ?? 0)}</TableCell>
                     <TableCell align="right">{formatUnique(c)}</TableCell>
                   </TableRow>
