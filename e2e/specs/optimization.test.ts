@@ -44,9 +44,9 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
 
   await signIn(page, server, account.email);
 
-  // From the trained model: 'Optimise' opens the wizard with the model chosen.
+  // From the trained model: 'Optimize' opens the wizard with the model chosen.
   await page.goto(`${server.url}/training/regress/details/${project.project_id}`);
-  await page.getByRole('button', { name: 'Optimise 1_random_forest' }).click();
+  await page.getByRole('button', { name: 'Optimize 1_random_forest' }).click();
   await page.waitForURL(/\/training\/optimization\/register\/[^/]+\/1_random_forest$/);
   await page.getByRole('checkbox', { name: 'Concrete strength / 1_random_forest' }).waitFor();
   assert.equal(await page.getByRole('checkbox', { name: 'Concrete strength / 1_random_forest' }).isChecked(), true);

@@ -8,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { columnTypeLabel } from './labels';
 import type { ColumnStatistics } from '../../api/types';
 import { lazyWithTimeout } from '../../app/lazy';
 import { formatInteger, formatNumber } from '../../lib/format';
@@ -46,7 +47,7 @@ export default function ColumnStatsCard({ column }: { column: ColumnStatistics }
         </Typography>
         <Chip size="small" color={column.kind === 'numeric' ? 'primary' : 'secondary'} variant="outlined" label={t(`stats.kinds.${column.kind}`, { defaultValue: column.kind })} />
         <Typography variant="caption" color="text.secondary">
-          {column.dtype}
+          {columnTypeLabel(t, column.dtype)}
         </Typography>
         {percentMissing > 0 && (
           <Chip size="small" color="warning" variant="outlined" label={t('stats.missingPercent', { percent: (percentMissing * 100).toFixed(1) })} />

@@ -2,6 +2,7 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
+import { columnTypeLabel } from './labels';
 import type { DatasetColumn } from '../../api/types';
 import { useGridLocale } from '../../components/gridLocale';
 import { formatInteger, formatNumber, formatUnique } from '../../lib/format';
@@ -26,7 +27,7 @@ export default function ColumnsTab({ columns }: { columns: DatasetColumn[] }) {
       field: 'type',
       headerName: t('dataset.columns.type'),
       width: 120,
-      renderCell: (p) => <Chip size="small" variant="outlined" color={TYPE_COLOR[p.row.type] ?? 'default'} label={t(`dataset.columnTypes.${p.row.type}`, { defaultValue: p.row.type })} />,
+      renderCell: (p) => <Chip size="small" variant="outlined" color={TYPE_COLOR[p.row.type] ?? 'default'} label={columnTypeLabel(t, p.row.type)} />,
     },
     { field: 'dtype', headerName: t('dataset.columns.dtype'), width: 120 },
     { field: 'count', headerName: t('stats.count'), type: 'number', width: 100, valueFormatter: (v: number) => formatInteger(v) },

@@ -19,3 +19,23 @@ export function encodingLabel(e: string | null | undefined): string {
   if (e === 'utf-8') return 'UTF-8';
   return e;
 }
+
+/** The column kinds the app names (i18n dataset.columnTypes); engine and database spellings map onto them. */
+const COLUMN_KINDS: [RegExp, string][] = [
+  [/^(integer|int\d*|bigint|smallint|tinyint|hugeint|uint\d*|ubigint|uinteger|usmallint|utinyint)$/i, 'integer'],
+  [/^(float\d*|double|real|decimal.*|numeric.*)$/i, 'float'],
+  [/^(string|varchar|text|object|category|enum.*)$/i, 'string'],
+  [/^(boolean|bool)$/i, 'boolean'],
+  [/^(datetime.*|timestamp.*)$/i, 'datetime'],
+  [/^date$/i, 'date'],
+  [/^other$/i, 'other'],
+];
+
+export const columnKind = (type: string): string | null => COLUMN_KINDS.find(([re]) => re.test(type.trim()))?.[1] ?? null;
+
+/** One name for a column's type on every page (integer, decimal number, text…), whichever spelling the data carries. */
+export function columnTypeLabel(t: TFunction, type: string | null | undefined): string {
+  if (!type) return '';
+  const kind = columnKind(type);
+  return kind ? t(`dataset.columnTypes.${kind}`, { ns: 'translation' }) : type; // an unknown spelling stays as the data has it
+}

@@ -31,6 +31,7 @@ import {
 import { useProjectList } from '../training/api';
 import { PairwisePlots, TernaryPlot, VarianceProfile } from './charts';
 import FileField from './FileField';
+import { methodLabel } from './labels';
 import { detailsPath, StateChip } from './ProjectListPage';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(2)}%`);
@@ -256,7 +257,7 @@ function RoundView({ project, round }: { project: Project; round: Round }) {
     <Box>
       <Section title={`${t('design')} · ${t(`algorithm.${r.algorithm}`)}`}>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-          {`${t('method')}: ${r.method} · ${t('candidates', { n: r.candidates })}${r.seconds ? ` · ${t('seconds', { s: r.seconds.toFixed(1) })}` : ''}`}
+          {`${t('method')}: ${methodLabel(t, r.method)} · ${t('candidates', { n: r.candidates })}${r.seconds ? ` · ${t('seconds', { s: r.seconds.toFixed(1) })}` : ''}`}
         </Typography>
         {r.bo && <Typography variant="body2" sx={{ mb: 1 }}>{`${t(`bo.surrogate_${r.bo.surrogate}`)} · ${t('bo.best', { v: num(r.bo.best_observed) })}`}</Typography>}
         <DesignTable result={r} round={round} />

@@ -55,5 +55,8 @@ describe('optimal design pages', () => {
     expect(within(screen.getByRole('table', { name: 'Variance inflation factors' })).getByText('A*B')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Ternary plot' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Propose next runs' })).toBeEnabled();
+    // how the runs were chosen, by its name, never the engine's identifier (issue 33)
+    expect(screen.getByText(/Method: Simplex lattice/)).toBeInTheDocument();
+    expect(screen.queryByText(/simplex_lattice/)).toBeNull();
   });
 });

@@ -164,7 +164,7 @@ export default function RegisterWizard() {
                   items={[
                     { label: t('models.target'), value: p.target_variables.join(', ') },
                     { label: t('details.algorithm'), value: m.algorithm },
-                    ...Object.entries(m.metrics ?? {}).filter(([, v]) => typeof v === 'number').slice(0, 4).map(([k, v]) => ({ label: k, value: formatNumber(v as number) })),
+                    ...Object.entries(m.metrics ?? {}).filter(([, v]) => typeof v === 'number').slice(0, 4).map(([k, v]) => ({ label: t(`metrics.${k}`, { ns: 'training', defaultValue: k }), value: formatNumber(v as number) })),
                     { label: t('details.inputs'), value: p.feature_variables.join(', '), wide: true },
                   ]}
                 />

@@ -1,5 +1,6 @@
 import i18n from 'i18next';
 import type { AreaProps } from '../../app/area';
+import '../training/i18nBundle'; // metric names (R², RMSE…) in the wizard's model details
 import DetailsPage from './DetailsPage';
 import en from './i18n/en.json';
 import ja from './i18n/ja.json';

@@ -186,7 +186,7 @@ export default function CreatePage() {
                 <TextField select fullWidth size="small" label={t('form.model')} value={model} onChange={(e) => setModel(e.target.value)} slotProps={{ htmlInput: { name: 'model' } }}>
                   {(models.data ?? []).map((m) => (
                     <MenuItem key={`${m.project_id}|${m.model_key}`} value={`${m.project_id}|${m.model_key}`}>
-                      {m.project_name} · {m.model_key} ({m.project_type})
+                      {m.project_name} · {m.model_key} ({t(`types.${m.project_type}`, { ns: 'training', defaultValue: m.project_type })})
                     </MenuItem>
                   ))}
                 </TextField>

@@ -21,11 +21,11 @@ import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
 import StatsPanel from './StatsPanel';
 
-function examples(p: PlatformProject) {
+function examples(p: PlatformProject, csvComment: string) {
   const row = Object.fromEntries(p.features.map((f) => [f, 0]));
   const json = JSON.stringify({ rows: [row] });
   return {
-    curl: `curl -X POST '${p.endpoint}' \\\n  -H "X-API-Key: $MITATE_API_KEY" \\\n  -H 'Content-Type: application/json' \\\n  -d '${json}'\n\n# or a CSV body\ncurl -X POST '${p.endpoint}' \\\n  -H "X-API-Key: $MITATE_API_KEY" \\\n  -H 'Content-Type: text/csv' \\\n  --data-binary @rows.csv`,
+    curl: `curl -X POST '${p.endpoint}' \\\n  -H "X-API-Key: $MITATE_API_KEY" \\\n  -H 'Content-Type: application/json' \\\n  -d '${json}'\n\n# ${csvComment}\ncurl -X POST '${p.endpoint}' \\\n  -H "X-API-Key: $MITATE_API_KEY" \\\n  -H 'Content-Type: text/csv' \\\n  --data-binary @rows.csv`,
     python: `import os, requests\n\nres = requests.post(\n    "${p.endpoint}",\n    headers={"X-API-Key": os.environ["MITATE_API_KEY"]},\n    json=${json},\n    timeout=10,\n)\nres.raise_for_status()\nprint(res.json()["detail"]["response"]["predictions"])`,
     openapi: [
       'openapi: 3.0.3',
@@ -73,7 +73,7 @@ export default function DetailsPage() {
   const p = project.data;
   const manage = me.data?.role === 'owner' || me.data?.role === 'admin';
   const refresh = () => qc.invalidateQueries({ queryKey: projectsKey });
-  const ex = examples(p);
+  const ex = examples(p, t('details.csvBodyComment'));
   const m = (v: number) => money(v, p.currency, i18n.language);
   return (
     <>

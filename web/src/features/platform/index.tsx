@@ -1,5 +1,6 @@
 import i18n from 'i18next';
 import type { AreaProps } from '../../app/area';
+import '../training/i18nBundle'; // project type names in the model picker
 import AdminReviewPage from './AdminReviewPage';
 import CreatePage from './CreatePage';
 import DetailsPage from './DetailsPage';

@@ -57,4 +57,18 @@ describe('hosted API page', () => {
     expect((screen.getByTestId('api-secret') as HTMLInputElement).value).toBe('mk_live_abcdefghSECRET');
     expect(screen.getByRole('button', { name: 'Close without downloading' })).toBeTruthy();
   }, 60_000);
+
+  it("names each model's project type in the model picker, not its identifier (issue 33)", async () => {
+    signIn();
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/platform/models': () =>
+        ok([{ project_id: 'p9', project_name: 'Pump', project_type: 'time_series_anomaly_detection_unsupervised', model_key: '1_isolation_forest', algorithm: 'isolation_forest', metrics: null, trained_at: null }]),
+    });
+    renderApp('/platform/new');
+    await userEvent.click(await screen.findByRole('combobox', { name: 'Trained model' }));
+    const option = await screen.findByRole('option', { name: /Pump/ });
+    expect(option.textContent).toBe('Pump · 1_isolation_forest (Time-series anomaly detection (unsupervised))');
+  }, 60_000);
 });

@@ -33,6 +33,7 @@ import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { columnTypeLabel } from '../datasets/labels';
 import { Link as RouterLink, useParams } from 'react-router';
 import { ApiError, reportError } from '../../api/client';
 import type { DatasetColumn } from '../../api/types';
@@ -127,7 +128,7 @@ function ColumnsTable({ columns }: { columns: DatasetColumn[] }) {
         {columns.map((c) => (
           <TableRow key={c.name}>
             <TableCell>{c.name}</TableCell>
-            <TableCell>{c.type}</TableCell>
+            <TableCell>{columnTypeLabel(t, c.type)}</TableCell>
             <TableCell align="right">{formatInteger(c.count ?? null)}</TableCell>
             <TableCell align="right">{c.missing ? <Chip size="small" color="warning" variant="outlined" label={formatInteger(c.missing)} /> : 0}</TableCell>
             <TableCell align="right">{cellText(c.mean)}</TableCell>

@@ -28,6 +28,7 @@ import { useDatasetSchema } from '../datasets/api';
 import { type Alternative, type EqualVariance, type RegisterInput, registerProject, statKeys, type TestType, useColumnValues } from './api';
 import { hasAlternative, meanLabelKey, NS, RUN_NOTICE, type Source, sourcesOf, testLabel, usesCategory, usesMean } from './labels';
 import { detailsPath } from './ProjectListPage';
+import { columnTypeLabel } from '../datasets/labels';
 
 const NUMERIC = ['integer', 'float'];
 const CATEGORY = ['string', 'integer', 'boolean', 'float'];
@@ -62,6 +63,7 @@ function ColumnSelect(props: {
   emptyLabel?: string;
   required?: boolean;
 }) {
+  const { t } = useTranslation(NS);
   return (
     <TextField
       select
@@ -83,7 +85,7 @@ function ColumnSelect(props: {
           <Box sx={{ display: 'flex', justifyContent: 'space-between', width: '100%', gap: 2 }}>
             <span>{c.name}</span>
             <Typography component="span" variant="caption" color="text.secondary">
-              {c.type}
+              {columnTypeLabel(t, c.type)}
             </Typography>
           </Box>
         </MenuItem>

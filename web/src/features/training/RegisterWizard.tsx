@@ -34,9 +34,10 @@ import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { formatInteger, formatUnique } from '../../lib/format';
 import { useDataset } from '../datasets/api';
+import { columnTypeLabel } from '../datasets/labels';
 import { type AlgorithmSpec, detailsPath, type ParamSpec, type ProjectType, registerProject, type RegisterBody, trainProject, TYPE_INFO, useCatalogue } from './api';
 import { NS } from './labels';
-import { paramDecimalsOk, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
+import { defaultModels, paramDecimalsOk, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
 
 const STEPS = ['dataset', 'overview', 'preprocessing', 'parameters', 'models', 'preview'] as const;
 type ParamValues = Record<string, string>;
@@ -123,12 +124,14 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
   const [windows, setWindows] = useState(type === 'soft_sensor' ? '5' : '');
   const [split, setSplit] = useState('0.85');
   const [splitTime, setSplitTime] = useState('');
-  const [cv, setCv] = useState('default');
+  const [cv, setCv] = useState(() => t('wizard.cvDefaultWord'));
   const [cvOnly, setCvOnly] = useState(false);
   const [autoTune, setAutoTune] = useState(false);
   const [trials, setTrials] = useState('10');
   const [significance, setSignificance] = useState('0.05');
-  const [chosen, setChosen] = useState<string[]>([]);
+  // null until the user ticks or unticks a model: until then the catalogue's default is ticked
+  const [picked, setChosen] = useState<string[] | null>(null);
+  const chosen = useMemo(() => picked ?? defaultModels(algorithms.map((a) => a.key)), [picked, algorithms]);
   const [params, setParams] = useState<Record<string, ParamValues>>({});
   const [busy, setBusy] = useState(false);
 
@@ -254,7 +257,7 @@ export default function RegisterWizard({ type }: { type: ProjectType }) {
                 {columns.map((c) => (
                   <TableRow key={c.name}>
                     <TableCell>{c.name}</TableCell>
-                    <TableCell>{c.type}</TableCell>
+                    <TableCell>{columnTypeLabel(t, c.type)}</TableCell>
                     <TableCell align="right">{formatInteger(c.missing ?? 0)}</TableCell>
                     <TableCell align="right">{formatUnique(c)}</TableCell>
                   </TableRow>

@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { decimalsOk, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
+import { decimalsOk, defaultModels, parseDecimal, parseFolds, parseIntList, stepErrors } from './validate';
 
 describe('training wizard rules', () => {
+  it('pre-ticks one sensible model for every type, so the defaults can train (issue 33)', () => {
+    expect(defaultModels(['linear', 'ridge', 'lasso', 'random_forest', 'lightgbm', 'mlp'])).toEqual(['lightgbm']);
+    expect(defaultModels(['lda', 'qda', 'logistic', 'lightgbm'])).toEqual(['lightgbm']);
+    expect(defaultModels(['kmeans', 'hierarchical', 'dbscan'])).toEqual(['kmeans']);
+    expect(defaultModels(['pca', 'tsne', 'umap'])).toEqual(['pca']);
+    expect(defaultModels(['tsne', 'umap'])).toEqual(['tsne']);
+    expect(defaultModels([])).toEqual([]);
+  });
+
   it('cross-validation takes default or a whole number of 2 or more (SPEC §5, §9)', () => {
     expect(parseFolds('default')).toBe('default');
     expect(parseFolds('')).toBe('default');
+    expect(parseFolds('既定')).toBe('default');
     expect(parseFolds('5')).toBe(5);
     expect(parseFolds('2')).toBe(2);
     expect(parseFolds('1')).toBeNull();

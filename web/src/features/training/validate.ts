@@ -5,9 +5,12 @@ import { decimalsOk } from '@mitate/rules';
 // SPEC §5's 7-decimals rule is shared with the server; the optimization form takes it from here too.
 export { decimalsOk, paramDecimalsOk } from '@mitate/rules';
 
+// the word for the default number of folds, in each language the field is offered in (i18n wizard.cvDefaultWord)
+const DEFAULT_WORDS = ['', 'default', '既定'];
+
 export function parseFolds(text: string): 'default' | number | null {
   const s = text.trim().toLowerCase();
-  if (s === '' || s === 'default') return 'default';
+  if (DEFAULT_WORDS.includes(s)) return 'default';
   if (!/^\d+$/.test(s)) return null;
   const n = Number(s);
   return n >= 2 ? n : null;
@@ -51,4 +54,13 @@ export function stepErrors(s: WizardState): Record<number, string[]> {
   if (s.supervised && parseFolds(s.cv) === null) push(3, 'validation.cv');
   if (!s.models.length) push(4, 'validation.noModels');
   return e;
+}
+
+// The model pre-ticked in the wizard, so its defaults train as they stand: LightGBM for the supervised types
+// (a strong general default on tables), k-means and PCA for the unsupervised ones; else the catalogue's first.
+const PREFERRED = ['lightgbm', 'kmeans', 'pca'];
+
+export function defaultModels(keys: readonly string[]): string[] {
+  const k = PREFERRED.find((p) => keys.includes(p)) ?? keys[0];
+  return k ? [k] : [];
 }
