@@ -38,17 +38,8 @@ export const SETUP_FIELDS = [
 export type SetupField = (typeof SETUP_FIELDS)[number];
 export type SetupValues = Partial<Record<SetupField, string | null>>;
 
-export const ORGANISATION_FIELDS: SetupField[] = [
-  'organisation_name',
-  'vat_number',
-  'registration_number',
-  'ceo',
-  'organisation_email',
-  'organisation_phone',
-  'website',
-  'organisation_size',
-  'industry',
-];
+/** The organisation's own fields: SETUP_FIELDS from organisation_name on. */
+export const ORGANISATION_FIELDS: SetupField[] = SETUP_FIELDS.slice(SETUP_FIELDS.indexOf('organisation_name'));
 
 /** SPEC §5 'Required': what complete registration needs. */
 export const REQUIRED_FOR_COMPLETION: SetupField[] = [
