@@ -14,6 +14,7 @@ from .mspc import PcaMspc
 
 CATALOGUE = json.loads(Path(__file__).with_name("catalogue.json").read_text(encoding="utf-8"))
 SUPERVISED = {a["key"] for a in CATALOGUE["supervised"]}
+UNSUPERVISED = {a["key"] for a in CATALOGUE["unsupervised"]}
 
 
 def params_of(algorithm: str, given: dict) -> dict:
