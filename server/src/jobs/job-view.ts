@@ -92,7 +92,7 @@ const PredictJobResult = z
   .meta({ id: 'PredictJobResult' });
 
 const imageCounts = z.record(z.string(), z.record(z.string(), z.number().int())).describe('split → class → images');
-const skipped = z.array(z.object({ entry: z.string(), reason: z.string().describe('In English; code and params say it in any language'), code: z.string().optional(), params: z.record(z.string(), z.unknown()).optional() }));
+const skipped = z.array(z.object({ entry: z.string(), reason: z.string().describe('In English; code and params say it in any language'), code: z.string().optional(), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() }));
 
 const ImageIngestJobResult = z
   .union([

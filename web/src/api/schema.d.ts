@@ -36035,7 +36035,7 @@ export interface components {
                 reason: string;
                 code?: string;
                 params?: {
-                    [key: string]: unknown;
+                    [key: string]: string | number;
                 };
             }[];
             presplit: boolean;
@@ -36101,7 +36101,7 @@ export interface components {
                 reason: string;
                 code?: string;
                 params?: {
-                    [key: string]: unknown;
+                    [key: string]: string | number;
                 };
             }[];
             kind: string;
@@ -36129,7 +36129,7 @@ export interface components {
                 reason: string;
                 code?: string;
                 params?: {
-                    [key: string]: unknown;
+                    [key: string]: string | number;
                 };
             }[];
             /** @description ZIP entries left out at unpacking */
@@ -36139,7 +36139,7 @@ export interface components {
                 reason: string;
                 code?: string;
                 params?: {
-                    [key: string]: unknown;
+                    [key: string]: string | number;
                 };
             }[];
         };
@@ -40665,7 +40665,7 @@ export interface components {
                 reason: string;
                 code?: string;
                 params?: {
-                    [key: string]: unknown;
+                    [key: string]: string | number;
                 };
             }[];
             presplit: boolean;
@@ -40731,7 +40731,7 @@ export interface components {
                 reason: string;
                 code?: string;
                 params?: {
-                    [key: string]: unknown;
+                    [key: string]: string | number;
                 };
             }[];
             kind: string;
@@ -40759,7 +40759,7 @@ export interface components {
                 reason: string;
                 code?: string;
                 params?: {
-                    [key: string]: unknown;
+                    [key: string]: string | number;
                 };
             }[];
             /** @description ZIP entries left out at unpacking */
@@ -40769,7 +40769,7 @@ export interface components {
                 reason: string;
                 code?: string;
                 params?: {
-                    [key: string]: unknown;
+                    [key: string]: string | number;
                 };
             }[];
         };
