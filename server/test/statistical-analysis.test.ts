@@ -176,7 +176,8 @@ describe.each(DATABASES)('statistical analysis on %s', (kind) => {
     expect(p.state).toBe('ready');
     expect((await call('GET', `eval/result/${p.id}`)).statusCode).toBe(409);
     expect((await call('GET', 'projects?state=ready')).json().detail.response.total).toBe(1);
-    expect((await call('POST', `train/model/${p.id}`, {})).json().detail.response.state).toBe('running');
+    // A quick test may already be done by the time the answer is written.
+    expect(['running', 'done']).toContain((await call('POST', `train/model/${p.id}`, {})).json().detail.response.state);
     const r = await waitDone(p.id);
     expect(r.state).toBe('done');
     expect(r.result.test_type).toBe('shapiro');

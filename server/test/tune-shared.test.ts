@@ -42,7 +42,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('auto-tune trials shared between
     const main = await t.app.ctx.jobs.waitFor(started.job.id, 600_000);
     expect(main.state, main.error ?? '').toBe('succeeded');
     const helper = await t.app.ctx.jobs.waitFor(helpers[0].id, 120_000);
-    expect(['succeeded', 'cancelled']).toContain(helper.state);
+    expect(['succeeded', 'cancelled'], `${helper.state}: ${helper.error ?? ''}`).toContain(helper.state);
     const rep = body(await call('POST', `/api/regress/report/${p.project_id}`, { model_key: '1_random_forest' })).report;
     expect(rep.auto_tune.trials.length).toBeGreaterThanOrEqual(8);
     expect(rep.auto_tune.trials.length).toBeLessThanOrEqual(9);

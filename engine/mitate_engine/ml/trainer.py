@@ -482,7 +482,9 @@ def tune(
     return {**base, **best.params}, trials, fold_scores.get(best.number)
 
 
-def join_tuning(proj: Project, algo: Algorithm, given_params: dict | None, study_key: str, timeout: float | None = None) -> int:
+def join_tuning(
+    proj: Project, algo: Algorithm, given_params: dict | None, study_key: str, timeout: float | None = None, on_error: Callable[[Exception], None] | None = None
+) -> int:
     """A helper's share of a shared study: waits until the main job opens it, then runs trials until all n are
     asked for or the main job closes it. Answers how many trials ran here."""
     import optuna
@@ -518,7 +520,13 @@ def join_tuning(proj: Project, algo: Algorithm, given_params: dict | None, study
         if shared_tune.is_closed(study):
             study.stop()
 
-    study.optimize(objective, n_trials=n, timeout=timeout, callbacks=[optuna.study.MaxTrialsCallback(n, states=None), stop_when_closed], catch=TUNE_CATCH)
+    try:
+        study.optimize(objective, n_trials=n, timeout=timeout, callbacks=[optuna.study.MaxTrialsCallback(n, states=None), stop_when_closed], catch=TUNE_CATCH)
+    except Exception as exc:  # noqa: BLE001 - helping is best effort: a lost connection or a study the main job closed
+        # under it ends this worker's share; the main job's trials and report stand on their own.
+        if on_error is None:
+            raise
+        on_error(exc)
     return ran
 
 

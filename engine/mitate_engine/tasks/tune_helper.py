@@ -26,7 +26,14 @@ class TuneHelper(Task):
                 continue
             ctx.progress(i / max(1, len(models)), f"{m.get('label') or m['algorithm']}: helping auto-tune")
             try:
-                ran[key] = join_tuning(proj, algo, m.get("params") or {}, key, timeout=spec.get("time_budget"))
+                ran[key] = join_tuning(
+                    proj,
+                    algo,
+                    m.get("params") or {},
+                    key,
+                    timeout=spec.get("time_budget"),
+                    on_error=lambda exc, k=key: ctx.log(f"{k}: stopped helping ({type(exc).__name__}: {exc})"),
+                )
             except (EngineError, ValueError) as exc:  # a bad parameter: the main job fails that model and closes its study
                 ctx.log(f"{key}: not tuned here ({exc})")
                 ran[key] = 0
