@@ -33940,8 +33940,14 @@ export interface components {
             det_xtx: number | null;
             /** @description The information matrix cannot be inverted: efficiencies are 0 and the rest null */
             singular: boolean;
+            /** @description Absolute: det(XᵀX/N)^(1/p) on coded factors (100 % only for an orthogonal design on the cube) */
             d_efficiency: number | null;
+            /** @description Absolute: p / trace(N (XᵀX)⁻¹) on coded factors */
             a_efficiency: number | null;
+            /** @description D against the best design found for the same runs, model and region (this one or a D-/I-optimal reference) */
+            d_relative?: number | null;
+            /** @description A against the best design found for the same runs, model and region */
+            a_relative?: number | null;
             g_efficiency: number | null;
             /** @description Average scaled prediction variance over the region */
             i_value: number | null;
@@ -38570,8 +38576,14 @@ export interface components {
             det_xtx: number | null;
             /** @description The information matrix cannot be inverted: efficiencies are 0 and the rest null */
             singular: boolean;
+            /** @description Absolute: det(XᵀX/N)^(1/p) on coded factors (100 % only for an orthogonal design on the cube) */
             d_efficiency: number | null;
+            /** @description Absolute: p / trace(N (XᵀX)⁻¹) on coded factors */
             a_efficiency: number | null;
+            /** @description D against the best design found for the same runs, model and region (this one or a D-/I-optimal reference) */
+            d_relative?: number | null;
+            /** @description A against the best design found for the same runs, model and region */
+            a_relative?: number | null;
             g_efficiency: number | null;
             /** @description Average scaled prediction variance over the region */
             i_value: number | null;
