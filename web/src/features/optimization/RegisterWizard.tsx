@@ -275,7 +275,7 @@ export default function RegisterWizard() {
                   <MenuItem value="linear">{t('constraints.linear')}</MenuItem>
                   <MenuItem value="sum">{t('constraints.sum')}</MenuItem>
                 </TextField>
-                <TextField size="small" label={t('constraints.terms')} value={c.terms} onChange={(e) => setConstraint(i, { terms: e.target.value })} placeholder={c.type === 'sum' ? 'cement, water' : '0.1*cement + 1*superplasticizer'} sx={{ flex: 1, minWidth: 280 }} />
+                <TextField size="small" label={t('constraints.terms')} value={c.terms} onChange={(e) => setConstraint(i, { terms: e.target.value })} placeholder={c.type === 'sum' ? 'cement, water' : '0.1*cement + 1*superplasticizer'} helperText={t(c.type === 'sum' ? 'constraints.sumHint' : 'constraints.linearHint')} sx={{ flex: 1, minWidth: 280 }} />
                 <TextField select size="small" label={t('constraints.operator')} value={c.operator} onChange={(e) => setConstraint(i, { operator: e.target.value as ConstraintForm['operator'] })} sx={{ width: 90 }}>
                   {(['<=', '>=', '='] as const).map((o) => <MenuItem key={o} value={o}>{o}</MenuItem>)}
                 </TextField>
