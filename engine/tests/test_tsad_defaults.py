@@ -69,3 +69,46 @@ def test_the_html_report_says_a_null_figure_is_not_available_and_why(lang):
     assert why not in doc
     if lang == "ja":
         assert say("tsad_report_not_available") == "算出できません"
+
+
+def _prepare(tmp_path, df: pd.DataFrame, **extra):
+    from mitate_engine.tsad.trainer import UNSUPERVISED, prepare
+
+    df.to_parquet(tmp_path / "s.parquet", index=False)
+    spec = {
+        "project_type": UNSUPERVISED,
+        "parquet": str(tmp_path / "s.parquet"),
+        "time_column": "t",
+        "features": [c for c in df.columns if c != "t"],
+        "normal": {"mode": "rows", "rows": 400},
+        **extra,
+    }
+    return prepare(spec)
+
+
+def _series(drifting: bool) -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    n = 600
+    out = {"t": np.arange(n), "flow": rng.normal(size=n), "pressure": rng.normal(size=n)}
+    # a temperature that keeps warming (0.02 per row against a noise of 0.05), or one that stays put
+    out["temperature"] = (0.02 * np.arange(n) if drifting else 0.0) + rng.normal(scale=0.05, size=n)
+    return pd.DataFrame(out)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_signal_drifting_within_the_normal_period_and_left_as_a_level_is_noted(tmp_path, lang):
+    prep = _prepare(tmp_path, _series(True), lang=lang)
+    codes = [c for c, _ in prep.note_codes]
+    assert codes == ["tsad_note_drifting_levels"]
+    params = prep.note_codes[0][1]
+    assert params["signals"] == "temperature" and params["rows"] >= 2
+    assert "temperature" in prep.notes[0] and str(params["rows"]) in prep.notes[0]
+    assert prep.notes[0].startswith("temperature") and (("ドリフト" in prep.notes[0]) == (lang == "ja"))
+    # nothing is changed by the note: the level is still a feature
+    assert "temperature" in prep.feature_columns
+
+
+def test_no_drift_note_for_steady_signals_or_when_the_drifting_ones_enter_as_their_change(tmp_path):
+    assert _prepare(tmp_path, _series(False)).note_codes == []
+    prep = _prepare(tmp_path, _series(True), drift_signals=["temperature"], drift_rows=10)
+    assert prep.note_codes == [] and "temperature__change10" in prep.feature_columns
