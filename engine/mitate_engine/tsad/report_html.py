@@ -60,7 +60,7 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
     per_day = m.get("alarms_per_day") is not None
     # with labels but no anomalous row in the evaluated part, the figures about anomalies say why they are missing
     no_anomalies = bool(pw) and pw.get("tp", 0) + pw.get("fn", 0) == 0
-    about_anomalies = {"tsad_report_precision", "tsad_report_recall", "tsad_report_f1", "tsad_report_mar", "tsad_report_events_detected", "tsad_report_event_f1"}
+    about_anomalies = {"tsad_report_recall", "tsad_report_f1", "tsad_report_mar", "tsad_report_events_detected", "tsad_report_event_f1"}
     why = lambda k: "tsad_report_no_anomalies" if no_anomalies and k in about_anomalies else "tsad_report_not_available"  # noqa: E731
     rows = [
         ("tsad_report_threshold", report["threshold"]),
