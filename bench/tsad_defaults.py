@@ -239,9 +239,44 @@ def skab() -> dict:
     return out
 
 
+def normal_period_rules() -> dict:
+    """Issue 30 asks whether the default normal period with a label should be every row labelled normal rather than the
+    rows before the first anomaly. Measured on the SKAB files with the product's rules (PCA-MSPC, parallel analysis,
+    fitted on the first 70 % of the period's rows in time order, threshold from the held-back last 30 %) applied
+    directly, since the product fits a contiguous period: where the held-back rows fall, the threshold, recall on the
+    anomalous rows and the normal rows left to measure false alarms on."""
+    from mitate_engine.tsad.detectors import held_back_quantile
+
+    base, files = skab_files()
+    out = {}
+    for f in files:
+        df = pd.read_csv(base / f, sep=";")
+        y = df["anomaly"].to_numpy() > 0
+        X = df[SKAB_SIGNALS].to_numpy(float)
+        last = int(np.flatnonzero(y).max()) if y.any() else -1
+        out[f] = {}
+        for name, normal in (("before_first_anomaly", np.arange(len(y)) < int(np.argmax(y))), ("all_normal_rows", ~y)):
+            idx = np.flatnonzero(normal)
+            k = int(np.floor(len(idx) * 0.3 + 0.5))
+            fit, held = idx[: len(idx) - k], idx[len(idx) - k :]
+            m = PcaMspc(confidence=0.99).fit(X[fit])
+            score = m.score(X)
+            thr = held_back_quantile(score[held], 0.99)
+            a, test = score > thr, ~normal
+            out[f][name] = {
+                "fit_rows": len(fit),
+                "held_back_rows": len(held),
+                "held_back_rows_after_the_anomaly": int((held > last).sum()),
+                "threshold": thr,
+                "recall": float(a[y].mean()),
+                "normal_rows_left_to_test": int((test & ~y).sum()),
+            }
+    return out
+
+
 def main() -> None:
     t0 = time.time()
-    result = {"tep": tep(), "skab": skab(), "seconds": round(time.time() - t0, 1)}
+    result = {"tep": tep(), "skab": skab(), "normal_period_rules": normal_period_rules(), "seconds": round(time.time() - t0, 1)}
     print(json.dumps(result, default=float))
 
 
