@@ -61,7 +61,7 @@ function engineRss(serverPid) {
   return rows.filter((r) => tree.has(r.pid) && r.pid !== serverPid && r.args.includes('python')).map((r) => ({ pid: r.pid, mb: r.rss / 1024 }));
 }
 
-const server = await startServer({ MITATE_MAX_UPLOAD_MB: String(Math.max(4096, Math.ceil((ROWS * 110) / 1e6))), MITATE_WORKERS: process.env.MITATE_WORKERS ?? '1' });
+const server = await startServer({ MITATE_MAX_UPLOAD_MB: String(Math.max(4096, Math.ceil((ROWS * 110) / 1e6))) });
 let product;
 try {
   const auth = await signUp(server.url);

@@ -33928,6 +33928,27 @@ export interface components {
             target: string | null;
             /** @description Cross-validation and importances still being computed */
             pending: boolean;
+            /** @description The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row */
+            sampling?: {
+                large: boolean;
+                final_fit_rows: number;
+                test_rows: number;
+                cv: {
+                    rows: number;
+                    of: number;
+                    folds: number;
+                    /** @enum {string} */
+                    sample: "all" | "random" | "stratified" | "recent";
+                } | null;
+                train_metric_rows: number;
+                importance_rows: number;
+                shap_rows: number | null;
+                chart_points: number;
+            } | null;
+            /** @description Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...) */
+            profile?: {
+                [key: string]: number;
+            };
         };
         ModelReportInput: {
             project: components["schemas"]["TrainingProjectInput"];
@@ -38558,6 +38579,27 @@ export interface components {
             target: string | null;
             /** @description Cross-validation and importances still being computed */
             pending: boolean;
+            /** @description The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row */
+            sampling?: {
+                large: boolean;
+                final_fit_rows: number;
+                test_rows: number;
+                cv: {
+                    rows: number;
+                    of: number;
+                    folds: number;
+                    /** @enum {string} */
+                    sample: "all" | "random" | "stratified" | "recent";
+                } | null;
+                train_metric_rows: number;
+                importance_rows: number;
+                shap_rows: number | null;
+                chart_points: number;
+            } | null;
+            /** @description Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...) */
+            profile?: {
+                [key: string]: number;
+            };
         };
         ModelReport: {
             project: components["schemas"]["TrainingProject"];
