@@ -53,6 +53,8 @@ def test_compact_read_gives_categories_and_float32(tmp_path, large):
     assert list(df.columns) == ["x1", "count", "status"]
     assert df["x1"].dtype == np.float32 and df["count"].dtype == np.float32
     assert isinstance(df["status"].dtype, pd.CategoricalDtype)
+    kept = D.read_table(str(p), ["x1", "count", "status"], compact=True, exact=("count", "status"))  # a target stays as stored
+    assert kept["count"].dtype == np.int64 and kept["status"].dtype == object and kept["x1"].dtype == np.float32
     small = tmp_path / "s.parquet"
     table(500).to_parquet(small)
     df = D.read_table(str(small), ["x1", "status"], compact=True)

@@ -12,10 +12,11 @@ from ..task import EngineError
 MAX_CATEGORIES = 50  # one-hot columns per categorical feature; rarer levels share one 'infrequent' column
 
 
-def read_table(path: str, columns: list[str] | None = None, compact: bool = False) -> pd.DataFrame:
+def read_table(path: str, columns: list[str] | None = None, compact: bool = False, exact: tuple[str, ...] = ()) -> pd.DataFrame:
     """The Parquet file's columns (all, or `columns`). compact: text columns come as pandas categories (read as
     Parquet dictionaries, never as one Python string per row) and on a large table (scale.LARGE_ROWS rows) numbers as
-    float32 — the training read; a prediction or an export keeps the values as stored."""
+    float32, except the `exact` columns (the target: its values and class labels stay as stored) — the training read;
+    a prediction or an export keeps the values as stored."""
     import pyarrow.parquet as pq
 
     if not path or not os.path.isfile(path):
@@ -31,10 +32,10 @@ def read_table(path: str, columns: list[str] | None = None, compact: bool = Fals
         columns = list(dict.fromkeys(columns))
     if not compact:
         return pd.read_parquet(path, columns=columns)
-    return _read_compact(path, columns if columns is not None else names)
+    return _read_compact(path, columns if columns is not None else names, exact)
 
 
-def _read_compact(path: str, columns: list[str]) -> pd.DataFrame:
+def _read_compact(path: str, columns: list[str], exact: tuple[str, ...]) -> pd.DataFrame:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -43,14 +44,14 @@ def _read_compact(path: str, columns: list[str]) -> pd.DataFrame:
 
     f = pq.ParquetFile(path)
     schema = f.schema_arrow
-    text = [c for c in columns if pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type)]
+    text = [c for c in columns if c not in exact and (pa.types.is_string(schema.field(c).type) or pa.types.is_large_string(schema.field(c).type))]
     large = is_large(f.metadata.num_rows)
     table = pq.read_table(path, columns=columns, read_dictionary=text)
     out = {}
     for c in columns:
         col = table.column(c)
         t = col.type
-        if large and (pa.types.is_floating(t) or pa.types.is_integer(t)):
+        if large and c not in exact and (pa.types.is_floating(t) or pa.types.is_integer(t)):
             col = pc.cast(col, pa.float32())
         out[c] = col.to_pandas()
         table = table.drop_columns([c])  # each Arrow column is freed once converted
@@ -68,11 +69,28 @@ def column_kinds(df: pd.DataFrame, features: list[str]) -> dict[str, str]:
             kinds[c] = "numeric"
         else:
             kinds[c] = "category"
-        if s.notna().sum() == 0:
+        distinct = _distinct_at_most_two(s)
+        if distinct == 0:
             raise EngineError("feature_empty", column=c)
-        if s.nunique(dropna=True) <= 1:
+        if distinct == 1:
             raise EngineError("feature_constant", column=c)
     return kinds
+
+
+def _distinct_at_most_two(s: pd.Series) -> int:
+    """0, 1 or 2 (two or more) distinct non-missing values, in one vectorised pass (no hashing of every value)."""
+    if isinstance(s.dtype, pd.CategoricalDtype):
+        codes = s.cat.codes.to_numpy()
+        used = codes[codes >= 0]
+        return 0 if not len(used) else (1 if used.min() == used.max() else 2)
+    v = s.to_numpy() if pd.api.types.is_numeric_dtype(s) and not pd.api.types.is_bool_dtype(s) else None
+    if v is not None and v.dtype.kind == "f":
+        if np.isnan(v).all():
+            return 0
+        return 1 if np.nanmin(v) == np.nanmax(v) else 2
+    if v is not None and v.dtype.kind in "iu":
+        return 0 if not len(v) else (1 if v.min() == v.max() else 2)
+    return min(2, int(s.nunique(dropna=True)))
 
 
 def as_model_frame(df: pd.DataFrame, kinds: dict[str, str]) -> pd.DataFrame:
@@ -196,7 +214,10 @@ def check_inference(df: pd.DataFrame, features: list[str], kinds: dict[str, str]
                     raise EngineError("inference_not_numeric", column=c, value=str(bad.iloc[0]))
         else:
             known = set(categories.get(c, []))
-            seen = set(map(str, s.dropna().unique().tolist()))
+            if isinstance(s.dtype, pd.CategoricalDtype):
+                seen = set(categories_of(s.to_frame(), {c: "category"})[c])
+            else:
+                seen = set(map(str, s.dropna().unique().tolist()))
             unseen = sorted(seen - known)
             if unseen:
                 raise EngineError("inference_unseen_category", column=c, value=unseen[0])

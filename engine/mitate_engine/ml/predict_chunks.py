@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 CHUNK_ROWS = 1_000_000
+CHUNKED_FROM_ROWS = 200_000  # tables from this many rows take this path (as scale.LARGE_ROWS)
 
 
 def parquet_rows(path: str) -> int:
@@ -92,7 +92,7 @@ def predict_in_chunks(model, parquet: str, ctx, chunk_rows: int = CHUNK_ROWS) ->
         with open(csv_tmp, "wb") as csv_file:
             for batch in f.iter_batches(batch_size=chunk_rows):
                 ctx.progress(0.05 + 0.9 * done / max(1, total), f"Predicting rows {done + 1:,}–{done + batch.num_rows:,} of {total:,}")
-                df = batch.to_pandas()
+                df = _model_columns(model, batch)
                 df.index = pd.RangeIndex(done, done + len(df))
                 out = model.predict(df, raw=False)
                 outputs = list(out.columns)
@@ -123,3 +123,19 @@ def predict_in_chunks(model, parquet: str, ctx, chunk_rows: int = CHUNK_ROWS) ->
     ctx.progress(1.0, "Done")
     return {"rows": done, "columns": columns, "outputs": outputs, "condition_applied": None, "chunks": -(-done // chunk_rows), **summary.result()}
 
+
+def _model_columns(model, batch) -> pd.DataFrame:
+    """The model's input columns of one batch as pandas: category inputs as pandas categories (from Arrow
+    dictionaries, not one Python string per row); the other columns stay in Arrow for the output."""
+    import pyarrow as pa
+
+    cols, names = [], []
+    for c in model.features:
+        if c not in batch.schema.names:
+            continue  # TrainedModel.check names the missing column in the user's words
+        col = batch.column(c)
+        if model.kinds.get(c) == "category" and (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+            col = col.dictionary_encode()
+        cols.append(col)
+        names.append(c)
+    return pa.RecordBatch.from_arrays(cols, names=names).to_pandas() if cols else pd.DataFrame(index=pd.RangeIndex(batch.num_rows))

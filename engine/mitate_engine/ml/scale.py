@@ -158,7 +158,9 @@ def fit_pipeline(pipe, X: pd.DataFrame, y, hooks: FitHooks | None = None):
     return pipe
 
 
-def sampling(n_train: int, n_test: int, cv_rows: int | None, folds: int, how: str, train_metric_rows: int, importance_rows: int, shap_rows: int | None, points: int) -> dict:
+def sampling(
+    n_train: int, n_test: int, cv_rows: int | None, folds: int, how: str, train_metric_rows: int, importance_rows: int, shap_rows: int | None, points: int
+) -> dict:
     """The rows each step of a model used, as the report shows them."""
     return {
         "large": is_large(n_train),

@@ -117,7 +117,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     if df is None:
         cols = [*features, *([target] if target else []), *([dt_col] if dt_col else [])]
         with profile.step("read"):
-            df = D.read_table(spec["parquet"], cols, compact=True)
+            df = D.read_table(spec["parquet"], cols, compact=True, exact=tuple(c for c in (target, dt_col) if c))
     t_conv = time.monotonic()
     for c in [*features, *([target] if target else [])]:
         if c not in df.columns:
@@ -140,8 +140,9 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         keep = y_raw.notna().to_numpy()
         if keep.sum() < 10:
             raise EngineError("target_too_few", column=target)
-        df = df.loc[keep].reset_index(drop=True)
-        y_raw = y_raw[keep].reset_index(drop=True)
+        if not keep.all():  # a copy of the table only when rows go
+            df = df.loc[keep].reset_index(drop=True)
+            y_raw = y_raw[keep].reset_index(drop=True)
         if t == "discriminant_analysis":
             y = y_raw.map(str).to_numpy(dtype=object)
             counts = pd.Series(y).value_counts()
@@ -158,6 +159,8 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
             if np.nanstd(y) == 0:
                 raise EngineError("target_constant", column=target)
     X = D.as_model_frame(df, kinds)
+    # the read columns are in X now: only the target and the time axis stay (memory of a large table)
+    df = df[[c for c in dict.fromkeys([target, dt_col]) if c and c in df.columns]]
     cats = D.categories_of(X, kinds)
     profile.steps["conversion"] = round(time.monotonic() - t_conv, 3)
     ratio = float(spec.get("split_ratio") or 0.85)
@@ -210,7 +213,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
             tr, te = np.arange(n_train), np.arange(n_train, len(X))
         else:
             tr, te = D.split(len(X), ratio, proj.time_ordered, y if proj.classification else None, proj.seed)
-        proj.X_train, proj.X_test = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
+        proj.X_train, proj.X_test = _split_frame(X, tr, te)
         proj.y_train, proj.y_test = y[tr], y[te]
         if proj.classification:
             missing = sorted(set(classes) - set(proj.y_train))
@@ -226,6 +229,18 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
 
 
 CV_ONLY_MAX_ROWS = 2000  # as the server's CV_ONLY_MAX_ROWS
+
+
+def _split_frame(X: pd.DataFrame, tr: np.ndarray, te: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Train and test rows of X, column by column: each column leaves X as its two parts are made, so a large table
+    is held about once, not twice (X is left without columns)."""
+    parts_tr, parts_te = {}, {}
+    for c in list(X.columns):
+        v = X.pop(c)
+        parts_tr[c] = v.iloc[tr].reset_index(drop=True)
+        parts_te[c] = v.iloc[te].reset_index(drop=True)
+        del v
+    return pd.DataFrame(parts_tr, copy=False), pd.DataFrame(parts_te, copy=False)
 
 
 def _condition(spec: dict) -> dict | None:

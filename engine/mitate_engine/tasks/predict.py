@@ -14,7 +14,7 @@ import pandas as pd
 from ..csvsafe import write_csv
 from ..ml.data import read_table
 from ..ml.model_io import load_condition, load_model, predict, predict_frame
-from ..ml.predict_chunks import CHUNK_ROWS, Summary, chunkable, parquet_rows, predict_in_chunks
+from ..ml.predict_chunks import CHUNKED_FROM_ROWS, Summary, chunkable, parquet_rows, predict_in_chunks
 from ..task import Context, Task
 
 __all__ = ["Predict", "apply_training_condition", "load_condition", "predict_frame"]  # the last two live in model_io
@@ -42,7 +42,7 @@ class Predict(Task):
         if raw and not model.condition:
             model.condition = load_condition(spec.get("condition_path"))
         condition = model.condition if raw else None
-        if chunkable(model, condition) and parquet_rows(spec["parquet"]) > CHUNK_ROWS:
+        if chunkable(model, condition) and parquet_rows(spec["parquet"]) >= CHUNKED_FROM_ROWS:
             return predict_in_chunks(model, spec["parquet"], ctx)
         ctx.progress(0.15, "Reading the inference data")
         df = read_table(spec["parquet"])
