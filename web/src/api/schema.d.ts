@@ -26232,6 +26232,231 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/installation/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The installation settings in force and where each comes from */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["InstallationSettings"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Change the installation settings (stored; they override the environment) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description null forgets the stored account (the environment one is in force again) */
+                        bank_account?: {
+                            bank_name: string;
+                            bank_code: string;
+                            branch_name: string;
+                            branch_code: string;
+                            /** @enum {string} */
+                            account_type: "individual" | "organisation";
+                            account_number: string;
+                            account_holder: string;
+                        } | null;
+                        platform_review?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["InstallationSettings"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/api/auth/options": {
         parameters: {
             query?: never;
@@ -32537,6 +32762,10 @@ export interface paths {
                             detail: {
                                 response: {
                                     platform_admin: boolean;
+                                    /** @description An administrator because this is the installation's first account (MITATE_PLATFORM_ADMINS empty) */
+                                    first_account: boolean;
+                                    /** @description Whether submitted APIs wait for a review; off, submitting approves at once (identity verified) */
+                                    review_required: boolean;
                                 };
                             };
                         };
@@ -32813,6 +33042,8 @@ export interface components {
             settings: components["schemas"]["SettingsInput"];
             identity: components["schemas"]["IdentityStatusInput"];
             platform_admin: boolean;
+            /** @enum {string|null} */
+            platform_admin_reason: "environment" | "first_account" | null;
         };
         SetupSavedInput: {
             message: string;
@@ -33928,6 +34159,27 @@ export interface components {
             target: string | null;
             /** @description Cross-validation and importances still being computed */
             pending: boolean;
+            /** @description The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row */
+            sampling?: {
+                large: boolean;
+                final_fit_rows: number;
+                test_rows: number;
+                cv: {
+                    rows: number;
+                    of: number;
+                    folds: number;
+                    /** @enum {string} */
+                    sample: "all" | "random" | "stratified" | "recent";
+                } | null;
+                train_metric_rows: number;
+                importance_rows: number;
+                shap_rows: number | null;
+                chart_points: number;
+            } | null;
+            /** @description Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...) */
+            profile?: {
+                [key: string]: number;
+            };
         };
         ModelReportInput: {
             project: components["schemas"]["TrainingProjectInput"];
@@ -37227,6 +37479,25 @@ export interface components {
             generated: number;
             overdue: number;
         };
+        InstallationSettingsInput: {
+            /** @description The platform bank account for transfers; null: bank transfer is refused */
+            bank_account: components["schemas"]["BankAccountInput"] | null;
+            /**
+             * @description Where the value in force comes from: stored in the app, or the environment variable
+             * @enum {string|null}
+             */
+            bank_account_source: "settings" | "environment" | null;
+            /** @description Whether hosted APIs wait for a platform administrator; off, submitting approves at once */
+            platform_review: boolean;
+            /** @enum {string} */
+            platform_review_source: "settings" | "environment";
+            administrators: {
+                /** @description MITATE_PLATFORM_ADMINS */
+                environment: string[];
+                /** @description The first account's e-mail when it is the administrator (MITATE_PLATFORM_ADMINS empty) */
+                first_account: string | null;
+            };
+        };
         PredictionScoreSeriesInput: {
             rows: number;
             /** @description first row position shown */
@@ -37449,6 +37720,8 @@ export interface components {
             settings: components["schemas"]["Settings"];
             identity: components["schemas"]["IdentityStatus"];
             platform_admin: boolean;
+            /** @enum {string|null} */
+            platform_admin_reason: "environment" | "first_account" | null;
         };
         SetupSaved: {
             message: string;
@@ -38564,6 +38837,27 @@ export interface components {
             target: string | null;
             /** @description Cross-validation and importances still being computed */
             pending: boolean;
+            /** @description The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row */
+            sampling?: {
+                large: boolean;
+                final_fit_rows: number;
+                test_rows: number;
+                cv: {
+                    rows: number;
+                    of: number;
+                    folds: number;
+                    /** @enum {string} */
+                    sample: "all" | "random" | "stratified" | "recent";
+                } | null;
+                train_metric_rows: number;
+                importance_rows: number;
+                shap_rows: number | null;
+                chart_points: number;
+            } | null;
+            /** @description Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...) */
+            profile?: {
+                [key: string]: number;
+            };
         };
         ModelReport: {
             project: components["schemas"]["TrainingProject"];
@@ -41862,6 +42156,25 @@ export interface components {
         BillingSweep: {
             generated: number;
             overdue: number;
+        };
+        InstallationSettings: {
+            /** @description The platform bank account for transfers; null: bank transfer is refused */
+            bank_account: components["schemas"]["BankAccount"] | null;
+            /**
+             * @description Where the value in force comes from: stored in the app, or the environment variable
+             * @enum {string|null}
+             */
+            bank_account_source: "settings" | "environment" | null;
+            /** @description Whether hosted APIs wait for a platform administrator; off, submitting approves at once */
+            platform_review: boolean;
+            /** @enum {string} */
+            platform_review_source: "settings" | "environment";
+            administrators: {
+                /** @description MITATE_PLATFORM_ADMINS */
+                environment: string[];
+                /** @description The first account's e-mail when it is the administrator (MITATE_PLATFORM_ADMINS empty) */
+                first_account: string | null;
+            };
         };
         PredictionScoreSeries: {
             rows: number;

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { requireAuth, requireRole } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
-import { accountSettings } from '../account/settings.js';
 import { makeGateway } from './gateway.js';
 import { M } from './messages.js';
 import {
@@ -37,9 +36,9 @@ export default async function platformRoutes(app: FastifyInstance) {
   const gateway = makeGateway(app.ctx);
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
-  const admins = accountSettings().platformAdmins;
+  const installation = app.services.installation;
   const platformAdmin = async (req: FastifyRequest) => {
-    if (!admins.includes(req.auth.email.toLowerCase())) throw new AppError(403, M.notPlatformAdmin);
+    if (!(await installation.isAdmin(req.auth))) throw new AppError(403, M.notPlatformAdmin);
   };
   const fromHour = (days: number) => new Date(Date.now() - days * 86400_000).toISOString().slice(0, 13);
 
@@ -124,7 +123,10 @@ export default async function platformRoutes(app: FastifyInstance) {
         gateway.forget(v.key);
         return ok(v);
       });
-      r.get('/platform/admin/me', { schema: { tags, summary: 'Whether the caller is a platform administrator', response: replies({ 200: adminMeView }) } }, async (req) => ok({ platform_admin: admins.includes(req.auth.email.toLowerCase()) }));
+      r.get('/platform/admin/me', { schema: { tags, summary: 'Whether the caller is a platform administrator', response: replies({ 200: adminMeView }) } }, async (req) => {
+        const reason = await installation.adminReason(req.auth);
+        return ok({ platform_admin: reason !== null, first_account: reason === 'first_account', review_required: await installation.reviewRequired() });
+      });
     },
     { prefix: '/api' },
   );

@@ -166,7 +166,11 @@ export const statsView = z.object({
   series: z.array(z.object({ time: z.string(), count: z.number(), average_ms: z.number(), refused: z.number() })),
   bucket: z.enum(['hour', 'day']),
 }).meta({ id: 'PlatformStats' });
-export const adminMeView = z.object({ platform_admin: z.boolean() });
+export const adminMeView = z.object({
+  platform_admin: z.boolean(),
+  first_account: z.boolean().describe('An administrator because this is the installation\'s first account (MITATE_PLATFORM_ADMINS empty)'),
+  review_required: z.boolean().describe('Whether submitted APIs wait for a review; off, submitting approves at once (identity verified)'),
+});
 
 // ---- POST /serve/{key}/predict: its answer and every refusal's stable code (the OpenAPI document lists them) ----
 

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import '../account/db.js';
+import type { InstallationService } from '../installation/service.js';
 import type { TrainingService } from '../training/service.js';
 import type { TrainingModelView } from '../training/responses.js';
 import type { PlatformCredentialTable, PlatformProjectTable, PlatformStatus } from './db.js';
@@ -50,7 +51,7 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && crypto.timingSafeEqual(x, y);
 }
 
-export function makePlatformService(ctx: AppContext, { training }: { training: TrainingService }) {
+export function makePlatformService(ctx: AppContext, { training, installation }: { training: TrainingService; installation: Pick<InstallationService, 'reviewRequired'> }) {
   const { db, storage, config } = ctx;
   const prices = loadPrices();
 
@@ -106,6 +107,20 @@ export function makePlatformService(ctx: AppContext, { training }: { training: T
     const p = await get(auth, id);
     const t = TRANSITIONS[action];
     if (!t.from.includes(p.status)) throw transitionError(p.status, action);
+    // With the review switched off (installation setting), submitting approves at once, once the identity is verified.
+    if (action === 'submit' && !(await installation.reviewRequired())) {
+      if (!(await identityVerified(auth.orgId))) throw new AppError(409, M.verifyIdentityToPublish);
+      const at = now();
+      const res = await db
+        .updateTable('platform_projects')
+        .set({ status: 'approved', reason: null, reviewed_at: at, reviewed_by: null, updated_at: at })
+        .where('organisation_id', '=', auth.orgId)
+        .where('id', '=', id)
+        .where('status', '=', p.status)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw transitionError(p.status, action);
+      return view(await get(auth, id));
+    }
     // Guarded by the status read, so two concurrent clicks move it once.
     const res = await db
       .updateTable('platform_projects')

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { useMe } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
@@ -16,7 +16,7 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
 import ProjectLockNotice from '../billing/ProjectLockNotice';
-import { act, deleteProject, money, type PlatformProject, projectsKey, useProject } from './api';
+import { act, deleteProject, money, type PlatformProject, projectsKey, useIsPlatformAdmin, useProject } from './api';
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
 import StatsPanel from './StatsPanel';
@@ -65,6 +65,7 @@ export default function DetailsPage() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const project = useProject(id);
+  const admin = useIsPlatformAdmin();
   const me = useMe();
   const { ask, dialog } = useConfirm();
   const [tab, setTab] = useState<'curl' | 'python' | 'openapi'>('curl');
@@ -72,6 +73,8 @@ export default function DetailsPage() {
   if (!project.data) return <PageLoading />;
   const p = project.data;
   const manage = me.data?.role === 'owner' || me.data?.role === 'admin';
+  const noReview = admin.data?.review_required === false;
+  const word = (a: string) => (a === 'submit' && noReview ? 'submitNow' : a);
   const refresh = () => qc.invalidateQueries({ queryKey: projectsKey });
   const ex = examples(p, t('details.csvBodyComment'));
   const m = (v: number) => money(v, p.currency, i18n.language);
@@ -88,8 +91,9 @@ export default function DetailsPage() {
           manage && (
             <>
               {p.actions.map((a) => (
-                <Button key={a} variant={a === 'start' || a === 'submit' ? 'contained' : 'outlined'} onClick={() => ask({ label: t(`action.${a}`), text: t(`confirm.${a}`, { name: p.name }), done: t(`done.${a}`), run: () => act(p.id, a).then(refresh) })}>
-                  {t(`action.${a}`)}
+                // With the review switched off (installation setting), submitting approves at once: the words say so.
+                <Button key={a} variant={a === 'start' || a === 'submit' ? 'contained' : 'outlined'} onClick={() => ask({ label: t(`action.${word(a)}`), text: t(`confirm.${word(a)}`, { name: p.name }), done: t(`done.${word(a)}`), run: () => act(p.id, a).then(refresh) })}>
+                  {t(`action.${word(a)}`)}
                 </Button>
               ))}
               <Button
@@ -120,14 +124,27 @@ export default function DetailsPage() {
           {t('details.rejected', { reason: p.reason })}
         </Alert>
       )}
-      {p.status === 'under_review' && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {t('details.underReview')}
-        </Alert>
-      )}
+      {p.status === 'under_review' &&
+        (admin.data?.platform_admin ? (
+          <Alert
+            severity="info"
+            sx={{ mb: 2 }}
+            action={
+              <Button component={RouterLink} to="/admin/platform" color="inherit" size="small">
+                {t('details.reviewNow')}
+              </Button>
+            }
+          >
+            {t('details.underReviewAdmin')}
+          </Alert>
+        ) : (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {t('details.underReview')}
+          </Alert>
+        ))}
       {p.status === 'draft' && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {t('details.draftHint')}
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="draft-hint">
+          {t(noReview ? 'details.draftHintNow' : 'details.draftHint')}
         </Alert>
       )}
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>

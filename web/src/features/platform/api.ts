@@ -44,8 +44,9 @@ export function useStats(id: string, bucket: 'hour' | 'day') {
   });
 }
 export const usePublishable = () => useQuery({ queryKey: ['platform', 'models'], queryFn: () => apiGet<PublishableModel[]>('/api/platform/models') });
+/** Silent: pages only add words and links from it (who reviews, whether submitting approves at once). */
 export const useIsPlatformAdmin = () =>
-  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<Answer<'/api/platform/admin/me', 'get'>>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
+  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<Answer<'/api/platform/admin/me', 'get'>>('/api/platform/admin/me', undefined, { silent: true }), staleTime: 5 * 60_000 });
 export const useReviewQueue = (status: Status | 'all') =>
   useQuery({ queryKey: ['platform', 'review', status], queryFn: () => apiGet<Answer<'/api/platform/admin/projects', 'get'>>('/api/platform/admin/projects', { status }) });
 
