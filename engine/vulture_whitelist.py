@@ -11,6 +11,9 @@ TsadTrain, TuneHelper  # noqa
 _.get_params  # noqa
 _.set_params  # noqa
 deep  # noqa
+# ... and a transformer's output names: the fitted attribute and get_feature_names_out(input_features).
+_.feature_names_out_  # noqa
+input_features  # noqa
 
 # BullMQ's processor signature is (job, token).
 token  # noqa

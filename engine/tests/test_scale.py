@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-
 from mitate_engine.ml import data as D
 from mitate_engine.ml import scale, trainer
 from mitate_engine.ml.predict_chunks import predict_in_chunks
