@@ -141,6 +141,8 @@ describe.each(DATABASES)('hosted time-series detectors on %s', (kind) => {
   });
 
   it('describes the interface: time column, history rows, alarm rule, threshold in force, outputs, an example that works', async () => {
+    // the project lists the time column among the inputs
+    expect(body(await call('GET', `/api/platform/projects/${apis.unsup.id}`)).features).toEqual(['datetime', ...SIGNALS]);
     const d = body(await call('GET', `/api/platform/projects/${apis.unsup.id}/time-series`));
     expect(d).toMatchObject({ time_column: 'datetime', time_type: 'datetime', warmup_rows: 4, detector_rows: 3, history_rows: 7, span: '20s', alarm_rule: { k: 2, n: 4 }, threshold_source: 'trained' });
     expect(d.signals).toEqual(SIGNALS.map((name) => ({ name, type: 'number' })));
