@@ -271,8 +271,11 @@ def _stream(model, condition, request: dict, stream: dict, sh: dict) -> dict:
         filled = pd.DataFrame(np.vstack([seed, Fv])).ffill().to_numpy()[1:]
     else:
         filled = pd.DataFrame(Fv).ffill().to_numpy()
-    X = np.where(np.isnan(filled), model.medians, filled)
-    warm = (start + np.arange(L)) < sh["warmup_rows"]
+    # the detector scores only the new rows and the rows it reads back (the alarm rule, a sequence window): the same
+    # numbers for the new rows as scoring every kept row, at the cost of the new rows
+    lo = max(0, L - m - sh["detector_rows"])
+    X = np.where(np.isnan(filled[lo:]), model.medians, filled[lo:])
+    warm = (start + np.arange(lo, L)) < sh["warmup_rows"]
     det = model.detector
     both = hasattr(det, "score_and_contributions")
     score, c = det.score_and_contributions(X) if both else (det.score(X), None)
@@ -285,7 +288,7 @@ def _stream(model, condition, request: dict, stream: dict, sh: dict) -> dict:
         if c is not None:
             contrib = model.per_signal(np.asarray(c, dtype=float))
             contrib[warm] = np.nan
-    out = model._answer(score, contrib).iloc[L - m :]
+    out = model._answer(score, contrib).iloc[L - m - lo :]
     positions = np.arange(L - m, L)
     status = _status(out["anomaly_score"].to_numpy(dtype=float), start + positions, sh["history_rows"])
     if start > 0:
