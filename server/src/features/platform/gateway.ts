@@ -37,7 +37,7 @@ export function servingSettings(env: NodeJS.ProcessEnv = process.env) {
 
 /** A request the engine refused (missing column, wrong type, unseen category, bad body): the engine catalogue's text
  * in the caller's language, the column in loc, and the catalogue code as the error type clients can rely on. */
-export class EngineInputError extends AppError {
+class EngineInputError extends AppError {
   constructor(
     r: { error: string; code?: string | null; params?: Record<string, unknown>; column: string | null },
     private engineCode = r.code ?? 'engine_error',
@@ -313,6 +313,8 @@ export function makeGateway(ctx: AppContext, opts: { savedThreshold?: (p: Platfo
     ts,
     /** A change of this project (revoke, stop, delete, review): every server's cache drops it now. */
     forget(key: string) {
+      const hit = cache.get(key);
+      if (hit) ts.forget(hit.project.id); // its streams' kept rows too (on this server)
       cache.delete(key);
       pub?.publish(FORGET_CHANNEL, key).catch((e: Error) => ctx.log.error(`hosted APIs: revocation not published: ${e.message}`));
     },
