@@ -3,6 +3,8 @@
 // whole block in one request; beside the same model scoring the same rows in a loop in Python directly
 // (bench/tsad_serving_peer.py). SKAB valve1 (1,147 rows a second apart, 8 signals), PCA-MSPC with lags, a 5-row and
 // a 20 s window and a 2-of-4 alarm rule, and LightGBM (supervised) on the same features. `--quick`: 300 rows.
+// MITATE_TSAD_STREAM_EXACT_ROWS (default 1000) sets how many rows a series is kept whole: below the rows streamed,
+// both phases (kept whole, history only) are measured.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -137,6 +139,7 @@ try {
   }
   result = {
     quick: QUICK,
+    exact_rows: Number(process.env.MITATE_TSAD_STREAM_EXACT_ROWS ?? 1000),
     load_average_at_start: startLoad,
     load_average_at_end: os.loadavg().map((v) => Math.round(v * 100) / 100),
     note: 'One-row JSON stream requests on loopback, sequential per series (a series\' rows must come in order), from this process; 2 Python serving processes. A stream request sends the series\' kept rows to a serving process with the new row and scores them all (engine/mitate_engine/platform/tsad.py), so its cost grows with the rows kept: the series is kept whole up to MITATE_TSAD_STREAM_EXACT_ROWS (1000; answers then equal the whole block), then only the rows the next score needs (history_only). Peer: the same model.joblib in a Python loop, TsadModel.predict on the last history_rows + 1 + 20 rows per new row (keep), no HTTP; block_rows_per_s: the whole table in one predict call. The machine is shared (2 cores): see load_average_1min.',
