@@ -30268,7 +30268,7 @@ export interface paths {
         put?: never;
         /**
          * Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer
-         * @description Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.
+         * @description A time-series detector takes rows with its time column and signals: a block {"rows": [...]}, or a stream {"series": "<your id>", "rows": [...]} whose recent rows the server keeps; each row is answered with time, status, anomaly_score, alarm, top_signal and contribution_<signal>, and time_series gives the threshold in force, the alarm rule and the history rows. GET /api/platform/projects/{id}/time-series describes one API (its OpenAPI document included). Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.
          */
         post: {
             parameters: {
@@ -30287,7 +30287,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["HostedPrediction"];
+                        "application/json": components["schemas"]["HostedPrediction"] | components["schemas"]["HostedTimeSeriesPrediction"];
                     };
                 };
                 /** @description The body is not the JSON its content type says. The message is in the caller's language (Accept-Language: en or ja). */
@@ -31467,6 +31467,120 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/projects/{id}/time-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A hosted time-series detector's interface: time column, signals, history rows, alarm rule, threshold in force, outputs, examples and its OpenAPI document */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["HostedTimeSeriesInterface"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -37277,6 +37391,93 @@ export interface components {
                 };
             };
         };
+        HostedTimeSeriesInterfaceInput: {
+            /** @description The column every row needs, besides the signals */
+            time_column: string;
+            /**
+             * @description datetime: ISO 8601 text such as 2026-01-01 08:00:00; number: a sample number; null: either, as the training data had it
+             * @enum {string|null}
+             */
+            time_type: "datetime" | "number" | null;
+            signals: {
+                name: string;
+                /** @enum {string} */
+                type: "number";
+            }[];
+            /** @description Rows grouped into periods of this length before scoring (blocks only); null: none */
+            resample: string | null;
+            /** @description Rows at the start of a series without a score (lags, windows, changes of drifting signals) */
+            warmup_rows: number;
+            /** @description Rows the detector reads back beyond that (k-of-n alarm rule, sequence window) */
+            detector_rows: number;
+            /** @description Rows before a row that its score reads: send at least this many before the rows you want scored as in an unbroken series */
+            history_rows: number;
+            /** @description The longest time-span window: its rows are history too */
+            span: string | null;
+            /** @description An alarm when k of the last n rows are over the threshold (the score already reads this rule) */
+            alarm_rule: {
+                k: number;
+                n: number;
+            };
+            /** @description The threshold in force: the one saved for the model in its project, else training's */
+            threshold: number | null;
+            trained_threshold: number | null;
+            /** @enum {string} */
+            threshold_source: "saved" | "trained";
+            outputs: {
+                name: string;
+                type: string;
+                description: string;
+            }[];
+            stream: {
+                exact_rows: number;
+                max_rows: number;
+                max_series: number;
+                idle_minutes: number;
+                kept_in: string;
+            };
+            examples: {
+                block: {
+                    [key: string]: unknown;
+                };
+                stream: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The hosted API's own OpenAPI 3.0 document */
+            openapi: {
+                [key: string]: unknown;
+            };
+        };
+        HostedTimeSeriesPredictionInput: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /** @description time, status, anomaly_score, alarm, top_signal, contribution_<signal> ... */
+                    outputs: string[];
+                    /** @description one object per row sent, in that order */
+                    predictions: {
+                        [key: string]: (number | string | boolean) | null;
+                    }[];
+                    time_series: {
+                        time_column: string;
+                        signals: string[];
+                        threshold: number;
+                        trained_threshold: number;
+                        alarm_rule: {
+                            k: number;
+                            n: number;
+                        };
+                        history_rows: number;
+                        warmup_rows: number;
+                        series: string | null;
+                        /** @description A stream: the rows of the series this server now keeps (0 before a restart's first call); null for a block */
+                        kept_rows: number | null;
+                    };
+                };
+            };
+        };
         InvoiceLineInput: {
             /** @enum {string} */
             item: "subscription" | "infrastructure_base" | "requests_over_plan" | "compute_hours";
@@ -41952,6 +42153,93 @@ export interface components {
                     predictions: {
                         [key: string]: (number | string | boolean) | null;
                     }[];
+                };
+            };
+        };
+        HostedTimeSeriesInterface: {
+            /** @description The column every row needs, besides the signals */
+            time_column: string;
+            /**
+             * @description datetime: ISO 8601 text such as 2026-01-01 08:00:00; number: a sample number; null: either, as the training data had it
+             * @enum {string|null}
+             */
+            time_type: "datetime" | "number" | null;
+            signals: {
+                name: string;
+                /** @enum {string} */
+                type: "number";
+            }[];
+            /** @description Rows grouped into periods of this length before scoring (blocks only); null: none */
+            resample: string | null;
+            /** @description Rows at the start of a series without a score (lags, windows, changes of drifting signals) */
+            warmup_rows: number;
+            /** @description Rows the detector reads back beyond that (k-of-n alarm rule, sequence window) */
+            detector_rows: number;
+            /** @description Rows before a row that its score reads: send at least this many before the rows you want scored as in an unbroken series */
+            history_rows: number;
+            /** @description The longest time-span window: its rows are history too */
+            span: string | null;
+            /** @description An alarm when k of the last n rows are over the threshold (the score already reads this rule) */
+            alarm_rule: {
+                k: number;
+                n: number;
+            };
+            /** @description The threshold in force: the one saved for the model in its project, else training's */
+            threshold: number | null;
+            trained_threshold: number | null;
+            /** @enum {string} */
+            threshold_source: "saved" | "trained";
+            outputs: {
+                name: string;
+                type: string;
+                description: string;
+            }[];
+            stream: {
+                exact_rows: number;
+                max_rows: number;
+                max_series: number;
+                idle_minutes: number;
+                kept_in: string;
+            };
+            examples: {
+                block: {
+                    [key: string]: unknown;
+                };
+                stream: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The hosted API's own OpenAPI 3.0 document */
+            openapi: {
+                [key: string]: unknown;
+            };
+        };
+        HostedTimeSeriesPrediction: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /** @description time, status, anomaly_score, alarm, top_signal, contribution_<signal> ... */
+                    outputs: string[];
+                    /** @description one object per row sent, in that order */
+                    predictions: {
+                        [key: string]: (number | string | boolean) | null;
+                    }[];
+                    time_series: {
+                        time_column: string;
+                        signals: string[];
+                        threshold: number;
+                        trained_threshold: number;
+                        alarm_rule: {
+                            k: number;
+                            n: number;
+                        };
+                        history_rows: number;
+                        warmup_rows: number;
+                        series: string | null;
+                        /** @description A stream: the rows of the series this server now keeps (0 before a restart's first call); null for a block */
+                        kept_rows: number | null;
+                    };
                 };
             };
         };

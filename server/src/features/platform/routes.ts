@@ -26,6 +26,8 @@ import {
   updateBody,
 } from './schemas.js';
 import { readStats, statsCsv } from './stats.js';
+import { tsDescriptionView } from './timeseries-schemas.js';
+import { describeTsProject } from './timeseries-serving.js';
 
 const tags = ['platform projects'];
 const manage = requireRole('owner', 'admin'); // owners and admins publish and manage keys; members see; viewers read
@@ -33,7 +35,8 @@ const manage = requireRole('owner', 'admin'); // owners and admins publish and m
 /** Hosted model APIs: platform projects and credentials under /api/platform, serving at /serve/{key}/predict. */
 export default async function platformRoutes(app: FastifyInstance) {
   const svc = app.services.platform;
-  const gateway = makeGateway(app.ctx);
+  // a time-series detector's threshold in force: the one saved for the model in its project, else training's
+  const gateway = makeGateway(app.ctx, { savedThreshold: (p) => app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id).then((m) => m.get(p.model_key) ?? null) });
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
   const installation = app.services.installation;
@@ -58,6 +61,12 @@ export default async function platformRoutes(app: FastifyInstance) {
       r.get('/platform/projects/:id', { schema: { tags, summary: 'One platform project', params: idParams, response: projectAnswer } }, async (req) =>
         ok(svc.view(await svc.get(req.auth, req.params.id))),
       );
+      r.get('/platform/projects/:id/time-series', { schema: { tags, summary: "A hosted time-series detector's interface: time column, signals, history rows, alarm rule, threshold in force, outputs, examples and its OpenAPI document", params: idParams, response: replies({ 200: tsDescriptionView }) } }, async (req) => {
+        const p = await svc.get(req.auth, req.params.id);
+        const cfg = await app.services.training.getProject(req.auth, p.model_project_id).then((t) => JSON.parse(t.config_json) as { time_is_datetime?: boolean }, () => null);
+        const saved = (await app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id)).get(p.model_key) ?? null;
+        return ok(await describeTsProject(p, { dir: app.ctx.storage.pathOf(p.model_dir), endpoint: svc.view(p).endpoint, timeIsDatetime: typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null, savedThreshold: saved }));
+      });
       r.put('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Edit a draft or rejected project', params: idParams, body: updateBody, response: projectAnswer } }, async (req) =>
         ok(await svc.update(req.auth, req.params.id, req.body)),
       );

@@ -64,7 +64,8 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
   function manifestOf(p: PlatformProjectTable): { features: string[]; outputs: string[] } {
     try {
       const m = JSON.parse(fs.readFileSync(path.join(storage.pathOf(p.model_dir), 'manifest.json'), 'utf8'));
-      return { features: m.features ?? [], outputs: m.outputs ?? [] };
+      // a time-series detector's rows need its time column too (first, as its interface lists it)
+      return { features: [...(m.time_column ? [m.time_column] : []), ...(m.features ?? [])], outputs: m.outputs ?? [] };
     } catch {
       return { features: [], outputs: [] };
     }

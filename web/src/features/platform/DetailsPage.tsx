@@ -16,10 +16,11 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
 import ProjectLockNotice from '../billing/ProjectLockNotice';
-import { act, deleteProject, money, type PlatformProject, projectsKey, useIsPlatformAdmin, useProject } from './api';
+import { act, deleteProject, isTimeSeries, money, type PlatformProject, projectsKey, useIsPlatformAdmin, useProject, useTsInterface } from './api';
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
 import StatsPanel from './StatsPanel';
+import TimeSeriesPanel from './TimeSeriesPanel';
 
 function examples(p: PlatformProject, csvComment: string) {
   const row = Object.fromEntries(p.features.map((f) => [f, 0]));
@@ -57,6 +58,12 @@ function examples(p: PlatformProject, csvComment: string) {
       `        '503': { description: 'the API is stopped' }`,
     ].join('\n'),
   };
+}
+
+/** The time-series interface (a detector's API) in place of the tabular examples; nothing else otherwise. */
+function TsInterface({ project }: { project: PlatformProject }) {
+  const d = useTsInterface(project);
+  return d.data ? <TimeSeriesPanel project={project} data={d.data} /> : null;
 }
 
 export default function DetailsPage() {
@@ -176,19 +183,22 @@ export default function DetailsPage() {
       </Paper>
       <CredentialsPanel project={p} canWrite={manage} />
       <StatsPanel project={p} />
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-        <Typography variant="h6" component="h2">
-          {t('details.examples')}
-        </Typography>
-        <Tabs value={tab} onChange={(_, v) => setTab(v)} sx={{ mb: 1 }}>
-          <Tab value="curl" label="curl" />
-          <Tab value="python" label="Python" />
-          <Tab value="openapi" label={t('details.openapi')} />
-        </Tabs>
-        <Box component="pre" sx={{ bgcolor: 'action.hover', p: 1.5, borderRadius: 1, overflowX: 'auto', fontSize: 13, m: 0 }}>
-          {ex[tab]}
-        </Box>
-      </Paper>
+      {isTimeSeries(p) && <TsInterface project={p} />}
+      {!isTimeSeries(p) && (
+        <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+          <Typography variant="h6" component="h2">
+            {t('details.examples')}
+          </Typography>
+          <Tabs value={tab} onChange={(_, v) => setTab(v)} sx={{ mb: 1 }}>
+            <Tab value="curl" label="curl" />
+            <Tab value="python" label="Python" />
+            <Tab value="openapi" label={t('details.openapi')} />
+          </Tabs>
+          <Box component="pre" sx={{ bgcolor: 'action.hover', p: 1.5, borderRadius: 1, overflowX: 'auto', fontSize: 13, m: 0 }}>
+            {ex[tab]}
+          </Box>
+        </Paper>
+      )}
       {dialog}
     </>
   );

@@ -69,3 +69,11 @@ export function money(amount: number, currency: string, lang: string): string {
   const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return new Intl.NumberFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', { style: 'currency', currency }).format(amount / 10 ** digits);
 }
+
+/** A hosted time-series detector's interface (time column, history rows, alarm rule, threshold, outputs, examples,
+ * its OpenAPI document). */
+export type TsInterface = Schemas['HostedTimeSeriesInterface'];
+export const isTimeSeries = (p: Pick<PlatformProject, 'model'>) => p.model.type.startsWith('time_series_anomaly_detection');
+export function useTsInterface(p: PlatformProject) {
+  return useQuery({ queryKey: [...projectsKey, 'time-series', p.id], queryFn: () => apiGet<TsInterface>(`/api/platform/projects/${enc(p.id)}/time-series`), enabled: isTimeSeries(p) });
+}
