@@ -33,6 +33,8 @@ from ..encoding import dumps
 from ..ml.model_io import load_condition, predict_frame
 from ..task import EngineError, UserError
 from .fast import FastPredictor, compile_model
+from .images import ImageModels, is_image_model
+from .images import answer as image_answers
 
 CACHE_SIZE = int(os.environ.get("MITATE_SERVE_CACHE", "16"))
 MAX_ROWS = int(os.environ.get("MITATE_SERVE_MAX_ROWS", "10000"))
@@ -54,6 +56,7 @@ class ModelCache:
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
         self._items: OrderedDict[str, tuple[Any, dict | None, FastPredictor | None]] = OrderedDict()
+        self.images = ImageModels()  # image OK/NG and classification models (platform/images.py)
 
     def get(self, key: str, folder: str) -> tuple[Any, dict | None, FastPredictor | None]:
         hit = self._items.get(key)
@@ -151,6 +154,8 @@ def plan_result(fast: FastPredictor | None) -> dict:
 def answer(cache: ModelCache, message: dict) -> list[dict]:
     spec = message.get("model") or {}
     requests = message.get("requests") or []
+    if is_image_model(str(spec.get("dir"))):
+        return image_answers(cache.images, spec, requests)
     try:
         model, condition, fast = cache.get(str(spec.get("key")), str(spec.get("dir")))
     except BaseException as exc:  # noqa: BLE001

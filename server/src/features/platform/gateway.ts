@@ -19,6 +19,8 @@ import { type ServeInput, type ServeResult, ServingPool } from './serving.js';
 import { clip, numericColumns, readNumbers } from './inputs.js';
 import { TokenBuckets } from './limits.js';
 import { StatsRecorder } from './stats.js';
+import { IMAGE_SERVING_DOC, isImageModel, makeImageServing, serveBodies, serveQuery } from './image-serving.js';
+import type { RunService } from '../training/runs.js';
 
 /** Settings of the hosted APIs (environment, each with a default). */
 export function servingSettings(env: NodeJS.ProcessEnv = process.env) {
@@ -110,9 +112,11 @@ export function answerOf(head: string, result: { outputs: string[]; predictions:
  * POST /serve/{project_key}/predict: the API key is checked against stored hashes, the project must be running,
  * sandbox keys are rate-limited, the prediction comes from a persistent serving process, statistics are buffered.
  */
-export function makeGateway(ctx: AppContext) {
+export function makeGateway(ctx: AppContext, deps: { runs?: Pick<RunService, 'findModel'> } = {}) {
   const s = servingSettings();
   const pool = new ServingPool(ctx.config, s.workers, (level, msg) => ctx.log[level](msg));
+  // image OK/NG and classification models (image-serving.ts): one image per request
+  const images = deps.runs ? makeImageServing(pool, deps.runs, s.cacheMs) : null;
   const stats = new StatsRecorder(ctx.db, s.statsFlushMs, (e) => ctx.log.error(`request statistics not written: ${e.message}`));
   // A short cache of project and keys per project key, cleared at once by this server's own changes (revoke,
   // stop, delete). With REDIS_URL the change is published and every other server clears it too; without, another
@@ -277,6 +281,7 @@ export function makeGateway(ctx: AppContext) {
       reply.header('retry-after', '1');
       throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });
     }
+    if (images && isImageModel(r.project.model_type)) return images.answer(r, req, reply);
     const model = r.model;
     let input = inputOf(req);
     if ('rows' in input && r.numeric.length) {
@@ -290,7 +295,7 @@ export function makeGateway(ctx: AppContext) {
     const local = ev && 'rows' in input ? ev.predict(input.rows) : null;
     const result: ServeResult = local ?? (await pool.predict(model, input));
     reply.header('server-timing', `predict;desc="${local ? 'in-process' : 'engine'}";dur=${(performance.now() - t0).toFixed(3)}`);
-    if ('plan' in result) throw new Error('a serving plan where a prediction was expected');
+    if ('plan' in result || 'predicted' in result) throw new Error('a serving plan where a prediction was expected');
     if ('error' in result) {
       if (result.status === 422) throw new EngineInputError(result);
       if (result.status === 503 || result.status === 504) throw new AppError(503, M.servingBusy);
@@ -324,10 +329,13 @@ export function makeGateway(ctx: AppContext) {
             helmet: false,
             schema: {
               tags: ['hosted APIs'],
-              summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer',
+              summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; an image model one image; key in X-API-Key or Authorization: Bearer',
               description:
-                'Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.',
+                'Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.' +
+                IMAGE_SERVING_DOC,
               params: z.object({ key: z.string().max(60) }),
+              querystring: serveQuery,
+              bodies: serveBodies,
               response: serveReplies,
             },
           },

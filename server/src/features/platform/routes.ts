@@ -34,7 +34,7 @@ const manage = requireRole('owner', 'admin'); // owners and admins publish and m
 /** Hosted model APIs: platform projects and credentials under /api/platform, serving at /serve/{key}/predict. */
 export default async function platformRoutes(app: FastifyInstance) {
   const svc = app.services.platform;
-  const gateway = makeGateway(app.ctx);
+  const gateway = makeGateway(app.ctx, { runs: app.services.runs });
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
   const admins = accountSettings().platformAdmins;
