@@ -19,6 +19,7 @@ import ProjectLockNotice from '../billing/ProjectLockNotice';
 import { act, deleteProject, money, type PlatformProject, projectsKey, useProject } from './api';
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
+import ImageRequestPanel, { imageExamples } from './ImageRequestPanel';
 import StatsPanel from './StatsPanel';
 
 function examples(p: PlatformProject, csvComment: string) {
@@ -73,7 +74,7 @@ export default function DetailsPage() {
   const p = project.data;
   const manage = me.data?.role === 'owner' || me.data?.role === 'admin';
   const refresh = () => qc.invalidateQueries({ queryKey: projectsKey });
-  const ex = examples(p, t('details.csvBodyComment'));
+  const ex = p.image ? imageExamples(p, p.image, { json: t('image.jsonComment') }) : examples(p, t('details.csvBodyComment'));
   const m = (v: number) => money(v, p.currency, i18n.language);
   return (
     <>
@@ -138,8 +139,15 @@ export default function DetailsPage() {
           items={[
             { label: t('details.endpoint'), value: <code data-testid="endpoint">{p.endpoint}</code> },
             { label: t('col.key'), value: p.key },
-            { label: t('details.inputs'), value: p.features.join(', ') },
-            { label: t('details.outputs'), value: p.outputs.join(', ') },
+            ...(p.image
+              ? [
+                  { label: t('image.input'), value: t('image.inputValue', { side: p.image.image_size }) },
+                  { label: t('details.outputs'), value: p.image.kind === 'analysis' ? t('image.outputsOkNg') : t('image.outputsClass') },
+                ]
+              : [
+                  { label: t('details.inputs'), value: p.features.join(', ') },
+                  { label: t('details.outputs'), value: p.outputs.join(', ') },
+                ]),
             { label: t('form.content_language'), value: p.settings.content_language },
             { label: t('form.industry'), value: p.settings.industry || '—' },
             { label: t('form.use_case'), value: p.settings.use_case || '—' },
@@ -157,6 +165,7 @@ export default function DetailsPage() {
           ]}
         />
       </Paper>
+      {p.image && <ImageRequestPanel image={p.image} />}
       <CredentialsPanel project={p} canWrite={manage} />
       <StatsPanel project={p} />
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
