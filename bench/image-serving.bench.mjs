@@ -8,9 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import sharp from 'sharp';
-import yazl from 'yazl';
-import { freePort, percentile, PYTHON, ROOT, startServer, writeResult } from './lib.mjs';
+import { freePort, percentile, python, PYTHON, ROOT, startServer, writeResult } from './lib.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const PER_ROUND = QUICK ? 25 : 100;
@@ -33,15 +31,24 @@ async function account(url, email) {
   const r = await fetch(`${url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
   return (await r.json()).detail.response.access_token;
 }
-function zipOf(entries) {
-  return new Promise((resolve) => {
-    const z = new yazl.ZipFile();
-    for (const e of entries) z.addFile(e.file, e.name);
-    z.end();
-    const chunks = [];
-    z.outputStream.on('data', (c) => chunks.push(c));
-    z.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
-  });
+/** The training ZIP (every tile, OK/ and NG/) and 20 test images of 128 x 128 px (PNG, half NG), made with Pillow. */
+function inputs(dir) {
+  const code = `
+import io, json, sys, zipfile
+from pathlib import Path
+from PIL import Image
+data, out = Path(sys.argv[1]), Path(sys.argv[2])
+with zipfile.ZipFile(out / "tiles.zip", "w") as z:
+    for f in sorted(data.glob("*/*.jpg")):
+        z.write(f, f"{f.parent.name}/{f.name}")
+names = []
+for label in ("NG", "OK"):
+    for f in sorted((data / label).glob("*.jpg"))[::10]:
+        p = out / f"{label}_{f.stem}.png"
+        Image.open(f).convert("RGB").resize((128, 128), Image.BILINEAR).save(p)
+        names.append(str(p))
+print(json.dumps(names))`;
+  return python(code, [DATA, dir]);
 }
 function multipart(image) {
   const boundary = '----mitatebench7f3a';
@@ -104,12 +111,15 @@ let result = null;
 try {
   const token = await account(server.url, `bench.${Date.now()}@example.com`);
   const admin = await account(server.url, ADMIN);
-  const list = (folder, every) => fs.readdirSync(path.join(DATA, folder)).sort().filter((_, i) => i % every === 0).map((f) => ({ name: `${folder}/${f}`, file: path.join(DATA, folder, f) }));
-  const zip = await zipOf([...list('OK', 1), ...list('NG', 1)]);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mitate-image-serving-'));
+  const pngs = inputs(work);
+  const zip = fs.readFileSync(path.join(work, 'tiles.zip'));
   const form = new FormData();
-  form.append('training_type', 'analysis');
+  for (const [k, v] of Object.entries({ name: 'tiles.zip', data_type: 'training_data', type: 'supervised', training_type: 'analysis' })) form.append(k, v);
   form.append('file', new Blob([zip], { type: 'application/zip' }), 'tiles.zip');
-  const ds = (await (await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json()).detail.response;
+  const up = await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  if (!up.ok) throw new Error(`dataset: ${up.status} ${await up.text()}`);
+  const ds = (await up.json()).detail.response;
   const reg = await call(server.url, 'POST', `/api/project/register/${ds.id}`, token, { project_type: 'analysis', name: 'tiles', settings: { image_size: 128 }, models: [{ algorithm: 'patchcore' }] });
   const started = await call(server.url, 'POST', `/api/train/${reg.project_id}`, token, {});
   let m;
@@ -135,7 +145,8 @@ try {
   const modelDir = fs.readdirSync(folder).map((o) => path.join(folder, o, 'platform', p.id, 'model')).find((d) => fs.existsSync(d));
 
   // 20 images of 128 x 128 px (PNG), half NG, half OK
-  const images = await Promise.all([...list('NG', 10), ...list('OK', 10)].map((f) => sharp(f.file).resize(128, 128, { fit: 'fill' }).png().toBuffer()));
+  const images = pngs.map((f) => fs.readFileSync(f));
+  fs.rmSync(work, { recursive: true, force: true });
   const port = await freePort();
   peer = spawn(PYTHON, [path.join(ROOT, 'bench', 'image_serving_peer.py'), modelDir, String(port)], { cwd: path.join(ROOT, 'engine'), env: { ...process.env, PYTHONPATH: path.join(ROOT, 'engine') }, stdio: ['ignore', 'ignore', 'inherit'] });
   const peerUrl = `http://127.0.0.1:${port}/predict`;

@@ -6,7 +6,7 @@ import io
 import sys
 
 import uvicorn
-from fastapi import FastAPI, File, UploadFile
+from fastapi import FastAPI, UploadFile
 from mitate_engine.images.backbone import configure_threads
 from mitate_engine.images.data import open_rgb
 from mitate_engine.images.model import ImageModel
@@ -18,7 +18,7 @@ app = FastAPI()
 
 
 @app.post("/predict")
-def predict(image: UploadFile = File(...)):
+def predict(image: UploadFile):
     row, _ = model.row(open_rgb(io.BytesIO(image.file.read()), name="image"))
     return {"predicted": row["predicted"], "score": row["score"], "threshold": model.threshold}
 

@@ -13,6 +13,9 @@ through it, everything else (CSV, a condition with steps, lags, a value the shar
 shared model path. {"plan": true} asks for the compiled predictor as JSON data (fast.FastPredictor.plan) with the
 shared path's answers on its sample rows, for the server to evaluate in its own process. Concurrent requests for the same model arrive as one line and are predicted together; if that
 fails, each request is predicted alone so every caller gets its own answer.
+
+A folder with model.pt holds an image model: its requests are {"image": "<base64>", "threshold", "heatmap"}, answered
+by platform/images.py.
 """
 
 from __future__ import annotations
