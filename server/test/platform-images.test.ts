@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_REFUSALS } from '../src/features/platform/schemas.js';
 import { DATABASES, makeTestApp, registerAndLogin, STRONG_PASSWORD, type TestApp, tiles, upload, zipOf } from './helpers.js';
 
 process.env.MITATE_TORCH_THREADS = '1'; // the machine is shared; the job worker and the serving processes alike
@@ -180,6 +181,7 @@ describe.each(DATABASES)('hosted image models on %s', (kind) => {
       const [type, msg] = Array.isArray(d) ? [d[0].type, d[0].msg] : [d.error, d.response];
       expect(type, res.body).toBe(code);
       expect(msg).toMatch(text);
+      expect(SERVE_REFUSALS[status as keyof typeof SERVE_REFUSALS].codes as readonly string[]).toContain(code); // documented
     }
     const two = form([{ name: 'image', file: { name: 'a.png', content: images[1].content } }, { name: 'image', file: { name: 'b.png', content: images[1].content } }]);
     const twice = await t.app.inject({ method: 'POST', url: `/serve/${api.key}/predict`, payload: two.payload, headers: { ...two.headers, 'x-api-key': api.secret } });

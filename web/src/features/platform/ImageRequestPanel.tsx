@@ -137,7 +137,7 @@ export default function ImageRequestPanel({ image: v }: { image: ImageModelView 
           {rows([
             ['predicted', 'string', analysis ? t('image.predictedOkNg') : t('image.predictedClass', { classes: v.classes.join(', ') })],
             ['score', 'number', analysis ? t('image.scoreOkNg') : t('image.scoreClass')],
-            ['threshold', analysis ? 'number' : 'null', analysis ? t('image.threshold', { value: v.threshold ?? '—' }) : t('image.noThreshold')],
+            ['threshold', analysis ? 'number' : 'null', analysis ? t('image.threshold', { value: v.threshold === null ? '—' : String(Number(v.threshold.toPrecision(6))) }) : t('image.noThreshold')],
             ['probabilities', analysis ? 'object | null' : 'object', t('image.probabilities')],
             ['heatmap_png', 'string (base64 PNG)', t('image.heatmapAnswer')],
           ])}
