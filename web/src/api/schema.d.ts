@@ -30267,19 +30267,49 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer
-         * @description A time-series detector takes rows with its time column and signals: a block {"rows": [...]}, or a stream {"series": "<your id>", "rows": [...]} whose recent rows the server keeps; each row is answered with time, status, anomaly_score, alarm, top_signal and contribution_<signal>, and time_series gives the threshold in force, the alarm rule and the history rows. GET /api/platform/projects/{id}/time-series describes one API (its OpenAPI document included). Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.
+         * Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; an image model one image; key in X-API-Key or Authorization: Bearer
+         * @description A time-series detector takes rows with its time column and signals: a block {"rows": [...]}, or a stream {"series": "<your id>", "rows": [...]} whose recent rows the server keeps; each row is answered with time, status, anomaly_score, alarm, top_signal and contribution_<signal>, and time_series gives the threshold in force, the alarm rule and the history rows. GET /api/platform/projects/{id}/time-series describes one API (its OpenAPI document included). Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After. Image OK/NG and image classification models take one image per request: multipart/form-data with the file in the field `image` (`curl -H "X-API-Key: $KEY" -F image=@part.png -F heatmap=true https://…/serve/{key}/predict`), or JSON `{"image": "<base64>", "heatmap": false}`. JPEG, PNG, BMP and TIFF are accepted (by their first bytes), at most 7 MiB and 40 megapixels; the image is resized to the model's image size as in batch prediction. The answer (HostedImagePrediction) gives the class (OK/NG, or the class), the score, the threshold in force (the one saved on the image model) and, when asked, the heat-map as a base64 PNG.
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description image models: true to get the heat-map PNG too */
+                    heatmap?: "0" | "1" | "true" | "false";
+                };
                 header?: never;
                 path: {
                     key: string;
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description table models: one object per row, each feature column with its value */
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                    } | {
+                        /** @description image models: the image file (JPEG, PNG, BMP or TIFF, at most 7 MiB) as base64; a data: URL head is allowed */
+                        image: string;
+                        /** @description image models: true to get the heat-map PNG too */
+                        heatmap?: boolean;
+                    };
+                    "text/csv": string;
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description image models: the image file (JPEG, PNG, BMP or TIFF, at most 7 MiB)
+                         */
+                        image: string;
+                        /**
+                         * @description image models: true to get the heat-map PNG too
+                         * @enum {string}
+                         */
+                        heatmap?: "true" | "false";
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -30287,7 +30317,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["HostedPrediction"] | components["schemas"]["HostedTimeSeriesPrediction"];
+                        "application/json": (components["schemas"]["HostedPrediction"] | components["schemas"]["HostedImagePrediction"]) | components["schemas"]["HostedTimeSeriesPrediction"];
                     };
                 };
                 /** @description The body is not the JSON its content type says. The message is in the caller's language (Accept-Language: en or ja). */
@@ -30374,7 +30404,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The body is larger than the limit. The message is in the caller's language (Accept-Language: en or ja). */
+                /** @description The body is larger than the limit, or the image has more bytes or pixels than accepted. The message is in the caller's language (Accept-Language: en or ja). */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -30383,7 +30413,7 @@ export interface paths {
                         "application/json": {
                             detail: {
                                 response: string;
-                                /** @description One of: json_too_large. */
+                                /** @description One of: json_too_large, image_too_large, image_too_many_pixels. */
                                 error: string;
                             };
                         };
@@ -30404,7 +30434,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); a few other codes of the engine catalogue may appear for a preprocessing condition. The message is in the caller's language (Accept-Language: en or ja). */
+                /** @description Image models: no image, more than one, not an image, another image format or one that cannot be decoded (image_unreadable); table models: rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); a few other codes of the engine catalogue may appear for a preprocessing condition. The message is in the caller's language (Accept-Language: en or ja). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -30414,7 +30444,7 @@ export interface paths {
                             detail: {
                                 loc: (string | number)[];
                                 msg: string;
-                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error. */
+                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error, image_missing, image_one_per_request, image_not_base64, image_not_image, image_format_unsupported, image_heatmap_flag, image_unreadable. */
                                 type: string;
                             }[];
                         };
@@ -37201,6 +37231,46 @@ export interface components {
                 height: number;
             }[];
         };
+        HostedImageModelInput: {
+            /**
+             * @description analysis: OK/NG; classification: one of the classes
+             * @enum {string}
+             */
+            kind: "analysis" | "classification";
+            algorithm: string;
+            classes: string[];
+            /** @description the side in pixels every image is resized to before scoring */
+            image_size: number;
+            /** @description OK/NG: the threshold in force when the API was published (each answer says the one it used) */
+            threshold: number | null;
+            formats: string[];
+            max_bytes: number;
+        };
+        HostedImagePredictionInput: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /**
+                     * @description analysis: an OK/NG model; classification: an image classification model
+                     * @enum {string}
+                     */
+                    kind: "analysis" | "classification";
+                    /** @description OK or NG (analysis: NG when score >= threshold), or the class (classification) */
+                    predicted: string;
+                    /** @description analysis: how NG the image is (PatchCore: the largest patch distance; a CNN: the NG probability); classification: the top class probability */
+                    score: number;
+                    /** @description analysis: the threshold in force (the one saved on the image model); classification: null */
+                    threshold: number | null;
+                    /** @description each class with its probability (CNN models; null for PatchCore) */
+                    probabilities: {
+                        [key: string]: number;
+                    } | null;
+                    /** @description when asked (heatmap=true): the heat-map over the image as a base64 PNG */
+                    heatmap_png?: string | null;
+                };
+            };
+        };
         PlatformSettingsInput: {
             content_language: string;
             industry: string;
@@ -37248,6 +37318,8 @@ export interface components {
             endpoint: string;
             features: string[];
             outputs: string[];
+            /** @description an image model: what its API takes and answers (image-serving.ts); null for table models */
+            image: components["schemas"]["HostedImageModelInput"] | null;
             created_at: string;
             updated_at: string;
             reviewed_at: string | null;
@@ -37323,6 +37395,8 @@ export interface components {
             endpoint: string;
             features: string[];
             outputs: string[];
+            /** @description an image model: what its API takes and answers (image-serving.ts); null for table models */
+            image: components["schemas"]["HostedImageModelInput"] | null;
             created_at: string;
             updated_at: string;
             reviewed_at: string | null;
@@ -41966,6 +42040,46 @@ export interface components {
                 height: number;
             }[];
         };
+        HostedImageModel: {
+            /**
+             * @description analysis: OK/NG; classification: one of the classes
+             * @enum {string}
+             */
+            kind: "analysis" | "classification";
+            algorithm: string;
+            classes: string[];
+            /** @description the side in pixels every image is resized to before scoring */
+            image_size: number;
+            /** @description OK/NG: the threshold in force when the API was published (each answer says the one it used) */
+            threshold: number | null;
+            formats: string[];
+            max_bytes: number;
+        };
+        HostedImagePrediction: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /**
+                     * @description analysis: an OK/NG model; classification: an image classification model
+                     * @enum {string}
+                     */
+                    kind: "analysis" | "classification";
+                    /** @description OK or NG (analysis: NG when score >= threshold), or the class (classification) */
+                    predicted: string;
+                    /** @description analysis: how NG the image is (PatchCore: the largest patch distance; a CNN: the NG probability); classification: the top class probability */
+                    score: number;
+                    /** @description analysis: the threshold in force (the one saved on the image model); classification: null */
+                    threshold: number | null;
+                    /** @description each class with its probability (CNN models; null for PatchCore) */
+                    probabilities: {
+                        [key: string]: number;
+                    } | null;
+                    /** @description when asked (heatmap=true): the heat-map over the image as a base64 PNG */
+                    heatmap_png?: string | null;
+                };
+            };
+        };
         PlatformSettings: {
             content_language: string;
             industry: string;
@@ -42013,6 +42127,8 @@ export interface components {
             endpoint: string;
             features: string[];
             outputs: string[];
+            /** @description an image model: what its API takes and answers (image-serving.ts); null for table models */
+            image: components["schemas"]["HostedImageModel"] | null;
             created_at: string;
             updated_at: string;
             reviewed_at: string | null;
@@ -42088,6 +42204,8 @@ export interface components {
             endpoint: string;
             features: string[];
             outputs: string[];
+            /** @description an image model: what its API takes and answers (image-serving.ts); null for table models */
+            image: components["schemas"]["HostedImageModel"] | null;
             created_at: string;
             updated_at: string;
             reviewed_at: string | null;

@@ -36,7 +36,10 @@ const manage = requireRole('owner', 'admin'); // owners and admins publish and m
 export default async function platformRoutes(app: FastifyInstance) {
   const svc = app.services.platform;
   // a time-series detector's threshold in force: the one saved for the model in its project, else training's
-  const gateway = makeGateway(app.ctx, { savedThreshold: (p) => app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id).then((m) => m.get(p.model_key) ?? null) });
+  const gateway = makeGateway(app.ctx, {
+    savedThreshold: (p) => app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id).then((m) => m.get(p.model_key) ?? null),
+    runs: app.services.runs,
+  });
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
   const installation = app.services.installation;

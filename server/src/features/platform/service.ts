@@ -12,6 +12,7 @@ import type { TrainingService } from '../training/service.js';
 import type { TrainingModelView } from '../training/responses.js';
 import type { PlatformCredentialTable, PlatformProjectTable, PlatformStatus } from './db.js';
 import './db.js';
+import { copyImageModel, IMAGE_MODEL_FILE, imageServingOf, isImageModel } from './image-serving.js';
 import { M, STATUS_WORDS } from './messages.js';
 import { loadPrices, quote } from './prices.js';
 import type { Settings } from './schemas.js';
@@ -89,6 +90,7 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
       endpoint: `${config.publicUrl.replace(/\/$/, '')}/serve/${p.key}/predict`,
       features,
       outputs,
+      image: isImageModel(p.model_type) ? imageServingOf(storage.pathOf(p.model_dir)) : null,
       created_at: p.created_at,
       updated_at: p.updated_at,
       reviewed_at: p.reviewed_at,
@@ -170,14 +172,18 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
       const model = await training.getModel(auth, project.id, body.model_key);
       const dir = training.runDir(model);
       if (model.state !== 'done' || !dir) throw new AppError(422, M.modelNotTrained, {}, 'model_key');
-      if (!fs.existsSync(path.join(dir, 'model.joblib'))) throw new AppError(409, M.modelFilesMissing);
+      const image = isImageModel(project.project_type);
+      if (!fs.existsSync(path.join(dir, image ? IMAGE_MODEL_FILE : 'model.joblib'))) throw new AppError(409, M.modelFilesMissing);
       const taken = await db.selectFrom('platform_projects').select('id').where('key', '=', body.key).executeTakeFirst();
       if (taken) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
       const id = crypto.randomUUID();
       const tmp = storage.makeTempDir();
-      for (const f of ['model.joblib', 'manifest.json']) if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(tmp, f));
-      const condition = training.conditionPath(auth.orgId, project.dataset_id);
-      if (condition) fs.copyFileSync(condition, path.join(tmp, 'condition.json'));
+      if (image) copyImageModel(dir, model, project.project_type, tmp);
+      else {
+        for (const f of ['model.joblib', 'manifest.json']) if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(tmp, f));
+        const condition = training.conditionPath(auth.orgId, project.dataset_id);
+        if (condition) fs.copyFileSync(condition, path.join(tmp, 'condition.json'));
+      }
       const key = modelFolderKey(auth.orgId, id);
       await storage.commitDir(tmp, key);
       const { name, key: apiKey, project_id: _p, model_key: _m, ...settings } = body;

@@ -19,6 +19,7 @@ import ProjectLockNotice from '../billing/ProjectLockNotice';
 import { act, deleteProject, isTimeSeries, money, type PlatformProject, projectsKey, useIsPlatformAdmin, useProject, useTsInterface } from './api';
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
+import ImageRequestPanel, { imageExamples } from './ImageRequestPanel';
 import StatsPanel from './StatsPanel';
 import TimeSeriesPanel from './TimeSeriesPanel';
 
@@ -83,7 +84,7 @@ export default function DetailsPage() {
   const noReview = admin.data?.review_required === false;
   const word = (a: string) => (a === 'submit' && noReview ? 'submitNow' : a);
   const refresh = () => qc.invalidateQueries({ queryKey: projectsKey });
-  const ex = examples(p, t('details.csvBodyComment'));
+  const ex = p.image ? imageExamples(p, p.image, { json: t('image.jsonComment') }) : examples(p, t('details.csvBodyComment'));
   const m = (v: number) => money(v, p.currency, i18n.language);
   return (
     <>
@@ -162,8 +163,15 @@ export default function DetailsPage() {
           items={[
             { label: t('details.endpoint'), value: <code data-testid="endpoint">{p.endpoint}</code> },
             { label: t('col.key'), value: p.key },
-            { label: t('details.inputs'), value: p.features.join(', ') },
-            { label: t('details.outputs'), value: p.outputs.join(', ') },
+            ...(p.image
+              ? [
+                  { label: t('image.input'), value: t('image.inputValue', { side: p.image.image_size }) },
+                  { label: t('details.outputs'), value: p.image.kind === 'analysis' ? t('image.outputsOkNg') : t('image.outputsClass') },
+                ]
+              : [
+                  { label: t('details.inputs'), value: p.features.join(', ') },
+                  { label: t('details.outputs'), value: p.outputs.join(', ') },
+                ]),
             { label: t('form.content_language'), value: p.settings.content_language },
             { label: t('form.industry'), value: p.settings.industry || '—' },
             { label: t('form.use_case'), value: p.settings.use_case || '—' },
@@ -181,6 +189,7 @@ export default function DetailsPage() {
           ]}
         />
       </Paper>
+      {p.image && <ImageRequestPanel image={p.image} />}
       <CredentialsPanel project={p} canWrite={manage} />
       <StatsPanel project={p} />
       {isTimeSeries(p) && <TsInterface project={p} />}

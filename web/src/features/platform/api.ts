@@ -13,6 +13,7 @@ export type Action = 'submit' | 'draft' | 'start' | 'stop';
 type Schemas = components['schemas'];
 export type Settings = Schemas['PlatformSettings'];
 export type PlatformProject = Schemas['PlatformProject'] & { identity_verified?: boolean };
+export type ImageModelView = Schemas['HostedImageModel'];
 export type Credential = Schemas['PlatformCredential'];
 export type Quote = Schemas['PlatformQuote'];
 export type PublishableModel = Schemas['PublishableModel'];
