@@ -108,7 +108,7 @@ describe('platform settings (/admin/settings)', { timeout: 300_000 }, () => {
         cpu_cores: 1, memory_gb: 1, gpu_gb: 0, expected_requests_per_month: 0, expected_rps: 0, expected_unique_users: 0, expected_item_count: 0, subscription_type: 'standard', billing_cycle: 'monthly',
         auto_scaling: false, cloud_provider: 'mitate', region: 'ap-northeast-1' },
       currency: 'JPY', subscription_price: 9800, infrastructure_price: 6100, endpoint: 'http://localhost/serve/power/predict', features: ['AT'], outputs: ['predicted_EP'],
-      created_at: '2026-11-23T01:00:00Z', updated_at: '2026-11-23T01:00:00Z', reviewed_at: null,
+      created_at: '2026-11-23T01:00:00Z', updated_at: '2026-11-23T01:00:00Z', reviewed_at: null, image: null,
     };
     let current = draft;
     let reviewRequired = false;
