@@ -22,6 +22,7 @@ import { makeMeService } from './features/me/service.js';
 import { makeMembersService } from './features/members/service.js';
 import { makeOidcService } from './features/oidc/service.js';
 import { makePlatformService } from './features/platform/service.js';
+import { makeDriftService } from './features/platform/drift/service.js';
 import { makeProfileService } from './features/profile/service.js';
 
 /**
@@ -36,6 +37,7 @@ export function buildServices(ctx: AppContext) {
   // The account side, lowest first: account ← identity ← profile ← members.
   const account = makeAccountService(ctx);
   const identity = makeIdentityService(ctx);
+  const platform = makePlatformService(ctx, { training });
   const profile = makeProfileService(ctx, account, identity);
   return {
     account,
@@ -47,7 +49,8 @@ export function buildServices(ctx: AppContext) {
     me: makeMeService(ctx, account),
     audit: makeAuditService(ctx, account),
     downloads: makeDownloadService(ctx),
-    platform: makePlatformService(ctx, { training }),
+    platform,
+    drift: makeDriftService(ctx, { platform, training, datasets }),
     billing: makeBillingService(ctx),
     datasets,
     runs,

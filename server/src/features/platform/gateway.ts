@@ -19,6 +19,7 @@ import { type ServeInput, type ServeResult, ServingPool } from './serving.js';
 import { clip, numericColumns, readNumbers } from './inputs.js';
 import { TokenBuckets } from './limits.js';
 import { StatsRecorder } from './stats.js';
+import type { DriftSampler } from './drift/sampler.js';
 
 /** Settings of the hosted APIs (environment, each with a default). */
 export function servingSettings(env: NodeJS.ProcessEnv = process.env) {
@@ -110,7 +111,7 @@ export function answerOf(head: string, result: { outputs: string[]; predictions:
  * POST /serve/{project_key}/predict: the API key is checked against stored hashes, the project must be running,
  * sandbox keys are rate-limited, the prediction comes from a persistent serving process, statistics are buffered.
  */
-export function makeGateway(ctx: AppContext) {
+export function makeGateway(ctx: AppContext, opts: { drift?: Pick<DriftSampler, 'offer'> } = {}) {
   const s = servingSettings();
   const pool = new ServingPool(ctx.config, s.workers, (level, msg) => ctx.log[level](msg));
   const stats = new StatsRecorder(ctx.db, s.statsFlushMs, (e) => ctx.log.error(`request statistics not written: ${e.message}`));
@@ -296,6 +297,7 @@ export function makeGateway(ctx: AppContext) {
       if (result.status === 503 || result.status === 504) throw new AppError(503, M.servingBusy);
       throw new Error(result.error);
     }
+    if ('rows' in input) opts.drift?.offer(r.project.organisation_id, r.project.id, input.rows); // answered: its rows may be sampled
     return reply.send(answerOf(r.head, result));
   }
 

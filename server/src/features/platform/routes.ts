@@ -5,6 +5,7 @@ import { requireAuth, requireRole } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { accountSettings } from '../account/settings.js';
+import { registerDriftRoutes, watchDriftJobs } from './drift/routes.js';
 import { makeGateway } from './gateway.js';
 import { M } from './messages.js';
 import {
@@ -34,7 +35,8 @@ const manage = requireRole('owner', 'admin'); // owners and admins publish and m
 /** Hosted model APIs: platform projects and credentials under /api/platform, serving at /serve/{key}/predict. */
 export default async function platformRoutes(app: FastifyInstance) {
   const svc = app.services.platform;
-  const gateway = makeGateway(app.ctx);
+  const gateway = makeGateway(app.ctx, { drift: app.services.drift.sampler });
+  watchDriftJobs(app);
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
   const admins = accountSettings().platformAdmins;
@@ -99,6 +101,7 @@ export default async function platformRoutes(app: FastifyInstance) {
         },
       );
 
+      registerDriftRoutes(api);
       r.get('/platform/projects/:id/statistics', { schema: { tags, summary: 'Request statistics: per path, device/browser/OS ratios, by hour or day', params: idParams, querystring: statsQuery, response: replies({ 200: statsView }) } }, async (req) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();
