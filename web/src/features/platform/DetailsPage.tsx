@@ -19,6 +19,7 @@ import ProjectLockNotice from '../billing/ProjectLockNotice';
 import { act, deleteProject, money, type PlatformProject, projectsKey, useProject } from './api';
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
+import DriftPanel from './DriftPanel';
 import StatsPanel from './StatsPanel';
 
 function examples(p: PlatformProject, csvComment: string) {
@@ -159,6 +160,7 @@ export default function DetailsPage() {
       </Paper>
       <CredentialsPanel project={p} canWrite={manage} />
       <StatsPanel project={p} />
+      <DriftPanel project={p} canCheck={!!me.data && me.data.role !== 'viewer'} canManage={manage} />
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Typography variant="h6" component="h2">
           {t('details.examples')}

@@ -68,3 +68,12 @@ export function money(amount: number, currency: string, lang: string): string {
   const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return new Intl.NumberFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', { style: 'currency', currency }).format(amount / 10 ** digits);
 }
+
+export type Drift = Schemas['PlatformDrift'];
+export type DriftSettings = Schemas['PlatformDriftSettings'];
+export const driftKey = (id: string) => [...projectsKey, 'drift', id] as const;
+/** The drift view; polled while a check runs. */
+export const useDrift = (id: string) =>
+  useQuery({ queryKey: driftKey(id), queryFn: () => apiGet<Drift>(`/api/platform/projects/${enc(id)}/drift`), refetchInterval: (q) => (q.state.data?.running ? 2000 : SERVICE_STATUS_INTERVAL_MS) });
+export const checkDrift = (id: string) => apiPost<Drift>(`/api/platform/projects/${enc(id)}/drift/check`);
+export const saveDriftSettings = (id: string, s: Partial<DriftSettings>) => apiPut<Drift>(`/api/platform/projects/${enc(id)}/drift/settings`, s);
