@@ -3,14 +3,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { autoDue, settingsOf, warningsOf } from '../src/features/platform/drift/rules.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
 const CSV = fs.readFileSync(path.join(SHARED_DATA, 'uci_concrete', 'concrete_data.csv'), 'utf8').trim();
 const [HEADER, ...LINES] = CSV.split('\n');
 const COLUMNS = HEADER.split(',');
 const FEATURES = COLUMNS.slice(0, 8);
-/** Rows of the training data itself (every second one): a stream with the training distribution. */
-const STREAM = LINES.filter((_, i) => i % 2 === 0).map((l) => Object.fromEntries(FEATURES.map((c, i) => [c, Number(l.split(',')[i])])));
+/** Rows of the training data itself, half of them in a fixed shuffled order (the file is ordered by mix, so any part of
+ * the stream, e.g. the rows an automatic check compares, has the training distribution). */
+const order = (i: number) => crypto.createHash('sha1').update(String(i)).digest('hex');
+const STREAM = LINES.map((l, i) => ({ l, k: order(i) }))
+  .sort((a, b) => a.k.localeCompare(b.k))
+  .slice(0, 500)
+  .map(({ l }) => l)
+  .map((l) => Object.fromEntries(FEATURES.map((c, i) => [c, Number(l.split(',')[i])])));
 
 /** Input drift of hosted APIs (issue 31 §4): a shifted stream warns on the shifted feature only, a steady one never. */
 describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
@@ -106,7 +113,7 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
     const bad = await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { psi: -1 });
     expect(bad.statusCode).toBe(422);
     expect((await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { auto_every: 300 }, viewer)).statusCode).toBe(403);
-    expect(body(await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { auto_every: 300 })).settings).toMatchObject({ psi: 0.2, p_value: 0.01, auto_every: 300 });
+    expect(body(await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { auto_every: 300, auto_minutes: 0 })).settings).toMatchObject({ psi: 0.2, p_value: 0.01, auto_every: 300, auto_minutes: 0 });
     await stream(
       api,
       STREAM.map((r) => ({ ...r, cement: r.cement + 150 })),
@@ -125,4 +132,27 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
     const loose = body(await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { psi: 10, outside: 1 }));
     expect(loose).toMatchObject({ warning: false, warned_features: [], settings: { psi: 10, outside: 1, auto_every: 300 } });
   }, 600_000);
+});
+
+describe('drift rules', () => {
+  const s = settingsOf({});
+  const f = { feature: 'x', kind: 'numeric' as const, rows: 500, psi: 0.3, test: 'ks' as const, statistic: 0.2, p_value: 0.001, outside: 0, missing: 0 };
+  it('a shift needs both the PSI and the test; range and missing shares warn alone; few rows never warn', () => {
+    expect(s).toMatchObject({ psi: 0.2, p_value: 0.01, outside: 0.05, missing: 0.05, window_rows: 1000, window_hours: 24, auto_every: 1000, auto_minutes: 60 });
+    expect(warningsOf(f, s, 500)).toEqual(['shift']);
+    expect(warningsOf({ ...f, p_value: 0.2 }, s, 500)).toEqual([]);
+    expect(warningsOf({ ...f, psi: 0.1 }, s, 500)).toEqual([]);
+    expect(warningsOf({ ...f, psi: 0, outside: 0.06, missing: 0.5 }, s, 500)).toEqual(['outside', 'missing']);
+    expect(warningsOf(f, s, 99)).toEqual([]);
+    expect(settingsOf({ psi: -3 })).toEqual(s); // a stored value that no longer validates gives the defaults
+  });
+  it('checks start by themselves after auto_every new rows, at most once in auto_minutes', () => {
+    const now = Date.parse('2026-11-28T12:00:00Z');
+    expect(autoDue(s, 999, false, undefined, now)).toBe(false);
+    expect(autoDue(s, 1000, false, undefined, now)).toBe(true);
+    expect(autoDue(s, 1000, true, undefined, now)).toBe(false);
+    expect(autoDue(s, 5000, false, '2026-11-28T11:30:00Z', now)).toBe(false);
+    expect(autoDue(s, 5000, false, '2026-11-28T10:59:00Z', now)).toBe(true);
+    expect(autoDue({ ...s, auto_every: 0 }, 5000, false, undefined, now)).toBe(false);
+  });
 });

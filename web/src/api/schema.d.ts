@@ -32301,6 +32301,7 @@ export interface paths {
                         window_hours?: number;
                         min_rows?: number;
                         auto_every?: number;
+                        auto_minutes?: number;
                     };
                 };
             };
@@ -34876,10 +34877,15 @@ export interface components {
              */
             min_rows: number;
             /**
-             * @description A check starts by itself after this many new sampled rows (0: only by the button)
+             * @description A check starts by itself after this many new sampled rows (0: only by the button)...
              * @default 1000
              */
             auto_every: number;
+            /**
+             * @description ...and at least this many minutes after the last check started (a busy API is not checked again and again)
+             * @default 60
+             */
+            auto_minutes: number;
         };
         PlatformDriftInput: {
             settings: components["schemas"]["PlatformDriftSettingsInput"];
@@ -39657,10 +39663,15 @@ export interface components {
              */
             min_rows: number;
             /**
-             * @description A check starts by itself after this many new sampled rows (0: only by the button)
+             * @description A check starts by itself after this many new sampled rows (0: only by the button)...
              * @default 1000
              */
             auto_every: number;
+            /**
+             * @description ...and at least this many minutes after the last check started (a busy API is not checked again and again)
+             * @default 60
+             */
+            auto_minutes: number;
         };
         PlatformDrift: {
             settings: components["schemas"]["PlatformDriftSettings"];

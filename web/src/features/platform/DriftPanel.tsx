@@ -33,6 +33,7 @@ const FIELDS: { key: keyof DriftSettings; step: number }[] = [
   { key: 'window_hours', step: 1 },
   { key: 'min_rows', step: 10 },
   { key: 'auto_every', step: 100 },
+  { key: 'auto_minutes', step: 10 },
 ];
 
 function SettingsForm({ project, drift, onSaved }: { project: PlatformProject; drift: Drift; onSaved: () => void }) {
@@ -106,7 +107,7 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
         )}
       </Box>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        {t('drift.about', { rows: d?.settings.window_rows ?? 1000, hours: d?.settings.window_hours ?? 24, every: d?.settings.auto_every ?? 1000 })}
+        {t('drift.about', { rows: d?.settings.window_rows ?? 1000, hours: d?.settings.window_hours ?? 24, every: d?.settings.auto_every ?? 1000, minutes: d?.settings.auto_minutes ?? 60 })}
       </Typography>
       {d && (
         <Typography variant="body2" sx={{ mb: 1 }}>

@@ -27,7 +27,8 @@ export function windowStart(s: DriftSettings, now = Date.now()): string {
   return new Date(now - s.window_hours * 3600_000).toISOString();
 }
 
-/** Whether enough new rows were sampled since the last check for one to start by itself. */
-export function autoDue(s: DriftSettings, newRows: number, running: boolean): boolean {
-  return s.auto_every > 0 && !running && newRows >= s.auto_every;
+/** Whether a check starts by itself: enough new rows sampled since the last check, and long enough after it. */
+export function autoDue(s: DriftSettings, newRows: number, running: boolean, lastStarted: string | undefined, now = Date.now()): boolean {
+  if (s.auto_every <= 0 || running || newRows < s.auto_every) return false;
+  return !lastStarted || now - Date.parse(lastStarted) >= s.auto_minutes * 60_000;
 }

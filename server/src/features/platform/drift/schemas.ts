@@ -10,7 +10,8 @@ export const driftSettings = z
     window_rows: z.number().int().min(50).max(5000).default(1000).describe('The window: at most the last this many sampled rows...'),
     window_hours: z.number().int().min(1).max(720).default(24).describe('...of the last this many hours'),
     min_rows: z.number().int().min(10).max(5000).default(100).describe('Fewer sampled rows in the window: figures are shown, no warning is raised'),
-    auto_every: z.number().int().min(0).max(1_000_000).default(1000).describe('A check starts by itself after this many new sampled rows (0: only by the button)'),
+    auto_every: z.number().int().min(0).max(1_000_000).default(1000).describe('A check starts by itself after this many new sampled rows (0: only by the button)...'),
+    auto_minutes: z.number().int().min(0).max(10_080).default(60).describe('...and at least this many minutes after the last check started (a busy API is not checked again and again)'),
   })
   .meta({ id: 'PlatformDriftSettings' });
 export type DriftSettings = z.infer<typeof driftSettings>;

@@ -67,15 +67,13 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     return r;
   }
 
-  async function newRows(orgId: string, projectId: string): Promise<number> {
-    const [last] = await repo.checks(orgId, projectId, 1);
-    return repo.countSamples(orgId, projectId, last?.created_at);
-  }
-
   async function maybeAuto(orgId: string, projectId: string): Promise<void> {
     const s = await settings(orgId, projectId);
     if (!s.auto_every) return;
-    if (!autoDue(s, await newRows(orgId, projectId), !!(await runningCheck(projectId)))) return;
+    const [last] = await repo.checks(orgId, projectId, 1);
+    if (last && Date.now() - Date.parse(last.created_at) < s.auto_minutes * 60_000) return; // before counting rows
+    const fresh = await repo.countSamples(orgId, projectId, last?.created_at);
+    if (!autoDue(s, fresh, !!(await runningCheck(projectId)), last?.created_at)) return;
     const p = await repo.project(projectId);
     if (!p) return;
     await start(systemAuth(orgId), await deps.platform.get(systemAuth(orgId), projectId), 'auto').catch((e: unknown) => {
