@@ -11,13 +11,20 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { alpha } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
+import { LineChart } from 'echarts/charts';
+import { LegendComponent, MarkLineComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import EChart from '../../charts/EChart';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { checkDrift, type Drift, driftKey, type DriftSettings, type PlatformProject, saveDriftSettings, useDrift } from './api';
 import { NS } from './common';
+
+// The PSI of each feature over the checks, with the project's threshold as a dashed line.
+echarts.use([LineChart, LegendComponent, MarkLineComponent]);
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)} %`);
 const fixed = (v: number | null | undefined, d = 3) => (v === null || v === undefined ? '—' : v.toFixed(d));
@@ -107,7 +114,8 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
         )}
       </Box>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        {t('drift.about', { rows: d?.settings.window_rows ?? 1000, hours: d?.settings.window_hours ?? 24, every: d?.settings.auto_every ?? 1000, minutes: d?.settings.auto_minutes ?? 60 })}
+        {t('drift.about', { rows: d?.settings.window_rows ?? 1000, hours: d?.settings.window_hours ?? 24 })}{' '}
+        {d?.settings.auto_every === 0 ? t('drift.manualOnly') : t('drift.auto', { every: d?.settings.auto_every ?? 1000, minutes: d?.settings.auto_minutes ?? 60 })}
       </Typography>
       {d && (
         <Typography variant="body2" sx={{ mb: 1 }}>
@@ -151,7 +159,7 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
               </TableHead>
               <TableBody>
                 {latest.features.map((f) => (
-                  <TableRow key={f.feature} data-testid={`drift-row-${f.feature}`} sx={f.warnings.length ? { bgcolor: 'warning.light' } : undefined}>
+                  <TableRow key={f.feature} data-testid={`drift-row-${f.feature}`} sx={f.warnings.length ? { bgcolor: (th) => alpha(th.palette.warning.main, 0.12) } : undefined}>
                     <TableCell>{f.feature}</TableCell>
                     <TableCell align="right">{fixed(f.psi)}</TableCell>
                     <TableCell>{t(`drift.test.${f.test}`, { statistic: fixed(f.statistic) })}</TableCell>
@@ -180,12 +188,13 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
                 grid: { left: 50, right: 30, top: 30, bottom: 60 },
                 tooltip: { trigger: 'axis' },
                 legend: { bottom: 0, type: 'scroll' },
-                xAxis: { type: 'category', data: d.history.map((h) => formatDateTime(h.time)) },
+                xAxis: { type: 'time' },
                 yAxis: { type: 'value', name: 'PSI' },
                 series: features.map((f, i) => ({
                   type: 'line',
                   name: f,
-                  data: d.history.map((h) => h.psi[f] ?? null),
+                  showSymbol: true,
+                  data: d.history.map((h) => [h.time, h.psi[f] ?? null]),
                   ...(i === 0 ? { markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#ed6c02' }, data: [{ yAxis: d.settings.psi, name: t('drift.threshold') }], label: { formatter: t('drift.threshold') } } } : {}),
                 })),
               }}
