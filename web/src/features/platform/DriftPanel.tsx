@@ -195,7 +195,7 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
                   name: f,
                   showSymbol: true,
                   data: d.history.map((h) => [h.time, h.psi[f] ?? null]),
-                  ...(i === 0 ? { markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#ed6c02' }, data: [{ yAxis: d.settings.psi, name: t('drift.threshold') }], label: { formatter: t('drift.threshold') } } } : {}),
+                  ...(i === 0 ? { markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#ed6c02' }, data: [{ yAxis: d.settings.psi, name: t('drift.threshold') }], label: { formatter: t('drift.threshold'), position: 'insideEndTop' } } } : {}),
                 })),
               }}
             />
