@@ -139,6 +139,11 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
           {t('drift.fewRows', { rows: latest.rows, min: d?.settings.min_rows })}
         </Alert>
       )}
+      {drift.isError && !d && (
+        <Alert severity="error" sx={{ my: 1 }}>
+          {drift.error instanceof Error ? drift.error.message : t('drift.unreadable')}
+        </Alert>
+      )}
       {!latest ? (
         <Typography color="text.secondary">{t('drift.empty')}</Typography>
       ) : (

@@ -221,5 +221,3 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     close: () => sampler.close(),
   };
 }
-
-export type DriftService = ReturnType<typeof makeDriftService>;
