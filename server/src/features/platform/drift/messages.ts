@@ -16,5 +16,6 @@ export const D = {
     ja: 'この画像モデルには、配信したスコアと比較する検証用OK画像のスコアがありません。',
     code: 'drift_ok_scores_missing',
   },
+  interrupted: { en: 'its job was interrupted (the server restarted).', ja: 'ジョブが中断されました（サーバーが再起動しました）。', code: 'drift_check_interrupted' },
   failed: { en: 'The drift check failed: {reason}', ja: 'ドリフト確認に失敗しました: {reason}', code: 'drift_check_failed' },
 };

@@ -24,6 +24,7 @@ export const DRIFT_KIND = 'platform_drift';
 const KEEP_CHECKS = 60;
 /** A check still 'running' after this long lost its job (a server restart): another may start. */
 const STALE_MS = 30 * 60_000;
+const INTERRUPTED = 'interrupted';
 /** Image models are compared by their served scores (the project type of an image training project). */
 const isImage = (type: string) => (IMAGE_TYPES as readonly string[]).includes(type) || type.startsWith('image');
 
@@ -61,7 +62,7 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
   async function runningCheck(projectId: string): Promise<PlatformDriftCheckTable | undefined> {
     const r = await repo.running(projectId);
     if (r && Date.now() - Date.parse(r.created_at) > STALE_MS) {
-      await repo.failCheck(r.id, 'interrupted');
+      await repo.failCheck(r.id, INTERRUPTED);
       return undefined;
     }
     return r;
@@ -161,7 +162,7 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
       window_to: c.window_to,
       created_at: c.created_at,
       finished_at: c.finished_at,
-      error: c.error === null ? null : (engineErrorText(c.error, lang) ?? c.error),
+      error: c.error === null ? null : D.failed[lang].replace('{reason}', c.error === INTERRUPTED ? D.interrupted[lang] : (engineErrorText(c.error, lang) ?? c.error)),
       enough_rows: Number(c.rows) >= s.min_rows,
       condition_applied: r?.condition_applied ?? false,
       features,
