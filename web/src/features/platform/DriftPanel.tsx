@@ -193,13 +193,14 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
                 grid: { left: 50, right: 30, top: 30, bottom: 60 },
                 tooltip: { trigger: 'axis' },
                 legend: { bottom: 0, type: 'scroll' },
-                xAxis: { type: 'time' },
+                // the checks' times in the app's time zone, as everywhere else on the page
+                xAxis: { type: 'category', data: d.history.map((h) => formatDateTime(h.time)) },
                 yAxis: { type: 'value', name: 'PSI' },
                 series: features.map((f, i) => ({
                   type: 'line',
                   name: f,
                   showSymbol: true,
-                  data: d.history.map((h) => [h.time, h.psi[f] ?? null]),
+                  data: d.history.map((h) => h.psi[f] ?? null),
                   ...(i === 0 ? { markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#ed6c02' }, data: [{ yAxis: d.settings.psi, name: t('drift.threshold') }], label: { formatter: t('drift.threshold'), position: 'insideEndTop' } } } : {}),
                 })),
               }}
