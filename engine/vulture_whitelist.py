@@ -5,7 +5,7 @@ Anything it lists beyond these is dead code: delete it, or add it here with the 
 # Task classes register themselves by subclassing Task (task.py __init_subclass__); the worker finds them by kind.
 Diagnostics, ImageIngest, ImagePredict, ImagePreprocess, ImageTrain, OptimalDesign, Optimize, OptimizeCheck  # noqa
 OptimizePredict, Preprocess, PreprocessPreview, StatisticalAnalysis, Statistics, Train, TsadDriftSuggest  # noqa
-TsadTrain, TuneHelper  # noqa
+TsadTrain, TuneHelper, PlatformDrift  # noqa
 
 # scikit-learn's estimator protocol (clone, search) calls these; `deep` is part of its signature.
 _.get_params  # noqa

@@ -44,6 +44,10 @@ export interface Config {
   /** MITATE_PLATFORM_REVIEW (default on): hosted APIs wait for a platform administrator's review; administrators may
    * switch it in the app (stored setting wins). Off, submitting approves at once. */
   platformReview: boolean;
+  /** Input drift of hosted APIs (features/platform/drift): rows sampled per project per flush (MITATE_DRIFT_SAMPLE_CAP),
+   * the flush period (MITATE_DRIFT_FLUSH_MS), and what is kept per project: the last MITATE_DRIFT_KEEP_ROWS rows, none
+   * older than MITATE_DRIFT_KEEP_DAYS days. */
+  drift: { sampleCap: number; flushMs: number; keepRows: number; keepDays: number };
 }
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -130,6 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     serveKeyRps: Math.max(0, int(env.MITATE_SERVE_KEY_RPS, 2000)),
     firstAccountAdmin: bool(env.MITATE_FIRST_ACCOUNT_ADMIN, true),
     platformReview: bool(env.MITATE_PLATFORM_REVIEW, true),
+    drift: {
+      sampleCap: Math.max(0, int(env.MITATE_DRIFT_SAMPLE_CAP, 200)),
+      flushMs: Math.max(50, int(env.MITATE_DRIFT_FLUSH_MS, 5000)),
+      keepRows: Math.max(100, int(env.MITATE_DRIFT_KEEP_ROWS, 5000)),
+      keepDays: Math.max(1, int(env.MITATE_DRIFT_KEEP_DAYS, 30)),
+    },
     ...overrides,
   };
 }

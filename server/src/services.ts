@@ -23,6 +23,7 @@ import { makeMeService } from './features/me/service.js';
 import { makeMembersService } from './features/members/service.js';
 import { makeOidcService } from './features/oidc/service.js';
 import { makePlatformService } from './features/platform/service.js';
+import { makeDriftService } from './features/platform/drift/service.js';
 import { makeProfileService } from './features/profile/service.js';
 
 /**
@@ -50,7 +51,8 @@ export function buildServices(ctx: AppContext) {
     me: makeMeService(ctx, account),
     audit: makeAuditService(ctx, account),
     downloads: makeDownloadService(ctx),
-    platform: makePlatformService(ctx, { training, installation }),
+    platform,
+    drift: makeDriftService(ctx, { platform, training, datasets }),
     billing: makeBillingService(ctx, { bank: installation.bank }),
     datasets,
     runs,

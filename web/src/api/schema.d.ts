@@ -32410,6 +32410,365 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/projects/{id}/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Input drift: per feature PSI, two-sample test, shares outside the training range and missing, with warnings and the history */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformDrift"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/projects/{id}/drift/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check drift now: a job compares the sampled window with the training data (409 while one runs or before any request was sampled)
+         * @description Checks also start by themselves once settings.auto_every new rows were sampled since the last one. The job kind is platform_drift.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformDrift"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/projects/{id}/drift/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Drift thresholds and window of the project (fields left out keep their value) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        psi?: number;
+                        p_value?: number;
+                        outside?: number;
+                        missing?: number;
+                        window_rows?: number;
+                        window_hours?: number;
+                        min_rows?: number;
+                        auto_every?: number;
+                        auto_minutes?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformDrift"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/projects/{id}/statistics": {
         parameters: {
             query?: never;
@@ -34883,6 +35242,147 @@ export interface components {
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResultInput"] | null;
         };
+        PlatformDriftSettingsInput: {
+            /**
+             * @description A feature shifted when its PSI is at least this and the two-sample test says p below p_value
+             * @default 0.2
+             */
+            psi: number;
+            /**
+             * @description Significance of the two-sample test (KS for numbers, chi-square for categories)
+             * @default 0.01
+             */
+            p_value: number;
+            /**
+             * @description Warn when at least this share of served values lies outside the training range (or is an unseen category)
+             * @default 0.05
+             */
+            outside: number;
+            /**
+             * @description Warn when at least this share of served rows lacks the feature
+             * @default 0.05
+             */
+            missing: number;
+            /**
+             * @description The window: at most the last this many sampled rows...
+             * @default 1000
+             */
+            window_rows: number;
+            /**
+             * @description ...of the last this many hours
+             * @default 24
+             */
+            window_hours: number;
+            /**
+             * @description Fewer sampled rows in the window: figures are shown, no warning is raised
+             * @default 100
+             */
+            min_rows: number;
+            /**
+             * @description A check starts by itself after this many new sampled rows (0: only by the button)...
+             * @default 1000
+             */
+            auto_every: number;
+            /**
+             * @description ...and at least this many minutes after the last check started (a busy API is not checked again and again)
+             * @default 60
+             */
+            auto_minutes: number;
+        };
+        PlatformDriftInput: {
+            settings: components["schemas"]["PlatformDriftSettingsInput"];
+            /** @description Sampled rows kept for this API (the last rows, bounded per project) */
+            sampled_rows: number;
+            /** @description Rows sampled since the last check started */
+            new_rows: number;
+            running: boolean;
+            /** @description The newest check */
+            latest: {
+                id: string;
+                /** @enum {string} */
+                state: "running" | "done" | "failed";
+                /** @enum {string} */
+                trigger: "manual" | "auto";
+                /** @description Sampled rows compared */
+                rows: number;
+                window_from: string | null;
+                window_to: string | null;
+                created_at: string;
+                finished_at: string | null;
+                /** @description Why the check failed, in the caller's language */
+                error: string | null;
+                /** @description At least min_rows rows: only then are warnings raised */
+                enough_rows: boolean;
+                /** @description The served rows went through the training data's preprocessing condition */
+                condition_applied: boolean;
+                features: {
+                    feature: string;
+                    /**
+                     * @description score: the served scores of an image model against its validation OK scores
+                     * @enum {string}
+                     */
+                    kind: "numeric" | "categorical" | "score";
+                    rows: number;
+                    /** @description Population stability index against the training data */
+                    psi: number | null;
+                    /** @enum {string} */
+                    test: "ks" | "chi2";
+                    statistic: number | null;
+                    p_value: number | null;
+                    /** @description Share of served values outside the training range, or of categories unseen in training */
+                    outside: number | null;
+                    /** @description Share of served rows without the feature */
+                    missing: number | null;
+                    train_min?: number | null;
+                    train_max?: number | null;
+                    mean?: number | null;
+                    train_mean?: number | null;
+                    /** @description Thresholds this feature crosses with the project's current settings */
+                    warnings: ("shift" | "outside" | "missing")[];
+                }[];
+                /** @description Some feature crosses a threshold */
+                warning: boolean;
+            } | null;
+            /** @description The newest finished check has a feature over a threshold */
+            warning: boolean;
+            warned_features: string[];
+            /** @description Finished checks, oldest first: each feature’s PSI (the time chart) */
+            history: {
+                time: string;
+                rows: number;
+                psi: {
+                    [key: string]: number | null;
+                };
+                warned: string[];
+            }[];
+        };
+        PlatformDriftJobResultInput: {
+            rows: number;
+            features: {
+                feature: string;
+                /**
+                 * @description score: the served scores of an image model against its validation OK scores
+                 * @enum {string}
+                 */
+                kind: "numeric" | "categorical" | "score";
+                rows: number;
+                /** @description Population stability index against the training data */
+                psi: number | null;
+                /** @enum {string} */
+                test: "ks" | "chi2";
+                statistic: number | null;
+                p_value: number | null;
+                /** @description Share of served values outside the training range, or of categories unseen in training */
+                outside: number | null;
+                /** @description Share of served rows without the feature */
+                missing: number | null;
+                train_min?: number | null;
+                train_max?: number | null;
+                mean?: number | null;
+                train_mean?: number | null;
+            }[];
+            condition_applied: boolean;
+        };
         PreprocessStepSettingsInput: {
             /** @enum {string} */
             process_type: "outliers";
@@ -36818,6 +37318,21 @@ export interface components {
             /** @enum {string} */
             kind: "image_predict";
             result: components["schemas"]["ImagePredictJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "platform_drift";
+            result: components["schemas"]["PlatformDriftJobResultInput"] | null;
         } | {
             id: string;
             state: components["schemas"]["JobStateInput"];
@@ -39692,6 +40207,147 @@ export interface components {
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResult"] | null;
         };
+        PlatformDriftSettings: {
+            /**
+             * @description A feature shifted when its PSI is at least this and the two-sample test says p below p_value
+             * @default 0.2
+             */
+            psi: number;
+            /**
+             * @description Significance of the two-sample test (KS for numbers, chi-square for categories)
+             * @default 0.01
+             */
+            p_value: number;
+            /**
+             * @description Warn when at least this share of served values lies outside the training range (or is an unseen category)
+             * @default 0.05
+             */
+            outside: number;
+            /**
+             * @description Warn when at least this share of served rows lacks the feature
+             * @default 0.05
+             */
+            missing: number;
+            /**
+             * @description The window: at most the last this many sampled rows...
+             * @default 1000
+             */
+            window_rows: number;
+            /**
+             * @description ...of the last this many hours
+             * @default 24
+             */
+            window_hours: number;
+            /**
+             * @description Fewer sampled rows in the window: figures are shown, no warning is raised
+             * @default 100
+             */
+            min_rows: number;
+            /**
+             * @description A check starts by itself after this many new sampled rows (0: only by the button)...
+             * @default 1000
+             */
+            auto_every: number;
+            /**
+             * @description ...and at least this many minutes after the last check started (a busy API is not checked again and again)
+             * @default 60
+             */
+            auto_minutes: number;
+        };
+        PlatformDrift: {
+            settings: components["schemas"]["PlatformDriftSettings"];
+            /** @description Sampled rows kept for this API (the last rows, bounded per project) */
+            sampled_rows: number;
+            /** @description Rows sampled since the last check started */
+            new_rows: number;
+            running: boolean;
+            /** @description The newest check */
+            latest: {
+                id: string;
+                /** @enum {string} */
+                state: "running" | "done" | "failed";
+                /** @enum {string} */
+                trigger: "manual" | "auto";
+                /** @description Sampled rows compared */
+                rows: number;
+                window_from: string | null;
+                window_to: string | null;
+                created_at: string;
+                finished_at: string | null;
+                /** @description Why the check failed, in the caller's language */
+                error: string | null;
+                /** @description At least min_rows rows: only then are warnings raised */
+                enough_rows: boolean;
+                /** @description The served rows went through the training data's preprocessing condition */
+                condition_applied: boolean;
+                features: {
+                    feature: string;
+                    /**
+                     * @description score: the served scores of an image model against its validation OK scores
+                     * @enum {string}
+                     */
+                    kind: "numeric" | "categorical" | "score";
+                    rows: number;
+                    /** @description Population stability index against the training data */
+                    psi: number | null;
+                    /** @enum {string} */
+                    test: "ks" | "chi2";
+                    statistic: number | null;
+                    p_value: number | null;
+                    /** @description Share of served values outside the training range, or of categories unseen in training */
+                    outside: number | null;
+                    /** @description Share of served rows without the feature */
+                    missing: number | null;
+                    train_min?: number | null;
+                    train_max?: number | null;
+                    mean?: number | null;
+                    train_mean?: number | null;
+                    /** @description Thresholds this feature crosses with the project's current settings */
+                    warnings: ("shift" | "outside" | "missing")[];
+                }[];
+                /** @description Some feature crosses a threshold */
+                warning: boolean;
+            } | null;
+            /** @description The newest finished check has a feature over a threshold */
+            warning: boolean;
+            warned_features: string[];
+            /** @description Finished checks, oldest first: each feature’s PSI (the time chart) */
+            history: {
+                time: string;
+                rows: number;
+                psi: {
+                    [key: string]: number | null;
+                };
+                warned: string[];
+            }[];
+        };
+        PlatformDriftJobResult: {
+            rows: number;
+            features: {
+                feature: string;
+                /**
+                 * @description score: the served scores of an image model against its validation OK scores
+                 * @enum {string}
+                 */
+                kind: "numeric" | "categorical" | "score";
+                rows: number;
+                /** @description Population stability index against the training data */
+                psi: number | null;
+                /** @enum {string} */
+                test: "ks" | "chi2";
+                statistic: number | null;
+                p_value: number | null;
+                /** @description Share of served values outside the training range, or of categories unseen in training */
+                outside: number | null;
+                /** @description Share of served rows without the feature */
+                missing: number | null;
+                train_min?: number | null;
+                train_max?: number | null;
+                mean?: number | null;
+                train_mean?: number | null;
+            }[];
+            condition_applied: boolean;
+        };
         PreprocessStepSettings: {
             /** @enum {string} */
             process_type: "outliers";
@@ -41627,6 +42283,21 @@ export interface components {
             /** @enum {string} */
             kind: "image_predict";
             result: components["schemas"]["ImagePredictJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
+            kind: "platform_drift";
+            result: components["schemas"]["PlatformDriftJobResult"] | null;
         } | {
             id: string;
             state: components["schemas"]["JobState"];

@@ -23,6 +23,7 @@ import { tsServeAnswer } from './timeseries-schemas.js';
 import { isTsModel, makeTsServing } from './timeseries-serving.js';
 import { IMAGE_SERVING_DOC, isImageModel, makeImageServing, serveBodies, serveQuery } from './image-serving.js';
 import type { RunService } from '../training/runs.js';
+import type { DriftSampler } from './drift/sampler.js';
 
 /** Settings of the hosted APIs (environment, each with a default). */
 export function servingSettings(env: NodeJS.ProcessEnv = process.env) {
@@ -123,7 +124,7 @@ export function answerOf(head: string, result: { outputs: string[]; predictions:
  */
 export function makeGateway(
   ctx: AppContext,
-  opts: { savedThreshold?: (p: PlatformProjectTable) => Promise<number | null>; runs?: Pick<RunService, 'findModel'> } = {},
+  opts: { savedThreshold?: (p: PlatformProjectTable) => Promise<number | null>; runs?: Pick<RunService, 'findModel'>; drift?: Pick<DriftSampler, 'offer'> } = {},
 ) {
   const s = servingSettings();
   const pool = new ServingPool(ctx.config, s.workers, (level, msg) => ctx.log[level](msg));
@@ -312,6 +313,7 @@ export function makeGateway(
     reply.header('server-timing', `predict;desc="${local ? 'in-process' : 'engine'}";dur=${(performance.now() - t0).toFixed(3)}`);
     if ('plan' in result || 'predicted' in result) throw new Error('a serving plan where a prediction was expected');
     if ('error' in result) throw engineRefusal(result);
+    if ('rows' in input) opts.drift?.offer(r.project.organisation_id, r.project.id, input.rows); // answered: its rows may be sampled
     return reply.send(answerOf(r.head, result));
   }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireAuth, requireRole } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
+import { registerDriftRoutes, watchDriftJobs } from './drift/routes.js';
 import { makeGateway } from './gateway.js';
 import { M } from './messages.js';
 import {
@@ -39,7 +40,9 @@ export default async function platformRoutes(app: FastifyInstance) {
   const gateway = makeGateway(app.ctx, {
     savedThreshold: (p) => app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id).then((m) => m.get(p.model_key) ?? null),
     runs: app.services.runs,
+    drift: app.services.drift.sampler,
   });
+  watchDriftJobs(app);
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
   const installation = app.services.installation;
@@ -110,6 +113,7 @@ export default async function platformRoutes(app: FastifyInstance) {
         },
       );
 
+      registerDriftRoutes(api);
       r.get('/platform/projects/:id/statistics', { schema: { tags, summary: 'Request statistics: per path, device/browser/OS ratios, by hour or day', params: idParams, querystring: statsQuery, response: replies({ 200: statsView }) } }, async (req) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();

@@ -20,6 +20,7 @@ import { act, deleteProject, isTimeSeries, money, type PlatformProject, projects
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
 import ImageRequestPanel, { imageExamples } from './ImageRequestPanel';
+import DriftPanel from './DriftPanel';
 import StatsPanel from './StatsPanel';
 import TimeSeriesPanel from './TimeSeriesPanel';
 
@@ -192,6 +193,8 @@ export default function DetailsPage() {
       {p.image && <ImageRequestPanel image={p.image} />}
       <CredentialsPanel project={p} canWrite={manage} />
       <StatsPanel project={p} />
+      {/* drift is watched on table models' inputs (the sampler takes JSON rows of tabular APIs) */}
+      {!isTimeSeries(p) && !p.image && <DriftPanel project={p} canCheck={!!me.data && me.data.role !== 'viewer'} canManage={manage} />}
       {isTimeSeries(p) && <TsInterface project={p} />}
       {!isTimeSeries(p) && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>

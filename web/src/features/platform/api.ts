@@ -78,3 +78,11 @@ export const isTimeSeries = (p: Pick<PlatformProject, 'model'>) => p.model.type.
 export function useTsInterface(p: PlatformProject) {
   return useQuery({ queryKey: [...projectsKey, 'time-series', p.id], queryFn: () => apiGet<TsInterface>(`/api/platform/projects/${enc(p.id)}/time-series`), enabled: isTimeSeries(p) });
 }
+export type Drift = Schemas['PlatformDrift'];
+export type DriftSettings = Schemas['PlatformDriftSettings'];
+export const driftKey = (id: string) => [...projectsKey, 'drift', id] as const;
+/** The drift view; polled while a check runs. Silent: a failed read says so in the panel, not over the whole page. */
+export const useDrift = (id: string) =>
+  useQuery({ queryKey: driftKey(id), queryFn: ({ signal }) => apiGet<Drift>(`/api/platform/projects/${enc(id)}/drift`, undefined, { signal, silent: true }), refetchInterval: (q) => (q.state.data?.running ? 2000 : SERVICE_STATUS_INTERVAL_MS) });
+export const checkDrift = (id: string) => apiPost<Drift>(`/api/platform/projects/${enc(id)}/drift/check`);
+export const saveDriftSettings = (id: string, s: Partial<DriftSettings>) => apiPut<Drift>(`/api/platform/projects/${enc(id)}/drift/settings`, s);
