@@ -40,6 +40,7 @@ export function buildServices(ctx: AppContext) {
   const identity = makeIdentityService(ctx);
   const installation = makeInstallationService(ctx, account);
   const profile = makeProfileService(ctx, account, identity, installation);
+  const platform = makePlatformService(ctx, { training, installation });
   return {
     account,
     installation,
