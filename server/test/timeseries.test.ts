@@ -204,6 +204,9 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect((await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }, bob)).statusCode).toBe(404);
     const saved = body(await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }));
     expect(saved).toMatchObject({ saved_threshold: 1e9, threshold: 1e9 });
+    // every figure of the report follows the threshold in force (issue 33): no alarm, no event detected at 1e9
+    const atSaved = body(await call('POST', `/api/timeseries/report/${p.project_id}`, { model_key: '1_pca_mspc' })).report;
+    expect([atSaved.threshold, atSaved.metrics.threshold, atSaved.metrics.alarms, atSaved.alarms.length, atSaved.metrics.event.events_detected]).toEqual([1e9, 1e9, 0, 0, 0]);
     const pred = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
     expect(pred.report_type).toBe('time-series');
     const job = await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 600_000);

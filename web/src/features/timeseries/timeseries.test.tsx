@@ -86,6 +86,28 @@ describe('time-series model report', () => {
   }, 90_000);
 });
 
+describe('time-series model report at a saved threshold', () => {
+  it('names the threshold in force over the alarm list the server gave at it', async () => {
+    signIn();
+    const report = {
+      signals: ['XMEAS_1'], detector: {}, metrics: {},
+      alarms: [{ start: 6, end: 9, start_time: 6, end_time: 9, peak: 8, peak_score: 1.62, part: 'test', contributions: [{ signal: 'a', value: 0.8 }] }],
+    };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/timeseries/catalogue': () => ok({ supervised: [], unsupervised: [] }),
+      'POST /api/timeseries/report/p1': () => ok({ project, model, report }),
+      'GET /api/timeseries/series/p1/1_pca_mspc': () => ok({ rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), times: Array.from({ length: 10 }, (_, i) => i), events: [], parts: [{ part: 'test', start: 0, end: 9 }] }),
+      'GET /api/timeseries/threshold/p1/1_pca_mspc': () => ok({ ...stats(1.6), saved_threshold: 1.6 }),
+      'GET /api/timeseries/signals/p1/1_pca_mspc': () => ok({ columns: ['XMEAS_1'], series: { XMEAS_1: [] } }),
+    });
+    renderApp('/training/time-series/report/p1/1_pca_mspc');
+    expect(await screen.findByTestId('alarms-heading')).toHaveTextContent('Alarms at threshold 1.6, saved (1, every part)');
+    expect(screen.getByRole('cell', { name: '1.6200' })).toBeInTheDocument();
+  }, 90_000);
+});
+
 describe('time-series prediction report', () => {
   const prediction = {
     id: 'pr1', name: 'new data', project_id: 'p1', project_name: 'TEP', project_type: 'time_series_anomaly_detection_unsupervised', report_type: 'time-series', model_key: '1_pca_mspc', dataset_id: 'd2',
