@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { alarmList, eventLevel, reportAt } from '../src/features/timeseries/in-force.js';
+import { alarmList, eventLevel, labelledMetrics, reportAt } from '../src/features/timeseries/in-force.js';
 import type { TsReport } from '../src/features/timeseries/schemas.js';
 import type { Scores } from '../src/features/timeseries/scores.js';
 
@@ -63,5 +63,15 @@ describe('a time-series report at the threshold in force (issue 33)', () => {
     const high = reportAt(trained, s, 0.92, ['a', 'b'], false);
     expect(high.alarms.map((a) => a.start)).toEqual([10]);
     expect(high.metrics.event).toMatchObject({ events_detected: 1 });
+  });
+
+  it("measures a predicted file against its own label column, unlabelled and unscored rows left out", () => {
+    const alarm = [false, true, true, false, true, false];
+    const label = [false, true, null, false, false, true];
+    const scored = [false, true, true, true, true, true];
+    const m = labelledMetrics(alarm, label, scored, null);
+    // rows 1, 3, 4, 5: alarm/label (t,t) (f,f) (t,f) (f,t)
+    expect(m).toMatchObject({ rows: 4, counts: { tp: 1, fp: 1, fn: 1, tn: 1 }, precision: 0.5, recall: 0.5, far: 0.5, mar: 0.5, alarms: 2, alarms_per_day: null, alarms_per_1000_rows: 500 });
+    expect(m.event).toMatchObject({ events: 2, events_detected: 1 });
   });
 });

@@ -226,6 +226,11 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(sustained.contributions.length).toBeGreaterThan(0);
     // zoom: the server downsamples only the window asked for, every row when it is short
     expect(ps).toMatchObject({ rows: 960, start: 0, end: 959 });
+    // the predicted file holds the label column (fault, from sample 161): the test part's figures against it (issue 33)
+    expect(ps.labelled).toMatchObject({ column: 'fault', rows: ps.labelled.counts.tp + ps.labelled.counts.fp + ps.labelled.counts.fn + ps.labelled.counts.tn });
+    expect(ps.labelled.counts.tp + ps.labelled.counts.fn).toBe(800); // samples 161-960 are faulty
+    expect(ps.labelled.recall).toBeGreaterThan(0.85);
+    expect(ps.labelled.event).toMatchObject({ events: 1, events_detected: 1 });
     const zoomed = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=150&end=449&points=60`));
     expect(zoomed).toMatchObject({ rows: 960, start: 150, end: 449 });
     expect(zoomed.points.length).toBe(60);

@@ -106,3 +106,44 @@ export function reportAt(report: TsReport, s: Scores, threshold: number, signals
   }
   return { ...report, threshold, metrics, alarms: alarmList(s, threshold, signals) };
 }
+
+/**
+ * A predicted file that holds the project's label column: the same figures as the test part (issue 33), over its
+ * scored rows with a label. `alarm` and `label` are per row (label null: unlabelled row); `timeMs` when dated.
+ */
+export function labelledMetrics(alarm: boolean[], label: (boolean | null)[], scored: boolean[], timeMs: number[] | null) {
+  const rows: number[] = [];
+  for (let i = 0; i < alarm.length; i++) if (scored[i] && label[i] !== null) rows.push(i);
+  let tp = 0, fp = 0, fn = 0, tn = 0, alarms = 0;
+  rows.forEach((i, k) => {
+    const a = alarm[i];
+    const y = label[i] === true;
+    if (a && (k === 0 || !alarm[rows[k - 1]])) alarms++;
+    if (a && y) tp++;
+    else if (a) fp++;
+    else if (y) fn++;
+    else tn++;
+  });
+  const p = ratio(tp, tp + fp);
+  const r = ratio(tp, tp + fn);
+  const f1 = tp + fn === 0 ? null : p !== null && r !== null && p + r > 0 ? (2 * p * r) / (p + r) : 0;
+  const times = timeMs ? rows.map((i) => timeMs[i]).filter((v) => Number.isFinite(v)) : [];
+  const days = times.length > 1 ? (Math.max(...times) - Math.min(...times)) / 86_400_000 : 0;
+  return {
+    rows: rows.length,
+    counts: { tp, fp, fn, tn },
+    precision: p,
+    recall: r,
+    f1,
+    far: ratio(fp, fp + tn),
+    mar: ratio(fn, fn + tp),
+    alarms,
+    alarms_per_day: days > 0 ? alarms / days : null,
+    alarms_per_1000_rows: rows.length ? (alarms * 1000) / rows.length : null,
+    event: eventLevel(
+      rows.map((i) => alarm[i]),
+      rows.map((i) => label[i] === true),
+      timeMs ? rows.map((i) => timeMs[i]) : null,
+    ),
+  };
+}
