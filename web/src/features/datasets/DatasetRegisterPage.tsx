@@ -95,6 +95,11 @@ export default function DatasetRegisterPage() {
     return () => window.removeEventListener('beforeunload', warn);
   }, [busy]);
 
+  // the details page (its own chunk, with the data grid) is where a registration lands: fetched now, so the new URL
+  // does not keep this form on screen while that chunk loads
+  useEffect(() => {
+    void import('./DatasetDetailsPage');
+  }, []);
   const sniffing = useRef<File | null>(null);
   const clearFile = () => {
     sniffing.current = null;
@@ -164,8 +169,11 @@ export default function DatasetRegisterPage() {
         onUploaded: () => setPhase('processing'),
         signal: abort.current.signal,
       });
-      await queryClient.invalidateQueries({ queryKey: datasetKeys.all });
       showSnackbar(t('dataset.registered', { name: dataset?.name ?? fields.name }));
+      // straight to the new dataset, at the top of its page: the lists refresh behind it (awaiting them kept this
+      // form on screen, 'Processing…', for a second or two after the dataset existed)
+      void queryClient.invalidateQueries({ queryKey: datasetKeys.all });
+      window.scrollTo?.(0, 0);
       navigate(detailsPath({ id: dataset.id, data_type: dataset.data_type || dataType }));
     } catch {
       // The message dialog already explains the failure (SPEC §8); let the user correct and retry.
