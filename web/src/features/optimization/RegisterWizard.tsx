@@ -233,6 +233,8 @@ export default function RegisterWizard() {
                 </TableRow>
               </TableHead>
               <TableBody>
+                {/* Each field is labelled by its bound alone (the row names the feature, which its accessible name keeps):
+                    'blast_furnace_slag Lower' was cut to 'blast_furnace_slag Lo…' (issue 33). */}
                 {features.map((f, i) => {
                   const r = range(f.name);
                   return (
@@ -250,16 +252,16 @@ export default function RegisterWizard() {
                       <TableCell>
                         {!f.category && f.kind === 'range' && (
                           <Box sx={{ display: 'flex', gap: 1 }}>
-                            <TextField size="small" label={`${f.name} ${t('features.lower')}`} value={f.lower} onChange={(e) => setFeature(i, { lower: e.target.value })} sx={{ width: 150 }} />
-                            <TextField size="small" label={`${f.name} ${t('features.upper')}`} value={f.upper} onChange={(e) => setFeature(i, { upper: e.target.value })} sx={{ width: 150 }} />
+                            <TextField size="small" label={t('features.lower')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.lower')}` } }} value={f.lower} onChange={(e) => setFeature(i, { lower: e.target.value })} sx={{ width: 150 }} />
+                            <TextField size="small" label={t('features.upper')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.upper')}` } }} value={f.upper} onChange={(e) => setFeature(i, { upper: e.target.value })} sx={{ width: 150 }} />
                           </Box>
                         )}
                         {(f.category || f.kind === 'discrete') && (
-                          <TextField size="small" label={`${f.name} ${t('features.values')}`} value={f.values} onChange={(e) => setFeature(i, { values: e.target.value })} helperText={f.category ? t('features.levelsHelp', { levels: r?.levels.join(', ') }) : t('features.valuesHelp')} sx={{ width: 310 }} />
+                          <TextField size="small" label={t('features.values')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.values')}` } }} value={f.values} onChange={(e) => setFeature(i, { values: e.target.value })} helperText={f.category ? t('features.levelsHelp', { levels: r?.levels.join(', ') }) : t('features.valuesHelp')} sx={{ width: 310 }} />
                         )}
-                        {!f.category && f.kind === 'fixed' && <TextField size="small" label={`${f.name} ${t('features.value')}`} value={f.value} onChange={(e) => setFeature(i, { value: e.target.value })} sx={{ width: 150 }} />}
+                        {!f.category && f.kind === 'fixed' && <TextField size="small" label={t('features.value')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.value')}` } }} value={f.value} onChange={(e) => setFeature(i, { value: e.target.value })} sx={{ width: 150 }} />}
                       </TableCell>
-                      <TableCell><TextField size="small" label={`${f.name} ${t('features.unit')}`} value={f.unit} onChange={(e) => setFeature(i, { unit: e.target.value })} sx={{ width: 90 }} /></TableCell>
+                      <TableCell><TextField size="small" label={t('features.unit')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.unit')}` } }} value={f.unit} onChange={(e) => setFeature(i, { unit: e.target.value })} sx={{ width: 90 }} /></TableCell>
                       <TableCell>{r && r.kind === 'numeric' ? `${formatNumber(r.min)} – ${formatNumber(r.max)}` : ''}</TableCell>
                     </TableRow>
                   );
