@@ -101,4 +101,21 @@ test('predicts on a file uploaded in the prediction wizard, in English and Japan
     await page.getByRole('button', { name: lang === 'en' ? 'Predict' : '予測する' }).click();
     await page.waitForURL(/\/prediction\/regression\/report\//, { timeout: 60_000 });
   }
+
+  // the first test switched the review off: a draft API says submitting approves it at once; an organisation whose
+  // identity is not verified is told to verify it first, and the API stays a draft
+  const api = await apiJson(server, 'POST', '/api/platform/projects', who.token, { name: 'Lines API', key: `lines-${Date.now()}`, project_id: pid, model_key: modelKey, content_language: 'en-gb' });
+  for (const lang of ['en', 'ja'] as const) {
+    const page = await pageIn(lang);
+    await signIn(page, server, who.email, lang);
+    await page.goto(`${server.url}/platform/details/${api.id}`);
+    await page.getByTestId('draft-hint').getByText(lang === 'en' ? /approves it at once/ : /即時に承認/).waitFor();
+    await page.getByRole('button', { name: lang === 'en' ? 'Submit' : '提出', exact: true }).click();
+    await page.getByRole('dialog').getByText(lang === 'en' ? /approves submitted APIs at once/ : /審査なしで即時に承認/).waitFor();
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `first-hour-05-submit-${lang}.png`) });
+    await page.getByRole('dialog').getByRole('button', { name: lang === 'en' ? 'Submit' : '提出', exact: true }).click();
+    await page.getByText(lang === 'en' ? /Verify your organisation's identity first/ : /先に組織の本人確認を済ませてください/).waitFor();
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `first-hour-06-verify-first-${lang}.png`) });
+  }
+  assert.equal((await apiJson(server, 'GET', `/api/platform/projects/${api.id}`, who.token)).status, 'draft');
 });
