@@ -3,7 +3,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
-import { apiJson, signIn, signUp } from '../support/session.ts';
+import { apiJson, signIn, signUp, trainRegression, uploadDataset } from '../support/session.ts';
 
 /**
  * Issue 33: a fresh installation with nothing configured (no MITATE_PLATFORM_ADMINS, no MITATE_BANK_*). The first
@@ -81,4 +81,41 @@ test('the first account administers a fresh installation: bank account and revie
   await signIn(other, server, tenant.email);
   await other.goto(`${server.url}/admin/settings`);
   await other.getByText('Only platform administrators can change the platform settings.').waitFor();
+});
+
+test('predicts on a file uploaded in the prediction wizard, in English and Japanese', async () => {
+  const who = await signUp(server, { prefix: 'predictor', first_name: 'Pre', last_name: 'Dictor', organisation_name: 'Predict Works' });
+  const rows = Array.from({ length: 60 }, (_, i) => `${i},${(i * 7) % 13},${2 * i + ((i * 7) % 13)}`);
+  const ds = await uploadDataset(server, who.token, 'lines', 'lines.csv', `x,z,y\n${rows.join('\n')}\n`);
+  const { pid, modelKey } = await trainRegression(server, who.token, ds, { name: 'Lines', target_variables: ['y'], feature_variables: ['x', 'z'], models: [{ algorithm: 'linear' }] });
+  for (const lang of ['en', 'ja'] as const) {
+    const page = await pageIn(lang);
+    await signIn(page, server, who.email, lang);
+    await page.goto(`${server.url}/training/prediction/register/${pid}/${modelKey}`);
+    await page.getByRole('button', { name: lang === 'en' ? 'Next' : '次へ' }).click();
+    await page.getByTestId('predict-upload-file').setInputFiles({ name: `new-${lang}.csv`, mimeType: 'text/csv', buffer: Buffer.from('x,z\n100,3\n101,4\n') });
+    await page.getByText(lang === 'en' ? `Registered "new-${lang}" as an inference dataset.` : `「new-${lang}」を推論用データセットとして登録しました。`).waitFor({ timeout: 60_000 });
+    assert.match(await page.getByRole('combobox', { name: lang === 'en' ? /Inference dataset/ : /推論用データセット/ }).inputValue(), new RegExp(`new-${lang} \\(2 × 2\\)`));
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `first-hour-04-predict-file-${lang}.png`), fullPage: true });
+    await page.getByRole('button', { name: lang === 'en' ? 'Next' : '次へ' }).click();
+    await page.getByRole('button', { name: lang === 'en' ? 'Predict' : '予測する' }).click();
+    await page.waitForURL(/\/prediction\/regression\/report\//, { timeout: 60_000 });
+  }
+
+  // the first test switched the review off: a draft API says submitting approves it at once; an organisation whose
+  // identity is not verified is told to verify it first, and the API stays a draft
+  const api = await apiJson(server, 'POST', '/api/platform/projects', who.token, { name: 'Lines API', key: `lines-${Date.now()}`, project_id: pid, model_key: modelKey, content_language: 'en-gb' });
+  for (const lang of ['en', 'ja'] as const) {
+    const page = await pageIn(lang);
+    await signIn(page, server, who.email, lang);
+    await page.goto(`${server.url}/platform/details/${api.id}`);
+    await page.getByTestId('draft-hint').getByText(lang === 'en' ? /approves it at once/ : /即時に承認/).waitFor();
+    await page.getByRole('button', { name: lang === 'en' ? 'Submit' : '提出', exact: true }).click();
+    await page.getByRole('dialog').getByText(lang === 'en' ? /approves submitted APIs at once/ : /審査なしで即時に承認/).waitFor();
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `first-hour-05-submit-${lang}.png`) });
+    await page.getByRole('dialog').getByRole('button', { name: lang === 'en' ? 'Submit' : '提出', exact: true }).click();
+    await page.getByText(lang === 'en' ? /Verify your organisation's identity first/ : /先に組織の本人確認を済ませてください/).waitFor();
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `first-hour-06-verify-first-${lang}.png`) });
+  }
+  assert.equal((await apiJson(server, 'GET', `/api/platform/projects/${api.id}`, who.token)).status, 'draft');
 });

@@ -38320,6 +38320,42 @@ export interface components {
                 }[];
             }[];
             threshold: number | null;
+            /** @description The predicted file holds the project's label column: the test part's figures against it (over the whole file, not the window shown) */
+            labelled: {
+                column: string;
+                /** @description scored rows with a label */
+                rows: number;
+                counts: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                };
+                precision: number | null;
+                recall: number | null;
+                f1: number | null;
+                far: number | null;
+                mar: number | null;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                event: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            } | null;
         };
         TsProjectPageInput: {
             items: components["schemas"]["TsProjectInput"][];
@@ -43285,6 +43321,42 @@ export interface components {
                 }[];
             }[];
             threshold: number | null;
+            /** @description The predicted file holds the project's label column: the test part's figures against it (over the whole file, not the window shown) */
+            labelled: {
+                column: string;
+                /** @description scored rows with a label */
+                rows: number;
+                counts: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                };
+                precision: number | null;
+                recall: number | null;
+                f1: number | null;
+                far: number | null;
+                mar: number | null;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                event: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            } | null;
         };
         TsProjectPage: {
             items: components["schemas"]["TsProject"][];

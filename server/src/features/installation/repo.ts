@@ -3,7 +3,6 @@ import './db.js';
 
 /** Every statement on installation_settings (this area owns it). */
 
-
 export const one = (q: Db, key: string) => q.selectFrom('installation_settings').selectAll().where('key', '=', key).executeTakeFirst();
 
 /** Writes a key, replacing what it held. */

@@ -233,6 +233,8 @@ export default function RegisterWizard() {
                 </TableRow>
               </TableHead>
               <TableBody>
+                {/* Each field is labelled by its bound alone (the row names the feature, which its accessible name keeps):
+                    'blast_furnace_slag Lower' was cut to 'blast_furnace_slag Lo…' (issue 33). */}
                 {features.map((f, i) => {
                   const r = range(f.name);
                   return (
