@@ -184,7 +184,6 @@ export function makeTsServing(deps: {
   return { handle, store, limits, forget: (projectId: string) => store.forget(projectId) };
 }
 
-export type TsServing = ReturnType<typeof makeTsServing>;
 
 /** The interface of a hosted detector for its project page and its clients: the description and the API's own
  * OpenAPI document. `timeIsDatetime` comes from the model's training project (null when it is gone). */
