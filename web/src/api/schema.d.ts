@@ -30189,7 +30189,7 @@ export interface paths {
                             detail: {
                                 loc: (string | number)[];
                                 msg: string;
-                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error. */
+                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error, tsad_time_missing, tsad_time_unreadable, tsad_time_empty, tsad_time_duplicates, tsad_series_invalid, tsad_stream_needs_json, tsad_stream_order, tsad_stream_resampled, tsad_stream_condition. */
                                 type: string;
                             }[];
                         };
