@@ -24,8 +24,14 @@ const ROWS = LINES.slice(1, QUICK ? 301 : undefined).map((l) => {
   return Object.fromEntries([['datetime', v[0]], ...SIGNALS.map((s) => [s, Number(v[HEADER.indexOf(s)])])]);
 });
 
-async function call(url, method, p, token, body) {
-  const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+async function call(url, method, p, token, body, again = true) {
+  const init = { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined };
+  // a keep-alive socket the server closed while the peer ran fails before the request is read: once more
+  const res = await fetch(`${url}${p}`, init).catch((e) => {
+    if (again && e?.cause?.code === 'UND_ERR_SOCKET') return null;
+    throw e;
+  });
+  if (!res) return call(url, method, p, token, body, false);
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
   return JSON.parse(text).detail.response;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVE_REFUSALS } from '../src/features/platform/schemas.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
 const SKAB = fs.readFileSync(path.join(SHARED_DATA, 'skab_subset', 'valve1', '0.csv'), 'utf8').replace(/\r\n/g, '\n').trim().split('\n');
@@ -230,6 +231,8 @@ describe.each(DATABASES)('hosted time-series detectors on %s', (kind) => {
     // a number sent as text is that number, as for tabular APIs
     const text = body(await serve('unsup', { rows: ROWS.slice(0, 20).map((r) => ({ ...r, Current: String(r.Current) })) })).predictions;
     expect(text).toEqual(body(await serve('unsup', { rows: ROWS.slice(0, 20) })).predictions);
+    // every code seen is documented in the OpenAPI document
+    for (const res of [back, noTime, badTime, badSeries]) expect(SERVE_REFUSALS[422].codes as readonly string[]).toContain(res.json().detail[0].type);
     const after = body(await call('GET', `/api/platform/projects/${apis.unsup.id}/statistics`));
     expect(after.total - before.total).toBe(4); // answered: 2 rows, 1 row, and the two blocks of 20
     expect(after.refused - before.refused).toBe(5);

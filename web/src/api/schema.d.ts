@@ -30434,7 +30434,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Image models: no image, more than one, not an image, another image format or one that cannot be decoded (image_unreadable); table models: rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); a few other codes of the engine catalogue may appear for a preprocessing condition. The message is in the caller's language (Accept-Language: en or ja). */
+                /** @description Image models: no image, more than one, not an image, another image format or one that cannot be decoded (image_unreadable); table models: rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); time-series detectors: the time column missing, unreadable or repeated, a stream out of order; a few other codes of the engine catalogue may appear for a preprocessing condition. The message is in the caller's language (Accept-Language: en or ja). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -30444,7 +30444,7 @@ export interface paths {
                             detail: {
                                 loc: (string | number)[];
                                 msg: string;
-                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error, image_missing, image_one_per_request, image_not_base64, image_not_image, image_format_unsupported, image_heatmap_flag, image_unreadable. */
+                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error, image_missing, image_one_per_request, image_not_base64, image_not_image, image_format_unsupported, image_heatmap_flag, image_unreadable, tsad_time_missing, tsad_time_unreadable, tsad_time_empty, tsad_time_duplicates, tsad_series_invalid, tsad_stream_needs_json, tsad_stream_order, tsad_stream_resampled, tsad_stream_condition. */
                                 type: string;
                             }[];
                         };

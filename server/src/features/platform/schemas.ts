@@ -190,8 +190,13 @@ export const SERVE_REFUSALS = {
   413: { codes: ['json_too_large', IM.imageTooLarge.code, IM.imagePixels.code], what: 'the body is larger than the limit, or the image has more bytes or pixels than accepted' },
   415: { codes: ['unsupported_media_type'], what: 'the content type is neither JSON nor CSV text' },
   422: {
-    codes: [M.badBody.code, 'serve_no_rows', 'serve_too_many_rows', 'serve_csv_unreadable', 'inference_feature_missing', 'inference_not_numeric', 'inference_unseen_category', 'value_error', ...IMAGE_REFUSALS],
-    what: 'image models: no image, more than one, not an image, another image format or one that cannot be decoded (image_unreadable); table models: rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); a few other codes of the engine catalogue may appear for a preprocessing condition',
+    codes: [
+      M.badBody.code, 'serve_no_rows', 'serve_too_many_rows', 'serve_csv_unreadable', 'inference_feature_missing', 'inference_not_numeric', 'inference_unseen_category', 'value_error',
+      ...IMAGE_REFUSALS,
+      // a time-series detector (timeseries-serving.ts)
+      'tsad_time_missing', 'tsad_time_unreadable', 'tsad_time_empty', 'tsad_time_duplicates', 'tsad_series_invalid', 'tsad_stream_needs_json', 'tsad_stream_order', 'tsad_stream_resampled', 'tsad_stream_condition',
+    ],
+    what: 'image models: no image, more than one, not an image, another image format or one that cannot be decoded (image_unreadable); table models: rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); time-series detectors: the time column missing, unreadable or repeated, a stream out of order; a few other codes of the engine catalogue may appear for a preprocessing condition',
   },
   429: { codes: [M.rateLimitedAddress.code, M.rateLimitedKey.code, M.rateLimited.code], what: 'too many calls from this address, with this key, or with a sandbox key; wait the Retry-After seconds' },
   500: { codes: ['server_error'], what: 'a fault of the server' },

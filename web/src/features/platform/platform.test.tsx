@@ -93,4 +93,34 @@ describe('hosted API page', () => {
     const option = await screen.findByRole('option', { name: /Pump/ });
     expect(option.textContent).toBe('Pump · 1_isolation_forest (Time-series anomaly detection (unsupervised))');
   }, 60_000);
+
+  it("a time-series detector's page describes its rows: time column, history, alarm rule, threshold in force, a stream call", async () => {
+    signIn();
+    const ts: PlatformProject = { ...project, status: 'running', actions: ['stop'], model: { ...project.model, type: 'time_series_anomaly_detection_unsupervised', model_key: '1_pca_mspc' }, features: ['t', 'a', 'b'], outputs: ['anomaly_score', 'alarm', 'top_signal'] };
+    const iface = {
+      time_column: 't', time_type: 'datetime', signals: [{ name: 'a', type: 'number' }, { name: 'b', type: 'number' }], resample: null, warmup_rows: 4, detector_rows: 3, history_rows: 7, span: '20s',
+      alarm_rule: { k: 2, n: 4 }, threshold: 2.5, trained_threshold: 3.1, threshold_source: 'saved',
+      outputs: ['time', 'status', 'anomaly_score', 'alarm', 'top_signal', 'contribution_a', 'contribution_b'].map((name) => ({ name, type: 'number | null', description: '' })),
+      stream: { exact_rows: 1000, max_rows: 10000, max_series: 1000, idle_minutes: 1440, kept_in: 'memory' },
+      examples: { block: { rows: [{ t: '2026-01-01 08:00:00', a: 0, b: 0 }] }, stream: { series: 'line-1', rows: [{ t: '2026-01-01 08:00:00', a: 0, b: 0 }] } },
+      openapi: { openapi: '3.0.3' },
+    };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/platform/projects/pp1': () => ok(ts),
+      'GET /api/platform/projects/pp1/credentials': () => ok([]),
+      'GET /api/platform/projects/pp1/statistics': () => ok({ total: 0, refused: 0, refusals: { key: 0, locked: 0, input: 0, rate_limit: 0, server: 0 }, average_ms: null, paths: [], devices: [], browsers: [], os: [], series: [], bucket: 'hour' }),
+      'GET /api/platform/projects/pp1/time-series': () => ok(iface),
+    });
+    renderApp('/platform/details/pp1');
+    const panel = await screen.findByTestId('ts-interface');
+    expect(within(panel).getByText('7 rows before the row, and the rows of the last 20s')).toBeTruthy();
+    expect(within(panel).getByText('2 of the last 4 rows over the threshold')).toBeTruthy();
+    expect(within(panel).getByText('2.5 (saved on the project)')).toBeTruthy();
+    expect(screen.getByTestId('ts-example').textContent).toContain('{"series":"line-1","rows":[{"t":"2026-01-01 08:00:00","a":0,"b":0}]}');
+    await userEvent.click(within(panel).getByRole('tab', { name: 'OpenAPI' }));
+    expect(screen.getByTestId('ts-example').textContent).toContain('"openapi": "3.0.3"');
+    expect(screen.queryByText('or a CSV body')).toBeNull(); // the tabular examples are not shown
+  }, 60_000);
 });
