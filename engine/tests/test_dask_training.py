@@ -189,3 +189,77 @@ def test_what_goes_to_the_cluster(monkeypatch, tmp_path):
     env_s3 = {"MITATE_S3_BUCKET": "b", "MITATE_S3_PREFIX": "p", "MITATE_DATA_DIR": str(data)}
     assert distributed.source_of(str(f), env_s3) == {"s3_key": "p/files/org/o1/datasets/d1/data.parquet"}
     assert distributed.source_of(str(f), {}) == {"path": str(f)}
+
+
+def test_fits_take_turns_on_the_cluster_and_stop_while_waiting(cluster, tmp_path, monkeypatch):
+    from distributed import Lock
+
+    address, client = cluster
+    on_cluster(monkeypatch, address)
+    lock = Lock(distributed.LOCK_NAME, scheduler_rpc=client.scheduler, loop=client.loop)  # another job's LightGBM fit holds the cluster
+    assert lock.acquire(timeout=60)
+    events: list = []
+    try:
+
+        def stop_while_waiting() -> bool:
+            return any("waiting for the Dask cluster" in e.get("message", "") for e in events if e["type"] == "progress")
+
+        with pytest.raises(Cancelled):
+            train(spec(tmp_path, table(3000, seed=4), "dask"), events, cancel=stop_while_waiting)
+    finally:
+        lock.release()
+    assert not any("training on the Dask cluster" in e["line"] for e in events if e["type"] == "log")
+
+
+def test_workers_read_the_dataset_from_the_object_store(cluster, tmp_path, monkeypatch):
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    address, client = cluster
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0)
+    server.start()
+    try:
+        host, port = server.get_host_and_port()
+        s3 = {
+            "MITATE_S3_ENDPOINT": f"http://{host}:{port}",
+            "MITATE_S3_BUCKET": "mitate-test",
+            "MITATE_S3_PREFIX": "inst",
+            "MITATE_S3_ACCESS_KEY_ID": "test",
+            "MITATE_S3_SECRET_ACCESS_KEY": "test",
+        }
+        boto3.client(
+            "s3", endpoint_url=s3["MITATE_S3_ENDPOINT"], region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test"
+        ).create_bucket(Bucket="mitate-test")
+        data = tmp_path / "cache"  # the engine worker's cache of the data folder
+        folder = data / "files" / "org" / "o1" / "datasets" / "d1"
+        folder.mkdir(parents=True)
+        s = spec(folder, table(20_000, seed=5), "out")
+        boto3.client("s3", endpoint_url=s3["MITATE_S3_ENDPOINT"], region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test").upload_file(
+            s["parquet"], "mitate-test", "inst/files/org/o1/datasets/d1/data.parquet"
+        )
+        for k, v in {**s3, "MITATE_DATA_DIR": str(data)}.items():
+            monkeypatch.setenv(k, v)
+        on_cluster(monkeypatch, address)
+        client.run(lambda: __import__("os").environ.update(s3))
+        # once the engine has its rows and the training mask, its cached copy goes: the workers must read the store
+        mask = distributed.training_mask
+
+        def then_drop_the_cache(path, proj):
+            m = mask(path, proj)
+            Path(path).unlink()
+            return m
+
+        monkeypatch.setattr(distributed, "training_mask", then_drop_the_cache)
+        events: list = []
+        result = train(s, events)
+        assert result["models"][0]["state"] == "done"
+        assert report(s)["trained_on"] == {"engine": "dask", "scheduler": address, "workers": 2}
+        assert result["models"][0]["metrics"]["r2"] > 0.9
+    finally:
+        client.run(
+            lambda: [
+                __import__("os").environ.pop(k, None)
+                for k in ("MITATE_S3_ENDPOINT", "MITATE_S3_BUCKET", "MITATE_S3_PREFIX", "MITATE_S3_ACCESS_KEY_ID", "MITATE_S3_SECRET_ACCESS_KEY")
+            ]
+        )
+        server.stop()

@@ -38,6 +38,7 @@ DEFAULT_MIN_ROWS = 1_000_000
 PART_ROWS = 1_000_000  # rows per Dask partition (each worker task reads one row range of the Parquet file)
 CONNECT_S = 10  # seconds to reach the scheduler before fitting here instead
 POLL_S = 0.5
+LOCK_NAME = "mitate-lightgbm-fit"
 STOP_WAIT_S = 60  # after Stop, how long the job waits for the workers' fit to end before closing the client anyway
 
 
@@ -215,7 +216,7 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
     import dask
     import dask.dataframe as dd
     import lightgbm as lgb
-    from distributed import Event, Variable
+    from distributed import Event, Lock, Variable
 
     workers = len(client.scheduler_info().get("workers") or {})
     if workers == 0:
@@ -263,6 +264,11 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
         except BaseException as exc:  # noqa: BLE001 - handed to the job's thread
             outcome["error"] = exc
 
+    # One LightGBM network per worker process: fits of several jobs take turns on the cluster (the lock is the client's
+    # lease, freed if this process dies).
+    lock = Lock(LOCK_NAME, scheduler_rpc=client.scheduler, loop=client.loop)
+    while not lock.acquire(timeout=POLL_S):
+        progress(0.78, f"{label}: waiting for the Dask cluster (another LightGBM fit is running on it)")
     log(f"{label}: training on the Dask cluster at {address}, {workers} workers, {int(keep.sum()):,} rows in {len(pieces)} partitions")
     thread = threading.Thread(target=run, name="mitate-dask-fit", daemon=True)
     started = time.monotonic()
@@ -278,13 +284,17 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
     except Cancelled:
         stop.set()
         thread.join(STOP_WAIT_S)
-        log(f"{label}: stopped; the Dask workers ended their boosting")
+        if thread.is_alive():
+            log(f"{label}: stopped; the Dask fit did not end within {STOP_WAIT_S} s, its tasks are released")
+        else:
+            log(f"{label}: stopped; the Dask workers ended their boosting")
         raise
     finally:
-        try:
-            rounds.delete()
-        except Exception:  # noqa: BLE001, S110 - the client may already be gone
-            pass
+        for done in (rounds.delete, lock.release):
+            try:
+                done()
+            except Exception:  # noqa: BLE001, S110 - the client may already be gone
+                pass
     if "error" in outcome:
         exc = outcome["error"]
         log(f"{label}: the Dask fit failed ({type(exc).__name__}: {exc}); training here")
