@@ -22,7 +22,7 @@ def cluster():
     from distributed import Client, LocalCluster
 
     with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0", scheduler_port=0) as c:
-        with Client(c) as client:
+        with Client(c, set_as_default=False) as client:  # as in the engine: no default client in the process
             client.wait_for_workers(2, timeout=120)
             yield c.scheduler_address, client
 

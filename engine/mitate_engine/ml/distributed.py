@@ -258,7 +258,7 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
 
     def run() -> None:
         try:
-            with dask.config.set({"dataframe.convert-string": False}):
+            with client.as_current(), dask.config.set({"dataframe.convert-string": False}):
                 model.fit(X, y, callbacks=[RoundWatch(token)])
             outcome["ok"] = True
         except BaseException as exc:  # noqa: BLE001 - handed to the job's thread
