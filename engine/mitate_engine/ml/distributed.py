@@ -124,7 +124,7 @@ def read_part(source: dict, start: int, stop: int, columns: list[str], kinds: di
         offset += n
     table = pf.read_row_groups(groups, columns=columns).slice(start - (first or 0), stop - start)
     df = table.to_pandas().loc[keep].reset_index(drop=True)
-    X = pre.transform(D.as_model_frame(df, kinds)).astype("float64")
+    X = pre.transform(D.as_model_frame(df, kinds))  # the same dtypes in every partition (fixed categories, if any)
     X.index = pd.RangeIndex(len(X))
     if classification:
         y = pd.Series(np.asarray(df[target].map(str).tolist(), dtype=object), name=target)
@@ -236,7 +236,7 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
     n = len(keep)
     parts = max(workers, -(-n // PART_ROWS))
     edges = np.linspace(0, n, parts + 1).astype(int)
-    meta_X = pre.transform(proj.X_train.iloc[:2]).astype("float64").iloc[:0]
+    meta_X = pre.transform(proj.X_train.iloc[:2]).iloc[:0]
     meta_y = pd.Series(np.array([], dtype=object if proj.classification else "float64"), name=proj.target)
     read = dask.delayed(read_part, nout=2)
     pieces = [
