@@ -170,7 +170,7 @@ def test_what_goes_to_the_cluster(monkeypatch, tmp_path):
     class LGBMRegressor:  # stands for the pipeline's last step by its class name
         pass
 
-    pipe = Pipeline([("model", LGBMRegressor())])
+    pipe = Pipeline([("preprocess", "passthrough"), ("model", LGBMRegressor())])
     env = {"MITATE_DASK_SCHEDULER": "tcp://h:8786", "MITATE_DASK_MIN_ROWS": "0"}
     assert distributed.applies(proj, "lightgbm", pipe, env) == "tcp://h:8786"
     assert distributed.applies(proj, "random_forest", pipe, env) is None

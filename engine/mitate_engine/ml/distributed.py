@@ -66,7 +66,7 @@ def applies(proj: Any, algorithm: str, pipe: Any, env: dict | None = None) -> st
         return None
     if len(proj.X_train) < min_rows(env):
         return None
-    if not hasattr(pipe, "steps") or type(pipe.steps[-1][1]).__name__ not in ("LGBMRegressor", "LGBMClassifier"):
+    if not hasattr(pipe, "steps") or len(pipe.steps) != 2 or type(pipe.steps[-1][1]).__name__ not in ("LGBMRegressor", "LGBMClassifier"):
         return None
     return address
 
@@ -228,7 +228,7 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
     except Exception as exc:  # noqa: BLE001 - rows that cannot be matched mean a local fit
         log(f"{label}: the training rows could not be read for the Dask cluster ({exc}); training here")
         return None
-    pre = pipe[:-1]
+    pre = pipe.steps[0][1]
     pre.fit(proj.X_train, proj.y_train)  # as a local fit does: the preprocessing learns from the training rows
     est = pipe.steps[-1][1]
     source = source_of(path)
