@@ -13,9 +13,24 @@ from dataclasses import dataclass
 from typing import Any
 
 SUPERVISED = ("regression", "soft_sensor", "discriminant_analysis")
-# Threads per model fit. One by default: the local pool already runs one job per core, and OpenMP threads
-# competing for busy cores made LightGBM several times slower in our measurements (MITATE_ML_THREADS to change).
-THREADS = max(1, int(os.environ.get("MITATE_ML_THREADS") or 1))
+
+
+def ml_threads(env=os.environ) -> int:
+    """Threads per model fit: MITATE_ML_THREADS, or by default the cores this worker may use divided by the local pool's
+    workers (MITATE_WORKERS, 2 unless set), so one job alone uses its share and several never oversubscribe: OpenMP
+    threads competing for busy cores made LightGBM several times slower in our measurements."""
+    given = env.get("MITATE_ML_THREADS")
+    if given:
+        return max(1, int(given))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    workers = max(1, int(env.get("MITATE_WORKERS") or 2))
+    return max(1, cores // workers)
+
+
+THREADS = ml_threads()
 
 
 # A parameter whose meaning differs by algorithm has its own texts (ml_param_<text>, ml_param_<text>_help).

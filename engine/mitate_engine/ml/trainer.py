@@ -25,6 +25,7 @@ from . import distributed
 from .algorithms import SUPERVISED, THREADS, Algorithm, BuildContext, get_algorithm
 from .model import TrainedModel
 from .model_io import save_model
+from .scale import CV_SAMPLE_ROWS, TRAIN_METRIC_ROWS, FitHooks, NativeFrame, Profile, fit_pipeline, is_large, is_lightgbm, sample_positions, sampling
 
 MAX_POINTS = 2000  # points per scatter chart in a report
 IMPORTANCE_ROWS = 2000
@@ -63,6 +64,26 @@ class Project:
     # auto-tune trials shared with helper jobs on other workers through Optuna's RDB storage: {"storage", "study"}
     tune_shared: dict | None = None
     source: dict | None = None  # the spec's parquet and split, for a fit that reads the rows again (ml/distributed.py)
+    profile: Profile = field(default_factory=Profile)  # seconds per step (read, conversion, ... writing)
+    _cv_rows: np.ndarray | None = None
+
+    @property
+    def large(self) -> bool:
+        return is_large(len(self.X_train))
+
+    def cv_positions(self) -> np.ndarray:
+        """The training rows cross-validation and auto-tune use: all of them, or on a large table a sample of
+        CV_SAMPLE_ROWS (stratified for classification, the most recent rows for a soft sensor)."""
+        if self._cv_rows is None or (len(self._cv_rows) and self._cv_rows[-1] >= len(self.X_train)):
+            n = len(self.X_train)
+            self._cv_rows = sample_positions(n, CV_SAMPLE_ROWS, self.seed, self.y_train if self.classification else None, self.time_ordered)
+        return self._cv_rows
+
+    def cv_data(self) -> tuple[pd.DataFrame, np.ndarray]:
+        idx = self.cv_positions()
+        if len(idx) == len(self.X_train):
+            return self.X_train, self.y_train
+        return self.X_train.iloc[idx].reset_index(drop=True), self.y_train[idx]
 
     @property
     def test_rows(self) -> int:
@@ -94,9 +115,12 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     if target and target in features:
         raise EngineError("target_in_features", column=target)
     dt_col = spec.get("datetime_column") or None
+    profile = Profile()
     if df is None:
         cols = [*features, *([target] if target else []), *([dt_col] if dt_col else [])]
-        df = D.read_table(spec["parquet"], cols)
+        with profile.step("read"):
+            df = D.read_table(spec["parquet"], cols, compact=True, exact=tuple(c for c in (target, dt_col) if c))
+    t_conv = time.monotonic()
     for c in [*features, *([target] if target else [])]:
         if c not in df.columns:
             raise EngineError("column_not_in_data", column=c)
@@ -118,8 +142,9 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         keep = y_raw.notna().to_numpy()
         if keep.sum() < 10:
             raise EngineError("target_too_few", column=target)
-        df = df.loc[keep].reset_index(drop=True)
-        y_raw = y_raw[keep].reset_index(drop=True)
+        if not keep.all():  # a copy of the table only when rows go
+            df = df.loc[keep].reset_index(drop=True)
+            y_raw = y_raw[keep].reset_index(drop=True)
         if t == "discriminant_analysis":
             y = y_raw.map(str).to_numpy(dtype=object)
             counts = pd.Series(y).value_counts()
@@ -136,7 +161,10 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
             if np.nanstd(y) == 0:
                 raise EngineError("target_constant", column=target)
     X = D.as_model_frame(df, kinds)
+    # the read columns are in X now: only the target and the time axis stay (memory of a large table)
+    df = df[[c for c in dict.fromkeys([target, dt_col]) if c and c in df.columns]]
     cats = D.categories_of(X, kinds)
+    profile.steps["conversion"] = round(time.monotonic() - t_conv, 3)
     ratio = float(spec.get("split_ratio") or 0.85)
     folds = spec.get("cv_folds", "default")
     folds = 5 if folds in (None, "", "default") else int(folds)
@@ -165,6 +193,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         condition=_condition(spec),
         seed=int(spec.get("seed") or 0),
         tune_shared=spec.get("tune_shared") if isinstance(spec.get("tune_shared"), dict) else None,
+        profile=profile,
     )
     evaluation = spec.get("evaluation") or "holdout"
     if evaluation == "cv_only" and t not in ("regression", "discriminant_analysis"):
@@ -186,7 +215,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
             tr, te = np.arange(n_train), np.arange(n_train, len(X))
         else:
             tr, te = D.split(len(X), ratio, proj.time_ordered, y if proj.classification else None, proj.seed)
-        proj.X_train, proj.X_test = X.iloc[tr].reset_index(drop=True), X.iloc[te].reset_index(drop=True)
+        proj.X_train, proj.X_test = _split_frame(X, tr, te)
         proj.y_train, proj.y_test = y[tr], y[te]
         if proj.classification:
             missing = sorted(set(classes) - set(proj.y_train))
@@ -202,6 +231,18 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
 
 
 CV_ONLY_MAX_ROWS = 2000  # as the server's CV_ONLY_MAX_ROWS
+
+
+def _split_frame(X: pd.DataFrame, tr: np.ndarray, te: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Train and test rows of X, column by column: each column leaves X as its two parts are made, so a large table
+    is held about once, not twice (X is left without columns)."""
+    parts_tr, parts_te = {}, {}
+    for c in list(X.columns):
+        v = X.pop(c)
+        parts_tr[c] = v.iloc[tr].reset_index(drop=True)
+        parts_te[c] = v.iloc[te].reset_index(drop=True)
+        del v
+    return pd.DataFrame(parts_tr, copy=False), pd.DataFrame(parts_te, copy=False)
 
 
 def _condition(spec: dict) -> dict | None:
@@ -271,17 +312,26 @@ def build_pipeline(proj: Project, algo: Algorithm, params: dict, n_rows: int):
     est = algo.build(params, bctx)
     if proj.classification and proj.balance and not algo.balance_native:
         est = Balanced(est, proj.seed)
-    pre = D.make_preprocessor(proj.kinds, algo.scale or not proj.supervised, proj.variance_threshold)
+    if native_categories(proj, est):
+        pre = NativeFrame(dict(proj.kinds), {c: list(v) for c, v in proj.categories.items()})
+    else:
+        pre = D.make_preprocessor(proj.kinds, algo.scale or not proj.supervised, proj.variance_threshold)
     return Pipeline([("preprocess", pre), ("model", est)]), params
 
 
-def _cv(proj: Project, folds: int):
+def native_categories(proj: Project, est) -> bool:
+    """LightGBM on a large table takes category columns as they are (its own categorical splits), not one-hot."""
+    return proj.supervised and proj.large and is_lightgbm(est)
+
+
+def _cv(proj: Project, folds: int, y=None):
     from sklearn.model_selection import KFold, StratifiedKFold, TimeSeriesSplit
 
     if proj.time_ordered:
         return TimeSeriesSplit(n_splits=folds)
     if proj.classification:
-        return StratifiedKFold(n_splits=min(folds, int(pd.Series(proj.y_train).value_counts().min())) if folds > 1 else 2, shuffle=True, random_state=proj.seed)
+        y = proj.y_train if y is None else y
+        return StratifiedKFold(n_splits=min(folds, int(pd.Series(y).value_counts().min())) if folds > 1 else 2, shuffle=True, random_state=proj.seed)
     return KFold(n_splits=folds, shuffle=True, random_state=proj.seed)
 
 
@@ -296,7 +346,9 @@ class OutOfTime(Exception):
     """A search trial ran past the auto-tune time budget; it is dropped, not counted."""
 
 
-def cv_evaluate(proj: Project, algo: Algorithm, params: dict, deadline: float | None = None) -> tuple[list[float], float]:
+def cv_evaluate(
+    proj: Project, algo: Algorithm, params: dict, deadline: float | None = None, progress: Callable[[float, str], None] | None = None
+) -> tuple[list[float], float]:
     """Validation of one configuration: (score of each fold, the one score that ranks configurations).
 
     Shuffled K-fold (regression, classification) ranks by the mean of the fold scores. A soft sensor is validated
@@ -309,23 +361,29 @@ def cv_evaluate(proj: Project, algo: Algorithm, params: dict, deadline: float | 
     from sklearn.metrics import get_scorer
 
     scorer = get_scorer(scoring(proj)[0])
-    cv = _cv(proj, proj.cv_folds)
+    X, y = proj.cv_data()  # a large table: the stated sample (Project.cv_positions)
+    cv = _cv(proj, proj.cv_folds, y)
     scores: list[float] = []
     pooled_y: list[np.ndarray] = []
     pooled_p: list[np.ndarray] = []
-    for tr, va in cv.split(proj.X_train, proj.y_train):
+    n_folds = cv.get_n_splits(X, y)
+    for k, (tr, va) in enumerate(cv.split(X, y)):
         if deadline is not None and time.monotonic() > deadline:
             raise OutOfTime()
         pipe, _ = build_pipeline(proj, algo, params, len(tr))
-        pipe.fit(proj.X_train.iloc[tr], proj.y_train[tr])
+        hooks = None
+        if progress is not None:
+            progress(k / n_folds, f"cross-validation fold {k + 1} of {n_folds}")
+            hooks = FitHooks(progress, f"cross-validation fold {k + 1} of {n_folds}", (k / n_folds, (k + 1) / n_folds))
+        fit_pipeline(pipe, X.iloc[tr], y[tr], hooks)
         if proj.time_ordered:
-            pred = np.ravel(pipe.predict(proj.X_train.iloc[va])).astype(float)
-            yv = np.asarray(proj.y_train[va], dtype=float)
+            pred = np.ravel(pipe.predict(X.iloc[va])).astype(float)
+            yv = np.asarray(y[va], dtype=float)
             scores.append(_r2(yv, pred))
             pooled_y.append(yv)
             pooled_p.append(pred)
         else:
-            scores.append(float(scorer(pipe, proj.X_train.iloc[va], proj.y_train[va])))
+            scores.append(float(scorer(pipe, X.iloc[va], y[va])))
     if proj.time_ordered and pooled_y:
         return scores, _r2(np.concatenate(pooled_y), np.concatenate(pooled_p))
     return scores, float(np.mean(scores))
@@ -561,6 +619,7 @@ def train_model(
         raise EngineError("algorithm_row_limit", algorithm=algo.label, max=algo.max_rows, rows=n_rows)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    prof = Profile(proj.profile.as_dict())  # this model's steps after the shared read and conversion
     trials: list[dict] = []
     folds: tuple[list[float], float] | None = None  # (fold scores, ranking score) from cv_evaluate
     Z_all = None
@@ -576,17 +635,18 @@ def train_model(
             event("trial", model=label, trial=i, of=n, value=value, best=best)
             log(f"{label}: trial {i}/{n} score {v} best {b}")
 
-        params, trials, folds = tune(proj, algo, params, report, timeout=time_budget, Z=Z_all, study_key=study_key)
+        with prof.step("auto_tune"):
+            params, trials, folds = tune(proj, algo, params, report, timeout=time_budget, Z=Z_all, study_key=study_key)
         log(f"{label}: best parameters {json.dumps(to_jsonable(params))}")
-    progress(0.78, f"{label}: fitting")
-    with warnings.catch_warnings():
+    progress(0.78, f"{label}: fitting on {n_rows:,} rows")
+    with warnings.catch_warnings(), prof.step("final_fit"):
         warnings.simplefilter("ignore")
         pipe, params = build_pipeline(proj, algo, params, n_rows)
         trained_on = None  # or where the boosting ran: the Dask cluster (MITATE_DASK_SCHEDULER, ml/distributed.py)
         if proj.supervised:
             trained_on = distributed.fit_on_cluster(pipe, proj, algorithm, progress, log, label)
             if trained_on is None:
-                pipe.fit(proj.X_train, proj.y_train)
+                fit_pipeline(pipe, proj.X_train, proj.y_train, FitHooks(progress, f"{label}: final fit", (0.78, 0.85)))
         elif proj.project_type == "clustering":
             pipe[0].fit(proj.X_train)
             pipe[-1].fit(Z_all)
@@ -613,7 +673,7 @@ def train_model(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if proj.supervised:
-            rep = _supervised_report(proj, algo, model, log, params)
+            rep = _supervised_report(proj, algo, model, log, params, prof)
         elif proj.project_type == "clustering":
             rep = _clustering_report(proj, algo, model, Z_all, params)
         else:
@@ -639,10 +699,13 @@ def train_model(
             "pending": proj.supervised,  # cross-validation and importances follow
         }
     )
+    rep["sampling"] = model_sampling(proj, algo)
+    rep["profile"] = prof.as_dict()
     rep = to_jsonable(rep)
     progress(0.9, f"{label}: packaging")
-    save_model(model, out_dir, rep["metrics"])
-    (out_dir / "report.json").write_text(json.dumps(rep), encoding="utf-8")
+    with prof.step("writing"):
+        save_model(model, out_dir, rep["metrics"])
+        _write_report(out_dir, rep)
     if not proj.supervised:
         return rep
     # The model is usable from here (it predicts, its test metrics are known): say so before the slower explanations.
@@ -652,7 +715,8 @@ def train_model(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if folds is None and proj.cv_folds >= 2:
-            folds = cv_evaluate(proj, algo, params)
+            with prof.step("cv_folds"):
+                folds = cv_evaluate(proj, algo, params, progress=lambda f, m: progress(0.93 + 0.05 * f, f"{label}: {m}"))
         fold_list, cv_score = folds if folds else ([], None)
         # "mean" is the score that ranked the configurations: the fold mean, or for a soft sensor the pooled forward Q²
         # ("aggregate" says which); "fold_mean" is always the plain mean of the fold scores.
@@ -665,13 +729,46 @@ def train_model(
             "std": float(np.std(fold_list)) if fold_list else None,
         }
         rep["evaluation"] = evaluation(proj, algo, params)
-        rep["permutation_importance"] = _permutation(proj, model.pipeline)
-        rep["shap"] = _shap(proj, algo, model.pipeline, log)
+        progress(0.98, f"{label}: feature importance")
+        with prof.step("importance"):
+            rep["permutation_importance"] = _permutation(proj, model.pipeline)
+        with prof.step("shap"):
+            rep["shap"] = _shap(proj, algo, model.pipeline, log)
     rep["pending"] = False
     rep["seconds"] = time.monotonic() - started
-    rep = to_jsonable(rep)
-    (out_dir / "report.json").write_text(json.dumps(rep), encoding="utf-8")
+    with prof.step("writing"):
+        rep["profile"] = prof.as_dict()
+        rep = to_jsonable(rep)
+        _write_report(out_dir, rep)
+    log(f"{label}: steps in seconds {json.dumps(rep['profile'])}")
     return rep
+
+
+def _write_report(out_dir: Path, rep: dict) -> None:
+    """report.json replaced whole (written beside, then renamed): a reader never sees half a report."""
+    tmp = out_dir / "report.json.tmp"
+    tmp.write_text(json.dumps(rep), encoding="utf-8")
+    tmp.replace(out_dir / "report.json")
+
+
+def model_sampling(proj: Project, algo: Algorithm) -> dict | None:
+    """The rows each step used (the report page states the rule)."""
+    if not proj.supervised:
+        return None
+    n = len(proj.X_train)
+    how = "recent" if proj.time_ordered else ("stratified" if proj.classification else "random")
+    wide = len(proj.X_train.columns) > 20
+    return sampling(
+        n,
+        proj.test_rows,
+        len(proj.cv_positions()) if proj.cv_folds >= 2 else None,
+        proj.cv_folds,
+        how,
+        min(n, TRAIN_METRIC_ROWS) if proj.large else n,
+        0 if proj.cv_only else min(proj.test_rows, IMPORTANCE_ROWS // 2 if wide else IMPORTANCE_ROWS),
+        min(n if proj.cv_only else proj.test_rows, SHAP_ROWS) if algo.tree else None,
+        MAX_POINTS,
+    )
 
 
 # ---- reports ----------------------------------------------------------------------------------------------
@@ -791,23 +888,38 @@ def _out_of_fold(proj: Project, algo: Algorithm, params: dict) -> tuple[np.ndarr
     return pred, proba
 
 
-def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log, params: dict | None = None) -> dict:
+def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log, params: dict | None = None, prof: Profile | None = None) -> dict:
+    prof = prof or Profile()
     pipe = model.pipeline
+    t_pred = time.monotonic()
     if proj.cv_only:  # the out-of-fold predictions of every row stand where a test set would
         Xte, yte = proj.X_train, proj.y_train
         pred_te, oof_proba = _out_of_fold(proj, algo, params or {})
     else:
         Xte, yte = proj.X_test, proj.y_test
         pred_te = pipe.predict(Xte)
-    pred_tr = pipe.predict(proj.X_train)
-    charts: dict[str, Any] = {}
+    # training-set figures: every row, or on a large table a sample of TRAIN_METRIC_ROWS
+    tr_idx = _sample(len(proj.X_train), TRAIN_METRIC_ROWS, proj.seed) if proj.large else None
+    X_tr = proj.X_train if tr_idx is None else proj.X_train.iloc[tr_idx]
+    y_tr_all = proj.y_train if tr_idx is None else proj.y_train[tr_idx]
+    time_tr = proj.time_train if tr_idx is None or proj.time_train is None else [proj.time_train[i] for i in tr_idx]
+    pred_tr = pipe.predict(X_tr)
+    proba = None
     if proj.classification:
         if proj.cv_only:
             proba = oof_proba
         else:
             proba = pipe.predict_proba(Xte) if hasattr(pipe, "predict_proba") else None
+    prof.steps["prediction"] = round(prof.steps.get("prediction", 0.0) + time.monotonic() - t_pred, 3)
+    with prof.step("report_charts"):
+        return _supervised_charts(proj, model, yte, pred_te, proba, y_tr_all, pred_tr, time_tr)
+
+
+def _supervised_charts(proj: Project, model: TrainedModel, yte, pred_te, proba, y_tr_all, pred_tr, time_tr) -> dict:
+    charts: dict[str, Any] = {}
+    if proj.classification:
         metrics = classification_metrics(yte, pred_te, proba, proj.classes)
-        train_metrics = {k: v for k, v in classification_metrics(proj.y_train, pred_tr, None, proj.classes).items() if k != "confusion_matrix"}
+        train_metrics = {k: v for k, v in classification_metrics(y_tr_all, pred_tr, None, proj.classes).items() if k != "confusion_matrix"}
         charts["confusion_matrix"] = {"labels": proj.classes, "matrix": metrics["confusion_matrix"]}
         if proba is not None:
             charts["roc"] = _roc_curves(yte, proba, proj.classes)
@@ -815,7 +927,7 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log,
 
         charts["per_class"] = classification_report(yte, pred_te, labels=proj.classes, output_dict=True, zero_division=0)
     else:
-        ytr = proj.y_train
+        ytr = y_tr_all
         if _target_scalings(model):
             # The condition scaled the target: figures a person reads (RMSE, MAE, MAPE, charts) in its own units.
             yte, pred_te = model.target_inverse(np.asarray(yte, dtype=float)), model.target_inverse(np.asarray(pred_te, dtype=float))
@@ -832,7 +944,7 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log,
             idx_te = _sample(len(pred_te), MAX_POINTS)
             charts["time_series"] = {
                 "train": {
-                    "time": [proj.time_train[i] for i in idx_tr],
+                    "time": [time_tr[i] for i in idx_tr],
                     "actual": np.asarray(ytr)[idx_tr].tolist(),
                     "predicted": np.asarray(pred_tr)[idx_tr].tolist(),
                 },
@@ -939,6 +1051,14 @@ def _shap(proj: Project, algo: Algorithm, pipe, log) -> list[dict] | None:
         X = proj.X_train if proj.cv_only else proj.X_test  # SHAP explains the model, on rows of the data
         idx = _sample(len(X), SHAP_ROWS, proj.seed)
         Z = pipe[0].transform(X.iloc[idx])
+        if isinstance(pipe[0], NativeFrame):
+            # category columns as they are: LightGBM's own TreeSHAP (pred_contrib), one value per input and class
+            contrib = np.asarray(est.booster_.predict(Z, pred_contrib=True))
+            k = Z.shape[1] + 1
+            per_class = contrib.reshape(len(Z), -1, k)[:, :, :-1]
+            mean = np.abs(per_class).mean(axis=0).sum(axis=0)
+            rows = [{"feature": n, "mean_abs": float(v)} for n, v in zip(Z.columns, mean)]
+            return sorted(rows, key=lambda r: -r["mean_abs"])
         values = shap.TreeExplainer(est).shap_values(np.asarray(Z, dtype=float), check_additivity=False)
         arr = np.stack(values, axis=-1) if isinstance(values, list) else np.asarray(values)
         mean = np.abs(arr).mean(axis=0)

@@ -14,6 +14,7 @@ import pandas as pd
 from ..csvsafe import write_csv
 from ..ml.data import read_table
 from ..ml.model_io import load_condition, load_model, predict, predict_frame
+from ..ml.predict_chunks import CHUNKED_FROM_ROWS, Summary, chunkable, parquet_rows, predict_in_chunks
 from ..task import Context, Task
 
 __all__ = ["Predict", "apply_training_condition", "load_condition", "predict_frame"]  # the last two live in model_io
@@ -37,12 +38,14 @@ class Predict(Task):
         model = load_model(spec.get("model"))
         if spec.get("threshold") is not None and hasattr(model, "threshold"):
             model.threshold = float(spec["threshold"])
-        ctx.progress(0.15, "Reading the inference data")
-        df = read_table(spec["parquet"])
         raw = bool(spec.get("condition_path"))
         if raw and not model.condition:
             model.condition = load_condition(spec.get("condition_path"))
         condition = model.condition if raw else None
+        if chunkable(model, condition) and parquet_rows(spec["parquet"]) >= CHUNKED_FROM_ROWS:
+            return predict_in_chunks(model, spec["parquet"], ctx)
+        ctx.progress(0.15, "Reading the inference data")
+        df = read_table(spec["parquet"])
         if condition:
             ctx.progress(0.2, f"Applying the preprocessing condition {condition.get('name') or ''}".strip())
         ctx.progress(0.3, f"Predicting {len(df):,} rows")
@@ -60,16 +63,8 @@ class Predict(Task):
             "condition_applied": (condition or {}).get("name") if condition else None,
         }
         first = out.columns[0]
-        if model.project_type in ("discriminant_analysis", "clustering"):
-            summary["counts"] = {str(k): int(v) for k, v in out[first].value_counts(dropna=False).sort_index().items()}
-        elif model.project_type in ("regression", "soft_sensor"):
-            s = out[first].dropna()
-            summary["stats"] = {
-                "mean": float(s.mean()) if len(s) else None,
-                "min": float(s.min()) if len(s) else None,
-                "max": float(s.max()) if len(s) else None,
-                "missing": int(out[first].isna().sum()),
-            }
+        if model.project_type in ("discriminant_analysis", "clustering", "regression", "soft_sensor"):
+            summary.update(Summary(model.project_type).add(out[first]).result())
         elif model.project_type.startswith("time_series_anomaly_detection"):
             from ..tsad.metrics import runs
 

@@ -209,6 +209,21 @@ export const TrainingReport = z
     features: z.array(z.string()),
     target: z.string().nullable(),
     pending: z.boolean().describe('Cross-validation and importances still being computed'),
+    sampling: z
+      .object({
+        large: z.boolean(),
+        final_fit_rows: z.number(),
+        test_rows: z.number(),
+        cv: z.object({ rows: z.number(), of: z.number(), folds: z.number(), sample: z.enum(['all', 'random', 'stratified', 'recent']) }).nullable(),
+        train_metric_rows: z.number(),
+        importance_rows: z.number(),
+        shap_rows: z.number().nullable(),
+        chart_points: z.number(),
+      })
+      .nullable()
+      .optional()
+      .describe('The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row'),
+    profile: z.record(z.string(), z.number()).optional().describe('Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...)'),
   })
   .meta({ id: 'TrainingReport' });
 

@@ -20,7 +20,7 @@ const project: PlatformProject = {
   settings: { content_language: 'en-gb', industry: '', use_case: '', language: '', version: '1.0', documentation_url: '', tutorial_url: '', source_code_url: '', sandbox_url: '', cover_image_url: '',
     cpu_cores: 1, memory_gb: 1, gpu_gb: 0, expected_requests_per_month: 0, expected_rps: 0, expected_unique_users: 0, expected_item_count: 0, subscription_type: 'standard', billing_cycle: 'monthly',
     auto_scaling: false, cloud_provider: 'mitate', region: 'ap-northeast-1' },
-  currency: 'JPY', subscription_price: 9800, infrastructure_price: 6100, endpoint: 'http://localhost/serve/power/predict', features: ['AT', 'V'], outputs: ['predicted_EP'],
+  currency: 'JPY', subscription_price: 9800, infrastructure_price: 6100, endpoint: 'http://localhost/serve/power/predict', features: ['AT', 'V'], outputs: ['predicted_EP'], image: null,
   created_at: '2026-11-23T01:00:00Z', updated_at: '2026-11-23T01:00:00Z', reviewed_at: null,
 };
 
@@ -56,6 +56,28 @@ describe('hosted API page', () => {
     await screen.findByText('Download credentials before closing because they cannot be downloaded again.', {});
     expect((screen.getByTestId('api-secret') as HTMLInputElement).value).toBe('mk_live_abcdefghSECRET');
     expect(screen.getByRole('button', { name: 'Close without downloading' })).toBeTruthy();
+  }, 60_000);
+
+  it('describes an image model\'s request and answer, with a multipart curl', async () => {
+    const image = { ...project, key: 'tiles', endpoint: 'http://localhost/serve/tiles/predict', model: { ...project.model, model_key: '1_patchcore', type: 'analysis' }, features: [], outputs: [],
+      image: { kind: 'analysis' as const, algorithm: 'patchcore', classes: ['OK', 'NG'], image_size: 128, threshold: 2.5, formats: ['jpeg', 'png', 'bmp', 'tiff'], max_bytes: 7 * 1024 * 1024 } };
+    signIn();
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/platform/projects/pp1': () => ok(image),
+      'GET /api/platform/projects/pp1/credentials': () => ok([]),
+      'GET /api/platform/projects/pp1/statistics': () => ok({ total: 0, refused: 0, refusals: { key: 0, locked: 0, input: 0, rate_limit: 0, server: 0 }, average_ms: null, paths: [], devices: [], browsers: [], os: [], series: [], bucket: 'hour' }),
+    });
+    renderApp('/platform/details/pp1');
+    const panel = await screen.findByTestId('image-request');
+    expect(within(panel).getByText('Request and answer')).toBeTruthy();
+    expect(panel.textContent).toContain('JPEG, PNG, BMP, TIFF, at most 7 MiB');
+    expect(panel.textContent).toContain('resized to 128 × 128 px');
+    expect(panel.textContent).toContain('heatmap_png');
+    expect(panel.textContent).toContain('(2.5 when published)');
+    expect(screen.getByText(/-F image=@part\.png/)).toBeTruthy();
+    expect(screen.getByText('One image (JPEG, PNG, BMP or TIFF), resized to 128 px')).toBeTruthy();
   }, 60_000);
 
   it("names each model's project type in the model picker, not its identifier (issue 33)", async () => {

@@ -125,6 +125,16 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
       </Alert>,
     );
   }
+  const sm = r.sampling;
+  if (sm?.large) {
+    const num = (v: number | null | undefined) => (v ?? 0).toLocaleString('en');
+    sections.push(
+      <Alert key="sampling" severity="info" sx={{ mb: 2, alignSelf: 'start' }} role="note" data-testid="report-sampling">
+        {sm.cv ? t('report.sampling', { folds: sm.cv.folds, rows: num(sm.cv.rows), how: t(`report.samplingHow.${sm.cv.sample}`), train: num(sm.final_fit_rows) }) : null}{' '}
+        {t('report.samplingRest', { trainRows: num(sm.train_metric_rows), test: num(sm.test_rows), imp: num(sm.importance_rows), shap: num(sm.shap_rows), points: num(sm.chart_points) })}
+      </Alert>,
+    );
+  }
   const units = r.target_units;
   if (units?.scaled) {
     sections.push(

@@ -1,0 +1,160 @@
+// Issue 34 benchmark: training that scales with the data. The 10 M-row bench table (benchCsv), defaults, one
+// LightGBM, target `signal`, 7 inputs incl. the text columns `status` and `line`; through the product (real server and
+// its engine workers: upload, project, Train → done with its report; then a prediction job on the same rows) against a
+// hand-written pandas + LightGBM script (the peer) in the same run. Peak memory of the product is the engine workers'
+// resident memory sampled every 200 ms while the job runs; the peer's is its own ru_maxrss. The engine's per-step
+// profile (report.json "profile") is copied into the JSON.
+// Arguments: --rows=1000000 (default 10,000,000) for a quicker run; results go to training_scale.json, or to
+// training_scale-<rows>.json when --rows is given.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { benchCsv, python, signUp, startServer, writeResult } from './lib.mjs';
+
+const arg = (name, dflt) => {
+  const a = process.argv.find((s) => s.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : dflt;
+};
+const ROWS = Number(arg('rows', 10_000_000));
+const FEATURES = ['temperature', 'pressure', 'humidity', 'counter', 'vibration', 'status', 'line'];
+const TARGET = 'signal';
+const csv = await benchCsv(ROWS);
+
+// ---- the peer: pandas read_csv of the 8 columns, categories, the same 85/15 split, LGBMRegressor(n_jobs=1) ----------
+
+const peer = python(
+  String.raw`
+import json, resource, sys, time
+import numpy as np, pandas as pd
+from lightgbm import LGBMRegressor
+from sklearn.model_selection import train_test_split
+t0 = time.perf_counter()
+cols = ${JSON.stringify([...FEATURES, TARGET])}
+df = pd.read_csv(sys.argv[1], usecols=cols, dtype={"status": "category", "line": "category"})
+t_read = time.perf_counter() - t0
+X, y = df[${JSON.stringify(FEATURES)}], df["${TARGET}"].to_numpy()
+tr, te = train_test_split(np.arange(len(df)), train_size=0.85, random_state=0, shuffle=True)
+m = LGBMRegressor(n_jobs=1, verbose=-1).fit(X.iloc[tr], y[tr])
+p = m.predict(X.iloc[te])
+r2 = 1 - ((y[te] - p) ** 2).sum() / ((y[te] - y[te].mean()) ** 2).sum()
+seconds = time.perf_counter() - t0
+t1 = time.perf_counter()
+m.predict(X)
+predict_s = time.perf_counter() - t1
+print(json.dumps({"seconds": seconds, "read_s": t_read, "predict_all_s": predict_s, "r2": float(r2),
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "rows": len(df)}))`,
+  [csv],
+);
+console.log('peer', peer);
+
+// ---- the product ---------------------------------------------------------------------------------------------
+
+/** Resident memory (MB) of every engine process under the server (its children and theirs). */
+function engineRss(serverPid) {
+  const out = spawnSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' }).stdout;
+  const rows = out.trim().split('\n').map((l) => l.trim().split(/\s+/)).map(([pid, ppid, rss, ...a]) => ({ pid: +pid, ppid: +ppid, rss: +rss, args: a.join(' ') }));
+  const tree = new Set([serverPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows) if (tree.has(r.ppid) && !tree.has(r.pid)) (tree.add(r.pid), (grew = true));
+  }
+  return rows.filter((r) => tree.has(r.pid) && r.pid !== serverPid && r.args.includes('python')).map((r) => ({ pid: r.pid, mb: r.rss / 1024 }));
+}
+
+const server = await startServer({ MITATE_MAX_UPLOAD_MB: String(Math.max(4096, Math.ceil((ROWS * 110) / 1e6))) });
+let product;
+try {
+  const auth = await signUp(server.url);
+  const post = (url, body) => fetch(`${server.url}${url}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }).then((r) => r.json());
+  const get = (url) => fetch(`${server.url}${url}`, { headers: auth }).then((r) => r.json());
+  const upload = (name, dataType) => {
+    const out = execFileSync('curl', ['-sS', '-X', 'POST', `${server.url}/api/dataset/register`, '-H', `authorization: ${auth.authorization}`, '-F', `name=${name}`,
+      '-F', `data_type=${dataType}`, '-F', 'type=supervised', '-F', 'training_type=regression', '-F', `file=@${csv};type=text/csv`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    const ds = JSON.parse(out).detail?.response;
+    if (!ds?.id) throw new Error(out);
+    return ds;
+  };
+  const t_up = performance.now();
+  const ds = upload('bench scale', 'training_data');
+  const uploadS = (performance.now() - t_up) / 1000;
+  // let the dataset's statistics job end before timing (it runs on an engine worker)
+  for (let i = 0; i < 2400; i++) {
+    const j = (await post(`/api/statistics/result/${ds.id}`)).detail.response;
+    if (!['queued', 'running'].includes(j.state)) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const p = (await post(`/api/regress/register/${ds.id}`, { name: 'scale', target_variables: [TARGET], feature_variables: FEATURES, models: [{ algorithm: 'lightgbm' }] })).detail.response;
+
+  const watch = (until) => {
+    let peak = 0;
+    const base = new Map(engineRss(server.pid).map((r) => [r.pid, r.mb]));
+    const timer = setInterval(() => {
+      for (const r of engineRss(server.pid)) peak = Math.max(peak, r.mb);
+    }, 200);
+    return until().finally(() => clearInterval(timer)).then((v) => ({ ...v, peak_mb: peak, idle_mb: Math.max(0, ...base.values()) }));
+  };
+
+  const t0 = performance.now();
+  const train = await watch(async () => {
+    await post(`/api/train/model/${p.project_id}`);
+    const messages = [];
+    let r;
+    for (;;) {
+      r = (await get(`/api/train/result/${p.project_id}`)).detail.response;
+      const m = r.job?.message;
+      if (m && messages[messages.length - 1] !== m) messages.push(m);
+      if (r.training_state !== 'training' && !(r.models ?? []).some((x) => x.pending)) break;
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    return { seconds: (performance.now() - t0) / 1000, state: r.training_state, model: r.models?.[0], messages };
+  });
+  console.log(`train: ${train.state} in ${train.seconds.toFixed(1)} s, engine peak ${train.peak_mb.toFixed(0)} MB`);
+  const reports = fs.readdirSync(server.dataDir, { recursive: true }).filter((f) => String(f).endsWith('report.json'));
+  const report = reports.length ? JSON.parse(fs.readFileSync(path.join(server.dataDir, String(reports[0])), 'utf8')) : {};
+
+  const inf = upload('bench scale inference', 'inference_data');
+  const t1 = performance.now();
+  const pred = await watch(async () => {
+    const job = (await post(`/api/inference/execute/${p.project_id}/${train.model?.model_key}`, { dataset_id: inf.id, name: 'scale' })).detail.response;
+    let r;
+    for (;;) {
+      r = (await get(`/api/inference/${job.id}`)).detail.response;
+      if (!['queued', 'running'].includes(r.state)) break;
+      await new Promise((res) => setTimeout(res, 250));
+    }
+    return { seconds: (performance.now() - t1) / 1000, state: r.state, error: r.error ?? null };
+  });
+  console.log(`predict: ${pred.state} in ${pred.seconds.toFixed(1)} s, engine peak ${pred.peak_mb.toFixed(0)} MB`);
+  product = {
+    upload_s: uploadS,
+    train_s: train.seconds,
+    train_state: train.state,
+    train_peak_engine_mb: train.peak_mb,
+    engine_idle_mb_before: train.idle_mb,
+    r2_test: train.model?.metrics?.r2 ?? report.metrics?.r2 ?? null,
+    profile: report.profile ?? null,
+    sampling: report.sampling ?? null,
+    progress_messages: train.messages.slice(0, 60),
+    predict_s: pred.seconds,
+    predict_state: pred.state,
+    predict_error: pred.error,
+    predict_peak_engine_mb: pred.peak_mb,
+  };
+} finally {
+  await server.stop();
+}
+
+const ratio = (a, b) => (a && b ? a / b : null);
+writeResult(process.argv.some((a) => a.startsWith('--rows=')) ? `training_scale-${ROWS}` : 'training_scale', {
+  rows: ROWS,
+  features: FEATURES,
+  target: TARGET,
+  peer,
+  product,
+  ratios: {
+    time: ratio(product.train_s, peer.seconds),
+    memory: ratio(product.train_peak_engine_mb, peer.peak_rss_mb),
+    predict: ratio(product.predict_s, peer.predict_all_s),
+  },
+  goals: { time: '≤ 2× peer', memory: '≤ 1.5× peer', predict: '≤ 1.5× peer predict' },
+});
