@@ -21,6 +21,7 @@ import pandas as pd
 from ..encoding import to_jsonable
 from ..task import EngineError
 from . import data as D
+from . import distributed
 from .algorithms import SUPERVISED, THREADS, Algorithm, BuildContext, get_algorithm
 from .model import TrainedModel
 from .model_io import save_model
@@ -62,6 +63,7 @@ class Project:
     cv_only: bool = False  # no hold-out: every row trains; repeated cross-validation is the estimate
     # auto-tune trials shared with helper jobs on other workers through Optuna's RDB storage: {"storage", "study"}
     tune_shared: dict | None = None
+    source: dict | None = None  # the spec's parquet and split, for a fit that reads the rows again (ml/distributed.py)
     profile: Profile = field(default_factory=Profile)  # seconds per step (read, conversion, ... writing)
     _cv_rows: np.ndarray | None = None
 
@@ -640,8 +642,11 @@ def train_model(
     with warnings.catch_warnings(), prof.step("final_fit"):
         warnings.simplefilter("ignore")
         pipe, params = build_pipeline(proj, algo, params, n_rows)
+        trained_on = None  # or where the boosting ran: the Dask cluster (MITATE_DASK_SCHEDULER, ml/distributed.py)
         if proj.supervised:
-            fit_pipeline(pipe, proj.X_train, proj.y_train, FitHooks(progress, f"{label}: final fit", (0.78, 0.85)))
+            trained_on = distributed.fit_on_cluster(pipe, proj, algorithm, progress, log, label)
+            if trained_on is None:
+                fit_pipeline(pipe, proj.X_train, proj.y_train, FitHooks(progress, f"{label}: final fit", (0.78, 0.85)))
         elif proj.project_type == "clustering":
             pipe[0].fit(proj.X_train)
             pipe[-1].fit(Z_all)
@@ -687,6 +692,7 @@ def train_model(
             "train_rows": n_rows,
             "test_rows": 0 if proj.X_test is None else len(proj.X_test),
             "fit_seconds": fit_seconds,
+            "trained_on": trained_on,
             "seconds": time.monotonic() - started,
             "features": proj.features,
             "target": proj.target,

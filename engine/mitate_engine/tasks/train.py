@@ -27,6 +27,7 @@ class Train(Task):
         t0 = time.monotonic()
         ctx.progress(0.0, "Reading the data")
         proj = prepare_project(spec)
+        proj.source = {k: spec.get(k) for k in ("parquet", "split_ratio", "split_time")}
         ctx.log(
             f"{spec.get('project_type')}: {len(proj.X_train)} training rows, "
             f"{0 if proj.X_test is None else len(proj.X_test)} test rows, {len(proj.kinds)} model columns"

@@ -34657,6 +34657,13 @@ export interface components {
             train_rows: number;
             test_rows: number;
             fit_seconds: number;
+            /** @description Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers) */
+            trained_on?: {
+                /** @enum {string} */
+                engine: "dask";
+                scheduler: string;
+                workers: number;
+            } | null;
             seconds: number;
             features: string[];
             target: string | null;
@@ -39658,6 +39665,13 @@ export interface components {
             train_rows: number;
             test_rows: number;
             fit_seconds: number;
+            /** @description Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers) */
+            trained_on?: {
+                /** @enum {string} */
+                engine: "dask";
+                scheduler: string;
+                workers: number;
+            } | null;
             seconds: number;
             features: string[];
             target: string | null;
