@@ -13,6 +13,7 @@ import { datasetRepo } from './repo.js';
 import { forgetSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
 import type { StreamedParquet } from './stream-ingest.js';
+import { statisticsJob } from './jobs.js';
 
 export type CellValue = string | number | boolean | null;
 
@@ -103,7 +104,7 @@ export function makeDatasetService(ctx: AppContext) {
     const job = await ctx.jobs.create({
       orgId: auth.orgId,
       userId: auth.userId,
-      kind: 'statistics',
+      kind: statisticsJob,
       subjectType: 'dataset',
       subjectId: row.id,
       spec: {

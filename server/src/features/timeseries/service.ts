@@ -19,6 +19,7 @@ import type { DriftSuggestBody, DriftSuggestion, RegisterBody, TsModelMetrics, T
 import { TS_TYPES, WINDOW_STATS } from './schemas.js';
 import { defaultNormalRows, heldBackSplit, MIN_NORMAL_ROWS, type NormalSource, rowsToFit } from './normal.js';
 import { downsample, evaluatedRows, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
+import { tsadDriftSuggestJob, tsadTrainJob } from './jobs.js';
 
 /** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
 export type TsAlgorithm = {
@@ -433,7 +434,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
         {
           orgId: auth.orgId,
           userId: auth.userId,
-          kind: 'tsad_drift_suggest',
+          kind: tsadDriftSuggestJob,
           subjectType: 'dataset',
           subjectId: dataset.id,
           spec: { project_type: body.project_type, parquet: datasets.parquetPath(dataset), time_column: time, features: body.feature_variables, resample, normal, split_ratio: body.split_ratio },
@@ -447,8 +448,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
         if (coded && isEngineCode(coded.code)) throw new AppError(422, engineErrorMessage(coded), {}, field);
         throw new AppError(422, M.driftFailed, { reason: engineErrorText(done.error, lang) ?? done.state }, 'feature_variables');
       }
-      type Item = Omit<DriftSuggestion['signals'][number], 'reason'> & { reason: { code: string; params?: Record<string, unknown> } };
-      const r = done.result as Omit<DriftSuggestion, 'signals'> & { signals: Item[] };
+      const r = tsadDriftSuggestJob.resultOf(done)!;
       return {
         period: r.period,
         rows: r.rows,
@@ -497,7 +497,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
       const runKey = runs.newRunKey(auth.orgId, id);
       const keys = models.map((m) => m.model_key);
       await runs.start(auth, id, {
-        kind: 'tsad_train',
+        kind: tsadTrainJob,
         runKey,
         modelKeys: keys,
         spec: {
