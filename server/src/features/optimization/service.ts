@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
-import type { ColumnInfo } from '../datasets/ingest.js';
+import type { ColumnInfo } from '../datasets/column-stats.js';
 import type { DatasetService } from '../datasets/service.js';
 import { decimalsOk } from '@mitate/rules';
 import type { TrainingService } from '../training/service.js';

@@ -9,7 +9,7 @@ import { type DuckConnection, withConnection } from '../../duck/index.js';
 import { copyParquetToCsv } from '../../http/csv.js';
 import { testHold } from '../../testhold.js';
 import { AppError } from '../../http/errors.js';
-import { type ColumnInfo, type IngestResult, parquetStats } from '../datasets/ingest.js';
+import { type ColumnInfo, type IngestResult, parquetStats } from '../datasets/column-stats.js';
 import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
 import './db.js'; // the area's tables and migrations

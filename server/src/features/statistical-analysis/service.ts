@@ -7,7 +7,7 @@ import { engineErrorText } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import { ident, jsonNumber, sqlString, withConnection } from '../../duck/index.js';
-import type { ColumnType } from '../datasets/ingest.js';
+import type { ColumnType } from '../datasets/column-stats.js';
 import type { DatasetService } from '../datasets/service.js';
 import type { StatisticalProjectTable } from './db.js';
 import { evaluation, type ProjectInfo, resultCsv, summaryCsv, type TestResult } from './interpret.js';

@@ -10,7 +10,7 @@ import { fileReplies, IdView } from '../../http/responses.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
 import { contributionsView, driftSuggestBody, driftSuggestionView, normalDefaultQuery, normalDefaultView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
-import { localCatalogue } from './service.js';
+import { localCatalogue } from './detectors.js';
 import { tsadTrainJob } from './jobs.js';
 
 const tags = ['time series'];
