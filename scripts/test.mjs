@@ -111,6 +111,8 @@ const suites = {
   'eslint-e2e': check('eslint-e2e', tool('eslint', ['.']), 'e2e'),
   // Dead code (knip for TypeScript, vulture for the engine): nothing beyond scripts/dead-code-baseline.json.
   'dead-code': check('dead-code', ['node', ['scripts/dead-code.mjs']], '.'),
+  // Size (issue 32): no file over 600 lines, no function over 150, beyond scripts/size-baseline.json.
+  size: check('size', ['node', ['scripts/measure-size.mjs']], '.'),
   ruff: check('ruff', [py, ['-m', 'ruff', 'check', ...pyTargets]], '.'),
   'ruff-format': check('ruff-format', [py, ['-m', 'ruff', 'format', '--check', ...pyTargets]], '.'),
   server: vitest('server'),
@@ -162,7 +164,7 @@ const suites = {
 
 // One queue, taken in this order by two lanes: the server suite (the longest) starts at once in lane 1, the
 // checks and the end-to-end suite beside it; whichever lane is free takes the next suite.
-const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'tsc-rules', 'eslint-web', 'eslint-server', 'eslint-e2e', 'dead-code', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'rules', 'server-s3', 'bundle'];
+const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'tsc-rules', 'eslint-web', 'eslint-server', 'eslint-e2e', 'dead-code', 'size', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'rules', 'server-s3', 'bundle'];
 const queue = order.filter((name) => !only.length || only.includes(name));
 
 const started = Date.now();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineErrorText, localizeErrors } from '../src/i18n/engine-errors.js';
 import { localize } from '../src/i18n/messages.js';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
+import { predictJob } from '../src/features/prediction/jobs.js';
 
 /** Issue 15: engine errors carry a code and parameters and are said in the caller's language. */
 describe('engine errors in two languages', () => {
@@ -45,7 +46,7 @@ describe.each(DATABASES)('a failed engine job on %s', (kind) => {
 
   it('is said in the language of whoever reads it', async () => {
     const org = await t.app.ctx.db.selectFrom('organisations').select('id').executeTakeFirstOrThrow();
-    const job = await t.app.ctx.jobs.create({ orgId: org.id, userId: null, kind: 'predict', spec: { model: '/nonexistent/model.joblib', parquet: '/nonexistent.parquet' } });
+    const job = await t.app.ctx.jobs.create({ orgId: org.id, userId: null, kind: predictJob, spec: { model: '/nonexistent/model.joblib', parquet: '/nonexistent.parquet' } });
     expect((await t.app.ctx.jobs.waitFor(job.id, 600_000)).state).toBe('failed');
     const read = async (lang: string) =>
       (await t.app.inject({ method: 'GET', url: `/api/jobs/${job.id}`, headers: { ...alice.auth, 'accept-language': lang } })).json().detail.response.error;

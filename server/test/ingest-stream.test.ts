@@ -6,7 +6,8 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import os from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { footerFigures, PARQUET_OPTIONS, parquetStats } from '../src/features/datasets/ingest.js';
+import { PARQUET_OPTIONS } from '../src/features/datasets/ingest.js';
+import { footerFigures, parquetStats } from '../src/features/datasets/column-stats.js';
 import { until } from './until.js';
 import { filesUnder, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 

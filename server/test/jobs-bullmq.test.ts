@@ -12,6 +12,8 @@ import { withRequestScope } from '../src/http/request-scope.js';
 import { cancelKey } from '../src/jobs/bullmq.js';
 import { JobService } from '../src/jobs/service.js';
 import { until } from './until.js';
+import { diagnosticsJob } from '../src/jobs/diagnostics.js';
+import { statisticsJob } from '../src/features/datasets/jobs.js';
 
 /** Scale-out mode: BullMQ on a real Redis with the Python `bullmq` worker. Runs only when TEST_REDIS_URL is set. */
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -71,7 +73,7 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
     make.closeSync();
 
     const created = await service.create({
-      orgId: ORG, userId: 'u1', kind: 'statistics', spec: { parquet: file, bins: 5 }, subjectType: 'dataset', subjectId: 'd1',
+      orgId: ORG, userId: 'u1', kind: statisticsJob, spec: { parquet: file, bins: 5 }, subjectType: 'dataset', subjectId: 'd1',
     });
     const job = await service.waitFor(created.id, TIMEOUT);
     expect(job.error).toBeNull();
@@ -93,7 +95,7 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
   it("carries the creating request's id and trace context to the bull worker, whose JSON records reach the server log", async () => {
     const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00';
     const created = await withRequestScope({ requestId: 'bull-req-1', trace: { traceparent } }, () =>
-      service.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'fail' } }),
+      service.create({ orgId: ORG, userId: 'u1', kind: diagnosticsJob, spec: { mode: 'fail' } }),
     );
     expect((await queue.getJob(created.id))?.data).toMatchObject({ request_id: 'bull-req-1', trace: { traceparent } });
     await service.waitFor(created.id, TIMEOUT);
@@ -104,13 +106,13 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
   }, TIMEOUT);
 
   it('stores failures and streams progress', async () => {
-    const failed = await service.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'fail' } });
+    const failed = await service.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'fail' } });
     expect(await service.waitFor(failed.id)).toMatchObject({ state: 'failed', error: 'diagnostic failure' });
-    const raised = await service.waitFor((await service.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'raise' } })).id);
+    const raised = await service.waitFor((await service.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'raise' } })).id);
     expect(raised).toMatchObject({ state: 'failed', error: 'ValueError: a programming error' });
     expect(raised.log).toContain('Traceback');
 
-    const slow = await service.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 1.5 } });
+    const slow = await service.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'sleep', seconds: 1.5 } });
     const midway = await until('progress of a running job', async () => {
       const j = await service.get(ORG, slow.id);
       return j?.state === 'running' && j.progress > 0 && j.progress < 1 ? j : undefined;
@@ -120,7 +122,7 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
   }, TIMEOUT);
 
   it('cancels a running job through the Redis flag, and a waiting one by removal', async () => {
-    const long = await service.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 30 } });
+    const long = await service.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'sleep', seconds: 30 } });
     await until('the job running', async () => ((await service.get(ORG, long.id))?.progress ?? 0) > 0);
     const cancelled = await service.cancel(ORG, long.id);
     expect(cancelled).toMatchObject({ state: 'cancelled', error: localize('en', 'job_cancelled') });
@@ -134,11 +136,11 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
 
     const paused = await service.stopWorkers();
     expect(paused.running).toBe(false);
-    const waiting = await service.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.1 } });
+    const waiting = await service.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'sleep', seconds: 0.1 } });
     expect((await service.status()).queued).toBe(1);
     expect((await service.cancel(ORG, waiting.id)).state).toBe('cancelled');
     expect(await queue.getJob(waiting.id)).toBeUndefined();
-    const kept = await service.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.1 } });
+    const kept = await service.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'sleep', seconds: 0.1 } });
     await new Promise((r) => setTimeout(r, 300));
     expect((await service.get(ORG, kept.id))?.state).toBe('queued'); // nothing runs while paused
     expect((await service.startWorkers()).running).toBe(true);

@@ -11,6 +11,7 @@ import { migrate, openDb, type DbHandle } from '../src/db/index.js';
 import { engineDir } from '../src/jobs/engine.js';
 import { JobService } from '../src/jobs/service.js';
 import { until } from './until.js';
+import { diagnosticsJob } from '../src/jobs/diagnostics.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const ORG = 'org-a';
@@ -77,13 +78,13 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
 
   it('runs the job again on the surviving worker and applies its result once', async () => {
     let finished = 0;
-    service.onFinished('diagnostics', async () => {
+    service.onFinished(diagnosticsJob, async () => {
       finished++;
     });
     const workers = [startWorker(), startWorker()];
     await Promise.all(workers.map(ready));
     // 'block' reports nothing after it starts, so the job's progress keeps the pid of the worker that took it
-    const job = await service.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'block', seconds: 12 } });
+    const job = await service.create({ orgId: ORG, userId: 'u1', kind: diagnosticsJob, spec: { mode: 'block', seconds: 12 } });
     const pid = await until('the job running on a worker', async () => {
       const p = (await queue.getJob(job.id))?.progress as { pid?: number } | undefined;
       return (await service.get(ORG, job.id))?.state === 'running' && p?.pid;
@@ -120,7 +121,7 @@ describe.skipIf(!redisUrl)('a worker dies mid-job (BullMQ)', () => {
     await stopAll(); // the survivor of the test before would otherwise take the job from b
     const a = startWorker();
     await ready(a);
-    const job = await service.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'sleep', seconds: 120 } });
+    const job = await service.create({ orgId: ORG, userId: 'u1', kind: diagnosticsJob, spec: { mode: 'sleep', seconds: 120 } });
     await until('running on a', async () => (await service.get(ORG, job.id))?.state === 'running' && (await queue.getJob(job.id))?.progress);
     const b = startWorker();
     await ready(b);
@@ -142,7 +143,7 @@ describe('sweep of unused job outputs', () => {
       await migrate(handle.db);
       const config = loadConfig({ MITATE_DATA_DIR: dir }, { redisUrl: undefined, workers: 1 });
       const service = new JobService({ db: handle.db, config, log: () => {} });
-      const finishedJob = await service.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'fail' } }).catch(() => null);
+      const finishedJob = await service.create({ orgId: ORG, userId: 'u1', kind: diagnosticsJob, spec: { mode: 'fail' } }).catch(() => null);
       // rows written directly: one finished long ago, one queued, one finished just now
       const t = new Date(Date.now() - 3 * 24 * 3600_000).toISOString();
       const base = { organisation_id: ORG, progress: 0, message: '', log: '', result_json: null, error: null, subject_type: null, subject_id: null, created_by: null, attempts: 0, started_at: null, spec_json: '{}' };

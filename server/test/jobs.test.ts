@@ -12,6 +12,8 @@ import { engineErrorText } from '../src/i18n/engine-errors.js';
 import { localize } from '../src/i18n/messages.js';
 import { JobService } from '../src/jobs/service.js';
 import { until } from './until.js';
+import { diagnosticsJob } from '../src/jobs/diagnostics.js';
+import { statisticsJob } from '../src/features/datasets/jobs.js';
 
 /** The local Python worker pool against a real database: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 const databases = [
@@ -113,7 +115,7 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ url }) => {
   }
 
   const sleep = (s: JobService, seconds: number, subjectId = 'subject') =>
-    s.create({ orgId: ORG, userId: 'u1', kind: 'diagnostics', spec: { mode: 'sleep', seconds }, subjectType: 'test', subjectId });
+    s.create({ orgId: ORG, userId: 'u1', kind: diagnosticsJob, spec: { mode: 'sleep', seconds }, subjectType: 'test', subjectId });
 
   const running = (s: JobService, id: string) =>
     until(`job ${id} running`, async () => {
@@ -126,14 +128,14 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ url }) => {
     const expected = await writeParquet(file);
     const s = await service();
     const seen: string[] = [];
-    s.onFinished('statistics', async (job, orgId) => {
+    s.onFinished(statisticsJob, async (job, orgId) => {
       seen.push(`${job.state}:${orgId}`);
     });
     const out = path.join(dir, 'stats-out');
     const created = await s.create({
       orgId: ORG,
       userId: 'u1',
-      kind: 'statistics',
+      kind: statisticsJob,
       spec: { parquet: file, output_dir: out, datetime_column: 'ts', max_categories: 20, bins: 10 },
       subjectType: 'dataset',
       subjectId: 'ds1',
@@ -178,9 +180,9 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ url }) => {
 
   it('stores a failure with its readable message and the traceback in the log', async () => {
     const s = await service();
-    const failed = await s.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'fail' } });
-    const raised = await s.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'raise' } });
-    const bad = await s.create({ orgId: ORG, userId: null, kind: 'statistics', spec: { parquet: path.join(dir, 'nope.parquet') } });
+    const failed = await s.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'fail' } });
+    const raised = await s.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'raise' } });
+    const bad = await s.create({ orgId: ORG, userId: null, kind: statisticsJob, spec: { parquet: path.join(dir, 'nope.parquet') } });
     expect(await s.waitFor(failed.id)).toMatchObject({ state: 'failed', error: 'diagnostic failure' });
     const r = await s.waitFor(raised.id);
     expect(r).toMatchObject({ state: 'failed', error: 'ValueError: a programming error' });
@@ -192,10 +194,10 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ url }) => {
   it('keeps logs, typed events and stderr; coalesces progress writes', async () => {
     const s = await service();
     const events: string[] = [];
-    s.onEvent('diagnostics', (job, event) => {
+    s.onEvent(diagnosticsJob, (job, event) => {
       events.push(`${job.orgId}:${event.type}`);
     });
-    const printed = await s.waitFor((await s.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'print' } })).id);
+    const printed = await s.waitFor((await s.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'print' } })).id);
     expect(printed.state).toBe('succeeded');
     expect(printed.result).toEqual({ printed: true, nan: null, inf: null });
     expect(printed.log).toContain('after the noise');
@@ -237,7 +239,7 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ url }) => {
 
   it('fails a job whose worker crashed, and runs the next one on a fresh worker', async () => {
     const s = await service();
-    const crash = await s.create({ orgId: ORG, userId: null, kind: 'diagnostics', spec: { mode: 'crash' } });
+    const crash = await s.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'crash' } });
     const next = await sleep(s, 0.2);
     const crashed = await s.waitFor(crash.id);
     expect(crashed).toMatchObject({ state: 'failed', error: localize('en', 'job_interrupted') });
@@ -255,7 +257,7 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ url }) => {
     ]).execute();
     const s = await service({}, false);
     const finished: string[] = [];
-    s.onFinished('diagnostics', async (job) => {
+    s.onFinished(diagnosticsJob, async (job) => {
       finished.push(job.id);
     });
     await s.start();

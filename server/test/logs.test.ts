@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, registerAndLogin, upload, type TestApp } from './helpers.js';
 import { until } from './until.js';
+import { diagnosticsJob } from '../src/jobs/diagnostics.js';
 
 /** Issue 16: structured JSON logs carry the request id (kept from X-Request-Id) and, for jobs, the job id. */
 describe('structured logs', () => {
@@ -20,7 +21,7 @@ describe('structured logs', () => {
   });
 
   it('logs a finished job as one record with its id, kind and state', async () => {
-    const job = await t.app.ctx.jobs.create({ orgId: 'org-l', userId: null, kind: 'diagnostics', spec: { mode: 'fail' } });
+    const job = await t.app.ctx.jobs.create({ orgId: 'org-l', userId: null, kind: diagnosticsJob, spec: { mode: 'fail' } });
     await t.app.ctx.jobs.waitFor(job.id, 60_000);
     const rec = lines.find((l) => l.job_id === job.id && l.state === 'failed');
     expect(rec).toMatchObject({ kind: 'diagnostics', organisation_id: 'org-l', level: 40 });
@@ -53,7 +54,7 @@ describe('structured logs', () => {
   }, 180_000);
 
   it('a failed job: the engine record has its error code, at warning level', async () => {
-    const job = await t.app.ctx.jobs.create({ orgId: 'org-l', userId: null, kind: 'diagnostics', spec: { mode: 'fail' } });
+    const job = await t.app.ctx.jobs.create({ orgId: 'org-l', userId: null, kind: diagnosticsJob, spec: { mode: 'fail' } });
     await t.app.ctx.jobs.waitFor(job.id, 60_000);
     const rec = await until('the engine record', async () => lines.find((l) => l.job_id === job.id && l.msg === 'engine: job failed'));
     expect(rec).toMatchObject({ source: 'engine', kind: 'diagnostics', error_code: 'user_error', level: 40 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
+import { diagnosticsJob } from '../src/jobs/diagnostics.js';
 
 /** Issue 16: Prometheus metrics at a protected path. */
 describe('metrics', () => {
@@ -34,7 +35,7 @@ describe('metrics', () => {
 
   it('counts requests with latencies, and reports the queue and finished jobs', async () => {
     for (let i = 0; i < 3; i++) await t.app.inject({ method: 'GET', url: '/api/dataset', headers: alice.auth });
-    const job = await t.app.ctx.jobs.create({ orgId: 'o', userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.2 } });
+    const job = await t.app.ctx.jobs.create({ orgId: 'o', userId: null, kind: diagnosticsJob, spec: { mode: 'sleep', seconds: 0.2 } });
     await t.app.ctx.jobs.waitFor(job.id, 600_000);
     const res = await scrape('scrape-secret-123');
     expect(res.statusCode).toBe(200);

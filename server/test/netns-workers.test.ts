@@ -14,6 +14,8 @@ import { engineDir } from '../src/jobs/engine.js';
 import { multipart, STRONG_PASSWORD } from './helpers.js';
 import { startS3Server, type S3Server } from './s3-server.js';
 import { until } from './until.js';
+import { trainJob } from '../src/features/training/jobs.js';
+import { statisticsJob } from '../src/features/datasets/jobs.js';
 
 /**
  * Issue 16, scale-out: engine workers on "other hosts", each in its own network namespace made by this test (ip netns)
@@ -272,11 +274,9 @@ describe.skipIf(!!skipReason)('workers in separate network namespaces (ip netns)
         webDist: path.join(tmp, 'no-web'),
       },
     });
-    for (const kind of ['train', 'statistics']) {
-      app.ctx.jobs.onFinished(kind, async (job) => {
-        finishedCount.set(job.id, (finishedCount.get(job.id) ?? 0) + 1);
-      });
-    }
+    const count = async (job: { id: string }) => void finishedCount.set(job.id, (finishedCount.get(job.id) ?? 0) + 1);
+    app.ctx.jobs.onFinished(trainJob, count);
+    app.ctx.jobs.onFinished(statisticsJob, count);
     redis = new Redis(redisUrl!, { maxRetriesPerRequest: null });
     queue = new Queue(queueName, { connection: redis });
     const email = `netns.${tag}@example.com`;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withRequestScope } from '../src/http/request-scope.js';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
+import { diagnosticsJob } from '../src/jobs/diagnostics.js';
+import { statisticsJob } from '../src/features/datasets/jobs.js';
 
 /** Issue 16: the operations view for platform administrators (workers, queue by kind, recent failures). */
 describe.each(DATABASES)('operations on %s', (kind) => {
@@ -23,10 +25,10 @@ describe.each(DATABASES)('operations on %s', (kind) => {
     const orgId = (await t.app.ctx.db.selectFrom('organisations').select('id').where('name', '=', 'Tenant Works').executeTakeFirstOrThrow()).id;
     // one job that fails in the engine, one that waits behind a paused organisation
     // (created on behalf of a request, whose id the failure list shows, to find the job's log records)
-    const failing = await withRequestScope({ requestId: 'ops-req-1' }, () => t.app.ctx.jobs.create({ orgId, userId: null, kind: 'diagnostics', spec: { mode: 'fail' } }));
+    const failing = await withRequestScope({ requestId: 'ops-req-1' }, () => t.app.ctx.jobs.create({ orgId, userId: null, kind: diagnosticsJob, spec: { mode: 'fail' } }));
     expect((await t.app.ctx.jobs.waitFor(failing.id, 60_000)).state).toBe('failed');
     await t.app.ctx.jobs.pauseOrg(orgId, null);
-    await t.app.ctx.jobs.create({ orgId, userId: null, kind: 'statistics', spec: {} });
+    await t.app.ctx.jobs.create({ orgId, userId: null, kind: statisticsJob, spec: { parquet: '/nonexistent.parquet' } });
 
     const admin = await registerAndLogin(t.app, 'ops', 'Platform Ops');
     // registerAndLogin adds a random suffix to the address: make this one the administrator

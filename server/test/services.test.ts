@@ -10,6 +10,7 @@ import { migrate, openDb } from '../src/db/index.js';
 import { JobService } from '../src/jobs/service.js';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
 import { until } from './until.js';
+import { diagnosticsJob } from '../src/jobs/diagnostics.js';
 
 /**
  * Issue 18 item 1: a tenant's compute service is its own share of the pool. One organisation's stop never
@@ -33,7 +34,7 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
     t.app.inject({ method, url, headers: { ...auth, 'accept-language': lang } });
   const status = async (auth: Record<string, string>) => (await call('GET', '/api/services/status', auth)).json().detail.response;
   const sleepJob = (orgId: string, seconds: number) =>
-    t.app.ctx.jobs.create({ orgId, userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds } });
+    t.app.ctx.jobs.create({ orgId, userId: null, kind: diagnosticsJob, spec: { mode: 'sleep', seconds } });
   const orgOf = async (email: string) =>
     (await t.app.ctx.db.selectFrom('users').select('organisation_id').where('email', '=', email).executeTakeFirstOrThrow()).organisation_id;
 
@@ -138,11 +139,11 @@ describe('a paused organisation across a restart (local pool)', () => {
     try {
       await s.start();
       await s.pauseOrg('org-b', null);
-      const held = await s.create({ orgId: 'org-b', userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.1 } });
+      const held = await s.create({ orgId: 'org-b', userId: null, kind: diagnosticsJob, spec: { mode: 'sleep', seconds: 0.1 } });
       await s.close();
       s = make();
       await s.start();
-      const other = await s.create({ orgId: 'org-a', userId: null, kind: 'diagnostics', spec: { mode: 'sleep', seconds: 0.1 } });
+      const other = await s.create({ orgId: 'org-a', userId: null, kind: diagnosticsJob, spec: { mode: 'sleep', seconds: 0.1 } });
       expect((await s.waitFor(other.id, 600_000)).state).toBe('succeeded');
       await new Promise((r) => setTimeout(r, 300));
       expect((await s.get('org-b', held.id))?.state).toBe('queued');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binCache, binIndexOf, ColumnCache, columnCache, histogramOfSorted, quantileOfSorted, Sketch, type SketchManifest } from '../src/features/datasets/sketch.js';
-import { addToCells, cellCounts, cellsOf } from '../src/features/visualization/service.js';
+import { addToCells, cellCounts, cellsOf } from '../src/features/visualization/figures.js';
 import { unpackColumn } from '../src/features/visualization/packed.js';
 import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
 

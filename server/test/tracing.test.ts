@@ -4,6 +4,7 @@ import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from './helpers.js';
 import { until } from './until.js';
+import { diagnosticsJob } from '../src/jobs/diagnostics.js';
 
 /**
  * Issue 16: one trace from the request to the engine. The server records spans with an in-memory exporter; the
@@ -22,7 +23,7 @@ async function tracedApp(traceSample: number, lines: Rec[], exporter?: InMemoryS
   });
   t.app.post('/test/job', async (req) => {
     const body = req.body as { mode: string };
-    const job = await t.app.ctx.jobs.create({ orgId: 'org-t', userId: null, kind: 'diagnostics', spec: { mode: body.mode, seconds: 0.1 } });
+    const job = await t.app.ctx.jobs.create({ orgId: 'org-t', userId: null, kind: diagnosticsJob, spec: { mode: body.mode, seconds: 0.1 } });
     return { id: job.id };
   });
   return t;

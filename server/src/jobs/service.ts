@@ -1,37 +1,23 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
-import type { JobState } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { currentRequest, traceOf } from '../http/request-scope.js';
 import { localize } from '../i18n/messages.js';
 import type { LocalStorage } from '../storage/local.js';
 import type { BackendListener, JobBackend } from './backend.js';
 import { BullBackend } from './bullmq.js';
-import type { EngineEvent, LogFn, QueuedJob } from './engine.js';
+import type { EngineEvent, LogFn } from './engine.js';
+import type { z } from 'zod';
+import type { AnyJobKind, JobKind, SpecOf } from './kind.js';
 import { LocalPool } from './local-pool.js';
 import { ACTIVE_STATES, JobRepo, TERMINAL_STATES, type JobPatch, type JobRow } from './repo.js';
+import { type JobView, outputGraceMs, parseSpec, queued, toView, trimLog, uuidv7 } from './rows.js';
 
-export type { JobState } from '../db/schema.js';
 export type { EngineEvent } from './engine.js';
+export { outputGraceMs, uuidv7, type JobView } from './rows.js';
 
-export interface JobView {
-  id: string;
-  kind: string;
-  state: JobState;
-  progress: number;
-  message: string;
-  log: string;
-  error: string | null;
-  result: unknown | null;
-  subject_type: string | null;
-  subject_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-}
 
 export interface ServiceStatus {
   mode: 'local' | 'bullmq';
@@ -57,12 +43,10 @@ export interface OrgServiceStatus {
   active: number;
 }
 
-export type FinishedHandler = (job: JobView, orgId: string) => Promise<void>;
+export type FinishedHandler<R = unknown> = (job: JobView<R>, orgId: string) => Promise<void>;
 /** Task-specific events (epoch, metrics ...) as they stream, for areas that keep curves of their own. */
 export type EventHandler = (job: { id: string; orgId: string; kind: string }, event: EngineEvent) => Promise<void> | void;
 
-/** The job log keeps its last ~200 KB; older lines give way. */
-export const LOG_LIMIT = 200_000;
 /** Progress and log writes of one job are coalesced to at most one per this many ms. */
 export const FLUSH_MS = 300;
 const RECONCILE_MS = 30_000;
@@ -81,6 +65,18 @@ interface LiveJob {
 }
 
 const now = () => new Date().toISOString();
+
+/** A job to start: its declared kind (jobs/kind.ts) and a spec of that kind's shape. */
+export interface NewJob<J extends AnyJobKind> {
+  orgId: string;
+  userId: string | null;
+  kind: J;
+  spec: SpecOf<J>;
+  subjectType?: string;
+  subjectId?: string;
+  /** Links the caller's rows to the job before it can start, so even an instant failure finds them. */
+  beforeEnqueue?: (job: JobView) => Promise<void>;
+}
 
 /**
  * Compute jobs: the `jobs` table is the one source of truth for state, progress and log; a backend (local
@@ -167,18 +163,13 @@ export class JobService {
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
   }
 
-  async create(input: {
-    orgId: string;
-    userId: string | null;
-    kind: string;
-    spec: Record<string, unknown>;
-    subjectType?: string;
-    subjectId?: string;
-    /** Links the caller's rows to the job before it can start, so even an instant failure finds them. */
-    beforeEnqueue?: (job: JobView) => Promise<void>;
-  }): Promise<JobView> {
+  /** Stores and queues a job of a declared kind; a spec that is not the kind's shape is refused before anything is stored. */
+  async create<J extends AnyJobKind>(input: NewJob<J>): Promise<JobView> {
+    const checked = input.kind.spec.safeParse(input.spec);
+    if (!checked.success) throw new Error(`a ${input.kind.kind} job's spec is not its declared shape: ${checked.error.message}`);
+    const kind = input.kind.kind;
     const id = uuidv7();
-    const spec = { ...input.spec };
+    const spec: Record<string, unknown> = { ...(input.spec as Record<string, unknown>) };
     if (spec.output_dir === undefined) spec.output_dir = path.join(this.config.dataDir, 'jobs', id);
     // A job started by a request keeps that request's id and trace context: the engine's logs and span carry them.
     const request = currentRequest();
@@ -186,7 +177,7 @@ export class JobService {
     const row = {
       id,
       organisation_id: input.orgId,
-      kind: input.kind,
+      kind,
       state: 'queued' as const,
       progress: 0,
       message: '',
@@ -205,12 +196,12 @@ export class JobService {
       trace_json: trace ? JSON.stringify(trace) : null,
     };
     await this.repo.insert(row);
-    this.log('info', `job ${id} (${input.kind}) queued`, { job_id: id, kind: input.kind, organisation_id: input.orgId, request_id: row.request_id });
+    this.log('info', `job ${id} (${kind}) queued`, { job_id: id, kind, organisation_id: input.orgId, request_id: row.request_id });
     try {
       await input.beforeEnqueue?.(toView({ ...row, seq: 0 }));
       // A paused organisation's job stays queued in the table only; resume hands it to the queue.
       if (!(await this.repo.isPaused(input.orgId))) {
-        await this.backend.enqueue({ id, kind: input.kind, spec, request_id: row.request_id, trace: trace ?? null, attempt: 1 });
+        await this.backend.enqueue({ id, kind, spec, request_id: row.request_id, trace: trace ?? null, attempt: 1 });
         // A pause that landed meanwhile swept the queue before this job reached it: take it back out.
         if (await this.repo.isPaused(input.orgId)) await this.backend.withdraw(id);
       }
@@ -252,23 +243,24 @@ export class JobService {
     return toView(after!);
   }
 
-  onFinished(kind: string, handler: FinishedHandler): void {
-    const list = this.finishedHandlers.get(kind) ?? [];
-    list.push(handler);
-    this.finishedHandlers.set(kind, list);
+  /** Runs `handler` once a job of `kind` is finished (any state), with its result parsed against the kind's declaration. */
+  onFinished<K extends string, S extends z.ZodType, R extends z.ZodType>(kind: JobKind<K, S, R>, handler: FinishedHandler<z.output<R>>): void {
+    const list = this.finishedHandlers.get(kind.kind) ?? [];
+    list.push((job, orgId) => handler({ ...job, result: kind.resultOf(job) }, orgId));
+    this.finishedHandlers.set(kind.kind, list);
   }
 
-  onEvent(kind: string, handler: EventHandler): void {
-    const list = this.eventHandlers.get(kind) ?? [];
+  onEvent(kind: AnyJobKind, handler: EventHandler): void {
+    const list = this.eventHandlers.get(kind.kind) ?? [];
     list.push(handler);
-    this.eventHandlers.set(kind, list);
+    this.eventHandlers.set(kind.kind, list);
   }
 
   /**
    * A job a request waits for (previews, suggestions): queued, then awaited up to `timeoutMs`; one that takes longer
    * is cancelled and `onTimeout()` is thrown. Answers the finished job; its folder is the caller's to read and remove.
    */
-  async runAndWait(input: Parameters<JobService['create']>[0], timeoutMs: number, onTimeout: () => Error): Promise<JobView> {
+  async runAndWait<J extends AnyJobKind>(input: NewJob<J>, timeoutMs: number, onTimeout: () => Error): Promise<JobView> {
     const job = await this.create(input);
     try {
       return await this.waitFor(job.id, timeoutMs);
@@ -580,88 +572,3 @@ export class JobService {
   }
 }
 
-/** How old an unclaimed output (a job's folder, a committed dataset folder without its row) must be before a sweep
- * removes it: MITATE_JOB_OUTPUT_GRACE_H hours, 24 by default; long enough that another server mid-write is never hit. */
-export function outputGraceMs(): number {
-  const h = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H);
-  return (Number.isFinite(h) && process.env.MITATE_JOB_OUTPUT_GRACE_H !== '' && process.env.MITATE_JOB_OUTPUT_GRACE_H !== undefined ? h : 24) * 3600_000;
-}
-
-/** A stored job as the queue carries it again (recovery, resume): with its request id and trace context. */
-function queued(row: JobRow): QueuedJob {
-  let trace: Record<string, string> | null = null;
-  try {
-    trace = row.trace_json ? JSON.parse(row.trace_json) : null;
-  } catch {
-    trace = null;
-  }
-  return { id: row.id, kind: row.kind, spec: parseSpec(row), request_id: row.request_id ?? null, trace, attempt: Number(row.attempts) + 1 };
-}
-
-function parseSpec(row: JobRow): Record<string, unknown> {
-  try {
-    return JSON.parse(row.spec_json);
-  } catch {
-    return {};
-  }
-}
-
-export function toView(row: JobRow): JobView {
-  let result: unknown | null = null;
-  if (row.result_json) {
-    try {
-      result = JSON.parse(row.result_json);
-    } catch {
-      result = null;
-    }
-  }
-  return {
-    id: row.id,
-    kind: row.kind,
-    state: row.state,
-    progress: Number(row.progress),
-    message: row.message,
-    log: row.log,
-    error: row.error,
-    result,
-    subject_type: row.subject_type,
-    subject_id: row.subject_id,
-    created_at: row.created_at,
-    started_at: row.started_at,
-    finished_at: row.finished_at,
-  };
-}
-
-export function trimLog(log: string): string {
-  if (log.length <= LOG_LIMIT) return log;
-  const cut = log.indexOf('\n', log.length - LOG_LIMIT);
-  return '[earlier lines dropped]\n' + log.slice(cut < 0 ? log.length - LOG_LIMIT : cut + 1);
-}
-
-let lastMs = 0;
-let counter = 0;
-/** UUID version 7: time-ordered, so ids sort by creation even within one millisecond (RFC 9562, method 1). */
-export function uuidv7(): string {
-  let ms = Date.now();
-  if (ms <= lastMs) {
-    counter++;
-    if (counter > 0xfff) {
-      lastMs++;
-      counter = 0;
-    }
-    ms = lastMs;
-  } else {
-    lastMs = ms;
-    counter = 0;
-  }
-  const b = crypto.randomBytes(16);
-  for (let i = 5; i >= 0; i--) {
-    b[i] = ms % 256;
-    ms = Math.floor(ms / 256);
-  }
-  b[6] = 0x70 | (counter >> 8);
-  b[7] = counter & 0xff;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}

@@ -34696,6 +34696,156 @@ export interface components {
             model: components["schemas"]["TrainingModelInput"];
             report: components["schemas"]["TrainingReportInput"];
         };
+        TrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["ModelMetricsInput"] | null;
+                cv?: components["schemas"]["CrossValidationInput"] | null;
+                evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            train_rows: number;
+            test_rows: number;
+            seconds: number;
+        };
+        TuneHelperJobResultInput: {
+            /** @description model key → trials run on this worker */
+            trials: {
+                [key: string]: number;
+            };
+            total: number;
+        };
+        ImageIngestJobResultInput: {
+            classes: string[];
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            total: number;
+            skipped: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: string | number;
+                };
+            }[];
+            presplit: boolean;
+        } | {
+            error: {
+                code: string;
+                params: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                message: string;
+            };
+        };
+        ImagePreprocessJobResultInput: {
+            converted: number;
+        } | {
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                before: number[];
+                after: number[];
+                mode: string;
+            }[];
+        } | {
+            total: number;
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            classes: string[];
+            skipped: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: string | number;
+                };
+            }[];
+            kind: string;
+            operations: components["schemas"]["ImageOperationsInput"];
+        };
+        ImageTrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics?: components["schemas"]["ImageMetricsInput"];
+                threshold?: number | null;
+                stopped?: boolean;
+                seconds?: number;
+                epochs?: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description The epoch was stopped part-way */
+                    partial: boolean;
+                }[];
+                error?: string;
+                log?: string;
+                code?: string;
+                params?: {
+                    [key: string]: string;
+                };
+            }[];
+        };
+        ImagePredictJobResultInput: {
+            algorithm: string;
+            kind: string;
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+            /** @description Images that could not be read, under the user’s file names */
+            failed?: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: string | number;
+                };
+            }[];
+            /** @description ZIP entries left out at unpacking */
+            skipped?: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: string | number;
+                };
+            }[];
+        };
         DesignCriteriaInput: {
             runs: number;
             terms: number;
@@ -35249,6 +35399,14 @@ export interface components {
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResultInput"] | null;
         };
+        OptimizeCheckJobResultInput: {
+            features: string[];
+            targets: string[];
+            range_features: string[];
+            center: {
+                [key: string]: number;
+            };
+        };
         PlatformDriftSettingsInput: {
             /**
              * @description A feature shifted when its PSI is at least this and the two-sample test says p below p_value
@@ -35389,6 +35547,31 @@ export interface components {
                 train_mean?: number | null;
             }[];
             condition_applied: boolean;
+        };
+        PredictJobResultInput: {
+            rows: number;
+            columns: string[];
+            outputs: string[];
+            condition_applied: string | null;
+            /** @description Classification, clustering: rows per class or cluster */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description Regression, soft sensor */
+            stats?: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+            /** @description Time-series anomaly detection */
+            anomaly?: {
+                threshold: number | null;
+                alarm_rows: number;
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
         };
         PreprocessStepSettingsInput: {
             /** @enum {string} */
@@ -35733,6 +35916,47 @@ export interface components {
                     untouched_columns?: string | null;
                 } | null;
             } | null;
+        };
+        PreprocessJobResultInput: {
+            row_count: number;
+            column_count: number;
+            rows_before: number;
+            columns_before: number;
+            columns: string[];
+            datetime_column: string | null;
+            history: components["schemas"]["PreprocessStepInput"][];
+            /** @description The first 20 rows of the result */
+            head: {
+                [key: string]: components["schemas"]["CellInput"];
+            }[];
+            condition: components["schemas"]["FittedConditionInput"];
+            /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+            timings: {
+                read_s: number;
+                steps_s: number[];
+                /** @description the changed columns' statistics, computed while writing */
+                statistics_s?: number | null;
+                write_s: number;
+                peak_rss_mb: number | null;
+                columns_read: number;
+                /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                untouched_columns?: string | null;
+            } | null;
+            output_dir: string;
+            parquet: string;
+            /** @description Only these columns were written anew (the others are the source’s), or null: the whole table */
+            changed_columns: string[] | null;
+            /** @description changed column → its figures */
+            column_figures?: {
+                [key: string]: {
+                    count: number;
+                    unique: number;
+                    min: number | null;
+                    max: number | null;
+                    mean: number | null;
+                    std: number | null;
+                };
+            };
         };
         GroupStatsInput: {
             label: string;
@@ -36775,12 +36999,12 @@ export interface components {
                 value: number;
             }[];
         };
-        TrainJobResultInput: {
+        TsadTrainJobResultInput: {
             models: {
                 key: string;
                 /** @enum {string} */
                 state: "done" | "failed";
-                metrics: components["schemas"]["ModelMetricsInput"] | null;
+                metrics: components["schemas"]["TsModelMetricsInput"] | null;
                 cv?: components["schemas"]["CrossValidationInput"] | null;
                 evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
                 hyperparameters?: {
@@ -36791,8 +37015,9 @@ export interface components {
                 /** @description A failed model: its log */
                 log?: string;
             }[];
-            train_rows: number;
-            test_rows: number;
+            rows: number;
+            /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
+            notes: string[];
             seconds: number;
         };
         TsadDriftSuggestJobResultInput: {
@@ -36834,231 +37059,6 @@ export interface components {
                 /** @description Rows over which the trend moves by one short-term standard deviation */
                 rows_per_sd: number | null;
             }[];
-        };
-        TsadTrainJobResultInput: {
-            models: {
-                key: string;
-                /** @enum {string} */
-                state: "done" | "failed";
-                metrics: components["schemas"]["TsModelMetricsInput"] | null;
-                cv?: components["schemas"]["CrossValidationInput"] | null;
-                evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
-                hyperparameters?: {
-                    [key: string]: (number | string | boolean) | null;
-                };
-                seconds: number;
-                error: string | null;
-                /** @description A failed model: its log */
-                log?: string;
-            }[];
-            rows: number;
-            /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
-            notes: string[];
-            seconds: number;
-        };
-        TuneHelperJobResultInput: {
-            /** @description model key → trials run on this worker */
-            trials: {
-                [key: string]: number;
-            };
-            total: number;
-        };
-        PreprocessJobResultInput: {
-            row_count: number;
-            column_count: number;
-            rows_before: number;
-            columns_before: number;
-            columns: string[];
-            datetime_column: string | null;
-            history: components["schemas"]["PreprocessStepInput"][];
-            /** @description The first 20 rows of the result */
-            head: {
-                [key: string]: components["schemas"]["CellInput"];
-            }[];
-            condition: components["schemas"]["FittedConditionInput"];
-            /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
-            timings: {
-                read_s: number;
-                steps_s: number[];
-                /** @description the changed columns' statistics, computed while writing */
-                statistics_s?: number | null;
-                write_s: number;
-                peak_rss_mb: number | null;
-                columns_read: number;
-                /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
-                untouched_columns?: string | null;
-            } | null;
-            output_dir: string;
-            parquet: string;
-            /** @description Only these columns were written anew (the others are the source’s), or null: the whole table */
-            changed_columns: string[] | null;
-            /** @description changed column → its figures */
-            column_figures?: {
-                [key: string]: {
-                    count: number;
-                    unique: number;
-                    min: number | null;
-                    max: number | null;
-                    mean: number | null;
-                    std: number | null;
-                };
-            };
-        };
-        PredictJobResultInput: {
-            rows: number;
-            columns: string[];
-            outputs: string[];
-            condition_applied: string | null;
-            /** @description Classification, clustering: rows per class or cluster */
-            counts?: {
-                [key: string]: number;
-            };
-            /** @description Regression, soft sensor */
-            stats?: {
-                mean: number | null;
-                min: number | null;
-                max: number | null;
-                missing: number;
-            };
-            /** @description Time-series anomaly detection */
-            anomaly?: {
-                threshold: number | null;
-                alarm_rows: number;
-                alarms: number;
-                first_alarm_row: number | null;
-                scored_rows: number;
-            };
-        };
-        ImageIngestJobResultInput: {
-            classes: string[];
-            /** @description split → class → images */
-            counts: {
-                [key: string]: {
-                    [key: string]: number;
-                };
-            };
-            total: number;
-            skipped: {
-                entry: string;
-                /** @description In English; code and params say it in any language */
-                reason: string;
-                code?: string;
-                params?: {
-                    [key: string]: string | number;
-                };
-            }[];
-            presplit: boolean;
-        } | {
-            error: {
-                code: string;
-                params: {
-                    [key: string]: (number | string | boolean) | null;
-                };
-                message: string;
-            };
-        };
-        ImageTrainJobResultInput: {
-            models: {
-                key: string;
-                /** @enum {string} */
-                state: "done" | "failed";
-                metrics?: components["schemas"]["ImageMetricsInput"];
-                threshold?: number | null;
-                stopped?: boolean;
-                seconds?: number;
-                epochs?: {
-                    epoch: number;
-                    train_loss: number | null;
-                    train_accuracy: number | null;
-                    val_loss: number | null;
-                    val_accuracy: number | null;
-                    learning_rate: number | null;
-                    /** @description The epoch was stopped part-way */
-                    partial: boolean;
-                }[];
-                error?: string;
-                log?: string;
-                code?: string;
-                params?: {
-                    [key: string]: string;
-                };
-            }[];
-        };
-        ImagePreprocessJobResultInput: {
-            converted: number;
-        } | {
-            items: {
-                id: string;
-                name: string;
-                label: string | null;
-                before: number[];
-                after: number[];
-                mode: string;
-            }[];
-        } | {
-            total: number;
-            /** @description split → class → images */
-            counts: {
-                [key: string]: {
-                    [key: string]: number;
-                };
-            };
-            classes: string[];
-            skipped: {
-                entry: string;
-                /** @description In English; code and params say it in any language */
-                reason: string;
-                code?: string;
-                params?: {
-                    [key: string]: string | number;
-                };
-            }[];
-            kind: string;
-            operations: components["schemas"]["ImageOperationsInput"];
-        };
-        ImagePredictJobResultInput: {
-            algorithm: string;
-            kind: string;
-            threshold: number | null;
-            classes: string[];
-            rows: {
-                name: string;
-                label: string | null;
-                predicted: string;
-                score: number;
-                heatmap: string;
-                probabilities?: {
-                    [key: string]: number;
-                };
-            }[];
-            /** @description Images that could not be read, under the user’s file names */
-            failed?: {
-                entry: string;
-                /** @description In English; code and params say it in any language */
-                reason: string;
-                code?: string;
-                params?: {
-                    [key: string]: string | number;
-                };
-            }[];
-            /** @description ZIP entries left out at unpacking */
-            skipped?: {
-                entry: string;
-                /** @description In English; code and params say it in any language */
-                reason: string;
-                code?: string;
-                params?: {
-                    [key: string]: string | number;
-                };
-            }[];
-        };
-        OptimizeCheckJobResultInput: {
-            features: string[];
-            targets: string[];
-            range_features: string[];
-            center: {
-                [key: string]: number;
-            };
         };
         /** @description Test-only task */
         DiagnosticsJobResultInput: {
@@ -39704,6 +39704,156 @@ export interface components {
             model: components["schemas"]["TrainingModel"];
             report: components["schemas"]["TrainingReport"];
         };
+        TrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["ModelMetrics"] | null;
+                cv?: components["schemas"]["CrossValidation"] | null;
+                evaluation?: components["schemas"]["ModelEvaluation"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            train_rows: number;
+            test_rows: number;
+            seconds: number;
+        };
+        TuneHelperJobResult: {
+            /** @description model key → trials run on this worker */
+            trials: {
+                [key: string]: number;
+            };
+            total: number;
+        };
+        ImageIngestJobResult: {
+            classes: string[];
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            total: number;
+            skipped: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: string | number;
+                };
+            }[];
+            presplit: boolean;
+        } | {
+            error: {
+                code: string;
+                params: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                message: string;
+            };
+        };
+        ImagePreprocessJobResult: {
+            converted: number;
+        } | {
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                before: number[];
+                after: number[];
+                mode: string;
+            }[];
+        } | {
+            total: number;
+            /** @description split → class → images */
+            counts: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            classes: string[];
+            skipped: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: string | number;
+                };
+            }[];
+            kind: string;
+            operations: components["schemas"]["ImageOperations"];
+        };
+        ImageTrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics?: components["schemas"]["ImageMetrics"];
+                threshold?: number | null;
+                stopped?: boolean;
+                seconds?: number;
+                epochs?: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description The epoch was stopped part-way */
+                    partial: boolean;
+                }[];
+                error?: string;
+                log?: string;
+                code?: string;
+                params?: {
+                    [key: string]: string;
+                };
+            }[];
+        };
+        ImagePredictJobResult: {
+            algorithm: string;
+            kind: string;
+            threshold: number | null;
+            classes: string[];
+            rows: {
+                name: string;
+                label: string | null;
+                predicted: string;
+                score: number;
+                heatmap: string;
+                probabilities?: {
+                    [key: string]: number;
+                };
+            }[];
+            /** @description Images that could not be read, under the user’s file names */
+            failed?: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: string | number;
+                };
+            }[];
+            /** @description ZIP entries left out at unpacking */
+            skipped?: {
+                entry: string;
+                /** @description In English; code and params say it in any language */
+                reason: string;
+                code?: string;
+                params?: {
+                    [key: string]: string | number;
+                };
+            }[];
+        };
         DesignCriteria: {
             runs: number;
             terms: number;
@@ -40257,6 +40407,14 @@ export interface components {
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResult"] | null;
         };
+        OptimizeCheckJobResult: {
+            features: string[];
+            targets: string[];
+            range_features: string[];
+            center: {
+                [key: string]: number;
+            };
+        };
         PlatformDriftSettings: {
             /**
              * @description A feature shifted when its PSI is at least this and the two-sample test says p below p_value
@@ -40397,6 +40555,31 @@ export interface components {
                 train_mean?: number | null;
             }[];
             condition_applied: boolean;
+        };
+        PredictJobResult: {
+            rows: number;
+            columns: string[];
+            outputs: string[];
+            condition_applied: string | null;
+            /** @description Classification, clustering: rows per class or cluster */
+            counts?: {
+                [key: string]: number;
+            };
+            /** @description Regression, soft sensor */
+            stats?: {
+                mean: number | null;
+                min: number | null;
+                max: number | null;
+                missing: number;
+            };
+            /** @description Time-series anomaly detection */
+            anomaly?: {
+                threshold: number | null;
+                alarm_rows: number;
+                alarms: number;
+                first_alarm_row: number | null;
+                scored_rows: number;
+            };
         };
         PreprocessStepSettings: {
             /** @enum {string} */
@@ -40741,6 +40924,47 @@ export interface components {
                     untouched_columns?: string | null;
                 } | null;
             } | null;
+        };
+        PreprocessJobResult: {
+            row_count: number;
+            column_count: number;
+            rows_before: number;
+            columns_before: number;
+            columns: string[];
+            datetime_column: string | null;
+            history: components["schemas"]["PreprocessStep"][];
+            /** @description The first 20 rows of the result */
+            head: {
+                [key: string]: components["schemas"]["Cell"];
+            }[];
+            condition: components["schemas"]["FittedCondition"];
+            /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
+            timings: {
+                read_s: number;
+                steps_s: number[];
+                /** @description the changed columns' statistics, computed while writing */
+                statistics_s?: number | null;
+                write_s: number;
+                peak_rss_mb: number | null;
+                columns_read: number;
+                /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
+                untouched_columns?: string | null;
+            } | null;
+            output_dir: string;
+            parquet: string;
+            /** @description Only these columns were written anew (the others are the source’s), or null: the whole table */
+            changed_columns: string[] | null;
+            /** @description changed column → its figures */
+            column_figures?: {
+                [key: string]: {
+                    count: number;
+                    unique: number;
+                    min: number | null;
+                    max: number | null;
+                    mean: number | null;
+                    std: number | null;
+                };
+            };
         };
         GroupStats: {
             label: string;
@@ -41783,12 +42007,12 @@ export interface components {
                 value: number;
             }[];
         };
-        TrainJobResult: {
+        TsadTrainJobResult: {
             models: {
                 key: string;
                 /** @enum {string} */
                 state: "done" | "failed";
-                metrics: components["schemas"]["ModelMetrics"] | null;
+                metrics: components["schemas"]["TsModelMetrics"] | null;
                 cv?: components["schemas"]["CrossValidation"] | null;
                 evaluation?: components["schemas"]["ModelEvaluation"] | null;
                 hyperparameters?: {
@@ -41799,8 +42023,9 @@ export interface components {
                 /** @description A failed model: its log */
                 log?: string;
             }[];
-            train_rows: number;
-            test_rows: number;
+            rows: number;
+            /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
+            notes: string[];
             seconds: number;
         };
         TsadDriftSuggestJobResult: {
@@ -41842,231 +42067,6 @@ export interface components {
                 /** @description Rows over which the trend moves by one short-term standard deviation */
                 rows_per_sd: number | null;
             }[];
-        };
-        TsadTrainJobResult: {
-            models: {
-                key: string;
-                /** @enum {string} */
-                state: "done" | "failed";
-                metrics: components["schemas"]["TsModelMetrics"] | null;
-                cv?: components["schemas"]["CrossValidation"] | null;
-                evaluation?: components["schemas"]["ModelEvaluation"] | null;
-                hyperparameters?: {
-                    [key: string]: (number | string | boolean) | null;
-                };
-                seconds: number;
-                error: string | null;
-                /** @description A failed model: its log */
-                log?: string;
-            }[];
-            rows: number;
-            /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
-            notes: string[];
-            seconds: number;
-        };
-        TuneHelperJobResult: {
-            /** @description model key → trials run on this worker */
-            trials: {
-                [key: string]: number;
-            };
-            total: number;
-        };
-        PreprocessJobResult: {
-            row_count: number;
-            column_count: number;
-            rows_before: number;
-            columns_before: number;
-            columns: string[];
-            datetime_column: string | null;
-            history: components["schemas"]["PreprocessStep"][];
-            /** @description The first 20 rows of the result */
-            head: {
-                [key: string]: components["schemas"]["Cell"];
-            }[];
-            condition: components["schemas"]["FittedCondition"];
-            /** @description Where the time went: read, each step, statistics, write (seconds); the engine peak memory (MB) */
-            timings: {
-                read_s: number;
-                steps_s: number[];
-                /** @description the changed columns' statistics, computed while writing */
-                statistics_s?: number | null;
-                write_s: number;
-                peak_rss_mb: number | null;
-                columns_read: number;
-                /** @description how the columns a condition leaves alone reached the new file: spliced (chunks copied byte for byte), re-encoded, or whole table */
-                untouched_columns?: string | null;
-            } | null;
-            output_dir: string;
-            parquet: string;
-            /** @description Only these columns were written anew (the others are the source’s), or null: the whole table */
-            changed_columns: string[] | null;
-            /** @description changed column → its figures */
-            column_figures?: {
-                [key: string]: {
-                    count: number;
-                    unique: number;
-                    min: number | null;
-                    max: number | null;
-                    mean: number | null;
-                    std: number | null;
-                };
-            };
-        };
-        PredictJobResult: {
-            rows: number;
-            columns: string[];
-            outputs: string[];
-            condition_applied: string | null;
-            /** @description Classification, clustering: rows per class or cluster */
-            counts?: {
-                [key: string]: number;
-            };
-            /** @description Regression, soft sensor */
-            stats?: {
-                mean: number | null;
-                min: number | null;
-                max: number | null;
-                missing: number;
-            };
-            /** @description Time-series anomaly detection */
-            anomaly?: {
-                threshold: number | null;
-                alarm_rows: number;
-                alarms: number;
-                first_alarm_row: number | null;
-                scored_rows: number;
-            };
-        };
-        ImageIngestJobResult: {
-            classes: string[];
-            /** @description split → class → images */
-            counts: {
-                [key: string]: {
-                    [key: string]: number;
-                };
-            };
-            total: number;
-            skipped: {
-                entry: string;
-                /** @description In English; code and params say it in any language */
-                reason: string;
-                code?: string;
-                params?: {
-                    [key: string]: string | number;
-                };
-            }[];
-            presplit: boolean;
-        } | {
-            error: {
-                code: string;
-                params: {
-                    [key: string]: (number | string | boolean) | null;
-                };
-                message: string;
-            };
-        };
-        ImageTrainJobResult: {
-            models: {
-                key: string;
-                /** @enum {string} */
-                state: "done" | "failed";
-                metrics?: components["schemas"]["ImageMetrics"];
-                threshold?: number | null;
-                stopped?: boolean;
-                seconds?: number;
-                epochs?: {
-                    epoch: number;
-                    train_loss: number | null;
-                    train_accuracy: number | null;
-                    val_loss: number | null;
-                    val_accuracy: number | null;
-                    learning_rate: number | null;
-                    /** @description The epoch was stopped part-way */
-                    partial: boolean;
-                }[];
-                error?: string;
-                log?: string;
-                code?: string;
-                params?: {
-                    [key: string]: string;
-                };
-            }[];
-        };
-        ImagePreprocessJobResult: {
-            converted: number;
-        } | {
-            items: {
-                id: string;
-                name: string;
-                label: string | null;
-                before: number[];
-                after: number[];
-                mode: string;
-            }[];
-        } | {
-            total: number;
-            /** @description split → class → images */
-            counts: {
-                [key: string]: {
-                    [key: string]: number;
-                };
-            };
-            classes: string[];
-            skipped: {
-                entry: string;
-                /** @description In English; code and params say it in any language */
-                reason: string;
-                code?: string;
-                params?: {
-                    [key: string]: string | number;
-                };
-            }[];
-            kind: string;
-            operations: components["schemas"]["ImageOperations"];
-        };
-        ImagePredictJobResult: {
-            algorithm: string;
-            kind: string;
-            threshold: number | null;
-            classes: string[];
-            rows: {
-                name: string;
-                label: string | null;
-                predicted: string;
-                score: number;
-                heatmap: string;
-                probabilities?: {
-                    [key: string]: number;
-                };
-            }[];
-            /** @description Images that could not be read, under the user’s file names */
-            failed?: {
-                entry: string;
-                /** @description In English; code and params say it in any language */
-                reason: string;
-                code?: string;
-                params?: {
-                    [key: string]: string | number;
-                };
-            }[];
-            /** @description ZIP entries left out at unpacking */
-            skipped?: {
-                entry: string;
-                /** @description In English; code and params say it in any language */
-                reason: string;
-                code?: string;
-                params?: {
-                    [key: string]: string | number;
-                };
-            }[];
-        };
-        OptimizeCheckJobResult: {
-            features: string[];
-            targets: string[];
-            range_features: string[];
-            center: {
-                [key: string]: number;
-            };
         };
         /** @description Test-only task */
         DiagnosticsJobResult: {

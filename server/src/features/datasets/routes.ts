@@ -14,6 +14,7 @@ import type { UploadedFile } from './service.js';
 import { receiveUpload, type ReceivedUpload } from './stream-ingest.js';
 import { readSketch } from './sketch.js';
 import { imageDatasetView } from '../images/schemas.js';
+import { statisticsJob } from './jobs.js';
 
 const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
 
@@ -25,7 +26,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
 
   // The statistics job writes the exploration sketch; its first columns go to memory at once (issue 17), in the
   // background: the job is finished for everyone meanwhile.
-  app.ctx.jobs.onFinished('statistics', async (job, orgId) => {
+  app.ctx.jobs.onFinished(statisticsJob, async (job, orgId) => {
     if (job.state !== 'succeeded' || job.subject_type !== 'dataset' || !job.subject_id) return;
     const row = await service.find(orgId, job.subject_id);
     const sketch = row ? readSketch(row.id, service.parquetPath(row)) : null;

@@ -8,11 +8,13 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
 import { ident, readParquet, withConnection } from '../../duck/index.js';
-import { type ColumnInfo, ingestCsv } from './ingest.js';
+import { ingestCsv } from './ingest.js';
+import { type ColumnInfo } from './column-stats.js';
 import { datasetRepo } from './repo.js';
 import { forgetSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
 import type { StreamedParquet } from './stream-ingest.js';
+import { statisticsJob } from './jobs.js';
 
 export type CellValue = string | number | boolean | null;
 
@@ -103,7 +105,7 @@ export function makeDatasetService(ctx: AppContext) {
     const job = await ctx.jobs.create({
       orgId: auth.orgId,
       userId: auth.userId,
-      kind: 'statistics',
+      kind: statisticsJob,
       subjectType: 'dataset',
       subjectId: row.id,
       spec: {

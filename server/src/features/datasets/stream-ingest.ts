@@ -4,7 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { connect, type Duck, type DuckConnection, sqlString } from '../../duck/index.js';
 import { MAX_HEADER_BYTES, sniffCsv, type Sniffed } from './csv-sniff.js';
-import { columnType, csvReadOptions, doubleGuards, largeWholeColumns, PARQUET_OPTIONS, SAMPLE_ROWS, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
+import { csvReadOptions, doubleGuards, largeWholeColumns, PARQUET_OPTIONS, SAMPLE_ROWS, STREAM_READ, WIDE_COLUMNS } from './ingest.js';
+import { columnType } from './column-stats.js';
 
 /**
  * Issue 17: a large CSV upload is converted to Parquet while it streams in. The request's bytes go to the original

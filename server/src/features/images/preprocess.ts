@@ -11,7 +11,9 @@ import { datasetKey, toView } from '../datasets/service.js';
 import { M } from './messages.js';
 import type { ImageOperations } from './schemas.js';
 import { IMAGE_DIR, type ImageService } from './service.js';
-import { type Skipped, skippedIn } from './skipped.js';
+import { skippedIn } from './skipped.js';
+import { imagePreprocessJob } from './jobs.js';
+import type { JobView } from '../../jobs/service.js';
 
 /**
  * Image pre-processing (SPEC §7 'Image'): POST image/preprocess/{dataset_id} runs the engine task
@@ -21,7 +23,6 @@ import { type Skipped, skippedIn } from './skipped.js';
  */
 const PREVIEW_TIMEOUT_MS = 120_000;
 const DISPLAY_TIMEOUT_MS = 120_000;
-const KIND = 'image_preprocess';
 const now = () => new Date().toISOString();
 
 /** An engine failure (JSON {code, params} or plain text) as a message in both languages. */
@@ -29,13 +30,11 @@ export function engineFailure(error: string | null | undefined, fallback: string
   return { en: engineErrorText(error, 'en') ?? fallback, ja: engineErrorText(error, 'ja') ?? fallback };
 }
 
-interface RunResult {
-  total: number;
-  counts: Record<string, Record<string, number>>;
-  classes: string[];
-  skipped: Skipped[];
-  kind: string;
-  operations: ImageOperations;
+/** The processed dataset of a finished apply run (its result), or null while it runs or when it failed. */
+function appliedOf(job: JobView) {
+  const r = imagePreprocessJob.resultOf(job);
+  if (r && !('total' in r)) throw new Error(`image_preprocess job ${job.id} is not an apply run`);
+  return r;
 }
 
 export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
@@ -45,7 +44,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
 
   async function getRun(auth: AuthContext, tempId: string) {
     const job = await jobs.get(auth.orgId, tempId);
-    if (!job || job.kind !== KIND || job.subject_type !== 'image_preprocess_run' || !job.subject_id) throw new AppError(404, M.preprocessRunNotFound);
+    if (!job || job.kind !== imagePreprocessJob.kind || job.subject_type !== 'image_preprocess_run' || !job.subject_id) throw new AppError(404, M.preprocessRunNotFound);
     return job;
   }
 
@@ -70,7 +69,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
         {
           orgId: auth.orgId,
           userId: auth.userId,
-          kind: KIND,
+          kind: imagePreprocessJob,
           subjectType: 'dataset',
           subjectId: row.id,
           spec: { mode: 'preview', dataset_dir: svc.datasetDir(row), operations, ids: chosen },
@@ -81,7 +80,9 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       const dir = jobDir(done.id);
       try {
         if (done.state !== 'succeeded') throw new AppError(422, engineFailure(done.error, done.state), {}, 'operations');
-        const items = (done.result as { items: { id: string; name: string; label: string | null; before: number[]; after: number[]; mode: string }[] }).items;
+        const r = imagePreprocessJob.resultOf(done);
+        if (!r || !('items' in r)) throw new Error(`image_preprocess job ${done.id} answered no preview`);
+        const items = r.items;
         const dataUrl = (f: string) => `data:image/png;base64,${fs.readFileSync(path.join(dir, f)).toString('base64')}`;
         return {
           items: items.map((it) => ({
@@ -106,7 +107,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       const job = await jobs.create({
         orgId: auth.orgId,
         userId: auth.userId,
-        kind: KIND,
+        kind: imagePreprocessJob,
         subjectType: 'image_preprocess_run',
         subjectId: row.id,
         spec: { mode: 'apply', dataset_dir: svc.datasetDir(row), operations },
@@ -116,7 +117,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
 
     async result(auth: AuthContext, tempId: string, lang: Lang = 'en') {
       const job = await getRun(auth, tempId);
-      const r = job.state === 'succeeded' ? (job.result as RunResult) : null;
+      const r = appliedOf(job);
       let datasetId: string | null = null;
       if (fs.existsSync(registeredFile(tempId))) datasetId = (JSON.parse(fs.readFileSync(registeredFile(tempId), 'utf8')) as { dataset_id: string }).dataset_id;
       let sample: { id: string; label: string | null; split: string; width: number; height: number }[] = [];
@@ -155,7 +156,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       if (!fs.existsSync(path.join(out, 'manifest.json'))) throw new AppError(410, M.preprocessGone);
       const parent = await svc.getImageDataset(auth, job.subject_id!).catch(() => null);
       if (!parent) throw new AppError(404, 'dataset_not_found');
-      const r = job.result as RunResult;
+      const r = appliedOf(job)!;
       const id = crypto.randomUUID();
       const t = now();
       const history = [
@@ -218,7 +219,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       if (!/\.tiff?$/i.test(it.file)) return source;
       const dest = path.join(svc.datasetDir(row), 'display', `${it.id}.png`);
       if (fs.existsSync(dest)) return dest;
-      const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: KIND, subjectType: 'dataset', subjectId: row.id, spec: { mode: 'display', files: [{ source, dest }] } });
+      const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: imagePreprocessJob, subjectType: 'dataset', subjectId: row.id, spec: { mode: 'display', files: [{ source, dest }] } });
       const done = await jobs.waitFor(job.id, DISPLAY_TIMEOUT_MS).catch(() => null);
       fs.rmSync(jobDir(job.id), { recursive: true, force: true });
       if (!done || done.state !== 'succeeded' || !fs.existsSync(dest)) throw new AppError(422, M.displayFailed, { reason: engineErrorText(done?.error, 'en') ?? 'timeout' });

@@ -31,6 +31,8 @@ import {
   thresholdBody,
 } from './schemas.js';
 import { engineError } from './service.js';
+import { imageIngestJob, imagePredictJob } from './jobs.js';
+import type { SpecOf } from '../../jobs/kind.js';
 
 const tags = ['image'];
 const IMAGE_EXT = ['.jpg', '.jpeg', '.png', '.bmp', '.tif', '.tiff'];
@@ -264,7 +266,7 @@ export default async function imageRoutes(app: FastifyInstance) {
       if (m.state !== 'done' || !dir) throw new AppError(422, { en: 'Select a trained model.', ja: '学習済みのモデルを選択してください。' }, {}, 'model_key');
       const id = crypto.randomUUID();
       const resultKey = `org/${req.auth.orgId}/predictions/${id}`;
-      const spec: Record<string, unknown> = { model: path.join(dir, 'model.pt'), output_dir: storage.pathOf(resultKey), threshold: (await svc.view(req.auth, p)).models.find((x) => x.model_key === m.model_key)?.threshold ?? null };
+      const spec: SpecOf<typeof imagePredictJob> = { model: path.join(dir, 'model.pt'), output_dir: storage.pathOf(resultKey), threshold: (await svc.view(req.auth, p)).models.find((x) => x.model_key === m.model_key)?.threshold ?? null };
       let datasetId = '';
       let datasetName = '';
       if (req.isMultipart()) {
@@ -288,11 +290,11 @@ export default async function imageRoutes(app: FastifyInstance) {
           }
           if (zip) {
             const out = path.join(inputs, 'unpacked');
-            const job = await jobs.create({ orgId: req.auth.orgId, userId: req.auth.userId, kind: 'image_ingest', spec: { zip, kind: 'inference', output_dir: out } });
+            const job = await jobs.create({ orgId: req.auth.orgId, userId: req.auth.userId, kind: imageIngestJob, spec: { zip, kind: 'inference', output_dir: out } });
             const done = await jobs.waitFor(job.id, 15 * 60_000);
-            const res = done.result as { error?: { code: string; params: Record<string, unknown> } } | null;
             if (done.state !== 'succeeded') throw new AppError(422, M.ingestFailed, { reason: done.error ?? done.state }, 'files');
-            if (res?.error) throw engineError(res.error.code, res.error.params, 422, 'files');
+            const res = imageIngestJob.resultOf(done);
+            if (res && 'error' in res) throw engineError(res.error.code, res.error.params, 422, 'files');
             spec.dataset_dir = out;
             datasetName = path.basename(zip);
           } else {
@@ -331,7 +333,7 @@ export default async function imageRoutes(app: FastifyInstance) {
       const job = await jobs.create({
         orgId: req.auth.orgId,
         userId: req.auth.userId,
-        kind: 'image_predict',
+        kind: imagePredictJob,
         subjectType: 'prediction',
         subjectId: id,
         spec,

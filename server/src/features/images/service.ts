@@ -7,7 +7,6 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
 import { type Lang, localize } from '../../i18n/messages.js';
-import type { JobView } from '../../jobs/service.js';
 import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { RegisterFields } from '../datasets/schemas.js';
 import type { RunService } from '../training/runs.js';
@@ -17,6 +16,7 @@ import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageSettings, 
 import { figuresAt, percentile, rates, thresholdForMissRate } from '@mitate/rules';
 import { imageRepo } from './repo.js';
 import { type Skipped, skippedIn } from './skipped.js';
+import { imageIngestJob, imageTrainJob } from './jobs.js';
 
 /** A threshold rule in `lang`: a code of the engine catalogue (image_threshold_rule_<code>) with its parameters, as the
  * engine's report and POST update/threshold store it; a text stored before rules were codes is shown as it is. */
@@ -113,11 +113,11 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
 
   /** Unpacks a ZIP with the engine into a temporary folder, then commits it as a dataset (nothing kept on refusal). */
   async function unpackZip(auth: AuthContext, zipPath: string, kind: string, outDir: string): Promise<Manifest> {
-    const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: 'image_ingest', spec: { zip: zipPath, kind, output_dir: outDir } });
+    const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: imageIngestJob, spec: { zip: zipPath, kind, output_dir: outDir } });
     const done = await jobs.waitFor(job.id, INGEST_TIMEOUT_MS);
     if (done.state !== 'succeeded') throw new AppError(422, M.ingestFailed, { reason: done.error ?? done.state }, 'file');
-    const res = done.result as { error?: { code: string; params: Record<string, unknown> } };
-    if (res?.error) throw engineError(res.error.code, res.error.params);
+    const res = imageIngestJob.resultOf(done);
+    if (res && 'error' in res) throw engineError(res.error.code, res.error.params);
     return JSON.parse(await fs.promises.readFile(path.join(outDir, 'manifest.json'), 'utf8')) as Manifest;
   }
 
@@ -327,7 +327,7 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
       if (!models.length) throw new AppError(422, { en: 'At least one model must be selected', ja: 'モデルを1つ以上選択してください' }, {}, 'model_keys');
       const runKey = runs.newRunKey(auth.orgId, id);
       await runs.start(auth, id, {
-        kind: 'image_train',
+        kind: imageTrainJob,
         runKey,
         modelKeys: models.map((m) => m.model_key),
         resetMetrics: true,
@@ -465,7 +465,7 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
         }
         await runs.recordModel(orgId, projectId, e.key, patch);
       };
-      jobs.onEvent('image_train', async (job, event) => {
+      jobs.onEvent(imageTrainJob, async (job, event) => {
         const e = event as ImageEvent;
         const p = await projectOf(job.orgId, job.id);
         if (!p) return;
@@ -490,11 +490,10 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
             });
         }
       });
-      jobs.onFinished('image_train', async (job: JobView, orgId: string) => {
+      jobs.onFinished(imageTrainJob, async (job, orgId) => {
         const p = await projectOf(orgId, job.id);
         if (!p) return;
-        const result = job.result as { models?: Record<string, unknown>[] } | null;
-        for (const m of result?.models ?? []) await apply(orgId, p.id, m as ImageEvent);
+        for (const m of job.result?.models ?? []) await apply(orgId, p.id, m);
         if (job.state !== 'succeeded') await runs.fail(orgId, p.id, job);
       });
     },

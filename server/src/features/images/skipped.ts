@@ -1,5 +1,7 @@
 import { engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
 import type { Lang } from '../../i18n/messages.js';
+import type { ResultOf } from '../../jobs/kind.js';
+import type { imagePredictJob } from './jobs.js';
 
 /** A ZIP entry or image the engine left out: why, as a catalogue code (image_skip_<code>) with its parameters; `reason`
  * is its English words (entries stored before reasons were codes have only those). */
@@ -20,8 +22,7 @@ export function skippedIn(list: Skipped[] | undefined, lang: Lang): { entry: str
 
 /** An image prediction's summary (task image_predict) with its unreadable images (failed) and left-out ZIP entries
  * (skipped) said in `lang`; results written before these lists existed have neither. */
-export function imageSummaryIn(result: unknown, lang: Lang): unknown {
-  if (!result || typeof result !== 'object') return result ?? null;
-  const r = result as { failed?: Skipped[]; skipped?: Skipped[] };
-  return { ...r, failed: skippedIn(r.failed, lang), skipped: skippedIn(r.skipped, lang) };
+export function imageSummaryIn(result: ResultOf<typeof imagePredictJob> | null, lang: Lang) {
+  if (!result) return null;
+  return { ...result, failed: skippedIn(result.failed, lang), skipped: skippedIn(result.skipped, lang) };
 }

@@ -6,7 +6,7 @@ import { langOf } from '../../i18n/messages.js';
 import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
 import { fileReplies } from '../../http/responses.js';
-import { KIND } from './service.js';
+import { optimalDesignJob } from './jobs.js';
 
 const tags = ['optimal design'];
 const MAX_FILE = 5 * 1024 * 1024;
@@ -47,7 +47,7 @@ function sendCsv(reply: FastifyReply, f: { body: string; fileName: string }) {
 export default async function optimalDesignRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = app.services.design;
-  app.ctx.jobs.onFinished(KIND, (job, orgId) => service.onJobFinished(job, orgId));
+  app.ctx.jobs.onFinished(optimalDesignJob, (job, orgId) => service.onJobFinished(job, orgId));
   const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
 
   r.post(

@@ -141,7 +141,6 @@ export const designResult = z
       .describe('Bayesian rounds: the surrogate’s mean, SD and expected improvement of each proposed run'),
   })
   .meta({ id: 'DesignResult' });
-export type DesignResult = z.infer<typeof designResult>;
 
 export const designEvaluation = z
   .object({
@@ -153,7 +152,6 @@ export const designEvaluation = z
     seconds: z.number().optional(),
   })
   .meta({ id: 'DesignEvaluation' });
-export type DesignEvaluation = z.infer<typeof designEvaluation>;
 
 export const roundParameters = z
   .object({ seed: z.number().int(), starts: z.number().int(), parameters: roundSettings.shape.parameters, bo: roundSettings.shape.bo })

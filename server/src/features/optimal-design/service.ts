@@ -10,9 +10,10 @@ import { parseCsv, toCsv } from './csv.js';
 import type { OptimalDesignProjectTable, OptimalDesignRoundTable } from './db.js';
 import { type ErrorCode, engineErrorText, errors, type FileCode, isInputError, localText } from './messages.js';
 import { designRepo } from './repo.js';
-import type { DesignEvaluation, DesignResult, RegisterSettings, RoundParameters, RoundSettings } from './schemas.js';
+import { optimalDesignJob, storedDesign, storedEvaluation } from './jobs.js';
+import { checked } from '../../jobs/kind.js';
+import { designEvaluation, designResult, type RegisterSettings, type RoundParameters, type RoundSettings } from './schemas.js';
 
-export const KIND = 'optimal_design';
 export const SUBJECT = 'optimal_design_round';
 const EVAL_SUBJECT = 'optimal_design_evaluation';
 /** How long a request waits for the engine's checks, so bad input is refused with nothing stored. */
@@ -72,7 +73,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
     if (!round) return;
     await designRepo.finishRound(db, orgId, job.id, {
       state: done ? 'done' : 'failed',
-      result_json: done ? JSON.stringify(job.result) : null,
+      result_json: done ? JSON.stringify(checked(optimalDesignJob.kind, designResult, job.result)) : null,
       error: done ? null : (job.error ?? 'failed'),
       finished_at: job.finished_at ?? now(),
     });
@@ -87,7 +88,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
     const done = job.state === 'succeeded';
     await designRepo.update(db, orgId, p.id, {
       eval_state: done ? 'done' : 'failed',
-      eval_result_json: done ? JSON.stringify(job.result) : null,
+      eval_result_json: done ? JSON.stringify(checked(optimalDesignJob.kind, designEvaluation, job.result)) : null,
       eval_error: done ? null : (job.error ?? 'failed'),
     });
   }
@@ -101,7 +102,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       state: r.state,
       job_id: r.job_id,
       error: engineErrorText(r.error, lang),
-      result: r.result_json ? (JSON.parse(r.result_json) as DesignResult) : null,
+      result: r.result_json ? storedDesign(r.result_json) : null,
       results: r.results_json ? (JSON.parse(r.results_json) as Row[]) : null,
       created_at: r.created_at,
       finished_at: r.finished_at,
@@ -142,7 +143,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
     for (const r of await designRepo.rounds(db, auth.orgId, p.id)) {
       if (r.round >= upTo) continue;
       if (r.results_json) rows.push(...(JSON.parse(r.results_json) as Row[]));
-      else if (r.result_json) rows.push(...((JSON.parse(r.result_json) as { runs: Row[] }).runs ?? []));
+      else if (r.result_json) rows.push(...storedDesign(r.result_json).runs);
     }
     return rows;
   }
@@ -194,7 +195,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
     await designRepo.insertRound(db, roundRow);
     await designRepo.update(db, auth.orgId, p.id, { state: 'running', rounds: round, updated_at: now() });
     const job = await jobs.create({
-      orgId: auth.orgId, userId: auth.userId, kind: KIND, subjectType: SUBJECT, subjectId: p.id, spec,
+      orgId: auth.orgId, userId: auth.userId, kind: optimalDesignJob, subjectType: SUBJECT, subjectId: p.id, spec,
       beforeEnqueue: async (j) => {
         await designRepo.updateRound(db, auth.orgId, p.id, round, { job_id: j.id });
       },
@@ -293,7 +294,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       const job = r.job_id ? await jobs.get(auth.orgId, r.job_id) : undefined;
       return {
         project_id: p.id, round: r.round, state: r.state, job_state: job?.state ?? 'none', progress: job?.progress ?? 0, message: job?.message ?? '',
-        error: engineErrorText(r.error ?? null, lang), result: r.result_json ? (JSON.parse(r.result_json) as DesignResult) : null,
+        error: engineErrorText(r.error ?? null, lang), result: r.result_json ? storedDesign(r.result_json) : null,
       };
     },
 
@@ -302,7 +303,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       const { p, r } = await roundOf(auth, id, round);
       if (!r.result_json) throw new AppError(409, errors.no_result);
       const s = settingsOf(p);
-      const res = JSON.parse(r.result_json) as { runs: Row[] };
+      const res = storedDesign(r.result_json);
       const names = s.variables.map((v) => v.name);
       const rows = res.runs.map((run, i) => [r.round, i + 1, ...names.map((n) => run[n]), ...s.responses.map(() => '')]);
       return { body: toCsv(['round', 'run', ...names, ...s.responses], rows), fileName: `${safeName(p.name)}_round${r.round}_experiment.csv` };
@@ -317,7 +318,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       for (const row of s.existing_rows) rows.push([0, '', 'existing', ...names.map((n) => row[n]), ...s.responses.map((x) => row[x] ?? ''), '', '']);
       for (const r of await reconcile(auth.orgId, await designRepo.rounds(db, auth.orgId, id))) {
         if (!r.result_json) continue;
-        const res = JSON.parse(r.result_json) as { runs: Row[]; bo?: { mean: number[]; sd: number[] } };
+        const res = storedDesign(r.result_json);
         const measured = r.results_json ? (JSON.parse(r.results_json) as Row[]) : [];
         res.runs.forEach((run, i) => {
           const m = measured[i] ?? {};
@@ -333,9 +334,9 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       const { r } = await roundOf(auth, id);
       if (!r.result_json) throw new AppError(409, errors.no_result);
       const user = readRows(csv, 'design', s.variables.map((v) => v.name), s.responses);
-      const ours = (JSON.parse(r.result_json) as { runs: Row[] }).runs;
+      const ours = storedDesign(r.result_json).runs;
       const job = await jobs.create({
-        orgId: auth.orgId, userId: auth.userId, kind: KIND, subjectType: EVAL_SUBJECT, subjectId: p.id,
+        orgId: auth.orgId, userId: auth.userId, kind: optimalDesignJob, subjectType: EVAL_SUBJECT, subjectId: p.id,
         spec: {
           output_dir: storage.pathOf(`${projectKey(auth.orgId, p.id)}/evaluation`), mode: 'evaluate', variables: s.variables, constraints: s.constraints,
           mixture_total: s.mixture_total ?? null, model: s.model, existing: [], user_design: user, our_design: ours, seed: 0,
@@ -360,7 +361,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
         if (job && job.state !== 'queued' && job.state !== 'running') await applyEval(auth.orgId, job);
         p = await getRow(auth, id);
       }
-      return { project_id: p.id, state: p.eval_state, error: engineErrorText(p.eval_error, lang), evaluation: p.eval_result_json ? (JSON.parse(p.eval_result_json) as DesignEvaluation) : null };
+      return { project_id: p.id, state: p.eval_state, error: engineErrorText(p.eval_error, lang), evaluation: p.eval_result_json ? storedEvaluation(p.eval_result_json) : null };
     },
 
     async remove(auth: AuthContext, id: string) {

@@ -161,7 +161,6 @@ export const optimizationResult = z
     sensitivity: z.record(z.string(), z.record(z.string(), figure)).describe('feature → target → spread of the prediction over the feature’s range'),
   })
   .meta({ id: 'OptimizationResult' });
-export type OptimizationResult = z.infer<typeof optimizationResult>;
 
 /** A condition predicted by POST optimization/prediction. */
 export const conditionPrediction = z
@@ -175,7 +174,6 @@ export const conditionPrediction = z
   })
   .meta({ id: 'OptimizationConditionPrediction' });
 export const conditionPredictions = z.object({ predictions: z.array(conditionPrediction) });
-export type ConditionPredictions = z.infer<typeof conditionPredictions>;
 
 export const runView = z
   .object({

@@ -6,16 +6,17 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
-import type { ColumnInfo } from '../datasets/ingest.js';
+import type { ColumnInfo } from '../datasets/column-stats.js';
 import type { DatasetService } from '../datasets/service.js';
 import { decimalsOk } from '@mitate/rules';
 import type { TrainingService } from '../training/service.js';
 import type { OptimizationProjectTable, OptimizationRunTable } from './db.js';
 import './db.js';
 import { engineErrors, M } from './messages.js';
-import { type ConditionPredictions, type OptimizationResult, type RegisterBody, type Settings } from './schemas.js';
+import { optimizeCheckJob, optimizeJob, optimizePredictJob } from './jobs.js';
+import type { SpecOf } from '../../jobs/kind.js';
+import { type RegisterBody, type Settings } from './schemas.js';
 
-export const KIND = 'optimize';
 const SUBJECT = 'optimization_run';
 const CHECK_TIMEOUT_MS = 120_000;
 const REGRESSION_TYPES = ['regression', 'soft_sensor'];
@@ -157,8 +158,8 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
   }
 
   /** The engine builds the problem (the one implementation of its rules and of constraint feasibility) before anything is stored. */
-  async function engineCheck(auth: AuthContext, spec: Record<string, unknown>, kind = 'optimize_check') {
-    const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind, spec });
+  async function engineCheck(auth: AuthContext, spec: SpecOf<typeof optimizeCheckJob>) {
+    const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: optimizeCheckJob, spec });
     let done: JobView;
     try {
       done = await jobs.waitFor(job.id, CHECK_TIMEOUT_MS);
@@ -170,7 +171,7 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
       const text: LocalText = { en: engineErrorText(done.error, 'en') ?? 'error', ja: engineErrorText(done.error, 'ja') ?? 'error' };
       throw new AppError(422, text, {}, 'settings');
     }
-    return done.result as Record<string, unknown>;
+    return optimizeCheckJob.resultOf(done);
   }
 
   async function getRow(auth: AuthContext, id: string): Promise<OptimizationProjectTable> {
@@ -184,7 +185,7 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
 
   function runView(r: OptimizationRunTable, job: JobView | undefined, lang: Lang) {
     const state = runState(job);
-    const result = state === 'done' ? (job?.result as OptimizationResult | null) : null;
+    const result = state === 'done' && job ? optimizeJob.resultOf(job) : null;
     return {
       id: r.id,
       algorithm: r.algorithm,
@@ -249,7 +250,7 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
       await jobs.create({
         orgId: auth.orgId,
         userId: auth.userId,
-        kind: KIND,
+        kind: optimizeJob,
         subjectType: SUBJECT,
         subjectId: runId,
         spec: { ...spec, algorithm, output_dir: storage.pathOf(resultKey) },
@@ -277,7 +278,7 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
       if (!body.name) throw new AppError(422, M.nameRequired, {}, 'name');
       const { models, dataset, spec } = await prepared(auth, body);
       if (dataset.id !== datasetId) throw new AppError(422, M.sameDataset, {}, 'models');
-      await engineCheck(auth, spec as unknown as Record<string, unknown>);
+      await engineCheck(auth, spec);
       const id = crypto.randomUUID();
       const settings = {
         models: body.models,
@@ -348,7 +349,7 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
       if (!run) throw new AppError(404, M.runNotFound);
       const job = await jobs.get(auth.orgId, run.job_id);
       const v = runView(run, job, lang);
-      return { run: v, project_id: run.project_id, result: v.state === 'done' ? ((job?.result ?? null) as OptimizationResult | null) : null };
+      return { run: v, project_id: run.project_id, result: v.state === 'done' && job ? optimizeJob.resultOf(job) : null };
     },
 
     async resultCsv(auth: AuthContext, datasetId: string, runId: string | undefined) {
@@ -372,15 +373,15 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
       if (!conditions.length) throw new AppError(422, M.conditionEmpty, {}, 'conditions');
       const p = await getRow(auth, projectId);
       const { spec } = await prepared(auth, JSON.parse(p.settings_json) as Settings);
-      const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: 'optimize_predict', subjectType: 'optimization_project', subjectId: p.id, spec: { ...spec, conditions } });
+      const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: optimizePredictJob, subjectType: 'optimization_project', subjectId: p.id, spec: { ...spec, conditions } });
       return { id: job.id, state: runState(job), progress: 0, error: null, result: null };
     },
 
     async predictionResult(auth: AuthContext, taskId: string, lang: Lang) {
       const job = await jobs.get(auth.orgId, taskId);
-      if (!job || job.kind !== 'optimize_predict') throw new AppError(404, M.taskNotFound);
+      if (!job || job.kind !== optimizePredictJob.kind) throw new AppError(404, M.taskNotFound);
       const state = runState(job);
-      return { id: job.id, state, progress: job.progress, error: state === 'failed' ? engineErrorText(job.error, lang) : null, result: state === 'done' ? (job.result as ConditionPredictions) : null };
+      return { id: job.id, state, progress: job.progress, error: state === 'failed' ? engineErrorText(job.error, lang) : null, result: state === 'done' ? optimizePredictJob.resultOf(job) : null };
     },
   };
 }

@@ -18,6 +18,8 @@ import type { PredictionTable } from './db.js';
 import { type Lang } from '../../i18n/messages.js';
 import { IMAGE_TYPES } from '../images/schemas.js';
 import { imageSummaryIn } from '../images/skipped.js';
+import { imagePredictJob } from '../images/jobs.js';
+import { predictJob } from './jobs.js';
 import { M } from './messages.js';
 import { predictionRepo as repo } from './repo.js';
 import type { PredictionView } from './responses.js';
@@ -67,7 +69,7 @@ export function makePredictionService(
       log: state === 'failed' ? (job?.log ?? '') : '',
       // the summary the project kind's engine task wrote (Prediction declares each); an image prediction's left-out
       // images and ZIP entries say why in the reader's language
-      result: state === 'done' ? (IMAGE_TYPES_SET.has(p.project_type) ? imageSummaryIn(job?.result, lang) : (job?.result ?? null)) : null,
+      result: state === 'done' && job ? (IMAGE_TYPES_SET.has(p.project_type) ? imageSummaryIn(imagePredictJob.resultOf(job), lang) : predictJob.resultOf(job)) : null,
       created_at: p.created_at,
       finished_at: job?.finished_at ?? null,
     } as PredictionView;
@@ -141,7 +143,7 @@ export function makePredictionService(
       const job = await jobs.create({
         orgId: auth.orgId,
         userId: auth.userId,
-        kind: 'predict',
+        kind: predictJob,
         subjectType: 'prediction',
         subjectId: id,
         spec: {

@@ -146,6 +146,5 @@ export const RunResult = z
   })
   .meta({ id: 'PreprocessRun' });
 
-export type PreviewResult = z.infer<typeof PreviewView>;
 export type RunResultView = z.infer<typeof RunResult>;
 export type LoadedDatasetView = z.infer<typeof LoadedDataset>;

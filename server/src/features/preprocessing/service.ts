@@ -9,13 +9,15 @@ import { type DuckConnection, withConnection } from '../../duck/index.js';
 import { copyParquetToCsv } from '../../http/csv.js';
 import { testHold } from '../../testhold.js';
 import { AppError } from '../../http/errors.js';
-import { type ColumnInfo, type IngestResult, type KnownFigures, parquetStats } from '../datasets/ingest.js';
+import { type ColumnInfo, type IngestResult, parquetStats } from '../datasets/column-stats.js';
 import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
 import './db.js'; // the area's tables and migrations
 import { M } from './messages.js';
 import { leaveOutUnread, type Step } from './schemas.js';
-import { type LoadedDatasetView, type PreviewResult, type RunResultView, type StepSettings, StepView } from './responses.js';
+import type { ResultOf } from '../../jobs/kind.js';
+import { preprocessJob, preprocessPreviewJob } from './jobs.js';
+import { type LoadedDatasetView, type RunResultView, type StepSettings, StepView } from './responses.js';
 
 const now = () => new Date().toISOString();
 /** How long a preview may take before the caller is told so (the engine job keeps its own limits). */
@@ -56,17 +58,7 @@ export function conditionView(c: PreprocessConditionTable) {
 }
 
 /** What a preprocess job leaves: the new table and, when its rows are the source's in place, which columns changed. */
-interface RunOutput {
-  parquet: string;
-  changed_columns?: string[] | null;
-  /** The changed numeric columns' figures, computed by the engine from the values it wrote. */
-  column_figures?: Record<string, KnownFigures> | null;
-  columns: string[];
-  output_dir: string;
-  condition: Record<string, unknown>;
-  history: unknown[];
-  datetime_column: string | null;
-}
+type RunOutput = ResultOf<typeof preprocessJob>;
 
 /**
  * Statistics of a new dataset whose rows are the source's, in place: the source's figures for the columns the
@@ -183,7 +175,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
         {
           orgId: auth.orgId,
           userId: auth.userId,
-          kind: 'preprocess_preview',
+          kind: preprocessPreviewJob,
           subjectType: 'dataset',
           subjectId: row.id,
           spec: { parquet: datasets.parquetPath(row), steps: b.steps, index, datetime_column: row.datetime_column, sample_rows: b.sample_rows },
@@ -193,7 +185,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
       );
       fs.rmSync(path.join(ctx.config.dataDir, 'jobs', done.id), { recursive: true, force: true });
       if (done.state !== 'succeeded') throw new AppError(422, M.previewFailed, { reason: done.error ?? done.state }, 'steps');
-      return done.result as PreviewResult; // engine preprocessing.condition.preview_step
+      return preprocessPreviewJob.resultOf(done)!; // engine preprocessing.condition.preview_step
     },
 
     /** POST preprocess/dataset/{id}: runs a condition (steps, or a saved one) as an engine job; its id is the temp_id. */
@@ -211,7 +203,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
       const job = await jobs.create({
         orgId: auth.orgId,
         userId: auth.userId,
-        kind: 'preprocess',
+        kind: preprocessJob,
         subjectType: 'dataset',
         subjectId: row.id,
         spec: { parquet: datasets.parquetPath(row), steps, datetime_column: row.datetime_column, name },
@@ -236,7 +228,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
     async result(auth: AuthContext, tempId: string): Promise<RunResultView> {
       const run = await getRun(auth, tempId);
       const job = await jobs.get(auth.orgId, tempId);
-      const r = (job?.result ?? null) as NonNullable<RunResultView['result']> | null; // engine task preprocess
+      const r = job ? preprocessJob.resultOf(job) : null; // engine task preprocess
       return {
         temp_id: run.id,
         source_dataset_id: run.source_dataset_id,
@@ -264,7 +256,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
       if (run.dataset_id) throw new AppError(409, M.runRegistered);
       const job = await jobs.get(auth.orgId, tempId);
       if (!job || job.state !== 'succeeded') throw new AppError(409, M.runNotReady, { state: job?.state ?? 'unknown' });
-      const result = job.result as RunOutput;
+      const result = preprocessJob.resultOf(job)!;
       if (!fs.existsSync(result.parquet)) throw new AppError(410, M.runOutputGone);
       const parent = await datasets.find(auth.orgId, run.source_dataset_id);
       const tempDir = storage.makeTempDir();

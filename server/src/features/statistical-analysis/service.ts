@@ -7,7 +7,7 @@ import { engineErrorText } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import { ident, jsonNumber, sqlString, withConnection } from '../../duck/index.js';
-import type { ColumnType } from '../datasets/ingest.js';
+import type { ColumnType } from '../datasets/column-stats.js';
 import type { DatasetService } from '../datasets/service.js';
 import type { StatisticalProjectTable } from './db.js';
 import { evaluation, type ProjectInfo, resultCsv, summaryCsv, type TestResult } from './interpret.js';
@@ -15,8 +15,8 @@ import { type ErrorCode, errors } from './messages.js';
 import { projectRepo } from './repo.js';
 import { reportHtml } from './report.js';
 import type { ProjectSettings, RegisterBody, TestType } from './schemas.js';
+import { statisticalAnalysisJob } from './jobs.js';
 
-export const KIND = 'statistical_analysis';
 export const SUBJECT = 'statistical_project';
 const MAX_GROUPS = 50;
 const NUMERIC: ColumnType[] = ['integer', 'float'];
@@ -39,7 +39,7 @@ type Settings = Omit<ProjectSettings, 'groups'> & { groups: string[] };
 export function toView(row: StatisticalProjectTable, lang: Lang) {
   let summary: { statistic: string | null; value: number | null; p_value: number | null; reject: boolean; method: string } | null = null;
   if (row.result_json) {
-    const r = JSON.parse(row.result_json) as TestResult;
+    const r = statisticalAnalysisJob.parseStored(row.result_json);
     summary = { statistic: r.statistic?.symbol ?? null, value: r.statistic?.value ?? null, p_value: r.p_value, reject: r.reject, method: r.method };
   }
   return {
@@ -281,7 +281,7 @@ export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets
     const done = job.state === 'succeeded';
     await projectRepo.finishRun(db, orgId, projectId, job.id, {
       state: done ? 'done' : 'failed',
-      result_json: done ? JSON.stringify(job.result) : null,
+      result_json: done ? JSON.stringify(statisticalAnalysisJob.resultOf(job)) : null,
       error: done ? null : (job.error ?? 'failed'),
       finished_at: job.finished_at ?? now(),
       updated_at: now(),
@@ -306,7 +306,7 @@ export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets
     const job = await jobs.create({
       orgId: auth.orgId,
       userId: auth.userId,
-      kind: KIND,
+      kind: statisticalAnalysisJob,
       subjectType: SUBJECT,
       subjectId: row.id,
       spec: {
@@ -348,7 +348,7 @@ export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets
   async function resultOf(auth: AuthContext, id: string): Promise<{ row: StatisticalProjectTable; result: TestResult }> {
     const row = await getRow(auth, id);
     if (!row.result_json) throw new AppError(409, errors.no_result);
-    return { row, result: JSON.parse(row.result_json) as TestResult };
+    return { row, result: statisticalAnalysisJob.parseStored(row.result_json) };
   }
 
   const info = (row: StatisticalProjectTable): ProjectInfo => ({ name: row.name, dataset_name: row.dataset_name, test_type: row.test_type, finished_at: row.finished_at });
@@ -460,7 +460,7 @@ export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets
         log: row.state === 'failed' ? (job?.log ?? '') : '',
         started_at: job?.started_at ?? null,
         finished_at: row.finished_at,
-        result: row.result_json ? (JSON.parse(row.result_json) as TestResult) : null,
+        result: row.result_json ? statisticalAnalysisJob.parseStored(row.result_json) : null,
       };
     },
 
@@ -489,7 +489,7 @@ export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets
       const rows = ids.length
         ? await Promise.all(ids.map((id) => getRow(auth, id)))
         : await Promise.all((await projectRepo.all(db, auth.orgId)).map((r) => getRow(auth, r.id)));
-      const items = rows.map((r) => ({ project: { ...info(r), id: r.id, state: r.state }, result: r.result_json ? (JSON.parse(r.result_json) as TestResult) : null }));
+      const items = rows.map((r) => ({ project: { ...info(r), id: r.id, state: r.state }, result: r.result_json ? statisticalAnalysisJob.parseStored(r.result_json) : null }));
       return summaryCsv(items, lang);
     },
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
 import { replies } from '../../http/responses.js';
-import { StatisticsJob, StatisticsResult, StatisticsStarted } from '../datasets/responses.js';
+import { StatisticsJob, StatisticsStarted } from '../datasets/responses.js';
+import { statisticsJob } from '../datasets/jobs.js';
 
 const params = z.object({ dataset_id: z.string().max(64) });
 
@@ -37,7 +38,7 @@ export default async function statisticsRoutes(app: FastifyInstance) {
         message: job.message,
         error: job.error,
         log: job.state === 'failed' ? job.log : '',
-        result: job.state === 'succeeded' ? (job.result as z.infer<typeof StatisticsResult>) : null,
+        result: statisticsJob.resultOf(job),
         started_at: job.started_at,
         finished_at: job.finished_at,
       });

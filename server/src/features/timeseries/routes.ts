@@ -10,7 +10,8 @@ import { fileReplies, IdView } from '../../http/responses.js';
 import { M as TM } from '../training/messages.js';
 import { trainBody } from '../training/schemas.js';
 import { contributionsView, driftSuggestBody, driftSuggestionView, normalDefaultQuery, normalDefaultView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
-import { localCatalogue } from './service.js';
+import { localCatalogue } from './detectors.js';
+import { tsadTrainJob } from './jobs.js';
 
 const tags = ['time series'];
 
@@ -18,7 +19,7 @@ const tags = ['time series'];
 export default async function timeSeriesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { timeSeries: svc, training, runs } = app.services;
-  runs.installModelEventHandlers('tsad_train');
+  runs.installModelEventHandlers(tsadTrainJob);
 
   const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
     if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);

@@ -15,106 +15,17 @@ import type { RunService } from '../training/runs.js';
 import type { TrainingService } from '../training/service.js';
 import './db.js';
 import { M } from './messages.js';
-import type { DriftSuggestBody, DriftSuggestion, RegisterBody, TsModelMetrics, TsParams, TsReport, TsType, WindowStat } from './schemas.js';
-import { TS_TYPES, WINDOW_STATS } from './schemas.js';
+import type { DriftSuggestBody, DriftSuggestion, RegisterBody, TsModelMetrics, TsParams, TsReport } from './schemas.js';
+import { WINDOW_STATS } from './schemas.js';
 import { defaultNormalRows, heldBackSplit, MIN_NORMAL_ROWS, type NormalSource, rowsToFit } from './normal.js';
 import { reportAt } from './in-force.js';
 import { downsample, evaluatedRows, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
+import { tsadDriftSuggestJob, tsadTrainJob } from './jobs.js';
+import { bestDetector, detectorName, isTsType, modeOf, said, tsCatalogue } from './detectors.js';
+import { bucketSql, RESAMPLE, SPAN, type TsConfig, warmupOf } from './settings.js';
+// what other areas import from here (moved beside it, issue 32)
+export { isTsType } from './detectors.js';
 
-/** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
-export type TsAlgorithm = {
-  key: string;
-  name_key: string;
-  contributions: boolean;
-  params: { name: string; kind: 'int' | 'float'; default: number; low: number; high: number; label_key: string; help_key?: string }[];
-};
-let cachedCatalogue: { supervised: TsAlgorithm[]; unsupervised: TsAlgorithm[] } | null = null;
-/** The engine's detector catalogue (engine/mitate_engine/tsad/catalogue.json): one list for engine, server and web. */
-export function tsCatalogue() {
-  if (!cachedCatalogue) {
-    const file = path.resolve(import.meta.dirname, '../../../../engine/mitate_engine/tsad/catalogue.json');
-    cachedCatalogue = JSON.parse(fs.readFileSync(file, 'utf8'));
-  }
-  return cachedCatalogue!;
-}
-/** A catalogue message key as a parameter of a message: the error handler says it in the reader's language. */
-const said = (key: string) => JSON.stringify({ code: key });
-/** A catalogue message in `lang` (the key itself if the catalogue lacks it, which a test rules out). */
-const text = (key: string, lang: Lang) => engineErrorText(said(key), lang) ?? key;
-/** The detector's name in `lang`. */
-export const detectorName = (key: string, lang: Lang) => {
-  const a = [...tsCatalogue().unsupervised, ...tsCatalogue().supervised].find((x) => x.key === key);
-  return a ? text(a.name_key, lang) : key;
-};
-/** The catalogue as the wizard shows it: each detector's name and each parameter's label and help in `lang`. */
-export function localCatalogue(lang: Lang) {
-  const one = (a: TsAlgorithm) => ({
-    key: a.key,
-    label: text(a.name_key, lang),
-    contributions: a.contributions,
-    params: a.params.map(({ label_key, help_key, ...p }) => ({ ...p, label: text(label_key, lang), ...(help_key ? { help: text(help_key, lang) } : {}) })),
-  });
-  const c = tsCatalogue();
-  return { supervised: c.supervised.map(one), unsupervised: c.unsupervised.map(one) };
-}
-/**
- * The model a person would pick first, chosen on rows none was fitted on and never on the test part: supervised, the
- * best F1 on the validation period (where each threshold was chosen); unsupervised, the fewest false alarms on the
- * held-back block of the normal period. Models trained before these figures existed are passed over.
- */
-export function bestDetector<M extends { state: string; model_key: string; metrics: TsModelMetrics | null }>(mode: 'supervised' | 'unsupervised', models: M[]) {
-  const basis = mode === 'supervised' ? ('validation_period' as const) : ('held_back_normal' as const);
-  const merit = (m: M) => (mode === 'supervised' ? m.metrics?.validation_f1 : m.metrics?.heldout_far == null ? null : -m.metrics.heldout_far);
-  let best: M | null = null;
-  for (const m of models) {
-    const v = m.state === 'done' ? merit(m) : null;
-    if (v != null && Number.isFinite(v) && (best === null || v > merit(best)!)) best = m;
-  }
-  return { best, basis };
-}
-export const modeOf = (type: string) => (type === 'time_series_anomaly_detection_supervised' ? ('supervised' as const) : ('unsupervised' as const));
-export const isTsType = (type: string): type is TsType => (TS_TYPES as readonly string[]).includes(type);
-
-/** Settings of a time-series project; the keys shared with tabular projects keep the training views working. */
-export interface TsConfig {
-  target: string | null;
-  features: string[];
-  time_column: string;
-  time_is_datetime: boolean;
-  lags: number[];
-  windows: (number | string)[];
-  /** Regular periods (pandas rule such as 1s, 5min) the series is resampled to before the windows, or null. */
-  resample?: string | null;
-  /** Statistics of each rolling window (absent in projects stored before: all four). */
-  window_stats?: WindowStat[];
-  /** Slowly drifting signals: each enters as its change over drift_rows rows only (engine tsad/features.py). */
-  drift_signals?: string[];
-  drift_rows?: number | null;
-  normal: { mode: 'rows'; rows: number } | { mode: 'range'; start: string | number; end: string | number } | null;
-  split_ratio: number;
-  split_time: null;
-  cv_folds: 'default';
-  significance_level: number;
-  n_trials: number;
-  auto_tune: boolean;
-  balance: boolean;
-  variance_threshold: number;
-  datetime_column: string | null;
-  notes: string[];
-}
-
-const SPAN = /^(\d+)\s*(ms|s|min|h|d|D)$/;
-/** The engine's tsad.model.RESAMPLE_RULE: a fixed period pandas floors timestamps to. */
-const RESAMPLE = /^(\d{1,6})?(ms|s|min|h)$/;
-const INTERVAL_UNIT = { ms: 'milliseconds', s: 'seconds', min: 'minutes', h: 'hours' } as const;
-/** The DuckDB time bucket of a resampling rule, aligned as pandas' floor (from the epoch). */
-export const bucketSql = (rule: string, column: string) => {
-  const m = RESAMPLE.exec(rule)!;
-  return `time_bucket(INTERVAL '${Number(m[1] ?? 1)} ${INTERVAL_UNIT[m[2] as keyof typeof INTERVAL_UNIT]}', CAST(${column} AS TIMESTAMP), TIMESTAMP '1970-01-01')`;
-};
-/** The engine's tsad/features.py warmup: the longest lag, window (rows) - 1 and change of drifting signals. */
-const warmupOf = (lags: number[], windows: (number | string)[], driftRows = 0) =>
-  Math.max(0, ...lags, ...windows.filter((w): w is number => typeof w === 'number').map((w) => w - 1), driftRows);
 const now = () => new Date().toISOString();
 const MAX_CACHED = 6;
 /** The engine's tsad/drift.py MIN_ROWS: a shorter period cannot tell a slow trend from noise. */
@@ -434,7 +345,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
         {
           orgId: auth.orgId,
           userId: auth.userId,
-          kind: 'tsad_drift_suggest',
+          kind: tsadDriftSuggestJob,
           subjectType: 'dataset',
           subjectId: dataset.id,
           spec: { project_type: body.project_type, parquet: datasets.parquetPath(dataset), time_column: time, features: body.feature_variables, resample, normal, split_ratio: body.split_ratio },
@@ -448,8 +359,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
         if (coded && isEngineCode(coded.code)) throw new AppError(422, engineErrorMessage(coded), {}, field);
         throw new AppError(422, M.driftFailed, { reason: engineErrorText(done.error, lang) ?? done.state }, 'feature_variables');
       }
-      type Item = Omit<DriftSuggestion['signals'][number], 'reason'> & { reason: { code: string; params?: Record<string, unknown> } };
-      const r = done.result as Omit<DriftSuggestion, 'signals'> & { signals: Item[] };
+      const r = tsadDriftSuggestJob.resultOf(done)!;
       return {
         period: r.period,
         rows: r.rows,
@@ -498,7 +408,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
       const runKey = runs.newRunKey(auth.orgId, id);
       const keys = models.map((m) => m.model_key);
       await runs.start(auth, id, {
-        kind: 'tsad_train',
+        kind: tsadTrainJob,
         runKey,
         modelKeys: keys,
         spec: {

@@ -14,6 +14,7 @@ import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProje
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
 import { imageProjectView, imageRegisterBody, type ImageRegister } from '../images/schemas.js';
 import { localAlgorithms, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
+import { trainJob } from './jobs.js';
 
 const tags = ['training'];
 
@@ -21,7 +22,7 @@ const tags = ['training'];
 export default async function trainingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { training: svc, images, runs } = app.services;
-  runs.installModelEventHandlers();
+  runs.installModelEventHandlers(trainJob);
 
   const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
     if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);

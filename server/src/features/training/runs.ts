@@ -6,6 +6,8 @@ import type { AppContext } from '../../context.js';
 import type { JobView } from '../../jobs/service.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import { trainingRepo as repo } from './repo.js';
+import type { AnyJobKind, JobKind, SpecOf } from '../../jobs/kind.js';
+import type { z } from 'zod';
 
 /**
  * The owner of projects and model runs for every kind of training (tables, time series, images): the project and
@@ -186,10 +188,10 @@ export function makeRunService(ctx: AppContext) {
      * and the models are marked training (a run that fails at once must find its project and models); `beforeStart`
      * adds what the area itself must change then. `resetMetrics` forgets the models' last figures.
      */
-    start(
+    start<J extends AnyJobKind>(
       auth: AuthContext,
       projectId: string,
-      run: { kind: string; runKey: string; modelKeys: string[]; spec: Record<string, unknown>; resetMetrics?: boolean; beforeStart?: () => Promise<unknown> },
+      run: { kind: J; runKey: string; modelKeys: string[]; spec: SpecOf<J>; resetMetrics?: boolean; beforeStart?: () => Promise<unknown> },
     ) {
       return jobs.create({
         orgId: auth.orgId,
@@ -225,7 +227,7 @@ export function makeRunService(ctx: AppContext) {
      * Keeps model rows in step with the engine: each `model` event as it streams, the job's result at the end.
      * Any job kind that trains the models of a tabular or time-series project (train, tsad_train) streams the same events.
      */
-    installModelEventHandlers(kind = 'train') {
+    installModelEventHandlers<R extends z.ZodType<{ models: Omit<ModelEvent, 'type'>[] }>>(kind: JobKind<string, z.ZodType, R>) {
       const apply = async (orgId: string, projectId: string, e: ModelEvent) => {
         if (!e.key || !e.state) return;
         await repo.updateModel(db, orgId, projectId, e.key, modelPatch(e));
@@ -235,13 +237,12 @@ export function makeRunService(ctx: AppContext) {
         const p = await projectOfJob(job.orgId, job.id);
         if (p) await apply(job.orgId, p.id, event as ModelEvent);
       });
-      jobs.onFinished(kind, async (job: JobView, orgId: string) => {
+      jobs.onFinished(kind, async (job, orgId) => {
         // helpers sharing its auto-tune trials have nothing left to do
         for (const id of await jobs.activeIdsFor(orgId, TUNE_HELPER_SUBJECT, job.id)) await jobs.cancel(orgId, id).catch(() => undefined);
         const p = await projectOfJob(orgId, job.id);
         if (!p) return;
-        const result = job.result as { models?: ModelEvent[] } | null;
-        for (const m of result?.models ?? []) await apply(orgId, p.id, { ...m, type: 'model' });
+        for (const m of job.result?.models ?? []) await apply(orgId, p.id, { ...m, type: 'model' });
         if (job.state !== 'succeeded') {
           await fail(orgId, p.id, job);
           await removeUnusedRuns(orgId, p.id);

@@ -15,6 +15,7 @@ import { type RunService, TUNE_HELPER_SUBJECT } from './runs.js';
 import { readTrainingReport, type TrainingModelView, type TrainingProjectView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
 import { algorithmName, algorithmsOf, catalogueText, catalogueWord, isTabular, paramLabels, type ProjectType, TYPES } from './types.js';
+import { trainJob, tuneHelperJob } from './jobs.js';
 
 export interface ProjectConfig {
   target: string | null;
@@ -349,11 +350,11 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
         run_key: runKey,
         models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
       };
-      const main = await runs.start(auth, id, { kind: 'train', runKey, modelKeys: models.map((m) => m.model_key), spec });
+      const main = await runs.start(auth, id, { kind: trainJob, runKey, modelKeys: models.map((m) => m.model_key), spec });
       // Auto-tune trials of this job also run on other workers (PostgreSQL: Optuna's RDB storage); queued after the
       // main job, so a helper never holds the only free worker while the main job waits.
       for (let i = 0; i < helpers; i++) {
-        await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: 'tune_helper', subjectType: TUNE_HELPER_SUBJECT, subjectId: main.id, spec: { ...spec, output_dir: undefined } });
+        await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: tuneHelperJob, subjectType: TUNE_HELPER_SUBJECT, subjectId: main.id, spec: { ...spec, output_dir: undefined } });
       }
       return view(auth, await getProject(auth, id));
     },

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ok } from '../../http/errors.js';
-import { MAX_SCATTER_POINTS, Phases } from './service.js';
+import { MAX_SCATTER_POINTS, Phases } from './figures.js';
 import { replies } from '../../http/responses.js';
 import { acceptedEncoding, answerCache, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
 import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { apiBlob, apiGet, apiPost } from '../../api/client';
 import { uploadMultipart } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
-import { rates } from '../../../../server/src/features/images/thresholds';
+import { rates } from '@mitate/rules';
 
 const enc = encodeURIComponent;
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
@@ -121,7 +121,7 @@ export function useAuthedImage(path: string | null) {
 }
 
 /** Miss rate (NG passed as OK) and over-detection rate (OK flagged) of held-out scores at a threshold, for the live
- * slider: the server's rule (features/images/thresholds.ts), which saves and reports the same rates. */
+ * slider: the rule the server applies too (@mitate/rules thresholds.ts), which saves and reports the same rates. */
 export const ratesAt = (scores: HeldScore[], threshold: number) =>
   rates(
     scores.map((s) => s.label),

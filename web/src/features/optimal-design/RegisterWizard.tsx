@@ -23,7 +23,8 @@ import { useNavigate } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import { ALGORITHMS, type Algorithm, type Constraint, doeKeys, MODELS, type ModelKind, registerProject, type RegisterSettings, useAllProjects, type VariableType } from './api';
-import { decimalsOk, parseNumber } from './decimals';
+import { decimalsOk } from '@mitate/rules';
+import { parseNumber } from './numbers';
 import FileField from './FileField';
 import { detailsPath } from './ProjectListPage';
 

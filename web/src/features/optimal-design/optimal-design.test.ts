@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decimalsOk, parseNumber } from './decimals';
+import { decimalsOk } from '@mitate/rules';
+import { parseNumber } from './numbers';
 import { ternaryXY } from './charts';
 
 describe('optimal design helpers', () => {

@@ -1,7 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
+import { apiBlob, apiDelete, apiPost } from '../../api/client';
+import { answer, http, per } from '../../api/typed';
+import { isOneOf } from '../../api/types';
 import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
+
+/** The project states a list can be narrowed to (an empty choice lists all). */
+const STATES = ['running', 'ready', 'done', 'failed'] as const;
 
 /** Shapes of SPEC §7 'Optimization' (server/src/features/optimization/schemas.ts is the source of truth). */
 export const ALGORITHMS = ['tpe', 'cmaes', 'nsga2', 'gp', 'random', 'grid'] as const;
@@ -67,7 +72,7 @@ export function useProjects(params: { query: string; state: string; page: number
   return useQuery({
     queryKey: optKeys.list(params),
     queryFn: ({ signal }) =>
-      apiGet<Schemas['OptimizationProjectPage']>('/api/optimization/projects/list', { ...params, state: params.state || undefined }, { signal }),
+      answer(http.GET('/api/optimization/projects/list', { params: { query: { ...params, state: isOneOf(STATES, params.state) ? params.state : undefined } }, ...per({ signal }) })),
     placeholderData: keepPreviousData,
     meta: { background: true },
     refetchInterval: (q) => (q.state.data?.items.some((p) => p.state === 'running') ? 2000 : false),
@@ -77,7 +82,7 @@ export function useProjects(params: { query: string; state: string; page: number
 export function useProject(id: string | undefined) {
   return useQuery({
     queryKey: optKeys.project(id ?? ''),
-    queryFn: ({ signal }) => apiGet<Project>(`/api/optimization/project/${enc(id!)}`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/optimization/project/{id}', { params: { path: { id: id! } }, ...per({ signal }) })),
     enabled: !!id,
     meta: { background: true },
     refetchInterval: (q) => (active(q.state.data) ? 1000 : false),
@@ -87,7 +92,7 @@ export function useProject(id: string | undefined) {
 export function useResult(id: string | undefined, algorithm: string | undefined, finishedAt: string | null | undefined) {
   return useQuery({
     queryKey: [...optKeys.result(id ?? '', algorithm ?? ''), finishedAt],
-    queryFn: ({ signal }) => apiGet<Schemas['OptimizationRunResult']>(`/api/optimization/result/${enc(id!)}`, { algorithm: algorithm! }, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/optimization/result/{id}', { params: { path: { id: id! }, query: { algorithm: algorithm! } }, ...per({ signal }) })),
     enabled: !!id && !!algorithm && !!finishedAt,
   });
 }

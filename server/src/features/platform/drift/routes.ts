@@ -6,6 +6,7 @@ import { replies } from '../../../http/responses.js';
 import { langOf } from '../../../i18n/messages.js';
 import { idParams } from '../schemas.js';
 import { driftSettingsBody, driftView } from './schemas.js';
+import { platformDriftJob } from './jobs.js';
 import { DRIFT_KIND } from './service.js';
 
 const tags = ['platform projects'];
@@ -44,6 +45,6 @@ export function registerDriftRoutes(api: FastifyInstance) {
 
 /** The job's end is recorded with its check; the sampler's last rows are written when the server stops. */
 export function watchDriftJobs(app: FastifyInstance) {
-  app.ctx.jobs.onFinished(DRIFT_KIND, (job) => app.services.drift.onJobFinished(job));
+  app.ctx.jobs.onFinished(platformDriftJob, (job) => app.services.drift.onJobFinished(job));
   app.addHook('onClose', () => app.services.drift.close());
 }

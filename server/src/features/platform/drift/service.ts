@@ -14,12 +14,13 @@ import type { PlatformProjectTable } from '../db.js';
 import type { PlatformService } from '../service.js';
 import type { PlatformDriftCheckTable } from './db.js';
 import { D } from './messages.js';
+import { platformDriftJob } from './jobs.js';
 import { DriftRepo } from './repo.js';
 import { autoDue, settingsOf, warningsOf, windowStart } from './rules.js';
 import { DriftSampler } from './sampler.js';
 import type { DriftCheckView, DriftFeature, DriftSettings, DriftView } from './schemas.js';
 
-export const DRIFT_KIND = 'platform_drift';
+export const DRIFT_KIND = platformDriftJob.kind;
 /** Checks kept per project (the time chart's history). */
 const KEEP_CHECKS = 60;
 /** A check still 'running' after this long lost its job (a server restart): another may start. */
@@ -27,12 +28,6 @@ const STALE_MS = 30 * 60_000;
 const INTERRUPTED = 'interrupted';
 /** Image models are compared by their served scores (the project type of an image training project). */
 const isImage = (type: string) => (IMAGE_TYPES as readonly string[]).includes(type) || type.startsWith('image');
-
-interface EngineResult {
-  rows: number;
-  features: Omit<DriftFeature, 'warnings'>[];
-  condition_applied: boolean;
-}
 
 /** What the check needs of other areas, looked up by organisation (an automatic check has no caller). */
 const systemAuth = (orgId: string): AuthContext => ({ orgId, userId: '', role: 'system', email: '' });
@@ -136,7 +131,7 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
       await ctx.jobs.create({
         orgId: p.organisation_id,
         userId: auth.userId || null,
-        kind: DRIFT_KIND,
+        kind: platformDriftJob,
         subjectType: 'platform_project',
         subjectId: p.id,
         spec: { samples: file, model_dir: ctx.storage.pathOf(p.model_dir), ...ref },
@@ -151,7 +146,7 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
   }
 
   function checkView(c: PlatformDriftCheckTable, s: DriftSettings, lang: Lang): DriftCheckView {
-    const r = c.result_json ? (JSON.parse(c.result_json) as EngineResult) : null;
+    const r = c.result_json ? platformDriftJob.parseStored(c.result_json) : null;
     const features = (r?.features ?? []).map((f) => ({ ...f, warnings: warningsOf(f, s, c.rows) }));
     return {
       id: c.id,
