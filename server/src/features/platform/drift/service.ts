@@ -18,7 +18,7 @@ import { platformDriftJob } from './jobs.js';
 import { DriftRepo } from './repo.js';
 import { autoDue, settingsOf, warningsOf, windowStart } from './rules.js';
 import { DriftSampler } from './sampler.js';
-import type { DriftCheckView, DriftFeature, DriftSettings, DriftView } from './schemas.js';
+import type { DriftCheckView, DriftSettings, DriftView } from './schemas.js';
 
 export const DRIFT_KIND = platformDriftJob.kind;
 /** Checks kept per project (the time chart's history). */
