@@ -15,6 +15,9 @@ const arg = (name, dflt) => {
   const a = process.argv.find((s) => s.startsWith(`--${name}=`));
   return a ? a.slice(name.length + 3) : dflt;
 };
+// Once more on a failed connection: a keep-alive socket left idle during a long upload may have been closed.
+const plainFetch = globalThis.fetch;
+globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
 const ROWS = Number(arg('rows', 10_000_000));
 const FEATURES = ['temperature', 'pressure', 'humidity', 'counter', 'vibration', 'status', 'line'];
 const TARGET = 'signal';
