@@ -5,12 +5,15 @@ Anything it lists beyond these is dead code: delete it, or add it here with the 
 # Task classes register themselves by subclassing Task (task.py __init_subclass__); the worker finds them by kind.
 Diagnostics, ImageIngest, ImagePredict, ImagePreprocess, ImageTrain, OptimalDesign, Optimize, OptimizeCheck  # noqa
 OptimizePredict, Preprocess, PreprocessPreview, StatisticalAnalysis, Statistics, Train, TsadDriftSuggest  # noqa
-TsadTrain, TuneHelper  # noqa
+TsadTrain, TuneHelper, PlatformDrift  # noqa
 
 # scikit-learn's estimator protocol (clone, search) calls these; `deep` is part of its signature.
 _.get_params  # noqa
 _.set_params  # noqa
 deep  # noqa
+# ... and a transformer's output names: the fitted attribute and get_feature_names_out(input_features).
+_.feature_names_out_  # noqa
+input_features  # noqa
 
 # BullMQ's processor signature is (job, token).
 token  # noqa

@@ -61,6 +61,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   await page.getByRole('textbox', { name: 'cement Lower' }).fill('150');
   await page.getByRole('textbox', { name: 'cement Upper' }).fill('450');
   await page.getByRole('textbox', { name: 'cement Unit' }).fill('kg/m³');
+  await page.getByRole('combobox', { name: 'cement Kind' }).waitFor(); // short visible labels, full names for assistive tech
   await page.getByRole('button', { name: 'Add a constraint' }).click();
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill('cost');
   await page.getByRole('textbox', { name: 'Terms' }).fill('0.1*cement + 0.05*blast_furnace_slag + 1*superplasticizer');

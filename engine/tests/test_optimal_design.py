@@ -341,3 +341,28 @@ def test_a_square_of_a_two_level_variable_is_refused_for_its_levels_and_ordinary
     )
     assert not r["criteria"]["singular"]
     assert not make_design(mixture_spec())["criteria"]["singular"]
+
+
+def test_simplex_lattice_reads_fully_efficient_against_the_best_design_found():
+    """Issue 33: the {3,2} lattice is the textbook D-optimal design for a Scheffé quadratic; its absolute D (4.2 %
+    on the cube's scale) must not be the figure a person reads: relative to the best design found it is 100 %."""
+    spec = {
+        "variables": [{"name": n, "type": "mixture", "low": 0, "high": 1} for n in "ABC"],
+        "mixture_total": 1,
+        "model": {"kind": "scheffe_quadratic"},
+        "algorithm": "simplex_lattice",
+        "parameters": {"degree": 2},
+        "seed": 1,
+    }
+    c = make_design(spec)["criteria"]
+    assert c["d_efficiency"] == pytest.approx((1 / 6) * (1 / 16) ** (1 / 2), rel=1e-9)  # det(XᵀX/6)^(1/6), 3 vertices, 3 midpoints
+    assert c["d_relative"] == pytest.approx(1.0, abs=1e-9)
+    assert c["a_relative"] == pytest.approx(1.0, abs=1e-6)
+    assert c["i_efficiency"] > 0.99  # an I-optimal search of 6 runs finds one a hair better (99.9 %)
+
+
+def test_a_poor_design_reads_below_the_best_found():
+    """A design of axial points only (no blends) with a quadratic mixture model beside a D-optimal one."""
+    spec = mixture_spec(algorithm="space_filling", exclude={"rows": []}, constraints=[])
+    c = make_design(spec)["criteria"]
+    assert 0 < c["d_relative"] < 1 and 0 < c["a_relative"] <= 1

@@ -36,6 +36,7 @@ import imageRoutes from './features/images/routes.js';
 import timeSeriesRoutes from './features/timeseries/routes.js';
 import platformRoutes from './features/platform/routes.js';
 import billingRoutes from './features/billing/routes.js';
+import installationRoutes from './features/installation/routes.js';
 import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { responseSerializer } from './http/responses.js';
 import { JobService } from './jobs/service.js';
@@ -157,6 +158,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(imageRoutes);
       await api.register(timeSeriesRoutes);
       await api.register(billingRoutes);
+      await api.register(installationRoutes);
     },
     { prefix: '/api' },
   );

@@ -38,6 +38,16 @@ export interface Config {
    * twice that; 0 turns a limit off). Counted in this server's memory: with N servers a client may get up to N times. */
   serveIpRps: number;
   serveKeyRps: number;
+  /** MITATE_FIRST_ACCOUNT_ADMIN (default on): with no MITATE_PLATFORM_ADMINS, the installation's first account is its
+   * platform administrator (as Grafana and GitLab do), so a fresh `npm start` can walk every flow. */
+  firstAccountAdmin: boolean;
+  /** MITATE_PLATFORM_REVIEW (default on): hosted APIs wait for a platform administrator's review; administrators may
+   * switch it in the app (stored setting wins). Off, submitting approves at once. */
+  platformReview: boolean;
+  /** Input drift of hosted APIs (features/platform/drift): rows sampled per project per flush (MITATE_DRIFT_SAMPLE_CAP),
+   * the flush period (MITATE_DRIFT_FLUSH_MS), and what is kept per project: the last MITATE_DRIFT_KEEP_ROWS rows, none
+   * older than MITATE_DRIFT_KEEP_DAYS days. */
+  drift: { sampleCap: number; flushMs: number; keepRows: number; keepDays: number };
 }
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -122,6 +132,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined,
     serveIpRps: Math.max(0, int(env.MITATE_SERVE_IP_RPS, 1000)),
     serveKeyRps: Math.max(0, int(env.MITATE_SERVE_KEY_RPS, 2000)),
+    firstAccountAdmin: bool(env.MITATE_FIRST_ACCOUNT_ADMIN, true),
+    platformReview: bool(env.MITATE_PLATFORM_REVIEW, true),
+    drift: {
+      sampleCap: Math.max(0, int(env.MITATE_DRIFT_SAMPLE_CAP, 200)),
+      flushMs: Math.max(50, int(env.MITATE_DRIFT_FLUSH_MS, 5000)),
+      keepRows: Math.max(100, int(env.MITATE_DRIFT_KEEP_ROWS, 5000)),
+      keepDays: Math.max(1, int(env.MITATE_DRIFT_KEEP_DAYS, 30)),
+    },
     ...overrides,
   };
 }

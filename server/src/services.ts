@@ -18,10 +18,12 @@ import { makeBillingService } from './features/billing/service.js';
 import { makeDownloadService } from './features/downloads/service.js';
 import { makeIdentityReviewService } from './features/identity-review/service.js';
 import { makeIdentityService } from './features/identity/service.js';
+import { makeInstallationService } from './features/installation/service.js';
 import { makeMeService } from './features/me/service.js';
 import { makeMembersService } from './features/members/service.js';
 import { makeOidcService } from './features/oidc/service.js';
 import { makePlatformService } from './features/platform/service.js';
+import { makeDriftService } from './features/platform/drift/service.js';
 import { makeProfileService } from './features/profile/service.js';
 
 /**
@@ -36,9 +38,12 @@ export function buildServices(ctx: AppContext) {
   // The account side, lowest first: account ← identity ← profile ← members.
   const account = makeAccountService(ctx);
   const identity = makeIdentityService(ctx);
-  const profile = makeProfileService(ctx, account, identity);
+  const installation = makeInstallationService(ctx, account);
+  const profile = makeProfileService(ctx, account, identity, installation);
+  const platform = makePlatformService(ctx, { training, installation });
   return {
     account,
+    installation,
     identity,
     profile,
     members: makeMembersService(ctx, account, profile),
@@ -47,8 +52,9 @@ export function buildServices(ctx: AppContext) {
     me: makeMeService(ctx, account),
     audit: makeAuditService(ctx, account),
     downloads: makeDownloadService(ctx),
-    platform: makePlatformService(ctx, { training }),
-    billing: makeBillingService(ctx),
+    platform,
+    drift: makeDriftService(ctx, { platform, training, datasets }),
+    billing: makeBillingService(ctx, { bank: installation.bank }),
     datasets,
     runs,
     training,

@@ -78,6 +78,8 @@ export async function makeTestApp(kind: DbKind, opts: BuildOptions = {}): Promis
       redisUrl: undefined,
       webDist: path.join(dataDir, 'no-web'),
       workers: 1,
+      // Suites name their platform administrators (MITATE_PLATFORM_ADMINS); installation.test.ts turns the default on.
+      firstAccountAdmin: false,
       ...(ON_S3 ? { s3: (await sharedS3()).settings(`t${crypto.randomBytes(4).toString('hex')}/`) } : {}),
       ...opts.config,
     },

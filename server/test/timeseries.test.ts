@@ -204,6 +204,9 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect((await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }, bob)).statusCode).toBe(404);
     const saved = body(await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }));
     expect(saved).toMatchObject({ saved_threshold: 1e9, threshold: 1e9 });
+    // every figure of the report follows the threshold in force (issue 33): no alarm, no event detected at 1e9
+    const atSaved = body(await call('POST', `/api/timeseries/report/${p.project_id}`, { model_key: '1_pca_mspc' })).report;
+    expect([atSaved.threshold, atSaved.metrics.threshold, atSaved.metrics.alarms, atSaved.alarms.length, atSaved.metrics.event.events_detected]).toEqual([1e9, 1e9, 0, 0, 0]);
     const pred = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
     expect(pred.report_type).toBe('time-series');
     const job = await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 600_000);
@@ -223,6 +226,11 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(sustained.contributions.length).toBeGreaterThan(0);
     // zoom: the server downsamples only the window asked for, every row when it is short
     expect(ps).toMatchObject({ rows: 960, start: 0, end: 959 });
+    // the predicted file holds the label column (fault, from sample 161): the test part's figures against it (issue 33)
+    expect(ps.labelled).toMatchObject({ column: 'fault', rows: ps.labelled.counts.tp + ps.labelled.counts.fp + ps.labelled.counts.fn + ps.labelled.counts.tn });
+    expect(ps.labelled.counts.tp + ps.labelled.counts.fn).toBe(800); // samples 161-960 are faulty
+    expect(ps.labelled.recall).toBeGreaterThan(0.85);
+    expect(ps.labelled.event).toMatchObject({ events: 1, events_detected: 1 });
     const zoomed = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?start=150&end=449&points=60`));
     expect(zoomed).toMatchObject({ rows: 960, start: 150, end: 449 });
     expect(zoomed.points.length).toBe(60);

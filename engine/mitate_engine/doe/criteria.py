@@ -6,6 +6,11 @@ With N runs, p terms and information XᵀX:
   G = p / (N · max d(x)),  d(x) = f(x)ᵀ(XᵀX)⁻¹f(x), the maximum taken over the candidate points
   I = the average of d(x) over the region (σ² units), estimated on uniform points of the region (Monte Carlo)
 I-efficiency is relative: the lower I of a reference design over this design's I.
+
+D and A above are absolute: 100 % only for an orthogonal design on the coded [-1, 1] cube. On a mixture simplex or a
+constrained region no design reaches that ({3,2} lattice, the textbook D-optimal design for a Scheffé quadratic:
+D 4.2 %), so the page leads with D and A relative to the best design found for the same runs, model and region
+(`d_relative`, `a_relative`) and labels the absolute ones as such.
 """
 
 from __future__ import annotations
@@ -82,3 +87,25 @@ def i_efficiency(i_value: float | None, reference: float | None) -> float | None
     if not i_value or not reference:
         return None
     return float(min(1.0, reference / i_value))
+
+
+def relative(value: float | None, best: float | None, higher_is_better: bool = True) -> float | None:
+    """This design's criterion as a share of the best one found (1 = as good as any design found)."""
+    if value is None or best is None or value <= 0 or best <= 0:
+        return None
+    return float(min(1.0, value / best if higher_is_better else best / value))
+
+
+def relate(designs: list[dict]) -> None:
+    """Sets d_relative, a_relative and i_efficiency on each scored design against the best of them."""
+    ok = [s for s in designs if s and not s.get("singular")]
+    best_d = max((s["d_efficiency"] for s in ok if s.get("d_efficiency")), default=None)
+    best_a = max((s["a_efficiency"] for s in ok if s.get("a_efficiency")), default=None)
+    best_i = min((s["i_value"] for s in ok if s.get("i_value")), default=None)
+    for s in designs:
+        if not s:
+            continue
+        s["d_relative"] = relative(s.get("d_efficiency"), best_d)
+        s["a_relative"] = relative(s.get("a_efficiency"), best_a)
+        s["i_efficiency"] = i_efficiency(s.get("i_value"), best_i)
+        s["i_reference"] = best_i

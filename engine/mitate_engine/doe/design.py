@@ -13,7 +13,7 @@ import numpy as np
 from . import region as R
 from .bo import propose_batch
 from .classical import CLASSICAL, classical
-from .criteria import evaluate, i_efficiency, moment_matrix
+from .criteria import evaluate, moment_matrix, relate
 from .errors import design_error
 from .estimable import check_estimable
 from .exchange import Search, coordinate_exchange, fedorov
@@ -247,17 +247,20 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
         raise RuntimeError("internal: an excluded point was proposed")
     full = np.vstack([p.existing, X])
     scores = evaluate(model, full, np.vstack([candidates, region[:500]]), region)
-    reference = None
-    if not scores["singular"] and full.shape[0] >= model.p:
-        if algorithm == "i_optimal":
-            reference = scores["i_value"]
-        elif candidates.shape[0]:
+    # Reference designs of the same size, model and region: D- and I-optimal searches (a few starts, no polish),
+    # so that D, A and I read against the best design found rather than an unreachable orthogonal one.
+    refs: list[dict] = []
+    if not scores["singular"] and full.shape[0] >= model.p and candidates.shape[0]:
+        for crit in ("D", "I"):
+            if algorithm == ("d_optimal" if crit == "D" else "i_optimal"):
+                continue  # this design is that search's result
             ref_p = Problem(sp, model, p.existing, {}, p.excluded, p.tolerance, np.random.default_rng(p.seed + 2), p.seed)
-            Xr, _ = optimal(ref_p, X.shape[0], "I", candidates, W, 3, polish=False)
-            reference = evaluate(model, np.vstack([p.existing, Xr]), candidates, region)["i_value"]
-            reference = min(reference, scores["i_value"]) if reference else scores["i_value"]
-    scores["i_efficiency"] = i_efficiency(scores["i_value"], reference)
-    scores["i_reference"] = reference
+            Xr, _ = optimal(ref_p, X.shape[0], crit, candidates, W, 3, polish=False)
+            refs.append(evaluate(model, np.vstack([p.existing, Xr]), candidates, region))
+    if refs:
+        relate([scores, *refs])
+    else:  # nothing to compare with: no relative figures rather than a design measured against itself
+        scores.update(d_relative=None, a_relative=None, i_efficiency=None, i_reference=None)
     fits = {}
     for name, y in p.responses.items():
         ok = np.isfinite(y)
@@ -299,11 +302,7 @@ def compare(spec: dict) -> dict:
     region = R.uniform_sample(sp, REGION_POINTS, np.random.default_rng(p.seed + 1))
     a = evaluate(model, np.vstack([p.existing, user]), candidates, region)
     b = evaluate(model, np.vstack([p.existing, ours]), candidates, region) if ours.shape[0] else None
-    values = [s["i_value"] for s in (a, b) if s and s["i_value"]]
-    ref = min(values) if values else None
-    for s in (a, b):
-        if s:
-            s["i_efficiency"] = i_efficiency(s["i_value"], ref)
+    relate([a, b])  # each against the better of the two
     return {
         "user": a,
         "ours": b,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 import torch
@@ -15,14 +16,15 @@ from .errors import image_error
 DEFAULT_AUG = {"hflip": False, "vflip": False, "rotate": 0, "brightness": 0.0, "contrast": 0.0, "crop": 0.0}
 
 
-def open_rgb(path: str | Path) -> Image.Image:
+def open_rgb(path: str | Path | IO[bytes], name: str | None = None) -> Image.Image:
+    """An image file (a path, or the bytes of one as a file object) as RGB; `name` says it in a refusal."""
     try:
         return _open_rgb(path)
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
-        raise image_error("image_unreadable", name=Path(path).name, reason=f"{type(e).__name__}: {e}"[:200]) from e
+        raise image_error("image_unreadable", name=name or Path(str(path)).name, reason=f"{type(e).__name__}: {e}"[:200]) from e
 
 
-def _open_rgb(path: str | Path) -> Image.Image:
+def _open_rgb(path: str | Path | IO[bytes]) -> Image.Image:
     with Image.open(path) as im:
         im = ImageOps.exif_transpose(im)
         if im.mode in ("I;16", "I", "F"):
@@ -67,7 +69,3 @@ def load_batch(paths: list[str], size: int, aug: dict | None = None, rng: random
             im = augment(im, aug, rng)
         out.append(to_tensor(im, size))
     return torch.stack(out)
-
-
-def resized_rgb(path: str | Path, size: int) -> Image.Image:
-    return open_rgb(path).resize((size, size), Image.BILINEAR)

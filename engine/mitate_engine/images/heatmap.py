@@ -20,6 +20,12 @@ def _colormap(v: np.ndarray) -> np.ndarray:
 
 def overlay(image: Image.Image, amap: torch.Tensor, lo: float, hi: float, path: Path) -> None:
     """Writes `image` with `amap` (h, w) upsampled and scaled from [lo, hi] to [0, 1] blended over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    overlay_image(image, amap, lo, hi).save(path)
+
+
+def overlay_image(image: Image.Image, amap: torch.Tensor, lo: float, hi: float) -> Image.Image:
+    """`image` with `amap` (h, w) upsampled and scaled from [lo, hi] to [0, 1] blended over it."""
     w, h = image.size
     m = F.interpolate(amap[None, None].float(), size=(h, w), mode="bilinear", align_corners=False)[0, 0].numpy()
     v = np.clip((m - lo) / (hi - lo if hi > lo else 1.0), 0, 1)
@@ -27,5 +33,4 @@ def overlay(image: Image.Image, amap: torch.Tensor, lo: float, hi: float, path: 
     base = np.asarray(image.convert("RGB"), dtype=np.float32)
     alpha = (0.65 * v)[..., None]  # low scores leave the image as it is
     out = (base * (1 - alpha) + heat * alpha).astype(np.uint8)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(out).save(path)
+    return Image.fromarray(out)

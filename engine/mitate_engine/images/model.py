@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import torch
+from PIL import Image
 from torch import nn
 
 from . import patchcore
 from .backbone import BACKBONE_PATCH_BLOCKS, CompactCNN, FineTuned, load_backbone
-from .data import load_batch, resized_rgb
+from .data import open_rgb, to_tensor
 from .errors import ImageError, image_error
-from .heatmap import overlay
+from .heatmap import overlay_image
 
 ALGORITHMS = ("patchcore", "finetune", "compact_cnn")
 
@@ -108,6 +109,28 @@ class ImageModel:
         t = self.threshold
         return (lo, lo + 2 * (t - lo)) if t is not None and t > lo else (lo, hi)
 
+    def row(self, image: Image.Image, want_map: bool = False) -> tuple[dict, torch.Tensor | None]:
+        """One image's answer (score, predicted class, probabilities) and its map when asked. Each image is scored
+        alone: batched with others, PatchCore's distances came out a few 1e-6 apart depending on how many patches
+        shared the matrix product, so an image's score would have depended on its neighbours. Alone, the prediction
+        job, the evaluation after training and a hosted API (platform/images.py) give the same image the same score."""
+        s, probs, maps = self.scores(to_tensor(image, self.image_size)[None], want_maps=want_map)
+        score = float(s[0])
+        row: dict = {"score": score}
+        if self.kind == "analysis":
+            row["predicted"] = "NG" if self.threshold is not None and score >= self.threshold else "OK"
+        else:
+            top = int(torch.argmax(probs[0]))
+            row["predicted"] = self.classes[top]
+            row["probabilities"] = {c: round(float(probs[0, q]), 6) for q, c in enumerate(self.classes)}
+        return row, (maps[0] if maps is not None else None)
+
+    def heatmap(self, image: Image.Image, amap: torch.Tensor) -> Image.Image:
+        """The heat-map overlay of one image: its map over the image at max(image_size, 160) px."""
+        lo, hi = self.heat_scale() if self.algorithm == "patchcore" else (0.0, 1.0)
+        side = max(self.image_size, 160)
+        return overlay_image(image.resize((side, side), Image.BILINEAR), amap, lo, hi)
+
     def predict(
         self,
         paths: list[str],
@@ -124,35 +147,21 @@ class ImageModel:
         for i in range(0, len(paths), batch_size):
             if check:
                 check()
-            chunk = list(enumerate(paths[i : i + batch_size]))
-            if unreadable is None:
-                x = load_batch([p for _, p in chunk], self.image_size)
-            else:
-                tensors, good = [], []
-                for j, p in chunk:
-                    try:
-                        tensors.append(load_batch([p], self.image_size)[0])
-                        good.append((j, p))
-                    except ImageError:
-                        unreadable.append(i + j)
-                chunk = good
-                if not chunk:
+            for k in range(i, min(i + batch_size, len(paths))):
+                try:
+                    image = open_rgb(paths[k])
+                except ImageError:
+                    if unreadable is None:
+                        raise
+                    unreadable.append(k)
                     continue
-                x = torch.stack(tensors)
-            s, probs, maps = self.scores(x, want_maps=heatmap_dir is not None)
-            for j, (q0, p) in enumerate(chunk):
-                k = i + q0
-                row = {"index": k, "score": float(s[j])}
-                if self.kind == "analysis":
-                    row["predicted"] = "NG" if self.threshold is not None and float(s[j]) >= self.threshold else "OK"
-                else:
-                    top = int(torch.argmax(probs[j]))
-                    row["predicted"] = self.classes[top]
-                    row["probabilities"] = {c: round(float(probs[j, q]), 6) for q, c in enumerate(self.classes)}
-                if heatmap_dir is not None and maps is not None:
+                row, amap = self.row(image, want_map=heatmap_dir is not None)
+                row = {"index": k, **row}
+                if heatmap_dir is not None and amap is not None:
                     name = (names[k] if names else f"{k:06d}") + ".png"
-                    lo, hi = self.heat_scale() if self.algorithm == "patchcore" else (0.0, 1.0)
-                    overlay(resized_rgb(p, max(self.image_size, 160)), maps[j], lo, hi, heatmap_dir / name)
+                    path = heatmap_dir / name
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    self.heatmap(image, amap).save(path)
                     row["heatmap"] = name
                 rows.append(row)
             if progress:

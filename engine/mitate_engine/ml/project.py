@@ -46,6 +46,7 @@ class Project:
     cv_only: bool = False  # no hold-out: every row trains; repeated cross-validation is the estimate
     # auto-tune trials shared with helper jobs on other workers through Optuna's RDB storage: {"storage", "study"}
     tune_shared: dict | None = None
+    source: dict | None = None  # the spec's parquet and split, for a fit that reads the rows again (ml/distributed.py)
     profile: Profile = field(default_factory=Profile)  # seconds per step (read, conversion, ... writing)
     _cv_rows: np.ndarray | None = None
 

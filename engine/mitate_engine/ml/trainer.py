@@ -19,6 +19,7 @@ import numpy as np
 from ..encoding import to_jsonable
 from ..task import EngineError
 from . import data as D
+from . import distributed
 from .algorithms import Algorithm, get_algorithm
 from .model import TrainedModel
 from .model_io import save_model
@@ -84,8 +85,11 @@ def train_model(
     with warnings.catch_warnings(), prof.step("final_fit"):
         warnings.simplefilter("ignore")
         pipe, params = build_pipeline(proj, algo, params, n_rows)
+        trained_on = None  # or where the boosting ran: the Dask cluster (MITATE_DASK_SCHEDULER, ml/distributed.py)
         if proj.supervised:
-            fit_pipeline(pipe, proj.X_train, proj.y_train, FitHooks(progress, f"{label}: final fit", (0.78, 0.85)))
+            trained_on = distributed.fit_on_cluster(pipe, proj, algorithm, progress, log, label)
+            if trained_on is None:
+                fit_pipeline(pipe, proj.X_train, proj.y_train, FitHooks(progress, f"{label}: final fit", (0.78, 0.85)))
         elif proj.project_type == "clustering":
             pipe[0].fit(proj.X_train)
             pipe[-1].fit(Z_all)
@@ -131,6 +135,7 @@ def train_model(
             "train_rows": n_rows,
             "test_rows": 0 if proj.X_test is None else len(proj.X_test),
             "fit_seconds": fit_seconds,
+            "trained_on": trained_on,
             "seconds": time.monotonic() - started,
             "features": proj.features,
             "target": proj.target,

@@ -12,7 +12,11 @@ load into a cheap array predictor (platform/fast.py, checked equal to the shared
 through it, everything else (CSV, a condition with steps, lags, a value the shared check must refuse) through the
 shared model path. {"plan": true} asks for the compiled predictor as JSON data (fast.FastPredictor.plan) with the
 shared path's answers on its sample rows, for the server to evaluate in its own process. Concurrent requests for the same model arrive as one line and are predicted together; if that
-fails, each request is predicted alone so every caller gets its own answer.
+fails, each request is predicted alone so every caller gets its own answer. A time-series detector's requests carry
+"tsad" (threshold in force, and for a stream the rows the server kept) and are answered by platform/tsad.py.
+
+A folder with model.pt holds an image model: its requests are {"image": "<base64>", "threshold", "heatmap"}, answered
+by platform/images.py.
 """
 
 from __future__ import annotations
@@ -32,7 +36,10 @@ import pandas as pd
 from ..encoding import dumps
 from ..ml.model_io import load_condition, predict_frame
 from ..task import EngineError, UserError
+from . import tsad
 from .fast import FastPredictor, compile_model
+from .images import ImageModels, is_image_model
+from .images import answer as image_answers
 
 CACHE_SIZE = int(os.environ.get("MITATE_SERVE_CACHE", "16"))
 MAX_ROWS = int(os.environ.get("MITATE_SERVE_MAX_ROWS", "10000"))
@@ -54,6 +61,7 @@ class ModelCache:
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
         self._items: OrderedDict[str, tuple[Any, dict | None, FastPredictor | None]] = OrderedDict()
+        self.images = ImageModels()  # image OK/NG and classification models (platform/images.py)
 
     def get(self, key: str, folder: str) -> tuple[Any, dict | None, FastPredictor | None]:
         hit = self._items.get(key)
@@ -148,13 +156,27 @@ def plan_result(fast: FastPredictor | None) -> dict:
     return {"plan": plan, "samples": fast.samples if plan is not None else None}
 
 
+def tsad_result(model, condition, request) -> dict:
+    """A time-series detector's request (platform/tsad.py): a block of rows, or the next rows of a stream."""
+    try:
+        if not isinstance(request, dict):
+            raise EngineError("serve_bad_body")
+        return tsad.answer(model, condition, request)
+    except BaseException as exc:  # noqa: BLE001
+        return error_result(exc)
+
+
 def answer(cache: ModelCache, message: dict) -> list[dict]:
     spec = message.get("model") or {}
     requests = message.get("requests") or []
+    if is_image_model(str(spec.get("dir"))):
+        return image_answers(cache.images, spec, requests)
     try:
         model, condition, fast = cache.get(str(spec.get("key")), str(spec.get("dir")))
     except BaseException as exc:  # noqa: BLE001
         return [error_result(exc)] * len(requests)
+    if tsad.is_tsad(model):
+        return [tsad_result(model, condition, r) for r in requests]
     results: list[dict | None] = [None] * len(requests)
     for i, r in enumerate(requests):
         if isinstance(r, dict) and r.get("plan") is True:

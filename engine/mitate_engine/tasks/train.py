@@ -27,6 +27,7 @@ class Train(Task):
         t0 = time.monotonic()
         ctx.progress(0.0, "Reading the data")
         proj = prepare_project(spec)
+        proj.source = {k: spec.get(k) for k in ("parquet", "split_ratio", "split_time")}
         rows = len(proj.X_train) + proj.test_rows
         ctx.progress(0.01, f"Read {rows:,} rows: {len(proj.X_train):,} to train, {proj.test_rows:,} to test")
         ctx.log(

@@ -23,9 +23,11 @@ INFO_KEYS = (
 )
 
 
-def _fmt(v) -> str:
+def _fmt(v, lang: str = "en", missing: str = "tsad_report_not_available") -> str:
+    """A figure as text; one that could not be computed (None) says so in `lang` (`missing`: the catalogue code of
+    what to say, the web app's wording), never a dash a reader could take for zero."""
     if v is None:
-        return "–"
+        return html.escape(say(missing, lang))
     if isinstance(v, float):
         return f"{v:.4g}"
     return html.escape(str(v))
@@ -56,6 +58,10 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
     pw = m.get("pointwise") or {}
     ev = m.get("event") or {}
     per_day = m.get("alarms_per_day") is not None
+    # with labels but no anomalous row in the evaluated part, the figures about anomalies say why they are missing
+    no_anomalies = bool(pw) and pw.get("tp", 0) + pw.get("fn", 0) == 0
+    about_anomalies = {"tsad_report_recall", "tsad_report_f1", "tsad_report_mar", "tsad_report_events_detected", "tsad_report_event_f1"}
+    why = lambda k: "tsad_report_no_anomalies" if no_anomalies and k in about_anomalies else "tsad_report_not_available"  # noqa: E731
     rows = [
         ("tsad_report_threshold", report["threshold"]),
         ("tsad_report_evaluated_rows", m["evaluated_rows"]),
@@ -80,11 +86,11 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
     # the settings it was given, then what it found (a setting it only repeats is not listed twice)
     det_rows = [(labels.get(k, k), v) for k, v in params.items()]
     det_rows += [(say(f"tsad_info_{k}", lang) if k in INFO_KEYS else k, v) for k, v in info.items() if k in INFO_KEYS or k not in params]
-    det = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{_fmt(v)}</td></tr>" for k, v in det_rows)
+    det = "".join(f"<tr><th>{html.escape(str(k))}</th><td>{_fmt(v, lang)}</td></tr>" for k, v in det_rows)
     part = lambda p: t(f"tsad_part_{p}") if p in ("warmup", "train", "validation", "test") else html.escape(str(p))  # noqa: E731
     alarms = "".join(
-        f"<tr><td>{_fmt(a['start_time'])}</td><td>{_fmt(a['end_time'])}</td><td>{_fmt(a['peak_score'])}</td><td>{part(a['part'])}</td>"
-        f"<td>{', '.join(html.escape(c['signal']) + ' ' + _fmt(c['value']) for c in (a.get('contributions') or [])[:5]) or '–'}</td></tr>"
+        f"<tr><td>{_fmt(a['start_time'], lang)}</td><td>{_fmt(a['end_time'], lang)}</td><td>{_fmt(a['peak_score'], lang)}</td><td>{part(a['part'])}</td>"
+        f"<td>{', '.join(html.escape(c['signal']) + ' ' + _fmt(c['value'], lang) for c in (a.get('contributions') or [])[:5]) or '–'}</td></tr>"
         for a in report["alarms"][:100]
     )
     said_notes = [say(code, lang, **p) for code, p in notes] if notes is not None else list(report.get("notes") or [])
@@ -100,7 +106,7 @@ th,td{{border:1px solid #ddd;padding:4px 8px;text-align:left;font-size:13px}}h2{
 <h1>{html.escape(project_name)}: {html.escape(name)}</h1>
 <p>{intro}</p>
 {"".join("<p>" + html.escape(n) + "</p>" for n in said_notes)}
-<h2>{t("tsad_report_metrics")}</h2><table>{"".join(f"<tr><th>{t(k)}</th><td>{_fmt(v)}</td></tr>" for k, v in rows)}</table>
+<h2>{t("tsad_report_metrics")}</h2><table>{"".join(f"<tr><th>{t(k)}</th><td>{_fmt(v, lang, why(k))}</td></tr>" for k, v in rows)}</table>
 <h2>{t("tsad_report_score")}</h2>{_score_svg(report["overview"]["score"], report["threshold"], lang)}
 <h2>{t("tsad_report_detector")}</h2><table>{det}</table>
 <h2>{t("tsad_report_alarms")}</h2><table><tr><th>{t("tsad_report_start")}</th><th>{t("tsad_report_end")}</th><th>{t("tsad_report_peak_score")}</th><th>{t("tsad_report_part")}</th><th>{t("tsad_report_top_contributions")}</th></tr>{alarms}</table>

@@ -18,6 +18,8 @@ from ..ml.data import read_table
 from . import detectors as DET
 from . import metrics as MET
 from . import report_html
+from .drift import MIN_ROWS as MIN_DRIFT_ROWS
+from .drift import suggest_drift
 from .errors import fail
 from .features import STATS, check_drift, check_stats, warmup, window_features
 from .lang import lang_of, say
@@ -108,6 +110,8 @@ def prepare(spec: dict) -> Prepared:
             raise fail("tsad_normal_too_short", count=int(mask.sum()), warm=warm, needed=rows_needed(need))
         split[fit_rows] = "train"
         split[held] = "validation"
+        if not drift:
+            notes.extend(drifting_levels(df.loc[mask, signals]))
     tr = split == "train"
     Xdf = F.ffill()
     medians = np.nanmedian(Xdf.to_numpy(dtype=float)[tr], axis=0)
@@ -118,6 +122,19 @@ def prepare(spec: dict) -> Prepared:
         raise fail("tsad_all_constant")
     said = [say(code, lang_of(spec), **p) for code, p in notes]
     return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, said, notes, drift, drift_rows, stats)
+
+
+def drifting_levels(normal: pd.DataFrame) -> list[tuple[str, dict]]:
+    """A note when signals left as levels drift within the normal period (the wizard's drift rule, tsad/drift.py):
+    their level will be out of the period's range once they drift on, so the model alarms then whatever the process
+    does (SKAB: the thermal signals, most of the false alarms of the default monitor). Nothing is changed; the note
+    says which and the change the suggestion would use."""
+    if len(normal) < MIN_DRIFT_ROWS:
+        return []
+    s = suggest_drift(normal, list(normal.columns))
+    if not s["drift_signals"]:
+        return []
+    return [("tsad_note_drifting_levels", {"signals": ", ".join(s["drift_signals"]), "rows": s["drift_rows"]})]
 
 
 def normal_mask(df: pd.DataFrame, time_col: str, normal: dict) -> np.ndarray:

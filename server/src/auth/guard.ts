@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import './db.js';
 import { AppError } from '../http/errors.js';
-import { platformAdmins } from './platform-admins.js';
 import { verifyAccess } from './tokens.js';
 
 export interface AuthContext {
@@ -72,11 +71,10 @@ export function requireRole(...roles: string[]) {
   });
 }
 
-/** Platform administrators (MITATE_PLATFORM_ADMINS) act across organisations, e.g. on the shared worker pool. */
-export function isPlatformAdmin(email: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  return platformAdmins(env).includes(email.toLowerCase());
-}
-
+/**
+ * Platform administrators act across organisations, e.g. on the shared worker pool: MITATE_PLATFORM_ADMINS, or with
+ * it empty the installation's first account (the installation area decides).
+ */
 export const requirePlatformAdmin = asGuard(async (req: FastifyRequest) => {
-  if (!req.auth || !isPlatformAdmin(req.auth.email)) throw new AppError(403, 'platform_admin_only');
+  if (!req.auth || !(await req.server.services.installation.isAdmin(req.auth))) throw new AppError(403, 'platform_admin_only');
 });

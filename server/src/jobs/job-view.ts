@@ -3,6 +3,7 @@ import { StatisticsResult } from '../features/datasets/responses.js';
 import { imageEpoch, imageMetrics, imageOperations } from '../features/images/schemas.js';
 import { designEvaluation, designResult } from '../features/optimal-design/schemas.js';
 import { conditionPredictions, optimizationResult } from '../features/optimization/schemas.js';
+import { driftJobResult } from '../features/platform/drift/schemas.js';
 import { FittedCondition, PreviewView, RunResult } from '../features/preprocessing/responses.js';
 import { TestResult } from '../features/statistical-analysis/responses.js';
 import { driftSuggestionView, tsModelMetrics } from '../features/timeseries/schemas.js';
@@ -197,6 +198,7 @@ export const Job = z
     of('image_preprocess', ImagePreprocessJobResult),
     of('image_train', ImageTrainJobResult),
     of('image_predict', ImagePredictJobResult),
+    of('platform_drift', driftJobResult),
     of('diagnostics', DiagnosticsJobResult),
   ])
   .meta({ id: 'Job' });

@@ -26232,6 +26232,231 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/installation/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The installation settings in force and where each comes from */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["InstallationSettings"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Change the installation settings (stored; they override the environment) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description null forgets the stored account (the environment one is in force again) */
+                        bank_account?: {
+                            bank_name: string;
+                            bank_code: string;
+                            branch_name: string;
+                            branch_code: string;
+                            /** @enum {string} */
+                            account_type: "individual" | "organisation";
+                            account_number: string;
+                            account_holder: string;
+                        } | null;
+                        platform_review?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["InstallationSettings"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/account/api/auth/options": {
         parameters: {
             query?: never;
@@ -30042,19 +30267,49 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer
-         * @description Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.
+         * Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; an image model one image; key in X-API-Key or Authorization: Bearer
+         * @description A time-series detector takes rows with its time column and signals: a block {"rows": [...]}, or a stream {"series": "<your id>", "rows": [...]} whose recent rows the server keeps; each row is answered with time, status, anomaly_score, alarm, top_signal and contribution_<signal>, and time_series gives the threshold in force, the alarm rule and the history rows. GET /api/platform/projects/{id}/time-series describes one API (its OpenAPI document included). Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After. Image OK/NG and image classification models take one image per request: multipart/form-data with the file in the field `image` (`curl -H "X-API-Key: $KEY" -F image=@part.png -F heatmap=true https://…/serve/{key}/predict`), or JSON `{"image": "<base64>", "heatmap": false}`. JPEG, PNG, BMP and TIFF are accepted (by their first bytes), at most 7 MiB and 40 megapixels; the image is resized to the model's image size as in batch prediction. The answer (HostedImagePrediction) gives the class (OK/NG, or the class), the score, the threshold in force (the one saved on the image model) and, when asked, the heat-map as a base64 PNG.
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description image models: true to get the heat-map PNG too */
+                    heatmap?: "0" | "1" | "true" | "false";
+                };
                 header?: never;
                 path: {
                     key: string;
                 };
                 cookie?: never;
             };
-            requestBody?: never;
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description table models: one object per row, each feature column with its value */
+                        rows: {
+                            [key: string]: unknown;
+                        }[];
+                    } | {
+                        /** @description image models: the image file (JPEG, PNG, BMP or TIFF, at most 7 MiB) as base64; a data: URL head is allowed */
+                        image: string;
+                        /** @description image models: true to get the heat-map PNG too */
+                        heatmap?: boolean;
+                    };
+                    "text/csv": string;
+                    "multipart/form-data": {
+                        /**
+                         * Format: binary
+                         * @description image models: the image file (JPEG, PNG, BMP or TIFF, at most 7 MiB)
+                         */
+                        image: string;
+                        /**
+                         * @description image models: true to get the heat-map PNG too
+                         * @enum {string}
+                         */
+                        heatmap?: "true" | "false";
+                    };
+                };
+            };
             responses: {
                 /** @description Default Response */
                 200: {
@@ -30062,7 +30317,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["HostedPrediction"];
+                        "application/json": (components["schemas"]["HostedPrediction"] | components["schemas"]["HostedImagePrediction"]) | components["schemas"]["HostedTimeSeriesPrediction"];
                     };
                 };
                 /** @description The body is not the JSON its content type says. The message is in the caller's language (Accept-Language: en or ja). */
@@ -30149,7 +30404,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The body is larger than the limit. The message is in the caller's language (Accept-Language: en or ja). */
+                /** @description The body is larger than the limit, or the image has more bytes or pixels than accepted. The message is in the caller's language (Accept-Language: en or ja). */
                 413: {
                     headers: {
                         [name: string]: unknown;
@@ -30158,7 +30413,7 @@ export interface paths {
                         "application/json": {
                             detail: {
                                 response: string;
-                                /** @description One of: json_too_large. */
+                                /** @description One of: json_too_large, image_too_large, image_too_many_pixels. */
                                 error: string;
                             };
                         };
@@ -30179,7 +30434,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); a few other codes of the engine catalogue may appear for a preprocessing condition. The message is in the caller's language (Accept-Language: en or ja). */
+                /** @description Image models: no image, more than one, not an image, another image format or one that cannot be decoded (image_unreadable); table models: rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); time-series detectors: the time column missing, unreadable or repeated, a stream out of order; a few other codes of the engine catalogue may appear for a preprocessing condition. The message is in the caller's language (Accept-Language: en or ja). */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -30189,7 +30444,7 @@ export interface paths {
                             detail: {
                                 loc: (string | number)[];
                                 msg: string;
-                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error. */
+                                /** @description One of: serve_bad_body, serve_no_rows, serve_too_many_rows, serve_csv_unreadable, inference_feature_missing, inference_not_numeric, inference_unseen_category, value_error, image_missing, image_one_per_request, image_not_base64, image_not_image, image_format_unsupported, image_heatmap_flag, image_unreadable, tsad_time_missing, tsad_time_unreadable, tsad_time_empty, tsad_time_duplicates, tsad_series_invalid, tsad_stream_needs_json, tsad_stream_order, tsad_stream_resampled, tsad_stream_condition. */
                                 type: string;
                             }[];
                         };
@@ -31247,6 +31502,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/projects/{id}/time-series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A hosted time-series detector's interface: time column, signals, history rows, alarm rule, threshold in force, outputs, examples and its OpenAPI document */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["HostedTimeSeriesInterface"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/projects/{id}/submit": {
         parameters: {
             query?: never;
@@ -32041,6 +32410,365 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/platform/projects/{id}/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Input drift: per feature PSI, two-sample test, shares outside the training range and missing, with warnings and the history */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformDrift"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/projects/{id}/drift/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check drift now: a job compares the sampled window with the training data (409 while one runs or before any request was sampled)
+         * @description Checks also start by themselves once settings.auto_every new rows were sampled since the last one. The job kind is platform_drift.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformDrift"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/platform/projects/{id}/drift/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Drift thresholds and window of the project (fields left out keep their value) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        psi?: number;
+                        p_value?: number;
+                        outside?: number;
+                        missing?: number;
+                        window_rows?: number;
+                        window_hours?: number;
+                        min_rows?: number;
+                        auto_every?: number;
+                        auto_minutes?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: {
+                                response: components["schemas"]["PlatformDrift"];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ValidationError"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/platform/projects/{id}/statistics": {
         parameters: {
             query?: never;
@@ -32537,6 +33265,10 @@ export interface paths {
                             detail: {
                                 response: {
                                     platform_admin: boolean;
+                                    /** @description An administrator because this is the installation's first account (MITATE_PLATFORM_ADMINS empty) */
+                                    first_account: boolean;
+                                    /** @description Whether submitted APIs wait for a review; off, submitting approves at once (identity verified) */
+                                    review_required: boolean;
                                 };
                             };
                         };
@@ -32813,6 +33545,8 @@ export interface components {
             settings: components["schemas"]["SettingsInput"];
             identity: components["schemas"]["IdentityStatusInput"];
             platform_admin: boolean;
+            /** @enum {string|null} */
+            platform_admin_reason: "environment" | "first_account" | null;
         };
         SetupSavedInput: {
             message: string;
@@ -33923,6 +34657,13 @@ export interface components {
             train_rows: number;
             test_rows: number;
             fit_seconds: number;
+            /** @description Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers) */
+            trained_on?: {
+                /** @enum {string} */
+                engine: "dask";
+                scheduler: string;
+                workers: number;
+            } | null;
             seconds: number;
             features: string[];
             target: string | null;
@@ -33961,8 +34702,14 @@ export interface components {
             det_xtx: number | null;
             /** @description The information matrix cannot be inverted: efficiencies are 0 and the rest null */
             singular: boolean;
+            /** @description Absolute: det(XᵀX/N)^(1/p) on coded factors (100 % only for an orthogonal design on the cube) */
             d_efficiency: number | null;
+            /** @description Absolute: p / trace(N (XᵀX)⁻¹) on coded factors */
             a_efficiency: number | null;
+            /** @description D against the best design found for the same runs, model and region (this one or a D-/I-optimal reference) */
+            d_relative?: number | null;
+            /** @description A against the best design found for the same runs, model and region */
+            a_relative?: number | null;
             g_efficiency: number | null;
             /** @description Average scaled prediction variance over the region */
             i_value: number | null;
@@ -34501,6 +35248,147 @@ export interface components {
             project_id: string;
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResultInput"] | null;
+        };
+        PlatformDriftSettingsInput: {
+            /**
+             * @description A feature shifted when its PSI is at least this and the two-sample test says p below p_value
+             * @default 0.2
+             */
+            psi: number;
+            /**
+             * @description Significance of the two-sample test (KS for numbers, chi-square for categories)
+             * @default 0.01
+             */
+            p_value: number;
+            /**
+             * @description Warn when at least this share of served values lies outside the training range (or is an unseen category)
+             * @default 0.05
+             */
+            outside: number;
+            /**
+             * @description Warn when at least this share of served rows lacks the feature
+             * @default 0.05
+             */
+            missing: number;
+            /**
+             * @description The window: at most the last this many sampled rows...
+             * @default 1000
+             */
+            window_rows: number;
+            /**
+             * @description ...of the last this many hours
+             * @default 24
+             */
+            window_hours: number;
+            /**
+             * @description Fewer sampled rows in the window: figures are shown, no warning is raised
+             * @default 100
+             */
+            min_rows: number;
+            /**
+             * @description A check starts by itself after this many new sampled rows (0: only by the button)...
+             * @default 1000
+             */
+            auto_every: number;
+            /**
+             * @description ...and at least this many minutes after the last check started (a busy API is not checked again and again)
+             * @default 60
+             */
+            auto_minutes: number;
+        };
+        PlatformDriftInput: {
+            settings: components["schemas"]["PlatformDriftSettingsInput"];
+            /** @description Sampled rows kept for this API (the last rows, bounded per project) */
+            sampled_rows: number;
+            /** @description Rows sampled since the last check started */
+            new_rows: number;
+            running: boolean;
+            /** @description The newest check */
+            latest: {
+                id: string;
+                /** @enum {string} */
+                state: "running" | "done" | "failed";
+                /** @enum {string} */
+                trigger: "manual" | "auto";
+                /** @description Sampled rows compared */
+                rows: number;
+                window_from: string | null;
+                window_to: string | null;
+                created_at: string;
+                finished_at: string | null;
+                /** @description Why the check failed, in the caller's language */
+                error: string | null;
+                /** @description At least min_rows rows: only then are warnings raised */
+                enough_rows: boolean;
+                /** @description The served rows went through the training data's preprocessing condition */
+                condition_applied: boolean;
+                features: {
+                    feature: string;
+                    /**
+                     * @description score: the served scores of an image model against its validation OK scores
+                     * @enum {string}
+                     */
+                    kind: "numeric" | "categorical" | "score";
+                    rows: number;
+                    /** @description Population stability index against the training data */
+                    psi: number | null;
+                    /** @enum {string} */
+                    test: "ks" | "chi2";
+                    statistic: number | null;
+                    p_value: number | null;
+                    /** @description Share of served values outside the training range, or of categories unseen in training */
+                    outside: number | null;
+                    /** @description Share of served rows without the feature */
+                    missing: number | null;
+                    train_min?: number | null;
+                    train_max?: number | null;
+                    mean?: number | null;
+                    train_mean?: number | null;
+                    /** @description Thresholds this feature crosses with the project's current settings */
+                    warnings: ("shift" | "outside" | "missing")[];
+                }[];
+                /** @description Some feature crosses a threshold */
+                warning: boolean;
+            } | null;
+            /** @description The newest finished check has a feature over a threshold */
+            warning: boolean;
+            warned_features: string[];
+            /** @description Finished checks, oldest first: each feature’s PSI (the time chart) */
+            history: {
+                time: string;
+                rows: number;
+                psi: {
+                    [key: string]: number | null;
+                };
+                warned: string[];
+            }[];
+        };
+        PlatformDriftJobResultInput: {
+            rows: number;
+            features: {
+                feature: string;
+                /**
+                 * @description score: the served scores of an image model against its validation OK scores
+                 * @enum {string}
+                 */
+                kind: "numeric" | "categorical" | "score";
+                rows: number;
+                /** @description Population stability index against the training data */
+                psi: number | null;
+                /** @enum {string} */
+                test: "ks" | "chi2";
+                statistic: number | null;
+                p_value: number | null;
+                /** @description Share of served values outside the training range, or of categories unseen in training */
+                outside: number | null;
+                /** @description Share of served rows without the feature */
+                missing: number | null;
+                train_min?: number | null;
+                train_max?: number | null;
+                mean?: number | null;
+                train_mean?: number | null;
+            }[];
+            condition_applied: boolean;
         };
         PreprocessStepSettingsInput: {
             /** @enum {string} */
@@ -36450,6 +37338,21 @@ export interface components {
             started_at: string | null;
             finished_at: string | null;
             /** @enum {string} */
+            kind: "platform_drift";
+            result: components["schemas"]["PlatformDriftJobResultInput"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobStateInput"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
             kind: "diagnostics";
             result: components["schemas"]["DiagnosticsJobResultInput"] | null;
         };
@@ -36850,6 +37753,46 @@ export interface components {
                 height: number;
             }[];
         };
+        HostedImageModelInput: {
+            /**
+             * @description analysis: OK/NG; classification: one of the classes
+             * @enum {string}
+             */
+            kind: "analysis" | "classification";
+            algorithm: string;
+            classes: string[];
+            /** @description the side in pixels every image is resized to before scoring */
+            image_size: number;
+            /** @description OK/NG: the threshold in force when the API was published (each answer says the one it used) */
+            threshold: number | null;
+            formats: string[];
+            max_bytes: number;
+        };
+        HostedImagePredictionInput: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /**
+                     * @description analysis: an OK/NG model; classification: an image classification model
+                     * @enum {string}
+                     */
+                    kind: "analysis" | "classification";
+                    /** @description OK or NG (analysis: NG when score >= threshold), or the class (classification) */
+                    predicted: string;
+                    /** @description analysis: how NG the image is (PatchCore: the largest patch distance; a CNN: the NG probability); classification: the top class probability */
+                    score: number;
+                    /** @description analysis: the threshold in force (the one saved on the image model); classification: null */
+                    threshold: number | null;
+                    /** @description each class with its probability (CNN models; null for PatchCore) */
+                    probabilities: {
+                        [key: string]: number;
+                    } | null;
+                    /** @description when asked (heatmap=true): the heat-map over the image as a base64 PNG */
+                    heatmap_png?: string | null;
+                };
+            };
+        };
         PlatformSettingsInput: {
             content_language: string;
             industry: string;
@@ -36897,6 +37840,8 @@ export interface components {
             endpoint: string;
             features: string[];
             outputs: string[];
+            /** @description an image model: what its API takes and answers (image-serving.ts); null for table models */
+            image: components["schemas"]["HostedImageModelInput"] | null;
             created_at: string;
             updated_at: string;
             reviewed_at: string | null;
@@ -36972,6 +37917,8 @@ export interface components {
             endpoint: string;
             features: string[];
             outputs: string[];
+            /** @description an image model: what its API takes and answers (image-serving.ts); null for table models */
+            image: components["schemas"]["HostedImageModelInput"] | null;
             created_at: string;
             updated_at: string;
             reviewed_at: string | null;
@@ -37037,6 +37984,93 @@ export interface components {
                     predictions: {
                         [key: string]: (number | string | boolean) | null;
                     }[];
+                };
+            };
+        };
+        HostedTimeSeriesInterfaceInput: {
+            /** @description The column every row needs, besides the signals */
+            time_column: string;
+            /**
+             * @description datetime: ISO 8601 text such as 2026-01-01 08:00:00; number: a sample number; null: either, as the training data had it
+             * @enum {string|null}
+             */
+            time_type: "datetime" | "number" | null;
+            signals: {
+                name: string;
+                /** @enum {string} */
+                type: "number";
+            }[];
+            /** @description Rows grouped into periods of this length before scoring (blocks only); null: none */
+            resample: string | null;
+            /** @description Rows at the start of a series without a score (lags, windows, changes of drifting signals) */
+            warmup_rows: number;
+            /** @description Rows the detector reads back beyond that (k-of-n alarm rule, sequence window) */
+            detector_rows: number;
+            /** @description Rows before a row that its score reads: send at least this many before the rows you want scored as in an unbroken series */
+            history_rows: number;
+            /** @description The longest time-span window: its rows are history too */
+            span: string | null;
+            /** @description An alarm when k of the last n rows are over the threshold (the score already reads this rule) */
+            alarm_rule: {
+                k: number;
+                n: number;
+            };
+            /** @description The threshold in force: the one saved for the model in its project, else training's */
+            threshold: number | null;
+            trained_threshold: number | null;
+            /** @enum {string} */
+            threshold_source: "saved" | "trained";
+            outputs: {
+                name: string;
+                type: string;
+                description: string;
+            }[];
+            stream: {
+                exact_rows: number;
+                max_rows: number;
+                max_series: number;
+                idle_minutes: number;
+                kept_in: string;
+            };
+            examples: {
+                block: {
+                    [key: string]: unknown;
+                };
+                stream: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The hosted API's own OpenAPI 3.0 document */
+            openapi: {
+                [key: string]: unknown;
+            };
+        };
+        HostedTimeSeriesPredictionInput: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /** @description time, status, anomaly_score, alarm, top_signal, contribution_<signal> ... */
+                    outputs: string[];
+                    /** @description one object per row sent, in that order */
+                    predictions: {
+                        [key: string]: (number | string | boolean) | null;
+                    }[];
+                    time_series: {
+                        time_column: string;
+                        signals: string[];
+                        threshold: number;
+                        trained_threshold: number;
+                        alarm_rule: {
+                            k: number;
+                            n: number;
+                        };
+                        history_rows: number;
+                        warmup_rows: number;
+                        series: string | null;
+                        /** @description A stream: the rows of the series this server now keeps (0 before a restart's first call); null for a block */
+                        kept_rows: number | null;
+                    };
                 };
             };
         };
@@ -37242,6 +38276,25 @@ export interface components {
             generated: number;
             overdue: number;
         };
+        InstallationSettingsInput: {
+            /** @description The platform bank account for transfers; null: bank transfer is refused */
+            bank_account: components["schemas"]["BankAccountInput"] | null;
+            /**
+             * @description Where the value in force comes from: stored in the app, or the environment variable
+             * @enum {string|null}
+             */
+            bank_account_source: "settings" | "environment" | null;
+            /** @description Whether hosted APIs wait for a platform administrator; off, submitting approves at once */
+            platform_review: boolean;
+            /** @enum {string} */
+            platform_review_source: "settings" | "environment";
+            administrators: {
+                /** @description MITATE_PLATFORM_ADMINS */
+                environment: string[];
+                /** @description The first account's e-mail when it is the administrator (MITATE_PLATFORM_ADMINS empty) */
+                first_account: string | null;
+            };
+        };
         PredictionScoreSeriesInput: {
             rows: number;
             /** @description first row position shown */
@@ -37274,6 +38327,42 @@ export interface components {
                 }[];
             }[];
             threshold: number | null;
+            /** @description The predicted file holds the project's label column: the test part's figures against it (over the whole file, not the window shown) */
+            labelled: {
+                column: string;
+                /** @description scored rows with a label */
+                rows: number;
+                counts: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                };
+                precision: number | null;
+                recall: number | null;
+                f1: number | null;
+                far: number | null;
+                mar: number | null;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                event: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            } | null;
         };
         TsProjectPageInput: {
             items: components["schemas"]["TsProjectInput"][];
@@ -37464,6 +38553,8 @@ export interface components {
             settings: components["schemas"]["Settings"];
             identity: components["schemas"]["IdentityStatus"];
             platform_admin: boolean;
+            /** @enum {string|null} */
+            platform_admin_reason: "environment" | "first_account" | null;
         };
         SetupSaved: {
             message: string;
@@ -38574,6 +39665,13 @@ export interface components {
             train_rows: number;
             test_rows: number;
             fit_seconds: number;
+            /** @description Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers) */
+            trained_on?: {
+                /** @enum {string} */
+                engine: "dask";
+                scheduler: string;
+                workers: number;
+            } | null;
             seconds: number;
             features: string[];
             target: string | null;
@@ -38612,8 +39710,14 @@ export interface components {
             det_xtx: number | null;
             /** @description The information matrix cannot be inverted: efficiencies are 0 and the rest null */
             singular: boolean;
+            /** @description Absolute: det(XᵀX/N)^(1/p) on coded factors (100 % only for an orthogonal design on the cube) */
             d_efficiency: number | null;
+            /** @description Absolute: p / trace(N (XᵀX)⁻¹) on coded factors */
             a_efficiency: number | null;
+            /** @description D against the best design found for the same runs, model and region (this one or a D-/I-optimal reference) */
+            d_relative?: number | null;
+            /** @description A against the best design found for the same runs, model and region */
+            a_relative?: number | null;
             g_efficiency: number | null;
             /** @description Average scaled prediction variance over the region */
             i_value: number | null;
@@ -39152,6 +40256,147 @@ export interface components {
             project_id: string;
             /** @description null until the run is done */
             result: components["schemas"]["OptimizationResult"] | null;
+        };
+        PlatformDriftSettings: {
+            /**
+             * @description A feature shifted when its PSI is at least this and the two-sample test says p below p_value
+             * @default 0.2
+             */
+            psi: number;
+            /**
+             * @description Significance of the two-sample test (KS for numbers, chi-square for categories)
+             * @default 0.01
+             */
+            p_value: number;
+            /**
+             * @description Warn when at least this share of served values lies outside the training range (or is an unseen category)
+             * @default 0.05
+             */
+            outside: number;
+            /**
+             * @description Warn when at least this share of served rows lacks the feature
+             * @default 0.05
+             */
+            missing: number;
+            /**
+             * @description The window: at most the last this many sampled rows...
+             * @default 1000
+             */
+            window_rows: number;
+            /**
+             * @description ...of the last this many hours
+             * @default 24
+             */
+            window_hours: number;
+            /**
+             * @description Fewer sampled rows in the window: figures are shown, no warning is raised
+             * @default 100
+             */
+            min_rows: number;
+            /**
+             * @description A check starts by itself after this many new sampled rows (0: only by the button)...
+             * @default 1000
+             */
+            auto_every: number;
+            /**
+             * @description ...and at least this many minutes after the last check started (a busy API is not checked again and again)
+             * @default 60
+             */
+            auto_minutes: number;
+        };
+        PlatformDrift: {
+            settings: components["schemas"]["PlatformDriftSettings"];
+            /** @description Sampled rows kept for this API (the last rows, bounded per project) */
+            sampled_rows: number;
+            /** @description Rows sampled since the last check started */
+            new_rows: number;
+            running: boolean;
+            /** @description The newest check */
+            latest: {
+                id: string;
+                /** @enum {string} */
+                state: "running" | "done" | "failed";
+                /** @enum {string} */
+                trigger: "manual" | "auto";
+                /** @description Sampled rows compared */
+                rows: number;
+                window_from: string | null;
+                window_to: string | null;
+                created_at: string;
+                finished_at: string | null;
+                /** @description Why the check failed, in the caller's language */
+                error: string | null;
+                /** @description At least min_rows rows: only then are warnings raised */
+                enough_rows: boolean;
+                /** @description The served rows went through the training data's preprocessing condition */
+                condition_applied: boolean;
+                features: {
+                    feature: string;
+                    /**
+                     * @description score: the served scores of an image model against its validation OK scores
+                     * @enum {string}
+                     */
+                    kind: "numeric" | "categorical" | "score";
+                    rows: number;
+                    /** @description Population stability index against the training data */
+                    psi: number | null;
+                    /** @enum {string} */
+                    test: "ks" | "chi2";
+                    statistic: number | null;
+                    p_value: number | null;
+                    /** @description Share of served values outside the training range, or of categories unseen in training */
+                    outside: number | null;
+                    /** @description Share of served rows without the feature */
+                    missing: number | null;
+                    train_min?: number | null;
+                    train_max?: number | null;
+                    mean?: number | null;
+                    train_mean?: number | null;
+                    /** @description Thresholds this feature crosses with the project's current settings */
+                    warnings: ("shift" | "outside" | "missing")[];
+                }[];
+                /** @description Some feature crosses a threshold */
+                warning: boolean;
+            } | null;
+            /** @description The newest finished check has a feature over a threshold */
+            warning: boolean;
+            warned_features: string[];
+            /** @description Finished checks, oldest first: each feature’s PSI (the time chart) */
+            history: {
+                time: string;
+                rows: number;
+                psi: {
+                    [key: string]: number | null;
+                };
+                warned: string[];
+            }[];
+        };
+        PlatformDriftJobResult: {
+            rows: number;
+            features: {
+                feature: string;
+                /**
+                 * @description score: the served scores of an image model against its validation OK scores
+                 * @enum {string}
+                 */
+                kind: "numeric" | "categorical" | "score";
+                rows: number;
+                /** @description Population stability index against the training data */
+                psi: number | null;
+                /** @enum {string} */
+                test: "ks" | "chi2";
+                statistic: number | null;
+                p_value: number | null;
+                /** @description Share of served values outside the training range, or of categories unseen in training */
+                outside: number | null;
+                /** @description Share of served rows without the feature */
+                missing: number | null;
+                train_min?: number | null;
+                train_max?: number | null;
+                mean?: number | null;
+                train_mean?: number | null;
+            }[];
+            condition_applied: boolean;
         };
         PreprocessStepSettings: {
             /** @enum {string} */
@@ -41101,6 +42346,21 @@ export interface components {
             started_at: string | null;
             finished_at: string | null;
             /** @enum {string} */
+            kind: "platform_drift";
+            result: components["schemas"]["PlatformDriftJobResult"] | null;
+        } | {
+            id: string;
+            state: components["schemas"]["JobState"];
+            progress: number;
+            message: string;
+            log: string;
+            error: string | null;
+            subject_type: string | null;
+            subject_id: string | null;
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+            /** @enum {string} */
             kind: "diagnostics";
             result: components["schemas"]["DiagnosticsJobResult"] | null;
         };
@@ -41501,6 +42761,46 @@ export interface components {
                 height: number;
             }[];
         };
+        HostedImageModel: {
+            /**
+             * @description analysis: OK/NG; classification: one of the classes
+             * @enum {string}
+             */
+            kind: "analysis" | "classification";
+            algorithm: string;
+            classes: string[];
+            /** @description the side in pixels every image is resized to before scoring */
+            image_size: number;
+            /** @description OK/NG: the threshold in force when the API was published (each answer says the one it used) */
+            threshold: number | null;
+            formats: string[];
+            max_bytes: number;
+        };
+        HostedImagePrediction: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /**
+                     * @description analysis: an OK/NG model; classification: an image classification model
+                     * @enum {string}
+                     */
+                    kind: "analysis" | "classification";
+                    /** @description OK or NG (analysis: NG when score >= threshold), or the class (classification) */
+                    predicted: string;
+                    /** @description analysis: how NG the image is (PatchCore: the largest patch distance; a CNN: the NG probability); classification: the top class probability */
+                    score: number;
+                    /** @description analysis: the threshold in force (the one saved on the image model); classification: null */
+                    threshold: number | null;
+                    /** @description each class with its probability (CNN models; null for PatchCore) */
+                    probabilities: {
+                        [key: string]: number;
+                    } | null;
+                    /** @description when asked (heatmap=true): the heat-map over the image as a base64 PNG */
+                    heatmap_png?: string | null;
+                };
+            };
+        };
         PlatformSettings: {
             content_language: string;
             industry: string;
@@ -41548,6 +42848,8 @@ export interface components {
             endpoint: string;
             features: string[];
             outputs: string[];
+            /** @description an image model: what its API takes and answers (image-serving.ts); null for table models */
+            image: components["schemas"]["HostedImageModel"] | null;
             created_at: string;
             updated_at: string;
             reviewed_at: string | null;
@@ -41623,6 +42925,8 @@ export interface components {
             endpoint: string;
             features: string[];
             outputs: string[];
+            /** @description an image model: what its API takes and answers (image-serving.ts); null for table models */
+            image: components["schemas"]["HostedImageModel"] | null;
             created_at: string;
             updated_at: string;
             reviewed_at: string | null;
@@ -41688,6 +42992,93 @@ export interface components {
                     predictions: {
                         [key: string]: (number | string | boolean) | null;
                     }[];
+                };
+            };
+        };
+        HostedTimeSeriesInterface: {
+            /** @description The column every row needs, besides the signals */
+            time_column: string;
+            /**
+             * @description datetime: ISO 8601 text such as 2026-01-01 08:00:00; number: a sample number; null: either, as the training data had it
+             * @enum {string|null}
+             */
+            time_type: "datetime" | "number" | null;
+            signals: {
+                name: string;
+                /** @enum {string} */
+                type: "number";
+            }[];
+            /** @description Rows grouped into periods of this length before scoring (blocks only); null: none */
+            resample: string | null;
+            /** @description Rows at the start of a series without a score (lags, windows, changes of drifting signals) */
+            warmup_rows: number;
+            /** @description Rows the detector reads back beyond that (k-of-n alarm rule, sequence window) */
+            detector_rows: number;
+            /** @description Rows before a row that its score reads: send at least this many before the rows you want scored as in an unbroken series */
+            history_rows: number;
+            /** @description The longest time-span window: its rows are history too */
+            span: string | null;
+            /** @description An alarm when k of the last n rows are over the threshold (the score already reads this rule) */
+            alarm_rule: {
+                k: number;
+                n: number;
+            };
+            /** @description The threshold in force: the one saved for the model in its project, else training's */
+            threshold: number | null;
+            trained_threshold: number | null;
+            /** @enum {string} */
+            threshold_source: "saved" | "trained";
+            outputs: {
+                name: string;
+                type: string;
+                description: string;
+            }[];
+            stream: {
+                exact_rows: number;
+                max_rows: number;
+                max_series: number;
+                idle_minutes: number;
+                kept_in: string;
+            };
+            examples: {
+                block: {
+                    [key: string]: unknown;
+                };
+                stream: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description The hosted API's own OpenAPI 3.0 document */
+            openapi: {
+                [key: string]: unknown;
+            };
+        };
+        HostedTimeSeriesPrediction: {
+            detail: {
+                response: {
+                    model: string;
+                    version: string;
+                    /** @description time, status, anomaly_score, alarm, top_signal, contribution_<signal> ... */
+                    outputs: string[];
+                    /** @description one object per row sent, in that order */
+                    predictions: {
+                        [key: string]: (number | string | boolean) | null;
+                    }[];
+                    time_series: {
+                        time_column: string;
+                        signals: string[];
+                        threshold: number;
+                        trained_threshold: number;
+                        alarm_rule: {
+                            k: number;
+                            n: number;
+                        };
+                        history_rows: number;
+                        warmup_rows: number;
+                        series: string | null;
+                        /** @description A stream: the rows of the series this server now keeps (0 before a restart's first call); null for a block */
+                        kept_rows: number | null;
+                    };
                 };
             };
         };
@@ -41893,6 +43284,25 @@ export interface components {
             generated: number;
             overdue: number;
         };
+        InstallationSettings: {
+            /** @description The platform bank account for transfers; null: bank transfer is refused */
+            bank_account: components["schemas"]["BankAccount"] | null;
+            /**
+             * @description Where the value in force comes from: stored in the app, or the environment variable
+             * @enum {string|null}
+             */
+            bank_account_source: "settings" | "environment" | null;
+            /** @description Whether hosted APIs wait for a platform administrator; off, submitting approves at once */
+            platform_review: boolean;
+            /** @enum {string} */
+            platform_review_source: "settings" | "environment";
+            administrators: {
+                /** @description MITATE_PLATFORM_ADMINS */
+                environment: string[];
+                /** @description The first account's e-mail when it is the administrator (MITATE_PLATFORM_ADMINS empty) */
+                first_account: string | null;
+            };
+        };
         PredictionScoreSeries: {
             rows: number;
             /** @description first row position shown */
@@ -41925,6 +43335,42 @@ export interface components {
                 }[];
             }[];
             threshold: number | null;
+            /** @description The predicted file holds the project's label column: the test part's figures against it (over the whole file, not the window shown) */
+            labelled: {
+                column: string;
+                /** @description scored rows with a label */
+                rows: number;
+                counts: {
+                    tp: number;
+                    fp: number;
+                    fn: number;
+                    tn: number;
+                };
+                precision: number | null;
+                recall: number | null;
+                f1: number | null;
+                far: number | null;
+                mar: number | null;
+                alarms: number;
+                alarms_per_day: number | null;
+                alarms_per_1000_rows: number | null;
+                event: {
+                    events: number;
+                    events_detected: number;
+                    alarm_spans: number;
+                    alarm_spans_true: number;
+                    precision: number | null;
+                    recall: number | null;
+                    f1: number | null;
+                    per_event: {
+                        start: number;
+                        end: number;
+                        detected: boolean;
+                        delay_rows: number | null;
+                        delay_seconds?: number | null;
+                    }[];
+                };
+            } | null;
         };
         TsProjectPage: {
             items: components["schemas"]["TsProject"][];

@@ -11,6 +11,7 @@ import { useColorScheme } from '@mui/material/styles';
 import LogoutIcon from '@mui/icons-material/Logout';
 import VerifiedUserIcon from '@mui/icons-material/VerifiedUserOutlined';
 import MonitorHeartIcon from '@mui/icons-material/MonitorHeartOutlined';
+import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import { useEffect } from 'react';
 import PersonOutlineIcon from '@mui/icons-material/PersonOutlined';
 import { useQueryClient } from '@tanstack/react-query';
@@ -61,6 +62,7 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
               {me.email}
             </Typography>
             <Chip size="small" variant="outlined" color="primary" label={t(`roles.${me.role}`, { defaultValue: me.role })} sx={{ mt: 0.5 }} />
+            {profile?.platform_admin && <Chip size="small" variant="outlined" color="secondary" label={t('pages.platformAdmin')} sx={{ mt: 0.5, ml: 0.5 }} data-testid="platform-admin-chip" />}
           </Box>
         )}
         {me && <Divider />}
@@ -99,6 +101,19 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
               <MonitorHeartIcon fontSize="small" />
             </ListItemIcon>
             {t('pages.operations')}
+          </MenuItem>
+        )}
+        {profile?.platform_admin && (
+          <MenuItem
+            onClick={() => {
+              close();
+              navigate('/admin/settings');
+            }}
+          >
+            <ListItemIcon>
+              <SettingsIcon fontSize="small" />
+            </ListItemIcon>
+            {t('pages.platformSettings')}
           </MenuItem>
         )}
         <MenuItem

@@ -29,6 +29,7 @@ const Platform = area(() => import('../features/platform'));
 const Billing = area(() => import('../features/billing'));
 const Audit = area(() => import('../features/audit'));
 const Operations = area(() => import('../features/operations'));
+const Installation = area(() => import('../features/installation'));
 
 type AreaComponent = ReturnType<typeof area>;
 
@@ -140,6 +141,7 @@ export const signedInRoutes: RouteObject[] = [
   page('admin/billing', Billing, 'admin', 'nav.invoices'),
   // Operations (issue 16): the worker pool, the queue and recent failures, for platform administrators
   page('admin/operations', Operations, 'operations', 'pages.operations'),
+  page('admin/settings', Installation, 'settings', 'pages.platformSettings'),
 ];
 
 /** Account screens reached from mailed links or the login form (issue 6). */

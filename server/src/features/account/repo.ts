@@ -79,6 +79,10 @@ export const invitee = (q: Db, userId: string) =>
     .where('users.id', '=', userId)
     .executeTakeFirst();
 
+/** The installation's first account (oldest active person, any organisation): the platform administrator by default. */
+export const firstAccount = (q: Db) =>
+  q.selectFrom('users').select(['id', 'email']).where('status', '=', 'active').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+
 export const insertUser = async (q: Db, row: NewUser) => {
   await q.insertInto('users').values(row).execute();
 };

@@ -18,6 +18,8 @@ export function makeUsers(q: Db) {
     withOrganisation: (orgId: string, userId: string) => repo.userWithOrganisation(q, orgId, userId),
     /** Names, languages and organisations of the given users, across organisations: for the platform administrators' review only. */
     peopleAcrossOrganisations: (ids: string[]) => repo.peopleAcrossOrganisations(q, ids),
+    /** The oldest active account of the installation, across organisations (the first-account platform administrator). */
+    firstAccount: () => repo.firstAccount(q),
     activeOwners: (orgId: string) => repo.activeOwners(q, orgId),
     create: (row: repo.NewUser) => repo.insertUser(q, row),
     update: (id: string, patch: repo.UserPatch, orgId?: string) => repo.updateUser(q, id, patch, orgId),

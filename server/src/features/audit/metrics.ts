@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isPlatformAdmin } from '../../auth/guard.js';
 import { verifyAccess } from '../../auth/tokens.js';
 
 /**
@@ -66,7 +65,7 @@ export function installMetrics(app: FastifyInstance): void {
       const claims = verifyAccess(ctx.secret, token);
       if (claims) {
         const user = await account.users.byId(claims.sub);
-        allowed = !!user && user.status === 'active' && isPlatformAdmin(user.email);
+        allowed = !!user && user.status === 'active' && (await app.services.installation.isAdmin({ userId: user.id, email: user.email }));
       }
     }
     if (!allowed) {

@@ -9,7 +9,7 @@ export const M = {
   notPayable: { en: 'This invoice cannot be paid now (it is {state}).', ja: 'この請求書は現在お支払いできません（状態: {state}）。', code: 'invoice_not_payable' },
   notPending: { en: 'Only a payment waiting for confirmation can be confirmed or returned (it is {state}).', ja: '確認待ちの支払いのみ確認・差し戻しできます（状態: {state}）。', code: 'payment_not_pending' },
   walletShort: { en: 'The wallet balance ({balance}) is less than the amount due ({due}). Top up the wallet or pay by bank transfer.', ja: 'ウォレット残高（{balance}）が請求額（{due}）に足りません。ウォレットにチャージするか銀行振込でお支払いください。', code: 'wallet_short' },
-  bankNotConfigured: { en: 'The platform bank account is not configured (MITATE_BANK_* settings); bank transfer is not available.', ja: 'プラットフォームの振込先口座が設定されていません（MITATE_BANK_* 設定）。銀行振込は利用できません。', code: 'bank_not_configured' },
+  bankNotConfigured: { en: 'The platform bank account is not configured; bank transfer is not available. A platform administrator sets it in Platform settings (or MITATE_BANK_*).', ja: 'プラットフォームの振込先口座が設定されていません。銀行振込は利用できません。プラットフォーム管理者がプラットフォーム設定（または MITATE_BANK_*）で設定します。', code: 'bank_not_configured' },
   topupAmount: { en: 'Enter a whole amount from 1 to {max}.', ja: '1から{max}までの整数の金額を入力してください。', code: 'topup_amount' },
 };
 

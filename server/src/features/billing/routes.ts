@@ -62,7 +62,7 @@ export default async function billingRoutes(app: FastifyInstance) {
     async (req, reply) => {
       const inv = await svc.detail(req.auth.orgId, req.params.id);
       const lang = req.query.lang ?? langOf(req.headers['accept-language']);
-      const pdf = await invoicePdf(inv, svc.settings.bank, lang);
+      const pdf = await invoicePdf(inv, await svc.bankAccount(), lang);
       reply.header('content-type', 'application/pdf');
       reply.header('content-disposition', `attachment; filename="${inv.number}.pdf"`);
       return reply.send(pdf);

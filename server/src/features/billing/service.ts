@@ -16,7 +16,7 @@ import './db.js';
 import { forgetLock } from './lock.js';
 import { M as P } from '../platform/messages.js';
 import { M, STATE_WORDS } from './messages.js';
-import { billingSettings, type BillingSettings } from './settings.js';
+import { billingSettings, type BankAccount, type BillingSettings } from './settings.js';
 
 type Tx = Db; // a transaction has the same query interface
 
@@ -70,10 +70,15 @@ function withState(m: LocalText, state: string): LocalText {
 /** Billable: approved once and not back in draft or review (approved, running, stopped). */
 const BILLABLE = ['approved', 'running', 'stopped'] as const;
 
-export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; settings?: BillingSettings; prices?: PriceList } = {}) {
+/**
+ * `bank`: the platform bank account in force (the installation area's: stored in the app, else MITATE_BANK_*); without
+ * it, the settings' (environment) account.
+ */
+export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; settings?: BillingSettings; prices?: PriceList; bank?: () => Promise<BankAccount | null> } = {}) {
   const { db } = ctx;
   const clock = opts.clock ?? clockOf(ctx);
   const settings = opts.settings ?? billingSettings();
+  const bankAccount = opts.bank ?? (async () => settings.bank);
   const prices = opts.prices ?? loadPrices();
   const server = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const nowIso = () => clock.now().toISOString();
@@ -303,6 +308,7 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
   return {
     clock,
     settings,
+    bankAccount,
     prices,
     generate,
     markOverdue,
@@ -330,14 +336,14 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
 
     /** What the payment steps show: the transfer reference, the platform's bank account, the wallet, the identity state. */
     async paymentInfo(orgId: string) {
-      return { transfer_reference: transferReference(orgId), bank_account: settings.bank, wallet: await wallet(orgId), identity: await identityState(orgId) };
+      return { transfer_reference: transferReference(orgId), bank_account: await bankAccount(), wallet: await wallet(orgId), identity: await identityState(orgId) };
     },
 
     /** 'Transfer completed': billed or overdue → pending confirmation (once, even when sent twice at once). */
     async transferCompleted(auth: AuthContext, id: string) {
       const inv = await get(auth.orgId, id); // another organisation's invoice: 404 before anything else
       await requireIdentity(auth);
-      if (!settings.bank) throw new AppError(409, M.bankNotConfigured);
+      if (!(await bankAccount())) throw new AppError(409, M.bankNotConfigured);
       if (inv.state !== 'billed' && inv.state !== 'overdue') throw new AppError(409, withState(M.notPayable, inv.state));
       const at = nowIso();
       const ok = await db.transaction().execute(async (tx) => {
@@ -406,7 +412,7 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
       return {
         ...(await wallet(orgId)),
         transfer_reference: transferReference(orgId),
-        bank_account: settings.bank,
+        bank_account: await bankAccount(),
         identity: await identityState(orgId),
         topups: topups.map((t) => ({ id: t.id, amount: Number(t.amount), currency: t.currency, state: t.state, reported_at: t.reported_at, confirmed_at: t.confirmed_at })),
         entries: entries.map((e) => ({ ...e, amount: Number(e.amount) })),
@@ -416,7 +422,7 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
     /** A top-up by bank transfer, reported as sent: waits for a platform administrator's confirmation. */
     async reportTopup(auth: AuthContext, amount: number) {
       await requireIdentity(auth);
-      if (!settings.bank) throw new AppError(409, M.bankNotConfigured);
+      if (!(await bankAccount())) throw new AppError(409, M.bankNotConfigured);
       if (!Number.isInteger(amount) || amount < 1 || amount > settings.maxTopup) throw new AppError(422, M.topupAmount, { max: settings.maxTopup }, 'amount');
       const id = crypto.randomUUID();
       const at = nowIso();

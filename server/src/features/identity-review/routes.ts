@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { asGuard } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
-import { accountSettings } from '../account/settings.js';
 import { fileReplies, replies } from '../../http/responses.js';
 import { IdentityReviewed, IdentityReviewPage } from './responses.js';
 import type { IdentityReviewService } from './service.js';
@@ -13,12 +12,11 @@ import { M } from './messages.js';
 const idParams = z.object({ id: z.string().max(64) });
 const reviewBody = z.object({ decision: z.enum(['approve', 'reject']), reason: z.string().max(500).optional() });
 
-/** The platform administrators' review of identity documents, at /admin/identity (MITATE_PLATFORM_ADMINS). */
+/** The platform administrators' review of identity documents, at /admin/identity (MITATE_PLATFORM_ADMINS, or the first account). */
 export default async function identityReviewRoutes(app: FastifyInstance, { review }: { review: IdentityReviewService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const admins = accountSettings().platformAdmins;
   const platformAdmin = asGuard(async (req: FastifyRequest) => {
-    if (!admins.includes(req.auth.email.toLowerCase())) throw new AppError(403, M.notPlatformAdmin);
+    if (!(await req.server.services.installation.isAdmin(req.auth))) throw new AppError(403, M.notPlatformAdmin);
   });
 
   r.get(

@@ -19,6 +19,11 @@ import { type ServeInput, type ServeResult, ServingPool } from './serving.js';
 import { clip, numericColumns, readNumbers } from './inputs.js';
 import { TokenBuckets } from './limits.js';
 import { StatsRecorder } from './stats.js';
+import { tsServeAnswer } from './timeseries-schemas.js';
+import { isTsModel, makeTsServing } from './timeseries-serving.js';
+import { IMAGE_SERVING_DOC, isImageModel, makeImageServing, serveBodies, serveQuery } from './image-serving.js';
+import type { RunService } from '../training/runs.js';
+import type { DriftSampler } from './drift/sampler.js';
 
 /** Settings of the hosted APIs (environment, each with a default). */
 export function servingSettings(env: NodeJS.ProcessEnv = process.env) {
@@ -49,6 +54,13 @@ class EngineInputError extends AppError {
   override get code(): string {
     return this.engineCode;
   }
+}
+
+/** A serving process's refusal as the API answers it: 422 with the catalogue code, 503 when busy, else a fault. */
+function engineRefusal(result: Extract<ServeResult, { error: string }>): Error {
+  if (result.status === 422) return new EngineInputError(result);
+  if (result.status === 503 || result.status === 504) return new AppError(503, M.servingBusy);
+  return new Error(result.error);
 }
 
 const FORGET_CHANNEL = 'mitate:platform:forget';
@@ -110,9 +122,16 @@ export function answerOf(head: string, result: { outputs: string[]; predictions:
  * POST /serve/{project_key}/predict: the API key is checked against stored hashes, the project must be running,
  * sandbox keys are rate-limited, the prediction comes from a persistent serving process, statistics are buffered.
  */
-export function makeGateway(ctx: AppContext) {
+export function makeGateway(
+  ctx: AppContext,
+  opts: { savedThreshold?: (p: PlatformProjectTable) => Promise<number | null>; runs?: Pick<RunService, 'findModel'>; drift?: Pick<DriftSampler, 'offer'> } = {},
+) {
   const s = servingSettings();
   const pool = new ServingPool(ctx.config, s.workers, (level, msg) => ctx.log[level](msg));
+  // time-series detectors: blocks and streams (timeseries-serving.ts), after the same checks as every API
+  const ts = makeTsServing({ pool, savedThreshold: opts.savedThreshold ?? (async () => null), refuse: engineRefusal });
+  // image OK/NG and classification models (image-serving.ts): one image per request
+  const images = opts.runs ? makeImageServing(pool, opts.runs, s.cacheMs) : null;
   const stats = new StatsRecorder(ctx.db, s.statsFlushMs, (e) => ctx.log.error(`request statistics not written: ${e.message}`));
   // A short cache of project and keys per project key, cleared at once by this server's own changes (revoke,
   // stop, delete). With REDIS_URL the change is published and every other server clears it too; without, another
@@ -277,6 +296,8 @@ export function makeGateway(ctx: AppContext) {
       reply.header('retry-after', '1');
       throw new AppError(429, M.rateLimited, { rps: s.sandboxRps });
     }
+    if (isTsModel(r.project.model_type)) return ts.handle(r, req, reply);
+    if (images && isImageModel(r.project.model_type)) return images.answer(r, req, reply);
     const model = r.model;
     let input = inputOf(req);
     if ('rows' in input && r.numeric.length) {
@@ -290,20 +311,20 @@ export function makeGateway(ctx: AppContext) {
     const local = ev && 'rows' in input ? ev.predict(input.rows) : null;
     const result: ServeResult = local ?? (await pool.predict(model, input));
     reply.header('server-timing', `predict;desc="${local ? 'in-process' : 'engine'}";dur=${(performance.now() - t0).toFixed(3)}`);
-    if ('plan' in result) throw new Error('a serving plan where a prediction was expected');
-    if ('error' in result) {
-      if (result.status === 422) throw new EngineInputError(result);
-      if (result.status === 503 || result.status === 504) throw new AppError(503, M.servingBusy);
-      throw new Error(result.error);
-    }
+    if ('plan' in result || 'predicted' in result) throw new Error('a serving plan where a prediction was expected');
+    if ('error' in result) throw engineRefusal(result);
+    if ('rows' in input) opts.drift?.offer(r.project.organisation_id, r.project.id, input.rows); // answered: its rows may be sampled
     return reply.send(answerOf(r.head, result));
   }
 
   return {
     pool,
     stats,
+    ts,
     /** A change of this project (revoke, stop, delete, review): every server's cache drops it now. */
     forget(key: string) {
+      const hit = cache.get(key);
+      if (hit) ts.forget(hit.project.id); // its streams' kept rows too (on this server)
       cache.delete(key);
       pub?.publish(FORGET_CHANNEL, key).catch((e: Error) => ctx.log.error(`hosted APIs: revocation not published: ${e.message}`));
     },
@@ -324,11 +345,15 @@ export function makeGateway(ctx: AppContext) {
             helmet: false,
             schema: {
               tags: ['hosted APIs'],
-              summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; key in X-API-Key or Authorization: Bearer',
+              summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; an image model one image; key in X-API-Key or Authorization: Bearer',
               description:
-                'Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.',
+                'A time-series detector takes rows with its time column and signals: a block {"rows": [...]}, or a stream {"series": "<your id>", "rows": [...]} whose recent rows the server keeps; each row is answered with time, status, anomaly_score, alarm, top_signal and contribution_<signal>, and time_series gives the threshold in force, the alarm rule and the history rows. GET /api/platform/projects/{id}/time-series describes one API (its OpenAPI document included). Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.' +
+                IMAGE_SERVING_DOC,
               params: z.object({ key: z.string().max(60) }),
-              response: serveReplies,
+              querystring: serveQuery,
+              bodies: serveBodies,
+              // a time-series detector answers HostedTimeSeriesPrediction (timeseries-serving.ts)
+              response: { ...serveReplies, 200: z.union([serveReplies[200], tsServeAnswer]) },
             },
           },
           handle,

@@ -17,6 +17,11 @@ export const M = {
   underReviewNoCredentials: { en: 'A project under review cannot get credentials until it is approved.', ja: '審査中のプロジェクトは承認されるまで認証情報を発行できません。', code: 'under_review_no_credentials' },
   notApprovedNoCredentials: { en: 'Credentials can be created once the project is approved.', ja: '認証情報はプロジェクトの承認後に発行できます。', code: 'not_approved_no_credentials' },
   rejectReasonRequired: { en: 'Please give the reason for the rejection.', ja: '却下の理由を入力してください。', code: 'reject_reason_required' },
+  verifyIdentityToPublish: {
+    en: 'Verify your organisation\'s identity first (Profile → Identity verification): this installation approves submitted APIs at once, for verified organisations only.',
+    ja: '先に組織の本人確認を済ませてください（プロフィール → 本人確認）。このインストールでは、提出したAPIは本人確認済みの組織に限り即時に承認されます。',
+    code: 'identity_not_verified',
+  },
   identityNotVerified: { en: 'The organisation has not verified its identity; its projects cannot be approved.', ja: 'この組織は本人確認が完了していないため、プロジェクトを承認できません。', code: 'identity_not_verified' },
   notPlatformAdmin: { en: 'Only platform administrators can review platform projects.', ja: 'プラットフォームプロジェクトを審査できるのはプラットフォーム管理者のみです。', code: 'not_platform_admin' },
   // hosted API answers

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { requireAuth, requireRole } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
-import { accountSettings } from '../account/settings.js';
+import { registerDriftRoutes, watchDriftJobs } from './drift/routes.js';
 import { makeGateway } from './gateway.js';
 import { M } from './messages.js';
 import {
@@ -27,6 +27,8 @@ import {
   updateBody,
 } from './schemas.js';
 import { readStats, statsCsv } from './stats.js';
+import { tsDescriptionView } from './timeseries-schemas.js';
+import { describeTsProject } from './timeseries-serving.js';
 
 const tags = ['platform projects'];
 const manage = requireRole('owner', 'admin'); // owners and admins publish and manage keys; members see; viewers read
@@ -34,12 +36,18 @@ const manage = requireRole('owner', 'admin'); // owners and admins publish and m
 /** Hosted model APIs: platform projects and credentials under /api/platform, serving at /serve/{key}/predict. */
 export default async function platformRoutes(app: FastifyInstance) {
   const svc = app.services.platform;
-  const gateway = makeGateway(app.ctx);
+  // a time-series detector's threshold in force: the one saved for the model in its project, else training's
+  const gateway = makeGateway(app.ctx, {
+    savedThreshold: (p) => app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id).then((m) => m.get(p.model_key) ?? null),
+    runs: app.services.runs,
+    drift: app.services.drift.sampler,
+  });
+  watchDriftJobs(app);
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
-  const admins = accountSettings().platformAdmins;
+  const installation = app.services.installation;
   const platformAdmin = async (req: FastifyRequest) => {
-    if (!admins.includes(req.auth.email.toLowerCase())) throw new AppError(403, M.notPlatformAdmin);
+    if (!(await installation.isAdmin(req.auth))) throw new AppError(403, M.notPlatformAdmin);
   };
   const fromHour = (days: number) => new Date(Date.now() - days * 86400_000).toISOString().slice(0, 13);
 
@@ -59,6 +67,12 @@ export default async function platformRoutes(app: FastifyInstance) {
       r.get('/platform/projects/:id', { schema: { tags, summary: 'One platform project', params: idParams, response: projectAnswer } }, async (req) =>
         ok(svc.view(await svc.get(req.auth, req.params.id))),
       );
+      r.get('/platform/projects/:id/time-series', { schema: { tags, summary: "A hosted time-series detector's interface: time column, signals, history rows, alarm rule, threshold in force, outputs, examples and its OpenAPI document", params: idParams, response: replies({ 200: tsDescriptionView }) } }, async (req) => {
+        const p = await svc.get(req.auth, req.params.id);
+        const cfg = await app.services.training.getProject(req.auth, p.model_project_id).then((t) => JSON.parse(t.config_json) as { time_is_datetime?: boolean }, () => null);
+        const saved = (await app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id)).get(p.model_key) ?? null;
+        return ok(await describeTsProject(p, { dir: app.ctx.storage.pathOf(p.model_dir), endpoint: svc.view(p).endpoint, timeIsDatetime: typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null, savedThreshold: saved }));
+      });
       r.put('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Edit a draft or rejected project', params: idParams, body: updateBody, response: projectAnswer } }, async (req) =>
         ok(await svc.update(req.auth, req.params.id, req.body)),
       );
@@ -99,6 +113,7 @@ export default async function platformRoutes(app: FastifyInstance) {
         },
       );
 
+      registerDriftRoutes(api);
       r.get('/platform/projects/:id/statistics', { schema: { tags, summary: 'Request statistics: per path, device/browser/OS ratios, by hour or day', params: idParams, querystring: statsQuery, response: replies({ 200: statsView }) } }, async (req) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();
@@ -124,7 +139,10 @@ export default async function platformRoutes(app: FastifyInstance) {
         gateway.forget(v.key);
         return ok(v);
       });
-      r.get('/platform/admin/me', { schema: { tags, summary: 'Whether the caller is a platform administrator', response: replies({ 200: adminMeView }) } }, async (req) => ok({ platform_admin: admins.includes(req.auth.email.toLowerCase()) }));
+      r.get('/platform/admin/me', { schema: { tags, summary: 'Whether the caller is a platform administrator', response: replies({ 200: adminMeView }) } }, async (req) => {
+        const reason = await installation.adminReason(req.auth);
+        return ok({ platform_admin: reason !== null, first_account: reason === 'first_account', review_required: await installation.reviewRequired() });
+      });
     },
     { prefix: '/api' },
   );

@@ -4,6 +4,11 @@ import { AnyMetrics } from '../training/responses.js';
 import { storedEnum } from '../../http/responses.js';
 import { M as B } from '../billing/messages.js';
 import { M } from './messages.js';
+import { IM } from './image-messages.js';
+import { hostedImagePrediction, imageServingView } from './image-serving.js';
+
+/** The refusals of an image model's request (image-serving.ts), besides the engine's image_unreadable. */
+const IMAGE_REFUSALS = [IM.imageMissing.code, IM.imageOnePerRequest.code, IM.imageNotBase64.code, IM.imageNotImage.code, IM.imageFormat.code, IM.imageHeatmapFlag.code, 'image_unreadable'];
 
 const MAX_COUNT = 2_147_483_647;
 const decimal = (max: number) => z.coerce.number().min(0).max(max).refine(decimalsOk, M.decimals.en);
@@ -100,6 +105,7 @@ export const projectView = z.object({
   endpoint: z.string(),
   features: z.array(z.string()),
   outputs: z.array(z.string()),
+  image: imageServingView.nullable().describe('an image model: what its API takes and answers (image-serving.ts); null for table models'),
   created_at: z.string(),
   updated_at: z.string(),
   reviewed_at: nullableText,
@@ -166,7 +172,11 @@ export const statsView = z.object({
   series: z.array(z.object({ time: z.string(), count: z.number(), average_ms: z.number(), refused: z.number() })),
   bucket: z.enum(['hour', 'day']),
 }).meta({ id: 'PlatformStats' });
-export const adminMeView = z.object({ platform_admin: z.boolean() });
+export const adminMeView = z.object({
+  platform_admin: z.boolean(),
+  first_account: z.boolean().describe('An administrator because this is the installation\'s first account (MITATE_PLATFORM_ADMINS empty)'),
+  review_required: z.boolean().describe('Whether submitted APIs wait for a review; off, submitting approves at once (identity verified)'),
+});
 
 // ---- POST /serve/{key}/predict: its answer and every refusal's stable code (the OpenAPI document lists them) ----
 
@@ -177,11 +187,16 @@ export const SERVE_REFUSALS = {
   402: { codes: [B.projectLocked.code], what: 'the project is locked for an unpaid invoice' },
   403: { codes: [M.apiNotApproved.code], what: 'the API is not approved yet' },
   404: { codes: [M.apiNotFound.code], what: 'there is no API with this key' },
-  413: { codes: ['json_too_large'], what: 'the body is larger than the limit' },
+  413: { codes: ['json_too_large', IM.imageTooLarge.code, IM.imagePixels.code], what: 'the body is larger than the limit, or the image has more bytes or pixels than accepted' },
   415: { codes: ['unsupported_media_type'], what: 'the content type is neither JSON nor CSV text' },
   422: {
-    codes: [M.badBody.code, 'serve_no_rows', 'serve_too_many_rows', 'serve_csv_unreadable', 'inference_feature_missing', 'inference_not_numeric', 'inference_unseen_category', 'value_error'],
-    what: 'rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); a few other codes of the engine catalogue may appear for a preprocessing condition',
+    codes: [
+      M.badBody.code, 'serve_no_rows', 'serve_too_many_rows', 'serve_csv_unreadable', 'inference_feature_missing', 'inference_not_numeric', 'inference_unseen_category', 'value_error',
+      ...IMAGE_REFUSALS,
+      // a time-series detector (timeseries-serving.ts)
+      'tsad_time_missing', 'tsad_time_unreadable', 'tsad_time_empty', 'tsad_time_duplicates', 'tsad_series_invalid', 'tsad_stream_needs_json', 'tsad_stream_order', 'tsad_stream_resampled', 'tsad_stream_condition',
+    ],
+    what: 'image models: no image, more than one, not an image, another image format or one that cannot be decoded (image_unreadable); table models: rows the model cannot take (the column in loc; quoted values cut to 80 characters; a number sent as text in a numeric column, "27", is read as that number, other text is inference_not_numeric); time-series detectors: the time column missing, unreadable or repeated, a stream out of order; a few other codes of the engine catalogue may appear for a preprocessing condition',
   },
   429: { codes: [M.rateLimitedAddress.code, M.rateLimitedKey.code, M.rateLimited.code], what: 'too many calls from this address, with this key, or with a sandbox key; wait the Retry-After seconds' },
   500: { codes: ['server_error'], what: 'a fault of the server' },
@@ -199,7 +214,12 @@ function refusal(status: keyof typeof SERVE_REFUSALS): z.ZodType {
 
 /** The prediction answer (written by hand, see gateway.answerOf) and every refusal, for the OpenAPI document. */
 export const serveReplies = {
-  200: z
+  200: z.union([hostedPrediction(), hostedImagePrediction]).describe('A table model answers HostedPrediction, an image model HostedImagePrediction'),
+  ...(Object.fromEntries(Object.keys(SERVE_REFUSALS).map((k) => [k, refusal(Number(k) as keyof typeof SERVE_REFUSALS)])) as Record<number, z.ZodType>),
+};
+
+function hostedPrediction() {
+  return z
     .object({
       detail: z.object({
         response: z.object({
@@ -212,6 +232,5 @@ export const serveReplies = {
         }),
       }),
     })
-    .meta({ id: 'HostedPrediction' }),
-  ...(Object.fromEntries(Object.keys(SERVE_REFUSALS).map((k) => [k, refusal(Number(k) as keyof typeof SERVE_REFUSALS)])) as Record<number, z.ZodType>),
-};
+    .meta({ id: 'HostedPrediction' });
+}

@@ -7,10 +7,12 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import '../account/db.js';
+import type { InstallationService } from '../installation/service.js';
 import type { TrainingService } from '../training/service.js';
 import type { TrainingModelView } from '../training/responses.js';
 import type { PlatformCredentialTable, PlatformProjectTable, PlatformStatus } from './db.js';
 import './db.js';
+import { copyImageModel, IMAGE_MODEL_FILE, imageServingOf, isImageModel } from './image-serving.js';
 import { M, STATUS_WORDS } from './messages.js';
 import { loadPrices, quote } from './prices.js';
 import type { Settings } from './schemas.js';
@@ -50,7 +52,7 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && crypto.timingSafeEqual(x, y);
 }
 
-export function makePlatformService(ctx: AppContext, { training }: { training: TrainingService }) {
+export function makePlatformService(ctx: AppContext, { training, installation }: { training: TrainingService; installation: Pick<InstallationService, 'reviewRequired'> }) {
   const { db, storage, config } = ctx;
   const prices = loadPrices();
 
@@ -63,7 +65,8 @@ export function makePlatformService(ctx: AppContext, { training }: { training: T
   function manifestOf(p: PlatformProjectTable): { features: string[]; outputs: string[] } {
     try {
       const m = JSON.parse(fs.readFileSync(path.join(storage.pathOf(p.model_dir), 'manifest.json'), 'utf8'));
-      return { features: m.features ?? [], outputs: m.outputs ?? [] };
+      // a time-series detector's rows need its time column too (first, as its interface lists it)
+      return { features: [...(m.time_column ? [m.time_column] : []), ...(m.features ?? [])], outputs: m.outputs ?? [] };
     } catch {
       return { features: [], outputs: [] };
     }
@@ -87,6 +90,7 @@ export function makePlatformService(ctx: AppContext, { training }: { training: T
       endpoint: `${config.publicUrl.replace(/\/$/, '')}/serve/${p.key}/predict`,
       features,
       outputs,
+      image: isImageModel(p.model_type) ? imageServingOf(storage.pathOf(p.model_dir)) : null,
       created_at: p.created_at,
       updated_at: p.updated_at,
       reviewed_at: p.reviewed_at,
@@ -106,6 +110,20 @@ export function makePlatformService(ctx: AppContext, { training }: { training: T
     const p = await get(auth, id);
     const t = TRANSITIONS[action];
     if (!t.from.includes(p.status)) throw transitionError(p.status, action);
+    // With the review switched off (installation setting), submitting approves at once, once the identity is verified.
+    if (action === 'submit' && !(await installation.reviewRequired())) {
+      if (!(await identityVerified(auth.orgId))) throw new AppError(409, M.verifyIdentityToPublish);
+      const at = now();
+      const res = await db
+        .updateTable('platform_projects')
+        .set({ status: 'approved', reason: null, reviewed_at: at, reviewed_by: null, updated_at: at })
+        .where('organisation_id', '=', auth.orgId)
+        .where('id', '=', id)
+        .where('status', '=', p.status)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) !== 1) throw transitionError(p.status, action);
+      return view(await get(auth, id));
+    }
     // Guarded by the status read, so two concurrent clicks move it once.
     const res = await db
       .updateTable('platform_projects')
@@ -154,14 +172,18 @@ export function makePlatformService(ctx: AppContext, { training }: { training: T
       const model = await training.getModel(auth, project.id, body.model_key);
       const dir = training.runDir(model);
       if (model.state !== 'done' || !dir) throw new AppError(422, M.modelNotTrained, {}, 'model_key');
-      if (!fs.existsSync(path.join(dir, 'model.joblib'))) throw new AppError(409, M.modelFilesMissing);
+      const image = isImageModel(project.project_type);
+      if (!fs.existsSync(path.join(dir, image ? IMAGE_MODEL_FILE : 'model.joblib'))) throw new AppError(409, M.modelFilesMissing);
       const taken = await db.selectFrom('platform_projects').select('id').where('key', '=', body.key).executeTakeFirst();
       if (taken) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
       const id = crypto.randomUUID();
       const tmp = storage.makeTempDir();
-      for (const f of ['model.joblib', 'manifest.json']) if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(tmp, f));
-      const condition = training.conditionPath(auth.orgId, project.dataset_id);
-      if (condition) fs.copyFileSync(condition, path.join(tmp, 'condition.json'));
+      if (image) copyImageModel(dir, model, project.project_type, tmp);
+      else {
+        for (const f of ['model.joblib', 'manifest.json']) if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(tmp, f));
+        const condition = training.conditionPath(auth.orgId, project.dataset_id);
+        if (condition) fs.copyFileSync(condition, path.join(tmp, 'condition.json'));
+      }
       const key = modelFolderKey(auth.orgId, id);
       await storage.commitDir(tmp, key);
       const { name, key: apiKey, project_id: _p, model_key: _m, ...settings } = body;

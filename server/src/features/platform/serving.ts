@@ -1,13 +1,16 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Config } from '../../config.js';
 import { eachLine, spawnEngine, stopProcess, type LogFn } from '../../jobs/engine.js';
+import type { ImageAnswer } from './image-serving.js';
 import type { PlanSamples } from './plan.js';
 
-/** A prediction request, or {plan: true}: the model's serving plan (plan.ts) with the shared path's sample answers. */
-export type ServeInput = { rows: Record<string, unknown>[] } | { csv: string } | { plan: true };
+/** A prediction request, or {plan: true}: the model's serving plan (plan.ts) with the shared path's sample answers;
+ * an image model takes one image as base64 (image-serving.ts). */
+export type ServeInput = { rows: Record<string, unknown>[] } | { csv: string } | { plan: true } | { image: string; heatmap: boolean; threshold: number | null };
 export type ServeResult =
   | { outputs: string[]; predictions: Record<string, unknown>[] }
   | { plan: unknown; samples: PlanSamples | null }
+  | ImageAnswer
   | { error: string; code?: string | null; params?: Record<string, unknown>; column: string | null; status: number };
 
 interface Pending {

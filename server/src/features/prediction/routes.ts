@@ -127,6 +127,32 @@ export default async function predictionRoutes(app: FastifyInstance) {
                 }),
               ),
               threshold: z.number().nullable(),
+              labelled: z
+                .object({
+                  column: z.string(),
+                  rows: z.number().int().describe('scored rows with a label'),
+                  counts: z.object({ tp: z.number().int(), fp: z.number().int(), fn: z.number().int(), tn: z.number().int() }),
+                  precision: z.number().nullable(),
+                  recall: z.number().nullable(),
+                  f1: z.number().nullable(),
+                  far: z.number().nullable(),
+                  mar: z.number().nullable(),
+                  alarms: z.number().int(),
+                  alarms_per_day: z.number().nullable(),
+                  alarms_per_1000_rows: z.number().nullable(),
+                  event: z.object({
+                    events: z.number().int(),
+                    events_detected: z.number().int(),
+                    alarm_spans: z.number().int(),
+                    alarm_spans_true: z.number().int(),
+                    precision: z.number().nullable(),
+                    recall: z.number().nullable(),
+                    f1: z.number().nullable(),
+                    per_event: z.array(z.object({ start: z.number().int(), end: z.number().int(), detected: z.boolean(), delay_rows: z.number().int().nullable(), delay_seconds: z.number().nullable().optional() })),
+                  }),
+                })
+                .nullable()
+                .describe("The predicted file holds the project's label column: the test part's figures against it (over the whole file, not the window shown)"),
             })
             .meta({ id: 'PredictionScoreSeries' }),
         }),

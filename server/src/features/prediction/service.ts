@@ -7,6 +7,7 @@ import type { DatasetTable } from '../../db/schema.js';
 import { ident, jsonNumber, readParquet, sqlString, withConnection } from '../../duck/index.js';
 import { AppError } from '../../http/errors.js';
 import type { CellValue, DatasetService } from '../datasets/service.js';
+import { labelledMetrics } from '../timeseries/in-force.js';
 import { downsample } from '../timeseries/scores.js';
 import { TS_TYPES } from '../timeseries/schemas.js';
 import { isTsType, type TimeSeriesService } from '../timeseries/service.js';
@@ -226,14 +227,20 @@ export function makePredictionService(
       const v = await done(auth, p);
       // the rows are labelled by the project's time column (kept in the predictions beside the scores)
       const project = await runs.find(auth.orgId, p.project_id);
-      const tcfg = project ? (JSON.parse(project.config_json) as { time_column?: string; time_is_datetime?: boolean }) : {};
+      const tcfg = project ? (JSON.parse(project.config_json) as { time_column?: string; time_is_datetime?: boolean; target?: string | null }) : {};
       return withConnection(duckdb, async (conn) => {
         const file = readParquet(resultFile(p, 'predictions.parquet'));
         const names = (await conn.runAndReadAll(`SELECT * FROM ${file} LIMIT 0`)).columnNames();
         const contrib = names.filter((c) => c.startsWith('contribution_'));
         const timeColumn = tcfg.time_column && names.includes(tcfg.time_column) ? tcfg.time_column : null;
-        const res = await conn.runAndReadAll(`SELECT anomaly_score, alarm${contrib.map((c) => `, ${ident(c)}`).join('')}${timeColumn ? `, ${ident(timeColumn)}` : ''} FROM ${file}`);
+        // the project's label column, when the predicted file has it: anomalous as training reads it (text or number)
+        const labelColumn = tcfg.target && names.includes(tcfg.target) ? tcfg.target : null;
+        const labelSql = labelColumn
+          ? `, CASE WHEN ${ident(labelColumn)} IS NULL THEN NULL ELSE lower(trim(CAST(${ident(labelColumn)} AS VARCHAR))) NOT IN ('0', '0.0', 'false', 'normal', 'ok', '') END`
+          : '';
+        const res = await conn.runAndReadAll(`SELECT anomaly_score, alarm${contrib.map((c) => `, ${ident(c)}`).join('')}${timeColumn ? `, ${ident(timeColumn)}` : ''}${labelSql} FROM ${file}`);
         const cols = res.getColumnsJS() as unknown[][];
+        const labels = labelColumn ? (cols.pop() as (boolean | null)[]) : null;
         const rawTimes = timeColumn ? cols[cols.length - 1] : [];
         const timeAt = (i: number): Time => {
           const t = rawTimes[i];
@@ -274,6 +281,17 @@ export function makePredictionService(
           end_time: timeAt(end),
           spans,
           threshold: v.result && 'anomaly' in v.result ? v.result.anomaly.threshold : null,
+          labelled: labels
+            ? {
+                column: labelColumn!,
+                ...labelledMetrics(
+                  alarm,
+                  labels,
+                  Array.from(score, (x) => !Number.isNaN(x)),
+                  tcfg.time_is_datetime ? rawTimes.map((x) => (x instanceof Date ? x.getTime() : typeof x === 'string' ? Date.parse(x.endsWith('Z') ? x : `${x}Z`) : NaN)) : null,
+                ),
+              }
+            : null,
         };
       });
     },

@@ -26,7 +26,7 @@ export const Profile = z
   })
   .meta({ id: 'Profile' });
 
-export const ProfileWithAdmin = Profile.extend({ platform_admin: z.boolean() }).meta({ id: 'MyProfile' });
+export const ProfileWithAdmin = Profile.extend({ platform_admin: z.boolean(), platform_admin_reason: z.enum(['environment', 'first_account']).nullable() }).meta({ id: 'MyProfile' });
 
 export const SetupSaved = z.object({ message: z.string(), profile: Profile }).meta({ id: 'SetupSaved' });
 

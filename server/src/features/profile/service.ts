@@ -1,9 +1,9 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { AccountService } from '../account/service.js';
-import { accountSettings } from '../account/settings.js';
 import { ORGANISATION_FIELDS, REQUIRED_FOR_COMPLETION, setupProblems, type SetupField, type SetupValues } from './rules.js';
 import type { IdentityService } from '../identity/service.js';
+import type { InstallationService } from '../installation/service.js';
 import * as repo from './repo.js';
 
 type Auth = { userId: string; orgId: string; role: string; email: string };
@@ -32,8 +32,7 @@ const pick = (v: SetupValues, cols: readonly string[], to: (c: string) => string
 };
 
 /** The signed-in person's whole profile (SPEC §3 Profile, Member, Account, Organisation) and their settings (§9). */
-export function makeProfileService({ db }: Pick<AppContext, 'db'>, account: AccountService, identity: IdentityService) {
-  const admins = accountSettings().platformAdmins;
+export function makeProfileService({ db }: Pick<AppContext, 'db'>, account: AccountService, identity: IdentityService, installation: InstallationService) {
 
   async function load(auth: { userId: string; orgId: string }) {
     const user = await account.users.withOrganisation(auth.orgId, auth.userId);
@@ -70,8 +69,11 @@ export function makeProfileService({ db }: Pick<AppContext, 'db'>, account: Acco
 
   return {
     load,
-    /** My profile, and whether I review identity documents (MITATE_PLATFORM_ADMINS). */
-    mine: async (auth: Auth) => ({ ...(await load(auth)), platform_admin: admins.includes(auth.email.toLowerCase()) }),
+    /** My profile, and whether (and why) I am a platform administrator: MITATE_PLATFORM_ADMINS or the first account. */
+    mine: async (auth: Auth) => {
+      const reason = await installation.adminReason(auth);
+      return { ...(await load(auth)), platform_admin: reason !== null, platform_admin_reason: reason };
+    },
     settings: async (auth: Auth) => (await load(auth)).settings,
     /** A member's personal details (the caller decides who may see them). */
     memberDetails: (orgId: string, userId: string) => repo.memberProfile(db, orgId, userId),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isPlatformAdmin, requirePlatformAdmin, requireWriter } from '../../auth/guard.js';
+import { requirePlatformAdmin, requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { ErrorBody, replies } from '../../http/responses.js';
 import { Job } from '../../jobs/job-view.js';
@@ -21,7 +21,7 @@ export default async function servicesRoutes(app: FastifyInstance) {
   r.get('/services/status', { schema: { tags: ['services'], summary: "The organisation's compute service", response: replies({ 200: OrgServiceStatus }) } }, async (req) => {
     const status = await jobs.orgStatus(req.auth.orgId);
     // Administrators also see the whole pool's load; tenants see only their own jobs.
-    const pool = isPlatformAdmin(req.auth.email) ? { pool: await jobs.status() } : {};
+    const pool = (await app.services.installation.isAdmin(req.auth)) ? { pool: await jobs.status() } : {};
     return ok({ ...status, ...limits, ...pool });
   });
   r.post('/services/start', { preHandler: requireWriter, schema: { tags: ['services'], summary: "Resume the organisation's jobs", response: replies({ 200: OrgServiceStatus }) } }, async (req) =>

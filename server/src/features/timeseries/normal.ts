@@ -26,6 +26,11 @@ export type NormalSource = 'label_before_first_anomaly' | 'label_all_normal' | '
  * The normal period offered by default, in rows from the start (time order): with a label, every row before the
  * first anomalous one (all rows when none is anomalous); without one, or when that leaves too few rows to fit and
  * hold back, the first half, which the person confirms on the chart.
+ *
+ * Not every row labelled normal (issue 30 asked): the held-back last part of such a period would be the normal rows
+ * after the anomalies, its threshold set there, and no normal row would be left to measure false alarms on. On the
+ * SKAB files the held-back block is then all post-anomaly rows and recall drops from 0.83 to 0.08 on valve1/0
+ * (bench/results/tsad_defaults.json, normal_period_rules).
  */
 export function defaultNormalRows(total: number, labelled: boolean, beforeFirstAnomaly: number | null, warm = 0): { rows: number; source: NormalSource } {
   const enough = (rows: number) => rows - warm >= MIN_NORMAL_ROWS;

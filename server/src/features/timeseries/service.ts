@@ -18,6 +18,7 @@ import { M } from './messages.js';
 import type { DriftSuggestBody, DriftSuggestion, RegisterBody, TsModelMetrics, TsParams, TsReport, TsType, WindowStat } from './schemas.js';
 import { TS_TYPES, WINDOW_STATS } from './schemas.js';
 import { defaultNormalRows, heldBackSplit, MIN_NORMAL_ROWS, type NormalSource, rowsToFit } from './normal.js';
+import { reportAt } from './in-force.js';
 import { downsample, evaluatedRows, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 
 /** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
@@ -535,7 +536,10 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
       const file = path.join(dir, 'report.json');
       if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
       const v = await view(auth, p, lang);
-      const report = JSON.parse(await fs.promises.readFile(file, 'utf8')) as TsReport;
+      let report = JSON.parse(await fs.promises.readFile(file, 'utf8')) as TsReport;
+      // every figure at the threshold in force (saved, else trained), not only training's (issue 33)
+      const inForce = (await savedThresholds(auth.orgId, p.id)).get(m.model_key) ?? trainedThreshold(m);
+      if (inForce !== null && Number.isFinite(inForce)) report = reportAt(report, await loadScores(dir, cfg), inForce, cfg.features, modeOf(p.project_type) === 'supervised');
       // each labelled event by the time-column values of its first and last row (the engine counts rows of the evaluated part)
       const perEvent = report?.metrics?.event?.per_event as { start: number; end: number; start_time?: unknown; end_time?: unknown }[] | undefined;
       if (perEvent?.length) {

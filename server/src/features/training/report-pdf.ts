@@ -39,6 +39,8 @@ const T = {
     off: 'off',
     lagsWindows: 'Lags / windows',
     rowsUsed: 'Rows (train / test)',
+    trainedOn: 'Trained on',
+    daskCluster: (at: string, n: number) => `the Dask cluster at ${at}, ${n} workers`,
     time: 'Training time',
     seconds: (s: number) => `${s.toFixed(1)} s`,
     leaderboard: 'Leaderboard',
@@ -143,6 +145,8 @@ const T = {
     off: 'なし',
     lagsWindows: 'ラグ / 窓',
     rowsUsed: '行数（学習 / テスト）',
+    trainedOn: '学習環境',
+    daskCluster: (at: string, n: number) => `Daskクラスター ${at}（ワーカー${n}台）`,
     time: '学習時間',
     seconds: (s: number) => `${s.toFixed(1)}秒`,
     leaderboard: 'モデルの比較',
@@ -284,6 +288,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   settings.push({ label: t.autoTune, value: p.auto_tune ? t.trialsN(Number(p.number_of_trials)) : t.off });
   if (p.lags?.length || p.windows?.length) settings.push({ label: t.lagsWindows, value: `${p.lags.join(', ') || '—'} / ${p.windows.join(', ') || '—'}` });
   settings.push({ label: t.rowsUsed, value: r.test_rows ? `${fmt(r.train_rows)} / ${fmt(r.test_rows)}` : fmt(r.train_rows) });
+  if (r.trained_on) settings.push({ label: t.trainedOn, value: t.daskCluster(r.trained_on.scheduler, r.trained_on.workers) });
   settings.push({ label: t.time, value: r.seconds != null ? t.seconds(Number(r.seconds)) : '—' });
   blocks.push({ kind: 'keyValue', rows: settings });
 

@@ -200,6 +200,11 @@ export const TrainingReport = z
     train_rows: z.number(),
     test_rows: z.number(),
     fit_seconds: z.number(),
+    trained_on: z
+      .object({ engine: z.literal('dask'), scheduler: z.string(), workers: z.number() })
+      .nullable()
+      .optional()
+      .describe('Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers)'),
     seconds: z.number(),
     features: z.array(z.string()),
     target: z.string().nullable(),

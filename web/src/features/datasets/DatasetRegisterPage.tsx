@@ -24,7 +24,7 @@ import PageHeader from '../../components/PageHeader';
 import { showSnackbar } from '../../lib/feedback';
 import { formatBytes, formatMegabytes } from '../../lib/format';
 import { datasetKeys, registerDataset, type RegisterFields } from './api';
-import { guessDatetimeColumn, hasAcceptedExtension, isZip, sniffHeader, type HeaderSniff } from './csvHeader';
+import { type BinaryKind, guessDatetimeColumn, hasAcceptedExtension, isZip, NotTextError, sniffHeader, type HeaderSniff } from './csvHeader';
 import { detailsPath } from './DatasetListPage';
 import EnumSelect from './EnumSelect';
 import FileDropZone from './FileDropZone';
@@ -80,6 +80,7 @@ export default function DatasetRegisterPage() {
   const [file, setFile] = useState<File | null>(null);
   const [sniff, setSniff] = useState<HeaderSniff | null>(null);
   const [sniffFailed, setSniffFailed] = useState(false);
+  const [notText, setNotText] = useState<BinaryKind | null>(null);
   const [submitted, setSubmitted] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
   const [progress, setProgress] = useState(0);
@@ -94,12 +95,18 @@ export default function DatasetRegisterPage() {
     return () => window.removeEventListener('beforeunload', warn);
   }, [busy]);
 
+  // the details page (its own chunk, with the data grid) is where a registration lands: fetched now, so the new URL
+  // does not keep this form on screen while that chunk loads
+  useEffect(() => {
+    void import('./DatasetDetailsPage');
+  }, []);
   const sniffing = useRef<File | null>(null);
   const clearFile = () => {
     sniffing.current = null;
     setFile(null);
     setSniff(null);
     setSniffFailed(false);
+    setNotText(null);
     setDatetimeColumn('');
   };
   const chooseFile = (f: File) => {
@@ -118,7 +125,12 @@ export default function DatasetRegisterPage() {
         setSniff(s);
         setDatetimeColumn((cur) => cur || guessDatetimeColumn(s.columns));
       })
-      .catch(() => sniffing.current === f && setSniffFailed(true));
+      .catch((e) => {
+        if (sniffing.current !== f) return;
+        // not text (a picture renamed .csv...): said now, as the server would after the upload
+        if (e instanceof NotTextError) setNotText(e.kind);
+        else setSniffFailed(true);
+      });
   };
 
   const changeTrainingType = (v: string) => {
@@ -129,7 +141,8 @@ export default function DatasetRegisterPage() {
 
   const sizeError = file ? fileSizeProblem(file, maxMb, t) : null;
   const extensionError = file && !hasAcceptedExtension(file.name) ? t('dataset.register.wrongType') : null;
-  const fileError = sizeError ?? extensionError ?? (submitted && !file ? t('dataset.register.fileRequired') : null);
+  const notTextError = notText ? t('dataset.register.notText', { kind: t(`dataset.register.binaryKinds.${notText}`) }) : null;
+  const fileError = sizeError ?? extensionError ?? notTextError ?? (submitted && !file ? t('dataset.register.fileRequired') : null);
   const nameError = submitted && !name.trim() ? t('validation.required') : null;
   const datetimeError = submitted && timeSeries && !datetimeColumn ? t('dataset.register.datetimeRequired') : null;
   const columns = sniff?.columns ?? [];
@@ -137,7 +150,7 @@ export default function DatasetRegisterPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
-    if (!file || sizeError || extensionError || !name.trim() || (timeSeries && !datetimeColumn)) return;
+    if (!file || sizeError || extensionError || notText || !name.trim() || (timeSeries && !datetimeColumn)) return;
     const fields: RegisterFields = {
       name: name.trim(),
       category: category.trim(),
@@ -156,8 +169,11 @@ export default function DatasetRegisterPage() {
         onUploaded: () => setPhase('processing'),
         signal: abort.current.signal,
       });
-      await queryClient.invalidateQueries({ queryKey: datasetKeys.all });
       showSnackbar(t('dataset.registered', { name: dataset?.name ?? fields.name }));
+      // straight to the new dataset, at the top of its page: the lists refresh behind it (awaiting them kept this
+      // form on screen, 'Processing…', for a second or two after the dataset existed)
+      void queryClient.invalidateQueries({ queryKey: datasetKeys.all });
+      window.scrollTo?.(0, 0);
       navigate(detailsPath({ id: dataset.id, data_type: dataset.data_type || dataType }));
     } catch {
       // The message dialog already explains the failure (SPEC §8); let the user correct and retry.

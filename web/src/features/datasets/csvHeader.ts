@@ -55,8 +55,30 @@ function readBytes(blob: Blob): Promise<ArrayBuffer> {
   });
 }
 
+/** What a binary file looks like by its first bytes (a JPEG renamed .csv, a workbook...), for the message. */
+export type BinaryKind = 'jpeg' | 'png' | 'pdf' | 'zip' | 'other';
+
+/** A file that is not text: the server refuses it (csv_binary, a NUL byte in the first 64 KiB); said at preview. */
+export class NotTextError extends Error {
+  constructor(readonly kind: BinaryKind) {
+    super(`not a text table (${kind})`);
+  }
+}
+
+export function binaryKind(bytes: Uint8Array): BinaryKind | null {
+  const starts = (...b: number[]) => b.every((v, i) => bytes[i] === v);
+  if (starts(0xff, 0xd8, 0xff)) return 'jpeg';
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'png';
+  if (starts(0x25, 0x50, 0x44, 0x46)) return 'pdf';
+  if (starts(0x50, 0x4b, 0x03, 0x04)) return 'zip';
+  // the server's rule: a NUL byte in the first 64 KiB
+  return bytes.subarray(0, 65536).includes(0) ? 'other' : null;
+}
+
 export async function sniffHeader(file: Blob): Promise<HeaderSniff> {
   const bytes = new Uint8Array(await readBytes(file.slice(0, SNIFF_BYTES)));
+  const kind = binaryKind(bytes);
+  if (kind) throw new NotTextError(kind);
   const { text, encoding } = decodeSample(bytes);
   return { ...sniffText(text), encoding };
 }

@@ -86,6 +86,21 @@ afterEach(async () => {
 const chooseFile = (file: File) => fireEvent.change(screen.getByTestId('file-input'), { target: { files: [file] } });
 
 describe('dataset registration form', () => {
+  it('says at preview that a JPEG renamed .csv is not a text CSV file, and sends nothing (Japanese too)', async () => {
+    signIn();
+    const calls = api();
+    renderApp('/dataset/register');
+    await screen.findByRole('heading', { name: 'Register dataset' });
+    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x09, 0x2c, 0x3b]);
+    chooseFile(new File([jpeg], 'photo.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('The file is not a text CSV file: it contains binary data (a JPEG image). Save the table as CSV and choose that file.')).toBeInTheDocument();
+    expect(screen.queryByTestId('header-columns')).toBeNull(); // no garbage header chips
+    await userEvent.click(screen.getByRole('button', { name: 'Register' }));
+    expect(calls.some((c) => c.path === '/api/dataset/register')).toBe(false);
+    await i18n.changeLanguage('ja');
+    expect(await screen.findByText(/テキストのCSVではありません（バイナリデータを含みます：JPEG画像）/)).toBeInTheDocument();
+  });
+
   it("says 'File size must be less than 1 MB.' for a file over the service limit", async () => {
     signIn();
     const calls = api(1);

@@ -104,10 +104,12 @@ function CriteriaTable({ rows }: { rows: { label: string; c: Criteria | null }[]
   const lines: [string, (c: Criteria) => string][] = [
     [t('eff.runs'), (c) => String(c.runs)],
     [t('eff.terms'), (c) => String(c.terms)],
-    [t('eff.d'), (c) => pct(c.d_efficiency)],
-    [t('eff.a'), (c) => pct(c.a_efficiency)],
+    [t('eff.d'), (c) => pct(c.d_relative)],
+    [t('eff.a'), (c) => pct(c.a_relative)],
     [t('eff.g'), (c) => pct(c.g_efficiency)],
     [t('eff.i'), (c) => pct(c.i_efficiency)],
+    [t('eff.dAbs'), (c) => pct(c.d_efficiency)],
+    [t('eff.aAbs'), (c) => pct(c.a_efficiency)],
     [t('eff.iValue'), (c) => num(c.i_value)],
     [t('eff.det'), (c) => num(c.det_xtx, 6)],
   ];

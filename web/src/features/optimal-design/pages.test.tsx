@@ -17,7 +17,7 @@ afterEach(() => {
 const common = { 'GET /api/users/me': () => ok(ME), 'GET /api/services/status': () => ok(STATUS) };
 const variables = ['A', 'B', 'C'].map((name) => ({ name, type: 'mixture' as const, low: 0, high: 1, levels: [] }));
 const criteria = {
-  runs: 6, terms: 6, det_xtx: 1e-6, singular: false, d_efficiency: 0.0123, a_efficiency: 0.001, g_efficiency: 1, i_value: 0.4, i_efficiency: 0.9, max_variance: 1.2,
+  runs: 6, terms: 6, det_xtx: 1e-6, singular: false, d_efficiency: 0.0123, a_efficiency: 0.001, d_relative: 0.98, a_relative: 0.95, g_efficiency: 1, i_value: 0.4, i_efficiency: 0.9, max_variance: 1.2,
   vif: { A: 1.5, 'A*B': 2 }, variance_profile: { fraction: [0, 1], scaled_variance: [1, 6], points: 4000 },
 };
 const project: Project = {
@@ -50,7 +50,10 @@ describe('optimal design pages', () => {
     const table = await screen.findByRole('table', { name: 'Design' });
     expect(within(table).getAllByRole('row')).toHaveLength(7);
     const quality = screen.getByRole('table', { name: 'Design quality' });
-    expect(within(quality).getByText('1.23%')).toBeInTheDocument();
+    // relative D leads; the absolute D (on the coded cube's scale) is labelled as such (issue 33)
+    const row = (name: RegExp) => within(quality).getByText(name).closest('tr')!;
+    expect(within(row(/^D-efficiency \(vs best design found\)$/)).getByText('98.00%')).toBeInTheDocument();
+    expect(within(row(/^D \(absolute, coded cube\)$/)).getByText('1.23%')).toBeInTheDocument();
     expect(within(quality).getByText('90.00%')).toBeInTheDocument();
     expect(within(screen.getByRole('table', { name: 'Variance inflation factors' })).getByText('A*B')).toBeInTheDocument();
     expect(screen.getByRole('img', { name: 'Ternary plot' })).toBeInTheDocument();

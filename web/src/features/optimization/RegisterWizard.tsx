@@ -233,6 +233,8 @@ export default function RegisterWizard() {
                 </TableRow>
               </TableHead>
               <TableBody>
+                {/* Each field is labelled by its bound alone (the row names the feature, which its accessible name keeps):
+                    'blast_furnace_slag Lower' was cut to 'blast_furnace_slag Lo…' (issue 33). */}
                 {features.map((f, i) => {
                   const r = range(f.name);
                   return (
@@ -242,7 +244,7 @@ export default function RegisterWizard() {
                         {f.category ? (
                           t('features.category')
                         ) : (
-                          <TextField select size="small" value={f.kind} onChange={(e) => setFeature(i, { kind: e.target.value as FeatureForm['kind'] })} label={`${f.name} ${t('features.kind')}`} sx={{ minWidth: 120 }}>
+                          <TextField select size="small" value={f.kind} onChange={(e) => setFeature(i, { kind: e.target.value as FeatureForm['kind'] })} label={t('features.kind')} slotProps={{ select: { SelectDisplayProps: { 'aria-labelledby': undefined, 'aria-label': `${f.name} ${t('features.kind')}` } } }} sx={{ minWidth: 120 }}>
                             {(['range', 'discrete', 'fixed'] as const).map((k) => <MenuItem key={k} value={k}>{t(`kinds.${k}`)}</MenuItem>)}
                           </TextField>
                         )}
@@ -250,16 +252,16 @@ export default function RegisterWizard() {
                       <TableCell>
                         {!f.category && f.kind === 'range' && (
                           <Box sx={{ display: 'flex', gap: 1 }}>
-                            <TextField size="small" label={`${f.name} ${t('features.lower')}`} value={f.lower} onChange={(e) => setFeature(i, { lower: e.target.value })} sx={{ width: 150 }} />
-                            <TextField size="small" label={`${f.name} ${t('features.upper')}`} value={f.upper} onChange={(e) => setFeature(i, { upper: e.target.value })} sx={{ width: 150 }} />
+                            <TextField size="small" label={t('features.lower')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.lower')}` } }} value={f.lower} onChange={(e) => setFeature(i, { lower: e.target.value })} sx={{ width: 150 }} />
+                            <TextField size="small" label={t('features.upper')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.upper')}` } }} value={f.upper} onChange={(e) => setFeature(i, { upper: e.target.value })} sx={{ width: 150 }} />
                           </Box>
                         )}
                         {(f.category || f.kind === 'discrete') && (
-                          <TextField size="small" label={`${f.name} ${t('features.values')}`} value={f.values} onChange={(e) => setFeature(i, { values: e.target.value })} helperText={f.category ? t('features.levelsHelp', { levels: r?.levels.join(', ') }) : t('features.valuesHelp')} sx={{ width: 310 }} />
+                          <TextField size="small" label={t('features.values')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.values')}` } }} value={f.values} onChange={(e) => setFeature(i, { values: e.target.value })} helperText={f.category ? t('features.levelsHelp', { levels: r?.levels.join(', ') }) : t('features.valuesHelp')} sx={{ width: 310 }} />
                         )}
-                        {!f.category && f.kind === 'fixed' && <TextField size="small" label={`${f.name} ${t('features.value')}`} value={f.value} onChange={(e) => setFeature(i, { value: e.target.value })} sx={{ width: 150 }} />}
+                        {!f.category && f.kind === 'fixed' && <TextField size="small" label={t('features.value')} slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.value')}` } }} value={f.value} onChange={(e) => setFeature(i, { value: e.target.value })} sx={{ width: 150 }} />}
                       </TableCell>
-                      <TableCell><TextField size="small" label={`${f.name} ${t('features.unit')}`} value={f.unit} onChange={(e) => setFeature(i, { unit: e.target.value })} sx={{ width: 90 }} /></TableCell>
+                      <TableCell><TextField size="small" slotProps={{ htmlInput: { 'aria-label': `${f.name} ${t('features.unit')}` } }} value={f.unit} onChange={(e) => setFeature(i, { unit: e.target.value })} sx={{ width: 90 }} /></TableCell>
                       <TableCell>{r && r.kind === 'numeric' ? `${formatNumber(r.min)} – ${formatNumber(r.max)}` : ''}</TableCell>
                     </TableRow>
                   );
@@ -275,7 +277,7 @@ export default function RegisterWizard() {
                   <MenuItem value="linear">{t('constraints.linear')}</MenuItem>
                   <MenuItem value="sum">{t('constraints.sum')}</MenuItem>
                 </TextField>
-                <TextField size="small" label={t('constraints.terms')} value={c.terms} onChange={(e) => setConstraint(i, { terms: e.target.value })} placeholder={c.type === 'sum' ? 'cement, water' : '0.1*cement + 1*superplasticizer'} sx={{ flex: 1, minWidth: 280 }} />
+                <TextField size="small" label={t('constraints.terms')} value={c.terms} onChange={(e) => setConstraint(i, { terms: e.target.value })} placeholder={c.type === 'sum' ? 'cement, water' : '0.1*cement + 1*superplasticizer'} helperText={t(c.type === 'sum' ? 'constraints.sumHint' : 'constraints.linearHint')} sx={{ flex: 1, minWidth: 280 }} />
                 <TextField select size="small" label={t('constraints.operator')} value={c.operator} onChange={(e) => setConstraint(i, { operator: e.target.value as ConstraintForm['operator'] })} sx={{ width: 90 }}>
                   {(['<=', '>=', '='] as const).map((o) => <MenuItem key={o} value={o}>{o}</MenuItem>)}
                 </TextField>

@@ -38,4 +38,26 @@ describe('optimization wizard', () => {
     for (const label of ['RMSE', 'MAE', 'MAPE (%)']) expect(screen.getByText(label)).toBeInTheDocument();
     for (const raw of ['r2', 'rmse', 'mae', 'mape']) expect(screen.queryByText(raw)).toBeNull();
   });
+
+  it('labels each bound field by its bound alone (the row names the feature), its accessible name keeping both (issue 33)', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/project/list/': (c) => ok(c.url.searchParams.get('project_type') === 'regression' ? { items: [project], total: 1 } : { items: [], total: 0 }),
+      'POST /api/optimization/preprocess/p1': () =>
+        ok({
+          dataset_id: 'ds1', dataset_name: 'Concrete', targets: [{ name: 'strength', min: 2, max: 82, model_key: '1_lightgbm', project_id: 'p1' }],
+          features: [{ name: 'blast_furnace_slag', kind: 'numeric', min: 0, max: 359.4, mean: 73.9, levels: [] }],
+        }),
+    });
+    renderApp('/training/optimization/register/p1/1_lightgbm');
+    const user = userEvent.setup();
+    for (let i = 0; i < 3; i++) await user.click(await screen.findByRole('button', { name: 'Next' }, { timeout: 20000 }));
+    const lower = await screen.findByRole('textbox', { name: 'blast_furnace_slag Lower' }, { timeout: 20000 });
+    expect(lower).toHaveValue('0');
+    // the visible label is the bound alone, so it is never cut to 'blast_furnace_slag Lo…'
+    expect(lower.closest('.MuiFormControl-root')?.querySelector('label')?.textContent).toBe('Lower');
+    expect(screen.getByRole('textbox', { name: 'blast_furnace_slag Upper' }).closest('.MuiFormControl-root')?.querySelector('label')?.textContent).toBe('Upper');
+  });
 });

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { useMe } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
@@ -16,10 +16,13 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
 import ProjectLockNotice from '../billing/ProjectLockNotice';
-import { act, deleteProject, money, type PlatformProject, projectsKey, useProject } from './api';
+import { act, deleteProject, isTimeSeries, money, type PlatformProject, projectsKey, useIsPlatformAdmin, useProject, useTsInterface } from './api';
 import { NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
+import ImageRequestPanel, { imageExamples } from './ImageRequestPanel';
+import DriftPanel from './DriftPanel';
 import StatsPanel from './StatsPanel';
+import TimeSeriesPanel from './TimeSeriesPanel';
 
 function examples(p: PlatformProject, csvComment: string) {
   const row = Object.fromEntries(p.features.map((f) => [f, 0]));
@@ -59,12 +62,19 @@ function examples(p: PlatformProject, csvComment: string) {
   };
 }
 
+/** The time-series interface (a detector's API) in place of the tabular examples; nothing else otherwise. */
+function TsInterface({ project }: { project: PlatformProject }) {
+  const d = useTsInterface(project);
+  return d.data ? <TimeSeriesPanel project={project} data={d.data} /> : null;
+}
+
 export default function DetailsPage() {
   const { id = '' } = useParams();
   const { t, i18n } = useTranslation(NS);
   const navigate = useNavigate();
   const qc = useQueryClient();
   const project = useProject(id);
+  const admin = useIsPlatformAdmin();
   const me = useMe();
   const { ask, dialog } = useConfirm();
   const [tab, setTab] = useState<'curl' | 'python' | 'openapi'>('curl');
@@ -72,8 +82,10 @@ export default function DetailsPage() {
   if (!project.data) return <PageLoading />;
   const p = project.data;
   const manage = me.data?.role === 'owner' || me.data?.role === 'admin';
+  const noReview = admin.data?.review_required === false;
+  const word = (a: string) => (a === 'submit' && noReview ? 'submitNow' : a);
   const refresh = () => qc.invalidateQueries({ queryKey: projectsKey });
-  const ex = examples(p, t('details.csvBodyComment'));
+  const ex = p.image ? imageExamples(p, p.image, { json: t('image.jsonComment') }) : examples(p, t('details.csvBodyComment'));
   const m = (v: number) => money(v, p.currency, i18n.language);
   return (
     <>
@@ -88,8 +100,9 @@ export default function DetailsPage() {
           manage && (
             <>
               {p.actions.map((a) => (
-                <Button key={a} variant={a === 'start' || a === 'submit' ? 'contained' : 'outlined'} onClick={() => ask({ label: t(`action.${a}`), text: t(`confirm.${a}`, { name: p.name }), done: t(`done.${a}`), run: () => act(p.id, a).then(refresh) })}>
-                  {t(`action.${a}`)}
+                // With the review switched off (installation setting), submitting approves at once: the words say so.
+                <Button key={a} variant={a === 'start' || a === 'submit' ? 'contained' : 'outlined'} onClick={() => ask({ label: t(`action.${word(a)}`), text: t(`confirm.${word(a)}`, { name: p.name }), done: t(`done.${word(a)}`), run: () => act(p.id, a).then(refresh) })}>
+                  {t(`action.${word(a)}`)}
                 </Button>
               ))}
               <Button
@@ -120,14 +133,27 @@ export default function DetailsPage() {
           {t('details.rejected', { reason: p.reason })}
         </Alert>
       )}
-      {p.status === 'under_review' && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {t('details.underReview')}
-        </Alert>
-      )}
+      {p.status === 'under_review' &&
+        (admin.data?.platform_admin ? (
+          <Alert
+            severity="info"
+            sx={{ mb: 2 }}
+            action={
+              <Button component={RouterLink} to="/admin/platform" color="inherit" size="small">
+                {t('details.reviewNow')}
+              </Button>
+            }
+          >
+            {t('details.underReviewAdmin')}
+          </Alert>
+        ) : (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {t('details.underReview')}
+          </Alert>
+        ))}
       {p.status === 'draft' && (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {t('details.draftHint')}
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="draft-hint">
+          {t(noReview ? 'details.draftHintNow' : 'details.draftHint')}
         </Alert>
       )}
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
@@ -138,8 +164,15 @@ export default function DetailsPage() {
           items={[
             { label: t('details.endpoint'), value: <code data-testid="endpoint">{p.endpoint}</code> },
             { label: t('col.key'), value: p.key },
-            { label: t('details.inputs'), value: p.features.join(', ') },
-            { label: t('details.outputs'), value: p.outputs.join(', ') },
+            ...(p.image
+              ? [
+                  { label: t('image.input'), value: t('image.inputValue', { side: p.image.image_size }) },
+                  { label: t('details.outputs'), value: p.image.kind === 'analysis' ? t('image.outputsOkNg') : t('image.outputsClass') },
+                ]
+              : [
+                  { label: t('details.inputs'), value: p.features.join(', ') },
+                  { label: t('details.outputs'), value: p.outputs.join(', ') },
+                ]),
             { label: t('form.content_language'), value: p.settings.content_language },
             { label: t('form.industry'), value: p.settings.industry || '—' },
             { label: t('form.use_case'), value: p.settings.use_case || '—' },
@@ -157,21 +190,27 @@ export default function DetailsPage() {
           ]}
         />
       </Paper>
+      {p.image && <ImageRequestPanel image={p.image} />}
       <CredentialsPanel project={p} canWrite={manage} />
       <StatsPanel project={p} />
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-        <Typography variant="h6" component="h2">
-          {t('details.examples')}
-        </Typography>
-        <Tabs value={tab} onChange={(_, v) => setTab(v)} sx={{ mb: 1 }}>
-          <Tab value="curl" label="curl" />
-          <Tab value="python" label="Python" />
-          <Tab value="openapi" label={t('details.openapi')} />
-        </Tabs>
-        <Box component="pre" sx={{ bgcolor: 'action.hover', p: 1.5, borderRadius: 1, overflowX: 'auto', fontSize: 13, m: 0 }}>
-          {ex[tab]}
-        </Box>
-      </Paper>
+      {/* drift is watched on table models' inputs (the sampler takes JSON rows of tabular APIs) */}
+      {!isTimeSeries(p) && !p.image && <DriftPanel project={p} canCheck={!!me.data && me.data.role !== 'viewer'} canManage={manage} />}
+      {isTimeSeries(p) && <TsInterface project={p} />}
+      {!isTimeSeries(p) && (
+        <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+          <Typography variant="h6" component="h2">
+            {t('details.examples')}
+          </Typography>
+          <Tabs value={tab} onChange={(_, v) => setTab(v)} sx={{ mb: 1 }}>
+            <Tab value="curl" label="curl" />
+            <Tab value="python" label="Python" />
+            <Tab value="openapi" label={t('details.openapi')} />
+          </Tabs>
+          <Box component="pre" sx={{ bgcolor: 'action.hover', p: 1.5, borderRadius: 1, overflowX: 'auto', fontSize: 13, m: 0 }}>
+            {ex[tab]}
+          </Box>
+        </Paper>
+      )}
       {dialog}
     </>
   );

@@ -13,6 +13,7 @@ export type Action = 'submit' | 'draft' | 'start' | 'stop';
 type Schemas = components['schemas'];
 export type Settings = Schemas['PlatformSettings'];
 export type PlatformProject = Schemas['PlatformProject'] & { identity_verified?: boolean };
+export type ImageModelView = Schemas['HostedImageModel'];
 export type Credential = Schemas['PlatformCredential'];
 export type Quote = Schemas['PlatformQuote'];
 export type PublishableModel = Schemas['PublishableModel'];
@@ -44,8 +45,9 @@ export function useStats(id: string, bucket: 'hour' | 'day') {
   });
 }
 export const usePublishable = () => useQuery({ queryKey: ['platform', 'models'], queryFn: () => apiGet<PublishableModel[]>('/api/platform/models') });
+/** Silent: pages only add words and links from it (who reviews, whether submitting approves at once). */
 export const useIsPlatformAdmin = () =>
-  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<Answer<'/api/platform/admin/me', 'get'>>('/api/platform/admin/me'), staleTime: 5 * 60_000 });
+  useQuery({ queryKey: ['platform', 'admin'], queryFn: () => apiGet<Answer<'/api/platform/admin/me', 'get'>>('/api/platform/admin/me', undefined, { silent: true }), staleTime: 5 * 60_000 });
 export const useReviewQueue = (status: Status | 'all') =>
   useQuery({ queryKey: ['platform', 'review', status], queryFn: () => apiGet<Answer<'/api/platform/admin/projects', 'get'>>('/api/platform/admin/projects', { status }) });
 
@@ -68,3 +70,19 @@ export function money(amount: number, currency: string, lang: string): string {
   const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return new Intl.NumberFormat(lang === 'ja' ? 'ja-JP' : 'en-GB', { style: 'currency', currency }).format(amount / 10 ** digits);
 }
+
+/** A hosted time-series detector's interface (time column, history rows, alarm rule, threshold, outputs, examples,
+ * its OpenAPI document). */
+export type TsInterface = Schemas['HostedTimeSeriesInterface'];
+export const isTimeSeries = (p: Pick<PlatformProject, 'model'>) => p.model.type.startsWith('time_series_anomaly_detection');
+export function useTsInterface(p: PlatformProject) {
+  return useQuery({ queryKey: [...projectsKey, 'time-series', p.id], queryFn: () => apiGet<TsInterface>(`/api/platform/projects/${enc(p.id)}/time-series`), enabled: isTimeSeries(p) });
+}
+export type Drift = Schemas['PlatformDrift'];
+export type DriftSettings = Schemas['PlatformDriftSettings'];
+export const driftKey = (id: string) => [...projectsKey, 'drift', id] as const;
+/** The drift view; polled while a check runs. Silent: a failed read says so in the panel, not over the whole page. */
+export const useDrift = (id: string) =>
+  useQuery({ queryKey: driftKey(id), queryFn: ({ signal }) => apiGet<Drift>(`/api/platform/projects/${enc(id)}/drift`, undefined, { signal, silent: true }), refetchInterval: (q) => (q.state.data?.running ? 2000 : SERVICE_STATUS_INTERVAL_MS) });
+export const checkDrift = (id: string) => apiPost<Drift>(`/api/platform/projects/${enc(id)}/drift/check`);
+export const saveDriftSettings = (id: string, s: Partial<DriftSettings>) => apiPut<Drift>(`/api/platform/projects/${enc(id)}/drift/settings`, s);

@@ -20,7 +20,7 @@ const project: PlatformProject = {
   settings: { content_language: 'en-gb', industry: '', use_case: '', language: '', version: '1.0', documentation_url: '', tutorial_url: '', source_code_url: '', sandbox_url: '', cover_image_url: '',
     cpu_cores: 1, memory_gb: 1, gpu_gb: 0, expected_requests_per_month: 0, expected_rps: 0, expected_unique_users: 0, expected_item_count: 0, subscription_type: 'standard', billing_cycle: 'monthly',
     auto_scaling: false, cloud_provider: 'mitate', region: 'ap-northeast-1' },
-  currency: 'JPY', subscription_price: 9800, infrastructure_price: 6100, endpoint: 'http://localhost/serve/power/predict', features: ['AT', 'V'], outputs: ['predicted_EP'],
+  currency: 'JPY', subscription_price: 9800, infrastructure_price: 6100, endpoint: 'http://localhost/serve/power/predict', features: ['AT', 'V'], outputs: ['predicted_EP'], image: null,
   created_at: '2026-11-23T01:00:00Z', updated_at: '2026-11-23T01:00:00Z', reviewed_at: null,
 };
 
@@ -58,6 +58,28 @@ describe('hosted API page', () => {
     expect(screen.getByRole('button', { name: 'Close without downloading' })).toBeTruthy();
   }, 60_000);
 
+  it('describes an image model\'s request and answer, with a multipart curl', async () => {
+    const image = { ...project, key: 'tiles', endpoint: 'http://localhost/serve/tiles/predict', model: { ...project.model, model_key: '1_patchcore', type: 'analysis' }, features: [], outputs: [],
+      image: { kind: 'analysis' as const, algorithm: 'patchcore', classes: ['OK', 'NG'], image_size: 128, threshold: 2.5, formats: ['jpeg', 'png', 'bmp', 'tiff'], max_bytes: 7 * 1024 * 1024 } };
+    signIn();
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/platform/projects/pp1': () => ok(image),
+      'GET /api/platform/projects/pp1/credentials': () => ok([]),
+      'GET /api/platform/projects/pp1/statistics': () => ok({ total: 0, refused: 0, refusals: { key: 0, locked: 0, input: 0, rate_limit: 0, server: 0 }, average_ms: null, paths: [], devices: [], browsers: [], os: [], series: [], bucket: 'hour' }),
+    });
+    renderApp('/platform/details/pp1');
+    const panel = await screen.findByTestId('image-request');
+    expect(within(panel).getByText('Request and answer')).toBeTruthy();
+    expect(panel.textContent).toContain('JPEG, PNG, BMP, TIFF, at most 7 MiB');
+    expect(panel.textContent).toContain('resized to 128 × 128 px');
+    expect(panel.textContent).toContain('heatmap_png');
+    expect(panel.textContent).toContain('(2.5 when published)');
+    expect(screen.getByText(/-F image=@part\.png/)).toBeTruthy();
+    expect(screen.getByText('One image (JPEG, PNG, BMP or TIFF), resized to 128 px')).toBeTruthy();
+  }, 60_000);
+
   it("names each model's project type in the model picker, not its identifier (issue 33)", async () => {
     signIn();
     mockFetch({
@@ -70,5 +92,35 @@ describe('hosted API page', () => {
     await userEvent.click(await screen.findByRole('combobox', { name: 'Trained model' }));
     const option = await screen.findByRole('option', { name: /Pump/ });
     expect(option.textContent).toBe('Pump · 1_isolation_forest (Time-series anomaly detection (unsupervised))');
+  }, 60_000);
+
+  it("a time-series detector's page describes its rows: time column, history, alarm rule, threshold in force, a stream call", async () => {
+    signIn();
+    const ts: PlatformProject = { ...project, status: 'running', actions: ['stop'], model: { ...project.model, type: 'time_series_anomaly_detection_unsupervised', model_key: '1_pca_mspc' }, features: ['t', 'a', 'b'], outputs: ['anomaly_score', 'alarm', 'top_signal'] };
+    const iface = {
+      time_column: 't', time_type: 'datetime', signals: [{ name: 'a', type: 'number' }, { name: 'b', type: 'number' }], resample: null, warmup_rows: 4, detector_rows: 3, history_rows: 7, span: '20s',
+      alarm_rule: { k: 2, n: 4 }, threshold: 2.5, trained_threshold: 3.1, threshold_source: 'saved',
+      outputs: ['time', 'status', 'anomaly_score', 'alarm', 'top_signal', 'contribution_a', 'contribution_b'].map((name) => ({ name, type: 'number | null', description: '' })),
+      stream: { exact_rows: 1000, max_rows: 10000, max_series: 1000, idle_minutes: 1440, kept_in: 'memory' },
+      examples: { block: { rows: [{ t: '2026-01-01 08:00:00', a: 0, b: 0 }] }, stream: { series: 'line-1', rows: [{ t: '2026-01-01 08:00:00', a: 0, b: 0 }] } },
+      openapi: { openapi: '3.0.3' },
+    };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/platform/projects/pp1': () => ok(ts),
+      'GET /api/platform/projects/pp1/credentials': () => ok([]),
+      'GET /api/platform/projects/pp1/statistics': () => ok({ total: 0, refused: 0, refusals: { key: 0, locked: 0, input: 0, rate_limit: 0, server: 0 }, average_ms: null, paths: [], devices: [], browsers: [], os: [], series: [], bucket: 'hour' }),
+      'GET /api/platform/projects/pp1/time-series': () => ok(iface),
+    });
+    renderApp('/platform/details/pp1');
+    const panel = await screen.findByTestId('ts-interface');
+    expect(within(panel).getByText('7 rows before the row, and the rows of the last 20s')).toBeTruthy();
+    expect(within(panel).getByText('2 of the last 4 rows over the threshold')).toBeTruthy();
+    expect(within(panel).getByText('2.5 (saved on the project)')).toBeTruthy();
+    expect(screen.getByTestId('ts-example').textContent).toContain('{"series":"line-1","rows":[{"t":"2026-01-01 08:00:00","a":0,"b":0}]}');
+    await userEvent.click(within(panel).getByRole('tab', { name: 'OpenAPI' }));
+    expect(screen.getByTestId('ts-example').textContent).toContain('"openapi": "3.0.3"');
+    expect(screen.queryByText('or a CSV body')).toBeNull(); // the tabular examples are not shown
   }, 60_000);
 });

@@ -25,6 +25,7 @@ import { formatMetric, PRIMARY_METRICS } from '../training/labels';
 import '../timeseries/i18nBundle';
 import { isTsType, modeOf, type TsModel, useTsProject } from '../timeseries/api';
 import { executePrediction, reportPath } from './api';
+import UploadInPlace from './UploadInPlace';
 import { NS } from './PredictionListPage';
 
 const STEPS = ['overview', 'dataset', 'preview'] as const;
@@ -143,6 +144,13 @@ export default function PredictionWizard() {
               renderInput={(p) => <TextField {...p} label={t('wizard.dataset')} required helperText={t('wizard.datasetHelp', { features: project.feature_variables.join(', ') })} />}
             />
             {missing.length > 0 && <Alert severity="warning">{t('wizard.datasetHelp', { features: missing.join(', ') })}</Alert>}
+            <UploadInPlace
+              projectType={project.project_type}
+              onRegistered={(d) => {
+                setDataset(d);
+                setError('');
+              }}
+            />
           </Box>
         )}
         {step === 2 && (

@@ -1,8 +1,6 @@
-import i18n from 'i18next';
 import type { AreaProps } from '../../app/area';
 import '../training/i18nBundle';
-import en from './i18n/en.json';
-import ja from './i18n/ja.json';
+import './i18nBundle';
 import PredictionListPage from './PredictionListPage';
 import PredictionReport from './PredictionReport';
 import PredictionWizard from './PredictionWizard';
@@ -33,8 +31,6 @@ function Wizard({ fromModel }: { fromModel: boolean }) {
   return isImageType(project.data?.project_type) ? <Images page="predict" /> : <PredictionWizard />;
 }
 
-i18n.addResourceBundle('en', 'prediction', en, true, true);
-i18n.addResourceBundle('ja', 'prediction', ja, true, true);
 
 /**
  * Prediction (SPEC §2): 'list' (/prediction), 'register' (/prediction/register/{project_id}/{prediction_type}),

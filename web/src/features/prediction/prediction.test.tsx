@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
@@ -105,5 +105,59 @@ describe('prediction pages', () => {
     await waitFor(() => expect(picker).toHaveTextContent('Isolation Forest — FAR 1.2 % · Threshold 0.6 (saved)'));
     expect(picker).not.toHaveTextContent(/metrics\.|0\.5442|F1/);
     expect(calls.filter((c) => c.path.startsWith('/api/image/'))).toEqual([]);
+  });
+
+  it('predicts on a file: uploaded in place, it becomes an inference dataset of the project type and is chosen', async () => {
+    signIn();
+    const uploaded = {
+      id: 'ds9', name: 'new mixes', category: '', training_type: 'regression', data_type: 'inference_data', type: 'supervised', comment: 'Uploaded in the prediction wizard.', file_name: 'new mixes.csv',
+      file_size: 30, encoding: 'utf-8', delimiter: ',', row_count: 2, column_count: 2, datetime_column: null, preprocessed: false, parent_dataset_name: null, created_at: '2026-11-28T00:00:00Z',
+      updated_at: '2026-11-28T00:00:00Z', created_by: 'u1', statistics: { state: 'none', job_id: null },
+    };
+    let listed: object[] = [];
+    const sent: FormData[] = [];
+    class Xhr {
+      status = 0;
+      responseText = '';
+      upload: { onprogress: ((e: ProgressEvent) => void) | null; onload: (() => void) | null } = { onprogress: null, onload: null };
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      abort() {}
+      send(body: FormData) {
+        sent.push(body);
+        setTimeout(() => {
+          this.upload.onprogress?.({ lengthComputable: true, loaded: 100, total: 100 } as ProgressEvent);
+          this.status = 201;
+          this.responseText = JSON.stringify({ detail: { response: uploaded } });
+          listed = [uploaded];
+          this.onload?.();
+        }, 5);
+      }
+    }
+    vi.stubGlobal('XMLHttpRequest', Xhr);
+    const calls = mockFetch({
+      ...common,
+      'GET /api/train/result/p1': () => ok(regression),
+      'GET /api/dataset': () => ok(listed),
+      'GET /api/dataset/ds9/true': () => ok({ columns: [{ name: 'cement' }, { name: 'water' }] }),
+      'POST /api/inference/execute/p1/1_ridge': () => ok({ ...prediction, project_type: 'regression', report_type: 'regression' }),
+    });
+    renderApp('/training/prediction/register/p1/1_ridge');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    // a file of another type is refused before anything is sent
+    fireEvent.change(screen.getByTestId('predict-upload-file'), { target: { files: [new File(['x'], 'photo.jpg', { type: 'image/jpeg' })] } });
+    expect(await screen.findByText(/Choose a file of these types/)).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+    fireEvent.change(screen.getByTestId('predict-upload-file'), { target: { files: [new File(['cement,water\n1,2\n3,4\n'], 'new mixes.csv', { type: 'text/csv' })] } });
+    expect(await screen.findByText('Registered "new mixes" as an inference dataset.')).toBeInTheDocument();
+    expect(Object.fromEntries([...sent[0].entries()].filter(([k]) => k !== 'file'))).toMatchObject({ name: 'new mixes', data_type: 'inference_data', training_type: 'regression', type: 'supervised' });
+    await waitFor(() => expect(screen.getByRole('combobox', { name: /Inference dataset/ })).toHaveValue('new mixes (2 × 2)'));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(await screen.findByRole('button', { name: 'Predict' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/inference/execute/p1/1_ridge')).toBe(true));
   });
 });

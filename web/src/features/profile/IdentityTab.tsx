@@ -7,6 +7,7 @@ import UploadIcon from '@mui/icons-material/UploadFile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { formatDateTime } from '../../lib/format';
 import { showSnackbar } from '../../lib/feedback';
@@ -98,7 +99,21 @@ export default function IdentityTab({ profile }: { profile: Profile }) {
         )}
       </Box>
       {id.state === 'not_done' && <Alert severity="warning">{t('identity.paymentBlocked')}</Alert>}
-      {id.state === 'under_review' && <Alert severity="info">{t('identity.underReview')}</Alert>}
+      {id.state === 'under_review' &&
+        (profile.platform_admin ? (
+          <Alert
+            severity="info"
+            action={
+              <Button component={RouterLink} to="/admin/identity" color="inherit" size="small">
+                {t('identity.reviewNow')}
+              </Button>
+            }
+          >
+            {t('identity.underReviewSelf')}
+          </Alert>
+        ) : (
+          <Alert severity="info">{t('identity.underReview')}</Alert>
+        ))}
       {id.state === 'done' && <Alert severity="success">{t('identity.done')}</Alert>}
       {id.state === 'rejected' && <Alert severity="error">{t('identity.rejected', { reason: id.reason ?? '' })}</Alert>}
       {canUpload && (

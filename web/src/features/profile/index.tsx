@@ -109,6 +109,20 @@ export default function ProfileArea(_props: AreaProps) {
           {t('profile.incomplete')}
         </Alert>
       )}
+      {profile?.platform_admin_reason === 'first_account' && (
+        <Alert
+          severity="info"
+          sx={{ mb: 2 }}
+          data-testid="first-admin-notice"
+          action={
+            <Button component={RouterLink} to="/admin/settings" color="inherit" size="small">
+              {t('profile.openSettings')}
+            </Button>
+          }
+        >
+          {t('profile.firstAdmin')}
+        </Alert>
+      )}
       <Paper variant="outlined" sx={{ p: 3 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
           <PhotoControl me={me} fallbackName={fullName || email} />

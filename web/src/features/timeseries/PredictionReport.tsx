@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link as RouterLink, useParams } from 'react-router';
 import { apiBlob, apiGet } from '../../api/client';
 import type { Bucket } from './api';
 import { usePageTitle } from '../../app/pageTitle';
@@ -15,7 +15,12 @@ import PageLoading from '../../components/PageLoading';
 import { saveBlob } from '../../lib/browser';
 import type { components } from '../../api/schema';
 import type { TimeSeriesPrediction } from '../prediction/api';
-import { ContributionBars } from './Metrics';
+import '../prediction/i18nBundle';
+import { PredictionState } from '../prediction/PredictionListPage';
+import InfoGrid from '../../components/InfoGrid';
+import { formatDateTime } from '../../lib/format';
+import { resultPath, type ThresholdStats } from './api';
+import { ContributionBars, MetricCards } from './Metrics';
 import ScoreChart from './ScoreChart';
 import { fullTime } from '../../lib/timeAxis';
 
@@ -53,9 +58,20 @@ export default function PredictionReport() {
   return (
     <Box>
       <PageHeader
-        title={`${t('prediction.title')}: ${p.name}`}
+        title={
+          <Box component="span" sx={{ display: 'inline-flex', gap: 1.5, alignItems: 'center' }}>
+            {`${t('prediction.title')}: ${p.name}`} <PredictionState state={p.state} />
+          </Box>
+        }
         actions={
-          done && (
+          <>
+            <Button component={RouterLink} to="/prediction">
+              {t('prediction.back')}
+            </Button>
+            <Button component={RouterLink} to={resultPath(p.project_id)}>
+              {t('prediction.project')}
+            </Button>
+            {done && (
             <Button
               onClick={async () => {
                 const { blob, fileName } = await apiBlob(`/api/inference/download/${enc(p.project_id)}/${enc(p.id)}`, `${p.name}-predictions.csv`);
@@ -64,9 +80,21 @@ export default function PredictionReport() {
             >
               {t('prediction.download')}
             </Button>
-          )
+            )}
+          </>
         }
       />
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }} data-testid="prediction-about">
+        <InfoGrid
+          items={[
+            { label: t('prediction.projectName'), value: p.project_name },
+            { label: t('prediction.model'), value: p.model_key },
+            { label: t('prediction.dataset'), value: p.test_dataset },
+            { label: t('prediction.created'), value: formatDateTime(p.created_at) },
+            { label: t('prediction.finished'), value: p.finished_at ? formatDateTime(p.finished_at) : '—' },
+          ]}
+        />
+      </Paper>
       {!done && p.state !== 'failed' && <LinearProgress variant="determinate" value={p.progress * 100} />}
       {p.state === 'failed' && <Typography color="error">{p.error}</Typography>}
       {a && (
@@ -79,6 +107,17 @@ export default function PredictionReport() {
               {firstAlarmTime !== null ? t('prediction.firstAlarmAt', { time: fullTime(firstAlarmTime), row: a.first_alarm_row + 1, column: series.data?.time_column, context: series.data?.time_kind }) : t('prediction.firstAlarm', { row: a.first_alarm_row + 1 })}
             </Typography>
           )}
+        </Paper>
+      )}
+      {d?.labelled && (
+        <Paper variant="outlined" sx={{ p: 2, mb: 2 }} data-testid="prediction-labelled">
+          <Typography variant="h6" component="h2" gutterBottom>
+            {t('prediction.labelled', { column: d.labelled.column, rows: d.labelled.rows })}
+          </Typography>
+          <MetricCards s={{ ...d.labelled, labelled: true, heldout_far: null } as unknown as ThresholdStats} />
+          <Typography variant="body2" sx={{ mt: 1 }} data-testid="prediction-events">
+            {t('prediction.events', { detected: d.labelled.event.events_detected, events: d.labelled.event.events, spans: d.labelled.event.alarm_spans, trueSpans: d.labelled.event.alarm_spans_true })}
+          </Typography>
         </Paper>
       )}
       {series.data && (

@@ -161,8 +161,8 @@ export default function ReportPage() {
         </Paper>
       </Box>
       <Paper variant="outlined">
-        <Typography variant="h6" sx={{ p: 2, pb: 0 }}>
-          {t('report.alarms')} ({report.alarms.length})
+        <Typography variant="h6" sx={{ p: 2, pb: 0 }} data-testid="alarms-heading">
+          {t('report.alarmsAt', { threshold: Number(stats.data.threshold.toPrecision(4)).toString(), saved: stats.data.saved_threshold !== null ? t('report.savedMark') : '', count: report.alarms.length })}
         </Typography>
         <Table size="small" aria-label={t('report.alarms')}>
           <TableHead>

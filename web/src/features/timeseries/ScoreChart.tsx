@@ -192,7 +192,8 @@ export default function ScoreChart(p: ScoreChartProps) {
           />
         )}
         {hasLine && (
-          <text x={W - PAD.r - 4} y={y(threshold) - 6} fontSize={12} textAnchor="end" fill="#c62828">
+          // a white halo so the value reads above the score line it may sit on
+          <text x={W - PAD.r - 4} y={y(threshold) - 6} fontSize={12} textAnchor="end" fill="#c62828" stroke="#fff" strokeWidth={4} paintOrder="stroke" fontWeight={600}>
             {fmt(threshold)}
           </text>
         )}

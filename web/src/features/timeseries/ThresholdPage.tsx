@@ -63,6 +63,8 @@ export default function ThresholdPage() {
   const save = async () => {
     await saveThreshold(id, key, threshold);
     await qc.invalidateQueries({ queryKey: tsKeys.project(id) });
+    // the report's figures and alarm list follow the threshold in force: drop what was read at the old one
+    await Promise.all([qc.invalidateQueries({ queryKey: ['timeseries', 'report', id] }), qc.invalidateQueries({ queryKey: ['timeseries', 'stats', id] })]);
     showSnackbar(t('threshold.saved'), 'success');
     ask({ threshold });
   };

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
 import { ME, STATUS, ok, mockFetch, renderApp, signIn, warmUp } from '../../test/utils';
@@ -86,6 +86,28 @@ describe('time-series model report', () => {
   }, 90_000);
 });
 
+describe('time-series model report at a saved threshold', () => {
+  it('names the threshold in force over the alarm list the server gave at it', async () => {
+    signIn();
+    const report = {
+      signals: ['XMEAS_1'], detector: {}, metrics: {},
+      alarms: [{ start: 6, end: 9, start_time: 6, end_time: 9, peak: 8, peak_score: 1.62, part: 'test', contributions: [{ signal: 'a', value: 0.8 }] }],
+    };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/timeseries/catalogue': () => ok({ supervised: [], unsupervised: [] }),
+      'POST /api/timeseries/report/p1': () => ok({ project, model, report }),
+      'GET /api/timeseries/series/p1/1_pca_mspc': () => ok({ rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), times: Array.from({ length: 10 }, (_, i) => i), events: [], parts: [{ part: 'test', start: 0, end: 9 }] }),
+      'GET /api/timeseries/threshold/p1/1_pca_mspc': () => ok({ ...stats(1.6), saved_threshold: 1.6 }),
+      'GET /api/timeseries/signals/p1/1_pca_mspc': () => ok({ columns: ['XMEAS_1'], series: { XMEAS_1: [] } }),
+    });
+    renderApp('/training/time-series/report/p1/1_pca_mspc');
+    expect(await screen.findByTestId('alarms-heading')).toHaveTextContent('Alarms at threshold 1.6, saved (1, every part)');
+    expect(screen.getByRole('cell', { name: '1.6200' })).toBeInTheDocument();
+  }, 90_000);
+});
+
 describe('time-series prediction report', () => {
   const prediction = {
     id: 'pr1', name: 'new data', project_id: 'p1', project_name: 'TEP', project_type: 'time_series_anomaly_detection_unsupervised', report_type: 'time-series', model_key: '1_pca_mspc', dataset_id: 'd2',
@@ -113,6 +135,31 @@ describe('time-series prediction report', () => {
     expect(ticks[0]).toBe('10:10:00');
     expect(ticks.at(-1)).toBe('10:19:00');
     expect(screen.getByTestId('time-note')).toHaveTextContent('2020-03-09');
+  }, 90_000);
+
+  it('gives its state, what was predicted, a way back, and the test-part figures against the file\'s label column', async () => {
+    signIn();
+    const labelled = {
+      column: 'anomaly', rows: 10, counts: { tp: 3, fp: 0, fn: 1, tn: 6 }, precision: 1, recall: 0.75, f1: 6 / 7, far: 0, mar: 0.25, alarms: 1, alarms_per_day: null, alarms_per_1000_rows: 100,
+      event: { events: 1, events_detected: 1, alarm_spans: 1, alarm_spans_true: 1, precision: 1, recall: 1, f1: 1, per_event: [{ start: 5, end: 9, detected: true, delay_rows: 1 }] },
+    };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/timeseries/prediction/result/pr1': () => ok({ ...prediction, test_dataset: 'valve1', finished_at: '2026-11-28T01:00:00Z' }),
+      'GET /api/timeseries/prediction/series/pr1': () =>
+        ok({ rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), time_column: 'datetime', time_kind: 'datetime', times, start_time: times[0], end_time: times[9], threshold: 1, spans: [], labelled }),
+    });
+    renderApp('/prediction/time-series/report/pr1');
+    const box = await screen.findByTestId('prediction-labelled');
+    expect(box).toHaveTextContent('Against the file\'s label column "anomaly" (10 labelled rows), as the test part');
+    expect(within(box).getByTestId('metric-recall')).toHaveTextContent('75.0 %');
+    expect(within(box).getByTestId('metric-tp')).toHaveTextContent('3');
+    expect(screen.getByTestId('prediction-events')).toHaveTextContent('Events detected 1 of 1');
+    expect(screen.getByTestId('prediction-about')).toHaveTextContent('valve1');
+    expect(screen.getByText('Done')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'All predictions' })).toHaveAttribute('href', '/prediction');
+    expect(screen.getByRole('link', { name: 'Project results' })).toHaveAttribute('href', '/training/time-series/result/p1');
   }, 90_000);
 });
 

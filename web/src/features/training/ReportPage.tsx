@@ -533,11 +533,14 @@ export default function ReportPage({ type }: { type?: ProjectType }) {
     <>
       <PageHeader
         title={`${p.name} — ${r.label ?? m.model_key}`}
-        subtitle={
+        subtitle={[
           r.test_rows
             ? t('report.rows', { train: r.train_rows, test: r.test_rows, seconds: (r.seconds ?? 0).toFixed(1) })
-            : t('report.rowsUnsupervised', { rows: r.train_rows, seconds: (r.seconds ?? 0).toFixed(1) })
-        }
+            : t('report.rowsUnsupervised', { rows: r.train_rows, seconds: (r.seconds ?? 0).toFixed(1) }),
+          r.trained_on ? t('report.trainedOnDask', { scheduler: r.trained_on.scheduler, workers: r.trained_on.workers }) : null,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
         actions={
           <>
             <Button startIcon={<ArrowBackIcon />} onClick={() => navigate(detailsPath(p.project_type, p.project_id))}>

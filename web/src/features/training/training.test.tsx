@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSession } from '../../api/session';
+import i18n from '../../i18n';
 import { ME, STATUS, ok, mockFetch, renderApp, signIn, warmUp } from '../../test/utils';
 import type { Catalogue, Project } from './api';
 
@@ -228,5 +229,24 @@ describe('training pages', () => {
     const note = await screen.findByTestId('report-sampling');
     expect(note).toHaveTextContent('5-fold cross-validation on a 300,000-row random sample of the 8,500,000 training rows; the final model is trained on all 8,500,000 training rows.');
     expect(note).toHaveTextContent('SHAP on 400 test rows');
+  });
+
+  it('a model boosted on the Dask cluster says where, in English and Japanese (issue 34)', async () => {
+    signIn();
+    const report = {
+      metrics: { r2: 0.97, rmse: 0.4 }, train_metrics: { r2: 0.98, rmse: 0.3 }, charts: {}, permutation_importance: [], shap: null, cv: null,
+      train_rows: 8500000, test_rows: 1500000, seconds: 95, hyperparameters: { n_estimators: 100 }, defaults: { n_estimators: 100 },
+      label: 'LightGBM', auto_tune: { enabled: false, trials: [] }, pending: false,
+      trained_on: { engine: 'dask', scheduler: 'tcp://dask-scheduler:8786', workers: 4 },
+    };
+    mockFetch({ ...common, 'POST /api/regress/report/p1': () => ok({ project, model: { ...project.models[0], label: 'LightGBM' }, report }) });
+    renderApp('/training/regress/result/report/p1/1_ridge');
+    expect(await screen.findByText(/trained on the Dask cluster at tcp:\/\/dask-scheduler:8786, 4 workers/)).toBeInTheDocument();
+    await i18n.changeLanguage('ja');
+    try {
+      expect(await screen.findByText(/Daskクラスター tcp:\/\/dask-scheduler:8786 で学習（ワーカー4台）/)).toBeInTheDocument();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

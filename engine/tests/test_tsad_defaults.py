@@ -1,0 +1,114 @@
+"""Issue 30, time series: the HTML report says a figure that cannot be computed is not available (in the reader's
+language), the normal period can be every row labelled normal (not contiguous, time order kept)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from mitate_engine.task import messages
+from mitate_engine.tsad import report_html
+
+
+def _report(pointwise: dict | None, event: dict | None) -> dict:
+    metrics = {
+        "threshold": 1.0,
+        "evaluated_part": "validation",
+        "evaluated_rows": 120,
+        "alarms": 1,
+        "alarms_per_day": None,
+        "alarms_per_1000_rows": 8.3,
+        "train_alarm_rate": 0.01,
+        "heldout_far": None,
+    }
+    if pointwise is not None:
+        metrics["pointwise"] = pointwise
+        metrics["event"] = event
+    return {
+        "algorithm": "pca_mspc",
+        "label": "PCA",
+        "threshold": 1.0,
+        "detector": {"components": 2, "far_cross_checked": None},
+        "hyperparameters": {},
+        "metrics": metrics,
+        "notes": [],
+        "time_column": "t",
+        "label_column": "y" if pointwise is not None else None,
+        "rows": 400,
+        "parts": {"warmup": 0, "train": 280, "validation": 120, "test": 0},
+        "alarms": [],
+        "overview": {"score": [[0, 0.5, 0.5], [1, 0.7, 0.7]]},
+    }
+
+
+def _cell(doc: str, label: str) -> str:
+    m = re.search(r"<tr><th>" + re.escape(label) + r"</th><td>(.*?)</td></tr>", doc)
+    assert m, label
+    return m.group(1)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_html_report_says_a_null_figure_is_not_available_and_why(lang):
+    say = lambda code: messages()[code][lang]  # noqa: E731
+    # labelled, but no anomalous row in the evaluated part: recall, F1, event F1 cannot be computed
+    pw = {"tp": 0, "fp": 1, "fn": 0, "tn": 119, "precision": 0.0, "recall": None, "f1": None, "far": 1 / 120, "mar": None}
+    ev = {"events": 0, "events_detected": 0, "f1": None}
+    doc = report_html.render(_report(pw, ev), "p", lang)
+    why = say("tsad_report_no_anomalies")
+    for label in ("tsad_report_f1", "tsad_report_recall", "tsad_report_mar", "tsad_report_event_f1"):
+        assert _cell(doc, say(label)) == why
+    # a figure that is there is shown as a number; one that is missing for another reason says only "not available"
+    assert _cell(doc, say("tsad_report_far")) == f"{1 / 120:.4g}"
+    assert _cell(doc, say("tsad_report_heldout_far")) == say("tsad_report_not_available")
+    assert "–</td>" not in doc
+    # without a label column there is nothing to say about anomalies: "not available", no reason about labels
+    doc = report_html.render(_report(None, None), "p", lang)
+    assert _cell(doc, say("tsad_report_f1")) == say("tsad_report_not_available")
+    assert why not in doc
+    if lang == "ja":
+        assert say("tsad_report_not_available") == "算出できません"
+
+
+def _prepare(tmp_path, df: pd.DataFrame, **extra):
+    from mitate_engine.tsad.trainer import UNSUPERVISED, prepare
+
+    df.to_parquet(tmp_path / "s.parquet", index=False)
+    spec = {
+        "project_type": UNSUPERVISED,
+        "parquet": str(tmp_path / "s.parquet"),
+        "time_column": "t",
+        "features": [c for c in df.columns if c != "t"],
+        "normal": {"mode": "rows", "rows": 400},
+        **extra,
+    }
+    return prepare(spec)
+
+
+def _series(drifting: bool) -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    n = 600
+    out = {"t": np.arange(n), "flow": rng.normal(size=n), "pressure": rng.normal(size=n)}
+    # a temperature that keeps warming (0.02 per row against a noise of 0.05), or one that stays put
+    out["temperature"] = (0.02 * np.arange(n) if drifting else 0.0) + rng.normal(scale=0.05, size=n)
+    return pd.DataFrame(out)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_signal_drifting_within_the_normal_period_and_left_as_a_level_is_noted(tmp_path, lang):
+    prep = _prepare(tmp_path, _series(True), lang=lang)
+    codes = [c for c, _ in prep.note_codes]
+    assert codes == ["tsad_note_drifting_levels"]
+    params = prep.note_codes[0][1]
+    assert params["signals"] == "temperature" and params["rows"] >= 2
+    assert "temperature" in prep.notes[0] and str(params["rows"]) in prep.notes[0]
+    assert prep.notes[0].startswith("temperature") and (("ドリフト" in prep.notes[0]) == (lang == "ja"))
+    # nothing is changed by the note: the level is still a feature
+    assert "temperature" in prep.feature_columns
+
+
+def test_no_drift_note_for_steady_signals_or_when_the_drifting_ones_enter_as_their_change(tmp_path):
+    assert _prepare(tmp_path, _series(False)).note_codes == []
+    prep = _prepare(tmp_path, _series(True), drift_signals=["temperature"], drift_rows=10)
+    assert prep.note_codes == [] and "temperature__change10" in prep.feature_columns
