@@ -15,6 +15,9 @@ const arg = (name, dflt) => {
   const a = process.argv.find((s) => s.startsWith(`--${name}=`));
   return a ? a.slice(name.length + 3) : dflt;
 };
+// Once more on a failed connection: a keep-alive socket left idle during a long upload may have been closed.
+const plainFetch = globalThis.fetch;
+globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
 const ROWS = Number(arg('rows', 10_000_000));
 const FEATURES = ['temperature', 'pressure', 'humidity', 'counter', 'vibration', 'status', 'line'];
 const TARGET = 'signal';
@@ -77,12 +80,15 @@ try {
   const t_up = performance.now();
   const ds = upload('bench scale', 'training_data');
   const uploadS = (performance.now() - t_up) / 1000;
-  // let the dataset's statistics job end before timing (it runs on an engine worker)
-  for (let i = 0; i < 2400; i++) {
-    const j = (await post(`/api/statistics/result/${ds.id}`)).detail.response;
-    if (!['queued', 'running'].includes(j.state)) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  // let a dataset's statistics job end before timing (it runs on an engine worker)
+  const statistics = async (id) => {
+    for (let i = 0; i < 4800; i++) {
+      const j = (await post(`/api/statistics/result/${id}`)).detail.response;
+      if (!['queued', 'running'].includes(j.state)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+  await statistics(ds.id);
   const p = (await post(`/api/regress/register/${ds.id}`, { name: 'scale', target_variables: [TARGET], feature_variables: FEATURES, models: [{ algorithm: 'lightgbm' }] })).detail.response;
 
   const watch = (until) => {
@@ -113,6 +119,7 @@ try {
   const report = reports.length ? JSON.parse(fs.readFileSync(path.join(server.dataDir, String(reports[0])), 'utf8')) : {};
 
   const inf = upload('bench scale inference', 'inference_data');
+  await statistics(inf.id);
   const t1 = performance.now();
   const pred = await watch(async () => {
     const job = (await post(`/api/inference/execute/${p.project_id}/${train.model?.model_key}`, { dataset_id: inf.id, name: 'scale' })).detail.response;

@@ -9,6 +9,7 @@ a stopped job leaves no half-written result.
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pandas as pd
@@ -82,14 +83,24 @@ def predict_in_chunks(model, parquet: str, ctx, chunk_rows: int = CHUNK_ROWS) ->
     total = f.metadata.num_rows
     work: Path = ctx.work_dir
     pq_tmp, csv_tmp = work / "predictions.parquet.part", work / "predictions.csv.part"
-    writer = None
+    state: dict = {"writer": None, "columns": []}
     out_schema = None
-    columns: list[str] = []
     outputs: list[str] = []
     summary = Summary(model.project_type)
     done = 0
+    # One writer thread: chunk k is written (Parquet, CSV; both release the GIL) while chunk k+1 is predicted.
+    pool = ThreadPoolExecutor(max_workers=1)
+    pending = None
     try:
         with open(csv_tmp, "wb") as csv_file:
+
+            def write(table, first: bool) -> None:
+                if state["writer"] is None:
+                    state["columns"] = table.column_names
+                    state["writer"] = pq.ParquetWriter(pq_tmp, table.schema)
+                state["writer"].write_table(table)
+                write_csv_table(table, csv_file, header=first)
+
             for batch in f.iter_batches(batch_size=chunk_rows):
                 ctx.progress(0.05 + 0.9 * done / max(1, total), f"Predicting rows {done + 1:,}–{done + batch.num_rows:,} of {total:,}")
                 df = _model_columns(model, batch)
@@ -104,22 +115,31 @@ def predict_in_chunks(model, parquet: str, ctx, chunk_rows: int = CHUNK_ROWS) ->
                 else:
                     preds = preds.cast(out_schema)
                 table = pa.table([*preds.columns, *inputs.columns], names=[*preds.column_names, *inputs.column_names])
-                if writer is None:
-                    columns = table.column_names
-                    writer = pq.ParquetWriter(pq_tmp, table.schema)
-                writer.write_table(table)
-                write_csv_table(table, csv_file, header=done == 0)
+                if pending is not None:
+                    pending.result()  # the previous chunk is written (and its error, if any, raised) first
+                pending = pool.submit(write, table, done == 0)
                 done += batch.num_rows
-        if writer is not None:
-            writer.close()
-            writer = None
+            if pending is not None:
+                pending.result()
+                pending = None
+        if state["writer"] is not None:
+            state["writer"].close()
+            state["writer"] = None
         os.replace(pq_tmp, work / "predictions.parquet")
         os.replace(csv_tmp, work / "predictions.csv")
     finally:
-        if writer is not None:
-            writer.close()
+        if pending is not None:
+            pending.cancel()
+            try:
+                pending.result()
+            except Exception:  # noqa: BLE001 - the job is already failing or stopped; its own error is the one reported
+                pass
+        pool.shutdown(wait=True)
+        if state["writer"] is not None:
+            state["writer"].close()
         for p in (pq_tmp, csv_tmp):
             p.unlink(missing_ok=True)
+    columns = state["columns"]
     ctx.progress(1.0, "Done")
     return {"rows": done, "columns": columns, "outputs": outputs, "condition_applied": None, "chunks": -(-done // chunk_rows), **summary.result()}
 

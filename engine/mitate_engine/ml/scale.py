@@ -79,8 +79,7 @@ class NativeFrame(TransformerMixin, BaseEstimator):
         self.categories = categories
 
     def fit(self, X, y=None):
-        self.feature_names_out_ = np.asarray(list(self.kinds or {}), dtype=object)
-        return self
+        return self  # nothing to learn: the kinds and categories come from the project
 
     def transform(self, X: pd.DataFrame) -> pd.DataFrame:
         out = {}
@@ -93,6 +92,7 @@ class NativeFrame(TransformerMixin, BaseEstimator):
         return pd.DataFrame(out, index=X.index)
 
     def get_feature_names_out(self, input_features=None):
+        del input_features  # the output names are the model columns whatever the input
         return np.asarray(list(self.kinds or {}), dtype=object)
 
 

@@ -28,6 +28,8 @@ class Train(Task):
         ctx.progress(0.0, "Reading the data")
         proj = prepare_project(spec)
         proj.source = {k: spec.get(k) for k in ("parquet", "split_ratio", "split_time")}
+        rows = len(proj.X_train) + proj.test_rows
+        ctx.progress(0.01, f"Read {rows:,} rows: {len(proj.X_train):,} to train, {proj.test_rows:,} to test")
         ctx.log(
             f"{spec.get('project_type')}: {len(proj.X_train)} training rows, "
             f"{0 if proj.X_test is None else len(proj.X_test)} test rows, {len(proj.kinds)} model columns"

@@ -215,6 +215,22 @@ describe('training pages', () => {
     expect(crumbs).not.toHaveTextContent('1_ridge');
   });
 
+  it('a report on a large table states the rows each step used (issue 34)', async () => {
+    signIn();
+    const report = {
+      metrics: { r2: 0.9, rmse: 1.2 }, train_metrics: { r2: 0.91, rmse: 1.1 }, charts: {}, permutation_importance: [], shap: null,
+      cv: { metric: 'R²', folds: [0.9, 0.9, 0.9, 0.9, 0.9], mean: 0.9, std: 0 }, train_rows: 8500000, test_rows: 1500000, seconds: 60, hyperparameters: {}, defaults: {},
+      label: 'LightGBM', auto_tune: { enabled: false, trials: [] }, pending: false, evaluation: null,
+      sampling: { large: true, final_fit_rows: 8500000, test_rows: 1500000, cv: { rows: 300000, of: 8500000, folds: 5, sample: 'random' },
+        train_metric_rows: 200000, importance_rows: 2000, shap_rows: 400, chart_points: 2000 },
+    };
+    mockFetch({ ...common, 'POST /api/regress/report/p1': () => ok({ project, model: { ...project.models[0], label: 'LightGBM' }, report }) });
+    renderApp('/training/regress/result/report/p1/1_ridge');
+    const note = await screen.findByTestId('report-sampling');
+    expect(note).toHaveTextContent('5-fold cross-validation on a 300,000-row random sample of the 8,500,000 training rows; the final model is trained on all 8,500,000 training rows.');
+    expect(note).toHaveTextContent('SHAP on 400 test rows');
+  });
+
   it('a model boosted on the Dask cluster says where, in English and Japanese (issue 34)', async () => {
     signIn();
     const report = {
