@@ -1,3 +1,7 @@
+import { ident } from '../../duck/index.js';
+import { AppError } from '../../http/errors.js';
+import { M } from './messages.js';
+
 /**
  * The normal period's rules, as the engine applies them (engine/mitate_engine/tsad/trainer.py HOLD_BACK, hold_back,
  * prepare): the unsupervised detectors are fitted on its first part and set their thresholds on its held-back last
@@ -44,4 +48,17 @@ export function rowsToFit(fit: number): number {
   let u = Math.max(0, Math.floor(fit / (1 - HOLD_BACK)) - 1);
   while (heldBackSplit(u).fit < fit) u++;
   return u;
+}
+
+/** Anomaly = any label other than 0 / false / normal / ok (the engine's tsad.model.binarize reads labels the same way); NULL without a label. */
+export function anomalousSql(target: string | null, type: string | undefined): string {
+  if (!target) return 'NULL';
+  return type === 'string' ? `lower(trim(CAST(${ident(target)} AS VARCHAR))) NOT IN ('0', '0.0', 'false', 'normal', 'ok', '')` : `coalesce(CAST(${ident(target)} AS DOUBLE), 0) <> 0`;
+}
+
+/** Date/time given as epoch ms or text, as the naive ISO text DuckDB and pandas compare with stored timestamps. */
+export function normalTime(v: string | number): string {
+  const d = typeof v === 'number' || /^\d+$/.test(String(v)) ? new Date(Number(v)) : new Date(String(v).endsWith('Z') || /[+-]\d\d:\d\d$/.test(String(v)) ? String(v) : `${v}Z`);
+  if (Number.isNaN(d.getTime())) throw new AppError(422, M.badRange, {}, 'normal');
+  return d.toISOString().replace('Z', '').replace('T', ' ');
 }

@@ -17,7 +17,7 @@ import './db.js';
 import { M } from './messages.js';
 import type { DriftSuggestBody, DriftSuggestion, RegisterBody, TsModelMetrics, TsParams, TsReport } from './schemas.js';
 import { WINDOW_STATS } from './schemas.js';
-import { defaultNormalRows, heldBackSplit, MIN_NORMAL_ROWS, type NormalSource, rowsToFit } from './normal.js';
+import { anomalousSql, defaultNormalRows, heldBackSplit, MIN_NORMAL_ROWS, type NormalSource, normalTime, rowsToFit } from './normal.js';
 import { reportAt } from './in-force.js';
 import { downsample, evaluatedRows, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from './scores.js';
 import { tsadDriftSuggestJob, tsadTrainJob } from './jobs.js';
@@ -587,17 +587,4 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
   };
 }
 
-/** Date/time given as epoch ms or text, as the naive ISO text DuckDB and pandas compare with stored timestamps. */
 export type TimeSeriesService = ReturnType<typeof makeTimeSeriesService>;
-
-/** Anomaly = any label other than 0 / false / normal / ok (the engine's tsad.model.binarize reads labels the same way); NULL without a label. */
-function anomalousSql(target: string | null, type: string | undefined): string {
-  if (!target) return 'NULL';
-  return type === 'string' ? `lower(trim(CAST(${ident(target)} AS VARCHAR))) NOT IN ('0', '0.0', 'false', 'normal', 'ok', '')` : `coalesce(CAST(${ident(target)} AS DOUBLE), 0) <> 0`;
-}
-
-function normalTime(v: string | number): string {
-  const d = typeof v === 'number' || /^\d+$/.test(String(v)) ? new Date(Number(v)) : new Date(String(v).endsWith('Z') || /[+-]\d\d:\d\d$/.test(String(v)) ? String(v) : `${v}Z`);
-  if (Number.isNaN(d.getTime())) throw new AppError(422, M.badRange, {}, 'normal');
-  return d.toISOString().replace('Z', '').replace('T', ' ');
-}
