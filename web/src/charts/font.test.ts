@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FONT_STACK, SHIPPED_JAPANESE_FONT } from '../lib/fonts';
-import { withAppFont } from './font';
+import { nonLatinText, withAppFont } from './font';
 
 describe('withAppFont', () => {
   it('gives every chart the app font stack, keeping the rest of its text style', () => {
@@ -19,5 +19,12 @@ describe('font stacks', () => {
   it('name the shipped Japanese face before any system or generic family', () => {
     expect(FONT_STACK.split(', ')[0]).toBe(SHIPPED_JAPANESE_FONT);
     expect(FONT_STACK.split(', ').at(-1)).toBe('sans-serif');
+  });
+});
+
+describe('nonLatinText', () => {
+  it('keeps the characters the Latin faces lack, once each', () => {
+    expect(nonLatinText({ legend: { data: ['リクエスト数', '拒否'] }, xAxis: { name: 'UTC+09:00 °C µm é' } })).toBe('リクエスト数拒否');
+    expect(nonLatinText({ title: { text: 'Requests' } })).toBe('');
   });
 });

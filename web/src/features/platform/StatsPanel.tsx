@@ -99,7 +99,7 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
             ariaLabel={t('stats.count')}
             option={{
               animation: false,
-              grid: { left: 50, right: 50, top: 30, bottom: 60 },
+              grid: { left: 50, right: 50, top: 30, bottom: 72 },
               tooltip: { trigger: 'axis' },
               xAxis: { type: 'category', data: axis.labels, name: axis.zone, nameLocation: 'middle', nameGap: 28 },
               yAxis: [{ type: 'value', name: t('stats.count') }, { type: 'value', name: 'ms' }],

@@ -1,7 +1,7 @@
 import EChartsReactCore from 'echarts-for-react/esm/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { withAppFont } from '../../charts/font';
+import { nonLatinText, useFontsFor, withAppFont } from '../../charts/font';
 import { localiseNumbers } from '../../charts/numbers';
 import { echarts, type EChartsCoreOption } from './echarts';
 
@@ -36,18 +36,15 @@ export default function VisChart({ option, height = 360, fileName, ariaLabel, te
     [option, fileName, t],
   );
   const json = useMemo(() => (data === undefined ? undefined : JSON.stringify(data)), [data]);
+  const fontsReady = useFontsFor(useMemo(() => nonLatinText(full), [full]));
   return (
     <div role="img" aria-label={ariaLabel} data-testid={testId} data-chart={json}>
-      <EChartsReactCore
-        echarts={echarts}
-        option={full}
-        notMerge={notMerge}
-        lazyUpdate
-        opts={{ renderer }}
-        style={{ height, width: '100%' }}
-        onEvents={onEvents}
-        onChartReady={onChartReady}
-      />
+      {/* drawn once the shipped face has the option's Japanese characters (charts/font.ts useFontsFor) */}
+      {!fontsReady ? (
+        <div style={{ height, width: '100%' }} />
+      ) : (
+        <EChartsReactCore echarts={echarts} option={full} notMerge={notMerge} lazyUpdate opts={{ renderer }} style={{ height, width: '100%' }} onEvents={onEvents} onChartReady={onChartReady} />
+      )}
     </div>
   );
 }
