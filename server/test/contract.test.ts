@@ -155,7 +155,9 @@ describe('the OpenAPI document', () => {
 
   it('declares no value as unknown in the server source (the document drops {} from a union, so the walk above cannot see it there)', () => {
     const src = path.join(import.meta.dirname, '..', 'src');
-    const files = (fs.readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+    // Job specs (an area's jobs.ts, jobs/kind.ts) are the engine's input, never an answer: they check the keys they
+    // name and let the rest through by design (output_dir, stop files, a model's own parameters).
+    const files = (fs.readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !/(^|\/)jobs\.ts$/.test(f) && f !== path.join('jobs', 'kind.ts'));
     expect(files.length).toBeGreaterThan(100);
     const found = files.flatMap((f) =>
       fs

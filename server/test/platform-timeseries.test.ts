@@ -148,7 +148,7 @@ describe.each(DATABASES)('hosted time-series detectors on %s', (kind) => {
     expect(d).toMatchObject({ time_column: 'datetime', time_type: 'datetime', warmup_rows: 4, detector_rows: 3, history_rows: 7, span: '20s', alarm_rule: { k: 2, n: 4 }, threshold_source: 'trained' });
     expect(d.signals).toEqual(SIGNALS.map((name) => ({ name, type: 'number' })));
     expect(d.outputs.map((o: { name: string }) => o.name)).toEqual(['time', 'status', 'anomaly_score', 'alarm', 'top_signal', ...SIGNALS.map((s) => `contribution_${s}`)]);
-    const doc = d.openapi.paths[`/serve/${apis.unsup.key}/predict`].post;
+    const doc = JSON.parse(d.openapi).paths[`/serve/${apis.unsup.key}/predict`].post;
     expect(doc.requestBody.content['application/json'].schema.properties.rows.items.required).toEqual(['datetime', ...SIGNALS]);
     // the examples, sent as they are, are answered
     for (const ex of [d.examples.block, d.examples.stream]) {

@@ -58,7 +58,8 @@ describe.each(DATABASES)('statistical analysis on %s', (kind) => {
     });
     expect(res.statusCode).toBe(201);
     const p = res.json().detail.response;
-    expect(p).toMatchObject({ state: 'running', significance_level: 0.05, alternative: 'two-sided', test_type: 'paired_t', dataset_name: 'sleep.csv' });
+    expect(p).toMatchObject({ significance_level: 0.05, alternative: 'two-sided', test_type: 'paired_t', dataset_name: 'sleep.csv' });
+    expect(['running', 'done']).toContain(p.state); // a quick test may be done before the answer is written
     const r = await waitDone(p.id);
     expect(r.state).toBe('done');
     const e = expected.paired_t_test;
@@ -99,7 +100,9 @@ describe.each(DATABASES)('statistical analysis on %s', (kind) => {
 
     const again = await call('POST', `train/model/${p.id}`, { significance_level: 0.1 });
     expect(again.statusCode).toBe(200);
-    expect(again.json().detail.response).toMatchObject({ state: 'running', significance_level: 0.1, equal_variance: 'welch', group1: '1' });
+    // a quick test may already be done by the time the answer is written
+    expect(again.json().detail.response).toMatchObject({ significance_level: 0.1, equal_variance: 'welch', group1: '1' });
+    expect(['running', 'done']).toContain(again.json().detail.response.state);
     r = await waitDone(p.id);
     expect(r.result.reject).toBe(true);
     ev = (await call('GET', `eval/result/${p.id}`)).json().detail.response;

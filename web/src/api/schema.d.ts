@@ -30287,7 +30287,7 @@ export interface paths {
                     "application/json": {
                         /** @description table models: one object per row, each feature column with its value */
                         rows: {
-                            [key: string]: unknown;
+                            [key: string]: number | string | boolean | (null);
                         }[];
                     } | {
                         /** @description image models: the image file (JPEG, PNG, BMP or TIFF, at most 7 MiB) as base64; a data: URL head is allowed */
@@ -38034,16 +38034,19 @@ export interface components {
             };
             examples: {
                 block: {
-                    [key: string]: unknown;
+                    rows: {
+                        [key: string]: number | string;
+                    }[];
                 };
                 stream: {
-                    [key: string]: unknown;
+                    series: string;
+                    rows: {
+                        [key: string]: number | string;
+                    }[];
                 };
             };
-            /** @description The hosted API's own OpenAPI 3.0 document */
-            openapi: {
-                [key: string]: unknown;
-            };
+            /** @description The hosted API's own OpenAPI 3.0 document, as JSON text */
+            openapi: string;
         };
         HostedTimeSeriesPredictionInput: {
             detail: {
@@ -43042,16 +43045,19 @@ export interface components {
             };
             examples: {
                 block: {
-                    [key: string]: unknown;
+                    rows: {
+                        [key: string]: number | string;
+                    }[];
                 };
                 stream: {
-                    [key: string]: unknown;
+                    series: string;
+                    rows: {
+                        [key: string]: number | string;
+                    }[];
                 };
             };
-            /** @description The hosted API's own OpenAPI 3.0 document */
-            openapi: {
-                [key: string]: unknown;
-            };
+            /** @description The hosted API's own OpenAPI 3.0 document, as JSON text */
+            openapi: string;
         };
         HostedTimeSeriesPrediction: {
             detail: {

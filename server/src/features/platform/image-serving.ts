@@ -246,7 +246,7 @@ export const hostedImagePrediction = z
  * them itself): rows or CSV for table models, one image for image models. */
 export const serveBodies = {
   'application/json': z.union([
-    z.object({ rows: z.array(z.record(z.string(), z.unknown())).describe('table models: one object per row, each feature column with its value') }).describe('table models'),
+    z.object({ rows: z.array(z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()]))).describe('table models: one object per row, each feature column with its value') }).describe('table models'),
     z.object({
       image: z.string().describe(`image models: the image file (JPEG, PNG, BMP or TIFF, at most ${mb(IMAGE_MAX_BYTES)}) as base64; a data: URL head is allowed`),
       heatmap: z.boolean().optional().describe('image models: true to get the heat-map PNG too'),

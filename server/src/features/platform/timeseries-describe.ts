@@ -70,7 +70,7 @@ export interface TsDescription extends TsShape {
   threshold_source: 'saved' | 'trained';
   outputs: { name: string; type: string; description: string }[];
   stream: { exact_rows: number; max_rows: number; max_series: number; idle_minutes: number; kept_in: string };
-  examples: { block: Record<string, unknown>; stream: Record<string, unknown> };
+  examples: { block: { rows: Record<string, number | string>[] }; stream: { series: string; rows: Record<string, number | string>[] } };
 }
 
 export interface StreamLimits {

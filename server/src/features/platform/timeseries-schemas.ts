@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** A row of an example request: the time column and each signal. */
+const exampleRow = z.record(z.string(), z.union([z.number(), z.string()]));
+
 /** GET /api/platform/projects/{id}/time-series: what a client of a hosted time-series detector must send and gets
  * back (timeseries-describe.ts), and the API's own OpenAPI document. */
 export const tsDescriptionView = z
@@ -18,8 +21,8 @@ export const tsDescriptionView = z
     threshold_source: z.enum(['saved', 'trained']),
     outputs: z.array(z.object({ name: z.string(), type: z.string(), description: z.string() })),
     stream: z.object({ exact_rows: z.number(), max_rows: z.number(), max_series: z.number(), idle_minutes: z.number(), kept_in: z.string() }),
-    examples: z.object({ block: z.record(z.string(), z.unknown()), stream: z.record(z.string(), z.unknown()) }),
-    openapi: z.record(z.string(), z.unknown()).describe('The hosted API\'s own OpenAPI 3.0 document'),
+    examples: z.object({ block: z.object({ rows: z.array(exampleRow) }), stream: z.object({ series: z.string(), rows: z.array(exampleRow) }) }),
+    openapi: z.string().describe('The hosted API\'s own OpenAPI 3.0 document, as JSON text'),
   })
   .meta({ id: 'HostedTimeSeriesInterface' });
 

@@ -194,5 +194,5 @@ export async function describeTsProject(
   const manifest = JSON.parse(await fs.readFile(path.join(deps.dir, 'manifest.json'), 'utf8')) as TsManifest;
   const d = describeTs(manifest, { timeIsDatetime: deps.timeIsDatetime, savedThreshold: deps.savedThreshold, limits: deps.limits ?? streamLimits() });
   const version = String((JSON.parse(p.settings_json) as { version?: string }).version ?? '');
-  return { ...d, openapi: tsOpenApi(d, { name: p.name, version, endpoint: deps.endpoint, key: p.key }) };
+  return { ...d, openapi: JSON.stringify(tsOpenApi(d, { name: p.name, version, endpoint: deps.endpoint, key: p.key })) };
 }

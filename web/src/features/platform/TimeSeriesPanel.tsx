@@ -40,7 +40,7 @@ export function tsExamples(p: PlatformProject, d: TsInterface) {
       '    answer = res.json()["detail"]["response"]["predictions"][0]',
       '    return answer["status"], answer["anomaly_score"], answer["alarm"]',
     ].join('\n'),
-    openapi: JSON.stringify(d.openapi, null, 2),
+    openapi: JSON.stringify(JSON.parse(d.openapi), null, 2),
   };
 }
 

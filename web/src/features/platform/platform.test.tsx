@@ -103,7 +103,7 @@ describe('hosted API page', () => {
       outputs: ['time', 'status', 'anomaly_score', 'alarm', 'top_signal', 'contribution_a', 'contribution_b'].map((name) => ({ name, type: 'number | null', description: '' })),
       stream: { exact_rows: 1000, max_rows: 10000, max_series: 1000, idle_minutes: 1440, kept_in: 'memory' },
       examples: { block: { rows: [{ t: '2026-01-01 08:00:00', a: 0, b: 0 }] }, stream: { series: 'line-1', rows: [{ t: '2026-01-01 08:00:00', a: 0, b: 0 }] } },
-      openapi: { openapi: '3.0.3' },
+      openapi: JSON.stringify({ openapi: '3.0.3' }),
     };
     mockFetch({
       'GET /api/users/me': () => ok(ME),
