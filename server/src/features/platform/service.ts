@@ -114,26 +114,16 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
     if (action === 'submit' && !(await installation.reviewRequired())) {
       if (!(await identityVerified(auth.orgId))) throw new AppError(409, M.verifyIdentityToPublish);
       const at = now();
-      const res = await db
-        .updateTable('platform_projects')
-        .set({ status: 'approved', reason: null, reviewed_at: at, reviewed_by: null, updated_at: at })
-        .where('organisation_id', '=', auth.orgId)
-        .where('id', '=', id)
-        .where('status', '=', p.status)
-        .executeTakeFirst();
+      return move({ status: 'approved', reason: null, reviewed_at: at, reviewed_by: null, updated_at: at });
+    }
+    return move({ status: t.to, updated_at: now(), ...(action === 'submit' || action === 'draft' ? { reason: null } : {}) });
+
+    // Guarded by the status read, so two concurrent clicks move it once.
+    async function move(change: Partial<PlatformProjectTable>) {
+      const res = await db.updateTable('platform_projects').set(change).where('organisation_id', '=', auth.orgId).where('id', '=', id).where('status', '=', p.status).executeTakeFirst();
       if (Number(res.numUpdatedRows) !== 1) throw transitionError(p.status, action);
       return view(await get(auth, id));
     }
-    // Guarded by the status read, so two concurrent clicks move it once.
-    const res = await db
-      .updateTable('platform_projects')
-      .set({ status: t.to, updated_at: now(), ...(action === 'submit' || action === 'draft' ? { reason: null } : {}) })
-      .where('organisation_id', '=', auth.orgId)
-      .where('id', '=', id)
-      .where('status', '=', p.status)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) throw transitionError(p.status, action);
-    return view(await get(auth, id));
   }
 
   return {
