@@ -8,7 +8,7 @@ import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { percentile, ROOT, startServer, writeResult } from './lib.mjs';
+import { percentile, ROOT, startServer, writeResult, apiCall as call, accountToken as account, CCPP_CSV as CCPP, trainCcpp, verifyIdentity } from './lib.mjs';
 import { DriftSampler } from '../server/src/features/platform/drift/sampler.ts';
 
 /** ns per `offer` of a one-row request, the sampler's reservoir full (the steady state of a busy API). */
@@ -29,47 +29,14 @@ const QUICK = process.argv.includes('--quick');
 const ROUNDS = QUICK ? 8 : 30;
 const SECONDS = QUICK ? 1.5 : 2;
 const CONCURRENCY = 8;
-const PASSWORD = 'Kx7!mQ2#vL9p';
-const CCPP_PATH = [path.join(ROOT, '..', 'shared'), path.join(ROOT, '..', '..', 'shared')].map((d) => path.join(d, 'data', 'uci_ccpp', 'ccpp.csv')).find((f) => fs.existsSync(f));
-const CCPP = fs.readFileSync(CCPP_PATH ?? 'ccpp.csv', 'utf8');
 const ROWS = CCPP.trim().split('\n').slice(1, 2001).map((l) => l.split(',').map(Number));
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-async function call(url, method, p, token, body) {
-  const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return JSON.parse(text).detail.response;
-}
-async function account(url, email) {
-  await fetch(`${url}/account/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, first_name: 'Ben', last_name: 'Mark', organisation_name: 'Bench' }) });
-  const r = await fetch(`${url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
-  return (await r.json()).detail.response.access_token;
-}
 
 /** A running hosted API of a linear CCPP model on `server`: its URL, key and project id. */
 async function hostLinear(server, admin) {
   const token = await account(server.url, `bench.${Date.now()}.${Math.random().toString(36).slice(2)}@example.com`);
   const adminToken = await account(server.url, admin);
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name: 'ccpp', data_type: 'training_data', type: 'supervised', training_type: 'regression' })) form.append(k, v);
-  form.append('file', new Blob([CCPP], { type: 'text/csv' }), 'ccpp.csv');
-  const ds = (await (await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json()).detail.response;
-  const project = await call(server.url, 'POST', `/api/regress/register/${ds.id}`, token, { name: 'ccpp', target_variables: ['EP'], feature_variables: ['AT', 'V', 'AP', 'RH'], models: [{ algorithm: 'linear' }] });
-  const pid = project.project_id ?? project.id;
-  await call(server.url, 'POST', `/api/train/model/${pid}`, token, {});
-  let models;
-  for (;;) {
-    models = (await call(server.url, 'GET', `/api/regress/project/${pid}`, token)).models;
-    if (models.every((m) => m.state === 'done' || m.state === 'failed')) break;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  const id = new FormData();
-  id.append('front', new Blob([PNG], { type: 'image/png' }), 'front.png');
-  id.append('back', new Blob([PNG], { type: 'image/png' }), 'back.png');
-  await fetch(`${server.url}/account/api/identity`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: id });
-  const pending = await call(server.url, 'GET', '/account/api/admin/identity', adminToken);
-  await call(server.url, 'POST', `/account/api/admin/identity/${pending.items[0].id}/review`, adminToken, { decision: 'approve' });
+  const { pid, models } = await trainCcpp(server.url, token, [{ algorithm: 'linear' }]);
+  await verifyIdentity(server.url, token, adminToken);
   const m = models.find((x) => x.state === 'done');
   const p = await call(server.url, 'POST', '/api/platform/projects', token, { name: 'linear', key: 'bench-drift', project_id: pid, model_key: m.model_key, content_language: 'en-gb' });
   await call(server.url, 'POST', `/api/platform/projects/${p.id}/submit`, token);

@@ -8,29 +8,16 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { freePort, percentile, python, PYTHON, ROOT, startServer, writeResult } from './lib.mjs';
+import { freePort, percentile, python, PYTHON, ROOT, startServer, writeResult, apiCall as call, accountToken as account, PNG_1PX as PNG1 } from './lib.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const PER_ROUND = QUICK ? 25 : 100;
 const ROUNDS = 4;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const ADMIN = `bench.admin.${Date.now()}@example.com`;
 const DATA = [path.join(ROOT, '..', 'shared'), path.join(ROOT, '..', '..', 'shared')].map((d) => path.join(d, 'data', 'magnetic_tile_okng')).find((d) => fs.existsSync(d));
-const PNG1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const load1 = () => Math.round(os.loadavg()[0] * 100) / 100;
 const r2 = (v) => Math.round(v * 100) / 100;
 
-async function call(url, method, p, token, body) {
-  const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return JSON.parse(text).detail.response;
-}
-async function account(url, email) {
-  await fetch(`${url}/account/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, first_name: 'Ben', last_name: 'Mark', organisation_name: 'Bench' }) });
-  const r = await fetch(`${url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
-  return (await r.json()).detail.response.access_token;
-}
 /** The training ZIP (every 2nd tile, OK/ and NG/) and 20 test images of 128 x 128 px (PNG, half NG), made with Pillow. */
 function inputs(dir) {
   const code = `

@@ -133,3 +133,62 @@ export async function benchCsv(rows) {
   c.closeSync();
   return csv;
 }
+
+// ---- the hosted-API benchmarks' shared set-up (platform, drift-overhead, image-serving, tsad-serving) ----------
+
+/** signUp's password, for benchmarks that make accounts by e-mail (an administrator named in the server's settings). */
+export const BENCH_PASSWORD = 'Kx7!mQ2#vL9p';
+/** A 1×1 PNG: the identity documents an organisation uploads before its APIs can be approved. */
+export const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+/** The UCI combined-cycle power plant table (regression of EP on AT, V, AP, RH) as text. */
+export const CCPP_CSV = fs.readFileSync(
+  [path.join(ROOT, '..', 'shared'), path.join(ROOT, '..', '..', 'shared')].map((d) => path.join(d, 'data', 'uci_ccpp', 'ccpp.csv')).find((f) => fs.existsSync(f)) ?? 'ccpp.csv',
+  'utf8',
+);
+
+/** One API call answering `detail.response`; a keep-alive socket the server closed while a peer ran fails before the
+ * request is read, so that is tried once more. */
+export async function apiCall(url, method, p, token, body, again = true) {
+  const init = { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined };
+  const res = await fetch(`${url}${p}`, init).catch((e) => {
+    if (again && e?.cause?.code === 'UND_ERR_SOCKET') return null;
+    throw e;
+  });
+  if (!res) return apiCall(url, method, p, token, body, false);
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+  return JSON.parse(text).detail.response;
+}
+
+/** Registers `email` (if new) and answers an access token. */
+export async function accountToken(url, email) {
+  await fetch(`${url}/account/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: BENCH_PASSWORD, first_name: 'Ben', last_name: 'Mark', organisation_name: 'Bench' }) });
+  const r = await fetch(`${url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: BENCH_PASSWORD }) });
+  return (await r.json()).detail.response.access_token;
+}
+
+/** The CCPP table registered and a regression of EP trained with `models`; answers the project id and its models. */
+export async function trainCcpp(url, token, models) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ name: 'ccpp', data_type: 'training_data', type: 'supervised', training_type: 'regression' })) form.append(k, v);
+  form.append('file', new Blob([CCPP_CSV], { type: 'text/csv' }), 'ccpp.csv');
+  const ds = (await (await fetch(`${url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json()).detail.response;
+  const project = await apiCall(url, 'POST', `/api/regress/register/${ds.id}`, token, { name: 'ccpp', target_variables: ['EP'], feature_variables: ['AT', 'V', 'AP', 'RH'], models });
+  const pid = project.project_id ?? project.id;
+  await apiCall(url, 'POST', `/api/train/model/${pid}`, token, {});
+  for (;;) {
+    const trained = (await apiCall(url, 'GET', `/api/regress/project/${pid}`, token)).models;
+    if (trained.every((m) => m.state === 'done' || m.state === 'failed')) return { pid, models: trained };
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** The caller's organisation verified: identity documents uploaded by `token`, approved by the platform administrator. */
+export async function verifyIdentity(url, token, adminToken) {
+  const id = new FormData();
+  id.append('front', new Blob([PNG_1PX], { type: 'image/png' }), 'front.png');
+  id.append('back', new Blob([PNG_1PX], { type: 'image/png' }), 'back.png');
+  await fetch(`${url}/account/api/identity`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: id });
+  const pending = await apiCall(url, 'GET', '/account/api/admin/identity', adminToken);
+  await apiCall(url, 'POST', `/account/api/admin/identity/${pending.items[0].id}/review`, adminToken, { decision: 'approve' });
+}

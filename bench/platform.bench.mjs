@@ -6,29 +6,12 @@ import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, percentile, PYTHON, ROOT, startServer, writeResult } from './lib.mjs';
+import { freePort, percentile, PYTHON, ROOT, startServer, writeResult, apiCall as call, accountToken as account, trainCcpp, verifyIdentity } from './lib.mjs';
 
 const QUICK = process.argv.includes('--quick');
 const SECONDS = QUICK ? 3 : 10;
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const ADMIN = `bench.admin.${Date.now()}@example.com`;
-// The shared data folder beside the checkout (main) or two levels up (a worktree under /work/wt).
-const CCPP_PATH = [path.join(ROOT, '..', 'shared'), path.join(ROOT, '..', '..', 'shared')].map((d) => path.join(d, 'data', 'uci_ccpp', 'ccpp.csv')).find((f) => fs.existsSync(f));
-const CCPP = fs.readFileSync(CCPP_PATH ?? 'ccpp.csv', 'utf8');
 const ROW = { rows: [{ AT: 8.34, V: 40.77, AP: 1010.84, RH: 90.01 }] };
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-async function call(url, method, p, token, body) {
-  const res = await fetch(`${url}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return JSON.parse(text).detail.response;
-}
-async function account(url, email) {
-  await fetch(`${url}/account/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, first_name: 'Ben', last_name: 'Mark', organisation_name: 'Bench' }) });
-  const r = await fetch(`${url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
-  return (await r.json()).detail.response.access_token;
-}
 
 const load1 = () => Math.round(os.loadavg()[0] * 100) / 100;
 
@@ -176,25 +159,8 @@ let result = null;
 try {
   const token = await account(server.url, `bench.${Date.now()}@example.com`);
   const admin = await account(server.url, ADMIN);
-  const form = new FormData();
-  for (const [k, v] of Object.entries({ name: 'ccpp', data_type: 'training_data', type: 'supervised', training_type: 'regression' })) form.append(k, v);
-  form.append('file', new Blob([CCPP], { type: 'text/csv' }), 'ccpp.csv');
-  const ds = (await (await fetch(`${server.url}/api/dataset/register`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json()).detail.response;
-  const project = await call(server.url, 'POST', `/api/regress/register/${ds.id}`, token, { name: 'ccpp', target_variables: ['EP'], feature_variables: ['AT', 'V', 'AP', 'RH'], models: [{ algorithm: 'lightgbm' }, { algorithm: 'linear' }] });
-  const pid = project.project_id ?? project.id;
-  await call(server.url, 'POST', `/api/train/model/${pid}`, token, {});
-  let models;
-  for (;;) {
-    models = (await call(server.url, 'GET', `/api/regress/project/${pid}`, token)).models;
-    if (models.every((m) => m.state === 'done' || m.state === 'failed')) break;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  const id = new FormData();
-  id.append('front', new Blob([PNG], { type: 'image/png' }), 'front.png');
-  id.append('back', new Blob([PNG], { type: 'image/png' }), 'back.png');
-  await fetch(`${server.url}/account/api/identity`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: id });
-  const pending = await call(server.url, 'GET', '/account/api/admin/identity', admin);
-  await call(server.url, 'POST', `/account/api/admin/identity/${pending.items[0].id}/review`, admin, { decision: 'approve' });
+  const { pid, models } = await trainCcpp(server.url, token, [{ algorithm: 'lightgbm' }, { algorithm: 'linear' }]);
+  await verifyIdentity(server.url, token, admin);
 
   const cases = {};
   for (const algorithm of ['lightgbm', 'linear']) {

@@ -9,12 +9,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { percentile, PYTHON, ROOT, startServer, writeResult } from './lib.mjs';
+import { percentile, PYTHON, ROOT, startServer, writeResult, apiCall as call, accountToken as account, PNG_1PX as PNG } from './lib.mjs';
 
 const QUICK = process.argv.includes('--quick');
-const PASSWORD = 'Kx7!mQ2#vL9p';
 const ADMIN = `bench.admin.${Date.now()}@example.com`;
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const SKAB_PATH = [path.join(ROOT, '..', 'shared'), path.join(ROOT, '..', '..', 'shared')].map((d) => path.join(d, 'data', 'skab_subset', 'valve1', '0.csv')).find((f) => fs.existsSync(f));
 const LINES = fs.readFileSync(SKAB_PATH, 'utf8').replace(/\r\n/g, '\n').trim().split('\n');
 const HEADER = LINES[0].split(';');
@@ -24,23 +22,6 @@ const ROWS = LINES.slice(1, QUICK ? 301 : undefined).map((l) => {
   return Object.fromEntries([['datetime', v[0]], ...SIGNALS.map((s) => [s, Number(v[HEADER.indexOf(s)])])]);
 });
 
-async function call(url, method, p, token, body, again = true) {
-  const init = { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined };
-  // a keep-alive socket the server closed while the peer ran fails before the request is read: once more
-  const res = await fetch(`${url}${p}`, init).catch((e) => {
-    if (again && e?.cause?.code === 'UND_ERR_SOCKET') return null;
-    throw e;
-  });
-  if (!res) return call(url, method, p, token, body, false);
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${text}`);
-  return JSON.parse(text).detail.response;
-}
-async function account(url, email) {
-  await fetch(`${url}/account/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, first_name: 'Ben', last_name: 'Mark', organisation_name: 'Bench' }) });
-  const r = await fetch(`${url}/account/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
-  return (await r.json()).detail.response.access_token;
-}
 const load1 = () => Math.round(os.loadavg()[0] * 100) / 100;
 const r3 = (v) => Math.round(v * 1000) / 1000;
 
