@@ -23,6 +23,7 @@ import ImageRequestPanel, { imageExamples } from './ImageRequestPanel';
 import DriftPanel from './DriftPanel';
 import StatsPanel from './StatsPanel';
 import TimeSeriesPanel from './TimeSeriesPanel';
+import { openApiHead } from './openapiHead';
 
 function examples(p: PlatformProject, csvComment: string) {
   const row = Object.fromEntries(p.features.map((f) => [f, 0]));
@@ -31,15 +32,7 @@ function examples(p: PlatformProject, csvComment: string) {
     curl: `curl -X POST '${p.endpoint}' \\\n  -H "X-API-Key: $MITATE_API_KEY" \\\n  -H 'Content-Type: application/json' \\\n  -d '${json}'\n\n# ${csvComment}\ncurl -X POST '${p.endpoint}' \\\n  -H "X-API-Key: $MITATE_API_KEY" \\\n  -H 'Content-Type: text/csv' \\\n  --data-binary @rows.csv`,
     python: `import os, requests\n\nres = requests.post(\n    "${p.endpoint}",\n    headers={"X-API-Key": os.environ["MITATE_API_KEY"]},\n    json=${json},\n    timeout=10,\n)\nres.raise_for_status()\nprint(res.json()["detail"]["response"]["predictions"])`,
     openapi: [
-      'openapi: 3.0.3',
-      `info: { title: ${JSON.stringify(p.name)}, version: ${JSON.stringify(p.settings.version)} }`,
-      `servers: [{ url: ${JSON.stringify(p.endpoint.replace(/\/serve\/.*$/, ''))} }]`,
-      'components:',
-      '  securitySchemes: { apiKey: { type: apiKey, in: header, name: X-API-Key } }',
-      'security: [{ apiKey: [] }]',
-      'paths:',
-      `  /serve/${p.key}/predict:`,
-      '    post:',
+      ...openApiHead(p),
       '      requestBody:',
       '        content:',
       '          application/json:',

@@ -8,6 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { ImageModelView, PlatformProject } from './api';
 import { NS } from './common';
+import { openApiHead } from './openapiHead';
 
 const mib = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 const formats = (v: ImageModelView) => v.formats.map((f) => f.toUpperCase()).join(', ');
@@ -47,15 +48,7 @@ export function imageExamples(p: PlatformProject, v: ImageModelView, comments: {
       '        out.write(base64.b64decode(answer["heatmap_png"]))',
     ].join('\n'),
     openapi: [
-      'openapi: 3.0.3',
-      `info: { title: ${JSON.stringify(p.name)}, version: ${JSON.stringify(p.settings.version)} }`,
-      `servers: [{ url: ${JSON.stringify(p.endpoint.replace(/\/serve\/.*$/, ''))} }]`,
-      'components:',
-      '  securitySchemes: { apiKey: { type: apiKey, in: header, name: X-API-Key } }',
-      'security: [{ apiKey: [] }]',
-      'paths:',
-      `  /serve/${p.key}/predict:`,
-      '    post:',
+      ...openApiHead(p),
       '      parameters:',
       '        - { name: heatmap, in: query, schema: { type: string, enum: ["true", "false"] } }',
       '      requestBody:',
