@@ -65,6 +65,10 @@ export async function signIn(page: Page, server: RunningServer, email: string, l
   await page.getByRole('textbox', { name: l.password, exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: l.button }).click();
   await page.waitForURL(/\/dataset$/);
+  // The app syncs the browser's and the profile's language once signed in and may reload the page to apply the
+  // profile's: wait until it has, so the caller's next navigation is not aborted by that reload.
+  await page.waitForFunction(() => localStorage.getItem('mitate.lang.synced') !== null && localStorage.getItem('mitate.lang.pending') === null);
+  await page.waitForLoadState('load');
 }
 
 /** Presses `label` in the open dialog and waits for the dialog to go. */
