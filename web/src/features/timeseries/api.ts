@@ -32,7 +32,6 @@ export type Signals = Omit<Schemas['TsSignals'], 'series'> & { series: Record<st
 export type DriftSuggestion = Schemas['TsDriftSuggestion'];
 export type NormalDefault = Schemas['TsNormalDefault'];
 export type DriftSuggestBody = Pick<RegisterBody, 'project_type' | 'time_column' | 'feature_variables' | 'resample' | 'normal' | 'split_ratio'>;
-export type TsReport = Omit<Schemas['TsReport'], 'overview'> & { overview: { score: Bucket[]; signals_scaled_std: Record<string, number | null> } };
 /** The arrays read back as the tuples they are: the server writes each span and bucket as its positions. */
 const span = (a: number[]): Span => [a[0], a[1]];
 const bucket = (a: (number | null)[]): Bucket => [Number(a[0]), a[1] ?? null, a[2] ?? null];
@@ -95,12 +94,7 @@ export function useSeries(id: string, key: string, start?: number, end?: number)
 export function useTsReport(id: string, key: string) {
   return useQuery({
     queryKey: tsKeys.report(id, key),
-    queryFn: async ({ signal }) => {
-      const r = await answer(http.POST('/api/timeseries/report/{id}', { params: { path: { id } }, body: { model_key: key }, ...per({ signal }) }));
-      const { overview } = r.report;
-      const report: TsReport = { ...r.report, overview: { ...overview, score: overview.score.map(bucket) } };
-      return { ...r, report };
-    },
+    queryFn: ({ signal }) => answer(http.POST('/api/timeseries/report/{id}', { params: { path: { id } }, body: { model_key: key }, ...per({ signal }) })),
   });
 }
 
