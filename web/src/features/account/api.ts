@@ -14,7 +14,6 @@ export type Invitation = Schemas['Invitation'];
 export type Profile = Schemas['MyProfile'];
 export type AccountProfile = Schemas['Profile'];
 export type Settings = Schemas['Settings'];
-export type IdentityStatus = Schemas['IdentityStatus'];
 
 export const useAuthOptions = () =>
   useQuery({ queryKey: ['account', 'options'], queryFn: () => answer(http.GET('/account/api/auth/options', per({ auth: false, silent: true }))), staleTime: 5 * 60_000 });

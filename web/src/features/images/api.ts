@@ -38,12 +38,9 @@ type Schemas = components['schemas'];
 export type Epoch = Schemas['ImageEpoch'];
 export type Metrics = Schemas['ImageMetrics'];
 export type ImageModel = Schemas['ImageModel'];
-export type ImageProject = Schemas['ImageProject'];
 export type GalleryItem = Schemas['ImageGalleryItem'];
 export type HeldScore = Schemas['ImageHeldScore'];
 export type ImageReport = Schemas['ImageReport'];
-export type Detail = Schemas['ImageModelDetail'];
-export type ImageDataset = Schemas['ImageDataset'];
 
 export const imageKeys = {
   project: (id: string) => ['images', 'project', id] as const,
@@ -165,7 +162,6 @@ export const ratesAt = (scores: HeldScore[], threshold: number) =>
 // ---- pre-processing (SPEC §7 'Image') ------------------------------------------------------------------------
 export type ImageOperations = Schemas['ImageOperations'];
 export type PreprocessPreview = Schemas['ImagePreprocessPreview'];
-export type PreprocessRun = Schemas['ImagePreprocessRun'];
 export const DEFAULT_OPERATIONS: ImageOperations = {
   crop: { left: 0, top: 0, right: 0, bottom: 0 },
   rotate: 0,

@@ -53,7 +53,6 @@ export type DesignResult = Schemas['DesignResult'];
 export type Criteria = Schemas['DesignCriteria'];
 export type Fit = Schemas['DesignFit'];
 export type FitTerm = Fit['terms'][number];
-export type Evaluation = Schemas['DesignEvaluationState'];
 export type Row = DesignResult['runs'][number];
 
 const base = '/api/optimal';

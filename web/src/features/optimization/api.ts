@@ -30,7 +30,6 @@ export type FeatureSetting = Project['features'][number];
 export type ConstraintSetting = Project['constraints'][number];
 export type Run = Schemas['OptimizationRun'];
 export type FeatureInfo = Schemas['OptimizationFeatureInfo'];
-export type FeaturesStep = Schemas['OptimizationFeaturesStep'];
 export type Candidate = Schemas['OptimizationCandidate'];
 export type BestCondition = Schemas['OptimizationBest'];
 export type Profile = Schemas['OptimizationProfile'];
