@@ -7,8 +7,8 @@ export type StepBody = components['schemas']['PreprocessStepBodyInput'];
 type Kind = StepBody['process_type'];
 type MethodOf<K extends Kind> = Extract<StepBody, { process_type: K }>['method'];
 
-/** The methods of each kind, as the server's request schema lists them. */
-const METHODS = {
+/** The methods of each kind, as the server's request schema lists them (the editor's catalogue offers these). */
+export const METHODS = {
   outliers: ['iqr', 'zscore', 'hampel'],
   missing: ['drop_rows', 'drop_columns', 'mean', 'median', 'mode', 'constant', 'ffill', 'bfill', 'linear', 'time'],
   scaling: ['standard', 'minmax', 'robust'],
