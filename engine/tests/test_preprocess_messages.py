@@ -12,7 +12,7 @@ from mitate_engine.task import EngineError, messages
 ENGINE = Path(__file__).resolve().parents[1] / "mitate_engine"
 SOURCES = ENGINE / "preprocessing"
 #: every preprocessing module: the steps and expressions, the image operations and the jobs that run them
-ALL_SOURCES = [*SOURCES.glob("*.py"), ENGINE / "images" / "preprocess.py", *(ENGINE / "tasks").glob("*preprocess*.py")]
+ALL_SOURCES = [*SOURCES.rglob("*.py"), ENGINE / "images" / "preprocess.py", *(ENGINE / "tasks").glob("*preprocess*.py")]
 CODE = re.compile(r'(?:code=|EngineError\(|StepError\(|code = )"([a-z0-9_]+)"|"(step_param_[a-z_]+)"|SettingsError\(f?"[^"]*", "([a-z0-9_]+)"')
 
 
@@ -41,7 +41,7 @@ def test_every_preprocessing_code_is_in_the_catalogue_in_both_languages():
 
 
 def test_no_uncoded_error_is_left_in_the_preprocessing_sources():
-    for path in SOURCES.glob("*.py"):
+    for path in SOURCES.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         for m in re.finditer(r"raise (StepError|ExpressionError)\(", text):
             call = text[m.end() : m.end() + 600]
