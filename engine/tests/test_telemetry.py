@@ -112,7 +112,7 @@ def test_error_codes():
     assert error_code({"error": json.dumps({"code": "column_missing", "params": {}, "message": "x"})}) == "column_missing"
     assert error_code({"error": "cancelled", "cancelled": True}) == "cancelled"
     assert error_code({"error": "ValueError: bad", "traceback": "..."}) == "ValueError"
-    assert error_code({"error": "diagnostic failure"}) == "user_error"
+    assert error_code({"error": "an uncoded text"}) == "user_error"
 
 
 def test_the_sample_ratio_setting():

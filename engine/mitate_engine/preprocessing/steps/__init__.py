@@ -5,12 +5,13 @@ family: cleaning.py, derived.py, table.py). A step is described by a dict
 
 from __future__ import annotations
 
-from .base import State, Step, StepError, datetime_index, is_numeric, quartiles
+from ...task import EngineError
+from .base import State, Step, datetime_index, is_numeric, quartiles
 from .cleaning import Missing, Outliers
 from .derived import Computed, Scaling, Window
 from .table import Columns, Filter, Sort
 
-__all__ = ["State", "Step", "StepError", "datetime_index", "is_numeric", "quartiles", "STEP_TYPES", "LABELS", "catalogue", "make_step"]
+__all__ = ["State", "Step", "datetime_index", "is_numeric", "quartiles", "STEP_TYPES", "LABELS", "catalogue", "make_step"]
 
 STEP_TYPES: dict[str, type[Step]] = {cls.process_type: cls for cls in (Outliers, Missing, Scaling, Computed, Window, Columns, Filter, Sort)}
 
@@ -33,14 +34,9 @@ def catalogue() -> dict:
 
 def make_step(spec: dict) -> Step:
     if not isinstance(spec, dict):
-        raise StepError("a step must be an object", code="step_not_object")
+        raise EngineError("step_not_object")
     kind = spec.get("process_type")
     cls = STEP_TYPES.get(str(kind))
     if cls is None:
-        raise StepError(
-            f'unknown process type "{kind}" (allowed: {", ".join(STEP_TYPES)})',
-            code="step_unknown_type_of_process",
-            kind=str(kind),
-            allowed=", ".join(STEP_TYPES),
-        )
+        raise EngineError("step_unknown_type_of_process", kind=str(kind), allowed=", ".join(STEP_TYPES))
     return cls(spec)

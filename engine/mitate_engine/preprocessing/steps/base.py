@@ -18,15 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-
-class StepError(ValueError):
-    """A readable problem with one step; the pipeline prefixes it with the step's number and name. With a `code`
-    (and params) from the engine's message catalogue the server says it in the user's language."""
-
-    def __init__(self, message: str, code: str | None = None, **params):
-        super().__init__(message)
-        self.code = code
-        self.params = params
+from ...task import EngineError
 
 
 @dataclass
@@ -38,13 +30,12 @@ def _num(v: Any, name: str, lo: float | None = None, hi: float | None = None, in
     try:
         f = float(v)
     except (TypeError, ValueError):
-        raise StepError(f'the parameter "{name}" must be a number, not "{v}"', code="step_param_not_number", name=name, value=str(v)) from None
+        raise EngineError("step_param_not_number", name=name, value=str(v)) from None
     if not math.isfinite(f) or (lo is not None and f < lo) or (hi is not None and f > hi):
-        rng = f"between {lo} and {hi}" if lo is not None and hi is not None else f"at least {lo}" if lo is not None else f"at most {hi}"
         code = "step_param_between" if lo is not None and hi is not None else "step_param_at_least" if lo is not None else "step_param_at_most"
-        raise StepError(f'the parameter "{name}" must be {rng}, not {v}', code=code, name=name, value=str(v), lo=str(lo), hi=str(hi))
+        raise EngineError(code, name=name, value=str(v), lo=str(lo), hi=str(hi))
     if integer and not f.is_integer():
-        raise StepError(f'the parameter "{name}" must be a whole number, not {v}', code="step_param_not_integer", name=name, value=str(v))
+        raise EngineError("step_param_not_integer", name=name, value=str(v))
     return int(f) if integer else f
 
 
@@ -53,7 +44,7 @@ def datetime_index(df: pd.DataFrame, t: str) -> pd.DatetimeIndex:
     step measuring time refuses it rather than reading the numbers as nanoseconds."""
     s = df[t]
     if not (pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_object_dtype(s) or pd.api.types.is_string_dtype(s)):
-        raise StepError(f'the column "{t}" orders the rows by number, not by date and time', code="step_order_column_not_datetime", column=t)
+        raise EngineError("step_order_column_not_datetime", column=t)
     return pd.DatetimeIndex(s)
 
 
@@ -85,12 +76,7 @@ class Step(ABC):
     def __init__(self, spec: dict):
         self.method = str(spec.get("method") or "")
         if self.method not in self.methods:
-            raise StepError(
-                f'unknown method "{self.method}" (allowed: {", ".join(self.methods)})',
-                code="step_unknown_method",
-                method=str(self.method),
-                allowed=", ".join(self.methods),
-            )
+            raise EngineError("step_unknown_method", method=str(self.method), allowed=", ".join(self.methods))
         cols = spec.get("columns") or []
         if isinstance(cols, str):
             cols = [c for c in cols.split("|") if c]
@@ -101,7 +87,7 @@ class Step(ABC):
 
     # -- contract ---------------------------------------------------------------------------------
     def check_params(self) -> None:
-        """Validates the parameters without data (raises StepError)."""
+        """Validates the parameters without data (raises EngineError)."""
 
     def fit(self, df: pd.DataFrame, state: State) -> Step:
         self.fitted_ = {}
@@ -166,15 +152,15 @@ class Step(ABC):
                 return []
             if numeric:
                 return [c for c in df.columns if is_numeric(df[c])]
-            raise StepError("choose at least one column", code="step_no_columns")
+            raise EngineError("step_no_columns")
         for c in cols:
             if c not in df.columns:
-                raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
+                raise EngineError("step_column_missing", column=c)
             if numeric and not is_numeric(df[c]):
-                raise StepError(f'the column "{c}" is not numeric', code="step_not_numeric", column=c)
+                raise EngineError("step_not_numeric", column=c)
         return cols
 
     def need_fit(self) -> dict:
         if self.fitted_ is None:
-            raise StepError("this step has not been fitted", code="step_not_fitted_yet")
+            raise EngineError("step_not_fitted_yet")
         return self.fitted_

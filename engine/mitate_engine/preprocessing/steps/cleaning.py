@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .base import State, Step, StepError, _num, datetime_index, is_numeric, quartiles
+from ...task import EngineError
+from .base import State, Step, _num, datetime_index, is_numeric, quartiles
 
 # ---- outliers -----------------------------------------------------------------------------------
 
@@ -26,7 +27,7 @@ class Outliers(Step):
     def check_params(self) -> None:
         self.action = str(self.params.get("action") or "remove")
         if self.action not in ("remove", "set_missing", "clip"):
-            raise StepError(f'unknown action "{self.action}" (allowed: remove, set_missing, clip)', code="step_unknown_action", action=str(self.action))
+            raise EngineError("step_unknown_action", action=str(self.action))
         self.params["action"] = self.action
         if self.method == "iqr":
             self.params["k"] = _num(self.params.get("k", 1.5), "k", lo=0)
@@ -41,12 +42,7 @@ class Outliers(Step):
         fitted: dict[str, dict] = {}
         if self.method == "hampel":
             if int(self.params["window"]) > len(df):
-                raise StepError(
-                    f"the window ({self.params['window']} rows) is longer than the data ({len(df)} rows)",
-                    code="step_window_too_long",
-                    window=str(self.params["window"]),
-                    rows=str(len(df)),
-                )
+                raise EngineError("step_window_too_long", window=str(self.params["window"]), rows=str(len(df)))
             self.fitted_ = {"columns": cols}
             return self
         for c in cols:
@@ -70,7 +66,7 @@ class Outliers(Step):
             w, t = int(self.params["window"]), float(self.params["threshold"])
             for c in f["columns"]:
                 if c not in df.columns:
-                    raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
+                    raise EngineError("step_column_missing", column=c)
                 s = df[c].astype("float64")
                 med = s.rolling(w, center=True, min_periods=1).median()
                 mad = (s - med).abs().rolling(w, center=True, min_periods=1).median() * 1.4826
@@ -78,7 +74,7 @@ class Outliers(Step):
             return masks
         for c, b in f["bounds"].items():
             if c not in df.columns:
-                raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
+                raise EngineError("step_column_missing", column=c)
             s = df[c].astype("float64")
             lo = -np.inf if b["lower"] is None else b["lower"]
             hi = np.inf if b["upper"] is None else b["upper"]
@@ -133,7 +129,7 @@ class Missing(Step):
         if self.method == "drop_columns":
             self.params["threshold"] = _num(self.params.get("threshold", 0.5), "threshold", lo=0, hi=1)
         if self.method == "constant" and ("value" not in self.params or self.params["value"] in (None, "")):
-            raise StepError('the parameter "value" (the constant to fill with) is required', code="step_fill_value_required")
+            raise EngineError("step_fill_value_required")
 
     def fit(self, df: pd.DataFrame, state: State) -> Step:
         if self.method == "drop_columns":
@@ -154,17 +150,12 @@ class Missing(Step):
                 else:
                     v = getattr(s.astype("float64"), self.method)()
                 if v is None or (isinstance(v, float) and math.isnan(v)):
-                    raise StepError(
-                        f'the column "{c}" has no values to compute the {self.method} from',
-                        code="step_no_values_for_statistic",
-                        column=c,
-                        method=str(self.method),
-                    )
+                    raise EngineError("step_no_values_for_statistic", column=c, method=str(self.method))
                 values[c] = v.item() if hasattr(v, "item") else v
             self.fitted_ = {"values": values}
             return self
         if self.method == "time" and not state.datetime_column:
-            raise StepError("time interpolation needs a datetime column", code="step_time_interpolation_no_datetime")
+            raise EngineError("step_time_interpolation_no_datetime")
         self.require_columns(df, allow_empty=True)
         self.fitted_ = {}
         return self
@@ -173,7 +164,7 @@ class Missing(Step):
         cols = self.columns or [c for c in df.columns if c != state.datetime_column]
         for c in cols:
             if c not in df.columns:
-                raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
+                raise EngineError("step_column_missing", column=c)
         return cols
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
@@ -185,7 +176,7 @@ class Missing(Step):
         if self.method in ("mean", "median", "mode"):
             for c, v in self.need_fit()["values"].items():
                 if c not in df.columns:
-                    raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
+                    raise EngineError("step_column_missing", column=c)
                 if df[c].hasnans:  # (a column without gaps stays as it is, not copied)
                     df[c] = df[c].fillna(v)
             return df
@@ -196,9 +187,7 @@ class Missing(Step):
                     try:
                         df[c] = df[c].fillna(float(v))
                     except ValueError:
-                        raise StepError(
-                            f'the value "{v}" is not a number but the column "{c}" is numeric', code="step_fill_value_not_number", value=str(v), column=c
-                        ) from None
+                        raise EngineError("step_fill_value_not_number", value=str(v), column=c) from None
                 else:
                     df[c] = df[c].fillna(v)
             return df
@@ -212,13 +201,13 @@ class Missing(Step):
             if self.columns:
                 for c in self.columns:
                     if c not in num:
-                        raise StepError(f'the column "{c}" is not numeric and cannot be interpolated', code="step_not_numeric_interpolate", column=c)
+                        raise EngineError("step_not_numeric_interpolate", column=c)
             if self.method == "linear":
                 df[num] = df[num].astype("float64").interpolate(method="linear", limit_direction="both")
             else:
                 t = state.datetime_column
                 if t not in df.columns:
-                    raise StepError(f'the datetime column "{t}" does not exist', code="step_datetime_column_missing", column=t)
+                    raise EngineError("step_datetime_column_missing", column=t)
                 part = df[num].astype("float64")
                 part.index = datetime_index(df, t)
                 filled = part.interpolate(method="time", limit_direction="both")

@@ -6,8 +6,9 @@ import math
 
 import pandas as pd
 
-from ..expression import ExpressionError, columns_of, compute, parse
-from .base import State, Step, StepError, _num, datetime_index, quartiles
+from ...task import EngineError
+from ..expression import columns_of, compute, parse
+from .base import State, Step, _num, datetime_index, quartiles
 
 # ---- scaling ------------------------------------------------------------------------------------
 
@@ -27,7 +28,7 @@ class Scaling(Step):
         for c in cols:
             s = df[c].astype("float64")
             if s.notna().sum() == 0:
-                raise StepError(f'the column "{c}" has no values', code="step_column_empty", column=c)
+                raise EngineError("step_column_empty", column=c)
             if self.method == "standard":
                 center, scale = s.mean(), s.std(ddof=0)
             elif self.method == "minmax":
@@ -36,7 +37,7 @@ class Scaling(Step):
                 q1, q3 = quartiles(s)
                 center, scale = s.median(), q3 - q1
             if not scale or not math.isfinite(scale):
-                raise StepError(f'the column "{c}" is constant (or nearly), so it cannot be scaled', code="step_constant", column=c)
+                raise EngineError("step_constant", column=c)
             out[c] = {"center": float(center), "scale": float(scale)}
         self.fitted_ = {"columns": out}
         return self
@@ -45,7 +46,7 @@ class Scaling(Step):
         df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         for c, p in self.need_fit()["columns"].items():
             if c not in df.columns:
-                raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
+                raise EngineError("step_column_missing", column=c)
             df[c] = (df[c].astype("float64") - p["center"]) / p["scale"]
         return df
 
@@ -67,21 +68,19 @@ class Computed(Step):
     def check_params(self) -> None:
         name = str(self.params.get("name") or "").strip()
         if not name:
-            raise StepError('the parameter "name" (the new column) is required', code="step_new_column_name_required")
+            raise EngineError("step_new_column_name_required")
         self.params["name"] = name
         try:
             parse(str(self.params.get("expression") or ""))
-        except ExpressionError as exc:
-            raise StepError(f"expression: {exc}", code="step_expression_invalid", reason=exc.as_engine_error()) from None
+        except EngineError as exc:
+            raise EngineError("step_expression_invalid", reason=exc) from None
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
         df = df.copy(deep=False)  # pandas 3 copies on write: only the columns this step assigns are new
         try:
             df[self.params["name"]] = compute(str(self.params["expression"]), df)
-        except ExpressionError as exc:
-            raise StepError(
-                f'column "{self.params["name"]}": {exc}', code="step_expression_failed", column=str(self.params["name"]), reason=exc.as_engine_error()
-            ) from None
+        except EngineError as exc:
+            raise EngineError("step_expression_failed", column=str(self.params["name"]), reason=exc) from None
         return df
 
     def target_columns(self, df: pd.DataFrame) -> list[str]:
@@ -114,7 +113,7 @@ class Window(Step):
             try:
                 pd.Timedelta(span)
             except ValueError:
-                raise StepError(f'the time span "{span}" is not understood (examples: 30s, 10min, 1h, 7D)', code="step_bad_time_span", span=span) from None
+                raise EngineError("step_bad_time_span", span=span) from None
             self.params["span"] = span
         else:
             self.params["window"] = _num(self.params.get("window", 3), "window", lo=1, integer=True)
@@ -138,7 +137,7 @@ class Window(Step):
         if self.method == "lag":
             n = int(self.params["lag"])
             if n >= len(df):
-                raise StepError(f"the lag ({n} rows) is longer than the data ({len(df)} rows)", code="step_lag_too_long", lag=str(n), rows=str(len(df)))
+                raise EngineError("step_lag_too_long", lag=str(n), rows=str(len(df)))
             for c in cols:
                 df[self.out_name(c)] = df[c].shift(n)
             return df
@@ -147,10 +146,10 @@ class Window(Step):
         if span:
             t = state.datetime_column
             if not t or t not in df.columns:
-                raise StepError("a time span needs the datetime column", code="step_time_span_no_datetime")
+                raise EngineError("step_time_span_no_datetime")
             times = datetime_index(df, t)
             if not times.is_monotonic_increasing:
-                raise StepError(f'a time span needs the rows sorted by "{t}" (add a sort step first)', code="step_time_span_unsorted", column=t)
+                raise EngineError("step_time_span_unsorted", column=t)
             part = df[cols].astype("float64")
             part.index = times
             rolled = getattr(part.rolling(span, min_periods=int(mp) if mp else 1), self.method)()
@@ -158,9 +157,7 @@ class Window(Step):
         else:
             w = int(self.params["window"])
             if w > len(df):
-                raise StepError(
-                    f"the window ({w} rows) is longer than the data ({len(df)} rows)", code="step_window_too_long", window=str(w), rows=str(len(df))
-                )
+                raise EngineError("step_window_too_long", window=str(w), rows=str(len(df)))
             rolled = getattr(df[cols].astype("float64").rolling(w, min_periods=int(mp) if mp else w), self.method)()
         for c in cols:
             df[self.out_name(c)] = rolled[c]

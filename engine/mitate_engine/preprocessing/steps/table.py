@@ -6,7 +6,8 @@ from typing import Any
 
 import pandas as pd
 
-from .base import State, Step, StepError, is_numeric
+from ...task import EngineError
+from .base import State, Step, is_numeric
 
 # ---- columns ------------------------------------------------------------------------------------
 
@@ -26,18 +27,13 @@ class Columns(Step):
         if self.method == "rename":
             mapping = self.params.get("mapping") or {}
             if not isinstance(mapping, dict) or not mapping:
-                raise StepError('the parameter "mapping" (old name → new name) is required', code="step_mapping_required")
+                raise EngineError("step_mapping_required")
             for k, v in mapping.items():
                 if not str(v).strip():
-                    raise StepError(f'the new name of "{k}" is empty', code="step_new_name_empty", column=str(k))
+                    raise EngineError("step_new_name_empty", column=str(k))
             self.params["mapping"] = {str(k): str(v).strip() for k, v in mapping.items()}
         if self.method == "retype" and self.params.get("dtype") not in RETYPES:
-            raise StepError(
-                f'unknown type "{self.params.get("dtype")}" (allowed: {", ".join(RETYPES)})',
-                code="step_unknown_type",
-                dtype=str(self.params.get("dtype")),
-                allowed=", ".join(RETYPES),
-            )
+            raise EngineError("step_unknown_type", dtype=str(self.params.get("dtype")), allowed=", ".join(RETYPES))
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
         if self.method == "drop":
@@ -49,9 +45,9 @@ class Columns(Step):
             mapping = self.params["mapping"]
             for old, new in mapping.items():
                 if old not in df.columns:
-                    raise StepError(f'the column "{old}" does not exist', code="step_column_missing", column=str(old))
+                    raise EngineError("step_column_missing", column=str(old))
                 if new in df.columns and new not in mapping:
-                    raise StepError(f'a column named "{new}" already exists', code="step_column_exists", column=str(new))
+                    raise EngineError("step_column_exists", column=str(new))
             if state.datetime_column in mapping:
                 state.datetime_column = mapping[state.datetime_column]
             return df.rename(columns=mapping)
@@ -67,12 +63,7 @@ class Columns(Step):
                     num = pd.to_numeric(s, errors="coerce")
                     bad = num.notna() & (num != num.round())
                     if bad.any():
-                        raise StepError(
-                            f'the column "{c}" has a value that is not a whole number: {s[bad].iloc[0]}',
-                            code="step_value_not_integer",
-                            column=c,
-                            value=str(s[bad].iloc[0]),
-                        )
+                        raise EngineError("step_value_not_integer", column=c, value=str(s[bad].iloc[0]))
                     out = num.astype("Int64")
                 elif dtype == "string":
                     out = s.astype("string")
@@ -83,18 +74,10 @@ class Columns(Step):
                     mapping = {"true": True, "1": True, "yes": True, "1.0": True, "false": False, "0": False, "no": False, "0.0": False}
                     out = lowered.map(mapping).astype("boolean")
             except (TypeError, ValueError) as exc:
-                raise StepError(
-                    f'the column "{c}" cannot be converted to {dtype}: {exc}', code="step_convert_failed", column=c, dtype=str(dtype), detail=str(exc)
-                ) from None
+                raise EngineError("step_convert_failed", column=c, dtype=str(dtype), detail=str(exc)) from None
             bad = out.isna() & s.notna()
             if bad.any():
-                raise StepError(
-                    f'the column "{c}" has a value that cannot be converted to {dtype}: "{s[bad].iloc[0]}"',
-                    code="step_value_not_convertible",
-                    column=c,
-                    dtype=str(dtype),
-                    value=str(s[bad].iloc[0]),
-                )
+                raise EngineError("step_value_not_convertible", column=c, dtype=str(dtype), value=str(s[bad].iloc[0]))
             df[c] = out
         return df
 
@@ -119,37 +102,32 @@ class Filter(Step):
 
     def check_params(self) -> None:
         if not self.params.get("column"):
-            raise StepError('the parameter "column" is required', code="step_column_param_required")
+            raise EngineError("step_column_param_required")
         if self.params.get("op") not in OPERATORS:
-            raise StepError(
-                f'unknown operator "{self.params.get("op")}" (allowed: {", ".join(OPERATORS)})',
-                code="step_unknown_operator",
-                op=str(self.params.get("op")),
-                allowed=", ".join(OPERATORS),
-            )
+            raise EngineError("step_unknown_operator", op=str(self.params.get("op")), allowed=", ".join(OPERATORS))
         op = self.params["op"]
         if op not in ("is_missing", "not_missing") and self.params.get("value") in (None, ""):
-            raise StepError('the parameter "value" is required', code="step_value_required")
+            raise EngineError("step_value_required")
         if op == "between" and self.params.get("value2") in (None, ""):
-            raise StepError('the parameter "value2" (upper end) is required', code="step_value2_required")
+            raise EngineError("step_value2_required")
 
     def _value(self, s: pd.Series, v: Any, c: str) -> Any:
         if is_numeric(s):
             try:
                 return float(v)
             except (TypeError, ValueError):
-                raise StepError(f'the column "{c}" is numeric but "{v}" is not a number', code="step_filter_value_not_number", column=c, value=str(v)) from None
+                raise EngineError("step_filter_value_not_number", column=c, value=str(v)) from None
         if pd.api.types.is_datetime64_any_dtype(s):
             try:
                 return pd.Timestamp(v)
             except ValueError:
-                raise StepError(f'the column "{c}" holds dates but "{v}" is not a date', code="step_filter_value_not_date", column=c, value=str(v)) from None
+                raise EngineError("step_filter_value_not_date", column=c, value=str(v)) from None
         return str(v)
 
     def transform(self, df: pd.DataFrame, state: State) -> pd.DataFrame:
         c = str(self.params["column"])
         if c not in df.columns:
-            raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
+            raise EngineError("step_column_missing", column=c)
         s, op = df[c], self.params["op"]
         if op == "is_missing":
             keep = s.isna()
@@ -183,11 +161,11 @@ class Sort(Step):
         if self.method == "datetime":
             c = state.datetime_column
             if not c:
-                raise StepError("the dataset has no datetime column", code="step_no_datetime_column")
+                raise EngineError("step_no_datetime_column")
         else:
             c = self.columns[0] if self.columns else ""
         if c not in df.columns:
-            raise StepError(f'the column "{c}" does not exist', code="step_column_missing", column=c)
+            raise EngineError("step_column_missing", column=c)
         asc = str(self.params.get("ascending", True)).lower() not in ("false", "0", "no")
         return df.sort_values(c, ascending=asc, kind="stable", na_position="last")
 
