@@ -28,7 +28,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .errors import fail
+from ..task import EngineError
 
 MIN_ROWS = 30  # shorter periods cannot tell a slow trend from noise
 MIN_MOVE = 8.0  # trend move in short-term standard deviations
@@ -94,7 +94,7 @@ def suggest_drift(frame: pd.DataFrame, signals: list[str], period: str = "normal
     unsupervised normal period, train: the supervised training part): per signal its figures, whether it drifts and
     why (a catalogue code with parameters, the period itself a nested code), the drifting ones and L (None if none)."""
     if len(frame) < MIN_ROWS:
-        raise fail("tsad_drift_period_too_short", rows=len(frame), needed=MIN_ROWS, period=_period(period))
+        raise EngineError("tsad_drift_period_too_short", rows=len(frame), needed=MIN_ROWS, period=_period(period))
     items = []
     for c in signals:
         f = signal_figures(pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float))

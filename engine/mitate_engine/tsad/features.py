@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .errors import fail
+from ..task import EngineError
 
 STATS = ("mean", "std", "min", "max")
 
@@ -45,7 +45,7 @@ def window_features(
             w = _window_arg(w)
             if isinstance(w, str):
                 if time is None:
-                    raise fail("tsad_span_needs_datetime", window=w)
+                    raise EngineError("tsad_span_needs_datetime", window=w)
                 r = pd.Series(s.to_numpy(), index=pd.DatetimeIndex(time.to_numpy())).rolling(w, min_periods=1)
                 for st in stats:
                     cols[f"{c}__{st}{w}"] = pd.Series(getattr(r, st)().to_numpy(), index=s.index)
@@ -69,7 +69,7 @@ def check_stats(stats) -> tuple[str, ...]:
         return STATS
     unknown = [s for s in stats if s not in STATS]
     if unknown:
-        raise fail("tsad_window_stat", stat=unknown[0])
+        raise EngineError("tsad_window_stat", stat=unknown[0])
     return tuple(s for s in STATS if s in set(stats))
 
 
@@ -81,14 +81,14 @@ def check_drift(signals: list[str], drift: list[str] | None, drift_rows) -> tupl
         return [], 0
     unknown = [d for d in drift if d not in signals]
     if unknown:
-        raise fail("tsad_drift_not_signal", column=unknown[0])
+        raise EngineError("tsad_drift_not_signal", column=unknown[0])
     try:
         L = int(drift_rows)
         ok = float(drift_rows) == L and L >= 1
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise fail("tsad_drift_rows", rows=drift_rows)
+        raise EngineError("tsad_drift_rows", rows=drift_rows)
     return [s for s in signals if s in set(drift)], L
 
 
