@@ -85,7 +85,9 @@ def test_the_html_report_at_a_saved_threshold_says_both_and_keeps_the_coded_note
     assert json.loads((tmp_path / "notes.json").read_text()) == [["tsad_report_not_available", {}]]
     engine = Path(report_html.__file__).resolve().parents[2]
     req = {"report": report, "project_name": "Valve", "lang": lang, "mdir": str(tmp_path), "trained_threshold": 0.544}
-    doc = subprocess.run([sys.executable, "-m", "mitate_engine.tsad.report_html"], input=json.dumps(req), capture_output=True, text=True, cwd=engine, check=True).stdout
+    doc = subprocess.run(
+        [sys.executable, "-m", "mitate_engine.tsad.report_html"], input=json.dumps(req), capture_output=True, text=True, cwd=engine, check=True
+    ).stdout
     say = lambda code, **p: report_html.say(code, lang, **p)  # noqa: E731
     assert f"<p>{say('tsad_report_saved_threshold', threshold='0.6', trained='0.544')}</p>" in doc.replace("&#x27;", "'")
     assert _cell(doc, say("tsad_report_threshold")) == "0.6"

@@ -210,7 +210,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     // and so does the HTML file, written again by the engine at that threshold, in the language of the download
     const htmlSaved = (await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`)).body;
     expect(htmlSaved).toContain('Every figure of this report is at the threshold saved after training (1e+09); training chose');
-    expect(htmlSaved).toContain('<tr><th>Threshold</th><td>1e+09</td></tr>');
+    expect(htmlSaved).toContain('<tr><th>Threshold</th><td>1000000000</td></tr>'); // a whole number in JSON
     expect(htmlSaved).toContain('<tr><th>Alarms</th><td>0</td></tr>');
     expect(htmlSaved).toContain('>threshold 1e+09</text>');
     expect(htmlSaved.split('<h2>Alarms</h2>')[1].match(/<tr>/g)).toHaveLength(1); // the header row only
