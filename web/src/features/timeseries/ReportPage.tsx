@@ -149,11 +149,16 @@ export default function ReportPage() {
           <Typography variant="h6" gutterBottom>
             {t('report.detector')}
           </Typography>
-          <InfoGrid items={Object.entries({ ...report.detector, ...report.hyperparameters }).map(([k, v]) => ({ label: figureLabel(k), value: formatMetric(v) }))} />
+          <InfoGrid
+            items={Object.entries({ ...report.detector, ...report.hyperparameters }).map(([k, v]) => ({
+              label: figureLabel(k),
+              value: k === 'components_rule' ? t(`report.componentRules.${String(v)}`, { defaultValue: String(v) }) : formatMetric(v),
+            }))}
+          />
           {report.alarms[alarm]?.contributions && (
             <>
               <Typography variant="subtitle2" sx={{ mt: 2 }}>
-                {t('threshold.contributions')} ({report.alarms[alarm].start_time} – {report.alarms[alarm].end_time})
+                {t('threshold.contributions')} ({fullTime(report.alarms[alarm].start_time)} – {fullTime(report.alarms[alarm].end_time)})
               </Typography>
               <ContributionBars items={report.alarms[alarm].contributions.filter((c): c is { signal: string; value: number } => c.value !== null)} />
             </>
@@ -177,8 +182,8 @@ export default function ReportPage() {
           <TableBody>
             {report.alarms.slice(0, 50).map((a, i) => (
               <TableRow key={a.start} hover selected={i === alarm} onClick={() => setAlarm(i)} sx={{ cursor: 'pointer' }}>
-                <TableCell>{String(a.start_time ?? '—')}</TableCell>
-                <TableCell>{String(a.end_time ?? '—')}</TableCell>
+                <TableCell>{a.start_time != null ? fullTime(a.start_time) : '—'}</TableCell>
+                <TableCell>{a.end_time != null ? fullTime(a.end_time) : '—'}</TableCell>
                 <TableCell>{formatMetric(a.peak_score)}</TableCell>
                 <TableCell>{t(`report.parts.${a.part}`, { defaultValue: a.part })}</TableCell>
                 <TableCell>{(a.contributions ?? []).slice(0, 3).map((c) => c.signal).join(', ') || '—'}</TableCell>
