@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import yazl from 'yazl';
 import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
-import { apiJson, signIn, signUp, trainRegression, uploadDataset } from '../support/session.ts';
+import { apiJson, BLANK_INSTALLATION, pageIn, signIn, signUp, trainRegression, uploadDataset } from '../support/session.ts';
 import { checkPage, firstDoneModel, predictionDone, settle, until, watch } from '../support/walk.ts';
 
 /**
@@ -15,7 +15,6 @@ import { checkPage, firstDoneModel, predictionDone, settle, until, watch } from 
  * 'undefined', no raw i18n key and, in Japanese, no English UI word. Screenshots of every page with E2E_SCREENSHOTS.
  */
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const BLANK = { MITATE_PLATFORM_ADMINS: '', MITATE_BANK_NAME: '', MITATE_BANK_ACCOUNT_NUMBER: '', MITATE_PLATFORM_REVIEW: '', MITATE_FIRST_ACCOUNT_ADMIN: '' };
 const csvHead = (file: string, rows: number) => fs.readFileSync(path.join(SHARED_DATA, file), 'utf8').trim().split('\n').slice(0, rows + 1).join('\n') + '\n';
 
 let server: RunningServer;
@@ -241,7 +240,7 @@ function pages(): [string, string][] {
 }
 
 before(async () => {
-  server = await startServer({ ...BLANK, MITATE_WORKERS: '2', MITATE_TORCH_THREADS: '1' });
+  server = await startServer({ ...BLANK_INSTALLATION, MITATE_WORKERS: '2', MITATE_TORCH_THREADS: '1' });
   browser = await launchBrowser();
   who = await signUp(server, { prefix: 'newcomer', first_name: 'Nao', last_name: 'Newcomer', organisation_name: 'First Light' });
   await setUp();
@@ -251,21 +250,9 @@ after(async () => {
   await server?.stop();
 });
 
-async function newPage(lang: 'en' | 'ja'): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: lang === 'ja' ? 'ja-JP' : 'en-GB' })).newPage();
-  if (lang === 'ja') {
-    await page.goto(`${server.url}/login`);
-    await page.evaluate(() => {
-      localStorage.setItem('mitate.lang', 'ja-jp');
-      localStorage.setItem('mitate.lang.pending', '1');
-    });
-  }
-  return page;
-}
-
 for (const lang of ['en', 'ja'] as const) {
   test(`a newcomer walks every page of SPEC §2 in ${lang === 'en' ? 'English' : 'Japanese'}`, async () => {
-    const page = await newPage(lang);
+    const page = await pageIn(browser, server, lang);
     const seen = watch(page);
     const shot = async (name: string) => {
       if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `walk-${lang}-${name}.png`), fullPage: true });

@@ -73,13 +73,13 @@ const RAW_IDS =
  * time (grids cut other long values on purpose). */
 async function truncatedLabels(page: Page): Promise<string[]> {
   return page.evaluate(() => {
+    // no named function in here: tsx would wrap it in a helper the page does not have
     const out: string[] = [];
-    const cut = (el: HTMLElement) => el.scrollWidth > el.clientWidth + 1;
     for (const el of document.querySelectorAll<HTMLElement>('label, legend > span, button, [role=tab], .MuiChip-label, .MuiInputLabel-root, th')) {
       if (el.closest('.MuiDataGrid-root, .MuiBreadcrumbs-root') || !el.offsetParent) continue;
-      if (getComputedStyle(el).textOverflow === 'ellipsis' && cut(el)) out.push(el.innerText.trim());
+      if (getComputedStyle(el).textOverflow === 'ellipsis' && el.scrollWidth > el.clientWidth + 1) out.push(el.innerText.trim());
     }
-    for (const el of document.querySelectorAll<HTMLElement>('.MuiDataGrid-cell')) if (/^\d{4}-\d\d-\d\d[ T]\d/.test(el.textContent ?? '') && cut(el)) out.push(el.textContent!);
+    for (const el of document.querySelectorAll<HTMLElement>('.MuiDataGrid-cell')) if (/^\d{4}-\d\d-\d\d[ T]\d/.test(el.textContent ?? '') && el.scrollWidth > el.clientWidth + 1) out.push(el.textContent!);
     return [...new Set(out)];
   });
 }
