@@ -161,6 +161,8 @@ function pages(): [string, string][] {
     ['dataset', '/dataset'],
     ['dataset-register', '/dataset/register'],
     ['dataset-details', `/dataset/details/${i.concrete}/training_data`],
+    ['dataset-columns', `/dataset/details/${i.concrete}/training_data?tab=columns`],
+    ['dataset-statistics', `/dataset/details/${i.concrete}/training_data?tab=statistics`],
     ['dataset-details-images', `/dataset/details/${i.tiles}/training_data`],
     ['dataset-details-series', `/dataset/details/${i.valve}/training_data`],
     ['visualization', '/visualization'],
