@@ -60,7 +60,7 @@ async function setUp() {
   const [reg, soft, da, cl, dc, ts, img, imgc] = await Promise.all([
     trainRegression(server, who.token, ids.concrete, { name: 'Concrete strength', target_variables: [cols.at(-1)], feature_variables: features, cross_validation: 2, models: [{ algorithm: 'linear' }] }),
     (async () => {
-      const p = await api('POST', `/api/softsensor/register/${ids.debutanizer}`, { name: 'Debutanizer', target_variables: ['y'], feature_variables: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7'], lags: [1], cross_validation: 2, models: [{ algorithm: 'pls', params: { n_components: 3 } }] });
+      const p = await api('POST', `/api/softsensor/register/${ids.debutanizer}`, { name: 'Butane content', target_variables: ['y'], feature_variables: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7'], lags: [1], cross_validation: 2, models: [{ algorithm: 'pls', params: { n_components: 3 } }] });
       await api('POST', `/api/softsensor/train/model/${p.project_id}`);
       return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/softsensor/project/${p.project_id}`) };
     })(),
