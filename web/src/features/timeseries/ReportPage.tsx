@@ -9,6 +9,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
@@ -24,6 +25,9 @@ import { fullTime } from '../../lib/timeAxis';
 /** One labelled event of the evaluated part as the report gives it: rows counted in that part, and the rows' times. */
 
 /** /training/time-series/report/{project_id}/{model}: score and alarms over time, signals, metrics, contributions. */
+/** A detector's figure as read: the rule that chose its components in words, numbers formatted. */
+const figureValue = (t: TFunction, k: string, v: unknown) => (k === 'components_rule' ? t(`report.componentRules.${String(v)}`, { defaultValue: String(v) }) : formatMetric(v));
+
 export default function ReportPage() {
   const { t } = useTranslation('timeseries');
   const { project_id: id = '', model: key = '' } = useParams();
@@ -149,12 +153,7 @@ export default function ReportPage() {
           <Typography variant="h6" gutterBottom>
             {t('report.detector')}
           </Typography>
-          <InfoGrid
-            items={Object.entries({ ...report.detector, ...report.hyperparameters }).map(([k, v]) => ({
-              label: figureLabel(k),
-              value: k === 'components_rule' ? t(`report.componentRules.${String(v)}`, { defaultValue: String(v) }) : formatMetric(v),
-            }))}
-          />
+          <InfoGrid items={Object.entries({ ...report.detector, ...report.hyperparameters }).map(([k, v]) => ({ label: figureLabel(k), value: figureValue(t, k, v) }))} />
           {report.alarms[alarm]?.contributions && (
             <>
               <Typography variant="subtitle2" sx={{ mt: 2 }}>
