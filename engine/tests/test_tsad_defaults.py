@@ -71,6 +71,32 @@ def test_the_html_report_says_a_null_figure_is_not_available_and_why(lang):
         assert say("tsad_report_not_available") == "算出できません"
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_html_report_at_a_saved_threshold_says_both_and_keeps_the_coded_notes(tmp_path, lang):
+    """Issue 33: the server asks the engine for the report again at a threshold saved after training
+    (python -m mitate_engine.tsad.report_html, JSON on stdin); the notes written at training are said in `lang`."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    report = {**_report(None, None), "notes": ["(said in the job's language)"], "threshold": 0.6}
+    report_html.write(tmp_path, {**report, "threshold": 0.544}, "p", "en", [("tsad_report_not_available", {})])
+    assert json.loads((tmp_path / "notes.json").read_text()) == [["tsad_report_not_available", {}]]
+    engine = Path(report_html.__file__).resolve().parents[2]
+    req = {"report": report, "project_name": "Valve", "lang": lang, "mdir": str(tmp_path), "trained_threshold": 0.544}
+    doc = subprocess.run(
+        [sys.executable, "-m", "mitate_engine.tsad.report_html"], input=json.dumps(req), capture_output=True, text=True, cwd=engine, check=True
+    ).stdout
+    say = lambda code, **p: report_html.say(code, lang, **p)  # noqa: E731
+    assert f"<p>{say('tsad_report_saved_threshold', threshold='0.6', trained='0.544')}</p>" in doc.replace("&#x27;", "'")
+    assert _cell(doc, say("tsad_report_threshold")) == "0.6"
+    assert f">{say('tsad_report_threshold_line', value='0.6')}</text>" in doc
+    assert f"<p>{say('tsad_report_not_available')}</p>" in doc and "(said in the job" not in doc
+    # at training's own threshold nothing is said about another one
+    assert say("tsad_report_saved_threshold", threshold="0.6", trained="0.544")[:20] not in report_html.render(report, "p", lang, None, 0.6)
+
+
 def _prepare(tmp_path, df: pd.DataFrame, **extra):
     from mitate_engine.tsad.trainer import UNSUPERVISED, prepare
 

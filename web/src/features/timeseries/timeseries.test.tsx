@@ -106,6 +106,30 @@ describe('time-series model report at a saved threshold', () => {
     expect(await screen.findByTestId('alarms-heading')).toHaveTextContent('Alarms at threshold 1.6, saved (1, every part)');
     expect(screen.getByRole('cell', { name: '1.6200' })).toBeInTheDocument();
   }, 90_000);
+
+  it('gives the alarms by the times as the rest of the page writes them and the detector figures in words (issue 33)', async () => {
+    signIn();
+    const report = {
+      signals: ['XMEAS_1'], metrics: {}, detector: { components: 3, components_rule: 'parallel_analysis', far_cross_checked: 0.0083 },
+      alarms: [{ start: 6, end: 9, start_time: '2020-03-09T10:23:03.000', end_time: '2020-03-09T10:23:09.000', peak: 8, peak_score: 2.0029, part: 'test', contributions: [{ signal: 'a', value: 0.8 }] }],
+    };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/timeseries/catalogue': () => ok({ supervised: [], unsupervised: [] }),
+      'POST /api/timeseries/report/p1': () => ok({ project, model, report }),
+      'GET /api/timeseries/series/p1/1_pca_mspc': () => ok({ rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), times: Array.from({ length: 10 }, (_, i) => `2020-03-09T10:2${i}:00`), events: [], parts: [{ part: 'test', start: 0, end: 9 }] }),
+      'GET /api/timeseries/threshold/p1/1_pca_mspc': () => ok(stats(1.77)),
+      'GET /api/timeseries/signals/p1/1_pca_mspc': () => ok({ columns: ['XMEAS_1'], series: { XMEAS_1: [] } }),
+    });
+    renderApp('/training/time-series/report/p1/1_pca_mspc');
+    expect(await screen.findByRole('cell', { name: '2020-03-09 10:23:03' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '2020-03-09 10:23:09' })).toBeInTheDocument();
+    expect(screen.getByText('How the components were chosen')).toBeInTheDocument();
+    expect(screen.getByText('Parallel analysis')).toBeInTheDocument();
+    expect(screen.getByText('False-alarm rate on held-back normal rows, cross-checked')).toBeInTheDocument();
+    for (const raw of ['components_rule', 'parallel_analysis', 'far_cross_checked', '2020-03-09T10:23:03.000']) expect(screen.queryByText(raw)).toBeNull();
+  }, 90_000);
 });
 
 describe('time-series prediction report', () => {
