@@ -365,6 +365,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
         rows: r.rows,
         drift_signals: r.drift_signals,
         drift_rows: r.drift_rows,
+        defaults: r.defaults ?? null,
         signals: r.signals.map(({ reason, ...x }) => ({
           signal: x.signal,
           drifts: x.drifts,
