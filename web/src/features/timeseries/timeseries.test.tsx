@@ -356,7 +356,7 @@ describe('time-series wizard: suggestion of slowly drifting signals', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     const note = await screen.findByTestId('drift-default', undefined, { timeout: 30_000 });
     await waitFor(() => expect(note).toHaveTextContent('Filled in by default, as Temperature, Thermocouple drift within the normal period: they enter as their change over 22 rows, the other signals also through a 5-row window, and each detector alarms when 3 of the last 5 rows are over its threshold.'));
-    expect(note).toHaveTextContent('false alarms 17 % → 11 %');
+    expect(note).toHaveTextContent('false alarms 38 % → 25 %');
     const n = screen.getByRole('textbox', { name: 'Use their change over N rows' });
     const windows = screen.getByLabelText(/Rolling windows/);
     expect(n).toHaveValue('22');
