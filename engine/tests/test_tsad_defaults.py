@@ -138,3 +138,53 @@ def test_no_drift_note_for_steady_signals_or_when_the_drifting_ones_enter_as_the
     assert _prepare(tmp_path, _series(False)).note_codes == []
     prep = _prepare(tmp_path, _series(True), drift_signals=["temperature"], drift_rows=10)
     assert prep.note_codes == [] and "temperature__change10" in prep.feature_columns
+
+
+def _rig(n: int = 1000, drifting: bool = True) -> pd.DataFrame:
+    """Flow and pressure moving together, a temperature warming all along (or steady), and an upset at rows 700-759
+    where pressure leaves flow: every other row after the normal period (the first 400) is normal."""
+    rng = np.random.default_rng(7)
+    flow = np.convolve(rng.normal(size=n + 9), np.ones(10) / 10, mode="valid")
+    pressure = 0.8 * flow + rng.normal(scale=0.05, size=n)
+    pressure[700:760] += 0.6
+    temperature = (0.02 * np.arange(n) if drifting else 0.0) + rng.normal(scale=0.05, size=n)
+    return pd.DataFrame({"t": np.arange(n), "flow": flow, "pressure": pressure, "temperature": temperature})
+
+
+def test_the_default_for_drifting_signals_is_their_change_windows_and_an_alarm_rule_and_only_then(tmp_path):
+    from mitate_engine.tsad.drift import DEFAULTS, default_options, suggest_drift
+
+    signals = ["flow", "pressure", "temperature"]
+    s = suggest_drift(_rig()[signals].iloc[:400], signals)
+    assert s["drift_signals"] == ["temperature"] and s["defaults"] == {"windows": [5], "alarm_k": 3, "alarm_n": 5} == DEFAULTS
+    opts, params = default_options(s)
+    assert opts == {"drift_signals": ["temperature"], "drift_rows": s["drift_rows"], "windows": [5]}
+    assert params == {"alarm_k": 3, "alarm_n": 5}
+    # nothing drifts: nothing added (TEP's normal run keeps the plain default); the supervised training part: not measured
+    steady = suggest_drift(_rig(drifting=False)[signals].iloc[:400], signals)
+    assert steady["defaults"] is None and default_options(steady) == ({}, {})
+    assert suggest_drift(_rig()[signals].iloc[:400], signals, period="train")["defaults"] is None
+
+
+def test_the_default_for_drifting_signals_keeps_normal_rows_quiet_after_the_period_and_still_finds_the_upset(tmp_path):
+    from mitate_engine.tsad.drift import default_options, suggest_drift
+    from mitate_engine.tsad.trainer import fit_model
+
+    df = _rig()
+    signals = ["flow", "pressure", "temperature"]
+    upset = (np.arange(len(df)) >= 700) & (np.arange(len(df)) < 760)
+    after = np.arange(len(df)) >= 400
+
+    def alarms(opts: dict, params: dict) -> np.ndarray:
+        prep = _prepare(tmp_path, df, **opts)
+        spec = {"project_type": "time_series_anomaly_detection_unsupervised", "time_column": "t", "features": signals, **opts}
+        model, score, _ = fit_model(prep, spec, "pca_mspc", params)
+        return np.nan_to_num(score, nan=-np.inf) > model.threshold
+
+    levels = alarms({}, {})
+    opts, params = default_options(suggest_drift(df[signals].iloc[:400], signals))
+    default = alarms(opts, params)
+    # by its level the warming temperature is out of the period's range on nearly every later row
+    assert levels[after & ~upset].mean() > 0.9
+    assert default[after & ~upset].mean() < 0.1
+    assert default[upset].mean() > 0.8
