@@ -137,7 +137,7 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
     await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { auto_every: 0 });
     const rows = STREAM.map((r) => ({ ...r, water: r.water + 100 }));
     for (let i = 0; i < rows.length; i += 10) {
-      const csv = [FEATURES.join(','), ...rows.slice(i, i + 10).map((r) => FEATURES.map((f) => r[f]).join(','))].join('\n') + '\n';
+      const csv = [FEATURES.join(','), ...rows.slice(i, i + 10).map((r: Record<string, number>) => FEATURES.map((f) => r[f]).join(','))].join('\n') + '\n';
       const res = await t.app.inject({ method: 'POST', url: `/serve/${api.key}/predict`, payload: csv, headers: { 'x-api-key': api.secret, 'content-type': 'text/csv' } });
       expect(res.statusCode, res.body).toBe(200);
     }
