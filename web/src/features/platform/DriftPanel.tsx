@@ -122,7 +122,7 @@ export default function DriftPanel({ project, canCheck, canManage, image }: { pr
       {d && (
         <Typography variant="body2" sx={{ mb: 1 }}>
           {t(image ? 'drift.image.sampled' : 'drift.sampled', { rows: formatInteger(d.sampled_rows), fresh: formatInteger(d.new_rows) })}
-          {latest && ` · ${t('drift.last', { time: formatDateTime(latest.created_at), rows: formatInteger(latest.rows) })} (${t(`drift.trigger.${latest.trigger}`)})`}
+          {latest && ` · ${t(image ? 'drift.image.last' : 'drift.last', { time: formatDateTime(latest.created_at), rows: formatInteger(latest.rows) })} (${t(`drift.trigger.${latest.trigger}`)})`}
         </Typography>
       )}
       {editing && d && <SettingsForm project={project} drift={d} onSaved={() => (setEditing(false), void refresh())} />}
