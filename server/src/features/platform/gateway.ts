@@ -124,7 +124,7 @@ export function answerOf(head: string, result: { outputs: string[]; predictions:
  */
 export function makeGateway(
   ctx: AppContext,
-  opts: { savedThreshold?: (p: PlatformProjectTable) => Promise<number | null>; runs?: Pick<RunService, 'findModel'>; drift?: Pick<DriftSampler, 'offer' | 'offerCsv' | 'offerScores'> } = {},
+  opts: { savedThreshold?: (p: PlatformProjectTable) => Promise<number | null>; runs?: Pick<RunService, 'findModel'>; drift?: Pick<DriftSampler, 'offerInput' | 'offerScores'> } = {},
 ) {
   const s = servingSettings();
   const pool = new ServingPool(ctx.config, s.workers, (level, msg) => ctx.log[level](msg));
@@ -313,9 +313,7 @@ export function makeGateway(
     reply.header('server-timing', `predict;desc="${local ? 'in-process' : 'engine'}";dur=${(performance.now() - t0).toFixed(3)}`);
     if ('plan' in result || 'predicted' in result) throw new Error('a serving plan where a prediction was expected');
     if ('error' in result) throw engineRefusal(result);
-    // answered: its rows may be sampled
-    if ('rows' in input) opts.drift?.offer(r.project.organisation_id, r.project.id, input.rows);
-    else if ('csv' in input) opts.drift?.offerCsv(r.project.organisation_id, r.project.id, input.csv);
+    opts.drift?.offerInput(r.project.organisation_id, r.project.id, input); // answered: its rows may be sampled
     return reply.send(answerOf(r.head, result));
   }
 

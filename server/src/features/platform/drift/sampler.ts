@@ -89,6 +89,12 @@ export class DriftSampler {
     }
   }
 
+  /** The rows of an answered request as the serving path read it: JSON rows, or a CSV body. */
+  offerInput(orgId: string, projectId: string, input: { rows: readonly unknown[] } | { csv: string } | object): void {
+    if ('rows' in input) this.offer(orgId, projectId, input.rows);
+    else if ('csv' in input) this.offerCsv(orgId, projectId, input.csv);
+  }
+
   /** The served scores of an image model's answered request (compared with its validation OK scores). */
   offerScores(orgId: string, projectId: string, scores: readonly number[]): void {
     this.offer(
