@@ -106,7 +106,7 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
     if fs.get("drift_signals"):
         intro += " " + t("tsad_report_drift", signals=", ".join(fs["drift_signals"]), rows=fs["drift_rows"], warm=fs["warmup_rows"])
     return f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(project_name)} – {html.escape(name)}</title>
-<style>body{{font-family:system-ui,sans-serif;margin:24px;color:#222}}table{{border-collapse:collapse;margin:8px 0 20px}}
+<style>body{{font-family:"Noto Sans JP",system-ui,sans-serif;margin:24px;color:#222}}table{{border-collapse:collapse;margin:8px 0 20px}}
 th,td{{border:1px solid #ddd;padding:4px 8px;text-align:left;font-size:13px}}h2{{margin-top:28px}}</style></head><body>
 <h1>{html.escape(project_name)}: {html.escape(name)}</h1>
 <p>{intro}</p>
