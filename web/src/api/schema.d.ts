@@ -36611,6 +36611,14 @@ export interface components {
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
             drift_rows: number | null;
+            /** @description What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part */
+            defaults: {
+                /** @description Rolling windows (rows) of the other signals */
+                windows: number[];
+                /** @description Alarm rule: k of the last alarm_n rows over the threshold, for every detector */
+                alarm_k: number;
+                alarm_n: number;
+            } | null;
             signals: {
                 signal: string;
                 drifts: boolean;
@@ -37032,6 +37040,14 @@ export interface components {
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
             drift_rows: number | null;
+            /** @description What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part */
+            defaults: {
+                /** @description Rolling windows (rows) of the other signals */
+                windows: number[];
+                /** @description Alarm rule: k of the last alarm_n rows over the threshold, for every detector */
+                alarm_k: number;
+                alarm_n: number;
+            } | null;
             signals: {
                 signal: string;
                 drifts: boolean;
@@ -41622,6 +41638,14 @@ export interface components {
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
             drift_rows: number | null;
+            /** @description What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part */
+            defaults: {
+                /** @description Rolling windows (rows) of the other signals */
+                windows: number[];
+                /** @description Alarm rule: k of the last alarm_n rows over the threshold, for every detector */
+                alarm_k: number;
+                alarm_n: number;
+            } | null;
             signals: {
                 signal: string;
                 drifts: boolean;
@@ -42043,6 +42067,14 @@ export interface components {
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
             drift_rows: number | null;
+            /** @description What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part */
+            defaults: {
+                /** @description Rolling windows (rows) of the other signals */
+                windows: number[];
+                /** @description Alarm rule: k of the last alarm_n rows over the threshold, for every detector */
+                alarm_k: number;
+                alarm_n: number;
+            } | null;
             signals: {
                 signal: string;
                 drifts: boolean;

@@ -84,7 +84,7 @@ export default function RegisterPage({ type }: { type: ImageType }) {
       setBusy(false);
     }
   };
-  const num = (k: keyof Settings, step = 1) => (
+  const num = (k: keyof Settings, step = 1, width = 220) => (
     <TextField
       size="small"
       type="number"
@@ -92,7 +92,7 @@ export default function RegisterPage({ type }: { type: ImageType }) {
       value={s[k] as number}
       onChange={(e) => set(k, Number(e.target.value) as never)}
       slotProps={{ htmlInput: { step } }}
-      sx={{ width: 220 }}
+      sx={{ width }}
     />
   );
   return (
@@ -159,7 +159,7 @@ export default function RegisterPage({ type }: { type: ImageType }) {
             </TextField>
           )}
           {algos.includes('patchcore') && num('coreset_ratio', 0.01)}
-          {algos.includes('patchcore') && num('ok_percentile', 0.5)}
+          {algos.includes('patchcore') && num('ok_percentile', 0.5, 320) /* its label is long: not cut (issue 33) */}
           <FormControlLabel control={<Checkbox checked={s.balance} onChange={(e) => set('balance', e.target.checked)} />} label={t('settings.balance')} />
         </Box>
       </Section>

@@ -22,7 +22,8 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { useDataset } from '../datasets/api';
-import { detailsPath, modeOf, registerTs, type RegisterBody, type TsType, useNormalDefault, useTsCatalogue } from './api';
+import { detailsPath, type DriftSuggestBody, modeOf, registerTs, type RegisterBody, type TsType, useNormalDefault, useTsCatalogue } from './api';
+import { DriftDefaultAlarmNote, DriftDefaultNote, useDriftDefault } from './driftDefault';
 import DriftSuggestion from './DriftSuggestion';
 import NormalPeriodChart from './NormalPeriodChart';
 
@@ -65,7 +66,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   const [windows, setWindows] = useState('');
   const [resample, setResample] = useState('');
   const [stats, setStats] = useState<Stat[]>([...STATS]);
-  // slowly drifting signals enter as their change over driftRows rows (none by default)
+  // slowly drifting signals enter as their change over driftRows rows (none, unless the default below fills them in)
   const [drift, setDrift] = useState<string[]>([]);
   const [driftRows, setDriftRows] = useState('');
   const [normalMode, setNormalMode] = useState<'rows' | 'range'>('rows');
@@ -103,13 +104,14 @@ export default function RegisterWizard({ type }: { type: TsType }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [algorithms]);
 
+  const normalBody = (): RegisterBody['normal'] => (mode === 'unsupervised' ? (normalMode === 'rows' ? { mode: 'rows', rows: Number(rows) } : { mode: 'range', start: from, end: to }) : null);
+  // what the suggestion of drifting signals looks at: the signals and the period chosen in the steps before
+  const suggestBody: DriftSuggestBody = { project_type: type, time_column: time || null, feature_variables: signals, resample: timeIsDatetime ? resample.trim() || null : null, normal: normalBody(), split_ratio: Number(split) };
+  const dd = useDriftDefault({ datasetId, body: suggestBody, asking: step >= 1, algorithms, fields: { drift, rows: driftRows, windows, params }, set: { drift: setDrift, rows: setDriftRows, windows: setWindows, params: setParams } });
   if (!d || !catalogue.data) return <PageLoading />;
   const signalChoices = columns.filter((c) => c.name !== time && c.name !== label && c.type !== 'datetime' && c.type !== 'date').map((c) => c.name);
 
   const driftChosen = drift.filter((s) => signals.includes(s));
-  const normalBody = (): RegisterBody['normal'] => (mode === 'unsupervised' ? (normalMode === 'rows' ? { mode: 'rows', rows: Number(rows) } : { mode: 'range', start: from, end: to }) : null);
-  // what the suggestion of drifting signals looks at: the signals and the period chosen in the steps before
-  const suggestBody = { project_type: type, time_column: time || null, feature_variables: signals, resample: timeIsDatetime ? resample.trim() || null : null, normal: normalBody(), split_ratio: Number(split) };
   const body = (): RegisterBody => ({
     name,
     project_type: type,
@@ -233,16 +235,8 @@ export default function RegisterWizard({ type }: { type: TsType }) {
               <Typography variant="body2" color="text.secondary">
                 {t('wizard.driftHelp')}
               </Typography>
-              <DriftSuggestion
-                datasetId={datasetId}
-                body={suggestBody}
-                chosen={driftChosen}
-                rows={driftRows}
-                onUse={(sigs, n) => {
-                  setDrift(sigs);
-                  setDriftRows(String(n));
-                }}
-              />
+              <DriftDefaultNote d={dd} />
+              <DriftSuggestion d={dd} chosen={driftChosen} rows={driftRows} />
               <Autocomplete
                 multiple
                 disableCloseOnSelect
@@ -325,6 +319,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
         )}
         {step === 3 && (
           <Box sx={{ display: 'grid', gap: 1 }}>
+            <DriftDefaultAlarmNote d={dd} chosen={chosen} />
             {algorithms.map((a) => (
               <Box key={a.key} sx={{ border: '1px solid #eee', borderRadius: 1, p: 1 }}>
                 <FormControlLabel

@@ -29,6 +29,7 @@ export type Bucket = [number, number | null, number | null];
 export type ThresholdStats = Omit<Schemas['TsThresholdStats'], 'spans'> & { spans: Span[] };
 export type Series = Omit<Schemas['TsSeries'], 'points' | 'events'> & { points: Bucket[]; events: Span[] };
 export type Signals = Omit<Schemas['TsSignals'], 'series'> & { series: Record<string, Bucket[]> };
+export type DriftSuggestion = Schemas['TsDriftSuggestion'];
 export type DriftSuggestBody = Pick<RegisterBody, 'project_type' | 'time_column' | 'feature_variables' | 'resample' | 'normal' | 'split_ratio'>;
 /** The arrays read back as the tuples they are: the server writes each span and bucket as its positions. */
 const span = (a: number[]): Span => [a[0], a[1]];
