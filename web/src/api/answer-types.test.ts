@@ -1,55 +1,38 @@
 import { describe, expect, it } from 'vitest';
 
 /**
- * One contract (issue 15): the answers of these areas are typed only from the server's OpenAPI document
- * (schema.d.ts). This reads each area's api.ts and fails when a call's answer type is written by hand: an inline
- * object type, or an interface declared in the file, instead of a type taken from components / paths (directly,
- * through a local alias, or as an overlay such as Omit<Schemas['X'], 'k'> & {...}).
- * Request bodies and enums may still be declared in api.ts; only the type argument of an answer call is checked.
+ * One contract (issues 15, 32): answers are typed only from the server's OpenAPI document (schema.d.ts), through the
+ * typed client (typed.ts: `answer(http.GET(...))`, `accountAnswer`, `uploadTo`, `answerQuery`). This reads every
+ * source file of the app and fails when a call's answer type is chosen by hand: a type argument given to the untyped
+ * helpers (apiGet<T>, apiPost<T>, apiPut<T>, apiDelete<T>, accountCall<T>).
+ * The hosted-API area (features/platform) is moved by its own branch and is not checked here yet.
  */
-const CHECKED_AREAS = ['optimization', 'optimal-design', 'images', 'timeseries', 'account'];
-const sources = import.meta.glob('../features/*/api.ts', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
-const CALL = /\b(apiGet|apiPost|apiPut|apiDelete|uploadMultipart|accountCall)<(.+?)>\(/g;
-const GENERATED = /\b(Schemas|components|paths)\[/;
+const sources = import.meta.glob(['../**/*.{ts,tsx}', '!../**/*.test.{ts,tsx}', '!../api/*.ts'], { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
+const UNCHECKED = /^\.\.\/features\/platform\//;
+const CALL = /\b(apiGet|apiPost|apiPut|apiDelete|accountCall)<([^>(]+)>\(/g;
 
-/** The type arguments of every answer call in a source file. */
-function answerTypes(src: string): string[] {
-  return [...src.matchAll(CALL)].map((m) => m[2].trim());
-}
-
-/** Whether a type argument comes from the generated types, following the file's own aliases. */
-export function fromContract(type: string, src: string, depth = 0): boolean {
-  if (GENERATED.test(type)) return true;
-  if (depth > 5) return false;
-  const names = [...type.matchAll(/\b([A-Z][A-Za-z0-9]*)\b/g)].map((m) => m[1]).filter((n) => !['Omit', 'Pick', 'Partial', 'Record', 'Array', 'Promise'].includes(n));
-  if (!names.length) return false;
-  return names.every((n) => {
-    if (new RegExp(`\\binterface ${n}\\b`).test(src)) return false;
-    const alias = src.match(new RegExp(`\\btype ${n}(?:<[^>]*>)? = ([^;]+);`));
-    if (alias) return fromContract(alias[1], src, depth + 1);
-    // imported: the module it comes from is checked on its own (or is the shared api/types of generated names)
-    return new RegExp(`import[^;]*\\b${n}\\b[^;]*from`).test(src);
-  });
+/** Each hand-typed call of a source: `file: helper<T>`. */
+export function handTyped(file: string, src: string): string[] {
+  return [...src.matchAll(CALL)].map((m) => `${file}: ${m[1]}<${m[2]}>`);
 }
 
 describe('answer types of the web app', () => {
-  for (const area of CHECKED_AREAS) {
-    it(`${area}: every answer type comes from the OpenAPI document`, () => {
-      const src = sources[`../features/${area}/api.ts`];
-      expect(src, area).toBeTruthy();
-      const types = answerTypes(src);
-      expect(types.length).toBeGreaterThan(0);
-      const handWritten = types.filter((t) => !fromContract(t, src));
-      expect(handWritten, `answer types written by hand in features/${area}/api.ts`).toEqual([]);
-    });
-  }
+  it('reads the app', () => {
+    expect(Object.keys(sources).length).toBeGreaterThan(100);
+    expect(Object.keys(sources)).toContain('../features/images/api.ts');
+  });
 
-  it('tells a hand-written answer from a generated one', () => {
-    const src = "import type { components } from '../../api/schema';\ntype Schemas = components['schemas'];\nexport type Project = Schemas['P'];\nexport interface Row { a: number }\ntype Page = { items: Row[] };\n";
-    expect(fromContract('Project', src)).toBe(true);
-    expect(fromContract("Omit<Schemas['P'], 'x'> & { x: number[] }", src)).toBe(true);
-    expect(fromContract('Row', src)).toBe(false);
-    expect(fromContract('Page', src)).toBe(false);
-    expect(fromContract('{ id: string }', src)).toBe(false);
+  it('no answer type is chosen by hand', () => {
+    const found = Object.entries(sources)
+      .filter(([file]) => !UNCHECKED.test(file))
+      .flatMap(([file, src]) => handTyped(file, src));
+    expect(found).toEqual([]);
+  });
+
+  it('tells a hand-typed call from a typed one', () => {
+    expect(handTyped('a.ts', "apiGet<Project>(`/api/x/${id}`)")).toEqual(['a.ts: apiGet<Project>']);
+    expect(handTyped('a.ts', "accountCall<{ id: string }>('/account/api/members')")).toEqual(['a.ts: accountCall<{ id: string }>']);
+    expect(handTyped('a.ts', "answer(http.GET('/api/x/{id}', { params: { path: { id } } }))")).toEqual([]);
+    expect(handTyped('a.ts', "accountCall('/account/api/members/photo', { method: 'DELETE' })")).toEqual([]);
   });
 });

@@ -261,23 +261,31 @@ export interface AccountCallOptions extends RequestOptions {
   success?: boolean | string;
 }
 
-/** A call of the account client (/account/api): the main client's refresh and queue, its own messages. */
-export async function accountCall<T>(path: string, opts: AccountCallOptions = {}): Promise<T> {
-  const { success, silent, ...rest } = opts;
+/**
+ * The account client's handling of a call made silent (SPEC §8 'Account client'): a success snackbar (the server's
+ * `message`, or the given text) and its own messages for a failure (none with `silent`).
+ */
+export async function accountHandled<T>(call: () => Promise<T>, opts: Pick<AccountCallOptions, 'success' | 'silent'> = {}): Promise<T> {
   try {
-    const result = await api<T>(path, { ...rest, silent: true });
-    if (success) {
-      const msg = typeof success === 'string' ? success : isRecord(result) && typeof result.message === 'string' ? result.message : null;
+    const result = await call();
+    if (opts.success) {
+      const msg = typeof opts.success === 'string' ? opts.success : isRecord(result) && typeof result.message === 'string' ? result.message : null;
       if (msg) showSnackbar(msg, 'success');
     }
     return result;
   } catch (err) {
-    if (!silent) {
+    if (!opts.silent) {
       const m = accountErrorMessage(err);
       if (m) showMessage(m);
     }
     throw err;
   }
+}
+
+/** A call of the account client (/account/api): the main client's refresh and queue, its own messages. */
+export function accountCall(path: string, opts: AccountCallOptions = {}): Promise<unknown> {
+  const { success, silent, ...rest } = opts;
+  return accountHandled(() => api<unknown>(path, { ...rest, silent: true }), { success, silent });
 }
 
 /** An answer as the caller keeps it: the value made of it and the entity tag (ETag) it came with. */

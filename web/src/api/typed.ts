@@ -9,7 +9,7 @@
  * `{detail: {response: X}}` envelope, as the type does.
  */
 import createClient from 'openapi-fetch';
-import { apiRequest, queryString, unwrap, type RequestOptions } from './client';
+import { accountHandled, apiRequest, queryString, unwrap, type AccountCallOptions, type RequestOptions } from './client';
 import type { paths } from './schema';
 
 type Method = NonNullable<RequestOptions['method']>;
@@ -56,4 +56,23 @@ export type Unwrapped<D> = D extends { detail: { response: infer T } } ? T : D e
 export async function answer<D>(call: Promise<{ data?: D }>): Promise<Unwrapped<D>> {
   const { data } = await call;
   return unwrap<Unwrapped<D>>(data);
+}
+
+/**
+ * A typed call of the account client (/account/api): made silent, then the account client's snackbar and messages
+ * (client.ts accountHandled). `accountAnswer((o) => http.GET('/account/api/profile', o), { silent: true })`.
+ */
+export function accountAnswer<D>(call: (init: ReturnType<typeof per>) => Promise<{ data?: D }>, opts: Pick<AccountCallOptions, 'success' | 'silent'> = {}): Promise<Unwrapped<D>> {
+  return accountHandled(() => answer(call(per({ silent: true }))), opts);
+}
+
+/** The paths that take a POST. */
+export type PostPath = { [P in keyof paths]: paths[P] extends { post: object } ? P : never }[keyof paths];
+/** The `{name}` parameters of a path template. */
+export type PathParams<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? Record<N, string> & PathParams<Rest> : unknown;
+/** A declared path with its parameters filled in (encoded), for the calls openapi-fetch does not make (uploads with
+ * progress, conditional POSTs): `fillPath('/api/x/{id}', { id })`. */
+export function fillPath<P extends string>(path: P, params: PathParams<P>): string {
+  const values: Record<string, unknown> = Object(params);
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(values[name])));
 }

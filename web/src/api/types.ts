@@ -28,11 +28,6 @@ export type ColumnStatistics = Schemas['ColumnStatistics'];
 export type StatisticsResult = Schemas['StatisticsResult'];
 export type StatisticsJob = Schemas['StatisticsJob'];
 
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
-
 // One list of a dataset's kinds, shared with the server's checks.
 export { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '@mitate/rules';
 

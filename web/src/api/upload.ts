@@ -1,4 +1,6 @@
 import { accessToken, baseHeaders, raise, refreshSession, unwrap, type RequestOptions } from './client';
+import { fillPath, type PathParams, type PostPath } from './typed';
+import type { Answer } from './types';
 import { ApiError } from './errors';
 import { clearSession, getSession } from './session';
 import { currentLocation, navigateTo } from '../lib/navigation';
@@ -67,7 +69,7 @@ function sendOnce(path: string, form: FormData, token: string | null, opts: Uplo
  * Multipart upload with progress events (fetch cannot report upload progress).
  * Same rules as the fetch client: fresh bearer, one refresh and retry on 401, SPEC §8 errors.
  */
-export async function uploadMultipart<T>(path: string, form: FormData, opts: UploadOptions = {}): Promise<T> {
+async function uploadMultipart<T>(path: string, form: FormData, opts: UploadOptions = {}): Promise<T> {
   const reqOpts: RequestOptions = { silent: opts.silent };
   const token = await accessToken(reqOpts);
   const attempt = async (t: string | null) => {
@@ -98,4 +100,12 @@ export async function uploadMultipart<T>(path: string, form: FormData, opts: Upl
   }
   if (result.status < 200 || result.status >= 300) raise(result.status, result.body, reqOpts);
   return unwrap<T>(result.body);
+}
+
+/**
+ * A multipart POST typed from the OpenAPI document: the path as declared with its parameters filled (encoded), the
+ * answer the server declares for it. `uploadTo('/api/optimal/round/{id}', { id }, form)`.
+ */
+export function uploadTo<P extends PostPath>(path: P, params: PathParams<P>, form: FormData, opts: UploadOptions = {}): Promise<Answer<P, 'post'>> {
+  return uploadMultipart<Answer<P, 'post'>>(fillPath(path, params), form, opts);
 }

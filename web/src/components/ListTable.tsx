@@ -46,9 +46,10 @@ interface Props<T> {
   pageSize: number;
   pageSizes: number[];
   onPage: (page: number, pageSize: number) => void;
-  sort: { field: string; direction: SortDirection } | null;
+  /** The server's order (a list without sortable columns leaves both out). */
+  sort?: { field: string; direction: SortDirection } | null;
   /** null: back to the server's default order. */
-  onSort: (sort: { field: string; direction: SortDirection } | null) => void;
+  onSort?: (sort: { field: string; direction: SortDirection } | null) => void;
   empty: ReactNode;
 }
 
@@ -59,8 +60,8 @@ interface Props<T> {
 export default function ListTable<T>(p: Props<T>) {
   const { t } = useTranslation();
   const nextSort = (field: string) => {
-    if (p.sort?.field !== field) return p.onSort({ field, direction: 'asc' });
-    return p.onSort(p.sort.direction === 'asc' ? { field, direction: 'desc' } : null);
+    if (p.sort?.field !== field) return p.onSort?.({ field, direction: 'asc' });
+    return p.onSort?.(p.sort.direction === 'asc' ? { field, direction: 'desc' } : null);
   };
   const span = p.columns.length + (p.actions ? 1 : 0);
   return (

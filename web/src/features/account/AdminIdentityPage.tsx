@@ -13,25 +13,21 @@ import Typography from '@mui/material/Typography';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { accountCall, apiBlob } from '../../api/client';
+import { apiBlob } from '../../api/client';
+import { accountAnswer, http } from '../../api/typed';
+import { isOneOf, type Answer } from '../../api/types';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
 import { useProfile } from './api';
 
-interface Review {
-  id: string;
-  state: 'under_review' | 'done' | 'rejected';
-  reason: string | null;
-  submitted_at: string;
-  reviewed_at: string | null;
-  email: string;
-  first_name: string;
-  last_name: string;
-  organisation_name: string;
-}
+/** One identity review, as the server declares it. */
+type Review = Answer<'/account/api/admin/identity', 'get'>['items'][number];
+/** The list's filter: the states a review can be in, or all. */
+const STATES = ['under_review', 'rejected', 'done', 'all'] as const;
 
 export const IDENTITY_COLORS = { not_done: 'default', under_review: 'info', done: 'success', rejected: 'error' } as const;
+const IDENTITY_STATES = ['not_done', 'under_review', 'done', 'rejected'] as const satisfies readonly (keyof typeof IDENTITY_COLORS)[];
 
 /** An ID image fetched with the bearer (they are never public files). */
 function IdImage({ id, side, label }: { id: string; side: 'front' | 'back'; label: string }) {
@@ -69,7 +65,7 @@ export default function AdminIdentityPage() {
   const [busy, setBusy] = useState(false);
   const list = useQuery({
     queryKey: ['account', 'admin', 'identity', state],
-    queryFn: () => accountCall<{ items: Review[] }>('/account/api/admin/identity', { query: { state } }),
+    queryFn: () => accountAnswer((o) => http.GET('/account/api/admin/identity', { params: { query: { state: isOneOf(STATES, state) ? state : undefined } }, ...o })),
     enabled: !!profile?.platform_admin,
   });
   if (isPending) return <PageLoading />;
@@ -77,7 +73,9 @@ export default function AdminIdentityPage() {
   const review = async (r: Review, decision: 'approve' | 'reject', why?: string) => {
     setBusy(true);
     try {
-      await accountCall(`/account/api/admin/identity/${r.id}/review`, { method: 'POST', json: { decision, reason: why }, success: decision === 'approve' ? t('adminIdentity.approved') : t('adminIdentity.rejected') });
+      await accountAnswer((o) => http.POST('/account/api/admin/identity/{id}/review', { params: { path: { id: r.id } }, body: { decision, reason: why }, ...o }), {
+        success: decision === 'approve' ? t('adminIdentity.approved') : t('adminIdentity.rejected'),
+      });
       setRejecting(null);
       setReason('');
       await queryClient.invalidateQueries({ queryKey: ['account', 'admin', 'identity'] });
@@ -95,7 +93,7 @@ export default function AdminIdentityPage() {
         subtitle={t('adminIdentity.subtitle')}
         actions={
           <TextField select label={t('adminIdentity.filter')} value={state} onChange={(e) => setState(e.target.value)} sx={{ minWidth: 200 }}>
-            {['under_review', 'rejected', 'done', 'all'].map((s) => (
+            {STATES.map((s) => (
               <MenuItem key={s} value={s}>
                 {t(`identity.states.${s}`)}
               </MenuItem>
@@ -115,7 +113,7 @@ export default function AdminIdentityPage() {
               <Typography color="text.secondary">{r.email}</Typography>
               <Typography color="text.secondary">· {r.organisation_name}</Typography>
               <Box sx={{ flex: 1 }} />
-              <Chip size="small" color={IDENTITY_COLORS[r.state]} label={t(`identity.states.${r.state}`)} />
+              <Chip size="small" color={isOneOf(IDENTITY_STATES, r.state) ? IDENTITY_COLORS[r.state] : 'default'} label={t(`identity.states.${r.state}`)} />
               <Typography variant="body2" color="text.secondary">
                 {t('identity.submittedAt', { date: formatDateTime(r.submitted_at) })}
               </Typography>

@@ -24,7 +24,7 @@ interface FieldDef {
 }
 
 export const ORGANISATION_SIZES = ['under_10', '10_49', '50_149', '150_249', '250_999', '1000_plus'];
-export const CURRENCIES = ['JPY', 'USD', 'EUR', 'GBP', 'CNY', 'KRW', 'TWD', 'SGD', 'THB', 'INR', 'AUD', 'CAD', 'CHF'];
+export const CURRENCIES = ['JPY', 'USD', 'EUR', 'GBP', 'CNY', 'KRW', 'TWD', 'SGD', 'THB', 'INR', 'AUD', 'CAD', 'CHF'] as const;
 
 /** Every ISO 3166 region the browser can name, in the UI language. */
 export function countries(lang: string): { value: string; label: string }[] {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { accountCall, accountErrorMessage, ApiError } from '../../api/client';
+import { accountAnswer, http } from '../../api/typed';
 import { getSession, setSession } from '../../api/session';
 import i18n from '../../i18n';
 import { currentMessages, resetFeedback } from '../../lib/feedback';
@@ -43,8 +44,8 @@ describe("the account client's messages (SPEC §8 'Account client')", () => {
         c.headers.get('authorization') === 'Bearer access-2' ? ok({ id: 'm1', role: 'viewer', message: 'Member updated successfully.' }) : json({ detail: { response: 'x', error: 'token_invalid' } }, 401),
     });
     const [list, updated] = await Promise.all([
-      accountCall<{ total: number }>('/account/api/members'),
-      accountCall<{ role: string }>('/account/api/members/m1', { method: 'PUT', json: { role: 'viewer' }, success: true }),
+      accountAnswer((o) => http.GET('/account/api/members', o)),
+      accountAnswer((o) => http.PUT('/account/api/members/{id}', { params: { path: { id: 'm1' } }, body: { role: 'viewer' }, ...o }), { success: true }),
     ]);
     expect(list.total).toBe(0);
     expect(updated.role).toBe('viewer');

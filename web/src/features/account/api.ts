@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { accountCall } from '../../api/client';
 import type { components } from '../../api/schema';
-import { answer, http, per } from '../../api/typed';
+import type { BodyOf } from '../../api/types';
+import { accountAnswer, answer, http, per } from '../../api/typed';
+import { accountHandled } from '../../api/client';
+import { uploadTo } from '../../api/upload';
 import { sessionFromTokens, setSession } from '../../api/session';
 import { useSignedIn } from '../../api/session';
 
@@ -12,12 +14,10 @@ export type Invitation = Schemas['Invitation'];
 export type Profile = Schemas['MyProfile'];
 export type AccountProfile = Schemas['Profile'];
 export type Settings = Schemas['Settings'];
-export type IdentityStatus = Schemas['IdentityStatus'];
 
 export const useAuthOptions = () =>
   useQuery({ queryKey: ['account', 'options'], queryFn: () => answer(http.GET('/account/api/auth/options', per({ auth: false, silent: true }))), staleTime: 5 * 60_000 });
 
-type Msg = Schemas['Message'];
 /** Calls of a person not signed in: no bearer; the page says what went wrong. */
 const guest = () => per({ auth: false, silent: true });
 
@@ -48,29 +48,31 @@ export async function exchangeSsoCode(code: string) {
 }
 
 export const changePassword = (current_password: string, password: string, confirm_password: string) =>
-  accountCall<Msg>('/account/api/auth/change-password', { method: 'POST', json: { current_password, password, confirm_password }, silent: true, success: true });
+  accountAnswer((o) => http.POST('/account/api/auth/change-password', { body: { current_password, password, confirm_password }, ...o }), { silent: true, success: true });
 
 /** `silent` for background readers (the user menu): a failure there never opens the message dialog. */
 export function useProfile(opts: { silent?: boolean } = {}) {
   const signedIn = useSignedIn();
   return useQuery({
     queryKey: ['account', 'profile'],
-    queryFn: () => accountCall<Profile>('/account/api/profile', { silent: opts.silent }),
+    queryFn: () => accountAnswer((o) => http.GET('/account/api/profile', o), { silent: opts.silent }),
     enabled: signedIn,
     meta: opts.silent ? { background: true } : undefined,
   });
 }
 
-export const saveSetup = (values: Record<string, string | null | boolean>, opts: { silent?: boolean } = {}) =>
-  accountCall<Schemas['SetupSaved']>('/account/api/members/setup', { method: 'PUT', json: values, silent: opts.silent ?? true, success: true });
+export const saveSetup = (values: BodyOf<'/account/api/members/setup', 'put'>, opts: { silent?: boolean } = {}) =>
+  accountAnswer((o) => http.PUT('/account/api/members/setup', { body: values, ...o }), { silent: opts.silent ?? true, success: true });
 
 /** `quiet`: no success snackbar and no error dialog (a save the person did not ask for on this page). */
-export const saveSettings = (s: Partial<Settings>, opts: { quiet?: boolean } = {}) =>
-  accountCall<Schemas['SettingsSaved']>('/account/api/settings', { method: 'PUT', json: s, success: !opts.quiet, silent: opts.quiet });
+/** A change of settings (the fields it sets). */
+export type SettingsChange = BodyOf<'/account/api/settings', 'put'>;
+export const saveSettings = (s: SettingsChange, opts: { quiet?: boolean } = {}) =>
+  accountAnswer((o) => http.PUT('/account/api/settings', { body: s, ...o }), { success: !opts.quiet, silent: opts.quiet });
 
 export const uploadIdentity = (front: File, back: File) => {
   const body = new FormData();
   body.append('front', front);
   body.append('back', back);
-  return accountCall<IdentityStatus>('/account/api/identity', { method: 'POST', body, silent: true });
+  return accountHandled(() => uploadTo('/account/api/identity', {}, body, { silent: true }), { silent: true });
 };

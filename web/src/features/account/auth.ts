@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../api/client';
-import { clearSession, getSession, sessionFromTokens, setSession, type TokenPair } from '../../api/session';
+import { answer, http, per } from '../../api/typed';
+import { clearSession, getSession, sessionFromTokens, setSession } from '../../api/session';
 import { navigateTo } from '../../lib/navigation';
 import { SSO_LOGOUT_KEY } from './api';
 
@@ -17,12 +18,12 @@ export interface Registration extends Credentials {
 
 /** Login errors (401 wrong credentials, 403 e-mail not verified) are shown on the form: silent here. */
 export async function login(credentials: Credentials): Promise<void> {
-  const tokens = await apiPost<TokenPair>('/account/api/auth/login', credentials, { auth: false, silent: true });
+  const tokens = await answer(http.POST('/account/api/auth/login', { body: credentials, ...per({ auth: false, silent: true }) }));
   setSession(sessionFromTokens(tokens));
 }
 
-export function register(data: Registration): Promise<{ id: string; email: string; verification_required?: boolean }> {
-  return apiPost('/account/api/auth/register', data, { auth: false, silent: true });
+export function register(data: Registration) {
+  return answer(http.POST('/account/api/auth/register', { body: data, ...per({ auth: false, silent: true }) }));
 }
 
 /** Revokes the refresh token (best effort), forgets the session and goes to /login. */

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBlob } from '../../api/client';
 import { answer, http, per } from '../../api/typed';
-import type { BodyOf, Dataset, QueryOf } from '../../api/types';
-import { uploadMultipart, type UploadOptions } from '../../api/upload';
+import type { Answer, BodyOf, Dataset, QueryOf } from '../../api/types';
+import { uploadTo, type UploadOptions } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
 
 export type ListParams = Required<Pick<QueryOf<'/api/datasets/list/', 'get'>, 'query' | 'page' | 'page_size' | 'data_type' | 'type' | 'sort'>>;
@@ -87,10 +87,14 @@ export interface RegisterFields {
   datetime_column: string;
 }
 
+/** What a registration answers: a table dataset, or an image dataset (an archive registered for an image type). */
+export type Registered = Answer<'/api/dataset/register', 'post'>;
+export const isTableDataset = (d: Registered): d is Dataset => !('image' in d);
+
 /** POST /api/dataset/register, multipart: the fields first, the file last (the server streams it). */
-export function registerDataset(fields: RegisterFields, file: File, opts: UploadOptions): Promise<Dataset> {
+export function registerDataset(fields: RegisterFields, file: File, opts: UploadOptions) {
   const form = new FormData();
   (Object.keys(fields) as (keyof RegisterFields)[]).forEach((k) => form.append(k, fields[k]));
   form.append('file', file, file.name);
-  return uploadMultipart<Dataset>('/api/dataset/register', form, opts);
+  return uploadTo('/api/dataset/register', {}, form, opts);
 }

@@ -18,27 +18,16 @@ import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { apiGet } from '../../api/client';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import { useDetail, useImageProject, type GalleryItem } from './api';
+import { useClassificationProjects, useDetail, useImageProject, type GalleryItem } from './api';
 import { AuthImage, fmt, NS, pct } from './shared';
 
 const enc = encodeURIComponent;
-
-/** Image classification projects of the organisation (the training list, filtered by type). */
-function useClassificationProjects() {
-  return useQuery({
-    queryKey: ['images', 'classification-projects'],
-    queryFn: ({ signal }) =>
-      apiGet<{ project_id: string; name: string; training_state: string }[]>('/api/image/project/list', { project_type: 'classification' }, { signal }),
-  });
-}
 
 export interface ClassRow {
   label: string;

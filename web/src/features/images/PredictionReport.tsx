@@ -3,26 +3,19 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { apiGet } from '../../api/client';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import type { ImagePrediction } from '../prediction/api';
-import { download } from './api';
+import { download, useImagePrediction } from './api';
 import { AuthImage, fmt, NS } from './shared';
 
 /** /prediction/report/{analysis|classification}/{prediction_id}: each image with its class, score and heat-map; CSV. */
 export default function PredictionReport() {
-  const { t, i18n } = useTranslation(NS);
+  const { t } = useTranslation(NS);
   const { prediction_id: id } = useParams();
-  const { data } = useQuery({
-    queryKey: ['images', 'prediction', id, i18n.language], // the reasons of left-out images are said in the reader's language
-    queryFn: ({ signal }) => apiGet<ImagePrediction>(`/api/inference/${encodeURIComponent(id!)}`, undefined, { signal }),
-    refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1000 : false),
-  });
+  const { data } = useImagePrediction(id);
   usePageTitle(t('prediction.title'));
   if (!data) return <PageLoading />;
   const enc = encodeURIComponent;

@@ -11,12 +11,11 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
-import { apiPost } from '../../api/client';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { useAllDatasets } from '../datasets/api';
-import { predictImages, useImageProject } from './api';
+import { predictDataset, predictImages, useImageProject } from './api';
 import { MetricsTable, NS } from './shared';
 
 const STEPS = ['overview', 'dataset', 'preview'] as const;
@@ -58,7 +57,7 @@ export default function PredictionWizard() {
       const r =
         source === 'files'
           ? await predictImages(p.project_id, model!.model_key, files)
-          : await apiPost<{ id: string; report_type: string }>(`/api/prediction/result/${enc(p.project_id)}/${enc(model!.model_key)}`, { dataset_id: dataset!.id });
+          : await predictDataset(p.project_id, model!.model_key, dataset!.id);
       navigate(`/prediction/report/${r.report_type}/${enc(r.id)}`);
     } catch {
       setBusy(false);

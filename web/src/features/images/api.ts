@@ -2,12 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import type { components } from '../../api/schema';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiBlob, apiGet, apiPost } from '../../api/client';
-import { uploadMultipart } from '../../api/upload';
+import { apiBlob } from '../../api/client';
+import { answer, http, per } from '../../api/typed';
+import { isOneOf, type QueryOf } from '../../api/types';
+import { isImagePrediction } from '../prediction/api';
+import { uploadTo } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
 import { rates } from '@mitate/rules';
 
-const enc = encodeURIComponent;
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
 export const isImageType = (t: string | undefined): t is ImageType => !!t && (IMAGE_TYPES as readonly string[]).includes(t);
@@ -36,12 +38,9 @@ type Schemas = components['schemas'];
 export type Epoch = Schemas['ImageEpoch'];
 export type Metrics = Schemas['ImageMetrics'];
 export type ImageModel = Schemas['ImageModel'];
-export type ImageProject = Schemas['ImageProject'];
 export type GalleryItem = Schemas['ImageGalleryItem'];
 export type HeldScore = Schemas['ImageHeldScore'];
 export type ImageReport = Schemas['ImageReport'];
-export type Detail = Schemas['ImageModelDetail'];
-export type ImageDataset = Schemas['ImageDataset'];
 
 export const imageKeys = {
   project: (id: string) => ['images', 'project', id] as const,
@@ -54,7 +53,7 @@ export const imageKeys = {
 export function useImageProject(id: string | undefined) {
   return useQuery({
     queryKey: imageKeys.project(id ?? ''),
-    queryFn: ({ signal }) => apiGet<ImageProject>(`/api/image/train/result/${enc(id!)}`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/image/train/result/{project_id}', { params: { path: { project_id: id! } }, ...per({ signal }) })),
     enabled: !!id,
     refetchInterval: (q) => (q.state.data?.training_state === 'training' ? 1000 : false),
   });
@@ -63,31 +62,34 @@ export function useDetail(id: string | undefined, key: string | undefined) {
   const { i18n } = useTranslation(); // the threshold's rule comes in the reader's language
   return useQuery({
     queryKey: [...imageKeys.detail(id ?? '', key ?? ''), i18n.language],
-    queryFn: ({ signal }) => apiGet<Detail>(`/api/detail/${enc(id!)}/${enc(key!)}`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/detail/{project_id}/{model_key}', { params: { path: { project_id: id!, model_key: key! } }, ...per({ signal }) })),
     enabled: !!id && !!key,
   });
 }
 export function useImageDataset(id: string | undefined) {
-  return useQuery({ queryKey: imageKeys.dataset(id ?? ''), queryFn: ({ signal }) => apiGet<ImageDataset>(`/api/image/dataset/${enc(id!)}`, undefined, { signal }), enabled: !!id });
+  return useQuery({ queryKey: imageKeys.dataset(id ?? ''), queryFn: ({ signal }) => answer(http.GET('/api/image/dataset/{id}', { params: { path: { id: id! } }, ...per({ signal }) })), enabled: !!id });
 }
+const SPLITS = ['train', 'validation', 'test'] as const satisfies readonly NonNullable<QueryOf<'/api/image/dataset/{id}/gallery', 'get'>['split']>[];
+/** `split` narrows to one of SPLITS; an empty choice (or any other) shows every split. */
 export function useGallery(id: string, page: number, pageSize: number, split: string, label: string) {
   return useQuery({
     queryKey: imageKeys.gallery(id, page, split, label),
     queryFn: ({ signal }) =>
-      apiGet<Schemas['ImageDatasetPage']>(
-        `/api/image/dataset/${enc(id)}/gallery`,
-        { page, page_size: pageSize, split: split || undefined, label: label || undefined },
-        { signal },
+      answer(
+        http.GET('/api/image/dataset/{id}/gallery', {
+          params: { path: { id }, query: { page, page_size: pageSize, split: isOneOf(SPLITS, split) ? split : undefined, label: label || undefined } },
+          ...per({ signal }),
+        }),
       ),
   });
 }
 
 export const registerImageProject = (datasetId: string, body: { project_type: ImageType; name: string; models: { algorithm: string }[]; settings: Settings }) =>
-  apiPost<ImageProject>(`/api/project/register/${enc(datasetId)}`, body);
-export const trainImageProject = (id: string) => apiPost<ImageProject>(`/api/train/${enc(id)}`, {});
-export const stopTraining = (id: string) => apiGet<ImageProject>(`/api/stop/image/train/${enc(id)}`);
+  answer(http.POST('/api/project/register/{dataset_id}', { params: { path: { dataset_id: datasetId } }, body }));
+export const trainImageProject = (id: string) => answer(http.POST('/api/train/{project_id}', { params: { path: { project_id: id } }, body: {} }));
+export const stopTraining = (id: string) => answer(http.GET('/api/stop/image/train/{id}', { params: { path: { id } } }));
 export const saveThreshold = (id: string, key: string, body: { threshold?: number; target_miss_rate?: number; ok_percentile?: number }) =>
-  apiPost<Detail>(`/api/update/threshold/${enc(id)}/${enc(key)}`, body);
+  answer(http.POST('/api/update/threshold/{project_id}/{model_key}', { params: { path: { project_id: id, model_key: key } }, body }));
 export async function download(path: string, name: string) {
   const { blob, fileName } = await apiBlob(path, name);
   saveBlob(blob, fileName);
@@ -95,8 +97,36 @@ export async function download(path: string, name: string) {
 export const predictImages = (id: string, key: string, files: File[]) => {
   const form = new FormData();
   for (const f of files) form.append('files', f, f.name);
-  return uploadMultipart<Schemas['ImagePredictionStarted']>(`/api/prediction/result/${enc(id)}/${enc(key)}`, form);
+  return uploadTo('/api/prediction/result/{project_id}/{model_key}', { project_id: id, model_key: key }, form);
 };
+
+/** Predicts an image dataset. The route takes multipart files or this JSON and its OpenAPI entry declares no body
+ * (it consumes both), so the JSON goes as the call's own option; path, parameters and answer stay typed. */
+export const predictDataset = (id: string, key: string, datasetId: string) =>
+  answer(http.POST('/api/prediction/result/{project_id}/{model_key}', { params: { path: { project_id: id, model_key: key } }, ...per({ json: { dataset_id: datasetId } }) }));
+
+/** An image prediction (the report page), polled while it runs; another kind of prediction is not this page's. */
+export function useImagePrediction(id: string | undefined) {
+  const { i18n } = useTranslation(); // the reasons of left-out images are said in the reader's language
+  return useQuery({
+    queryKey: ['images', 'prediction', id, i18n.language],
+    queryFn: async ({ signal }) => {
+      const p = await answer(http.GET('/api/inference/{id}', { params: { path: { id: id! } }, ...per({ signal }) }));
+      if (!isImagePrediction(p)) throw new TypeError(`prediction ${p.id} is not an image prediction`);
+      return p;
+    },
+    enabled: !!id,
+    refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1000 : false),
+  });
+}
+
+/** The organisation's image classification projects (the training list, filtered by type). */
+export function useClassificationProjects() {
+  return useQuery({
+    queryKey: ['images', 'classification-projects'],
+    queryFn: ({ signal }) => answer(http.GET('/api/image/project/list', { params: { query: { project_type: 'classification' } }, ...per({ signal }) })),
+  });
+}
 
 /** An image behind the bearer: fetched as a blob and shown through an object URL. */
 export function useAuthedImage(path: string | null) {
@@ -132,7 +162,6 @@ export const ratesAt = (scores: HeldScore[], threshold: number) =>
 // ---- pre-processing (SPEC §7 'Image') ------------------------------------------------------------------------
 export type ImageOperations = Schemas['ImageOperations'];
 export type PreprocessPreview = Schemas['ImagePreprocessPreview'];
-export type PreprocessRun = Schemas['ImagePreprocessRun'];
 export const DEFAULT_OPERATIONS: ImageOperations = {
   crop: { left: 0, top: 0, right: 0, bottom: 0 },
   rotate: 0,
@@ -144,13 +173,21 @@ export const DEFAULT_OPERATIONS: ImageOperations = {
   contrast: 1,
   normalize: 'none',
 };
-export const previewImagePreprocess = (datasetId: string, operations: ImageOperations, ids: string[], signal?: AbortSignal) =>
-  apiPost<PreprocessPreview>(`/api/image/preprocess/${enc(datasetId)}`, { operations, preview: true, ids }, { signal, silent: true });
-export const startImagePreprocess = (datasetId: string, operations: ImageOperations) =>
-  apiPost<Schemas['ImagePreprocessStarted']>(`/api/image/preprocess/${enc(datasetId)}`, { operations, preview: false });
-export const imagePreprocessResult = (tempId: string, signal?: AbortSignal) => apiGet<PreprocessRun>(`/api/image/preprocess/result/${enc(tempId)}`, undefined, { signal });
+/** The pre-processing call answers a preview (`preview: true`) or the started run; each caller reads its own. */
+type PreprocessAnswer = PreprocessPreview | Schemas['ImagePreprocessStarted'];
+function expect<T extends PreprocessAnswer>(a: PreprocessAnswer, is: (a: PreprocessAnswer) => a is T): T {
+  if (!is(a)) throw new TypeError('unexpected answer of /api/image/preprocess');
+  return a;
+}
+const isPreview = (a: PreprocessAnswer): a is PreprocessPreview => 'items' in a;
+const isStarted = (a: PreprocessAnswer): a is Schemas['ImagePreprocessStarted'] => 'temp_id' in a;
+export const previewImagePreprocess = async (datasetId: string, operations: ImageOperations, ids: string[], signal?: AbortSignal) =>
+  expect(await answer(http.POST('/api/image/preprocess/{dataset_id}', { params: { path: { dataset_id: datasetId } }, body: { operations, preview: true, ids }, ...per({ signal, silent: true }) })), isPreview);
+export const startImagePreprocess = async (datasetId: string, operations: ImageOperations) =>
+  expect(await answer(http.POST('/api/image/preprocess/{dataset_id}', { params: { path: { dataset_id: datasetId } }, body: { operations, preview: false } })), isStarted);
+export const imagePreprocessResult = (tempId: string, signal?: AbortSignal) => answer(http.GET('/api/image/preprocess/result/{temp_id}', { params: { path: { temp_id: tempId } }, ...per({ signal }) }));
 export const registerPreprocessed = (tempId: string, name: string, comment: string) =>
-  apiPost<ImageDataset>(`/api/image/new_dataset/register/${enc(tempId)}`, { name, comment });
+  answer(http.POST('/api/image/new_dataset/register/{temp_id}', { params: { path: { temp_id: tempId } }, body: { name, comment } }));
 
 /** Histogram bin centres with as many decimals as the bin width needs, so neighbouring bins never read alike (scores
  * 0.485353 to 0.485355 were all labelled '0.485' with three significant digits). */

@@ -3,11 +3,14 @@ import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Member } from '../../api/types';
+import { isOneOf, type Member } from '../../api/types';
 import ConfirmDialog from '../../components/ConfirmDialog';
-import { memberName, ROLES, updateMember } from './api';
+import { memberName, ROLES, updateMember, type MemberUpdate } from './api';
 
-type Change = { field: 'role' | 'status'; value: string };
+type Role = NonNullable<MemberUpdate['role']>;
+type Status = NonNullable<MemberUpdate['status']>;
+type Change = { field: 'role'; value: Role } | { field: 'status'; value: Status };
+const STATUSES = ['active', 'disabled'] as const satisfies readonly Status[];
 
 /** Role and status selects; each change asks for confirmation first (SPEC §6). */
 export function useMemberChange() {
@@ -19,7 +22,7 @@ export function useMemberChange() {
     if (!pending) return;
     setBusy(true);
     try {
-      await updateMember(pending.member.id, { [pending.change.field]: pending.change.value } as { role: string });
+      await updateMember(pending.member.id, pending.change.field === 'role' ? { role: pending.change.value } : { status: pending.change.value });
       await queryClient.invalidateQueries({ queryKey: ['members'] });
     } catch {
       /* the account client showed it */
@@ -53,7 +56,7 @@ export function RoleSelect({ member, onChange, canGrantOwner, disabled }: { memb
       variant="standard"
       value={member.role}
       disabled={disabled || (member.role === 'owner' && !canGrantOwner)}
-      onChange={(e) => onChange({ field: 'role', value: e.target.value })}
+      onChange={(e) => isOneOf(ROLES, e.target.value) && onChange({ field: 'role', value: e.target.value })}
       slotProps={{ htmlInput: { 'aria-label': t('members.roleOf', { name: memberName(member) }) } }}
       sx={{ minWidth: 130 }}
     >
@@ -76,7 +79,7 @@ export function StatusSelect({ member, onChange, disabled }: { member: Member; o
       variant="standard"
       value={member.status}
       disabled={disabled}
-      onChange={(e) => onChange({ field: 'status', value: e.target.value })}
+      onChange={(e) => isOneOf(STATUSES, e.target.value) && onChange({ field: 'status', value: e.target.value })}
       slotProps={{ htmlInput: { 'aria-label': t('members.statusOf', { name: memberName(member) }) } }}
       sx={{ minWidth: 120 }}
     >

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { accountCall } from '../../api/client';
-import type { Member, Page } from '../../api/types';
+import { accountAnswer, http } from '../../api/typed';
+import type { BodyOf, Member } from '../../api/types';
 import type { components } from '../../api/schema';
 
 /** The answer of GET /members/{id} (generated from the server's OpenAPI document). */
@@ -9,34 +9,31 @@ export type MemberDetails = components['schemas']['MemberDetails'];
 export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 
 export function useMembers() {
-  return useQuery({ queryKey: ['members'], queryFn: () => accountCall<Page<Member>>('/account/api/members') });
+  return useQuery({ queryKey: ['members'], queryFn: () => accountAnswer((o) => http.GET('/account/api/members', o)) });
 }
 
 export function useMember(id: string | undefined) {
   return useQuery({
     queryKey: ['members', id],
-    queryFn: () => accountCall<MemberDetails>(`/account/api/members/${encodeURIComponent(id!)}`),
+    queryFn: (): Promise<MemberDetails> => accountAnswer((o) => http.GET('/account/api/members/{id}', { params: { path: { id: id! } }, ...o })),
     enabled: !!id,
   });
 }
 
-export interface Invite {
-  email: string;
-  role: string;
-  first_name: string;
-  last_name: string;
-}
+export type Invite = BodyOf<'/account/api/members', 'post'>;
+/** One change of a member: its role or its status. */
+export type MemberUpdate = BodyOf<'/account/api/members/{id}', 'put'>;
 
 /** POST members: the success message is the server's ('Invitation sent to …'). */
-export const inviteMember = (body: Invite) => accountCall<{ id: string; message: string }>('/account/api/members', { method: 'POST', json: body, silent: true, success: true });
+export const inviteMember = (body: Invite) => accountAnswer((o) => http.POST('/account/api/members', { body, ...o }), { silent: true, success: true });
 
 /** PUT /members/{id} with exactly one field: role or status. */
-export const updateMember = (id: string, field: { role: string } | { status: string }) =>
-  accountCall<Member & { message: string }>(`/account/api/members/${encodeURIComponent(id)}`, { method: 'PUT', json: field, success: true });
+export const updateMember = (id: string, field: MemberUpdate) =>
+  accountAnswer((o) => http.PUT('/account/api/members/{id}', { params: { path: { id } }, body: field, ...o }), { success: true });
 
 export const memberName = (m: Pick<Member, 'first_name' | 'last_name' | 'email'>) =>
   [m.first_name, m.last_name].filter(Boolean).join(' ') || m.email;
 
 /** DELETE /members/{id}: cancels an invitation that has not been accepted (the server's message is shown). */
 export const cancelInvitation = (id: string) =>
-  accountCall<{ id: string; message: string }>(`/account/api/members/${encodeURIComponent(id)}`, { method: 'DELETE', success: true });
+  accountAnswer((o) => http.DELETE('/account/api/members/{id}', { params: { path: { id } }, ...o }), { success: true });

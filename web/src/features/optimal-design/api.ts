@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiGet } from '../../api/client';
+import { apiBlob } from '../../api/client';
 import type { components } from '../../api/schema';
-import { uploadMultipart } from '../../api/upload';
+import { answer, http, per } from '../../api/typed';
+import { uploadTo } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
 
 /** Shapes of SPEC §7 'Optimal design' (server/src/features/optimal-design/schemas.ts is the source of truth). */
@@ -52,7 +53,6 @@ export type DesignResult = Schemas['DesignResult'];
 export type Criteria = Schemas['DesignCriteria'];
 export type Fit = Schemas['DesignFit'];
 export type FitTerm = Fit['terms'][number];
-export type Evaluation = Schemas['DesignEvaluationState'];
 export type Row = DesignResult['runs'][number];
 
 const base = '/api/optimal';
@@ -67,20 +67,20 @@ export const doeKeys = {
 export function useProjects(params: { query: string; page: number; page_size: number }) {
   return useQuery({
     queryKey: doeKeys.list(params),
-    queryFn: ({ signal }) => apiGet<Schemas['DesignProjectPage']>(`${base}/projects`, params, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/optimal/projects', { params: { query: params }, ...per({ signal }) })),
     placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.items.some((p) => p.state === 'running') ? 2000 : false),
   });
 }
 
 export function useAllProjects() {
-  return useQuery({ queryKey: ['optimal-design', 'all'], queryFn: ({ signal }) => apiGet<Schemas['DesignProjectsByState']>(`${base}/projects/list`, undefined, { signal }) });
+  return useQuery({ queryKey: ['optimal-design', 'all'], queryFn: ({ signal }) => answer(http.GET('/api/optimal/projects/list', per({ signal }))) });
 }
 
 export function useProject(id: string) {
   return useQuery({
     queryKey: doeKeys.project(id),
-    queryFn: ({ signal }) => apiGet<Project>(`${base}/project/${enc(id)}`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/optimal/project/{id}', { params: { path: { id } }, ...per({ signal }) })),
     refetchInterval: (q) => (q.state.data?.state === 'running' ? 1000 : false),
   });
 }
@@ -88,7 +88,7 @@ export function useProject(id: string) {
 export function useEvaluation(id: string, enabled: boolean) {
   return useQuery({
     queryKey: doeKeys.evaluation(id),
-    queryFn: ({ signal }) => apiGet<Evaluation>(`${base}/eval/result/${enc(id)}`, undefined, { signal, silent: true }),
+    queryFn: ({ signal }) => answer(http.GET('/api/optimal/eval/result/{id}', { params: { path: { id } }, ...per({ signal, silent: true }) })),
     enabled,
     refetchInterval: (q) => (q.state.data?.state === 'running' ? 1000 : false),
   });
@@ -102,10 +102,10 @@ function form(settings: unknown, files: Record<string, File | null | undefined>)
 }
 
 export const registerProject = (s: RegisterSettings, files: { exclude_file?: File | null; runs_file?: File | null }) =>
-  uploadMultipart<Project>(`${base}/register`, form(s, files));
-export const nextRound = (id: string, s: RoundSettings, file: File | null) => uploadMultipart<Project>(`${base}/round/${enc(id)}`, form(s, { file }));
-export const evaluateDesign = (id: string, file: File) => uploadMultipart<Evaluation>(`${base}/evaluate/${enc(id)}`, form({}, { file }));
-export const deleteProject = (id: string) => apiDelete<Schemas['Deleted']>(`${base}/project/delete/${enc(id)}`);
+  uploadTo('/api/optimal/register', {}, form(s, files));
+export const nextRound = (id: string, s: RoundSettings, file: File | null) => uploadTo('/api/optimal/round/{id}', { id }, form(s, { file }));
+export const evaluateDesign = (id: string, file: File) => uploadTo('/api/optimal/evaluate/{id}', { id }, form({}, { file }));
+export const deleteProject = (id: string) => answer(http.DELETE('/api/optimal/project/delete/{id}', { params: { path: { id } } }));
 
 export async function downloadExperimentSheet(id: string, round: number) {
   const { blob, fileName } = await apiBlob(`${base}/experiment/download`, 'experiment.csv', { method: 'POST', json: { project_id: id, round } });

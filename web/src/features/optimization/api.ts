@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiPost } from '../../api/client';
+import { apiBlob } from '../../api/client';
 import { answer, http, per } from '../../api/typed';
 import { isOneOf } from '../../api/types';
 import type { components } from '../../api/schema';
@@ -30,13 +30,11 @@ export type FeatureSetting = Project['features'][number];
 export type ConstraintSetting = Project['constraints'][number];
 export type Run = Schemas['OptimizationRun'];
 export type FeatureInfo = Schemas['OptimizationFeatureInfo'];
-export type FeaturesStep = Schemas['OptimizationFeaturesStep'];
 export type Candidate = Schemas['OptimizationCandidate'];
 export type BestCondition = Schemas['OptimizationBest'];
 export type Profile = Schemas['OptimizationProfile'];
 export type Result = Schemas['OptimizationResult'];
 export type ConditionPrediction = Schemas['OptimizationConditionPrediction'];
-type PredictionTask = Schemas['OptimizationPredictionTask'];
 
 /** The wizard's settings (the request body of register, without name and comment). */
 export interface Settings {
@@ -100,20 +98,22 @@ export function useResult(id: string | undefined, algorithm: string | undefined,
 export function useFeaturesStep(refs: ModelRef[]) {
   return useQuery({
     queryKey: optKeys.features(refs),
-    queryFn: ({ signal }) => apiPost<FeaturesStep>(`/api/optimization/preprocess/${enc(refs[0].project_id)}`, { models: refs }, { signal }),
+    queryFn: ({ signal }) => answer(http.POST('/api/optimization/preprocess/{project_id}', { params: { path: { project_id: refs[0].project_id } }, body: { models: refs }, ...per({ signal }) })),
     enabled: refs.length > 0,
   });
 }
 
-export const registerProject = (datasetId: string, body: Settings & { name: string; comment: string }) => apiPost<Project>(`/api/optimization/register/${enc(datasetId)}`, body);
-export const evaluateProject = (id: string, algorithms?: Algorithm[]) => apiPost<Project>(`/api/optimization/evaluate/${enc(id)}`, algorithms ? { algorithms } : {});
-export const deleteProject = (id: string) => apiDelete<Schemas['Deleted']>(`/api/optimization/project/delete/${enc(id)}`);
+export const registerProject = (datasetId: string, body: Settings & { name: string; comment: string }) =>
+  answer(http.POST('/api/optimization/register/{dataset_id}', { params: { path: { dataset_id: datasetId } }, body }));
+export const evaluateProject = (id: string, algorithms?: Algorithm[]) =>
+  answer(http.POST('/api/optimization/evaluate/{optimizer_id}', { params: { path: { optimizer_id: id } }, body: algorithms ? { algorithms } : {} }));
+export const deleteProject = (id: string) => answer(http.DELETE('/api/optimization/project/delete/{id}', { params: { path: { id } } }));
 
 export async function predictConditions(projectId: string, conditions: Record<string, number | string>[]): Promise<ConditionPrediction[]> {
-  const task = await apiPost<PredictionTask>(`/api/optimization/prediction/${enc(projectId)}`, { conditions });
+  const task = await answer(http.POST('/api/optimization/prediction/{project_id}', { params: { path: { project_id: projectId } }, body: { conditions } }));
   // a small job: poll until it finishes (limits generous, the machine may be busy)
   for (let i = 0; i < 600; i++) {
-    const r = await apiPost<PredictionTask>(`/api/optimization/prediction/result/${enc(task.id)}`, {});
+    const r = await answer(http.POST('/api/optimization/prediction/result/{task_id}', { params: { path: { task_id: task.id } } }));
     if (r.state === 'done' && r.result) return r.result.predictions;
     if (r.state === 'failed') throw new Error(r.error ?? 'failed');
     await new Promise((res) => setTimeout(res, 500));

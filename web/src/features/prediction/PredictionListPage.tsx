@@ -23,7 +23,7 @@ import SearchField from '../../components/SearchField';
 import { useConfirmedAction } from '../../components/useConfirmedAction';
 import { formatDateTime } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
-import { type Project, useProjectList } from '../training/api';
+import { type ListedProject, useProjectList } from '../training/api';
 import { deletePrediction, downloadPredictions, type Prediction, reportPath, usePredictions } from './api';
 
 export const NS = 'prediction';
@@ -38,7 +38,7 @@ function NewPredictionDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation(NS);
   const navigate = useNavigate();
   const projects = useProjectList('', '', 1, 200);
-  const [project, setProject] = useState<Project | null>(null);
+  const [project, setProject] = useState<ListedProject | null>(null);
   const items = (projects.data?.items ?? []).filter((p) => p.models_done > 0);
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="new-prediction-title">

@@ -20,7 +20,7 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatInteger } from '../../lib/format';
 import { useAllDatasets, useDatasetSchema } from '../datasets/api';
-import { metricOf, useProject } from '../training/api';
+import { isProjectType, metricOf, useProject } from '../training/api';
 import { formatMetric, PRIMARY_METRICS } from '../training/labels';
 import '../timeseries/i18nBundle';
 import { isTsType, modeOf, type TsModel, useTsProject } from '../timeseries/api';
@@ -81,7 +81,7 @@ export default function PredictionWizard() {
     }
   };
 
-  const metrics = PRIMARY_METRICS[project.project_type] ?? [];
+  const metrics = isProjectType(project.project_type) ? PRIMARY_METRICS[project.project_type] : [];
   const detectors = new Map((ts.data?.models ?? []).map((d) => [d.model_key, d]));
   const detectorFigures = (d: TsModel) => {
     const mt = (d.metrics ?? {}) as Record<string, unknown>;

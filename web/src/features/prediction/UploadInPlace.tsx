@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import type { Dataset } from '../../api/types';
-import { registerDataset } from '../datasets/api';
+import { isTableDataset, registerDataset } from '../datasets/api';
 import { ACCEPTED_EXTENSIONS, hasAcceptedExtension } from '../datasets/csvHeader';
 import { NS } from './PredictionListPage';
 
@@ -48,7 +48,8 @@ export default function UploadInPlace({ projectType, onRegistered }: { projectTy
       );
       await qc.invalidateQueries({ queryKey: ['datasets'] });
       setDone(t('wizard.upload.done', { name: d.name }));
-      onRegistered(d);
+      // a prediction's upload is a table (CSV): its answer is a table dataset
+      if (isTableDataset(d)) onRegistered(d);
     } catch (err) {
       setError(err instanceof ApiError ? (err.fieldErrors[0]?.message ?? err.serverMessage ?? t('wizard.upload.failed')) : t('wizard.upload.failed'));
     } finally {

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiBlob, apiPost } from '../../api/client';
+import { apiBlob } from '../../api/client';
 import type { components } from '../../api/schema';
 import { answer, http, per } from '../../api/typed';
-import { uploadMultipart } from '../../api/upload';
+import { uploadTo } from '../../api/upload';
+import { stepBody } from './stepBody';
 import { saveBlob } from '../../lib/browser';
 
 const enc = encodeURIComponent;
@@ -41,16 +42,15 @@ export function useConditions() {
   return useQuery({ queryKey: keys.conditions, queryFn: ({ signal }) => answer(http.GET('/api/preprocess/conditions', per({ signal }))) });
 }
 
-// Still hand-typed: these send steps, and the web's Step is the answer's shape (method: string) while the request
-// declares each kind's methods as an enum; typing them needs a request-side Step (normalizeStep's result).
+// The steps are sent as the request declares them (stepBody: each kind with its own methods).
 export const previewStep = (id: string, steps: Step[], index: number) =>
-  apiPost<Preview>(`/api/manual/process/dataset/${enc(id)}`, { steps, index }, { silent: true });
+  answer(http.POST('/api/manual/process/dataset/{id}', { params: { path: { id } }, body: { steps: steps.map(stepBody), index }, ...per({ silent: true }) }));
 
 export const saveCondition = (body: { name: string; steps: Step[]; datetime_column?: string | null; source_dataset_id?: string | null; confirm_overwrite?: boolean }) =>
-  apiPost<Condition>('/api/preprocess/conditions', body, { silent: true });
+  answer(http.POST('/api/preprocess/conditions', { body: { ...body, steps: body.steps.map(stepBody) }, ...per({ silent: true }) }));
 
 export const runCondition = (id: string, body: { steps: Step[]; condition_name?: string; confirm_overwrite?: boolean }) =>
-  apiPost<Schemas['PreprocessRunStarted']>(`/api/preprocess/dataset/${enc(id)}`, body, { silent: true });
+  answer(http.POST('/api/preprocess/dataset/{id}', { params: { path: { id } }, body: { ...body, steps: body.steps.map(stepBody) }, ...per({ silent: true }) }));
 
 export function useRun(tempId: string | null) {
   return useQuery({
@@ -78,5 +78,5 @@ export async function downloadCondition(id: string): Promise<void> {
 export function uploadConditionFile(file: File) {
   const form = new FormData();
   form.append('file', file);
-  return uploadMultipart<Schemas['ConditionFile']>('/api/preprocess/conditions/upload', form);
+  return uploadTo('/api/preprocess/conditions/upload', {}, form);
 }

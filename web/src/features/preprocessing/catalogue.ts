@@ -1,4 +1,5 @@
 import type { Step, StepDraft, StepParams } from './api';
+import { METHODS } from './stepBody';
 
 export type FieldKind = 'number' | 'integer' | 'text' | 'select' | 'column' | 'expression';
 
@@ -27,7 +28,7 @@ export interface ProcessSpec {
 /** The steps the engine knows (engine/mitate_engine/preprocessing/steps/), with their parameters and defaults. */
 export const CATALOGUE: Record<string, ProcessSpec> = {
   outliers: {
-    methods: ['iqr', 'zscore', 'hampel'],
+    methods: [...METHODS.outliers],
     columns: 'numeric',
     columnsOptional: true,
     fields: [
@@ -38,7 +39,7 @@ export const CATALOGUE: Record<string, ProcessSpec> = {
     ],
   },
   missing: {
-    methods: ['drop_rows', 'drop_columns', 'mean', 'median', 'mode', 'constant', 'ffill', 'bfill', 'linear', 'time'],
+    methods: [...METHODS.missing],
     columns: 'any',
     columnsOptional: true,
     fields: [
@@ -46,9 +47,9 @@ export const CATALOGUE: Record<string, ProcessSpec> = {
       { key: 'value', kind: 'text', default: '0', methods: ['constant'] },
     ],
   },
-  scaling: { methods: ['standard', 'minmax', 'robust'], columns: 'numeric', columnsOptional: true, fields: [] },
+  scaling: { methods: [...METHODS.scaling], columns: 'numeric', columnsOptional: true, fields: [] },
   computed: {
-    methods: ['expression'],
+    methods: [...METHODS.computed],
     columns: 'none',
     fields: [
       { key: 'name', kind: 'text', default: '' },
@@ -56,7 +57,7 @@ export const CATALOGUE: Record<string, ProcessSpec> = {
     ],
   },
   window: {
-    methods: ['mean', 'std', 'min', 'max', 'median', 'lag'],
+    methods: [...METHODS.window],
     columns: 'numeric',
     fields: [
       { key: 'window', kind: 'integer', default: 5, methods: ['mean', 'std', 'min', 'max', 'median'], optional: true },
@@ -66,12 +67,12 @@ export const CATALOGUE: Record<string, ProcessSpec> = {
     ],
   },
   columns: {
-    methods: ['drop', 'rename', 'retype'],
+    methods: [...METHODS.columns],
     columns: 'any',
     fields: [{ key: 'dtype', kind: 'select', options: ['float', 'integer', 'string', 'datetime', 'boolean'], default: 'float', methods: ['retype'] }],
   },
   filter: {
-    methods: ['keep'],
+    methods: [...METHODS.filter],
     columns: 'none',
     fields: [
       { key: 'column', kind: 'column', default: '' },
@@ -81,7 +82,7 @@ export const CATALOGUE: Record<string, ProcessSpec> = {
     ],
   },
   sort: {
-    methods: ['datetime', 'column'],
+    methods: [...METHODS.sort],
     columns: 'any',
     noColumnsFor: ['datetime'],
     fields: [{ key: 'ascending', kind: 'select', options: ['true', 'false'], default: 'true' }],

@@ -8,10 +8,11 @@ import { useColorScheme } from '@mui/material/styles';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { saveLanguage, storedLanguage, type AppLanguage } from '../../i18n';
+import { isOneOf } from '../../api/types';
+import { isAppLanguage, saveLanguage, storedLanguage, type AppLanguage } from '../../i18n';
 import { reloadPage } from '../../lib/browser';
 import { formatDateTime, formatOffset, setDisplaySettings } from '../../lib/format';
-import { saveSettings, type Profile, type Settings } from '../account/api';
+import { saveSettings, type Profile, type Settings, type SettingsChange } from '../account/api';
 import { CURRENCIES } from '../account/SetupForm';
 
 /** Whole and the usual fractional offsets from UTC-12:00 to UTC+14:00. */
@@ -36,7 +37,7 @@ export default function SettingsTab({ profile }: { profile: Profile }) {
   const [s, setS] = useState<Settings>({ ...profile.settings, language: storedLanguage() });
   const [busy, setBusy] = useState(false);
 
-  const change = async (patch: Partial<Settings>) => {
+  const change = async (patch: SettingsChange) => {
     const next = { ...s, ...patch };
     setS(next);
     applySettings(next, setMode);
@@ -58,11 +59,11 @@ export default function SettingsTab({ profile }: { profile: Profile }) {
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5, maxWidth: 480 }}>
-      <TextField select label={t('settings.language')} value={s.language} onChange={(e) => void change({ language: e.target.value })} disabled={busy}>
+      <TextField select label={t('settings.language')} value={s.language} onChange={(e) => isAppLanguage(e.target.value) && void change({ language: e.target.value })} disabled={busy}>
         <MenuItem value="en-gb">English</MenuItem>
         <MenuItem value="ja-jp">日本語</MenuItem>
       </TextField>
-      <TextField select label={t('settings.currency')} value={s.currency} onChange={(e) => void change({ currency: e.target.value })} disabled={busy}>
+      <TextField select label={t('settings.currency')} value={s.currency} onChange={(e) => isOneOf(CURRENCIES, e.target.value) && void change({ currency: e.target.value })} disabled={busy}>
         {CURRENCIES.map((c) => (
           <MenuItem key={c} value={c}>
             {c}

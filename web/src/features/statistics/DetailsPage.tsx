@@ -38,26 +38,11 @@ import { formatDateTime, formatInteger, formatNumber } from '../../lib/format';
 import { type Alternative, downloadResult, type EqualVariance, type Evaluation, type Project, runProject, statKeys, type TestResult, useEvaluation, useProject, useRunState } from './api';
 import { BoxStripChart, QQChart, ReferenceChart, ScatterFitChart } from './charts';
 import DeleteProjectDialog from './DeleteProjectDialog';
+import { AnovaTable, Card, ContingencyTable, n, pct, TukeyTable } from './ResultTables';
 import { boxesOf, descriptiveRows, referenceOf } from '@mitate/rules';
 import { formatP, formatStat, hasAlternative, meanLabelKey, methodLabel, NS, RUN_NOTICE, StateChip, testLabel } from './labels';
 
-const pct = (x: number) => `${Number((x * 100).toPrecision(6))}%`;
 
-function Card({ title, children, subtitle }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
-  return (
-    <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-        {title}
-      </Typography>
-      {subtitle && (
-        <Typography variant="caption" color="text.secondary" component="p">
-          {subtitle}
-        </Typography>
-      )}
-      <Box sx={{ mt: 1 }}>{children}</Box>
-    </Paper>
-  );
-}
 
 function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
   return (
@@ -141,7 +126,6 @@ function RerunDialog({ project, open, onClose }: { project: Project; open: boole
   );
 }
 
-const n = (v: number | null | undefined) => (v === null || v === undefined ? '—' : formatNumber(v));
 
 function Descriptives({ result }: { result: TestResult }) {
   const { t } = useTranslation(NS);
@@ -294,103 +278,9 @@ function ResultView({ project, result, evaluation }: { project: Project; result:
           <Descriptives result={result} />
         </Card>
       )}
-      {result.test_type === 'anova' && (
-        <Card title={t('details.tukey')}>
-          <TableContainer>
-            <Table size="small" aria-label={t('details.tukey')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('table.pair')}</TableCell>
-                  <TableCell align="right">{t('table.difference')}</TableCell>
-                  <TableCell align="right">{t('details.ci', { level: pct(result.confidence_level) })}</TableCell>
-                  <TableCell align="right">{t('table.pAdj')}</TableCell>
-                  <TableCell>{t('table.significant')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {result.post_hoc.pairs.map((p) => (
-                  <TableRow key={`${p.a}|${p.b}`}>
-                    <TableCell>{`${p.a} − ${p.b}`}</TableCell>
-                    <TableCell align="right">{n(p.difference)}</TableCell>
-                    <TableCell align="right">{`[${n(p.low)}, ${n(p.high)}]`}</TableCell>
-                    <TableCell align="right">{formatP(p.p_value)}</TableCell>
-                    <TableCell>{p.reject ? <Chip size="small" color="warning" variant="outlined" label={t('table.yes')} /> : t('table.no')}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        </Card>
-      )}
-      {result.test_type === 'anova' && (
-        <Card title={t('details.anovaTable')}>
-          <Table size="small" aria-label={t('details.anovaTable')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('table.source')}</TableCell>
-                <TableCell align="right">{t('details.df')}</TableCell>
-                <TableCell align="right">{t('table.ss')}</TableCell>
-                <TableCell align="right">{t('table.ms')}</TableCell>
-                <TableCell align="right">F</TableCell>
-                <TableCell align="right">{t('table.p')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <TableRow>
-                <TableCell>{t('table.between')}</TableCell>
-                <TableCell align="right">{result.df}</TableCell>
-                <TableCell align="right">{n(result.anova_table.ss_between)}</TableCell>
-                <TableCell align="right">{n(result.anova_table.ms_between)}</TableCell>
-                <TableCell align="right">{formatStat(result.statistic?.value)}</TableCell>
-                <TableCell align="right">{formatP(result.p_value)}</TableCell>
-              </TableRow>
-              <TableRow>
-                <TableCell>{t('table.within')}</TableCell>
-                <TableCell align="right">{result.df2}</TableCell>
-                <TableCell align="right">{n(result.anova_table.ss_within)}</TableCell>
-                <TableCell align="right">{n(result.anova_table.ms_within)}</TableCell>
-                <TableCell />
-                <TableCell />
-              </TableRow>
-            </TableBody>
-          </Table>
-        </Card>
-      )}
-      {result.test_type === 'chi_square' && (
-        <Card title={t('details.contingency')}>
-          <TableContainer>
-            <Table size="small" aria-label={t('details.contingency')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{`${result.table.row_variable} \\ ${result.table.column_variable}`}</TableCell>
-                  {result.table.columns.map((c) => (
-                    <TableCell key={c} align="right">
-                      {c}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {result.table.rows.map((r, i) => (
-                  <TableRow key={r}>
-                    <TableCell component="th" scope="row">
-                      {r}
-                    </TableCell>
-                    {result.table.observed[i].map((o, j) => {
-                      const e = result.table.expected[i][j];
-                      return (
-                        <TableCell key={j} align="right" sx={e < 5 ? { color: 'warning.dark' } : undefined}>
-                          {formatInteger(o)} ({formatNumber(Number(e.toFixed(2)))})
-                        </TableCell>
-                      );
-                    })}
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        </Card>
-      )}
+      {result.test_type === 'anova' && <TukeyTable result={result} />}
+      {result.test_type === 'anova' && <AnovaTable result={result} />}
+      {result.test_type === 'chi_square' && <ContingencyTable result={result} />}
       {result.assumptions.length > 0 && (
         <Card title={t('details.assumptions')}>
           <Assumptions result={result} />

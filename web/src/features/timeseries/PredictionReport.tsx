@@ -3,28 +3,24 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
-import { apiBlob, apiGet } from '../../api/client';
+import { apiBlob } from '../../api/client';
 import type { Bucket } from './api';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { saveBlob } from '../../lib/browser';
-import type { components } from '../../api/schema';
-import type { TimeSeriesPrediction } from '../prediction/api';
 import '../prediction/i18nBundle';
 import { PredictionState } from '../prediction/PredictionListPage';
 import InfoGrid from '../../components/InfoGrid';
 import { formatDateTime } from '../../lib/format';
-import { resultPath, type ThresholdStats } from './api';
+import { resultPath, useTsPrediction, useTsPredictionSeries, type ThresholdStats } from './api';
 import { ContributionBars, MetricCards } from './Metrics';
 import ScoreChart from './ScoreChart';
 import { fullTime } from '../../lib/timeAxis';
 
-type PredSeries = components['schemas']['PredictionScoreSeries'];
 const enc = encodeURIComponent;
 
 /** /prediction/time-series/report/{prediction_id}: scores, alarms and contributions on new data; CSV download. */
@@ -34,18 +30,9 @@ export default function PredictionReport() {
   const [span, setSpan] = useState(0);
   // [first, last] row shown: a drag across the chart zooms, the server downsamples that window again
   const [zoom, setZoom] = useState<[number, number] | null>(null);
-  const pred = useQuery({
-    queryKey: ['timeseries', 'prediction', id],
-    queryFn: ({ signal }) => apiGet<TimeSeriesPrediction>(`/api/timeseries/prediction/result/${enc(id)}`, undefined, { signal }),
-    refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1500 : false),
-  });
+  const pred = useTsPrediction(id);
   const done = pred.data?.state === 'done';
-  const series = useQuery({
-    queryKey: ['timeseries', 'prediction-series', id, zoom?.[0], zoom?.[1]],
-    queryFn: ({ signal }) => apiGet<PredSeries>(`/api/timeseries/prediction/series/${enc(id)}`, { points: 800, ...(zoom ? { start: zoom[0], end: zoom[1] } : {}) }, { signal }),
-    enabled: done,
-    placeholderData: keepPreviousData,
-  });
+  const series = useTsPredictionSeries(id, zoom, done);
   usePageTitle(pred.data?.name);
   if (!pred.data) return <PageLoading />;
   const p = pred.data;

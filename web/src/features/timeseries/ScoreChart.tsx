@@ -26,6 +26,81 @@ export interface ScoreChartProps {
   selected?: [number, number] | null;
 }
 
+/** Whether a span [first, last] shows in the rows drawn. */
+const visibleIn = (p: ScoreChartProps) => (s: [number, number]) => s[1] >= p.start && s[0] <= p.end;
+
+/** The training part (blue), labelled events (grey) and alarms (red, a click selects one) over the rows drawn. */
+function Bands({ p, x }: { p: ScoreChartProps; x: (pos: number) => number }) {
+  const visible = visibleIn(p);
+  const band = (s: [number, number]) => ({ x: x(Math.max(s[0], p.start)), w: Math.max(1.5, x(Math.min(s[1], p.end) + 1) - x(Math.max(s[0], p.start))) });
+  return (
+    <>
+      {(p.trainPart ?? []).filter((s) => visible([s.start, s.end])).map((s) => {
+        const b = band([s.start, s.end]);
+        return <rect key={`t${s.start}`} x={b.x} y={PAD.t} width={b.w} height={H - PAD.t - PAD.b} fill="#e3f2fd" />;
+      })}
+      {(p.events ?? []).filter(visible).map((s) => {
+        const b = band(s);
+        return <rect key={`e${s[0]}`} data-testid="event-span" x={b.x} y={PAD.t} width={b.w} height={H - PAD.t - PAD.b} fill="#9e9e9e" opacity={0.25} />;
+      })}
+      {p.spans.filter(visible).map((s) => {
+        const b = band(s);
+        const sel = p.selected && p.selected[0] === s[0];
+        return (
+          <rect
+            key={`a${s[0]}`}
+            data-testid="alarm-span"
+            x={b.x}
+            y={H - PAD.b - 14}
+            width={b.w}
+            height={14}
+            fill={sel ? '#b71c1c' : '#e53935'}
+            opacity={0.85}
+            style={{ cursor: 'pointer' }}
+            onPointerDown={(e) => e.stopPropagation()}
+            onClick={() => p.onSpanClick?.(s)}
+          />
+        );
+      })}
+    </>
+  );
+}
+
+/** The score axis (five ticks) and the time axis: each row's time (or order number), shortened to what changes. */
+function Axes({ p, x, y, lo, hi }: { p: ScoreChartProps; x: (pos: number) => number; y: (v: number) => number; lo: number; hi: number }) {
+  const ticks = Array.from({ length: 5 }, (_, i) => lo + ((hi - lo) * i) / 4);
+  const xTicks = Array.from({ length: 6 }, (_, i) => Math.round(p.start + ((p.end - p.start) * i) / 5));
+  const format = useMemo(() => formatFor(p.times ?? []), [p.times]);
+  const note = axisNote(p.times ?? [], format);
+  const timeOf = (pos: number) => {
+    const i = p.points.findIndex((b) => b[0] >= pos);
+    const tv = p.times?.[i < 0 ? p.points.length - 1 : i];
+    return tv === null || tv === undefined ? String(pos) : formatTime(tv, format);
+  };
+  return (
+    <>
+      {ticks.map((v) => (
+        <g key={v}>
+          <line x1={PAD.l - 4} x2={PAD.l} y1={y(v)} y2={y(v)} stroke="#999" />
+          <text x={PAD.l - 6} y={y(v) + 4} fontSize={11} textAnchor="end" fill="#555">
+            {tickLabel(v, (hi - lo) / 4)}
+          </text>
+        </g>
+      ))}
+      {xTicks.map((v, i) => (
+        <text key={v} data-testid="time-tick" x={x(v)} y={H - 6} fontSize={10} textAnchor={i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle'} fill="#555">
+          {timeOf(v)}
+        </text>
+      ))}
+      {note && (
+        <text data-testid="time-note" x={PAD.l + 4} y={PAD.t + 12} fontSize={10} fill="#777">
+          {note}
+        </text>
+      )}
+    </>
+  );
+}
+
 const fmt = (v: number) => (Math.abs(v) >= 1000 || (v !== 0 && Math.abs(v) < 0.01) ? v.toExponential(1) : v.toFixed(Math.abs(v) >= 10 ? 1 : 2));
 
 /**
@@ -73,19 +148,6 @@ export default function ScoreChart(p: ScoreChartProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [p.points, lo, hi, p.start, p.end]);
 
-  const visible = (s: [number, number]) => s[1] >= p.start && s[0] <= p.end;
-  const band = (s: [number, number]) => ({ x: x(Math.max(s[0], p.start)), w: Math.max(1.5, x(Math.min(s[1], p.end) + 1) - x(Math.max(s[0], p.start))) });
-  const ticks = Array.from({ length: 5 }, (_, i) => lo + ((hi - lo) * i) / 4);
-  const xTicks = Array.from({ length: 6 }, (_, i) => Math.round(p.start + ((p.end - p.start) * i) / 5));
-  // the axis says each row's time (or order number), shortened to what changes over the span shown
-  const format = useMemo(() => formatFor(p.times ?? []), [p.times]);
-  const note = axisNote(p.times ?? [], format);
-  const timeOf = (pos: number) => {
-    const i = p.points.findIndex((b) => b[0] >= pos);
-    const tv = p.times?.[i < 0 ? p.points.length - 1 : i];
-    return tv === null || tv === undefined ? String(pos) : formatTime(tv, format);
-  };
-
   return (
     <Box sx={{ width: '100%', userSelect: 'none' }}>
       <svg
@@ -126,52 +188,9 @@ export default function ScoreChart(p: ScoreChartProps) {
         onDoubleClick={() => p.onZoom?.(null)}
       >
         <rect x={PAD.l} y={PAD.t} width={W - PAD.l - PAD.r} height={H - PAD.t - PAD.b} fill="#fafafa" stroke="#ddd" />
-        {(p.trainPart ?? []).filter((s) => visible([s.start, s.end])).map((s) => {
-          const b = band([s.start, s.end]);
-          return <rect key={`t${s.start}`} x={b.x} y={PAD.t} width={b.w} height={H - PAD.t - PAD.b} fill="#e3f2fd" />;
-        })}
-        {(p.events ?? []).filter(visible).map((s) => {
-          const b = band(s);
-          return <rect key={`e${s[0]}`} data-testid="event-span" x={b.x} y={PAD.t} width={b.w} height={H - PAD.t - PAD.b} fill="#9e9e9e" opacity={0.25} />;
-        })}
-        {p.spans.filter(visible).map((s) => {
-          const b = band(s);
-          const sel = p.selected && p.selected[0] === s[0];
-          return (
-            <rect
-              key={`a${s[0]}`}
-              data-testid="alarm-span"
-              x={b.x}
-              y={H - PAD.b - 14}
-              width={b.w}
-              height={14}
-              fill={sel ? '#b71c1c' : '#e53935'}
-              opacity={0.85}
-              style={{ cursor: 'pointer' }}
-              onPointerDown={(e) => e.stopPropagation()}
-              onClick={() => p.onSpanClick?.(s)}
-            />
-          );
-        })}
+        <Bands p={p} x={x} />
         {path && <path d={path} fill="#1565c0" stroke="#1565c0" strokeWidth={0.8} />}
-        {ticks.map((v) => (
-          <g key={v}>
-            <line x1={PAD.l - 4} x2={PAD.l} y1={y(v)} y2={y(v)} stroke="#999" />
-            <text x={PAD.l - 6} y={y(v) + 4} fontSize={11} textAnchor="end" fill="#555">
-              {tickLabel(v, (hi - lo) / 4)}
-            </text>
-          </g>
-        ))}
-        {xTicks.map((v, i) => (
-          <text key={v} data-testid="time-tick" x={x(v)} y={H - 6} fontSize={10} textAnchor={i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle'} fill="#555">
-            {timeOf(v)}
-          </text>
-        ))}
-        {note && (
-          <text data-testid="time-note" x={PAD.l + 4} y={PAD.t + 12} fontSize={10} fill="#777">
-            {note}
-          </text>
-        )}
+        <Axes p={p} x={x} y={y} lo={lo} hi={hi} />
         {drag && drag !== 'line' && <rect x={Math.min(drag.from, drag.to)} y={PAD.t} width={Math.abs(drag.to - drag.from)} height={H - PAD.t - PAD.b} fill="#1565c0" opacity={0.12} />}
         {hasLine && <line x1={PAD.l} x2={W - PAD.r} y1={y(threshold)} y2={y(threshold)} stroke="#c62828" strokeWidth={2} strokeDasharray="6 3" />}
         {hasLine && p.onThreshold && (

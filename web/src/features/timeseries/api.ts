@@ -1,6 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiBlob } from '../../api/client';
+import { answer, http, per } from '../../api/typed';
 import { saveBlob } from '../../lib/browser';
+import { isTimeSeriesPrediction } from '../prediction/api';
 import type { components } from '../../api/schema';
 
 export const TS_TYPES = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'] as const;
@@ -28,9 +30,11 @@ export type ThresholdStats = Omit<Schemas['TsThresholdStats'], 'spans'> & { span
 export type Series = Omit<Schemas['TsSeries'], 'points' | 'events'> & { points: Bucket[]; events: Span[] };
 export type Signals = Omit<Schemas['TsSignals'], 'series'> & { series: Record<string, Bucket[]> };
 export type DriftSuggestion = Schemas['TsDriftSuggestion'];
-export type NormalDefault = Schemas['TsNormalDefault'];
 export type DriftSuggestBody = Pick<RegisterBody, 'project_type' | 'time_column' | 'feature_variables' | 'resample' | 'normal' | 'split_ratio'>;
-export type TsReport = Omit<Schemas['TsReport'], 'overview'> & { overview: { score: Bucket[]; signals_scaled_std: Record<string, number | null> } };
+/** The arrays read back as the tuples they are: the server writes each span and bucket as its positions. */
+const span = (a: number[]): Span => [a[0], a[1]];
+const bucket = (a: (number | null)[]): Bucket => [Number(a[0]), a[1] ?? null, a[2] ?? null];
+const mapValues = <A, B>(o: Record<string, A>, f: (a: A) => B): Record<string, B> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 
 export interface RegisterBody {
   name: string;
@@ -60,7 +64,7 @@ export const tsKeys = {
 export function useTsCatalogue() {
   return useQuery({
     queryKey: tsKeys.catalogue,
-    queryFn: ({ signal }) => apiGet<Schemas['TsCatalogue']>('/api/timeseries/catalogue', undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/timeseries/catalogue', per({ signal }))),
     staleTime: Infinity,
   });
 }
@@ -69,7 +73,7 @@ export function useTsCatalogue() {
 export function useTsProject(id: string | undefined) {
   return useQuery({
     queryKey: tsKeys.project(id ?? ''),
-    queryFn: ({ signal }) => apiGet<TsProject>(`/api/timseseries/project/${enc(id!)}`, undefined, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/timseseries/project/{id}', { params: { path: { id: id! } }, ...per({ signal }) })),
     enabled: !!id,
     refetchInterval: (q) => (q.state.data?.training_state === 'training' ? 1500 : false),
   });
@@ -78,7 +82,10 @@ export function useTsProject(id: string | undefined) {
 export function useSeries(id: string, key: string, start?: number, end?: number) {
   return useQuery({
     queryKey: tsKeys.series(id, key, start, end),
-    queryFn: ({ signal }) => apiGet<Series>(`/api/timeseries/series/${enc(id)}/${enc(key)}`, { start, end, points: 800 }, { signal }),
+    queryFn: async ({ signal }): Promise<Series> => {
+      const s = await answer(http.GET('/api/timeseries/series/{project_id}/{model_key}', { params: { path: { project_id: id, model_key: key }, query: { start, end, points: 800 } }, ...per({ signal }) }));
+      return { ...s, points: s.points.map(bucket), events: s.events.map(span) };
+    },
     placeholderData: (prev) => prev,
   });
 }
@@ -86,23 +93,28 @@ export function useSeries(id: string, key: string, start?: number, end?: number)
 export function useTsReport(id: string, key: string) {
   return useQuery({
     queryKey: tsKeys.report(id, key),
-    queryFn: ({ signal }) => apiPost<Omit<Schemas['TsModelReport'], 'report'> & { report: TsReport }>(`/api/timeseries/report/${enc(id)}`, { model_key: key }, { signal }),
+    queryFn: ({ signal }) => answer(http.POST('/api/timeseries/report/{id}', { params: { path: { id } }, body: { model_key: key }, ...per({ signal }) })),
   });
 }
 
-export const thresholdStats = (id: string, key: string, q: { threshold?: number; target_far?: number }, signal?: AbortSignal) =>
-  apiGet<ThresholdStats>(`/api/timeseries/threshold/${enc(id)}/${enc(key)}`, q, { signal });
-export const saveThreshold = (id: string, key: string, threshold: number) => apiPost<TsModel>(`/api/update/threshold/${enc(id)}/${enc(key)}`, { threshold });
+const modelPath = (id: string, key: string) => ({ project_id: id, model_key: key });
+export async function thresholdStats(id: string, key: string, q: { threshold?: number; target_far?: number }, signal?: AbortSignal): Promise<ThresholdStats> {
+  const s = await answer(http.GET('/api/timeseries/threshold/{project_id}/{model_key}', { params: { path: modelPath(id, key), query: q }, ...per({ signal }) }));
+  return { ...s, spans: s.spans.map(span) };
+}
+export const saveThreshold = (id: string, key: string, threshold: number) => answer(http.POST('/api/update/threshold/{project_id}/{model_key}', { params: { path: modelPath(id, key) }, body: { threshold } }));
 export const contributions = (id: string, key: string, start: number, end: number) =>
-  apiGet<Schemas['TsContributions']>(`/api/timeseries/contributions/${enc(id)}/${enc(key)}`, { start, end });
-export const signals = (id: string, key: string, columns: string[], start?: number, end?: number) =>
-  apiGet<Signals>(`/api/timeseries/signals/${enc(id)}/${enc(key)}`, { columns: columns.join(','), start, end, points: 400 });
+  answer(http.GET('/api/timeseries/contributions/{project_id}/{model_key}', { params: { path: modelPath(id, key), query: { start, end } } }));
+export async function signals(id: string, key: string, columns: string[], start?: number, end?: number): Promise<Signals> {
+  const s = await answer(http.GET('/api/timeseries/signals/{project_id}/{model_key}', { params: { path: modelPath(id, key), query: { columns: columns.join(','), start, end, points: 400 } } }));
+  return { ...s, series: mapValues(s.series, (b) => b.map(bucket)) };
+}
 /** Which chosen signals drift slowly within the period the models learn from (a suggestion: nothing is applied). */
 export function useDriftSuggestion(datasetId: string, body: DriftSuggestBody, lang: string, enabled: boolean) {
   return useQuery({
     // the reasons are said in the reader's language: another language is another answer
     queryKey: ['timeseries', 'drift-suggestion', datasetId, body, lang] as const,
-    queryFn: ({ signal }) => apiPost<DriftSuggestion>(`/api/timeseries/drift/suggest/${enc(datasetId)}`, body, { signal, silent: true }),
+    queryFn: ({ signal }) => answer(http.POST('/api/timeseries/drift/suggest/{id}', { params: { path: { id: datasetId } }, body, ...per({ signal, silent: true }) })),
     enabled,
     staleTime: Infinity,
     retry: false,
@@ -114,15 +126,16 @@ export function useDriftSuggestion(datasetId: string, body: DriftSuggestBody, la
 export function useNormalDefault(datasetId: string, timeColumn: string, target: string, enabled: boolean) {
   return useQuery({
     queryKey: ['timeseries', 'normal-default', datasetId, timeColumn, target] as const,
-    queryFn: ({ signal }) => apiGet<NormalDefault>(`/api/timeseries/normal/default/${enc(datasetId)}`, { time_column: timeColumn || undefined, target: target || undefined }, { signal, silent: true }),
+    queryFn: ({ signal }) =>
+      answer(http.GET('/api/timeseries/normal/default/{id}', { params: { path: { id: datasetId }, query: { time_column: timeColumn || undefined, target: target || undefined } }, ...per({ signal, silent: true }) })),
     enabled: enabled && !!datasetId && !!timeColumn,
     staleTime: Infinity,
   });
 }
 
-export const registerTs = (datasetId: string, body: RegisterBody) => apiPost<TsProject>(`/api/timeseries/register/${enc(datasetId)}`, body);
-export const trainTs = (id: string) => apiPost<TsProject>(`/api/timeseries/train/model/${enc(id)}`, {});
-export const deleteTs = (id: string) => apiDelete<Schemas['Deleted']>(`/api/timeseries/project/delete/${enc(id)}`);
+export const registerTs = (datasetId: string, body: RegisterBody) => answer(http.POST('/api/timeseries/register/{id}', { params: { path: { id: datasetId } }, body }));
+export const trainTs = (id: string) => answer(http.POST('/api/timeseries/train/model/{id}', { params: { path: { id } }, body: {} }));
+export const deleteTs = (id: string) => answer(http.DELETE('/api/timeseries/project/delete/{id}', { params: { path: { id } } }));
 
 export async function downloadTsModel(p: TsProject, m: TsModel) {
   const { blob, fileName } = await apiBlob(`/api/timeseries/model/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}.zip`);
@@ -131,4 +144,28 @@ export async function downloadTsModel(p: TsProject, m: TsModel) {
 export async function downloadTsReport(p: TsProject, m: TsModel) {
   const { blob, fileName } = await apiBlob(`/api/timeseries/report/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}-report.html`);
   saveBlob(blob, fileName);
+}
+
+/** A time-series prediction (its report page), polled while it runs; another kind of prediction is not this page's. */
+export function useTsPrediction(id: string) {
+  return useQuery({
+    queryKey: ['timeseries', 'prediction', id],
+    queryFn: async ({ signal }) => {
+      const p = await answer(http.GET('/api/timeseries/prediction/result/{id}', { params: { path: { id } }, ...per({ signal }) }));
+      if (!isTimeSeriesPrediction(p)) throw new TypeError(`prediction ${p.id} is not a time-series prediction`);
+      return p;
+    },
+    refetchInterval: (q) => (q.state.data && ['queued', 'running'].includes(q.state.data.state) ? 1500 : false),
+  });
+}
+
+/** A prediction's scores, downsampled to 800 points over the rows shown (`zoom`: [first, last], else all). */
+export function useTsPredictionSeries(id: string, zoom: [number, number] | null, enabled: boolean) {
+  return useQuery({
+    queryKey: ['timeseries', 'prediction-series', id, zoom?.[0], zoom?.[1]],
+    queryFn: ({ signal }) =>
+      answer(http.GET('/api/timeseries/prediction/series/{id}', { params: { path: { id }, query: { points: 800, ...(zoom ? { start: zoom[0], end: zoom[1] } : {}) } }, ...per({ signal }) })),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
 }

@@ -34,7 +34,7 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { formatInteger } from '../../lib/format';
-import { deleteProject, downloadModel, metricOf, type Model, renameProject, reportPath, trainingKeys, trainProject, useCatalogue, useProject } from './api';
+import { deleteProject, downloadModel, metricOf, type Model, renameProject, reportPath, trainingKeys, trainProject, useCatalogue, useTableProject } from './api';
 import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
 
 /** A project: its settings, the Train button, progress while it trains, and the model list with metrics. */
@@ -43,7 +43,7 @@ export default function DetailsPage() {
   const { project_id: id = '' } = useParams();
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const { data: p, isLoading } = useProject(id);
+  const { data: p, isLoading } = useTableProject(id);
   const [log, setLog] = useState<Model | null>(null);
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);

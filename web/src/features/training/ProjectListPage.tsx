@@ -24,7 +24,7 @@ import { useConfirmedAction } from '../../components/useConfirmedAction';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useDebounced } from '../../lib/useDebounced';
 import { useAllDatasets } from '../datasets/api';
-import { deleteProject, detailsPath, isImageProject, metricOf, NEW_PROJECT_TYPES, type Project, type ProjectType, registerPath, useProjectList } from './api';
+import { deleteProject, detailsPath, isImageProject, isProjectType, metricOf, NEW_PROJECT_TYPES, type ListedProject, type ProjectType, registerPath, useProjectList } from './api';
 import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
 
 /** Choose a dataset and a training type, then open that type's wizard. */
@@ -84,7 +84,7 @@ export default function ProjectListPage() {
   const confirm = useConfirmedAction();
   const { data, isFetching } = useProjectList(query, type, pagination.page + 1, pagination.pageSize);
 
-  const askDelete = (row: Project) =>
+  const askDelete = (row: ListedProject) =>
     confirm.ask({
       title: t('details.deleteTitle'),
       text: t('details.deleteText', { name: row.name }),
@@ -97,7 +97,7 @@ export default function ProjectListPage() {
       done: t('details.deleted'),
     });
 
-  const columns: GridColDef<Project>[] = [
+  const columns: GridColDef<ListedProject>[] = [
     {
       field: 'name',
       headerName: t('list.name'),
@@ -121,7 +121,7 @@ export default function ProjectListPage() {
       valueGetter: (_v, row) => {
         const m = row.models.find((x) => x.model_key === row.best_model_key);
         if (!m) return '';
-        const k = (PRIMARY_METRICS[row.project_type] ?? ['f1'])[row.project_type === 'clustering' ? 1 : row.project_type === 'dimensional_compression' ? 2 : 0];
+        const k = (isProjectType(row.project_type) ? PRIMARY_METRICS[row.project_type] : ['f1'])[row.project_type === 'clustering' ? 1 : row.project_type === 'dimensional_compression' ? 2 : 0];
         return `${m.model_key} · ${t(`metrics.${k}`)} ${formatMetric(metricOf(m, k))}`;
       },
     },

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
+import { apiBlob } from '../../api/client';
+import { answer, http, per } from '../../api/typed';
 import type { components } from '../../api/schema';
 import { saveBlob } from '../../lib/browser';
-import type { Deleted } from '../../api/types';
 
 export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
 export type ProjectType = (typeof PROJECT_TYPES)[number];
@@ -57,6 +57,14 @@ export function metricOf(m: Pick<Model, 'metrics'>, key: string): unknown {
 }
 // the training area's pages show the tabular types (the list also holds time-series and image projects)
 export type Project = Schemas['TrainingProject'] & { project_type: ProjectType };
+/** A project of the list: any kind (table, time series, images). */
+export type ListedProject = Schemas['TrainingProject'];
+const isTable = <P extends { project_type: string }>(p: P): p is P & { project_type: ProjectType } => isProjectType(p.project_type);
+/** A project answered to this area's calls is one of the table types; another kind has its own area's calls. */
+function tableProject<P extends { project_type: string }>(p: P): P & { project_type: ProjectType } {
+  if (!isTable(p)) throw new TypeError(`project type ${p.project_type} is not a table type`);
+  return p;
+}
 /** How far a model's figures can be trusted (engine trainer.evaluation): below `threshold` test rows, or with no test
  * set, repeated cross-validation is the headline. */
 export type ReportData = Schemas['ModelReport'] & { project: Project };
@@ -90,44 +98,60 @@ export const trainingKeys = {
 /** The algorithms with names, parameter labels and help in the reader's language (one cached copy per language). */
 export function useCatalogue() {
   const { i18n } = useTranslation();
-  return useQuery({ queryKey: [...trainingKeys.catalogue, i18n.language], queryFn: ({ signal }) => apiGet<Catalogue>('/api/training/catalogue', undefined, { signal }), staleTime: Infinity });
+  return useQuery({ queryKey: [...trainingKeys.catalogue, i18n.language], queryFn: ({ signal }) => answer(http.GET('/api/training/catalogue', per({ signal }))), staleTime: Infinity });
 }
 
 export function useProjectList(query: string, type: string, page: number, pageSize: number) {
   return useQuery({
     queryKey: trainingKeys.list(query, type, page, pageSize),
-    queryFn: ({ signal }) => apiGet<{ items: Project[]; total: number }>('/api/project/list/', { query, project_type: type || undefined, page, page_size: pageSize }, { signal }),
+    queryFn: ({ signal }) => answer(http.GET('/api/project/list/', { params: { query: { query, project_type: type || undefined, page, page_size: pageSize } }, ...per({ signal }) })),
     refetchInterval: (q) => (q.state.data?.items.some((p) => p.training_state === 'training') ? 3000 : false),
   });
 }
 
-/** The project, polled every 1.5 s while it trains (SPEC §4: progress is polled by task id). */
-export function useProject(id: string | undefined) {
-  return useQuery({
-    queryKey: trainingKeys.project(id ?? ''),
-    queryFn: ({ signal }) => apiGet<Project>(`/api/train/result/${enc(id!)}`, undefined, { signal }),
-    enabled: !!id,
-    refetchInterval: (q) => (q.state.data?.training_state === 'training' ? 1500 : false),
-  });
-}
+/** A project of any kind (train/result serves them all), polled every 1.5 s while it trains (SPEC §4). */
+const projectQuery = (id: string | undefined) => ({
+  queryKey: trainingKeys.project(id ?? ''),
+  queryFn: ({ signal }: { signal: AbortSignal }) => answer(http.GET('/api/train/result/{id}', { params: { path: { id: id! } }, ...per({ signal }) })),
+  enabled: !!id,
+  refetchInterval: (q: { state: { data?: ListedProject } }) => (q.state.data?.training_state === 'training' ? 1500 : false),
+});
+export const useProject = (id: string | undefined) => useQuery(projectQuery(id));
+/** The same project read by this area's pages: a table type's, else none (another kind has its own area's pages). */
+export const useTableProject = (id: string | undefined) => useQuery({ ...projectQuery(id), select: (p: ListedProject) => (isTable(p) ? p : undefined) });
 
 export function useReport(type: ProjectType | undefined, id: string | undefined, key: string | undefined) {
   const { i18n } = useTranslation(); // the algorithm's name and parameter labels come in the reader's language
   return useQuery({
     queryKey: [...trainingKeys.report(id ?? '', key ?? ''), i18n.language],
-    queryFn: ({ signal }) => apiPost<ReportData>(`/api/${TYPE_INFO[type ?? 'regression'].prefix}/report/${enc(id!)}`, { model_key: key }, { signal }),
+    queryFn: async ({ signal }): Promise<ReportData> => {
+      const r = await answer(http.POST(TYPE_PATHS[type ?? 'regression'].report, { params: { path: { id: id! } }, body: { model_key: key! }, ...per({ signal }) }));
+      return { ...r, project: tableProject(r.project) };
+    },
     enabled: !!id && !!key && !!type,
     refetchInterval: (q) => (q.state.data?.report?.pending ? 2000 : false),
   });
 }
 
-export const registerProject = (type: ProjectType, datasetId: string, body: RegisterBody) =>
-  apiPost<Project>(`/api/${TYPE_INFO[type].prefix}/register/${enc(datasetId)}`, body);
-export const trainProject = (id: string) => apiPost<Project>(`/api/train/model/${enc(id)}`, {});
-export const renameProject = (id: string, name: string) => apiPut<Project>(`/api/project/${enc(id)}`, { name });
+/** The calls each table type makes under its SPEC §7 prefix (TYPE_INFO). */
+const TYPE_PATHS = {
+  regression: { register: '/api/regress/register/{id}', report: '/api/regress/report/{id}', delete: '/api/regress/project/delete/{id}' },
+  soft_sensor: { register: '/api/softsensor/register/{id}', report: '/api/softsensor/report/{id}', delete: '/api/softsensor/project/delete/{id}' },
+  discriminant_analysis: { register: '/api/discriminant/analysis/register/{id}', report: '/api/discriminant/analysis/report/{id}', delete: '/api/discriminant/analysis/project/delete/{id}' },
+  clustering: { register: '/api/clustering/register/{id}', report: '/api/clustering/report/{id}', delete: '/api/clustering/project/delete/{id}' },
+  dimensional_compression: { register: '/api/dimensional/compression/register/{id}', report: '/api/dimensional/compression/report/{id}', delete: '/api/dimensional/compression/project/delete/{id}' },
+} as const satisfies Record<ProjectType, Record<'register' | 'report' | 'delete', `/api/${string}/{id}`>>;
+
+export const registerProject = async (type: ProjectType, datasetId: string, body: RegisterBody) =>
+  tableProject(await answer(http.POST(TYPE_PATHS[type].register, { params: { path: { id: datasetId } }, body })));
+export const trainProject = async (id: string) => tableProject(await answer(http.POST('/api/train/model/{id}', { params: { path: { id } }, body: {} })));
+export const renameProject = (id: string, name: string) => answer(http.PUT('/api/project/{id}', { params: { path: { id } }, body: { name } }));
 /** Each area deletes its own projects: the table types under their SPEC §7 prefix, images at project/delete, time series under timeseries/. */
-const deletePrefix = (type: string) => (TYPE_INFO[type as ProjectType] ? `${TYPE_INFO[type as ProjectType].prefix}/` : isImageProject(type) ? '' : 'timeseries/');
-export const deleteProject = (type: string, id: string) => apiDelete<Deleted>(`/api/${deletePrefix(type)}project/delete/${enc(id)}`);
+export const deleteProject = (type: string, id: string) => {
+  const path = { params: { path: { id } } };
+  if (isProjectType(type)) return answer(http.DELETE(TYPE_PATHS[type].delete, path));
+  return answer(isImageProject(type) ? http.DELETE('/api/project/delete/{id}', path) : http.DELETE('/api/timeseries/project/delete/{id}', path));
+};
 
 export async function downloadModel(p: Project, m: Model) {
   const { blob, fileName } = await apiBlob(`/api/${TYPE_INFO[p.project_type].prefix}/model/download/${enc(p.project_id)}/${enc(m.algorithm)}/${m.model_index}`, `${p.name}-${m.model_key}.zip`);

@@ -31,7 +31,7 @@ function GenericReport() {
   const { data } = useProject(id);
   if (!data) return <PageLoading />;
   if (IMAGE_TYPES.includes(data.project_type)) return <Images page="report" />;
-  return <ReportPage type={data.project_type} />;
+  return <ReportPage type={isProjectType(data.project_type) ? data.project_type : undefined} />;
 }
 
 /** /training/details/{project_id} serves every type: image projects get the image page. */

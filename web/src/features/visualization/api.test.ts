@@ -3,7 +3,7 @@ import { setSession } from '../../api/session';
 import { createQueryClient } from '../../app/queryClient';
 import { json, mockFetch } from '../../test/utils';
 import type { components } from '../../api/schema';
-import { answerQuery, type ScatterResult } from './api';
+import { answerQuery } from './api';
 import { unpackScatter } from './packed';
 
 const b64 = (a: Int32Array) => btoa(String.fromCharCode(...new Uint8Array(a.buffer)));
@@ -23,15 +23,15 @@ describe('exploration answers asked again', () => {
     });
     const client = createQueryClient();
     const queryKey = ['visualization', 'scatter', 'd1', { x: 'x', y: 'y' }];
-    const ask = () => client.fetchQuery({ queryKey, ...answerQuery<components['schemas']['ScatterView'], ScatterResult>('/api/visualization/scatter/d1', { x: 'x', y: 'y', format: 'packed' }, unpackScatter), staleTime: 0 });
+    const ask = () => client.fetchQuery({ queryKey, ...answerQuery('/api/visualization/scatter/{dataset_id}', { dataset_id: 'd1' }, { x: 'x', y: 'y', format: 'packed' }, unpackScatter), staleTime: 0 });
     const first = await ask();
     expect(first.value.points).toEqual([[1.5, 1], [2, 2], [2.5, 3]]);
-    expect(answerQuery('', {}).select(first)).toBe(first.value);
+    expect(answerQuery('/api/visualization/scatter/{dataset_id}', { dataset_id: 'd1' }, { x: 'x', y: 'y' }, unpackScatter).select(first)).toBe(first.value);
     const again = await ask();
     expect(calls.map((c) => c.headers.get('If-None-Match'))).toEqual([null, '"s1"']);
     expect(again.value).toBe(first.value);
     // Another question (another key) holds nothing: asked without a tag.
-    await client.fetchQuery({ queryKey: [...queryKey, 'other'], ...answerQuery<components['schemas']['ScatterView'], ScatterResult>('/api/visualization/scatter/d1', { x: 'x', y: 'y', format: 'packed' }, unpackScatter) });
+    await client.fetchQuery({ queryKey: [...queryKey, 'other'], ...answerQuery('/api/visualization/scatter/{dataset_id}', { dataset_id: 'd1' }, { x: 'x', y: 'y', format: 'packed' }, unpackScatter) });
     expect(calls[2].headers.get('If-None-Match')).toBeNull();
   });
 });

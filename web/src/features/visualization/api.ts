@@ -1,9 +1,9 @@
 import { keepPreviousData, type QueryFunctionContext, useQuery } from '@tanstack/react-query';
-import { apiPost, apiPostTagged, type Tagged } from '../../api/client';
+import { apiPostTagged, type Tagged } from '../../api/client';
+import { answer, fillPath, http, per, type PathParams, type PostPath } from '../../api/typed';
+import type { Answer, BodyOf } from '../../api/types';
 import type { components } from '../../api/schema';
 import { unpackScatter } from './packed';
-
-const enc = encodeURIComponent;
 
 type Schemas = components['schemas'];
 // Answers, as the server declares them (server/src/features/visualization/responses.ts).
@@ -25,9 +25,15 @@ const opts = { staleTime: 5 * 60_000, placeholderData: keepPreviousData } as con
  * Asked again (stale after 5 minutes, or refetched), it sends the tag of the answer held under the same key: a 304
  * keeps that answer without reading, parsing or unpacking a body; the server still checks access every time.
  */
-export function answerQuery<T, V = T>(path: string, body: unknown, read: (answer: T) => V = (a) => a as unknown as V) {
+export function answerQuery<P extends PostPath, V = Answer<P, 'post'>>(
+  path: P,
+  params: PathParams<P>,
+  body: BodyOf<P, 'post'>,
+  read: (answer: Answer<P, 'post'>) => V = (a) => a as unknown as V,
+) {
   return {
-    queryFn: ({ signal, client, queryKey }: QueryFunctionContext) => apiPostTagged<T, V>(path, body, read, client.getQueryData<Tagged<V>>(queryKey), { signal }),
+    queryFn: ({ signal, client, queryKey }: QueryFunctionContext) =>
+      apiPostTagged<Answer<P, 'post'>, V>(fillPath(path, params), body, read, client.getQueryData<Tagged<V>>(queryKey), { signal }),
     select: valueOf<V>,
   };
 }
@@ -36,7 +42,7 @@ const valueOf = <V,>(t: Tagged<V>) => t.value;
 export function useHistogram(id: string, columns: string[], bins: number) {
   return useQuery({
     queryKey: ['visualization', 'histogram', id, columns, bins],
-    ...answerQuery<Schemas['HistogramView']>(`/api/visualization/histogram/${enc(id)}`, { columns, bins, top: 30 }),
+    ...answerQuery('/api/visualization/histogram/{dataset_id}', { dataset_id: id }, { columns, bins, top: 30 }),
     enabled: columns.length > 0,
     ...opts,
   });
@@ -45,7 +51,7 @@ export function useHistogram(id: string, columns: string[], bins: number) {
 export function useBoxplot(id: string, columns: string[]) {
   return useQuery({
     queryKey: ['visualization', 'boxplot', id, columns],
-    ...answerQuery<Schemas['BoxplotView']>(`/api/visualization/boxplot/${enc(id)}`, { columns }),
+    ...answerQuery('/api/visualization/boxplot/{dataset_id}', { dataset_id: id }, { columns }),
     enabled: columns.length > 0,
     ...opts,
   });
@@ -54,7 +60,7 @@ export function useBoxplot(id: string, columns: string[]) {
 export function useScatter(id: string, body: { x: string; y: string; color: string | null; mode: 'sample' | 'bin' }) {
   return useQuery({
     queryKey: ['visualization', 'scatter', id, body],
-    ...answerQuery<Schemas['ScatterView'], ScatterResult>(`/api/visualization/scatter/${enc(id)}`, { ...body, bins: 100, format: 'packed' }, unpackScatter),
+    ...answerQuery('/api/visualization/scatter/{dataset_id}', { dataset_id: id }, { ...body, bins: 100, format: 'packed' }, unpackScatter),
     enabled: !!body.x && !!body.y,
     ...opts,
   });
@@ -63,7 +69,7 @@ export function useScatter(id: string, body: { x: string; y: string; color: stri
 export function useMatrix(id: string, columns: string[]) {
   return useQuery({
     queryKey: ['visualization', 'matrix', id, columns],
-    ...answerQuery<MatrixResult>(`/api/visualization/matrix/${enc(id)}`, { columns, max_points: 1500 }),
+    ...answerQuery('/api/visualization/matrix/{dataset_id}', { dataset_id: id }, { columns, max_points: 1500 }),
     enabled: columns.length >= 2,
     ...opts,
   });
@@ -72,7 +78,7 @@ export function useMatrix(id: string, columns: string[]) {
 export function useCorrelation(id: string, columns: string[], method: 'pearson' | 'spearman') {
   return useQuery({
     queryKey: ['visualization', 'correlation', id, columns, method],
-    ...answerQuery<CorrelationResult>(`/api/visualization/correlation/${enc(id)}`, { columns, method }),
+    ...answerQuery('/api/visualization/correlation/{dataset_id}', { dataset_id: id }, { columns, method }),
     enabled: columns.length >= 2,
     ...opts,
   });
@@ -81,7 +87,11 @@ export function useCorrelation(id: string, columns: string[], method: 'pearson' 
 export function useTimeSeries(id: string, body: { columns: string[]; start: number | null; end: number | null; method: 'minmax' | 'lttb'; buckets: number }) {
   return useQuery({
     queryKey: ['visualization', 'timeseries', id, body],
-    queryFn: ({ signal }) => apiPost<TimeSeriesResult>(`/api/statistics/timeseries/${enc(id)}`, body, { signal }),
+    queryFn: async ({ signal }): Promise<TimeSeriesResult> => {
+      const r = await answer(http.POST('/api/statistics/timeseries/{dataset_id}', { params: { path: { dataset_id: id } }, body, ...per({ signal }) }));
+      // each point is written [time, value]: read back as that pair
+      return { ...r, series: r.series.map((x) => ({ ...x, points: x.points.map((p): [number, number | null] => [Number(p[0]), p[1] ?? null]) })) };
+    },
     enabled: body.columns.length > 0,
     ...opts,
   });
