@@ -243,13 +243,12 @@ export default async function imageRoutes(app: FastifyInstance) {
     const inLang = await modelFile(req, `report.${lang}.html`);
     // runs trained before the report was written in both languages have report.html (English) only
     const file = fs.existsSync(inLang) ? inLang : await modelFile(req, 'report.html');
-    const name = `${req.params.model_key}-report.html`;
     if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
     const notice = await svc.reportNotice(req.auth, req.params.project_id, req.params.model_key, lang);
     const text = await fs.promises.readFile(file, 'utf8');
     // a threshold saved after training: the report opens saying so, and is not kept by the browser past the next change
     const html = notice ? text.replace(/<body([^>]*)>/, `<body$1><p role="note" style="border:1px solid #b26a00;background:#fff4e5;padding:8px 12px">${esc(notice)}</p>`) : text;
-    fileHeaders(reply, 'text/html; charset=utf-8', name);
+    fileHeaders(reply, 'text/html; charset=utf-8', `${req.params.model_key}-report.html`);
     if (notice) reply.header('cache-control', 'no-store');
     return reply.send(await embedReportFont(html));
   });
