@@ -19,6 +19,7 @@ import { type Lang } from '../../i18n/messages.js';
 import { IMAGE_TYPES } from '../images/schemas.js';
 import { imageSummaryIn } from '../images/skipped.js';
 import { imagePredictJob } from '../images/jobs.js';
+import type { SpecOf } from '../../jobs/kind.js';
 import { predictJob } from './jobs.js';
 import { M } from './messages.js';
 import { predictionRepo as repo } from './repo.js';
@@ -174,10 +175,37 @@ export function makePredictionService(
       return view(auth, row);
     },
 
-    /** A prediction another area runs itself (images): its row, stored before its job starts. */
-    record: (row: PredictionTable) => repo.insert(db, row),
-    /** The job of a prediction recorded before its job existed. */
-    setJob: (orgId: string, id: string, jobId: string) => repo.setJob(db, orgId, id, jobId),
+    /** An image prediction, whose input the images area prepared: its row first, then its job (the row names the
+     * job before the job is queued, so a fast job finds its prediction). */
+    async startImage(auth: AuthContext, p: { id: string; name: string; project_type: string }, modelKey: string, dataset: { id: string; name: string }, id: string, resultKey: string, spec: SpecOf<typeof imagePredictJob>) {
+      const row: PredictionTable = {
+        id,
+        organisation_id: auth.orgId,
+        name: `${p.name} / ${dataset.name}`,
+        project_id: p.id,
+        project_name: p.name,
+        project_type: p.project_type,
+        model_key: modelKey,
+        dataset_id: dataset.id,
+        dataset_name: dataset.name,
+        job_id: null,
+        result_key: resultKey,
+        created_by: auth.userId,
+        created_at: new Date().toISOString(),
+      };
+      await repo.insert(db, row);
+      return jobs.create({
+        orgId: auth.orgId,
+        userId: auth.userId,
+        kind: imagePredictJob,
+        subjectType: 'prediction',
+        subjectId: id,
+        spec,
+        beforeEnqueue: async (j) => {
+          await repo.setJob(db, auth.orgId, id, j.id);
+        },
+      });
+    },
     /** The folder of a prediction's result files, or null when the organisation has no such prediction. */
     async resultDir(orgId: string, id: string): Promise<string | null> {
       const p = await repo.get(db, orgId, id);
