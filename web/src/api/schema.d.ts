@@ -34084,13 +34084,67 @@ export interface components {
                 request_id: string | null;
             }[];
         };
-        ImageEpochInput: {
-            epoch: number;
-            train_loss: number | null;
-            train_accuracy: number | null;
-            val_loss: number | null;
-            val_accuracy: number | null;
-            learning_rate: number | null;
+        HyperParametersInput: {
+            [key: string]: (number | string | boolean) | null;
+        };
+        ParamSpecInput: {
+            name: string;
+            /** @enum {string} */
+            kind: "int" | "float" | "choice" | "bool";
+            default: (number | string | boolean) | null;
+            low?: number;
+            high?: number;
+            log?: boolean;
+            choices?: (string | number)[];
+            /** @description Each choice in the reader’s language, in the order of choices */
+            choice_labels?: string[];
+            tune?: boolean;
+            /** @description The parameter in the reader’s language */
+            label: string;
+            /** @description What the parameter does, in the reader’s language */
+            help?: string;
+        };
+        AlgorithmSpecInput: {
+            key: string;
+            /** @description The algorithm’s name in the reader’s language */
+            label: string;
+            tree: boolean;
+            params: components["schemas"]["ParamSpecInput"][];
+        };
+        CrossValidationInput: {
+            metric: string;
+            folds: number[];
+            mean: number | null;
+            /**
+             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
+             * @enum {string}
+             */
+            aggregate?: "mean" | "pooled_forward";
+            fold_mean?: number | null;
+            std: number | null;
+        };
+        ModelEvaluationInput: {
+            /** @enum {string} */
+            mode: "holdout" | "cv_only";
+            test_rows: number;
+            threshold: number;
+            small_test: boolean;
+            /** @enum {string} */
+            headline: "test" | "repeated_cv" | "forward_validation";
+            repeated_cv: {
+                metric: string;
+                mean: number;
+                std: number;
+                folds: number;
+                repeats: number;
+                low: number;
+                high: number;
+            } | null;
+        };
+        ModelMetricsInput: {
+            [key: string]: (number | string | (number | null)[] | number[][] | {
+                [key: string]: number;
+            }) | null;
         };
         ImageMetricsInput: {
             threshold?: number;
@@ -34109,6 +34163,273 @@ export interface components {
                 labels: string[];
                 matrix: number[][];
             };
+        };
+        ModelRowMetricsInput: components["schemas"]["ModelMetricsInput"] | components["schemas"]["ImageMetricsInput"];
+        TrainingModelInput: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The algorithm’s name in the reader’s language (given with a report) */
+            label?: string;
+            /** @description The hyper-parameters asked for */
+            params: components["schemas"]["HyperParametersInput"];
+            /** @description The hyper-parameters used (after auto-tune) */
+            hyperparameters: components["schemas"]["HyperParametersInput"] | null;
+            cv: components["schemas"]["CrossValidationInput"] | null;
+            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["ModelRowMetricsInput"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+        };
+        TrainingProjectInput: {
+            project_id: string;
+            id: string;
+            name: string;
+            project_type: string;
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TrainingModelInput"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        TrainingCatalogueInput: {
+            types: {
+                type: string;
+                prefix: string;
+                supervised: boolean;
+                algorithms: components["schemas"]["AlgorithmSpecInput"][];
+            }[];
+        };
+        ReportChartsInput: {
+            predicted_vs_actual?: {
+                actual: (number | null)[];
+                predicted: (number | null)[];
+            };
+            residuals?: {
+                predicted: (number | null)[];
+                residual: (number | null)[];
+            };
+            residual_histogram?: {
+                counts: number[];
+                edges: number[];
+            };
+            /** @description Soft sensor: actual and predicted over time */
+            time_series?: {
+                train: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+                test: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+            };
+            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
+            coefficients?: {
+                feature: string;
+                coefficient: number | null;
+                std_error?: number | null;
+                p_value?: number | null;
+                significant?: boolean;
+            }[];
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
+            roc?: {
+                class: string;
+                fpr: number[];
+                tpr: number[];
+                auc: number | null;
+            }[];
+            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
+            per_class?: {
+                [key: string]: number | {
+                    [key: string]: number;
+                };
+            };
+            pca_scatter?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                cluster: number[];
+                explained: (number | null)[];
+            };
+            profiles?: {
+                features: string[];
+                clusters: string[];
+                means: (number | null)[][];
+            };
+            elbow?: {
+                k: number[];
+                inertia: (number | null)[];
+                silhouette: (number | null)[];
+            };
+            dendrogram?: {
+                icoord: number[][];
+                dcoord: number[][];
+                leaves: string[];
+            };
+            map?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                color: ((number | string) | null)[] | null;
+                color_label: string | null;
+            };
+            scree?: {
+                ratio: (number | null)[];
+                cumulative: (number | null)[];
+            };
+            loadings?: {
+                features: string[];
+                components: (number | null)[][];
+            };
+            biplot?: {
+                features: string[];
+                x: (number | null)[];
+                y: (number | null)[];
+            };
+        };
+        TrainingReportInput: {
+            algorithm: string;
+            label: string;
+            metrics: components["schemas"]["ModelMetricsInput"];
+            train_metrics: components["schemas"]["ModelMetricsInput"];
+            charts: components["schemas"]["ReportChartsInput"];
+            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
+            permutation_importance: {
+                feature: string;
+                mean: number | null;
+                std: number | null;
+            }[];
+            shap: {
+                feature: string;
+                mean_abs: number | null;
+            }[] | null;
+            cv?: components["schemas"]["CrossValidationInput"] | null;
+            evaluation?: components["schemas"]["ModelEvaluationInput"];
+            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
+            target_units?: {
+                scaled: boolean;
+                target: string | null;
+                method: string | null;
+            };
+            hyperparameters: components["schemas"]["HyperParametersInput"];
+            defaults: components["schemas"]["HyperParametersInput"];
+            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
+            param_labels?: {
+                [key: string]: string;
+            };
+            auto_tune: {
+                enabled: boolean;
+                trials: {
+                    number: number;
+                    value: number | null;
+                    params: components["schemas"]["HyperParametersInput"];
+                    state: string;
+                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
+                    worker?: string;
+                }[];
+                objective: string;
+            };
+            train_rows: number;
+            test_rows: number;
+            fit_seconds: number;
+            /** @description Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers) */
+            trained_on?: {
+                /** @enum {string} */
+                engine: "dask";
+                scheduler: string;
+                workers: number;
+            } | null;
+            seconds: number;
+            features: string[];
+            target: string | null;
+            /** @description Cross-validation and importances still being computed */
+            pending: boolean;
+            /** @description The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row */
+            sampling?: {
+                large: boolean;
+                final_fit_rows: number;
+                test_rows: number;
+                cv: {
+                    rows: number;
+                    of: number;
+                    folds: number;
+                    /** @enum {string} */
+                    sample: "all" | "random" | "stratified" | "recent";
+                } | null;
+                train_metric_rows: number;
+                importance_rows: number;
+                shap_rows: number | null;
+                chart_points: number;
+            } | null;
+            /** @description Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...) */
+            profile?: {
+                [key: string]: number;
+            };
+        };
+        ModelReportInput: {
+            project: components["schemas"]["TrainingProjectInput"];
+            model: components["schemas"]["TrainingModelInput"];
+            report: components["schemas"]["TrainingReportInput"];
+        };
+        ImageEpochInput: {
+            epoch: number;
+            train_loss: number | null;
+            train_accuracy: number | null;
+            val_loss: number | null;
+            val_accuracy: number | null;
+            learning_rate: number | null;
         };
         ImageModelInput: {
             id: string;
@@ -34374,327 +34695,6 @@ export interface components {
             /** @enum {string} */
             report_type: "analysis" | "classification";
             job_id: string;
-        };
-        HyperParametersInput: {
-            [key: string]: (number | string | boolean) | null;
-        };
-        ParamSpecInput: {
-            name: string;
-            /** @enum {string} */
-            kind: "int" | "float" | "choice" | "bool";
-            default: (number | string | boolean) | null;
-            low?: number;
-            high?: number;
-            log?: boolean;
-            choices?: (string | number)[];
-            /** @description Each choice in the reader’s language, in the order of choices */
-            choice_labels?: string[];
-            tune?: boolean;
-            /** @description The parameter in the reader’s language */
-            label: string;
-            /** @description What the parameter does, in the reader’s language */
-            help?: string;
-        };
-        AlgorithmSpecInput: {
-            key: string;
-            /** @description The algorithm’s name in the reader’s language */
-            label: string;
-            tree: boolean;
-            params: components["schemas"]["ParamSpecInput"][];
-        };
-        CrossValidationInput: {
-            metric: string;
-            folds: number[];
-            mean: number | null;
-            /**
-             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
-             * @enum {string}
-             */
-            aggregate?: "mean" | "pooled_forward";
-            fold_mean?: number | null;
-            std: number | null;
-        };
-        ModelEvaluationInput: {
-            /** @enum {string} */
-            mode: "holdout" | "cv_only";
-            test_rows: number;
-            threshold: number;
-            small_test: boolean;
-            /** @enum {string} */
-            headline: "test" | "repeated_cv" | "forward_validation";
-            repeated_cv: {
-                metric: string;
-                mean: number;
-                std: number;
-                folds: number;
-                repeats: number;
-                low: number;
-                high: number;
-            } | null;
-        };
-        ModelMetricsInput: {
-            [key: string]: (number | string | (number | null)[] | number[][] | {
-                [key: string]: number;
-            }) | null;
-        };
-        ModelRowMetricsInput: components["schemas"]["ModelMetricsInput"] | components["schemas"]["ImageMetricsInput"];
-        TrainingModelInput: {
-            id: string;
-            model_key: string;
-            model_name: string;
-            model_index: number;
-            algorithm: string;
-            /** @description The algorithm’s name in the reader’s language (given with a report) */
-            label?: string;
-            /** @description The hyper-parameters asked for */
-            params: components["schemas"]["HyperParametersInput"];
-            /** @description The hyper-parameters used (after auto-tune) */
-            hyperparameters: components["schemas"]["HyperParametersInput"] | null;
-            cv: components["schemas"]["CrossValidationInput"] | null;
-            evaluation: components["schemas"]["ModelEvaluationInput"] | null;
-            seconds: number | null;
-            /** @description Trained and usable; cross-validation and importances are still being computed */
-            pending: boolean;
-            /** @enum {string} */
-            state: "ready" | "training" | "done" | "failed";
-            metrics: components["schemas"]["ModelRowMetricsInput"] | null;
-            error: string | null;
-            log: string | null;
-            trained_at: string | null;
-        };
-        TrainingProjectInput: {
-            project_id: string;
-            id: string;
-            name: string;
-            project_type: string;
-            /** @enum {string} */
-            training_state: "ready" | "training" | "done" | "failed";
-            dataset_id: string;
-            parent_dataset_name: string;
-            number_of_data: number;
-            target_variables: string[];
-            feature_variables: string[];
-            split_ratio: number | null;
-            split_time: string | null;
-            cross_validation: ("default" | number) | null;
-            significance_level: number | null;
-            number_of_trials: number | null;
-            auto_tune: boolean | null;
-            balance_data: boolean | null;
-            variance_threshold: number | null;
-            lags: number[];
-            /** @description Rows, or a time span such as 5min (time series) */
-            windows: (number | string)[];
-            datetime_column: string | null;
-            models: components["schemas"]["TrainingModelInput"][];
-            best_model_key: string | null;
-            /**
-             * @description What chose the best model (never the test score)
-             * @enum {string}
-             */
-            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
-            /**
-             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
-             * @enum {string}
-             */
-            evaluation: "holdout" | "cv_only";
-            models_done: number;
-            models_failed: number;
-            job: {
-                id: string;
-                state: string;
-                progress: number;
-                message: string;
-                error: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-            } | null;
-            error: string | null;
-            created_at: string;
-            updated_at: string;
-        };
-        TrainingCatalogueInput: {
-            types: {
-                type: string;
-                prefix: string;
-                supervised: boolean;
-                algorithms: components["schemas"]["AlgorithmSpecInput"][];
-            }[];
-        };
-        ReportChartsInput: {
-            predicted_vs_actual?: {
-                actual: (number | null)[];
-                predicted: (number | null)[];
-            };
-            residuals?: {
-                predicted: (number | null)[];
-                residual: (number | null)[];
-            };
-            residual_histogram?: {
-                counts: number[];
-                edges: number[];
-            };
-            /** @description Soft sensor: actual and predicted over time */
-            time_series?: {
-                train: {
-                    time: ((string | number) | null)[];
-                    actual: (number | null)[];
-                    predicted: (number | null)[];
-                };
-                test: {
-                    time: ((string | number) | null)[];
-                    actual: (number | null)[];
-                    predicted: (number | null)[];
-                };
-            };
-            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
-            coefficients?: {
-                feature: string;
-                coefficient: number | null;
-                std_error?: number | null;
-                p_value?: number | null;
-                significant?: boolean;
-            }[];
-            confusion_matrix?: {
-                labels: string[];
-                matrix: number[][];
-            };
-            roc?: {
-                class: string;
-                fpr: number[];
-                tpr: number[];
-                auc: number | null;
-            }[];
-            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
-            per_class?: {
-                [key: string]: number | {
-                    [key: string]: number;
-                };
-            };
-            pca_scatter?: {
-                x: (number | null)[];
-                y: (number | null)[];
-                cluster: number[];
-                explained: (number | null)[];
-            };
-            profiles?: {
-                features: string[];
-                clusters: string[];
-                means: (number | null)[][];
-            };
-            elbow?: {
-                k: number[];
-                inertia: (number | null)[];
-                silhouette: (number | null)[];
-            };
-            dendrogram?: {
-                icoord: number[][];
-                dcoord: number[][];
-                leaves: string[];
-            };
-            map?: {
-                x: (number | null)[];
-                y: (number | null)[];
-                color: ((number | string) | null)[] | null;
-                color_label: string | null;
-            };
-            scree?: {
-                ratio: (number | null)[];
-                cumulative: (number | null)[];
-            };
-            loadings?: {
-                features: string[];
-                components: (number | null)[][];
-            };
-            biplot?: {
-                features: string[];
-                x: (number | null)[];
-                y: (number | null)[];
-            };
-        };
-        TrainingReportInput: {
-            algorithm: string;
-            label: string;
-            metrics: components["schemas"]["ModelMetricsInput"];
-            train_metrics: components["schemas"]["ModelMetricsInput"];
-            charts: components["schemas"]["ReportChartsInput"];
-            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
-            permutation_importance: {
-                feature: string;
-                mean: number | null;
-                std: number | null;
-            }[];
-            shap: {
-                feature: string;
-                mean_abs: number | null;
-            }[] | null;
-            cv?: components["schemas"]["CrossValidationInput"] | null;
-            evaluation?: components["schemas"]["ModelEvaluationInput"];
-            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
-            target_units?: {
-                scaled: boolean;
-                target: string | null;
-                method: string | null;
-            };
-            hyperparameters: components["schemas"]["HyperParametersInput"];
-            defaults: components["schemas"]["HyperParametersInput"];
-            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
-            param_labels?: {
-                [key: string]: string;
-            };
-            auto_tune: {
-                enabled: boolean;
-                trials: {
-                    number: number;
-                    value: number | null;
-                    params: components["schemas"]["HyperParametersInput"];
-                    state: string;
-                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
-                    worker?: string;
-                }[];
-                objective: string;
-            };
-            train_rows: number;
-            test_rows: number;
-            fit_seconds: number;
-            /** @description Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers) */
-            trained_on?: {
-                /** @enum {string} */
-                engine: "dask";
-                scheduler: string;
-                workers: number;
-            } | null;
-            seconds: number;
-            features: string[];
-            target: string | null;
-            /** @description Cross-validation and importances still being computed */
-            pending: boolean;
-            /** @description The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row */
-            sampling?: {
-                large: boolean;
-                final_fit_rows: number;
-                test_rows: number;
-                cv: {
-                    rows: number;
-                    of: number;
-                    folds: number;
-                    /** @enum {string} */
-                    sample: "all" | "random" | "stratified" | "recent";
-                } | null;
-                train_metric_rows: number;
-                importance_rows: number;
-                shap_rows: number | null;
-                chart_points: number;
-            } | null;
-            /** @description Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...) */
-            profile?: {
-                [key: string]: number;
-            };
-        };
-        ModelReportInput: {
-            project: components["schemas"]["TrainingProjectInput"];
-            model: components["schemas"]["TrainingModelInput"];
-            report: components["schemas"]["TrainingReportInput"];
         };
         TrainJobResultInput: {
             models: {
@@ -39095,13 +39095,67 @@ export interface components {
                 request_id: string | null;
             }[];
         };
-        ImageEpoch: {
-            epoch: number;
-            train_loss: number | null;
-            train_accuracy: number | null;
-            val_loss: number | null;
-            val_accuracy: number | null;
-            learning_rate: number | null;
+        HyperParameters: {
+            [key: string]: (number | string | boolean) | null;
+        };
+        ParamSpec: {
+            name: string;
+            /** @enum {string} */
+            kind: "int" | "float" | "choice" | "bool";
+            default: (number | string | boolean) | null;
+            low?: number;
+            high?: number;
+            log?: boolean;
+            choices?: (string | number)[];
+            /** @description Each choice in the reader’s language, in the order of choices */
+            choice_labels?: string[];
+            tune?: boolean;
+            /** @description The parameter in the reader’s language */
+            label: string;
+            /** @description What the parameter does, in the reader’s language */
+            help?: string;
+        };
+        AlgorithmSpec: {
+            key: string;
+            /** @description The algorithm’s name in the reader’s language */
+            label: string;
+            tree: boolean;
+            params: components["schemas"]["ParamSpec"][];
+        };
+        CrossValidation: {
+            metric: string;
+            folds: number[];
+            mean: number | null;
+            /**
+             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
+             * @enum {string}
+             */
+            aggregate?: "mean" | "pooled_forward";
+            fold_mean?: number | null;
+            std: number | null;
+        };
+        ModelEvaluation: {
+            /** @enum {string} */
+            mode: "holdout" | "cv_only";
+            test_rows: number;
+            threshold: number;
+            small_test: boolean;
+            /** @enum {string} */
+            headline: "test" | "repeated_cv" | "forward_validation";
+            repeated_cv: {
+                metric: string;
+                mean: number;
+                std: number;
+                folds: number;
+                repeats: number;
+                low: number;
+                high: number;
+            } | null;
+        };
+        ModelMetrics: {
+            [key: string]: (number | string | (number | null)[] | number[][] | {
+                [key: string]: number;
+            }) | null;
         };
         ImageMetrics: {
             threshold?: number;
@@ -39120,6 +39174,273 @@ export interface components {
                 labels: string[];
                 matrix: number[][];
             };
+        };
+        ModelRowMetrics: components["schemas"]["ModelMetrics"] | components["schemas"]["ImageMetrics"];
+        TrainingModel: {
+            id: string;
+            model_key: string;
+            model_name: string;
+            model_index: number;
+            algorithm: string;
+            /** @description The algorithm’s name in the reader’s language (given with a report) */
+            label?: string;
+            /** @description The hyper-parameters asked for */
+            params: components["schemas"]["HyperParameters"];
+            /** @description The hyper-parameters used (after auto-tune) */
+            hyperparameters: components["schemas"]["HyperParameters"] | null;
+            cv: components["schemas"]["CrossValidation"] | null;
+            evaluation: components["schemas"]["ModelEvaluation"] | null;
+            seconds: number | null;
+            /** @description Trained and usable; cross-validation and importances are still being computed */
+            pending: boolean;
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["ModelRowMetrics"] | null;
+            error: string | null;
+            log: string | null;
+            trained_at: string | null;
+        };
+        TrainingProject: {
+            project_id: string;
+            id: string;
+            name: string;
+            project_type: string;
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            target_variables: string[];
+            feature_variables: string[];
+            split_ratio: number | null;
+            split_time: string | null;
+            cross_validation: ("default" | number) | null;
+            significance_level: number | null;
+            number_of_trials: number | null;
+            auto_tune: boolean | null;
+            balance_data: boolean | null;
+            variance_threshold: number | null;
+            lags: number[];
+            /** @description Rows, or a time span such as 5min (time series) */
+            windows: (number | string)[];
+            datetime_column: string | null;
+            models: components["schemas"]["TrainingModel"][];
+            best_model_key: string | null;
+            /**
+             * @description What chose the best model (never the test score)
+             * @enum {string}
+             */
+            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
+            /**
+             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
+             * @enum {string}
+             */
+            evaluation: "holdout" | "cv_only";
+            models_done: number;
+            models_failed: number;
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        TrainingCatalogue: {
+            types: {
+                type: string;
+                prefix: string;
+                supervised: boolean;
+                algorithms: components["schemas"]["AlgorithmSpec"][];
+            }[];
+        };
+        ReportCharts: {
+            predicted_vs_actual?: {
+                actual: (number | null)[];
+                predicted: (number | null)[];
+            };
+            residuals?: {
+                predicted: (number | null)[];
+                residual: (number | null)[];
+            };
+            residual_histogram?: {
+                counts: number[];
+                edges: number[];
+            };
+            /** @description Soft sensor: actual and predicted over time */
+            time_series?: {
+                train: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+                test: {
+                    time: ((string | number) | null)[];
+                    actual: (number | null)[];
+                    predicted: (number | null)[];
+                };
+            };
+            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
+            coefficients?: {
+                feature: string;
+                coefficient: number | null;
+                std_error?: number | null;
+                p_value?: number | null;
+                significant?: boolean;
+            }[];
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
+            roc?: {
+                class: string;
+                fpr: number[];
+                tpr: number[];
+                auc: number | null;
+            }[];
+            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
+            per_class?: {
+                [key: string]: number | {
+                    [key: string]: number;
+                };
+            };
+            pca_scatter?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                cluster: number[];
+                explained: (number | null)[];
+            };
+            profiles?: {
+                features: string[];
+                clusters: string[];
+                means: (number | null)[][];
+            };
+            elbow?: {
+                k: number[];
+                inertia: (number | null)[];
+                silhouette: (number | null)[];
+            };
+            dendrogram?: {
+                icoord: number[][];
+                dcoord: number[][];
+                leaves: string[];
+            };
+            map?: {
+                x: (number | null)[];
+                y: (number | null)[];
+                color: ((number | string) | null)[] | null;
+                color_label: string | null;
+            };
+            scree?: {
+                ratio: (number | null)[];
+                cumulative: (number | null)[];
+            };
+            loadings?: {
+                features: string[];
+                components: (number | null)[][];
+            };
+            biplot?: {
+                features: string[];
+                x: (number | null)[];
+                y: (number | null)[];
+            };
+        };
+        TrainingReport: {
+            algorithm: string;
+            label: string;
+            metrics: components["schemas"]["ModelMetrics"];
+            train_metrics: components["schemas"]["ModelMetrics"];
+            charts: components["schemas"]["ReportCharts"];
+            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
+            permutation_importance: {
+                feature: string;
+                mean: number | null;
+                std: number | null;
+            }[];
+            shap: {
+                feature: string;
+                mean_abs: number | null;
+            }[] | null;
+            cv?: components["schemas"]["CrossValidation"] | null;
+            evaluation?: components["schemas"]["ModelEvaluation"];
+            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
+            target_units?: {
+                scaled: boolean;
+                target: string | null;
+                method: string | null;
+            };
+            hyperparameters: components["schemas"]["HyperParameters"];
+            defaults: components["schemas"]["HyperParameters"];
+            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
+            param_labels?: {
+                [key: string]: string;
+            };
+            auto_tune: {
+                enabled: boolean;
+                trials: {
+                    number: number;
+                    value: number | null;
+                    params: components["schemas"]["HyperParameters"];
+                    state: string;
+                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
+                    worker?: string;
+                }[];
+                objective: string;
+            };
+            train_rows: number;
+            test_rows: number;
+            fit_seconds: number;
+            /** @description Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers) */
+            trained_on?: {
+                /** @enum {string} */
+                engine: "dask";
+                scheduler: string;
+                workers: number;
+            } | null;
+            seconds: number;
+            features: string[];
+            target: string | null;
+            /** @description Cross-validation and importances still being computed */
+            pending: boolean;
+            /** @description The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row */
+            sampling?: {
+                large: boolean;
+                final_fit_rows: number;
+                test_rows: number;
+                cv: {
+                    rows: number;
+                    of: number;
+                    folds: number;
+                    /** @enum {string} */
+                    sample: "all" | "random" | "stratified" | "recent";
+                } | null;
+                train_metric_rows: number;
+                importance_rows: number;
+                shap_rows: number | null;
+                chart_points: number;
+            } | null;
+            /** @description Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...) */
+            profile?: {
+                [key: string]: number;
+            };
+        };
+        ModelReport: {
+            project: components["schemas"]["TrainingProject"];
+            model: components["schemas"]["TrainingModel"];
+            report: components["schemas"]["TrainingReport"];
+        };
+        ImageEpoch: {
+            epoch: number;
+            train_loss: number | null;
+            train_accuracy: number | null;
+            val_loss: number | null;
+            val_accuracy: number | null;
+            learning_rate: number | null;
         };
         ImageModel: {
             id: string;
@@ -39385,327 +39706,6 @@ export interface components {
             /** @enum {string} */
             report_type: "analysis" | "classification";
             job_id: string;
-        };
-        HyperParameters: {
-            [key: string]: (number | string | boolean) | null;
-        };
-        ParamSpec: {
-            name: string;
-            /** @enum {string} */
-            kind: "int" | "float" | "choice" | "bool";
-            default: (number | string | boolean) | null;
-            low?: number;
-            high?: number;
-            log?: boolean;
-            choices?: (string | number)[];
-            /** @description Each choice in the reader’s language, in the order of choices */
-            choice_labels?: string[];
-            tune?: boolean;
-            /** @description The parameter in the reader’s language */
-            label: string;
-            /** @description What the parameter does, in the reader’s language */
-            help?: string;
-        };
-        AlgorithmSpec: {
-            key: string;
-            /** @description The algorithm’s name in the reader’s language */
-            label: string;
-            tree: boolean;
-            params: components["schemas"]["ParamSpec"][];
-        };
-        CrossValidation: {
-            metric: string;
-            folds: number[];
-            mean: number | null;
-            /**
-             * @description mean: the fold mean; pooled_forward: a soft sensor’s Q² over every forward fold
-             * @enum {string}
-             */
-            aggregate?: "mean" | "pooled_forward";
-            fold_mean?: number | null;
-            std: number | null;
-        };
-        ModelEvaluation: {
-            /** @enum {string} */
-            mode: "holdout" | "cv_only";
-            test_rows: number;
-            threshold: number;
-            small_test: boolean;
-            /** @enum {string} */
-            headline: "test" | "repeated_cv" | "forward_validation";
-            repeated_cv: {
-                metric: string;
-                mean: number;
-                std: number;
-                folds: number;
-                repeats: number;
-                low: number;
-                high: number;
-            } | null;
-        };
-        ModelMetrics: {
-            [key: string]: (number | string | (number | null)[] | number[][] | {
-                [key: string]: number;
-            }) | null;
-        };
-        ModelRowMetrics: components["schemas"]["ModelMetrics"] | components["schemas"]["ImageMetrics"];
-        TrainingModel: {
-            id: string;
-            model_key: string;
-            model_name: string;
-            model_index: number;
-            algorithm: string;
-            /** @description The algorithm’s name in the reader’s language (given with a report) */
-            label?: string;
-            /** @description The hyper-parameters asked for */
-            params: components["schemas"]["HyperParameters"];
-            /** @description The hyper-parameters used (after auto-tune) */
-            hyperparameters: components["schemas"]["HyperParameters"] | null;
-            cv: components["schemas"]["CrossValidation"] | null;
-            evaluation: components["schemas"]["ModelEvaluation"] | null;
-            seconds: number | null;
-            /** @description Trained and usable; cross-validation and importances are still being computed */
-            pending: boolean;
-            /** @enum {string} */
-            state: "ready" | "training" | "done" | "failed";
-            metrics: components["schemas"]["ModelRowMetrics"] | null;
-            error: string | null;
-            log: string | null;
-            trained_at: string | null;
-        };
-        TrainingProject: {
-            project_id: string;
-            id: string;
-            name: string;
-            project_type: string;
-            /** @enum {string} */
-            training_state: "ready" | "training" | "done" | "failed";
-            dataset_id: string;
-            parent_dataset_name: string;
-            number_of_data: number;
-            target_variables: string[];
-            feature_variables: string[];
-            split_ratio: number | null;
-            split_time: string | null;
-            cross_validation: ("default" | number) | null;
-            significance_level: number | null;
-            number_of_trials: number | null;
-            auto_tune: boolean | null;
-            balance_data: boolean | null;
-            variance_threshold: number | null;
-            lags: number[];
-            /** @description Rows, or a time span such as 5min (time series) */
-            windows: (number | string)[];
-            datetime_column: string | null;
-            models: components["schemas"]["TrainingModel"][];
-            best_model_key: string | null;
-            /**
-             * @description What chose the best model (never the test score)
-             * @enum {string}
-             */
-            best_model_basis: "cross_validation" | "forward_validation" | "silhouette" | "trustworthiness";
-            /**
-             * @description holdout: a test set was kept; cv_only: every row trained, metrics out of fold
-             * @enum {string}
-             */
-            evaluation: "holdout" | "cv_only";
-            models_done: number;
-            models_failed: number;
-            job: {
-                id: string;
-                state: string;
-                progress: number;
-                message: string;
-                error: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-            } | null;
-            error: string | null;
-            created_at: string;
-            updated_at: string;
-        };
-        TrainingCatalogue: {
-            types: {
-                type: string;
-                prefix: string;
-                supervised: boolean;
-                algorithms: components["schemas"]["AlgorithmSpec"][];
-            }[];
-        };
-        ReportCharts: {
-            predicted_vs_actual?: {
-                actual: (number | null)[];
-                predicted: (number | null)[];
-            };
-            residuals?: {
-                predicted: (number | null)[];
-                residual: (number | null)[];
-            };
-            residual_histogram?: {
-                counts: number[];
-                edges: number[];
-            };
-            /** @description Soft sensor: actual and predicted over time */
-            time_series?: {
-                train: {
-                    time: ((string | number) | null)[];
-                    actual: (number | null)[];
-                    predicted: (number | null)[];
-                };
-                test: {
-                    time: ((string | number) | null)[];
-                    actual: (number | null)[];
-                    predicted: (number | null)[];
-                };
-            };
-            /** @description Linear models, on standardised inputs; ordinary least squares adds p-values */
-            coefficients?: {
-                feature: string;
-                coefficient: number | null;
-                std_error?: number | null;
-                p_value?: number | null;
-                significant?: boolean;
-            }[];
-            confusion_matrix?: {
-                labels: string[];
-                matrix: number[][];
-            };
-            roc?: {
-                class: string;
-                fpr: number[];
-                tpr: number[];
-                auc: number | null;
-            }[];
-            /** @description scikit-learn's classification_report: per class precision, recall, f1-score, support; accuracy; averages */
-            per_class?: {
-                [key: string]: number | {
-                    [key: string]: number;
-                };
-            };
-            pca_scatter?: {
-                x: (number | null)[];
-                y: (number | null)[];
-                cluster: number[];
-                explained: (number | null)[];
-            };
-            profiles?: {
-                features: string[];
-                clusters: string[];
-                means: (number | null)[][];
-            };
-            elbow?: {
-                k: number[];
-                inertia: (number | null)[];
-                silhouette: (number | null)[];
-            };
-            dendrogram?: {
-                icoord: number[][];
-                dcoord: number[][];
-                leaves: string[];
-            };
-            map?: {
-                x: (number | null)[];
-                y: (number | null)[];
-                color: ((number | string) | null)[] | null;
-                color_label: string | null;
-            };
-            scree?: {
-                ratio: (number | null)[];
-                cumulative: (number | null)[];
-            };
-            loadings?: {
-                features: string[];
-                components: (number | null)[][];
-            };
-            biplot?: {
-                features: string[];
-                x: (number | null)[];
-                y: (number | null)[];
-            };
-        };
-        TrainingReport: {
-            algorithm: string;
-            label: string;
-            metrics: components["schemas"]["ModelMetrics"];
-            train_metrics: components["schemas"]["ModelMetrics"];
-            charts: components["schemas"]["ReportCharts"];
-            /** @description Permutation importance on the test rows (clustering: of a forest predicting the cluster; PCA: weighted loadings) */
-            permutation_importance: {
-                feature: string;
-                mean: number | null;
-                std: number | null;
-            }[];
-            shap: {
-                feature: string;
-                mean_abs: number | null;
-            }[] | null;
-            cv?: components["schemas"]["CrossValidation"] | null;
-            evaluation?: components["schemas"]["ModelEvaluation"];
-            /** @description Supervised: whether the condition scaled the target (figures are in its original units) */
-            target_units?: {
-                scaled: boolean;
-                target: string | null;
-                method: string | null;
-            };
-            hyperparameters: components["schemas"]["HyperParameters"];
-            defaults: components["schemas"]["HyperParameters"];
-            /** @description Each hyper-parameter’s label in the reader’s language (the server adds it; `label` is then the algorithm’s name in that language) */
-            param_labels?: {
-                [key: string]: string;
-            };
-            auto_tune: {
-                enabled: boolean;
-                trials: {
-                    number: number;
-                    value: number | null;
-                    params: components["schemas"]["HyperParameters"];
-                    state: string;
-                    /** @description which worker ran the trial when trials are shared (main, or a helper job) */
-                    worker?: string;
-                }[];
-                objective: string;
-            };
-            train_rows: number;
-            test_rows: number;
-            fit_seconds: number;
-            /** @description Where the final fit ran when not in the engine worker: the Dask cluster of MITATE_DASK_SCHEDULER (address, workers) */
-            trained_on?: {
-                /** @enum {string} */
-                engine: "dask";
-                scheduler: string;
-                workers: number;
-            } | null;
-            seconds: number;
-            features: string[];
-            target: string | null;
-            /** @description Cross-validation and importances still being computed */
-            pending: boolean;
-            /** @description The rows each step used: on a large table cross-validation (and auto-tune) on a sample, the final model on every training row */
-            sampling?: {
-                large: boolean;
-                final_fit_rows: number;
-                test_rows: number;
-                cv: {
-                    rows: number;
-                    of: number;
-                    folds: number;
-                    /** @enum {string} */
-                    sample: "all" | "random" | "stratified" | "recent";
-                } | null;
-                train_metric_rows: number;
-                importance_rows: number;
-                shap_rows: number | null;
-                chart_points: number;
-            } | null;
-            /** @description Seconds per step of the training job (read, conversion, final_fit, cv_folds, prediction, ...) */
-            profile?: {
-                [key: string]: number;
-            };
-        };
-        ModelReport: {
-            project: components["schemas"]["TrainingProject"];
-            model: components["schemas"]["TrainingModel"];
-            report: components["schemas"]["TrainingReport"];
         };
         TrainJobResult: {
             models: {
