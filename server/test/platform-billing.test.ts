@@ -12,6 +12,7 @@ import { clip, numericColumns, readNumbers } from '../src/features/platform/inpu
 import { TokenBuckets } from '../src/features/platform/limits.js';
 import { billableUsage, refusalOf } from '../src/features/platform/stats.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
+import { hostedForBilling } from '../src/services.js';
 
 const CCPP = fs.readFileSync(path.join(SHARED_DATA, 'uci_ccpp', 'ccpp.csv'), 'utf8').trim().split('\n').slice(0, 401).join('\n') + '\n';
 const ROW = { AT: 8.34, V: 40.77, AP: 1010.84, RH: 90.01 };
@@ -131,7 +132,7 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
 
     // the first invoice goes unpaid past its due date: the project is locked and refuses with 402
     const clock = clockOf(t.app.ctx);
-    const svc = makeBillingService(t.app.ctx);
+    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.ctx, t.app.services.platform) });
     clock.set(new Date());
     expect((await svc.sweep()).generated).toBe(1);
     clock.advance(20 * 86400_000);

@@ -33560,56 +33560,6 @@ export interface components {
             tz_offset_minutes: number;
             message: string;
         };
-        ImageOperationsInput: {
-            /**
-             * @default {
-             *       "left": 0,
-             *       "top": 0,
-             *       "right": 0,
-             *       "bottom": 0
-             *     }
-             */
-            crop: {
-                /** @default 0 */
-                left: number;
-                /** @default 0 */
-                top: number;
-                /** @default 0 */
-                right: number;
-                /** @default 0 */
-                bottom: number;
-            };
-            /**
-             * @description Degrees clockwise; quarter turns are lossless
-             * @default 0
-             */
-            rotate: number;
-            /** @default false */
-            hflip: boolean;
-            /** @default false */
-            vflip: boolean;
-            /** @default null */
-            resize: {
-                width: number;
-                height: number;
-                /**
-                 * @default stretch
-                 * @enum {string}
-                 */
-                mode: "stretch" | "fit" | "pad";
-            } | null;
-            /** @default false */
-            grayscale: boolean;
-            /** @default 1 */
-            brightness: number;
-            /** @default 1 */
-            contrast: number;
-            /**
-             * @default none
-             * @enum {string}
-             */
-            normalize: "none" | "autocontrast" | "equalize";
-        };
         PreprocessStepParamsInput: {
             /** @description outliers: remove, set_missing or clip */
             action?: string;
@@ -33712,129 +33662,56 @@ export interface components {
             /** @description Applied to data without the columns it concerns: left out */
             skipped?: boolean;
         };
-        PreprocessStepBodyInput: {
-            /** @enum {string} */
-            process_type: "outliers";
-            /** @enum {string} */
-            method: "iqr" | "zscore" | "hampel";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers: remove, set_missing or clip */
-                action?: string;
-                /** @description outliers (iqr): the fence in IQRs */
-                k?: number | string;
-                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
-                threshold?: number | string;
-                /** @description outliers (hampel), window: rows in the window */
-                window?: number | string;
+        ImageOperationsInput: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
             };
-        } | {
-            /** @enum {string} */
-            process_type: "missing";
-            /** @enum {string} */
-            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
-                threshold?: number | string;
-                /** @description missing (constant): the fill value; filter: the value to compare with */
-                value?: (string | number | boolean) | null;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "scaling";
-            /** @enum {string} */
-            method: "standard" | "minmax" | "robust";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            process_type: "computed";
-            /** @enum {string} */
-            method: "expression";
-            /** @default [] */
-            columns: string[];
-            params: {
-                /** @description computed: the new column; window: the new columns' name */
-                name: string;
-                /** @description computed: the expression */
-                expression: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "window";
-            /** @enum {string} */
-            method: "mean" | "std" | "min" | "max" | "median" | "lag";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers (hampel), window: rows in the window */
-                window?: number | string;
-                /** @description window: a time span (e.g. 10min) instead of a row count */
-                span?: string;
-                /** @description window: values needed for a result */
-                min_periods?: (number | string) | null;
-                /** @description window (lag): rows back */
-                lag?: number | string;
-                /** @description computed: the new column; window: the new columns' name */
-                name?: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "columns";
-            /** @enum {string} */
-            method: "drop" | "rename" | "retype";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description columns (rename): old name → new name */
-                mapping?: {
-                    [key: string]: string;
-                };
-                /** @description columns (retype): float, integer, string, datetime or boolean */
-                dtype?: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "filter";
-            /** @enum {string} */
-            method: "keep";
-            /** @default [] */
-            columns: string[];
-            params: {
-                /** @description filter: the column compared */
-                column: string;
-                /** @description filter: the operator */
-                op: string;
-                /** @description missing (constant): the fill value; filter: the value to compare with */
-                value?: (string | number | boolean) | null;
-                /** @description filter (between): the upper value */
-                value2?: (string | number | boolean) | null;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "sort";
-            /** @enum {string} */
-            method: "datetime" | "column";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description sort: ascending (true) or descending */
-                ascending?: boolean | string;
-            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
         };
-        CellInput: (string | number | boolean) | null;
-        /** @enum {string} */
-        ColumnTypeInput: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStepInput: {
             /** @enum {string} */
             process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
@@ -33850,6 +33727,9 @@ export interface components {
             changes: components["schemas"]["ImageOperationsInput"];
             modified_at: string;
         };
+        CellInput: (string | number | boolean) | null;
+        /** @enum {string} */
+        ColumnTypeInput: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         DatasetInput: {
             id: string;
             name: string;
@@ -33880,6 +33760,61 @@ export interface components {
                 /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
+            };
+        };
+        ImageDatasetInput: {
+            id: string;
+            name: string;
+            category: string | null;
+            training_type: string | null;
+            data_type: string;
+            type: string;
+            comment: string | null;
+            file_name: string;
+            file_size: number;
+            /** @description utf-8, utf-8-sig or cp932 */
+            encoding: string;
+            delimiter: string;
+            row_count: number;
+            column_count: number;
+            datetime_column: string | null;
+            preprocessed: boolean;
+            preprocess_history: {
+                process_type: string;
+                action_name: string;
+                changes: components["schemas"]["ImageOperationsInput"];
+                modified_at: string;
+            }[];
+            parent_dataset_name: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Paths for POST download/file */
+            files: {
+                original: string;
+                parquet: string;
+            };
+            statistics: {
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
+                state: string;
+                job_id: string | null;
+            };
+            image: {
+                kind?: string;
+                classes: string[];
+                /** @description split → class → images */
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description ZIP entries left out, and why */
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                total: number;
+                /** @description The ZIP gave the train/validation/test split itself */
+                presplit?: boolean;
             };
         };
         DatasetColumnInput: {
@@ -34423,6 +34358,33 @@ export interface components {
             model: components["schemas"]["TrainingModelInput"];
             report: components["schemas"]["TrainingReportInput"];
         };
+        TrainJobResultInput: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["ModelMetricsInput"] | null;
+                cv?: components["schemas"]["CrossValidationInput"] | null;
+                evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            train_rows: number;
+            test_rows: number;
+            seconds: number;
+        };
+        TuneHelperJobResultInput: {
+            /** @description model key → trials run on this worker */
+            trials: {
+                [key: string]: number;
+            };
+            total: number;
+        };
         ImageEpochInput: {
             epoch: number;
             train_loss: number | null;
@@ -34612,61 +34574,6 @@ export interface components {
                 ok: number;
             } | null;
         };
-        ImageDatasetInput: {
-            id: string;
-            name: string;
-            category: string | null;
-            training_type: string | null;
-            data_type: string;
-            type: string;
-            comment: string | null;
-            file_name: string;
-            file_size: number;
-            /** @description utf-8, utf-8-sig or cp932 */
-            encoding: string;
-            delimiter: string;
-            row_count: number;
-            column_count: number;
-            datetime_column: string | null;
-            preprocessed: boolean;
-            preprocess_history: {
-                process_type: string;
-                action_name: string;
-                changes: components["schemas"]["ImageOperationsInput"];
-                modified_at: string;
-            }[];
-            parent_dataset_name: string | null;
-            created_at: string;
-            updated_at: string;
-            /** @description Paths for POST download/file */
-            files: {
-                original: string;
-                parquet: string;
-            };
-            statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
-                state: string;
-                job_id: string | null;
-            };
-            image: {
-                kind?: string;
-                classes: string[];
-                /** @description split → class → images */
-                counts: {
-                    [key: string]: {
-                        [key: string]: number;
-                    };
-                };
-                /** @description ZIP entries left out, and why */
-                skipped: {
-                    entry: string;
-                    reason: string;
-                }[];
-                total: number;
-                /** @description The ZIP gave the train/validation/test split itself */
-                presplit?: boolean;
-            };
-        };
         ImageDatasetPageInput: {
             total: number;
             items: {
@@ -34695,33 +34602,6 @@ export interface components {
             /** @enum {string} */
             report_type: "analysis" | "classification";
             job_id: string;
-        };
-        TrainJobResultInput: {
-            models: {
-                key: string;
-                /** @enum {string} */
-                state: "done" | "failed";
-                metrics: components["schemas"]["ModelMetricsInput"] | null;
-                cv?: components["schemas"]["CrossValidationInput"] | null;
-                evaluation?: components["schemas"]["ModelEvaluationInput"] | null;
-                hyperparameters?: {
-                    [key: string]: (number | string | boolean) | null;
-                };
-                seconds: number;
-                error: string | null;
-                /** @description A failed model: its log */
-                log?: string;
-            }[];
-            train_rows: number;
-            test_rows: number;
-            seconds: number;
-        };
-        TuneHelperJobResultInput: {
-            /** @description model key → trials run on this worker */
-            trials: {
-                [key: string]: number;
-            };
-            total: number;
         };
         ImageIngestJobResultInput: {
             classes: string[];
@@ -35571,6 +35451,126 @@ export interface components {
                 alarms: number;
                 first_alarm_row: number | null;
                 scored_rows: number;
+            };
+        };
+        PreprocessStepBodyInput: {
+            /** @enum {string} */
+            process_type: "outliers";
+            /** @enum {string} */
+            method: "iqr" | "zscore" | "hampel";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            /** @enum {string} */
+            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            /** @enum {string} */
+            method: "standard" | "minmax" | "robust";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            /** @enum {string} */
+            method: "expression";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name: string;
+                /** @description computed: the expression */
+                expression: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            /** @enum {string} */
+            method: "mean" | "std" | "min" | "max" | "median" | "lag";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            /** @enum {string} */
+            method: "drop" | "rename" | "retype";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            /** @enum {string} */
+            method: "keep";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column: string;
+                /** @description filter: the operator */
+                op: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            /** @enum {string} */
+            method: "datetime" | "column";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
             };
         };
         PreprocessStepSettingsInput: {
@@ -38571,56 +38571,6 @@ export interface components {
             tz_offset_minutes: number;
             message: string;
         };
-        ImageOperations: {
-            /**
-             * @default {
-             *       "left": 0,
-             *       "top": 0,
-             *       "right": 0,
-             *       "bottom": 0
-             *     }
-             */
-            crop: {
-                /** @default 0 */
-                left: number;
-                /** @default 0 */
-                top: number;
-                /** @default 0 */
-                right: number;
-                /** @default 0 */
-                bottom: number;
-            };
-            /**
-             * @description Degrees clockwise; quarter turns are lossless
-             * @default 0
-             */
-            rotate: number;
-            /** @default false */
-            hflip: boolean;
-            /** @default false */
-            vflip: boolean;
-            /** @default null */
-            resize: {
-                width: number;
-                height: number;
-                /**
-                 * @default stretch
-                 * @enum {string}
-                 */
-                mode: "stretch" | "fit" | "pad";
-            } | null;
-            /** @default false */
-            grayscale: boolean;
-            /** @default 1 */
-            brightness: number;
-            /** @default 1 */
-            contrast: number;
-            /**
-             * @default none
-             * @enum {string}
-             */
-            normalize: "none" | "autocontrast" | "equalize";
-        };
         PreprocessStepParams: {
             /** @description outliers: remove, set_missing or clip */
             action?: string;
@@ -38723,129 +38673,56 @@ export interface components {
             /** @description Applied to data without the columns it concerns: left out */
             skipped?: boolean;
         };
-        PreprocessStepBody: {
-            /** @enum {string} */
-            process_type: "outliers";
-            /** @enum {string} */
-            method: "iqr" | "zscore" | "hampel";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers: remove, set_missing or clip */
-                action?: string;
-                /** @description outliers (iqr): the fence in IQRs */
-                k?: number | string;
-                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
-                threshold?: number | string;
-                /** @description outliers (hampel), window: rows in the window */
-                window?: number | string;
+        ImageOperations: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
             };
-        } | {
-            /** @enum {string} */
-            process_type: "missing";
-            /** @enum {string} */
-            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
-                threshold?: number | string;
-                /** @description missing (constant): the fill value; filter: the value to compare with */
-                value?: (string | number | boolean) | null;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "scaling";
-            /** @enum {string} */
-            method: "standard" | "minmax" | "robust";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            process_type: "computed";
-            /** @enum {string} */
-            method: "expression";
-            /** @default [] */
-            columns: string[];
-            params: {
-                /** @description computed: the new column; window: the new columns' name */
-                name: string;
-                /** @description computed: the expression */
-                expression: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "window";
-            /** @enum {string} */
-            method: "mean" | "std" | "min" | "max" | "median" | "lag";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers (hampel), window: rows in the window */
-                window?: number | string;
-                /** @description window: a time span (e.g. 10min) instead of a row count */
-                span?: string;
-                /** @description window: values needed for a result */
-                min_periods?: (number | string) | null;
-                /** @description window (lag): rows back */
-                lag?: number | string;
-                /** @description computed: the new column; window: the new columns' name */
-                name?: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "columns";
-            /** @enum {string} */
-            method: "drop" | "rename" | "retype";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description columns (rename): old name → new name */
-                mapping?: {
-                    [key: string]: string;
-                };
-                /** @description columns (retype): float, integer, string, datetime or boolean */
-                dtype?: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "filter";
-            /** @enum {string} */
-            method: "keep";
-            /** @default [] */
-            columns: string[];
-            params: {
-                /** @description filter: the column compared */
-                column: string;
-                /** @description filter: the operator */
-                op: string;
-                /** @description missing (constant): the fill value; filter: the value to compare with */
-                value?: (string | number | boolean) | null;
-                /** @description filter (between): the upper value */
-                value2?: (string | number | boolean) | null;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "sort";
-            /** @enum {string} */
-            method: "datetime" | "column";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description sort: ascending (true) or descending */
-                ascending?: boolean | string;
-            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
         };
-        Cell: (string | number | boolean) | null;
-        /** @enum {string} */
-        ColumnType: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStep: {
             /** @enum {string} */
             process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
@@ -38861,6 +38738,9 @@ export interface components {
             changes: components["schemas"]["ImageOperations"];
             modified_at: string;
         };
+        Cell: (string | number | boolean) | null;
+        /** @enum {string} */
+        ColumnType: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         Dataset: {
             id: string;
             name: string;
@@ -38891,6 +38771,61 @@ export interface components {
                 /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
+            };
+        };
+        ImageDataset: {
+            id: string;
+            name: string;
+            category: string | null;
+            training_type: string | null;
+            data_type: string;
+            type: string;
+            comment: string | null;
+            file_name: string;
+            file_size: number;
+            /** @description utf-8, utf-8-sig or cp932 */
+            encoding: string;
+            delimiter: string;
+            row_count: number;
+            column_count: number;
+            datetime_column: string | null;
+            preprocessed: boolean;
+            preprocess_history: {
+                process_type: string;
+                action_name: string;
+                changes: components["schemas"]["ImageOperations"];
+                modified_at: string;
+            }[];
+            parent_dataset_name: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Paths for POST download/file */
+            files: {
+                original: string;
+                parquet: string;
+            };
+            statistics: {
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
+                state: string;
+                job_id: string | null;
+            };
+            image: {
+                kind?: string;
+                classes: string[];
+                /** @description split → class → images */
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description ZIP entries left out, and why */
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                total: number;
+                /** @description The ZIP gave the train/validation/test split itself */
+                presplit?: boolean;
             };
         };
         DatasetColumn: {
@@ -39434,6 +39369,33 @@ export interface components {
             model: components["schemas"]["TrainingModel"];
             report: components["schemas"]["TrainingReport"];
         };
+        TrainJobResult: {
+            models: {
+                key: string;
+                /** @enum {string} */
+                state: "done" | "failed";
+                metrics: components["schemas"]["ModelMetrics"] | null;
+                cv?: components["schemas"]["CrossValidation"] | null;
+                evaluation?: components["schemas"]["ModelEvaluation"] | null;
+                hyperparameters?: {
+                    [key: string]: (number | string | boolean) | null;
+                };
+                seconds: number;
+                error: string | null;
+                /** @description A failed model: its log */
+                log?: string;
+            }[];
+            train_rows: number;
+            test_rows: number;
+            seconds: number;
+        };
+        TuneHelperJobResult: {
+            /** @description model key → trials run on this worker */
+            trials: {
+                [key: string]: number;
+            };
+            total: number;
+        };
         ImageEpoch: {
             epoch: number;
             train_loss: number | null;
@@ -39623,61 +39585,6 @@ export interface components {
                 ok: number;
             } | null;
         };
-        ImageDataset: {
-            id: string;
-            name: string;
-            category: string | null;
-            training_type: string | null;
-            data_type: string;
-            type: string;
-            comment: string | null;
-            file_name: string;
-            file_size: number;
-            /** @description utf-8, utf-8-sig or cp932 */
-            encoding: string;
-            delimiter: string;
-            row_count: number;
-            column_count: number;
-            datetime_column: string | null;
-            preprocessed: boolean;
-            preprocess_history: {
-                process_type: string;
-                action_name: string;
-                changes: components["schemas"]["ImageOperations"];
-                modified_at: string;
-            }[];
-            parent_dataset_name: string | null;
-            created_at: string;
-            updated_at: string;
-            /** @description Paths for POST download/file */
-            files: {
-                original: string;
-                parquet: string;
-            };
-            statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
-                state: string;
-                job_id: string | null;
-            };
-            image: {
-                kind?: string;
-                classes: string[];
-                /** @description split → class → images */
-                counts: {
-                    [key: string]: {
-                        [key: string]: number;
-                    };
-                };
-                /** @description ZIP entries left out, and why */
-                skipped: {
-                    entry: string;
-                    reason: string;
-                }[];
-                total: number;
-                /** @description The ZIP gave the train/validation/test split itself */
-                presplit?: boolean;
-            };
-        };
         ImageDatasetPage: {
             total: number;
             items: {
@@ -39706,33 +39613,6 @@ export interface components {
             /** @enum {string} */
             report_type: "analysis" | "classification";
             job_id: string;
-        };
-        TrainJobResult: {
-            models: {
-                key: string;
-                /** @enum {string} */
-                state: "done" | "failed";
-                metrics: components["schemas"]["ModelMetrics"] | null;
-                cv?: components["schemas"]["CrossValidation"] | null;
-                evaluation?: components["schemas"]["ModelEvaluation"] | null;
-                hyperparameters?: {
-                    [key: string]: (number | string | boolean) | null;
-                };
-                seconds: number;
-                error: string | null;
-                /** @description A failed model: its log */
-                log?: string;
-            }[];
-            train_rows: number;
-            test_rows: number;
-            seconds: number;
-        };
-        TuneHelperJobResult: {
-            /** @description model key → trials run on this worker */
-            trials: {
-                [key: string]: number;
-            };
-            total: number;
         };
         ImageIngestJobResult: {
             classes: string[];
@@ -40582,6 +40462,126 @@ export interface components {
                 alarms: number;
                 first_alarm_row: number | null;
                 scored_rows: number;
+            };
+        };
+        PreprocessStepBody: {
+            /** @enum {string} */
+            process_type: "outliers";
+            /** @enum {string} */
+            method: "iqr" | "zscore" | "hampel";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            /** @enum {string} */
+            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            /** @enum {string} */
+            method: "standard" | "minmax" | "robust";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            /** @enum {string} */
+            method: "expression";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name: string;
+                /** @description computed: the expression */
+                expression: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            /** @enum {string} */
+            method: "mean" | "std" | "min" | "max" | "median" | "lag";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            /** @enum {string} */
+            method: "drop" | "rename" | "retype";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            /** @enum {string} */
+            method: "keep";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column: string;
+                /** @description filter: the operator */
+                op: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            /** @enum {string} */
+            method: "datetime" | "column";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
             };
         };
         PreprocessStepSettings: {

@@ -6,15 +6,12 @@ import type { Db } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import '../account/db.js';
-import '../platform/db.js';
-import { loadPrices, type PriceList } from '../platform/prices.js';
-import { billableUsage } from '../platform/stats.js';
-import type { PlatformProjectTable } from '../platform/db.js';
+import type { Database } from '../../db/schema.js';
 import { type Clock, clockOf } from './clock.js';
 import type { BillingInvoiceTable, InvoiceState } from './db.js';
 import './db.js';
 import { forgetLock } from './lock.js';
-import { M as P } from '../platform/messages.js';
+import type { HostedProjects } from './hosted.js';
 import { M, STATE_WORDS } from './messages.js';
 import { billingSettings, type BankAccount, type BillingSettings } from './settings.js';
 
@@ -70,16 +67,19 @@ function withState(m: LocalText, state: string): LocalText {
 /** Billable: approved once and not back in draft or review (approved, running, stopped). */
 const BILLABLE = ['approved', 'running', 'stopped'] as const;
 
+/** A hosted API's row, as billing reads it (the platform area's table). */
+type BilledProject = Database['platform_projects'];
+
 /**
- * `bank`: the platform bank account in force (the installation area's: stored in the app, else MITATE_BANK_*); without
- * it, the settings' (environment) account.
+ * `hosted`: the hosted APIs billed (the platform area's, handed in at start-up). `bank`: the platform bank account in
+ * force (the installation area's: stored in the app, else MITATE_BANK_*); without it, the settings' (environment) account.
  */
-export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; settings?: BillingSettings; prices?: PriceList; bank?: () => Promise<BankAccount | null> } = {}) {
+export function makeBillingService(ctx: AppContext, opts: { hosted: HostedProjects; clock?: Clock; settings?: BillingSettings; bank?: () => Promise<BankAccount | null> }) {
   const { db } = ctx;
   const clock = opts.clock ?? clockOf(ctx);
   const settings = opts.settings ?? billingSettings();
   const bankAccount = opts.bank ?? (async () => settings.bank);
-  const prices = opts.prices ?? loadPrices();
+  const { prices } = opts.hosted;
   const server = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   const nowIso = () => clock.now().toISOString();
 
@@ -93,11 +93,11 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
   // ---- generation -----------------------------------------------------------------------------------------
 
   /** Billed usage of a project in [from, to] (inclusive days): answered predictions only (platform's rule). */
-  const usage = (projectId: string, from: string, to: string) => billableUsage(db, projectId, dayStartHour(from), dayStartHour(dayAfter(to)));
+  const usage = (projectId: string, from: string, to: string) => opts.hosted.usage(projectId, dayStartHour(from), dayStartHour(dayAfter(to)));
 
   /** The invoice of one period: billed in advance (subscription and base infrastructure of this period) plus the
    * metered usage of the period before (requests beyond the plan, compute hours). */
-  async function linesFor(p: PlatformProjectTable, from: string, to: string, prev: { from: string; to: string } | null): Promise<Line[]> {
+  async function linesFor(p: BilledProject, from: string, to: string, prev: { from: string; to: string } | null): Promise<Line[]> {
     const s = JSON.parse(p.settings_json) as { subscription_type?: string; billing_cycle?: string; expected_requests_per_month?: number };
     const months = s.billing_cycle === 'yearly' ? 12 : 1;
     const lines: Line[] = [
@@ -118,7 +118,7 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
     return lines;
   }
 
-  async function generateFor(p: PlatformProjectTable): Promise<number> {
+  async function generateFor(p: BilledProject): Promise<number> {
     const cycle = (JSON.parse(p.settings_json) as { billing_cycle?: string }).billing_cycle === 'yearly' ? 'yearly' : 'monthly';
     const anchor = day(new Date(p.reviewed_at ?? p.created_at));
     const today = day(clock.now());
@@ -434,8 +434,7 @@ export function makeBillingService(ctx: AppContext, opts: { clock?: Clock; setti
     },
 
     async lockOf(orgId: string, projectId: string) {
-      const project = await db.selectFrom('platform_projects').select('id').where('id', '=', projectId).where('organisation_id', '=', orgId).executeTakeFirst();
-      if (!project) throw new AppError(404, P.notFound); // another organisation's project is not ours to describe
+      await opts.hosted.get({ orgId }, projectId); // 404 for another organisation's project: not ours to describe
       const rows = await db
         .selectFrom('billing_locks as l')
         .innerJoin('billing_invoices as i', 'i.id', 'l.invoice_id')
