@@ -1,3 +1,6 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { ident, readParquet, sqlString, withConnection } from '../../duck/index.js';
@@ -10,9 +13,6 @@ import type { SpecOf } from '../../jobs/kind.js';
 import { predictJob } from './jobs.js';
 import { M } from './messages.js';
 import { predictionRepo as repo } from './repo.js';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { PredictionDeps } from './views.js';
 
 interface Manifest {
