@@ -9,6 +9,8 @@ import type { HostedProjects } from './hosted.js';
 import { M } from './messages.js';
 import { billingSettings, type BankAccount, type BillingSettings } from './settings.js';
 import { type Tx, type Line, ledgerId } from './terms.js';
+import '../account/db.js';
+import './db.js';
 
 /** What every part of billing shares: the database, the clock, the settings, the ledger, invoices read and cleared. */
 export function makeBillingCore(ctx: AppContext, opts: BillingOptions) {
