@@ -2,6 +2,7 @@
 // Area-level import cycles of the server (issue 32): which areas under server/src/features import each other,
 // directly or round a loop. Every import counts, type-only ones too (they tie the areas' designs as much).
 // Prints the pairs that import each other and the strongly connected groups of areas; `--json` prints them as JSON.
+// Exits 1 when there is any (npm test runs it as `cycles`): an area's dependencies run one way.
 // Usage: node scripts/area-cycles.mjs [root of a checkout, default this one]
 import fs from 'node:fs';
 import path from 'node:path';
@@ -91,3 +92,4 @@ if (process.argv.includes('--json')) {
   for (const g of groups) console.log(`knot: ${g.join(', ')}`);
   console.log(`${pairs.length} area pairs import each other; ${groups.length} knot(s) of ${groups.reduce((n, g) => n + g.length, 0)} areas`);
 }
+if (pairs.length || groups.length) process.exitCode = 1;

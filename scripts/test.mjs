@@ -113,6 +113,8 @@ const suites = {
   'dead-code': check('dead-code', ['node', ['scripts/dead-code.mjs']], '.'),
   // Size (issue 32): no file over 600 lines, no function over 150, beyond scripts/size-baseline.json.
   size: check('size', ['node', ['scripts/measure-size.mjs']], '.'),
+  // Area-level import cycles of the server (issue 32): none.
+  cycles: check('cycles', ['node', ['scripts/area-cycles.mjs']], '.'),
   ruff: check('ruff', [py, ['-m', 'ruff', 'check', ...pyTargets]], '.'),
   'ruff-format': check('ruff-format', [py, ['-m', 'ruff', 'format', '--check', ...pyTargets]], '.'),
   server: vitest('server'),
@@ -164,7 +166,7 @@ const suites = {
 
 // One queue, taken in this order by two lanes: the server suite (the longest) starts at once in lane 1, the
 // checks and the end-to-end suite beside it; whichever lane is free takes the next suite.
-const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'tsc-rules', 'eslint-web', 'eslint-server', 'eslint-e2e', 'dead-code', 'size', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'rules', 'server-s3', 'bundle'];
+const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'tsc-rules', 'eslint-web', 'eslint-server', 'eslint-e2e', 'dead-code', 'size', 'cycles', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'rules', 'server-s3', 'bundle'];
 const queue = order.filter((name) => !only.length || only.includes(name));
 
 const started = Date.now();

@@ -33,6 +33,7 @@ import { registerCompression, registerWebApp } from './http/web-app.js';
 import optimalDesignRoutes from './features/optimal-design/routes.js';
 import optimizationRoutes from './features/optimization/routes.js';
 import imageRoutes from './features/images/routes.js';
+import { imageProjectView, imageRegisterBody } from './features/images/schemas.js';
 import timeSeriesRoutes from './features/timeseries/routes.js';
 import platformRoutes from './features/platform/routes.js';
 import billingRoutes from './features/billing/routes.js';
@@ -151,7 +152,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
       await api.register(filesRoutes);
       await api.register(visualizationRoutes);
       await api.register(preprocessingRoutes);
-      await api.register(trainingRoutes);
+      await api.register(trainingRoutes, { imageProjects: { body: imageRegisterBody, view: imageProjectView } });
       await api.register(predictionRoutes);
       await api.register(optimalDesignRoutes);
       await api.register(optimizationRoutes);

@@ -24,6 +24,8 @@ import { makeMembersService } from './features/members/service.js';
 import { makeOidcService } from './features/oidc/service.js';
 import { makePlatformService } from './features/platform/service.js';
 import { makeDriftService } from './features/platform/drift/service.js';
+import { billableUsage } from './features/platform/stats.js';
+import type { HostedProjects } from './features/billing/hosted.js';
 import { makeProfileService } from './features/profile/service.js';
 
 /**
@@ -54,7 +56,7 @@ export function buildServices(ctx: AppContext) {
     downloads: makeDownloadService(ctx),
     platform,
     drift: makeDriftService(ctx, { platform, training, datasets }),
-    billing: makeBillingService(ctx, { bank: installation.bank }),
+    billing: makeBillingService(ctx, { hosted: hostedForBilling(ctx, platform), bank: installation.bank }),
     datasets,
     runs,
     training,
@@ -69,6 +71,11 @@ export function buildServices(ctx: AppContext) {
   };
 }
 export type Services = ReturnType<typeof buildServices>;
+
+/** The hosted APIs as billing sees them: the platform area's price list, project look-up and billed usage. */
+export function hostedForBilling(ctx: AppContext, platform: Pick<ReturnType<typeof makePlatformService>, 'prices' | 'get'>): HostedProjects {
+  return { prices: platform.prices, get: platform.get, usage: (projectId, fromHour, toHour) => billableUsage(ctx.db, projectId, fromHour, toHour) };
+}
 
 declare module 'fastify' {
   interface FastifyInstance {

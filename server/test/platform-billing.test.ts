@@ -6,12 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256 } from '../src/auth/tokens.js';
 import { clockOf } from '../src/features/billing/clock.js';
 import { forgetLock } from '../src/features/billing/lock.js';
-import { makeBillingService, periodStart } from '../src/features/billing/service.js';
+import { makeBillingService } from '../src/features/billing/service.js';
+import { periodStart } from '../src/features/billing/terms.js';
 import { SERVE_REFUSALS } from '../src/features/platform/schemas.js';
 import { clip, numericColumns, readNumbers } from '../src/features/platform/inputs.js';
 import { TokenBuckets } from '../src/features/platform/limits.js';
 import { billableUsage, refusalOf } from '../src/features/platform/stats.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
+import { hostedForBilling } from '../src/services.js';
 
 const CCPP = fs.readFileSync(path.join(SHARED_DATA, 'uci_ccpp', 'ccpp.csv'), 'utf8').trim().split('\n').slice(0, 401).join('\n') + '\n';
 const ROW = { AT: 8.34, V: 40.77, AP: 1010.84, RH: 90.01 };
@@ -131,7 +133,7 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
 
     // the first invoice goes unpaid past its due date: the project is locked and refuses with 402
     const clock = clockOf(t.app.ctx);
-    const svc = makeBillingService(t.app.ctx);
+    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.ctx, t.app.services.platform) });
     clock.set(new Date());
     expect((await svc.sweep()).generated).toBe(1);
     clock.advance(20 * 86400_000);

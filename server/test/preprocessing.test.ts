@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ColumnInfo, parquetStats } from '../src/features/datasets/column-stats.js';
 import { fromConditionCsv, parseCsv, toConditionCsv } from '../src/features/preprocessing/conditionFile.js';
-import { KIND_PARAMS, METHODS, PROCESS_TYPES, READS, type Step } from '../src/features/preprocessing/schemas.js';
+import { KIND_PARAMS, READS, type Step } from '../src/features/preprocessing/schemas.js';
+import { METHODS, PROCESS_TYPES } from '../src/features/datasets/history.js';
 import { DATABASES, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
 const STEPS = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppError } from '../src/http/errors.js';
 import { localize } from '../src/i18n/messages.js';
 import { decisionSentence, pText, type ReferenceCurve, resultCsv, type TestResult, warningText } from '../src/features/statistical-analysis/interpret.js';
-import { normalizeSettings } from '../src/features/statistical-analysis/service.js';
+import { normalizeSettings } from '../src/features/statistical-analysis/rules.js';
 
 type Of<T extends TestResult['test_type']> = Extract<TestResult, { test_type: T }>;
 const vars = (variable1: string, variable2: string | null = null, category: string | null = null) => ({ variable1, variable2, category, group1: null, group2: null });

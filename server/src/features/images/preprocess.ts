@@ -9,7 +9,7 @@ import { engineErrorText } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import { datasetKey, toView } from '../datasets/service.js';
 import { M } from './messages.js';
-import type { ImageOperations } from './schemas.js';
+import type { ImageOperations } from '../datasets/history.js';
 import { IMAGE_DIR, type ImageService } from './service.js';
 import { skippedIn } from './skipped.js';
 import { imagePreprocessJob } from './jobs.js';

@@ -10,7 +10,6 @@ import { embedReportFont } from '../../pdf/index.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
-import type { PredictionTable } from '../prediction/service.js';
 import { esc } from '../../pdf/charts.js';
 import { M } from './messages.js';
 import { makeImagePreprocess } from './preprocess.js';
@@ -18,11 +17,9 @@ import { tsModel } from '../timeseries/schemas.js';
 import {
   galleryQuery,
   imageDatasetRegisterBody,
-  imageDatasetView,
   imageDetailView,
   imageGalleryPage,
   imageModelView,
-  imageOperations,
   imagePredictionStarted,
   imagePreprocessBody,
   imageProjectView,
@@ -32,6 +29,8 @@ import {
   thresholdBody,
 } from './schemas.js';
 import { engineError } from './service.js';
+import { imageOperations } from '../datasets/history.js';
+import { imageDatasetView } from '../datasets/responses.js';
 import { imageIngestJob, imagePredictJob } from './jobs.js';
 import type { SpecOf } from '../../jobs/kind.js';
 
@@ -315,33 +314,7 @@ export default async function imageRoutes(app: FastifyInstance) {
         datasetId = row.id;
         datasetName = row.name;
       }
-      const row: PredictionTable = {
-        id,
-        organisation_id: req.auth.orgId,
-        name: `${p.name} / ${datasetName}`,
-        project_id: p.id,
-        project_name: p.name,
-        project_type: p.project_type,
-        model_key: m.model_key,
-        dataset_id: datasetId,
-        dataset_name: datasetName,
-        job_id: null,
-        result_key: resultKey,
-        created_by: req.auth.userId,
-        created_at: new Date().toISOString(),
-      };
-      await predictions.record(row);
-      const job = await jobs.create({
-        orgId: req.auth.orgId,
-        userId: req.auth.userId,
-        kind: imagePredictJob,
-        subjectType: 'prediction',
-        subjectId: id,
-        spec,
-        beforeEnqueue: async (j) => {
-          await predictions.setJob(req.auth.orgId, id, j.id);
-        },
-      });
+      const job = await predictions.startImage(req.auth, p, m.model_key, { id: datasetId, name: datasetName }, id, resultKey, spec);
       return ok({ id, state: job.state === 'queued' ? 'queued' : job.state, project_id: p.id, model_key: m.model_key, report_type: p.project_type, job_id: job.id });
     },
   );

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { storedEnum } from '../../http/responses.js';
-import { DatasetView } from '../datasets/responses.js';
 import { decimalsOk } from '@mitate/rules';
 import { said } from '../../http/errors.js';
 import { JobBrief } from '../../jobs/responses.js';
-import { imageOperations } from './operations.js';
+import { imageOperations } from '../datasets/history.js';
+import { imageMetrics } from '../training/responses.js';
 
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
@@ -62,7 +62,6 @@ export const galleryQuery = z.object({
   label: z.string().max(200).optional(),
 });
 
-export { imageOperations, type ImageOperations } from './operations.js';
 export const imagePreprocessBody = z.object({
   operations: imageOperations.default(imageOperations.parse({})),
   preview: z.boolean().default(false).describe('true: before/after of a few images at once, nothing kept'),
@@ -84,23 +83,6 @@ export const imageEpoch = z
   .object({ epoch: z.number().int(), train_loss: figure, train_accuracy: figure, val_loss: figure, val_accuracy: figure, learning_rate: figure })
   .meta({ id: 'ImageEpoch' });
 
-/** Test-image figures: OK/NG analysis (NG positive, with the threshold, miss and over-detection rates) or the
- * classes' macro averages; every key is absent when there was no test image. */
-export const imageMetrics = z
-  .object({
-    threshold: z.number().optional(),
-    n: z.number().int().optional(),
-    accuracy: figure.optional(),
-    precision: figure.optional(),
-    recall: figure.optional(),
-    f1: figure.optional(),
-    roc_auc: figure.optional(),
-    miss_rate: figure.optional().describe('NG images passed as OK'),
-    over_detection_rate: figure.optional().describe('OK images flagged as NG'),
-    confusion_matrix: z.object({ labels: z.array(z.string()), matrix: z.array(z.array(z.number().int())) }).optional().describe('Rows: true class; columns: predicted'),
-  })
-  .meta({ id: 'ImageMetrics' });
-export type ImageMetrics = z.infer<typeof imageMetrics>;
 
 export const imageModelView = z
   .object({
@@ -194,22 +176,6 @@ export const imageDetailView = z
   })
   .meta({ id: 'ImageModelDetail' });
 
-const imageSummary = z.object({
-  kind: z.string().optional(),
-  classes: z.array(z.string()),
-  counts: z.record(z.string(), z.record(z.string(), z.number().int())).describe('split → class → images'),
-  skipped: z.array(z.object({ entry: z.string(), reason: z.string() })).describe('ZIP entries left out, and why'),
-  total: z.number().int(),
-  presplit: z.boolean().optional().describe('The ZIP gave the train/validation/test split itself'),
-});
-export const imageDatasetView = z
-  .object({
-    ...DatasetView.shape,
-    // an image dataset's history holds only image pre-processing runs (images/preprocess.ts), each with its operations
-    preprocess_history: z.array(z.object({ process_type: z.string(), action_name: z.string(), changes: imageOperations, modified_at: z.string() })),
-    image: imageSummary,
-  })
-  .meta({ id: 'ImageDataset' });
 
 export const imageGalleryPage = z
   .object({

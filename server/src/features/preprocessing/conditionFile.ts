@@ -3,7 +3,8 @@ import { AppError } from '../../http/errors.js';
 import { type Lang, type LocalText, localize } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import type { StepSettings } from './responses.js';
-import { METHODS, PROCESS_TYPES, type ProcessType, type Step, stepSchema } from './schemas.js';
+import { type Step, stepSchema } from './schemas.js';
+import { METHODS, PROCESS_TYPES, type ProcessType } from '../datasets/history.js';
 
 /**
  * condition_setting_file.csv (SPEC §9): one row per step, in order.

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { JobStateEnum } from '../../jobs/responses.js';
-import { Cell, DatasetColumn, DatasetView, PreprocessStep } from '../datasets/responses.js';
-import { KIND_PARAMS, StepFitted, type ProcessType } from './schemas.js';
+import { Cell, DatasetColumn, DatasetView } from '../datasets/responses.js';
+import { PreprocessStep } from '../datasets/history.js';
+import { KIND_PARAMS } from './schemas.js';
+import { StepFitted, type ProcessType } from '../datasets/history.js';
 
 /**
  * Answers of the preprocessing calls. Previews and run summaries are the engine's (preprocessing/condition.py

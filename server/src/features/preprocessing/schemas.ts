@@ -2,51 +2,15 @@ import { z } from 'zod';
 import { localIssue } from '../../http/errors.js';
 import { localize } from '../../i18n/messages.js';
 import { M } from './messages.js';
+import { METHODS, PARAM, PROCESS_TYPES, type ParamName, type ProcessType } from '../datasets/history.js';
 
-/** Every step kind and its methods: the same catalogue as engine/mitate_engine/preprocessing/steps/. */
-export const METHODS = {
-  outliers: ['iqr', 'zscore', 'hampel'],
-  missing: ['drop_rows', 'drop_columns', 'mean', 'median', 'mode', 'constant', 'ffill', 'bfill', 'linear', 'time'],
-  scaling: ['standard', 'minmax', 'robust'],
-  computed: ['expression'],
-  window: ['mean', 'std', 'min', 'max', 'median', 'lag'],
-  columns: ['drop', 'rename', 'retype'],
-  filter: ['keep'],
-  sort: ['datetime', 'column'],
-} as const;
-export type ProcessType = keyof typeof METHODS;
-export const PROCESS_TYPES = Object.keys(METHODS) as ProcessType[];
-
-const numberish = z.union([z.number(), z.string().max(100)]);
-const scalar = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]);
-
-/** Each parameter some step reads (engine preprocessing/steps/), with its type. Numbers may arrive as text (form fields); the engine reads both. */
-const PARAM = {
-  action: z.string().max(20).describe('outliers: remove, set_missing or clip'),
-  k: numberish.describe('outliers (iqr): the fence in IQRs'),
-  threshold: numberish.describe('outliers (zscore, hampel): the limit; missing (drop_columns): the share of missing values'),
-  window: numberish.describe('outliers (hampel), window: rows in the window'),
-  value: scalar.describe('missing (constant): the fill value; filter: the value to compare with'),
-  value2: scalar.describe('filter (between): the upper value'),
-  name: z.string().max(512).describe("computed: the new column; window: the new columns' name"),
-  expression: z.string().max(10_000).describe('computed: the expression'),
-  lag: numberish.describe('window (lag): rows back'),
-  span: z.string().max(100).describe('window: a time span (e.g. 10min) instead of a row count'),
-  min_periods: z.union([numberish, z.null()]).describe('window: values needed for a result'),
-  mapping: z.record(z.string(), z.string().max(512)).describe('columns (rename): old name → new name'),
-  dtype: z.string().max(40).describe('columns (retype): float, integer, string, datetime or boolean'),
-  column: z.string().max(512).describe('filter: the column compared'),
-  op: z.string().max(40).describe('filter: the operator'),
-  ascending: z.union([z.boolean(), z.string().max(10)]).describe('sort: ascending (true) or descending'),
-};
-export type ParamName = keyof typeof PARAM;
 
 type Reads = { reads: readonly ParamName[]; required?: readonly ParamName[] };
 const rolling: Reads = { reads: ['window', 'span', 'min_periods', 'name'] };
 
 /**
  * What each step reads, by kind and method: the engine's catalogue (each Step's `reads` and `required` in
- * preprocessing/steps/, written to preprocessing/catalogue.json; an engine test holds them to what check_params, fit
+ * preprocessing/steps.py, written to preprocessing/catalogue.json; an engine test holds them to what check_params, fit
  * and transform look up, a server test holds this table equal to the JSON). `required`: the step cannot run without
  * it; the others have the engine's defaults.
  */
@@ -84,56 +48,6 @@ export const KIND_PARAMS = {
   sort: { ascending: PARAM.ascending.optional() },
 } satisfies { [K in ProcessType]: Partial<Record<ParamName, z.ZodType>> };
 
-/**
- * Every parameter any step reads, each optional: what a dataset's history shows of a step (StepChanges). A key no
- * step reads is dropped here, never echoed back.
- */
-export const StepParams = z
-  .object({
-    action: PARAM.action.optional(),
-    k: PARAM.k.optional(),
-    threshold: PARAM.threshold.optional(),
-    window: PARAM.window.optional(),
-    value: PARAM.value.optional(),
-    value2: PARAM.value2.optional(),
-    name: PARAM.name.optional(),
-    expression: PARAM.expression.optional(),
-    lag: PARAM.lag.optional(),
-    span: PARAM.span.optional(),
-    min_periods: PARAM.min_periods.optional(),
-    mapping: PARAM.mapping.optional(),
-    dtype: PARAM.dtype.optional(),
-    column: PARAM.column.optional(),
-    op: PARAM.op.optional(),
-    ascending: PARAM.ascending.optional(),
-  })
-  .meta({ id: 'PreprocessStepParams' });
-
-/** What a step learnt from the training data (preprocessing/steps/ fit), reused unchanged on new data; {} when it learns nothing. */
-export const StepFitted = z
-  .object({
-    bounds: z.record(z.string(), z.object({ lower: z.number().nullable(), upper: z.number().nullable() })).optional().describe('outliers (iqr, zscore): column → bounds'),
-    columns: z
-      .union([z.array(z.string()), z.record(z.string(), z.object({ center: z.number(), scale: z.number() }))])
-      .optional()
-      .describe('outliers (hampel): the columns; scaling: column → centre and scale'),
-    drop: z.array(z.string()).optional().describe('missing (drop_columns): the columns dropped'),
-    values: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional().describe('missing (mean, median, mode): column → fill value'),
-  })
-  .meta({ id: 'PreprocessStepFitted' });
-
-/** What one step did, in a dataset's preprocess history (engine Condition.history): its columns, parameters and
- * fitted figures, with the rows before and after and the columns it added or dropped. */
-export const StepChanges = z.object({
-  ...StepParams.shape,
-  columns: z.array(z.string()).optional(),
-  fitted: StepFitted.optional(),
-  rows_before: z.number().int().optional(),
-  rows_after: z.number().int().optional(),
-  columns_added: z.array(z.string()).optional(),
-  columns_dropped: z.array(z.string()).optional(),
-  skipped: z.boolean().optional().describe('Applied to data without the columns it concerns: left out'),
-}).meta({ id: 'PreprocessStepChanges' });
 
 /** The parameters a kind's method reads (READS), or null for a method the kind does not have. */
 export function readsOf(kind: ProcessType, method: string): Reads | null {

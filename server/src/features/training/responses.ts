@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { page } from '../../http/responses.js';
 import { JobBrief } from '../../jobs/responses.js';
-import { imageMetrics } from '../images/schemas.js';
 
 /**
  * Answers of the training calls. Metrics, CV figures and reports are written by the engine (engine/mitate_engine/ml
@@ -63,6 +62,25 @@ export const Evaluation = z
 export const Metrics = z
   .record(z.string(), z.union([z.number(), z.string(), z.null(), z.array(z.number().nullable()), z.array(z.array(z.number())), z.record(z.string(), z.number())]))
   .meta({ id: 'ModelMetrics' });
+/** An image figure that the engine may leave undefined (non-finite floats arrive as null). */
+const imageFigure = z.number().nullable();
+/** Test-image imageFigures: OK/NG analysis (NG positive, with the threshold, miss and over-detection rates) or the
+ * classes' macro averages; every key is absent when there was no test image. */
+export const imageMetrics = z
+  .object({
+    threshold: z.number().optional(),
+    n: z.number().int().optional(),
+    accuracy: imageFigure.optional(),
+    precision: imageFigure.optional(),
+    recall: imageFigure.optional(),
+    f1: imageFigure.optional(),
+    roc_auc: imageFigure.optional(),
+    miss_rate: imageFigure.optional().describe('NG images passed as OK'),
+    over_detection_rate: imageFigure.optional().describe('OK images flagged as NG'),
+    confusion_matrix: z.object({ labels: z.array(z.string()), matrix: z.array(z.array(z.number().int())) }).optional().describe('Rows: true class; columns: predicted'),
+  })
+  .meta({ id: 'ImageMetrics' });
+
 /** A model row's metrics: a tabular model's (Metrics; a time-series detector's figures are flat too), or an image model's, whose confusion matrix names its classes. */
 export const AnyMetrics = z.union([Metrics, imageMetrics]).meta({ id: 'ModelRowMetrics' });
 

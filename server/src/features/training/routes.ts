@@ -12,14 +12,21 @@ import { M } from './messages.js';
 import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
-import { imageProjectView, imageRegisterBody, type ImageRegister } from '../images/schemas.js';
 import { localAlgorithms, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
 import { trainJob } from './jobs.js';
 
 const tags = ['training'];
 
+type ImageRegister = Parameters<FastifyInstance['services']['images']['register']>[2];
+
+/** Image projects (analysis, classification) are registered on the same path; their request and answer schemas are
+ * the images area's, handed in at start-up (app.ts), so that training does not depend on images. */
+export interface TrainingRoutesOptions {
+  imageProjects: { body: z.ZodType<ImageRegister, unknown>; view: z.ZodType };
+}
+
 /** SPEC §7 'Project', 'Statistics and regression', 'Soft sensor, dimensional compression, discriminant analysis, clustering'. */
-export default async function trainingRoutes(app: FastifyInstance) {
+export default async function trainingRoutes(app: FastifyInstance, { imageProjects }: TrainingRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { training: svc, images, runs } = app.services;
   runs.installModelEventHandlers(trainJob);
@@ -46,15 +53,15 @@ export default async function trainingRoutes(app: FastifyInstance) {
         tags,
         summary: 'Register a training project: a tabular type, or analysis / classification on an image dataset',
         params: z.object({ dataset_id: z.string().max(64) }),
-        body: z.union([genericRegisterBody, imageRegisterBody]),
+        body: z.union([genericRegisterBody, imageProjects.body]),
         // An image project answers with its own shape.
-        response: replies({ 200: z.union([TrainingProject, imageProjectView]) }),
+        response: replies({ 200: z.union([TrainingProject, imageProjects.view]) }),
       },
     },
     async (req) => {
       const b = req.body;
       // The project row's training state is text in the database, always one of the schema's states.
-      if (b.project_type === 'analysis' || b.project_type === 'classification') return ok((await images.register(req.auth, req.params.dataset_id, b as ImageRegister)) as z.infer<typeof imageProjectView>);
+      if (b.project_type === 'analysis' || b.project_type === 'classification') return ok(await images.register(req.auth, req.params.dataset_id, b as ImageRegister));
       return ok(await svc.register(req.auth, b.project_type, req.params.dataset_id, b as z.infer<typeof genericRegisterBody>));
     },
   );

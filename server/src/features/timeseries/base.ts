@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AuthContext } from '../../auth/guard.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import type { Lang } from '../../i18n/messages.js';
+import { queryRows, sqlString, withConnection } from '../../duck/index.js';
+import type { DatasetService } from '../datasets/service.js';
+import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
+import { M as TM } from '../training/messages.js';
+import type { RunService } from '../training/runs.js';
+import type { TrainingService } from '../training/service.js';
+import { M } from './messages.js';
+import type { TsModelMetrics, TsParams } from './schemas.js';
+import { WINDOW_STATS } from './schemas.js';
+import { type Scores, SPLIT_CODES } from './scores.js';
+import { bestDetector, detectorName, isTsType, modeOf } from './detectors.js';
+import { type TsConfig } from './settings.js';
+
+const MAX_CACHED = 6;
+
+/** What the service's modules share: the app's database, DuckDB, storage and jobs, the areas used, the project
+ * reads and the scores kept by this app instance. */
+export function makeTsBase(ctx: AppContext, { datasets, training, runs }: { datasets: DatasetService; training: TrainingService; runs: RunService }) {
+  const { db, duckdb, storage, jobs } = ctx;
+  const cache = new Map<string, Scores>(); // run folder -> scores, least recently used first
+
+  const query = (sql: string) => queryRows(duckdb, sql);
+
+  async function getProject(auth: AuthContext, id: string): Promise<TrainingProjectTable> {
+    const p = await training.getProject(auth, id);
+    if (!isTsType(p.project_type)) throw new AppError(404, TM.projectNotFound);
+    return p;
+  }
+
+  async function savedThresholds(orgId: string, projectId: string): Promise<Map<string, number>> {
+    const rows = await db.selectFrom('model_thresholds').select(['model_key', 'threshold']).where('organisation_id', '=', orgId).where('project_id', '=', projectId).execute();
+    return new Map(rows.map((r) => [r.model_key, Number(r.threshold)]));
+  }
+
+  const trainedThreshold = (m: TrainingModelTable): number | null => {
+    const v = m.metrics_json ? (JSON.parse(m.metrics_json) as { threshold?: number }).threshold : undefined;
+    return typeof v === 'number' ? v : null;
+  };
+
+  /** The project with its models; `lang` is the language of the detectors' names. */
+  async function view(auth: AuthContext, p: TrainingProjectTable, lang: Lang = 'en') {
+    const base = await training.view(auth, p);
+    const cfg = JSON.parse(p.config_json) as TsConfig;
+    const saved = await savedThresholds(auth.orgId, p.id);
+    const rows = await training.modelsOf(auth.orgId, p.id);
+    const models = base.models.map((m) => {
+      const row = rows.find((x) => x.model_key === m.model_key)!;
+      const trained = trainedThreshold(row);
+      return { ...m, params: m.params as TsParams, hyperparameters: m.hyperparameters as TsParams | null, metrics: m.metrics as TsModelMetrics | null, label: detectorName(m.algorithm, lang), trained_threshold: trained, saved_threshold: saved.get(m.model_key) ?? null, threshold: saved.get(m.model_key) ?? trained };
+    });
+    const { best, basis } = bestDetector(modeOf(p.project_type), models);
+    return {
+      ...base,
+      mode: modeOf(p.project_type),
+      time_column: cfg.time_column,
+      time_is_datetime: cfg.time_is_datetime,
+      normal: cfg.normal,
+      resample: cfg.resample ?? null,
+      window_stats: cfg.window_stats ?? [...WINDOW_STATS],
+      drift_signals: cfg.drift_signals ?? [],
+      drift_rows: cfg.drift_rows ?? null,
+      notes: cfg.notes,
+      models,
+      best_model_key: best?.model_key ?? null,
+      best_model_basis: basis,
+    };
+  }
+
+  async function doneModel(auth: AuthContext, projectId: string, key: string) {
+    const p = await getProject(auth, projectId);
+    const m = await training.getModel(auth, p.id, key);
+    const dir = training.runDir(m);
+    if (m.state !== 'done' || !dir) throw new AppError(409, TM.modelNotTrained, { model: m.model_key });
+    return { p, m, dir, cfg: JSON.parse(p.config_json) as TsConfig };
+  }
+
+  async function loadScores(dir: string, cfg: TsConfig): Promise<Scores> {
+    const hit = cache.get(dir);
+    if (hit) {
+      cache.delete(dir);
+      cache.set(dir, hit);
+      return hit;
+    }
+    const file = path.join(dir, 'series.parquet');
+    if (!fs.existsSync(file)) throw new AppError(404, M.seriesMissing);
+    return withConnection(duckdb, async (c) => {
+      const res = await c.runAndReadAll(`SELECT * FROM read_parquet(${sqlString(file)}) ORDER BY pos`);
+      const cols = res.getColumnsObjectJS() as Record<string, unknown[]>;
+      const n = (cols.pos ?? []).length;
+      const f64 = (a: unknown[]) => Float64Array.from(a, (v) => (v === null || v === undefined ? NaN : Number(v)));
+      const times = cols.time ?? [];
+      const s: Scores = {
+        n,
+        pos: f64(cols.pos),
+        score: f64(cols.score),
+        label: Int8Array.from(cols.label as number[], (v) => Number(v ?? -1)),
+        split: Uint8Array.from(cols.split as string[], (v) => Math.max(0, SPLIT_CODES.indexOf(v as (typeof SPLIT_CODES)[number]))),
+        timeMs: cfg.time_is_datetime ? Float64Array.from(times, (v) => (v instanceof Date ? v.getTime() : Date.parse(String(v)))) : null,
+        time: times.map((v) => (v instanceof Date ? v.toISOString().replace('Z', '') : typeof v === 'bigint' ? Number(v) : (v as string | number | null))),
+        contrib: Object.keys(cols)
+          .filter((k) => /^c_\d+$/.test(k))
+          .sort((a, b) => Number(a.slice(2)) - Number(b.slice(2)))
+          .map((k) => f64(cols[k])),
+      };
+      cache.set(dir, s);
+      while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+      return s;
+    });
+  }
+
+  return { config: ctx.config, db, duckdb, storage, jobs, datasets, training, runs, cache, query, getProject, savedThresholds, trainedThreshold, view, doneModel, loadScores };
+}
+export type TsDeps = ReturnType<typeof makeTsBase>;
