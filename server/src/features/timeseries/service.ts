@@ -32,6 +32,12 @@ const MAX_CACHED = 6;
 const DRIFT_MIN_ROWS = 30;
 const DRIFT_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) || 120_000;
 
+/** The threshold the model was trained with (its metrics), before any saved one. */
+const trainedThreshold = (m: TrainingModelTable): number | null => {
+  const v = m.metrics_json ? (JSON.parse(m.metrics_json) as { threshold?: number }).threshold : undefined;
+  return typeof v === 'number' ? v : null;
+};
+
 export function makeTimeSeriesService(ctx: AppContext, { datasets, training, runs }: { datasets: DatasetService; training: TrainingService; runs: RunService }) {
   const { db, duckdb, storage, jobs } = ctx;
   const cache = new Map<string, Scores>(); // run folder -> scores, least recently used first
@@ -215,11 +221,6 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
     const rows = await db.selectFrom('model_thresholds').select(['model_key', 'threshold']).where('organisation_id', '=', orgId).where('project_id', '=', projectId).execute();
     return new Map(rows.map((r) => [r.model_key, Number(r.threshold)]));
   }
-
-  const trainedThreshold = (m: TrainingModelTable): number | null => {
-    const v = m.metrics_json ? (JSON.parse(m.metrics_json) as { threshold?: number }).threshold : undefined;
-    return typeof v === 'number' ? v : null;
-  };
 
   /** The project with its models; `lang` is the language of the detectors' names. */
   async function view(auth: AuthContext, p: TrainingProjectTable, lang: Lang = 'en') {
@@ -461,6 +462,11 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
         }
       }
       return { project: v, model: v.models.find((x) => x.model_key === m.model_key)!, report };
+    },
+
+    async rename(auth: AuthContext, id: string, name: string, lang: Lang = 'en') {
+      await runs.rename(auth.orgId, (await getProject(auth, id)).id, name);
+      return view(auth, await getProject(auth, id), lang);
     },
 
     /** The project, its models, saved thresholds and files. */
