@@ -9,16 +9,18 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import EChart from '../../charts/EChart';
 import ConfirmDialog from '../../components/ConfirmDialog';
-import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import { imageKeys, type ImageModel, stopTraining, trainImageProject, useImageProject } from './api';
+import ProjectFrame from '../../components/ProjectFrame';
+import { deleteProject } from '../training/api';
+import { imageKeys, type ImageModel, renameImageProject, stopTraining, trainImageProject, useImageProject } from './api';
 import './charts';
 import { fmt, NS, StateChip } from './shared';
 
@@ -59,6 +61,7 @@ export default function DetailsPage() {
   const { t, i18n } = useTranslation(NS);
   const { project_id: id } = useParams();
   const qc = useQueryClient();
+  const navigate = useNavigate();
   const { data: p } = useImageProject(id);
   const [confirmStop, setConfirmStop] = useState(false);
   usePageTitle(p?.name);
@@ -69,24 +72,32 @@ export default function DetailsPage() {
   const lang = i18n.language.startsWith('ja') ? 'ja' : 'en';
   return (
     <Box sx={{ maxWidth: 1200 }}>
-      <PageHeader
-        title={p.name}
-        subtitle={`${t(`type.${p.project_type}`)} · ${t('details.dataset')}: ${p.parent_dataset_name} · ${t('details.images')}: ${p.number_of_data} · ${t('details.classes')}: ${p.classes.join(', ')}`}
+      <ProjectFrame
+        name={p.name}
+        typeLabel={t(`type.${p.project_type}`)}
+        state={<StateChip state={p.training_state} />}
+        facts={[p.parent_dataset_name, `${t('details.images')}: ${p.number_of_data}`, `${t('details.classes')}: ${p.classes.join(', ')}`]}
         actions={
-          <>
-            <StateChip state={p.training_state} />
-            {training ? (
-              <Button variant="outlined" color="warning" disabled={p.stopping} onClick={() => setConfirmStop(true)}>
-                {p.stopping ? t('details.stopping') : t('details.stop')}
-              </Button>
-            ) : (
-              <Button variant="contained" onClick={() => trainImageProject(p.project_id).then(refresh).catch(() => undefined)}>
-                {p.training_state === 'ready' ? t('details.train') : t('details.retrain')}
-              </Button>
-            )}
-          </>
+          training ? (
+            <Button variant="outlined" color="warning" disabled={p.stopping} onClick={() => setConfirmStop(true)}>
+              {p.stopping ? t('details.stopping') : t('details.stop')}
+            </Button>
+          ) : (
+            <Button variant="contained" startIcon={<PlayArrowIcon />} onClick={() => trainImageProject(p.project_id).then(refresh).catch(() => undefined)}>
+              {p.training_state === 'ready' ? t('details.train') : t('details.retrain')}
+            </Button>
+          )
         }
-      />
+        onRename={async (name) => {
+          refresh(await renameImageProject(p.project_id, name));
+          await qc.invalidateQueries({ queryKey: ['training', 'list'] });
+        }}
+        onDelete={async () => {
+          await deleteProject(p.project_type, p.project_id);
+          await qc.invalidateQueries({ queryKey: ['training'] });
+          navigate('/training');
+        }}
+      >
       {training && p.job && (
         <Box sx={{ mb: 2 }}>
           <LinearProgress variant="determinate" value={Math.round(p.job.progress * 100)} aria-label={t('details.progress')} />
@@ -152,6 +163,7 @@ export default function DetailsPage() {
           stopTraining(p.project_id).then(refresh).catch(() => undefined);
         }}
       />
+      </ProjectFrame>
     </Box>
   );
 }

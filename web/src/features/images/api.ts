@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { components } from '../../api/schema';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { apiBlob, apiGet, apiPost } from '../../api/client';
+import { apiBlob, apiGet, apiPost, apiPut } from '../../api/client';
 import { uploadMultipart } from '../../api/upload';
 import { saveBlob } from '../../lib/browser';
 import { rates } from '@mitate/rules';
@@ -84,6 +84,7 @@ export function useGallery(id: string, page: number, pageSize: number, split: st
 
 export const registerImageProject = (datasetId: string, body: { project_type: ImageType; name: string; models: { algorithm: string }[]; settings: Settings }) =>
   apiPost<ImageProject>(`/api/project/register/${enc(datasetId)}`, body);
+export const renameImageProject = (id: string, name: string) => apiPut<ImageProject>(`/api/image/project/${enc(id)}`, { name });
 export const trainImageProject = (id: string) => apiPost<ImageProject>(`/api/train/${enc(id)}`, {});
 export const stopTraining = (id: string) => apiGet<ImageProject>(`/api/stop/image/train/${enc(id)}`);
 export const saveThreshold = (id: string, key: string, body: { threshold?: number; target_miss_rate?: number; ok_percentile?: number }) =>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiGet, apiPost } from '../../api/client';
+import { apiBlob, apiDelete, apiGet, apiPost, apiPut } from '../../api/client';
 import { saveBlob } from '../../lib/browser';
 import type { components } from '../../api/schema';
 
@@ -122,6 +122,7 @@ export function useNormalDefault(datasetId: string, timeColumn: string, target: 
 
 export const registerTs = (datasetId: string, body: RegisterBody) => apiPost<TsProject>(`/api/timeseries/register/${enc(datasetId)}`, body);
 export const trainTs = (id: string) => apiPost<TsProject>(`/api/timeseries/train/model/${enc(id)}`, {});
+export const renameTs = (id: string, name: string) => apiPut<TsProject>(`/api/timeseries/project/${enc(id)}`, { name });
 export const deleteTs = (id: string) => apiDelete<Schemas['Deleted']>(`/api/timeseries/project/delete/${enc(id)}`);
 
 export async function downloadTsModel(p: TsProject, m: TsModel) {
