@@ -19,10 +19,36 @@ import InfoGrid from '../../components/InfoGrid';
 import PageLoading from '../../components/PageLoading';
 import ProjectFrame from '../../components/ProjectFrame';
 import { StateChip } from '../training/labels';
-import { deleteTs, renameTs, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, useTsProject } from './api';
+import { deleteTs, renameTs, type TsProject, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, useTsProject } from './api';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : '—');
 const num = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)).toString() : '—');
+
+/** What the project was set up with: time column, signals, label, windowing, drift, normal period or split. */
+function SettingsSection({ p }: { p: TsProject }) {
+  const { t } = useTranslation('timeseries');
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+      <InfoGrid
+        items={[
+          { label: t('details.timeColumn', { context: p.time_is_datetime ? 'datetime' : 'order' }), value: p.time_column },
+          { label: t('details.signals'), value: `${p.feature_variables.length}: ${p.feature_variables.slice(0, 8).join(', ')}${p.feature_variables.length > 8 ? ' …' : ''}` },
+          { label: t('details.label'), value: p.target_variables[0] ?? '—' },
+          { label: t('details.lags'), value: p.lags.join(', ') || '—' },
+          {
+            label: t('details.windows'),
+            value: p.windows.length ? `${(p.windows as (number | string)[]).join(', ')} (${p.window_stats.map((x) => t(`wizard.stat_${x}`)).join(', ')})` : '—',
+          },
+          { label: t('details.resample'), value: p.resample || t('details.noResample') },
+          { label: t('details.drift'), value: p.drift_signals.length ? t('details.driftValue', { signals: p.drift_signals.join(', '), rows: p.drift_rows }) : t('details.noDrift'), wide: true },
+          p.mode === 'unsupervised'
+            ? { label: t('details.normal'), value: p.normal?.mode === 'rows' ? t('details.firstRows', { rows: p.normal.rows }) : p.normal ? `${p.normal.start} – ${p.normal.end}` : '—' }
+            : { label: t('details.split'), value: `${Math.round((p.split_ratio ?? 0) * 100)} %` },
+        ]}
+      />
+    </Paper>
+  );
+}
 
 /** /training/time-series/details|result/{project_id}: settings, Train, progress, detectors with metrics and thresholds. */
 export default function DetailsPage() {
@@ -76,25 +102,7 @@ export default function DetailsPage() {
           </Typography>
         </Box>
       )}
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-        <InfoGrid
-          items={[
-            { label: t('details.timeColumn', { context: p.time_is_datetime ? 'datetime' : 'order' }), value: p.time_column },
-            { label: t('details.signals'), value: `${p.feature_variables.length}: ${p.feature_variables.slice(0, 8).join(', ')}${p.feature_variables.length > 8 ? ' …' : ''}` },
-            { label: t('details.label'), value: p.target_variables[0] ?? '—' },
-            { label: t('details.lags'), value: p.lags.join(', ') || '—' },
-            {
-              label: t('details.windows'),
-              value: p.windows.length ? `${(p.windows as (number | string)[]).join(', ')} (${p.window_stats.map((x) => t(`wizard.stat_${x}`)).join(', ')})` : '—',
-            },
-            { label: t('details.resample'), value: p.resample || t('details.noResample') },
-            { label: t('details.drift'), value: p.drift_signals.length ? t('details.driftValue', { signals: p.drift_signals.join(', '), rows: p.drift_rows }) : t('details.noDrift'), wide: true },
-            p.mode === 'unsupervised'
-              ? { label: t('details.normal'), value: p.normal?.mode === 'rows' ? t('details.firstRows', { rows: p.normal.rows }) : p.normal ? `${p.normal.start} – ${p.normal.end}` : '—' }
-              : { label: t('details.split'), value: `${Math.round((p.split_ratio ?? 0) * 100)} %` },
-          ]}
-        />
-      </Paper>
+      <SettingsSection p={p} />
       <Typography variant="h6" gutterBottom>
         {t('details.models')}
       </Typography>
