@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -113,20 +112,18 @@ export default function RegisterWizard() {
   const { step, setStep, busy, canNext, create } = w;
   const Body = STEPS[step][1];
   return (
-    <Box sx={{ maxWidth: 1000 }}>
-      <WizardFrame
-        title={t('new')}
-        steps={STEPS.map(([key]) => ({ key, label: t(`steps.${key}`) }))}
-        step={step}
-        onBack={() => setStep(step - 1)}
-        onNext={() => setStep(step + 1)}
-        nextDisabled={!canNext}
-        onFinish={() => void create()}
-        busy={busy}
-        busyText={t('creating')}
-      >
-        <Body w={w} />
-      </WizardFrame>
-    </Box>
+    <WizardFrame
+      title={t('new')}
+      steps={STEPS.map(([key]) => ({ key, label: t(`steps.${key}`) }))}
+      step={step}
+      onBack={() => setStep(step - 1)}
+      onNext={() => setStep(step + 1)}
+      nextDisabled={!canNext}
+      onFinish={() => void create()}
+      busy={busy}
+      busyText={t('creating')}
+    >
+      <Body w={w} />
+    </WizardFrame>
   );
 }
