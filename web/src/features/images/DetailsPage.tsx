@@ -98,71 +98,71 @@ export default function DetailsPage() {
           navigate('/training');
         }}
       >
-      {training && p.job && (
-        <Box sx={{ mb: 2 }}>
-          <LinearProgress variant="determinate" value={Math.round(p.job.progress * 100)} aria-label={t('details.progress')} />
-          <Typography variant="caption" color="text.secondary">
-            {Math.round(p.job.progress * 100)} % · {p.job.message}
-          </Typography>
-        </Box>
-      )}
-      {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
-      {p.models.map((m) => (
-        <Paper key={m.model_key} variant="outlined" sx={{ p: 2, mb: 2 }}>
-          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-            <Typography variant="h6" sx={{ flex: 1 }}>
-              {t(`algo.${m.algorithm}`)} <Typography component="span" color="text.secondary">({m.model_key})</Typography>
+        {training && p.job && (
+          <Box sx={{ mb: 2 }}>
+            <LinearProgress variant="determinate" value={Math.round(p.job.progress * 100)} aria-label={t('details.progress')} />
+            <Typography variant="caption" color="text.secondary">
+              {Math.round(p.job.progress * 100)} % · {p.job.message}
             </Typography>
-            <StateChip state={m.state} />
-            {m.state === 'done' && (
-              <>
-                <Button size="small" variant="outlined" component={RouterLink} to={resultPath(m)}>
-                  {t('details.results')}
-                </Button>
-                {p.project_type === 'analysis' && (
-                  <Button size="small" variant="outlined" component={RouterLink} to={`/training/result/threshold/${encodeURIComponent(p.project_id)}/${encodeURIComponent(m.model_key)}`}>
-                    {t('details.threshold')}
-                  </Button>
-                )}
-              </>
-            )}
           </Box>
-          {m.stopped && <Alert severity="info" sx={{ mb: 1 }}>{t('details.stopped')}</Alert>}
-          {m.state === 'failed' && <Alert severity="error" sx={{ mb: 1 }}>{m.error_message ? m.error_message[lang] : m.error}</Alert>}
-          {m.algorithm !== 'patchcore' && <EpochChart model={m} />}
-          {m.metrics && (
-            <Table size="small" sx={{ width: 'auto' }}>
-              <TableHead>
-                <TableRow>
-                  {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
-                    <TableCell key={k}>{t(`metric.${k}`)}</TableCell>
-                  ))}
-                  {m.seconds !== null && <TableCell />}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                <TableRow>
-                  {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
-                    <TableCell key={k}>{fmt(m.metrics?.[k])}</TableCell>
-                  ))}
-                  {m.seconds !== null && <TableCell>{t('details.seconds', { s: m.seconds.toFixed(1) })}</TableCell>}
-                </TableRow>
-              </TableBody>
-            </Table>
-          )}
-        </Paper>
-      ))}
-      <ConfirmDialog
-        open={confirmStop}
-        title={t('details.stop')}
-        text={t('details.stopConfirm')}
-        confirmLabel={t('details.stop')}
-        onClose={() => setConfirmStop(false)}
-        onConfirm={() => {
-          setConfirmStop(false);
-          stopTraining(p.project_id).then(refresh).catch(() => undefined);
-        }}
-      />
+        )}
+        {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
+        {p.models.map((m) => (
+          <Paper key={m.model_key} variant="outlined" sx={{ p: 2, mb: 2 }}>
+            <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+              <Typography variant="h6" sx={{ flex: 1 }}>
+                {t(`algo.${m.algorithm}`)} <Typography component="span" color="text.secondary">({m.model_key})</Typography>
+              </Typography>
+              <StateChip state={m.state} />
+              {m.state === 'done' && (
+                <>
+                  <Button size="small" variant="outlined" component={RouterLink} to={resultPath(m)}>
+                    {t('details.results')}
+                  </Button>
+                  {p.project_type === 'analysis' && (
+                    <Button size="small" variant="outlined" component={RouterLink} to={`/training/result/threshold/${encodeURIComponent(p.project_id)}/${encodeURIComponent(m.model_key)}`}>
+                      {t('details.threshold')}
+                    </Button>
+                  )}
+                </>
+              )}
+            </Box>
+            {m.stopped && <Alert severity="info" sx={{ mb: 1 }}>{t('details.stopped')}</Alert>}
+            {m.state === 'failed' && <Alert severity="error" sx={{ mb: 1 }}>{m.error_message ? m.error_message[lang] : m.error}</Alert>}
+            {m.algorithm !== 'patchcore' && <EpochChart model={m} />}
+            {m.metrics && (
+              <Table size="small" sx={{ width: 'auto' }}>
+                <TableHead>
+                  <TableRow>
+                    {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
+                      <TableCell key={k}>{t(`metric.${k}`)}</TableCell>
+                    ))}
+                    {m.seconds !== null && <TableCell />}
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  <TableRow>
+                    {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
+                      <TableCell key={k}>{fmt(m.metrics?.[k])}</TableCell>
+                    ))}
+                    {m.seconds !== null && <TableCell>{t('details.seconds', { s: m.seconds.toFixed(1) })}</TableCell>}
+                  </TableRow>
+                </TableBody>
+              </Table>
+            )}
+          </Paper>
+        ))}
+        <ConfirmDialog
+          open={confirmStop}
+          title={t('details.stop')}
+          text={t('details.stopConfirm')}
+          confirmLabel={t('details.stop')}
+          onClose={() => setConfirmStop(false)}
+          onConfirm={() => {
+            setConfirmStop(false);
+            stopTraining(p.project_id).then(refresh).catch(() => undefined);
+          }}
+        />
       </ProjectFrame>
     </Box>
   );
