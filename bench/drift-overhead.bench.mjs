@@ -5,10 +5,9 @@
 // `--quick`: 8 rounds of 1.5 s per server instead of 30 of 2 s. Also the cost of one `offer` call in this process
 // (the only work sampling adds to a request), which the machine's load does not blur. Uses bench/platform_client.mjs as the load generator.
 import { fork } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { percentile, ROOT, startServer, writeResult, apiCall as call, accountToken as account, CCPP_CSV as CCPP, trainCcpp, verifyIdentity } from './lib.mjs';
+import { cpuMs, percentile, ROOT, startServer, writeResult, apiCall as call, accountToken as account, CCPP_CSV as CCPP, trainCcpp, verifyIdentity } from './lib.mjs';
 import { DriftSampler } from '../server/src/features/platform/drift/sampler.ts';
 
 /** ns per `offer` of a one-row request, the sampler's reservoir full (the steady state of a busy API). */
@@ -44,26 +43,6 @@ async function hostLinear(server, admin) {
   await call(server.url, 'POST', `/api/platform/projects/${p.id}/start`, token);
   const { secret } = await call(server.url, 'POST', `/api/platform/projects/${p.id}/credentials`, token, { name: 'bench' });
   return { token, id: p.id, url: `${server.url}/serve/bench-drift/predict`, secret };
-}
-
-/** CPU time (ms) of a process and its descendants (serving processes, job workers). */
-function cpuMs(rootPid) {
-  const stat = (pid) => {
-    try {
-      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      return { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) };
-    } catch {
-      return null;
-    }
-  };
-  const all = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => [Number(d), stat(d)]).filter(([, s]) => s);
-  const family = new Set([rootPid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, s] of all) if (!family.has(pid) && family.has(s.ppid)) family.add(pid), (grew = true);
-  }
-  return all.filter(([pid]) => family.has(pid)).reduce((a, [, s]) => a + s.ticks, 0) * 10;
 }
 
 const client = fork(path.join(ROOT, 'bench', 'platform_client.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });

@@ -26,6 +26,38 @@ export function peakRssMb(pid) {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
 
+/** The processes (pid -> {ppid, ticks: user + system CPU}) now running. */
+function processes() {
+  const out = new Map();
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(d), { ppid: Number(rest[1]), ticks: Number(rest[11]) + Number(rest[12]) });
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/** CPU time (ms) of a process and its descendants (serving processes, job workers). */
+export function cpuMs(rootPid) {
+  return Object.values(cpuMsByProcess(rootPid)).reduce((a, b) => a + b, 0);
+}
+
+/** CPU time (ms) of a process and of each of its descendants, by pid. */
+export function cpuMsByProcess(rootPid) {
+  const all = processes();
+  const family = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, s] of all) if (!family.has(pid) && family.has(s.ppid)) family.add(pid), (grew = true);
+  }
+  return Object.fromEntries([...family].filter((pid) => all.has(pid)).map((pid) => [pid, all.get(pid).ticks * 10]));
+}
+
 /** A real server on a free port; `serverDir` runs another checkout's server (e.g. a baseline build). */
 export async function startServer(env = {}, serverDir = path.join(ROOT, 'server')) {
   const port = await freePort();
@@ -39,7 +71,8 @@ export async function startServer(env = {}, serverDir = path.join(ROOT, 'server'
     stdio: ['ignore', fs.openSync(path.join(dataDir, 'server.log'), 'a'), 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 240; i++) {
+  // up to 3 minutes: tsx compiles the server on start, slowly on a busy machine
+  for (let i = 0; i < 720; i++) {
     try {
       if ((await fetch(`${url}/api/docs/json`)).ok) break;
     } catch {}

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { launchBrowser, type RunningServer, startServer } from '../support/server.ts';
-import { apiJson, signIn, signUp, trainRegression, uploadDataset } from '../support/session.ts';
+import { apiJson, BLANK_INSTALLATION, pageIn as openPageIn, signIn, signUp, trainRegression, uploadDataset } from '../support/session.ts';
 
 /**
  * Issue 33: a fresh installation with nothing configured (no MITATE_PLATFORM_ADMINS, no MITATE_BANK_*). The first
@@ -11,12 +11,11 @@ import { apiJson, signIn, signUp, trainRegression, uploadDataset } from '../supp
  * another organisation then sees the bank account for transfers.
  */
 const SHOTS = process.env.E2E_SCREENSHOTS;
-const BLANK = { MITATE_PLATFORM_ADMINS: '', MITATE_BANK_NAME: '', MITATE_BANK_ACCOUNT_NUMBER: '', MITATE_PLATFORM_REVIEW: '', MITATE_FIRST_ACCOUNT_ADMIN: '' };
 let server: RunningServer;
 let browser: Browser;
 
 before(async () => {
-  server = await startServer(BLANK);
+  server = await startServer(BLANK_INSTALLATION);
   browser = await launchBrowser();
 });
 after(async () => {
@@ -24,17 +23,7 @@ after(async () => {
   await server?.stop();
 });
 
-async function pageIn(lang: 'en' | 'ja'): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: lang === 'ja' ? 'ja-JP' : 'en-GB' })).newPage();
-  if (lang === 'ja') {
-    await page.goto(`${server.url}/login`);
-    await page.evaluate(() => {
-      localStorage.setItem('mitate.lang', 'ja-jp');
-      localStorage.setItem('mitate.lang.pending', '1');
-    });
-  }
-  return page;
-}
+const pageIn = (lang: 'en' | 'ja') => openPageIn(browser, server, lang);
 
 test('the first account administers a fresh installation: bank account and review set in the app, in English and Japanese', async () => {
   const founder = await signUp(server, { prefix: 'founder', first_name: 'Fumi', last_name: 'Founder', organisation_name: 'First Works' });

@@ -36,16 +36,26 @@ test('SKAB with its thermal signals as slowly drifting: chosen in the wizard (en
   await page.getByRole('radio', { name: '先頭 N 行' }).check();
   await page.getByRole('textbox', { name: 'N 行' }).fill('400');
   await page.getByRole('button', { name: '次へ' }).click();
-  await page.getByRole('textbox', { name: /移動ウィンドウ/ }).fill('5');
   const suggestionJa = page.getByTestId('drift-suggestion-drifting');
   await suggestionJa.waitFor({ timeout: 120_000 });
   assert.match(await suggestionJa.innerText(), /Temperature — 正常期間の中で、水準が短期的な変動の標準偏差の[\d.]+倍動いています。/);
   assert.match(await suggestionJa.innerText(), /Thermocouple — /);
-  await page.getByRole('button', { name: '提案を使う' }).click();
+  // the default for drifting signals is filled in by itself, and says so and why
+  const defaultJa = page.getByTestId('drift-default');
+  await defaultJa.getByText('既定で設定しました', { exact: false }).waitFor();
+  assert.match(await defaultJa.innerText(), /Temperature, Thermocouple がドリフトしている.*\d+ 行の変化として使い、ほかの信号には 5 行の窓.*直近 5 行のうち 3 行/s);
+  assert.equal(await page.getByRole('button', { name: '提案を使う' }).isDisabled(), true);
   for (const n of ['Temperature', 'Thermocouple']) await page.getByRole('button', { name: n }).waitFor();
   assert.match(await page.getByRole('textbox', { name: 'N行の変化を使う' }).inputValue(), /^\d+$/);
+  assert.equal(await page.getByRole('textbox', { name: /移動ウィンドウ/ }).inputValue(), '5');
   await page.getByText('モデルは信号がどこにあるかではなく、どれだけ速く変わるかを見ます', { exact: false }).waitFor();
   await shot('01-wizard-windowing-ja');
+  // the detectors step: the alarm rule the default filled in, said so
+  await page.getByRole('button', { name: '次へ' }).click();
+  const alarmJa = page.getByTestId('drift-default-alarm');
+  await alarmJa.waitFor();
+  assert.match(await alarmJa.innerText(), /警報ルール 直近 5 行のうち 3 行/);
+  await shot('01b-wizard-detectors-ja');
 
   // in English: the whole way
   await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
@@ -56,7 +66,16 @@ test('SKAB with its thermal signals as slowly drifting: chosen in the wizard (en
   await page.getByRole('textbox', { name: 'N rows' }).fill('400');
   await page.getByRole('button', { name: 'Next' }).click();
   const rows = page.getByRole('textbox', { name: 'Use their change over N rows' });
-  assert.equal(await rows.isDisabled(), true, 'no drifting signal by default: the suggestion is not applied by itself');
+  // the default fills in the suggestion with 5-row windows and the 3-of-5 alarm rule; the person may keep the levels
+  const byDefault = page.getByTestId('drift-default');
+  await byDefault.getByText('Filled in by default', { exact: false }).waitFor({ timeout: 120_000 });
+  assert.match(await byDefault.innerText(), /Temperature, Thermocouple drift within the normal period: they enter as their change over \d+ rows, the other signals also through a 5-row window, and each detector alarms when 3 of the last 5 rows are over its threshold\./);
+  assert.equal(await page.getByRole('textbox', { name: /Rolling windows/ }).inputValue(), '5');
+  await shot('02b-wizard-default');
+  await page.getByRole('button', { name: 'Keep the levels' }).click();
+  await byDefault.getByText('the default for them is not in force', { exact: false }).waitFor();
+  assert.equal(await rows.isDisabled(), true, 'kept the levels: no drifting signal');
+  assert.equal(await page.getByRole('textbox', { name: /Rolling windows/ }).inputValue(), '');
   await page.getByRole('textbox', { name: /Rolling windows/ }).fill('5');
   for (const st of ['standard deviation', 'minimum', 'maximum']) await page.getByRole('checkbox', { name: st }).uncheck();
   // the engine's suggestion on the first 400 rows: the thermal signals, each with its reason; the fast ones on request

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { RunningServer } from './server.ts';
 
 /** The password every spec's account uses (meets the SPEC's rules). */
@@ -104,4 +104,21 @@ export async function verifyIdentity(server: RunningServer, token: string, admin
   assert.equal((await fetch(`${server.url}/account/api/identity`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: id })).status, 201);
   const pending = await apiJson(server, 'GET', '/account/api/admin/identity', adminToken);
   await apiJson(server, 'POST', `/account/api/admin/identity/${pending.items[0].id}/review`, adminToken, { decision: 'approve' });
+}
+
+/** The environment of an installation with nothing configured (no platform administrators, no bank account, review
+ * as the default): what a newcomer gets from `npm start` (issue 33). */
+export const BLANK_INSTALLATION = { MITATE_PLATFORM_ADMINS: '', MITATE_BANK_NAME: '', MITATE_BANK_ACCOUNT_NUMBER: '', MITATE_PLATFORM_REVIEW: '', MITATE_FIRST_ACCOUNT_ADMIN: '' };
+
+/** A page of a new context in `lang`; in Japanese the app's language is chosen before sign-in, as the switcher does. */
+export async function pageIn(browser: Browser, server: RunningServer, lang: 'en' | 'ja'): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: lang === 'ja' ? 'ja-JP' : 'en-GB' })).newPage();
+  if (lang === 'ja') {
+    await page.goto(`${server.url}/login`);
+    await page.evaluate(() => {
+      localStorage.setItem('mitate.lang', 'ja-jp');
+      localStorage.setItem('mitate.lang.pending', '1');
+    });
+  }
+  return page;
 }

@@ -7,7 +7,7 @@ import sys
 import traceback
 from typing import Any
 
-from .task import Cancelled, Context, EngineError, UserError, encoded, get_task
+from .task import Cancelled, Context, EngineError, encoded, get_task
 
 
 def run_task(kind: str, spec: dict, ctx: Context) -> dict:
@@ -23,11 +23,12 @@ def run_task(kind: str, spec: dict, ctx: Context) -> dict:
 
 
 def error_event(exc: BaseException) -> dict[str, Any]:
-    """The readable reason: a UserError's own message, else '<Type>: <message>' with the traceback."""
+    """The failure record: a user error (EngineError) as its JSON {code, params, message}, which the server says in
+    the reader's language; any other exception as '<Type>: <message>' with the traceback."""
     if isinstance(exc, Cancelled):
         return {"type": "error", "error": "cancelled", "cancelled": True}
-    if isinstance(exc, UserError):
-        return {"type": "error", "error": encoded(exc) or type(exc).__name__}
+    if isinstance(exc, EngineError):
+        return {"type": "error", "error": encoded(exc)}
     text = str(exc)
     return {
         "type": "error",

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 
 class UserError(Exception):
-    """A failure the user can act on; its message is shown as is."""
+    """A failure the user can act on. Raise it as EngineError, its one subclass (a test holds every module to that)."""
 
 
 _MESSAGES: dict | None = None
@@ -30,16 +30,17 @@ def messages() -> dict:
 
 
 class EngineError(UserError):
-    """A user error with a stable code and parameters; str() is the English text (logs, tests). A job's failure
+    """The one user error of the engine: a stable code of messages.json and its parameters, raised as
+    `EngineError(code, **params)` by every package. str() is the catalogue's English (logs, tests). A job's failure
     carries it as JSON {code, params, message} (see `encoded`) and the server says it in the caller's language from the
     same catalogue. A parameter may be another EngineError (e.g. the reason inside a preprocessing step's error); it
     nests as {code, params, message}."""
 
-    def __init__(self, code: str, message: str | None = None, **params: Any):
+    def __init__(self, code: str, **params: Any):
         self.code = code
         self.params = {k: (v.as_dict() if isinstance(v, EngineError) else v) for k, v in params.items()}
         template = (messages().get(code) or {}).get("en")
-        self.message = message or (fill(template, params) if template else code)
+        self.message = fill(template, params) if template else code
         super().__init__(self.message)
 
     def as_dict(self) -> dict:
@@ -76,10 +77,6 @@ class Cancelled(Exception):
     """Raised by `Context.check_cancelled` when the job was cancelled."""
 
 
-class UnknownTask(UserError):
-    pass
-
-
 _registry: dict[str, type[Task]] = {}
 
 
@@ -111,7 +108,7 @@ def get_task(kind: str) -> Task:
     load_tasks()
     cls = _registry.get(kind)
     if cls is None:
-        raise UnknownTask(f"unknown job kind: {kind}")
+        raise EngineError("unknown_job_kind", kind=kind)
     return cls()
 
 
@@ -155,7 +152,7 @@ class Context:
     @property
     def work_dir(self) -> Path:
         if self._work_dir is None:
-            raise UserError("this job has no output folder (spec.output_dir)")
+            raise EngineError("job_no_output_folder")
         self._work_dir.mkdir(parents=True, exist_ok=True)
         return self._work_dir
 

@@ -2,6 +2,7 @@
 
 import asyncio
 import os
+import re
 import uuid
 
 import pytest
@@ -36,7 +37,7 @@ def test_result_and_events_in_order():
 
 
 def test_failures_raise_the_readable_reason():
-    with pytest.raises(UnrecoverableError, match="^diagnostic failure$"):
+    with pytest.raises(UnrecoverableError, match=re.escape('{"code": "diagnostic_failure", "params": {}, "message": "diagnostic failure"}')):
         run(FakeJob({"kind": "diagnostics", "spec": {"mode": "fail"}}))
     job = FakeJob({"kind": "diagnostics", "spec": {"mode": "raise"}})
     with pytest.raises(UnrecoverableError, match="^ValueError: a programming error$"):

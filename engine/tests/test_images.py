@@ -15,11 +15,10 @@ import torch
 from mitate_engine.images import metrics, patchcore, report_html, resnet
 from mitate_engine.images.backbone import BACKBONE_PATCH_BLOCKS, load_backbone, patch_features, weights_path
 from mitate_engine.images.data import load_batch
-from mitate_engine.images.errors import ImageError
 from mitate_engine.images.model import ImageModel
 from mitate_engine.images.trainer import SETTINGS, Hooks, read_dataset, train_patchcore
 from mitate_engine.images.zipsafe import unpack
-from mitate_engine.task import Context, get_task
+from mitate_engine.task import Context, EngineError, get_task
 from PIL import Image
 
 torch.set_num_threads(1)
@@ -156,7 +155,7 @@ def test_zip_names_without_the_utf8_flag_are_decoded_as_their_tool_wrote_them(tm
 
 def test_zip_total_budget_and_lying_header(tmp_path):
     z = make_zip(tmp_path / "b.zip", okng(4, 2))
-    with pytest.raises(ImageError) as e:
+    with pytest.raises(EngineError) as e:
         unpack(z, tmp_path / "o1", "analysis", limits={"max_total_mb": 0})
     assert e.value.code == "zip_too_large"
 
@@ -164,16 +163,16 @@ def test_zip_total_budget_and_lying_header(tmp_path):
 def test_empty_class_and_layout_refused(tmp_path):
     e = okng(4, 0)
     z = make_zip(tmp_path / "c.zip", {**e, "NG/notes.txt": b"x"})
-    with pytest.raises(ImageError) as err:
+    with pytest.raises(EngineError) as err:
         unpack(z, tmp_path / "o", "analysis")
     assert err.value.code == "empty_class" and "NG" in str(err.value)
     z2 = make_zip(tmp_path / "d.zip", {"a/b/c/d.png": png(True, 1)})
-    with pytest.raises(ImageError):
+    with pytest.raises(EngineError):
         unpack(z2, tmp_path / "o2", "classification")
-    with pytest.raises(ImageError) as err:
+    with pytest.raises(EngineError) as err:
         unpack(make_zip(tmp_path / "e.zip", {"cats/a.png": png(True, 1)}), tmp_path / "o3", "classification")
     assert err.value.code == "classification_classes"
-    with pytest.raises(ImageError):
+    with pytest.raises(EngineError):
         unpack(tmp_path / "c.zip.missing", tmp_path / "o4", "analysis")
 
 
@@ -235,7 +234,7 @@ def test_a_weights_folder_with_several_networks_gives_each_its_own(tmp_path):
     assert weights_path(str(only), "lite0") == weights_path(None, "lite0")
     # an unnamed .pth is taken for EfficientNet-Lite (as before) and refused when it does not fit
     (only / "weights.pth").write_bytes(b"not a state dict")
-    with pytest.raises(ImageError):
+    with pytest.raises(EngineError):
         load_backbone(str(only), name="lite0")
 
 
@@ -275,11 +274,11 @@ def test_patchcore_uses_resnet_weights_copied_into_the_weights_folder(okng_dir, 
         f = patch_features(net.eval(), torch.zeros(2, 3, 96, 64), BACKBONE_PATCH_BLOCKS["resnet18"])
     assert f.shape == (2, 128 + 256, 12, 8)  # layer2 (stride 8) + layer3 brought to stride 8
     # missing or foreign weights: a clear error naming the folder, never a download
-    with pytest.raises(ImageError) as e:
+    with pytest.raises(EngineError) as e:
         load_backbone(str(folder), name="wide_resnet50_2")
     assert e.value.code == "weights_missing" and "wide_resnet50_2" in str(e.value)
     torch.save({"conv1.weight": torch.zeros(1)}, folder / "wide_resnet50_2-95faca4d.pth")
-    with pytest.raises(ImageError) as e:
+    with pytest.raises(EngineError) as e:
         load_backbone(str(folder), name="wide_resnet50_2")
     assert e.value.code == "weights_missing"
     # PatchCore trains on it, is saved with it, and predicts after loading from the same folder
@@ -574,23 +573,15 @@ def test_inference_zip_takes_flat_images(tmp_path):
 
 
 def test_image_errors_are_engine_errors_with_both_languages(tmp_path):
-    import re
 
     from mitate_engine.images.data import load_batch
-    from mitate_engine.images.errors import CODES, image_error
-    from mitate_engine.task import EngineError, encoded, messages
+    from mitate_engine.task import encoded
 
-    cat = messages()
-    for code in CODES:
-        assert cat[code]["en"] and cat[code]["ja"], code
-        assert set(re.findall(r"\{(\w+)\}", cat[code]["en"])) == set(re.findall(r"\{(\w+)\}", cat[code]["ja"])), code
-    e = image_error("too_few_images", count=3, minimum=4)
-    assert isinstance(e, EngineError) and json.loads(encoded(e)) == {"code": "too_few_images", "params": {"count": 3, "minimum": 4}, "message": str(e)}
-    with pytest.raises(KeyError):
-        image_error("no_such_code")
+    e = EngineError("too_few_images", count=3, minimum=4)
+    assert json.loads(encoded(e)) == {"code": "too_few_images", "params": {"count": 3, "minimum": 4}, "message": str(e)}
     bad = tmp_path / "broken.png"
     bad.write_bytes(png(True, 1)[:40])  # truncated
-    with pytest.raises(ImageError) as info:
+    with pytest.raises(EngineError) as info:
         load_batch([str(bad)], 32)
     assert info.value.code == "image_unreadable" and info.value.params["name"] == "broken.png"
 

@@ -9,12 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from mitate_engine.doe.design import make_design, parse_problem
-from mitate_engine.doe.errors import DesignInputError
 from mitate_engine.doe.exchange import Search, coordinate_exchange, fedorov
 from mitate_engine.doe.fit import fit
 from mitate_engine.doe.model import build_model
 from mitate_engine.doe.space import build_space, points_from_rows
-from mitate_engine.task import Context, get_task
+from mitate_engine.task import Context, EngineError, get_task
 
 MIX = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data") / "doe_mixture_examples"  # a worktree may set it
 BOX2 = [{"name": n, "type": "continuous", "low": -1, "high": 1} for n in "AB"]
@@ -25,7 +24,7 @@ MIX3 = [
 ]
 
 
-def code(err: DesignInputError) -> str:
+def code(err: EngineError) -> str:
     return err.code
 
 
@@ -148,7 +147,7 @@ def test_snee_marquardt_runs_satisfy_their_bounds_and_gallant_row_6_is_flagged()
         {"name": "Binder", "type": "mixture", "low": 0.13, "high": 0.21},
         {"name": "z", "type": "continuous", "low": -1, "high": 1},
     ]
-    with pytest.raises(DesignInputError) as e:
+    with pytest.raises(EngineError) as e:
         parse_problem({"variables": bv, "existing": burn.to_dict("records"), "responses": ["y"]})
     assert code(e.value) == "run_outside" and e.value.params["row"] == 4
 
@@ -196,13 +195,13 @@ def test_classical_designs(algorithm, runs):
     ],
 )
 def test_bad_input_is_said_clearly(spec, expected):
-    with pytest.raises(DesignInputError) as e:
+    with pytest.raises(EngineError) as e:
         make_design({"algorithm": "d_optimal", "n_runs": 6, **spec})
     assert code(e.value) == expected
 
 
 def test_infeasible_constraints_are_named():
-    with pytest.raises(DesignInputError) as e:
+    with pytest.raises(EngineError) as e:
         build_space(
             BOX2,
             [
@@ -231,7 +230,7 @@ def test_bayesian_batch_proposes_feasible_new_points_near_the_optimum():
     assert len({tuple(p) for p in P}) == 4
     # the first proposal is predicted better than the best run so far, or close to it
     assert r["bo"]["mean"][0] >= np.max(y) - 1.0
-    with pytest.raises(DesignInputError) as e:
+    with pytest.raises(EngineError) as e:
         make_design({**spec, "existing": runs[:2]})
     assert code(e.value) == "bo_too_few_runs"
 
@@ -284,7 +283,7 @@ def test_bayesian_batch_with_a_trained_mitate_model_as_the_mean(tmp_path):
 
 
 def _refused(spec: dict):
-    with pytest.raises(DesignInputError) as e:
+    with pytest.raises(EngineError) as e:
         make_design({"algorithm": "d_optimal", "n_runs": 12, "seed": 0, **spec})
     return e.value.as_dict()
 

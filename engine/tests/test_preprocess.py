@@ -5,8 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from mitate_engine.preprocessing import Condition, apply_condition, compute, parse, preview_step
-from mitate_engine.preprocessing.expression import ExpressionError
-from mitate_engine.task import Context, UserError, get_task
+from mitate_engine.task import Context, EngineError, UserError, get_task
 from sklearn.preprocessing import MinMaxScaler, RobustScaler, StandardScaler
 
 
@@ -55,7 +54,7 @@ def test_expression_hand_values(df):
     ],
 )
 def test_expression_errors(df, text, msg):
-    with pytest.raises(ExpressionError, match=msg):
+    with pytest.raises(EngineError, match=msg):
         compute(text, df)
 
 
@@ -358,7 +357,7 @@ def test_catalogue_json_is_current():
     "kind,method", [(k, m) for k, cls in __import__("mitate_engine.preprocessing.steps", fromlist=["STEP_TYPES"]).STEP_TYPES.items() for m in cls.methods]
 )
 def test_each_method_reads_only_what_the_catalogue_says(df, kind, method):
-    from mitate_engine.preprocessing.steps import STEP_TYPES, State, StepError, make_step
+    from mitate_engine.preprocessing.steps import STEP_TYPES, State, make_step
 
     cls = STEP_TYPES[kind]
     declared = set(cls.reads[method])
@@ -371,5 +370,5 @@ def test_each_method_reads_only_what_the_catalogue_says(df, kind, method):
     step.target_columns(df)
     assert step.params.seen <= declared, f"{kind}/{method} reads {sorted(step.params.seen - declared)} beyond the catalogue"
     for p in cls.required.get(method, ()):  # a required parameter left out is refused before any data is read
-        with pytest.raises(StepError):
+        with pytest.raises(EngineError):
             make_step({**spec, "params": {q: v for q, v in spec["params"].items() if q != p}})

@@ -1,6 +1,6 @@
 import pytest
 from mitate_engine.runner import error_event, run_task
-from mitate_engine.task import Cancelled, Context, Task, UnknownTask, UserError, get_task, task_kinds
+from mitate_engine.task import Cancelled, Context, EngineError, Task, get_task, task_kinds
 
 
 def test_every_task_module_is_registered():
@@ -9,8 +9,9 @@ def test_every_task_module_is_registered():
 
 
 def test_unknown_kind_is_a_user_error():
-    with pytest.raises(UnknownTask, match="unknown job kind: nope"):
+    with pytest.raises(EngineError, match="unknown job kind: nope") as info:
         get_task("nope")
+    assert (info.value.code, info.value.params) == ("unknown_job_kind", {"kind": "nope"})
 
 
 def test_a_subclass_registers_itself_and_a_second_definition_is_refused():
@@ -47,7 +48,8 @@ def test_cancel_is_noticed_at_most_every_interval():
 
 
 def test_error_events_are_readable():
-    assert error_event(UserError("bad input")) == {"type": "error", "error": "bad input"}
+    coded = error_event(EngineError("diagnostic_unknown_mode", mode="x"))
+    assert coded == {"type": "error", "error": '{"code": "diagnostic_unknown_mode", "params": {"mode": "x"}, "message": "unknown diagnostics mode: x"}'}
     assert error_event(Cancelled())["error"] == "cancelled"
     try:
         raise KeyError("x")

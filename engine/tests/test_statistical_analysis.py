@@ -8,8 +8,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from mitate_engine.stats.errors import StatsInputError
-from mitate_engine.task import Context, encoded, get_task
+from mitate_engine.task import Context, EngineError, encoded, get_task
 from scipy import stats
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -263,7 +262,7 @@ def test_bad_input_has_a_code(tmp_path, sleep_df, spec, code):
     df.loc[0, "group"] = 3
     p = tmp_path / "bad.parquet"
     df.to_parquet(p, index=False)
-    with pytest.raises(StatsInputError) as e:
+    with pytest.raises(EngineError) as e:
         run({"parquet": str(p), **spec}, tmp_path)
     assert e.value.code == code
     assert json.loads(encoded(e.value))["code"] == code  # as the job failure carries it

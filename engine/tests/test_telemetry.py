@@ -112,7 +112,7 @@ def test_error_codes():
     assert error_code({"error": json.dumps({"code": "column_missing", "params": {}, "message": "x"})}) == "column_missing"
     assert error_code({"error": "cancelled", "cancelled": True}) == "cancelled"
     assert error_code({"error": "ValueError: bad", "traceback": "..."}) == "ValueError"
-    assert error_code({"error": "diagnostic failure"}) == "user_error"
+    assert error_code({"error": "an uncoded text"}) == "user_error"
 
 
 def test_the_sample_ratio_setting():
@@ -165,7 +165,7 @@ def test_a_worker_process_logs_json_and_exports_over_otlp_http():
         server.shutdown()
     failed = next(r for r in logged if r["msg"] == "job failed")
     assert failed["job_id"] == "w1" and failed["request_id"] == "req-w" and failed["kind"] == "diagnostics" and failed["attempt"] == 1
-    assert failed["error_code"] == "user_error" and failed["level"] == "warning" and failed["duration_ms"] >= 0
+    assert failed["error_code"] == "diagnostic_failure" and failed["level"] == "warning" and failed["duration_ms"] >= 0
     assert failed["trace_id"] == PARENT_TRACE
     spans = [s for body in received for rs in ExportTraceServiceRequest.FromString(body).resource_spans for ss in rs.scope_spans for s in ss.spans]
     (span,) = spans

@@ -71,6 +71,32 @@ def test_the_html_report_says_a_null_figure_is_not_available_and_why(lang):
         assert say("tsad_report_not_available") == "算出できません"
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_html_report_at_a_saved_threshold_says_both_and_keeps_the_coded_notes(tmp_path, lang):
+    """Issue 33: the server asks the engine for the report again at a threshold saved after training
+    (python -m mitate_engine.tsad.report_html, JSON on stdin); the notes written at training are said in `lang`."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    report = {**_report(None, None), "notes": ["(said in the job's language)"], "threshold": 0.6}
+    report_html.write(tmp_path, {**report, "threshold": 0.544}, "p", "en", [("tsad_report_not_available", {})])
+    assert json.loads((tmp_path / "notes.json").read_text()) == [["tsad_report_not_available", {}]]
+    engine = Path(report_html.__file__).resolve().parents[2]
+    req = {"report": report, "project_name": "Valve", "lang": lang, "mdir": str(tmp_path), "trained_threshold": 0.544}
+    doc = subprocess.run(
+        [sys.executable, "-m", "mitate_engine.tsad.report_html"], input=json.dumps(req), capture_output=True, text=True, cwd=engine, check=True
+    ).stdout
+    say = lambda code, **p: report_html.say(code, lang, **p)  # noqa: E731
+    assert f"<p>{say('tsad_report_saved_threshold', threshold='0.6', trained='0.544')}</p>" in doc.replace("&#x27;", "'")
+    assert _cell(doc, say("tsad_report_threshold")) == "0.6"
+    assert f">{say('tsad_report_threshold_line', value='0.6')}</text>" in doc
+    assert f"<p>{say('tsad_report_not_available')}</p>" in doc and "(said in the job" not in doc
+    # at training's own threshold nothing is said about another one
+    assert say("tsad_report_saved_threshold", threshold="0.6", trained="0.544")[:20] not in report_html.render(report, "p", lang, None, 0.6)
+
+
 def _prepare(tmp_path, df: pd.DataFrame, **extra):
     from mitate_engine.tsad.trainer import UNSUPERVISED, prepare
 
@@ -112,3 +138,53 @@ def test_no_drift_note_for_steady_signals_or_when_the_drifting_ones_enter_as_the
     assert _prepare(tmp_path, _series(False)).note_codes == []
     prep = _prepare(tmp_path, _series(True), drift_signals=["temperature"], drift_rows=10)
     assert prep.note_codes == [] and "temperature__change10" in prep.feature_columns
+
+
+def _rig(n: int = 1000, drifting: bool = True) -> pd.DataFrame:
+    """Flow and pressure moving together, a temperature warming all along (or steady), and an upset at rows 700-759
+    where pressure leaves flow: every other row after the normal period (the first 400) is normal."""
+    rng = np.random.default_rng(7)
+    flow = np.convolve(rng.normal(size=n + 9), np.ones(10) / 10, mode="valid")
+    pressure = 0.8 * flow + rng.normal(scale=0.05, size=n)
+    pressure[700:760] += 0.6
+    temperature = (0.02 * np.arange(n) if drifting else 0.0) + rng.normal(scale=0.05, size=n)
+    return pd.DataFrame({"t": np.arange(n), "flow": flow, "pressure": pressure, "temperature": temperature})
+
+
+def test_the_default_for_drifting_signals_is_their_change_windows_and_an_alarm_rule_and_only_then(tmp_path):
+    from mitate_engine.tsad.drift import DEFAULTS, default_options, suggest_drift
+
+    signals = ["flow", "pressure", "temperature"]
+    s = suggest_drift(_rig()[signals].iloc[:400], signals)
+    assert s["drift_signals"] == ["temperature"] and s["defaults"] == {"windows": [5], "alarm_k": 3, "alarm_n": 5} == DEFAULTS
+    opts, params = default_options(s)
+    assert opts == {"drift_signals": ["temperature"], "drift_rows": s["drift_rows"], "windows": [5]}
+    assert params == {"alarm_k": 3, "alarm_n": 5}
+    # nothing drifts: nothing added (TEP's normal run keeps the plain default); the supervised training part: not measured
+    steady = suggest_drift(_rig(drifting=False)[signals].iloc[:400], signals)
+    assert steady["defaults"] is None and default_options(steady) == ({}, {})
+    assert suggest_drift(_rig()[signals].iloc[:400], signals, period="train")["defaults"] is None
+
+
+def test_the_default_for_drifting_signals_keeps_normal_rows_quiet_after_the_period_and_still_finds_the_upset(tmp_path):
+    from mitate_engine.tsad.drift import default_options, suggest_drift
+    from mitate_engine.tsad.trainer import fit_model
+
+    df = _rig()
+    signals = ["flow", "pressure", "temperature"]
+    upset = (np.arange(len(df)) >= 700) & (np.arange(len(df)) < 760)
+    after = np.arange(len(df)) >= 400
+
+    def alarms(opts: dict, params: dict) -> np.ndarray:
+        prep = _prepare(tmp_path, df, **opts)
+        spec = {"project_type": "time_series_anomaly_detection_unsupervised", "time_column": "t", "features": signals, **opts}
+        model, score, _ = fit_model(prep, spec, "pca_mspc", params)
+        return np.nan_to_num(score, nan=-np.inf) > model.threshold
+
+    levels = alarms({}, {})
+    opts, params = default_options(suggest_drift(df[signals].iloc[:400], signals))
+    default = alarms(opts, params)
+    # by its level the warming temperature is out of the period's range on nearly every later row
+    assert levels[after & ~upset].mean() > 0.9
+    assert default[after & ~upset].mean() < 0.1
+    assert default[upset].mean() > 0.8

@@ -84,12 +84,12 @@ def test_failures_are_readable_and_the_worker_lives_on(worker):
     assert worker.read()["type"] == "ready"
     worker.send("f1", "diagnostics", {"mode": "fail"})
     ev = worker.until_terminal()[-1]
-    assert ev == {"id": "f1", "type": "error", "error": "diagnostic failure"}
+    assert ev == {"id": "f1", "type": "error", "error": '{"code": "diagnostic_failure", "params": {}, "message": "diagnostic failure"}'}
     worker.send("f2", "diagnostics", {"mode": "raise"})
     ev = worker.until_terminal()[-1]
     assert ev["error"] == "ValueError: a programming error" and "Traceback" in ev["traceback"]
     worker.send("f3", "no-such-kind", {})
-    assert worker.until_terminal()[-1]["error"] == "unknown job kind: no-such-kind"
+    assert json.loads(worker.until_terminal()[-1]["error"])["message"] == "unknown job kind: no-such-kind"
     worker.proc.stdin.write("not json\n")
     worker.proc.stdin.flush()
     assert worker.read()["error"].startswith("bad job line")

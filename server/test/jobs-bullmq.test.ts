@@ -100,14 +100,16 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
     expect((await queue.getJob(created.id))?.data).toMatchObject({ request_id: 'bull-req-1', trace: { traceparent } });
     await service.waitFor(created.id, TIMEOUT);
     const failed = await until('the engine record', async () => records.find((r) => r.job_id === created.id && r.msg === 'engine: job failed'));
-    expect(failed).toMatchObject({ source: 'engine', level: 'warn', request_id: 'bull-req-1', kind: 'diagnostics', attempt: 1, worker: 'bull', error_code: 'user_error' });
+    expect(failed).toMatchObject({ source: 'engine', level: 'warn', request_id: 'bull-req-1', kind: 'diagnostics', attempt: 1, worker: 'bull', error_code: 'diagnostic_failure' });
     expect(failed.duration_ms).toEqual(expect.any(Number));
     expect(records.find((r) => r.job_id === created.id && r.state === 'failed')).toMatchObject({ request_id: 'bull-req-1' });
   }, TIMEOUT);
 
   it('stores failures and streams progress', async () => {
     const failed = await service.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'fail' } });
-    expect(await service.waitFor(failed.id)).toMatchObject({ state: 'failed', error: 'diagnostic failure' });
+    const f = await service.waitFor(failed.id);
+    expect(f.state).toBe('failed');
+    expect(JSON.parse(f.error ?? '')).toMatchObject({ code: 'diagnostic_failure', params: {}, message: 'diagnostic failure' });
     const raised = await service.waitFor((await service.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'raise' } })).id);
     expect(raised).toMatchObject({ state: 'failed', error: 'ValueError: a programming error' });
     expect(raised.log).toContain('Traceback');

@@ -183,7 +183,11 @@ describe.each(databases)('jobs on the local worker pool ($name)', ({ url }) => {
     const failed = await s.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'fail' } });
     const raised = await s.create({ orgId: ORG, userId: null, kind: diagnosticsJob, spec: { mode: 'raise' } });
     const bad = await s.create({ orgId: ORG, userId: null, kind: statisticsJob, spec: { parquet: path.join(dir, 'nope.parquet') } });
-    expect(await s.waitFor(failed.id)).toMatchObject({ state: 'failed', error: 'diagnostic failure' });
+    // a user error is stored with its code (the engine's one failure record), said in the reader's language when shown
+    const f = await s.waitFor(failed.id);
+    expect(f.state).toBe('failed');
+    expect(JSON.parse(f.error ?? '')).toMatchObject({ code: 'diagnostic_failure', params: {}, message: 'diagnostic failure' });
+    expect(engineErrorText(f.error, 'ja')).toBe('診断用の失敗');
     const r = await s.waitFor(raised.id);
     expect(r).toMatchObject({ state: 'failed', error: 'ValueError: a programming error' });
     expect(r.log).toContain('Traceback');

@@ -57,7 +57,7 @@ describe('structured logs', () => {
     const job = await t.app.ctx.jobs.create({ orgId: 'org-l', userId: null, kind: diagnosticsJob, spec: { mode: 'fail' } });
     await t.app.ctx.jobs.waitFor(job.id, 60_000);
     const rec = await until('the engine record', async () => lines.find((l) => l.job_id === job.id && l.msg === 'engine: job failed'));
-    expect(rec).toMatchObject({ source: 'engine', kind: 'diagnostics', error_code: 'user_error', level: 40 });
+    expect(rec).toMatchObject({ source: 'engine', kind: 'diagnostics', error_code: 'diagnostic_failure', level: 40 });
     expect(rec.request_id).toBeUndefined(); // not created by a request
     expect(rec.duration_ms).toEqual(expect.any(Number));
   }, 90_000);

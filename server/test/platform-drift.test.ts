@@ -132,6 +132,28 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
     const loose = body(await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { psi: 10, outside: 1 }));
     expect(loose).toMatchObject({ warning: false, warned_features: [], settings: { psi: 10, outside: 1, auto_every: 300 } });
   }, 600_000);
+  it('samples CSV bodies as it samples JSON rows: a CSV stream whose water shifts warns on water only', async () => {
+    const api = await hosted('csv');
+    await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { auto_every: 0 });
+    const rows = STREAM.map((r) => ({ ...r, water: r.water + 100 }));
+    for (let i = 0; i < rows.length; i += 10) {
+      const csv = [FEATURES.join(','), ...rows.slice(i, i + 10).map((r: Record<string, number>) => FEATURES.map((f) => r[f]).join(','))].join('\n') + '\n';
+      const res = await t.app.inject({ method: 'POST', url: `/serve/${api.key}/predict`, payload: csv, headers: { 'x-api-key': api.secret, 'content-type': 'text/csv' } });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    // at most 20 CSV requests of each flush period are kept (each with all its 10 rows), so 200 to 500 rows
+    const started = body(await call('POST', `/api/platform/projects/${api.id}/drift/check`));
+    expect(started.sampled_rows).toBeGreaterThanOrEqual(200);
+    expect(started.sampled_rows).toBeLessThanOrEqual(rows.length);
+    expect(started.latest.rows).toBe(started.sampled_rows);
+    const v = await finished(api.id);
+    expect(v).toMatchObject({ warning: true, warned_features: ['water'] });
+    const water = v.latest.features.find((f: { feature: string }) => f.feature === 'water');
+    expect(water).toMatchObject({ rows: started.sampled_rows, missing: 0 });
+    expect(water.outside).toBeGreaterThan(0.5);
+    expect(water.warnings).toContain('shift');
+    for (const f of v.latest.features.filter((x: { feature: string }) => x.feature !== 'water')) expect(f).toMatchObject({ missing: 0, warnings: [] });
+  }, 600_000);
 });
 
 describe('drift rules', () => {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +32,7 @@ describe.each(DATABASES)('hosted image models on %s', (kind) => {
   // three images the models never saw in training, in three of the accepted formats
   const images: { name: string; content: Buffer }[] = [];
   const apis: Record<'analysis' | 'classification', { project: string; model: string; key: string; secret: string; id: string }> = {} as never;
+  let okngDataset = '';
 
   async function trainedModel(type: 'analysis' | 'classification', datasetId: string) {
     const models = type === 'analysis' ? [{ algorithm: 'patchcore' }] : [{ algorithm: 'compact_cnn', params: { width: 8 } }];
@@ -98,6 +100,7 @@ describe.each(DATABASES)('hosted image models on %s', (kind) => {
     images.push({ name: 'ng.jpg', content: fs.readFileSync(ng.file) });
     images.push({ name: 'ok.png', content: await sharp(ok1.file).png().toBuffer() });
     images.push({ name: 'ok.tiff', content: await sharp(ok2.file).tiff().toBuffer() });
+    okngDataset = body(ds).id;
     const a = await trainedModel('analysis', body(ds).id);
     const c = await trainedModel('classification', body(dsc).id);
     apis.analysis = await hosted('analysis', a.project, a.model);
@@ -194,6 +197,56 @@ describe.each(DATABASES)('hosted image models on %s', (kind) => {
     expect((await serveForm(api, images[1].content)).statusCode).toBe(200);
     expect((await stats()).total).toBe(s0.total + 1);
   }, 300_000);
+
+  it("watches an OK/NG model's served scores for drift: the validation OK images raise no warning, altered ones do", async () => {
+    const api = apis.analysis;
+    const project = await t.app.ctx.db.selectFrom('platform_projects').select('model_dir').where('id', '=', api.id).executeTakeFirstOrThrow();
+    const reference: number[] = JSON.parse(fs.readFileSync(path.join(t.app.ctx.storage.pathOf(project.model_dir), 'drift_reference.json'), 'utf8')).ok_scores;
+    // the validation OK images of the dataset the model was trained on
+    const dataset = await t.app.ctx.db.selectFrom('datasets').selectAll().where('id', '=', okngDataset).executeTakeFirstOrThrow();
+    const dir = t.app.services.images.datasetDir(dataset);
+    const items: { file: string; split: string; label: string }[] = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')).items;
+    const okFiles = items.filter((it) => it.split === 'validation' && it.label === 'OK').map((it) => fs.readFileSync(path.join(dir, it.file)));
+    expect(okFiles.length).toBe(reference.length);
+    await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { auto_every: 0, window_rows: 50, min_rows: 10 });
+    const finished = async () => {
+      let v = body(await call('POST', `/api/platform/projects/${api.id}/drift/check`));
+      for (const until = Date.now() + 300_000; v.running && Date.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 300));
+        v = body(await call('GET', `/api/platform/projects/${api.id}/drift`));
+      }
+      expect(v.latest.state, JSON.stringify(v.latest)).toBe('done');
+      return v;
+    };
+    const serveAll = async (files: Buffer[]) => {
+      const scores: number[] = [];
+      for (let i = 0; i < 50; i++) scores.push(body(await serveJson(api, { image: files[i % files.length].toString('base64') })).score);
+      return scores;
+    };
+    // unshifted: the served scores are the validation OK scores themselves (scored as after training)
+    const steady = await serveAll(okFiles);
+    expect(steady.every((s) => reference.some((r) => Math.abs(r - s) <= 1e-9))).toBe(true);
+    const calm = await finished();
+    expect(calm.latest).toMatchObject({ rows: 50, features: [{ feature: 'score', kind: 'score', test: 'ks', rows: 50, warnings: [] }] });
+    expect(calm).toMatchObject({ warning: false, warned_features: [] });
+    // shifted: a camera fault, frames of noise in place of the parts (the window then holds only those)
+    const frames = await Promise.all(
+      okFiles.map(async (f) => {
+        const { width = 64, height = 64 } = await sharp(f).metadata();
+        return sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 80 } } }).png().toBuffer();
+      }),
+    );
+    const shifted = await serveAll(frames);
+    expect(Math.min(...shifted)).toBeGreaterThan(Math.max(...reference));
+    const v = await finished();
+    expect(v).toMatchObject({ warning: true, warned_features: ['score'] });
+    const score = v.latest.features[0];
+    expect(score.warnings).toContain('shift');
+    expect(score.psi).toBeGreaterThan(0.2);
+    expect(score.p_value).toBeLessThan(0.01);
+    expect(score.outside).toBe(1);
+    expect(v.history.map((h: { psi: Record<string, number> }) => Object.keys(h.psi))).toEqual([['score'], ['score']]);
+  }, 600_000);
 
   it('documents the image request and answer in the OpenAPI document', async () => {
     const docs = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();

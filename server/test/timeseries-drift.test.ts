@@ -42,6 +42,8 @@ describe.each(DATABASES)('suggestion of slowly drifting signals on %s', (kind) =
     expect(r.drift_signals).toEqual(['Temperature', 'Thermocouple']);
     expect(r.drift_rows).toBeGreaterThanOrEqual(2);
     expect(r.drift_rows).toBeLessThanOrEqual(100);
+    // what the unsupervised default adds with them (engine tsad/drift.py DEFAULTS), filled in by the wizard
+    expect(r.defaults).toEqual({ windows: [5], alarm_k: 3, alarm_n: 5 });
     expect(r.signals.map((s: { signal: string }) => s.signal)).toEqual(SIGNALS);
     const temp = r.signals.find((s: { signal: string }) => s.signal === 'Temperature');
     expect(temp.drifts).toBe(true);
@@ -74,6 +76,7 @@ describe.each(DATABASES)('suggestion of slowly drifting signals on %s', (kind) =
     const sup = await call(`/api/timeseries/drift/suggest/${skab}`, { project_type: 'time_series_anomaly_detection_supervised', time_column: 'datetime', feature_variables: ['Temperature', 'Voltage'], split_ratio: 0.5 }, alice, 'ja');
     expect(sup.statusCode, sup.body).toBe(200);
     expect(body(sup).period).toBe('train');
+    expect(body(sup).defaults).toBeNull(); // measured for the normal period only
     expect(body(sup).signals[0].reason).toContain('学習部分');
   }, 300_000);
 

@@ -207,6 +207,15 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     // every figure of the report follows the threshold in force (issue 33): no alarm, no event detected at 1e9
     const atSaved = body(await call('POST', `/api/timeseries/report/${p.project_id}`, { model_key: '1_pca_mspc' })).report;
     expect([atSaved.threshold, atSaved.metrics.threshold, atSaved.metrics.alarms, atSaved.alarms.length, atSaved.metrics.event.events_detected]).toEqual([1e9, 1e9, 0, 0, 0]);
+    // and so does the HTML file, written again by the engine at that threshold, in the language of the download
+    const htmlSaved = (await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`)).body;
+    expect(htmlSaved).toContain('Every figure of this report is at the threshold saved after training (1e+09); training chose');
+    expect(htmlSaved).toContain('<tr><th>Threshold</th><td>1000000000</td></tr>'); // a whole number in JSON
+    expect(htmlSaved).toContain('<tr><th>Alarms</th><td>0</td></tr>');
+    expect(htmlSaved).toContain('>threshold 1e+09</text>');
+    expect(htmlSaved.split('<h2>Alarms</h2>')[1].match(/<tr>/g)).toHaveLength(1); // the header row only
+    const htmlSavedJa = (await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`, undefined, alice, 'ja')).body;
+    expect(htmlSavedJa).toContain('学習後に保存したしきい値（1e+09）');
     const pred = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
     expect(pred.report_type).toBe('time-series');
     const job = await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 600_000);

@@ -179,6 +179,8 @@ describe.each(DATABASES)('training and prediction on %s', (kind) => {
     const htmlJa = await call('GET', `/api/regress/report/download/${p.project_id}/2_lightgbm`, undefined, alice, 'ja');
     expect(htmlJa.body).toContain('<html lang="ja">');
     expect(htmlJa.body).toContain('モデルの比較');
+    // drawn with the bundled face on a machine without Japanese fonts (pdf/html-font.ts)
+    expect(htmlJa.body).toMatch(/<head[^>]*><style>@font-face\{font-family:"Noto Sans JP";src:url\(data:font\/woff;base64,/);
     expect((await call('GET', `/api/regress/report/download/${p.project_id}/3_gaussian_process`)).statusCode).toBe(409);
     const zip = await call('GET', `/api/regress/model/download/${p.project_id}/lightgbm/2`);
     expect(zip.statusCode).toBe(200);

@@ -17,7 +17,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.gaussian_process import GaussianProcessRegressor
 from sklearn.gaussian_process.kernels import ConstantKernel, Matern, WhiteKernel
 
-from .errors import design_error
+from ..task import EngineError
 
 MIN_RUNS = 3
 
@@ -53,14 +53,9 @@ def propose_batch(
     ok = np.isfinite(y)
     X_runs, y = X_runs[ok], y[ok]
     if X_runs.shape[0] < MIN_RUNS:
-        raise design_error(
-            "bo_too_few_runs",
-            f"Bayesian optimisation needs at least {MIN_RUNS} runs with measured results; {X_runs.shape[0]} have one.",
-            min=MIN_RUNS,
-            count=int(X_runs.shape[0]),
-        )
+        raise EngineError("bo_too_few_runs", min=MIN_RUNS, count=int(X_runs.shape[0]))
     if np.ptp(y) == 0:
-        raise design_error("bo_constant", "All measured results are equal; Bayesian optimisation needs results that differ.")
+        raise EngineError("bo_constant")
     sign = 1.0 if maximize else -1.0
     Z, Zp = coded(X_runs), coded(pool)
     base_runs = prior_mean(X_runs) if prior_mean else np.zeros(len(y))

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..task import EngineError
 from . import region as R
 from .bo import propose_batch
 from .classical import CLASSICAL, classical
 from .criteria import evaluate, moment_matrix, relate
-from .errors import design_error
 from .estimable import check_estimable
 from .exchange import Search, coordinate_exchange, fedorov
 from .fit import fit
@@ -53,7 +53,7 @@ def parse_problem(spec: dict) -> Problem:
         broken = space.reasons(x, RUN_TOL)
         if broken:
             text = "; ".join(reason_text(b) for b in broken)
-            raise design_error("run_outside", f"Runs file: row {r + 1} cannot be used ({text}).", row=r + 1, constraints=text, reasons=broken)
+            raise EngineError("run_outside", row=r + 1, constraints=text, reasons=broken)
     responses: dict[str, np.ndarray] = {}
     for name in spec.get("responses") or []:
         vals = []
@@ -62,7 +62,7 @@ def parse_problem(spec: dict) -> Problem:
             try:
                 vals.append(float(v) if v not in (None, "") else np.nan)
             except (TypeError, ValueError):
-                raise design_error("response_not_number", f'The result "{name}" must be a number ("{v}").', response=name, value=str(v)) from None
+                raise EngineError("response_not_number", response=name, value=str(v)) from None
         responses[name] = np.array(vals, dtype=float)
     ex = spec.get("exclude") or {}
     ex_rows = ex.get("rows") or []
@@ -71,12 +71,10 @@ def parse_problem(spec: dict) -> Problem:
         outside = space.reasons(x, RUN_TOL, ranges_only=True)
         if outside:
             text = "; ".join(reason_text(b) for b in outside)
-            raise design_error(
-                "exclude_outside", f"Exclude file: row {r + 1} lies outside the variable ranges ({text}).", row=r + 1, constraints=text, reasons=outside
-            )
+            raise EngineError("exclude_outside", row=r + 1, constraints=text, reasons=outside)
     tol = float(ex.get("tolerance") or 0.0)
     if not 0 <= tol < 1:
-        raise design_error("tolerance_range", "The exclusion tolerance must be between 0 and 1 (a fraction of each variable's range).")
+        raise EngineError("tolerance_range")
     return Problem(space, model, existing, responses, excluded, tol, rng, seed)
 
 
@@ -96,14 +94,7 @@ def excluded_mask(space: Space, X: np.ndarray, excluded: np.ndarray, tol: float)
 
 def _need_runs(model: Model, n_new: int, n_old: int) -> None:
     if n_new + n_old < model.p:
-        raise design_error(
-            "too_few_runs",
-            f"The model has {model.p} terms, so the design needs at least {model.p} runs; "
-            f"{n_new + n_old} were asked for. Ask for at least {max(1, model.p - n_old)} new runs or choose a smaller model.",
-            terms=model.p,
-            runs=n_new + n_old,
-            needed=max(1, model.p - n_old),
-        )
+        raise EngineError("too_few_runs", terms=model.p, runs=n_new + n_old, needed=max(1, model.p - n_old))
 
 
 def _polish(p: Problem, X: np.ndarray, search: Search) -> np.ndarray:
@@ -133,7 +124,7 @@ def optimal(
 ) -> tuple[np.ndarray, str]:
     search = Search(criterion, W)
     if candidates.shape[0] == 0:
-        raise design_error("no_candidates", "Every candidate point is excluded; loosen the exclusions or the constraints.")
+        raise EngineError("no_candidates")
     F0 = p.model.matrix(p.existing) if p.existing.shape[0] else None
     idx, _ = fedorov(p.model.matrix(candidates), n, search, p.rng, F_fixed=F0, starts=starts, progress=progress)
     X = candidates[idx]
@@ -156,7 +147,7 @@ def _trained_mean(bo: dict, space: Space) -> Callable[[np.ndarray], np.ndarray] 
     condition = load_condition(bo.get("condition_path"))
     missing = [f for f in model.features if f not in space.names]
     if missing:
-        raise design_error("bo_model_features", f'The trained model needs "{missing[0]}", which is not a design variable.', variable=missing[0])
+        raise EngineError("bo_model_features", variable=missing[0])
 
     def predict(X: np.ndarray) -> np.ndarray:
         df = pd.DataFrame({v.name: [format_value(v, x) for x in X[:, i]] for i, v in enumerate(space.variables)})
@@ -174,10 +165,10 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
     sp, model = p.space, p.model
     algorithm = spec.get("algorithm") or "d_optimal"
     if algorithm not in ALGORITHMS:
-        raise design_error("algorithm_unknown", f'Unknown design "{algorithm}".', algorithm=algorithm)
+        raise EngineError("algorithm_unknown", algorithm=algorithm)
     n = int(spec.get("n_runs") or 0)
     if algorithm not in CLASSICAL and not 1 <= n <= MAX_RUNS:
-        raise design_error("runs_range", f"The number of output conditions must be between 1 and {MAX_RUNS}.", max=MAX_RUNS)
+        raise EngineError("runs_range", max=MAX_RUNS)
     starts = int(spec.get("starts") or 10)
     params = spec.get("parameters") or {}
     progress(0.05, "Building the candidate points")
@@ -214,24 +205,20 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
         )
         hits = excluded_mask(sp, X, p.excluded, p.tolerance)
         if hits.any():
-            raise design_error(
-                "classical_excluded",
-                f"{int(hits.sum())} points of this design are in the exclude file; choose an optimal or space-filling design.",
-                count=int(hits.sum()),
-            )
+            raise EngineError("classical_excluded", count=int(hits.sum()))
         n = X.shape[0]
     else:  # bayesian
         bo = spec.get("bo") or {}
         target = bo.get("response")
         if not target or target not in p.responses:
-            raise design_error("bo_response", "Choose the measured result to optimise (a column of the runs).")
+            raise EngineError("bo_response")
         pool = np.vstack([candidates, R.uniform_sample(sp, 3000, p.rng)])
         pool = sp.project(pool)
         pool = pool[sp.feasible_mask(pool) & ~excluded_mask(sp, pool, p.excluded, p.tolerance)]
         # a run already done is not proposed again
         pool = pool[~excluded_mask(sp, pool, p.existing, 1e-6)]
         if pool.shape[0] == 0:
-            raise design_error("no_candidates", "Every candidate point is excluded; loosen the exclusions or the constraints.")
+            raise EngineError("no_candidates")
         progress(0.3, "Fitting the surrogate")
         out = propose_batch(model.coded, p.existing, p.responses[target], pool, n, bo.get("direction", "maximize") != "minimize", p.seed, _trained_mean(bo, sp))
         X = pool[out.pop("indices")]
@@ -294,7 +281,7 @@ def compare(spec: dict) -> dict:
     ours = points_from_rows(sp, spec.get("our_design") or [], "ours")
     rows = spec.get("user_design") or []
     if not rows:
-        raise design_error("evaluate_empty", "The design file has no runs.")
+        raise EngineError("evaluate_empty")
     user = points_from_rows(sp, rows, "design")
     outside = [(r + 1, sp.violations(x, RUN_TOL)) for r, x in enumerate(user)]
     outside = [(r, b) for r, b in outside if b]

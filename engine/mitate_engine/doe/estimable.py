@@ -16,7 +16,7 @@ import re
 import numpy as np
 
 from ..polytope import affine_hull
-from .errors import design_error
+from ..task import EngineError
 from .model import Model
 from .space import Space
 
@@ -72,19 +72,7 @@ def check_estimable(space: Space, model: Model, points: np.ndarray) -> None:
     if not bad:
         return
     terms = [model.names[j] for j in bad]
-    listed = ", ".join(terms)
     equalities = region_equalities(space)
     if equalities:
-        raise design_error(
-            "model_not_estimable",
-            f"The model cannot be estimated in this region: {listed} cannot be told apart from the other terms, "
-            f"because every run must satisfy {'; '.join(equalities)}. Remove these terms (a custom model) or change the constraints.",
-            terms=terms,
-            equalities=equalities,
-        )
-    raise design_error(
-        "model_not_estimable_levels",
-        f"The model cannot be estimated in this region: {listed} cannot be told apart from the other terms, because the "
-        "variables take too few distinct values (a square needs three). Remove these terms or give the variables more levels.",
-        terms=terms,
-    )
+        raise EngineError("model_not_estimable", terms=terms, equalities=equalities)
+    raise EngineError("model_not_estimable_levels", terms=terms)

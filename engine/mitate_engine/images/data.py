@@ -10,8 +10,8 @@ import numpy as np
 import torch
 from PIL import Image, ImageEnhance, ImageOps
 
+from ..task import EngineError
 from .backbone import MEAN, STD
-from .errors import image_error
 
 DEFAULT_AUG = {"hflip": False, "vflip": False, "rotate": 0, "brightness": 0.0, "contrast": 0.0, "crop": 0.0}
 
@@ -21,7 +21,7 @@ def open_rgb(path: str | Path | IO[bytes], name: str | None = None) -> Image.Ima
     try:
         return _open_rgb(path)
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as e:
-        raise image_error("image_unreadable", name=name or Path(str(path)).name, reason=f"{type(e).__name__}: {e}"[:200]) from e
+        raise EngineError("image_unreadable", name=name or Path(str(path)).name, reason=f"{type(e).__name__}: {e}"[:200]) from e
 
 
 def _open_rgb(path: str | Path | IO[bytes]) -> Image.Image:

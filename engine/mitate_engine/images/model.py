@@ -12,10 +12,10 @@ import torch
 from PIL import Image
 from torch import nn
 
+from ..task import EngineError
 from . import patchcore
 from .backbone import BACKBONE_PATCH_BLOCKS, CompactCNN, FineTuned, load_backbone
 from .data import open_rgb, to_tensor
-from .errors import ImageError, image_error
 from .heatmap import overlay_image
 
 ALGORITHMS = ("patchcore", "finetune", "compact_cnn")
@@ -55,7 +55,7 @@ class ImageModel:
         try:
             blob = torch.load(path, map_location="cpu", weights_only=True)
         except Exception as e:  # noqa: BLE001
-            raise image_error("model_unreadable", reason=str(e)[:200]) from e
+            raise EngineError("model_unreadable", reason=str(e)[:200]) from e
         m = cls(
             blob["algorithm"],
             blob["kind"],
@@ -150,7 +150,7 @@ class ImageModel:
             for k in range(i, min(i + batch_size, len(paths))):
                 try:
                     image = open_rgb(paths[k])
-                except ImageError:
+                except EngineError:
                     if unreadable is None:
                         raise
                     unreadable.append(k)
@@ -176,7 +176,7 @@ def build_net(
         return FineTuned(n_classes, weights, pretrained)
     if algorithm == "compact_cnn":
         return CompactCNN(n_classes, width, pooling, standardise)
-    raise image_error("unknown_algorithm", algorithm=algorithm)
+    raise EngineError("unknown_algorithm", algorithm=algorithm)
 
 
 def grad_cam(net: nn.Module, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

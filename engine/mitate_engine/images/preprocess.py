@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 
 from PIL import Image, ImageEnhance, ImageOps
 
+from ..task import EngineError
 from .zipsafe import THUMB, skip_entry
 
 RESIZE_MODES = ("stretch", "fit", "pad")
@@ -32,39 +33,30 @@ DEFAULTS: dict = {
 }
 
 
-class SettingsError(ValueError):
-    """A bad operation setting; str() is the English text, `code`/`params` its entry in the engine's message catalogue."""
-
-    def __init__(self, message: str, code: str, **params: str):
-        super().__init__(message)
-        self.code = code
-        self.params = params
-
-
 def settings(ops: dict | None) -> dict:
     """The operations with defaults filled in and checked (the server validates first; this guards direct calls)."""
     s = {**DEFAULTS, **(ops or {})}
     crop = {**DEFAULTS["crop"], **(s.get("crop") or {})}
     for k, v in crop.items():
         if not 0 <= float(v) < 0.5:
-            raise SettingsError(f"crop.{k} must be in [0, 0.5)", "image_crop_range", side=str(k))
+            raise EngineError("image_crop_range", side=str(k))
     s["crop"] = {k: float(v) for k, v in crop.items()}
     if not -360 <= float(s["rotate"]) <= 360:
-        raise SettingsError("rotate must be in [-360, 360]", "image_rotate_range")
+        raise EngineError("image_rotate_range")
     r = s.get("resize")
     if r:
         w, h = int(r["width"]), int(r["height"])
         if not (1 <= w <= 8192 and 1 <= h <= 8192):
-            raise SettingsError("resize width and height must be 1..8192", "image_resize_range")
+            raise EngineError("image_resize_range")
         mode = r.get("mode", "stretch")
         if mode not in RESIZE_MODES:
-            raise SettingsError(f"resize mode must be one of {RESIZE_MODES}", "image_resize_mode", allowed=str(RESIZE_MODES))
+            raise EngineError("image_resize_mode", allowed=str(RESIZE_MODES))
         s["resize"] = {"width": w, "height": h, "mode": mode}
     for k in ("brightness", "contrast"):
         if not 0 <= float(s[k]) <= 5:
-            raise SettingsError(f"{k} must be in [0, 5]", "image_factor_range", name=k)
+            raise EngineError("image_factor_range", name=k)
     if s["normalize"] not in NORMALIZE:
-        raise SettingsError(f"normalize must be one of {NORMALIZE}", "image_normalize", allowed=str(NORMALIZE))
+        raise EngineError("image_normalize", allowed=str(NORMALIZE))
     return s
 
 

@@ -19,10 +19,10 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..task import EngineError
 from . import metrics, patchcore
 from .backbone import BACKBONE_PATCH_BLOCKS, CompactCNN, load_backbone
 from .data import load_batch
-from .errors import image_error
 from .model import ImageModel, build_net
 
 SETTINGS = {
@@ -83,7 +83,7 @@ class Hooks:
 def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: dict, hooks: Hooks) -> tuple[ImageModel, dict]:
     train = [(p, l) for p, l in zip(splits["train"].paths, splits["train"].labels) if l == "OK"]
     if not train:
-        raise image_error("no_ok_images")
+        raise EngineError("no_ok_images")
     name = str(s.get("patchcore_backbone") or SETTINGS["patchcore_backbone"])
     blocks = BACKBONE_PATCH_BLOCKS[name]
     backbone = load_backbone(s["weights_dir"], name=name).eval()
@@ -158,9 +158,9 @@ def train_classifier(
     tr, va = splits["train"], splits["validation"]
     present = set(tr.labels)
     if kind == "analysis" and present != {"OK", "NG"}:
-        raise image_error("need_both_classes", model=algorithm)
+        raise EngineError("need_both_classes", model=algorithm)
     if len(tr.paths) < 4:
-        raise image_error("too_few_images", count=len(tr.paths), minimum=4)
+        raise EngineError("too_few_images", count=len(tr.paths), minimum=4)
     seed = int(s["seed"])
     torch.manual_seed(seed)
     rng = random.Random(seed)

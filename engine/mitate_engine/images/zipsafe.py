@@ -17,8 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from PIL import Image, UnidentifiedImageError
 
-from ..task import fill, messages
-from .errors import image_error
+from ..task import EngineError, fill, messages
 
 IMAGE_EXT = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff"}
 SPLITS = {"train": "train", "training": "train", "val": "validation", "valid": "validation", "validation": "validation", "test": "test"}
@@ -106,14 +105,14 @@ def unpack(
     try:
         zf = zipfile.ZipFile(zip_path)
     except (zipfile.BadZipFile, OSError):
-        raise image_error("zip_unreadable") from None
+        raise EngineError("zip_unreadable") from None
     skipped: list[dict] = []
     items: list[dict] = []
     folders: set[tuple[str | None, str]] = set()
     with zf:
         infos = zf.infolist()
         if len(infos) > lim["max_entries"]:
-            raise image_error("zip_too_many_entries", count=len(infos), limit=lim["max_entries"])
+            raise EngineError("zip_too_many_entries", count=len(infos), limit=lim["max_entries"])
         total = 0
         budget = lim["max_total_mb"] * 1024 * 1024
         entry_cap = lim["max_entry_mb"] * 1024 * 1024
@@ -158,7 +157,7 @@ def unpack(
                 skip("compression_ratio")
                 continue
             if total + info.file_size > budget:
-                raise image_error("zip_too_large", limit_mb=lim["max_total_mb"])
+                raise EngineError("zip_too_large", limit_mb=lim["max_total_mb"])
             if problem and kind == "inference":  # images to predict need no class folders
                 split, cls, problem = None, None, None
             if problem:
@@ -208,7 +207,7 @@ def _canonical(kind: str, label: str) -> str:
 
 def _finish(dest: Path, kind: str, items: list[dict], skipped: list[dict], folders, seed, test_share, val_share) -> dict:
     if not items:
-        raise image_error("zip_no_images")
+        raise EngineError("zip_no_images")
     if kind == "inference":
         for it in items:
             it["split"] = "test"
@@ -229,17 +228,17 @@ def _finish(dest: Path, kind: str, items: list[dict], skipped: list[dict], folde
     for _, cls in folders:
         c = _canonical(kind, cls)
         if have[c] == 0:
-            raise image_error("empty_class", name=cls)
+            raise EngineError("empty_class", name=cls)
     classes = sorted(have)
     if kind == "analysis":
         if "OK" not in have or set(classes) - {"OK", "NG"}:
-            raise image_error("analysis_classes", found=", ".join(classes))
+            raise EngineError("analysis_classes", found=", ".join(classes))
         classes = [c for c in ("OK", "NG") if c in have]
     elif len(classes) < 2:
-        raise image_error("classification_classes", found=", ".join(classes))
+        raise EngineError("classification_classes", found=", ".join(classes))
     presplit = any(it["split"] for it in items)
     if presplit and any(not it["split"] for it in items):
-        raise image_error("zip_layout")
+        raise EngineError("zip_layout")
     rng = random.Random(seed)
     if not presplit:
         _assign(items, rng, "test", test_share, lambda it: True)

@@ -10,7 +10,7 @@ import joblib
 import numpy as np
 import pandas as pd
 
-from .errors import opt_error
+from ..task import EngineError
 
 
 def _prediction():
@@ -33,21 +33,17 @@ class LoadedModel:
 
 def load_models(raw: list[dict]) -> list[LoadedModel]:
     if not raw:
-        raise opt_error("no_model", "Choose at least one trained model.")
+        raise EngineError("optimization.no_model")
     out = []
     for m in raw:
         path = m.get("path")
         if not path or not os.path.isfile(path):
-            raise opt_error("model_missing", f'The model "{m.get("key")}" has no trained file; it may have been deleted.', model=m.get("key"))
+            raise EngineError("optimization.model_missing", model=m.get("key"))
         model = joblib.load(path)
         if model.project_type not in ("regression", "soft_sensor"):
-            raise opt_error("model_type", f'The model "{m.get("key")}" is not a regression or soft-sensor model.', model=m.get("key"))
+            raise EngineError("optimization.model_type", model=m.get("key"))
         if model.lags or model.windows:
-            raise opt_error(
-                "model_time_features",
-                f'The model "{m.get("key")}" uses lagged or moving-window inputs, which a single condition cannot set.',
-                model=m.get("key"),
-            )
+            raise EngineError("optimization.model_time_features", model=m.get("key"))
         out.append(LoadedModel(str(m.get("key")), model, _prediction().load_condition(m.get("condition_path"))))
     return out
 

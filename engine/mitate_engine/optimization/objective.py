@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import opt_error
+from ..task import EngineError
 
 GOALS = ("maximize", "minimize", "target", "range")
 FLOOR = 1e-4  # a desirability of 0 would hide every difference among poor candidates
@@ -53,27 +53,27 @@ class Target:
 
 def parse_targets(raw: list[dict]) -> list[Target]:
     if not raw:
-        raise opt_error("no_target", "Choose at least one target variable.")
+        raise EngineError("optimization.no_target")
     seen: set[str] = set()
     out = []
     for t in raw:
         name = str(t.get("name") or "")
         if name in seen:
-            raise opt_error("duplicate_target", f'The target "{name}" is chosen twice.', target=name)
+            raise EngineError("optimization.duplicate_target", target=name)
         seen.add(name)
         goal = t.get("goal")
         if goal not in GOALS:
-            raise opt_error("goal", f'Choose maximize, minimize, target value or range for "{name}".', target=name)
+            raise EngineError("optimization.goal", target=name)
         tg = Target(name, goal, weight=float(t.get("weight") if t.get("weight") is not None else 1.0))
         if tg.weight <= 0:
-            raise opt_error("weight", f'The weight of "{name}" must be above 0.', target=name)
+            raise EngineError("optimization.weight", target=name)
         if goal == "target":
             if t.get("value") is None:
-                raise opt_error("target_value", f'Enter the target value of "{name}".', target=name)
+                raise EngineError("optimization.target_value", target=name)
             tg.value = float(t["value"])
         if goal == "range":
             if t.get("lower") is None or t.get("upper") is None or float(t["lower"]) > float(t["upper"]):
-                raise opt_error("target_range", f'Enter a lower bound not above the upper bound for "{name}".', target=name)
+                raise EngineError("optimization.target_range", target=name)
             tg.lower, tg.upper = float(t["lower"]), float(t["upper"])
         out.append(tg)
     return out

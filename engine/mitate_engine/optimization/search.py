@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import opt_error
+from ..task import EngineError
 from .space import Space
 
 ALGORITHMS = ("tpe", "cmaes", "nsga2", "gp", "random", "grid")
@@ -36,9 +36,9 @@ def run_search(
     space: Space, algorithm: str, n_trials: int, seed: int, evaluate: Evaluate, n_objectives: int, progress: Callable[[int], None] = lambda done: None
 ) -> History:
     if algorithm not in ALGORITHMS:
-        raise opt_error("algorithm", f'Unknown algorithm "{algorithm}"; choose one of {", ".join(ALGORITHMS)}.', algorithm=algorithm)
+        raise EngineError("optimization.algorithm", algorithm=algorithm)
     if n_trials < 1:
-        raise opt_error("trials", "The number of trials must be 1 or more.")
+        raise EngineError("optimization.trials")
     if algorithm == "random":
         return _random(space, n_trials, seed, evaluate, progress)
     if algorithm == "grid":

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..polytope import affine_hull, z_bounds
-from .errors import opt_error
+from ..task import EngineError
 
 TOL = 1e-9  # the largest constraint violation a candidate may have
 
@@ -54,21 +54,11 @@ class Space:
                 if f not in idx:
                     kind = "discrete" if f in self.discrete else "categorical" if f in self.categorical else "fixed" if f in self.fixed else None
                     if kind is None:
-                        raise opt_error(
-                            "constraint_unknown_feature",
-                            f'The constraint "{c.name}" uses "{f}", which is not a feature of the models.',
-                            constraint=c.name,
-                            feature=f,
-                        )
-                    raise opt_error(
-                        "constraint_not_range",
-                        f'The constraint "{c.name}" uses "{f}", a {kind} feature; constraints apply to range features only.',
-                        constraint=c.name,
-                        feature=f,
-                    )
+                        raise EngineError("optimization.constraint_unknown_feature", constraint=c.name, feature=f)
+                    raise EngineError("optimization.constraint_not_range", constraint=c.name, feature=f)
                 row[idx[f]] += float(a)
             if not np.any(row):
-                raise opt_error("constraint_empty", f'The constraint "{c.name}" has no non-zero coefficient.', constraint=c.name)
+                raise EngineError("optimization.constraint_empty", constraint=c.name)
             if c.operator == "=":
                 eq.append((row, float(c.value), c.name))
             elif c.operator == "<=":
@@ -76,7 +66,7 @@ class Space:
             elif c.operator == ">=":
                 ub.append((-row, -float(c.value), c.name))
             else:
-                raise opt_error("constraint_operator", f'The constraint "{c.name}" needs one of <=, >= or =.', constraint=c.name)
+                raise EngineError("optimization.constraint_operator", constraint=c.name)
         self.A_eq = np.array([r for r, _, _ in eq]).reshape(len(eq), d)
         self.b_eq = np.array([b for _, b, _ in eq])
         self.eq_names = [n for _, _, n in eq]
@@ -123,9 +113,7 @@ class Space:
             if not self._lp_feasible(eqs, [j for j in ubs if j != i]):
                 ubs.remove(i)
         names = [self.eq_names[i] for i in eqs] + [self.ub_names[i] for i in ubs]
-        raise opt_error(
-            "infeasible", "No condition satisfies these constraints within the feature ranges: " + ", ".join(f'"{n}"' for n in names) + ".", constraints=names
-        )
+        raise EngineError("optimization.infeasible", constraints=names)
 
     def _prepare_repair(self) -> None:
         d = len(self.cont)
@@ -301,7 +289,7 @@ def parse_constraints(raw: list[dict]) -> list[Constraint]:
         if c.get("type") == "sum":
             feats = list(c.get("features") or [])
             if len(feats) < 2:
-                raise opt_error("sum_needs_two", f'The sum constraint "{name}" needs at least two features.', constraint=name)
+                raise EngineError("optimization.sum_needs_two", constraint=name)
             # the operator is honoured as given (the API's default is <=; the wizard sends = for a sum)
             out.append(Constraint(name, {f: 1.0 for f in feats}, str(c.get("operator") or "<="), float(c["value"])))
         else:

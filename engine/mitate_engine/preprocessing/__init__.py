@@ -5,7 +5,7 @@ Public API
 ``apply_condition(df: pandas.DataFrame, condition: dict, skip_missing_columns: bool = False) -> pandas.DataFrame``
     Applies a stored condition with its stored fitted parameters (no re-fitting). Use it at prediction time on
     inference data; ``skip_missing_columns=True`` leaves out the parts of steps about absent columns (e.g. the
-    target column, which inference data lacks) instead of raising ``UserError``. The condition of a preprocessed dataset is stored as JSON in the dataset's storage folder,
+    target column, which inference data lacks) instead of raising ``EngineError``. The condition of a preprocessed dataset is stored as JSON in the dataset's storage folder,
     ``<MITATE_DATA_DIR>/files/org/<orgId>/datasets/<datasetId>/condition.json`` (key ``datasetKey(orgId, datasetId) + '/condition.json'``) (server side:
     ``storage.pathOf(`${datasetKey(orgId, id)}/condition.json`)``), and in the server table
     ``preprocess_runs.condition_json`` (column ``dataset_id`` = the registered dataset; the named condition's latest
@@ -26,20 +26,18 @@ columns drop|rename|retype; filter keep; sort datetime|column.
 """
 
 from .condition import Condition, apply_condition, build_steps, preview_step
-from .expression import ExpressionError, compute, parse
-from .steps import STEP_TYPES, State, Step, StepError, make_step
+from .expression import compute, parse
+from .steps import STEP_TYPES, State, Step, make_step
 
 __all__ = [
     "Condition",
     "apply_condition",
     "build_steps",
     "preview_step",
-    "ExpressionError",
     "compute",
     "parse",
     "STEP_TYPES",
     "State",
     "Step",
-    "StepError",
     "make_step",
 ]

@@ -11,8 +11,7 @@ import pandas as pd
 
 from ..encoding import to_jsonable
 from ..task import EngineError
-from .expression import ExpressionError
-from .steps import LABELS, State, Step, StepError, is_numeric, make_step
+from .steps import LABELS, State, Step, is_numeric, make_step
 
 
 def _label(i: int, spec: dict) -> str:
@@ -21,30 +20,22 @@ def _label(i: int, spec: dict) -> str:
     return f"Step {i + 1} ({LABELS.get(str(kind), str(kind))}{', ' + str(method) if method else ''})"
 
 
-def step_error(i: int, spec: dict, exc: BaseException) -> EngineError:
-    """A step's failure: which step (number and kind) with the reason nested, each with its code when it has one."""
+def step_error(i: int, spec: dict, reason: EngineError) -> EngineError:
+    """A step's failure: which step (number and kind) with the reason nested."""
     kind = spec.get("process_type") if isinstance(spec, dict) else None
     method = spec.get("method") if isinstance(spec, dict) else None
-    if isinstance(exc, EngineError):
-        reason = exc
-    elif getattr(exc, "code", None):
-        reason = EngineError(exc.code, str(exc), **getattr(exc, "params", {}))
-    else:  # a step's own detail (English) inside a localized frame
-        reason = EngineError("step_detail", str(exc), detail=str(exc))
-    return EngineError(
-        "step_failed", f"{_label(i, spec)}: {reason}", step=i + 1, kind=LABELS.get(str(kind), str(kind)) + (f", {method}" if method else ""), reason=reason
-    )
+    return EngineError("step_failed", step=i + 1, kind=LABELS.get(str(kind), str(kind)) + (f", {method}" if method else ""), reason=reason)
 
 
 def build_steps(specs: list[dict]) -> list[Step]:
-    """Builds (and validates without data) every step; a bad one raises UserError naming it."""
+    """Builds (and validates without data) every step; a bad one raises EngineError naming it."""
     if not isinstance(specs, list) or not specs:
         raise EngineError("condition_no_steps")
     steps = []
     for i, spec in enumerate(specs):
         try:
             steps.append(make_step(spec))
-        except (StepError, ExpressionError) as exc:
+        except EngineError as exc:
             raise step_error(i, spec, exc) from None
     return steps
 
@@ -91,9 +82,9 @@ class Condition:
                 if fit:
                     step.fit(df, state)
                 elif step.fitted_ is None:
-                    raise StepError("this step has no fitted parameters; run the condition on training data first", code="step_unfitted")
+                    raise EngineError("step_unfitted")
                 df = step.transform(df, state)
-            except (StepError, ExpressionError) as exc:
+            except EngineError as exc:
                 raise step_error(i, step.to_dict(), exc) from None
             if df.shape[1] == 0:
                 raise step_error(i, step.to_dict(), EngineError("step_no_column_left"))
@@ -178,7 +169,7 @@ def apply_condition(df: pd.DataFrame, condition: dict, skip_missing_columns: boo
     folder): ``{"name", "datetime_column", "steps": [{"process_type", "method", "columns", "params", "fitted"}]}``.
     Nothing is re-fitted: means, scales, bounds and fill values learnt on the training data are used as they are.
     Rows removed by outlier / missing / filter steps are removed here too; the index is reset at the end.
-    Raises ``UserError`` naming the step and column when the data does not fit the condition
+    Raises ``EngineError`` naming the step and column when the data does not fit the condition
     (e.g. a column the condition needs is missing). With ``skip_missing_columns=True`` the parts of steps that
     concern absent columns are left out instead (typical for inference data without the target column): a scaling
     of [x, target] scales x alone; a computed column or row filter that reads an absent column is skipped.
@@ -238,7 +229,7 @@ def preview_step(df: pd.DataFrame, steps: list[dict], index: int, datetime_colum
     try:
         step.fit(before, state)
         after = step.transform(before, state)
-    except (StepError, ExpressionError) as exc:
+    except EngineError as exc:
         raise step_error(index, step.to_dict(), exc) from None
     removed_idx = before.index.difference(after.index)
     kept = after.index.intersection(before.index)

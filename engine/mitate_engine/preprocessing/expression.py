@@ -17,28 +17,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..task import EngineError
-
-
-class ExpressionError(ValueError):
-    """A readable problem with an expression (syntax, unknown column or function, division by zero). str() is the
-    English text; `code` and `params` name the entry of the engine's message catalogue (the server's language)."""
-
-    def __init__(self, message: str, code: str | None = None, **params: Any):
-        super().__init__(message)
-        self.code = code
-        self.params = params
-
-    def as_engine_error(self) -> EngineError:
-        """The same problem as a coded EngineError (to nest inside a step's error)."""
-        if self.code:
-            return EngineError(self.code, str(self), **self.params)
-        return EngineError("step_detail", str(self), detail=str(self))
 
 
 @dataclass(frozen=True)
@@ -94,12 +77,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
-            raise ExpressionError(
-                f'unexpected character "{text[pos:].strip()[:1]}" at position {pos + 1}',
-                code="expr_unexpected_character",
-                char=text[pos:].strip()[:1],
-                position=str(pos + 1),
-            )
+            raise EngineError("expr_unexpected_character", char=text[pos:].strip()[:1], position=str(pos + 1))
         pos = m.end()
         if m.group("num") is not None:
             tokens.append(("num", m.group("num")))
@@ -124,14 +102,14 @@ class _Parser:
     def take(self) -> tuple[str, str]:
         tok = self.peek()
         if tok is None:
-            raise ExpressionError("the expression ends too early", code="expr_ends_early")
+            raise EngineError("expr_ends_early")
         self.i += 1
         return tok
 
     def expect(self, op: str) -> None:
         tok = self.take()
         if tok != ("op", op):
-            raise ExpressionError(f'expected "{op}" but found "{tok[1]}"', code="expr_expected", expected=op, found=str(tok[1]))
+            raise EngineError("expr_expected", expected=op, found=str(tok[1]))
 
     def expr(self) -> Node:
         node = self.term()
@@ -171,12 +149,7 @@ class _Parser:
             if self.peek() == ("op", "("):
                 func = text.lower()
                 if func not in FUNCTIONS:
-                    raise ExpressionError(
-                        f'unknown function "{text}" (allowed: {", ".join(FUNCTIONS)})',
-                        code="expr_unknown_function",
-                        function=text,
-                        allowed=", ".join(FUNCTIONS),
-                    )
+                    raise EngineError("expr_unknown_function", function=text, allowed=", ".join(FUNCTIONS))
                 self.take()
                 args: list[Node] = []
                 if self.peek() != ("op", ")"):
@@ -187,32 +160,26 @@ class _Parser:
                 self.expect(")")
                 lo, hi = FUNCTIONS[func]
                 if not lo <= len(args) <= hi:
-                    raise ExpressionError(
-                        f"{func}() takes {lo if lo == hi else f'{lo} or {hi}'} argument(s), got {len(args)}",
-                        code="expr_argument_count",
-                        function=func,
-                        expected=str(lo) if lo == hi else f"{lo} or {hi}",
-                        got=str(len(args)),
-                    )
+                    raise EngineError("expr_argument_count", function=func, expected=str(lo) if lo == hi else f"{lo} or {hi}", got=str(len(args)))
                 if func in ("lag", "diff") and len(args) == 2 and not isinstance(args[1], Num):
-                    raise ExpressionError(f"the second argument of {func}() must be a whole number", code="expr_second_argument_integer", function=func)
+                    raise EngineError("expr_second_argument_integer", function=func)
                 return Call(func, tuple(args))
             return Col(text)
         if (kind, text) == ("op", "("):
             node = self.expr()
             self.expect(")")
             return node
-        raise ExpressionError(f'unexpected "{text}"', code="expr_unexpected", token=text)
+        raise EngineError("expr_unexpected", token=text)
 
 
 def parse(text: str) -> Node:
     if not isinstance(text, str) or not text.strip():
-        raise ExpressionError("the expression is empty", code="expr_empty")
+        raise EngineError("expr_empty")
     tokens = tokenize(text)
     p = _Parser(tokens)
     node = p.expr()
     if p.peek() is not None:
-        raise ExpressionError(f'unexpected "{p.peek()[1]}" after the end of the expression', code="expr_trailing", token=str(p.peek()[1]))
+        raise EngineError("expr_trailing", token=str(p.peek()[1]))
     return node
 
 
@@ -247,12 +214,12 @@ def evaluate(node: Node, df: pd.DataFrame) -> pd.Series | float:
         return node.value
     if isinstance(node, Col):
         if node.name not in df.columns:
-            raise ExpressionError(f'the column "{node.name}" does not exist', code="expr_column_missing", column=node.name)
+            raise EngineError("expr_column_missing", column=node.name)
         s = df[node.name]
         try:
             return pd.to_numeric(s, errors="raise").astype("float64")
         except (TypeError, ValueError) as exc:
-            raise ExpressionError(f'the column "{node.name}" is not numeric', code="expr_column_not_numeric", column=node.name) from exc
+            raise EngineError("expr_column_not_numeric", column=node.name) from exc
     if isinstance(node, Unary):
         return -evaluate(node.operand, df)  # type: ignore[operator]
     if isinstance(node, Binary):
@@ -267,7 +234,7 @@ def evaluate(node: Node, df: pd.DataFrame) -> pd.Series | float:
         if node.op == "/":
             zero = (b == 0) if not isinstance(b, pd.Series) else bool((b == 0).any())
             if zero:
-                raise ExpressionError("division by zero", code="expr_division_by_zero")
+                raise EngineError("expr_division_by_zero")
             return a / b  # type: ignore[operator]
         if node.op == "^":
             with np.errstate(all="ignore"):
@@ -292,7 +259,7 @@ def evaluate(node: Node, df: pd.DataFrame) -> pd.Series | float:
                 return np.sqrt(x.where(x >= 0)) if isinstance(x, pd.Series) else (math.sqrt(x) if x >= 0 else math.nan)
             if f == "abs":
                 return np.abs(x)
-    raise ExpressionError("unsupported expression", code="expr_unsupported")  # pragma: no cover
+    raise EngineError("expr_unsupported")  # pragma: no cover
 
 
 def compute(text: str, df: pd.DataFrame) -> pd.Series:

@@ -16,7 +16,6 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..task import EngineError
-from .errors import input_error
 
 
 def _is_text(t: pa.DataType) -> bool:
@@ -52,10 +51,10 @@ def read_table(path: str, numeric: list[str], other: list[str] = ()) -> Table:
             names.append(n)
     for n in names:
         if n not in schema.names:
-            raise input_error("column_missing", f'The column "{n}" is not in the dataset.', column=n)
+            raise EngineError("column_missing", column=n)
     for n in numeric:
         if not is_numeric(schema.field(n).type):
-            raise input_error("not_numeric", f'The column "{n}" is not numeric; this test needs numbers.', column=n)
+            raise EngineError("not_numeric", column=n)
     dictionary = [n for n in other if n not in numeric and _is_text(schema.field(n).type)]
     try:
         table = pq.read_table(path, columns=names, use_threads=True, read_dictionary=dictionary or None)
@@ -122,7 +121,7 @@ def category_labels(col: pa.ChunkedArray, limit: int) -> list[str]:
     counts = pc.value_counts(c.drop_null())
     rows = sorted(zip(counts.field("values").to_pylist(), counts.field("counts").to_pylist()), key=lambda r: (-r[1], str(r[0])))
     if len(rows) > limit:
-        raise input_error("too_many_groups", f"The category column has {len(rows)} values; at most {limit} groups are supported.", count=len(rows), max=limit)
+        raise EngineError("too_many_groups", count=len(rows), max=limit)
     return [label_of(v) for v, _ in rows]
 
 

@@ -12,27 +12,21 @@ import math
 import numpy as np
 from scipy import stats
 
+from ..task import EngineError
 from .data import Sample
 from .describe import SHAPIRO_MAX, box, describe, each, levene, magnitude, moments, normality, reference, rng
-from .errors import input_error
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 
 
 def _need(s: Sample, at_least: int = 2) -> None:
     if s.values.size < at_least:
-        raise input_error(
-            "too_few_values",
-            f'The group "{s.label}" has {s.values.size} value(s) after dropping missing ones; at least {at_least} are needed.',
-            group=s.label,
-            count=int(s.values.size),
-            min=at_least,
-        )
+        raise EngineError("too_few_values", group=s.label, count=int(s.values.size), min=at_least)
 
 
 def _need_variance(s: Sample, var: float) -> None:
     if not var > 0:
-        raise input_error("zero_variance", f'All values of "{s.label}" are the same (zero variance); the test cannot be computed.', group=s.label)
+        raise EngineError("zero_variance", group=s.label)
 
 
 def _t_ci(est: float, se: float, df: float, alternative: str, alpha: float) -> tuple[float, float]:
@@ -269,7 +263,7 @@ def wilcoxon(d: Sample, mu: float, alternative: str, alpha: float, groups: list[
     x = d.values - mu
     nz = x[x != 0]
     if nz.size < 1:
-        raise input_error("zero_variance", f'All values of "{d.label}" equal the hypothetical value; the test cannot be computed.', group=d.label)
+        raise EngineError("zero_variance", group=d.label)
     _need(d, 2)
     res = stats.wilcoxon(x, alternative=alternative)
     n = nz.size
@@ -306,7 +300,7 @@ def wilcoxon(d: Sample, mu: float, alternative: str, alpha: float, groups: list[
 
 def anova(samples: list[Sample], alpha: float) -> dict:
     if len(samples) < 2:
-        raise input_error("too_few_groups", "One-way ANOVA needs at least two groups.", count=len(samples))
+        raise EngineError("too_few_groups", count=len(samples))
     for s in samples:
         _need(s)
     arrays = [s.values for s in samples]
@@ -317,7 +311,7 @@ def anova(samples: list[Sample], alpha: float) -> dict:
     ssb = float(sum(v.size * (v.mean() - grand) ** 2 for v in arrays))
     ssw = float(sum(((v - v.mean()) ** 2).sum() for v in arrays))
     if not ssw > 0:
-        raise input_error("zero_variance", "All groups have zero variance; the test cannot be computed.", group="")
+        raise EngineError("zero_variance", group="")
     descs = [describe(s, alpha) for s in samples]
     tk = stats.tukey_hsd(*arrays)
     ci = tk.confidence_interval(1 - alpha)
@@ -362,16 +356,12 @@ def chi_square_codes(
 ) -> dict:
     """Chi-square test of independence from integer codes of two columns (rows, columns sorted by label)."""
     if x.size < 2:
-        raise input_error(
-            "too_few_values", "Fewer than two rows have both values; at least 2 are needed.", group=f"{x_name} × {y_name}", count=int(x.size), min=2
-        )
+        raise EngineError("too_few_values", group=f"{x_name} × {y_name}", count=int(x.size), min=2)
     for name, labels in ((x_name, x_labels), (y_name, y_labels)):
         if len(labels) > max_levels:
-            raise input_error(
-                "too_many_groups", f'"{name}" has {len(labels)} distinct values; at most {max_levels} are supported.', count=len(labels), max=max_levels
-            )
+            raise EngineError("too_many_groups", count=len(labels), max=max_levels)
         if len(labels) < 2:
-            raise input_error("one_level", f'"{name}" has only one distinct value; the test needs at least two.', column=name)
+            raise EngineError("one_level", column=name)
     nx, ny = len(x_labels), len(y_labels)
     counts = np.bincount(x * ny + y, minlength=nx * ny).reshape(nx, ny)
     rx, ry = _label_order(x_labels), _label_order(y_labels)
@@ -443,10 +433,10 @@ def correlation(x: Sample, y: Sample, method: str, alternative: str, alpha: floa
     """Pearson or Spearman on complete pairs (x, y have equal length)."""
     n = x.values.size
     if n < 3:
-        raise input_error("too_few_values", "Fewer than three complete pairs; at least 3 are needed.", group=x.label, count=n, min=3)
+        raise EngineError("too_few_values", group=x.label, count=n, min=3)
     for s in (x, y):
         if np.ptp(s.values) == 0:
-            raise input_error("zero_variance", f'All values of "{s.label}" are the same (zero variance); the test cannot be computed.', group=s.label)
+            raise EngineError("zero_variance", group=s.label)
     if method == "pearson":
         res = stats.pearsonr(x.values, y.values, alternative=alternative)
         rho = float(res.statistic)
@@ -503,7 +493,7 @@ def shapiro(s: Sample, alpha: float) -> dict:
     _need(s, 3)
     v = s.values
     if np.ptp(v) == 0:
-        raise input_error("zero_variance", f'All values of "{s.label}" are the same (zero variance); the test cannot be computed.', group=s.label)
+        raise EngineError("zero_variance", group=s.label)
     sub = v.size > SHAPIRO_MAX
     tested = v[rng().choice(v.size, SHAPIRO_MAX, replace=False)] if sub else v
     res = stats.shapiro(tested)

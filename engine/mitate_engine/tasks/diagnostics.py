@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from ..task import Context, Task, UserError
+from ..task import Context, EngineError, Task
 
 
 class Diagnostics(Task):
@@ -27,7 +27,7 @@ class Diagnostics(Task):
             time.sleep(float(spec.get("seconds", 1.0)))
             return {"blocked": True}
         if mode == "fail":
-            raise UserError("diagnostic failure")
+            raise EngineError("diagnostic_failure")
         if mode == "crash":
             ctx.log("crashing on purpose")
             os._exit(3)
@@ -40,4 +40,4 @@ class Diagnostics(Task):
             return {"printed": True, "nan": float("nan"), "inf": float("inf")}
         if mode == "raise":
             raise ValueError("a programming error")
-        raise UserError(f"unknown diagnostics mode: {mode}")
+        raise EngineError("diagnostic_unknown_mode", mode=mode)

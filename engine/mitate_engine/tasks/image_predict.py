@@ -12,9 +12,8 @@ import csv
 import json
 from pathlib import Path
 
-from ..images.errors import image_error
 from ..images.zipsafe import skip_entry
-from ..task import Context, Task
+from ..task import Context, EngineError, Task
 
 
 class ImagePredict(Task):
@@ -39,7 +38,7 @@ class ImagePredict(Task):
         else:
             files = spec.get("files") or []
         if not files:
-            raise image_error("no_input_images")
+            raise EngineError("no_input_images")
         out = ctx.work_dir
         bad: list[int] = []
         rows = model.predict(

@@ -25,14 +25,14 @@ class ImagePreprocess(Task):
             return {"converted": done}
         try:
             ops = pp.settings(spec.get("operations"))
-        except pp.SettingsError as e:
-            raise EngineError("image_preprocess_invalid", reason=EngineError(e.code, str(e), **e.params)) from None
+        except EngineError as e:
+            raise EngineError("image_preprocess_invalid", reason=e) from None
         except (ValueError, KeyError, TypeError) as e:
             raise EngineError("image_preprocess_invalid", reason=str(e)) from None
         if mode == "preview":
             return {"items": pp.preview(spec["dataset_dir"], ctx.work_dir, ops, [str(i) for i in spec.get("ids") or []], int(spec.get("size") or 320))}
         if mode != "apply":
-            raise EngineError("image_preprocess_invalid", reason=EngineError("image_unknown_mode", f"unknown mode {mode}", mode=str(mode)))
+            raise EngineError("image_preprocess_invalid", reason=EngineError("image_unknown_mode", mode=str(mode)))
         m = pp.process_dataset(spec["dataset_dir"], ctx.work_dir, ops, progress=lambda f: ctx.progress(f, "Processing images"))
         if not m["items"]:
             raise EngineError("image_preprocess_no_images", count=len(m["skipped"]))

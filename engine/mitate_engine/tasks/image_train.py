@@ -13,8 +13,7 @@ import traceback
 from pathlib import Path
 
 from ..images import report_html
-from ..images.errors import ImageError, image_error
-from ..task import Cancelled, Context, Task, encoded
+from ..task import Cancelled, Context, EngineError, Task, encoded
 
 
 class ImageTrain(Task):
@@ -54,7 +53,7 @@ class ImageTrain(Task):
             )
             try:
                 if algo not in ALGORITHMS:
-                    raise image_error("unknown_algorithm", algorithm=algo)
+                    raise EngineError("unknown_algorithm", algorithm=algo)
                 if algo == "patchcore":
                     model, info = trainer.train_patchcore(kind, classes, splits, settings, hooks)
                 else:
@@ -78,7 +77,7 @@ class ImageTrain(Task):
                 stop_all = info["stopped"]
             except Cancelled:
                 raise
-            except ImageError as e:
+            except EngineError as e:
                 # error: the encoded EngineError, which the server says in the reader's language (codes it lacks too)
                 ev = {"key": key, "state": "failed", "error": encoded(e), "log": str(e), "code": e.code, "params": {k: str(v) for k, v in e.params.items()}}
                 results.append(ev)

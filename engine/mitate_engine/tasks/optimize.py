@@ -21,7 +21,7 @@ from ..optimization.objective import overall, scores
 from ..optimization.problem import build_problem
 from ..optimization.refine import refine
 from ..optimization.search import DEFAULT_ALGORITHM, collect, run_search
-from ..task import Context, Task
+from ..task import Context, EngineError, Task
 
 DEFAULT_TRIALS = 10  # SPEC §9
 
@@ -189,9 +189,7 @@ class OptimizePredict(Task):
             if f not in p.categories:
                 bad = frame[f][pd.to_numeric(frame[f], errors="coerce").isna()]
                 if len(bad):
-                    from ..optimization.errors import opt_error
-
-                    raise opt_error("not_number", f'A value of "{f}" must be a number; it is "{bad.iloc[0]}".', feature=f, value=str(bad.iloc[0]))
+                    raise EngineError("optimization.not_number", feature=f, value=str(bad.iloc[0]))
                 frame[f] = pd.to_numeric(frame[f])
         Y = R.predictions(p, frame)
         sds = {m.target: R.uncertainty(m, frame) for m in p.models}

@@ -20,8 +20,7 @@ import pyarrow.compute as pc
 from ..encoding import to_jsonable
 from ..stats import methods
 from ..stats.data import Sample, category_labels, group_mask, read_table, sample, to_float
-from ..stats.errors import input_error
-from ..task import Context, Task, UserError
+from ..task import Context, EngineError, Task
 
 TEST_TYPES = (
     "one_sample_t",
@@ -47,17 +46,17 @@ class StatisticalAnalysis(Task):
         started = time.perf_counter()
         test = spec.get("test_type")
         if test not in TEST_TYPES:
-            raise UserError(f"Unknown test type: {test}")
+            raise EngineError("unknown_test_type", test=test)
         alpha = float(spec.get("significance_level", 0.05))
         if not 0 < alpha < 1:
-            raise input_error("alpha_range", "The significance level must be between 0 and 1.")
+            raise EngineError("alpha_range")
         alternative = spec.get("alternative") or "two-sided"
         if alternative not in methods.ALTERNATIVES:
-            raise UserError(f"Unknown alternative: {alternative}")
+            raise EngineError("unknown_alternative", alternative=alternative)
         mu = float(spec.get("hypothetical_mean") or 0.0)
         v1, v2, cat = spec.get("variable1"), spec.get("variable2") or None, spec.get("category") or None
         if not v1:
-            raise input_error("variable_required", "Please choose variable 1.")
+            raise EngineError("variable_required")
         ctx.progress(0.05, "Reading the data")
         result = self.dispatch(spec, ctx, test, v1, v2, cat, alpha, alternative, mu)
         ctx.progress(0.95, "Writing the result")
@@ -82,7 +81,7 @@ class StatisticalAnalysis(Task):
             return self.chi_square(path, v1, v2 or cat, alpha)
         if test in ("pearson", "spearman"):
             if not v2:
-                raise input_error("variable2_required", "Please choose variable 2.")
+                raise EngineError("variable2_required")
             t = read_table(path, [v1, v2])
             x, y = to_float(t.columns[v1]), to_float(t.columns[v2])
             ok = ~(np.isnan(x) | np.isnan(y))
@@ -100,7 +99,7 @@ class StatisticalAnalysis(Task):
             return methods.wilcoxon(s, mu, alternative, alpha)
         if test == "anova":
             if not cat:
-                raise input_error("category_required", "Please choose the category column that splits the groups.")
+                raise EngineError("category_required")
             t = read_table(path, [v1], [cat])
             values = to_float(t.columns[v1])
             labels = [str(g) for g in (spec.get("groups") or [])] or category_labels(t.columns[cat], MAX_GROUPS)
@@ -109,7 +108,7 @@ class StatisticalAnalysis(Task):
                 ctx.check_cancelled()
                 m = group_mask(t.columns[cat], g)
                 if not m.any():
-                    raise input_error("group_missing", f'The category "{cat}" has no value "{g}".', column=cat, group=g)
+                    raise EngineError("group_missing", column=cat, group=g)
                 samples.append(sample(values, g, m))
             ctx.progress(0.4, "Testing")
             return methods.anova(samples, alpha)
@@ -132,9 +131,9 @@ class StatisticalAnalysis(Task):
     def _groups(spec, cat) -> tuple[str, str]:
         g1, g2 = spec.get("group1"), spec.get("group2")
         if g1 is None or g2 is None or str(g1) == "" or str(g2) == "":
-            raise input_error("groups_required", "Please choose groups 1 and 2 of the category.")
+            raise EngineError("groups_required")
         if str(g1) == str(g2):
-            raise input_error("groups_same", "Groups 1 and 2 must be different.")
+            raise EngineError("groups_same")
         return str(g1), str(g2)
 
     def two_groups(self, path, v1, v2, cat, spec) -> tuple[Sample, Sample]:
@@ -146,11 +145,11 @@ class StatisticalAnalysis(Task):
             for g in (g1, g2):
                 m = group_mask(t.columns[cat], g)
                 if not m.any():
-                    raise input_error("group_missing", f'The category "{cat}" has no value "{g}".', column=cat, group=g)
+                    raise EngineError("group_missing", column=cat, group=g)
                 out.append(sample(values, g, m))
             return out[0], out[1]
         if not v2:
-            raise input_error("variable2_required", "Please choose variable 2, or a category column that splits variable 1 into two groups.")
+            raise EngineError("variable2_required")
         t = read_table(path, [v1, v2])
         return sample(to_float(t.columns[v1]), v1), sample(to_float(t.columns[v2]), v2)
 
@@ -164,7 +163,7 @@ class StatisticalAnalysis(Task):
             m1, m2 = group_mask(t.columns[cat], g1), group_mask(t.columns[cat], g2)
             for g, m in ((g1, m1), (g2, m2)):
                 if not m.any():
-                    raise input_error("group_missing", f'The category "{cat}" has no value "{g}".', column=cat, group=g)
+                    raise EngineError("group_missing", column=cat, group=g)
             if key:
                 import pandas as pd
 
@@ -176,29 +175,17 @@ class StatisticalAnalysis(Task):
                 right = pd.DataFrame({"k": keys[m2], "b": values[m2]}).dropna(subset=["k"])
                 for side, name in ((left, g1), (right, g2)):
                     if side["k"].duplicated().any():
-                        raise input_error(
-                            "pair_key_duplicate",
-                            f'The key column "{key}" repeats a key within group "{name}"; each key must appear once per group.',
-                            column=key,
-                            group=name,
-                        )
+                        raise EngineError("pair_key_duplicate", column=key, group=name)
                 merged = left.merge(right, on="k", how="outer")
                 a_raw, b_raw = merged["a"].to_numpy(dtype=float), merged["b"].to_numpy(dtype=float)
             else:
                 a_raw, b_raw = values[m1], values[m2]
                 if a_raw.size != b_raw.size:
-                    raise input_error(
-                        "pair_count_mismatch",
-                        f'Groups "{g1}" ({a_raw.size} rows) and "{g2}" ({b_raw.size} rows) differ in size, so rows cannot be paired in order; choose a key column that pairs them.',
-                        group1=g1,
-                        group2=g2,
-                        n1=int(a_raw.size),
-                        n2=int(b_raw.size),
-                    )
+                    raise EngineError("pair_count_mismatch", group1=g1, group2=g2, n1=int(a_raw.size), n2=int(b_raw.size))
             la, lb = g1, g2
         else:
             if not v2:
-                raise input_error("variable2_required", "Please choose variable 2 (the second measurement of each pair).")
+                raise EngineError("variable2_required")
             t = read_table(path, [v1, v2])
             a_raw, b_raw = to_float(t.columns[v1]), to_float(t.columns[v2])
             la, lb = v1, v2
@@ -210,9 +197,9 @@ class StatisticalAnalysis(Task):
 
     def chi_square(self, path, v1, v2, alpha) -> dict:
         if not v2:
-            raise input_error("variable2_required", "Please choose variable 2 (or a category column) for the table's columns.")
+            raise EngineError("variable2_required")
         if v1 == v2:
-            raise input_error("same_variable", "Choose two different variables.")
+            raise EngineError("same_variable")
         t = read_table(path, [], [v1, v2])
         cols = []
         for n in (v1, v2):

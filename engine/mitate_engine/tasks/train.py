@@ -14,7 +14,7 @@ import traceback
 from pathlib import Path
 
 from ..ml.trainer import prepare_project, train_model
-from ..task import Cancelled, Context, EngineError, Task, UserError, encoded
+from ..task import Cancelled, Context, EngineError, Task, encoded
 
 
 class Train(Task):
@@ -120,9 +120,9 @@ class Train(Task):
             except Cancelled:
                 raise
             except Exception as exc:  # noqa: BLE001 - one algorithm's failure is reported on its model only
-                msg = encoded(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
-                log(f"{label} failed: {exc if isinstance(exc, UserError) else msg}")
-                if not isinstance(exc, UserError):
+                msg = encoded(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
+                log(f"{label} failed: {exc if isinstance(exc, EngineError) else msg}")
+                if not isinstance(exc, EngineError):
                     lines.append(traceback.format_exc())
                 mdir.mkdir(parents=True, exist_ok=True)
                 (mdir / "log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -13,7 +13,6 @@ import pandas as pd
 from ..ml.data import read_table
 from ..task import Context, EngineError, Task
 from ..tsad.drift import suggest_drift
-from ..tsad.errors import fail
 from ..tsad.model import order_by_time, resample
 from ..tsad.trainer import SUPERVISED, normal_mask, training_rows
 
@@ -27,13 +26,13 @@ class TsadDriftSuggest(Task):
         signals = list(spec.get("features") or [])
         time_col = spec.get("time_column")
         if not time_col:
-            raise fail("tsad_no_time_column")
+            raise EngineError("tsad_no_time_column")
         if not signals:
-            raise fail("no_features")
+            raise EngineError("no_features")
         df = read_table(spec["parquet"], [time_col, *signals])
         for c in signals:
             if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
-                raise fail("tsad_signal_not_numeric", column=c)
+                raise EngineError("tsad_signal_not_numeric", column=c)
         if spec.get("resample"):
             df, _ = resample(df, time_col, spec["resample"], signals)
         df, _ = order_by_time(df, time_col)

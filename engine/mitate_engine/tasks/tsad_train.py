@@ -16,7 +16,7 @@ import time
 import traceback
 from pathlib import Path
 
-from ..task import Cancelled, Context, EngineError, Task, UserError, encoded
+from ..task import Cancelled, Context, EngineError, Task, encoded
 from ..tsad.lang import detector_name, error_text, lang_of, say
 from ..tsad.trainer import fit_model, prepare, write_model
 from .predict import load_condition
@@ -69,9 +69,9 @@ class TsadTrain(Task):
             except Cancelled:
                 raise
             except Exception as exc:  # noqa: BLE001 - one detector's failure is reported on its model only
-                msg = encoded(exc) if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
-                log = error_text(exc, lang) if isinstance(exc, UserError) else traceback.format_exc()
-                ctx.log(say("tsad_job_model_failed", lang, label=label, error=error_text(exc, lang) if isinstance(exc, UserError) else msg))
+                msg = encoded(exc) if isinstance(exc, EngineError) else f"{type(exc).__name__}: {exc}"
+                log = error_text(exc, lang) if isinstance(exc, EngineError) else traceback.format_exc()
+                ctx.log(say("tsad_job_model_failed", lang, label=label, error=error_text(exc, lang) if isinstance(exc, EngineError) else msg))
                 summary = {"key": key, "state": "failed", "metrics": None, "error": msg, "log": log[-20000:], "seconds": time.monotonic() - started}
             ctx.event("model", **summary)
             results.append(summary)

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 
 from ..task import EngineError
-from .errors import fail
 from .mspc import PcaMspc
 
 CATALOGUE = json.loads(Path(__file__).with_name("catalogue.json").read_text(encoding="utf-8"))
@@ -21,7 +20,7 @@ def params_of(algorithm: str, given: dict) -> dict:
     """The catalogue's defaults overlaid with the given values (checked against the catalogue's ranges)."""
     spec = next((a for mode in CATALOGUE.values() for a in mode if a["key"] == algorithm), None)
     if spec is None:
-        raise fail("tsad_algorithm_unknown", algorithm=algorithm)
+        raise EngineError("tsad_algorithm_unknown", algorithm=algorithm)
     out = {}
     for p in spec["params"]:
         v = given.get(p["name"], p["default"])
@@ -30,7 +29,7 @@ def params_of(algorithm: str, given: dict) -> dict:
         v = int(v) if p["kind"] == "int" else float(v)
         if not (p["low"] <= v <= p["high"]):
             # names from the catalogue's message keys, so the server says them in the reader's language
-            raise fail("tsad_param_range", label=EngineError(spec["name_key"]), param=EngineError(p["label_key"]), low=p["low"], high=p["high"])
+            raise EngineError("tsad_param_range", label=EngineError(spec["name_key"]), param=EngineError(p["label_key"]), low=p["low"], high=p["high"])
         out[p["name"]] = v
     return out
 
@@ -297,7 +296,7 @@ class SequenceAutoencoder:
 
         w = int(self.p["window"])
         if len(X) < w + 10:
-            raise fail("tsad_window_longer_than_normal", window=w, rows=len(X))
+            raise EngineError("tsad_window_longer_than_normal", window=w, rows=len(X))
         torch.manual_seed(0)
         torch.set_num_threads(1)
         self.std = _Standard().fit(X)
@@ -509,5 +508,5 @@ def make(algorithm: str, params: dict, check=None):
     k, n = p.get("alarm_k", 1), p.get("alarm_n", 1)
     if k > n:
         spec = next(a for a in CATALOGUE["unsupervised"] if a["key"] == algorithm)
-        raise fail("tsad_alarm_rule", label=EngineError(spec["name_key"]), k=k, n=n)
+        raise EngineError("tsad_alarm_rule", label=EngineError(spec["name_key"]), k=k, n=n)
     return (AlarmRule(det, k, n) if n > 1 else det), p

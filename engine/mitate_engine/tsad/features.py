@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .errors import fail
+from ..task import EngineError
 
 STATS = ("mean", "std", "min", "max")
 
@@ -45,15 +45,81 @@ def window_features(
             w = _window_arg(w)
             if isinstance(w, str):
                 if time is None:
-                    raise fail("tsad_span_needs_datetime", window=w)
-                r = pd.Series(s.to_numpy(), index=pd.DatetimeIndex(time.to_numpy())).rolling(w, min_periods=1)
+                    raise EngineError("tsad_span_needs_datetime", window=w)
+                at = pd.DatetimeIndex(time.to_numpy())
+                r = pd.Series(s.to_numpy(), index=at).rolling(w, min_periods=1)
                 for st in stats:
-                    cols[f"{c}__{st}{w}"] = pd.Series(getattr(r, st)().to_numpy(), index=s.index)
+                    exact = _span_stat(s.to_numpy(), at, w, st) if st in ("mean", "std") else None
+                    cols[f"{c}__{st}{w}"] = pd.Series(getattr(r, st)().to_numpy() if exact is None else exact, index=s.index)
             else:
                 r = s.rolling(w, min_periods=w)
                 for st in stats:
-                    cols[f"{c}__{st}{w}"] = getattr(r, st)()
+                    exact = _window_stat(s.to_numpy(), w, st) if st in ("mean", "std") else None
+                    cols[f"{c}__{st}{w}"] = getattr(r, st)() if exact is None else pd.Series(exact, index=s.index)
     return pd.DataFrame(cols, index=df.index)
+
+
+_CHUNK_CELLS = 1 << 22
+
+
+def _window_stat(x: np.ndarray, w: int, stat: str) -> np.ndarray:
+    """Mean or sample std (ddof 1, as pandas) of each trailing window of `w` rows, computed from that window alone.
+    pandas' rolling mean/std keep running sums, so a window's value carries rounding from every earlier row: a hosted
+    stream that keeps only recent rows would then differ from the whole series (by ~1e-10). NaN where the window is
+    incomplete or holds a NaN, as pandas with min_periods=w. Chunked so memory stays ~32 MB whatever the length."""
+    n = len(x)
+    out = np.full(n, np.nan)
+    if n < w:
+        return out
+    views = np.lib.stride_tricks.sliding_window_view(x, w)
+    step = max(1, _CHUNK_CELLS // w)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for a in range(0, len(views), step):
+            v = views[a : a + step]
+            out[w - 1 + a : w - 1 + a + len(v)] = v.mean(axis=1) if stat == "mean" else (v.std(axis=1, ddof=1) if w > 1 else np.nan)
+    return out
+
+
+_SPAN_MAX_ROWS = 512
+
+
+def _span_stat(x: np.ndarray, at: pd.DatetimeIndex, span: str, stat: str) -> np.ndarray | None:
+    """Mean or sample std over the rows of the trailing time span (t - span, t], NaNs left out, from each window's own
+    rows (newest first, a fixed order) so that it does not depend on earlier rows (see _window_stat). None (pandas'
+    running sums are used) when a window holds more than _SPAN_MAX_ROWS rows or the span is not a fixed length."""
+    try:
+        width = pd.tseries.frequencies.to_offset(span).nanos
+    except ValueError:
+        return None
+    n = len(x)
+    if n == 0:
+        return None
+    t = at.as_unit("ns").asi8
+    idx = np.arange(n)
+    rows = idx - np.searchsorted(t, t - width, side="right") + 1
+    longest = int(rows.max())
+    if longest > _SPAN_MAX_ROWS:
+        return None
+    ok = ~np.isnan(x)
+    xz = np.where(ok, x, 0.0)
+
+    def window_sum(values: np.ndarray) -> np.ndarray:
+        out = np.zeros(n)
+        for k in range(longest):
+            j = np.maximum(idx - k, 0)
+            out += np.where((k < rows) & ok[j], values[j], 0.0)
+        return out
+
+    count = window_sum(np.ones(n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(count > 0, window_sum(xz) / count, np.nan)
+        if stat == "mean":
+            return mean
+        squares = np.zeros(n)
+        for k in range(longest):
+            j = np.maximum(idx - k, 0)
+            squares += np.where((k < rows) & ok[j], (xz[j] - mean) ** 2, 0.0)
+        return np.where(count > 1, np.sqrt(squares / (count - 1)), np.nan)
 
 
 def warmup(lags: list[int], windows: list[int | str], drift_rows: int = 0) -> int:
@@ -69,7 +135,7 @@ def check_stats(stats) -> tuple[str, ...]:
         return STATS
     unknown = [s for s in stats if s not in STATS]
     if unknown:
-        raise fail("tsad_window_stat", stat=unknown[0])
+        raise EngineError("tsad_window_stat", stat=unknown[0])
     return tuple(s for s in STATS if s in set(stats))
 
 
@@ -81,14 +147,14 @@ def check_drift(signals: list[str], drift: list[str] | None, drift_rows) -> tupl
         return [], 0
     unknown = [d for d in drift if d not in signals]
     if unknown:
-        raise fail("tsad_drift_not_signal", column=unknown[0])
+        raise EngineError("tsad_drift_not_signal", column=unknown[0])
     try:
         L = int(drift_rows)
         ok = float(drift_rows) == L and L >= 1
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise fail("tsad_drift_rows", rows=drift_rows)
+        raise EngineError("tsad_drift_rows", rows=drift_rows)
     return [s for s in signals if s in set(drift)], L
 
 

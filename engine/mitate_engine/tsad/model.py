@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..ml import data as D
-from .errors import fail
+from ..task import EngineError
 from .features import STATS, signal_of, warmup, window_features
 
 
@@ -19,15 +19,10 @@ def order_by_time(df: pd.DataFrame, time_column: str) -> tuple[pd.DataFrame, dic
     """Rows sorted by time (stable); duplicates are refused, sorting is reported."""
     t = df[time_column]
     if t.isna().any():
-        raise fail("tsad_time_empty", column=time_column, count=int(t.isna().sum()))
+        raise EngineError("tsad_time_empty", column=time_column, count=int(t.isna().sum()))
     dup = int(t.duplicated().sum())
     if dup:
-        raise fail(
-            "tsad_time_duplicates",
-            column=time_column,
-            count=dup,
-            first=str(t[t.duplicated()].iloc[0]),
-        )
+        raise EngineError("tsad_time_duplicates", column=time_column, count=dup, first=str(t[t.duplicated()].iloc[0]))
     sorted_already = bool(t.is_monotonic_increasing)
     if not sorted_already:
         df = df.sort_values(time_column, kind="stable")
@@ -42,10 +37,10 @@ def resample(df: pd.DataFrame, time_column: str, rule: str, signals: list[str], 
     any row of the period is (as 0/1). Periods without rows stay absent (gaps are not invented). Also gives, for
     each input row (in the input's order), the position of its period in the result."""
     if not RESAMPLE_RULE.match(str(rule)):
-        raise fail("tsad_bad_resample", rule=rule)
+        raise EngineError("tsad_bad_resample", rule=rule)
     t = df[time_column]
     if not pd.api.types.is_datetime64_any_dtype(t):
-        raise fail("tsad_resample_needs_datetime", rule=rule, column=time_column)
+        raise EngineError("tsad_resample_needs_datetime", rule=rule, column=time_column)
     bucket = t.dt.floor(str(rule))
     cols = {c: pd.to_numeric(df[c], errors="coerce").astype("float64") for c in signals}
     if label:
@@ -100,7 +95,7 @@ class TsadModel:
 
     def check(self, df: pd.DataFrame) -> None:
         if self.time_column not in df.columns:
-            raise fail("tsad_time_missing", column=self.time_column)
+            raise EngineError("tsad_time_missing", column=self.time_column)
         D.check_inference(df, self.features, self.kinds, {})
 
     def matrix(self, df: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:

@@ -5,6 +5,8 @@ from the message catalogue; the detector and its parameters by their catalogue n
 from __future__ import annotations
 
 import html
+import json
+import sys
 from pathlib import Path
 
 from .lang import LANGS, detector_name, param_labels, say
@@ -50,9 +52,10 @@ def _score_svg(overview: list, threshold: float, lang: str, width: int = 900, he
     )
 
 
-def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, dict]] | None = None) -> str:
+def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, dict]] | None = None, trained_threshold: float | None = None) -> str:
     """The report in `lang`. `notes` are the coded notes ([(code, params)]) to say in that language; without them
-    the report's own notes are shown as they are."""
+    the report's own notes are shown as they are. `trained_threshold`: the report is at a threshold saved after
+    training (the server recomputed its figures there), which the report says beside training's own."""
     t = lambda code, **p: html.escape(say(code, lang, **p))  # noqa: E731
     m = report["metrics"]
     pw = m.get("pointwise") or {}
@@ -94,6 +97,8 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
         for a in report["alarms"][:100]
     )
     said_notes = [say(code, lang, **p) for code, p in notes] if notes is not None else list(report.get("notes") or [])
+    if trained_threshold is not None and trained_threshold != report["threshold"]:
+        said_notes.insert(0, say("tsad_report_saved_threshold", lang, threshold=f"{report['threshold']:.4g}", trained=f"{trained_threshold:.4g}"))
     intro = t("tsad_report_intro", time=str(report["time_column"]), rows=report["rows"], train=report["parts"]["train"], test=report["parts"]["test"])
     if report.get("label_column"):
         intro += " " + t("tsad_report_label_column", column=str(report["label_column"]))
@@ -101,7 +106,7 @@ def render(report: dict, project_name: str, lang: str, notes: list[tuple[str, di
     if fs.get("drift_signals"):
         intro += " " + t("tsad_report_drift", signals=", ".join(fs["drift_signals"]), rows=fs["drift_rows"], warm=fs["warmup_rows"])
     return f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8"><title>{html.escape(project_name)} – {html.escape(name)}</title>
-<style>body{{font-family:system-ui,sans-serif;margin:24px;color:#222}}table{{border-collapse:collapse;margin:8px 0 20px}}
+<style>body{{font-family:"Noto Sans JP",system-ui,sans-serif;margin:24px;color:#222}}table{{border-collapse:collapse;margin:8px 0 20px}}
 th,td{{border:1px solid #ddd;padding:4px 8px;text-align:left;font-size:13px}}h2{{margin-top:28px}}</style></head><body>
 <h1>{html.escape(project_name)}: {html.escape(name)}</h1>
 <p>{intro}</p>
@@ -115,9 +120,25 @@ th,td{{border:1px solid #ddd;padding:4px 8px;text-align:left;font-size:13px}}h2{
 
 def write(mdir: Path, report: dict, project_name: str, lang: str, notes: list[tuple[str, dict]] | None = None) -> None:
     """report.<lang>.html for every language (the download route gives the one of the person downloading) and
-    report.html in the job's language `lang`."""
+    report.html in the job's language `lang`; notes.json keeps the coded notes for a report rendered later."""
+    if notes is not None:
+        (mdir / "notes.json").write_text(json.dumps(notes), encoding="utf-8")
     for code in LANGS:
         doc = render(report, project_name, code, notes)
         (mdir / f"report.{code}.html").write_text(doc, encoding="utf-8")
         if code == lang:
             (mdir / "report.html").write_text(doc, encoding="utf-8")
+
+
+def main() -> None:
+    """`python -m mitate_engine.tsad.report_html`: the report at the threshold in force when a person saved another
+    one after training (server/src/features/timeseries/report-html.ts). Reads {report, project_name, lang, mdir,
+    trained_threshold} (JSON) on stdin, the report's figures already at that threshold; writes the HTML on stdout."""
+    req = json.load(sys.stdin)
+    notes_file = Path(req["mdir"]) / "notes.json"
+    notes = [(code, params) for code, params in json.loads(notes_file.read_text(encoding="utf-8"))] if notes_file.exists() else None
+    sys.stdout.write(render(req["report"], str(req["project_name"]), req["lang"], notes, req.get("trained_threshold")))
+
+
+if __name__ == "__main__":
+    main()

@@ -15,12 +15,12 @@ import pandas as pd
 
 from ..encoding import dumps
 from ..ml.data import read_table
+from ..task import EngineError
 from . import detectors as DET
 from . import metrics as MET
 from . import report_html
 from .drift import MIN_ROWS as MIN_DRIFT_ROWS
 from .drift import suggest_drift
-from .errors import fail
 from .features import STATS, check_drift, check_stats, warmup, window_features
 from .lang import lang_of, say
 from .model import TsadModel, binarize, order_by_time, resample
@@ -56,14 +56,14 @@ def prepare(spec: dict) -> Prepared:
     time_col = spec.get("time_column")
     label_col = spec.get("target")
     if not time_col:
-        raise fail("tsad_no_time_column")
+        raise EngineError("tsad_no_time_column")
     if not signals:
-        raise fail("no_features")
+        raise EngineError("no_features")
     cols = [time_col, *signals, *([label_col] if label_col else [])]
     df = read_table(spec["parquet"], cols)
     for c in signals:
         if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
-            raise fail("tsad_signal_not_numeric", column=c)
+            raise EngineError("tsad_signal_not_numeric", column=c)
     rule = spec.get("resample") or None
     notes: list[tuple[str, dict]] = []
     if rule:
@@ -86,28 +86,28 @@ def prepare(spec: dict) -> Prepared:
     label = binarize(df[label_col]) if label_col else None
     if spec["project_type"] == SUPERVISED:
         if label is None:
-            raise fail("no_target")
+            raise EngineError("no_target")
         _, train_end = training_rows(n, spec.get("split_ratio"), warm)
         n_train = int(round(n * float(spec.get("split_ratio") or 0.85)))
         n_val = n_train - train_end
         if n_train - n_val - warm < 10:  # the warm-up (windows, lags, drift changes) leaves too little to learn from
-            raise fail("tsad_train_too_short", count=max(0, n_train - n_val - warm), warm=warm)
+            raise EngineError("tsad_train_too_short", count=max(0, n_train - n_val - warm), warm=warm)
         split[warm : n_train - n_val] = "train"
         split[n_train - n_val : n_train] = "validation"
         tr = split == "train"
         if len(np.unique(label[tr])) < 2:
-            raise fail("tsad_label_single_class", column=label_col)
+            raise EngineError("tsad_label_single_class", column=label_col)
     else:
         mask = normal_mask(df, time_col, spec.get("normal") or {"mode": "rows", "rows": max(warm + 10, n // 2)})
         if drift and drift_rows >= int(mask.sum()):
             # a change over L rows compares row t with row t-L: with L as long as the normal period, no row of the
             # period is compared with another row of it
-            raise fail("tsad_drift_rows_too_long", rows=drift_rows, normal=int(mask.sum()))
+            raise EngineError("tsad_drift_rows_too_long", rows=drift_rows, normal=int(mask.sum()))
         mask = mask & (np.arange(n) >= warm)  # to_numpy() of a pandas result may be read-only (copy-on-write)
         fit_rows, held = hold_back(np.flatnonzero(mask))
         need = max(10, len(F.columns) // 10 + 2)
         if len(fit_rows) < need or len(held) < MIN_HELD_BACK:
-            raise fail("tsad_normal_too_short", count=int(mask.sum()), warm=warm, needed=rows_needed(need))
+            raise EngineError("tsad_normal_too_short", count=int(mask.sum()), warm=warm, needed=rows_needed(need))
         split[fit_rows] = "train"
         split[held] = "validation"
         if not drift:
@@ -119,7 +119,7 @@ def prepare(spec: dict) -> Prepared:
     X = np.where(np.isnan(Xdf.to_numpy(dtype=float)), medians, Xdf.to_numpy(dtype=float))
     const = [c for c, sd in zip(F.columns, X[tr].std(axis=0)) if not sd > 0]
     if const and len(const) == len(F.columns):
-        raise fail("tsad_all_constant")
+        raise EngineError("tsad_all_constant")
     said = [say(code, lang_of(spec), **p) for code, p in notes]
     return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, said, notes, drift, drift_rows, stats)
 

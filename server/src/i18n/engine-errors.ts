@@ -50,6 +50,20 @@ export function engineErrorText(error: string | null | undefined, lang: Lang, ex
   return e ? render(e, lang, extra) : error;
 }
 
+/** The engine catalogue's words for `codes`: an area whose errors share codes with the engine's takes them from the
+ * one table (a code the catalogue lacks is a start-up error, not a silent fallback). */
+export function engineTexts<K extends string>(codes: readonly K[]): Record<K, LocalText> {
+  const out = {} as Record<K, LocalText>;
+  for (const code of codes) {
+    if (!Object.hasOwn(catalogue, code)) throw new Error(`engine/mitate_engine/messages.json has no entry for ${code}`);
+    out[code] = catalogue[code];
+  }
+  return out;
+}
+
+/** The catalogue's codes that start with `prefix` (an area's namespace, e.g. 'optimization.'). */
+export const engineCodes = (prefix: string): string[] => Object.keys(catalogue).filter((c) => c.startsWith(prefix));
+
 /** Whether the engine catalogue holds `code`. */
 export const isEngineCode = (code: string): boolean => Object.hasOwn(catalogue, code);
 

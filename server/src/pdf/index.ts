@@ -2,3 +2,4 @@ export type { PdfBlock, PdfDocument, PdfLanguage, PdfTableColumn } from './docum
 export { defaultPageLabel } from './document.js';
 export { renderPdf } from './render.js';
 export { renderHtml } from './html.js';
+export { embedReportFont } from './html-font.js';

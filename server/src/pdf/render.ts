@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
+import { fonts } from './fonts.js';
 import { defaultPageLabel, type PdfBlock, type PdfDocument, type PdfTableColumn } from './document.js';
 
 type Doc = PDFKit.PDFDocument;
@@ -13,23 +11,6 @@ const BOLD = 'NotoSansJP-Bold';
 const COLOR = { text: '#1f2328', muted: '#57606a', warning: '#9a3412', rule: '#d0d7de', headFill: '#eef2f7', zebra: '#f7f9fb' };
 
 const MARGIN = { top: 64, bottom: 60, left: 50, right: 50 };
-
-/**
- * Noto Sans JP (SIL OFL) from the @expo-google-fonts/noto-sans-jp npm package: whole static TTFs (Latin, kana and
- * kanji in one file), so nothing is fetched at run time. pdfkit embeds only the glyphs a document uses.
- */
-let fontCache: { regular: Buffer; bold: Buffer } | null = null;
-function fonts(): { regular: Buffer; bold: Buffer } {
-  if (!fontCache) {
-    const require = createRequire(import.meta.url);
-    const dir = path.dirname(require.resolve('@expo-google-fonts/noto-sans-jp/package.json'));
-    fontCache = {
-      regular: fs.readFileSync(path.join(dir, '400Regular', 'NotoSansJP_400Regular.ttf')),
-      bold: fs.readFileSync(path.join(dir, '700Bold', 'NotoSansJP_700Bold.ttf')),
-    };
-  }
-  return fontCache;
-}
 
 /** Renders the document model to the bytes of a PDF (A4, Japanese and Latin text, page numbers). */
 export async function renderPdf(model: PdfDocument): Promise<Buffer> {

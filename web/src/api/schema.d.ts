@@ -36835,6 +36835,14 @@ export interface components {
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
             drift_rows: number | null;
+            /** @description What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part */
+            defaults: {
+                /** @description Rolling windows (rows) of the other signals */
+                windows: number[];
+                /** @description Alarm rule: k of the last alarm_n rows over the threshold, for every detector */
+                alarm_k: number;
+                alarm_n: number;
+            } | null;
             signals: {
                 signal: string;
                 drifts: boolean;
@@ -37256,6 +37264,14 @@ export interface components {
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
             drift_rows: number | null;
+            /** @description What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part */
+            defaults: {
+                /** @description Rolling windows (rows) of the other signals */
+                windows: number[];
+                /** @description Alarm rule: k of the last alarm_n rows over the threshold, for every detector */
+                alarm_k: number;
+                alarm_n: number;
+            } | null;
             signals: {
                 signal: string;
                 drifts: boolean;
@@ -41846,6 +41862,14 @@ export interface components {
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
             drift_rows: number | null;
+            /** @description What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part */
+            defaults: {
+                /** @description Rolling windows (rows) of the other signals */
+                windows: number[];
+                /** @description Alarm rule: k of the last alarm_n rows over the threshold, for every detector */
+                alarm_k: number;
+                alarm_n: number;
+            } | null;
             signals: {
                 signal: string;
                 drifts: boolean;
@@ -42267,6 +42291,14 @@ export interface components {
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
             drift_rows: number | null;
+            /** @description What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part */
+            defaults: {
+                /** @description Rolling windows (rows) of the other signals */
+                windows: number[];
+                /** @description Alarm rule: k of the last alarm_n rows over the threshold, for every detector */
+                alarm_k: number;
+                alarm_n: number;
+            } | null;
             signals: {
                 signal: string;
                 drifts: boolean;

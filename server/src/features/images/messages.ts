@@ -1,4 +1,4 @@
-/** Messages of the images area in both languages. The engine's refusals (engine/mitate_engine/images/errors.py) are
+/** Messages of the images area in both languages. The engine's refusals (EngineError in engine/mitate_engine/images) are
  * codes of the engine catalogue (engine/mitate_engine/messages.json), rendered by engineErrorMessage(). */
 export const M = {
   zipNeedsImageType: {

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthContext, requireWriter } from '../../auth/guard.js';
+import { embedReportFont } from '../../pdf/index.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
@@ -247,13 +248,14 @@ export default async function imageRoutes(app: FastifyInstance) {
     // runs trained before the report was written in both languages have report.html (English) only
     const file = fs.existsSync(inLang) ? inLang : await modelFile(req, 'report.html');
     const name = `${req.params.model_key}-report.html`;
+    if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
     const notice = await svc.reportNotice(req.auth, req.params.project_id, req.params.model_key, lang);
-    if (!notice) return sendFile(reply, file, 'text/html; charset=utf-8', name);
+    const text = await fs.promises.readFile(file, 'utf8');
     // a threshold saved after training: the report opens saying so, and is not kept by the browser past the next change
-    const html = (await fs.promises.readFile(file, 'utf8')).replace(/<body([^>]*)>/, `<body$1><p role="note" style="border:1px solid #b26a00;background:#fff4e5;padding:8px 12px">${esc(notice)}</p>`);
+    const html = notice ? text.replace(/<body([^>]*)>/, `<body$1><p role="note" style="border:1px solid #b26a00;background:#fff4e5;padding:8px 12px">${esc(notice)}</p>`) : text;
     fileHeaders(reply, 'text/html; charset=utf-8', name);
-    reply.header('cache-control', 'no-store');
-    return reply.send(html);
+    if (notice) reply.header('cache-control', 'no-store');
+    return reply.send(await embedReportFont(html));
   });
   r.get('/image/model/download/:project_id/:model_key', { schema: { tags, summary: 'The trained model (model.pt: weights, classes, image size, threshold)', params: modelParams, response: fileReplies('application/octet-stream', 'model.pt') } }, async (req, reply) =>
     sendFile(reply, await modelFile(req, 'model.pt'), 'application/octet-stream', `${req.params.model_key}.pt`),

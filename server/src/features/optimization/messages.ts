@@ -1,6 +1,7 @@
+import { engineCodes, engineTexts } from '../../i18n/engine-errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 
-/** Optimisation messages in both languages; keys after 'optimization.' are the codes the engine's errors carry. */
+/** Optimisation messages in both languages. */
 export const M = {
   projectNotFound: { en: 'The optimization project does not exist.', ja: '最適化プロジェクトが存在しません。' },
   runNotFound: { en: 'This algorithm has not been run for the project.', ja: 'このアルゴリズムはこのプロジェクトで実行されていません。' },
@@ -26,37 +27,5 @@ export const M = {
   csvRowValue: { en: 'Row {row} of the CSV: the value of "{column}" cannot be used.', ja: 'CSVの{row}行目: 「{column}」の値は使えません。' },
 } satisfies Record<string, LocalText>;
 
-/** The engine's input errors, by code (see engine/mitate_engine/optimization). */
-export const engineErrors: Record<string, LocalText> = {
-  'optimization.no_target': { en: 'Choose at least one target variable.', ja: '目的変数を1つ以上選択してください。' },
-  'optimization.duplicate_target': { en: 'The target "{target}" is chosen twice.', ja: '目的変数「{target}」が重複しています。' },
-  'optimization.goal': { en: 'Choose maximize, minimize, target value or range for "{target}".', ja: '「{target}」の目標（最大化・最小化・目標値・範囲）を選択してください。' },
-  'optimization.weight': { en: 'The weight of "{target}" must be above 0.', ja: '「{target}」の重みは0より大きくしてください。' },
-  'optimization.target_value': { en: 'Enter the target value of "{target}".', ja: '「{target}」の目標値を入力してください。' },
-  'optimization.target_range': { en: 'Enter a lower bound not above the upper bound for "{target}".', ja: '「{target}」の下限は上限以下にしてください。' },
-  'optimization.target_without_model': { en: 'No chosen model predicts "{target}".', ja: '選択したモデルには「{target}」を予測するものがありません。' },
-  'optimization.target_is_feature': { en: 'The target "{target}" is an input of a chosen model; it cannot be both.', ja: '目的変数「{target}」は選択したモデルの入力です。両方にはできません。' },
-  'optimization.no_model': { en: 'Choose at least one trained model.', ja: '学習済みモデルを1つ以上選択してください。' },
-  'optimization.model_missing': { en: 'The model "{model}" has no trained file; it may have been deleted.', ja: 'モデル「{model}」の学習済みファイルがありません。削除された可能性があります。' },
-  'optimization.model_type': { en: 'The model "{model}" is not a regression or soft-sensor model.', ja: 'モデル「{model}」は回帰またはソフトセンサーのモデルではありません。' },
-  'optimization.model_time_features': { en: 'The model "{model}" uses lagged or moving-window inputs, which a single condition cannot set.', ja: 'モデル「{model}」はラグや移動窓の入力を使うため、単一の条件では設定できません。' },
-  'optimization.unknown_feature': { en: '"{feature}" is not an input of the chosen models.', ja: '「{feature}」は選択したモデルの入力ではありません。' },
-  'optimization.feature_unset': { en: 'Set a range, values or a fixed value for "{feature}".', ja: '「{feature}」の範囲・値・固定値を設定してください。' },
-  'optimization.levels_unset': { en: 'Choose at least one level of "{feature}".', ja: '「{feature}」の水準を1つ以上選択してください。' },
-  'optimization.unseen_level': { en: 'The model never saw the level "{value}" of "{feature}".', ja: 'モデルは「{feature}」の水準「{value}」を学習していません。' },
-  'optimization.not_number': { en: 'A value of "{feature}" must be a number; it is "{value}".', ja: '「{feature}」の値は数値にしてください（「{value}」）。' },
-  'optimization.discrete_empty': { en: 'Enter at least one value for "{feature}".', ja: '「{feature}」の値を1つ以上入力してください。' },
-  'optimization.range_unset': { en: 'Enter the lower and upper bounds of "{feature}".', ja: '「{feature}」の下限と上限を入力してください。' },
-  'optimization.range_inverted': { en: 'The lower bound of "{feature}" must be below its upper bound (to hold it at one value, choose fixed).', ja: '「{feature}」の下限は上限より小さくしてください（1つの値に固定する場合は「固定」を選択）。' },
-  'optimization.range_outside_data': { en: 'The range of "{feature}" lies outside the training data ({lower} to {upper}).', ja: '「{feature}」の範囲が学習データの範囲（{lower}〜{upper}）の外にあります。' },
-  'optimization.range_no_integer': { en: 'The range of "{feature}" holds no whole number, and "{feature}" takes whole numbers.', ja: '「{feature}」は整数の列ですが、その範囲に整数がありません。' },
-  'optimization.feature_kind': { en: 'Choose range, discrete or fixed for "{feature}".', ja: '「{feature}」は範囲・離散・固定のいずれかを選択してください。' },
-  'optimization.constraint_unknown_feature': { en: 'The constraint "{constraint}" uses "{feature}", which is not a feature of the models.', ja: '制約「{constraint}」の「{feature}」はモデルの説明変数ではありません。' },
-  'optimization.constraint_not_range': { en: 'The constraint "{constraint}" uses "{feature}"; constraints apply to range features only.', ja: '制約「{constraint}」の「{feature}」は範囲指定の変数ではありません。制約は範囲指定の変数にのみ使えます。' },
-  'optimization.constraint_empty': { en: 'The constraint "{constraint}" has no non-zero coefficient.', ja: '制約「{constraint}」に0以外の係数がありません。' },
-  'optimization.constraint_operator': { en: 'The constraint "{constraint}" needs one of <=, >= or =.', ja: '制約「{constraint}」には <=、>=、= のいずれかが必要です。' },
-  'optimization.sum_needs_two': { en: 'The sum constraint "{constraint}" needs at least two features.', ja: '合計制約「{constraint}」には2つ以上の変数が必要です。' },
-  'optimization.infeasible': { en: 'No condition satisfies these constraints within the feature ranges: {constraints}.', ja: '変数の範囲内でこれらの制約をすべて満たす条件はありません: {constraints}。' },
-  'optimization.algorithm': { en: 'Unknown algorithm "{algorithm}".', ja: '不明なアルゴリズム「{algorithm}」です。' },
-  'optimization.trials': { en: 'The number of trials must be 1 or more.', ja: '試行回数は1以上にしてください。' },
-};
+/** The engine's input errors (engine/mitate_engine/optimization), by code: their words are in the engine catalogue. */
+export const engineErrors: Record<string, LocalText> = engineTexts(engineCodes('optimization.'));

@@ -124,14 +124,14 @@ export function answerOf(head: string, result: { outputs: string[]; predictions:
  */
 export function makeGateway(
   ctx: AppContext,
-  opts: { savedThreshold?: (p: PlatformProjectTable) => Promise<number | null>; runs?: Pick<RunService, 'findModel'>; drift?: Pick<DriftSampler, 'offer'> } = {},
+  opts: { savedThreshold?: (p: PlatformProjectTable) => Promise<number | null>; runs?: Pick<RunService, 'findModel'>; drift?: Pick<DriftSampler, 'offerInput' | 'offerScores'> } = {},
 ) {
   const s = servingSettings();
   const pool = new ServingPool(ctx.config, s.workers, (level, msg) => ctx.log[level](msg));
   // time-series detectors: blocks and streams (timeseries-serving.ts), after the same checks as every API
   const ts = makeTsServing({ pool, savedThreshold: opts.savedThreshold ?? (async () => null), refuse: engineRefusal });
   // image OK/NG and classification models (image-serving.ts): one image per request
-  const images = opts.runs ? makeImageServing(pool, opts.runs, s.cacheMs) : null;
+  const images = opts.runs ? makeImageServing(pool, opts.runs, s.cacheMs, opts.drift) : null;
   const stats = new StatsRecorder(ctx.db, s.statsFlushMs, (e) => ctx.log.error(`request statistics not written: ${e.message}`));
   // A short cache of project and keys per project key, cleared at once by this server's own changes (revoke,
   // stop, delete). With REDIS_URL the change is published and every other server clears it too; without, another
@@ -313,7 +313,7 @@ export function makeGateway(
     reply.header('server-timing', `predict;desc="${local ? 'in-process' : 'engine'}";dur=${(performance.now() - t0).toFixed(3)}`);
     if ('plan' in result || 'predicted' in result) throw new Error('a serving plan where a prediction was expected');
     if ('error' in result) throw engineRefusal(result);
-    if ('rows' in input) opts.drift?.offer(r.project.organisation_id, r.project.id, input.rows); // answered: its rows may be sampled
+    opts.drift?.offerInput(r.project.organisation_id, r.project.id, input); // answered: its rows may be sampled
     return reply.send(answerOf(r.head, result));
   }
 

@@ -24,6 +24,7 @@ import type { PlatformProjectTable } from './db.js';
 import { IM } from './image-messages.js';
 import { M } from './messages.js';
 import type { ServingPool } from './serving.js';
+import type { DriftSampler } from './drift/sampler.js';
 
 /** The largest image accepted (the file's bytes): its base64 in JSON stays below the 10 MiB JSON body limit. */
 export const IMAGE_MAX_BYTES = 7 * 1024 * 1024;
@@ -31,6 +32,9 @@ export const IMAGE_FORMATS = ['jpeg', 'png', 'bmp', 'tiff'] as const;
 /** What a hosted image API copies from the trained model's folder, and the note it writes beside it. */
 export const IMAGE_MODEL_FILE = 'model.pt';
 const NOTE_FILE = 'image.json';
+/** The scores the drift check compares served scores with (drift/service.ts): an OK/NG model's validation OK images',
+ * a classification model's validation images' (its score is the top class probability). */
+export const DRIFT_REFERENCE_FILE = 'drift_reference.json';
 
 export const isImageModel = (projectType: string) => (IMAGE_TYPES as readonly string[]).includes(projectType);
 
@@ -141,7 +145,7 @@ export function thresholdOf(m: Pick<TrainingModelTable, 'summary_json'>, report:
  */
 export function copyImageModel(dir: string, model: TrainingModelTable, projectType: string, tmp: string): void {
   if (!fs.existsSync(path.join(dir, IMAGE_MODEL_FILE))) throw new AppError(409, M.modelFilesMissing);
-  let report: { algorithm?: string; classes?: string[]; image_size?: number; threshold?: number | null } = {};
+  let report: { algorithm?: string; classes?: string[]; image_size?: number; threshold?: number | null; scores?: { split?: string; label?: string; score?: number }[] } = {};
   try {
     report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8'));
   } catch {
@@ -157,6 +161,8 @@ export function copyImageModel(dir: string, model: TrainingModelTable, projectTy
     threshold: projectType === 'analysis' ? thresholdOf(model, report) : null,
   };
   fs.writeFileSync(path.join(tmp, NOTE_FILE), JSON.stringify(note));
+  const reference = (report.scores ?? []).filter((r) => r.split === 'validation' && typeof r.score === 'number' && (projectType !== 'analysis' || r.label === 'OK')).map((r) => r.score!);
+  if (reference.length) fs.writeFileSync(path.join(tmp, DRIFT_REFERENCE_FILE), JSON.stringify({ ok_scores: reference }));
 }
 
 function readNote(dir: string): Note | null {
@@ -175,7 +181,27 @@ export function imageServingOf(dir: string): ImageServingView | null {
 }
 
 /** The answer of one image (engine/mitate_engine/platform/images.py). */
-export type ImageAnswer = { kind: string; predicted: string; score: number; threshold: number | null; probabilities: Record<string, number> | null; heatmap_png?: string };
+export type ImageAnswer = { kind: string; predicted: string; score: number; threshold: number | null; probabilities: Record<string, number> | null; heatmap_png?: string; timing?: Partial<Record<Stage, number>> };
+
+/** Where an image request's time went (ms), as the Server-Timing header says it: the request read and checked here,
+ * the threshold in force, the round trip to the serving process, and in that process the image decoded, the model
+ * run and the heat-map drawn. */
+const STAGES = {
+  read: 'request read and checked',
+  threshold: 'threshold in force',
+  engine: 'serving process round trip',
+  decode: 'image decoded',
+  model: 'model',
+  heatmap: 'heat-map',
+} as const;
+type Stage = keyof typeof STAGES;
+
+export function serverTiming(ms: Partial<Record<Stage, number>>): string {
+  return (Object.keys(STAGES) as Stage[])
+    .filter((k) => typeof ms[k] === 'number' && Number.isFinite(ms[k]))
+    .map((k) => `${k};desc="${STAGES[k]}";dur=${ms[k]!.toFixed(3)}`)
+    .join(', ');
+}
 
 interface Served {
   project: PlatformProjectTable;
@@ -184,7 +210,7 @@ interface Served {
 }
 
 /** Answers image requests for the gateway: `answer` runs after the key, lock and rate checks. */
-export function makeImageServing(pool: ServingPool, runs: Pick<RunService, 'findModel'>, cacheMs: number) {
+export function makeImageServing(pool: ServingPool, runs: Pick<RunService, 'findModel'>, cacheMs: number, drift?: Pick<DriftSampler, 'offerScores'>) {
   const thresholds = new Map<string, { at: number; value: Promise<number | null> }>();
 
   /** The threshold in force for a hosted OK/NG model: the image project's while it holds the same trained model. */
@@ -206,18 +232,21 @@ export function makeImageServing(pool: ServingPool, runs: Pick<RunService, 'find
 
   return {
     async answer(r: Served, req: FastifyRequest, reply: FastifyReply) {
+      const t0 = performance.now();
       const { base64, bytes, heatmap } = await readImageRequest(req);
       checkImage(bytes);
+      const t1 = performance.now();
       const threshold = await thresholdFor(r);
-      const t0 = performance.now();
+      const t2 = performance.now();
       const result = (await pool.predict(r.model, { image: base64, heatmap, threshold })) as ImageAnswer | { error: string; code?: string | null; params?: Record<string, unknown>; status: number };
-      reply.header('server-timing', `predict;desc="engine";dur=${(performance.now() - t0).toFixed(3)}`);
+      reply.header('server-timing', serverTiming({ read: t1 - t0, threshold: t2 - t1, engine: performance.now() - t2, ...('timing' in result ? result.timing : {}) }));
       if ('error' in result) {
         if (result.code === 'serve_image_pixels') throw new AppError(413, IM.imagePixels, { pixels: Number(result.params?.pixels ?? 0), max: Number(result.params?.max ?? 0) });
         if (result.status === 422 && result.code) throw new AppError(422, { ...engineErrorMessage({ code: result.code, params: result.params }), code: result.code }, {}, 'image');
         if (result.status === 503 || result.status === 504) throw new AppError(503, M.servingBusy);
         throw new Error(result.error);
       }
+      drift?.offerScores(r.project.organisation_id, r.project.id, [result.score]); // answered: its score may be sampled
       const out = { kind: result.kind, predicted: result.predicted, score: result.score, threshold: result.threshold, probabilities: result.probabilities ?? null, ...(heatmap ? { heatmap_png: result.heatmap_png ?? null } : {}) };
       return reply.send(`${r.head}${JSON.stringify(out).slice(1)}}}`);
     },

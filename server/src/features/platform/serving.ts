@@ -124,7 +124,9 @@ export class ServingPool {
       }
       if (key === undefined) return;
       const q = this.queues.get(key)!;
-      const items = q.waiting.splice(0, MAX_BATCH);
+      // An image is scored alone whatever comes with it (images.py), so images gain nothing from going together:
+      // one per process lets the next free process take the next image instead of it waiting behind this one.
+      const items = q.waiting.splice(0, 'image' in q.waiting[0].input ? 1 : MAX_BATCH);
       if (q.waiting.length) this.order.push(key);
       else this.queues.delete(key);
       const id = ++this.seq;

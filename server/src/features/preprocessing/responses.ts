@@ -5,7 +5,7 @@ import { KIND_PARAMS, StepFitted, type ProcessType } from './schemas.js';
 
 /**
  * Answers of the preprocessing calls. Previews and run summaries are the engine's (preprocessing/condition.py
- * preview_step, tasks/preprocess.py); a step's fitted parameters are the engine's (Step.fit in preprocessing/steps.py).
+ * preview_step, tasks/preprocess.py); a step's fitted parameters are the engine's (Step.fit in preprocessing/steps/).
  */
 
 /**

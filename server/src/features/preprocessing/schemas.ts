@@ -3,7 +3,7 @@ import { localIssue } from '../../http/errors.js';
 import { localize } from '../../i18n/messages.js';
 import { M } from './messages.js';
 
-/** Every step kind and its methods: the same catalogue as engine/mitate_engine/preprocessing/steps.py. */
+/** Every step kind and its methods: the same catalogue as engine/mitate_engine/preprocessing/steps/. */
 export const METHODS = {
   outliers: ['iqr', 'zscore', 'hampel'],
   missing: ['drop_rows', 'drop_columns', 'mean', 'median', 'mode', 'constant', 'ffill', 'bfill', 'linear', 'time'],
@@ -20,7 +20,7 @@ export const PROCESS_TYPES = Object.keys(METHODS) as ProcessType[];
 const numberish = z.union([z.number(), z.string().max(100)]);
 const scalar = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]);
 
-/** Each parameter some step reads (engine preprocessing/steps.py), with its type. Numbers may arrive as text (form fields); the engine reads both. */
+/** Each parameter some step reads (engine preprocessing/steps/), with its type. Numbers may arrive as text (form fields); the engine reads both. */
 const PARAM = {
   action: z.string().max(20).describe('outliers: remove, set_missing or clip'),
   k: numberish.describe('outliers (iqr): the fence in IQRs'),
@@ -46,7 +46,7 @@ const rolling: Reads = { reads: ['window', 'span', 'min_periods', 'name'] };
 
 /**
  * What each step reads, by kind and method: the engine's catalogue (each Step's `reads` and `required` in
- * preprocessing/steps.py, written to preprocessing/catalogue.json; an engine test holds them to what check_params, fit
+ * preprocessing/steps/, written to preprocessing/catalogue.json; an engine test holds them to what check_params, fit
  * and transform look up, a server test holds this table equal to the JSON). `required`: the step cannot run without
  * it; the others have the engine's defaults.
  */
@@ -109,7 +109,7 @@ export const StepParams = z
   })
   .meta({ id: 'PreprocessStepParams' });
 
-/** What a step learnt from the training data (preprocessing/steps.py fit), reused unchanged on new data; {} when it learns nothing. */
+/** What a step learnt from the training data (preprocessing/steps/ fit), reused unchanged on new data; {} when it learns nothing. */
 export const StepFitted = z
   .object({
     bounds: z.record(z.string(), z.object({ lower: z.number().nullable(), upper: z.number().nullable() })).optional().describe('outliers (iqr, zscore): column → bounds'),

@@ -1,35 +1,25 @@
+import { engineTexts } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
+
+/** The statistics engine's input errors (engine/mitate_engine/stats), which the server's own checks raise too: their
+ * words are in the engine catalogue. */
+const ENGINE_CODES = [
+  'alpha_range', 'category_required', 'column_missing', 'group_missing', 'groups_required', 'groups_same', 'not_numeric', 'one_level',
+  'pair_count_mismatch', 'pair_key_duplicate', 'same_variable', 'too_few_groups', 'too_few_values', 'too_many_groups', 'variable2_required',
+  'variable_required', 'zero_variance',
+] as const;
 
 /** Input errors, by the stable codes the engine also uses (its errors carry {code, params, message}). */
 export const errors = {
   project_not_found: { en: 'The statistical project does not exist.', ja: '統計プロジェクトが存在しません。' },
   name_required: { en: 'Please enter a project name.', ja: 'プロジェクト名を入力してください。' },
-  alpha_range: { en: 'The significance level must be greater than 0 and less than 1 (for example 0.05).', ja: '有意水準は0より大きく1未満の値にしてください（例: 0.05）。' },
   mean_not_finite: { en: 'The hypothetical mean must be a number.', ja: '仮説平均には数値を入力してください。' },
-  variable_required: { en: 'Please choose variable 1.', ja: '変数1を選択してください。' },
-  variable2_required: { en: 'Please choose variable 2, or a category column with two groups.', ja: '変数2、または2つのグループを持つカテゴリ列を選択してください。' },
   variable2_needed: { en: 'Please choose variable 2.', ja: '変数2を選択してください。' },
-  category_required: { en: 'Please choose the category column that splits the groups.', ja: 'グループを分けるカテゴリ列を選択してください。' },
-  groups_required: { en: 'Please choose groups 1 and 2 of the category.', ja: 'カテゴリのグループ1とグループ2を選択してください。' },
-  groups_same: { en: 'Groups 1 and 2 must be different.', ja: 'グループ1とグループ2には異なる値を選択してください。' },
-  same_variable: { en: 'Choose two different variables.', ja: '異なる2つの変数を選択してください。' },
-  column_missing: { en: 'The column "{column}" is not in the dataset.', ja: '列「{column}」はデータセットにありません。' },
-  not_numeric: { en: 'The column "{column}" is not numeric; this test needs numbers.', ja: '列「{column}」は数値ではありません。この検定には数値の列が必要です。' },
   category_type: { en: 'The column "{column}" cannot serve as a category (use text, integer or yes/no values).', ja: '列「{column}」はカテゴリとして使えません（文字列・整数・真偽値の列を選んでください）。' },
-  group_missing: { en: 'The category "{column}" has no value "{group}".', ja: 'カテゴリ「{column}」に値「{group}」はありません。' },
-  too_few_values: { en: 'The group "{group}" has {count} value(s) after dropping missing ones; at least {min} are needed.', ja: 'グループ「{group}」は欠損値を除くと{count}件しかありません。少なくとも{min}件必要です。' },
-  zero_variance: { en: 'All values of "{group}" are the same (zero variance); the test cannot be computed.', ja: '「{group}」の値がすべて同じ（分散がゼロ）のため、検定を計算できません。' },
-  too_many_groups: { en: 'The category has {count} values; at most {max} groups are supported.', ja: 'カテゴリの値が{count}種類あります。扱えるグループは最大{max}です。' },
-  too_few_groups: { en: 'This test needs at least two groups.', ja: 'この検定には少なくとも2つのグループが必要です。' },
-  one_level: { en: '"{column}" has only one distinct value; the test needs at least two.', ja: '「{column}」の値が1種類しかありません。少なくとも2種類必要です。' },
-  pair_count_mismatch: {
-    en: 'Groups "{group1}" ({n1} rows) and "{group2}" ({n2} rows) differ in size, so rows cannot be paired in order; choose a key column that pairs them.',
-    ja: 'グループ「{group1}」（{n1}行）と「{group2}」（{n2}行）の行数が異なるため、順番で対応づけできません。対応づけるキー列を選択してください。',
-  },
-  pair_key_duplicate: { en: 'The key column "{column}" repeats a key within group "{group}"; each key must appear once per group.', ja: 'キー列「{column}」のキーがグループ「{group}」内で重複しています。キーは各グループで1回ずつにしてください。' },
   project_running: { en: 'The test is already running.', ja: '検定はすでに実行中です。' },
   no_result: { en: 'The test has no result yet.', ja: '検定の結果はまだありません。' },
   data_unreadable: { en: 'The data of the dataset could not be read: {reason}', ja: 'データセットのデータを読み込めませんでした: {reason}' },
+  ...engineTexts(ENGINE_CODES),
   ids_required: { en: 'Please choose at least one project.', ja: '少なくとも1つのプロジェクトを選択してください。' },
 } satisfies Record<string, LocalText>;
 export type ErrorCode = keyof typeof errors;

@@ -131,7 +131,7 @@ export function reportHtml(p: ProjectInfo, r: TestResult, lang: Lang): string {
   return `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><title>${esc(p.name)} — ${esc(methodName(r, lang))}</title>
 <style>
-body{font-family:system-ui,-apple-system,"Segoe UI","Hiragino Sans","Noto Sans JP",sans-serif;max-width:900px;margin:24px auto;padding:0 16px;color:#222}
+body{font-family:"Noto Sans JP",system-ui,-apple-system,"Segoe UI","Hiragino Sans",sans-serif;max-width:900px;margin:24px auto;padding:0 16px;color:#222}
 h1{font-size:22px;margin-bottom:4px}h2{font-size:16px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{border:1px solid #ddd;padding:4px 8px;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .decision{padding:12px 16px;border-radius:6px;background:${r.reject ? '#fff3e0' : '#e8f5e9'};border:1px solid ${r.reject ? '#ffb74d' : '#81c784'};font-size:15px}

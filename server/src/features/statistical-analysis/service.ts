@@ -1,3 +1,4 @@
+import { embedReportFont } from '../../pdf/index.js';
 import crypto from 'node:crypto';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
@@ -481,7 +482,7 @@ export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets
       const { row, result } = await resultOf(auth, id);
       // eslint-disable-next-line no-control-regex -- control characters are among what a file name must not hold
       const base = row.name.replace(/[\\/:*?"<>|\x00-\x1f]+/g, '_').slice(0, 100) || 'statistical_analysis';
-      if (format === 'html') return { body: reportHtml(info(row), result, lang), type: 'text/html; charset=utf-8', fileName: `${base}_report.html` };
+      if (format === 'html') return { body: await embedReportFont(reportHtml(info(row), result, lang)), type: 'text/html; charset=utf-8', fileName: `${base}_report.html` };
       return { body: resultCsv(info(row), result, lang), type: 'text/csv; charset=utf-8', fileName: `${base}_result.csv` };
     },
 

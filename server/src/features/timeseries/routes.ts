@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
+import { embedReportFont } from '../../pdf/index.js';
 import { langOf } from '../../i18n/messages.js';
 import { fileReplies, IdView } from '../../http/responses.js';
 import { M as TM } from '../training/messages.js';
@@ -12,6 +13,7 @@ import { renameBody, trainBody } from '../training/schemas.js';
 import { contributionsView, driftSuggestBody, driftSuggestionView, normalDefaultQuery, normalDefaultView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
 import { localCatalogue } from './detectors.js';
 import { tsadTrainJob } from './jobs.js';
+import { reportHtmlAt } from './report-html.js';
 
 const tags = ['time series'];
 
@@ -21,11 +23,11 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   const { timeSeries: svc, training, runs } = app.services;
   runs.installModelEventHandlers(tsadTrainJob);
 
-  const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
+  const sendFile = async (reply: FastifyReply, file: string, name: string, type: string, rewrite?: (text: string) => Promise<string>) => {
     if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
     reply.header('content-type', type);
     reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-    return reply.send(fs.createReadStream(file));
+    return reply.send(rewrite ? await rewrite(await fs.promises.readFile(file, 'utf8')) : fs.createReadStream(file));
   };
 
   r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters, named in the caller\'s language (one list: engine/mitate_engine/tsad/catalogue.json with message keys)', response: wrap(tsCatalogueView) } }, async (req) =>
@@ -102,11 +104,19 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
     '/timeseries/report/download/:project_id/:model_key',
     { schema: { tags, summary: "A model's report as one self-contained HTML file, in the caller's language (Accept-Language)", params: pm, response: fileReplies('text/html', "The model's report (HTML)") } },
     async (req, reply) => {
+      const lang = langOf(req.headers['accept-language']);
       const { p, m, dir } = await svc.modelFiles(req.auth, req.params.project_id, req.params.model_key);
+      const name = `${p.name}-${m.model_key}-report.html`;
+      // a threshold saved after training: every figure of the file at the one in force, as the report page has them
+      const { model, report } = await svc.report(req.auth, req.params.project_id, req.params.model_key, lang);
+      if (model.saved_threshold !== null && model.saved_threshold !== model.trained_threshold) {
+        const file = await reportHtmlAt(app.ctx.config, dir, { report, project_name: p.name, lang, trained_threshold: model.trained_threshold });
+        return sendFile(reply, file, name, 'text/html; charset=utf-8', embedReportFont);
+      }
       // the engine writes report.<lang>.html for each language; a run from before that has report.html only
-      const local = path.join(dir, `report.${langOf(req.headers['accept-language'])}.html`);
+      const local = path.join(dir, `report.${lang}.html`);
       const file = fs.existsSync(local) ? local : path.join(dir, 'report.html');
-      return sendFile(reply, file, `${p.name}-${m.model_key}-report.html`, 'text/html; charset=utf-8');
+      return sendFile(reply, file, name, 'text/html; charset=utf-8', embedReportFont);
     },
   );
   r.get(

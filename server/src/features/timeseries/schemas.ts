@@ -56,6 +56,14 @@ export const driftSuggestionView = z
     rows: z.number().int().describe('Rows of that period'),
     drift_signals: z.array(z.string()).describe('The suggested slowly drifting signals (in the order of the signals)'),
     drift_rows: z.number().int().nullable().describe('The suggested L, the rows of their change; null when none drifts'),
+    defaults: z
+      .object({
+        windows: z.array(z.number().int()).describe('Rolling windows (rows) of the other signals'),
+        alarm_k: z.number().int().describe('Alarm rule: k of the last alarm_n rows over the threshold, for every detector'),
+        alarm_n: z.number().int(),
+      })
+      .nullable()
+      .describe('What the unsupervised default adds when signals drift (the wizard fills these in with the drifting signals and L unless changed); null when none drifts or for the supervised training part'),
     signals: z.array(
       z.object({
         signal: z.string(),

@@ -360,13 +360,11 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
         if (coded && isEngineCode(coded.code)) throw new AppError(422, engineErrorMessage(coded), {}, field);
         throw new AppError(422, M.driftFailed, { reason: engineErrorText(done.error, lang) ?? done.state }, 'feature_variables');
       }
-      const r = tsadDriftSuggestJob.resultOf(done)!;
+      // period, rows, drift_signals, drift_rows and defaults as the engine wrote them; each reason in the caller's language
+      const { signals, ...r } = tsadDriftSuggestJob.resultOf(done)!;
       return {
-        period: r.period,
-        rows: r.rows,
-        drift_signals: r.drift_signals,
-        drift_rows: r.drift_rows,
-        signals: r.signals.map(({ reason, ...x }) => ({
+        ...r,
+        signals: signals.map(({ reason, ...x }) => ({
           signal: x.signal,
           drifts: x.drifts,
           reason: engineErrorText(JSON.stringify(reason), lang) ?? reason.code,

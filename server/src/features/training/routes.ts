@@ -7,7 +7,7 @@ import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { type Lang, langOf } from '../../i18n/messages.js';
-import { renderHtml, renderPdf } from '../../pdf/index.js';
+import { embedReportFont, renderHtml, renderPdf } from '../../pdf/index.js';
 import { M } from './messages.js';
 import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
@@ -133,7 +133,7 @@ export default async function trainingRoutes(app: FastifyInstance) {
       const name = `${view.project.name}-${view.model.model_key}-report.${format}`;
       reply.header('content-type', format === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8');
       reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-      return reply.send(format === 'pdf' ? await renderPdf(doc) : renderHtml(doc));
+      return reply.send(format === 'pdf' ? await renderPdf(doc) : await embedReportFont(renderHtml(doc)));
     };
     const reportParams = z.object({ id: z.string().max(64), model_key: z.string().max(100) });
     const reportQuery = z.object({ lang: z.enum(['en', 'ja']).optional().describe('Language of the file (default: Accept-Language)') });

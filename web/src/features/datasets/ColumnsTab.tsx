@@ -29,7 +29,6 @@ export default function ColumnsTab({ columns }: { columns: DatasetColumn[] }) {
       width: 120,
       renderCell: (p) => <Chip size="small" variant="outlined" color={TYPE_COLOR[p.row.type] ?? 'default'} label={columnTypeLabel(t, p.row.type)} />,
     },
-    { field: 'dtype', headerName: t('dataset.columns.dtype'), width: 120 },
     { field: 'count', headerName: t('stats.count'), type: 'number', width: 100, valueFormatter: (v: number) => formatInteger(v) },
     { field: 'missing', headerName: t('stats.missing'), type: 'number', width: 100, valueFormatter: (v: number) => formatInteger(v) },
     { field: 'unique', headerName: t('stats.unique'), description: t('stats.unique_estimate'), type: 'number', width: 110, valueFormatter: (_v: number, row) => formatUnique(row) },

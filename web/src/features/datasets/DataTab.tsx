@@ -37,6 +37,8 @@ export default function DataTab({ datasetId, columnTypes = [] }: { datasetId: st
       },
     ];
     const numeric = new Set(columnTypes.filter((c) => c.type === 'integer' || c.type === 'float').map((c) => c.name));
+    // a date and time is read whole: '2020-03-09 1…' hid the time (issue 33)
+    const dated = new Set(columnTypes.filter((c) => c.type === 'datetime' || c.type === 'date').map((c) => c.name));
     (data?.columns ?? []).forEach((name, i) => {
       const right = numeric.has(name);
       cols.push({
@@ -44,7 +46,7 @@ export default function DataTab({ datasetId, columnTypes = [] }: { datasetId: st
         headerAlign: right ? 'right' : 'left',
         field: `c${i}`,
         headerName: name,
-        minWidth: 110,
+        minWidth: dated.has(name) ? 180 : 110,
         flex: 1,
         sortable: false,
         renderCell: (p) => (p.value === null || p.value === undefined ? <Box component="span" sx={{ color: 'text.disabled' }}>—</Box> : String(p.value)),

@@ -136,6 +136,15 @@ describe('dataset details', () => {
     expect(screen.getByText('Rows per page:')).toBeInTheDocument();
   });
 
+  it('names each column type one way, without the storage spelling (issue 33: Decimal beside DOUBLE)', async () => {
+    signIn();
+    mockFetch({ ...common, 'GET /api/dataset/ds1/false': () => ok({ ...base, columns }) });
+    renderApp('/dataset/details/ds1/training_data?tab=columns');
+    expect(await screen.findByText('Decimal')).toBeInTheDocument();
+    expect(screen.queryByText('DOUBLE')).toBeNull();
+    expect(screen.queryByText('Stored as')).toBeNull();
+  });
+
   it('edits with PUT /api/dataset/{id}', async () => {
     signIn();
     const calls = mockFetch({

@@ -16,7 +16,7 @@ import EChart from '../../charts/EChart';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
-import { imageKeys, ratesAt, saveThreshold, useDetail } from './api';
+import { binLabels, imageKeys, ratesAt, saveThreshold, useDetail } from './api';
 import './charts';
 import { fmt, NS, pct } from './shared';
 
@@ -48,7 +48,7 @@ export default function ThresholdPage() {
       const b = Math.min(BINS - 1, Math.floor((s.score - lo) / w));
       (s.label === 'NG' ? ng : ok)[b]++;
     }
-    return { ok, ng, labels: Array.from({ length: BINS }, (_, i) => (lo + (i + 0.5) * w).toPrecision(3)), w };
+    return { ok, ng, labels: binLabels(lo, w, BINS), w };
   }, [scores, lo, hi]);
   if (!data || value === null) return <PageLoading />;
   const r = ratesAt(scores, value);

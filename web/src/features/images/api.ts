@@ -152,3 +152,10 @@ export const startImagePreprocess = (datasetId: string, operations: ImageOperati
 export const imagePreprocessResult = (tempId: string, signal?: AbortSignal) => apiGet<PreprocessRun>(`/api/image/preprocess/result/${enc(tempId)}`, undefined, { signal });
 export const registerPreprocessed = (tempId: string, name: string, comment: string) =>
   apiPost<ImageDataset>(`/api/image/new_dataset/register/${enc(tempId)}`, { name, comment });
+
+/** Histogram bin centres with as many decimals as the bin width needs, so neighbouring bins never read alike (scores
+ * 0.485353 to 0.485355 were all labelled '0.485' with three significant digits). */
+export function binLabels(lo: number, width: number, bins: number): string[] {
+  const decimals = Math.min(10, Math.max(0, 1 - Math.floor(Math.log10(width))));
+  return Array.from({ length: bins }, (_, i) => (lo + (i + 0.5) * width).toFixed(decimals));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isImageType, ratesAt } from './api';
+import { binLabels, isImageType, ratesAt } from './api';
 import { classRows } from './ClassificationBrowse';
 import en from './i18n/en.json';
 import ja from './i18n/ja.json';
@@ -7,6 +7,13 @@ import ja from './i18n/ja.json';
 const keys = (o: object, p = ''): string[] => Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v, `${p}${k}.`) : [`${p}${k}`]));
 
 describe('images area', () => {
+  it('labels histogram bins with the decimals their width needs, so close scores do not all read alike (issue 33)', () => {
+    const labels = binLabels(0.485353, 0.0000001, 20);
+    expect(new Set(labels).size).toBe(20);
+    expect(labels[0]).toBe('0.48535305');
+    expect(binLabels(0, 0.05, 20).slice(0, 2)).toEqual(['0.025', '0.075']);
+    expect(binLabels(0, 5, 3)).toEqual(['2.5', '7.5', '12.5']);
+  });
   it('computes the miss and over-detection rates shown while the threshold is dragged', () => {
     const s = [
       { id: '1', split: 'validation' as const, label: 'OK', score: 0.1 },

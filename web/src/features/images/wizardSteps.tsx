@@ -94,8 +94,8 @@ export function ModelsStep({ type, algos, setAlgos, error }: StepProps) {
 
 export function SettingsStep({ algos, s, set }: StepProps) {
   const { t } = useTranslation(NS);
-  const num = (k: keyof Settings, step = 1) => (
-    <TextField size="small" type="number" label={t(`settings.${k}`)} value={s[k] as number} onChange={(e) => set(k, Number(e.target.value) as never)} slotProps={{ htmlInput: { step } }} sx={{ width: 220 }} />
+  const num = (k: keyof Settings, step = 1, width = 220) => (
+    <TextField size="small" type="number" label={t(`settings.${k}`)} value={s[k] as number} onChange={(e) => set(k, Number(e.target.value) as never)} slotProps={{ htmlInput: { step } }} sx={{ width }} />
   );
   const choice = <K extends 'schedule' | 'train_layers'>(k: K, values: Settings[K][]) => (
     <TextField select size="small" label={t(`settings.${k}`)} value={s[k]} onChange={(e) => set(k, e.target.value as Settings[K])} sx={{ width: 220 }}>
@@ -133,7 +133,7 @@ export function SettingsStep({ algos, s, set }: StepProps) {
         </TextField>
       )}
       {algos.includes('patchcore') && num('coreset_ratio', 0.01)}
-      {algos.includes('patchcore') && num('ok_percentile', 0.5)}
+      {algos.includes('patchcore') && num('ok_percentile', 0.5, 320) /* its label is long: not cut (issue 33) */}
       <FormControlLabel control={<Checkbox checked={s.balance} onChange={(e) => set('balance', e.target.checked)} />} label={t('settings.balance')} />
     </Box>
   );

@@ -23,7 +23,7 @@ export function TernaryPlot({ result, previous }: { result: DesignResult; previo
   const tip = (r: Row) => mix.map((m) => `${m}: ${r[m]}`).join('<br/>');
   const option = {
     animation: false,
-    grid: { left: 30, right: 30, top: 30, bottom: 30 },
+    grid: { left: 30, right: 30, top: 30, bottom: 55 },
     xAxis: { type: 'value', min: -0.05, max: 1.05, show: false },
     yAxis: { type: 'value', min: -0.05, max: H + 0.05, show: false },
     legend: { bottom: 0 },
@@ -33,8 +33,9 @@ export function TernaryPlot({ result, previous }: { result: DesignResult; previo
       {
         type: 'scatter', symbol: 'circle', symbolSize: 3, itemStyle: { color: '#888' }, silent: true, label: { show: true, color: '#333', fontWeight: 'bold' },
         data: [
-          { value: [0, 0], label: { show: true, formatter: mix[0], position: 'left' } },
-          { value: [1, 0], label: { show: true, formatter: mix[1], position: 'right' } },
+          // the bottom corners' names run under the base, inwards from their corner, so no name is cut at the edge
+          { value: [0, 0], label: { show: true, formatter: mix[0], position: 'bottom', align: 'left', distance: 8 } },
+          { value: [1, 0], label: { show: true, formatter: mix[1], position: 'bottom', align: 'right', distance: 8 } },
           { value: [0.5, H], label: { show: true, formatter: mix[2], position: 'top' } },
         ],
       },

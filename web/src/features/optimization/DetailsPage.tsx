@@ -92,7 +92,7 @@ export default function DetailsPage() {
                   ) : r.state === 'failed' ? (
                     <Alert severity="error" sx={{ py: 0 }}>{r.error}</Alert>
                   ) : (
-                    `${formatNumber(r.seconds)} s`
+                    t('details.finishedIn', { seconds: formatNumber(r.seconds) })
                   )}
                 </TableCell>
                 <TableCell>{r.best ? Object.entries(r.best.predictions).map(([k, v]) => `${k} ${formatNumber(v)}`).join(', ') : ''}</TableCell>

@@ -186,8 +186,8 @@ export default function DetailsPage() {
       {p.image && <ImageRequestPanel image={p.image} />}
       <CredentialsPanel project={p} canWrite={manage} />
       <StatsPanel project={p} />
-      {/* drift is watched on table models' inputs (the sampler takes JSON rows of tabular APIs) */}
-      {!isTimeSeries(p) && !p.image && <DriftPanel project={p} canCheck={!!me.data && me.data.role !== 'viewer'} canManage={manage} />}
+      {/* drift: table models' inputs, image models' served scores (time-series detectors have their own alarms) */}
+      {!isTimeSeries(p) && <DriftPanel project={p} canCheck={!!me.data && me.data.role !== 'viewer'} canManage={manage} image={p.image?.kind} />}
       {isTimeSeries(p) && <TsInterface project={p} />}
       {!isTimeSeries(p) && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>

@@ -77,9 +77,11 @@ function SettingsForm({ project, drift, onSaved }: { project: PlatformProject; d
   );
 }
 
-/** Input drift of a hosted API: the newest check per feature, the PSI over time, the thresholds, "Check drift". */
-export default function DriftPanel({ project, canCheck, canManage }: { project: PlatformProject; canCheck: boolean; canManage: boolean }) {
+/** Input drift of a hosted API: the newest check per feature, the PSI over time, the thresholds, "Check drift". An
+ * image model (`image`: its kind) is watched by its served scores against its validation images' scores. */
+export default function DriftPanel({ project, canCheck, canManage, image }: { project: PlatformProject; canCheck: boolean; canManage: boolean; image?: 'analysis' | 'classification' }) {
   const { t } = useTranslation(NS);
+  const name = (feature: string) => (image && feature === 'score' ? t('drift.image.score') : feature);
   const qc = useQueryClient();
   const drift = useDrift(project.id);
   const [busy, setBusy] = useState(false);
@@ -114,19 +116,19 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
         )}
       </Box>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        {t('drift.about', { rows: d?.settings.window_rows ?? 1000, hours: d?.settings.window_hours ?? 24 })}{' '}
+        {t(image ? `drift.image.about.${image}` : 'drift.about', { rows: d?.settings.window_rows ?? 1000, hours: d?.settings.window_hours ?? 24 })}{' '}
         {d?.settings.auto_every === 0 ? t('drift.manualOnly') : t('drift.auto', { every: d?.settings.auto_every ?? 1000, minutes: d?.settings.auto_minutes ?? 60 })}
       </Typography>
       {d && (
         <Typography variant="body2" sx={{ mb: 1 }}>
-          {t('drift.sampled', { rows: formatInteger(d.sampled_rows), fresh: formatInteger(d.new_rows) })}
-          {latest && ` · ${t('drift.last', { time: formatDateTime(latest.created_at), rows: formatInteger(latest.rows) })} (${t(`drift.trigger.${latest.trigger}`)})`}
+          {t(image ? 'drift.image.sampled' : 'drift.sampled', { rows: formatInteger(d.sampled_rows), fresh: formatInteger(d.new_rows) })}
+          {latest && ` · ${t(image ? 'drift.image.last' : 'drift.last', { time: formatDateTime(latest.created_at), rows: formatInteger(latest.rows) })} (${t(`drift.trigger.${latest.trigger}`)})`}
         </Typography>
       )}
       {editing && d && <SettingsForm project={project} drift={d} onSaved={() => (setEditing(false), void refresh())} />}
       {d?.warning && (
         <Alert severity="warning" sx={{ my: 1 }} data-testid="drift-warning">
-          {t('drift.warning', { features: d.warned_features.join(', ') })}
+          {t('drift.warning', { features: d.warned_features.map(name).join(', ') })}
         </Alert>
       )}
       {latest?.state === 'failed' && (
@@ -145,7 +147,7 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
         </Alert>
       )}
       {!latest ? (
-        <Typography color="text.secondary">{t('drift.empty')}</Typography>
+        <Typography color="text.secondary">{t(image ? 'drift.image.empty' : 'drift.empty')}</Typography>
       ) : (
         <>
           {latest.features.length > 0 && (
@@ -156,16 +158,16 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
                   <TableCell align="right">PSI</TableCell>
                   <TableCell>{t('drift.col.test')}</TableCell>
                   <TableCell align="right">{t('drift.col.p')}</TableCell>
-                  <TableCell align="right">{t('drift.col.outside')}</TableCell>
+                  <TableCell align="right">{t(image ? 'drift.image.outside' : 'drift.col.outside')}</TableCell>
                   <TableCell align="right">{t('drift.col.missing')}</TableCell>
-                  <TableCell align="right">{t('drift.col.mean')}</TableCell>
+                  <TableCell align="right">{t(image ? 'drift.image.mean' : 'drift.col.mean')}</TableCell>
                   <TableCell>{t('drift.col.status')}</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
                 {latest.features.map((f) => (
                   <TableRow key={f.feature} data-testid={`drift-row-${f.feature}`} sx={f.warnings.length ? { bgcolor: (th) => alpha(th.palette.warning.main, 0.12) } : undefined}>
-                    <TableCell>{f.feature}</TableCell>
+                    <TableCell>{name(f.feature)}</TableCell>
                     <TableCell align="right">{fixed(f.psi)}</TableCell>
                     <TableCell>{t(`drift.test.${f.test}`, { statistic: fixed(f.statistic) })}</TableCell>
                     <TableCell align="right">{pValue(f.p_value)}</TableCell>
@@ -198,7 +200,7 @@ export default function DriftPanel({ project, canCheck, canManage }: { project: 
                 yAxis: { type: 'value', name: 'PSI' },
                 series: features.map((f, i) => ({
                   type: 'line',
-                  name: f,
+                  name: name(f),
                   showSymbol: true,
                   data: d.history.map((h) => h.psi[f] ?? null),
                   ...(i === 0 ? { markLine: { silent: true, symbol: 'none', lineStyle: { type: 'dashed', color: '#ed6c02' }, data: [{ yAxis: d.settings.psi, name: t('drift.threshold') }], label: { formatter: t('drift.threshold'), position: 'insideEndTop' } } } : {}),

@@ -28,7 +28,7 @@ const settings = { psi: 0.2, p_value: 0.01, outside: 0.05, missing: 0.05, window
 const feature = (name: string, psi: number, p: number, warnings: ('shift' | 'outside' | 'missing')[]) => ({
   feature: name, kind: 'numeric' as const, rows: 500, psi, test: 'ks' as const, statistic: 0.1, p_value: p, outside: warnings.includes('outside') ? 0.12 : 0, missing: 0, train_min: 0, train_max: 1, mean: 1, train_mean: 1, warnings,
 });
-const check = (id: string, features: ReturnType<typeof feature>[]) => ({
+const check = (id: string, features: (Omit<ReturnType<typeof feature>, 'kind'> & { kind: 'numeric' | 'score' })[]) => ({
   id, state: 'done' as const, trigger: 'auto' as const, rows: 500, window_from: '2026-11-23T01:00:00Z', window_to: '2026-11-23T02:00:00Z', created_at: '2026-11-23T02:00:00Z', finished_at: '2026-11-23T02:00:05Z',
   error: null, enough_rows: true, condition_applied: false, features, warning: features.some((f) => f.warnings.length > 0),
 });
@@ -74,5 +74,21 @@ describe('input drift on the hosted API page', () => {
     await within(panel).findByTestId('drift-row-cement');
     expect(within(panel).queryByTestId('drift-warning')).toBeNull();
     expect(within(panel).getAllByText('OK')).toHaveLength(2);
+  }, 60_000);
+
+  it("watches an image model's served scores against its validation OK scores", async () => {
+    signIn();
+    const image = { kind: 'analysis' as const, algorithm: 'patchcore', classes: ['OK', 'NG'], image_size: 128, threshold: 39.9, formats: ['jpeg', 'png', 'bmp', 'tiff'], max_bytes: 7340032 };
+    const score = { ...feature('score', 0.9, 1e-9, ['shift', 'outside']), kind: 'score' as const };
+    const scored = { ...drift, latest: check('c3', [score]), warned_features: ['score'], history: [{ time: '2026-11-23T02:00:00Z', rows: 500, psi: { score: 0.9 }, warned: ['score'] }] };
+    mockFetch({ ...routes(() => scored), 'GET /api/platform/projects/pp1': () => ok({ ...project, model: { ...project.model, type: 'analysis' }, features: [], outputs: [], image }) });
+    renderApp('/platform/details/pp1');
+    const panel = await screen.findByTestId('drift-panel');
+    expect(within(panel).getByText(/compared with the scores of the validation OK images/)).toBeTruthy();
+    expect((await within(panel).findByTestId('drift-warning')).textContent).toContain('Served score');
+    const row = within(panel).getByTestId('drift-row-score');
+    expect(within(row).getByText('Served score')).toBeTruthy();
+    expect(within(row).getByText('Shifted')).toBeTruthy();
+    expect(within(panel).getByText('Above the highest validation score')).toBeTruthy();
   }, 60_000);
 });

@@ -24,7 +24,7 @@ export interface ProcessSpec {
   fields: Field[];
 }
 
-/** The steps the engine knows (engine/mitate_engine/preprocessing/steps.py), with their parameters and defaults. */
+/** The steps the engine knows (engine/mitate_engine/preprocessing/steps/), with their parameters and defaults. */
 export const CATALOGUE: Record<string, ProcessSpec> = {
   outliers: {
     methods: ['iqr', 'zscore', 'hampel'],

@@ -6,34 +6,29 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
-import { useDebounced } from '../../lib/useDebounced';
-import { type DriftSuggestBody, useDriftSuggestion } from './api';
+import type { Dd } from './driftDefault';
 
 /**
  * The engine's suggestion of slowly drifting signals for the chosen signals and period (engine tsad/drift.py through
- * POST timeseries/drift/suggest): which drift and why, and one button that fills the fields below. Nothing is applied
- * until the button is pressed; the fields stay editable.
+ * POST timeseries/drift/suggest, asked by the wizard): which drift and why, and one button that fills the fields below.
+ * The button fills in the signals and N alone (the unsupervised default, driftDefault.tsx, fills in more and says so);
+ * the fields stay editable.
  */
 export default function DriftSuggestion({
-  datasetId,
-  body,
+  d,
   chosen,
   rows,
-  onUse,
 }: {
-  datasetId: string;
-  body: DriftSuggestBody;
+  /** The wizard's suggestion and default (driftDefault.tsx). */
+  d: Dd;
   /** The drifting signals and N in the fields now: the button says when they already hold the suggestion. */
   chosen: string[];
   rows: string;
-  onUse: (signals: string[], rows: number) => void;
 }) {
-  const { t, i18n } = useTranslation('timeseries');
-  // a resampling rule is typed in the same step: ask once the fields have rested
-  const asked = JSON.parse(useDebounced(JSON.stringify(body), 400)) as DriftSuggestBody;
-  const q = useDriftSuggestion(datasetId, asked, i18n.language, asked.feature_variables.length > 0);
+  const { t } = useTranslation('timeseries');
+  const q = d.suggestion;
   const [others, setOthers] = useState(false);
-  const period = t(body.project_type === 'time_series_anomaly_detection_supervised' ? 'wizard.driftSuggest.periodTrain' : 'wizard.driftSuggest.periodNormal');
+  const period = t(d.body.project_type === 'time_series_anomaly_detection_supervised' ? 'wizard.driftSuggest.periodTrain' : 'wizard.driftSuggest.periodNormal');
 
   if (q.isPending)
     return (
@@ -89,7 +84,7 @@ export default function DriftSuggestion({
       )}
       <Box sx={{ display: 'flex', gap: 1, mt: 1, flexWrap: 'wrap', alignItems: 'center' }}>
         {drifting.length > 0 && s.drift_rows !== null && (
-          <Button variant="contained" size="small" disabled={applied} onClick={() => onUse(drifting.map((x) => x.signal), s.drift_rows!)}>
+          <Button variant="contained" size="small" disabled={applied} onClick={() => d.fillSuggestion(drifting.map((x) => x.signal), s.drift_rows!)}>
             {t('wizard.driftSuggest.use')}
           </Button>
         )}

@@ -27,8 +27,8 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   usePageTitle(t('wizard.title'));
   const dataset = useDataset(datasetId);
   const d = dataset.data;
-  const form = useTsForm(type, datasetId, d, t(`types.${type}`));
   const [step, setStep] = useState(0);
+  const form = useTsForm(type, datasetId, d, t(`types.${type}`), step);
   // once Next has found a problem, the message follows the fields: it goes when they are put right
   const [checked, setChecked] = useState(false);
   const [busy, setBusy] = useState(false);

@@ -9,6 +9,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
@@ -60,6 +61,9 @@ function EventMetrics({ event }: { event: NonNullable<Report['metrics']['event']
 }
 
 /** /training/time-series/report/{project_id}/{model}: score and alarms over time, signals, metrics, contributions. */
+/** A detector's figure as read: the rule that chose its components in words, numbers formatted. */
+const figureValue = (t: TFunction, k: string, v: unknown) => (k === 'components_rule' ? t(`report.componentRules.${String(v)}`, { defaultValue: String(v) }) : formatMetric(v));
+
 export default function ReportPage() {
   const { t } = useTranslation('timeseries');
   const { project_id: id = '', model: key = '' } = useParams();
@@ -155,11 +159,11 @@ export default function ReportPage() {
           <Typography variant="h6" gutterBottom>
             {t('report.detector')}
           </Typography>
-          <InfoGrid items={Object.entries({ ...report.detector, ...report.hyperparameters }).map(([k, v]) => ({ label: figureLabel(k), value: formatMetric(v) }))} />
+          <InfoGrid items={Object.entries({ ...report.detector, ...report.hyperparameters }).map(([k, v]) => ({ label: figureLabel(k), value: figureValue(t, k, v) }))} />
           {report.alarms[alarm]?.contributions && (
             <>
               <Typography variant="subtitle2" sx={{ mt: 2 }}>
-                {t('threshold.contributions')} ({report.alarms[alarm].start_time} – {report.alarms[alarm].end_time})
+                {t('threshold.contributions')} ({fullTime(report.alarms[alarm].start_time)} – {fullTime(report.alarms[alarm].end_time)})
               </Typography>
               <ContributionBars items={report.alarms[alarm].contributions.filter((c): c is { signal: string; value: number } => c.value !== null)} />
             </>
@@ -183,8 +187,8 @@ export default function ReportPage() {
           <TableBody>
             {report.alarms.slice(0, 50).map((a, i) => (
               <TableRow key={a.start} hover selected={i === alarm} onClick={() => setAlarm(i)} sx={{ cursor: 'pointer' }}>
-                <TableCell>{String(a.start_time ?? '—')}</TableCell>
-                <TableCell>{String(a.end_time ?? '—')}</TableCell>
+                <TableCell>{a.start_time != null ? fullTime(a.start_time) : '—'}</TableCell>
+                <TableCell>{a.end_time != null ? fullTime(a.end_time) : '—'}</TableCell>
                 <TableCell>{formatMetric(a.peak_score)}</TableCell>
                 <TableCell>{t(`report.parts.${a.part}`, { defaultValue: a.part })}</TableCell>
                 <TableCell>{(a.contributions ?? []).slice(0, 3).map((c) => c.signal).join(', ') || '—'}</TableCell>

@@ -106,6 +106,30 @@ describe('time-series model report at a saved threshold', () => {
     expect(await screen.findByTestId('alarms-heading')).toHaveTextContent('Alarms at threshold 1.6, saved (1, every part)');
     expect(screen.getByRole('cell', { name: '1.6200' })).toBeInTheDocument();
   }, 90_000);
+
+  it('gives the alarms by the times as the rest of the page writes them and the detector figures in words (issue 33)', async () => {
+    signIn();
+    const report = {
+      signals: ['XMEAS_1'], metrics: {}, detector: { components: 3, components_rule: 'parallel_analysis', far_cross_checked: 0.0083 },
+      alarms: [{ start: 6, end: 9, start_time: '2020-03-09T10:23:03.000', end_time: '2020-03-09T10:23:09.000', peak: 8, peak_score: 2.0029, part: 'test', contributions: [{ signal: 'a', value: 0.8 }] }],
+    };
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/timeseries/catalogue': () => ok({ supervised: [], unsupervised: [] }),
+      'POST /api/timeseries/report/p1': () => ok({ project, model, report }),
+      'GET /api/timeseries/series/p1/1_pca_mspc': () => ok({ rows: 10, start: 0, end: 9, points: Array.from({ length: 10 }, (_, i) => [i, i / 5, i / 5]), times: Array.from({ length: 10 }, (_, i) => `2020-03-09T10:2${i}:00`), events: [], parts: [{ part: 'test', start: 0, end: 9 }] }),
+      'GET /api/timeseries/threshold/p1/1_pca_mspc': () => ok(stats(1.77)),
+      'GET /api/timeseries/signals/p1/1_pca_mspc': () => ok({ columns: ['XMEAS_1'], series: { XMEAS_1: [] } }),
+    });
+    renderApp('/training/time-series/report/p1/1_pca_mspc');
+    expect(await screen.findByRole('cell', { name: '2020-03-09 10:23:03' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '2020-03-09 10:23:09' })).toBeInTheDocument();
+    expect(screen.getByText('How the components were chosen')).toBeInTheDocument();
+    expect(screen.getByText('Parallel analysis')).toBeInTheDocument();
+    expect(screen.getByText('False-alarm rate on held-back normal rows, cross-checked')).toBeInTheDocument();
+    for (const raw of ['components_rule', 'parallel_analysis', 'far_cross_checked', '2020-03-09T10:23:03.000']) expect(screen.queryByText(raw)).toBeNull();
+  }, 90_000);
 });
 
 describe('time-series prediction report', () => {
@@ -315,8 +339,10 @@ describe('time-series wizard: suggestion of slowly drifting signals', () => {
     expect(box).toHaveTextContent(`Temperature — ${reason(15.8)}`);
     expect(box).toHaveTextContent(`Thermocouple — ${reason(22.9)}`);
     expect(screen.getByTestId('drift-suggestion')).toHaveTextContent('Temperature, Thermocouple drift slowly. Suggested: let them enter as their change over 22 rows.');
-    const asked = calls.filter((c) => c.path === '/api/timeseries/drift/suggest/ds1');
-    expect(asked.at(-1)!.body).toEqual({ project_type: 'time_series_anomaly_detection_unsupervised', time_column: 'sample', feature_variables: ['Temperature', 'Thermocouple', 'Voltage'], resample: null, normal: { mode: 'rows', rows: 400 }, split_ratio: 0.7 });
+    // asked from the period step on: the last question is for the period as it is now
+    const asked = () => calls.filter((c) => c.path === '/api/timeseries/drift/suggest/ds1');
+    await waitFor(() => expect(asked().at(-1)!.body).toMatchObject({ normal: { mode: 'rows', rows: 400 } }), { timeout: 30_000 });
+    expect(asked().at(-1)!.body).toEqual({ project_type: 'time_series_anomaly_detection_unsupervised', time_column: 'sample', feature_variables: ['Temperature', 'Thermocouple', 'Voltage'], resample: null, normal: { mode: 'rows', rows: 400 }, split_ratio: 0.7 });
     // nothing is applied before the button: no drifting signal, N empty and disabled
     const n = screen.getByRole('textbox', { name: 'Use their change over N rows' });
     expect(n).toHaveValue('');
@@ -335,5 +361,51 @@ describe('time-series wizard: suggestion of slowly drifting signals', () => {
     fireEvent.change(n, { target: { value: '45' } });
     expect(n).toHaveValue('45');
     expect(screen.getByRole('button', { name: 'Use the suggestion' })).toBeEnabled();
+  }, 90_000);
+
+  it('fills in the default for drifting signals (change, windows, alarm rule), says why, and lets the person keep the levels', async () => {
+    signIn();
+    const alarm = (name: string, label: string) => ({ name, kind: 'int', default: 1, low: 1, high: 1000, label, help: null });
+    const withAlarm = { supervised: [], unsupervised: [{ key: 'pca_mspc', label: 'PCA-MSPC', contributions: true, params: [alarm('alarm_k', 'Alarm k'), alarm('alarm_n', 'Alarm n')] }] };
+    let sent: Record<string, unknown> | null = null;
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/dataset/ds1/false': () => ok(dataset),
+      'GET /api/timeseries/catalogue': () => ok(withAlarm),
+      'POST /api/timeseries/drift/suggest/ds1': () => ok({ ...suggestion, defaults: { windows: [5], alarm_k: 3, alarm_n: 5 } }),
+      'POST /api/timeseries/register/ds1': (c) => {
+        sent = c.body as Record<string, unknown>;
+        return ok({ ...project, id: 'p2', project_id: 'p2' });
+      },
+      'GET /api/timseseries/project/p2': () => ok({ ...project, id: 'p2', project_id: 'p2' }),
+    });
+    renderApp('/training/time_series_anomaly_detection_unsupervised/register/ds1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }, { timeout: 30_000 }));
+    fireEvent.change(await screen.findByRole('textbox', { name: 'N rows' }), { target: { value: '400' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    const note = await screen.findByTestId('drift-default', undefined, { timeout: 30_000 });
+    await waitFor(() => expect(note).toHaveTextContent('Filled in by default, as Temperature, Thermocouple drift within the normal period: they enter as their change over 22 rows, the other signals also through a 5-row window, and each detector alarms when 3 of the last 5 rows are over its threshold.'));
+    expect(note).toHaveTextContent('false alarms 38 % → 25 %');
+    const n = screen.getByRole('textbox', { name: 'Use their change over N rows' });
+    const windows = screen.getByLabelText(/Rolling windows/);
+    expect(n).toHaveValue('22');
+    expect(windows).toHaveValue('5');
+    // the way out: every signal by its level, no windows, and back
+    fireEvent.click(screen.getByRole('button', { name: 'Keep the levels' }));
+    await waitFor(() => expect(n).toHaveValue(''));
+    expect(windows).toHaveValue('');
+    expect(screen.getByTestId('drift-default')).toHaveTextContent('the default for them is not in force');
+    fireEvent.click(screen.getByRole('button', { name: 'Use the default' }));
+    await waitFor(() => expect(n).toHaveValue('22'));
+    expect(windows).toHaveValue('5');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByTestId('drift-default-alarm')).toHaveTextContent('Alarm rule 3 of the last 5 rows: filled in by the default');
+    expect(screen.getByRole('textbox', { name: 'Alarm k' })).toHaveValue('3');
+    expect(screen.getByRole('textbox', { name: 'Alarm n' })).toHaveValue('5');
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Create only' }));
+    await waitFor(() => expect(sent).not.toBeNull(), { timeout: 60_000 });
+    expect(sent).toMatchObject({ windows: [5], drift_signals: ['Temperature', 'Thermocouple'], drift_rows: 22, models: [{ algorithm: 'pca_mspc', params: { alarm_k: 3, alarm_n: 5 } }] });
   }, 90_000);
 });

@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { type SetStateAction, useEffect, useMemo, useState } from 'react';
 import type { useDataset } from '../datasets/api';
-import { modeOf, type RegisterBody, type TsType, useNormalDefault, useTsCatalogue } from './api';
+import { type DriftSuggestBody, modeOf, type RegisterBody, type TsType, useNormalDefault, useTsCatalogue } from './api';
+import { useDriftDefault } from './driftDefault';
 
 /** The statistics of a rolling window (the server's WINDOW_STATS), all four by default. */
 export const STATS = ['mean', 'std', 'min', 'max'] as const;
@@ -23,7 +24,7 @@ export interface TsForm {
   windows: string;
   resample: string;
   stats: Stat[];
-  /** slowly drifting signals enter as their change over driftRows rows (none by default) */
+  /** slowly drifting signals enter as their change over driftRows rows (none, unless the drift default fills them in) */
   drift: string[];
   driftRows: string;
   normalMode: 'rows' | 'range';
@@ -42,7 +43,7 @@ const EMPTY: TsForm = {
 };
 
 /** The form with its defaults (set when the dataset, the default normal period and the catalogue arrive), checks and body. */
-export function useTsForm(type: TsType, datasetId: string, d: DatasetDetail | undefined, typeLabel: string) {
+export function useTsForm(type: TsType, datasetId: string, d: DatasetDetail | undefined, typeLabel: string, step: number) {
   const mode = modeOf(type);
   const catalogue = useTsCatalogue();
   const algorithms = useMemo(() => catalogue.data?.[mode] ?? [], [catalogue.data, mode]);
@@ -50,6 +51,11 @@ export function useTsForm(type: TsType, datasetId: string, d: DatasetDetail | un
   const timeChoices = columns.filter((c) => ['datetime', 'date', 'integer', 'float'].includes(c.type)).map((c) => c.name);
   const [f, setF] = useState<TsForm>(EMPTY);
   const set = (patch: Partial<TsForm>) => setF((x) => ({ ...x, ...patch }));
+  // one field as a React state setter (the drift default writes through these)
+  const setter =
+    <K extends keyof TsForm>(k: K) =>
+    (v: SetStateAction<TsForm[K]>) =>
+      setF((x) => ({ ...x, [k]: typeof v === 'function' ? (v as (p: TsForm[K]) => TsForm[K])(x[k]) : v }));
 
   useEffect(() => {
     if (!d) return;
@@ -87,7 +93,16 @@ export function useTsForm(type: TsType, datasetId: string, d: DatasetDetail | un
   const normal = (): RegisterBody['normal'] =>
     mode === 'unsupervised' ? (f.normalMode === 'rows' ? { mode: 'rows', rows: Number(f.rows) } : { mode: 'range', start: f.from, end: f.to }) : null;
   // what the suggestion of drifting signals looks at: the signals and the period chosen in the steps before
-  const suggestBody = { project_type: type, time_column: f.time || null, feature_variables: f.signals, resample: timeIsDatetime ? f.resample.trim() || null : null, normal: normal(), split_ratio: Number(f.split) };
+  const suggestBody: DriftSuggestBody = { project_type: type, time_column: f.time || null, feature_variables: f.signals, resample: timeIsDatetime ? f.resample.trim() || null : null, normal: normal(), split_ratio: Number(f.split) };
+  // the suggestion is asked from the period step on, so its default is in place before the windowing step
+  const dd = useDriftDefault({
+    datasetId,
+    body: suggestBody,
+    asking: step >= 1,
+    algorithms,
+    fields: { drift: f.drift, rows: f.driftRows, windows: f.windows, params: f.params },
+    set: { drift: setter('drift'), rows: setter('driftRows'), windows: setter('windows'), params: setter('params') },
+  });
   const body = (): RegisterBody => ({
     name: f.name,
     project_type: type,
@@ -118,7 +133,7 @@ export function useTsForm(type: TsType, datasetId: string, d: DatasetDetail | un
     if (i === 3 && !f.chosen.length) return 'wizard.required';
     return null;
   };
-  return { f, set, mode, catalogue, algorithms, columns, timeChoices, kindOf, timeIsDatetime, timeKind, signalChoices, driftChosen, normalDefault, suggestBody, body, stepError };
+  return { f, set, mode, catalogue, algorithms, columns, timeChoices, kindOf, timeIsDatetime, timeKind, signalChoices, driftChosen, normalDefault, dd, body, stepError };
 }
 
 export type TsFormState = ReturnType<typeof useTsForm>;

@@ -11,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import InfoGrid from '../../components/InfoGrid';
 import type { useDataset } from '../datasets/api';
+import { DriftDefaultAlarmNote, DriftDefaultNote } from './driftDefault';
 import DriftSuggestion from './DriftSuggestion';
 import NormalPeriodChart from './NormalPeriodChart';
 import { list, STATS, type TsFormState } from './wizardForm';
@@ -120,9 +121,9 @@ export function PeriodStep({ datasetId, d, form }: StepProps) {
 }
 
 /** Lags, rolling windows, resampling and slowly drifting signals. */
-export function FeaturesStep({ datasetId, form }: StepProps) {
+export function FeaturesStep({ form }: StepProps) {
   const { t } = useTranslation('timeseries');
-  const { f, set, timeIsDatetime, driftChosen, suggestBody } = form;
+  const { f, set, timeIsDatetime, driftChosen, dd } = form;
   return (
     <Box sx={{ display: 'grid', gap: 2, maxWidth: 720 }}>
       <TextField label={t('wizard.lags')} value={f.lags} onChange={(e) => set({ lags: e.target.value })} placeholder="1, 2" />
@@ -152,7 +153,8 @@ export function FeaturesStep({ datasetId, form }: StepProps) {
         <Typography variant="body2" color="text.secondary">
           {t('wizard.driftHelp')}
         </Typography>
-        <DriftSuggestion datasetId={datasetId} body={suggestBody} chosen={driftChosen} rows={f.driftRows} onUse={(sigs, n) => set({ drift: sigs, driftRows: String(n) })} />
+        <DriftDefaultNote d={dd} />
+        <DriftSuggestion d={dd} chosen={driftChosen} rows={f.driftRows} />
         <Autocomplete
           multiple
           disableCloseOnSelect
@@ -179,9 +181,10 @@ export function FeaturesStep({ datasetId, form }: StepProps) {
 /** The detectors, each with its hyper-parameters (blank: the catalogue's default). */
 export function ModelsStep({ form }: StepProps) {
   const { t } = useTranslation('timeseries');
-  const { f, set, algorithms } = form;
+  const { f, set, algorithms, dd } = form;
   return (
     <Box sx={{ display: 'grid', gap: 1 }}>
+      <DriftDefaultAlarmNote d={dd} chosen={f.chosen} />
       {algorithms.map((a) => (
         <Box key={a.key} sx={{ border: '1px solid', borderColor: 'divider', borderRadius: 1, p: 1 }}>
           <FormControlLabel

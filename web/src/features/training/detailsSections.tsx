@@ -41,7 +41,7 @@ export function SettingsSection({ p }: { p: Project }) {
           ...(p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression'
             ? [
                 { label: t('details.split'), value: p.evaluation === 'cv_only' ? t('wizard.cvOnly') : (p.split_time ?? `${Math.round((p.split_ratio ?? 0) * 100)} / ${100 - Math.round((p.split_ratio ?? 0) * 100)}`) },
-                { label: t('details.cv'), value: String(p.cross_validation) },
+                { label: t('details.cv'), value: p.cross_validation === 'default' ? t('details.cvDefault') : String(p.cross_validation) },
               ]
             : []),
           { label: t('details.autoTune'), value: p.auto_tune ? t('details.trials', { n: p.number_of_trials }) : t('details.off') },

@@ -11,6 +11,7 @@ import type { DatasetService } from '../../datasets/service.js';
 import { IMAGE_TYPES } from '../../images/schemas.js';
 import type { TrainingService } from '../../training/service.js';
 import type { PlatformProjectTable } from '../db.js';
+import { DRIFT_REFERENCE_FILE } from '../image-serving.js';
 import type { PlatformService } from '../service.js';
 import type { PlatformDriftCheckTable } from './db.js';
 import { D } from './messages.js';
@@ -78,11 +79,11 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
   }
 
   /** The reference the served inputs are compared with: the training dataset's Parquet file, or for image models
-   * the validation OK scores the hosted folder keeps (drift_reference.json, written when image models are hosted). */
+   * the validation scores the hosted folder keeps (DRIFT_REFERENCE_FILE, written when an image model is published). */
   async function reference(auth: AuthContext, p: PlatformProjectTable): Promise<{ parquet: string } | { ok_scores: number[] }> {
     if (isImage(p.model_type)) {
       try {
-        const ref = JSON.parse(fs.readFileSync(path.join(ctx.storage.pathOf(p.model_dir), 'drift_reference.json'), 'utf8')) as { ok_scores?: number[] };
+        const ref = JSON.parse(fs.readFileSync(path.join(ctx.storage.pathOf(p.model_dir), DRIFT_REFERENCE_FILE), 'utf8')) as { ok_scores?: number[] };
         if (ref.ok_scores?.length) return { ok_scores: ref.ok_scores };
       } catch {
         // no reference file
