@@ -61,16 +61,20 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   await page.getByRole('link', { name: 'Train OK/NG analysis' }).click();
   await page.waitForURL(/\/training\/analysis\/register\//);
   const registerUrl = page.url();
+  // the wizard's steps: name, models, image settings, augmentation, preview; one final action creates and trains
   await page.getByRole('textbox', { name: 'Project name' }).fill('Tiles');
+  await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('checkbox', { name: 'Compact CNN (from scratch)' }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('spinbutton', { name: 'Image size (px)' }).fill('64');
   await page.getByRole('spinbutton', { name: 'Epochs' }).fill('3');
+  await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('checkbox', { name: 'Horizontal flip' }).check();
   await shot(page, '02-register');
-  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Create and start' }).click();
   await page.waitForURL(/\/training\/details\//);
   const detailsUrl = page.url();
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
   // The epoch chart moves: the caption names the epochs as they finish.
   await page.getByTestId('epochs-2_compact_cnn').getByText(/epoch 1/).waitFor({ timeout: 240_000 });
   await shot(page, '03-training');
@@ -126,12 +130,17 @@ test('images: upload a tile ZIP, PatchCore and a CNN with a live epoch chart, st
   // Stop a long run: it ends within one batch and keeps the best checkpoint.
   await page.goto(registerUrl);
   await page.getByRole('textbox', { name: 'Project name' }).fill('Long run');
+  await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('checkbox', { name: 'PatchCore (OK images only)' }).uncheck();
   await page.getByRole('checkbox', { name: 'Compact CNN (from scratch)' }).check();
+  await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('spinbutton', { name: 'Image size (px)' }).fill('48');
   await page.getByRole('spinbutton', { name: 'Epochs' }).fill('300');
   await page.getByRole('spinbutton', { name: 'Early stopping patience (0: off)' }).fill('0');
-  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  // created only: the project page's Train starts it
+  await page.getByRole('button', { name: 'Create only' }).click();
   await page.waitForURL(/\/training\/details\//);
   const longUrl = page.url();
   await page.getByRole('button', { name: 'Train', exact: true }).click();

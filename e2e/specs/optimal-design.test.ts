@@ -61,7 +61,7 @@ test('optimal design: a constrained 3-component mixture with an exclude file →
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByText('exclude.csv (±0.01)').waitFor();
   await shot('03-preview');
-  await page.getByRole('button', { name: 'Create design' }).click();
+  await page.getByRole('button', { name: 'Create and start' }).click();
   await page.waitForURL(/\/optimal-design\/details\/[^/]+$/, { timeout: 240_000 });
   const projectUrl = page.url();
 

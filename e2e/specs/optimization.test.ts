@@ -74,7 +74,7 @@ test('optimisation: maximum concrete strength under a cost limit with cement bou
   await page.getByRole('button', { name: 'Next' }).click(); // preview
   await page.getByText('cement [150, 450]').waitFor();
   await shot('03-preview');
-  await page.getByRole('button', { name: 'Register and run' }).click();
+  await page.getByRole('button', { name: 'Create and start' }).click();
 
   // The details page follows the runs until both are done.
   await page.waitForURL(/\/optimization\/regress\/details\/[^/]+$/);

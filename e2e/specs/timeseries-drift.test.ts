@@ -104,7 +104,8 @@ test('SKAB with its thermal signals as slowly drifting: chosen in the wizard (en
   const summary = page.getByTestId('wizard-summary');
   await summary.getByText('Temperature, Thermocouple: change over 45 rows').waitFor();
   await summary.getByText('5 (mean)').waitFor();
-  await page.getByRole('button', { name: 'Create project' }).click();
+  // created only, so the page is read before training starts; then Train on the project page
+  await page.getByRole('button', { name: 'Create only' }).click();
   await page.waitForURL(/\/training\/time-series\/details\//);
   await page.getByText('Temperature, Thermocouple: change over 45 rows').waitFor();
   await page.getByRole('button', { name: 'Train', exact: true }).click();

@@ -46,9 +46,10 @@ async function newProject(dataset: RegExp, type: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
-async function trainAndWait() {
+/** The wizard's one final action creates the project and starts its training; its page shows the detectors done. */
+async function createAndWait() {
+  await page.getByRole('button', { name: 'Create and start' }).click();
   await page.waitForURL(/\/training\/time-series\/details\//);
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
   await page.getByRole('table', { name: 'Detectors' }).getByText('Done', { exact: true }).first().waitFor({ timeout: 240_000 });
 }
 
@@ -107,8 +108,7 @@ test('unsupervised PCA-MSPC on TEP ordered by its sample number: train on d00, d
   await shot('02b-wizard-detectors');
   await page.getByRole('checkbox', { name: 'Isolation Forest' }).check();
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Create project' }).click();
-  await trainAndWait();
+  await createAndWait();
   const details = page.url();
   await shot('03-details');
 
@@ -227,8 +227,7 @@ test('supervised on SKAB valve1 with its anomaly column, time-ordered split', as
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('checkbox', { name: 'Logistic regression' }).check();
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Create project' }).click();
-  await trainAndWait();
+  await createAndWait();
   await page.getByRole('link', { name: 'Threshold', exact: true }).first().click();
   await page.getByTestId('metric-f1').waitFor();
   const f1 = await page.getByTestId('metric-f1').innerText();
@@ -288,9 +287,8 @@ test('unsupervised on SKAB: the normal period is chosen by dragging on the serie
   assert.match(preview, /Normal period\s+2020-03-09 \d\d:\d\d:\d\d – 2020-03-09 \d\d:\d\d:\d\d/);
   assert.match(preview, /Resampling\s+1s/);
   await shot('12b-skab-summary');
-  await page.getByRole('button', { name: 'Create project' }).click();
+  await page.getByRole('button', { name: 'Create and start' }).click();
   await page.waitForURL(/\/training\/time-series\/details\//);
-  await page.getByRole('button', { name: 'Train', exact: true }).click();
   // Done, or a failure message (the test then fails with what the page said)
   const table = page.getByRole('table', { name: 'Detectors' });
   await table.getByText(/^(Done|Train failed)$/).first().waitFor({ timeout: 240_000 });

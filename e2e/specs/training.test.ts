@@ -80,7 +80,7 @@ test('training: a regression project with auto-tune to its report, a prediction 
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByText('Ridge regression, Random forest, LightGBM (gradient boosting)').waitFor();
   await shot('05-preview');
-  await page.getByRole('button', { name: 'Register and train' }).click();
+  await page.getByRole('button', { name: 'Create and start' }).click();
 
   // Details: progress is polled until every model is done.
   await page.waitForURL(/\/training\/regress\/details\//);
@@ -145,7 +145,7 @@ test('training: a regression project with auto-tune to its report, a prediction 
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('checkbox', { name: 'k-means' }).check();
   await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByRole('button', { name: 'Register and train' }).click();
+  await page.getByRole('button', { name: 'Create and start' }).click();
   await page.waitForURL(/\/training\/clustering\/details\//);
   await page.getByRole('button', { name: 'Report 1_kmeans' }).waitFor({ timeout: 240_000 });
   await page.getByRole('button', { name: 'Report 1_kmeans' }).click();

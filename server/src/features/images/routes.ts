@@ -14,6 +14,7 @@ import { esc } from '../../pdf/charts.js';
 import { M } from './messages.js';
 import { makeImagePreprocess } from './preprocess.js';
 import { tsModel } from '../timeseries/schemas.js';
+import { renameBody } from '../training/schemas.js';
 import {
   galleryQuery,
   imageDatasetRegisterBody,
@@ -79,23 +80,23 @@ const runShape = z.object({
 }).meta({ id: 'ImagePreprocessRun' });
 const predictionShape = imagePredictionStarted;
 
+const fileHeaders = (reply: FastifyReply, type: string, download?: string) => {
+  reply.header('content-type', type);
+  reply.header('cache-control', 'private, max-age=3600');
+  if (download) reply.header('content-disposition', `attachment; filename="${download.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(download)}`);
+};
+const sendFile = (reply: FastifyReply, file: string, type: string, download?: string) => {
+  if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
+  fileHeaders(reply, type, download);
+  return reply.send(fs.createReadStream(file));
+};
+
 export default async function imageRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { jobs, storage } = app.ctx;
   const { images: svc, timeSeries, runs, predictions } = app.services;
   const pre = makeImagePreprocess(app.ctx, svc);
   svc.installJobHandlers();
-
-  const fileHeaders = (reply: FastifyReply, type: string, download?: string) => {
-    reply.header('content-type', type);
-    reply.header('cache-control', 'private, max-age=3600');
-    if (download) reply.header('content-disposition', `attachment; filename="${download.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(download)}`);
-  };
-  const sendFile = (reply: FastifyReply, file: string, type: string, download?: string) => {
-    if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
-    fileHeaders(reply, type, download);
-    return reply.send(fs.createReadStream(file));
-  };
 
   // ---- datasets --------------------------------------------------------------------------------------------
   r.get('/image/dataset/:id', { schema: { tags, summary: 'An image dataset: classes, counts per class and split, skipped ZIP entries', params: idParams, response: envelope(datasetShape) } }, async (req) =>
@@ -195,9 +196,12 @@ export default async function imageRoutes(app: FastifyInstance) {
   r.get('/stop/image/train/:id', { preHandler: requireWriter, schema: { tags, summary: 'Stop training within one batch, keeping the best checkpoint (id: the project)', params: idParams, response: envelope(projectShape) } }, async (req) =>
     ok(await svc.stop(req.auth, req.params.id)),
   );
-  r.delete('/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete an image project (analysis, classification), its models and files', params: idParams, response: envelope(IdView) } }, async (req) => {
-    return ok(await svc.remove(req.auth, req.params.id));
-  });
+  r.delete('/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete an image project (analysis, classification), its models and files', params: idParams, response: envelope(IdView) } }, async (req) =>
+    ok(await svc.remove(req.auth, req.params.id)),
+  );
+  r.put('/image/project/:project_id', { preHandler: requireWriter, schema: { tags, summary: 'Rename an image project (in any state)', params: projectIdParams, body: renameBody, response: envelope(projectShape) } }, async (req) =>
+    ok(await svc.rename(req.auth, req.params.project_id, req.body.name)),
+  );
 
   // ---- results ---------------------------------------------------------------------------------------------
   r.get('/detail/:project_id/:model_key', { schema: { tags, summary: 'Metrics, confusion matrix, gallery, held-out scores and threshold of a model', params: modelParams, response: envelope(detailShape) } }, async (req) =>

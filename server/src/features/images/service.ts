@@ -100,6 +100,28 @@ export function engineError(code: string, params: Record<string, unknown> = {}, 
   return isEngineCode(code) ? new AppError(status, engineErrorMessage({ code, params }), {}, field) : new AppError(status, M.ingestFailed, { reason: code }, field);
 }
 
+/** One model as the page and the API show it. */
+function modelView(m: TrainingModelTable, epochs: unknown[]) {
+  const s = parse<Record<string, unknown>>(m.summary_json, {});
+  return {
+    id: m.id,
+    model_key: m.model_key,
+    algorithm: m.algorithm,
+    params: parse(m.params_json, {}),
+    state: m.state,
+    metrics: parse<Record<string, unknown> | null>(m.metrics_json, null),
+    threshold: (s.threshold as number | undefined) ?? null,
+    stopped: !!s.stopped,
+    seconds: (s.seconds as number | undefined) ?? null,
+    error: m.error,
+    /** the engine's refusal in both languages when it gave a code */
+    error_message: m.state === 'failed' && s.error_code && isEngineCode(String(s.error_code)) ? engineErrorMessage({ code: String(s.error_code), params: (s.error_params ?? {}) as Record<string, unknown> }) : null,
+    log: m.state === 'failed' ? m.log : null,
+    trained_at: m.trained_at,
+    epochs,
+  };
+}
+
 export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets: DatasetService; runs: RunService }) {
   const { db, storage, jobs } = ctx;
 
@@ -158,27 +180,6 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
       });
     }
     return by;
-  }
-
-  function modelView(m: TrainingModelTable, epochs: unknown[]) {
-    const s = parse<Record<string, unknown>>(m.summary_json, {});
-    return {
-      id: m.id,
-      model_key: m.model_key,
-      algorithm: m.algorithm,
-      params: parse(m.params_json, {}),
-      state: m.state,
-      metrics: parse<Record<string, unknown> | null>(m.metrics_json, null),
-      threshold: (s.threshold as number | undefined) ?? null,
-      stopped: !!s.stopped,
-      seconds: (s.seconds as number | undefined) ?? null,
-      error: m.error,
-      /** the engine's refusal in both languages when it gave a code */
-      error_message: m.state === 'failed' && s.error_code && isEngineCode(String(s.error_code)) ? engineErrorMessage({ code: String(s.error_code), params: (s.error_params ?? {}) as Record<string, unknown> }) : null,
-      log: m.state === 'failed' ? m.log : null,
-      trained_at: m.trained_at,
-      epochs,
-    };
   }
 
   async function view(auth: AuthContext, p: TrainingProjectTable) {
@@ -341,6 +342,12 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
           models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
         },
       });
+      return view(auth, await getProject(auth, id));
+    },
+
+    /** The name only, in any state: the one project row's owner (runs) writes it. */
+    async rename(auth: AuthContext, id: string, name: string) {
+      await runs.rename(auth.orgId, (await getProject(auth, id)).id, name);
       return view(auth, await getProject(auth, id));
     },
 

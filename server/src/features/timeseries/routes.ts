@@ -9,7 +9,7 @@ import { embedReportFont } from '../../pdf/index.js';
 import { langOf } from '../../i18n/messages.js';
 import { fileReplies, IdView } from '../../http/responses.js';
 import { M as TM } from '../training/messages.js';
-import { trainBody } from '../training/schemas.js';
+import { renameBody, trainBody } from '../training/schemas.js';
 import { contributionsView, driftSuggestBody, driftSuggestionView, normalDefaultQuery, normalDefaultView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
 import { localCatalogue } from './detectors.js';
 import { tsadTrainJob } from './jobs.js';
@@ -72,6 +72,9 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   r.get('/timseseries/project/:id', { schema: projectSchema }, async (req) => ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id), langOf(req.headers['accept-language']))));
   r.get('/timeseries/project/:id', { schema: { ...projectSchema, summary: 'Correctly spelt alias of GET timseseries/project/{id}' } }, async (req) =>
     ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id), langOf(req.headers['accept-language']))),
+  );
+  r.put('/timeseries/project/:id', { preHandler: requireWriter, schema: { tags, summary: 'Rename the project (in any state)', params: pid, body: renameBody, response: wrap(projectView) } }, async (req) =>
+    ok(await svc.rename(req.auth, req.params.id, req.body.name, langOf(req.headers['accept-language']))),
   );
   r.get(
     '/timeseries/project/list/',

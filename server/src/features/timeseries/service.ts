@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import type { Lang } from '../../i18n/messages.js';
 import type { DatasetService } from '../datasets/service.js';
 import { M as TM } from '../training/messages.js';
 import type { RunService } from '../training/runs.js';
@@ -41,6 +42,10 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
     register: on(register),
     train: on(train),
     report: on(report),
+    async rename(auth: AuthContext, id: string, name: string, lang: Lang = 'en') {
+      await runs.rename(auth.orgId, (await getProject(auth, id)).id, name);
+      return view(auth, await getProject(auth, id), lang);
+    },
     /** The project, its models, saved thresholds and files. */
     async remove(auth: AuthContext, id: string) {
       const p = await getProject(auth, id);

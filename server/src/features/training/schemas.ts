@@ -51,6 +51,8 @@ export type ProjectFields = z.infer<typeof projectFields>;
 export const registerBody = projectFields;
 export const genericRegisterBody = projectFields.extend({ project_type: z.enum(PROJECT_TYPES) });
 export const updateBody = z.object(fieldTypes).partial();
+/** Renaming a time-series or image project: the name alone, the rule of every project's name. */
+export const renameBody = z.object({ name: fieldTypes.name });
 export const trainBody = z.object({ model_keys: z.array(z.string().max(100)).optional() }).nullish();
 export const reportBody = z.object({ model_key: z.string().max(100) });
 export const listQuery = z.object({

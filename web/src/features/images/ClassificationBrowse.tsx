@@ -84,6 +84,89 @@ function Thumb({ g, projectId, datasetId, modelKey, heat, onOpen }: { g: Gallery
  * heat-maps, full-size view with class probabilities) or by class (precision, recall, F1 and the most frequent
  * confusion of each class, with that class's images). The project and model are chosen on the page (?project_id=&model_key=).
  */
+/** Per class: support, precision, recall, F1 and the class it is most often taken for; a row picks its images. */
+function PerClassTable({ rows, selected, onSelect }: { rows: ReturnType<typeof classRows>; selected: string; onSelect: (label: string) => void }) {
+  const { t } = useTranslation(NS);
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+      <Typography variant="h6">{t('browse.perClass')}</Typography>
+      <Table size="small" aria-label={t('browse.perClass')}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('dataset.class')}</TableCell>
+            <TableCell align="right">{t('browse.support')}</TableCell>
+            <TableCell align="right">{t('browse.predictedAs')}</TableCell>
+            <TableCell align="right">{t('metric.precision')}</TableCell>
+            <TableCell align="right">{t('metric.recall')}</TableCell>
+            <TableCell align="right">{t('metric.f1')}</TableCell>
+            <TableCell>{t('browse.confusedWith')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((r) => (
+            <TableRow key={r.label} hover selected={selected === r.label} sx={{ cursor: 'pointer' }} onClick={() => onSelect(r.label)}>
+              <TableCell component="th">{r.label}</TableCell>
+              <TableCell align="right">{r.support}</TableCell>
+              <TableCell align="right">{r.predicted}</TableCell>
+              <TableCell align="right" title={r.undefinedPrecision ? t('browse.zeroDivision') : undefined}>
+                {pct(r.precision)}
+                {r.undefinedPrecision && '*'}
+              </TableCell>
+              <TableCell align="right" title={r.undefinedRecall ? t('browse.zeroDivision') : undefined}>
+                {pct(r.recall)}
+                {r.undefinedRecall && '*'}
+              </TableCell>
+              <TableCell align="right">{fmt(r.f1)}</TableCell>
+              <TableCell>{r.confusedWith ? t('browse.confusion', { label: r.confusedWith.label, n: r.confusedWith.n }) : '—'}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      {rows.some((r) => r.undefinedPrecision || r.undefinedRecall) && (
+        <Typography variant="caption" color="text.secondary" component="p">
+          * {t('browse.zeroDivision')}
+        </Typography>
+      )}
+      <Typography variant="caption" color="text.secondary">
+        {t('browse.classHelp')}
+      </Typography>
+    </Paper>
+  );
+}
+
+/** One image large, with its heat-map and class probabilities. */
+function ImageDialog({ open, p, modelKey, onClose }: { open: GalleryItem | null; p: NonNullable<ReturnType<typeof useImageProject>['data']>; modelKey: string; onClose: () => void }) {
+  const { t } = useTranslation(NS);
+  return (
+    <Dialog open={!!open} onClose={onClose} maxWidth="lg">
+      <DialogTitle>
+        {open?.label} → {open?.predicted}
+      </DialogTitle>
+      <DialogContent sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+        {open && <AuthImage path={`/api/image/dataset/${enc(p.dataset_id)}/image/${open.id}`} alt={t('browse.original')} size={420} />}
+        {open && open.heatmap && <AuthImage path={`/api/image/train/heatmap/${enc(p.project_id)}/${enc(modelKey)}/${open.id}`} alt={t('result.heatmap')} size={420} />}
+        {open?.probabilities && (
+          <Table size="small" aria-label={t('browse.probabilities')} sx={{ width: 'auto' }}>
+            <TableBody>
+              {Object.entries(open.probabilities)
+                .sort((a, b) => b[1] - a[1])
+                .map(([c, v]) => (
+                  <TableRow key={c}>
+                    <TableCell component="th">{c}</TableCell>
+                    <TableCell align="right">{pct(v)}</TableCell>
+                  </TableRow>
+                ))}
+            </TableBody>
+          </Table>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('dataset.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
 export default function ClassificationBrowse({ view }: { view: 'images' | 'class' }) {
   const { t } = useTranslation(NS);
   const navigate = useNavigate();
@@ -186,49 +269,7 @@ export default function ClassificationBrowse({ view }: { view: 'images' | 'class
       )}
       {detail.data && p && view === 'class' && (
         <>
-          <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-            <Typography variant="h6">{t('browse.perClass')}</Typography>
-            <Table size="small" aria-label={t('browse.perClass')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('dataset.class')}</TableCell>
-                  <TableCell align="right">{t('browse.support')}</TableCell>
-                  <TableCell align="right">{t('browse.predictedAs')}</TableCell>
-                  <TableCell align="right">{t('metric.precision')}</TableCell>
-                  <TableCell align="right">{t('metric.recall')}</TableCell>
-                  <TableCell align="right">{t('metric.f1')}</TableCell>
-                  <TableCell>{t('browse.confusedWith')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((r) => (
-                  <TableRow key={r.label} hover selected={selected === r.label} sx={{ cursor: 'pointer' }} onClick={() => setSelected(r.label)}>
-                    <TableCell component="th">{r.label}</TableCell>
-                    <TableCell align="right">{r.support}</TableCell>
-                    <TableCell align="right">{r.predicted}</TableCell>
-                    <TableCell align="right" title={r.undefinedPrecision ? t('browse.zeroDivision') : undefined}>
-                      {pct(r.precision)}
-                      {r.undefinedPrecision && '*'}
-                    </TableCell>
-                    <TableCell align="right" title={r.undefinedRecall ? t('browse.zeroDivision') : undefined}>
-                      {pct(r.recall)}
-                      {r.undefinedRecall && '*'}
-                    </TableCell>
-                    <TableCell align="right">{fmt(r.f1)}</TableCell>
-                    <TableCell>{r.confusedWith ? t('browse.confusion', { label: r.confusedWith.label, n: r.confusedWith.n }) : '—'}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            {rows.some((r) => r.undefinedPrecision || r.undefinedRecall) && (
-              <Typography variant="caption" color="text.secondary" component="p">
-                * {t('browse.zeroDivision')}
-              </Typography>
-            )}
-            <Typography variant="caption" color="text.secondary">
-              {t('browse.classHelp')}
-            </Typography>
-          </Paper>
+          <PerClassTable rows={rows} selected={selected} onSelect={setSelected} />
           {selected && (
             <Paper variant="outlined" sx={{ p: 2 }}>
               {(
@@ -254,32 +295,7 @@ export default function ClassificationBrowse({ view }: { view: 'images' | 'class
           )}
         </>
       )}
-      <Dialog open={!!open} onClose={() => setOpen(null)} maxWidth="lg">
-        <DialogTitle>
-          {open?.label} → {open?.predicted}
-        </DialogTitle>
-        <DialogContent sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-          {open && p && <AuthImage path={`/api/image/dataset/${enc(p.dataset_id)}/image/${open.id}`} alt={t('browse.original')} size={420} />}
-          {open && p && open.heatmap && <AuthImage path={`/api/image/train/heatmap/${enc(p.project_id)}/${enc(modelKey)}/${open.id}`} alt={t('result.heatmap')} size={420} />}
-          {open?.probabilities && (
-            <Table size="small" aria-label={t('browse.probabilities')} sx={{ width: 'auto' }}>
-              <TableBody>
-                {Object.entries(open.probabilities)
-                  .sort((a, b) => b[1] - a[1])
-                  .map(([c, v]) => (
-                    <TableRow key={c}>
-                      <TableCell component="th">{c}</TableCell>
-                      <TableCell align="right">{pct(v)}</TableCell>
-                    </TableRow>
-                  ))}
-              </TableBody>
-            </Table>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setOpen(null)}>{t('dataset.close')}</Button>
-        </DialogActions>
-      </Dialog>
+      {p && <ImageDialog open={open} p={p} modelKey={modelKey} onClose={() => setOpen(null)} />}
     </Box>
   );
 }

@@ -9,16 +9,18 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import EChart from '../../charts/EChart';
 import ConfirmDialog from '../../components/ConfirmDialog';
-import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import { imageKeys, type ImageModel, stopTraining, trainImageProject, useImageProject } from './api';
+import ProjectFrame from '../../components/ProjectFrame';
+import { deleteProject } from '../training/api';
+import { imageKeys, type ImageModel, renameImageProject, stopTraining, trainImageProject, useImageProject } from './api';
 import './charts';
 import { fmt, NS, StateChip } from './shared';
 
@@ -59,6 +61,7 @@ export default function DetailsPage() {
   const { t, i18n } = useTranslation(NS);
   const { project_id: id } = useParams();
   const qc = useQueryClient();
+  const navigate = useNavigate();
   const { data: p } = useImageProject(id);
   const [confirmStop, setConfirmStop] = useState(false);
   usePageTitle(p?.name);
@@ -69,89 +72,98 @@ export default function DetailsPage() {
   const lang = i18n.language.startsWith('ja') ? 'ja' : 'en';
   return (
     <Box sx={{ maxWidth: 1200 }}>
-      <PageHeader
-        title={p.name}
-        subtitle={`${t(`type.${p.project_type}`)} · ${t('details.dataset')}: ${p.parent_dataset_name} · ${t('details.images')}: ${p.number_of_data} · ${t('details.classes')}: ${p.classes.join(', ')}`}
+      <ProjectFrame
+        name={p.name}
+        typeLabel={t(`type.${p.project_type}`)}
+        state={<StateChip state={p.training_state} />}
+        facts={[p.parent_dataset_name, `${t('details.images')}: ${p.number_of_data}`, `${t('details.classes')}: ${p.classes.join(', ')}`]}
         actions={
-          <>
-            <StateChip state={p.training_state} />
-            {training ? (
-              <Button variant="outlined" color="warning" disabled={p.stopping} onClick={() => setConfirmStop(true)}>
-                {p.stopping ? t('details.stopping') : t('details.stop')}
-              </Button>
-            ) : (
-              <Button variant="contained" onClick={() => trainImageProject(p.project_id).then(refresh).catch(() => undefined)}>
-                {p.training_state === 'ready' ? t('details.train') : t('details.retrain')}
-              </Button>
-            )}
-          </>
+          training ? (
+            <Button variant="outlined" color="warning" disabled={p.stopping} onClick={() => setConfirmStop(true)}>
+              {p.stopping ? t('details.stopping') : t('details.stop')}
+            </Button>
+          ) : (
+            <Button variant="contained" startIcon={<PlayArrowIcon />} onClick={() => trainImageProject(p.project_id).then(refresh).catch(() => undefined)}>
+              {p.training_state === 'ready' ? t('details.train') : t('details.retrain')}
+            </Button>
+          )
         }
-      />
-      {training && p.job && (
-        <Box sx={{ mb: 2 }}>
-          <LinearProgress variant="determinate" value={Math.round(p.job.progress * 100)} aria-label={t('details.progress')} />
-          <Typography variant="caption" color="text.secondary">
-            {Math.round(p.job.progress * 100)} % · {p.job.message}
-          </Typography>
-        </Box>
-      )}
-      {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
-      {p.models.map((m) => (
-        <Paper key={m.model_key} variant="outlined" sx={{ p: 2, mb: 2 }}>
-          <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-            <Typography variant="h6" sx={{ flex: 1 }}>
-              {t(`algo.${m.algorithm}`)} <Typography component="span" color="text.secondary">({m.model_key})</Typography>
-            </Typography>
-            <StateChip state={m.state} />
-            {m.state === 'done' && (
-              <>
-                <Button size="small" variant="outlined" component={RouterLink} to={resultPath(m)}>
-                  {t('details.results')}
-                </Button>
-                {p.project_type === 'analysis' && (
-                  <Button size="small" variant="outlined" component={RouterLink} to={`/training/result/threshold/${encodeURIComponent(p.project_id)}/${encodeURIComponent(m.model_key)}`}>
-                    {t('details.threshold')}
-                  </Button>
-                )}
-              </>
-            )}
-          </Box>
-          {m.stopped && <Alert severity="info" sx={{ mb: 1 }}>{t('details.stopped')}</Alert>}
-          {m.state === 'failed' && <Alert severity="error" sx={{ mb: 1 }}>{m.error_message ? m.error_message[lang] : m.error}</Alert>}
-          {m.algorithm !== 'patchcore' && <EpochChart model={m} />}
-          {m.metrics && (
-            <Table size="small" sx={{ width: 'auto' }}>
-              <TableHead>
-                <TableRow>
-                  {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
-                    <TableCell key={k}>{t(`metric.${k}`)}</TableCell>
-                  ))}
-                  {m.seconds !== null && <TableCell />}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                <TableRow>
-                  {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
-                    <TableCell key={k}>{fmt(m.metrics?.[k])}</TableCell>
-                  ))}
-                  {m.seconds !== null && <TableCell>{t('details.seconds', { s: m.seconds.toFixed(1) })}</TableCell>}
-                </TableRow>
-              </TableBody>
-            </Table>
-          )}
-        </Paper>
-      ))}
-      <ConfirmDialog
-        open={confirmStop}
-        title={t('details.stop')}
-        text={t('details.stopConfirm')}
-        confirmLabel={t('details.stop')}
-        onClose={() => setConfirmStop(false)}
-        onConfirm={() => {
-          setConfirmStop(false);
-          stopTraining(p.project_id).then(refresh).catch(() => undefined);
+        onRename={async (name) => {
+          refresh(await renameImageProject(p.project_id, name));
+          await qc.invalidateQueries({ queryKey: ['training', 'list'] });
         }}
-      />
+        onDelete={async () => {
+          await deleteProject(p.project_type, p.project_id);
+          await qc.invalidateQueries({ queryKey: ['training'] });
+          navigate('/training');
+        }}
+      >
+        {training && p.job && (
+          <Box sx={{ mb: 2 }}>
+            <LinearProgress variant="determinate" value={Math.round(p.job.progress * 100)} aria-label={t('details.progress')} />
+            <Typography variant="caption" color="text.secondary">
+              {Math.round(p.job.progress * 100)} % · {p.job.message}
+            </Typography>
+          </Box>
+        )}
+        {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
+        {p.models.map((m) => (
+          <Paper key={m.model_key} variant="outlined" sx={{ p: 2, mb: 2 }}>
+            <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+              <Typography variant="h6" sx={{ flex: 1 }}>
+                {t(`algo.${m.algorithm}`)} <Typography component="span" color="text.secondary">({m.model_key})</Typography>
+              </Typography>
+              <StateChip state={m.state} />
+              {m.state === 'done' && (
+                <>
+                  <Button size="small" variant="outlined" component={RouterLink} to={resultPath(m)}>
+                    {t('details.results')}
+                  </Button>
+                  {p.project_type === 'analysis' && (
+                    <Button size="small" variant="outlined" component={RouterLink} to={`/training/result/threshold/${encodeURIComponent(p.project_id)}/${encodeURIComponent(m.model_key)}`}>
+                      {t('details.threshold')}
+                    </Button>
+                  )}
+                </>
+              )}
+            </Box>
+            {m.stopped && <Alert severity="info" sx={{ mb: 1 }}>{t('details.stopped')}</Alert>}
+            {m.state === 'failed' && <Alert severity="error" sx={{ mb: 1 }}>{m.error_message ? m.error_message[lang] : m.error}</Alert>}
+            {m.algorithm !== 'patchcore' && <EpochChart model={m} />}
+            {m.metrics && (
+              <Table size="small" sx={{ width: 'auto' }}>
+                <TableHead>
+                  <TableRow>
+                    {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
+                      <TableCell key={k}>{t(`metric.${k}`)}</TableCell>
+                    ))}
+                    {m.seconds !== null && <TableCell />}
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  <TableRow>
+                    {(['accuracy', 'precision', 'recall', 'f1', 'roc_auc'] as const).map((k) => (
+                      <TableCell key={k}>{fmt(m.metrics?.[k])}</TableCell>
+                    ))}
+                    {m.seconds !== null && <TableCell>{t('details.seconds', { s: m.seconds.toFixed(1) })}</TableCell>}
+                  </TableRow>
+                </TableBody>
+              </Table>
+            )}
+          </Paper>
+        ))}
+        <ConfirmDialog
+          open={confirmStop}
+          title={t('details.stop')}
+          text={t('details.stopConfirm')}
+          confirmLabel={t('details.stop')}
+          onClose={() => setConfirmStop(false)}
+          onConfirm={() => {
+            setConfirmStop(false);
+            stopTraining(p.project_id).then(refresh).catch(() => undefined);
+          }}
+        />
+      </ProjectFrame>
     </Box>
   );
 }

@@ -244,6 +244,56 @@ function LivePreview({ datasetId, ops, total }: { datasetId: string; ops: ImageO
  * preprocessing, registration'): the dataset's counts, the operations with a live before/after preview on real
  * images, then a run over every image and its registration as a new dataset (labels and splits kept).
  */
+type ImageSummary = NonNullable<ReturnType<typeof useImageDataset>['data']>['image'];
+
+/** The first step: what the dataset holds, per class and split, with a few of its images. */
+function DatasetStep({ id, img, canWrite, onNext }: { id: string; img: ImageSummary; canWrite: boolean; onNext: () => void }) {
+  const { t } = useTranslation(NS);
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Typography variant="h6">{t('pre.stepDataset')}</Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {t(`type.${img.kind === 'classification' ? 'classification' : 'analysis'}`)} · {t('pre.imageCount', { n: formatInteger(img.total) })}
+      </Typography>
+      <CountsTable classes={img.classes} counts={img.counts} label={t('dataset.counts')} />
+      <Box role="list" aria-label={t('dataset.title')} sx={{ display: 'flex', gap: 1, mt: 2, flexWrap: 'wrap' }}>
+        {Array.from({ length: Math.min(8, img.total) }, (_, i) => String(i).padStart(6, '0')).map((iid) => (
+          <Box role="listitem" key={iid}>
+            <AuthImage path={`/api/image/dataset/${encodeURIComponent(id)}/image/${iid}?thumb=1`} alt={iid} size={100} />
+          </Box>
+        ))}
+      </Box>
+      <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
+        <Button variant="contained" onClick={onNext} disabled={!canWrite}>
+          {t('pre.next')}
+        </Button>
+      </Box>
+    </Paper>
+  );
+}
+
+/** A few processed images with their labels and sizes, before the new dataset is registered. */
+function ProcessedSample({ tempId, sample }: { tempId: string; sample: { id: string; label: string | null; width: number; height: number }[] }) {
+  const { t } = useTranslation(NS);
+  return (
+    <>
+      <Typography variant="subtitle2" sx={{ mt: 2 }}>
+        {t('pre.processedSample')}
+      </Typography>
+      <Box role="list" aria-label={t('pre.processedSample')} sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(120px, 1fr))', gap: 1, mt: 1 }}>
+        {sample.map((s) => (
+          <Box role="listitem" key={s.id}>
+            <AuthImage path={`/api/image/preprocess/result/${encodeURIComponent(tempId)}/thumb/${s.id}`} alt={`${s.label ?? ''} ${s.id}`} size={120} />
+            <Typography variant="caption">
+              {s.label} · {s.width} × {s.height}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+    </>
+  );
+}
+
 export default function PreprocessPage() {
   const { t } = useTranslation(NS);
   const navigate = useNavigate();
@@ -303,27 +353,7 @@ export default function PreprocessPage() {
         ))}
       </Stepper>
       {!canWrite && <Alert severity="info" sx={{ mb: 2 }}>{t('pre.viewerOnly')}</Alert>}
-      {step === 0 && (
-        <Paper variant="outlined" sx={{ p: 2 }}>
-          <Typography variant="h6">{t('pre.stepDataset')}</Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-            {t(`type.${img.kind === 'classification' ? 'classification' : 'analysis'}`)} · {t('pre.imageCount', { n: formatInteger(img.total) })}
-          </Typography>
-          <CountsTable classes={img.classes} counts={img.counts} label={t('dataset.counts')} />
-          <Box role="list" aria-label={t('dataset.title')} sx={{ display: 'flex', gap: 1, mt: 2, flexWrap: 'wrap' }}>
-            {Array.from({ length: Math.min(8, img.total) }, (_, i) => String(i).padStart(6, '0')).map((iid) => (
-              <Box role="listitem" key={iid}>
-                <AuthImage path={`/api/image/dataset/${encodeURIComponent(id)}/image/${iid}?thumb=1`} alt={iid} size={100} />
-              </Box>
-            ))}
-          </Box>
-          <Box sx={{ mt: 2, display: 'flex', gap: 1 }}>
-            <Button variant="contained" onClick={() => setStep(1)} disabled={!canWrite}>
-              {t('pre.next')}
-            </Button>
-          </Box>
-        </Paper>
-      )}
+      {step === 0 && <DatasetStep id={id} img={img} canWrite={canWrite} onNext={() => setStep(1)} />}
       {step === 1 && (
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '360px 1fr' }, gap: 2 }}>
           <Paper variant="outlined" sx={{ p: 2 }}>
@@ -369,19 +399,7 @@ export default function PreprocessPage() {
                   {t('pre.skipped', { n: r.result.skipped.length })}: {r.result.skipped.map((s) => `${s.entry} (${s.reason})`).join(', ')}
                 </Alert>
               )}
-              <Typography variant="subtitle2" sx={{ mt: 2 }}>
-                {t('pre.processedSample')}
-              </Typography>
-              <Box role="list" aria-label={t('pre.processedSample')} sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(120px, 1fr))', gap: 1, mt: 1 }}>
-                {r.sample.map((s) => (
-                  <Box role="listitem" key={s.id}>
-                    <AuthImage path={`/api/image/preprocess/result/${encodeURIComponent(r.temp_id)}/thumb/${s.id}`} alt={`${s.label ?? ''} ${s.id}`} size={120} />
-                    <Typography variant="caption">
-                      {s.label} · {s.width} × {s.height}
-                    </Typography>
-                  </Box>
-                ))}
-              </Box>
+              <ProcessedSample tempId={r.temp_id} sample={r.sample} />
               {r.dataset_id ? (
                 <Alert severity="info" sx={{ mt: 2 }}>
                   {t('pre.alreadyRegistered')}

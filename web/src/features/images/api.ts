@@ -86,6 +86,7 @@ export function useGallery(id: string, page: number, pageSize: number, split: st
 
 export const registerImageProject = (datasetId: string, body: { project_type: ImageType; name: string; models: { algorithm: string }[]; settings: Settings }) =>
   answer(http.POST('/api/project/register/{dataset_id}', { params: { path: { dataset_id: datasetId } }, body }));
+export const renameImageProject = (id: string, name: string) => answer(http.PUT('/api/image/project/{project_id}', { params: { path: { project_id: id } }, body: { name } }));
 export const trainImageProject = (id: string) => answer(http.POST('/api/train/{project_id}', { params: { path: { project_id: id } }, body: {} }));
 export const stopTraining = (id: string) => answer(http.GET('/api/stop/image/train/{id}', { params: { path: { id } } }));
 export const saveThreshold = (id: string, key: string, body: { threshold?: number; target_miss_rate?: number; ok_percentile?: number }) =>

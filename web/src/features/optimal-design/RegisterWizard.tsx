@@ -1,61 +1,19 @@
-import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
-import Step from '@mui/material/Step';
-import StepLabel from '@mui/material/StepLabel';
-import Stepper from '@mui/material/Stepper';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
-import PageHeader from '../../components/PageHeader';
-import { ALGORITHMS, type Algorithm, type Constraint, doeKeys, MODELS, type ModelKind, registerProject, type RegisterSettings, useAllProjects, type VariableType } from './api';
+import WizardFrame from '../../components/WizardFrame';
+import { type Algorithm, type Constraint, doeKeys, type ModelKind, registerProject, type RegisterSettings, useAllProjects } from './api';
 import { decimalsOk } from '@mitate/rules';
 import { parseNumber } from './numbers';
-import FileField from './FileField';
 import { detailsPath } from './ProjectListPage';
+import { CLASSICAL_SIZE, type ConstraintDraft, parseCoefficients, type VarDraft } from './form';
+import { AlgorithmStep, InfoStep, ParametersStep, PreviewStep, type StepProps } from './wizardSteps';
 
-interface VarDraft {
-  name: string;
-  type: VariableType;
-  low: string;
-  high: string;
-  levels: string;
-}
-interface ConstraintDraft {
-  coefficients: string;
-  op: '<=' | '>=' | '=';
-  total: string;
-}
-const CLASSICAL_SIZE: Algorithm[] = ['full_factorial', 'fractional_factorial', 'central_composite', 'box_behnken', 'simplex_lattice', 'simplex_centroid'];
-
-function parseCoefficients(text: string): Record<string, number> | null {
-  const out: Record<string, number> = {};
-  for (const part of text.split(',').map((s) => s.trim()).filter(Boolean)) {
-    const [name, value] = part.split('=').map((s) => s.trim());
-    const n = Number(value);
-    if (!name || !Number.isFinite(n)) return null;
-    out[name] = n;
-  }
-  return Object.keys(out).length ? out : null;
-}
-
-export default function RegisterWizard() {
+/** The design wizard's form: every field with a default that computes a design as it stands. */
+function useDoeWizard() {
   const { t } = useTranslation('doe');
-  usePageTitle(t('new'));
   const navigate = useNavigate();
   const qc = useQueryClient();
   const others = useAllProjects();
@@ -80,11 +38,13 @@ export default function RegisterWizard() {
   const [tolerance, setTolerance] = useState('0.01');
   const [runsFile, setRunsFile] = useState<File | null>(null);
   const [existing, setExisting] = useState<{ id: string; name: string }[]>([]);
-  const [name, setName] = useState('');
+  // null until the person types a name: until then the algorithm and the variables name the project
+  const [typed, setName] = useState<string | null>(null);
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
   const [direction, setDirection] = useState<'maximize' | 'minimize'>('maximize');
 
+  const name = typed ?? `${t(`algorithm.${algorithm}`)} · ${vars.map((v) => v.name.trim()).filter(Boolean).join(', ')}`;
   const hasMixture = vars.some((v) => v.type === 'mixture');
   const numbers = [total, tolerance, ...vars.flatMap((v) => [v.low, v.high]), ...constraints.map((c) => c.total)];
   const decimalError = numbers.some((x) => !decimalsOk(x));
@@ -118,6 +78,7 @@ export default function RegisterWizard() {
   });
 
   async function create() {
+    if (!name.trim()) return setStep(2);
     setBusy(true);
     try {
       const p = await registerProject(settings(), { exclude_file: excludeFile, runs_file: runsFile });
@@ -131,188 +92,38 @@ export default function RegisterWizard() {
   }
 
   const setVar = (i: number, patch: Partial<VarDraft>) => setVars(vars.map((v, j) => (j === i ? { ...v, ...patch } : v)));
-  const steps = ['algorithm', 'parameters', 'info', 'preview'] as const;
   const canNext = step === 0 || (step === 1 && !paramsError) || (step === 2 && name.trim() !== '');
+  return { others, step, setStep, busy, canNext, create, algorithm, setAlgorithm, vars, setVars, setVar, total, setTotal, constraints, setConstraints, model, setModel, terms, setTerms, nRuns, setNRuns, seed, setSeed, responses, setResponses, resolution, setResolution, center, setCenter, degree, setDegree, excludeFile, setExcludeFile, tolerance, setTolerance, runsFile, setRunsFile, existing, setExisting, name, setName, comment, setComment, direction, setDirection, hasMixture, decimalError, settings };
+}
+export type DoeWizardState = ReturnType<typeof useDoeWizard>;
 
+const STEPS = [
+  ['algorithm', AlgorithmStep],
+  ['parameters', ParametersStep],
+  ['info', InfoStep],
+  ['preview', PreviewStep],
+] as const satisfies readonly (readonly [string, (p: StepProps) => ReactNode])[];
+
+/** The design wizard (SPEC §2): algorithm, parameters, project info, preview. */
+export default function RegisterWizard() {
+  const { t } = useTranslation('doe');
+  usePageTitle(t('new'));
+  const w = useDoeWizard();
+  const { step, setStep, busy, canNext, create } = w;
+  const Body = STEPS[step][1];
   return (
-    <Box sx={{ maxWidth: 1000 }}>
-      <PageHeader title={t('new')} />
-      <Stepper activeStep={step} sx={{ mb: 3 }}>
-        {steps.map((s) => (
-          <Step key={s}>
-            <StepLabel>{t(`steps.${s}`)}</StepLabel>
-          </Step>
-        ))}
-      </Stepper>
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        {step === 0 && (
-          <RadioGroup value={algorithm} onChange={(e) => setAlgorithm(e.target.value as Algorithm)} aria-label={t('steps.algorithm')}>
-            {ALGORITHMS.map((a) => (
-              <FormControlLabel
-                key={a}
-                value={a}
-                control={<Radio />}
-                label={
-                  <Box sx={{ py: 0.5 }}>
-                    <Typography>{t(`algorithm.${a}`)}</Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {t(`algorithmHelp.${a}`)}
-                    </Typography>
-                  </Box>
-                }
-              />
-            ))}
-          </RadioGroup>
-        )}
-        {step === 1 && (
-          <Box>
-            <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-              {t('variables')}
-            </Typography>
-            {vars.map((v, i) => (
-              <Box key={i} sx={{ display: 'flex', gap: 1, my: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-                <TextField size="small" label={t('variable.name')} value={v.name} onChange={(e) => setVar(i, { name: e.target.value })} slotProps={{ htmlInput: { 'aria-label': `${t('variable.name')} ${i + 1}` } }} />
-                <TextField size="small" select label={t('variable.type')} value={v.type} onChange={(e) => setVar(i, { type: e.target.value as VariableType })} sx={{ minWidth: 170 }}>
-                  {(['continuous', 'discrete', 'categorical', 'mixture'] as const).map((k) => (
-                    <MenuItem key={k} value={k}>
-                      {t(`vtype.${k}`)}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                {v.type === 'continuous' || v.type === 'mixture' ? (
-                  <>
-                    <TextField size="small" label={t('variable.low')} value={v.low} error={!decimalsOk(v.low)} onChange={(e) => setVar(i, { low: e.target.value })} slotProps={{ htmlInput: { 'aria-label': `${t('variable.low')} ${v.name}`, inputMode: 'decimal' } }} sx={{ width: 120 }} />
-                    <TextField size="small" label={t('variable.high')} value={v.high} error={!decimalsOk(v.high)} onChange={(e) => setVar(i, { high: e.target.value })} slotProps={{ htmlInput: { 'aria-label': `${t('variable.high')} ${v.name}`, inputMode: 'decimal' } }} sx={{ width: 120 }} />
-                  </>
-                ) : (
-                  <TextField size="small" label={t('variable.levels')} value={v.levels} onChange={(e) => setVar(i, { levels: e.target.value })} sx={{ minWidth: 250 }} />
-                )}
-                <IconButton aria-label={`${t('delete')} ${v.name}`} onClick={() => setVars(vars.filter((_, j) => j !== i))}>
-                  <DeleteIcon />
-                </IconButton>
-              </Box>
-            ))}
-            <Button startIcon={<AddIcon />} onClick={() => setVars([...vars, { name: String.fromCharCode(65 + vars.length), type: 'continuous', low: '0', high: '1', levels: '' }])}>
-              {t('addVariable')}
-            </Button>
-            {hasMixture && (
-              <TextField size="small" label={t('mixtureTotal')} value={total} error={!decimalsOk(total)} onChange={(e) => setTotal(e.target.value)} sx={{ ml: 2, width: 140 }} />
-            )}
-            <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 2 }}>
-              {t('constraints')}
-            </Typography>
-            {constraints.map((c, i) => (
-              <Box key={i} sx={{ display: 'flex', gap: 1, my: 1, alignItems: 'center' }}>
-                <TextField size="small" label={t('coefficients')} helperText={t('constraintHelp')} value={c.coefficients} onChange={(e) => setConstraints(constraints.map((x, j) => (j === i ? { ...x, coefficients: e.target.value } : x)))} sx={{ minWidth: 260 }} />
-                <TextField size="small" select value={c.op} onChange={(e) => setConstraints(constraints.map((x, j) => (j === i ? { ...x, op: e.target.value as ConstraintDraft['op'] } : x)))}>
-                  {(['<=', '>=', '='] as const).map((o) => (
-                    <MenuItem key={o} value={o}>
-                      {o === '<=' ? '≤' : o === '>=' ? '≥' : '='}
-                    </MenuItem>
-                  ))}
-                </TextField>
-                <TextField size="small" label={t('total')} value={c.total} error={!decimalsOk(c.total)} onChange={(e) => setConstraints(constraints.map((x, j) => (j === i ? { ...x, total: e.target.value } : x)))} sx={{ width: 110 }} />
-                <IconButton aria-label={t('delete')} onClick={() => setConstraints(constraints.filter((_, j) => j !== i))}>
-                  <DeleteIcon />
-                </IconButton>
-              </Box>
-            ))}
-            <Button startIcon={<AddIcon />} onClick={() => setConstraints([...constraints, { coefficients: '', op: '<=', total: '' }])}>
-              {t('addConstraint')}
-            </Button>
-            <Box sx={{ display: 'flex', gap: 2, mt: 2, flexWrap: 'wrap' }}>
-              <TextField size="small" select label={t('model')} value={model} onChange={(e) => setModel(e.target.value as ModelKind)} sx={{ minWidth: 220 }}>
-                {MODELS.map((m) => (
-                  <MenuItem key={m} value={m}>
-                    {t(`modelKind.${m}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-              {model === 'custom' && <TextField size="small" label={t('terms')} value={terms} onChange={(e) => setTerms(e.target.value)} sx={{ minWidth: 320 }} />}
-              {!CLASSICAL_SIZE.includes(algorithm) && (
-                <TextField size="small" label={t('nRuns')} value={nRuns} onChange={(e) => setNRuns(e.target.value)} slotProps={{ htmlInput: { inputMode: 'numeric' } }} sx={{ width: 200 }} />
-              )}
-              {algorithm === 'fractional_factorial' && <TextField size="small" label={t('resolution')} value={resolution} onChange={(e) => setResolution(e.target.value)} sx={{ width: 120 }} />}
-              {(algorithm === 'central_composite' || algorithm === 'box_behnken') && <TextField size="small" label={t('centerPoints')} value={center} onChange={(e) => setCenter(e.target.value)} sx={{ width: 140 }} />}
-              {algorithm === 'simplex_lattice' && <TextField size="small" label={t('degree')} value={degree} onChange={(e) => setDegree(e.target.value)} sx={{ width: 140 }} />}
-              <TextField size="small" label={t('seed')} value={seed} onChange={(e) => setSeed(e.target.value)} sx={{ width: 120 }} />
-              <TextField size="small" label={t('responses')} value={responses} onChange={(e) => setResponses(e.target.value)} sx={{ minWidth: 240 }} />
-            </Box>
-            <Box sx={{ mt: 2 }}>
-              <FileField label={t('excludeFile')} file={excludeFile} onChange={setExcludeFile} testId="exclude-file" />
-              <TextField size="small" label={t('tolerance')} value={tolerance} error={!decimalsOk(tolerance)} onChange={(e) => setTolerance(e.target.value)} sx={{ width: 300 }} />
-              <FileField label={t('runsFile')} file={runsFile} onChange={setRunsFile} testId="runs-file" />
-              {algorithm === 'bayesian' && (
-                <TextField size="small" select label={t('direction')} value={direction} onChange={(e) => setDirection(e.target.value as 'maximize' | 'minimize')} sx={{ minWidth: 160, my: 1 }} helperText={t('boNeedsRuns')}>
-                  <MenuItem value="maximize">{t('maximize')}</MenuItem>
-                  <MenuItem value="minimize">{t('minimize')}</MenuItem>
-                </TextField>
-              )}
-              <Autocomplete
-                multiple
-                size="small"
-                options={(others.data?.items ?? []).map((p) => ({ id: p.id, name: p.name }))}
-                getOptionLabel={(o) => o.name}
-                isOptionEqualToValue={(a, b) => a.id === b.id}
-                value={existing}
-                onChange={(_, v) => setExisting(v)}
-                renderInput={(params) => <TextField {...params} label={t('existingProjects')} />}
-                sx={{ maxWidth: 500, mt: 1 }}
-              />
-            </Box>
-            {decimalError && <Alert severity="error" sx={{ mt: 2 }}>{t('decimals')}</Alert>}
-          </Box>
-        )}
-        {step === 2 && (
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 520 }}>
-            <TextField label={t('name')} value={name} onChange={(e) => setName(e.target.value)} required />
-            <TextField label={t('comment')} value={comment} onChange={(e) => setComment(e.target.value)} multiline minRows={2} />
-          </Box>
-        )}
-        {step === 3 && (
-          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>
-            {[
-              [t('preview.algorithm'), t(`algorithm.${algorithm}`)],
-              [t('preview.variables'), settings().variables.map((v) => (v.levels ? `${v.name} {${v.levels.join(', ')}}` : `${v.name} [${v.low}, ${v.high}]`)).join('; ') + (hasMixture ? ` (Σ = ${total})` : '')],
-              [t('preview.constraints'), constraints.length ? constraints.map((c) => `${c.coefficients} ${c.op} ${c.total}`).join('; ') : t('preview.none')],
-              [t('preview.model'), t(`modelKind.${model}`)],
-              [t('preview.runs'), CLASSICAL_SIZE.includes(algorithm) ? '—' : nRuns],
-              [t('preview.exclude'), excludeFile ? `${excludeFile.name} (±${tolerance})` : t('preview.none')],
-              [t('preview.existing'), runsFile ? runsFile.name : t('preview.none')],
-              [t('name'), name],
-            ].map(([k, v]) => (
-              <Box key={k} sx={{ display: 'contents' }}>
-                <Typography component="dt" color="text.secondary">
-                  {k}
-                </Typography>
-                <Typography component="dd" sx={{ m: 0 }}>
-                  {v}
-                </Typography>
-              </Box>
-            ))}
-          </Box>
-        )}
-        {busy && (
-          <Box sx={{ mt: 2 }}>
-            <Typography variant="body2">{t('creating')}</Typography>
-            <LinearProgress />
-          </Box>
-        )}
-      </Paper>
-      <Box sx={{ display: 'flex', gap: 1, mt: 2 }}>
-        <Button disabled={step === 0 || busy} onClick={() => setStep(step - 1)}>
-          {t('back')}
-        </Button>
-        {step < 3 ? (
-          <Button variant="contained" disabled={!canNext} onClick={() => setStep(step + 1)}>
-            {t('next')}
-          </Button>
-        ) : (
-          <Button variant="contained" disabled={busy} onClick={create}>
-            {t('create')}
-          </Button>
-        )}
-      </Box>
-    </Box>
+    <WizardFrame
+      title={t('new')}
+      steps={STEPS.map(([key]) => ({ key, label: t(`steps.${key}`) }))}
+      step={step}
+      onBack={() => setStep(step - 1)}
+      onNext={() => setStep(step + 1)}
+      nextDisabled={!canNext}
+      onFinish={() => void create()}
+      busy={busy}
+      busyText={t('creating')}
+    >
+      <Body w={w} />
+    </WizardFrame>
   );
 }

@@ -9,20 +9,46 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
-import ConfirmDialog from '../../components/ConfirmDialog';
 import InfoGrid from '../../components/InfoGrid';
-import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
+import ProjectFrame from '../../components/ProjectFrame';
 import { StateChip } from '../training/labels';
-import { deleteTs, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, useTsProject } from './api';
+import { deleteTs, renameTs, type TsProject, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, useTsProject } from './api';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : '—');
 const num = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)).toString() : '—');
+
+/** What the project was set up with: time column, signals, label, windowing, drift, normal period or split. */
+function SettingsSection({ p }: { p: TsProject }) {
+  const { t } = useTranslation('timeseries');
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+      <InfoGrid
+        items={[
+          { label: t('details.timeColumn', { context: p.time_is_datetime ? 'datetime' : 'order' }), value: p.time_column },
+          { label: t('details.signals'), value: `${p.feature_variables.length}: ${p.feature_variables.slice(0, 8).join(', ')}${p.feature_variables.length > 8 ? ' …' : ''}` },
+          { label: t('details.label'), value: p.target_variables[0] ?? '—' },
+          { label: t('details.lags'), value: p.lags.join(', ') || '—' },
+          {
+            label: t('details.windows'),
+            value: p.windows.length ? `${(p.windows as (number | string)[]).join(', ')} (${p.window_stats.map((x) => t(`wizard.stat_${x}`)).join(', ')})` : '—',
+          },
+          { label: t('details.resample'), value: p.resample || t('details.noResample') },
+          { label: t('details.drift'), value: p.drift_signals.length ? t('details.driftValue', { signals: p.drift_signals.join(', '), rows: p.drift_rows }) : t('details.noDrift'), wide: true },
+          p.mode === 'unsupervised'
+            ? { label: t('details.normal'), value: p.normal?.mode === 'rows' ? t('details.firstRows', { rows: p.normal.rows }) : p.normal ? `${p.normal.start} – ${p.normal.end}` : '—' }
+            : { label: t('details.split'), value: `${Math.round((p.split_ratio ?? 0) * 100)} %` },
+        ]}
+      />
+    </Paper>
+  );
+}
 
 /** /training/time-series/details|result/{project_id}: settings, Train, progress, detectors with metrics and thresholds. */
 export default function DetailsPage() {
@@ -32,7 +58,6 @@ export default function DetailsPage() {
   const qc = useQueryClient();
   const { data: p, isLoading } = useTsProject(id);
   const [busy, setBusy] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   usePageTitle(p?.name);
   if (isLoading || !p) return <PageLoading />;
   const training = p.training_state === 'training';
@@ -47,21 +72,26 @@ export default function DetailsPage() {
   };
   const sorted = p.notes.find((n) => n.startsWith('sorted:'));
   return (
-    <Box>
-      <PageHeader
-        title={p.name}
-        subtitle={`${t(`types.${p.project_type}`)} · ${p.parent_dataset_name}`}
-        actions={
-          <>
-            <Button variant="contained" onClick={train} disabled={training || busy}>
-              {p.models_done ? t('details.retrain') : t('details.train')}
-            </Button>
-            <Button color="error" onClick={() => setDeleting(true)}>
-              {t('details.delete')}
-            </Button>
-          </>
-        }
-      />
+    <ProjectFrame
+      name={p.name}
+      typeLabel={t(`types.${p.project_type}`)}
+      state={<StateChip state={p.training_state} />}
+      facts={[p.parent_dataset_name]}
+      actions={
+        <Button variant="contained" startIcon={<PlayArrowIcon />} onClick={train} disabled={training || busy}>
+          {p.models_done ? t('details.retrain') : t('details.train')}
+        </Button>
+      }
+      onRename={async (name) => {
+        qc.setQueryData(tsKeys.project(id), await renameTs(id, name));
+        await qc.invalidateQueries({ queryKey: ['training', 'list'] });
+      }}
+      onDelete={async () => {
+        await deleteTs(id);
+        await qc.invalidateQueries({ queryKey: ['training'] });
+        navigate('/training');
+      }}
+    >
       {sorted && <Alert severity="info" sx={{ mb: 2 }}>{t('details.sorted', { column: sorted.slice(7) })}</Alert>}
       {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
       {training && (
@@ -72,25 +102,7 @@ export default function DetailsPage() {
           </Typography>
         </Box>
       )}
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-        <InfoGrid
-          items={[
-            { label: t('details.timeColumn', { context: p.time_is_datetime ? 'datetime' : 'order' }), value: p.time_column },
-            { label: t('details.signals'), value: `${p.feature_variables.length}: ${p.feature_variables.slice(0, 8).join(', ')}${p.feature_variables.length > 8 ? ' …' : ''}` },
-            { label: t('details.label'), value: p.target_variables[0] ?? '—' },
-            { label: t('details.lags'), value: p.lags.join(', ') || '—' },
-            {
-              label: t('details.windows'),
-              value: p.windows.length ? `${(p.windows as (number | string)[]).join(', ')} (${p.window_stats.map((x) => t(`wizard.stat_${x}`)).join(', ')})` : '—',
-            },
-            { label: t('details.resample'), value: p.resample || t('details.noResample') },
-            { label: t('details.drift'), value: p.drift_signals.length ? t('details.driftValue', { signals: p.drift_signals.join(', '), rows: p.drift_rows }) : t('details.noDrift'), wide: true },
-            p.mode === 'unsupervised'
-              ? { label: t('details.normal'), value: p.normal?.mode === 'rows' ? t('details.firstRows', { rows: p.normal.rows }) : p.normal ? `${p.normal.start} – ${p.normal.end}` : '—' }
-              : { label: t('details.split'), value: `${Math.round((p.split_ratio ?? 0) * 100)} %` },
-          ]}
-        />
-      </Paper>
+      <SettingsSection p={p} />
       <Typography variant="h6" gutterBottom>
         {t('details.models')}
       </Typography>
@@ -173,18 +185,6 @@ export default function DetailsPage() {
           {t(`details.bestBasis.${p.best_model_basis}`)}
         </Typography>
       )}
-      <ConfirmDialog
-        open={deleting}
-        title={t('details.delete')}
-        text={t('details.deleteConfirm', { name: p.name })}
-        confirmLabel={t('details.delete')}
-        destructive
-        onClose={() => setDeleting(false)}
-        onConfirm={async () => {
-          await deleteTs(id);
-          navigate('/training');
-        }}
-      />
-    </Box>
+    </ProjectFrame>
   );
 }

@@ -22,7 +22,43 @@ import { ContributionBars, MetricCards } from './Metrics';
 import ScoreChart from './ScoreChart';
 import { fullTime } from '../../lib/timeAxis';
 
-/** One labelled event of the evaluated part as the report gives it: rows counted in that part, and the rows' times. */
+type Report = NonNullable<ReturnType<typeof useTsReport>['data']>['report'];
+
+/** Labelled events of the evaluated part: how many were caught, and each with its delay or as missed. */
+function EventMetrics({ event }: { event: NonNullable<Report['metrics']['event']> }) {
+  const { t } = useTranslation('timeseries');
+  return (
+    <>
+      <Typography variant="subtitle2" sx={{ mt: 2 }}>
+        {t('report.event')}
+      </Typography>
+      <InfoGrid
+        items={[
+          { label: t('metrics.events'), value: `${event.events_detected} / ${event.events}` },
+          { label: t('metrics.precision'), value: formatMetric(event.precision) },
+          { label: t('metrics.recall'), value: formatMetric(event.recall) },
+          { label: t('metrics.f1'), value: formatMetric(event.f1) },
+        ]}
+      />
+      <Typography variant="subtitle2" sx={{ mt: 1 }}>
+        {t('report.perEvent')}
+      </Typography>
+      {event.per_event.slice(0, 20).map((e) => {
+        // by the time-column values of the event's first and last rows (row positions only in a report without them)
+        const span = { start: e.start_time != null ? fullTime(e.start_time) : e.start, end: e.end_time != null ? fullTime(e.end_time) : e.end };
+        return (
+          <Typography key={e.start} variant="body2">
+            {!e.detected
+              ? t('report.eventMissed', span)
+              : e.delay_seconds != null
+                ? t('report.eventDetectedSeconds', { ...span, rows: e.delay_rows, seconds: e.delay_seconds })
+                : t('report.eventDetected', { ...span, rows: e.delay_rows })}
+          </Typography>
+        );
+      })}
+    </>
+  );
+}
 
 /** /training/time-series/report/{project_id}/{model}: score and alarms over time, signals, metrics, contributions. */
 /** A detector's figure as read: the rule that chose its components in words, numbers formatted. */
@@ -117,37 +153,7 @@ export default function ReportPage() {
             {t(stats.data.evaluated_part === 'validation' ? 'report.metricsHeldBack' : stats.data.evaluated_part === 'train' ? 'report.metricsInSample' : 'report.metrics')}
           </Typography>
           <MetricCards s={stats.data} />
-          {m.event && (
-            <>
-              <Typography variant="subtitle2" sx={{ mt: 2 }}>
-                {t('report.event')}
-              </Typography>
-              <InfoGrid
-                items={[
-                  { label: t('metrics.events'), value: `${m.event.events_detected} / ${m.event.events}` },
-                  { label: t('metrics.precision'), value: formatMetric(m.event.precision) },
-                  { label: t('metrics.recall'), value: formatMetric(m.event.recall) },
-                  { label: t('metrics.f1'), value: formatMetric(m.event.f1) },
-                ]}
-              />
-              <Typography variant="subtitle2" sx={{ mt: 1 }}>
-                {t('report.perEvent')}
-              </Typography>
-              {m.event.per_event.slice(0, 20).map((e) => {
-                // by the time-column values of the event's first and last rows (row positions only in a report without them)
-                const span = { start: e.start_time != null ? fullTime(e.start_time) : e.start, end: e.end_time != null ? fullTime(e.end_time) : e.end };
-                return (
-                  <Typography key={e.start} variant="body2">
-                    {!e.detected
-                      ? t('report.eventMissed', span)
-                      : e.delay_seconds != null
-                        ? t('report.eventDetectedSeconds', { ...span, rows: e.delay_rows, seconds: e.delay_seconds })
-                        : t('report.eventDetected', { ...span, rows: e.delay_rows })}
-                  </Typography>
-                );
-              })}
-            </>
-          )}
+          {m.event && <EventMetrics event={m.event} />}
         </Paper>
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Typography variant="h6" gutterBottom>

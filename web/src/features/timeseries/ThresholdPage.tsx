@@ -17,6 +17,43 @@ import { ContributionBars, MetricCards } from './Metrics';
 import ScoreChart from './ScoreChart';
 
 /** /training/result/threshold/{project_id}/{model_key}: drag the threshold, see exact metrics at once, save it. */
+/** What the chart's colours mean, and that its figures are exact over every row. */
+function ChartLegend({ rows }: { rows: number }) {
+  const { t } = useTranslation('timeseries');
+  return (
+    <Box sx={{ display: 'flex', gap: 2, fontSize: 12, color: 'text.secondary', mt: 0.5, flexWrap: 'wrap' }}>
+      <span>
+        <Box component="span" sx={{ display: 'inline-block', width: 12, height: 8, bgcolor: '#e53935', mr: 0.5 }} />
+        {t('threshold.alarmSpans')}
+      </span>
+      <span>
+        <Box component="span" sx={{ display: 'inline-block', width: 12, height: 8, bgcolor: '#bdbdbd', mr: 0.5 }} />
+        {t('threshold.events')}
+      </span>
+      <span>
+        <Box component="span" sx={{ display: 'inline-block', width: 12, height: 8, bgcolor: '#e3f2fd', mr: 0.5 }} />
+        {t('threshold.trainPart')}
+      </span>
+      <span>{t('threshold.exact', { rows: rows.toLocaleString() })}</span>
+    </Box>
+  );
+}
+
+/** The signals behind the alarm span clicked on the chart. */
+function ContributionsPanel({ contrib }: { contrib: { available: boolean; items: { signal: string; value: number }[] } | null }) {
+  const { t } = useTranslation('timeseries');
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }}>
+      <Typography variant="subtitle1" gutterBottom>
+        {t('threshold.contributions')}
+      </Typography>
+      {!contrib && <Typography variant="body2">{t('threshold.clickAlarm')}</Typography>}
+      {contrib && !contrib.available && <Typography variant="body2">{t('threshold.noContributions')}</Typography>}
+      {contrib?.available && <ContributionBars items={contrib.items} />}
+    </Paper>
+  );
+}
+
 export default function ThresholdPage() {
   const { t } = useTranslation('timeseries');
   const { project_id: id = '', model_key: key = '' } = useParams();
@@ -112,21 +149,7 @@ export default function ThresholdPage() {
             setContrib(await contributions(id, key, span[0], span[1]));
           }}
         />
-        <Box sx={{ display: 'flex', gap: 2, fontSize: 12, color: 'text.secondary', mt: 0.5, flexWrap: 'wrap' }}>
-          <span>
-            <Box component="span" sx={{ display: 'inline-block', width: 12, height: 8, bgcolor: '#e53935', mr: 0.5 }} />
-            {t('threshold.alarmSpans')}
-          </span>
-          <span>
-            <Box component="span" sx={{ display: 'inline-block', width: 12, height: 8, bgcolor: '#bdbdbd', mr: 0.5 }} />
-            {t('threshold.events')}
-          </span>
-          <span>
-            <Box component="span" sx={{ display: 'inline-block', width: 12, height: 8, bgcolor: '#e3f2fd', mr: 0.5 }} />
-            {t('threshold.trainPart')}
-          </span>
-          <span>{t('threshold.exact', { rows: s.rows.toLocaleString() })}</span>
-        </Box>
+        <ChartLegend rows={s.rows} />
       </Paper>
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '2fr 1fr' }, gap: 2 }}>
         <Paper variant="outlined" sx={{ p: 2 }}>
@@ -156,14 +179,7 @@ export default function ThresholdPage() {
           )}
           <MetricCards s={stats} />
         </Paper>
-        <Paper variant="outlined" sx={{ p: 2 }}>
-          <Typography variant="subtitle1" gutterBottom>
-            {t('threshold.contributions')}
-          </Typography>
-          {!contrib && <Typography variant="body2">{t('threshold.clickAlarm')}</Typography>}
-          {contrib && !contrib.available && <Typography variant="body2">{t('threshold.noContributions')}</Typography>}
-          {contrib?.available && <ContributionBars items={contrib.items} />}
-        </Paper>
+        <ContributionsPanel contrib={contrib} />
       </Box>
     </Box>
   );

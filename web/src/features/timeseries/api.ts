@@ -135,6 +135,7 @@ export function useNormalDefault(datasetId: string, timeColumn: string, target: 
 
 export const registerTs = (datasetId: string, body: RegisterBody) => answer(http.POST('/api/timeseries/register/{id}', { params: { path: { id: datasetId } }, body }));
 export const trainTs = (id: string) => answer(http.POST('/api/timeseries/train/model/{id}', { params: { path: { id } }, body: {} }));
+export const renameTs = (id: string, name: string) => answer(http.PUT('/api/timeseries/project/{id}', { params: { path: { id } }, body: { name } }));
 export const deleteTs = (id: string) => answer(http.DELETE('/api/timeseries/project/delete/{id}', { params: { path: { id } } }));
 
 export async function downloadTsModel(p: TsProject, m: TsModel) {

@@ -226,6 +226,7 @@ describe('time-series register wizard', () => {
   it('takes slowly drifting signals with the rows of their change, and sends them with the window statistics', async () => {
     signIn();
     let sent: Record<string, unknown> | null = null;
+    let trained = false;
     mockFetch({
       'GET /api/users/me': () => ok(ME),
       'GET /api/services/status': () => ok(STATUS),
@@ -234,6 +235,10 @@ describe('time-series register wizard', () => {
       'POST /api/timeseries/register/d1': (c) => {
         sent = c.body as Record<string, unknown>;
         return ok({ ...project, windows: [5], window_stats: ['mean'], drift_signals: ['b'], drift_rows: 45 });
+      },
+      'POST /api/timeseries/train/model/p1': () => {
+        trained = true;
+        return ok({ ...project, training_state: 'training' });
       },
       'GET /api/timseseries/project/p1': () => ok({ ...project, windows: [5], window_stats: ['mean'], drift_signals: ['b'], drift_rows: 45 }),
     });
@@ -257,8 +262,9 @@ describe('time-series register wizard', () => {
     const summary = await screen.findByTestId('wizard-summary');
     expect(summary).toHaveTextContent('b: change over 45 rows');
     expect(summary).toHaveTextContent('5 (mean)');
-    fireEvent.click(screen.getByRole('button', { name: /Create/ }));
-    await waitFor(() => expect(sent).not.toBeNull(), { timeout: 60_000 });
+    // one final action, as in every wizard: the project is created and its training starts
+    fireEvent.click(screen.getByRole('button', { name: 'Create and start' }));
+    await waitFor(() => expect(trained).toBe(true), { timeout: 60_000 });
     expect(sent).toMatchObject({ windows: [5], window_stats: ['mean'], drift_signals: ['b'], drift_rows: 45 });
     // the details page shows the setting beside the windows
     expect(await screen.findByText('b: change over 45 rows', {}, { timeout: 60_000 })).toBeInTheDocument();
@@ -398,7 +404,7 @@ describe('time-series wizard: suggestion of slowly drifting signals', () => {
     expect(screen.getByRole('textbox', { name: 'Alarm k' })).toHaveValue('3');
     expect(screen.getByRole('textbox', { name: 'Alarm n' })).toHaveValue('5');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
-    fireEvent.click(await screen.findByRole('button', { name: /Create/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Create only' }));
     await waitFor(() => expect(sent).not.toBeNull(), { timeout: 60_000 });
     expect(sent).toMatchObject({ windows: [5], drift_signals: ['Temperature', 'Thermocouple'], drift_rows: 22, models: [{ algorithm: 'pca_mspc', params: { alarm_k: 3, alarm_n: 5 } }] });
   }, 90_000);

@@ -128,7 +128,7 @@ describe('training pages', () => {
     await userEvent.type(trees, '300');
     await userEvent.click(screen.getByRole('button', { name: 'Next' }));
     expect(screen.getByText('Ridge, LightGBM')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Register and train' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Create and start' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/training/regress/details/p1'));
     expect(posted).toMatchObject({
       target_variables: ['strength'],
