@@ -29,6 +29,7 @@ from ..task import EngineError
 
 STREAM_ROWS = 20_000_000
 SAMPLE_ROWS = 1_000_000  # training rows and test rows kept in memory for the steps that work on samples
+BIN_ROWS = 200_000  # rows the bins of the streamed Dataset are learnt on (LightGBM's bin_construct_sample_cnt)
 _MASK = (1 << 64) - 1
 
 
@@ -247,12 +248,10 @@ def scan(path: str, project_type: str, features: list[str], target: str, ratio: 
 
 def _sample_frame(parts: list[pd.DataFrame], categories: dict[str, list[str]]) -> pd.DataFrame:
     """The sample's parts as one frame; text columns as categories over the whole table's values."""
-    df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    for c, cats in categories.items():
-        s = df[c]
-        vals = s.astype("object").where(s.notna(), None).map(lambda v: v if v is None else str(v))
-        df[c] = pd.Categorical(vals, categories=cats)
-    return df
+    from .scale import as_category
+
+    parts = [p.assign(**{c: as_category(p[c], cats) for c, cats in categories.items()}) for p in parts]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
 # ---- pass 2: the final fit on every training row ---------------------------------------------------------------
@@ -320,8 +319,12 @@ def fit_streamed(est, pre, proj, callbacks: list, progress: Callable[[str], None
     params["metric"] = [m for m in ([params.get("metric")] if isinstance(params.get("metric"), (str, type(None))) else params["metric"]) if m is not None]
     cols = list(pre.kinds)
     cat_idx = [i for i, c in enumerate(cols) if pre.kinds[c] == "category"]
-    Zs = pre.transform(proj.X_train)
-    y_s = est._le.transform(proj.y_train) if classifier else np.asarray(proj.y_train, dtype=np.float32)
+    from .scale import sample_positions
+
+    # the bins: learnt on BIN_ROWS rows of the training sample (LightGBM itself looks at 200,000 rows for them)
+    idx = sample_positions(len(proj.X_train), BIN_ROWS, proj.seed)
+    Zs = pre.transform(proj.X_train.iloc[idx])
+    y_s = est._le.transform(proj.y_train[idx]) if classifier else np.asarray(proj.y_train[idx], dtype=np.float32)
     ref = lgb.Dataset(_matrix(Zs), label=y_s, feature_name=cols, categorical_feature=cat_idx, params=params, free_raw_data=True).construct()
     weight = None
     if classifier and est.class_weight is not None:
