@@ -5,7 +5,8 @@
 // resident memory sampled every 200 ms while the job runs; the peer's is its own ru_maxrss. The engine's per-step
 // profile (report.json "profile") is copied into the JSON.
 // Arguments: --rows=1000000 (default 10,000,000) for a quicker run; results go to training_scale.json, or to
-// training_scale-<rows>.json when --rows is given. --predict=no leaves out the prediction job (and the second upload).
+// training_scale-<rows>.json when --rows is given. --predict=no leaves out the prediction job (and the second upload);
+// --peer=no leaves out the peer (the product alone, e.g. when the machine is too busy for both in the time there is).
 // From 20 M rows the peer runs under an address-space limit of --peer-memory-gb (default 12) so that a table it cannot
 // hold fails it with MemoryError (recorded: "the peer does not fit") instead of pushing a shared machine into swap.
 // The machine's load average is recorded at the start and sampled during training: time figures on a loaded machine
@@ -33,7 +34,7 @@ const csv = await benchCsv(ROWS);
 
 // ---- the peer: pandas read_csv of the 8 columns, categories, the same 85/15 split, LGBMRegressor(n_jobs=1) ----------
 
-const peer = python(
+const peer = arg('peer', 'yes') === 'no' ? { fits: null, skipped: 'not run in this run (--peer=no)' } : python(
   String.raw`
 import json, resource, sys, time
 cap = float(sys.argv[2]) if len(sys.argv) > 2 else 0
@@ -176,7 +177,7 @@ try {
   await server.stop();
 }
 
-const ratio = (a, b) => (a && b && peer.fits !== false ? a / b : null); // no ratio to a peer that did not fit
+const ratio = (a, b) => (a && b && peer.fits ? a / b : null); // no ratio to a peer that did not fit or did not run
 writeResult(process.argv.some((a) => a.startsWith('--rows=')) ? `training_scale-${ROWS}` : 'training_scale', {
   rows: ROWS,
   load_average_at_start: loadStart,

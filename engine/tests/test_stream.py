@@ -30,6 +30,9 @@ def streamed(monkeypatch):
         monkeypatch.setattr(module, "TRAIN_METRIC_ROWS", 500)
 
 
+pytestmark = pytest.mark.usefixtures("streamed")
+
+
 def quiet(proj, algorithm: str, out, params=None, progress=lambda f, m: None):
     return trainer.train_model(proj, algorithm, params or {"n_estimators": 40}, out, progress, lambda *a, **k: None, lambda s: None)
 
@@ -42,7 +45,7 @@ def test_hash_split_is_the_same_in_every_pass_and_has_its_share():
     assert not np.array_equal(u[:1000], stream.unit(np.arange(1000), 1))  # the seed moves it
 
 
-def test_streamed_regression_fits_every_row_and_matches_the_whole_table_fit(tmp_path, streamed, monkeypatch):
+def test_streamed_regression_fits_every_row_and_matches_the_whole_table_fit(tmp_path, monkeypatch):
     df = table(12_000)
     df.loc[5, "y"] = np.nan  # a row without a target neither trains nor tests
     p = write(df, tmp_path / "t.parquet")
@@ -77,7 +80,7 @@ def test_streamed_regression_fits_every_row_and_matches_the_whole_table_fit(tmp_
     assert len(rows) == n_test and rep["metrics"]["r2"] == pytest.approx(r2, abs=1e-6)
 
 
-def test_streamed_classification_keeps_the_class_labels(tmp_path, streamed):
+def test_streamed_classification_keeps_the_class_labels(tmp_path):
     df = table(9000)
     df["grade"] = np.where(df["y"] > 2, "high", np.where(df["y"] > 0, "mid", "low"))
     p = write(df, tmp_path / "c.parquet")
@@ -92,7 +95,7 @@ def test_streamed_classification_keeps_the_class_labels(tmp_path, streamed):
     assert set(got.iloc[:, 0]) <= {"high", "low", "mid"}
 
 
-def test_streamed_checks_speak_as_the_whole_table_path(tmp_path, streamed):
+def test_streamed_checks_speak_as_the_whole_table_path(tmp_path):
     df = table(6000)
     df["flat"] = 1.0
     df["empty"] = np.nan
@@ -113,7 +116,7 @@ def test_streamed_checks_speak_as_the_whole_table_path(tmp_path, streamed):
     assert e.value.code == "algorithm_row_limit"
 
 
-def test_stop_during_a_streamed_fit_writes_nothing(tmp_path, streamed):
+def test_stop_during_a_streamed_fit_writes_nothing(tmp_path):
     p = write(table(8000), tmp_path / "t.parquet")
     proj = trainer.prepare_project(spec(p))
     ctx = _Ctx(tmp_path, cancel_after=0)

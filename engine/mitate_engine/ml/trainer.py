@@ -90,11 +90,7 @@ def train_model(
         pipe, params = build_pipeline(proj, algo, params, n_rows)
         trained_on = None  # or where the boosting ran: the Dask cluster (MITATE_DASK_SCHEDULER, ml/distributed.py)
         if proj.supervised:
-            trained_on = distributed.fit_on_cluster(pipe, proj, algorithm, progress, log, label)
-            if trained_on is None and proj.stream:
-                fit_streamed_pipeline(pipe, proj, FitHooks(progress, f"{label}: final fit", (0.78, 0.85)))
-            elif trained_on is None:
-                fit_pipeline(pipe, proj.X_train, proj.y_train, FitHooks(progress, f"{label}: final fit", (0.78, 0.85)))
+            trained_on = _final_fit(pipe, proj, algorithm, progress, log, label)
         elif proj.project_type == "clustering":
             pipe[0].fit(proj.X_train)
             pipe[-1].fit(Z_all)
@@ -190,6 +186,16 @@ def train_model(
         _write_report(out_dir, rep)
     log(f"{label}: steps in seconds {json.dumps(rep['profile'])}")
     return rep
+
+
+def _final_fit(pipe, proj: Project, algorithm: str, progress, log, label: str) -> dict | None:
+    """A supervised model's final fit: on the Dask cluster when configured (its description returned), else here on
+    every training row — read again row group by row group when the table is too large to hold (ml/stream.py)."""
+    trained_on = distributed.fit_on_cluster(pipe, proj, algorithm, progress, log, label)
+    if trained_on is None:
+        hooks = FitHooks(progress, f"{label}: final fit", (0.78, 0.85))
+        fit_streamed_pipeline(pipe, proj, hooks) if proj.stream else fit_pipeline(pipe, proj.X_train, proj.y_train, hooks)
+    return trained_on
 
 
 def _write_report(out_dir: Path, rep: dict) -> None:
