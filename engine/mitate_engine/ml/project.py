@@ -15,6 +15,7 @@ import pandas as pd
 from ..task import EngineError
 from . import data as D
 from .algorithms import SUPERVISED
+from .predict_chunks import parquet_rows
 from .scale import CV_SAMPLE_ROWS, Profile, is_large, sample_positions
 from .stream import Stream, scan, streamable
 
@@ -111,7 +112,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None, progress: Callab
         raise EngineError("target_in_features", column=target)
     dt_col = spec.get("datetime_column") or None
     profile = Profile()
-    if df is None and target and streamable(spec, _parquet_rows(spec.get("parquet"))):
+    if df is None and target and streamable(spec, parquet_rows(spec.get("parquet") or "")):
         return _prepare_streamed(spec, t, target, features, profile, progress)
     if df is None:
         cols = [*features, *([target] if target else []), *([dt_col] if dt_col else [])]
@@ -237,22 +238,13 @@ def _settings(spec: dict, profile: Profile) -> dict:
     }
 
 
-def _parquet_rows(path: str | None) -> int:
-    import pyarrow.parquet as pq
-
-    try:
-        return int(pq.ParquetFile(path).metadata.num_rows) if path else 0
-    except Exception:  # noqa: BLE001 - the whole-table read reports an unreadable file in the user's words
-        return 0
-
-
 def _prepare_streamed(spec: dict, t: str, target: str, features: list[str], profile: Profile, progress) -> Project:
     """A table too large to hold (ml/stream.py): checked and split in one pass; X_train/X_test are samples."""
     D.parquet_columns(spec["parquet"], [*features, target])
     settings = _settings(spec, profile)
     with profile.step("read"):
         sc = scan(spec["parquet"], t, features, target, float(spec.get("split_ratio") or 0.85), settings["seed"], progress)
-    kinds = {c: k for c, k in sc.kinds.items()}
+    kinds = dict(sc.kinds)
     proj = Project(
         project_type=t,
         target=target,
