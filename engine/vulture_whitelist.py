@@ -27,3 +27,16 @@ Echo  # noqa
 pytestmark  # noqa
 _.do_POST  # noqa
 _.log_message  # noqa
+
+# LightGBM's scikit-learn estimator reads these when it predicts: ml/stream.py sets them on the estimator whose
+# booster it trained from a Dataset built row group by row group (LGBMModel.fit is bypassed there).
+_._Booster  # noqa
+_._best_iteration  # noqa
+_._best_score  # noqa
+_._evals_result  # noqa
+_._fitted_with_feature_names  # noqa
+_._n_classes  # noqa
+_._n_features  # noqa
+_.pandas_categorical  # noqa
+# pytest fixtures taken by name (usefixtures).
+streamed  # noqa

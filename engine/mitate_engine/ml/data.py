@@ -17,6 +17,17 @@ def read_table(path: str, columns: list[str] | None = None, compact: bool = Fals
     Parquet dictionaries, never as one Python string per row) and on a large table (scale.LARGE_ROWS rows) numbers as
     float32, except the `exact` columns (the target: its values and class labels stay as stored) — the training read;
     a prediction or an export keeps the values as stored."""
+    names = parquet_columns(path, columns or [])
+    if columns is not None:
+        columns = list(dict.fromkeys(columns))
+    if not compact:
+        return pd.read_parquet(path, columns=columns)
+    return _read_compact(path, columns if columns is not None else names, exact)
+
+
+def parquet_columns(path: str, needed: list[str]) -> list[str]:
+    """The Parquet file's column names; a clear message when the file is missing or unreadable or lacks a `needed`
+    column."""
     import pyarrow.parquet as pq
 
     if not path or not os.path.isfile(path):
@@ -25,14 +36,10 @@ def read_table(path: str, columns: list[str] | None = None, compact: bool = Fals
         names = pq.ParquetFile(path).schema_arrow.names
     except Exception as exc:  # noqa: BLE001 - any unreadable file is the user's
         raise EngineError("data_file_unreadable", reason=str(exc)) from exc
-    if columns is not None:
-        missing = [c for c in columns if c not in names]
-        if missing:
-            raise EngineError("column_not_in_data", column=missing[0])
-        columns = list(dict.fromkeys(columns))
-    if not compact:
-        return pd.read_parquet(path, columns=columns)
-    return _read_compact(path, columns if columns is not None else names, exact)
+    missing = [c for c in needed if c not in names]
+    if missing:
+        raise EngineError("column_not_in_data", column=missing[0])
+    return names
 
 
 def _read_compact(path: str, columns: list[str], exact: tuple[str, ...]) -> pd.DataFrame:

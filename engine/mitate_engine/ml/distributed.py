@@ -64,7 +64,7 @@ def applies(proj: Any, algorithm: str, pipe: Any, env: dict | None = None) -> st
         return None
     if not proj.source or not proj.source.get("parquet") or proj.source.get("split_time"):
         return None
-    if len(proj.X_train) < min_rows(env):
+    if getattr(proj, "stream", None) or len(proj.X_train) < min_rows(env):  # a streamed table: not on Dask yet
         return None
     if not hasattr(pipe, "steps") or len(pipe.steps) != 2 or type(pipe.steps[-1][1]).__name__ not in ("LGBMRegressor", "LGBMClassifier"):
         return None

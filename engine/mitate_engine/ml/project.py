@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,7 +15,9 @@ import pandas as pd
 from ..task import EngineError
 from . import data as D
 from .algorithms import SUPERVISED
+from .predict_chunks import parquet_rows
 from .scale import CV_SAMPLE_ROWS, Profile, is_large, sample_positions
+from .stream import Stream, scan, streamable
 
 
 @dataclass
@@ -48,11 +51,19 @@ class Project:
     tune_shared: dict | None = None
     source: dict | None = None  # the spec's parquet and split, for a fit that reads the rows again (ml/distributed.py)
     profile: Profile = field(default_factory=Profile)  # seconds per step (read, conversion, ... writing)
+    # a table too large to hold (ml/stream.py): X_train/X_test are samples; the rows are read again from here
+    stream: Stream | None = None
+    stream_test_rows: int = 0
     _cv_rows: np.ndarray | None = None
 
     @property
     def large(self) -> bool:
-        return is_large(len(self.X_train))
+        return is_large(self.train_rows)
+
+    @property
+    def train_rows(self) -> int:
+        """Rows the final model trains on (on a streamed table more than X_train, its sample, holds)."""
+        return self.stream.n_train if self.stream else len(self.X_train)
 
     def cv_positions(self) -> np.ndarray:
         """The training rows cross-validation and auto-tune use: all of them, or on a large table a sample of
@@ -70,6 +81,8 @@ class Project:
 
     @property
     def test_rows(self) -> int:
+        if self.stream:
+            return self.stream_test_rows
         return 0 if self.X_test is None else len(self.X_test)
 
     @property
@@ -85,7 +98,7 @@ class Project:
         return self.project_type == "soft_sensor"
 
 
-def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
+def prepare_project(spec: dict, df: pd.DataFrame | None = None, progress: Callable[[str], None] | None = None) -> Project:
     t = spec.get("project_type")
     if t not in ("regression", "soft_sensor", "discriminant_analysis", "clustering", "dimensional_compression"):
         raise EngineError("unknown_project_type", type=str(t))
@@ -99,6 +112,8 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         raise EngineError("target_in_features", column=target)
     dt_col = spec.get("datetime_column") or None
     profile = Profile()
+    if df is None and target and streamable(spec, parquet_rows(spec.get("parquet") or "")):
+        return _prepare_streamed(spec, t, target, features, profile, progress)
     if df is None:
         cols = [*features, *([target] if target else []), *([dt_col] if dt_col else [])]
         with profile.step("read"):
@@ -149,10 +164,6 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
     cats = D.categories_of(X, kinds)
     profile.steps["conversion"] = round(time.monotonic() - t_conv, 3)
     ratio = float(spec.get("split_ratio") or 0.85)
-    folds = spec.get("cv_folds", "default")
-    folds = 5 if folds in (None, "", "default") else int(folds)
-    if folds < 2:
-        raise EngineError("bad_folds")
     proj = Project(
         project_type=t,
         target=target,
@@ -163,20 +174,11 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
         y_train=y,
         X_test=None,
         y_test=None,
-        cv_folds=folds,
-        auto_tune=bool(spec.get("auto_tune")),
-        n_trials=int(spec.get("n_trials") or 10),
-        balance=bool(spec.get("balance")),
-        variance_threshold=float(spec.get("variance_threshold") or 0.0),
-        significance_level=float(spec.get("significance_level") or 0.05),
         classes=classes,
         lags=lags,
         windows=windows,
         datetime_column=dt_col,
-        condition=_condition(spec),
-        seed=int(spec.get("seed") or 0),
-        tune_shared=spec.get("tune_shared") if isinstance(spec.get("tune_shared"), dict) else None,
-        profile=profile,
+        **_settings(spec, profile),
     )
     evaluation = spec.get("evaluation") or "holdout"
     if evaluation == "cv_only" and t not in ("regression", "discriminant_analysis"):
@@ -214,6 +216,50 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None) -> Project:
 
 
 CV_ONLY_MAX_ROWS = 2000  # as the server's CV_ONLY_MAX_ROWS
+
+
+def _settings(spec: dict, profile: Profile) -> dict:
+    """The project settings that do not depend on the rows."""
+    folds = spec.get("cv_folds", "default")
+    folds = 5 if folds in (None, "", "default") else int(folds)
+    if folds < 2:
+        raise EngineError("bad_folds")
+    return {
+        "cv_folds": folds,
+        "auto_tune": bool(spec.get("auto_tune")),
+        "n_trials": int(spec.get("n_trials") or 10),
+        "balance": bool(spec.get("balance")),
+        "variance_threshold": float(spec.get("variance_threshold") or 0.0),
+        "significance_level": float(spec.get("significance_level") or 0.05),
+        "condition": _condition(spec),
+        "seed": int(spec.get("seed") or 0),
+        "tune_shared": spec.get("tune_shared") if isinstance(spec.get("tune_shared"), dict) else None,
+        "profile": profile,
+    }
+
+
+def _prepare_streamed(spec: dict, t: str, target: str, features: list[str], profile: Profile, progress) -> Project:
+    """A table too large to hold (ml/stream.py): checked and split in one pass; X_train/X_test are samples."""
+    D.parquet_columns(spec["parquet"], [*features, target])
+    settings = _settings(spec, profile)
+    with profile.step("read"):
+        sc = scan(spec["parquet"], t, features, target, float(spec.get("split_ratio") or 0.85), settings["seed"], progress)
+    kinds = dict(sc.kinds)
+    proj = Project(
+        project_type=t,
+        target=target,
+        features=features,
+        kinds=kinds,
+        categories=sc.categories,
+        X_train=D.as_model_frame(sc.X_train, kinds),
+        y_train=sc.y_train,
+        X_test=D.as_model_frame(sc.X_test, kinds),
+        y_test=sc.y_test,
+        classes=sc.classes,
+        **settings,
+    )
+    proj.stream, proj.stream_test_rows = sc.stream, sc.n_test
+    return proj
 
 
 def _split_frame(X: pd.DataFrame, tr: np.ndarray, te: np.ndarray) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -15,6 +15,7 @@ from .model import TrainedModel
 from .pipeline import Balanced, _cv, _sample, build_pipeline, scoring
 from .project import Project
 from .scale import TRAIN_METRIC_ROWS, NativeFrame, Profile
+from .stream import predict_test
 
 MAX_POINTS = 2000  # points per scatter chart in a report
 IMPORTANCE_ROWS = 2000
@@ -143,6 +144,8 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log,
     if proj.cv_only:  # the out-of-fold predictions of every row stand where a test set would
         Xte, yte = proj.X_train, proj.y_train
         pred_te, oof_proba = _out_of_fold(proj, algo, params or {})
+    elif proj.stream:  # a table too large to hold: every test row, read and predicted row group by row group
+        yte, pred_te, stream_proba = predict_test(pipe, proj)
     else:
         Xte, yte = proj.X_test, proj.y_test
         pred_te = pipe.predict(Xte)
@@ -156,6 +159,8 @@ def _supervised_report(proj: Project, algo: Algorithm, model: TrainedModel, log,
     if proj.classification:
         if proj.cv_only:
             proba = oof_proba
+        elif proj.stream:
+            proba = stream_proba
         else:
             proba = pipe.predict_proba(Xte) if hasattr(pipe, "predict_proba") else None
     prof.steps["prediction"] = round(prof.steps.get("prediction", 0.0) + time.monotonic() - t_pred, 3)

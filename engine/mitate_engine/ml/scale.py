@@ -127,6 +127,13 @@ def fit_lightgbm(est, Z: pd.DataFrame, y, hooks: FitHooks | None = None):
     "boosting round i of n" at most once a second and stops the fit within a round when the job is cancelled (the
     callback's progress raises Cancelled; nothing is written before the fit returns). Another backend (e.g. LightGBM's
     Dask interface) plugs in here."""
+    callbacks = round_callbacks(est, hooks)
+    est.fit(Z, y, callbacks=callbacks) if callbacks else est.fit(Z, y)
+    return est
+
+
+def round_callbacks(est, hooks: FitHooks | None) -> list:
+    """LightGBM callbacks: "boosting round i of n" at most once a second, and Stop (progress raises Cancelled)."""
     callbacks = []
     if hooks is not None and hooks.progress is not None:
         total = int(est.get_params().get("n_estimators") or 100)
@@ -143,8 +150,7 @@ def fit_lightgbm(est, Z: pd.DataFrame, y, hooks: FitHooks | None = None):
 
         on_round.order = 100  # after LightGBM's own callbacks
         callbacks.append(on_round)
-    est.fit(Z, y, callbacks=callbacks) if callbacks else est.fit(Z, y)
-    return est
+    return callbacks
 
 
 def fit_pipeline(pipe, X: pd.DataFrame, y, hooks: FitHooks | None = None):
@@ -155,6 +161,17 @@ def fit_pipeline(pipe, X: pd.DataFrame, y, hooks: FitHooks | None = None):
         return pipe
     Z = pipe[0].fit_transform(X, y)
     fit_lightgbm(est, Z, y, hooks)
+    return pipe
+
+
+def fit_streamed_pipeline(pipe, proj, hooks: FitHooks | None = None):
+    """Pipeline (NativeFrame, LightGBM) fitted on every training row of a table too large to hold (ml/stream.py)."""
+    from .stream import fit_streamed
+
+    say = None
+    if hooks is not None and hooks.progress is not None:
+        say = lambda msg: hooks.progress(hooks.span[0], f"{hooks.label}: {msg}" if hooks.label else msg)  # noqa: E731
+    fit_streamed(pipe[-1], pipe[0], proj, round_callbacks(pipe[-1], hooks), say)
     return pipe
 
 

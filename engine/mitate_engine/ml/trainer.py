@@ -26,7 +26,8 @@ from .model_io import save_model
 from .pipeline import build_pipeline, cv_evaluate, scoring
 from .project import CV_ONLY_MAX_ROWS, Project, prepare_project
 from .reports import IMPORTANCE_ROWS, MAX_POINTS, SHAP_ROWS, _permutation, _shap, _supervised_report, evaluation
-from .scale import TRAIN_METRIC_ROWS, FitHooks, Profile, fit_pipeline, sampling
+from .scale import TRAIN_METRIC_ROWS, FitHooks, Profile, fit_pipeline, fit_streamed_pipeline, sampling
+from .stream import stream_rows
 from .tuning import join_tuning, tune
 from .unsupervised_report import _clustering_report, _compression_report
 
@@ -57,9 +58,11 @@ def train_model(
         params = algo.coerce(given_params)
     except ValueError as exc:
         raise EngineError("bad_hyperparameter", reason=str(exc)) from exc
-    n_rows = len(proj.X_train)
+    n_rows = proj.train_rows
     if algo.max_rows and n_rows > algo.max_rows:
         raise EngineError("algorithm_row_limit", algorithm=algo.label, max=algo.max_rows, rows=n_rows)
+    if proj.stream and algorithm != "lightgbm":  # only LightGBM trains on a table too large to hold (ml/stream.py)
+        raise EngineError("algorithm_row_limit", algorithm=algo.label, max=stream_rows() - 1, rows=n_rows)
     out_dir.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     prof = Profile(proj.profile.as_dict())  # this model's steps after the shared read and conversion
@@ -87,9 +90,7 @@ def train_model(
         pipe, params = build_pipeline(proj, algo, params, n_rows)
         trained_on = None  # or where the boosting ran: the Dask cluster (MITATE_DASK_SCHEDULER, ml/distributed.py)
         if proj.supervised:
-            trained_on = distributed.fit_on_cluster(pipe, proj, algorithm, progress, log, label)
-            if trained_on is None:
-                fit_pipeline(pipe, proj.X_train, proj.y_train, FitHooks(progress, f"{label}: final fit", (0.78, 0.85)))
+            trained_on = _final_fit(pipe, proj, algorithm, progress, log, label)
         elif proj.project_type == "clustering":
             pipe[0].fit(proj.X_train)
             pipe[-1].fit(Z_all)
@@ -133,7 +134,7 @@ def train_model(
                 "objective": scoring(proj)[1] if proj.supervised else ("silhouette" if proj.project_type == "clustering" else "trustworthiness"),
             },
             "train_rows": n_rows,
-            "test_rows": 0 if proj.X_test is None else len(proj.X_test),
+            "test_rows": proj.test_rows,
             "fit_seconds": fit_seconds,
             "trained_on": trained_on,
             "seconds": time.monotonic() - started,
@@ -187,6 +188,16 @@ def train_model(
     return rep
 
 
+def _final_fit(pipe, proj: Project, algorithm: str, progress, log, label: str) -> dict | None:
+    """A supervised model's final fit: on the Dask cluster when configured (its description returned), else here on
+    every training row — read again row group by row group when the table is too large to hold (ml/stream.py)."""
+    trained_on = distributed.fit_on_cluster(pipe, proj, algorithm, progress, log, label)
+    if trained_on is None:
+        hooks = FitHooks(progress, f"{label}: final fit", (0.78, 0.85))
+        fit_streamed_pipeline(pipe, proj, hooks) if proj.stream else fit_pipeline(pipe, proj.X_train, proj.y_train, hooks)
+    return trained_on
+
+
 def _write_report(out_dir: Path, rep: dict) -> None:
     """report.json replaced whole (written beside, then renamed): a reader never sees half a report."""
     tmp = out_dir / "report.json.tmp"
@@ -198,7 +209,7 @@ def model_sampling(proj: Project, algo: Algorithm) -> dict | None:
     """The rows each step used (the report page states the rule)."""
     if not proj.supervised:
         return None
-    n = len(proj.X_train)
+    n = proj.train_rows
     how = "recent" if proj.time_ordered else ("stratified" if proj.classification else "random")
     wide = len(proj.X_train.columns) > 20
     return sampling(

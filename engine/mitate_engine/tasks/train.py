@@ -26,14 +26,13 @@ class Train(Task):
             raise EngineError("no_models")
         t0 = time.monotonic()
         ctx.progress(0.0, "Reading the data")
-        proj = prepare_project(spec)
+        proj = prepare_project(spec, progress=lambda msg: ctx.progress(0.0, msg))
         proj.source = {k: spec.get(k) for k in ("parquet", "split_ratio", "split_time")}
-        rows = len(proj.X_train) + proj.test_rows
-        ctx.progress(0.01, f"Read {rows:,} rows: {len(proj.X_train):,} to train, {proj.test_rows:,} to test")
-        ctx.log(
-            f"{spec.get('project_type')}: {len(proj.X_train)} training rows, "
-            f"{0 if proj.X_test is None else len(proj.X_test)} test rows, {len(proj.kinds)} model columns"
-        )
+        rows = proj.train_rows + proj.test_rows
+        ctx.progress(0.01, f"Read {rows:,} rows: {proj.train_rows:,} to train, {proj.test_rows:,} to test")
+        ctx.log(f"{spec.get('project_type')}: {proj.train_rows} training rows, {proj.test_rows} test rows, {len(proj.kinds)} model columns")
+        if proj.stream:
+            ctx.log(f"too large to hold: read in row groups; samples of {len(proj.X_train):,} training and {len(proj.X_test):,} test rows")
         out = ctx.work_dir
         shared = proj.tune_shared if proj.auto_tune else None
         if shared:
@@ -53,8 +52,8 @@ class Train(Task):
             raise EngineError("every_model_failed", count=len(failed))
         return {
             "models": results,
-            "train_rows": len(proj.X_train),
-            "test_rows": 0 if proj.X_test is None else len(proj.X_test),
+            "train_rows": proj.train_rows,
+            "test_rows": proj.test_rows,
             "seconds": time.monotonic() - t0,
         }
 

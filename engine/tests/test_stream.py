@@ -1,0 +1,130 @@
+"""Training on a table too large to hold (issue 34, ml/stream.py): the streamed LightGBM model equals in quality the
+whole-table one, every training row is fitted, every test row scored, the checks speak as before, Stop writes
+nothing. The stream threshold is lowered (MITATE_ML_STREAM_ROWS) so a few thousand rows take that path."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from mitate_engine.ml import project, reports, scale, stream, trainer
+from mitate_engine.ml.model_io import load_model
+from mitate_engine.task import Cancelled, EngineError
+from tests.test_scale import _Ctx, spec, table
+
+
+def write(df: pd.DataFrame, path, group: int = 1000) -> str:
+    pq.write_table(pa.Table.from_pandas(df, preserve_index=False), str(path), row_group_size=group)
+    return str(path)
+
+
+@pytest.fixture
+def streamed(monkeypatch):
+    monkeypatch.setenv("MITATE_ML_STREAM_ROWS", "5000")
+    monkeypatch.setattr(scale, "LARGE_ROWS", 1000)
+    monkeypatch.setattr(project, "CV_SAMPLE_ROWS", 800)
+    monkeypatch.setattr(stream, "SAMPLE_ROWS", 1000)
+    for module in (trainer, reports):
+        monkeypatch.setattr(module, "TRAIN_METRIC_ROWS", 500)
+
+
+pytestmark = pytest.mark.usefixtures("streamed")
+
+
+def quiet(proj, algorithm: str, out, params=None, progress=lambda f, m: None):
+    return trainer.train_model(proj, algorithm, params or {"n_estimators": 40}, out, progress, lambda *a, **k: None, lambda s: None)
+
+
+def test_hash_split_is_the_same_in_every_pass_and_has_its_share():
+    u = stream.unit(np.arange(200_000), 0)
+    assert np.array_equal(u, stream.unit(np.arange(200_000), 0))
+    assert 0.0 <= u.min() and u.max() < 1.0
+    assert abs((u < 0.15).mean() - 0.15) < 0.005
+    assert not np.array_equal(u[:1000], stream.unit(np.arange(1000), 1))  # the seed moves it
+
+
+def test_streamed_regression_fits_every_row_and_matches_the_whole_table_fit(tmp_path, monkeypatch):
+    df = table(12_000)
+    df.loc[5, "y"] = np.nan  # a row without a target neither trains nor tests
+    p = write(df, tmp_path / "t.parquet")
+    proj = trainer.prepare_project(spec(p))
+    assert proj.stream is not None
+    n_test = proj.test_rows
+    assert proj.train_rows + n_test == 11_999 and abs(n_test - 1800) < 150
+    assert len(proj.X_train) < proj.train_rows and len(proj.X_test) < n_test  # samples
+    assert isinstance(proj.X_train["status"].dtype, pd.CategoricalDtype)
+    assert proj.categories["line"] == sorted(f"line-{i}" for i in range(7))
+    messages = []
+    rep = quiet(proj, "lightgbm", tmp_path / "m", progress=lambda f, m: messages.append(m))
+    s = rep["sampling"]
+    assert s["final_fit_rows"] == proj.train_rows and s["test_rows"] == n_test
+    assert s["cv"]["of"] == proj.train_rows and s["cv"]["rows"] == 800
+    assert rep["train_rows"] == proj.train_rows and rep["test_rows"] == n_test
+    assert any("row group" in m for m in messages) and any("boosting round 40 of 40" in m for m in messages)
+    model = load_model(str(tmp_path / "m" / "model.joblib"))
+    assert model.pipeline[-1].booster_.num_trees() == 40
+    # the same rows fitted whole: the quality agrees (bins learnt on the sample, not the whole table)
+    monkeypatch.setenv("MITATE_ML_STREAM_ROWS", "100000000")
+    whole = trainer.prepare_project(spec(p))
+    assert whole.stream is None
+    ref = quiet(whole, "lightgbm", tmp_path / "w")
+    assert rep["metrics"]["r2"] == pytest.approx(ref["metrics"]["r2"], abs=0.01)
+    # the test figures are on every test row: predicting them again gives the report's R²
+    full = pd.read_parquet(p)
+    test = stream.unit(np.arange(len(full)), 0) < 0.15
+    rows = full[test & full["y"].notna().to_numpy()]
+    pred = model.predict(rows, raw=False)["predicted_y"].to_numpy()
+    r2 = 1 - ((rows["y"] - pred) ** 2).sum() / ((rows["y"] - rows["y"].mean()) ** 2).sum()
+    assert len(rows) == n_test and rep["metrics"]["r2"] == pytest.approx(r2, abs=1e-6)
+
+
+def test_streamed_classification_keeps_the_class_labels(tmp_path):
+    df = table(9000)
+    df["grade"] = np.where(df["y"] > 2, "high", np.where(df["y"] > 0, "mid", "low"))
+    p = write(df, tmp_path / "c.parquet")
+    sp = spec(p, project_type="discriminant_analysis", target="grade", balance=True)
+    proj = trainer.prepare_project(sp)
+    assert proj.stream is not None and proj.classes == ["high", "low", "mid"]
+    rep = quiet(proj, "lightgbm", tmp_path / "m")
+    assert rep["metrics"]["accuracy"] > 0.85
+    assert sum(map(sum, rep["metrics"]["confusion_matrix"])) == proj.test_rows
+    model = load_model(str(tmp_path / "m" / "model.joblib"))
+    got = model.predict(df.head(50), raw=False)
+    assert set(got.iloc[:, 0]) <= {"high", "low", "mid"}
+
+
+def test_streamed_checks_speak_as_the_whole_table_path(tmp_path):
+    df = table(6000)
+    df["flat"] = 1.0
+    df["empty"] = np.nan
+    p = write(df, tmp_path / "t.parquet")
+    for col, code in (("flat", "feature_constant"), ("empty", "feature_empty")):
+        with pytest.raises(EngineError) as e:
+            trainer.prepare_project(spec(p, features=["x1", col]))
+        assert e.value.code == code
+    with pytest.raises(EngineError) as e:
+        trainer.prepare_project(spec(p, target="status", features=["x1", "x2"]))
+    assert e.value.code == "target_not_numeric"
+    with pytest.raises(EngineError) as e:
+        trainer.prepare_project(spec(p, features=["x1", "nope"]))
+    assert e.value.code == "column_not_in_data"
+    proj = trainer.prepare_project(spec(p))
+    with pytest.raises(EngineError) as e:  # only LightGBM trains on a table this large
+        quiet(proj, "random_forest", tmp_path / "rf")
+    assert e.value.code == "algorithm_row_limit"
+
+
+def test_stop_during_a_streamed_fit_writes_nothing(tmp_path):
+    p = write(table(8000), tmp_path / "t.parquet")
+    proj = trainer.prepare_project(spec(p))
+    ctx = _Ctx(tmp_path, cancel_after=0)
+
+    def progress(f: float, msg: str) -> None:
+        if "boosting round" in msg:
+            ctx.progress(f, msg)  # the job was stopped: raises Cancelled
+
+    with pytest.raises(Cancelled):
+        quiet(proj, "lightgbm", tmp_path / "m", {"n_estimators": 5000}, progress)
+    assert not (tmp_path / "m" / "model.joblib").exists() and not (tmp_path / "m" / "report.json").exists()
