@@ -1,3 +1,4 @@
+import { cancelJob } from '../../api/jobs';
 import { useQuery } from '@tanstack/react-query';
 import { apiBlob } from '../../api/client';
 import type { components } from '../../api/schema';
@@ -66,7 +67,7 @@ export const registerDataset = (tempId: string, body: { name: string; comment: s
   answer(http.POST('/api/new_dataset/register/{temp_id}', { params: { path: { temp_id: tempId } }, body }));
 
 /** Stops a running condition (the run's temp_id is its job id). */
-export const cancelRun = (tempId: string) => answer(http.POST('/api/jobs/{id}/cancel', { params: { path: { id: tempId } } }));
+export const cancelRun = (tempId: string) => cancelJob(tempId);
 
 export const deleteCondition = (id: string) => answer(http.DELETE('/api/preprocess/conditions/{id}', { params: { path: { id } } }));
 

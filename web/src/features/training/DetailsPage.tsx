@@ -4,13 +4,16 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import StopIcon from '@mui/icons-material/Stop';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { cancelJob } from '../../api/jobs';
 import { usePageTitle } from '../../app/pageTitle';
 import PageLoading from '../../components/PageLoading';
 import ProjectFrame from '../../components/ProjectFrame';
+import { useConfirmedAction } from '../../components/useConfirmedAction';
 import { showSnackbar } from '../../lib/feedback';
 import { deleteProject, renameProject, trainingKeys, trainProject, useTableProject } from './api';
 import { ModelsSection, SettingsSection } from './detailsSections';
@@ -24,6 +27,7 @@ export default function DetailsPage() {
   const qc = useQueryClient();
   const { data: p, isLoading } = useTableProject(id);
   const [busy, setBusy] = useState(false);
+  const { dialog, ask } = useConfirmedAction();
   usePageTitle(p?.name);
   if (isLoading) return <PageLoading />;
   if (!p) return null;
@@ -47,9 +51,32 @@ export default function DetailsPage() {
       state={<StateChip state={p.training_state} />}
       facts={[p.parent_dataset_name]}
       actions={
-        <Button variant="contained" startIcon={<PlayArrowIcon />} disabled={training || busy} onClick={() => void train()}>
-          {training ? t('details.training') : p.training_state === 'ready' ? t('details.train') : t('details.retrain')}
-        </Button>
+        <>
+          <Button variant="contained" startIcon={<PlayArrowIcon />} disabled={training || busy} onClick={() => void train()}>
+            {training ? t('details.training') : p.training_state === 'ready' ? t('details.train') : t('details.retrain')}
+          </Button>
+          {training && p.job && (
+            <Button
+              color="error"
+              startIcon={<StopIcon />}
+              onClick={() =>
+                ask({
+                  title: t('details.stopTitle'),
+                  text: t('details.stopText'),
+                  confirmLabel: t('details.stop'),
+                  destructive: true,
+                  run: async () => {
+                    await cancelJob(p.job!.id);
+                    await qc.invalidateQueries({ queryKey: trainingKeys.project(p.project_id) });
+                  },
+                  done: t('details.stopped'),
+                })
+              }
+            >
+              {t('details.stop')}
+            </Button>
+          )}
+        </>
       }
       onRename={async (name) => {
         qc.setQueryData(trainingKeys.project(p.project_id), await renameProject(p.project_id, name));
@@ -77,6 +104,7 @@ export default function DetailsPage() {
       )}
       <SettingsSection p={p} />
       <ModelsSection p={p} />
+      {dialog}
     </ProjectFrame>
   );
 }

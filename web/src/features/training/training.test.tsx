@@ -190,6 +190,30 @@ describe('training pages', () => {
     expect(within(dialog).getByText('LightGBM is limited to 3,000 training rows')).toBeInTheDocument();
   });
 
+  it('stops a training in progress after asking, through the job it runs (issue 34)', async () => {
+    signIn();
+    let running = true;
+    const job = { id: 'job-7', state: 'running', progress: 0.4, message: 'final fit: boosting round 120 of 1000', error: null, started_at: '2025-05-20T02:00:00Z', finished_at: null };
+    const calls = mockFetch({
+      ...common,
+      'GET /api/training/catalogue': () => ok(catalogue),
+      'GET /api/train/result/p1': () => ok(running ? { ...project, training_state: 'training', job } : { ...project, training_state: 'failed', error: 'Stopped', job: { ...job, state: 'cancelled' } }),
+      'POST /api/jobs/job-7/cancel': () => {
+        running = false;
+        return ok({ ...job, state: 'cancelled' });
+      },
+    });
+    renderApp('/training/regress/details/p1');
+    expect(await screen.findByText(/boosting round 120 of 1000/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Stop the training?' });
+    expect(calls.some((c) => c.path === '/api/jobs/job-7/cancel')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/jobs/job-7/cancel')).toBe(true), { timeout: 60_000 });
+    expect(await screen.findByText('Training stopped.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull(), { timeout: 60_000 });
+  });
+
   it('a report with a small test set says so and leads with repeated cross-validation (issue 15)', async () => {
     signIn();
     const report = {
