@@ -97,10 +97,17 @@ export default function DetailsPage() {
           <LinearProgress variant="determinate" value={p.job.progress * 100} aria-label={t('details.progress')} />
         </Paper>
       )}
-      {p.training_state === 'failed' && p.error && (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {t('details.failedRun')}: {p.error}
+      {p.training_state === 'failed' && p.job?.state === 'cancelled' ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('details.stoppedRun')}
         </Alert>
+      ) : (
+        p.training_state === 'failed' &&
+        p.error && (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {t('details.failedRun')}: {p.error}
+          </Alert>
+        )
       )}
       <SettingsSection p={p} />
       <ModelsSection p={p} />

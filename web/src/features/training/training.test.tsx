@@ -212,6 +212,9 @@ describe('training pages', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/jobs/job-7/cancel')).toBe(true), { timeout: 60_000 });
     expect(await screen.findByText('Training stopped.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull(), { timeout: 60_000 });
+    // a stopped run is said as such, not as a failure with the job's own words
+    expect(await screen.findByText(/was stopped before it finished/)).toBeInTheDocument();
+    expect(screen.queryByText(/Training failed/)).toBeNull();
   });
 
   it('a report with a small test set says so and leads with repeated cross-validation (issue 15)', async () => {
