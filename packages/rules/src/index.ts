@@ -6,3 +6,4 @@ export * from './decimals.js';
 export * from './password.js';
 export * from './test-result-parts.js';
 export * from './thresholds.js';
+export * from './preprocess-steps.js';

@@ -1,22 +1,13 @@
 import { z } from 'zod';
 import { said } from '../../http/errors.js';
-import { decimalsOk } from '@mitate/rules';
+import { decimalsOk, STEP_METHODS } from '@mitate/rules';
 
 // What a dataset's preprocess history records (the engine writes it; the dataset answers show it): the tabular
 // steps' vocabulary (kinds, methods, parameters, fitted figures) and an image run's operations. The areas that make
 // datasets (preprocessing, images) validate their requests with these, so the history and the requests agree.
 
-/** Every step kind and its methods: the same catalogue as engine/mitate_engine/preprocessing/steps/. */
-export const METHODS = {
-  outliers: ['iqr', 'zscore', 'hampel'],
-  missing: ['drop_rows', 'drop_columns', 'mean', 'median', 'mode', 'constant', 'ffill', 'bfill', 'linear', 'time'],
-  scaling: ['standard', 'minmax', 'robust'],
-  computed: ['expression'],
-  window: ['mean', 'std', 'min', 'max', 'median', 'lag'],
-  columns: ['drop', 'rename', 'retype'],
-  filter: ['keep'],
-  sort: ['datetime', 'column'],
-} as const;
+/** Every step kind and its methods (one list with the web app's step editor: @mitate/rules). */
+export const METHODS = STEP_METHODS;
 export type ProcessType = keyof typeof METHODS;
 export const PROCESS_TYPES = Object.keys(METHODS) as ProcessType[];
 

@@ -1,3 +1,4 @@
+import { STEP_METHODS } from '@mitate/rules';
 import type { components } from '../../api/schema';
 import { isOneOf } from '../../api/types';
 import type { Step } from './api';
@@ -7,17 +8,8 @@ export type StepBody = components['schemas']['PreprocessStepBodyInput'];
 type Kind = StepBody['process_type'];
 type MethodOf<K extends Kind> = Extract<StepBody, { process_type: K }>['method'];
 
-/** The methods of each kind, as the server's request schema lists them (the editor's catalogue offers these). */
-export const METHODS = {
-  outliers: ['iqr', 'zscore', 'hampel'],
-  missing: ['drop_rows', 'drop_columns', 'mean', 'median', 'mode', 'constant', 'ffill', 'bfill', 'linear', 'time'],
-  scaling: ['standard', 'minmax', 'robust'],
-  computed: ['expression'],
-  window: ['mean', 'std', 'min', 'max', 'median', 'lag'],
-  columns: ['drop', 'rename', 'retype'],
-  filter: ['keep'],
-  sort: ['datetime', 'column'],
-} as const satisfies { [K in Kind]: readonly MethodOf<K>[] };
+/** The methods of each kind (one list with the server's request schema: @mitate/rules), checked against the declared body. */
+export const METHODS = STEP_METHODS satisfies { [K in Kind]: readonly MethodOf<K>[] };
 
 /** A method no kind knows: the step cannot be sent (the editor offers only the catalogue's methods). */
 function unknownMethod(s: { process_type: string; method: string }): never {
