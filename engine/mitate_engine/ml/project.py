@@ -49,6 +49,7 @@ class Project:
     cv_only: bool = False  # no hold-out: every row trains; repeated cross-validation is the estimate
     # auto-tune trials shared with helper jobs on other workers through Optuna's RDB storage: {"storage", "study"}
     tune_shared: dict | None = None
+    lang: str = "en"  # the language progress is said in (the job's `lang`, mitate_engine/lang.py)
     source: dict | None = None  # the spec's parquet and split, for a fit that reads the rows again (ml/distributed.py)
     profile: Profile = field(default_factory=Profile)  # seconds per step (read, conversion, ... writing)
     # a table too large to hold (ml/stream.py): X_train/X_test are samples; the rows are read again from here
