@@ -136,7 +136,7 @@ def cv_evaluate(
         pipe, _ = build_pipeline(proj, algo, params, len(tr))
         hooks = None
         if progress is not None:
-            fold = say("job_cv_fold", proj.lang, k=k + 1, n=n_folds)
+            fold = say("job_cv_fold", proj.lang, k=str(k + 1), n=str(n_folds))
             progress(k / n_folds, fold)
             hooks = FitHooks(progress, fold, (k / n_folds, (k + 1) / n_folds), proj.lang)
         fit_pipeline(pipe, X.iloc[tr], y[tr], hooks)

@@ -148,7 +148,7 @@ def round_callbacks(est, hooks: FitHooks | None) -> list:
             i = env.iteration + 1
             if now - last[0] >= ROUND_REPORT_SECONDS or i == total:
                 last[0] = now
-                msg = say("job_boosting_round", hooks.lang, i=i, total=total)
+                msg = say("job_boosting_round", hooks.lang, i=str(i), total=str(total))
                 msg = f"{hooks.label}: {msg}" if hooks.label else msg
                 hooks.progress(lo + (hi - lo) * i / total, msg)
 

@@ -78,7 +78,7 @@ def train_model(
         def report(i, n, value, best):
             v = "not scored (failed or stopped at the time budget)" if value is None else f"{value:.4f}"
             b = "-" if best is None else f"{best:.4f}"
-            progress(0.05 + 0.7 * i / n, say("job_trial", proj.lang, label=label, i=i, n=n, best=b))
+            progress(0.05 + 0.7 * i / n, say("job_trial", proj.lang, label=label, i=str(i), n=str(n), best=b))
             event("trial", model=label, trial=i, of=n, value=value, best=best)
             log(f"{label}: trial {i}/{n} score {v} best {b}")
 

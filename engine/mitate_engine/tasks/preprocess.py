@@ -230,7 +230,7 @@ class Preprocess(Task):
         ctx.log(f"read {len(df)} rows x {len(df.columns)} of {cols_in} columns")
 
         def progress(i: int, n: int) -> None:
-            ctx.progress(0.1 + 0.7 * i / max(1, n), say("job_step", lang, i=i + 1, n=n))
+            ctx.progress(0.1 + 0.7 * i / max(1, n), say("job_step", lang, i=str(i + 1), n=str(n)))
 
         out = cond.fit_transform(df, progress).reset_index(drop=True)
         del df

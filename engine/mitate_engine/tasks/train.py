@@ -29,7 +29,6 @@ class Train(Task):
         lang = lang_of(spec)  # what the person who started the job reads
         ctx.progress(0.0, say("job_reading_data", lang))
         proj = prepare_project(spec, progress=lambda msg: ctx.progress(0.0, msg))
-        proj.lang = lang
         proj.source = {k: spec.get(k) for k in ("parquet", "split_ratio", "split_time")}
         rows = proj.train_rows + proj.test_rows
         ctx.progress(0.01, say("job_read_split", lang, rows=f"{rows:,}", train=f"{proj.train_rows:,}", test=f"{proj.test_rows:,}"))
