@@ -186,6 +186,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       starts: params.starts,
       parameters: params.parameters,
       bo: await boSpec(auth, rs.bo),
+      lang, // the engine says its progress in the language of the person starting the round
     };
     const roundRow: OptimalDesignRoundTable = {
       id: crypto.randomUUID(), organisation_id: auth.orgId, project_id: p.id, round, algorithm: rs.algorithm, n_runs: rs.n_runs,
@@ -339,7 +340,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
         orgId: auth.orgId, userId: auth.userId, kind: optimalDesignJob, subjectType: EVAL_SUBJECT, subjectId: p.id,
         spec: {
           output_dir: storage.pathOf(`${projectKey(auth.orgId, p.id)}/evaluation`), mode: 'evaluate', variables: s.variables, constraints: s.constraints,
-          mixture_total: s.mixture_total ?? null, model: s.model, existing: [], user_design: user, our_design: ours, seed: 0,
+          mixture_total: s.mixture_total ?? null, model: s.model, existing: [], user_design: user, our_design: ours, seed: 0, lang,
         },
         beforeEnqueue: async (j) => {
           await designRepo.update(db, auth.orgId, p.id, { eval_job_id: j.id, eval_state: 'running', eval_error: null, eval_result_json: null });
