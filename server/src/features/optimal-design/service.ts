@@ -182,11 +182,10 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       existing,
       algorithm: rs.algorithm,
       n_runs: rs.n_runs,
-      seed,
+      seed, lang, // lang: the language of the person starting the round; the engine says its progress in it
       starts: params.starts,
       parameters: params.parameters,
       bo: await boSpec(auth, rs.bo),
-      lang, // the engine says its progress in the language of the person starting the round
     };
     const roundRow: OptimalDesignRoundTable = {
       id: crypto.randomUUID(), organisation_id: auth.orgId, project_id: p.id, round, algorithm: rs.algorithm, n_runs: rs.n_runs,

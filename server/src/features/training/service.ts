@@ -347,9 +347,8 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
         windows: cfg.windows,
         time_budget: trainTimeBudget(),
         output_dir: storage.pathOf(runKey),
-        run_key: runKey,
+        run_key: runKey, lang, // lang: the language of the person starting the job; the engine says its progress in it
         models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
-        lang, // the language of the person starting the job: the engine says its progress in it
       };
       const main = await runs.start(auth, id, { kind: trainJob, runKey, modelKeys: models.map((m) => m.model_key), spec });
       // Auto-tune trials of this job also run on other workers (PostgreSQL: Optuna's RDB storage); queued after the
