@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..lang import lang_of, say
 from ..task import EngineError
 from . import region as R
 from .bo import propose_batch
@@ -171,7 +172,8 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
         raise EngineError("runs_range", max=MAX_RUNS)
     starts = int(spec.get("starts") or 10)
     params = spec.get("parameters") or {}
-    progress(0.05, "Building the candidate points")
+    lang = lang_of(spec)  # what the person who started the job reads
+    progress(0.05, say("job_candidate_points", lang))
     candidates = R.candidate_set(sp, p.rng, levels=int(params.get("levels") or 5))
     # a model the region cannot estimate is refused here, before any search, naming the terms and the reason
     check_estimable(sp, model, candidates)
@@ -180,7 +182,7 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
     W = moment_matrix(model, region)
     method = algorithm
     extra: dict = {}
-    prog = lambda f: progress(0.1 + 0.7 * f, "Searching")  # noqa: E731
+    prog = lambda f: progress(0.1 + 0.7 * f, say("job_searching", lang))  # noqa: E731
 
     if algorithm in OPTIMAL:
         _need_runs(model, n, p.existing.shape[0])
@@ -219,13 +221,13 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
         pool = pool[~excluded_mask(sp, pool, p.existing, 1e-6)]
         if pool.shape[0] == 0:
             raise EngineError("no_candidates")
-        progress(0.3, "Fitting the surrogate")
+        progress(0.3, say("job_fitting_surrogate", lang))
         out = propose_batch(model.coded, p.existing, p.responses[target], pool, n, bo.get("direction", "maximize") != "minimize", p.seed, _trained_mean(bo, sp))
         X = pool[out.pop("indices")]
         extra["bo"] = {**out, "response": target, "direction": bo.get("direction", "maximize")}
         method = "expected_improvement_kriging_believer"
 
-    progress(0.85, "Checking and scoring the design")
+    progress(0.85, say("job_scoring_design", lang))
     X = round_points(sp, sp.project(X) if sp.mixture else X)
     bad = ~sp.feasible_mask(X)
     if bad.any():  # a bug, never the user's doing: refuse rather than propose an infeasible run
@@ -254,7 +256,7 @@ def make_design(spec: dict, progress: Callable[[float, str], None] = lambda f, m
         f = fit(model, p.existing[ok], y[ok]) if ok.sum() else None
         if f:
             fits[name] = f
-    progress(1.0, "Done")
+    progress(1.0, say("job_done", lang))
     return {
         "algorithm": algorithm,
         "method": method,

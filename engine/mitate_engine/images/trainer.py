@@ -19,6 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from ..lang import say
 from ..task import EngineError
 from . import metrics, patchcore
 from .backbone import BACKBONE_PATCH_BLOCKS, CompactCNN, load_backbone
@@ -72,12 +73,14 @@ class Hooks:
         log: Callable[[str], None] | None = None,
         should_stop: Callable[[], bool] | None = None,
         check: Callable[[], None] | None = None,
+        lang: str = "en",
     ):
         self.epoch = epoch or (lambda e: None)
         self.progress = progress or (lambda f, m: None)
         self.log = log or (lambda s: None)
         self.should_stop = should_stop or (lambda: False)
         self.check = check or (lambda: None)
+        self.lang = lang  # the language progress is said in (the job's `lang`)
 
 
 def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: dict, hooks: Hooks) -> tuple[ImageModel, dict]:
@@ -96,10 +99,10 @@ def train_patchcore(kind: str, classes: list[str], splits: dict[str, Split], s: 
         for v in patchcore.BANK_VIEWS:
             f = patchcore.embed(backbone, patchcore.view(x, v), blocks)
             feats.append(f.permute(0, 2, 3, 1).reshape(-1, f.shape[1]))
-        hooks.progress(0.6 * min(1.0, (i + bs) / len(train)), "Extracting patch features of OK images")
+        hooks.progress(0.6 * min(1.0, (i + bs) / len(train)), say("job_patch_features", hooks.lang))
     allf = torch.cat(feats)
     n = max(1, min(allf.shape[0], int(math.ceil(allf.shape[0] * float(s["coreset_ratio"])))))
-    hooks.progress(0.65, f"Coreset: {n} of {allf.shape[0]} patches")
+    hooks.progress(0.65, say("job_coreset", hooks.lang, n=str(n), total=str(allf.shape[0])))
     idx = patchcore.coreset(allf, n, seed=int(s["seed"]))
     bank = allf[idx].contiguous()
     seconds = time.monotonic() - t0
@@ -213,7 +216,7 @@ def train_classifier(
             correct += int((out.argmax(1) == y).sum())
             count += len(ids)
             seen += len(ids)
-            hooks.progress(((epoch - 1) + (b + 1) / steps) / epochs, f"Epoch {epoch}/{epochs}")
+            hooks.progress(((epoch - 1) + (b + 1) / steps) / epochs, say("job_epoch", hooks.lang, epoch=str(epoch), epochs=str(epochs)))
         if stopped and count == 0:
             break
         val = evaluate_loss(net, va, classes, size, bs, eval_loss, hooks) if va.paths else None
@@ -286,7 +289,7 @@ def evaluate(model: ImageModel, splits: dict[str, Split], s: dict, out_dir: Path
         t, rule, params = metrics.default_threshold(val.labels, vscores, float(s["ok_percentile"]))
         model.threshold = 0.5 if t is None else float(t)
         report["threshold_rule"], report["threshold_rule_params"] = rule, params
-    hooks.progress(0.9, "Scoring the test images")
+    hooks.progress(0.9, say("job_scoring_test_images", hooks.lang))
     trows = model.predict(test.paths, int(s["batch_size"]), heatmap_dir=out_dir / "heatmaps", names=test.ids, check=hooks.check) if test.paths else []
     latency = (time.monotonic() - t0) / max(1, len(vrows) + len(trows))
     gallery = []

@@ -31,6 +31,7 @@ from urllib.parse import urlparse
 import numpy as np
 import pandas as pd
 
+from ..lang import say
 from ..task import Cancelled
 from . import data as D
 
@@ -268,7 +269,7 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
     # lease, freed if this process dies).
     lock = Lock(LOCK_NAME, scheduler_rpc=client.scheduler, loop=client.loop)
     while not lock.acquire(timeout=POLL_S):
-        progress(0.78, f"{label}: waiting for the Dask cluster (another LightGBM fit is running on it)")
+        progress(0.78, say("job_dask_waiting", proj.lang, label=label))
     log(f"{label}: training on the Dask cluster at {address}, {workers} workers, {int(keep.sum()):,} rows in {len(pieces)} partitions")
     thread = threading.Thread(target=run, name="mitate-dask-fit", daemon=True)
     started = time.monotonic()
@@ -278,9 +279,9 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
             thread.join(POLL_S)
             i, of = rounds.get()
             if i:
-                progress(0.78 + 0.06 * i / max(1, of), f"{label}: boosting round {i} of {of} on the Dask cluster ({workers} workers)")
+                progress(0.78 + 0.06 * i / max(1, of), say("job_dask_round", proj.lang, label=label, i=str(i), total=str(of), workers=str(workers)))
             else:
-                progress(0.78, f"{label}: the Dask workers are reading {len(pieces)} partitions")
+                progress(0.78, say("job_dask_reading", proj.lang, label=label, partitions=str(len(pieces))))
     except Cancelled:
         stop.set()
         thread.join(STOP_WAIT_S)

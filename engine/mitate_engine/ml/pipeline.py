@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from ..lang import say
 from . import data as D
 from .algorithms import Algorithm, BuildContext
 from .project import Project
@@ -135,8 +136,9 @@ def cv_evaluate(
         pipe, _ = build_pipeline(proj, algo, params, len(tr))
         hooks = None
         if progress is not None:
-            progress(k / n_folds, f"cross-validation fold {k + 1} of {n_folds}")
-            hooks = FitHooks(progress, f"cross-validation fold {k + 1} of {n_folds}", (k / n_folds, (k + 1) / n_folds))
+            fold = say("job_cv_fold", proj.lang, k=str(k + 1), n=str(n_folds))
+            progress(k / n_folds, fold)
+            hooks = FitHooks(progress, fold, (k / n_folds, (k + 1) / n_folds), proj.lang)
         fit_pipeline(pipe, X.iloc[tr], y[tr], hooks)
         if proj.time_ordered:
             pred = np.ravel(pipe.predict(X.iloc[va])).astype(float)

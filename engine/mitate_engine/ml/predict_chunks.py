@@ -72,12 +72,13 @@ class Summary:
         return {"stats": {"mean": self.total / self.n if self.n else None, "min": self.lo, "max": self.hi, "missing": self.missing}}
 
 
-def predict_in_chunks(model, parquet: str, ctx, chunk_rows: int = CHUNK_ROWS) -> dict:
+def predict_in_chunks(model, parquet: str, ctx, lang: str = "en", chunk_rows: int = CHUNK_ROWS) -> dict:
     """The prediction job's work for a chunkable model; answers the same summary as the whole-table path."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from ..csvsafe import write_csv_table
+    from ..lang import say
 
     f = pq.ParquetFile(parquet)
     total = f.metadata.num_rows
@@ -102,7 +103,10 @@ def predict_in_chunks(model, parquet: str, ctx, chunk_rows: int = CHUNK_ROWS) ->
                 write_csv_table(table, csv_file, header=first)
 
             for batch in f.iter_batches(batch_size=chunk_rows):
-                ctx.progress(0.05 + 0.9 * done / max(1, total), f"Predicting rows {done + 1:,}–{done + batch.num_rows:,} of {total:,}")
+                ctx.progress(
+                    0.05 + 0.9 * done / max(1, total),
+                    say("job_predicting_rows", lang, first=f"{done + 1:,}", last=f"{done + batch.num_rows:,}", total=f"{total:,}"),
+                )
                 df = _model_columns(model, batch)
                 df.index = pd.RangeIndex(done, done + len(df))
                 out = model.predict(df, raw=False)
@@ -140,7 +144,7 @@ def predict_in_chunks(model, parquet: str, ctx, chunk_rows: int = CHUNK_ROWS) ->
         for p in (pq_tmp, csv_tmp):
             p.unlink(missing_ok=True)
     columns = state["columns"]
-    ctx.progress(1.0, "Done")
+    ctx.progress(1.0, say("job_done", lang))
     return {"rows": done, "columns": columns, "outputs": outputs, "condition_applied": None, "chunks": -(-done // chunk_rows), **summary.result()}
 
 

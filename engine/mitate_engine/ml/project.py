@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..lang import lang_of
 from ..task import EngineError
 from . import data as D
 from .algorithms import SUPERVISED
@@ -49,6 +50,7 @@ class Project:
     cv_only: bool = False  # no hold-out: every row trains; repeated cross-validation is the estimate
     # auto-tune trials shared with helper jobs on other workers through Optuna's RDB storage: {"storage", "study"}
     tune_shared: dict | None = None
+    lang: str = "en"  # the language progress is said in (the job's `lang`, mitate_engine/lang.py)
     source: dict | None = None  # the spec's parquet and split, for a fit that reads the rows again (ml/distributed.py)
     profile: Profile = field(default_factory=Profile)  # seconds per step (read, conversion, ... writing)
     # a table too large to hold (ml/stream.py): X_train/X_test are samples; the rows are read again from here
@@ -165,6 +167,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None, progress: Callab
     profile.steps["conversion"] = round(time.monotonic() - t_conv, 3)
     ratio = float(spec.get("split_ratio") or 0.85)
     proj = Project(
+        lang=lang_of(spec),
         project_type=t,
         target=target,
         features=features,
@@ -243,9 +246,10 @@ def _prepare_streamed(spec: dict, t: str, target: str, features: list[str], prof
     D.parquet_columns(spec["parquet"], [*features, target])
     settings = _settings(spec, profile)
     with profile.step("read"):
-        sc = scan(spec["parquet"], t, features, target, float(spec.get("split_ratio") or 0.85), settings["seed"], progress)
+        sc = scan(spec["parquet"], t, features, target, float(spec.get("split_ratio") or 0.85), settings["seed"], progress, lang_of(spec))
     kinds = dict(sc.kinds)
     proj = Project(
+        lang=lang_of(spec),
         project_type=t,
         target=target,
         features=features,

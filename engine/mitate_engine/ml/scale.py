@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 
+from ..lang import say
+
 LARGE_ROWS = 200_000
 CV_SAMPLE_ROWS = 300_000
 TRAIN_METRIC_ROWS = 200_000
@@ -116,10 +118,11 @@ class FitHooks:
     """What a long fit reports and obeys: `progress(fraction, message)` (which raises Cancelled when the job was
     stopped) and the label of the step (e.g. "fold 2 of 5")."""
 
-    def __init__(self, progress: Callable[[float, str], None] | None = None, label: str = "", span: tuple[float, float] = (0.0, 1.0)) -> None:
+    def __init__(self, progress: Callable[[float, str], None] | None = None, label: str = "", span: tuple[float, float] = (0.0, 1.0), lang: str = "en") -> None:
         self.progress = progress
         self.label = label
         self.span = span
+        self.lang = lang
 
 
 def fit_lightgbm(est, Z: pd.DataFrame, y, hooks: FitHooks | None = None):
@@ -145,7 +148,8 @@ def round_callbacks(est, hooks: FitHooks | None) -> list:
             i = env.iteration + 1
             if now - last[0] >= ROUND_REPORT_SECONDS or i == total:
                 last[0] = now
-                msg = f"{hooks.label}: boosting round {i} of {total}" if hooks.label else f"boosting round {i} of {total}"
+                msg = say("job_boosting_round", hooks.lang, i=str(i), total=str(total))
+                msg = f"{hooks.label}: {msg}" if hooks.label else msg
                 hooks.progress(lo + (hi - lo) * i / total, msg)
 
         on_round.order = 100  # after LightGBM's own callbacks

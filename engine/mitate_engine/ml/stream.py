@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ..lang import say
 from ..task import EngineError
 
 STREAM_ROWS = 20_000_000
@@ -156,7 +157,9 @@ class Scan:
     n_test: int
 
 
-def scan(path: str, project_type: str, features: list[str], target: str, ratio: float, seed: int, progress: Callable[[str], None] | None = None) -> Scan:
+def scan(
+    path: str, project_type: str, features: list[str], target: str, ratio: float, seed: int, progress: Callable[[str], None] | None = None, lang: str = "en"
+) -> Scan:
     """Pass 1 (see the module): the checks of the whole-table path, the training labels and the two samples."""
     import pyarrow.parquet as pq
 
@@ -214,7 +217,7 @@ def scan(path: str, project_type: str, features: list[str], target: str, ratio: 
         ytr_parts.append(yv[s_tr])
         yte_parts.append(yv[s_te])
         if progress:
-            progress(f"Read {offsets[g] + len(frame):,} of {n:,} rows")
+            progress(say("job_read_rows_of", lang, rows=f"{offsets[g] + len(frame):,}", total=f"{n:,}"))
     for c in features:
         d = seen[c].distinct()
         if d == 0:
@@ -337,7 +340,7 @@ def fit_streamed(est, pre, proj, callbacks: list, progress: Callable[[str], None
 
     def on_group(g: int) -> None:
         if progress:
-            progress(f"building the training set: row group {g + 1} of {total}")
+            progress(say("job_building_training_set", proj.lang, g=str(g + 1), n=str(total)))
 
     train_set = lgb.Dataset(
         _sequences(st, pre, on_group), label=st.y_train, weight=weight, reference=ref, feature_name=cols, categorical_feature=cat_idx, params=params
@@ -382,5 +385,5 @@ def predict_test(pipe, proj, progress: Callable[[str], None] | None = None) -> t
             ps.append(np.asarray(pipe.predict(X), dtype=np.float64))
             ys.append(y.to_numpy(dtype=np.float64))
         if progress:
-            progress(f"predicting the test rows: row group {g + 1} of {n_groups}")
+            progress(say("job_predicting_test_rows", proj.lang, g=str(g + 1), n=str(n_groups)))
     return np.concatenate(ys), np.concatenate(ps), (np.concatenate(probas) if probas else None)

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..encoding import to_jsonable
+from ..lang import say
 from ..task import EngineError
 from . import data as D
 from . import distributed
@@ -77,14 +78,14 @@ def train_model(
         def report(i, n, value, best):
             v = "not scored (failed or stopped at the time budget)" if value is None else f"{value:.4f}"
             b = "-" if best is None else f"{best:.4f}"
-            progress(0.05 + 0.7 * i / n, f"{label}: trial {i} of {n}, best so far {b}")
+            progress(0.05 + 0.7 * i / n, say("job_trial", proj.lang, label=label, i=str(i), n=str(n), best=b))
             event("trial", model=label, trial=i, of=n, value=value, best=best)
             log(f"{label}: trial {i}/{n} score {v} best {b}")
 
         with prof.step("auto_tune"):
             params, trials, folds = tune(proj, algo, params, report, timeout=time_budget, Z=Z_all, study_key=study_key)
         log(f"{label}: best parameters {json.dumps(to_jsonable(params))}")
-    progress(0.78, f"{label}: fitting on {n_rows:,} rows")
+    progress(0.78, say("job_fitting", proj.lang, label=label, rows=f"{n_rows:,}"))
     with warnings.catch_warnings(), prof.step("final_fit"):
         warnings.simplefilter("ignore")
         pipe, params = build_pipeline(proj, algo, params, n_rows)
@@ -113,7 +114,7 @@ def train_model(
         params=to_jsonable(params),
         condition=proj.condition,
     )
-    progress(0.85, f"{label}: evaluating")
+    progress(0.85, say("job_evaluating", proj.lang, label=label))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if proj.supervised:
@@ -146,7 +147,7 @@ def train_model(
     rep["sampling"] = model_sampling(proj, algo)
     rep["profile"] = prof.as_dict()
     rep = to_jsonable(rep)
-    progress(0.9, f"{label}: packaging")
+    progress(0.9, say("job_packaging", proj.lang, label=label))
     with prof.step("writing"):
         save_model(model, out_dir, rep["metrics"])
         _write_report(out_dir, rep)
@@ -155,7 +156,7 @@ def train_model(
     # The model is usable from here (it predicts, its test metrics are known): say so before the slower explanations.
     if on_ready:
         on_ready(rep)
-    progress(0.93, f"{label}: cross-validation and feature importance")
+    progress(0.93, say("job_cv_and_importance", proj.lang, label=label))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if folds is None and proj.cv_folds >= 2:
@@ -173,7 +174,7 @@ def train_model(
             "std": float(np.std(fold_list)) if fold_list else None,
         }
         rep["evaluation"] = evaluation(proj, algo, params)
-        progress(0.98, f"{label}: feature importance")
+        progress(0.98, say("job_importance", proj.lang, label=label))
         with prof.step("importance"):
             rep["permutation_importance"] = _permutation(proj, model.pipeline)
         with prof.step("shap"):
@@ -193,7 +194,7 @@ def _final_fit(pipe, proj: Project, algorithm: str, progress, log, label: str) -
     every training row — read again row group by row group when the table is too large to hold (ml/stream.py)."""
     trained_on = distributed.fit_on_cluster(pipe, proj, algorithm, progress, log, label)
     if trained_on is None:
-        hooks = FitHooks(progress, f"{label}: final fit", (0.78, 0.85))
+        hooks = FitHooks(progress, say("job_final_fit", proj.lang, label=label), (0.78, 0.85), proj.lang)
         fit_streamed_pipeline(pipe, proj, hooks) if proj.stream else fit_pipeline(pipe, proj.X_train, proj.y_train, hooks)
     return trained_on
 

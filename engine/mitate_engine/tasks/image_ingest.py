@@ -6,6 +6,7 @@ Spec: zip, kind (analysis | classification), output_dir, seed, limits (optional 
 from __future__ import annotations
 
 from ..images.zipsafe import unpack
+from ..lang import lang_of, say
 from ..task import Context, EngineError, Task
 
 
@@ -21,7 +22,7 @@ class ImageIngest(Task):
                 spec.get("kind", "analysis"),
                 seed=int(spec.get("seed", 0)),
                 limits=spec.get("limits"),
-                progress=lambda f: ctx.progress(f, "Unpacking images"),
+                progress=lambda f: ctx.progress(f, say("job_unpacking_images", lang_of(spec))),
             )
         except EngineError as e:
             # A refused archive is an answer, not a crash: the server renders the code in the user's language.

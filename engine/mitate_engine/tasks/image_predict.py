@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from ..images.zipsafe import skip_entry
+from ..lang import lang_of, say
 from ..task import Context, EngineError, Task
 
 
@@ -45,7 +46,7 @@ class ImagePredict(Task):
             [f["path"] for f in files],
             heatmap_dir=out / "heatmaps",
             names=[f"{i:06d}" for i in range(len(files))],
-            progress=lambda f: ctx.progress(f, "Predicting"),
+            progress=lambda f: ctx.progress(f, say("job_predicting_images", lang_of(spec))),
             check=ctx.check_cancelled,
             unreadable=bad,
         )

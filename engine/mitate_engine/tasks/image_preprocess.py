@@ -9,6 +9,7 @@ Spec: dataset_dir, output_dir, mode, operations (see images.preprocess.DEFAULTS)
 from __future__ import annotations
 
 from ..images import preprocess as pp
+from ..lang import lang_of, say
 from ..task import Context, EngineError, Task
 
 
@@ -33,7 +34,7 @@ class ImagePreprocess(Task):
             return {"items": pp.preview(spec["dataset_dir"], ctx.work_dir, ops, [str(i) for i in spec.get("ids") or []], int(spec.get("size") or 320))}
         if mode != "apply":
             raise EngineError("image_preprocess_invalid", reason=EngineError("image_unknown_mode", mode=str(mode)))
-        m = pp.process_dataset(spec["dataset_dir"], ctx.work_dir, ops, progress=lambda f: ctx.progress(f, "Processing images"))
+        m = pp.process_dataset(spec["dataset_dir"], ctx.work_dir, ops, progress=lambda f: ctx.progress(f, say("job_processing_images", lang_of(spec))))
         if not m["items"]:
             raise EngineError("image_preprocess_no_images", count=len(m["skipped"]))
         ctx.flush()

@@ -13,6 +13,7 @@ import traceback
 from pathlib import Path
 
 from ..images import report_html
+from ..lang import lang_of, say
 from ..task import Cancelled, Context, EngineError, Task, encoded
 
 
@@ -50,6 +51,7 @@ class ImageTrain(Task):
                 log=ctx.log,
                 should_stop=lambda: bool(stop_file) and os.path.exists(stop_file),
                 check=ctx.check_cancelled,
+                lang=lang_of(spec),
             )
             try:
                 if algo not in ALGORITHMS:
@@ -86,5 +88,5 @@ class ImageTrain(Task):
                 log = traceback.format_exc()
                 results.append({"key": key, "state": "failed", "error": f"{type(e).__name__}: {e}", "log": log})
                 ctx.event("model", key=key, state="failed", error=f"{type(e).__name__}: {e}", log=log)
-        ctx.progress(1.0, "Done")
+        ctx.progress(1.0, say("job_done", lang_of(spec)))
         return {"models": results}

@@ -17,6 +17,7 @@ import time
 
 from ..doe.design import compare, make_design
 from ..encoding import to_jsonable
+from ..lang import lang_of, say
 from ..task import Context, Task
 
 
@@ -32,7 +33,7 @@ class OptimalDesign(Task):
     def run(self, spec: dict, ctx: Context) -> dict:
         started = time.perf_counter()
         if spec.get("mode") == "evaluate":
-            ctx.progress(0.1, "Scoring the designs")
+            ctx.progress(0.1, say("job_scoring_designs", lang_of(spec)))
             result = compare(spec)
             name = "evaluation.json"
         else:

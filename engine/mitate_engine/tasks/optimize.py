@@ -16,6 +16,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from ..lang import lang_of, say
 from ..optimization import report as R
 from ..optimization.objective import overall, scores
 from ..optimization.problem import build_problem
@@ -31,7 +32,8 @@ class Optimize(Task):
 
     def run(self, spec: dict, ctx: Context) -> dict:
         t0 = time.monotonic()
-        ctx.progress(0.0, "Loading the models")
+        lang = lang_of(spec)  # what the person who started the job reads
+        ctx.progress(0.0, say("job_loading_models", lang))
         p = build_problem(spec)
         algorithm = spec.get("algorithm") or DEFAULT_ALGORITHM
         n = int(spec.get("n_trials") or DEFAULT_TRIALS)
@@ -53,11 +55,19 @@ class Optimize(Task):
         t_search = time.monotonic()
         refining = spec.get("refine", True) is not False and algorithm != "nsga2"
         share = 0.3 if refining else 0.8
-        h = run_search(p.space, algorithm, n, seed, evaluate, len(p.targets), lambda done: ctx.progress(0.05 + share * done / n, f"{done:,} of {n:,} trials"))
+        h = run_search(
+            p.space,
+            algorithm,
+            n,
+            seed,
+            evaluate,
+            len(p.targets),
+            lambda done: ctx.progress(0.05 + share * done / n, say("job_trials_done", lang, done=done, n=n)),
+        )
         trials_done = len(h.X)
         refinement = None
         if refining:
-            extra, info = refine(p.space, h, evaluate, seed, lambda f: ctx.progress(0.35 + 0.5 * f, "Refining the best conditions"))
+            extra, info = refine(p.space, h, evaluate, seed, lambda f: ctx.progress(0.35 + 0.5 * f, say("job_refining", lang)))
             h = collect([h, extra])
             refinement = info.as_dict()
             ctx.log(
@@ -65,10 +75,10 @@ class Optimize(Task):
                 f"and {info.polish:,} SLSQP evaluations; best {info.improved_from} -> {info.improved_to}"
             )
         search_seconds = time.monotonic() - t_search
-        ctx.progress(0.87, "Ranking the conditions")
+        ctx.progress(0.87, say("job_ranking", lang))
         violation = float(p.space.violation(h.X).max()) if p.space.cont and len(h.X) else 0.0
         best = R.ranked(p, h, int(spec.get("top_k") or 10))
-        ctx.progress(0.92, "Profiling the best condition")
+        ctx.progress(0.92, say("job_profiling", lang))
         prof = R.profiler(p, best[0] if best else {})
         out = ctx.work_dir
         frame = R.candidate_frame(p, h, np.arange(len(h.X)))
@@ -94,7 +104,7 @@ class Optimize(Task):
         ]
         pd.DataFrame(best_rows).to_csv(out / "best.csv", index=False)
         extrap = R.extrapolated(p, frame)
-        ctx.progress(1.0, "Done")
+        ctx.progress(1.0, say("job_done", lang))
         return {
             "algorithm": algorithm,
             "n_trials": n,

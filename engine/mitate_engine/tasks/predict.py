@@ -12,6 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..csvsafe import write_csv
+from ..lang import lang_of, say
 from ..ml.data import read_table
 from ..ml.model_io import load_condition, load_model, predict, predict_frame
 from ..ml.predict_chunks import CHUNKED_FROM_ROWS, Summary, chunkable, parquet_rows, predict_in_chunks
@@ -34,7 +35,8 @@ class Predict(Task):
     kind = "predict"
 
     def run(self, spec: dict, ctx: Context) -> dict:
-        ctx.progress(0.05, "Loading the model")
+        lang = lang_of(spec)  # what the person who started the job reads
+        ctx.progress(0.05, say("job_loading_model", lang))
         model = load_model(spec.get("model"))
         if spec.get("threshold") is not None and hasattr(model, "threshold"):
             model.threshold = float(spec["threshold"])
@@ -43,14 +45,14 @@ class Predict(Task):
             model.condition = load_condition(spec.get("condition_path"))
         condition = model.condition if raw else None
         if chunkable(model, condition) and parquet_rows(spec["parquet"]) >= CHUNKED_FROM_ROWS:
-            return predict_in_chunks(model, spec["parquet"], ctx)
-        ctx.progress(0.15, "Reading the inference data")
+            return predict_in_chunks(model, spec["parquet"], ctx, lang)
+        ctx.progress(0.15, say("job_reading_inference", lang))
         df = read_table(spec["parquet"])
         if condition:
-            ctx.progress(0.2, f"Applying the preprocessing condition {condition.get('name') or ''}".strip())
-        ctx.progress(0.3, f"Predicting {len(df):,} rows")
+            ctx.progress(0.2, say("job_applying_condition", lang, name=condition.get("name") or "").strip())
+        ctx.progress(0.3, say("job_predicting", lang, rows=f"{len(df):,}"))
         out = predict(model, df, raw=raw)
-        ctx.progress(0.85, "Writing the predictions")
+        ctx.progress(0.85, say("job_writing_predictions", lang))
         inputs = df.drop(columns=[c for c in out.columns if c in df.columns])
         table = pd.concat([out, inputs], axis=1).reset_index(drop=True)
         work = ctx.work_dir
@@ -77,5 +79,5 @@ class Predict(Task):
                 "first_alarm_row": first,
                 "scored_rows": int(out["anomaly_score"].notna().sum()),
             }
-        ctx.progress(1.0, "Done")
+        ctx.progress(1.0, say("job_done", lang))
         return summary

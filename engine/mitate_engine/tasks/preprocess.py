@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
+from ..lang import lang_of, say
 from ..parquet_splice import SpliceUnsupported, splice
 from ..preprocessing import Condition
 from ..task import Context, EngineError, Task
@@ -217,7 +218,8 @@ class Preprocess(Task):
         plan = cond.column_plan()
         wanted, changed = plan if plan else (None, [])
         partial = wanted is not None and all(c in names for c in wanted) and len(wanted) < cols_in
-        ctx.progress(0.02, "Reading the dataset")
+        lang = lang_of(spec)  # what the person who started the job reads
+        ctx.progress(0.02, say("job_reading_dataset", lang))
         started = time.perf_counter()
         if partial:
             # self_destruct frees each Arrow column as pandas takes it: the peak stays near one copy.
@@ -228,7 +230,7 @@ class Preprocess(Task):
         ctx.log(f"read {len(df)} rows x {len(df.columns)} of {cols_in} columns")
 
         def progress(i: int, n: int) -> None:
-            ctx.progress(0.1 + 0.7 * i / max(1, n), f"Step {i + 1} of {n}")
+            ctx.progress(0.1 + 0.7 * i / max(1, n), say("job_step", lang, i=str(i + 1), n=str(n)))
 
         out = cond.fit_transform(df, progress).reset_index(drop=True)
         del df
@@ -245,11 +247,11 @@ class Preprocess(Task):
             columns = names + [str(c) for c in out.columns if c not in names]
             written = [c for c in out.columns if c in changed]
             # The changed columns' statistics from the values at hand, so registering reads no column again.
-            ctx.progress(0.8, "Statistics of the changed columns")
+            ctx.progress(0.8, say("job_changed_statistics", lang))
             started = time.perf_counter()
             figures = {c: f for c in written if (f := column_figures(out[c])) is not None}
             statistics_s = time.perf_counter() - started
-            ctx.progress(0.82, "Writing the new dataset")
+            ctx.progress(0.82, say("job_writing_dataset", lang))
             started = time.perf_counter()
             fresh = pa.Table.from_pandas(out[written], preserve_index=False)
             del out
@@ -266,7 +268,7 @@ class Preprocess(Task):
             row_count = fresh.num_rows
             del fresh
         else:
-            ctx.progress(0.82, "Writing the new dataset")
+            ctx.progress(0.82, say("job_writing_dataset", lang))
             started = time.perf_counter()
             columns = [str(c) for c in out.columns]
             write_parquet(pa.Table.from_pandas(out, preserve_index=False), work / "data.parquet")
@@ -278,7 +280,7 @@ class Preprocess(Task):
         condition = cond.to_dict()
         history = cond.history()
         (work / "condition.json").write_text(json.dumps(condition, ensure_ascii=False))
-        ctx.progress(1.0, "Done")
+        ctx.progress(1.0, say("job_done", lang))
         return {
             "output_dir": str(work),
             **files,

@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..encoding import to_jsonable
+from ..lang import lang_of, say
 from ..stats import methods
 from ..stats.data import Sample, category_labels, group_mask, read_table, sample, to_float
 from ..task import Context, EngineError, Task
@@ -57,9 +58,10 @@ class StatisticalAnalysis(Task):
         v1, v2, cat = spec.get("variable1"), spec.get("variable2") or None, spec.get("category") or None
         if not v1:
             raise EngineError("variable_required")
-        ctx.progress(0.05, "Reading the data")
+        lang = lang_of(spec)  # what the person who started the job reads
+        ctx.progress(0.05, say("job_reading_data", lang))
         result = self.dispatch(spec, ctx, test, v1, v2, cat, alpha, alternative, mu)
-        ctx.progress(0.95, "Writing the result")
+        ctx.progress(0.95, say("job_writing_result", lang))
         result["variables"] = {
             "variable1": v1,
             "variable2": v2,
@@ -86,12 +88,12 @@ class StatisticalAnalysis(Task):
             x, y = to_float(t.columns[v1]), to_float(t.columns[v2])
             ok = ~(np.isnan(x) | np.isnan(y))
             missing = int(x.size - np.count_nonzero(ok))
-            ctx.progress(0.4, "Testing")
+            ctx.progress(0.4, say("job_testing", lang_of(spec)))
             return methods.correlation(Sample(v1, x[ok], missing), Sample(v2, y[ok], 0), test, alternative, alpha)
         if test in ("one_sample_t", "shapiro") or (test == "wilcoxon" and not v2 and not cat):
             t = read_table(path, [v1])
             s = sample(to_float(t.columns[v1]), v1)
-            ctx.progress(0.4, "Testing")
+            ctx.progress(0.4, say("job_testing", lang_of(spec)))
             if test == "one_sample_t":
                 return methods.one_sample_t(s, mu, alternative, alpha)
             if test == "shapiro":
@@ -110,11 +112,11 @@ class StatisticalAnalysis(Task):
                 if not m.any():
                     raise EngineError("group_missing", column=cat, group=g)
                 samples.append(sample(values, g, m))
-            ctx.progress(0.4, "Testing")
+            ctx.progress(0.4, say("job_testing", lang_of(spec)))
             return methods.anova(samples, alpha)
         if test in TWO_GROUPS:
             a, b = self.two_groups(path, v1, v2, cat, spec)
-            ctx.progress(0.4, "Testing")
+            ctx.progress(0.4, say("job_testing", lang_of(spec)))
             if test == "two_sample_t":
                 return methods.two_sample_t(a, b, spec.get("equal_variance") or "auto", alternative, alpha)
             if test == "mann_whitney":
@@ -122,7 +124,7 @@ class StatisticalAnalysis(Task):
             return methods.f_test(a, b, alternative, alpha)
         # paired_t, or wilcoxon on pairs
         a, b, d = self.pairs(path, v1, v2, cat, spec)
-        ctx.progress(0.4, "Testing")
+        ctx.progress(0.4, say("job_testing", lang_of(spec)))
         if test == "paired_t":
             return methods.paired_t(a, b, d, mu, alternative, alpha)
         return methods.wilcoxon(d, mu, alternative, alpha, groups=[a, b])

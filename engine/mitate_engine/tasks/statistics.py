@@ -19,6 +19,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..encoding import to_jsonable
+from ..lang import lang_of, say
 from ..sketch import SketchWriter
 from ..task import Context, EngineError, Task
 
@@ -52,7 +53,7 @@ class Statistics(Task):
         columns: list[dict] = []
         try:
             for i, name in enumerate(names):
-                ctx.progress(i / max(1, len(names)), f"Column {i + 1} of {len(names)}: {name}")
+                ctx.progress(i / max(1, len(names)), say("job_column", lang_of(spec), i=str(i + 1), n=str(len(names)), name=name))
                 try:
                     data = parquet.read(columns=[name], use_threads=True).column(0)
                 except (pa.ArrowException, OSError) as exc:
@@ -62,13 +63,13 @@ class Statistics(Task):
                 columns.append(describe_column(name, data, bins, max_categories, name == datetime_column, keep))
                 del data
             if sketch is not None:
-                ctx.progress(0.99, "Writing exploration sketches")
+                ctx.progress(0.99, say("job_writing_sketches", lang_of(spec)))
                 sketch.finish(parquet)
         except BaseException:
             if sketch is not None:
                 sketch.abandon()
             raise
-        ctx.progress(1.0, "Writing statistics")
+        ctx.progress(1.0, say("job_writing_statistics", lang_of(spec)))
 
         result = {
             "row_count": row_count,

@@ -13,6 +13,7 @@ import time
 import traceback
 from pathlib import Path
 
+from ..lang import lang_of, say
 from ..ml.trainer import prepare_project, train_model
 from ..task import Cancelled, Context, EngineError, Task, encoded
 
@@ -25,11 +26,12 @@ class Train(Task):
         if not models:
             raise EngineError("no_models")
         t0 = time.monotonic()
-        ctx.progress(0.0, "Reading the data")
+        lang = lang_of(spec)  # what the person who started the job reads
+        ctx.progress(0.0, say("job_reading_data", lang))
         proj = prepare_project(spec, progress=lambda msg: ctx.progress(0.0, msg))
         proj.source = {k: spec.get(k) for k in ("parquet", "split_ratio", "split_time")}
         rows = proj.train_rows + proj.test_rows
-        ctx.progress(0.01, f"Read {rows:,} rows: {proj.train_rows:,} to train, {proj.test_rows:,} to test")
+        ctx.progress(0.01, say("job_read_split", lang, rows=f"{rows:,}", train=f"{proj.train_rows:,}", test=f"{proj.test_rows:,}"))
         ctx.log(f"{spec.get('project_type')}: {proj.train_rows} training rows, {proj.test_rows} test rows, {len(proj.kinds)} model columns")
         if proj.stream:
             ctx.log(f"too large to hold: read in row groups; samples of {len(proj.X_train):,} training and {len(proj.X_test):,} test rows")
@@ -46,7 +48,7 @@ class Train(Task):
             if shared:
                 for m in models:
                     shared_tune.close(shared, str(m["key"]))
-        ctx.progress(1.0, "Done")
+        ctx.progress(1.0, say("job_done", lang))
         failed = [r for r in results if r["state"] == "failed"]
         if len(failed) == len(results):
             raise EngineError("every_model_failed", count=len(failed))

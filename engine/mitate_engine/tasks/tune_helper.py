@@ -3,6 +3,7 @@ model, through the shared Optuna storage (see ml/shared_tune.py). It trains and 
 
 from __future__ import annotations
 
+from ..lang import lang_of, say
 from ..ml.algorithms import get_algorithm
 from ..ml.trainer import join_tuning, prepare_project
 from ..task import Context, EngineError, Task
@@ -14,7 +15,8 @@ class TuneHelper(Task):
     def run(self, spec: dict, ctx: Context) -> dict:
         if not isinstance(spec.get("tune_shared"), dict):
             raise EngineError("spec_not_object")
-        ctx.progress(0.0, "Reading the data")
+        lang = lang_of(spec)  # the train job's spec: the language of the person who started it
+        ctx.progress(0.0, say("job_reading_data", lang))
         proj = prepare_project(spec)
         models = spec.get("models") or []
         ran: dict[str, int] = {}
@@ -24,7 +26,7 @@ class TuneHelper(Task):
                 algo = get_algorithm(proj.project_type, m["algorithm"])
             except Exception:  # noqa: BLE001 - the main job reports a bad algorithm on its model
                 continue
-            ctx.progress(i / max(1, len(models)), f"{m.get('label') or m['algorithm']}: helping auto-tune")
+            ctx.progress(i / max(1, len(models)), say("job_helping_tune", lang, label=m.get("label") or m["algorithm"]))
             try:
                 ran[key] = join_tuning(
                     proj,

@@ -25,6 +25,9 @@ export interface JobKind<K extends string = string, S extends z.ZodType = z.ZodT
 /** The spec of a kind: what the engine task reads. Extra keys pass (output_dir, stop files...), the named ones are checked. */
 export const jobSpec = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape);
 
+/** The language of the person who started a job: the engine says its progress in it (mitate_engine/lang.py; English if absent). */
+export const jobLang = z.enum(['en', 'ja']).optional();
+
 /**
  * A result checked against its declaration. The engine's JSON is answered as it was written, keys the declaration
  * does not name included (stored figures keep every key the engine wrote): the check is the parse, this is the one

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobKind, jobSpec } from '../../jobs/kind.js';
+import { jobKind, jobLang, jobSpec } from '../../jobs/kind.js';
 import { modelsSpec } from '../training/jobs.js';
 import { imageOperations } from '../datasets/history.js';
 import { imageEpoch } from './schemas.js';
@@ -36,7 +36,7 @@ const imagePreprocessPreview = z
 
 /** tasks/image_preprocess.py: TIFFs converted for display, a preview, or a whole dataset processed. */
 export const imagePreprocessJob = jobKind('image_preprocess', {
-  spec: jobSpec({ mode: z.enum(['display', 'preview', 'apply']) }),
+  spec: jobSpec({ mode: z.enum(['display', 'preview', 'apply']), lang: jobLang }),
   result: z
     .union([z.object({ converted: z.number().int() }).describe('display: TIFFs converted for the browser'), imagePreprocessPreview, imagePreprocessApplied])
     .meta({ id: 'ImagePreprocessJobResult' }),
@@ -44,7 +44,7 @@ export const imagePreprocessJob = jobKind('image_preprocess', {
 
 /** tasks/image_train.py: the models of an image project. */
 export const imageTrainJob = jobKind('image_train', {
-  spec: jobSpec({ project_type: z.string(), dataset_dir: z.string(), models: modelsSpec }),
+  spec: jobSpec({ project_type: z.string(), dataset_dir: z.string(), models: modelsSpec, lang: jobLang }),
   result: z
     .object({
       models: z.array(
@@ -68,7 +68,7 @@ export const imageTrainJob = jobKind('image_train', {
 
 /** tasks/image_predict.py: a trained image model over a dataset folder or uploaded files. */
 export const imagePredictJob = jobKind('image_predict', {
-  spec: jobSpec({ model: z.string(), threshold: n, dataset_dir: z.string().optional(), files: z.array(z.object({ path: z.string(), name: z.string() })).optional() }),
+  spec: jobSpec({ model: z.string(), threshold: n, dataset_dir: z.string().optional(), files: z.array(z.object({ path: z.string(), name: z.string() })).optional(), lang: jobLang }),
   result: z
     .object({
       algorithm: z.string(),

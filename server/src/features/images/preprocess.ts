@@ -102,7 +102,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
     },
 
     /** Starts the run over every image; the answer's temp_id is polled with GET image/preprocess/result/{temp_id}. */
-    async start(auth: AuthContext, datasetId: string, operations: ImageOperations) {
+    async start(auth: AuthContext, datasetId: string, operations: ImageOperations, lang: Lang = 'en') {
       const { row } = await svc.getImageDataset(auth, datasetId);
       const job = await jobs.create({
         orgId: auth.orgId,
@@ -110,7 +110,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
         kind: imagePreprocessJob,
         subjectType: 'image_preprocess_run',
         subjectId: row.id,
-        spec: { mode: 'apply', dataset_dir: svc.datasetDir(row), operations },
+        spec: { mode: 'apply', dataset_dir: svc.datasetDir(row), operations, lang }, // lang: the engine says its progress in it
       });
       return { temp_id: job.id, job_id: job.id, state: job.state, source_dataset_id: row.id };
     },

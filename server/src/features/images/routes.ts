@@ -140,7 +140,7 @@ export default async function imageRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const b = req.body;
-      return ok(b.preview ? await pre.preview(req.auth, req.params.dataset_id, b.operations, b.ids) : await pre.start(req.auth, req.params.dataset_id, b.operations));
+      return ok(b.preview ? await pre.preview(req.auth, req.params.dataset_id, b.operations, b.ids) : await pre.start(req.auth, req.params.dataset_id, b.operations, langOf(req.headers['accept-language'])));
     },
   );
   r.get('/image/preprocess/result/:temp_id', { schema: { tags, summary: 'State of a pre-processing run, its counts and a sample of the processed images', params: z.object({ temp_id: z.string().max(64) }), response: replies({ 200: runShape }) } }, async (req) =>
@@ -163,7 +163,7 @@ export default async function imageRoutes(app: FastifyInstance) {
   // ---- training --------------------------------------------------------------------------------------------
   const trainBody = z.object({ model_keys: z.array(z.string().max(100)).optional() }).nullish();
   r.post('/train/:project_id', { preHandler: requireWriter, schema: { tags, summary: 'Train the image models of a project (a job; poll image/train/result)', params: projectIdParams, body: trainBody, response: envelope(projectShape) } }, async (req) =>
-    ok(await svc.train(req.auth, req.params.project_id, req.body?.model_keys)),
+    ok(await svc.train(req.auth, req.params.project_id, req.body?.model_keys, langOf(req.headers['accept-language']))),
   );
   r.post(
     '/train/progress/:task_id',
@@ -318,7 +318,7 @@ export default async function imageRoutes(app: FastifyInstance) {
         datasetId = row.id;
         datasetName = row.name;
       }
-      const job = await predictions.startImage(req.auth, p, m.model_key, { id: datasetId, name: datasetName }, id, resultKey, spec);
+      const job = await predictions.startImage(req.auth, p, m.model_key, { id: datasetId, name: datasetName }, id, resultKey, { ...spec, lang: langOf(req.headers['accept-language']) });
       return ok({ id, state: job.state === 'queued' ? 'queued' : job.state, project_id: p.id, model_key: m.model_key, report_type: p.project_type, job_id: job.id });
     },
   );

@@ -318,7 +318,7 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
       return view(auth, project);
     },
 
-    async train(auth: AuthContext, id: string, modelKeys?: string[]) {
+    async train(auth: AuthContext, id: string, modelKeys?: string[], lang: Lang = 'en') {
       const p = await getProject(auth, id);
       if (await runs.activeJob(auth, p)) return view(auth, p);
       const dataset = await datasets.getRow(auth, p.dataset_id);
@@ -340,6 +340,7 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
           project_name: p.name,
           settings: { ...cfg.settings, weights_dir: process.env.MITATE_IMAGE_WEIGHTS_DIR || null },
           models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
+          lang, // the engine says its progress in the language of the person starting the job
         },
       });
       return view(auth, await getProject(auth, id));

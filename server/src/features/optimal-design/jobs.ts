@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { checked, jobKind, jobSpec } from '../../jobs/kind.js';
+import { checked, jobKind, jobLang, jobSpec } from '../../jobs/kind.js';
 import { designEvaluation, designResult } from './schemas.js';
 
 /** tasks/optimal_design.py: a design round, or (mode evaluate) a comparison of the user's design with ours. */
 export const optimalDesignJob = jobKind('optimal_design', {
-  spec: jobSpec({ mode: z.string().optional(), variables: z.array(z.unknown()) }),
+  spec: jobSpec({ mode: z.string().optional(), variables: z.array(z.unknown()), lang: jobLang }),
   result: z.union([designResult, designEvaluation]),
 });
 

@@ -182,7 +182,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       existing,
       algorithm: rs.algorithm,
       n_runs: rs.n_runs,
-      seed,
+      seed, lang, // lang: the language of the person starting the round; the engine says its progress in it
       starts: params.starts,
       parameters: params.parameters,
       bo: await boSpec(auth, rs.bo),
@@ -339,7 +339,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
         orgId: auth.orgId, userId: auth.userId, kind: optimalDesignJob, subjectType: EVAL_SUBJECT, subjectId: p.id,
         spec: {
           output_dir: storage.pathOf(`${projectKey(auth.orgId, p.id)}/evaluation`), mode: 'evaluate', variables: s.variables, constraints: s.constraints,
-          mixture_total: s.mixture_total ?? null, model: s.model, existing: [], user_design: user, our_design: ours, seed: 0,
+          mixture_total: s.mixture_total ?? null, model: s.model, existing: [], user_design: user, our_design: ours, seed: 0, lang,
         },
         beforeEnqueue: async (j) => {
           await designRepo.update(db, auth.orgId, p.id, { eval_job_id: j.id, eval_state: 'running', eval_error: null, eval_result_json: null });

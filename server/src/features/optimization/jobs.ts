@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobKind, jobSpec } from '../../jobs/kind.js';
+import { jobKind, jobLang, jobSpec } from '../../jobs/kind.js';
 import { conditionPredictions, optimizationResult } from './schemas.js';
 
 /** What every optimisation task reads: the models (saved pipelines) and the dataset their ranges come from. */
@@ -8,6 +8,7 @@ const optimizeSpec = jobSpec({
   parquet: z.string(),
   targets: z.array(z.unknown()),
   features: z.array(z.unknown()),
+  lang: jobLang,
 });
 
 /** tasks/optimize.py: one algorithm's search for the best conditions. */

@@ -253,7 +253,7 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
         kind: optimizeJob,
         subjectType: SUBJECT,
         subjectId: runId,
-        spec: { ...spec, algorithm, output_dir: storage.pathOf(resultKey) },
+        spec: { ...spec, algorithm, output_dir: storage.pathOf(resultKey), lang }, // lang: the engine says its progress in it
         beforeEnqueue: async (job) => {
           await db.deleteFrom('optimization_runs').where('organisation_id', '=', auth.orgId).where('project_id', '=', p.id).where('algorithm', '=', algorithm).execute();
           await db.insertInto('optimization_runs').values({ id: runId, organisation_id: auth.orgId, project_id: p.id, algorithm, job_id: job.id, result_key: resultKey, created_at: now() }).execute();

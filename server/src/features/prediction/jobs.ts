@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { jobKind, jobSpec } from '../../jobs/kind.js';
+import { jobKind, jobLang, jobSpec } from '../../jobs/kind.js';
 
 const n = z.number().nullable();
 
 /** tasks/predict.py: a trained model over a dataset, into a result file. */
 export const predictJob = jobKind('predict', {
-  spec: jobSpec({ model: z.string(), parquet: z.string(), condition_path: z.string().nullable().optional(), threshold: n.optional() }),
+  spec: jobSpec({ model: z.string(), parquet: z.string(), condition_path: z.string().nullable().optional(), threshold: n.optional(), lang: jobLang }),
   result: z
     .object({
       rows: z.number().int(),

@@ -31,7 +31,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
       preHandler: requireWriter,
       schema: { tags, summary: 'Predict with a trained model (key) on an inference dataset (a job)', params: z.object({ project_id: z.string().max(64), key: z.string().max(100) }), body: executeBody, response: replies({ 200: Prediction }) },
     },
-    async (req) => ok(await svc.start(req.auth, req.params.project_id, req.params.key, req.body.dataset_id, req.body.name)),
+    async (req) => ok(await svc.start(req.auth, req.params.project_id, req.params.key, req.body.dataset_id, req.body.name, undefined, langOf(req.headers['accept-language']))),
   );
   r.get('/inference/list/', { schema: { tags, summary: 'Predictions, searched and paged', querystring: listQuery, response: replies({ 200: PredictionPage }) } }, async (req) =>
     ok(await svc.list(req.auth, req.query.query ?? '', req.query.page, req.query.page_size)),
@@ -68,7 +68,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
   r.post(
     '/prediction/:project_id',
     { preHandler: requireWriter, schema: { tags, summary: 'Predict with a model of a project (regression and every type)', params: z.object({ project_id: z.string().max(64) }), body: predictBody, response: replies({ 200: Prediction }) } },
-    async (req) => ok(await svc.start(req.auth, req.params.project_id, req.body.model_key, req.body.dataset_id, req.body.name)),
+    async (req) => ok(await svc.start(req.auth, req.params.project_id, req.body.model_key, req.body.dataset_id, req.body.name, undefined, langOf(req.headers['accept-language']))),
   );
   r.get('/prediction/:id', { schema: { tags, summary: 'One prediction with its state and result summary', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
     ok(await svc.get(req.auth, req.params.id, undefined, langOf(req.headers['accept-language']))),
@@ -78,7 +78,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
     r.post(
       `/${prefix}/prediction/:project_id`,
       { preHandler: requireWriter, schema: { tags: [`training: ${type}`], summary: 'Predict with a model of this project (a job)', params: z.object({ project_id: z.string().max(64) }), body: predictBody, response: replies({ 200: Prediction }) } },
-      async (req) => ok(await svc.start(req.auth, req.params.project_id, req.body.model_key, req.body.dataset_id, req.body.name, type)),
+      async (req) => ok(await svc.start(req.auth, req.params.project_id, req.body.model_key, req.body.dataset_id, req.body.name, type, langOf(req.headers['accept-language']))),
     );
     r.get(`/${prefix}/prediction/result/:id`, { schema: { tags: [`training: ${type}`], summary: 'State, progress and result summary of a prediction', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
       ok(await svc.get(req.auth, req.params.id, type)),
@@ -91,7 +91,7 @@ export default async function predictionRoutes(app: FastifyInstance) {
   r.post(
     '/timeseries/prediction/:id',
     { preHandler: requireWriter, schema: { tags: ts, summary: 'Score an inference dataset with a detector of the project (id = project id; a job); the saved threshold applies', params: idParams, body: predictBody, response: replies({ 200: Prediction }) } },
-    async (req) => ok(await svc.start(req.auth, req.params.id, req.body.model_key, req.body.dataset_id, req.body.name, 'time_series')),
+    async (req) => ok(await svc.start(req.auth, req.params.id, req.body.model_key, req.body.dataset_id, req.body.name, 'time_series', langOf(req.headers['accept-language']))),
   );
   r.get('/timeseries/prediction/result/:id', { schema: { tags: ts, summary: 'State, progress and result summary (alarms) of a time-series prediction', params: idParams, response: replies({ 200: Prediction }) } }, async (req) =>
     ok(await svc.view(req.auth, await svc.getTimeSeries(req.auth, req.params.id))),

@@ -11,6 +11,7 @@ import type { PredictionTable } from './db.js';
 import { imagePredictJob } from '../images/jobs.js';
 import type { SpecOf } from '../../jobs/kind.js';
 import { predictJob } from './jobs.js';
+import type { Lang } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import { predictionRepo as repo } from './repo.js';
 import type { PredictionDeps } from './views.js';
@@ -24,7 +25,7 @@ interface Manifest {
   time_column?: string;
 }
 
-export async function start(d: PredictionDeps, auth: AuthContext, projectId: string, modelKey: string, datasetId: string, name?: string, type?: ProjectType | 'time_series') {
+export async function start(d: PredictionDeps, auth: AuthContext, projectId: string, modelKey: string, datasetId: string, name?: string, type?: ProjectType | 'time_series', lang: Lang = 'en') {
   const { db, jobs, storage, datasets, training, timeSeries, view } = d;
   const project = type === 'time_series' ? await timeSeries.getProject(auth, projectId) : await training.getProject(auth, projectId, type);
   const model = await training.getModel(auth, projectId, modelKey);
@@ -52,6 +53,7 @@ export async function start(d: PredictionDeps, auth: AuthContext, projectId: str
       output_dir: storage.pathOf(resultKey),
       // an anomaly detector's saved threshold replaces the trained one
       threshold: isTsType(project.project_type) ? ((await timeSeries.savedThresholds(auth.orgId, project.id)).get(model.model_key) ?? null) : null,
+      lang, // the language of the person starting the job: the engine says its progress in it
     },
   });
   const row: PredictionTable = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobKind, jobSpec } from '../../jobs/kind.js';
+import { jobKind, jobLang, jobSpec } from '../../jobs/kind.js';
 import { FittedCondition, PreviewView, RunResult } from './responses.js';
 
 const n = z.number().nullable();
@@ -21,7 +21,7 @@ const PreprocessJobResult = RunResult.shape.result
 
 /** tasks/preprocess.py: a condition's steps over the whole dataset, into a new Parquet file. */
 export const preprocessJob = jobKind('preprocess', {
-  spec: jobSpec({ parquet: z.string(), steps: z.array(z.unknown()).optional(), datetime_column: z.string().nullable().optional(), name: z.string() }),
+  spec: jobSpec({ parquet: z.string(), steps: z.array(z.unknown()).optional(), datetime_column: z.string().nullable().optional(), name: z.string(), lang: jobLang }),
   result: PreprocessJobResult,
 });
 

@@ -53,7 +53,7 @@ export default async function preprocessingRoutes(app: FastifyInstance) {
         response: replies({ 200: RunStarted }),
       },
     },
-    async (req) => ok(await svc.run(req.auth, req.params.id, req.body as { steps?: Step[]; condition_id?: string; condition_name?: string; confirm_overwrite: boolean })),
+    async (req) => ok(await svc.run(req.auth, req.params.id, req.body as { steps?: Step[]; condition_id?: string; condition_name?: string; confirm_overwrite: boolean }, langOf(req.headers['accept-language']))),
   );
 
   r.get('/preprocess/result/:id', { schema: { tags, summary: 'State, progress and summary of a run (id = temp_id)', params: idParams, response: replies({ 200: RunResult }) } }, async (req) =>

@@ -13,6 +13,7 @@ import { type ColumnInfo, type IngestResult, parquetStats } from '../datasets/co
 import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
 import './db.js'; // the area's tables and migrations
+import type { Lang } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import { leaveOutUnread, type Step } from './schemas.js';
 import type { ResultOf } from '../../jobs/kind.js';
@@ -189,7 +190,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
     },
 
     /** POST preprocess/dataset/{id}: runs a condition (steps, or a saved one) as an engine job; its id is the temp_id. */
-    async run(auth: AuthContext, id: string, b: { steps?: Step[]; condition_id?: string; condition_name?: string; confirm_overwrite: boolean }) {
+    async run(auth: AuthContext, id: string, b: { steps?: Step[]; condition_id?: string; condition_name?: string; confirm_overwrite: boolean }, lang: Lang = 'en') {
       const row = await datasets.getRow(auth, id);
       let condition: PreprocessConditionTable | undefined;
       let steps: StepSettings[] | undefined = b.steps;
@@ -206,7 +207,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
         kind: preprocessJob,
         subjectType: 'dataset',
         subjectId: row.id,
-        spec: { parquet: datasets.parquetPath(row), steps, datetime_column: row.datetime_column, name },
+        spec: { parquet: datasets.parquetPath(row), steps, datetime_column: row.datetime_column, name, lang }, // lang: the engine says its progress in it
       });
       const run: PreprocessRunTable = {
         id: job.id,

@@ -40,7 +40,7 @@ export async function reconcile(d: StatisticalDeps, row: StatisticalProjectTable
   return (await projectRepo.get(db, row.organisation_id, row.id)) ?? row;
 }
 
-async function startRun(d: StatisticalDeps, auth: AuthContext, row: StatisticalProjectTable, ds: DatasetTable): Promise<StatisticalProjectTable> {
+async function startRun(d: StatisticalDeps, auth: AuthContext, row: StatisticalProjectTable, ds: DatasetTable, lang: Lang): Promise<StatisticalProjectTable> {
   const { db, jobs, storage, datasets, getRow } = d;
   const job = await jobs.create({
     orgId: auth.orgId,
@@ -58,6 +58,7 @@ async function startRun(d: StatisticalDeps, auth: AuthContext, row: StatisticalP
       group1: row.group1,
       group2: row.group2,
       groups: JSON.parse(row.groups_json),
+      lang, // the engine says its progress in the language of the person starting the run
       hypothetical_mean: Number(row.hypothetical_mean),
       significance_level: Number(row.significance_level),
       alternative: row.alternative,
@@ -119,7 +120,7 @@ export async function register(d: StatisticalDeps, auth: AuthContext, datasetId:
     finished_at: null,
   };
   await projectRepo.insert(db, row);
-  return toView(body.run ? await startRun(d, auth, row, ds) : row, lang);
+  return toView(body.run ? await startRun(d, auth, row, ds, lang) : row, lang);
 }
 
 /** Runs the test (again), optionally with changed settings; a run in progress is joined, not doubled. */
@@ -151,7 +152,7 @@ export async function run(d: StatisticalDeps, auth: AuthContext, id: string, pat
     updated_at: now(),
   });
   row = (await projectRepo.get(db, auth.orgId, id))!;
-  return toView(await startRun(d, auth, row, ds), lang);
+  return toView(await startRun(d, auth, row, ds, lang), lang);
 }
 
 function stripUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {

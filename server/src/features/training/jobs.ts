@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobKind, jobSpec } from '../../jobs/kind.js';
+import { jobKind, jobLang, jobSpec } from '../../jobs/kind.js';
 import { CrossValidation, Evaluation, Metrics } from './responses.js';
 
 const scalars = z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()]));
@@ -21,7 +21,7 @@ export const modelOutcome = <M extends z.ZodType>(metrics: M) =>
 /** The models a training job trains: each with its key, algorithm and parameters. */
 export const modelsSpec = z.array(z.looseObject({ key: z.string(), algorithm: z.string(), params: z.record(z.string(), z.unknown()) }));
 
-const TrainJobSpec = jobSpec({ project_type: z.string(), parquet: z.string(), target: z.unknown(), features: z.array(z.string()), models: modelsSpec });
+const TrainJobSpec = jobSpec({ project_type: z.string(), parquet: z.string(), target: z.unknown(), features: z.array(z.string()), models: modelsSpec, lang: jobLang });
 
 /** tasks/train.py: the models of a tabular project. */
 export const trainJob = jobKind('train', {

@@ -85,7 +85,7 @@ export default async function trainingRoutes(app: FastifyInstance, { imageProjec
   r.post(
     '/train/model/:id',
     { preHandler: requireWriter, schema: { tags, summary: 'Train the models of a project (a job; poll train/result)', params: z.object({ id: z.string().max(64) }), body: trainBody, response: replies({ 200: TrainingProject }) } },
-    async (req) => ok(await svc.train(req.auth, req.params.id, req.body?.model_keys)),
+    async (req) => ok(await svc.train(req.auth, req.params.id, req.body?.model_keys, langOf(req.headers['accept-language']))),
   );
   r.get('/train/result/:id', { schema: { tags, summary: 'Training state, progress and model results of a project', params: z.object({ id: z.string().max(64) }), response: replies({ 200: TrainingProject }) } }, async (req) =>
     ok(await svc.view(req.auth, await svc.getProject(req.auth, req.params.id))),
@@ -121,7 +121,7 @@ export default async function trainingRoutes(app: FastifyInstance, { imageProjec
     if (type !== 'regression') {
       r.post(`/${prefix}/train/model/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Train the models (a job)', params: pid, body: trainBody, response: replies({ 200: TrainingProject }) } }, async (req) => {
         await get(req.auth, req.params.id);
-        return ok(await svc.train(req.auth, req.params.id, req.body?.model_keys));
+        return ok(await svc.train(req.auth, req.params.id, req.body?.model_keys, langOf(req.headers['accept-language'])));
       });
       r.get(`/${prefix}/train/result/:id`, { schema: { tags: t, summary: 'Training state, progress and model results', params: pid, response: replies({ 200: TrainingProject }) } }, async (req) =>
         ok(await svc.view(req.auth, await get(req.auth, req.params.id))),

@@ -310,7 +310,7 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     },
 
     /** Queues one job that trains every model of the project (or the chosen ones); a second call joins it. */
-    async train(auth: AuthContext, id: string, modelKeys?: string[]) {
+    async train(auth: AuthContext, id: string, modelKeys?: string[], lang: Lang = 'en') {
       const p = await getProject(auth, id);
       // time-series projects train through their own job kind (timeseries/train/model)
       if (!(p.project_type in TYPES)) throw new AppError(409, M.wrongType, { type: p.project_type });
@@ -347,7 +347,7 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
         windows: cfg.windows,
         time_budget: trainTimeBudget(),
         output_dir: storage.pathOf(runKey),
-        run_key: runKey,
+        run_key: runKey, lang, // lang: the language of the person starting the job; the engine says its progress in it
         models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
       };
       const main = await runs.start(auth, id, { kind: trainJob, runKey, modelKeys: models.map((m) => m.model_key), spec });
