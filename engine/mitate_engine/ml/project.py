@@ -115,7 +115,7 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None, progress: Callab
     dt_col = spec.get("datetime_column") or None
     profile = Profile()
     if df is None and target and streamable(spec, parquet_rows(spec.get("parquet") or "")):
-        return _prepare_streamed(spec, t, target, features, profile, progress)
+        return _prepare_streamed(spec, profile, progress)
     if df is None:
         cols = [*features, *([target] if target else []), *([dt_col] if dt_col else [])]
         with profile.step("read"):
@@ -166,13 +166,10 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None, progress: Callab
     cats = D.categories_of(X, kinds)
     profile.steps["conversion"] = round(time.monotonic() - t_conv, 3)
     ratio = float(spec.get("split_ratio") or 0.85)
-    proj = Project(
-        lang=lang_of(spec),
-        project_type=t,
-        target=target,
-        features=features,
-        kinds=kinds,
-        categories=cats,
+    proj = _new_project(
+        _settings(spec, profile),
+        kinds,
+        cats,
         X_train=X,
         y_train=y,
         X_test=None,
@@ -181,7 +178,6 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None, progress: Callab
         lags=lags,
         windows=windows,
         datetime_column=dt_col,
-        **_settings(spec, profile),
     )
     evaluation = spec.get("evaluation") or "holdout"
     if evaluation == "cv_only" and t not in ("regression", "discriminant_analysis"):
@@ -222,12 +218,17 @@ CV_ONLY_MAX_ROWS = 2000  # as the server's CV_ONLY_MAX_ROWS
 
 
 def _settings(spec: dict, profile: Profile) -> dict:
-    """The project settings that do not depend on the rows."""
+    """The project settings that do not depend on the rows: the spec's type, target, inputs and options (checked in
+    prepare_project) and the language progress is said in."""
     folds = spec.get("cv_folds", "default")
     folds = 5 if folds in (None, "", "default") else int(folds)
     if folds < 2:
         raise EngineError("bad_folds")
     return {
+        "lang": lang_of(spec),
+        "project_type": spec.get("project_type"),
+        "target": spec.get("target") or None,
+        "features": list(spec.get("features") or []),
         "cv_folds": folds,
         "auto_tune": bool(spec.get("auto_tune")),
         "n_trials": int(spec.get("n_trials") or 10),
@@ -241,26 +242,29 @@ def _settings(spec: dict, profile: Profile) -> dict:
     }
 
 
-def _prepare_streamed(spec: dict, t: str, target: str, features: list[str], profile: Profile, progress) -> Project:
+def _new_project(settings: dict, kinds: dict[str, str], categories: dict[str, list[str]], **rows) -> Project:
+    """The one construction of a Project, in memory or streamed: the settings of _settings, the column kinds and
+    categories found in the rows, and the rows themselves (X_train, y_train, X_test, y_test, classes, ...)."""
+    return Project(**settings, kinds=kinds, categories=categories, **rows)
+
+
+def _prepare_streamed(spec: dict, profile: Profile, progress) -> Project:
     """A table too large to hold (ml/stream.py): checked and split in one pass; X_train/X_test are samples."""
-    D.parquet_columns(spec["parquet"], [*features, target])
     settings = _settings(spec, profile)
+    t, target, features = settings["project_type"], settings["target"], settings["features"]
+    D.parquet_columns(spec["parquet"], [*features, target])
     with profile.step("read"):
-        sc = scan(spec["parquet"], t, features, target, float(spec.get("split_ratio") or 0.85), settings["seed"], progress, lang_of(spec))
+        sc = scan(spec["parquet"], t, features, target, float(spec.get("split_ratio") or 0.85), settings["seed"], progress, settings["lang"])
     kinds = dict(sc.kinds)
-    proj = Project(
-        lang=lang_of(spec),
-        project_type=t,
-        target=target,
-        features=features,
-        kinds=kinds,
-        categories=sc.categories,
+    proj = _new_project(
+        settings,
+        kinds,
+        sc.categories,
         X_train=D.as_model_frame(sc.X_train, kinds),
         y_train=sc.y_train,
         X_test=D.as_model_frame(sc.X_test, kinds),
         y_test=sc.y_test,
         classes=sc.classes,
-        **settings,
     )
     proj.stream, proj.stream_test_rows = sc.stream, sc.n_test
     return proj
