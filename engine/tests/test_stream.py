@@ -128,3 +128,46 @@ def test_stop_during_a_streamed_fit_writes_nothing(tmp_path):
     with pytest.raises(Cancelled):
         quiet(proj, "lightgbm", tmp_path / "m", {"n_estimators": 5000}, progress)
     assert not (tmp_path / "m" / "model.joblib").exists() and not (tmp_path / "m" / "report.json").exists()
+
+
+def test_prediction_of_a_streamed_table_holds_one_chunk_at_a_time(tmp_path, monkeypatch):
+    """The prediction job on a table of the streamed size (here above the lowered MITATE_ML_STREAM_ROWS, below the
+    usual chunking threshold) reads it chunk by chunk: the table is never read whole, and neither the model nor the
+    result writers ever get more than a chunk of rows at once."""
+    import pyarrow.parquet as pq_module
+    from mitate_engine.ml import predict_chunks
+    from mitate_engine.ml.model import TrainedModel
+    from mitate_engine.tasks import predict as task
+
+    p = write(table(12_000), tmp_path / "t.parquet")
+    proj = trainer.prepare_project(spec(p))
+    assert proj.stream is not None
+    quiet(proj, "lightgbm", tmp_path / "m")
+    monkeypatch.setattr(predict_chunks, "CHUNK_ROWS", 2500)
+
+    def whole(*a, **k):
+        raise AssertionError("the whole table was read")
+
+    monkeypatch.setattr(task, "read_table", whole)
+    monkeypatch.setattr(pd, "read_parquet", whole)
+    monkeypatch.setattr(pq_module.ParquetFile, "read", whole)
+    held: list[int] = []
+    predict, write_table = TrainedModel.predict, pq_module.ParquetWriter.write_table
+
+    def predict_counted(self, df, *a, **k):
+        held.append(len(df))
+        return predict(self, df, *a, **k)
+
+    def write_counted(self, t, *a, **k):
+        held.append(t.num_rows)
+        return write_table(self, t, *a, **k)
+
+    monkeypatch.setattr(TrainedModel, "predict", predict_counted)
+    monkeypatch.setattr(pq_module.ParquetWriter, "write_table", write_counted)
+    out = task.Predict().run({"model": str(tmp_path / "m" / "model.joblib"), "parquet": p}, _Ctx(tmp_path / "out"))
+    assert out["rows"] == 12_000 and out["chunks"] == 5
+    assert max(held) <= 2500 and sum(held) == 2 * 12_000  # every row predicted once and written once, a chunk at a time
+    monkeypatch.undo()
+    got = pd.read_parquet(tmp_path / "out" / "predictions.parquet")
+    expected = load_model(str(tmp_path / "m" / "model.joblib")).predict(pd.read_parquet(p), raw=False)["predicted_y"]
+    np.testing.assert_allclose(got["predicted_y"].to_numpy(), expected.to_numpy(), rtol=1e-12)

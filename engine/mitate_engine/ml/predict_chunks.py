@@ -14,8 +14,15 @@ from pathlib import Path
 
 import pandas as pd
 
+from .stream import stream_rows
+
 CHUNK_ROWS = 1_000_000
-CHUNKED_FROM_ROWS = 200_000  # tables from this many rows take this path (as scale.LARGE_ROWS)
+CHUNKED_FROM_ROWS = 200_000  # tables from this many rows take this path (as scale.LARGE_ROWS) ...
+
+
+def chunked_from_rows() -> int:
+    """... and so does every table that trains streamed (ml/stream.py), should MITATE_ML_STREAM_ROWS be set lower."""
+    return min(CHUNKED_FROM_ROWS, stream_rows())
 
 
 def parquet_rows(path: str) -> int:
@@ -72,14 +79,16 @@ class Summary:
         return {"stats": {"mean": self.total / self.n if self.n else None, "min": self.lo, "max": self.hi, "missing": self.missing}}
 
 
-def predict_in_chunks(model, parquet: str, ctx, lang: str = "en", chunk_rows: int = CHUNK_ROWS) -> dict:
-    """The prediction job's work for a chunkable model; answers the same summary as the whole-table path."""
+def predict_in_chunks(model, parquet: str, ctx, lang: str = "en", chunk_rows: int | None = None) -> dict:
+    """The prediction job's work for a chunkable model; answers the same summary as the whole-table path. At most
+    chunk_rows rows (CHUNK_ROWS unless given) are held, predicted and written at a time."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from ..csvsafe import write_csv_table
     from ..lang import say
 
+    chunk_rows = chunk_rows or CHUNK_ROWS
     f = pq.ParquetFile(parquet)
     total = f.metadata.num_rows
     work: Path = ctx.work_dir

@@ -15,7 +15,7 @@ from ..csvsafe import write_csv
 from ..lang import lang_of, say
 from ..ml.data import read_table
 from ..ml.model_io import load_condition, load_model, predict, predict_frame
-from ..ml.predict_chunks import CHUNKED_FROM_ROWS, Summary, chunkable, parquet_rows, predict_in_chunks
+from ..ml.predict_chunks import Summary, chunkable, chunked_from_rows, parquet_rows, predict_in_chunks
 from ..task import Context, Task
 
 __all__ = ["Predict", "apply_training_condition", "load_condition", "predict_frame"]  # the last two live in model_io
@@ -44,7 +44,7 @@ class Predict(Task):
         if raw and not model.condition:
             model.condition = load_condition(spec.get("condition_path"))
         condition = model.condition if raw else None
-        if chunkable(model, condition) and parquet_rows(spec["parquet"]) >= CHUNKED_FROM_ROWS:
+        if chunkable(model, condition) and parquet_rows(spec["parquet"]) >= chunked_from_rows():
             return predict_in_chunks(model, spec["parquet"], ctx, lang)
         ctx.progress(0.15, say("job_reading_inference", lang))
         df = read_table(spec["parquet"])
