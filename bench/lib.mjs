@@ -147,12 +147,23 @@ export function writeResult(name, result) {
   console.log(`written ${file}`);
 }
 
-/** The benchmark table: `rows` × 12 numeric and text columns (~97 bytes a row), generated once by DuckDB into bench/work/. */
+/** The benchmark table: `rows` × 12 numeric and text columns (~97 bytes a row), generated once by DuckDB into bench/work/.
+ * It is written to a .part file renamed when complete, so a generation stopped part-way is never taken for the table;
+ * the next call keeps the rows already written and generates only the rest (a 100 M-row table takes an hour on a busy
+ * machine). */
 export async function benchCsv(rows) {
   fs.mkdirSync(WORK, { recursive: true });
   const csv = path.join(WORK, `ingest-${rows}.csv`);
   if (fs.existsSync(csv)) return csv;
-  console.log(`generating ${csv} ...`);
+  const part = `${csv}.part`;
+  const rest = `${csv}.rest`;
+  if (fs.existsSync(rest)) {
+    // the rest of an earlier resumed generation, stopped part-way: its whole rows join the table first
+    fs.truncateSync(rest, wholeLines(rest));
+    await appendFile(rest, part);
+  }
+  const from = fs.existsSync(part) ? nextId(part) : 0;
+  console.log(`generating ${csv}${from ? ` from row ${from.toLocaleString('en')} (the rows before are kept from an earlier run)` : ''} ...`);
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();
   await c.run(`COPY (
@@ -162,9 +173,54 @@ export async function benchCsv(rows) {
       ['OK', 'NG', 'HOLD'][1 + (i % 3)::INT] AS status, 'line-' || (i % 17)::VARCHAR AS line,
       'lot-' || (i // 5000)::VARCHAR AS lot, TIMESTAMP '2024-01-01' + to_seconds(i) AS ts,
       md5(i::VARCHAR)[1:12] AS code, round(random() * 5, 2) AS vibration
-    FROM range(${rows}) t(i)) TO '${csv}' (HEADER, DELIMITER ',')`);
+    FROM range(${from}, ${rows}) t(i)) TO '${from ? rest : part}' (FORMAT csv, HEADER ${from ? 'false' : 'true'}, DELIMITER ',')`);
   c.closeSync();
+  if (from) await appendFile(rest, part);
+  fs.renameSync(part, csv);
   return csv;
+}
+
+/** Bytes of a file up to the end of its last whole line. */
+function wholeLines(file) {
+  const size = fs.statSync(file).size;
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (let end = size; end > 0; ) {
+      const start = Math.max(0, end - (1 << 16));
+      const buf = Buffer.alloc(end - start);
+      fs.readSync(fd, buf, 0, buf.length, start);
+      const nl = buf.lastIndexOf(10);
+      if (nl >= 0) return start + nl + 1;
+      end = start;
+    }
+    return 0;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A table generated part-way: cut to its whole rows; the id the next row has (0 when only the header is there). */
+function nextId(part) {
+  const keep = wholeLines(part);
+  fs.truncateSync(part, keep);
+  if (!keep) return 0; // nothing whole written: start again (the empty file is written over)
+  const fd = fs.openSync(part, 'r');
+  const buf = Buffer.alloc(Math.min(keep, 4096));
+  fs.readSync(fd, buf, 0, buf.length, keep - buf.length);
+  fs.closeSync(fd);
+  const lines = buf.toString('utf8').trimEnd().split('\n');
+  const id = Number(lines[lines.length - 1].split(',')[0]);
+  if (!Number.isInteger(id)) {
+    fs.rmSync(part, { force: true }); // not even one row: start again
+    return 0;
+  }
+  return id + 1;
+}
+
+async function appendFile(from, to) {
+  const { pipeline } = await import('node:stream/promises');
+  await pipeline(fs.createReadStream(from), fs.createWriteStream(to, { flags: 'a' }));
+  fs.rmSync(from);
 }
 
 // ---- the hosted-API benchmarks' shared set-up (platform, drift-overhead, image-serving, tsad-serving) ----------
