@@ -46,6 +46,9 @@ const save = (stage) => {
   writeResult(NAME, {
     rows: ROWS,
     stage_reached: stage,
+    // the engine's settings this run changed (given to the bench, they reach the server and its engine workers)
+    settings: Object.fromEntries(['MITATE_ML_STREAM_ROWS', 'MITATE_ML_THREADS', 'MITATE_WORKERS'].map((k) => [k, process.env[k] ?? 'default'])),
+    options: { peer: PEER_MODE, predict: PREDICT ? (PREDICT_ON_TRAINING ? 'on the training dataset' : 'on a second upload') : 'no' },
     load_average_at_start: loadStart,
     load_average_at_end: os.loadavg(),
     features: FEATURES,
