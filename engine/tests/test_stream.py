@@ -174,6 +174,10 @@ def test_streamed_soft_sensor_keeps_time_order_lags_and_split(tmp_path, monkeypa
     for c in ("a_lag1", "a_lag2", "b_mean4", "a_mean4"):
         assert np.allclose(proj.X_train[c].to_numpy(dtype=float), tail[c].to_numpy(dtype=float), atol=1e-5, equal_nan=True), c
     assert proj.time_train == whole.time_train[-len(proj.X_train) :]
+    # LightGBM's bins are learnt on rows from the whole training period, not the recent sample's narrower range
+    bins, span = proj.stream.bins[0]["a"], whole.X_train["a"].max() - whole.X_train["a"].min()
+    assert abs(bins.min() - whole.X_train["a"].min()) < 0.1 * span and abs(bins.max() - whole.X_train["a"].max()) < 0.1 * span
+    assert proj.X_train["a"].max() - proj.X_train["a"].min() < 0.8 * span  # (which the recent rows alone would not give)
     assert rep["sampling"]["cv"]["sample"] == "recent" and rep["sampling"]["final_fit_rows"] == proj.train_rows
     # every test row predicted; the time-series chart on the same rows and times
     assert rep["charts"]["time_series"]["test"]["time"] == ref["charts"]["time_series"]["test"]["time"]

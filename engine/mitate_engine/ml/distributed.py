@@ -14,8 +14,9 @@ place of the unfitted one, so the saved model, prediction and serving are those 
 boosting round while it trains; Stop makes every Dask worker end its boosting at its next round (a distributed
 Event the workers poll), then the client is closed, which releases every task of the job.
 
-Used for: LightGBM, regression and discriminant analysis, hold-out evaluation (a soft sensor's lags and windows need
-rows across partitions; those and every other model fit in the engine). When the cluster cannot be used (no
+Used for: LightGBM with hold-out evaluation: regression and discriminant analysis, and a streamed soft sensor (its
+partitions read the rows before them for the lags and windows; a soft sensor the engine holds whole is sorted by
+time in the engine and fits there, as does every other model). When the cluster cannot be used (no
 scheduler answer, no workers, rows not matching) the log says why and the model is fitted in the engine as usual.
 The Dask workers need the engine's Python packages and this package (run them from the engine's image).
 """

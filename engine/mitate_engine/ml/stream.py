@@ -12,8 +12,11 @@ never loaded whole. The Parquet file is read row group by row group, twice:
 
 The hold-out split is by a hash of the row position (splitmix64 with the seed): row r is a test row when its number
 u(r) in [0, 1) is below the test share; the samples are the rows whose u falls in a band of the right width. Nothing
-needs the whole table to decide where a row goes, and every pass decides the same. Only LightGBM (regression and
-classification with a hold-out) trains this way; another algorithm on such a table is refused by its row limit.
+needs the whole table to decide where a row goes, and every pass decides the same. A soft sensor keeps the file's
+order instead (it must be the time order; its lags and windows carry over from group to group; the split is a file
+position: ml/stream_time.py). Only LightGBM (regression, classification and soft sensor with a hold-out) trains this
+way; another algorithm on such a table is refused by its row limit (`algorithm_row_limit`). Cross-validation-only
+evaluation is for small tables and is refused before such a table is read.
 """
 
 from __future__ import annotations
@@ -99,6 +102,8 @@ class Stream:
     lags: list[int] = field(default_factory=list)
     windows: list[int] = field(default_factory=list)
     split_pos: int | None = None
+    # ... whose training sample is its most recent rows: a hashed share of every training row for LightGBM's bins
+    bins: tuple[pd.DataFrame, np.ndarray] | None = field(default=None, repr=False, compare=False)
     _carry: tuple | None = field(default=None, repr=False, compare=False)  # (g, the inputs' last rows up to g)
 
     @property
@@ -113,7 +118,7 @@ class Stream:
 
     def plan(self) -> Stream:
         """This stream without its labels: what a Dask worker needs to read its row groups (ml/distributed.py)."""
-        return replace(self, y_train=np.empty(0, np.float32), _carry=None)
+        return replace(self, y_train=np.empty(0, np.float32), bins=None, _carry=None)
 
     def file(self):
         import pyarrow.parquet as pq
@@ -271,11 +276,11 @@ def scan(
 
         st.inputs = [c for c in features if kinds[c] == "numeric"]
         st.lags, st.windows = list(time.get("lags") or []), list(time.get("windows") or [])
-        clock = time_plan(f, st, time.get("datetime_column"), ratio, time.get("split_time"), SAMPLE_ROWS, MAX_POINTS)
+        clock = time_plan(f, st, time.get("datetime_column"), ratio, time.get("split_time"), (SAMPLE_ROWS, BIN_ROWS), MAX_POINTS)
     k = SAMPLE_ROWS / max(n, 1)
     seen = {c: _Seen() for c in features}
     labels: dict[str, int] = {}  # class -> code in order of appearance (renumbered in sorted order at the end)
-    ys, tr_parts, te_parts, ytr_parts, yte_parts = [], [], [], [], []
+    ys, tr_parts, te_parts, ytr_parts, yte_parts, bin_parts, ybin_parts = [], [], [], [], [], [], []
     n_test = 0
     tlo, thi = np.inf, -np.inf
     for g in range(len(st.group_offset)):
@@ -301,6 +306,9 @@ def scan(
         else:  # the most recent training rows; a hashed share of the test rows
             s_tr, s_te = train & (np.arange(st.group_offset[g], st.group_offset[g] + len(frame)) >= clock.sample_pos), test & (u < clock.test_band)
             clock.collect(f, g, s_tr, test, keep)
+            s_bin = train & (u < clock.bin_band)
+            bin_parts.append(frame[s_bin])
+            ybin_parts.append(yv[s_bin].astype(np.float32))
         tr_parts.append(frame[s_tr])
         te_parts.append(frame[s_te])
         ytr_parts.append(yv[s_tr])
@@ -339,6 +347,7 @@ def scan(
     sc = Scan(st, kinds, categories, classes, X_tr, y_tr_s, X_te, y_te_s, n_test)
     if clock is not None:
         sc.time_train, sc.time_test = clock.time_train, clock.time_test
+        st.bins = (_sample_frame(bin_parts, categories), np.concatenate(ybin_parts))
         sc.kinds.update({c: "numeric" for c in X_tr.columns if c not in kinds})  # the lags and windows
     return sc
 
@@ -417,10 +426,14 @@ def fit_streamed(est, pre, proj, callbacks: list, progress: Callable[[str], None
     cat_idx = [i for i, c in enumerate(cols) if pre.kinds[c] == "category"]
     from .scale import sample_positions
 
-    # the bins: learnt on BIN_ROWS rows of the training sample (LightGBM itself looks at 200,000 rows for them)
-    idx = sample_positions(len(proj.X_train), BIN_ROWS, proj.seed)
-    Zs = pre.transform(proj.X_train.iloc[idx])
-    y_s = est._le.transform(proj.y_train[idx]) if classifier else np.asarray(proj.y_train[idx], dtype=np.float32)
+    # the bins: learnt on BIN_ROWS rows of the training sample (LightGBM itself looks at 200,000 rows for them), or
+    # for a soft sensor (whose sample is its most recent rows) on rows hashed from every training row
+    if st.bins is not None:
+        Zs, y_s = pre.transform(st.bins[0]), st.bins[1]
+    else:
+        idx = sample_positions(len(proj.X_train), BIN_ROWS, proj.seed)
+        Zs = pre.transform(proj.X_train.iloc[idx])
+        y_s = est._le.transform(proj.y_train[idx]) if classifier else np.asarray(proj.y_train[idx], dtype=np.float32)
     ref = lgb.Dataset(_matrix(Zs), label=y_s, feature_name=cols, categorical_feature=cat_idx, params=params, free_raw_data=True).construct()
     weight = None
     if classifier and est.class_weight is not None:

@@ -7,7 +7,8 @@ table cannot), counts the rows that train and test as the whole-table path does 
 lag or window needs, and the rows without a target left out; the first `split_ratio` of the rest train, or the rows
 before the split time), and finds the file positions where the test rows and the training sample begin. The training
 sample is the most recent SAMPLE_ROWS training rows (cross-validation forward in time needs them contiguous), the test
-sample a hashed share of the test rows; the report's time axis is kept for the training sample and for the test rows
+sample a hashed share of the test rows (and a hashed share of every training row is kept for LightGBM's bins, which
+the recent rows alone would learn too narrow); the report's time axis is kept for the training sample and for the test rows
 its time-series chart draws.
 """
 
@@ -29,6 +30,7 @@ class Clock:
     sample_pos: int  # the file position of the first training-sample row
     n_test: int
     test_band: float  # a test row is in the test sample when its hash number u is below this
+    bin_band: float  # a training row is among those LightGBM's bins are learnt on when its u is below this
     chart: np.ndarray  # test-row ordinals the report's time-series chart draws
     time_train: list = field(default_factory=list)
     time_test: dict = field(default_factory=dict)
@@ -49,8 +51,10 @@ class Clock:
         self._kept += int(keep.sum())
 
 
-def time_plan(f, st, column: str | None, ratio: float, split_time: str | None, sample_rows: int, chart_points: int) -> Clock:
-    """Checks the time order, sets `st.split_pos` and returns the Clock of the scan (see the module)."""
+def time_plan(f, st, column: str | None, ratio: float, split_time: str | None, rows: tuple[int, int], chart_points: int) -> Clock:
+    """Checks the time order, sets `st.split_pos` and returns the Clock of the scan (see the module); `rows` are the
+    sizes of the training sample and of the rows the bins are learnt on."""
+    sample_rows, bin_rows = rows
     md = f.metadata
     cols = [st.target, *([column] if column else [])]
     kept: list[int] = []
@@ -81,7 +85,8 @@ def time_plan(f, st, column: str | None, ratio: float, split_time: str | None, s
     st.split_pos = _position(f, st, kept, n_train)
     n_test = n - n_train
     chart = np.arange(n_test) if n_test <= chart_points else np.sort(np.random.default_rng(0).choice(n_test, chart_points, replace=False))
-    return Clock(column, _position(f, st, kept, max(0, n_train - sample_rows)), n_test, sample_rows / max(n_test, 1), chart)
+    start = _position(f, st, kept, max(0, n_train - sample_rows))
+    return Clock(column, start, n_test, sample_rows / max(n_test, 1), bin_rows / max(n_train, 1), chart)
 
 
 def _kept(y: pd.Series, start: int, warmup: int) -> np.ndarray:
