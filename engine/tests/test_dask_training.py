@@ -263,3 +263,53 @@ def test_workers_read_the_dataset_from_the_object_store(cluster, tmp_path, monke
             ]
         )
         server.stop()
+
+
+def plant_spec(folder: Path, out: str) -> dict:
+    """A soft sensor on a time-ordered plant table (lags and windows across row groups)."""
+    from tests.test_stream import plant, soft
+
+    path = folder / "plant.parquet"
+    if not path.exists():
+        plant(45_000, seed=8).to_parquet(path, row_group_size=7000)
+    return {**soft(path), "output_dir": str(folder / out), "models": [{"key": "lgbm", "algorithm": "lightgbm", "params": {}}]}
+
+
+def test_a_table_too_large_to_hold_trains_on_the_cluster_from_its_row_groups(cluster, tmp_path, monkeypatch):
+    """A streamed table (MITATE_ML_STREAM_ROWS, ml/stream.py): the engine holds samples only and the Dask workers read
+    the row groups and pick the training rows by the same split (a soft sensor: its lags and windows too); nothing is
+    fitted in the engine."""
+    from mitate_engine.ml import project, stream
+
+    address, _ = cluster
+    monkeypatch.setenv("MITATE_ML_STREAM_ROWS", "10000")
+    monkeypatch.setattr(stream, "SAMPLE_ROWS", 3000)
+    monkeypatch.setattr(project, "CV_SAMPLE_ROWS", 2000)
+    df = table(45_000, seed=6)
+    for case, metric in (("signal", "r2"), ("grade", "accuracy"), ("soft", "r2")):
+        folder = tmp_path / case
+        folder.mkdir()
+
+        def make(out: str, case=case, folder=folder) -> dict:
+            return plant_spec(folder, out) if case == "soft" else spec(folder, df, out, target=case)
+
+        monkeypatch.delenv("MITATE_DASK_SCHEDULER", raising=False)
+        local = train(make("local"))
+        fitted_here: list = []
+        events: list = []
+        s = make("dask")
+        with monkeypatch.context() as m:
+            on_cluster(m, address)
+            m.setattr(stream, "fit_streamed", lambda *a, seen=fitted_here, **k: seen.append(1))
+            remote = train(s, events)
+        assert not fitted_here
+        rep = report(s)
+        assert rep["trained_on"] == {"engine": "dask", "scheduler": address, "workers": 2}
+        assert report(make("local"))["trained_on"] is None
+        # every training row trained on the cluster; the samples were all the engine held
+        assert rep["sampling"]["final_fit_rows"] == remote["train_rows"] == local["train_rows"] > 30_000
+        assert rep["sampling"]["cv"]["rows"] == 2000
+        logs = [e["line"] for e in events if e["type"] == "log"]
+        assert any(f"{remote['train_rows']:,} rows in" in line for line in logs), logs
+        got, ref = remote["models"][0]["metrics"][metric], local["models"][0]["metrics"][metric]
+        assert ref > 0.85 and abs(got - ref) < 0.02, (case, got, ref)

@@ -171,3 +171,91 @@ def test_prediction_of_a_streamed_table_holds_one_chunk_at_a_time(tmp_path, monk
     got = pd.read_parquet(tmp_path / "out" / "predictions.parquet")
     expected = load_model(str(tmp_path / "m" / "model.joblib")).predict(pd.read_parquet(p), raw=False)["predicted_y"]
     np.testing.assert_allclose(got["predicted_y"].to_numpy(), expected.to_numpy(), rtol=1e-12)
+
+
+def plant(n: int, seed: int = 0) -> pd.DataFrame:
+    """A process sampled each minute: the quality `q` follows the inputs with a delay and a moving average."""
+    rng = np.random.default_rng(seed)
+    a = np.cumsum(rng.normal(size=n)) * 0.1 + rng.normal(size=n)
+    b = rng.uniform(0, 5, n)
+    mode = rng.choice(["run", "wash"], n)
+    q = 1.5 * np.roll(a, 2) + pd.Series(b).rolling(4, min_periods=1).mean().to_numpy() + (mode == "wash") + rng.normal(scale=0.1, size=n)
+    time = pd.date_range("2024-01-01", periods=n, freq="min")
+    df = pd.DataFrame({"time": time, "a": a, "b": b, "mode": mode, "q": q})
+    df.loc[[17, 3333], "q"] = np.nan
+    return df
+
+
+def soft(path, **kw) -> dict:
+    return {
+        "project_type": "soft_sensor",
+        "parquet": str(path),
+        "target": "q",
+        "features": ["a", "b", "mode"],
+        "datetime_column": "time",
+        "lags": [1, 2],
+        "windows": [4],
+        "cv_folds": 3,
+        **kw,
+    }
+
+
+def test_streamed_soft_sensor_keeps_time_order_lags_and_split(tmp_path, monkeypatch):
+    p = write(plant(9000), tmp_path / "s.parquet", group=700)  # groups cut across the lags and windows
+    proj = trainer.prepare_project(soft(p))
+    assert proj.stream is not None and proj.stream.split_pos is not None
+    rep = quiet(proj, "lightgbm", tmp_path / "m")
+    monkeypatch.setenv("MITATE_ML_STREAM_ROWS", "100000000")
+    whole = trainer.prepare_project(soft(p))
+    assert whole.stream is None
+    ref = quiet(whole, "lightgbm", tmp_path / "w")
+    # the same rows train and test as when the table is held whole (the warm-up and rows without a target left out)
+    assert (proj.train_rows, proj.test_rows) == (len(whole.X_train), len(whole.X_test)) == (rep["train_rows"], rep["test_rows"])
+    # the training sample is the most recent training rows, with the lags and windows the whole table gives them
+    tail = whole.X_train.iloc[-len(proj.X_train) :].reset_index(drop=True)
+    assert list(proj.X_train.columns) == list(whole.X_train.columns)
+    for c in ("a_lag1", "a_lag2", "b_mean4", "a_mean4"):
+        assert np.allclose(proj.X_train[c].to_numpy(dtype=float), tail[c].to_numpy(dtype=float), atol=1e-5, equal_nan=True), c
+    assert proj.time_train == whole.time_train[-len(proj.X_train) :]
+    # LightGBM's bins are learnt on rows from the whole training period, not the recent sample's narrower range
+    bins, span = proj.stream.bins[0]["a"], whole.X_train["a"].max() - whole.X_train["a"].min()
+    assert abs(bins.min() - whole.X_train["a"].min()) < 0.1 * span and abs(bins.max() - whole.X_train["a"].max()) < 0.1 * span
+    assert proj.X_train["a"].max() - proj.X_train["a"].min() < 0.8 * span  # (which the recent rows alone would not give)
+    assert rep["sampling"]["cv"]["sample"] == "recent" and rep["sampling"]["final_fit_rows"] == proj.train_rows
+    # every test row predicted; the time-series chart on the same rows and times
+    assert rep["charts"]["time_series"]["test"]["time"] == ref["charts"]["time_series"]["test"]["time"]
+    assert rep["charts"]["time_series"]["test"]["actual"] == pytest.approx(ref["charts"]["time_series"]["test"]["actual"])
+    assert rep["metrics"]["r2"] > 0.9 and rep["metrics"]["r2"] == pytest.approx(ref["metrics"]["r2"], abs=0.02)
+    model = load_model(str(tmp_path / "m" / "model.joblib"))
+    assert model.lags == [1, 2] and model.windows == [4]
+    # a split time: the rows before it train, as in the whole-table path
+    at = "2024-01-05 00:00:00"
+    monkeypatch.setenv("MITATE_ML_STREAM_ROWS", "5000")
+    by_time = trainer.prepare_project(soft(p, split_time=at))
+    monkeypatch.setenv("MITATE_ML_STREAM_ROWS", "100000000")
+    assert by_time.train_rows == len(trainer.prepare_project(soft(p, split_time=at)).X_train)
+
+
+def test_a_streamed_soft_sensor_needs_rows_in_time_order(tmp_path):
+    df = plant(6000)
+    p = write(df.iloc[::-1].reset_index(drop=True), tmp_path / "r.parquet")
+    with pytest.raises(EngineError) as e:
+        trainer.prepare_project(soft(p))
+    assert e.value.code == "stream_time_order" and e.value.params["column"] == "time"
+    proj = trainer.prepare_project(soft(write(df, tmp_path / "s.parquet")))
+    for algorithm in ("pls", "random_forest"):  # they need the whole table in memory
+        with pytest.raises(EngineError) as e:
+            quiet(proj, algorithm, tmp_path / algorithm)
+        assert e.value.code == "algorithm_row_limit"
+
+
+def test_cross_validation_only_is_refused_before_the_table_is_read(tmp_path, monkeypatch):
+    from mitate_engine.ml import data
+
+    df = table(3000)
+    df.loc[:99, "y"] = np.nan
+    p = write(df, tmp_path / "t.parquet")
+    monkeypatch.setattr(data, "read_table", lambda *a, **k: pytest.fail("the table was read"))
+    with pytest.raises(EngineError) as e:
+        trainer.prepare_project(spec(p, evaluation="cv_only"))
+    assert e.value.code == "cv_only_too_large" and e.value.params["rows"] == 2900

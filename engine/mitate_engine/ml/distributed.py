@@ -5,15 +5,18 @@ least `MITATE_DASK_MIN_ROWS` training rows (default 1,000,000; 0 = always) goes 
 (`lightgbm.DaskLGBMRegressor` / `DaskLGBMClassifier`): the Dask workers read the dataset's Parquet row ranges
 themselves (from the S3 store when `MITATE_S3_*` is set on the engine, else from the same path on a shared disk),
 keep the job's training rows (the product's own split, checked against the rows the engine holds), apply the
-model's preprocessing (fitted by the engine on the training rows, as a local fit does) and train together.
+model's preprocessing (fitted by the engine on the training rows, as a local fit does) and train together. A table
+too large to hold (ml/stream.py: the engine keeps samples only) goes the same way: each worker reads whole row
+groups and keeps the training rows by the stream's hash split of row positions, so the engine never loads the table.
 
 What comes back is a plain `lightgbm.LGBMRegressor`/`LGBMClassifier` (`to_local()`) put in the model's pipeline in
 place of the unfitted one, so the saved model, prediction and serving are those of a local fit. The job reports the
 boosting round while it trains; Stop makes every Dask worker end its boosting at its next round (a distributed
 Event the workers poll), then the client is closed, which releases every task of the job.
 
-Used for: LightGBM, regression and discriminant analysis, hold-out evaluation (a soft sensor's lags and windows need
-rows across partitions; those and every other model fit in the engine). When the cluster cannot be used (no
+Used for: LightGBM with hold-out evaluation: regression and discriminant analysis, and a streamed soft sensor (its
+partitions read the rows before them for the lags and windows; a soft sensor the engine holds whole is sorted by
+time in the engine and fits there, as does every other model). When the cluster cannot be used (no
 scheduler answer, no workers, rows not matching) the log says why and the model is fitted in the engine as usual.
 The Dask workers need the engine's Python packages and this package (run them from the engine's image).
 """
@@ -61,11 +64,12 @@ def applies(proj: Any, algorithm: str, pipe: Any, env: dict | None = None) -> st
     address = scheduler_address(env)
     if not address or algorithm != "lightgbm":
         return None
-    if proj.project_type not in ("regression", "discriminant_analysis") or proj.cv_only or proj.lags or proj.windows:
+    streamed = getattr(proj, "stream", None) is not None  # a soft sensor too: its rows stay in file order
+    if proj.project_type not in ("regression", "discriminant_analysis", *(("soft_sensor",) if streamed else ())) or proj.cv_only:
         return None
-    if not proj.source or not proj.source.get("parquet") or proj.source.get("split_time"):
+    if not proj.source or not proj.source.get("parquet") or (not streamed and (proj.lags or proj.windows or proj.source.get("split_time"))):
         return None
-    if getattr(proj, "stream", None) or len(proj.X_train) < min_rows(env):  # a streamed table: not on Dask yet
+    if proj.train_rows < min_rows(env):
         return None
     if not hasattr(pipe, "steps") or len(pipe.steps) != 2 or type(pipe.steps[-1][1]).__name__ not in ("LGBMRegressor", "LGBMClassifier"):
         return None
@@ -91,11 +95,11 @@ def source_of(path: str, env: dict | None = None) -> dict:
     return {"path": path}
 
 
-def _open(source: dict):
+def _open(source: dict, text: list[str] | None = None):
     import pyarrow.parquet as pq
 
     if "s3_key" not in source:
-        return pq.ParquetFile(source["path"])
+        return pq.ParquetFile(source["path"], read_dictionary=text)
     from pyarrow import fs
 
     from ..objectstore import settings_from_env
@@ -109,7 +113,7 @@ def _open(source: dict):
     if s["endpoint"]:
         u = urlparse(s["endpoint"])
         kw.update(endpoint_override=u.netloc or u.path, scheme=u.scheme or "https")
-    return pq.ParquetFile(fs.S3FileSystem(**kw).open_input_file(f"{s['bucket']}/{source['s3_key']}"))
+    return pq.ParquetFile(fs.S3FileSystem(**kw).open_input_file(f"{s['bucket']}/{source['s3_key']}"), read_dictionary=text)
 
 
 def read_part(source: dict, start: int, stop: int, columns: list[str], kinds: dict, target: str, classification: bool, keep: np.ndarray, pre) -> tuple:
@@ -134,6 +138,24 @@ def read_part(source: dict, start: int, stop: int, columns: list[str], kinds: di
     return X, y
 
 
+def read_groups(source: dict, groups: list[int], st: Any, classification: bool, pre) -> tuple:
+    """On a Dask worker, for a table too large to hold (ml/stream.py): the training rows of row groups `groups`,
+    preprocessed. `st` is the project's Stream without its labels (`Stream.plan`): the rows it trains are decided from
+    their positions (the hash split, or a soft sensor's split position), as the engine's own passes decide them, and
+    a soft sensor's lags and windows read the rows before the first group."""
+    pf = _open(source, st.text)  # text columns as categories, as the engine's passes read them
+    Xs, ys = [], []
+    for g in groups:
+        frame, y, train, _, _ = st.group(pf, g)
+        Xs.append(pre.transform(frame[train]))
+        ys.append(y[train])
+    X = pd.concat(Xs, ignore_index=True)
+    y = pd.concat(ys, ignore_index=True)
+    if classification:
+        return X, pd.Series(np.asarray(y.astype(str).tolist(), dtype=object), name=st.target)
+    return X, pd.Series(y.astype("float64").to_numpy(), name=st.target)
+
+
 def training_mask(path: str, proj: Any) -> np.ndarray:
     """Which rows of the file are this job's training rows: the product's split (data.split) over the rows with a
     target, recomputed from the target column alone and checked against the rows the engine holds."""
@@ -153,6 +175,51 @@ def training_mask(path: str, proj: Any) -> np.ndarray:
     mask = np.zeros(len(t), dtype=bool)
     mask[pos[tr]] = True
     return mask
+
+
+def _table_pieces(proj: Any, pre, workers: int) -> tuple[list, int]:
+    """The Dask partitions of a table the engine holds: row ranges of PART_ROWS rows (at least one per worker), each
+    with the training rows among them (the product's split, checked against the engine's rows)."""
+    import dask
+
+    path = proj.source["parquet"]
+    keep = training_mask(path, proj)
+    columns = list(dict.fromkeys([*proj.kinds, proj.target]))
+    n = len(keep)
+    edges = np.linspace(0, n, max(workers, -(-n // PART_ROWS)) + 1).astype(int)
+    read = dask.delayed(read_part, nout=2)
+    source = source_of(path)
+    pieces = [
+        read(source, int(a), int(b), columns, proj.kinds, proj.target, proj.classification, keep[a:b], pre)
+        for a, b in zip(edges[:-1], edges[1:], strict=True)
+        if keep[a:b].any()
+    ]
+    return pieces, int(keep.sum())
+
+
+def _stream_pieces(proj: Any, pre, workers: int) -> tuple[list, int]:
+    """The Dask partitions of a table too large to hold (ml/stream.py): runs of whole row groups of about PART_ROWS
+    rows (at least one per worker while there are groups); each worker picks the training rows itself by the hash
+    split, so nothing of the size of the table travels in the task graph."""
+    import dask
+
+    st = proj.stream
+    sizes = np.diff([*st.group_offset, st.n_rows]).tolist()
+    per = min(PART_ROWS, max(1, -(-st.n_rows // workers)))
+    runs: list[list[int]] = [[]]
+    filled = 0
+    for g, n in enumerate(sizes):
+        if not st.group_train[g]:
+            continue
+        if runs[-1] and filled + n > per:
+            runs.append([])
+            filled = 0
+        runs[-1].append(g)
+        filled += n
+    read = dask.delayed(read_groups, nout=2)
+    source = source_of(st.path)
+    plan = st.plan()
+    return [read(source, run, plan, proj.classification, pre) for run in runs if run], st.n_train
 
 
 # ---- on the workers, each boosting round ------------------------------------------------------------------
@@ -223,28 +290,16 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
     if workers == 0:
         log(f"{label}: the Dask cluster at {address} has no workers; training here")
         return None
-    path = proj.source["parquet"]
-    try:
-        keep = training_mask(path, proj)
-    except Exception as exc:  # noqa: BLE001 - rows that cannot be matched mean a local fit
-        log(f"{label}: the training rows could not be read for the Dask cluster ({exc}); training here")
-        return None
     pre = pipe.steps[0][1]
     pre.fit(proj.X_train, proj.y_train)  # as a local fit does: the preprocessing learns from the training rows
     est = pipe.steps[-1][1]
-    source = source_of(path)
-    columns = list(dict.fromkeys([*proj.kinds, proj.target]))
-    n = len(keep)
-    parts = max(workers, -(-n // PART_ROWS))
-    edges = np.linspace(0, n, parts + 1).astype(int)
+    try:
+        pieces, rows = (_stream_pieces if proj.stream else _table_pieces)(proj, pre, workers)
+    except Exception as exc:  # noqa: BLE001 - rows that cannot be matched mean a local fit
+        log(f"{label}: the training rows could not be read for the Dask cluster ({exc}); training here")
+        return None
     meta_X = pre.transform(proj.X_train.iloc[:2]).iloc[:0]
     meta_y = pd.Series(np.array([], dtype=object if proj.classification else "float64"), name=proj.target)
-    read = dask.delayed(read_part, nout=2)
-    pieces = [
-        read(source, int(a), int(b), columns, proj.kinds, proj.target, proj.classification, keep[a:b], pre)
-        for a, b in zip(edges[:-1], edges[1:], strict=True)
-        if keep[a:b].any()
-    ]
     with dask.config.set({"dataframe.convert-string": False}):
         X = dd.from_delayed([p[0] for p in pieces], meta=meta_X, verify_meta=False)
         y = dd.from_delayed([p[1] for p in pieces], meta=meta_y, verify_meta=False)
@@ -270,7 +325,7 @@ def _fit(client, pipe, proj, address, progress, log, label) -> dict | None:
     lock = Lock(LOCK_NAME, scheduler_rpc=client.scheduler, loop=client.loop)
     while not lock.acquire(timeout=POLL_S):
         progress(0.78, say("job_dask_waiting", proj.lang, label=label))
-    log(f"{label}: training on the Dask cluster at {address}, {workers} workers, {int(keep.sum()):,} rows in {len(pieces)} partitions")
+    log(f"{label}: training on the Dask cluster at {address}, {workers} workers, {rows:,} rows in {len(pieces)} partitions")
     thread = threading.Thread(target=run, name="mitate-dask-fit", daemon=True)
     started = time.monotonic()
     thread.start()

@@ -18,7 +18,7 @@ from . import data as D
 from .algorithms import SUPERVISED
 from .predict_chunks import parquet_rows
 from .scale import CV_SAMPLE_ROWS, Profile, is_large, sample_positions
-from .stream import Stream, scan, streamable
+from .stream import Stream, scan, streamable, target_rows
 
 
 @dataclass
@@ -60,7 +60,7 @@ class Project:
 
     @property
     def large(self) -> bool:
-        return is_large(self.train_rows)
+        return self.stream is not None or is_large(self.train_rows)
 
     @property
     def train_rows(self) -> int:
@@ -114,6 +114,10 @@ def prepare_project(spec: dict, df: pd.DataFrame | None = None, progress: Callab
         raise EngineError("target_in_features", column=target)
     dt_col = spec.get("datetime_column") or None
     profile = Profile()
+    if df is None and t in ("regression", "discriminant_analysis") and spec.get("evaluation") == "cv_only":
+        rows = target_rows(spec.get("parquet") or "", target)  # refused before the table is read, as the server does
+        if rows > CV_ONLY_MAX_ROWS:
+            raise EngineError("cv_only_too_large", max=CV_ONLY_MAX_ROWS, rows=rows)
     if df is None and target and streamable(spec, parquet_rows(spec.get("parquet") or "")):
         return _prepare_streamed(spec, profile, progress)
     if df is None:
@@ -252,9 +256,16 @@ def _prepare_streamed(spec: dict, profile: Profile, progress) -> Project:
     """A table too large to hold (ml/stream.py): checked and split in one pass; X_train/X_test are samples."""
     settings = _settings(spec, profile)
     t, target, features = settings["project_type"], settings["target"], settings["features"]
-    D.parquet_columns(spec["parquet"], [*features, target])
+    dt_col = (spec.get("datetime_column") or None) if t == "soft_sensor" else None
+    D.parquet_columns(spec["parquet"], [*features, target, *([dt_col] if dt_col else [])])
+    timing = None
+    if t == "soft_sensor":  # rows in file order, which must be the time order (ml/stream_time.py)
+        timing = {"datetime_column": dt_col, "lags": [int(v) for v in spec.get("lags") or []], "windows": [int(v) for v in spec.get("windows") or []]}
+        if any(v < 1 for v in timing["lags"]) or any(v < 2 for v in timing["windows"]):
+            raise EngineError("bad_time_features")
+        timing["split_time"] = spec.get("split_time") if dt_col else None
     with profile.step("read"):
-        sc = scan(spec["parquet"], t, features, target, float(spec.get("split_ratio") or 0.85), settings["seed"], progress, settings["lang"])
+        sc = scan(spec["parquet"], t, features, target, float(spec.get("split_ratio") or 0.85), settings["seed"], progress, settings["lang"], timing)
     kinds = dict(sc.kinds)
     proj = _new_project(
         settings,
@@ -267,6 +278,9 @@ def _prepare_streamed(spec: dict, profile: Profile, progress) -> Project:
         classes=sc.classes,
     )
     proj.stream, proj.stream_test_rows = sc.stream, sc.n_test
+    if timing is not None:
+        proj.lags, proj.windows, proj.datetime_column = timing["lags"], timing["windows"], dt_col
+        proj.time_train, proj.time_test = sc.time_train, sc.time_test
     return proj
 
 

@@ -12,15 +12,18 @@ never loaded whole. The Parquet file is read row group by row group, twice:
 
 The hold-out split is by a hash of the row position (splitmix64 with the seed): row r is a test row when its number
 u(r) in [0, 1) is below the test share; the samples are the rows whose u falls in a band of the right width. Nothing
-needs the whole table to decide where a row goes, and every pass decides the same. Only LightGBM (regression and
-classification with a hold-out) trains this way; another algorithm on such a table is refused by its row limit.
+needs the whole table to decide where a row goes, and every pass decides the same. A soft sensor keeps the file's
+order instead (it must be the time order; its lags and windows carry over from group to group; the split is a file
+position: ml/stream_time.py). Only LightGBM (regression, classification and soft sensor with a hold-out) trains this
+way; another algorithm on such a table is refused by its row limit (`algorithm_row_limit`). Cross-validation-only
+evaluation is for small tables and is refused before such a table is read.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -44,9 +47,30 @@ def stream_rows() -> int:
 
 def streamable(spec: dict, n_rows: int) -> bool:
     t = spec.get("project_type")
-    if t not in ("regression", "discriminant_analysis") or (spec.get("evaluation") or "holdout") == "cv_only":
-        return False
+    if t not in ("regression", "discriminant_analysis", "soft_sensor") or (spec.get("evaluation") or "holdout") == "cv_only":
+        return False  # cross-validation only is for small tables (refused before reading: project.prepare_project)
     return n_rows >= stream_rows()
+
+
+def target_rows(path: str, target: str) -> int:
+    """Rows of a Parquet file with a target, from its statistics (no row read); all rows when they say nothing."""
+    import pyarrow.parquet as pq
+
+    try:
+        md = pq.ParquetFile(path).metadata
+    except Exception:  # noqa: BLE001 - the whole-table path reports an unreadable file in the user's words
+        return 0
+    leaves = [md.schema.column(j).path for j in range(md.num_columns)]
+    if target not in leaves:
+        return md.num_rows
+    i = leaves.index(target)
+    nulls = 0
+    for g in range(md.num_row_groups):
+        stats = md.row_group(g).column(i).statistics
+        if stats is None or not stats.has_null_count:
+            return md.num_rows
+        nulls += stats.null_count
+    return md.num_rows - nulls
 
 
 def unit(pos: np.ndarray, seed: int) -> np.ndarray:
@@ -73,25 +97,73 @@ class Stream:
     y_train: np.ndarray  # float32 (regression) or int32 class codes into Project.classes
     n_rows: int = 0
     group_offset: list[int] = field(default_factory=list)
+    # a soft sensor (time order): the inputs lagged/averaged, and where the test rows start (a file position)
+    inputs: list[str] = field(default_factory=list)
+    lags: list[int] = field(default_factory=list)
+    windows: list[int] = field(default_factory=list)
+    split_pos: int | None = None
+    # ... whose training sample is its most recent rows: a hashed share of every training row for LightGBM's bins
+    bins: tuple[pd.DataFrame, np.ndarray] | None = field(default=None, repr=False, compare=False)
+    _carry: tuple | None = field(default=None, repr=False, compare=False)  # (g, the inputs' last rows up to g)
 
     @property
     def n_train(self) -> int:
         return len(self.y_train)
+
+    @property
+    def warmup(self) -> int:
+        from .data import warmup_rows
+
+        return warmup_rows(self.lags, self.windows)
+
+    def plan(self) -> Stream:
+        """This stream without its labels: what a Dask worker needs to read its row groups (ml/distributed.py)."""
+        return replace(self, y_train=np.empty(0, np.float32), bins=None, _carry=None)
 
     def file(self):
         import pyarrow.parquet as pq
 
         return pq.ParquetFile(self.path, read_dictionary=self.text)
 
-    def group(self, f, g: int, with_target: bool = False) -> tuple[pd.DataFrame, np.ndarray]:
-        """Row group g: its frame (features, and the target when asked) and each row's u."""
-        cols = [*self.features, self.target] if with_target else self.features
-        frame = _frame(f.read_row_group(g, columns=cols), set(self.features))
+    def group(self, f, g: int) -> tuple[pd.DataFrame, pd.Series, np.ndarray, np.ndarray, np.ndarray]:
+        """Row group g: its features (with a soft sensor's lags and windows), target, training and test rows, and
+        each row's hash number u."""
+        frame = frame_of(f.read_row_group(g, columns=[*self.features, self.target]), set(self.features))
+        y = frame.pop(self.target)
+        if self.lags or self.windows:
+            frame = self._time_features(f, g, frame)
         start = self.group_offset[g]
-        return frame, unit(np.arange(start, start + len(frame)), self.seed)
+        pos = np.arange(start, start + len(frame))
+        u = unit(pos, self.seed)
+        has = y.notna().to_numpy()
+        if self.split_pos is None:
+            test = u < self.test_share
+            return frame, y, ~test & has, test & has, u
+        has = has & (pos >= self.warmup)
+        return frame, y, has & (pos < self.split_pos), has & (pos >= self.split_pos), u
+
+    def _time_features(self, f, g: int, frame: pd.DataFrame) -> pd.DataFrame:
+        """The lags and windows of group g's rows as the whole table gives them: the inputs' last `warmup` rows before
+        the group (kept from the previous group, or read again) go first."""
+        from .data import add_time_features
+
+        w = self.warmup
+        if self._carry is not None and self._carry[0] == g - 1:
+            tail = self._carry[1]
+        else:
+            parts, need, h = [], w, g - 1
+            while need > 0 and h >= 0:
+                part = frame_of(f.read_row_group(h, columns=self.inputs), set(self.inputs)).iloc[-need:]
+                parts.insert(0, part)
+                need, h = need - len(part), h - 1
+            tail = pd.concat(parts, ignore_index=True) if parts else frame[self.inputs].iloc[:0]
+        block = pd.concat([tail, frame[self.inputs]], ignore_index=True)
+        self._carry = (g, block.iloc[len(block) - w :].reset_index(drop=True) if w else block.iloc[:0])
+        full, extra = add_time_features(block, self.inputs, self.lags, self.windows)
+        return pd.concat([frame, full[extra].iloc[len(tail) :].reset_index(drop=True)], axis=1)
 
 
-def _frame(table, features: set[str]) -> pd.DataFrame:
+def frame_of(table, features: set[str]) -> pd.DataFrame:
     """A row group as pandas: numbers float32 (the target as stored), text as categories."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -155,12 +227,12 @@ class Scan:
     X_test: pd.DataFrame
     y_test: np.ndarray
     n_test: int
+    time_train: list | None = None  # a soft sensor: the training sample's time axis
+    time_test: dict | None = None  # ... and that of the test rows the report's time-series chart draws, by ordinal
 
 
-def scan(
-    path: str, project_type: str, features: list[str], target: str, ratio: float, seed: int, progress: Callable[[str], None] | None = None, lang: str = "en"
-) -> Scan:
-    """Pass 1 (see the module): the checks of the whole-table path, the training labels and the two samples."""
+def _stream_of(path: str, project_type: str, features: list[str], target: str, ratio: float, seed: int) -> tuple[Stream, dict[str, str]]:
+    """The stream of a table and its column kinds, with the whole-table path's checks of the columns' types."""
     import pyarrow.parquet as pq
 
     f = pq.ParquetFile(path)
@@ -172,26 +244,48 @@ def scan(
     classification = project_type == "discriminant_analysis"
     if not classification and _kind(schema.field(target).type) != "numeric":
         raise EngineError("target_not_numeric", column=target)
-    n = f.metadata.num_rows
     md = f.metadata
     offsets = list(np.cumsum([0] + [md.row_group(g).num_rows for g in range(md.num_row_groups)])[:-1].tolist())
     text = [c for c, k in kinds.items() if k == "category"]
     if classification:
         text.append(target)
-    st = Stream(path, features, target, 1.0 - ratio, seed, text, [], np.empty(0, np.float32), n, offsets)
-    test_share = st.test_share
+    return Stream(path, features, target, 1.0 - ratio, seed, text, [], np.empty(0, np.float32), md.num_rows, offsets), kinds
+
+
+def scan(
+    path: str,
+    project_type: str,
+    features: list[str],
+    target: str,
+    ratio: float,
+    seed: int,
+    progress: Callable[[str], None] | None = None,
+    lang: str = "en",
+    time: dict | None = None,
+) -> Scan:
+    """Pass 1 (see the module): the checks of the whole-table path, the training labels and the two samples. A soft
+    sensor gives `time` ({datetime_column, lags, windows, split_time}): rows in file order (ml/stream_time.py)."""
+    st, kinds = _stream_of(path, project_type, features, target, ratio, seed)
+    classification = project_type == "discriminant_analysis"
+    n = st.n_rows
+    f = st.file()
+    clock = None
+    if time is not None:
+        from .reports import MAX_POINTS
+        from .stream_time import time_plan
+
+        st.inputs = [c for c in features if kinds[c] == "numeric"]
+        st.lags, st.windows = list(time.get("lags") or []), list(time.get("windows") or [])
+        clock = time_plan(f, st, time.get("datetime_column"), ratio, time.get("split_time"), (SAMPLE_ROWS, BIN_ROWS), MAX_POINTS)
     k = SAMPLE_ROWS / max(n, 1)
     seen = {c: _Seen() for c in features}
     labels: dict[str, int] = {}  # class -> code in order of appearance (renumbered in sorted order at the end)
-    ys, tr_parts, te_parts, ytr_parts, yte_parts = [], [], [], [], []
+    ys, tr_parts, te_parts, ytr_parts, yte_parts, bin_parts, ybin_parts = [], [], [], [], [], [], []
     n_test = 0
-    tsum = tsq = 0.0
     tlo, thi = np.inf, -np.inf
-    f = st.file()
-    for g in range(md.num_row_groups):
-        frame, u = st.group(f, g, with_target=True)
-        y = frame.pop(target)
-        keep = y.notna().to_numpy()
+    for g in range(len(st.group_offset)):
+        frame, y, train, test, u = st.group(f, g)
+        keep = train | test
         for c in features:
             seen[c].add(frame[c], kinds[c])
         if classification:
@@ -203,21 +297,24 @@ def scan(
             yv = y.to_numpy(dtype=np.float64, na_value=np.nan)
             fin = yv[keep]
             if len(fin):
-                tsum, tsq = tsum + float(fin.sum()), tsq + float((fin * fin).sum())
                 tlo, thi = min(tlo, float(fin.min())), max(thi, float(fin.max()))
-        test = u < test_share
-        train = ~test & keep
         st.group_train.append(int(train.sum()))
-        n_test += int((test & keep).sum())
+        n_test += int(test.sum())
         ys.append(yv[train].astype(np.int32 if classification else np.float32))
-        s_tr = train & (u < test_share + k)
-        s_te = test & keep & (u < min(test_share, k))
+        if clock is None:
+            s_tr, s_te = train & (u < st.test_share + k), test & (u < min(st.test_share, k))
+        else:  # the most recent training rows; a hashed share of the test rows
+            s_tr, s_te = train & (np.arange(st.group_offset[g], st.group_offset[g] + len(frame)) >= clock.sample_pos), test & (u < clock.test_band)
+            clock.collect(f, g, s_tr, test, keep)
+            s_bin = train & (u < clock.bin_band)
+            bin_parts.append(frame[s_bin])
+            ybin_parts.append(yv[s_bin].astype(np.float32))
         tr_parts.append(frame[s_tr])
         te_parts.append(frame[s_te])
         ytr_parts.append(yv[s_tr])
         yte_parts.append(yv[s_te])
         if progress:
-            progress(say("job_read_rows_of", lang, rows=f"{offsets[g] + len(frame):,}", total=f"{n:,}"))
+            progress(say("job_read_rows_of", lang, rows=f"{st.group_offset[g] + len(frame):,}", total=f"{n:,}"))
     for c in features:
         d = seen[c].distinct()
         if d == 0:
@@ -246,7 +343,13 @@ def scan(
         raise EngineError("target_constant", column=target)
     st.y_train = y_train
     categories = {c: sorted(seen[c].values) for c in features if kinds[c] == "category"}
-    return Scan(st, kinds, categories, classes, _sample_frame(tr_parts, categories), y_tr_s, _sample_frame(te_parts, categories), y_te_s, n_test)
+    X_tr, X_te = _sample_frame(tr_parts, categories), _sample_frame(te_parts, categories)
+    sc = Scan(st, kinds, categories, classes, X_tr, y_tr_s, X_te, y_te_s, n_test)
+    if clock is not None:
+        sc.time_train, sc.time_test = clock.time_train, clock.time_test
+        st.bins = (_sample_frame(bin_parts, categories), np.concatenate(ybin_parts))
+        sc.kinds.update({c: "numeric" for c in X_tr.columns if c not in kinds})  # the lags and windows
+    return sc
 
 
 def _sample_frame(parts: list[pd.DataFrame], categories: dict[str, list[str]]) -> pd.DataFrame:
@@ -289,8 +392,7 @@ def _sequences(st: Stream, pre, on_group: Callable[[int], None]):
 
         def __getitem__(self, idx):
             if self._rows is None:
-                frame, u = st.group(f, self.g, with_target=True)
-                train = (u >= st.test_share) & frame.pop(st.target).notna().to_numpy()  # as scan counted them
+                frame, _, train, _, _ = st.group(f, self.g)  # the training rows as scan counted them
                 self._rows = _matrix(pre.transform(frame[train].reset_index(drop=True)))
                 on_group(self.g)
             rows = self._rows[idx]
@@ -324,10 +426,14 @@ def fit_streamed(est, pre, proj, callbacks: list, progress: Callable[[str], None
     cat_idx = [i for i, c in enumerate(cols) if pre.kinds[c] == "category"]
     from .scale import sample_positions
 
-    # the bins: learnt on BIN_ROWS rows of the training sample (LightGBM itself looks at 200,000 rows for them)
-    idx = sample_positions(len(proj.X_train), BIN_ROWS, proj.seed)
-    Zs = pre.transform(proj.X_train.iloc[idx])
-    y_s = est._le.transform(proj.y_train[idx]) if classifier else np.asarray(proj.y_train[idx], dtype=np.float32)
+    # the bins: learnt on BIN_ROWS rows of the training sample (LightGBM itself looks at 200,000 rows for them), or
+    # for a soft sensor (whose sample is its most recent rows) on rows hashed from every training row
+    if st.bins is not None:
+        Zs, y_s = pre.transform(st.bins[0]), st.bins[1]
+    else:
+        idx = sample_positions(len(proj.X_train), BIN_ROWS, proj.seed)
+        Zs = pre.transform(proj.X_train.iloc[idx])
+        y_s = est._le.transform(proj.y_train[idx]) if classifier else np.asarray(proj.y_train[idx], dtype=np.float32)
     ref = lgb.Dataset(_matrix(Zs), label=y_s, feature_name=cols, categorical_feature=cat_idx, params=params, free_raw_data=True).construct()
     weight = None
     if classifier and est.class_weight is not None:
@@ -370,9 +476,7 @@ def predict_test(pipe, proj, progress: Callable[[str], None] | None = None) -> t
     names = np.asarray(proj.classes, dtype=object)
     n_groups = len(st.group_train)
     for g in range(n_groups):
-        frame, u = st.group(f, g, with_target=True)
-        y = frame.pop(st.target)
-        rows = (u < st.test_share) & y.notna().to_numpy()
+        frame, y, _, rows, _ = st.group(f, g)
         if not rows.any():
             continue
         X, y = frame[rows], y[rows]
