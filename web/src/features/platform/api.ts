@@ -17,7 +17,6 @@ export type PlatformProject = Schemas['PlatformProject'];
 export type ImageModelView = Schemas['HostedImageModel'];
 export type Credential = Schemas['PlatformCredential'];
 export type Quote = Schemas['PlatformQuote'];
-export type PublishableModel = Schemas['PublishableModel'];
 export type Stats = Schemas['PlatformStats'];
 export type Ratio = Stats['devices'][number];
 
