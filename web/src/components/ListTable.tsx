@@ -23,6 +23,7 @@ export interface ListColumn<T> {
   headerName: string;
   sortable?: boolean;
   numeric?: boolean;
+  /** A fixed width: the cell keeps to one line (dates, states, numbers). */
   width?: number;
   minWidth?: number;
   /** What the cell shows; the row's own value of `field` when absent. */
@@ -146,7 +147,7 @@ export default function ListTable<T>(p: Props<T>) {
             {shown.map((row) => (
               <TableRow key={p.rowKey(row)} hover sx={rowSx} role={p.grid ? 'row' : undefined} onClick={p.onOpen ? () => p.onOpen!(row) : undefined}>
                 {p.columns.map((c) => (
-                  <TableCell key={c.field} align={c.numeric ? 'right' : 'left'} role={cellRole}>
+                  <TableCell key={c.field} align={c.numeric ? 'right' : 'left'} role={cellRole} sx={c.width ? { whiteSpace: 'nowrap' } : undefined}>
                     {c.render ? c.render(row) : String((row as Record<string, unknown>)[c.field] ?? '')}
                   </TableCell>
                 ))}
