@@ -204,8 +204,6 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
 export const apiGet = <T>(path: string, query?: Query, opts: RequestOptions = {}) => api<T>(path, { ...opts, query });
 export const apiPost = <T>(path: string, json?: unknown, opts: RequestOptions = {}) =>
   api<T>(path, { ...opts, method: 'POST', json: json ?? {} });
-export const apiPut = <T>(path: string, json: unknown, opts: RequestOptions = {}) => api<T>(path, { ...opts, method: 'PUT', json });
-export const apiDelete = <T>(path: string, opts: RequestOptions = {}) => api<T>(path, { ...opts, method: 'DELETE' });
 
 /** File name from Content-Disposition (RFC 5987 `filename*` first). */
 export function fileNameFrom(disposition: string | null, fallback: string): string {

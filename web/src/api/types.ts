@@ -17,7 +17,6 @@ export type BodyOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M
 /** Whether a text (a URL parameter, a form's choice) is one of a declared enum's values. */
 export const isOneOf = <T extends string>(list: readonly T[], v: unknown): v is T => (list as readonly unknown[]).includes(v);
 /** A removed thing's id (every delete call). */
-export type Deleted = Schemas['Deleted'];
 export type Me = Schemas['Me'];
 export type Member = Schemas['Member'];
 export type PreprocessStep = Schemas['PreprocessStep'];

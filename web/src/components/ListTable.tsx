@@ -10,19 +10,26 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import Tooltip from '@mui/material/Tooltip';
-import type { ReactNode } from 'react';
+import Typography from '@mui/material/Typography';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatInteger } from '../lib/format';
+
+/** The page sizes of the server-paged lists. */
+export const PAGE_SIZES = [10, 20, 50, 100];
 
 export interface ListColumn<T> {
   field: string;
   headerName: string;
   sortable?: boolean;
   numeric?: boolean;
+  /** A fixed width: the cell keeps to one line (dates, states, numbers). */
   width?: number;
   minWidth?: number;
   /** What the cell shows; the row's own value of `field` when absent. */
   render?: (row: T) => ReactNode;
+  /** What a sort in the browser orders by (lists the server does not sort); the row's value of `field` when absent. */
+  sortValue?: (row: T) => string | number | null | undefined;
 }
 
 export interface ListAction<T> {
@@ -30,56 +37,98 @@ export interface ListAction<T> {
   label: string;
   icon: ReactNode;
   onClick: (row: T) => void;
+  disabled?: boolean;
 }
 
 export type SortDirection = 'asc' | 'desc';
+type Sort = { field: string; direction: SortDirection } | null;
 
 interface Props<T> {
   label: string;
-  rows: T[];
+  rows: T[] | undefined;
   rowKey: (row: T) => string;
   columns: ListColumn<T>[];
   actions?: (row: T) => ListAction<T>[];
-  total: number;
+  /** The server's count of rows. Absent: `rows` is the whole list, paged (and sorted) here. */
+  total?: number;
   loading?: boolean;
-  page: number;
-  pageSize: number;
+  /** The page shown and its change, for a server-paged list. */
+  page?: number;
+  pageSize?: number;
+  onPage?: (page: number, pageSize: number) => void;
   pageSizes: number[];
-  onPage: (page: number, pageSize: number) => void;
-  /** The server's order (a list without sortable columns leaves both out). */
-  sort?: { field: string; direction: SortDirection } | null;
+  /** The first page size of a list paged here (the largest of `pageSizes` when absent). */
+  initialPageSize?: number;
+  /** The server's order (a list without sortable columns leaves both out). Without `onSort`, sortable columns order
+   * the rows shown in the browser. */
+  sort?: Sort;
   /** null: back to the server's default order. */
-  onSort?: (sort: { field: string; direction: SortDirection } | null) => void;
+  onSort?: (sort: Sort) => void;
+  /** Opens a row's page on a click anywhere in the row. */
+  onOpen?: (row: T) => void;
+  /** Taller rows (the project lists) rather than the small ones. */
+  roomy?: boolean;
+  /** Announced as an interactive grid (roles grid, row, gridcell: as the DataGrid did for the project, member,
+   * audit, invoice and hosted-API lists) rather than a table. */
+  grid?: boolean;
+  /** What an empty list says: a text is centred and muted. */
   empty: ReactNode;
 }
 
+const valueOf = <T,>(c: ListColumn<T>, row: T) => (c.sortValue ? c.sortValue(row) : (row as Record<string, unknown>)[c.field]);
+
+function compare(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined || a === '') return -1;
+  if (b === null || b === undefined || b === '') return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a).localeCompare(String(b));
+}
+
 /**
- * A server-paged, server-sorted list: the light table of the first pages a person opens (the DataGrid weighs
- * more than the rest of the first route together). Sorting cycles ascending → descending → default, as the grid does.
+ * The one list of every list page: a light MUI table (the DataGrid weighs more than the rest of the first route
+ * together) with paging, sorting, row actions, row links and the empty state. Paged and sorted by the server when
+ * given `total`/`onPage` and `onSort`, otherwise in the browser. Sorting cycles ascending → descending → default.
  */
 export default function ListTable<T>(p: Props<T>) {
   const { t } = useTranslation();
+  const [localSort, setLocalSort] = useState<Sort>(null);
+  const [localPage, setLocalPage] = useState({ page: 0, pageSize: p.initialPageSize ?? Math.max(...p.pageSizes) });
+  const sort = p.onSort ? (p.sort ?? null) : localSort;
+  const setSort = p.onSort ?? setLocalSort;
+  const paged = p.total !== undefined;
+  const page = paged ? (p.page ?? 0) : localPage.page;
+  const pageSize = paged ? (p.pageSize ?? p.pageSizes[0]) : localPage.pageSize;
+  const onPage = p.onPage ?? ((page: number, pageSize: number) => setLocalPage({ page, pageSize }));
+  const shown = useMemo(() => {
+    let rows = p.rows ?? [];
+    const column = !p.onSort && sort ? p.columns.find((c) => c.field === sort.field) : undefined;
+    if (column && sort) rows = [...rows].sort((a, b) => compare(valueOf(column, a), valueOf(column, b)) * (sort.direction === 'asc' ? 1 : -1));
+    return paged ? rows : rows.slice(page * pageSize, (page + 1) * pageSize);
+  }, [p.rows, p.columns, p.onSort, sort, paged, page, pageSize]);
   const nextSort = (field: string) => {
-    if (p.sort?.field !== field) return p.onSort?.({ field, direction: 'asc' });
-    return p.onSort?.(p.sort.direction === 'asc' ? { field, direction: 'desc' } : null);
+    if (sort?.field !== field) return setSort({ field, direction: 'asc' });
+    return setSort(sort.direction === 'asc' ? { field, direction: 'desc' } : null);
   };
   const span = p.columns.length + (p.actions ? 1 : 0);
+  const cellRole = p.grid ? 'gridcell' : undefined;
+  const rowSx = { ...(p.roomy ? { height: 52 } : {}), ...(p.onOpen ? { cursor: 'pointer' } : {}) };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Box sx={{ height: 4 }}>{p.loading && <LinearProgress aria-label={t('common.loading')} />}</Box>
       <TableContainer sx={{ flex: 1 }}>
-        <Table size="small" stickyHeader aria-label={p.label}>
+        <Table size="small" stickyHeader aria-label={p.label} role={p.grid ? 'grid' : undefined}>
           <TableHead>
-            <TableRow>
+            <TableRow sx={p.roomy ? { height: 56 } : undefined}>
               {p.columns.map((c) => (
                 <TableCell
                   key={c.field}
                   align={c.numeric ? 'right' : 'left'}
                   sx={{ width: c.width, minWidth: c.minWidth, fontWeight: 600, whiteSpace: 'nowrap' }}
-                  sortDirection={p.sort?.field === c.field ? p.sort.direction : false}
+                  sortDirection={sort?.field === c.field ? sort.direction : false}
                 >
                   {c.sortable ? (
-                    <TableSortLabel active={p.sort?.field === c.field} direction={p.sort?.field === c.field ? p.sort.direction : 'asc'} onClick={() => nextSort(c.field)}>
+                    <TableSortLabel active={sort?.field === c.field} direction={sort?.field === c.field ? sort.direction : 'asc'} onClick={() => nextSort(c.field)}>
                       {c.headerName}
                     </TableSortLabel>
                   ) : (
@@ -95,18 +144,26 @@ export default function ListTable<T>(p: Props<T>) {
             </TableRow>
           </TableHead>
           <TableBody>
-            {p.rows.map((row) => (
-              <TableRow key={p.rowKey(row)} hover>
+            {shown.map((row) => (
+              <TableRow key={p.rowKey(row)} hover sx={rowSx} role={p.grid ? 'row' : undefined} onClick={p.onOpen ? () => p.onOpen!(row) : undefined}>
                 {p.columns.map((c) => (
-                  <TableCell key={c.field} align={c.numeric ? 'right' : 'left'}>
+                  <TableCell key={c.field} align={c.numeric ? 'right' : 'left'} role={cellRole} sx={c.width ? { whiteSpace: 'nowrap' } : undefined}>
                     {c.render ? c.render(row) : String((row as Record<string, unknown>)[c.field] ?? '')}
                   </TableCell>
                 ))}
                 {p.actions && (
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap', py: 0 }}>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap', py: 0 }} role={cellRole}>
                     {p.actions(row).map((a) => (
                       <Tooltip key={a.key} title={a.label}>
-                        <IconButton size="small" aria-label={a.label} onClick={() => a.onClick(row)}>
+                        <IconButton
+                          size="small"
+                          aria-label={a.label}
+                          disabled={a.disabled}
+                          onClick={(e) => {
+                            e.stopPropagation();
+                            a.onClick(row);
+                          }}
+                        >
                           {a.icon}
                         </IconButton>
                       </Tooltip>
@@ -115,10 +172,16 @@ export default function ListTable<T>(p: Props<T>) {
                 )}
               </TableRow>
             ))}
-            {!p.loading && p.rows.length === 0 && (
+            {!p.loading && shown.length === 0 && (
               <TableRow>
-                <TableCell colSpan={span} sx={{ height: 200, border: 0 }}>
-                  {p.empty}
+                <TableCell colSpan={span} sx={{ height: 200, border: 0 }} role={cellRole}>
+                  {typeof p.empty === 'string' ? (
+                    <Typography color="text.secondary" sx={{ textAlign: 'center' }}>
+                      {p.empty}
+                    </Typography>
+                  ) : (
+                    p.empty
+                  )}
                 </TableCell>
               </TableRow>
             )}
@@ -127,12 +190,12 @@ export default function ListTable<T>(p: Props<T>) {
       </TableContainer>
       <TablePagination
         component="div"
-        count={p.total}
-        page={p.page}
-        rowsPerPage={p.pageSize}
+        count={paged ? p.total! : (p.rows?.length ?? 0)}
+        page={page}
+        rowsPerPage={pageSize}
         rowsPerPageOptions={p.pageSizes}
-        onPageChange={(_, page) => p.onPage(page, p.pageSize)}
-        onRowsPerPageChange={(e) => p.onPage(0, Number(e.target.value))}
+        onPageChange={(_, page) => onPage(page, pageSize)}
+        onRowsPerPageChange={(e) => onPage(0, Number(e.target.value))}
         labelRowsPerPage={t('common.rowsPerPage')}
         labelDisplayedRows={({ from, to, count }) =>
           t('common.displayedRows', { from: formatInteger(from), to: formatInteger(to), count: count === -1 ? '?' : formatInteger(count) })

@@ -1,14 +1,13 @@
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import type { GridColDef, GridPaginationModel } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
 import FilterSelect from '../../components/FilterSelect';
+import ListTable, { type ListColumn } from '../../components/ListTable';
 import PageHeader from '../../components/PageHeader';
-import PagedGrid from '../../components/PagedGrid';
 import { formatDateTime } from '../../lib/format';
 import { ACTIONS, type AuditEvent, useAudit } from './api';
 
@@ -26,16 +25,16 @@ export default function AuditPage() {
   const { data: me } = useMe();
   const allowed = me?.role === 'owner' || me?.role === 'admin';
   const [action, setAction] = useState('');
-  const [pagination, setPagination] = useState<GridPaginationModel>({ page: 0, pageSize: 50 });
+  const [pagination, setPagination] = useState({ page: 0, pageSize: 50 });
   const list = useAudit(pagination.page + 1, pagination.pageSize, action);
-  const columns: GridColDef<AuditEvent>[] = [
-    { field: 'created_at', headerName: t('col.time'), width: 160, sortable: false, valueFormatter: (v) => formatDateTime(v as string) },
-    { field: 'actor_email', headerName: t('col.who'), flex: 1, minWidth: 180, sortable: false },
-    { field: 'action', headerName: t('col.action'), width: 180, sortable: false, renderCell: (p) => <ActionChip action={p.row.action} /> },
-    { field: 'route', headerName: t('col.call'), flex: 1.2, minWidth: 220, sortable: false, valueGetter: (_v, row) => `${row.method} ${row.route}` },
-    { field: 'subject_id', headerName: t('col.subject'), width: 120, sortable: false, valueFormatter: (v) => (v ? String(v).slice(0, 13) : '') },
-    { field: 'status', headerName: t('col.status'), width: 80, sortable: false },
-    { field: 'ip', headerName: t('col.ip'), width: 120, sortable: false },
+  const columns: ListColumn<AuditEvent>[] = [
+    { field: 'created_at', headerName: t('col.time'), width: 160, render: (e) => formatDateTime(e.created_at) },
+    { field: 'actor_email', headerName: t('col.who'), minWidth: 180 },
+    { field: 'action', headerName: t('col.action'), width: 180, render: (e) => <ActionChip action={e.action} /> },
+    { field: 'route', headerName: t('col.call'), minWidth: 220, render: (e) => `${e.method} ${e.route}` },
+    { field: 'subject_id', headerName: t('col.subject'), width: 120, render: (e) => (e.subject_id ? String(e.subject_id).slice(0, 13) : '') },
+    { field: 'status', headerName: t('col.status'), width: 80 },
+    { field: 'ip', headerName: t('col.ip'), width: 120 },
   ];
   if (me && !allowed) {
     return (
@@ -63,16 +62,19 @@ export default function AuditPage() {
         testId="audit-filter"
       />
       <Paper variant="outlined" sx={{ height: 620 }}>
-        <PagedGrid
+        <ListTable
+          label={t('title')}
           rows={list.data?.items}
-          total={list.data?.total}
+          rowKey={(e) => String(e.id)}
+          total={list.data?.total ?? 0}
           columns={columns}
           loading={list.isFetching}
-          paging={pagination}
-          onPaging={setPagination}
+          page={pagination.page}
+          pageSize={pagination.pageSize}
+          onPage={(page, pageSize) => setPagination({ page, pageSize })}
           pageSizes={[25, 50, 100]}
-          disableColumnMenu
-          sx={{ border: 0 }}
+          roomy
+          grid
           empty={t('empty')}
         />
       </Paper>

@@ -1,11 +1,11 @@
 import Button from '@mui/material/Button';
-import type { GridColDef } from '@mui/x-data-grid';
+import Paper from '@mui/material/Paper';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
-import ClientGrid from '../../components/ClientGrid';
 import FilterSelect from '../../components/FilterSelect';
+import ListTable, { type ListColumn } from '../../components/ListTable';
 import PageHeader from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/format';
 import { type Invoice, type InvoiceState, money, STATES, useInvoices, useIsPlatformAdmin } from './api';
@@ -20,15 +20,16 @@ export default function ListPage() {
   const list = useInvoices(state);
   const admin = useIsPlatformAdmin();
   const m = (v: number, row: Invoice) => money(v, row.currency, i18n.language);
-  const columns: GridColDef<Invoice>[] = [
-    { field: 'number', headerName: t('col.number'), width: 170 },
-    { field: 'project_name', headerName: t('col.project'), flex: 1, minWidth: 140 },
-    { field: 'period', headerName: t('col.period'), width: 190, valueGetter: (_v, row) => `${row.bill_from} – ${row.bill_to}` },
-    { field: 'date', headerName: t('col.date'), width: 140, valueFormatter: (v) => formatDateTime(v as string) },
-    { field: 'due_date', headerName: t('col.due'), width: 140, valueFormatter: (v) => formatDateTime(v as string) },
-    { field: 'amount', headerName: t('col.amount'), width: 110, align: 'right', headerAlign: 'right', renderCell: (p) => m(p.row.amount, p.row) },
-    { field: 'amount_due', headerName: t('col.due_amount'), width: 110, align: 'right', headerAlign: 'right', renderCell: (p) => m(p.row.amount_due, p.row) },
-    { field: 'state', headerName: t('col.state'), width: 160, renderCell: (p) => <StateChip state={p.row.state} /> },
+  const period = (row: Invoice) => `${row.bill_from} – ${row.bill_to}`;
+  const columns: ListColumn<Invoice>[] = [
+    { field: 'number', headerName: t('col.number'), sortable: true, width: 170 },
+    { field: 'project_name', headerName: t('col.project'), sortable: true, minWidth: 140 },
+    { field: 'period', headerName: t('col.period'), sortable: true, width: 190, render: period, sortValue: period },
+    { field: 'date', headerName: t('col.date'), sortable: true, width: 140, render: (row) => formatDateTime(row.date) },
+    { field: 'due_date', headerName: t('col.due'), sortable: true, width: 140, render: (row) => formatDateTime(row.due_date) },
+    { field: 'amount', headerName: t('col.amount'), sortable: true, width: 110, numeric: true, render: (row) => m(row.amount, row) },
+    { field: 'amount_due', headerName: t('col.due_amount'), sortable: true, width: 110, numeric: true, render: (row) => m(row.amount_due, row) },
+    { field: 'state', headerName: t('col.state'), sortable: true, width: 160, render: (row) => <StateChip state={row.state} /> },
   ];
   return (
     <>
@@ -58,7 +59,20 @@ export default function ListPage() {
         onChange={setState}
         testId="state-filter"
       />
-      <ClientGrid rows={list.data?.items} columns={columns} loading={list.isLoading} empty={t('empty')} onOpen={(row) => navigate(invoicePath(String(row.id)))} />
+      <Paper variant="outlined" sx={{ height: 520 }}>
+        <ListTable
+          label={t('title')}
+          rows={list.data?.items}
+          rowKey={(row) => String(row.id)}
+          columns={columns}
+          loading={list.isLoading}
+          pageSizes={[25, 50, 100]}
+          onOpen={(row) => navigate(invoicePath(String(row.id)))}
+          roomy
+          grid
+          empty={t('empty')}
+        />
+      </Paper>
     </>
   );
 }

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { DATA_TYPES, DATASET_TYPES, isOneOf, type Dataset } from '../../api/types';
 import PageHeader from '../../components/PageHeader';
-import ListTable, { type ListAction, type ListColumn, type SortDirection } from '../../components/ListTable';
+import ListTable, { type ListAction, type ListColumn, PAGE_SIZES, type SortDirection } from '../../components/ListTable';
 import SearchField from '../../components/SearchField';
 import { formatDateTime, formatInteger } from '../../lib/format';
 import { useUrlListState } from '../../lib/useUrlListState';
@@ -31,7 +31,6 @@ export const detailsPath = (d: Pick<Dataset, 'id' | 'data_type'>) =>
   `/dataset/details/${encodeURIComponent(d.id)}/${encodeURIComponent(d.data_type || 'training_data')}`;
 
 const SORTABLE = new Set(['name', 'created_at']);
-const PAGE_SIZES = [10, 20, 50, 100];
 
 function NoResults() {
   const { t } = useTranslation();

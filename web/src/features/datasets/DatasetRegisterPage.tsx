@@ -1,34 +1,22 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import IconButton from '@mui/material/IconButton';
-import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
-import CloseIcon from '@mui/icons-material/Close';
-import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useServiceStatus } from '../../api/me';
 import { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '../../api/types';
 import PageHeader from '../../components/PageHeader';
 import { showSnackbar } from '../../lib/feedback';
-import { formatBytes, formatMegabytes } from '../../lib/format';
+import { formatMegabytes } from '../../lib/format';
 import { datasetKeys, registerDataset, type RegisterFields } from './api';
-import { type BinaryKind, guessDatetimeColumn, hasAcceptedExtension, isZip, NotTextError, sniffHeader, type HeaderSniff } from './csvHeader';
+import { guessDatetimeColumn, hasAcceptedExtension, isZip } from './csvHeader';
 import { detailsPath } from './DatasetListPage';
 import EnumSelect from './EnumSelect';
-import FileDropZone from './FileDropZone';
-import { dataTypeLabel, delimiterLabel, trainingTypeLabel, typeLabel } from './labels';
+import { dataTypeLabel, trainingTypeLabel, typeLabel } from './labels';
+import { FileSection, Section, TimeSeriesSection, UploadProgress, useChosenFile } from './RegisterSections';
 
 type Phase = 'idle' | 'uploading' | 'processing';
 
@@ -51,17 +39,6 @@ export function fileSizeProblem(file: Pick<File, 'size'>, maxMb: number | undefi
   return file.size > maxMb * 1024 * 1024 ? t('validation.fileTooLarge', { size: formatMegabytes(maxMb) }) : null;
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper variant="outlined" sx={{ p: 2.5, mb: 2 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 2 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
-}
-
 export default function DatasetRegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -77,10 +54,8 @@ export default function DatasetRegisterPage() {
   const [comment, setComment] = useState('');
   const [timeSeries, setTimeSeries] = useState(false);
   const [datetimeColumn, setDatetimeColumn] = useState('');
-  const [file, setFile] = useState<File | null>(null);
-  const [sniff, setSniff] = useState<HeaderSniff | null>(null);
-  const [sniffFailed, setSniffFailed] = useState(false);
-  const [notText, setNotText] = useState<BinaryKind | null>(null);
+  const chosen = useChosenFile((s) => setDatetimeColumn((cur) => cur || guessDatetimeColumn(s.columns)));
+  const { file, sniff, notText } = chosen;
   const [submitted, setSubmitted] = useState(false);
   const [phase, setPhase] = useState<Phase>('idle');
   const [progress, setProgress] = useState(0);
@@ -100,37 +75,16 @@ export default function DatasetRegisterPage() {
   useEffect(() => {
     void import('./DatasetDetailsPage');
   }, []);
-  const sniffing = useRef<File | null>(null);
   const clearFile = () => {
-    sniffing.current = null;
-    setFile(null);
-    setSniff(null);
-    setSniffFailed(false);
-    setNotText(null);
+    chosen.clear();
     setDatetimeColumn('');
   };
   const chooseFile = (f: File) => {
-    clearFile();
-    setFile(f);
-    sniffing.current = f;
+    setDatetimeColumn('');
+    chosen.choose(f);
     if (!name.trim()) setName(f.name.replace(/\.[^.]+$/, ''));
-    if (isZip(f.name)) {
-      // images: the server unpacks and checks the ZIP; an image training type is the natural choice
-      if (trainingType !== 'analysis' && trainingType !== 'classification') changeTrainingType('analysis');
-      return;
-    }
-    sniffHeader(f)
-      .then((s) => {
-        if (sniffing.current !== f) return; // another file was chosen meanwhile
-        setSniff(s);
-        setDatetimeColumn((cur) => cur || guessDatetimeColumn(s.columns));
-      })
-      .catch((e) => {
-        if (sniffing.current !== f) return;
-        // not text (a picture renamed .csv...): said now, as the server would after the upload
-        if (e instanceof NotTextError) setNotText(e.kind);
-        else setSniffFailed(true);
-      });
+    // images: an image training type is the natural choice
+    if (isZip(f.name) && trainingType !== 'analysis' && trainingType !== 'classification') changeTrainingType('analysis');
   };
 
   const changeTrainingType = (v: string) => {
@@ -145,7 +99,6 @@ export default function DatasetRegisterPage() {
   const fileError = sizeError ?? extensionError ?? notTextError ?? (submitted && !file ? t('dataset.register.fileRequired') : null);
   const nameError = submitted && !name.trim() ? t('validation.required') : null;
   const datetimeError = submitted && timeSeries && !datetimeColumn ? t('dataset.register.datetimeRequired') : null;
-  const columns = sniff?.columns ?? [];
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -181,72 +134,10 @@ export default function DatasetRegisterPage() {
     }
   };
 
-  const percent = Math.round(progress * 100);
-
   return (
     <Box component="form" onSubmit={submit} noValidate sx={{ maxWidth: 980 }}>
       <PageHeader title={t('pages.datasetRegister')} subtitle={t('dataset.register.subtitle')} />
-
-      <Section title={t('dataset.register.fileSection')}>
-        {!file ? (
-          <FileDropZone onFile={chooseFile} disabled={busy} error={!!fileError} />
-        ) : (
-          <Box>
-            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, p: 1.5, border: 1, borderColor: fileError ? 'error.main' : 'divider', borderRadius: 1 }}>
-              <InsertDriveFileOutlinedIcon color="primary" />
-              <Box sx={{ flex: 1, minWidth: 0 }}>
-                <Typography noWrap sx={{ fontWeight: 500 }}>
-                  {file.name}
-                </Typography>
-                <Typography variant="body2" color="text.secondary">
-                  {formatBytes(file.size)}
-                  {sniff &&
-                    ` · ${t('dataset.register.detected', {
-                      count: sniff.columns.length,
-                      delimiter: delimiterLabel(t, sniff.delimiter),
-                      encoding: sniff.encoding === 'shift_jis' ? 'Shift_JIS' : 'UTF-8',
-                    })}`}
-                </Typography>
-              </Box>
-              <Tooltip title={t('dataset.register.removeFile')}>
-                <span>
-                  <IconButton onClick={clearFile} disabled={busy} aria-label={t('dataset.register.removeFile')}>
-                    <CloseIcon />
-                  </IconButton>
-                </span>
-              </Tooltip>
-            </Box>
-            {columns.length > 0 && (
-              <Box sx={{ mt: 1.5 }}>
-                <Typography variant="caption" color="text.secondary">
-                  {t('dataset.register.headerColumns')}
-                </Typography>
-                <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5, maxHeight: 96, overflow: 'auto' }} data-testid="header-columns">
-                  {columns.map((c, i) => (
-                    <Chip key={`${c}-${i}`} label={c || t('dataset.register.unnamed')} size="small" variant="outlined" />
-                  ))}
-                </Box>
-              </Box>
-            )}
-            {sniffFailed && (
-              <Alert severity="warning" sx={{ mt: 1.5 }}>
-                {t('dataset.register.headerUnreadable')}
-              </Alert>
-            )}
-          </Box>
-        )}
-        {fileError && (
-          <Typography color="error" variant="body2" sx={{ mt: 1 }} role="alert">
-            {fileError}
-          </Typography>
-        )}
-        {maxMb ? (
-          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 1 }}>
-            {t('dataset.register.maxSize', { size: formatMegabytes(maxMb) })}
-          </Typography>
-        ) : null}
-      </Section>
-
+      <FileSection chosen={chosen} onFile={chooseFile} onRemove={clearFile} error={fileError} maxMb={maxMb} busy={busy} />
       <Section title={t('dataset.register.infoSection')}>
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
           <TextField
@@ -260,15 +151,7 @@ export default function DatasetRegisterPage() {
             slotProps={{ htmlInput: { maxLength: 200 } }}
           />
           <TextField label={t('dataset.fields.category')} value={category} onChange={(e) => setCategory(e.target.value)} disabled={busy} />
-          <EnumSelect
-            label={t('dataset.fields.trainingType')}
-            name="training_type"
-            value={trainingType}
-            options={TRAINING_TYPES}
-            labelOf={(v) => trainingTypeLabel(t, v)}
-            onChange={changeTrainingType}
-            required
-          />
+          <EnumSelect label={t('dataset.fields.trainingType')} name="training_type" value={trainingType} options={TRAINING_TYPES} labelOf={(v) => trainingTypeLabel(t, v)} onChange={changeTrainingType} required />
           <EnumSelect label={t('dataset.fields.dataType')} name="data_type" value={dataType} options={DATA_TYPES} labelOf={(v) => dataTypeLabel(t, v)} onChange={setDataType} />
           <EnumSelect label={t('dataset.fields.type')} name="type" value={type} options={DATASET_TYPES} labelOf={(v) => typeLabel(t, v)} onChange={setType} />
           <Box />
@@ -277,58 +160,17 @@ export default function DatasetRegisterPage() {
           </Box>
         </Box>
       </Section>
-
-      <Section title={t('dataset.register.timeSeriesSection')}>
-        <FormControlLabel
-          control={<Switch checked={timeSeries} onChange={(e) => setTimeSeries(e.target.checked)} disabled={busy} />}
-          label={t('dataset.register.timeSeries')}
-        />
-        <Typography variant="body2" color="text.secondary" sx={{ mb: timeSeries ? 2 : 0 }}>
-          {t('dataset.register.timeSeriesHint')}
-        </Typography>
-        {timeSeries && (
-          <TextField
-            select
-            label={t('dataset.register.datetimeColumn')}
-            value={columns.includes(datetimeColumn) ? datetimeColumn : ''}
-            onChange={(e) => setDatetimeColumn(e.target.value)}
-            required
-            error={!!datetimeError}
-            helperText={datetimeError ?? (!file ? t('dataset.register.chooseFileFirst') : columns.length === 0 ? t('dataset.register.noColumns') : undefined)}
-            disabled={busy || columns.length === 0}
-            sx={{ minWidth: 320 }}
-            slotProps={{ select: { MenuProps: { slotProps: { paper: { sx: { maxHeight: 360 } } } } } }}
-          >
-            {columns.map((c, i) => (
-              <MenuItem key={`${c}-${i}`} value={c}>
-                {c || t('dataset.register.unnamed')}
-              </MenuItem>
-            ))}
-          </TextField>
-        )}
-      </Section>
-
-      {busy && (
-        <Paper variant="outlined" sx={{ p: 2.5, mb: 2 }} aria-live="polite">
-          <Box sx={{ display: 'flex', justifyContent: 'space-between', mb: 1 }}>
-            <Typography sx={{ fontWeight: 500 }}>
-              {phase === 'uploading' ? t('dataset.register.uploading') : t('dataset.register.processing')}
-            </Typography>
-            {phase === 'uploading' && <Typography color="text.secondary">{percent}%</Typography>}
-          </Box>
-          <LinearProgress
-            variant={phase === 'uploading' ? 'determinate' : 'indeterminate'}
-            value={percent}
-            aria-label={phase === 'uploading' ? t('dataset.register.uploading') : t('dataset.register.processing')}
-          />
-          {phase === 'processing' && (
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-              {t('dataset.register.processingHint')}
-            </Typography>
-          )}
-        </Paper>
-      )}
-
+      <TimeSeriesSection
+        on={timeSeries}
+        onToggle={setTimeSeries}
+        column={datetimeColumn}
+        onColumn={setDatetimeColumn}
+        columns={sniff?.columns ?? []}
+        hasFile={!!file}
+        error={datetimeError}
+        busy={busy}
+      />
+      {phase !== 'idle' && <UploadProgress phase={phase} percent={Math.round(progress * 100)} />}
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
         {phase === 'uploading' ? (
           <Button onClick={() => abort.current?.abort()}>{t('dataset.register.cancelUpload')}</Button>

@@ -10,14 +10,13 @@ import InviteDialog from './InviteDialog';
 import { RoleSelect, StatusSelect, useMemberChange } from './MemberActions';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import { DataGrid, GridActionsCellItem, type GridColDef, type GridRowParams } from '@mui/x-data-grid';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import type { Member } from '../../api/types';
 import ConfirmDialog from '../../components/ConfirmDialog';
+import ListTable, { type ListColumn } from '../../components/ListTable';
 import MemberAvatar from '../../components/MemberAvatar';
 import PageHeader from '../../components/PageHeader';
-import { useGridLocale } from '../../components/gridLocale';
 import { formatDateTime } from '../../lib/format';
 import { cancelInvitation, memberName, useMembers } from './api';
 
@@ -29,7 +28,6 @@ export function StatusChip({ status }: { status: string }) {
 
 export default function MemberListPage() {
   const { t } = useTranslation();
-  const localeText = useGridLocale();
   const { data, isFetching } = useMembers();
   const { data: me } = useMe();
   const [inviting, setInviting] = useState(false);
@@ -39,74 +37,46 @@ export default function MemberListPage() {
   const [busy, setBusy] = useState(false);
   const manager = me?.role === 'owner' || me?.role === 'admin';
   const isOwner = me?.role === 'owner';
-  const columns: GridColDef<Member>[] = [
+  const columns: ListColumn<Member>[] = [
     {
       field: 'name',
       headerName: t('members.name'),
-      flex: 1,
+      sortable: true,
       minWidth: 180,
-      valueGetter: (_v, row) => memberName(row),
-      renderCell: (p) => (
+      sortValue: memberName,
+      render: (row) => (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, height: '100%' }}>
-          <MemberAvatar person={p.row} size={24} />
-          <Link component={RouterLink} to={`/users/${encodeURIComponent(p.row.id)}`} underline="hover">
-            {p.value}
+          <MemberAvatar person={row} size={24} />
+          <Link component={RouterLink} to={`/users/${encodeURIComponent(row.id)}`} underline="hover">
+            {memberName(row)}
           </Link>
         </Box>
       ),
     },
-    { field: 'email', headerName: t('members.email'), flex: 1.2, minWidth: 220 },
+    { field: 'email', headerName: t('members.email'), sortable: true, minWidth: 220 },
     {
       field: 'role',
       headerName: t('members.role'),
+      sortable: true,
       width: 160,
-      valueFormatter: (v: string) => t(`roles.${v}`, { defaultValue: v }),
-      renderCell: (p) =>
-        manager && p.row.id !== me?.id ? (
-          <RoleSelect member={p.row} canGrantOwner={isOwner} onChange={(c) => change.ask(p.row, c)} />
-        ) : (
-          t(`roles.${p.row.role}`, { defaultValue: p.row.role })
-        ),
+      sortValue: (row) => t(`roles.${row.role}`, { defaultValue: row.role }),
+      render: (row) =>
+        manager && row.id !== me?.id ? <RoleSelect member={row} canGrantOwner={isOwner} onChange={(c) => change.ask(row, c)} /> : t(`roles.${row.role}`, { defaultValue: row.role }),
     },
     {
       field: 'status',
       headerName: t('members.status'),
+      sortable: true,
       width: 150,
-      renderCell: (p) =>
-        manager && p.row.id !== me?.id && (p.row.role !== 'owner' || isOwner) ? (
-          <StatusSelect member={p.row} onChange={(c) => change.ask(p.row, c)} />
-        ) : (
-          <StatusChip status={p.row.status} />
-        ),
+      render: (row) =>
+        manager && row.id !== me?.id && (row.role !== 'owner' || isOwner) ? <StatusSelect member={row} onChange={(c) => change.ask(row, c)} /> : <StatusChip status={row.status} />,
     },
-    {
-      field: 'created_at',
-      headerName: t('members.createdAt'),
-      width: 170,
-      valueFormatter: (v: string) => formatDateTime(v),
-    },
-    ...(manager
-      ? [
-          {
-            field: 'actions',
-            type: 'actions' as const,
-            headerName: t('common.actions'),
-            width: 90,
-            getActions: (p: GridRowParams<Member>) =>
-              p.row.status === 'invited' && (p.row.role !== 'owner' || isOwner)
-                ? [
-                    <GridActionsCellItem
-                      key="cancel"
-                      icon={<PersonRemoveIcon />}
-                      label={t('members.cancelInvitationOf', { name: memberName(p.row) })}
-                      onClick={() => setCancelling(p.row)}
-                    />,
-                  ]
-                : [],
-          },
-        ]
-      : []),
+    { field: 'created_at', headerName: t('members.createdAt'), sortable: true, width: 170, render: (row) => formatDateTime(row.created_at) },
   ];
+  const actions = (row: Member) =>
+    row.status === 'invited' && (row.role !== 'owner' || isOwner)
+      ? [{ key: 'cancel', icon: <PersonRemoveIcon />, label: t('members.cancelInvitationOf', { name: memberName(row) }), onClick: () => setCancelling(row) }]
+      : [];
   const confirmCancel = async () => {
     if (!cancelling) return;
     setBusy(true);
@@ -146,16 +116,17 @@ export default function MemberListPage() {
         onClose={() => setCancelling(null)}
       />
       <Paper variant="outlined" sx={{ height: 'calc(100vh - 210px)', minHeight: 360 }}>
-        <DataGrid
-          rows={data?.items ?? []}
+        <ListTable
+          label={t('pages.members')}
+          rows={data?.items}
+          rowKey={(row) => row.id}
           columns={columns}
+          actions={manager ? actions : undefined}
           loading={isFetching && !data}
-          density="compact"
-          disableRowSelectionOnClick
-          localeText={{ ...localeText, noRowsLabel: t('common.noResults') }}
-          pageSizeOptions={[25, 50, 100]}
-          initialState={{ pagination: { paginationModel: { pageSize: 50 } } }}
-          sx={{ border: 0 }}
+          pageSizes={[25, 50, 100]}
+          initialPageSize={50}
+          grid
+          empty={t('common.noResults')}
         />
       </Paper>
     </>

@@ -1,18 +1,18 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
-import PagedGrid from '../../components/PagedGrid';
+import ListTable, { type ListColumn, PAGE_SIZES } from '../../components/ListTable';
 import SearchField from '../../components/SearchField';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatNumber } from '../../lib/format';
@@ -41,37 +41,29 @@ export default function ProjectListPage() {
     await queryClient.invalidateQueries({ queryKey: optKeys.all });
   }
 
-  const columns: GridColDef<Project>[] = [
+  const targets = (row: Project) => row.targets.map((x) => `${x.name} (${t(`goals.${x.goal}`)})`).join(', ');
+  const algorithms = (row: Project) => row.algorithms.map((a) => t(`algorithms.${a}`)).join(', ');
+  const best = (row: Project) => {
+    const b = row.runs.find((r) => r.best)?.best;
+    return b ? Object.entries(b.predictions).map(([k, v]) => `${k} ${formatNumber(v)}`).join(', ') : '';
+  };
+  const columns: ListColumn<Project>[] = [
     {
       field: 'name',
       headerName: t('list.name'),
-      flex: 1.4,
-      renderCell: ({ row }) => (
+      sortable: true,
+      render: (row) => (
         <Link component={RouterLink} to={detailsPath(row.id)}>
           {row.name}
         </Link>
       ),
     },
-    { field: 'state', headerName: t('list.state'), width: 120, renderCell: ({ row }) => <StateChip state={row.state} /> },
-    { field: 'targets', headerName: t('list.targets'), flex: 1, valueGetter: (_v, row) => row.targets.map((x) => `${x.name} (${t(`goals.${x.goal}`)})`).join(', ') },
-    { field: 'dataset_name', headerName: t('models.dataset'), flex: 1 },
-    { field: 'algorithms', headerName: t('algorithm.title'), flex: 1, valueGetter: (_v, row) => row.algorithms.map((a) => t(`algorithms.${a}`)).join(', ') },
-    {
-      field: 'best',
-      headerName: t('list.best'),
-      flex: 1,
-      valueGetter: (_v, row) => {
-        const b = row.runs.find((r) => r.best)?.best;
-        return b ? Object.entries(b.predictions).map(([k, v]) => `${k} ${formatNumber(v)}`).join(', ') : '';
-      },
-    },
-    { field: 'created_at', headerName: t('list.created'), width: 170, valueFormatter: (v) => formatDateTime(v as string) },
-    {
-      field: 'actions',
-      type: 'actions',
-      width: 60,
-      getActions: ({ row }) => [<GridActionsCellItem key="d" icon={<DeleteOutlineIcon />} label={t('list.delete')} onClick={() => void remove(row)} showInMenu={false} />],
-    },
+    { field: 'state', headerName: t('list.state'), sortable: true, width: 120, render: (row) => <StateChip state={row.state} /> },
+    { field: 'targets', headerName: t('list.targets'), sortable: true, render: targets, sortValue: targets },
+    { field: 'dataset_name', headerName: t('models.dataset'), sortable: true },
+    { field: 'algorithms', headerName: t('algorithm.title'), sortable: true, render: algorithms, sortValue: algorithms },
+    { field: 'best', headerName: t('list.best'), sortable: true, render: best, sortValue: best },
+    { field: 'created_at', headerName: t('list.created'), sortable: true, width: 170, render: (row) => formatDateTime(row.created_at) },
   ];
 
   return (
@@ -93,17 +85,24 @@ export default function ProjectListPage() {
         </Tabs>
         <SearchField label={t('list.search')} value={search} onChange={setSearch} size="small" />
       </Box>
-      <Box sx={{ height: 560 }}>
-        <PagedGrid
+      <Paper variant="outlined" sx={{ height: 560 }}>
+        <ListTable
+          label={t('title')}
           rows={data?.items}
+          rowKey={(r) => r.id}
           columns={columns}
+          actions={(row) => [{ key: 'd', icon: <DeleteOutlineIcon />, label: t('list.delete'), onClick: () => void remove(row) }]}
           loading={isFetching && !data}
-          total={data?.total}
-          paging={paging}
-          onPaging={setPaging}
+          total={data?.total ?? 0}
+          page={paging.page}
+          pageSize={paging.pageSize}
+          pageSizes={PAGE_SIZES}
+          onPage={(page, pageSize) => setPaging({ page, pageSize })}
+          roomy
+          grid
           empty={t('list.empty')}
         />
-      </Box>
+      </Paper>
     </Box>
   );
 }

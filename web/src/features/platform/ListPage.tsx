@@ -1,13 +1,13 @@
 import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
 import AddIcon from '@mui/icons-material/Add';
-import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useCanWrite } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
-import ClientGrid from '../../components/ClientGrid';
 import FilterSelect from '../../components/FilterSelect';
+import ListTable, { type ListColumn } from '../../components/ListTable';
 import PageHeader from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/format';
 import { type PlatformProject, type Status, STATUSES, useIsPlatformAdmin, useProjects } from './api';
@@ -21,14 +21,15 @@ export default function ListPage() {
   const [status, setStatus] = useState<Status | 'all'>('all');
   const list = useProjects(status);
   const admin = useIsPlatformAdmin();
-  const columns: GridColDef<PlatformProject>[] = [
-    { field: 'name', headerName: t('col.name'), flex: 1, minWidth: 180 },
-    { field: 'key', headerName: t('col.key'), width: 170 },
-    { field: 'status', headerName: t('col.status'), width: 130, renderCell: (p) => <StatusChip status={p.row.status} /> },
-    { field: 'version', headerName: t('col.version'), width: 100, valueGetter: (_v, row) => row.settings.version },
-    { field: 'model', headerName: t('col.model'), flex: 1, minWidth: 180, valueGetter: (_v, row) => `${row.model.project_name} · ${row.model.model_key}` },
-    { field: 'created_at', headerName: t('col.created'), width: 170, valueFormatter: (v) => formatDateTime(v as string) },
-    { field: 'updated_at', headerName: t('col.updated'), width: 170, valueFormatter: (v) => formatDateTime(v as string) },
+  const model = (row: PlatformProject) => `${row.model.project_name} · ${row.model.model_key}`;
+  const columns: ListColumn<PlatformProject>[] = [
+    { field: 'name', headerName: t('col.name'), sortable: true, minWidth: 180 },
+    { field: 'key', headerName: t('col.key'), sortable: true, width: 170 },
+    { field: 'status', headerName: t('col.status'), sortable: true, width: 130, render: (row) => <StatusChip status={row.status} /> },
+    { field: 'version', headerName: t('col.version'), sortable: true, width: 100, render: (row) => row.settings.version, sortValue: (row) => row.settings.version },
+    { field: 'model', headerName: t('col.model'), sortable: true, minWidth: 180, render: model, sortValue: model },
+    { field: 'created_at', headerName: t('col.created'), sortable: true, width: 170, render: (row) => formatDateTime(row.created_at) },
+    { field: 'updated_at', headerName: t('col.updated'), sortable: true, width: 170, render: (row) => formatDateTime(row.updated_at) },
   ];
   return (
     <>
@@ -60,7 +61,20 @@ export default function ListPage() {
         onChange={setStatus}
         minWidth={200}
       />
-      <ClientGrid rows={list.data?.items} columns={columns} loading={list.isLoading} empty={t('empty')} onOpen={(row) => navigate(detailsPath(String(row.id)))} />
+      <Paper variant="outlined" sx={{ height: 520 }}>
+        <ListTable
+          label={t('title')}
+          rows={list.data?.items}
+          rowKey={(row) => String(row.id)}
+          columns={columns}
+          loading={list.isLoading}
+          pageSizes={[25, 50, 100]}
+          onOpen={(row) => navigate(detailsPath(String(row.id)))}
+          roomy
+          grid
+          empty={t('empty')}
+        />
+      </Paper>
     </>
   );
 }

@@ -12,13 +12,12 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
-import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import PageHeader from '../../components/PageHeader';
-import PagedGrid from '../../components/PagedGrid';
+import ListTable, { type ListAction, type ListColumn, PAGE_SIZES } from '../../components/ListTable';
 import SearchField from '../../components/SearchField';
 import { useConfirmedAction } from '../../components/useConfirmedAction';
 import { formatDateTime } from '../../lib/format';
@@ -87,34 +86,29 @@ export default function PredictionListPage() {
       done: t('report.deleted'),
     });
 
-  const columns: GridColDef<Prediction>[] = [
+  const columns: ListColumn<Prediction>[] = [
     {
       field: 'name',
       headerName: t('fields.name'),
-      flex: 1.3,
+      sortable: true,
       minWidth: 180,
-      renderCell: (p) => (
-        <Link component={RouterLink} to={reportPath(p.row)} underline="hover" sx={{ fontWeight: 500 }}>
-          {p.row.name}
+      render: (row) => (
+        <Link component={RouterLink} to={reportPath(row)} underline="hover" sx={{ fontWeight: 500 }}>
+          {row.name}
         </Link>
       ),
     },
-    { field: 'project_name', headerName: t('fields.project'), flex: 1, minWidth: 130 },
-    { field: 'project_type', headerName: t('fields.type'), width: 160, valueFormatter: (v: string) => t(`types.${v}`, { ns: 'training' }) },
-    { field: 'model_key', headerName: t('fields.model'), width: 150 },
-    { field: 'test_dataset', headerName: t('fields.dataset'), flex: 1, minWidth: 130 },
-    { field: 'state', headerName: t('fields.state'), width: 110, renderCell: (p) => <PredictionState state={p.row.state} /> },
-    { field: 'created_at', headerName: t('fields.created'), width: 150, valueFormatter: (v: string) => formatDateTime(v) },
-    {
-      field: 'actions',
-      type: 'actions',
-      width: 120,
-      getActions: (p) => [
-        <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('actions.open')} onClick={() => navigate(reportPath(p.row))} />,
-        <GridActionsCellItem key="dl" icon={<DownloadIcon />} label={t('actions.download')} disabled={p.row.state !== 'done'} onClick={() => void downloadPredictions(p.row)} />,
-        <GridActionsCellItem key="del" icon={<DeleteOutlineIcon />} label={t('actions.delete')} onClick={() => askDelete(p.row)} />,
-      ],
-    },
+    { field: 'project_name', headerName: t('fields.project'), sortable: true, minWidth: 130 },
+    { field: 'project_type', headerName: t('fields.type'), sortable: true, width: 160, render: (row) => t(`types.${row.project_type}`, { ns: 'training' }) },
+    { field: 'model_key', headerName: t('fields.model'), sortable: true, width: 150 },
+    { field: 'test_dataset', headerName: t('fields.dataset'), sortable: true, minWidth: 130 },
+    { field: 'state', headerName: t('fields.state'), sortable: true, width: 110, render: (row) => <PredictionState state={row.state} /> },
+    { field: 'created_at', headerName: t('fields.created'), sortable: true, width: 150, render: (row) => formatDateTime(row.created_at) },
+  ];
+  const actions = (row: Prediction): ListAction<Prediction>[] => [
+    { key: 'open', icon: <OpenInBrowserIcon />, label: t('actions.open'), onClick: () => navigate(reportPath(row)) },
+    { key: 'dl', icon: <DownloadIcon />, label: t('actions.download'), disabled: row.state !== 'done', onClick: () => void downloadPredictions(row) },
+    { key: 'del', icon: <DeleteOutlineIcon />, label: t('actions.delete'), onClick: () => askDelete(row) },
   ];
 
   return (
@@ -132,13 +126,20 @@ export default function PredictionListPage() {
         <SearchField label={t('search')} value={search} onChange={setSearch} fullWidth />
       </Paper>
       <Paper variant="outlined" sx={{ height: 560 }}>
-        <PagedGrid
+        <ListTable
+          label={t('title')}
           rows={data?.items}
+          rowKey={(r) => r.id}
           columns={columns}
+          actions={actions}
           loading={isFetching && !data}
-          total={data?.total}
-          paging={pagination}
-          onPaging={setPagination}
+          total={data?.total ?? 0}
+          page={pagination.page}
+          pageSize={pagination.pageSize}
+          pageSizes={PAGE_SIZES}
+          onPage={(page, pageSize) => setPagination({ page, pageSize })}
+          roomy
+          grid
           empty={t('empty')}
         />
       </Paper>

@@ -20,7 +20,7 @@ import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime } from '../../lib/format';
 import { Panel } from '../visualization/sections';
 import { deleteCondition, downloadCondition, keys, saveCondition, uploadConditionFile, useConditions, type Condition, type Step } from './api';
-import { useStepSummary } from './PreprocessingDetailsPage';
+import { useStepSummary } from './stepSummary';
 
 /** Saved conditions: listed, downloaded and uploaded as condition_setting_file.csv (SPEC §9), deleted. */
 export default function ConditionsPanel() {

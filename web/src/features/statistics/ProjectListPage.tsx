@@ -12,7 +12,6 @@ import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import ReplayIcon from '@mui/icons-material/Replay';
-import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +19,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { isOneOf, type Dataset } from '../../api/types';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
-import PagedGrid, { PAGE_SIZES } from '../../components/PagedGrid';
+import ListTable, { type ListAction, type ListColumn, PAGE_SIZES } from '../../components/ListTable';
 import SearchField from '../../components/SearchField';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
@@ -109,42 +108,30 @@ export default function ProjectListPage() {
   const download = useMutation({ mutationFn: (p: Project) => downloadResult(p, 'csv', lang) });
   const summary = useMutation({ mutationFn: () => downloadSummary((data?.items ?? []).map((p) => p.id)) });
 
-  const columns: GridColDef<Project>[] = [
+  const columns: ListColumn<Project>[] = [
     {
       field: 'name',
       headerName: t('columns.name'),
-      flex: 1.3,
       minWidth: 160,
-      renderCell: (p) => (
-        <Link component={RouterLink} to={detailsPath(p.row.id)} underline="hover" sx={{ fontWeight: 500 }}>
-          {p.row.name}
+      render: (row) => (
+        <Link component={RouterLink} to={detailsPath(row.id)} underline="hover" sx={{ fontWeight: 500 }}>
+          {row.name}
         </Link>
       ),
     },
-    { field: 'test_type', headerName: t('columns.test'), flex: 1.2, minWidth: 150, valueGetter: (_v, row) => methodLabel(t, row.test_type, row.summary?.method) },
-    { field: 'dataset_name', headerName: t('columns.dataset'), flex: 0.9, minWidth: 110 },
-    { field: 'variables', headerName: t('columns.variables'), flex: 1.2, minWidth: 140, valueGetter: (_v, row) => variablesText(row) },
-    { field: 'p_value', headerName: t('columns.pValue'), width: 96, align: 'right', headerAlign: 'right', valueGetter: (_v, row) => formatP(row.summary?.p_value) },
-    {
-      field: 'decision',
-      headerName: t('columns.decision'),
-      width: 130,
-      renderCell: (p) => (p.row.summary ? <DecisionChip reject={p.row.summary.reject} /> : null),
-    },
-    { field: 'state', headerName: t('columns.state'), width: 100, renderCell: (p) => <StateChip state={p.row.state} /> },
-    { field: 'created_at', headerName: t('columns.createdAt'), width: 132, valueFormatter: (v: string) => formatDateTime(v) },
-    {
-      field: 'actions',
-      type: 'actions',
-      headerName: '',
-      width: 176,
-      getActions: (p) => [
-        <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('common.open', { ns: 'translation' })} onClick={() => navigate(detailsPath(p.row.id))} />,
-        <GridActionsCellItem key="rerun" icon={<ReplayIcon />} label={t('details.rerun')} disabled={p.row.state === 'running'} onClick={() => rerun.mutate(p.row)} />,
-        <GridActionsCellItem key="csv" icon={<DownloadIcon />} label={t('details.downloadCsv')} disabled={!p.row.summary} onClick={() => download.mutate(p.row)} />,
-        <GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('details.delete')} onClick={() => setDeleting(p.row)} />,
-      ],
-    },
+    { field: 'test_type', headerName: t('columns.test'), minWidth: 150, render: (row) => methodLabel(t, row.test_type, row.summary?.method) },
+    { field: 'dataset_name', headerName: t('columns.dataset'), minWidth: 110 },
+    { field: 'variables', headerName: t('columns.variables'), minWidth: 140, render: (row) => variablesText(row) },
+    { field: 'p_value', headerName: t('columns.pValue'), width: 96, numeric: true, render: (row) => formatP(row.summary?.p_value) },
+    { field: 'decision', headerName: t('columns.decision'), width: 130, render: (row) => (row.summary ? <DecisionChip reject={row.summary.reject} /> : null) },
+    { field: 'state', headerName: t('columns.state'), width: 100, render: (row) => <StateChip state={row.state} /> },
+    { field: 'created_at', headerName: t('columns.createdAt'), width: 132, render: (row) => formatDateTime(row.created_at) },
+  ];
+  const actions = (row: Project): ListAction<Project>[] => [
+    { key: 'open', icon: <OpenInBrowserIcon />, label: t('common.open', { ns: 'translation' }), onClick: () => navigate(detailsPath(row.id)) },
+    { key: 'rerun', icon: <ReplayIcon />, label: t('details.rerun'), disabled: row.state === 'running', onClick: () => rerun.mutate(row) },
+    { key: 'csv', icon: <DownloadIcon />, label: t('details.downloadCsv'), disabled: !row.summary, onClick: () => download.mutate(row) },
+    { key: 'delete', icon: <DeleteOutlineIcon />, label: t('details.delete'), onClick: () => setDeleting(row) },
   ];
 
   const tabLabel = (key: string) => `${t(`tabs.${key || 'all'}`)}${counts ? ` (${counts[key || 'all'] ?? 0})` : ''}`;
@@ -173,18 +160,20 @@ export default function ProjectListPage() {
         </Box>
       </Paper>
       <Paper variant="outlined" sx={{ height: 'calc(100vh - 420px)', minHeight: 360 }}>
-        <PagedGrid
+        <ListTable
+          label={t('title')}
           rows={data?.items}
+          rowKey={(r) => r.id}
           columns={columns}
-          total={data?.total}
+          actions={actions}
+          total={data?.total ?? 0}
           loading={isFetching && !data}
-          paging={{ page, pageSize }}
-          onPaging={(m) => update({ page: m.page + 1, page_size: m.pageSize }, false)}
-          disableColumnSorting
-          disableColumnFilter
-          density="compact"
+          page={page}
+          pageSize={pageSize}
+          pageSizes={PAGE_SIZES}
+          onPage={(p, size) => update({ page: p + 1, page_size: size }, false)}
+          grid
           empty={t('noProjects')}
-          sx={{ border: 0 }}
         />
       </Paper>
       <DeleteProjectDialog project={deleting} onClose={() => setDeleting(null)} />

@@ -11,14 +11,13 @@ import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
-import { GridActionsCellItem, type GridColDef } from '@mui/x-data-grid';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { Dataset } from '../../api/types';
+import ListTable, { type ListAction, type ListColumn, PAGE_SIZES } from '../../components/ListTable';
 import PageHeader from '../../components/PageHeader';
-import PagedGrid from '../../components/PagedGrid';
 import SearchField from '../../components/SearchField';
 import { useConfirmedAction } from '../../components/useConfirmedAction';
 import { formatDateTime, formatInteger } from '../../lib/format';
@@ -97,44 +96,34 @@ export default function ProjectListPage() {
       done: t('details.deleted'),
     });
 
-  const columns: GridColDef<ListedProject>[] = [
+  const best = (row: ListedProject) => {
+    const m = row.models.find((x) => x.model_key === row.best_model_key);
+    if (!m) return '';
+    const k = (isProjectType(row.project_type) ? PRIMARY_METRICS[row.project_type] : ['f1'])[row.project_type === 'clustering' ? 1 : row.project_type === 'dimensional_compression' ? 2 : 0];
+    return `${m.model_key} · ${t(`metrics.${k}`)} ${formatMetric(metricOf(m, k))}`;
+  };
+  const columns: ListColumn<ListedProject>[] = [
     {
       field: 'name',
       headerName: t('list.name'),
-      flex: 1.3,
+      sortable: true,
       minWidth: 160,
-      renderCell: (p) => (
-        <Link component={RouterLink} to={detailsPath(p.row.project_type, p.row.project_id)} underline="hover" sx={{ fontWeight: 500 }}>
-          {p.row.name}
+      render: (row) => (
+        <Link component={RouterLink} to={detailsPath(row.project_type, row.project_id)} underline="hover" sx={{ fontWeight: 500 }}>
+          {row.name}
         </Link>
       ),
     },
-    { field: 'project_type', headerName: t('list.type'), width: 170, valueFormatter: (v: string) => t(`types.${v}`) },
-    { field: 'parent_dataset_name', headerName: t('list.dataset'), flex: 1, minWidth: 130 },
-    { field: 'training_state', headerName: t('list.state'), width: 130, renderCell: (p) => <StateChip state={p.row.training_state} /> },
-    { field: 'models', headerName: t('list.models'), width: 90, type: 'number', valueGetter: (_v, row) => row.models.length },
-    {
-      field: 'best_model_key',
-      headerName: t('list.best'),
-      flex: 1,
-      minWidth: 170,
-      valueGetter: (_v, row) => {
-        const m = row.models.find((x) => x.model_key === row.best_model_key);
-        if (!m) return '';
-        const k = (isProjectType(row.project_type) ? PRIMARY_METRICS[row.project_type] : ['f1'])[row.project_type === 'clustering' ? 1 : row.project_type === 'dimensional_compression' ? 2 : 0];
-        return `${m.model_key} · ${t(`metrics.${k}`)} ${formatMetric(metricOf(m, k))}`;
-      },
-    },
-    { field: 'created_at', headerName: t('list.created'), width: 150, valueFormatter: (v: string) => formatDateTime(v) },
-    {
-      field: 'actions',
-      type: 'actions',
-      width: 90,
-      getActions: (p) => [
-        <GridActionsCellItem key="open" icon={<OpenInBrowserIcon />} label={t('list.open')} onClick={() => navigate(detailsPath(p.row.project_type, p.row.project_id))} />,
-        <GridActionsCellItem key="delete" icon={<DeleteOutlineIcon />} label={t('list.delete')} onClick={() => askDelete(p.row)} />,
-      ],
-    },
+    { field: 'project_type', headerName: t('list.type'), sortable: true, width: 170, render: (row) => t(`types.${row.project_type}`) },
+    { field: 'parent_dataset_name', headerName: t('list.dataset'), sortable: true, minWidth: 130 },
+    { field: 'training_state', headerName: t('list.state'), sortable: true, width: 130, render: (row) => <StateChip state={row.training_state} /> },
+    { field: 'models', headerName: t('list.models'), sortable: true, numeric: true, width: 90, render: (row) => row.models.length, sortValue: (row) => row.models.length },
+    { field: 'best_model_key', headerName: t('list.best'), sortable: true, minWidth: 170, render: best, sortValue: best },
+    { field: 'created_at', headerName: t('list.created'), sortable: true, width: 150, render: (row) => formatDateTime(row.created_at) },
+  ];
+  const actions = (row: ListedProject): ListAction<ListedProject>[] => [
+    { key: 'open', icon: <OpenInBrowserIcon />, label: t('list.open'), onClick: () => navigate(detailsPath(row.project_type, row.project_id)) },
+    { key: 'delete', icon: <DeleteOutlineIcon />, label: t('list.delete'), onClick: () => askDelete(row) },
   ];
 
   return (
@@ -160,14 +149,20 @@ export default function ProjectListPage() {
         </TextField>
       </Paper>
       <Paper variant="outlined" sx={{ height: 560 }}>
-        <PagedGrid
+        <ListTable
+          label={t('title')}
           rows={data?.items}
-          getRowId={(r) => r.project_id}
+          rowKey={(r) => r.project_id}
           columns={columns}
+          actions={actions}
           loading={isFetching && !data}
-          total={data?.total}
-          paging={pagination}
-          onPaging={setPagination}
+          total={data?.total ?? 0}
+          page={pagination.page}
+          pageSize={pagination.pageSize}
+          pageSizes={PAGE_SIZES}
+          onPage={(page, pageSize) => setPagination({ page, pageSize })}
+          roomy
+          grid
           empty={t('list.empty')}
         />
       </Paper>
