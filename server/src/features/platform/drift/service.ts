@@ -7,6 +7,7 @@ import { AppError } from '../../../http/errors.js';
 import { engineErrorText } from '../../../i18n/engine-errors.js';
 import type { Lang } from '../../../i18n/messages.js';
 import type { JobView } from '../../../jobs/service.js';
+import type { Users } from '../../account/users.js';
 import type { DatasetService } from '../../datasets/service.js';
 import { IMAGE_TYPES } from '../../images/schemas.js';
 import type { TrainingService } from '../../training/service.js';
@@ -39,7 +40,10 @@ const systemAuth = (orgId: string): AuthContext => ({ orgId, userId: '', role: '
  * the "Check drift" button (POST .../drift/check) or by itself once `auto_every` new rows were sampled since the
  * last check started.
  */
-export function makeDriftService(ctx: AppContext, deps: { platform: PlatformService; training: TrainingService; datasets: DatasetService }) {
+export function makeDriftService(
+  ctx: AppContext,
+  deps: { platform: PlatformService; training: TrainingService; datasets: DatasetService; users: Pick<Users, 'inOrganisation' | 'list'> },
+) {
   const repo = new DriftRepo(ctx.db);
   const sampleDir = path.join(ctx.config.dataDir, 'platform-drift');
   const sampler = new DriftSampler(
@@ -64,6 +68,21 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     return r;
   }
 
+  /**
+   * The language an automatic check says its progress in, having no caller: the profile language of the person who
+   * published the hosted API (they set it up and its drift warnings are theirs to act on), or, when that account is
+   * gone or inactive, of the organisation's longest-standing active owner (who answers for every hosted API); English
+   * when neither exists.
+   */
+  async function autoLang(p: PlatformProjectTable): Promise<Lang> {
+    const owners = (await deps.users.list(p.organisation_id)).filter((m) => m.role === 'owner').map((m) => m.id);
+    for (const id of [p.created_by, ...owners]) {
+      const u = id ? await deps.users.inOrganisation(p.organisation_id, id) : undefined;
+      if (u?.status === 'active') return u.language.startsWith('ja') ? 'ja' : 'en';
+    }
+    return 'en';
+  }
+
   async function maybeAuto(orgId: string, projectId: string): Promise<void> {
     const s = await settings(orgId, projectId);
     if (!s.auto_every) return;
@@ -73,7 +92,8 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     if (!autoDue(s, fresh, !!(await runningCheck(projectId)), last?.created_at)) return;
     const p = await repo.project(projectId);
     if (!p) return;
-    await start(systemAuth(orgId), await deps.platform.get(systemAuth(orgId), projectId), 'auto').catch((e: unknown) => {
+    const project = await deps.platform.get(systemAuth(orgId), projectId);
+    await start(systemAuth(orgId), project, 'auto', await autoLang(project)).catch((e: unknown) => {
       if (!(e instanceof AppError)) throw e; // a refusal (no training data, already running) waits for the next rows
     });
   }
@@ -100,7 +120,8 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     throw new AppError(409, D.noTrainingData);
   }
 
-  async function start(auth: AuthContext, p: PlatformProjectTable, trigger: 'manual' | 'auto'): Promise<void> {
+  /** `lang`: the language the engine says the check's progress in (the caller's; autoLang for an automatic check). */
+  async function start(auth: AuthContext, p: PlatformProjectTable, trigger: 'manual' | 'auto', lang: Lang): Promise<void> {
     if (await runningCheck(p.id)) throw new AppError(409, D.running);
     const s = await settings(p.organisation_id, p.id);
     const rows = await repo.window(p.organisation_id, p.id, windowStart(s), s.window_rows);
@@ -135,7 +156,7 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
         kind: platformDriftJob,
         subjectType: 'platform_project',
         subjectId: p.id,
-        spec: { samples: file, model_dir: ctx.storage.pathOf(p.model_dir), ...ref },
+        spec: { samples: file, model_dir: ctx.storage.pathOf(p.model_dir), ...ref, lang },
         beforeEnqueue: (job) => repo.setCheckJob(id, job.id),
       });
     } catch (e) {
@@ -181,7 +202,7 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     async check(auth: AuthContext, projectId: string, lang: Lang): Promise<DriftView> {
       const p = await deps.platform.get(auth, projectId);
       await sampler.flush();
-      await start(auth, p, 'manual');
+      await start(auth, p, 'manual', lang);
       return this.view(auth, projectId, lang);
     },
 
