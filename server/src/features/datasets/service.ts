@@ -82,6 +82,12 @@ async function readHead(file: string, bytes: number): Promise<Buffer> {
 
 const asUserError = (e: unknown) => (e instanceof SniffError ? new AppError(422, e.key, e.params, 'file') : e);
 
+/** The storage key of a dataset's file as it was uploaded. */
+function originalFile(row: DatasetTable) {
+  const ext = path.extname(row.file_name).toLowerCase() || '.csv';
+  return `${datasetKey(row.organisation_id, row.id)}/original${ext}`;
+}
+
 export function makeDatasetService(ctx: AppContext) {
   const { db, storage, duckdb } = ctx;
 
@@ -99,8 +105,7 @@ export function makeDatasetService(ctx: AppContext) {
 
   const parquetPath = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
 
-  /** The engine's full statistics of a dataset; while one runs, asking again joins it instead of starting another.
-   * `lang`: the language of the person asking (the upload's), in which the engine says its progress. */
+  /** The engine's full statistics of a dataset, said in the asker's `lang`; while one runs, asking again joins it. */
   async function startStatistics(auth: AuthContext, row: DatasetTable, lang: Lang = 'en') {
     const current = row.statistics_job_id ? await ctx.jobs.get(auth.orgId, row.statistics_job_id) : undefined;
     if (current && (current.state === 'queued' || current.state === 'running')) return current;
@@ -242,10 +247,7 @@ export function makeDatasetService(ctx: AppContext) {
       return { id };
     },
 
-    originalFile(row: DatasetTable) {
-      const ext = path.extname(row.file_name).toLowerCase() || '.csv';
-      return `${datasetKey(row.organisation_id, row.id)}/original${ext}`;
-    },
+    originalFile,
 
     /** One page of rows, read from Parquet by DuckDB; 64-bit integers become numbers, or their exact digits when a
      * double cannot hold them (beyond 2^53, e.g. serial numbers). */
