@@ -8,9 +8,9 @@ import type { ProjectFrameProps } from './ProjectFrame';
 export interface ProjectArea<P> {
   /** the cached answer of a project page (the rename call answers the same shape) */
   key: (id: string) => QueryKey;
-  rename: (id: string, name: string) => Promise<P>;
-  /** the project as the page shows it, for areas whose delete call depends on it (the project type) */
-  remove: (id: string, project: P | undefined) => Promise<unknown>;
+  rename: (id: string, name: string) => Promise<unknown>;
+  /** `project` as the page shows it, for areas whose delete call depends on it (the project type) */
+  remove: (id: string, project: P) => Promise<unknown>;
   /** the cached list answers a new name or a deletion makes stale */
   lists: QueryKey;
   /** where Delete leaves to: the area's list page */
@@ -32,6 +32,7 @@ export function useProjectActions<P>(area: ProjectArea<P>, id: string, project: 
       await qc.invalidateQueries({ queryKey: area.lists });
     },
     onDelete: async () => {
+      if (project === undefined) return; // Delete is offered once the project is shown
       await area.remove(id, project);
       navigate(area.listPath);
       qc.removeQueries({ queryKey: area.key(id) });
