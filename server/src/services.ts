@@ -55,7 +55,7 @@ export function buildServices(ctx: AppContext) {
     audit: makeAuditService(ctx, account),
     downloads: makeDownloadService(ctx),
     platform,
-    drift: makeDriftService(ctx, { platform, training, datasets }),
+    drift: makeDriftService(ctx, { platform, training, datasets, users: account.users }),
     billing: makeBillingService(ctx, { hosted: hostedForBilling(ctx, platform), bank: installation.bank }),
     datasets,
     runs,

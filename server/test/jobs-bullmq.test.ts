@@ -119,7 +119,7 @@ describe.skipIf(!redisUrl)('jobs on BullMQ and Redis', () => {
       const j = await service.get(ORG, slow.id);
       return j?.state === 'running' && j.progress > 0 && j.progress < 1 ? j : undefined;
     });
-    expect(midway.message).toMatch(/^step \d+ of 15$/);
+    expect(midway.message).toMatch(/^Step \d+ of 15$/);
     expect((await service.waitFor(slow.id)).state).toBe('succeeded');
   }, TIMEOUT);
 

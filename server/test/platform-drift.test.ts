@@ -59,6 +59,12 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
     throw new Error('no drift check finished');
   }
 
+  /** The newest drift job of a hosted API as stored: the language its spec asks the engine to speak, and what it said. */
+  async function driftJob(id: string) {
+    const j = await t.app.ctx.db.selectFrom('jobs').select(['spec_json', 'message']).where('kind', '=', 'platform_drift').where('subject_id', '=', id).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+    return { lang: JSON.parse(j.spec_json).lang as string, message: j.message };
+  }
+
   beforeAll(async () => {
     t = await makeTestApp(kind, { config: { workers: 1, drift: { sampleCap: 5000, flushMs: 200, keepRows: 5000, keepDays: 30 } } });
     alice = await registerAndLogin(t.app, 'drifter');
@@ -97,6 +103,7 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
     expect(body(started)).toMatchObject({ running: true, sampled_rows: STREAM.length, latest: { state: 'running', trigger: 'manual', rows: STREAM.length } });
     const v = await finished(api.id);
     expect(v.latest.state).toBe('done');
+    expect(await driftJob(api.id)).toEqual({ lang: 'en', message: 'Comparing the served inputs with the training data' }); // the caller's language
     expect(v.latest.features.map((f: { feature: string }) => f.feature)).toEqual(FEATURES);
     for (const f of v.latest.features) {
       expect(f).toMatchObject({ kind: 'numeric', test: 'ks', rows: STREAM.length, missing: 0, outside: 0, warnings: [] });
@@ -110,6 +117,8 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
 
   it('a stream whose cement shifts warns on cement only, by itself after auto_every rows; thresholds are per project', async () => {
     const api = await hosted('shifted');
+    // An automatic check has no caller: it speaks the language of the person who published the API (issue 33).
+    await t.app.ctx.db.updateTable('users').set({ language: 'ja-jp' }).where('email', '=', alice.email).execute();
     const bad = await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { psi: -1 });
     expect(bad.statusCode).toBe(422);
     expect((await call('PUT', `/api/platform/projects/${api.id}/drift/settings`, { auto_every: 300 }, viewer)).statusCode).toBe(403);
@@ -119,7 +128,9 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
       STREAM.map((r) => ({ ...r, cement: r.cement + 150 })),
     );
     const v = await finished(api.id); // nobody pressed the button
+    await t.app.ctx.db.updateTable('users').set({ language: 'en-gb' }).where('email', '=', alice.email).execute();
     expect(v.latest).toMatchObject({ state: 'done', trigger: 'auto' });
+    expect(await driftJob(api.id)).toEqual({ lang: 'ja', message: '受け付けた入力を学習データと比較しています' });
     expect(v.warning).toBe(true);
     expect(v.warned_features).toEqual(['cement']);
     const cement = v.latest.features.find((f: { feature: string }) => f.feature === 'cement');
@@ -142,12 +153,13 @@ describe.each(DATABASES)('drift of hosted APIs on %s', (kind) => {
       expect(res.statusCode, res.body).toBe(200);
     }
     // at most 20 CSV requests of each flush period are kept (each with all its 10 rows), so 200 to 500 rows
-    const started = body(await call('POST', `/api/platform/projects/${api.id}/drift/check`));
+    const started = body(await call('POST', `/api/platform/projects/${api.id}/drift/check`, undefined, alice, 'ja'));
     expect(started.sampled_rows).toBeGreaterThanOrEqual(200);
     expect(started.sampled_rows).toBeLessThanOrEqual(rows.length);
     expect(started.latest.rows).toBe(started.sampled_rows);
     const v = await finished(api.id);
     expect(v).toMatchObject({ warning: true, warned_features: ['water'] });
+    expect(await driftJob(api.id)).toEqual({ lang: 'ja', message: '受け付けた入力を学習データと比較しています' }); // the caller's language
     const water = v.latest.features.find((f: { feature: string }) => f.feature === 'water');
     expect(water).toMatchObject({ rows: started.sampled_rows, missing: 0 });
     expect(water.outside).toBeGreaterThan(0.5);

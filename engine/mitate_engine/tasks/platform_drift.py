@@ -4,7 +4,8 @@
 Spec: samples (a JSON file {"rows": [{column: value}, ...]} of sampled served inputs, or {"scores": [...]} for image
 models), model_dir (the hosted model's frozen folder: manifest.json [, condition.json]), and either parquet (the
 model's training dataset) for tabular models or ok_scores (the validation OK images' scores) for image models.
-Result: {"rows": n, "features": [per feature figures], "condition_applied": bool}.
+Result: {"rows": n, "features": [per feature figures], "condition_applied": bool}. Progress and log lines are said in the
+spec's `lang` (the server sends the language of the person who asked, or for an automatic check the publisher's).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import numpy as np
 import pandas as pd
 
+from ..lang import lang_of, say
 from ..ml.data import read_table
 from ..platform.drift import compare, score_drift
 from ..task import Context, EngineError, Task
@@ -24,9 +26,11 @@ class PlatformDrift(Task):
     kind = "platform_drift"
 
     def run(self, spec: dict, ctx: Context) -> dict:
+        lang = lang_of(spec)
         with open(spec["samples"], encoding="utf-8") as f:
             samples = json.load(f)
         if "scores" in samples:
+            ctx.progress(0.5, say("job_drift_comparing_scores", lang))
             ok = spec.get("ok_scores") or []
             return {
                 "rows": len(samples["scores"]),
@@ -41,7 +45,7 @@ class PlatformDrift(Task):
         features: list[str] = list(manifest.get("features") or [])
         kinds: dict[str, str] = dict(manifest.get("model_columns") or {})
         served = pd.DataFrame(samples.get("rows") or [])
-        ctx.progress(0.2, "reading the training data")
+        ctx.progress(0.2, say("job_drift_reading_training", lang))
         # Served rows are raw; the training dataset is the output of its preprocessing condition, so the served rows
         # go through the same condition first (nothing re-fitted), when the model has one.
         applied = False
@@ -54,7 +58,7 @@ class PlatformDrift(Task):
                 served = apply_condition(served, load_condition(cond_path), skip_missing_columns=True)
                 applied = True
             except Exception as exc:  # noqa: BLE001 - the raw rows are compared then, and the log says why
-                ctx.log(f"condition not applied to the served rows: {exc}")
+                ctx.log(say("job_drift_condition_not_applied", lang, reason=exc))
         train = read_table(spec["parquet"], features)
-        ctx.progress(0.6, "comparing")
+        ctx.progress(0.6, say("job_drift_comparing", lang))
         return {"rows": int(len(served)), "features": compare(train, served, features, kinds), "condition_applied": applied}

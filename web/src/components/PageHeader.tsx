@@ -10,7 +10,8 @@ export default function PageHeader({ title, subtitle, actions }: { title: ReactN
           {title}
         </Typography>
         {subtitle && (
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+          // a div: a subtitle may hold a state chip, which a paragraph cannot contain
+          <Typography variant="body2" component="div" color="text.secondary" sx={{ mt: 0.5 }}>
             {subtitle}
           </Typography>
         )}

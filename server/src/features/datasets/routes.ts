@@ -65,7 +65,7 @@ export default async function datasetRoutes(app: FastifyInstance) {
         const dataset =
           path.extname(file.fileName).toLowerCase() === '.zip'
             ? await images.registerZip(req.auth, fieldsOk, file, tempDir, langOf(req.headers['accept-language']))
-            : await service.register(req.auth, fieldsOk, file, tempDir);
+            : await service.register(req.auth, fieldsOk, file, tempDir, langOf(req.headers['accept-language']));
         return reply.code(201).send(ok(dataset));
       } finally {
         // After a commit the folder has moved; otherwise this removes the half-done upload (its conversion stopped first).

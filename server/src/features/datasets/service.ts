@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/index.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
+import type { Lang } from '../../i18n/messages.js';
 import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
 import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { ingestCsv } from './ingest.js';
@@ -81,6 +82,12 @@ async function readHead(file: string, bytes: number): Promise<Buffer> {
 
 const asUserError = (e: unknown) => (e instanceof SniffError ? new AppError(422, e.key, e.params, 'file') : e);
 
+/** The storage key of a dataset's file as it was uploaded. */
+function originalFile(row: DatasetTable) {
+  const ext = path.extname(row.file_name).toLowerCase() || '.csv';
+  return `${datasetKey(row.organisation_id, row.id)}/original${ext}`;
+}
+
 export function makeDatasetService(ctx: AppContext) {
   const { db, storage, duckdb } = ctx;
 
@@ -98,8 +105,8 @@ export function makeDatasetService(ctx: AppContext) {
 
   const parquetPath = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
 
-  /** The engine's full statistics of a dataset; while one runs, asking again joins it instead of starting another. */
-  async function startStatistics(auth: AuthContext, row: DatasetTable) {
+  /** The engine's full statistics of a dataset, said in the asker's `lang`; while one runs, asking again joins it. */
+  async function startStatistics(auth: AuthContext, row: DatasetTable, lang: Lang = 'en') {
     const current = row.statistics_job_id ? await ctx.jobs.get(auth.orgId, row.statistics_job_id) : undefined;
     if (current && (current.state === 'queued' || current.state === 'running')) return current;
     const job = await ctx.jobs.create({
@@ -116,6 +123,7 @@ export function makeDatasetService(ctx: AppContext) {
         datetime_column: row.datetime_column,
         max_categories: 20,
         bins: 20,
+        lang,
       },
     });
     await datasetRepo.update(db, auth.orgId, row.id, { statistics_job_id: job.id });
@@ -123,9 +131,9 @@ export function makeDatasetService(ctx: AppContext) {
   }
 
   /** Every new dataset gets its statistics at once (issue 21); a failure to queue them never undoes the registration. */
-  async function statisticsOnRegistration(auth: AuthContext, row: DatasetTable) {
+  async function statisticsOnRegistration(auth: AuthContext, row: DatasetTable, lang: Lang = 'en') {
     try {
-      row.statistics_job_id = (await startStatistics(auth, row)).id;
+      row.statistics_job_id = (await startStatistics(auth, row, lang)).id;
     } catch (e) {
       ctx.log.warn(`dataset ${row.id}: statistics not started: ${(e as Error).message}`);
     }
@@ -148,7 +156,7 @@ export function makeDatasetService(ctx: AppContext) {
      * Registers an uploaded CSV: sniff, convert to Parquet and compute statistics inside the upload's
      * temporary folder, then commit the folder and insert the row. Any failure leaves nothing behind.
      */
-    async register(auth: AuthContext, fields: RegisterFields, file: UploadedFile, tempDir: string): Promise<DatasetView> {
+    async register(auth: AuthContext, fields: RegisterFields, file: UploadedFile, tempDir: string, lang: Lang = 'en'): Promise<DatasetView> {
       if (fields.training_type.startsWith('time_series') && !fields.datetime_column) {
         throw new AppError(422, 'datetime_column_required', {}, 'datetime_column');
       }
@@ -202,7 +210,7 @@ export function makeDatasetService(ctx: AppContext) {
       const received = file.receiveMs === undefined ? '' : `; upload received in ${file.receiveMs} ms`;
       const parts = tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms${beside}${received})` : '';
       ctx.log.info(`dataset ${id} registered: ${ingest.rowCount} rows x ${ingest.columns.length} columns in ${Date.now() - started} ms${parts}`);
-      await statisticsOnRegistration(auth, row);
+      await statisticsOnRegistration(auth, row, lang);
       return toView(row);
     },
 
@@ -239,10 +247,7 @@ export function makeDatasetService(ctx: AppContext) {
       return { id };
     },
 
-    originalFile(row: DatasetTable) {
-      const ext = path.extname(row.file_name).toLowerCase() || '.csv';
-      return `${datasetKey(row.organisation_id, row.id)}/original${ext}`;
-    },
+    originalFile,
 
     /** One page of rows, read from Parquet by DuckDB; 64-bit integers become numbers, or their exact digits when a
      * double cannot hold them (beyond 2^53, e.g. serial numbers). */

@@ -14,7 +14,7 @@ const refusal = z.object({ code: z.string(), params: scalars, message: z.string(
 
 /** tasks/image_ingest.py: a ZIP of images unpacked into a dataset folder (manifest.json). */
 export const imageIngestJob = jobKind('image_ingest', {
-  spec: jobSpec({ zip: z.string(), kind: z.string(), output_dir: z.string() }),
+  spec: jobSpec({ zip: z.string(), kind: z.string(), output_dir: z.string(), lang: jobLang }),
   result: z
     .union([
       z.object({ classes: z.array(z.string()), counts: imageCounts, total: z.number().int(), skipped, presplit: z.boolean() }),

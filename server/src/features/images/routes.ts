@@ -294,7 +294,7 @@ export default async function imageRoutes(app: FastifyInstance) {
           }
           if (zip) {
             const out = path.join(inputs, 'unpacked');
-            const job = await jobs.create({ orgId: req.auth.orgId, userId: req.auth.userId, kind: imageIngestJob, spec: { zip, kind: 'inference', output_dir: out } });
+            const job = await jobs.create({ orgId: req.auth.orgId, userId: req.auth.userId, kind: imageIngestJob, spec: { zip, kind: 'inference', output_dir: out, lang: langOf(req.headers['accept-language']) } });
             const done = await jobs.waitFor(job.id, 15 * 60_000);
             if (done.state !== 'succeeded') throw new AppError(422, M.ingestFailed, { reason: done.error ?? done.state }, 'files');
             const res = imageIngestJob.resultOf(done);

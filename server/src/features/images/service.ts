@@ -134,8 +134,8 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
   }
 
   /** Unpacks a ZIP with the engine into a temporary folder, then commits it as a dataset (nothing kept on refusal). */
-  async function unpackZip(auth: AuthContext, zipPath: string, kind: string, outDir: string): Promise<Manifest> {
-    const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: imageIngestJob, spec: { zip: zipPath, kind, output_dir: outDir } });
+  async function unpackZip(auth: AuthContext, zipPath: string, kind: string, outDir: string, lang: Lang): Promise<Manifest> {
+    const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: imageIngestJob, spec: { zip: zipPath, kind, output_dir: outDir, lang } });
     const done = await jobs.waitFor(job.id, INGEST_TIMEOUT_MS);
     if (done.state !== 'succeeded') throw new AppError(422, M.ingestFailed, { reason: done.error ?? done.state }, 'file');
     const res = imageIngestJob.resultOf(done);
@@ -234,7 +234,7 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
       const kind = fields.data_type === 'inference_data' ? 'inference' : fields.training_type;
       if (kind !== 'inference' && kind !== 'analysis' && kind !== 'classification') throw new AppError(422, M.zipNeedsImageType, {}, 'training_type');
       const outDir = path.join(tempDir, IMAGE_DIR);
-      const manifest = await unpackZip(auth, file.path, kind, outDir);
+      const manifest = await unpackZip(auth, file.path, kind, outDir, lang);
       const id = crypto.randomUUID();
       const t = now();
       const row: DatasetTable = {

@@ -7,6 +7,7 @@ import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
 import { fileReplies } from '../../http/responses.js';
 import { optimalDesignJob } from './jobs.js';
+import { renameBody } from '../training/schemas.js';
 
 const tags = ['optimal design'];
 const MAX_FILE = 5 * 1024 * 1024;
@@ -82,6 +83,12 @@ export default async function optimalDesignRoutes(app: FastifyInstance) {
     '/optimal/project/:id',
     { schema: { tags, summary: 'A project: settings and every round with its design, figures and measured results', params: idParams, response: { 200: responses.project } } },
     async (req) => ok(await service.get(req.auth, req.params.id, lang(req))),
+  );
+
+  r.put(
+    '/optimal/project/:id',
+    { preHandler: requireWriter, schema: { tags, summary: 'Rename the project (in any state)', params: idParams, body: renameBody, response: { 200: responses.project } } },
+    async (req) => ok(await service.rename(req.auth, req.params.id, req.body.name, lang(req))),
   );
 
   r.post(

@@ -270,7 +270,11 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       }
     },
 
-    async get(auth: AuthContext, id: string, lang: Lang) {
+    get: async (auth: AuthContext, id: string, lang: Lang) => view(auth, await getRow(auth, id), lang),
+
+    /** A new name (the rule of every project's name), in any state: the project as GET answers it. */
+    async rename(auth: AuthContext, id: string, name: string, lang: Lang) {
+      await designRepo.update(db, auth.orgId, (await getRow(auth, id)).id, { name, updated_at: now() });
       return view(auth, await getRow(auth, id), lang);
     },
 
@@ -281,11 +285,7 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
 
     async all(auth: AuthContext, state?: string) {
       const items = await designRepo.all(db, auth.orgId, state);
-      const counts: Record<string, number> = { all: 0, running: 0, done: 0, failed: 0 };
-      for (const c of await designRepo.counts(db, auth.orgId)) {
-        counts[c.state] = Number(c.n);
-        counts.all += Number(c.n);
-      }
+      const counts = stateCounts(await designRepo.counts(db, auth.orgId));
       return { items: items.map(summary), counts };
     },
 
@@ -379,6 +379,16 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       else if (job.subject_type === EVAL_SUBJECT) await applyEval(orgId, job);
     },
   };
+}
+
+/** The count of projects in each state, and of all. */
+function stateCounts(rows: { state: string; n: unknown }[]) {
+  const counts: Record<string, number> = { all: 0, running: 0, done: 0, failed: 0 };
+  for (const c of rows) {
+    counts[c.state] = Number(c.n);
+    counts.all += Number(c.n);
+  }
+  return counts;
 }
 
 function summary(p: OptimalDesignProjectTable) {

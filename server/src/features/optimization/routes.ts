@@ -7,6 +7,7 @@ import { langOf } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import { downloadBody, evaluateBody, featureSetting, featuresBody, idParams, listQuery, predictionBody, registerBody, responses } from './schemas.js';
 import { fileReplies } from '../../http/responses.js';
+import { renameBody } from '../training/schemas.js';
 
 const tags = ['optimization'];
 
@@ -46,6 +47,9 @@ export default async function optimizationRoutes(app: FastifyInstance) {
   );
   r.get('/optimization/project/:id', { schema: { tags, summary: 'A project with its settings and the state of each algorithm’s run', params: idParams, response: responses.project } }, async (req) =>
     ok(await service.get(req.auth, req.params.id, lang(req))),
+  );
+  r.put('/optimization/project/:id', { preHandler: requireWriter, schema: { tags, summary: 'Rename the project (in any state)', params: idParams, body: renameBody, response: responses.project } }, async (req) =>
+    ok(await service.rename(req.auth, req.params.id, req.body.name, lang(req))),
   );
   r.delete('/optimization/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete a project, its runs and files', params: idParams, response: responses.deleted } }, async (req) =>
     ok(await service.remove(req.auth, req.params.id)),

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
@@ -95,6 +96,16 @@ export function checkTargets(models: ResolvedModel[], s: Settings): void {
   const features = new Set(models.flatMap((m) => m.manifest.features));
   for (const f of s.features) if (seen.has(f.name)) throw new AppError(422, M.targetInFeatures, { target: f.name }, 'features');
   for (const target of seen) if (features.has(target)) throw new AppError(422, M.targetInFeatures, { target }, 'features');
+}
+
+/** The organisation's projects whose name or dataset contains `query` (none or '*': all), newest first. */
+function projectRows(db: Db, orgId: string, query?: string) {
+  let rows = db.selectFrom('optimization_projects').selectAll().where('organisation_id', '=', orgId);
+  if (query && query !== '*') {
+    const like = `%${query.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    rows = rows.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['dataset_name']), 'like', like)]));
+  }
+  return rows.orderBy('created_at', 'desc').orderBy('id').execute();
 }
 
 export function makeOptimizationService(ctx: AppContext, { datasets, training }: { datasets: DatasetService; training: TrainingService }) {
@@ -310,17 +321,17 @@ export function makeOptimizationService(ctx: AppContext, { datasets, training }:
 
     evaluate,
 
-    async get(auth: AuthContext, id: string, lang: Lang) {
-      return view(auth, await getRow(auth, id), lang);
+    get: async (auth: AuthContext, id: string, lang: Lang) => view(auth, await getRow(auth, id), lang),
+
+    /** A new name (the rule of every project's name), in any state: the project as GET answers it. */
+    async rename(auth: AuthContext, id: string, name: string, lang: Lang) {
+      const p = await getRow(auth, id);
+      await db.updateTable('optimization_projects').set({ name, updated_at: now() }).where('organisation_id', '=', auth.orgId).where('id', '=', p.id).execute();
+      return view(auth, { ...p, name }, lang);
     },
 
     async list(auth: AuthContext, q: { query?: string; state?: string; page: number; page_size: number }, lang: Lang) {
-      let rows = db.selectFrom('optimization_projects').selectAll().where('organisation_id', '=', auth.orgId);
-      if (q.query && q.query !== '*') {
-        const like = `%${q.query.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-        rows = rows.where((eb) => eb.or([eb(eb.fn('lower', ['name']), 'like', like), eb(eb.fn('lower', ['dataset_name']), 'like', like)]));
-      }
-      const all = await Promise.all((await rows.orderBy('created_at', 'desc').orderBy('id').execute()).map((p) => view(auth, p, lang)));
+      const all = await Promise.all((await projectRows(db, auth.orgId, q.query)).map((p) => view(auth, p, lang)));
       const counts: Record<string, number> = { all: all.length, ready: 0, running: 0, done: 0, failed: 0 };
       for (const p of all) counts[p.state] += 1;
       const filtered = q.state ? all.filter((p) => p.state === q.state) : all;

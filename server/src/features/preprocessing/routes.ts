@@ -66,7 +66,7 @@ export default async function preprocessingRoutes(app: FastifyInstance) {
       preHandler: requireWriter,
       schema: { tags, summary: 'Register a temporary dataset as a new (preprocessed) dataset', params: z.object({ temp_id: z.string().max(64) }), body: registerBody, response: replies({ 201: DatasetView }) },
     },
-    async (req, reply) => reply.code(201).send(ok(await svc.register(req.auth, req.params.temp_id, req.body))),
+    async (req, reply) => reply.code(201).send(ok(await svc.register(req.auth, req.params.temp_id, req.body, langOf(req.headers['accept-language'])))),
   );
 
   r.get('/preprocess/dataset/:id/condition', { schema: { tags, summary: 'The condition with fitted parameters that produced a preprocessed dataset', params: datasetParams, response: replies({ 200: FittedCondition }) } }, async (req) =>

@@ -252,7 +252,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
      * the condition with its fitted parameters is stored beside the data (condition.json), on the run row and on
      * the named condition, so the same transformation can be applied unchanged to inference data.
      */
-    async register(auth: AuthContext, tempId: string, b: { name: string; comment: string; category?: string; data_type?: string; type?: string; training_type?: string }) {
+    async register(auth: AuthContext, tempId: string, b: { name: string; comment: string; category?: string; data_type?: string; type?: string; training_type?: string }, lang: Lang = 'en') {
       const run = await getRun(auth, tempId);
       if (run.dataset_id) throw new AppError(409, M.runRegistered);
       const job = await jobs.get(auth.orgId, tempId);
@@ -334,7 +334,7 @@ export function makePreprocessService(ctx: AppContext, { datasets }: { datasets:
         }
         fs.rmSync(result.output_dir, { recursive: true, force: true });
         if (stats.rowCount > SYNC_CSV_ROWS) void exportCsv(auth.orgId, id, key);
-        await datasets.statisticsOnRegistration(auth, row);
+        await datasets.statisticsOnRegistration(auth, row, lang);
         return toView(row);
       } finally {
         fs.rmSync(tempDir, { recursive: true, force: true });

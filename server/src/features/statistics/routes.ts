@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
+import { langOf } from '../../i18n/messages.js';
 import { replies } from '../../http/responses.js';
 import { StatisticsJob, StatisticsStarted } from '../datasets/responses.js';
 import { statisticsJob } from '../datasets/jobs.js';
@@ -19,7 +20,7 @@ export default async function statisticsRoutes(app: FastifyInstance) {
     '/statistics/:dataset_id',
     { preHandler: requireWriter, schema: { tags: ['statistics'], summary: 'Generate (or generate again) the statistics of a dataset', params, response: replies({ 200: StatisticsStarted }) } },
     async (req) => {
-      const job = await datasets.startStatistics(req.auth, await datasets.getRow(req.auth, req.params.dataset_id));
+      const job = await datasets.startStatistics(req.auth, await datasets.getRow(req.auth, req.params.dataset_id), langOf(req.headers['accept-language']));
       return ok({ job_id: job.id, state: job.state });
     },
   );

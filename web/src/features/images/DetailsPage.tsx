@@ -13,14 +13,14 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import EChart from '../../charts/EChart';
 import ConfirmDialog from '../../components/ConfirmDialog';
 import PageLoading from '../../components/PageLoading';
 import ProjectFrame from '../../components/ProjectFrame';
-import { deleteProject } from '../training/api';
-import { imageKeys, type ImageModel, renameImageProject, stopTraining, trainImageProject, useImageProject } from './api';
+import { useProjectActions } from '../../components/useProjectActions';
+import { imageKeys, type ImageModel, imageProjects, stopTraining, trainImageProject, useImageProject } from './api';
 import './charts';
 import { fmt, NS, StateChip } from './shared';
 
@@ -61,9 +61,9 @@ export default function DetailsPage() {
   const { t, i18n } = useTranslation(NS);
   const { project_id: id } = useParams();
   const qc = useQueryClient();
-  const navigate = useNavigate();
   const { data: p } = useImageProject(id);
   const [confirmStop, setConfirmStop] = useState(false);
+  const actions = useProjectActions(imageProjects, id ?? '', p);
   usePageTitle(p?.name);
   if (!p) return <PageLoading />;
   const refresh = (v: unknown) => qc.setQueryData(imageKeys.project(p.project_id), v);
@@ -88,15 +88,7 @@ export default function DetailsPage() {
             </Button>
           )
         }
-        onRename={async (name) => {
-          refresh(await renameImageProject(p.project_id, name));
-          await qc.invalidateQueries({ queryKey: ['training', 'list'] });
-        }}
-        onDelete={async () => {
-          await deleteProject(p.project_type, p.project_id);
-          await qc.invalidateQueries({ queryKey: ['training'] });
-          navigate('/training');
-        }}
+        {...actions}
       >
         {training && p.job && (
           <Box sx={{ mb: 2 }}>

@@ -7,7 +7,9 @@ import { answer, http, per } from '../../api/typed';
 import { isOneOf, type QueryOf } from '../../api/types';
 import { isImagePrediction } from '../prediction/api';
 import { uploadTo } from '../../api/upload';
+import type { ProjectArea } from '../../components/useProjectActions';
 import { saveBlob } from '../../lib/browser';
+import { deleteProject } from '../training/api';
 import { rates } from '@mitate/rules';
 
 export const IMAGE_TYPES = ['analysis', 'classification'] as const;
@@ -87,6 +89,14 @@ export function useGallery(id: string, page: number, pageSize: number, split: st
 export const registerImageProject = (datasetId: string, body: { project_type: ImageType; name: string; models: { algorithm: string }[]; settings: Settings }) =>
   answer(http.POST('/api/project/register/{dataset_id}', { params: { path: { dataset_id: datasetId } }, body }));
 export const renameImageProject = (id: string, name: string) => answer(http.PUT('/api/image/project/{project_id}', { params: { path: { project_id: id } }, body: { name } }));
+/** Rename and Delete on an image project's page (ProjectFrame); the project is listed among training projects. */
+export const imageProjects: ProjectArea<{ project_type: string }> = {
+  key: imageKeys.project,
+  rename: renameImageProject,
+  remove: (id, p) => deleteProject(p.project_type, id),
+  lists: ['training', 'list'],
+  listPath: '/training',
+};
 export const trainImageProject = (id: string) => answer(http.POST('/api/train/{project_id}', { params: { path: { project_id: id } }, body: {} }));
 export const stopTraining = (id: string) => answer(http.GET('/api/stop/image/train/{id}', { params: { path: { id } } }));
 export const saveThreshold = (id: string, key: string, body: { threshold?: number; target_miss_rate?: number; ok_percentile?: number }) =>

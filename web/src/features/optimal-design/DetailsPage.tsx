@@ -1,4 +1,3 @@
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -20,12 +19,11 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
-import ConfirmDialog from '../../components/ConfirmDialog';
-import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import { showSnackbar } from '../../lib/feedback';
+import ProjectFrame from '../../components/ProjectFrame';
+import { useProjectActions } from '../../components/useProjectActions';
 import {
-  type Algorithm, type Criteria, deleteProject, type DesignResult, doeKeys, downloadDesign, downloadExperimentSheet, evaluateDesign, nextRound,
+  type Algorithm, type Criteria, type DesignResult, designProjects, doeKeys, downloadDesign, downloadExperimentSheet, evaluateDesign, nextRound,
   type Project, type Round, type Row, useEvaluation, useProject,
 } from './api';
 import { useProjectList } from '../training/api';
@@ -327,33 +325,31 @@ export default function DetailsPage() {
   const { t } = useTranslation('doe');
   const { project_id = '', model } = useParams();
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const q = useProject(project_id);
-  const [confirm, setConfirm] = useState(false);
+  const actions = useProjectActions(designProjects, project_id, q.data);
   usePageTitle(q.data?.name ?? t('title'));
   if (!q.data) return <PageLoading />;
   const p = q.data;
   const current = model ? Number(model) : p.rounds;
   const round = p.round_list.find((r) => r.round === current) ?? p.round_list[p.round_list.length - 1];
   return (
-    <Box>
-      <PageHeader
-        title={p.name}
-        subtitle={<StateChip state={p.state} />}
-        actions={
-          <>
-            <Button startIcon={<DownloadIcon />} variant="outlined" onClick={() => downloadExperimentSheet(p.id, round.round)} disabled={!round?.result}>
-              {t('experimentSheet')}
-            </Button>
-            <Button startIcon={<DownloadIcon />} variant="outlined" onClick={() => downloadDesign(p.id)}>
-              {t('downloadCsv')}
-            </Button>
-            <Button startIcon={<DeleteIcon />} color="error" onClick={() => setConfirm(true)}>
-              {t('delete')}
-            </Button>
-          </>
-        }
-      />
+    <ProjectFrame
+      name={p.name}
+      typeLabel={t('title')}
+      state={<StateChip state={p.state} />}
+      facts={[`${t('col.rounds')} ${p.rounds}`, `${t('col.variables')} ${p.settings.variables.length}`, p.comment]}
+      actions={
+        <>
+          <Button startIcon={<DownloadIcon />} variant="outlined" onClick={() => downloadExperimentSheet(p.id, round.round)} disabled={!round?.result}>
+            {t('experimentSheet')}
+          </Button>
+          <Button startIcon={<DownloadIcon />} variant="outlined" onClick={() => downloadDesign(p.id)}>
+            {t('downloadCsv')}
+          </Button>
+        </>
+      }
+      {...actions}
+    >
       <Tabs value={round?.round ?? false} onChange={(_, v: number) => navigate(detailsPath(p.id, v))} sx={{ mb: 2 }}>
         {p.round_list.map((r) => (
           <Tab key={r.round} value={r.round} label={`${t('round', { n: r.round })} · ${t(`algorithm.${r.algorithm}`)}`} />
@@ -361,20 +357,6 @@ export default function DetailsPage() {
       </Tabs>
       {round && <RoundView project={p} round={round} />}
       {round?.result && <EvaluatePanel project={p} />}
-      <ConfirmDialog
-        open={confirm}
-        title={t('delete')}
-        text={t('deleteConfirm')}
-        confirmLabel={t('delete')}
-        destructive
-        onClose={() => setConfirm(false)}
-        onConfirm={async () => {
-          await deleteProject(p.id);
-          await qc.invalidateQueries({ queryKey: doeKeys.all });
-          showSnackbar(t('delete'));
-          navigate('/optimal-design');
-        }}
-      />
-    </Box>
+    </ProjectFrame>
   );
 }

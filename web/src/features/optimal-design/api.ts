@@ -3,6 +3,7 @@ import { apiBlob } from '../../api/client';
 import type { components } from '../../api/schema';
 import { answer, http, per } from '../../api/typed';
 import { uploadTo } from '../../api/upload';
+import type { ProjectArea } from '../../components/useProjectActions';
 import { saveBlob } from '../../lib/browser';
 
 /** Shapes of SPEC §7 'Optimal design' (server/src/features/optimal-design/schemas.ts is the source of truth). */
@@ -106,6 +107,9 @@ export const registerProject = (s: RegisterSettings, files: { exclude_file?: Fil
 export const nextRound = (id: string, s: RoundSettings, file: File | null) => uploadTo('/api/optimal/round/{id}', { id }, form(s, { file }));
 export const evaluateDesign = (id: string, file: File) => uploadTo('/api/optimal/evaluate/{id}', { id }, form({}, { file }));
 export const deleteProject = (id: string) => answer(http.DELETE('/api/optimal/project/delete/{id}', { params: { path: { id } } }));
+export const renameProject = (id: string, name: string) => answer(http.PUT('/api/optimal/project/{id}', { params: { path: { id } }, body: { name } }));
+/** Rename and Delete on a design project's page (ProjectFrame). */
+export const designProjects: ProjectArea<unknown> = { key: doeKeys.project, rename: renameProject, remove: deleteProject, lists: ['optimal-design', 'list'], listPath: '/optimal-design' };
 
 export async function downloadExperimentSheet(id: string, round: number) {
   const { blob, fileName } = await apiBlob(`${base}/experiment/download`, 'experiment.csv', { method: 'POST', json: { project_id: id, round } });

@@ -62,4 +62,39 @@ describe('optimal design pages', () => {
     expect(screen.getByText(/Method: Simplex lattice/)).toBeInTheDocument();
     expect(screen.queryByText(/simplex_lattice/)).toBeNull();
   });
+
+  it('frames the project page as every project page (issue 33): type · state · facts, downloads, Rename, Delete', async () => {
+    signIn();
+    let current = project;
+    const calls = mockFetch({
+      ...common,
+      'GET /api/optimal/project/p1': () => ok(current),
+      'PUT /api/optimal/project/p1': (c) => ok((current = { ...current, name: (c.body as { name: string }).name })),
+      'DELETE /api/optimal/project/delete/p1': () => ok({ id: 'p1' }),
+      'GET /api/optimal/projects': () => ok({ items: [], total: 0 }),
+      'GET /api/project/list/': () => ok({ items: [], total: 0 }),
+    });
+    const user = userEvent.setup();
+    const { router } = renderApp('/optimal-design/details/p1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Blend' })).toBeInTheDocument();
+    const facts = screen.getByTestId('project-facts');
+    expect(facts).toHaveTextContent('Design of Experiments');
+    expect(facts).toHaveTextContent('Rounds 1 · Variables 3');
+    const buttons = screen.getAllByRole('button').map((b) => b.textContent);
+    expect(buttons.indexOf('Download design (CSV)')).toBeGreaterThan(-1);
+    expect(buttons.indexOf('Download design (CSV)')).toBeLessThan(buttons.indexOf('Rename'));
+    expect(buttons.indexOf('Rename')).toBeLessThan(buttons.indexOf('Delete project'));
+    await user.click(screen.getByRole('button', { name: 'Rename' }));
+    const field = screen.getByRole('textbox', { name: 'Project name' });
+    await user.clear(field);
+    await user.type(field, 'Blend B');
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Rename' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Blend B' })).toBeInTheDocument();
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ name: 'Blend B' });
+    await user.click(screen.getByRole('button', { name: 'Delete project' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete project' }));
+    expect(await screen.findByText('Project deleted.')).toBeInTheDocument();
+    expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/optimal/project/delete/p1')).toBe(true);
+    expect(router.state.location.pathname).toBe('/optimal-design');
+  });
 });

@@ -15,12 +15,13 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
-import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
+import ProjectFrame from '../../components/ProjectFrame';
+import { useProjectActions } from '../../components/useProjectActions';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger, formatNumber } from '../../lib/format';
-import { evaluateProject, optKeys, resultPath, useProject, visualizationPath } from './api';
-import { NS, StateChip } from './labels';
+import { evaluateProject, optimizationProjects, optKeys, resultPath, useProject, visualizationPath } from './api';
+import { FeaturesTableHead, NS, StateChip } from './labels';
 
 /** /optimization/regress/details/{project_id}: the settings and each algorithm's run, followed while it runs. */
 export default function DetailsPage() {
@@ -28,6 +29,7 @@ export default function DetailsPage() {
   const { project_id } = useParams();
   const queryClient = useQueryClient();
   const { data: p } = useProject(project_id);
+  const actions = useProjectActions(optimizationProjects, project_id ?? '', p);
   usePageTitle(p?.name ?? t('title'));
   if (!p) return <PageLoading />;
 
@@ -40,21 +42,22 @@ export default function DetailsPage() {
   const featureText = (f: (typeof p.features)[number]) =>
     f.kind === 'range' ? `${formatNumber(f.lower ?? null)} – ${formatNumber(f.upper ?? null)}` : f.kind === 'discrete' ? (f.values ?? []).join(', ') : String(f.value ?? '');
   return (
-    <Box>
-      <PageHeader
-        title={p.name}
-        subtitle={p.comment || p.dataset_name}
-        actions={
-          <Button variant="outlined" startIcon={<ReplayIcon />} onClick={() => void rerun()} disabled={p.state === 'running'}>
-            {t('details.rerun')}
-          </Button>
-        }
-      />
+    <ProjectFrame
+      name={p.name}
+      typeLabel={t('title')}
+      state={<StateChip state={p.state} />}
+      facts={[p.dataset_name, t('details.runCount', { count: p.runs.length })]}
+      actions={
+        <Button variant="contained" startIcon={<ReplayIcon />} onClick={() => void rerun()} disabled={p.state === 'running'}>
+          {t('details.rerun')}
+        </Button>
+      }
+      {...actions}
+    >
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <InfoGrid
           items={[
-            { label: t('list.state'), value: <StateChip state={p.state} /> },
-            { label: t('models.dataset'), value: p.dataset_name },
+            ...(p.comment ? [{ label: t('details.comment'), value: p.comment, wide: true }] : []),
             { label: t('preview.models'), value: p.models.map((m) => `${m.project_name} / ${m.model_key} → ${m.target}`).join(', '), wide: true },
             { label: t('preview.targets'), value: p.targets.map((x) => `${x.name}: ${t(`goals.${x.goal}`)}${x.goal === 'target' ? ` ${x.value}` : x.goal === 'range' ? ` ${x.lower}–${x.upper}` : ''} (×${x.weight})`).join('; '), wide: true },
             { label: t('constraints.title'), value: p.constraints.length ? p.constraints.map((c) => `${c.name}: ${c.type === 'sum' ? (c.features ?? []).join(' + ') : Object.entries(c.coefficients ?? {}).map(([k, v]) => `${v}·${k}`).join(' + ')} ${c.operator} ${c.value}`).join('; ') : t('preview.none'), wide: true },
@@ -112,15 +115,8 @@ export default function DetailsPage() {
       </Paper>
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>{t('features.title')}</Typography>
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('features.name')}</TableCell>
-              <TableCell>{t('features.kind')}</TableCell>
-              <TableCell>{t('features.setting')}</TableCell>
-              <TableCell>{t('features.unit')}</TableCell>
-            </TableRow>
-          </TableHead>
+        <Table size="small" aria-label={t('features.title')}>
+          <FeaturesTableHead />
           <TableBody>
             {p.features.map((f) => (
               <TableRow key={f.name}>
@@ -133,6 +129,6 @@ export default function DetailsPage() {
           </TableBody>
         </Table>
       </Paper>
-    </Box>
+    </ProjectFrame>
   );
 }

@@ -3,6 +3,7 @@ import { apiBlob } from '../../api/client';
 import { answer, http, per } from '../../api/typed';
 import { isOneOf } from '../../api/types';
 import type { components } from '../../api/schema';
+import type { ProjectArea } from '../../components/useProjectActions';
 import { saveBlob } from '../../lib/browser';
 
 /** The project states a list can be narrowed to (an empty choice lists all). */
@@ -108,6 +109,9 @@ export const registerProject = (datasetId: string, body: Settings & { name: stri
 export const evaluateProject = (id: string, algorithms?: Algorithm[]) =>
   answer(http.POST('/api/optimization/evaluate/{optimizer_id}', { params: { path: { optimizer_id: id } }, body: algorithms ? { algorithms } : {} }));
 export const deleteProject = (id: string) => answer(http.DELETE('/api/optimization/project/delete/{id}', { params: { path: { id } } }));
+export const renameProject = (id: string, name: string) => answer(http.PUT('/api/optimization/project/{id}', { params: { path: { id } }, body: { name } }));
+/** Rename and Delete on an optimisation project's page (ProjectFrame). */
+export const optimizationProjects: ProjectArea<unknown> = { key: optKeys.project, rename: renameProject, remove: deleteProject, lists: ['optimization', 'list'], listPath };
 
 export async function predictConditions(projectId: string, conditions: Record<string, number | string>[]): Promise<ConditionPrediction[]> {
   const task = await answer(http.POST('/api/optimization/prediction/{project_id}', { params: { path: { project_id: projectId } }, body: { conditions } }));

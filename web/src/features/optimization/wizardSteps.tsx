@@ -19,7 +19,7 @@ import InfoGrid from '../../components/InfoGrid';
 import { formatNumber } from '../../lib/format';
 import { ALGORITHMS, GOALS } from './api';
 import { type ConstraintForm, type FeatureForm, isFormError, type TargetForm } from './form';
-import { NS } from './labels';
+import { FeaturesTableHead, NS } from './labels';
 import type { OptWizardState } from './RegisterWizard';
 
 /** Every step of the optimisation wizard reads and writes the one form of the wizard. */
@@ -154,15 +154,7 @@ export function FeaturesStep({ w }: StepProps) {
   return (
     <Box>
       <Table size="small" aria-label={t('features.title')}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{t('features.name')}</TableCell>
-            <TableCell>{t('features.kind')}</TableCell>
-            <TableCell>{t('features.setting')}</TableCell>
-            <TableCell>{t('features.unit')}</TableCell>
-            <TableCell>{t('parameters.trainingRange')}</TableCell>
-          </TableRow>
-        </TableHead>
+        <FeaturesTableHead trainingRange />
         <TableBody>
           {/* Each field is labelled by its bound alone (the row names the feature, which its accessible name keeps):
               'blast_furnace_slag Lower' was cut to 'blast_furnace_slag Lo…' (issue 33). */}

@@ -13,13 +13,14 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
 import PageLoading from '../../components/PageLoading';
 import ProjectFrame from '../../components/ProjectFrame';
-import { StateChip } from '../training/labels';
-import { deleteTs, renameTs, type TsProject, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, useTsProject } from './api';
+import { useProjectActions } from '../../components/useProjectActions';
+import { ModelStateCell, StateChip } from '../training/labels';
+import { type TsProject, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, tsProjects, useTsProject } from './api';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : '—');
 const num = (v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(4)).toString() : '—');
@@ -54,10 +55,10 @@ function SettingsSection({ p }: { p: TsProject }) {
 export default function DetailsPage() {
   const { t } = useTranslation('timeseries');
   const { project_id: id = '' } = useParams();
-  const navigate = useNavigate();
   const qc = useQueryClient();
   const { data: p, isLoading } = useTsProject(id);
   const [busy, setBusy] = useState(false);
+  const actions = useProjectActions(tsProjects, id, p);
   usePageTitle(p?.name);
   if (isLoading || !p) return <PageLoading />;
   const training = p.training_state === 'training';
@@ -82,15 +83,7 @@ export default function DetailsPage() {
           {p.models_done ? t('details.retrain') : t('details.train')}
         </Button>
       }
-      onRename={async (name) => {
-        qc.setQueryData(tsKeys.project(id), await renameTs(id, name));
-        await qc.invalidateQueries({ queryKey: ['training', 'list'] });
-      }}
-      onDelete={async () => {
-        await deleteTs(id);
-        await qc.invalidateQueries({ queryKey: ['training'] });
-        navigate('/training');
-      }}
+      {...actions}
     >
       {sorted && <Alert severity="info" sx={{ mb: 2 }}>{t('details.sorted', { column: sorted.slice(7) })}</Alert>}
       {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
@@ -132,14 +125,7 @@ export default function DetailsPage() {
               return (
                 <TableRow key={m.model_key}>
                   <TableCell>{m.label}</TableCell>
-                  <TableCell>
-                    <StateChip state={m.state} />
-                    {m.error && (
-                      <Typography variant="caption" color="error" sx={{ display: 'block', maxWidth: 380 }}>
-                        {m.error}
-                      </Typography>
-                    )}
-                  </TableCell>
+                  <ModelStateCell state={m.state} error={m.error} />
                   <TableCell>
                     {num(m.threshold)}
                     {m.saved_threshold !== null && ` (${t('details.saved')})`}

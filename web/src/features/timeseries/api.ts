@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBlob } from '../../api/client';
 import { answer, http, per } from '../../api/typed';
+import type { ProjectArea } from '../../components/useProjectActions';
 import { saveBlob } from '../../lib/browser';
 import { isTimeSeriesPrediction } from '../prediction/api';
 import type { components } from '../../api/schema';
@@ -137,6 +138,8 @@ export const registerTs = (datasetId: string, body: RegisterBody) => answer(http
 export const trainTs = (id: string) => answer(http.POST('/api/timeseries/train/model/{id}', { params: { path: { id } }, body: {} }));
 export const renameTs = (id: string, name: string) => answer(http.PUT('/api/timeseries/project/{id}', { params: { path: { id } }, body: { name } }));
 export const deleteTs = (id: string) => answer(http.DELETE('/api/timeseries/project/delete/{id}', { params: { path: { id } } }));
+/** Rename and Delete on a time-series project's page (ProjectFrame); the project is listed among training projects. */
+export const tsProjects: ProjectArea<unknown> = { key: tsKeys.project, rename: renameTs, remove: deleteTs, lists: ['training', 'list'], listPath: '/training' };
 
 export async function downloadTsModel(p: TsProject, m: TsModel) {
   const { blob, fileName } = await apiBlob(`/api/timeseries/model/download/${enc(p.project_id)}/${enc(m.model_key)}`, `${p.name}-${m.model_key}.zip`);

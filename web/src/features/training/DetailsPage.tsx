@@ -8,14 +8,15 @@ import StopIcon from '@mui/icons-material/Stop';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { cancelJob } from '../../api/jobs';
 import { usePageTitle } from '../../app/pageTitle';
 import PageLoading from '../../components/PageLoading';
 import ProjectFrame from '../../components/ProjectFrame';
 import { useConfirmedAction } from '../../components/useConfirmedAction';
+import { useProjectActions } from '../../components/useProjectActions';
 import { showSnackbar } from '../../lib/feedback';
-import { deleteProject, renameProject, trainingKeys, trainProject, useTableProject } from './api';
+import { tableProjects, trainingKeys, trainProject, useTableProject } from './api';
 import { ModelsSection, SettingsSection } from './detailsSections';
 import { NS, StateChip } from './labels';
 
@@ -23,11 +24,11 @@ import { NS, StateChip } from './labels';
 export default function DetailsPage() {
   const { t } = useTranslation(NS);
   const { project_id: id = '' } = useParams();
-  const navigate = useNavigate();
   const qc = useQueryClient();
   const { data: p, isLoading } = useTableProject(id);
   const [busy, setBusy] = useState(false);
   const { dialog, ask } = useConfirmedAction();
+  const actions = useProjectActions(tableProjects, id, p);
   usePageTitle(p?.name);
   if (isLoading) return <PageLoading />;
   if (!p) return null;
@@ -78,16 +79,7 @@ export default function DetailsPage() {
           )}
         </>
       }
-      onRename={async (name) => {
-        qc.setQueryData(trainingKeys.project(p.project_id), await renameProject(p.project_id, name));
-        await qc.invalidateQueries({ queryKey: ['training', 'list'] });
-      }}
-      onDelete={async () => {
-        await deleteProject(p.project_type, p.project_id);
-        await qc.invalidateQueries({ queryKey: ['training'] });
-        showSnackbar(t('details.deleted'));
-        navigate('/training');
-      }}
+      {...actions}
     >
       {training && p.job && (
         <Paper variant="outlined" sx={{ p: 2, mb: 2 }} role="status" aria-live="polite">

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { apiBlob } from '../../api/client';
 import { answer, http, per } from '../../api/typed';
 import type { components } from '../../api/schema';
+import type { ProjectArea } from '../../components/useProjectActions';
 import { saveBlob } from '../../lib/browser';
 
 export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
@@ -147,6 +148,15 @@ export const registerProject = async (type: ProjectType, datasetId: string, body
 export const trainProject = async (id: string) => tableProject(await answer(http.POST('/api/train/model/{id}', { params: { path: { id } }, body: {} })));
 export const renameProject = (id: string, name: string) => answer(http.PUT('/api/project/{id}', { params: { path: { id } }, body: { name } }));
 /** Each area deletes its own projects: the table types under their SPEC §7 prefix, images at project/delete, time series under timeseries/. */
+/** Rename and Delete on a tabular project's page (ProjectFrame); the delete call depends on the project type. */
+export const tableProjects: ProjectArea<{ project_type: string }> = {
+  key: trainingKeys.project,
+  rename: renameProject,
+  remove: (id, p) => deleteProject(p.project_type, id),
+  lists: ['training', 'list'],
+  listPath: '/training',
+};
+
 export const deleteProject = (type: string, id: string) => {
   const path = { params: { path: { id } } };
   if (isProjectType(type)) return answer(http.DELETE(TYPE_PATHS[type].delete, path));

@@ -24,7 +24,7 @@ import { useNavigate } from 'react-router';
 import InfoGrid from '../../components/InfoGrid';
 import { formatInteger } from '../../lib/format';
 import { downloadModel, metricOf, type Model, type Project, reportPath, useCatalogue } from './api';
-import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
+import { formatMetric, ModelStateCell, NS, PRIMARY_METRICS } from './labels';
 
 /** What the project was set up with: dataset, target, split, cross-validation, tuning, features. */
 export function SettingsSection({ p }: { p: Project }) {
@@ -128,9 +128,7 @@ export function ModelsSection({ p }: { p: Project }) {
                     </Box>
                   </Box>
                 </TableCell>
-                <TableCell>
-                  <StateChip state={m.state} />
-                </TableCell>
+                <ModelStateCell state={m.state} error={m.error} />
                 {metrics.map((k) => (
                   <TableCell key={k} align="right">
                     {formatMetric(metricOf(m, k))}

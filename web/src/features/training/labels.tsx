@@ -1,4 +1,6 @@
 import Chip from '@mui/material/Chip';
+import TableCell from '@mui/material/TableCell';
+import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { ProjectType } from './api';
 
@@ -27,4 +29,19 @@ const COLORS = { ready: 'default', training: 'info', failed: 'error', done: 'suc
 export function StateChip({ state }: { state: string }) {
   const { t } = useTranslation(NS);
   return <Chip size="small" color={COLORS[state as keyof typeof COLORS] ?? 'default'} label={t(`states.${state}`, { defaultValue: state })} variant={state === 'ready' ? 'outlined' : 'filled'} />;
+}
+
+/** A model's state in a project page's models table (tabular and time-series projects): the chip, and under it why a
+ * model failed, as the server says it in the reader's language. */
+export function ModelStateCell({ state, error }: { state: string; error?: string | null }) {
+  return (
+    <TableCell>
+      <StateChip state={state} />
+      {error && (
+        <Typography variant="caption" color="error" sx={{ display: 'block', maxWidth: 380 }}>
+          {error}
+        </Typography>
+      )}
+    </TableCell>
+  );
 }

@@ -7,6 +7,7 @@ import { AppError } from '../../../http/errors.js';
 import { engineErrorText } from '../../../i18n/engine-errors.js';
 import type { Lang } from '../../../i18n/messages.js';
 import type { JobView } from '../../../jobs/service.js';
+import type { Users } from '../../account/users.js';
 import type { DatasetService } from '../../datasets/service.js';
 import { IMAGE_TYPES } from '../../images/schemas.js';
 import type { TrainingService } from '../../training/service.js';
@@ -33,13 +34,55 @@ const isImage = (type: string) => (IMAGE_TYPES as readonly string[]).includes(ty
 /** What the check needs of other areas, looked up by organisation (an automatic check has no caller). */
 const systemAuth = (orgId: string): AuthContext => ({ orgId, userId: '', role: 'system', email: '' });
 
+interface DriftDeps {
+  platform: PlatformService;
+  training: TrainingService;
+  datasets: DatasetService;
+  users: Pick<Users, 'inOrganisation' | 'list'>;
+}
+
+/**
+ * The language an automatic check says its progress in, having no caller: the profile language of the person who
+ * published the hosted API (they set it up and its drift warnings are theirs to act on), or, when that account is
+ * gone or inactive, of the organisation's longest-standing active owner (who answers for every hosted API); English
+ * when neither exists.
+ */
+async function autoLang(users: DriftDeps['users'], p: PlatformProjectTable): Promise<Lang> {
+  const owners = (await users.list(p.organisation_id)).filter((m) => m.role === 'owner').map((m) => m.id);
+  for (const id of [p.created_by, ...owners]) {
+    const u = id ? await users.inOrganisation(p.organisation_id, id) : undefined;
+    if (u?.status === 'active') return u.language.startsWith('ja') ? 'ja' : 'en';
+  }
+  return 'en';
+}
+
+function checkView(c: PlatformDriftCheckTable, s: DriftSettings, lang: Lang): DriftCheckView {
+  const r = c.result_json ? platformDriftJob.parseStored(c.result_json) : null;
+  const features = (r?.features ?? []).map((f) => ({ ...f, warnings: warningsOf(f, s, c.rows) }));
+  return {
+    id: c.id,
+    state: c.state,
+    trigger: c.trigger,
+    rows: Number(c.rows),
+    window_from: c.window_from,
+    window_to: c.window_to,
+    created_at: c.created_at,
+    finished_at: c.finished_at,
+    error: c.error === null ? null : D.failed[lang].replace('{reason}', c.error === INTERRUPTED ? D.interrupted[lang] : (engineErrorText(c.error, lang) ?? c.error)),
+    enough_rows: Number(c.rows) >= s.min_rows,
+    condition_applied: r?.condition_applied ?? false,
+    features,
+    warning: features.some((f) => f.warnings.length > 0),
+  };
+}
+
 /**
  * Input drift of hosted APIs: the sampler (fed by the serving path), per-project settings, and checks that run as
  * engine jobs (kind platform_drift) on the sampled window against the model's training data. A check starts from
  * the "Check drift" button (POST .../drift/check) or by itself once `auto_every` new rows were sampled since the
  * last check started.
  */
-export function makeDriftService(ctx: AppContext, deps: { platform: PlatformService; training: TrainingService; datasets: DatasetService }) {
+export function makeDriftService(ctx: AppContext, deps: DriftDeps) {
   const repo = new DriftRepo(ctx.db);
   const sampleDir = path.join(ctx.config.dataDir, 'platform-drift');
   const sampler = new DriftSampler(
@@ -73,7 +116,8 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     if (!autoDue(s, fresh, !!(await runningCheck(projectId)), last?.created_at)) return;
     const p = await repo.project(projectId);
     if (!p) return;
-    await start(systemAuth(orgId), await deps.platform.get(systemAuth(orgId), projectId), 'auto').catch((e: unknown) => {
+    const project = await deps.platform.get(systemAuth(orgId), projectId);
+    await start(systemAuth(orgId), project, 'auto', await autoLang(deps.users, project)).catch((e: unknown) => {
       if (!(e instanceof AppError)) throw e; // a refusal (no training data, already running) waits for the next rows
     });
   }
@@ -100,7 +144,8 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     throw new AppError(409, D.noTrainingData);
   }
 
-  async function start(auth: AuthContext, p: PlatformProjectTable, trigger: 'manual' | 'auto'): Promise<void> {
+  /** `lang`: the language the engine says the check's progress in (the caller's; autoLang for an automatic check). */
+  async function start(auth: AuthContext, p: PlatformProjectTable, trigger: 'manual' | 'auto', lang: Lang): Promise<void> {
     if (await runningCheck(p.id)) throw new AppError(409, D.running);
     const s = await settings(p.organisation_id, p.id);
     const rows = await repo.window(p.organisation_id, p.id, windowStart(s), s.window_rows);
@@ -135,7 +180,7 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
         kind: platformDriftJob,
         subjectType: 'platform_project',
         subjectId: p.id,
-        spec: { samples: file, model_dir: ctx.storage.pathOf(p.model_dir), ...ref },
+        spec: { samples: file, model_dir: ctx.storage.pathOf(p.model_dir), ...ref, lang },
         beforeEnqueue: (job) => repo.setCheckJob(id, job.id),
       });
     } catch (e) {
@@ -144,26 +189,6 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
       throw e;
     }
     await repo.pruneChecks(p.id, KEEP_CHECKS);
-  }
-
-  function checkView(c: PlatformDriftCheckTable, s: DriftSettings, lang: Lang): DriftCheckView {
-    const r = c.result_json ? platformDriftJob.parseStored(c.result_json) : null;
-    const features = (r?.features ?? []).map((f) => ({ ...f, warnings: warningsOf(f, s, c.rows) }));
-    return {
-      id: c.id,
-      state: c.state,
-      trigger: c.trigger,
-      rows: Number(c.rows),
-      window_from: c.window_from,
-      window_to: c.window_to,
-      created_at: c.created_at,
-      finished_at: c.finished_at,
-      error: c.error === null ? null : D.failed[lang].replace('{reason}', c.error === INTERRUPTED ? D.interrupted[lang] : (engineErrorText(c.error, lang) ?? c.error)),
-      enough_rows: Number(c.rows) >= s.min_rows,
-      condition_applied: r?.condition_applied ?? false,
-      features,
-      warning: features.some((f) => f.warnings.length > 0),
-    };
   }
 
   return {
@@ -181,7 +206,7 @@ export function makeDriftService(ctx: AppContext, deps: { platform: PlatformServ
     async check(auth: AuthContext, projectId: string, lang: Lang): Promise<DriftView> {
       const p = await deps.platform.get(auth, projectId);
       await sampler.flush();
-      await start(auth, p, 'manual');
+      await start(auth, p, 'manual', lang);
       return this.view(auth, projectId, lang);
     },
 
