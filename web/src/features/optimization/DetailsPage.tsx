@@ -46,7 +46,7 @@ export default function DetailsPage() {
       name={p.name}
       typeLabel={t('title')}
       state={<StateChip state={p.state} />}
-      facts={[p.dataset_name, t('details.runCount', { count: p.runs.length })]}
+      facts={[p.dataset_name, t('details.runCount', { count: p.algorithms.length })]}
       actions={
         <Button variant="contained" startIcon={<ReplayIcon />} onClick={() => void rerun()} disabled={p.state === 'running'}>
           {t('details.rerun')}
@@ -57,7 +57,7 @@ export default function DetailsPage() {
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <InfoGrid
           items={[
-            ...(p.comment ? [{ label: t('details.comment'), value: p.comment, wide: true }] : []),
+            ...(p.comment ? [{ label: t('info.comment'), value: p.comment, wide: true }] : []),
             { label: t('preview.models'), value: p.models.map((m) => `${m.project_name} / ${m.model_key} → ${m.target}`).join(', '), wide: true },
             { label: t('preview.targets'), value: p.targets.map((x) => `${x.name}: ${t(`goals.${x.goal}`)}${x.goal === 'target' ? ` ${x.value}` : x.goal === 'range' ? ` ${x.lower}–${x.upper}` : ''} (×${x.weight})`).join('; '), wide: true },
             { label: t('constraints.title'), value: p.constraints.length ? p.constraints.map((c) => `${c.name}: ${c.type === 'sum' ? (c.features ?? []).join(' + ') : Object.entries(c.coefficients ?? {}).map(([k, v]) => `${v}·${k}`).join(' + ')} ${c.operator} ${c.value}`).join('; ') : t('preview.none'), wide: true },

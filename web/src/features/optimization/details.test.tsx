@@ -55,6 +55,7 @@ describe('optimisation project page (issue 33: the frame of every project page)'
     expect(buttons.indexOf('Rename')).toBeLessThan(buttons.indexOf('Delete project'));
     const features = screen.getByRole('table', { name: 'Features' });
     expect(within(features).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Feature', 'Kind', 'Setting', 'Unit']);
+    expect(screen.getByText('Comment')).toBeInTheDocument();
     expect(screen.getByText('Line 2 mix')).toBeInTheDocument();
   });
 
