@@ -303,6 +303,21 @@ def cross_checked_far(det, held: np.ndarray) -> float | None:
     return float(np.mean([np.mean(b > det.threshold_from(a)), np.mean(a > det.threshold_from(b))]))
 
 
+# The most rows a detector whose fit grows faster than its rows is fitted on (LOF's neighbour search, the one-class
+# SVM's kernel): a seeded random sample of the normal period's fitting rows, kept in time order, stated on the report
+# (detector.fit_rows of fit_sample_of). The others (PCA-MSPC, the isolation forest, which samples itself, robust z,
+# the autoencoders) are fitted on every row. Every row is scored whatever the sample.
+FIT_SAMPLE_ROWS = {"lof": 100_000, "ocsvm": 50_000}
+
+
+def fit_sample(rows: np.ndarray, algorithm: str) -> np.ndarray:
+    """The positions the detector is fitted on: `rows`, or FIT_SAMPLE_ROWS of them (seeded, in time order)."""
+    cap = FIT_SAMPLE_ROWS.get(algorithm)
+    if cap is None or len(rows) <= cap:
+        return rows
+    return np.sort(np.random.default_rng(0).choice(rows, cap, replace=False))
+
+
 # Rows scored at a time by a detector that scores each row on its own: its temporaries (standardised rows,
 # projections, per-feature contributions) are bounded by this, not by the length of the series.
 SCORE_ROWS = 250_000
@@ -357,7 +372,8 @@ def fit_model(
     if supervised:
         det.fit(prep.X[tr], prep.label[tr])
     else:
-        det.fit(prep.X[tr])
+        rows = fit_sample(np.flatnonzero(tr), algorithm)
+        det.fit(prep.X[rows])
     model = TsadModel(
         project_type=spec["project_type"],
         algorithm=algorithm,
@@ -377,6 +393,9 @@ def fit_model(
         info=det.info(),
         resample_rule=spec.get("resample") or None,
     )
+    if not supervised and len(rows) < int(tr.sum()):
+        # stated on the report: the rows it was fitted on, a sample of the normal period's fitting rows
+        model.info = {**model.info, "fit_rows": len(rows), "fit_sample_of": int(tr.sum())}
     warm = prep.split == "warmup"
     va = prep.split == "validation"
     if supervised:

@@ -37063,6 +37063,10 @@ export interface components {
                 persistence?: number;
                 epochs_run?: number | null;
                 validation_loss?: number | null;
+                /** @description LOF and the one-class SVM on a long normal period: the rows fitted on, a seeded random sample in time order (every row is scored) */
+                fit_rows?: number;
+                /** @description The normal-period fitting rows that sample was drawn from */
+                fit_sample_of?: number;
             };
             hyperparameters: {
                 [key: string]: (number | string | boolean) | null;
@@ -42090,6 +42094,10 @@ export interface components {
                 persistence?: number;
                 epochs_run?: number | null;
                 validation_loss?: number | null;
+                /** @description LOF and the one-class SVM on a long normal period: the rows fitted on, a seeded random sample in time order (every row is scored) */
+                fit_rows?: number;
+                /** @description The normal-period fitting rows that sample was drawn from */
+                fit_sample_of?: number;
             };
             hyperparameters: {
                 [key: string]: (number | string | boolean) | null;
