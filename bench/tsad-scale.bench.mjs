@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, engineRss, logIn, python, signUp, startServer, writeResult } from './lib.mjs';
+import { benchCsv, engineRss, logIn, peakRssMb, python, signUp, startServer, writeResult } from './lib.mjs';
 
 const arg = (name, dflt) => {
   const a = process.argv.find((s) => s.startsWith(`--${name}=`));
@@ -217,7 +217,18 @@ try {
     });
     console.log(`tsad: ${train.state} in ${train.seconds.toFixed(1)} s, engine peak ${train.peak_engine_mb.toFixed(0)} MB`);
     const report = reportOf(pid);
+    // the report page's first calls (the score over time, the metrics at the threshold in force), timed one after
+    // the other as the page makes them, with the server's own peak memory (it reads series.parquet for them)
+    const key = train.model?.model_key ?? train.model?.key;
+    const pageCalls = {};
+    for (const [name, url] of [['series', `/api/timeseries/series/${pid}/${key}?points=1000`], ['threshold', `/api/timeseries/threshold/${pid}/${key}`], ['report', `/api/timeseries/report/${pid}`]]) {
+      const t = performance.now();
+      const ok = await (name === 'report' ? call('POST', url, { model_key: key }) : call('GET', url)).then(() => true, (e) => String(e).slice(0, 300));
+      pageCalls[name] = { ms: performance.now() - t, ok };
+    }
+    pageCalls.server_peak_rss_mb = peakRssMb(server.pid);
     out.tsad = {
+      report_page_calls: pageCalls,
       settings,
       wizard_s: wizardS,
       drift_suggest_s: suggestS,
