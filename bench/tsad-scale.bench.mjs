@@ -185,7 +185,10 @@ try {
     const normal = await call('GET', `/api/timeseries/normal/default/${ds.id}?time_column=${time}`);
     const t_s = performance.now();
     const type = 'time_series_anomaly_detection_unsupervised';
-    const suggestion = await call('POST', `/api/timeseries/drift/suggest/${ds.id}`, { project_type: type, time_column: time, feature_variables: signals, resample: null, normal: { mode: 'rows', rows: normal.rows }, split_ratio: 0.7 });
+    // the wizard asks for it and goes on without it when it fails (e.g. 504 when it outlasts its time limit)
+    const suggestion = await call('POST', `/api/timeseries/drift/suggest/${ds.id}`, { project_type: type, time_column: time, feature_variables: signals, resample: null, normal: { mode: 'rows', rows: normal.rows }, split_ratio: 0.7 }).catch(
+      (e) => ({ failed: String(e).slice(0, 300), drift_signals: [], defaults: null }),
+    );
     const suggestS = (performance.now() - t_s) / 1000;
     const algorithm = (await call('GET', '/api/timeseries/catalogue')).unsupervised[0].key;
     const d = suggestion.defaults && suggestion.drift_signals.length ? suggestion : null;
@@ -232,6 +235,7 @@ try {
       settings,
       wizard_s: wizardS,
       drift_suggest_s: suggestS,
+      drift_suggest_failed: suggestion.failed ?? null,
       train_s: train.seconds,
       state: train.state,
       model_state: train.model?.state,
