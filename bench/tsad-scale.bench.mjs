@@ -229,7 +229,13 @@ try {
       const ok = await (name === 'report' ? call('POST', url, { model_key: key }) : call('GET', url)).then(() => true, (e) => String(e).slice(0, 300));
       pageCalls[name] = { ms: performance.now() - t, ok };
     }
-    pageCalls.server_peak_rss_mb = peakRssMb(server.pid);
+    // the server may not have survived them (a 10 M-row series read into JS values ran it out of heap before)
+    try {
+      pageCalls.server_peak_rss_mb = peakRssMb(server.pid);
+    } catch {
+      pageCalls.server_peak_rss_mb = null;
+      pageCalls.server_exited = true;
+    }
     out.tsad = {
       report_page_calls: pageCalls,
       settings,

@@ -37135,6 +37135,10 @@ export interface components {
                 warmup_rows: number;
             };
             rows: number;
+            /** @description Seconds of each step of the training (read, order, features, normal_period, fill, fit, score, threshold, evaluate, write_scores, write_model, report); absent in reports written before */
+            profile?: {
+                [key: string]: number;
+            };
             /** @description Rows of each part */
             parts: {
                 warmup: number;
@@ -42166,6 +42170,10 @@ export interface components {
                 warmup_rows: number;
             };
             rows: number;
+            /** @description Seconds of each step of the training (read, order, features, normal_period, fill, fit, score, threshold, evaluate, write_scores, write_model, report); absent in reports written before */
+            profile?: {
+                [key: string]: number;
+            };
             /** @description Rows of each part */
             parts: {
                 warmup: number;

@@ -259,6 +259,10 @@ export const tsReport = z
       .optional()
       .describe('How the signals entered the detector (absent in reports written before these settings)'),
     rows: z.number().int(),
+    profile: z
+      .record(z.string(), z.number())
+      .optional()
+      .describe('Seconds of each step of the training (read, order, features, normal_period, fill, fit, score, threshold, evaluate, write_scores, write_model, report); absent in reports written before'),
     parts: z.object({ warmup: z.number().int(), train: z.number().int(), validation: z.number().int(), test: z.number().int() }).describe('Rows of each part'),
     contributions: z.boolean(),
     alarms: z.array(
