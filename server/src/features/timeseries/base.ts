@@ -21,7 +21,7 @@ const MAX_CACHED = 6;
 
 /** The time column's value of each row as the views show it (ISO text without the Z for a date/time, else the
  * number), made when a row is asked for: `values` are epoch ms or the numbers; NaN is an empty value. */
-export function timeTexts(values: Float64Array, datetime: boolean): Scores['time'] {
+function timeTexts(values: Float64Array, datetime: boolean): Scores['time'] {
   const at = (i: number) => {
     const v = values[i];
     if (v === undefined || Number.isNaN(v)) return null;
