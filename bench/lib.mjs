@@ -281,3 +281,15 @@ export async function verifyIdentity(url, token, adminToken) {
   const pending = await apiCall(url, 'GET', '/account/api/admin/identity', adminToken);
   await apiCall(url, 'POST', `/account/api/admin/identity/${pending.items[0].id}/review`, adminToken, { decision: 'approve' });
 }
+
+/** Resident memory (MB) of every engine (python) process under the server: its children and theirs. */
+export function engineRss(serverPid) {
+  const out = spawnSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' }).stdout;
+  const rows = out.trim().split('\n').map((l) => l.trim().split(/\s+/)).map(([pid, ppid, rss, ...a]) => ({ pid: +pid, ppid: +ppid, rss: +rss, args: a.join(' ') }));
+  const tree = new Set([serverPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const r of rows) if (tree.has(r.ppid) && !tree.has(r.pid)) (tree.add(r.pid), (grew = true));
+  }
+  return rows.filter((r) => tree.has(r.pid) && r.pid !== serverPid && r.args.includes('python')).map((r) => ({ pid: r.pid, mb: r.rss / 1024 }));
+}

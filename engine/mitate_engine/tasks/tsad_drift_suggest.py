@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..ml.data import read_table
 from ..task import Context, EngineError, Task
 from ..tsad.drift import suggest_drift
 from ..tsad.model import order_by_time, resample
-from ..tsad.trainer import SUPERVISED, normal_mask, training_rows
+from ..tsad.trainer import SUPERVISED, normal_mask, read_series, training_rows
 
 
 class TsadDriftSuggest(Task):
@@ -29,7 +28,7 @@ class TsadDriftSuggest(Task):
             raise EngineError("tsad_no_time_column")
         if not signals:
             raise EngineError("no_features")
-        df = read_table(spec["parquet"], [time_col, *signals])
+        df = read_series(spec["parquet"], [time_col, *signals])
         for c in signals:
             if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
                 raise EngineError("tsad_signal_not_numeric", column=c)

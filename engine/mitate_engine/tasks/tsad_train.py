@@ -21,6 +21,9 @@ from ..tsad.lang import detector_name, error_text, lang_of, say
 from ..tsad.trainer import fit_model, prepare, write_model
 from .predict import load_condition
 
+# The share of the job's progress bar taken by reading the series and building its features (the models share the rest).
+PREPARE = 0.3
+
 
 class TsadTrain(Task):
     kind = "tsad_train"
@@ -32,7 +35,7 @@ class TsadTrain(Task):
         t0 = time.monotonic()
         lang = lang_of(spec)  # what the person who started the job reads: progress, log lines, notes
         ctx.progress(0.0, say("tsad_job_reading", lang))
-        prep = prepare(spec)
+        prep = prepare(spec, on_step=lambda step: self._prepare_step(ctx, step, lang))
         condition = load_condition(spec.get("condition_path"))
         for note in prep.notes:
             ctx.log(note)
@@ -51,12 +54,25 @@ class TsadTrain(Task):
             key = str(m["key"])
             label = detector_name(str(m["algorithm"]), lang)
             ctx.event("model", key=key, state="running")
-            ctx.progress(i / len(models), say("tsad_job_training", lang, label=label))
+            ctx.progress(PREPARE + (1 - PREPARE) * i / len(models), say("tsad_job_training", lang, label=label))
             started = time.monotonic()
             try:
-                model, score, contrib = fit_model(prep, spec, m["algorithm"], m.get("params") or {}, check=ctx.check_cancelled)
+                profile: dict = {}
+                say_step = self._model_step(ctx, prep, lang, label, i, len(models))
+                model, score, contrib = fit_model(
+                    prep,
+                    spec,
+                    m["algorithm"],
+                    m.get("params") or {},
+                    check=ctx.check_cancelled,
+                    on_step=say_step,
+                    on_rows=lambda done, _total, said=say_step: said("score", done),
+                    profile=profile,
+                )
                 model.condition = condition
-                out = write_model(Path(ctx.work_dir) / key, model, prep, score, contrib, spec, label)
+                ctx.check_cancelled()
+                say_step("write")
+                out = write_model(Path(ctx.work_dir) / key, model, prep, score, contrib, spec, label, profile)
                 summary = {
                     "key": key,
                     "state": "done",
@@ -78,4 +94,29 @@ class TsadTrain(Task):
         ctx.progress(1.0, say("tsad_job_done", lang))
         if all(r["state"] == "failed" for r in results):
             raise EngineError("every_model_failed", count=len(results))
-        return {"models": results, "rows": len(prep.X), "notes": prep.notes, "seconds": time.monotonic() - t0}
+        return {"models": results, "rows": len(prep.X), "notes": prep.notes, "seconds": time.monotonic() - t0, "profile": prep.profile}
+
+    @staticmethod
+    def _prepare_step(ctx: Context, step: str, lang: str) -> None:
+        """Progress while the series is read and its features built (the first PREPARE of the job)."""
+        ctx.check_cancelled()
+        code = {"read": "tsad_job_reading", "order": "tsad_job_reading", "features": "tsad_job_features"}.get(step, "tsad_job_parts")
+        at = {"read": 0.0, "order": 0.1, "features": 0.15, "normal_period": 0.6, "fill": 0.8}.get(step, 0.0)
+        ctx.progress(PREPARE * at, say(code, lang))
+
+    @staticmethod
+    def _model_step(ctx: Context, prep, lang: str, label: str, i: int, count: int):
+        """A function saying model i's steps (fit, threshold, score with the rows scored, write) as progress."""
+        rows = len(prep.X)
+        share = (1 - PREPARE) / count
+        base = PREPARE + share * i
+
+        def said(step: str, done: int = 0) -> None:
+            if step == "fit":
+                ctx.progress(base, say("tsad_job_fitting", lang, label=label, rows=int((prep.split == "train").sum())))
+            elif step == "score":
+                ctx.progress(base + share * (0.3 + 0.5 * done / max(rows, 1)), say("tsad_job_scoring", lang, label=label, done=done, rows=rows))
+            elif step == "write":
+                ctx.progress(base + share * 0.85, say("tsad_job_writing", lang, label=label))
+
+        return said

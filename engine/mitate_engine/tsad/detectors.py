@@ -58,6 +58,8 @@ class _Standard:
 
 
 class Mspc:
+    rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
+
     def __init__(self, p):
         self.m = PcaMspc(p["n_components"] or None, p["explained_variance"] or None, p["confidence"])
 
@@ -106,6 +108,8 @@ class _Percentile:
 
 
 class IForest(_Percentile):
+    rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
+
     def __init__(self, p):
         self.p = p
 
@@ -122,6 +126,8 @@ class IForest(_Percentile):
 
 
 class Lof(_Percentile):
+    rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
+
     def __init__(self, p):
         self.p = p
 
@@ -138,6 +144,8 @@ class Lof(_Percentile):
 
 
 class OcSvm(_Percentile):
+    rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
+
     def __init__(self, p):
         self.p = p
 
@@ -156,6 +164,11 @@ class OcSvm(_Percentile):
 class RobustZ(_Percentile):
     """|x - median| / (1.4826 MAD) per column, the largest across columns. With a window, the median and MAD are
     those of the previous `window` rows (Hampel), so row t never sees itself or later rows."""
+
+    @property
+    def rowwise(self) -> bool:
+        """Without a window a row is scored on its own; with one, on the rows before it."""
+        return int(self.p["window"]) <= 0
 
     def __init__(self, p):
         self.p = p
@@ -190,6 +203,8 @@ class RobustZ(_Percentile):
 class Autoencoder(_Percentile):
     """A small fully connected autoencoder on the (windowed) standardised features; the score is the mean squared
     reconstruction error, each feature's squared error its contribution. CPU, one thread, seeded."""
+
+    rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
 
     def __init__(self, p):
         self.p = p
@@ -382,6 +397,8 @@ class SequenceAutoencoder:
 
 
 class Supervised:
+    rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
+
     def __init__(self, key, p):
         self.key, self.p = key, p
 

@@ -20,10 +20,18 @@ def order_by_time(df: pd.DataFrame, time_column: str) -> tuple[pd.DataFrame, dic
     t = df[time_column]
     if t.isna().any():
         raise EngineError("tsad_time_empty", column=time_column, count=int(t.isna().sum()))
-    dup = int(t.duplicated().sum())
-    if dup:
-        raise EngineError("tsad_time_duplicates", column=time_column, count=dup, first=str(t[t.duplicated()].iloc[0]))
     sorted_already = bool(t.is_monotonic_increasing)
+    if sorted_already:  # equal neighbours are the duplicates: no hash table of every time
+        v = t.to_numpy()
+        same = v[1:] == v[:-1]
+        dup = int(same.sum())
+        first = str(t.iloc[int(np.argmax(same)) + 1]) if dup else None
+    else:
+        dupe = t.duplicated()
+        dup = int(dupe.sum())
+        first = str(t[dupe].iloc[0]) if dup else None
+    if dup:
+        raise EngineError("tsad_time_duplicates", column=time_column, count=dup, first=first)
     if not sorted_already:
         df = df.sort_values(time_column, kind="stable")
     return df, {"sorted": not sorted_already}

@@ -8,20 +8,21 @@ import json
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from time import perf_counter
 
 import joblib
 import numpy as np
 import pandas as pd
 
 from ..encoding import dumps
-from ..ml.data import read_table
+from ..ml.data import parquet_columns
 from ..task import EngineError
 from . import detectors as DET
 from . import metrics as MET
 from . import report_html
 from .drift import MIN_ROWS as MIN_DRIFT_ROWS
 from .drift import suggest_drift
-from .features import STATS, check_drift, check_stats, warmup, window_features
+from .features import STATS, check_drift, check_stats, warmup, window_matrix
 from .lang import lang_of, say
 from .model import TsadModel, binarize, order_by_time, resample
 
@@ -49,9 +50,42 @@ class Prepared:
     drift_signals: list[str] = field(default_factory=list)  # signals entering as their change over drift_rows rows
     drift_rows: int = 0
     window_stats: tuple[str, ...] = STATS
+    signal_sd: dict[str, float] = field(default_factory=dict)  # each signal's standard deviation (report overview)
+    profile: dict[str, float] = field(default_factory=dict)  # seconds of each step (read, order, features, ...)
 
 
-def prepare(spec: dict) -> Prepared:
+# The parts of the series, in this order: a categorical (one byte a row) rather than one Python string a row, so that
+# `split == "train"` on 10 M rows is a comparison of codes and series.parquet stores it as a dictionary.
+PARTS = ["warmup", "train", "validation", "test"]
+
+
+def parts_of(n: int) -> pd.Categorical:
+    """n rows, every one in the test part (prepare marks the others)."""
+    return pd.Categorical.from_codes(np.full(n, PARTS.index("test"), dtype=np.int8), categories=PARTS)
+
+
+class Steps:
+    """Seconds of each step of a job, in order; `step(name)` closes the step running and names the next one, and
+    says it (`say(name)`) to whoever follows the job."""
+
+    def __init__(self, say=None):
+        self.profile: dict[str, float] = {}
+        self.say = say
+        self._name, self._t = None, perf_counter()
+
+    def step(self, name: str | None) -> None:
+        now = perf_counter()
+        if self._name:
+            self.profile[self._name] = round(self.profile.get(self._name, 0.0) + now - self._t, 3)
+        self._name, self._t = name, now
+        if name and self.say:
+            self.say(name)
+
+
+def prepare(spec: dict, on_step=None) -> Prepared:
+    """`on_step(name)` is told as each step starts (read, order, features, normal_period, fill)."""
+    steps = Steps(on_step)
+    steps.step("read")
     signals = list(spec.get("features") or [])
     time_col = spec.get("time_column")
     label_col = spec.get("target")
@@ -60,7 +94,8 @@ def prepare(spec: dict) -> Prepared:
     if not signals:
         raise EngineError("no_features")
     cols = [time_col, *signals, *([label_col] if label_col else [])]
-    df = read_table(spec["parquet"], cols)
+    df = read_series(spec["parquet"], cols)
+    steps.step("order")
     for c in signals:
         if not (pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])):
             raise EngineError("tsad_signal_not_numeric", column=c)
@@ -78,10 +113,12 @@ def prepare(spec: dict) -> Prepared:
     drift, drift_rows = check_drift(signals, spec.get("drift_signals"), spec.get("drift_rows"))
     stats = check_stats(spec.get("window_stats"))
     time = df[time_col] if pd.api.types.is_datetime64_any_dtype(df[time_col]) else None
-    F = window_features(df, signals, lags, windows, stats=stats, time=time, drift=drift, drift_rows=drift_rows)
+    steps.step("features")
+    names, X = window_matrix(df, signals, lags, windows, stats=stats, time=time, drift=drift, drift_rows=drift_rows)
+    steps.step("normal_period")
     warm = warmup(lags, windows, drift_rows)
     n = len(df)
-    split = np.full(n, "test", dtype=object)
+    split = parts_of(n)
     split[:warm] = "warmup"
     label = binarize(df[label_col]) if label_col else None
     if spec["project_type"] == SUPERVISED:
@@ -105,23 +142,47 @@ def prepare(spec: dict) -> Prepared:
             raise EngineError("tsad_drift_rows_too_long", rows=drift_rows, normal=int(mask.sum()))
         mask = mask & (np.arange(n) >= warm)  # to_numpy() of a pandas result may be read-only (copy-on-write)
         fit_rows, held = hold_back(np.flatnonzero(mask))
-        need = max(10, len(F.columns) // 10 + 2)
+        need = max(10, len(names) // 10 + 2)
         if len(fit_rows) < need or len(held) < MIN_HELD_BACK:
             raise EngineError("tsad_normal_too_short", count=int(mask.sum()), warm=warm, needed=rows_needed(need))
         split[fit_rows] = "train"
         split[held] = "validation"
         if not drift:
             notes.extend(drifting_levels(df.loc[mask, signals]))
+    steps.step("fill")
     tr = split == "train"
-    Xdf = F.ffill()
-    medians = np.nanmedian(Xdf.to_numpy(dtype=float)[tr], axis=0)
-    medians = np.where(np.isnan(medians), 0.0, medians)
-    X = np.where(np.isnan(Xdf.to_numpy(dtype=float)), medians, Xdf.to_numpy(dtype=float))
-    const = [c for c, sd in zip(F.columns, X[tr].std(axis=0)) if not sd > 0]
-    if const and len(const) == len(F.columns):
+    # column by column, in place: the gaps (after carrying forward) take the training rows' median
+    medians = np.zeros(len(names))
+    varies = False
+    for j in range(len(names)):
+        col = X[:, j]
+        m = np.nanmedian(col[tr]) if tr.any() else np.nan
+        medians[j] = 0.0 if np.isnan(m) else m
+        gap = np.isnan(col)
+        if gap.any():
+            col[gap] = medians[j]
+        varies = varies or bool(col[tr].std() > 0)
+    if not varies:
         raise EngineError("tsad_all_constant")
+    signal_sd = {c: float(df[c].std()) for c in signals}
+    steps.step(None)
     said = [say(code, lang_of(spec), **p) for code, p in notes]
-    return Prepared(df, df[time_col].to_numpy(), X, list(F.columns), medians, label, split, said, notes, drift, drift_rows, stats)
+    return Prepared(df[[time_col]], df[time_col].to_numpy(), X, names, medians, label, split, said, notes, drift, drift_rows, stats, signal_sd, steps.profile)
+
+
+def read_series(path: str, columns: list[str]) -> pd.DataFrame:
+    """The Parquet file's `columns` (the time column, the signals, the label) as a frame, converted from Arrow one
+    column at a time (each column's Arrow buffers freed as it is converted, and Arrow's pool handed back after), so
+    the read costs the frame and one column, not the frame twice."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    parquet_columns(path, columns)  # the catalogued errors for a missing or unreadable file, a missing column
+    table = pq.read_table(path, columns=list(dict.fromkeys(columns)))
+    df = table.to_pandas(self_destruct=True, split_blocks=True)
+    del table
+    pa.default_memory_pool().release_unused()
+    return df
 
 
 def drifting_levels(normal: pd.DataFrame) -> list[tuple[str, dict]]:
@@ -242,15 +303,77 @@ def cross_checked_far(det, held: np.ndarray) -> float | None:
     return float(np.mean([np.mean(b > det.threshold_from(a)), np.mean(a > det.threshold_from(b))]))
 
 
-def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict, check=None) -> tuple[TsadModel, np.ndarray, np.ndarray | None]:
-    """`check` (the job's cancel check) is called between the epochs of the neural detectors."""
+# The most rows a detector whose fit grows faster than its rows is fitted on (LOF's neighbour search, the one-class
+# SVM's kernel): a seeded random sample of the normal period's fitting rows, kept in time order, stated on the report
+# (detector.fit_rows of fit_sample_of). The others (PCA-MSPC, the isolation forest, which samples itself, robust z,
+# the autoencoders) are fitted on every row. Every row is scored whatever the sample.
+FIT_SAMPLE_ROWS = {"lof": 100_000, "ocsvm": 50_000}
+
+
+def fit_sample(rows: np.ndarray, algorithm: str) -> np.ndarray:
+    """The positions the detector is fitted on: `rows`, or FIT_SAMPLE_ROWS of them (seeded, in time order)."""
+    cap = FIT_SAMPLE_ROWS.get(algorithm)
+    if cap is None or len(rows) <= cap:
+        return rows
+    return np.sort(np.random.default_rng(0).choice(rows, cap, replace=False))
+
+
+# Rows scored at a time by a detector that scores each row on its own: its temporaries (standardised rows,
+# projections, per-feature contributions) are bounded by this, not by the length of the series.
+SCORE_ROWS = 250_000
+
+
+def score_rows(det, X: np.ndarray, per_signal=None, check=None, on_rows=None) -> tuple[np.ndarray, np.ndarray | None]:
+    """The score of every row of X and, with `per_signal` (feature contributions -> per-signal ones), the detector's
+    contributions per signal (None when it has none). A row-wise detector (`rowwise`) is run SCORE_ROWS rows at a
+    time, `check()` (the job's cancel check) and `on_rows(done, total)` called between chunks; an alarm rule k of n is
+    read over the whole score afterwards (it looks at the rows before each row)."""
+    inner, rule = (det.det, det) if isinstance(det, DET.AlarmRule) else (det, None)
+    has_c = per_signal is not None and hasattr(inner, "contributions")
+
+    def one(part):
+        if has_c and hasattr(inner, "score_and_contributions"):
+            s, c = inner.score_and_contributions(part)
+        else:
+            s, c = inner.score(part), (inner.contributions(part) if has_c else None)
+        return np.asarray(s, dtype=float), (per_signal(np.asarray(c, dtype=float)) if c is not None else None)
+
+    n = len(X)
+    if not getattr(inner, "rowwise", False) or n <= SCORE_ROWS:
+        score, contrib = one(X)
+    else:
+        score, contrib = np.empty(n), None
+        for a in range(0, n, SCORE_ROWS):
+            s, c = one(X[a : a + SCORE_ROWS])
+            score[a : a + len(s)] = s
+            if c is not None:
+                contrib = np.empty((n, c.shape[1])) if contrib is None else contrib
+                contrib[a : a + len(c)] = c
+            if on_rows:
+                on_rows(a + len(s), n)
+            if check:
+                check()
+    if rule is not None:
+        score = DET.k_of_n(score, rule.k, rule.n)
+    return score, contrib
+
+
+def fit_model(
+    prep: Prepared, spec: dict, algorithm: str, params: dict, check=None, on_step=None, on_rows=None, profile: dict | None = None
+) -> tuple[TsadModel, np.ndarray, np.ndarray | None]:
+    """`check` (the job's cancel check) is called between the epochs of the neural detectors and between chunks of
+    rows scored; `on_step(name)` is told as each step starts (fit, score, threshold), `on_rows(done, total)` as rows
+    are scored; `profile` receives the seconds of each step."""
+    steps = Steps(on_step)
+    steps.step("fit")
     det, p = DET.make(algorithm, params, check)
     tr = prep.split == "train"
     supervised = algorithm in DET.SUPERVISED
     if supervised:
         det.fit(prep.X[tr], prep.label[tr])
     else:
-        det.fit(prep.X[tr])
+        rows = fit_sample(np.flatnonzero(tr), algorithm)
+        det.fit(prep.X[rows])
     model = TsadModel(
         project_type=spec["project_type"],
         algorithm=algorithm,
@@ -270,11 +393,16 @@ def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict, check=No
         info=det.info(),
         resample_rule=spec.get("resample") or None,
     )
-    score = np.asarray(det.score(prep.X), dtype=float)
-    score[prep.split == "warmup"] = np.nan
+    if not supervised and len(rows) < int(tr.sum()):
+        # stated on the report: the rows it was fitted on, a sample of the normal period's fitting rows
+        model.info = {**model.info, "fit_rows": len(rows), "fit_sample_of": int(tr.sum())}
+    warm = prep.split == "warmup"
     va = prep.split == "validation"
     if supervised:
         # the threshold is chosen on the validation part (the end of the training period), never on the test part
+        steps.step("threshold")
+        score, _ = score_rows(det, prep.X, check=check)
+        score[warm] = np.nan
         best, best_f1 = 0.5, -1.0
         # without both classes in the validation part there is nothing to choose on: 0.5 stays
         candidates = np.unique(np.quantile(score[va], np.linspace(0.5, 0.999, 60))) if len(np.unique(prep.label[va])) == 2 else []
@@ -285,17 +413,21 @@ def fit_model(prep: Prepared, spec: dict, algorithm: str, params: dict, check=No
         model.threshold = best
         model.info = {**model.info, "validation_f1": best_f1 if best_f1 >= 0 else None}
         # then refit on train + validation with the same settings, as the final model
+        steps.step("fit")
         both = tr | va
         det.fit(prep.X[both], prep.label[both])
-        score = np.asarray(det.score(prep.X), dtype=float)
-        score[prep.split == "warmup"] = np.nan
-    else:
+    steps.step("score")
+    score, contrib = score_rows(det, prep.X, model.per_signal, check, on_rows)
+    score[warm] = np.nan
+    if not supervised:
         # fitted on the normal period's first part; the threshold (through the alarm rule) set on its held-back part
+        steps.step("threshold")
         model.threshold = float(det.threshold_from(score[va]))
         normal = va & ~prep.label if prep.label is not None else va
         model.info = {**model.info, "far_cross_checked": cross_checked_far(det, score[normal])}
-    c = det.contributions(prep.X) if hasattr(det, "contributions") else None
-    contrib = model.per_signal(np.asarray(c, dtype=float)) if c is not None else None
+    steps.step(None)
+    if profile is not None:
+        profile.update(steps.profile)
     return model, score, contrib
 
 
@@ -325,22 +457,55 @@ def _t(v):
     return str(pd.Timestamp(v)) if isinstance(v, (np.datetime64, pd.Timestamp)) else (v.item() if hasattr(v, "item") else v)
 
 
-def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray, contrib: np.ndarray | None, spec: dict, label: str) -> dict:
+# Rows of series.parquet written at a time (one row group each): the file is written from the arrays as they are,
+# a row group at a time, never as one more copy of the whole series.
+SERIES_ROWS = 1_000_000
+
+
+def write_series(path: Path, prep: Prepared, score: np.ndarray, contrib: np.ndarray | None, time_column: str) -> None:
+    """pos, time, score, label (-1 without one), split (a dictionary of the part names) and c_<i> (each signal's
+    contribution) per row, in time order, as the server's threshold page and the series views read them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    n = len(score)
+    label = prep.label.astype(np.int8) if prep.label is not None else np.full(n, -1, np.int8)
+    times = prep.df[time_column].to_numpy()
+    codes = np.asarray(prep.split.codes)
+    names = pa.array(list(prep.split.categories), pa.string())
+    writer = None
+    try:
+        for a in range(0, max(n, 1), SERIES_ROWS):
+            b = min(n, a + SERIES_ROWS)
+            cols = {
+                "pos": pa.array(np.arange(a, b, dtype=np.int64)),
+                "time": pa.array(times[a:b]),
+                "score": pa.array(score[a:b]),
+                "label": pa.array(label[a:b]),
+                "split": pa.DictionaryArray.from_arrays(pa.array(codes[a:b]), names),
+            }
+            for i in range(contrib.shape[1] if contrib is not None else 0):
+                cols[f"c_{i}"] = pa.array(np.ascontiguousarray(contrib[a:b, i]))
+            table = pa.table(cols)
+            writer = writer or pq.ParquetWriter(path, table.schema)
+            writer.write_table(table)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def write_model(
+    mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray, contrib: np.ndarray | None, spec: dict, label: str, profile: dict | None = None
+) -> dict:
+    """The model's files (series.parquet, model.joblib, manifest, model.zip, report.json and report.html). `profile`:
+    the seconds of the steps before (read, features, fit, score, ...), written in the report with those of this one."""
+    steps = Steps()
+    steps.step("evaluate")
     mdir.mkdir(parents=True, exist_ok=True)
     metrics = evaluate(score, model.threshold, prep.label, prep.split, prep.times, model.project_type == SUPERVISED)
-    series = pd.DataFrame(
-        {
-            "pos": np.arange(len(score)),
-            "time": prep.df[spec["time_column"]].to_numpy(),
-            "score": score,
-            "label": prep.label.astype(np.int8) if prep.label is not None else np.full(len(score), -1, np.int8),
-            "split": prep.split.astype(str),
-        }
-    )
-    if contrib is not None:
-        for i, _s in enumerate(model.features):
-            series[f"c_{i}"] = contrib[:, i]
-    series.to_parquet(mdir / "series.parquet", index=False)
+    steps.step("write_scores")
+    write_series(mdir / "series.parquet", prep, score, contrib, spec["time_column"])
+    steps.step("write_model")
     joblib.dump(model, mdir / "model.joblib")
     supervised = model.project_type == SUPERVISED
     summary = {
@@ -361,7 +526,8 @@ def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray,
     with zipfile.ZipFile(mdir / "model.zip", "w", zipfile.ZIP_DEFLATED) as z:
         z.write(mdir / "model.joblib", "model.joblib")
         z.write(mdir / "manifest.json", "manifest.json")
-    sig_std = prep.df[model.features].std().replace(0, 1)
+    sig_std = {s: (prep.signal_sd.get(s) or 1.0) for s in model.features}
+    steps.step("report")
     report = {
         "algorithm": model.algorithm,
         "label": label,
@@ -384,6 +550,9 @@ def write_model(mdir: Path, model: TsadModel, prep: Prepared, score: np.ndarray,
         "alarms": alarm_list(score, model.threshold, contrib, model.features, prep.times, prep.split),
         "overview": {"score": _downsample(score), "signals_scaled_std": {s: float(sig_std[s]) for s in model.features[:100]}},
     }
+    steps.step(None)
+    # seconds of each step of this model's training (the series' read and features are shared by the project's models)
+    report["profile"] = {**prep.profile, **(profile or {}), **steps.profile}
     # strict JSON: the warm-up rows' NaN scores (and any non-finite figure) become null, as the server's schema says
     text = dumps(report)
     (mdir / "report.json").write_text(text, encoding="utf-8")

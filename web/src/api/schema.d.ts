@@ -37284,6 +37284,10 @@ export interface components {
                 persistence?: number;
                 epochs_run?: number | null;
                 validation_loss?: number | null;
+                /** @description LOF and the one-class SVM on a long normal period: the rows fitted on, a seeded random sample in time order (every row is scored) */
+                fit_rows?: number;
+                /** @description The normal-period fitting rows that sample was drawn from */
+                fit_sample_of?: number;
             };
             hyperparameters: {
                 [key: string]: (number | string | boolean) | null;
@@ -37352,6 +37356,10 @@ export interface components {
                 warmup_rows: number;
             };
             rows: number;
+            /** @description Seconds of each step of the training (read, order, features, normal_period, fill, fit, score, threshold, evaluate, write_scores, write_model, report); absent in reports written before */
+            profile?: {
+                [key: string]: number;
+            };
             /** @description Rows of each part */
             parts: {
                 warmup: number;
@@ -42311,6 +42319,10 @@ export interface components {
                 persistence?: number;
                 epochs_run?: number | null;
                 validation_loss?: number | null;
+                /** @description LOF and the one-class SVM on a long normal period: the rows fitted on, a seeded random sample in time order (every row is scored) */
+                fit_rows?: number;
+                /** @description The normal-period fitting rows that sample was drawn from */
+                fit_sample_of?: number;
             };
             hyperparameters: {
                 [key: string]: (number | string | boolean) | null;
@@ -42379,6 +42391,10 @@ export interface components {
                 warmup_rows: number;
             };
             rows: number;
+            /** @description Seconds of each step of the training (read, order, features, normal_period, fill, fit, score, threshold, evaluate, write_scores, write_model, report); absent in reports written before */
+            profile?: {
+                [key: string]: number;
+            };
             /** @description Rows of each part */
             parts: {
                 warmup: number;

@@ -225,6 +225,8 @@ export const tsReport = z
         persistence: z.number().int().optional(),
         epochs_run: z.number().int().nullable().optional(),
         validation_loss: figure.optional(),
+        fit_rows: z.number().int().optional().describe('LOF and the one-class SVM on a long normal period: the rows fitted on, a seeded random sample in time order (every row is scored)'),
+        fit_sample_of: z.number().int().optional().describe('The normal-period fitting rows that sample was drawn from'),
       })
       .describe('What the detector learned (PCA-MSPC: components and limits; percentile detectors: the percentile; the autoencoder: window, quantile, epochs)'),
     hyperparameters: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])),
@@ -257,6 +259,10 @@ export const tsReport = z
       .optional()
       .describe('How the signals entered the detector (absent in reports written before these settings)'),
     rows: z.number().int(),
+    profile: z
+      .record(z.string(), z.number())
+      .optional()
+      .describe('Seconds of each step of the training (read, order, features, normal_period, fill, fit, score, threshold, evaluate, write_scores, write_model, report); absent in reports written before'),
     parts: z.object({ warmup: z.number().int(), train: z.number().int(), validation: z.number().int(), test: z.number().int() }).describe('Rows of each part'),
     contributions: z.boolean(),
     alarms: z.array(

@@ -11,7 +11,8 @@ export interface Scores {
   label: Int8Array; // 1 anomaly, 0 normal, -1 unlabelled
   split: Uint8Array; // index into SPLIT_CODES
   timeMs: Float64Array | null; // epoch ms when the time column is a date/time
-  time: (string | number | null)[];
+  /** the time column's value per row (made when asked for: a long series keeps numbers only, in timeMs) */
+  time: Readonly<Record<number, string | number | null>>;
   contrib: Float64Array[]; // per signal, empty when the detector has no contributions
 }
 
