@@ -25,6 +25,7 @@ import { makeOidcService } from './features/oidc/service.js';
 import { makePlatformService } from './features/platform/service.js';
 import { makeDriftService } from './features/platform/drift/service.js';
 import { billableUsage } from './features/platform/stats.js';
+import { platformRepo } from './features/platform/repo.js';
 import type { HostedProjects } from './features/billing/hosted.js';
 import { makeProfileService } from './features/profile/service.js';
 
@@ -72,9 +73,14 @@ export function buildServices(ctx: AppContext) {
 }
 export type Services = ReturnType<typeof buildServices>;
 
-/** The hosted APIs as billing sees them: the platform area's price list, project look-up and billed usage. */
+/** The hosted APIs as billing sees them: the platform area's price list, project look-ups and billed usage. */
 export function hostedForBilling(ctx: AppContext, platform: Pick<ReturnType<typeof makePlatformService>, 'prices' | 'get'>): HostedProjects {
-  return { prices: platform.prices, get: platform.get, usage: (projectId, fromHour, toHour) => billableUsage(ctx.db, projectId, fromHour, toHour) };
+  return {
+    prices: platform.prices,
+    get: platform.get,
+    reviewedIn: (statuses, orgId) => platformRepo.reviewedIn(ctx.db, statuses, orgId),
+    usage: (projectId, fromHour, toHour) => billableUsage(ctx.db, projectId, fromHour, toHour),
+  };
 }
 
 declare module 'fastify' {

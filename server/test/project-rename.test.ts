@@ -1,23 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
-import { DATABASES, makeTestApp, registerAndLogin, STRONG_PASSWORD, type TestApp, tiles, upload, zipOf } from './helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, tiles, upload, zipOf } from './helpers.js';
+import { twoOrgs } from './two-orgs.js';
 
 /** Issue 33: every project page offers Rename, so time-series and image projects are renamed as tabular ones are. */
 describe.each(DATABASES)('renaming time-series and image projects on %s', (kind) => {
-  let t: TestApp;
-  let alice: Awaited<ReturnType<typeof registerAndLogin>>;
-  let bob: Awaited<ReturnType<typeof registerAndLogin>>;
+  const { s, call, body, viewer: newViewer } = twoOrgs(kind, { alice: 'renamer', bob: 'stranger' }, 1);
   const ids: Record<string, string> = {};
-  const call = (method: string, url: string, payload?: unknown, who: { auth: Record<string, string> } = alice, lang = 'en') =>
-    t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: LightMyRequestResponse) => res.json().detail.response;
 
   beforeAll(async () => {
-    t = await makeTestApp(kind, { config: { workers: 1 } });
-    alice = await registerAndLogin(t.app, 'renamer');
-    bob = await registerAndLogin(t.app, 'stranger', 'Other Org');
     const rows = Array.from({ length: 200 }, (_, i) => `${i},${Math.sin(i / 5).toFixed(4)},${(i % 7) / 7}`);
-    const table = await upload(t.app, alice.auth, { name: 'series.csv', content: ['sample,a,b', ...rows].join('\n') }, { type: 'unsupervised' });
+    const table = await upload(s.t.app, s.alice.auth, { name: 'series.csv', content: ['sample,a,b', ...rows].join('\n') }, { type: 'unsupervised' });
     expect(table.statusCode, table.body).toBe(201);
     const ts = await call('POST', `/api/timeseries/register/${body(table).id}`, {
       name: 'Pump series',
@@ -30,13 +22,12 @@ describe.each(DATABASES)('renaming time-series and image projects on %s', (kind)
     expect(ts.statusCode, ts.body).toBe(200);
     ids.ts = body(ts).project_id;
     const zip = await zipOf([...tiles('OK'), ...tiles('NG')]);
-    const images = await upload(t.app, alice.auth, { name: 'tiles.zip', content: zip }, { training_type: 'analysis' });
+    const images = await upload(s.t.app, s.alice.auth, { name: 'tiles.zip', content: zip }, { training_type: 'analysis' });
     expect(images.statusCode, images.body).toBe(201);
     const img = await call('POST', `/api/project/register/${body(images).id}`, { project_type: 'analysis', name: 'Tiles', models: [{ algorithm: 'patchcore' }] });
     expect(img.statusCode, img.body).toBe(200);
     ids.img = body(img).project_id;
   }, 600_000);
-  afterAll(() => t?.close());
 
   it('renames a time-series project: trimmed, answered with the project, listed under the new name', async () => {
     const res = await call('PUT', `/api/timeseries/project/${ids.ts}`, { name: '  Pump, line 2  ' });
@@ -66,13 +57,9 @@ describe.each(DATABASES)('renaming time-series and image projects on %s', (kind)
     // the image route does not rename a time-series project, nor the reverse
     expect((await call('PUT', `/api/image/project/${ids.ts}`, { name: 'x' })).statusCode).toBe(404);
     expect((await call('PUT', `/api/timeseries/project/${ids.img}`, { name: 'x' })).statusCode).toBe(404);
-    expect((await call('PUT', `/api/timeseries/project/${ids.ts}`, { name: 'theirs' }, bob)).statusCode).toBe(404);
-    expect((await call('PUT', `/api/image/project/${ids.img}`, { name: 'theirs' }, bob)).statusCode).toBe(404);
-    const carol = await registerAndLogin(t.app, 'carol', 'Tmp Org');
-    const org = await t.app.ctx.db.selectFrom('users').select('organisation_id').where('email', '=', alice.email).executeTakeFirstOrThrow();
-    await t.app.ctx.db.updateTable('users').set({ organisation_id: org.organisation_id, role: 'viewer' }).where('email', '=', carol.email).execute();
-    const login = await t.app.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email: carol.email, password: STRONG_PASSWORD } });
-    const viewer = { auth: { authorization: `Bearer ${login.json().detail.response.access_token}` } };
+    expect((await call('PUT', `/api/timeseries/project/${ids.ts}`, { name: 'theirs' }, s.bob)).statusCode).toBe(404);
+    expect((await call('PUT', `/api/image/project/${ids.img}`, { name: 'theirs' }, s.bob)).statusCode).toBe(404);
+    const viewer = await newViewer();
     expect((await call('PUT', `/api/timeseries/project/${ids.ts}`, { name: 'viewer' }, viewer)).statusCode).toBe(403);
     expect((await call('PUT', `/api/image/project/${ids.img}`, { name: 'viewer' }, viewer)).statusCode).toBe(403);
     expect(body(await call('GET', `/api/timseseries/project/${ids.ts}`)).name).toBe('Pump, line 2');

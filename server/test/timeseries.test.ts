@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
+import { DATABASES, SHARED_DATA, upload } from './helpers.js';
+import { twoOrgs } from './two-orgs.js';
 
 const read = (...p: string[]) => fs.readFileSync(path.join(SHARED_DATA, ...p), 'utf8');
 const D01 = read('tep_braatz_subset', 'd01_te.csv');
@@ -13,27 +14,19 @@ const SKAB_SIGNALS = ['Accelerometer1RMS', 'Accelerometer2RMS', 'Current', 'Pres
 
 /** SPEC §7 'Time series' and POST update/threshold: register, train, threshold, report, predict; bad input; tenancy. */
 describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
-  let t: TestApp;
-  let alice: Awaited<ReturnType<typeof registerAndLogin>>;
-  let bob: Awaited<ReturnType<typeof registerAndLogin>>;
+  const { s, call, body, viewer: newViewer } = twoOrgs(kind, { alice: 'plant', bob: 'other' }, 2);
   const ids: Record<string, string> = {};
-  const call = (method: string, url: string, payload?: unknown, who: { auth: Record<string, string> } = alice, lang = 'en') =>
-    t.app.inject({ method: method as 'GET', url, payload: payload as object, headers: { ...who.auth, 'accept-language': lang } });
-  const body = (res: LightMyRequestResponse) => res.json().detail.response;
   const msg = (res: LightMyRequestResponse) => res.json().detail[0].msg as string;
 
   async function trained(id: string, lang = 'en') {
-    const p = body(await call('POST', `/api/timeseries/train/model/${id}`, undefined, alice, lang));
-    await t.app.ctx.jobs.waitFor(p.job.id, 600_000);
+    const p = body(await call('POST', `/api/timeseries/train/model/${id}`, undefined, s.alice, lang));
+    await s.t.app.ctx.jobs.waitFor(p.job.id, 600_000);
     return body(await call('GET', `/api/timseseries/project/${id}`));
   }
 
   beforeAll(async () => {
-    t = await makeTestApp(kind, { config: { workers: 2 } });
-    alice = await registerAndLogin(t.app, 'plant');
-    bob = await registerAndLogin(t.app, 'other', 'Other Org');
     const up = async (name: string, content: string, fields: Record<string, string> = {}) => {
-      const res = await upload(t.app, alice.auth, { name, content }, fields);
+      const res = await upload(s.t.app, s.alice.auth, { name, content }, fields);
       if (res.statusCode >= 300) throw new Error(res.body);
       return body(res).id as string;
     };
@@ -46,12 +39,11 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     ids.dup = await up('dup.csv', [lines[0], ...lines.slice(1, 100), lines[5]].join('\n'));
     ids.words = await up('words.csv', 'sample,x,word\n' + Array.from({ length: 40 }, (_, i) => `${i},${i % 7},${i % 2 ? 'a' : 'b'}`).join('\n'));
   }, 900_000);
-  afterAll(() => t?.close());
 
   const tep = { name: 'TEP fault 1', project_type: 'time_series_anomaly_detection_unsupervised', time_column: 'sample', feature_variables: TEP_SIGNALS, target_variables: ['fault'] };
 
   it('every SPEC §7 time-series call is in the OpenAPI document, with response schemas', async () => {
-    const docs = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const docs = (await s.t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     for (const p of [
       '/api/timeseries/register/{id}', '/api/timeseries/train/model/{id}', '/api/timseseries/project/{id}', '/api/timeseries/train/result/{id}',
       '/api/timeseries/report/{id}', '/api/timeseries/prediction/{id}', '/api/timeseries/prediction/result/{id}', '/api/timeseries/model/download/{project}/{model}',
@@ -62,7 +54,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
 
   it('names every detector and parameter in the caller\'s language, from the one catalogue', async () => {
     const en = body(await call('GET', '/api/timeseries/catalogue'));
-    const ja = body(await call('GET', '/api/timeseries/catalogue', undefined, alice, 'ja'));
+    const ja = body(await call('GET', '/api/timeseries/catalogue', undefined, s.alice, 'ja'));
     expect(ja.unsupervised.map((a: { key: string }) => a.key)).toEqual(en.unsupervised.map((a: { key: string }) => a.key));
     const pca = (c: { unsupervised: { key: string; label: string; params: unknown[] }[] }) => c.unsupervised.find((a) => a.key === 'pca_mspc')!;
     expect(pca(en).label).toBe("PCA-MSPC (Hotelling's T² and Q statistic / SPE)");
@@ -78,7 +70,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
 
   it('refuses bad input before anything is stored, in the caller\'s language', async () => {
     const before = body(await call('GET', '/api/timeseries/project/list/')).total;
-    const reg = (payload: object, id = ids.d01, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, payload, alice, lang);
+    const reg = (payload: object, id = ids.d01, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, payload, s.alice, lang);
     expect(msg(await reg({ ...tep, models: [] }))).toBe('At least one model must be selected');
     expect(msg(await reg({ ...tep, time_column: null, models: [{ algorithm: 'pca_mspc' }] }))).toContain('no datetime column');
     expect(msg(await reg({ ...tep, time_column: null, models: [{ algorithm: 'pca_mspc' }] }, ids.d01, 'ja'))).toContain('日時列がありません');
@@ -107,7 +99,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
   });
 
   it('offers a default normal period from the label: the rows before the first anomaly, all rows when none; else the first half', async () => {
-    const dflt = async (id: string, q: string, lang = 'en') => call('GET', `/api/timeseries/normal/default/${id}?${q}`, undefined, alice, lang);
+    const dflt = async (id: string, q: string, lang = 'en') => call('GET', `/api/timeseries/normal/default/${id}?${q}`, undefined, s.alice, lang);
     // d01_te: samples 1-160 normal, the fault from sample 161
     expect(body(await dflt(ids.d01, 'time_column=sample&target=fault'))).toEqual({ mode: 'rows', rows: 160, total: 960, source: 'label_before_first_anomaly', end: 160 });
     expect(body(await dflt(ids.d00, 'time_column=sample&target=fault'))).toEqual({ mode: 'rows', rows: 500, total: 500, source: 'label_all_normal', end: 500 });
@@ -116,7 +108,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(body(await dflt(ids.skab, 'target=anomaly'))).toMatchObject({ source: 'label_before_first_anomaly', end: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
     const bad = await dflt(ids.d01, 'time_column=sample&target=nope', 'ja');
     expect(bad.statusCode).toBe(422);
-    expect((await call('GET', `/api/timeseries/normal/default/${ids.d01}?time_column=sample`, undefined, bob)).statusCode).toBe(404);
+    expect((await call('GET', `/api/timeseries/normal/default/${ids.d01}?time_column=sample`, undefined, s.bob)).statusCode).toBe(404);
     // registered without a normal period: the same default is stored
     const p = body(await call('POST', `/api/timeseries/register/${ids.d01}`, { ...tep, name: 'default normal', models: [{ algorithm: 'pca_mspc' }] }));
     expect(p.normal).toEqual({ mode: 'rows', rows: 160 });
@@ -192,7 +184,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(html.body).toContain('<html lang="en">');
     expect(html.body).toContain('PCA-MSPC (Hotelling&#x27;s T² and Q statistic / SPE)</h1>');
     expect(html.body).toContain('<th>Confidence of the control limits</th>');
-    const htmlJa = await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`, undefined, alice, 'ja');
+    const htmlJa = await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`, undefined, s.alice, 'ja');
     expect(htmlJa.body).toContain('<html lang="ja">');
     expect(htmlJa.body).toContain('PCA-MSPC（ホテリングのT²とQ統計量(SPE)）</h1>');
     expect(htmlJa.body).toContain('<th>誤警報率（FAR）</th>');
@@ -201,7 +193,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(zip.headers['content-type']).toBe('application/zip');
 
     // a saved threshold is shown and used by predictions after it
-    expect((await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }, bob)).statusCode).toBe(404);
+    expect((await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }, s.bob)).statusCode).toBe(404);
     const saved = body(await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1e9 }));
     expect(saved).toMatchObject({ saved_threshold: 1e9, threshold: 1e9 });
     // every figure of the report follows the threshold in force (issue 33): no alarm, no event detected at 1e9
@@ -214,17 +206,17 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(htmlSaved).toContain('<tr><th>Alarms</th><td>0</td></tr>');
     expect(htmlSaved).toContain('>threshold 1e+09</text>');
     expect(htmlSaved.split('<h2>Alarms</h2>')[1].match(/<tr>/g)).toHaveLength(1); // the header row only
-    const htmlSavedJa = (await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`, undefined, alice, 'ja')).body;
+    const htmlSavedJa = (await call('GET', `/api/timeseries/report/download/${p.project_id}/1_pca_mspc`, undefined, s.alice, 'ja')).body;
     expect(htmlSavedJa).toContain('学習後に保存したしきい値（1e+09）');
     const pred = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
     expect(pred.report_type).toBe('time-series');
-    const job = await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 600_000);
+    const job = await s.t.app.ctx.jobs.waitFor((await s.t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred.id).executeTakeFirstOrThrow()).job_id!, 600_000);
     expect(job.state).toBe('succeeded');
     const res = body(await call('GET', `/api/timeseries/prediction/result/${pred.id}`));
     expect(res.result.anomaly).toMatchObject({ threshold: 1e9, alarm_rows: 0 });
     await call('POST', `/api/update/threshold/${p.project_id}/1_pca_mspc`, { threshold: 1 });
     const pred2 = body(await call('POST', `/api/timeseries/prediction/${p.project_id}`, { model_key: '1_pca_mspc', dataset_id: ids.d01new }));
-    await t.app.ctx.jobs.waitFor((await t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred2.id).executeTakeFirstOrThrow()).job_id!, 600_000);
+    await s.t.app.ctx.jobs.waitFor((await s.t.app.ctx.db.selectFrom('predictions').select('job_id').where('id', '=', pred2.id).executeTakeFirstOrThrow()).job_id!, 600_000);
     const r2 = body(await call('GET', `/api/timeseries/prediction/result/${pred2.id}`));
     expect(r2.result.anomaly.alarm_rows).toBeGreaterThan(700);
     const ps = body(await call('GET', `/api/timeseries/prediction/series/${pred2.id}?points=100`));
@@ -260,21 +252,21 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
   }, 900_000);
 
   it('a time series ordered by a whole-number column (no dates): registered, charted, checked and trained by rows', async () => {
-    const datasets = async () => (await t.app.ctx.db.selectFrom('datasets').select('id').execute()).length;
+    const datasets = async () => (await s.t.app.ctx.db.selectFrom('datasets').select('id').execute()).length;
     const before = await datasets();
     // a float column, or text, does not order a time series: refused in the caller's language, nothing stored
-    const floatRes = await upload(t.app, alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 float', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'XMEAS_1' });
+    const floatRes = await upload(s.t.app, s.alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 float', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'XMEAS_1' });
     expect(floatRes.statusCode).toBe(422);
     expect(msg(floatRes)).toContain('neither dates and times nor whole numbers');
-    const ja = await upload(t.app, alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 float', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'XMEAS_1' }, { 'accept-language': 'ja' });
+    const ja = await upload(s.t.app, s.alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 float', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'XMEAS_1' }, { 'accept-language': 'ja' });
     expect(msg(ja)).toContain('行の順序を表す整数');
     expect(await datasets()).toBe(before);
 
-    const res = await upload(t.app, alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 ordered', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'sample' });
+    const res = await upload(s.t.app, s.alice.auth, { name: 'd00.csv', content: D00 }, { name: 'd00 ordered', training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'sample' });
     expect(res.statusCode).toBe(201);
     const ds = body(res);
     expect(ds.datetime_column).toBe('sample');
-    const schema = await t.app.ctx.db.selectFrom('datasets').select('schema_json').where('id', '=', ds.id).executeTakeFirstOrThrow();
+    const schema = await s.t.app.ctx.db.selectFrom('datasets').select('schema_json').where('id', '=', ds.id).executeTakeFirstOrThrow();
     expect(JSON.parse(schema.schema_json).find((c: { name: string }) => c.name === 'sample').type).toBe('integer');
 
     // the series chart uses the sample numbers as its axis, and zooms on them
@@ -292,11 +284,11 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(msg(await reg({ resample: '1s', models: [{ algorithm: 'pca_mspc' }] }))).toMatch(/resampl/i);
     // duplicate or unsorted order numbers: duplicates refused naming the first, unsorted rows sorted and said so
     const lines = D00.trim().split('\n');
-    const dupRes = await upload(t.app, alice.auth, { name: 'dup.csv', content: [lines[0], ...lines.slice(1, 100), lines[5]].join('\n') }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' });
+    const dupRes = await upload(s.t.app, s.alice.auth, { name: 'dup.csv', content: [lines[0], ...lines.slice(1, 100), lines[5]].join('\n') }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' });
     expect(dupRes.statusCode).toBe(201);
     expect(msg(await reg({ models: [{ algorithm: 'pca_mspc' }] }, body(dupRes).id))).toMatch(/1 duplicate timestamps \(first: 5\)/);
     const shuffled = [lines[0], ...lines.slice(1).reverse()].join('\n');
-    const unsorted = body(await upload(t.app, alice.auth, { name: 'reversed.csv', content: shuffled }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' }));
+    const unsorted = body(await upload(s.t.app, s.alice.auth, { name: 'reversed.csv', content: shuffled }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'sample' }));
     const p = body(await reg({ target_variables: [], windows: [5], normal: { mode: 'range', start: 1, end: 300 }, models: [{ algorithm: 'pca_mspc' }, { algorithm: 'sequence_autoencoder', params: { window: 20, epochs: 3, filters: 8 } }] }, unsorted.id));
     expect(p.time_column).toBe('sample');
     expect(p.notes).toContain('sorted:sample');
@@ -304,7 +296,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const done = await trained(p.project_id, 'ja');
     expect(done.models.map((m: { state: string }) => m.state)).toEqual(['done', 'done']);
     expect(done.models[1].trained_threshold).toBeGreaterThan(0);
-    const job = await t.app.ctx.db.selectFrom('jobs').select('log').where('id', '=', done.job.id).executeTakeFirstOrThrow();
+    const job = await s.t.app.ctx.db.selectFrom('jobs').select('log').where('id', '=', done.job.id).executeTakeFirstOrThrow();
     expect(job.log).toContain('行が時刻順ではなかったため、時刻列で並べ替えました。');
     expect(job.log).toContain('500行、特徴量');
     expect(job.log).not.toContain('training rows');
@@ -335,7 +327,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
   }, 900_000);
 
   it('slowly drifting signals enter as their change over L rows: refused when wrong (en and ja), else trained and shown', async () => {
-    const res = await upload(t.app, alice.auth, { name: 'skab-drift.csv', content: SKAB }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
+    const res = await upload(s.t.app, s.alice.auth, { name: 'skab-drift.csv', content: SKAB }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
     expect(res.statusCode, res.body).toBe(201);
     const id = body(res).id as string;
     const before = body(await call('GET', '/api/timeseries/project/list/')).total;
@@ -351,7 +343,7 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
       normal: { mode: 'rows', rows: 400 },
       models: [{ algorithm: 'pca_mspc', params: { confidence: 0.995, alarm_k: 10, alarm_n: 20 } }],
     };
-    const reg = (payload: object, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, { ...c2, ...payload }, alice, lang);
+    const reg = (payload: object, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, { ...c2, ...payload }, s.alice, lang);
     const signals = SKAB_SIGNALS.filter((s) => s !== 'Thermocouple');
     expect(msg(await reg({ feature_variables: signals }))).toBe(
       'The slowly drifting signal "Thermocouple" is not among the selected signals; choose it as a signal or take it out of the drifting ones.',
@@ -389,10 +381,10 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     const lines = SKAB.trim().split(/\r?\n/);
     // every 3rd second missing and a repeated timestamp: irregular
     const irregular = [lines[0], ...lines.slice(1).filter((_, i) => i % 3 !== 2), lines[10]].join('\n');
-    const res = await upload(t.app, alice.auth, { name: 'irregular.csv', content: irregular }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
+    const res = await upload(s.t.app, s.alice.auth, { name: 'irregular.csv', content: irregular }, { training_type: 'time_series_anomaly_detection_unsupervised', datetime_column: 'datetime' });
     expect(res.statusCode, res.body).toBe(201);
     const id = body(res).id as string;
-    const reg = (payload: object, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, { name: 'SKAB irregular', project_type: 'time_series_anomaly_detection_unsupervised', feature_variables: SKAB_SIGNALS, models: [{ algorithm: 'pca_mspc' }], ...payload }, alice, lang);
+    const reg = (payload: object, lang = 'en') => call('POST', `/api/timeseries/register/${id}`, { name: 'SKAB irregular', project_type: 'time_series_anomaly_detection_unsupervised', feature_variables: SKAB_SIGNALS, models: [{ algorithm: 'pca_mspc' }], ...payload }, s.alice, lang);
     expect(msg(await reg({}))).toMatch(/duplicate timestamps/);
     expect(msg(await reg({ resample: '1 fortnight' }))).toContain('not understood');
     expect(msg(await reg({ resample: '1 fortnight' }, 'ja'))).toContain('解釈できません');
@@ -410,15 +402,11 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
   }, 900_000);
 
   it('another organisation sees nothing; viewers cannot write', async () => {
-    expect((await call('GET', `/api/timseseries/project/${ids.tep}`, undefined, bob)).statusCode).toBe(404);
-    expect((await call('GET', `/api/timeseries/threshold/${ids.tep}/1_pca_mspc`, undefined, bob)).statusCode).toBe(404);
-    expect((await call('POST', `/api/timeseries/train/model/${ids.tep}`, {}, bob)).statusCode).toBe(404);
+    expect((await call('GET', `/api/timseseries/project/${ids.tep}`, undefined, s.bob)).statusCode).toBe(404);
+    expect((await call('GET', `/api/timeseries/threshold/${ids.tep}/1_pca_mspc`, undefined, s.bob)).statusCode).toBe(404);
+    expect((await call('POST', `/api/timeseries/train/model/${ids.tep}`, {}, s.bob)).statusCode).toBe(404);
     // a viewer of Alice's organisation
-    const carol = await registerAndLogin(t.app, 'carol', 'Tmp Org');
-    const org = await t.app.ctx.db.selectFrom('users').select('organisation_id').where('email', '=', alice.email).executeTakeFirstOrThrow();
-    await t.app.ctx.db.updateTable('users').set({ organisation_id: org.organisation_id, role: 'viewer' }).where('email', '=', carol.email).execute();
-    const login = await t.app.inject({ method: 'POST', url: '/account/api/auth/login', payload: { email: carol.email, password: STRONG_PASSWORD } });
-    const viewer = { auth: { authorization: `Bearer ${login.json().detail.response.access_token}` } };
+    const viewer = await newViewer();
     expect((await call('GET', `/api/timseseries/project/${ids.tep}`, undefined, viewer)).statusCode).toBe(200);
     expect((await call('POST', `/api/update/threshold/${ids.tep}/1_pca_mspc`, { threshold: 2 }, viewer)).statusCode).toBe(403);
     expect((await call('DELETE', `/api/timeseries/project/delete/${ids.tep}`, undefined, viewer)).statusCode).toBe(403);

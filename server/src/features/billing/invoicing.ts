@@ -97,10 +97,8 @@ export function makeInvoicing(core: BillingCore) {
 
   /** Invoices of every billable project up to today; generating twice creates nothing new. */
   async function generate(orgId?: string): Promise<number> {
-    let q = db.selectFrom('platform_projects').selectAll().where('status', 'in', [...BILLABLE]).where('reviewed_at', 'is not', null);
-    if (orgId) q = q.where('organisation_id', '=', orgId);
     let n = 0;
-    for (const p of await q.execute()) n += await generateFor(p);
+    for (const p of await hosted.reviewedIn(BILLABLE, orgId)) n += await generateFor(p);
     return n;
   }
 

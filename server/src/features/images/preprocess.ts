@@ -38,7 +38,7 @@ function appliedOf(job: JobView) {
 }
 
 export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
-  const { jobs, storage, db } = ctx;
+  const { jobs } = ctx;
   const jobDir = (id: string) => path.join(ctx.config.dataDir, 'jobs', id); // where jobs.create puts a job's output
   const registeredFile = (id: string) => path.join(jobDir(id), 'registered.json');
 
@@ -120,19 +120,9 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       const r = appliedOf(job);
       let datasetId: string | null = null;
       if (fs.existsSync(registeredFile(tempId))) datasetId = (JSON.parse(fs.readFileSync(registeredFile(tempId), 'utf8')) as { dataset_id: string }).dataset_id;
-      let sample: { id: string; label: string | null; split: string; width: number; height: number }[] = [];
+      let sample: SampleItem[] = [];
       const manifestFile = path.join(jobDir(tempId), 'manifest.json');
-      if (r && !datasetId && fs.existsSync(manifestFile)) {
-        const m = JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as { items: { id: string; label: string | null; split: string; width: number; height: number }[] };
-        // a few of each class, so the result shows every class
-        const by = new Map<string, typeof sample>();
-        for (const it of m.items) {
-          const list = by.get(it.label ?? '') ?? [];
-          if (list.length < 6) list.push({ id: it.id, label: it.label, split: it.split, width: it.width, height: it.height });
-          by.set(it.label ?? '', list);
-        }
-        sample = [...by.values()].flat().slice(0, 24);
-      }
+      if (r && !datasetId && fs.existsSync(manifestFile)) sample = sampleOf((JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as { items: SampleItem[] }).items);
       return {
         temp_id: job.id,
         source_dataset_id: job.subject_id!,
@@ -157,53 +147,11 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       const parent = await svc.getImageDataset(auth, job.subject_id!).catch(() => null);
       if (!parent) throw new AppError(404, 'dataset_not_found');
       const r = appliedOf(job)!;
-      const id = crypto.randomUUID();
-      const t = now();
-      const history = [
-        ...(JSON.parse(parent.row.preprocess_history) as unknown[]),
-        { process_type: 'image', action_name: 'image_preprocess', changes: r.operations, modified_at: t },
-      ];
-      const row: DatasetTable = {
-        ...parent.row,
-        id,
-        name: b.name,
-        comment: b.comment,
-        file_name: `${b.name.replace(/[\\/:*?"<>|]/g, '_')}.zip`,
-        file_size: fs.existsSync(path.join(out, 'dataset.zip')) ? fs.statSync(path.join(out, 'dataset.zip')).size : dirSize(out),
-        row_count: r.total,
-        column_count: r.classes.length,
-        schema_json: '[]',
-        stats_json: '[]',
-        datetime_column: null,
-        preprocessed: 1,
-        preprocess_history: JSON.stringify(history),
-        parent_dataset_name: parent.row.name,
-        statistics_job_id: null,
-        created_by: auth.userId,
-        created_at: t,
-        updated_at: t,
-      };
-      const tempDir = storage.makeTempDir();
-      fs.renameSync(out, path.join(tempDir, IMAGE_DIR));
-      // the processed images as a ZIP in the upload layout: the dataset's "original file" for downloads
-      const zip = path.join(tempDir, IMAGE_DIR, 'dataset.zip');
-      if (fs.existsSync(zip)) fs.renameSync(zip, path.join(tempDir, 'original.zip'));
-      const key = datasetKey(auth.orgId, id);
-      try {
-        storage.commitDir(tempDir, key);
-        await db.insertInto('datasets').values(row).execute();
-      } catch (e) {
-        // put the run's output back, so registering can be tried again
-        const images = fs.existsSync(storage.pathOf(`${key}/${IMAGE_DIR}`)) ? storage.pathOf(`${key}/${IMAGE_DIR}`) : path.join(tempDir, IMAGE_DIR);
-        if (fs.existsSync(images)) fs.renameSync(images, out);
-        const orig = fs.existsSync(storage.pathOf(`${key}/original.zip`)) ? storage.pathOf(`${key}/original.zip`) : path.join(tempDir, 'original.zip');
-        if (fs.existsSync(orig) && fs.existsSync(out)) fs.renameSync(orig, path.join(out, 'dataset.zip'));
-        storage.remove(key);
-        fs.rmSync(tempDir, { recursive: true, force: true });
-        throw e;
-      }
+      const fileSize = fs.existsSync(path.join(out, 'dataset.zip')) ? fs.statSync(path.join(out, 'dataset.zip')).size : dirSize(out);
+      const row = processedRow(parent.row, r, b, fileSize, auth.userId);
+      await commitRun(ctx, out, datasetKey(auth.orgId, row.id), row);
       fs.mkdirSync(out, { recursive: true });
-      fs.writeFileSync(registeredFile(tempId), JSON.stringify({ dataset_id: id }));
+      fs.writeFileSync(registeredFile(tempId), JSON.stringify({ dataset_id: row.id }));
       return { ...toView(row), image: { classes: r.classes, counts: r.counts, skipped: skippedIn(r.skipped, lang), total: r.total } };
     },
 
@@ -226,6 +174,67 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       return dest;
     },
   };
+}
+
+type SampleItem = { id: string; label: string | null; split: string; width: number; height: number };
+
+/** A few processed images of each class, so the result shows every class. */
+function sampleOf(items: SampleItem[]): SampleItem[] {
+  const by = new Map<string, SampleItem[]>();
+  for (const it of items) {
+    const list = by.get(it.label ?? '') ?? [];
+    if (list.length < 6) list.push({ id: it.id, label: it.label, split: it.split, width: it.width, height: it.height });
+    by.set(it.label ?? '', list);
+  }
+  return [...by.values()].flat().slice(0, 24);
+}
+
+/** The new dataset's row: its parent's, with the run's counts, the operations added to its history, and a new name. */
+function processedRow(parent: DatasetTable, r: NonNullable<ReturnType<typeof appliedOf>>, b: { name: string; comment: string }, fileSize: number, userId: string): DatasetTable {
+  const t = now();
+  const history = [...(JSON.parse(parent.preprocess_history) as unknown[]), { process_type: 'image', action_name: 'image_preprocess', changes: r.operations, modified_at: t }];
+  return {
+    ...parent,
+    id: crypto.randomUUID(),
+    name: b.name,
+    comment: b.comment,
+    file_name: `${b.name.replace(/[\\/:*?"<>|]/g, '_')}.zip`,
+    file_size: fileSize,
+    row_count: r.total,
+    column_count: r.classes.length,
+    schema_json: '[]',
+    stats_json: '[]',
+    datetime_column: null,
+    preprocessed: 1,
+    preprocess_history: JSON.stringify(history),
+    parent_dataset_name: parent.name,
+    statistics_job_id: null,
+    created_by: userId,
+    created_at: t,
+    updated_at: t,
+  };
+}
+
+/** Moves a run's folder `out` into the dataset `key` and inserts its row; on failure the run's output is put back, so
+ * registering can be tried again. */
+async function commitRun({ storage, db }: AppContext, out: string, key: string, row: DatasetTable) {
+  const tempDir = storage.makeTempDir();
+  fs.renameSync(out, path.join(tempDir, IMAGE_DIR));
+  // the processed images as a ZIP in the upload layout: the dataset's "original file" for downloads
+  const zip = path.join(tempDir, IMAGE_DIR, 'dataset.zip');
+  if (fs.existsSync(zip)) fs.renameSync(zip, path.join(tempDir, 'original.zip'));
+  try {
+    storage.commitDir(tempDir, key);
+    await db.insertInto('datasets').values(row).execute();
+  } catch (e) {
+    const images = fs.existsSync(storage.pathOf(`${key}/${IMAGE_DIR}`)) ? storage.pathOf(`${key}/${IMAGE_DIR}`) : path.join(tempDir, IMAGE_DIR);
+    if (fs.existsSync(images)) fs.renameSync(images, out);
+    const orig = fs.existsSync(storage.pathOf(`${key}/original.zip`)) ? storage.pathOf(`${key}/original.zip`) : path.join(tempDir, 'original.zip');
+    if (fs.existsSync(orig) && fs.existsSync(out)) fs.renameSync(orig, path.join(out, 'dataset.zip'));
+    storage.remove(key);
+    fs.rmSync(tempDir, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 /** `n` images taken in turn from each class, so a preview shows every class. */

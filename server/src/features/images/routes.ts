@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthContext, requireWriter } from '../../auth/guard.js';
@@ -29,10 +29,9 @@ import {
   projectIdParams,
   thresholdBody,
 } from './schemas.js';
-import { engineError } from './service.js';
 import { imageOperations } from '../datasets/history.js';
 import { imageDatasetView } from '../datasets/responses.js';
-import { imageIngestJob, imagePredictJob } from './jobs.js';
+import type { imagePredictJob } from './jobs.js';
 import type { SpecOf } from '../../jobs/kind.js';
 
 const tags = ['image'];
@@ -91,14 +90,40 @@ const sendFile = (reply: FastifyReply, file: string, type: string, download?: st
   return reply.send(fs.createReadStream(file));
 };
 
-export default async function imageRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { jobs, storage } = app.ctx;
-  const { images: svc, timeSeries, runs, predictions } = app.services;
-  const pre = makeImagePreprocess(app.ctx, svc);
-  svc.installJobHandlers();
+/** The uploaded images (or one ZIP) of a prediction saved into `inputs`, under numbered names (ids never become paths). */
+async function receiveImages(req: FastifyRequest, inputs: string, maxUploadMb: number) {
+  const files: { path: string; name: string }[] = [];
+  let zip: string | null = null;
+  for await (const part of req.parts({ limits: { fileSize: maxUploadMb * 1024 * 1024, files: 500 } })) {
+    if (part.type !== 'file') continue;
+    const ext = path.extname(part.filename || '').toLowerCase();
+    if (ext !== '.zip' && !IMAGE_EXT.includes(ext)) {
+      part.file.resume();
+      throw new AppError(422, M.notImageFile, { name: part.filename }, 'files');
+    }
+    const dest = path.join(inputs, `${String(files.length).padStart(6, '0')}${ext}`);
+    await pipeline(part.file, fs.createWriteStream(dest));
+    if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${maxUploadMb} MB` });
+    if (ext === '.zip') zip = dest;
+    else files.push({ path: dest, name: path.basename(part.filename) });
+  }
+  return { files, zip };
+}
 
-  // ---- datasets --------------------------------------------------------------------------------------------
+export default async function imageRoutes(app: FastifyInstance) {
+  const pre = makeImagePreprocess(app.ctx, app.services.images);
+  app.services.images.installJobHandlers();
+  // registered in this order: the OpenAPI document lists the paths so
+  datasetRoutes(app, pre);
+  preprocessRoutes(app, pre);
+  trainingRoutes(app);
+  resultRoutes(app);
+  predictionRoutes(app);
+}
+
+function datasetRoutes(app: FastifyInstance, pre: ReturnType<typeof makeImagePreprocess>) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const svc = app.services.images;
   r.get('/image/dataset/:id', { schema: { tags, summary: 'An image dataset: classes, counts per class and split, skipped ZIP entries', params: idParams, response: envelope(datasetShape) } }, async (req) =>
     ok(await svc.summary(req.auth, req.params.id, langOf(req.headers['accept-language']))),
   );
@@ -125,7 +150,10 @@ export default async function imageRoutes(app: FastifyInstance) {
     },
   );
 
-  // ---- pre-processing (SPEC §7 'Image') ---------------------------------------------------------------------
+}
+
+function preprocessRoutes(app: FastifyInstance, pre: ReturnType<typeof makeImagePreprocess>) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/image/preprocess/:dataset_id',
     {
@@ -160,7 +188,12 @@ export default async function imageRoutes(app: FastifyInstance) {
     async (req) => ok(await pre.register(req.auth, req.params.temp_id, req.body, langOf(req.headers['accept-language']))),
   );
 
-  // ---- training --------------------------------------------------------------------------------------------
+}
+
+function trainingRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { jobs } = app.ctx;
+  const svc = app.services.images;
   const trainBody = z.object({ model_keys: z.array(z.string().max(100)).optional() }).nullish();
   r.post('/train/:project_id', { preHandler: requireWriter, schema: { tags, summary: 'Train the image models of a project (a job; poll image/train/result)', params: projectIdParams, body: trainBody, response: envelope(projectShape) } }, async (req) =>
     ok(await svc.train(req.auth, req.params.project_id, req.body?.model_keys, langOf(req.headers['accept-language']))),
@@ -203,7 +236,11 @@ export default async function imageRoutes(app: FastifyInstance) {
     ok(await svc.rename(req.auth, req.params.project_id, req.body.name)),
   );
 
-  // ---- results ---------------------------------------------------------------------------------------------
+}
+
+function resultRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { images: svc, timeSeries, runs } = app.services;
   r.get('/detail/:project_id/:model_key', { schema: { tags, summary: 'Metrics, confusion matrix, gallery, held-out scores and threshold of a model', params: modelParams, response: envelope(detailShape) } }, async (req) =>
     ok(await svc.detail(req.auth, req.params.project_id, req.params.model_key, langOf(req.headers['accept-language']))),
   );
@@ -259,7 +296,12 @@ export default async function imageRoutes(app: FastifyInstance) {
     sendFile(reply, await modelFile(req, 'model.pt'), 'application/octet-stream', `${req.params.model_key}.pt`),
   );
 
-  // ---- prediction ------------------------------------------------------------------------------------------
+}
+
+function predictionRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { storage } = app.ctx;
+  const { images: svc, predictions } = app.services;
   r.post(
     '/prediction/result/:project_id/:model_key',
     { preHandler: requireWriter, schema: { tags, summary: 'Predict images: multipart files (images or one ZIP), or JSON {dataset_id} of an image dataset', params: modelParams, consumes: ['multipart/form-data', 'application/json'], response: envelope(predictionShape) } },
@@ -276,29 +318,11 @@ export default async function imageRoutes(app: FastifyInstance) {
       if (req.isMultipart()) {
         const inputs = storage.pathOf(`${resultKey}-inputs`);
         fs.mkdirSync(inputs, { recursive: true });
-        const files: { path: string; name: string }[] = [];
-        let zip: string | null = null;
         try {
-          for await (const part of req.parts({ limits: { fileSize: app.ctx.config.maxUploadMb * 1024 * 1024, files: 500 } })) {
-            if (part.type !== 'file') continue;
-            const ext = path.extname(part.filename || '').toLowerCase();
-            if (ext !== '.zip' && !IMAGE_EXT.includes(ext)) {
-              part.file.resume();
-              throw new AppError(422, M.notImageFile, { name: part.filename }, 'files');
-            }
-            const dest = path.join(inputs, `${String(files.length).padStart(6, '0')}${ext}`);
-            await pipeline(part.file, fs.createWriteStream(dest));
-            if (part.file.truncated) throw new AppError(413, 'file_too_large', { size: `${app.ctx.config.maxUploadMb} MB` });
-            if (ext === '.zip') zip = dest;
-            else files.push({ path: dest, name: path.basename(part.filename) });
-          }
+          const { files, zip } = await receiveImages(req, inputs, app.ctx.config.maxUploadMb);
           if (zip) {
             const out = path.join(inputs, 'unpacked');
-            const job = await jobs.create({ orgId: req.auth.orgId, userId: req.auth.userId, kind: imageIngestJob, spec: { zip, kind: 'inference', output_dir: out, lang: langOf(req.headers['accept-language']) } });
-            const done = await jobs.waitFor(job.id, 15 * 60_000);
-            if (done.state !== 'succeeded') throw new AppError(422, M.ingestFailed, { reason: done.error ?? done.state }, 'files');
-            const res = imageIngestJob.resultOf(done);
-            if (res && 'error' in res) throw engineError(res.error.code, res.error.params, 422, 'files');
+            await svc.ingestZip(req.auth, zip, 'inference', out, langOf(req.headers['accept-language']), 'files');
             spec.dataset_dir = out;
             datasetName = path.basename(zip);
           } else {

@@ -85,20 +85,21 @@ function settingsOf(row: StatisticalProjectTable): Settings {
   };
 }
 
-export async function register(d: StatisticalDeps, auth: AuthContext, datasetId: string, body: RegisterBody, lang: Lang) {
-  const { db, datasets } = d;
-  const ds = await datasets.getRow(auth, datasetId);
-  if (!body.name) throw bad('name', 'name_required');
-  const s = normalizeSettings({ ...body, groups: body.groups ?? [] }, columnsOf(ds));
-  await checkData(d, s, ds);
-  const t = now();
-  const row: StatisticalProjectTable = {
-    id: crypto.randomUUID(),
-    organisation_id: auth.orgId,
-    dataset_id: ds.id,
-    dataset_name: ds.name,
-    name: body.name,
-    comment: body.comment ?? '',
+/**
+ * The settings of a run on `ds`, normalised against its columns and its data checked (registering and running
+ * again alike). A dataset's data never change (pre-processing makes a new one), so settings equal to `checked` (the
+ * stored ones, checked at registration) are not checked again; the engine checks them once more as it runs.
+ */
+async function checkedSettings(d: StatisticalDeps, asked: Settings, ds: DatasetTable, checked?: Settings): Promise<Settings> {
+  const columns = columnsOf(ds);
+  const s = normalizeSettings(asked, columns);
+  if (!checked || JSON.stringify(s) !== JSON.stringify(normalizeSettings(checked, columns))) await checkData(d, s, ds);
+  return s;
+}
+
+/** The project row's columns that hold the settings. */
+function settingsColumns(s: Settings) {
+  return {
     test_type: s.test_type,
     variable1: s.variable1,
     variable2: s.variable2,
@@ -110,6 +111,23 @@ export async function register(d: StatisticalDeps, auth: AuthContext, datasetId:
     significance_level: s.significance_level,
     alternative: s.alternative,
     equal_variance: s.equal_variance,
+  };
+}
+
+export async function register(d: StatisticalDeps, auth: AuthContext, datasetId: string, body: RegisterBody, lang: Lang) {
+  const { db, datasets } = d;
+  const ds = await datasets.getRow(auth, datasetId);
+  if (!body.name) throw bad('name', 'name_required');
+  const s = await checkedSettings(d, { ...body, groups: body.groups ?? [] }, ds);
+  const t = now();
+  const row: StatisticalProjectTable = {
+    id: crypto.randomUUID(),
+    organisation_id: auth.orgId,
+    dataset_id: ds.id,
+    dataset_name: ds.name,
+    name: body.name,
+    comment: body.comment ?? '',
+    ...settingsColumns(s),
     state: 'ready',
     job_id: null,
     error: null,
@@ -131,23 +149,10 @@ export async function run(d: StatisticalDeps, auth: AuthContext, id: string, pat
   const ds = await datasets.getRow(auth, row.dataset_id);
   const { name, ...changes } = patch ?? {};
   const stored = settingsOf(row);
-  const s = normalizeSettings({ ...stored, ...stripUndefined(changes) } as Settings, columnsOf(ds));
-  // A dataset's data never change (pre-processing makes a new one), so unchanged settings were checked at
-  // registration already; the engine checks them once more as it runs.
-  if (JSON.stringify(s) !== JSON.stringify(normalizeSettings(stored, columnsOf(ds)))) await checkData(d, s, ds);
+  const s = await checkedSettings(d, { ...stored, ...stripUndefined(changes) } as Settings, ds, stored);
   await projectRepo.update(db, auth.orgId, id, {
     name: name || row.name,
-    variable1: s.variable1,
-    variable2: s.variable2,
-    category: s.category,
-    group1: s.group1,
-    group2: s.group2,
-    groups_json: JSON.stringify(s.groups),
-    test_type: s.test_type,
-    hypothetical_mean: s.hypothetical_mean,
-    significance_level: s.significance_level,
-    alternative: s.alternative,
-    equal_variance: s.equal_variance,
+    ...settingsColumns(s),
     dataset_name: ds.name,
     updated_at: now(),
   });

@@ -248,27 +248,22 @@ export function fmt(v: unknown): string {
   return v.toFixed(a >= 100 ? 2 : 4);
 }
 
-export function trainingReportPdf({ project: p, model: m, report: r }: ReportInput, lang: Lang, now = new Date()): PdfDocument {
-  const t = T[lang];
-  const metricName = (k: string) => t.metrics[k === 'R²' ? 'r2' : k.replace(/ /g, '_')] ?? k;
-  const supervised = p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression';
-  const ch = r.charts ?? {};
+type Texts = (typeof T)[Lang];
+
+/** Notes on how far the figures can be trusted: pending figures, cross-validation only, a small test set, scaled target units. */
+function notesOf(p: ReportInput['project'], r: ReportInput['report'], t: Texts): PdfBlock[] {
+  const out: PdfBlock[] = [];
   const ev = r.evaluation ?? null;
-  const label = String(r.label ?? m.model_key);
-  const stamp = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '—');
-  const blocks: PdfBlock[] = [];
-  const h = (text: string, level: 1 | 2 = 1) => blocks.push({ kind: 'heading', text, level });
-  const chart = (svg: string, caption: string, width = 400) => blocks.push({ kind: 'image', format: 'svg', data: svg, width, caption });
-
-  // ---- notes on how far the figures can be trusted ----------------------------------------------------------
-  if (r.pending) blocks.push({ kind: 'paragraph', text: t.pending, tone: 'warning' });
-  if (ev?.mode === 'cv_only') blocks.push({ kind: 'paragraph', text: t.cvOnly, tone: 'warning' });
-  else if (ev?.small_test) blocks.push({ kind: 'paragraph', text: t.smallTest(Number(ev.test_rows), Number(ev.threshold), ev.headline === 'forward_validation'), tone: 'warning' });
+  if (r.pending) out.push({ kind: 'paragraph', text: t.pending, tone: 'warning' });
+  if (ev?.mode === 'cv_only') out.push({ kind: 'paragraph', text: t.cvOnly, tone: 'warning' });
+  else if (ev?.small_test) out.push({ kind: 'paragraph', text: t.smallTest(Number(ev.test_rows), Number(ev.threshold), ev.headline === 'forward_validation'), tone: 'warning' });
   const tu = r.target_units ?? null;
-  if (tu?.scaled) blocks.push({ kind: 'paragraph', text: t.targetUnits(String(tu.target ?? p.target_variables?.[0] ?? ''), String(tu.method ?? 'scaling')), tone: 'muted' });
+  if (tu?.scaled) out.push({ kind: 'paragraph', text: t.targetUnits(String(tu.target ?? p.target_variables?.[0] ?? ''), String(tu.method ?? 'scaling')), tone: 'muted' });
+  return out;
+}
 
-  // ---- settings ---------------------------------------------------------------------------------------------
-  h(t.settings);
+/** The settings section's rows: the project, the model, the data and how it was trained. */
+function settingsOf(p: ReportInput['project'], m: ReportInput['model'], r: ReportInput['report'], t: Texts, label: string, supervised: boolean) {
   const settings: Array<{ label: string; value: string }> = [
     { label: t.project, value: String(p.name) },
     { label: t.model, value: `${m.model_key} (${label})` },
@@ -290,14 +285,14 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   settings.push({ label: t.rowsUsed, value: r.test_rows ? `${fmt(r.train_rows)} / ${fmt(r.test_rows)}` : fmt(r.train_rows) });
   if (r.trained_on) settings.push({ label: t.trainedOn, value: t.daskCluster(r.trained_on.scheduler, r.trained_on.workers) });
   settings.push({ label: t.time, value: r.seconds != null ? t.seconds(Number(r.seconds)) : '—' });
-  blocks.push({ kind: 'keyValue', rows: settings });
+  return settings;
+}
 
-  // ---- leaderboard ------------------------------------------------------------------------------------------
-  h(t.leaderboard);
-  blocks.push({ kind: 'paragraph', text: t.chosenBy[p.best_model_basis] ?? '', tone: 'muted' });
+/** The leaderboard: every model with its primary test figures, cross-validation and time; the best one starred. */
+function leaderboardOf(p: ReportInput['project'], t: Texts, supervised: boolean): PdfBlock {
   const keys = PRIMARY[p.project_type] ?? [];
   const models = p.models ?? [];
-  blocks.push({
+  return {
     kind: 'table',
     columns: [
       { label: t.model },
@@ -318,7 +313,47 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
     }),
     emphasisRows: models.flatMap((x, i) => (x.model_key === p.best_model_key ? [i] : [])),
     fontSize: 7.5,
-  });
+  };
+}
+
+/** The model's figures on the test set (or out of fold), beside the training set's when the report has them. */
+function metricsTable(r: ReportInput['report'], t: Texts, metricRows: [string, unknown][], metricName: (k: string) => string): PdfBlock {
+  const train = r.train_metrics ?? {};
+  const hasTrain = Object.keys(train).length > 0;
+  return {
+    kind: 'table',
+    columns: [
+      { label: t.metric },
+      { label: r.evaluation?.mode === 'cv_only' ? t.outOfFold : r.test_rows ? t.test : t.value, align: 'right' },
+      ...(hasTrain ? [{ label: t.train, align: 'right' as const }] : []),
+    ],
+    rows: metricRows.map(([k, v]) => [metricName(k), fmt(v), ...(hasTrain ? [fmt(train[k])] : [])]),
+  };
+}
+
+export function trainingReportPdf({ project: p, model: m, report: r }: ReportInput, lang: Lang, now = new Date()): PdfDocument {
+  const t = T[lang];
+  const metricName = (k: string) => t.metrics[k === 'R²' ? 'r2' : k.replace(/ /g, '_')] ?? k;
+  const supervised = p.project_type !== 'clustering' && p.project_type !== 'dimensional_compression';
+  const ch = r.charts ?? {};
+  const ev = r.evaluation ?? null;
+  const label = String(r.label ?? m.model_key);
+  const stamp = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) + ' UTC' : '—');
+  const blocks: PdfBlock[] = [];
+  const h = (text: string, level: 1 | 2 = 1) => blocks.push({ kind: 'heading', text, level });
+  const chart = (svg: string, caption: string, width = 400) => blocks.push({ kind: 'image', format: 'svg', data: svg, width, caption });
+
+  // ---- notes on how far the figures can be trusted ----------------------------------------------------------
+  blocks.push(...notesOf(p, r, t));
+
+  // ---- settings ---------------------------------------------------------------------------------------------
+  h(t.settings);
+  blocks.push({ kind: 'keyValue', rows: settingsOf(p, m, r, t, label, supervised) });
+
+  // ---- leaderboard ------------------------------------------------------------------------------------------
+  h(t.leaderboard);
+  blocks.push({ kind: 'paragraph', text: t.chosenBy[p.best_model_basis] ?? '', tone: 'muted' });
+  blocks.push(leaderboardOf(p, t, supervised));
 
   // ---- figures ----------------------------------------------------------------------------------------------
   const rcv = ev?.repeated_cv ?? null;
@@ -333,17 +368,7 @@ export function trainingReportPdf({ project: p, model: m, report: r }: ReportInp
   const metricRows = Object.entries(r.metrics ?? {}).filter(([, v]) => typeof v === 'number' || v === null);
   if (metricRows.length) {
     h(t.metricsTitle, 2);
-    const train = r.train_metrics ?? {};
-    const hasTrain = Object.keys(train).length > 0;
-    blocks.push({
-      kind: 'table',
-      columns: [
-        { label: t.metric },
-        { label: ev?.mode === 'cv_only' ? t.outOfFold : r.test_rows ? t.test : t.value, align: 'right' },
-        ...(hasTrain ? [{ label: t.train, align: 'right' as const }] : []),
-      ],
-      rows: metricRows.map(([k, v]) => [metricName(k), fmt(v), ...(hasTrain ? [fmt(train[k])] : [])]),
-    });
+    blocks.push(metricsTable(r, t, metricRows, metricName));
   }
   if (r.cv?.folds?.length) {
     h(t.cvTitle(metricName(String(r.cv.metric))), 2);

@@ -17,6 +17,14 @@ import { trainJob } from './jobs.js';
 
 const tags = ['training'];
 
+const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
+  if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
+  reply.header('content-type', type);
+  reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+  return reply.send(fs.createReadStream(file));
+};
+
+
 type ImageRegister = Parameters<FastifyInstance['services']['images']['register']>[2];
 
 /** Image projects (analysis, classification) are registered on the same path; their request and answer schemas are
@@ -30,13 +38,6 @@ export default async function trainingRoutes(app: FastifyInstance, { imageProjec
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { training: svc, images, runs } = app.services;
   runs.installModelEventHandlers(trainJob);
-
-  const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
-    if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
-    reply.header('content-type', type);
-    reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-    return reply.send(fs.createReadStream(file));
-  };
 
   // ---- catalogue and generic project calls --------------------------------------------------------------
 
@@ -93,103 +94,108 @@ export default async function trainingRoutes(app: FastifyInstance, { imageProjec
 
   // ---- the same pattern under each type's prefix ---------------------------------------------------------
 
-  for (const type of PROJECT_TYPES) {
-    const { prefix } = TYPES[type];
-    const t = [`training: ${type}`];
-    const pid = z.object({ id: z.string().max(64) });
-    const get = (auth: Parameters<typeof svc.getProject>[0], id: string) => svc.getProject(auth, id, type as ProjectType);
+  for (const type of PROJECT_TYPES) typeRoutes(app, type);
+}
 
-    r.post(
-      `/${prefix}/register/:id`,
-      { preHandler: requireWriter, schema: { tags: t, summary: `Register a ${TYPES[type].label.en} project on a dataset`, params: pid, body: registerBody, response: replies({ 200: TrainingProject }) } },
-      async (req) => ok(await svc.register(req.auth, type, req.params.id, req.body)),
-    );
-    r.get(`/${prefix}/project/:id`, { schema: { tags: t, summary: 'The project with its models', params: pid, response: replies({ 200: TrainingProject }) } }, async (req) =>
+/** One training type's calls under its prefix (SPEC §7 repeats the pattern for each). */
+function typeRoutes(app: FastifyInstance, type: ProjectType) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { training: svc } = app.services;
+  const { prefix } = TYPES[type];
+  const t = [`training: ${type}`];
+  const pid = z.object({ id: z.string().max(64) });
+  const get = (auth: Parameters<typeof svc.getProject>[0], id: string) => svc.getProject(auth, id, type as ProjectType);
+
+  r.post(
+    `/${prefix}/register/:id`,
+    { preHandler: requireWriter, schema: { tags: t, summary: `Register a ${TYPES[type].label.en} project on a dataset`, params: pid, body: registerBody, response: replies({ 200: TrainingProject }) } },
+    async (req) => ok(await svc.register(req.auth, type, req.params.id, req.body)),
+  );
+  r.get(`/${prefix}/project/:id`, { schema: { tags: t, summary: 'The project with its models', params: pid, response: replies({ 200: TrainingProject }) } }, async (req) =>
+    ok(await svc.view(req.auth, await get(req.auth, req.params.id))),
+  );
+  r.get(`/${prefix}/project/:id/config`, { schema: { tags: t, summary: 'Settings of the project and the algorithms with their defaults', params: pid, response: replies({ 200: ProjectConfigView }) } }, async (req) => {
+    const v = await svc.view(req.auth, await get(req.auth, req.params.id));
+    return ok({ project: v, algorithms: localAlgorithms(type, langOf(req.headers['accept-language'])) });
+  });
+  const list = async (auth: Parameters<typeof svc.getProject>[0], q: string, query: { page?: number; page_size?: number }) =>
+    ok(await svc.list(auth, { query: q === '*' || q === '-' ? '' : q, project_type: type, page: query.page ?? 1, page_size: query.page_size ?? 100 }));
+  const pageQuery = z.object({ page: z.coerce.number().int().min(1).optional(), page_size: z.coerce.number().int().min(1).max(200).optional() });
+  r.get(`/${prefix}/project/list/:q`, { schema: { tags: t, summary: 'Projects of this type whose name or dataset matches q (* for all)', params: z.object({ q: z.string().max(200) }), querystring: pageQuery, response: replies({ 200: TrainingProjectPage }) } }, async (req) =>
+    list(req.auth, req.params.q, req.query),
+  );
+  r.get(`/${prefix}/project/list/`, { schema: { tags: t, summary: 'Every project of this type', querystring: pageQuery, response: replies({ 200: TrainingProjectPage }) } }, async (req) => list(req.auth, '', req.query));
+  if (type !== 'regression') {
+    r.post(`/${prefix}/train/model/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Train the models (a job)', params: pid, body: trainBody, response: replies({ 200: TrainingProject }) } }, async (req) => {
+      await get(req.auth, req.params.id);
+      return ok(await svc.train(req.auth, req.params.id, req.body?.model_keys, langOf(req.headers['accept-language'])));
+    });
+    r.get(`/${prefix}/train/result/:id`, { schema: { tags: t, summary: 'Training state, progress and model results', params: pid, response: replies({ 200: TrainingProject }) } }, async (req) =>
       ok(await svc.view(req.auth, await get(req.auth, req.params.id))),
     );
-    r.get(`/${prefix}/project/:id/config`, { schema: { tags: t, summary: 'Settings of the project and the algorithms with their defaults', params: pid, response: replies({ 200: ProjectConfigView }) } }, async (req) => {
-      const v = await svc.view(req.auth, await get(req.auth, req.params.id));
-      return ok({ project: v, algorithms: localAlgorithms(type, langOf(req.headers['accept-language'])) });
-    });
-    const list = async (auth: Parameters<typeof svc.getProject>[0], q: string, query: { page?: number; page_size?: number }) =>
-      ok(await svc.list(auth, { query: q === '*' || q === '-' ? '' : q, project_type: type, page: query.page ?? 1, page_size: query.page_size ?? 100 }));
-    const pageQuery = z.object({ page: z.coerce.number().int().min(1).optional(), page_size: z.coerce.number().int().min(1).max(200).optional() });
-    r.get(`/${prefix}/project/list/:q`, { schema: { tags: t, summary: 'Projects of this type whose name or dataset matches q (* for all)', params: z.object({ q: z.string().max(200) }), querystring: pageQuery, response: replies({ 200: TrainingProjectPage }) } }, async (req) =>
-      list(req.auth, req.params.q, req.query),
-    );
-    r.get(`/${prefix}/project/list/`, { schema: { tags: t, summary: 'Every project of this type', querystring: pageQuery, response: replies({ 200: TrainingProjectPage }) } }, async (req) => list(req.auth, '', req.query));
-    if (type !== 'regression') {
-      r.post(`/${prefix}/train/model/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Train the models (a job)', params: pid, body: trainBody, response: replies({ 200: TrainingProject }) } }, async (req) => {
-        await get(req.auth, req.params.id);
-        return ok(await svc.train(req.auth, req.params.id, req.body?.model_keys, langOf(req.headers['accept-language'])));
-      });
-      r.get(`/${prefix}/train/result/:id`, { schema: { tags: t, summary: 'Training state, progress and model results', params: pid, response: replies({ 200: TrainingProject }) } }, async (req) =>
-        ok(await svc.view(req.auth, await get(req.auth, req.params.id))),
-      );
-    }
-    r.post(`/${prefix}/report/:id`, { schema: { tags: t, summary: "A model's report: metrics, charts, importances, CV folds, hyper-parameters", params: pid, body: reportBody, response: replies({ 200: ModelReport }) } }, async (req) => {
-      await get(req.auth, req.params.id);
-      return ok(await svc.report(req.auth, req.params.id, req.body.model_key, langOf(req.headers['accept-language'])));
-    });
-    // The report as a file: one document (report-pdf.ts) in the caller's language, written as HTML or as PDF.
-    const reportFile = (format: 'html' | 'pdf') => async (req: FastifyRequest<{ Params: { id: string; model_key: string }; Querystring: { lang?: Lang } }>, reply: FastifyReply) => {
-      await get(req.auth, req.params.id);
-      const lang = req.query.lang ?? langOf(req.headers['accept-language']);
-      const view = await svc.report(req.auth, req.params.id, req.params.model_key, lang);
-      const doc = trainingReportPdf(view, lang);
-      const name = `${view.project.name}-${view.model.model_key}-report.${format}`;
-      reply.header('content-type', format === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8');
-      reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-      return reply.send(format === 'pdf' ? await renderPdf(doc) : await embedReportFont(renderHtml(doc)));
-    };
-    const reportParams = z.object({ id: z.string().max(64), model_key: z.string().max(100) });
-    const reportQuery = z.object({ lang: z.enum(['en', 'ja']).optional().describe('Language of the file (default: Accept-Language)') });
-    r.get(
-      `/${prefix}/report/download/:id/:model_key`,
-      {
-        schema: {
-          tags: t,
-          summary: "A model's report as one self-contained HTML file (the PDF's content: leaderboard, what chose the best model, metrics, charts as inline SVG, importances, settings), in the caller's language",
-          params: reportParams,
-          querystring: reportQuery,
-          response: fileReplies('text/html', 'The report'),
-        },
-      },
-      reportFile('html'),
-    );
-    r.get(
-      `/${prefix}/report/pdf/:id/:model_key`,
-      {
-        schema: {
-          tags: t,
-          summary: "A model's report as a PDF: leaderboard (test and validation columns, what chose the best model), metrics, charts, importances and settings, in the caller's language",
-          params: reportParams,
-          querystring: reportQuery,
-          response: fileReplies('application/pdf', 'The report'),
-        },
-      },
-      reportFile('pdf'),
-    );
-    r.get(
-      `/${prefix}/model/download/:project/:name/:index`,
-      {
-        schema: {
-          tags: t,
-          summary: 'A self-contained trained model as a zip: model.joblib (condition, time features and fitted pipeline in one object), manifest.json with the two lines that predict raw rows, requirements.txt and the engine code it needs',
-          params: z.object({ project: z.string().max(64), name: z.string().max(64), index: z.coerce.number().int().min(1) }),
-          response: fileReplies('application/zip', 'model.joblib and manifest.json'),
-        },
-      },
-      async (req, reply) => {
-        const p = await get(req.auth, req.params.project);
-        const m = await svc.getModel(req.auth, p.id, `${req.params.index}_${req.params.name}`);
-        const dir = svc.runDir(m);
-        if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
-        return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
-      },
-    );
-    r.delete(`/${prefix}/project/delete/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Delete the project, its models and files', params: pid, response: replies({ 200: IdView }) } }, async (req) =>
-      ok(await svc.remove(req.auth, req.params.id, type)),
-    );
   }
+  r.post(`/${prefix}/report/:id`, { schema: { tags: t, summary: "A model's report: metrics, charts, importances, CV folds, hyper-parameters", params: pid, body: reportBody, response: replies({ 200: ModelReport }) } }, async (req) => {
+    await get(req.auth, req.params.id);
+    return ok(await svc.report(req.auth, req.params.id, req.body.model_key, langOf(req.headers['accept-language'])));
+  });
+  // The report as a file: one document (report-pdf.ts) in the caller's language, written as HTML or as PDF.
+  const reportFile = (format: 'html' | 'pdf') => async (req: FastifyRequest<{ Params: { id: string; model_key: string }; Querystring: { lang?: Lang } }>, reply: FastifyReply) => {
+    await get(req.auth, req.params.id);
+    const lang = req.query.lang ?? langOf(req.headers['accept-language']);
+    const view = await svc.report(req.auth, req.params.id, req.params.model_key, lang);
+    const doc = trainingReportPdf(view, lang);
+    const name = `${view.project.name}-${view.model.model_key}-report.${format}`;
+    reply.header('content-type', format === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8');
+    reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+    return reply.send(format === 'pdf' ? await renderPdf(doc) : await embedReportFont(renderHtml(doc)));
+  };
+  const reportParams = z.object({ id: z.string().max(64), model_key: z.string().max(100) });
+  const reportQuery = z.object({ lang: z.enum(['en', 'ja']).optional().describe('Language of the file (default: Accept-Language)') });
+  r.get(
+    `/${prefix}/report/download/:id/:model_key`,
+    {
+      schema: {
+        tags: t,
+        summary: "A model's report as one self-contained HTML file (the PDF's content: leaderboard, what chose the best model, metrics, charts as inline SVG, importances, settings), in the caller's language",
+        params: reportParams,
+        querystring: reportQuery,
+        response: fileReplies('text/html', 'The report'),
+      },
+    },
+    reportFile('html'),
+  );
+  r.get(
+    `/${prefix}/report/pdf/:id/:model_key`,
+    {
+      schema: {
+        tags: t,
+        summary: "A model's report as a PDF: leaderboard (test and validation columns, what chose the best model), metrics, charts, importances and settings, in the caller's language",
+        params: reportParams,
+        querystring: reportQuery,
+        response: fileReplies('application/pdf', 'The report'),
+      },
+    },
+    reportFile('pdf'),
+  );
+  r.get(
+    `/${prefix}/model/download/:project/:name/:index`,
+    {
+      schema: {
+        tags: t,
+        summary: 'A self-contained trained model as a zip: model.joblib (condition, time features and fitted pipeline in one object), manifest.json with the two lines that predict raw rows, requirements.txt and the engine code it needs',
+        params: z.object({ project: z.string().max(64), name: z.string().max(64), index: z.coerce.number().int().min(1) }),
+        response: fileReplies('application/zip', 'model.joblib and manifest.json'),
+      },
+    },
+    async (req, reply) => {
+      const p = await get(req.auth, req.params.project);
+      const m = await svc.getModel(req.auth, p.id, `${req.params.index}_${req.params.name}`);
+      const dir = svc.runDir(m);
+      if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
+      return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
+    },
+  );
+  r.delete(`/${prefix}/project/delete/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Delete the project, its models and files', params: pid, response: replies({ 200: IdView }) } }, async (req) =>
+    ok(await svc.remove(req.auth, req.params.id, type)),
+  );
 }

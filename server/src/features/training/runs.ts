@@ -72,6 +72,43 @@ export interface ModelEvent {
 
 const isActive = (job: JobView | undefined) => !!job && (job.state === 'queued' || job.state === 'running');
 
+/** A `model` event of a tabular or time-series run as the model row's patch. */
+function modelPatch(e: ModelEvent): Partial<TrainingModelTable> {
+  const patch: Partial<TrainingModelTable> = { state: e.state === 'running' ? 'training' : e.state };
+  if (e.state === 'done') {
+    patch.metrics_json = JSON.stringify(e.metrics ?? {});
+    patch.summary_json = JSON.stringify({ cv: e.cv ?? null, evaluation: e.evaluation ?? null, hyperparameters: e.hyperparameters ?? null, seconds: e.seconds ?? null, pending: !!e.pending });
+    patch.error = null;
+    patch.log = null;
+    patch.trained_at = now();
+  } else if (e.state === 'failed') {
+    patch.error = e.error ?? 'failed';
+    patch.log = e.log ?? e.error ?? '';
+    patch.metrics_json = null;
+  }
+  return patch;
+}
+
+
+/** A new project's row. */
+function projectRow(p: NewProject, id: string, t: string): TrainingProjectTable {
+  return {
+    id,
+    organisation_id: p.orgId,
+    project_type: p.type,
+    name: p.name,
+    dataset_id: p.dataset.id,
+    dataset_name: p.dataset.name,
+    number_of_data: p.numberOfData,
+    config_json: JSON.stringify(p.config),
+    job_id: null,
+    error: null,
+    created_by: p.userId,
+    created_at: t,
+    updated_at: t,
+  };
+}
+
 export function makeRunService(ctx: AppContext) {
   const { db, jobs, storage } = ctx;
 
@@ -108,23 +145,6 @@ export function makeRunService(ctx: AppContext) {
     return removed;
   }
 
-  /** A `model` event of a tabular or time-series run as the model row's patch. */
-  function modelPatch(e: ModelEvent): Partial<TrainingModelTable> {
-    const patch: Partial<TrainingModelTable> = { state: e.state === 'running' ? 'training' : e.state };
-    if (e.state === 'done') {
-      patch.metrics_json = JSON.stringify(e.metrics ?? {});
-      patch.summary_json = JSON.stringify({ cv: e.cv ?? null, evaluation: e.evaluation ?? null, hyperparameters: e.hyperparameters ?? null, seconds: e.seconds ?? null, pending: !!e.pending });
-      patch.error = null;
-      patch.log = null;
-      patch.trained_at = now();
-    } else if (e.state === 'failed') {
-      patch.error = e.error ?? 'failed';
-      patch.log = e.log ?? e.error ?? '';
-      patch.metrics_json = null;
-    }
-    return patch;
-  }
-
   return {
     projectKey,
     projectOfJob,
@@ -135,21 +155,7 @@ export function makeRunService(ctx: AppContext) {
     async create(p: NewProject): Promise<TrainingProjectTable> {
       const id = crypto.randomUUID();
       const t = now();
-      const project: TrainingProjectTable = {
-        id,
-        organisation_id: p.orgId,
-        project_type: p.type,
-        name: p.name,
-        dataset_id: p.dataset.id,
-        dataset_name: p.dataset.name,
-        number_of_data: p.numberOfData,
-        config_json: JSON.stringify(p.config),
-        job_id: null,
-        error: null,
-        created_by: p.userId,
-        created_at: t,
-        updated_at: t,
-      };
+      const project = projectRow(p, id, t);
       await repo.insertProject(db, project, p.models.map((m, i) => newModel(p.orgId, id, i + 1, m.algorithm, m.params ?? {}, t)));
       return project;
     },

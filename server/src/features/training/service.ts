@@ -175,65 +175,6 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     return row;
   }
 
-  /** Discriminant analysis: classes are counted in DuckDB on the Parquet file, before a job starts. */
-  async function checkClasses(dataset: DatasetTable, target: string): Promise<void> {
-    await withConnection(duckdb, async (c) => {
-      const file = datasets.parquetPath(dataset);
-      const r = await c.runAndReadAll(`SELECT CAST(${ident(target)} AS VARCHAR) AS v, COUNT(*) AS n FROM ${readParquet(file)} WHERE ${ident(target)} IS NOT NULL GROUP BY 1 ORDER BY 2, 1`);
-      const rows = r.getRowObjectsJson() as { v: string; n: string | number }[];
-      if (rows.length < 2) throw new AppError(422, M.singleClass, { column: target }, 'target_variables');
-      if (rows.length > 100) throw new AppError(422, M.tooManyClasses, { column: target, count: rows.length }, 'target_variables');
-      const single = rows.find((x) => Number(x.n) < 2);
-      if (single) throw new AppError(422, M.singleRowClass, { column: target, value: single.v }, 'target_variables');
-    });
-  }
-
-  function projectView(p: TrainingProjectTable, models: TrainingModelTable[], job?: JobView): TrainingProjectView {
-    const cfg = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
-    const active = job && (job.state === 'queued' || job.state === 'running');
-    const done = models.filter((m) => m.state === 'done').length;
-    const failed = models.filter((m) => m.state === 'failed').length;
-    const state = active ? 'training' : done ? 'done' : failed || (job && job.state === 'failed') ? 'failed' : 'ready';
-    const best = bestModel(p.project_type as ProjectType, models);
-    return {
-      project_id: p.id,
-      id: p.id,
-      name: p.name,
-      project_type: p.project_type,
-      training_state: state,
-      dataset_id: p.dataset_id,
-      parent_dataset_name: p.dataset_name,
-      number_of_data: Number(p.number_of_data),
-      // image projects keep none of the tabular settings, time-series ones some: absent settings are empty or null
-      target_variables: cfg.target ? [cfg.target] : [],
-      feature_variables: cfg.features ?? [],
-      split_ratio: cfg.split_ratio ?? null,
-      split_time: cfg.split_time ?? null,
-      cross_validation: cfg.cv_folds ?? null,
-      evaluation: cfg.evaluation ?? 'holdout',
-      significance_level: cfg.significance_level ?? null,
-      number_of_trials: cfg.n_trials ?? null,
-      auto_tune: cfg.auto_tune ?? null,
-      balance_data: cfg.balance ?? null,
-      variance_threshold: cfg.variance_threshold ?? null,
-      lags: cfg.lags ?? [],
-      windows: (cfg.windows ?? []) as (number | string)[],
-      datetime_column: cfg.datetime_column ?? null,
-      models: models.map(modelView),
-      best_model_key: best?.model_key ?? null,
-      /** what chose best_model_key (never the test score) */
-      best_model_basis: selectionBasis(p.project_type as ProjectType),
-      models_done: done,
-      models_failed: failed,
-      job: job
-        ? { id: job.id, state: job.state, progress: job.progress, message: job.message, error: job.error, started_at: job.started_at, finished_at: job.finished_at }
-        : null,
-      error: state === 'failed' ? p.error : null,
-      created_at: p.created_at,
-      updated_at: p.updated_at,
-    };
-  }
-
   async function view(auth: AuthContext, p: TrainingProjectTable) {
     const [models, job] = await Promise.all([modelsOf(auth.orgId, p.id), p.job_id ? jobs.get(auth.orgId, p.job_id) : undefined]);
     return projectView(p, models, job);
@@ -260,7 +201,7 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     async register(auth: AuthContext, type: ProjectType, datasetId: string, f: ProjectFields) {
       const dataset = await datasets.getRow(auth, datasetId);
       const cfg = validateProject(type, f, dataset);
-      if (type === 'discriminant_analysis' && cfg.target) await checkClasses(dataset, cfg.target);
+      if (type === 'discriminant_analysis' && cfg.target) await checkClasses({ duckdb, datasets }, dataset, cfg.target);
       const project = await runs.create({
         orgId: auth.orgId,
         userId: auth.userId,
@@ -284,27 +225,10 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
         return view(auth, await getProject(auth, id));
       }
       const models = await modelsOf(auth.orgId, id);
-      const cfg0 = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
-      const merged: ProjectFields = {
-        name: f.name ?? p.name,
-        target_variables: f.target_variables ?? (cfg0.target ? [cfg0.target] : []),
-        feature_variables: f.feature_variables ?? cfg0.features,
-        split_ratio: f.split_ratio ?? cfg0.split_ratio,
-        split_time: f.split_time ?? cfg0.split_time,
-        cross_validation: f.cross_validation ?? cfg0.cv_folds,
-        evaluation: f.evaluation ?? cfg0.evaluation ?? 'holdout',
-        significance_level: f.significance_level ?? cfg0.significance_level,
-        number_of_trials: f.number_of_trials ?? cfg0.n_trials,
-        auto_tune: f.auto_tune ?? cfg0.auto_tune,
-        balance_data: f.balance_data ?? cfg0.balance,
-        variance_threshold: f.variance_threshold ?? cfg0.variance_threshold,
-        lags: f.lags ?? cfg0.lags,
-        windows: f.windows ?? cfg0.windows,
-        models: f.models ?? models.map((m) => ({ algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
-      };
+      const merged = mergedFields(p, models, f);
       const dataset = await datasets.getRow(auth, p.dataset_id);
       const cfg = validateProject(p.project_type as ProjectType, merged, dataset);
-      if (p.project_type === 'discriminant_analysis' && cfg.target) await checkClasses(dataset, cfg.target);
+      if (p.project_type === 'discriminant_analysis' && cfg.target) await checkClasses({ duckdb, datasets }, dataset, cfg.target);
       await runs.replaceSettings(auth.orgId, id, merged.name, cfg, f.models ?? null);
       return view(auth, await getProject(auth, id));
     },
@@ -322,34 +246,9 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
       if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
       if (!models.length) throw new AppError(422, M.noModels, {}, 'model_keys');
       const runKey = runs.newRunKey(auth.orgId, id);
-      const catalogue = new Map(algorithmsOf(p.project_type as ProjectType).map((a) => [a.key, a]));
       const helpers = cfg.auto_tune ? tuneHelpers(ctx) : 0;
       const tuneShared = helpers ? { storage: optunaStorageUrl(ctx), study: path.posix.basename(runKey) } : undefined;
-      const spec = {
-        ...(tuneShared ? { tune_shared: tuneShared } : {}),
-        project_type: p.project_type,
-        project_name: p.name,
-        parquet: datasets.parquetPath(dataset),
-        condition_path: conditionPath(auth.orgId, dataset.id),
-        target: cfg.target,
-        features: cfg.features,
-        datetime_column: cfg.datetime_column,
-        split_ratio: cfg.split_ratio,
-        split_time: cfg.split_time,
-        cv_folds: cfg.cv_folds,
-        evaluation: cfg.evaluation ?? 'holdout',
-        auto_tune: cfg.auto_tune,
-        n_trials: cfg.n_trials,
-        balance: cfg.balance,
-        variance_threshold: cfg.variance_threshold,
-        significance_level: cfg.significance_level,
-        lags: cfg.lags,
-        windows: cfg.windows,
-        time_budget: trainTimeBudget(),
-        output_dir: storage.pathOf(runKey),
-        run_key: runKey, lang, // lang: the language of the person starting the job; the engine says its progress in it
-        models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
-      };
+      const spec = trainSpec(p, cfg, models, { parquet: datasets.parquetPath(dataset), conditionPath: conditionPath(auth.orgId, dataset.id), runKey, outputDir: storage.pathOf(runKey), lang, tuneShared });
       const main = await runs.start(auth, id, { kind: trainJob, runKey, modelKeys: models.map((m) => m.model_key), spec });
       // Auto-tune trials of this job also run on other workers (PostgreSQL: Optuna's RDB storage); queued after the
       // main job, so a helper never holds the only free worker while the main job waits.
@@ -388,6 +287,125 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
 }
 
 export type TrainingService = ReturnType<typeof makeTrainingService>;
+
+/** A project as the pages and the API show it, with its models and its job. */
+export function projectView(p: TrainingProjectTable, models: TrainingModelTable[], job?: JobView): TrainingProjectView {
+  const cfg = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
+  const active = job && (job.state === 'queued' || job.state === 'running');
+  const done = models.filter((m) => m.state === 'done').length;
+  const failed = models.filter((m) => m.state === 'failed').length;
+  const state = active ? 'training' : done ? 'done' : failed || (job && job.state === 'failed') ? 'failed' : 'ready';
+  const best = bestModel(p.project_type as ProjectType, models);
+  return {
+    project_id: p.id,
+    id: p.id,
+    name: p.name,
+    project_type: p.project_type,
+    training_state: state,
+    dataset_id: p.dataset_id,
+    parent_dataset_name: p.dataset_name,
+    number_of_data: Number(p.number_of_data),
+    // image projects keep none of the tabular settings, time-series ones some: absent settings are empty or null
+    target_variables: cfg.target ? [cfg.target] : [],
+    feature_variables: cfg.features ?? [],
+    split_ratio: cfg.split_ratio ?? null,
+    split_time: cfg.split_time ?? null,
+    cross_validation: cfg.cv_folds ?? null,
+    evaluation: cfg.evaluation ?? 'holdout',
+    significance_level: cfg.significance_level ?? null,
+    number_of_trials: cfg.n_trials ?? null,
+    auto_tune: cfg.auto_tune ?? null,
+    balance_data: cfg.balance ?? null,
+    variance_threshold: cfg.variance_threshold ?? null,
+    lags: cfg.lags ?? [],
+    windows: (cfg.windows ?? []) as (number | string)[],
+    datetime_column: cfg.datetime_column ?? null,
+    models: models.map(modelView),
+    best_model_key: best?.model_key ?? null,
+    /** what chose best_model_key (never the test score) */
+    best_model_basis: selectionBasis(p.project_type as ProjectType),
+    models_done: done,
+    models_failed: failed,
+    job: job
+      ? { id: job.id, state: job.state, progress: job.progress, message: job.message, error: job.error, started_at: job.started_at, finished_at: job.finished_at }
+      : null,
+    error: state === 'failed' ? p.error : null,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+}
+
+
+/** Discriminant analysis: classes are counted in DuckDB on the Parquet file, before a job starts. */
+async function checkClasses({ duckdb, datasets }: { duckdb: AppContext['duckdb']; datasets: DatasetService }, dataset: DatasetTable, target: string): Promise<void> {
+  await withConnection(duckdb, async (c) => {
+    const file = datasets.parquetPath(dataset);
+    const r = await c.runAndReadAll(`SELECT CAST(${ident(target)} AS VARCHAR) AS v, COUNT(*) AS n FROM ${readParquet(file)} WHERE ${ident(target)} IS NOT NULL GROUP BY 1 ORDER BY 2, 1`);
+    const rows = r.getRowObjectsJson() as { v: string; n: string | number }[];
+    if (rows.length < 2) throw new AppError(422, M.singleClass, { column: target }, 'target_variables');
+    if (rows.length > 100) throw new AppError(422, M.tooManyClasses, { column: target, count: rows.length }, 'target_variables');
+    const single = rows.find((x) => Number(x.n) < 2);
+    if (single) throw new AppError(422, M.singleRowClass, { column: target, value: single.v }, 'target_variables');
+  });
+}
+
+
+/** A project's fields with the changes asked for: the settings stored and the models' stay where nothing is asked. */
+function mergedFields(p: TrainingProjectTable, models: TrainingModelTable[], f: Partial<ProjectFields>): ProjectFields {
+  const cfg0 = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
+  return {
+    name: f.name ?? p.name,
+    target_variables: f.target_variables ?? (cfg0.target ? [cfg0.target] : []),
+    feature_variables: f.feature_variables ?? cfg0.features,
+    split_ratio: f.split_ratio ?? cfg0.split_ratio,
+    split_time: f.split_time ?? cfg0.split_time,
+    cross_validation: f.cross_validation ?? cfg0.cv_folds,
+    evaluation: f.evaluation ?? cfg0.evaluation ?? 'holdout',
+    significance_level: f.significance_level ?? cfg0.significance_level,
+    number_of_trials: f.number_of_trials ?? cfg0.n_trials,
+    auto_tune: f.auto_tune ?? cfg0.auto_tune,
+    balance_data: f.balance_data ?? cfg0.balance,
+    variance_threshold: f.variance_threshold ?? cfg0.variance_threshold,
+    lags: f.lags ?? cfg0.lags,
+    windows: f.windows ?? cfg0.windows,
+    models: f.models ?? models.map((m) => ({ algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
+  };
+}
+
+/** The `train` job's spec: the project's settings and the models to train, with where the data are and the run goes. */
+function trainSpec(
+  p: TrainingProjectTable,
+  cfg: ProjectConfig,
+  models: TrainingModelTable[],
+  where: { parquet: string; conditionPath: string | null; runKey: string; outputDir: string; lang: Lang; tuneShared?: { storage: string; study: string } },
+) {
+  const catalogue = new Map(algorithmsOf(p.project_type as ProjectType).map((a) => [a.key, a]));
+  return {
+    ...(where.tuneShared ? { tune_shared: where.tuneShared } : {}),
+    project_type: p.project_type,
+    project_name: p.name,
+    parquet: where.parquet,
+    condition_path: where.conditionPath,
+    target: cfg.target,
+    features: cfg.features,
+    datetime_column: cfg.datetime_column,
+    split_ratio: cfg.split_ratio,
+    split_time: cfg.split_time,
+    cv_folds: cfg.cv_folds,
+    evaluation: cfg.evaluation ?? 'holdout',
+    auto_tune: cfg.auto_tune,
+    n_trials: cfg.n_trials,
+    balance: cfg.balance,
+    variance_threshold: cfg.variance_threshold,
+    significance_level: cfg.significance_level,
+    lags: cfg.lags,
+    windows: cfg.windows,
+    time_budget: trainTimeBudget(),
+    output_dir: where.outputDir,
+    run_key: where.runKey, lang: where.lang, // lang: the language of the person starting the job; the engine says its progress in it
+    models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
+  };
+}
 
 export function modelView(m: TrainingModelTable): TrainingModelView {
   // written by the job's model events (routes.ts): the engine's cv, evaluation, hyper-parameters and seconds
