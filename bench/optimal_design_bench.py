@@ -4,7 +4,7 @@ Case 1: 4 factors on [-1, 1], quadratic model (15 terms): our D- and I-optimal d
 Fedorov D-optimal designs over the 3^4 and 5^4 grids; the best of N random 16-run subsets of the 5^4 grid.
 Case 2: a constrained 4-component mixture (bounds plus x1 + x2 <= 0.8), Scheffé quadratic (10 terms): ours beside
 a random search over the same candidate points (pyDOE3's models carry an intercept and cannot fit a Scheffé model).
-Every design is scored by the same function (mitate_engine.doe.criteria.evaluate) on the same region sample.
+Every design is scored by the same function (mitate_engine.optimal_design.criteria.evaluate) on the same region sample.
 """
 
 import itertools
@@ -15,10 +15,10 @@ import time
 import numpy as np
 
 sys.path.insert(0, sys.argv[1])
-from mitate_engine.doe import region as R  # noqa: E402
-from mitate_engine.doe.criteria import evaluate  # noqa: E402
-from mitate_engine.doe.design import make_design, parse_problem  # noqa: E402
-from mitate_engine.doe.space import points_from_rows  # noqa: E402
+from mitate_engine.optimal_design import region as R  # noqa: E402
+from mitate_engine.optimal_design.criteria import evaluate  # noqa: E402
+from mitate_engine.optimal_design.design import make_design, parse_problem  # noqa: E402
+from mitate_engine.optimal_design.space import points_from_rows  # noqa: E402
 
 QUICK = len(sys.argv) > 2 and sys.argv[2] == "quick"
 RANDOM_TRIES = 2000 if QUICK else 20000

@@ -129,7 +129,7 @@ try {
     exact_rows: Number(process.env.MITATE_TSAD_STREAM_EXACT_ROWS ?? 1000),
     load_average_at_start: startLoad,
     load_average_at_end: os.loadavg().map((v) => Math.round(v * 100) / 100),
-    note: 'One-row JSON stream requests on loopback, sequential per series (a series\' rows must come in order), from this process; 2 Python serving processes. A stream request sends the series\' kept rows to a serving process with the new row and scores them all (engine/mitate_engine/platform/tsad.py), so its cost grows with the rows kept: the series is kept whole up to MITATE_TSAD_STREAM_EXACT_ROWS (1000; answers then equal the whole block), then only the rows the next score needs (history_only). Peer: the same model.joblib in a Python loop, TsadModel.predict on the last history_rows + 1 + 20 rows per new row (keep), no HTTP; block_rows_per_s: the whole table in one predict call. The machine is shared (2 cores): see load_average_1min.',
+    note: 'One-row JSON stream requests on loopback, sequential per series (a series\' rows must come in order), from this process; 2 Python serving processes. A stream request sends the series\' kept rows to a serving process with the new row and scores them all (engine/mitate_engine/platform/timeseries.py), so its cost grows with the rows kept: the series is kept whole up to MITATE_TSAD_STREAM_EXACT_ROWS (1000; answers then equal the whole block), then only the rows the next score needs (history_only). Peer: the same model.joblib in a Python loop, TsadModel.predict on the last history_rows + 1 + 20 rows per new row (keep), no HTTP; block_rows_per_s: the whole table in one predict call. The machine is shared (2 cores): see load_average_1min.',
     cases,
   };
 } finally {

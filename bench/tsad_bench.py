@@ -15,10 +15,10 @@ from scipy import stats
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
-from mitate_engine.tsad import metrics as MET  # noqa: E402
-from mitate_engine.tsad.detectors import make  # noqa: E402
-from mitate_engine.tsad.features import window_features  # noqa: E402
-from mitate_engine.tsad.model import TsadModel  # noqa: E402
+from mitate_engine.timeseries import metrics as MET  # noqa: E402
+from mitate_engine.timeseries.detectors import make  # noqa: E402
+from mitate_engine.timeseries.features import window_features  # noqa: E402
+from mitate_engine.timeseries.model import TsadModel  # noqa: E402
 
 DATA = Path(os.environ.get("MITATE_SHARED_DATA") or ROOT.parent / "shared" / "data")  # a worktree may set it
 QUICK = "--quick" in sys.argv
@@ -93,7 +93,7 @@ def ours_product(df: pd.DataFrame, cfg: dict = OURS) -> np.ndarray:
     the trained threshold. The warm-up rows (the first 45) have no score, as in the product."""
     import tempfile
 
-    from mitate_engine.tsad.trainer import UNSUPERVISED, fit_model, prepare
+    from mitate_engine.timeseries.trainer import UNSUPERVISED, fit_model, prepare
 
     data = df.assign(datetime=pd.to_datetime(df["datetime"]))
     with tempfile.TemporaryDirectory() as d:
@@ -178,7 +178,7 @@ def sequence_ae_on(df):
     59 windows" rule turned to look back only); and the leaderboard's rule itself, which labels row i from the
     windows that start at i-59..i-1 (so it sees 58 rows after i) and can never alarm on the first 59 or the last
     118 scored rows."""
-    from mitate_engine.tsad.detectors import persist
+    from mitate_engine.timeseries.detectors import persist
 
     X = df[SIGNALS].to_numpy(float)
     det, _ = make("sequence_autoencoder", {"window": 60, "quantile": 0.999, "factor": 4 / 3, "persistence": 1})

@@ -4,8 +4,8 @@ Everything "product" is trained by the training job's own functions (trainer.pre
 defaults and read back through the saved model's own predict (TsadModel.predict): alarm = score over the trained
 threshold. Nothing is tuned per file. The wizard's defaults: every numeric signal, the detector's catalogue
 parameters, the normal period as given, no lags or windows; and when signals drift within the normal period (the
-rule of tsad/drift.py, the same answer the wizard gets from its suggestion), those signals by their change over L
-rows, 5-row windows and the 3-of-5 alarm rule (tsad/drift.py DEFAULTS, default_options). The defaults before that
+rule of timeseries/drift.py, the same answer the wizard gets from its suggestion), those signals by their change over L
+rows, 5-row windows and the 3-of-5 alarm rule (timeseries/drift.py DEFAULTS, default_options). The defaults before that
 change are measured beside it (previous_product_default_levels*).
 
 - Tennessee Eastman (Braatz runs in ../shared/data): trained on d00 (500 normal rows); false alarms on the new normal
@@ -38,10 +38,10 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
-from mitate_engine.tsad import metrics as MET  # noqa: E402
-from mitate_engine.tsad.drift import default_options, suggest_drift  # noqa: E402
-from mitate_engine.tsad.mspc import PcaMspc  # noqa: E402
-from mitate_engine.tsad.trainer import UNSUPERVISED, fit_model, prepare  # noqa: E402
+from mitate_engine.timeseries import metrics as MET  # noqa: E402
+from mitate_engine.timeseries.drift import default_options, suggest_drift  # noqa: E402
+from mitate_engine.timeseries.mspc import PcaMspc  # noqa: E402
+from mitate_engine.timeseries.trainer import UNSUPERVISED, fit_model, prepare  # noqa: E402
 from tsad_bench import skab_reference_t2q  # noqa: E402  (this folder: the script's own)
 
 DATA = Path(os.environ.get("MITATE_SHARED_DATA") or ROOT.parent / "shared" / "data")
@@ -73,7 +73,7 @@ def product(df: pd.DataFrame, time_col: str, signals: list[str], normal_rows: in
 
 
 def wizard_default(df: pd.DataFrame, signals: list[str], normal_rows: int) -> tuple[dict, dict]:
-    """What the wizard fills in by default (tsad/drift.py default_options): when signals drift in the normal period,
+    """What the wizard fills in by default (timeseries/drift.py default_options): when signals drift in the normal period,
     their change over L rows, 5-row windows and the 3-of-5 alarm rule; nothing when none drifts."""
     return default_options(suggest_drift(df.iloc[:normal_rows], signals))
 
@@ -315,7 +315,7 @@ def normal_period_rules() -> dict:
     fitted on the first 70 % of the period's rows in time order, threshold from the held-back last 30 %) applied
     directly, since the product fits a contiguous period: where the held-back rows fall, the threshold, recall on the
     anomalous rows and the normal rows left to measure false alarms on."""
-    from mitate_engine.tsad.detectors import held_back_quantile
+    from mitate_engine.timeseries.detectors import held_back_quantile
 
     base, files = skab_files()
     out = {}

@@ -1,4 +1,4 @@
-"""The suggestion of slowly drifting signals (engine tsad/drift.py) on the shared SKAB and TEP files: per signal the
+"""The suggestion of slowly drifting signals (engine timeseries/drift.py) on the shared SKAB and TEP files: per signal the
 figures the rule decides on, the suggested signals and L. Writes bench/results/tsad_drift_suggest.json.
 
 SKAB: each of the 6 files with the bench protocol's normal period (first 400 rows) and the wizard's default (the first
@@ -22,9 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "engine"))
 sys.path.insert(0, str(ROOT / "bench"))
 import tsad_bench as B  # noqa: E402
-from mitate_engine.tsad import drift as R  # noqa: E402
-from mitate_engine.tsad.detectors import k_of_n  # noqa: E402
-from mitate_engine.tsad.mspc import PcaMspc  # noqa: E402
+from mitate_engine.timeseries import drift as R  # noqa: E402
+from mitate_engine.timeseries.detectors import k_of_n  # noqa: E402
+from mitate_engine.timeseries.mspc import PcaMspc  # noqa: E402
 
 DATA = Path(os.environ.get("MITATE_SHARED_DATA") or ROOT.parent / "shared" / "data")
 SKAB = ["valve1/0.csv", "valve1/1.csv", "valve2/0.csv", "other/9.csv", "other/13.csv", "anomaly-free/anomaly-free.csv"]
@@ -100,7 +100,7 @@ def tep() -> dict:
 if __name__ == "__main__":
     t0 = time.perf_counter()
     res = {
-        "name": "tsad drift suggestion (engine tsad/drift.py) on SKAB and TEP",
+        "name": "tsad drift suggestion (engine timeseries/drift.py) on SKAB and TEP",
         "command": "MITATE_SHARED_DATA=/work/shared/data .venv/bin/python bench/tsad_drift_suggest.py",
         "rule": {
             "min_rows": R.MIN_ROWS,

@@ -25,8 +25,8 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import tsad_bench as B  # noqa: E402
-from mitate_engine.tsad.detectors import k_of_n  # noqa: E402
-from mitate_engine.tsad.mspc import PcaMspc  # noqa: E402
+from mitate_engine.timeseries.detectors import k_of_n  # noqa: E402
+from mitate_engine.timeseries.mspc import PcaMspc  # noqa: E402
 
 DECL = json.loads((HERE / "tsad_skab_candidates.json").read_text(encoding="utf-8"))
 FAST = DECL["common"]["fast_signals"]

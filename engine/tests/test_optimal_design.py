@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from mitate_engine.doe.design import make_design, parse_problem
-from mitate_engine.doe.exchange import Search, coordinate_exchange, fedorov
-from mitate_engine.doe.fit import fit
-from mitate_engine.doe.model import build_model
-from mitate_engine.doe.space import build_space, points_from_rows
+from mitate_engine.optimal_design.design import make_design, parse_problem
+from mitate_engine.optimal_design.exchange import Search, coordinate_exchange, fedorov
+from mitate_engine.optimal_design.fit import fit
+from mitate_engine.optimal_design.model import build_model
+from mitate_engine.optimal_design.space import build_space, points_from_rows
 from mitate_engine.task import Context, EngineError, get_task
 
 MIX = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[3] / "shared" / "data") / "doe_mixture_examples"  # a worktree may set it
@@ -90,7 +90,7 @@ def test_reproducible_with_a_seed():
 def test_d_optimal_beats_random_designs_from_the_same_candidates():
     r = make_design(mixture_spec(exclude=None, constraints=[]))
     p = parse_problem(mixture_spec(exclude=None, constraints=[]))
-    from mitate_engine.doe.region import candidate_set
+    from mitate_engine.optimal_design.region import candidate_set
 
     cand = candidate_set(p.space, np.random.default_rng(0))
     rng = np.random.default_rng(1)
@@ -217,7 +217,7 @@ def test_infeasible_constraints_are_named():
 def test_bayesian_batch_proposes_feasible_new_points_near_the_optimum():
     rng = np.random.default_rng(0)
     sp = parse_problem(mixture_spec()).space
-    from mitate_engine.doe.region import uniform_sample
+    from mitate_engine.optimal_design.region import uniform_sample
 
     X = uniform_sample(sp, 12, rng)
     y = 10 - 40 * (X[:, 0] - 0.45) ** 2 - 30 * (X[:, 2] - 0.3) ** 2

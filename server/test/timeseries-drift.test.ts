@@ -42,7 +42,7 @@ describe.each(DATABASES)('suggestion of slowly drifting signals on %s', (kind) =
     expect(r.drift_signals).toEqual(['Temperature', 'Thermocouple']);
     expect(r.drift_rows).toBeGreaterThanOrEqual(2);
     expect(r.drift_rows).toBeLessThanOrEqual(100);
-    // what the unsupervised default adds with them (engine tsad/drift.py DEFAULTS), filled in by the wizard
+    // what the unsupervised default adds with them (engine timeseries/drift.py DEFAULTS), filled in by the wizard
     expect(r.defaults).toEqual({ windows: [5], alarm_k: 3, alarm_n: 5 });
     expect(r.signals.map((s: { signal: string }) => s.signal)).toEqual(SIGNALS);
     const temp = r.signals.find((s: { signal: string }) => s.signal === 'Temperature');

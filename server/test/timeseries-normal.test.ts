@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultNormalRows, heldBackSplit, MIN_NORMAL_ROWS, rowsToFit } from '../src/features/timeseries/normal.js';
 
-describe('the normal period as the engine splits it (tsad/trainer.py hold_back)', () => {
+describe('the normal period as the engine splits it (timeseries/trainer.py hold_back)', () => {
   it('holds back the last 30 %, halves rounded up as the engine does', () => {
     expect(heldBackSplit(500)).toEqual({ fit: 350, held: 150 });
     expect(heldBackSplit(15)).toEqual({ fit: 10, held: 5 }); // 4.5 held: up

@@ -13,7 +13,7 @@ through it, everything else (CSV, a condition with steps, lags, a value the shar
 shared model path. {"plan": true} asks for the compiled predictor as JSON data (fast.FastPredictor.plan) with the
 shared path's answers on its sample rows, for the server to evaluate in its own process. Concurrent requests for the same model arrive as one line and are predicted together; if that
 fails, each request is predicted alone so every caller gets its own answer. A time-series detector's requests carry
-"tsad" (threshold in force, and for a stream the rows the server kept) and are answered by platform/tsad.py.
+"tsad" (threshold in force, and for a stream the rows the server kept) and are answered by platform/timeseries.py.
 
 A folder with model.pt holds an image model: its requests are {"image": "<base64>", "threshold", "heatmap"}, answered
 by platform/images.py.
@@ -43,7 +43,7 @@ import pandas as pd  # noqa: E402
 from ..encoding import dumps  # noqa: E402
 from ..ml.model_io import load_condition, predict_frame  # noqa: E402
 from ..task import EngineError, UserError  # noqa: E402
-from . import tsad  # noqa: E402
+from . import timeseries  # noqa: E402
 from .fast import FastPredictor, compile_model  # noqa: E402
 from .images import ImageModels, is_image_model  # noqa: E402
 from .images import answer as image_answers  # noqa: E402
@@ -164,11 +164,11 @@ def plan_result(fast: FastPredictor | None) -> dict:
 
 
 def tsad_result(model, condition, request) -> dict:
-    """A time-series detector's request (platform/tsad.py): a block of rows, or the next rows of a stream."""
+    """A time-series detector's request (platform/timeseries.py): a block of rows, or the next rows of a stream."""
     try:
         if not isinstance(request, dict):
             raise EngineError("serve_bad_body")
-        return tsad.answer(model, condition, request)
+        return timeseries.answer(model, condition, request)
     except BaseException as exc:  # noqa: BLE001
         return error_result(exc)
 
@@ -182,7 +182,7 @@ def answer(cache: ModelCache, message: dict) -> list[dict]:
         model, condition, fast = cache.get(str(spec.get("key")), str(spec.get("dir")))
     except BaseException as exc:  # noqa: BLE001
         return [error_result(exc)] * len(requests)
-    if tsad.is_tsad(model):
+    if timeseries.is_tsad(model):
         return [tsad_result(model, condition, r) for r in requests]
     results: list[dict | None] = [None] * len(requests)
     for i, r in enumerate(requests):

@@ -15,9 +15,9 @@ import json
 import os
 import time
 
-from ..doe.design import compare, make_design
 from ..encoding import to_jsonable
 from ..lang import lang_of, say
+from ..optimal_design.design import compare, make_design
 from ..task import Context, Task
 
 

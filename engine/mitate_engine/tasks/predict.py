@@ -68,7 +68,7 @@ class Predict(Task):
         if model.project_type in ("discriminant_analysis", "clustering", "regression", "soft_sensor"):
             summary.update(Summary(model.project_type).add(out[first]).result())
         elif model.project_type.startswith("time_series_anomaly_detection"):
-            from ..tsad.metrics import runs
+            from ..timeseries.metrics import runs
 
             alarm = out["alarm"].fillna(0).to_numpy() > 0
             first = int(alarm.argmax()) if alarm.any() else None

@@ -19,8 +19,8 @@ import pyarrow.compute as pc
 
 from ..encoding import to_jsonable
 from ..lang import lang_of, say
-from ..stats import methods
-from ..stats.data import Sample, category_labels, group_mask, read_table, sample, to_float
+from ..statistical_analysis import methods
+from ..statistical_analysis.data import Sample, category_labels, group_mask, read_table, sample, to_float
 from ..task import Context, EngineError, Task
 
 TEST_TYPES = (
@@ -227,6 +227,6 @@ class StatisticalAnalysis(Task):
 
 
 def _label(v) -> str:
-    from ..stats.data import label_of
+    from ..statistical_analysis.data import label_of
 
     return label_of(v)

@@ -1,9 +1,9 @@
 """Kind `tsad_drift_suggest`: which chosen signals drift slowly within the period a time-series project learns from
-(the wizard's suggestion of "slowly drifting signals"; the rule is tsad/drift.py, nothing is applied by it).
+(the wizard's suggestion of "slowly drifting signals"; the rule is timeseries/drift.py, nothing is applied by it).
 
 Spec: project_type, parquet, time_column, features (signals), resample (optional), normal ({mode: rows, rows} |
-{mode: range, start, end}; unsupervised) or split_ratio (supervised: the training part, as tsad/trainer.py splits).
-Result: tsad.drift.suggest_drift's answer (per signal its figures and reason as a catalogue code) and `period`.
+{mode: range, start, end}; unsupervised) or split_ratio (supervised: the training part, as timeseries/trainer.py splits).
+Result: timeseries.drift.suggest_drift's answer (per signal its figures and reason as a catalogue code) and `period`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import pandas as pd
 
 from ..task import Context, EngineError, Task
-from ..tsad.drift import suggest_drift
-from ..tsad.model import order_by_time, resample
-from ..tsad.trainer import SUPERVISED, normal_mask, read_series, training_rows
+from ..timeseries.drift import suggest_drift
+from ..timeseries.model import order_by_time, resample
+from ..timeseries.trainer import SUPERVISED, normal_mask, read_series, training_rows
 
 
 class TsadDriftSuggest(Task):

@@ -3,7 +3,7 @@
 Spec: project_type (time_series_anomaly_detection_supervised | _unsupervised), parquet, time_column, features
 (signals), target (label column, optional when unsupervised), lags, windows, window_stats (subset of mean, std, min,
 max; all when absent), drift_signals and drift_rows (slowly drifting signals entering as their change over drift_rows
-rows only, tsad/features.py), normal ({mode: rows, rows} |
+rows only, timeseries/features.py), normal ({mode: rows, rows} |
 {mode: range, start, end}) or split_ratio, models: [{key, algorithm, params}], output_dir, condition_path, lang (en | ja:
 the language of the person who started the job; progress, log lines and notes are said in it, the HTML report is
 written in both, report.html in it).
@@ -17,8 +17,8 @@ import traceback
 from pathlib import Path
 
 from ..task import Cancelled, Context, EngineError, Task, encoded
-from ..tsad.lang import detector_name, error_text, lang_of, say
-from ..tsad.trainer import fit_model, prepare, write_model
+from ..timeseries.lang import detector_name, error_text, lang_of, say
+from ..timeseries.trainer import fit_model, prepare, write_model
 from .predict import load_condition
 
 # The share of the job's progress bar taken by reading the series and building its features (the models share the rest).

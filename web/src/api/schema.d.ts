@@ -22951,7 +22951,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Detectors of each mode with their hyper-parameters, named in the caller's language (one list: engine/mitate_engine/tsad/catalogue.json with message keys) */
+        /** Detectors of each mode with their hyper-parameters, named in the caller's language (one list: engine/mitate_engine/timeseries/catalogue.json with message keys) */
         get: {
             parameters: {
                 query?: never;

@@ -22,7 +22,7 @@ const Prediction = area(() => import('../features/prediction'));
 const TimeSeries = area(() => import('../features/timeseries'));
 const Optimization = area(() => import('../features/optimization'));
 const OptimalDesign = area(() => import('../features/optimal-design'));
-const Statistics = area(() => import('../features/statistics'));
+const StatisticalAnalysis = area(() => import('../features/statistical-analysis'));
 const Members = area(() => import('../features/members'));
 const Profile = area(() => import('../features/profile'));
 const Platform = area(() => import('../features/platform'));
@@ -116,9 +116,9 @@ export const signedInRoutes: RouteObject[] = [
   page('optimal-design/details/:project_id/:model', OptimalDesign, 'details:model', 'nav.optimalDesign'),
 
   // Statistics
-  page('statistical-analysis', Statistics, 'list', 'nav.statistics'),
-  page('statistical-analysis/register/:dataset_id', Statistics, 'register', 'nav.statistics'),
-  page('statistical-analysis/details/:project_id', Statistics, 'details', 'nav.statistics'),
+  page('statistical-analysis', StatisticalAnalysis, 'list', 'nav.statistics'),
+  page('statistical-analysis/register/:dataset_id', StatisticalAnalysis, 'register', 'nav.statistics'),
+  page('statistical-analysis/details/:project_id', StatisticalAnalysis, 'details', 'nav.statistics'),
 
   // Other
   page('users', Members, 'list', 'pages.members'),

@@ -1,7 +1,7 @@
 import { engineTexts } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 
-/** The design engine's input errors (engine/mitate_engine/doe): their words are in the engine catalogue. */
+/** The design engine's input errors (engine/mitate_engine/optimal_design): their words are in the engine catalogue. */
 const ENGINE_CODES = [
   'no_variables', 'variable_name_required', 'variable_duplicate', 'variable_type', 'levels_required', 'bounds_order', 'mixture_negative',
   'total_positive', 'mixture_too_few', 'mixture_unreachable', 'constraint_empty', 'constraint_unknown', 'constraint_categorical', 'constraint_op',
@@ -32,7 +32,7 @@ export const errors = {
 } satisfies Record<string, LocalText>;
 export type ErrorCode = keyof typeof errors;
 
-/** The uploaded files a row comes from, by the code in an error's {file} (engine doe/space.py FILE_NAMES, readRows). */
+/** The uploaded files a row comes from, by the code in an error's {file} (engine optimal_design/space.py FILE_NAMES, readRows). */
 export const fileNames = {
   runs: { en: 'Runs file', ja: '実験ファイル' },
   exclude: { en: 'Exclude file', ja: '除外ファイル' },
@@ -42,7 +42,7 @@ export const fileNames = {
 } satisfies Record<string, LocalText>;
 export type FileCode = keyof typeof fileNames;
 
-/** Why a row of an uploaded file is refused: the engine's `reasons` ({code, ...}, doe/space.py Space.reasons), one message each. */
+/** Why a row of an uploaded file is refused: the engine's `reasons` ({code, ...}, optimal_design/space.py Space.reasons), one message each. */
 export const rowReasons = {
   missing: { en: '"{variable}" has no value', ja: '「{variable}」の値がありません' },
   level: { en: '"{variable}" is not one of its levels', ja: '「{variable}」の値が水準にありません' },

@@ -71,7 +71,7 @@ export const roundQuery = z.object({ round: z.coerce.number().int().min(1).optio
 export const experimentBody = z.object({ project_id: z.string().min(1), round: z.number().int().min(1).optional() });
 
 // ---- responses ---------------------------------------------------------------------------------------------
-// A round's result and an evaluation are the engine's (engine/mitate_engine/doe/design.py make_design and compare,
+// A round's result and an evaluation are the engine's (engine/mitate_engine/optimal_design/design.py make_design and compare,
 // criteria.py, fit.py, bo.py). Engine floats that can be non-finite arrive as null (engine encoding.py).
 
 const figure = z.number().nullable();

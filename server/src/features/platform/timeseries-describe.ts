@@ -2,7 +2,7 @@
  * What a client of a hosted time-series detector must know, read from the published model's manifest.json (pure
  * rules, no I/O): the time column and its type, the signals, the rows of history a score needs, the alarm rule, the
  * outputs, example requests and the API's own OpenAPI document. The history rule is the engine's
- * (engine/mitate_engine/platform/tsad.py `shape`); every served answer carries the engine's figures too, and the
+ * (engine/mitate_engine/platform/timeseries.py `shape`); every served answer carries the engine's figures too, and the
  * server tests check both agree.
  */
 
@@ -80,7 +80,7 @@ export interface StreamLimits {
   idleMinutes: number;
 }
 
-/** The answer's columns, in order (engine/mitate_engine/platform/tsad.py `_records`). */
+/** The answer's columns, in order (engine/mitate_engine/platform/timeseries.py `_records`). */
 export function tsOutputs(signals: string[]): TsDescription['outputs'] {
   return [
     { name: 'time', type: 'string | number', description: 'the row\'s time as sent' },

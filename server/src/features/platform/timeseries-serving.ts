@@ -14,7 +14,7 @@ import { describeTs, type StreamLimits, tsOpenApi, type TsManifest } from './tim
  * lock and rate checks, so billing and refusals are the tabular path's). Two bodies:
  *
  * - a block: {"rows": [...]} (or an array, one row object, or CSV text), with the time column; scored by the batch
- *   path in a serving process (engine/mitate_engine/platform/tsad.py), each row's answer the batch prediction's;
+ *   path in a serving process (engine/mitate_engine/platform/timeseries.py), each row's answer the batch prediction's;
  * - a stream: {"series": "<id>", "rows": [...]}: this server keeps the series' recent rows (StreamStore) and sends
  *   them with the new ones; the engine answers the new rows and says which kept rows the next call can do without.
  *
@@ -34,7 +34,7 @@ export const TM = {
 export function streamLimits(env: NodeJS.ProcessEnv = process.env): StreamLimits {
   const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) >= 0 ? Number(v) : d);
   return {
-    // the engine reads the same two settings (platform/tsad.py EXACT_ROWS, MAX_KEEP)
+    // the engine reads the same two settings (platform/timeseries.py EXACT_ROWS, MAX_KEEP)
     exactRows: num(env.MITATE_TSAD_STREAM_EXACT_ROWS, 1000),
     maxRows: num(env.MITATE_TSAD_STREAM_MAX_ROWS, 10000),
     maxSeries: num(env.MITATE_TSAD_STREAM_SERIES, 1000),

@@ -1,7 +1,7 @@
 import { engineTexts } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 
-/** The statistics engine's input errors (engine/mitate_engine/stats), which the server's own checks raise too: their
+/** The statistics engine's input errors (engine/mitate_engine/statistical_analysis), which the server's own checks raise too: their
  * words are in the engine catalogue. */
 const ENGINE_CODES = [
   'alpha_range', 'category_required', 'column_missing', 'group_missing', 'groups_required', 'groups_same', 'not_numeric', 'one_level',

@@ -7,7 +7,7 @@ import { ALTERNATIVES, EQUAL_VARIANCE, STATES, TEST_TYPES, type TestType } from 
 const n = z.number().nullable();
 const Both = z.object({ en: z.string(), ja: z.string() });
 
-/** One group's descriptives (engine stats/describe.py describe). */
+/** One group's descriptives (engine statistical_analysis/describe.py describe). */
 export const GroupStats = z
   .object({
     label: z.string(),
@@ -62,7 +62,7 @@ export const Assumption = z
   })
   .meta({ id: 'Assumption' });
 
-/** The effect size (engine stats/methods.py _es): cohens_d (a paired test's is d_z), r, eta_squared or cramers_v. */
+/** The effect size (engine statistical_analysis/methods.py _es): cohens_d (a paired test's is d_z), r, eta_squared or cramers_v. */
 export const EffectSize = z
   .object({
     kind: z.enum(['cohens_d', 'r', 'eta_squared', 'cramers_v']),
@@ -94,7 +94,7 @@ const Interval = z.object({ kind: z.string(), level: z.number(), low: n, high: n
 const Variables = z.object({ variable1: z.string(), variable2: z.string().nullable(), category: z.string().nullable(), group1: z.string().nullable(), group2: z.string().nullable() }).meta({ id: 'TestVariables' });
 const Boxes = z.array(BoxData);
 
-/** What every test's result holds (engine stats/methods.py _base and _finish, tasks/statistical_analysis.py). */
+/** What every test's result holds (engine statistical_analysis/methods.py _base and _finish, tasks/statistical_analysis.py). */
 const common = {
   method: z.string(),
   alternative: z.enum(ALTERNATIVES),
@@ -207,7 +207,7 @@ const FTest = z
   .object({ test_type: z.literal('f_test'), ...common, charts: z.object({ box: Boxes, reference: ReferenceCurve }) })
   .meta({ id: 'TestResultFTest' });
 
-/** What the engine task writes (stats/methods.py, tasks/statistical_analysis.py): one shape per test type. */
+/** What the engine task writes (statistical_analysis/methods.py, tasks/statistical_analysis.py): one shape per test type. */
 export const TestResult = z
   .discriminatedUnion('test_type', [OneSampleT, TwoSampleT, PairedT, MannWhitney, Wilcoxon, Anova, ChiSquare, Pearson, Spearman, Shapiro, FTest])
   .meta({ id: 'TestResult' });

@@ -13,10 +13,10 @@ export type TsAlgorithm = {
   params: { name: string; kind: 'int' | 'float'; default: number; low: number; high: number; label_key: string; help_key?: string }[];
 };
 let cachedCatalogue: { supervised: TsAlgorithm[]; unsupervised: TsAlgorithm[] } | null = null;
-/** The engine's detector catalogue (engine/mitate_engine/tsad/catalogue.json): one list for engine, server and web. */
+/** The engine's detector catalogue (engine/mitate_engine/timeseries/catalogue.json): one list for engine, server and web. */
 export function tsCatalogue() {
   if (!cachedCatalogue) {
-    const file = path.resolve(import.meta.dirname, '../../../../engine/mitate_engine/tsad/catalogue.json');
+    const file = path.resolve(import.meta.dirname, '../../../../engine/mitate_engine/timeseries/catalogue.json');
     cachedCatalogue = JSON.parse(fs.readFileSync(file, 'utf8'));
   }
   return cachedCatalogue!;

@@ -14,7 +14,7 @@ import { RESAMPLE, type TsConfig } from './settings.js';
 import type { TsDeps } from './base.js';
 import { checkSignals } from './validate.js';
 
-/** The engine's tsad/drift.py MIN_ROWS: a shorter period cannot tell a slow trend from noise. */
+/** The engine's timeseries/drift.py MIN_ROWS: a shorter period cannot tell a slow trend from noise. */
 const DRIFT_MIN_ROWS = 30;
 const DRIFT_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) || 120_000;
 
@@ -22,7 +22,7 @@ const DRIFT_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) || 120_00
 
 /**
  * Which chosen signals drift slowly within the period the models learn from (the normal period, or the supervised
- * training part): the engine's rule (tsad/drift.py) as a quick job, its reasons said in `lang`. Nothing is stored.
+ * training part): the engine's rule (timeseries/drift.py) as a quick job, its reasons said in `lang`. Nothing is stored.
  */
 export async function suggestDrift(d: TsDeps, auth: AuthContext, datasetId: string, body: DriftSuggestBody, lang: Lang = 'en'): Promise<DriftSuggestion> {
   const { jobs, datasets, query } = d;
@@ -37,7 +37,7 @@ export async function suggestDrift(d: TsDeps, auth: AuthContext, datasetId: stri
   let normal: TsConfig['normal'] = null;
   let rows: number;
   if (mode === 'supervised') {
-    // the engine's split (tsad/trainer.py training_rows): the first split_ratio of the rows less the fifth that validates
+    // the engine's split (timeseries/trainer.py training_rows): the first split_ratio of the rows less the fifth that validates
     const nTrain = Math.round(total * body.split_ratio);
     rows = nTrain - Math.max(1, Math.round(nTrain * 0.2));
   } else {

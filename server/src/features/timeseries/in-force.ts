@@ -1,7 +1,7 @@
 import type { TsReport } from './schemas.js';
 import { evaluatedRows, type Scores, SPLIT_CODES, thresholdStats } from './scores.js';
 
-/** Alarms listed with contributions, as the engine's report (engine/mitate_engine/tsad/trainer.py MAX_ALARMS). */
+/** Alarms listed with contributions, as the engine's report (engine/mitate_engine/timeseries/trainer.py MAX_ALARMS). */
 export const MAX_ALARMS = 200;
 
 type Alarm = TsReport['alarms'][number];

@@ -3,7 +3,7 @@ import { AppError } from '../../http/errors.js';
 import { M } from './messages.js';
 
 /**
- * The normal period's rules, as the engine applies them (engine/mitate_engine/tsad/trainer.py HOLD_BACK, hold_back,
+ * The normal period's rules, as the engine applies them (engine/mitate_engine/timeseries/trainer.py HOLD_BACK, hold_back,
  * prepare): the unsupervised detectors are fitted on its first part and set their thresholds on its held-back last
  * part, time order kept; and the default period a person is offered.
  */
@@ -50,7 +50,7 @@ export function rowsToFit(fit: number): number {
   return u;
 }
 
-/** Anomaly = any label other than 0 / false / normal / ok (the engine's tsad.model.binarize reads labels the same way); NULL without a label. */
+/** Anomaly = any label other than 0 / false / normal / ok (the engine's timeseries.model.binarize reads labels the same way); NULL without a label. */
 export function anomalousSql(target: string | null, type: string | undefined): string {
   if (!target) return 'NULL';
   return type === 'string' ? `lower(trim(CAST(${ident(target)} AS VARCHAR))) NOT IN ('0', '0.0', 'false', 'normal', 'ok', '')` : `coalesce(CAST(${ident(target)} AS DOUBLE), 0) <> 0`;

@@ -11,7 +11,7 @@ const RENDER_TIMEOUT_MS = 120_000;
 /**
  * The model's HTML report at a threshold saved after training (issue 33). Training wrote report.<lang>.html at its
  * own threshold; `report` is the report with every figure already at the one in force (in-force.ts reportAt), and
- * the engine's renderer (tsad/report_html.py, the one HTML writer) says it again, naming both thresholds. Kept in
+ * the engine's renderer (timeseries/report_html.py, the one HTML writer) says it again, naming both thresholds. Kept in
  * the run's folder per language and threshold, so a second download does not start Python again; returns its path.
  */
 export async function reportHtmlAt(config: Config, dir: string, input: { report: TsReport; project_name: string; lang: Lang; trained_threshold: number | null }): Promise<string> {
@@ -25,7 +25,7 @@ export async function reportHtmlAt(config: Config, dir: string, input: { report:
 }
 
 function render(config: Config, request: object): Promise<string> {
-  const proc = spawnEngine(config, 'mitate_engine.tsad.report_html');
+  const proc = spawnEngine(config, 'mitate_engine.timeseries.report_html');
   const out: Buffer[] = [];
   let err = '';
   proc.stdout!.on('data', (d: Buffer) => out.push(d));

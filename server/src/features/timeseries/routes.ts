@@ -30,7 +30,7 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
     return reply.send(rewrite ? await rewrite(await fs.promises.readFile(file, 'utf8')) : fs.createReadStream(file));
   };
 
-  r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters, named in the caller\'s language (one list: engine/mitate_engine/tsad/catalogue.json with message keys)', response: wrap(tsCatalogueView) } }, async (req) =>
+  r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters, named in the caller\'s language (one list: engine/mitate_engine/timeseries/catalogue.json with message keys)', response: wrap(tsCatalogueView) } }, async (req) =>
     ok(localCatalogue(langOf(req.headers['accept-language']))),
   );
   r.post(

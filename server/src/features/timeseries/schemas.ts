@@ -8,7 +8,7 @@ import { said } from '../../http/errors.js';
 export const TS_TYPES = ['time_series_anomaly_detection_supervised', 'time_series_anomaly_detection_unsupervised'] as const;
 export type TsType = (typeof TS_TYPES)[number];
 
-/** The statistics of a rolling window (engine tsad/features.py STATS, in that order). */
+/** The statistics of a rolling window (engine timeseries/features.py STATS, in that order). */
 export const WINDOW_STATS = ['mean', 'std', 'min', 'max'] as const;
 export type WindowStat = (typeof WINDOW_STATS)[number];
 const windowItem = z.union([z.number().int().min(2).max(100000), z.string().trim().min(1).max(16)]);
@@ -49,7 +49,7 @@ export const driftSuggestBody = registerBody
   .extend({ feature_variables: z.array(z.string().max(500)).min(1).max(2000).describe('The chosen signals') });
 export type DriftSuggestBody = z.infer<typeof driftSuggestBody>;
 
-/** The engine's suggestion (engine/mitate_engine/tsad/drift.py): per signal the figures and the reason in the caller's language. */
+/** The engine's suggestion (engine/mitate_engine/timeseries/drift.py): per signal the figures and the reason in the caller's language. */
 export const driftSuggestionView = z
   .object({
     period: z.enum(['normal', 'train']).describe('normal: the unsupervised normal period; train: the supervised training part'),
@@ -100,7 +100,7 @@ export const wrap = <T extends z.ZodType>(response: T) => ({ 200: z.object({ det
 const bucket = z.tuple([z.number(), figure, figure]);
 const timeValue = z.union([z.string(), z.number(), z.null()]).describe('The time column’s value (ISO text for a date/time)');
 
-/** A detector of the catalogue (engine/mitate_engine/tsad/catalogue.json), named in the caller's language. */
+/** A detector of the catalogue (engine/mitate_engine/timeseries/catalogue.json), named in the caller's language. */
 export const tsAlgorithm = z
   .object({
     key: z.string(),
@@ -137,7 +137,7 @@ export const normalDefaultView = z
   })
   .meta({ id: 'TsNormalDefault' });
 
-/** The summary the engine keeps as a detector's metrics (tsad/trainer.py write_model); null figures need labels. */
+/** The summary the engine keeps as a detector's metrics (timeseries/trainer.py write_model); null figures need labels. */
 export const tsModelMetrics = z
   .object({
     f1: figure.describe('Point-wise F1 on the test part; null without an anomalous label there'),
@@ -201,7 +201,7 @@ const eventLevel = z.object({
   per_event: z.array(z.object({ start: z.number().int(), end: z.number().int(), start_time: timeValue.optional(), end_time: timeValue.optional(), detected: z.boolean(), delay_rows: z.number().int().nullable(), delay_seconds: figure.optional() })),
 });
 
-/** A detector's report (engine/mitate_engine/tsad/trainer.py write_model, metrics.py). */
+/** A detector's report (engine/mitate_engine/timeseries/trainer.py write_model, metrics.py). */
 export const tsReport = z
   .object({
     algorithm: z.string(),

@@ -43,12 +43,12 @@ const ratio = (a: number, b: number) => (b ? a / b : null);
 const TEST = SPLIT_CODES.indexOf('test');
 const VALIDATION = SPLIT_CODES.indexOf('validation');
 const TRAIN = SPLIT_CODES.indexOf('train');
-/** The part the metrics count (tsad/trainer.py evaluated_part): the test part; else the held-back normal rows; a
+/** The part the metrics count (timeseries/trainer.py evaluated_part): the test part; else the held-back normal rows; a
  * model trained before the normal period had a held-back part: its training rows (in sample). */
 const evaluatedPart = (s: Scores) => (s.split.includes(TEST) ? TEST : s.split.includes(VALIDATION) ? VALIDATION : TRAIN);
 const PART_NAMES = { [TEST]: 'test', [VALIDATION]: 'validation', [TRAIN]: 'train' } as const;
 
-/** The rows (series positions) the engine's metrics count, in order: the evaluated part with a score (tsad/trainer.py evaluate). */
+/** The rows (series positions) the engine's metrics count, in order: the evaluated part with a score (timeseries/trainer.py evaluate). */
 export function evaluatedRows(s: Scores): number[] {
   const EVAL = evaluatedPart(s);
   const rows: number[] = [];

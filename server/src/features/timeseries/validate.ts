@@ -133,7 +133,7 @@ export async function validate(d: TsDeps, body: RegisterBody, dataset: DatasetTa
   if (Number(r.dups) > 0 && !resample) throw new AppError(422, M.duplicateTimes, { column: time, count: Number(r.dups), first: String(r.first_dup) }, 'time_column');
   if (mode === 'supervised' && Number(r.classes) < 2) throw new AppError(422, M.singleClass, { column: target! }, 'target_variables');
   if (mode === 'supervised') {
-    // the engine's split (tsad/trainer.py prepare): the training part starts after the warm-up, a fifth of it validates
+    // the engine's split (timeseries/trainer.py prepare): the training part starts after the warm-up, a fifth of it validates
     const nTrain = Math.round(Number(dataset.row_count) * body.split_ratio);
     const nVal = Math.max(1, Math.round((nTrain - warm) * 0.2));
     if (nTrain - nVal - warm < 10) throw new AppError(422, M.shortTrain, { count: nTrain - nVal, warm }, 'split_ratio');
@@ -146,7 +146,7 @@ export async function validate(d: TsDeps, body: RegisterBody, dataset: DatasetTa
     const usable = normal.mode === 'rows' ? rows - warm : rows;
     // fitted on the first part, thresholds set on the held-back last part: both need rows (normal.ts)
     if (usable < MIN_NORMAL_ROWS) throw new AppError(422, M.shortNormal, { count: rows, warm, needed: MIN_NORMAL_ROWS }, 'normal');
-    // the engine's rule (tsad/detectors.py SequenceAutoencoder.fit): its windows lie inside the part it is fitted on
+    // the engine's rule (timeseries/detectors.py SequenceAutoencoder.fit): its windows lie inside the part it is fitted on
     for (const m of body.models.filter((x) => x.algorithm === 'sequence_autoencoder')) {
       const def = cat.find((x) => x.key === m.algorithm)?.params.find((x) => x.name === 'window')?.default;
       const given = m.params?.window;

@@ -47,7 +47,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 function DesignTable({ result, round }: { result: DesignResult; round: Round }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const names = result.variables.map((v) => v.name);
   const measured = round.results ?? [];
   const responses = measured.length ? Object.keys(measured[0]).filter((k) => !names.includes(k)) : [];
@@ -98,7 +98,7 @@ function DesignTable({ result, round }: { result: DesignResult; round: Round }) 
 }
 
 function CriteriaTable({ rows }: { rows: { label: string; c: Criteria | null }[] }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const lines: [string, (c: Criteria) => string][] = [
     [t('eff.runs'), (c) => String(c.runs)],
     [t('eff.terms'), (c) => String(c.terms)],
@@ -138,7 +138,7 @@ function CriteriaTable({ rows }: { rows: { label: string; c: Criteria | null }[]
 }
 
 function NextRound({ project, round }: { project: Project; round: Round }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
@@ -206,7 +206,7 @@ function NextRound({ project, round }: { project: Project; round: Round }) {
 }
 
 function EvaluatePanel({ project }: { project: Project }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const ev = useEvaluation(project.id, project.eval_state !== null);
@@ -238,7 +238,7 @@ function EvaluatePanel({ project }: { project: Project }) {
 }
 
 function RoundView({ project, round }: { project: Project; round: Round }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   if (round.state === 'running') {
     return (
       <Box sx={{ my: 3 }}>
@@ -322,7 +322,7 @@ function RoundView({ project, round }: { project: Project; round: Round }) {
 }
 
 export default function DetailsPage() {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const { project_id = '', model } = useParams();
   const navigate = useNavigate();
   const q = useProject(project_id);

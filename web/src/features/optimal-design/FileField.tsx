@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 
 /** A labelled CSV picker (the input stays in the page so tests and keyboards reach it). */
 export default function FileField({ label, file, onChange, testId }: { label: string; file: File | null; onChange: (f: File | null) => void; testId: string }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap', my: 1 }}>
       <Typography variant="body2" sx={{ minWidth: 260 }}>

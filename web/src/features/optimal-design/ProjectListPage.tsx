@@ -19,13 +19,13 @@ import { type ProjectSummary, useProjects } from './api';
 export const detailsPath = (id: string, round?: number) => `/optimal-design/details/${encodeURIComponent(id)}${round ? `/${round}` : ''}`;
 
 export function StateChip({ state }: { state: string }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const color = state === 'done' ? 'success' : state === 'failed' ? 'error' : 'info';
   return <Chip size="small" color={color} label={t(`state.${state}`, { defaultValue: state })} />;
 }
 
 export default function ProjectListPage() {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   usePageTitle(t('title'));
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);

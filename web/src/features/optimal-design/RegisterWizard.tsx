@@ -13,7 +13,7 @@ import { AlgorithmStep, InfoStep, ParametersStep, PreviewStep, type StepProps } 
 
 /** The design wizard's form: every field with a default that computes a design as it stands. */
 function useDoeWizard() {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const navigate = useNavigate();
   const qc = useQueryClient();
   const others = useAllProjects();
@@ -106,7 +106,7 @@ const STEPS = [
 
 /** The design wizard (SPEC §2): algorithm, parameters, project info, preview. */
 export default function RegisterWizard() {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   usePageTitle(t('new'));
   const w = useDoeWizard();
   const { step, setStep, busy, canNext, create } = w;

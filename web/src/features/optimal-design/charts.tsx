@@ -17,7 +17,7 @@ export function ternaryXY(a: number, b: number, c: number): [number, number] {
 
 /** Ternary plot of a 3-component mixture: the simplex, earlier runs and the proposed runs. */
 export function TernaryPlot({ result, previous }: { result: DesignResult; previous: Row[] }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const mix = result.variables.filter((v) => v.type === 'mixture').map((v) => v.name);
   const xy = (r: Row) => ternaryXY(Number(r[mix[0]]), Number(r[mix[1]]), Number(r[mix[2]]));
   const tip = (r: Row) => mix.map((m) => `${m}: ${r[m]}`).join('<br/>');
@@ -48,7 +48,7 @@ export function TernaryPlot({ result, previous }: { result: DesignResult; previo
 
 /** Pairwise plots of the numeric variables (one small scatter per pair). */
 export function PairwisePlots({ result, previous }: { result: DesignResult; previous: Row[] }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const names = result.variables.filter((v) => v.type !== 'categorical').map((v) => v.name);
   const pairs: [string, string][] = [];
   for (let i = 0; i < names.length; i++) for (let j = i + 1; j < names.length; j++) pairs.push([names[i], names[j]]);
@@ -77,7 +77,7 @@ export function PairwisePlots({ result, previous }: { result: DesignResult; prev
 
 /** Fraction-of-design-space plot of the scaled prediction variance. */
 export function VarianceProfile({ profile }: { profile: NonNullable<DesignResult['criteria']['variance_profile']> }) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   return (
     <EChart
       height={260}

@@ -6,8 +6,8 @@ import ja from './i18n/ja.json';
 import ProjectListPage from './ProjectListPage';
 import RegisterWizard from './RegisterWizard';
 
-i18n.addResourceBundle('en', 'doe', en, true, true);
-i18n.addResourceBundle('ja', 'doe', ja, true, true);
+i18n.addResourceBundle('en', 'optimalDesign', en, true, true);
+i18n.addResourceBundle('ja', 'optimalDesign', ja, true, true);
 
 /**
  * Optimal design (SPEC §2): 'list' (/optimal-design), 'register' (/optimal-design/register), 'details'

@@ -25,7 +25,7 @@ export interface StepProps {
 
 /** The design algorithm, each with what it is for. */
 export function AlgorithmStep({ w }: StepProps) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const { algorithm, setAlgorithm } = w;
   return (
       <RadioGroup value={algorithm} onChange={(e) => setAlgorithm(e.target.value as Algorithm)} aria-label={t('steps.algorithm')}>
@@ -50,7 +50,7 @@ export function AlgorithmStep({ w }: StepProps) {
 
 /** Variables, constraints, model, run count, and the files of runs to exclude or build on. */
 export function ParametersStep({ w }: StepProps) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const { others, algorithm, vars, setVars, setVar, total, setTotal, constraints, setConstraints, model, setModel, terms, setTerms, nRuns, setNRuns, seed, setSeed, responses, setResponses, resolution, setResolution, center, setCenter, degree, setDegree, excludeFile, setExcludeFile, tolerance, setTolerance, runsFile, setRunsFile, existing, setExisting, direction, setDirection, hasMixture, decimalError } = w;
   return (
       <Box>
@@ -155,7 +155,7 @@ export function ParametersStep({ w }: StepProps) {
 
 /** Name and comment. */
 export function InfoStep({ w }: StepProps) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const { name, setName, comment, setComment } = w;
   return (
       <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 520 }}>
@@ -167,7 +167,7 @@ export function InfoStep({ w }: StepProps) {
 
 /** Everything the design will be computed with. */
 export function PreviewStep({ w }: StepProps) {
-  const { t } = useTranslation('doe');
+  const { t } = useTranslation('optimalDesign');
   const { algorithm, total, constraints, model, nRuns, excludeFile, tolerance, runsFile, name, hasMixture, settings } = w;
   return (
       <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 3, rowGap: 1, m: 0 }}>

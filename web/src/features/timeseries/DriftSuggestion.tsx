@@ -9,7 +9,7 @@ import { ApiError } from '../../api/errors';
 import type { Dd } from './driftDefault';
 
 /**
- * The engine's suggestion of slowly drifting signals for the chosen signals and period (engine tsad/drift.py through
+ * The engine's suggestion of slowly drifting signals for the chosen signals and period (engine timeseries/drift.py through
  * POST timeseries/drift/suggest, asked by the wizard): which drift and why, and one button that fills the fields below.
  * The button fills in the signals and N alone (the unsupervised default, driftDefault.tsx, fills in more and says so);
  * the fields stay editable.

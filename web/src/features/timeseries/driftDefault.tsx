@@ -7,7 +7,7 @@ import { useDebounced } from '../../lib/useDebounced';
 import { type DriftSuggestBody, type DriftSuggestion, modeOf, useDriftSuggestion } from './api';
 
 /**
- * The unsupervised default when signals drift within the normal period (engine tsad/drift.py DEFAULTS, sent with the
+ * The unsupervised default when signals drift within the normal period (engine timeseries/drift.py DEFAULTS, sent with the
  * suggestion): the drifting signals by their change over N rows, the others through short windows, and every
  * detector's alarm rule k of the last n rows. The wizard fills these fields in (as text, as the person would type
  * them) while the person has not changed them.

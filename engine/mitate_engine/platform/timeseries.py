@@ -32,8 +32,8 @@ import pandas as pd
 
 from ..ml.model_io import predict_frame
 from ..task import EngineError
-from ..tsad.detectors import AlarmRule, SequenceAutoencoder
-from ..tsad.features import _window_arg, warmup, window_features
+from ..timeseries.detectors import AlarmRule, SequenceAutoencoder
+from ..timeseries.features import _window_arg, warmup, window_features
 
 MAX_KEEP = int(os.environ.get("MITATE_TSAD_STREAM_MAX_ROWS", "10000"))
 # A series is kept whole up to this many rows: its answers are then the whole block's to the last bit. Past it, only
@@ -196,7 +196,7 @@ def _block(model, condition, request: dict, sh: dict) -> dict:
     if model.time_column in df.columns and not model.resample_rule:
         position = df[model.time_column].rank(method="first").to_numpy(dtype=float) - 1
     elif model.time_column in df.columns:
-        from ..tsad.model import resample
+        from ..timeseries.model import resample
 
         _, position = resample(df, model.time_column, model.resample_rule, model.features)
     else:

@@ -11,7 +11,7 @@ import { statisticsJob } from '../datasets/jobs.js';
 const params = z.object({ dataset_id: z.string().max(64) });
 
 /** SPEC §4 statistics generation: a job in the engine that succeeds or fails and can be run again. */
-export default async function statisticsRoutes(app: FastifyInstance) {
+export default async function columnStatisticsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const datasets = app.services.datasets;
   const { jobs } = app.ctx;

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Project, ProjectState, TestType } from './api';
 
-export const NS = 'statistics';
+export const NS = 'statisticalAnalysis';
 /** Names the notice that a run is under way (register and re-run show it), withdrawn when the run ends. */
 export const RUN_NOTICE = 'statistics.run';
 

@@ -1,5 +1,5 @@
 """Which signals drift slowly within the normal (training) period: the one rule behind the wizard's suggestion of
-"slowly drifting signals" (a drifting signal then enters the model only as x[t] - x[t-L], tsad/features.py).
+"slowly drifting signals" (a drifting signal then enters the model only as x[t] - x[t-L], timeseries/features.py).
 
 Per signal, over the period's n rows (values in time order, empty values left out):
 - short-term variation s: the standard deviation of the first differences / sqrt(2) (the noise of one row; a slow

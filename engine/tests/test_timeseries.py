@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from mitate_engine.task import Context, UserError
-from mitate_engine.tsad import metrics as MET
-from mitate_engine.tsad.detectors import make
-from mitate_engine.tsad.features import window_features
-from mitate_engine.tsad.mspc import PcaMspc
+from mitate_engine.timeseries import metrics as MET
+from mitate_engine.timeseries.detectors import make
+from mitate_engine.timeseries.features import window_features
+from mitate_engine.timeseries.mspc import PcaMspc
 from scipy import stats
 
 DATA = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[2] / ".." / "shared" / "data")  # ../shared/data from the repo root
@@ -121,7 +121,7 @@ def test_a_drifting_signal_enters_as_its_change_over_L_rows_only():
     """By hand: b's change over 2 rows, a's value and 3-row mean (mean only, as asked); b's level, lags and windows
     are left out; the warm-up is the longest of L and the windows; contributions go back to the signal."""
     from mitate_engine.task import EngineError
-    from mitate_engine.tsad.features import check_drift, check_stats, signal_of, warmup
+    from mitate_engine.timeseries.features import check_drift, check_stats, signal_of, warmup
 
     df = pd.DataFrame({"a": [1.0, 2, 4, 7, 11, 16], "b": [10.0, 10, 11, 13, 16, 20]})
     F = window_features(df, ["a", "b"], [], [3], stats=("mean",), drift=["b"], drift_rows=2)
@@ -405,7 +405,7 @@ def test_every_error_of_the_area_is_a_catalogued_code_in_both_languages(tmp_path
 
     from mitate_engine.task import EngineError, messages
 
-    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT_ENGINE / "mitate_engine" / "tsad").glob("*.py"))
+    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT_ENGINE / "mitate_engine" / "timeseries").glob("*.py"))
     src += (ROOT_ENGINE / "mitate_engine" / "tasks" / "tsad_train.py").read_text(encoding="utf-8")
     codes = set(re.findall(r'(?:fail|EngineError)\(\s*"([a-z_]+)"', src))
     assert {"tsad_time_duplicates", "tsad_normal_too_short", "tsad_label_single_class", "no_models"} <= codes
@@ -448,7 +448,7 @@ def test_every_error_of_the_area_is_a_catalogued_code_in_both_languages(tmp_path
 
 
 def test_random_forest_path_contributions_add_up_to_its_probability():
-    from mitate_engine.tsad.detectors import Supervised, forest_contributions
+    from mitate_engine.timeseries.detectors import Supervised, forest_contributions
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(400, 4))
@@ -464,7 +464,7 @@ def test_random_forest_path_contributions_add_up_to_its_probability():
 
 def test_an_irregular_series_is_resampled_in_training_and_prediction_alike(tmp_path):
     from mitate_engine.task import EngineError
-    from mitate_engine.tsad.model import resample
+    from mitate_engine.timeseries.model import resample
 
     rng = np.random.default_rng(0)
     # irregular: 1 to 3 rows per second, with a duplicate timestamp and a missing second
@@ -647,7 +647,7 @@ def test_detector_and_parameter_names_come_from_message_keys_in_both_languages()
     """The catalogue holds message keys only (no English text); every key has en and ja, and a range error names the
     detector and the parameter through them."""
     from mitate_engine.task import EngineError, messages
-    from mitate_engine.tsad.detectors import CATALOGUE, params_of
+    from mitate_engine.timeseries.detectors import CATALOGUE, params_of
 
     cat = messages()
     for mode in CATALOGUE.values():
@@ -672,7 +672,7 @@ def test_alarm_rule_k_of_the_last_n_rows_is_one_causal_score():
     import pickle
 
     from mitate_engine.task import EngineError
-    from mitate_engine.tsad.detectors import AlarmRule, k_of_n
+    from mitate_engine.timeseries.detectors import AlarmRule, k_of_n
 
     rng = np.random.default_rng(3)
     s = rng.normal(size=300)
@@ -813,9 +813,9 @@ def test_every_message_the_area_says_is_in_the_catalogue_in_both_languages():
     import re
 
     from mitate_engine.task import messages
-    from mitate_engine.tsad.report_html import INFO_KEYS
+    from mitate_engine.timeseries.report_html import INFO_KEYS
 
-    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT_ENGINE / "mitate_engine" / "tsad").glob("*.py"))
+    src = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT_ENGINE / "mitate_engine" / "timeseries").glob("*.py"))
     src += (ROOT_ENGINE / "mitate_engine" / "tasks" / "tsad_train.py").read_text(encoding="utf-8")
     codes = set(re.findall(r'\b(?:say|t)\(\s*"([a-z_0-9]+)"', src)) | set(re.findall(r'\(\s*"(tsad_(?:report|note)_[a-z_0-9]+)"', src))
     codes |= {f"tsad_info_{k}" for k in INFO_KEYS} | {f"tsad_part_{p}" for p in ("warmup", "train", "validation", "test")}
@@ -840,7 +840,7 @@ def test_parallel_analysis_keeps_the_real_factors_where_a_variance_share_keeps_n
 
 
 def test_held_back_quantile_is_the_split_conformal_one():
-    from mitate_engine.tsad.detectors import held_back_quantile
+    from mitate_engine.timeseries.detectors import held_back_quantile
 
     s = np.arange(1, 101, dtype=float)  # 1..100
     assert held_back_quantile(s, 0.99) == 100.0  # ceil(101 * 0.99) = 100th smallest
@@ -886,7 +886,7 @@ def _normal_only(tmp_path, n=400, models=None, label=True):
 
 
 def test_a_normal_only_series_is_fitted_on_its_first_part_and_judged_on_its_held_back_part(tmp_path):
-    from mitate_engine.tsad.detectors import held_back_quantile
+    from mitate_engine.timeseries.detectors import held_back_quantile
 
     res = _normal_only(tmp_path)
     for m in res["models"]:
@@ -958,7 +958,7 @@ def test_f1_and_event_f1_are_null_without_an_anomalous_label_and_0_when_one_is_m
     ],
 )
 def test_every_unsupervised_detector_takes_its_threshold_from_the_held_back_normal_rows(tmp_path, algorithm, params, level):
-    from mitate_engine.tsad.detectors import UNSUPERVISED, held_back_quantile
+    from mitate_engine.timeseries.detectors import UNSUPERVISED, held_back_quantile
 
     assert algorithm in UNSUPERVISED
     res = _normal_only(tmp_path, models=[{"key": "m", "algorithm": algorithm, "params": params}])

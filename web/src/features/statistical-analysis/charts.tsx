@@ -151,7 +151,7 @@ export function ScatterFitChart({ result, ariaLabel }: { result: ResultOf<'pears
 }
 
 export function QQChart({ result, ariaLabel }: { result: ResultOf<'shapiro'>; ariaLabel: string }) {
-  const { t } = useTranslation('statistics');
+  const { t } = useTranslation('statisticalAnalysis');
   const q = result.charts.qq;
   const lo = q.theoretical[0];
   const hi = q.theoretical[q.theoretical.length - 1];

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from mitate_engine.task import messages
-from mitate_engine.tsad import report_html
+from mitate_engine.timeseries import report_html
 
 
 def _report(pointwise: dict | None, event: dict | None) -> dict:
@@ -74,7 +74,7 @@ def test_the_html_report_says_a_null_figure_is_not_available_and_why(lang):
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_the_html_report_at_a_saved_threshold_says_both_and_keeps_the_coded_notes(tmp_path, lang):
     """Issue 33: the server asks the engine for the report again at a threshold saved after training
-    (python -m mitate_engine.tsad.report_html, JSON on stdin); the notes written at training are said in `lang`."""
+    (python -m mitate_engine.timeseries.report_html, JSON on stdin); the notes written at training are said in `lang`."""
     import json
     import subprocess
     import sys
@@ -86,7 +86,7 @@ def test_the_html_report_at_a_saved_threshold_says_both_and_keeps_the_coded_note
     engine = Path(report_html.__file__).resolve().parents[2]
     req = {"report": report, "project_name": "Valve", "lang": lang, "mdir": str(tmp_path), "trained_threshold": 0.544}
     doc = subprocess.run(
-        [sys.executable, "-m", "mitate_engine.tsad.report_html"], input=json.dumps(req), capture_output=True, text=True, cwd=engine, check=True
+        [sys.executable, "-m", "mitate_engine.timeseries.report_html"], input=json.dumps(req), capture_output=True, text=True, cwd=engine, check=True
     ).stdout
     say = lambda code, **p: report_html.say(code, lang, **p)  # noqa: E731
     assert f"<p>{say('tsad_report_saved_threshold', threshold='0.6', trained='0.544')}</p>" in doc.replace("&#x27;", "'")
@@ -98,7 +98,7 @@ def test_the_html_report_at_a_saved_threshold_says_both_and_keeps_the_coded_note
 
 
 def _prepare(tmp_path, df: pd.DataFrame, **extra):
-    from mitate_engine.tsad.trainer import UNSUPERVISED, prepare
+    from mitate_engine.timeseries.trainer import UNSUPERVISED, prepare
 
     df.to_parquet(tmp_path / "s.parquet", index=False)
     spec = {
@@ -152,7 +152,7 @@ def _rig(n: int = 1000, drifting: bool = True) -> pd.DataFrame:
 
 
 def test_the_default_for_drifting_signals_is_their_change_windows_and_an_alarm_rule_and_only_then(tmp_path):
-    from mitate_engine.tsad.drift import DEFAULTS, default_options, suggest_drift
+    from mitate_engine.timeseries.drift import DEFAULTS, default_options, suggest_drift
 
     signals = ["flow", "pressure", "temperature"]
     s = suggest_drift(_rig()[signals].iloc[:400], signals)
@@ -167,8 +167,8 @@ def test_the_default_for_drifting_signals_is_their_change_windows_and_an_alarm_r
 
 
 def test_the_default_for_drifting_signals_keeps_normal_rows_quiet_after_the_period_and_still_finds_the_upset(tmp_path):
-    from mitate_engine.tsad.drift import default_options, suggest_drift
-    from mitate_engine.tsad.trainer import fit_model
+    from mitate_engine.timeseries.drift import default_options, suggest_drift
+    from mitate_engine.timeseries.trainer import fit_model
 
     df = _rig()
     signals = ["flow", "pressure", "temperature"]

@@ -1,4 +1,4 @@
-"""The suggestion of slowly drifting signals (tsad/drift.py): generated signals whose answer is known, the reasons as
+"""The suggestion of slowly drifting signals (timeseries/drift.py): generated signals whose answer is known, the reasons as
 catalogue codes in both languages, the job on a parquet file (normal period by rows or range, supervised training part)
 and the SKAB thermal signals."""
 
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from mitate_engine.task import Context, EngineError, get_task, messages
-from mitate_engine.tsad.drift import MIN_ROWS, signal_figures, suggest_drift
+from mitate_engine.timeseries.drift import MIN_ROWS, signal_figures, suggest_drift
 
 DATA = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[2] / ".." / "shared" / "data")
 N = 600
@@ -76,7 +76,7 @@ def test_a_short_period_is_refused_and_a_short_signal_is_named():
 
 
 def test_every_reason_and_error_is_in_the_catalogue_with_the_same_placeholders_in_both_languages():
-    src = (Path(__file__).resolve().parents[1] / "mitate_engine" / "tsad" / "drift.py").read_text(encoding="utf-8")
+    src = (Path(__file__).resolve().parents[1] / "mitate_engine" / "timeseries" / "drift.py").read_text(encoding="utf-8")
     codes = set(re.findall(r'"(tsad_drift_[a-z_]+)"', src))
     assert {
         "tsad_drift_reason_drifts",

@@ -186,7 +186,7 @@ def read_series(path: str, columns: list[str]) -> pd.DataFrame:
 
 
 def drifting_levels(normal: pd.DataFrame) -> list[tuple[str, dict]]:
-    """A note when signals left as levels drift within the normal period (the wizard's drift rule, tsad/drift.py):
+    """A note when signals left as levels drift within the normal period (the wizard's drift rule, timeseries/drift.py):
     their level will be out of the period's range once they drift on, so the model alarms then whatever the process
     does (SKAB: the thermal signals, most of the false alarms of the default monitor). Nothing is changed; the note
     says which and the change the suggestion would use."""

@@ -12,10 +12,10 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from mitate_engine.task import Context, EngineError, get_task
-from mitate_engine.tsad import trainer as T
-from mitate_engine.tsad.detectors import make
-from mitate_engine.tsad.features import carry_forward, window_features, window_matrix
-from mitate_engine.tsad.model import order_by_time
+from mitate_engine.timeseries import trainer as T
+from mitate_engine.timeseries.detectors import make
+from mitate_engine.timeseries.features import carry_forward, window_features, window_matrix
+from mitate_engine.timeseries.model import order_by_time
 
 
 def _frame(n=600, seed=1):

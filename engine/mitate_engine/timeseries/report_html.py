@@ -131,7 +131,7 @@ def write(mdir: Path, report: dict, project_name: str, lang: str, notes: list[tu
 
 
 def main() -> None:
-    """`python -m mitate_engine.tsad.report_html`: the report at the threshold in force when a person saved another
+    """`python -m mitate_engine.timeseries.report_html`: the report at the threshold in force when a person saved another
     one after training (server/src/features/timeseries/report-html.ts). Reads {report, project_name, lang, mdir,
     trained_threshold} (JSON) on stdin, the report's figures already at that threshold; writes the HTML on stdout."""
     req = json.load(sys.stdin)

@@ -13,7 +13,7 @@ import type { JobView } from '../../jobs/service.js';
  * resume and pause that organisation's jobs only. The pool itself is started and stopped by platform
  * administrators. Calls that change state are POST; the SPEC's GET paths answer 405 saying so.
  */
-export default async function servicesRoutes(app: FastifyInstance) {
+export default async function operationsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { jobs, config } = app.ctx;
   const limits = { max_upload_mb: config.maxUploadMb };

@@ -1,4 +1,4 @@
-"""Hosted time-series detectors (platform/tsad.py): a block served equals the batch prediction; a stream fed row by
+"""Hosted time-series detectors (platform/timeseries.py): a block served equals the batch prediction; a stream fed row by
 row (the server keeping only what `_next_state` keeps) equals the whole block; statuses and refusals."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from mitate_engine.ml.model_io import predict
-from mitate_engine.platform import tsad
+from mitate_engine.platform import timeseries
 from mitate_engine.task import Context, EngineError
 
 DATA = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[2] / ".." / "shared" / "data")
@@ -59,7 +59,7 @@ def _stream(model, rows, sizes, threshold=None):
     for n in sizes:
         chunk = rows[i : i + n]
         i += n
-        res = tsad.answer(model, None, {"rows": chunk, "tsad": {"threshold": threshold, "stream": {"series": "s", "history": history, "state": state}}})
+        res = timeseries.answer(model, None, {"rows": chunk, "tsad": {"threshold": threshold, "stream": {"series": "s", "history": history, "state": state}}})
         st = res.pop("state")
         history = [*history, *chunk][st["drop"] :]
         state = {k: st[k] for k in ("start", "p0", "carry")}
@@ -96,7 +96,7 @@ def test_block_equals_batch_and_stream_equals_block(tmp_path, kind, monkeypatch)
     model_b = joblib.load(tmp_path / "run" / models[0]["key"] / "model.joblib")
     model_b.threshold = saved
     batch = predict(model_b, part[["datetime", *SIGNALS]], raw=False)
-    block = tsad.answer(model, None, {"rows": rows, "tsad": {"threshold": saved}})
+    block = timeseries.answer(model, None, {"rows": rows, "tsad": {"threshold": saved}})
     assert block["time_series"]["threshold"] == saved and block["time_series"]["trained_threshold"] == float(model.threshold)
     got = block["predictions"]
     score = batch["anomaly_score"].to_numpy(dtype=float)
@@ -108,7 +108,7 @@ def test_block_equals_batch_and_stream_equals_block(tmp_path, kind, monkeypatch)
             assert g["alarm"] == bool(batch["alarm"].iloc[i] == 1)
             for s in SIGNALS:
                 assert abs(g[f"contribution_{s}"] - batch[f"contribution_{s}"].iloc[i]) <= 1e-9
-    sh = tsad.shape(model)
+    sh = timeseries.shape(model)
     assert sh["warmup_rows"] == 4 and sh["history_rows"] == 4 + (3 if kind == "unsupervised" else 0)
     assert [g["status"] for g in got[: sh["warmup_rows"] + 1]] == ["warming_up"] * sh["warmup_rows"] + [
         "partial_history" if kind == "unsupervised" else "scored"
@@ -124,8 +124,8 @@ def test_block_equals_batch_and_stream_equals_block(tmp_path, kind, monkeypatch)
     _same(answers, got, tol=1e-12)
     assert kept[-1] == len(rows)
     # kept to the rows the next score needs (the history and the 20 s window, one row a second): the same answers to
-    # 1e-9, since each window's mean and std come from the window's own rows (tsad/features.py)
-    monkeypatch.setattr(tsad, "EXACT_ROWS", 0)
+    # 1e-9, since each window's mean and std come from the window's own rows (timeseries/features.py)
+    monkeypatch.setattr(timeseries, "EXACT_ROWS", 0)
     answers, kept = _stream(model, rows, sizes, threshold=saved)
     _same(answers, got, tol=1e-9)
     assert max(kept) <= sh["history_rows"] + 20 + 7
@@ -138,11 +138,11 @@ def test_stream_refuses_rows_out_of_order_and_a_block_refuses_text_time(tmp_path
     model = trained["1_lof"]
     rows = _rows(df.iloc[:10])
     with pytest.raises(EngineError) as err:
-        tsad.answer(model, None, {"rows": [rows[3]], "tsad": {"stream": {"series": "p", "history": rows[:5], "state": None}}})
+        timeseries.answer(model, None, {"rows": [rows[3]], "tsad": {"stream": {"series": "p", "history": rows[:5], "state": None}}})
     assert err.value.code == "tsad_stream_order" and err.value.params["series"] == "p"
     with pytest.raises(EngineError) as err:
-        tsad.answer(model, None, {"rows": [{**rows[0], "datetime": "yesterday"}, rows[1]], "tsad": {}})
+        timeseries.answer(model, None, {"rows": [{**rows[0], "datetime": "yesterday"}, rows[1]], "tsad": {}})
     assert err.value.code == "tsad_time_unreadable" and err.value.params["value"] == "yesterday"
     with pytest.raises(EngineError) as err:
-        tsad.answer(model, None, {"rows": [{k: v for k, v in r.items() if k != "datetime"} for r in rows], "tsad": {}})
+        timeseries.answer(model, None, {"rows": [{k: v for k, v in r.items() if k != "datetime"} for r in rows], "tsad": {}})
     assert err.value.code == "tsad_time_missing"
