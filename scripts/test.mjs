@@ -2,7 +2,8 @@
 // Runs every suite (server, web, engine, end-to-end) and ends with one line CI reads: "N passed, N failed".
 // Two lanes run side by side (a 2-core machine; most suites wait on a Python worker, a browser or a single-threaded
 // compiler much of the time): the first lane streams its output, the other prints each suite's output whole when
-// it ends. Each summary line says how long its suite took. MITATE_TEST_LANES=1 runs one suite at a time.
+// it ends. The queue is taken longest first (ESTIMATE_S below). Each summary line says how long its suite took, and
+// a line per lane what it ran. MITATE_TEST_LANES=1 runs one suite at a time.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -100,6 +101,24 @@ const vitest = (name, { dir = name, files = [], env = {} } = {}) => ({
   },
 });
 
+/** Spec files of e2e/specs (sorted) that `pick(file, index among the non-walk files)` keeps, as one node:test run. */
+const e2e = (name, pick) => ({
+  name,
+  async run(live) {
+    const all = fs.readdirSync(path.join(root, 'e2e', 'specs')).filter((f) => f.endsWith('.test.ts')).sort();
+    let i = 0;
+    const specs = all.filter((f) => pick(f, f.startsWith('walk') ? -1 : i++)).map((f) => `specs/${f}`);
+    if (!specs.length) return { code: 0, out: `${name}: no spec file\n`, counts: { passed: 0, failed: 0 } };
+    const r = await exec('node', ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...specs], path.join(root, 'e2e'), live);
+    const n = (w) => Number(new RegExp(`ℹ ${w} (\\d+)`).exec(r.out)?.[1] ?? NaN);
+    const counts = Number.isNaN(n('pass')) ? null : { passed: n('pass'), failed: n('fail') + (n('cancelled') || 0) };
+    // The spec reporter repeats each failure under "failing tests"; keep that part.
+    const at = r.out.lastIndexOf('✖ failing tests');
+    const failures = at >= 0 ? [firstLines(r.out.slice(at), 60)] : [];
+    return { ...r, counts, failures };
+  },
+});
+
 const suites = {
   openapi: check('openapi', tool('tsx', ['scripts/openapi.ts', '--check']), 'server'),
   'tsc-server': check('tsc-server', tool('tsc', ['--noEmit']), 'server'),
@@ -149,31 +168,39 @@ const suites = {
       return { ...r, counts: m ? { passed: Number(m[1]), failed: Number(m[2]) } : null };
     },
   },
-  e2e: {
-    name: 'e2e',
-    async run(live) {
-      const specs = fs.readdirSync(path.join(root, 'e2e', 'specs')).filter((f) => f.endsWith('.test.ts')).map((f) => `specs/${f}`);
-      const r = await exec('node', ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-reporter=spec', ...specs], path.join(root, 'e2e'), live);
-      const n = (w) => Number(new RegExp(`ℹ ${w} (\\d+)`).exec(r.out)?.[1] ?? NaN);
-      const counts = Number.isNaN(n('pass')) ? null : { passed: n('pass'), failed: n('fail') + (n('cancelled') || 0) };
-      // The spec reporter repeats each failure under "failing tests"; keep that part.
-      const at = r.out.lastIndexOf('✖ failing tests');
-      const failures = at >= 0 ? [firstLines(r.out.slice(at), 60)] : [];
-      return { ...r, counts, failures };
-    },
-  },
+  // The end-to-end specs in three suites, so that the lanes can share them out: the walk (the longest spec file, and
+  // the pages of running jobs), then the other specs split in two by name. Each suite runs its files one at a time.
+  'e2e-walk': e2e('e2e-walk', (f, _i) => f.startsWith('walk')),
+  'e2e-a': e2e('e2e-a', (f, i) => !f.startsWith('walk') && i % 2 === 0),
+  'e2e-b': e2e('e2e-b', (f, i) => !f.startsWith('walk') && i % 2 === 1),
 };
 
-// One queue, taken in this order by two lanes: the server suite (the longest) starts at once in lane 1, the
-// checks and the end-to-end suite beside it; whichever lane is free takes the next suite.
-const order = ['server', 'openapi', 'tsc-server', 'tsc-web', 'tsc-e2e', 'tsc-rules', 'eslint-web', 'eslint-server', 'eslint-e2e', 'dead-code', 'size', 'cycles', 'ruff', 'ruff-format', 'e2e', 'engine', 'schemathesis', 'web', 'rules', 'server-s3', 'bundle'];
-const queue = order.filter((name) => !only.length || only.includes(name));
+// What each suite took on a CI machine (two cores, beside the other lane), in seconds, rounded: only their order
+// matters. The queue is taken longest first (LPT), so the short checks fill the lanes' ends and both lanes finish
+// near the same time. Update them from the per-lane summary at the end of a run; an unlisted suite counts 30 s.
+const ESTIMATE_S = {
+  server: 560, 'e2e-walk': 300, 'e2e-a': 200, 'e2e-b': 200, 'server-s3': 150, engine: 120, web: 110, schemathesis: 70,
+  'dead-code': 50, 'tsc-web': 45, 'tsc-server': 40, 'eslint-web': 40, 'eslint-server': 35, 'tsc-e2e': 15, 'eslint-e2e': 15,
+  openapi: 15, rules: 10, 'tsc-rules': 10, size: 5, cycles: 5, ruff: 3, 'ruff-format': 3, bundle: 2,
+};
+const order = Object.keys(suites);
+// `e2e` names the three end-to-end suites.
+const asked = new Set(only.flatMap((name) => (name === 'e2e' ? ['e2e-walk', 'e2e-a', 'e2e-b'] : [name])));
+const unknown = [...asked].filter((name) => !suites[name]);
+if (unknown.length) {
+  console.error(`unknown suite: ${unknown.join(', ')} (suites: ${order.join(', ')}, e2e)`);
+  process.exit(1);
+}
+const queue = order.filter((name) => !asked.size || asked.has(name)).sort((a, b) => (ESTIMATE_S[b] ?? 30) - (ESTIMATE_S[a] ?? 30));
 
 const started = Date.now();
 const results = new Map();
-async function lane(live) {
+const laneOf = new Map();
+async function lane(index) {
+  const live = index === 0;
   for (let name = queue.shift(); name; name = queue.shift()) {
     const s = suites[name];
+    laneOf.set(name, index);
     if (live) console.log(`\n===== ${name} =====`);
     const t0 = Date.now();
     let r;
@@ -188,10 +215,10 @@ async function lane(live) {
     const c = r.counts ?? { passed: 0, failed: 1 };
     if (r.code !== 0 && c.failed === 0) c.failed = 1;
     if (r.code !== 0 && !r.failures?.length) r.failures = [`exit code ${r.code}; the end of its output:\n${firstLines(r.out.trimEnd().split('\n').slice(-15).join('\n'), 15)}`];
-    results.set(name, { ...c, seconds, failures: c.failed ? (r.failures ?? []) : [] });
+    results.set(name, { ...c, seconds, end: Math.round((Date.now() - started) / 1000), failures: c.failed ? (r.failures ?? []) : [] });
   }
 }
-await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i === 0)));
+await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i)));
 fs.rmSync(tmp, { recursive: true, force: true });
 
 let passed = 0;
@@ -208,6 +235,15 @@ for (const name of order) {
 const failures = order.flatMap((name) => (results.get(name)?.failures ?? []).map((f) => `[${name}] ${f}`));
 if (failures.length) console.log(`\nfailed:\n${failures.join('\n')}`);
 console.log('\n' + summary.join('\n'));
-console.log(`all suites: ${Math.round((Date.now() - started) / 1000)} s in ${lanes} lane${lanes > 1 ? 's' : ''}`);
+// Where the time went: each lane's suites in the order it ran them, its busy time and when it finished.
+for (let i = 0; i < lanes; i++) {
+  const ran = [...laneOf].filter(([, l]) => l === i).map(([name]) => name);
+  const busy = ran.reduce((t, name) => t + results.get(name).seconds, 0);
+  const end = Math.max(0, ...ran.map((name) => results.get(name).end));
+  console.log(`lane ${i + 1}: ${busy} s busy, done at ${end} s: ${ran.map((name) => `${name} ${results.get(name).seconds} s`).join(', ')}`);
+}
+const summed = [...results.values()].reduce((t, c) => t + c.seconds, 0);
+const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+console.log(`all suites: ${Math.round((Date.now() - started) / 1000)} s in ${lanes} lane${lanes > 1 ? 's' : ''} (${summed} s of suites; load average now ${load})`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import yazl from 'yazl';
 import { launchBrowser, type RunningServer, SHARED_DATA, startServer } from '../support/server.ts';
 import { apiJson, BLANK_INSTALLATION, pageIn, signIn, signUp, trainRegression, uploadDataset } from '../support/session.ts';
-import { checkPage, firstDoneModel, predictionDone, settle, until, watch } from '../support/walk.ts';
+import { checkPage, firstDoneModel, goInApp, predictionDone, settle, until, watch } from '../support/walk.ts';
 
 /**
  * Issue 33: a newcomer's walk through every page of SPEC §2, in English and then in Japanese, on a fresh installation
@@ -38,67 +38,31 @@ async function setUp() {
   const api = (method: string, url: string, body?: unknown) => apiJson(server, method, url, who.token, body);
   const up = (name: string, file: string, body: BlobPart, fields: Record<string, string> = {}) => uploadDataset(server, who.token, name, file, body, fields);
   const concrete = csvHead('uci_concrete/concrete_data.csv', 240);
-  ids.concrete = await up('Concrete', 'concrete.csv', concrete);
   const cols = concrete.split('\n')[0].split(',');
   const features = cols.slice(0, -1);
   const newMixes = concrete.split('\n').slice(1, 21).map((l) => l.split(',').slice(0, -1).join(','));
-  ids.mixes = await up('New mixes', 'mixes.csv', `${features.join(',')}\n${newMixes.join('\n')}\n`, { data_type: 'inference_data' });
   const steel = csvHead('uci_steel_plates_faults/steel_plates_faults.csv', 400);
-  ids.steel = await up('Steel plates', 'steel.csv', steel, { training_type: 'discriminant_analysis' });
   const steelFeatures = steel.split('\n')[0].split(',').slice(0, 8);
-  ids.debutanizer = await up('Debutanizer', 'debutanizer.csv', csvHead('fortuna_soft_sensors/debutanizer.csv', 500), { type: 'softsensor', training_type: 'soft_sensor' });
   const series = { training_type: 'time_series_anomaly_detection_unsupervised', type: 'unsupervised', datetime_column: 'datetime' };
-  ids.valve = await up('Valve 1', 'valve1_0.csv', fs.readFileSync(path.join(SHARED_DATA, 'skab_subset/valve1/0.csv')), series);
-  ids.valveNew = await up('Valve 1 again', 'valve1_1.csv', fs.readFileSync(path.join(SHARED_DATA, 'skab_subset/valve1/1.csv')), { ...series, data_type: 'inference_data' });
-  ids.sleep = await up('Sleep', 'sleep.csv', fs.readFileSync(path.join(SHARED_DATA, 'ttest_student_sleep/sleep.csv')), { training_type: 'statistical_analysis' });
   const zip = await tilesZip(20);
-  ids.tiles = await up('Tiles', 'tiles.zip', new Uint8Array(zip), { training_type: 'analysis' });
-  ids.tileClasses = await up('Tile classes', 'tile_classes.zip', new Uint8Array(zip), { training_type: 'classification' });
+  // the uploads side by side
+  const uploads: [string, Promise<string>][] = [
+    ['concrete', up('Concrete', 'concrete.csv', concrete)],
+    ['mixes', up('New mixes', 'mixes.csv', `${features.join(',')}\n${newMixes.join('\n')}\n`, { data_type: 'inference_data' })],
+    ['steel', up('Steel plates', 'steel.csv', steel, { training_type: 'discriminant_analysis' })],
+    ['debutanizer', up('Debutanizer', 'debutanizer.csv', csvHead('fortuna_soft_sensors/debutanizer.csv', 500), { type: 'softsensor', training_type: 'soft_sensor' })],
+    ['valve', up('Valve 1', 'valve1_0.csv', fs.readFileSync(path.join(SHARED_DATA, 'skab_subset/valve1/0.csv')), series)],
+    ['valveNew', up('Valve 1 again', 'valve1_1.csv', fs.readFileSync(path.join(SHARED_DATA, 'skab_subset/valve1/1.csv')), { ...series, data_type: 'inference_data' })],
+    ['sleep', up('Sleep', 'sleep.csv', fs.readFileSync(path.join(SHARED_DATA, 'ttest_student_sleep/sleep.csv')), { training_type: 'statistical_analysis' })],
+    ['tiles', up('Tiles', 'tiles.zip', new Uint8Array(zip), { training_type: 'analysis' })],
+    ['tileClasses', up('Tile classes', 'tile_classes.zip', new Uint8Array(zip), { training_type: 'classification' })],
+  ];
+  for (const [key, id] of uploads) ids[key] = await id;
 
   const signals = ['Accelerometer1RMS', 'Accelerometer2RMS', 'Current', 'Pressure', 'Temperature', 'Thermocouple', 'Voltage', 'Volume Flow RateRMS'];
   const tiny = { image_size: 48, epochs: 2, batch_size: 16 };
-  const [reg, soft, da, cl, dc, ts, img, imgc] = await Promise.all([
-    trainRegression(server, who.token, ids.concrete, { name: 'Concrete strength', target_variables: [cols.at(-1)], feature_variables: features, cross_validation: 2, models: [{ algorithm: 'linear' }] }),
-    (async () => {
-      const p = await api('POST', `/api/softsensor/register/${ids.debutanizer}`, { name: 'Butane content', target_variables: ['y'], feature_variables: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7'], lags: [1], cross_validation: 2, models: [{ algorithm: 'pls', params: { n_components: 3 } }] });
-      await api('POST', `/api/softsensor/train/model/${p.project_id}`);
-      return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/softsensor/project/${p.project_id}`) };
-    })(),
-    (async () => {
-      const p = await api('POST', `/api/discriminant/analysis/register/${ids.steel}`, { name: 'Steel faults', target_variables: ['Fault'], feature_variables: steelFeatures, models: [{ algorithm: 'lda' }] });
-      await api('POST', `/api/discriminant/analysis/train/model/${p.project_id}`);
-      return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/discriminant/analysis/project/${p.project_id}`) };
-    })(),
-    (async () => {
-      const p = await api('POST', `/api/clustering/register/${ids.steel}`, { name: 'Steel clusters', feature_variables: steelFeatures, models: [{ algorithm: 'kmeans', params: { n_clusters: 3 } }] });
-      await api('POST', `/api/clustering/train/model/${p.project_id}`);
-      return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/clustering/project/${p.project_id}`) };
-    })(),
-    (async () => {
-      const p = await api('POST', `/api/dimensional/compression/register/${ids.steel}`, { name: 'Steel map', target_variables: ['Fault'], feature_variables: steelFeatures, models: [{ algorithm: 'pca', params: { n_components: 2 } }] });
-      await api('POST', `/api/dimensional/compression/train/model/${p.project_id}`);
-      return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/dimensional/compression/project/${p.project_id}`) };
-    })(),
-    (async () => {
-      const p = await api('POST', `/api/timeseries/register/${ids.valve}`, { name: 'Valve 1', project_type: 'time_series_anomaly_detection_unsupervised', time_column: 'datetime', feature_variables: signals, target_variables: ['anomaly'], normal: { mode: 'rows', rows: 400 }, models: [{ algorithm: 'pca_mspc' }] });
-      await api('POST', `/api/timeseries/train/model/${p.project_id}`);
-      return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/timeseries/train/result/${p.project_id}`) };
-    })(),
-    (async () => {
-      const p = await api('POST', `/api/project/register/${ids.tiles}`, { project_type: 'analysis', name: 'Tiles', settings: tiny, models: [{ algorithm: 'compact_cnn', params: { width: 8 } }] });
-      await api('POST', `/api/train/${p.project_id}`, {});
-      return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/image/train/result/${p.project_id}`) };
-    })(),
-    (async () => {
-      const p = await api('POST', `/api/project/register/${ids.tileClasses}`, { project_type: 'classification', name: 'Tile classes', settings: tiny, models: [{ algorithm: 'compact_cnn', params: { width: 8 } }] });
-      await api('POST', `/api/train/${p.project_id}`, {});
-      return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/image/train/result/${p.project_id}`) };
-    })(),
-  ]);
-  Object.assign(ids, { reg: reg.pid, regKey: reg.modelKey, soft: soft.pid, softKey: soft.key, da: da.pid, daKey: da.key, cl: cl.pid, clKey: cl.key, dc: dc.pid, dcKey: dc.key });
-  Object.assign(ids, { ts: ts.pid, tsKey: ts.key, img: img.pid, imgKey: img.key, imgc: imgc.pid, imgcKey: imgc.key });
-
-  // a prediction of each tabular type and of the detector, an optimisation, a mixture design, a paired t-test
+  // a prediction of each tabular type and of the detector, an optimisation, a mixture design, a paired t-test: each
+  // starts as soon as what it needs is there (a prediction right after its model), so the two workers stay busy
   const predict = async (url: string, model_key: string, dataset_id: string) => {
     const p = await api('POST', url, { model_key, dataset_id });
     await predictionDone(server, who.token, p.id);
@@ -111,17 +75,52 @@ async function setUp() {
   const design = new FormData();
   const mixture = ['polyethylene', 'polystyrene', 'polypropylene'].map((name) => ({ name, type: 'mixture', low: 0, high: 1 }));
   design.append('settings', JSON.stringify({ name: 'Yarn blend', variables: mixture, mixture_total: 1, model: { kind: 'scheffe_quadratic' }, responses: ['elongation'], algorithm: 'simplex_lattice', parameters: { degree: 2 } }));
-  const [pReg, pSoft, pDa, pCl, pTs, opt, od, sa] = await Promise.all([
-    predict(`/api/prediction/${ids.reg}`, ids.regKey, ids.mixes),
-    predict(`/api/softsensor/prediction/${ids.soft}`, ids.softKey, ids.debutanizer),
-    predict(`/api/discriminant/analysis/prediction/${ids.da}`, ids.daKey, ids.steel),
-    predict(`/api/clustering/prediction/${ids.cl}`, ids.clKey, ids.steel),
-    predict(`/api/timeseries/prediction/${ids.ts}`, ids.tsKey, ids.valveNew),
+  /** A tabular project of `kind` trained with one model, then (when `predictOn` is given) a prediction of it. */
+  const tabular = async (kind: string, body: Record<string, unknown>, datasetId: string, predictOn?: string) => {
+    const p = await api('POST', `/api/${kind}/register/${datasetId}`, body);
+    await api('POST', `/api/${kind}/train/model/${p.project_id}`);
+    const key = await firstDoneModel(server, who.token, `/api/${kind}/project/${p.project_id}`);
+    const prediction = predictOn ? await predict(`/api/${kind}/prediction/${p.project_id}`, key, predictOn) : '';
+    return { pid: p.project_id as string, key, prediction };
+  };
+  const image = async (project_type: string, datasetId: string, name: string) => {
+    const p = await api('POST', `/api/project/register/${datasetId}`, { project_type, name, settings: tiny, models: [{ algorithm: 'compact_cnn', params: { width: 8 } }] });
+    await api('POST', `/api/train/${p.project_id}`, {});
+    return { pid: p.project_id as string, key: await firstDoneModel(server, who.token, `/api/image/train/result/${p.project_id}`) };
+  };
+  const [reg, soft, da, cl, dc, ts, img, imgc, od, sa] = await Promise.all([
     (async () => {
-      const p = await api('POST', `/api/optimization/register/${ids.concrete}`, { name: 'Strong concrete', models: [{ project_id: ids.reg, model_key: ids.regKey }], targets: [{ name: cols.at(-1), goal: 'maximize' }], features: ranges, algorithms: ['random'], n_trials: 10, seed: 1 });
-      await until('the optimisation', async () => (await api('GET', `/api/optimization/project/${p.id}`)).state === 'done');
-      return p.id as string;
+      const { pid, modelKey } = await trainRegression(server, who.token, ids.concrete, { name: 'Concrete strength', target_variables: [cols.at(-1)], feature_variables: features, cross_validation: 2, models: [{ algorithm: 'linear' }] });
+      const [prediction, opt] = await Promise.all([
+        predict(`/api/prediction/${pid}`, modelKey, ids.mixes),
+        (async () => {
+          // the settings are checked by the engine at once: while both workers are busy it answers 503 and asks to
+          // try again in a moment, which is what happens here
+          const settings = { name: 'Strong concrete', models: [{ project_id: pid, model_key: modelKey }], targets: [{ name: cols.at(-1), goal: 'maximize' }], features: ranges, algorithms: ['random'], n_trials: 10, seed: 1 };
+          const p = await until('the optimisation registered', async () => {
+            const res = await fetch(`${server.url}/api/optimization/register/${ids.concrete}`, { method: 'POST', headers: { authorization: `Bearer ${who.token}`, 'content-type': 'application/json' }, body: JSON.stringify(settings) });
+            if (res.status === 503) return false;
+            assert.ok(res.ok, `the optimisation: ${res.status} ${await res.clone().text()}`);
+            return (await res.json()).detail.response as { id: string };
+          });
+          await until('the optimisation', async () => (await api('GET', `/api/optimization/project/${p.id}`)).state === 'done');
+          return p.id as string;
+        })(),
+      ]);
+      return { pid, key: modelKey, prediction, opt };
     })(),
+    tabular('softsensor', { name: 'Butane content', target_variables: ['y'], feature_variables: ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7'], lags: [1], cross_validation: 2, models: [{ algorithm: 'pls', params: { n_components: 3 } }] }, ids.debutanizer, ids.debutanizer),
+    tabular('discriminant/analysis', { name: 'Steel faults', target_variables: ['Fault'], feature_variables: steelFeatures, models: [{ algorithm: 'lda' }] }, ids.steel, ids.steel),
+    tabular('clustering', { name: 'Steel clusters', feature_variables: steelFeatures, models: [{ algorithm: 'kmeans', params: { n_clusters: 3 } }] }, ids.steel, ids.steel),
+    tabular('dimensional/compression', { name: 'Steel map', target_variables: ['Fault'], feature_variables: steelFeatures, models: [{ algorithm: 'pca', params: { n_components: 2 } }] }, ids.steel),
+    (async () => {
+      const p = await api('POST', `/api/timeseries/register/${ids.valve}`, { name: 'Valve 1', project_type: 'time_series_anomaly_detection_unsupervised', time_column: 'datetime', feature_variables: signals, target_variables: ['anomaly'], normal: { mode: 'rows', rows: 400 }, models: [{ algorithm: 'pca_mspc' }] });
+      await api('POST', `/api/timeseries/train/model/${p.project_id}`);
+      const key = await firstDoneModel(server, who.token, `/api/timeseries/train/result/${p.project_id}`);
+      return { pid: p.project_id as string, key, prediction: await predict(`/api/timeseries/prediction/${p.project_id}`, key, ids.valveNew) };
+    })(),
+    image('analysis', ids.tiles, 'Tiles'),
+    image('classification', ids.tileClasses, 'Tile classes'),
     (async () => {
       const res = await fetch(`${server.url}/api/optimal/register`, { method: 'POST', headers: { authorization: `Bearer ${who.token}` }, body: design });
       assert.equal(res.status, 201, await res.clone().text());
@@ -135,7 +134,9 @@ async function setUp() {
       return p.id as string;
     })(),
   ]);
-  Object.assign(ids, { pReg, pSoft, pDa, pCl, pTs, opt, od, sa });
+  Object.assign(ids, { reg: reg.pid, regKey: reg.key, soft: soft.pid, softKey: soft.key, da: da.pid, daKey: da.key, cl: cl.pid, clKey: cl.key, dc: dc.pid, dcKey: dc.key });
+  Object.assign(ids, { ts: ts.pid, tsKey: ts.key, img: img.pid, imgKey: img.key, imgc: imgc.pid, imgcKey: imgc.key });
+  Object.assign(ids, { pReg: reg.prediction, pSoft: soft.prediction, pDa: da.prediction, pCl: cl.prediction, pTs: ts.prediction, opt: reg.opt, od, sa });
   ids.me = (await api('GET', '/account/api/members')).items[0].id;
 }
 
@@ -261,8 +262,9 @@ for (const lang of ['en', 'ja'] as const) {
     };
     // signed out: sign-in, registration and forgotten password
     const wrong: string[] = [];
-    const visit = async (name: string, url: string, says?: RegExp) => {
-      await page.goto(`${server.url}${url}`);
+    const visit = async (name: string, url: string, says?: RegExp, inApp = false) => {
+      if (inApp) await goInApp(page, url);
+      else await page.goto(`${server.url}${url}`);
       await settle(page);
       for (const w of await checkPage(page, lang, seen.take())) wrong.push(`${url}: ${w}`);
       if (says && !says.test(await page.locator('body').innerText())) wrong.push(`${url}: does not say ${says}`);
@@ -271,8 +273,13 @@ for (const lang of ['en', 'ja'] as const) {
     };
     for (const [name, url] of [['login', '/login'], ['register', '/register'], ['forgot-password', '/forgot-password']]) await visit(name, url);
     await signIn(page, server, who.email, lang);
+    // Every other page is loaded afresh (a link opened in a new tab) and the rest are reached inside the app, as
+    // someone clicking through it would; the other language swaps them, so each page is seen both ways.
     let n = 0;
-    for (const [name, url] of pages()) await visit(`${String(++n).padStart(2, '0')}-${name}`, url, SAYS[name]?.[lang === 'en' ? 0 : 1]);
+    for (const [name, url] of pages()) {
+      const inApp = name !== 'not-found' && n % 2 === (lang === 'en' ? 1 : 0);
+      await visit(`${String(++n).padStart(2, '0')}-${name}`, url, SAYS[name]?.[lang === 'en' ? 0 : 1], inApp);
+    }
     // every page is looked at before the walk fails, so one run says all that is wrong
     assert.deepEqual(wrong, []);
   });

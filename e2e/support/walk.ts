@@ -110,15 +110,44 @@ export async function checkPage(page: Page, lang: 'en' | 'ja', problems: string[
   return found;
 }
 
-/** Waits until the page is settled: its main heading is shown and for 400 ms no request has been in flight (the
- * shell's progress bar), no part of it loading (busy, skeleton). */
+/** How many animation frames in a row a page must draw with nothing loading before it counts as settled. */
+const QUIET_FRAMES = 12;
+
+/** Waits until the page is settled: its main heading is shown and for QUIET_FRAMES frames in a row no request has
+ * been in flight (the shell's progress bar) and no part of it has been loading (busy, skeleton). The page itself
+ * counts the frames (no polling from here), so a page that settles at once costs a fifth of a second. */
 export async function settle(page: Page) {
   await page.locator('main h1, [role=main] h1, h1').first().waitFor();
-  let quietSince = Date.now();
-  const deadline = Date.now() + 120_000;
-  while (Date.now() - quietSince < 400) {
-    assert.ok(Date.now() < deadline, `${page.url()}: still loading after 120 s`);
-    if ((await page.locator('[data-testid=global-progress], [aria-busy=true]:visible, .MuiSkeleton-root:visible').count()) > 0) quietSince = Date.now();
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await page.evaluate(() => ((window as unknown as { walkQuiet: number }).walkQuiet = 0));
+  await page
+    .waitForFunction(
+      (frames) => {
+        const w = window as unknown as { walkQuiet: number };
+        const busy =
+          !!document.querySelector('[data-testid=global-progress]') ||
+          [...document.querySelectorAll('[aria-busy=true], .MuiSkeleton-root')].some((e) => e.checkVisibility({ visibilityProperty: true }));
+        w.walkQuiet = busy ? 0 : w.walkQuiet + 1;
+        return w.walkQuiet >= frames;
+      },
+      QUIET_FRAMES,
+      { polling: 'raf', timeout: 120_000 },
+    )
+    .catch((e: Error) => assert.fail(`${page.url()}: still loading after 120 s (${e.message.split('\n')[0]})`));
+}
+
+/** A page of the app reached as a person inside it would (the router's own navigation, no new page load): first the
+ * not-found page (`via`, a component no walked page shares, so the next page's heading is a new element), then
+ * `url`. Resolves once the heading of the page at `url` is shown. */
+export async function goInApp(page: Page, url: string, via = '/walk/in-app') {
+  const go = (u: string) =>
+    page.evaluate((to) => {
+      history.pushState(null, '', to);
+      dispatchEvent(new PopStateEvent('popstate', { state: null }));
+    }, u);
+  await go(via);
+  // the not-found page's big '404' (no walked page shows it): from then on every heading on the page is its own
+  await page.getByText('404', { exact: true }).waitFor();
+  await page.evaluate(() => document.querySelectorAll('h1').forEach((h) => h.setAttribute('data-walk-left', '')));
+  await go(url);
+  await page.locator('h1:not([data-walk-left])').first().waitFor();
 }
