@@ -208,7 +208,7 @@ class Preprocess(Task):
             raise EngineError("spec_parquet_required")
         cond = Condition(spec.get("steps") or [], spec.get("datetime_column"), spec.get("name") or "")
         try:
-            pf = pq.ParquetFile(spec["parquet"])
+            pf = pq.ParquetFile(spec["parquet"], pre_buffer=False)  # streamed by write_beside: see ml/predict_chunks.py
         except (OSError, pa.ArrowException) as exc:
             raise EngineError("data_file_unreadable", reason=str(exc)) from exc
         names = pf.schema_arrow.names
