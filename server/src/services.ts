@@ -3,6 +3,7 @@ import type { AppContext } from './context.js';
 // OpenAPI document's components: keep it, or web/src/api/schema.d.ts is rewritten in another order.
 import { makeDatasetService } from './features/datasets/service.js';
 import { makeImageService } from './features/images/service.js';
+import { makeImagePreprocess } from './features/images/preprocess.js';
 import { makeRunService } from './features/training/runs.js';
 import { makeTrainingService } from './features/training/service.js';
 import { makeDesignService } from './features/optimal-design/service.js';
@@ -38,6 +39,7 @@ export function buildServices(ctx: AppContext) {
   const runs = makeRunService(ctx);
   const training = makeTrainingService(ctx, { datasets, runs });
   const timeSeries = makeTimeSeriesService(ctx, { datasets, training, runs });
+  const images = makeImageService(ctx, { datasets, runs });
   // The account side, lowest first: account ← identity ← profile ← members.
   const account = makeAccountService(ctx);
   const identity = makeIdentityService(ctx);
@@ -62,7 +64,8 @@ export function buildServices(ctx: AppContext) {
     runs,
     training,
     timeSeries,
-    images: makeImageService(ctx, { datasets, runs }),
+    images,
+    imagePreprocess: makeImagePreprocess(ctx, { images, datasets }),
     predictions: makePredictionService(ctx, { datasets, training, timeSeries, runs }),
     preprocessing: makePreprocessService(ctx, { datasets }),
     visualization: makeVisualizationService(ctx, { datasets }),

@@ -14,7 +14,7 @@ import { IMAGE_DIR, type ImageDeps, now } from './base.js';
 
 /** POST /dataset/register with a ZIP: images, thumbnails and manifest in the dataset's folder. */
 export async function registerZip(d: ImageDeps, auth: AuthContext, fields: RegisterFields, file: { path: string; fileName: string; size: number }, tempDir: string, lang: Lang = 'en') {
-  const { db, storage, unpackZip } = d;
+  const { datasets, storage, unpackZip } = d;
   const kind = fields.data_type === 'inference_data' ? 'inference' : fields.training_type;
   if (kind !== 'inference' && kind !== 'analysis' && kind !== 'classification') throw new AppError(422, M.zipNeedsImageType, {}, 'training_type');
   const outDir = path.join(tempDir, IMAGE_DIR);
@@ -50,7 +50,7 @@ export async function registerZip(d: ImageDeps, auth: AuthContext, fields: Regis
   const key = datasetKey(auth.orgId, id);
   await storage.commitDir(tempDir, key);
   try {
-    await db.insertInto('datasets').values(row).execute();
+    await datasets.insertRow(row);
   } catch (e) {
     storage.remove(key);
     throw e;

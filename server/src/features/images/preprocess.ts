@@ -7,7 +7,7 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { engineErrorText } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
-import { datasetKey, toView } from '../datasets/service.js';
+import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import { M } from './messages.js';
 import type { ImageOperations } from '../datasets/history.js';
 import { IMAGE_DIR, type ImageService } from './service.js';
@@ -37,7 +37,7 @@ function appliedOf(job: JobView) {
   return r;
 }
 
-export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
+export function makeImagePreprocess(ctx: AppContext, { images: svc, datasets }: { images: ImageService; datasets: DatasetService }) {
   const { jobs } = ctx;
   const jobDir = (id: string) => path.join(ctx.config.dataDir, 'jobs', id); // where jobs.create puts a job's output
   const registeredFile = (id: string) => path.join(jobDir(id), 'registered.json');
@@ -149,7 +149,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
       const r = appliedOf(job)!;
       const fileSize = fs.existsSync(path.join(out, 'dataset.zip')) ? fs.statSync(path.join(out, 'dataset.zip')).size : dirSize(out);
       const row = processedRow(parent.row, r, b, fileSize, auth.userId);
-      await commitRun(ctx, out, datasetKey(auth.orgId, row.id), row);
+      await commitRun(ctx.storage, datasets, out, datasetKey(auth.orgId, row.id), row);
       fs.mkdirSync(out, { recursive: true });
       fs.writeFileSync(registeredFile(tempId), JSON.stringify({ dataset_id: row.id }));
       return { ...toView(row), image: { classes: r.classes, counts: r.counts, skipped: skippedIn(r.skipped, lang), total: r.total } };
@@ -175,6 +175,7 @@ export function makeImagePreprocess(ctx: AppContext, svc: ImageService) {
     },
   };
 }
+export type ImagePreprocess = ReturnType<typeof makeImagePreprocess>;
 
 type SampleItem = { id: string; label: string | null; split: string; width: number; height: number };
 
@@ -217,7 +218,7 @@ function processedRow(parent: DatasetTable, r: NonNullable<ReturnType<typeof app
 
 /** Moves a run's folder `out` into the dataset `key` and inserts its row; on failure the run's output is put back, so
  * registering can be tried again. */
-async function commitRun({ storage, db }: AppContext, out: string, key: string, row: DatasetTable) {
+async function commitRun(storage: AppContext['storage'], datasets: DatasetService, out: string, key: string, row: DatasetTable) {
   const tempDir = storage.makeTempDir();
   fs.renameSync(out, path.join(tempDir, IMAGE_DIR));
   // the processed images as a ZIP in the upload layout: the dataset's "original file" for downloads
@@ -225,7 +226,7 @@ async function commitRun({ storage, db }: AppContext, out: string, key: string, 
   if (fs.existsSync(zip)) fs.renameSync(zip, path.join(tempDir, 'original.zip'));
   try {
     storage.commitDir(tempDir, key);
-    await db.insertInto('datasets').values(row).execute();
+    await datasets.insertRow(row);
   } catch (e) {
     const images = fs.existsSync(storage.pathOf(`${key}/${IMAGE_DIR}`)) ? storage.pathOf(`${key}/${IMAGE_DIR}`) : path.join(tempDir, IMAGE_DIR);
     if (fs.existsSync(images)) fs.renameSync(images, out);

@@ -12,7 +12,7 @@ import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
 import { esc } from '../../pdf/charts.js';
 import { M } from './messages.js';
-import { makeImagePreprocess } from './preprocess.js';
+import type { ImagePreprocess } from './preprocess.js';
 import { tsModel } from '../timeseries/schemas.js';
 import { renameBody } from '../training/schemas.js';
 import {
@@ -111,7 +111,7 @@ async function receiveImages(req: FastifyRequest, inputs: string, maxUploadMb: n
 }
 
 export default async function imageRoutes(app: FastifyInstance) {
-  const pre = makeImagePreprocess(app.ctx, app.services.images);
+  const pre = app.services.imagePreprocess;
   app.services.images.installJobHandlers();
   // registered in this order: the OpenAPI document lists the paths so
   datasetRoutes(app, pre);
@@ -121,7 +121,7 @@ export default async function imageRoutes(app: FastifyInstance) {
   predictionRoutes(app);
 }
 
-function datasetRoutes(app: FastifyInstance, pre: ReturnType<typeof makeImagePreprocess>) {
+function datasetRoutes(app: FastifyInstance, pre: ImagePreprocess) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const svc = app.services.images;
   r.get('/image/dataset/:id', { schema: { tags, summary: 'An image dataset: classes, counts per class and split, skipped ZIP entries', params: idParams, response: envelope(datasetShape) } }, async (req) =>
@@ -152,7 +152,7 @@ function datasetRoutes(app: FastifyInstance, pre: ReturnType<typeof makeImagePre
 
 }
 
-function preprocessRoutes(app: FastifyInstance, pre: ReturnType<typeof makeImagePreprocess>) {
+function preprocessRoutes(app: FastifyInstance, pre: ImagePreprocess) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/image/preprocess/:dataset_id',
