@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from mitate_engine.task import Context, EngineError, get_task, messages
-from mitate_engine.timeseries.drift import MIN_ROWS, signal_figures, suggest_drift
+from mitate_engine.timeseries.drift import MIN_ROWS, SAMPLE_ROWS, sample_positions, signal_figures, suggest_drift
 
 DATA = Path(os.environ.get("MITATE_SHARED_DATA") or Path(__file__).resolve().parents[2] / ".." / "shared" / "data")
 N = 600
@@ -134,3 +134,64 @@ def test_skab_thermal_signals_are_suggested_and_the_fast_ones_not_on_the_valve_f
         cols = [c for c in df.columns if c not in ("datetime", "anomaly", "changepoint")]
         r = suggest_drift(df.iloc[:400], cols)
         assert r["drift_signals"] == ["Temperature", "Thermocouple"], f
+
+
+def test_below_the_sample_size_the_job_answers_as_the_whole_period_does(tmp_path):
+    # the answer before sampling: every row of the period (time order) handed to suggest_drift
+    df = signals(5)
+    df.insert(0, "t", pd.date_range("2026-01-01", periods=N, freq="s"))
+    df.sample(frac=1, random_state=1).to_parquet(tmp_path / "d.parquet")
+    cols = ["walk", "linear", "noise", "step", "swing"]
+    base = {"parquet": str(tmp_path / "d.parquet"), "time_column": "t", "features": cols}
+    got = run_job({**base, "project_type": "time_series_anomaly_detection_unsupervised", "normal": {"mode": "rows", "rows": 500}})
+    want = suggest_drift(df.iloc[:500][cols], cols)
+    assert got == {**want, "period": "normal"} and got["sample_rows"] == got["rows"] == 500
+    sup = run_job({**base, "project_type": "time_series_anomaly_detection_supervised", "split_ratio": 0.8})
+    assert sup == {**suggest_drift(df.iloc[:384][cols], cols, "train"), "period": "train"}
+
+
+def test_sample_positions_are_evenly_spaced_blocks_of_consecutive_rows_from_start_to_end():
+    assert (sample_positions(1000) == np.arange(1000)).all()
+    p = sample_positions(1_000_000, rows=1000, blocks=10)
+    assert len(p) == 1000 and p[0] == 0 and p[-1] == 999_999 and (np.diff(p) > 0).all()
+    blocks = p.reshape(10, 100)
+    assert (np.diff(blocks, axis=1) == 1).all()  # consecutive rows within a block
+    gaps = np.diff(blocks[:, 0])
+    assert gaps.max() - gaps.min() <= 1  # evenly spaced
+
+
+def test_a_long_period_is_looked_at_through_its_sample_and_l_is_in_the_period_rows(tmp_path, monkeypatch):
+    n = SAMPLE_ROWS * 3
+    rng = np.random.default_rng(7)
+    t = np.arange(n)
+    df = pd.DataFrame(
+        {
+            "t": t.astype(float),
+            "linear": 0.0002 * t + rng.normal(size=n),  # 120 sd over the table, one sd in 5000 rows
+            "noise": rng.normal(size=n),
+            # a random walk: across the gap between two blocks it moves by far more than its short-term variation
+            "walk": np.cumsum(rng.normal(size=n)) + rng.normal(size=n),
+            "other": rng.normal(size=n),  # in the file, not asked for
+        }
+    )
+    df.iloc[::-1].to_parquet(tmp_path / "d.parquet")  # reversed: the job orders by time
+    import mitate_engine.tasks.tsad_drift_suggest as job
+
+    seen = []
+    monkeypatch.setattr(job, "suggest_drift", lambda frame, *a, **k: seen.append(frame) or suggest_drift(frame, *a, **k))
+    spec = {"parquet": str(tmp_path / "d.parquet"), "time_column": "t", "features": ["linear", "noise", "walk"]}
+    r = run_job({**spec, "project_type": "time_series_anomaly_detection_unsupervised", "normal": {"mode": "rows", "rows": n - 1000}})
+    assert len(seen) == 1 and len(seen[0]) == SAMPLE_ROWS and list(seen[0].columns) == ["linear", "noise", "walk"]
+    assert r["rows"] == n - 1000 and r["sample_rows"] == SAMPLE_ROWS
+    # the sample's rows are the period's at sample_positions, in time order
+    assert np.array_equal(seen[0]["linear"].to_numpy(), df["linear"].to_numpy()[sample_positions(n - 1000)])
+    # the same answer as the whole period's, its figures near the whole period's
+    full = suggest_drift(df.iloc[: n - 1000], ["linear", "noise", "walk"])
+    assert r["drift_signals"] == full["drift_signals"] == ["linear", "walk"]
+    assert r["signals"][0]["rows_per_sd"] == pytest.approx(5000, rel=0.1)
+    for got, whole in zip(r["signals"], full["signals"]):
+        assert got["reason"]["code"] == whole["reason"]["code"]
+        assert got["short_sd"] == pytest.approx(whole["short_sd"], rel=0.05), got["signal"]
+        if got["drifts"]:
+            assert got["rows_per_sd"] == pytest.approx(whole["rows_per_sd"], rel=0.1), got["signal"]
+    assert r["drift_rows"] == pytest.approx(full["drift_rows"], rel=0.05)

@@ -39,6 +39,7 @@ describe.each(DATABASES)('suggestion of slowly drifting signals on %s', (kind) =
     const r = body(en);
     expect(r.period).toBe('normal');
     expect(r.rows).toBe(400);
+    expect(r.sample_rows).toBe(400); // a period this short is looked at whole
     expect(r.drift_signals).toEqual(['Temperature', 'Thermocouple']);
     expect(r.drift_rows).toBeGreaterThanOrEqual(2);
     expect(r.drift_rows).toBeLessThanOrEqual(100);

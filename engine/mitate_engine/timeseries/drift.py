@@ -20,6 +20,13 @@ The suggested L: the rows over which the fastest drifting signal's trend moves b
 mean absolute change over W rows, per row), so the drift adds at most about 2 s to x[t] - x[t-L] (whose noise alone
 is sqrt(2) s); between 2 and n // 4.
 
+On a long period the figures are those of a sample (`sample_positions`): at most SAMPLE_BLOCKS evenly spaced blocks
+of consecutive rows, SAMPLE_ROWS rows in all, in time order, so a drift across the period is still seen, and the
+short-term figures are those of neighbouring rows: the first differences and the changes between 5-row means are
+taken within a block only (across a gap a random walk moves by many short-term sds). The trend's window and the
+rows per short-term sd are counted in sample rows; rows per sd (and so L) is scaled back to the period's rows by
+its rows per sample row.
+
 What goes with it by default (`DEFAULTS`, returned as `defaults` for the unsupervised normal period when a signal
 drifts; the wizard fills these in unless the person changes them): the other signals also through a trailing 5-row
 window, and every detector's alarm rule 3 of the last 5 rows. A change over L rows is noisier than a level (sqrt(2)
@@ -46,6 +53,8 @@ MIN_MOVE = 8.0  # trend move in short-term standard deviations
 STEP_SHARE = 0.5  # at most this share of the move between two consecutive 5-row means
 STEP_ROWS = 5
 MAX_CROSSINGS = 2  # median crossings of the trend (with margin) in the period
+SAMPLE_ROWS = 200_000  # longer periods are looked at through a sample of this many rows (see above)
+SAMPLE_BLOCKS = 200  # ... in this many evenly spaced blocks of consecutive rows
 # what the unsupervised default adds when a signal drifts (see above): windows of the other signals, alarm rule
 DEFAULTS = {"windows": [5], "alarm_k": 3, "alarm_n": 5}
 
@@ -54,15 +63,19 @@ def _round(v: float, digits: int = 2) -> float | None:
     return None if v is None or not math.isfinite(v) else round(float(v), digits)
 
 
-def signal_figures(x: np.ndarray) -> dict:
-    """The figures of one signal over the period (see the module's text); `drifts` is the decision."""
+def signal_figures(x: np.ndarray, scale: float = 1.0, block: int | None = None) -> dict:
+    """The figures of one signal over the period (see the module's text); `drifts` is the decision. For a sample:
+    `scale`, the period's rows per row of `x`, by which rows_per_sd is counted in the period's rows; `block`, the
+    rows of each of its blocks of consecutive rows (differences are taken within a block only)."""
     x = np.asarray(x, dtype=float)
-    x = x[np.isfinite(x)]
+    ok = np.isfinite(x)
+    ids = (np.arange(len(x)) // block if block else np.zeros(len(x), dtype=np.int64))[ok]
+    x = x[ok]
     n = len(x)
     base = {"rows": n, "short_sd": None, "window": None, "move": None, "step_share": None, "crossings": None, "rows_per_sd": None, "drifts": False}
     if n < MIN_ROWS:
         return {**base, "reason": "tsad_drift_reason_short"}
-    d = np.diff(x)
+    d = np.diff(x)[ids[1:] == ids[:-1]]
     s = float(np.std(d) / math.sqrt(2))
     if not s > 0 or float(np.ptp(x)) == 0:
         return {**base, "short_sd": _round(s, 6), "reason": "tsad_drift_reason_constant"}
@@ -74,6 +87,7 @@ def signal_figures(x: np.ndarray) -> dict:
     # the largest jump: consecutive means of STEP_ROWS rows (at every row), against the trend's move
     short = pd.Series(x).rolling(STEP_ROWS, min_periods=STEP_ROWS).mean().to_numpy()
     jumps = np.abs(short[2 * STEP_ROWS - 1 :] - short[STEP_ROWS - 1 : -STEP_ROWS])
+    jumps = jumps[ids[2 * STEP_ROWS - 1 :] == ids[: len(ids) - 2 * STEP_ROWS + 1]]  # the 10 rows in one block
     step = float(np.nanmax(jumps) / rng) if rng > 0 and len(jumps) else 0.0
     # crossings of the median with a margin: the trend must go from below (median - h) to above (median + h) or back
     med, h = float(np.median(trend)), 0.25 * rng
@@ -82,7 +96,7 @@ def signal_figures(x: np.ndarray) -> dict:
     crossings = int(np.count_nonzero(np.diff(sides))) if len(sides) > 1 else 0
     # rows over which the trend moves by one short-term sd (mean absolute change over W rows, per row)
     slope = float(np.mean(changes) / w) if len(changes) else 0.0
-    per_sd = s / slope if slope > 0 else math.inf
+    per_sd = s / slope * scale if slope > 0 else math.inf
     f = {
         **base,
         "short_sd": _round(s, 6),
@@ -102,17 +116,36 @@ def signal_figures(x: np.ndarray) -> dict:
     return {**f, "drifts": True, "reason": "tsad_drift_reason_drifts"}
 
 
-def suggest_drift(frame: pd.DataFrame, signals: list[str], period: str = "normal") -> dict:
+def sample_positions(n: int, rows: int = SAMPLE_ROWS, blocks: int = SAMPLE_BLOCKS) -> np.ndarray:
+    """Positions (ascending) of the rows a period of n rows is looked at through: all of them up to `rows`, else
+    `blocks` evenly spaced blocks of sample_block(n) consecutive rows, the first block at the start, the last at the end."""
+    size = sample_block(n, rows, blocks)
+    if size is None:
+        return np.arange(n)
+    starts = np.floor(np.linspace(0, n - size, blocks) + 0.5).astype(np.int64)
+    return (starts[:, None] + np.arange(size)).ravel()
+
+
+def sample_block(n: int, rows: int = SAMPLE_ROWS, blocks: int = SAMPLE_BLOCKS) -> int | None:
+    """The rows of each block of the sample of a period of n rows; None when the period is looked at whole."""
+    return None if n <= rows else rows // blocks
+
+
+def suggest_drift(frame: pd.DataFrame, signals: list[str], period: str = "normal", period_rows: int | None = None, block: int | None = None) -> dict:
     """The suggestion for `signals` (columns of `frame`, the period's rows in time order; `period` normal: the
     unsupervised normal period, train: the supervised training part): per signal its figures, whether it drifts and
     why (a catalogue code with parameters, the period itself a nested code), the drifting ones, L (None if none) and
     `defaults`: what the unsupervised default adds with them (DEFAULTS; None when nothing drifts or for the supervised
-    training part, where it was not measured)."""
-    if len(frame) < MIN_ROWS:
-        raise EngineError("tsad_drift_period_too_short", rows=len(frame), needed=MIN_ROWS, period=_period(period))
+    training part, where it was not measured). `frame` may be a sample (`sample_positions`) of a period of
+    `period_rows` rows in blocks of `block` consecutive rows: `rows` is then the period's, `sample_rows` the sample's,
+    and rows_per_sd and L are in the period's rows."""
+    sample = len(frame)
+    rows = sample if period_rows is None else int(period_rows)
+    if rows < MIN_ROWS:
+        raise EngineError("tsad_drift_period_too_short", rows=rows, needed=MIN_ROWS, period=_period(period))
     items = []
     for c in signals:
-        f = signal_figures(pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float))
+        f = signal_figures(pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float), rows / sample, block)
         code = f.pop("reason")
         params = {
             "move": _fmt(f["move"]),
@@ -126,13 +159,12 @@ def suggest_drift(frame: pd.DataFrame, signals: list[str], period: str = "normal
         }
         items.append({"signal": c, **f, "reason": {"code": code, "params": {k: v for k, v in params.items() if v is not None}}})
     drifting = [i for i in items if i["drifts"]]
-    rows = len(frame)
     L = None
     if drifting:
         fastest = min(float(i["rows_per_sd"]) for i in drifting)
         L = int(min(max(2, round(2 * fastest)), max(2, rows // 4)))
     defaults = dict(DEFAULTS, windows=list(DEFAULTS["windows"])) if drifting and period == "normal" else None
-    return {"rows": rows, "signals": items, "drift_signals": [i["signal"] for i in drifting], "drift_rows": L, "defaults": defaults}
+    return {"rows": rows, "sample_rows": sample, "signals": items, "drift_signals": [i["signal"] for i in drifting], "drift_rows": L, "defaults": defaults}
 
 
 def default_options(suggestion: dict) -> tuple[dict, dict]:

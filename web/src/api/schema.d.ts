@@ -37052,6 +37052,8 @@ export interface components {
             period: "normal" | "train";
             /** @description Rows of that period */
             rows: number;
+            /** @description Rows the figures were computed on: all of the period up to 200,000 rows, else a sample of evenly spaced blocks of consecutive rows (window and the signals' rows count sample rows; rows_per_sd and drift_rows count the period's) */
+            sample_rows: number;
             /** @description The suggested slowly drifting signals (in the order of the signals) */
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
@@ -37489,6 +37491,8 @@ export interface components {
             period: "normal" | "train";
             /** @description Rows of that period */
             rows: number;
+            /** @description Rows the figures were computed on: all of the period up to 200,000 rows, else a sample of evenly spaced blocks of consecutive rows (window and the signals' rows count sample rows; rows_per_sd and drift_rows count the period's) */
+            sample_rows: number;
             /** @description The suggested slowly drifting signals (in the order of the signals) */
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
@@ -42087,6 +42091,8 @@ export interface components {
             period: "normal" | "train";
             /** @description Rows of that period */
             rows: number;
+            /** @description Rows the figures were computed on: all of the period up to 200,000 rows, else a sample of evenly spaced blocks of consecutive rows (window and the signals' rows count sample rows; rows_per_sd and drift_rows count the period's) */
+            sample_rows: number;
             /** @description The suggested slowly drifting signals (in the order of the signals) */
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */
@@ -42524,6 +42530,8 @@ export interface components {
             period: "normal" | "train";
             /** @description Rows of that period */
             rows: number;
+            /** @description Rows the figures were computed on: all of the period up to 200,000 rows, else a sample of evenly spaced blocks of consecutive rows (window and the signals' rows count sample rows; rows_per_sd and drift_rows count the period's) */
+            sample_rows: number;
             /** @description The suggested slowly drifting signals (in the order of the signals) */
             drift_signals: string[];
             /** @description The suggested L, the rows of their change; null when none drifts */

@@ -54,6 +54,10 @@ export const driftSuggestionView = z
   .object({
     period: z.enum(['normal', 'train']).describe('normal: the unsupervised normal period; train: the supervised training part'),
     rows: z.number().int().describe('Rows of that period'),
+    sample_rows: z
+      .number()
+      .int()
+      .describe('Rows the figures were computed on: all of the period up to 200,000 rows, else a sample of evenly spaced blocks of consecutive rows (window and the signals\' rows count sample rows; rows_per_sd and drift_rows count the period\'s)'),
     drift_signals: z.array(z.string()).describe('The suggested slowly drifting signals (in the order of the signals)'),
     drift_rows: z.number().int().nullable().describe('The suggested L, the rows of their change; null when none drifts'),
     defaults: z

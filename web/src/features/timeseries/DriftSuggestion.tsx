@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
+import { formatInteger } from '../../lib/format';
 import type { Dd } from './driftDefault';
 
 /**
@@ -66,7 +67,11 @@ export default function DriftSuggestion({
   );
   return (
     <Alert severity={drifting.length ? 'info' : 'success'} data-testid="drift-suggestion" sx={{ '& .MuiAlert-message': { width: '100%' } }}>
-      <Typography variant="subtitle2">{t('wizard.driftSuggest.title', { period, rows: s.rows })}</Typography>
+      <Typography variant="subtitle2">
+        {s.sample_rows < s.rows
+          ? t('wizard.driftSuggest.titleSampled', { period, rows: formatInteger(s.rows), sample: formatInteger(s.sample_rows) })
+          : t('wizard.driftSuggest.title', { period, rows: s.rows })}
+      </Typography>
       <Typography variant="body2" sx={{ mt: 0.5 }}>
         {drifting.length
           ? t('wizard.driftSuggest.found', { signals: drifting.map((x) => x.signal).join(', '), rows: s.drift_rows, count: drifting.length })

@@ -313,13 +313,30 @@ describe('time-series wizard: suggestion of slowly drifting signals', () => {
   const reason = (move: number) => `Its level moves by ${move.toFixed(1)} standard deviations of its short-term variation over the normal period, gradually and without coming back.`;
   const figures = { rows: 400, short_sd: 0.1, window: 40, step_share: 0.2, crossings: 1, rows_per_sd: 11 };
   const suggestion = {
-    period: 'normal', rows: 400, drift_signals: ['Temperature', 'Thermocouple'], drift_rows: 22,
+    period: 'normal', rows: 400, sample_rows: 400, drift_signals: ['Temperature', 'Thermocouple'], drift_rows: 22,
     signals: [
       { signal: 'Temperature', drifts: true, reason: reason(15.8), move: 15.8, ...figures },
       { signal: 'Thermocouple', drifts: true, reason: reason(22.9), move: 22.9, ...figures },
       { signal: 'Voltage', drifts: false, reason: 'Its level moves by 0.6 standard deviations of its short-term variation over the normal period only; a slow drift is suggested from 8.', move: 0.6, ...figures },
     ],
   };
+
+  it('says on how many of the period\'s rows a sampled suggestion is based', async () => {
+    signIn();
+    mockFetch({
+      'GET /api/users/me': () => ok(ME),
+      'GET /api/services/status': () => ok(STATUS),
+      'GET /api/dataset/ds1/false': () => ok(dataset),
+      'GET /api/timeseries/catalogue': () => ok(catalogue),
+      'POST /api/timeseries/drift/suggest/ds1': () => ok({ ...suggestion, rows: 5_000_000, sample_rows: 200_000 }),
+    });
+    renderApp('/training/time_series_anomaly_detection_unsupervised/register/ds1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Next' }, { timeout: 30_000 }));
+    fireEvent.change(await screen.findByRole('textbox', { name: 'N rows' }), { target: { value: '400' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByTestId('drift-suggestion-drifting', undefined, { timeout: 30_000 });
+    expect(screen.getByTestId('drift-suggestion')).toHaveTextContent('Suggestion from the normal period, based on 200,000 of its 5,000,000 rows (evenly spaced stretches of consecutive rows)');
+  });
 
   it('asks for the chosen signals and normal period, shows each reason, and fills the fields only on the button', async () => {
     signIn();
@@ -338,6 +355,7 @@ describe('time-series wizard: suggestion of slowly drifting signals', () => {
     const box = await screen.findByTestId('drift-suggestion-drifting', undefined, { timeout: 30_000 });
     expect(box).toHaveTextContent(`Temperature — ${reason(15.8)}`);
     expect(box).toHaveTextContent(`Thermocouple — ${reason(22.9)}`);
+    expect(screen.getByTestId('drift-suggestion')).toHaveTextContent('Suggestion from the normal period (400 rows)');
     expect(screen.getByTestId('drift-suggestion')).toHaveTextContent('Temperature, Thermocouple drift slowly. Suggested: let them enter as their change over 22 rows.');
     // asked from the period step on: the last question is for the period as it is now
     const asked = () => calls.filter((c) => c.path === '/api/timeseries/drift/suggest/ds1');
