@@ -5,6 +5,7 @@ import { usePageTitle } from '../../app/pageTitle';
 import PageLoading from '../../components/PageLoading';
 import WizardFrame from '../../components/WizardFrame';
 import { showSnackbar } from '../../lib/feedback';
+import { formatInteger } from '../../lib/format';
 import { useDataset } from '../datasets/api';
 import { detailsPath, registerTs, trainTs, type TsType } from './api';
 import { useTsForm } from './wizardForm';
@@ -54,7 +55,7 @@ export default function RegisterWizard({ type }: { type: TsType }) {
   return (
     <WizardFrame
       title={t('wizard.title')}
-      subtitle={`${t(`types.${type}`)} · ${d.name} · ${t('wizard.rowsCount', { count: Number(d.row_count) })}`}
+      subtitle={`${t(`types.${type}`)} · ${d.name} · ${t('wizard.rowsCount', { count: Number(d.row_count), rows: formatInteger(Number(d.row_count)) })}`}
       steps={STEPS.map(([key], i) => ({ key, label: t(`wizard.steps.${key}`), error: i === step && !!shownError }))}
       step={step}
       onBack={() => {
