@@ -7,10 +7,10 @@ import type { Db } from '../../db/index.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
-import { sniffCsv, SniffError, MAX_HEADER_BYTES } from './csv-sniff.js';
+import { sniffCsv, SniffError, MAX_HEADER_BYTES, type Sniffed } from './csv-sniff.js';
 import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { ingestCsv } from './ingest.js';
-import { type ColumnInfo } from './column-stats.js';
+import { type ColumnInfo, type IngestResult } from './column-stats.js';
 import { datasetRepo } from './repo.js';
 import { forgetSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
@@ -86,6 +86,44 @@ const asUserError = (e: unknown) => (e instanceof SniffError ? new AppError(422,
 function originalFile(row: DatasetTable) {
   const ext = path.extname(row.file_name).toLowerCase() || '.csv';
   return `${datasetKey(row.organisation_id, row.id)}/original${ext}`;
+}
+
+/** The row of a dataset registered from an upload, once it is sniffed and converted (register). */
+function newRow(auth: AuthContext, id: string, fields: RegisterFields, file: UploadedFile, sniffed: Sniffed, ingest: IngestResult): DatasetTable {
+  const now = new Date().toISOString();
+  return {
+    id,
+    organisation_id: auth.orgId,
+    name: fields.name,
+    category: fields.category,
+    training_type: fields.training_type,
+    data_type: fields.data_type,
+    type: fields.type,
+    comment: fields.comment,
+    file_name: file.fileName,
+    file_size: file.size,
+    encoding: sniffed.encoding,
+    delimiter: sniffed.delimiter,
+    row_count: ingest.rowCount,
+    column_count: ingest.columns.length,
+    schema_json: JSON.stringify(ingest.columns.map((c) => ({ name: c.name, type: c.type, dtype: c.dtype }))),
+    stats_json: JSON.stringify(ingest.columns),
+    datetime_column: fields.datetime_column,
+    preprocessed: 0,
+    preprocess_history: '[]',
+    parent_dataset_name: null,
+    statistics_job_id: null,
+    created_by: auth.userId,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Where a registration's time went, for the log line: the conversion's phases and the upload's arrival. */
+function timingsOf(tm: IngestResult['timings'], file: UploadedFile): string {
+  const beside = tm?.streamed ? `; converted while receiving: ${tm.streamed.convert_ms} ms, ${tm.streamed.after_upload_ms} ms of it after the upload, in ${tm.streamed.pieces} piece(s) at once` : '';
+  const received = file.receiveMs === undefined ? '' : `; upload received in ${file.receiveMs} ms`;
+  return tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms${beside}${received})` : '';
 }
 
 export function makeDatasetService(ctx: AppContext) {
@@ -170,33 +208,7 @@ export function makeDatasetService(ctx: AppContext) {
         throw asUserError(e);
       }
       const id = crypto.randomUUID();
-      const now = new Date().toISOString();
-      const row: DatasetTable = {
-        id,
-        organisation_id: auth.orgId,
-        name: fields.name,
-        category: fields.category,
-        training_type: fields.training_type,
-        data_type: fields.data_type,
-        type: fields.type,
-        comment: fields.comment,
-        file_name: file.fileName,
-        file_size: file.size,
-        encoding: sniffed.encoding,
-        delimiter: sniffed.delimiter,
-        row_count: ingest.rowCount,
-        column_count: ingest.columns.length,
-        schema_json: JSON.stringify(ingest.columns.map((c) => ({ name: c.name, type: c.type, dtype: c.dtype }))),
-        stats_json: JSON.stringify(ingest.columns),
-        datetime_column: fields.datetime_column,
-        preprocessed: 0,
-        preprocess_history: '[]',
-        parent_dataset_name: null,
-        statistics_job_id: null,
-        created_by: auth.userId,
-        created_at: now,
-        updated_at: now,
-      };
+      const row = newRow(auth, id, fields, file, sniffed, ingest);
       const key = datasetKey(auth.orgId, id);
       await storage.commitDir(tempDir, key);
       try {
@@ -205,11 +217,7 @@ export function makeDatasetService(ctx: AppContext) {
         storage.remove(key);
         throw e;
       }
-      const tm = ingest.timings;
-      const beside = tm?.streamed ? `; converted while receiving: ${tm.streamed.convert_ms} ms, ${tm.streamed.after_upload_ms} ms of it after the upload, in ${tm.streamed.pieces} piece(s) at once` : '';
-      const received = file.receiveMs === undefined ? '' : `; upload received in ${file.receiveMs} ms`;
-      const parts = tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms${beside}${received})` : '';
-      ctx.log.info(`dataset ${id} registered: ${ingest.rowCount} rows x ${ingest.columns.length} columns in ${Date.now() - started} ms${parts}`);
+      ctx.log.info(`dataset ${id} registered: ${ingest.rowCount} rows x ${ingest.columns.length} columns in ${Date.now() - started} ms${timingsOf(ingest.timings, file)}`);
       await statisticsOnRegistration(auth, row, lang);
       return toView(row);
     },

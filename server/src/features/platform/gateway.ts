@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { sha256 } from '../../auth/tokens.js';
@@ -118,6 +118,128 @@ export function answerOf(head: string, result: { outputs: string[]; predictions:
   return `${head}"outputs":${JSON.stringify(result.outputs)},"predictions":${JSON.stringify(result.predictions)}}}}`;
 }
 
+function apiKeyOf(req: FastifyRequest): string | undefined {
+  const h = req.headers['x-api-key'];
+  if (typeof h === 'string' && h) return h.trim();
+  const a = req.headers.authorization;
+  return a?.startsWith('Bearer ') ? a.slice(7).trim() : undefined;
+}
+
+function inputOf(req: FastifyRequest): ServeInput {
+  const b = req.body as unknown;
+  if (typeof b === 'string') return { csv: b };
+  if (Array.isArray(b)) return { rows: b as Record<string, unknown>[] };
+  if (b && typeof b === 'object') {
+    const rows = (b as { rows?: unknown }).rows;
+    if (Array.isArray(rows)) return { rows: rows as Record<string, unknown>[] };
+    return { rows: [b as Record<string, unknown>] }; // a single row as an object
+  }
+  throw new AppError(422, M.badBody, {}, 'body');
+}
+
+function refuse(reply: FastifyReply, done: (e?: Error) => void, seconds: number, text: LocalText, rps: number) {
+  reply.header('retry-after', String(seconds));
+  done(new AppError(429, text, { rps, seconds }));
+}
+
+/** The live key of this project the secret is, remembered in the entry (`known`); 401 when it is none. */
+function credentialOf(r: Resolved, secret: string): PlatformCredentialTable {
+  let credential = r.known.get(secret);
+  if (!credential) {
+    const hash = sha256(secret);
+    // Keys of this project only: another project's or organisation's key is refused like a wrong one.
+    credential = r.credentials.find((c) => sameHash(c.key_hash, hash));
+    if (!credential) throw new AppError(401, M.apiKeyInvalid);
+    if (r.known.size < 256) r.known.set(secret, credential);
+  }
+  return credential;
+}
+
+/**
+ * Serving plans per model (the key names a copied, never-changing model): null while asked for or when the model
+ * has none (every request then goes to a serving process); a process error asks again a minute later.
+ */
+function planCache(pool: ServingPool, warn: (message: string) => void) {
+  const plans = new Map<string, { ev: PlanEvaluator | null; retryAt: number }>();
+  const MAX_PLANS = 64; // a large LightGBM plan is a few MB
+  return function planOf(model: { key: string; dir: string }): PlanEvaluator | null {
+    const hit = plans.get(model.key);
+    if (hit && (hit.ev || Date.now() < hit.retryAt)) {
+      plans.delete(model.key); // least recently used first out
+      plans.set(model.key, hit);
+      return hit.ev;
+    }
+    if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value!);
+    plans.set(model.key, { ev: null, retryAt: Infinity });
+    void pool.predict(model, { plan: true }).then((r) => {
+      if (!('plan' in r)) return plans.set(model.key, { ev: null, retryAt: Date.now() + 60_000 });
+      const ev = r.plan ? PlanEvaluator.from(r.plan) : null;
+      const good = !!ev && agrees(ev, r.samples);
+      if (r.plan && !good) warn(`hosted APIs: the serving plan of ${model.key} did not reproduce the engine's answers; its requests stay with the serving processes`);
+      plans.set(model.key, { ev: good ? ev : null, retryAt: Infinity });
+    });
+    return null;
+  };
+}
+
+/** A model's numeric columns, read once per model (a published model's folder never changes). */
+function numericReader() {
+  const numerics = new Map<string, string[]>();
+  return async function numericOf(model: { key: string; dir: string }): Promise<string[]> {
+    let cols = numerics.get(model.key);
+    if (!cols) {
+      cols = await fs
+        .readFile(path.join(model.dir, 'manifest.json'), 'utf8')
+        .then((t) => numericColumns(JSON.parse(t)))
+        .catch(() => []); // no manifest: the serving process decides, as before
+      if (numerics.size >= 1024) numerics.clear();
+      numerics.set(model.key, cols);
+    }
+    return cols;
+  };
+}
+
+/**
+ * The revocation channel with REDIS_URL: `pub` publishes this server's changes, `sub` hears the others' and drops
+ * their keys (`drop`); `subscribed` resolves once it listens (at once without Redis).
+ */
+function forgetChannel(ctx: AppContext, drop: (key: string) => void) {
+  const redisUrl = ctx.config.redisUrl;
+  const pub = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const sub = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: null }) : undefined;
+  for (const r of [pub, sub]) r?.on('error', (e: Error) => ctx.log.warn(`hosted APIs: Redis: ${e.message}`));
+  const subscribed =
+    sub
+      ?.subscribe(FORGET_CHANNEL)
+      .then(() => undefined)
+      .catch((e: Error) => ctx.log.error(`hosted APIs: no revocation channel: ${e.message}`)) ?? Promise.resolve();
+  sub?.on('message', (channel: string, key: string) => {
+    if (channel === FORGET_CHANNEL) drop(key);
+  });
+  return { pub, sub, subscribed };
+}
+
+/** The route's options: its log level, headers and OpenAPI description. */
+const SERVE_ROUTE: RouteShorthandOptions = {
+  // Each call is counted in the request statistics; a line per call in the log would cost more than the
+  // prediction at the rates an API serves.
+  logLevel: 'warn',
+  // helmet builds its headers anew on every request; this route sends the same ones, made once
+  helmet: false,
+  schema: {
+    tags: ['hosted APIs'],
+    summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; an image model one image; key in X-API-Key or Authorization: Bearer',
+    description:
+      'A time-series detector takes rows with its time column and signals: a block {"rows": [...]}, or a stream {"series": "<your id>", "rows": [...]} whose recent rows the server keeps; each row is answered with time, status, anomaly_score, alarm, top_signal and contribution_<signal>, and time_series gives the threshold in force, the alarm rule and the history rows. GET /api/platform/projects/{id}/time-series describes one API (its OpenAPI document included). Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.' +
+      IMAGE_SERVING_DOC,
+    params: z.object({ key: z.string().max(60) }),
+    querystring: serveQuery,
+    bodies: serveBodies,
+    // a time-series detector answers HostedTimeSeriesPrediction (timeseries-serving.ts)
+    response: { ...serveReplies, 200: z.union([serveReplies[200], tsServeAnswer]) },
+  },
+};
+
 /**
  * POST /serve/{project_key}/predict: the API key is checked against stored hashes, the project must be running,
  * sandbox keys are rate-limited, the prediction comes from a persistent serving process, statistics are buffered.
@@ -137,58 +259,10 @@ export function makeGateway(
   // stop, delete). With REDIS_URL the change is published and every other server clears it too; without, another
   // server (there is none without Redis) would see it within cacheMs.
   const cache = new Map<string, Resolved>();
-  const redisUrl = ctx.config.redisUrl;
-  const pub = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
-  const sub = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: null }) : undefined;
-  for (const r of [pub, sub]) r?.on('error', (e: Error) => ctx.log.warn(`hosted APIs: Redis: ${e.message}`));
-  const subscribed =
-    sub
-      ?.subscribe(FORGET_CHANNEL)
-      .then(() => undefined)
-      .catch((e: Error) => ctx.log.error(`hosted APIs: no revocation channel: ${e.message}`)) ?? Promise.resolve();
-  sub?.on('message', (channel: string, key: string) => {
-    if (channel === FORGET_CHANNEL) cache.delete(key);
-  });
+  const { pub, sub, subscribed } = forgetChannel(ctx, (key) => cache.delete(key));
   const allow = makeLimiter(s.sandboxRps, s.sandboxRps * 2, pub);
-
-  // Serving plans per model (the key names a copied, never-changing model): null while asked for or when the model
-  // has none (every request then goes to a serving process); a process error asks again a minute later.
-  const plans = new Map<string, { ev: PlanEvaluator | null; retryAt: number }>();
-  const MAX_PLANS = 64; // a large LightGBM plan is a few MB
-
-  function planOf(model: { key: string; dir: string }): PlanEvaluator | null {
-    const hit = plans.get(model.key);
-    if (hit && (hit.ev || Date.now() < hit.retryAt)) {
-      plans.delete(model.key); // least recently used first out
-      plans.set(model.key, hit);
-      return hit.ev;
-    }
-    if (plans.size >= MAX_PLANS) plans.delete(plans.keys().next().value!);
-    plans.set(model.key, { ev: null, retryAt: Infinity });
-    void pool.predict(model, { plan: true }).then((r) => {
-      if (!('plan' in r)) return plans.set(model.key, { ev: null, retryAt: Date.now() + 60_000 });
-      const ev = r.plan ? PlanEvaluator.from(r.plan) : null;
-      const good = !!ev && agrees(ev, r.samples);
-      if (r.plan && !good) ctx.log.warn(`hosted APIs: the serving plan of ${model.key} did not reproduce the engine's answers; its requests stay with the serving processes`);
-      plans.set(model.key, { ev: good ? ev : null, retryAt: Infinity });
-    });
-    return null;
-  }
-
-  // A model's numeric columns, read once per model (a published model's folder never changes).
-  const numerics = new Map<string, string[]>();
-  async function numericOf(model: { key: string; dir: string }): Promise<string[]> {
-    let cols = numerics.get(model.key);
-    if (!cols) {
-      cols = await fs
-        .readFile(path.join(model.dir, 'manifest.json'), 'utf8')
-        .then((t) => numericColumns(JSON.parse(t)))
-        .catch(() => []); // no manifest: the serving process decides, as before
-      if (numerics.size >= 1024) numerics.clear();
-      numerics.set(model.key, cols);
-    }
-    return cols;
-  }
+  const planOf = planCache(pool, (m) => ctx.log.warn(m));
+  const numericOf = numericReader();
 
   /** The cached entry while it is fresh (no promise on the hot path). */
   function cached(key: string): Resolved | undefined {
@@ -211,25 +285,6 @@ export function makeGateway(
     return r;
   }
 
-  function apiKeyOf(req: FastifyRequest): string | undefined {
-    const h = req.headers['x-api-key'];
-    if (typeof h === 'string' && h) return h.trim();
-    const a = req.headers.authorization;
-    return a?.startsWith('Bearer ') ? a.slice(7).trim() : undefined;
-  }
-
-  function inputOf(req: FastifyRequest): ServeInput {
-    const b = req.body as unknown;
-    if (typeof b === 'string') return { csv: b };
-    if (Array.isArray(b)) return { rows: b as Record<string, unknown>[] };
-    if (b && typeof b === 'object') {
-      const rows = (b as { rows?: unknown }).rows;
-      if (Array.isArray(rows)) return { rows: rows as Record<string, unknown>[] };
-      return { rows: [b as Record<string, unknown>] }; // a single row as an object
-    }
-    throw new AppError(422, M.badBody, {}, 'body');
-  }
-
   // Per client address and per API key, in this server's memory, checked before anything else (no body read, no
   // key hashed, no database): a flood is refused at the cost of a map lookup. With several servers each counts its
   // own calls, so a client spread over N servers may get up to N times the limit.
@@ -245,11 +300,6 @@ export function makeGateway(
     wait = secret ? byKey.take(secret.slice(0, 200)) : 0;
     if (wait) return refuse(reply, done, wait, M.rateLimitedKey, ctx.config.serveKeyRps);
     done();
-  }
-
-  function refuse(reply: FastifyReply, done: (e?: Error) => void, seconds: number, text: LocalText, rps: number) {
-    reply.header('retry-after', String(seconds));
-    done(new AppError(429, text, { rps, seconds }));
   }
 
   /** What a call resolved, for its statistics line (written once the answer is sent, whatever it was). */
@@ -280,14 +330,7 @@ export function makeGateway(
     if (!r) throw new AppError(404, M.apiNotFound);
     const secret = apiKeyOf(req);
     if (!secret) throw new AppError(401, M.apiKeyMissing);
-    let credential = r.known.get(secret);
-    if (!credential) {
-      const hash = sha256(secret);
-      // Keys of this project only: another project's or organisation's key is refused like a wrong one.
-      credential = r.credentials.find((c) => sameHash(c.key_hash, hash));
-      if (!credential) throw new AppError(401, M.apiKeyInvalid);
-      if (r.known.size < 256) r.known.set(secret, credential);
-    }
+    const credential = credentialOf(r, secret);
     mark.credentialId = credential.id;
     if (r.project.status === 'stopped' || r.project.status === 'approved') throw new AppError(503, M.apiStopped);
     if (r.project.status !== 'running') throw new AppError(403, M.apiNotApproved);
@@ -335,29 +378,7 @@ export function makeGateway(
         serve.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
         serve.addHook('onRequest', limit);
         serve.addHook('onResponse', count);
-        serve.post<{ Params: { key: string } }>(
-          '/serve/:key/predict',
-          {
-            // Each call is counted in the request statistics; a line per call in the log would cost more than the
-            // prediction at the rates an API serves.
-            logLevel: 'warn',
-            // helmet builds its headers anew on every request; this route sends the same ones, made once
-            helmet: false,
-            schema: {
-              tags: ['hosted APIs'],
-              summary: 'Predict with a hosted model: JSON {"rows": [{...}]} (or one row object) or a CSV body; an image model one image; key in X-API-Key or Authorization: Bearer',
-              description:
-                'A time-series detector takes rows with its time column and signals: a block {"rows": [...]}, or a stream {"series": "<your id>", "rows": [...]} whose recent rows the server keeps; each row is answered with time, status, anomaly_score, alarm, top_signal and contribution_<signal>, and time_series gives the threshold in force, the alarm rule and the history rows. GET /api/platform/projects/{id}/time-series describes one API (its OpenAPI document included). Answered predictions (2xx) are the requests counted and billed; refusals are counted apart by reason and never billed. Each refusal carries a stable code (see the answers below) and its message in the language of Accept-Language. Limits per client address and per key answer 429 with Retry-After.' +
-                IMAGE_SERVING_DOC,
-              params: z.object({ key: z.string().max(60) }),
-              querystring: serveQuery,
-              bodies: serveBodies,
-              // a time-series detector answers HostedTimeSeriesPrediction (timeseries-serving.ts)
-              response: { ...serveReplies, 200: z.union([serveReplies[200], tsServeAnswer]) },
-            },
-          },
-          handle,
-        );
+        serve.post<{ Params: { key: string } }>('/serve/:key/predict', SERVE_ROUTE, handle);
       });
     },
     async close() {

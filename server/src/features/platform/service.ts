@@ -2,24 +2,25 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
-import { sha256 } from '../../auth/tokens.js';
 import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import '../account/db.js';
 import type { InstallationService } from '../installation/service.js';
 import type { TrainingService } from '../training/service.js';
 import type { TrainingModelView } from '../training/responses.js';
-import type { PlatformCredentialTable, PlatformProjectTable, PlatformStatus } from './db.js';
+import type { PlatformProjectTable, PlatformStatus } from './db.js';
 import './db.js';
-import { copyImageModel, IMAGE_MODEL_FILE, imageServingOf, isImageModel } from './image-serving.js';
+import { imageServingOf, isImageModel } from './image-serving.js';
+import { createCredential, type CredentialDeps, credentials, credentialView, revokeCredential } from './credentials.js';
+import { createDraft } from './drafts.js';
 import { M, STATUS_WORDS } from './messages.js';
 import { loadPrices, quote } from './prices.js';
 import type { Settings } from './schemas.js';
 import type { QuoteInput } from './prices.js';
 
 const now = () => new Date().toISOString();
-export const modelFolderKey = (orgId: string, id: string) => `org/${orgId}/platform/${id}/model`;
 
 export type Action = 'submit' | 'draft' | 'start' | 'stop';
 
@@ -39,12 +40,6 @@ function transitionError(status: string, action: string): AppError {
   return new AppError(409, text);
 }
 
-/** A fresh API key: its kind in the text, 32 random bytes; only its SHA-256 is stored. */
-export function newApiKey(kind: 'production' | 'sandbox'): { secret: string; prefix: string; hash: string } {
-  const secret = `mk_${kind === 'sandbox' ? 'test' : 'live'}_${crypto.randomBytes(32).toString('base64url')}`;
-  return { secret, prefix: secret.slice(0, 16), hash: sha256(secret) };
-}
-
 /** Compares two hex digests in constant time. */
 export function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
@@ -52,9 +47,38 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && crypto.timingSafeEqual(x, y);
 }
 
+/** The features a hosted model's rows need and the outputs it answers, from its copied manifest. */
+function manifestOf(storage: AppContext['storage'], p: PlatformProjectTable): { features: string[]; outputs: string[] } {
+  try {
+    const m = JSON.parse(fs.readFileSync(path.join(storage.pathOf(p.model_dir), 'manifest.json'), 'utf8'));
+    // a time-series detector's rows need its time column too (first, as its interface lists it)
+    return { features: [...(m.time_column ? [m.time_column] : []), ...(m.features ?? [])], outputs: m.outputs ?? [] };
+  } catch {
+    return { features: [], outputs: [] };
+  }
+}
+
+const identityRow = (db: Db, orgId: string) =>
+  db.selectFrom('identity_verifications').select('id').where('organisation_id', '=', orgId).where('state', '=', 'done').executeTakeFirst();
+
+/** Trained models of the organisation that can be published (tabular types now). */
+async function publishable(db: Db, auth: AuthContext) {
+  const rows = await db
+    .selectFrom('training_models as m')
+    .innerJoin('training_projects as p', 'p.id', 'm.project_id')
+    .select(['p.id as project_id', 'p.name as project_name', 'p.project_type', 'm.model_key', 'm.algorithm', 'm.metrics_json', 'm.trained_at'])
+    .where('m.organisation_id', '=', auth.orgId)
+    .where('p.organisation_id', '=', auth.orgId)
+    .where('m.state', '=', 'done')
+    .orderBy('m.trained_at', 'desc')
+    .execute();
+  return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: metrics_json ? (JSON.parse(metrics_json) as TrainingModelView['metrics']) : null }));
+}
+
 export function makePlatformService(ctx: AppContext, { training, installation }: { training: TrainingService; installation: Pick<InstallationService, 'reviewRequired'> }) {
   const { db, storage, config } = ctx;
   const prices = loadPrices();
+  const on = <A extends unknown[], R>(f: (d: CredentialDeps, ...a: A) => R) => (...a: A): R => f({ db, get }, ...a);
 
   async function get(auth: Pick<AuthContext, 'orgId'>, id: string): Promise<PlatformProjectTable> {
     const row = await db.selectFrom('platform_projects').selectAll().where('organisation_id', '=', auth.orgId).where('id', '=', id).executeTakeFirst();
@@ -62,18 +86,8 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
     return row;
   }
 
-  function manifestOf(p: PlatformProjectTable): { features: string[]; outputs: string[] } {
-    try {
-      const m = JSON.parse(fs.readFileSync(path.join(storage.pathOf(p.model_dir), 'manifest.json'), 'utf8'));
-      // a time-series detector's rows need its time column too (first, as its interface lists it)
-      return { features: [...(m.time_column ? [m.time_column] : []), ...(m.features ?? [])], outputs: m.outputs ?? [] };
-    } catch {
-      return { features: [], outputs: [] };
-    }
-  }
-
   function view(p: PlatformProjectTable, extra: { organisation_name?: string } = {}) {
-    const { features, outputs } = manifestOf(p);
+    const { features, outputs } = manifestOf(storage, p);
     return {
       id: p.id,
       name: p.name,
@@ -101,10 +115,7 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
   const priced = (s: QuoteInput) => quote(prices, s);
 
   /** Whether the organisation has verified its identity (SPEC §4: otherwise its projects are not approved). */
-  async function identityVerified(orgId: string): Promise<boolean> {
-    const row = await db.selectFrom('identity_verifications').select('id').where('organisation_id', '=', orgId).where('state', '=', 'done').executeTakeFirst();
-    return !!row;
-  }
+  const identityVerified = async (orgId: string): Promise<boolean> => !!(await identityRow(db, orgId));
 
   async function move(auth: Pick<AuthContext, 'orgId'>, id: string, action: Action) {
     const p = await get(auth, id);
@@ -142,73 +153,9 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
       return { items: rows.map((r) => view(r)), total };
     },
 
-    /** Trained models of the organisation that can be published (tabular types now). */
-    async publishable(auth: AuthContext) {
-      const rows = await db
-        .selectFrom('training_models as m')
-        .innerJoin('training_projects as p', 'p.id', 'm.project_id')
-        .select(['p.id as project_id', 'p.name as project_name', 'p.project_type', 'm.model_key', 'm.algorithm', 'm.metrics_json', 'm.trained_at'])
-        .where('m.organisation_id', '=', auth.orgId)
-        .where('p.organisation_id', '=', auth.orgId)
-        .where('m.state', '=', 'done')
-        .orderBy('m.trained_at', 'desc')
-        .execute();
-      return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: metrics_json ? (JSON.parse(metrics_json) as TrainingModelView['metrics']) : null }));
-    },
+    publishable: (auth: AuthContext) => publishable(db, auth),
 
-    /** A draft from a trained model: the model's files are copied, so retraining never changes a published API. */
-    async create(auth: AuthContext, body: Settings & { name: string; key: string; project_id: string; model_key: string }) {
-      const project = await training.getProject(auth, body.project_id);
-      const model = await training.getModel(auth, project.id, body.model_key);
-      const dir = training.runDir(model);
-      if (model.state !== 'done' || !dir) throw new AppError(422, M.modelNotTrained, {}, 'model_key');
-      const image = isImageModel(project.project_type);
-      if (!fs.existsSync(path.join(dir, image ? IMAGE_MODEL_FILE : 'model.joblib'))) throw new AppError(409, M.modelFilesMissing);
-      const taken = await db.selectFrom('platform_projects').select('id').where('key', '=', body.key).executeTakeFirst();
-      if (taken) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
-      const id = crypto.randomUUID();
-      const tmp = storage.makeTempDir();
-      if (image) copyImageModel(dir, model, project.project_type, tmp);
-      else {
-        for (const f of ['model.joblib', 'manifest.json']) if (fs.existsSync(path.join(dir, f))) fs.copyFileSync(path.join(dir, f), path.join(tmp, f));
-        const condition = training.conditionPath(auth.orgId, project.dataset_id);
-        if (condition) fs.copyFileSync(condition, path.join(tmp, 'condition.json'));
-      }
-      const key = modelFolderKey(auth.orgId, id);
-      await storage.commitDir(tmp, key);
-      const { name, key: apiKey, project_id: _p, model_key: _m, ...settings } = body;
-      const q = priced(settings);
-      const row: PlatformProjectTable = {
-        id,
-        organisation_id: auth.orgId,
-        name,
-        key: apiKey,
-        status: 'draft',
-        reason: null,
-        model_project_id: project.id,
-        model_project_name: project.name,
-        model_key: model.model_key,
-        model_type: project.project_type,
-        model_dir: key,
-        settings_json: JSON.stringify(settings),
-        subscription_price: q.subscription_price,
-        infrastructure_price: q.infrastructure_price,
-        created_by: auth.userId,
-        created_at: now(),
-        updated_at: now(),
-        reviewed_at: null,
-        reviewed_by: null,
-      };
-      try {
-        await db.insertInto('platform_projects').values(row).execute();
-      } catch (e) {
-        storage.remove(key);
-        const again = await db.selectFrom('platform_projects').select('id').where('key', '=', body.key).executeTakeFirst();
-        if (again) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
-        throw e;
-      }
-      return view(row);
-    },
+    create: async (auth: AuthContext, body: Parameters<typeof createDraft>[2]) => view(await createDraft({ db, storage, training, prices }, auth, body)),
 
     async update(auth: AuthContext, id: string, body: Partial<Settings> & { name?: string }) {
       const p = await get(auth, id);
@@ -262,51 +209,10 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
 
     // ---- credentials ------------------------------------------------------------------------------------
 
-    credentialView(c: PlatformCredentialTable, secret?: string) {
-      return { id: c.id, name: c.name, kind: c.kind, prefix: c.prefix, created_at: c.created_at, last_used_at: c.last_used_at, revoked_at: c.revoked_at, ...(secret ? { secret } : {}) };
-    },
-
-    async credentials(auth: AuthContext, projectId: string) {
-      await get(auth, projectId);
-      return db.selectFrom('platform_credentials').selectAll().where('organisation_id', '=', auth.orgId).where('project_id', '=', projectId).orderBy('created_at', 'desc').execute();
-    },
-
-    /** The secret is in this answer only; afterwards the prefix is all anyone sees. */
-    async createCredential(auth: AuthContext, projectId: string, name: string, kind: 'production' | 'sandbox') {
-      const p = await get(auth, projectId);
-      if (p.status === 'under_review') throw new AppError(409, M.underReviewNoCredentials);
-      if (!['approved', 'running', 'stopped'].includes(p.status)) throw new AppError(409, M.notApprovedNoCredentials);
-      const k = newApiKey(kind);
-      const row: PlatformCredentialTable = {
-        id: crypto.randomUUID(),
-        organisation_id: auth.orgId,
-        project_id: p.id,
-        name,
-        kind,
-        prefix: k.prefix,
-        key_hash: k.hash,
-        created_by: auth.userId,
-        created_at: now(),
-        last_used_at: null,
-        revoked_at: null,
-      };
-      await db.insertInto('platform_credentials').values(row).execute();
-      return { row, secret: k.secret };
-    },
-
-    async revokeCredential(auth: AuthContext, projectId: string, credentialId: string) {
-      await get(auth, projectId);
-      const c = await db
-        .selectFrom('platform_credentials')
-        .selectAll()
-        .where('organisation_id', '=', auth.orgId)
-        .where('project_id', '=', projectId)
-        .where('id', '=', credentialId)
-        .executeTakeFirst();
-      if (!c) throw new AppError(404, M.credentialNotFound);
-      if (!c.revoked_at) await db.updateTable('platform_credentials').set({ revoked_at: now() }).where('id', '=', c.id).execute();
-      return db.selectFrom('platform_credentials').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow();
-    },
+    credentialView,
+    credentials: on(credentials),
+    createCredential: on(createCredential),
+    revokeCredential: on(revokeCredential),
   };
 }
 

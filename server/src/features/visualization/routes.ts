@@ -5,6 +5,7 @@ import { ok } from '../../http/errors.js';
 import { MAX_SCATTER_POINTS, Phases } from './figures.js';
 import { replies } from '../../http/responses.js';
 import { acceptedEncoding, answerCache, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
+import type { VisualizationService } from './service.js';
 import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';
 
 const params = z.object({ dataset_id: z.string().max(64) });
@@ -17,9 +18,15 @@ const tags = ['visualization'];
  * member of the organisation may call them.
  */
 export default async function visualizationRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const vis = app.services.visualization;
+  const answer = answerer(app.services.visualization);
+  timeSerialization(app);
+  figureRoutes(app, answer);
+  timeseriesRoutes(app);
+}
 
+type Answer = ReturnType<typeof answerer>;
+
+function answerer(vis: VisualizationService) {
   /**
    * A kept answer's bytes when the same question about the same version of the dataset was answered before;
    * else the answer computed, checked and written by the route's serializer, then kept (answer-cache.ts). The
@@ -50,6 +57,10 @@ export default async function visualizationRoutes(app: FastifyInstance) {
     phases.lap('encode');
     return reply.header('content-encoding', encoding).header('server-timing', phases.header()).send(body);
   }
+  return answer;
+}
+
+function timeSerialization(app: FastifyInstance) {
   // Server-Timing: the handler's phases (where a route reports them) and the time to check and write the answer.
   const serializing = new WeakMap<object, number>();
   app.addHook('preSerialization', async (req, _reply, payload) => {
@@ -64,6 +75,12 @@ export default async function visualizationRoutes(app: FastifyInstance) {
     }
     return payload;
   });
+}
+
+/** The figures: each answer kept and tagged (answerer). */
+function figureRoutes(app: FastifyInstance, answer: Answer) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const vis = app.services.visualization;
 
   r.post(
     '/visualization/histogram/:dataset_id',
@@ -143,6 +160,12 @@ export default async function visualizationRoutes(app: FastifyInstance) {
     },
     (req, reply) => answer(req, reply, 'correlation', req.body, () => vis.correlation(req.auth, req.params.dataset_id, req.body.columns, req.body.method)),
   );
+}
+
+/** Time-series windows and overviews (answered fresh each time). */
+function timeseriesRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const vis = app.services.visualization;
 
   const tsBody = z.object({
     columns: z.array(name).max(12).optional(),

@@ -29,3 +29,5 @@ export function makeVisualizationService(ctx: AppContext, { datasets }: { datase
     timeseries: on(timeseries),
   };
 }
+
+export type VisualizationService = ReturnType<typeof makeVisualizationService>;

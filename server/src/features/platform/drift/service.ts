@@ -77,6 +77,50 @@ function checkView(c: PlatformDriftCheckTable, s: DriftSettings, lang: Lang): Dr
 }
 
 /**
+ * The reference the served inputs are compared with: the training dataset's Parquet file, or for image models
+ * the validation scores the hosted folder keeps (DRIFT_REFERENCE_FILE, written when an image model is published).
+ */
+async function reference(ctx: AppContext, deps: DriftDeps, auth: AuthContext, p: PlatformProjectTable): Promise<{ parquet: string } | { ok_scores: number[] }> {
+  if (isImage(p.model_type)) {
+    try {
+      const ref = JSON.parse(fs.readFileSync(path.join(ctx.storage.pathOf(p.model_dir), DRIFT_REFERENCE_FILE), 'utf8')) as { ok_scores?: number[] };
+      if (ref.ok_scores?.length) return { ok_scores: ref.ok_scores };
+    } catch {
+      // no reference file
+    }
+    throw new AppError(409, D.noOkScores);
+  }
+  try {
+    const project = await deps.training.getProject(auth, p.model_project_id);
+    const parquet = deps.datasets.parquetPath(await deps.datasets.getRow(auth, project.dataset_id));
+    if (fs.existsSync(parquet)) return { parquet };
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+  }
+  throw new AppError(409, D.noTrainingData);
+}
+
+/** A check's row as it starts: running, over the sampled window `rows` (oldest first). */
+function newCheck(id: string, auth: AuthContext, p: PlatformProjectTable, trigger: 'manual' | 'auto', rows: { at: string }[]): PlatformDriftCheckTable {
+  return {
+    id,
+    organisation_id: p.organisation_id,
+    project_id: p.id,
+    job_id: null,
+    state: 'running',
+    trigger,
+    rows: rows.length,
+    window_from: rows[0].at,
+    window_to: rows[rows.length - 1].at,
+    result_json: null,
+    error: null,
+    created_by: auth.userId || null,
+    created_at: new Date().toISOString(),
+    finished_at: null,
+  };
+}
+
+/**
  * Input drift of hosted APIs: the sampler (fed by the serving path), per-project settings, and checks that run as
  * engine jobs (kind platform_drift) on the sampled window against the model's training data. A check starts from
  * the "Check drift" button (POST .../drift/check) or by itself once `auto_every` new rows were sampled since the
@@ -122,53 +166,15 @@ export function makeDriftService(ctx: AppContext, deps: DriftDeps) {
     });
   }
 
-  /** The reference the served inputs are compared with: the training dataset's Parquet file, or for image models
-   * the validation scores the hosted folder keeps (DRIFT_REFERENCE_FILE, written when an image model is published). */
-  async function reference(auth: AuthContext, p: PlatformProjectTable): Promise<{ parquet: string } | { ok_scores: number[] }> {
-    if (isImage(p.model_type)) {
-      try {
-        const ref = JSON.parse(fs.readFileSync(path.join(ctx.storage.pathOf(p.model_dir), DRIFT_REFERENCE_FILE), 'utf8')) as { ok_scores?: number[] };
-        if (ref.ok_scores?.length) return { ok_scores: ref.ok_scores };
-      } catch {
-        // no reference file
-      }
-      throw new AppError(409, D.noOkScores);
-    }
-    try {
-      const project = await deps.training.getProject(auth, p.model_project_id);
-      const parquet = deps.datasets.parquetPath(await deps.datasets.getRow(auth, project.dataset_id));
-      if (fs.existsSync(parquet)) return { parquet };
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-    }
-    throw new AppError(409, D.noTrainingData);
-  }
-
   /** `lang`: the language the engine says the check's progress in (the caller's; autoLang for an automatic check). */
   async function start(auth: AuthContext, p: PlatformProjectTable, trigger: 'manual' | 'auto', lang: Lang): Promise<void> {
     if (await runningCheck(p.id)) throw new AppError(409, D.running);
     const s = await settings(p.organisation_id, p.id);
     const rows = await repo.window(p.organisation_id, p.id, windowStart(s), s.window_rows);
     if (!rows.length) throw new AppError(409, D.noSamples, { hours: s.window_hours });
-    const ref = await reference(auth, p);
+    const ref = await reference(ctx, deps, auth, p);
     const id = crypto.randomUUID();
-    const check: PlatformDriftCheckTable = {
-      id,
-      organisation_id: p.organisation_id,
-      project_id: p.id,
-      job_id: null,
-      state: 'running',
-      trigger,
-      rows: rows.length,
-      window_from: rows[0].at,
-      window_to: rows[rows.length - 1].at,
-      result_json: null,
-      error: null,
-      created_by: auth.userId || null,
-      created_at: new Date().toISOString(),
-      finished_at: null,
-    };
-    await repo.insertCheck(check);
+    await repo.insertCheck(newCheck(id, auth, p, trigger, rows));
     const file = path.join(sampleDir, `${id}.json`);
     try {
       fs.mkdirSync(sampleDir, { recursive: true });
