@@ -14,7 +14,7 @@ import type { PlatformCredentialTable, PlatformProjectTable, PlatformStatus } fr
 import './db.js';
 import { copyImageModel, IMAGE_MODEL_FILE, imageServingOf, isImageModel } from './image-serving.js';
 import { M, STATUS_WORDS } from './messages.js';
-import { loadPrices, quote } from './prices.js';
+import { quote } from './prices.js';
 import type { Settings } from './schemas.js';
 import type { QuoteInput } from './prices.js';
 
@@ -54,7 +54,7 @@ export function sameHash(a: string, b: string): boolean {
 
 export function makePlatformService(ctx: AppContext, { training, installation }: { training: TrainingService; installation: Pick<InstallationService, 'reviewRequired'> }) {
   const { db, storage, config } = ctx;
-  const prices = loadPrices();
+  const prices = ctx.config.prices;
 
   async function get(auth: Pick<AuthContext, 'orgId'>, id: string): Promise<PlatformProjectTable> {
     const row = await db.selectFrom('platform_projects').selectAll().where('organisation_id', '=', auth.orgId).where('id', '=', id).executeTakeFirst();
