@@ -114,12 +114,13 @@ describe.each(DATABASES)('a fresh installation on %s', (kind) => {
   });
 
   it('names only MITATE_PLATFORM_ADMINS once it is set', async () => {
-    process.env.MITATE_PLATFORM_ADMINS = second.email;
+    // the app's config holds the setting (read per call): changing it stands for a server started with it set
+    t.app.ctx.config.platformAdmins = [second.email.toLowerCase()];
     try {
       expect(body(await call('GET', '/account/api/profile', first))).toMatchObject({ platform_admin: false });
       expect(body(await call('GET', '/account/api/profile', second))).toMatchObject({ platform_admin: true, platform_admin_reason: 'environment' });
     } finally {
-      delete process.env.MITATE_PLATFORM_ADMINS;
+      t.app.ctx.config.platformAdmins = [];
     }
   });
 });
