@@ -91,6 +91,10 @@ export interface Config {
   /** MITATE_STRICT_RESPONSES=1 (and always under vitest, VITEST set): refuse an answer that loses a key its response
    * schema does not declare. */
   strictResponses: boolean;
+  /** MITATE_EXPLORE_CACHE_MB (default 64): memory for cached exploration answers. */
+  exploreCacheMb: number;
+  /** MITATE_PYRAMID_MIN_ROWS (default 500 000): series longer than this keep a min/max summary per column. */
+  pyramidMinRows: number;
   /** MITATE_TEST_HOLD_FILE: crash tests only (testhold.ts); unset in every deployment. */
   testHoldFile: string | undefined;
   /** OTEL_SERVICE_NAME (default mitate-server): the service name on exported traces. */
@@ -235,6 +239,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     strictResponses: !!env.VITEST || env.MITATE_STRICT_RESPONSES === '1',
     otelServiceName: env.OTEL_SERVICE_NAME || 'mitate-server',
     testHoldFile: env.MITATE_TEST_HOLD_FILE || undefined,
+    exploreCacheMb: positive(env.MITATE_EXPLORE_CACHE_MB) ?? 64,
+    pyramidMinRows: positive(env.MITATE_PYRAMID_MIN_ROWS) ?? 500_000,
     ...overrides,
   };
 }
