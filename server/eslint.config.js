@@ -28,6 +28,10 @@ const routesHandles = [
  */
 const layeringAllowlist = ['billing', 'platform'].map((a) => `src/features/${a}/**`);
 
+// Settings are read only in src/config.ts (ARCHITECTURE.md "Server layering"): anywhere else in src, process.env is
+// refused; the few exceptions say why inline (eslint-disable-next-line no-restricted-properties -- <reason>).
+const processEnv = { object: 'process', property: 'env', message: 'Settings are read only in src/config.ts: add the setting there and read it from the app\'s config (ctx.config).' };
+
 export default tseslint.config(
   {
     files: ['**/*.ts'],
@@ -37,6 +41,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  { files: ['src/**/*.ts'], ignores: ['src/config.ts'], rules: { 'no-restricted-properties': ['error', processEnv] } },
   // later blocks replace the rule for the files they match, so each repeats the restrictions before it
   { files: ['src/**/*.ts'], ignores: ['src/duck/**'], rules: restrict([duckdbPackage], []) },
   { files: ['src/features/**/*.ts'], ignores: layeringAllowlist, rules: restrict([duckdbPackage], [crossAreaRepo]) },

@@ -66,6 +66,7 @@ export interface BuildOptions {
 
 /** Builds the whole app (no listen): tests use app.inject or a real port. */
 export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance> {
+  // eslint-disable-next-line no-restricted-properties -- the settings are read when the app is built (tests set them per app)
   const config = loadConfig(process.env, opts.config);
   const app = Fastify({
     // Tokens must never reach the log: secret query parameters are redacted from every logged URL.
@@ -95,7 +96,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   tracing?.install(app);
   app.setValidatorCompiler(validatorCompiler);
   // Tests and the contract fuzzing run refuse answers that lose a key their schema does not declare.
-  app.setSerializerCompiler(responseSerializer(opts.strictResponses ?? (!!process.env.VITEST || process.env.MITATE_STRICT_RESPONSES === '1')));
+  app.setSerializerCompiler(responseSerializer(opts.strictResponses ?? config.strictResponses));
   installErrorHandler(app);
   // Role checks run before body validation; the guarded routes are listed for tests and audits.
   const guardedRoutes: { method: string; url: string }[] = [];
@@ -110,7 +111,7 @@ export async function buildApp(opts: BuildOptions = {}): Promise<FastifyInstance
   const storage = config.s3 ? new S3Storage(config.dataDir, config.s3, (m) => app.log.warn(m)) : new LocalStorage(config.dataDir);
   if (storage instanceof S3Storage) await storage.open();
   storage.sweepTemporary();
-  const duckdb = await openDuck(config.dataDir);
+  const duckdb = await openDuck(config.dataDir, config.duckdb);
   const log = {
     info: (m: string) => app.log.info(m),
     warn: (m: string) => app.log.warn(m),

@@ -1,5 +1,10 @@
 import path from 'node:path';
 import type { S3Settings } from './storage/s3.js';
+import { type AccountSettings, accountSettings } from './features/account/settings.js';
+import { type BillingSettings, billingSettings } from './features/billing/settings.js';
+import { loadPrices, type PriceList } from './features/platform/prices.js';
+import type { StreamLimits } from './features/platform/timeseries-describe.js';
+import { platformAdmins } from './auth/platform-admins.js';
 
 /** Every setting comes from the environment, each with an embedded default (README lists them). */
 export interface Config {
@@ -13,7 +18,8 @@ export interface Config {
   /** CSV uploads of at least this many MB (by the request's length) are converted to Parquet while they stream in (issue 17). */
   streamIngestMinMb: number;
   smtpUrl: string | undefined;
-  oidc: { issuer?: string; clientId?: string; clientSecret?: string; tenant: string };
+  /** OIDC_*; scopes: MITATE_OIDC_SCOPES (default 'openid email profile'). */
+  oidc: { issuer?: string; clientId?: string; clientSecret?: string; tenant: string; scopes: string };
   localLogin: boolean;
   requireEmailVerification: boolean;
   visualizerUrl: string | undefined;
@@ -48,6 +54,51 @@ export interface Config {
    * the flush period (MITATE_DRIFT_FLUSH_MS), and what is kept per project: the last MITATE_DRIFT_KEEP_ROWS rows, none
    * older than MITATE_DRIFT_KEEP_DAYS days. */
   drift: { sampleCap: number; flushMs: number; keepRows: number; keepDays: number };
+  /** MITATE_JOB_OUTPUT_GRACE_H (default 24): hours a job's or dataset's orphan output is kept before the sweep removes it. */
+  jobOutputGraceH: number;
+  /** MITATE_PLATFORM_ADMINS: comma-separated e-mails of the platform administrators (they act across organisations). */
+  platformAdmins: string[];
+  /** The account area's settings (MITATE_VERIFY_LINK_TTL_H, MITATE_LOGIN_*, MITATE_ID_MAX_MB…; features/account/settings.ts). */
+  account: AccountSettings;
+  /** Invoices and payments (MITATE_INVOICE_DUE_DAYS, MITATE_BANK_*, MITATE_WALLET_MAX_TOPUP…; features/billing/settings.ts). */
+  billing: BillingSettings;
+  /** MITATE_BILLING_SWEEP=0 turns the scheduled billing sweep off (default on). */
+  billingSweep: boolean;
+  /** MITATE_TEST_CLOCK=1 (end-to-end tests only, never in production): the billing clock can be moved forward. */
+  testClock: boolean;
+  /** The price list of hosted APIs (MITATE_PLATFORM_PRICES: JSON text or a path to a JSON file). */
+  prices: PriceList;
+  /** Streams of hosted time-series detectors (MITATE_TSAD_STREAM_*; features/platform/timeseries-serving.ts). */
+  tsadStream: StreamLimits;
+  /** Hosted APIs: serving processes (MITATE_SERVE_WORKERS), sandbox key calls a second (MITATE_SANDBOX_RPS), the
+   * statistics flush (MITATE_STATS_FLUSH_MS), the answer cache (MITATE_SERVE_CACHE_MS), and MITATE_SERVE_IN_PROCESS=0
+   * to send every request to Python (else models whose serving plan checks out are evaluated in this process). */
+  serving: { workers: number; sandboxRps: number; statsFlushMs: number; cacheMs: number; inProcess: boolean };
+  /** MITATE_TUNE_HELPERS: caps the helper jobs sharing a training job's auto-tune trials (unset: workers − 1). */
+  tuneHelpers: number | undefined;
+  /** MITATE_TRAIN_TIME_BUDGET: seconds of auto-tune per model at most (unset: the number of trials alone decides). */
+  trainTimeBudgetS: number | null;
+  /** MITATE_ML_CATALOGUE: the engine's algorithm catalogue (default engine/mitate_engine/ml/catalogue.json). */
+  mlCatalogue: string;
+  /** MITATE_IMAGE_WEIGHTS_DIR: where image-model training finds pretrained weights (unset: none). */
+  imageWeightsDir: string | null;
+  /** MITATE_METRICS_TOKEN: a bearer token that may read /metrics (unset: platform administrators only). */
+  metricsToken: string | undefined;
+  /** MITATE_PREVIEW_TIMEOUT_MS (default 120 000): how long a preview job may run before the page gives up. */
+  previewTimeoutMs: number;
+  /** MITATE_DUCKDB_THREADS (at least 2) and MITATE_DUCKDB_MEMORY (default 768MB) of the server's DuckDB instance. */
+  duckdb: { threads: number; memory: string };
+  /** MITATE_STRICT_RESPONSES=1 (and always under vitest, VITEST set): refuse an answer that loses a key its response
+   * schema does not declare. */
+  strictResponses: boolean;
+  /** MITATE_EXPLORE_CACHE_MB (default 64): memory for cached exploration answers. */
+  exploreCacheMb: number;
+  /** MITATE_PYRAMID_MIN_ROWS (default 500 000): series longer than this keep a min/max summary per column. */
+  pyramidMinRows: number;
+  /** MITATE_TEST_HOLD_FILE: crash tests only (testhold.ts); unset in every deployment. */
+  testHoldFile: string | undefined;
+  /** OTEL_SERVICE_NAME (default mitate-server): the service name on exported traces. */
+  otelServiceName: string;
 }
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -59,6 +110,34 @@ function int(v: string | undefined, d: number): number {
 function bool(v: string | undefined, d: boolean): boolean {
   if (v === undefined || v === '') return d;
   return ['1', 'true', 'yes', 'on'].includes(v.toLowerCase());
+}
+
+/** A positive number, else null (unset, empty, 0 or not a number). */
+function positive(v: string | undefined): number | null {
+  const n = Number(v);
+  return v && Number.isFinite(n) && n > 0 ? n : null;
+}
+
+/** MITATE_TSAD_STREAM_*: the engine reads the exact-rows and max-rows settings too (platform/timeseries.py EXACT_ROWS, MAX_KEEP). */
+function streamLimits(env: NodeJS.ProcessEnv): StreamLimits {
+  const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) >= 0 ? Number(v) : d);
+  return {
+    exactRows: num(env.MITATE_TSAD_STREAM_EXACT_ROWS, 1000),
+    maxRows: num(env.MITATE_TSAD_STREAM_MAX_ROWS, 10000),
+    maxSeries: num(env.MITATE_TSAD_STREAM_SERIES, 1000),
+    idleMinutes: num(env.MITATE_TSAD_STREAM_IDLE_MINUTES, 24 * 60),
+  };
+}
+
+function servingSettings(env: NodeJS.ProcessEnv): Config['serving'] {
+  const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
+  return {
+    workers: num(env.MITATE_SERVE_WORKERS, 2),
+    sandboxRps: num(env.MITATE_SANDBOX_RPS, 5),
+    statsFlushMs: num(env.MITATE_STATS_FLUSH_MS, 2000),
+    cacheMs: num(env.MITATE_SERVE_CACHE_MS, 1000),
+    inProcess: env.MITATE_SERVE_IN_PROCESS !== '0',
+  };
 }
 
 /** MITATE_TRACE_SAMPLE: a ratio in [0, 1]; anything else keeps SPEC §9's error-trace sampling, 0.25. */
@@ -110,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       clientId: env.OIDC_CLIENT_ID || undefined,
       clientSecret: env.OIDC_CLIENT_SECRET || undefined,
       tenant: env.OIDC_TENANT || 'common',
+      scopes: env.MITATE_OIDC_SCOPES || 'openid email profile',
     },
     localLogin: bool(env.MITATE_LOCAL_LOGIN, true),
     requireEmailVerification: bool(env.MITATE_REQUIRE_EMAIL_VERIFICATION, false),
@@ -140,6 +220,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       keepRows: Math.max(100, int(env.MITATE_DRIFT_KEEP_ROWS, 5000)),
       keepDays: Math.max(1, int(env.MITATE_DRIFT_KEEP_DAYS, 30)),
     },
+    jobOutputGraceH: int(env.MITATE_JOB_OUTPUT_GRACE_H, 24),
+    platformAdmins: platformAdmins(env),
+    account: accountSettings(env),
+    billing: billingSettings(env),
+    billingSweep: env.MITATE_BILLING_SWEEP !== '0',
+    testClock: env.MITATE_TEST_CLOCK === '1',
+    prices: loadPrices(env),
+    tsadStream: streamLimits(env),
+    serving: servingSettings(env),
+    tuneHelpers: env.MITATE_TUNE_HELPERS ? Math.max(0, Math.floor(Number(env.MITATE_TUNE_HELPERS)) || 0) : undefined,
+    trainTimeBudgetS: positive(env.MITATE_TRAIN_TIME_BUDGET),
+    mlCatalogue: env.MITATE_ML_CATALOGUE || path.join(root, 'engine', 'mitate_engine', 'ml', 'catalogue.json'),
+    imageWeightsDir: env.MITATE_IMAGE_WEIGHTS_DIR || null,
+    metricsToken: env.MITATE_METRICS_TOKEN || undefined,
+    previewTimeoutMs: positive(env.MITATE_PREVIEW_TIMEOUT_MS) ?? 120_000,
+    duckdb: { threads: Math.max(2, positive(env.MITATE_DUCKDB_THREADS) ?? 2), memory: env.MITATE_DUCKDB_MEMORY || '768MB' },
+    strictResponses: !!env.VITEST || env.MITATE_STRICT_RESPONSES === '1',
+    otelServiceName: env.OTEL_SERVICE_NAME || 'mitate-server',
+    testHoldFile: env.MITATE_TEST_HOLD_FILE || undefined,
+    exploreCacheMb: positive(env.MITATE_EXPLORE_CACHE_MB) ?? 64,
+    pyramidMinRows: positive(env.MITATE_PYRAMID_MIN_ROWS) ?? 500_000,
     ...overrides,
   };
 }

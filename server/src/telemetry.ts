@@ -36,6 +36,8 @@ export class Tracing {
   constructor(
     readonly ratio: number,
     exporter: SpanExporter,
+    /** OTEL_SERVICE_NAME (config.otelServiceName). */
+    serviceName: string,
     /** Tests export each span at its end; deployments batch. */
     immediate = false,
   ) {
@@ -43,7 +45,7 @@ export class Tracing {
       // The root decision (the ratio) is made per request in startRequest, before any span exists, so a
       // sampled-out request costs one random draw; a span with a parent follows its parent's decision.
       sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
-      resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME || 'mitate-server' }),
+      resource: resourceFromAttributes({ 'service.name': serviceName }),
       spanProcessors: [immediate ? new SimpleSpanProcessor({ exporter }) : new BatchSpanProcessor({ exporter })],
     });
     this.tracer = this.provider.getTracer('mitate-server');
@@ -51,9 +53,9 @@ export class Tracing {
 
   /** From the settings: OTLP over HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set, else none (tracing off). */
   static fromConfig(config: Config, exporter?: SpanExporter): Tracing | null {
-    if (exporter) return new Tracing(config.traceSample, exporter, true);
+    if (exporter) return new Tracing(config.traceSample, exporter, config.otelServiceName, true);
     if (!config.otlpEndpoint) return null;
-    return new Tracing(config.traceSample, new OTLPTraceExporter());
+    return new Tracing(config.traceSample, new OTLPTraceExporter(), config.otelServiceName);
   }
 
   /**

@@ -3,10 +3,9 @@ import fs from 'node:fs';
 /**
  * Crash tests only: with MITATE_TEST_HOLD_FILE set and that file listing `server:<point>`, the request stops at that
  * point (after the files are committed, before the row is written, say) until the line is gone, so a test can kill the
- * server exactly there. Without the setting this is one environment lookup.
+ * server exactly there. Without the setting (config.testHoldFile) this returns at once.
  */
-export async function testHold(point: string, log?: (msg: string) => void): Promise<void> {
-  const file = process.env.MITATE_TEST_HOLD_FILE;
+export async function testHold(file: string | undefined, point: string, log?: (msg: string) => void): Promise<void> {
   if (!file) return;
   const listed = () => {
     try {

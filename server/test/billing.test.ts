@@ -6,7 +6,6 @@ import { clockOf } from '../src/features/billing/clock.js';
 import { projectLocked } from '../src/features/billing/lock.js';
 import { makeBillingService } from '../src/features/billing/service.js';
 import { periodStart, transferReference } from '../src/features/billing/terms.js';
-import { billingSettings } from '../src/features/billing/settings.js';
 import { pdfPages } from './pdf-text.js';
 import { DATABASES, makeTestApp, registerAndLogin, STRONG_PASSWORD, type TestApp } from './helpers.js';
 import { hostedForBilling } from '../src/services.js';
@@ -239,8 +238,8 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     expect(second.bill_from).toBe('2026-02-10');
     const over = second.lines.find((l: { item: string }) => l.item === 'requests_over_plan');
     expect(over).toMatchObject({ quantity: 2_000_000, unit_price: 1500, amount: 3000, period_from: '2026-01-10', period_to: '2026-02-09' });
-    expect(second.lines.find((l: { item: string }) => l.item === 'compute_hours')).toMatchObject({ quantity: 2, amount: 2 * billingSettings().computeHourPrice });
-    expect(second.infrastructure_fee).toBe(6100 + 3000 + 2 * billingSettings().computeHourPrice);
+    expect(second.lines.find((l: { item: string }) => l.item === 'compute_hours')).toMatchObject({ quantity: 2, amount: 2 * t.app.ctx.config.billing.computeHourPrice });
+    expect(second.infrastructure_fee).toBe(6100 + 3000 + 2 * t.app.ctx.config.billing.computeHourPrice);
     expect(second.amount).toBe(second.subscription_fee + second.infrastructure_fee);
   });
 
@@ -322,7 +321,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     const info = body(await call('GET', '/api/billing/payment-info'));
     expect(info.bank_account).toMatchObject({ bank_name: 'Mitate Bank', bank_code: '0999', branch_name: 'Head Office', branch_code: '001', account_type: 'organisation', account_number: '1234567' });
     expect(info.transfer_reference).toMatch(/^MITATE [0-9A-F]{8}$/);
-    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.ctx, t.app.services.platform), settings: { ...billingSettings(), bank: null } });
+    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.ctx, t.app.services.platform), settings: { ...t.app.ctx.config.billing, bank: null } });
     const billed = body(await call('GET', '/api/billing/invoices?state=billed')).items[0];
     const orgUser = await t.app.ctx.db.selectFrom('users').select(['id', 'organisation_id', 'role', 'email']).where('email', '=', alice.email).executeTakeFirstOrThrow();
     await expect(svc.transferCompleted({ userId: orgUser.id, orgId: orgUser.organisation_id, role: orgUser.role, email: orgUser.email }, billed.id)).rejects.toMatchObject({ status: 409 });

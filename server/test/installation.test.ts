@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { billingSettings } from '../src/features/billing/settings.js';
 import { settingsFields } from '../src/features/platform/schemas.js';
 import { DATABASES, makeTestApp, multipart, registerAndLogin, type TestApp } from './helpers.js';
 
@@ -61,11 +62,10 @@ describe.each(DATABASES)('a fresh installation on %s', (kind) => {
     expect(log.items.some((e: { route: string; action: string }) => e.route === '/api/installation/settings' && e.action === 'change')).toBe(true);
     // null forgets it: the environment's (none here) is in force again
     expect(body(await call('PUT', '/api/installation/settings', first, { bank_account: null }))).toMatchObject({ bank_account: null, bank_account_source: null });
-    process.env.MITATE_BANK_NAME = 'Env Bank';
-    process.env.MITATE_BANK_ACCOUNT_NUMBER = '7654321';
+    const config = t.app.ctx.config;
+    config.billing = { ...config.billing, bank: billingSettings({ MITATE_BANK_NAME: 'Env Bank', MITATE_BANK_ACCOUNT_NUMBER: '7654321' }).bank };
     expect(body(await call('GET', '/api/installation/settings', first))).toMatchObject({ bank_account: { bank_name: 'Env Bank', account_number: '7654321' }, bank_account_source: 'environment' });
-    delete process.env.MITATE_BANK_NAME;
-    delete process.env.MITATE_BANK_ACCOUNT_NUMBER;
+    config.billing = { ...config.billing, bank: null };
   });
 
   it('lets the first administrator approve its own identity documents', async () => {
@@ -114,12 +114,13 @@ describe.each(DATABASES)('a fresh installation on %s', (kind) => {
   });
 
   it('names only MITATE_PLATFORM_ADMINS once it is set', async () => {
-    process.env.MITATE_PLATFORM_ADMINS = second.email;
+    // the app's config holds the setting (read per call): changing it stands for a server started with it set
+    t.app.ctx.config.platformAdmins = [second.email.toLowerCase()];
     try {
       expect(body(await call('GET', '/account/api/profile', first))).toMatchObject({ platform_admin: false });
       expect(body(await call('GET', '/account/api/profile', second))).toMatchObject({ platform_admin: true, platform_admin_reason: 'environment' });
     } finally {
-      delete process.env.MITATE_PLATFORM_ADMINS;
+      t.app.ctx.config.platformAdmins = [];
     }
   });
 });

@@ -14,7 +14,7 @@ describe('metrics', () => {
     t = await makeTestApp('sqlite');
     alice = await registerAndLogin(t.app, 'tenant', 'Metrics Org');
     admin = await registerAndLogin(t.app, 'opsadmin', 'Ops');
-    process.env.MITATE_PLATFORM_ADMINS = admin.email;
+    t.app.ctx.config.platformAdmins = [admin.email.toLowerCase()]; // read per call from the app's config
   }, 900_000);
   afterAll(async () => {
     await t?.close();

@@ -100,7 +100,7 @@ describe.each(DATABASES)('single sign-on on %s', (kind) => {
     idp = await startProvider();
     t = await makeTestApp(kind, {
       startJobs: false,
-      config: { publicUrl: PUBLIC_URL, oidc: { issuer: idp.issuer, clientId: 'mitate', clientSecret: 'mitate-secret', tenant: 'common' } },
+      config: { publicUrl: PUBLIC_URL, oidc: { issuer: idp.issuer, clientId: 'mitate', clientSecret: 'mitate-secret', tenant: 'common', scopes: 'openid email profile' } },
     });
   });
   const signInAs = (u: string) => signInWith(t, idp, u);
@@ -169,7 +169,7 @@ describe.each(DATABASES)('single sign-on on %s', (kind) => {
 describe('single sign-on, single tenant', () => {
   it('maps every directory user to the one organisation of the directory', async () => {
     const idp = await startProvider();
-    const t = await makeTestApp('sqlite', { startJobs: false, config: { publicUrl: PUBLIC_URL, oidc: { issuer: idp.issuer, clientId: 'mitate', clientSecret: 'mitate-secret', tenant: 'single' } } });
+    const t = await makeTestApp('sqlite', { startJobs: false, config: { publicUrl: PUBLIC_URL, oidc: { issuer: idp.issuer, clientId: 'mitate', clientSecret: 'mitate-secret', tenant: 'single', scopes: 'openid email profile' } } });
     try {
       const first = await meAfter(t, await signInWith(t, idp, 'hanako'));
       const other = await meAfter(t, await signInWith(t, idp, 'jiro'));

@@ -291,8 +291,8 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
   it.skipIf(!process.env.TEST_REDIS_URL)('with Redis, another server refuses a revoked key at once and shares the sandbox rate limit', async () => {
     // Two more servers on the same database and Redis, with a key cache far longer than the test: only the
     // published change can make the second one refuse.
-    Object.assign(process.env, { MITATE_SERVE_CACHE_MS: '600000', MITATE_SERVE_WORKERS: '1' });
-    const ctx = { ...t.app.ctx, config: { ...t.app.ctx.config, redisUrl: process.env.TEST_REDIS_URL } };
+    const base = t.app.ctx.config;
+    const ctx = { ...t.app.ctx, config: { ...base, redisUrl: process.env.TEST_REDIS_URL, serving: { ...base.serving, cacheMs: 600_000, workers: 1 } } };
     const servers = await Promise.all(
       [0, 1].map(async () => {
         const app = Fastify();
@@ -306,8 +306,6 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
         return { app, gw };
       }),
     );
-    delete process.env.MITATE_SERVE_CACHE_MS;
-    delete process.env.MITATE_SERVE_WORKERS;
     try {
       const c = body(await call('POST', `/api/platform/projects/${id}/credentials`, { name: 'two servers' }));
       const ask = (i: number) => servers[i].app.inject({ method: 'POST', url: `/serve/${key}/predict`, payload: { rows: [{ AT: 8, V: 40, AP: 1010, RH: 80 }] }, headers: { 'x-api-key': c.secret } });

@@ -6,6 +6,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { platformAdmins } from '../src/auth/platform-admins.js';
 import { migrate, openDb } from '../src/db/index.js';
 import { JobService } from '../src/jobs/service.js';
 import { DATABASES, makeTestApp, registerAndLogin, type TestApp } from './helpers.js';
@@ -116,7 +117,7 @@ describe.each(backends)('compute service per organisation ($name)', ({ db, redis
     expect((await call('POST', '/api/services/stop', viewer.auth)).statusCode).toBe(403);
     expect(await status(viewer.auth)).toMatchObject({ running: true, paused: false });
 
-    process.env.MITATE_PLATFORM_ADMINS = a.email.toUpperCase();
+    t.app.ctx.config.platformAdmins = platformAdmins({ MITATE_PLATFORM_ADMINS: a.email.toUpperCase() }); // read per call, any case
     expect((await status(a.auth)).pool).toMatchObject({ running: true });
     expect(await status(b.auth)).not.toHaveProperty('pool'); // tenants do not see the platform's load
     const stopped = await call('POST', '/api/services/pool/stop', a.auth);

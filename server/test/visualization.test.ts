@@ -228,7 +228,7 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     const l = await body(`/api/statistics/timeseries/${skab}`, { columns: ['Pressure'], buckets: 50, method: 'lttb' });
     expect(l.series[0].points).toHaveLength(50);
     // The min/max pyramid (used for long series; forced here) gives the same extremes and row count.
-    process.env.MITATE_PYRAMID_MIN_ROWS = '1';
+    t.app.ctx.config.pyramidMinRows = 1;
     try {
       const viaPyramid = await body(`/api/statistics/timeseries/${skab}`, { columns: ['Pressure', 'Temperature'], buckets: 100 });
       const p = viaPyramid.series[0].points.map((x: number[]) => x[1]);
@@ -240,7 +240,7 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
       const inWindow = raw.series[0].points.filter((x: number[]) => x[0] >= start && x[0] <= start + 600_000).map((x: number[]) => x[1]);
       expect(Math.max(...zoomed.series[0].points.map((x: number[]) => x[1]))).toBe(Math.max(...inWindow));
     } finally {
-      delete process.env.MITATE_PYRAMID_MIN_ROWS;
+      t.app.ctx.config.pyramidMinRows = 500_000;
     }
     const notTs = await post(`/api/statistics/timeseries/${ccpp}`, {});
     expect(notTs.statusCode).toBe(422);

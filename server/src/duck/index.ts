@@ -9,11 +9,11 @@ export type Duck = DuckDBInstance;
 export type DuckConnection = DuckDBConnection;
 
 /** The server's in-memory instance; spills go under the data folder. */
-export function openDuck(dataDir: string): Promise<Duck> {
+export function openDuck(dataDir: string, settings: { threads: number; memory: string }): Promise<Duck> {
   return DuckDBInstance.create(':memory:', {
-    threads: String(Math.max(2, Number(process.env.MITATE_DUCKDB_THREADS) || 2)),
+    threads: String(settings.threads),
     // 768 MB keeps the whole server under 1.5 GB while a 1 GB CSV converts (DuckDB spills beyond it).
-    memory_limit: process.env.MITATE_DUCKDB_MEMORY || '768MB',
+    memory_limit: settings.memory,
     preserve_insertion_order: 'true',
     temp_directory: path.join(dataDir, 'tmp', 'duckdb'),
   });

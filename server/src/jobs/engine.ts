@@ -51,10 +51,12 @@ export function engineLogRecord(line: string): { level: 'info' | 'warn' | 'error
 
 /** Starts `python -m <module>` inside engine/, with the package importable and output unbuffered. */
 export function spawnEngine(config: Config, module: string, args: string[] = []): ChildProcess {
-  const pythonPath = [engineDir, process.env.PYTHONPATH].filter(Boolean).join(path.delimiter);
+  // eslint-disable-next-line no-restricted-properties -- the engine inherits the whole environment (its own settings, PYTHONPATH)
+  const inherited = process.env;
+  const pythonPath = [engineDir, inherited.PYTHONPATH].filter(Boolean).join(path.delimiter);
   return spawn(config.pythonPath, ['-u', '-m', module, ...args], {
     cwd: engineDir,
-    env: { ...process.env, PYTHONPATH: pythonPath, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+    env: { ...inherited, PYTHONPATH: pythonPath, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

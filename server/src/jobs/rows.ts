@@ -1,3 +1,4 @@
+import type { Config } from '../config.js';
 import crypto from 'node:crypto';
 import type { JobState } from '../db/schema.js';
 import type { QueuedJob } from './engine.js';
@@ -26,10 +27,9 @@ export interface JobView<R = unknown> {
 const LOG_LIMIT = 200_000;
 
 /** How old an unclaimed output (a job's folder, a committed dataset folder without its row) must be before a sweep
- * removes it: MITATE_JOB_OUTPUT_GRACE_H hours, 24 by default; long enough that another server mid-write is never hit. */
-export function outputGraceMs(): number {
-  const h = Number(process.env.MITATE_JOB_OUTPUT_GRACE_H);
-  return (Number.isFinite(h) && process.env.MITATE_JOB_OUTPUT_GRACE_H !== '' && process.env.MITATE_JOB_OUTPUT_GRACE_H !== undefined ? h : 24) * 3600_000;
+ * removes it: config.jobOutputGraceH hours, 24 by default; long enough that another server mid-write is never hit. */
+export function outputGraceMs(config: Pick<Config, 'jobOutputGraceH'>): number {
+  return config.jobOutputGraceH * 3600_000;
 }
 
 /** A stored job as the queue carries it again (recovery, resume): with its request id and trace context. */

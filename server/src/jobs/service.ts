@@ -386,7 +386,7 @@ export class JobService {
    * ago (an unregistered preprocessing run, a preview) and those without a job row (a crash between creating the
    * folder and storing the row) older than that. Folders of queued or running jobs stay.
    */
-  async sweepOutputs(graceMs = outputGraceMs()): Promise<string[]> {
+  async sweepOutputs(graceMs = outputGraceMs(this.config)): Promise<string[]> {
     const root = path.join(this.config.dataDir, 'jobs');
     if (!fs.existsSync(root)) return [];
     const swept: string[] = [];

@@ -12,7 +12,6 @@ import { fullName, makeOutbox, type Person } from './outbox.js';
 import { checkNewPassword, makeRecovery } from './recovery.js';
 import * as repo from './repo.js';
 import { makeSessions, type Tokens } from './sessions.js';
-import { accountSettings } from './settings.js';
 import { makeThrottle } from './throttle.js';
 import { makeUsers, type Users } from './users.js';
 import { M } from './messages.js';
@@ -24,7 +23,7 @@ export type AccountService = ReturnType<typeof makeAccountService>;
 export function makeAccountService(ctx: AppContext) {
   const { db, config } = ctx;
   const now = () => new Date().toISOString();
-  const settings = accountSettings();
+  const settings = ctx.config.account;
   const links = makeLinks(db);
   const throttle = makeThrottle(db, settings);
   const sessions = makeSessions(ctx);

@@ -26,7 +26,7 @@ const int = (v: string | undefined, d: number) => {
   return Number.isFinite(n) && n > 0 ? n : d;
 };
 
-export function accountSettings(env: NodeJS.ProcessEnv = process.env): AccountSettings {
+export function accountSettings(env: NodeJS.ProcessEnv): AccountSettings {
   return {
     verifyLinkTtlH: int(env.MITATE_VERIFY_LINK_TTL_H, 24),
     resetLinkTtlMin: int(env.MITATE_RESET_LINK_TTL_MIN, 60),

@@ -59,7 +59,7 @@ export function installMetrics(app: FastifyInstance): void {
     const { ctx } = app;
     const h = req.headers.authorization;
     const token = h?.startsWith('Bearer ') ? h.slice(7) : '';
-    const expected = process.env.MITATE_METRICS_TOKEN;
+    const expected = ctx.config.metricsToken;
     let allowed = !!expected && token.length === expected.length && crypto.timingSafeEqual(Buffer.from(token), Buffer.from(expected));
     if (!allowed && token) {
       const claims = verifyAccess(ctx.secret, token);

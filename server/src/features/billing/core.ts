@@ -7,7 +7,7 @@ import { type Clock, clockOf } from './clock.js';
 import type { BillingInvoiceTable } from './db.js';
 import type { HostedProjects } from './hosted.js';
 import { M } from './messages.js';
-import { billingSettings, type BankAccount, type BillingSettings } from './settings.js';
+import { type BankAccount, type BillingSettings } from './settings.js';
 import { type Tx, type Line, ledgerId } from './terms.js';
 import '../account/db.js';
 import './db.js';
@@ -16,7 +16,7 @@ import './db.js';
 export function makeBillingCore(ctx: AppContext, opts: BillingOptions) {
   const { db } = ctx;
   const clock = opts.clock ?? clockOf(ctx);
-  const settings = opts.settings ?? billingSettings();
+  const settings = opts.settings ?? ctx.config.billing;
   const bankAccount = opts.bank ?? (async () => settings.bank);
   const { prices } = opts.hosted;
   const server = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;

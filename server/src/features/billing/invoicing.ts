@@ -10,7 +10,7 @@ export function makeInvoicing(core: BillingCore) {
   // ---- generation -----------------------------------------------------------------------------------------
 
   /** Billed usage of a project in [from, to] (inclusive days): answered predictions only (platform's rule). */
-  const usage = (projectId: string, from: string, to: string) => hosted.usage(projectId, dayStartHour(from), dayStartHour(dayAfter(to)));
+  const usage = (projectId: string, from: string, to: string) => hosted.usage(projectId, dayStartHour(from, settings.utcOffsetMin), dayStartHour(dayAfter(to), settings.utcOffsetMin));
 
   /** The invoice of one period: billed in advance (subscription and base infrastructure of this period) plus the
    * metered usage of the period before (requests beyond the plan, compute hours). */
@@ -37,8 +37,8 @@ export function makeInvoicing(core: BillingCore) {
 
   async function generateFor(p: BilledProject): Promise<number> {
     const cycle = (JSON.parse(p.settings_json) as { billing_cycle?: string }).billing_cycle === 'yearly' ? 'yearly' : 'monthly';
-    const anchor = day(new Date(p.reviewed_at ?? p.created_at));
-    const today = day(clock.now());
+    const anchor = day(new Date(p.reviewed_at ?? p.created_at), settings.utcOffsetMin);
+    const today = day(clock.now(), settings.utcOffsetMin);
     let created = 0;
     for (let k = 0; k < 1200; k++) {
       const from = periodStart(anchor, cycle, k);

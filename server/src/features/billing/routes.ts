@@ -43,7 +43,7 @@ export default async function billingRoutes(app: FastifyInstance) {
       (e) => app.ctx.log.error(`billing sweep failed: ${(e as Error).message}`),
     );
   app.addHook('onReady', async () => {
-    if (process.env.MITATE_BILLING_SWEEP === '0') return;
+    if (!app.ctx.config.billingSweep) return;
     await run();
     timer = setInterval(() => void run(), svc.settings.sweepMinutes * 60_000);
     timer.unref();
@@ -100,7 +100,7 @@ export default async function billingRoutes(app: FastifyInstance) {
     async (req) => ok(await svc.decideTopup(req.auth.userId, req.params.id, req.body.decision)),
   );
   // End-to-end tests move the billing clock of a running server; only with MITATE_TEST_CLOCK=1 (never in production).
-  if (process.env.MITATE_TEST_CLOCK === '1') {
+  if (app.ctx.config.testClock) {
     r.post(
       '/billing/admin/test-clock',
       { preHandler: requirePlatformAdmin, schema: { tags, summary: 'Tests only: move the billing clock forward', body: clockBody, response: replies({ 200: ClockView }) } },

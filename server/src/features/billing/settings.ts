@@ -20,11 +20,14 @@ export interface BillingSettings {
   sweepMinutes: number;
   /** Largest wallet top-up, minor units. */
   maxTopup: number;
+  /** MITATE_BILLING_UTC_OFFSET_MIN: billing days are calendar days at this offset from UTC (SPEC §9: default UTC+9, 540),
+   * so periods match the dates people see. */
+  utcOffsetMin: number;
 }
 
 const num = (v: string | undefined, d: number) => (v !== undefined && v !== '' && Number.isFinite(Number(v)) && Number(v) >= 0 ? Number(v) : d);
 
-export function billingSettings(env: NodeJS.ProcessEnv = process.env): BillingSettings {
+export function billingSettings(env: NodeJS.ProcessEnv): BillingSettings {
   const bank: BankAccount = {
     bank_name: env.MITATE_BANK_NAME?.trim() ?? '',
     bank_code: env.MITATE_BANK_CODE?.trim() ?? '',
@@ -40,5 +43,6 @@ export function billingSettings(env: NodeJS.ProcessEnv = process.env): BillingSe
     bank: bank.bank_name && bank.account_number ? bank : null,
     sweepMinutes: num(env.MITATE_BILLING_SWEEP_MINUTES, 60) || 60,
     maxTopup: Math.round(num(env.MITATE_WALLET_MAX_TOPUP, 100_000_000)),
+    utcOffsetMin: env.MITATE_BILLING_UTC_OFFSET_MIN && Number.isFinite(Number(env.MITATE_BILLING_UTC_OFFSET_MIN)) ? Number(env.MITATE_BILLING_UTC_OFFSET_MIN) : 540,
   };
 }

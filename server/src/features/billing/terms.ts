@@ -21,15 +21,12 @@ let ledgerSeq = 0;
 /** Ledger ids sort in the order rows were written (real time, then a counter), whatever the billing clock says. */
 export const ledgerId = () => `${String(Date.now()).padStart(14, '0')}-${String(ledgerSeq++ % 1e8).padStart(8, '0')}-${crypto.randomBytes(4).toString('hex')}`;
 
-/** Billing days are calendar days at the display offset (SPEC §9: default UTC+9), so periods match the dates people see. */
-const OFFSET_MIN = (() => {
-  const v = Number(process.env.MITATE_BILLING_UTC_OFFSET_MIN);
-  return process.env.MITATE_BILLING_UTC_OFFSET_MIN && Number.isFinite(v) ? v : 540;
-})();
-export const day = (d: Date) => new Date(d.getTime() + OFFSET_MIN * 60_000).toISOString().slice(0, 10);
+/** Billing days are calendar days at the display offset (settings.utcOffsetMin; SPEC §9: default UTC+9), so periods
+ * match the dates people see. */
+export const day = (d: Date, offsetMin: number) => new Date(d.getTime() + offsetMin * 60_000).toISOString().slice(0, 10);
 const utc = (d: Date) => d.toISOString().slice(0, 10);
 /** The UTC hour (as the request statistics store it) in which a billing day starts. */
-export const dayStartHour = (iso: string) => new Date(new Date(`${iso}T00:00:00Z`).getTime() - OFFSET_MIN * 60_000).toISOString().slice(0, 13);
+export const dayStartHour = (iso: string, offsetMin: number) => new Date(new Date(`${iso}T00:00:00Z`).getTime() - offsetMin * 60_000).toISOString().slice(0, 13);
 
 /** The first day of the `k`-th billing period after `anchor` (a day of month past the month's end is its last day). */
 export function periodStart(anchor: string, cycle: 'monthly' | 'yearly', k: number): string {

@@ -140,6 +140,7 @@ export async function footerFigures(conn: DuckConnection, parquet: string): Prom
 }
 
 /** Up to this many rows a column's distinct values are counted exactly at upload; beyond, estimated (HyperLogLog). */
+// eslint-disable-next-line no-restricted-properties -- issue 32 left: read at import by a pure helper; moves with the caches to the app
 export const EXACT_UNIQUE_ROWS = Number(process.env.MITATE_EXACT_UNIQUE_ROWS) || 1_000_000;
 
 /** Types that can hold NaN and ±Infinity. */

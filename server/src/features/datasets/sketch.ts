@@ -57,6 +57,7 @@ export class ColumnCache<T extends Float64Array | Uint8Array = Float64Array> ext
   }
 }
 
+// eslint-disable-next-line no-restricted-properties -- issue 32 left: module-level caches; move to the app instance with their settings
 export const columnCache = new ColumnCache((Number(process.env.MITATE_COLUMN_CACHE_MB) || 512) * 1024 * 1024);
 
 /**
@@ -65,6 +66,7 @@ export const columnCache = new ColumnCache((Number(process.env.MITATE_COLUMN_CAC
  * (mean colour per cell: a pass over the rows) then reads two bytes and one colour per row instead of dividing
  * two doubles; the bins are binIndexOf's, computed once per column.
  */
+// eslint-disable-next-line no-restricted-properties -- issue 32 left: module-level caches; move to the app instance with their settings
 export const binCache = new ColumnCache<Uint8Array>((Number(process.env.MITATE_BIN_CACHE_MB) || 128) * 1024 * 1024);
 
 /**
@@ -228,6 +230,7 @@ export class Sketch {
    * within its bound). Run once the sketch is written, so the first binned scatter about those columns is a pass
    * over memory, not a file read.
    */
+  // eslint-disable-next-line no-restricted-properties -- issue 32 left: module-level caches; move to the app instance with their settings
   async warm(limitBytes = (process.env.MITATE_SKETCH_WARM_MB === undefined ? 256 : Number(process.env.MITATE_SKETCH_WARM_MB) || 0) * 1024 * 1024): Promise<string[]> {
     const warmed: string[] = [];
     let budget = Math.min(limitBytes, columnCache.limitBytes - columnCache.bytes);

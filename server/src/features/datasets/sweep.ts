@@ -8,7 +8,7 @@ import { datasetKey } from './service.js';
  * Dataset folders that were committed but whose row was never stored (the server died between the two) are
  * removed once older than the grace period; a registration in progress on another server is younger than that.
  */
-export async function sweepOrphanDatasets(ctx: AppContext, graceMs = outputGraceMs()): Promise<string[]> {
+export async function sweepOrphanDatasets(ctx: AppContext, graceMs = outputGraceMs(ctx.config)): Promise<string[]> {
   const orgRoot = path.join(ctx.storage.root, 'org');
   if (!fs.existsSync(orgRoot)) return [];
   const cutoff = Date.now() - graceMs;

@@ -5,7 +5,6 @@ import sharp from 'sharp';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { IdentityState } from './db.js';
-import { accountSettings } from '../account/settings.js';
 import * as repo from './repo.js';
 import { M } from './messages.js';
 
@@ -35,7 +34,7 @@ export async function reencode(input: Buffer): Promise<{ data: Buffer; format: '
 
 export function makeIdentityService(ctx: AppContext) {
   const { db, storage } = ctx;
-  const settings = accountSettings();
+  const settings = ctx.config.account;
 
   const latest = (orgId: string, userId: string) => repo.latest(db, orgId, userId);
 

@@ -1,8 +1,7 @@
-import { platformAdmins } from '../../auth/platform-admins.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { AccountService } from '../account/service.js';
-import { billingSettings, type BankAccount } from '../billing/settings.js';
+import { type BankAccount } from '../billing/settings.js';
 import { M } from './messages.js';
 import * as repo from './repo.js';
 import { adminReason, cleanBank, inForce, type AdminReason } from './rules.js';
@@ -29,10 +28,10 @@ function checkBank(b: BankAccount): void {
 /**
  * The installation: who its platform administrators are and the settings they change in the app (issue 33: a fresh
  * `npm start` must walk every flow). Environment variables give the defaults; a stored setting overrides them.
- * Platform administrators are read per call, so MITATE_PLATFORM_ADMINS changes apply without a restart of a test.
+ * Platform administrators are read per call from the app's config, so a test can change them without a new app.
  */
 export function makeInstallationService({ db, config }: Pick<AppContext, 'db' | 'config'>, account: AccountService) {
-  const envAdmins = () => platformAdmins(process.env);
+  const envAdmins = () => config.platformAdmins;
 
   /** The first account's id once claimed (claimed on first need: the oldest active account; of two claims, one wins). */
   async function firstAccountId(): Promise<string | null> {
@@ -53,7 +52,7 @@ export function makeInstallationService({ db, config }: Pick<AppContext, 'db' | 
   }
 
   async function bank() {
-    return inForce(parse<BankAccount>(await repo.one(db, 'bank_account')), billingSettings(process.env).bank);
+    return inForce(parse<BankAccount>(await repo.one(db, 'bank_account')), config.billing.bank);
   }
 
   async function review() {

@@ -22,7 +22,7 @@ const LOGIN_TTL_MS = 15 * 60_000;
 export function makeOidcService({ db, config }: Pick<AppContext, 'db' | 'config'>, account: AccountService) {
   const base = config.publicUrl.replace(/\/$/, '');
   const redirectUri = `${base}/account/api/oidc/callback`;
-  const scopes = process.env.MITATE_OIDC_SCOPES || 'openid email profile';
+  const scopes = config.oidc.scopes;
   let discovered: Promise<oidc.Configuration> | null = null;
 
   function configuration(): Promise<oidc.Configuration> {

@@ -25,19 +25,6 @@ import { IMAGE_SERVING_DOC, isImageModel, makeImageServing, serveBodies, serveQu
 import type { RunService } from '../training/runs.js';
 import type { DriftSampler } from './drift/sampler.js';
 
-/** Settings of the hosted APIs (environment, each with a default). */
-export function servingSettings(env: NodeJS.ProcessEnv = process.env) {
-  const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) > 0 ? Number(v) : d);
-  return {
-    workers: num(env.MITATE_SERVE_WORKERS, 2),
-    sandboxRps: num(env.MITATE_SANDBOX_RPS, 5),
-    statsFlushMs: num(env.MITATE_STATS_FLUSH_MS, 2000),
-    cacheMs: num(env.MITATE_SERVE_CACHE_MS, 1000),
-    // Models whose serving plan checks out are evaluated in this process (plan.ts); 0 sends every request to Python.
-    inProcess: env.MITATE_SERVE_IN_PROCESS !== '0',
-  };
-}
-
 /** A request the engine refused (missing column, wrong type, unseen category, bad body): the engine catalogue's text
  * in the caller's language, the column in loc, and the catalogue code as the error type clients can rely on. */
 class EngineInputError extends AppError {
@@ -248,10 +235,10 @@ export function makeGateway(
   ctx: AppContext,
   opts: { savedThreshold?: (p: PlatformProjectTable) => Promise<number | null>; runs?: Pick<RunService, 'findModel'>; drift?: Pick<DriftSampler, 'offerInput' | 'offerScores'> } = {},
 ) {
-  const s = servingSettings();
+  const s = ctx.config.serving;
   const pool = new ServingPool(ctx.config, s.workers, (level, msg) => ctx.log[level](msg));
   // time-series detectors: blocks and streams (timeseries-serving.ts), after the same checks as every API
-  const ts = makeTsServing({ pool, savedThreshold: opts.savedThreshold ?? (async () => null), refuse: engineRefusal });
+  const ts = makeTsServing({ pool, savedThreshold: opts.savedThreshold ?? (async () => null), refuse: engineRefusal, limits: ctx.config.tsadStream });
   // image OK/NG and classification models (image-serving.ts): one image per request
   const images = opts.runs ? makeImageServing(pool, opts.runs, s.cacheMs, opts.drift) : null;
   const stats = new StatsRecorder(ctx.db, s.statsFlushMs, (e) => ctx.log.error(`request statistics not written: ${e.message}`));

@@ -16,7 +16,7 @@ export const DEFAULT_PRICES: PriceList = {
   yearly_discount_percent: 10,
 };
 
-export function loadPrices(env: NodeJS.ProcessEnv = process.env): PriceList {
+export function loadPrices(env: NodeJS.ProcessEnv): PriceList {
   const v = env.MITATE_PLATFORM_PRICES?.trim();
   if (!v) return DEFAULT_PRICES;
   const text = v.startsWith('{') ? v : fs.readFileSync(v, 'utf8');

@@ -71,7 +71,7 @@ export default async function platformRoutes(app: FastifyInstance) {
         const p = await svc.get(req.auth, req.params.id);
         const cfg = await app.services.training.getProject(req.auth, p.model_project_id).then((t) => JSON.parse(t.config_json) as { time_is_datetime?: boolean }, () => null);
         const saved = (await app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id)).get(p.model_key) ?? null;
-        return ok(await describeTsProject(p, { dir: app.ctx.storage.pathOf(p.model_dir), endpoint: svc.view(p).endpoint, timeIsDatetime: typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null, savedThreshold: saved }));
+        return ok(await describeTsProject(p, { dir: app.ctx.storage.pathOf(p.model_dir), endpoint: svc.view(p).endpoint, timeIsDatetime: typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null, savedThreshold: saved, limits: app.ctx.config.tsadStream }));
       });
       r.put('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Edit a draft or rejected project', params: idParams, body: updateBody, response: projectAnswer } }, async (req) =>
         ok(await svc.update(req.auth, req.params.id, req.body)),

@@ -16,7 +16,7 @@ import { imageServingOf, isImageModel } from './image-serving.js';
 import { createCredential, type CredentialDeps, credentials, credentialView, revokeCredential } from './credentials.js';
 import { createDraft } from './drafts.js';
 import { M, STATUS_WORDS } from './messages.js';
-import { loadPrices, quote } from './prices.js';
+import { quote } from './prices.js';
 import type { Settings } from './schemas.js';
 import type { QuoteInput } from './prices.js';
 
@@ -77,7 +77,7 @@ async function publishable(db: Db, auth: AuthContext) {
 
 export function makePlatformService(ctx: AppContext, { training, installation }: { training: TrainingService; installation: Pick<InstallationService, 'reviewRequired'> }) {
   const { db, storage, config } = ctx;
-  const prices = loadPrices();
+  const prices = ctx.config.prices;
   const on = <A extends unknown[], R>(f: (d: CredentialDeps, ...a: A) => R) => (...a: A): R => f({ db, get }, ...a);
 
   async function get(auth: Pick<AuthContext, 'orgId'>, id: string): Promise<PlatformProjectTable> {

@@ -31,17 +31,6 @@ export const TM = {
   streamNeedsJson: { en: 'A stream ("series") takes JSON rows: {"series": "id", "rows": [{...}]}.', ja: 'ストリーム（「series」）はJSONの行で送ってください: {"series": "ID", "rows": [{...}]}', code: 'tsad_stream_needs_json' },
 } satisfies Record<string, LocalText>;
 
-export function streamLimits(env: NodeJS.ProcessEnv = process.env): StreamLimits {
-  const num = (v: string | undefined, d: number) => (v && Number.isFinite(Number(v)) && Number(v) >= 0 ? Number(v) : d);
-  return {
-    // the engine reads the same two settings (platform/timeseries.py EXACT_ROWS, MAX_KEEP)
-    exactRows: num(env.MITATE_TSAD_STREAM_EXACT_ROWS, 1000),
-    maxRows: num(env.MITATE_TSAD_STREAM_MAX_ROWS, 10000),
-    maxSeries: num(env.MITATE_TSAD_STREAM_SERIES, 1000),
-    idleMinutes: num(env.MITATE_TSAD_STREAM_IDLE_MINUTES, 24 * 60),
-  };
-}
-
 interface StreamState {
   start: number;
   p0: number;
@@ -112,9 +101,9 @@ export function makeTsServing(deps: {
   savedThreshold: (p: PlatformProjectTable) => Promise<number | null>;
   /** The engine's refusal as the gateway answers it (422 with the catalogue code, 503 busy, else a fault). */
   refuse: (r: Extract<ServeResult, { error: string }>) => Error;
-  limits?: StreamLimits;
+  limits: StreamLimits;
 }) {
-  const limits = deps.limits ?? streamLimits();
+  const limits = deps.limits;
   const store = new StreamStore(limits);
   // the saved threshold per project, read at most once a second (saving one takes effect within that)
   const thresholds = new Map<string, { value: number | null; at: number }>();
@@ -188,11 +177,11 @@ export function makeTsServing(deps: {
  * OpenAPI document. `timeIsDatetime` comes from the model's training project (null when it is gone). */
 export async function describeTsProject(
   p: PlatformProjectTable,
-  deps: { dir: string; endpoint: string; timeIsDatetime: boolean | null; savedThreshold: number | null; limits?: StreamLimits },
+  deps: { dir: string; endpoint: string; timeIsDatetime: boolean | null; savedThreshold: number | null; limits: StreamLimits },
 ) {
   if (!isTsModel(p.model_type)) throw new AppError(404, TM.notTimeSeries);
   const manifest = JSON.parse(await fs.readFile(path.join(deps.dir, 'manifest.json'), 'utf8')) as TsManifest;
-  const d = describeTs(manifest, { timeIsDatetime: deps.timeIsDatetime, savedThreshold: deps.savedThreshold, limits: deps.limits ?? streamLimits() });
+  const d = describeTs(manifest, { timeIsDatetime: deps.timeIsDatetime, savedThreshold: deps.savedThreshold, limits: deps.limits });
   const version = String((JSON.parse(p.settings_json) as { version?: string }).version ?? '');
   return { ...d, openapi: JSON.stringify(tsOpenApi(d, { name: p.name, version, endpoint: deps.endpoint, key: p.key })) };
 }

@@ -6,8 +6,6 @@ import { M } from './messages.js';
 import { preprocessRepo } from './repo.js';
 
 export const now = () => new Date().toISOString();
-/** How long a preview may take before the caller is told so (the engine job keeps its own limits). */
-export const PREVIEW_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) || 120_000;
 
 /** What the service's modules share: the app's database, DuckDB, jobs, storage and log, the datasets area, and the
  * condition and run reads. */

@@ -136,7 +136,7 @@ export async function register(d: PreprocessDeps, auth: AuthContext, tempId: str
     const row = processedRow({ id, orgId: auth.orgId, userId: auth.userId, at: t }, b, parent, result, stats, fileSize);
     const key = datasetKey(auth.orgId, id);
     await storage.commitDir(tempDir, key);
-    await testHold('register');
+    await testHold(d.config.testHoldFile, 'register');
     const conditionJson = JSON.stringify(condition);
     try {
       // The dataset and the run's "registered" mark in one transaction: a crash leaves neither or both.

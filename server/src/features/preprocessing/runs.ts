@@ -10,7 +10,7 @@ import type { Step } from './schemas.js';
 import { preprocessJob, preprocessPreviewJob } from './jobs.js';
 import type { LoadedDatasetView, RunResultView, StepSettings } from './responses.js';
 import { preprocessRepo } from './repo.js';
-import { now, PREVIEW_TIMEOUT_MS, type PreprocessDeps } from './base.js';
+import { now, type PreprocessDeps } from './base.js';
 import { saveCondition, storedSteps } from './conditions.js';
 
 // A dataset loaded for the page, one step previewed, a condition run as a job, and the run's result.
@@ -39,7 +39,7 @@ export async function preview(d: PreprocessDeps, auth: AuthContext, id: string, 
       subjectId: row.id,
       spec: { parquet: datasets.parquetPath(row), steps: b.steps, index, datetime_column: row.datetime_column, sample_rows: b.sample_rows },
     },
-    PREVIEW_TIMEOUT_MS,
+    config.previewTimeoutMs,
     () => new AppError(504, M.previewTimeout),
   );
   fs.rmSync(path.join(config.dataDir, 'jobs', done.id), { recursive: true, force: true });

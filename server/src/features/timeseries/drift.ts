@@ -16,7 +16,6 @@ import { checkSignals } from './validate.js';
 
 /** The engine's timeseries/drift.py MIN_ROWS: a shorter period cannot tell a slow trend from noise. */
 const DRIFT_MIN_ROWS = 30;
-const DRIFT_TIMEOUT_MS = Number(process.env.MITATE_PREVIEW_TIMEOUT_MS) || 120_000;
 
 // The drift suggestion: the engine's look at how the signals move over the chosen normal period.
 
@@ -61,7 +60,7 @@ export async function suggestDrift(d: TsDeps, auth: AuthContext, datasetId: stri
       subjectId: dataset.id,
       spec: { project_type: body.project_type, parquet: datasets.parquetPath(dataset), time_column: time, features: body.feature_variables, resample, normal, split_ratio: body.split_ratio },
     },
-    DRIFT_TIMEOUT_MS,
+    d.config.previewTimeoutMs,
     () => new AppError(504, M.driftTimeout),
   );
   fs.rmSync(path.join(d.config.dataDir, 'jobs', done.id), { recursive: true, force: true });

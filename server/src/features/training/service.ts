@@ -44,8 +44,7 @@ export { TUNE_HELPER_SUBJECT };
  */
 export function tuneHelpers(ctx: AppContext): number {
   if (ctx.dialect !== 'postgres' || !ctx.config.databaseUrl) return 0;
-  const set = process.env.MITATE_TUNE_HELPERS;
-  if (set !== undefined && set !== '') return Math.max(0, Math.floor(Number(set)) || 0);
+  if (ctx.config.tuneHelpers !== undefined) return ctx.config.tuneHelpers;
   // the local pool's size is known; BullMQ workers on other hosts are not, so there it is opt-in
   return ctx.jobs.mode === 'local' ? Math.max(0, ctx.config.workers - 1) : 0;
 }
@@ -248,7 +247,7 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
       const runKey = runs.newRunKey(auth.orgId, id);
       const helpers = cfg.auto_tune ? tuneHelpers(ctx) : 0;
       const tuneShared = helpers ? { storage: optunaStorageUrl(ctx), study: path.posix.basename(runKey) } : undefined;
-      const spec = trainSpec(p, cfg, models, { parquet: datasets.parquetPath(dataset), conditionPath: conditionPath(auth.orgId, dataset.id), runKey, outputDir: storage.pathOf(runKey), lang, tuneShared });
+      const spec = trainSpec(p, cfg, models, { parquet: datasets.parquetPath(dataset), conditionPath: conditionPath(auth.orgId, dataset.id), runKey, outputDir: storage.pathOf(runKey), lang, timeBudget: ctx.config.trainTimeBudgetS, tuneShared });
       const main = await runs.start(auth, id, { kind: trainJob, runKey, modelKeys: models.map((m) => m.model_key), spec });
       // Auto-tune trials of this job also run on other workers (PostgreSQL: Optuna's RDB storage); queued after the
       // main job, so a helper never holds the only free worker while the main job waits.
@@ -377,7 +376,7 @@ function trainSpec(
   p: TrainingProjectTable,
   cfg: ProjectConfig,
   models: TrainingModelTable[],
-  where: { parquet: string; conditionPath: string | null; runKey: string; outputDir: string; lang: Lang; tuneShared?: { storage: string; study: string } },
+  where: { parquet: string; conditionPath: string | null; runKey: string; outputDir: string; lang: Lang; timeBudget: number | null; tuneShared?: { storage: string; study: string } },
 ) {
   const catalogue = new Map(algorithmsOf(p.project_type as ProjectType).map((a) => [a.key, a]));
   return {
@@ -400,7 +399,7 @@ function trainSpec(
     significance_level: cfg.significance_level,
     lags: cfg.lags,
     windows: cfg.windows,
-    time_budget: trainTimeBudget(),
+    time_budget: where.timeBudget, // MITATE_TRAIN_TIME_BUDGET: seconds of auto-tune per model at most
     output_dir: where.outputDir,
     run_key: where.runKey, lang: where.lang, // lang: the language of the person starting the job; the engine says its progress in it
     models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
@@ -468,8 +467,4 @@ export function bestModel(type: ProjectType, models: TrainingModelTable[]) {
   return best;
 }
 
-/** MITATE_TRAIN_TIME_BUDGET: seconds of auto-tune per model at most (unset: the number of trials alone decides). */
-export function trainTimeBudget(): number | null {
-  const v = Number(process.env.MITATE_TRAIN_TIME_BUDGET);
-  return Number.isFinite(v) && v > 0 ? v : null;
-}
+

@@ -54,6 +54,7 @@ let cached: Record<ProjectType, CatalogueAlgorithm[]> | null = null;
 /** The engine's algorithm catalogue (engine/mitate_engine/ml/catalogue.json, generated from the Python registry). */
 export function catalogue(): Record<ProjectType, CatalogueAlgorithm[]> {
   if (!cached) {
+    // eslint-disable-next-line no-restricted-properties -- issue 32 left: the catalogue is a process-wide cache read by pure helpers; moves with it to the app
     const file = process.env.MITATE_ML_CATALOGUE || path.resolve(import.meta.dirname, '../../../../engine/mitate_engine/ml/catalogue.json');
     cached = JSON.parse(fs.readFileSync(file, 'utf8'));
   }

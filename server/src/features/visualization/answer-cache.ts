@@ -98,6 +98,7 @@ export function holdsAnswer(ifNoneMatch: string | string[] | undefined, etag: st
   return tags.includes(etag);
 }
 
+// eslint-disable-next-line no-restricted-properties -- issue 32 left: a module-level cache; moves to the app instance with its setting
 export const answerCache = new AnswerCache((Number(process.env.MITATE_EXPLORE_CACHE_MB) || 64) * 1024 * 1024);
 
 // A deleted dataset's answers go at once; a rebuilt sketch makes the answers about the previous build stale.

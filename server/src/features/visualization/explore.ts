@@ -4,7 +4,7 @@ import { AppError } from '../../http/errors.js';
 import { type DuckConnection, sqlString, withConnection } from '../../duck/index.js';
 import type { DatasetService } from '../datasets/service.js';
 import { readSketch } from '../datasets/sketch.js';
-import { exploreCacheBytes, isNumericType, SchemaColumn } from './figures.js';
+import { isNumericType, SchemaColumn } from './figures.js';
 import { M } from './messages.js';
 
 /**
@@ -16,7 +16,7 @@ export function makeExplore(ctx: AppContext, datasets: DatasetService) {
   // (and its organisation checked) before the cache is asked, so a deleted or foreign dataset is never answered.
   const cache = new Map<string, { value: unknown; size: number }>();
   let cacheBytes = 0;
-  const limit = exploreCacheBytes();
+  const limit = ctx.config.exploreCacheMb * 1024 * 1024;
   async function cached<T>(key: string, compute: () => Promise<T>, sizeOf?: (v: T) => number): Promise<T> {
     const hit = cache.get(key);
     if (hit) {
@@ -54,7 +54,7 @@ export function makeExplore(ctx: AppContext, datasets: DatasetService) {
 
   const withConn = <T>(fn: (c: DuckConnection) => Promise<T>): Promise<T> => withConnection(ctx.duckdb, fn);
 
-  return { datasets, cached, open, withConn };
+  return { config: ctx.config, datasets, cached, open, withConn };
 }
 export type Explore = ReturnType<typeof makeExplore>;
 

@@ -59,12 +59,8 @@ export function lttb(points: [number, number][], threshold: number): [number, nu
   return out;
 }
 
-/** Results kept for repeated questions (a dataset's data never changes after registration), in MB. */
-export const exploreCacheBytes = () => (Number(process.env.MITATE_EXPLORE_CACHE_MB) || 64) * 1024 * 1024;
-
-/** Time buckets of the min/max pyramid of a long series, and the length from which a series gets one. */
+/** Time buckets of the min/max pyramid of a long series (config.pyramidMinRows: the length from which a series gets one). */
 export const PYRAMID_BUCKETS = 65_536;
-export const pyramidMinRows = () => Number(process.env.MITATE_PYRAMID_MIN_ROWS) || 500_000;
 
 export interface Pyramid {
   idx: number[];

@@ -2,7 +2,7 @@ import type { AuthContext } from '../../auth/guard.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { type DuckConnection, ident } from '../../duck/index.js';
-import { fromPyramids, isNumericType, lttb, num, Pyramid, PYRAMID_BUCKETS, pyramidMinRows, SchemaColumn } from './figures.js';
+import { fromPyramids, isNumericType, lttb, num, Pyramid, PYRAMID_BUCKETS, SchemaColumn } from './figures.js';
 import { M } from './messages.js';
 import type { TimeseriesView } from './responses.js';
 import type { z } from 'zod';
@@ -97,7 +97,7 @@ export async function timeseriesOf(
     const total = Number(row.row_count);
     const pyramidWidth = fullStart !== null && fullEnd !== null ? (fullEnd - fullStart) / PYRAMID_BUCKETS : 0;
     let r: unknown[][];
-    if (total >= pyramidMinRows() && pyramidWidth > 0 && width >= 4 * pyramidWidth) {
+    if (total >= x.config.pyramidMinRows && pyramidWidth > 0 && width >= 4 * pyramidWidth) {
       // A wide window of a long series: from the kept min/max pyramid of each column, no scan at all.
       const pyramids = [];
       for (const col of cols) pyramids.push(await pyramid(x, c, row, src, ts, col, fullStart!, pyramidWidth));
