@@ -22,6 +22,7 @@ import ProjectFrame from '../../components/ProjectFrame';
 import { useProjectActions } from '../../components/useProjectActions';
 import { imageKeys, type ImageModel, imageProjects, stopTraining, trainImageProject, useImageProject } from './api';
 import './charts';
+import { NS as TRAINING_NS, RunErrorAlert } from '../training/labels';
 import { fmt, NS, StateChip } from './shared';
 
 function EpochChart({ model }: { model: ImageModel }) {
@@ -59,6 +60,7 @@ const learningRate = (lr: number | null) => (lr === null ? '—' : lr === 0 ? '0
 /** /training/details/{project_id} for image projects: settings, Train / Stop, live epoch curves, models and links to results. */
 export default function DetailsPage() {
   const { t, i18n } = useTranslation(NS);
+  const { t: tt } = useTranslation(TRAINING_NS);
   const { project_id: id } = useParams();
   const qc = useQueryClient();
   const { data: p } = useImageProject(id);
@@ -98,7 +100,7 @@ export default function DetailsPage() {
             </Typography>
           </Box>
         )}
-        {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
+        <RunErrorAlert error={p.error} jobState={p.job?.state} />
         {p.models.map((m) => (
           <Paper key={m.model_key} variant="outlined" sx={{ p: 2, mb: 2 }}>
             <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
@@ -120,7 +122,12 @@ export default function DetailsPage() {
               )}
             </Box>
             {m.stopped && <Alert severity="info" sx={{ mb: 1 }}>{t('details.stopped')}</Alert>}
-            {m.state === 'failed' && <Alert severity="error" sx={{ mb: 1 }}>{m.error_message ? m.error_message[lang] : m.error}</Alert>}
+            {m.state === 'failed' &&
+              (p.job?.state === 'cancelled' ? (
+                <Alert severity="info" sx={{ mb: 1 }}>{tt('details.stoppedModel')}</Alert>
+              ) : (
+                <Alert severity="error" sx={{ mb: 1 }}>{m.error_message ? m.error_message[lang] : m.error}</Alert>
+              ))}
             {m.algorithm !== 'patchcore' && <EpochChart model={m} />}
             {m.metrics && (
               <Table size="small" sx={{ width: 'auto' }}>

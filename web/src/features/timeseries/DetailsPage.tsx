@@ -19,7 +19,7 @@ import InfoGrid from '../../components/InfoGrid';
 import PageLoading from '../../components/PageLoading';
 import ProjectFrame from '../../components/ProjectFrame';
 import { useProjectActions } from '../../components/useProjectActions';
-import { ModelStateCell, StateChip } from '../training/labels';
+import { ModelStateCell, RunErrorAlert, StateChip } from '../training/labels';
 import { type TsProject, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, tsProjects, useTsProject } from './api';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : '—');
@@ -86,7 +86,7 @@ export default function DetailsPage() {
       {...actions}
     >
       {sorted && <Alert severity="info" sx={{ mb: 2 }}>{t('details.sorted', { column: sorted.slice(7) })}</Alert>}
-      {p.error && <Alert severity="error" sx={{ mb: 2 }}>{p.error}</Alert>}
+      <RunErrorAlert error={p.error} jobState={p.job?.state} />
       {training && (
         <Box sx={{ mb: 2 }}>
           <LinearProgress variant="determinate" value={(p.job?.progress ?? 0) * 100} />
@@ -125,7 +125,7 @@ export default function DetailsPage() {
               return (
                 <TableRow key={m.model_key}>
                   <TableCell>{m.label}</TableCell>
-                  <ModelStateCell state={m.state} error={m.error} />
+                  <ModelStateCell state={m.state} error={m.error} stopped={p.job?.state === 'cancelled'} />
                   <TableCell>
                     {num(m.threshold)}
                     {m.saved_threshold !== null && ` (${t('details.saved')})`}

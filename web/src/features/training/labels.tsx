@@ -1,3 +1,5 @@
+import './i18nBundle';
+import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
 import TableCell from '@mui/material/TableCell';
 import Typography from '@mui/material/Typography';
@@ -32,16 +34,27 @@ export function StateChip({ state }: { state: string }) {
 }
 
 /** A model's state in a project page's models table (tabular and time-series projects): the chip, and under it why a
- * model failed, as the server says it in the reader's language. */
-export function ModelStateCell({ state, error }: { state: string; error?: string | null }) {
+ * model failed, as the server says it in the reader's language — or, when the person stopped the run (`stopped`: the
+ * project's last job was cancelled), that it was stopped (the stored reason is the job's English words). */
+export function ModelStateCell({ state, error, stopped }: { state: string; error?: string | null; stopped?: boolean }) {
+  const { t } = useTranslation(NS);
+  const why = state === 'failed' && stopped ? t('details.stoppedModel') : error;
   return (
     <TableCell>
       <StateChip state={state} />
-      {error && (
-        <Typography variant="caption" color="error" sx={{ display: 'block', maxWidth: 380 }}>
-          {error}
+      {why && (
+        <Typography variant="caption" color={stopped ? 'text.secondary' : 'error'} sx={{ display: 'block', maxWidth: 380 }}>
+          {why}
         </Typography>
       )}
     </TableCell>
   );
+}
+
+/** A project's failed last run over its page (time-series and image projects): a run the person stopped reads as
+ * stopped, in the reader's language, not as the failure the job's English words would make of it. */
+export function RunErrorAlert({ error, jobState }: { error?: string | null; jobState?: string | null }) {
+  const { t } = useTranslation(NS);
+  if (jobState === 'cancelled') return <Alert severity="info" sx={{ mb: 2 }}>{t('details.stoppedRun')}</Alert>;
+  return error ? <Alert severity="error" sx={{ mb: 2 }}>{error}</Alert> : null;
 }
