@@ -21,6 +21,9 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
   async function trained(id: string, lang = 'en') {
     const p = body(await call('POST', `/api/timeseries/train/model/${id}`, undefined, s.alice, lang));
     await s.t.app.ctx.jobs.waitFor(p.job.id, 600_000);
+    // the finished job reads back through its own route: every key of the engine's result is declared
+    const job = await call('GET', `/api/jobs/${p.job.id}`, undefined, s.alice);
+    expect(job.statusCode, job.body).toBe(200);
     return body(await call('GET', `/api/timseseries/project/${id}`));
   }
 

@@ -37482,6 +37482,10 @@ export interface components {
             /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
             notes: string[];
             seconds: number;
+            /** @description Seconds of each step of reading and preparing the series (read, order, features, ...), for the benchmarks */
+            profile?: {
+                [key: string]: number;
+            };
         };
         TsadDriftSuggestJobResultInput: {
             /**
@@ -42521,6 +42525,10 @@ export interface components {
             /** @description What was done to the data (resampled, sorted), in the language of the person who started it */
             notes: string[];
             seconds: number;
+            /** @description Seconds of each step of reading and preparing the series (read, order, features, ...), for the benchmarks */
+            profile?: {
+                [key: string]: number;
+            };
         };
         TsadDriftSuggestJobResult: {
             /**

@@ -12,6 +12,7 @@ export const tsadTrainJob = jobKind('tsad_train', {
       rows: z.number().int(),
       notes: z.array(z.string()).describe('What was done to the data (resampled, sorted), in the language of the person who started it'),
       seconds: z.number(),
+      profile: z.record(z.string(), z.number()).optional().describe('Seconds of each step of reading and preparing the series (read, order, features, ...), for the benchmarks'),
     })
     .meta({ id: 'TsadTrainJobResult' }),
 });
