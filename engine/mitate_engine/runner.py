@@ -7,18 +7,22 @@ import sys
 import traceback
 from typing import Any
 
+from .job_kinds import check_result, check_spec
 from .task import Cancelled, Context, EngineError, encoded, get_task
 
 
 def run_task(kind: str, spec: dict, ctx: Context) -> dict:
     if not isinstance(spec, dict):
         raise EngineError("spec_not_object")
-    result = get_task(kind).run(spec, ctx)
+    task = get_task(kind)
+    check_spec(kind, spec)
+    result = task.run(spec, ctx)
     ctx.flush()
     if result is None:
         return {}
     if not isinstance(result, dict):
         raise TypeError(f"task {kind!r} returned {type(result).__name__}, not a dict")
+    check_result(kind, result)
     return result
 
 

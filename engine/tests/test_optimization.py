@@ -130,7 +130,7 @@ def concrete_spec(tmp, df, feats, **over):
     settings = [{"name": f, "kind": "range", "lower": float(df[f].min()), "upper": float(df[f].max())} for f in feats]
     settings[feats.index("age_days")] = {"name": "age_days", "kind": "discrete", "values": [7, 28, 90]}
     spec = {
-        "models": [{"key": "rf", "path": str(tmp / "m" / "model.joblib")}],
+        "models": [{"key": "rf", "path": str(tmp / "m" / "model.joblib"), "condition_path": None}],
         "parquet": str(tmp / "data.parquet"),
         "targets": [{"name": "compressive_strength_mpa", "goal": "maximize"}],
         "features": settings,
@@ -189,7 +189,7 @@ def test_two_targets_give_a_pareto_front_and_desirability(concrete_model, tmp_pa
         n_trials=80,
         constraints=[],
         parquet=str(tmp_path / "d2.parquet"),
-        models=[{"key": "rf", "path": str(tmp / "m" / "model.joblib")}, {"key": "lin", "path": str(tmp_path / "m2" / "model.joblib")}],
+        models=[{"key": "rf", "path": str(tmp / "m" / "model.joblib"), "condition_path": None}, {"key": "lin", "path": str(tmp_path / "m2" / "model.joblib"), "condition_path": None}],
         targets=[{"name": "compressive_strength_mpa", "goal": "maximize"}, {"name": "cost", "goal": "minimize", "weight": 2}],
         output_dir=str(tmp_path / "o"),
     )

@@ -56,7 +56,8 @@ export function spawnEngine(config: Config, module: string, args: string[] = [])
   const pythonPath = [engineDir, inherited.PYTHONPATH].filter(Boolean).join(path.delimiter);
   return spawn(config.pythonPath, ['-u', '-m', module, ...args], {
     cwd: engineDir,
-    env: { ...inherited, PYTHONPATH: pythonPath, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' },
+    // strict (tests): the engine also checks each result against its kind's declaration (mitate_engine/job_kinds.py)
+    env: { ...inherited, PYTHONPATH: pythonPath, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8', ...(config.strictResponses ? { MITATE_STRICT_RESULTS: '1' } : {}) },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

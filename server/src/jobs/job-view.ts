@@ -10,7 +10,7 @@ import { statisticalAnalysisJob } from '../features/statistical-analysis/jobs.js
 import { tsadDriftSuggestJob, tsadTrainJob } from '../features/timeseries/jobs.js';
 import { trainJob, tuneHelperJob } from '../features/training/jobs.js';
 import { diagnosticsJob } from './diagnostics.js';
-import type { JobKind } from './kind.js';
+import type { AnyJobKind, JobKind } from './kind.js';
 import { JobStateEnum } from './responses.js';
 
 /**
@@ -34,26 +34,34 @@ const base = {
 };
 const of = <K extends string, R extends z.ZodType>(job: JobKind<K, z.ZodType, R>) => z.object({ ...base, kind: z.literal(job.kind), result: job.result.nullable() });
 
+/** Every declared job kind; scripts/openapi.ts writes their specs for the engine to check on entry. */
+export const jobKinds = [
+  statisticsJob,
+  preprocessJob,
+  preprocessPreviewJob,
+  trainJob,
+  tuneHelperJob,
+  tsadTrainJob,
+  tsadDriftSuggestJob,
+  predictJob,
+  statisticalAnalysisJob,
+  optimizeJob,
+  optimizeCheckJob,
+  optimizePredictJob,
+  optimalDesignJob,
+  imageIngestJob,
+  imagePreprocessJob,
+  imageTrainJob,
+  imagePredictJob,
+  platformDriftJob,
+  diagnosticsJob,
+] as const;
+
+type JobOf<J> = J extends JobKind<infer K, z.ZodType, infer R> ? ReturnType<typeof of<K, R>> : never;
+type Variants<T extends readonly unknown[]> = { -readonly [I in keyof T]: JobOf<T[I]> };
+// One variant per kind, typed as the tuple the union needs (map keeps the values, not the tuple's type).
+const variants = jobKinds.map((k) => of(k as AnyJobKind)) as unknown as Variants<typeof jobKinds>;
+
 export const Job = z
-  .discriminatedUnion('kind', [
-    of(statisticsJob),
-    of(preprocessJob),
-    of(preprocessPreviewJob),
-    of(trainJob),
-    of(tuneHelperJob),
-    of(tsadTrainJob),
-    of(tsadDriftSuggestJob),
-    of(predictJob),
-    of(statisticalAnalysisJob),
-    of(optimizeJob),
-    of(optimizeCheckJob),
-    of(optimizePredictJob),
-    of(optimalDesignJob),
-    of(imageIngestJob),
-    of(imagePreprocessJob),
-    of(imageTrainJob),
-    of(imagePredictJob),
-    of(platformDriftJob),
-    of(diagnosticsJob),
-  ])
+  .discriminatedUnion('kind', variants)
   .meta({ id: 'Job' });

@@ -19,7 +19,8 @@ export const modelOutcome = <M extends z.ZodType>(metrics: M) =>
   });
 
 /** The models a training job trains: each with its key, algorithm and parameters. */
-export const modelsSpec = z.array(z.looseObject({ key: z.string(), algorithm: z.string(), params: z.record(z.string(), z.unknown()) }));
+// params: absent means the algorithm's defaults (the engine reads `m.get("params") or {}`); the server always sends them.
+export const modelsSpec = z.array(z.looseObject({ key: z.string(), algorithm: z.string(), params: z.record(z.string(), z.unknown()).optional() }));
 
 const TrainJobSpec = jobSpec({ project_type: z.string(), parquet: z.string(), target: z.unknown(), features: z.array(z.string()), models: modelsSpec, lang: jobLang });
 
