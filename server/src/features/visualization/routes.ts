@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ok } from '../../http/errors.js';
 import { MAX_SCATTER_POINTS, Phases } from './figures.js';
 import { replies } from '../../http/responses.js';
-import { acceptedEncoding, answerCache, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
+import { acceptedEncoding, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
 import type { VisualizationService } from './service.js';
 import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';
 
@@ -27,6 +27,7 @@ export default async function visualizationRoutes(app: FastifyInstance) {
 type Answer = ReturnType<typeof answerer>;
 
 function answerer(vis: VisualizationService) {
+  const answerCache = vis.answers;
   /**
    * A kept answer's bytes when the same question about the same version of the dataset was answered before;
    * else the answer computed, checked and written by the route's serializer, then kept (answer-cache.ts). The
