@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binIndexOf, ColumnCache, histogramOfSorted, quantileOfSorted, Sketch, type SketchCaches, sketchCaches, type SketchManifest } from '../src/features/datasets/sketch.js';
+import { loadConfig } from '../src/config.js';
 import { addToCells, cellCounts, cellsOf } from '../src/features/visualization/figures.js';
 import { unpackColumn } from '../src/features/visualization/packed.js';
 import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
@@ -39,6 +40,17 @@ describe('column cache', () => {
     cache.invalidate('d1');
     expect([cache.has('d1:new:c0'), cache.has('d2:x:c0')]).toEqual([false, true]);
     expect(cache.bytes).toBe(32);
+  });
+});
+
+describe('the sketch settings', () => {
+  it('come from the environment, each with its default, and bound the caches built from them', () => {
+    expect(loadConfig({}).sketch).toEqual({ columnCacheMb: 512, binCacheMb: 128, warmMb: 256 });
+    const set = loadConfig({ MITATE_COLUMN_CACHE_MB: '7', MITATE_BIN_CACHE_MB: '3', MITATE_SKETCH_WARM_MB: '0' }).sketch;
+    expect(set).toEqual({ columnCacheMb: 7, binCacheMb: 3, warmMb: 0 });
+    const c = sketchCaches(set);
+    expect([c.columns.limitBytes, c.bins.limitBytes, c.warmBytes]).toEqual([7 * 2 ** 20, 3 * 2 ** 20, 0]);
+    expect([loadConfig({}).exactUniqueRows, loadConfig({ MITATE_EXACT_UNIQUE_ROWS: '10' }).exactUniqueRows]).toEqual([1_000_000, 10]);
   });
 });
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
 import { acceptedEncoding, AnswerCache, answerKey, answerOf, holdsAnswer } from '../src/features/visualization/answer-cache.js';
 import { packColumn, unpackColumn } from '../src/features/visualization/packed.js';
 import { lttb } from '../src/features/visualization/figures.js';
@@ -321,6 +322,20 @@ describe('the answer cache', () => {
     expect([c.get('d2|v1|h|1'), c.get('d2|v2|h|1')?.bytes.length]).toEqual([undefined, 50]);
     c.invalidate('d1');
     expect([c.get('d1|v1|h|1'), c.size, c.bytes]).toEqual([undefined, 2, 150]);
+  });
+
+  it("is each app instance's own, bounded by its setting", async () => {
+    const a = await makeTestApp('sqlite', { startJobs: false, config: { exploreCacheMb: 1 } });
+    const b = await makeTestApp('sqlite', { startJobs: false });
+    try {
+      const [ca, cb] = [a.app.services.visualization.answers, b.app.services.visualization.answers];
+      expect([ca.limitBytes, cb.limitBytes]).toEqual([1024 * 1024, loadConfig().exploreCacheMb * 1024 * 1024]);
+      ca.set('d1|v1|h|1', answerOf('d1|v1|h|1', Buffer.from('1')));
+      expect([ca.size, cb.size]).toEqual([1, 0]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 
   it('tags an answer by its dataset version, question and bytes', () => {

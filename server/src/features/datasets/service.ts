@@ -127,6 +127,14 @@ function timingsOf(tm: IngestResult['timings'], file: UploadedFile): string {
   return tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms${beside}${received})` : '';
 }
 
+/** What the other areas read of the exploration sketches (sketch-store.ts). */
+const sketchReads = (sketches: SketchStore, parquetPath: (row: DatasetTable) => string) => ({
+  /** The dataset's exploration sketch, or null while none is built. */
+  sketchOf: (row: DatasetTable) => sketches.read(row.id, parquetPath(row)),
+  /** `f` is told when a dataset's sketch is replaced (with its new build id) or the dataset is deleted. */
+  onSketchChange: (f: SketchChange) => sketches.onChange(f),
+});
+
 /** `sketches`: this app's exploration sketches and their caches (built with the services). */
 export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: SketchStore }) {
   const { db, storage, duckdb } = ctx;
@@ -189,10 +197,7 @@ export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: Sk
     /** How an upload of `length` bytes is converted to Parquet while it streams in (large CSVs only), or null. */
     streamConversion: (dir: string, length: number) => (length >= ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: duckdb, dir, expectedBytes: length } : null),
     parquetPath,
-    /** The dataset's exploration sketch, or null while none is built (sketch-store.ts). */
-    sketchOf: (row: DatasetTable) => sketches.read(row.id, parquetPath(row)),
-    /** `f` is told when a dataset's sketch is replaced (with its new build id) or the dataset is deleted. */
-    onSketchChange: (f: SketchChange) => sketches.onChange(f),
+    ...sketchReads(sketches, parquetPath),
     startStatistics,
     statisticsOnRegistration,
 
