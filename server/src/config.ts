@@ -4,6 +4,7 @@ import { type AccountSettings, accountSettings } from './features/account/settin
 import { type BillingSettings, billingSettings } from './features/billing/settings.js';
 import { loadPrices, type PriceList } from './features/platform/prices.js';
 import type { StreamLimits } from './features/platform/timeseries-describe.js';
+import type { SketchSettings } from './features/datasets/sketch.js';
 import { platformAdmins } from './auth/platform-admins.js';
 
 /** Every setting comes from the environment, each with an embedded default (README lists them). */
@@ -93,6 +94,13 @@ export interface Config {
   strictResponses: boolean;
   /** MITATE_EXPLORE_CACHE_MB (default 64): memory for cached exploration answers. */
   exploreCacheMb: number;
+  /** The exploration sketches' memory (features/datasets/sketch.ts): their numeric columns (MITATE_COLUMN_CACHE_MB,
+   * default 512), each row's scatter bin of a column (MITATE_BIN_CACHE_MB, default 128), and how much of a new sketch
+   * is read ahead into the column cache (MITATE_SKETCH_WARM_MB, default 256; 0 turns it off). */
+  sketch: SketchSettings;
+  /** MITATE_EXACT_UNIQUE_ROWS (default 1 000 000): up to this many rows a column's distinct values are counted
+   * exactly at upload; beyond, estimated (HyperLogLog). */
+  exactUniqueRows: number;
   /** MITATE_PYRAMID_MIN_ROWS (default 500 000): series longer than this keep a min/max summary per column. */
   pyramidMinRows: number;
   /** MITATE_TEST_HOLD_FILE: crash tests only (testhold.ts); unset in every deployment. */
@@ -240,6 +248,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     otelServiceName: env.OTEL_SERVICE_NAME || 'mitate-server',
     testHoldFile: env.MITATE_TEST_HOLD_FILE || undefined,
     exploreCacheMb: positive(env.MITATE_EXPLORE_CACHE_MB) ?? 64,
+    sketch: {
+      columnCacheMb: positive(env.MITATE_COLUMN_CACHE_MB) ?? 512,
+      binCacheMb: positive(env.MITATE_BIN_CACHE_MB) ?? 128,
+      // set but not a number (or empty): off, as 0
+      warmMb: env.MITATE_SKETCH_WARM_MB === undefined ? 256 : Number(env.MITATE_SKETCH_WARM_MB) || 0,
+    },
+    exactUniqueRows: positive(env.MITATE_EXACT_UNIQUE_ROWS) ?? 1_000_000,
     pyramidMinRows: positive(env.MITATE_PYRAMID_MIN_ROWS) ?? 500_000,
     ...overrides,
   };

@@ -2,6 +2,7 @@ import type { AppContext } from './context.js';
 // The order of these imports is the order in which the areas' answer schemas are registered, and so the order of the
 // OpenAPI document's components: keep it, or web/src/api/schema.d.ts is rewritten in another order.
 import { makeDatasetService } from './features/datasets/service.js';
+import { SketchStore } from './features/datasets/sketch-store.js';
 import { makeImageService } from './features/images/service.js';
 import { makeImagePreprocess } from './features/images/preprocess.js';
 import { makeRunService } from './features/training/runs.js';
@@ -35,7 +36,8 @@ import { makeProfileService } from './features/profile/service.js';
  * service receives the others it uses here, so nothing else calls a service factory.
  */
 export function buildServices(ctx: AppContext) {
-  const datasets = makeDatasetService(ctx);
+  // The exploration sketches and their caches: this app's own (the datasets area hands them to the others).
+  const datasets = makeDatasetService(ctx, { sketches: new SketchStore(ctx.config.sketch) });
   const runs = makeRunService(ctx);
   const training = makeTrainingService(ctx, { datasets, runs });
   const timeSeries = makeTimeSeriesService(ctx, { datasets, training, runs });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { localAlgorithms, PROJECT_TYPES } from '../src/features/training/types.js';
+import { loadConfig } from '../src/config.js';
+import { localAlgorithms as localIn, PROJECT_TYPES, type ProjectType, readCatalogue } from '../src/features/training/types.js';
+
+// The catalogue the server reads (MITATE_ML_CATALOGUE, else the engine's).
+const catalogue = readCatalogue(loadConfig().mlCatalogue);
+const localAlgorithms = (type: ProjectType, lang: 'en' | 'ja') => localIn(catalogue, type, lang);
 
 describe('the wizard says each hyper-parameter choice in words', () => {
   it('labels every choice in both languages, a plain number as itself', () => {

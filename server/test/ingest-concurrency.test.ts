@@ -5,6 +5,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sniffCsv } from '../src/features/datasets/csv-sniff.js';
 import { ingestCsv } from '../src/features/datasets/ingest.js';
+import { loadConfig } from '../src/config.js';
 
 /**
  * Issue 16, load: many users upload at once. DuckDB's CSV reader took a 256 MB buffer per read (16 × the 16 MB line
@@ -29,7 +30,7 @@ describe('CSV ingest under concurrent uploads', () => {
     fs.mkdirSync(d, { recursive: true });
     const src = path.join(d, 'upload.csv');
     fs.writeFileSync(src, content);
-    return ingestCsv(duck, { src, dir: d, sniffed: sniffCsv(fs.readFileSync(src).subarray(0, 1 << 20), fs.statSync(src).size) });
+    return ingestCsv(duck, { src, dir: d, exactUniqueRows: loadConfig().exactUniqueRows, sniffed: sniffCsv(fs.readFileSync(src).subarray(0, 1 << 20), fs.statSync(src).size) });
   };
 
   it('converts 24 small files at once, each completely', async () => {

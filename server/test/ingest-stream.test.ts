@@ -8,6 +8,7 @@ import os from 'node:os';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { PARQUET_OPTIONS } from '../src/features/datasets/ingest.js';
 import { footerFigures, parquetStats } from '../src/features/datasets/column-stats.js';
+import { loadConfig } from '../src/config.js';
 import { until } from './until.js';
 import { filesUnder, makeTestApp, multipart, registerAndLogin, SHARED_DATA, type TestApp, upload } from './helpers.js';
 
@@ -342,13 +343,14 @@ describe('statistics of numeric columns from the Parquet footer', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  const { exactUniqueRows } = loadConfig();
   /** Writes the query's rows as the ingest does and returns its statistics with and without the footer's figures. */
   const both = async (name: string, query: string) => {
     const conn = await duck.connect();
     try {
       const file = path.join(dir, `${name}.parquet`);
       await conn.run(`COPY (${query}) TO '${file}' ${PARQUET_OPTIONS}`);
-      return { footer: await parquetStats(conn, file, undefined, {}, { footer: true }), scanned: await parquetStats(conn, file) };
+      return { footer: await parquetStats(conn, file, { exactUniqueRows, footer: true }), scanned: await parquetStats(conn, file, { exactUniqueRows }) };
     } finally {
       conn.closeSync();
     }

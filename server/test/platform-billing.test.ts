@@ -183,7 +183,7 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
     expect(short.json().detail.response).toMatch(/^ウォレット残高/);
     // the owner has paid (the payment flow is billing.test's): the lock goes
     await t.app.ctx.db.deleteFrom('billing_locks').where('project_id', '=', id).execute();
-    forgetLock(id);
+    forgetLock(t.app.ctx.db, id);
     expect((await serve({ 'x-api-key': secret })).statusCode).toBe(200);
 
     const refusal = async (headers: Record<string, string>, payload: string | object, status: number, code: string, ja: RegExp) => {

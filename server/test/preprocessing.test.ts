@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ColumnInfo, parquetStats } from '../src/features/datasets/column-stats.js';
+import { loadConfig } from '../src/config.js';
 import { fromConditionCsv, parseCsv, toConditionCsv } from '../src/features/preprocessing/conditionFile.js';
 import { KIND_PARAMS, READS, type Step } from '../src/features/preprocessing/schemas.js';
 import { METHODS, PROCESS_TYPES } from '../src/features/datasets/history.js';
@@ -227,7 +228,7 @@ describe.each(DATABASES)('pre-processing on %s', (kind) => {
     const conn = await t.app.ctx.duckdb.connect();
     const newFile = `'${path.join(t.dataDir, 'files', 'org', row.organisation_id, 'datasets', registered.id, 'data.parquet')}'`;
     try {
-      const scanned = await parquetStats(conn, newFile.slice(1, -1));
+      const scanned = await parquetStats(conn, newFile.slice(1, -1), { exactUniqueRows: loadConfig().exactUniqueRows });
       expect(stats.columns.map((c: ColumnInfo) => c.name)).toEqual(scanned.columns.map((c) => c.name));
       for (const s of scanned.columns) {
         const got = stats.columns.find((c: ColumnInfo) => c.name === s.name) as ColumnInfo;

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binCache, binIndexOf, ColumnCache, columnCache, histogramOfSorted, quantileOfSorted, Sketch, type SketchManifest } from '../src/features/datasets/sketch.js';
+import { binIndexOf, ColumnCache, histogramOfSorted, quantileOfSorted, Sketch, type SketchCaches, sketchCaches, type SketchManifest } from '../src/features/datasets/sketch.js';
+import { loadConfig } from '../src/config.js';
 import { addToCells, cellCounts, cellsOf } from '../src/features/visualization/figures.js';
 import { unpackColumn } from '../src/features/visualization/packed.js';
 import { makeTestApp, registerAndLogin, type TestApp, upload } from './helpers.js';
@@ -42,6 +43,17 @@ describe('column cache', () => {
   });
 });
 
+describe('the sketch settings', () => {
+  it('come from the environment, each with its default, and bound the caches built from them', () => {
+    expect(loadConfig({}).sketch).toEqual({ columnCacheMb: 512, binCacheMb: 128, warmMb: 256 });
+    const set = loadConfig({ MITATE_COLUMN_CACHE_MB: '7', MITATE_BIN_CACHE_MB: '3', MITATE_SKETCH_WARM_MB: '0' }).sketch;
+    expect(set).toEqual({ columnCacheMb: 7, binCacheMb: 3, warmMb: 0 });
+    const c = sketchCaches(set);
+    expect([c.columns.limitBytes, c.bins.limitBytes, c.warmBytes]).toEqual([7 * 2 ** 20, 3 * 2 ** 20, 0]);
+    expect([loadConfig({}).exactUniqueRows, loadConfig({ MITATE_EXACT_UNIQUE_ROWS: '10' }).exactUniqueRows]).toEqual([1_000_000, 10]);
+  });
+});
+
 describe('coloured binned scatter cells', () => {
   it('equal, bit for bit, the row-by-row rule, the colour streamed from its file in chunks or read from memory', async () => {
     // 300,001 rows: the colour's file (2.4 MB) is read in three chunks, the last one short.
@@ -69,7 +81,9 @@ describe('coloured binned scatter cells', () => {
     try {
       fs.writeFileSync(path.join(dir, 'c0.values.f64'), new Uint8Array(c.buffer));
       const manifest = { version: 1, build_id: 'b1', row_count: n, columns: [{ name: 'c', file: 'c0', count: n, complete: true }], pearson: null, spearman: null, sample_rows: 0 } as SketchManifest;
-      const sketch = new Sketch('cells-test', dir, manifest);
+      const caches = sketchCaches({ columnCacheMb: 512, binCacheMb: 128, warmMb: 0 });
+      const { columns: columnCache } = caches;
+      const sketch = new Sketch('cells-test', dir, manifest, caches);
       const [ix, iy] = [binIndexOf(x, xl, wx, bins), binIndexOf(y, yl, wy, bins)];
       const coloured = async () => {
         const s = new Float64Array(bins * bins);
@@ -93,8 +107,6 @@ describe('coloured binned scatter cells', () => {
       fs.writeFileSync(path.join(dir, 'c0.values.f64'), new Uint8Array(c.buffer, 0, 8 * (n - 1)));
       expect(await sketch.eachValue('c', () => {})).toBe(false);
     } finally {
-      columnCache.invalidate('cells-test');
-      binCache.invalidate('cells-test');
       fs.rmSync(dir, { recursive: true });
     }
   });
@@ -127,6 +139,9 @@ describe('exploration with and without the sketch', () => {
   let alice: Awaited<ReturnType<typeof registerAndLogin>>;
   let withSketch: string;
   let exact: string;
+  // This app's sketch caches (its own: another app in the process has others).
+  let columnCache: SketchCaches['columns'];
+  let binCache: SketchCaches['bins'];
   const sketchDir = async (id: string) => {
     const row = await t.app.ctx.db.selectFrom('datasets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     return path.join(t.dataDir, 'files', 'org', row.organisation_id, 'datasets', id, 'sketch');
@@ -153,6 +168,8 @@ describe('exploration with and without the sketch', () => {
     await waitStatistics(withSketch);
     await waitStatistics(exact);
     fs.rmSync(await sketchDir(exact), { recursive: true });
+    const row = await t.app.ctx.db.selectFrom('datasets').selectAll().where('id', '=', withSketch).executeTakeFirstOrThrow();
+    ({ columns: columnCache, bins: binCache } = t.app.services.datasets.sketchOf(row)!.caches);
   }, 900_000);
   afterAll(() => t.close());
 

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedEncoding, AnswerCache, answerCache, answerKey, answerOf, holdsAnswer } from '../src/features/visualization/answer-cache.js';
+import { loadConfig } from '../src/config.js';
+import { acceptedEncoding, AnswerCache, answerKey, answerOf, holdsAnswer } from '../src/features/visualization/answer-cache.js';
 import { packColumn, unpackColumn } from '../src/features/visualization/packed.js';
 import { lttb } from '../src/features/visualization/figures.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
@@ -25,6 +26,8 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     small = (await upload(t.app, alice.auth, { name: 'small.csv', content: 'g,v\na,1\nb,2\na,3\nc,\na,10\n' })).json().detail.response.id;
   });
   afterAll(() => t.close());
+  // The answers this app keeps (each app instance its own).
+  const answers = () => t.app.services.visualization.answers;
 
   const post = async (url: string, payload: unknown, auth = alice.auth) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: auth });
   const body = async (url: string, payload: unknown) => {
@@ -160,11 +163,11 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
       if (question !== q) expect(r.headers.etag).not.toBe(etag);
     }
     // A kept answer dropped meanwhile is computed again, with the same tag: still a 304.
-    answerCache.invalidate(ccpp);
+    answers().invalidate(ccpp);
     const recomputed = await t.app.inject({ method: 'POST', url: `/api/visualization/scatter/${ccpp}`, payload: q, headers: { ...alice.auth, 'if-none-match': etag } });
     expect([recomputed.statusCode, String(recomputed.headers['server-timing'])]).toEqual([304, expect.stringMatching(/\bserialize;dur=/)]);
     // Another question is another answer; a deleted dataset leaves no kept answer behind.
-    const keys = (id: string) => [...(answerCache as unknown as { entries: Map<string, Buffer> }).entries.keys()].filter((k) => k.startsWith(`${id}|`));
+    const keys = (id: string) => [...(answers() as unknown as { entries: Map<string, Buffer> }).entries.keys()].filter((k) => k.startsWith(`${id}|`));
     const gone = (await upload(t.app, alice.auth, { name: 'gone2.csv', content: 'a,b\n1,2\n2,3\n' })).json().detail.response.id;
     for (const kind of ['histogram', 'boxplot', 'correlation']) await body(`/api/visualization/${kind}/${gone}`, { columns: ['a', 'b'] });
     await body(`/api/visualization/scatter/${gone}`, { x: 'a', y: 'b' });
@@ -185,14 +188,14 @@ describe.each(DATABASES)('visualization on %s', (kind) => {
     expect(String(first.headers.vary)).toMatch(/accept-encoding/i);
     expect(zlib.brotliDecompressSync(first.rawPayload).toString()).toBe(plain.body);
     // the compressed copy is kept with the answer (and counted): a repeat sends the same bytes, compressing nothing
-    const held = answerCache.bytes;
+    const held = answers().bytes;
     const again = await ask('br');
-    expect([again.headers['content-encoding'], again.rawPayload.equals(first.rawPayload), answerCache.bytes]).toEqual(['br', true, held]);
+    expect([again.headers['content-encoding'], again.rawPayload.equals(first.rawPayload), answers().bytes]).toEqual(['br', true, held]);
     expect(String(again.headers['server-timing'])).toMatch(/\bcache;dur=/);
     const gz = await ask('gzip, br;q=0');
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(plain.body);
-    expect(answerCache.bytes).toBe(held + gz.rawPayload.length);
+    expect(answers().bytes).toBe(held + gz.rawPayload.length);
     expect((await ask('identity')).headers['content-encoding']).toBeUndefined();
     // a small answer goes as it is, as the compression plugin leaves it
     const tiny = await t.app.inject({ method: 'POST', url: `/api/visualization/histogram/${small}`, payload: { columns: ['v'], bins: 2 }, headers: { ...alice.auth, 'accept-encoding': 'br' } });
@@ -319,6 +322,20 @@ describe('the answer cache', () => {
     expect([c.get('d2|v1|h|1'), c.get('d2|v2|h|1')?.bytes.length]).toEqual([undefined, 50]);
     c.invalidate('d1');
     expect([c.get('d1|v1|h|1'), c.size, c.bytes]).toEqual([undefined, 2, 150]);
+  });
+
+  it("is each app instance's own, bounded by its setting", async () => {
+    const a = await makeTestApp('sqlite', { startJobs: false, config: { exploreCacheMb: 1 } });
+    const b = await makeTestApp('sqlite', { startJobs: false });
+    try {
+      const [ca, cb] = [a.app.services.visualization.answers, b.app.services.visualization.answers];
+      expect([ca.limitBytes, cb.limitBytes]).toEqual([1024 * 1024, loadConfig().exploreCacheMb * 1024 * 1024]);
+      ca.set('d1|v1|h|1', answerOf('d1|v1|h|1', Buffer.from('1')));
+      expect([ca.size, cb.size]).toEqual([1, 0]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
   });
 
   it('tags an answer by its dataset version, question and bytes', () => {

@@ -32,7 +32,7 @@ export function makeOverdue(core: BillingCore, generate: () => Promise<number>) 
         return true;
       });
       if (moved) {
-        forgetLock(inv.project_id);
+        forgetLock(db, inv.project_id);
         n++;
       }
     }

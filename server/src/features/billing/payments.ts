@@ -69,7 +69,7 @@ export function makePayments(core: BillingCore) {
       const w = await wallet(auth.orgId);
       throw new AppError(409, M.walletShort, { balance: w.balance, due });
     });
-    forgetLock(inv.project_id);
+    forgetLock(db, inv.project_id);
     const now = await get(auth.orgId, id);
     if (outcome !== 'paid') throw new AppError(409, withState(M.notPayable, now.state));
     return view(now);

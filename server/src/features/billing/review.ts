@@ -60,7 +60,7 @@ export function makeReview(core: BillingCore) {
       }
       return true;
     });
-    forgetLock(inv.project_id);
+    forgetLock(db, inv.project_id);
     const now = await db.selectFrom('billing_invoices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     if (!done) throw new AppError(409, withState(M.notPending, now.state));
     return view(now);

@@ -11,7 +11,7 @@ export interface ColumnInfo {
   count: number;
   missing: number;
   unique: number;
-  /** Whether `unique` was counted exactly (tables up to EXACT_UNIQUE_ROWS rows) or estimated (HyperLogLog). */
+  /** Whether `unique` was counted exactly (tables up to MITATE_EXACT_UNIQUE_ROWS rows) or estimated (HyperLogLog). */
   unique_exact: boolean;
   min: number | string | null;
   max: number | string | null;
@@ -64,18 +64,26 @@ export interface KnownFigures {
   std: number | null;
 }
 
+/** How parquetStats counts. */
+export interface StatsOptions {
+  /** Up to this many rows a column's distinct values are counted exactly; beyond, estimated (HyperLogLog).
+   * The setting MITATE_EXACT_UNIQUE_ROWS (config.ts exactUniqueRows). */
+  exactUniqueRows: number;
+  /** Only these columns (the rest are known already). */
+  only?: string[];
+  /** Figures given for numeric columns, which are then not scanned. */
+  known?: Record<string, KnownFigures>;
+  /** Count, min and max from the file's footer where it holds them exactly (files DuckDB wrote; footerFigures). */
+  footer?: boolean;
+}
+
 /**
  * Column statistics of a Parquet file; `only` limits them to some columns (the rest are known already).
  * Numeric columns with `known` figures are not scanned: their type comes from the file's schema, their figures
  * as given (issue 20: a preprocessed dataset's changed columns); the other columns are scanned.
  */
-export async function parquetStats(
-  conn: DuckConnection,
-  parquet: string,
-  only?: string[],
-  known: Record<string, KnownFigures> = {},
-  opts: { footer?: boolean } = {},
-): Promise<IngestResult> {
+export async function parquetStats(conn: DuckConnection, parquet: string, opts: StatsOptions): Promise<IngestResult> {
+  const { only, known = {} } = opts;
   const src = `read_parquet(${sqlString(parquet)})`;
   const cols = (await describe(conn, src)).filter((c) => !only || only.includes(c.name));
   const nRow = (await conn.runAndReadAll(`SELECT count(*) AS n FROM ${src}`)).getRowObjectsJson()[0] as Record<string, unknown>;
@@ -85,7 +93,7 @@ export async function parquetStats(
   const scanned: ColumnInfo[] = [];
   const toScan = cols.filter((c) => !given(c));
   for (let start = 0; start < toScan.length; start += STATS_BATCH_COLUMNS) {
-    scanned.push(...(await statsBatch(conn, src, toScan.slice(start, start + STATS_BATCH_COLUMNS), n, footer)));
+    scanned.push(...(await statsBatch(conn, src, toScan.slice(start, start + STATS_BATCH_COLUMNS), n, footer, opts.exactUniqueRows)));
   }
   const byName = new Map(scanned.map((c) => [c.name, c]));
   const columns = cols.map((c) => {
@@ -139,19 +147,22 @@ export async function footerFigures(conn: DuckConnection, parquet: string): Prom
   return out;
 }
 
-/** Up to this many rows a column's distinct values are counted exactly at upload; beyond, estimated (HyperLogLog). */
-// eslint-disable-next-line no-restricted-properties -- issue 32 left: read at import by a pure helper; moves with the caches to the app
-export const EXACT_UNIQUE_ROWS = Number(process.env.MITATE_EXACT_UNIQUE_ROWS) || 1_000_000;
-
 /** Types that can hold NaN and ±Infinity. */
 const FLOATING = new Set(['DOUBLE', 'FLOAT', 'REAL', 'FLOAT4', 'FLOAT8']);
 
-async function statsBatch(conn: DuckConnection, src: string, cols: { name: string; dtype: string }[], n: number, footer: Map<string, FooterFigures>): Promise<ColumnInfo[]> {
+async function statsBatch(
+  conn: DuckConnection,
+  src: string,
+  cols: { name: string; dtype: string }[],
+  n: number,
+  footer: Map<string, FooterFigures>,
+  exactUniqueRows: number,
+): Promise<ColumnInfo[]> {
   if (cols.length === 0) return [];
   const parts: string[] = [];
   // DuckDB's approx_count_distinct is off by up to about 25 % (measured: 10 values counted 11, 1,000 counted 1,249),
-  // so tables up to EXACT_UNIQUE_ROWS get the exact count; larger ones the estimate, flagged for the pages to say so.
-  const exact = n <= EXACT_UNIQUE_ROWS;
+  // so tables up to exactUniqueRows get the exact count; larger ones the estimate, flagged for the pages to say so.
+  const exact = n <= exactUniqueRows;
   const distinct = (q: string) => (exact ? `count(DISTINCT ${q})` : `approx_count_distinct(${q})`);
   const fromFooter = (c: { name: string; dtype: string }): { count: number; min: number | string; max: number | string } | undefined => {
     const f = footer.get(c.name);

@@ -201,7 +201,7 @@ export async function findRaggedRecord(file: string, delim: string, expected: nu
 /** Converts a sniffed CSV to `<dir>/data.parquet` and computes the schema and quick per-column statistics. */
 export async function ingestCsv(
   duck: Duck,
-  opts: { src: string; dir: string; sniffed: Sniffed; datetimeColumn?: string | null; streamed?: Promise<StreamedParquet | null> | null },
+  opts: { src: string; dir: string; sniffed: Sniffed; exactUniqueRows: number; datetimeColumn?: string | null; streamed?: Promise<StreamedParquet | null> | null },
 ): Promise<IngestResult> {
   let file = opts.src;
   const t0 = Date.now();
@@ -219,7 +219,7 @@ export async function ingestCsv(
     if (streamed && (await acceptStreamed(conn, out, streamed, opts.sniffed, await sniffs, opts.datetimeColumn ?? null))) {
       const t2 = Date.now();
       try {
-        const result = await parquetStats(conn, out, undefined, {}, { footer: true });
+        const result = await parquetStats(conn, out, { exactUniqueRows: opts.exactUniqueRows, footer: true });
         if (result.rowCount > 0 && result.columns.length === opts.sniffed.header.length) {
           result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2, streamed: { convert_ms: streamed.convert_ms, after_upload_ms: streamed.after_upload_ms, pieces: streamed.pieces } };
           return result;
@@ -279,7 +279,7 @@ export async function ingestCsv(
     let result: IngestResult;
     const t2 = Date.now();
     try {
-      result = await parquetStats(conn, out, undefined, {}, { footer: true });
+      result = await parquetStats(conn, out, { exactUniqueRows: opts.exactUniqueRows, footer: true });
       result.timings = { transcode_ms: t1 - t0, parquet_ms: t2 - t1, stats_ms: Date.now() - t2, streamed: null };
     } catch (e) {
       if (isOutOfMemory(e)) throw new SniffError('csv_out_of_memory', { count: opts.sniffed.header.length });

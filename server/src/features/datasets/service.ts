@@ -12,7 +12,8 @@ import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { ingestCsv } from './ingest.js';
 import { type ColumnInfo, type IngestResult } from './column-stats.js';
 import { datasetRepo } from './repo.js';
-import { forgetSketch, sketchDirOf } from './sketch.js';
+import { sketchDirOf } from './sketch.js';
+import type { SketchChange, SketchStore } from './sketch-store.js';
 import type { RegisterFields } from './schemas.js';
 import type { StreamedParquet } from './stream-ingest.js';
 import { statisticsJob } from './jobs.js';
@@ -126,7 +127,16 @@ function timingsOf(tm: IngestResult['timings'], file: UploadedFile): string {
   return tm ? ` (re-encoding ${tm.transcode_ms} ms, CSV to Parquet ${tm.parquet_ms} ms, statistics ${tm.stats_ms} ms${beside}${received})` : '';
 }
 
-export function makeDatasetService(ctx: AppContext) {
+/** What the other areas read of the exploration sketches (sketch-store.ts). */
+const sketchReads = (sketches: SketchStore, parquetPath: (row: DatasetTable) => string) => ({
+  /** The dataset's exploration sketch, or null while none is built. */
+  sketchOf: (row: DatasetTable) => sketches.read(row.id, parquetPath(row)),
+  /** `f` is told when a dataset's sketch is replaced (with its new build id) or the dataset is deleted. */
+  onSketchChange: (f: SketchChange) => sketches.onChange(f),
+});
+
+/** `sketches`: this app's exploration sketches and their caches (built with the services). */
+export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: SketchStore }) {
   const { db, storage, duckdb } = ctx;
 
   async function getRow(auth: AuthContext, id: string): Promise<DatasetTable> {
@@ -187,6 +197,7 @@ export function makeDatasetService(ctx: AppContext) {
     /** How an upload of `length` bytes is converted to Parquet while it streams in (large CSVs only), or null. */
     streamConversion: (dir: string, length: number) => (length >= ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: duckdb, dir, expectedBytes: length } : null),
     parquetPath,
+    ...sketchReads(sketches, parquetPath),
     startStatistics,
     statisticsOnRegistration,
 
@@ -203,7 +214,7 @@ export function makeDatasetService(ctx: AppContext) {
       let ingest;
       try {
         sniffed = sniffCsv(await readHead(file.path, MAX_HEADER_BYTES), file.size);
-        ingest = await ingestCsv(duckdb, { src: file.path, dir: tempDir, sniffed, datetimeColumn: fields.datetime_column, streamed: file.streamed });
+        ingest = await ingestCsv(duckdb, { src: file.path, dir: tempDir, sniffed, exactUniqueRows: ctx.config.exactUniqueRows, datetimeColumn: fields.datetime_column, streamed: file.streamed });
       } catch (e) {
         throw asUserError(e);
       }
@@ -251,7 +262,7 @@ export function makeDatasetService(ctx: AppContext) {
       // its statistics job has nothing left to write to (its outputs would otherwise come back with the job's result)
       if (row.statistics_job_id) await ctx.jobs.cancel(auth.orgId, row.statistics_job_id).catch(() => undefined);
       await storage.remove(datasetKey(row.organisation_id, row.id));
-      forgetSketch(row.id, parquet);
+      sketches.forget(row.id, parquet);
       return { id };
     },
 

@@ -57,17 +57,33 @@ export class ColumnCache<T extends Float64Array | Uint8Array = Float64Array> ext
   }
 }
 
-// eslint-disable-next-line no-restricted-properties -- issue 32 left: module-level caches; move to the app instance with their settings
-export const columnCache = new ColumnCache((Number(process.env.MITATE_COLUMN_CACHE_MB) || 512) * 1024 * 1024);
+/** The sketches' memory settings (config.ts: MITATE_COLUMN_CACHE_MB, MITATE_BIN_CACHE_MB, MITATE_SKETCH_WARM_MB). */
+export interface SketchSettings {
+  columnCacheMb: number;
+  binCacheMb: number;
+  warmMb: number;
+}
 
 /**
- * Each row's bin (one byte) of a complete column for a binned scatter's bounds and bin count, least recently used
- * out, bounded in bytes (MITATE_BIN_CACHE_MB, default 128: twelve 10 M-row columns). A coloured binned scatter
- * (mean colour per cell: a pass over the rows) then reads two bytes and one colour per row instead of dividing
- * two doubles; the bins are binIndexOf's, computed once per column.
+ * One app instance's memory for sketches (two apps in one process share none of it). `columns`: the row-order
+ * float64 columns (MITATE_COLUMN_CACHE_MB, default 512). `bins`: each row's bin (one byte) of a complete column for
+ * a binned scatter's bounds and bin count (MITATE_BIN_CACHE_MB, default 128: twelve 10 M-row columns); a coloured
+ * binned scatter (mean colour per cell: a pass over the rows) then reads two bytes and one colour per row instead
+ * of dividing two doubles, the bins binIndexOf's, computed once per column. `warmBytes`: how much of a new sketch
+ * Sketch.warm reads ahead (MITATE_SKETCH_WARM_MB).
  */
-// eslint-disable-next-line no-restricted-properties -- issue 32 left: module-level caches; move to the app instance with their settings
-export const binCache = new ColumnCache<Uint8Array>((Number(process.env.MITATE_BIN_CACHE_MB) || 128) * 1024 * 1024);
+export interface SketchCaches {
+  columns: ColumnCache;
+  bins: ColumnCache<Uint8Array>;
+  warmBytes: number;
+}
+
+const MB = 1024 * 1024;
+export const sketchCaches = (s: SketchSettings): SketchCaches => ({
+  columns: new ColumnCache(s.columnCacheMb * MB),
+  bins: new ColumnCache<Uint8Array>(s.binCacheMb * MB),
+  warmBytes: s.warmMb * MB,
+});
 
 /**
  * Each value's bin: least(floor((v - lo) / width), bins - 1), as the stored grids and the SQL of the scan; written
@@ -77,50 +93,6 @@ export function binIndexOf(values: Float64Array, lo: number, width: number, bins
   const last = bins - 1;
   for (let r = 0; r < values.length; r++) out[first + r] = Math.min(Math.floor((values[r] - lo) / width), last);
   return out;
-}
-
-const manifests = new Map<string, { stamp: string; manifest: SketchManifest }>();
-
-/**
- * Told when a dataset's sketch is replaced (with the new build id: answers about other builds are stale) or the
- * dataset is deleted (no build id): the exploration routes drop their kept answers about it.
- */
-export const sketchChanges = new Set<(datasetId: string, buildId?: string) => void>();
-
-/** The dataset's sketch, or null while none is built (the statistics job writes it); re-read when replaced. */
-export function readSketch(datasetId: string, parquet: string): Sketch | null {
-  const dir = sketchDirOf(parquet);
-  const file = path.join(dir, 'manifest.json');
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(file);
-  } catch {
-    manifests.delete(dir);
-    return null;
-  }
-  const stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
-  let entry = manifests.get(dir);
-  if (!entry || entry.stamp !== stamp) {
-    try {
-      entry = { stamp, manifest: JSON.parse(fs.readFileSync(file, 'utf8')) as SketchManifest };
-    } catch {
-      return null;
-    }
-    if (entry.manifest.version !== 1) return null;
-    manifests.set(dir, entry);
-    columnCache.invalidate(datasetId, entry.manifest.build_id);
-    binCache.invalidate(datasetId, entry.manifest.build_id);
-    for (const f of sketchChanges) f(datasetId, entry.manifest.build_id);
-  }
-  return new Sketch(datasetId, dir, entry.manifest);
-}
-
-/** Forgets a dataset's sketch and its cached columns (the dataset was deleted). */
-export function forgetSketch(datasetId: string, parquet: string) {
-  manifests.delete(sketchDirOf(parquet));
-  columnCache.invalidate(datasetId);
-  binCache.invalidate(datasetId);
-  for (const f of sketchChanges) f(datasetId);
 }
 
 /** Bytes read at a time by Sketch.eachValue (a multiple of 8): small enough to stay in the CPU's cache. */
@@ -137,6 +109,7 @@ export class Sketch {
     readonly datasetId: string,
     readonly dir: string,
     readonly manifest: SketchManifest,
+    readonly caches: SketchCaches,
   ) {}
 
   column(name: string): SketchColumn | undefined {
@@ -148,7 +121,7 @@ export class Sketch {
   }
 
   private load(col: SketchColumn) {
-    return columnCache.get(this.valuesKey(col), () => readFloat64(path.join(this.dir, `${col.file}.values.f64`)));
+    return this.caches.columns.get(this.valuesKey(col), () => readFloat64(path.join(this.dir, `${col.file}.values.f64`)));
   }
 
   /**
@@ -190,7 +163,7 @@ export class Sketch {
   async eachValue(name: string, visit: (chunk: Float64Array, first: number) => void): Promise<boolean> {
     const col = this.column(name);
     if (!col?.complete) return false;
-    const kept = columnCache.touch(this.valuesKey(col));
+    const kept = this.caches.columns.touch(this.valuesKey(col));
     if (kept) {
       if (kept.length !== this.manifest.row_count) return false;
       visit(kept, 0);
@@ -226,14 +199,14 @@ export class Sketch {
   /**
    * Reads the row-order values of complete columns into the column cache while they fit in what the cache has
    * free, at most MITATE_SKETCH_WARM_MB (default 256: three 10 M-row columns; 0 turns it off), in the manifest's
-   * order, so reading ahead adds at most that much to the server's memory (and the grid columns' bins to binCache,
+   * order, so reading ahead adds at most that much to the server's memory (and the grid columns' bins to the bin cache,
    * within its bound). Run once the sketch is written, so the first binned scatter about those columns is a pass
    * over memory, not a file read.
    */
-  // eslint-disable-next-line no-restricted-properties -- issue 32 left: module-level caches; move to the app instance with their settings
-  async warm(limitBytes = (process.env.MITATE_SKETCH_WARM_MB === undefined ? 256 : Number(process.env.MITATE_SKETCH_WARM_MB) || 0) * 1024 * 1024): Promise<string[]> {
+  async warm(limitBytes = this.caches.warmBytes): Promise<string[]> {
+    const { columns, bins } = this.caches;
     const warmed: string[] = [];
-    let budget = Math.min(limitBytes, columnCache.limitBytes - columnCache.bytes);
+    let budget = Math.min(limitBytes, columns.limitBytes - columns.bytes);
     for (const col of this.manifest.columns) {
       const bytes = this.manifest.row_count * 8;
       if (!col.complete || bytes > budget) continue;
@@ -241,12 +214,12 @@ export class Sketch {
       budget -= bytes;
       warmed.push(col.name);
     }
-    // The bins of the grid's columns at its bounds (the page's binned scatter), while binCache has room: the
+    // The bins of the grid's columns at its bounds (the page's binned scatter), while the bin cache has room: the
     // first coloured binned scatter is then one pass over bytes and one colour column.
     const g = this.manifest.grid;
     if (limitBytes > 0 && g) {
       for (const c of g.columns) {
-        if (binCache.bytes + this.manifest.row_count > binCache.limitBytes) break;
+        if (bins.bytes + this.manifest.row_count > bins.limitBytes) break;
         await this.binIndex(c.name, c.lo, c.hi > c.lo ? (c.hi - c.lo) / g.bins : 1, g.bins);
       }
     }
@@ -254,14 +227,14 @@ export class Sketch {
   }
 
   /**
-   * The bin of each row of a complete column (binIndexOf) for bins ≤ 256, kept in binCache; null when the
+   * The bin of each row of a complete column (binIndexOf) for bins ≤ 256, kept in the bin cache; null when the
    * column's values are not in the sketch.
    */
   async binIndex(name: string, lo: number, width: number, bins: number): Promise<Uint8Array | null> {
     const col = this.column(name);
     if (!col?.complete || bins > 256 || !(width > 0)) return null;
     try {
-      return await binCache.get(`${this.datasetId}:${this.manifest.build_id}:${col.file}.bins:${bins}:${lo}:${width}`, async () => {
+      return await this.caches.bins.get(`${this.datasetId}:${this.manifest.build_id}:${col.file}.bins:${bins}:${lo}:${width}`, async () => {
         // From the column cache when the values are there; else streamed from the file, not kept (the bins are).
         const out = new Uint8Array(this.manifest.row_count);
         if (!(await this.eachValue(name, (chunk, first) => binIndexOf(chunk, lo, width, bins, out, first)))) throw new Error('no values');

@@ -171,6 +171,8 @@ export function makeImageBase(ctx: AppContext, { datasets, runs }: { datasets: D
     };
   }
 
-  return { db, storage, jobs, datasets, runs, datasetDir, manifestOf, ingestZip, unpackZip, getImageDataset, getProject, modelsOf, getModel, runDir, stopFile, view };
+  // MITATE_IMAGE_WEIGHTS_DIR: where training finds pretrained weights (null: none)
+  const weightsDir = ctx.config.imageWeightsDir;
+  return { db, storage, jobs, datasets, runs, weightsDir, datasetDir, manifestOf, ingestZip, unpackZip, getImageDataset, getProject, modelsOf, getModel, runDir, stopFile, view };
 }
 export type ImageDeps = ReturnType<typeof makeImageBase>;

@@ -70,8 +70,7 @@ export async function train(d: ImageDeps, auth: AuthContext, id: string, modelKe
       output_dir: storage.pathOf(runKey),
       stop_file: stopFile(runKey),
       project_name: p.name,
-      // eslint-disable-next-line no-restricted-properties -- issue 32 left: ImageDeps carries no config yet (images/ is being split)
-      settings: { ...cfg.settings, weights_dir: process.env.MITATE_IMAGE_WEIGHTS_DIR || null },
+      settings: { ...cfg.settings, weights_dir: d.weightsDir },
       models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
       lang, // the engine says its progress in the language of the person starting the job
     },

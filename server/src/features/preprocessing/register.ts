@@ -33,12 +33,12 @@ type RunOutput = ResultOf<typeof preprocessJob>;
  * condition left alone (same values), fresh ones for the changed columns only, taken from the engine's figures
  * where it gave them (issue 20). Anything that does not line up is computed over the whole new file.
  */
-async function statisticsBesideSource(conn: DuckConnection, run: RunOutput, source: DatasetTable | undefined, parquet: string): Promise<IngestResult> {
-  const changed = await parquetStats(conn, parquet, run.changed_columns ?? [], run.column_figures ?? {});
+async function statisticsBesideSource(conn: DuckConnection, run: RunOutput, source: DatasetTable | undefined, parquet: string, exactUniqueRows: number): Promise<IngestResult> {
+  const changed = await parquetStats(conn, parquet, { exactUniqueRows, only: run.changed_columns ?? [], known: run.column_figures ?? {} });
   const fresh = new Map(changed.columns.map((c) => [c.name, c]));
   const inherited = new Map((source ? (JSON.parse(source.stats_json) as ColumnInfo[]) : []).map((c) => [c.name, c]));
   const columns = run.columns.map((c) => fresh.get(c) ?? inherited.get(c));
-  if (!source || Number(source.row_count) !== changed.rowCount || columns.some((c) => !c)) return parquetStats(conn, parquet);
+  if (!source || Number(source.row_count) !== changed.rowCount || columns.some((c) => !c)) return parquetStats(conn, parquet, { exactUniqueRows });
   return { rowCount: changed.rowCount, columns: columns as ColumnInfo[] };
 }
 
@@ -104,7 +104,7 @@ async function exportCsv(d: PreprocessDeps, orgId: string, id: string, key: stri
  * the named condition, so the same transformation can be applied unchanged to inference data.
  */
 export async function register(d: PreprocessDeps, auth: AuthContext, tempId: string, b: RegisterFields, lang: Lang = 'en') {
-  const { db, jobs, storage, duckdb, datasets, getRun } = d;
+  const { db, jobs, storage, duckdb, datasets, getRun, config } = d;
   const run = await getRun(auth, tempId);
   if (run.dataset_id) throw new AppError(409, M.runRegistered);
   const job = await jobs.get(auth.orgId, tempId);
@@ -123,7 +123,8 @@ export async function register(d: PreprocessDeps, auth: AuthContext, tempId: str
       fs.copyFileSync(result.parquet, parquet); // another file system
     }
     const stats = await withConnection(duckdb, async (conn) => {
-      const figures = result.changed_columns ? await statisticsBesideSource(conn, result, parent, parquet) : await parquetStats(conn, parquet);
+      const { exactUniqueRows } = config;
+      const figures = result.changed_columns ? await statisticsBesideSource(conn, result, parent, parquet, exactUniqueRows) : await parquetStats(conn, parquet, { exactUniqueRows });
       // The "original file" of a preprocessed dataset is its data as CSV, so downloads work alike. Large ones
       // are written after the answer (see exportCsv); small ones before it.
       if (figures.rowCount <= SYNC_CSV_ROWS) await writeCsv(conn, parquet, path.join(tempDir, 'original.csv'));

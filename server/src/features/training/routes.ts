@@ -12,7 +12,7 @@ import { M } from './messages.js';
 import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
-import { localAlgorithms, PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
+import { PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
 import { trainJob } from './jobs.js';
 
 const tags = ['training'];
@@ -43,7 +43,7 @@ export default async function trainingRoutes(app: FastifyInstance, { imageProjec
 
   r.get('/training/catalogue', { schema: { tags, summary: 'Algorithms of each tabular training type with their hyper-parameters and defaults; names, labels and help in the caller’s language', response: replies({ 200: Catalogue }) } }, async (req) => {
     const lang = langOf(req.headers['accept-language']);
-    return ok({ types: PROJECT_TYPES.map((t) => ({ type: t, prefix: TYPES[t].prefix, supervised: TYPES[t].supervised, algorithms: localAlgorithms(t, lang) })) });
+    return ok({ types: PROJECT_TYPES.map((t) => ({ type: t, prefix: TYPES[t].prefix, supervised: TYPES[t].supervised, algorithms: svc.algorithms(t, lang) })) });
   });
 
   r.post(
@@ -116,7 +116,7 @@ function typeRoutes(app: FastifyInstance, type: ProjectType) {
   );
   r.get(`/${prefix}/project/:id/config`, { schema: { tags: t, summary: 'Settings of the project and the algorithms with their defaults', params: pid, response: replies({ 200: ProjectConfigView }) } }, async (req) => {
     const v = await svc.view(req.auth, await get(req.auth, req.params.id));
-    return ok({ project: v, algorithms: localAlgorithms(type, langOf(req.headers['accept-language'])) });
+    return ok({ project: v, algorithms: svc.algorithms(type, langOf(req.headers['accept-language'])) });
   });
   const list = async (auth: Parameters<typeof svc.getProject>[0], q: string, query: { page?: number; page_size?: number }) =>
     ok(await svc.list(auth, { query: q === '*' || q === '-' ? '' : q, project_type: type, page: query.page ?? 1, page_size: query.page_size ?? 100 }));

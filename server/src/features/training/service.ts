@@ -14,7 +14,7 @@ import { M } from './messages.js';
 import { type RunService, TUNE_HELPER_SUBJECT } from './runs.js';
 import { readTrainingReport, type TrainingModelView, type TrainingProjectView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
-import { algorithmName, algorithmsOf, catalogueText, catalogueWord, isTabular, paramLabels, type ProjectType, TYPES } from './types.js';
+import { algorithmName, type Catalogue, catalogueText, catalogueWord, isTabular, localAlgorithms, paramLabels, type ProjectType, readCatalogue, TYPES } from './types.js';
 import { trainJob, tuneHelperJob } from './jobs.js';
 
 export interface ProjectConfig {
@@ -65,7 +65,7 @@ interface Column {
 }
 
 /** Validation of the wizard's fields against the dataset, before anything is stored or queued. */
-export function validateProject(type: ProjectType, f: ProjectFields, dataset: DatasetTable): ProjectConfig {
+export function validateProject(catalogue: Catalogue, type: ProjectType, f: ProjectFields, dataset: DatasetTable): ProjectConfig {
   const info = TYPES[type];
   const stats = parse<Column[]>(dataset.stats_json, []);
   const byName = new Map(stats.map((c) => [c.name, c]));
@@ -104,7 +104,7 @@ export function validateProject(type: ProjectType, f: ProjectFields, dataset: Da
     if (type !== 'regression' && type !== 'discriminant_analysis') throw new AppError(422, M.cvOnlyType, {}, 'evaluation');
     if (Number(dataset.row_count) > CV_ONLY_MAX_ROWS) throw new AppError(422, M.cvOnlyTooLarge, { max: CV_ONLY_MAX_ROWS, rows: Number(dataset.row_count) }, 'evaluation');
   }
-  const algos = new Map(algorithmsOf(type).map((a) => [a.key, a]));
+  const algos = new Map(catalogue[type].map((a) => [a.key, a]));
   for (const m of f.models) {
     const a = algos.get(m.algorithm);
     if (!a) throw new AppError(422, M.unknownAlgorithm, { algorithm: m.algorithm }, 'models');
@@ -158,6 +158,8 @@ export interface TrainingDeps {
 export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
   const { storage, jobs, duckdb } = ctx;
   const { datasets, runs } = deps;
+  // The engine's algorithm catalogue (MITATE_ML_CATALOGUE), read once for this app.
+  const catalogue = readCatalogue(ctx.config.mlCatalogue);
 
   async function getProject(auth: AuthContext, id: string, type?: ProjectType): Promise<TrainingProjectTable> {
     const row = await runs.find(auth.orgId, id);
@@ -196,10 +198,12 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     projectView,
     runDir,
     conditionPath,
+    /** The algorithms of a type as the wizard shows them, in `lang`. */
+    algorithms: (type: ProjectType, lang: Lang) => localAlgorithms(catalogue, type, lang),
 
     async register(auth: AuthContext, type: ProjectType, datasetId: string, f: ProjectFields) {
       const dataset = await datasets.getRow(auth, datasetId);
-      const cfg = validateProject(type, f, dataset);
+      const cfg = validateProject(catalogue, type, f, dataset);
       if (type === 'discriminant_analysis' && cfg.target) await checkClasses({ duckdb, datasets }, dataset, cfg.target);
       const project = await runs.create({
         orgId: auth.orgId,
@@ -226,7 +230,7 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
       const models = await modelsOf(auth.orgId, id);
       const merged = mergedFields(p, models, f);
       const dataset = await datasets.getRow(auth, p.dataset_id);
-      const cfg = validateProject(p.project_type as ProjectType, merged, dataset);
+      const cfg = validateProject(catalogue, p.project_type as ProjectType, merged, dataset);
       if (p.project_type === 'discriminant_analysis' && cfg.target) await checkClasses({ duckdb, datasets }, dataset, cfg.target);
       await runs.replaceSettings(auth.orgId, id, merged.name, cfg, f.models ?? null);
       return view(auth, await getProject(auth, id));
@@ -247,7 +251,7 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
       const runKey = runs.newRunKey(auth.orgId, id);
       const helpers = cfg.auto_tune ? tuneHelpers(ctx) : 0;
       const tuneShared = helpers ? { storage: optunaStorageUrl(ctx), study: path.posix.basename(runKey) } : undefined;
-      const spec = trainSpec(p, cfg, models, { parquet: datasets.parquetPath(dataset), conditionPath: conditionPath(auth.orgId, dataset.id), runKey, outputDir: storage.pathOf(runKey), lang, timeBudget: ctx.config.trainTimeBudgetS, tuneShared });
+      const spec = trainSpec(catalogue, p, cfg, models, { parquet: datasets.parquetPath(dataset), conditionPath: conditionPath(auth.orgId, dataset.id), runKey, outputDir: storage.pathOf(runKey), lang, timeBudget: ctx.config.trainTimeBudgetS, tuneShared });
       const main = await runs.start(auth, id, { kind: trainJob, runKey, modelKeys: models.map((m) => m.model_key), spec });
       // Auto-tune trials of this job also run on other workers (PostgreSQL: Optuna's RDB storage); queued after the
       // main job, so a helper never holds the only free worker while the main job waits.
@@ -267,8 +271,8 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
       if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
       const report = readTrainingReport(await fs.promises.readFile(file, 'utf8')); // the engine's report.json (ml/trainer.py)
       if (!isTabular(p.project_type)) return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
-      report.label = algorithmName(m.algorithm, lang);
-      report.param_labels = paramLabels(p.project_type, m.algorithm, lang);
+      report.label = algorithmName(catalogue, m.algorithm, lang);
+      report.param_labels = paramLabels(catalogue, p.project_type, m.algorithm, lang);
       // the model carries its name too: the page's breadcrumb calls it by that rather than its key
       return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: { ...modelView(m), label: report.label }, report };
     },
@@ -373,12 +377,13 @@ function mergedFields(p: TrainingProjectTable, models: TrainingModelTable[], f: 
 
 /** The `train` job's spec: the project's settings and the models to train, with where the data are and the run goes. */
 function trainSpec(
+  catalogue: Catalogue,
   p: TrainingProjectTable,
   cfg: ProjectConfig,
   models: TrainingModelTable[],
   where: { parquet: string; conditionPath: string | null; runKey: string; outputDir: string; lang: Lang; timeBudget: number | null; tuneShared?: { storage: string; study: string } },
 ) {
-  const catalogue = new Map(algorithmsOf(p.project_type as ProjectType).map((a) => [a.key, a]));
+  const algorithms = new Map(catalogue[p.project_type as ProjectType].map((a) => [a.key, a]));
   return {
     ...(where.tuneShared ? { tune_shared: where.tuneShared } : {}),
     project_type: p.project_type,
@@ -402,7 +407,7 @@ function trainSpec(
     time_budget: where.timeBudget, // MITATE_TRAIN_TIME_BUDGET: seconds of auto-tune per model at most
     output_dir: where.outputDir,
     run_key: where.runKey, lang: where.lang, // lang: the language of the person starting the job; the engine says its progress in it
-    models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(catalogue.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
+    models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(algorithms.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
   };
 }
 

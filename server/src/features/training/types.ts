@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { engineErrorText } from '../../i18n/engine-errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import type { AlgorithmSpec, ParamSpec } from './responses.js';
@@ -49,19 +48,12 @@ export type { AlgorithmSpec, ParamSpec } from './responses.js';
 export type CatalogueParam = Omit<ParamSpec, 'label' | 'help' | 'choice_labels'> & { label_key: string; help_key: string; choice_keys?: Array<string | null> };
 export type CatalogueAlgorithm = { key: string; name_key: string; tree: boolean; params: CatalogueParam[] };
 
-let cached: Record<ProjectType, CatalogueAlgorithm[]> | null = null;
+/** The engine's algorithm catalogue: each tabular type's algorithms. */
+export type Catalogue = Record<ProjectType, CatalogueAlgorithm[]>;
 
-/** The engine's algorithm catalogue (engine/mitate_engine/ml/catalogue.json, generated from the Python registry). */
-export function catalogue(): Record<ProjectType, CatalogueAlgorithm[]> {
-  if (!cached) {
-    // eslint-disable-next-line no-restricted-properties -- issue 32 left: the catalogue is a process-wide cache read by pure helpers; moves with it to the app
-    const file = process.env.MITATE_ML_CATALOGUE || path.resolve(import.meta.dirname, '../../../../engine/mitate_engine/ml/catalogue.json');
-    cached = JSON.parse(fs.readFileSync(file, 'utf8'));
-  }
-  return cached!;
-}
-
-export const algorithmsOf = (type: ProjectType) => catalogue()[type];
+/** The catalogue file (the setting MITATE_ML_CATALOGUE, default engine/mitate_engine/ml/catalogue.json, generated from
+ * the Python registry); read once, when the training service is built. */
+export const readCatalogue = (file: string): Catalogue => JSON.parse(fs.readFileSync(file, 'utf8')) as Catalogue;
 
 /** A catalogue message key as a message parameter: the error handler says it in the reader's language. */
 export const catalogueWord = (key: string) => JSON.stringify({ code: key });
@@ -69,8 +61,8 @@ export const catalogueWord = (key: string) => JSON.stringify({ code: key });
 export const catalogueText = (key: string, lang: Lang) => engineErrorText(catalogueWord(key), lang) ?? key;
 
 /** The algorithms of a type as the wizard shows them: names, parameter labels and help in `lang`. */
-export function localAlgorithms(type: ProjectType, lang: Lang): AlgorithmSpec[] {
-  return algorithmsOf(type).map((a) => ({
+export function localAlgorithms(catalogue: Catalogue, type: ProjectType, lang: Lang): AlgorithmSpec[] {
+  return catalogue[type].map((a) => ({
     key: a.key,
     label: catalogueText(a.name_key, lang),
     tree: a.tree,
@@ -85,17 +77,17 @@ export function localAlgorithms(type: ProjectType, lang: Lang): AlgorithmSpec[] 
 }
 
 /** An algorithm's name in `lang` (any tabular type; the key itself when unknown). */
-export function algorithmName(key: string, lang: Lang): string {
+export function algorithmName(catalogue: Catalogue, key: string, lang: Lang): string {
   for (const t of PROJECT_TYPES) {
-    const a = catalogue()[t].find((x) => x.key === key);
+    const a = catalogue[t].find((x) => x.key === key);
     if (a) return catalogueText(a.name_key, lang);
   }
   return key;
 }
 
 /** Each hyper-parameter's label in `lang` for an algorithm of a type ({} when unknown). */
-export function paramLabels(type: ProjectType, key: string, lang: Lang): Record<string, string> {
-  const a = catalogue()[type]?.find((x) => x.key === key);
+export function paramLabels(catalogue: Catalogue, type: ProjectType, key: string, lang: Lang): Record<string, string> {
+  const a = catalogue[type]?.find((x) => x.key === key);
   return Object.fromEntries((a?.params ?? []).map((p) => [p.name, catalogueText(p.label_key, lang)]));
 }
 

@@ -3,12 +3,11 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { COMPRESSION } from '../../http/web-app.js';
 import { ByteLru } from '../datasets/byte-lru.js';
-import { sketchChanges } from '../datasets/sketch.js';
 
 /**
  * Written answers of the exploration routes (issue 17: a repeated question in < 20 ms): the final bytes of the
  * JSON envelope and their entity tag, least recently used first out, bounded in bytes (MITATE_EXPLORE_CACHE_MB,
- * default 64). A repeat is a lookup and a write of those bytes: no computing, no checking against the schema, no
+ * default 64; one per app instance, built with the visualization service). A repeat is a lookup and a write of those bytes: no computing, no checking against the schema, no
  * serialising; or, when the caller sends the tag of the copy it holds (If-None-Match), a 304 without a body.
  *
  * Keys begin with the dataset id and its version (`datasetId|version|...`, see `answerKey`), so another
@@ -97,9 +96,3 @@ export function holdsAnswer(ifNoneMatch: string | string[] | undefined, etag: st
   const tags = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch).split(',').map((t) => t.trim().replace(/^W\//, ''));
   return tags.includes(etag);
 }
-
-// eslint-disable-next-line no-restricted-properties -- issue 32 left: a module-level cache; moves to the app instance with its setting
-export const answerCache = new AnswerCache((Number(process.env.MITATE_EXPLORE_CACHE_MB) || 64) * 1024 * 1024);
-
-// A deleted dataset's answers go at once; a rebuilt sketch makes the answers about the previous build stale.
-sketchChanges.add((datasetId, buildId) => answerCache.invalidate(datasetId, buildId));

@@ -3,7 +3,6 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { type DuckConnection, sqlString, withConnection } from '../../duck/index.js';
 import type { DatasetService } from '../datasets/service.js';
-import { readSketch } from '../datasets/sketch.js';
 import { isNumericType, SchemaColumn } from './figures.js';
 import { M } from './messages.js';
 
@@ -48,7 +47,7 @@ export function makeExplore(ctx: AppContext, datasets: DatasetService) {
     const src = `read_parquet(${sqlString(parquet)})`;
     // The exploration sketch (sorted and row-order values of numeric columns, correlations, a sample), when the
     // statistics job has written it; every answer below is the same with or without it.
-    const sketch = readSketch(row.id, parquet);
+    const sketch = datasets.sketchOf(row);
     return { row, schema, src, sketch };
   }
 

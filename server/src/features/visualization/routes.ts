@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ok } from '../../http/errors.js';
 import { MAX_SCATTER_POINTS, Phases } from './figures.js';
 import { replies } from '../../http/responses.js';
-import { acceptedEncoding, answerCache, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
+import { acceptedEncoding, answerKey, answerOf, holdsAnswer } from './answer-cache.js';
 import type { VisualizationService } from './service.js';
 import { BoxplotView, CorrelationView, HistogramView, MatrixView, ScatterView, TimeseriesView } from './responses.js';
 
@@ -38,12 +38,12 @@ function answerer(vis: VisualizationService) {
     const phases = new Phases();
     const { id, version } = await vis.version(req.auth, req.params.dataset_id);
     const key = answerKey(id, version, route, question);
-    let kept = answerCache.get(key);
+    let kept = vis.answers.get(key);
     phases.lap(kept ? 'cache' : 'access');
     if (!kept) {
       const view = await compute(phases);
       kept = answerOf(key, Buffer.from(reply.serialize(ok(view)) as string));
-      answerCache.set(key, kept);
+      vis.answers.set(key, kept);
       phases.lap('serialize');
     }
     // private: the answer is the caller's organisation's; no-cache: asked again each time (access is checked).
@@ -53,7 +53,7 @@ function answerer(vis: VisualizationService) {
     const encoding = acceptedEncoding(req.headers['accept-encoding'], kept.bytes.length);
     if (!encoding) return reply.send(kept.bytes);
     // compressed once and kept with the answer (the plugin leaves a body that already has a coding alone)
-    const body = await answerCache.encoded(key, kept, encoding);
+    const body = await vis.answers.encoded(key, kept, encoding);
     phases.lap('encode');
     return reply.header('content-encoding', encoding).header('server-timing', phases.header()).send(body);
   }

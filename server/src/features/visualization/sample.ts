@@ -1,5 +1,5 @@
 import { type DuckConnection, ident, sqlString } from '../../duck/index.js';
-import { columnCache, type Sketch } from '../datasets/sketch.js';
+import type { Sketch } from '../datasets/sketch.js';
 import type { SchemaColumn } from './figures.js';
 
 /**
@@ -8,6 +8,7 @@ import type { SchemaColumn } from './figures.js';
  * answers then).
  */
 export async function sampleColumns(c: DuckConnection, sketch: Sketch, cols: SchemaColumn[]): Promise<Float64Array[] | null> {
+  const columnCache = sketch.caches.columns;
   const keyOf = (col: SchemaColumn) => `${sketch.datasetId}:${sketch.manifest.build_id}:sample:${col.name}`;
   const readColumns = async (which: SchemaColumn[]) => {
     const got = (await c.runAndReadAll(`SELECT ${which.map(asNumber).join(', ')} FROM read_parquet(${sqlString(sketch.samplePath)})`)).getColumns() as unknown[][];

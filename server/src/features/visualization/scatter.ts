@@ -63,7 +63,7 @@ export async function scatter(
         phases.lap('grid');
         return { ...base, mode: 'bin', sample: false, returned: cells.length, bins: binsOf(kx[0], wOf(kx), ky[0], wOf(ky)), cells };
       }
-      // Complete numeric columns of the sketch: each row's bin of x and of y (kept per column, binCache), in
+      // Complete numeric columns of the sketch: each row's bin of x and of y (kept per column in the bin cache), in
       // memory; the same cells and counts as the GROUP BY below.
       const ix = kx && ky ? await sketch?.binIndex(xc.name, kx[0], wOf(kx), b.bins) : null;
       const iy = ix ? await sketch?.binIndex(yc.name, ky![0], wOf(ky!), b.bins) : null;
