@@ -74,7 +74,6 @@ export default function AuditPage() {
           onPage={(page, pageSize) => setPagination({ page, pageSize })}
           pageSizes={[25, 50, 100]}
           roomy
-          grid
           empty={t('empty')}
         />
       </Paper>

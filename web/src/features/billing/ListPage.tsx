@@ -69,7 +69,6 @@ export default function ListPage() {
           pageSizes={[25, 50, 100]}
           onOpen={(row) => navigate(invoicePath(String(row.id)))}
           roomy
-          grid
           empty={t('empty')}
         />
       </Paper>

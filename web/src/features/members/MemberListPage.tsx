@@ -125,7 +125,6 @@ export default function MemberListPage() {
           loading={isFetching && !data}
           pageSizes={[25, 50, 100]}
           initialPageSize={50}
-          grid
           empty={t('common.noResults')}
         />
       </Paper>

@@ -99,7 +99,6 @@ export default function ProjectListPage() {
           pageSizes={PAGE_SIZES}
           onPage={(page, pageSize) => setPaging({ page, pageSize })}
           roomy
-          grid
           empty={t('list.empty')}
         />
       </Paper>

@@ -71,7 +71,6 @@ export default function ListPage() {
           pageSizes={[25, 50, 100]}
           onOpen={(row) => navigate(detailsPath(String(row.id)))}
           roomy
-          grid
           empty={t('empty')}
         />
       </Paper>

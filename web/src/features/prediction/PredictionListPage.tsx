@@ -139,7 +139,6 @@ export default function PredictionListPage() {
           pageSizes={PAGE_SIZES}
           onPage={(page, pageSize) => setPagination({ page, pageSize })}
           roomy
-          grid
           empty={t('empty')}
         />
       </Paper>

@@ -172,7 +172,6 @@ export default function ProjectListPage() {
           pageSize={pageSize}
           pageSizes={PAGE_SIZES}
           onPage={(p, size) => update({ page: p + 1, page_size: size }, false)}
-          grid
           empty={t('noProjects')}
         />
       </Paper>

@@ -162,7 +162,6 @@ export default function ProjectListPage() {
           pageSizes={PAGE_SIZES}
           onPage={(page, pageSize) => setPagination({ page, pageSize })}
           roomy
-          grid
           empty={t('list.empty')}
         />
       </Paper>
