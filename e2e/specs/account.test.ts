@@ -188,7 +188,7 @@ test('account: register, verify by mail, complete registration, invite, accept, 
   await shot(page, '05-invite');
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
   await page.getByText(`Invitation sent to ${member}.`).waitFor();
-  await page.getByRole('gridcell', { name: member }).waitFor();
+  await page.getByRole('cell', { name: member }).waitFor();
 
   // The member accepts in another browser and is signed in.
   const other = await newPage();

@@ -32,15 +32,15 @@ test('an owner reads the audit log: sign-ins, a failed sign-in and an invitation
   await page.getByRole('link', { name: 'Audit log' }).click();
   await page.waitForURL(/\/audit$/);
   await page.getByRole('heading', { name: 'Audit log' }).waitFor();
-  await page.getByRole('grid').getByText('Member invited').waitFor();
-  await page.getByRole('grid').getByText('Sign-in failed').waitFor();
-  assert.equal(await page.getByRole('grid').getByText('Signed in', { exact: true }).count(), 2);
+  await page.getByRole('table', { name: 'Audit log' }).getByText('Member invited').waitFor();
+  await page.getByRole('table', { name: 'Audit log' }).getByText('Sign-in failed').waitFor();
+  assert.equal(await page.getByRole('table', { name: 'Audit log' }).getByText('Signed in', { exact: true }).count(), 2);
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'audit-01-en.png') });
 
   await page.getByLabel('Action').click();
   await page.getByRole('option', { name: 'Sign-in failed' }).click();
   await page.getByRole('listbox').waitFor({ state: 'detached' });
-  await page.getByRole('grid').getByText('Member invited').waitFor({ state: 'detached' });
+  await page.getByRole('table', { name: 'Audit log' }).getByText('Member invited').waitFor({ state: 'detached' });
   assert.equal(await page.getByRole('row').filter({ hasText: 'Sign-in failed' }).count(), 1);
   assert.equal(await page.getByRole('row').filter({ hasText: 'POST /account/api/auth/login' }).getByText('401').count(), 1);
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'audit-02-en-filtered.png') });
@@ -55,7 +55,7 @@ test('an owner reads the audit log: sign-ins, a failed sign-in and an invitation
   await signIn(ja, server, email, 'ja');
   await ja.goto(`${server.url}/audit`);
   await ja.getByRole('heading', { name: '監査ログ' }).waitFor();
-  await ja.getByRole('grid').getByText('メンバー招待').waitFor();
-  await ja.getByRole('grid').getByText('サインイン失敗').waitFor();
+  await ja.getByRole('table', { name: '監査ログ' }).getByText('メンバー招待').waitFor();
+  await ja.getByRole('table', { name: '監査ログ' }).getByText('サインイン失敗').waitFor();
   if (SHOTS) await ja.screenshot({ path: path.join(SHOTS, 'audit-03-ja.png') });
 });

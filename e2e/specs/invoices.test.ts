@@ -79,8 +79,8 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   await signIn(page, server, email);
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Invoices', { exact: true }).click();
   await page.waitForURL(/\/invoices$/);
-  await page.getByRole('gridcell', { name: 'Power output API' }).waitFor();
-  await page.getByRole('gridcell', { name: 'Forecast API' }).waitFor();
+  await page.getByRole('cell', { name: 'Power output API' }).waitFor();
+  await page.getByRole('cell', { name: 'Forecast API' }).waitFor();
   assert.equal(await page.locator('[data-state="billed"]').count(), 2);
   await shot(page, '01-list');
 
@@ -185,7 +185,7 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   await page.goto(`${server.url}/invoices`);
   await page.getByTestId('state-filter').click();
   await page.getByRole('option', { name: 'Cleared' }).click();
-  await page.getByRole('gridcell', { name: 'Forecast API' }).waitFor();
+  await page.getByRole('cell', { name: 'Forecast API' }).waitFor();
   assert.equal(await page.locator('[data-state="cleared"]').count(), 2);
 
   // In Japanese.

@@ -38,7 +38,7 @@ test('a member sets a photo on the profile and it shows in the top bar and the m
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'photo-01-profile.png') });
 
   await page.goto(`${server.url}/users`);
-  await page.getByRole('gridcell', { name: 'Emi Kato' }).locator('img').waitFor();
+  await page.getByRole('cell', { name: 'Emi Kato' }).locator('img').waitFor();
   if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'photo-02-members.png') });
 
   await page.goto(`${server.url}/profile`);

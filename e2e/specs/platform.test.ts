@@ -128,7 +128,7 @@ test('hosted APIs: publish a regression model, approve as administrator, create 
   await page.getByText('稼働中').first().waitFor();
   await shot(page, '05-details-ja');
   await page.goto(`${server.url}/platform`);
-  await page.getByRole('gridcell', { name: 'Power output API' }).waitFor();
+  await page.getByRole('cell', { name: 'Power output API' }).waitFor();
   await shot(page, '06-list-ja');
   await page.goto(`${server.url}/platform/new`);
   await page.getByTestId('price-total').waitFor();

@@ -101,8 +101,8 @@ test("statistical analysis: Welch's t-test with a category split, from the list 
 
   // The list shows it as done; then it is deleted from its page.
   await page.goto(`${server.url}/statistical-analysis?state=done`);
-  await page.getByRole('gridcell', { name: 'Luminosity by steel type' }).waitFor();
-  await page.getByRole('gridcell', { name: fourDigits(ref.p) }).waitFor();
+  await page.getByRole('cell', { name: 'Luminosity by steel type' }).waitFor();
+  await page.getByRole('cell', { name: fourDigits(ref.p) }).waitFor();
   await page.getByRole('link', { name: 'Luminosity by steel type' }).click();
   await page.getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();

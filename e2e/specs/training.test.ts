@@ -155,7 +155,7 @@ test('training: a regression project with auto-tune to its report, a prediction 
 
   // The list shows both projects.
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Training', { exact: true }).first().click();
-  await page.getByRole('gridcell', { name: /Concrete strength/ }).first().waitFor();
+  await page.getByRole('cell', { name: /Concrete strength/ }).first().waitFor();
   await shot('11-list');
 
   // The report page and its PDF in Japanese.

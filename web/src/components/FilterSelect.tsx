@@ -14,7 +14,7 @@ type Props<V extends string> = {
   testId?: string;
 };
 
-/** A list page's one-choice filter (state, status, action) with an "all" option first. */
+/** A list page's one-choice filter (state, status, action) with an "all" option first, in the bar of ListPage. */
 export default function FilterSelect<V extends string>({ label, allLabel, allValue, value, values, labelOf, onChange, minWidth = 220, testId }: Props<V>) {
   return (
     <TextField
@@ -23,7 +23,7 @@ export default function FilterSelect<V extends string>({ label, allLabel, allVal
       label={label}
       value={value}
       onChange={(e) => onChange(e.target.value as V)}
-      sx={{ mb: 2, minWidth }}
+      sx={{ minWidth }}
       data-testid={testId}
       // The "all" option may have the empty value: show it anyway, under a raised label.
       slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true, ...(testId ? { inputProps: { 'data-testid': `${testId}-input` } } : {}) } }}

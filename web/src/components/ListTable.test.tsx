@@ -14,20 +14,20 @@ const COLUMNS: ListColumn<Row>[] = [
   { field: 'name', headerName: 'Name', sortable: true },
   { field: 'size', headerName: 'Size', sortable: true, numeric: true, render: (r) => `${r.size} MB`, sortValue: (r) => r.size },
 ];
-const names = () => screen.getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('gridcell')[0].textContent);
+const names = () => screen.getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell')[0].textContent);
 
 describe('ListTable', () => {
   it('pages and sorts a list loaded whole, ascending → descending → as given, and opens a row', async () => {
     const onOpen = vi.fn();
-    render(<ListTable label="Things" rows={ROWS} rowKey={(r) => r.id} columns={COLUMNS} pageSizes={[10, 25]} initialPageSize={10} onOpen={onOpen} grid empty="Nothing" />);
-    expect(screen.getByRole('grid', { name: 'Things' })).toBeInTheDocument();
+    render(<ListTable label="Things" rows={ROWS} rowKey={(r) => r.id} columns={COLUMNS} pageSizes={[10, 25]} initialPageSize={10} onOpen={onOpen} empty="Nothing" />);
+    expect(screen.getByRole('table', { name: 'Things' })).toBeInTheDocument();
     expect(names()).toHaveLength(10);
     expect(screen.getByText('1–10 of 30')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Go to next page' }));
     expect(names()[0]).toBe('Item 10');
     await userEvent.click(screen.getByRole('button', { name: 'Size' }));
     await userEvent.click(screen.getByRole('button', { name: 'Go to previous page' }));
-    const sizes = () => screen.getAllByRole('gridcell').flatMap((c) => (c.textContent?.endsWith('MB') ? [c.textContent] : []));
+    const sizes = () => screen.getAllByRole('cell').flatMap((c) => (c.textContent?.endsWith('MB') ? [c.textContent] : []));
     expect(sizes()).toEqual(['0 MB', '1 MB', '2 MB', '3 MB', '4 MB', '5 MB', '6 MB', '7 MB', '8 MB', '9 MB']);
     await userEvent.click(screen.getByRole('button', { name: 'Size' }));
     expect(sizes()[0]).toBe('29 MB');

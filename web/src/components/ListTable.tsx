@@ -68,9 +68,6 @@ interface Props<T> {
   onOpen?: (row: T) => void;
   /** Taller rows (the project lists) rather than the small ones. */
   roomy?: boolean;
-  /** Announced as an interactive grid (roles grid, row, gridcell: as the DataGrid did for the project, member,
-   * audit, invoice and hosted-API lists) rather than a table. */
-  grid?: boolean;
   /** What an empty list says: a text is centred and muted. */
   empty: ReactNode;
 }
@@ -111,13 +108,12 @@ export default function ListTable<T>(p: Props<T>) {
     return setSort(sort.direction === 'asc' ? { field, direction: 'desc' } : null);
   };
   const span = p.columns.length + (p.actions ? 1 : 0);
-  const cellRole = p.grid ? 'gridcell' : undefined;
   const rowSx = { ...(p.roomy ? { height: 52 } : {}), ...(p.onOpen ? { cursor: 'pointer' } : {}) };
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Box sx={{ height: 4 }}>{p.loading && <LinearProgress aria-label={t('common.loading')} />}</Box>
       <TableContainer sx={{ flex: 1 }}>
-        <Table size="small" stickyHeader aria-label={p.label} role={p.grid ? 'grid' : undefined}>
+        <Table size="small" stickyHeader aria-label={p.label}>
           <TableHead>
             <TableRow sx={p.roomy ? { height: 56 } : undefined}>
               {p.columns.map((c) => (
@@ -145,14 +141,14 @@ export default function ListTable<T>(p: Props<T>) {
           </TableHead>
           <TableBody>
             {shown.map((row) => (
-              <TableRow key={p.rowKey(row)} hover sx={rowSx} role={p.grid ? 'row' : undefined} onClick={p.onOpen ? () => p.onOpen!(row) : undefined}>
+              <TableRow key={p.rowKey(row)} hover sx={rowSx} onClick={p.onOpen ? () => p.onOpen!(row) : undefined}>
                 {p.columns.map((c) => (
-                  <TableCell key={c.field} align={c.numeric ? 'right' : 'left'} role={cellRole} sx={c.width ? { whiteSpace: 'nowrap' } : undefined}>
+                  <TableCell key={c.field} align={c.numeric ? 'right' : 'left'} sx={c.width ? { whiteSpace: 'nowrap' } : undefined}>
                     {c.render ? c.render(row) : String((row as Record<string, unknown>)[c.field] ?? '')}
                   </TableCell>
                 ))}
                 {p.actions && (
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap', py: 0 }} role={cellRole}>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap', py: 0 }}>
                     {p.actions(row).map((a) => (
                       <Tooltip key={a.key} title={a.label}>
                         <IconButton
@@ -174,7 +170,7 @@ export default function ListTable<T>(p: Props<T>) {
             ))}
             {!p.loading && shown.length === 0 && (
               <TableRow>
-                <TableCell colSpan={span} sx={{ height: 200, border: 0 }} role={cellRole}>
+                <TableCell colSpan={span} sx={{ height: 200, border: 0 }}>
                   {typeof p.empty === 'string' ? (
                     <Typography color="text.secondary" sx={{ textAlign: 'center' }}>
                       {p.empty}

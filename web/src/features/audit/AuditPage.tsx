@@ -1,17 +1,18 @@
 import Alert from '@mui/material/Alert';
 import Chip from '@mui/material/Chip';
-import Paper from '@mui/material/Paper';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
 import FilterSelect from '../../components/FilterSelect';
-import ListTable, { type ListColumn } from '../../components/ListTable';
+import ListPage from '../../components/ListPage';
+import type { ListColumn } from '../../components/ListTable';
 import PageHeader from '../../components/PageHeader';
+import { useListPage } from '../../components/useListPage';
 import { formatDateTime } from '../../lib/format';
 import { ACTIONS, type AuditEvent, useAudit } from './api';
 
 const NS = 'audit';
+const PAGE_SIZES = [25, 50, 100];
 
 function ActionChip({ action }: { action: string }) {
   const { t } = useTranslation(NS);
@@ -21,12 +22,12 @@ function ActionChip({ action }: { action: string }) {
 
 export default function AuditPage() {
   const { t } = useTranslation(NS);
-  usePageTitle(t('title'));
   const { data: me } = useMe();
   const allowed = me?.role === 'owner' || me?.role === 'admin';
-  const [action, setAction] = useState('');
-  const [pagination, setPagination] = useState({ page: 0, pageSize: 50 });
-  const list = useAudit(pagination.page + 1, pagination.pageSize, action);
+  const list = useListPage({ pageSizes: PAGE_SIZES, defaultPageSize: 50 });
+  const action = list.filter('action', ACTIONS);
+  const result = useAudit(list.params.page, list.params.page_size, action);
+  usePageTitle(t('title'));
   const columns: ListColumn<AuditEvent>[] = [
     { field: 'created_at', headerName: t('col.time'), width: 160, render: (e) => formatDateTime(e.created_at) },
     { field: 'actor_email', headerName: t('col.who'), minWidth: 180 },
@@ -45,39 +46,29 @@ export default function AuditPage() {
     );
   }
   return (
-    <>
-      <PageHeader title={t('title')} subtitle={t('subtitle')} />
-      <FilterSelect
-        label={t('filter')}
-        allLabel={t('all')}
-        allValue=""
-        value={action}
-        values={ACTIONS}
-        labelOf={(a) => t(`action.${a}`)}
-        onChange={(a) => {
-          setAction(a);
-          setPagination((p) => ({ ...p, page: 0 }));
-        }}
-        minWidth={240}
-        testId="audit-filter"
-      />
-      <Paper variant="outlined" sx={{ height: 620 }}>
-        <ListTable
-          label={t('title')}
-          rows={list.data?.items}
-          rowKey={(e) => String(e.id)}
-          total={list.data?.total ?? 0}
-          columns={columns}
-          loading={list.isFetching}
-          page={pagination.page}
-          pageSize={pagination.pageSize}
-          onPage={(page, pageSize) => setPagination({ page, pageSize })}
-          pageSizes={[25, 50, 100]}
-          roomy
-          grid
-          empty={t('empty')}
+    <ListPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      list={list}
+      filters={
+        <FilterSelect
+          label={t('filter')}
+          allLabel={t('all')}
+          allValue=""
+          value={action}
+          values={ACTIONS}
+          labelOf={(a) => t(`action.${a}`)}
+          onChange={(a) => list.setFilter('action', a)}
+          minWidth={240}
+          testId="audit-filter"
         />
-      </Paper>
-    </>
+      }
+      result={result}
+      columns={columns}
+      rowKey={(e) => String(e.id)}
+      roomy
+      sx={{ height: 620 }}
+      empty={t('empty')}
+    />
   );
 }

@@ -1,23 +1,19 @@
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import { usePageTitle } from '../../app/pageTitle';
+import { Link as RouterLink } from 'react-router';
 import FilterSelect from '../../components/FilterSelect';
-import ListTable, { type ListColumn } from '../../components/ListTable';
-import PageHeader from '../../components/PageHeader';
+import ListPage from '../../components/ListPage';
+import type { ListColumn } from '../../components/ListTable';
 import { formatDateTime } from '../../lib/format';
 import { type Invoice, type InvoiceState, money, STATES, useInvoices, useIsPlatformAdmin } from './api';
 import { invoicePath, NS, StateChip } from './common';
 
 /** SPEC §2 'Other': the invoices list with the state filter (all, billed, pending confirmation, cleared, overdue). */
-export default function ListPage() {
+export default function InvoiceListPage() {
   const { t, i18n } = useTranslation(NS);
-  usePageTitle(t('title'));
-  const navigate = useNavigate();
   const [state, setState] = useState<InvoiceState | 'all'>('all');
-  const list = useInvoices(state);
+  const invoices = useInvoices(state);
   const admin = useIsPlatformAdmin();
   const m = (v: number, row: Invoice) => money(v, row.currency, i18n.language);
   const period = (row: Invoice) => `${row.bill_from} – ${row.bill_to}`;
@@ -32,47 +28,42 @@ export default function ListPage() {
     { field: 'state', headerName: t('col.state'), sortable: true, width: 160, render: (row) => <StateChip state={row.state} /> },
   ];
   return (
-    <>
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle')}
-        actions={
-          <>
-            {admin.data?.platform_admin && (
-              <Button component={RouterLink} to="/admin/billing" variant="outlined">
-                {t('adminLink')}
-              </Button>
-            )}
-            <Button component={RouterLink} to="/wallet" variant="outlined">
-              {t('walletLink')}
+    <ListPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      actions={
+        <>
+          {admin.data?.platform_admin && (
+            <Button component={RouterLink} to="/admin/billing" variant="outlined">
+              {t('adminLink')}
             </Button>
-          </>
-        }
-      />
-      <FilterSelect
-        label={t('filter')}
-        allLabel={t('all')}
-        allValue="all"
-        value={state}
-        values={STATES}
-        labelOf={(s) => t(`state.${s}`)}
-        onChange={setState}
-        testId="state-filter"
-      />
-      <Paper variant="outlined" sx={{ height: 520 }}>
-        <ListTable
-          label={t('title')}
-          rows={list.data?.items}
-          rowKey={(row) => String(row.id)}
-          columns={columns}
-          loading={list.isLoading}
-          pageSizes={[25, 50, 100]}
-          onOpen={(row) => navigate(invoicePath(String(row.id)))}
-          roomy
-          grid
-          empty={t('empty')}
+          )}
+          <Button component={RouterLink} to="/wallet" variant="outlined">
+            {t('walletLink')}
+          </Button>
+        </>
+      }
+      filters={
+        <FilterSelect
+          label={t('filter')}
+          allLabel={t('all')}
+          allValue="all"
+          value={state}
+          values={STATES}
+          labelOf={(s) => t(`state.${s}`)}
+          onChange={setState}
+          testId="state-filter"
         />
-      </Paper>
-    </>
+      }
+      result={invoices}
+      columns={columns}
+      rowKey={(row) => String(row.id)}
+      rowPath={(row) => invoicePath(String(row.id))}
+      openOnClick
+      pageSizes={[25, 50, 100]}
+      roomy
+      sx={{ height: 520 }}
+      empty={t('empty')}
+    />
   );
 }

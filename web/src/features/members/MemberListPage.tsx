@@ -8,15 +8,12 @@ import { useState } from 'react';
 import { useMe } from '../../api/me';
 import InviteDialog from './InviteDialog';
 import { RoleSelect, StatusSelect, useMemberChange } from './MemberActions';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import type { Member } from '../../api/types';
 import ConfirmDialog from '../../components/ConfirmDialog';
-import ListTable, { type ListColumn } from '../../components/ListTable';
+import ListPage, { RowLink } from '../../components/ListPage';
+import type { ListColumn } from '../../components/ListTable';
 import MemberAvatar from '../../components/MemberAvatar';
-import PageHeader from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/format';
 import { cancelInvitation, memberName, useMembers } from './api';
 
@@ -28,7 +25,7 @@ export function StatusChip({ status }: { status: string }) {
 
 export default function MemberListPage() {
   const { t } = useTranslation();
-  const { data, isFetching } = useMembers();
+  const members = useMembers();
   const { data: me } = useMe();
   const [inviting, setInviting] = useState(false);
   const change = useMemberChange();
@@ -47,9 +44,7 @@ export default function MemberListPage() {
       render: (row) => (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, height: '100%' }}>
           <MemberAvatar person={row} size={24} />
-          <Link component={RouterLink} to={`/users/${encodeURIComponent(row.id)}`} underline="hover">
-            {memberName(row)}
-          </Link>
+          <RowLink to={`/users/${encodeURIComponent(row.id)}`}>{memberName(row)}</RowLink>
         </Box>
       ),
     },
@@ -91,18 +86,25 @@ export default function MemberListPage() {
     }
   };
   return (
-    <>
-      <PageHeader
-        title={t('pages.members')}
-        subtitle={t('members.subtitle')}
-        actions={
-          manager ? (
-            <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setInviting(true)}>
-              {t('members.invite')}
-            </Button>
-          ) : undefined
-        }
-      />
+    <ListPage
+      title={t('pages.members')}
+      subtitle={t('members.subtitle')}
+      actions={
+        manager ? (
+          <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setInviting(true)}>
+            {t('members.invite')}
+          </Button>
+        ) : undefined
+      }
+      result={members}
+      columns={columns}
+      rowKey={(row) => row.id}
+      rowActions={manager ? actions : undefined}
+      pageSizes={[25, 50, 100]}
+      initialPageSize={50}
+      sx={{ height: 'calc(100vh - 210px)', minHeight: 360 }}
+      empty={t('common.noResults')}
+    >
       <InviteDialog open={inviting} onClose={() => setInviting(false)} canGrantOwner={isOwner} />
       {change.dialog}
       <ConfirmDialog
@@ -115,20 +117,6 @@ export default function MemberListPage() {
         onConfirm={() => void confirmCancel()}
         onClose={() => setCancelling(null)}
       />
-      <Paper variant="outlined" sx={{ height: 'calc(100vh - 210px)', minHeight: 360 }}>
-        <ListTable
-          label={t('pages.members')}
-          rows={data?.items}
-          rowKey={(row) => row.id}
-          columns={columns}
-          actions={manager ? actions : undefined}
-          loading={isFetching && !data}
-          pageSizes={[25, 50, 100]}
-          initialPageSize={50}
-          grid
-          empty={t('common.noResults')}
-        />
-      </Paper>
-    </>
+    </ListPage>
   );
 }

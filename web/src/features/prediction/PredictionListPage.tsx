@@ -5,23 +5,17 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
-import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
-import PageHeader from '../../components/PageHeader';
-import ListTable, { type ListAction, type ListColumn, PAGE_SIZES } from '../../components/ListTable';
-import SearchField from '../../components/SearchField';
-import { useConfirmedAction } from '../../components/useConfirmedAction';
+import { useNavigate } from 'react-router';
+import ListPage, { RowLink } from '../../components/ListPage';
+import type { ListColumn } from '../../components/ListTable';
+import { useListPage } from '../../components/useListPage';
 import { formatDateTime } from '../../lib/format';
-import { useDebounced } from '../../lib/useDebounced';
 import { type ListedProject, useProjectList } from '../training/api';
 import { deletePrediction, downloadPredictions, type Prediction, reportPath, usePredictions } from './api';
 
@@ -64,40 +58,13 @@ function NewPredictionDialog({ onClose }: { onClose: () => void }) {
 
 export default function PredictionListPage() {
   const { t } = useTranslation(NS);
-  const navigate = useNavigate();
   const qc = useQueryClient();
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 400);
-  const [pagination, setPagination] = useState({ page: 0, pageSize: 20 });
+  const list = useListPage();
+  const result = usePredictions(list.params.query, list.params.page, list.params.page_size);
   const [creating, setCreating] = useState(false);
-  const confirm = useConfirmedAction();
-  const { data, isFetching } = usePredictions(query, pagination.page + 1, pagination.pageSize);
-
-  const askDelete = (row: Prediction) =>
-    confirm.ask({
-      title: t('report.deleteTitle'),
-      text: t('report.deleteText', { name: row.name }),
-      confirmLabel: t('actions.delete'),
-      destructive: true,
-      run: async () => {
-        await deletePrediction(row.id);
-        await qc.invalidateQueries({ queryKey: ['prediction'] });
-      },
-      done: t('report.deleted'),
-    });
 
   const columns: ListColumn<Prediction>[] = [
-    {
-      field: 'name',
-      headerName: t('fields.name'),
-      sortable: true,
-      minWidth: 180,
-      render: (row) => (
-        <Link component={RouterLink} to={reportPath(row)} underline="hover" sx={{ fontWeight: 500 }}>
-          {row.name}
-        </Link>
-      ),
-    },
+    { field: 'name', headerName: t('fields.name'), sortable: true, minWidth: 180, render: (row) => <RowLink to={reportPath(row)}>{row.name}</RowLink> },
     { field: 'project_name', headerName: t('fields.project'), sortable: true, minWidth: 130 },
     { field: 'project_type', headerName: t('fields.type'), sortable: true, width: 160, render: (row) => t(`types.${row.project_type}`, { ns: 'training' }) },
     { field: 'model_key', headerName: t('fields.model'), sortable: true, width: 150 },
@@ -105,46 +72,39 @@ export default function PredictionListPage() {
     { field: 'state', headerName: t('fields.state'), sortable: true, width: 110, render: (row) => <PredictionState state={row.state} /> },
     { field: 'created_at', headerName: t('fields.created'), sortable: true, width: 150, render: (row) => formatDateTime(row.created_at) },
   ];
-  const actions = (row: Prediction): ListAction<Prediction>[] => [
-    { key: 'open', icon: <OpenInBrowserIcon />, label: t('actions.open'), onClick: () => navigate(reportPath(row)) },
-    { key: 'dl', icon: <DownloadIcon />, label: t('actions.download'), disabled: row.state !== 'done', onClick: () => void downloadPredictions(row) },
-    { key: 'del', icon: <DeleteOutlineIcon />, label: t('actions.delete'), onClick: () => askDelete(row) },
-  ];
 
   return (
-    <>
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle')}
-        actions={
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
-            {t('new')}
-          </Button>
-        }
-      />
-      <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5 }}>
-        <SearchField label={t('search')} value={search} onChange={setSearch} fullWidth />
-      </Paper>
-      <Paper variant="outlined" sx={{ height: 560 }}>
-        <ListTable
-          label={t('title')}
-          rows={data?.items}
-          rowKey={(r) => r.id}
-          columns={columns}
-          actions={actions}
-          loading={isFetching && !data}
-          total={data?.total ?? 0}
-          page={pagination.page}
-          pageSize={pagination.pageSize}
-          pageSizes={PAGE_SIZES}
-          onPage={(page, pageSize) => setPagination({ page, pageSize })}
-          roomy
-          grid
-          empty={t('empty')}
-        />
-      </Paper>
+    <ListPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      actions={
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+          {t('new')}
+        </Button>
+      }
+      list={list}
+      searchLabel={t('search')}
+      result={result}
+      columns={columns}
+      rowKey={(r) => r.id}
+      rowPath={reportPath}
+      rowActions={(row) => [{ key: 'dl', icon: <DownloadIcon fontSize="small" />, label: t('actions.download'), disabled: row.state !== 'done', onClick: () => void downloadPredictions(row) }]}
+      remove={{
+        label: t('actions.delete'),
+        confirm: (row) => ({
+          title: t('report.deleteTitle'),
+          text: t('report.deleteText', { name: row.name }),
+          run: async () => {
+            await deletePrediction(row.id);
+            await qc.invalidateQueries({ queryKey: ['prediction'] });
+          },
+          done: t('report.deleted'),
+        }),
+      }}
+      roomy
+      empty={t('empty')}
+    >
       {creating && <NewPredictionDialog onClose={() => setCreating(false)} />}
-      {confirm.dialog}
-    </>
+    </ListPage>
   );
 }

@@ -1,7 +1,6 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
@@ -10,20 +9,17 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
-import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import ReplayIcon from '@mui/icons-material/Replay';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { isOneOf, type Dataset } from '../../api/types';
-import { usePageTitle } from '../../app/pageTitle';
-import PageHeader from '../../components/PageHeader';
-import ListTable, { type ListAction, type ListColumn, PAGE_SIZES } from '../../components/ListTable';
-import SearchField from '../../components/SearchField';
+import type { Dataset } from '../../api/types';
+import ListPage, { RowLink } from '../../components/ListPage';
+import type { ListAction, ListColumn } from '../../components/ListTable';
+import { useListPage } from '../../components/useListPage';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime, formatInteger } from '../../lib/format';
-import { useUrlListState } from '../../lib/useUrlListState';
 import { useAllDatasets } from '../datasets/api';
 import { downloadResult, downloadSummary, type Project, runProject, STATES, statKeys, useProjects, useStateCounts } from './api';
 import DeleteProjectDialog from './DeleteProjectDialog';
@@ -87,14 +83,12 @@ function NewTestCard() {
 /** /statistical-analysis: the projects by state, with a way to start a test on a dataset. */
 export default function ProjectListPage() {
   const { t, i18n } = useTranslation(NS);
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
-  usePageTitle(t('title'));
-  const { params, search, setSearch, query, page, pageSize, update } = useUrlListState(PAGE_SIZES);
-  const state = params.get('state') ?? '';
+  const list = useListPage();
+  const state = list.filter('state', STATES);
   const [deleting, setDeleting] = useState<Project | null>(null);
 
-  const { data, isFetching } = useProjects({ state: isOneOf(STATES, state) ? state : '', query, page: page + 1, page_size: pageSize });
+  const result = useProjects({ ...list.params, state });
   const counts = useStateCounts().data?.counts;
   const lang = i18n.language === 'ja' ? 'ja' : 'en';
 
@@ -106,19 +100,10 @@ export default function ProjectListPage() {
     },
   });
   const download = useMutation({ mutationFn: (p: Project) => downloadResult(p, 'csv', lang) });
-  const summary = useMutation({ mutationFn: () => downloadSummary((data?.items ?? []).map((p) => p.id)) });
+  const summary = useMutation({ mutationFn: () => downloadSummary((result.data?.items ?? []).map((p) => p.id)) });
 
   const columns: ListColumn<Project>[] = [
-    {
-      field: 'name',
-      headerName: t('columns.name'),
-      minWidth: 160,
-      render: (row) => (
-        <Link component={RouterLink} to={detailsPath(row.id)} underline="hover" sx={{ fontWeight: 500 }}>
-          {row.name}
-        </Link>
-      ),
-    },
+    { field: 'name', headerName: t('columns.name'), minWidth: 160, render: (row) => <RowLink to={detailsPath(row.id)}>{row.name}</RowLink> },
     { field: 'test_type', headerName: t('columns.test'), minWidth: 150, render: (row) => methodLabel(t, row.test_type, row.summary?.method) },
     { field: 'dataset_name', headerName: t('columns.dataset'), minWidth: 110 },
     { field: 'variables', headerName: t('columns.variables'), minWidth: 140, render: (row) => variablesText(row) },
@@ -128,55 +113,43 @@ export default function ProjectListPage() {
     { field: 'created_at', headerName: t('columns.createdAt'), width: 132, render: (row) => formatDateTime(row.created_at) },
   ];
   const actions = (row: Project): ListAction<Project>[] => [
-    { key: 'open', icon: <OpenInBrowserIcon />, label: t('common.open', { ns: 'translation' }), onClick: () => navigate(detailsPath(row.id)) },
-    { key: 'rerun', icon: <ReplayIcon />, label: t('details.rerun'), disabled: row.state === 'running', onClick: () => rerun.mutate(row) },
-    { key: 'csv', icon: <DownloadIcon />, label: t('details.downloadCsv'), disabled: !row.summary, onClick: () => download.mutate(row) },
-    { key: 'delete', icon: <DeleteOutlineIcon />, label: t('details.delete'), onClick: () => setDeleting(row) },
+    { key: 'rerun', icon: <ReplayIcon fontSize="small" />, label: t('details.rerun'), disabled: row.state === 'running', onClick: () => rerun.mutate(row) },
+    { key: 'csv', icon: <DownloadIcon fontSize="small" />, label: t('details.downloadCsv'), disabled: !row.summary, onClick: () => download.mutate(row) },
+    // its own dialog, shared with the project page (it forgets the project's queries)
+    { key: 'delete', icon: <DeleteOutlineIcon fontSize="small" />, label: t('details.delete'), onClick: () => setDeleting(row) },
   ];
 
   const tabLabel = (key: string) => `${t(`tabs.${key || 'all'}`)}${counts ? ` (${counts[key || 'all'] ?? 0})` : ''}`;
 
   return (
-    <>
-      <PageHeader
-        title={t('title')}
-        subtitle={t('listSubtitle')}
-        actions={
-          <Button variant="outlined" startIcon={<DownloadIcon />} disabled={!data?.items.length || summary.isPending} onClick={() => summary.mutate()}>
-            {t('downloadSummary')}
-          </Button>
-        }
-      />
-      <NewTestCard />
-      <Paper variant="outlined" sx={{ mb: 1.5 }}>
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap', px: 1.5 }}>
-          <Tabs value={state} onChange={(_, v: string) => update({ state: v })} aria-label={t('columns.state')} variant="scrollable" sx={{ flex: 1, minWidth: 280 }}>
-            <Tab value="" label={tabLabel('')} />
-            {STATES.map((s) => (
-              <Tab key={s} value={s} label={tabLabel(s)} />
-            ))}
-          </Tabs>
-          <SearchField label={t('search')} value={search} onChange={setSearch} sx={{ minWidth: 240, my: 1 }} />
-        </Box>
-      </Paper>
-      <Paper variant="outlined" sx={{ height: 'calc(100vh - 420px)', minHeight: 360 }}>
-        <ListTable
-          label={t('title')}
-          rows={data?.items}
-          rowKey={(r) => r.id}
-          columns={columns}
-          actions={actions}
-          total={data?.total ?? 0}
-          loading={isFetching && !data}
-          page={page}
-          pageSize={pageSize}
-          pageSizes={PAGE_SIZES}
-          onPage={(p, size) => update({ page: p + 1, page_size: size }, false)}
-          grid
-          empty={t('noProjects')}
-        />
-      </Paper>
+    <ListPage
+      title={t('title')}
+      subtitle={t('listSubtitle')}
+      actions={
+        <Button variant="outlined" startIcon={<DownloadIcon />} disabled={!result.data?.items.length || summary.isPending} onClick={() => summary.mutate()}>
+          {t('downloadSummary')}
+        </Button>
+      }
+      lead={<NewTestCard />}
+      list={list}
+      searchLabel={t('search')}
+      filters={
+        <Tabs value={state} onChange={(_, v: string) => list.setFilter('state', v)} aria-label={t('columns.state')} variant="scrollable" sx={{ flex: 1, minWidth: 280 }}>
+          <Tab value="" label={tabLabel('')} />
+          {STATES.map((s) => (
+            <Tab key={s} value={s} label={tabLabel(s)} />
+          ))}
+        </Tabs>
+      }
+      result={result}
+      columns={columns}
+      rowKey={(r) => r.id}
+      rowPath={(row) => detailsPath(row.id)}
+      rowActions={actions}
+      sx={{ height: 'calc(100vh - 420px)', minHeight: 360 }}
+      empty={t('noProjects')}
+    >
       <DeleteProjectDialog project={deleting} onClose={() => setDeleting(null)} />
-    </>
+    </ListPage>
   );
 }

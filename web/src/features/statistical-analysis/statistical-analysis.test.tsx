@@ -80,7 +80,7 @@ describe('statistical analysis pages', () => {
     });
     const { router } = renderApp('/statistical-analysis');
     expect(await screen.findByRole('link', { name: 'Sleep, Welch' })).toHaveAttribute('href', '/statistical-analysis/details/p1');
-    expect(screen.getByRole('gridcell', { name: '0.07939' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '0.07939' })).toBeInTheDocument();
     expect(screen.getByText("Welch's two-sample t-test")).toBeInTheDocument();
     await userEvent.click(screen.getByRole('tab', { name: 'Failed (1)' }));
     await waitFor(() => expect(calls.some((c) => c.path === '/api/statistical/analysis/projects' && c.url.searchParams.get('state') === 'failed')).toBe(true));

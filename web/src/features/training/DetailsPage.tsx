@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
@@ -18,7 +17,7 @@ import { useProjectActions } from '../../components/useProjectActions';
 import { showSnackbar } from '../../lib/feedback';
 import { tableProjects, trainingKeys, trainProject, useTableProject } from './api';
 import { ModelsSection, SettingsSection } from './detailsSections';
-import { NS, StateChip } from './labels';
+import { NS, RunErrorAlert, StateChip } from './labels';
 
 /** A project: its settings, the Train button, progress while it trains, and the model list with metrics. */
 export default function DetailsPage() {
@@ -89,18 +88,7 @@ export default function DetailsPage() {
           <LinearProgress variant="determinate" value={p.job.progress * 100} aria-label={t('details.progress')} />
         </Paper>
       )}
-      {p.training_state === 'failed' && p.job?.state === 'cancelled' ? (
-        <Alert severity="info" sx={{ mb: 2 }}>
-          {t('details.stoppedRun')}
-        </Alert>
-      ) : (
-        p.training_state === 'failed' &&
-        p.error && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {t('details.failedRun')}: {p.error}
-          </Alert>
-        )
-      )}
+      {p.training_state === 'failed' && <RunErrorAlert error={p.error} jobState={p.job?.state} />}
       <SettingsSection p={p} />
       <ModelsSection p={p} />
       {dialog}

@@ -4,24 +4,18 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
-import OpenInBrowserIcon from '@mui/icons-material/OpenInBrowser';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { Dataset } from '../../api/types';
-import ListTable, { type ListAction, type ListColumn, PAGE_SIZES } from '../../components/ListTable';
-import PageHeader from '../../components/PageHeader';
-import SearchField from '../../components/SearchField';
-import { useConfirmedAction } from '../../components/useConfirmedAction';
+import ListPage, { RowLink } from '../../components/ListPage';
+import type { ListColumn } from '../../components/ListTable';
+import { useListPage } from '../../components/useListPage';
 import { formatDateTime, formatInteger } from '../../lib/format';
-import { useDebounced } from '../../lib/useDebounced';
 import { useAllDatasets } from '../datasets/api';
 import { deleteProject, detailsPath, isImageProject, isProjectType, metricOf, NEW_PROJECT_TYPES, type ListedProject, type ProjectType, registerPath, useProjectList } from './api';
 import { formatMetric, NS, PRIMARY_METRICS, StateChip } from './labels';
@@ -73,28 +67,11 @@ export function NewProjectDialog({ open, onClose, initialType }: { open: boolean
 
 export default function ProjectListPage() {
   const { t } = useTranslation(NS);
-  const navigate = useNavigate();
   const qc = useQueryClient();
-  const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 400);
-  const [type, setType] = useState('');
-  const [pagination, setPagination] = useState({ page: 0, pageSize: 20 });
+  const list = useListPage();
+  const type = list.filter('project_type', NEW_PROJECT_TYPES);
+  const result = useProjectList(list.params.query, type, list.params.page, list.params.page_size);
   const [creating, setCreating] = useState(false);
-  const confirm = useConfirmedAction();
-  const { data, isFetching } = useProjectList(query, type, pagination.page + 1, pagination.pageSize);
-
-  const askDelete = (row: ListedProject) =>
-    confirm.ask({
-      title: t('details.deleteTitle'),
-      text: t('details.deleteText', { name: row.name }),
-      confirmLabel: t('list.delete'),
-      destructive: true,
-      run: async () => {
-        await deleteProject(row.project_type, row.project_id);
-        await qc.invalidateQueries({ queryKey: ['training'] });
-      },
-      done: t('details.deleted'),
-    });
 
   const best = (row: ListedProject) => {
     const m = row.models.find((x) => x.model_key === row.best_model_key);
@@ -103,17 +80,7 @@ export default function ProjectListPage() {
     return `${m.model_key} · ${t(`metrics.${k}`)} ${formatMetric(metricOf(m, k))}`;
   };
   const columns: ListColumn<ListedProject>[] = [
-    {
-      field: 'name',
-      headerName: t('list.name'),
-      sortable: true,
-      minWidth: 160,
-      render: (row) => (
-        <Link component={RouterLink} to={detailsPath(row.project_type, row.project_id)} underline="hover" sx={{ fontWeight: 500 }}>
-          {row.name}
-        </Link>
-      ),
-    },
+    { field: 'name', headerName: t('list.name'), sortable: true, minWidth: 160, render: (row) => <RowLink to={detailsPath(row.project_type, row.project_id)}>{row.name}</RowLink> },
     { field: 'project_type', headerName: t('list.type'), sortable: true, width: 170, render: (row) => t(`types.${row.project_type}`) },
     { field: 'parent_dataset_name', headerName: t('list.dataset'), sortable: true, minWidth: 130 },
     { field: 'training_state', headerName: t('list.state'), sortable: true, width: 130, render: (row) => <StateChip state={row.training_state} /> },
@@ -121,25 +88,20 @@ export default function ProjectListPage() {
     { field: 'best_model_key', headerName: t('list.best'), sortable: true, minWidth: 170, render: best, sortValue: best },
     { field: 'created_at', headerName: t('list.created'), sortable: true, width: 150, render: (row) => formatDateTime(row.created_at) },
   ];
-  const actions = (row: ListedProject): ListAction<ListedProject>[] => [
-    { key: 'open', icon: <OpenInBrowserIcon />, label: t('list.open'), onClick: () => navigate(detailsPath(row.project_type, row.project_id)) },
-    { key: 'delete', icon: <DeleteOutlineIcon />, label: t('list.delete'), onClick: () => askDelete(row) },
-  ];
 
   return (
-    <>
-      <PageHeader
-        title={t('title')}
-        subtitle={t('subtitle')}
-        actions={
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
-            {t('list.new')}
-          </Button>
-        }
-      />
-      <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5, display: 'flex', gap: 1.5, flexWrap: 'wrap' }}>
-        <SearchField label={t('list.search')} value={search} onChange={setSearch} sx={{ flex: 1, minWidth: 240 }} />
-        <TextField select value={type} onChange={(e) => setType(e.target.value)} sx={{ minWidth: 220 }} label={t('list.type')}>
+    <ListPage
+      title={t('title')}
+      subtitle={t('subtitle')}
+      actions={
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+          {t('list.new')}
+        </Button>
+      }
+      list={list}
+      searchLabel={t('list.search')}
+      filters={
+        <TextField select value={type} onChange={(e) => list.setFilter('project_type', e.target.value)} sx={{ minWidth: 220 }} label={t('list.type')}>
           <MenuItem value="">{t('list.allTypes')}</MenuItem>
           {NEW_PROJECT_TYPES.map((ty) => (
             <MenuItem key={ty} value={ty}>
@@ -147,27 +109,27 @@ export default function ProjectListPage() {
             </MenuItem>
           ))}
         </TextField>
-      </Paper>
-      <Paper variant="outlined" sx={{ height: 560 }}>
-        <ListTable
-          label={t('title')}
-          rows={data?.items}
-          rowKey={(r) => r.project_id}
-          columns={columns}
-          actions={actions}
-          loading={isFetching && !data}
-          total={data?.total ?? 0}
-          page={pagination.page}
-          pageSize={pagination.pageSize}
-          pageSizes={PAGE_SIZES}
-          onPage={(page, pageSize) => setPagination({ page, pageSize })}
-          roomy
-          grid
-          empty={t('list.empty')}
-        />
-      </Paper>
+      }
+      result={result}
+      columns={columns}
+      rowKey={(r) => r.project_id}
+      rowPath={(row) => detailsPath(row.project_type, row.project_id)}
+      remove={{
+        label: t('list.delete'),
+        confirm: (row) => ({
+          title: t('details.deleteTitle'),
+          text: t('details.deleteText', { name: row.name }),
+          run: async () => {
+            await deleteProject(row.project_type, row.project_id);
+            await qc.invalidateQueries({ queryKey: ['training'] });
+          },
+          done: t('details.deleted'),
+        }),
+      }}
+      roomy
+      empty={t('list.empty')}
+    >
       {creating && <NewProjectDialog open onClose={() => setCreating(false)} />}
-      {confirm.dialog}
-    </>
+    </ListPage>
   );
 }

@@ -128,7 +128,7 @@ export function ModelsSection({ p }: { p: Project }) {
                     </Box>
                   </Box>
                 </TableCell>
-                <ModelStateCell state={m.state} error={m.error} />
+                <ModelStateCell state={m.state} error={m.error} stopped={p.job?.state === 'cancelled'} />
                 {metrics.map((k) => (
                   <TableCell key={k} align="right">
                     {formatMetric(metricOf(m, k))}

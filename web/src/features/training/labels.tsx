@@ -51,7 +51,7 @@ export function ModelStateCell({ state, error, stopped }: { state: string; error
   );
 }
 
-/** A project's failed last run over its page (time-series and image projects): a run the person stopped reads as
+/** A project's failed last run over its page (tabular, time-series and image projects): a run the person stopped reads as
  * stopped, in the reader's language, not as the failure the job's English words would make of it. */
 export function RunErrorAlert({ error, jobState }: { error?: string | null; jobState?: string | null }) {
   const { t } = useTranslation(NS);

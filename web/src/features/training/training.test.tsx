@@ -159,7 +159,7 @@ describe('training pages', () => {
     renderApp('/training');
     const link = await screen.findByRole('link', { name: 'Tiles OK/NG' });
     expect(link).toHaveAttribute('href', '/training/details/img1');
-    const row = link.closest('[role="row"]') as HTMLElement;
+    const row = link.closest('tr') as HTMLElement;
     expect(within(row).getByText('Image analysis (OK/NG)')).toBeInTheDocument();
     expect(within(row).getByText('Training ongoing')).toBeInTheDocument();
     // the type filter offers the image types
@@ -167,7 +167,7 @@ describe('training pages', () => {
     await userEvent.click(await screen.findByRole('option', { name: 'Image analysis (OK/NG)' }));
     await waitFor(() => expect(calls.some((c) => c.url.searchParams.get('project_type') === 'analysis')).toBe(true), { timeout: 60_000 });
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Concrete regression' })).toBeNull(), { timeout: 60_000 });
-    await userEvent.click(within(screen.getByRole('link', { name: 'Tiles OK/NG' }).closest('[role="row"]') as HTMLElement).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(screen.getByRole('link', { name: 'Tiles OK/NG' }).closest('tr') as HTMLElement).getByRole('button', { name: 'Delete' }));
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/project/delete/img1')).toBe(true), { timeout: 60_000 });
   });
