@@ -35878,6 +35878,8 @@ export interface components {
             columns: string[];
             outputs: string[];
             condition_applied: string | null;
+            /** @description Row chunks the file was predicted in (a streamed table) */
+            chunks?: number;
             /** @description Classification, clustering: rows per class or cluster */
             counts?: {
                 [key: string]: number;
@@ -40921,6 +40923,8 @@ export interface components {
             columns: string[];
             outputs: string[];
             condition_applied: string | null;
+            /** @description Row chunks the file was predicted in (a streamed table) */
+            chunks?: number;
             /** @description Classification, clustering: rows per class or cluster */
             counts?: {
                 [key: string]: number;

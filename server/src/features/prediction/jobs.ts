@@ -12,6 +12,7 @@ export const predictJob = jobKind('predict', {
       columns: z.array(z.string()),
       outputs: z.array(z.string()),
       condition_applied: z.string().nullable(),
+      chunks: z.number().int().optional().describe('Row chunks the file was predicted in (a streamed table)'),
       counts: z.record(z.string(), z.number().int()).optional().describe('Classification, clustering: rows per class or cluster'),
       stats: z.object({ mean: n, min: n, max: n, missing: z.number().int() }).optional().describe('Regression, soft sensor'),
       anomaly: z
