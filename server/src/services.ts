@@ -25,8 +25,6 @@ import { makeMembersService } from './features/members/service.js';
 import { makeOidcService } from './features/oidc/service.js';
 import { makePlatformService } from './features/platform/service.js';
 import { makeDriftService } from './features/platform/drift/service.js';
-import { billableUsage } from './features/platform/stats.js';
-import { platformRepo } from './features/platform/repo.js';
 import type { HostedProjects } from './features/billing/hosted.js';
 import { makeProfileService } from './features/profile/service.js';
 
@@ -45,7 +43,7 @@ export function buildServices(ctx: AppContext) {
   const identity = makeIdentityService(ctx);
   const installation = makeInstallationService(ctx, account);
   const profile = makeProfileService(ctx, account, identity, installation);
-  const platform = makePlatformService(ctx, { training, installation });
+  const platform = makePlatformService(ctx, { training, installation, identity, users: account.users });
   return {
     account,
     installation,
@@ -59,7 +57,7 @@ export function buildServices(ctx: AppContext) {
     downloads: makeDownloadService(ctx),
     platform,
     drift: makeDriftService(ctx, { platform, training, datasets, users: account.users }),
-    billing: makeBillingService(ctx, { hosted: hostedForBilling(ctx, platform), bank: installation.bank }),
+    billing: makeBillingService(ctx, { hosted: hostedForBilling(platform), bank: installation.bank }),
     datasets,
     runs,
     training,
@@ -77,12 +75,12 @@ export function buildServices(ctx: AppContext) {
 export type Services = ReturnType<typeof buildServices>;
 
 /** The hosted APIs as billing sees them: the platform area's price list, project look-ups and billed usage. */
-export function hostedForBilling(ctx: AppContext, platform: Pick<ReturnType<typeof makePlatformService>, 'prices' | 'get'>): HostedProjects {
+export function hostedForBilling(platform: Pick<ReturnType<typeof makePlatformService>, 'prices' | 'get' | 'reviewedIn' | 'usage'>): HostedProjects {
   return {
     prices: platform.prices,
     get: platform.get,
-    reviewedIn: (statuses, orgId) => platformRepo.reviewedIn(ctx.db, statuses, orgId),
-    usage: (projectId, fromHour, toHour) => billableUsage(ctx.db, projectId, fromHour, toHour),
+    reviewedIn: platform.reviewedIn,
+    usage: platform.usage,
   };
 }
 

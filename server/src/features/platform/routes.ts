@@ -26,7 +26,7 @@ import {
   statsView,
   updateBody,
 } from './schemas.js';
-import { readStats, statsCsv } from './stats.js';
+import { statsCsv } from './stats.js';
 import { tsDescriptionView } from './timeseries-schemas.js';
 import { describeTsProject } from './timeseries-serving.js';
 
@@ -117,12 +117,12 @@ export default async function platformRoutes(app: FastifyInstance) {
       r.get('/platform/projects/:id/statistics', { schema: { tags, summary: 'Request statistics: per path, device/browser/OS ratios, by hour or day', params: idParams, querystring: statsQuery, response: replies({ 200: statsView }) } }, async (req) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();
-        return ok(await readStats(app.ctx.db, req.auth.orgId, p.id, fromHour(req.query.days), req.query.bucket));
+        return ok(await svc.statistics(req.auth, p, fromHour(req.query.days), req.query.bucket));
       });
       r.get('/platform/projects/:id/statistics/download', { schema: { tags, summary: 'Request statistics as CSV', params: idParams, querystring: statsQuery, response: fileReplies('text/csv', 'Request statistics as CSV') } }, async (req, reply) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();
-        const csv = statsCsv(await readStats(app.ctx.db, req.auth.orgId, p.id, fromHour(req.query.days), req.query.bucket));
+        const csv = statsCsv(await svc.statistics(req.auth, p, fromHour(req.query.days), req.query.bucket));
         reply.header('content-type', 'text/csv; charset=utf-8');
         reply.header('content-disposition', `attachment; filename="request_statistics.csv"; filename*=UTF-8''${encodeURIComponent(`${p.key}-request_statistics.csv`)}`);
         return reply.send(csv);

@@ -192,6 +192,8 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     getProject,
     getModel,
     modelsOf,
+    /** The organisation's trained models with their project, newest first. */
+    trainedModels: (auth: Pick<AuthContext, 'orgId'>) => runs.trainedModels(auth.orgId),
     view,
     projectView,
     runDir,
