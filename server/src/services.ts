@@ -44,7 +44,7 @@ export function buildServices(ctx: AppContext) {
   const installation = makeInstallationService(ctx, account);
   const profile = makeProfileService(ctx, account, identity, installation);
   const platform = makePlatformService(ctx, { training, installation, identity, users: account.users });
-  return {
+  const services = {
     account,
     installation,
     identity,
@@ -71,8 +71,24 @@ export function buildServices(ctx: AppContext) {
     optimization: makeOptimizationService(ctx, { datasets, training }),
     design: makeDesignService(ctx, { training }),
   };
+  installJobHandlers(services);
+  return services;
 }
 export type Services = ReturnType<typeof buildServices>;
+
+/**
+ * What the areas do when an engine job streams an event or ends, installed once, here, beside the services: a process
+ * without the HTTP routes (a worker-only server, a test that builds services only) still keeps every run in step.
+ */
+function installJobHandlers(s: Pick<Services, 'datasets' | 'statisticalAnalysis' | 'training' | 'timeSeries' | 'images' | 'design' | 'drift'>) {
+  s.datasets.installJobHandlers();
+  s.statisticalAnalysis.installJobHandlers();
+  s.training.installJobHandlers();
+  s.timeSeries.installJobHandlers();
+  s.images.installJobHandlers();
+  s.design.installJobHandlers();
+  s.drift.installJobHandlers();
+}
 
 /** The hosted APIs as billing sees them: the platform area's price list, project look-ups and billed usage. */
 export function hostedForBilling(platform: Pick<ReturnType<typeof makePlatformService>, 'prices' | 'get' | 'reviewedIn' | 'usage'>): HostedProjects {

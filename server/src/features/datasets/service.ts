@@ -12,7 +12,7 @@ import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { ingestCsv } from './ingest.js';
 import { type ColumnInfo, type IngestResult } from './column-stats.js';
 import { datasetRepo } from './repo.js';
-import { forgetSketch, sketchDirOf } from './sketch.js';
+import { forgetSketch, readSketch, sketchDirOf } from './sketch.js';
 import type { RegisterFields } from './schemas.js';
 import type { StreamedParquet } from './stream-ingest.js';
 import { statisticsJob } from './jobs.js';
@@ -189,6 +189,17 @@ export function makeDatasetService(ctx: AppContext) {
     parquetPath,
     startStatistics,
     statisticsOnRegistration,
+
+    /** Installed once at start-up (services.ts). The statistics job writes the exploration sketch; its first columns
+     * go to memory at once (issue 17), in the background: the job is finished for everyone meanwhile. */
+    installJobHandlers() {
+      ctx.jobs.onFinished(statisticsJob, async (job, orgId) => {
+        if (job.state !== 'succeeded' || job.subject_type !== 'dataset' || !job.subject_id) return;
+        const row = await datasetRepo.get(db, orgId, job.subject_id);
+        const sketch = row ? readSketch(row.id, parquetPath(row)) : null;
+        sketch?.warm().catch((e: Error) => ctx.log.warn(`dataset ${row!.id}: sketch columns not read ahead: ${e.message}`));
+      });
+    },
 
     /**
      * Registers an uploaded CSV: sniff, convert to Parquet and compute statistics inside the upload's

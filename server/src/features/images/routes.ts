@@ -112,7 +112,6 @@ async function receiveImages(req: FastifyRequest, inputs: string, maxUploadMb: n
 
 export default async function imageRoutes(app: FastifyInstance) {
   const pre = app.services.imagePreprocess;
-  app.services.images.installJobHandlers();
   // registered in this order: the OpenAPI document lists the paths so
   datasetRoutes(app, pre);
   preprocessRoutes(app, pre);

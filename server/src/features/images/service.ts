@@ -38,6 +38,7 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
     detail: on(detail),
     reportNotice: on(reportNotice),
     updateThreshold: on(updateThreshold),
+    /** Installed once at start-up (services.ts): model rows and epoch curves follow the image training job. */
     installJobHandlers: () => installJobHandlers(deps),
   };
 }

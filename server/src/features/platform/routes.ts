@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { requireAuth, requireRole } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
-import { registerDriftRoutes, watchDriftJobs } from './drift/routes.js';
+import { registerDriftRoutes } from './drift/routes.js';
 import { makeGateway } from './gateway.js';
 import { M } from './messages.js';
 import {
@@ -42,9 +42,9 @@ export default async function platformRoutes(app: FastifyInstance) {
     runs: app.services.runs,
     drift: app.services.drift.sampler,
   });
-  watchDriftJobs(app);
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
+  app.addHook('onClose', () => app.services.drift.close()); // the drift sampler's last rows are written
   const installation = app.services.installation;
   const platformAdmin = async (req: FastifyRequest) => {
     if (!(await installation.isAdmin(req.auth))) throw new AppError(403, M.notPlatformAdmin);

@@ -198,6 +198,8 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     projectView,
     runDir,
     conditionPath,
+    /** Installed once at start-up (services.ts): model rows follow the tabular training job's events. */
+    installJobHandlers: () => runs.installModelEventHandlers(trainJob),
 
     async register(auth: AuthContext, type: ProjectType, datasetId: string, f: ProjectFields) {
       const dataset = await datasets.getRow(auth, datasetId);
