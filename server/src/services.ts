@@ -43,7 +43,7 @@ export function buildServices(ctx: AppContext) {
   const identity = makeIdentityService(ctx);
   const installation = makeInstallationService(ctx, account);
   const profile = makeProfileService(ctx, account, identity, installation);
-  const platform = makePlatformService(ctx, { training, installation, identity, users: account.users });
+  const platform = makePlatformService(ctx, { training, timeSeries, installation, identity, users: account.users });
   const services = {
     account,
     installation,

@@ -6,11 +6,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthContext, requireWriter } from '../../auth/guard.js';
-import { embedReportFont } from '../../pdf/index.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
-import { esc } from '../../pdf/charts.js';
 import { M } from './messages.js';
 import type { ImagePreprocess } from './preprocess.js';
 import { tsModel } from '../timeseries/schemas.js';
@@ -191,7 +189,6 @@ function preprocessRoutes(app: FastifyInstance, pre: ImagePreprocess) {
 
 function trainingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { jobs } = app.ctx;
   const svc = app.services.images;
   const trainBody = z.object({ model_keys: z.array(z.string().max(100)).optional() }).nullish();
   r.post('/train/:project_id', { preHandler: requireWriter, schema: { tags, summary: 'Train the image models of a project (a job; poll image/train/result)', params: projectIdParams, body: trainBody, response: envelope(projectShape) } }, async (req) =>
@@ -200,12 +197,7 @@ function trainingRoutes(app: FastifyInstance) {
   r.post(
     '/train/progress/:task_id',
     { schema: { tags, summary: 'State and progress of a training job, with the epoch curves so far', params: z.object({ task_id: z.string().max(64) }), response: envelope(imageTrainProgress) } },
-    async (req) => {
-      const job = await jobs.get(req.auth.orgId, req.params.task_id);
-      if (!job || job.kind !== 'image_train' || !job.subject_id) throw new AppError(404, 'job_not_found');
-      const v = await svc.view(req.auth, await svc.getProject(req.auth, job.subject_id));
-      return ok({ task_id: job.id, state: job.state, progress: job.progress, message: job.message, error: job.error, project: v });
-    },
+    async (req) => ok(await svc.trainProgress(req.auth, req.params.task_id)),
   );
   r.get('/training/model_list/:project_id', { schema: { tags, summary: 'The models of an image project', params: projectIdParams, response: envelope(z.array(modelShape)) } }, async (req) =>
     ok((await svc.view(req.auth, await svc.getProject(req.auth, req.params.project_id))).models),
@@ -265,31 +257,17 @@ function resultRoutes(app: FastifyInstance) {
       return ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body, langOf(req.headers['accept-language'])));
     },
   );
-  const modelFile = async (req: { auth: AuthContext; params: { project_id: string; model_key: string } }, name: string) => {
-    await svc.getProject(req.auth, req.params.project_id);
-    const m = await svc.getModel(req.auth, req.params.project_id, req.params.model_key);
-    const dir = svc.runDir(m);
-    if (m.state !== 'done' || !dir) throw new AppError(409, { en: 'The model "{model}" has not been trained yet.', ja: 'モデル「{model}」はまだ学習されていません。' }, { model: m.model_key });
-    return path.join(dir, name);
-  };
+  const modelFile = (req: { auth: AuthContext; params: { project_id: string; model_key: string } }, name: string) => svc.modelFile(req.auth, req.params.project_id, req.params.model_key, name);
   r.get(
     '/image/train/heatmap/:project_id/:model_key/:image_id',
     { schema: { tags, summary: 'Heat-map of a test image (Grad-CAM or PatchCore patch distances)', params: modelParams.extend({ image_id: z.string().regex(/^\d{1,9}$/) }), response: fileReplies('image/png', 'Heat-map PNG') } },
     async (req, reply) => sendFile(reply, await modelFile(req, `heatmaps/${req.params.image_id}.png`), 'image/png'),
   );
   r.get('/report/:project_id/:model_key', { schema: { tags, summary: "A model's report as one self-contained HTML file, in the caller's language (Accept-Language)", params: modelParams, response: fileReplies('text/html', 'report.html') } }, async (req, reply) => {
-    const lang = langOf(req.headers['accept-language']);
-    const inLang = await modelFile(req, `report.${lang}.html`);
-    // runs trained before the report was written in both languages have report.html (English) only
-    const file = fs.existsSync(inLang) ? inLang : await modelFile(req, 'report.html');
-    if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
-    const notice = await svc.reportNotice(req.auth, req.params.project_id, req.params.model_key, lang);
-    const text = await fs.promises.readFile(file, 'utf8');
-    // a threshold saved after training: the report opens saying so, and is not kept by the browser past the next change
-    const html = notice ? text.replace(/<body([^>]*)>/, `<body$1><p role="note" style="border:1px solid #b26a00;background:#fff4e5;padding:8px 12px">${esc(notice)}</p>`) : text;
+    const { html, keep } = await svc.report(req.auth, req.params.project_id, req.params.model_key, langOf(req.headers['accept-language']));
     fileHeaders(reply, 'text/html; charset=utf-8', `${req.params.model_key}-report.html`);
-    if (notice) reply.header('cache-control', 'no-store');
-    return reply.send(await embedReportFont(html));
+    if (!keep) reply.header('cache-control', 'no-store'); // a threshold saved after training: its notice changes with it
+    return reply.send(html);
   });
   r.get('/image/model/download/:project_id/:model_key', { schema: { tags, summary: 'The trained model (model.pt: weights, classes, image size, threshold)', params: modelParams, response: fileReplies('application/octet-stream', 'model.pt') } }, async (req, reply) =>
     sendFile(reply, await modelFile(req, 'model.pt'), 'application/octet-stream', `${req.params.model_key}.pt`),

@@ -28,7 +28,6 @@ import {
 } from './schemas.js';
 import { statsCsv } from './stats.js';
 import { tsDescriptionView } from './timeseries-schemas.js';
-import { describeTsProject } from './timeseries-serving.js';
 
 const tags = ['platform projects'];
 const manage = requireRole('owner', 'admin'); // owners and admins publish and manage keys; members see; viewers read
@@ -67,12 +66,9 @@ export default async function platformRoutes(app: FastifyInstance) {
       r.get('/platform/projects/:id', { schema: { tags, summary: 'One platform project', params: idParams, response: projectAnswer } }, async (req) =>
         ok(svc.view(await svc.get(req.auth, req.params.id))),
       );
-      r.get('/platform/projects/:id/time-series', { schema: { tags, summary: "A hosted time-series detector's interface: time column, signals, history rows, alarm rule, threshold in force, outputs, examples and its OpenAPI document", params: idParams, response: replies({ 200: tsDescriptionView }) } }, async (req) => {
-        const p = await svc.get(req.auth, req.params.id);
-        const cfg = await app.services.training.getProject(req.auth, p.model_project_id).then((t) => JSON.parse(t.config_json) as { time_is_datetime?: boolean }, () => null);
-        const saved = (await app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id)).get(p.model_key) ?? null;
-        return ok(await describeTsProject(p, { dir: app.ctx.storage.pathOf(p.model_dir), endpoint: svc.view(p).endpoint, timeIsDatetime: typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null, savedThreshold: saved, limits: app.ctx.config.tsadStream }));
-      });
+      r.get('/platform/projects/:id/time-series', { schema: { tags, summary: "A hosted time-series detector's interface: time column, signals, history rows, alarm rule, threshold in force, outputs, examples and its OpenAPI document", params: idParams, response: replies({ 200: tsDescriptionView }) } }, async (req) =>
+        ok(await svc.timeSeriesDescription(req.auth, req.params.id)),
+      );
       r.put('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Edit a draft or rejected project', params: idParams, body: updateBody, response: projectAnswer } }, async (req) =>
         ok(await svc.update(req.auth, req.params.id, req.body)),
       );

@@ -8,6 +8,7 @@ import type { LocalText } from '../../i18n/messages.js';
 import type { Users } from '../account/users.js';
 import type { IdentityService } from '../identity/service.js';
 import type { InstallationService } from '../installation/service.js';
+import type { TimeSeriesService } from '../timeseries/service.js';
 import type { TrainingService } from '../training/service.js';
 import type { TrainingModelView } from '../training/responses.js';
 import type { PlatformProjectTable, PlatformStatus } from './db.js';
@@ -20,6 +21,7 @@ import { quote } from './prices.js';
 import type { Settings } from './schemas.js';
 import type { QuoteInput } from './prices.js';
 import { statsOf } from './stats.js';
+import { describeTsProject } from './timeseries-serving.js';
 
 const now = () => new Date().toISOString();
 
@@ -61,12 +63,13 @@ function manifestOf(storage: AppContext['storage'], p: PlatformProjectTable): { 
 
 export interface PlatformDeps {
   training: TrainingService;
+  timeSeries: Pick<TimeSeriesService, 'savedThresholds'>;
   installation: Pick<InstallationService, 'reviewRequired'>;
   identity: Pick<IdentityService, 'verified'>;
   users: Pick<Users, 'organisationName'>;
 }
 
-export function makePlatformService(ctx: AppContext, { training, installation, identity, users }: PlatformDeps) {
+export function makePlatformService(ctx: AppContext, { training, timeSeries, installation, identity, users }: PlatformDeps) {
   const { db, storage, config } = ctx;
   const prices = ctx.config.prices;
   const on = <A extends unknown[], R>(f: (d: CredentialDeps, ...a: A) => R) => (...a: A): R => f({ db, get }, ...a);
@@ -186,6 +189,16 @@ export function makePlatformService(ctx: AppContext, { training, installation, i
         items.push({ ...view(r, { organisation_name: names.get(r.organisation_id) }), identity_verified: await identityVerified(r.organisation_id) });
       }
       return { items, total: items.length };
+    },
+
+    /** A hosted time-series detector's interface, with the threshold in force: the one saved for the model in its
+     * project, else training's. */
+    async timeSeriesDescription(auth: AuthContext, id: string) {
+      const p = await get(auth, id);
+      const cfg = await training.getProject(auth, p.model_project_id).then((t) => JSON.parse(t.config_json) as { time_is_datetime?: boolean }, () => null);
+      const saved = (await timeSeries.savedThresholds(p.organisation_id, p.model_project_id)).get(p.model_key) ?? null;
+      const timeIsDatetime = typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null;
+      return describeTsProject(p, { dir: storage.pathOf(p.model_dir), endpoint: view(p).endpoint, timeIsDatetime, savedThreshold: saved, limits: config.tsadStream });
     },
 
     /** Request statistics of the caller's project `p` (from `get`) since `fromHour` (ISO hour), by hour or day. */
