@@ -190,6 +190,24 @@ export function makeDatasetService(ctx: AppContext) {
     startStatistics,
     statisticsOnRegistration,
 
+    /** State, progress and result of the dataset's latest statistics job (state 'none' before the first). */
+    async statisticsResult(auth: AuthContext, id: string) {
+      const row = await getRow(auth, id);
+      const job = row.statistics_job_id ? await ctx.jobs.get(auth.orgId, row.statistics_job_id) : undefined;
+      if (!job) return { job_id: null, state: 'none' as const, progress: 0, message: '', error: null, result: null };
+      return {
+        job_id: job.id,
+        state: job.state,
+        progress: job.progress,
+        message: job.message,
+        error: job.error,
+        log: job.state === 'failed' ? job.log : '',
+        result: statisticsJob.resultOf(job),
+        started_at: job.started_at,
+        finished_at: job.finished_at,
+      };
+    },
+
     /** Installed once at start-up (services.ts). The statistics job writes the exploration sketch; its first columns
      * go to memory at once (issue 17), in the background: the job is finished for everyone meanwhile. */
     installJobHandlers() {
