@@ -12,7 +12,8 @@ import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { ingestCsv } from './ingest.js';
 import { type ColumnInfo, type IngestResult } from './column-stats.js';
 import { datasetRepo } from './repo.js';
-import { forgetSketch, readSketch, sketchDirOf } from './sketch.js';
+import { forgetSketch, sketchDirOf } from './sketch.js';
+import { statisticsResultOf, statisticsStateOf, warmSketchesWhenDone } from './statistics-job.js';
 import type { RegisterFields } from './schemas.js';
 import type { StreamedParquet } from './stream-ingest.js';
 import { statisticsJob } from './jobs.js';
@@ -135,12 +136,6 @@ export function makeDatasetService(ctx: AppContext) {
     return row;
   }
 
-  async function statisticsOf(auth: AuthContext, row: DatasetTable) {
-    if (!row.statistics_job_id) return { state: 'none', job_id: null };
-    const job = await ctx.jobs.get(auth.orgId, row.statistics_job_id);
-    return { state: job?.state ?? 'none', job_id: job?.id ?? null };
-  }
-
   const parquetPath = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
 
   /** The engine's full statistics of a dataset, said in the asker's `lang`; while one runs, asking again joins it. */
@@ -190,34 +185,8 @@ export function makeDatasetService(ctx: AppContext) {
     startStatistics,
     statisticsOnRegistration,
 
-    /** State, progress and result of the dataset's latest statistics job (state 'none' before the first). */
-    async statisticsResult(auth: AuthContext, id: string) {
-      const row = await getRow(auth, id);
-      const job = row.statistics_job_id ? await ctx.jobs.get(auth.orgId, row.statistics_job_id) : undefined;
-      if (!job) return { job_id: null, state: 'none' as const, progress: 0, message: '', error: null, result: null };
-      return {
-        job_id: job.id,
-        state: job.state,
-        progress: job.progress,
-        message: job.message,
-        error: job.error,
-        log: job.state === 'failed' ? job.log : '',
-        result: statisticsJob.resultOf(job),
-        started_at: job.started_at,
-        finished_at: job.finished_at,
-      };
-    },
-
-    /** Installed once at start-up (services.ts). The statistics job writes the exploration sketch; its first columns
-     * go to memory at once (issue 17), in the background: the job is finished for everyone meanwhile. */
-    installJobHandlers() {
-      ctx.jobs.onFinished(statisticsJob, async (job, orgId) => {
-        if (job.state !== 'succeeded' || job.subject_type !== 'dataset' || !job.subject_id) return;
-        const row = await datasetRepo.get(db, orgId, job.subject_id);
-        const sketch = row ? readSketch(row.id, parquetPath(row)) : null;
-        sketch?.warm().catch((e: Error) => ctx.log.warn(`dataset ${row!.id}: sketch columns not read ahead: ${e.message}`));
-      });
-    },
+    statisticsResult: async (auth: AuthContext, id: string) => statisticsResultOf(ctx.jobs, auth.orgId, await getRow(auth, id)),
+    installJobHandlers: () => warmSketchesWhenDone(ctx, parquetPath), // once, at start-up (services.ts)
 
     /**
      * Registers an uploaded CSV: sniff, convert to Parquet and compute statistics inside the upload's
@@ -263,14 +232,14 @@ export function makeDatasetService(ctx: AppContext) {
     async get(auth: AuthContext, id: string, minSchema: boolean) {
       const row = await getRow(auth, id);
       const columns = JSON.parse(minSchema ? row.schema_json : row.stats_json) as ColumnInfo[];
-      return { ...toView(row, await statisticsOf(auth, row)), columns };
+      return { ...toView(row, await statisticsStateOf(ctx.jobs, auth.orgId, row)), columns };
     },
 
     async update(auth: AuthContext, id: string, patch: Partial<DatasetTable>) {
       await getRow(auth, id);
       await datasetRepo.update(db, auth.orgId, id, { ...patch, updated_at: new Date().toISOString() });
       const row = await getRow(auth, id);
-      return toView(row, await statisticsOf(auth, row));
+      return toView(row, await statisticsStateOf(ctx.jobs, auth.orgId, row));
     },
 
     async remove(auth: AuthContext, id: string) {
