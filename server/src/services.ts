@@ -64,7 +64,7 @@ export function buildServices(ctx: AppContext) {
     timeSeries,
     images,
     imagePreprocess: makeImagePreprocess(ctx, { images, datasets }),
-    predictions: makePredictionService(ctx, { datasets, training, timeSeries, runs }),
+    predictions: makePredictionService(ctx, { datasets, training, timeSeries, runs, images }),
     preprocessing: makePreprocessService(ctx, { datasets }),
     visualization: makeVisualizationService(ctx, { datasets }),
     statisticalAnalysis: makeStatisticalService(ctx, { datasets }),

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -29,10 +28,9 @@ import {
 } from './schemas.js';
 import { imageOperations } from '../datasets/history.js';
 import { imageDatasetView } from '../datasets/responses.js';
-import type { imagePredictJob } from './jobs.js';
-import type { SpecOf } from '../../jobs/kind.js';
 
 const tags = ['image'];
+type ImageInput = Parameters<FastifyInstance['services']['predictions']['predictImages']>[3];
 const IMAGE_EXT = ['.jpg', '.jpeg', '.png', '.bmp', '.tif', '.tiff'];
 const CONTENT: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.bmp': 'image/bmp', '.tif': 'image/tiff', '.tiff': 'image/tiff' };
 const idParams = z.object({ id: z.string().max(64) });
@@ -277,50 +275,17 @@ function resultRoutes(app: FastifyInstance) {
 
 function predictionRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { storage } = app.ctx;
-  const { images: svc, predictions } = app.services;
+  const { predictions } = app.services;
   r.post(
     '/prediction/result/:project_id/:model_key',
     { preHandler: requireWriter, schema: { tags, summary: 'Predict images: multipart files (images or one ZIP), or JSON {dataset_id} of an image dataset', params: modelParams, consumes: ['multipart/form-data', 'application/json'], response: envelope(predictionShape) } },
     async (req) => {
-      const p = await svc.getProject(req.auth, req.params.project_id);
-      const m = await svc.getModel(req.auth, p.id, req.params.model_key);
-      const dir = svc.runDir(m);
-      if (m.state !== 'done' || !dir) throw new AppError(422, { en: 'Select a trained model.', ja: '学習済みのモデルを選択してください。' }, {}, 'model_key');
-      const id = crypto.randomUUID();
-      const resultKey = `org/${req.auth.orgId}/predictions/${id}`;
-      const spec: SpecOf<typeof imagePredictJob> = { model: path.join(dir, 'model.pt'), output_dir: storage.pathOf(resultKey), threshold: (await svc.view(req.auth, p)).models.find((x) => x.model_key === m.model_key)?.threshold ?? null };
-      let datasetId = '';
-      let datasetName = '';
-      if (req.isMultipart()) {
-        const inputs = storage.pathOf(`${resultKey}-inputs`);
-        fs.mkdirSync(inputs, { recursive: true });
-        try {
-          const { files, zip } = await receiveImages(req, inputs, app.ctx.config.maxUploadMb);
-          if (zip) {
-            const out = path.join(inputs, 'unpacked');
-            await svc.ingestZip(req.auth, zip, 'inference', out, langOf(req.headers['accept-language']), 'files');
-            spec.dataset_dir = out;
-            datasetName = path.basename(zip);
-          } else {
-            if (!files.length) throw new AppError(422, M.noImages, {}, 'files');
-            spec.files = files;
-            datasetName = files.length === 1 ? files[0].name : `${files.length} images`;
-          }
-        } catch (e) {
-          fs.rmSync(inputs, { recursive: true, force: true });
-          throw e;
-        }
-      } else {
-        const b = z.object({ dataset_id: z.string().max(64) }).safeParse(req.body);
-        if (!b.success) throw new AppError(422, M.noImages, {}, 'dataset_id');
-        const { row } = await svc.getImageDataset(req.auth, b.data.dataset_id);
-        spec.dataset_dir = svc.datasetDir(row);
-        datasetId = row.id;
-        datasetName = row.name;
-      }
-      const job = await predictions.startImage(req.auth, p, m.model_key, { id: datasetId, name: datasetName }, id, resultKey, { ...spec, lang: langOf(req.headers['accept-language']) });
-      return ok({ id, state: job.state === 'queued' ? 'queued' : job.state, project_id: p.id, model_key: m.model_key, report_type: p.project_type, job_id: job.id });
+      const lang = langOf(req.headers['accept-language']);
+      // multipart: the images (or one ZIP) saved under numbered names; JSON: an image dataset of the organisation
+      const input: ImageInput = req.isMultipart()
+        ? { receive: (inputs: string) => receiveImages(req, inputs, app.ctx.config.maxUploadMb) }
+        : { datasetId: z.object({ dataset_id: z.string().max(64) }).safeParse(req.body).data?.dataset_id };
+      return ok(await predictions.predictImages(req.auth, req.params.project_id, req.params.model_key, input, lang));
     },
   );
   const predictionDir = async (orgId: string, id: string) => {
