@@ -26,8 +26,6 @@ import { makeMembersService } from './features/members/service.js';
 import { makeOidcService } from './features/oidc/service.js';
 import { makePlatformService } from './features/platform/service.js';
 import { makeDriftService } from './features/platform/drift/service.js';
-import { billableUsage } from './features/platform/stats.js';
-import { platformRepo } from './features/platform/repo.js';
 import type { HostedProjects } from './features/billing/hosted.js';
 import { makeProfileService } from './features/profile/service.js';
 
@@ -47,8 +45,8 @@ export function buildServices(ctx: AppContext) {
   const identity = makeIdentityService(ctx);
   const installation = makeInstallationService(ctx, account);
   const profile = makeProfileService(ctx, account, identity, installation);
-  const platform = makePlatformService(ctx, { training, installation });
-  return {
+  const platform = makePlatformService(ctx, { training, timeSeries, installation, identity, users: account.users });
+  const services = {
     account,
     installation,
     identity,
@@ -61,30 +59,46 @@ export function buildServices(ctx: AppContext) {
     downloads: makeDownloadService(ctx),
     platform,
     drift: makeDriftService(ctx, { platform, training, datasets, users: account.users }),
-    billing: makeBillingService(ctx, { hosted: hostedForBilling(ctx, platform), bank: installation.bank }),
+    billing: makeBillingService(ctx, { hosted: hostedForBilling(platform), bank: installation.bank }),
     datasets,
     runs,
     training,
     timeSeries,
     images,
     imagePreprocess: makeImagePreprocess(ctx, { images, datasets }),
-    predictions: makePredictionService(ctx, { datasets, training, timeSeries, runs }),
+    predictions: makePredictionService(ctx, { datasets, training, timeSeries, runs, images }),
     preprocessing: makePreprocessService(ctx, { datasets }),
     visualization: makeVisualizationService(ctx, { datasets }),
     statisticalAnalysis: makeStatisticalService(ctx, { datasets }),
     optimization: makeOptimizationService(ctx, { datasets, training }),
     design: makeDesignService(ctx, { training }),
   };
+  installJobHandlers(services);
+  return services;
 }
 export type Services = ReturnType<typeof buildServices>;
 
+/**
+ * What the areas do when an engine job streams an event or ends, installed once, here, beside the services: a process
+ * without the HTTP routes (a worker-only server, a test that builds services only) still keeps every run in step.
+ */
+function installJobHandlers(s: Pick<Services, 'datasets' | 'statisticalAnalysis' | 'training' | 'timeSeries' | 'images' | 'design' | 'drift'>) {
+  s.datasets.installJobHandlers();
+  s.statisticalAnalysis.installJobHandlers();
+  s.training.installJobHandlers();
+  s.timeSeries.installJobHandlers();
+  s.images.installJobHandlers();
+  s.design.installJobHandlers();
+  s.drift.installJobHandlers();
+}
+
 /** The hosted APIs as billing sees them: the platform area's price list, project look-ups and billed usage. */
-export function hostedForBilling(ctx: AppContext, platform: Pick<ReturnType<typeof makePlatformService>, 'prices' | 'get'>): HostedProjects {
+export function hostedForBilling(platform: Pick<ReturnType<typeof makePlatformService>, 'prices' | 'get' | 'reviewedIn' | 'usage'>): HostedProjects {
   return {
     prices: platform.prices,
     get: platform.get,
-    reviewedIn: (statuses, orgId) => platformRepo.reviewedIn(ctx.db, statuses, orgId),
-    usage: (projectId, fromHour, toHour) => billableUsage(ctx.db, projectId, fromHour, toHour),
+    reviewedIn: platform.reviewedIn,
+    usage: platform.usage,
   };
 }
 

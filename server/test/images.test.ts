@@ -193,6 +193,13 @@ describe.each(DATABASES)('images on %s', (kind) => {
     const txt = multiFiles([{ name: 'a.txt', content: Buffer.from('x') }]);
     const refused = await t.app.inject({ method: 'POST', url: `/api/prediction/result/${projectId}/1_patchcore`, payload: txt.payload, headers: { ...txt.headers, ...alice.auth, 'accept-language': 'ja' } });
     expect(refused.json().detail[0].msg).toContain('a.txt');
+    // JSON names an image dataset; none named is refused on dataset_id, after the project's own checks
+    const json = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, payload: payload as object, headers: alice.auth });
+    const unnamed = await json(`/api/prediction/result/${projectId}/1_patchcore`, {});
+    expect(unnamed.statusCode).toBe(422);
+    expect(unnamed.json().detail[0].loc).toContain('dataset_id');
+    expect((await json(`/api/prediction/result/no-such-project/1_patchcore`, {})).statusCode).toBe(404);
+    expect((await json(`/api/prediction/result/${projectId}/1_patchcore`, { dataset_id: 'no-such-dataset' })).statusCode).toBe(404);
     expect(done.result.failed).toEqual([]);
   }, 600_000);
 

@@ -11,7 +11,7 @@ import { periodStart } from '../src/features/billing/terms.js';
 import { SERVE_REFUSALS } from '../src/features/platform/schemas.js';
 import { clip, numericColumns, readNumbers } from '../src/features/platform/inputs.js';
 import { TokenBuckets } from '../src/features/platform/limits.js';
-import { billableUsage, refusalOf } from '../src/features/platform/stats.js';
+import { refusalOf } from '../src/features/platform/stats.js';
 import { DATABASES, makeTestApp, registerAndLogin, SHARED_DATA, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 import { hostedForBilling } from '../src/services.js';
 
@@ -133,7 +133,7 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
 
     // the first invoice goes unpaid past its due date: the project is locked and refuses with 402
     const clock = clockOf(t.app.ctx);
-    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.ctx, t.app.services.platform) });
+    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform) });
     clock.set(new Date());
     expect((await svc.sweep()).generated).toBe(1);
     clock.advance(20 * 86400_000);
@@ -169,7 +169,7 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
     const second = invoices.find((i) => i.bill_from === periodStart(anchor, 'monthly', 1))!;
     expect(second.lines.find((l) => l.item === 'requests_over_plan')).toMatchObject({ quantity: 33 });
     expect(second.lines.find((l) => l.item === 'compute_hours')!.quantity).toBe(Math.round((servedMs / 3_600_000) * 1000) / 1000);
-    const usage = await billableUsage(t.app.ctx.db, id, '2000-01-01T00', '9999-01-01T00');
+    const usage = await t.app.services.platform.usage(id, '2000-01-01T00', '9999-01-01T00');
     expect(usage.requests).toBe(33);
     expect(usage.ms).toBeCloseTo(servedMs, 6);
   }, 900_000);
@@ -270,6 +270,6 @@ describe.each(DATABASES)('hosted API rate limits on %s', (kind) => {
     expect((await serve('10.0.0.3', 'mk_live_wrong')).statusCode).toBe(401); // another address, another key
     const s = (await t.app.inject({ method: 'GET', url: `/api/platform/projects/${projectId}/statistics`, headers: auth })).json().detail.response;
     expect(s).toMatchObject({ total: 0, refused: 4, refusals: { key: 1, locked: 0, input: 1, rate_limit: 2, server: 0 } });
-    expect(await billableUsage(t.app.ctx.db, projectId, '2000-01-01T00', '9999-01-01T00')).toEqual({ requests: 0, ms: 0 });
+    expect(await t.app.services.platform.usage(projectId, '2000-01-01T00', '9999-01-01T00')).toEqual({ requests: 0, ms: 0 });
   });
 });

@@ -110,7 +110,7 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     // review is for platform administrators only
     expect((await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' })).statusCode).toBe(403);
     const queue = body(await call('GET', '/api/platform/admin/projects', undefined, admin));
-    expect(queue.items.map((x: { id: string }) => x.id)).toContain(id);
+    expect(queue.items.find((x: { id: string }) => x.id === id)).toMatchObject({ organisation_name: 'Acme Works', identity_verified: false });
     // identity not verified: not approved
     const refused = await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' }, admin);
     expect(refused.statusCode).toBe(409);

@@ -31,6 +31,7 @@ export function makeUsers(q: Db) {
       return id;
     },
     renameOrganisation: (orgId: string, name: string) => repo.renameOrganisation(q, orgId, name),
+    organisationName: (orgId: string) => repo.organisationName(q, orgId),
   };
 }
 

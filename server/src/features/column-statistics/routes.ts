@@ -6,7 +6,6 @@ import { ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { replies } from '../../http/responses.js';
 import { StatisticsJob, StatisticsStarted } from '../datasets/responses.js';
-import { statisticsJob } from '../datasets/jobs.js';
 
 const params = z.object({ dataset_id: z.string().max(64) });
 
@@ -14,7 +13,6 @@ const params = z.object({ dataset_id: z.string().max(64) });
 export default async function columnStatisticsRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const datasets = app.services.datasets;
-  const { jobs } = app.ctx;
 
   r.post(
     '/statistics/:dataset_id',
@@ -28,21 +26,6 @@ export default async function columnStatisticsRoutes(app: FastifyInstance) {
   r.post(
     '/statistics/result/:dataset_id',
     { schema: { tags: ['statistics'], summary: 'State, progress and result of the latest statistics job', params, response: replies({ 200: StatisticsJob }) } },
-    async (req) => {
-      const row = await datasets.getRow(req.auth, req.params.dataset_id);
-      const job = row.statistics_job_id ? await jobs.get(req.auth.orgId, row.statistics_job_id) : undefined;
-      if (!job) return ok({ job_id: null, state: 'none' as const, progress: 0, message: '', error: null, result: null });
-      return ok({
-        job_id: job.id,
-        state: job.state,
-        progress: job.progress,
-        message: job.message,
-        error: job.error,
-        log: job.state === 'failed' ? job.log : '',
-        result: statisticsJob.resultOf(job),
-        started_at: job.started_at,
-        finished_at: job.finished_at,
-      });
-    },
+    async (req) => ok(await datasets.statisticsResult(req.auth, req.params.dataset_id)),
   );
 }

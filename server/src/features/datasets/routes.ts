@@ -12,7 +12,6 @@ import { DataPage, DatasetPage, DatasetView, DatasetWithColumns, imageDatasetVie
 import { idParams, listQuery, previewQuery, registerFields, updateBody } from './schemas.js';
 import type { UploadedFile } from './service.js';
 import { receiveUpload, type ReceivedUpload } from './stream-ingest.js';
-import { statisticsJob } from './jobs.js';
 
 const ALLOWED_EXT = ['.csv', '.tsv', '.txt', '.zip'];
 
@@ -21,15 +20,6 @@ export default async function datasetRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { datasets: service, images } = app.services;
   const maxBytes = app.ctx.config.maxUploadMb * 1024 * 1024;
-
-  // The statistics job writes the exploration sketch; its first columns go to memory at once (issue 17), in the
-  // background: the job is finished for everyone meanwhile.
-  app.ctx.jobs.onFinished(statisticsJob, async (job, orgId) => {
-    if (job.state !== 'succeeded' || job.subject_type !== 'dataset' || !job.subject_id) return;
-    const row = await service.find(orgId, job.subject_id);
-    const sketch = row ? service.sketchOf(row) : null;
-    sketch?.warm().catch((e: Error) => app.log.warn(`dataset ${row!.id}: sketch columns not read ahead: ${e.message}`));
-  });
 
   r.post(
     '/dataset/register',

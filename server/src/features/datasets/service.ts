@@ -14,6 +14,7 @@ import { type ColumnInfo, type IngestResult } from './column-stats.js';
 import { datasetRepo } from './repo.js';
 import { sketchDirOf } from './sketch.js';
 import type { SketchChange, SketchStore } from './sketch-store.js';
+import { statisticsResultOf, statisticsStateOf, warmSketchesWhenDone } from './statistics-job.js';
 import type { RegisterFields } from './schemas.js';
 import type { StreamedParquet } from './stream-ingest.js';
 import { statisticsJob } from './jobs.js';
@@ -145,12 +146,6 @@ export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: Sk
     return row;
   }
 
-  async function statisticsOf(auth: AuthContext, row: DatasetTable) {
-    if (!row.statistics_job_id) return { state: 'none', job_id: null };
-    const job = await ctx.jobs.get(auth.orgId, row.statistics_job_id);
-    return { state: job?.state ?? 'none', job_id: job?.id ?? null };
-  }
-
   const parquetPath = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
 
   /** The engine's full statistics of a dataset, said in the asker's `lang`; while one runs, asking again joins it. */
@@ -201,6 +196,9 @@ export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: Sk
     startStatistics,
     statisticsOnRegistration,
 
+    statisticsResult: async (auth: AuthContext, id: string) => statisticsResultOf(ctx.jobs, auth.orgId, await getRow(auth, id)),
+    installJobHandlers: () => warmSketchesWhenDone(ctx, (row) => sketches.read(row.id, parquetPath(row))), // once, at start-up (services.ts)
+
     /**
      * Registers an uploaded CSV: sniff, convert to Parquet and compute statistics inside the upload's
      * temporary folder, then commit the folder and insert the row. Any failure leaves nothing behind.
@@ -245,14 +243,14 @@ export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: Sk
     async get(auth: AuthContext, id: string, minSchema: boolean) {
       const row = await getRow(auth, id);
       const columns = JSON.parse(minSchema ? row.schema_json : row.stats_json) as ColumnInfo[];
-      return { ...toView(row, await statisticsOf(auth, row)), columns };
+      return { ...toView(row, await statisticsStateOf(ctx.jobs, auth.orgId, row)), columns };
     },
 
     async update(auth: AuthContext, id: string, patch: Partial<DatasetTable>) {
       await getRow(auth, id);
       await datasetRepo.update(db, auth.orgId, id, { ...patch, updated_at: new Date().toISOString() });
       const row = await getRow(auth, id);
-      return toView(row, await statisticsOf(auth, row));
+      return toView(row, await statisticsStateOf(ctx.jobs, auth.orgId, row));
     },
 
     async remove(auth: AuthContext, id: string) {

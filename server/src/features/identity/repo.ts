@@ -11,6 +11,10 @@ export const insert = async (q: Db, row: IdentityVerificationTable) => {
   await q.insertInto('identity_verifications').values(row).execute();
 };
 
+/** Whether the organisation has a verified identity. */
+export const verified = async (q: Db, orgId: string) =>
+  !!(await q.selectFrom('identity_verifications').select('id').where('organisation_id', '=', orgId).where('state', '=', 'done').executeTakeFirst());
+
 /** Across organisations: only the platform administrators' review lists them. Newest first. */
 export function list(q: Db, state: IdentityState | 'all') {
   let s = q.selectFrom('identity_verifications').selectAll().orderBy('submitted_at', 'desc');

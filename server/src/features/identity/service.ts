@@ -76,6 +76,9 @@ export function makeIdentityService(ctx: AppContext) {
       return { allowed: s.state === 'done', state: s.state, message };
     },
 
+    /** Whether the organisation has verified its identity (SPEC §4: a hosted API is approved only then). */
+    verified: (orgId: string) => repo.verified(db, orgId),
+
     // ---- the platform administrators' review (across organisations by design) ----
     list: (state: IdentityState | 'all') => repo.list(db, state),
     byId: (id: string) => repo.byId(db, id),

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -6,11 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AuthContext, requireWriter } from '../../auth/guard.js';
-import { embedReportFont } from '../../pdf/index.js';
 import { AppError, ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { errorReplies, fileReplies, IdView, replies } from '../../http/responses.js';
-import { esc } from '../../pdf/charts.js';
 import { M } from './messages.js';
 import type { ImagePreprocess } from './preprocess.js';
 import { tsModel } from '../timeseries/schemas.js';
@@ -31,10 +28,9 @@ import {
 } from './schemas.js';
 import { imageOperations } from '../datasets/history.js';
 import { imageDatasetView } from '../datasets/responses.js';
-import type { imagePredictJob } from './jobs.js';
-import type { SpecOf } from '../../jobs/kind.js';
 
 const tags = ['image'];
+type ImageInput = Parameters<FastifyInstance['services']['predictions']['predictImages']>[3];
 const IMAGE_EXT = ['.jpg', '.jpeg', '.png', '.bmp', '.tif', '.tiff'];
 const CONTENT: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.bmp': 'image/bmp', '.tif': 'image/tiff', '.tiff': 'image/tiff' };
 const idParams = z.object({ id: z.string().max(64) });
@@ -112,7 +108,6 @@ async function receiveImages(req: FastifyRequest, inputs: string, maxUploadMb: n
 
 export default async function imageRoutes(app: FastifyInstance) {
   const pre = app.services.imagePreprocess;
-  app.services.images.installJobHandlers();
   // registered in this order: the OpenAPI document lists the paths so
   datasetRoutes(app, pre);
   preprocessRoutes(app, pre);
@@ -192,7 +187,6 @@ function preprocessRoutes(app: FastifyInstance, pre: ImagePreprocess) {
 
 function trainingRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { jobs } = app.ctx;
   const svc = app.services.images;
   const trainBody = z.object({ model_keys: z.array(z.string().max(100)).optional() }).nullish();
   r.post('/train/:project_id', { preHandler: requireWriter, schema: { tags, summary: 'Train the image models of a project (a job; poll image/train/result)', params: projectIdParams, body: trainBody, response: envelope(projectShape) } }, async (req) =>
@@ -201,12 +195,7 @@ function trainingRoutes(app: FastifyInstance) {
   r.post(
     '/train/progress/:task_id',
     { schema: { tags, summary: 'State and progress of a training job, with the epoch curves so far', params: z.object({ task_id: z.string().max(64) }), response: envelope(imageTrainProgress) } },
-    async (req) => {
-      const job = await jobs.get(req.auth.orgId, req.params.task_id);
-      if (!job || job.kind !== 'image_train' || !job.subject_id) throw new AppError(404, 'job_not_found');
-      const v = await svc.view(req.auth, await svc.getProject(req.auth, job.subject_id));
-      return ok({ task_id: job.id, state: job.state, progress: job.progress, message: job.message, error: job.error, project: v });
-    },
+    async (req) => ok(await svc.trainProgress(req.auth, req.params.task_id)),
   );
   r.get('/training/model_list/:project_id', { schema: { tags, summary: 'The models of an image project', params: projectIdParams, response: envelope(z.array(modelShape)) } }, async (req) =>
     ok((await svc.view(req.auth, await svc.getProject(req.auth, req.params.project_id))).models),
@@ -266,31 +255,17 @@ function resultRoutes(app: FastifyInstance) {
       return ok(await svc.updateThreshold(req.auth, req.params.project_id, req.params.model_key, req.body, langOf(req.headers['accept-language'])));
     },
   );
-  const modelFile = async (req: { auth: AuthContext; params: { project_id: string; model_key: string } }, name: string) => {
-    await svc.getProject(req.auth, req.params.project_id);
-    const m = await svc.getModel(req.auth, req.params.project_id, req.params.model_key);
-    const dir = svc.runDir(m);
-    if (m.state !== 'done' || !dir) throw new AppError(409, { en: 'The model "{model}" has not been trained yet.', ja: 'モデル「{model}」はまだ学習されていません。' }, { model: m.model_key });
-    return path.join(dir, name);
-  };
+  const modelFile = (req: { auth: AuthContext; params: { project_id: string; model_key: string } }, name: string) => svc.modelFile(req.auth, req.params.project_id, req.params.model_key, name);
   r.get(
     '/image/train/heatmap/:project_id/:model_key/:image_id',
     { schema: { tags, summary: 'Heat-map of a test image (Grad-CAM or PatchCore patch distances)', params: modelParams.extend({ image_id: z.string().regex(/^\d{1,9}$/) }), response: fileReplies('image/png', 'Heat-map PNG') } },
     async (req, reply) => sendFile(reply, await modelFile(req, `heatmaps/${req.params.image_id}.png`), 'image/png'),
   );
   r.get('/report/:project_id/:model_key', { schema: { tags, summary: "A model's report as one self-contained HTML file, in the caller's language (Accept-Language)", params: modelParams, response: fileReplies('text/html', 'report.html') } }, async (req, reply) => {
-    const lang = langOf(req.headers['accept-language']);
-    const inLang = await modelFile(req, `report.${lang}.html`);
-    // runs trained before the report was written in both languages have report.html (English) only
-    const file = fs.existsSync(inLang) ? inLang : await modelFile(req, 'report.html');
-    if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
-    const notice = await svc.reportNotice(req.auth, req.params.project_id, req.params.model_key, lang);
-    const text = await fs.promises.readFile(file, 'utf8');
-    // a threshold saved after training: the report opens saying so, and is not kept by the browser past the next change
-    const html = notice ? text.replace(/<body([^>]*)>/, `<body$1><p role="note" style="border:1px solid #b26a00;background:#fff4e5;padding:8px 12px">${esc(notice)}</p>`) : text;
+    const { html, keep } = await svc.report(req.auth, req.params.project_id, req.params.model_key, langOf(req.headers['accept-language']));
     fileHeaders(reply, 'text/html; charset=utf-8', `${req.params.model_key}-report.html`);
-    if (notice) reply.header('cache-control', 'no-store');
-    return reply.send(await embedReportFont(html));
+    if (!keep) reply.header('cache-control', 'no-store'); // a threshold saved after training: its notice changes with it
+    return reply.send(html);
   });
   r.get('/image/model/download/:project_id/:model_key', { schema: { tags, summary: 'The trained model (model.pt: weights, classes, image size, threshold)', params: modelParams, response: fileReplies('application/octet-stream', 'model.pt') } }, async (req, reply) =>
     sendFile(reply, await modelFile(req, 'model.pt'), 'application/octet-stream', `${req.params.model_key}.pt`),
@@ -300,50 +275,17 @@ function resultRoutes(app: FastifyInstance) {
 
 function predictionRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { storage } = app.ctx;
-  const { images: svc, predictions } = app.services;
+  const { predictions } = app.services;
   r.post(
     '/prediction/result/:project_id/:model_key',
     { preHandler: requireWriter, schema: { tags, summary: 'Predict images: multipart files (images or one ZIP), or JSON {dataset_id} of an image dataset', params: modelParams, consumes: ['multipart/form-data', 'application/json'], response: envelope(predictionShape) } },
     async (req) => {
-      const p = await svc.getProject(req.auth, req.params.project_id);
-      const m = await svc.getModel(req.auth, p.id, req.params.model_key);
-      const dir = svc.runDir(m);
-      if (m.state !== 'done' || !dir) throw new AppError(422, { en: 'Select a trained model.', ja: '学習済みのモデルを選択してください。' }, {}, 'model_key');
-      const id = crypto.randomUUID();
-      const resultKey = `org/${req.auth.orgId}/predictions/${id}`;
-      const spec: SpecOf<typeof imagePredictJob> = { model: path.join(dir, 'model.pt'), output_dir: storage.pathOf(resultKey), threshold: (await svc.view(req.auth, p)).models.find((x) => x.model_key === m.model_key)?.threshold ?? null };
-      let datasetId = '';
-      let datasetName = '';
-      if (req.isMultipart()) {
-        const inputs = storage.pathOf(`${resultKey}-inputs`);
-        fs.mkdirSync(inputs, { recursive: true });
-        try {
-          const { files, zip } = await receiveImages(req, inputs, app.ctx.config.maxUploadMb);
-          if (zip) {
-            const out = path.join(inputs, 'unpacked');
-            await svc.ingestZip(req.auth, zip, 'inference', out, langOf(req.headers['accept-language']), 'files');
-            spec.dataset_dir = out;
-            datasetName = path.basename(zip);
-          } else {
-            if (!files.length) throw new AppError(422, M.noImages, {}, 'files');
-            spec.files = files;
-            datasetName = files.length === 1 ? files[0].name : `${files.length} images`;
-          }
-        } catch (e) {
-          fs.rmSync(inputs, { recursive: true, force: true });
-          throw e;
-        }
-      } else {
-        const b = z.object({ dataset_id: z.string().max(64) }).safeParse(req.body);
-        if (!b.success) throw new AppError(422, M.noImages, {}, 'dataset_id');
-        const { row } = await svc.getImageDataset(req.auth, b.data.dataset_id);
-        spec.dataset_dir = svc.datasetDir(row);
-        datasetId = row.id;
-        datasetName = row.name;
-      }
-      const job = await predictions.startImage(req.auth, p, m.model_key, { id: datasetId, name: datasetName }, id, resultKey, { ...spec, lang: langOf(req.headers['accept-language']) });
-      return ok({ id, state: job.state === 'queued' ? 'queued' : job.state, project_id: p.id, model_key: m.model_key, report_type: p.project_type, job_id: job.id });
+      const lang = langOf(req.headers['accept-language']);
+      // multipart: the images (or one ZIP) saved under numbered names; JSON: an image dataset of the organisation
+      const input: ImageInput = req.isMultipart()
+        ? { receive: (inputs: string) => receiveImages(req, inputs, app.ctx.config.maxUploadMb) }
+        : { datasetId: z.object({ dataset_id: z.string().max(64) }).safeParse(req.body).data?.dataset_id };
+      return ok(await predictions.predictImages(req.auth, req.params.project_id, req.params.model_key, input, lang));
     },
   );
   const predictionDir = async (orgId: string, id: string) => {

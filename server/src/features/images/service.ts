@@ -4,8 +4,9 @@ import type { RunService } from '../training/runs.js';
 import { makeImageBase, type ImageDeps } from './base.js';
 import { gallery, imageFile, registerZip, summary } from './image-datasets.js';
 import { list, register, remove, rename, stop, train } from './projects.js';
-import { detail, reportNotice, updateThreshold } from './threshold.js';
+import { detail, updateThreshold } from './threshold.js';
 import { installJobHandlers } from './events.js';
+import { modelFile, report, trainProgress } from './model-files.js';
 
 // what other modules import from here (moved beside it, issue 32)
 export { IMAGE_DIR } from './base.js';
@@ -36,8 +37,11 @@ export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets
     remove: on(remove),
     stop: on(stop),
     detail: on(detail),
-    reportNotice: on(reportNotice),
+    modelFile: on(modelFile),
+    report: on(report),
+    trainProgress: on(trainProgress),
     updateThreshold: on(updateThreshold),
+    /** Installed once at start-up (services.ts): model rows and epoch curves follow the image training job. */
     installJobHandlers: () => installJobHandlers(deps),
   };
 }

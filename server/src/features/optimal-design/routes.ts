@@ -6,7 +6,6 @@ import { langOf } from '../../i18n/messages.js';
 import { errors } from './messages.js';
 import { experimentBody, idParams, listQuery, registerSettings, responses, roundQuery, roundSettings, stateQuery } from './schemas.js';
 import { fileReplies } from '../../http/responses.js';
-import { optimalDesignJob } from './jobs.js';
 import { renameBody } from '../training/schemas.js';
 
 const tags = ['optimal design'];
@@ -48,7 +47,6 @@ function sendCsv(reply: FastifyReply, f: { body: string; fileName: string }) {
 export default async function optimalDesignRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = app.services.design;
-  app.ctx.jobs.onFinished(optimalDesignJob, (job, orgId) => service.onJobFinished(job, orgId));
   const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
 
   r.post(

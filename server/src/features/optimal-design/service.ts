@@ -1,11 +1,10 @@
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { Lang } from '../../i18n/messages.js';
-import type { JobView } from '../../jobs/service.js';
 import type { TrainingService } from '../training/service.js';
 import { engineErrorText } from './messages.js';
 import { designRepo } from './repo.js';
-import { storedDesign } from './jobs.js';
+import { optimalDesignJob, storedDesign } from './jobs.js';
 import { type DesignDeps, EVAL_SUBJECT, makeDesignBase, now, projectKey, SUBJECT, summary } from './base.js';
 import { nextRound, register } from './rounds.js';
 import { experimentSheet, resultCsv } from './sheets.js';
@@ -63,9 +62,12 @@ export function makeDesignService(ctx: AppContext, { training }: { training: Tra
       return { id };
     },
 
-    async onJobFinished(job: JobView, orgId: string) {
-      if (job.subject_type === SUBJECT) await applyFinish(orgId, job);
-      else if (job.subject_type === EVAL_SUBJECT) await applyEval(orgId, job);
+    /** Installed once at start-up (services.ts): a finished design or evaluation job lands in its round. */
+    installJobHandlers() {
+      jobs.onFinished(optimalDesignJob, async (job, orgId) => {
+        if (job.subject_type === SUBJECT) await applyFinish(orgId, job);
+        else if (job.subject_type === EVAL_SUBJECT) await applyEval(orgId, job);
+      });
     },
   };
 }

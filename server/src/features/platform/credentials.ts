@@ -5,6 +5,7 @@ import type { Db } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
 import { M } from './messages.js';
+import { platformRepo } from './repo.js';
 
 /** What the API keys need of the platform service: the database and the caller's project (404 otherwise). */
 export interface CredentialDeps {
@@ -26,7 +27,7 @@ export function credentialView(c: PlatformCredentialTable, secret?: string) {
 
 export async function credentials({ db, get }: CredentialDeps, auth: AuthContext, projectId: string) {
   await get(auth, projectId);
-  return db.selectFrom('platform_credentials').selectAll().where('organisation_id', '=', auth.orgId).where('project_id', '=', projectId).orderBy('created_at', 'desc').execute();
+  return platformRepo.credentials(db, auth.orgId, projectId);
 }
 
 /** The secret is in this answer only; afterwards the prefix is all anyone sees. */
@@ -48,20 +49,14 @@ export async function createCredential({ db, get }: CredentialDeps, auth: AuthCo
     last_used_at: null,
     revoked_at: null,
   };
-  await db.insertInto('platform_credentials').values(row).execute();
+  await platformRepo.insertCredential(db, row);
   return { row, secret: k.secret };
 }
 
 export async function revokeCredential({ db, get }: CredentialDeps, auth: AuthContext, projectId: string, credentialId: string) {
   await get(auth, projectId);
-  const c = await db
-    .selectFrom('platform_credentials')
-    .selectAll()
-    .where('organisation_id', '=', auth.orgId)
-    .where('project_id', '=', projectId)
-    .where('id', '=', credentialId)
-    .executeTakeFirst();
+  const c = await platformRepo.credential(db, auth.orgId, projectId, credentialId);
   if (!c) throw new AppError(404, M.credentialNotFound);
-  if (!c.revoked_at) await db.updateTable('platform_credentials').set({ revoked_at: now() }).where('id', '=', c.id).execute();
-  return db.selectFrom('platform_credentials').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow();
+  if (!c.revoked_at) await platformRepo.revokeCredential(db, c.id, now());
+  return platformRepo.credentialById(db, c.id);
 }

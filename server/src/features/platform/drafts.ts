@@ -9,6 +9,7 @@ import type { TrainingService } from '../training/service.js';
 import type { PlatformProjectTable } from './db.js';
 import { copyImageModel, IMAGE_MODEL_FILE, isImageModel } from './image-serving.js';
 import { M } from './messages.js';
+import { platformRepo } from './repo.js';
 import { quote, type PriceList } from './prices.js';
 import type { Settings } from './schemas.js';
 
@@ -30,8 +31,7 @@ export async function createDraft({ db, storage, training, prices }: DraftDeps, 
   if (model.state !== 'done' || !dir) throw new AppError(422, M.modelNotTrained, {}, 'model_key');
   const image = isImageModel(project.project_type);
   if (!fs.existsSync(path.join(dir, image ? IMAGE_MODEL_FILE : 'model.joblib'))) throw new AppError(409, M.modelFilesMissing);
-  const taken = await db.selectFrom('platform_projects').select('id').where('key', '=', body.key).executeTakeFirst();
-  if (taken) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
+  if (await platformRepo.keyTaken(db, body.key)) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
   const id = crypto.randomUUID();
   const tmp = storage.makeTempDir();
   if (image) copyImageModel(dir, model, project.project_type, tmp);
@@ -66,11 +66,10 @@ export async function createDraft({ db, storage, training, prices }: DraftDeps, 
     reviewed_by: null,
   };
   try {
-    await db.insertInto('platform_projects').values(row).execute();
+    await platformRepo.insert(db, row);
   } catch (e) {
     storage.remove(key);
-    const again = await db.selectFrom('platform_projects').select('id').where('key', '=', body.key).executeTakeFirst();
-    if (again) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
+    if (await platformRepo.keyTaken(db, body.key)) throw new AppError(409, M.keyTaken, { key: body.key }, 'key');
     throw e;
   }
   return row;

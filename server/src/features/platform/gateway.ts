@@ -13,6 +13,7 @@ import { lockCheck } from '../billing/gate.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
 import { M } from './messages.js';
 import { agrees, PlanEvaluator } from './plan.js';
+import { platformRepo } from './repo.js';
 import { serveReplies } from './schemas.js';
 import { sameHash } from './service.js';
 import { type ServeInput, type ServeResult, ServingPool } from './serving.js';
@@ -258,12 +259,12 @@ export function makeGateway(
   }
 
   async function resolve(key: string): Promise<Resolved | null> {
-    const project = await ctx.db.selectFrom('platform_projects').selectAll().where('key', '=', key).executeTakeFirst();
+    const project = await platformRepo.byKey(ctx.db, key);
     if (!project) {
       cache.delete(key);
       return null;
     }
-    const credentials = await ctx.db.selectFrom('platform_credentials').selectAll().where('project_id', '=', project.id).where('revoked_at', 'is', null).execute();
+    const credentials = await platformRepo.liveCredentials(ctx.db, project.id);
     const version = String((JSON.parse(project.settings_json) as { version?: string }).version ?? '');
     const head = `{"detail":{"response":{"model":${JSON.stringify(project.model_key)},"version":${JSON.stringify(version)},`;
     const model = { key: `${project.id}:${project.model_dir}`, dir: ctx.storage.pathOf(project.model_dir) };

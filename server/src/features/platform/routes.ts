@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { requireAuth, requireRole } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
-import { registerDriftRoutes, watchDriftJobs } from './drift/routes.js';
+import { registerDriftRoutes } from './drift/routes.js';
 import { makeGateway } from './gateway.js';
 import { M } from './messages.js';
 import {
@@ -26,9 +26,8 @@ import {
   statsView,
   updateBody,
 } from './schemas.js';
-import { readStats, statsCsv } from './stats.js';
+import { statsCsv } from './stats.js';
 import { tsDescriptionView } from './timeseries-schemas.js';
-import { describeTsProject } from './timeseries-serving.js';
 
 const tags = ['platform projects'];
 const manage = requireRole('owner', 'admin'); // owners and admins publish and manage keys; members see; viewers read
@@ -42,9 +41,9 @@ export default async function platformRoutes(app: FastifyInstance) {
     runs: app.services.runs,
     drift: app.services.drift.sampler,
   });
-  watchDriftJobs(app);
   gateway.register(app);
   app.addHook('onClose', () => gateway.close());
+  app.addHook('onClose', () => app.services.drift.close()); // the drift sampler's last rows are written
   const installation = app.services.installation;
   const platformAdmin = async (req: FastifyRequest) => {
     if (!(await installation.isAdmin(req.auth))) throw new AppError(403, M.notPlatformAdmin);
@@ -67,12 +66,9 @@ export default async function platformRoutes(app: FastifyInstance) {
       r.get('/platform/projects/:id', { schema: { tags, summary: 'One platform project', params: idParams, response: projectAnswer } }, async (req) =>
         ok(svc.view(await svc.get(req.auth, req.params.id))),
       );
-      r.get('/platform/projects/:id/time-series', { schema: { tags, summary: "A hosted time-series detector's interface: time column, signals, history rows, alarm rule, threshold in force, outputs, examples and its OpenAPI document", params: idParams, response: replies({ 200: tsDescriptionView }) } }, async (req) => {
-        const p = await svc.get(req.auth, req.params.id);
-        const cfg = await app.services.training.getProject(req.auth, p.model_project_id).then((t) => JSON.parse(t.config_json) as { time_is_datetime?: boolean }, () => null);
-        const saved = (await app.services.timeSeries.savedThresholds(p.organisation_id, p.model_project_id)).get(p.model_key) ?? null;
-        return ok(await describeTsProject(p, { dir: app.ctx.storage.pathOf(p.model_dir), endpoint: svc.view(p).endpoint, timeIsDatetime: typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null, savedThreshold: saved, limits: app.ctx.config.tsadStream }));
-      });
+      r.get('/platform/projects/:id/time-series', { schema: { tags, summary: "A hosted time-series detector's interface: time column, signals, history rows, alarm rule, threshold in force, outputs, examples and its OpenAPI document", params: idParams, response: replies({ 200: tsDescriptionView }) } }, async (req) =>
+        ok(await svc.timeSeriesDescription(req.auth, req.params.id)),
+      );
       r.put('/platform/projects/:id', { preHandler: manage, schema: { tags, summary: 'Edit a draft or rejected project', params: idParams, body: updateBody, response: projectAnswer } }, async (req) =>
         ok(await svc.update(req.auth, req.params.id, req.body)),
       );
@@ -117,12 +113,12 @@ export default async function platformRoutes(app: FastifyInstance) {
       r.get('/platform/projects/:id/statistics', { schema: { tags, summary: 'Request statistics: per path, device/browser/OS ratios, by hour or day', params: idParams, querystring: statsQuery, response: replies({ 200: statsView }) } }, async (req) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();
-        return ok(await readStats(app.ctx.db, req.auth.orgId, p.id, fromHour(req.query.days), req.query.bucket));
+        return ok(await svc.statistics(req.auth, p, fromHour(req.query.days), req.query.bucket));
       });
       r.get('/platform/projects/:id/statistics/download', { schema: { tags, summary: 'Request statistics as CSV', params: idParams, querystring: statsQuery, response: fileReplies('text/csv', 'Request statistics as CSV') } }, async (req, reply) => {
         const p = await svc.get(req.auth, req.params.id);
         await gateway.stats.flush();
-        const csv = statsCsv(await readStats(app.ctx.db, req.auth.orgId, p.id, fromHour(req.query.days), req.query.bucket));
+        const csv = statsCsv(await svc.statistics(req.auth, p, fromHour(req.query.days), req.query.bucket));
         reply.header('content-type', 'text/csv; charset=utf-8');
         reply.header('content-disposition', `attachment; filename="request_statistics.csv"; filename*=UTF-8''${encodeURIComponent(`${p.key}-request_statistics.csv`)}`);
         return reply.send(csv);

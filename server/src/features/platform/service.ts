@@ -3,22 +3,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
-import type { Db } from '../../db/index.js';
 import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
-import '../account/db.js';
+import type { Users } from '../account/users.js';
+import type { IdentityService } from '../identity/service.js';
 import type { InstallationService } from '../installation/service.js';
+import type { TimeSeriesService } from '../timeseries/service.js';
 import type { TrainingService } from '../training/service.js';
 import type { TrainingModelView } from '../training/responses.js';
 import type { PlatformProjectTable, PlatformStatus } from './db.js';
-import './db.js';
 import { imageServingOf, isImageModel } from './image-serving.js';
 import { createCredential, type CredentialDeps, credentials, credentialView, revokeCredential } from './credentials.js';
 import { createDraft } from './drafts.js';
 import { M, STATUS_WORDS } from './messages.js';
+import { platformRepo as repo } from './repo.js';
 import { quote } from './prices.js';
 import type { Settings } from './schemas.js';
 import type { QuoteInput } from './prices.js';
+import { statsOf } from './stats.js';
+import { describeTsProject } from './timeseries-serving.js';
 
 const now = () => new Date().toISOString();
 
@@ -58,30 +61,21 @@ function manifestOf(storage: AppContext['storage'], p: PlatformProjectTable): { 
   }
 }
 
-const identityRow = (db: Db, orgId: string) =>
-  db.selectFrom('identity_verifications').select('id').where('organisation_id', '=', orgId).where('state', '=', 'done').executeTakeFirst();
-
-/** Trained models of the organisation that can be published (tabular types now). */
-async function publishable(db: Db, auth: AuthContext) {
-  const rows = await db
-    .selectFrom('training_models as m')
-    .innerJoin('training_projects as p', 'p.id', 'm.project_id')
-    .select(['p.id as project_id', 'p.name as project_name', 'p.project_type', 'm.model_key', 'm.algorithm', 'm.metrics_json', 'm.trained_at'])
-    .where('m.organisation_id', '=', auth.orgId)
-    .where('p.organisation_id', '=', auth.orgId)
-    .where('m.state', '=', 'done')
-    .orderBy('m.trained_at', 'desc')
-    .execute();
-  return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: metrics_json ? (JSON.parse(metrics_json) as TrainingModelView['metrics']) : null }));
+export interface PlatformDeps {
+  training: TrainingService;
+  timeSeries: Pick<TimeSeriesService, 'savedThresholds'>;
+  installation: Pick<InstallationService, 'reviewRequired'>;
+  identity: Pick<IdentityService, 'verified'>;
+  users: Pick<Users, 'organisationName'>;
 }
 
-export function makePlatformService(ctx: AppContext, { training, installation }: { training: TrainingService; installation: Pick<InstallationService, 'reviewRequired'> }) {
+export function makePlatformService(ctx: AppContext, { training, timeSeries, installation, identity, users }: PlatformDeps) {
   const { db, storage, config } = ctx;
   const prices = ctx.config.prices;
   const on = <A extends unknown[], R>(f: (d: CredentialDeps, ...a: A) => R) => (...a: A): R => f({ db, get }, ...a);
 
   async function get(auth: Pick<AuthContext, 'orgId'>, id: string): Promise<PlatformProjectTable> {
-    const row = await db.selectFrom('platform_projects').selectAll().where('organisation_id', '=', auth.orgId).where('id', '=', id).executeTakeFirst();
+    const row = await repo.get(db, auth.orgId, id);
     if (!row) throw new AppError(404, M.notFound);
     return row;
   }
@@ -115,7 +109,7 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
   const priced = (s: QuoteInput) => quote(prices, s);
 
   /** Whether the organisation has verified its identity (SPEC §4: otherwise its projects are not approved). */
-  const identityVerified = async (orgId: string): Promise<boolean> => !!(await identityRow(db, orgId));
+  const identityVerified = (orgId: string): Promise<boolean> => identity.verified(orgId);
 
   async function move(auth: Pick<AuthContext, 'orgId'>, id: string, action: Action) {
     const p = await get(auth, id);
@@ -131,8 +125,7 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
 
     // Guarded by the status read, so two concurrent clicks move it once.
     async function move(change: Partial<PlatformProjectTable>) {
-      const res = await db.updateTable('platform_projects').set(change).where('organisation_id', '=', auth.orgId).where('id', '=', id).where('status', '=', p.status).executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw transitionError(p.status, action);
+      if (!(await repo.moveFrom(db, auth.orgId, id, p.status, change))) throw transitionError(p.status, action);
       return view(await get(auth, id));
     }
   }
@@ -146,14 +139,15 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
     move,
 
     async list(auth: AuthContext, q: { status: string; page: number; page_size: number }) {
-      let s = db.selectFrom('platform_projects').where('organisation_id', '=', auth.orgId);
-      if (q.status !== 'all') s = s.where('status', '=', q.status as PlatformStatus);
-      const total = Number((await s.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = await s.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(q.page_size).offset((q.page - 1) * q.page_size).execute();
+      const { rows, total } = await repo.page(db, auth.orgId, q);
       return { items: rows.map((r) => view(r)), total };
     },
 
-    publishable: (auth: AuthContext) => publishable(db, auth),
+    /** Trained models of the organisation that can be published (tabular types now). */
+    async publishable(auth: AuthContext) {
+      const rows = await training.trainedModels(auth);
+      return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: metrics_json ? (JSON.parse(metrics_json) as TrainingModelView['metrics']) : null }));
+    },
 
     create: async (auth: AuthContext, body: Parameters<typeof createDraft>[2]) => view(await createDraft({ db, storage, training, prices }, auth, body)),
 
@@ -163,49 +157,59 @@ export function makePlatformService(ctx: AppContext, { training, installation }:
       const { name, ...rest } = body;
       const settings = { ...(JSON.parse(p.settings_json) as Settings), ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) } as Settings;
       const q = priced(settings);
-      await db
-        .updateTable('platform_projects')
-        .set({ name: name ?? p.name, settings_json: JSON.stringify(settings), subscription_price: q.subscription_price, infrastructure_price: q.infrastructure_price, updated_at: now() })
-        .where('organisation_id', '=', auth.orgId)
-        .where('id', '=', id)
-        .execute();
+      await repo.update(db, auth.orgId, id, { name: name ?? p.name, settings_json: JSON.stringify(settings), subscription_price: q.subscription_price, infrastructure_price: q.infrastructure_price, updated_at: now() });
       return view(await get(auth, id));
     },
 
     async remove(auth: AuthContext, id: string) {
       const p = await get(auth, id);
-      await db.deleteFrom('platform_request_stats').where('project_id', '=', p.id).execute();
-      await db.deleteFrom('platform_credentials').where('project_id', '=', p.id).execute();
-      await db.deleteFrom('platform_projects').where('organisation_id', '=', auth.orgId).where('id', '=', p.id).execute();
+      await repo.remove(db, auth.orgId, p.id);
       storage.remove(`org/${auth.orgId}/platform/${p.id}`);
       return { id: p.id, key: p.key };
     },
 
     /** A platform administrator's decision; an organisation whose identity is not verified is not approved. */
     async review(adminId: string, id: string, decision: 'approve' | 'reject', reason: string | undefined) {
-      const p = await db.selectFrom('platform_projects').selectAll().where('id', '=', id).executeTakeFirst();
+      const p = await repo.byId(db, id);
       if (!p) throw new AppError(404, M.notFound);
       if (p.status !== 'under_review') throw transitionError(p.status, 'review');
       if (decision === 'reject' && !reason?.trim()) throw new AppError(422, M.rejectReasonRequired, {}, 'reason');
       if (decision === 'approve' && !(await identityVerified(p.organisation_id))) throw new AppError(409, M.identityNotVerified);
-      const res = await db
-        .updateTable('platform_projects')
-        .set({ status: decision === 'approve' ? 'approved' : 'rejected', reason: decision === 'reject' ? reason!.trim() : null, reviewed_at: now(), reviewed_by: adminId, updated_at: now() })
-        .where('id', '=', id)
-        .where('status', '=', 'under_review')
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw transitionError(p.status, 'review');
-      return view((await db.selectFrom('platform_projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow()));
+      const decided = await repo.decide(db, id, { status: decision === 'approve' ? 'approved' : 'rejected', reason: decision === 'reject' ? reason!.trim() : null, reviewed_at: now(), reviewed_by: adminId, updated_at: now() });
+      if (!decided) throw transitionError(p.status, 'review');
+      return view((await repo.byId(db, id))!);
     },
 
     async reviewQueue(status: string) {
-      let q = db.selectFrom('platform_projects as p').innerJoin('organisations as o', 'o.id', 'p.organisation_id').selectAll('p').select('o.name as organisation_name');
-      if (status !== 'all') q = q.where('p.status', '=', status as PlatformStatus);
-      const rows = await q.orderBy('p.updated_at', 'desc').execute();
+      const rows = await repo.queue(db, status);
+      const names = new Map<string, string>(); // the account area owns organisations: one look-up per organisation
       const items = [];
-      for (const r of rows) items.push({ ...view(r, { organisation_name: r.organisation_name }), identity_verified: await identityVerified(r.organisation_id) });
+      for (const r of rows) {
+        if (!names.has(r.organisation_id)) names.set(r.organisation_id, await users.organisationName(r.organisation_id));
+        items.push({ ...view(r, { organisation_name: names.get(r.organisation_id) }), identity_verified: await identityVerified(r.organisation_id) });
+      }
       return { items, total: items.length };
     },
+
+    /** A hosted time-series detector's interface, with the threshold in force: the one saved for the model in its
+     * project, else training's. */
+    async timeSeriesDescription(auth: AuthContext, id: string) {
+      const p = await get(auth, id);
+      const cfg = await training.getProject(auth, p.model_project_id).then((t) => JSON.parse(t.config_json) as { time_is_datetime?: boolean }, () => null);
+      const saved = (await timeSeries.savedThresholds(p.organisation_id, p.model_project_id)).get(p.model_key) ?? null;
+      const timeIsDatetime = typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null;
+      return describeTsProject(p, { dir: storage.pathOf(p.model_dir), endpoint: view(p).endpoint, timeIsDatetime, savedThreshold: saved, limits: config.tsadStream });
+    },
+
+    /** Request statistics of the caller's project `p` (from `get`) since `fromHour` (ISO hour), by hour or day. */
+    statistics: async (auth: Pick<AuthContext, 'orgId'>, p: PlatformProjectTable, fromHour: string, bucket: 'hour' | 'day') => statsOf(await repo.statRows(db, auth.orgId, p.id, fromHour), bucket),
+
+    // ---- billing's view (across organisations: billing runs over all of them) -----------------------------
+
+    /** Hosted APIs in one of `statuses` that were reviewed once, of one organisation or of all. */
+    reviewedIn: (statuses: readonly PlatformStatus[], orgId?: string) => repo.reviewedIn(db, statuses, orgId),
+    /** Answered calls of a project and their serving time in [fromHour, toHour): the only billed usage. */
+    usage: (projectId: string, fromHour: string, toHour: string) => repo.billableUsage(db, projectId, fromHour, toHour),
 
     // ---- credentials ------------------------------------------------------------------------------------
 

@@ -1,20 +1,6 @@
-import crypto from 'node:crypto';
 import type { Db } from '../../db/index.js';
-import './db.js';
+import { platformRepo, type StatCell } from './repo.js';
 import { clientOf } from './useragent.js';
-
-interface Cell {
-  organisation_id: string;
-  project_id: string;
-  hour: string;
-  path: string;
-  status: number;
-  device: string;
-  browser: string;
-  os: string;
-  count: number;
-  total_ms: number;
-}
 
 /**
  * Request statistics gathered in memory and written in one batch every `flushMs` (serving never waits on the
@@ -26,7 +12,7 @@ interface Cell {
  * one WAL sync with SQLite, whose calls block the event loop while they run).
  */
 export class StatsRecorder {
-  private cells = new Map<string, Cell>();
+  private cells = new Map<string, StatCell>();
   private used = new Map<string, number>(); // credential id -> last used time (ms)
   private pending = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout;
@@ -86,7 +72,7 @@ export class StatsRecorder {
   private async write(): Promise<void> {
     if (!this.cells.size && !this.used.size) return;
     // cells of different User-Agents of the same client kind are one row
-    const merged = new Map<string, Cell>();
+    const merged = new Map<string, StatCell>();
     for (const c of this.cells.values()) {
       const k = [c.project_id, c.hour, c.path, c.status, c.device, c.browser, c.os].join('\u0000');
       const m = merged.get(k);
@@ -99,14 +85,7 @@ export class StatsRecorder {
     const used = [...this.used.entries()];
     this.cells = new Map();
     this.used = new Map();
-    await this.db.transaction().execute(async (tx) => {
-      const live = new Set(
-        cells.length ? (await tx.selectFrom('platform_projects').select('id').where('id', 'in', [...new Set(cells.map((c) => c.project_id))]).execute()).map((p) => p.id) : [],
-      );
-      const rows = cells.filter((c) => live.has(c.project_id)).map((c) => ({ id: crypto.randomUUID(), ...c }));
-      for (let i = 0; i < rows.length; i += 200) await tx.insertInto('platform_request_stats').values(rows.slice(i, i + 200)).execute();
-      for (const [id, at] of used) await tx.updateTable('platform_credentials').set({ last_used_at: new Date(at).toISOString() }).where('id', '=', id).execute();
-    });
+    await platformRepo.writeStats(this.db, cells, used);
   }
 
   async close(): Promise<void> {
@@ -128,21 +107,6 @@ export function refusalOf(status: number): RefusalReason | null {
   return 'server';
 }
 
-/** Answered calls of a project and their serving time in [fromHour, toHour) (ISO hours): the only billed usage.
- * Refusals (no or wrong key, locked, bad input, rate limit, server faults) are never billed. */
-export async function billableUsage(db: Db, projectId: string, fromHour: string, toHour: string): Promise<{ requests: number; ms: number }> {
-  const r = await db
-    .selectFrom('platform_request_stats')
-    .select((eb) => [eb.fn.sum<number>('count').as('requests'), eb.fn.sum<number>('total_ms').as('ms')])
-    .where('project_id', '=', projectId)
-    .where('hour', '>=', fromHour)
-    .where('hour', '<', toHour)
-    .where('status', '>=', 200)
-    .where('status', '<', 300) // answered only (refusalOf(status) === null)
-    .executeTakeFirst();
-  return { requests: Number(r?.requests ?? 0), ms: Number(r?.ms ?? 0) };
-}
-
 export interface StatsView {
   /** Answered predictions (2xx): the requests billed. */
   total: number;
@@ -158,16 +122,9 @@ export interface StatsView {
   bucket: 'hour' | 'day';
 }
 
-/** Statistics of one project since `from` (ISO hour), bucketed by hour or day. Counts, times and client kinds are of
- * answered predictions; refusals are counted apart, by reason. */
-export async function readStats(db: Db, orgId: string, projectId: string, from: string, bucket: 'hour' | 'day'): Promise<StatsView> {
-  const all = await db
-    .selectFrom('platform_request_stats')
-    .select(['hour', 'path', 'status', 'device', 'browser', 'os', 'count', 'total_ms'])
-    .where('organisation_id', '=', orgId)
-    .where('project_id', '=', projectId)
-    .where('hour', '>=', from)
-    .execute();
+/** Statistics of one project's rows (platformRepo.statRows), bucketed by hour or day. Counts, times and client kinds
+ * are of answered predictions; refusals are counted apart, by reason. */
+export function statsOf(all: Awaited<ReturnType<typeof platformRepo.statRows>>, bucket: 'hour' | 'day'): StatsView {
   const rows = all.filter((r) => refusalOf(r.status) === null);
   const refusals = Object.fromEntries(REFUSAL_REASONS.map((k) => [k, 0])) as Record<RefusalReason, number>;
   for (const r of all) {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { jsonNumber, readParquet, withConnection } from '../../duck/index.js';
 import { AppError } from '../../http/errors.js';
 import type { CellValue, DatasetService } from '../datasets/service.js';
+import type { ImageService } from '../images/service.js';
 import { type TimeSeriesService } from '../timeseries/service.js';
 import type { RunService } from '../training/runs.js';
 import type { TrainingService } from '../training/service.js';
@@ -11,18 +12,19 @@ import { type Lang } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import { predictionRepo as repo } from './repo.js';
 import { makePredictionViews, type PredictionDeps } from './views.js';
-import { start, startImage } from './start.js';
+import { start } from './start.js';
+import { predictImages } from './images.js';
 import { scoreSeries } from './score-series.js';
 
 /** SPEC §7 'Inference' and each type's prediction calls: a trained model applied to an inference dataset, as a job. */
 export function makePredictionService(
   ctx: AppContext,
-  { datasets, training, timeSeries, runs }: { datasets: DatasetService; training: TrainingService; timeSeries: TimeSeriesService; runs: RunService },
+  { datasets, training, timeSeries, runs, images }: { datasets: DatasetService; training: TrainingService; timeSeries: TimeSeriesService; runs: RunService; images: ImageService },
 ) {
   const { db, jobs, storage, duckdb } = ctx;
   const views = makePredictionViews(ctx);
   const { getRow, view, getTimeSeries, resultFile, done } = views;
-  const d: PredictionDeps = { db, jobs, storage, duckdb, datasets, training, timeSeries, runs, ...views };
+  const d: PredictionDeps = { db, jobs, storage, duckdb, datasets, training, timeSeries, runs, images, ...views };
   const on = <A extends unknown[], R>(f: (d: PredictionDeps, ...a: A) => R) => (...a: A): R => f(d, ...a);
 
   return {
@@ -36,7 +38,7 @@ export function makePredictionService(
     },
     getTimeSeries,
     start: on(start),
-    startImage: on(startImage),
+    predictImages: on(predictImages),
     /** The folder of a prediction's result files, or null when the organisation has no such prediction. */
     async resultDir(orgId: string, id: string): Promise<string | null> {
       const p = await repo.get(db, orgId, id);

@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import type { ImageService } from '../images/service.js';
 import type { DatasetService } from '../datasets/service.js';
 import { TS_TYPES } from '../timeseries/schemas.js';
 import { isTsType, type TimeSeriesService } from '../timeseries/service.js';
@@ -75,4 +76,4 @@ export function makePredictionViews(ctx: AppContext) {
 
 /** What the prediction modules take: the app's database, jobs, storage and DuckDB, the areas they use, the views. */
 export type PredictionDeps = Pick<AppContext, 'db' | 'jobs' | 'storage' | 'duckdb'> &
-  ReturnType<typeof makePredictionViews> & { datasets: DatasetService; training: TrainingService; timeSeries: TimeSeriesService; runs: RunService };
+  ReturnType<typeof makePredictionViews> & { datasets: DatasetService; training: TrainingService; timeSeries: TimeSeriesService; runs: RunService; images: ImageService };

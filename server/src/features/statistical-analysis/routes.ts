@@ -4,7 +4,6 @@ import { requireWriter } from '../../auth/guard.js';
 import { ok } from '../../http/errors.js';
 import { langOf } from '../../i18n/messages.js';
 import { datasetParams, downloadBody, idParams, listQuery, registerBody, resultDownloadQuery, runBody, stateQuery, valuesQuery } from './schemas.js';
-import { statisticalAnalysisJob } from './jobs.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { ColumnValues, Evaluation, RunState, StatisticalProject, StatisticalProjectPage, StatisticalProjectsByState } from './responses.js';
 
@@ -20,7 +19,6 @@ function sendFile(reply: FastifyReply, f: { body: string; type: string; fileName
 export default async function statisticalAnalysisRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const service = app.services.statisticalAnalysis;
-  app.ctx.jobs.onFinished(statisticalAnalysisJob, (job, orgId) => service.onJobFinished(job, orgId));
   const lang = (req: { headers: Record<string, unknown> }) => langOf(req.headers['accept-language'] as string | undefined);
 
   r.post(

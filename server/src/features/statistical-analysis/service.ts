@@ -3,7 +3,6 @@ import { embedReportFont } from '../../pdf/index.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
-import type { JobView } from '../../jobs/service.js';
 import { ident, jsonNumber, sqlString } from '../../duck/index.js';
 import type { DatasetService } from '../datasets/service.js';
 import type { StatisticalProjectTable } from './db.js';
@@ -115,10 +114,12 @@ export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets
       const [d] = await query(deps, `SELECT count(DISTINCT ${q}) AS d FROM read_parquet(${file})`);
       return { column, type: col.type, distinct: jsonNumber(d.d) ?? 0, values: rows.map((r) => ({ value: String(r.value), count: jsonNumber(r.n) ?? 0 })) };
     },
-    /** jobs.onFinished handler. */
-    async onJobFinished(job: JobView, orgId: string) {
-      if (job.subject_type !== SUBJECT || !job.subject_id) return;
-      await applyFinish(deps, orgId, job.subject_id, job);
+    /** Installed once at start-up (services.ts): a finished test lands in its project. */
+    installJobHandlers() {
+      jobs.onFinished(statisticalAnalysisJob, async (job, orgId) => {
+        if (job.subject_type !== SUBJECT || !job.subject_id) return;
+        await applyFinish(deps, orgId, job.subject_id, job);
+      });
     },
   };
 }

@@ -12,7 +12,6 @@ import { M as TM } from '../training/messages.js';
 import { renameBody, trainBody } from '../training/schemas.js';
 import { contributionsView, driftSuggestBody, driftSuggestionView, normalDefaultQuery, normalDefaultView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
 import { localCatalogue } from './detectors.js';
-import { tsadTrainJob } from './jobs.js';
 import { reportHtmlAt } from './report-html.js';
 
 const tags = ['time series'];
@@ -20,8 +19,7 @@ const tags = ['time series'];
 /** SPEC §7 'Time series' (GET timseseries/project/{id} spelt so, with a correctly spelt alias) and POST update/threshold. */
 export default async function timeSeriesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { timeSeries: svc, training, runs } = app.services;
-  runs.installModelEventHandlers(tsadTrainJob);
+  const { timeSeries: svc, training } = app.services;
 
   const sendFile = async (reply: FastifyReply, file: string, name: string, type: string, rewrite?: (text: string) => Promise<string>) => {
     if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);

@@ -13,6 +13,7 @@ import { contributions, report, series, signals } from './score-views.js';
 import { register, saveThreshold, threshold, train } from './runs.js';
 import './db.js';
 import { makeTsBase, type TsDeps } from './base.js';
+import { tsadTrainJob } from './jobs.js';
 
 // what other areas import from here (moved beside it, issue 32)
 export { isTsType } from './detectors.js';
@@ -25,6 +26,8 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
   return {
     getProject,
     view,
+    /** Installed once at start-up (services.ts): model rows follow the detector training job's events. */
+    installJobHandlers: () => runs.installModelEventHandlers(tsadTrainJob),
     validate: on(validate),
     savedThresholds,
     /** The normal period the wizard offers on a dataset (see normalDefault), before anything is registered. */

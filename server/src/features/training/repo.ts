@@ -106,4 +106,16 @@ export const trainingRepo = {
       .where('project_id', '=', projectId)
       .where('state', 'in', ['training', 'ready'])
       .execute(),
+
+  /** The organisation's trained models with their project, newest first (the ones a hosted API can publish). */
+  trainedModels: (db: Db, orgId: string) =>
+    db
+      .selectFrom('training_models as m')
+      .innerJoin('training_projects as p', 'p.id', 'm.project_id')
+      .select(['p.id as project_id', 'p.name as project_name', 'p.project_type', 'm.model_key', 'm.algorithm', 'm.metrics_json', 'm.trained_at'])
+      .where('m.organisation_id', '=', orgId)
+      .where('p.organisation_id', '=', orgId)
+      .where('m.state', '=', 'done')
+      .orderBy('m.trained_at', 'desc')
+      .execute(),
 };

@@ -13,7 +13,6 @@ import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
 import { PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
-import { trainJob } from './jobs.js';
 
 const tags = ['training'];
 
@@ -36,8 +35,7 @@ export interface TrainingRoutesOptions {
 /** SPEC §7 'Project', 'Statistics and regression', 'Soft sensor, dimensional compression, discriminant analysis, clustering'. */
 export default async function trainingRoutes(app: FastifyInstance, { imageProjects }: TrainingRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { training: svc, images, runs } = app.services;
-  runs.installModelEventHandlers(trainJob);
+  const { training: svc, images } = app.services;
 
   // ---- catalogue and generic project calls --------------------------------------------------------------
 

@@ -162,6 +162,7 @@ export function makeRunService(ctx: AppContext) {
 
     find: (orgId: string, id: string) => repo.getProject(db, orgId, id),
     modelsOf: (orgId: string, projectId: string) => repo.modelsOf(db, orgId, projectId),
+    trainedModels: (orgId: string) => repo.trainedModels(db, orgId),
     /** A model by its key; `orId` also takes its id. */
     findModel: (orgId: string, projectId: string, key: string, orId = false) => repo.getModel(db, orgId, projectId, key, orId),
     list: (orgId: string, q: { query: string; project_type?: string; page: number; page_size: number }) => repo.listProjects(db, orgId, q),

@@ -194,12 +194,16 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     getProject,
     getModel,
     modelsOf,
+    /** The organisation's trained models with their project, newest first. */
+    trainedModels: (auth: Pick<AuthContext, 'orgId'>) => runs.trainedModels(auth.orgId),
     view,
     projectView,
     runDir,
     conditionPath,
     /** The algorithms of a type as the wizard shows them, in `lang`. */
     algorithms: (type: ProjectType, lang: Lang) => localAlgorithms(catalogue, type, lang),
+    /** Installed once at start-up (services.ts): model rows follow the tabular training job's events. */
+    installJobHandlers: () => runs.installModelEventHandlers(trainJob),
 
     async register(auth: AuthContext, type: ProjectType, datasetId: string, f: ProjectFields) {
       const dataset = await datasets.getRow(auth, datasetId);

@@ -6,7 +6,6 @@ import { replies } from '../../../http/responses.js';
 import { langOf } from '../../../i18n/messages.js';
 import { idParams } from '../schemas.js';
 import { driftSettingsBody, driftView } from './schemas.js';
-import { platformDriftJob } from './jobs.js';
 import { DRIFT_KIND } from './service.js';
 
 const tags = ['platform projects'];
@@ -41,10 +40,4 @@ export function registerDriftRoutes(api: FastifyInstance) {
     { preHandler: requireRole('owner', 'admin'), schema: { tags, summary: 'Drift thresholds and window of the project (fields left out keep their value)', params: idParams, body: driftSettingsBody, response: answer } },
     async (req) => ok(await svc.saveSettings(req.auth, req.params.id, req.body, lang(req))),
   );
-}
-
-/** The job's end is recorded with its check; the sampler's last rows are written when the server stops. */
-export function watchDriftJobs(app: FastifyInstance) {
-  app.ctx.jobs.onFinished(platformDriftJob, (job) => app.services.drift.onJobFinished(job));
-  app.addHook('onClose', () => app.services.drift.close());
 }

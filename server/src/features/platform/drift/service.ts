@@ -6,7 +6,6 @@ import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../http/errors.js';
 import { engineErrorText } from '../../../i18n/engine-errors.js';
 import type { Lang } from '../../../i18n/messages.js';
-import type { JobView } from '../../../jobs/service.js';
 import type { Users } from '../../account/users.js';
 import type { DatasetService } from '../../datasets/service.js';
 import { IMAGE_TYPES } from '../../images/schemas.js';
@@ -200,12 +199,15 @@ export function makeDriftService(ctx: AppContext, deps: DriftDeps) {
   return {
     sampler,
 
-    async onJobFinished(job: JobView): Promise<void> {
-      const c = await repo.checkOfJob(job.id);
-      fs.rmSync(path.join(sampleDir, `${c?.id ?? ''}.json`), { force: true });
-      if (!c) return;
-      if (job.state === 'succeeded') await repo.finishCheck(job.id, { state: 'done', result_json: JSON.stringify(job.result), error: null });
-      else await repo.finishCheck(job.id, { state: 'failed', result_json: null, error: job.error ?? job.state });
+    /** Installed once at start-up (services.ts): the job's end is recorded with its check. */
+    installJobHandlers() {
+      ctx.jobs.onFinished(platformDriftJob, async (job) => {
+        const c = await repo.checkOfJob(job.id);
+        fs.rmSync(path.join(sampleDir, `${c?.id ?? ''}.json`), { force: true });
+        if (!c) return;
+        if (job.state === 'succeeded') await repo.finishCheck(job.id, { state: 'done', result_json: JSON.stringify(job.result), error: null });
+        else await repo.finishCheck(job.id, { state: 'failed', result_json: null, error: job.error ?? job.state });
+      });
     },
 
     /** Starts a check now (the button); the answer is the drift view with the check running. */
