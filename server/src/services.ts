@@ -59,7 +59,7 @@ export function buildServices(ctx: AppContext) {
     downloads: makeDownloadService(ctx),
     platform,
     drift: makeDriftService(ctx, { platform, training, datasets, users: account.users }),
-    billing: makeBillingService(ctx, { hosted: hostedForBilling(platform), bank: installation.bank }),
+    billing: makeBillingService(ctx, { hosted: hostedForBilling(platform), identity, bank: installation.bank }),
     datasets,
     runs,
     training,

@@ -31,8 +31,9 @@ describe.each(DATABASES)('operations on %s', (kind) => {
     await t.app.ctx.jobs.create({ orgId, userId: null, kind: statisticsJob, spec: { parquet: '/nonexistent.parquet' } });
 
     const admin = await registerAndLogin(t.app, 'ops', 'Platform Ops');
-    // registerAndLogin adds a random suffix to the address: make this one the administrator
-    process.env.MITATE_PLATFORM_ADMINS = admin.email;
+    // registerAndLogin adds a random suffix to the address: make this one the administrator (read per call from the
+    // app's config, as MITATE_PLATFORM_ADMINS gives it at start-up)
+    t.app.ctx.config.platformAdmins = [admin.email.toLowerCase()];
     const res = await t.app.inject({ method: 'GET', url: '/api/services/operations', headers: admin.auth });
     expect(res.statusCode, res.body).toBe(200);
     const ops = res.json().detail.response;

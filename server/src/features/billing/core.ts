@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { type Clock, clockOf } from './clock.js';
 import type { BillingInvoiceTable } from './db.js';
+import type { IdentityService } from '../identity/service.js';
 import type { HostedProjects } from './hosted.js';
 import { M } from './messages.js';
 import { type BankAccount, type BillingSettings } from './settings.js';
@@ -72,18 +73,14 @@ export function makeBillingCore(ctx: AppContext, opts: BillingOptions) {
 
   /** SPEC §4: payment is blocked while the organisation's identity is not verified (not done or under review). */
   async function requireIdentity(auth: Pick<AuthContext, 'orgId' | 'userId'>) {
-    const rows = await db.selectFrom('identity_verifications').select(['state', 'user_id']).where('organisation_id', '=', auth.orgId).execute();
-    if (rows.some((r) => r.state === 'done')) return;
-    if (rows.some((r) => r.state === 'under_review')) throw new AppError(409, M.idUnderReview);
+    const state = await identityState(auth.orgId);
+    if (state === 'done') return;
+    if (state === 'under_review') throw new AppError(409, M.idUnderReview);
     throw new AppError(409, M.verifyIdentity);
   }
 
-  async function identityState(orgId: string): Promise<'done' | 'under_review' | 'not_done'> {
-    const rows = await db.selectFrom('identity_verifications').select('state').where('organisation_id', '=', orgId).execute();
-    if (rows.some((r) => r.state === 'done')) return 'done';
-    if (rows.some((r) => r.state === 'under_review')) return 'under_review';
-    return 'not_done';
-  }
+  /** The identity area owns the verifications; billing asks it. */
+  const identityState = (orgId: string) => opts.identity.orgState(orgId);
 
   /** Clears an invoice inside `tx`: its locks go, so its project is unlocked at once. */
   async function clear(tx: Tx, inv: BillingInvoiceTable, actor: string | null) {
@@ -102,6 +99,7 @@ export type BillingCore = ReturnType<typeof makeBillingCore>;
  */
 export interface BillingOptions {
   hosted: HostedProjects;
+  identity: Pick<IdentityService, 'orgState'>;
   clock?: Clock;
   settings?: BillingSettings;
   bank?: () => Promise<BankAccount | null>;

@@ -15,6 +15,14 @@ export const insert = async (q: Db, row: IdentityVerificationTable) => {
 export const verified = async (q: Db, orgId: string) =>
   !!(await q.selectFrom('identity_verifications').select('id').where('organisation_id', '=', orgId).where('state', '=', 'done').executeTakeFirst());
 
+/** The organisation's identity as payment sees it: verified by anyone of it, else one under review, else not done. */
+export async function orgState(q: Db, orgId: string): Promise<'done' | 'under_review' | 'not_done'> {
+  const rows = await q.selectFrom('identity_verifications').select('state').where('organisation_id', '=', orgId).execute();
+  if (rows.some((r) => r.state === 'done')) return 'done';
+  if (rows.some((r) => r.state === 'under_review')) return 'under_review';
+  return 'not_done';
+}
+
 /** Across organisations: only the platform administrators' review lists them. Newest first. */
 export function list(q: Db, state: IdentityState | 'all') {
   let s = q.selectFrom('identity_verifications').selectAll().orderBy('submitted_at', 'desc');

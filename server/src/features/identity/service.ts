@@ -78,6 +78,8 @@ export function makeIdentityService(ctx: AppContext) {
 
     /** Whether the organisation has verified its identity (SPEC §4: a hosted API is approved only then). */
     verified: (orgId: string) => repo.verified(db, orgId),
+    /** The organisation's identity for billing: done, under review or not done (SPEC §4: payment waits for done). */
+    orgState: (orgId: string) => repo.orgState(db, orgId),
 
     // ---- the platform administrators' review (across organisations by design) ----
     list: (state: IdentityState | 'all') => repo.list(db, state),
