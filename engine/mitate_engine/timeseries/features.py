@@ -50,8 +50,12 @@ def window_matrix(
     names = feature_names(signals, lags, windows, stats, drift, drift_rows)
     X = np.empty((len(df), len(names)), dtype=np.float64)
     for j, (_name, values) in enumerate(feature_columns(df, signals, lags, windows, stats, time, drift, drift_rows)):
+        # carried forward while the column is contiguous (its own array), then written into the matrix once
+        values = np.asarray(values, dtype=np.float64)
+        if np.isnan(values).any():
+            values = values.copy()  # may be the frame's own column (a view): not changed
+            carry_forward(values)
         X[:, j] = values
-        carry_forward(X[:, j])
     return names, X
 
 
