@@ -159,23 +159,24 @@ def prepare(spec: dict, on_step=None) -> Prepared:
 
 
 def fill_gaps(X: np.ndarray, tr: np.ndarray) -> np.ndarray:
-    """The training rows' median of each column of X; the gaps left after carrying forward take it, in place, column
-    by column. One pass over X finds the columns with a gap (a NaN anywhere makes the column's sum NaN), so a column
-    without one is read once, for its median (the training rows' copy partitioned in place, not copied again)."""
+    """The training rows' median of each column of X; the gaps left after carrying forward take it, in place. The
+    medians come first, column by column (the training rows' copy partitioned in place, not copied again); then, when
+    one pass over X (a NaN anywhere makes its column's sum NaN) found a gap, the gaps are filled a block of rows at a
+    time, every column at once, rather than a pass over the strided matrix per column."""
     medians = np.zeros(X.shape[1])
-    may_gap = np.isnan(X.sum(axis=0))
-    varies = False
     for j in range(X.shape[1]):
-        col = X[:, j]
-        m = np.nanmedian(col[tr], overwrite_input=True) if tr.any() else np.nan
+        m = np.nanmedian(X[:, j][tr], overwrite_input=True) if tr.any() else np.nan
         medians[j] = 0.0 if np.isnan(m) else m
-        if may_gap[j]:
-            gap = np.isnan(col)
-            col[gap] = medians[j]
-        varies = varies or bool(col[tr].std() > 0)
-    if not varies:
+    if np.isnan(X.sum(axis=0)).any():
+        for a in range(0, len(X), FILL_ROWS):
+            block = X[a : a + FILL_ROWS]
+            np.copyto(block, medians, where=np.isnan(block))
+    if not any(X[:, j][tr].std() > 0 for j in range(X.shape[1])):
         raise EngineError("tsad_all_constant")
     return medians
+
+
+FILL_ROWS = 65_536  # rows of the feature matrix filled at a time (a few MB, whatever the series' length)
 
 
 def _sd(s: pd.Series) -> float:
