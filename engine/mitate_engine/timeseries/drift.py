@@ -63,35 +63,43 @@ def _round(v: float, digits: int = 2) -> float | None:
     return None if v is None or not math.isfinite(v) else round(float(v), digits)
 
 
-def signal_figures(x: np.ndarray, scale: float = 1.0, block: int | None = None) -> dict:
+def signal_figures(x: np.ndarray, scale: float = 1.0, block: int | None = None, decision_only: bool = False) -> dict:
     """The figures of one signal over the period (see the module's text); `drifts` is the decision. For a sample:
     `scale`, the period's rows per row of `x`, by which rows_per_sd is counted in the period's rows; `block`, the
-    rows of each of its blocks of consecutive rows (differences are taken within a block only)."""
+    rows of each of its blocks of consecutive rows (differences are taken within a block only). `decision_only`: a
+    signal whose whole range is well under MIN_MOVE short-term sds is answered `small` at once, without its trend
+    (a mean of its values moves by less than their range), its other figures left out."""
     x = np.asarray(x, dtype=float)
     ok = np.isfinite(x)
-    ids = (np.arange(len(x)) // block if block else np.zeros(len(x), dtype=np.int64))[ok]
-    x = x[ok]
+    whole = ok.all()  # no value left out: x as it is (a long period's column is not copied)
+    # a whole period (no blocks) is one block: nothing is left out of the differences and jumps
+    ids = (np.arange(len(x)) // block)[ok] if block else None
+    x = x if whole else x[ok]
     n = len(x)
     base = {"rows": n, "short_sd": None, "window": None, "move": None, "step_share": None, "crossings": None, "rows_per_sd": None, "drifts": False}
     if n < MIN_ROWS:
         return {**base, "reason": "tsad_drift_reason_short"}
-    d = np.diff(x)[ids[1:] == ids[:-1]]
+    d = np.diff(x) if ids is None else np.diff(x)[ids[1:] == ids[:-1]]
     s = float(np.std(d) / math.sqrt(2))
-    if not s > 0 or float(np.ptp(x)) == 0:
+    span = float(np.ptp(x))
+    if not s > 0 or span == 0:
         return {**base, "short_sd": _round(s, 6), "reason": "tsad_drift_reason_constant"}
+    if decision_only and span < 0.5 * MIN_MOVE * s:  # half: clear of any rounding of the trend
+        return {**base, "short_sd": _round(s, 6), "reason": "tsad_drift_reason_small"}
     w = max(5, n // 10)
-    trend = pd.Series(x).rolling(w, center=True, min_periods=w).mean().dropna().to_numpy()
+    trend = pd.Series(x, copy=False).rolling(w, center=True, min_periods=w).mean().dropna().to_numpy()
     rng = float(trend.max() - trend.min())
     move = rng / s
     changes = np.abs(trend[w:] - trend[:-w]) if len(trend) > w else np.array([rng])
     # the largest jump: consecutive means of STEP_ROWS rows (at every row), against the trend's move
-    short = pd.Series(x).rolling(STEP_ROWS, min_periods=STEP_ROWS).mean().to_numpy()
+    short = pd.Series(x, copy=False).rolling(STEP_ROWS, min_periods=STEP_ROWS).mean().to_numpy()
     jumps = np.abs(short[2 * STEP_ROWS - 1 :] - short[STEP_ROWS - 1 : -STEP_ROWS])
-    jumps = jumps[ids[2 * STEP_ROWS - 1 :] == ids[: len(ids) - 2 * STEP_ROWS + 1]]  # the 10 rows in one block
+    if ids is not None:
+        jumps = jumps[ids[2 * STEP_ROWS - 1 :] == ids[: len(ids) - 2 * STEP_ROWS + 1]]  # the 10 rows in one block
     step = float(np.nanmax(jumps) / rng) if rng > 0 and len(jumps) else 0.0
     # crossings of the median with a margin: the trend must go from below (median - h) to above (median + h) or back
     med, h = float(np.median(trend)), 0.25 * rng
-    sides = np.where(trend > med + h, 1, np.where(trend < med - h, -1, 0))
+    sides = (trend > med + h).view(np.int8) - (trend < med - h).view(np.int8)  # 1 above, -1 below, 0 between
     sides = sides[sides != 0]
     crossings = int(np.count_nonzero(np.diff(sides))) if len(sides) > 1 else 0
     # rows over which the trend moves by one short-term sd (mean absolute change over W rows, per row)
@@ -131,21 +139,24 @@ def sample_block(n: int, rows: int = SAMPLE_ROWS, blocks: int = SAMPLE_BLOCKS) -
     return None if n <= rows else rows // blocks
 
 
-def suggest_drift(frame: pd.DataFrame, signals: list[str], period: str = "normal", period_rows: int | None = None, block: int | None = None) -> dict:
+def suggest_drift(
+    frame: pd.DataFrame, signals: list[str], period: str = "normal", period_rows: int | None = None, block: int | None = None, decision_only: bool = False
+) -> dict:
     """The suggestion for `signals` (columns of `frame`, the period's rows in time order; `period` normal: the
     unsupervised normal period, train: the supervised training part): per signal its figures, whether it drifts and
     why (a catalogue code with parameters, the period itself a nested code), the drifting ones, L (None if none) and
     `defaults`: what the unsupervised default adds with them (DEFAULTS; None when nothing drifts or for the supervised
     training part, where it was not measured). `frame` may be a sample (`sample_positions`) of a period of
     `period_rows` rows in blocks of `block` consecutive rows: `rows` is then the period's, `sample_rows` the sample's,
-    and rows_per_sd and L are in the period's rows."""
+    and rows_per_sd and L are in the period's rows. `decision_only`: the drifting signals and L only (the figures of
+    the signals that cannot drift may be left out, see signal_figures)."""
     sample = len(frame)
     rows = sample if period_rows is None else int(period_rows)
     if rows < MIN_ROWS:
         raise EngineError("tsad_drift_period_too_short", rows=rows, needed=MIN_ROWS, period=_period(period))
     items = []
     for c in signals:
-        f = signal_figures(pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float), rows / sample, block)
+        f = signal_figures(pd.to_numeric(frame[c], errors="coerce").to_numpy(dtype=float), rows / sample, block, decision_only)
         code = f.pop("reason")
         params = {
             "move": _fmt(f["move"]),

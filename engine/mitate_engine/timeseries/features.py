@@ -50,14 +50,30 @@ def window_matrix(
     names = feature_names(signals, lags, windows, stats, drift, drift_rows)
     X = np.empty((len(df), len(names)), dtype=np.float64)
     for j, (_name, values) in enumerate(feature_columns(df, signals, lags, windows, stats, time, drift, drift_rows)):
+        # carried forward while the column is contiguous (its own array), then written into the matrix once
+        values = np.asarray(values, dtype=np.float64)
+        gap = _inner_gaps(values)
+        if gap is not None:
+            values = values.copy()  # may be the frame's own column (a view): not changed
+            carry_forward(values, gap)
         X[:, j] = values
-        carry_forward(X[:, j])
     return names, X
 
 
-def carry_forward(v: np.ndarray) -> None:
-    """Each NaN of `v` replaced in place by the last value before it (none before it: stays NaN), as pandas ffill."""
+def _inner_gaps(v: np.ndarray) -> np.ndarray | None:
+    """`v`'s NaNs, or None when there is none after its first value (leading NaNs, a window's or a change's warm-up,
+    have nothing before them to carry forward)."""
     gap = np.isnan(v)
+    if not len(v):
+        return None
+    first = int(np.argmin(gap))  # the first value (0 when there is none: then nothing is carried either)
+    return gap if gap[first:].any() and not gap.all() else None
+
+
+def carry_forward(v: np.ndarray, gap: np.ndarray | None = None) -> None:
+    """Each NaN of `v` replaced in place by the last value before it (none before it: stays NaN), as pandas ffill.
+    `gap`: isnan(v), when known."""
+    gap = np.isnan(v) if gap is None else gap
     if not gap.any():
         return
     last = np.where(gap, 0, np.arange(len(v)))  # leading gaps point at row 0, itself a gap: they stay NaN
@@ -106,7 +122,7 @@ def feature_columns(
             else:
                 r = s.rolling(w, min_periods=w)
                 for st in stats:
-                    exact = _window_stat(s.to_numpy(), w, st) if st in ("mean", "std") else None
+                    exact = _window_stat(s.to_numpy(), w, st) if st in ("mean", "std") else _window_extreme(s.to_numpy(), w, st)
                     yield f"{c}__{st}{w}", getattr(r, st)().to_numpy() if exact is None else exact
 
 
@@ -120,14 +136,72 @@ def _window_stat(x: np.ndarray, w: int, stat: str) -> np.ndarray:
     incomplete or holds a NaN, as pandas with min_periods=w. Chunked so memory stays ~32 MB whatever the length."""
     n = len(x)
     out = np.full(n, np.nan)
-    if n < w:
+    if n < w or (stat == "std" and w == 1):
         return out
     views = np.lib.stride_tricks.sliding_window_view(x, w)
     step = max(1, _CHUNK_CELLS // w)
     with np.errstate(invalid="ignore", divide="ignore"):
         for a in range(0, len(views), step):
             v = views[a : a + step]
-            out[w - 1 + a : w - 1 + a + len(v)] = v.mean(axis=1) if stat == "mean" else (v.std(axis=1, ddof=1) if w > 1 else np.nan)
+            if w <= _COLUMN_W:
+                # a short window: its w rows as w shifted columns, summed in numpy's own order (_row_sum), so the
+                # same figures as v.mean / v.std along each row, without one small reduction per row
+                cols = [x[a + i : a + i + len(v)] for i in range(w)]
+                mean = _row_sum(cols) / w
+                val = mean if stat == "mean" else np.sqrt(_row_sum([np.square(c - mean) for c in cols]) / (w - 1))
+            else:
+                val = v.mean(axis=1) if stat == "mean" else v.std(axis=1, ddof=1)
+            out[w - 1 + a : w - 1 + a + len(v)] = val
+    return out
+
+
+# Windows up to this many rows are summarised column by column (w shifted views of the signal), longer ones row by row
+_COLUMN_W = 32
+
+
+def _row_sum(cols: list[np.ndarray]) -> np.ndarray:
+    """The elementwise sum of `cols` in the order numpy's add.reduce sums a row of len(cols) values (its pairwise
+    summation: in order under 8 values, else 8 running sums combined pairwise, the rest added in order; halves over
+    128), so the sum of each row of a window is the same figure as numpy's, to the last bit."""
+    n = len(cols)
+    if n < 8:
+        res = cols[0].copy()
+        for c in cols[1:]:
+            res += c
+        return res
+    if n <= 128:
+        r = [c.copy() for c in cols[:8]]
+        i = 8
+        while i < n - n % 8:
+            for j in range(8):
+                r[j] += cols[i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for c in cols[i:]:
+            res += c
+        return res
+    half = n // 2
+    half -= half % 8
+    return _row_sum(cols[:half]) + _row_sum(cols[half:])
+
+
+def _window_extreme(x: np.ndarray, w: int, stat: str) -> np.ndarray | None:
+    """The min or max of each trailing window of `w` rows as pandas' rolling with min_periods=w gives it (infinities
+    read as gaps, NaN where the window is incomplete or holds a gap), from w shifted columns; None (pandas is used)
+    for a window over _COLUMN_W rows."""
+    if w > _COLUMN_W:
+        return None
+    n = len(x)
+    out = np.full(n, np.nan)
+    if n < w:
+        return out
+    x = np.where(np.isinf(x), np.nan, x)
+    fold = np.minimum if stat == "min" else np.maximum
+    m = n - w + 1
+    acc = x[:m].copy()
+    for i in range(1, w):
+        fold(acc, x[i : i + m], out=acc)  # a NaN anywhere in the window stays NaN
+    out[w - 1 :] = acc
     return out
 
 

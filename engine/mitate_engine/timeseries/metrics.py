@@ -6,15 +6,23 @@ from __future__ import annotations
 import numpy as np
 
 
-def runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    """[start, end] (inclusive) row positions of consecutive True values."""
+def runs(flags: np.ndarray, limit: int | None = None) -> list[tuple[int, int]]:
+    """[start, end] (inclusive) row positions of consecutive True values; the first `limit` of them when given."""
     f = np.asarray(flags, dtype=bool).astype(np.int8)
     if not len(f):
         return []
     d = np.diff(np.concatenate([[0], f, [0]]))
-    starts = np.flatnonzero(d == 1)
-    ends = np.flatnonzero(d == -1) - 1
+    starts = np.flatnonzero(d == 1)[:limit]
+    ends = np.flatnonzero(d == -1)[:limit] - 1
     return list(zip(starts.tolist(), ends.tolist()))
+
+
+def run_count(flags: np.ndarray) -> int:
+    """len(runs(flags)), counted without listing them: the rows that are True after a False one (or first)."""
+    f = np.asarray(flags, dtype=bool)
+    if not len(f):
+        return 0
+    return int(f[0]) + int(np.count_nonzero(f[1:] & ~f[:-1]))
 
 
 def _ratio(a: float, b: float) -> float | None:
@@ -71,4 +79,4 @@ def alarms_per_day(alarm: np.ndarray, times: np.ndarray | None) -> float | None:
     if times is None or not np.issubdtype(np.asarray(times).dtype, np.datetime64) or len(times) < 2:
         return None
     days = float((times[-1] - times[0]) / np.timedelta64(1, "D"))
-    return len(runs(alarm)) / days if days > 0 else None
+    return run_count(alarm) / days if days > 0 else None

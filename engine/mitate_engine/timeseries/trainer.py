@@ -148,26 +148,57 @@ def prepare(spec: dict, on_step=None) -> Prepared:
         split[fit_rows] = "train"
         split[held] = "validation"
         if not drift:
-            notes.extend(drifting_levels(df.loc[mask, signals]))
+            notes.extend(drifting_levels(df, signals, np.flatnonzero(mask)))
     steps.step("fill")
     tr = split == "train"
-    # column by column, in place: the gaps (after carrying forward) take the training rows' median
-    medians = np.zeros(len(names))
-    varies = False
-    for j in range(len(names)):
-        col = X[:, j]
-        m = np.nanmedian(col[tr]) if tr.any() else np.nan
-        medians[j] = 0.0 if np.isnan(m) else m
-        gap = np.isnan(col)
-        if gap.any():
-            col[gap] = medians[j]
-        varies = varies or bool(col[tr].std() > 0)
-    if not varies:
-        raise EngineError("tsad_all_constant")
-    signal_sd = {c: float(df[c].std()) for c in signals}
+    medians = fill_gaps(X, tr)
+    signal_sd = {c: _sd(df[c]) for c in signals}
     steps.step(None)
     said = [say(code, lang_of(spec), **p) for code, p in notes]
     return Prepared(df[[time_col]], df[time_col].to_numpy(), X, names, medians, label, split, said, notes, drift, drift_rows, stats, signal_sd, steps.profile)
+
+
+def fill_gaps(X: np.ndarray, tr: np.ndarray) -> np.ndarray:
+    """The training rows' median of each column of X; the gaps left after carrying forward take it, in place. The
+    medians come first, column by column (the training rows' copy partitioned in place, not copied again); then, when
+    one pass over X (a NaN anywhere makes its column's sum NaN) found a gap, the gaps are filled a block of rows at a
+    time, every column at once, rather than a pass over the strided matrix per column."""
+    medians = np.zeros(X.shape[1])
+    for j in range(X.shape[1]):
+        m = np.nanmedian(X[:, j][tr], overwrite_input=True) if tr.any() else np.nan
+        medians[j] = 0.0 if np.isnan(m) else m
+    if np.isnan(X.sum(axis=0)).any():
+        for a in range(0, len(X), FILL_ROWS):
+            block = X[a : a + FILL_ROWS]
+            np.copyto(block, medians, where=np.isnan(block))
+    if not any(X[:, j][tr].std() > 0 for j in range(X.shape[1])):
+        raise EngineError("tsad_all_constant")
+    return medians
+
+
+FILL_ROWS = 65_536  # rows of the feature matrix filled at a time (a few MB, whatever the series' length)
+
+
+def _sd(s: pd.Series) -> float:
+    """The sample standard deviation of the values that are not NaN, as pandas' Series.std (the same sums in the same
+    order, so the same figure), without pandas' copies of a column without gaps."""
+    v = s.to_numpy()
+    if v.dtype.kind in "biu":
+        v = v.astype(np.float64)
+    elif v.dtype != np.float64:  # float32 (pandas gives its own precision), nullable types: pandas itself
+        return float(s.std())
+    ok = ~np.isnan(v)
+    count = int(ok.sum())
+    if count < 2:
+        return float("nan")
+    if count < len(v):
+        v = np.where(ok, v, 0.0)
+    avg = v.sum() / count
+    d = avg - v
+    if count < len(v):
+        d[~ok] = 0.0
+    np.square(d, out=d)
+    return float(np.sqrt(d.sum() / (count - 1)))
 
 
 def read_series(path: str, columns: list[str]) -> pd.DataFrame:
@@ -185,14 +216,17 @@ def read_series(path: str, columns: list[str]) -> pd.DataFrame:
     return df
 
 
-def drifting_levels(normal: pd.DataFrame) -> list[tuple[str, dict]]:
-    """A note when signals left as levels drift within the normal period (the wizard's drift rule, timeseries/drift.py):
-    their level will be out of the period's range once they drift on, so the model alarms then whatever the process
-    does (SKAB: the thermal signals, most of the false alarms of the default monitor). Nothing is changed; the note
-    says which and the change the suggestion would use."""
-    if len(normal) < MIN_DRIFT_ROWS:
+def drifting_levels(df: pd.DataFrame, signals: list[str], rows: np.ndarray) -> list[tuple[str, dict]]:
+    """A note when signals left as levels drift within the normal period (its positions `rows`, in time order; the
+    wizard's drift rule, timeseries/drift.py): their level will be out of the period's range once they drift on, so
+    the model alarms then whatever the process does (SKAB: the thermal signals, most of the false alarms of the
+    default monitor). Nothing is changed; the note says which and the change the suggestion would use. The period is
+    read from the frame in place (no copy) when its rows are consecutive, as they are in a time-ordered frame."""
+    if len(rows) < MIN_DRIFT_ROWS:
         return []
-    s = suggest_drift(normal, list(normal.columns))
+    whole = rows[-1] - rows[0] + 1 == len(rows)
+    normal = df[signals].iloc[rows[0] : rows[-1] + 1] if whole else df[signals].take(rows)
+    s = suggest_drift(normal, signals, decision_only=True)  # the note needs no more
     if not s["drift_signals"]:
         return []
     return [("tsad_note_drifting_levels", {"signals": ", ".join(s["drift_signals"]), "rows": s["drift_rows"]})]
@@ -260,9 +294,9 @@ def evaluate(score: np.ndarray, threshold: float, label: np.ndarray | None, spli
         "threshold": threshold,
         "evaluated_part": evaluated_part(split),
         "evaluated_rows": int(ev.sum()),
-        "alarms": len(MET.runs(alarm[ev])),
+        "alarms": MET.run_count(alarm[ev]),
         "alarms_per_day": MET.alarms_per_day(alarm[ev], times[ev]),
-        "alarms_per_1000_rows": len(MET.runs(alarm[ev])) * 1000 / int(ev.sum()) if ev.any() else None,
+        "alarms_per_1000_rows": MET.run_count(alarm[ev]) * 1000 / int(ev.sum()) if ev.any() else None,
     }
     tr = (split == "train") & ~np.isnan(score)
     out["train_alarm_rate"] = float(alarm[tr].mean()) if tr.any() else None  # in sample: the rows it was fitted on
@@ -434,7 +468,7 @@ def fit_model(
 def alarm_list(score: np.ndarray, threshold: float, contrib: np.ndarray | None, signals: list[str], times: np.ndarray, split: np.ndarray) -> list[dict]:
     alarm = np.nan_to_num(score, nan=-np.inf) > threshold
     items = []
-    for s, e in MET.runs(alarm)[:MAX_ALARMS]:
+    for s, e in MET.runs(alarm, MAX_ALARMS):
         peak = s + int(np.nanargmax(score[s : e + 1]))
         item = {
             "start": s,
@@ -487,7 +521,9 @@ def write_series(path: Path, prep: Prepared, score: np.ndarray, contrib: np.ndar
             for i in range(contrib.shape[1] if contrib is not None else 0):
                 cols[f"c_{i}"] = pa.array(np.ascontiguousarray(contrib[a:b, i]))
             table = pa.table(cols)
-            writer = writer or pq.ParquetWriter(path, table.schema)
+            # only the parts are a dictionary: the other columns (positions, times, scores, contributions) are
+            # nearly all distinct, and trying a dictionary for each of them first doubled the write's time
+            writer = writer or pq.ParquetWriter(path, table.schema, use_dictionary=["split"])
             writer.write_table(table)
     finally:
         if writer is not None:
