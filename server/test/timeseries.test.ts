@@ -354,6 +354,8 @@ describe.each(DATABASES)('time-series anomaly detection on %s', (kind) => {
     expect(msg(await reg({ feature_variables: signals }, 'ja'))).toBe('ゆっくりドリフトする信号「Thermocouple」が選択した信号に含まれていません。信号として選ぶか、ドリフトする信号から外してください。');
     expect(msg(await reg({ drift_rows: null }))).toContain('number of rows their change is taken over');
     expect((await reg({ drift_rows: 0 })).statusCode).toBe(422);
+    // the suggestion on a long series can exceed 100,000 rows (10 M rows: 191,407): only the normal period bounds it
+    expect(msg(await reg({ drift_rows: 191_407 }))).toContain('The change over 191407 rows needs a normal period longer than that');
     expect(msg(await reg({ drift_rows: 400 }, 'ja'))).toBe('400行の変化を使うには、それより長い正常期間が必要です（現在400行）。行数を減らすか、正常期間を長くしてください。');
     expect(msg(await reg({ drift_rows: 395 }))).toContain('warm-up');
     expect((await reg({ window_stats: ['median'] })).statusCode).toBe(422);

@@ -33,7 +33,7 @@ export const registerBody = z.object({
     .max(2000)
     .default([])
     .describe('Slowly drifting signals (temperatures, levels that wander): each enters only as its change over drift_rows rows, x[t] − x[t−drift_rows], not its level, lags or windows'),
-  drift_rows: z.number().int().min(1).max(100000).nullish().describe('The rows of the change of the drifting signals (needed when there are any)'),
+  drift_rows: z.number().int().min(1).max(100_000_000).nullish().describe('The rows of the change of the drifting signals (needed when there are any; shorter than the normal period, which is checked against the dataset)'),
   normal: normalPeriod.nullish(),
   split_ratio: z.number().min(0.5).max(0.95).refine(decimalsOk, { message: said('decimals_max') }).default(0.7),
   models: z.array(modelInput).max(20).default([]),
