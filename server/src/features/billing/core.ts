@@ -8,6 +8,7 @@ import type { BillingInvoiceTable } from './db.js';
 import type { IdentityService } from '../identity/service.js';
 import type { HostedProjects } from './hosted.js';
 import { M } from './messages.js';
+import * as repo from './repo.js';
 import { type BankAccount, type BillingSettings } from './settings.js';
 import { type Tx, type Line, ledgerId } from './terms.js';
 import '../account/db.js';
@@ -25,22 +26,19 @@ export function makeBillingCore(ctx: AppContext, opts: BillingOptions) {
   const { hosted } = opts;
 
   async function ledger(tx: Tx, e: { organisation_id: string; invoice_id?: string | null; topup_id?: string | null; kind: string; amount: number; currency: string; actor: string | null; unique_key: string }) {
-    await tx
-      .insertInto('billing_ledger')
-      .values({ id: ledgerId(), invoice_id: null, topup_id: null, ...e, at: nowIso() })
-      .execute();
+    await repo.record(tx, { id: ledgerId(), invoice_id: null, topup_id: null, ...e, at: nowIso() });
   }
 
   // ---- reading --------------------------------------------------------------------------------------------
 
   async function get(orgId: string, id: string): Promise<BillingInvoiceTable> {
-    const row = await db.selectFrom('billing_invoices').selectAll().where('organisation_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    const row = await repo.invoice(db, orgId, id);
     if (!row) throw new AppError(404, M.invoiceNotFound);
     return row;
   }
 
   async function wallet(orgId: string) {
-    const w = await db.selectFrom('billing_wallets').selectAll().where('organisation_id', '=', orgId).executeTakeFirst();
+    const w = await repo.wallet(db, orgId);
     return { balance: Number(w?.balance ?? 0), currency: w?.currency ?? prices.currency };
   }
 
@@ -84,9 +82,7 @@ export function makeBillingCore(ctx: AppContext, opts: BillingOptions) {
 
   /** Clears an invoice inside `tx`: its locks go, so its project is unlocked at once. */
   async function clear(tx: Tx, inv: BillingInvoiceTable, actor: string | null) {
-    const locks = await tx.selectFrom('billing_locks').select('project_id').where('invoice_id', '=', inv.id).execute();
-    await tx.deleteFrom('billing_locks').where('invoice_id', '=', inv.id).execute();
-    if (locks.length) await ledger(tx, { organisation_id: inv.organisation_id, invoice_id: inv.id, kind: 'project_unlocked', amount: 0, currency: inv.currency, actor, unique_key: `project_unlocked:${inv.id}` });
+    if (await repo.unlock(tx, inv.id)) await ledger(tx, { organisation_id: inv.organisation_id, invoice_id: inv.id, kind: 'project_unlocked', amount: 0, currency: inv.currency, actor, unique_key: `project_unlocked:${inv.id}` });
   }
 
   return { db, clock, settings, bankAccount, prices, server, nowIso, hosted, ledger, get, wallet, view, requireIdentity, identityState, clear };

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { BillingInvoiceTable } from './db.js';
 import type { BillingCore } from './core.js';
+import * as repo from './repo.js';
 import { type Line, day, dayStartHour, periodStart, dayBefore, dayAfter, type BilledProject, BILLABLE } from './terms.js';
 
 /** Invoices of each billing period of every billable project: billed in advance, usage metered. */
@@ -44,7 +45,7 @@ export function makeInvoicing(core: BillingCore) {
       const from = periodStart(anchor, cycle, k);
       if (from > today) break;
       const to = dayBefore(periodStart(anchor, cycle, k + 1));
-      const exists = await db.selectFrom('billing_invoices').select('id').where('project_id', '=', p.id).where('bill_from', '=', from).executeTakeFirst();
+      const exists = await repo.periodInvoice(db, p.id, from);
       if (exists) continue;
       const prev = k > 0 ? { from: periodStart(anchor, cycle, k - 1), to: dayBefore(from) } : null;
       const lines = await linesFor(p, from, to, prev);
@@ -82,13 +83,13 @@ export function makeInvoicing(core: BillingCore) {
       if (amount === 0) row.amount_due = 0;
       try {
         await db.transaction().execute(async (tx) => {
-          await tx.insertInto('billing_invoices').values(row).execute();
+          await repo.insertInvoice(tx, row);
           await ledger(tx, { organisation_id: p.organisation_id, invoice_id: id, kind: 'invoice_billed', amount, currency: row.currency, actor: null, unique_key: `invoice_billed:${p.id}:${from}` });
         });
         created++;
       } catch (e) {
         // Another server generated the same period at the same moment: the unique period keeps one.
-        const again = await db.selectFrom('billing_invoices').select('id').where('project_id', '=', p.id).where('bill_from', '=', from).executeTakeFirst();
+        const again = await repo.periodInvoice(db, p.id, from);
         if (!again) throw e;
       }
     }

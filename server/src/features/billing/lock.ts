@@ -1,5 +1,5 @@
 import type { Db } from '../../db/index.js';
-import './db.js';
+import * as repo from './repo.js';
 
 /**
  * Whether a platform project is locked for an unpaid invoice (SPEC §4). Serving asks on every request, so the
@@ -20,10 +20,10 @@ export async function projectLocked(db: Db, projectId: string): Promise<boolean>
   const cache = cacheOf(db);
   const hit = cache.get(projectId);
   if (hit && Date.now() - hit.at < TTL_MS) return hit.locked;
-  const row = await db.selectFrom('billing_locks').select('invoice_id').where('project_id', '=', projectId).executeTakeFirst();
-  cache.set(projectId, { locked: !!row, at: Date.now() });
+  const locked = await repo.locked(db, projectId);
+  cache.set(projectId, { locked, at: Date.now() });
   if (cache.size > 10_000) cache.clear();
-  return !!row;
+  return locked;
 }
 
 export function forgetLock(db: Db, projectId: string): void {

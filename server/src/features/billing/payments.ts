@@ -4,6 +4,8 @@ import { AppError } from '../../http/errors.js';
 import { forgetLock } from './lock.js';
 import { M } from './messages.js';
 import type { BillingCore } from './core.js';
+import type { InvoiceState } from './db.js';
+import * as repo from './repo.js';
 import { transferReference, withState } from './terms.js';
 
 /** An organisation's payments: bank transfer, wallet, top-ups. */
@@ -23,13 +25,7 @@ export function makePayments(core: BillingCore) {
     if (inv.state !== 'billed' && inv.state !== 'overdue') throw new AppError(409, withState(M.notPayable, inv.state));
     const at = nowIso();
     const ok = await db.transaction().execute(async (tx) => {
-      const res = await tx
-        .updateTable('billing_invoices')
-        .set({ state: 'pending_confirmation', payment_method: 'bank_transfer', reported_at: at, updated_at: at })
-        .where('id', '=', inv.id)
-        .where('state', 'in', ['billed', 'overdue'])
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return false;
+      if (!(await repo.moveInvoice(tx, inv.id, PAYABLE, { state: 'pending_confirmation', payment_method: 'bank_transfer', reported_at: at, updated_at: at }))) return false;
       await ledger(tx, { organisation_id: inv.organisation_id, invoice_id: inv.id, kind: 'transfer_reported', amount: Number(inv.amount_due), currency: inv.currency, actor: auth.userId, unique_key: `transfer_reported:${inv.id}:${at}:${crypto.randomUUID()}` });
       return true;
     });
@@ -46,20 +42,8 @@ export function makePayments(core: BillingCore) {
     const due = Number(inv.amount_due);
     const at = nowIso();
     const outcome = await db.transaction().execute(async (tx) => {
-      const res = await tx
-        .updateTable('billing_invoices')
-        .set({ state: 'cleared', payment_method: 'wallet', payment_date: at, amount_due: 0, updated_at: at })
-        .where('id', '=', inv.id)
-        .where('state', 'in', ['billed', 'overdue'])
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return 'taken' as const;
-      const debit = await tx
-        .updateTable('billing_wallets')
-        .set((eb) => ({ balance: eb('balance', '-', due), updated_at: at }))
-        .where('organisation_id', '=', inv.organisation_id)
-        .where('balance', '>=', due)
-        .executeTakeFirst();
-      if (Number(debit.numUpdatedRows) !== 1) throw new WalletShort();
+      if (!(await repo.moveInvoice(tx, inv.id, PAYABLE, { state: 'cleared', payment_method: 'wallet', payment_date: at, amount_due: 0, updated_at: at }))) return 'taken' as const;
+      if (!(await repo.debit(tx, inv.organisation_id, due, at))) throw new WalletShort();
       await ledger(tx, { organisation_id: inv.organisation_id, invoice_id: inv.id, kind: 'wallet_debit', amount: -due, currency: inv.currency, actor: auth.userId, unique_key: `wallet_debit:${inv.id}` });
       await ledger(tx, { organisation_id: inv.organisation_id, invoice_id: inv.id, kind: 'payment_confirmed', amount: due, currency: inv.currency, actor: auth.userId, unique_key: `payment_confirmed:${inv.id}` });
       await clear(tx, inv, auth.userId);
@@ -76,15 +60,8 @@ export function makePayments(core: BillingCore) {
   }
 
   async function walletView(orgId: string) {
-    const topups = await db.selectFrom('billing_topups').selectAll().where('organisation_id', '=', orgId).orderBy('reported_at', 'desc').limit(100).execute();
-    const entries = await db
-      .selectFrom('billing_ledger')
-      .select(['kind', 'amount', 'currency', 'at', 'invoice_id', 'topup_id'])
-      .where('organisation_id', '=', orgId)
-      .where('kind', 'in', ['wallet_debit', 'topup_confirmed'])
-      .orderBy('id', 'desc')
-      .limit(100)
-      .execute();
+    const topups = await repo.topups(db, orgId);
+    const entries = await repo.walletEntries(db, orgId);
     return {
       ...(await wallet(orgId)),
       transfer_reference: transferReference(orgId),
@@ -103,7 +80,7 @@ export function makePayments(core: BillingCore) {
     const id = crypto.randomUUID();
     const at = nowIso();
     await db.transaction().execute(async (tx) => {
-      await tx.insertInto('billing_topups').values({ id, organisation_id: auth.orgId, amount, currency: prices.currency, state: 'pending_confirmation', reported_by: auth.userId, reported_at: at, confirmed_at: null, confirmed_by: null }).execute();
+      await repo.insertTopup(tx, { id, organisation_id: auth.orgId, amount, currency: prices.currency, state: 'pending_confirmation', reported_by: auth.userId, reported_at: at, confirmed_at: null, confirmed_by: null });
       await ledger(tx, { organisation_id: auth.orgId, topup_id: id, kind: 'topup_reported', amount, currency: prices.currency, actor: auth.userId, unique_key: `topup_reported:${id}` });
     });
     return { id, amount, currency: prices.currency, state: 'pending_confirmation' as const, reported_at: at, confirmed_at: null };
@@ -111,6 +88,9 @@ export function makePayments(core: BillingCore) {
 
   return { paymentInfo, transferCompleted, payByWallet, walletView, reportTopup };
 }
+
+/** The states an organisation may pay from. */
+const PAYABLE: readonly InvoiceState[] = ['billed', 'overdue'];
 
 /** The wallet held less than the amount due: the debit's transaction is undone and the payment refused. */
 class WalletShort extends Error {}

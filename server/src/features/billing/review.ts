@@ -3,6 +3,7 @@ import { AppError } from '../../http/errors.js';
 import { forgetLock } from './lock.js';
 import { M } from './messages.js';
 import type { BillingCore } from './core.js';
+import * as repo from './repo.js';
 import { transferReference, withState } from './terms.js';
 
 /** What platform administrators confirm: reported transfers and top-ups. */
@@ -12,22 +13,8 @@ export function makeReview(core: BillingCore) {
   // ---- platform administrators ----------------------------------------------------------------------
 
   async function pending() {
-    const invoices = await db
-      .selectFrom('billing_invoices as i')
-      .innerJoin('organisations as o', 'o.id', 'i.organisation_id')
-      .selectAll('i')
-      .select('o.name as organisation_name')
-      .where('i.state', '=', 'pending_confirmation')
-      .orderBy('i.reported_at')
-      .execute();
-    const topups = await db
-      .selectFrom('billing_topups as t')
-      .innerJoin('organisations as o', 'o.id', 't.organisation_id')
-      .selectAll('t')
-      .select('o.name as organisation_name')
-      .where('t.state', '=', 'pending_confirmation')
-      .orderBy('t.reported_at')
-      .execute();
+    const invoices = await repo.pendingInvoices(db);
+    const topups = await repo.pendingTopups(db);
     return {
       invoices: invoices.map((i) => ({ ...view(i), organisation_name: i.organisation_name, transfer_reference: transferReference(i.organisation_id) })),
       topups: topups.map((t) => ({ id: t.id, amount: Number(t.amount), currency: t.currency, state: t.state, reported_at: t.reported_at, confirmed_at: t.confirmed_at, organisation_name: t.organisation_name, transfer_reference: transferReference(t.organisation_id) })),
@@ -36,22 +23,16 @@ export function makeReview(core: BillingCore) {
 
   /** The transfer arrived: pending confirmation → cleared, its project unlocked at once. Or it did not: back. */
   async function decideInvoice(adminId: string, id: string, decision: 'confirm' | 'return') {
-    const inv = await db.selectFrom('billing_invoices').selectAll().where('id', '=', id).executeTakeFirst();
+    const inv = await repo.invoiceById(db, id);
     if (!inv) throw new AppError(404, M.invoiceNotFound);
     if (inv.state !== 'pending_confirmation') throw new AppError(409, withState(M.notPending, inv.state));
     const at = nowIso();
     const done = await db.transaction().execute(async (tx) => {
-      const res = await tx
-        .updateTable('billing_invoices')
-        .set(
-          decision === 'confirm'
-            ? { state: 'cleared', payment_date: at, amount_due: 0, updated_at: at }
-            : { state: inv.overdue_at ? 'overdue' : 'billed', payment_method: null, reported_at: null, updated_at: at },
-        )
-        .where('id', '=', id)
-        .where('state', '=', 'pending_confirmation')
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return false;
+      const change =
+        decision === 'confirm'
+          ? { state: 'cleared' as const, payment_date: at, amount_due: 0, updated_at: at }
+          : { state: inv.overdue_at ? ('overdue' as const) : ('billed' as const), payment_method: null, reported_at: null, updated_at: at };
+      if (!(await repo.moveInvoice(tx, id, 'pending_confirmation', change))) return false;
       if (decision === 'confirm') {
         await ledger(tx, { organisation_id: inv.organisation_id, invoice_id: id, kind: 'payment_confirmed', amount: Number(inv.amount_due), currency: inv.currency, actor: adminId, unique_key: `payment_confirmed:${id}` });
         await clear(tx, inv, adminId);
@@ -61,39 +42,28 @@ export function makeReview(core: BillingCore) {
       return true;
     });
     forgetLock(db, inv.project_id);
-    const now = await db.selectFrom('billing_invoices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const now = await repo.invoiceByIdAfter(db, id);
     if (!done) throw new AppError(409, withState(M.notPending, now.state));
     return view(now);
   }
 
   /** A top-up transfer arrived: the wallet is credited once. */
   async function decideTopup(adminId: string, id: string, decision: 'confirm' | 'return') {
-    const t = await db.selectFrom('billing_topups').selectAll().where('id', '=', id).executeTakeFirst();
+    const t = await repo.topupById(db, id);
     if (!t) throw new AppError(404, M.topupNotFound);
     if (t.state !== 'pending_confirmation') throw new AppError(409, withState(M.notPending, t.state));
     const at = nowIso();
     const done = await db.transaction().execute(async (tx) => {
-      const res = await tx
-        .updateTable('billing_topups')
-        .set({ state: decision === 'confirm' ? 'cleared' : 'rejected', confirmed_at: at, confirmed_by: adminId })
-        .where('id', '=', id)
-        .where('state', '=', 'pending_confirmation')
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) return false;
+      if (!(await repo.decideTopup(tx, id, { state: decision === 'confirm' ? 'cleared' : 'rejected', confirmed_at: at, confirmed_by: adminId }))) return false;
       if (decision === 'confirm') {
-        await tx.insertInto('billing_wallets').values({ organisation_id: t.organisation_id, currency: t.currency, balance: 0, updated_at: at }).onConflict((oc) => oc.column('organisation_id').doNothing()).execute();
-        await tx
-          .updateTable('billing_wallets')
-          .set((eb) => ({ balance: eb('balance', '+', Number(t.amount)), updated_at: at }))
-          .where('organisation_id', '=', t.organisation_id)
-          .execute();
+        await repo.credit(tx, t.organisation_id, t.currency, Number(t.amount), at);
         await ledger(tx, { organisation_id: t.organisation_id, topup_id: id, kind: 'topup_confirmed', amount: Number(t.amount), currency: t.currency, actor: adminId, unique_key: `topup_confirmed:${id}` });
       } else {
         await ledger(tx, { organisation_id: t.organisation_id, topup_id: id, kind: 'topup_returned', amount: 0, currency: t.currency, actor: adminId, unique_key: `topup_returned:${id}` });
       }
       return true;
     });
-    const now = await db.selectFrom('billing_topups').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const now = await repo.topupByIdAfter(db, id);
     if (!done) throw new AppError(409, withState(M.notPending, now.state));
     return { id: now.id, amount: Number(now.amount), currency: now.currency, state: now.state, reported_at: now.reported_at, confirmed_at: now.confirmed_at };
   }

@@ -4,6 +4,7 @@ import { makeBillingCore, type BillingOptions } from './core.js';
 import { makeInvoicing } from './invoicing.js';
 import { makeOverdue } from './overdue.js';
 import { makePayments } from './payments.js';
+import * as repo from './repo.js';
 import { makeReview } from './review.js';
 import { transferReference } from './terms.js';
 
@@ -28,27 +29,18 @@ export function makeBillingService(ctx: AppContext, opts: BillingOptions) {
     wallet,
     identityState,
     async list(orgId: string, q: { state: InvoiceState | 'all'; page: number; page_size: number }) {
-      let s = db.selectFrom('billing_invoices').where('organisation_id', '=', orgId);
-      if (q.state !== 'all') s = s.where('state', '=', q.state);
-      const total = Number((await s.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
-      const rows = await s.selectAll().orderBy('date', 'desc').orderBy('id').limit(q.page_size).offset((q.page - 1) * q.page_size).execute();
+      const { rows, total } = await repo.invoicePage(db, orgId, q);
       return { items: rows.map(view), total };
     },
     async detail(orgId: string, id: string) {
       const inv = await get(orgId, id);
-      const history = await db.selectFrom('billing_ledger').select(['kind', 'amount', 'currency', 'at']).where('invoice_id', '=', id).orderBy('id').execute();
-      const org = await db.selectFrom('organisations').select('name').where('id', '=', orgId).executeTakeFirst();
-      return { ...view(inv), organisation_name: org?.name ?? '', transfer_reference: transferReference(orgId), history: history.map((h) => ({ ...h, amount: Number(h.amount) })) };
+      const history = await repo.invoiceHistory(db, id);
+      const organisationName = await repo.organisationName(db, orgId);
+      return { ...view(inv), organisation_name: organisationName ?? '', transfer_reference: transferReference(orgId), history: history.map((h) => ({ ...h, amount: Number(h.amount) })) };
     },
     async lockOf(orgId: string, projectId: string) {
       await opts.hosted.get({ orgId }, projectId); // 404 for another organisation's project: not ours to describe
-      const rows = await db
-        .selectFrom('billing_locks as l')
-        .innerJoin('billing_invoices as i', 'i.id', 'l.invoice_id')
-        .select(['i.id', 'i.number', 'i.state', 'l.locked_at'])
-        .where('l.organisation_id', '=', orgId)
-        .where('l.project_id', '=', projectId)
-        .execute();
+      const rows = await repo.projectLocks(db, orgId, projectId);
       return { locked: rows.length > 0, invoices: rows };
     },
     ...makePayments(core),
