@@ -45,3 +45,6 @@ streamed  # noqa
 _.find_spec  # noqa
 _.create_module  # noqa
 _.exec_module  # noqa
+
+# pytest calls an autouse fixture by itself (tests/conftest.py: every task held to its declared shape).
+_declared_job_shapes  # noqa

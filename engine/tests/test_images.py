@@ -409,7 +409,8 @@ def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
     model = ImageModel.load(tmp_path / "run" / "1_patchcore" / "model.pt")
     assert model.threshold == pytest.approx(rep["threshold"])
     pred, _ = run(
-        "image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "threshold": None, "dataset_dir": str(okng_dir), "output_dir": str(tmp_path / "pred")}
+        "image_predict",
+        {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "threshold": None, "dataset_dir": str(okng_dir), "output_dir": str(tmp_path / "pred")},
     )
     assert len(pred["rows"]) == 40 and (tmp_path / "pred" / "predictions.csv").exists()
     by_name = {r["name"]: r for r in pred["rows"]}
@@ -438,7 +439,9 @@ def test_patchcore_finds_scratches_with_heatmaps(okng_dir, tmp_path):
             },
         )[0]["rows"]
     }
-    res, _ = run("image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "threshold": None, "files": files, "output_dir": str(tmp_path / "p1")})
+    res, _ = run(
+        "image_predict", {"model": str(tmp_path / "run" / "1_patchcore" / "model.pt"), "threshold": None, "files": files, "output_dir": str(tmp_path / "p1")}
+    )
     assert [r["name"] for r in res["rows"]] == ["ライン1_良品.png", "scan-02.png", "scan-04.png", "scan-05.png"]
     assert all(r["score"] == pytest.approx(alone[r["name"]], rel=1e-5) for r in res["rows"])
     assert [(f["entry"], f["code"]) for f in res["failed"]] == [("broken photo.jpg", "image_skip_corrupt_image")]

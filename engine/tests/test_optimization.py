@@ -189,7 +189,10 @@ def test_two_targets_give_a_pareto_front_and_desirability(concrete_model, tmp_pa
         n_trials=80,
         constraints=[],
         parquet=str(tmp_path / "d2.parquet"),
-        models=[{"key": "rf", "path": str(tmp / "m" / "model.joblib"), "condition_path": None}, {"key": "lin", "path": str(tmp_path / "m2" / "model.joblib"), "condition_path": None}],
+        models=[
+            {"key": "rf", "path": str(tmp / "m" / "model.joblib"), "condition_path": None},
+            {"key": "lin", "path": str(tmp_path / "m2" / "model.joblib"), "condition_path": None},
+        ],
         targets=[{"name": "compressive_strength_mpa", "goal": "maximize"}, {"name": "cost", "goal": "minimize", "weight": 2}],
         output_dir=str(tmp_path / "o"),
     )

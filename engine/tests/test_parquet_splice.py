@@ -51,7 +51,9 @@ def source_table(n: int = 5003) -> pa.Table:
 def run(src, out, monkeypatch=None, splice=True):
     if not splice:
         monkeypatch.setattr(task_module, "write_spliced", lambda *a, **k: (_ for _ in ()).throw(ps.SpliceUnsupported("test")))
-    return get_task("preprocess").run({"parquet": str(src), "steps": STEPS, "datetime_column": "ts", "name": "spliced", "output_dir": str(out)}, Context(lambda e: None, out))
+    return get_task("preprocess").run(
+        {"parquet": str(src), "steps": STEPS, "datetime_column": "ts", "name": "spliced", "output_dir": str(out)}, Context(lambda e: None, out)
+    )
 
 
 @pytest.mark.parametrize(

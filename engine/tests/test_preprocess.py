@@ -252,14 +252,18 @@ def test_column_subset_path_equals_the_whole_table(tmp_path):
         {"process_type": "computed", "method": "expression", "params": {"name": "load", "expression": "temperature * pressure / 100"}},
         {"process_type": "window", "method": "mean", "columns": ["load"], "params": {"window": 10}},
     ]
-    res = get_task("preprocess").run({"parquet": str(src), "name": "prepared", "steps": steps, "output_dir": str(tmp_path / "a")}, Context(lambda e: None, tmp_path / "a"))
+    res = get_task("preprocess").run(
+        {"parquet": str(src), "name": "prepared", "steps": steps, "output_dir": str(tmp_path / "a")}, Context(lambda e: None, tmp_path / "a")
+    )
     assert res["timings"]["columns_read"] < frame.shape[1]
     assert res["changed_columns"] == ["temperature", "pressure", "humidity", "load", "load_mean_10"]
     expected = Condition(steps).fit_transform(pd.read_parquet(src)).reset_index(drop=True)
     pd.testing.assert_frame_equal(assembled(res), expected, check_exact=True)
     assert list(pd.DataFrame(res["head"]).columns) == list(expected.columns)
     removing = [{"process_type": "outliers", "method": "iqr", "columns": ["pressure"], "params": {"action": "remove"}}]
-    res = get_task("preprocess").run({"parquet": str(src), "name": "prepared", "steps": removing, "output_dir": str(tmp_path / "b")}, Context(lambda e: None, tmp_path / "b"))
+    res = get_task("preprocess").run(
+        {"parquet": str(src), "name": "prepared", "steps": removing, "output_dir": str(tmp_path / "b")}, Context(lambda e: None, tmp_path / "b")
+    )
     assert res["parquet"] and res["changed_columns"] is None
 
 
@@ -269,7 +273,9 @@ def test_tasks_write_dataset_and_condition(df, tmp_path):
     steps = [{"process_type": "missing", "method": "median", "columns": ["x"]}, {"process_type": "scaling", "method": "standard", "columns": ["y"]}]
     out = tmp_path / "out"
     events = []
-    res = get_task("preprocess").run({"parquet": str(src), "name": "prepared", "steps": steps, "datetime_column": "t", "output_dir": str(out)}, Context(events.append, out))
+    res = get_task("preprocess").run(
+        {"parquet": str(src), "name": "prepared", "steps": steps, "datetime_column": "t", "output_dir": str(out)}, Context(events.append, out)
+    )
     written = assembled(res)
     assert res["row_count"] == 8 and written.x.isna().sum() == 0 and written.y.mean() == pytest.approx(0)
     cond = json.loads((out / "condition.json").read_text())
