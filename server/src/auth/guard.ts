@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import './db.js';
+import { tokenHolder } from './repo.js';
 import { AppError } from '../http/errors.js';
 import { verifyAccess } from './tokens.js';
 
@@ -25,11 +25,7 @@ export async function requireAuth(req: FastifyRequest, _reply: FastifyReply): Pr
   const claims = verifyAccess(req.server.ctx.secret, token);
   if (!claims) throw new AppError(401, 'token_invalid');
   // The role and status are read now, not from the token, so a role change or disabling applies at once.
-  const { db } = req.server.ctx;
-  const [user, session] = await Promise.all([
-    db.selectFrom('users').select(['organisation_id', 'role', 'status', 'email']).where('id', '=', claims.sub).executeTakeFirst(),
-    db.selectFrom('auth_sessions').select(['user_id', 'ended_at']).where('id', '=', claims.sid).executeTakeFirst(),
-  ]);
+  const [user, session] = await tokenHolder(req.server.ctx.db, claims.sub, claims.sid);
   if (!user || user.status !== 'active' || user.organisation_id !== claims.org) throw new AppError(401, 'token_invalid');
   // A token outlives its session only until it expires; an ended session (logout, reset) refuses it now.
   if (!session || session.user_id !== claims.sub || session.ended_at) throw new AppError(401, 'token_invalid');

@@ -25,6 +25,15 @@ export class JobRepo {
     return this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** Across organisations (the /metrics scrape): kind, state and times of the jobs finished since `since`. */
+  finishedSince(since: string) {
+    return this.db
+      .selectFrom('jobs')
+      .select(['kind', 'state', 'started_at', 'finished_at'])
+      .where('finished_at', '>=', since)
+      .execute();
+  }
+
   /** Across organisations (platform operations): jobs waiting or running by kind, the oldest waiting, the
    * finished since `since` by state, and the 20 latest failures with their organisation's name. */
   operations(since: string) {

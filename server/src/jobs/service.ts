@@ -222,6 +222,11 @@ export class JobService {
     return this.repo.operations(since);
   }
 
+  /** Every organisation's jobs finished since `since` (the /metrics scrape, see JobRepo.finishedSince). */
+  finishedSince(since: string) {
+    return this.repo.finishedSince(since);
+  }
+
   /** Ids of the queued or running jobs of a subject (a training job's tune helpers, say). */
   activeIdsFor(orgId: string, subjectType: string, subjectId: string): Promise<string[]> {
     return this.repo.activeIdsFor(orgId, subjectType, subjectId);

@@ -84,11 +84,7 @@ export function installMetrics(app: FastifyInstance): void {
     lines.push('# HELP mitate_workers_running 1 while the worker pool takes jobs.', '# TYPE mitate_workers_running gauge', `mitate_workers_running ${status.running ? 1 : 0}`);
     // jobs finished in the last 24 hours, from the jobs table (every server of a deployment agrees)
     const since = new Date(Date.now() - 24 * 3600_000).toISOString();
-    const rows = await ctx.db
-      .selectFrom('jobs')
-      .select(['kind', 'state', 'started_at', 'finished_at'])
-      .where('finished_at', '>=', since)
-      .execute();
+    const rows = await ctx.jobs.finishedSince(since);
     const finished = new Map<string, { labels: Record<string, string>; n: number }>();
     const durations = new Map<string, { labels: Record<string, string>; h: Histogram }>();
     for (const r of rows) {

@@ -38,6 +38,9 @@ export const datasetRepo = {
     return { items, total };
   },
 
+  /** Which of `ids` have a dataset row. */
+  idsIn: (db: Db, orgId: string, ids: string[]) => db.selectFrom('datasets').select('id').where('organisation_id', '=', orgId).where('id', 'in', ids).execute(),
+
   all: (db: Db, orgId: string) =>
     db.selectFrom('datasets').selectAll().where('organisation_id', '=', orgId).orderBy('created_at', 'desc').execute(),
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import { outputGraceMs } from '../../jobs/service.js';
 import { datasetKey } from './service.js';
+import { datasetRepo } from './repo.js';
 
 /**
  * Dataset folders that were committed but whose row was never stored (the server died between the two) are
@@ -18,9 +19,7 @@ export async function sweepOrphanDatasets(ctx: AppContext, graceMs = outputGrace
     if (!fs.existsSync(dir)) continue;
     const ids = fs.readdirSync(dir);
     if (!ids.length) continue;
-    const known = new Set(
-      (await ctx.db.selectFrom('datasets').select('id').where('organisation_id', '=', org).where('id', 'in', ids).execute()).map((r) => r.id),
-    );
+    const known = new Set((await datasetRepo.idsIn(ctx.db, org, ids)).map((r) => r.id));
     for (const id of ids) {
       if (known.has(id)) continue;
       let mtime: number;

@@ -16,6 +16,7 @@ import { WINDOW_STATS } from './schemas.js';
 import { type Scores, SPLIT_CODES } from './scores.js';
 import { bestDetector, detectorName, isTsType, modeOf } from './detectors.js';
 import { type TsConfig } from './settings.js';
+import { thresholdRepo } from './repo.js';
 
 const MAX_CACHED = 6;
 
@@ -45,7 +46,7 @@ export function makeTsBase(ctx: AppContext, { datasets, training, runs }: { data
   }
 
   async function savedThresholds(orgId: string, projectId: string): Promise<Map<string, number>> {
-    const rows = await db.selectFrom('model_thresholds').select(['model_key', 'threshold']).where('organisation_id', '=', orgId).where('project_id', '=', projectId).execute();
+    const rows = await thresholdRepo.ofProject(db, orgId, projectId);
     return new Map(rows.map((r) => [r.model_key, Number(r.threshold)]));
   }
 

@@ -1,18 +1,15 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
-import { embedReportFont } from '../../pdf/index.js';
 import { langOf } from '../../i18n/messages.js';
 import { fileReplies, IdView } from '../../http/responses.js';
 import { M as TM } from '../training/messages.js';
 import { renameBody, trainBody } from '../training/schemas.js';
 import { contributionsView, driftSuggestBody, driftSuggestionView, normalDefaultQuery, normalDefaultView, pid, pm, projectView, rangeQuery, registerBody, seriesView, signalsView, thresholdQuery, thresholdView, tsCatalogueView, tsReportView, TS_TYPES, wrap } from './schemas.js';
 import { localCatalogue } from './detectors.js';
-import { reportHtmlAt } from './report-html.js';
 
 const tags = ['time series'];
 
@@ -21,11 +18,11 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { timeSeries: svc, training } = app.services;
 
-  const sendFile = async (reply: FastifyReply, file: string, name: string, type: string, rewrite?: (text: string) => Promise<string>) => {
+  const attachment = (reply: FastifyReply, name: string, type: string) =>
+    reply.header('content-type', type).header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+  const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
     if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
-    reply.header('content-type', type);
-    reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-    return reply.send(rewrite ? await rewrite(await fs.promises.readFile(file, 'utf8')) : fs.createReadStream(file));
+    return attachment(reply, name, type).send(fs.createReadStream(file));
   };
 
   r.get('/timeseries/catalogue', { schema: { tags, summary: 'Detectors of each mode with their hyper-parameters, named in the caller\'s language (one list: engine/mitate_engine/timeseries/catalogue.json with message keys)', response: wrap(tsCatalogueView) } }, async (req) =>
@@ -102,27 +99,16 @@ export default async function timeSeriesRoutes(app: FastifyInstance) {
     '/timeseries/report/download/:project_id/:model_key',
     { schema: { tags, summary: "A model's report as one self-contained HTML file, in the caller's language (Accept-Language)", params: pm, response: fileReplies('text/html', "The model's report (HTML)") } },
     async (req, reply) => {
-      const lang = langOf(req.headers['accept-language']);
-      const { p, m, dir } = await svc.modelFiles(req.auth, req.params.project_id, req.params.model_key);
-      const name = `${p.name}-${m.model_key}-report.html`;
-      // a threshold saved after training: every figure of the file at the one in force, as the report page has them
-      const { model, report } = await svc.report(req.auth, req.params.project_id, req.params.model_key, lang);
-      if (model.saved_threshold !== null && model.saved_threshold !== model.trained_threshold) {
-        const file = await reportHtmlAt(app.ctx.config, dir, { report, project_name: p.name, lang, trained_threshold: model.trained_threshold });
-        return sendFile(reply, file, name, 'text/html; charset=utf-8', embedReportFont);
-      }
-      // the engine writes report.<lang>.html for each language; a run from before that has report.html only
-      const local = path.join(dir, `report.${lang}.html`);
-      const file = fs.existsSync(local) ? local : path.join(dir, 'report.html');
-      return sendFile(reply, file, name, 'text/html; charset=utf-8', embedReportFont);
+      const { name, html } = await svc.reportFile(req.auth, req.params.project_id, req.params.model_key, langOf(req.headers['accept-language']));
+      return attachment(reply, name, 'text/html; charset=utf-8').send(html);
     },
   );
   r.get(
     '/timeseries/model/download/:project/:model',
     { schema: { tags, summary: 'A trained detector as a zip: model.joblib and manifest.json (signals, windows, threshold, metrics)', params: z.object({ project: z.string().max(64), model: z.string().max(100) }), response: fileReplies('application/zip', 'The trained detector (zip)') } },
     async (req, reply) => {
-      const { p, m, dir } = await svc.modelFiles(req.auth, req.params.project, req.params.model);
-      return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
+      const { file, name } = await svc.modelZip(req.auth, req.params.project, req.params.model);
+      return sendFile(reply, file, name, 'application/zip');
     },
   );
   r.delete('/timeseries/project/delete/:id', { preHandler: requireWriter, schema: { tags, summary: 'Delete the project, its models, thresholds and files', params: pid, response: wrap(IdView) } }, async (req) => {

@@ -12,6 +12,7 @@ import { modeOf } from './detectors.js';
 import { type TsConfig } from './settings.js';
 import type { TsDeps } from './base.js';
 import { validate } from './validate.js';
+import { thresholdRepo } from './repo.js';
 
 const now = () => new Date().toISOString();
 
@@ -74,7 +75,7 @@ export async function train(d: TsDeps, auth: AuthContext, id: string, modelKeys?
     },
     beforeStart: async () => {
       // a new run has new scores: a threshold saved for the old ones no longer means the same
-      await db.deleteFrom('model_thresholds').where('organisation_id', '=', auth.orgId).where('project_id', '=', id).where('model_key', 'in', keys).execute();
+      await thresholdRepo.remove(db, auth.orgId, id, keys);
     },
   });
   return view(auth, await getProject(auth, id), lang);
@@ -101,15 +102,9 @@ export async function saveThreshold(d: TsDeps, auth: AuthContext, projectId: str
   const { p, m } = await doneModel(auth, projectId, key);
   if (!Number.isFinite(threshold)) throw new AppError(422, M.badThreshold, {}, 'threshold');
   const t = now();
-  const existing = await db
-    .selectFrom('model_thresholds')
-    .select('id')
-    .where('organisation_id', '=', auth.orgId)
-    .where('project_id', '=', p.id)
-    .where('model_key', '=', m.model_key)
-    .executeTakeFirst();
-  if (existing) await db.updateTable('model_thresholds').set({ threshold, updated_by: auth.userId, updated_at: t }).where('id', '=', existing.id).execute();
-  else await db.insertInto('model_thresholds').values({ id: crypto.randomUUID(), organisation_id: auth.orgId, project_id: p.id, model_key: m.model_key, threshold, updated_by: auth.userId, updated_at: t }).execute();
+  const existing = await thresholdRepo.find(db, auth.orgId, p.id, m.model_key);
+  if (existing) await thresholdRepo.update(db, existing.id, { threshold, updated_by: auth.userId, updated_at: t });
+  else await thresholdRepo.insert(db, { id: crypto.randomUUID(), organisation_id: auth.orgId, project_id: p.id, model_key: m.model_key, threshold, updated_by: auth.userId, updated_at: t });
   const v = await view(auth, p, lang);
   return v.models.find((x) => x.model_key === m.model_key)!;
 }

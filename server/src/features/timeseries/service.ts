@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
@@ -11,9 +12,11 @@ import { normalDefault, validate } from './validate.js';
 import { suggestDrift } from './drift.js';
 import { contributions, report, series, signals } from './score-views.js';
 import { register, saveThreshold, threshold, train } from './runs.js';
+import { reportFile } from './report-file.js';
 import './db.js';
 import { makeTsBase, type TsDeps } from './base.js';
 import { tsadTrainJob } from './jobs.js';
+import { thresholdRepo } from './repo.js';
 
 // what other areas import from here (moved beside it, issue 32)
 export { isTsType } from './detectors.js';
@@ -45,6 +48,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
     register: on(register),
     train: on(train),
     report: on(report),
+    reportFile: on(reportFile),
     async rename(auth: AuthContext, id: string, name: string, lang: Lang = 'en') {
       await runs.rename(auth.orgId, (await getProject(auth, id)).id, name);
       return view(auth, await getProject(auth, id), lang);
@@ -52,11 +56,12 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
     /** The project, its models, saved thresholds and files. */
     async remove(auth: AuthContext, id: string) {
       const p = await getProject(auth, id);
-      return runs.remove(auth, p, () => db.deleteFrom('model_thresholds').where('organisation_id', '=', auth.orgId).where('project_id', '=', p.id).execute());
+      return runs.remove(auth, p, () => thresholdRepo.remove(db, auth.orgId, p.id));
     },
-    async modelFiles(auth: AuthContext, projectId: string, key: string) {
+    /** The trained detector's zip (model.joblib and manifest.json) and the name it is downloaded by. */
+    async modelZip(auth: AuthContext, projectId: string, key: string) {
       const { p, m, dir } = await doneModel(auth, projectId, key);
-      return { p, m, dir };
+      return { file: path.join(dir, 'model.zip'), name: `${p.name}-${m.model_key}.zip` };
     },
     threshold: on(threshold),
     saveThreshold: on(saveThreshold),

@@ -7,20 +7,18 @@ import { requireWriter } from '../../auth/guard.js';
 import { AppError, ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { type Lang, langOf } from '../../i18n/messages.js';
-import { embedReportFont, renderHtml, renderPdf } from '../../pdf/index.js';
 import { M } from './messages.js';
-import { trainingReportPdf } from './report-pdf.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
 import { PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
 
 const tags = ['training'];
 
+const attachment = (reply: FastifyReply, name: string, type: string) =>
+  reply.header('content-type', type).header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
 const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
   if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
-  reply.header('content-type', type);
-  reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-  return reply.send(fs.createReadStream(file));
+  return attachment(reply, name, type).send(fs.createReadStream(file));
 };
 
 
@@ -136,16 +134,10 @@ function typeRoutes(app: FastifyInstance, type: ProjectType) {
     await get(req.auth, req.params.id);
     return ok(await svc.report(req.auth, req.params.id, req.body.model_key, langOf(req.headers['accept-language'])));
   });
-  // The report as a file: one document (report-pdf.ts) in the caller's language, written as HTML or as PDF.
+  // The report as a file (report-file.ts) in the asked language, else the caller's.
   const reportFile = (format: 'html' | 'pdf') => async (req: FastifyRequest<{ Params: { id: string; model_key: string }; Querystring: { lang?: Lang } }>, reply: FastifyReply) => {
-    await get(req.auth, req.params.id);
-    const lang = req.query.lang ?? langOf(req.headers['accept-language']);
-    const view = await svc.report(req.auth, req.params.id, req.params.model_key, lang);
-    const doc = trainingReportPdf(view, lang);
-    const name = `${view.project.name}-${view.model.model_key}-report.${format}`;
-    reply.header('content-type', format === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8');
-    reply.header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-    return reply.send(format === 'pdf' ? await renderPdf(doc) : await embedReportFont(renderHtml(doc)));
+    const f = await svc.reportFile(req.auth, req.params.id, req.params.model_key, req.query.lang ?? langOf(req.headers['accept-language']), format, type);
+    return attachment(reply, f.name, f.type).send(f.body);
   };
   const reportParams = z.object({ id: z.string().max(64), model_key: z.string().max(100) });
   const reportQuery = z.object({ lang: z.enum(['en', 'ja']).optional().describe('Language of the file (default: Accept-Language)') });

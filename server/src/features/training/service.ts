@@ -16,6 +16,7 @@ import { readTrainingReport, type TrainingModelView, type TrainingProjectView } 
 import type { ProjectFields } from './schemas.js';
 import { algorithmName, type Catalogue, catalogueText, catalogueWord, isTabular, localAlgorithms, paramLabels, type ProjectType, readCatalogue, TYPES } from './types.js';
 import { trainJob, tuneHelperJob } from './jobs.js';
+import { reportFile } from './report-file.js';
 
 export interface ProjectConfig {
   target: string | null;
@@ -190,6 +191,22 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     return storage.exists(key) ? storage.pathOf(key) : null;
   }
 
+  /** A model's report.json, with the model row's summary; the algorithm's name and parameter labels in `lang`. */
+  async function report(auth: AuthContext, projectId: string, key: string, lang: Lang = 'en') {
+    const p = await getProject(auth, projectId);
+    const m = await getModel(auth, projectId, key);
+    const dir = runDir(m);
+    if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
+    const file = path.join(dir, 'report.json');
+    if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
+    const report = readTrainingReport(await fs.promises.readFile(file, 'utf8')); // the engine's report.json (ml/trainer.py)
+    if (!isTabular(p.project_type)) return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
+    report.label = algorithmName(catalogue, m.algorithm, lang);
+    report.param_labels = paramLabels(catalogue, p.project_type, m.algorithm, lang);
+    // the model carries its name too: the page's breadcrumb calls it by that rather than its key
+    return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: { ...modelView(m), label: report.label }, report };
+  }
+
   return {
     getProject,
     getModel,
@@ -265,20 +282,11 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
       return view(auth, await getProject(auth, id));
     },
 
-    /** A model's report.json, with the model row's summary; the algorithm's name and parameter labels in `lang`. */
-    async report(auth: AuthContext, projectId: string, key: string, lang: Lang = 'en') {
-      const p = await getProject(auth, projectId);
-      const m = await getModel(auth, projectId, key);
-      const dir = runDir(m);
-      if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
-      const file = path.join(dir, 'report.json');
-      if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
-      const report = readTrainingReport(await fs.promises.readFile(file, 'utf8')); // the engine's report.json (ml/trainer.py)
-      if (!isTabular(p.project_type)) return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
-      report.label = algorithmName(catalogue, m.algorithm, lang);
-      report.param_labels = paramLabels(catalogue, p.project_type, m.algorithm, lang);
-      // the model carries its name too: the page's breadcrumb calls it by that rather than its key
-      return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: { ...modelView(m), label: report.label }, report };
+    report,
+    /** The report as a file to download (report-file.ts); `type` as getProject checks it. */
+    async reportFile(auth: AuthContext, projectId: string, key: string, lang: Lang, format: 'html' | 'pdf', type?: ProjectType) {
+      await getProject(auth, projectId, type);
+      return reportFile(await report(auth, projectId, key, lang), lang, format);
     },
 
     async remove(auth: AuthContext, id: string, type?: ProjectType) {
