@@ -23099,7 +23099,7 @@ export interface paths {
                          * @default []
                          */
                         drift_signals?: string[];
-                        /** @description The rows of the change of the drifting signals (needed when there are any) */
+                        /** @description The rows of the change of the drifting signals (needed when there are any; shorter than the normal period, which is checked against the dataset) */
                         drift_rows?: number | null;
                         normal?: ({
                             /** @enum {string} */
