@@ -1,5 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { downsample, type Scores, thresholdForFar, thresholdStats } from '../src/features/timeseries/scores.js';
+import { sqlString, withConnection } from '../src/duck/index.js';
+import { downsample, type Scores, SPLIT_CODES, thresholdForFar, thresholdStats } from '../src/features/timeseries/scores.js';
+import { readSeriesFile } from '../src/features/timeseries/series-file.js';
 
 const make = (score: number[], label: number[], split: number[]): Scores => ({
   n: score.length,
@@ -60,5 +66,40 @@ describe('threshold metrics over every row', () => {
     const d = downsample(v, 0, 999, 10);
     expect(d).toHaveLength(10);
     expect(d[7]).toEqual([700, 0, 5]);
+  });
+});
+
+describe('reading a detector series file', () => {
+  // Rows stored out of order across several chunks (DuckDB hands out 2,048 rows a chunk): each row must still land at
+  // its own position, with an empty label as -1, an empty contribution as NaN and the time as epoch ms.
+  it('puts every row at its position, whatever order the file holds them in', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ts-series-'));
+    const duck = await DuckDBInstance.create(':memory:', { threads: '2' });
+    try {
+      const file = path.join(dir, 'series.parquet');
+      const n = 5000;
+      await withConnection(duck, (c) =>
+        c.run(`COPY (SELECT i AS pos, TIMESTAMP '2024-01-01' + to_seconds(i) AS "time", i / 10.0 AS score,
+          CASE WHEN i % 7 = 0 THEN NULL ELSE i % 2 END AS label, CASE WHEN i < 3000 THEN 'train' ELSE 'test' END AS split,
+          CASE WHEN i % 11 = 0 THEN NULL ELSE -i END AS c_1, i * 2.0 AS c_0
+          FROM range(${n}) t(i) ORDER BY hash(i)) TO ${sqlString(file)} (FORMAT parquet, ROW_GROUP_SIZE 700)`),
+      );
+      const s = await readSeriesFile(duck, file, true);
+      expect(s.n).toBe(n);
+      for (const i of [0, 1, 7, 11, 2047, 2048, 2999, 3000, 4999]) {
+        expect(s.pos[i]).toBe(i);
+        expect(s.score[i]).toBeCloseTo(i / 10, 12);
+        expect(s.label[i]).toBe(i % 7 === 0 ? -1 : i % 2);
+        expect(SPLIT_CODES[s.split[i]]).toBe(i < 3000 ? 'train' : 'test');
+        expect(s.timeMs![i]).toBe(Date.UTC(2024, 0, 1) + i * 1000);
+        expect(s.contrib[0][i]).toBe(i * 2);
+        if (i % 11 === 0) expect(s.contrib[1][i]).toBeNaN();
+        else expect(s.contrib[1][i]).toBe(-i);
+      }
+      expect(s.time[61]).toBe('2024-01-01T00:01:01.000');
+    } finally {
+      duck.closeSync();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
