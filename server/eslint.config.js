@@ -21,12 +21,6 @@ const routesHandles = [
   { selector: `MemberExpression[object.property.name='ctx'][property.name=${handle}]`, message: 'A routes.ts holds no SQL or DuckDB: call the service.' },
   { selector: `VariableDeclarator[init.property.name='ctx'] > ObjectPattern > Property[key.name=${handle}]`, message: 'A routes.ts holds no SQL or DuckDB: call the service.' },
 ];
-/**
- * TEMPORARY ALLOWLIST, emptied by the coordinator once the change below is merged: billing and platform, which
- * another change (helper serving) is still refactoring to this layering. Every other area, the account-like ones
- * included, passes the layering rules with no exception.
- */
-const layeringAllowlist = ['billing', 'platform'].map((a) => `src/features/${a}/**`);
 
 // Every SQL statement is in a repo.ts (or the db modules that create the tables): a kysely statement built anywhere
 // else in src fails. The db handle itself may travel (a service hands it to its repo).
@@ -52,11 +46,10 @@ export default tseslint.config(
   { files: ['src/**/*.ts'], ignores: ['src/config.ts'], rules: { 'no-restricted-properties': ['error', processEnv] } },
   // later blocks replace the rule for the files they match, so each repeats the restrictions before it
   { files: ['src/**/*.ts'], ignores: ['src/duck/**'], rules: restrict([duckdbPackage], []) },
-  { files: ['src/features/**/*.ts'], ignores: layeringAllowlist, rules: restrict([duckdbPackage], [crossAreaRepo]) },
+  { files: ['src/features/**/*.ts'], rules: restrict([duckdbPackage], [crossAreaRepo]) },
   { files: ['src/**/*.ts'], ignores: sqlHome, rules: { 'no-restricted-syntax': ['error', kyselyStatement] } },
   {
     files: ['src/**/routes.ts'],
-    ignores: layeringAllowlist,
     rules: {
       ...restrict([duckdbPackage, { name: 'kysely', message: 'A routes.ts holds no SQL (call the service).' }], [crossAreaRepo, ...routesData]),
       'no-restricted-syntax': ['error', kyselyStatement, ...routesHandles],

@@ -1,8 +1,8 @@
 import { registerMigration } from '../../db/migrations.js';
 
 /** SPEC §4 'Invoice': billed (created), pending confirmation, cleared (paid), overdue. */
-export type InvoiceState = 'billed' | 'pending_confirmation' | 'cleared' | 'overdue';
-export const INVOICE_STATES: InvoiceState[] = ['billed', 'pending_confirmation', 'cleared', 'overdue'];
+export const INVOICE_STATES = ['billed', 'pending_confirmation', 'cleared', 'overdue'] as const;
+export type InvoiceState = (typeof INVOICE_STATES)[number];
 export type PaymentMethod = 'bank_transfer' | 'wallet';
 
 /** One invoice per platform project and billing period (unique: generating twice creates nothing new). */

@@ -4,7 +4,7 @@ import { INVOICE_STATES } from './db.js';
 
 export const idParams = z.object({ id: z.string().max(64) });
 export const listQuery = z.object({
-  state: z.enum(['all', ...INVOICE_STATES] as [string, ...string[]]).default('all'),
+  state: z.enum(['all', ...INVOICE_STATES]).default('all'),
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -46,7 +46,7 @@ export const Invoice = z
     infrastructure_fee: money,
     amount: money,
     amount_due: money,
-    state: storedEnum(INVOICE_STATES as unknown as readonly ['billed', 'pending_confirmation', 'cleared', 'overdue']),
+    state: storedEnum(INVOICE_STATES),
     payment_method: storedEnum(['bank_transfer', 'wallet'] as const).nullable(),
     reported_at: z.string().nullable(),
     overdue: z.boolean().describe('past its due date without a confirmed payment: its project is locked'),
