@@ -17,11 +17,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, logIn, PANDAS_CONDITION, percentile, python, PYTHON, signUp, startServer, writeResult } from './lib.mjs';
+import { benchCsv, CONDITION_STEPS as STEPS, fetchOnceMoreOnFailure, logIn, PANDAS_CONDITION, percentile, python, PYTHON, signUp, startServer, whileServing, writeResult } from './lib.mjs';
 
-// Once more on a failed connection: a keep-alive socket left idle during the long upload may have been closed.
-const plainFetch = globalThis.fetch;
-globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
+fetchOnceMoreOnFailure();
 
 const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
 const REPEAT = Number(process.env.BENCH_REPEAT || 20);
@@ -29,13 +27,6 @@ const csv = await benchCsv(ROWS);
 
 
 const NUMERIC = ['temperature', 'pressure', 'humidity', 'counter', 'signal', 'vibration'];
-const STEPS = [
-  { process_type: 'missing', method: 'mean', columns: ['temperature'] },
-  { process_type: 'outliers', method: 'iqr', columns: ['pressure'], params: { action: 'clip', k: 1.5 } },
-  { process_type: 'scaling', method: 'standard', columns: ['humidity'] },
-  { process_type: 'computed', method: 'expression', params: { name: 'load', expression: 'temperature * pressure / 100' } },
-  { process_type: 'window', method: 'mean', columns: ['signal'], params: { window: 10 } },
-];
 
 const TRAIN_LOOP = `
 import sys, numpy as np
@@ -59,8 +50,7 @@ async function timed(n, fn) {
 }
 
 const server = await startServer({ MITATE_MAX_UPLOAD_MB: '4096', MITATE_WORKERS: '1' });
-let result;
-try {
+const result = await whileServing(server, 15, async () => {
   const email = `bench${Date.now()}@example.com`;
   const auth = await signUp(server.url, email);
   const json = { ...auth, 'content-type': 'application/json' };
@@ -324,7 +314,7 @@ print(json.dumps(out))`,
   );
   console.log('pandas', pandas);
 
-  result = {
+  return {
     // Other work on the machine slows every figure; the 1-minute load averages around the queries say how much.
     load_average_1min: { before_queries: loadBefore, after_queries: loadAfter, cpus: os.cpus().length },
     concurrent_training: { what: 'scikit-learn RandomForestRegressor(n_estimators=20, n_jobs=1) on 20,000 x 20, fitted again and again while the queries ran (a fit takes seconds; fits_completed counts those that ended)', fits_completed: trainerFits },
@@ -393,10 +383,5 @@ print(json.dumps(out))`,
       condition_applied_and_registered_under_20_s: conditionSeconds === null ? 'not run (BENCH_SKIP_CONDITION)' : conditionSeconds < 20,
     },
   };
-} catch (e) {
-  console.error(server.log().split('\n').slice(-15).join('\n'));
-  throw e;
-} finally {
-  await server.stop();
-}
+});
 writeResult('explore', result);

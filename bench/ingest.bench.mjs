@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, percentile, python, peakRssMb, signUp, startServer, writeResult } from './lib.mjs';
+import { benchCsv, fetchOnceMoreOnFailure, percentile, python, peakRssMb, signUp, startServer, writeResult } from './lib.mjs';
 
 /** User + system CPU seconds a process has used so far (/proc, clock ticks of 1/100 s). */
 const cpuSeconds = (pid) => {
@@ -13,9 +13,7 @@ const cpuSeconds = (pid) => {
   return (Number(f[11]) + Number(f[12])) / 100;
 };
 
-// Once more on a failed connection: a keep-alive socket left idle during the long upload may have been closed.
-const plainFetch = globalThis.fetch;
-globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
+fetchOnceMoreOnFailure();
 
 const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
 const csv = await benchCsv(ROWS);

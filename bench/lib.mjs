@@ -127,10 +127,43 @@ d["load"]=d["temperature"]*d["pressure"]/100
 d["signal_mean_10"]=d["signal"].rolling(10).mean()
 d.to_parquet(path+".pandas.parquet")`;
 
+/** The same 5 steps as the product's condition, for the benchmarks that apply it through the API. */
+export const CONDITION_STEPS = [
+  { process_type: 'missing', method: 'mean', columns: ['temperature'] },
+  { process_type: 'outliers', method: 'iqr', columns: ['pressure'], params: { action: 'clip', k: 1.5 } },
+  { process_type: 'scaling', method: 'standard', columns: ['humidity'] },
+  { process_type: 'computed', method: 'expression', params: { name: 'load', expression: 'temperature * pressure / 100' } },
+  { process_type: 'window', method: 'mean', columns: ['signal'], params: { window: 10 } },
+];
+
 export const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
+
+/** The value of the command-line argument `--<name>=<value>`, or `dflt` when it is not given. */
+export const arg = (name, dflt) => {
+  const a = process.argv.find((s) => s.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : dflt;
+};
+
+/** fetch tries once more on a failed connection: a keep-alive socket left idle during a long upload may have been closed. */
+export function fetchOnceMoreOnFailure() {
+  const plainFetch = globalThis.fetch;
+  globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
+}
+
+/** `run()`'s answer, with `server` stopped after it; when it fails, the server's last `logLines` log lines first. */
+export async function whileServing(server, logLines, run) {
+  try {
+    return await run();
+  } catch (e) {
+    console.error(server.log().split('\n').slice(-logLines).join('\n'));
+    throw e;
+  } finally {
+    await server.stop();
+  }
+}
 
 export function python(code, args = []) {
   const r = spawnSync(PYTHON, ['-c', code, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });

@@ -20,9 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { percentile, startServer, writeResult } from './lib.mjs';
+import { arg, percentile, startServer, writeResult } from './lib.mjs';
 
-const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
 const DURATION_S = Number(arg('duration') ?? process.env.BENCH_LOAD_SECONDS ?? (QUICK ? 30 : 300));
 const USERS = Number(arg('users') ?? process.env.BENCH_LOAD_USERS ?? 200);

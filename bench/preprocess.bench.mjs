@@ -8,23 +8,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, PANDAS_CONDITION, percentile, python, signUp, startServer, writeResult } from './lib.mjs';
+import { benchCsv, CONDITION_STEPS as STEPS, PANDAS_CONDITION, percentile, python, signUp, startServer, whileServing, writeResult } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_ROWS || 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS || 3);
 const csv = await benchCsv(ROWS);
-const STEPS = [
-  { process_type: 'missing', method: 'mean', columns: ['temperature'] },
-  { process_type: 'outliers', method: 'iqr', columns: ['pressure'], params: { action: 'clip', k: 1.5 } },
-  { process_type: 'scaling', method: 'standard', columns: ['humidity'] },
-  { process_type: 'computed', method: 'expression', params: { name: 'load', expression: 'temperature * pressure / 100' } },
-  { process_type: 'window', method: 'mean', columns: ['signal'], params: { window: 10 } },
-];
 const median = (xs) => percentile(xs, 50);
 
 const server = await startServer({ MITATE_MAX_UPLOAD_MB: '4096', MITATE_WORKERS: '1' });
-let result;
-try {
+const result = await whileServing(server, 40, async () => {
   const auth = await signUp(server.url);
   const json = { ...auth, 'content-type': 'application/json' };
   const call = async (method, url, body, retry = 3) => {
@@ -131,7 +123,7 @@ print(json.dumps({"read_apply_write_s": time.perf_counter()-t, "peak_rss_mb": re
   };
 
   const ours = median(runs.map((r) => r.applied_and_registered_s));
-  result = {
+  return {
     rows: ds.row_count,
     columns: ds.column_count,
     load_average_1min: os.loadavg()[0],
@@ -151,10 +143,5 @@ print(json.dumps({"read_apply_write_s": time.perf_counter()-t, "peak_rss_mb": re
       previews_under_1_s: previews.every((p) => p.ms < 1000),
     },
   };
-} catch (e) {
-  console.error(server.log().split('\n').slice(-40).join('\n'));
-  throw e;
-} finally {
-  await server.stop();
-}
+});
 writeResult('preprocess', result);

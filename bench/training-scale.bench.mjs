@@ -15,19 +15,13 @@
 // the same time as the product instead of before it (each inflates the other's time, not its memory);
 // --predict-on=training predicts the training dataset's rows (the same rows) instead of uploading the file a second
 // time. The result file is written after each stage with `stage_reached`, so a run stopped part-way leaves its figures.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PYTHON, benchCsv, logIn, python, signUp, startServer, writeResult } from './lib.mjs';
+import { PYTHON, arg, benchCsv, engineRss, fetchOnceMoreOnFailure, logIn, python, signUp, startServer, writeResult } from './lib.mjs';
 
-const arg = (name, dflt) => {
-  const a = process.argv.find((s) => s.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-};
-// Once more on a failed connection: a keep-alive socket left idle during a long upload may have been closed.
-const plainFetch = globalThis.fetch;
-globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
+fetchOnceMoreOnFailure();
 const ROWS = Number(arg('rows', 10_000_000));
 const PREDICT = arg('predict', 'yes') !== 'no';
 const PREDICT_ON_TRAINING = arg('predict-on', 'upload') === 'training';
@@ -142,18 +136,6 @@ if (alongside) {
 }
 
 // ---- the product ---------------------------------------------------------------------------------------------
-
-/** Resident memory (MB) of every engine process under the server (its children and theirs). */
-function engineRss(serverPid) {
-  const out = spawnSync('ps', ['-e', '-o', 'pid=,ppid=,rss=,args='], { encoding: 'utf8' }).stdout;
-  const rows = out.trim().split('\n').map((l) => l.trim().split(/\s+/)).map(([pid, ppid, rss, ...a]) => ({ pid: +pid, ppid: +ppid, rss: +rss, args: a.join(' ') }));
-  const tree = new Set([serverPid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const r of rows) if (tree.has(r.ppid) && !tree.has(r.pid)) (tree.add(r.pid), (grew = true));
-  }
-  return rows.filter((r) => tree.has(r.pid) && r.pid !== serverPid && r.args.includes('python')).map((r) => ({ pid: r.pid, mb: r.rss / 1024 }));
-}
 
 server = await startServer({ MITATE_MAX_UPLOAD_MB: String(Math.max(4096, Math.ceil((ROWS * 110) / 1e6))) });
 stage = 'upload and ingest of the training dataset';

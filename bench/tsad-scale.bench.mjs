@@ -17,14 +17,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchCsv, engineRss, logIn, peakRssMb, python, signUp, startServer, writeResult } from './lib.mjs';
+import { arg, benchCsv, engineRss, fetchOnceMoreOnFailure, logIn, peakRssMb, python, signUp, startServer, writeResult } from './lib.mjs';
 
-const arg = (name, dflt) => {
-  const a = process.argv.find((s) => s.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-};
-const plainFetch = globalThis.fetch;
-globalThis.fetch = (url, opts) => plainFetch(url, opts).catch(() => plainFetch(url, opts));
+fetchOnceMoreOnFailure();
 const ROWS = Number(arg('rows', 10_000_000));
 const ONLY = arg('only', 'both');
 const PEERS = arg('peer', 'yes') !== 'no';

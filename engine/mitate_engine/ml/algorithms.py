@@ -207,10 +207,9 @@ def _knn_reg(p, c):
     return KNeighborsRegressor(n_neighbors=min(int(p["n_neighbors"]), max(1, c.n_rows - 1)), weights=p["weights"], p=int(p["p"]))
 
 
-def _rf_reg(p, c):
-    from sklearn.ensemble import RandomForestRegressor
-
-    return RandomForestRegressor(
+def _forest_params(p, c):
+    """The _TREE parameters as the keyword arguments of scikit-learn's forests (random and extra trees)."""
+    return dict(
         n_estimators=int(p["n_estimators"]),
         max_depth=_none_if_zero(p["max_depth"]),
         min_samples_leaf=int(p["min_samples_leaf"]),
@@ -218,19 +217,18 @@ def _rf_reg(p, c):
         random_state=c.seed,
         n_jobs=THREADS,
     )
+
+
+def _rf_reg(p, c):
+    from sklearn.ensemble import RandomForestRegressor
+
+    return RandomForestRegressor(**_forest_params(p, c))
 
 
 def _et_reg(p, c):
     from sklearn.ensemble import ExtraTreesRegressor
 
-    return ExtraTreesRegressor(
-        n_estimators=int(p["n_estimators"]),
-        max_depth=_none_if_zero(p["max_depth"]),
-        min_samples_leaf=int(p["min_samples_leaf"]),
-        max_features=p["max_features"],
-        random_state=c.seed,
-        n_jobs=THREADS,
-    )
+    return ExtraTreesRegressor(**_forest_params(p, c))
 
 
 def _lgbm_params(p, c):
@@ -309,6 +307,7 @@ _GP = [
 _RIDGE = [Param("alpha", "float", 1.0, 1e-4, 1e5, log=True)]
 _LASSO = [Param("alpha", "float", 1.0, 1e-5, 10.0, log=True), Param("max_iter", "int", 1000, 100, 100000, tune=False)]
 _PLS = [Param("n_components", "int", 2, 1, 20)]
+_KNN = [Param("n_neighbors", "int", 5, 1, 50), Param("weights", "choice", "uniform", choices=["uniform", "distance"]), Param("p", "int", 2, 1, 2)]
 
 REGRESSION = [
     Algorithm("linear", "Linear regression", [Param("fit_intercept", "bool", True, tune=False)], _linear),
@@ -340,7 +339,7 @@ REGRESSION = [
     Algorithm(
         "knn",
         "k-nearest neighbours",
-        [Param("n_neighbors", "int", 5, 1, 50), Param("weights", "choice", "uniform", choices=["uniform", "distance"]), Param("p", "int", 2, 1, 2)],
+        _KNN,
         _knn_reg,
     ),
     Algorithm("random_forest", "Random forest", _TREE, _rf_reg, scale=False, tree=True),
@@ -405,15 +404,7 @@ def _knn_clf(p, c):
 def _rf_clf(p, c):
     from sklearn.ensemble import RandomForestClassifier
 
-    return RandomForestClassifier(
-        n_estimators=int(p["n_estimators"]),
-        max_depth=_none_if_zero(p["max_depth"]),
-        min_samples_leaf=int(p["min_samples_leaf"]),
-        max_features=p["max_features"],
-        class_weight=_cw(c),
-        random_state=c.seed,
-        n_jobs=THREADS,
-    )
+    return RandomForestClassifier(**_forest_params(p, c), class_weight=_cw(c))
 
 
 def _lgbm_clf(p, c):
@@ -455,7 +446,7 @@ DISCRIMINANT = [
     Algorithm(
         "knn",
         "k-nearest neighbours",
-        [Param("n_neighbors", "int", 5, 1, 50), Param("weights", "choice", "uniform", choices=["uniform", "distance"]), Param("p", "int", 2, 1, 2)],
+        _KNN,
         _knn_clf,
     ),
     Algorithm("random_forest", "Random forest", _TREE, _rf_clf, scale=False, tree=True, balance_native=True),

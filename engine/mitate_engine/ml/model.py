@@ -73,14 +73,21 @@ class TrainedModel:
         # the parts of steps about absent columns (the target, in inference data) are left out
         return apply_condition(df, self.condition, skip_missing_columns=True, keep_index=True)
 
-    def target_inverse(self, pred: np.ndarray) -> np.ndarray:
-        """A regression output in the target's original units: the condition's fitted scalings of the target,
-        undone last to first (other steps do not change its units)."""
+    def target_scalings(self) -> list[tuple[Any, Any]]:
+        """(scale, centre) of the condition's fitted scalings of the target, last to first: the order to undo them."""
+        pairs = []
         for step in reversed((self.condition or {}).get("steps") or []):
             fitted = (step.get("fitted") or {}).get("columns") or {}
             if step.get("process_type") == "scaling" and self.target in fitted:
                 p = fitted[self.target]
-                pred = pred * p["scale"] + p["center"]
+                pairs.append((p["scale"], p["center"]))
+        return pairs
+
+    def target_inverse(self, pred: np.ndarray) -> np.ndarray:
+        """A regression output in the target's original units: the condition's fitted scalings of the target,
+        undone last to first (other steps do not change its units)."""
+        for scale, center in self.target_scalings():
+            pred = pred * scale + center
         return pred
 
     def predict(self, df: pd.DataFrame, raw: bool = True) -> pd.DataFrame:
@@ -116,8 +123,12 @@ class TrainedModel:
         return out.reindex(df.index)
 
     def assign(self, X: pd.DataFrame) -> np.ndarray:
+        return self.assign_encoded(self.pipeline[:-1].transform(X))
+
+    def assign_encoded(self, Z) -> np.ndarray:
+        """Cluster labels of rows already through the pipeline's preprocessing (also the fast path's matrix)."""
         est = self.pipeline[-1]
-        Z = np.asarray(self.pipeline[:-1].transform(X), dtype=float)
+        Z = np.asarray(Z, dtype=float)
         if hasattr(est, "predict") and self.assigner is None:
             return np.asarray(est.predict(Z)).astype(int)
         if self.assigner is None:
@@ -130,12 +141,7 @@ class TrainedModel:
 
     def manifest(self, metrics: dict | None = None) -> dict:
         return {
-            "format": "mitate-model/1",
-            "project_type": self.project_type,
-            "algorithm": self.algorithm,
-            "target": self.target,
-            "features": self.features,
-            "model_columns": self.kinds,
+            **manifest_head(self),
             "categories": self.categories,
             "classes": self.classes,
             "time_features": {"lags": self.lags, "windows": self.windows, "datetime_column": self.datetime_column},
@@ -157,6 +163,18 @@ class TrainedModel:
                 + "; rows the condition removes get no prediction."
             ),
         }
+
+
+def manifest_head(model) -> dict:
+    """The first entries of a model's manifest, the same for tabular and time-series models."""
+    return {
+        "format": "mitate-model/1",
+        "project_type": model.project_type,
+        "algorithm": model.algorithm,
+        "target": model.target,
+        "features": model.features,
+        "model_columns": model.kinds,
+    }
 
 
 LOAD_LINES = [

@@ -227,7 +227,7 @@ class FastPredictor:
                     out[f"probability_{c}"] = proba[:, i]
             return out
         if t == "clustering":
-            return {"cluster": _assign(m, self.estimator, X)}
+            return {"cluster": m.assign_encoded(X)}
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message="X does not have valid feature names")
             emb = self.estimator.transform(np.asarray(X, dtype=float))
@@ -363,13 +363,7 @@ def _linear(est):
 
 def _target_affine(m: TrainedModel) -> list[list[float]]:
     """TrainedModel.target_inverse as (scale, centre) pairs applied in order."""
-    pairs = []
-    for step in reversed((m.condition or {}).get("steps") or []):
-        fitted = (step.get("fitted") or {}).get("columns") or {}
-        if step.get("process_type") == "scaling" and m.target in fitted:
-            p = fitted[m.target]
-            pairs.append([float(p["scale"]), float(p["center"])])
-    return pairs
+    return [[float(scale), float(center)] for scale, center in m.target_scalings()]
 
 
 def _finite(value) -> bool:
@@ -380,20 +374,6 @@ def _finite(value) -> bool:
     if isinstance(value, list):
         return all(_finite(v) for v in value)
     return True
-
-
-def _assign(m: TrainedModel, est, Z: np.ndarray) -> np.ndarray:
-    """TrainedModel.assign on the compiled matrix."""
-    Z = np.asarray(Z, dtype=float)
-    if hasattr(est, "predict") and m.assigner is None:
-        return np.asarray(est.predict(Z)).astype(int)
-    if m.assigner is None:
-        return np.full(len(Z), -1)
-    labels = np.asarray(m.assigner.predict(Z)).astype(int)
-    if m.assign_radius is not None:
-        dist, _ = m.assigner.kneighbors(Z, n_neighbors=1)
-        labels = np.where(dist[:, 0] <= m.assign_radius, labels, -1)
-    return labels
 
 
 def sample_rows(model: TrainedModel, n: int = 48, seed: int = 0) -> list[dict]:

@@ -101,7 +101,9 @@ def _boxes(samples: list[Sample], descs: list[dict]) -> list[dict]:
 # ---- t-tests ------------------------------------------------------------------------------------
 
 
-def one_sample_t(s: Sample, mu: float, alternative: str, alpha: float) -> dict:
+def _mean_t(s: Sample, mu: float, alternative: str, alpha: float, kind: str, **effect_extra) -> tuple[dict, float, float, float, int]:
+    """The t-test of s's mean against mu (the paired test's on the differences): the result's fields from the
+    statistic to the effect size, then the mean, variance, t and df."""
     _need(s)
     mean, var = moments(s.values)
     _need_variance(s, var)
@@ -109,19 +111,24 @@ def one_sample_t(s: Sample, mu: float, alternative: str, alpha: float) -> dict:
     se = math.sqrt(var / n)
     t = (mean - mu) / se
     df = n - 1
+    lo, hi = _t_ci(mean, se, df, alternative, alpha)
+    fields = {
+        "statistic": {"symbol": "t", "value": t},
+        "df": df,
+        "p_value": _t_p(t, df, alternative),
+        "hypothetical_mean": mu,
+        "estimate": {"kind": kind, "value": mean},
+        "ci": {"kind": kind, "level": 1 - alpha, "low": lo, "high": hi},
+        "effect_size": _es("cohens_d", (mean - mu) / math.sqrt(var), **effect_extra),
+    }
+    return fields, mean, var, t, df
+
+
+def one_sample_t(s: Sample, mu: float, alternative: str, alpha: float) -> dict:
+    fields, mean, var, t, df = _mean_t(s, mu, alternative, alpha, "mean")
     r = _base("one_sample_t", "one_sample_t", alternative, alpha)
     d = describe(s, alpha, mean, var)
-    lo, hi = _t_ci(mean, se, df, alternative, alpha)
-    r.update(
-        statistic={"symbol": "t", "value": t},
-        df=df,
-        p_value=_t_p(t, df, alternative),
-        hypothetical_mean=mu,
-        estimate={"kind": "mean", "value": mean},
-        ci={"kind": "mean", "level": 1 - alpha, "low": lo, "high": hi},
-        effect_size=_es("cohens_d", (mean - mu) / math.sqrt(var)),
-        groups=[d],
-    )
+    r.update(fields, groups=[d])
     a = normality(s, s.label)
     if a:
         r["assumptions"].append(a)
@@ -194,28 +201,10 @@ def two_sample_t(a: Sample, b: Sample, equal_variance: str, alternative: str, al
 
 def paired_t(a: Sample, b: Sample, diff: Sample, mu: float, alternative: str, alpha: float) -> dict:
     """Paired t-test on the differences a - b (pairs with a missing member were dropped before)."""
-    _need(diff)
-    md, vd = moments(diff.values)
-    _need_variance(diff, vd)
-    n = diff.values.size
-    se = math.sqrt(vd / n)
-    t = (md - mu) / se
-    df = n - 1
-    lo, hi = _t_ci(md, se, df, alternative, alpha)
+    fields, md, vd, t, df = _mean_t(diff, mu, alternative, alpha, "mean_difference", variant="d_z")
     da, db, dd = describe(a, alpha), describe(b, alpha), describe(diff, alpha, md, vd)
     r = _base("paired_t", "paired_t", alternative, alpha)
-    r.update(
-        statistic={"symbol": "t", "value": t},
-        df=df,
-        p_value=_t_p(t, df, alternative),
-        hypothetical_mean=mu,
-        estimate={"kind": "mean_difference", "value": md},
-        ci={"kind": "mean_difference", "level": 1 - alpha, "low": lo, "high": hi},
-        effect_size=_es("cohens_d", (md - mu) / math.sqrt(vd), variant="d_z"),
-        groups=[da, db],
-        differences=dd,
-        pairs=n,
-    )
+    r.update(fields, groups=[da, db], differences=dd, pairs=diff.values.size)
     x = normality(diff, diff.label)
     if x:
         r["assumptions"].append(x)

@@ -99,6 +99,9 @@ class Mspc:
 
 
 class _Percentile:
+    def __init__(self, p):
+        self.p = p
+
     def threshold_from(self, held_back_scores):
         """The `percentile` of the held-back normal rows' scores (rows the detector was not fitted on)."""
         return held_back_quantile(held_back_scores, self.p["percentile"] / 100)
@@ -107,57 +110,46 @@ class _Percentile:
         return {"percentile": self.p["percentile"]}
 
 
-class IForest(_Percentile):
+class _StandardisedOutlierModel(_Percentile):
+    """A scikit-learn outlier model fitted on the standardised columns; the score is its negated score_samples."""
+
     rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
 
-    def __init__(self, p):
-        self.p = p
+    def _estimator(self, n_rows: int):
+        raise NotImplementedError
 
     def fit(self, X, y=None):
+        self.std = _Standard().fit(X)
+        self.m = self._estimator(len(X))
+        self.m.fit(self.std(X))
+        return self
+
+    def score(self, X):
+        return -self.m.score_samples(self.std(X))
+
+
+class IForest(_StandardisedOutlierModel):
+    def _estimator(self, n_rows):
         from sklearn.ensemble import IsolationForest
 
-        self.std = _Standard().fit(X)
-        self.m = IsolationForest(n_estimators=self.p["n_estimators"], max_samples=min(self.p["max_samples"], len(X)), random_state=0, n_jobs=1)
-        self.m.fit(self.std(X))
-        return self
-
-    def score(self, X):
-        return -self.m.score_samples(self.std(X))
+        return IsolationForest(n_estimators=self.p["n_estimators"], max_samples=min(self.p["max_samples"], n_rows), random_state=0, n_jobs=1)
 
 
-class Lof(_Percentile):
-    rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
-
-    def __init__(self, p):
-        self.p = p
-
-    def fit(self, X, y=None):
+class Lof(_StandardisedOutlierModel):
+    def _estimator(self, n_rows):
         from sklearn.neighbors import LocalOutlierFactor
 
-        self.std = _Standard().fit(X)
-        self.m = LocalOutlierFactor(n_neighbors=min(self.p["n_neighbors"], len(X) - 1), novelty=True)
-        self.m.fit(self.std(X))
-        return self
-
-    def score(self, X):
-        return -self.m.score_samples(self.std(X))
+        return LocalOutlierFactor(n_neighbors=min(self.p["n_neighbors"], n_rows - 1), novelty=True)
 
 
-class OcSvm(_Percentile):
-    rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
-
-    def __init__(self, p):
-        self.p = p
-
-    def fit(self, X, y=None):
+class OcSvm(_StandardisedOutlierModel):
+    def _estimator(self, n_rows):
         from sklearn.svm import OneClassSVM
 
-        self.std = _Standard().fit(X)
-        self.m = OneClassSVM(nu=self.p["nu"], gamma="scale")
-        self.m.fit(self.std(X))
-        return self
+        return OneClassSVM(nu=self.p["nu"], gamma="scale")
 
     def score(self, X):
+        # the decision function (score_samples less the model's offset), as thresholds of saved models were set on it
         return -self.m.decision_function(self.std(X))
 
 
@@ -169,9 +161,6 @@ class RobustZ(_Percentile):
     def rowwise(self) -> bool:
         """Without a window a row is scored on its own; with one, on the rows before it."""
         return int(self.p["window"]) <= 0
-
-    def __init__(self, p):
-        self.p = p
 
     def fit(self, X, y=None):
         self.med_ = np.median(X, axis=0)
@@ -205,9 +194,6 @@ class Autoencoder(_Percentile):
     reconstruction error, each feature's squared error its contribution. CPU, one thread, seeded."""
 
     rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
-
-    def __init__(self, p):
-        self.p = p
 
     def fit(self, X, y=None):
         import torch

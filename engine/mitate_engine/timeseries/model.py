@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..ml import data as D
+from ..ml.model import manifest_head
 from ..task import EngineError
 from .features import STATS, signal_of, warmup, window_features
 
@@ -185,12 +186,7 @@ class TsadModel:
 
     def manifest(self, metrics: dict | None = None) -> dict:
         return {
-            "format": "mitate-model/1",
-            "project_type": self.project_type,
-            "algorithm": self.algorithm,
-            "target": self.target,
-            "features": self.features,
-            "model_columns": self.kinds,
+            **manifest_head(self),
             "categories": {},
             "time_column": self.time_column,
             "time_features": {
