@@ -1,7 +1,5 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
@@ -15,7 +13,7 @@ import PageLoading from '../../components/PageLoading';
 import { showSnackbar } from '../../lib/feedback';
 import { formatDateTime } from '../../lib/format';
 import { billingKey, decideInvoice, decideTopup, money, runSweep, useIsPlatformAdmin, usePending } from './api';
-import { NS, useConfirm } from './common';
+import { NS, TableCard, useConfirm } from './common';
 
 /** Platform administrators confirm transfers (invoices and wallet top-ups) across organisations. */
 export default function AdminPage() {
@@ -69,75 +67,57 @@ export default function AdminPage() {
           </Button>
         }
       />
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {t('admin.invoices')}
-        </Typography>
-        {!invoices.length ? (
-          <Typography color="text.secondary">{t('admin.none')}</Typography>
-        ) : (
-          <Table size="small" aria-label={t('admin.invoices')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('col.number')}</TableCell>
-                <TableCell>{t('admin.organisation')}</TableCell>
-                <TableCell>{t('pay.reference')}</TableCell>
-                <TableCell align="right">{t('col.due_amount')}</TableCell>
-                <TableCell>{t('admin.reported')}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {invoices.map((i) => (
-                <TableRow key={i.id} data-invoice={i.number}>
-                  <TableCell>
-                    {i.number}
-                    <Typography variant="caption" component="div" color="text.secondary">
-                      {i.project_name} · {i.bill_from} – {i.bill_to}
-                    </Typography>
-                  </TableCell>
-                  <TableCell>{i.organisation_name}</TableCell>
-                  <TableCell>{i.transfer_reference}</TableCell>
-                  <TableCell align="right">{m(i.amount_due, i.currency)}</TableCell>
-                  <TableCell>{formatDateTime(i.reported_at)}</TableCell>
-                  {actions('invoice', i.id, { amount: m(i.amount_due, i.currency), reference: i.transfer_reference, organisation: i.organisation_name })}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </Paper>
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {t('admin.topups')}
-        </Typography>
-        {!topups.length ? (
-          <Typography color="text.secondary">{t('admin.none')}</Typography>
-        ) : (
-          <Table size="small" aria-label={t('admin.topups')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('admin.organisation')}</TableCell>
-                <TableCell>{t('pay.reference')}</TableCell>
-                <TableCell align="right">{t('col.amount')}</TableCell>
-                <TableCell>{t('admin.reported')}</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {topups.map((x) => (
-                <TableRow key={x.id} data-topup={x.organisation_name}>
-                  <TableCell>{x.organisation_name}</TableCell>
-                  <TableCell>{x.transfer_reference}</TableCell>
-                  <TableCell align="right">{m(x.amount, x.currency)}</TableCell>
-                  <TableCell>{formatDateTime(x.reported_at)}</TableCell>
-                  {actions('topup', x.id, { amount: m(x.amount, x.currency), reference: x.transfer_reference, organisation: x.organisation_name })}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </Paper>
+      <TableCard title={t('admin.invoices')} empty={!invoices.length && t('admin.none')} mb={2}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('col.number')}</TableCell>
+            <TableCell>{t('admin.organisation')}</TableCell>
+            <TableCell>{t('pay.reference')}</TableCell>
+            <TableCell align="right">{t('col.due_amount')}</TableCell>
+            <TableCell>{t('admin.reported')}</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {invoices.map((i) => (
+            <TableRow key={i.id} data-invoice={i.number}>
+              <TableCell>
+                {i.number}
+                <Typography variant="caption" component="div" color="text.secondary">
+                  {i.project_name} · {i.bill_from} – {i.bill_to}
+                </Typography>
+              </TableCell>
+              <TableCell>{i.organisation_name}</TableCell>
+              <TableCell>{i.transfer_reference}</TableCell>
+              <TableCell align="right">{m(i.amount_due, i.currency)}</TableCell>
+              <TableCell>{formatDateTime(i.reported_at)}</TableCell>
+              {actions('invoice', i.id, { amount: m(i.amount_due, i.currency), reference: i.transfer_reference, organisation: i.organisation_name })}
+            </TableRow>
+          ))}
+        </TableBody>
+      </TableCard>
+      <TableCard title={t('admin.topups')} empty={!topups.length && t('admin.none')}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('admin.organisation')}</TableCell>
+            <TableCell>{t('pay.reference')}</TableCell>
+            <TableCell align="right">{t('col.amount')}</TableCell>
+            <TableCell>{t('admin.reported')}</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {topups.map((x) => (
+            <TableRow key={x.id} data-topup={x.organisation_name}>
+              <TableCell>{x.organisation_name}</TableCell>
+              <TableCell>{x.transfer_reference}</TableCell>
+              <TableCell align="right">{m(x.amount, x.currency)}</TableCell>
+              <TableCell>{formatDateTime(x.reported_at)}</TableCell>
+              {actions('topup', x.id, { amount: m(x.amount, x.currency), reference: x.transfer_reference, organisation: x.organisation_name })}
+            </TableRow>
+          ))}
+        </TableBody>
+      </TableCard>
       {dialog}
     </>
   );
