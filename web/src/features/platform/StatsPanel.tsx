@@ -23,6 +23,20 @@ import { statsTimeAxis } from './statsAxis';
 // The legend tells answered and refused calls apart in the stacked bars.
 echarts.use([LegendComponent]);
 
+/** One headline number of the panel under its caption. */
+function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <Box>
+      <Typography variant="caption" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h5" data-testid={testId}>
+        {value}
+      </Typography>
+    </Box>
+  );
+}
+
 /** Why calls were refused (none of them is billed), in the order the server declares them. */
 const REASONS = ['key', 'locked', 'input', 'rate_limit', 'server'] as const;
 
@@ -71,28 +85,9 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
       ) : (
         <>
           <Box sx={{ display: 'flex', gap: 4, mb: 2 }}>
-            <Box>
-              <Typography variant="caption" color="text.secondary">
-                {t('stats.total')}
-              </Typography>
-              <Typography variant="h5" data-testid="stats-total">
-                {formatInteger(s.total)}
-              </Typography>
-            </Box>
-            <Box>
-              <Typography variant="caption" color="text.secondary">
-                {t('stats.refused')}
-              </Typography>
-              <Typography variant="h5" data-testid="stats-refused">
-                {formatInteger(s.refused)}
-              </Typography>
-            </Box>
-            <Box>
-              <Typography variant="caption" color="text.secondary">
-                {t('stats.avg')}
-              </Typography>
-              <Typography variant="h5">{s.average_ms === null ? '—' : `${s.average_ms.toFixed(1)} ms`}</Typography>
-            </Box>
+            <Figure label={t('stats.total')} value={formatInteger(s.total)} testId="stats-total" />
+            <Figure label={t('stats.refused')} value={formatInteger(s.refused)} testId="stats-refused" />
+            <Figure label={t('stats.avg')} value={s.average_ms === null ? '—' : `${s.average_ms.toFixed(1)} ms`} />
           </Box>
           <EChart
             height={220}
