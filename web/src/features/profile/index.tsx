@@ -16,9 +16,9 @@ import type { AreaProps } from '../../app/area';
 import LinkAlert from '../../components/LinkAlert';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import TextField from '@mui/material/TextField';
 import { changePassword, useProfile, type Profile } from '../account/api';
 import PasswordFields, { newPasswordProblem } from '../account/PasswordFields';
+import RequiredField from '../account/RequiredField';
 import SetupForm from '../account/SetupForm';
 import IdentityTab from './IdentityTab';
 import PhotoControl from './PhotoControl';
@@ -60,15 +60,13 @@ function ChangePassword({ profile }: { profile: Profile }) {
       <Typography id="change-password" variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
         {t('account.changePassword')}
       </Typography>
-      <TextField
+      <RequiredField
         label={t('account.currentPassword')}
         type="password"
         autoComplete="current-password"
         value={current}
-        onChange={(e) => setCurrent(e.target.value)}
-        required
-        error={!!errors.current_password || (submitted && !current)}
-        helperText={errors.current_password ?? (submitted && !current ? t('validation.required') : undefined)}
+        onValue={setCurrent}
+        problem={errors.current_password ?? (submitted && !current && t('validation.required'))}
       />
       <PasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} person={person} submitted={submitted} serverError={errors.password} />
       <Box>
