@@ -14,6 +14,7 @@ import * as echarts from 'echarts/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import EChart from '../../charts/EChart';
+import Figure from '../../components/Figure';
 import { MONO_FONT_STACK } from '../../lib/fonts';
 import { formatInteger } from '../../lib/format';
 import { downloadStats, type PlatformProject, type Ratio, useStats } from './api';
@@ -22,20 +23,6 @@ import { statsTimeAxis } from './statsAxis';
 
 // The legend tells answered and refused calls apart in the stacked bars.
 echarts.use([LegendComponent]);
-
-/** One headline number of the panel under its caption. */
-function Figure({ label, value, testId }: { label: string; value: string; testId?: string }) {
-  return (
-    <Box>
-      <Typography variant="caption" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography variant="h5" data-testid={testId}>
-        {value}
-      </Typography>
-    </Box>
-  );
-}
 
 /** Why calls were refused (none of them is billed), in the order the server declares them. */
 const REASONS = ['key', 'locked', 'input', 'rate_limit', 'server'] as const;
