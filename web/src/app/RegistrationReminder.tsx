@@ -1,10 +1,9 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import CloseIcon from '@mui/icons-material/Close';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import LinkAlert from '../components/LinkAlert';
 import { useProfile } from '../features/account/api';
 
 const DISMISSED_KEY = 'mitate.registrationReminder.dismissed';
@@ -19,15 +18,13 @@ export default function RegistrationReminder() {
   const [dismissed, setDismissed] = useState(() => sessionStorage.getItem(DISMISSED_KEY) === '1');
   if (!profile || profile.registration_complete || dismissed || OWN_PROMPT.some((p) => pathname.startsWith(p))) return null;
   return (
-    <Alert
+    <LinkAlert
       severity="info"
       sx={{ mb: 1.5 }}
-      action={
-        <>
-          <Button component={RouterLink} to="/complete-registration" color="inherit" size="small">
-            {t('profile.completeNow')}
-          </Button>
-          <IconButton
+      to="/complete-registration"
+      linkLabel={t('profile.completeNow')}
+      extra={
+        <IconButton
             color="inherit"
             size="small"
             aria-label={t('common.close')}
@@ -38,10 +35,9 @@ export default function RegistrationReminder() {
           >
             <CloseIcon fontSize="small" />
           </IconButton>
-        </>
       }
     >
       {t('profile.incomplete')}
-    </Alert>
+    </LinkAlert>
   );
 }

@@ -39,6 +39,17 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
     setDisplaySettings({ clock24h: settings.clock_24h, tzOffsetMinutes: settings.tz_offset_minutes });
     setMode(settings.dark_theme ? 'dark' : 'light');
   }, [settings, setMode]);
+  // The profile for everyone; the platform administrators' pages for them.
+  const links = [
+    { to: '/profile', Icon: PersonOutlineIcon, label: t('topbar.profile') },
+    ...(profile?.platform_admin
+      ? [
+          { to: '/admin/identity', Icon: VerifiedUserIcon, label: t('adminIdentity.title') },
+          { to: '/admin/operations', Icon: MonitorHeartIcon, label: t('pages.operations') },
+          { to: '/admin/settings', Icon: SettingsIcon, label: t('pages.platformSettings') },
+        ]
+      : []),
+  ];
   return (
     <>
       <Tooltip title={t('topbar.account')}>
@@ -66,56 +77,20 @@ export default function UserMenu({ me }: { me: Me | undefined }) {
           </Box>
         )}
         {me && <Divider />}
-        <MenuItem
-          onClick={() => {
-            close();
-            navigate('/profile');
-          }}
-        >
-          <ListItemIcon>
-            <PersonOutlineIcon fontSize="small" />
-          </ListItemIcon>
-          {t('topbar.profile')}
-        </MenuItem>
-        {profile?.platform_admin && (
+        {links.map(({ to, Icon, label }) => (
           <MenuItem
+            key={to}
             onClick={() => {
               close();
-              navigate('/admin/identity');
+              navigate(to);
             }}
           >
             <ListItemIcon>
-              <VerifiedUserIcon fontSize="small" />
+              <Icon fontSize="small" />
             </ListItemIcon>
-            {t('adminIdentity.title')}
+            {label}
           </MenuItem>
-        )}
-        {profile?.platform_admin && (
-          <MenuItem
-            onClick={() => {
-              close();
-              navigate('/admin/operations');
-            }}
-          >
-            <ListItemIcon>
-              <MonitorHeartIcon fontSize="small" />
-            </ListItemIcon>
-            {t('pages.operations')}
-          </MenuItem>
-        )}
-        {profile?.platform_admin && (
-          <MenuItem
-            onClick={() => {
-              close();
-              navigate('/admin/settings');
-            }}
-          >
-            <ListItemIcon>
-              <SettingsIcon fontSize="small" />
-            </ListItemIcon>
-            {t('pages.platformSettings')}
-          </MenuItem>
-        )}
+        ))}
         <MenuItem
           onClick={() => {
             close();

@@ -155,26 +155,8 @@ export const routes: RouteObject[] = [
     element: <Root />,
     errorElement: <RouteErrorPage />,
     children: [
-      {
-        path: 'login',
-        element: (
-          <GuestOnly>
-            <Account page="login" />
-          </GuestOnly>
-        ),
-        handle: { title: 'pages.login' } satisfies RouteHandle,
-        errorElement: <RouteErrorPage />,
-      },
-      {
-        path: 'register',
-        element: (
-          <GuestOnly>
-            <Account page="register" />
-          </GuestOnly>
-        ),
-        handle: { title: 'pages.register' } satisfies RouteHandle,
-        errorElement: <RouteErrorPage />,
-      },
+      accountRoute('login', 'pages.login', true),
+      accountRoute('register', 'pages.register', true),
       accountRoute('forgot-password', 'account.forgotTitle', true),
       accountRoute('reset-password', 'account.resetTitle', false),
       accountRoute('verify-email', 'account.verifyTitle', false),

@@ -1,26 +1,28 @@
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
 
 type Props<V extends string> = {
-  label: string;
-  /** The option that removes the filter, first in the list; `allValue` is its value. */
-  allLabel: string;
+  /** The area's i18n namespace: the label is its `filter`, the "all" option its `all`, an option `<prefix>.<value>`. */
+  ns: string;
+  prefix: string;
+  /** The value of the option that removes the filter, first in the list. */
   allValue: V;
   value: V;
   values: readonly V[];
-  labelOf: (v: V) => string;
   onChange: (v: V) => void;
   minWidth?: number;
   testId?: string;
 };
 
 /** A list page's one-choice filter (state, status, action) with an "all" option first, in the bar of ListPage. */
-export default function FilterSelect<V extends string>({ label, allLabel, allValue, value, values, labelOf, onChange, minWidth = 220, testId }: Props<V>) {
+export default function FilterSelect<V extends string>({ ns, prefix, allValue, value, values, onChange, minWidth = 220, testId }: Props<V>) {
+  const { t } = useTranslation(ns);
   return (
     <TextField
       select
       size="small"
-      label={label}
+      label={t('filter')}
       value={value}
       onChange={(e) => onChange(e.target.value as V)}
       sx={{ minWidth }}
@@ -28,10 +30,10 @@ export default function FilterSelect<V extends string>({ label, allLabel, allVal
       // The "all" option may have the empty value: show it anyway, under a raised label.
       slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true, ...(testId ? { inputProps: { 'data-testid': `${testId}-input` } } : {}) } }}
     >
-      <MenuItem value={allValue}>{allLabel}</MenuItem>
+      <MenuItem value={allValue}>{t('all')}</MenuItem>
       {values.map((v) => (
         <MenuItem key={v} value={v}>
-          {labelOf(v)}
+          {t(`${prefix}.${v}`)}
         </MenuItem>
       ))}
     </TextField>

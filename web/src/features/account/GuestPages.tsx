@@ -14,6 +14,7 @@ import { useSignedIn } from '../../api/session';
 import AuthFrame from './AuthFrame';
 import { acceptInvitation, forgotPassword, invitation, resendVerification, resetPassword, useAuthOptions, verifyEmail, type Invitation } from './api';
 import PasswordFields, { newPasswordProblem } from './PasswordFields';
+import RequiredField from './RequiredField';
 import { EMAIL_PATTERN } from './passwordRules';
 
 /** A user-caused error's own text, or null (then the message dialog shows it). */
@@ -65,18 +66,7 @@ function EmailLinkForm({ title, intro, submitLabel, send, initial = '' }: { titl
       <Box component="form" onSubmit={submit} noValidate sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         {done ? <Alert severity="success">{done}</Alert> : <Typography color="text.secondary">{intro}</Typography>}
         {error && <Alert severity="error">{error}</Alert>}
-        <TextField
-          label={t('login.email')}
-          type="email"
-          autoComplete="username"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={submitted && !!problem}
-          helperText={submitted && problem ? t(problem) : undefined}
-          required
-          fullWidth
-          autoFocus
-        />
+        <RequiredField label={t('login.email')} type="email" autoComplete="username" value={email} onValue={setEmail} problem={submitted && problem && t(problem)} fullWidth autoFocus />
         <Button type="submit" variant="contained" size="large" disabled={busy} fullWidth>
           {submitLabel}
         </Button>

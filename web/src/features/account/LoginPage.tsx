@@ -4,7 +4,6 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
@@ -19,6 +18,7 @@ import type { NavigateState } from '../../lib/navigation';
 import AuthFrame from './AuthFrame';
 import { exchangeSsoCode, resendVerification, useAuthOptions } from './api';
 import { login } from './auth';
+import RequiredField from './RequiredField';
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -111,28 +111,14 @@ export default function LoginPage() {
         )}
         {local && (
           <>
-        <TextField
-          label={t('login.email')}
-          type="email"
-          autoComplete="username"
-          autoFocus
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          error={touched && !email.trim()}
-          helperText={touched && !email.trim() ? t('validation.required') : undefined}
-          required
-          fullWidth
-          size="medium"
-        />
-        <TextField
+        <RequiredField label={t('login.email')} type="email" autoComplete="username" autoFocus value={email} onValue={setEmail} problem={touched && !email.trim() && t('validation.required')} fullWidth size="medium" />
+        <RequiredField
           label={t('login.password')}
           type={show ? 'text' : 'password'}
           autoComplete="current-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={touched && !password}
-          helperText={touched && !password ? t('validation.required') : undefined}
-          required
+          onValue={setPassword}
+          problem={touched && !password && t('validation.required')}
           fullWidth
           size="medium"
           slotProps={{

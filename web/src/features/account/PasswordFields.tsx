@@ -2,11 +2,11 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import TextField from '@mui/material/TextField';
 import CancelIcon from '@mui/icons-material/Cancel';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
 import { useTranslation } from 'react-i18next';
+import RequiredField from './RequiredField';
 import { checkPassword, PASSWORD_RULE_TEXT, passwordProblem, type PasswordRule, type Person } from './passwordRules';
 
 /** New password + confirmation with the SPEC §5 rules checked live; `problem` says what blocks submitting. */
@@ -41,20 +41,11 @@ export default function PasswordFields({
   const rules = checkPassword(password, person);
   const icon = (ok: boolean) =>
     !password ? <RadioButtonUncheckedIcon sx={{ fontSize: 16, color: 'text.disabled' }} /> : ok ? <CheckCircleIcon sx={{ fontSize: 16 }} color="success" /> : <CancelIcon sx={{ fontSize: 16 }} color="error" />;
+  const passwordError = serverError ?? (submitted && !password && t('validation.required'));
   const confirmError = submitted && (!confirm ? t('validation.required') : confirm !== password ? t('password.mismatch') : undefined);
   return (
     <>
-      <TextField
-        label={labels?.password ?? t('account.newPassword')}
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(e) => onPassword(e.target.value)}
-        error={!!serverError || (submitted && !password)}
-        helperText={serverError ?? (submitted && !password ? t('validation.required') : undefined)}
-        required
-        fullWidth
-      />
+      <RequiredField label={labels?.password ?? t('account.newPassword')} type="password" autoComplete="new-password" value={password} onValue={onPassword} problem={passwordError} fullWidth />
       <List dense disablePadding aria-label={t('signup.passwordRules')} sx={{ mt: -1 }}>
         {(Object.keys(PASSWORD_RULE_TEXT) as PasswordRule[]).map((r) => (
           <ListItem key={r} disableGutters sx={{ py: 0 }} data-rule={r} data-ok={password ? String(rules[r]) : 'pending'}>
@@ -63,17 +54,7 @@ export default function PasswordFields({
           </ListItem>
         ))}
       </List>
-      <TextField
-        label={labels?.confirm ?? t('signup.confirm')}
-        type="password"
-        autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => onConfirm(e.target.value)}
-        error={!!confirmError}
-        helperText={confirmError || undefined}
-        required
-        fullWidth
-      />
+      <RequiredField label={labels?.confirm ?? t('signup.confirm')} type="password" autoComplete="new-password" value={confirm} onValue={onConfirm} problem={confirmError} fullWidth />
     </>
   );
 }

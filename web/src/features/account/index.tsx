@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import type { AreaProps } from '../../app/area';
 import AdminIdentityPage from './AdminIdentityPage';
 import CompleteRegistrationPage from './CompleteRegistrationPage';
@@ -5,24 +6,19 @@ import { AcceptInvitationPage, ForgotPasswordPage, ResetPasswordPage, VerifyEmai
 import LoginPage from './LoginPage';
 import RegisterPage from './RegisterPage';
 
+/** The screen of each page; any other page is the sign-in form. */
+const PAGES = new Map<string, ComponentType>([
+  ['register', RegisterPage],
+  ['forgot-password', ForgotPasswordPage],
+  ['reset-password', ResetPasswordPage],
+  ['verify-email', VerifyEmailPage],
+  ['accept-invitation', AcceptInvitationPage],
+  ['complete-registration', CompleteRegistrationPage],
+  ['admin-identity', AdminIdentityPage],
+]);
+
 /** Sign-in and onboarding screens (SPEC §2 'Other': registration, forgot/reset password, e-mail verification, complete registration). */
 export default function AccountArea({ page }: AreaProps) {
-  switch (page) {
-    case 'register':
-      return <RegisterPage />;
-    case 'forgot-password':
-      return <ForgotPasswordPage />;
-    case 'reset-password':
-      return <ResetPasswordPage />;
-    case 'verify-email':
-      return <VerifyEmailPage />;
-    case 'accept-invitation':
-      return <AcceptInvitationPage />;
-    case 'complete-registration':
-      return <CompleteRegistrationPage />;
-    case 'admin-identity':
-      return <AdminIdentityPage />;
-    default:
-      return <LoginPage />;
-  }
+  const Page = PAGES.get(page) ?? LoginPage;
+  return <Page />;
 }

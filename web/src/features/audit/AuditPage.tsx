@@ -50,19 +50,7 @@ export default function AuditPage() {
       title={t('title')}
       subtitle={t('subtitle')}
       list={list}
-      filters={
-        <FilterSelect
-          label={t('filter')}
-          allLabel={t('all')}
-          allValue=""
-          value={action}
-          values={ACTIONS}
-          labelOf={(a) => t(`action.${a}`)}
-          onChange={(a) => list.setFilter('action', a)}
-          minWidth={240}
-          testId="audit-filter"
-        />
-      }
+      filters={<FilterSelect ns={NS} prefix="action" allValue="" value={action} values={ACTIONS} onChange={(a) => list.setFilter('action', a)} minWidth={240} testId="audit-filter" />}
       result={result}
       columns={columns}
       rowKey={(e) => String(e.id)}

@@ -1,12 +1,9 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
-import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -17,7 +14,7 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
 import { downloadPdf, money, useInvoice } from './api';
-import { invoicePath, NS, StateChip } from './common';
+import { invoicePath, NS, SectionCard, StateChip, TableCard } from './common';
 import InvoiceLines from './InvoiceLines';
 
 /** SPEC §2 'Other' invoice detail, §3 'Invoice' fields; the PDF is rendered from the same answer. */
@@ -68,10 +65,7 @@ export default function DetailsPage() {
           {t('details.cleared', { at: formatDateTime(inv.payment_date) })}
         </Alert>
       )}
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {t('details.summary')}
-        </Typography>
+      <SectionCard title={t('details.summary')} mb={2}>
         <InfoGrid
           items={[
             { label: t('col.number'), value: inv.number },
@@ -92,29 +86,21 @@ export default function DetailsPage() {
             { label: t('pay.reference'), value: inv.transfer_reference },
           ]}
         />
-      </Paper>
-      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {t('details.lines')}
-        </Typography>
+      </SectionCard>
+      <SectionCard title={t('details.lines')} mb={2}>
         <InvoiceLines invoice={inv} />
-      </Paper>
-      <Paper variant="outlined" sx={{ p: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-          {t('details.history')}
-        </Typography>
-        <Table size="small" aria-label={t('details.history')}>
-          <TableBody>
-            {inv.history.map((h, i) => (
-              <TableRow key={i} data-history={h.kind}>
-                <TableCell sx={{ width: 200 }}>{formatDateTime(h.at)}</TableCell>
-                <TableCell>{t(`history.${h.kind}`, { defaultValue: h.kind })}</TableCell>
-                <TableCell align="right">{h.amount ? m(h.amount) : ''}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </Paper>
+      </SectionCard>
+      <TableCard title={t('details.history')}>
+        <TableBody>
+          {inv.history.map((h, i) => (
+            <TableRow key={i} data-history={h.kind}>
+              <TableCell sx={{ width: 200 }}>{formatDateTime(h.at)}</TableCell>
+              <TableCell>{t(`history.${h.kind}`, { defaultValue: h.kind })}</TableCell>
+              <TableCell align="right">{h.amount ? m(h.amount) : ''}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </TableCard>
     </>
   );
 }

@@ -43,18 +43,7 @@ export default function InvoiceListPage() {
           </Button>
         </>
       }
-      filters={
-        <FilterSelect
-          label={t('filter')}
-          allLabel={t('all')}
-          allValue="all"
-          value={state}
-          values={STATES}
-          labelOf={(s) => t(`state.${s}`)}
-          onChange={setState}
-          testId="state-filter"
-        />
-      }
+      filters={<FilterSelect ns={NS} prefix="state" allValue="all" value={state} values={STATES} onChange={setState} testId="state-filter" />}
       result={invoices}
       columns={columns}
       rowKey={(row) => String(row.id)}

@@ -1,9 +1,7 @@
-import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import Button from '@mui/material/Button';
 import i18n from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import LinkAlert from '../../components/LinkAlert';
 import { useProjectLock } from './api';
 import { invoicePath, NS } from './common';
 import en from './i18n/en.json';
@@ -19,20 +17,9 @@ export default function ProjectLockNotice({ projectId }: { projectId: string }) 
   if (!lock.data?.locked) return null;
   const first = lock.data.invoices[0];
   return (
-    <Alert
-      severity="error"
-      sx={{ mb: 2 }}
-      data-testid="project-locked"
-      action={
-        first && (
-          <Button component={RouterLink} to={invoicePath(first.id)} color="inherit" size="small">
-            {t('lock.open')}
-          </Button>
-        )
-      }
-    >
+    <LinkAlert severity="error" sx={{ mb: 2 }} data-testid="project-locked" to={first && invoicePath(first.id)} linkLabel={t('lock.open')}>
       <AlertTitle>{t('lock.locked')}</AlertTitle>
       {t('lock.hint', { numbers: lock.data.invoices.map((i) => i.number).join(', ') })}
-    </Alert>
+    </LinkAlert>
   );
 }

@@ -2,7 +2,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
@@ -18,7 +17,7 @@ import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
 import { billingKey, minorDigits, money, reportTopup, useWallet } from './api';
 import BankDetails from './BankDetails';
-import { IdentityGate, NS, useConfirm } from './common';
+import { IdentityGate, NS, TableCard, useConfirm } from './common';
 
 /** SPEC §1 wallet: a prepaid balance, topped up by bank transfer and confirmed by a platform administrator. */
 export default function WalletPage() {
@@ -89,48 +88,30 @@ export default function WalletPage() {
         </Paper>
       )}
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
-        <Paper variant="outlined" sx={{ p: 2 }}>
-          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-            {t('wallet.topups')}
-          </Typography>
-          {!wallet.topups.length ? (
-            <Typography color="text.secondary">{t('wallet.none')}</Typography>
-          ) : (
-            <Table size="small" aria-label={t('wallet.topups')}>
-              <TableBody>
-                {wallet.topups.map((x) => (
-                  <TableRow key={x.id} data-topup={x.state}>
-                    <TableCell>{formatDateTime(x.reported_at)}</TableCell>
-                    <TableCell align="right">{m(x.amount)}</TableCell>
-                    <TableCell align="right">
-                      <Chip size="small" color={x.state === 'cleared' ? 'success' : x.state === 'rejected' ? 'error' : 'warning'} label={t(`wallet.topupState.${x.state}`)} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </Paper>
-        <Paper variant="outlined" sx={{ p: 2 }}>
-          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-            {t('wallet.entries')}
-          </Typography>
-          {!wallet.entries.length ? (
-            <Typography color="text.secondary">{t('wallet.none')}</Typography>
-          ) : (
-            <Table size="small" aria-label={t('wallet.entries')}>
-              <TableBody>
-                {wallet.entries.map((e, i) => (
-                  <TableRow key={i}>
-                    <TableCell>{formatDateTime(e.at)}</TableCell>
-                    <TableCell>{t(`history.${e.kind}`, { defaultValue: e.kind })}</TableCell>
-                    <TableCell align="right">{m(e.amount)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </Paper>
+        <TableCard title={t('wallet.topups')} empty={!wallet.topups.length && t('wallet.none')}>
+          <TableBody>
+            {wallet.topups.map((x) => (
+              <TableRow key={x.id} data-topup={x.state}>
+                <TableCell>{formatDateTime(x.reported_at)}</TableCell>
+                <TableCell align="right">{m(x.amount)}</TableCell>
+                <TableCell align="right">
+                  <Chip size="small" color={x.state === 'cleared' ? 'success' : x.state === 'rejected' ? 'error' : 'warning'} label={t(`wallet.topupState.${x.state}`)} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </TableCard>
+        <TableCard title={t('wallet.entries')} empty={!wallet.entries.length && t('wallet.none')}>
+          <TableBody>
+            {wallet.entries.map((e, i) => (
+              <TableRow key={i}>
+                <TableCell>{formatDateTime(e.at)}</TableCell>
+                <TableCell>{t(`history.${e.kind}`, { defaultValue: e.kind })}</TableCell>
+                <TableCell align="right">{m(e.amount)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </TableCard>
       </Box>
       {dialog}
     </>

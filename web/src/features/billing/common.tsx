@@ -1,8 +1,10 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import LinkAlert from '../../components/LinkAlert';
 import { useConfirmedAction } from '../../components/useConfirmedAction';
 import type { InvoiceState, PaymentInfo } from './api';
 
@@ -21,18 +23,36 @@ export function IdentityGate({ identity }: { identity: PaymentInfo['identity'] |
   const { t } = useTranslation(NS);
   if (!identity || identity === 'done') return null;
   return (
-    <Alert
-      severity="warning"
-      sx={{ mb: 2 }}
-      data-testid="identity-gate"
-      action={
-        <Button component={RouterLink} to="/profile" color="inherit" size="small">
-          {t('pay.toProfile')}
-        </Button>
-      }
-    >
+    <LinkAlert severity="warning" sx={{ mb: 2 }} data-testid="identity-gate" to="/profile" linkLabel={t('pay.toProfile')}>
       {identity === 'under_review' ? t('pay.idUnderReview') : t('pay.verifyIdentity')}
-    </Alert>
+    </LinkAlert>
+  );
+}
+
+/** A titled card of the billing pages; `mb` is the room below it. */
+export function SectionCard({ title, mb, children }: { title: string; mb?: number; children: ReactNode }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2, mb }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      {children}
+    </Paper>
+  );
+}
+
+/** A titled card with its table (head and body as children), or the `empty` line when there are no rows. */
+export function TableCard({ title, empty, mb, children }: { title: string; empty?: string | false; mb?: number; children: ReactNode }) {
+  return (
+    <SectionCard title={title} mb={mb}>
+      {empty ? (
+        <Typography color="text.secondary">{empty}</Typography>
+      ) : (
+        <Table size="small" aria-label={title}>
+          {children}
+        </Table>
+      )}
+    </SectionCard>
   );
 }
 

@@ -12,25 +12,13 @@ import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../account/api';
 import { usePageTitle } from '../../app/pageTitle';
+import Figure from '../../components/Figure';
 import PageHeader from '../../components/PageHeader';
 import { formatDateTime } from '../../lib/format';
 import { useOperations } from './api';
 import { MONO_FONT_STACK } from '../../lib/fonts';
 
 const NS = 'operations';
-
-function Figure({ label, value, testId }: { label: string; value: React.ReactNode; testId: string }) {
-  return (
-    <Paper variant="outlined" sx={{ p: 2, flex: 1, minWidth: 180 }}>
-      <Typography variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Typography variant="h6" data-testid={testId}>
-        {value}
-      </Typography>
-    </Paper>
-  );
-}
 
 export default function OperationsPage() {
   const { t } = useTranslation(NS);
@@ -57,6 +45,7 @@ export default function OperationsPage() {
         <>
           <Stack direction="row" spacing={2} sx={{ mb: 3, flexWrap: 'wrap', rowGap: 2 }}>
             <Figure
+              card
               label={t('workers')}
               testId="ops-workers"
               value={
@@ -66,10 +55,10 @@ export default function OperationsPage() {
                 </Stack>
               }
             />
-            <Figure label={t('mode')} testId="ops-mode" value={t(`mode_${d.pool.mode}`)} />
-            <Figure label={t('queued')} testId="ops-queued" value={queued} />
-            <Figure label={t('running')} testId="ops-running" value={running} />
-            <Figure label={t('oldest')} testId="ops-oldest" value={d.oldest_queued_at ? formatDateTime(d.oldest_queued_at) : t('none')} />
+            <Figure card label={t('mode')} testId="ops-mode" value={t(`mode_${d.pool.mode}`)} />
+            <Figure card label={t('queued')} testId="ops-queued" value={queued} />
+            <Figure card label={t('running')} testId="ops-running" value={running} />
+            <Figure card label={t('oldest')} testId="ops-oldest" value={d.oldest_queued_at ? formatDateTime(d.oldest_queued_at) : t('none')} />
           </Stack>
           <Typography variant="body2" color="text.secondary" sx={{ mb: 3 }} data-testid="ops-finished">
             {t('finished24h')}: {t('finishedValue', d.finished_24h)}

@@ -8,10 +8,11 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useMe } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
+import LinkAlert from '../../components/LinkAlert';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
@@ -128,17 +129,9 @@ export default function DetailsPage() {
       )}
       {p.status === 'under_review' &&
         (admin.data?.platform_admin ? (
-          <Alert
-            severity="info"
-            sx={{ mb: 2 }}
-            action={
-              <Button component={RouterLink} to="/admin/platform" color="inherit" size="small">
-                {t('details.reviewNow')}
-              </Button>
-            }
-          >
+          <LinkAlert severity="info" sx={{ mb: 2 }} to="/admin/platform" linkLabel={t('details.reviewNow')}>
             {t('details.underReviewAdmin')}
-          </Alert>
+          </LinkAlert>
         ) : (
           <Alert severity="info" sx={{ mb: 2 }}>
             {t('details.underReview')}

@@ -45,18 +45,7 @@ export default function ProjectListPage() {
           )}
         </>
       }
-      filters={
-        <FilterSelect
-          label={t('filter')}
-          allLabel={t('all')}
-          allValue="all"
-          value={status}
-          values={STATUSES}
-          labelOf={(s) => t(`status.${s}`)}
-          onChange={setStatus}
-          minWidth={200}
-        />
-      }
+      filters={<FilterSelect ns={NS} prefix="status" allValue="all" value={status} values={STATUSES} onChange={setStatus} minWidth={200} />}
       result={projects}
       columns={columns}
       rowKey={(row) => String(row.id)}

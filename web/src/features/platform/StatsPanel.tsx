@@ -14,6 +14,7 @@ import * as echarts from 'echarts/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import EChart from '../../charts/EChart';
+import Figure from '../../components/Figure';
 import { MONO_FONT_STACK } from '../../lib/fonts';
 import { formatInteger } from '../../lib/format';
 import { downloadStats, type PlatformProject, type Ratio, useStats } from './api';
@@ -71,28 +72,9 @@ export default function StatsPanel({ project }: { project: PlatformProject }) {
       ) : (
         <>
           <Box sx={{ display: 'flex', gap: 4, mb: 2 }}>
-            <Box>
-              <Typography variant="caption" color="text.secondary">
-                {t('stats.total')}
-              </Typography>
-              <Typography variant="h5" data-testid="stats-total">
-                {formatInteger(s.total)}
-              </Typography>
-            </Box>
-            <Box>
-              <Typography variant="caption" color="text.secondary">
-                {t('stats.refused')}
-              </Typography>
-              <Typography variant="h5" data-testid="stats-refused">
-                {formatInteger(s.refused)}
-              </Typography>
-            </Box>
-            <Box>
-              <Typography variant="caption" color="text.secondary">
-                {t('stats.avg')}
-              </Typography>
-              <Typography variant="h5">{s.average_ms === null ? '—' : `${s.average_ms.toFixed(1)} ms`}</Typography>
-            </Box>
+            <Figure label={t('stats.total')} value={formatInteger(s.total)} testId="stats-total" />
+            <Figure label={t('stats.refused')} value={formatInteger(s.refused)} testId="stats-refused" />
+            <Figure label={t('stats.avg')} value={s.average_ms === null ? '—' : `${s.average_ms.toFixed(1)} ms`} />
           </Box>
           <EChart
             height={220}

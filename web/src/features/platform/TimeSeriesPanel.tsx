@@ -16,6 +16,41 @@ import { NS } from './common';
 
 const pre = { bgcolor: 'action.hover', p: 1.5, borderRadius: 1, overflowX: 'auto', fontSize: 13, m: 0 } as const;
 
+type Field = { name: string; type: string; meaning?: string };
+
+/** The interface's inputs or outputs: a field a row; an output's type is code and it says what it means. */
+function FieldTable({ kind, fields }: { kind: 'inputs' | 'outputs'; fields: Field[] }) {
+  const { t } = useTranslation(NS);
+  const outputs = kind === 'outputs';
+  return (
+    <Box>
+      <Typography variant="subtitle2" component="h3">
+        {t(`ts.${kind}`)}
+      </Typography>
+      <Table size="small" aria-label={t(`ts.${kind}`)}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('ts.name')}</TableCell>
+            <TableCell>{t('ts.type')}</TableCell>
+            {outputs && <TableCell>{t('ts.meaning')}</TableCell>}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {fields.map((f) => (
+            <TableRow key={f.name}>
+              <TableCell>
+                <code>{f.name}</code>
+              </TableCell>
+              <TableCell>{outputs ? <code>{f.type}</code> : f.type}</TableCell>
+              {outputs && <TableCell>{f.meaning}</TableCell>}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+}
+
 /** The requests a client sends: a stream call with curl, a stream loop in Python, a block, the OpenAPI document. */
 export function tsExamples(p: PlatformProject, d: TsInterface) {
   const stream = JSON.stringify(d.examples.stream);
@@ -77,62 +112,8 @@ export default function TimeSeriesPanel({ project, data }: { project: PlatformPr
         ]}
       />
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 2fr' }, gap: 2, mt: 2 }}>
-        <Box>
-          <Typography variant="subtitle2" component="h3">
-            {t('ts.inputs')}
-          </Typography>
-          <Table size="small" aria-label={t('ts.inputs')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('ts.name')}</TableCell>
-                <TableCell>{t('ts.type')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <TableRow>
-                <TableCell>
-                  <code>{d.time_column}</code>
-                </TableCell>
-                <TableCell>{t(`ts.timeTypes.${d.time_type ?? 'either'}`)}</TableCell>
-              </TableRow>
-              {d.signals.map((s) => (
-                <TableRow key={s.name}>
-                  <TableCell>
-                    <code>{s.name}</code>
-                  </TableCell>
-                  <TableCell>{t('ts.number')}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
-        <Box>
-          <Typography variant="subtitle2" component="h3">
-            {t('ts.outputs')}
-          </Typography>
-          <Table size="small" aria-label={t('ts.outputs')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('ts.name')}</TableCell>
-                <TableCell>{t('ts.type')}</TableCell>
-                <TableCell>{t('ts.meaning')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {d.outputs.map((o) => (
-                <TableRow key={o.name}>
-                  <TableCell>
-                    <code>{o.name}</code>
-                  </TableCell>
-                  <TableCell>
-                    <code>{o.type}</code>
-                  </TableCell>
-                  <TableCell>{outputText(o.name)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
+        <FieldTable kind="inputs" fields={[{ name: d.time_column, type: t(`ts.timeTypes.${d.time_type ?? 'either'}`) }, ...d.signals.map((x) => ({ name: x.name, type: t('ts.number') }))]} />
+        <FieldTable kind="outputs" fields={d.outputs.map((o) => ({ name: o.name, type: o.type, meaning: outputText(o.name) }))} />
       </Box>
       <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
         {t('details.examples')}

@@ -7,8 +7,8 @@ import UploadIcon from '@mui/icons-material/UploadFile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../api/errors';
+import LinkAlert from '../../components/LinkAlert';
 import { formatDateTime } from '../../lib/format';
 import { showSnackbar } from '../../lib/feedback';
 import { uploadIdentity, type Profile } from '../account/api';
@@ -101,16 +101,9 @@ export default function IdentityTab({ profile }: { profile: Profile }) {
       {id.state === 'not_done' && <Alert severity="warning">{t('identity.paymentBlocked')}</Alert>}
       {id.state === 'under_review' &&
         (profile.platform_admin ? (
-          <Alert
-            severity="info"
-            action={
-              <Button component={RouterLink} to="/admin/identity" color="inherit" size="small">
-                {t('identity.reviewNow')}
-              </Button>
-            }
-          >
+          <LinkAlert severity="info" to="/admin/identity" linkLabel={t('identity.reviewNow')}>
             {t('identity.underReviewSelf')}
-          </Alert>
+          </LinkAlert>
         ) : (
           <Alert severity="info">{t('identity.underReview')}</Alert>
         ))}

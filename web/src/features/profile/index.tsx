@@ -9,15 +9,16 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { useMe } from '../../api/me';
 import type { AreaProps } from '../../app/area';
+import LinkAlert from '../../components/LinkAlert';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
-import TextField from '@mui/material/TextField';
 import { changePassword, useProfile, type Profile } from '../account/api';
 import PasswordFields, { newPasswordProblem } from '../account/PasswordFields';
+import RequiredField from '../account/RequiredField';
 import SetupForm from '../account/SetupForm';
 import IdentityTab from './IdentityTab';
 import PhotoControl from './PhotoControl';
@@ -59,15 +60,13 @@ function ChangePassword({ profile }: { profile: Profile }) {
       <Typography id="change-password" variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
         {t('account.changePassword')}
       </Typography>
-      <TextField
+      <RequiredField
         label={t('account.currentPassword')}
         type="password"
         autoComplete="current-password"
         value={current}
-        onChange={(e) => setCurrent(e.target.value)}
-        required
-        error={!!errors.current_password || (submitted && !current)}
-        helperText={errors.current_password ?? (submitted && !current ? t('validation.required') : undefined)}
+        onValue={setCurrent}
+        problem={errors.current_password ?? (submitted && !current && t('validation.required'))}
       />
       <PasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} person={person} submitted={submitted} serverError={errors.password} />
       <Box>
@@ -97,31 +96,14 @@ export default function ProfileArea(_props: AreaProps) {
     <Box sx={{ maxWidth: 960 }}>
       <PageHeader title={t('pages.profile')} subtitle={t('profile.subtitle')} />
       {profile && !profile.registration_complete && (
-        <Alert
-          severity="warning"
-          sx={{ mb: 2 }}
-          action={
-            <Button component={RouterLink} to="/complete-registration" color="inherit" size="small">
-              {t('profile.completeNow')}
-            </Button>
-          }
-        >
+        <LinkAlert severity="warning" sx={{ mb: 2 }} to="/complete-registration" linkLabel={t('profile.completeNow')}>
           {t('profile.incomplete')}
-        </Alert>
+        </LinkAlert>
       )}
       {profile?.platform_admin_reason === 'first_account' && (
-        <Alert
-          severity="info"
-          sx={{ mb: 2 }}
-          data-testid="first-admin-notice"
-          action={
-            <Button component={RouterLink} to="/admin/settings" color="inherit" size="small">
-              {t('profile.openSettings')}
-            </Button>
-          }
-        >
+        <LinkAlert severity="info" sx={{ mb: 2 }} data-testid="first-admin-notice" to="/admin/settings" linkLabel={t('profile.openSettings')}>
           {t('profile.firstAdmin')}
-        </Alert>
+        </LinkAlert>
       )}
       <Paper variant="outlined" sx={{ p: 3 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 1 }}>
