@@ -289,6 +289,17 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
       return reportFile(await report(auth, projectId, key, lang), lang, format);
     },
 
+    /** A trained model's zip to download (the engine writes model.zip beside its report); `type` as getProject checks it. */
+    async modelZip(auth: AuthContext, projectId: string, name: string, index: number, type?: ProjectType) {
+      const p = await getProject(auth, projectId, type);
+      const m = await getModel(auth, p.id, `${index}_${name}`);
+      const dir = runDir(m);
+      if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
+      const file = path.join(dir, 'model.zip');
+      if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
+      return { file, name: `${p.name}-${m.model_key}.zip` };
+    },
+
     async remove(auth: AuthContext, id: string, type?: ProjectType) {
       return runs.remove(auth, await getProject(auth, id, type));
     },
