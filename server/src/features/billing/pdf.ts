@@ -1,8 +1,8 @@
 import { type PdfDocument, renderPdf } from '../../pdf/index.js';
 import type { BankAccount } from './settings.js';
-import type { makeBillingService } from './service.js';
+import type { BillingService } from './service.js';
 
-type Detail = Awaited<ReturnType<ReturnType<typeof makeBillingService>['detail']>>;
+type Detail = Awaited<ReturnType<BillingService['detail']>>;
 type Lang = 'en' | 'ja';
 
 /** The invoice page's labels, in both languages (the PDF prints the same data as the page). */

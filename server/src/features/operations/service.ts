@@ -1,7 +1,5 @@
 import type { AppContext } from '../../context.js';
 
-export type OperationsService = ReturnType<typeof makeOperationsService>;
-
 /** The platform's operations page: workers, queue depth and recent failures across organisations. */
 export function makeOperationsService({ jobs }: Pick<AppContext, 'jobs'>, deps: { organisationNames: (ids: string[]) => Promise<Map<string, string>> }) {
   return {
