@@ -6,7 +6,8 @@ import type { AccountTokenTable, LoginFailureTable } from './db.js';
 
 /**
  * Every statement on the account area's tables: users, organisations, refresh tokens, one-time links and
- * sign-in failures (sign-in sessions are the auth layer's: auth/repo.ts). Each takes the executor first, so a caller may pass a transaction.
+ * sign-in failures (sign-in sessions are the auth layer's: auth/repo.ts). Each takes the executor first, so a
+ * caller may pass a transaction.
  */
 
 export type UserRow = UserTable;
