@@ -28,6 +28,7 @@ import { makePlatformService } from './features/platform/service.js';
 import { makeDriftService } from './features/platform/drift/service.js';
 import type { HostedProjects } from './features/billing/hosted.js';
 import { makeProfileService } from './features/profile/service.js';
+import { makeOperationsService } from './features/operations/service.js';
 
 /**
  * The areas' services, built once at start-up (buildApp) and handed to the route plugins as `app.services`; each
@@ -57,9 +58,10 @@ export function buildServices(ctx: AppContext) {
     me: makeMeService(ctx, account),
     audit: makeAuditService(ctx, account),
     downloads: makeDownloadService(ctx),
+    operations: makeOperationsService(ctx, { organisationNames: account.users.organisationNames }),
     platform,
     drift: makeDriftService(ctx, { platform, training, datasets, users: account.users }),
-    billing: makeBillingService(ctx, { hosted: hostedForBilling(platform), identity, bank: installation.bank }),
+    billing: makeBillingService(ctx, { hosted: hostedForBilling(platform), organisationNames: account.users.organisationNames, identity, bank: installation.bank }),
     datasets,
     runs,
     training,

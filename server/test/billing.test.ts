@@ -65,7 +65,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     if (invoiceId) q = q.where('invoice_id', '=', invoiceId);
     return Number((await q.executeTakeFirstOrThrow()).n);
   };
-  const sweep = () => makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), identity: t.app.services.identity }).sweep();
+  const sweep = () => makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), organisationNames: t.app.services.account.users.organisationNames, identity: t.app.services.identity }).sweep();
   const clock = () => clockOf(t.app.ctx);
 
   beforeAll(async () => {
@@ -137,7 +137,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     clock().set('2026-01-10T12:00:00Z');
     expect((await sweep()).generated).toBe(1);
     expect((await sweep()).generated).toBe(0);
-    expect((await makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), identity: t.app.services.identity }).generate()).valueOf()).toBe(0);
+    expect((await makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), organisationNames: t.app.services.account.users.organisationNames, identity: t.app.services.identity }).generate()).valueOf()).toBe(0);
     const list = body(await call('GET', '/api/billing/invoices'));
     expect(list.total).toBe(1);
     const inv = list.items[0];
@@ -167,7 +167,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
   });
 
   it('payment is blocked while identity verification is not done or under review (SPEC §8 texts, both languages)', async () => {
-    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), identity: t.app.services.identity });
+    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), organisationNames: t.app.services.account.users.organisationNames, identity: t.app.services.identity });
     const carolOrg = await orgOf(carol.email);
     const res = await call('POST', '/api/billing/wallet/topups', { amount: 1000 }, carol);
     expect(res.statusCode).toBe(409);
@@ -295,8 +295,8 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
 
   it('the scheduled sweep runs on one server only per hour (a unique row decides)', async () => {
     clock().set('2026-04-10T05:10:00Z');
-    const a = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), identity: t.app.services.identity });
-    const b = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), identity: t.app.services.identity });
+    const a = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), organisationNames: t.app.services.account.users.organisationNames, identity: t.app.services.identity });
+    const b = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), organisationNames: t.app.services.account.users.organisationNames, identity: t.app.services.identity });
     const runs = await Promise.all([a.scheduledSweep(), b.scheduledSweep(), a.scheduledSweep()]);
     expect(runs.filter((r) => r.ran)).toHaveLength(1);
     clock().set('2026-04-10T06:00:00Z');
@@ -321,7 +321,7 @@ describe.each(DATABASES)('invoices and payments on %s', (kind) => {
     const info = body(await call('GET', '/api/billing/payment-info'));
     expect(info.bank_account).toMatchObject({ bank_name: 'Mitate Bank', bank_code: '0999', branch_name: 'Head Office', branch_code: '001', account_type: 'organisation', account_number: '1234567' });
     expect(info.transfer_reference).toMatch(/^MITATE [0-9A-F]{8}$/);
-    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), identity: t.app.services.identity, settings: { ...t.app.ctx.config.billing, bank: null } });
+    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), organisationNames: t.app.services.account.users.organisationNames, identity: t.app.services.identity, settings: { ...t.app.ctx.config.billing, bank: null } });
     const billed = body(await call('GET', '/api/billing/invoices?state=billed')).items[0];
     const orgUser = await t.app.ctx.db.selectFrom('users').select(['id', 'organisation_id', 'role', 'email']).where('email', '=', alice.email).executeTakeFirstOrThrow();
     await expect(svc.transferCompleted({ userId: orgUser.id, orgId: orgUser.organisation_id, role: orgUser.role, email: orgUser.email }, billed.id)).rejects.toMatchObject({ status: 409 });

@@ -133,7 +133,7 @@ describe.each(DATABASES)('hosted APIs bill only what was served on %s', (kind) =
 
     // the first invoice goes unpaid past its due date: the project is locked and refuses with 402
     const clock = clockOf(t.app.ctx);
-    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), identity: t.app.services.identity });
+    const svc = makeBillingService(t.app.ctx, { hosted: hostedForBilling(t.app.services.platform), organisationNames: t.app.services.account.users.organisationNames, identity: t.app.services.identity });
     clock.set(new Date());
     expect((await svc.sweep()).generated).toBe(1);
     clock.advance(20 * 86400_000);

@@ -97,6 +97,29 @@ export function registerMigration(name: string, m: Migration): void {
   migrations[name] = m;
 }
 
+type MigrationUp = Migration['up'];
+const parts = new Map<string, Map<string, MigrationUp>>();
+
+/**
+ * A part of a landed migration whose tables belong to another area now: that area's db.ts registers it under the
+ * migration's name, and the migration runs its parts (runMigrationParts) where their statements used to be, so
+ * the migration keeps its name, its place and what it makes.
+ */
+export function registerMigrationPart(migration: string, part: string, up: MigrationUp): void {
+  const own = parts.get(migration) ?? new Map<string, MigrationUp>();
+  if (own.has(part)) throw new Error(`migration ${migration}: part ${part} registered twice`);
+  parts.set(migration, own.set(part, up));
+}
+
+/** Runs the named parts of a migration in this order; a part not registered (its db.ts not loaded) is an error. */
+export async function runMigrationParts(migration: string, db: Parameters<MigrationUp>[0], order: string[]): Promise<void> {
+  for (const name of order) {
+    const up = parts.get(migration)?.get(name);
+    if (!up) throw new Error(`migration ${migration}: part ${name} is not registered (load its area's db.ts)`);
+    await up(db);
+  }
+}
+
 export const migrationProvider: MigrationProvider = {
   async getMigrations() {
     return migrations;

@@ -1,4 +1,4 @@
-import { registerMigration } from '../../db/migrations.js';
+import { registerMigration, runMigrationParts } from '../../db/migrations.js';
 
 /** One-time links sent by mail: e-mail verification, password reset, invitation. Only the hash is kept. */
 export interface AccountTokenTable {
@@ -28,7 +28,7 @@ declare module '../../db/schema.js' {
 }
 
 // Landed before profile, identity and single sign-on were areas of their own, this migration also makes their
-// tables (declared in their db.ts); a landed migration is never edited.
+// tables; each area's db.ts holds its part (a landed migration keeps its name and what it makes).
 registerMigration('0600_account', {
   async up(db) {
     await db.schema
@@ -51,79 +51,7 @@ registerMigration('0600_account', {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('login_failures_subject').on('login_failures').columns(['scope', 'subject', 'created_at']).execute();
-    await db.schema
-      .createTable('member_profiles')
-      .addColumn('user_id', 'text', (c) => c.primaryKey())
-      .addColumn('organisation_id', 'text', (c) => c.notNull())
-      .addColumn('middle_name', 'text')
-      .addColumn('birth_date', 'text')
-      .addColumn('gender', 'text')
-      .addColumn('phone', 'text')
-      .addColumn('country_code', 'text')
-      .addColumn('state_or_province', 'text')
-      .addColumn('city', 'text')
-      .addColumn('postal_code', 'text')
-      .addColumn('address', 'text')
-      .addColumn('ip_address', 'text')
-      .addColumn('account_name', 'text')
-      .addColumn('completed_at', 'text')
-      .addColumn('updated_at', 'text', (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createTable('user_settings')
-      .addColumn('user_id', 'text', (c) => c.primaryKey())
-      .addColumn('organisation_id', 'text', (c) => c.notNull())
-      .addColumn('currency', 'text', (c) => c.notNull())
-      .addColumn('dark_theme', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('clock_24h', 'integer', (c) => c.notNull().defaultTo(1))
-      .addColumn('tz_offset_minutes', 'integer', (c) => c.notNull().defaultTo(540))
-      .addColumn('updated_at', 'text', (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createTable('organisation_details')
-      .addColumn('organisation_id', 'text', (c) => c.primaryKey())
-      .addColumn('vat_number', 'text')
-      .addColumn('registration_number', 'text')
-      .addColumn('ceo', 'text')
-      .addColumn('email', 'text')
-      .addColumn('phone', 'text')
-      .addColumn('website', 'text')
-      .addColumn('size', 'text')
-      .addColumn('industry', 'text')
-      .addColumn('updated_at', 'text', (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createTable('identity_verifications')
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('organisation_id', 'text', (c) => c.notNull())
-      .addColumn('user_id', 'text', (c) => c.notNull())
-      .addColumn('state', 'text', (c) => c.notNull())
-      .addColumn('front_key', 'text', (c) => c.notNull())
-      .addColumn('back_key', 'text', (c) => c.notNull())
-      .addColumn('reason', 'text')
-      .addColumn('submitted_at', 'text', (c) => c.notNull())
-      .addColumn('reviewed_at', 'text')
-      .addColumn('reviewed_by', 'text')
-      .execute();
-    await db.schema.createIndex('identity_user').on('identity_verifications').columns(['user_id', 'submitted_at']).execute();
-    await db.schema
-      .createTable('oidc_logins')
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('state', 'text', (c) => c.notNull().unique())
-      .addColumn('code_verifier', 'text', (c) => c.notNull())
-      .addColumn('nonce', 'text', (c) => c.notNull())
-      .addColumn('return_to', 'text')
-      .addColumn('handover_hash', 'text')
-      .addColumn('user_id', 'text')
-      .addColumn('id_token', 'text')
-      .addColumn('created_at', 'text', (c) => c.notNull())
-      .addColumn('used_at', 'text')
-      .execute();
-    await db.schema
-      .createTable('oidc_directories')
-      .addColumn('key', 'text', (c) => c.primaryKey())
-      .addColumn('organisation_id', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'text', (c) => c.notNull())
-      .execute();
+    // The tables of profile, identity and single sign-on, made by their own db.ts in this migration's place.
+    await runMigrationParts('0600_account', db, ['profile', 'identity', 'oidc']);
   },
 });

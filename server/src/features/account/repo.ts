@@ -2,12 +2,12 @@ import crypto from 'node:crypto';
 import type { Insertable, Updateable } from 'kysely';
 import type { Db } from '../../db/index.js';
 import type { UserTable } from '../../db/schema.js';
-import '../../auth/db.js';
 import type { AccountTokenTable, LoginFailureTable } from './db.js';
 
 /**
- * Every statement on the account area's tables: users, organisations, refresh tokens, sign-in sessions,
- * one-time links and sign-in failures. Each takes the executor first, so a caller may pass a transaction.
+ * Every statement on the account area's tables: users, organisations, refresh tokens, one-time links and
+ * sign-in failures (sign-in sessions are the auth layer's: auth/repo.ts). Each takes the executor first, so a
+ * caller may pass a transaction.
  */
 
 export type UserRow = UserTable;
@@ -23,6 +23,9 @@ export const userByEmail = (q: Db, email: string) => q.selectFrom('users').selec
 
 /** By id alone: for flows that start from a token, before the organisation is known. */
 export const userById = (q: Db, id: string) => q.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** What the auth guard reads of a token's user on every request (auth/repo.ts). */
+export const tokenUser = (q: Db, id: string) => q.selectFrom('users').select(['organisation_id', 'role', 'status', 'email']).where('id', '=', id).executeTakeFirst();
 
 export const userInOrganisation = (q: Db, orgId: string, id: string) =>
   q.selectFrom('users').selectAll().where('organisation_id', '=', orgId).where('id', '=', id).executeTakeFirst();
@@ -110,19 +113,19 @@ export const insertOrganisation = async (q: Db, row: { id: string; name: string;
 
 export const organisationName = async (q: Db, orgId: string) => (await q.selectFrom('organisations').select('name').where('id', '=', orgId).executeTakeFirstOrThrow()).name;
 
+/** Names of the given organisations, in one query (admin lists name the organisations of a page's rows). */
+export async function organisationNames(q: Db, ids: string[]): Promise<Map<string, string>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = await q.selectFrom('organisations').select(['id', 'name']).where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 export const renameOrganisation = async (q: Db, orgId: string, name: string) => {
   await q.updateTable('organisations').set({ name }).where('id', '=', orgId).execute();
 };
 
-// ---- sign-in sessions and refresh tokens ---------------------------------------------------------------------
-
-export const sessionExists = async (q: Db, id: string) => !!(await q.selectFrom('auth_sessions').select('id').where('id', '=', id).executeTakeFirst());
-
-export const sessionEnded = async (q: Db, id: string) => !!(await q.selectFrom('auth_sessions').select('ended_at').where('id', '=', id).executeTakeFirst())?.ended_at;
-
-export const insertSession = async (q: Db, row: { id: string; user_id: string; created_at: string }) => {
-  await q.insertInto('auth_sessions').values({ ...row, ended_at: null }).execute();
-};
+// ---- refresh tokens ----------------------------------------------------------------------------------------------
 
 export const insertRefreshToken = async (q: Db, row: { user_id: string; token_hash: string; family_id: string; expires_at: string; created_at: string }) => {
   await q.insertInto('refresh_tokens').values({ id: crypto.randomUUID(), ...row, revoked_at: null }).execute();
@@ -136,17 +139,15 @@ export async function revokeRefreshToken(q: Db, id: string, at: string): Promise
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Ends one session: its refresh tokens are revoked and the session marked ended. */
-export async function endSession(q: Db, familyId: string, at: string) {
+/** Revokes the refresh tokens of one family (one session). */
+export const revokeFamily = async (q: Db, familyId: string, at: string) => {
   await q.updateTable('refresh_tokens').set({ revoked_at: at }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();
-  await q.updateTable('auth_sessions').set({ ended_at: at }).where('id', '=', familyId).where('ended_at', 'is', null).execute();
-}
+};
 
-/** Ends every session of a user. */
-export async function endUserSessions(q: Db, userId: string, at: string) {
+/** Revokes every refresh token of a user. */
+export const revokeUserTokens = async (q: Db, userId: string, at: string) => {
   await q.updateTable('refresh_tokens').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-  await q.updateTable('auth_sessions').set({ ended_at: at }).where('user_id', '=', userId).where('ended_at', 'is', null).execute();
-}
+};
 
 // ---- one-time links --------------------------------------------------------------------------------------------
 

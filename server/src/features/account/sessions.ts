@@ -4,6 +4,7 @@ import type { Db } from '../../db/index.js';
 import type { Role } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { newOpaqueToken, sha256, signAccess } from '../../auth/tokens.js';
+import * as authRepo from '../../auth/repo.js';
 import * as repo from './repo.js';
 
 export interface Tokens {
@@ -22,8 +23,8 @@ export function makeSessions({ db, config, secret }: Pick<AppContext, 'db' | 'co
     // The family is the session: a new sign-in starts one; a refresh continues it (and names it, for families
     // begun before sessions were recorded).
     const sid = familyId ?? crypto.randomUUID();
-    const known = familyId ? await repo.sessionExists(db, sid) : false;
-    if (!known) await repo.insertSession(db, { id: sid, user_id: user.id, created_at: now() });
+    const known = familyId ? await authRepo.sessionExists(db, sid) : false;
+    if (!known) await authRepo.insertSession(db, { id: sid, user_id: user.id, created_at: now() });
     await repo.insertRefreshToken(db, {
       user_id: user.id,
       token_hash: sha256(refresh),
@@ -35,6 +36,12 @@ export function makeSessions({ db, config, secret }: Pick<AppContext, 'db' | 'co
     return { access_token: access, refresh_token: refresh, expires_in: config.accessTokenTtlS, token_type: 'Bearer' };
   }
 
+  /** Ends one session: its refresh tokens are revoked and the session marked ended. */
+  async function endSession(familyId: string, at: string) {
+    await repo.revokeFamily(db, familyId, at);
+    await authRepo.endSession(db, familyId, at);
+  }
+
   return {
     issueTokens,
 
@@ -43,11 +50,11 @@ export function makeSessions({ db, config, secret }: Pick<AppContext, 'db' | 'co
       if (!row) throw new AppError(401, 'token_invalid');
       if (row.revoked_at) {
         // A rotated token used again means it leaked: end the whole family.
-        await repo.endSession(db, row.family_id, now());
+        await endSession(row.family_id, now());
         throw new AppError(401, 'token_invalid');
       }
       if (row.expires_at <= now()) throw new AppError(401, 'token_invalid');
-      if (await repo.sessionEnded(db, row.family_id)) throw new AppError(401, 'token_invalid');
+      if (await authRepo.sessionEnded(db, row.family_id)) throw new AppError(401, 'token_invalid');
       const user = await repo.userById(db, row.user_id);
       if (!user || user.status === 'disabled') throw new AppError(401, 'token_invalid');
       if (!(await repo.revokeRefreshToken(db, row.id, now()))) throw new AppError(401, 'token_invalid');
@@ -58,12 +65,14 @@ export function makeSessions({ db, config, secret }: Pick<AppContext, 'db' | 'co
     async logout(refreshToken: string | undefined) {
       if (!refreshToken) return;
       const row = await repo.refreshTokenByHash(db, sha256(refreshToken));
-      if (row) await repo.endSession(db, row.family_id, now());
+      if (row) await endSession(row.family_id, now());
     },
 
     /** Ends every session of a user (pass the transaction when inside one). */
     async endAll(userId: string, q: Db = db) {
-      await repo.endUserSessions(q, userId, now());
+      const at = now();
+      await repo.revokeUserTokens(q, userId, at);
+      await authRepo.endUserSessions(q, userId, at);
     },
   };
 }

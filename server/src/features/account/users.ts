@@ -32,6 +32,8 @@ export function makeUsers(q: Db) {
     },
     renameOrganisation: (orgId: string, name: string) => repo.renameOrganisation(q, orgId, name),
     organisationName: (orgId: string) => repo.organisationName(q, orgId),
+    /** Names by id of the given organisations (one query); an unknown id is absent. */
+    organisationNames: (ids: string[]) => repo.organisationNames(q, ids),
   };
 }
 

@@ -85,7 +85,7 @@ export function makeBillingCore(ctx: AppContext, opts: BillingOptions) {
     if (await repo.unlock(tx, inv.id)) await ledger(tx, { organisation_id: inv.organisation_id, invoice_id: inv.id, kind: 'project_unlocked', amount: 0, currency: inv.currency, actor, unique_key: `project_unlocked:${inv.id}` });
   }
 
-  return { db, clock, settings, bankAccount, prices, server, nowIso, hosted, ledger, get, wallet, view, requireIdentity, identityState, clear };
+  return { db, clock, settings, bankAccount, prices, server, nowIso, hosted, organisationNames: opts.organisationNames, ledger, get, wallet, view, requireIdentity, identityState, clear };
 }
 export type BillingCore = ReturnType<typeof makeBillingCore>;
 
@@ -95,6 +95,8 @@ export type BillingCore = ReturnType<typeof makeBillingCore>;
  */
 export interface BillingOptions {
   hosted: HostedProjects;
+  /** Names by id of the given organisations (the account area's table, read in one query for a list). */
+  organisationNames: (ids: string[]) => Promise<Map<string, string>>;
   identity: Pick<IdentityService, 'orgState'>;
   clock?: Clock;
   settings?: BillingSettings;

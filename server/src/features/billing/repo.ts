@@ -54,16 +54,8 @@ export async function markOverdue(q: Db, id: string, state: InvoiceState, change
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Across organisations: transfers waiting for a platform administrator, oldest report first, with the organisation's name. */
-export const pendingInvoices = (q: Db) =>
-  q
-    .selectFrom('billing_invoices as i')
-    .innerJoin('organisations as o', 'o.id', 'i.organisation_id')
-    .selectAll('i')
-    .select('o.name as organisation_name')
-    .where('i.state', '=', 'pending_confirmation')
-    .orderBy('i.reported_at')
-    .execute();
+/** Across organisations: transfers waiting for a platform administrator, oldest report first. */
+export const pendingInvoices = (q: Db) => q.selectFrom('billing_invoices').selectAll().where('state', '=', 'pending_confirmation').orderBy('reported_at').execute();
 
 // ---- ledger ---------------------------------------------------------------------------------------------------
 
@@ -132,16 +124,8 @@ export async function decideTopup(q: Db, id: string, change: Updateable<BillingT
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** Across organisations: top-ups waiting for a platform administrator, oldest report first, with the organisation's name. */
-export const pendingTopups = (q: Db) =>
-  q
-    .selectFrom('billing_topups as t')
-    .innerJoin('organisations as o', 'o.id', 't.organisation_id')
-    .selectAll('t')
-    .select('o.name as organisation_name')
-    .where('t.state', '=', 'pending_confirmation')
-    .orderBy('t.reported_at')
-    .execute();
+/** Across organisations: top-ups waiting for a platform administrator, oldest report first. */
+export const pendingTopups = (q: Db) => q.selectFrom('billing_topups').selectAll().where('state', '=', 'pending_confirmation').orderBy('reported_at').execute();
 
 // ---- locks ----------------------------------------------------------------------------------------------------
 
@@ -179,8 +163,3 @@ export const claimSweep = async (q: Db, row: BillingSweepTable) => {
 export const finishSweep = async (q: Db, slot: string, at: string) => {
   await q.updateTable('billing_sweeps').set({ finished_at: at }).where('slot', '=', slot).execute();
 };
-
-// ---- the account area's table ---------------------------------------------------------------------------------
-
-/** The organisation's name on the invoice (organisations belong to the account area; read here as before). */
-export const organisationName = async (q: Db, orgId: string) => (await q.selectFrom('organisations').select('name').where('id', '=', orgId).executeTakeFirst())?.name;

@@ -8,16 +8,20 @@ import { transferReference, withState } from './terms.js';
 
 /** What platform administrators confirm: reported transfers and top-ups. */
 export function makeReview(core: BillingCore) {
-  const { db, nowIso, ledger, view, clear } = core;
+  const { db, nowIso, ledger, view, clear, organisationNames } = core;
 
   // ---- platform administrators ----------------------------------------------------------------------
 
   async function pending() {
     const invoices = await repo.pendingInvoices(db);
     const topups = await repo.pendingTopups(db);
+    const names = await organisationNames([...invoices, ...topups].map((r) => r.organisation_id));
+    const name = (orgId: string) => names.get(orgId) ?? '';
+    // Only rows whose organisation is known, as the join with organisations answered before.
+    const known = <T extends { organisation_id: string }>(rows: T[]) => rows.filter((r) => names.has(r.organisation_id));
     return {
-      invoices: invoices.map((i) => ({ ...view(i), organisation_name: i.organisation_name, transfer_reference: transferReference(i.organisation_id) })),
-      topups: topups.map((t) => ({ id: t.id, amount: Number(t.amount), currency: t.currency, state: t.state, reported_at: t.reported_at, confirmed_at: t.confirmed_at, organisation_name: t.organisation_name, transfer_reference: transferReference(t.organisation_id) })),
+      invoices: known(invoices).map((i) => ({ ...view(i), organisation_name: name(i.organisation_id), transfer_reference: transferReference(i.organisation_id) })),
+      topups: known(topups).map((t) => ({ id: t.id, amount: Number(t.amount), currency: t.currency, state: t.state, reported_at: t.reported_at, confirmed_at: t.confirmed_at, organisation_name: name(t.organisation_id), transfer_reference: transferReference(t.organisation_id) })),
     };
   }
 

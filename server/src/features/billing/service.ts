@@ -11,7 +11,7 @@ import { transferReference } from './terms.js';
 /** SPEC §4 and §7 'Billing': invoices of the hosted APIs, payments, the wallet and the administrators' confirmations. */
 export function makeBillingService(ctx: AppContext, opts: BillingOptions) {
   const core = makeBillingCore(ctx, opts);
-  const { db, clock, settings, bankAccount, prices, get, wallet, view, identityState } = core;
+  const { db, clock, settings, bankAccount, prices, get, wallet, view, identityState, organisationNames } = core;
   const { generate } = makeInvoicing(core);
   const { markOverdue, sweep, scheduledSweep } = makeOverdue(core, generate);
 
@@ -35,7 +35,7 @@ export function makeBillingService(ctx: AppContext, opts: BillingOptions) {
     async detail(orgId: string, id: string) {
       const inv = await get(orgId, id);
       const history = await repo.invoiceHistory(db, id);
-      const organisationName = await repo.organisationName(db, orgId);
+      const organisationName = (await organisationNames([orgId])).get(orgId);
       return { ...view(inv), organisation_name: organisationName ?? '', transfer_reference: transferReference(orgId), history: history.map((h) => ({ ...h, amount: Number(h.amount) })) };
     },
     async lockOf(orgId: string, projectId: string) {

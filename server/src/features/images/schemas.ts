@@ -160,7 +160,6 @@ export const imageReport = z
     }),
   })
   .meta({ id: 'ImageReport' });
-export type ImageReport = z.infer<typeof imageReport>;
 
 export const imageDetailView = z
   .object({

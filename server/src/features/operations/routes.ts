@@ -46,24 +46,7 @@ export default async function operationsRoutes(app: FastifyInstance) {
   r.get(
     '/services/operations',
     { preHandler: requirePlatformAdmin, schema: { tags: ['services'], summary: 'Workers, queue depth and recent failures across organisations (platform administrators)', response: replies({ 200: Operations }) } },
-    async () => {
-      const since = new Date(Date.now() - 24 * 3600_000).toISOString();
-      const [pool, [queue, oldest, finished, failures]] = await Promise.all([jobs.status(), jobs.operations(since)]);
-      const kinds = new Map<string, { kind: string; queued: number; running: number }>();
-      for (const row of queue) {
-        const k = kinds.get(row.kind) ?? { kind: row.kind, queued: 0, running: 0 };
-        k[row.state as 'queued' | 'running'] = Number(row.n);
-        kinds.set(row.kind, k);
-      }
-      const n = (s: string) => Number(finished.find((f) => f.state === s)?.n ?? 0);
-      return ok({
-        pool,
-        queue: [...kinds.values()].sort((a, b) => b.queued + b.running - (a.queued + a.running) || a.kind.localeCompare(b.kind)),
-        oldest_queued_at: (oldest?.at as string | null | undefined) ?? null,
-        finished_24h: { succeeded: n('succeeded'), failed: n('failed'), cancelled: n('cancelled') },
-        recent_failures: failures.map((f) => ({ ...f, attempts: Number(f.attempts), error: f.error ? f.error.slice(0, 500) : null })),
-      });
-    },
+    async () => ok(await app.services.operations.overview()),
   );
 
   const count = async (req: { auth: { orgId: string } }) => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
+import { jobProgress } from '../../jobs/progress.js';
 import type { ColumnInfo } from '../datasets/column-stats.js';
 import { decimalsOk } from '@mitate/rules';
 import type { OptimizationRunTable } from './db.js';
@@ -116,8 +117,7 @@ export function runView(r: OptimizationRunTable, job: JobView | undefined, lang:
     algorithm: r.algorithm,
     job_id: r.job_id,
     state,
-    progress: job?.progress ?? 0,
-    message: job?.message ?? '',
+    ...jobProgress(job),
     error: state === 'failed' ? (engineErrorText(job?.error ?? null, lang) ?? 'The job no longer exists.') : null,
     best: result?.best?.[0] ?? null,
     evaluations: result?.evaluations ?? null,

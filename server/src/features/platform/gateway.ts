@@ -376,5 +376,3 @@ export function makeGateway(
     },
   };
 }
-
-export type Gateway = ReturnType<typeof makeGateway>;

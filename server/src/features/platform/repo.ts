@@ -26,6 +26,12 @@ export const platformRepo = {
   /** Whether a URL key is in use, in any organisation. */
   keyTaken: async (db: Db, key: string) => !!(await db.selectFrom('platform_projects').select('id').where('key', '=', key).executeTakeFirst()),
 
+  /** Across organisations: which of `ids` are still projects (drift's sampler drops the rows of deleted ones). */
+  existing: async (db: Db, ids: string[]) => new Set((await db.selectFrom('platform_projects').select('id').where('id', 'in', ids).execute()).map((p) => p.id)),
+
+  /** Across organisations: a project's organisation (drift's checks run from a project id alone). */
+  owner: (db: Db, id: string) => db.selectFrom('platform_projects').select(['id', 'organisation_id']).where('id', '=', id).executeTakeFirst(),
+
   insert: async (db: Db, row: PlatformProjectTable) => {
     await db.insertInto('platform_projects').values(row).execute();
   },

@@ -121,7 +121,6 @@ export const credentialView = z.object({
   revoked_at: nullableText,
   secret: z.string().optional(),
 }).meta({ id: 'PlatformCredential' });
-export const envelope = <T extends z.ZodType>(t: T) => z.object({ detail: z.object({ response: t }) });
 
 // ---- answers of the management operations (declared so the OpenAPI document and the web types carry them) ----
 const amounts = z.record(z.string(), z.number());

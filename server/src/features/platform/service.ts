@@ -66,7 +66,7 @@ export interface PlatformDeps {
   timeSeries: Pick<TimeSeriesService, 'savedThresholds'>;
   installation: Pick<InstallationService, 'reviewRequired'>;
   identity: Pick<IdentityService, 'verified'>;
-  users: Pick<Users, 'organisationName'>;
+  users: Pick<Users, 'organisationNames'>;
 }
 
 export function makePlatformService(ctx: AppContext, { training, timeSeries, installation, identity, users }: PlatformDeps) {
@@ -182,10 +182,9 @@ export function makePlatformService(ctx: AppContext, { training, timeSeries, ins
 
     async reviewQueue(status: string) {
       const rows = await repo.queue(db, status);
-      const names = new Map<string, string>(); // the account area owns organisations: one look-up per organisation
+      const names = await users.organisationNames(rows.map((r) => r.organisation_id)); // the account area's table: one query
       const items = [];
       for (const r of rows) {
-        if (!names.has(r.organisation_id)) names.set(r.organisation_id, await users.organisationName(r.organisation_id));
         items.push({ ...view(r, { organisation_name: names.get(r.organisation_id) }), identity_verified: await identityVerified(r.organisation_id) });
       }
       return { items, total: items.length };

@@ -14,6 +14,7 @@ import { IMAGE_TYPES } from '../images/schemas.js';
 import { imageSummaryIn } from '../images/skipped.js';
 import { imagePredictJob } from '../images/jobs.js';
 import { predictJob } from './jobs.js';
+import { jobProgress } from '../../jobs/progress.js';
 import { M } from './messages.js';
 import { predictionRepo as repo } from './repo.js';
 import type { PredictionView } from './responses.js';
@@ -45,8 +46,7 @@ export function makePredictionViews(ctx: AppContext) {
       dataset_id: p.dataset_id,
       test_dataset: p.dataset_name,
       state,
-      progress: job?.progress ?? 0,
-      message: job?.message ?? '',
+      ...jobProgress(job),
       error: job?.error ?? null,
       log: state === 'failed' ? (job?.log ?? '') : '',
       // the summary the project kind's engine task wrote (Prediction declares each); an image prediction's left-out

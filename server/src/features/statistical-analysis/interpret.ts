@@ -1,12 +1,11 @@
 import type { z } from 'zod';
 import type { Lang, LocalText } from '../../i18n/messages.js';
-import type { BoxData as BoxDataSchema, GroupStats as GroupStatsSchema, ReferenceCurve as ReferenceCurveSchema, TestResult as TestResultSchema } from './responses.js';
+import type { BoxData as BoxDataSchema, ReferenceCurve as ReferenceCurveSchema, TestResult as TestResultSchema } from './responses.js';
 import { alternativeNames, anyRankTest, effectNames, estimateNames, fill, labels, magnitudes, rankAlternatives, say, testNames, warningTexts } from './messages.js';
 import { csvRow as sharedCsvRow } from '../../http/csv.js';
 
 /** A stored engine result: its schema (responses.ts) is the one description, shared with the web app through OpenAPI. */
 export type TestResult = z.infer<typeof TestResultSchema>;
-export type GroupStats = z.infer<typeof GroupStatsSchema>;
 export type BoxData = z.infer<typeof BoxDataSchema>;
 export type ReferenceCurve = z.infer<typeof ReferenceCurveSchema>;
 

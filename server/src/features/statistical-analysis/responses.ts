@@ -212,7 +212,7 @@ export const TestResult = z
   .discriminatedUnion('test_type', [OneSampleT, TwoSampleT, PairedT, MannWhitney, Wilcoxon, Anova, ChiSquare, Pearson, Spearman, Shapiro, FTest])
   .meta({ id: 'TestResult' });
 /** Every test type has its member (a type error here names the one missing). */
-export const everyTestHasAResult: Record<Exclude<TestType, z.infer<typeof TestResult>['test_type']>, never> = {};
+const _everyTestHasAResult: Record<Exclude<TestType, z.infer<typeof TestResult>['test_type']>, never> = {};
 
 const settings = {
   test_type: storedEnum(TEST_TYPES),
@@ -227,7 +227,8 @@ const settings = {
   alternative: storedEnum(ALTERNATIVES),
   equal_variance: storedEnum(EQUAL_VARIANCE),
 };
-export const ProjectSettingsView = z.object(settings).meta({ id: 'StatisticalProjectSettings' });
+// Registered for the OpenAPI document's components only: the web app's settings type (Schemas['StatisticalProjectSettings']).
+z.object(settings).meta({ id: 'StatisticalProjectSettings' });
 
 export const StatisticalProject = z
   .object({

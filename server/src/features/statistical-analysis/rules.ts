@@ -28,6 +28,23 @@ export function jobErrorText(error: string | null, lang: Lang): string | null {
 
 export type Settings = Omit<ProjectSettings, 'groups'> & { groups: string[] };
 
+/** A project's settings as stored on its row (the view shows them, a run's job spec carries them). */
+export function settingsOf(row: StatisticalProjectTable): Settings {
+  return {
+    test_type: row.test_type as TestType,
+    variable1: row.variable1,
+    variable2: row.variable2,
+    category: row.category,
+    group1: row.group1,
+    group2: row.group2,
+    groups: JSON.parse(row.groups_json),
+    hypothetical_mean: Number(row.hypothetical_mean),
+    significance_level: Number(row.significance_level),
+    alternative: row.alternative as Settings['alternative'],
+    equal_variance: row.equal_variance as Settings['equal_variance'],
+  };
+}
+
 export function toView(row: StatisticalProjectTable, lang: Lang) {
   let summary: { statistic: string | null; value: number | null; p_value: number | null; reject: boolean; method: string } | null = null;
   if (row.result_json) {
@@ -40,17 +57,7 @@ export function toView(row: StatisticalProjectTable, lang: Lang) {
     comment: row.comment,
     dataset_id: row.dataset_id,
     dataset_name: row.dataset_name,
-    test_type: row.test_type,
-    variable1: row.variable1,
-    variable2: row.variable2,
-    category: row.category,
-    group1: row.group1,
-    group2: row.group2,
-    groups: JSON.parse(row.groups_json) as string[],
-    hypothetical_mean: Number(row.hypothetical_mean),
-    significance_level: Number(row.significance_level),
-    alternative: row.alternative,
-    equal_variance: row.equal_variance,
+    ...settingsOf(row),
     state: row.state,
     job_id: row.job_id,
     error: jobErrorText(row.error, lang),

@@ -5,9 +5,9 @@ import type { Lang } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import type { StatisticalProjectTable } from './db.js';
 import { projectRepo } from './repo.js';
-import type { ProjectSettings, RegisterBody, TestType } from './schemas.js';
+import type { ProjectSettings, RegisterBody } from './schemas.js';
 import { statisticalAnalysisJob } from './jobs.js';
-import { SUBJECT, projectKey, bad, now, type Settings, toView, normalizeSettings } from './rules.js';
+import { SUBJECT, projectKey, bad, now, type Settings, settingsOf, toView, normalizeSettings } from './rules.js';
 import { checkData, columnsOf, type StatisticalDeps } from './data-checks.js';
 
 // A project's runs: registered and run (again), the job's end stored once, a run that ended unseen picked up.
@@ -51,38 +51,12 @@ async function startRun(d: StatisticalDeps, auth: AuthContext, row: StatisticalP
     spec: {
       parquet: datasets.parquetPath(ds),
       output_dir: storage.pathOf(projectKey(auth.orgId, row.id)),
-      test_type: row.test_type,
-      variable1: row.variable1,
-      variable2: row.variable2,
-      category: row.category,
-      group1: row.group1,
-      group2: row.group2,
-      groups: JSON.parse(row.groups_json),
+      ...settingsOf(row),
       lang, // the engine says its progress in the language of the person starting the run
-      hypothetical_mean: Number(row.hypothetical_mean),
-      significance_level: Number(row.significance_level),
-      alternative: row.alternative,
-      equal_variance: row.equal_variance,
     },
   });
   await projectRepo.update(db, auth.orgId, row.id, { state: 'running', job_id: job.id, error: null, result_json: null, finished_at: null, updated_at: now() });
   return getRow(auth, row.id);
-}
-
-function settingsOf(row: StatisticalProjectTable): Settings {
-  return {
-    test_type: row.test_type as TestType,
-    variable1: row.variable1,
-    variable2: row.variable2,
-    category: row.category,
-    group1: row.group1,
-    group2: row.group2,
-    groups: JSON.parse(row.groups_json),
-    hypothetical_mean: Number(row.hypothetical_mean),
-    significance_level: Number(row.significance_level),
-    alternative: row.alternative as Settings['alternative'],
-    equal_variance: row.equal_variance as Settings['equal_variance'],
-  };
 }
 
 /**

@@ -11,6 +11,7 @@ import { errors } from './messages.js';
 import { projectRepo } from './repo.js';
 import { reportHtml } from './report.js';
 import { statisticalAnalysisJob } from './jobs.js';
+import { jobProgress } from '../../jobs/progress.js';
 import { SUBJECT, projectKey, bad, jobErrorText, toView } from './rules.js';
 import { columnsOf, query, type StatisticalDeps } from './data-checks.js';
 import { applyFinish, reconcile, register, run } from './runs.js';
@@ -66,8 +67,7 @@ export function makeStatisticalService(ctx: AppContext, { datasets }: { datasets
         state: row.state,
         job_id: row.job_id,
         job_state: job?.state ?? 'none',
-        progress: job?.progress ?? 0,
-        message: job?.message ?? '',
+        ...jobProgress(job),
         error: jobErrorText(row.error ?? job?.error ?? null, lang),
         log: row.state === 'failed' ? (job?.log ?? '') : '',
         started_at: job?.started_at ?? null,

@@ -86,7 +86,6 @@ export const driftSuggestionView = z
   .meta({ id: 'TsDriftSuggestion' });
 export type DriftSuggestion = z.infer<typeof driftSuggestionView>;
 
-export const thresholdBody = z.object({ threshold: z.number().refine(Number.isFinite) });
 export const thresholdQuery = z.object({ threshold: z.coerce.number().optional(), target_far: z.coerce.number().min(0).max(1).optional() });
 export const rangeQuery = z.object({
   start: z.coerce.number().int().min(0).optional(),

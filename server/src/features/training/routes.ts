@@ -1,13 +1,11 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireWriter } from '../../auth/guard.js';
-import { AppError, ok } from '../../http/errors.js';
+import { ok } from '../../http/errors.js';
 import { fileReplies, IdView, replies } from '../../http/responses.js';
 import { type Lang, langOf } from '../../i18n/messages.js';
-import { M } from './messages.js';
 import { Catalogue, ModelReport, ProjectConfigView, TrainingModel, TrainingProject, TrainingProjectPage } from './responses.js';
 import { genericRegisterBody, listQuery, registerBody, reportBody, trainBody, updateBody } from './schemas.js';
 import { PROJECT_TYPES, type ProjectType, TYPES } from './types.js';
@@ -16,10 +14,6 @@ const tags = ['training'];
 
 const attachment = (reply: FastifyReply, name: string, type: string) =>
   reply.header('content-type', type).header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]+/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
-const sendFile = (reply: FastifyReply, file: string, name: string, type: string) => {
-  if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
-  return attachment(reply, name, type).send(fs.createReadStream(file));
-};
 
 
 type ImageRegister = Parameters<FastifyInstance['services']['images']['register']>[2];
@@ -178,11 +172,8 @@ function typeRoutes(app: FastifyInstance, type: ProjectType) {
       },
     },
     async (req, reply) => {
-      const p = await get(req.auth, req.params.project);
-      const m = await svc.getModel(req.auth, p.id, `${req.params.index}_${req.params.name}`);
-      const dir = svc.runDir(m);
-      if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
-      return sendFile(reply, path.join(dir, 'model.zip'), `${p.name}-${m.model_key}.zip`, 'application/zip');
+      const f = await svc.modelZip(req.auth, req.params.project, req.params.name, req.params.index, type as ProjectType);
+      return attachment(reply, f.name, 'application/zip').send(fs.createReadStream(f.file));
     },
   );
   r.delete(`/${prefix}/project/delete/:id`, { preHandler: requireWriter, schema: { tags: t, summary: 'Delete the project, its models and files', params: pid, response: replies({ 200: IdView }) } }, async (req) =>

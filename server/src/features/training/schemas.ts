@@ -29,7 +29,7 @@ const fieldTypes = {
   models: z.array(modelInput).max(30),
 };
 
-export const projectFields = z.object({
+export const registerBody = z.object({
   name: fieldTypes.name,
   target_variables: fieldTypes.target_variables.default([]),
   feature_variables: fieldTypes.feature_variables.default([]),
@@ -46,10 +46,9 @@ export const projectFields = z.object({
   windows: fieldTypes.windows.default([]),
   models: fieldTypes.models.default([]),
 });
-export type ProjectFields = z.infer<typeof projectFields>;
+export type ProjectFields = z.infer<typeof registerBody>;
 
-export const registerBody = projectFields;
-export const genericRegisterBody = projectFields.extend({ project_type: z.enum(PROJECT_TYPES) });
+export const genericRegisterBody = registerBody.extend({ project_type: z.enum(PROJECT_TYPES) });
 export const updateBody = z.object(fieldTypes).partial();
 /** Renaming a time-series or image project: the name alone, the rule of every project's name. */
 export const renameBody = z.object({ name: fieldTypes.name });
@@ -62,4 +61,3 @@ export const listQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   page_size: z.coerce.number().int().min(1).max(200).default(20),
 });
-export const idParams = z.object({ id: z.string().max(64) });

@@ -155,6 +155,14 @@ export interface TrainingDeps {
   runs: RunService;
 }
 
+/** A file of a model's run folder: 409 while the model is not trained, 404 when the engine wrote no such file. */
+function trainedFile(m: TrainingModelTable, dir: string | null, name: string): string {
+  if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
+  const file = path.join(dir, name);
+  if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
+  return file;
+}
+
 /** `deps` are the services built at start-up (services.ts). */
 export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
   const { storage, jobs, duckdb } = ctx;
@@ -195,10 +203,7 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
   async function report(auth: AuthContext, projectId: string, key: string, lang: Lang = 'en') {
     const p = await getProject(auth, projectId);
     const m = await getModel(auth, projectId, key);
-    const dir = runDir(m);
-    if (m.state !== 'done' || !dir) throw new AppError(409, M.modelNotTrained, { model: m.model_key });
-    const file = path.join(dir, 'report.json');
-    if (!fs.existsSync(file)) throw new AppError(404, M.reportMissing);
+    const file = trainedFile(m, runDir(m), 'report.json');
     const report = readTrainingReport(await fs.promises.readFile(file, 'utf8')); // the engine's report.json (ml/trainer.py)
     if (!isTabular(p.project_type)) return { project: projectView(p, await modelsOf(auth.orgId, projectId)), model: modelView(m), report };
     report.label = algorithmName(catalogue, m.algorithm, lang);
@@ -287,6 +292,13 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
     async reportFile(auth: AuthContext, projectId: string, key: string, lang: Lang, format: 'html' | 'pdf', type?: ProjectType) {
       await getProject(auth, projectId, type);
       return reportFile(await report(auth, projectId, key, lang), lang, format);
+    },
+
+    /** A trained model's zip to download (the engine writes model.zip beside its report); `type` as getProject checks it. */
+    async modelZip(auth: AuthContext, projectId: string, name: string, index: number, type?: ProjectType) {
+      const p = await getProject(auth, projectId, type);
+      const m = await getModel(auth, p.id, `${index}_${name}`);
+      return { file: trainedFile(m, runDir(m), 'model.zip'), name: `${p.name}-${m.model_key}.zip` };
     },
 
     async remove(auth: AuthContext, id: string, type?: ProjectType) {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../../../db/index.js';
+import { platformRepo } from '../repo.js';
 import type { PlatformDriftCheckTable } from './db.js';
 import './db.js';
 
@@ -10,7 +11,7 @@ export interface SampledRow {
   row: unknown;
 }
 
-/** The drift tables' one place for SQL (samples, checks, settings). */
+/** The drift tables' one place for SQL (samples, checks, settings); the projects are read through platformRepo. */
 export class DriftRepo {
   constructor(private db: Db) {}
 
@@ -23,7 +24,7 @@ export class DriftRepo {
     if (!rows.length) return written;
     const projects = [...new Set(rows.map((r) => r.projectId))];
     await this.db.transaction().execute(async (tx) => {
-      const live = new Set((await tx.selectFrom('platform_projects').select('id').where('id', 'in', projects).execute()).map((p) => p.id));
+      const live = await platformRepo.existing(tx, projects);
       const values = rows
         .filter((r) => live.has(r.projectId))
         .map((r) => ({ id: crypto.randomUUID(), organisation_id: r.orgId, project_id: r.projectId, at: new Date(r.at).toISOString(), row_json: JSON.stringify(r.row) }));
@@ -122,7 +123,8 @@ export class DriftRepo {
     if (edge) await this.db.deleteFrom('platform_drift_checks').where('project_id', '=', projectId).where('created_at', '<=', edge.created_at).where('state', '!=', 'running').execute();
   }
 
-  async project(projectId: string): Promise<{ id: string; organisation_id: string } | undefined> {
-    return this.db.selectFrom('platform_projects').select(['id', 'organisation_id']).where('id', '=', projectId).executeTakeFirst();
+  /** The project's organisation (platform_projects is the platform repo's table). */
+  project(projectId: string): Promise<{ id: string; organisation_id: string } | undefined> {
+    return platformRepo.owner(this.db, projectId);
   }
 }
