@@ -18,9 +18,8 @@ import { Link as RouterLink } from 'react-router';
 import { useCanWrite } from '../../api/me';
 import PageLoading from '../../components/PageLoading';
 import { useGallery, useImageDataset } from './api';
-import { AuthImage, CountsTable, FilterField, NS } from './shared';
+import { AuthImage, CountsTable, FilterField, NS, SPLITS } from './shared';
 
-const SPLITS = ['train', 'validation', 'test'];
 const PAGE = 24;
 
 /** An image dataset: counts per class and split, skipped ZIP entries, a paged thumbnail gallery and a full-size viewer. */

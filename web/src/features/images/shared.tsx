@@ -93,7 +93,8 @@ export function ConfusionMatrix({ cm }: { cm?: { labels: string[]; matrix: numbe
   );
 }
 
-const SPLITS = ['train', 'validation', 'test'];
+/** An image dataset's splits, in the order shown. */
+export const SPLITS = ['train', 'validation', 'test'];
 
 /** Counts per class and split with each class's total (the dataset page, the pre-processing page and its result). */
 export function CountsTable({ classes, counts, label, mt }: { classes: string[]; counts: Record<string, Record<string, number>>; label: string; mt?: number }) {
