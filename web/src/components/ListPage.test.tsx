@@ -91,4 +91,27 @@ describe('ListPage', () => {
     await userEvent.click(screen.getByText('Item 03'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/things/r3'));
   });
+
+  it('puts the New button last in the header: a link to its page, or a click that opens a dialog here', async () => {
+    const create = vi.fn();
+    const page = (to?: string) => (
+      <ListPage
+        title="Things"
+        actions={<button>Export</button>}
+        create={to ? { label: 'New thing', to } : { label: 'New thing', onClick: create }}
+        result={{ data: { items: ROWS }, isFetching: false }}
+        columns={COLUMNS}
+        rowKey={(r) => r.id}
+        empty="No things"
+      />
+    );
+    const { unmount } = render(<RouterProvider router={createMemoryRouter([{ path: '/things', element: page() }], { initialEntries: ['/things'] })} />);
+    expect(screen.getByRole('button', { name: 'Export' }).compareDocumentPosition(screen.getByRole('button', { name: 'New thing' }))).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+    await userEvent.click(screen.getByRole('button', { name: 'New thing' }));
+    expect(create).toHaveBeenCalledTimes(1);
+    unmount();
+    const router = show(page('/things/new'), '/things');
+    await userEvent.click(screen.getByRole('link', { name: 'New thing' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/things/new'));
+  });
 });

@@ -1,3 +1,5 @@
+import AddIcon from '@mui/icons-material/Add';
+import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
@@ -16,8 +18,10 @@ import type { ListPageState } from './useListPage';
 interface Props<T> {
   title: string;
   subtitle?: ReactNode;
-  /** The header's buttons (a new item, links to other pages). */
+  /** The header's buttons (links to other pages, downloads). */
   actions?: ReactNode;
+  /** The header's New button, last: a page of its own (`to`) or a dialog on this one (`onClick`). */
+  create?: Create;
   /** Between the header and the list's bar (a card to start something). */
   lead?: ReactNode;
   /** The list's state in the URL (`useListPage`): paged, searched and maybe sorted by the server. Absent: `rows` is the
@@ -42,10 +46,26 @@ interface Props<T> {
   initialPageSize?: number;
   roomy?: boolean;
   empty: ReactNode;
-  /** The list's box (its height). */
+  /** The list's box (its height; 560 px unless said). */
   sx?: SxProps<Theme>;
+  /** The list's box as high as its rows (a short list), no fixed height. */
+  autoHeight?: boolean;
   /** Dialogs of the page. */
   children?: ReactNode;
+}
+
+type Create = { label: string } & ({ to: string } | { onClick: () => void });
+
+function CreateButton({ create }: { create: Create }) {
+  return 'to' in create ? (
+    <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to={create.to}>
+      {create.label}
+    </Button>
+  ) : (
+    <Button variant="contained" startIcon={<AddIcon />} onClick={create.onClick}>
+      {create.label}
+    </Button>
+  );
 }
 
 /** A row's name as the link to its page. */
@@ -77,7 +97,20 @@ export default function ListPage<T>(p: Props<T>) {
   const hasActions = (rowPath && !p.openOnClick) || p.rowActions || remove;
   return (
     <>
-      <PageHeader title={p.title} subtitle={p.subtitle} actions={p.actions} />
+      <PageHeader
+        title={p.title}
+        subtitle={p.subtitle}
+        actions={
+          p.create ? (
+            <>
+              {p.actions}
+              <CreateButton create={p.create} />
+            </>
+          ) : (
+            p.actions
+          )
+        }
+      />
       {p.lead}
       {bar && (
         <Paper variant="outlined" sx={{ p: 1.5, mb: 1.5, display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>
@@ -85,7 +118,7 @@ export default function ListPage<T>(p: Props<T>) {
           {p.filters}
         </Paper>
       )}
-      <Paper variant="outlined" sx={p.sx ?? { height: 560 }}>
+      <Paper variant="outlined" sx={p.autoHeight ? undefined : (p.sx ?? { height: 560 })}>
         <ListTable
           label={p.title}
           rows={result.data?.items}

@@ -1,9 +1,7 @@
 import { useCanWrite } from '../../api/me';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import DownloadIcon from '@mui/icons-material/Download';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -11,7 +9,6 @@ import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import { DATA_TYPES, DATASET_TYPES, type Dataset } from '../../api/types';
 import ListPage, { RowLink } from '../../components/ListPage';
 import type { ListAction, ListColumn } from '../../components/ListTable';
@@ -73,13 +70,7 @@ export default function DatasetListPage() {
     <ListPage
       title={t('pages.datasets')}
       subtitle={t('dataset.listSubtitle')}
-      actions={
-        canWrite && (
-          <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/dataset/register">
-            {t('dataset.registerButton')}
-          </Button>
-        )
-      }
+      create={canWrite ? { label: t('dataset.registerButton'), to: '/dataset/register' } : undefined}
       list={list}
       searchLabel={t('dataset.search')}
       filters={

@@ -9,6 +9,7 @@ import { Link as RouterLink, useNavigate } from 'react-router';
 import { useServiceStatus } from '../../api/me';
 import { DATA_TYPES, DATASET_TYPES, TRAINING_TYPES } from '../../api/types';
 import PageHeader from '../../components/PageHeader';
+import Section from '../../components/Section';
 import { showSnackbar } from '../../lib/feedback';
 import { formatMegabytes } from '../../lib/format';
 import { datasetKeys, registerDataset, type RegisterFields } from './api';
@@ -16,7 +17,7 @@ import { guessDatetimeColumn, hasAcceptedExtension, isZip } from './csvHeader';
 import { detailsPath } from './DatasetListPage';
 import EnumSelect from './EnumSelect';
 import { dataTypeLabel, trainingTypeLabel, typeLabel } from './labels';
-import { FileSection, Section, TimeSeriesSection, UploadProgress, useChosenFile } from './RegisterSections';
+import { FileSection, TimeSeriesSection, UploadProgress, useChosenFile } from './RegisterSections';
 
 type Phase = 'idle' | 'uploading' | 'processing';
 
@@ -138,7 +139,7 @@ export default function DatasetRegisterPage() {
     <Box component="form" onSubmit={submit} noValidate sx={{ maxWidth: 980 }}>
       <PageHeader title={t('pages.datasetRegister')} subtitle={t('dataset.register.subtitle')} />
       <FileSection chosen={chosen} onFile={chooseFile} onRemove={clearFile} error={fileError} maxMb={maxMb} busy={busy} />
-      <Section title={t('dataset.register.infoSection')}>
+      <Section roomy title={t('dataset.register.infoSection')}>
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
           <TextField
             label={t('dataset.fields.name')}

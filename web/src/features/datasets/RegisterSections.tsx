@@ -12,24 +12,13 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import Section from '../../components/Section';
 import { formatBytes, formatMegabytes } from '../../lib/format';
 import { type BinaryKind, isZip, NotTextError, sniffHeader, type HeaderSniff } from './csvHeader';
 import FileDropZone from './FileDropZone';
 import { delimiterLabel } from './labels';
-
-/** One titled part of the register form. */
-export function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper variant="outlined" sx={{ p: 2.5, mb: 2 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 2 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
-}
 
 /** The chosen file and what its header says (columns, delimiter, encoding), read in the browser before the upload. */
 export function useChosenFile(onHeader: (s: HeaderSniff) => void) {
@@ -81,7 +70,7 @@ export function FileSection({ chosen, onFile, onRemove, error, maxMb, busy }: Fi
   const { file, sniff, sniffFailed } = chosen;
   const columns = sniff?.columns ?? [];
   return (
-    <Section title={t('dataset.register.fileSection')}>
+    <Section roomy title={t('dataset.register.fileSection')}>
       {!file ? (
         <FileDropZone onFile={onFile} disabled={busy} error={!!error} />
       ) : (
@@ -158,7 +147,7 @@ interface TimeSeriesProps {
 export function TimeSeriesSection({ on, onToggle, column, onColumn, columns, hasFile, error, busy }: TimeSeriesProps) {
   const { t } = useTranslation();
   return (
-    <Section title={t('dataset.register.timeSeriesSection')}>
+    <Section roomy title={t('dataset.register.timeSeriesSection')}>
       <FormControlLabel control={<Switch checked={on} onChange={(e) => onToggle(e.target.checked)} disabled={busy} />} label={t('dataset.register.timeSeries')} />
       <Typography variant="body2" color="text.secondary" sx={{ mb: on ? 2 : 0 }}>
         {t('dataset.register.timeSeriesHint')}

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiBlob } from '../../api/client';
+import type { paths } from '../../api/schema';
 import { answer, http, per } from '../../api/typed';
 import type { Answer, BodyOf, Dataset, QueryOf } from '../../api/types';
 import { uploadTo, type UploadOptions } from '../../api/upload';
@@ -77,15 +78,9 @@ export const startStatistics = (id: string) => answer(http.POST('/api/statistics
 export const fetchStatistics = (id: string, signal?: AbortSignal) =>
   answer(http.POST('/api/statistics/result/{dataset_id}', { params: { path: { dataset_id: id } }, ...per({ signal }) }));
 
-export interface RegisterFields {
-  name: string;
-  category: string;
-  training_type: string;
-  data_type: string;
-  type: string;
-  comment: string;
-  datetime_column: string;
-}
+type RegisterForm = paths['/api/dataset/register']['post']['requestBody']['content']['multipart/form-data'];
+/** The register form's fields, as the server declares them: every one sent, as text, before the file. */
+export type RegisterFields = Record<keyof Omit<RegisterForm, 'file'>, string>;
 
 /** What a registration answers: a table dataset, or an image dataset (an archive registered for an image type). */
 export type Registered = Answer<'/api/dataset/register', 'post'>;

@@ -25,7 +25,7 @@ import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { useClassificationProjects, useDetail, useImageProject, type GalleryItem } from './api';
-import { AuthImage, fmt, NS, pct } from './shared';
+import { AuthImage, FilterField, fmt, NS, pct } from './shared';
 
 const enc = encodeURIComponent;
 
@@ -237,22 +237,8 @@ export default function ClassificationBrowse({ view }: { view: 'images' | 'class
       {detail.data && p && view === 'images' && (
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-            <TextField select size="small" label={t('browse.trueClass')} value={trueClass} onChange={(e) => setTrueClass(e.target.value)} sx={{ minWidth: 170 }}>
-              <MenuItem value="">{t('dataset.all')}</MenuItem>
-              {classes.map((c) => (
-                <MenuItem key={c} value={c}>
-                  {c}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField select size="small" label={t('browse.predictedClass')} value={predClass} onChange={(e) => setPredClass(e.target.value)} sx={{ minWidth: 170 }}>
-              <MenuItem value="">{t('dataset.all')}</MenuItem>
-              {classes.map((c) => (
-                <MenuItem key={c} value={c}>
-                  {c}
-                </MenuItem>
-              ))}
-            </TextField>
+            <FilterField label={t('browse.trueClass')} value={trueClass} options={classes} onChange={setTrueClass} minWidth={170} />
+            <FilterField label={t('browse.predictedClass')} value={predClass} options={classes} onChange={setPredClass} minWidth={170} />
             <FormControlLabel control={<Switch checked={errorsOnly} onChange={(e) => setErrorsOnly(e.target.checked)} />} label={t('result.errorsOnly')} />
             <FormControlLabel control={<Switch checked={heat} onChange={(e) => setHeat(e.target.checked)} />} label={t('result.heatmap')} />
             <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto' }}>

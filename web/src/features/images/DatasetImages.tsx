@@ -4,7 +4,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import MenuItem from '@mui/material/MenuItem';
 import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -12,7 +11,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,9 +18,8 @@ import { Link as RouterLink } from 'react-router';
 import { useCanWrite } from '../../api/me';
 import PageLoading from '../../components/PageLoading';
 import { useGallery, useImageDataset } from './api';
-import { AuthImage, NS } from './shared';
+import { AuthImage, CountsTable, FilterField, NS, SPLITS } from './shared';
 
-const SPLITS = ['train', 'validation', 'test'];
 const PAGE = 24;
 
 /** An image dataset: counts per class and split, skipped ZIP entries, a paged thumbnail gallery and a full-size viewer. */
@@ -58,32 +55,8 @@ export default function DatasetImages({ id }: { id: string }) {
             </Button>
           )}
         </Box>
-        <Table size="small" aria-label={t('dataset.counts')} sx={{ width: 'auto', mt: 1 }}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('dataset.class')}</TableCell>
-              {splits.map((s) => (
-                <TableCell key={s} align="right">
-                  {t(`dataset.${s}`)}
-                </TableCell>
-              ))}
-              <TableCell align="right">{t('dataset.total')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {(img.classes.length ? img.classes : ['']).map((c) => (
-              <TableRow key={c}>
-                <TableCell component="th">{c || '—'}</TableCell>
-                {splits.map((s) => (
-                  <TableCell key={s} align="right">
-                    {img.counts[s]?.[c] ?? 0}
-                  </TableCell>
-                ))}
-                <TableCell align="right">{splits.reduce((a, s) => a + (img.counts[s]?.[c] ?? 0), 0)}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        {/* an unlabelled set: its images under one row, '—' */}
+        <CountsTable classes={img.classes.length ? img.classes : ['']} counts={img.counts} label={t('dataset.counts')} mt={1} />
         {img.skipped.length > 0 && (
           <Button size="small" sx={{ mt: 1 }} onClick={() => setShowSkipped(true)}>
             {t('dataset.skipped', { n: img.skipped.length })}
@@ -91,22 +64,8 @@ export default function DatasetImages({ id }: { id: string }) {
         )}
       </Paper>
       <Box sx={{ display: 'flex', gap: 2, mb: 2, flexWrap: 'wrap' }}>
-        <TextField select size="small" label={t('dataset.split')} value={split} onChange={(e) => (setSplit(e.target.value), setPage(1))} sx={{ minWidth: 160 }}>
-          <MenuItem value="">{t('dataset.all')}</MenuItem>
-          {splits.map((s) => (
-            <MenuItem key={s} value={s}>
-              {t(`dataset.${s}`)}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField select size="small" label={t('dataset.class')} value={label} onChange={(e) => (setLabel(e.target.value), setPage(1))} sx={{ minWidth: 160 }}>
-          <MenuItem value="">{t('dataset.all')}</MenuItem>
-          {img.classes.map((c) => (
-            <MenuItem key={c} value={c}>
-              {c}
-            </MenuItem>
-          ))}
-        </TextField>
+        <FilterField label={t('dataset.split')} value={split} options={splits} labelOf={(s) => t(`dataset.${s}`)} onChange={(v) => (setSplit(v), setPage(1))} minWidth={160} />
+        <FilterField label={t('dataset.class')} value={label} options={img.classes} onChange={(v) => (setLabel(v), setPage(1))} minWidth={160} />
       </Box>
       <Box role="list" aria-label={t('dataset.title')} sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(140px, 1fr))', gap: 1.5 }}>
         {gallery.data?.items.map((it) => (

@@ -2,10 +2,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Step from '@mui/material/Step';
-import StepLabel from '@mui/material/StepLabel';
-import Stepper from '@mui/material/Stepper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -14,9 +10,10 @@ import { useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
+import WizardSteps from '../../components/WizardSteps';
 import { useAllDatasets } from '../datasets/api';
 import { predictDataset, predictImages, useImageProject } from './api';
-import { MetricsTable, NS } from './shared';
+import { ImageFilesButton, MetricsTable, NS } from './shared';
 
 const STEPS = ['overview', 'dataset', 'preview'] as const;
 const enc = encodeURIComponent;
@@ -66,22 +63,7 @@ export default function PredictionWizard() {
   return (
     <>
       <PageHeader title={t('wizard.title')} subtitle={`${p.name} · ${t(`type.${p.project_type}`)}`} />
-      <Stepper activeStep={step} alternativeLabel sx={{ mb: 3 }}>
-        {STEPS.map((s) => (
-          <Step key={s}>
-            <StepLabel>{t(`wizard.steps.${s}`)}</StepLabel>
-          </Step>
-        ))}
-      </Stepper>
-      <Paper variant="outlined" sx={{ p: 2.5, maxWidth: 900 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
-          {t(`wizard.steps.${STEPS[step]}`)}
-        </Typography>
-        {error && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {error}
-          </Alert>
-        )}
+      <WizardSteps labels={STEPS.map((k) => t(`wizard.steps.${k}`))} step={step} error={error} panel={{ maxWidth: 900 }}>
         {step === 0 && (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
             {!done.length && <Alert severity="warning">{t('wizard.noModels')}</Alert>}
@@ -111,11 +93,7 @@ export default function PredictionWizard() {
               </TextField>
             ) : (
               <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-                <Button variant="outlined" component="label">
-                  {t('result.choose')}
-                  <input hidden type="file" multiple accept=".jpg,.jpeg,.png,.bmp,.tif,.tiff,.zip" data-testid="wizard-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
-                </Button>
-                <Typography variant="body2">{files.map((f) => f.name).join(', ')}</Typography>
+                <ImageFilesButton files={files} onChange={setFiles} testId="wizard-files" />
               </Box>
             )}
           </Box>
@@ -158,7 +136,7 @@ export default function PredictionWizard() {
             </Button>
           )}
         </Box>
-      </Paper>
+      </WizardSteps>
     </>
   );
 }

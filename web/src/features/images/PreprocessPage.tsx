@@ -10,11 +10,6 @@ import Slider from '@mui/material/Slider';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import RefreshIcon from '@mui/icons-material/Refresh';
@@ -38,45 +33,10 @@ import {
   type ImageOperations,
   type PreprocessPreview,
 } from './api';
-import { AuthImage, NS } from './shared';
+import { AuthImage, CountsTable, NS } from './shared';
 
-const SPLITS = ['train', 'validation', 'test'];
 const PREVIEW_COUNT = 4;
 const DEBOUNCE_MS = 350;
-
-/** Counts per class and split, as on the dataset page. */
-function CountsTable({ classes, counts, label }: { classes: string[]; counts: Record<string, Record<string, number>>; label: string }) {
-  const { t } = useTranslation(NS);
-  const splits = SPLITS.filter((s) => counts[s]);
-  return (
-    <Table size="small" aria-label={label} sx={{ width: 'auto' }}>
-      <TableHead>
-        <TableRow>
-          <TableCell>{t('dataset.class')}</TableCell>
-          {splits.map((s) => (
-            <TableCell key={s} align="right">
-              {t(`dataset.${s}`)}
-            </TableCell>
-          ))}
-          <TableCell align="right">{t('dataset.total')}</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {classes.map((c) => (
-          <TableRow key={c}>
-            <TableCell component="th">{c}</TableCell>
-            {splits.map((s) => (
-              <TableCell key={s} align="right">
-                {formatInteger(counts[s]?.[c] ?? 0)}
-              </TableCell>
-            ))}
-            <TableCell align="right">{formatInteger(splits.reduce((a, s) => a + (counts[s]?.[c] ?? 0), 0))}</TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
-  );
-}
 
 function SliderField({ label, value, min, max, step, format, onChange }: { label: string; value: number; min: number; max: number; step: number; format: (v: number) => string; onChange: (v: number) => void }) {
   return (

@@ -11,7 +11,7 @@ import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { download, predictImages, useDetail } from './api';
-import { AuthImage, ConfusionMatrix, fmt, MetricsTable, NS } from './shared';
+import { AuthImage, ConfusionMatrix, fmt, MetricsTable, NS, ImageFilesButton } from './shared';
 
 /** Results of one image model: test metrics, confusion matrix, a gallery of test images with heat-maps, downloads and prediction. */
 export default function ResultPage() {
@@ -112,11 +112,7 @@ export default function ResultPage() {
           {t('result.predictHelp')}
         </Typography>
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-          <Button variant="outlined" component="label">
-            {t('result.choose')}
-            <input hidden type="file" multiple accept=".jpg,.jpeg,.png,.bmp,.tif,.tiff,.zip" data-testid="predict-files" onChange={(e) => setFiles(Array.from(e.target.files ?? []))} />
-          </Button>
-          <Typography variant="body2">{files.map((f) => f.name).join(', ')}</Typography>
+          <ImageFilesButton files={files} onChange={setFiles} testId="predict-files" />
           <Button variant="contained" disabled={!files.length || busy} onClick={predict}>
             {t('result.run')}
           </Button>

@@ -37,12 +37,10 @@ export const DEFAULT_SETTINGS: Settings = {
 
 type Schemas = components['schemas'];
 // Answers, as the server declares them (server/src/features/images/schemas.ts).
-export type Epoch = Schemas['ImageEpoch'];
 export type Metrics = Schemas['ImageMetrics'];
 export type ImageModel = Schemas['ImageModel'];
 export type GalleryItem = Schemas['ImageGalleryItem'];
 export type HeldScore = Schemas['ImageHeldScore'];
-export type ImageReport = Schemas['ImageReport'];
 
 export const imageKeys = {
   project: (id: string) => ['images', 'project', id] as const,

@@ -1,14 +1,19 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import MenuItem from '@mui/material/MenuItem';
 import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import i18n from 'i18next';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatInteger } from '../../lib/format';
 import { useAuthedImage, type Metrics } from './api';
 import en from './i18n/en.json';
 import ja from './i18n/ja.json';
@@ -85,5 +90,71 @@ export function ConfusionMatrix({ cm }: { cm?: { labels: string[]; matrix: numbe
         </TableBody>
       </Table>
     </Box>
+  );
+}
+
+/** An image dataset's splits, in the order shown. */
+export const SPLITS = ['train', 'validation', 'test'];
+
+/** Counts per class and split with each class's total (the dataset page, the pre-processing page and its result). */
+export function CountsTable({ classes, counts, label, mt }: { classes: string[]; counts: Record<string, Record<string, number>>; label: string; mt?: number }) {
+  const { t } = useTranslation(NS);
+  const splits = SPLITS.filter((s) => counts[s]);
+  return (
+    <Table size="small" aria-label={label} sx={{ width: 'auto', mt }}>
+      <TableHead>
+        <TableRow>
+          <TableCell>{t('dataset.class')}</TableCell>
+          {splits.map((s) => (
+            <TableCell key={s} align="right">
+              {t(`dataset.${s}`)}
+            </TableCell>
+          ))}
+          <TableCell align="right">{t('dataset.total')}</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {classes.map((c) => (
+          <TableRow key={c}>
+            <TableCell component="th">{c || '—'}</TableCell>
+            {splits.map((s) => (
+              <TableCell key={s} align="right">
+                {formatInteger(counts[s]?.[c] ?? 0)}
+              </TableCell>
+            ))}
+            <TableCell align="right">{formatInteger(splits.reduce((a, s) => a + (counts[s]?.[c] ?? 0), 0))}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** A filter of the image pages: "All" (the empty value) first, then each option. */
+export function FilterField({ label, value, options, labelOf = (v) => v, onChange, minWidth }: { label: string; value: string; options: string[]; labelOf?: (v: string) => string; onChange: (v: string) => void; minWidth: number }) {
+  const { t } = useTranslation(NS);
+  return (
+    <TextField select size="small" label={label} value={value} onChange={(e) => onChange(e.target.value)} sx={{ minWidth }}>
+      <MenuItem value="">{t('dataset.all')}</MenuItem>
+      {options.map((o) => (
+        <MenuItem key={o} value={o}>
+          {labelOf(o)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** Choosing image files (or ZIPs of them) from this computer, and the names chosen. */
+export function ImageFilesButton({ files, onChange, testId }: { files: File[]; onChange: (files: File[]) => void; testId: string }) {
+  const { t } = useTranslation(NS);
+  return (
+    <>
+      <Button variant="outlined" component="label">
+        {t('result.choose')}
+        <input hidden type="file" multiple accept=".jpg,.jpeg,.png,.bmp,.tif,.tiff,.zip" data-testid={testId} onChange={(e) => onChange(Array.from(e.target.files ?? []))} />
+      </Button>
+      <Typography variant="body2">{files.map((f) => f.name).join(', ')}</Typography>
+    </>
   );
 }

@@ -4,7 +4,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Tab from '@mui/material/Tab';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -15,12 +14,13 @@ import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
 import PageLoading from '../../components/PageLoading';
 import ProjectFrame from '../../components/ProjectFrame';
+import Section from '../../components/Section';
 import { useProjectActions } from '../../components/useProjectActions';
 import {
   type Algorithm, type Criteria, type DesignResult, designProjects, doeKeys, downloadDesign, downloadExperimentSheet, evaluateDesign, nextRound,
@@ -34,17 +34,6 @@ import { detailsPath, StateChip } from './ProjectListPage';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(2)}%`);
 const num = (v: number | null | undefined, d = 4) => (v === null || v === undefined ? '—' : Number(v.toPrecision(d + 2)).toString());
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
-      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
-        {title}
-      </Typography>
-      {children}
-    </Paper>
-  );
-}
 
 function DesignTable({ result, round }: { result: DesignResult; round: Round }) {
   const { t } = useTranslation('optimalDesign');

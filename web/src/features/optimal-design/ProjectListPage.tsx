@@ -1,8 +1,5 @@
-import AddIcon from '@mui/icons-material/Add';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
 import ListPage, { RowLink } from '../../components/ListPage';
 import type { ListColumn } from '../../components/ListTable';
 import { useListPage } from '../../components/useListPage';
@@ -34,17 +31,13 @@ export default function ProjectListPage() {
   return (
     <ListPage
       title={t('title')}
-      actions={
-        <Button variant="contained" startIcon={<AddIcon />} component={RouterLink} to="/optimal-design/register">
-          {t('new')}
-        </Button>
-      }
+      create={{ label: t('new'), to: '/optimal-design/register' }}
       list={list}
       searchLabel={t('search')}
       result={result}
       columns={columns}
       rowKey={(p) => p.id}
-      sx={{}}
+      autoHeight
       empty={t('noProjects')}
     />
   );

@@ -52,8 +52,6 @@ export type ProjectSummary = Schemas['DesignProjectSummary'];
 export type Round = Schemas['DesignRound'];
 export type DesignResult = Schemas['DesignResult'];
 export type Criteria = Schemas['DesignCriteria'];
-export type Fit = Schemas['DesignFit'];
-export type FitTerm = Fit['terms'][number];
 export type Row = DesignResult['runs'][number];
 
 const base = '/api/optimal';

@@ -1,7 +1,5 @@
-import Button from '@mui/material/Button';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import AddIcon from '@mui/icons-material/Add';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -44,11 +42,7 @@ export default function ProjectListPage() {
     <ListPage
       title={t('title')}
       subtitle={t('subtitle')}
-      actions={
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => navigate(registerPath)}>
-          {t('list.new')}
-        </Button>
-      }
+      create={{ label: t('list.new'), onClick: () => navigate(registerPath) }}
       list={list}
       searchLabel={t('list.search')}
       filters={

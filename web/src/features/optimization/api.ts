@@ -15,7 +15,6 @@ export type Algorithm = (typeof ALGORITHMS)[number];
 export const GOALS = ['maximize', 'minimize', 'target', 'range'] as const;
 export type Goal = (typeof GOALS)[number];
 export type FeatureKind = 'range' | 'discrete' | 'fixed';
-export type State = 'ready' | 'running' | 'done' | 'failed';
 export const DEFAULT_TRIALS = 10; // SPEC §9
 
 export interface ModelRef {
@@ -60,7 +59,6 @@ export const optKeys = {
 
 export const listPath = '/optimization';
 export const registerPath = '/optimization/regress/register';
-export const fromModelPath = (projectId: string, modelKey: string) => `/training/optimization/register/${enc(projectId)}/${enc(modelKey)}`;
 export const detailsPath = (id: string) => `/optimization/regress/details/${enc(id)}`;
 export const resultPath = (id: string, algorithm: string) => `/optimization/regress/result/${enc(id)}/${enc(algorithm)}`;
 export const visualizationPath = (id: string, algorithm: string) => `/optimization/regress/visualization/${enc(id)}/${enc(algorithm)}`;

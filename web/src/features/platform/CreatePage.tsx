@@ -19,7 +19,7 @@ import { usePageTitle } from '../../app/pageTitle';
 import PageHeader from '../../components/PageHeader';
 import { showSnackbar } from '../../lib/feedback';
 import { useDebounced } from '../../lib/useDebounced';
-import { createProject, money, projectsKey, type Quote, quote, type Settings, usePublishable } from './api';
+import { createProject, money, projectsKey, type Quote, quote, usePublishable } from './api';
 import { detailsPath, NS } from './common';
 
 const MAX_COUNT = 2_147_483_647;
@@ -238,4 +238,3 @@ export default function CreatePage() {
     </>
   );
 }
-export type { Settings };

@@ -6,7 +6,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import AddIcon from '@mui/icons-material/Add';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -77,11 +76,7 @@ export default function PredictionListPage() {
     <ListPage
       title={t('title')}
       subtitle={t('subtitle')}
-      actions={
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
-          {t('new')}
-        </Button>
-      }
+      create={{ label: t('new'), onClick: () => setCreating(true) }}
       list={list}
       searchLabel={t('search')}
       result={result}

@@ -3,12 +3,7 @@ import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
-import Step from '@mui/material/Step';
-import StepLabel from '@mui/material/StepLabel';
-import Stepper from '@mui/material/Stepper';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +13,7 @@ import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
 import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
+import WizardSteps from '../../components/WizardSteps';
 import { formatInteger } from '../../lib/format';
 import { useAllDatasets, useDatasetSchema } from '../datasets/api';
 import { isProjectType, metricOf, useProject } from '../training/api';
@@ -97,22 +93,7 @@ export default function PredictionWizard() {
   return (
     <>
       <PageHeader title={t('wizard.title')} subtitle={`${project.name} · ${t(`types.${project.project_type}`, { ns: 'training' })}`} />
-      <Stepper activeStep={step} alternativeLabel sx={{ mb: 3 }}>
-        {STEPS.map((s) => (
-          <Step key={s}>
-            <StepLabel>{t(`wizard.steps.${s}`)}</StepLabel>
-          </Step>
-        ))}
-      </Stepper>
-      <Paper variant="outlined" sx={{ p: 2.5, mb: 2 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
-          {t(`wizard.steps.${STEPS[step]}`)}
-        </Typography>
-        {error && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            {error}
-          </Alert>
-        )}
+      <WizardSteps labels={STEPS.map((k) => t(`wizard.steps.${k}`))} step={step} error={error} panel={{ mb: 2 }}>
         {step === 0 && (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 720 }}>
             {done.length === 0 && <Alert severity="warning">{t('wizard.noModels')}</Alert>}
@@ -165,7 +146,7 @@ export default function PredictionWizard() {
             <TextField label={t('wizard.name')} value={name} onChange={(e) => setName(e.target.value)} slotProps={{ htmlInput: { maxLength: 200 } }} />
           </Box>
         )}
-      </Paper>
+      </WizardSteps>
       <Box sx={{ display: 'flex', gap: 1, justifyContent: 'flex-end' }}>
         <Button disabled={step === 0 || busy} onClick={() => setStep(step - 1)}>
           {t('wizard.back')}

@@ -1,10 +1,7 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +12,7 @@ import type { EChartsCoreOption } from '../visualization/echarts';
 import { PRIMARY, SECONDARY } from '../visualization/options';
 import VisChart from '../visualization/VisChart';
 import type { Preview } from './api';
+import { RowsTable } from './tables';
 
 const show = (v: unknown) => (v === null || v === undefined ? '–' : typeof v === 'number' ? formatNumber(v) : String(v));
 
@@ -123,52 +121,47 @@ export default function PreviewPanel({ preview, datasetName }: { preview: Previe
           {t('noRowAffected')}
         </Typography>
       ) : (
-        <Box sx={{ maxHeight: 360, overflow: 'auto' }}>
-          <Table size="small" stickyHeader aria-label={t('affectedRowsTable')}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('row')}</TableCell>
-                <TableCell>{t('status')}</TableCell>
-                {cols.map((c) => (
+        <RowsTable
+          label={t('affectedRowsTable')}
+          lead={
+            <>
+              <TableCell>{t('row')}</TableCell>
+              <TableCell>{t('status')}</TableCell>
+            </>
+          }
+          columns={cols}
+          maxHeight={360}
+        >
+          {p.affected_rows.map((r) => (
+            <TableRow key={`${r.status}-${r.row}`}>
+              <TableCell>{typeof r.row === 'number' ? r.row + 1 : r.row}</TableCell>
+              <TableCell>
+                <Chip size="small" color={r.status === 'removed' ? 'warning' : 'primary'} variant="outlined" label={t(`statuses.${r.status}`)} />
+              </TableCell>
+              {cols.map((c) => {
+                const b = r.before?.[c];
+                const a = r.after?.[c];
+                const changed = r.status === 'changed' && show(a) !== show(b);
+                return (
                   <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
-                    {c}
+                    {changed ? (
+                      <>
+                        <Box component="span" sx={{ color: 'text.secondary', textDecoration: 'line-through', mr: 0.5 }}>
+                          {show(b)}
+                        </Box>
+                        <Box component="span" sx={{ fontWeight: 600 }}>
+                          → {show(a)}
+                        </Box>
+                      </>
+                    ) : (
+                      show(r.status === 'removed' ? b : a ?? b)
+                    )}
                   </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {p.affected_rows.map((r) => (
-                <TableRow key={`${r.status}-${r.row}`}>
-                  <TableCell>{typeof r.row === 'number' ? r.row + 1 : r.row}</TableCell>
-                  <TableCell>
-                    <Chip size="small" color={r.status === 'removed' ? 'warning' : 'primary'} variant="outlined" label={t(`statuses.${r.status}`)} />
-                  </TableCell>
-                  {cols.map((c) => {
-                    const b = r.before?.[c];
-                    const a = r.after?.[c];
-                    const changed = r.status === 'changed' && show(a) !== show(b);
-                    return (
-                      <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
-                        {changed ? (
-                          <>
-                            <Box component="span" sx={{ color: 'text.secondary', textDecoration: 'line-through', mr: 0.5 }}>
-                              {show(b)}
-                            </Box>
-                            <Box component="span" sx={{ fontWeight: 600 }}>
-                              → {show(a)}
-                            </Box>
-                          </>
-                        ) : (
-                          show(r.status === 'removed' ? b : a ?? b)
-                        )}
-                      </TableCell>
-                    );
-                  })}
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
+                );
+              })}
+            </TableRow>
+          ))}
+        </RowsTable>
       )}
     </Panel>
   );

@@ -5,6 +5,7 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DatasetColumn } from '../../api/types';
 import { formatDateTime, formatInteger, formatNumber } from '../../lib/format';
@@ -76,13 +77,14 @@ export function ColumnsTable({ columns }: { columns: DatasetColumn[] }) {
   );
 }
 
-/** The first ten rows of a table (the dataset's, or the run's result), scrolling within 320 px. */
-export function HeadRows({ label, columns, rows }: { label: string; columns: string[]; rows: unknown[][] }) {
+/** Rows of data under a sticky header: the leading heads, then each column's name on one line; it scrolls within `maxHeight`. */
+export function RowsTable({ label, lead, columns, maxHeight, children }: { label: string; lead?: ReactNode; columns: string[]; maxHeight: number; children: ReactNode }) {
   return (
-    <Box sx={{ overflowX: 'auto', maxHeight: 320 }}>
+    <Box sx={{ overflow: 'auto', maxHeight }}>
       <Table size="small" stickyHeader aria-label={label}>
         <TableHead>
           <TableRow>
+            {lead}
             {columns.map((c) => (
               <TableCell key={c} sx={{ whiteSpace: 'nowrap' }}>
                 {c}
@@ -90,18 +92,25 @@ export function HeadRows({ label, columns, rows }: { label: string; columns: str
             ))}
           </TableRow>
         </TableHead>
-        <TableBody>
-          {rows.slice(0, 10).map((row, i) => (
-            <TableRow key={i}>
-              {row.map((v, j) => (
-                <TableCell key={j} sx={{ whiteSpace: 'nowrap' }}>
-                  {cellText(v)}
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
+        <TableBody>{children}</TableBody>
       </Table>
     </Box>
+  );
+}
+
+/** The first ten rows of a table (the dataset's, or the run's result), scrolling within 320 px. */
+export function HeadRows({ label, columns, rows }: { label: string; columns: string[]; rows: unknown[][] }) {
+  return (
+    <RowsTable label={label} columns={columns} maxHeight={320}>
+      {rows.slice(0, 10).map((row, i) => (
+        <TableRow key={i}>
+          {row.map((v, j) => (
+            <TableCell key={j} sx={{ whiteSpace: 'nowrap' }}>
+              {cellText(v)}
+            </TableCell>
+          ))}
+        </TableRow>
+      ))}
+    </RowsTable>
   );
 }

@@ -89,36 +89,21 @@ export function ReferenceChart({ curve, ariaLabel }: { curve: ReferenceCurve; ar
   ];
   if (curve.critical_low !== null) series.push(region(tail((x) => x <= curve.critical_low!)));
   if (curve.critical_high !== null) series.push(region(tail((x) => x >= curve.critical_high!)));
+  // The observed statistic: a vertical line at its value, labelled with it.
+  const observedMark = (xAxis: number, type: 'solid' | 'dashed', label: Record<string, unknown>) => ({
+    type: 'line',
+    data: [],
+    markLine: { symbol: 'none', silent: true, lineStyle: { color: BLUE, width: 2, type }, label: { color: BLUE, ...label }, data: [{ xAxis }] },
+  });
   if (curve.observed !== null && curve.observed_off_chart) {
     // Far beyond the plotted range: marked at the edge it lies beyond, with its value.
     const left = curve.observed < curve.x[0];
     const span = curve.x[curve.x.length - 1] - curve.x[0];
     // Just inside the axis, so the mark is not clipped away at the boundary.
     const edge = left ? curve.x[0] + span * 0.004 : curve.x[curve.x.length - 1] - span * 0.004;
-    series.push({
-      type: 'line',
-      data: [],
-      markLine: {
-        symbol: 'none',
-        silent: true,
-        lineStyle: { color: BLUE, width: 2, type: 'dashed' },
-        label: { formatter: left ? `← ${fmt(curve.observed)}` : `${fmt(curve.observed)} →`, color: BLUE, position: 'end', align: left ? 'left' : 'right' },
-        data: [{ xAxis: edge }],
-      },
-    });
-  }
-  if (curve.observed !== null && !curve.observed_off_chart) {
-    series.push({
-      type: 'line',
-      data: [],
-      markLine: {
-        symbol: 'none',
-        silent: true,
-        lineStyle: { color: BLUE, width: 2, type: 'solid' },
-        label: { formatter: fmt(curve.observed), color: BLUE },
-        data: [{ xAxis: curve.observed }],
-      },
-    });
+    series.push(observedMark(edge, 'dashed', { formatter: left ? `← ${fmt(curve.observed)}` : `${fmt(curve.observed)} →`, position: 'end', align: left ? 'left' : 'right' }));
+  } else if (curve.observed !== null) {
+    series.push(observedMark(curve.observed, 'solid', { formatter: fmt(curve.observed) }));
   }
   const option = {
     animation: false,

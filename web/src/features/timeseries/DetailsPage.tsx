@@ -9,9 +9,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { usePageTitle } from '../../app/pageTitle';
@@ -19,7 +17,7 @@ import InfoGrid from '../../components/InfoGrid';
 import PageLoading from '../../components/PageLoading';
 import ProjectFrame from '../../components/ProjectFrame';
 import { useProjectActions } from '../../components/useProjectActions';
-import { ModelStateCell, RunErrorAlert, StateChip } from '../training/labels';
+import { ModelStateCell, RunErrorAlert, StateChip, TrainButton } from '../training/labels';
 import { type TsProject, downloadTsModel, reportPath, thresholdPath, trainTs, tsKeys, tsProjects, useTsProject } from './api';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${(v * 100).toFixed(1)} %` : '—');
@@ -57,20 +55,12 @@ export default function DetailsPage() {
   const { project_id: id = '' } = useParams();
   const qc = useQueryClient();
   const { data: p, isLoading } = useTsProject(id);
-  const [busy, setBusy] = useState(false);
   const actions = useProjectActions(tsProjects, id, p);
   usePageTitle(p?.name);
   if (isLoading || !p) return <PageLoading />;
   const training = p.training_state === 'training';
   const labelled = p.target_variables.length > 0;
-  const train = async () => {
-    setBusy(true);
-    try {
-      qc.setQueryData(tsKeys.project(id), await trainTs(id));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const train = async () => qc.setQueryData(tsKeys.project(id), await trainTs(id));
   const sorted = p.notes.find((n) => n.startsWith('sorted:'));
   return (
     <ProjectFrame
@@ -79,9 +69,7 @@ export default function DetailsPage() {
       state={<StateChip state={p.training_state} />}
       facts={[p.parent_dataset_name]}
       actions={
-        <Button variant="contained" startIcon={<PlayArrowIcon />} onClick={train} disabled={training || busy}>
-          {p.models_done ? t('details.retrain') : t('details.train')}
-        </Button>
+        <TrainButton label={p.models_done ? t('details.retrain') : t('details.train')} training={training} onTrain={train} />
       }
       {...actions}
     >

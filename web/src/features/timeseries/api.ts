@@ -19,8 +19,6 @@ export const thresholdPath = (id: string, model: string) => `/training/result/th
 
 type Schemas = components['schemas'];
 // Answers, as the server declares them (server/src/features/timeseries/schemas.ts).
-export type TsAlgorithm = Schemas['TsAlgorithm'];
-export type TsParam = TsAlgorithm['params'][number];
 export type TsModel = Schemas['TsModel'];
 export type TsProject = Schemas['TsProject'];
 // The server's OpenAPI document is 3.0, which has no tuples: a [start, end] span or a [position, min, max] bucket is

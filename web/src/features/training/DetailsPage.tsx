@@ -2,10 +2,8 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import StopIcon from '@mui/icons-material/Stop';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { cancelJob } from '../../api/jobs';
@@ -17,7 +15,7 @@ import { useProjectActions } from '../../components/useProjectActions';
 import { showSnackbar } from '../../lib/feedback';
 import { tableProjects, trainingKeys, trainProject, useTableProject } from './api';
 import { ModelsSection, SettingsSection } from './detailsSections';
-import { NS, RunErrorAlert, StateChip } from './labels';
+import { NS, RunErrorAlert, StateChip, TrainButton } from './labels';
 
 /** A project: its settings, the Train button, progress while it trains, and the model list with metrics. */
 export default function DetailsPage() {
@@ -25,7 +23,6 @@ export default function DetailsPage() {
   const { project_id: id = '' } = useParams();
   const qc = useQueryClient();
   const { data: p, isLoading } = useTableProject(id);
-  const [busy, setBusy] = useState(false);
   const { dialog, ask } = useConfirmedAction();
   const actions = useProjectActions(tableProjects, id, p);
   usePageTitle(p?.name);
@@ -34,14 +31,8 @@ export default function DetailsPage() {
 
   const training = p.training_state === 'training';
   const train = async () => {
-    setBusy(true);
-    try {
-      const next = await trainProject(p.project_id);
-      qc.setQueryData(trainingKeys.project(p.project_id), next);
-      showSnackbar(t('details.started'));
-    } finally {
-      setBusy(false);
-    }
+    qc.setQueryData(trainingKeys.project(p.project_id), await trainProject(p.project_id));
+    showSnackbar(t('details.started'));
   };
 
   return (
@@ -52,9 +43,7 @@ export default function DetailsPage() {
       facts={[p.parent_dataset_name]}
       actions={
         <>
-          <Button variant="contained" startIcon={<PlayArrowIcon />} disabled={training || busy} onClick={() => void train()}>
-            {training ? t('details.training') : p.training_state === 'ready' ? t('details.train') : t('details.retrain')}
-          </Button>
+          <TrainButton label={training ? t('details.training') : p.training_state === 'ready' ? t('details.train') : t('details.retrain')} training={training} onTrain={train} />
           {training && p.job && (
             <Button
               color="error"

@@ -6,7 +6,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import AddIcon from '@mui/icons-material/Add';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -93,11 +92,7 @@ export default function ProjectListPage() {
     <ListPage
       title={t('title')}
       subtitle={t('subtitle')}
-      actions={
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
-          {t('list.new')}
-        </Button>
-      }
+      create={{ label: t('list.new'), onClick: () => setCreating(true) }}
       list={list}
       searchLabel={t('list.search')}
       filters={

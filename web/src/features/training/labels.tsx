@@ -1,8 +1,11 @@
 import './i18nBundle';
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import TableCell from '@mui/material/TableCell';
 import Typography from '@mui/material/Typography';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProjectType } from './api';
 
@@ -57,4 +60,23 @@ export function RunErrorAlert({ error, jobState }: { error?: string | null; jobS
   const { t } = useTranslation(NS);
   if (jobState === 'cancelled') return <Alert severity="info" sx={{ mb: 2 }}>{t('details.stoppedRun')}</Alert>;
   return error ? <Alert severity="error" sx={{ mb: 2 }}>{error}</Alert> : null;
+}
+
+/** The Train button of a project page (tabular and time-series projects): off while the project trains and while the
+ * request to start it is on its way. */
+export function TrainButton({ label, training, onTrain }: { label: string; training: boolean; onTrain: () => Promise<unknown> }) {
+  const [busy, setBusy] = useState(false);
+  const train = async () => {
+    setBusy(true);
+    try {
+      await onTrain();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button variant="contained" startIcon={<PlayArrowIcon />} disabled={training || busy} onClick={() => void train()}>
+      {label}
+    </Button>
+  );
 }

@@ -3,34 +3,11 @@
  * modular ECharts core (echarts.use is global and idempotent). Canvas draws the 50,000-point scatter quickly.
  */
 import { BarChart, BoxplotChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
-import {
-  DataZoomComponent,
-  GridComponent,
-  LegendComponent,
-  TitleComponent,
-  ToolboxComponent,
-  TooltipComponent,
-  VisualMapComponent,
-} from 'echarts/components';
+import { DataZoomComponent, GridComponent, LegendComponent, TitleComponent, ToolboxComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { echarts } from '../../charts/echarts';
 
-echarts.use([
-  BarChart,
-  BoxplotChart,
-  HeatmapChart,
-  LineChart,
-  ScatterChart,
-  DataZoomComponent,
-  GridComponent,
-  LegendComponent,
-  TitleComponent,
-  ToolboxComponent,
-  TooltipComponent,
-  VisualMapComponent,
-  CanvasRenderer,
-  SVGRenderer,
-]);
+echarts.use([BarChart, BoxplotChart, HeatmapChart, LineChart, ScatterChart, DataZoomComponent, GridComponent, LegendComponent, TitleComponent, ToolboxComponent, TooltipComponent, VisualMapComponent, CanvasRenderer, SVGRenderer]);
 
 export { echarts };
 export type { EChartsCoreOption } from 'echarts/core';
