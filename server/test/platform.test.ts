@@ -117,7 +117,11 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect(refused.json().detail.response).toMatch(/identity/);
     expect((await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'reject' }, admin)).statusCode).toBe(422); // a reason is required
     expect(body(await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'reject', reason: 'Add documentation' }, admin))).toMatchObject({ status: 'rejected', reason: 'Add documentation' });
-    expect(body(await call('PUT', `/api/platform/projects/${id}`, { documentation_url: 'https://example.com/docs' })).settings.documentation_url).toBe('https://example.com/docs');
+    // a rejected project is edited: only the fields sent change (the others keep their values), and it is priced again
+    const edited = body(await call('PUT', `/api/platform/projects/${id}`, { name: 'Power API 2', documentation_url: 'https://example.com/docs', cpu_cores: 3 }));
+    expect(edited).toMatchObject({ name: 'Power API 2', status: 'rejected', settings: { documentation_url: 'https://example.com/docs', cpu_cores: 3, memory_gb: 1.5, content_language: 'en-gb' } });
+    expect(edited.infrastructure_price).toBeGreaterThan(p.infrastructure_price);
+    expect((await call('PUT', `/api/platform/projects/${id}`, { cpu_cores: 1.123456789 })).json().detail[0]).toMatchObject({ loc: ['body', 'cpu_cores'], msg: 'At most 7 digits after the decimal point.' });
     expect(body(await call('POST', `/api/platform/projects/${id}/submit`)).status).toBe('under_review');
     const orgId = (await t.app.ctx.db.selectFrom('users').select('organisation_id').where('email', '=', alice.email).executeTakeFirstOrThrow()).organisation_id;
     const userId = (await t.app.ctx.db.selectFrom('users').select('id').where('email', '=', alice.email).executeTakeFirstOrThrow()).id;
@@ -129,6 +133,9 @@ describe.each(DATABASES)('hosted model APIs on %s', (kind) => {
     expect((await call('POST', `/api/platform/admin/projects/${id}/review`, { decision: 'approve' }, admin)).statusCode).toBe(409); // reviewed once
     expect((await call('POST', `/api/platform/projects/${id}/stop`)).statusCode).toBe(409);
     expect(body(await call('POST', `/api/platform/projects/${id}/start`))).toMatchObject({ status: 'running', actions: ['stop'] });
+    const running = await call('PUT', `/api/platform/projects/${id}`, { name: 'x' }, alice, 'ja');
+    expect(running.statusCode).toBe(409); // not editable while running
+    expect(running.json().detail.response).toBe('編集できるのは下書きか却下されたプロジェクトのみです。');
     expect(body(await call('GET', `/api/platform/projects?status=running`)).items.map((x: { id: string }) => x.id)).toEqual([id]);
   });
 

@@ -31702,53 +31702,28 @@ export interface paths {
                 content: {
                     "application/json": {
                         content_language?: string;
-                        /** @default  */
                         industry?: string;
-                        /** @default  */
                         use_case?: string;
-                        /** @default  */
                         language?: string;
-                        /** @default 1.0 */
                         version?: string;
-                        /** @default  */
                         documentation_url?: "" | string;
-                        /** @default  */
                         tutorial_url?: "" | string;
-                        /** @default  */
                         source_code_url?: "" | string;
-                        /** @default  */
                         sandbox_url?: "" | string;
-                        /** @default  */
                         cover_image_url?: "" | string;
-                        /** @default 1 */
                         cpu_cores?: number;
-                        /** @default 1 */
                         memory_gb?: number;
-                        /** @default 0 */
                         gpu_gb?: number;
-                        /** @default 0 */
                         expected_requests_per_month?: number;
-                        /** @default 0 */
                         expected_rps?: number;
-                        /** @default 0 */
                         expected_unique_users?: number;
-                        /** @default 0 */
                         expected_item_count?: number;
-                        /**
-                         * @default standard
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         subscription_type?: "free" | "standard" | "premium";
-                        /**
-                         * @default monthly
-                         * @enum {string}
-                         */
+                        /** @enum {string} */
                         billing_cycle?: "monthly" | "yearly";
-                        /** @default false */
                         auto_scaling?: boolean;
-                        /** @default mitate */
                         cloud_provider?: string;
-                        /** @default ap-northeast-1 */
                         region?: string;
                         name?: string;
                     };

@@ -48,7 +48,12 @@ export const createBody = settingsFields.extend({
   project_id: z.string().max(64),
   model_key: z.string().max(100),
 });
-export const updateBody = settingsFields.partial().extend({ name: z.string().trim().min(1, M.nameRequired.en).max(200).optional() });
+type SettingsShape = typeof settingsFields.shape;
+type Undefaulted = { [K in keyof SettingsShape]: z.ZodOptional<SettingsShape[K] extends z.ZodDefault<infer I> ? I : SettingsShape[K]> };
+/** An edit changes only the fields it names: each is optional and without its default (zod's partial() keeps the
+ * defaults, so fields left out would be reset). */
+const editedFields = z.object(Object.fromEntries(Object.entries(settingsFields.shape).map(([k, f]) => [k, (f instanceof z.ZodDefault ? f.unwrap() : f).optional()])) as Undefaulted);
+export const updateBody = editedFields.extend({ name: z.string().trim().min(1, M.nameRequired.en).max(200).optional() });
 export const quoteBody = settingsFields.pick({ subscription_type: true, billing_cycle: true, cpu_cores: true, memory_gb: true, gpu_gb: true, auto_scaling: true, expected_requests_per_month: true });
 export const credentialBody = z.object({ name: z.string().trim().min(1, M.credentialNameRequired.en).max(100), kind: z.enum(['production', 'sandbox']).default('production') });
 export const reviewBody = z.object({ decision: z.enum(['approve', 'reject']), reason: z.string().trim().max(500).optional() });
