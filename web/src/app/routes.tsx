@@ -132,6 +132,7 @@ export const signedInRoutes: RouteObject[] = [
   page('platform', Platform, 'list', 'nav.platform'),
   page('platform/new', Platform, 'new', 'nav.platform'),
   page('platform/details/:id', Platform, 'details', 'nav.platform'),
+  page('platform/edit/:id', Platform, 'edit', 'nav.platform'),
   page('admin/platform', Platform, 'admin', 'nav.platform'),
   // Invoices and payments (issue 14): list, detail, payment steps, wallet, the admins' confirmations
   page('invoices', Billing, 'list', 'nav.invoices'),

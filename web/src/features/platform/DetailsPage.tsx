@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router';
 import { useMe } from '../../api/me';
 import { usePageTitle } from '../../app/pageTitle';
 import InfoGrid from '../../components/InfoGrid';
@@ -17,8 +17,8 @@ import PageHeader from '../../components/PageHeader';
 import PageLoading from '../../components/PageLoading';
 import { formatDateTime } from '../../lib/format';
 import ProjectLockNotice from '../billing/ProjectLockNotice';
-import { act, deleteProject, isTimeSeries, money, type PlatformProject, projectsKey, useIsPlatformAdmin, useProject, useTsInterface } from './api';
-import { NS, StatusChip, useConfirm } from './common';
+import { act, deleteProject, EDITABLE, isTimeSeries, money, type PlatformProject, projectsKey, useIsPlatformAdmin, useProject, useTsInterface } from './api';
+import { canManage, editPath, NS, StatusChip, useConfirm } from './common';
 import CredentialsPanel from './CredentialsPanel';
 import ImageRequestPanel, { imageExamples } from './ImageRequestPanel';
 import DriftPanel from './DriftPanel';
@@ -75,7 +75,7 @@ export default function DetailsPage() {
   usePageTitle(project.data?.name ?? t('title'));
   if (!project.data) return <PageLoading />;
   const p = project.data;
-  const manage = me.data?.role === 'owner' || me.data?.role === 'admin';
+  const manage = canManage(me.data);
   const noReview = admin.data?.review_required === false;
   const word = (a: string) => (a === 'submit' && noReview ? 'submitNow' : a);
   const refresh = () => qc.invalidateQueries({ queryKey: projectsKey });
@@ -93,6 +93,11 @@ export default function DetailsPage() {
         actions={
           manage && (
             <>
+              {EDITABLE.includes(p.status) && (
+                <Button variant="outlined" component={RouterLink} to={editPath(p.id)}>
+                  {t('common.edit', { ns: 'translation' })}
+                </Button>
+              )}
               {p.actions.map((a) => (
                 // With the review switched off (installation setting), submitting approves at once: the words say so.
                 <Button key={a} variant={a === 'start' || a === 'submit' ? 'contained' : 'outlined'} onClick={() => ask({ label: t(`action.${word(a)}`), text: t(`confirm.${word(a)}`, { name: p.name }), done: t(`done.${word(a)}`), run: () => act(p.id, a).then(refresh) })}>

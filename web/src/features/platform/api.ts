@@ -54,9 +54,12 @@ export const useReviewQueue = (status: Status | 'all') =>
 
 export const quote = (s: Pick<Settings, 'subscription_type' | 'billing_cycle' | 'cpu_cores' | 'memory_gb' | 'gpu_gb' | 'auto_scaling' | 'expected_requests_per_month'>) =>
   answer(http.POST('/api/platform/quote', { body: s, ...per({ silent: true }) }));
-export const createProject = (body: BodyOf<'/api/platform/projects', 'post'>) => answer(http.POST('/api/platform/projects', { body }));
-export const updateProject = (id: string, body: Partial<Settings> & { name?: string }) =>
-  answer(http.PUT('/api/platform/projects/{id}', { params: { path: { id } }, body }));
+/** Silent: the form puts the server's refusals on its fields, or shows them itself (ProjectForm serverProblems). */
+export const createProject = (body: BodyOf<'/api/platform/projects', 'post'>) => answer(http.POST('/api/platform/projects', { body, ...per({ silent: true }) }));
+export const updateProject = (id: string, body: BodyOf<'/api/platform/projects/{id}', 'put'>) =>
+  answer(http.PUT('/api/platform/projects/{id}', { params: { path: { id } }, body, ...per({ silent: true }) }));
+/** The statuses in which a project's settings may change (the server's update refuses the others with a 409). */
+export const EDITABLE: Status[] = ['draft', 'rejected'];
 export const act = (id: string, action: Action) => answer(http.POST(`/api/platform/projects/{id}/${action}`, { params: { path: { id } } }));
 export const deleteProject = (id: string) => answer(http.DELETE('/api/platform/projects/{id}', { params: { path: { id } } }));
 export const createCredential = (id: string, name: string, kind: 'production' | 'sandbox') =>

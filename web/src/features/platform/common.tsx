@@ -5,6 +5,9 @@ import type { Status } from './api';
 
 export const NS = 'platform';
 export const detailsPath = (id: string) => `/platform/details/${encodeURIComponent(id)}`;
+export const editPath = (id: string) => `/platform/edit/${encodeURIComponent(id)}`;
+/** Owners and admins manage a project (life cycle, settings, keys); the server checks the same. */
+export const canManage = (me: { role: string } | undefined) => me?.role === 'owner' || me?.role === 'admin';
 
 const COLOURS: Record<Status, 'default' | 'info' | 'success' | 'warning' | 'error' | 'primary'> = {
   draft: 'default',

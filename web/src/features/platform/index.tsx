@@ -4,6 +4,7 @@ import '../training/i18nBundle'; // project type names in the model picker
 import AdminReviewPage from './AdminReviewPage';
 import CreatePage from './CreatePage';
 import DetailsPage from './DetailsPage';
+import EditPage from './EditPage';
 import en from './i18n/en.json';
 import ja from './i18n/ja.json';
 import ListPage from './ListPage';
@@ -15,6 +16,7 @@ i18n.addResourceBundle('ja', 'platform', ja, true, true);
 export default function PlatformArea({ page }: AreaProps) {
   if (page === 'new') return <CreatePage />;
   if (page === 'details') return <DetailsPage />;
+  if (page === 'edit') return <EditPage />;
   if (page === 'admin') return <AdminReviewPage />;
   return <ListPage />;
 }

@@ -9,6 +9,9 @@ warmUp(() => import('./index'));
 
 vi.mock('../../charts/EChart', () => ({ default: ({ ariaLabel }: { ariaLabel?: string }) => <div role="img" aria-label={ariaLabel} /> }));
 
+const NO_STATS = { total: 0, refused: 0, refusals: { key: 0, locked: 0, input: 0, rate_limit: 0, server: 0 }, average_ms: null, paths: [], devices: [], browsers: [], os: [], series: [], bucket: 'hour' };
+const QUOTE = { currency: 'JPY', subscription_price: 9800, infrastructure_price: 6100, total: 15900, billing_cycle: 'monthly', lines: [] };
+
 afterEach(() => {
   vi.unstubAllGlobals();
   setSession(null);
@@ -123,4 +126,91 @@ describe('hosted API page', () => {
     expect(screen.getByTestId('ts-example').textContent).toContain('"openapi": "3.0.3"');
     expect(screen.queryByText('or a CSV body')).toBeNull(); // the tabular examples are not shown
   }, 60_000);
+
+  describe('editing a project\'s settings', () => {
+    const mock = (p: PlatformProject, me = ME, put: (body: unknown) => Response = (b) => ok({ ...p, ...(b as object) })) => {
+      let current = p;
+      return mockFetch({
+        'GET /api/users/me': () => ok(me),
+        'GET /api/services/status': () => ok(STATUS),
+        'GET /api/platform/projects/pp1': () => ok(current),
+        'GET /api/platform/projects/pp1/credentials': () => ok([]),
+        'GET /api/platform/projects/pp1/statistics': () => ok(NO_STATS),
+        'POST /api/platform/quote': () => ok(QUOTE),
+        'PUT /api/platform/projects/pp1': (c) => {
+          const { name, ...settings } = c.body as Record<string, unknown>;
+          current = { ...current, name: (name as string) ?? current.name, settings: { ...current.settings, ...settings } };
+          return put(c.body);
+        },
+      });
+    };
+    const draft: PlatformProject = { ...project, status: 'draft', actions: ['submit'], settings: { ...project.settings, cpu_cores: 2, memory_gb: 1.5, industry: 'Energy' } };
+
+    it.each([
+      ['a draft', draft, ME, true],
+      ['a rejected project', { ...project, status: 'rejected', actions: ['submit', 'draft'], reason: 'Add documentation' }, ME, true],
+      ['a running project', { ...project, status: 'running', actions: ['stop'] }, ME, false],
+      ['an approved project', project, ME, false],
+      ['a viewer, even of a draft', draft, { ...ME, role: 'viewer' }, false],
+    ] as const)('offers Edit for %s', async (_, p, me, shown) => {
+      signIn();
+      mock(p as PlatformProject, me as typeof ME);
+      renderApp('/platform/details/pp1');
+      await screen.findByText('Power API', {});
+      await screen.findByText('Content language');
+      expect(!!screen.queryByRole('link', { name: 'Edit' })).toBe(shown);
+    }, 60_000);
+
+    it('fills the form with the current values, sends only what changed, and shows the new values', async () => {
+      signIn();
+      const calls = mock(draft);
+      const user = userEvent.setup();
+      renderApp('/platform/details/pp1');
+      await user.click(await screen.findByRole('link', { name: 'Edit' }));
+      const name = await screen.findByRole('textbox', { name: /^Name/ });
+      expect((name as HTMLInputElement).value).toBe('Power API');
+      expect((screen.getByRole('textbox', { name: 'CPU cores' }) as HTMLInputElement).value).toBe('2');
+      expect((screen.getByRole('textbox', { name: 'Memory (GB)' }) as HTMLInputElement).value).toBe('1.5');
+      expect((screen.getByRole('textbox', { name: 'Industry' }) as HTMLInputElement).value).toBe('Energy');
+      expect(screen.queryByRole('textbox', { name: /^Key/ })).toBeNull(); // fixed once created
+      await screen.findByTestId('price-total'); // the live quote, as when creating
+      await user.clear(name);
+      await user.type(name, 'Power API v2');
+      const cpu = screen.getByRole('textbox', { name: 'CPU cores' });
+      await user.clear(cpu);
+      await user.type(cpu, '4');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      await screen.findByRole('heading', { name: 'Overview' }); // back on the details page
+      const writes = calls.filter((c) => c.method !== 'GET' && !c.path.endsWith('/quote'));
+      expect(writes.map((c) => [c.method, c.path, c.body])).toEqual([['PUT', '/api/platform/projects/pp1', { name: 'Power API v2', cpu_cores: 4 }]]);
+      expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('Power API v2');
+      expect(screen.getByText('4')).toBeTruthy();
+    }, 60_000);
+
+    it('Cancel changes nothing; the server\'s refusals are shown on the fields or as its message', async () => {
+      signIn();
+      let refusal: Response = ok(null);
+      const calls = mock(draft, ME, () => refusal);
+      const user = userEvent.setup();
+      renderApp('/platform/edit/pp1');
+      const name = await screen.findByRole('textbox', { name: /^Name/ });
+      await user.type(name, ' changed');
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      await screen.findByRole('link', { name: 'Edit' });
+      expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+      await user.click(screen.getByRole('link', { name: 'Edit' }));
+      const cpu = await screen.findByRole('textbox', { name: 'CPU cores' });
+      await user.clear(cpu);
+      await user.type(cpu, '300');
+      refusal = new Response(JSON.stringify({ detail: [{ loc: ['body', 'cpu_cores'], msg: '256 以下の値を入力してください。', type: 'too_big' }] }), { status: 422, headers: { 'content-type': 'application/json' } });
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('256 以下の値を入力してください。')).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Save' })).toBeTruthy(); // still editing
+
+      refusal = new Response(JSON.stringify({ detail: { response: 'Only a draft or rejected project can be edited.', error: 'not_editable' } }), { status: 409, headers: { 'content-type': 'application/json' } });
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(within(await screen.findByRole('dialog')).getByText('Only a draft or rejected project can be edited.')).toBeTruthy();
+    }, 60_000);
+  });
 });
