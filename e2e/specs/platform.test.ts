@@ -60,6 +60,37 @@ test('hosted APIs: publish a regression model, approve as administrator, create 
   await page.getByRole('button', { name: 'Create draft' }).click();
   await page.waitForURL(/\/platform\/details\//);
   await page.getByText('Credentials can be created once the project is approved.').waitFor();
+
+  // The draft edited with the same form, filled with its values: the new name and CPU cores on the details page.
+  await page.getByRole('link', { name: 'Edit' }).click();
+  await page.waitForURL(/\/platform\/edit\//);
+  const nameBox = page.getByRole('textbox', { name: 'Name' });
+  assert.equal(await nameBox.inputValue(), 'Power output API');
+  assert.equal(await page.getByRole('textbox', { name: 'CPU cores' }).inputValue(), '2');
+  assert.equal(await page.getByRole('textbox', { name: 'Expected requests per month' }).inputValue(), '500000');
+  await page.getByTestId('price-total').filter({ hasText: '¥' }).waitFor();
+  await nameBox.fill('Power output API v2');
+  await page.getByRole('textbox', { name: 'CPU cores' }).fill('3');
+  await shot(page, '01b-edit');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.waitForURL(/\/platform\/details\//);
+  await page.getByRole('heading', { name: 'Power output API v2' }).waitFor();
+  await page.locator('dt:text-is("CPU cores") + dd').filter({ hasText: /^3$/ }).waitFor();
+  await page.locator('dt:text-is("Memory (GB)") + dd').filter({ hasText: /^4$/ }).waitFor(); // unchanged
+  await shot(page, '01c-details-edit');
+  // the same two pages in Japanese
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'ja-jp'));
+  await page.reload();
+  await page.getByRole('link', { name: '編集' }).waitFor();
+  await shot(page, '01d-details-edit-ja');
+  await page.getByRole('link', { name: '編集' }).click();
+  await page.getByTestId('price-total').waitFor();
+  await shot(page, '01e-edit-ja');
+  await page.getByRole('button', { name: 'キャンセル' }).click();
+  await page.waitForURL(/\/platform\/details\//);
+  await page.evaluate(() => localStorage.setItem('mitate.lang', 'en-gb'));
+  await page.reload();
+  await page.getByText('Credentials can be created once the project is approved.').waitFor();
   await page.getByRole('button', { name: 'Submit for review' }).click();
   await confirmDialog(page, 'Submit for review');
   await page.locator('[data-status="under_review"]').first().waitFor();
