@@ -161,6 +161,15 @@ describe('hosted API page', () => {
       expect(!!screen.queryByRole('link', { name: 'Edit' })).toBe(shown);
     }, 60_000);
 
+    it('opened by its address for a running project, says why there is no form', async () => {
+      signIn();
+      mock({ ...project, status: 'running', actions: ['stop'] });
+      renderApp('/platform/edit/pp1');
+      expect(await screen.findByText('Only a draft or rejected project can be edited.')).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+      expect(screen.getByRole('link', { name: 'Back to the project' })).toBeTruthy();
+    }, 60_000);
+
     it('fills the form with the current values, sends only what changed, and shows the new values', async () => {
       signIn();
       const calls = mock(draft);
