@@ -4,6 +4,7 @@ where it has them, contributions(X) per feature column."""
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from pathlib import Path
 
 import numpy as np
@@ -110,13 +111,14 @@ class _Percentile:
         return {"percentile": self.p["percentile"]}
 
 
-class _StandardisedOutlierModel(_Percentile):
+class _StandardisedOutlierModel(_Percentile, ABC):
     """A scikit-learn outlier model fitted on the standardised columns; the score is its negated score_samples."""
 
     rowwise = True  # a row's score depends on that row alone: it may be scored in chunks
 
+    @abstractmethod
     def _estimator(self, n_rows: int):
-        raise NotImplementedError
+        """The unfitted scikit-learn model for a fit on `n_rows` rows."""
 
     def fit(self, X, y=None):
         self.std = _Standard().fit(X)
