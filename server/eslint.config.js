@@ -34,6 +34,19 @@ const kyselyStatement = {
 // refused; the few exceptions say why inline (eslint-disable-next-line no-restricted-properties -- <reason>).
 const processEnv = { object: 'process', property: 'env', message: 'Settings are read only in src/config.ts: add the setting there and read it from the app\'s config (ctx.config).' };
 
+// Stored JSON (a column, an engine's file, a token) is read through its zod declaration (src/db/stored.ts
+// storedJson, or a job kind's parseStored), never cast: `JSON.parse(x) as T` and `const v: T = JSON.parse(x)` fail.
+const jsonCasts = [
+  {
+    selector: "TSAsExpression[expression.callee.object.name='JSON'][expression.callee.property.name='parse']",
+    message: 'Stored JSON is parsed, never cast: read it with storedJson(what, schema, text) from src/db/stored.ts.',
+  },
+  {
+    selector: "VariableDeclarator[id.typeAnnotation][init.callee.object.name='JSON'][init.callee.property.name='parse']",
+    message: 'Stored JSON is parsed, never typed by annotation: read it with storedJson(what, schema, text) from src/db/stored.ts.',
+  },
+];
+
 export default tseslint.config(
   {
     files: ['**/*.ts'],
@@ -47,12 +60,13 @@ export default tseslint.config(
   // later blocks replace the rule for the files they match, so each repeats the restrictions before it
   { files: ['src/**/*.ts'], ignores: ['src/duck/**'], rules: restrict([duckdbPackage], []) },
   { files: ['src/features/**/*.ts'], rules: restrict([duckdbPackage], [crossAreaRepo]) },
-  { files: ['src/**/*.ts'], ignores: sqlHome, rules: { 'no-restricted-syntax': ['error', kyselyStatement] } },
+  { files: ['src/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...jsonCasts] } },
+  { files: ['src/**/*.ts'], ignores: sqlHome, rules: { 'no-restricted-syntax': ['error', kyselyStatement, ...jsonCasts] } },
   {
     files: ['src/**/routes.ts'],
     rules: {
       ...restrict([duckdbPackage, { name: 'kysely', message: 'A routes.ts holds no SQL (call the service).' }], [crossAreaRepo, ...routesData]),
-      'no-restricted-syntax': ['error', kyselyStatement, ...routesHandles],
+      'no-restricted-syntax': ['error', kyselyStatement, ...routesHandles, ...jsonCasts],
     },
   },
 );
