@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { storedJson } from '../db/stored.js';
 import { engineDir } from '../jobs/engine.js';
 import type { Lang, LocalText } from './messages.js';
 
@@ -8,46 +10,78 @@ import type { Lang, LocalText } from './messages.js';
  * Engine errors in the caller's language. The engine fails a job (or a model) with JSON {code, params, message};
  * its catalogue engine/mitate_engine/messages.json holds the en/ja texts of every code, so the engine's English and
  * the server's rendering come from one file. A parameter may itself be such an error (a preprocessing step's reason).
+ * This module is the one decoder and renderer of that JSON; an area that words some parameters its own way passes
+ * its catalogue and formatters (Wording) rather than decoding the error again.
  */
-const catalogue: Record<string, LocalText> = JSON.parse(fs.readFileSync(path.join(engineDir, 'mitate_engine', 'messages.json'), 'utf8'));
+const catalogue = storedJson(
+  'engine message catalogue',
+  z.record(z.string(), z.looseObject({ en: z.string(), ja: z.string() })),
+  fs.readFileSync(path.join(engineDir, 'mitate_engine', 'messages.json'), 'utf8'),
+);
 
-interface Encoded {
-  code: string;
-  params?: Record<string, unknown>;
-  message?: string;
-}
+/** The engine's coded error as it travels (engine task.py EngineError.as_dict / encoded). */
+export const EngineErrorJson = z.looseObject({
+  code: z.string(),
+  params: z.record(z.string(), z.unknown()).nullish(),
+  message: z.string().nullish(),
+});
+export type EngineErrorJson = z.output<typeof EngineErrorJson>;
 
-const isEncoded = (v: unknown): v is Encoded => !!v && typeof v === 'object' && typeof (v as Encoded).code === 'string';
+const asEncoded = (v: unknown): EngineErrorJson | null => {
+  const r = EngineErrorJson.safeParse(v);
+  return r.success ? r.data : null;
+};
 
-function decode(text: string): Encoded | null {
-  if (!text.startsWith('{"code"')) return null;
+/** A job's or model's error text as the engine's coded error, or null when it is another text (a fault's message). */
+export function decodeEngineError(text: string | null | undefined): EngineErrorJson | null {
+  // the engine writes the code first (json.dumps of as_dict): other texts are not parsed at all
+  if (!text?.startsWith('{"code"')) return null;
   try {
-    const v = JSON.parse(text);
-    return isEncoded(v) ? v : null;
+    return asEncoded(JSON.parse(text));
   } catch {
     return null;
   }
 }
 
-function render(e: Encoded, lang: Lang, extra?: Record<string, LocalText>): string {
-  const known = extra?.[e.code] ?? catalogue[e.code];
+/** How an area words its coded errors beyond its catalogue; every field optional (default: as the engine says them). */
+export interface Wording {
+  /** The area's catalogue alone, not the engine's: a code outside it is said by its English message. */
+  alone?: boolean;
+  /** The parameters as the area names them (e.g. a file code by its name), before they are put into the text. */
+  params?: (params: Record<string, unknown>, lang: Lang) => Record<string, unknown>;
+  /** A parameter's text; undefined keeps "{name}" as written. Default: a nested error rendered, integers grouped
+   * (1,234, as the engine's English), a missing or null value left as "{name}". */
+  param?: (value: unknown, lang: Lang) => string | undefined;
+}
+
+interface Words extends Wording {
+  extra?: Record<string, LocalText>;
+}
+
+function defaultParam(v: unknown, lang: Lang, w: Words): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  const nested = typeof v === 'object' ? asEncoded(v) : null;
+  if (nested) return render(nested, lang, w);
+  if (typeof v === 'number' && Number.isInteger(v)) return v.toLocaleString('en-US');
+  return String(v);
+}
+
+const entry = (table: Record<string, LocalText> | undefined, code: string) => (table && Object.hasOwn(table, code) ? table[code] : undefined);
+
+function render(e: EngineErrorJson, lang: Lang, w: Words = {}): string {
+  const known = entry(w.extra, e.code) ?? (w.alone ? undefined : entry(catalogue, e.code));
   if (!known) return e.message ?? e.code;
-  const params = e.params ?? {};
-  return known[lang].replace(/\{(\w+)\}/g, (whole, k: string) => {
-    const v = params[k];
-    if (v === null || v === undefined) return whole;
-    if (isEncoded(v)) return render(v, lang, extra);
-    if (typeof v === 'number' && Number.isInteger(v)) return v.toLocaleString('en-US');
-    return String(v);
-  });
+  const params = w.params ? w.params(e.params ?? {}, lang) : (e.params ?? {});
+  return known[lang].replace(/\{(\w+)\}/g, (whole, k: string) => (w.param ? w.param(params[k], lang) : defaultParam(params[k], lang, w)) ?? whole);
 }
 
 /** A job's or model's error text for the reader: an encoded engine error in `lang`, anything else as it is.
- * `extra`: an area's own catalogue for codes the engine shares with it (statistical analysis). */
-export function engineErrorText(error: string | null | undefined, lang: Lang, extra?: Record<string, LocalText>): string | null {
+ * `extra`: an area's own catalogue, looked up before the engine's (statistical analysis), or instead of it with
+ * `wording.alone` (optimization, optimal design); `wording`: how the area says the parameters. */
+export function engineErrorText(error: string | null | undefined, lang: Lang, extra?: Record<string, LocalText>, wording: Wording = {}): string | null {
   if (error === null || error === undefined) return null;
-  const e = decode(error);
-  return e ? render(e, lang, extra) : error;
+  const e = decodeEngineError(error);
+  return e ? render(e, lang, { ...wording, extra }) : error;
 }
 
 /** The engine catalogue's words for `codes`: an area whose errors share codes with the engine's takes them from the
@@ -68,7 +102,7 @@ export const engineCodes = (prefix: string): string[] => Object.keys(catalogue).
 export const isEngineCode = (code: string): boolean => Object.hasOwn(catalogue, code);
 
 /** An engine error (code and parameters from the catalogue) in both languages, for an AppError's message. */
-export function engineErrorMessage(e: Encoded): LocalText {
+export function engineErrorMessage(e: EngineErrorJson): LocalText {
   return { en: render(e, 'en'), ja: render(e, 'ja') };
 }
 

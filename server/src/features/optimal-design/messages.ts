@@ -1,4 +1,4 @@
-import { engineTexts } from '../../i18n/engine-errors.js';
+import { decodeEngineError, engineErrorText as sayEngineError, engineTexts, type Wording } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 
 /** The design engine's input errors (engine/mitate_engine/optimal_design): their words are in the engine catalogue. */
@@ -78,25 +78,16 @@ export function fill(text: string, params: Record<string, unknown>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (params[k] === undefined ? m : String(params[k])));
 }
 
+/** How the design area words the engine's errors: its own catalogue alone (errors), parameters by localParams, each
+ * value as it is (a missing one left as "{name}"). */
+export const designWording: Wording = {
+  alone: true,
+  params: localParams,
+  param: (v) => (v === undefined ? undefined : String(v)),
+};
+
 /** The engine's coded error in the reader's language (or its English text when the code is not known). */
-export function engineErrorText(error: string | null, lang: Lang): string | null {
-  if (!error) return null;
-  try {
-    const e = JSON.parse(error) as { code?: string; params?: Record<string, unknown>; message?: string };
-    const known = e.code ? (errors as Record<string, LocalText>)[e.code] : undefined;
-    if (known) return fill(known[lang], localParams(e.params ?? {}, lang));
-    return e.message ?? error;
-  } catch {
-    return error;
-  }
-}
+export const engineErrorText = (error: string | null, lang: Lang): string | null => (error ? sayEngineError(error, lang, errors, designWording) : null);
 
 /** True when a failed job's error is the user's input (a coded engine error), not a fault. */
-export function isInputError(error: string | null): boolean {
-  if (!error) return false;
-  try {
-    return typeof (JSON.parse(error) as { code?: unknown }).code === 'string';
-  } catch {
-    return false;
-  }
-}
+export const isInputError = (error: string | null): boolean => decodeEngineError(error) !== null;

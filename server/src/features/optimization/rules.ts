@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { AppError } from '../../http/errors.js';
+import { engineErrorText as sayEngineError, type Wording } from '../../i18n/engine-errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import { jobProgress } from '../../jobs/progress.js';
@@ -40,21 +41,15 @@ export const now = () => new Date().toISOString();
 export const runState = (job?: JobView): RunState =>
   !job ? 'failed' : job.state === 'succeeded' ? 'done' : job.state === 'failed' || job.state === 'cancelled' ? 'failed' : job.state === 'running' ? 'running' : 'queued';
 
+/** How optimization words the engine's errors: its own codes alone (engineErrors), a list as quoted names
+ * ("a", "b" / 「a」、「b」), any other value as it is (a missing one as nothing). */
+export const optimizationWording: Wording = {
+  alone: true,
+  param: (v, lang) => (Array.isArray(v) ? v.map((x) => (lang === 'ja' ? `「${x}」` : `"${x}"`)).join(lang === 'ja' ? '、' : ', ') : String(v ?? '')),
+};
+
 /** An engine error {code, params, message} said in the reader's language when its code is known. */
-export function engineErrorText(error: string | null, lang: Lang): string | null {
-  if (!error) return null;
-  try {
-    const e = JSON.parse(error) as { code?: string; params?: Record<string, unknown>; message?: string };
-    const known = e.code ? engineErrors[e.code] : undefined;
-    if (!known) return e.message ?? error;
-    return known[lang].replace(/\{(\w+)\}/g, (_, k: string) => {
-      const v = e.params?.[k];
-      return Array.isArray(v) ? v.map((x) => (lang === 'ja' ? `「${x}」` : `"${x}"`)).join(lang === 'ja' ? '、' : ', ') : String(v ?? '');
-    });
-  } catch {
-    return error;
-  }
-}
+export const engineErrorText = (error: string | null, lang: Lang): string | null => (error ? sayEngineError(error, lang, engineErrors, optimizationWording) : null);
 
 /** Every decimal input of the settings: at most 7 digits after the point (SPEC §5, §9). */
 export function checkDecimals(s: Settings): void {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import { AppError } from '../../http/errors.js';
-import { engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
+import { decodeEngineError, engineErrorMessage, engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import { ident, sqlString } from '../../duck/index.js';
 import { M } from './messages.js';
@@ -65,7 +65,7 @@ export async function suggestDrift(d: TsDeps, auth: AuthContext, datasetId: stri
   );
   fs.rmSync(path.join(d.config.dataDir, 'jobs', done.id), { recursive: true, force: true });
   if (done.state !== 'succeeded') {
-    const coded = done.error?.startsWith('{"code"') ? (JSON.parse(done.error) as { code: string; params?: Record<string, unknown> }) : null;
+    const coded = decodeEngineError(done.error);
     if (coded && isEngineCode(coded.code)) throw new AppError(422, engineErrorMessage(coded), {}, field);
     throw new AppError(422, M.driftFailed, { reason: engineErrorText(done.error, lang) ?? done.state }, 'feature_variables');
   }
