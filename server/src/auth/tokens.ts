@@ -1,17 +1,23 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
+import { storedJson } from '../db/stored.js';
 
-export interface AccessClaims {
-  sub: string;
+/** An access token's claims as signAccess writes them; a token whose claims are not this shape is invalid. */
+export const AccessClaims = z.looseObject({
+  sub: z.string(),
   /** The sign-in session (refresh-token family) the token belongs to; refused once that session ends. */
-  sid: string;
-  org: string;
-  role: string;
-  email: string;
-  iat: number;
-  exp: number;
-}
+  sid: z.string(),
+  org: z.string(),
+  role: z.string(),
+  email: z.string(),
+  iat: z.number(),
+  exp: z.number(),
+});
+export type AccessClaims = z.output<typeof AccessClaims>;
+
+const TokenHeader = z.looseObject({ alg: z.string() });
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 
@@ -29,7 +35,7 @@ export function loadSecret(dataDir: string, configured?: string): Buffer {
   }
 }
 
-export function signAccess(secret: Buffer, claims: Omit<AccessClaims, 'iat' | 'exp'>, ttlS: number): string {
+export function signAccess(secret: Buffer, claims: Pick<AccessClaims, 'sub' | 'sid' | 'org' | 'role' | 'email'>, ttlS: number): string {
   const now = Math.floor(Date.now() / 1000);
   const head = b64(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
   const body = b64(JSON.stringify({ ...claims, iat: now, exp: now + ttlS }));
@@ -37,7 +43,7 @@ export function signAccess(secret: Buffer, claims: Omit<AccessClaims, 'iat' | 'e
   return `${head}.${body}.${sig}`;
 }
 
-/** Returns the claims of a well-signed, unexpired token, or null. */
+/** Returns the claims of a well-signed, unexpired token, or null (also when its header or claims are not the shape). */
 export function verifyAccess(secret: Buffer, token: string): AccessClaims | null {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
@@ -45,11 +51,12 @@ export function verifyAccess(secret: Buffer, token: string): AccessClaims | null
   const given = Buffer.from(parts[2], 'base64url');
   if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return null;
   try {
-    const head = JSON.parse(Buffer.from(parts[0], 'base64url').toString());
+    // a header or claims of another shape throw here: an invalid token, like a bad signature
+    const head = storedJson('token header', TokenHeader, Buffer.from(parts[0], 'base64url').toString());
     if (head.alg !== 'HS256') return null;
-    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString()) as AccessClaims;
-    if (typeof claims.exp !== 'number' || claims.exp <= Math.floor(Date.now() / 1000)) return null;
-    if (typeof claims.sid !== 'string' || !claims.sid) return null; // tokens from before sessions were named
+    const claims = storedJson('token claims', AccessClaims, Buffer.from(parts[1], 'base64url').toString());
+    if (claims.exp <= Math.floor(Date.now() / 1000)) return null;
+    if (!claims.sid) return null; // tokens from before sessions were named
     return claims;
   } catch {
     return null;
