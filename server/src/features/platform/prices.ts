@@ -1,13 +1,22 @@
 import fs from 'node:fs';
+import { z } from 'zod';
+import { storedJson } from '../../db/stored.js';
+
+const Infrastructure = z.object({ base: z.number(), cpu_core: z.number(), memory_gb: z.number(), gpu_gb: z.number(), auto_scaling: z.number(), per_million_requests: z.number() });
 
 /** The price list (MITATE_PLATFORM_PRICES: JSON text or a path to a JSON file; this default otherwise).
  * Amounts are integer minor units of `currency` per month; a yearly cycle pays 12 months less the discount. */
-export interface PriceList {
-  currency: string;
-  subscription: Record<string, number>; // per subscription type
-  infrastructure: { base: number; cpu_core: number; memory_gb: number; gpu_gb: number; auto_scaling: number; per_million_requests: number };
-  yearly_discount_percent: number;
-}
+const PriceList = z.object({
+  currency: z.string(),
+  subscription: z.record(z.string(), z.number()), // per subscription type
+  infrastructure: Infrastructure,
+  yearly_discount_percent: z.number(),
+});
+export type PriceList = z.output<typeof PriceList>;
+
+/** What MITATE_PLATFORM_PRICES gives: any of the list's fields and of its infrastructure prices (the rest are the
+ * default's). A text that is not JSON, or not this shape, stops the start-up (named). */
+const GivenPrices = z.looseObject({ ...PriceList.shape, infrastructure: z.looseObject(Infrastructure.shape).partial() }).partial();
 
 export const DEFAULT_PRICES: PriceList = {
   currency: 'JPY',
@@ -20,7 +29,7 @@ export function loadPrices(env: NodeJS.ProcessEnv): PriceList {
   const v = env.MITATE_PLATFORM_PRICES?.trim();
   if (!v) return DEFAULT_PRICES;
   const text = v.startsWith('{') ? v : fs.readFileSync(v, 'utf8');
-  const given = JSON.parse(text) as Partial<PriceList>;
+  const given = storedJson('platform price list (MITATE_PLATFORM_PRICES)', GivenPrices, text);
   return { ...DEFAULT_PRICES, ...given, infrastructure: { ...DEFAULT_PRICES.infrastructure, ...(given.infrastructure ?? {}) } };
 }
 
