@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import type { AccountService } from '../account/service.js';
 import { type BankAccount } from '../billing/settings.js';
@@ -7,7 +9,19 @@ import * as repo from './repo.js';
 import { adminReason, cleanBank, inForce, type AdminReason } from './rules.js';
 
 const now = () => new Date().toISOString();
-const parse = <T>(row: { value_json: string } | undefined): T | undefined => (row ? (JSON.parse(row.value_json) as T) : undefined);
+
+// Each stored setting's value_json, by key, as this service writes it (update, the first-account claim).
+const FirstAdmin = z.looseObject({ user_id: z.string() });
+const StoredBank = z.looseObject({
+  bank_name: z.string(),
+  bank_code: z.string(),
+  branch_name: z.string(),
+  branch_code: z.string(),
+  account_type: z.enum(['individual', 'organisation']),
+  account_number: z.string(),
+  account_holder: z.string(),
+});
+const Review = z.boolean();
 
 export interface SettingsChange {
   /** A bank account to store, or null to forget the stored one (the environment's is in force again). */
@@ -33,17 +47,23 @@ function checkBank(b: BankAccount): void {
 export function makeInstallationService({ db, config }: Pick<AppContext, 'db' | 'config'>, account: AccountService) {
   const envAdmins = () => config.platformAdmins;
 
+  /** The stored value of `key` read through its declaration, or undefined when none is stored. */
+  async function stored<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | undefined> {
+    const row = await repo.one(db, key);
+    return row ? storedJson(`installation setting ${key}`, schema, row.value_json) : undefined;
+  }
+
   /** The first account's id once claimed (claimed on first need: the oldest active account; of two claims, one wins). */
   async function firstAccountId(): Promise<string | null> {
     if (!config.firstAccountAdmin || envAdmins().length) return null;
-    let stored = parse<{ user_id: string }>(await repo.one(db, 'first_admin'));
-    if (!stored) {
+    let claimed = await stored('first_admin', FirstAdmin);
+    if (!claimed) {
       const first = await account.users.firstAccount();
       if (!first) return null;
       await repo.claim(db, { key: 'first_admin', value_json: JSON.stringify({ user_id: first.id }), updated_at: now(), updated_by: null });
-      stored = parse<{ user_id: string }>(await repo.one(db, 'first_admin'));
+      claimed = await stored('first_admin', FirstAdmin);
     }
-    return stored?.user_id ?? null;
+    return claimed?.user_id ?? null;
   }
 
   async function reasonOf(person: { userId: string; email: string }): Promise<AdminReason | null> {
@@ -52,11 +72,11 @@ export function makeInstallationService({ db, config }: Pick<AppContext, 'db' | 
   }
 
   async function bank() {
-    return inForce(parse<BankAccount>(await repo.one(db, 'bank_account')), config.billing.bank);
+    return inForce<BankAccount>(await stored('bank_account', StoredBank), config.billing.bank);
   }
 
   async function review() {
-    const r = inForce(parse<boolean>(await repo.one(db, 'platform_review')), config.platformReview);
+    const r = inForce(await stored('platform_review', Review), config.platformReview);
     return { value: r.value !== false, source: r.source };
   }
 
