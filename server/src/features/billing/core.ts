@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
+import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import { type Clock, clockOf } from './clock.js';
 import type { BillingInvoiceTable } from './db.js';
@@ -10,9 +12,13 @@ import type { HostedProjects } from './hosted.js';
 import { M } from './messages.js';
 import * as repo from './repo.js';
 import { type BankAccount, type BillingSettings } from './settings.js';
-import { type Tx, type Line, ledgerId } from './terms.js';
+import { InvoiceLine } from './schemas.js';
+import { type Tx, ledgerId } from './terms.js';
 import '../account/db.js';
 import './db.js';
+
+/** An invoice's lines_json: the lines invoicing wrote, read with the answer's own line declaration. */
+const InvoiceLines = z.array(InvoiceLine);
 
 /** What every part of billing shares: the database, the clock, the settings, the ledger, invoices read and cleared. */
 export function makeBillingCore(ctx: AppContext, opts: BillingOptions) {
@@ -65,7 +71,7 @@ export function makeBillingCore(ctx: AppContext, opts: BillingOptions) {
       payment_method: r.payment_method,
       reported_at: r.reported_at,
       overdue: !!r.overdue_at && r.state !== 'cleared',
-      lines: JSON.parse(r.lines_json) as Line[],
+      lines: storedJson('invoice lines', InvoiceLines, r.lines_json),
     };
   }
 

@@ -1,8 +1,20 @@
 import crypto from 'node:crypto';
+import { z } from 'zod';
+import { storedJson } from '../../db/stored.js';
 import type { BillingInvoiceTable } from './db.js';
 import type { BillingCore } from './core.js';
 import * as repo from './repo.js';
 import { type Line, day, dayStartHour, periodStart, dayBefore, dayAfter, type BilledProject, BILLABLE } from './terms.js';
+
+/** The few fields of a hosted API's settings (the platform area's settings_json) that billing reads; a field an
+ * older draft may lack is optional, and the platform area declares the rest. */
+const BilledSettings = z.looseObject({
+  subscription_type: z.string().optional(),
+  billing_cycle: z.string().optional(),
+  expected_requests_per_month: z.number().nullable().optional(),
+});
+type BilledSettings = z.output<typeof BilledSettings>;
+const billedSettings = (p: BilledProject): BilledSettings => storedJson('hosted API settings', BilledSettings, p.settings_json);
 
 /** Invoices of each billing period of every billable project: billed in advance, usage metered. */
 export function makeInvoicing(core: BillingCore) {
@@ -15,8 +27,7 @@ export function makeInvoicing(core: BillingCore) {
 
   /** The invoice of one period: billed in advance (subscription and base infrastructure of this period) plus the
    * metered usage of the period before (requests beyond the plan, compute hours). */
-  async function linesFor(p: BilledProject, from: string, to: string, prev: { from: string; to: string } | null): Promise<Line[]> {
-    const s = JSON.parse(p.settings_json) as { subscription_type?: string; billing_cycle?: string; expected_requests_per_month?: number };
+  async function linesFor(p: BilledProject, s: BilledSettings, from: string, to: string, prev: { from: string; to: string } | null): Promise<Line[]> {
     const months = s.billing_cycle === 'yearly' ? 12 : 1;
     const lines: Line[] = [
       { item: 'subscription', quantity: 1, unit_price: Number(p.subscription_price), amount: Number(p.subscription_price), period_from: from, period_to: to },
@@ -37,7 +48,8 @@ export function makeInvoicing(core: BillingCore) {
   }
 
   async function generateFor(p: BilledProject): Promise<number> {
-    const cycle = (JSON.parse(p.settings_json) as { billing_cycle?: string }).billing_cycle === 'yearly' ? 'yearly' : 'monthly';
+    const plan = billedSettings(p);
+    const cycle = plan.billing_cycle === 'yearly' ? 'yearly' : 'monthly';
     const anchor = day(new Date(p.reviewed_at ?? p.created_at), settings.utcOffsetMin);
     const today = day(clock.now(), settings.utcOffsetMin);
     let created = 0;
@@ -48,7 +60,7 @@ export function makeInvoicing(core: BillingCore) {
       const exists = await repo.periodInvoice(db, p.id, from);
       if (exists) continue;
       const prev = k > 0 ? { from: periodStart(anchor, cycle, k - 1), to: dayBefore(from) } : null;
-      const lines = await linesFor(p, from, to, prev);
+      const lines = await linesFor(p, plan, from, to, prev);
       const subscription_fee = lines.filter((l) => l.item === 'subscription').reduce((a, l) => a + l.amount, 0);
       const infrastructure_fee = lines.filter((l) => l.item !== 'subscription').reduce((a, l) => a + l.amount, 0);
       const amount = subscription_fee + infrastructure_fee;
@@ -61,7 +73,7 @@ export function makeInvoicing(core: BillingCore) {
         project_id: p.id,
         project_name: p.name,
         billing_cycle: cycle,
-        subscription_type: (JSON.parse(p.settings_json) as { subscription_type?: string }).subscription_type ?? 'free',
+        subscription_type: plan.subscription_type ?? 'free',
         currency: prices.currency,
         bill_from: from,
         bill_to: to,
