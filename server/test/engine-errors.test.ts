@@ -70,7 +70,7 @@ describe.each(DATABASES)('a failed engine job on %s', (kind) => {
 describe('an area\'s wording of engine errors', () => {
   const coded = (code: string, params: Record<string, unknown>, message = 'English message') => JSON.stringify({ code, params, message });
 
-  it('optimization: a list as quoted names, numbers as they are, only its own codes', () => {
+  it('optimization: a list as quoted names, numbers as they are, other codes from the engine catalogue', () => {
     const infeasible = coded('optimization.infeasible', { constraints: ['budget', 'mix'] });
     expect(engineErrorText(infeasible, 'en', engineErrors, optimizationWording)).toBe('No condition satisfies these constraints within the feature ranges: "budget", "mix".');
     expect(engineErrorText(infeasible, 'ja', engineErrors, optimizationWording)).toBe('変数の範囲内でこれらの制約をすべて満たす条件はありません: 「budget」、「mix」。');
@@ -78,8 +78,9 @@ describe('an area\'s wording of engine errors', () => {
     const outside = coded('optimization.range_outside_data', { feature: 'cement', lower: 1000, upper: 2500.5 });
     expect(optimizationText(outside, 'en')).toBe('The range of "cement" lies outside the training data (1000 to 2500.5).');
     expect(optimizationText(coded('optimization.model_missing', { model: null }), 'ja')).toBe('モデル「」の学習済みファイルがありません。削除された可能性があります。');
-    // a code of another area is said by the engine's English message, as the page always said it
-    expect(optimizationText(coded('step_constant', { column: 'k' }, 'the column "k" is constant'), 'ja')).toBe('the column "k" is constant');
+    // a code of the engine's catalogue outside the area's is said in the reader's language too
+    expect(optimizationText(coded('step_constant', { column: 'k' }, 'the column "k" is constant'), 'ja')).toBe('列「k」はほぼ一定値のため、スケーリングできません');
+    expect(optimizationText(coded('not_a_code', {}, 'the engine said so'), 'ja')).toBe('the engine said so');
     expect(optimizationText('Traceback: boom', 'ja')).toBe('Traceback: boom');
     expect(optimizationText('', 'ja')).toBeNull();
   });
@@ -101,9 +102,11 @@ describe('an area\'s wording of engine errors', () => {
     const outside = coded('run_outside', { row: 3, constraints: 'x', reasons });
     expect(designText(outside, 'en')).toBe('Runs file: row 3 cannot be used ("x" is outside 0 to 1; "k" is not one of a, b; breaks x + y <= 1).');
     expect(designText(outside, 'ja')).toBe('実験ファイルの3行目は使えません（「x」が0〜1の範囲外です、「k」がa, bのいずれでもありません、制約 x + y <= 1 を満たしていません）。');
-    // a missing parameter stays as written; a code the area does not know is said by its English message
+    // a missing parameter stays as written; an engine code outside the area's catalogue is said in the reader's
+    // language, one no catalogue knows by its English message
     expect(designText(coded('term_unknown', { term: 'q' }), 'en')).toBe('The model term "q" uses "{variable}", which is not a variable.');
-    expect(designText(coded('optimization.no_model', {}), 'ja')).toBe('English message');
+    expect(designText(coded('optimization.no_model', {}), 'ja')).toBe('学習済みモデルを1つ以上選択してください。');
+    expect(designText(coded('not_a_code', {}), 'ja')).toBe('English message');
     expect(isInputError(file)).toBe(true);
     expect(isInputError('ValueError: boom')).toBe(false);
     expect(isInputError(null)).toBe(false);

@@ -45,8 +45,6 @@ export function decodeEngineError(text: string | null | undefined): EngineErrorJ
 
 /** How an area words its coded errors beyond its catalogue; every field optional (default: as the engine says them). */
 export interface Wording {
-  /** The area's catalogue alone, not the engine's: a code outside it is said by its English message. */
-  alone?: boolean;
   /** The parameters as the area names them (e.g. a file code by its name), before they are put into the text. */
   params?: (params: Record<string, unknown>, lang: Lang) => Record<string, unknown>;
   /** A parameter's text; undefined keeps "{name}" as written. Default: a nested error rendered, integers grouped
@@ -69,15 +67,14 @@ function defaultParam(v: unknown, lang: Lang, w: Words): string | undefined {
 const entry = (table: Record<string, LocalText> | undefined, code: string) => (table && Object.hasOwn(table, code) ? table[code] : undefined);
 
 function render(e: EngineErrorJson, lang: Lang, w: Words = {}): string {
-  const known = entry(w.extra, e.code) ?? (w.alone ? undefined : entry(catalogue, e.code));
+  const known = entry(w.extra, e.code) ?? entry(catalogue, e.code);
   if (!known) return e.message ?? e.code;
   const params = w.params ? w.params(e.params ?? {}, lang) : (e.params ?? {});
   return known[lang].replace(/\{(\w+)\}/g, (whole, k: string) => (w.param ? w.param(params[k], lang) : defaultParam(params[k], lang, w)) ?? whole);
 }
 
 /** A job's or model's error text for the reader: an encoded engine error in `lang`, anything else as it is.
- * `extra`: an area's own catalogue, looked up before the engine's (statistical analysis), or instead of it with
- * `wording.alone` (optimization, optimal design); `wording`: how the area says the parameters. */
+ * `extra`: an area's own catalogue, looked up before the engine's; `wording`: how the area says the parameters. */
 export function engineErrorText(error: string | null | undefined, lang: Lang, extra?: Record<string, LocalText>, wording: Wording = {}): string | null {
   if (error === null || error === undefined) return null;
   const e = decodeEngineError(error);

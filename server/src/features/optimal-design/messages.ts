@@ -78,10 +78,9 @@ export function fill(text: string, params: Record<string, unknown>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (params[k] === undefined ? m : String(params[k])));
 }
 
-/** How the design area words the engine's errors: its own catalogue alone (errors), parameters by localParams, each
+/** How the design area words the engine's errors (its own catalogue, errors, first): parameters by localParams, each
  * value as it is (a missing one left as "{name}"). */
 export const designWording: Wording = {
-  alone: true,
   params: localParams,
   param: (v) => (v === undefined ? undefined : String(v)),
 };

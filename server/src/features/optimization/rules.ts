@@ -41,10 +41,9 @@ export const now = () => new Date().toISOString();
 export const runState = (job?: JobView): RunState =>
   !job ? 'failed' : job.state === 'succeeded' ? 'done' : job.state === 'failed' || job.state === 'cancelled' ? 'failed' : job.state === 'running' ? 'running' : 'queued';
 
-/** How optimization words the engine's errors: its own codes alone (engineErrors), a list as quoted names
+/** How optimization words the engine's errors (its own codes in engineErrors first): a list as quoted names
  * ("a", "b" / 「a」、「b」), any other value as it is (a missing one as nothing). */
 export const optimizationWording: Wording = {
-  alone: true,
   param: (v, lang) => (Array.isArray(v) ? v.map((x) => (lang === 'ja' ? `「${x}」` : `"${x}"`)).join(lang === 'ja' ? '、' : ', ') : String(v ?? '')),
 };
 
