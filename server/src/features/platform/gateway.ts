@@ -5,16 +5,19 @@ import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { sha256 } from '../../auth/tokens.js';
 import type { AppContext } from '../../context.js';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import { securityHeaders } from '../../http/security-headers.js';
 import { engineErrorMessage } from '../../i18n/engine-errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import { lockCheck } from '../billing/gate.js';
 import type { PlatformCredentialTable, PlatformProjectTable } from './db.js';
+import { hostedManifest } from './manifest.js';
 import { M } from './messages.js';
 import { agrees, PlanEvaluator } from './plan.js';
 import { platformRepo } from './repo.js';
 import { serveReplies } from './schemas.js';
+import { settingsVersion } from './settings.js';
 import { sameHash } from './service.js';
 import { type ServeInput, type ServeResult, ServingPool } from './serving.js';
 import { clip, numericColumns, readNumbers } from './inputs.js';
@@ -178,7 +181,7 @@ function numericReader() {
     if (!cols) {
       cols = await fs
         .readFile(path.join(model.dir, 'manifest.json'), 'utf8')
-        .then((t) => numericColumns(JSON.parse(t)))
+        .then((t) => numericColumns(storedJson('hosted model manifest', hostedManifest, t)))
         .catch(() => []); // no manifest: the serving process decides, as before
       if (numerics.size >= 1024) numerics.clear();
       numerics.set(model.key, cols);
@@ -265,7 +268,7 @@ export function makeGateway(
       return null;
     }
     const credentials = await platformRepo.liveCredentials(ctx.db, project.id);
-    const version = String((JSON.parse(project.settings_json) as { version?: string }).version ?? '');
+    const version = settingsVersion(project);
     const head = `{"detail":{"response":{"model":${JSON.stringify(project.model_key)},"version":${JSON.stringify(version)},`;
     const model = { key: `${project.id}:${project.model_dir}`, dir: ctx.storage.pathOf(project.model_dir) };
     const r = { project, credentials, version, at: Date.now(), head, path: `/serve/${project.key}/predict`, model, numeric: await numericOf(model), known: new Map() };

@@ -15,9 +15,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import { engineErrorMessage } from '../../i18n/engine-errors.js';
-import { IMAGE_TYPES } from '../images/schemas.js';
+import { IMAGE_TYPES, imageReport } from '../images/schemas.js';
 import type { RunService } from '../training/runs.js';
 import type { TrainingModelTable } from '../training/db.js';
 import type { PlatformProjectTable } from './db.js';
@@ -34,7 +35,8 @@ export const IMAGE_MODEL_FILE = 'model.pt';
 const NOTE_FILE = 'image.json';
 /** The scores the drift check compares served scores with (drift/service.ts): an OK/NG model's validation OK images',
  * a classification model's validation images' (its score is the top class probability). */
-export const DRIFT_REFERENCE_FILE = 'drift_reference.json';
+const DRIFT_REFERENCE_FILE = 'drift_reference.json';
+const driftReference = z.looseObject({ ok_scores: z.array(z.number()) });
 
 export const isImageModel = (projectType: string) => (IMAGE_TYPES as readonly string[]).includes(projectType);
 
@@ -126,13 +128,23 @@ export const imageServingView = z
   .meta({ id: 'HostedImageModel' });
 export type ImageServingView = z.infer<typeof imageServingView>;
 
-type Note = { run_key: string | null; algorithm: string; kind: (typeof IMAGE_TYPES)[number]; classes: string[]; image_size: number; threshold: number | null };
+/** The note of a hosted image API (NOTE_FILE), as copyImageModel writes it. */
+const note = z.looseObject({ run_key: z.string().nullable(), algorithm: z.string(), kind: z.enum(IMAGE_TYPES), classes: z.array(z.string()), image_size: z.number(), threshold: z.number().nullable() });
+type Note = z.output<typeof note>;
+
+/** What publishing reads of a trained image model's report.json (the images area's declaration; each key optional,
+ * as the copy has done without it). */
+const publishedReport = z.looseObject(imageReport.pick({ algorithm: true, classes: true, image_size: true, threshold: true, scores: true }).partial().shape);
+
+/** The threshold an image model's summary_json holds: the one saved by update/threshold (images/threshold.ts), or
+ * training's (images/events.ts); other keys are the image area's. */
+const savedThreshold = z.looseObject({ threshold: z.number().nullable().optional() });
 
 /** The threshold in force on a trained image model: the one saved on it (update/threshold), else training's. */
 export function thresholdOf(m: Pick<TrainingModelTable, 'summary_json'>, report: { threshold?: number | null }): number | null {
-  let saved: { threshold?: unknown } = {};
+  let saved: { threshold?: number | null } = {};
   try {
-    saved = JSON.parse(m.summary_json ?? '{}') ?? {};
+    if (m.summary_json) saved = storedJson('image model summary', savedThreshold, m.summary_json);
   } catch {
     /* no summary: training's */
   }
@@ -145,9 +157,9 @@ export function thresholdOf(m: Pick<TrainingModelTable, 'summary_json'>, report:
  */
 export function copyImageModel(dir: string, model: TrainingModelTable, projectType: string, tmp: string): void {
   if (!fs.existsSync(path.join(dir, IMAGE_MODEL_FILE))) throw new AppError(409, M.modelFilesMissing);
-  let report: { algorithm?: string; classes?: string[]; image_size?: number; threshold?: number | null; scores?: { split?: string; label?: string; score?: number }[] } = {};
+  let report: z.output<typeof publishedReport>;
   try {
-    report = JSON.parse(fs.readFileSync(path.join(dir, 'report.json'), 'utf8'));
+    report = storedJson('image model report', publishedReport, fs.readFileSync(path.join(dir, 'report.json'), 'utf8'));
   } catch {
     throw new AppError(409, M.modelFilesMissing);
   }
@@ -167,9 +179,19 @@ export function copyImageModel(dir: string, model: TrainingModelTable, projectTy
 
 function readNote(dir: string): Note | null {
   try {
-    return JSON.parse(fs.readFileSync(path.join(dir, NOTE_FILE), 'utf8')) as Note;
+    return storedJson('hosted image model note', note, fs.readFileSync(path.join(dir, NOTE_FILE), 'utf8'));
   } catch {
     return null;
+  }
+}
+
+/** The validation scores a hosted image model's drift check compares served scores with; null when its folder keeps none. */
+export function driftReferenceOf(dir: string): number[] | null {
+  try {
+    const ref = storedJson('drift reference', driftReference, fs.readFileSync(path.join(dir, DRIFT_REFERENCE_FILE), 'utf8'));
+    return ref.ok_scores.length ? ref.ok_scores : null;
+  } catch {
+    return null; // no reference file
   }
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import type { Users } from '../account/users.js';
@@ -15,10 +16,12 @@ import type { PlatformProjectTable, PlatformStatus } from './db.js';
 import { imageServingOf, isImageModel } from './image-serving.js';
 import { createCredential, type CredentialDeps, credentials, credentialView, revokeCredential } from './credentials.js';
 import { createDraft } from './drafts.js';
+import { hostedManifest } from './manifest.js';
 import { M, STATUS_WORDS } from './messages.js';
 import { platformRepo as repo } from './repo.js';
 import { quote } from './prices.js';
 import type { Settings } from './schemas.js';
+import { platformSettings } from './settings.js';
 import type { QuoteInput } from './prices.js';
 import { statsOf } from './stats.js';
 import { describeTsProject } from './timeseries-serving.js';
@@ -53,7 +56,7 @@ export function sameHash(a: string, b: string): boolean {
 /** The features a hosted model's rows need and the outputs it answers, from its copied manifest. */
 function manifestOf(storage: AppContext['storage'], p: PlatformProjectTable): { features: string[]; outputs: string[] } {
   try {
-    const m = JSON.parse(fs.readFileSync(path.join(storage.pathOf(p.model_dir), 'manifest.json'), 'utf8'));
+    const m = storedJson('hosted model manifest', hostedManifest, fs.readFileSync(path.join(storage.pathOf(p.model_dir), 'manifest.json'), 'utf8'));
     // a time-series detector's rows need its time column too (first, as its interface lists it)
     return { features: [...(m.time_column ? [m.time_column] : []), ...(m.features ?? [])], outputs: m.outputs ?? [] };
   } catch {
@@ -91,7 +94,7 @@ export function makePlatformService(ctx: AppContext, { training, timeSeries, ins
       actions: (Object.keys(TRANSITIONS) as Action[]).filter((a) => TRANSITIONS[a].from.includes(p.status)),
       reason: p.reason,
       model: { project_id: p.model_project_id, project_name: p.model_project_name, model_key: p.model_key, type: p.model_type },
-      settings: JSON.parse(p.settings_json) as Settings,
+      settings: platformSettings(p),
       currency: prices.currency,
       subscription_price: Number(p.subscription_price),
       infrastructure_price: Number(p.infrastructure_price),
@@ -155,7 +158,7 @@ export function makePlatformService(ctx: AppContext, { training, timeSeries, ins
       const p = await get(auth, id);
       if (p.status !== 'draft' && p.status !== 'rejected') throw new AppError(409, M.notEditable);
       const { name, ...rest } = body;
-      const settings = { ...(JSON.parse(p.settings_json) as Settings), ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) } as Settings;
+      const settings = { ...platformSettings(p), ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)) };
       const q = priced(settings);
       await repo.update(db, auth.orgId, id, { name: name ?? p.name, settings_json: JSON.stringify(settings), subscription_price: q.subscription_price, infrastructure_price: q.infrastructure_price, updated_at: now() });
       return view(await get(auth, id));

@@ -6,15 +6,7 @@
  * server tests check both agree.
  */
 
-export interface TsManifest {
-  project_type?: string;
-  algorithm?: string;
-  features?: string[];
-  time_column?: string;
-  time_features?: { lags?: number[]; windows?: (number | string)[]; drift_signals?: string[]; drift_rows?: number | null; resample?: string | null };
-  hyperparameters?: Record<string, unknown>;
-  threshold?: number;
-}
+import type { HostedManifest } from './manifest.js';
 
 export interface TsShape {
   warmup_rows: number;
@@ -37,7 +29,7 @@ export function spanMs(w: string): number {
 
 /** The rows a score reads back: the warm-up of the lags, row windows and drifting signals' changes, plus the rows
  * the detector reads (a sequence window and its persistence, or the k-of-n alarm rule of the last n rows). */
-export function tsShape(m: TsManifest): TsShape {
+export function tsShape(m: HostedManifest): TsShape {
   const tf = m.time_features ?? {};
   const windows = tf.windows ?? [];
   const drift = tf.drift_signals?.length ? int(tf.drift_rows, 0) : 0;
@@ -102,7 +94,7 @@ function exampleRows(d: { time_column: string; time_type: string | null; signals
 }
 
 export function describeTs(
-  m: TsManifest,
+  m: HostedManifest,
   opts: { timeIsDatetime: boolean | null; savedThreshold: number | null; limits: StreamLimits },
 ): TsDescription {
   const shape = tsShape(m);

@@ -1,13 +1,16 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import type { PlatformProjectTable } from './db.js';
 import { readNumbers } from './inputs.js';
+import { hostedManifest } from './manifest.js';
 import { M } from './messages.js';
 import type { ServeInput, ServeResult, ServingPool } from './serving.js';
-import { describeTs, type StreamLimits, tsOpenApi, type TsManifest } from './timeseries-describe.js';
+import { settingsVersion } from './settings.js';
+import { describeTs, type StreamLimits, tsOpenApi } from './timeseries-describe.js';
 
 /**
  * POST /serve/{key}/predict for a time-series detector (the gateway hands such projects here after its key, status,
@@ -180,8 +183,8 @@ export async function describeTsProject(
   deps: { dir: string; endpoint: string; timeIsDatetime: boolean | null; savedThreshold: number | null; limits: StreamLimits },
 ) {
   if (!isTsModel(p.model_type)) throw new AppError(404, TM.notTimeSeries);
-  const manifest = JSON.parse(await fs.readFile(path.join(deps.dir, 'manifest.json'), 'utf8')) as TsManifest;
+  const manifest = storedJson('hosted model manifest', hostedManifest, await fs.readFile(path.join(deps.dir, 'manifest.json'), 'utf8'));
   const d = describeTs(manifest, { timeIsDatetime: deps.timeIsDatetime, savedThreshold: deps.savedThreshold, limits: deps.limits });
-  const version = String((JSON.parse(p.settings_json) as { version?: string }).version ?? '');
+  const version = settingsVersion(p);
   return { ...d, openapi: JSON.stringify(tsOpenApi(d, { name: p.name, version, endpoint: deps.endpoint, key: p.key })) };
 }

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import { queryRows } from '../../duck/index.js';
@@ -12,14 +14,17 @@ import type { RunService } from '../training/runs.js';
 import type { TrainingService } from '../training/service.js';
 import { M } from './messages.js';
 import type { TsModelMetrics, TsParams } from './schemas.js';
-import { WINDOW_STATS } from './schemas.js';
+import { tsModelMetrics, WINDOW_STATS } from './schemas.js';
 import type { Scores } from './scores.js';
 import { readSeriesFile } from './series-file.js';
 import { bestDetector, detectorName, isTsType, modeOf } from './detectors.js';
-import { type TsConfig } from './settings.js';
+import { type TsConfig, tsConfigOf } from './settings.js';
 import { thresholdRepo } from './repo.js';
 
 const MAX_CACHED = 6;
+/** The trained threshold in a model's metrics_json (its `model` event's figures, training/runs.ts: {} when the event
+ * had none); the other figures are read by the training area. */
+const storedThreshold = z.looseObject(tsModelMetrics.pick({ threshold: true }).partial().shape);
 
 /** What the service's modules share: the app's database, DuckDB, storage and jobs, the areas used, the project
  * reads and the scores kept by this app instance. */
@@ -41,14 +46,14 @@ export function makeTsBase(ctx: AppContext, { datasets, training, runs }: { data
   }
 
   const trainedThreshold = (m: TrainingModelTable): number | null => {
-    const v = m.metrics_json ? (JSON.parse(m.metrics_json) as { threshold?: number }).threshold : undefined;
+    const v = m.metrics_json ? storedJson('time-series model metrics', storedThreshold, m.metrics_json).threshold : undefined;
     return typeof v === 'number' ? v : null;
   };
 
   /** The project with its models; `lang` is the language of the detectors' names. */
   async function view(auth: AuthContext, p: TrainingProjectTable, lang: Lang = 'en') {
     const base = await training.view(auth, p);
-    const cfg = JSON.parse(p.config_json) as TsConfig;
+    const cfg = tsConfigOf(p);
     const saved = await savedThresholds(auth.orgId, p.id);
     const rows = await training.modelsOf(auth.orgId, p.id);
     const models = base.models.map((m) => {
@@ -79,7 +84,7 @@ export function makeTsBase(ctx: AppContext, { datasets, training, runs }: { data
     const m = await training.getModel(auth, p.id, key);
     const dir = training.runDir(m);
     if (m.state !== 'done' || !dir) throw new AppError(409, TM.modelNotTrained, { model: m.model_key });
-    return { p, m, dir, cfg: JSON.parse(p.config_json) as TsConfig };
+    return { p, m, dir, cfg: tsConfigOf(p) };
   }
 
   async function loadScores(dir: string, cfg: TsConfig): Promise<Scores> {

@@ -9,7 +9,7 @@ import { WINDOW_STATS } from './schemas.js';
 import { thresholdForFar, thresholdStats } from './scores.js';
 import { tsadTrainJob } from './jobs.js';
 import { modeOf } from './detectors.js';
-import { type TsConfig } from './settings.js';
+import { tsConfigOf } from './settings.js';
 import type { TsDeps } from './base.js';
 import { validate } from './validate.js';
 import { thresholdRepo } from './repo.js';
@@ -41,7 +41,7 @@ export async function train(d: TsDeps, auth: AuthContext, id: string, modelKeys?
   const p = await getProject(auth, id);
   if (await runs.activeJob(auth, p)) return view(auth, p, lang);
   const dataset = await datasets.getRow(auth, p.dataset_id);
-  const cfg = JSON.parse(p.config_json) as TsConfig;
+  const cfg = tsConfigOf(p);
   let models = await training.modelsOf(auth.orgId, id);
   if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
   if (!models.length) throw new AppError(422, TM.noModels, {}, 'model_keys');

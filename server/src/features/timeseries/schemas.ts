@@ -10,7 +10,6 @@ export type TsType = (typeof TS_TYPES)[number];
 
 /** The statistics of a rolling window (engine timeseries/features.py STATS, in that order). */
 export const WINDOW_STATS = ['mean', 'std', 'min', 'max'] as const;
-export type WindowStat = (typeof WINDOW_STATS)[number];
 const windowItem = z.union([z.number().int().min(2).max(100000), z.string().trim().min(1).max(16)]);
 
 export const normalPeriod = z.discriminatedUnion('mode', [

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import { ident, sqlString } from '../../duck/index.js';
 import { M as TM } from '../training/messages.js';
-import type { TsReport } from './schemas.js';
+import { tsReport } from './schemas.js';
 import { reportAt } from './in-force.js';
 import { downsample, evaluatedRows, SPLIT_CODES } from './scores.js';
 import { modeOf } from './detectors.js';
@@ -20,7 +21,7 @@ export async function report(d: TsDeps, auth: AuthContext, projectId: string, ke
   const file = path.join(dir, 'report.json');
   if (!fs.existsSync(file)) throw new AppError(404, TM.reportMissing);
   const v = await view(auth, p, lang);
-  let report = JSON.parse(await fs.promises.readFile(file, 'utf8')) as TsReport;
+  let report = storedJson('time-series report', tsReport, await fs.promises.readFile(file, 'utf8'));
   // every figure at the threshold in force (saved, else trained), not only training's (issue 33)
   const inForce = (await savedThresholds(auth.orgId, p.id)).get(m.model_key) ?? trainedThreshold(m);
   if (inForce !== null && Number.isFinite(inForce)) report = reportAt(report, await loadScores(dir, cfg), inForce, cfg.features, modeOf(p.project_type) === 'supervised');

@@ -1,8 +1,11 @@
 import crypto from 'node:crypto';
+import { z } from 'zod';
 import type { Db } from '../../../db/index.js';
+import { storedJson } from '../../../db/stored.js';
 import { platformRepo } from '../repo.js';
 import type { PlatformDriftCheckTable } from './db.js';
 import './db.js';
+import { driftSettings } from './schemas.js';
 
 export interface SampledRow {
   orgId: string;
@@ -10,6 +13,14 @@ export interface SampledRow {
   at: number; // ms
   row: unknown;
 }
+
+/** A sampled row as insertSamples wrote it: a row of an answered request as it was sent (or read from its CSV), or an
+ * image model's served {score}; handed to the engine as it is. */
+const sampledRow = z.json();
+
+/** A project's saved drift settings (saveSettings writes settingsOf's output; rows saved before auto_minutes lack it).
+ * Numbers, their ranges unchecked: settingsOf drops a saved value that no longer validates. */
+const savedSettings = z.looseObject(Object.fromEntries(Object.keys(driftSettings.shape).map((k) => [k, z.number().optional()])) as Record<keyof typeof driftSettings.shape, z.ZodOptional<z.ZodNumber>>);
 
 /** The drift tables' one place for SQL (samples, checks, settings); the projects are read through platformRepo. */
 export class DriftRepo {
@@ -51,7 +62,7 @@ export class DriftRepo {
       .orderBy('at', 'desc')
       .limit(limit)
       .execute();
-    return rows.reverse().map((r) => ({ at: r.at, row: JSON.parse(r.row_json) as unknown }));
+    return rows.reverse().map((r) => ({ at: r.at, row: storedJson('drift sample row', sampledRow, r.row_json) }));
   }
 
   async countSamples(orgId: string, projectId: string, since?: string): Promise<number> {
@@ -62,7 +73,7 @@ export class DriftRepo {
 
   async settings(orgId: string, projectId: string): Promise<unknown> {
     const r = await this.db.selectFrom('platform_drift_settings').select('settings_json').where('organisation_id', '=', orgId).where('project_id', '=', projectId).executeTakeFirst();
-    return r ? (JSON.parse(r.settings_json) as unknown) : {};
+    return r ? storedJson('drift settings', savedSettings, r.settings_json) : {};
   }
 
   async saveSettings(orgId: string, projectId: string, settings: object): Promise<void> {

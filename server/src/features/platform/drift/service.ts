@@ -11,7 +11,7 @@ import type { DatasetService } from '../../datasets/service.js';
 import { IMAGE_TYPES } from '../../images/schemas.js';
 import type { TrainingService } from '../../training/service.js';
 import type { PlatformProjectTable } from '../db.js';
-import { DRIFT_REFERENCE_FILE } from '../image-serving.js';
+import { driftReferenceOf } from '../image-serving.js';
 import type { PlatformService } from '../service.js';
 import type { PlatformDriftCheckTable } from './db.js';
 import { D } from './messages.js';
@@ -77,16 +77,12 @@ function checkView(c: PlatformDriftCheckTable, s: DriftSettings, lang: Lang): Dr
 
 /**
  * The reference the served inputs are compared with: the training dataset's Parquet file, or for image models
- * the validation scores the hosted folder keeps (DRIFT_REFERENCE_FILE, written when an image model is published).
+ * the validation scores the hosted folder keeps (image-serving.ts driftReferenceOf, written when an image model is published).
  */
 async function reference(ctx: AppContext, deps: DriftDeps, auth: AuthContext, p: PlatformProjectTable): Promise<{ parquet: string } | { ok_scores: number[] }> {
   if (isImage(p.model_type)) {
-    try {
-      const ref = JSON.parse(fs.readFileSync(path.join(ctx.storage.pathOf(p.model_dir), DRIFT_REFERENCE_FILE), 'utf8')) as { ok_scores?: number[] };
-      if (ref.ok_scores?.length) return { ok_scores: ref.ok_scores };
-    } catch {
-      // no reference file
-    }
+    const okScores = driftReferenceOf(ctx.storage.pathOf(p.model_dir));
+    if (okScores) return { ok_scores: okScores };
     throw new AppError(409, D.noOkScores);
   }
   try {
