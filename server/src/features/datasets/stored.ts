@@ -10,8 +10,8 @@ import { ColumnType } from './responses.js';
 export const SchemaColumn = z.looseObject({ name: z.string(), type: ColumnType, dtype: z.string() });
 export type SchemaColumn = z.output<typeof SchemaColumn>;
 
-/** A column's smallest or largest value: a number, a text's string (dates, times), null for booleans, other
- * types or a column with no value. */
+/** A column's smallest or largest value: a number, else its text (strings, dates, times); null for booleans, other
+ * types, non-finite figures or a column with no value. */
 const bound = z.union([z.number(), z.string()]).nullable();
 
 /** stats_json: each column's figures (column-stats.ts parquetStats); mean and std are null unless numeric. */
