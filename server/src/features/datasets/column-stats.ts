@@ -1,23 +1,11 @@
 import { type DuckConnection, ident, jsonNumber, sqlString } from '../../duck/index.js';
+import type { ColumnInfo } from './stored.js';
 
 /** A dataset's columns: their types and figures, computed from its Parquet file (footer first, then batched scans). */
 
-export type ColumnType = 'integer' | 'float' | 'string' | 'boolean' | 'datetime' | 'date' | 'other';
-
-export interface ColumnInfo {
-  name: string;
-  type: ColumnType;
-  dtype: string;
-  count: number;
-  missing: number;
-  unique: number;
-  /** Whether `unique` was counted exactly (tables up to MITATE_EXACT_UNIQUE_ROWS rows) or estimated (HyperLogLog). */
-  unique_exact: boolean;
-  min: number | string | null;
-  max: number | string | null;
-  mean: number | null;
-  std: number | null;
-}
+// A column's type and figures are declared once, as stats_json stores them (stored.ts).
+export type { ColumnInfo };
+export type ColumnType = ColumnInfo['type'];
 
 export interface IngestResult {
   rowCount: number;

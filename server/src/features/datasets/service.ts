@@ -10,7 +10,8 @@ import type { Lang } from '../../i18n/messages.js';
 import { sniffCsv, SniffError, MAX_HEADER_BYTES, type Sniffed } from './csv-sniff.js';
 import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { ingestCsv } from './ingest.js';
-import { type ColumnInfo, type IngestResult } from './column-stats.js';
+import { type IngestResult } from './column-stats.js';
+import { datasetSchema, datasetStats } from './stored.js';
 import { datasetRepo } from './repo.js';
 import { sketchDirOf } from './sketch.js';
 import type { SketchChange, SketchStore } from './sketch-store.js';
@@ -242,7 +243,7 @@ export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: Sk
 
     async get(auth: AuthContext, id: string, minSchema: boolean) {
       const row = await getRow(auth, id);
-      const columns = JSON.parse(minSchema ? row.schema_json : row.stats_json) as ColumnInfo[];
+      const columns = minSchema ? datasetSchema(row) : datasetStats(row);
       return { ...toView(row, await statisticsStateOf(ctx.jobs, auth.orgId, row)), columns };
     },
 
@@ -271,7 +272,7 @@ export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: Sk
     async preview(auth: AuthContext, id: string, page: number, pageSize: number) {
       const row = await getRow(auth, id);
       if (path.extname(row.file_name).toLowerCase() === '.zip') throw new AppError(409, 'dataset_has_no_rows');
-      const schema = JSON.parse(row.schema_json) as { name: string; type: string }[];
+      const schema = datasetSchema(row);
       const file = storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
       return withConnection(duckdb, async (conn) => {
         const r = await conn.runAndReadAll(`SELECT ${schema.map((c) => ident(c.name)).join(', ')} FROM ${readParquet(file)} LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Sketch, type SketchCaches, sketchCaches, type SketchManifest, sketchDirOf, type SketchSettings } from './sketch.js';
+import { storedJson } from '../../db/stored.js';
+import { Sketch, type SketchCaches, sketchCaches, SketchManifest, sketchDirOf, type SketchSettings } from './sketch.js';
 
 /** Told when a dataset's sketch is replaced (with the new build id: answers about other builds are stale) or the
  * dataset is deleted (no build id). */
@@ -39,11 +40,14 @@ export class SketchStore {
     const stamp = `${st.ino}:${st.mtimeMs}:${st.size}`;
     let entry = this.manifests.get(dir);
     if (!entry || entry.stamp !== stamp) {
+      let text: string;
       try {
-        entry = { stamp, manifest: JSON.parse(fs.readFileSync(file, 'utf8')) as SketchManifest };
+        text = fs.readFileSync(file, 'utf8');
       } catch {
-        return null;
+        return null; // replaced or removed since the stat
       }
+      // written whole (a directory renamed into place), so a manifest of another shape is a fault, named
+      entry = { stamp, manifest: storedJson('sketch manifest.json', SketchManifest, text) };
       if (entry.manifest.version !== 1) return null;
       this.manifests.set(dir, entry);
       this.caches.columns.invalidate(datasetId, entry.manifest.build_id);

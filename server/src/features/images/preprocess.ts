@@ -10,6 +10,7 @@ import type { Lang, LocalText } from '../../i18n/messages.js';
 import { datasetKey, type DatasetService, toView } from '../datasets/service.js';
 import { M } from './messages.js';
 import type { ImageOperations } from '../datasets/history.js';
+import { preprocessHistory } from '../datasets/stored.js';
 import { IMAGE_DIR, type ImageService } from './service.js';
 import { skippedIn } from './skipped.js';
 import { imagePreprocessJob } from './jobs.js';
@@ -193,7 +194,7 @@ function sampleOf(items: SampleItem[]): SampleItem[] {
 /** The new dataset's row: its parent's, with the run's counts, the operations added to its history, and a new name. */
 function processedRow(parent: DatasetTable, r: NonNullable<ReturnType<typeof appliedOf>>, b: { name: string; comment: string }, fileSize: number, userId: string): DatasetTable {
   const t = now();
-  const history = [...(JSON.parse(parent.preprocess_history) as unknown[]), { process_type: 'image', action_name: 'image_preprocess', changes: r.operations, modified_at: t }];
+  const history = [...preprocessHistory(parent), { process_type: 'image', action_name: 'image_preprocess', changes: r.operations, modified_at: t }];
   return {
     ...parent,
     id: crypto.randomUUID(),

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
-import type { ColumnInfo } from '../datasets/column-stats.js';
+import { datasetStats } from '../datasets/stored.js';
 import type { DatasetService } from '../datasets/service.js';
 import type { TrainingService } from '../training/service.js';
 import type { OptimizationProjectTable } from './db.js';
@@ -43,7 +43,7 @@ export function makeOptimizationBase(ctx: AppContext, { datasets, training }: { 
   async function featureInfo(auth: AuthContext, refs: { project_id: string; model_key: string }[]) {
     const models = await resolveModels(auth, refs);
     const dataset = await datasets.getRow(auth, models[0].dataset_id);
-    const stats = new Map((JSON.parse(dataset.stats_json) as ColumnInfo[]).map((c) => [c.name, c]));
+    const stats = new Map(datasetStats(dataset).map((c) => [c.name, c]));
     const numberOf = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
     const names = [...new Set(models.flatMap((m) => m.manifest.features))];
     const kinds = Object.assign({}, ...models.map((m) => m.manifest.model_columns)) as Record<string, string>;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { AuthContext } from '../../auth/guard.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
-import type { ColumnInfo } from '../datasets/column-stats.js';
+import { datasetStats } from '../datasets/stored.js';
 import type { OptimizationProjectTable } from './db.js';
 import { M } from './messages.js';
 import { optimizeJob, optimizePredictJob } from './jobs.js';
@@ -102,7 +102,7 @@ export async function resultCsv(d: OptimizationDeps, auth: AuthContext, datasetI
   }
   // no run: the dataset's columns as a feature-settings template with their ranges
   const dataset = await d.datasets.getRow(auth, datasetId);
-  return { body: featureTemplate(JSON.parse(dataset.stats_json) as ColumnInfo[]), fileName: `${dataset.name}-features.csv` };
+  return { body: featureTemplate(datasetStats(dataset)), fileName: `${dataset.name}-features.csv` };
 }
 
 export async function predict(d: OptimizationDeps, auth: AuthContext, projectId: string, conditions: Record<string, string | number>[]) {

@@ -5,6 +5,7 @@ import type { AuthContext } from '../../auth/guard.js';
 import type { DatasetTable } from '../../db/schema.js';
 import { ident, readParquet, sqlString, withConnection } from '../../duck/index.js';
 import { AppError } from '../../http/errors.js';
+import { datasetSchema } from '../datasets/stored.js';
 import { isTsType } from '../timeseries/service.js';
 import { type ProjectType } from '../training/types.js';
 import type { PredictionTable } from './db.js';
@@ -111,7 +112,7 @@ export async function startImage(d: PredictionDeps, auth: AuthContext, p: { id: 
 /** Bad input answers before any job starts, naming the column (missing, not numeric, unseen category). */
 async function checkInput(d: PredictionDeps, manifest: Manifest, dataset: DatasetTable) {
   const { duckdb, datasets } = d;
-  const schema = JSON.parse(dataset.schema_json) as { name: string; type: string }[];
+  const schema = datasetSchema(dataset);
   const cols = new Map(schema.map((c) => [c.name, c.type]));
   if (manifest.time_column && !cols.has(manifest.time_column)) throw new AppError(422, M.missingColumn, { column: manifest.time_column }, 'dataset_id');
   for (const f of manifest.features) {

@@ -10,6 +10,7 @@ import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import { type ColumnInfo, type IngestResult, parquetStats } from '../datasets/column-stats.js';
 import { datasetKey, toView } from '../datasets/service.js';
+import { datasetStats, preprocessHistory } from '../datasets/stored.js';
 import { M } from './messages.js';
 import type { ResultOf } from '../../jobs/kind.js';
 import { preprocessJob } from './jobs.js';
@@ -36,7 +37,7 @@ type RunOutput = ResultOf<typeof preprocessJob>;
 async function statisticsBesideSource(conn: DuckConnection, run: RunOutput, source: DatasetTable | undefined, parquet: string, exactUniqueRows: number): Promise<IngestResult> {
   const changed = await parquetStats(conn, parquet, { exactUniqueRows, only: run.changed_columns ?? [], known: run.column_figures ?? {} });
   const fresh = new Map(changed.columns.map((c) => [c.name, c]));
-  const inherited = new Map((source ? (JSON.parse(source.stats_json) as ColumnInfo[]) : []).map((c) => [c.name, c]));
+  const inherited = new Map((source ? datasetStats(source) : []).map((c) => [c.name, c]));
   const columns = run.columns.map((c) => fresh.get(c) ?? inherited.get(c));
   if (!source || Number(source.row_count) !== changed.rowCount || columns.some((c) => !c)) return parquetStats(conn, parquet, { exactUniqueRows });
   return { rowCount: changed.rowCount, columns: columns as ColumnInfo[] };
@@ -52,7 +53,7 @@ function processedRow(
   stats: IngestResult,
   fileSize: number,
 ): DatasetTable {
-  const history = [...(parent ? (JSON.parse(parent.preprocess_history) as unknown[]) : []), ...result.history];
+  const history = [...(parent ? preprocessHistory(parent) : []), ...result.history];
   return {
     id: who.id,
     organisation_id: who.orgId,

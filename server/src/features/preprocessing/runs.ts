@@ -3,12 +3,13 @@ import path from 'node:path';
 import type { AuthContext } from '../../auth/guard.js';
 import { AppError } from '../../http/errors.js';
 import { toView } from '../datasets/service.js';
+import { datasetStats } from '../datasets/stored.js';
 import type { PreprocessConditionTable, PreprocessRunTable } from './db.js';
 import type { Lang } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import type { Step } from './schemas.js';
 import { preprocessJob, preprocessPreviewJob } from './jobs.js';
-import type { LoadedDatasetView, RunResultView, StepSettings } from './responses.js';
+import type { RunResultView, StepSettings } from './responses.js';
 import { preprocessRepo } from './repo.js';
 import { now, type PreprocessDeps } from './base.js';
 import { saveCondition, storedSteps } from './conditions.js';
@@ -20,7 +21,7 @@ export async function load(d: PreprocessDeps, auth: AuthContext, id: string) {
   const { datasets } = d;
   const row = await datasets.getRow(auth, id);
   const page = await datasets.preview(auth, id, 1, 50);
-  const stats = JSON.parse(row.stats_json) as LoadedDatasetView['columns']; // the statistics computed at upload (as GET dataset/{id})
+  const stats = datasetStats(row); // the statistics computed at upload (as GET dataset/{id})
   return { dataset: toView(row), columns: stats, rows: page.rows, row_count: Number(row.row_count) };
 }
 

@@ -4,12 +4,13 @@ import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { ident, jsonNumber, sqlString, withConnection } from '../../duck/index.js';
 import type { ColumnType } from '../datasets/column-stats.js';
+import { datasetSchema } from '../datasets/stored.js';
 import type { DatasetService } from '../datasets/service.js';
 import type { StatisticalProjectTable } from './db.js';
 import { errors } from './messages.js';
 import { MAX_GROUPS, TWO_GROUPS, bad, type Settings } from './rules.js';
 
-export const columnsOf = (ds: DatasetTable) => JSON.parse(ds.schema_json) as { name: string; type: ColumnType; dtype: string }[];
+export const columnsOf = (ds: DatasetTable) => datasetSchema(ds);
 
 export async function query(d: Pick<StatisticalDeps, 'duckdb'>, sql: string): Promise<Record<string, unknown>[]> {
   const { duckdb } = d;

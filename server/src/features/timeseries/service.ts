@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { Lang } from '../../i18n/messages.js';
 import type { DatasetService } from '../datasets/service.js';
+import { datasetSchema } from '../datasets/stored.js';
 import { M as TM } from '../training/messages.js';
 import type { RunService } from '../training/runs.js';
 import type { TrainingService } from '../training/service.js';
@@ -36,7 +37,7 @@ export function makeTimeSeriesService(ctx: AppContext, { datasets, training, run
     /** The normal period the wizard offers on a dataset (see normalDefault), before anything is registered. */
     async normalDefault(auth: AuthContext, datasetId: string, q: { time_column?: string | null; target?: string | null }) {
       const dataset = await datasets.getRow(auth, datasetId);
-      const schema = JSON.parse(dataset.schema_json) as { name: string; type: string }[];
+      const schema = datasetSchema(dataset);
       const time = q.time_column || dataset.datetime_column;
       if (!time) throw new AppError(422, M.noTime, {}, 'time_column');
       for (const [field, c] of [['time_column', time], ['target', q.target]] as const) {

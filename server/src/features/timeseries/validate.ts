@@ -1,6 +1,7 @@
 import type { DatasetTable } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { ident, sqlString } from '../../duck/index.js';
+import { datasetSchema } from '../datasets/stored.js';
 import { M as TM } from '../training/messages.js';
 import { M } from './messages.js';
 import type { RegisterBody } from './schemas.js';
@@ -19,7 +20,7 @@ import type { TsDeps } from './base.js';
  */
 export async function normalDefault(d: TsDeps, dataset: DatasetTable, time: string, target: string | null, warm = 0) {
   const { datasets, query } = d;
-  const types = new Map((JSON.parse(dataset.schema_json) as { name: string; type: string }[]).map((c) => [c.name, c.type]));
+  const types = new Map(datasetSchema(dataset).map((c) => [c.name, c.type]));
   const file = `read_parquet(${sqlString(datasets.parquetPath(dataset))})`;
   const t = ident(time);
   const [r] = await query(`
@@ -37,7 +38,7 @@ export async function normalDefault(d: TsDeps, dataset: DatasetTable, time: stri
 
 /** The time column (the dataset's date/time column when none is given) and the signals: known, numeric, apart. */
 export function checkSignals(d: TsDeps, body: { time_column?: string | null; feature_variables: string[] }, dataset: DatasetTable) {
-  const schema = JSON.parse(dataset.schema_json) as { name: string; type: string }[];
+  const schema = datasetSchema(dataset);
   const types = new Map(schema.map((c) => [c.name, c.type]));
   const time = body.time_column || dataset.datetime_column;
   if (!time) throw new AppError(422, M.noTime, {}, 'time_column');
@@ -59,7 +60,7 @@ export function checkSignals(d: TsDeps, body: { time_column?: string | null; fea
 export async function validate(d: TsDeps, body: RegisterBody, dataset: DatasetTable): Promise<TsConfig> {
   const { datasets, query } = d;
   const mode = modeOf(body.project_type);
-  const schema = JSON.parse(dataset.schema_json) as { name: string; type: string }[];
+  const schema = datasetSchema(dataset);
   const types = new Map(schema.map((c) => [c.name, c.type]));
   const cat = tsCatalogue()[mode];
   if (!body.models.length) throw new AppError(422, TM.noModels, {}, 'models');

@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../auth/guard.js';
 import { AppError } from '../../http/errors.js';
 import { ident } from '../../duck/index.js';
+import { datasetStats } from '../datasets/stored.js';
 import { isNumericType, num, SchemaColumn, SPEARMAN_MAX_ROWS } from './figures.js';
 import { M } from './messages.js';
 import { column, rows, type Explore } from './explore.js';
@@ -38,7 +39,7 @@ export async function correlation(x: Explore, auth: AuthContext, id: string, nam
       from = `(SELECT ${ranks} FROM (${picked}))`;
     }
     const matrix = cols.map((_, i) => cols.map((__, j) => (i === j ? 1 : null as number | null)));
-    const stats = new Map((JSON.parse(row.stats_json) as { name: string; missing: number; mean: number | null }[]).map((s) => [s.name, s]));
+    const stats = new Map(datasetStats(row).map((s) => [s.name, s]));
     const complete = cols.every((col) => stats.get(col.name)?.missing === 0 && typeof stats.get(col.name)?.mean === 'number');
     if (method === 'spearman' && !complete) {
       // With missing values pandas ranks each pair within its complete rows; so do we, one pair per branch.

@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../auth/guard.js';
 import { ident } from '../../duck/index.js';
 import { histogramOfSorted, lowerBound, quantileOfSorted, upperBound } from '../datasets/sketch.js';
+import { datasetStats } from '../datasets/stored.js';
 import { isNumericType, num } from './figures.js';
 import { asNumber } from './sample.js';
 import type { BoxplotView, HistogramView } from './responses.js';
@@ -72,7 +73,7 @@ export async function boxplot(x: Explore, auth: AuthContext, id: string, names: 
   const { open, withConn } = x;
   const { row, schema, src, sketch } = await open(auth, id);
   const cols = names.map((n) => column(schema, n, 'columns', true));
-  const statsOf = new Map((JSON.parse(row.stats_json) as { name: string; mean: number | null }[]).map((s) => [s.name, s]));
+  const statsOf = new Map(datasetStats(row).map((s) => [s.name, s]));
   return withConn(async (c) => {
     const out: z.infer<typeof BoxplotView>['columns'] = [];
     for (const col of cols) {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { type DuckConnection, sqlString, withConnection } from '../../duck/index.js';
 import type { DatasetService } from '../datasets/service.js';
+import { datasetSchema } from '../datasets/stored.js';
 import { isNumericType, SchemaColumn } from './figures.js';
 import { M } from './messages.js';
 
@@ -42,7 +43,7 @@ export function makeExplore(ctx: AppContext, datasets: DatasetService) {
 
   async function open(auth: AuthContext, id: string) {
     const row = await datasets.getRow(auth, id);
-    const schema = JSON.parse(row.schema_json) as SchemaColumn[];
+    const schema = datasetSchema(row);
     const parquet = datasets.parquetPath(row);
     const src = `read_parquet(${sqlString(parquet)})`;
     // The exploration sketch (sorted and row-order values of numeric columns, correlations, a sample), when the

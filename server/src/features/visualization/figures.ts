@@ -1,11 +1,8 @@
 import { type PackedColumn, packColumn } from './packed.js';
 /** Figures of the exploration pages that need no database: downsampling, time pyramids, binned cells, packing, timing. */
 
-export interface SchemaColumn {
-  name: string;
-  type: string;
-  dtype: string;
-}
+/** A column of the dataset's schema_json, as the datasets area declares it. */
+export type { SchemaColumn } from '../datasets/stored.js';
 
 const NUMERIC = new Set(['integer', 'float']);
 export const isNumericType = (t: string) => NUMERIC.has(t);

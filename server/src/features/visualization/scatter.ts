@@ -1,6 +1,7 @@
 import type { AuthContext } from '../../auth/guard.js';
 import { AppError } from '../../http/errors.js';
 import { ident, sqlString } from '../../duck/index.js';
+import { datasetStats } from '../datasets/stored.js';
 import { addToCells, cellCounts, cellsOf, isNumericType, num, packedCells, packedPoints, Phases, SchemaColumn } from './figures.js';
 import { M } from './messages.js';
 import { asNumber, sampleColumns } from './sample.js';
@@ -39,7 +40,7 @@ export async function scatter(
   // Answers are kept by the route as written bytes (answer-cache.ts).
   const view = await withConn(async (c): Promise<z.infer<typeof ScatterView>> => {
     // Complete columns (known from the dataset's statistics) need no counting scan.
-    const statsOf = new Map((JSON.parse(row.stats_json) as { name: string; missing: number; min: unknown; max: unknown }[]).map((s) => [s.name, s]));
+    const statsOf = new Map(datasetStats(row).map((s) => [s.name, s]));
     const [total, rowsAll] =
       statsOf.get(xc.name)?.missing === 0 && statsOf.get(yc.name)?.missing === 0
         ? [Number(row.row_count), Number(row.row_count)]
