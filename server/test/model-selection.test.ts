@@ -4,7 +4,7 @@ import { bestModel, selectionBasis } from '../src/features/training/service.js';
 
 const model = (key: string, test: Record<string, number>, cvMean: number | null, state = 'done'): TrainingModelTable => ({
   id: key, organisation_id: 'o', project_id: 'p', model_index: 0, model_key: key, algorithm: key, params_json: '{}', state,
-  metrics_json: JSON.stringify(test), summary_json: JSON.stringify({ cv: cvMean == null ? null : { mean: cvMean } }),
+  metrics_json: JSON.stringify(test), summary_json: JSON.stringify({ cv: cvMean == null ? null : { metric: 'score', folds: [cvMean], mean: cvMean, std: 0 } }), // as the engine writes it (ml/trainer.py)
   error: null, log: null, run_key: null, trained_at: null, created_at: '',
 });
 

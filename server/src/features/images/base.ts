@@ -10,40 +10,15 @@ import { datasetKey, type DatasetService } from '../datasets/service.js';
 import type { RunService } from '../training/runs.js';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
 import { M } from './messages.js';
-import { IMAGE_TYPES, type ImageSettings, type ImageType } from './schemas.js';
+import { IMAGE_TYPES, type ImageType } from './schemas.js';
 import { imageRepo } from './repo.js';
-import type { Skipped } from './skipped.js';
 import { imageIngestJob } from './jobs.js';
+import { modelParams, modelSummary } from '../training/stored.js';
+import { imageConfig, imageModelMetrics, type Manifest, readImageManifest } from './stored.js';
 
-export interface ImageItem {
-  id: string;
-  file: string;
-  thumb: string;
-  name: string;
-  label: string | null;
-  split: string;
-  width: number;
-  height: number;
-  mode: string;
-}
-export interface Manifest {
-  kind: string;
-  classes: string[];
-  items: ImageItem[];
-  skipped: Skipped[];
-  counts: Record<string, Record<string, number>>;
-  total: number;
-  presplit: boolean;
-}
-export interface ImageConfig {
-  image: true;
-  settings: ImageSettings;
-  classes: string[];
-  dataset_dir: string;
-}
+export type { ImageConfig, ImageItem, Manifest } from './stored.js';
 
 export const now = () => new Date().toISOString();
-export const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
 
 export const isImageType = (t: string): t is ImageType => (IMAGE_TYPES as readonly string[]).includes(t);
 export const IMAGE_DIR = 'images';
@@ -57,20 +32,20 @@ export function engineError(code: string, params: Record<string, unknown> = {}, 
 
 /** One model as the page and the API show it. */
 function modelView(m: TrainingModelTable, epochs: unknown[]) {
-  const s = parse<Record<string, unknown>>(m.summary_json, {});
+  const s = modelSummary(m);
   return {
     id: m.id,
     model_key: m.model_key,
     algorithm: m.algorithm,
-    params: parse(m.params_json, {}),
+    params: modelParams(m),
     state: m.state,
-    metrics: parse<Record<string, unknown> | null>(m.metrics_json, null),
-    threshold: (s.threshold as number | undefined) ?? null,
+    metrics: imageModelMetrics(m),
+    threshold: s.threshold ?? null,
     stopped: !!s.stopped,
-    seconds: (s.seconds as number | undefined) ?? null,
+    seconds: s.seconds ?? null,
     error: m.error,
     /** the engine's refusal in both languages when it gave a code */
-    error_message: m.state === 'failed' && s.error_code && isEngineCode(String(s.error_code)) ? engineErrorMessage({ code: String(s.error_code), params: (s.error_params ?? {}) as Record<string, unknown> }) : null,
+    error_message: m.state === 'failed' && s.error_code && isEngineCode(String(s.error_code)) ? engineErrorMessage({ code: String(s.error_code), params: s.error_params ?? {} }) : null,
     log: m.state === 'failed' ? m.log : null,
     trained_at: m.trained_at,
     epochs,
@@ -87,7 +62,7 @@ export function makeImageBase(ctx: AppContext, { datasets, runs }: { datasets: D
   async function manifestOf(row: DatasetTable): Promise<Manifest> {
     const file = path.join(datasetDir(row), 'manifest.json');
     if (!fs.existsSync(file)) throw new AppError(422, M.notImageDataset, {}, 'dataset_id');
-    return JSON.parse(await fs.promises.readFile(file, 'utf8')) as Manifest;
+    return readImageManifest(file);
   }
 
   /** Unpacks a ZIP with the engine into `outDir` (images, thumbnails, manifest); a refusal is said on `field`. */
@@ -102,7 +77,7 @@ export function makeImageBase(ctx: AppContext, { datasets, runs }: { datasets: D
   /** Unpacks a ZIP with the engine into a temporary folder, then commits it as a dataset (nothing kept on refusal). */
   async function unpackZip(auth: AuthContext, zipPath: string, kind: string, outDir: string, lang: Lang): Promise<Manifest> {
     await ingestZip(auth, zipPath, kind, outDir, lang);
-    return JSON.parse(await fs.promises.readFile(path.join(outDir, 'manifest.json'), 'utf8')) as Manifest;
+    return readImageManifest(path.join(outDir, 'manifest.json'));
   }
 
   async function getImageDataset(auth: AuthContext, id: string) {
@@ -146,7 +121,7 @@ export function makeImageBase(ctx: AppContext, { datasets, runs }: { datasets: D
 
   async function view(auth: AuthContext, p: TrainingProjectTable) {
     const [models, job] = await Promise.all([modelsOf(auth.orgId, p.id), p.job_id ? jobs.get(auth.orgId, p.job_id) : undefined]);
-    const cfg = parse<ImageConfig>(p.config_json, {} as ImageConfig);
+    const cfg = imageConfig(p);
     const epochs = await epochsOf(auth.orgId, p.id, new Map(models.map((m) => [m.model_key, m.run_key])));
     const active = job && (job.state === 'queued' || job.state === 'running');
     const done = models.filter((m) => m.state === 'done').length;

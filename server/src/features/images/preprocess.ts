@@ -15,6 +15,8 @@ import { IMAGE_DIR, type ImageService } from './service.js';
 import { skippedIn } from './skipped.js';
 import { imagePreprocessJob } from './jobs.js';
 import type { JobView } from '../../jobs/service.js';
+import { storedJson } from '../../db/stored.js';
+import { readImageManifest, Registered } from './stored.js';
 
 /**
  * Image pre-processing (SPEC §7 'Image'): POST image/preprocess/{dataset_id} runs the engine task
@@ -53,7 +55,7 @@ export function makeImagePreprocess(ctx: AppContext, { images: svc, datasets }: 
     await getRun(auth, tempId);
     const file = path.join(jobDir(tempId), 'manifest.json');
     if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
-    const m = JSON.parse(await fs.promises.readFile(file, 'utf8')) as { items: { id: string; thumb: string; file: string }[] };
+    const m = await readImageManifest(file);
     const it = m.items.find((x) => x.id === imageId);
     if (!it) throw new AppError(404, M.imageNotFound);
     return { thumb: path.join(jobDir(tempId), it.thumb), file: path.join(jobDir(tempId), it.file) };
@@ -120,10 +122,10 @@ export function makeImagePreprocess(ctx: AppContext, { images: svc, datasets }: 
       const job = await getRun(auth, tempId);
       const r = appliedOf(job);
       let datasetId: string | null = null;
-      if (fs.existsSync(registeredFile(tempId))) datasetId = (JSON.parse(fs.readFileSync(registeredFile(tempId), 'utf8')) as { dataset_id: string }).dataset_id;
+      if (fs.existsSync(registeredFile(tempId))) datasetId = storedJson('registered image dataset', Registered, fs.readFileSync(registeredFile(tempId), 'utf8')).dataset_id;
       let sample: SampleItem[] = [];
       const manifestFile = path.join(jobDir(tempId), 'manifest.json');
-      if (r && !datasetId && fs.existsSync(manifestFile)) sample = sampleOf((JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as { items: SampleItem[] }).items);
+      if (r && !datasetId && fs.existsSync(manifestFile)) sample = sampleOf((await readImageManifest(manifestFile)).items);
       return {
         temp_id: job.id,
         source_dataset_id: job.subject_id!,

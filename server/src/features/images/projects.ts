@@ -7,7 +7,8 @@ import { M } from './messages.js';
 import { IMAGE_ALGORITHMS, IMAGE_TYPES, type ImageRegister, type ImageType } from './schemas.js';
 import { imageRepo } from './repo.js';
 import { imageTrainJob } from './jobs.js';
-import { engineError, type ImageConfig, type ImageDeps, now, parse } from './base.js';
+import { engineError, type ImageConfig, type ImageDeps, now } from './base.js';
+import { imageConfig } from './stored.js';
 
 // Image projects: listed, registered, trained, stopped, renamed and removed.
 
@@ -54,7 +55,7 @@ export async function train(d: ImageDeps, auth: AuthContext, id: string, modelKe
   const p = await getProject(auth, id);
   if (await runs.activeJob(auth, p)) return view(auth, p);
   const dataset = await datasets.getRow(auth, p.dataset_id);
-  const cfg = parse<ImageConfig>(p.config_json, {} as ImageConfig);
+  const cfg = imageConfig(p);
   let models = await modelsOf(auth.orgId, id);
   if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
   if (!models.length) throw new AppError(422, { en: 'At least one model must be selected', ja: 'モデルを1つ以上選択してください' }, {}, 'model_keys');

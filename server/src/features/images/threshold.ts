@@ -6,7 +6,8 @@ import { engineErrorText, isEngineCode } from '../../i18n/engine-errors.js';
 import { type Lang, localize } from '../../i18n/messages.js';
 import { figuresAt, percentile, rates, thresholdForMissRate } from '@mitate/rules';
 import { M } from './messages.js';
-import { type ImageDeps, parse } from './base.js';
+import { type ImageDeps } from './base.js';
+import { modelSummary } from '../training/stored.js';
 
 // A trained model's result at the threshold in force, and a threshold chosen by hand or by a rule.
 
@@ -65,7 +66,7 @@ export async function detail(d: ImageDeps, auth: AuthContext, projectId: string,
   const model = v.models.find((x) => x.model_key === key)!;
   const threshold = model.threshold ?? report.threshold ?? null;
   // the rule of the threshold in force: the one saved by POST update/threshold, else the one training used
-  const saved = parse<Record<string, unknown>>(m.summary_json, {});
+  const saved = modelSummary(m);
   const rule = saved.threshold_rule !== undefined ? ruleText(saved.threshold_rule, saved.threshold_rule_params, lang) : ruleText(report.threshold_rule, report.threshold_rule_params, lang);
   const held = (report.scores ?? []) as HeldScore[];
   const test = held.filter((s) => s.split === 'test');
@@ -107,7 +108,7 @@ export async function updateThreshold(d: ImageDeps, auth: AuthContext, projectId
   const scores = r.report.scores as HeldScore[];
   const { t, rule, params } = chooseThreshold(b, scores.filter((s) => s.split === 'validation'));
   const m = await d.getModel(auth, projectId, key);
-  const summary = { ...parse<Record<string, unknown>>(m.summary_json, {}), threshold: t, threshold_rule: rule, threshold_rule_params: params };
+  const summary = { ...modelSummary(m), threshold: t, threshold_rule: rule, threshold_rule_params: params };
   // the model's figures (project page, training list) follow the threshold in force, as the result page's do
   const metrics = atThreshold(r.report, scores.filter((s) => s.split === 'test'), t).metrics;
   await d.runs.setModelFigures(auth.orgId, m.id, { summary_json: JSON.stringify(summary), metrics_json: JSON.stringify(metrics) });

@@ -10,7 +10,8 @@ import { type ErrorCode, engineErrorText, errors, type FileCode, localText } fro
 import { designRepo } from './repo.js';
 import { optimalDesignJob, storedDesign } from './jobs.js';
 import { checked } from '../../jobs/kind.js';
-import { designEvaluation, designResult, type RegisterSettings, type RoundParameters, type RoundSettings } from './schemas.js';
+import { designEvaluation, designResult } from './schemas.js';
+import { designSettings, roundParametersOf, roundResults } from './stored.js';
 
 export const SUBJECT = 'optimal_design_round';
 export const EVAL_SUBJECT = 'optimal_design_evaluation';
@@ -18,10 +19,7 @@ export const EVAL_SUBJECT = 'optimal_design_evaluation';
 export const INPUT_WAIT_MS = 120_000;
 
 export type Row = Record<string, string | number | null>;
-export interface Settings extends Omit<RegisterSettings, keyof RoundSettings | 'name' | 'comment'> {
-  exclude_rows: Row[];
-  existing_rows: Row[];
-}
+export type { Settings } from './stored.js';
 
 export const projectKey = (orgId: string, id: string) => `org/${orgId}/optimal-design/${id}`;
 export const now = () => new Date().toISOString();
@@ -43,12 +41,12 @@ function roundView(r: OptimalDesignRoundTable, lang: Lang) {
     round: r.round,
     algorithm: r.algorithm,
     n_runs: r.n_runs,
-    parameters: JSON.parse(r.parameters_json) as RoundParameters,
+    parameters: roundParametersOf(r),
     state: r.state,
     job_id: r.job_id,
     error: engineErrorText(r.error, lang),
     result: r.result_json ? storedDesign(r.result_json) : null,
-    results: r.results_json ? (JSON.parse(r.results_json) as Row[]) : null,
+    results: roundResults(r),
     created_at: r.created_at,
     finished_at: r.finished_at,
   };
@@ -66,7 +64,7 @@ export function makeDesignBase(ctx: AppContext, { training }: { training: Traini
     return row;
   }
 
-  const settingsOf = (p: OptimalDesignProjectTable) => JSON.parse(p.settings_json) as Settings;
+  const settingsOf = designSettings;
 
   async function reconcile(orgId: string, rounds: OptimalDesignRoundTable[]): Promise<OptimalDesignRoundTable[]> {
     const out = [];
@@ -142,6 +140,6 @@ export function makeDesignBase(ctx: AppContext, { training }: { training: Traini
 export type DesignDeps = ReturnType<typeof makeDesignBase>;
 
 export function summary(p: OptimalDesignProjectTable) {
-  const s = JSON.parse(p.settings_json) as Settings;
+  const s = designSettings(p);
   return { id: p.id, name: p.name, state: p.state, rounds: p.rounds, variables: s.variables.length, created_at: p.created_at, updated_at: p.updated_at };
 }

@@ -9,6 +9,7 @@ import { designRepo } from './repo.js';
 import { optimalDesignJob, storedDesign } from './jobs.js';
 import type { RegisterSettings, RoundSettings } from './schemas.js';
 import { bad, type DesignDeps, INPUT_WAIT_MS, now, projectKey, readRows, type Row, type Settings, SUBJECT } from './base.js';
+import { roundResults } from './stored.js';
 
 // A project registered with its first round, and the next rounds proposed from the results measured.
 
@@ -23,11 +24,11 @@ async function existingRows(d: DesignDeps, auth: AuthContext, p: OptimalDesignPr
     const missing = names.find((n) => !os.variables.some((v) => v.name === n));
     if (missing) throw bad('existing_project_ids', 'existing_project_variables', { project: other.name, variable: missing });
     rows.push(...os.existing_rows);
-    for (const r of await designRepo.rounds(db, auth.orgId, other.id)) if (r.results_json) rows.push(...(JSON.parse(r.results_json) as Row[]));
+    for (const r of await designRepo.rounds(db, auth.orgId, other.id)) rows.push(...(roundResults(r) ?? []));
   }
   for (const r of await designRepo.rounds(db, auth.orgId, p.id)) {
     if (r.round >= upTo) continue;
-    if (r.results_json) rows.push(...(JSON.parse(r.results_json) as Row[]));
+    if (r.results_json) rows.push(...(roundResults(r) ?? []));
     else if (r.result_json) rows.push(...storedDesign(r.result_json).runs);
   }
   return rows;

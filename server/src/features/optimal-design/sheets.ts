@@ -4,7 +4,8 @@ import { toCsv } from './csv.js';
 import { errors } from './messages.js';
 import { designRepo } from './repo.js';
 import { storedDesign } from './jobs.js';
-import type { DesignDeps, Row } from './base.js';
+import type { DesignDeps } from './base.js';
+import { roundResults } from './stored.js';
 
 // The CSV files of a project: a round's experiment sheet and every round's runs with their results.
 
@@ -34,7 +35,7 @@ export async function resultCsv(d: DesignDeps, auth: AuthContext, id: string) {
   for (const r of await reconcile(auth.orgId, await designRepo.rounds(db, auth.orgId, id))) {
     if (!r.result_json) continue;
     const res = storedDesign(r.result_json);
-    const measured = r.results_json ? (JSON.parse(r.results_json) as Row[]) : [];
+    const measured = roundResults(r) ?? [];
     res.runs.forEach((run, i) => {
       const m = measured[i] ?? {};
       rows.push([r.round, i + 1, r.algorithm, ...names.map((n) => run[n]), ...s.responses.map((x) => m[x] ?? ''), res.bo?.mean[i] ?? '', res.bo?.sd[i] ?? '']);

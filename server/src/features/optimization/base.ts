@@ -14,7 +14,10 @@ import { optimizeCheckJob } from './jobs.js';
 import type { SpecOf } from '../../jobs/kind.js';
 import type { Settings } from './schemas.js';
 import { optimizationRepo } from './repo.js';
-import { CHECK_TIMEOUT_MS, checkDecimals, checkTargets, engineErrorText, engineSpec, type Manifest, REGRESSION_TYPES, type ResolvedModel, runView } from './rules.js';
+import { CHECK_TIMEOUT_MS, checkDecimals, checkTargets, engineErrorText, engineSpec, REGRESSION_TYPES, type ResolvedModel, runView } from './rules.js';
+import { storedJson } from '../../db/stored.js';
+import { SupervisedManifest } from '../training/stored.js';
+import { projectSettings } from './stored.js';
 
 /** What the service's modules share: the app's database, jobs and storage, the areas used, the models resolved and
  * checked, the project and run reads and the project view. */
@@ -32,7 +35,7 @@ export function makeOptimizationBase(ctx: AppContext, { datasets, training }: { 
       const dir = training.runDir(model);
       const manifestFile = dir ? path.join(dir, 'manifest.json') : '';
       if (model.state !== 'done' || !dir || !fs.existsSync(manifestFile)) throw new AppError(422, M.modelNotTrained, { model: label }, 'models');
-      const manifest = JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as Manifest;
+      const manifest = storedJson('model manifest', SupervisedManifest, await fs.promises.readFile(manifestFile, 'utf8'));
       out.push({ project_id: project.id, project_name: project.name, model_key: model.model_key, algorithm: model.algorithm, target: manifest.target, dataset_id: project.dataset_id, dir, manifest });
     }
     if (new Set(out.map((m) => m.dataset_id)).size > 1) throw new AppError(422, M.sameDataset, {}, 'models');
@@ -93,7 +96,7 @@ export function makeOptimizationBase(ctx: AppContext, { datasets, training }: { 
   }
 
   async function view(auth: AuthContext, p: OptimizationProjectTable, lang: Lang) {
-    const s = JSON.parse(p.settings_json) as Settings & { model_info: ResolvedModel[] };
+    const s = projectSettings(p);
     const runs = await optimizationRepo.runsOf(db, auth.orgId, p.id);
     const views = await Promise.all(runs.map(async (r) => runView(r, await jobs.get(auth.orgId, r.job_id), lang)));
     const state = views.some((r) => r.state === 'queued' || r.state === 'running') ? 'running' : views.some((r) => r.state === 'done') ? 'done' : views.length ? 'failed' : 'ready';

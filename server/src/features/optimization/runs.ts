@@ -7,10 +7,11 @@ import { datasetStats } from '../datasets/stored.js';
 import type { OptimizationProjectTable } from './db.js';
 import { M } from './messages.js';
 import { optimizeJob, optimizePredictJob } from './jobs.js';
-import type { RegisterBody, Settings } from './schemas.js';
+import type { RegisterBody } from './schemas.js';
 import { optimizationRepo } from './repo.js';
 import { engineErrorText, featureTemplate, now, runState, runView, SUBJECT } from './rules.js';
 import type { OptimizationDeps } from './base.js';
+import { projectSettings } from './stored.js';
 
 // A project registered and evaluated (one run per algorithm), its results, and predictions at chosen conditions.
 
@@ -52,7 +53,7 @@ export async function register(d: OptimizationDeps, auth: AuthContext, datasetId
 export async function evaluate(d: OptimizationDeps, auth: AuthContext, id: string, algorithms: string[] | undefined, lang: Lang) {
   const { db, jobs, storage, getRow, view, prepared } = d;
   const p = await getRow(auth, id);
-  const s = JSON.parse(p.settings_json) as Settings;
+  const s = projectSettings(p);
   const current = await view(auth, p, lang);
   if (current.state === 'running') throw new AppError(409, M.running);
   // the models are resolved again: one deleted since registration is refused now, by name
@@ -109,7 +110,7 @@ export async function predict(d: OptimizationDeps, auth: AuthContext, projectId:
   const { jobs, getRow, prepared } = d;
   if (!conditions.length) throw new AppError(422, M.conditionEmpty, {}, 'conditions');
   const p = await getRow(auth, projectId);
-  const { spec } = await prepared(auth, JSON.parse(p.settings_json) as Settings);
+  const { spec } = await prepared(auth, projectSettings(p));
   const job = await jobs.create({ orgId: auth.orgId, userId: auth.userId, kind: optimizePredictJob, subjectType: 'optimization_project', subjectId: p.id, spec: { ...spec, conditions } });
   return { id: job.id, state: runState(job), progress: 0, error: null, result: null };
 }

@@ -11,7 +11,7 @@ import type { IdentityService } from '../identity/service.js';
 import type { InstallationService } from '../installation/service.js';
 import type { TimeSeriesService } from '../timeseries/service.js';
 import type { TrainingService } from '../training/service.js';
-import type { TrainingModelView } from '../training/responses.js';
+import { modelMetrics, projectConfig } from '../training/stored.js';
 import type { PlatformProjectTable, PlatformStatus } from './db.js';
 import { imageServingOf, isImageModel } from './image-serving.js';
 import { createCredential, type CredentialDeps, credentials, credentialView, revokeCredential } from './credentials.js';
@@ -149,7 +149,7 @@ export function makePlatformService(ctx: AppContext, { training, timeSeries, ins
     /** Trained models of the organisation that can be published (tabular types now). */
     async publishable(auth: AuthContext) {
       const rows = await training.trainedModels(auth);
-      return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: metrics_json ? (JSON.parse(metrics_json) as TrainingModelView['metrics']) : null }));
+      return rows.map(({ metrics_json, ...r }) => ({ ...r, metrics: modelMetrics({ metrics_json }) }));
     },
 
     create: async (auth: AuthContext, body: Parameters<typeof createDraft>[2]) => view(await createDraft({ db, storage, training, prices }, auth, body)),
@@ -197,7 +197,7 @@ export function makePlatformService(ctx: AppContext, { training, timeSeries, ins
      * project, else training's. */
     async timeSeriesDescription(auth: AuthContext, id: string) {
       const p = await get(auth, id);
-      const cfg = await training.getProject(auth, p.model_project_id).then((t) => JSON.parse(t.config_json) as { time_is_datetime?: boolean }, () => null);
+      const cfg = await training.getProject(auth, p.model_project_id).then(projectConfig, () => null);
       const saved = (await timeSeries.savedThresholds(p.organisation_id, p.model_project_id)).get(p.model_key) ?? null;
       const timeIsDatetime = typeof cfg?.time_is_datetime === 'boolean' ? cfg.time_is_datetime : null;
       return describeTsProject(p, { dir: storage.pathOf(p.model_dir), endpoint: view(p).endpoint, timeIsDatetime, savedThreshold: saved, limits: config.tsadStream });

@@ -3,6 +3,7 @@ import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { labelledMetrics } from '../timeseries/in-force.js';
 import { downsample } from '../timeseries/scores.js';
 import type { PredictionDeps } from './views.js';
+import { projectConfig } from '../training/stored.js';
 
 type Time = string | number | null;
 
@@ -16,7 +17,7 @@ export async function scoreSeries(d: PredictionDeps, auth: AuthContext, id: stri
   const v = await done(auth, p);
   // the rows are labelled by the project's time column (kept in the predictions beside the scores)
   const project = await runs.find(auth.orgId, p.project_id);
-  const tcfg = project ? (JSON.parse(project.config_json) as { time_column?: string; time_is_datetime?: boolean; target?: string | null }) : {};
+  const tcfg = project ? projectConfig(project) : {};
   return withConnection(duckdb, async (conn) => {
     const file = readParquet(resultFile(p, 'predictions.parquet'));
     const names = (await conn.runAndReadAll(`SELECT * FROM ${file} LIMIT 0`)).columnNames();

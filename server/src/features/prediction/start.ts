@@ -16,15 +16,9 @@ import type { Lang } from '../../i18n/messages.js';
 import { M } from './messages.js';
 import { predictionRepo as repo } from './repo.js';
 import type { PredictionDeps } from './views.js';
-
-interface Manifest {
-  project_type: string;
-  features: string[];
-  model_columns: Record<string, string>;
-  categories: Record<string, string[]>;
-  outputs: string[];
-  time_column?: string;
-}
+import { storedJson } from '../../db/stored.js';
+// the trained model's manifest.json, declared where the model is trained
+import { ModelManifest as Manifest } from '../training/stored.js';
 
 export async function start(d: PredictionDeps, auth: AuthContext, projectId: string, modelKey: string, datasetId: string, name?: string, type?: ProjectType | 'time_series', lang: Lang = 'en') {
   const { db, jobs, storage, datasets, training, timeSeries, view } = d;
@@ -35,7 +29,7 @@ export async function start(d: PredictionDeps, auth: AuthContext, projectId: str
   const dataset = await datasets.getRow(auth, datasetId);
   const manifestFile = path.join(dir, 'manifest.json');
   if (!fs.existsSync(manifestFile)) throw new AppError(409, M.manifestMissing);
-  const manifest = JSON.parse(await fs.promises.readFile(manifestFile, 'utf8')) as Manifest;
+  const manifest = storedJson('model manifest', Manifest, await fs.promises.readFile(manifestFile, 'utf8'));
   // The training dataset's preprocessing condition applies to raw inference data (not to data already preprocessed).
   const condition = dataset.id !== project.dataset_id && !training.conditionPath(auth.orgId, dataset.id) ? training.conditionPath(auth.orgId, project.dataset_id) : null;
   if (!condition) await checkInput(d, manifest, dataset);

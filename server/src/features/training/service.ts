@@ -1,9 +1,11 @@
 import { paramDecimalsOk } from '@mitate/rules';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import type { JobView } from '../../jobs/service.js';
 import { ident, readParquet, withConnection } from '../../duck/index.js';
@@ -17,26 +19,9 @@ import type { ProjectFields } from './schemas.js';
 import { algorithmName, type Catalogue, catalogueText, catalogueWord, isTabular, localAlgorithms, paramLabels, type ProjectType, readCatalogue, TYPES } from './types.js';
 import { trainJob, tuneHelperJob } from './jobs.js';
 import { reportFile } from './report-file.js';
+import { modelMetrics, modelParams, modelSummary, type ProjectConfig, projectConfig, tabularConfig } from './stored.js';
 
-export interface ProjectConfig {
-  target: string | null;
-  features: string[];
-  split_ratio: number;
-  split_time: string | null;
-  cv_folds: 'default' | number;
-  significance_level: number;
-  n_trials: number;
-  auto_tune: boolean;
-  balance: boolean;
-  variance_threshold: number;
-  lags: number[];
-  windows: number[];
-  datetime_column: string | null;
-  /** holdout: a test set is kept apart; cv_only: every row trains, repeated cross-validation estimates (small tables) */
-  evaluation?: 'holdout' | 'cv_only';
-}
-
-const parse = <T>(s: string | null, d: T): T => (s ? (JSON.parse(s) as T) : d);
+export type { ProjectConfig } from './stored.js';
 export { TUNE_HELPER_SUBJECT };
 
 /**
@@ -58,17 +43,13 @@ export function optunaStorageUrl(ctx: AppContext): string {
   return url.toString();
 }
 
-interface Column {
-  name: string;
-  type: string;
-  unique?: number;
-  count?: number;
-}
+/** What validation reads of the dataset's column statistics (stats_json, written by the datasets area). */
+const StatsColumns = z.array(z.looseObject({ name: z.string(), type: z.string(), unique: z.number().optional(), count: z.number().optional() }));
 
 /** Validation of the wizard's fields against the dataset, before anything is stored or queued. */
 export function validateProject(catalogue: Catalogue, type: ProjectType, f: ProjectFields, dataset: DatasetTable): ProjectConfig {
   const info = TYPES[type];
-  const stats = parse<Column[]>(dataset.stats_json, []);
+  const stats = dataset.stats_json ? storedJson('dataset stats', StatsColumns, dataset.stats_json) : [];
   const byName = new Map(stats.map((c) => [c.name, c]));
   const target = f.target_variables[0] ?? null;
   if (!f.models.length) throw new AppError(422, M.noModels, {}, 'models');
@@ -270,7 +251,7 @@ export function makeTrainingService(ctx: AppContext, deps: TrainingDeps) {
       const current = p.job_id ? await jobs.get(auth.orgId, p.job_id) : undefined;
       if (current && (current.state === 'queued' || current.state === 'running')) return view(auth, p);
       const dataset = await datasets.getRow(auth, p.dataset_id);
-      const cfg = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
+      const cfg = tabularConfig(p);
       let models = await modelsOf(auth.orgId, id);
       if (modelKeys?.length) models = models.filter((m) => modelKeys.includes(m.model_key));
       if (!models.length) throw new AppError(422, M.noModels, {}, 'model_keys');
@@ -317,7 +298,7 @@ export type TrainingService = ReturnType<typeof makeTrainingService>;
 
 /** A project as the pages and the API show it, with its models and its job. */
 export function projectView(p: TrainingProjectTable, models: TrainingModelTable[], job?: JobView): TrainingProjectView {
-  const cfg = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
+  const cfg = projectConfig(p);
   const active = job && (job.state === 'queued' || job.state === 'running');
   const done = models.filter((m) => m.state === 'done').length;
   const failed = models.filter((m) => m.state === 'failed').length;
@@ -379,7 +360,7 @@ async function checkClasses({ duckdb, datasets }: { duckdb: AppContext['duckdb']
 
 /** A project's fields with the changes asked for: the settings stored and the models' stay where nothing is asked. */
 function mergedFields(p: TrainingProjectTable, models: TrainingModelTable[], f: Partial<ProjectFields>): ProjectFields {
-  const cfg0 = parse<ProjectConfig>(p.config_json, {} as ProjectConfig);
+  const cfg0 = tabularConfig(p);
   return {
     name: f.name ?? p.name,
     target_variables: f.target_variables ?? (cfg0.target ? [cfg0.target] : []),
@@ -395,7 +376,7 @@ function mergedFields(p: TrainingProjectTable, models: TrainingModelTable[], f: 
     variance_threshold: f.variance_threshold ?? cfg0.variance_threshold,
     lags: f.lags ?? cfg0.lags,
     windows: f.windows ?? cfg0.windows,
-    models: f.models ?? models.map((m) => ({ algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
+    models: f.models ?? models.map((m) => ({ algorithm: m.algorithm, params: modelParams(m) })),
   };
 }
 
@@ -431,20 +412,20 @@ function trainSpec(
     time_budget: where.timeBudget, // MITATE_TRAIN_TIME_BUDGET: seconds of auto-tune per model at most
     output_dir: where.outputDir,
     run_key: where.runKey, lang: where.lang, // lang: the language of the person starting the job; the engine says its progress in it
-    models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(algorithms.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: JSON.parse(m.params_json) })),
+    models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, label: catalogueText(algorithms.get(m.algorithm)?.name_key ?? m.algorithm, 'en'), params: modelParams(m) })),
   };
 }
 
 export function modelView(m: TrainingModelTable): TrainingModelView {
   // written by the job's model events (routes.ts): the engine's cv, evaluation, hyper-parameters and seconds
-  const summary = parse<Partial<Pick<TrainingModelView, 'cv' | 'evaluation' | 'hyperparameters' | 'seconds' | 'pending'>>>(m.summary_json, {});
+  const summary = modelSummary(m);
   return {
     id: m.id,
     model_key: m.model_key,
     model_name: m.algorithm,
     model_index: m.model_index,
     algorithm: m.algorithm,
-    params: JSON.parse(m.params_json),
+    params: modelParams(m),
     hyperparameters: summary.hyperparameters ?? null,
     cv: summary.cv ?? null,
     /** hold-out or cross-validation only, small test set, and which score is the headline (repeated CV when small) */
@@ -453,7 +434,7 @@ export function modelView(m: TrainingModelTable): TrainingModelView {
     /** trained and usable; cross-validation and importances are still being computed */
     pending: !!summary.pending,
     state: m.state as TrainingModelView['state'],
-    metrics: parse<TrainingModelView['metrics']>(m.metrics_json, null),
+    metrics: modelMetrics(m),
     error: m.error,
     log: m.state === 'failed' ? m.log : null,
     trained_at: m.trained_at,
@@ -477,8 +458,8 @@ export function selectionScore(type: ProjectType, m: TrainingModelTable): number
   const basis = selectionBasis(type);
   const v =
     basis === 'silhouette' || basis === 'trustworthiness'
-      ? parse<Record<string, unknown>>(m.metrics_json, {})[basis]
-      : parse<{ cv?: { mean?: unknown } | null }>(m.summary_json, {}).cv?.mean;
+      ? (modelMetrics(m) ?? {})[basis]
+      : modelSummary(m).cv?.mean;
   return v == null || !Number.isFinite(Number(v)) ? null : Number(v);
 }
 
