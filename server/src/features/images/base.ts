@@ -16,7 +16,7 @@ import { imageIngestJob } from './jobs.js';
 import { modelParams, modelSummary } from '../training/stored.js';
 import { imageConfig, imageModelMetrics, type Manifest, readImageManifest } from './stored.js';
 
-export type { ImageConfig, ImageItem, Manifest } from './stored.js';
+export type { ImageConfig, Manifest } from './stored.js';
 
 export const now = () => new Date().toISOString();
 

@@ -41,7 +41,6 @@ export const imageSettings = z.object({
   train_layers: z.enum(['head', 'top', 'all']).default('top'),
   augmentation: augmentation.default({ hflip: false, vflip: false, rotate: 0, brightness: 0, contrast: 0, crop: 0 }),
 });
-export type ImageSettings = z.infer<typeof imageSettings>;
 
 export const imageRegisterBody = z.object({
   project_type: z.enum(IMAGE_TYPES),

@@ -156,7 +156,6 @@ export const designEvaluation = z
 export const roundParameters = z
   .object({ seed: z.number().int(), starts: z.number().int(), parameters: roundSettings.shape.parameters, bo: roundSettings.shape.bo })
   .describe('The round’s settings');
-export type RoundParameters = z.infer<typeof roundParameters>;
 
 export const roundView = z
   .object({

@@ -149,4 +149,3 @@ export const RunResult = z
   .meta({ id: 'PreprocessRun' });
 
 export type RunResultView = z.infer<typeof RunResult>;
-export type LoadedDatasetView = z.infer<typeof LoadedDataset>;

@@ -44,7 +44,7 @@ export const TYPES: Record<ProjectType, TypeInfo> = {
 };
 
 /** The catalogue's shapes as the API answers them are declared once, with the answers (responses.ts). */
-export type { AlgorithmSpec, ParamSpec } from './responses.js';
+export type { AlgorithmSpec } from './responses.js';
 
 /** An algorithm as the engine's catalogue holds it: figures and message keys of engine/mitate_engine/messages.json. */
 const CatalogueParam = z.looseObject({
