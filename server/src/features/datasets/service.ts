@@ -62,7 +62,7 @@ export function toView(row: DatasetTable, statistics?: { state: string; job_id: 
     column_count: Number(row.column_count),
     datetime_column: row.datetime_column,
     preprocessed: !!row.preprocessed,
-    preprocess_history: JSON.parse(row.preprocess_history),
+    preprocess_history: JSON.parse(row.preprocess_history), // checked as the answer's PreprocessStep[] when answered
     parent_dataset_name: row.parent_dataset_name,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -5,6 +5,7 @@ import type { Lang } from '../../i18n/messages.js';
 import type { JobView } from '../../jobs/service.js';
 import { jobProgress } from '../../jobs/progress.js';
 import type { ColumnInfo } from '../datasets/column-stats.js';
+import type { SupervisedManifest } from '../training/stored.js';
 import { decimalsOk } from '@mitate/rules';
 import type { OptimizationRunTable } from './db.js';
 import { engineErrors, M } from './messages.js';
@@ -17,13 +18,6 @@ export const SUBJECT = 'optimization_run';
 export const CHECK_TIMEOUT_MS = 120_000;
 export const REGRESSION_TYPES = ['regression', 'soft_sensor'];
 
-export interface Manifest {
-  project_type: string;
-  target: string;
-  features: string[];
-  model_columns: Record<string, string>;
-  categories: Record<string, string[]>;
-}
 
 export interface ResolvedModel {
   project_id: string;
@@ -33,7 +27,8 @@ export interface ResolvedModel {
   target: string;
   dataset_id: string;
   dir: string;
-  manifest: Manifest;
+  /** its manifest.json, as training declares it */
+  manifest: SupervisedManifest;
 }
 
 type RunState = 'queued' | 'running' | 'done' | 'failed';

@@ -21,6 +21,7 @@ import { engineErrorMessage } from '../../i18n/engine-errors.js';
 import { IMAGE_TYPES, imageReport } from '../images/schemas.js';
 import type { RunService } from '../training/runs.js';
 import type { TrainingModelTable } from '../training/db.js';
+import { modelSummary } from '../training/stored.js';
 import type { PlatformProjectTable } from './db.js';
 import { IM } from './image-messages.js';
 import { M } from './messages.js';
@@ -136,15 +137,11 @@ type Note = z.output<typeof note>;
  * as the copy has done without it). */
 const publishedReport = z.looseObject(imageReport.pick({ algorithm: true, classes: true, image_size: true, threshold: true, scores: true }).partial().shape);
 
-/** The threshold an image model's summary_json holds: the one saved by update/threshold (images/threshold.ts), or
- * training's (images/events.ts); other keys are the image area's. */
-const savedThreshold = z.looseObject({ threshold: z.number().nullable().optional() });
-
 /** The threshold in force on a trained image model: the one saved on it (update/threshold), else training's. */
 export function thresholdOf(m: Pick<TrainingModelTable, 'summary_json'>, report: { threshold?: number | null }): number | null {
   let saved: { threshold?: number | null } = {};
   try {
-    if (m.summary_json) saved = storedJson('image model summary', savedThreshold, m.summary_json);
+    saved = modelSummary(m); // the one saved by update/threshold (images/threshold.ts), or training's
   } catch {
     /* no summary: training's */
   }

@@ -1,15 +1,14 @@
 import { paramDecimalsOk } from '@mitate/rules';
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import type { DatasetTable } from '../../db/schema.js';
-import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import type { JobView } from '../../jobs/service.js';
 import { ident, readParquet, withConnection } from '../../duck/index.js';
 import { datasetKey, type DatasetService } from '../datasets/service.js';
+import { datasetStats } from '../datasets/stored.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
 import { M } from './messages.js';
@@ -43,13 +42,10 @@ export function optunaStorageUrl(ctx: AppContext): string {
   return url.toString();
 }
 
-/** What validation reads of the dataset's column statistics (stats_json, written by the datasets area). */
-const StatsColumns = z.array(z.looseObject({ name: z.string(), type: z.string(), unique: z.number().optional(), count: z.number().optional() }));
-
 /** Validation of the wizard's fields against the dataset, before anything is stored or queued. */
 export function validateProject(catalogue: Catalogue, type: ProjectType, f: ProjectFields, dataset: DatasetTable): ProjectConfig {
   const info = TYPES[type];
-  const stats = dataset.stats_json ? storedJson('dataset stats', StatsColumns, dataset.stats_json) : [];
+  const stats = dataset.stats_json ? datasetStats(dataset) : [];
   const byName = new Map(stats.map((c) => [c.name, c]));
   const target = f.target_variables[0] ?? null;
   if (!f.models.length) throw new AppError(422, M.noModels, {}, 'models');

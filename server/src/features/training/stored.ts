@@ -93,8 +93,22 @@ export const ModelManifest = z.looseObject({
   model_columns: z.record(z.string(), z.string()),
   categories: z.record(z.string(), z.array(z.string())),
   outputs: z.array(z.string()).optional(),
+  /** a time-series detector's (timeseries/model.py manifest) */
   time_column: z.string().nullable().optional(),
+  time_features: z
+    .looseObject({
+      lags: z.array(z.number()).optional(),
+      windows: z.array(z.union([z.number(), z.string()])).optional(),
+      drift_signals: z.array(z.string()).optional(),
+      drift_rows: z.number().nullable().optional(),
+      resample: z.string().nullable().optional(),
+    })
+    .optional(),
+  hyperparameters: z.record(z.string(), z.unknown()).optional(),
+  /** a time-series detector's trained threshold (null: a non-finite one) */
+  threshold: z.number().nullable().optional(),
 });
 /** The manifest of a supervised model (regression, soft sensor, ...): its target is named. */
 export const SupervisedManifest = ModelManifest.extend({ target: z.string() });
 export type ModelManifest = z.output<typeof ModelManifest>;
+export type SupervisedManifest = z.output<typeof SupervisedManifest>;
