@@ -35,14 +35,15 @@ const kyselyStatement = {
 const processEnv = { object: 'process', property: 'env', message: 'Settings are read only in src/config.ts: add the setting there and read it from the app\'s config (ctx.config).' };
 
 // Stored JSON (a column, an engine's file, a token) is read through its zod declaration (src/db/stored.ts
-// storedJson, or a job kind's parseStored), never cast: `JSON.parse(x) as T` and `const v: T = JSON.parse(x)` fail.
+// storedJson, or a job kind's parseStored), never cast: `JSON.parse(x) as T` and `const v: T = JSON.parse(x)` fail
+// (T = unknown passes: the value is then checked before use).
 const jsonCasts = [
   {
-    selector: "TSAsExpression[expression.callee.object.name='JSON'][expression.callee.property.name='parse']",
+    selector: "TSAsExpression[typeAnnotation.type!='TSUnknownKeyword'][expression.callee.object.name='JSON'][expression.callee.property.name='parse']",
     message: 'Stored JSON is parsed, never cast: read it with storedJson(what, schema, text) from src/db/stored.ts.',
   },
   {
-    selector: "VariableDeclarator[id.typeAnnotation][init.callee.object.name='JSON'][init.callee.property.name='parse']",
+    selector: "VariableDeclarator[id.typeAnnotation.typeAnnotation.type!='TSUnknownKeyword'][init.callee.object.name='JSON'][init.callee.property.name='parse']",
     message: 'Stored JSON is parsed, never typed by annotation: read it with storedJson(what, schema, text) from src/db/stored.ts.',
   },
 ];
