@@ -43,7 +43,7 @@ const jsonCasts = [
     message: 'Stored JSON is parsed, never cast: read it with storedJson(what, schema, text) from src/db/stored.ts.',
   },
   {
-    selector: "VariableDeclarator[id.typeAnnotation.typeAnnotation.type!='TSUnknownKeyword'][init.callee.object.name='JSON'][init.callee.property.name='parse']",
+    selector: "VariableDeclarator[id.typeAnnotation][id.typeAnnotation.typeAnnotation.type!='TSUnknownKeyword'][init.callee.object.name='JSON'][init.callee.property.name='parse']",
     message: 'Stored JSON is parsed, never typed by annotation: read it with storedJson(what, schema, text) from src/db/stored.ts.',
   },
 ];

@@ -9,6 +9,7 @@ import { imageRepo } from './repo.js';
 import { imageTrainJob } from './jobs.js';
 import { engineError, type ImageConfig, type ImageDeps, now } from './base.js';
 import { imageConfig } from './stored.js';
+import { modelParams } from '../training/stored.js';
 
 // Image projects: listed, registered, trained, stopped, renamed and removed.
 
@@ -72,7 +73,7 @@ export async function train(d: ImageDeps, auth: AuthContext, id: string, modelKe
       stop_file: stopFile(runKey),
       project_name: p.name,
       settings: { ...cfg.settings, weights_dir: d.weightsDir },
-      models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
+      models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: modelParams(m) })),
       lang, // the engine says its progress in the language of the person starting the job
     },
   });

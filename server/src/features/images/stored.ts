@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import type { TrainingModelTable, TrainingProjectTable } from '../training/db.js';
-import { storedJson } from '../../db/stored.js';
+import { storedAsWritten, storedJson } from '../../db/stored.js';
 import { ImageModelMetrics } from '../training/stored.js';
-import { augmentation, imageSettings } from './schemas.js';
+import { augmentation, imageReport, imageSettings } from './schemas.js';
 
 /**
  * The JSON the image area stores or the engine writes for it, read through one declaration each: a dataset's
@@ -75,3 +76,6 @@ export const imageModelMetrics = (m: Pick<TrainingModelTable, 'metrics_json'>) =
 
 /** registered.json of a pre-processing run: the dataset it was registered as. */
 export const Registered = z.looseObject({ dataset_id: z.string() });
+
+/** A trained image model's report.json (engine tasks/image_train.py), kept as written: the model page answers it whole. */
+export const readImageReport = async (runDir: string) => storedAsWritten('image model report', imageReport, await fs.promises.readFile(path.join(runDir, 'report.json'), 'utf8'));

@@ -8,6 +8,7 @@ import { figuresAt, percentile, rates, thresholdForMissRate } from '@mitate/rule
 import { M } from './messages.js';
 import { type ImageDeps } from './base.js';
 import { modelSummary } from '../training/stored.js';
+import { readImageReport } from './stored.js';
 
 // A trained model's result at the threshold in force, and a threshold chosen by hand or by a rule.
 
@@ -61,14 +62,14 @@ export async function detail(d: ImageDeps, auth: AuthContext, projectId: string,
   if (m.state !== 'done' || !dir || !fs.existsSync(path.join(dir, 'report.json'))) {
     throw new AppError(409, { en: 'The model "{model}" has not been trained yet.', ja: 'モデル「{model}」はまだ学習されていません。' }, { model: m.model_key });
   }
-  const report = JSON.parse(await fs.promises.readFile(path.join(dir, 'report.json'), 'utf8'));
+  const report = await readImageReport(dir);
   const v = await d.view(auth, p);
   const model = v.models.find((x) => x.model_key === key)!;
   const threshold = model.threshold ?? report.threshold ?? null;
   // the rule of the threshold in force: the one saved by POST update/threshold, else the one training used
   const saved = modelSummary(m);
   const rule = saved.threshold_rule !== undefined ? ruleText(saved.threshold_rule, saved.threshold_rule_params, lang) : ruleText(report.threshold_rule, report.threshold_rule_params, lang);
-  const held = (report.scores ?? []) as HeldScore[];
+  const held = report.scores;
   const test = held.filter((s) => s.split === 'test');
   return {
     project: v,
@@ -85,7 +86,7 @@ export async function detail(d: ImageDeps, auth: AuthContext, projectId: string,
 export async function reportNotice(d: ImageDeps, auth: AuthContext, projectId: string, key: string, lang: Lang): Promise<string | null> {
   const r = await detail(d, auth, projectId, key, lang);
   if (r.project.project_type !== 'analysis' || r.threshold === null || r.report.threshold === undefined || r.report.threshold === r.threshold) return null;
-  const m = r.report.metrics as Record<string, number | null | undefined>;
+  const m = r.report.metrics;
   const pct = (v: number | null | undefined) => (v == null ? '—' : `${(v * 100).toFixed(1)} %`);
   const fig = (v: number | null | undefined) => (v == null ? '—' : v.toFixed(3));
   const t = (v: number) => String(Number(v.toFixed(4)));
@@ -105,7 +106,7 @@ export async function updateThreshold(d: ImageDeps, auth: AuthContext, projectId
   const p = await d.getProject(auth, projectId);
   if (p.project_type !== 'analysis') throw new AppError(422, M.thresholdNeedsAnalysis, {}, 'threshold');
   const r = await detail(d, auth, projectId, key);
-  const scores = r.report.scores as HeldScore[];
+  const scores = r.report.scores;
   const { t, rule, params } = chooseThreshold(b, scores.filter((s) => s.split === 'validation'));
   const m = await d.getModel(auth, projectId, key);
   const summary = { ...modelSummary(m), threshold: t, threshold_rule: rule, threshold_rule_params: params };

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { storedJson } from '../../db/stored.js';
 import { AppError } from '../../http/errors.js';
 import { engineErrorText } from '../../i18n/engine-errors.js';
 import type { Lang, LocalText } from '../../i18n/messages.js';
@@ -28,6 +30,9 @@ export function jobErrorText(error: string | null, lang: Lang): string | null {
 
 export type Settings = Omit<ProjectSettings, 'groups'> & { groups: string[] };
 
+/** groups_json: the ANOVA groups as runs.ts stores the settings' `groups` (checked when given). */
+const StoredGroups = z.array(z.string());
+
 /** A project's settings as stored on its row (the view shows them, a run's job spec carries them). */
 export function settingsOf(row: StatisticalProjectTable): Settings {
   return {
@@ -37,7 +42,7 @@ export function settingsOf(row: StatisticalProjectTable): Settings {
     category: row.category,
     group1: row.group1,
     group2: row.group2,
-    groups: JSON.parse(row.groups_json),
+    groups: storedJson('statistical project groups', StoredGroups, row.groups_json),
     hypothetical_mean: Number(row.hypothetical_mean),
     significance_level: Number(row.significance_level),
     alternative: row.alternative as Settings['alternative'],

@@ -1,26 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
+import { storedJson } from '../../db/stored.js';
 import { engineErrorText } from '../../i18n/engine-errors.js';
+import { engineDir } from '../../jobs/engine.js';
 import type { Lang } from '../../i18n/messages.js';
 import type { TsModelMetrics, TsType } from './schemas.js';
 import { TS_TYPES } from './schemas.js';
 
 /** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
-export type TsAlgorithm = {
-  key: string;
-  name_key: string;
-  contributions: boolean;
-  params: { name: string; kind: 'int' | 'float'; default: number; low: number; high: number; label_key: string; help_key?: string }[];
-};
-let cachedCatalogue: { supervised: TsAlgorithm[]; unsupervised: TsAlgorithm[] } | null = null;
+const TsAlgorithm = z.looseObject({
+  key: z.string(),
+  name_key: z.string(),
+  contributions: z.boolean(),
+  params: z.array(
+    z.looseObject({ name: z.string(), kind: z.enum(['int', 'float']), default: z.number(), low: z.number(), high: z.number(), label_key: z.string(), help_key: z.string().optional() }),
+  ),
+});
+export type TsAlgorithm = z.output<typeof TsAlgorithm>;
+const TsCatalogue = z.looseObject({ supervised: z.array(TsAlgorithm), unsupervised: z.array(TsAlgorithm) });
+
+// read once when the module loads: the file ships with the engine and does not change while the server runs
+const catalogue = storedJson('time-series detector catalogue', TsCatalogue, fs.readFileSync(path.join(engineDir, 'mitate_engine', 'timeseries', 'catalogue.json'), 'utf8'));
 /** The engine's detector catalogue (engine/mitate_engine/timeseries/catalogue.json): one list for engine, server and web. */
-export function tsCatalogue() {
-  if (!cachedCatalogue) {
-    const file = path.resolve(import.meta.dirname, '../../../../engine/mitate_engine/timeseries/catalogue.json');
-    cachedCatalogue = JSON.parse(fs.readFileSync(file, 'utf8'));
-  }
-  return cachedCatalogue!;
-}
+export const tsCatalogue = () => catalogue;
 /** A catalogue message key as a parameter of a message: the error handler says it in the reader's language. */
 export const said = (key: string) => JSON.stringify({ code: key });
 /** A catalogue message in `lang` (the key itself if the catalogue lacks it, which a test rules out). */

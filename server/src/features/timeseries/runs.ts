@@ -13,6 +13,7 @@ import { tsConfigOf } from './settings.js';
 import type { TsDeps } from './base.js';
 import { validate } from './validate.js';
 import { thresholdRepo } from './repo.js';
+import { modelParams } from '../training/stored.js';
 
 const now = () => new Date().toISOString();
 
@@ -68,7 +69,7 @@ export async function train(d: TsDeps, auth: AuthContext, id: string, modelKeys?
       normal: cfg.normal,
       split_ratio: cfg.split_ratio,
       output_dir: storage.pathOf(runKey),
-      models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: JSON.parse(m.params_json) })),
+      models: models.map((m) => ({ key: m.model_key, algorithm: m.algorithm, params: modelParams(m) })),
       // the language of the person starting the job: the engine says its progress, log lines and notes in it
       // (detectors and parameters by their catalogue names) and writes the HTML report in both languages
       lang,
