@@ -66,7 +66,7 @@ test('the web app signs in and draws ECharts under the policy without a violatio
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/dataset$/);
   await page.goto(`${server.url}/visualization`);
-  await page.getByRole('gridcell', { name: 'Valve CSP' }).click();
+  await page.getByRole('cell', { name: 'Valve CSP' }).click();
   await page.waitForURL(/\/visualization\/details\//);
   await page.getByRole('tab', { name: 'Distributions' }).click();
   await page.getByTestId('histogram-chart').locator('canvas').first().waitFor({ timeout: 180_000 });

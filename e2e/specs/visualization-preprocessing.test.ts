@@ -64,7 +64,7 @@ test('visualization: histogram, scatter, correlation and time series receive the
   await signIn(page, server, email);
 
   await page.goto(`${server.url}/visualization`);
-  await page.getByRole('gridcell', { name: 'Valve 1' }).click();
+  await page.getByRole('cell', { name: 'Valve 1' }).click();
   await page.waitForURL(/\/visualization\/details\//);
   await page.getByRole('tab', { name: 'Column statistics' }).waitFor();
   await shot('v01-statistics');
