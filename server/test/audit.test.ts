@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { classify } from '../src/features/audit/classify.js';
 import { makeTestApp, registerAndLogin, STRONG_PASSWORD, type TestApp, upload } from './helpers.js';
 
@@ -32,9 +32,17 @@ describe('audit log', () => {
     // a read is not a change
     await t.app.inject({ method: 'GET', url: '/account/api/members', headers: alice.auth });
 
-    const res = await get(alice);
-    expect(res.statusCode, res.body).toBe(200);
-    const log = res.json().detail.response;
+    // each row is written by an onResponse hook after its answer: the last one is waited for
+    const log = await vi.waitFor(
+      async () => {
+        const res = await get(alice);
+        expect(res.statusCode, res.body).toBe(200);
+        const page = res.json().detail.response;
+        expect(page.total).toBe(7);
+        return page;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     const actions = log.items.map((e: { action: string }) => e.action);
     expect(actions).toEqual(['delete', 'create', 'member_change', 'member_invite', 'sign_in_failed', 'sign_in', 'sign_up']);
     expect(log.total).toBe(7);

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { billingSettings } from '../src/features/billing/settings.js';
 import { settingsFields } from '../src/features/platform/schemas.js';
 import { DATABASES, makeTestApp, multipart, registerAndLogin, type TestApp } from './helpers.js';
@@ -57,9 +57,14 @@ describe.each(DATABASES)('a fresh installation on %s', (kind) => {
     const saved = body(await call('PUT', '/api/installation/settings', first, { bank_account: { ...BANK, bank_name: '  Mitate Bank ' } }));
     expect(saved).toMatchObject({ bank_account: BANK, bank_account_source: 'settings', platform_review: true });
     expect(body(await call('GET', '/api/billing/payment-info', second)).bank_account).toEqual(BANK);
-    // the change is in the administrator's audit log
-    const log = body(await call('GET', '/api/audit?page=1&page_size=50', first));
-    expect(log.items.some((e: { route: string; action: string }) => e.route === '/api/installation/settings' && e.action === 'change')).toBe(true);
+    // the change is in the administrator's audit log (written by an onResponse hook after the answer: waited for)
+    await vi.waitFor(
+      async () => {
+        const log = body(await call('GET', '/api/audit?page=1&page_size=50', first));
+        expect(log.items.some((e: { route: string; action: string }) => e.route === '/api/installation/settings' && e.action === 'change')).toBe(true);
+      },
+      { timeout: 60_000, interval: 100 },
+    );
     // null forgets it: the environment's (none here) is in force again
     expect(body(await call('PUT', '/api/installation/settings', first, { bank_account: null }))).toMatchObject({ bank_account: null, bank_account_source: null });
     const config = t.app.ctx.config;

@@ -31,9 +31,10 @@ def _storage(url: str):
     for attempt in range(5):
         try:
             return optuna.storages.RDBStorage(url, engine_kwargs={"pool_pre_ping": True, "pool_size": 2, "max_overflow": 2})
-        except sqlalchemy.exc.IntegrityError:
-            # another worker created Optuna's tables at the same moment: they exist now
-            if attempt == 4:
+        except (sqlalchemy.exc.IntegrityError, sqlalchemy.exc.ProgrammingError) as e:
+            # another worker created Optuna's tables (or their enum types: DuplicateObject) at the same moment: they
+            # exist now; any other programming error is a fault
+            if attempt == 4 or (isinstance(e, sqlalchemy.exc.ProgrammingError) and "already exists" not in str(e.orig)):
                 raise
             time.sleep(0.2 * (attempt + 1))
     raise RuntimeError("unreachable")
