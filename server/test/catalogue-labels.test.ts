@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { localAlgorithms as localIn, PROJECT_TYPES, type ProjectType, readCatalogue } from '../src/features/training/types.js';
+import { readCatalogue } from '../src/features/training/stored.js';
+import { localAlgorithms as localIn, PROJECT_TYPES, type ProjectType } from '../src/features/training/types.js';
 
 // The catalogue the server reads (MITATE_ML_CATALOGUE, else the engine's).
 const catalogue = readCatalogue(loadConfig().mlCatalogue);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hostedManifest } from '../src/features/platform/manifest.js';
 import { settingsFields } from '../src/features/platform/schemas.js';
-import { platformSettings, settingsVersion } from '../src/features/platform/settings.js';
-import { tsConfigOf } from '../src/features/timeseries/settings.js';
+import { hostedManifest, platformSettings, settingsVersion } from '../src/features/platform/stored.js';
+import { tsConfigOf } from '../src/features/timeseries/stored.js';
 
 /** Stored JSON of the hosted APIs and time-series projects, read through its declarations (issue 32). */
 describe('stored platform and time-series JSON', () => {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { storedJson } from '../db/stored.js';
 
 /** An access token's claims as signAccess writes them; a token whose claims are not this shape is invalid. */
-export const AccessClaims = z.looseObject({
+export const AccessClaims = z.object({
   sub: z.string(),
   /** The sign-in session (refresh-token family) the token belongs to; refused once that session ends. */
   sid: z.string(),
@@ -17,7 +17,7 @@ export const AccessClaims = z.looseObject({
 });
 export type AccessClaims = z.output<typeof AccessClaims>;
 
-const TokenHeader = z.looseObject({ alg: z.string() });
+const TokenHeader = z.object({ alg: z.string() });
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 

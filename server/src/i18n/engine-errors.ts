@@ -15,25 +15,30 @@ import type { Lang, LocalText } from './messages.js';
  */
 const catalogue = storedJson(
   'engine message catalogue',
-  z.record(z.string(), z.looseObject({ en: z.string(), ja: z.string() })),
+  z.record(z.string(), z.object({ en: z.string(), ja: z.string() })),
   fs.readFileSync(path.join(engineDir, 'mitate_engine', 'messages.json'), 'utf8'),
 );
 
 /** The engine's coded error as it travels (engine task.py EngineError.as_dict / encoded). */
-export const EngineErrorJson = z.looseObject({
+const EngineErrorJson = z.object({
   code: z.string(),
-  params: z.record(z.string(), z.unknown()).nullish(),
+  params: z.record(z.string(), z.json()).nullish(),
   message: z.string().nullish(),
 });
-export type EngineErrorJson = z.output<typeof EngineErrorJson>;
+/** An engine error as the server handles it: decoded from a job, or built by an area from a code and parameters. */
+export interface EngineError {
+  code: string;
+  params?: Record<string, unknown> | null;
+  message?: string | null;
+}
 
-const asEncoded = (v: unknown): EngineErrorJson | null => {
+const asEncoded = (v: unknown): EngineError | null => {
   const r = EngineErrorJson.safeParse(v);
   return r.success ? r.data : null;
 };
 
 /** A job's or model's error text as the engine's coded error, or null when it is another text (a fault's message). */
-export function decodeEngineError(text: string | null | undefined): EngineErrorJson | null {
+export function decodeEngineError(text: string | null | undefined): EngineError | null {
   // the engine writes the code first (json.dumps of as_dict): other texts are not parsed at all
   if (!text?.startsWith('{"code"')) return null;
   try {
@@ -66,7 +71,7 @@ function defaultParam(v: unknown, lang: Lang, w: Words): string | undefined {
 
 const entry = (table: Record<string, LocalText> | undefined, code: string) => (table && Object.hasOwn(table, code) ? table[code] : undefined);
 
-function render(e: EngineErrorJson, lang: Lang, w: Words = {}): string {
+function render(e: EngineError, lang: Lang, w: Words = {}): string {
   const known = entry(w.extra, e.code) ?? entry(catalogue, e.code);
   if (!known) return e.message ?? e.code;
   const params = w.params ? w.params(e.params ?? {}, lang) : (e.params ?? {});
@@ -99,7 +104,7 @@ export const engineCodes = (prefix: string): string[] => Object.keys(catalogue).
 export const isEngineCode = (code: string): boolean => Object.hasOwn(catalogue, code);
 
 /** An engine error (code and parameters from the catalogue) in both languages, for an AppError's message. */
-export function engineErrorMessage(e: EngineErrorJson): LocalText {
+export function engineErrorMessage(e: EngineError): LocalText {
   return { en: render(e, 'en'), ja: render(e, 'ja') };
 }
 

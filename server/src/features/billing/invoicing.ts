@@ -8,7 +8,7 @@ import { type Line, day, dayStartHour, periodStart, dayBefore, dayAfter, type Bi
 
 /** The few fields of a hosted API's settings (the platform area's settings_json) that billing reads; a field an
  * older draft may lack is optional, and the platform area declares the rest. */
-const BilledSettings = z.looseObject({
+const BilledSettings = z.object({
   subscription_type: z.string().optional(),
   billing_cycle: z.string().optional(),
   expected_requests_per_month: z.number().nullable().optional(),

@@ -11,21 +11,21 @@ import { ByteLru } from './byte-lru.js';
  * over row ranges. Only the sample is a sample (and the page says so): histograms and box plots are binary
  * searches and index reads on the sorted values, binned scatter counts every row (or reads the grid that did).
  */
-export const SketchColumn = z.looseObject({ name: z.string(), file: z.string(), count: z.number(), complete: z.boolean(), mean: z.number().optional() });
+export const SketchColumn = z.object({ name: z.string(), file: z.string(), count: z.number(), complete: z.boolean(), mean: z.number().optional() });
 export type SketchColumn = z.output<typeof SketchColumn>;
 /** manifest.json as sketch.py writes it (json.dump with allow_nan=False: no number is ever null but Spearman's). */
-export const SketchManifest = z.looseObject({
+export const SketchManifest = z.object({
   version: z.number(),
   build_id: z.string(),
   row_count: z.number(),
   columns: z.array(SketchColumn),
-  pearson: z.looseObject({ names: z.array(z.string()), cov: z.array(z.array(z.number())) }).nullable(),
-  spearman: z.looseObject({ names: z.array(z.string()), matrix: z.array(z.array(z.number().nullable())) }).nullable(),
+  pearson: z.object({ names: z.array(z.string()), cov: z.array(z.array(z.number())) }).nullable(),
+  spearman: z.object({ names: z.array(z.string()), matrix: z.array(z.array(z.number().nullable())) }).nullable(),
   sample_rows: z.number(),
   /** Row ranges the sample is stratified over (absent: a uniform sample, written before the strata). */
   sample_strata: z.number().optional(),
   /** Cell counts of each pair (i < j) of `columns`, bins² little-endian uint32 per pair, pair after pair (absent: written before the grids). */
-  grid: z.looseObject({ bins: z.number(), file: z.string(), columns: z.array(z.looseObject({ name: z.string(), lo: z.number(), hi: z.number() })) }).nullable().optional(),
+  grid: z.object({ bins: z.number(), file: z.string(), columns: z.array(z.object({ name: z.string(), lo: z.number(), hi: z.number() })) }).nullable().optional(),
 });
 export type SketchManifest = z.output<typeof SketchManifest>;
 

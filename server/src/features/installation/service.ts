@@ -11,8 +11,8 @@ import { adminReason, cleanBank, inForce, type AdminReason } from './rules.js';
 const now = () => new Date().toISOString();
 
 // Each stored setting's value_json, by key, as this service writes it (update, the first-account claim).
-const FirstAdmin = z.looseObject({ user_id: z.string() });
-const StoredBank = z.looseObject({
+const FirstAdmin = z.object({ user_id: z.string() });
+const StoredBank = z.object({
   bank_name: z.string(),
   bank_code: z.string(),
   branch_name: z.string(),

@@ -37,7 +37,7 @@ const NOTE_FILE = 'image.json';
 /** The scores the drift check compares served scores with (drift/service.ts): an OK/NG model's validation OK images',
  * a classification model's validation images' (its score is the top class probability). */
 const DRIFT_REFERENCE_FILE = 'drift_reference.json';
-const driftReference = z.looseObject({ ok_scores: z.array(z.number()) });
+const driftReference = z.object({ ok_scores: z.array(z.number()) });
 
 export const isImageModel = (projectType: string) => (IMAGE_TYPES as readonly string[]).includes(projectType);
 
@@ -130,12 +130,12 @@ export const imageServingView = z
 export type ImageServingView = z.infer<typeof imageServingView>;
 
 /** The note of a hosted image API (NOTE_FILE), as copyImageModel writes it. */
-const note = z.looseObject({ run_key: z.string().nullable(), algorithm: z.string(), kind: z.enum(IMAGE_TYPES), classes: z.array(z.string()), image_size: z.number(), threshold: z.number().nullable() });
+const note = z.object({ run_key: z.string().nullable(), algorithm: z.string(), kind: z.enum(IMAGE_TYPES), classes: z.array(z.string()), image_size: z.number(), threshold: z.number().nullable() });
 type Note = z.output<typeof note>;
 
 /** What publishing reads of a trained image model's report.json (the images area's declaration; each key optional,
  * as the copy has done without it). */
-const publishedReport = z.looseObject(imageReport.pick({ algorithm: true, classes: true, image_size: true, threshold: true, scores: true }).partial().shape);
+const publishedReport = imageReport.pick({ algorithm: true, classes: true, image_size: true, threshold: true, scores: true }).partial();
 
 /** The threshold in force on a trained image model: the one saved on it (update/threshold), else training's. */
 export function thresholdOf(m: Pick<TrainingModelTable, 'summary_json'>, report: { threshold?: number | null }): number | null {

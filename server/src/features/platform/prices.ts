@@ -16,7 +16,7 @@ export type PriceList = z.output<typeof PriceList>;
 
 /** What MITATE_PLATFORM_PRICES gives: any of the list's fields and of its infrastructure prices (the rest are the
  * default's). A text that is not JSON, or not this shape, stops the start-up (named). */
-const GivenPrices = z.looseObject({ ...PriceList.shape, infrastructure: z.looseObject(Infrastructure.shape).partial() }).partial();
+const GivenPrices = z.object({ ...PriceList.shape, infrastructure: Infrastructure.partial() }).partial();
 
 export const DEFAULT_PRICES: PriceList = {
   currency: 'JPY',

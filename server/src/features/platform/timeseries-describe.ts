@@ -6,7 +6,7 @@
  * server tests check both agree.
  */
 
-import type { HostedManifest } from './manifest.js';
+import type { HostedManifest } from './stored.js';
 
 export interface TsShape {
   warmup_rows: number;

@@ -6,10 +6,9 @@ import { AppError } from '../../http/errors.js';
 import type { LocalText } from '../../i18n/messages.js';
 import type { PlatformProjectTable } from './db.js';
 import { readNumbers } from './inputs.js';
-import { hostedManifest } from './manifest.js';
+import { hostedManifest, settingsVersion } from './stored.js';
 import { M } from './messages.js';
 import type { ServeInput, ServeResult, ServingPool } from './serving.js';
-import { settingsVersion } from './settings.js';
 import { describeTs, type StreamLimits, tsOpenApi } from './timeseries-describe.js';
 
 /**

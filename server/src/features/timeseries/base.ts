@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import type { AuthContext } from '../../auth/guard.js';
 import type { AppContext } from '../../context.js';
 import { storedJson } from '../../db/stored.js';
@@ -18,13 +17,13 @@ import { tsModelMetrics, WINDOW_STATS } from './schemas.js';
 import type { Scores } from './scores.js';
 import { readSeriesFile } from './series-file.js';
 import { bestDetector, detectorName, isTsType, modeOf } from './detectors.js';
-import { type TsConfig, tsConfigOf } from './settings.js';
+import { type TsConfig, tsConfigOf } from './stored.js';
 import { thresholdRepo } from './repo.js';
 
 const MAX_CACHED = 6;
 /** The trained threshold in a model's metrics_json (its `model` event's figures, training/runs.ts: {} when the event
  * had none); the other figures are read by the training area. */
-const storedThreshold = z.looseObject(tsModelMetrics.pick({ threshold: true }).partial().shape);
+const storedThreshold = tsModelMetrics.pick({ threshold: true }).partial();
 
 /** What the service's modules share: the app's database, DuckDB, storage and jobs, the areas used, the project
  * reads and the scores kept by this app instance. */

@@ -1,24 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
 import { storedJson } from '../../db/stored.js';
 import { engineErrorText } from '../../i18n/engine-errors.js';
 import { engineDir } from '../../jobs/engine.js';
 import type { Lang } from '../../i18n/messages.js';
 import type { TsModelMetrics, TsType } from './schemas.js';
 import { TS_TYPES } from './schemas.js';
-
-/** A detector as the engine's catalogue holds it: message keys of engine/mitate_engine/messages.json, no free text. */
-const TsAlgorithm = z.looseObject({
-  key: z.string(),
-  name_key: z.string(),
-  contributions: z.boolean(),
-  params: z.array(
-    z.looseObject({ name: z.string(), kind: z.enum(['int', 'float']), default: z.number(), low: z.number(), high: z.number(), label_key: z.string(), help_key: z.string().optional() }),
-  ),
-});
-export type TsAlgorithm = z.output<typeof TsAlgorithm>;
-const TsCatalogue = z.looseObject({ supervised: z.array(TsAlgorithm), unsupervised: z.array(TsAlgorithm) });
+import { type TsAlgorithm, TsCatalogue } from './stored.js';
 
 // read once when the module loads: the file ships with the engine and does not change while the server runs
 const catalogue = storedJson('time-series detector catalogue', TsCatalogue, fs.readFileSync(path.join(engineDir, 'mitate_engine', 'timeseries', 'catalogue.json'), 'utf8'));

@@ -10,7 +10,8 @@ import type { DriftSuggestBody, DriftSuggestion } from './schemas.js';
 import { normalTime } from './normal.js';
 import { tsadDriftSuggestJob } from './jobs.js';
 import { modeOf } from './detectors.js';
-import { RESAMPLE, type TsConfig } from './settings.js';
+import { RESAMPLE } from './settings.js';
+import type { TsConfig } from './stored.js';
 import type { TsDeps } from './base.js';
 import { checkSignals } from './validate.js';
 

@@ -9,7 +9,7 @@ import { WINDOW_STATS } from './schemas.js';
 import { thresholdForFar, thresholdStats } from './scores.js';
 import { tsadTrainJob } from './jobs.js';
 import { modeOf } from './detectors.js';
-import { tsConfigOf } from './settings.js';
+import { tsConfigOf } from './stored.js';
 import type { TsDeps } from './base.js';
 import { validate } from './validate.js';
 import { thresholdRepo } from './repo.js';

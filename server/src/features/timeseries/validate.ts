@@ -8,7 +8,8 @@ import type { RegisterBody } from './schemas.js';
 import { WINDOW_STATS } from './schemas.js';
 import { anomalousSql, defaultNormalRows, heldBackSplit, MIN_NORMAL_ROWS, type NormalSource, normalTime, rowsToFit } from './normal.js';
 import { modeOf, said, tsCatalogue } from './detectors.js';
-import { RESAMPLE, SPAN, type TsConfig, warmupOf } from './settings.js';
+import { RESAMPLE, SPAN, warmupOf } from './settings.js';
+import type { TsConfig } from './stored.js';
 import type { TsDeps } from './base.js';
 
 // A project's settings checked against its dataset: signals, the normal period, each detector's settings.

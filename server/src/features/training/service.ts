@@ -15,10 +15,10 @@ import { M } from './messages.js';
 import { type RunService, TUNE_HELPER_SUBJECT } from './runs.js';
 import { readTrainingReport, type TrainingModelView, type TrainingProjectView } from './responses.js';
 import type { ProjectFields } from './schemas.js';
-import { algorithmName, type Catalogue, catalogueText, catalogueWord, isTabular, localAlgorithms, paramLabels, type ProjectType, readCatalogue, TYPES } from './types.js';
+import { algorithmName, catalogueText, catalogueWord, isTabular, localAlgorithms, paramLabels, type ProjectType, TYPES } from './types.js';
 import { trainJob, tuneHelperJob } from './jobs.js';
 import { reportFile } from './report-file.js';
-import { modelMetrics, modelParams, modelSummary, type ProjectConfig, projectConfig, tabularConfig } from './stored.js';
+import { type Catalogue, modelMetrics, modelParams, modelSummary, type ProjectConfig, projectConfig, readCatalogue, tabularConfig } from './stored.js';
 
 export type { ProjectConfig } from './stored.js';
 export { TUNE_HELPER_SUBJECT };

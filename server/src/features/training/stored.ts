@@ -1,7 +1,8 @@
+import fs from 'node:fs';
 import { z } from 'zod';
 import { storedJson } from '../../db/stored.js';
 import type { TrainingModelTable, TrainingProjectTable } from './db.js';
-import { CrossValidation, Evaluation, imageMetrics, Metrics } from './responses.js';
+import { CrossValidation, Evaluation, imageMetrics, Metrics, ParamSpec } from './responses.js';
 
 /**
  * The JSON this area stores for every kind of project (tables, time series, images share training_projects and
@@ -112,3 +113,23 @@ export const ModelManifest = z.looseObject({
 export const SupervisedManifest = ModelManifest.extend({ target: z.string() });
 export type ModelManifest = z.output<typeof ModelManifest>;
 export type SupervisedManifest = z.output<typeof SupervisedManifest>;
+
+/** An algorithm as the engine's catalogue holds it: figures and message keys of engine/mitate_engine/messages.json. */
+const CatalogueParam = z.looseObject({
+  ...ParamSpec.omit({ label: true, help: true, choice_labels: true }).shape,
+  label_key: z.string(),
+  help_key: z.string(),
+  choice_keys: z.array(z.string().nullable()).optional(),
+});
+const CatalogueAlgorithm = z.looseObject({ key: z.string(), name_key: z.string(), tree: z.boolean(), params: z.array(CatalogueParam) });
+export type CatalogueParam = z.output<typeof CatalogueParam>;
+export type CatalogueAlgorithm = z.output<typeof CatalogueAlgorithm>;
+
+/** The engine's algorithm catalogue: each tabular type's algorithms. */
+const algorithms = z.array(CatalogueAlgorithm);
+const Catalogue = z.looseObject({ regression: algorithms, soft_sensor: algorithms, discriminant_analysis: algorithms, clustering: algorithms, dimensional_compression: algorithms });
+export type Catalogue = z.output<typeof Catalogue>;
+
+/** The catalogue file (the setting MITATE_ML_CATALOGUE, default engine/mitate_engine/ml/catalogue.json, generated from
+ * the Python registry); read once, when the training service is built. */
+export const readCatalogue = (file: string): Catalogue => storedJson('algorithm catalogue', Catalogue, fs.readFileSync(file, 'utf8'));

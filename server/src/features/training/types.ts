@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import { z } from 'zod';
-import { storedJson } from '../../db/stored.js';
 import { engineErrorText } from '../../i18n/engine-errors.js';
 import type { Lang } from '../../i18n/messages.js';
-import { type AlgorithmSpec, ParamSpec } from './responses.js';
+import type { AlgorithmSpec } from './responses.js';
+import type { Catalogue } from './stored.js';
 
 /** The five tabular training types: SPEC §7 path prefix, web routes, and whether a target is needed. */
 export const PROJECT_TYPES = ['regression', 'soft_sensor', 'discriminant_analysis', 'clustering', 'dimensional_compression'] as const;
@@ -46,25 +44,6 @@ export const TYPES: Record<ProjectType, TypeInfo> = {
 /** The catalogue's shapes as the API answers them are declared once, with the answers (responses.ts). */
 export type { AlgorithmSpec } from './responses.js';
 
-/** An algorithm as the engine's catalogue holds it: figures and message keys of engine/mitate_engine/messages.json. */
-const CatalogueParam = z.looseObject({
-  ...ParamSpec.omit({ label: true, help: true, choice_labels: true }).shape,
-  label_key: z.string(),
-  help_key: z.string(),
-  choice_keys: z.array(z.string().nullable()).optional(),
-});
-const CatalogueAlgorithm = z.looseObject({ key: z.string(), name_key: z.string(), tree: z.boolean(), params: z.array(CatalogueParam) });
-export type CatalogueParam = z.output<typeof CatalogueParam>;
-export type CatalogueAlgorithm = z.output<typeof CatalogueAlgorithm>;
-
-/** The engine's algorithm catalogue: each tabular type's algorithms. */
-const algorithms = z.array(CatalogueAlgorithm);
-const Catalogue = z.looseObject({ regression: algorithms, soft_sensor: algorithms, discriminant_analysis: algorithms, clustering: algorithms, dimensional_compression: algorithms });
-export type Catalogue = z.output<typeof Catalogue>;
-
-/** The catalogue file (the setting MITATE_ML_CATALOGUE, default engine/mitate_engine/ml/catalogue.json, generated from
- * the Python registry); read once, when the training service is built. */
-export const readCatalogue = (file: string): Catalogue => storedJson('algorithm catalogue', Catalogue, fs.readFileSync(file, 'utf8'));
 
 /** A catalogue message key as a message parameter: the error handler says it in the reader's language. */
 export const catalogueWord = (key: string) => JSON.stringify({ code: key });

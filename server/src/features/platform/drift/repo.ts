@@ -20,7 +20,7 @@ const sampledRow = z.json();
 
 /** A project's saved drift settings (saveSettings writes settingsOf's output; rows saved before auto_minutes lack it).
  * Numbers, their ranges unchecked: settingsOf drops a saved value that no longer validates. */
-const savedSettings = z.looseObject(Object.fromEntries(Object.keys(driftSettings.shape).map((k) => [k, z.number().optional()])) as Record<keyof typeof driftSettings.shape, z.ZodOptional<z.ZodNumber>>);
+const savedSettings = z.object(Object.fromEntries(Object.keys(driftSettings.shape).map((k) => [k, z.number().optional()])) as Record<keyof typeof driftSettings.shape, z.ZodOptional<z.ZodNumber>>);
 
 /** The drift tables' one place for SQL (samples, checks, settings); the projects are read through platformRepo. */
 export class DriftRepo {
