@@ -17,7 +17,7 @@ import { sketchDirOf } from './sketch.js';
 import type { SketchChange, SketchStore } from './sketch-store.js';
 import { statisticsResultOf, statisticsStateOf, warmSketchesWhenDone } from './statistics-job.js';
 import type { RegisterFields } from './schemas.js';
-import type { StreamedParquet } from './stream-ingest.js';
+import { conversionSlots, type StreamedParquet } from './stream-ingest.js';
 import { statisticsJob } from './jobs.js';
 
 export type CellValue = string | number | boolean | null;
@@ -147,6 +147,7 @@ export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: Sk
     return row;
   }
 
+  const slots = conversionSlots(); // large CSVs converted while they arrive: this app's count (stream-ingest.ts)
   const parquetPath = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${PARQUET}`);
 
   /** The engine's full statistics of a dataset, said in the asker's `lang`; while one runs, asking again joins it. */
@@ -191,7 +192,7 @@ export function makeDatasetService(ctx: AppContext, { sketches }: { sketches: Sk
     insertRow: (row: DatasetTable, tx: Db = db) => datasetRepo.insert(tx, row),
     updateRow: (orgId: string, id: string, patch: Partial<DatasetTable>) => datasetRepo.update(db, orgId, id, patch),
     /** How an upload of `length` bytes is converted to Parquet while it streams in (large CSVs only), or null. */
-    streamConversion: (dir: string, length: number) => (length >= ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: duckdb, dir, expectedBytes: length } : null),
+    streamConversion: (dir: string, length: number) => (length >= ctx.config.streamIngestMinMb * 1024 * 1024 ? { duck: duckdb, slots, dir, expectedBytes: length } : null),
     parquetPath,
     ...sketchReads(sketches, parquetPath),
     startStatistics,

@@ -67,7 +67,11 @@ const WRITE_BYTES = 1 << 20;
  * parsed in one piece: a file quoting every field would cost the upload more in counting than the cut saves.
  */
 const MAX_QUOTES_BEFORE_CUT = 4_000_000;
-let active = 0;
+/** Conversions running now, counted per app (datasets service): two apps in one process share nothing. */
+export interface ConversionSlots {
+  active: number;
+}
+export const conversionSlots = (): ConversionSlots => ({ active: 0 });
 
 /** A writer to a named pipe DuckDB reads; it stops (`failed`) as soon as the reader goes away. */
 class PipeWriter {
@@ -198,6 +202,7 @@ class StreamConversion {
 
   constructor(
     private readonly duck: Duck,
+    private readonly slots: ConversionSlots,
     private readonly dir: string,
     private readonly src: string,
     private readonly file: GrowingFile,
@@ -231,7 +236,7 @@ class StreamConversion {
 
   /** Starts the COPY on the pipes and their feeders; false when it cannot (the file is converted after the upload). */
   async start(head: Buffer): Promise<boolean> {
-    active++;
+    this.slots.active++;
     this.counted = true;
     try {
       for (const fifo of this.pipes) await execFileP('mkfifo', ['-m', '600', fifo]);
@@ -364,7 +369,7 @@ class StreamConversion {
     const ok = await this.done;
     this.conn?.closeSync();
     this.conn = null;
-    if (this.counted) active--;
+    if (this.counted) this.slots.active--;
     this.counted = false;
     for (const fifo of this.pipes) fs.rmSync(fifo, { force: true });
     if (!ok || !fed || this.abandoned) {
@@ -391,7 +396,7 @@ class StreamConversion {
 export async function receiveUpload(
   source: AsyncIterable<Buffer>,
   dest: string,
-  convert: { duck: Duck; dir: string; expectedBytes?: number } | null,
+  convert: { duck: Duck; slots: ConversionSlots; dir: string; expectedBytes?: number } | null,
 ): Promise<ReceivedUpload> {
   const t0 = Date.now();
   const out = await fs.promises.open(dest, 'w');
@@ -420,8 +425,8 @@ export async function receiveUpload(
     } catch {
       sniffed = null; // the service sniffs the saved file again and says what is wrong
     }
-    if (sniffed && sniffed.encoding !== 'cp932' && sniffed.header.length <= WIDE_COLUMNS && active < MAX_ACTIVE) {
-      const c = new StreamConversion(convert!.duck, convert!.dir, dest, file, sniffed);
+    if (sniffed && sniffed.encoding !== 'cp932' && sniffed.header.length <= WIDE_COLUMNS && convert!.slots.active < MAX_ACTIVE) {
+      const c = new StreamConversion(convert!.duck, convert!.slots, convert!.dir, dest, file, sniffed);
       if (await c.start(bytes).catch(() => false)) conversion = c;
       else await c.end(false);
     }

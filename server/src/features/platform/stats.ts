@@ -1,6 +1,6 @@
 import type { Db } from '../../db/index.js';
 import { platformRepo, type StatCell } from './repo.js';
-import { clientOf } from './useragent.js';
+import { type ClientKind, clientOf } from './useragent.js';
 
 /**
  * Request statistics gathered in memory and written in one batch every `flushMs` (serving never waits on the
@@ -13,6 +13,7 @@ import { clientOf } from './useragent.js';
  */
 export class StatsRecorder {
   private cells = new Map<string, StatCell>();
+  private clients = new Map<string, ClientKind>(); // User-Agent -> device, browser, OS
   private used = new Map<string, number>(); // credential id -> last used time (ms)
   private pending = new Set<Promise<unknown>>();
   private timer: NodeJS.Timeout;
@@ -47,7 +48,7 @@ export class StatsRecorder {
       cell.count++;
       cell.total_ms += r.ms;
     } else {
-      this.cells.set(k, { organisation_id: r.orgId, project_id: r.projectId, hour, path: r.path, status: r.status, ...clientOf(ua), count: 1, total_ms: r.ms });
+      this.cells.set(k, { organisation_id: r.orgId, project_id: r.projectId, hour, path: r.path, status: r.status, ...clientOf(ua, this.clients), count: 1, total_ms: r.ms });
     }
     if (r.credentialId) this.used.set(r.credentialId, now);
   }

@@ -14,10 +14,9 @@ export interface ClientKind {
   os: string;
 }
 
-const cache = new Map<string, ClientKind>();
-
-/** Device, browser and OS of a User-Agent; programs (curl, python-requests) are named by their product token. */
-export function clientOf(ua: string | undefined): ClientKind {
+/** Device, browser and OS of a User-Agent; programs (curl, python-requests) are named by their product token.
+ * `cache`: the caller's memo (the app's statistics recorder), as callers reuse few User-Agent strings. */
+export function clientOf(ua: string | undefined, cache: Map<string, ClientKind>): ClientKind {
   const key = (ua ?? '').slice(0, 512);
   const hit = cache.get(key);
   if (hit) return hit;
@@ -28,7 +27,7 @@ export function clientOf(ua: string | undefined): ClientKind {
     browser: r.browser.name ?? (product && product !== 'Mozilla' ? product : 'other'),
     os: r.os.name ?? 'other',
   };
-  if (cache.size > 5000) cache.clear(); // a bounded memo: callers reuse few User-Agent strings
+  if (cache.size > 5000) cache.clear(); // bounded
   cache.set(key, kind);
   return kind;
 }
