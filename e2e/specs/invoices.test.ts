@@ -72,6 +72,9 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   // The billing sweep (hourly; run now by the administrator) issues the invoices of this billing period.
   const swept = await json('POST', '/api/billing/admin/sweep', adminToken);
   assert.equal(swept.generated, 2);
+  // the list the page asks for: a failure here says what the server answered, not only which cell is missing
+  const listed = await json('GET', '/api/billing/invoices?state=all&page_size=200', token);
+  assert.deepEqual(listed.items.map((i: { project_name: string }) => i.project_name).sort(), ['Forecast API', 'Power output API']);
 
   const ctx = await browser.newContext({ viewport: { width: 1400, height: 900 }, locale: 'en-GB', acceptDownloads: true });
   const page = await ctx.newPage();
@@ -79,7 +82,12 @@ test('invoices: receive an invoice, overdue locks the API, pay by transfer, admi
   await signIn(page, server, email);
   await page.getByRole('navigation', { name: 'Main menu' }).getByText('Invoices', { exact: true }).click();
   await page.waitForURL(/\/invoices$/);
-  await page.getByRole('cell', { name: 'Power output API' }).waitFor();
+  await page
+    .getByRole('cell', { name: 'Power output API' })
+    .waitFor()
+    .catch(async (e: Error) => {
+      throw new Error(`${e.message}\nat ${page.url()}, the page said:\n${(await page.locator('body').innerText()).slice(0, 2000)}`);
+    });
   await page.getByRole('cell', { name: 'Forecast API' }).waitFor();
   assert.equal(await page.locator('[data-state="billed"]').count(), 2);
   await shot(page, '01-list');
