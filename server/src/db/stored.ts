@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { z } from 'zod';
 
 /**
@@ -24,4 +25,24 @@ export function storedAsWritten<S extends z.ZodType>(what: string, schema: S, te
   const r = schema.safeParse(value);
   if (!r.success) throw new Error(`stored ${what} is not its declared shape: ${r.error.message.slice(0, 2000)}`);
   return value as z.output<S>;
+}
+
+/**
+ * A reader of files written once and read often (an image dataset's manifest, read by every thumbnail request): each
+ * is parsed once while its size and modification time stay the same, the last `max` kept. The caller's service holds
+ * it, so two apps share nothing.
+ */
+export function storedFileMemo<S extends z.ZodType>(what: string, schema: S, max: number) {
+  const held = new Map<string, { stamp: string; value: z.output<S> }>();
+  return async (file: string): Promise<z.output<S>> => {
+    const st = await fs.promises.stat(file);
+    const stamp = `${st.ino}:${st.size}:${st.mtimeMs}`;
+    const hit = held.get(file);
+    if (hit?.stamp === stamp) return hit.value;
+    const value = storedJson(what, schema, await fs.promises.readFile(file, 'utf8'));
+    held.delete(file);
+    if (held.size >= max) held.delete(held.keys().next().value!);
+    held.set(file, { stamp, value });
+    return value;
+  };
 }

@@ -14,7 +14,8 @@ import { IMAGE_TYPES, type ImageType } from './schemas.js';
 import { imageRepo } from './repo.js';
 import { imageIngestJob } from './jobs.js';
 import { modelParams, modelSummary } from '../training/stored.js';
-import { imageConfig, imageModelMetrics, type Manifest, readImageManifest } from './stored.js';
+import { storedFileMemo } from '../../db/stored.js';
+import { ImageManifest, imageConfig, imageModelMetrics, type Manifest } from './stored.js';
 
 export type { ImageConfig, Manifest } from './stored.js';
 
@@ -59,10 +60,13 @@ export function makeImageBase(ctx: AppContext, { datasets, runs }: { datasets: D
 
   const datasetDir = (row: DatasetTable) => storage.pathOf(`${datasetKey(row.organisation_id, row.id)}/${IMAGE_DIR}`);
 
+  /** A manifest of a dataset folder or a pre-processing run: written once, read by every thumbnail request. */
+  const readManifest = storedFileMemo('image manifest', ImageManifest, 4);
+
   async function manifestOf(row: DatasetTable): Promise<Manifest> {
     const file = path.join(datasetDir(row), 'manifest.json');
     if (!fs.existsSync(file)) throw new AppError(422, M.notImageDataset, {}, 'dataset_id');
-    return readImageManifest(file);
+    return readManifest(file);
   }
 
   /** Unpacks a ZIP with the engine into `outDir` (images, thumbnails, manifest); a refusal is said on `field`. */
@@ -77,7 +81,7 @@ export function makeImageBase(ctx: AppContext, { datasets, runs }: { datasets: D
   /** Unpacks a ZIP with the engine into a temporary folder, then commits it as a dataset (nothing kept on refusal). */
   async function unpackZip(auth: AuthContext, zipPath: string, kind: string, outDir: string, lang: Lang): Promise<Manifest> {
     await ingestZip(auth, zipPath, kind, outDir, lang);
-    return readImageManifest(path.join(outDir, 'manifest.json'));
+    return readManifest(path.join(outDir, 'manifest.json'));
   }
 
   async function getImageDataset(auth: AuthContext, id: string) {
@@ -148,6 +152,6 @@ export function makeImageBase(ctx: AppContext, { datasets, runs }: { datasets: D
 
   // MITATE_IMAGE_WEIGHTS_DIR: where training finds pretrained weights (null: none)
   const weightsDir = ctx.config.imageWeightsDir;
-  return { db, storage, jobs, datasets, runs, weightsDir, datasetDir, manifestOf, ingestZip, unpackZip, getImageDataset, getProject, modelsOf, getModel, runDir, stopFile, view };
+  return { db, storage, jobs, datasets, runs, weightsDir, datasetDir, readManifest, manifestOf, ingestZip, unpackZip, getImageDataset, getProject, modelsOf, getModel, runDir, stopFile, view };
 }
 export type ImageDeps = ReturnType<typeof makeImageBase>;

@@ -16,7 +16,7 @@ import { skippedIn } from './skipped.js';
 import { imagePreprocessJob } from './jobs.js';
 import type { JobView } from '../../jobs/service.js';
 import { storedJson } from '../../db/stored.js';
-import { readImageManifest, Registered } from './stored.js';
+import { Registered } from './stored.js';
 
 /**
  * Image pre-processing (SPEC §7 'Image'): POST image/preprocess/{dataset_id} runs the engine task
@@ -55,7 +55,7 @@ export function makeImagePreprocess(ctx: AppContext, { images: svc, datasets }: 
     await getRun(auth, tempId);
     const file = path.join(jobDir(tempId), 'manifest.json');
     if (!fs.existsSync(file)) throw new AppError(404, M.imageNotFound);
-    const m = await readImageManifest(file);
+    const m = await svc.readManifest(file);
     const it = m.items.find((x) => x.id === imageId);
     if (!it) throw new AppError(404, M.imageNotFound);
     return { thumb: path.join(jobDir(tempId), it.thumb), file: path.join(jobDir(tempId), it.file) };
@@ -125,7 +125,7 @@ export function makeImagePreprocess(ctx: AppContext, { images: svc, datasets }: 
       if (fs.existsSync(registeredFile(tempId))) datasetId = storedJson('registered image dataset', Registered, fs.readFileSync(registeredFile(tempId), 'utf8')).dataset_id;
       let sample: SampleItem[] = [];
       const manifestFile = path.join(jobDir(tempId), 'manifest.json');
-      if (r && !datasetId && fs.existsSync(manifestFile)) sample = sampleOf((await readImageManifest(manifestFile)).items);
+      if (r && !datasetId && fs.existsSync(manifestFile)) sample = sampleOf((await svc.readManifest(manifestFile)).items);
       return {
         temp_id: job.id,
         source_dataset_id: job.subject_id!,

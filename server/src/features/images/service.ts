@@ -14,10 +14,11 @@ export { IMAGE_DIR } from './base.js';
 export function makeImageService(ctx: AppContext, { datasets, runs }: { datasets: DatasetService; runs: RunService }) {
   const deps = makeImageBase(ctx, { datasets, runs });
   const on = <A extends unknown[], R>(f: (d: ImageDeps, ...a: A) => R) => (...a: A): R => f(deps, ...a);
-  const { datasetDir, manifestOf, ingestZip, getImageDataset, getProject, getModel, runDir, view } = deps;
+  const { datasetDir, readManifest, manifestOf, ingestZip, getImageDataset, getProject, getModel, runDir, view } = deps;
 
   return {
     datasetDir,
+    readManifest,
     manifestOf,
     /** A ZIP of images to predict unpacked (kind inference); a refusal is said on `field`. */
     ingestZip,

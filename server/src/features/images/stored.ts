@@ -41,7 +41,6 @@ export const ImageManifest = z.looseObject({
 });
 export type Manifest = z.output<typeof ImageManifest>;
 
-export const readImageManifest = async (file: string): Promise<Manifest> => storedJson('image manifest', ImageManifest, await fs.promises.readFile(file, 'utf8'));
 
 /**
  * The settings an image project was registered with (imageSettings with its defaults filled then); settings added
